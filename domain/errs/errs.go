@@ -1,0 +1,95 @@
+// Package errs is Pokertote's one error type: a stable machine-readable code
+// plus a message meant for the person who sent the request.
+//
+// Adapters map driver failures onto these codes at their boundary (no row ->
+// NotFound, unique violation -> Conflict); the GraphQL layer turns the code into
+// extensions.code and hides Internal errors behind a generic message.
+package errs
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Code classifies an error for API clients. The string values are part of the
+// public contract (extensions.code) and never change.
+type Code string
+
+// The stable error codes.
+const (
+	Invalid         Code = "BAD_USER_INPUT"
+	NotFound        Code = "NOT_FOUND"
+	Conflict        Code = "CONFLICT"
+	Unauthenticated Code = "UNAUTHENTICATED"
+	Forbidden       Code = "FORBIDDEN"
+	Internal        Code = "INTERNAL"
+)
+
+// Error is a domain error: a Code, a user-facing Message, an optional Reason
+// (a finer, stable machine-readable sub-code such as "INSUFFICIENT_FUNDS") and
+// an optional wrapped cause that is logged, never shown.
+type Error struct {
+	Code    Code
+	Reason  string
+	Message string
+	Err     error
+}
+
+// Error returns the user-facing message, followed by the cause if there is one.
+func (e *Error) Error() string {
+	if e.Err != nil {
+		return e.Message + ": " + e.Err.Error()
+	}
+	return e.Message
+}
+
+// Unwrap returns the cause.
+func (e *Error) Unwrap() error { return e.Err }
+
+// E builds an Error with a formatted message.
+func E(code Code, format string, args ...any) *Error {
+	return &Error{Code: code, Message: fmt.Sprintf(format, args...)}
+}
+
+// R builds an Error with a reason sub-code and a formatted message.
+func R(code Code, reason, format string, args ...any) *Error {
+	return &Error{Code: code, Reason: reason, Message: fmt.Sprintf(format, args...)}
+}
+
+// Wrap builds an Internal error around a cause; the message shown to users is
+// generic, the cause is kept for the logs.
+func Wrap(err error, what string) error {
+	if err == nil {
+		return nil
+	}
+	var e *Error
+	if errors.As(err, &e) {
+		return err
+	}
+	return &Error{Code: Internal, Message: what, Err: err}
+}
+
+// CodeOf reports the code of err: its own when it carries one, Internal for
+// any other non-nil error, "" for nil.
+func CodeOf(err error) Code {
+	if err == nil {
+		return ""
+	}
+	var e *Error
+	if errors.As(err, &e) {
+		return e.Code
+	}
+	return Internal
+}
+
+// ReasonOf reports the reason sub-code of err, "" when it has none.
+func ReasonOf(err error) string {
+	var e *Error
+	if errors.As(err, &e) {
+		return e.Reason
+	}
+	return ""
+}
+
+// Is reports whether err carries the given code.
+func Is(err error, code Code) bool { return CodeOf(err) == code }

@@ -1,0 +1,3 @@
+module github.com/pokertote/pokertote
+
+go 1.26.8
