@@ -3,6 +3,7 @@
 package cards
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/pokertote/pokertote/domain/errs"
@@ -98,17 +99,27 @@ func (s Suit) String() string {
 
 // Parse reads one card: a rank character (2-9, T, J, Q, K, A; lower case
 // accepted) followed by a suit character (c, d, h, s; upper case accepted).
-// "10d" is refused: ten is written T.
+// "10d" is refused: ten is written T. Anything else, including surrounding
+// spaces, is an errs.Invalid error with reason INVALID_CARD.
 func Parse(s string) (Card, error) {
+	c, ok := parse(s)
+	if !ok {
+		return 0, errs.R(errs.Invalid, "INVALID_CARD", "%s", badCardMessage(s))
+	}
+	return c, nil
+}
+
+// parse reads exactly one two-character card.
+func parse(s string) (Card, bool) {
 	if len(s) != 2 {
-		return 0, badCard(s)
+		return 0, false
 	}
 	r := strings.IndexByte(rankChars, upper(s[0]))
 	u := strings.IndexByte(suitChars, lower(s[1]))
 	if r < 0 || u < 0 {
-		return 0, badCard(s)
+		return 0, false
 	}
-	return New(Rank(r), Suit(u)), nil
+	return New(Rank(r), Suit(u)), true
 }
 
 // MustParse is Parse for constants in tests and examples; it panics on bad input.
@@ -121,22 +132,22 @@ func MustParse(s string) Card {
 }
 
 // ParseList reads cards written one after another, optionally separated by
-// spaces or commas ("AhKd", "Ah Kd", "Ah,Kd"). A duplicate card is an error.
+// spaces, tabs, newlines or commas ("AhKd", "Ah Kd", "Ah,Kd"). Input with
+// no cards at all ("", " ") is the empty list, so that Format's output for
+// no cards reads back. A bad card or a duplicate card is an errs.Invalid
+// error (reasons INVALID_CARD and DUPLICATE_CARD) naming the card's place.
 func ParseList(s string) ([]Card, error) {
 	var out []Card
 	var seen Set
 	rest := s
-	for {
-		rest = strings.TrimLeft(rest, " ,")
+	for n := 1; ; n++ {
+		rest = strings.TrimLeft(rest, listSeparators)
 		if rest == "" {
 			break
 		}
-		if len(rest) < 2 {
-			return nil, badCard(rest)
-		}
-		c, err := Parse(rest[:2])
-		if err != nil {
-			return nil, err
+		c, ok := parse(rest[:min(2, len(rest))])
+		if !ok {
+			return nil, errs.R(errs.Invalid, "INVALID_CARD", "card %d of %q: %s", n, s, badCardMessage(badToken(rest)))
 		}
 		if seen.Has(c) {
 			return nil, errs.R(errs.Invalid, "DUPLICATE_CARD", "card %s appears twice in %q", c, s)
@@ -169,8 +180,29 @@ func Format(cs []Card) string {
 	return b.String()
 }
 
-func badCard(s string) error {
-	return errs.R(errs.Invalid, "INVALID_CARD", "%q is not a card: write a rank (2-9, T, J, Q, K, A) then a suit (c, d, h, s), like Ah or Td", s)
+// listSeparators are the characters ParseList skips between cards.
+const listSeparators = " \t\r\n,"
+
+// badToken returns the text a bad card in a list is reported as: its two
+// characters, or three for "10x" so that the hint about T makes sense.
+func badToken(rest string) string {
+	if strings.HasPrefix(rest, "10") && len(rest) >= 3 {
+		return rest[:3]
+	}
+	return rest[:min(2, len(rest))]
+}
+
+// badCardMessage explains why s is not a card, with a hint for the usual
+// mistakes.
+func badCardMessage(s string) string {
+	const how = "write a rank (2-9, T, J, Q, K, A) then a suit (c, d, h, s), like Ah or Td"
+	switch {
+	case s == "":
+		return "a card is missing: " + how
+	case strings.HasPrefix(s, "10"):
+		return fmt.Sprintf("%q is not a card: ten is written T, like Td", s)
+	}
+	return fmt.Sprintf("%q is not a card: %s", s, how)
 }
 
 func upper(b byte) byte {
