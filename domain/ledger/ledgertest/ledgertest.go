@@ -1,0 +1,565 @@
+// Package ledgertest is the conformance suite every ledger.Store must pass:
+// the in-memory store runs it in its unit tests, and the Postgres and SQLite
+// adapters run the very same tests against a real database.
+//
+//	func TestConformance(t *testing.T) {
+//		ledgertest.Run(t, func(t *testing.T) ledger.Store { return newStoreOnFreshSchema(t) })
+//	}
+package ledgertest
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"testing"
+
+	"pgregory.net/rapid"
+
+	"github.com/pokertote/pokertote/domain/errs"
+	"github.com/pokertote/pokertote/domain/ledger"
+	"github.com/pokertote/pokertote/domain/money"
+)
+
+// Option tunes the suite for slower stores.
+type Option func(*config)
+
+type config struct {
+	debits   int
+	sameKey  int
+	movers   int
+	propRuns int
+}
+
+// WithConcurrentDebits sets how many concurrent 1-KZT debits race against a
+// wallet holding a tenth of that many tenge (default 1000 against 100 KZT:
+// exactly 100 must succeed). SQLite may use 100.
+func WithConcurrentDebits(n int) Option { return func(c *config) { c.debits = max(n, 10) } }
+
+// WithSameKeyPosts sets how many concurrent posts share one idempotency key
+// (default 50).
+func WithSameKeyPosts(n int) Option { return func(c *config) { c.sameKey = max(n, 2) } }
+
+// WithConcurrentMoves sets how many concurrent wallet-to-wallet moves run in
+// the deadlock test (default 200).
+func WithConcurrentMoves(n int) Option { return func(c *config) { c.movers = max(n, 2) } }
+
+// Run runs the whole suite. newStore must return an empty store, private to
+// the calling (sub)test; it is called once per subtest.
+func Run(t *testing.T, newStore func(t *testing.T) ledger.Store, opts ...Option) {
+	t.Helper()
+	cfg := config{debits: 1000, sameKey: 50, movers: 200}
+	for _, o := range opts {
+		o(&cfg)
+	}
+	tests := []struct {
+		name string
+		run  func(t *testing.T, s ledger.Store)
+	}{
+		{"DepositAndBalance", testDepositAndBalance},
+		{"UnknownAccountIsZero", testUnknownAccountIsZero},
+		{"InvalidTransferRejected", testInvalidTransfer},
+		{"InsufficientFunds", testInsufficientFunds},
+		{"NegativeBalancesByKind", testNegativeByKind},
+		{"IdempotentReplay", testIdempotentReplay},
+		{"IdempotencyKeyReused", testKeyReused},
+		{"History", testHistory},
+		{"ConcurrentDebits", func(t *testing.T, s ledger.Store) { testConcurrentDebits(t, s, cfg.debits) }},
+		{"ConcurrentSameKey", func(t *testing.T, s ledger.Store) { testConcurrentSameKey(t, s, cfg.sameKey) }},
+		{"ConcurrentMovesBothWays", func(t *testing.T, s ledger.Store) { testConcurrentMoves(t, s, cfg.movers) }},
+		{"PropertyRandomTransfers", testProperty},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			tc.run(t, newStore(t))
+		})
+	}
+}
+
+func kzt(n int64) money.Amount { return money.Amount(n) * money.KZT }
+
+func deposit(key string, to ledger.AccountRef, amount money.Amount) ledger.Transfer {
+	return ledger.Move(key, ledger.Deposit, "cashier deposit", ledger.CashAccount, to, amount)
+}
+
+func withdraw(key string, from ledger.AccountRef, amount money.Amount) ledger.Transfer {
+	return ledger.Move(key, ledger.Withdrawal, "cashier withdrawal", from, ledger.CashAccount, amount)
+}
+
+func mustPost(t testing.TB, s ledger.Poster, tr ledger.Transfer) ledger.Posted {
+	t.Helper()
+	p, err := s.Post(context.Background(), tr)
+	if err != nil {
+		t.Fatalf("Post(%s): %v", tr.IdempotencyKey, err)
+	}
+	return p
+}
+
+func wantBalance(t testing.TB, s ledger.Store, a ledger.AccountRef, want money.Amount) {
+	t.Helper()
+	got, err := s.Balance(context.Background(), a)
+	if err != nil {
+		t.Fatalf("Balance(%s): %v", a, err)
+	}
+	if got != want {
+		t.Fatalf("Balance(%s) = %s, want %s", a, got, want)
+	}
+}
+
+func wantReason(t testing.TB, err error, code errs.Code, reason string) {
+	t.Helper()
+	if errs.CodeOf(err) != code || errs.ReasonOf(err) != reason {
+		t.Fatalf("error = %v (code %q, reason %q), want code %q reason %q", err, errs.CodeOf(err), errs.ReasonOf(err), code, reason)
+	}
+}
+
+func reconcile(t testing.TB, s ledger.Store) {
+	t.Helper()
+	if err := s.Reconcile(context.Background()); err != nil {
+		t.Fatalf("Reconcile: %v", err)
+	}
+}
+
+func testDepositAndBalance(t *testing.T, s ledger.Store) {
+	w := ledger.WalletOf(42)
+	p := mustPost(t, s, deposit("dep-1", w, kzt(100)))
+	if p.ID <= 0 || p.Replayed || p.Kind != ledger.Deposit || p.IdempotencyKey != "dep-1" || p.Memo != "cashier deposit" {
+		t.Fatalf("Posted = %+v", p)
+	}
+	if p.PostedAt.IsZero() {
+		t.Fatalf("PostedAt is zero")
+	}
+	if len(p.Entries) != 2 {
+		t.Fatalf("got %d entries, want 2", len(p.Entries))
+	}
+	want := []ledger.PostedEntry{
+		{Account: ledger.CashAccount, Amount: -kzt(100), BalanceAfter: -kzt(100)},
+		{Account: w, Amount: kzt(100), BalanceAfter: kzt(100)},
+	}
+	for i, e := range p.Entries {
+		if e.ID <= 0 || e.Account != want[i].Account || e.Amount != want[i].Amount || e.BalanceAfter != want[i].BalanceAfter {
+			t.Fatalf("entry %d = %+v, want %+v", i, e, want[i])
+		}
+	}
+	if p.Entries[1].ID <= p.Entries[0].ID {
+		t.Fatalf("entry ids not increasing: %d, %d", p.Entries[0].ID, p.Entries[1].ID)
+	}
+	p2 := mustPost(t, s, deposit("dep-2", w, kzt(5)))
+	if p2.ID <= p.ID {
+		t.Fatalf("transfer ids not increasing: %d then %d", p.ID, p2.ID)
+	}
+	wantBalance(t, s, w, kzt(105))
+	wantBalance(t, s, ledger.CashAccount, -kzt(105))
+	reconcile(t, s)
+}
+
+func testUnknownAccountIsZero(t *testing.T, s ledger.Store) {
+	wantBalance(t, s, ledger.WalletOf(7), 0)
+	wantBalance(t, s, ledger.JackpotAccount, 0)
+	h, err := s.History(context.Background(), ledger.WalletOf(7), ledger.Page{})
+	if err != nil || len(h.Items) != 0 || h.Next != "" {
+		t.Fatalf("History of an unknown account = %+v, %v", h, err)
+	}
+	if _, err := s.Balance(context.Background(), ledger.AccountRef{Kind: "BOGUS"}); !errs.Is(err, errs.Invalid) {
+		t.Fatalf("Balance of a bogus account: %v, want Invalid", err)
+	}
+	reconcile(t, s)
+}
+
+func testInvalidTransfer(t *testing.T, s ledger.Store) {
+	w := ledger.WalletOf(1)
+	bad := []ledger.Transfer{
+		{},
+		{IdempotencyKey: "k", Kind: ledger.Deposit, Entries: []ledger.Entry{{Account: w, Amount: 1}}},
+		{IdempotencyKey: "k", Kind: ledger.Deposit, Entries: []ledger.Entry{{Account: ledger.CashAccount, Amount: -1}, {Account: w, Amount: 2}}},
+		{IdempotencyKey: "k", Kind: ledger.Deposit, Entries: []ledger.Entry{{Account: ledger.CashAccount, Amount: 0}, {Account: w, Amount: 0}}},
+		deposit("", w, 1),
+		deposit("k", w, 0),
+		deposit("k", w, ledger.MaxEntryAmount+1),
+		ledger.Move("k", "BOGUS", "", ledger.CashAccount, w, 1),
+		ledger.Move("k", ledger.Deposit, "", w, w, 1),
+		deposit("k", ledger.AccountRef{Kind: ledger.Wallet}, 1),
+	}
+	for i, tr := range bad {
+		if _, err := s.Post(context.Background(), tr); !errs.Is(err, errs.Invalid) {
+			t.Errorf("bad transfer %d: Post error = %v, want Invalid", i, err)
+		}
+	}
+	wantBalance(t, s, w, 0)
+	wantBalance(t, s, ledger.CashAccount, 0)
+	reconcile(t, s)
+}
+
+func testInsufficientFunds(t *testing.T, s ledger.Store) {
+	w := ledger.WalletOf(1)
+	mustPost(t, s, deposit("dep", w, kzt(10)))
+	_, err := s.Post(context.Background(), withdraw("wd", w, kzt(10)+1))
+	wantReason(t, err, errs.Conflict, ledger.ReasonInsufficientFunds)
+	wantBalance(t, s, w, kzt(10))
+	wantBalance(t, s, ledger.CashAccount, -kzt(10))
+
+	// A failed post records nothing: the same key succeeds once funds arrive.
+	mustPost(t, s, deposit("dep-more", w, 1))
+	p := mustPost(t, s, withdraw("wd", w, kzt(10)+1))
+	if p.Replayed {
+		t.Fatalf("first successful post of a key reported Replayed")
+	}
+	wantBalance(t, s, w, 0)
+
+	// Exactly to zero is fine; one tiyn below is not.
+	mustPost(t, s, deposit("dep-3", w, 1))
+	mustPost(t, s, withdraw("wd-3", w, 1))
+	_, err = s.Post(context.Background(), withdraw("wd-4", w, 1))
+	wantReason(t, err, errs.Conflict, ledger.ReasonInsufficientFunds)
+	wantBalance(t, s, w, 0)
+	reconcile(t, s)
+}
+
+func testNegativeByKind(t *testing.T, s ledger.Store) {
+	w := ledger.WalletOf(9)
+	mustPost(t, s, deposit("seed", w, kzt(1000)))
+	tests := []struct {
+		account  ledger.AccountRef
+		negative bool
+	}{
+		{ledger.WalletOf(10), false},
+		{ledger.EscrowOf("d1:1:WIN"), false},
+		{ledger.JackpotAccount, false},
+		{ledger.OrganiserAccount, true},
+		{ledger.HouseAccount, true},
+	}
+	for i, tc := range tests {
+		t.Run(string(tc.account.Kind), func(t *testing.T) {
+			_, err := s.Post(context.Background(), ledger.Move(fmt.Sprintf("neg-%d", i), ledger.Payout, "", tc.account, w, kzt(1)))
+			if tc.negative {
+				if err != nil {
+					t.Fatalf("%s may go negative, Post: %v", tc.account, err)
+				}
+				wantBalance(t, s, tc.account, -kzt(1))
+				return
+			}
+			wantReason(t, err, errs.Conflict, ledger.ReasonInsufficientFunds)
+			wantBalance(t, s, tc.account, 0)
+		})
+	}
+	reconcile(t, s)
+}
+
+func testIdempotentReplay(t *testing.T, s ledger.Store) {
+	w1, w2 := ledger.WalletOf(1), ledger.WalletOf(2)
+	mustPost(t, s, deposit("dep", w1, kzt(100)))
+	tr := ledger.Transfer{
+		IdempotencyKey: "split",
+		Kind:           ledger.BetStake,
+		Memo:           "two legs",
+		Entries: []ledger.Entry{
+			{Account: w1, Amount: -kzt(30)},
+			{Account: w2, Amount: kzt(20)},
+			{Account: ledger.OrganiserAccount, Amount: kzt(10)},
+		},
+	}
+	first := mustPost(t, s, tr)
+	again := mustPost(t, s, tr)
+	// The same request with entries in another order is the same request.
+	tr.Entries[0], tr.Entries[2] = tr.Entries[2], tr.Entries[0]
+	reordered := mustPost(t, s, tr)
+	for _, p := range []ledger.Posted{again, reordered} {
+		if !p.Replayed || p.ID != first.ID || len(p.Entries) != len(first.Entries) {
+			t.Fatalf("replay = %+v, want the first post %+v with Replayed", p, first)
+		}
+		for i := range p.Entries {
+			if p.Entries[i] != first.Entries[i] {
+				t.Fatalf("replayed entry %d = %+v, want %+v", i, p.Entries[i], first.Entries[i])
+			}
+		}
+	}
+	wantBalance(t, s, w1, kzt(70))
+	wantBalance(t, s, w2, kzt(20))
+	wantBalance(t, s, ledger.OrganiserAccount, kzt(10))
+	reconcile(t, s)
+}
+
+func testKeyReused(t *testing.T, s ledger.Store) {
+	w := ledger.WalletOf(1)
+	mustPost(t, s, deposit("dep", w, kzt(100)))
+	variants := []ledger.Transfer{
+		deposit("dep", w, kzt(101)),
+		deposit("dep", ledger.WalletOf(2), kzt(100)),
+		ledger.Move("dep", ledger.Refund, "cashier deposit", ledger.CashAccount, w, kzt(100)),
+		ledger.Move("dep", ledger.Deposit, "another memo", ledger.CashAccount, w, kzt(100)),
+	}
+	for i, tr := range variants {
+		_, err := s.Post(context.Background(), tr)
+		if errs.CodeOf(err) != errs.Conflict || errs.ReasonOf(err) != ledger.ReasonKeyReused {
+			t.Errorf("variant %d: error = %v, want Conflict %s", i, err, ledger.ReasonKeyReused)
+		}
+	}
+	wantBalance(t, s, w, kzt(100))
+	wantBalance(t, s, ledger.WalletOf(2), 0)
+	reconcile(t, s)
+}
+
+func testHistory(t *testing.T, s ledger.Store) {
+	ctx := context.Background()
+	w := ledger.WalletOf(5)
+	var want []ledger.HistoryItem // oldest first
+	var bal money.Amount
+	for i := 1; i <= 11; i++ {
+		var tr ledger.Transfer
+		if i%3 == 0 {
+			tr = withdraw(fmt.Sprintf("h-%d", i), w, money.Amount(i))
+		} else {
+			tr = deposit(fmt.Sprintf("h-%d", i), w, money.Amount(i*10))
+		}
+		p := mustPost(t, s, tr)
+		e := p.Entries[0]
+		if e.Account != w {
+			e = p.Entries[1]
+		}
+		bal += e.Amount
+		want = append(want, ledger.HistoryItem{EntryID: e.ID, TransferID: p.ID, Kind: tr.Kind, Memo: tr.Memo, Amount: e.Amount, BalanceAfter: bal})
+		// Another account's traffic must not show up.
+		mustPost(t, s, deposit(fmt.Sprintf("other-%d", i), ledger.WalletOf(6), 1))
+	}
+	var got []ledger.HistoryItem
+	page := ledger.Page{Limit: 4}
+	for pages := 0; ; pages++ {
+		if pages > 5 {
+			t.Fatalf("paging does not end")
+		}
+		h, err := s.History(ctx, w, page)
+		if err != nil {
+			t.Fatalf("History: %v", err)
+		}
+		if len(h.Items) > 4 {
+			t.Fatalf("page of %d items, limit 4", len(h.Items))
+		}
+		got = append(got, h.Items...)
+		if h.Next == "" {
+			break
+		}
+		page.After = h.Next
+	}
+	if len(got) != len(want) {
+		t.Fatalf("history has %d items, want %d", len(got), len(want))
+	}
+	for i, g := range got {
+		w := want[len(want)-1-i]
+		if g.EntryID != w.EntryID || g.TransferID != w.TransferID || g.Kind != w.Kind || g.Memo != w.Memo ||
+			g.Amount != w.Amount || g.BalanceAfter != w.BalanceAfter || g.PostedAt.IsZero() {
+			t.Fatalf("history item %d = %+v, want %+v", i, g, w)
+		}
+	}
+	if _, err := s.History(ctx, w, ledger.Page{After: "not a cursor"}); !errs.Is(err, errs.Invalid) {
+		t.Fatalf("History with a bad cursor: %v, want Invalid", err)
+	}
+	reconcile(t, s)
+}
+
+func testConcurrentDebits(t *testing.T, s ledger.Store, n int) {
+	w := ledger.WalletOf(77)
+	funds := int64(n / 10)
+	mustPost(t, s, deposit("fund", w, kzt(funds)))
+	var ok, short atomic.Int64
+	var wg sync.WaitGroup
+	errc := make(chan error, n)
+	for i := range n {
+		wg.Go(func() {
+			_, err := s.Post(context.Background(), withdraw(fmt.Sprintf("debit-%d", i), w, kzt(1)))
+			switch {
+			case err == nil:
+				ok.Add(1)
+			case errs.ReasonOf(err) == ledger.ReasonInsufficientFunds:
+				short.Add(1)
+			default:
+				errc <- err
+			}
+		})
+	}
+	wg.Wait()
+	close(errc)
+	for err := range errc {
+		t.Errorf("unexpected error: %v", err)
+	}
+	if ok.Load() != funds || short.Load() != int64(n)-funds {
+		t.Fatalf("%d debits succeeded and %d were short, want %d and %d", ok.Load(), short.Load(), funds, int64(n)-funds)
+	}
+	wantBalance(t, s, w, 0)
+	wantBalance(t, s, ledger.CashAccount, 0)
+	reconcile(t, s)
+}
+
+func testConcurrentSameKey(t *testing.T, s ledger.Store, n int) {
+	w := ledger.WalletOf(3)
+	tr := deposit("same-key", w, kzt(25))
+	results := make([]ledger.Posted, n)
+	errsSeen := make([]error, n)
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Go(func() { results[i], errsSeen[i] = s.Post(context.Background(), tr) })
+	}
+	wg.Wait()
+	fresh := 0
+	for i := range n {
+		if errsSeen[i] != nil {
+			t.Fatalf("post %d: %v", i, errsSeen[i])
+		}
+		if results[i].ID != results[0].ID {
+			t.Fatalf("post %d got transfer %d, post 0 got %d", i, results[i].ID, results[0].ID)
+		}
+		if !results[i].Replayed {
+			fresh++
+		}
+	}
+	if fresh != 1 {
+		t.Fatalf("%d posts claim to have moved the money, want exactly 1", fresh)
+	}
+	wantBalance(t, s, w, kzt(25))
+	h, err := s.History(context.Background(), w, ledger.Page{})
+	if err != nil || len(h.Items) != 1 {
+		t.Fatalf("History = %d items, %v; want exactly one transfer", len(h.Items), err)
+	}
+	reconcile(t, s)
+}
+
+// testConcurrentMoves moves money back and forth between wallets from many
+// goroutines: a store that locks accounts in posting order deadlocks here.
+func testConcurrentMoves(t *testing.T, s ledger.Store, n int) {
+	wallets := []ledger.AccountRef{ledger.WalletOf(1), ledger.WalletOf(2), ledger.WalletOf(3), ledger.WalletOf(4)}
+	for i, w := range wallets {
+		mustPost(t, s, deposit(fmt.Sprintf("fund-%d", i), w, kzt(10)))
+	}
+	var wg sync.WaitGroup
+	errc := make(chan error, n)
+	for i := range n {
+		from, to := wallets[i%len(wallets)], wallets[(i+1+i/len(wallets))%len(wallets)]
+		if from == to {
+			to = wallets[(i+1)%len(wallets)]
+		}
+		if i%2 == 1 {
+			from, to = to, from
+		}
+		wg.Go(func() {
+			_, err := s.Post(context.Background(), ledger.Move(fmt.Sprintf("mv-%d", i), ledger.Payout, "", from, to, kzt(1)))
+			if err != nil && errs.ReasonOf(err) != ledger.ReasonInsufficientFunds {
+				errc <- err
+			}
+		})
+	}
+	wg.Wait()
+	close(errc)
+	for err := range errc {
+		t.Errorf("unexpected error: %v", err)
+	}
+	var total money.Amount
+	for _, w := range wallets {
+		b, err := s.Balance(context.Background(), w)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if b < 0 {
+			t.Fatalf("%s went negative: %s", w, b)
+		}
+		total += b
+	}
+	if total != kzt(40) {
+		t.Fatalf("wallets hold %s in total, want 40.00", total)
+	}
+	reconcile(t, s)
+}
+
+// testProperty posts random deposits, moves, stakes, withdrawals that may
+// fail and replays, checking every outcome against a model and the books
+// after each run.
+func testProperty(t *testing.T, s ledger.Store) {
+	ctx := context.Background()
+	var run atomic.Int64
+	rapid.Check(t, func(rt *rapid.T) {
+		r := run.Add(1)
+		wallets := make([]ledger.AccountRef, 4)
+		for i := range wallets {
+			wallets[i] = ledger.AccountRef{Kind: ledger.Wallet, Ref: fmt.Sprintf("prop:%d:w%d", r, i)}
+		}
+		escrow := ledger.EscrowOf(fmt.Sprintf("prop:%d", r))
+		model := map[ledger.AccountRef]money.Amount{}
+		cash0, err := s.Balance(ctx, ledger.CashAccount)
+		if err != nil {
+			rt.Fatal(err)
+		}
+		model[ledger.CashAccount] = cash0
+		var posted []ledger.Transfer
+		steps := rapid.IntRange(1, 30).Draw(rt, "steps")
+		for i := range steps {
+			key := fmt.Sprintf("prop:%d:%d", r, i)
+			amt := money.Amount(rapid.Int64Range(1, 50_000).Draw(rt, "amount"))
+			w := wallets[rapid.IntRange(0, len(wallets)-1).Draw(rt, "wallet")]
+			var tr ledger.Transfer
+			switch op := rapid.IntRange(0, 4).Draw(rt, "op"); op {
+			case 0:
+				tr = deposit(key, w, amt)
+			case 1:
+				tr = withdraw(key, w, amt)
+			case 2:
+				to := wallets[rapid.IntRange(0, len(wallets)-1).Draw(rt, "to")]
+				if to == w {
+					continue
+				}
+				tr = ledger.Move(key, ledger.Payout, "move", w, to, amt)
+			case 3:
+				tr = ledger.Move(key, ledger.BetStake, "stake", w, escrow, amt)
+			case 4:
+				if len(posted) == 0 {
+					continue
+				}
+				tr = posted[rapid.IntRange(0, len(posted)-1).Draw(rt, "replay")]
+				p, err := s.Post(ctx, tr)
+				if err != nil || !p.Replayed {
+					rt.Fatalf("replay of %s: %+v, %v", tr.IdempotencyKey, p, err)
+				}
+				continue
+			}
+			short := false
+			for _, e := range tr.Entries {
+				if model[e.Account]+e.Amount < 0 && !e.Account.Kind.MayGoNegative() {
+					short = true
+				}
+			}
+			_, err := s.Post(ctx, tr)
+			if short {
+				if errs.ReasonOf(err) != ledger.ReasonInsufficientFunds {
+					rt.Fatalf("post %s should be short of funds, got %v", key, err)
+				}
+				continue
+			}
+			if err != nil {
+				rt.Fatalf("post %s: %v", key, err)
+			}
+			for _, e := range tr.Entries {
+				model[e.Account] += e.Amount
+			}
+			posted = append(posted, tr)
+		}
+		var sum money.Amount
+		for a, want := range model {
+			got, err := s.Balance(ctx, a)
+			if err != nil {
+				rt.Fatal(err)
+			}
+			if got != want {
+				rt.Fatalf("Balance(%s) = %s, model says %s", a, got, want)
+			}
+			if got < 0 && !a.Kind.MayGoNegative() {
+				rt.Fatalf("%s is negative: %s", a, got)
+			}
+			sum += got
+		}
+		// This run's accounts started at zero except CASH, so what they hold
+		// together is still what CASH held: money was only moved.
+		if sum != cash0 {
+			rt.Fatalf("this run's accounts sum to %s, want %s", sum, cash0)
+		}
+		if err := s.Reconcile(ctx); err != nil {
+			rt.Fatalf("Reconcile: %v", err)
+		}
+	})
+}
