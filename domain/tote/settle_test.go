@@ -226,11 +226,17 @@ func checkWant(t *testing.T, s tote.PoolSettlement, w settleWant) {
 	}
 }
 
+// fataler is what the checks need of *testing.T and *rapid.T.
+type fataler interface {
+	Helper()
+	Fatalf(format string, args ...any)
+}
+
 // checkSettlement asserts what holds for every settlement: the published
 // figures balance, the legs are positive and leave the escrow at zero, every
 // bet has its payout, refunds return the stake exactly, and each category's
 // winners are paid floor(stake × k) with k at least 1.10.
-func checkSettlement(t testing.TB, p tote.Pool, s tote.PoolSettlement) {
+func checkSettlement(t fataler, p tote.Pool, s tote.PoolSettlement) {
 	t.Helper()
 	if s.PoolID != p.ID || s.Market != p.Market || s.Round != p.Round || s.Bets != len(p.Bets) {
 		t.Fatalf("settlement of %s %s %s with %d bets, want %s %s %s with %d",
@@ -321,7 +327,7 @@ func checkSettlement(t testing.TB, p tote.Pool, s tote.PoolSettlement) {
 
 // checkCategories recomputes every category's payouts from its published
 // coefficient, the way a member of the public would.
-func checkCategories(t testing.TB, p tote.Pool, s tote.PoolSettlement) {
+func checkCategories(t fataler, p tote.Pool, s tote.PoolSettlement) {
 	t.Helper()
 	var paid, breakage, topUp money.Amount
 	for _, c := range s.Categories {
