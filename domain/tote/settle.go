@@ -18,11 +18,11 @@ type PoolSettlement struct {
 	Market Market
 	Round  Round
 
-	Bets                int          // number of bets in the pool
+	NumBets             int          // number of bets in the pool
 	Gross               money.Amount // G, the sum of the stakes
 	Commission          money.Amount // C = floor(G × commission); 0 when refunded
 	JackpotContribution money.Amount // J = floor(G × jackpot rate) while enabled; 0 when refunded
-	Net                 money.Amount // N = G − C − J
+	Net                 money.Amount // N = G − C − J (G when refunded)
 
 	// Winning lists the winning selections: the winning positions (WIN), the
 	// winning category (COMBINATION), or every coupon that guesses 3 of 3
@@ -55,12 +55,12 @@ type CategoryResult struct {
 	Fund     money.Amount // what this category shares out, jackpot included
 	Jackpot  money.Amount // the part of Fund taken from the jackpot
 	Stakes   money.Amount // S, the stakes of this category's winning bets
-	Bets     int          // the number of winning bets (coupons)
-	Coef     money.Coef   // max(1.10, Fund/Stakes truncated); 0 when Bets is 0
+	NumBets  int          // the number of winning bets (coupons)
+	Coef     money.Coef   // max(1.10, Fund/Stakes truncated); 0 when NumBets is 0
 	Paid     money.Amount // the sum of floor(stake × Coef)
 	Breakage money.Amount // Fund − Paid when positive
 	TopUp    money.Amount // Paid − Fund when positive: the organiser pays it
-	Rollover money.Amount // the fund rolled into the jackpot when Bets is 0
+	Rollover money.Amount // the fund rolled into the jackpot when NumBets is 0
 }
 
 // Payout is what one bet receives.
@@ -91,8 +91,9 @@ const (
 
 // JackpotChange is what settling the pool adds to the jackpot balance (J plus
 // rollovers minus the jackpot paid out); it is negative when category 1 took
-// the jackpot. Pools of one draw are settled one after another, each given the
-// balance the previous ones left.
+// the jackpot. The pools of one draw are settled one after another in round
+// order, each given the balance the previous ones left, so the first EXPRESS
+// pool with a 3-of-3 coupon takes the jackpot.
 func (s PoolSettlement) JackpotChange() money.Amount {
 	return s.JackpotContribution + s.Rollover - s.JackpotPaid
 }
@@ -120,11 +121,11 @@ func (s PoolSettlement) JackpotChange() money.Amount {
 // funds always add up to N. Then:
 //   - category 1 backed, jackpot enabled: category 1 also takes the whole
 //     jackpot balance passed in. That is the balance before this pool: J of
-//     this pool is contributed after, and seeds the next jackpot (the
-//     jackpot never drops to zero, and the figure paid is the one players
-//     saw live);
+//     this pool is contributed after and starts the next jackpot (the
+//     figure paid is the one players saw live, and the pool pays its own
+//     contribution like any other);
 //   - category 1 not backed, jackpot enabled: its fund rolls into the
-//     jackpot, and the jackpot balance stays where it is;
+//     jackpot (with J), and the jackpot pays nothing out;
 //   - category 1 not backed, jackpot disabled: the jackpot takes nothing, so
 //     category 1's fund goes to category 2, which then shares all of N;
 //   - category 1 backed, jackpot disabled: no jackpot is paid.
@@ -172,7 +173,7 @@ func VoidPool(p Pool) (PoolSettlement, error) {
 // newSettlement fills what every settlement shares: the pool's identity, the
 // gross and one zero payout per bet.
 func newSettlement(p Pool) PoolSettlement {
-	s := PoolSettlement{PoolID: p.ID, Market: p.Market, Round: p.Round, Bets: len(p.Bets)}
+	s := PoolSettlement{PoolID: p.ID, Market: p.Market, Round: p.Round, NumBets: len(p.Bets)}
 	s.Payouts = make([]Payout, len(p.Bets))
 	for i, b := range p.Bets {
 		s.Gross += b.Stake
@@ -238,10 +239,10 @@ func shareFund(cat int, fund money.Amount, bets []PoolBet, wins []bool, pay func
 	for i, b := range bets {
 		if wins[i] {
 			r.Stakes += b.Stake
-			r.Bets++
+			r.NumBets++
 		}
 	}
-	if r.Bets == 0 {
+	if r.NumBets == 0 {
 		return r
 	}
 	r.Coef = money.CoefOf(fund, r.Stakes)

@@ -111,7 +111,7 @@ func ExampleSettlePool_express() {
 	}
 	fmt.Println("G", s.Gross, "C", s.Commission, "J", s.JackpotContribution, "N", s.Net)
 	for _, c := range s.Categories {
-		fmt.Println("category", c.Category, "coupons", c.Bets, "fund", c.Fund, "jackpot", c.Jackpot,
+		fmt.Println("category", c.Category, "coupons", c.NumBets, "fund", c.Fund, "jackpot", c.Jackpot,
 			"k", c.Coef, "paid", c.Paid, "breakage", c.Breakage, "top-up", c.TopUp)
 	}
 	for _, p := range s.Payouts {

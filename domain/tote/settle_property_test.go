@@ -226,7 +226,7 @@ func checkFunds(t *rapid.T, p tote.Pool, s tote.PoolSettlement, jackpot money.Am
 // truncated (k×S ≤ 100×fund < (k+1)×S) unless it was raised to 1.10, and that
 // its breakage is rounding only.
 func checkTruncation(t *rapid.T, c tote.CategoryResult) {
-	if c.Bets == 0 {
+	if c.NumBets == 0 {
 		return
 	}
 	S, F := big.NewInt(int64(c.Stakes)), big.NewInt(100*int64(c.Fund))
@@ -241,7 +241,7 @@ func checkTruncation(t *rapid.T, c tote.CategoryResult) {
 		return
 	}
 	// breakage = F − Σ floor(s×k) < (F − k×S) + bets < S/100 + bets
-	if c.TopUp != 0 || 100*int64(c.Breakage) >= int64(c.Stakes)+100*int64(c.Bets) {
+	if c.TopUp != 0 || 100*int64(c.Breakage) >= int64(c.Stakes)+100*int64(c.NumBets) {
 		t.Fatalf("category %+v: breakage larger than rounding", c)
 	}
 }

@@ -1,6 +1,7 @@
 package tote_test
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/pokertote/pokertote/domain/money"
@@ -238,9 +239,9 @@ type fataler interface {
 // winners are paid floor(stake × k) with k at least 1.10.
 func checkSettlement(t fataler, p tote.Pool, s tote.PoolSettlement) {
 	t.Helper()
-	if s.PoolID != p.ID || s.Market != p.Market || s.Round != p.Round || s.Bets != len(p.Bets) {
+	if s.PoolID != p.ID || s.Market != p.Market || s.Round != p.Round || s.NumBets != len(p.Bets) {
 		t.Fatalf("settlement of %s %s %s with %d bets, want %s %s %s with %d",
-			s.PoolID, s.Market, s.Round, s.Bets, p.ID, p.Market, p.Round, len(p.Bets))
+			s.PoolID, s.Market, s.Round, s.NumBets, p.ID, p.Market, p.Round, len(p.Bets))
 	}
 	var gross money.Amount
 	for _, b := range p.Bets {
@@ -348,10 +349,10 @@ func checkCategories(t fataler, p tote.Pool, s tote.PoolSettlement) {
 				t.Fatalf("bet %s won %s in category %d, want floor(%s × %s)", po.BetID, won, c.Category, p.Bets[i].Stake, c.Coef)
 			}
 		}
-		if bets != c.Bets || stakes != c.Stakes || sum != c.Paid {
+		if bets != c.NumBets || stakes != c.Stakes || sum != c.Paid {
 			t.Fatalf("category %+v, but payouts show %d bets, stakes %s, paid %s", c, bets, stakes, sum)
 		}
-		if c.Bets > 0 {
+		if c.NumBets > 0 {
 			if c.Coef < money.MinCoef {
 				t.Fatalf("category %d coefficient %s below 1.10", c.Category, c.Coef)
 			}
@@ -493,5 +494,30 @@ func TestCouponGuessed(t *testing.T) {
 		if got := c.Guessed(tt.flop, tt.turn, tt.river); got != tt.want {
 			t.Errorf("Guessed(%v, %v, %v) = %d, want %d", tt.flop, tt.turn, tt.river, got, tt.want)
 		}
+	}
+}
+
+func BenchmarkSettlePool(b *testing.B) {
+	for _, m := range tote.Markets {
+		b.Run(string(m), func(b *testing.B) {
+			p := pool(m, dflt)
+			for i := range 1000 {
+				sel := win(i%6 + 1)
+				switch m {
+				case tote.MarketCombination:
+					sel = combo(tote.Combination(i % tote.NumCombinations))
+				case tote.MarketExpress:
+					sel = coup(i%6+1, i/6%6+1, i/36%6+1)
+				}
+				p.Bets = append(p.Bets, bet(fmt.Sprint(i), money.Amount(10000+i), sel))
+			}
+			o := tote.Outcome{Winners: []int{2}, Category: tote.Pair, FlopLeaders: []int{1}, TurnLeaders: []int{2}}
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := tote.SettlePool(p, o, 100000); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }
