@@ -1,0 +1,96 @@
+package account
+
+import (
+	"context"
+	"time"
+)
+
+// UserStore is the persistence the account Service consumes. Every method
+// maps "no such row" to errs.NotFound; implementations must be safe for
+// concurrent use.
+type UserStore interface {
+	// Create stores a new user and returns it with its ID assigned. An email
+	// already taken (compared exactly; emails are stored normalized) is
+	// errs.Conflict with reason EMAIL_TAKEN.
+	Create(ctx context.Context, u User) (User, error)
+	// ByEmail finds a user by normalized email.
+	ByEmail(ctx context.Context, email string) (User, error)
+	// ByID finds a user by id.
+	ByID(ctx context.Context, id int64) (User, error)
+	// SetPasswordHash replaces a user's password hash (after a rehash).
+	SetPasswordHash(ctx context.Context, userID int64, hash string) error
+
+	// Verification is the user's latest verification.
+	Verification(ctx context.Context, userID int64) (Verification, error)
+	// VerificationByID finds one verification.
+	VerificationByID(ctx context.Context, id int64) (Verification, error)
+	// SaveVerification applies a change atomically (see VerificationChange)
+	// and returns the verification as stored.
+	SaveVerification(ctx context.Context, c VerificationChange) (Verification, error)
+	// ListPendingVerifications lists PENDING verifications oldest first.
+	ListPendingVerifications(ctx context.Context, p Page) ([]Verification, int64, error)
+
+	// AppendAudit records an admin action and returns it with ID and At set
+	// (At is kept when the caller set it).
+	AppendAudit(ctx context.Context, e AuditEntry) (AuditEntry, error)
+	// ListAudit lists audit entries newest first.
+	ListAudit(ctx context.Context, p Page) ([]AuditEntry, int64, error)
+}
+
+// VerificationChange is one atomic step of a user's verification. The store
+// checks that the user's current status (NONE when they have no
+// verification) is From, else it fails with errs.Conflict reason
+// VERIFICATION_CHANGED and changes nothing; this makes two admins deciding
+// at once, or two submissions at once, safe. Then, in one transaction: a
+// Verification with ID 0 is inserted as the user's new latest one (ID
+// assigned), otherwise the existing one (which must be the user's latest) is
+// updated; User.Verification is set to its Status; and Audit, when not nil,
+// is appended.
+type VerificationChange struct {
+	Verification Verification
+	From         VerificationStatus
+	Audit        *AuditEntry
+}
+
+// ReasonVerificationChanged is the reason of the Conflict a store returns
+// when a VerificationChange's From no longer holds.
+const ReasonVerificationChanged = "VERIFICATION_CHANGED"
+
+// AuditEntry is one admin action, kept forever.
+type AuditEntry struct {
+	ID int64
+	At time.Time
+	// ActorID is the admin who acted.
+	ActorID int64
+	// Action is a stable verb such as "VERIFICATION_APPROVED".
+	Action string
+	// SubjectID is the user acted upon (0 when none).
+	SubjectID int64
+	// Detail is free text (the reason given).
+	Detail string
+}
+
+// Audit actions recorded by the Service.
+const (
+	ActionVerificationApproved = "VERIFICATION_APPROVED"
+	ActionVerificationRejected = "VERIFICATION_REJECTED"
+)
+
+// Page asks for one page of a listing by id. After is the Next returned with
+// the previous page (0 for the first); Limit is clamped to 1..200, 50 when
+// zero. Listings return the Next cursor, 0 after the last page.
+type Page struct {
+	After int64
+	Limit int
+}
+
+// Size is the page's limit after clamping.
+func (p Page) Size() int {
+	switch {
+	case p.Limit <= 0:
+		return 50
+	case p.Limit > 200:
+		return 200
+	}
+	return p.Limit
+}

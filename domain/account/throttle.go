@@ -1,0 +1,189 @@
+package account
+
+import (
+	"container/list"
+	"sync"
+	"time"
+
+	"github.com/pokertote/pokertote/domain/errs"
+)
+
+// ThrottleConfig tunes a Throttle; zero fields take the defaults.
+type ThrottleConfig struct {
+	// MaxFailures within Window lock the key (default 5).
+	MaxFailures int
+	// Window is how long a failure counts (default 15 minutes).
+	Window time.Duration
+	// BaseLockout is the first lockout (default 1 minute); each further
+	// lockout while failures keep coming doubles it, up to MaxLockout
+	// (default 1 hour).
+	BaseLockout time.Duration
+	MaxLockout  time.Duration
+	// MaxKeys bounds memory (default 100,000 keys); when full, the least
+	// recently failed key is forgotten.
+	MaxKeys int
+}
+
+func (c ThrottleConfig) withDefaults() ThrottleConfig {
+	if c.MaxFailures <= 0 {
+		c.MaxFailures = 5
+	}
+	if c.Window <= 0 {
+		c.Window = 15 * time.Minute
+	}
+	if c.BaseLockout <= 0 {
+		c.BaseLockout = time.Minute
+	}
+	if c.MaxLockout < c.BaseLockout {
+		c.MaxLockout = max(time.Hour, c.BaseLockout)
+	}
+	if c.MaxKeys <= 0 {
+		c.MaxKeys = 100_000
+	}
+	return c
+}
+
+// Throttle refuses login attempts for a key (an email, an IP address) after
+// too many recent failures: MaxFailures failures within Window lock the key
+// for BaseLockout; every further failure while earlier ones are still within
+// the window locks it again for twice as long, up to MaxLockout; a key with
+// no failure for a whole Window starts afresh. Attempts refused while locked
+// are not counted.
+//
+// It lives in memory, is safe for concurrent use and never holds more than
+// MaxKeys keys. It protects one process: a deployment with several replicas
+// should back it with a shared store (Redis INCR/EXPIRE) behind the same
+// three methods.
+type Throttle struct {
+	mu   sync.Mutex
+	cfg  ThrottleConfig
+	now  func() time.Time
+	keys map[string]*list.Element // of *throttleEntry
+	lru  list.List                // front = most recently failed
+}
+
+type throttleEntry struct {
+	key         string
+	failures    []time.Time // within the window, oldest first, at most MaxFailures
+	lockedUntil time.Time
+	strikes     int
+}
+
+// ReasonTooManyAttempts is the reason of the Forbidden error a locked key gets.
+const ReasonTooManyAttempts = "TOO_MANY_ATTEMPTS"
+
+// NewThrottle returns an empty throttle; now is its clock (nil: time.Now).
+func NewThrottle(cfg ThrottleConfig, now func() time.Time) *Throttle {
+	if now == nil {
+		now = time.Now
+	}
+	return &Throttle{cfg: cfg.withDefaults(), now: now, keys: make(map[string]*list.Element)}
+}
+
+// Allow returns nil when key may try again, or a Forbidden error with reason
+// TOO_MANY_ATTEMPTS saying how long to wait.
+func (t *Throttle) Allow(key string) error {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	el, ok := t.keys[key]
+	if !ok {
+		return nil
+	}
+	now := t.now()
+	until := el.Value.(*throttleEntry).lockedUntil
+	if !now.Before(until) {
+		return nil
+	}
+	wait := until.Sub(now)
+	mins := int((wait + time.Minute - 1) / time.Minute)
+	return errs.R(errs.Forbidden, ReasonTooManyAttempts, "too many failed sign-in attempts; try again in %d minute(s)", mins)
+}
+
+// Fail records a failed attempt for key.
+func (t *Throttle) Fail(key string) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	now := t.now()
+	var e *throttleEntry
+	if el, ok := t.keys[key]; ok {
+		e = el.Value.(*throttleEntry)
+		t.lru.MoveToFront(el)
+	} else {
+		for len(t.keys) >= t.cfg.MaxKeys {
+			t.evictOldest()
+		}
+		e = &throttleEntry{key: key}
+		t.keys[key] = t.lru.PushFront(e)
+	}
+	e.prune(now, t.cfg.Window)
+	if len(e.failures) == 0 && !now.Before(e.lockedUntil) {
+		e.strikes = 0
+	}
+	if len(e.failures) == t.cfg.MaxFailures {
+		e.failures = append(e.failures[:0], e.failures[1:]...)
+	}
+	e.failures = append(e.failures, now)
+	if len(e.failures) >= t.cfg.MaxFailures {
+		e.strikes++
+		e.lockedUntil = now.Add(t.lockout(e.strikes))
+	}
+	// Forget a couple of idle keys on the way, so memory follows activity.
+	for range 2 {
+		back := t.lru.Back()
+		if back == nil || back == t.keys[key] || !back.Value.(*throttleEntry).idle(now, t.cfg.Window) {
+			break
+		}
+		t.evictOldest()
+	}
+}
+
+// Succeed forgets key's failures: called after a successful login for the
+// account's email (not for the IP, which may be shared with an attacker).
+func (t *Throttle) Succeed(key string) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if el, ok := t.keys[key]; ok {
+		t.lru.Remove(el)
+		delete(t.keys, key)
+	}
+}
+
+// Len is the number of keys remembered.
+func (t *Throttle) Len() int {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return len(t.keys)
+}
+
+func (t *Throttle) evictOldest() {
+	back := t.lru.Back()
+	if back == nil {
+		return
+	}
+	t.lru.Remove(back)
+	delete(t.keys, back.Value.(*throttleEntry).key)
+}
+
+func (t *Throttle) lockout(strikes int) time.Duration {
+	d := t.cfg.BaseLockout
+	for i := 1; i < strikes && d < t.cfg.MaxLockout; i++ {
+		d *= 2
+	}
+	return min(d, t.cfg.MaxLockout)
+}
+
+func (e *throttleEntry) prune(now time.Time, window time.Duration) {
+	cut := 0
+	for cut < len(e.failures) && now.Sub(e.failures[cut]) >= window {
+		cut++
+	}
+	e.failures = append(e.failures[:0], e.failures[cut:]...)
+}
+
+// idle reports whether the entry no longer affects anything.
+func (e *throttleEntry) idle(now time.Time, window time.Duration) bool {
+	if now.Before(e.lockedUntil) {
+		return false
+	}
+	return len(e.failures) == 0 || now.Sub(e.failures[len(e.failures)-1]) >= window
+}
