@@ -11,3 +11,6 @@ func NewCheapHasher() *PasswordHasher { return &PasswordHasher{params: cheapArgo
 
 // NewHasherUnchecked is a PasswordHasher with any parameters, for tests.
 func NewHasherUnchecked(p Argon2Params) *PasswordHasher { return &PasswordHasher{params: p} }
+
+// WithArgon2ForTest makes a Service hash with p, unchecked.
+func WithArgon2ForTest(p Argon2Params) Option { return withArgon2Params(p) }

@@ -45,10 +45,10 @@ func (c ThrottleConfig) withDefaults() ThrottleConfig {
 
 // Throttle refuses login attempts for a key (an email, an IP address) after
 // too many recent failures: MaxFailures failures within Window lock the key
-// for BaseLockout; every further failure while earlier ones are still within
-// the window locks it again for twice as long, up to MaxLockout; a key with
-// no failure for a whole Window starts afresh. Attempts refused while locked
-// are not counted.
+// for BaseLockout; after that, every further failure locks it again at once
+// for twice as long as the last lockout, up to MaxLockout, until the key has
+// been quiet (no failure, no lockout) for a whole Window, when it starts
+// afresh. Attempts refused while locked are not counted.
 //
 // It lives in memory, is safe for concurrent use and never holds more than
 // MaxKeys keys. It protects one process: a deployment with several replicas
@@ -115,15 +115,15 @@ func (t *Throttle) Fail(key string) {
 		e = &throttleEntry{key: key}
 		t.keys[key] = t.lru.PushFront(e)
 	}
-	e.prune(now, t.cfg.Window)
-	if len(e.failures) == 0 && !now.Before(e.lockedUntil) {
-		e.strikes = 0
+	if e.strikes > 0 && now.Sub(e.quietSince()) >= t.cfg.Window {
+		e.strikes, e.failures = 0, e.failures[:0]
 	}
+	e.prune(now, t.cfg.Window)
 	if len(e.failures) == t.cfg.MaxFailures {
 		e.failures = append(e.failures[:0], e.failures[1:]...)
 	}
 	e.failures = append(e.failures, now)
-	if len(e.failures) >= t.cfg.MaxFailures {
+	if e.strikes > 0 || len(e.failures) >= t.cfg.MaxFailures {
 		e.strikes++
 		e.lockedUntil = now.Add(t.lockout(e.strikes))
 	}
@@ -180,10 +180,21 @@ func (e *throttleEntry) prune(now time.Time, window time.Duration) {
 	e.failures = append(e.failures[:0], e.failures[cut:]...)
 }
 
-// idle reports whether the entry no longer affects anything.
-func (e *throttleEntry) idle(now time.Time, window time.Duration) bool {
-	if now.Before(e.lockedUntil) {
-		return false
+// quietSince is when the key last failed or its lockout ended, whichever
+// is later.
+func (e *throttleEntry) quietSince() time.Time {
+	var last time.Time
+	if n := len(e.failures); n > 0 {
+		last = e.failures[n-1]
 	}
-	return len(e.failures) == 0 || now.Sub(e.failures[len(e.failures)-1]) >= window
+	if e.lockedUntil.After(last) {
+		return e.lockedUntil
+	}
+	return last
+}
+
+// idle reports whether the entry no longer affects anything: unlocked and
+// quiet for a whole window.
+func (e *throttleEntry) idle(now time.Time, window time.Duration) bool {
+	return !now.Before(e.lockedUntil) && now.Sub(e.quietSince()) >= window
 }
