@@ -1,0 +1,220 @@
+// Package app wires Pokertote together: configuration, the database, the
+// broker, the domain services, the GraphQL handler and the HTTP server. It
+// has a Run/Close shape so that end-to-end tests start the whole server on
+// port 0, exactly as cmd/server does.
+package app
+
+import (
+	"errors"
+	"fmt"
+	"net/url"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Config is every setting of the server, read from the environment. Zero
+// values are replaced by the defaults of DefaultConfig.
+type Config struct {
+	Env            string        // POKERTOTE_ENV: development (default) or production
+	Addr           string        // ADDR: listen address, default :8080 (PORT=n also works)
+	DatabaseURL    string        // DATABASE_URL: Postgres; empty selects embedded SQLite
+	DataDir        string        // DATA_DIR: folder of the embedded database, default ./data
+	SQLitePath     string        // SQLITE_PATH: default DATA_DIR/pokertote.db
+	RedisURL       string        // REDIS_URL: Redis pub/sub; empty selects the in-process broker
+	RedisPrefix    string        // REDIS_PREFIX: channel namespace, default "pokertote:"
+	JWTSecret      string        // JWT_SECRET: at least 32 bytes; generated in development
+	JWTIssuer      string        // JWT_ISSUER
+	JWTAudience    string        // JWT_AUDIENCE
+	AccessTTL      time.Duration // ACCESS_TOKEN_TTL, default 15m
+	RefreshTTL     time.Duration // REFRESH_TOKEN_TTL, default 720h
+	DocumentPepper string        // DOCUMENT_PEPPER: key of the document-number hash
+	AdminEmail     string        // ADMIN_EMAIL: the first admin, created at start if missing
+	AdminPassword  string        // ADMIN_PASSWORD
+	TimeZone       string        // TIME_ZONE: operator's zone for ages and days, default Asia/Almaty
+	MinAge         int           // MIN_AGE: default 21
+	AllowedOrigins []string      // ALLOWED_ORIGINS: comma-separated WebSocket/CORS origins; "*" allows all
+	Introspection  bool          // INTROSPECTION: default true in development, false in production
+	Playground     bool          // PLAYGROUND: default true in development
+	Complexity     int           // QUERY_COMPLEXITY_LIMIT, default 1000
+	TokenLimit     int           // QUERY_TOKEN_LIMIT, default 15000
+	LogFormat      string        // LOG_FORMAT: text (default in development) or json
+	LogLevel       string        // LOG_LEVEL: debug, info (default), warn, error
+	DemoTables     bool          // DEMO_TABLES: create the two demo tables on first start, default true
+	DealerEnabled  bool          // DEALER: run table dealers in this replica, default true
+	TimeScale      float64       // TIME_SCALE: divides round lengths and card pacing (tests, demos), default 1
+}
+
+// DefaultConfig returns the defaults of every setting.
+func DefaultConfig() Config {
+	return Config{
+		Env:            "development",
+		Addr:           ":8080",
+		DataDir:        "data",
+		RedisPrefix:    "pokertote:",
+		JWTIssuer:      "pokertote",
+		JWTAudience:    "pokertote-api",
+		AccessTTL:      15 * time.Minute,
+		RefreshTTL:     30 * 24 * time.Hour,
+		TimeZone:       "Asia/Almaty",
+		MinAge:         21,
+		AllowedOrigins: []string{"*"},
+		Complexity:     1000,
+		TokenLimit:     15000,
+		LogLevel:       "info",
+		DemoTables:     true,
+		DealerEnabled:  true,
+		TimeScale:      1,
+	}
+}
+
+// Development reports whether the server runs in development mode.
+func (c Config) Development() bool { return c.Env == "development" }
+
+// LoadConfig reads the configuration from getenv over the defaults and
+// validates it.
+func LoadConfig(getenv func(string) string) (Config, error) {
+	c := DefaultConfig()
+	var problems []error
+	str := func(name string, dst *string) {
+		if v := strings.TrimSpace(getenv(name)); v != "" {
+			*dst = v
+		}
+	}
+	dur := func(name string, dst *time.Duration) {
+		if v := getenv(name); v != "" {
+			d, err := time.ParseDuration(v)
+			if err != nil || d <= 0 {
+				problems = append(problems, fmt.Errorf("%s=%q is not a positive duration like 15m", name, v))
+				return
+			}
+			*dst = d
+		}
+	}
+	num := func(name string, dst *int) {
+		if v := getenv(name); v != "" {
+			n, err := strconv.Atoi(v)
+			if err != nil || n <= 0 {
+				problems = append(problems, fmt.Errorf("%s=%q is not a positive whole number", name, v))
+				return
+			}
+			*dst = n
+		}
+	}
+	flag := func(name string, dst *bool) {
+		if v := getenv(name); v != "" {
+			b, err := strconv.ParseBool(v)
+			if err != nil {
+				problems = append(problems, fmt.Errorf("%s=%q is not true or false", name, v))
+				return
+			}
+			*dst = b
+		}
+	}
+	str("POKERTOTE_ENV", &c.Env)
+	c.Introspection = c.Development()
+	c.Playground = c.Development()
+	if c.Development() {
+		c.LogFormat = "text"
+	} else {
+		c.LogFormat = "json"
+	}
+	str("ADDR", &c.Addr)
+	if p := getenv("PORT"); p != "" && getenv("ADDR") == "" {
+		c.Addr = ":" + p
+	}
+	str("DATABASE_URL", &c.DatabaseURL)
+	str("DATA_DIR", &c.DataDir)
+	c.SQLitePath = filepath.Join(c.DataDir, "pokertote.db")
+	str("SQLITE_PATH", &c.SQLitePath)
+	str("REDIS_URL", &c.RedisURL)
+	str("REDIS_PREFIX", &c.RedisPrefix)
+	str("JWT_SECRET", &c.JWTSecret)
+	str("JWT_ISSUER", &c.JWTIssuer)
+	str("JWT_AUDIENCE", &c.JWTAudience)
+	dur("ACCESS_TOKEN_TTL", &c.AccessTTL)
+	dur("REFRESH_TOKEN_TTL", &c.RefreshTTL)
+	str("DOCUMENT_PEPPER", &c.DocumentPepper)
+	str("ADMIN_EMAIL", &c.AdminEmail)
+	str("ADMIN_PASSWORD", &c.AdminPassword)
+	str("TIME_ZONE", &c.TimeZone)
+	num("MIN_AGE", &c.MinAge)
+	if v := getenv("ALLOWED_ORIGINS"); v != "" {
+		c.AllowedOrigins = nil
+		for _, o := range strings.Split(v, ",") {
+			if o = strings.TrimSpace(o); o != "" {
+				c.AllowedOrigins = append(c.AllowedOrigins, o)
+			}
+		}
+	}
+	flag("INTROSPECTION", &c.Introspection)
+	flag("PLAYGROUND", &c.Playground)
+	num("QUERY_COMPLEXITY_LIMIT", &c.Complexity)
+	num("QUERY_TOKEN_LIMIT", &c.TokenLimit)
+	str("LOG_FORMAT", &c.LogFormat)
+	str("LOG_LEVEL", &c.LogLevel)
+	flag("DEMO_TABLES", &c.DemoTables)
+	flag("DEALER", &c.DealerEnabled)
+	if v := getenv("TIME_SCALE"); v != "" {
+		f, err := strconv.ParseFloat(v, 64)
+		if err != nil || f < 1 || f > 1000 {
+			problems = append(problems, fmt.Errorf("TIME_SCALE=%q must be a number from 1 to 1000", v))
+		} else {
+			c.TimeScale = f
+		}
+	}
+	if err := c.Validate(); err != nil {
+		problems = append(problems, err)
+	}
+	return c, errors.Join(problems...)
+}
+
+// Validate checks the settings that must hold whatever their source.
+func (c Config) Validate() error {
+	var problems []error
+	if c.Env != "development" && c.Env != "production" {
+		problems = append(problems, fmt.Errorf("POKERTOTE_ENV=%q must be development or production", c.Env))
+	}
+	if c.JWTSecret != "" && len(c.JWTSecret) < 32 {
+		problems = append(problems, errors.New("JWT_SECRET must be at least 32 bytes"))
+	}
+	if !c.Development() {
+		if c.JWTSecret == "" {
+			problems = append(problems, errors.New("JWT_SECRET is required in production"))
+		}
+		if c.DocumentPepper == "" {
+			problems = append(problems, errors.New("DOCUMENT_PEPPER is required in production"))
+		}
+		for _, o := range c.AllowedOrigins {
+			if o == "*" {
+				problems = append(problems, errors.New("ALLOWED_ORIGINS must list the web origins in production, not *"))
+			}
+		}
+	}
+	if (c.AdminEmail == "") != (c.AdminPassword == "") {
+		problems = append(problems, errors.New("ADMIN_EMAIL and ADMIN_PASSWORD go together"))
+	}
+	if c.DatabaseURL != "" {
+		if u, err := url.Parse(c.DatabaseURL); err != nil || (u.Scheme != "postgres" && u.Scheme != "postgresql") {
+			problems = append(problems, errors.New("DATABASE_URL must be a postgres:// URL"))
+		}
+	}
+	if c.RedisURL != "" {
+		if u, err := url.Parse(c.RedisURL); err != nil || (u.Scheme != "redis" && u.Scheme != "rediss") {
+			problems = append(problems, errors.New("REDIS_URL must be a redis:// or rediss:// URL"))
+		}
+	}
+	if c.MinAge < 18 {
+		problems = append(problems, errors.New("MIN_AGE cannot be below 18"))
+	}
+	if c.LogFormat != "text" && c.LogFormat != "json" {
+		problems = append(problems, fmt.Errorf("LOG_FORMAT=%q must be text or json", c.LogFormat))
+	}
+	switch c.LogLevel {
+	case "debug", "info", "warn", "error":
+	default:
+		problems = append(problems, fmt.Errorf("LOG_LEVEL=%q must be debug, info, warn or error", c.LogLevel))
+	}
+	return errors.Join(problems...)
+}

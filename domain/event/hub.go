@@ -1,0 +1,156 @@
+// Package event carries live events (cards dealt, rounds opened, pools and
+// balances changed) from whichever replica produced them to every client
+// watching on this replica.
+//
+// Producers publish through a Broker (in-process, or Redis pub/sub across
+// replicas). Each process has exactly one broker subscription, which feeds a
+// local Hub; the Hub fans messages out to per-client subscriptions. A client
+// that cannot keep up is dropped, never waited for: its subscription is closed
+// with ErrSlowConsumer, and because table events carry sequence numbers the
+// client reconnects with its last number and catches up from the outbox.
+package event
+
+import (
+	"context"
+	"errors"
+	"sync"
+)
+
+// Publisher sends a message on a topic to every replica.
+type Publisher interface {
+	Publish(ctx context.Context, topic string, data []byte) error
+}
+
+// ErrSlowConsumer closes a subscription whose buffer was full when a message
+// arrived.
+var ErrSlowConsumer = errors.New("event: subscriber too slow, dropped")
+
+// ErrHubClosed closes subscriptions when the hub shuts down.
+var ErrHubClosed = errors.New("event: hub closed")
+
+// Hub fans messages out to local subscribers by topic. It is safe for
+// concurrent use; Deliver never blocks on a subscriber.
+type Hub struct {
+	mu     sync.RWMutex
+	topics map[string]map[*Subscription]struct{}
+	closed bool
+}
+
+// NewHub returns an empty hub.
+func NewHub() *Hub {
+	return &Hub{topics: make(map[string]map[*Subscription]struct{})}
+}
+
+// Subscription receives the messages of one topic on C until it is closed;
+// then Err tells why.
+type Subscription struct {
+	C     <-chan []byte
+	c     chan []byte
+	hub   *Hub
+	topic string
+	once  sync.Once
+	mu    sync.Mutex
+	err   error
+	done  chan struct{}
+}
+
+// Subscribe registers a subscriber to topic with room for buffer messages.
+func (h *Hub) Subscribe(topic string, buffer int) *Subscription {
+	if buffer < 1 {
+		buffer = 1
+	}
+	c := make(chan []byte, buffer)
+	s := &Subscription{C: c, c: c, hub: h, topic: topic, done: make(chan struct{})}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.closed {
+		s.closeLocked(ErrHubClosed)
+		return s
+	}
+	subs := h.topics[topic]
+	if subs == nil {
+		subs = make(map[*Subscription]struct{})
+		h.topics[topic] = subs
+	}
+	subs[s] = struct{}{}
+	return s
+}
+
+// Deliver hands data to every subscriber of topic. A subscriber whose buffer
+// is full is closed with ErrSlowConsumer.
+func (h *Hub) Deliver(topic string, data []byte) {
+	var slow []*Subscription
+	h.mu.RLock()
+	for s := range h.topics[topic] {
+		select {
+		case s.c <- data:
+		default:
+			slow = append(slow, s)
+		}
+	}
+	h.mu.RUnlock()
+	for _, s := range slow {
+		s.close(ErrSlowConsumer)
+	}
+}
+
+// Subscribers reports how many subscriptions topic has (for metrics and tests).
+func (h *Hub) Subscribers(topic string) int {
+	h.mu.RLock()
+	defer h.mu.RUnlock()
+	return len(h.topics[topic])
+}
+
+// Close closes every subscription with ErrHubClosed.
+func (h *Hub) Close() {
+	h.mu.Lock()
+	h.closed = true
+	var all []*Subscription
+	for _, subs := range h.topics {
+		for s := range subs {
+			all = append(all, s)
+		}
+	}
+	h.mu.Unlock()
+	for _, s := range all {
+		s.close(ErrHubClosed)
+	}
+}
+
+// Close unsubscribes; C is closed and Err returns nil.
+func (s *Subscription) Close() { s.close(nil) }
+
+// Done is closed when the subscription ends.
+func (s *Subscription) Done() <-chan struct{} { return s.done }
+
+// Err reports why the subscription ended: nil after Close, ErrSlowConsumer
+// or ErrHubClosed otherwise.
+func (s *Subscription) Err() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.err
+}
+
+func (s *Subscription) close(err error) {
+	s.hub.mu.Lock()
+	defer s.hub.mu.Unlock()
+	s.closeLocked(err)
+}
+
+// closeLocked must be called with the hub's write lock held, so that no
+// Deliver is sending on the channel while it is closed.
+func (s *Subscription) closeLocked(err error) {
+	s.once.Do(func() {
+		if subs := s.hub.topics[s.topic]; subs != nil {
+			delete(subs, s)
+			if len(subs) == 0 {
+				delete(s.hub.topics, s.topic)
+			}
+		}
+		s.mu.Lock()
+		s.err = err
+		s.mu.Unlock()
+		close(s.c)
+		close(s.done)
+	})
+}

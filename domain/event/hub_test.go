@@ -1,0 +1,77 @@
+package event_test
+
+import (
+	"errors"
+	"fmt"
+	"sync"
+	"testing"
+
+	"github.com/pokertote/pokertote/domain/event"
+)
+
+func TestHubFansOutByTopic(t *testing.T) {
+	h := event.NewHub()
+	a := h.Subscribe("table:1", 4)
+	b := h.Subscribe("table:1", 4)
+	other := h.Subscribe("table:2", 4)
+	h.Deliver("table:1", []byte("x"))
+	for _, s := range []*event.Subscription{a, b} {
+		if got := string(<-s.C); got != "x" {
+			t.Fatalf("got %q, want x", got)
+		}
+	}
+	select {
+	case m := <-other.C:
+		t.Fatalf("table:2 subscriber got %q", m)
+	default:
+	}
+}
+
+func TestHubDropsSlowSubscriberWithoutBlockingOthers(t *testing.T) {
+	h := event.NewHub()
+	slow := h.Subscribe("t", 1)
+	fast := h.Subscribe("t", 100)
+	for i := 0; i < 10; i++ {
+		h.Deliver("t", []byte(fmt.Sprint(i)))
+	}
+	<-slow.Done()
+	if !errors.Is(slow.Err(), event.ErrSlowConsumer) {
+		t.Fatalf("slow subscriber error = %v, want ErrSlowConsumer", slow.Err())
+	}
+	if got := len(fast.C); got != 10 {
+		t.Fatalf("fast subscriber has %d messages, want 10", got)
+	}
+	if n := h.Subscribers("t"); n != 1 {
+		t.Fatalf("%d subscribers left, want 1", n)
+	}
+}
+
+func TestHubConcurrentDeliverAndClose(t *testing.T) {
+	h := event.NewHub()
+	var wg sync.WaitGroup
+	for i := 0; i < 8; i++ {
+		wg.Add(2)
+		go func() {
+			defer wg.Done()
+			for j := 0; j < 200; j++ {
+				s := h.Subscribe("t", 2)
+				if j%2 == 0 {
+					s.Close()
+				}
+			}
+		}()
+		go func() {
+			defer wg.Done()
+			for j := 0; j < 200; j++ {
+				h.Deliver("t", []byte("m"))
+			}
+		}()
+	}
+	wg.Wait()
+	h.Close()
+	s := h.Subscribe("t", 1)
+	<-s.Done()
+	if !errors.Is(s.Err(), event.ErrHubClosed) {
+		t.Fatalf("subscribe after close: err = %v", s.Err())
+	}
+}

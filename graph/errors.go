@@ -1,0 +1,66 @@
+package graph
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+
+	"github.com/99designs/gqlgen/graphql"
+	"github.com/vektah/gqlparser/v2/gqlerror"
+
+	"github.com/pokertote/pokertote/domain/errs"
+)
+
+// ErrorPresenter returns gqlgen's error presenter: every error leaves with a
+// stable extensions.code (and extensions.reason where the domain gave one);
+// internal errors are logged with their cause and shown only as "internal
+// error".
+func ErrorPresenter(log *slog.Logger) graphql.ErrorPresenterFunc {
+	return func(ctx context.Context, err error) *gqlerror.Error {
+		gerr := graphql.DefaultErrorPresenter(ctx, err)
+		var de *errs.Error
+		if !errors.As(err, &de) {
+			// A gqlerror with no cause was made by gqlgen itself: a parse,
+			// validation, complexity or variable-coercion failure, all the
+			// client's doing. Its own code is kept as the reason.
+			var ge *gqlerror.Error
+			if errors.As(err, &ge) && ge.Unwrap() == nil {
+				reason, _ := gerr.Extensions["code"].(string)
+				gerr.Extensions = map[string]any{"code": string(errs.Invalid)}
+				if reason != "" {
+					gerr.Extensions["reason"] = reason
+				}
+				return gerr
+			}
+			log.ErrorContext(ctx, "internal error", "path", gerr.Path.String(), "err", err)
+			return internalError(gerr)
+		}
+		if de.Code == errs.Internal {
+			log.ErrorContext(ctx, "internal error", "path", gerr.Path.String(), "err", err)
+			return internalError(gerr)
+		}
+		gerr.Message = de.Message
+		gerr.Extensions = map[string]any{"code": string(de.Code)}
+		if de.Reason != "" {
+			gerr.Extensions["reason"] = de.Reason
+		}
+		return gerr
+	}
+}
+
+func internalError(gerr *gqlerror.Error) *gqlerror.Error {
+	return &gqlerror.Error{
+		Message:    "internal error",
+		Path:       gerr.Path,
+		Locations:  gerr.Locations,
+		Extensions: map[string]any{"code": string(errs.Internal)},
+	}
+}
+
+// RecoverFunc turns a panic in a resolver into a logged internal error.
+func RecoverFunc(log *slog.Logger) graphql.RecoverFunc {
+	return func(ctx context.Context, p any) error {
+		log.ErrorContext(ctx, "resolver panic", "panic", p)
+		return errs.E(errs.Internal, "internal error")
+	}
+}

@@ -1,0 +1,99 @@
+package graph
+
+import (
+	"context"
+	"log/slog"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/99designs/gqlgen/graphql"
+	"github.com/99designs/gqlgen/graphql/handler"
+	"github.com/99designs/gqlgen/graphql/handler/extension"
+	"github.com/99designs/gqlgen/graphql/handler/lru"
+	"github.com/99designs/gqlgen/graphql/handler/transport"
+	"github.com/coder/websocket"
+	"github.com/vektah/gqlparser/v2/ast"
+)
+
+// HandlerOptions are the choices made about the GraphQL endpoint.
+type HandlerOptions struct {
+	Log *slog.Logger
+	// ComplexityLimit bounds the cost of one operation.
+	ComplexityLimit int
+	// TokenLimit bounds the number of tokens the parser reads.
+	TokenLimit int
+	// Introspection allows schema introspection queries.
+	Introspection bool
+	// Suggestions lets validation errors suggest field names ("did you
+	// mean"); off outside development, since it leaks the schema.
+	Suggestions bool
+	// AllowedOrigins are the origins allowed to open a WebSocket; "*" is all.
+	AllowedOrigins []string
+	// Authenticate turns a bearer token into a context carrying the viewer.
+	// It is called for WebSocket connection_init payloads; HTTP requests are
+	// authenticated by middleware before they reach the handler.
+	Authenticate func(ctx context.Context, token string) (context.Context, error)
+}
+
+// NewHandler builds the /query endpoint over es: POST and GET over HTTP,
+// WebSocket (graphql-transport-ws and the legacy graphql-ws protocol) and
+// SSE for subscriptions, with a query cache, automatic persisted queries,
+// a complexity limit and a parser token limit.
+func NewHandler(es graphql.ExecutableSchema, o HandlerOptions) *handler.Server {
+	srv := handler.New(es)
+	srv.AddTransport(transport.SSE{KeepAlivePingInterval: 15 * time.Second})
+	srv.AddTransport(transport.Websocket{
+		Implementation: transport.CoderWebsocketImplementation{
+			AcceptOptions: websocket.AcceptOptions{OriginPatterns: originPatterns(o.AllowedOrigins)},
+		},
+		KeepAlivePingInterval: 15 * time.Second,
+		InitTimeout:           10 * time.Second,
+		InitFunc: func(ctx context.Context, p transport.InitPayload) (context.Context, *transport.InitPayload, error) {
+			token := p.GetString("authToken")
+			if token == "" {
+				token = strings.TrimPrefix(p.Authorization(), "Bearer ")
+			}
+			if token == "" || o.Authenticate == nil {
+				return ctx, &p, nil
+			}
+			ctx, err := o.Authenticate(ctx, token)
+			return ctx, &p, err
+		},
+	})
+	srv.AddTransport(transport.Options{})
+	srv.AddTransport(transport.GET{})
+	srv.AddTransport(transport.POST{})
+
+	srv.SetQueryCache(lru.New[*ast.QueryDocument](1000))
+	srv.SetParserTokenLimit(o.TokenLimit)
+	srv.SetDisableSuggestion(!o.Suggestions)
+	if o.Introspection {
+		srv.Use(extension.Introspection{})
+	}
+	srv.Use(extension.AutomaticPersistedQuery{Cache: lru.New[string](1000)})
+	srv.Use(extension.FixedComplexityLimit(o.ComplexityLimit))
+	srv.SetErrorPresenter(ErrorPresenter(o.Log))
+	srv.SetRecoverFunc(RecoverFunc(o.Log))
+	return srv
+}
+
+// originPatterns converts configured origins ("https://app.example.kz") to
+// the host patterns the WebSocket library matches against the Origin header.
+func originPatterns(origins []string) []string {
+	var out []string
+	for _, o := range origins {
+		o = strings.TrimPrefix(strings.TrimPrefix(o, "https://"), "http://")
+		out = append(out, strings.TrimSuffix(o, "/"))
+	}
+	return out
+}
+
+// bearer extracts the token of an "Authorization: Bearer x" header.
+func bearer(r *http.Request) string {
+	h := r.Header.Get("Authorization")
+	if len(h) > 7 && strings.EqualFold(h[:7], "bearer ") {
+		return strings.TrimSpace(h[7:])
+	}
+	return ""
+}

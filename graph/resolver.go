@@ -1,0 +1,10 @@
+// Package graph is the GraphQL adapter: thin resolvers that convert input,
+// call the domain services and convert their results. Generated code lives in
+// generated.go and model/models_gen.go; hand-written resolvers live in the
+// *.resolvers.go files.
+package graph
+
+//go:generate go tool gqlgen generate --config ../gqlgen.yml
+
+// Resolver is the root resolver; it holds the domain services the API calls.
+type Resolver struct{}

@@ -1,0 +1,103 @@
+package persistence
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+
+	"github.com/pokertote/pokertote/domain/event"
+)
+
+// MemoryBroker is the in-process broker of the embedded default: a publish
+// is delivered straight to the local hub.
+type MemoryBroker struct {
+	hub *event.Hub
+}
+
+var _ event.Publisher = (*MemoryBroker)(nil)
+
+// NewMemoryBroker returns a broker that delivers to hub.
+func NewMemoryBroker(hub *event.Hub) *MemoryBroker { return &MemoryBroker{hub: hub} }
+
+// Publish delivers data to the hub's subscribers of topic.
+func (b *MemoryBroker) Publish(_ context.Context, topic string, data []byte) error {
+	b.hub.Deliver(topic, data)
+	return nil
+}
+
+// RedisBroker publishes through Redis pub/sub so that every replica sees every
+// event. Each process holds one pattern subscription that feeds its hub.
+type RedisBroker struct {
+	client *redis.Client
+	hub    *event.Hub
+	prefix string
+	log    *slog.Logger
+
+	ready     chan struct{}
+	readyOnce sync.Once
+}
+
+var _ event.Publisher = (*RedisBroker)(nil)
+
+// NewRedisBroker returns a broker over client; prefix namespaces the channels
+// (several deployments, or test packages, can share one Redis).
+func NewRedisBroker(client *redis.Client, hub *event.Hub, prefix string, log *slog.Logger) *RedisBroker {
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	return &RedisBroker{client: client, hub: hub, prefix: prefix, log: log, ready: make(chan struct{})}
+}
+
+// Publish sends data on the topic's Redis channel.
+func (b *RedisBroker) Publish(ctx context.Context, topic string, data []byte) error {
+	if err := b.client.Publish(ctx, b.prefix+topic, data).Err(); err != nil {
+		return fmt.Errorf("redis publish %s: %w", topic, err)
+	}
+	return nil
+}
+
+// Ready is closed once the first subscription is confirmed by Redis.
+func (b *RedisBroker) Ready() <-chan struct{} { return b.ready }
+
+// Run holds the process's one Redis subscription and feeds the hub until ctx
+// ends, resubscribing after a connection loss. Messages published while the
+// connection was down are not replayed by Redis; table subscribers detect
+// the gap by sequence number and fill it from the outbox.
+func (b *RedisBroker) Run(ctx context.Context) error {
+	backoff := 100 * time.Millisecond
+	for ctx.Err() == nil {
+		err := b.subscribeOnce(ctx)
+		if ctx.Err() != nil {
+			return nil
+		}
+		b.log.Warn("redis subscription lost; resubscribing", "err", err, "in", backoff)
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-time.After(backoff):
+		}
+		backoff = min(backoff*2, 5*time.Second)
+	}
+	return nil
+}
+
+func (b *RedisBroker) subscribeOnce(ctx context.Context) error {
+	ps := b.client.PSubscribe(ctx, b.prefix+"*")
+	defer ps.Close()
+	if _, err := ps.Receive(ctx); err != nil {
+		return err
+	}
+	b.readyOnce.Do(func() { close(b.ready) })
+	for {
+		msg, err := ps.ReceiveMessage(ctx)
+		if err != nil {
+			return err
+		}
+		b.hub.Deliver(strings.TrimPrefix(msg.Channel, b.prefix), []byte(msg.Payload))
+	}
+}

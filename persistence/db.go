@@ -1,0 +1,184 @@
+// Package persistence implements the domain's store and broker interfaces:
+// GORM repositories over Postgres (production) or pure-Go SQLite (the
+// embedded default), versioned SQL migrations, and Redis or in-process
+// pub/sub. GORM structs stay unexported here; they cross into the domain only
+// through named converters.
+package persistence
+
+import (
+	"context"
+	"database/sql"
+	"embed"
+	"fmt"
+	"io/fs"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/glebarez/sqlite"
+	"github.com/pressly/goose/v3"
+	"github.com/pressly/goose/v3/lock"
+	"gorm.io/driver/postgres"
+	"gorm.io/gorm"
+	"gorm.io/gorm/logger"
+)
+
+//go:embed migrations/postgres/*.sql migrations/sqlite/*.sql
+var migrationFiles embed.FS
+
+// Dialect names the SQL database behind a DB.
+type Dialect string
+
+// The supported dialects.
+const (
+	Postgres Dialect = "postgres"
+	SQLite   Dialect = "sqlite"
+)
+
+// Options says which database to open.
+type Options struct {
+	// DatabaseURL is a Postgres URL; empty selects SQLite at SQLitePath.
+	DatabaseURL string
+	// SQLitePath is the embedded database file, created with its folder.
+	SQLitePath string
+	// MaxOpenConns bounds the Postgres pool (SQLite always uses one
+	// connection: it has a single writer, and one connection makes every
+	// transaction serializable without busy retries).
+	MaxOpenConns int
+	Logger       *slog.Logger
+}
+
+// DB is an open database with its dialect.
+type DB struct {
+	gorm    *gorm.DB
+	sql     *sql.DB
+	dialect Dialect
+	log     *slog.Logger
+}
+
+// Open connects to the database and checks that it answers. It does not
+// migrate; call Migrate.
+func Open(ctx context.Context, o Options) (*DB, error) {
+	if o.Logger == nil {
+		o.Logger = slog.New(slog.DiscardHandler)
+	}
+	cfg := &gorm.Config{
+		Logger:                 logger.Discard,
+		SkipDefaultTransaction: true,
+		NowFunc:                func() time.Time { return time.Now().UTC() },
+		TranslateError:         false,
+	}
+	var (
+		gdb     *gorm.DB
+		err     error
+		dialect Dialect
+	)
+	if o.DatabaseURL != "" {
+		dialect = Postgres
+		gdb, err = gorm.Open(postgres.Open(o.DatabaseURL), cfg)
+	} else {
+		dialect = SQLite
+		if o.SQLitePath == "" {
+			return nil, fmt.Errorf("persistence: no DATABASE_URL and no SQLite path")
+		}
+		if dir := filepath.Dir(o.SQLitePath); dir != "" {
+			if err := os.MkdirAll(dir, 0o750); err != nil {
+				return nil, fmt.Errorf("persistence: create data folder: %w", err)
+			}
+		}
+		dsn := "file:" + o.SQLitePath + "?_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)&_pragma=foreign_keys(1)&_pragma=synchronous(NORMAL)&_txlock=immediate"
+		gdb, err = gorm.Open(sqlite.Open(dsn), cfg)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("persistence: open %s: %w", dialect, err)
+	}
+	sqlDB, err := gdb.DB()
+	if err != nil {
+		return nil, fmt.Errorf("persistence: %w", err)
+	}
+	if dialect == SQLite {
+		sqlDB.SetMaxOpenConns(1)
+	} else {
+		n := o.MaxOpenConns
+		if n <= 0 {
+			n = 20
+		}
+		sqlDB.SetMaxOpenConns(n)
+		sqlDB.SetMaxIdleConns(n)
+		sqlDB.SetConnMaxLifetime(30 * time.Minute)
+	}
+	db := &DB{gorm: gdb, sql: sqlDB, dialect: dialect, log: o.Logger}
+	if err := db.Ping(ctx); err != nil {
+		_ = sqlDB.Close()
+		return nil, err
+	}
+	return db, nil
+}
+
+// Dialect reports which database this is.
+func (db *DB) Dialect() Dialect { return db.dialect }
+
+// Ping checks that the database answers.
+func (db *DB) Ping(ctx context.Context) error {
+	ctx, cancel := context.WithTimeout(ctx, 3*time.Second)
+	defer cancel()
+	if err := db.sql.PingContext(ctx); err != nil {
+		return fmt.Errorf("persistence: %s does not answer: %w", db.dialect, err)
+	}
+	return nil
+}
+
+// Close closes the connection pool.
+func (db *DB) Close() error { return db.sql.Close() }
+
+// Migrate applies every pending versioned migration of this dialect. On
+// Postgres a session advisory lock makes concurrent replicas take turns.
+func (db *DB) Migrate(ctx context.Context) error {
+	sub, err := fs.Sub(migrationFiles, "migrations/"+string(db.dialect))
+	if err != nil {
+		return fmt.Errorf("persistence: migrations: %w", err)
+	}
+	opts := []goose.ProviderOption{goose.WithDisableGlobalRegistry(true)}
+	gd := goose.DialectSQLite3
+	if db.dialect == Postgres {
+		gd = goose.DialectPostgres
+		locker, err := lock.NewPostgresSessionLocker()
+		if err != nil {
+			return fmt.Errorf("persistence: migration lock: %w", err)
+		}
+		opts = append(opts, goose.WithSessionLocker(locker))
+	}
+	p, err := goose.NewProvider(gd, db.sql, sub, opts...)
+	if err != nil {
+		return fmt.Errorf("persistence: migrations: %w", err)
+	}
+	res, err := p.Up(ctx)
+	if err != nil {
+		return fmt.Errorf("persistence: migrate: %w", err)
+	}
+	for _, r := range res {
+		db.log.Info("migration applied", "version", r.Source.Version, "file", filepath.Base(r.Source.Path), "took", r.Duration)
+	}
+	return nil
+}
+
+// tx runs fn in one database transaction.
+func (db *DB) tx(ctx context.Context, fn func(tx *gorm.DB) error) error {
+	return db.gorm.WithContext(ctx).Transaction(fn)
+}
+
+// RedactURL hides the password of a database or Redis URL for logs.
+func RedactURL(u string) string {
+	at := strings.LastIndex(u, "@")
+	scheme := strings.Index(u, "://")
+	if at < 0 || scheme < 0 || at < scheme {
+		return u
+	}
+	cred := u[scheme+3 : at]
+	if user, _, ok := strings.Cut(cred, ":"); ok {
+		return u[:scheme+3] + user + ":***" + u[at:]
+	}
+	return u
+}
