@@ -1,0 +1,106 @@
+package auth
+
+import (
+	"context"
+	"sync"
+	"time"
+
+	"github.com/pokertote/pokertote/domain/errs"
+)
+
+// MemRefreshStore is an in-memory RefreshStore guarded by one mutex: the
+// store of the embedded mode and of fast tests. It is safe for concurrent
+// use; call Prune now and then to drop expired tokens.
+type MemRefreshStore struct {
+	mu      sync.Mutex
+	records map[TokenHash]RefreshRecord
+	revoked map[string]time.Time // family id → when
+}
+
+var _ RefreshStore = (*MemRefreshStore)(nil)
+
+// NewMemRefreshStore returns an empty store.
+func NewMemRefreshStore() *MemRefreshStore {
+	return &MemRefreshStore{records: make(map[TokenHash]RefreshRecord), revoked: make(map[string]time.Time)}
+}
+
+// Create implements RefreshStore.
+func (s *MemRefreshStore) Create(_ context.Context, r RefreshRecord) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if _, dup := s.records[r.Hash]; dup {
+		return errs.E(errs.Conflict, "refresh token already exists")
+	}
+	r.Revoked = false
+	s.records[r.Hash] = r
+	return nil
+}
+
+// Get implements RefreshStore.
+func (s *MemRefreshStore) Get(_ context.Context, h TokenHash) (RefreshRecord, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	r, ok := s.records[h]
+	if !ok {
+		return RefreshRecord{}, errs.E(errs.NotFound, "refresh token not found")
+	}
+	_, r.Revoked = s.revoked[r.FamilyID]
+	return r, nil
+}
+
+// MarkUsed implements RefreshStore.
+func (s *MemRefreshStore) MarkUsed(_ context.Context, h TokenHash, at time.Time) (bool, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	r, ok := s.records[h]
+	if !ok {
+		return false, errs.E(errs.NotFound, "refresh token not found")
+	}
+	if !r.UsedAt.IsZero() {
+		return false, nil
+	}
+	r.UsedAt = at
+	s.records[h] = r
+	return true, nil
+}
+
+// RevokeFamily implements RefreshStore.
+func (s *MemRefreshStore) RevokeFamily(_ context.Context, familyID string, at time.Time) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if _, done := s.revoked[familyID]; !done {
+		s.revoked[familyID] = at
+	}
+	return nil
+}
+
+// Prune forgets tokens that expired before now, and the revocation of
+// families that have no token left, so memory follows live sessions. It
+// returns how many tokens it dropped.
+func (s *MemRefreshStore) Prune(now time.Time) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	n := 0
+	live := make(map[string]bool)
+	for h, r := range s.records {
+		if r.ExpiresAt.Before(now) {
+			delete(s.records, h)
+			n++
+			continue
+		}
+		live[r.FamilyID] = true
+	}
+	for f := range s.revoked {
+		if !live[f] {
+			delete(s.revoked, f)
+		}
+	}
+	return n
+}
+
+// Len is the number of tokens held.
+func (s *MemRefreshStore) Len() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.records)
+}
