@@ -343,6 +343,20 @@ func (s *Service) requireAdmin(ctx context.Context, id int64) error {
 	return nil
 }
 
+// EnsureCanStake loads the user and their latest verification and applies
+// CanStake at the current time: the one call a betting service needs.
+func (s *Service) EnsureCanStake(ctx context.Context, userID int64) error {
+	u, err := s.store.ByID(ctx, userID)
+	if err != nil {
+		return err
+	}
+	v, err := s.store.Verification(ctx, userID)
+	if err != nil && !errs.Is(err, errs.NotFound) {
+		return err
+	}
+	return s.CanStake(u, v, s.now())
+}
+
 // CanStake reports whether u may stake money at now: nil, or a Forbidden
 // error with reason NOT_A_PLAYER (affiliates and admins never stake),
 // NOT_VERIFIED (v is not u's APPROVED verification for u's date of birth)

@@ -15,8 +15,8 @@ type ThrottleConfig struct {
 	// Window is how long a failure counts (default 15 minutes).
 	Window time.Duration
 	// BaseLockout is the first lockout (default 1 minute); each further
-	// lockout while failures keep coming doubles it, up to MaxLockout
-	// (default 1 hour).
+	// failure before the key has gone quiet locks it for twice the previous
+	// lockout, up to MaxLockout (default 1 hour).
 	BaseLockout time.Duration
 	MaxLockout  time.Duration
 	// MaxKeys bounds memory (default 100,000 keys); when full, the least

@@ -25,10 +25,9 @@ import (
 type Option func(*config)
 
 type config struct {
-	debits   int
-	sameKey  int
-	movers   int
-	propRuns int
+	debits  int
+	sameKey int
+	movers  int
 }
 
 // WithConcurrentDebits sets how many concurrent 1-KZT debits race against a
