@@ -29,8 +29,17 @@ func NewExecutableSchema(cfg Config) graphql.ExecutableSchema {
 type Config = graphql.Config[ResolverRoot, DirectiveRoot, ComplexityRoot]
 
 type ResolverRoot interface {
+	AuditEntry() AuditEntryResolver
+	Bet() BetResolver
+	Draw() DrawResolver
+	DrawVerification() DrawVerificationResolver
 	Mutation() MutationResolver
+	PendingVerification() PendingVerificationResolver
 	Query() QueryResolver
+	Subscription() SubscriptionResolver
+	Table() TableResolver
+	TableEvent() TableEventResolver
+	User() UserResolver
 }
 
 type DirectiveRoot struct {
@@ -61,12 +70,151 @@ type ComplexityRoot struct {
 		User                  func(childComplexity int) int
 	}
 
+	Bet struct {
+		Draw      func(childComplexity int) int
+		ID        func(childComplexity int) int
+		Market    func(childComplexity int) int
+		Payout    func(childComplexity int) int
+		PlacedAt  func(childComplexity int) int
+		Round     func(childComplexity int) int
+		Selection func(childComplexity int) int
+		SettledAt func(childComplexity int) int
+		Stake     func(childComplexity int) int
+		Status    func(childComplexity int) int
+	}
+
+	BetPage struct {
+		Items      func(childComplexity int) int
+		NextCursor func(childComplexity int) int
+	}
+
 	CashTransfer struct {
 		Amount     func(childComplexity int) int
 		Balance    func(childComplexity int) int
 		CreatedAt  func(childComplexity int) int
 		TransferID func(childComplexity int) int
 		User       func(childComplexity int) int
+	}
+
+	CategoryOdds struct {
+		Category    func(childComplexity int) int
+		Count       func(childComplexity int) int
+		Probability func(childComplexity int) int
+	}
+
+	Draw struct {
+		Board         func(childComplexity int) int
+		Burned        func(childComplexity int) int
+		ID            func(childComplexity int) int
+		MaxStake      func(childComplexity int) int
+		MinStake      func(childComplexity int) int
+		Number        func(childComplexity int) int
+		Odds          func(childComplexity int) int
+		OpenRound     func(childComplexity int) int
+		OpenedAt      func(childComplexity int) int
+		Phase         func(childComplexity int) int
+		Pools         func(childComplexity int, round *model.BettingRound, market *model.Market) int
+		Positions     func(childComplexity int) int
+		Result        func(childComplexity int) int
+		RoundClosesAt func(childComplexity int) int
+		SettledAt     func(childComplexity int) int
+		Shuffle       func(childComplexity int) int
+		Table         func(childComplexity int) int
+		VoidReason    func(childComplexity int) int
+	}
+
+	DrawPage struct {
+		Items      func(childComplexity int) int
+		NextCursor func(childComplexity int) int
+	}
+
+	DrawResult struct {
+		LeadersAfterFlop func(childComplexity int) int
+		LeadersAfterTurn func(childComplexity int) int
+		Pools            func(childComplexity int) int
+		SettledAt        func(childComplexity int) int
+		Winners          func(childComplexity int) int
+		WinningCategory  func(childComplexity int) int
+	}
+
+	DrawVerification struct {
+		CardsMatch      func(childComplexity int) int
+		CommitmentValid func(childComplexity int) int
+		Draw            func(childComplexity int) int
+		PayoutsMatch    func(childComplexity int) int
+		Problems        func(childComplexity int) int
+	}
+
+	ExpressCategoryResult struct {
+		Breakage          func(childComplexity int) int
+		Category          func(childComplexity int) int
+		Coefficient       func(childComplexity int) int
+		Coupons           func(childComplexity int) int
+		Fund              func(childComplexity int) int
+		Jackpot           func(childComplexity int) int
+		Paid              func(childComplexity int) int
+		RolledIntoJackpot func(childComplexity int) int
+		Stakes            func(childComplexity int) int
+		TopUp             func(childComplexity int) int
+	}
+
+	HandInfo struct {
+		Cards       func(childComplexity int) int
+		Category    func(childComplexity int) int
+		Description func(childComplexity int) int
+	}
+
+	HoldemBox struct {
+		Ante        func(childComplexity int) int
+		AnteReturn  func(childComplexity int) int
+		Bet         func(childComplexity int) int
+		BetReturn   func(childComplexity int) int
+		Bonus       func(childComplexity int) int
+		BonusHand   func(childComplexity int) int
+		BonusReturn func(childComplexity int) int
+		Cards       func(childComplexity int) int
+		Decision    func(childComplexity int) int
+		Hand        func(childComplexity int) int
+		Index       func(childComplexity int) int
+		Outcome     func(childComplexity int) int
+		TimedOut    func(childComplexity int) int
+	}
+
+	HoldemHand struct {
+		Board            func(childComplexity int) int
+		Boxes            func(childComplexity int) int
+		CreatedAt        func(childComplexity int) int
+		Cut              func(childComplexity int) int
+		DealerCards      func(childComplexity int) int
+		DealerHand       func(childComplexity int) int
+		DealerQualifies  func(childComplexity int) int
+		DecisionDeadline func(childComplexity int) int
+		ID               func(childComplexity int) int
+		Phase            func(childComplexity int) int
+		SettledAt        func(childComplexity int) int
+		Shuffle          func(childComplexity int) int
+		TotalReturn      func(childComplexity int) int
+		TotalStake       func(childComplexity int) int
+		Turn             func(childComplexity int) int
+	}
+
+	HoldemHandPage struct {
+		Items      func(childComplexity int) int
+		NextCursor func(childComplexity int) int
+	}
+
+	HoldemSettings struct {
+		AntePaytable    func(childComplexity int) int
+		BonusPaytable   func(childComplexity int) int
+		DecisionSeconds func(childComplexity int) int
+		MaxAnte         func(childComplexity int) int
+		MaxBonus        func(childComplexity int) int
+		MinAnte         func(childComplexity int) int
+	}
+
+	Jackpot struct {
+		Balance func(childComplexity int) int
+		Enabled func(childComplexity int) int
 	}
 
 	LedgerEntry struct {
@@ -85,15 +233,42 @@ type ComplexityRoot struct {
 	}
 
 	Mutation struct {
-		DecideVerification func(childComplexity int, input model.DecideVerificationInput) int
-		Deposit            func(childComplexity int, input model.CashInput) int
-		Login              func(childComplexity int, email string, password string) int
-		Logout             func(childComplexity int, refreshToken string) int
-		RefreshToken       func(childComplexity int, refreshToken string) int
-		Register           func(childComplexity int, input model.RegisterInput) int
-		SetRole            func(childComplexity int, userID string, role model.Role) int
-		SubmitVerification func(childComplexity int, input model.VerificationInput) int
-		Withdraw           func(childComplexity int, input model.CashInput) int
+		CreateTable         func(childComplexity int, input model.TableInput) int
+		DecideVerification  func(childComplexity int, input model.DecideVerificationInput) int
+		Deposit             func(childComplexity int, input model.CashInput) int
+		HoldemDecide        func(childComplexity int, input model.HoldemDecideInput) int
+		HoldemStart         func(childComplexity int, input model.HoldemStartInput) int
+		JackpotTopUp        func(childComplexity int, amount model.Money, idempotencyKey string) int
+		Login               func(childComplexity int, email string, password string) int
+		Logout              func(childComplexity int, refreshToken string) int
+		PauseTable          func(childComplexity int, tableID string) int
+		PlaceBet            func(childComplexity int, input model.PlaceBetInput) int
+		RefreshToken        func(childComplexity int, refreshToken string) int
+		Register            func(childComplexity int, input model.RegisterInput) int
+		ResumeTable         func(childComplexity int, tableID string) int
+		SetCommission       func(childComplexity int, tableID string, percent string) int
+		SetJackpotEnabled   func(childComplexity int, enabled bool) int
+		SetMinStake         func(childComplexity int, tableID string, amount model.Money) int
+		SetRole             func(childComplexity int, userID string, role model.Role) int
+		SubmitVerification  func(childComplexity int, input model.VerificationInput) int
+		UpdateTableSettings func(childComplexity int, tableID string, input model.TableSettingsInput) int
+		VoidDraw            func(childComplexity int, drawID string, reason string) int
+		Withdraw            func(childComplexity int, input model.CashInput) int
+	}
+
+	Odds struct {
+		Boards     func(childComplexity int) int
+		Categories func(childComplexity int) int
+		Exact      func(childComplexity int) int
+		Leaders    func(childComplexity int) int
+		Phase      func(childComplexity int) int
+		Positions  func(childComplexity int) int
+		SampleSize func(childComplexity int) int
+	}
+
+	PaytableLine struct {
+		Category func(childComplexity int) int
+		Odds     func(childComplexity int) int
 	}
 
 	PendingVerification struct {
@@ -110,12 +285,121 @@ type ComplexityRoot struct {
 		NextCursor func(childComplexity int) int
 	}
 
+	Pool struct {
+		Bets       func(childComplexity int) int
+		Gross      func(childComplexity int) int
+		Market     func(childComplexity int) int
+		Net        func(childComplexity int) int
+		Round      func(childComplexity int) int
+		Selections func(childComplexity int) int
+	}
+
+	PoolResult struct {
+		Bets                func(childComplexity int) int
+		Breakage            func(childComplexity int) int
+		Categories          func(childComplexity int) int
+		Coefficient         func(childComplexity int) int
+		Commission          func(childComplexity int) int
+		Gross               func(childComplexity int) int
+		JackpotContribution func(childComplexity int) int
+		JackpotPaid         func(childComplexity int) int
+		Market              func(childComplexity int) int
+		MinusPoolTopUp      func(childComplexity int) int
+		Net                 func(childComplexity int) int
+		Paid                func(childComplexity int) int
+		RefundReason        func(childComplexity int) int
+		Refunded            func(childComplexity int) int
+		Round               func(childComplexity int) int
+		WinningSelections   func(childComplexity int) int
+	}
+
+	Position struct {
+		BestHand func(childComplexity int) int
+		Cards    func(childComplexity int) int
+		Number   func(childComplexity int) int
+		Status   func(childComplexity int) int
+	}
+
+	PositionOdds struct {
+		Equity    func(childComplexity int) int
+		Position  func(childComplexity int) int
+		Tie       func(childComplexity int) int
+		TieBoards func(childComplexity int) int
+		Win       func(childComplexity int) int
+		WinBoards func(childComplexity int) int
+	}
+
 	Query struct {
 		AuditLog             func(childComplexity int, first *int, after *string) int
+		Draw                 func(childComplexity int, id string) int
+		HoldemHand           func(childComplexity int, id string) int
+		HoldemHands          func(childComplexity int, first *int, after *string) int
+		HoldemSettings       func(childComplexity int) int
+		Jackpot              func(childComplexity int) int
 		Me                   func(childComplexity int) int
+		MyBets               func(childComplexity int, first *int, after *string, drawID *string) int
 		MyLedger             func(childComplexity int, first *int, after *string) int
 		PendingVerifications func(childComplexity int, first *int, after *string) int
+		Results              func(childComplexity int, tableID *string, from *time.Time, to *time.Time, first *int, after *string) int
+		Table                func(childComplexity int, id string) int
+		Tables               func(childComplexity int) int
 		User                 func(childComplexity int, id string) int
+		VerifyDraw           func(childComplexity int, id string) int
+	}
+
+	SelectionTotal struct {
+		Bets               func(childComplexity int) int
+		ImpliedCoefficient func(childComplexity int) int
+		Selection          func(childComplexity int) int
+		Stake              func(childComplexity int) int
+	}
+
+	Shuffle struct {
+		Commitment func(childComplexity int) int
+		PublicSeed func(childComplexity int) int
+		ServerSeed func(childComplexity int) int
+	}
+
+	Subscription struct {
+		MyEvents    func(childComplexity int) int
+		TableEvents func(childComplexity int, tableID string, afterSeq *int64) int
+	}
+
+	Table struct {
+		CurrentDraw func(childComplexity int) int
+		ID          func(childComplexity int) int
+		LastSeq     func(childComplexity int) int
+		Name        func(childComplexity int) int
+		Positions   func(childComplexity int) int
+		Settings    func(childComplexity int) int
+		Status      func(childComplexity int) int
+	}
+
+	TableEvent struct {
+		At       func(childComplexity int) int
+		Cards    func(childComplexity int) int
+		Draw     func(childComplexity int) int
+		DrawID   func(childComplexity int) int
+		Odds     func(childComplexity int) int
+		Pool     func(childComplexity int) int
+		Position func(childComplexity int) int
+		Reason   func(childComplexity int) int
+		Result   func(childComplexity int) int
+		Round    func(childComplexity int) int
+		Seq      func(childComplexity int) int
+		Street   func(childComplexity int) int
+		TableID  func(childComplexity int) int
+		Type     func(childComplexity int) int
+	}
+
+	TableSettings struct {
+		CardIntervalMs func(childComplexity int) int
+		Commission     func(childComplexity int) int
+		ExpressShares  func(childComplexity int) int
+		MaxStake       func(childComplexity int) int
+		MinStake       func(childComplexity int) int
+		ResultSeconds  func(childComplexity int) int
+		RoundSeconds   func(childComplexity int) int
 	}
 
 	User struct {
@@ -129,6 +413,14 @@ type ComplexityRoot struct {
 		Name         func(childComplexity int) int
 		Role         func(childComplexity int) int
 		Verification func(childComplexity int) int
+	}
+
+	UserEvent struct {
+		At         func(childComplexity int) int
+		Balance    func(childComplexity int) int
+		Bet        func(childComplexity int) int
+		HoldemHand func(childComplexity int) int
+		Type       func(childComplexity int) int
 	}
 
 	Verification struct {
@@ -147,6 +439,22 @@ type ComplexityRoot struct {
 
 // region    ************************** generated!.gotpl **************************
 
+type AuditEntryResolver interface {
+	Actor(ctx context.Context, obj *model.AuditEntry) (*model.User, error)
+}
+type BetResolver interface {
+	Draw(ctx context.Context, obj *model.Bet) (*model.Draw, error)
+}
+type DrawResolver interface {
+	Table(ctx context.Context, obj *model.Draw) (*model.Table, error)
+
+	Odds(ctx context.Context, obj *model.Draw) (*model.Odds, error)
+	Pools(ctx context.Context, obj *model.Draw, round *model.BettingRound, market *model.Market) ([]model.Pool, error)
+	Result(ctx context.Context, obj *model.Draw) (*model.DrawResult, error)
+}
+type DrawVerificationResolver interface {
+	Draw(ctx context.Context, obj *model.DrawVerification) (*model.Draw, error)
+}
 type MutationResolver interface {
 	Register(ctx context.Context, input model.RegisterInput) (*model.AuthPayload, error)
 	Login(ctx context.Context, email string, password string) (*model.AuthPayload, error)
@@ -157,6 +465,21 @@ type MutationResolver interface {
 	Deposit(ctx context.Context, input model.CashInput) (*model.CashTransfer, error)
 	Withdraw(ctx context.Context, input model.CashInput) (*model.CashTransfer, error)
 	SetRole(ctx context.Context, userID string, role model.Role) (*model.User, error)
+	PlaceBet(ctx context.Context, input model.PlaceBetInput) (*model.Bet, error)
+	CreateTable(ctx context.Context, input model.TableInput) (*model.Table, error)
+	UpdateTableSettings(ctx context.Context, tableID string, input model.TableSettingsInput) (*model.Table, error)
+	SetMinStake(ctx context.Context, tableID string, amount model.Money) (*model.Table, error)
+	SetCommission(ctx context.Context, tableID string, percent string) (*model.Table, error)
+	PauseTable(ctx context.Context, tableID string) (*model.Table, error)
+	ResumeTable(ctx context.Context, tableID string) (*model.Table, error)
+	VoidDraw(ctx context.Context, drawID string, reason string) (*model.Draw, error)
+	JackpotTopUp(ctx context.Context, amount model.Money, idempotencyKey string) (*model.Jackpot, error)
+	SetJackpotEnabled(ctx context.Context, enabled bool) (*model.Jackpot, error)
+	HoldemStart(ctx context.Context, input model.HoldemStartInput) (*model.HoldemHand, error)
+	HoldemDecide(ctx context.Context, input model.HoldemDecideInput) (*model.HoldemHand, error)
+}
+type PendingVerificationResolver interface {
+	User(ctx context.Context, obj *model.PendingVerification) (*model.User, error)
 }
 type QueryResolver interface {
 	Me(ctx context.Context) (*model.User, error)
@@ -164,6 +487,31 @@ type QueryResolver interface {
 	User(ctx context.Context, id string) (*model.User, error)
 	PendingVerifications(ctx context.Context, first *int, after *string) (*model.PendingVerificationPage, error)
 	AuditLog(ctx context.Context, first *int, after *string) (*model.AuditPage, error)
+	Tables(ctx context.Context) ([]model.Table, error)
+	Table(ctx context.Context, id string) (*model.Table, error)
+	Draw(ctx context.Context, id string) (*model.Draw, error)
+	MyBets(ctx context.Context, first *int, after *string, drawID *string) (*model.BetPage, error)
+	Results(ctx context.Context, tableID *string, from *time.Time, to *time.Time, first *int, after *string) (*model.DrawPage, error)
+	Jackpot(ctx context.Context) (*model.Jackpot, error)
+	VerifyDraw(ctx context.Context, id string) (*model.DrawVerification, error)
+	HoldemSettings(ctx context.Context) (*model.HoldemSettings, error)
+	HoldemHand(ctx context.Context, id string) (*model.HoldemHand, error)
+	HoldemHands(ctx context.Context, first *int, after *string) (*model.HoldemHandPage, error)
+}
+type SubscriptionResolver interface {
+	TableEvents(ctx context.Context, tableID string, afterSeq *int64) (<-chan *model.TableEvent, error)
+	MyEvents(ctx context.Context) (<-chan *model.UserEvent, error)
+}
+type TableResolver interface {
+	CurrentDraw(ctx context.Context, obj *model.Table) (*model.Draw, error)
+}
+type TableEventResolver interface {
+	Draw(ctx context.Context, obj *model.TableEvent) (*model.Draw, error)
+}
+type UserResolver interface {
+	Verification(ctx context.Context, obj *model.User) (*model.Verification, error)
+	CanStake(ctx context.Context, obj *model.User) (bool, error)
+	Balance(ctx context.Context, obj *model.User) (model.Money, error)
 }
 
 // endregion ************************** generated!.gotpl **************************
@@ -265,6 +613,80 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.AuthPayload.User(childComplexity), true
 
+	case "Bet.draw":
+		if e.ComplexityRoot.Bet.Draw == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Bet.Draw(childComplexity), true
+	case "Bet.id":
+		if e.ComplexityRoot.Bet.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Bet.ID(childComplexity), true
+	case "Bet.market":
+		if e.ComplexityRoot.Bet.Market == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Bet.Market(childComplexity), true
+	case "Bet.payout":
+		if e.ComplexityRoot.Bet.Payout == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Bet.Payout(childComplexity), true
+	case "Bet.placedAt":
+		if e.ComplexityRoot.Bet.PlacedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Bet.PlacedAt(childComplexity), true
+	case "Bet.round":
+		if e.ComplexityRoot.Bet.Round == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Bet.Round(childComplexity), true
+	case "Bet.selection":
+		if e.ComplexityRoot.Bet.Selection == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Bet.Selection(childComplexity), true
+	case "Bet.settledAt":
+		if e.ComplexityRoot.Bet.SettledAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Bet.SettledAt(childComplexity), true
+	case "Bet.stake":
+		if e.ComplexityRoot.Bet.Stake == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Bet.Stake(childComplexity), true
+	case "Bet.status":
+		if e.ComplexityRoot.Bet.Status == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Bet.Status(childComplexity), true
+
+	case "BetPage.items":
+		if e.ComplexityRoot.BetPage.Items == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BetPage.Items(childComplexity), true
+	case "BetPage.nextCursor":
+		if e.ComplexityRoot.BetPage.NextCursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BetPage.NextCursor(childComplexity), true
+
 	case "CashTransfer.amount":
 		if e.ComplexityRoot.CashTransfer.Amount == nil {
 			break
@@ -295,6 +717,533 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.CashTransfer.User(childComplexity), true
+
+	case "CategoryOdds.category":
+		if e.ComplexityRoot.CategoryOdds.Category == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CategoryOdds.Category(childComplexity), true
+	case "CategoryOdds.count":
+		if e.ComplexityRoot.CategoryOdds.Count == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CategoryOdds.Count(childComplexity), true
+	case "CategoryOdds.probability":
+		if e.ComplexityRoot.CategoryOdds.Probability == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CategoryOdds.Probability(childComplexity), true
+
+	case "Draw.board":
+		if e.ComplexityRoot.Draw.Board == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Draw.Board(childComplexity), true
+	case "Draw.burned":
+		if e.ComplexityRoot.Draw.Burned == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Draw.Burned(childComplexity), true
+	case "Draw.id":
+		if e.ComplexityRoot.Draw.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Draw.ID(childComplexity), true
+	case "Draw.maxStake":
+		if e.ComplexityRoot.Draw.MaxStake == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Draw.MaxStake(childComplexity), true
+	case "Draw.minStake":
+		if e.ComplexityRoot.Draw.MinStake == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Draw.MinStake(childComplexity), true
+	case "Draw.number":
+		if e.ComplexityRoot.Draw.Number == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Draw.Number(childComplexity), true
+	case "Draw.odds":
+		if e.ComplexityRoot.Draw.Odds == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Draw.Odds(childComplexity), true
+	case "Draw.openRound":
+		if e.ComplexityRoot.Draw.OpenRound == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Draw.OpenRound(childComplexity), true
+	case "Draw.openedAt":
+		if e.ComplexityRoot.Draw.OpenedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Draw.OpenedAt(childComplexity), true
+	case "Draw.phase":
+		if e.ComplexityRoot.Draw.Phase == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Draw.Phase(childComplexity), true
+	case "Draw.pools":
+		if e.ComplexityRoot.Draw.Pools == nil {
+			break
+		}
+
+		args, err := ec.field_Draw_pools_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Draw.Pools(childComplexity, args["round"].(*model.BettingRound), args["market"].(*model.Market)), true
+	case "Draw.positions":
+		if e.ComplexityRoot.Draw.Positions == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Draw.Positions(childComplexity), true
+	case "Draw.result":
+		if e.ComplexityRoot.Draw.Result == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Draw.Result(childComplexity), true
+	case "Draw.roundClosesAt":
+		if e.ComplexityRoot.Draw.RoundClosesAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Draw.RoundClosesAt(childComplexity), true
+	case "Draw.settledAt":
+		if e.ComplexityRoot.Draw.SettledAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Draw.SettledAt(childComplexity), true
+	case "Draw.shuffle":
+		if e.ComplexityRoot.Draw.Shuffle == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Draw.Shuffle(childComplexity), true
+	case "Draw.table":
+		if e.ComplexityRoot.Draw.Table == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Draw.Table(childComplexity), true
+	case "Draw.voidReason":
+		if e.ComplexityRoot.Draw.VoidReason == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Draw.VoidReason(childComplexity), true
+
+	case "DrawPage.items":
+		if e.ComplexityRoot.DrawPage.Items == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DrawPage.Items(childComplexity), true
+	case "DrawPage.nextCursor":
+		if e.ComplexityRoot.DrawPage.NextCursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DrawPage.NextCursor(childComplexity), true
+
+	case "DrawResult.leadersAfterFlop":
+		if e.ComplexityRoot.DrawResult.LeadersAfterFlop == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DrawResult.LeadersAfterFlop(childComplexity), true
+	case "DrawResult.leadersAfterTurn":
+		if e.ComplexityRoot.DrawResult.LeadersAfterTurn == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DrawResult.LeadersAfterTurn(childComplexity), true
+	case "DrawResult.pools":
+		if e.ComplexityRoot.DrawResult.Pools == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DrawResult.Pools(childComplexity), true
+	case "DrawResult.settledAt":
+		if e.ComplexityRoot.DrawResult.SettledAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DrawResult.SettledAt(childComplexity), true
+	case "DrawResult.winners":
+		if e.ComplexityRoot.DrawResult.Winners == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DrawResult.Winners(childComplexity), true
+	case "DrawResult.winningCategory":
+		if e.ComplexityRoot.DrawResult.WinningCategory == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DrawResult.WinningCategory(childComplexity), true
+
+	case "DrawVerification.cardsMatch":
+		if e.ComplexityRoot.DrawVerification.CardsMatch == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DrawVerification.CardsMatch(childComplexity), true
+	case "DrawVerification.commitmentValid":
+		if e.ComplexityRoot.DrawVerification.CommitmentValid == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DrawVerification.CommitmentValid(childComplexity), true
+	case "DrawVerification.draw":
+		if e.ComplexityRoot.DrawVerification.Draw == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DrawVerification.Draw(childComplexity), true
+	case "DrawVerification.payoutsMatch":
+		if e.ComplexityRoot.DrawVerification.PayoutsMatch == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DrawVerification.PayoutsMatch(childComplexity), true
+	case "DrawVerification.problems":
+		if e.ComplexityRoot.DrawVerification.Problems == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DrawVerification.Problems(childComplexity), true
+
+	case "ExpressCategoryResult.breakage":
+		if e.ComplexityRoot.ExpressCategoryResult.Breakage == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExpressCategoryResult.Breakage(childComplexity), true
+	case "ExpressCategoryResult.category":
+		if e.ComplexityRoot.ExpressCategoryResult.Category == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExpressCategoryResult.Category(childComplexity), true
+	case "ExpressCategoryResult.coefficient":
+		if e.ComplexityRoot.ExpressCategoryResult.Coefficient == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExpressCategoryResult.Coefficient(childComplexity), true
+	case "ExpressCategoryResult.coupons":
+		if e.ComplexityRoot.ExpressCategoryResult.Coupons == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExpressCategoryResult.Coupons(childComplexity), true
+	case "ExpressCategoryResult.fund":
+		if e.ComplexityRoot.ExpressCategoryResult.Fund == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExpressCategoryResult.Fund(childComplexity), true
+	case "ExpressCategoryResult.jackpot":
+		if e.ComplexityRoot.ExpressCategoryResult.Jackpot == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExpressCategoryResult.Jackpot(childComplexity), true
+	case "ExpressCategoryResult.paid":
+		if e.ComplexityRoot.ExpressCategoryResult.Paid == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExpressCategoryResult.Paid(childComplexity), true
+	case "ExpressCategoryResult.rolledIntoJackpot":
+		if e.ComplexityRoot.ExpressCategoryResult.RolledIntoJackpot == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExpressCategoryResult.RolledIntoJackpot(childComplexity), true
+	case "ExpressCategoryResult.stakes":
+		if e.ComplexityRoot.ExpressCategoryResult.Stakes == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExpressCategoryResult.Stakes(childComplexity), true
+	case "ExpressCategoryResult.topUp":
+		if e.ComplexityRoot.ExpressCategoryResult.TopUp == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExpressCategoryResult.TopUp(childComplexity), true
+
+	case "HandInfo.cards":
+		if e.ComplexityRoot.HandInfo.Cards == nil {
+			break
+		}
+
+		return e.ComplexityRoot.HandInfo.Cards(childComplexity), true
+	case "HandInfo.category":
+		if e.ComplexityRoot.HandInfo.Category == nil {
+			break
+		}
+
+		return e.ComplexityRoot.HandInfo.Category(childComplexity), true
+	case "HandInfo.description":
+		if e.ComplexityRoot.HandInfo.Description == nil {
+			break
+		}
+
+		return e.ComplexityRoot.HandInfo.Description(childComplexity), true
+
+	case "HoldemBox.ante":
+		if e.ComplexityRoot.HoldemBox.Ante == nil {
+			break
+		}
+
+		return e.ComplexityRoot.HoldemBox.Ante(childComplexity), true
+	case "HoldemBox.anteReturn":
+		if e.ComplexityRoot.HoldemBox.AnteReturn == nil {
+			break
+		}
+
+		return e.ComplexityRoot.HoldemBox.AnteReturn(childComplexity), true
+	case "HoldemBox.bet":
+		if e.ComplexityRoot.HoldemBox.Bet == nil {
+			break
+		}
+
+		return e.ComplexityRoot.HoldemBox.Bet(childComplexity), true
+	case "HoldemBox.betReturn":
+		if e.ComplexityRoot.HoldemBox.BetReturn == nil {
+			break
+		}
+
+		return e.ComplexityRoot.HoldemBox.BetReturn(childComplexity), true
+	case "HoldemBox.bonus":
+		if e.ComplexityRoot.HoldemBox.Bonus == nil {
+			break
+		}
+
+		return e.ComplexityRoot.HoldemBox.Bonus(childComplexity), true
+	case "HoldemBox.bonusHand":
+		if e.ComplexityRoot.HoldemBox.BonusHand == nil {
+			break
+		}
+
+		return e.ComplexityRoot.HoldemBox.BonusHand(childComplexity), true
+	case "HoldemBox.bonusReturn":
+		if e.ComplexityRoot.HoldemBox.BonusReturn == nil {
+			break
+		}
+
+		return e.ComplexityRoot.HoldemBox.BonusReturn(childComplexity), true
+	case "HoldemBox.cards":
+		if e.ComplexityRoot.HoldemBox.Cards == nil {
+			break
+		}
+
+		return e.ComplexityRoot.HoldemBox.Cards(childComplexity), true
+	case "HoldemBox.decision":
+		if e.ComplexityRoot.HoldemBox.Decision == nil {
+			break
+		}
+
+		return e.ComplexityRoot.HoldemBox.Decision(childComplexity), true
+	case "HoldemBox.hand":
+		if e.ComplexityRoot.HoldemBox.Hand == nil {
+			break
+		}
+
+		return e.ComplexityRoot.HoldemBox.Hand(childComplexity), true
+	case "HoldemBox.index":
+		if e.ComplexityRoot.HoldemBox.Index == nil {
+			break
+		}
+
+		return e.ComplexityRoot.HoldemBox.Index(childComplexity), true
+	case "HoldemBox.outcome":
+		if e.ComplexityRoot.HoldemBox.Outcome == nil {
+			break
+		}
+
+		return e.ComplexityRoot.HoldemBox.Outcome(childComplexity), true
+	case "HoldemBox.timedOut":
+		if e.ComplexityRoot.HoldemBox.TimedOut == nil {
+			break
+		}
+
+		return e.ComplexityRoot.HoldemBox.TimedOut(childComplexity), true
+
+	case "HoldemHand.board":
+		if e.ComplexityRoot.HoldemHand.Board == nil {
+			break
+		}
+
+		return e.ComplexityRoot.HoldemHand.Board(childComplexity), true
+	case "HoldemHand.boxes":
+		if e.ComplexityRoot.HoldemHand.Boxes == nil {
+			break
+		}
+
+		return e.ComplexityRoot.HoldemHand.Boxes(childComplexity), true
+	case "HoldemHand.createdAt":
+		if e.ComplexityRoot.HoldemHand.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.HoldemHand.CreatedAt(childComplexity), true
+	case "HoldemHand.cut":
+		if e.ComplexityRoot.HoldemHand.Cut == nil {
+			break
+		}
+
+		return e.ComplexityRoot.HoldemHand.Cut(childComplexity), true
+	case "HoldemHand.dealerCards":
+		if e.ComplexityRoot.HoldemHand.DealerCards == nil {
+			break
+		}
+
+		return e.ComplexityRoot.HoldemHand.DealerCards(childComplexity), true
+	case "HoldemHand.dealerHand":
+		if e.ComplexityRoot.HoldemHand.DealerHand == nil {
+			break
+		}
+
+		return e.ComplexityRoot.HoldemHand.DealerHand(childComplexity), true
+	case "HoldemHand.dealerQualifies":
+		if e.ComplexityRoot.HoldemHand.DealerQualifies == nil {
+			break
+		}
+
+		return e.ComplexityRoot.HoldemHand.DealerQualifies(childComplexity), true
+	case "HoldemHand.decisionDeadline":
+		if e.ComplexityRoot.HoldemHand.DecisionDeadline == nil {
+			break
+		}
+
+		return e.ComplexityRoot.HoldemHand.DecisionDeadline(childComplexity), true
+	case "HoldemHand.id":
+		if e.ComplexityRoot.HoldemHand.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.HoldemHand.ID(childComplexity), true
+	case "HoldemHand.phase":
+		if e.ComplexityRoot.HoldemHand.Phase == nil {
+			break
+		}
+
+		return e.ComplexityRoot.HoldemHand.Phase(childComplexity), true
+	case "HoldemHand.settledAt":
+		if e.ComplexityRoot.HoldemHand.SettledAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.HoldemHand.SettledAt(childComplexity), true
+	case "HoldemHand.shuffle":
+		if e.ComplexityRoot.HoldemHand.Shuffle == nil {
+			break
+		}
+
+		return e.ComplexityRoot.HoldemHand.Shuffle(childComplexity), true
+	case "HoldemHand.totalReturn":
+		if e.ComplexityRoot.HoldemHand.TotalReturn == nil {
+			break
+		}
+
+		return e.ComplexityRoot.HoldemHand.TotalReturn(childComplexity), true
+	case "HoldemHand.totalStake":
+		if e.ComplexityRoot.HoldemHand.TotalStake == nil {
+			break
+		}
+
+		return e.ComplexityRoot.HoldemHand.TotalStake(childComplexity), true
+	case "HoldemHand.turn":
+		if e.ComplexityRoot.HoldemHand.Turn == nil {
+			break
+		}
+
+		return e.ComplexityRoot.HoldemHand.Turn(childComplexity), true
+
+	case "HoldemHandPage.items":
+		if e.ComplexityRoot.HoldemHandPage.Items == nil {
+			break
+		}
+
+		return e.ComplexityRoot.HoldemHandPage.Items(childComplexity), true
+	case "HoldemHandPage.nextCursor":
+		if e.ComplexityRoot.HoldemHandPage.NextCursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.HoldemHandPage.NextCursor(childComplexity), true
+
+	case "HoldemSettings.antePaytable":
+		if e.ComplexityRoot.HoldemSettings.AntePaytable == nil {
+			break
+		}
+
+		return e.ComplexityRoot.HoldemSettings.AntePaytable(childComplexity), true
+	case "HoldemSettings.bonusPaytable":
+		if e.ComplexityRoot.HoldemSettings.BonusPaytable == nil {
+			break
+		}
+
+		return e.ComplexityRoot.HoldemSettings.BonusPaytable(childComplexity), true
+	case "HoldemSettings.decisionSeconds":
+		if e.ComplexityRoot.HoldemSettings.DecisionSeconds == nil {
+			break
+		}
+
+		return e.ComplexityRoot.HoldemSettings.DecisionSeconds(childComplexity), true
+	case "HoldemSettings.maxAnte":
+		if e.ComplexityRoot.HoldemSettings.MaxAnte == nil {
+			break
+		}
+
+		return e.ComplexityRoot.HoldemSettings.MaxAnte(childComplexity), true
+	case "HoldemSettings.maxBonus":
+		if e.ComplexityRoot.HoldemSettings.MaxBonus == nil {
+			break
+		}
+
+		return e.ComplexityRoot.HoldemSettings.MaxBonus(childComplexity), true
+	case "HoldemSettings.minAnte":
+		if e.ComplexityRoot.HoldemSettings.MinAnte == nil {
+			break
+		}
+
+		return e.ComplexityRoot.HoldemSettings.MinAnte(childComplexity), true
+
+	case "Jackpot.balance":
+		if e.ComplexityRoot.Jackpot.Balance == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Jackpot.Balance(childComplexity), true
+	case "Jackpot.enabled":
+		if e.ComplexityRoot.Jackpot.Enabled == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Jackpot.Enabled(childComplexity), true
 
 	case "LedgerEntry.amount":
 		if e.ComplexityRoot.LedgerEntry.Amount == nil {
@@ -352,6 +1301,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.LedgerPage.NextCursor(childComplexity), true
 
+	case "Mutation.createTable":
+		if e.ComplexityRoot.Mutation.CreateTable == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_createTable_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.CreateTable(childComplexity, args["input"].(model.TableInput)), true
 	case "Mutation.decideVerification":
 		if e.ComplexityRoot.Mutation.DecideVerification == nil {
 			break
@@ -374,6 +1334,39 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.Deposit(childComplexity, args["input"].(model.CashInput)), true
+	case "Mutation.holdemDecide":
+		if e.ComplexityRoot.Mutation.HoldemDecide == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_holdemDecide_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.HoldemDecide(childComplexity, args["input"].(model.HoldemDecideInput)), true
+	case "Mutation.holdemStart":
+		if e.ComplexityRoot.Mutation.HoldemStart == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_holdemStart_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.HoldemStart(childComplexity, args["input"].(model.HoldemStartInput)), true
+	case "Mutation.jackpotTopUp":
+		if e.ComplexityRoot.Mutation.JackpotTopUp == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_jackpotTopUp_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.JackpotTopUp(childComplexity, args["amount"].(model.Money), args["idempotencyKey"].(string)), true
 	case "Mutation.login":
 		if e.ComplexityRoot.Mutation.Login == nil {
 			break
@@ -396,6 +1389,28 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.Logout(childComplexity, args["refreshToken"].(string)), true
+	case "Mutation.pauseTable":
+		if e.ComplexityRoot.Mutation.PauseTable == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_pauseTable_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.PauseTable(childComplexity, args["tableId"].(string)), true
+	case "Mutation.placeBet":
+		if e.ComplexityRoot.Mutation.PlaceBet == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_placeBet_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.PlaceBet(childComplexity, args["input"].(model.PlaceBetInput)), true
 	case "Mutation.refreshToken":
 		if e.ComplexityRoot.Mutation.RefreshToken == nil {
 			break
@@ -418,6 +1433,50 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.Register(childComplexity, args["input"].(model.RegisterInput)), true
+	case "Mutation.resumeTable":
+		if e.ComplexityRoot.Mutation.ResumeTable == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_resumeTable_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.ResumeTable(childComplexity, args["tableId"].(string)), true
+	case "Mutation.setCommission":
+		if e.ComplexityRoot.Mutation.SetCommission == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_setCommission_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.SetCommission(childComplexity, args["tableId"].(string), args["percent"].(string)), true
+	case "Mutation.setJackpotEnabled":
+		if e.ComplexityRoot.Mutation.SetJackpotEnabled == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_setJackpotEnabled_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.SetJackpotEnabled(childComplexity, args["enabled"].(bool)), true
+	case "Mutation.setMinStake":
+		if e.ComplexityRoot.Mutation.SetMinStake == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_setMinStake_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.SetMinStake(childComplexity, args["tableId"].(string), args["amount"].(model.Money)), true
 	case "Mutation.setRole":
 		if e.ComplexityRoot.Mutation.SetRole == nil {
 			break
@@ -440,6 +1499,28 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.SubmitVerification(childComplexity, args["input"].(model.VerificationInput)), true
+	case "Mutation.updateTableSettings":
+		if e.ComplexityRoot.Mutation.UpdateTableSettings == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateTableSettings_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateTableSettings(childComplexity, args["tableId"].(string), args["input"].(model.TableSettingsInput)), true
+	case "Mutation.voidDraw":
+		if e.ComplexityRoot.Mutation.VoidDraw == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_voidDraw_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.VoidDraw(childComplexity, args["drawId"].(string), args["reason"].(string)), true
 	case "Mutation.withdraw":
 		if e.ComplexityRoot.Mutation.Withdraw == nil {
 			break
@@ -451,6 +1532,62 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.Withdraw(childComplexity, args["input"].(model.CashInput)), true
+
+	case "Odds.boards":
+		if e.ComplexityRoot.Odds.Boards == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Odds.Boards(childComplexity), true
+	case "Odds.categories":
+		if e.ComplexityRoot.Odds.Categories == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Odds.Categories(childComplexity), true
+	case "Odds.exact":
+		if e.ComplexityRoot.Odds.Exact == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Odds.Exact(childComplexity), true
+	case "Odds.leaders":
+		if e.ComplexityRoot.Odds.Leaders == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Odds.Leaders(childComplexity), true
+	case "Odds.phase":
+		if e.ComplexityRoot.Odds.Phase == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Odds.Phase(childComplexity), true
+	case "Odds.positions":
+		if e.ComplexityRoot.Odds.Positions == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Odds.Positions(childComplexity), true
+	case "Odds.sampleSize":
+		if e.ComplexityRoot.Odds.SampleSize == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Odds.SampleSize(childComplexity), true
+
+	case "PaytableLine.category":
+		if e.ComplexityRoot.PaytableLine.Category == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaytableLine.Category(childComplexity), true
+	case "PaytableLine.odds":
+		if e.ComplexityRoot.PaytableLine.Odds == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PaytableLine.Odds(childComplexity), true
 
 	case "PendingVerification.dateOfBirth":
 		if e.ComplexityRoot.PendingVerification.DateOfBirth == nil {
@@ -502,6 +1639,202 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.PendingVerificationPage.NextCursor(childComplexity), true
 
+	case "Pool.bets":
+		if e.ComplexityRoot.Pool.Bets == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Pool.Bets(childComplexity), true
+	case "Pool.gross":
+		if e.ComplexityRoot.Pool.Gross == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Pool.Gross(childComplexity), true
+	case "Pool.market":
+		if e.ComplexityRoot.Pool.Market == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Pool.Market(childComplexity), true
+	case "Pool.net":
+		if e.ComplexityRoot.Pool.Net == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Pool.Net(childComplexity), true
+	case "Pool.round":
+		if e.ComplexityRoot.Pool.Round == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Pool.Round(childComplexity), true
+	case "Pool.selections":
+		if e.ComplexityRoot.Pool.Selections == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Pool.Selections(childComplexity), true
+
+	case "PoolResult.bets":
+		if e.ComplexityRoot.PoolResult.Bets == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PoolResult.Bets(childComplexity), true
+	case "PoolResult.breakage":
+		if e.ComplexityRoot.PoolResult.Breakage == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PoolResult.Breakage(childComplexity), true
+	case "PoolResult.categories":
+		if e.ComplexityRoot.PoolResult.Categories == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PoolResult.Categories(childComplexity), true
+	case "PoolResult.coefficient":
+		if e.ComplexityRoot.PoolResult.Coefficient == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PoolResult.Coefficient(childComplexity), true
+	case "PoolResult.commission":
+		if e.ComplexityRoot.PoolResult.Commission == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PoolResult.Commission(childComplexity), true
+	case "PoolResult.gross":
+		if e.ComplexityRoot.PoolResult.Gross == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PoolResult.Gross(childComplexity), true
+	case "PoolResult.jackpotContribution":
+		if e.ComplexityRoot.PoolResult.JackpotContribution == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PoolResult.JackpotContribution(childComplexity), true
+	case "PoolResult.jackpotPaid":
+		if e.ComplexityRoot.PoolResult.JackpotPaid == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PoolResult.JackpotPaid(childComplexity), true
+	case "PoolResult.market":
+		if e.ComplexityRoot.PoolResult.Market == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PoolResult.Market(childComplexity), true
+	case "PoolResult.minusPoolTopUp":
+		if e.ComplexityRoot.PoolResult.MinusPoolTopUp == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PoolResult.MinusPoolTopUp(childComplexity), true
+	case "PoolResult.net":
+		if e.ComplexityRoot.PoolResult.Net == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PoolResult.Net(childComplexity), true
+	case "PoolResult.paid":
+		if e.ComplexityRoot.PoolResult.Paid == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PoolResult.Paid(childComplexity), true
+	case "PoolResult.refundReason":
+		if e.ComplexityRoot.PoolResult.RefundReason == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PoolResult.RefundReason(childComplexity), true
+	case "PoolResult.refunded":
+		if e.ComplexityRoot.PoolResult.Refunded == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PoolResult.Refunded(childComplexity), true
+	case "PoolResult.round":
+		if e.ComplexityRoot.PoolResult.Round == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PoolResult.Round(childComplexity), true
+	case "PoolResult.winningSelections":
+		if e.ComplexityRoot.PoolResult.WinningSelections == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PoolResult.WinningSelections(childComplexity), true
+
+	case "Position.bestHand":
+		if e.ComplexityRoot.Position.BestHand == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Position.BestHand(childComplexity), true
+	case "Position.cards":
+		if e.ComplexityRoot.Position.Cards == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Position.Cards(childComplexity), true
+	case "Position.number":
+		if e.ComplexityRoot.Position.Number == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Position.Number(childComplexity), true
+	case "Position.status":
+		if e.ComplexityRoot.Position.Status == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Position.Status(childComplexity), true
+
+	case "PositionOdds.equity":
+		if e.ComplexityRoot.PositionOdds.Equity == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PositionOdds.Equity(childComplexity), true
+	case "PositionOdds.position":
+		if e.ComplexityRoot.PositionOdds.Position == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PositionOdds.Position(childComplexity), true
+	case "PositionOdds.tie":
+		if e.ComplexityRoot.PositionOdds.Tie == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PositionOdds.Tie(childComplexity), true
+	case "PositionOdds.tieBoards":
+		if e.ComplexityRoot.PositionOdds.TieBoards == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PositionOdds.TieBoards(childComplexity), true
+	case "PositionOdds.win":
+		if e.ComplexityRoot.PositionOdds.Win == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PositionOdds.Win(childComplexity), true
+	case "PositionOdds.winBoards":
+		if e.ComplexityRoot.PositionOdds.WinBoards == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PositionOdds.WinBoards(childComplexity), true
+
 	case "Query.auditLog":
 		if e.ComplexityRoot.Query.AuditLog == nil {
 			break
@@ -513,13 +1846,69 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.AuditLog(childComplexity, args["first"].(*int), args["after"].(*string)), true
+	case "Query.draw":
+		if e.ComplexityRoot.Query.Draw == nil {
+			break
+		}
 
+		args, err := ec.field_Query_draw_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.Draw(childComplexity, args["id"].(string)), true
+	case "Query.holdemHand":
+		if e.ComplexityRoot.Query.HoldemHand == nil {
+			break
+		}
+
+		args, err := ec.field_Query_holdemHand_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.HoldemHand(childComplexity, args["id"].(string)), true
+	case "Query.holdemHands":
+		if e.ComplexityRoot.Query.HoldemHands == nil {
+			break
+		}
+
+		args, err := ec.field_Query_holdemHands_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.HoldemHands(childComplexity, args["first"].(*int), args["after"].(*string)), true
+	case "Query.holdemSettings":
+		if e.ComplexityRoot.Query.HoldemSettings == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Query.HoldemSettings(childComplexity), true
+
+	case "Query.jackpot":
+		if e.ComplexityRoot.Query.Jackpot == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Query.Jackpot(childComplexity), true
 	case "Query.me":
 		if e.ComplexityRoot.Query.Me == nil {
 			break
 		}
 
 		return e.ComplexityRoot.Query.Me(childComplexity), true
+	case "Query.myBets":
+		if e.ComplexityRoot.Query.MyBets == nil {
+			break
+		}
+
+		args, err := ec.field_Query_myBets_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.MyBets(childComplexity, args["first"].(*int), args["after"].(*string), args["drawId"].(*string)), true
 	case "Query.myLedger":
 		if e.ComplexityRoot.Query.MyLedger == nil {
 			break
@@ -542,6 +1931,34 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.PendingVerifications(childComplexity, args["first"].(*int), args["after"].(*string)), true
+	case "Query.results":
+		if e.ComplexityRoot.Query.Results == nil {
+			break
+		}
+
+		args, err := ec.field_Query_results_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.Results(childComplexity, args["tableId"].(*string), args["from"].(*time.Time), args["to"].(*time.Time), args["first"].(*int), args["after"].(*string)), true
+	case "Query.table":
+		if e.ComplexityRoot.Query.Table == nil {
+			break
+		}
+
+		args, err := ec.field_Query_table_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.Table(childComplexity, args["id"].(string)), true
+	case "Query.tables":
+		if e.ComplexityRoot.Query.Tables == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Query.Tables(childComplexity), true
 	case "Query.user":
 		if e.ComplexityRoot.Query.User == nil {
 			break
@@ -553,6 +1970,250 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.User(childComplexity, args["id"].(string)), true
+	case "Query.verifyDraw":
+		if e.ComplexityRoot.Query.VerifyDraw == nil {
+			break
+		}
+
+		args, err := ec.field_Query_verifyDraw_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.VerifyDraw(childComplexity, args["id"].(string)), true
+
+	case "SelectionTotal.bets":
+		if e.ComplexityRoot.SelectionTotal.Bets == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SelectionTotal.Bets(childComplexity), true
+	case "SelectionTotal.impliedCoefficient":
+		if e.ComplexityRoot.SelectionTotal.ImpliedCoefficient == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SelectionTotal.ImpliedCoefficient(childComplexity), true
+	case "SelectionTotal.selection":
+		if e.ComplexityRoot.SelectionTotal.Selection == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SelectionTotal.Selection(childComplexity), true
+	case "SelectionTotal.stake":
+		if e.ComplexityRoot.SelectionTotal.Stake == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SelectionTotal.Stake(childComplexity), true
+
+	case "Shuffle.commitment":
+		if e.ComplexityRoot.Shuffle.Commitment == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Shuffle.Commitment(childComplexity), true
+	case "Shuffle.publicSeed":
+		if e.ComplexityRoot.Shuffle.PublicSeed == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Shuffle.PublicSeed(childComplexity), true
+	case "Shuffle.serverSeed":
+		if e.ComplexityRoot.Shuffle.ServerSeed == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Shuffle.ServerSeed(childComplexity), true
+
+	case "Subscription.myEvents":
+		if e.ComplexityRoot.Subscription.MyEvents == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Subscription.MyEvents(childComplexity), true
+	case "Subscription.tableEvents":
+		if e.ComplexityRoot.Subscription.TableEvents == nil {
+			break
+		}
+
+		args, err := ec.field_Subscription_tableEvents_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Subscription.TableEvents(childComplexity, args["tableId"].(string), args["afterSeq"].(*int64)), true
+
+	case "Table.currentDraw":
+		if e.ComplexityRoot.Table.CurrentDraw == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Table.CurrentDraw(childComplexity), true
+	case "Table.id":
+		if e.ComplexityRoot.Table.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Table.ID(childComplexity), true
+	case "Table.lastSeq":
+		if e.ComplexityRoot.Table.LastSeq == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Table.LastSeq(childComplexity), true
+	case "Table.name":
+		if e.ComplexityRoot.Table.Name == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Table.Name(childComplexity), true
+	case "Table.positions":
+		if e.ComplexityRoot.Table.Positions == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Table.Positions(childComplexity), true
+	case "Table.settings":
+		if e.ComplexityRoot.Table.Settings == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Table.Settings(childComplexity), true
+	case "Table.status":
+		if e.ComplexityRoot.Table.Status == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Table.Status(childComplexity), true
+
+	case "TableEvent.at":
+		if e.ComplexityRoot.TableEvent.At == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TableEvent.At(childComplexity), true
+	case "TableEvent.cards":
+		if e.ComplexityRoot.TableEvent.Cards == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TableEvent.Cards(childComplexity), true
+	case "TableEvent.draw":
+		if e.ComplexityRoot.TableEvent.Draw == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TableEvent.Draw(childComplexity), true
+	case "TableEvent.drawId":
+		if e.ComplexityRoot.TableEvent.DrawID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TableEvent.DrawID(childComplexity), true
+	case "TableEvent.odds":
+		if e.ComplexityRoot.TableEvent.Odds == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TableEvent.Odds(childComplexity), true
+	case "TableEvent.pool":
+		if e.ComplexityRoot.TableEvent.Pool == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TableEvent.Pool(childComplexity), true
+	case "TableEvent.position":
+		if e.ComplexityRoot.TableEvent.Position == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TableEvent.Position(childComplexity), true
+	case "TableEvent.reason":
+		if e.ComplexityRoot.TableEvent.Reason == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TableEvent.Reason(childComplexity), true
+	case "TableEvent.result":
+		if e.ComplexityRoot.TableEvent.Result == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TableEvent.Result(childComplexity), true
+	case "TableEvent.round":
+		if e.ComplexityRoot.TableEvent.Round == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TableEvent.Round(childComplexity), true
+	case "TableEvent.seq":
+		if e.ComplexityRoot.TableEvent.Seq == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TableEvent.Seq(childComplexity), true
+	case "TableEvent.street":
+		if e.ComplexityRoot.TableEvent.Street == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TableEvent.Street(childComplexity), true
+	case "TableEvent.tableId":
+		if e.ComplexityRoot.TableEvent.TableID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TableEvent.TableID(childComplexity), true
+	case "TableEvent.type":
+		if e.ComplexityRoot.TableEvent.Type == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TableEvent.Type(childComplexity), true
+
+	case "TableSettings.cardIntervalMs":
+		if e.ComplexityRoot.TableSettings.CardIntervalMs == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TableSettings.CardIntervalMs(childComplexity), true
+	case "TableSettings.commission":
+		if e.ComplexityRoot.TableSettings.Commission == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TableSettings.Commission(childComplexity), true
+	case "TableSettings.expressShares":
+		if e.ComplexityRoot.TableSettings.ExpressShares == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TableSettings.ExpressShares(childComplexity), true
+	case "TableSettings.maxStake":
+		if e.ComplexityRoot.TableSettings.MaxStake == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TableSettings.MaxStake(childComplexity), true
+	case "TableSettings.minStake":
+		if e.ComplexityRoot.TableSettings.MinStake == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TableSettings.MinStake(childComplexity), true
+	case "TableSettings.resultSeconds":
+		if e.ComplexityRoot.TableSettings.ResultSeconds == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TableSettings.ResultSeconds(childComplexity), true
+	case "TableSettings.roundSeconds":
+		if e.ComplexityRoot.TableSettings.RoundSeconds == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TableSettings.RoundSeconds(childComplexity), true
 
 	case "User.age":
 		if e.ComplexityRoot.User.Age == nil {
@@ -615,6 +2276,37 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.User.Verification(childComplexity), true
 
+	case "UserEvent.at":
+		if e.ComplexityRoot.UserEvent.At == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UserEvent.At(childComplexity), true
+	case "UserEvent.balance":
+		if e.ComplexityRoot.UserEvent.Balance == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UserEvent.Balance(childComplexity), true
+	case "UserEvent.bet":
+		if e.ComplexityRoot.UserEvent.Bet == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UserEvent.Bet(childComplexity), true
+	case "UserEvent.holdemHand":
+		if e.ComplexityRoot.UserEvent.HoldemHand == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UserEvent.HoldemHand(childComplexity), true
+	case "UserEvent.type":
+		if e.ComplexityRoot.UserEvent.Type == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UserEvent.Type(childComplexity), true
+
 	case "Verification.dateOfBirth":
 		if e.ComplexityRoot.Verification.DateOfBirth == nil {
 			break
@@ -675,7 +2367,13 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		return graphql.NewInputUnmarshalerIndex(
 			graphql.NewInputUnmarshaler("CashInput", ec.unmarshalInputCashInput),
 			graphql.NewInputUnmarshaler("DecideVerificationInput", ec.unmarshalInputDecideVerificationInput),
+			graphql.NewInputUnmarshaler("HoldemBoxInput", ec.unmarshalInputHoldemBoxInput),
+			graphql.NewInputUnmarshaler("HoldemDecideInput", ec.unmarshalInputHoldemDecideInput),
+			graphql.NewInputUnmarshaler("HoldemStartInput", ec.unmarshalInputHoldemStartInput),
+			graphql.NewInputUnmarshaler("PlaceBetInput", ec.unmarshalInputPlaceBetInput),
 			graphql.NewInputUnmarshaler("RegisterInput", ec.unmarshalInputRegisterInput),
+			graphql.NewInputUnmarshaler("TableInput", ec.unmarshalInputTableInput),
+			graphql.NewInputUnmarshaler("TableSettingsInput", ec.unmarshalInputTableSettingsInput),
 			graphql.NewInputUnmarshaler("VerificationInput", ec.unmarshalInputVerificationInput),
 		)
 	}
@@ -721,6 +2419,23 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 			ctx = graphql.WithLazyInputUnmarshalerIndex(ctx, inputUnmarshalers)
 			data := ec._Mutation(ctx, opCtx.Operation.SelectionSet)
 			var buf bytes.Buffer
+			data.MarshalGQL(&buf)
+
+			return &graphql.Response{
+				Data: buf.Bytes(),
+			}
+		}
+	case ast.Subscription:
+		next := ec._Subscription(ctx, opCtx.Operation.SelectionSet)
+
+		var buf bytes.Buffer
+		return func(ctx context.Context) *graphql.Response {
+			buf.Reset()
+			data := next(ctx)
+
+			if data == nil {
+				return nil
+			}
 			data.MarshalGQL(&buf)
 
 			return &graphql.Response{
@@ -919,6 +2634,468 @@ type AuditPage {
   nextCursor: String
 }
 
+# ---------------------------------------------------------------- cards and hands
+
+"The category of a poker hand, low to high."
+enum HandCategory {
+  HIGH_CARD
+  PAIR
+  TWO_PAIR
+  THREE_OF_A_KIND
+  STRAIGHT
+  FLUSH
+  FULL_HOUSE
+  FOUR_OF_A_KIND
+  STRAIGHT_FLUSH
+  ROYAL_FLUSH
+}
+
+"A player's best five cards."
+type HandInfo {
+  category: HandCategory!
+  "For display, e.g. \"Flush, ace high\"."
+  description: String!
+  "The five cards used, e.g. [\"Ah\", \"Kh\", ...], for highlighting."
+  cards: [String!]!
+}
+
+"The provably fair shuffle of one draw or hand (SPEC 1.8)."
+type Shuffle {
+  "SHA-256 of the server seed, hex, published before the first card."
+  commitment: String!
+  "The public seed mixed in, hex; null until it is fixed."
+  publicSeed: String
+  "The server seed, hex; null until the draw or hand is over."
+  serverSeed: String
+}
+
+# ---------------------------------------------------------------- totalizator
+
+enum Market {
+  "Which position wins."
+  WIN
+  "The category of the winning hand."
+  COMBINATION
+  "A coupon: leader after the flop, leader after the turn, winner after the river, written \"f-t-r\"."
+  EXPRESS
+}
+
+"The four betting rounds of a draw."
+enum BettingRound {
+  PRE_DEAL
+  POCKET
+  FLOP
+  TURN
+}
+
+enum DrawPhase {
+  "Round 1 open: bets before the deal."
+  PRE_DEAL
+  DEALING_POCKET
+  POCKET
+  DEALING_FLOP
+  FLOP
+  DEALING_TURN
+  TURN
+  DEALING_RIVER
+  SETTLED
+  VOID
+}
+
+enum TableStatus {
+  RUNNING
+  PAUSED
+}
+
+enum PositionStatus {
+  PENDING
+  WIN
+  LOSS
+}
+
+enum BetStatus {
+  ACCEPTED
+  WON
+  LOST
+  REFUNDED
+}
+
+type TableSettings {
+  "Copied into each draw when it opens; changes apply from the next draw."
+  minStake: Money!
+  maxStake: Money!
+  "Commission in percent with two decimals, e.g. \"3.00\"; never below 3."
+  commission: String!
+  "Seconds each of the four betting rounds stays open."
+  roundSeconds: [Int!]!
+  "Milliseconds between card events."
+  cardIntervalMs: Int!
+  "Seconds the result stays on screen before the next draw."
+  resultSeconds: Int!
+  "Share of the EXPRESS net pool for category 1 (3 of 3) and category 2 (2 of 3), percent."
+  expressShares: [String!]!
+}
+
+type Table {
+  id: ID!
+  name: String!
+  positions: Int!
+  status: TableStatus!
+  settings: TableSettings!
+  "The draw being dealt now, or the last one while the result is shown."
+  currentDraw: Draw
+  "The last sequence number of the table's event stream."
+  lastSeq: Int64!
+}
+
+type Position {
+  number: Int!
+  "Empty before the deal."
+  cards: [String!]!
+  "The best hand with the board so far; null before the flop."
+  bestHand: HandInfo
+  status: PositionStatus!
+}
+
+type Draw {
+  id: ID!
+  table: Table!
+  "Draw number within its table."
+  number: Int!
+  phase: DrawPhase!
+  "The betting round open now, if any."
+  openRound: BettingRound
+  "When the open round closes (server time)."
+  roundClosesAt: Time
+  minStake: Money!
+  maxStake: Money!
+  positions: [Position!]!
+  board: [String!]!
+  "Burned cards, revealed when the draw is over."
+  burned: [String!]!
+  shuffle: Shuffle!
+  openedAt: Time!
+  settledAt: Time
+  voidReason: String
+  "Live odds for the current state of the deal."
+  odds: Odds
+  "Every pool of the draw with live totals."
+  pools(round: BettingRound, market: Market): [Pool!]!
+  "The published result, once settled."
+  result: DrawResult
+}
+
+type PositionOdds {
+  position: Int!
+  "Probability of winning alone."
+  win: Float!
+  "Probability of tying for the win."
+  tie: Float!
+  "Expected share of the win (ties split)."
+  equity: Float!
+  winBoards: Int!
+  tieBoards: Int!
+}
+
+type CategoryOdds {
+  category: HandCategory!
+  probability: Float!
+  "Boards (or samples) ending with this as the winning hand."
+  count: Int!
+}
+
+type Odds {
+  "The deal state these odds are for."
+  phase: DrawPhase!
+  "Boards enumerated exactly; 0 before the deal."
+  boards: Int!
+  "Before the deal, the category distribution is an estimate over this many samples."
+  sampleSize: Int
+  exact: Boolean!
+  positions: [PositionOdds!]!
+  categories: [CategoryOdds!]!
+  "Leaders with the board so far (after the flop or turn)."
+  leaders: [Int!]!
+}
+
+type SelectionTotal {
+  selection: String!
+  stake: Money!
+  bets: Int!
+  "Net pool over stakes on this selection, truncated; informational (the 1.10 guarantee is applied at settlement)."
+  impliedCoefficient: Coefficient
+}
+
+type Pool {
+  round: BettingRound!
+  market: Market!
+  gross: Money!
+  net: Money!
+  bets: Int!
+  selections: [SelectionTotal!]!
+}
+
+type ExpressCategoryResult {
+  "1: guessed 3 of 3; 2: guessed at least 2 of 3."
+  category: Int!
+  fund: Money!
+  jackpot: Money!
+  coupons: Int!
+  stakes: Money!
+  coefficient: Coefficient
+  paid: Money!
+  breakage: Money!
+  topUp: Money!
+  rolledIntoJackpot: Money!
+}
+
+type PoolResult {
+  round: BettingRound!
+  market: Market!
+  gross: Money!
+  bets: Int!
+  commission: Money!
+  jackpotContribution: Money!
+  net: Money!
+  winningSelections: [String!]!
+  coefficient: Coefficient
+  categories: [ExpressCategoryResult!]!
+  paid: Money!
+  breakage: Money!
+  minusPoolTopUp: Money!
+  jackpotPaid: Money!
+  refunded: Boolean!
+  refundReason: String
+}
+
+type DrawResult {
+  winners: [Int!]!
+  winningCategory: HandCategory
+  leadersAfterFlop: [Int!]!
+  leadersAfterTurn: [Int!]!
+  pools: [PoolResult!]!
+  settledAt: Time!
+}
+
+type DrawPage {
+  items: [Draw!]!
+  nextCursor: String
+}
+
+type Bet {
+  id: ID!
+  draw: Draw!
+  round: BettingRound!
+  market: Market!
+  selection: String!
+  stake: Money!
+  status: BetStatus!
+  "What the bet returned (payout or refund); null until settled."
+  payout: Money
+  placedAt: Time!
+  settledAt: Time
+}
+
+type BetPage {
+  items: [Bet!]!
+  nextCursor: String
+}
+
+type Jackpot {
+  balance: Money!
+  enabled: Boolean!
+}
+
+type DrawVerification {
+  draw: Draw!
+  "SHA-256(serverSeed) equals the commitment published at the start."
+  commitmentValid: Boolean!
+  "The deck recomputed from the seeds deals exactly the published cards."
+  cardsMatch: Boolean!
+  "Every pool recomputed from the bets gives the published coefficients and payouts."
+  payoutsMatch: Boolean!
+  problems: [String!]!
+}
+
+input PlaceBetInput {
+  drawId: ID!
+  market: Market!
+  "WIN: a position (\"3\"); COMBINATION: a HandCategory (\"FLUSH\"); EXPRESS: \"flop-turn-river\" positions (\"2-5-5\")."
+  selection: String!
+  stake: Money!
+  idempotencyKey: String!
+}
+
+input TableInput {
+  name: String!
+  positions: Int!
+  minStake: Money
+  maxStake: Money
+  commission: String
+  roundSeconds: [Int!]
+  cardIntervalMs: Int
+  resultSeconds: Int
+  expressShares: [String!]
+}
+
+input TableSettingsInput {
+  minStake: Money
+  maxStake: Money
+  commission: String
+  roundSeconds: [Int!]
+  cardIntervalMs: Int
+  resultSeconds: Int
+  expressShares: [String!]
+}
+
+enum TableEventType {
+  DRAW_OPENED
+  ROUND_OPENED
+  ROUND_CLOSED
+  CARDS_DEALT
+  ODDS_UPDATED
+  POOL_UPDATED
+  DRAW_SETTLED
+  DRAW_VOIDED
+  TABLE_PAUSED
+  TABLE_RESUMED
+}
+
+"One event of a table's stream. seq increases by one per event of the table: a client that reconnects with its last seq receives everything after it, without gaps or duplicates."
+type TableEvent {
+  seq: Int64!
+  tableId: ID!
+  drawId: ID
+  type: TableEventType!
+  at: Time!
+  round: BettingRound
+  "CARDS_DEALT: which cards, e.g. pocket of position 3, or the flop."
+  cards: [String!]
+  position: Int
+  "CARDS_DEALT: POCKET, FLOP, TURN or RIVER."
+  street: String
+  odds: Odds
+  pool: Pool
+  result: DrawResult
+  reason: String
+  "The draw as it stands after the event."
+  draw: Draw
+}
+
+enum UserEventType {
+  BET_ACCEPTED
+  BET_SETTLED
+  BALANCE_CHANGED
+  HOLDEM_UPDATED
+}
+
+type UserEvent {
+  type: UserEventType!
+  at: Time!
+  bet: Bet
+  balance: Money
+  holdemHand: HoldemHand
+}
+
+# ---------------------------------------------------------------- Casino Hold'em
+
+enum HoldemDecision {
+  CALL
+  FOLD
+}
+
+enum HoldemPhase {
+  DECIDING
+  SETTLED
+}
+
+enum HoldemOutcome {
+  FOLD
+  DEALER_NOT_QUALIFIED
+  WIN
+  LOSE
+  STAY
+}
+
+type HoldemBox {
+  index: Int!
+  ante: Money!
+  bonus: Money!
+  "2 × ante once called."
+  bet: Money!
+  decision: HoldemDecision
+  timedOut: Boolean!
+  "Hidden (empty) for the second box until the first has decided."
+  cards: [String!]!
+  hand: HandInfo
+  bonusHand: HandInfo
+  outcome: HoldemOutcome
+  anteReturn: Money
+  betReturn: Money
+  bonusReturn: Money
+}
+
+type HoldemHand {
+  id: ID!
+  phase: HoldemPhase!
+  "The box whose decision is awaited."
+  turn: Int
+  decisionDeadline: Time
+  boxes: [HoldemBox!]!
+  "The flop while deciding; all five cards once settled."
+  board: [String!]!
+  "Empty until settled."
+  dealerCards: [String!]!
+  dealerHand: HandInfo
+  dealerQualifies: Boolean
+  shuffle: Shuffle!
+  "The player's cut, mixed into the shuffle."
+  cut: String
+  totalStake: Money!
+  totalReturn: Money
+  createdAt: Time!
+  settledAt: Time
+}
+
+type HoldemHandPage {
+  items: [HoldemHand!]!
+  nextCursor: String
+}
+
+type HoldemSettings {
+  minAnte: Money!
+  maxAnte: Money!
+  maxBonus: Money!
+  decisionSeconds: Int!
+  antePaytable: [PaytableLine!]!
+  bonusPaytable: [PaytableLine!]!
+}
+
+type PaytableLine {
+  category: HandCategory!
+  "Paid odds to one."
+  odds: Int!
+}
+
+input HoldemBoxInput {
+  ante: Money!
+  bonus: Money
+}
+
+input HoldemStartInput {
+  boxes: [HoldemBoxInput!]!
+  "Optional: any text of the player's, mixed into the shuffle."
+  cut: String
+  idempotencyKey: String!
+}
+
+input HoldemDecideInput {
+  handId: ID!
+  box: Int!
+  decision: HoldemDecision!
+  idempotencyKey: String!
+}
+
 type Query {
   "The signed-in user, or null without a token."
   me: User
@@ -930,6 +3107,19 @@ type Query {
   pendingVerifications(first: Int = 50, after: String): PendingVerificationPage! @hasRole(roles: [ADMIN])
   "Every admin action, newest first."
   auditLog(first: Int = 50, after: String): AuditPage! @hasRole(roles: [ADMIN])
+  tables: [Table!]!
+  table(id: ID!): Table
+  draw(id: ID!): Draw
+  "The signed-in player's bets, newest first."
+  myBets(first: Int = 50, after: String, drawId: ID): BetPage! @authenticated
+  "Settled and voided draws, newest first: the affiliates' view."
+  results(tableId: ID, from: Time, to: Time, first: Int = 50, after: String): DrawPage! @hasRole(roles: [AFFILIATE, ADMIN])
+  jackpot: Jackpot!
+  "Recomputes a finished draw from its revealed seeds and its bets."
+  verifyDraw(id: ID!): DrawVerification!
+  holdemSettings: HoldemSettings!
+  holdemHand(id: ID!): HoldemHand @authenticated
+  holdemHands(first: Int = 50, after: String): HoldemHandPage! @authenticated
 }
 
 type Mutation {
@@ -948,6 +3138,29 @@ type Mutation {
   withdraw(input: CashInput!): CashTransfer! @hasRole(roles: [ADMIN])
   "Sets a user's role."
   setRole(userId: ID!, role: Role!): User! @hasRole(roles: [ADMIN])
+  placeBet(input: PlaceBetInput!): Bet! @authenticated
+  createTable(input: TableInput!): Table! @hasRole(roles: [ADMIN])
+  "Changes a table's settings; the minimum stake applies from the next draw (never below 100.00)."
+  updateTableSettings(tableId: ID!, input: TableSettingsInput!): Table! @hasRole(roles: [ADMIN])
+  setMinStake(tableId: ID!, amount: Money!): Table! @hasRole(roles: [ADMIN])
+  setCommission(tableId: ID!, percent: String!): Table! @hasRole(roles: [ADMIN])
+  "Pauses dealing after the current draw."
+  pauseTable(tableId: ID!): Table! @hasRole(roles: [ADMIN])
+  resumeTable(tableId: ID!): Table! @hasRole(roles: [ADMIN])
+  "Voids a draw that is not yet settled: every stake is refunded in full."
+  voidDraw(drawId: ID!, reason: String!): Draw! @hasRole(roles: [ADMIN])
+  "Moves organiser money into the jackpot."
+  jackpotTopUp(amount: Money!, idempotencyKey: String!): Jackpot! @hasRole(roles: [ADMIN])
+  setJackpotEnabled(enabled: Boolean!): Jackpot! @hasRole(roles: [ADMIN])
+  holdemStart(input: HoldemStartInput!): HoldemHand! @authenticated
+  holdemDecide(input: HoldemDecideInput!): HoldemHand! @authenticated
+}
+
+type Subscription {
+  "Every event of a table. Pass the last seq you saw to resume without gaps."
+  tableEvents(tableId: ID!, afterSeq: Int64): TableEvent!
+  "The signed-in user's bets, balance and Casino Hold'em hands."
+  myEvents: UserEvent! @authenticated
 }
 `, BuiltIn: false},
 }
@@ -1001,6 +3214,42 @@ func (ec *executionContext) childFields_AuthPayload(ctx context.Context, field g
 	return nil, fmt.Errorf("no field named %q was found under type AuthPayload", field.Name)
 }
 
+func (ec *executionContext) childFields_Bet(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_Bet_id(ctx, field)
+	case "draw":
+		return ec.fieldContext_Bet_draw(ctx, field)
+	case "round":
+		return ec.fieldContext_Bet_round(ctx, field)
+	case "market":
+		return ec.fieldContext_Bet_market(ctx, field)
+	case "selection":
+		return ec.fieldContext_Bet_selection(ctx, field)
+	case "stake":
+		return ec.fieldContext_Bet_stake(ctx, field)
+	case "status":
+		return ec.fieldContext_Bet_status(ctx, field)
+	case "payout":
+		return ec.fieldContext_Bet_payout(ctx, field)
+	case "placedAt":
+		return ec.fieldContext_Bet_placedAt(ctx, field)
+	case "settledAt":
+		return ec.fieldContext_Bet_settledAt(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Bet", field.Name)
+}
+
+func (ec *executionContext) childFields_BetPage(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "items":
+		return ec.fieldContext_BetPage_items(ctx, field)
+	case "nextCursor":
+		return ec.fieldContext_BetPage_nextCursor(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type BetPage", field.Name)
+}
+
 func (ec *executionContext) childFields_CashTransfer(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "transferId":
@@ -1015,6 +3264,248 @@ func (ec *executionContext) childFields_CashTransfer(ctx context.Context, field 
 		return ec.fieldContext_CashTransfer_createdAt(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type CashTransfer", field.Name)
+}
+
+func (ec *executionContext) childFields_CategoryOdds(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "category":
+		return ec.fieldContext_CategoryOdds_category(ctx, field)
+	case "probability":
+		return ec.fieldContext_CategoryOdds_probability(ctx, field)
+	case "count":
+		return ec.fieldContext_CategoryOdds_count(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type CategoryOdds", field.Name)
+}
+
+func (ec *executionContext) childFields_Draw(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_Draw_id(ctx, field)
+	case "table":
+		return ec.fieldContext_Draw_table(ctx, field)
+	case "number":
+		return ec.fieldContext_Draw_number(ctx, field)
+	case "phase":
+		return ec.fieldContext_Draw_phase(ctx, field)
+	case "openRound":
+		return ec.fieldContext_Draw_openRound(ctx, field)
+	case "roundClosesAt":
+		return ec.fieldContext_Draw_roundClosesAt(ctx, field)
+	case "minStake":
+		return ec.fieldContext_Draw_minStake(ctx, field)
+	case "maxStake":
+		return ec.fieldContext_Draw_maxStake(ctx, field)
+	case "positions":
+		return ec.fieldContext_Draw_positions(ctx, field)
+	case "board":
+		return ec.fieldContext_Draw_board(ctx, field)
+	case "burned":
+		return ec.fieldContext_Draw_burned(ctx, field)
+	case "shuffle":
+		return ec.fieldContext_Draw_shuffle(ctx, field)
+	case "openedAt":
+		return ec.fieldContext_Draw_openedAt(ctx, field)
+	case "settledAt":
+		return ec.fieldContext_Draw_settledAt(ctx, field)
+	case "voidReason":
+		return ec.fieldContext_Draw_voidReason(ctx, field)
+	case "odds":
+		return ec.fieldContext_Draw_odds(ctx, field)
+	case "pools":
+		return ec.fieldContext_Draw_pools(ctx, field)
+	case "result":
+		return ec.fieldContext_Draw_result(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Draw", field.Name)
+}
+
+func (ec *executionContext) childFields_DrawPage(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "items":
+		return ec.fieldContext_DrawPage_items(ctx, field)
+	case "nextCursor":
+		return ec.fieldContext_DrawPage_nextCursor(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type DrawPage", field.Name)
+}
+
+func (ec *executionContext) childFields_DrawResult(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "winners":
+		return ec.fieldContext_DrawResult_winners(ctx, field)
+	case "winningCategory":
+		return ec.fieldContext_DrawResult_winningCategory(ctx, field)
+	case "leadersAfterFlop":
+		return ec.fieldContext_DrawResult_leadersAfterFlop(ctx, field)
+	case "leadersAfterTurn":
+		return ec.fieldContext_DrawResult_leadersAfterTurn(ctx, field)
+	case "pools":
+		return ec.fieldContext_DrawResult_pools(ctx, field)
+	case "settledAt":
+		return ec.fieldContext_DrawResult_settledAt(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type DrawResult", field.Name)
+}
+
+func (ec *executionContext) childFields_DrawVerification(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "draw":
+		return ec.fieldContext_DrawVerification_draw(ctx, field)
+	case "commitmentValid":
+		return ec.fieldContext_DrawVerification_commitmentValid(ctx, field)
+	case "cardsMatch":
+		return ec.fieldContext_DrawVerification_cardsMatch(ctx, field)
+	case "payoutsMatch":
+		return ec.fieldContext_DrawVerification_payoutsMatch(ctx, field)
+	case "problems":
+		return ec.fieldContext_DrawVerification_problems(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type DrawVerification", field.Name)
+}
+
+func (ec *executionContext) childFields_ExpressCategoryResult(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "category":
+		return ec.fieldContext_ExpressCategoryResult_category(ctx, field)
+	case "fund":
+		return ec.fieldContext_ExpressCategoryResult_fund(ctx, field)
+	case "jackpot":
+		return ec.fieldContext_ExpressCategoryResult_jackpot(ctx, field)
+	case "coupons":
+		return ec.fieldContext_ExpressCategoryResult_coupons(ctx, field)
+	case "stakes":
+		return ec.fieldContext_ExpressCategoryResult_stakes(ctx, field)
+	case "coefficient":
+		return ec.fieldContext_ExpressCategoryResult_coefficient(ctx, field)
+	case "paid":
+		return ec.fieldContext_ExpressCategoryResult_paid(ctx, field)
+	case "breakage":
+		return ec.fieldContext_ExpressCategoryResult_breakage(ctx, field)
+	case "topUp":
+		return ec.fieldContext_ExpressCategoryResult_topUp(ctx, field)
+	case "rolledIntoJackpot":
+		return ec.fieldContext_ExpressCategoryResult_rolledIntoJackpot(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ExpressCategoryResult", field.Name)
+}
+
+func (ec *executionContext) childFields_HandInfo(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "category":
+		return ec.fieldContext_HandInfo_category(ctx, field)
+	case "description":
+		return ec.fieldContext_HandInfo_description(ctx, field)
+	case "cards":
+		return ec.fieldContext_HandInfo_cards(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type HandInfo", field.Name)
+}
+
+func (ec *executionContext) childFields_HoldemBox(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "index":
+		return ec.fieldContext_HoldemBox_index(ctx, field)
+	case "ante":
+		return ec.fieldContext_HoldemBox_ante(ctx, field)
+	case "bonus":
+		return ec.fieldContext_HoldemBox_bonus(ctx, field)
+	case "bet":
+		return ec.fieldContext_HoldemBox_bet(ctx, field)
+	case "decision":
+		return ec.fieldContext_HoldemBox_decision(ctx, field)
+	case "timedOut":
+		return ec.fieldContext_HoldemBox_timedOut(ctx, field)
+	case "cards":
+		return ec.fieldContext_HoldemBox_cards(ctx, field)
+	case "hand":
+		return ec.fieldContext_HoldemBox_hand(ctx, field)
+	case "bonusHand":
+		return ec.fieldContext_HoldemBox_bonusHand(ctx, field)
+	case "outcome":
+		return ec.fieldContext_HoldemBox_outcome(ctx, field)
+	case "anteReturn":
+		return ec.fieldContext_HoldemBox_anteReturn(ctx, field)
+	case "betReturn":
+		return ec.fieldContext_HoldemBox_betReturn(ctx, field)
+	case "bonusReturn":
+		return ec.fieldContext_HoldemBox_bonusReturn(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type HoldemBox", field.Name)
+}
+
+func (ec *executionContext) childFields_HoldemHand(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_HoldemHand_id(ctx, field)
+	case "phase":
+		return ec.fieldContext_HoldemHand_phase(ctx, field)
+	case "turn":
+		return ec.fieldContext_HoldemHand_turn(ctx, field)
+	case "decisionDeadline":
+		return ec.fieldContext_HoldemHand_decisionDeadline(ctx, field)
+	case "boxes":
+		return ec.fieldContext_HoldemHand_boxes(ctx, field)
+	case "board":
+		return ec.fieldContext_HoldemHand_board(ctx, field)
+	case "dealerCards":
+		return ec.fieldContext_HoldemHand_dealerCards(ctx, field)
+	case "dealerHand":
+		return ec.fieldContext_HoldemHand_dealerHand(ctx, field)
+	case "dealerQualifies":
+		return ec.fieldContext_HoldemHand_dealerQualifies(ctx, field)
+	case "shuffle":
+		return ec.fieldContext_HoldemHand_shuffle(ctx, field)
+	case "cut":
+		return ec.fieldContext_HoldemHand_cut(ctx, field)
+	case "totalStake":
+		return ec.fieldContext_HoldemHand_totalStake(ctx, field)
+	case "totalReturn":
+		return ec.fieldContext_HoldemHand_totalReturn(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_HoldemHand_createdAt(ctx, field)
+	case "settledAt":
+		return ec.fieldContext_HoldemHand_settledAt(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type HoldemHand", field.Name)
+}
+
+func (ec *executionContext) childFields_HoldemHandPage(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "items":
+		return ec.fieldContext_HoldemHandPage_items(ctx, field)
+	case "nextCursor":
+		return ec.fieldContext_HoldemHandPage_nextCursor(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type HoldemHandPage", field.Name)
+}
+
+func (ec *executionContext) childFields_HoldemSettings(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "minAnte":
+		return ec.fieldContext_HoldemSettings_minAnte(ctx, field)
+	case "maxAnte":
+		return ec.fieldContext_HoldemSettings_maxAnte(ctx, field)
+	case "maxBonus":
+		return ec.fieldContext_HoldemSettings_maxBonus(ctx, field)
+	case "decisionSeconds":
+		return ec.fieldContext_HoldemSettings_decisionSeconds(ctx, field)
+	case "antePaytable":
+		return ec.fieldContext_HoldemSettings_antePaytable(ctx, field)
+	case "bonusPaytable":
+		return ec.fieldContext_HoldemSettings_bonusPaytable(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type HoldemSettings", field.Name)
+}
+
+func (ec *executionContext) childFields_Jackpot(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "balance":
+		return ec.fieldContext_Jackpot_balance(ctx, field)
+	case "enabled":
+		return ec.fieldContext_Jackpot_enabled(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Jackpot", field.Name)
 }
 
 func (ec *executionContext) childFields_LedgerEntry(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -1047,6 +3538,36 @@ func (ec *executionContext) childFields_LedgerPage(ctx context.Context, field gr
 	return nil, fmt.Errorf("no field named %q was found under type LedgerPage", field.Name)
 }
 
+func (ec *executionContext) childFields_Odds(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "phase":
+		return ec.fieldContext_Odds_phase(ctx, field)
+	case "boards":
+		return ec.fieldContext_Odds_boards(ctx, field)
+	case "sampleSize":
+		return ec.fieldContext_Odds_sampleSize(ctx, field)
+	case "exact":
+		return ec.fieldContext_Odds_exact(ctx, field)
+	case "positions":
+		return ec.fieldContext_Odds_positions(ctx, field)
+	case "categories":
+		return ec.fieldContext_Odds_categories(ctx, field)
+	case "leaders":
+		return ec.fieldContext_Odds_leaders(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Odds", field.Name)
+}
+
+func (ec *executionContext) childFields_PaytableLine(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "category":
+		return ec.fieldContext_PaytableLine_category(ctx, field)
+	case "odds":
+		return ec.fieldContext_PaytableLine_odds(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type PaytableLine", field.Name)
+}
+
 func (ec *executionContext) childFields_PendingVerification(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "id":
@@ -1075,6 +3596,194 @@ func (ec *executionContext) childFields_PendingVerificationPage(ctx context.Cont
 	return nil, fmt.Errorf("no field named %q was found under type PendingVerificationPage", field.Name)
 }
 
+func (ec *executionContext) childFields_Pool(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "round":
+		return ec.fieldContext_Pool_round(ctx, field)
+	case "market":
+		return ec.fieldContext_Pool_market(ctx, field)
+	case "gross":
+		return ec.fieldContext_Pool_gross(ctx, field)
+	case "net":
+		return ec.fieldContext_Pool_net(ctx, field)
+	case "bets":
+		return ec.fieldContext_Pool_bets(ctx, field)
+	case "selections":
+		return ec.fieldContext_Pool_selections(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Pool", field.Name)
+}
+
+func (ec *executionContext) childFields_PoolResult(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "round":
+		return ec.fieldContext_PoolResult_round(ctx, field)
+	case "market":
+		return ec.fieldContext_PoolResult_market(ctx, field)
+	case "gross":
+		return ec.fieldContext_PoolResult_gross(ctx, field)
+	case "bets":
+		return ec.fieldContext_PoolResult_bets(ctx, field)
+	case "commission":
+		return ec.fieldContext_PoolResult_commission(ctx, field)
+	case "jackpotContribution":
+		return ec.fieldContext_PoolResult_jackpotContribution(ctx, field)
+	case "net":
+		return ec.fieldContext_PoolResult_net(ctx, field)
+	case "winningSelections":
+		return ec.fieldContext_PoolResult_winningSelections(ctx, field)
+	case "coefficient":
+		return ec.fieldContext_PoolResult_coefficient(ctx, field)
+	case "categories":
+		return ec.fieldContext_PoolResult_categories(ctx, field)
+	case "paid":
+		return ec.fieldContext_PoolResult_paid(ctx, field)
+	case "breakage":
+		return ec.fieldContext_PoolResult_breakage(ctx, field)
+	case "minusPoolTopUp":
+		return ec.fieldContext_PoolResult_minusPoolTopUp(ctx, field)
+	case "jackpotPaid":
+		return ec.fieldContext_PoolResult_jackpotPaid(ctx, field)
+	case "refunded":
+		return ec.fieldContext_PoolResult_refunded(ctx, field)
+	case "refundReason":
+		return ec.fieldContext_PoolResult_refundReason(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type PoolResult", field.Name)
+}
+
+func (ec *executionContext) childFields_Position(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "number":
+		return ec.fieldContext_Position_number(ctx, field)
+	case "cards":
+		return ec.fieldContext_Position_cards(ctx, field)
+	case "bestHand":
+		return ec.fieldContext_Position_bestHand(ctx, field)
+	case "status":
+		return ec.fieldContext_Position_status(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Position", field.Name)
+}
+
+func (ec *executionContext) childFields_PositionOdds(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "position":
+		return ec.fieldContext_PositionOdds_position(ctx, field)
+	case "win":
+		return ec.fieldContext_PositionOdds_win(ctx, field)
+	case "tie":
+		return ec.fieldContext_PositionOdds_tie(ctx, field)
+	case "equity":
+		return ec.fieldContext_PositionOdds_equity(ctx, field)
+	case "winBoards":
+		return ec.fieldContext_PositionOdds_winBoards(ctx, field)
+	case "tieBoards":
+		return ec.fieldContext_PositionOdds_tieBoards(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type PositionOdds", field.Name)
+}
+
+func (ec *executionContext) childFields_SelectionTotal(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "selection":
+		return ec.fieldContext_SelectionTotal_selection(ctx, field)
+	case "stake":
+		return ec.fieldContext_SelectionTotal_stake(ctx, field)
+	case "bets":
+		return ec.fieldContext_SelectionTotal_bets(ctx, field)
+	case "impliedCoefficient":
+		return ec.fieldContext_SelectionTotal_impliedCoefficient(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SelectionTotal", field.Name)
+}
+
+func (ec *executionContext) childFields_Shuffle(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "commitment":
+		return ec.fieldContext_Shuffle_commitment(ctx, field)
+	case "publicSeed":
+		return ec.fieldContext_Shuffle_publicSeed(ctx, field)
+	case "serverSeed":
+		return ec.fieldContext_Shuffle_serverSeed(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Shuffle", field.Name)
+}
+
+func (ec *executionContext) childFields_Table(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_Table_id(ctx, field)
+	case "name":
+		return ec.fieldContext_Table_name(ctx, field)
+	case "positions":
+		return ec.fieldContext_Table_positions(ctx, field)
+	case "status":
+		return ec.fieldContext_Table_status(ctx, field)
+	case "settings":
+		return ec.fieldContext_Table_settings(ctx, field)
+	case "currentDraw":
+		return ec.fieldContext_Table_currentDraw(ctx, field)
+	case "lastSeq":
+		return ec.fieldContext_Table_lastSeq(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Table", field.Name)
+}
+
+func (ec *executionContext) childFields_TableEvent(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "seq":
+		return ec.fieldContext_TableEvent_seq(ctx, field)
+	case "tableId":
+		return ec.fieldContext_TableEvent_tableId(ctx, field)
+	case "drawId":
+		return ec.fieldContext_TableEvent_drawId(ctx, field)
+	case "type":
+		return ec.fieldContext_TableEvent_type(ctx, field)
+	case "at":
+		return ec.fieldContext_TableEvent_at(ctx, field)
+	case "round":
+		return ec.fieldContext_TableEvent_round(ctx, field)
+	case "cards":
+		return ec.fieldContext_TableEvent_cards(ctx, field)
+	case "position":
+		return ec.fieldContext_TableEvent_position(ctx, field)
+	case "street":
+		return ec.fieldContext_TableEvent_street(ctx, field)
+	case "odds":
+		return ec.fieldContext_TableEvent_odds(ctx, field)
+	case "pool":
+		return ec.fieldContext_TableEvent_pool(ctx, field)
+	case "result":
+		return ec.fieldContext_TableEvent_result(ctx, field)
+	case "reason":
+		return ec.fieldContext_TableEvent_reason(ctx, field)
+	case "draw":
+		return ec.fieldContext_TableEvent_draw(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type TableEvent", field.Name)
+}
+
+func (ec *executionContext) childFields_TableSettings(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "minStake":
+		return ec.fieldContext_TableSettings_minStake(ctx, field)
+	case "maxStake":
+		return ec.fieldContext_TableSettings_maxStake(ctx, field)
+	case "commission":
+		return ec.fieldContext_TableSettings_commission(ctx, field)
+	case "roundSeconds":
+		return ec.fieldContext_TableSettings_roundSeconds(ctx, field)
+	case "cardIntervalMs":
+		return ec.fieldContext_TableSettings_cardIntervalMs(ctx, field)
+	case "resultSeconds":
+		return ec.fieldContext_TableSettings_resultSeconds(ctx, field)
+	case "expressShares":
+		return ec.fieldContext_TableSettings_expressShares(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type TableSettings", field.Name)
+}
+
 func (ec *executionContext) childFields_User(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "id":
@@ -1099,6 +3808,22 @@ func (ec *executionContext) childFields_User(ctx context.Context, field graphql.
 		return ec.fieldContext_User_createdAt(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type User", field.Name)
+}
+
+func (ec *executionContext) childFields_UserEvent(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "type":
+		return ec.fieldContext_UserEvent_type(ctx, field)
+	case "at":
+		return ec.fieldContext_UserEvent_at(ctx, field)
+	case "bet":
+		return ec.fieldContext_UserEvent_bet(ctx, field)
+	case "balance":
+		return ec.fieldContext_UserEvent_balance(ctx, field)
+	case "holdemHand":
+		return ec.fieldContext_UserEvent_holdemHand(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type UserEvent", field.Name)
 }
 
 func (ec *executionContext) childFields_Verification(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -1253,6 +3978,42 @@ func (ec *executionContext) dir_hasRole_args(ctx context.Context, rawArgs map[st
 	return args, nil
 }
 
+func (ec *executionContext) field_Draw_pools_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "round",
+		func(ctx context.Context, v any) (*model.BettingRound, error) {
+			return ec.unmarshalOBettingRound2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐBettingRound(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["round"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "market",
+		func(ctx context.Context, v any) (*model.Market, error) {
+			return ec.unmarshalOMarket2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐMarket(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["market"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_createTable_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.TableInput, error) {
+			return ec.unmarshalNTableInput2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐTableInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_decideVerification_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -1278,6 +4039,56 @@ func (ec *executionContext) field_Mutation_deposit_args(ctx context.Context, raw
 		return nil, err
 	}
 	args["input"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_holdemDecide_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.HoldemDecideInput, error) {
+			return ec.unmarshalNHoldemDecideInput2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐHoldemDecideInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_holdemStart_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.HoldemStartInput, error) {
+			return ec.unmarshalNHoldemStartInput2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐHoldemStartInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_jackpotTopUp_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "amount",
+		func(ctx context.Context, v any) (model.Money, error) {
+			return ec.unmarshalNMoney2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐMoney(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["amount"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "idempotencyKey",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["idempotencyKey"] = arg1
 	return args, nil
 }
 
@@ -1317,6 +4128,34 @@ func (ec *executionContext) field_Mutation_logout_args(ctx context.Context, rawA
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_pauseTable_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "tableId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["tableId"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_placeBet_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.PlaceBetInput, error) {
+			return ec.unmarshalNPlaceBetInput2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐPlaceBetInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_refreshToken_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -1342,6 +4181,78 @@ func (ec *executionContext) field_Mutation_register_args(ctx context.Context, ra
 		return nil, err
 	}
 	args["input"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_resumeTable_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "tableId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["tableId"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_setCommission_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "tableId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["tableId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "percent",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["percent"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_setJackpotEnabled_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "enabled",
+		func(ctx context.Context, v any) (bool, error) {
+			return ec.unmarshalNBoolean2bool(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["enabled"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_setMinStake_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "tableId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["tableId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "amount",
+		func(ctx context.Context, v any) (model.Money, error) {
+			return ec.unmarshalNMoney2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐMoney(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["amount"] = arg1
 	return args, nil
 }
 
@@ -1378,6 +4289,50 @@ func (ec *executionContext) field_Mutation_submitVerification_args(ctx context.C
 		return nil, err
 	}
 	args["input"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_updateTableSettings_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "tableId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["tableId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.TableSettingsInput, error) {
+			return ec.unmarshalNTableSettingsInput2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐTableSettingsInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_voidDraw_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "drawId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["drawId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "reason",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["reason"] = arg1
 	return args, nil
 }
 
@@ -1431,6 +4386,86 @@ func (ec *executionContext) field_Query_auditLog_args(ctx context.Context, rawAr
 	return args, nil
 }
 
+func (ec *executionContext) field_Query_draw_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_holdemHand_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_holdemHands_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_myBets_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "drawId",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOID2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["drawId"] = arg2
+	return args, nil
+}
+
 func (ec *executionContext) field_Query_myLedger_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -1475,6 +4510,66 @@ func (ec *executionContext) field_Query_pendingVerifications_args(ctx context.Co
 	return args, nil
 }
 
+func (ec *executionContext) field_Query_results_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "tableId",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOID2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["tableId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "from",
+		func(ctx context.Context, v any) (*time.Time, error) {
+			return ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["from"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "to",
+		func(ctx context.Context, v any) (*time.Time, error) {
+			return ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["to"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg3
+	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg4
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_table_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Query_user_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -1486,6 +4581,42 @@ func (ec *executionContext) field_Query_user_args(ctx context.Context, rawArgs m
 		return nil, err
 	}
 	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_verifyDraw_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Subscription_tableEvents_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "tableId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["tableId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "afterSeq",
+		func(ctx context.Context, v any) (*int64, error) {
+			return ec.unmarshalOInt642ᚖint64(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["afterSeq"] = arg1
 	return args, nil
 }
 
@@ -1595,7 +4726,7 @@ func (ec *executionContext) _AuditEntry_actor(ctx context.Context, field graphql
 			return ec.fieldContext_AuditEntry_actor(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return obj.Actor, nil
+			return ec.Resolvers.AuditEntry().Actor(ctx, obj)
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.User) graphql.Marshaler {
@@ -1609,8 +4740,8 @@ func (ec *executionContext) fieldContext_AuditEntry_actor(_ context.Context, fie
 	fc = &graphql.FieldContext{
 		Object:     "AuditEntry",
 		Field:      field,
-		IsMethod:   false,
-		IsResolver: false,
+		IsMethod:   true,
+		IsResolver: true,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_User(ctx, field)
 		},
@@ -1889,6 +5020,300 @@ func (ec *executionContext) fieldContext_AuthPayload_user(_ context.Context, fie
 	return fc, nil
 }
 
+func (ec *executionContext) _Bet_id(ctx context.Context, field graphql.CollectedField, obj *model.Bet) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Bet_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Bet_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Bet", field, false, false, "ID")
+}
+
+func (ec *executionContext) _Bet_draw(ctx context.Context, field graphql.CollectedField, obj *model.Bet) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Bet_draw(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Bet().Draw(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Draw) graphql.Marshaler {
+			return ec.marshalNDraw2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐDraw(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Bet_draw(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Bet",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Draw(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Bet_round(ctx context.Context, field graphql.CollectedField, obj *model.Bet) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Bet_round(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Round, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.BettingRound) graphql.Marshaler {
+			return ec.marshalNBettingRound2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐBettingRound(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Bet_round(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Bet", field, false, false, "BettingRound")
+}
+
+func (ec *executionContext) _Bet_market(ctx context.Context, field graphql.CollectedField, obj *model.Bet) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Bet_market(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Market, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.Market) graphql.Marshaler {
+			return ec.marshalNMarket2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐMarket(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Bet_market(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Bet", field, false, false, "Market")
+}
+
+func (ec *executionContext) _Bet_selection(ctx context.Context, field graphql.CollectedField, obj *model.Bet) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Bet_selection(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Selection, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Bet_selection(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Bet", field, false, false, "String")
+}
+
+func (ec *executionContext) _Bet_stake(ctx context.Context, field graphql.CollectedField, obj *model.Bet) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Bet_stake(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Stake, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.Money) graphql.Marshaler {
+			return ec.marshalNMoney2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐMoney(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Bet_stake(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Bet", field, false, false, "Money")
+}
+
+func (ec *executionContext) _Bet_status(ctx context.Context, field graphql.CollectedField, obj *model.Bet) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Bet_status(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Status, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.BetStatus) graphql.Marshaler {
+			return ec.marshalNBetStatus2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐBetStatus(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Bet_status(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Bet", field, false, false, "BetStatus")
+}
+
+func (ec *executionContext) _Bet_payout(ctx context.Context, field graphql.CollectedField, obj *model.Bet) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Bet_payout(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Payout, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Money) graphql.Marshaler {
+			return ec.marshalOMoney2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐMoney(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Bet_payout(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Bet", field, false, false, "Money")
+}
+
+func (ec *executionContext) _Bet_placedAt(ctx context.Context, field graphql.CollectedField, obj *model.Bet) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Bet_placedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PlacedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Bet_placedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Bet", field, false, false, "Time")
+}
+
+func (ec *executionContext) _Bet_settledAt(ctx context.Context, field graphql.CollectedField, obj *model.Bet) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Bet_settledAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.SettledAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Bet_settledAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Bet", field, false, false, "Time")
+}
+
+func (ec *executionContext) _BetPage_items(ctx context.Context, field graphql.CollectedField, obj *model.BetPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BetPage_items(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Items, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []model.Bet) graphql.Marshaler {
+			return ec.marshalNBet2ᚕgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐBetᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_BetPage_items(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "BetPage",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Bet(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _BetPage_nextCursor(ctx context.Context, field graphql.CollectedField, obj *model.BetPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BetPage_nextCursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.NextCursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_BetPage_nextCursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BetPage", field, false, false, "String")
+}
+
 func (ec *executionContext) _CashTransfer_transferId(ctx context.Context, field graphql.CollectedField, obj *model.CashTransfer) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -2011,6 +5436,2126 @@ func (ec *executionContext) _CashTransfer_createdAt(ctx context.Context, field g
 }
 func (ec *executionContext) fieldContext_CashTransfer_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("CashTransfer", field, false, false, "Time")
+}
+
+func (ec *executionContext) _CategoryOdds_category(ctx context.Context, field graphql.CollectedField, obj *model.CategoryOdds) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CategoryOdds_category(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Category, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.HandCategory) graphql.Marshaler {
+			return ec.marshalNHandCategory2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐHandCategory(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CategoryOdds_category(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CategoryOdds", field, false, false, "HandCategory")
+}
+
+func (ec *executionContext) _CategoryOdds_probability(ctx context.Context, field graphql.CollectedField, obj *model.CategoryOdds) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CategoryOdds_probability(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Probability, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v float64) graphql.Marshaler {
+			return ec.marshalNFloat2float64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CategoryOdds_probability(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CategoryOdds", field, false, false, "Float")
+}
+
+func (ec *executionContext) _CategoryOdds_count(ctx context.Context, field graphql.CollectedField, obj *model.CategoryOdds) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CategoryOdds_count(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Count, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CategoryOdds_count(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CategoryOdds", field, false, false, "Int")
+}
+
+func (ec *executionContext) _Draw_id(ctx context.Context, field graphql.CollectedField, obj *model.Draw) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Draw_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Draw_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Draw", field, false, false, "ID")
+}
+
+func (ec *executionContext) _Draw_table(ctx context.Context, field graphql.CollectedField, obj *model.Draw) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Draw_table(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Draw().Table(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Table) graphql.Marshaler {
+			return ec.marshalNTable2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐTable(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Draw_table(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Draw",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Table(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Draw_number(ctx context.Context, field graphql.CollectedField, obj *model.Draw) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Draw_number(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Number, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Draw_number(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Draw", field, false, false, "Int")
+}
+
+func (ec *executionContext) _Draw_phase(ctx context.Context, field graphql.CollectedField, obj *model.Draw) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Draw_phase(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Phase, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.DrawPhase) graphql.Marshaler {
+			return ec.marshalNDrawPhase2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐDrawPhase(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Draw_phase(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Draw", field, false, false, "DrawPhase")
+}
+
+func (ec *executionContext) _Draw_openRound(ctx context.Context, field graphql.CollectedField, obj *model.Draw) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Draw_openRound(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.OpenRound, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.BettingRound) graphql.Marshaler {
+			return ec.marshalOBettingRound2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐBettingRound(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Draw_openRound(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Draw", field, false, false, "BettingRound")
+}
+
+func (ec *executionContext) _Draw_roundClosesAt(ctx context.Context, field graphql.CollectedField, obj *model.Draw) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Draw_roundClosesAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.RoundClosesAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Draw_roundClosesAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Draw", field, false, false, "Time")
+}
+
+func (ec *executionContext) _Draw_minStake(ctx context.Context, field graphql.CollectedField, obj *model.Draw) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Draw_minStake(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.MinStake, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.Money) graphql.Marshaler {
+			return ec.marshalNMoney2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐMoney(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Draw_minStake(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Draw", field, false, false, "Money")
+}
+
+func (ec *executionContext) _Draw_maxStake(ctx context.Context, field graphql.CollectedField, obj *model.Draw) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Draw_maxStake(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.MaxStake, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.Money) graphql.Marshaler {
+			return ec.marshalNMoney2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐMoney(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Draw_maxStake(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Draw", field, false, false, "Money")
+}
+
+func (ec *executionContext) _Draw_positions(ctx context.Context, field graphql.CollectedField, obj *model.Draw) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Draw_positions(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Positions, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []model.Position) graphql.Marshaler {
+			return ec.marshalNPosition2ᚕgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐPositionᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Draw_positions(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Draw",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Position(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Draw_board(ctx context.Context, field graphql.CollectedField, obj *model.Draw) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Draw_board(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Board, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalNString2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Draw_board(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Draw", field, false, false, "String")
+}
+
+func (ec *executionContext) _Draw_burned(ctx context.Context, field graphql.CollectedField, obj *model.Draw) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Draw_burned(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Burned, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalNString2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Draw_burned(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Draw", field, false, false, "String")
+}
+
+func (ec *executionContext) _Draw_shuffle(ctx context.Context, field graphql.CollectedField, obj *model.Draw) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Draw_shuffle(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Shuffle, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Shuffle) graphql.Marshaler {
+			return ec.marshalNShuffle2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐShuffle(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Draw_shuffle(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Draw",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Shuffle(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Draw_openedAt(ctx context.Context, field graphql.CollectedField, obj *model.Draw) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Draw_openedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.OpenedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Draw_openedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Draw", field, false, false, "Time")
+}
+
+func (ec *executionContext) _Draw_settledAt(ctx context.Context, field graphql.CollectedField, obj *model.Draw) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Draw_settledAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.SettledAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Draw_settledAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Draw", field, false, false, "Time")
+}
+
+func (ec *executionContext) _Draw_voidReason(ctx context.Context, field graphql.CollectedField, obj *model.Draw) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Draw_voidReason(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.VoidReason, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Draw_voidReason(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Draw", field, false, false, "String")
+}
+
+func (ec *executionContext) _Draw_odds(ctx context.Context, field graphql.CollectedField, obj *model.Draw) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Draw_odds(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Draw().Odds(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Odds) graphql.Marshaler {
+			return ec.marshalOOdds2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐOdds(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Draw_odds(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Draw",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Odds(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Draw_pools(ctx context.Context, field graphql.CollectedField, obj *model.Draw) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Draw_pools(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Draw().Pools(ctx, obj, fc.Args["round"].(*model.BettingRound), fc.Args["market"].(*model.Market))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []model.Pool) graphql.Marshaler {
+			return ec.marshalNPool2ᚕgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐPoolᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Draw_pools(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Draw",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Pool(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Draw_pools_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Draw_result(ctx context.Context, field graphql.CollectedField, obj *model.Draw) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Draw_result(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Draw().Result(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.DrawResult) graphql.Marshaler {
+			return ec.marshalODrawResult2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐDrawResult(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Draw_result(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Draw",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_DrawResult(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _DrawPage_items(ctx context.Context, field graphql.CollectedField, obj *model.DrawPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DrawPage_items(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Items, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []model.Draw) graphql.Marshaler {
+			return ec.marshalNDraw2ᚕgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐDrawᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DrawPage_items(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "DrawPage",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Draw(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _DrawPage_nextCursor(ctx context.Context, field graphql.CollectedField, obj *model.DrawPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DrawPage_nextCursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.NextCursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_DrawPage_nextCursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DrawPage", field, false, false, "String")
+}
+
+func (ec *executionContext) _DrawResult_winners(ctx context.Context, field graphql.CollectedField, obj *model.DrawResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DrawResult_winners(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Winners, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []int) graphql.Marshaler {
+			return ec.marshalNInt2ᚕintᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DrawResult_winners(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DrawResult", field, false, false, "Int")
+}
+
+func (ec *executionContext) _DrawResult_winningCategory(ctx context.Context, field graphql.CollectedField, obj *model.DrawResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DrawResult_winningCategory(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.WinningCategory, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.HandCategory) graphql.Marshaler {
+			return ec.marshalOHandCategory2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐHandCategory(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_DrawResult_winningCategory(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DrawResult", field, false, false, "HandCategory")
+}
+
+func (ec *executionContext) _DrawResult_leadersAfterFlop(ctx context.Context, field graphql.CollectedField, obj *model.DrawResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DrawResult_leadersAfterFlop(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.LeadersAfterFlop, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []int) graphql.Marshaler {
+			return ec.marshalNInt2ᚕintᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DrawResult_leadersAfterFlop(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DrawResult", field, false, false, "Int")
+}
+
+func (ec *executionContext) _DrawResult_leadersAfterTurn(ctx context.Context, field graphql.CollectedField, obj *model.DrawResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DrawResult_leadersAfterTurn(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.LeadersAfterTurn, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []int) graphql.Marshaler {
+			return ec.marshalNInt2ᚕintᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DrawResult_leadersAfterTurn(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DrawResult", field, false, false, "Int")
+}
+
+func (ec *executionContext) _DrawResult_pools(ctx context.Context, field graphql.CollectedField, obj *model.DrawResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DrawResult_pools(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Pools, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []model.PoolResult) graphql.Marshaler {
+			return ec.marshalNPoolResult2ᚕgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐPoolResultᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DrawResult_pools(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "DrawResult",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PoolResult(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _DrawResult_settledAt(ctx context.Context, field graphql.CollectedField, obj *model.DrawResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DrawResult_settledAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.SettledAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DrawResult_settledAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DrawResult", field, false, false, "Time")
+}
+
+func (ec *executionContext) _DrawVerification_draw(ctx context.Context, field graphql.CollectedField, obj *model.DrawVerification) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DrawVerification_draw(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.DrawVerification().Draw(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Draw) graphql.Marshaler {
+			return ec.marshalNDraw2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐDraw(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DrawVerification_draw(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "DrawVerification",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Draw(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _DrawVerification_commitmentValid(ctx context.Context, field graphql.CollectedField, obj *model.DrawVerification) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DrawVerification_commitmentValid(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CommitmentValid, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DrawVerification_commitmentValid(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DrawVerification", field, false, false, "Boolean")
+}
+
+func (ec *executionContext) _DrawVerification_cardsMatch(ctx context.Context, field graphql.CollectedField, obj *model.DrawVerification) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DrawVerification_cardsMatch(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CardsMatch, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DrawVerification_cardsMatch(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DrawVerification", field, false, false, "Boolean")
+}
+
+func (ec *executionContext) _DrawVerification_payoutsMatch(ctx context.Context, field graphql.CollectedField, obj *model.DrawVerification) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DrawVerification_payoutsMatch(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PayoutsMatch, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DrawVerification_payoutsMatch(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DrawVerification", field, false, false, "Boolean")
+}
+
+func (ec *executionContext) _DrawVerification_problems(ctx context.Context, field graphql.CollectedField, obj *model.DrawVerification) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DrawVerification_problems(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Problems, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalNString2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DrawVerification_problems(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DrawVerification", field, false, false, "String")
+}
+
+func (ec *executionContext) _ExpressCategoryResult_category(ctx context.Context, field graphql.CollectedField, obj *model.ExpressCategoryResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ExpressCategoryResult_category(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Category, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ExpressCategoryResult_category(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ExpressCategoryResult", field, false, false, "Int")
+}
+
+func (ec *executionContext) _ExpressCategoryResult_fund(ctx context.Context, field graphql.CollectedField, obj *model.ExpressCategoryResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ExpressCategoryResult_fund(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Fund, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.Money) graphql.Marshaler {
+			return ec.marshalNMoney2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐMoney(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ExpressCategoryResult_fund(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ExpressCategoryResult", field, false, false, "Money")
+}
+
+func (ec *executionContext) _ExpressCategoryResult_jackpot(ctx context.Context, field graphql.CollectedField, obj *model.ExpressCategoryResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ExpressCategoryResult_jackpot(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Jackpot, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.Money) graphql.Marshaler {
+			return ec.marshalNMoney2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐMoney(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ExpressCategoryResult_jackpot(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ExpressCategoryResult", field, false, false, "Money")
+}
+
+func (ec *executionContext) _ExpressCategoryResult_coupons(ctx context.Context, field graphql.CollectedField, obj *model.ExpressCategoryResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ExpressCategoryResult_coupons(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Coupons, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ExpressCategoryResult_coupons(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ExpressCategoryResult", field, false, false, "Int")
+}
+
+func (ec *executionContext) _ExpressCategoryResult_stakes(ctx context.Context, field graphql.CollectedField, obj *model.ExpressCategoryResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ExpressCategoryResult_stakes(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Stakes, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.Money) graphql.Marshaler {
+			return ec.marshalNMoney2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐMoney(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ExpressCategoryResult_stakes(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ExpressCategoryResult", field, false, false, "Money")
+}
+
+func (ec *executionContext) _ExpressCategoryResult_coefficient(ctx context.Context, field graphql.CollectedField, obj *model.ExpressCategoryResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ExpressCategoryResult_coefficient(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Coefficient, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Coefficient) graphql.Marshaler {
+			return ec.marshalOCoefficient2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐCoefficient(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_ExpressCategoryResult_coefficient(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ExpressCategoryResult", field, false, false, "Coefficient")
+}
+
+func (ec *executionContext) _ExpressCategoryResult_paid(ctx context.Context, field graphql.CollectedField, obj *model.ExpressCategoryResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ExpressCategoryResult_paid(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Paid, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.Money) graphql.Marshaler {
+			return ec.marshalNMoney2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐMoney(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ExpressCategoryResult_paid(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ExpressCategoryResult", field, false, false, "Money")
+}
+
+func (ec *executionContext) _ExpressCategoryResult_breakage(ctx context.Context, field graphql.CollectedField, obj *model.ExpressCategoryResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ExpressCategoryResult_breakage(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Breakage, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.Money) graphql.Marshaler {
+			return ec.marshalNMoney2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐMoney(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ExpressCategoryResult_breakage(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ExpressCategoryResult", field, false, false, "Money")
+}
+
+func (ec *executionContext) _ExpressCategoryResult_topUp(ctx context.Context, field graphql.CollectedField, obj *model.ExpressCategoryResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ExpressCategoryResult_topUp(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TopUp, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.Money) graphql.Marshaler {
+			return ec.marshalNMoney2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐMoney(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ExpressCategoryResult_topUp(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ExpressCategoryResult", field, false, false, "Money")
+}
+
+func (ec *executionContext) _ExpressCategoryResult_rolledIntoJackpot(ctx context.Context, field graphql.CollectedField, obj *model.ExpressCategoryResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ExpressCategoryResult_rolledIntoJackpot(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.RolledIntoJackpot, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.Money) graphql.Marshaler {
+			return ec.marshalNMoney2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐMoney(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ExpressCategoryResult_rolledIntoJackpot(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ExpressCategoryResult", field, false, false, "Money")
+}
+
+func (ec *executionContext) _HandInfo_category(ctx context.Context, field graphql.CollectedField, obj *model.HandInfo) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_HandInfo_category(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Category, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.HandCategory) graphql.Marshaler {
+			return ec.marshalNHandCategory2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐHandCategory(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_HandInfo_category(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("HandInfo", field, false, false, "HandCategory")
+}
+
+func (ec *executionContext) _HandInfo_description(ctx context.Context, field graphql.CollectedField, obj *model.HandInfo) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_HandInfo_description(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Description, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_HandInfo_description(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("HandInfo", field, false, false, "String")
+}
+
+func (ec *executionContext) _HandInfo_cards(ctx context.Context, field graphql.CollectedField, obj *model.HandInfo) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_HandInfo_cards(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Cards, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalNString2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_HandInfo_cards(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("HandInfo", field, false, false, "String")
+}
+
+func (ec *executionContext) _HoldemBox_index(ctx context.Context, field graphql.CollectedField, obj *model.HoldemBox) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_HoldemBox_index(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Index, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_HoldemBox_index(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("HoldemBox", field, false, false, "Int")
+}
+
+func (ec *executionContext) _HoldemBox_ante(ctx context.Context, field graphql.CollectedField, obj *model.HoldemBox) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_HoldemBox_ante(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Ante, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.Money) graphql.Marshaler {
+			return ec.marshalNMoney2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐMoney(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_HoldemBox_ante(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("HoldemBox", field, false, false, "Money")
+}
+
+func (ec *executionContext) _HoldemBox_bonus(ctx context.Context, field graphql.CollectedField, obj *model.HoldemBox) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_HoldemBox_bonus(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Bonus, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.Money) graphql.Marshaler {
+			return ec.marshalNMoney2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐMoney(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_HoldemBox_bonus(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("HoldemBox", field, false, false, "Money")
+}
+
+func (ec *executionContext) _HoldemBox_bet(ctx context.Context, field graphql.CollectedField, obj *model.HoldemBox) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_HoldemBox_bet(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Bet, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.Money) graphql.Marshaler {
+			return ec.marshalNMoney2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐMoney(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_HoldemBox_bet(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("HoldemBox", field, false, false, "Money")
+}
+
+func (ec *executionContext) _HoldemBox_decision(ctx context.Context, field graphql.CollectedField, obj *model.HoldemBox) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_HoldemBox_decision(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Decision, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.HoldemDecision) graphql.Marshaler {
+			return ec.marshalOHoldemDecision2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐHoldemDecision(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_HoldemBox_decision(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("HoldemBox", field, false, false, "HoldemDecision")
+}
+
+func (ec *executionContext) _HoldemBox_timedOut(ctx context.Context, field graphql.CollectedField, obj *model.HoldemBox) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_HoldemBox_timedOut(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TimedOut, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_HoldemBox_timedOut(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("HoldemBox", field, false, false, "Boolean")
+}
+
+func (ec *executionContext) _HoldemBox_cards(ctx context.Context, field graphql.CollectedField, obj *model.HoldemBox) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_HoldemBox_cards(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Cards, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalNString2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_HoldemBox_cards(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("HoldemBox", field, false, false, "String")
+}
+
+func (ec *executionContext) _HoldemBox_hand(ctx context.Context, field graphql.CollectedField, obj *model.HoldemBox) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_HoldemBox_hand(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Hand, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.HandInfo) graphql.Marshaler {
+			return ec.marshalOHandInfo2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐHandInfo(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_HoldemBox_hand(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "HoldemBox",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_HandInfo(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _HoldemBox_bonusHand(ctx context.Context, field graphql.CollectedField, obj *model.HoldemBox) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_HoldemBox_bonusHand(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.BonusHand, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.HandInfo) graphql.Marshaler {
+			return ec.marshalOHandInfo2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐHandInfo(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_HoldemBox_bonusHand(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "HoldemBox",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_HandInfo(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _HoldemBox_outcome(ctx context.Context, field graphql.CollectedField, obj *model.HoldemBox) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_HoldemBox_outcome(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Outcome, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.HoldemOutcome) graphql.Marshaler {
+			return ec.marshalOHoldemOutcome2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐHoldemOutcome(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_HoldemBox_outcome(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("HoldemBox", field, false, false, "HoldemOutcome")
+}
+
+func (ec *executionContext) _HoldemBox_anteReturn(ctx context.Context, field graphql.CollectedField, obj *model.HoldemBox) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_HoldemBox_anteReturn(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.AnteReturn, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Money) graphql.Marshaler {
+			return ec.marshalOMoney2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐMoney(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_HoldemBox_anteReturn(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("HoldemBox", field, false, false, "Money")
+}
+
+func (ec *executionContext) _HoldemBox_betReturn(ctx context.Context, field graphql.CollectedField, obj *model.HoldemBox) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_HoldemBox_betReturn(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.BetReturn, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Money) graphql.Marshaler {
+			return ec.marshalOMoney2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐMoney(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_HoldemBox_betReturn(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("HoldemBox", field, false, false, "Money")
+}
+
+func (ec *executionContext) _HoldemBox_bonusReturn(ctx context.Context, field graphql.CollectedField, obj *model.HoldemBox) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_HoldemBox_bonusReturn(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.BonusReturn, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Money) graphql.Marshaler {
+			return ec.marshalOMoney2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐMoney(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_HoldemBox_bonusReturn(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("HoldemBox", field, false, false, "Money")
+}
+
+func (ec *executionContext) _HoldemHand_id(ctx context.Context, field graphql.CollectedField, obj *model.HoldemHand) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_HoldemHand_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_HoldemHand_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("HoldemHand", field, false, false, "ID")
+}
+
+func (ec *executionContext) _HoldemHand_phase(ctx context.Context, field graphql.CollectedField, obj *model.HoldemHand) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_HoldemHand_phase(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Phase, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.HoldemPhase) graphql.Marshaler {
+			return ec.marshalNHoldemPhase2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐHoldemPhase(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_HoldemHand_phase(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("HoldemHand", field, false, false, "HoldemPhase")
+}
+
+func (ec *executionContext) _HoldemHand_turn(ctx context.Context, field graphql.CollectedField, obj *model.HoldemHand) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_HoldemHand_turn(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Turn, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *int) graphql.Marshaler {
+			return ec.marshalOInt2ᚖint(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_HoldemHand_turn(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("HoldemHand", field, false, false, "Int")
+}
+
+func (ec *executionContext) _HoldemHand_decisionDeadline(ctx context.Context, field graphql.CollectedField, obj *model.HoldemHand) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_HoldemHand_decisionDeadline(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.DecisionDeadline, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_HoldemHand_decisionDeadline(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("HoldemHand", field, false, false, "Time")
+}
+
+func (ec *executionContext) _HoldemHand_boxes(ctx context.Context, field graphql.CollectedField, obj *model.HoldemHand) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_HoldemHand_boxes(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Boxes, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []model.HoldemBox) graphql.Marshaler {
+			return ec.marshalNHoldemBox2ᚕgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐHoldemBoxᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_HoldemHand_boxes(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "HoldemHand",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_HoldemBox(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _HoldemHand_board(ctx context.Context, field graphql.CollectedField, obj *model.HoldemHand) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_HoldemHand_board(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Board, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalNString2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_HoldemHand_board(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("HoldemHand", field, false, false, "String")
+}
+
+func (ec *executionContext) _HoldemHand_dealerCards(ctx context.Context, field graphql.CollectedField, obj *model.HoldemHand) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_HoldemHand_dealerCards(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.DealerCards, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalNString2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_HoldemHand_dealerCards(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("HoldemHand", field, false, false, "String")
+}
+
+func (ec *executionContext) _HoldemHand_dealerHand(ctx context.Context, field graphql.CollectedField, obj *model.HoldemHand) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_HoldemHand_dealerHand(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.DealerHand, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.HandInfo) graphql.Marshaler {
+			return ec.marshalOHandInfo2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐHandInfo(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_HoldemHand_dealerHand(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "HoldemHand",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_HandInfo(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _HoldemHand_dealerQualifies(ctx context.Context, field graphql.CollectedField, obj *model.HoldemHand) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_HoldemHand_dealerQualifies(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.DealerQualifies, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *bool) graphql.Marshaler {
+			return ec.marshalOBoolean2ᚖbool(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_HoldemHand_dealerQualifies(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("HoldemHand", field, false, false, "Boolean")
+}
+
+func (ec *executionContext) _HoldemHand_shuffle(ctx context.Context, field graphql.CollectedField, obj *model.HoldemHand) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_HoldemHand_shuffle(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Shuffle, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Shuffle) graphql.Marshaler {
+			return ec.marshalNShuffle2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐShuffle(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_HoldemHand_shuffle(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "HoldemHand",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Shuffle(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _HoldemHand_cut(ctx context.Context, field graphql.CollectedField, obj *model.HoldemHand) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_HoldemHand_cut(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Cut, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_HoldemHand_cut(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("HoldemHand", field, false, false, "String")
+}
+
+func (ec *executionContext) _HoldemHand_totalStake(ctx context.Context, field graphql.CollectedField, obj *model.HoldemHand) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_HoldemHand_totalStake(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TotalStake, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.Money) graphql.Marshaler {
+			return ec.marshalNMoney2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐMoney(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_HoldemHand_totalStake(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("HoldemHand", field, false, false, "Money")
+}
+
+func (ec *executionContext) _HoldemHand_totalReturn(ctx context.Context, field graphql.CollectedField, obj *model.HoldemHand) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_HoldemHand_totalReturn(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TotalReturn, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Money) graphql.Marshaler {
+			return ec.marshalOMoney2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐMoney(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_HoldemHand_totalReturn(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("HoldemHand", field, false, false, "Money")
+}
+
+func (ec *executionContext) _HoldemHand_createdAt(ctx context.Context, field graphql.CollectedField, obj *model.HoldemHand) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_HoldemHand_createdAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_HoldemHand_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("HoldemHand", field, false, false, "Time")
+}
+
+func (ec *executionContext) _HoldemHand_settledAt(ctx context.Context, field graphql.CollectedField, obj *model.HoldemHand) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_HoldemHand_settledAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.SettledAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_HoldemHand_settledAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("HoldemHand", field, false, false, "Time")
+}
+
+func (ec *executionContext) _HoldemHandPage_items(ctx context.Context, field graphql.CollectedField, obj *model.HoldemHandPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_HoldemHandPage_items(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Items, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []model.HoldemHand) graphql.Marshaler {
+			return ec.marshalNHoldemHand2ᚕgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐHoldemHandᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_HoldemHandPage_items(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "HoldemHandPage",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_HoldemHand(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _HoldemHandPage_nextCursor(ctx context.Context, field graphql.CollectedField, obj *model.HoldemHandPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_HoldemHandPage_nextCursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.NextCursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_HoldemHandPage_nextCursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("HoldemHandPage", field, false, false, "String")
+}
+
+func (ec *executionContext) _HoldemSettings_minAnte(ctx context.Context, field graphql.CollectedField, obj *model.HoldemSettings) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_HoldemSettings_minAnte(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.MinAnte, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.Money) graphql.Marshaler {
+			return ec.marshalNMoney2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐMoney(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_HoldemSettings_minAnte(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("HoldemSettings", field, false, false, "Money")
+}
+
+func (ec *executionContext) _HoldemSettings_maxAnte(ctx context.Context, field graphql.CollectedField, obj *model.HoldemSettings) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_HoldemSettings_maxAnte(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.MaxAnte, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.Money) graphql.Marshaler {
+			return ec.marshalNMoney2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐMoney(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_HoldemSettings_maxAnte(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("HoldemSettings", field, false, false, "Money")
+}
+
+func (ec *executionContext) _HoldemSettings_maxBonus(ctx context.Context, field graphql.CollectedField, obj *model.HoldemSettings) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_HoldemSettings_maxBonus(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.MaxBonus, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.Money) graphql.Marshaler {
+			return ec.marshalNMoney2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐMoney(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_HoldemSettings_maxBonus(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("HoldemSettings", field, false, false, "Money")
+}
+
+func (ec *executionContext) _HoldemSettings_decisionSeconds(ctx context.Context, field graphql.CollectedField, obj *model.HoldemSettings) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_HoldemSettings_decisionSeconds(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.DecisionSeconds, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_HoldemSettings_decisionSeconds(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("HoldemSettings", field, false, false, "Int")
+}
+
+func (ec *executionContext) _HoldemSettings_antePaytable(ctx context.Context, field graphql.CollectedField, obj *model.HoldemSettings) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_HoldemSettings_antePaytable(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.AntePaytable, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []model.PaytableLine) graphql.Marshaler {
+			return ec.marshalNPaytableLine2ᚕgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐPaytableLineᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_HoldemSettings_antePaytable(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "HoldemSettings",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PaytableLine(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _HoldemSettings_bonusPaytable(ctx context.Context, field graphql.CollectedField, obj *model.HoldemSettings) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_HoldemSettings_bonusPaytable(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.BonusPaytable, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []model.PaytableLine) graphql.Marshaler {
+			return ec.marshalNPaytableLine2ᚕgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐPaytableLineᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_HoldemSettings_bonusPaytable(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "HoldemSettings",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PaytableLine(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Jackpot_balance(ctx context.Context, field graphql.CollectedField, obj *model.Jackpot) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Jackpot_balance(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Balance, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.Money) graphql.Marshaler {
+			return ec.marshalNMoney2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐMoney(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Jackpot_balance(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Jackpot", field, false, false, "Money")
+}
+
+func (ec *executionContext) _Jackpot_enabled(ctx context.Context, field graphql.CollectedField, obj *model.Jackpot) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Jackpot_enabled(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Enabled, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Jackpot_enabled(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Jackpot", field, false, false, "Boolean")
 }
 
 func (ec *executionContext) _LedgerEntry_id(ctx context.Context, field graphql.CollectedField, obj *model.LedgerEntry) (ret graphql.Marshaler) {
@@ -2710,6 +8255,960 @@ func (ec *executionContext) fieldContext_Mutation_setRole(ctx context.Context, f
 	return fc, nil
 }
 
+func (ec *executionContext) _Mutation_placeBet(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_placeBet(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().PlaceBet(ctx, fc.Args["input"].(model.PlaceBetInput))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				if ec.Directives.Authenticated == nil {
+					var zeroVal *model.Bet
+					return zeroVal, errors.New("directive authenticated is not implemented")
+				}
+				return ec.Directives.Authenticated(ctx, nil, directive0)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Bet) graphql.Marshaler {
+			return ec.marshalNBet2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐBet(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_placeBet(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Bet(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_placeBet_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_createTable(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_createTable(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().CreateTable(ctx, fc.Args["input"].(model.TableInput))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				roles, err := ec.unmarshalNRole2ᚕgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐRoleᚄ(ctx, []any{"ADMIN"})
+				if err != nil {
+					var zeroVal *model.Table
+					return zeroVal, err
+				}
+				if ec.Directives.HasRole == nil {
+					var zeroVal *model.Table
+					return zeroVal, errors.New("directive hasRole is not implemented")
+				}
+				return ec.Directives.HasRole(ctx, nil, directive0, roles)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Table) graphql.Marshaler {
+			return ec.marshalNTable2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐTable(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_createTable(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Table(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_createTable_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_updateTableSettings(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_updateTableSettings(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().UpdateTableSettings(ctx, fc.Args["tableId"].(string), fc.Args["input"].(model.TableSettingsInput))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				roles, err := ec.unmarshalNRole2ᚕgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐRoleᚄ(ctx, []any{"ADMIN"})
+				if err != nil {
+					var zeroVal *model.Table
+					return zeroVal, err
+				}
+				if ec.Directives.HasRole == nil {
+					var zeroVal *model.Table
+					return zeroVal, errors.New("directive hasRole is not implemented")
+				}
+				return ec.Directives.HasRole(ctx, nil, directive0, roles)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Table) graphql.Marshaler {
+			return ec.marshalNTable2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐTable(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_updateTableSettings(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Table(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_updateTableSettings_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_setMinStake(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_setMinStake(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().SetMinStake(ctx, fc.Args["tableId"].(string), fc.Args["amount"].(model.Money))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				roles, err := ec.unmarshalNRole2ᚕgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐRoleᚄ(ctx, []any{"ADMIN"})
+				if err != nil {
+					var zeroVal *model.Table
+					return zeroVal, err
+				}
+				if ec.Directives.HasRole == nil {
+					var zeroVal *model.Table
+					return zeroVal, errors.New("directive hasRole is not implemented")
+				}
+				return ec.Directives.HasRole(ctx, nil, directive0, roles)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Table) graphql.Marshaler {
+			return ec.marshalNTable2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐTable(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_setMinStake(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Table(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_setMinStake_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_setCommission(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_setCommission(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().SetCommission(ctx, fc.Args["tableId"].(string), fc.Args["percent"].(string))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				roles, err := ec.unmarshalNRole2ᚕgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐRoleᚄ(ctx, []any{"ADMIN"})
+				if err != nil {
+					var zeroVal *model.Table
+					return zeroVal, err
+				}
+				if ec.Directives.HasRole == nil {
+					var zeroVal *model.Table
+					return zeroVal, errors.New("directive hasRole is not implemented")
+				}
+				return ec.Directives.HasRole(ctx, nil, directive0, roles)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Table) graphql.Marshaler {
+			return ec.marshalNTable2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐTable(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_setCommission(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Table(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_setCommission_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_pauseTable(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_pauseTable(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().PauseTable(ctx, fc.Args["tableId"].(string))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				roles, err := ec.unmarshalNRole2ᚕgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐRoleᚄ(ctx, []any{"ADMIN"})
+				if err != nil {
+					var zeroVal *model.Table
+					return zeroVal, err
+				}
+				if ec.Directives.HasRole == nil {
+					var zeroVal *model.Table
+					return zeroVal, errors.New("directive hasRole is not implemented")
+				}
+				return ec.Directives.HasRole(ctx, nil, directive0, roles)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Table) graphql.Marshaler {
+			return ec.marshalNTable2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐTable(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_pauseTable(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Table(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_pauseTable_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_resumeTable(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_resumeTable(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().ResumeTable(ctx, fc.Args["tableId"].(string))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				roles, err := ec.unmarshalNRole2ᚕgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐRoleᚄ(ctx, []any{"ADMIN"})
+				if err != nil {
+					var zeroVal *model.Table
+					return zeroVal, err
+				}
+				if ec.Directives.HasRole == nil {
+					var zeroVal *model.Table
+					return zeroVal, errors.New("directive hasRole is not implemented")
+				}
+				return ec.Directives.HasRole(ctx, nil, directive0, roles)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Table) graphql.Marshaler {
+			return ec.marshalNTable2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐTable(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_resumeTable(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Table(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_resumeTable_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_voidDraw(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_voidDraw(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().VoidDraw(ctx, fc.Args["drawId"].(string), fc.Args["reason"].(string))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				roles, err := ec.unmarshalNRole2ᚕgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐRoleᚄ(ctx, []any{"ADMIN"})
+				if err != nil {
+					var zeroVal *model.Draw
+					return zeroVal, err
+				}
+				if ec.Directives.HasRole == nil {
+					var zeroVal *model.Draw
+					return zeroVal, errors.New("directive hasRole is not implemented")
+				}
+				return ec.Directives.HasRole(ctx, nil, directive0, roles)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Draw) graphql.Marshaler {
+			return ec.marshalNDraw2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐDraw(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_voidDraw(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Draw(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_voidDraw_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_jackpotTopUp(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_jackpotTopUp(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().JackpotTopUp(ctx, fc.Args["amount"].(model.Money), fc.Args["idempotencyKey"].(string))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				roles, err := ec.unmarshalNRole2ᚕgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐRoleᚄ(ctx, []any{"ADMIN"})
+				if err != nil {
+					var zeroVal *model.Jackpot
+					return zeroVal, err
+				}
+				if ec.Directives.HasRole == nil {
+					var zeroVal *model.Jackpot
+					return zeroVal, errors.New("directive hasRole is not implemented")
+				}
+				return ec.Directives.HasRole(ctx, nil, directive0, roles)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Jackpot) graphql.Marshaler {
+			return ec.marshalNJackpot2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐJackpot(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_jackpotTopUp(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Jackpot(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_jackpotTopUp_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_setJackpotEnabled(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_setJackpotEnabled(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().SetJackpotEnabled(ctx, fc.Args["enabled"].(bool))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				roles, err := ec.unmarshalNRole2ᚕgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐRoleᚄ(ctx, []any{"ADMIN"})
+				if err != nil {
+					var zeroVal *model.Jackpot
+					return zeroVal, err
+				}
+				if ec.Directives.HasRole == nil {
+					var zeroVal *model.Jackpot
+					return zeroVal, errors.New("directive hasRole is not implemented")
+				}
+				return ec.Directives.HasRole(ctx, nil, directive0, roles)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Jackpot) graphql.Marshaler {
+			return ec.marshalNJackpot2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐJackpot(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_setJackpotEnabled(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Jackpot(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_setJackpotEnabled_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_holdemStart(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_holdemStart(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().HoldemStart(ctx, fc.Args["input"].(model.HoldemStartInput))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				if ec.Directives.Authenticated == nil {
+					var zeroVal *model.HoldemHand
+					return zeroVal, errors.New("directive authenticated is not implemented")
+				}
+				return ec.Directives.Authenticated(ctx, nil, directive0)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *model.HoldemHand) graphql.Marshaler {
+			return ec.marshalNHoldemHand2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐHoldemHand(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_holdemStart(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_HoldemHand(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_holdemStart_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_holdemDecide(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_holdemDecide(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().HoldemDecide(ctx, fc.Args["input"].(model.HoldemDecideInput))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				if ec.Directives.Authenticated == nil {
+					var zeroVal *model.HoldemHand
+					return zeroVal, errors.New("directive authenticated is not implemented")
+				}
+				return ec.Directives.Authenticated(ctx, nil, directive0)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *model.HoldemHand) graphql.Marshaler {
+			return ec.marshalNHoldemHand2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐHoldemHand(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_holdemDecide(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_HoldemHand(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_holdemDecide_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Odds_phase(ctx context.Context, field graphql.CollectedField, obj *model.Odds) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Odds_phase(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Phase, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.DrawPhase) graphql.Marshaler {
+			return ec.marshalNDrawPhase2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐDrawPhase(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Odds_phase(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Odds", field, false, false, "DrawPhase")
+}
+
+func (ec *executionContext) _Odds_boards(ctx context.Context, field graphql.CollectedField, obj *model.Odds) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Odds_boards(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Boards, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Odds_boards(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Odds", field, false, false, "Int")
+}
+
+func (ec *executionContext) _Odds_sampleSize(ctx context.Context, field graphql.CollectedField, obj *model.Odds) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Odds_sampleSize(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.SampleSize, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *int) graphql.Marshaler {
+			return ec.marshalOInt2ᚖint(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Odds_sampleSize(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Odds", field, false, false, "Int")
+}
+
+func (ec *executionContext) _Odds_exact(ctx context.Context, field graphql.CollectedField, obj *model.Odds) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Odds_exact(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Exact, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Odds_exact(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Odds", field, false, false, "Boolean")
+}
+
+func (ec *executionContext) _Odds_positions(ctx context.Context, field graphql.CollectedField, obj *model.Odds) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Odds_positions(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Positions, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []model.PositionOdds) graphql.Marshaler {
+			return ec.marshalNPositionOdds2ᚕgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐPositionOddsᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Odds_positions(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Odds",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PositionOdds(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Odds_categories(ctx context.Context, field graphql.CollectedField, obj *model.Odds) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Odds_categories(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Categories, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []model.CategoryOdds) graphql.Marshaler {
+			return ec.marshalNCategoryOdds2ᚕgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐCategoryOddsᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Odds_categories(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Odds",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CategoryOdds(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Odds_leaders(ctx context.Context, field graphql.CollectedField, obj *model.Odds) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Odds_leaders(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Leaders, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []int) graphql.Marshaler {
+			return ec.marshalNInt2ᚕintᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Odds_leaders(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Odds", field, false, false, "Int")
+}
+
+func (ec *executionContext) _PaytableLine_category(ctx context.Context, field graphql.CollectedField, obj *model.PaytableLine) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaytableLine_category(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Category, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.HandCategory) graphql.Marshaler {
+			return ec.marshalNHandCategory2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐHandCategory(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PaytableLine_category(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PaytableLine", field, false, false, "HandCategory")
+}
+
+func (ec *executionContext) _PaytableLine_odds(ctx context.Context, field graphql.CollectedField, obj *model.PaytableLine) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PaytableLine_odds(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Odds, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PaytableLine_odds(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PaytableLine", field, false, false, "Int")
+}
+
 func (ec *executionContext) _PendingVerification_id(ctx context.Context, field graphql.CollectedField, obj *model.PendingVerification) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -2742,7 +9241,7 @@ func (ec *executionContext) _PendingVerification_user(ctx context.Context, field
 			return ec.fieldContext_PendingVerification_user(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return obj.User, nil
+			return ec.Resolvers.PendingVerification().User(ctx, obj)
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.User) graphql.Marshaler {
@@ -2756,8 +9255,8 @@ func (ec *executionContext) fieldContext_PendingVerification_user(_ context.Cont
 	fc = &graphql.FieldContext{
 		Object:     "PendingVerification",
 		Field:      field,
-		IsMethod:   false,
-		IsResolver: false,
+		IsMethod:   true,
+		IsResolver: true,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_User(ctx, field)
 		},
@@ -2910,6 +9409,769 @@ func (ec *executionContext) _PendingVerificationPage_nextCursor(ctx context.Cont
 }
 func (ec *executionContext) fieldContext_PendingVerificationPage_nextCursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("PendingVerificationPage", field, false, false, "String")
+}
+
+func (ec *executionContext) _Pool_round(ctx context.Context, field graphql.CollectedField, obj *model.Pool) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Pool_round(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Round, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.BettingRound) graphql.Marshaler {
+			return ec.marshalNBettingRound2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐBettingRound(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Pool_round(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Pool", field, false, false, "BettingRound")
+}
+
+func (ec *executionContext) _Pool_market(ctx context.Context, field graphql.CollectedField, obj *model.Pool) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Pool_market(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Market, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.Market) graphql.Marshaler {
+			return ec.marshalNMarket2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐMarket(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Pool_market(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Pool", field, false, false, "Market")
+}
+
+func (ec *executionContext) _Pool_gross(ctx context.Context, field graphql.CollectedField, obj *model.Pool) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Pool_gross(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Gross, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.Money) graphql.Marshaler {
+			return ec.marshalNMoney2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐMoney(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Pool_gross(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Pool", field, false, false, "Money")
+}
+
+func (ec *executionContext) _Pool_net(ctx context.Context, field graphql.CollectedField, obj *model.Pool) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Pool_net(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Net, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.Money) graphql.Marshaler {
+			return ec.marshalNMoney2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐMoney(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Pool_net(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Pool", field, false, false, "Money")
+}
+
+func (ec *executionContext) _Pool_bets(ctx context.Context, field graphql.CollectedField, obj *model.Pool) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Pool_bets(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Bets, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Pool_bets(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Pool", field, false, false, "Int")
+}
+
+func (ec *executionContext) _Pool_selections(ctx context.Context, field graphql.CollectedField, obj *model.Pool) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Pool_selections(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Selections, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []model.SelectionTotal) graphql.Marshaler {
+			return ec.marshalNSelectionTotal2ᚕgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐSelectionTotalᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Pool_selections(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Pool",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SelectionTotal(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _PoolResult_round(ctx context.Context, field graphql.CollectedField, obj *model.PoolResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PoolResult_round(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Round, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.BettingRound) graphql.Marshaler {
+			return ec.marshalNBettingRound2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐBettingRound(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PoolResult_round(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PoolResult", field, false, false, "BettingRound")
+}
+
+func (ec *executionContext) _PoolResult_market(ctx context.Context, field graphql.CollectedField, obj *model.PoolResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PoolResult_market(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Market, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.Market) graphql.Marshaler {
+			return ec.marshalNMarket2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐMarket(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PoolResult_market(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PoolResult", field, false, false, "Market")
+}
+
+func (ec *executionContext) _PoolResult_gross(ctx context.Context, field graphql.CollectedField, obj *model.PoolResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PoolResult_gross(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Gross, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.Money) graphql.Marshaler {
+			return ec.marshalNMoney2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐMoney(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PoolResult_gross(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PoolResult", field, false, false, "Money")
+}
+
+func (ec *executionContext) _PoolResult_bets(ctx context.Context, field graphql.CollectedField, obj *model.PoolResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PoolResult_bets(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Bets, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PoolResult_bets(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PoolResult", field, false, false, "Int")
+}
+
+func (ec *executionContext) _PoolResult_commission(ctx context.Context, field graphql.CollectedField, obj *model.PoolResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PoolResult_commission(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Commission, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.Money) graphql.Marshaler {
+			return ec.marshalNMoney2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐMoney(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PoolResult_commission(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PoolResult", field, false, false, "Money")
+}
+
+func (ec *executionContext) _PoolResult_jackpotContribution(ctx context.Context, field graphql.CollectedField, obj *model.PoolResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PoolResult_jackpotContribution(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.JackpotContribution, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.Money) graphql.Marshaler {
+			return ec.marshalNMoney2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐMoney(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PoolResult_jackpotContribution(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PoolResult", field, false, false, "Money")
+}
+
+func (ec *executionContext) _PoolResult_net(ctx context.Context, field graphql.CollectedField, obj *model.PoolResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PoolResult_net(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Net, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.Money) graphql.Marshaler {
+			return ec.marshalNMoney2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐMoney(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PoolResult_net(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PoolResult", field, false, false, "Money")
+}
+
+func (ec *executionContext) _PoolResult_winningSelections(ctx context.Context, field graphql.CollectedField, obj *model.PoolResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PoolResult_winningSelections(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.WinningSelections, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalNString2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PoolResult_winningSelections(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PoolResult", field, false, false, "String")
+}
+
+func (ec *executionContext) _PoolResult_coefficient(ctx context.Context, field graphql.CollectedField, obj *model.PoolResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PoolResult_coefficient(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Coefficient, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Coefficient) graphql.Marshaler {
+			return ec.marshalOCoefficient2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐCoefficient(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PoolResult_coefficient(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PoolResult", field, false, false, "Coefficient")
+}
+
+func (ec *executionContext) _PoolResult_categories(ctx context.Context, field graphql.CollectedField, obj *model.PoolResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PoolResult_categories(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Categories, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []model.ExpressCategoryResult) graphql.Marshaler {
+			return ec.marshalNExpressCategoryResult2ᚕgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐExpressCategoryResultᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PoolResult_categories(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "PoolResult",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ExpressCategoryResult(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _PoolResult_paid(ctx context.Context, field graphql.CollectedField, obj *model.PoolResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PoolResult_paid(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Paid, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.Money) graphql.Marshaler {
+			return ec.marshalNMoney2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐMoney(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PoolResult_paid(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PoolResult", field, false, false, "Money")
+}
+
+func (ec *executionContext) _PoolResult_breakage(ctx context.Context, field graphql.CollectedField, obj *model.PoolResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PoolResult_breakage(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Breakage, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.Money) graphql.Marshaler {
+			return ec.marshalNMoney2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐMoney(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PoolResult_breakage(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PoolResult", field, false, false, "Money")
+}
+
+func (ec *executionContext) _PoolResult_minusPoolTopUp(ctx context.Context, field graphql.CollectedField, obj *model.PoolResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PoolResult_minusPoolTopUp(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.MinusPoolTopUp, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.Money) graphql.Marshaler {
+			return ec.marshalNMoney2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐMoney(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PoolResult_minusPoolTopUp(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PoolResult", field, false, false, "Money")
+}
+
+func (ec *executionContext) _PoolResult_jackpotPaid(ctx context.Context, field graphql.CollectedField, obj *model.PoolResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PoolResult_jackpotPaid(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.JackpotPaid, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.Money) graphql.Marshaler {
+			return ec.marshalNMoney2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐMoney(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PoolResult_jackpotPaid(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PoolResult", field, false, false, "Money")
+}
+
+func (ec *executionContext) _PoolResult_refunded(ctx context.Context, field graphql.CollectedField, obj *model.PoolResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PoolResult_refunded(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Refunded, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PoolResult_refunded(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PoolResult", field, false, false, "Boolean")
+}
+
+func (ec *executionContext) _PoolResult_refundReason(ctx context.Context, field graphql.CollectedField, obj *model.PoolResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PoolResult_refundReason(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.RefundReason, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PoolResult_refundReason(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PoolResult", field, false, false, "String")
+}
+
+func (ec *executionContext) _Position_number(ctx context.Context, field graphql.CollectedField, obj *model.Position) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Position_number(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Number, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Position_number(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Position", field, false, false, "Int")
+}
+
+func (ec *executionContext) _Position_cards(ctx context.Context, field graphql.CollectedField, obj *model.Position) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Position_cards(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Cards, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalNString2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Position_cards(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Position", field, false, false, "String")
+}
+
+func (ec *executionContext) _Position_bestHand(ctx context.Context, field graphql.CollectedField, obj *model.Position) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Position_bestHand(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.BestHand, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.HandInfo) graphql.Marshaler {
+			return ec.marshalOHandInfo2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐHandInfo(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Position_bestHand(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Position",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_HandInfo(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Position_status(ctx context.Context, field graphql.CollectedField, obj *model.Position) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Position_status(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Status, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.PositionStatus) graphql.Marshaler {
+			return ec.marshalNPositionStatus2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐPositionStatus(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Position_status(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Position", field, false, false, "PositionStatus")
+}
+
+func (ec *executionContext) _PositionOdds_position(ctx context.Context, field graphql.CollectedField, obj *model.PositionOdds) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PositionOdds_position(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Position, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PositionOdds_position(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PositionOdds", field, false, false, "Int")
+}
+
+func (ec *executionContext) _PositionOdds_win(ctx context.Context, field graphql.CollectedField, obj *model.PositionOdds) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PositionOdds_win(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Win, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v float64) graphql.Marshaler {
+			return ec.marshalNFloat2float64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PositionOdds_win(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PositionOdds", field, false, false, "Float")
+}
+
+func (ec *executionContext) _PositionOdds_tie(ctx context.Context, field graphql.CollectedField, obj *model.PositionOdds) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PositionOdds_tie(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Tie, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v float64) graphql.Marshaler {
+			return ec.marshalNFloat2float64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PositionOdds_tie(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PositionOdds", field, false, false, "Float")
+}
+
+func (ec *executionContext) _PositionOdds_equity(ctx context.Context, field graphql.CollectedField, obj *model.PositionOdds) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PositionOdds_equity(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Equity, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v float64) graphql.Marshaler {
+			return ec.marshalNFloat2float64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PositionOdds_equity(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PositionOdds", field, false, false, "Float")
+}
+
+func (ec *executionContext) _PositionOdds_winBoards(ctx context.Context, field graphql.CollectedField, obj *model.PositionOdds) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PositionOdds_winBoards(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.WinBoards, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PositionOdds_winBoards(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PositionOdds", field, false, false, "Int")
+}
+
+func (ec *executionContext) _PositionOdds_tieBoards(ctx context.Context, field graphql.CollectedField, obj *model.PositionOdds) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PositionOdds_tieBoards(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TieBoards, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PositionOdds_tieBoards(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PositionOdds", field, false, false, "Int")
 }
 
 func (ec *executionContext) _Query_me(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
@@ -3187,6 +10449,467 @@ func (ec *executionContext) fieldContext_Query_auditLog(ctx context.Context, fie
 	return fc, nil
 }
 
+func (ec *executionContext) _Query_tables(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_tables(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Query().Tables(ctx)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []model.Table) graphql.Marshaler {
+			return ec.marshalNTable2ᚕgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐTableᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_tables(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Table(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_table(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_table(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().Table(ctx, fc.Args["id"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Table) graphql.Marshaler {
+			return ec.marshalOTable2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐTable(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Query_table(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Table(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_table_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_draw(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_draw(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().Draw(ctx, fc.Args["id"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Draw) graphql.Marshaler {
+			return ec.marshalODraw2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐDraw(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Query_draw(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Draw(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_draw_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_myBets(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_myBets(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().MyBets(ctx, fc.Args["first"].(*int), fc.Args["after"].(*string), fc.Args["drawId"].(*string))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				if ec.Directives.Authenticated == nil {
+					var zeroVal *model.BetPage
+					return zeroVal, errors.New("directive authenticated is not implemented")
+				}
+				return ec.Directives.Authenticated(ctx, nil, directive0)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *model.BetPage) graphql.Marshaler {
+			return ec.marshalNBetPage2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐBetPage(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_myBets(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_BetPage(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_myBets_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_results(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_results(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().Results(ctx, fc.Args["tableId"].(*string), fc.Args["from"].(*time.Time), fc.Args["to"].(*time.Time), fc.Args["first"].(*int), fc.Args["after"].(*string))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				roles, err := ec.unmarshalNRole2ᚕgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐRoleᚄ(ctx, []any{"AFFILIATE", "ADMIN"})
+				if err != nil {
+					var zeroVal *model.DrawPage
+					return zeroVal, err
+				}
+				if ec.Directives.HasRole == nil {
+					var zeroVal *model.DrawPage
+					return zeroVal, errors.New("directive hasRole is not implemented")
+				}
+				return ec.Directives.HasRole(ctx, nil, directive0, roles)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *model.DrawPage) graphql.Marshaler {
+			return ec.marshalNDrawPage2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐDrawPage(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_results(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_DrawPage(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_results_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_jackpot(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_jackpot(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Query().Jackpot(ctx)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Jackpot) graphql.Marshaler {
+			return ec.marshalNJackpot2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐJackpot(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_jackpot(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Jackpot(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_verifyDraw(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_verifyDraw(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().VerifyDraw(ctx, fc.Args["id"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.DrawVerification) graphql.Marshaler {
+			return ec.marshalNDrawVerification2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐDrawVerification(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_verifyDraw(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_DrawVerification(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_verifyDraw_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_holdemSettings(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_holdemSettings(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Query().HoldemSettings(ctx)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.HoldemSettings) graphql.Marshaler {
+			return ec.marshalNHoldemSettings2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐHoldemSettings(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_holdemSettings(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_HoldemSettings(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_holdemHand(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_holdemHand(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().HoldemHand(ctx, fc.Args["id"].(string))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				if ec.Directives.Authenticated == nil {
+					var zeroVal *model.HoldemHand
+					return zeroVal, errors.New("directive authenticated is not implemented")
+				}
+				return ec.Directives.Authenticated(ctx, nil, directive0)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *model.HoldemHand) graphql.Marshaler {
+			return ec.marshalOHoldemHand2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐHoldemHand(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Query_holdemHand(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_HoldemHand(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_holdemHand_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_holdemHands(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_holdemHands(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().HoldemHands(ctx, fc.Args["first"].(*int), fc.Args["after"].(*string))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				if ec.Directives.Authenticated == nil {
+					var zeroVal *model.HoldemHandPage
+					return zeroVal, errors.New("directive authenticated is not implemented")
+				}
+				return ec.Directives.Authenticated(ctx, nil, directive0)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *model.HoldemHandPage) graphql.Marshaler {
+			return ec.marshalNHoldemHandPage2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐHoldemHandPage(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_holdemHands(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_HoldemHandPage(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_holdemHands_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Query___type(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -3261,6 +10984,954 @@ func (ec *executionContext) fieldContext_Query___schema(_ context.Context, field
 		},
 	}
 	return fc, nil
+}
+
+func (ec *executionContext) _SelectionTotal_selection(ctx context.Context, field graphql.CollectedField, obj *model.SelectionTotal) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SelectionTotal_selection(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Selection, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SelectionTotal_selection(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SelectionTotal", field, false, false, "String")
+}
+
+func (ec *executionContext) _SelectionTotal_stake(ctx context.Context, field graphql.CollectedField, obj *model.SelectionTotal) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SelectionTotal_stake(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Stake, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.Money) graphql.Marshaler {
+			return ec.marshalNMoney2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐMoney(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SelectionTotal_stake(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SelectionTotal", field, false, false, "Money")
+}
+
+func (ec *executionContext) _SelectionTotal_bets(ctx context.Context, field graphql.CollectedField, obj *model.SelectionTotal) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SelectionTotal_bets(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Bets, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SelectionTotal_bets(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SelectionTotal", field, false, false, "Int")
+}
+
+func (ec *executionContext) _SelectionTotal_impliedCoefficient(ctx context.Context, field graphql.CollectedField, obj *model.SelectionTotal) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SelectionTotal_impliedCoefficient(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ImpliedCoefficient, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Coefficient) graphql.Marshaler {
+			return ec.marshalOCoefficient2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐCoefficient(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SelectionTotal_impliedCoefficient(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SelectionTotal", field, false, false, "Coefficient")
+}
+
+func (ec *executionContext) _Shuffle_commitment(ctx context.Context, field graphql.CollectedField, obj *model.Shuffle) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Shuffle_commitment(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Commitment, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Shuffle_commitment(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Shuffle", field, false, false, "String")
+}
+
+func (ec *executionContext) _Shuffle_publicSeed(ctx context.Context, field graphql.CollectedField, obj *model.Shuffle) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Shuffle_publicSeed(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PublicSeed, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Shuffle_publicSeed(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Shuffle", field, false, false, "String")
+}
+
+func (ec *executionContext) _Shuffle_serverSeed(ctx context.Context, field graphql.CollectedField, obj *model.Shuffle) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Shuffle_serverSeed(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ServerSeed, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Shuffle_serverSeed(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Shuffle", field, false, false, "String")
+}
+
+func (ec *executionContext) _Subscription_tableEvents(ctx context.Context, field graphql.CollectedField) (ret func(ctx context.Context) graphql.Marshaler) {
+	return graphql.ResolveFieldStream(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Subscription_tableEvents(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Subscription().TableEvents(ctx, fc.Args["tableId"].(string), fc.Args["afterSeq"].(*int64))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.TableEvent) graphql.Marshaler {
+			return ec.marshalNTableEvent2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐTableEvent(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Subscription_tableEvents(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Subscription",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_TableEvent(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Subscription_tableEvents_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Subscription_myEvents(ctx context.Context, field graphql.CollectedField) (ret func(ctx context.Context) graphql.Marshaler) {
+	return graphql.ResolveFieldStream(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Subscription_myEvents(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Subscription().MyEvents(ctx)
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				if ec.Directives.Authenticated == nil {
+					var zeroVal *model.UserEvent
+					return zeroVal, errors.New("directive authenticated is not implemented")
+				}
+				return ec.Directives.Authenticated(ctx, nil, directive0)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *model.UserEvent) graphql.Marshaler {
+			return ec.marshalNUserEvent2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐUserEvent(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Subscription_myEvents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Subscription",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_UserEvent(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Table_id(ctx context.Context, field graphql.CollectedField, obj *model.Table) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Table_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Table_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Table", field, false, false, "ID")
+}
+
+func (ec *executionContext) _Table_name(ctx context.Context, field graphql.CollectedField, obj *model.Table) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Table_name(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Name, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Table_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Table", field, false, false, "String")
+}
+
+func (ec *executionContext) _Table_positions(ctx context.Context, field graphql.CollectedField, obj *model.Table) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Table_positions(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Positions, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Table_positions(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Table", field, false, false, "Int")
+}
+
+func (ec *executionContext) _Table_status(ctx context.Context, field graphql.CollectedField, obj *model.Table) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Table_status(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Status, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.TableStatus) graphql.Marshaler {
+			return ec.marshalNTableStatus2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐTableStatus(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Table_status(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Table", field, false, false, "TableStatus")
+}
+
+func (ec *executionContext) _Table_settings(ctx context.Context, field graphql.CollectedField, obj *model.Table) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Table_settings(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Settings, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.TableSettings) graphql.Marshaler {
+			return ec.marshalNTableSettings2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐTableSettings(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Table_settings(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Table",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_TableSettings(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Table_currentDraw(ctx context.Context, field graphql.CollectedField, obj *model.Table) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Table_currentDraw(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Table().CurrentDraw(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Draw) graphql.Marshaler {
+			return ec.marshalODraw2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐDraw(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Table_currentDraw(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Table",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Draw(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Table_lastSeq(ctx context.Context, field graphql.CollectedField, obj *model.Table) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Table_lastSeq(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.LastSeq, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt642int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Table_lastSeq(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Table", field, false, false, "Int64")
+}
+
+func (ec *executionContext) _TableEvent_seq(ctx context.Context, field graphql.CollectedField, obj *model.TableEvent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TableEvent_seq(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Seq, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt642int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TableEvent_seq(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TableEvent", field, false, false, "Int64")
+}
+
+func (ec *executionContext) _TableEvent_tableId(ctx context.Context, field graphql.CollectedField, obj *model.TableEvent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TableEvent_tableId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TableID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TableEvent_tableId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TableEvent", field, false, false, "ID")
+}
+
+func (ec *executionContext) _TableEvent_drawId(ctx context.Context, field graphql.CollectedField, obj *model.TableEvent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TableEvent_drawId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.DrawID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOID2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_TableEvent_drawId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TableEvent", field, false, false, "ID")
+}
+
+func (ec *executionContext) _TableEvent_type(ctx context.Context, field graphql.CollectedField, obj *model.TableEvent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TableEvent_type(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Type, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.TableEventType) graphql.Marshaler {
+			return ec.marshalNTableEventType2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐTableEventType(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TableEvent_type(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TableEvent", field, false, false, "TableEventType")
+}
+
+func (ec *executionContext) _TableEvent_at(ctx context.Context, field graphql.CollectedField, obj *model.TableEvent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TableEvent_at(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.At, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TableEvent_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TableEvent", field, false, false, "Time")
+}
+
+func (ec *executionContext) _TableEvent_round(ctx context.Context, field graphql.CollectedField, obj *model.TableEvent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TableEvent_round(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Round, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.BettingRound) graphql.Marshaler {
+			return ec.marshalOBettingRound2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐBettingRound(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_TableEvent_round(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TableEvent", field, false, false, "BettingRound")
+}
+
+func (ec *executionContext) _TableEvent_cards(ctx context.Context, field graphql.CollectedField, obj *model.TableEvent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TableEvent_cards(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Cards, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalOString2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_TableEvent_cards(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TableEvent", field, false, false, "String")
+}
+
+func (ec *executionContext) _TableEvent_position(ctx context.Context, field graphql.CollectedField, obj *model.TableEvent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TableEvent_position(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Position, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *int) graphql.Marshaler {
+			return ec.marshalOInt2ᚖint(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_TableEvent_position(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TableEvent", field, false, false, "Int")
+}
+
+func (ec *executionContext) _TableEvent_street(ctx context.Context, field graphql.CollectedField, obj *model.TableEvent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TableEvent_street(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Street, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_TableEvent_street(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TableEvent", field, false, false, "String")
+}
+
+func (ec *executionContext) _TableEvent_odds(ctx context.Context, field graphql.CollectedField, obj *model.TableEvent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TableEvent_odds(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Odds, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Odds) graphql.Marshaler {
+			return ec.marshalOOdds2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐOdds(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_TableEvent_odds(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "TableEvent",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Odds(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _TableEvent_pool(ctx context.Context, field graphql.CollectedField, obj *model.TableEvent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TableEvent_pool(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Pool, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Pool) graphql.Marshaler {
+			return ec.marshalOPool2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐPool(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_TableEvent_pool(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "TableEvent",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Pool(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _TableEvent_result(ctx context.Context, field graphql.CollectedField, obj *model.TableEvent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TableEvent_result(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Result, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.DrawResult) graphql.Marshaler {
+			return ec.marshalODrawResult2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐDrawResult(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_TableEvent_result(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "TableEvent",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_DrawResult(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _TableEvent_reason(ctx context.Context, field graphql.CollectedField, obj *model.TableEvent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TableEvent_reason(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Reason, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_TableEvent_reason(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TableEvent", field, false, false, "String")
+}
+
+func (ec *executionContext) _TableEvent_draw(ctx context.Context, field graphql.CollectedField, obj *model.TableEvent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TableEvent_draw(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.TableEvent().Draw(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Draw) graphql.Marshaler {
+			return ec.marshalODraw2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐDraw(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_TableEvent_draw(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "TableEvent",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Draw(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _TableSettings_minStake(ctx context.Context, field graphql.CollectedField, obj *model.TableSettings) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TableSettings_minStake(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.MinStake, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.Money) graphql.Marshaler {
+			return ec.marshalNMoney2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐMoney(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TableSettings_minStake(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TableSettings", field, false, false, "Money")
+}
+
+func (ec *executionContext) _TableSettings_maxStake(ctx context.Context, field graphql.CollectedField, obj *model.TableSettings) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TableSettings_maxStake(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.MaxStake, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.Money) graphql.Marshaler {
+			return ec.marshalNMoney2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐMoney(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TableSettings_maxStake(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TableSettings", field, false, false, "Money")
+}
+
+func (ec *executionContext) _TableSettings_commission(ctx context.Context, field graphql.CollectedField, obj *model.TableSettings) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TableSettings_commission(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Commission, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TableSettings_commission(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TableSettings", field, false, false, "String")
+}
+
+func (ec *executionContext) _TableSettings_roundSeconds(ctx context.Context, field graphql.CollectedField, obj *model.TableSettings) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TableSettings_roundSeconds(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.RoundSeconds, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []int) graphql.Marshaler {
+			return ec.marshalNInt2ᚕintᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TableSettings_roundSeconds(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TableSettings", field, false, false, "Int")
+}
+
+func (ec *executionContext) _TableSettings_cardIntervalMs(ctx context.Context, field graphql.CollectedField, obj *model.TableSettings) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TableSettings_cardIntervalMs(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CardIntervalMs, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TableSettings_cardIntervalMs(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TableSettings", field, false, false, "Int")
+}
+
+func (ec *executionContext) _TableSettings_resultSeconds(ctx context.Context, field graphql.CollectedField, obj *model.TableSettings) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TableSettings_resultSeconds(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ResultSeconds, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TableSettings_resultSeconds(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TableSettings", field, false, false, "Int")
+}
+
+func (ec *executionContext) _TableSettings_expressShares(ctx context.Context, field graphql.CollectedField, obj *model.TableSettings) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TableSettings_expressShares(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ExpressShares, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalNString2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TableSettings_expressShares(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TableSettings", field, false, false, "String")
 }
 
 func (ec *executionContext) _User_id(ctx context.Context, field graphql.CollectedField, obj *model.User) (ret graphql.Marshaler) {
@@ -3410,7 +12081,7 @@ func (ec *executionContext) _User_verification(ctx context.Context, field graphq
 			return ec.fieldContext_User_verification(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return obj.Verification, nil
+			return ec.Resolvers.User().Verification(ctx, obj)
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.Verification) graphql.Marshaler {
@@ -3424,8 +12095,8 @@ func (ec *executionContext) fieldContext_User_verification(_ context.Context, fi
 	fc = &graphql.FieldContext{
 		Object:     "User",
 		Field:      field,
-		IsMethod:   false,
-		IsResolver: false,
+		IsMethod:   true,
+		IsResolver: true,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_Verification(ctx, field)
 		},
@@ -3442,7 +12113,7 @@ func (ec *executionContext) _User_canStake(ctx context.Context, field graphql.Co
 			return ec.fieldContext_User_canStake(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return obj.CanStake, nil
+			return ec.Resolvers.User().CanStake(ctx, obj)
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
@@ -3453,7 +12124,7 @@ func (ec *executionContext) _User_canStake(ctx context.Context, field graphql.Co
 	)
 }
 func (ec *executionContext) fieldContext_User_canStake(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("User", field, false, false, "Boolean")
+	return graphql.NewScalarFieldContext("User", field, true, true, "Boolean")
 }
 
 func (ec *executionContext) _User_balance(ctx context.Context, field graphql.CollectedField, obj *model.User) (ret graphql.Marshaler) {
@@ -3465,7 +12136,7 @@ func (ec *executionContext) _User_balance(ctx context.Context, field graphql.Col
 			return ec.fieldContext_User_balance(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return obj.Balance, nil
+			return ec.Resolvers.User().Balance(ctx, obj)
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v model.Money) graphql.Marshaler {
@@ -3476,7 +12147,7 @@ func (ec *executionContext) _User_balance(ctx context.Context, field graphql.Col
 	)
 }
 func (ec *executionContext) fieldContext_User_balance(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("User", field, false, false, "Money")
+	return graphql.NewScalarFieldContext("User", field, true, true, "Money")
 }
 
 func (ec *executionContext) _User_createdAt(ctx context.Context, field graphql.CollectedField, obj *model.User) (ret graphql.Marshaler) {
@@ -3500,6 +12171,139 @@ func (ec *executionContext) _User_createdAt(ctx context.Context, field graphql.C
 }
 func (ec *executionContext) fieldContext_User_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("User", field, false, false, "Time")
+}
+
+func (ec *executionContext) _UserEvent_type(ctx context.Context, field graphql.CollectedField, obj *model.UserEvent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_UserEvent_type(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Type, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.UserEventType) graphql.Marshaler {
+			return ec.marshalNUserEventType2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐUserEventType(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_UserEvent_type(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("UserEvent", field, false, false, "UserEventType")
+}
+
+func (ec *executionContext) _UserEvent_at(ctx context.Context, field graphql.CollectedField, obj *model.UserEvent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_UserEvent_at(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.At, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_UserEvent_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("UserEvent", field, false, false, "Time")
+}
+
+func (ec *executionContext) _UserEvent_bet(ctx context.Context, field graphql.CollectedField, obj *model.UserEvent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_UserEvent_bet(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Bet, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Bet) graphql.Marshaler {
+			return ec.marshalOBet2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐBet(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_UserEvent_bet(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "UserEvent",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Bet(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _UserEvent_balance(ctx context.Context, field graphql.CollectedField, obj *model.UserEvent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_UserEvent_balance(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Balance, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Money) graphql.Marshaler {
+			return ec.marshalOMoney2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐMoney(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_UserEvent_balance(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("UserEvent", field, false, false, "Money")
+}
+
+func (ec *executionContext) _UserEvent_holdemHand(ctx context.Context, field graphql.CollectedField, obj *model.UserEvent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_UserEvent_holdemHand(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.HoldemHand, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.HoldemHand) graphql.Marshaler {
+			return ec.marshalOHoldemHand2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐHoldemHand(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_UserEvent_holdemHand(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "UserEvent",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_HoldemHand(ctx, field)
+		},
+	}
+	return fc, nil
 }
 
 func (ec *executionContext) _Verification_id(ctx context.Context, field graphql.CollectedField, obj *model.Verification) (ret graphql.Marshaler) {
@@ -4878,6 +13682,244 @@ func UnmarshalDecideVerificationInput(ctx context.Context, raw any) (model.Decid
 	return out, err
 }
 
+func (ec *executionContext) unmarshalInputHoldemBoxInput(ctx context.Context, obj any) (model.HoldemBoxInput, error) {
+	var it model.HoldemBoxInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"ante", "bonus"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "ante":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("ante"))
+			data, err := ec.unmarshalNMoney2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐMoney(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Ante = data
+		case "bonus":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("bonus"))
+			data, err := ec.unmarshalOMoney2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐMoney(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Bonus = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalHoldemBoxInput unmarshals raw into the HoldemBoxInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalHoldemBoxInput(ctx context.Context, raw any) (model.HoldemBoxInput, error) {
+	var out model.HoldemBoxInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "HoldemBoxInput", raw, &out)
+	return out, err
+}
+
+func (ec *executionContext) unmarshalInputHoldemDecideInput(ctx context.Context, obj any) (model.HoldemDecideInput, error) {
+	var it model.HoldemDecideInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"handId", "box", "decision", "idempotencyKey"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "handId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("handId"))
+			data, err := ec.unmarshalNID2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.HandID = data
+		case "box":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("box"))
+			data, err := ec.unmarshalNInt2int(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Box = data
+		case "decision":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("decision"))
+			data, err := ec.unmarshalNHoldemDecision2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐHoldemDecision(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Decision = data
+		case "idempotencyKey":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idempotencyKey"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IdempotencyKey = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalHoldemDecideInput unmarshals raw into the HoldemDecideInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalHoldemDecideInput(ctx context.Context, raw any) (model.HoldemDecideInput, error) {
+	var out model.HoldemDecideInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "HoldemDecideInput", raw, &out)
+	return out, err
+}
+
+func (ec *executionContext) unmarshalInputHoldemStartInput(ctx context.Context, obj any) (model.HoldemStartInput, error) {
+	var it model.HoldemStartInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"boxes", "cut", "idempotencyKey"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "boxes":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("boxes"))
+			data, err := ec.unmarshalNHoldemBoxInput2ᚕgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐHoldemBoxInputᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Boxes = data
+		case "cut":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("cut"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Cut = data
+		case "idempotencyKey":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idempotencyKey"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IdempotencyKey = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalHoldemStartInput unmarshals raw into the HoldemStartInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalHoldemStartInput(ctx context.Context, raw any) (model.HoldemStartInput, error) {
+	var out model.HoldemStartInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "HoldemStartInput", raw, &out)
+	return out, err
+}
+
+func (ec *executionContext) unmarshalInputPlaceBetInput(ctx context.Context, obj any) (model.PlaceBetInput, error) {
+	var it model.PlaceBetInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"drawId", "market", "selection", "stake", "idempotencyKey"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "drawId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("drawId"))
+			data, err := ec.unmarshalNID2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.DrawID = data
+		case "market":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("market"))
+			data, err := ec.unmarshalNMarket2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐMarket(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Market = data
+		case "selection":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("selection"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Selection = data
+		case "stake":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("stake"))
+			data, err := ec.unmarshalNMoney2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐMoney(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Stake = data
+		case "idempotencyKey":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idempotencyKey"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IdempotencyKey = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalPlaceBetInput unmarshals raw into the PlaceBetInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalPlaceBetInput(ctx context.Context, raw any) (model.PlaceBetInput, error) {
+	var out model.PlaceBetInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "PlaceBetInput", raw, &out)
+	return out, err
+}
+
 func (ec *executionContext) unmarshalInputRegisterInput(ctx context.Context, obj any) (model.RegisterInput, error) {
 	var it model.RegisterInput
 	if obj == nil {
@@ -4938,6 +13980,188 @@ func (ec *executionContext) unmarshalInputRegisterInput(ctx context.Context, obj
 func UnmarshalRegisterInput(ctx context.Context, raw any) (model.RegisterInput, error) {
 	var out model.RegisterInput
 	err := graphql.UnmarshalNamedInputFromContext(ctx, "RegisterInput", raw, &out)
+	return out, err
+}
+
+func (ec *executionContext) unmarshalInputTableInput(ctx context.Context, obj any) (model.TableInput, error) {
+	var it model.TableInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"name", "positions", "minStake", "maxStake", "commission", "roundSeconds", "cardIntervalMs", "resultSeconds", "expressShares"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "name":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("name"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Name = data
+		case "positions":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("positions"))
+			data, err := ec.unmarshalNInt2int(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Positions = data
+		case "minStake":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("minStake"))
+			data, err := ec.unmarshalOMoney2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐMoney(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MinStake = data
+		case "maxStake":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("maxStake"))
+			data, err := ec.unmarshalOMoney2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐMoney(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MaxStake = data
+		case "commission":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("commission"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Commission = data
+		case "roundSeconds":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("roundSeconds"))
+			data, err := ec.unmarshalOInt2ᚕintᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RoundSeconds = data
+		case "cardIntervalMs":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("cardIntervalMs"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CardIntervalMs = data
+		case "resultSeconds":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("resultSeconds"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ResultSeconds = data
+		case "expressShares":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("expressShares"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ExpressShares = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalTableInput unmarshals raw into the TableInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalTableInput(ctx context.Context, raw any) (model.TableInput, error) {
+	var out model.TableInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "TableInput", raw, &out)
+	return out, err
+}
+
+func (ec *executionContext) unmarshalInputTableSettingsInput(ctx context.Context, obj any) (model.TableSettingsInput, error) {
+	var it model.TableSettingsInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"minStake", "maxStake", "commission", "roundSeconds", "cardIntervalMs", "resultSeconds", "expressShares"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "minStake":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("minStake"))
+			data, err := ec.unmarshalOMoney2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐMoney(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MinStake = data
+		case "maxStake":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("maxStake"))
+			data, err := ec.unmarshalOMoney2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐMoney(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MaxStake = data
+		case "commission":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("commission"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Commission = data
+		case "roundSeconds":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("roundSeconds"))
+			data, err := ec.unmarshalOInt2ᚕintᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RoundSeconds = data
+		case "cardIntervalMs":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("cardIntervalMs"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CardIntervalMs = data
+		case "resultSeconds":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("resultSeconds"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ResultSeconds = data
+		case "expressShares":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("expressShares"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ExpressShares = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalTableSettingsInput unmarshals raw into the TableSettingsInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalTableSettingsInput(ctx context.Context, raw any) (model.TableSettingsInput, error) {
+	var out model.TableSettingsInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "TableSettingsInput", raw, &out)
 	return out, err
 }
 
@@ -5019,32 +14243,33 @@ func (ec *executionContext) _AuditEntry(ctx context.Context, sel ast.SelectionSe
 		case "id":
 			out.Values[i] = ec._AuditEntry_id(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "actor":
-			out.Values[i] = ec._AuditEntry_actor(ctx, field, obj)
-			if out.Values[i] == graphql.RequiredNull {
-				out.Invalids++
-			}
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._AuditEntry_actor(ctx, field, obj)
+				})
 		case "action":
 			out.Values[i] = ec._AuditEntry_action(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "subject":
 			out.Values[i] = ec._AuditEntry_subject(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "detail":
 			out.Values[i] = ec._AuditEntry_detail(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "createdAt":
 			out.Values[i] = ec._AuditEntry_createdAt(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
@@ -5154,6 +14379,123 @@ func (ec *executionContext) _AuthPayload(ctx context.Context, sel ast.SelectionS
 	return out
 }
 
+var betImplementors = []string{"Bet"}
+
+func (ec *executionContext) _Bet(ctx context.Context, sel ast.SelectionSet, obj *model.Bet) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, betImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("Bet")
+		case "id":
+			out.Values[i] = ec._Bet_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "draw":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Bet_draw(ctx, field, obj)
+				})
+		case "round":
+			out.Values[i] = ec._Bet_round(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "market":
+			out.Values[i] = ec._Bet_market(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "selection":
+			out.Values[i] = ec._Bet_selection(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "stake":
+			out.Values[i] = ec._Bet_stake(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "status":
+			out.Values[i] = ec._Bet_status(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "payout":
+			out.Values[i] = ec._Bet_payout(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "placedAt":
+			out.Values[i] = ec._Bet_placedAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "settledAt":
+			out.Values[i] = ec._Bet_settledAt(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var betPageImplementors = []string{"BetPage"}
+
+func (ec *executionContext) _BetPage(ctx context.Context, sel ast.SelectionSet, obj *model.BetPage) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, betPageImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("BetPage")
+		case "items":
+			out.Values[i] = ec._BetPage_items(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "nextCursor":
+			out.Values[i] = ec._BetPage_nextCursor(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
 var cashTransferImplementors = []string{"CashTransfer"}
 
 func (ec *executionContext) _CashTransfer(ctx context.Context, sel ast.SelectionSet, obj *model.CashTransfer) graphql.Marshaler {
@@ -5187,6 +14529,772 @@ func (ec *executionContext) _CashTransfer(ctx context.Context, sel ast.Selection
 			}
 		case "createdAt":
 			out.Values[i] = ec._CashTransfer_createdAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var categoryOddsImplementors = []string{"CategoryOdds"}
+
+func (ec *executionContext) _CategoryOdds(ctx context.Context, sel ast.SelectionSet, obj *model.CategoryOdds) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, categoryOddsImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("CategoryOdds")
+		case "category":
+			out.Values[i] = ec._CategoryOdds_category(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "probability":
+			out.Values[i] = ec._CategoryOdds_probability(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "count":
+			out.Values[i] = ec._CategoryOdds_count(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var drawImplementors = []string{"Draw"}
+
+func (ec *executionContext) _Draw(ctx context.Context, sel ast.SelectionSet, obj *model.Draw) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, drawImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("Draw")
+		case "id":
+			out.Values[i] = ec._Draw_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "table":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Draw_table(ctx, field, obj)
+				})
+		case "number":
+			out.Values[i] = ec._Draw_number(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "phase":
+			out.Values[i] = ec._Draw_phase(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "openRound":
+			out.Values[i] = ec._Draw_openRound(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "roundClosesAt":
+			out.Values[i] = ec._Draw_roundClosesAt(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "minStake":
+			out.Values[i] = ec._Draw_minStake(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "maxStake":
+			out.Values[i] = ec._Draw_maxStake(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "positions":
+			out.Values[i] = ec._Draw_positions(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "board":
+			out.Values[i] = ec._Draw_board(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "burned":
+			out.Values[i] = ec._Draw_burned(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "shuffle":
+			out.Values[i] = ec._Draw_shuffle(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "openedAt":
+			out.Values[i] = ec._Draw_openedAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "settledAt":
+			out.Values[i] = ec._Draw_settledAt(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "voidReason":
+			out.Values[i] = ec._Draw_voidReason(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "odds":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Draw_odds(ctx, field, obj)
+				})
+		case "pools":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Draw_pools(ctx, field, obj)
+				})
+		case "result":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Draw_result(ctx, field, obj)
+				})
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var drawPageImplementors = []string{"DrawPage"}
+
+func (ec *executionContext) _DrawPage(ctx context.Context, sel ast.SelectionSet, obj *model.DrawPage) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, drawPageImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("DrawPage")
+		case "items":
+			out.Values[i] = ec._DrawPage_items(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "nextCursor":
+			out.Values[i] = ec._DrawPage_nextCursor(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var drawResultImplementors = []string{"DrawResult"}
+
+func (ec *executionContext) _DrawResult(ctx context.Context, sel ast.SelectionSet, obj *model.DrawResult) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, drawResultImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("DrawResult")
+		case "winners":
+			out.Values[i] = ec._DrawResult_winners(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "winningCategory":
+			out.Values[i] = ec._DrawResult_winningCategory(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "leadersAfterFlop":
+			out.Values[i] = ec._DrawResult_leadersAfterFlop(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "leadersAfterTurn":
+			out.Values[i] = ec._DrawResult_leadersAfterTurn(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "pools":
+			out.Values[i] = ec._DrawResult_pools(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "settledAt":
+			out.Values[i] = ec._DrawResult_settledAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var drawVerificationImplementors = []string{"DrawVerification"}
+
+func (ec *executionContext) _DrawVerification(ctx context.Context, sel ast.SelectionSet, obj *model.DrawVerification) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, drawVerificationImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("DrawVerification")
+		case "draw":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._DrawVerification_draw(ctx, field, obj)
+				})
+		case "commitmentValid":
+			out.Values[i] = ec._DrawVerification_commitmentValid(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "cardsMatch":
+			out.Values[i] = ec._DrawVerification_cardsMatch(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "payoutsMatch":
+			out.Values[i] = ec._DrawVerification_payoutsMatch(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "problems":
+			out.Values[i] = ec._DrawVerification_problems(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var expressCategoryResultImplementors = []string{"ExpressCategoryResult"}
+
+func (ec *executionContext) _ExpressCategoryResult(ctx context.Context, sel ast.SelectionSet, obj *model.ExpressCategoryResult) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, expressCategoryResultImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ExpressCategoryResult")
+		case "category":
+			out.Values[i] = ec._ExpressCategoryResult_category(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "fund":
+			out.Values[i] = ec._ExpressCategoryResult_fund(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "jackpot":
+			out.Values[i] = ec._ExpressCategoryResult_jackpot(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "coupons":
+			out.Values[i] = ec._ExpressCategoryResult_coupons(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "stakes":
+			out.Values[i] = ec._ExpressCategoryResult_stakes(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "coefficient":
+			out.Values[i] = ec._ExpressCategoryResult_coefficient(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "paid":
+			out.Values[i] = ec._ExpressCategoryResult_paid(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "breakage":
+			out.Values[i] = ec._ExpressCategoryResult_breakage(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "topUp":
+			out.Values[i] = ec._ExpressCategoryResult_topUp(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "rolledIntoJackpot":
+			out.Values[i] = ec._ExpressCategoryResult_rolledIntoJackpot(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var handInfoImplementors = []string{"HandInfo"}
+
+func (ec *executionContext) _HandInfo(ctx context.Context, sel ast.SelectionSet, obj *model.HandInfo) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, handInfoImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("HandInfo")
+		case "category":
+			out.Values[i] = ec._HandInfo_category(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "description":
+			out.Values[i] = ec._HandInfo_description(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "cards":
+			out.Values[i] = ec._HandInfo_cards(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var holdemBoxImplementors = []string{"HoldemBox"}
+
+func (ec *executionContext) _HoldemBox(ctx context.Context, sel ast.SelectionSet, obj *model.HoldemBox) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, holdemBoxImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("HoldemBox")
+		case "index":
+			out.Values[i] = ec._HoldemBox_index(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "ante":
+			out.Values[i] = ec._HoldemBox_ante(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "bonus":
+			out.Values[i] = ec._HoldemBox_bonus(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "bet":
+			out.Values[i] = ec._HoldemBox_bet(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "decision":
+			out.Values[i] = ec._HoldemBox_decision(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "timedOut":
+			out.Values[i] = ec._HoldemBox_timedOut(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "cards":
+			out.Values[i] = ec._HoldemBox_cards(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "hand":
+			out.Values[i] = ec._HoldemBox_hand(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "bonusHand":
+			out.Values[i] = ec._HoldemBox_bonusHand(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "outcome":
+			out.Values[i] = ec._HoldemBox_outcome(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "anteReturn":
+			out.Values[i] = ec._HoldemBox_anteReturn(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "betReturn":
+			out.Values[i] = ec._HoldemBox_betReturn(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "bonusReturn":
+			out.Values[i] = ec._HoldemBox_bonusReturn(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var holdemHandImplementors = []string{"HoldemHand"}
+
+func (ec *executionContext) _HoldemHand(ctx context.Context, sel ast.SelectionSet, obj *model.HoldemHand) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, holdemHandImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("HoldemHand")
+		case "id":
+			out.Values[i] = ec._HoldemHand_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "phase":
+			out.Values[i] = ec._HoldemHand_phase(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "turn":
+			out.Values[i] = ec._HoldemHand_turn(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "decisionDeadline":
+			out.Values[i] = ec._HoldemHand_decisionDeadline(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "boxes":
+			out.Values[i] = ec._HoldemHand_boxes(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "board":
+			out.Values[i] = ec._HoldemHand_board(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "dealerCards":
+			out.Values[i] = ec._HoldemHand_dealerCards(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "dealerHand":
+			out.Values[i] = ec._HoldemHand_dealerHand(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "dealerQualifies":
+			out.Values[i] = ec._HoldemHand_dealerQualifies(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "shuffle":
+			out.Values[i] = ec._HoldemHand_shuffle(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "cut":
+			out.Values[i] = ec._HoldemHand_cut(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "totalStake":
+			out.Values[i] = ec._HoldemHand_totalStake(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "totalReturn":
+			out.Values[i] = ec._HoldemHand_totalReturn(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "createdAt":
+			out.Values[i] = ec._HoldemHand_createdAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "settledAt":
+			out.Values[i] = ec._HoldemHand_settledAt(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var holdemHandPageImplementors = []string{"HoldemHandPage"}
+
+func (ec *executionContext) _HoldemHandPage(ctx context.Context, sel ast.SelectionSet, obj *model.HoldemHandPage) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, holdemHandPageImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("HoldemHandPage")
+		case "items":
+			out.Values[i] = ec._HoldemHandPage_items(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "nextCursor":
+			out.Values[i] = ec._HoldemHandPage_nextCursor(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var holdemSettingsImplementors = []string{"HoldemSettings"}
+
+func (ec *executionContext) _HoldemSettings(ctx context.Context, sel ast.SelectionSet, obj *model.HoldemSettings) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, holdemSettingsImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("HoldemSettings")
+		case "minAnte":
+			out.Values[i] = ec._HoldemSettings_minAnte(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "maxAnte":
+			out.Values[i] = ec._HoldemSettings_maxAnte(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "maxBonus":
+			out.Values[i] = ec._HoldemSettings_maxBonus(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "decisionSeconds":
+			out.Values[i] = ec._HoldemSettings_decisionSeconds(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "antePaytable":
+			out.Values[i] = ec._HoldemSettings_antePaytable(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "bonusPaytable":
+			out.Values[i] = ec._HoldemSettings_bonusPaytable(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var jackpotImplementors = []string{"Jackpot"}
+
+func (ec *executionContext) _Jackpot(ctx context.Context, sel ast.SelectionSet, obj *model.Jackpot) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, jackpotImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("Jackpot")
+		case "balance":
+			out.Values[i] = ec._Jackpot_balance(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "enabled":
+			out.Values[i] = ec._Jackpot_enabled(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -5390,6 +15498,191 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "placeBet":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_placeBet(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "createTable":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_createTable(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "updateTableSettings":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_updateTableSettings(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "setMinStake":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_setMinStake(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "setCommission":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_setCommission(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "pauseTable":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_pauseTable(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "resumeTable":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_resumeTable(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "voidDraw":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_voidDraw(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "jackpotTopUp":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_jackpotTopUp(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "setJackpotEnabled":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_setJackpotEnabled(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "holdemStart":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_holdemStart(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "holdemDecide":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_holdemDecide(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var oddsImplementors = []string{"Odds"}
+
+func (ec *executionContext) _Odds(ctx context.Context, sel ast.SelectionSet, obj *model.Odds) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, oddsImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("Odds")
+		case "phase":
+			out.Values[i] = ec._Odds_phase(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "boards":
+			out.Values[i] = ec._Odds_boards(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "sampleSize":
+			out.Values[i] = ec._Odds_sampleSize(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "exact":
+			out.Values[i] = ec._Odds_exact(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "positions":
+			out.Values[i] = ec._Odds_positions(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "categories":
+			out.Values[i] = ec._Odds_categories(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "leaders":
+			out.Values[i] = ec._Odds_leaders(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var paytableLineImplementors = []string{"PaytableLine"}
+
+func (ec *executionContext) _PaytableLine(ctx context.Context, sel ast.SelectionSet, obj *model.PaytableLine) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, paytableLineImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("PaytableLine")
+		case "category":
+			out.Values[i] = ec._PaytableLine_category(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "odds":
+			out.Values[i] = ec._PaytableLine_odds(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -5421,32 +15714,33 @@ func (ec *executionContext) _PendingVerification(ctx context.Context, sel ast.Se
 		case "id":
 			out.Values[i] = ec._PendingVerification_id(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "user":
-			out.Values[i] = ec._PendingVerification_user(ctx, field, obj)
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._PendingVerification_user(ctx, field, obj)
+				})
 		case "documentType":
 			out.Values[i] = ec._PendingVerification_documentType(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "documentHint":
 			out.Values[i] = ec._PendingVerification_documentHint(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "dateOfBirth":
 			out.Values[i] = ec._PendingVerification_dateOfBirth(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "submittedAt":
 			out.Values[i] = ec._PendingVerification_submittedAt(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
@@ -5484,6 +15778,278 @@ func (ec *executionContext) _PendingVerificationPage(ctx context.Context, sel as
 		case "nextCursor":
 			out.Values[i] = ec._PendingVerificationPage_nextCursor(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var poolImplementors = []string{"Pool"}
+
+func (ec *executionContext) _Pool(ctx context.Context, sel ast.SelectionSet, obj *model.Pool) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, poolImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("Pool")
+		case "round":
+			out.Values[i] = ec._Pool_round(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "market":
+			out.Values[i] = ec._Pool_market(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "gross":
+			out.Values[i] = ec._Pool_gross(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "net":
+			out.Values[i] = ec._Pool_net(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "bets":
+			out.Values[i] = ec._Pool_bets(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "selections":
+			out.Values[i] = ec._Pool_selections(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var poolResultImplementors = []string{"PoolResult"}
+
+func (ec *executionContext) _PoolResult(ctx context.Context, sel ast.SelectionSet, obj *model.PoolResult) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, poolResultImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("PoolResult")
+		case "round":
+			out.Values[i] = ec._PoolResult_round(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "market":
+			out.Values[i] = ec._PoolResult_market(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "gross":
+			out.Values[i] = ec._PoolResult_gross(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "bets":
+			out.Values[i] = ec._PoolResult_bets(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "commission":
+			out.Values[i] = ec._PoolResult_commission(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "jackpotContribution":
+			out.Values[i] = ec._PoolResult_jackpotContribution(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "net":
+			out.Values[i] = ec._PoolResult_net(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "winningSelections":
+			out.Values[i] = ec._PoolResult_winningSelections(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "coefficient":
+			out.Values[i] = ec._PoolResult_coefficient(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "categories":
+			out.Values[i] = ec._PoolResult_categories(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "paid":
+			out.Values[i] = ec._PoolResult_paid(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "breakage":
+			out.Values[i] = ec._PoolResult_breakage(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "minusPoolTopUp":
+			out.Values[i] = ec._PoolResult_minusPoolTopUp(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "jackpotPaid":
+			out.Values[i] = ec._PoolResult_jackpotPaid(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "refunded":
+			out.Values[i] = ec._PoolResult_refunded(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "refundReason":
+			out.Values[i] = ec._PoolResult_refundReason(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var positionImplementors = []string{"Position"}
+
+func (ec *executionContext) _Position(ctx context.Context, sel ast.SelectionSet, obj *model.Position) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, positionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("Position")
+		case "number":
+			out.Values[i] = ec._Position_number(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "cards":
+			out.Values[i] = ec._Position_cards(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "bestHand":
+			out.Values[i] = ec._Position_bestHand(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "status":
+			out.Values[i] = ec._Position_status(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var positionOddsImplementors = []string{"PositionOdds"}
+
+func (ec *executionContext) _PositionOdds(ctx context.Context, sel ast.SelectionSet, obj *model.PositionOdds) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, positionOddsImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("PositionOdds")
+		case "position":
+			out.Values[i] = ec._PositionOdds_position(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "win":
+			out.Values[i] = ec._PositionOdds_win(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "tie":
+			out.Values[i] = ec._PositionOdds_tie(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "equity":
+			out.Values[i] = ec._PositionOdds_equity(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "winBoards":
+			out.Values[i] = ec._PositionOdds_winBoards(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "tieBoards":
+			out.Values[i] = ec._PositionOdds_tieBoards(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
 		default:
@@ -5552,6 +16118,66 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Query_auditLog(ctx, field)
 				})
+		case "tables":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_tables(ctx, field)
+				})
+		case "table":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_table(ctx, field)
+				})
+		case "draw":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_draw(ctx, field)
+				})
+		case "myBets":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_myBets(ctx, field)
+				})
+		case "results":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_results(ctx, field)
+				})
+		case "jackpot":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_jackpot(ctx, field)
+				})
+		case "verifyDraw":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_verifyDraw(ctx, field)
+				})
+		case "holdemSettings":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_holdemSettings(ctx, field)
+				})
+		case "holdemHand":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_holdemHand(ctx, field)
+				})
+		case "holdemHands":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_holdemHands(ctx, field)
+				})
 		case "__type":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Query___type(ctx, field)
@@ -5565,6 +16191,345 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 			})
 			if out.Values[i] == graphql.Null {
 				atomic.AddUint32(&out.Invalids, 1)
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var selectionTotalImplementors = []string{"SelectionTotal"}
+
+func (ec *executionContext) _SelectionTotal(ctx context.Context, sel ast.SelectionSet, obj *model.SelectionTotal) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, selectionTotalImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SelectionTotal")
+		case "selection":
+			out.Values[i] = ec._SelectionTotal_selection(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "stake":
+			out.Values[i] = ec._SelectionTotal_stake(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "bets":
+			out.Values[i] = ec._SelectionTotal_bets(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "impliedCoefficient":
+			out.Values[i] = ec._SelectionTotal_impliedCoefficient(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var shuffleImplementors = []string{"Shuffle"}
+
+func (ec *executionContext) _Shuffle(ctx context.Context, sel ast.SelectionSet, obj *model.Shuffle) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, shuffleImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("Shuffle")
+		case "commitment":
+			out.Values[i] = ec._Shuffle_commitment(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "publicSeed":
+			out.Values[i] = ec._Shuffle_publicSeed(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "serverSeed":
+			out.Values[i] = ec._Shuffle_serverSeed(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var subscriptionImplementors = []string{"Subscription"}
+
+func (ec *executionContext) _Subscription(ctx context.Context, sel ast.SelectionSet) func(ctx context.Context) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, subscriptionImplementors)
+	ctx = graphql.WithFieldContext(ctx, &graphql.FieldContext{
+		Object: "Subscription",
+	})
+	if len(fields) != 1 {
+		graphql.AddErrorf(ctx, "must subscribe to exactly one stream")
+		return nil
+	}
+
+	switch fields[0].Name {
+	case "tableEvents":
+		return ec._Subscription_tableEvents(ctx, fields[0])
+	case "myEvents":
+		return ec._Subscription_myEvents(ctx, fields[0])
+	default:
+		panic("unknown field " + strconv.Quote(fields[0].Name))
+	}
+}
+
+var tableImplementors = []string{"Table"}
+
+func (ec *executionContext) _Table(ctx context.Context, sel ast.SelectionSet, obj *model.Table) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, tableImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("Table")
+		case "id":
+			out.Values[i] = ec._Table_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "name":
+			out.Values[i] = ec._Table_name(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "positions":
+			out.Values[i] = ec._Table_positions(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "status":
+			out.Values[i] = ec._Table_status(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "settings":
+			out.Values[i] = ec._Table_settings(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "currentDraw":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Table_currentDraw(ctx, field, obj)
+				})
+		case "lastSeq":
+			out.Values[i] = ec._Table_lastSeq(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var tableEventImplementors = []string{"TableEvent"}
+
+func (ec *executionContext) _TableEvent(ctx context.Context, sel ast.SelectionSet, obj *model.TableEvent) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, tableEventImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("TableEvent")
+		case "seq":
+			out.Values[i] = ec._TableEvent_seq(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "tableId":
+			out.Values[i] = ec._TableEvent_tableId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "drawId":
+			out.Values[i] = ec._TableEvent_drawId(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "type":
+			out.Values[i] = ec._TableEvent_type(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "at":
+			out.Values[i] = ec._TableEvent_at(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "round":
+			out.Values[i] = ec._TableEvent_round(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "cards":
+			out.Values[i] = ec._TableEvent_cards(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "position":
+			out.Values[i] = ec._TableEvent_position(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "street":
+			out.Values[i] = ec._TableEvent_street(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "odds":
+			out.Values[i] = ec._TableEvent_odds(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "pool":
+			out.Values[i] = ec._TableEvent_pool(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "result":
+			out.Values[i] = ec._TableEvent_result(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "reason":
+			out.Values[i] = ec._TableEvent_reason(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "draw":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._TableEvent_draw(ctx, field, obj)
+				})
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var tableSettingsImplementors = []string{"TableSettings"}
+
+func (ec *executionContext) _TableSettings(ctx context.Context, sel ast.SelectionSet, obj *model.TableSettings) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, tableSettingsImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("TableSettings")
+		case "minStake":
+			out.Values[i] = ec._TableSettings_minStake(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "maxStake":
+			out.Values[i] = ec._TableSettings_maxStake(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "commission":
+			out.Values[i] = ec._TableSettings_commission(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "roundSeconds":
+			out.Values[i] = ec._TableSettings_roundSeconds(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "cardIntervalMs":
+			out.Values[i] = ec._TableSettings_cardIntervalMs(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "resultSeconds":
+			out.Values[i] = ec._TableSettings_resultSeconds(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "expressShares":
+			out.Values[i] = ec._TableSettings_expressShares(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
 			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
@@ -5597,51 +16562,107 @@ func (ec *executionContext) _User(ctx context.Context, sel ast.SelectionSet, obj
 		case "id":
 			out.Values[i] = ec._User_id(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "email":
 			out.Values[i] = ec._User_email(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "name":
 			out.Values[i] = ec._User_name(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "dateOfBirth":
 			out.Values[i] = ec._User_dateOfBirth(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "role":
 			out.Values[i] = ec._User_role(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "age":
 			out.Values[i] = ec._User_age(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "verification":
-			out.Values[i] = ec._User_verification(ctx, field, obj)
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._User_verification(ctx, field, obj)
+				})
 		case "canStake":
-			out.Values[i] = ec._User_canStake(ctx, field, obj)
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._User_canStake(ctx, field, obj)
+				})
 		case "balance":
-			out.Values[i] = ec._User_balance(ctx, field, obj)
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._User_balance(ctx, field, obj)
+				})
 		case "createdAt":
 			out.Values[i] = ec._User_createdAt(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var userEventImplementors = []string{"UserEvent"}
+
+func (ec *executionContext) _UserEvent(ctx context.Context, sel ast.SelectionSet, obj *model.UserEvent) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, userEventImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("UserEvent")
+		case "type":
+			out.Values[i] = ec._UserEvent_type(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "at":
+			out.Values[i] = ec._UserEvent_at(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "bet":
+			out.Values[i] = ec._UserEvent_bet(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "balance":
+			out.Values[i] = ec._UserEvent_balance(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "holdemHand":
+			out.Values[i] = ec._UserEvent_holdemHand(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		default:
@@ -6127,6 +17148,62 @@ func (ec *executionContext) marshalNAuthPayload2ᚖgithubᚗcomᚋpokertoteᚋpo
 	return ec._AuthPayload(ctx, sel, v)
 }
 
+func (ec *executionContext) marshalNBet2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐBet(ctx context.Context, sel ast.SelectionSet, v model.Bet) graphql.Marshaler {
+	return ec._Bet(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNBet2ᚕgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐBetᚄ(ctx context.Context, sel ast.SelectionSet, v []model.Bet) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNBet2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐBet(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNBet2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐBet(ctx context.Context, sel ast.SelectionSet, v *model.Bet) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "Bet!")
+		return graphql.Null
+	}
+	return ec._Bet(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNBetPage2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐBetPage(ctx context.Context, sel ast.SelectionSet, v *model.BetPage) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "BetPage!")
+		return graphql.Null
+	}
+	return ec._BetPage(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNBetStatus2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐBetStatus(ctx context.Context, v any) (model.BetStatus, error) {
+	var res model.BetStatus
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNBetStatus2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐBetStatus(ctx context.Context, sel ast.SelectionSet, v model.BetStatus) graphql.Marshaler {
+	return v
+}
+
+func (ec *executionContext) unmarshalNBettingRound2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐBettingRound(ctx context.Context, v any) (model.BettingRound, error) {
+	var res model.BettingRound
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNBettingRound2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐBettingRound(ctx context.Context, sel ast.SelectionSet, v model.BettingRound) graphql.Marshaler {
+	return v
+}
+
 func (ec *executionContext) unmarshalNBoolean2bool(ctx context.Context, v any) (bool, error) {
 	res, err := graphql.UnmarshalBoolean(v)
 	return res, graphql.ErrorOnPath(ctx, err)
@@ -6154,6 +17231,26 @@ func (ec *executionContext) marshalNCashTransfer2ᚖgithubᚗcomᚋpokertoteᚋp
 	return ec._CashTransfer(ctx, sel, v)
 }
 
+func (ec *executionContext) marshalNCategoryOdds2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐCategoryOdds(ctx context.Context, sel ast.SelectionSet, v model.CategoryOdds) graphql.Marshaler {
+	return ec._CategoryOdds(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNCategoryOdds2ᚕgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐCategoryOddsᚄ(ctx context.Context, sel ast.SelectionSet, v []model.CategoryOdds) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNCategoryOdds2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐCategoryOdds(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
 func (ec *executionContext) unmarshalNDate2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐDate(ctx context.Context, v any) (model.Date, error) {
 	var res model.Date
 	err := res.UnmarshalGQL(v)
@@ -6177,6 +17274,217 @@ func (ec *executionContext) unmarshalNDocumentType2githubᚗcomᚋpokertoteᚋpo
 
 func (ec *executionContext) marshalNDocumentType2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐDocumentType(ctx context.Context, sel ast.SelectionSet, v model.DocumentType) graphql.Marshaler {
 	return v
+}
+
+func (ec *executionContext) marshalNDraw2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐDraw(ctx context.Context, sel ast.SelectionSet, v model.Draw) graphql.Marshaler {
+	return ec._Draw(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNDraw2ᚕgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐDrawᚄ(ctx context.Context, sel ast.SelectionSet, v []model.Draw) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNDraw2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐDraw(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNDraw2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐDraw(ctx context.Context, sel ast.SelectionSet, v *model.Draw) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "Draw!")
+		return graphql.Null
+	}
+	return ec._Draw(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNDrawPage2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐDrawPage(ctx context.Context, sel ast.SelectionSet, v *model.DrawPage) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "DrawPage!")
+		return graphql.Null
+	}
+	return ec._DrawPage(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNDrawPhase2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐDrawPhase(ctx context.Context, v any) (model.DrawPhase, error) {
+	var res model.DrawPhase
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNDrawPhase2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐDrawPhase(ctx context.Context, sel ast.SelectionSet, v model.DrawPhase) graphql.Marshaler {
+	return v
+}
+
+func (ec *executionContext) marshalNDrawVerification2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐDrawVerification(ctx context.Context, sel ast.SelectionSet, v *model.DrawVerification) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "DrawVerification!")
+		return graphql.Null
+	}
+	return ec._DrawVerification(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNExpressCategoryResult2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐExpressCategoryResult(ctx context.Context, sel ast.SelectionSet, v model.ExpressCategoryResult) graphql.Marshaler {
+	return ec._ExpressCategoryResult(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNExpressCategoryResult2ᚕgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐExpressCategoryResultᚄ(ctx context.Context, sel ast.SelectionSet, v []model.ExpressCategoryResult) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNExpressCategoryResult2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐExpressCategoryResult(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) unmarshalNFloat2float64(ctx context.Context, v any) (float64, error) {
+	res, err := graphql.UnmarshalFloatContext(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNFloat2float64(ctx context.Context, sel ast.SelectionSet, v float64) graphql.Marshaler {
+	_ = sel
+	res := graphql.MarshalFloatContext(v)
+	if res == graphql.Null {
+		graphql.AddInvalidNullFromMarshaler(ctx, "Float!")
+	}
+	return graphql.WrapContextMarshaler(ctx, res)
+}
+
+func (ec *executionContext) unmarshalNHandCategory2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐHandCategory(ctx context.Context, v any) (model.HandCategory, error) {
+	var res model.HandCategory
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNHandCategory2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐHandCategory(ctx context.Context, sel ast.SelectionSet, v model.HandCategory) graphql.Marshaler {
+	return v
+}
+
+func (ec *executionContext) marshalNHoldemBox2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐHoldemBox(ctx context.Context, sel ast.SelectionSet, v model.HoldemBox) graphql.Marshaler {
+	return ec._HoldemBox(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNHoldemBox2ᚕgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐHoldemBoxᚄ(ctx context.Context, sel ast.SelectionSet, v []model.HoldemBox) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNHoldemBox2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐHoldemBox(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) unmarshalNHoldemBoxInput2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐHoldemBoxInput(ctx context.Context, v any) (model.HoldemBoxInput, error) {
+	res, err := ec.unmarshalInputHoldemBoxInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNHoldemBoxInput2ᚕgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐHoldemBoxInputᚄ(ctx context.Context, v any) ([]model.HoldemBoxInput, error) {
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]model.HoldemBoxInput, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNHoldemBoxInput2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐHoldemBoxInput(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) unmarshalNHoldemDecideInput2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐHoldemDecideInput(ctx context.Context, v any) (model.HoldemDecideInput, error) {
+	res, err := ec.unmarshalInputHoldemDecideInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNHoldemDecision2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐHoldemDecision(ctx context.Context, v any) (model.HoldemDecision, error) {
+	var res model.HoldemDecision
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNHoldemDecision2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐHoldemDecision(ctx context.Context, sel ast.SelectionSet, v model.HoldemDecision) graphql.Marshaler {
+	return v
+}
+
+func (ec *executionContext) marshalNHoldemHand2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐHoldemHand(ctx context.Context, sel ast.SelectionSet, v model.HoldemHand) graphql.Marshaler {
+	return ec._HoldemHand(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNHoldemHand2ᚕgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐHoldemHandᚄ(ctx context.Context, sel ast.SelectionSet, v []model.HoldemHand) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNHoldemHand2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐHoldemHand(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNHoldemHand2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐHoldemHand(ctx context.Context, sel ast.SelectionSet, v *model.HoldemHand) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "HoldemHand!")
+		return graphql.Null
+	}
+	return ec._HoldemHand(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNHoldemHandPage2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐHoldemHandPage(ctx context.Context, sel ast.SelectionSet, v *model.HoldemHandPage) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "HoldemHandPage!")
+		return graphql.Null
+	}
+	return ec._HoldemHandPage(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNHoldemPhase2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐHoldemPhase(ctx context.Context, v any) (model.HoldemPhase, error) {
+	var res model.HoldemPhase
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNHoldemPhase2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐHoldemPhase(ctx context.Context, sel ast.SelectionSet, v model.HoldemPhase) graphql.Marshaler {
+	return v
+}
+
+func (ec *executionContext) marshalNHoldemSettings2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐHoldemSettings(ctx context.Context, sel ast.SelectionSet, v *model.HoldemSettings) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "HoldemSettings!")
+		return graphql.Null
+	}
+	return ec._HoldemSettings(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNHoldemStartInput2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐHoldemStartInput(ctx context.Context, v any) (model.HoldemStartInput, error) {
+	res, err := ec.unmarshalInputHoldemStartInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
 }
 
 func (ec *executionContext) unmarshalNID2string(ctx context.Context, v any) (string, error) {
@@ -6207,6 +17515,57 @@ func (ec *executionContext) marshalNInt2int(ctx context.Context, sel ast.Selecti
 	return res
 }
 
+func (ec *executionContext) unmarshalNInt2ᚕintᚄ(ctx context.Context, v any) ([]int, error) {
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]int, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNInt2int(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) marshalNInt2ᚕintᚄ(ctx context.Context, sel ast.SelectionSet, v []int) graphql.Marshaler {
+	ret := make(graphql.Array, len(v))
+	for i := range v {
+		ret[i] = ec.marshalNInt2int(ctx, sel, v[i])
+	}
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) unmarshalNInt642int64(ctx context.Context, v any) (int64, error) {
+	res, err := graphql.UnmarshalInt64(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNInt642int64(ctx context.Context, sel ast.SelectionSet, v int64) graphql.Marshaler {
+	_ = sel
+	res := graphql.MarshalInt64(v)
+	if res == graphql.Null {
+		graphql.AddInvalidNullFromMarshaler(ctx, "Int64!")
+	}
+	return res
+}
+
+func (ec *executionContext) marshalNJackpot2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐJackpot(ctx context.Context, sel ast.SelectionSet, v *model.Jackpot) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "Jackpot!")
+		return graphql.Null
+	}
+	return ec._Jackpot(ctx, sel, v)
+}
+
 func (ec *executionContext) marshalNLedgerEntry2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐLedgerEntry(ctx context.Context, sel ast.SelectionSet, v model.LedgerEntry) graphql.Marshaler {
 	return ec._LedgerEntry(ctx, sel, &v)
 }
@@ -6235,6 +17594,16 @@ func (ec *executionContext) marshalNLedgerPage2ᚖgithubᚗcomᚋpokertoteᚋpok
 	return ec._LedgerPage(ctx, sel, v)
 }
 
+func (ec *executionContext) unmarshalNMarket2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐMarket(ctx context.Context, v any) (model.Market, error) {
+	var res model.Market
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNMarket2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐMarket(ctx context.Context, sel ast.SelectionSet, v model.Market) graphql.Marshaler {
+	return v
+}
+
 func (ec *executionContext) unmarshalNMoney2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐMoney(ctx context.Context, v any) (model.Money, error) {
 	var res model.Money
 	err := res.UnmarshalGQL(v)
@@ -6243,6 +17612,26 @@ func (ec *executionContext) unmarshalNMoney2githubᚗcomᚋpokertoteᚋpokertote
 
 func (ec *executionContext) marshalNMoney2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐMoney(ctx context.Context, sel ast.SelectionSet, v model.Money) graphql.Marshaler {
 	return v
+}
+
+func (ec *executionContext) marshalNPaytableLine2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐPaytableLine(ctx context.Context, sel ast.SelectionSet, v model.PaytableLine) graphql.Marshaler {
+	return ec._PaytableLine(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNPaytableLine2ᚕgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐPaytableLineᚄ(ctx context.Context, sel ast.SelectionSet, v []model.PaytableLine) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNPaytableLine2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐPaytableLine(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
 }
 
 func (ec *executionContext) marshalNPendingVerification2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐPendingVerification(ctx context.Context, sel ast.SelectionSet, v model.PendingVerification) graphql.Marshaler {
@@ -6271,6 +17660,101 @@ func (ec *executionContext) marshalNPendingVerificationPage2ᚖgithubᚗcomᚋpo
 		return graphql.Null
 	}
 	return ec._PendingVerificationPage(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNPlaceBetInput2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐPlaceBetInput(ctx context.Context, v any) (model.PlaceBetInput, error) {
+	res, err := ec.unmarshalInputPlaceBetInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNPool2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐPool(ctx context.Context, sel ast.SelectionSet, v model.Pool) graphql.Marshaler {
+	return ec._Pool(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNPool2ᚕgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐPoolᚄ(ctx context.Context, sel ast.SelectionSet, v []model.Pool) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNPool2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐPool(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNPoolResult2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐPoolResult(ctx context.Context, sel ast.SelectionSet, v model.PoolResult) graphql.Marshaler {
+	return ec._PoolResult(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNPoolResult2ᚕgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐPoolResultᚄ(ctx context.Context, sel ast.SelectionSet, v []model.PoolResult) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNPoolResult2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐPoolResult(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNPosition2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐPosition(ctx context.Context, sel ast.SelectionSet, v model.Position) graphql.Marshaler {
+	return ec._Position(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNPosition2ᚕgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐPositionᚄ(ctx context.Context, sel ast.SelectionSet, v []model.Position) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNPosition2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐPosition(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNPositionOdds2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐPositionOdds(ctx context.Context, sel ast.SelectionSet, v model.PositionOdds) graphql.Marshaler {
+	return ec._PositionOdds(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNPositionOdds2ᚕgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐPositionOddsᚄ(ctx context.Context, sel ast.SelectionSet, v []model.PositionOdds) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNPositionOdds2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐPositionOdds(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) unmarshalNPositionStatus2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐPositionStatus(ctx context.Context, v any) (model.PositionStatus, error) {
+	var res model.PositionStatus
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNPositionStatus2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐPositionStatus(ctx context.Context, sel ast.SelectionSet, v model.PositionStatus) graphql.Marshaler {
+	return v
 }
 
 func (ec *executionContext) unmarshalNRegisterInput2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐRegisterInput(ctx context.Context, v any) (model.RegisterInput, error) {
@@ -6318,6 +17802,34 @@ func (ec *executionContext) marshalNRole2ᚕgithubᚗcomᚋpokertoteᚋpokertote
 	return ret
 }
 
+func (ec *executionContext) marshalNSelectionTotal2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐSelectionTotal(ctx context.Context, sel ast.SelectionSet, v model.SelectionTotal) graphql.Marshaler {
+	return ec._SelectionTotal(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNSelectionTotal2ᚕgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐSelectionTotalᚄ(ctx context.Context, sel ast.SelectionSet, v []model.SelectionTotal) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNSelectionTotal2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐSelectionTotal(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNShuffle2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐShuffle(ctx context.Context, sel ast.SelectionSet, v *model.Shuffle) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "Shuffle!")
+		return graphql.Null
+	}
+	return ec._Shuffle(ctx, sel, v)
+}
+
 func (ec *executionContext) unmarshalNString2string(ctx context.Context, v any) (string, error) {
 	res, err := graphql.UnmarshalString(v)
 	return res, graphql.ErrorOnPath(ctx, err)
@@ -6330,6 +17842,109 @@ func (ec *executionContext) marshalNString2string(ctx context.Context, sel ast.S
 		graphql.AddInvalidNullFromMarshaler(ctx, "String!")
 	}
 	return res
+}
+
+func (ec *executionContext) unmarshalNString2ᚕstringᚄ(ctx context.Context, v any) ([]string, error) {
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]string, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNString2string(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) marshalNString2ᚕstringᚄ(ctx context.Context, sel ast.SelectionSet, v []string) graphql.Marshaler {
+	ret := make(graphql.Array, len(v))
+	for i := range v {
+		ret[i] = ec.marshalNString2string(ctx, sel, v[i])
+	}
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNTable2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐTable(ctx context.Context, sel ast.SelectionSet, v model.Table) graphql.Marshaler {
+	return ec._Table(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNTable2ᚕgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐTableᚄ(ctx context.Context, sel ast.SelectionSet, v []model.Table) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNTable2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐTable(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNTable2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐTable(ctx context.Context, sel ast.SelectionSet, v *model.Table) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "Table!")
+		return graphql.Null
+	}
+	return ec._Table(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNTableEvent2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐTableEvent(ctx context.Context, sel ast.SelectionSet, v *model.TableEvent) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "TableEvent!")
+		return graphql.Null
+	}
+	return ec._TableEvent(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNTableEventType2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐTableEventType(ctx context.Context, v any) (model.TableEventType, error) {
+	var res model.TableEventType
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNTableEventType2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐTableEventType(ctx context.Context, sel ast.SelectionSet, v model.TableEventType) graphql.Marshaler {
+	return v
+}
+
+func (ec *executionContext) unmarshalNTableInput2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐTableInput(ctx context.Context, v any) (model.TableInput, error) {
+	res, err := ec.unmarshalInputTableInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNTableSettings2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐTableSettings(ctx context.Context, sel ast.SelectionSet, v *model.TableSettings) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "TableSettings!")
+		return graphql.Null
+	}
+	return ec._TableSettings(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNTableSettingsInput2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐTableSettingsInput(ctx context.Context, v any) (model.TableSettingsInput, error) {
+	res, err := ec.unmarshalInputTableSettingsInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNTableStatus2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐTableStatus(ctx context.Context, v any) (model.TableStatus, error) {
+	var res model.TableStatus
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNTableStatus2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐTableStatus(ctx context.Context, sel ast.SelectionSet, v model.TableStatus) graphql.Marshaler {
+	return v
 }
 
 func (ec *executionContext) unmarshalNTime2timeᚐTime(ctx context.Context, v any) (time.Time, error) {
@@ -6352,6 +17967,24 @@ func (ec *executionContext) marshalNUser2ᚖgithubᚗcomᚋpokertoteᚋpokertote
 		return graphql.Null
 	}
 	return ec._User(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNUserEvent2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐUserEvent(ctx context.Context, sel ast.SelectionSet, v *model.UserEvent) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "UserEvent!")
+		return graphql.Null
+	}
+	return ec._UserEvent(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNUserEventType2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐUserEventType(ctx context.Context, v any) (model.UserEventType, error) {
+	var res model.UserEventType
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNUserEventType2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐUserEventType(ctx context.Context, sel ast.SelectionSet, v model.UserEventType) graphql.Marshaler {
+	return v
 }
 
 func (ec *executionContext) marshalNVerification2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐVerification(ctx context.Context, sel ast.SelectionSet, v *model.Verification) graphql.Marshaler {
@@ -6519,6 +18152,29 @@ func (ec *executionContext) marshalN__TypeKind2string(ctx context.Context, sel a
 	return res
 }
 
+func (ec *executionContext) marshalOBet2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐBet(ctx context.Context, sel ast.SelectionSet, v *model.Bet) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._Bet(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalOBettingRound2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐBettingRound(ctx context.Context, v any) (*model.BettingRound, error) {
+	if v == nil {
+		return nil, nil
+	}
+	var res = new(model.BettingRound)
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOBettingRound2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐBettingRound(ctx context.Context, sel ast.SelectionSet, v *model.BettingRound) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return v
+}
+
 func (ec *executionContext) unmarshalOBoolean2bool(ctx context.Context, v any) (bool, error) {
 	res, err := graphql.UnmarshalBoolean(v)
 	return res, graphql.ErrorOnPath(ctx, err)
@@ -6547,6 +18203,22 @@ func (ec *executionContext) marshalOBoolean2ᚖbool(ctx context.Context, sel ast
 	_ = ctx
 	res := graphql.MarshalBoolean(*v)
 	return res
+}
+
+func (ec *executionContext) unmarshalOCoefficient2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐCoefficient(ctx context.Context, v any) (*model.Coefficient, error) {
+	if v == nil {
+		return nil, nil
+	}
+	var res = new(model.Coefficient)
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOCoefficient2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐCoefficient(ctx context.Context, sel ast.SelectionSet, v *model.Coefficient) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return v
 }
 
 func (ec *executionContext) unmarshalODate2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐDate(ctx context.Context, v any) (*model.Date, error) {
@@ -6581,6 +18253,82 @@ func (ec *executionContext) marshalODocumentType2ᚖgithubᚗcomᚋpokertoteᚋp
 	return v
 }
 
+func (ec *executionContext) marshalODraw2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐDraw(ctx context.Context, sel ast.SelectionSet, v *model.Draw) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._Draw(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalODrawResult2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐDrawResult(ctx context.Context, sel ast.SelectionSet, v *model.DrawResult) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._DrawResult(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalOHandCategory2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐHandCategory(ctx context.Context, v any) (*model.HandCategory, error) {
+	if v == nil {
+		return nil, nil
+	}
+	var res = new(model.HandCategory)
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOHandCategory2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐHandCategory(ctx context.Context, sel ast.SelectionSet, v *model.HandCategory) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return v
+}
+
+func (ec *executionContext) marshalOHandInfo2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐHandInfo(ctx context.Context, sel ast.SelectionSet, v *model.HandInfo) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._HandInfo(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalOHoldemDecision2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐHoldemDecision(ctx context.Context, v any) (*model.HoldemDecision, error) {
+	if v == nil {
+		return nil, nil
+	}
+	var res = new(model.HoldemDecision)
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOHoldemDecision2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐHoldemDecision(ctx context.Context, sel ast.SelectionSet, v *model.HoldemDecision) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return v
+}
+
+func (ec *executionContext) marshalOHoldemHand2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐHoldemHand(ctx context.Context, sel ast.SelectionSet, v *model.HoldemHand) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._HoldemHand(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalOHoldemOutcome2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐHoldemOutcome(ctx context.Context, v any) (*model.HoldemOutcome, error) {
+	if v == nil {
+		return nil, nil
+	}
+	var res = new(model.HoldemOutcome)
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOHoldemOutcome2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐHoldemOutcome(ctx context.Context, sel ast.SelectionSet, v *model.HoldemOutcome) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return v
+}
+
 func (ec *executionContext) unmarshalOID2ᚖstring(ctx context.Context, v any) (*string, error) {
 	if v == nil {
 		return nil, nil
@@ -6597,6 +18345,41 @@ func (ec *executionContext) marshalOID2ᚖstring(ctx context.Context, sel ast.Se
 	_ = ctx
 	res := graphql.MarshalID(*v)
 	return res
+}
+
+func (ec *executionContext) unmarshalOInt2ᚕintᚄ(ctx context.Context, v any) ([]int, error) {
+	if v == nil {
+		return nil, nil
+	}
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]int, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNInt2int(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) marshalOInt2ᚕintᚄ(ctx context.Context, sel ast.SelectionSet, v []int) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := make(graphql.Array, len(v))
+	for i := range v {
+		ret[i] = ec.marshalNInt2int(ctx, sel, v[i])
+	}
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
 }
 
 func (ec *executionContext) unmarshalOInt2ᚖint(ctx context.Context, v any) (*int, error) {
@@ -6617,6 +18400,105 @@ func (ec *executionContext) marshalOInt2ᚖint(ctx context.Context, sel ast.Sele
 	return res
 }
 
+func (ec *executionContext) unmarshalOInt642ᚖint64(ctx context.Context, v any) (*int64, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := graphql.UnmarshalInt64(v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOInt642ᚖint64(ctx context.Context, sel ast.SelectionSet, v *int64) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	_ = sel
+	_ = ctx
+	res := graphql.MarshalInt64(*v)
+	return res
+}
+
+func (ec *executionContext) unmarshalOMarket2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐMarket(ctx context.Context, v any) (*model.Market, error) {
+	if v == nil {
+		return nil, nil
+	}
+	var res = new(model.Market)
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOMarket2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐMarket(ctx context.Context, sel ast.SelectionSet, v *model.Market) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return v
+}
+
+func (ec *executionContext) unmarshalOMoney2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐMoney(ctx context.Context, v any) (*model.Money, error) {
+	if v == nil {
+		return nil, nil
+	}
+	var res = new(model.Money)
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOMoney2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐMoney(ctx context.Context, sel ast.SelectionSet, v *model.Money) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return v
+}
+
+func (ec *executionContext) marshalOOdds2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐOdds(ctx context.Context, sel ast.SelectionSet, v *model.Odds) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._Odds(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOPool2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐPool(ctx context.Context, sel ast.SelectionSet, v *model.Pool) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._Pool(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalOString2ᚕstringᚄ(ctx context.Context, v any) ([]string, error) {
+	if v == nil {
+		return nil, nil
+	}
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]string, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNString2string(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) marshalOString2ᚕstringᚄ(ctx context.Context, sel ast.SelectionSet, v []string) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := make(graphql.Array, len(v))
+	for i := range v {
+		ret[i] = ec.marshalNString2string(ctx, sel, v[i])
+	}
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
 func (ec *executionContext) unmarshalOString2ᚖstring(ctx context.Context, v any) (*string, error) {
 	if v == nil {
 		return nil, nil
@@ -6633,6 +18515,13 @@ func (ec *executionContext) marshalOString2ᚖstring(ctx context.Context, sel as
 	_ = ctx
 	res := graphql.MarshalString(*v)
 	return res
+}
+
+func (ec *executionContext) marshalOTable2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐTable(ctx context.Context, sel ast.SelectionSet, v *model.Table) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._Table(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalOTime2ᚖtimeᚐTime(ctx context.Context, v any) (*time.Time, error) {

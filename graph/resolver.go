@@ -7,4 +7,8 @@ package graph
 //go:generate go tool gqlgen generate --config ../gqlgen.yml
 
 // Resolver is the root resolver; it holds the domain services the API calls.
-type Resolver struct{}
+type Resolver struct {
+	Accounts *AccountsAPI
+	Tote     *ToteAPI
+	Holdem   *HoldemAPI
+}

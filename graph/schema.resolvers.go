@@ -7,72 +7,249 @@ package graph
 
 import (
 	"context"
-	"fmt"
+	"time"
 
 	"github.com/pokertote/pokertote/graph/model"
 )
 
+func (r *auditEntryResolver) Actor(ctx context.Context, obj *model.AuditEntry) (*model.User, error) {
+	return r.Accounts.AuditEntryActor(ctx, obj)
+}
+
+func (r *betResolver) Draw(ctx context.Context, obj *model.Bet) (*model.Draw, error) {
+	return r.Tote.BetDraw(ctx, obj)
+}
+
+func (r *drawResolver) Table(ctx context.Context, obj *model.Draw) (*model.Table, error) {
+	return r.Tote.DrawTable(ctx, obj)
+}
+
+func (r *drawResolver) Odds(ctx context.Context, obj *model.Draw) (*model.Odds, error) {
+	return r.Tote.DrawOdds(ctx, obj)
+}
+
+func (r *drawResolver) Pools(ctx context.Context, obj *model.Draw, round *model.BettingRound, market *model.Market) ([]model.Pool, error) {
+	return r.Tote.DrawPools(ctx, obj, round, market)
+}
+
+func (r *drawResolver) Result(ctx context.Context, obj *model.Draw) (*model.DrawResult, error) {
+	return r.Tote.DrawResult(ctx, obj)
+}
+
+func (r *drawVerificationResolver) Draw(ctx context.Context, obj *model.DrawVerification) (*model.Draw, error) {
+	return r.Tote.DrawVerificationDraw(ctx, obj)
+}
+
 func (r *mutationResolver) Register(ctx context.Context, input model.RegisterInput) (*model.AuthPayload, error) {
-	panic(fmt.Errorf("not implemented: Register - register"))
+	return r.Accounts.Register(ctx, input)
 }
 
 func (r *mutationResolver) Login(ctx context.Context, email string, password string) (*model.AuthPayload, error) {
-	panic(fmt.Errorf("not implemented: Login - login"))
+	return r.Accounts.Login(ctx, email, password)
 }
 
 func (r *mutationResolver) RefreshToken(ctx context.Context, refreshToken string) (*model.AuthPayload, error) {
-	panic(fmt.Errorf("not implemented: RefreshToken - refreshToken"))
+	return r.Accounts.RefreshToken(ctx, refreshToken)
 }
 
 func (r *mutationResolver) Logout(ctx context.Context, refreshToken string) (bool, error) {
-	panic(fmt.Errorf("not implemented: Logout - logout"))
+	return r.Accounts.Logout(ctx, refreshToken)
 }
 
 func (r *mutationResolver) SubmitVerification(ctx context.Context, input model.VerificationInput) (*model.Verification, error) {
-	panic(fmt.Errorf("not implemented: SubmitVerification - submitVerification"))
+	return r.Accounts.SubmitVerification(ctx, input)
 }
 
 func (r *mutationResolver) DecideVerification(ctx context.Context, input model.DecideVerificationInput) (*model.Verification, error) {
-	panic(fmt.Errorf("not implemented: DecideVerification - decideVerification"))
+	return r.Accounts.DecideVerification(ctx, input)
 }
 
 func (r *mutationResolver) Deposit(ctx context.Context, input model.CashInput) (*model.CashTransfer, error) {
-	panic(fmt.Errorf("not implemented: Deposit - deposit"))
+	return r.Accounts.Deposit(ctx, input)
 }
 
 func (r *mutationResolver) Withdraw(ctx context.Context, input model.CashInput) (*model.CashTransfer, error) {
-	panic(fmt.Errorf("not implemented: Withdraw - withdraw"))
+	return r.Accounts.Withdraw(ctx, input)
 }
 
 func (r *mutationResolver) SetRole(ctx context.Context, userID string, role model.Role) (*model.User, error) {
-	panic(fmt.Errorf("not implemented: SetRole - setRole"))
+	return r.Accounts.SetRole(ctx, userID, role)
+}
+
+func (r *mutationResolver) PlaceBet(ctx context.Context, input model.PlaceBetInput) (*model.Bet, error) {
+	return r.Tote.PlaceBet(ctx, input)
+}
+
+func (r *mutationResolver) CreateTable(ctx context.Context, input model.TableInput) (*model.Table, error) {
+	return r.Tote.CreateTable(ctx, input)
+}
+
+func (r *mutationResolver) UpdateTableSettings(ctx context.Context, tableID string, input model.TableSettingsInput) (*model.Table, error) {
+	return r.Tote.UpdateTableSettings(ctx, tableID, input)
+}
+
+func (r *mutationResolver) SetMinStake(ctx context.Context, tableID string, amount model.Money) (*model.Table, error) {
+	return r.Tote.SetMinStake(ctx, tableID, amount)
+}
+
+func (r *mutationResolver) SetCommission(ctx context.Context, tableID string, percent string) (*model.Table, error) {
+	return r.Tote.SetCommission(ctx, tableID, percent)
+}
+
+func (r *mutationResolver) PauseTable(ctx context.Context, tableID string) (*model.Table, error) {
+	return r.Tote.PauseTable(ctx, tableID)
+}
+
+func (r *mutationResolver) ResumeTable(ctx context.Context, tableID string) (*model.Table, error) {
+	return r.Tote.ResumeTable(ctx, tableID)
+}
+
+func (r *mutationResolver) VoidDraw(ctx context.Context, drawID string, reason string) (*model.Draw, error) {
+	return r.Tote.VoidDraw(ctx, drawID, reason)
+}
+
+func (r *mutationResolver) JackpotTopUp(ctx context.Context, amount model.Money, idempotencyKey string) (*model.Jackpot, error) {
+	return r.Tote.JackpotTopUp(ctx, amount, idempotencyKey)
+}
+
+func (r *mutationResolver) SetJackpotEnabled(ctx context.Context, enabled bool) (*model.Jackpot, error) {
+	return r.Tote.SetJackpotEnabled(ctx, enabled)
+}
+
+func (r *mutationResolver) HoldemStart(ctx context.Context, input model.HoldemStartInput) (*model.HoldemHand, error) {
+	return r.Holdem.HoldemStart(ctx, input)
+}
+
+func (r *mutationResolver) HoldemDecide(ctx context.Context, input model.HoldemDecideInput) (*model.HoldemHand, error) {
+	return r.Holdem.HoldemDecide(ctx, input)
+}
+
+func (r *pendingVerificationResolver) User(ctx context.Context, obj *model.PendingVerification) (*model.User, error) {
+	return r.Accounts.PendingVerificationUser(ctx, obj)
 }
 
 func (r *queryResolver) Me(ctx context.Context) (*model.User, error) {
-	panic(fmt.Errorf("not implemented: Me - me"))
+	return r.Accounts.Me(ctx)
 }
 
 func (r *queryResolver) MyLedger(ctx context.Context, first *int, after *string) (*model.LedgerPage, error) {
-	panic(fmt.Errorf("not implemented: MyLedger - myLedger"))
+	return r.Accounts.MyLedger(ctx, first, after)
 }
 
 func (r *queryResolver) User(ctx context.Context, id string) (*model.User, error) {
-	panic(fmt.Errorf("not implemented: User - user"))
+	return r.Accounts.User(ctx, id)
 }
 
 func (r *queryResolver) PendingVerifications(ctx context.Context, first *int, after *string) (*model.PendingVerificationPage, error) {
-	panic(fmt.Errorf("not implemented: PendingVerifications - pendingVerifications"))
+	return r.Accounts.PendingVerifications(ctx, first, after)
 }
 
 func (r *queryResolver) AuditLog(ctx context.Context, first *int, after *string) (*model.AuditPage, error) {
-	panic(fmt.Errorf("not implemented: AuditLog - auditLog"))
+	return r.Accounts.AuditLog(ctx, first, after)
 }
+
+func (r *queryResolver) Tables(ctx context.Context) ([]model.Table, error) {
+	return r.Tote.Tables(ctx)
+}
+
+func (r *queryResolver) Table(ctx context.Context, id string) (*model.Table, error) {
+	return r.Tote.Table(ctx, id)
+}
+
+func (r *queryResolver) Draw(ctx context.Context, id string) (*model.Draw, error) {
+	return r.Tote.Draw(ctx, id)
+}
+
+func (r *queryResolver) MyBets(ctx context.Context, first *int, after *string, drawID *string) (*model.BetPage, error) {
+	return r.Tote.MyBets(ctx, first, after, drawID)
+}
+
+func (r *queryResolver) Results(ctx context.Context, tableID *string, from *time.Time, to *time.Time, first *int, after *string) (*model.DrawPage, error) {
+	return r.Tote.Results(ctx, tableID, from, to, first, after)
+}
+
+func (r *queryResolver) Jackpot(ctx context.Context) (*model.Jackpot, error) {
+	return r.Tote.Jackpot(ctx)
+}
+
+func (r *queryResolver) VerifyDraw(ctx context.Context, id string) (*model.DrawVerification, error) {
+	return r.Tote.VerifyDraw(ctx, id)
+}
+
+func (r *queryResolver) HoldemSettings(ctx context.Context) (*model.HoldemSettings, error) {
+	return r.Holdem.HoldemSettings(ctx)
+}
+
+func (r *queryResolver) HoldemHand(ctx context.Context, id string) (*model.HoldemHand, error) {
+	return r.Holdem.HoldemHand(ctx, id)
+}
+
+func (r *queryResolver) HoldemHands(ctx context.Context, first *int, after *string) (*model.HoldemHandPage, error) {
+	return r.Holdem.HoldemHands(ctx, first, after)
+}
+
+func (r *subscriptionResolver) TableEvents(ctx context.Context, tableID string, afterSeq *int64) (<-chan *model.TableEvent, error) {
+	return r.Tote.TableEvents(ctx, tableID, afterSeq)
+}
+
+func (r *subscriptionResolver) MyEvents(ctx context.Context) (<-chan *model.UserEvent, error) {
+	return r.Tote.MyEvents(ctx)
+}
+
+func (r *tableResolver) CurrentDraw(ctx context.Context, obj *model.Table) (*model.Draw, error) {
+	return r.Tote.TableCurrentDraw(ctx, obj)
+}
+
+func (r *tableEventResolver) Draw(ctx context.Context, obj *model.TableEvent) (*model.Draw, error) {
+	return r.Tote.TableEventDraw(ctx, obj)
+}
+
+func (r *userResolver) Verification(ctx context.Context, obj *model.User) (*model.Verification, error) {
+	return r.Accounts.UserVerification(ctx, obj)
+}
+
+func (r *userResolver) CanStake(ctx context.Context, obj *model.User) (bool, error) {
+	return r.Accounts.UserCanStake(ctx, obj)
+}
+
+func (r *userResolver) Balance(ctx context.Context, obj *model.User) (model.Money, error) {
+	return r.Accounts.UserBalance(ctx, obj)
+}
+
+func (r *Resolver) AuditEntry() AuditEntryResolver { return &auditEntryResolver{r} }
+
+func (r *Resolver) Bet() BetResolver { return &betResolver{r} }
+
+func (r *Resolver) Draw() DrawResolver { return &drawResolver{r} }
+
+func (r *Resolver) DrawVerification() DrawVerificationResolver { return &drawVerificationResolver{r} }
 
 func (r *Resolver) Mutation() MutationResolver { return &mutationResolver{r} }
 
+func (r *Resolver) PendingVerification() PendingVerificationResolver {
+	return &pendingVerificationResolver{r}
+}
+
 func (r *Resolver) Query() QueryResolver { return &queryResolver{r} }
 
+func (r *Resolver) Subscription() SubscriptionResolver { return &subscriptionResolver{r} }
+
+func (r *Resolver) Table() TableResolver { return &tableResolver{r} }
+
+func (r *Resolver) TableEvent() TableEventResolver { return &tableEventResolver{r} }
+
+func (r *Resolver) User() UserResolver { return &userResolver{r} }
+
 type (
-	mutationResolver struct{ *Resolver }
-	queryResolver    struct{ *Resolver }
+	auditEntryResolver          struct{ *Resolver }
+	betResolver                 struct{ *Resolver }
+	drawResolver                struct{ *Resolver }
+	drawVerificationResolver    struct{ *Resolver }
+	mutationResolver            struct{ *Resolver }
+	pendingVerificationResolver struct{ *Resolver }
+	queryResolver               struct{ *Resolver }
+	subscriptionResolver        struct{ *Resolver }
+	tableResolver               struct{ *Resolver }
+	tableEventResolver          struct{ *Resolver }
+	userResolver                struct{ *Resolver }
 )

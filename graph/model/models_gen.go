@@ -32,6 +32,25 @@ type AuthPayload struct {
 	User                  *User     `json:"user"`
 }
 
+type Bet struct {
+	ID        string       `json:"id"`
+	Draw      *Draw        `json:"draw"`
+	Round     BettingRound `json:"round"`
+	Market    Market       `json:"market"`
+	Selection string       `json:"selection"`
+	Stake     Money        `json:"stake"`
+	Status    BetStatus    `json:"status"`
+	// What the bet returned (payout or refund); null until settled.
+	Payout    *Money     `json:"payout,omitempty"`
+	PlacedAt  time.Time  `json:"placedAt"`
+	SettledAt *time.Time `json:"settledAt,omitempty"`
+}
+
+type BetPage struct {
+	Items      []Bet   `json:"items"`
+	NextCursor *string `json:"nextCursor,omitempty"`
+}
+
 type CashInput struct {
 	UserID         string  `json:"userId"`
 	Amount         Money   `json:"amount"`
@@ -47,10 +66,171 @@ type CashTransfer struct {
 	CreatedAt  time.Time `json:"createdAt"`
 }
 
+type CategoryOdds struct {
+	Category    HandCategory `json:"category"`
+	Probability float64      `json:"probability"`
+	// Boards (or samples) ending with this as the winning hand.
+	Count int `json:"count"`
+}
+
 type DecideVerificationInput struct {
 	ID      string  `json:"id"`
 	Approve bool    `json:"approve"`
 	Reason  *string `json:"reason,omitempty"`
+}
+
+type Draw struct {
+	ID    string `json:"id"`
+	Table *Table `json:"table"`
+	// Draw number within its table.
+	Number int       `json:"number"`
+	Phase  DrawPhase `json:"phase"`
+	// The betting round open now, if any.
+	OpenRound *BettingRound `json:"openRound,omitempty"`
+	// When the open round closes (server time).
+	RoundClosesAt *time.Time `json:"roundClosesAt,omitempty"`
+	MinStake      Money      `json:"minStake"`
+	MaxStake      Money      `json:"maxStake"`
+	Positions     []Position `json:"positions"`
+	Board         []string   `json:"board"`
+	// Burned cards, revealed when the draw is over.
+	Burned     []string   `json:"burned"`
+	Shuffle    *Shuffle   `json:"shuffle"`
+	OpenedAt   time.Time  `json:"openedAt"`
+	SettledAt  *time.Time `json:"settledAt,omitempty"`
+	VoidReason *string    `json:"voidReason,omitempty"`
+	// Live odds for the current state of the deal.
+	Odds *Odds `json:"odds,omitempty"`
+	// Every pool of the draw with live totals.
+	Pools []Pool `json:"pools"`
+	// The published result, once settled.
+	Result *DrawResult `json:"result,omitempty"`
+}
+
+type DrawPage struct {
+	Items      []Draw  `json:"items"`
+	NextCursor *string `json:"nextCursor,omitempty"`
+}
+
+type DrawResult struct {
+	Winners          []int         `json:"winners"`
+	WinningCategory  *HandCategory `json:"winningCategory,omitempty"`
+	LeadersAfterFlop []int         `json:"leadersAfterFlop"`
+	LeadersAfterTurn []int         `json:"leadersAfterTurn"`
+	Pools            []PoolResult  `json:"pools"`
+	SettledAt        time.Time     `json:"settledAt"`
+}
+
+type DrawVerification struct {
+	Draw *Draw `json:"draw"`
+	// SHA-256(serverSeed) equals the commitment published at the start.
+	CommitmentValid bool `json:"commitmentValid"`
+	// The deck recomputed from the seeds deals exactly the published cards.
+	CardsMatch bool `json:"cardsMatch"`
+	// Every pool recomputed from the bets gives the published coefficients and payouts.
+	PayoutsMatch bool     `json:"payoutsMatch"`
+	Problems     []string `json:"problems"`
+}
+
+type ExpressCategoryResult struct {
+	// 1: guessed 3 of 3; 2: guessed at least 2 of 3.
+	Category          int          `json:"category"`
+	Fund              Money        `json:"fund"`
+	Jackpot           Money        `json:"jackpot"`
+	Coupons           int          `json:"coupons"`
+	Stakes            Money        `json:"stakes"`
+	Coefficient       *Coefficient `json:"coefficient,omitempty"`
+	Paid              Money        `json:"paid"`
+	Breakage          Money        `json:"breakage"`
+	TopUp             Money        `json:"topUp"`
+	RolledIntoJackpot Money        `json:"rolledIntoJackpot"`
+}
+
+// A player's best five cards.
+type HandInfo struct {
+	Category HandCategory `json:"category"`
+	// For display, e.g. "Flush, ace high".
+	Description string `json:"description"`
+	// The five cards used, e.g. ["Ah", "Kh", ...], for highlighting.
+	Cards []string `json:"cards"`
+}
+
+type HoldemBox struct {
+	Index int   `json:"index"`
+	Ante  Money `json:"ante"`
+	Bonus Money `json:"bonus"`
+	// 2 × ante once called.
+	Bet      Money           `json:"bet"`
+	Decision *HoldemDecision `json:"decision,omitempty"`
+	TimedOut bool            `json:"timedOut"`
+	// Hidden (empty) for the second box until the first has decided.
+	Cards       []string       `json:"cards"`
+	Hand        *HandInfo      `json:"hand,omitempty"`
+	BonusHand   *HandInfo      `json:"bonusHand,omitempty"`
+	Outcome     *HoldemOutcome `json:"outcome,omitempty"`
+	AnteReturn  *Money         `json:"anteReturn,omitempty"`
+	BetReturn   *Money         `json:"betReturn,omitempty"`
+	BonusReturn *Money         `json:"bonusReturn,omitempty"`
+}
+
+type HoldemBoxInput struct {
+	Ante  Money  `json:"ante"`
+	Bonus *Money `json:"bonus,omitempty"`
+}
+
+type HoldemDecideInput struct {
+	HandID         string         `json:"handId"`
+	Box            int            `json:"box"`
+	Decision       HoldemDecision `json:"decision"`
+	IdempotencyKey string         `json:"idempotencyKey"`
+}
+
+type HoldemHand struct {
+	ID    string      `json:"id"`
+	Phase HoldemPhase `json:"phase"`
+	// The box whose decision is awaited.
+	Turn             *int        `json:"turn,omitempty"`
+	DecisionDeadline *time.Time  `json:"decisionDeadline,omitempty"`
+	Boxes            []HoldemBox `json:"boxes"`
+	// The flop while deciding; all five cards once settled.
+	Board []string `json:"board"`
+	// Empty until settled.
+	DealerCards     []string  `json:"dealerCards"`
+	DealerHand      *HandInfo `json:"dealerHand,omitempty"`
+	DealerQualifies *bool     `json:"dealerQualifies,omitempty"`
+	Shuffle         *Shuffle  `json:"shuffle"`
+	// The player's cut, mixed into the shuffle.
+	Cut         *string    `json:"cut,omitempty"`
+	TotalStake  Money      `json:"totalStake"`
+	TotalReturn *Money     `json:"totalReturn,omitempty"`
+	CreatedAt   time.Time  `json:"createdAt"`
+	SettledAt   *time.Time `json:"settledAt,omitempty"`
+}
+
+type HoldemHandPage struct {
+	Items      []HoldemHand `json:"items"`
+	NextCursor *string      `json:"nextCursor,omitempty"`
+}
+
+type HoldemSettings struct {
+	MinAnte         Money          `json:"minAnte"`
+	MaxAnte         Money          `json:"maxAnte"`
+	MaxBonus        Money          `json:"maxBonus"`
+	DecisionSeconds int            `json:"decisionSeconds"`
+	AntePaytable    []PaytableLine `json:"antePaytable"`
+	BonusPaytable   []PaytableLine `json:"bonusPaytable"`
+}
+
+type HoldemStartInput struct {
+	Boxes []HoldemBoxInput `json:"boxes"`
+	// Optional: any text of the player's, mixed into the shuffle.
+	Cut            *string `json:"cut,omitempty"`
+	IdempotencyKey string  `json:"idempotencyKey"`
+}
+
+type Jackpot struct {
+	Balance Money `json:"balance"`
+	Enabled bool  `json:"enabled"`
 }
 
 type LedgerEntry struct {
@@ -72,6 +252,26 @@ type LedgerPage struct {
 type Mutation struct {
 }
 
+type Odds struct {
+	// The deal state these odds are for.
+	Phase DrawPhase `json:"phase"`
+	// Boards enumerated exactly; 0 before the deal.
+	Boards int `json:"boards"`
+	// Before the deal, the category distribution is an estimate over this many samples.
+	SampleSize *int           `json:"sampleSize,omitempty"`
+	Exact      bool           `json:"exact"`
+	Positions  []PositionOdds `json:"positions"`
+	Categories []CategoryOdds `json:"categories"`
+	// Leaders with the board so far (after the flop or turn).
+	Leaders []int `json:"leaders"`
+}
+
+type PaytableLine struct {
+	Category HandCategory `json:"category"`
+	// Paid odds to one.
+	Odds int `json:"odds"`
+}
+
 type PendingVerification struct {
 	ID           string       `json:"id"`
 	User         *User        `json:"user"`
@@ -86,6 +286,64 @@ type PendingVerificationPage struct {
 	NextCursor *string               `json:"nextCursor,omitempty"`
 }
 
+type PlaceBetInput struct {
+	DrawID string `json:"drawId"`
+	Market Market `json:"market"`
+	// WIN: a position ("3"); COMBINATION: a HandCategory ("FLUSH"); EXPRESS: "flop-turn-river" positions ("2-5-5").
+	Selection      string `json:"selection"`
+	Stake          Money  `json:"stake"`
+	IdempotencyKey string `json:"idempotencyKey"`
+}
+
+type Pool struct {
+	Round      BettingRound     `json:"round"`
+	Market     Market           `json:"market"`
+	Gross      Money            `json:"gross"`
+	Net        Money            `json:"net"`
+	Bets       int              `json:"bets"`
+	Selections []SelectionTotal `json:"selections"`
+}
+
+type PoolResult struct {
+	Round               BettingRound            `json:"round"`
+	Market              Market                  `json:"market"`
+	Gross               Money                   `json:"gross"`
+	Bets                int                     `json:"bets"`
+	Commission          Money                   `json:"commission"`
+	JackpotContribution Money                   `json:"jackpotContribution"`
+	Net                 Money                   `json:"net"`
+	WinningSelections   []string                `json:"winningSelections"`
+	Coefficient         *Coefficient            `json:"coefficient,omitempty"`
+	Categories          []ExpressCategoryResult `json:"categories"`
+	Paid                Money                   `json:"paid"`
+	Breakage            Money                   `json:"breakage"`
+	MinusPoolTopUp      Money                   `json:"minusPoolTopUp"`
+	JackpotPaid         Money                   `json:"jackpotPaid"`
+	Refunded            bool                    `json:"refunded"`
+	RefundReason        *string                 `json:"refundReason,omitempty"`
+}
+
+type Position struct {
+	Number int `json:"number"`
+	// Empty before the deal.
+	Cards []string `json:"cards"`
+	// The best hand with the board so far; null before the flop.
+	BestHand *HandInfo      `json:"bestHand,omitempty"`
+	Status   PositionStatus `json:"status"`
+}
+
+type PositionOdds struct {
+	Position int `json:"position"`
+	// Probability of winning alone.
+	Win float64 `json:"win"`
+	// Probability of tying for the win.
+	Tie float64 `json:"tie"`
+	// Expected share of the win (ties split).
+	Equity    float64 `json:"equity"`
+	WinBoards int     `json:"winBoards"`
+	TieBoards int     `json:"tieBoards"`
+}
+
 type Query struct {
 }
 
@@ -94,6 +352,98 @@ type RegisterInput struct {
 	Password    string `json:"password"`
 	Name        string `json:"name"`
 	DateOfBirth Date   `json:"dateOfBirth"`
+}
+
+type SelectionTotal struct {
+	Selection string `json:"selection"`
+	Stake     Money  `json:"stake"`
+	Bets      int    `json:"bets"`
+	// Net pool over stakes on this selection, truncated; informational (the 1.10 guarantee is applied at settlement).
+	ImpliedCoefficient *Coefficient `json:"impliedCoefficient,omitempty"`
+}
+
+// The provably fair shuffle of one draw or hand (SPEC 1.8).
+type Shuffle struct {
+	// SHA-256 of the server seed, hex, published before the first card.
+	Commitment string `json:"commitment"`
+	// The public seed mixed in, hex; null until it is fixed.
+	PublicSeed *string `json:"publicSeed,omitempty"`
+	// The server seed, hex; null until the draw or hand is over.
+	ServerSeed *string `json:"serverSeed,omitempty"`
+}
+
+type Subscription struct {
+}
+
+type Table struct {
+	ID        string         `json:"id"`
+	Name      string         `json:"name"`
+	Positions int            `json:"positions"`
+	Status    TableStatus    `json:"status"`
+	Settings  *TableSettings `json:"settings"`
+	// The draw being dealt now, or the last one while the result is shown.
+	CurrentDraw *Draw `json:"currentDraw,omitempty"`
+	// The last sequence number of the table's event stream.
+	LastSeq int64 `json:"lastSeq"`
+}
+
+// One event of a table's stream. seq increases by one per event of the table: a client that reconnects with its last seq receives everything after it, without gaps or duplicates.
+type TableEvent struct {
+	Seq     int64          `json:"seq"`
+	TableID string         `json:"tableId"`
+	DrawID  *string        `json:"drawId,omitempty"`
+	Type    TableEventType `json:"type"`
+	At      time.Time      `json:"at"`
+	Round   *BettingRound  `json:"round,omitempty"`
+	// CARDS_DEALT: which cards, e.g. pocket of position 3, or the flop.
+	Cards    []string `json:"cards,omitempty"`
+	Position *int     `json:"position,omitempty"`
+	// CARDS_DEALT: POCKET, FLOP, TURN or RIVER.
+	Street *string     `json:"street,omitempty"`
+	Odds   *Odds       `json:"odds,omitempty"`
+	Pool   *Pool       `json:"pool,omitempty"`
+	Result *DrawResult `json:"result,omitempty"`
+	Reason *string     `json:"reason,omitempty"`
+	// The draw as it stands after the event.
+	Draw *Draw `json:"draw,omitempty"`
+}
+
+type TableInput struct {
+	Name           string   `json:"name"`
+	Positions      int      `json:"positions"`
+	MinStake       *Money   `json:"minStake,omitempty"`
+	MaxStake       *Money   `json:"maxStake,omitempty"`
+	Commission     *string  `json:"commission,omitempty"`
+	RoundSeconds   []int    `json:"roundSeconds,omitempty"`
+	CardIntervalMs *int     `json:"cardIntervalMs,omitempty"`
+	ResultSeconds  *int     `json:"resultSeconds,omitempty"`
+	ExpressShares  []string `json:"expressShares,omitempty"`
+}
+
+type TableSettings struct {
+	// Copied into each draw when it opens; changes apply from the next draw.
+	MinStake Money `json:"minStake"`
+	MaxStake Money `json:"maxStake"`
+	// Commission in percent with two decimals, e.g. "3.00"; never below 3.
+	Commission string `json:"commission"`
+	// Seconds each of the four betting rounds stays open.
+	RoundSeconds []int `json:"roundSeconds"`
+	// Milliseconds between card events.
+	CardIntervalMs int `json:"cardIntervalMs"`
+	// Seconds the result stays on screen before the next draw.
+	ResultSeconds int `json:"resultSeconds"`
+	// Share of the EXPRESS net pool for category 1 (3 of 3) and category 2 (2 of 3), percent.
+	ExpressShares []string `json:"expressShares"`
+}
+
+type TableSettingsInput struct {
+	MinStake       *Money   `json:"minStake,omitempty"`
+	MaxStake       *Money   `json:"maxStake,omitempty"`
+	Commission     *string  `json:"commission,omitempty"`
+	RoundSeconds   []int    `json:"roundSeconds,omitempty"`
+	CardIntervalMs *int     `json:"cardIntervalMs,omitempty"`
+	ResultSeconds  *int     `json:"resultSeconds,omitempty"`
+	ExpressShares  []string `json:"expressShares,omitempty"`
 }
 
 type User struct {
@@ -109,6 +459,14 @@ type User struct {
 	CanStake  bool      `json:"canStake"`
 	Balance   Money     `json:"balance"`
 	CreatedAt time.Time `json:"createdAt"`
+}
+
+type UserEvent struct {
+	Type       UserEventType `json:"type"`
+	At         time.Time     `json:"at"`
+	Bet        *Bet          `json:"bet,omitempty"`
+	Balance    *Money        `json:"balance,omitempty"`
+	HoldemHand *HoldemHand   `json:"holdemHand,omitempty"`
 }
 
 type Verification struct {
@@ -127,6 +485,125 @@ type VerificationInput struct {
 	DocumentType   DocumentType `json:"documentType"`
 	DocumentNumber string       `json:"documentNumber"`
 	DateOfBirth    Date         `json:"dateOfBirth"`
+}
+
+type BetStatus string
+
+const (
+	BetStatusAccepted BetStatus = "ACCEPTED"
+	BetStatusWon      BetStatus = "WON"
+	BetStatusLost     BetStatus = "LOST"
+	BetStatusRefunded BetStatus = "REFUNDED"
+)
+
+var AllBetStatus = []BetStatus{
+	BetStatusAccepted,
+	BetStatusWon,
+	BetStatusLost,
+	BetStatusRefunded,
+}
+
+func (e BetStatus) IsValid() bool {
+	switch e {
+	case BetStatusAccepted, BetStatusWon, BetStatusLost, BetStatusRefunded:
+		return true
+	}
+	return false
+}
+
+func (e BetStatus) String() string {
+	return string(e)
+}
+
+func (e *BetStatus) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = BetStatus(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid BetStatus", str)
+	}
+	return nil
+}
+
+func (e BetStatus) MarshalGQL(w io.Writer) {
+	_, _ = fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *BetStatus) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e BetStatus) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
+}
+
+// The four betting rounds of a draw.
+type BettingRound string
+
+const (
+	BettingRoundPreDeal BettingRound = "PRE_DEAL"
+	BettingRoundPocket  BettingRound = "POCKET"
+	BettingRoundFlop    BettingRound = "FLOP"
+	BettingRoundTurn    BettingRound = "TURN"
+)
+
+var AllBettingRound = []BettingRound{
+	BettingRoundPreDeal,
+	BettingRoundPocket,
+	BettingRoundFlop,
+	BettingRoundTurn,
+}
+
+func (e BettingRound) IsValid() bool {
+	switch e {
+	case BettingRoundPreDeal, BettingRoundPocket, BettingRoundFlop, BettingRoundTurn:
+		return true
+	}
+	return false
+}
+
+func (e BettingRound) String() string {
+	return string(e)
+}
+
+func (e *BettingRound) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = BettingRound(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid BettingRound", str)
+	}
+	return nil
+}
+
+func (e BettingRound) MarshalGQL(w io.Writer) {
+	_, _ = fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *BettingRound) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e BettingRound) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
 }
 
 type DocumentType string
@@ -186,6 +663,438 @@ func (e DocumentType) MarshalJSON() ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
+type DrawPhase string
+
+const (
+	// Round 1 open: bets before the deal.
+	DrawPhasePreDeal       DrawPhase = "PRE_DEAL"
+	DrawPhaseDealingPocket DrawPhase = "DEALING_POCKET"
+	DrawPhasePocket        DrawPhase = "POCKET"
+	DrawPhaseDealingFlop   DrawPhase = "DEALING_FLOP"
+	DrawPhaseFlop          DrawPhase = "FLOP"
+	DrawPhaseDealingTurn   DrawPhase = "DEALING_TURN"
+	DrawPhaseTurn          DrawPhase = "TURN"
+	DrawPhaseDealingRiver  DrawPhase = "DEALING_RIVER"
+	DrawPhaseSettled       DrawPhase = "SETTLED"
+	DrawPhaseVoid          DrawPhase = "VOID"
+)
+
+var AllDrawPhase = []DrawPhase{
+	DrawPhasePreDeal,
+	DrawPhaseDealingPocket,
+	DrawPhasePocket,
+	DrawPhaseDealingFlop,
+	DrawPhaseFlop,
+	DrawPhaseDealingTurn,
+	DrawPhaseTurn,
+	DrawPhaseDealingRiver,
+	DrawPhaseSettled,
+	DrawPhaseVoid,
+}
+
+func (e DrawPhase) IsValid() bool {
+	switch e {
+	case DrawPhasePreDeal, DrawPhaseDealingPocket, DrawPhasePocket, DrawPhaseDealingFlop, DrawPhaseFlop, DrawPhaseDealingTurn, DrawPhaseTurn, DrawPhaseDealingRiver, DrawPhaseSettled, DrawPhaseVoid:
+		return true
+	}
+	return false
+}
+
+func (e DrawPhase) String() string {
+	return string(e)
+}
+
+func (e *DrawPhase) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = DrawPhase(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid DrawPhase", str)
+	}
+	return nil
+}
+
+func (e DrawPhase) MarshalGQL(w io.Writer) {
+	_, _ = fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *DrawPhase) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e DrawPhase) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
+}
+
+// The category of a poker hand, low to high.
+type HandCategory string
+
+const (
+	HandCategoryHighCard      HandCategory = "HIGH_CARD"
+	HandCategoryPair          HandCategory = "PAIR"
+	HandCategoryTwoPair       HandCategory = "TWO_PAIR"
+	HandCategoryThreeOfAKind  HandCategory = "THREE_OF_A_KIND"
+	HandCategoryStraight      HandCategory = "STRAIGHT"
+	HandCategoryFlush         HandCategory = "FLUSH"
+	HandCategoryFullHouse     HandCategory = "FULL_HOUSE"
+	HandCategoryFourOfAKind   HandCategory = "FOUR_OF_A_KIND"
+	HandCategoryStraightFlush HandCategory = "STRAIGHT_FLUSH"
+	HandCategoryRoyalFlush    HandCategory = "ROYAL_FLUSH"
+)
+
+var AllHandCategory = []HandCategory{
+	HandCategoryHighCard,
+	HandCategoryPair,
+	HandCategoryTwoPair,
+	HandCategoryThreeOfAKind,
+	HandCategoryStraight,
+	HandCategoryFlush,
+	HandCategoryFullHouse,
+	HandCategoryFourOfAKind,
+	HandCategoryStraightFlush,
+	HandCategoryRoyalFlush,
+}
+
+func (e HandCategory) IsValid() bool {
+	switch e {
+	case HandCategoryHighCard, HandCategoryPair, HandCategoryTwoPair, HandCategoryThreeOfAKind, HandCategoryStraight, HandCategoryFlush, HandCategoryFullHouse, HandCategoryFourOfAKind, HandCategoryStraightFlush, HandCategoryRoyalFlush:
+		return true
+	}
+	return false
+}
+
+func (e HandCategory) String() string {
+	return string(e)
+}
+
+func (e *HandCategory) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = HandCategory(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid HandCategory", str)
+	}
+	return nil
+}
+
+func (e HandCategory) MarshalGQL(w io.Writer) {
+	_, _ = fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *HandCategory) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e HandCategory) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
+}
+
+type HoldemDecision string
+
+const (
+	HoldemDecisionCall HoldemDecision = "CALL"
+	HoldemDecisionFold HoldemDecision = "FOLD"
+)
+
+var AllHoldemDecision = []HoldemDecision{
+	HoldemDecisionCall,
+	HoldemDecisionFold,
+}
+
+func (e HoldemDecision) IsValid() bool {
+	switch e {
+	case HoldemDecisionCall, HoldemDecisionFold:
+		return true
+	}
+	return false
+}
+
+func (e HoldemDecision) String() string {
+	return string(e)
+}
+
+func (e *HoldemDecision) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = HoldemDecision(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid HoldemDecision", str)
+	}
+	return nil
+}
+
+func (e HoldemDecision) MarshalGQL(w io.Writer) {
+	_, _ = fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *HoldemDecision) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e HoldemDecision) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
+}
+
+type HoldemOutcome string
+
+const (
+	HoldemOutcomeFold               HoldemOutcome = "FOLD"
+	HoldemOutcomeDealerNotQualified HoldemOutcome = "DEALER_NOT_QUALIFIED"
+	HoldemOutcomeWin                HoldemOutcome = "WIN"
+	HoldemOutcomeLose               HoldemOutcome = "LOSE"
+	HoldemOutcomeStay               HoldemOutcome = "STAY"
+)
+
+var AllHoldemOutcome = []HoldemOutcome{
+	HoldemOutcomeFold,
+	HoldemOutcomeDealerNotQualified,
+	HoldemOutcomeWin,
+	HoldemOutcomeLose,
+	HoldemOutcomeStay,
+}
+
+func (e HoldemOutcome) IsValid() bool {
+	switch e {
+	case HoldemOutcomeFold, HoldemOutcomeDealerNotQualified, HoldemOutcomeWin, HoldemOutcomeLose, HoldemOutcomeStay:
+		return true
+	}
+	return false
+}
+
+func (e HoldemOutcome) String() string {
+	return string(e)
+}
+
+func (e *HoldemOutcome) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = HoldemOutcome(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid HoldemOutcome", str)
+	}
+	return nil
+}
+
+func (e HoldemOutcome) MarshalGQL(w io.Writer) {
+	_, _ = fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *HoldemOutcome) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e HoldemOutcome) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
+}
+
+type HoldemPhase string
+
+const (
+	HoldemPhaseDeciding HoldemPhase = "DECIDING"
+	HoldemPhaseSettled  HoldemPhase = "SETTLED"
+)
+
+var AllHoldemPhase = []HoldemPhase{
+	HoldemPhaseDeciding,
+	HoldemPhaseSettled,
+}
+
+func (e HoldemPhase) IsValid() bool {
+	switch e {
+	case HoldemPhaseDeciding, HoldemPhaseSettled:
+		return true
+	}
+	return false
+}
+
+func (e HoldemPhase) String() string {
+	return string(e)
+}
+
+func (e *HoldemPhase) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = HoldemPhase(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid HoldemPhase", str)
+	}
+	return nil
+}
+
+func (e HoldemPhase) MarshalGQL(w io.Writer) {
+	_, _ = fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *HoldemPhase) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e HoldemPhase) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
+}
+
+type Market string
+
+const (
+	// Which position wins.
+	MarketWin Market = "WIN"
+	// The category of the winning hand.
+	MarketCombination Market = "COMBINATION"
+	// A coupon: leader after the flop, leader after the turn, winner after the river, written "f-t-r".
+	MarketExpress Market = "EXPRESS"
+)
+
+var AllMarket = []Market{
+	MarketWin,
+	MarketCombination,
+	MarketExpress,
+}
+
+func (e Market) IsValid() bool {
+	switch e {
+	case MarketWin, MarketCombination, MarketExpress:
+		return true
+	}
+	return false
+}
+
+func (e Market) String() string {
+	return string(e)
+}
+
+func (e *Market) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = Market(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid Market", str)
+	}
+	return nil
+}
+
+func (e Market) MarshalGQL(w io.Writer) {
+	_, _ = fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *Market) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e Market) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
+}
+
+type PositionStatus string
+
+const (
+	PositionStatusPending PositionStatus = "PENDING"
+	PositionStatusWin     PositionStatus = "WIN"
+	PositionStatusLoss    PositionStatus = "LOSS"
+)
+
+var AllPositionStatus = []PositionStatus{
+	PositionStatusPending,
+	PositionStatusWin,
+	PositionStatusLoss,
+}
+
+func (e PositionStatus) IsValid() bool {
+	switch e {
+	case PositionStatusPending, PositionStatusWin, PositionStatusLoss:
+		return true
+	}
+	return false
+}
+
+func (e PositionStatus) String() string {
+	return string(e)
+}
+
+func (e *PositionStatus) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = PositionStatus(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid PositionStatus", str)
+	}
+	return nil
+}
+
+func (e PositionStatus) MarshalGQL(w io.Writer) {
+	_, _ = fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *PositionStatus) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e PositionStatus) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
+}
+
 type Role string
 
 const (
@@ -238,6 +1147,191 @@ func (e *Role) UnmarshalJSON(b []byte) error {
 }
 
 func (e Role) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
+}
+
+type TableEventType string
+
+const (
+	TableEventTypeDrawOpened   TableEventType = "DRAW_OPENED"
+	TableEventTypeRoundOpened  TableEventType = "ROUND_OPENED"
+	TableEventTypeRoundClosed  TableEventType = "ROUND_CLOSED"
+	TableEventTypeCardsDealt   TableEventType = "CARDS_DEALT"
+	TableEventTypeOddsUpdated  TableEventType = "ODDS_UPDATED"
+	TableEventTypePoolUpdated  TableEventType = "POOL_UPDATED"
+	TableEventTypeDrawSettled  TableEventType = "DRAW_SETTLED"
+	TableEventTypeDrawVoided   TableEventType = "DRAW_VOIDED"
+	TableEventTypeTablePaused  TableEventType = "TABLE_PAUSED"
+	TableEventTypeTableResumed TableEventType = "TABLE_RESUMED"
+)
+
+var AllTableEventType = []TableEventType{
+	TableEventTypeDrawOpened,
+	TableEventTypeRoundOpened,
+	TableEventTypeRoundClosed,
+	TableEventTypeCardsDealt,
+	TableEventTypeOddsUpdated,
+	TableEventTypePoolUpdated,
+	TableEventTypeDrawSettled,
+	TableEventTypeDrawVoided,
+	TableEventTypeTablePaused,
+	TableEventTypeTableResumed,
+}
+
+func (e TableEventType) IsValid() bool {
+	switch e {
+	case TableEventTypeDrawOpened, TableEventTypeRoundOpened, TableEventTypeRoundClosed, TableEventTypeCardsDealt, TableEventTypeOddsUpdated, TableEventTypePoolUpdated, TableEventTypeDrawSettled, TableEventTypeDrawVoided, TableEventTypeTablePaused, TableEventTypeTableResumed:
+		return true
+	}
+	return false
+}
+
+func (e TableEventType) String() string {
+	return string(e)
+}
+
+func (e *TableEventType) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = TableEventType(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid TableEventType", str)
+	}
+	return nil
+}
+
+func (e TableEventType) MarshalGQL(w io.Writer) {
+	_, _ = fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *TableEventType) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e TableEventType) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
+}
+
+type TableStatus string
+
+const (
+	TableStatusRunning TableStatus = "RUNNING"
+	TableStatusPaused  TableStatus = "PAUSED"
+)
+
+var AllTableStatus = []TableStatus{
+	TableStatusRunning,
+	TableStatusPaused,
+}
+
+func (e TableStatus) IsValid() bool {
+	switch e {
+	case TableStatusRunning, TableStatusPaused:
+		return true
+	}
+	return false
+}
+
+func (e TableStatus) String() string {
+	return string(e)
+}
+
+func (e *TableStatus) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = TableStatus(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid TableStatus", str)
+	}
+	return nil
+}
+
+func (e TableStatus) MarshalGQL(w io.Writer) {
+	_, _ = fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *TableStatus) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e TableStatus) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
+}
+
+type UserEventType string
+
+const (
+	UserEventTypeBetAccepted    UserEventType = "BET_ACCEPTED"
+	UserEventTypeBetSettled     UserEventType = "BET_SETTLED"
+	UserEventTypeBalanceChanged UserEventType = "BALANCE_CHANGED"
+	UserEventTypeHoldemUpdated  UserEventType = "HOLDEM_UPDATED"
+)
+
+var AllUserEventType = []UserEventType{
+	UserEventTypeBetAccepted,
+	UserEventTypeBetSettled,
+	UserEventTypeBalanceChanged,
+	UserEventTypeHoldemUpdated,
+}
+
+func (e UserEventType) IsValid() bool {
+	switch e {
+	case UserEventTypeBetAccepted, UserEventTypeBetSettled, UserEventTypeBalanceChanged, UserEventTypeHoldemUpdated:
+		return true
+	}
+	return false
+}
+
+func (e UserEventType) String() string {
+	return string(e)
+}
+
+func (e *UserEventType) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = UserEventType(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid UserEventType", str)
+	}
+	return nil
+}
+
+func (e UserEventType) MarshalGQL(w io.Writer) {
+	_, _ = fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *UserEventType) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e UserEventType) MarshalJSON() ([]byte, error) {
 	var buf bytes.Buffer
 	e.MarshalGQL(&buf)
 	return buf.Bytes(), nil

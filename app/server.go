@@ -1,0 +1,209 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"sync"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/redis/go-redis/v9"
+
+	"github.com/pokertote/pokertote/domain/account"
+	"github.com/pokertote/pokertote/domain/auth"
+	"github.com/pokertote/pokertote/domain/event"
+	"github.com/pokertote/pokertote/graph"
+	"github.com/pokertote/pokertote/persistence"
+)
+
+// App is one running Pokertote replica.
+type App struct {
+	cfg Config
+	log *slog.Logger
+	loc *time.Location
+
+	db     *persistence.DB
+	redis  *redis.Client
+	hub    *event.Hub
+	broker event.Publisher
+
+	users    *persistence.UserRepo
+	ledger   *persistence.LedgerRepo
+	accounts *account.Service
+	access   *auth.AccessTokens
+	refresh  *auth.RefreshTokens
+
+	resolver *graph.Resolver
+	metrics  []prometheus.Collector // registered on /metrics
+	server   *http.Server
+	listener net.Listener
+
+	// background work (broker subscription, dealers, sweepers) runs under
+	// bgCtx and is waited for on Close.
+	bgCtx    context.Context
+	bgCancel context.CancelFunc
+	bg       sync.WaitGroup
+	closers  []func() error // run in reverse order on Close
+	closeMu  sync.Once
+	closeErr error
+}
+
+// New opens the database and broker, migrates, builds the services and
+// binds the listener (cfg.Addr; ":0" picks a free port). It serves nothing
+// until Run.
+func New(ctx context.Context, cfg Config, log *slog.Logger) (a *App, err error) {
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	a = &App{cfg: cfg, log: log, hub: event.NewHub()}
+	a.bgCtx, a.bgCancel = context.WithCancel(context.Background())
+	defer func() {
+		if err != nil {
+			_ = a.Close()
+		}
+	}()
+	if a.loc, err = account.LoadZone(cfg.TimeZone); err != nil {
+		return nil, err
+	}
+	if err = a.openStorage(ctx); err != nil {
+		return nil, err
+	}
+	if err = a.buildAccounts(ctx); err != nil {
+		return nil, err
+	}
+	a.resolver = &graph.Resolver{
+		Accounts: a.accountsAPI(),
+		Tote:     &graph.ToteAPI{},
+		Holdem:   &graph.HoldemAPI{},
+	}
+	if err = a.startTote(ctx); err != nil {
+		return nil, err
+	}
+	if err = a.startHoldem(ctx); err != nil {
+		return nil, err
+	}
+	a.server = &http.Server{
+		Handler:           a.routes(),
+		ReadHeaderTimeout: 10 * time.Second,
+		ReadTimeout:       30 * time.Second,
+		IdleTimeout:       120 * time.Second,
+		// No WriteTimeout: subscriptions stream for as long as the client stays.
+	}
+	if a.listener, err = net.Listen("tcp", cfg.Addr); err != nil {
+		return nil, fmt.Errorf("listen on %s: %w", cfg.Addr, err)
+	}
+	return a, nil
+}
+
+// openStorage opens the database (Postgres or embedded SQLite) and the
+// broker (Redis or in-process), and migrates the schema.
+func (a *App) openStorage(ctx context.Context) error {
+	db, err := persistence.Open(ctx, persistence.Options{DatabaseURL: a.cfg.DatabaseURL, SQLitePath: a.cfg.SQLitePath, Logger: a.log})
+	if err != nil {
+		return err
+	}
+	a.db = db
+	a.closers = append(a.closers, db.Close)
+	if err := db.Migrate(ctx); err != nil {
+		return err
+	}
+	where := a.cfg.SQLitePath
+	if a.cfg.DatabaseURL != "" {
+		where = persistence.RedactURL(a.cfg.DatabaseURL)
+	}
+	a.log.Info("database ready", "dialect", db.Dialect(), "at", where)
+
+	if a.cfg.RedisURL == "" {
+		a.broker = persistence.NewMemoryBroker(a.hub)
+		a.log.Info("broker ready", "kind", "in-process")
+		return nil
+	}
+	opt, err := redis.ParseURL(a.cfg.RedisURL)
+	if err != nil {
+		return fmt.Errorf("REDIS_URL: %w", err)
+	}
+	a.redis = redis.NewClient(opt)
+	a.closers = append(a.closers, a.redis.Close)
+	pctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	if err := a.redis.Ping(pctx).Err(); err != nil {
+		return fmt.Errorf("redis at %s does not answer: %w", persistence.RedactURL(a.cfg.RedisURL), err)
+	}
+	rb := persistence.NewRedisBroker(a.redis, a.hub, a.cfg.RedisPrefix, a.log)
+	a.goBackground("redis-subscription", rb.Run)
+	select {
+	case <-rb.Ready():
+	case <-pctx.Done():
+		return errors.New("redis subscription was not confirmed in time")
+	}
+	a.broker = rb
+	a.log.Info("broker ready", "kind", "redis", "at", persistence.RedactURL(a.cfg.RedisURL))
+	return nil
+}
+
+// goBackground runs fn until Close, logging an unexpected error.
+func (a *App) goBackground(name string, fn func(ctx context.Context) error) {
+	a.bg.Add(1)
+	go func() {
+		defer a.bg.Done()
+		if err := fn(a.bgCtx); err != nil && a.bgCtx.Err() == nil {
+			a.log.Error("background task stopped", "task", name, "err", err)
+		}
+	}()
+}
+
+// Addr is the address the server listens on (with the real port when the
+// configuration asked for port 0).
+func (a *App) Addr() string { return a.listener.Addr().String() }
+
+// Run serves HTTP until ctx ends, then shuts down gracefully.
+func (a *App) Run(ctx context.Context) error {
+	errc := make(chan error, 1)
+	go func() { errc <- a.server.Serve(a.listener) }()
+	a.log.Info("serving", "addr", a.Addr(), "env", a.cfg.Env, "playground", a.cfg.Playground)
+	select {
+	case err := <-errc:
+		if errors.Is(err, http.ErrServerClosed) {
+			return nil
+		}
+		return err
+	case <-ctx.Done():
+	}
+	return a.Close()
+}
+
+// Close stops serving (waiting up to 10 s for requests in flight), stops the
+// background work and closes the broker and database, in reverse order of
+// opening. It is safe to call more than once.
+func (a *App) Close() error {
+	a.closeMu.Do(func() {
+		var errs []error
+		if a.server != nil {
+			sctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			if err := a.server.Shutdown(sctx); err != nil {
+				errs = append(errs, err)
+			}
+			cancel()
+		} else if a.listener != nil {
+			_ = a.listener.Close()
+		}
+		a.bgCancel()
+		a.bg.Wait()
+		a.hub.Close()
+		for i := len(a.closers) - 1; i >= 0; i-- {
+			if err := a.closers[i](); err != nil {
+				errs = append(errs, err)
+			}
+		}
+		a.closeErr = errors.Join(errs...)
+	})
+	return a.closeErr
+}
+
+// background returns the context of the app's background work.
+func (a *App) background() context.Context { return a.bgCtx }
+
