@@ -81,6 +81,18 @@ func (s *MemStore) SetPasswordHash(_ context.Context, userID int64, hash string)
 	return nil
 }
 
+// SetRole implements UserStore.
+func (s *MemStore) SetRole(_ context.Context, userID int64, role Role, audit AuditEntry) (User, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if userID < 1 || userID > int64(len(s.users)) {
+		return User{}, notFound("user")
+	}
+	s.users[userID-1].Role = role
+	s.appendAuditLocked(audit)
+	return s.users[userID-1], nil
+}
+
 // Verification implements UserStore.
 func (s *MemStore) Verification(_ context.Context, userID int64) (Verification, error) {
 	s.mu.Lock()

@@ -332,6 +332,29 @@ func (s *Service) AuditLog(ctx context.Context, adminID int64, p Page) ([]AuditE
 	return s.store.ListAudit(ctx, p)
 }
 
+// SetRole gives a user another role (for example AFFILIATE for a partner's
+// reporting account) and records it in the audit log. Admins cannot change
+// their own role, so the last admin cannot lock everyone out by accident.
+func (s *Service) SetRole(ctx context.Context, adminID, userID int64, role Role) (User, error) {
+	if err := s.requireAdmin(ctx, adminID); err != nil {
+		return User{}, err
+	}
+	if !role.Valid() {
+		return User{}, errs.R(errs.Invalid, "INVALID_ROLE", "unknown role %q", role)
+	}
+	if adminID == userID {
+		return User{}, errs.R(errs.Forbidden, "SELF_DECISION", "an admin cannot change their own role")
+	}
+	prev, err := s.store.ByID(ctx, userID)
+	if err != nil {
+		return User{}, err
+	}
+	return s.store.SetRole(ctx, userID, role, AuditEntry{
+		At: s.now(), ActorID: adminID, Action: ActionRoleChanged, SubjectID: userID,
+		Detail: string(prev.Role) + " -> " + string(role),
+	})
+}
+
 func (s *Service) requireAdmin(ctx context.Context, id int64) error {
 	u, err := s.store.ByID(ctx, id)
 	if err != nil && !errs.Is(err, errs.NotFound) {

@@ -480,3 +480,41 @@ func TestEnsureCanStake(t *testing.T) {
 	wantErr(t, f.svc.EnsureCanStake(ctx, admin.ID), errs.Forbidden, "NOT_A_PLAYER")
 	wantErr(t, f.svc.EnsureCanStake(ctx, 999), errs.NotFound, "")
 }
+
+func TestSetRole(t *testing.T) {
+	ctx := context.Background()
+	svc := newFixture(t).svc
+	admin, err := svc.Provision(ctx, account.Registration{Email: "boss@example.kz", Password: "correct horse battery", Name: "Boss", DateOfBirth: account.MustParseDate("1980-01-01")}, account.Admin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := svc.Register(ctx, account.Registration{Email: "p@example.kz", Password: "correct horse battery", Name: "P", DateOfBirth: account.MustParseDate("1990-01-01")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Run("admin makes an affiliate", func(t *testing.T) {
+		u, err := svc.SetRole(ctx, admin.ID, p.ID, account.Affiliate)
+		if err != nil || u.Role != account.Affiliate {
+			t.Fatalf("SetRole = %+v, %v", u, err)
+		}
+		log, _, _ := svc.AuditLog(ctx, admin.ID, account.Page{})
+		if len(log) == 0 || log[0].Action != account.ActionRoleChanged || log[0].SubjectID != p.ID {
+			t.Fatalf("audit log %+v lacks the role change", log)
+		}
+	})
+	t.Run("non-admin refused", func(t *testing.T) {
+		if _, err := svc.SetRole(ctx, p.ID, admin.ID, account.Player); !errs.Is(err, errs.Forbidden) {
+			t.Fatalf("err = %v, want FORBIDDEN", err)
+		}
+	})
+	t.Run("own role refused", func(t *testing.T) {
+		if _, err := svc.SetRole(ctx, admin.ID, admin.ID, account.Player); !errs.Is(err, errs.Forbidden) {
+			t.Fatalf("err = %v, want FORBIDDEN", err)
+		}
+	})
+	t.Run("unknown role", func(t *testing.T) {
+		if _, err := svc.SetRole(ctx, admin.ID, p.ID, account.Role("KING")); !errs.Is(err, errs.Invalid) {
+			t.Fatalf("err = %v, want BAD_USER_INPUT", err)
+		}
+	})
+}

@@ -19,6 +19,8 @@ type UserStore interface {
 	ByID(ctx context.Context, id int64) (User, error)
 	// SetPasswordHash replaces a user's password hash (after a rehash).
 	SetPasswordHash(ctx context.Context, userID int64, hash string) error
+	// SetRole changes a user's role and appends audit, atomically.
+	SetRole(ctx context.Context, userID int64, role Role, audit AuditEntry) (User, error)
 
 	// Verification is the user's latest verification.
 	Verification(ctx context.Context, userID int64) (Verification, error)
@@ -74,6 +76,7 @@ type AuditEntry struct {
 const (
 	ActionVerificationApproved = "VERIFICATION_APPROVED"
 	ActionVerificationRejected = "VERIFICATION_REJECTED"
+	ActionRoleChanged          = "ROLE_CHANGED"
 )
 
 // Page asks for one page of a listing by id. After is the Next returned with
