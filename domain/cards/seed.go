@@ -5,6 +5,8 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
+	"fmt"
+	"io"
 	"slices"
 
 	"github.com/pokertote/pokertote/domain/errs"
@@ -14,8 +16,8 @@ import (
 const SeedSize = 32
 
 // Seed is a draw's secret server seed (SPEC 1.8). It stays secret until the
-// draw ends, so its String and GoString methods print a placeholder: a seed
-// logged by accident with %v, %s, %x or %#v does not leak. Hex gives the
+// draw ends, so it formats as a placeholder with every fmt verb (%v, %s,
+// %x, %d, %#v, ...): a seed logged by accident does not leak. Hex gives the
 // real value when it is revealed.
 type Seed [SeedSize]byte
 
@@ -41,6 +43,10 @@ func (s Seed) String() string { return "cards.Seed(redacted)" }
 
 // GoString returns a placeholder, never the secret; use Hex to reveal it.
 func (s Seed) GoString() string { return "cards.Seed(redacted)" }
+
+// Format writes a placeholder for every fmt verb, never the secret; use
+// Hex to reveal it.
+func (s Seed) Format(f fmt.State, _ rune) { io.WriteString(f, s.String()) }
 
 // ParseSeed reads a server seed written as 64 hexadecimal characters
 // (either case), the form Hex writes. Anything else is an errs.Invalid

@@ -57,13 +57,13 @@ func TestSeedHexRoundTrip(t *testing.T) {
 func TestSeedDoesNotLeakThroughFmt(t *testing.T) {
 	s := cards.Seed(sha256.Sum256([]byte("secret")))
 	secret := s.Hex()
-	for _, verb := range []string{"%v", "%s", "%x", "%X", "%#v", "%+v", "%q"} {
+	for _, verb := range []string{"%v", "%s", "%x", "%X", "%#v", "%+v", "%q", "%d", "%o", "%08b", "%T %v"} {
 		out := fmt.Sprintf(verb, s)
 		if strings.Contains(strings.ToLower(out), secret[:16]) || strings.Contains(out, fmt.Sprint(s[0], " ", s[1])) {
 			t.Errorf("fmt %s printed the secret: %s", verb, out)
 		}
 	}
-	if out := fmt.Sprintf("%v", struct{ S cards.Seed }{s}); strings.Contains(out, fmt.Sprint(s[0], " ", s[1])) {
+	if out := fmt.Sprintf("%v %d %+v", struct{ S cards.Seed }{s}, []cards.Seed{s}, &s); strings.Contains(out, fmt.Sprint(s[0], " ", s[1])) {
 		t.Errorf("seed inside a struct printed: %s", out)
 	}
 }
