@@ -89,28 +89,10 @@ func (k *flopKernel) run(ante Paytable, flop [3]cards.Card) {
 			rest = append(rest, c)
 		}
 	}
-	var oddsOf [16]int64
-	for c := hand.HighCard; c <= hand.RoyalFlush; c++ {
-		oddsOf[c] = ante.Odds(c)
-	}
-	f0, f1, f2 := flop[0], flop[1], flop[2]
+	oddsOf := oddsTable(ante)
 	for i, t := range rest {
 		for _, r := range rest[i+1:] {
-			n := 0
-			for a, x := range rest {
-				if x == t || x == r {
-					continue
-				}
-				for _, y := range rest[a+1:] {
-					if y == t || y == r {
-						continue
-					}
-					v := hand.Eval7(f0, f1, f2, t, r, x, y)
-					k.vals[n], k.cx[n], k.cy[n] = v, uint8(x), uint8(y)
-					k.odds[n] = oddsOf[v.Category()]
-					n++
-				}
-			}
+			n := k.deal([5]cards.Card{flop[0], flop[1], flop[2], t, r}, rest, &oddsOf)
 			k.board()
 			for j := range n {
 				k.callSum[int(k.cx[j])*cards.NumCards+int(k.cy[j])] += k.net[j]
@@ -135,6 +117,36 @@ func (k *flopKernel) run(ante Paytable, flop [3]cards.Card) {
 			}
 		}
 	}
+}
+
+// oddsTable is the paytable indexed by category, for the inner loop.
+func oddsTable(p Paytable) (t [hand.RoyalFlush + 1]int64) {
+	for c := hand.HighCard; c <= hand.RoyalFlush; c++ {
+		t[c] = p.Odds(c)
+	}
+	return t
+}
+
+// deal evaluates every two-card hand of rest that the board leaves (1081 of
+// them when rest is the 49 cards off the flop) and returns how many there are.
+func (k *flopKernel) deal(b [5]cards.Card, rest []cards.Card, oddsOf *[hand.RoyalFlush + 1]int64) int {
+	t, r := b[3], b[4]
+	n := 0
+	for a, x := range rest {
+		if x == t || x == r {
+			continue
+		}
+		for _, y := range rest[a+1:] {
+			if y == t || y == r {
+				continue
+			}
+			v := hand.Eval7(b[0], b[1], b[2], t, r, x, y)
+			k.vals[n], k.cx[n], k.cy[n] = v, uint8(x), uint8(y)
+			k.odds[n] = oddsOf[v.Category()]
+			n++
+		}
+	}
+	return n
 }
 
 // board settles, for one complete board, each of the 1081 hands left as a
@@ -205,7 +217,7 @@ type WeightedFlop struct {
 // CanonicalFlops returns the 1755 classes of the 22 100 flops under suit
 // permutations, each with its size, in a fixed order.
 func CanonicalFlops() []WeightedFlop {
-	perms := suitPermutations()
+	perms := suitPerms
 	index := map[[3]cards.Card]int{}
 	var out []WeightedFlop
 	for a := cards.Card(0); a < cards.NumCards; a++ {
@@ -223,6 +235,13 @@ func CanonicalFlops() []WeightedFlop {
 	}
 	return out
 }
+
+// CanonicalFlop returns the representative of f's class in CanonicalFlops:
+// the flops that differ from f only by a permutation of suits share it, and
+// share f's value.
+func CanonicalFlop(f [3]cards.Card) [3]cards.Card { return canonicalFlop(f, suitPerms) }
+
+var suitPerms = suitPermutations()
 
 // canonicalFlop is the least sorted image of f under the suit permutations.
 func canonicalFlop(f [3]cards.Card, perms [][4]cards.Suit) [3]cards.Card {

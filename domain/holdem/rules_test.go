@@ -97,4 +97,3 @@ func pairRank(five [5]cards.Card) cards.Rank {
 		}
 	}
 }
-

@@ -12,13 +12,13 @@ import (
 // (10 000 tiyn) and, where placed, a Bonus of 50 KZT (5 000 tiyn).
 func TestSettleOneBox(t *testing.T) {
 	tests := []struct {
-		name                          string
-		pocket, dealer, board         string
-		bonus                         money.Amount
-		decision                      holdem.Decision
-		qualifies                     bool
-		outcome                       holdem.Outcome
-		category, bonusCategory       hand.Category
+		name                           string
+		pocket, dealer, board          string
+		bonus                          money.Amount
+		decision                       holdem.Decision
+		qualifies                      bool
+		outcome                        holdem.Outcome
+		category, bonusCategory        hand.Category
 		anteRet, betRet, bonusRet, net money.Amount
 	}{
 		{
