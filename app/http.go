@@ -2,10 +2,10 @@ package app
 
 import (
 	"bufio"
-	"errors"
-	"net"
 	"context"
 	"encoding/json"
+	"errors"
+	"net"
 	"net/http"
 	"slices"
 	"strconv"

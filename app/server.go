@@ -206,4 +206,3 @@ func (a *App) Close() error {
 
 // background returns the context of the app's background work.
 func (a *App) background() context.Context { return a.bgCtx }
-

@@ -2,108 +2,457 @@ package graph
 
 import (
 	"context"
+	"strconv"
+	"strings"
+	"time"
 
+	"github.com/pokertote/pokertote/domain/account"
+	"github.com/pokertote/pokertote/domain/auth"
 	"github.com/pokertote/pokertote/domain/errs"
+	"github.com/pokertote/pokertote/domain/event"
+	"github.com/pokertote/pokertote/domain/ledger"
+	"github.com/pokertote/pokertote/domain/money"
 	"github.com/pokertote/pokertote/graph/model"
 )
 
-// errAccountsNotYet marks resolvers still to be written; clients see only INTERNAL.
-var errAccountsNotYet = errs.E(errs.Internal, "not implemented yet")
-
-// AccountsAPI resolves the accounts part of the schema.
-type AccountsAPI struct{}
-
-// AuditEntryActor is not implemented yet.
-func (a *AccountsAPI) AuditEntryActor(ctx context.Context, obj *model.AuditEntry) (*model.User, error) {
-	return nil, errAccountsNotYet
+// AccountsAPI resolves accounts, sessions, age verification, the cashier and
+// the ledger history.
+type AccountsAPI struct {
+	Service   *account.Service
+	Users     account.UserStore
+	Access    *auth.AccessTokens
+	Refresh   *auth.RefreshTokens
+	Ledger    ledger.Store
+	Publisher event.Publisher
+	Now       func() time.Time
 }
 
-// Register is not implemented yet.
-func (a *AccountsAPI) Register(ctx context.Context, input model.RegisterInput) (*model.AuthPayload, error) {
-	return nil, errAccountsNotYet
+// Register creates a player and signs them in.
+func (a *AccountsAPI) Register(ctx context.Context, in model.RegisterInput) (*model.AuthPayload, error) {
+	u, err := a.Service.Register(ctx, account.Registration{
+		Email: in.Email, Password: in.Password, Name: in.Name, DateOfBirth: toDomainDate(in.DateOfBirth),
+	})
+	if err != nil {
+		return nil, err
+	}
+	return a.signIn(ctx, u)
 }
 
-// Login is not implemented yet.
-func (a *AccountsAPI) Login(ctx context.Context, email string, password string) (*model.AuthPayload, error) {
-	return nil, errAccountsNotYet
+// Login checks the password (throttled per email and per client address)
+// and signs the user in.
+func (a *AccountsAPI) Login(ctx context.Context, email, password string) (*model.AuthPayload, error) {
+	u, err := a.Service.Login(ctx, email, password, ClientIP(ctx))
+	if err != nil {
+		return nil, err
+	}
+	return a.signIn(ctx, u)
 }
 
-// RefreshToken is not implemented yet.
-func (a *AccountsAPI) RefreshToken(ctx context.Context, refreshToken string) (*model.AuthPayload, error) {
-	return nil, errAccountsNotYet
+// RefreshToken rotates a refresh token and issues a fresh access token.
+func (a *AccountsAPI) RefreshToken(ctx context.Context, token string) (*model.AuthPayload, error) {
+	next, rec, err := a.Refresh.Rotate(ctx, token)
+	if err != nil {
+		return nil, err
+	}
+	u, err := a.Users.ByID(ctx, rec.UserID)
+	if err != nil {
+		return nil, errs.R(errs.Unauthenticated, "INVALID_TOKEN", "the session has ended; sign in again")
+	}
+	return a.payload(u, next, rec)
 }
 
-// Logout is not implemented yet.
-func (a *AccountsAPI) Logout(ctx context.Context, refreshToken string) (bool, error) {
-	return false, errAccountsNotYet
+// Logout revokes the refresh token's family.
+func (a *AccountsAPI) Logout(ctx context.Context, token string) (bool, error) {
+	if err := a.Refresh.Revoke(ctx, token); err != nil {
+		return false, err
+	}
+	return true, nil
 }
 
-// SubmitVerification is not implemented yet.
-func (a *AccountsAPI) SubmitVerification(ctx context.Context, input model.VerificationInput) (*model.Verification, error) {
-	return nil, errAccountsNotYet
+func (a *AccountsAPI) signIn(ctx context.Context, u account.User) (*model.AuthPayload, error) {
+	refresh, rec, err := a.Refresh.Issue(ctx, u.ID)
+	if err != nil {
+		return nil, err
+	}
+	return a.payload(u, refresh, rec)
 }
 
-// DecideVerification is not implemented yet.
-func (a *AccountsAPI) DecideVerification(ctx context.Context, input model.DecideVerificationInput) (*model.Verification, error) {
-	return nil, errAccountsNotYet
+func (a *AccountsAPI) payload(u account.User, refresh string, rec auth.RefreshRecord) (*model.AuthPayload, error) {
+	access, claims, err := a.Access.Issue(u.ID, u.Role)
+	if err != nil {
+		return nil, err
+	}
+	return &model.AuthPayload{
+		AccessToken: access, AccessTokenExpiresAt: claims.ExpiresAt,
+		RefreshToken: refresh, RefreshTokenExpiresAt: rec.ExpiresAt,
+		User: a.user(u),
+	}, nil
 }
 
-// Deposit is not implemented yet.
-func (a *AccountsAPI) Deposit(ctx context.Context, input model.CashInput) (*model.CashTransfer, error) {
-	return nil, errAccountsNotYet
-}
-
-// Withdraw is not implemented yet.
-func (a *AccountsAPI) Withdraw(ctx context.Context, input model.CashInput) (*model.CashTransfer, error) {
-	return nil, errAccountsNotYet
-}
-
-// SetRole is not implemented yet.
-func (a *AccountsAPI) SetRole(ctx context.Context, userID string, role model.Role) (*model.User, error) {
-	return nil, errAccountsNotYet
-}
-
-// PendingVerificationUser is not implemented yet.
-func (a *AccountsAPI) PendingVerificationUser(ctx context.Context, obj *model.PendingVerification) (*model.User, error) {
-	return nil, errAccountsNotYet
-}
-
-// Me is not implemented yet.
+// Me is the signed-in user, or nil without a token.
 func (a *AccountsAPI) Me(ctx context.Context) (*model.User, error) {
-	return nil, errAccountsNotYet
+	v, ok := ViewerFrom(ctx)
+	if !ok {
+		return nil, nil
+	}
+	u, err := a.Users.ByID(ctx, v.UserID)
+	if err != nil {
+		return nil, err
+	}
+	return a.user(u), nil
 }
 
-// MyLedger is not implemented yet.
-func (a *AccountsAPI) MyLedger(ctx context.Context, first *int, after *string) (*model.LedgerPage, error) {
-	return nil, errAccountsNotYet
-}
-
-// User is not implemented yet.
+// User is a user by id, for admins.
 func (a *AccountsAPI) User(ctx context.Context, id string) (*model.User, error) {
-	return nil, errAccountsNotYet
+	uid, err := parseID(id, "user")
+	if err != nil {
+		return nil, err
+	}
+	u, err := a.Users.ByID(ctx, uid)
+	if errs.Is(err, errs.NotFound) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	return a.user(u), nil
 }
 
-// PendingVerifications is not implemented yet.
-func (a *AccountsAPI) PendingVerifications(ctx context.Context, first *int, after *string) (*model.PendingVerificationPage, error) {
-	return nil, errAccountsNotYet
+// SetRole changes a user's role (admins).
+func (a *AccountsAPI) SetRole(ctx context.Context, userID string, role model.Role) (*model.User, error) {
+	v, err := RequireViewer(ctx)
+	if err != nil {
+		return nil, err
+	}
+	uid, err := parseID(userID, "user")
+	if err != nil {
+		return nil, err
+	}
+	u, err := a.Service.SetRole(ctx, v.UserID, uid, account.Role(role))
+	if err != nil {
+		return nil, err
+	}
+	return a.user(u), nil
 }
 
-// AuditLog is not implemented yet.
-func (a *AccountsAPI) AuditLog(ctx context.Context, first *int, after *string) (*model.AuditPage, error) {
-	return nil, errAccountsNotYet
-}
-
-// UserVerification is not implemented yet.
-func (a *AccountsAPI) UserVerification(ctx context.Context, obj *model.User) (*model.Verification, error) {
-	return nil, errAccountsNotYet
-}
-
-// UserCanStake is not implemented yet.
-func (a *AccountsAPI) UserCanStake(ctx context.Context, obj *model.User) (bool, error) {
-	return false, errAccountsNotYet
-}
-
-// UserBalance is not implemented yet.
+// UserBalance is the user's wallet balance; only the user and admins see it.
 func (a *AccountsAPI) UserBalance(ctx context.Context, obj *model.User) (model.Money, error) {
-	return 0, errAccountsNotYet
+	uid, err := a.ownerOrAdmin(ctx, obj)
+	if err != nil {
+		return 0, err
+	}
+	b, err := a.Ledger.Balance(ctx, ledger.WalletOf(uid))
+	return model.Money(b), err
+}
+
+// UserVerification is the user's latest age verification.
+func (a *AccountsAPI) UserVerification(ctx context.Context, obj *model.User) (*model.Verification, error) {
+	uid, err := a.ownerOrAdmin(ctx, obj)
+	if err != nil {
+		return nil, err
+	}
+	v, err := a.Users.Verification(ctx, uid)
+	if errs.Is(err, errs.NotFound) {
+		return &model.Verification{Status: model.VerificationStatusNone}, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	return verification(v), nil
+}
+
+// UserCanStake reports whether the user may stake money now.
+func (a *AccountsAPI) UserCanStake(ctx context.Context, obj *model.User) (bool, error) {
+	uid, err := a.ownerOrAdmin(ctx, obj)
+	if err != nil {
+		return false, err
+	}
+	err = a.Service.EnsureCanStake(ctx, uid)
+	if errs.Is(err, errs.Forbidden) {
+		return false, nil
+	}
+	return err == nil, err
+}
+
+// ownerOrAdmin guards the private fields of a user.
+func (a *AccountsAPI) ownerOrAdmin(ctx context.Context, obj *model.User) (int64, error) {
+	v, err := RequireViewer(ctx)
+	if err != nil {
+		return 0, err
+	}
+	uid, err := parseID(obj.ID, "user")
+	if err != nil {
+		return 0, err
+	}
+	if v.UserID != uid && v.Role != account.Admin {
+		return 0, errs.R(errs.Forbidden, "NOT_YOURS", "only the user and admins see this")
+	}
+	return uid, nil
+}
+
+// SubmitVerification sends the player's document for an admin's review.
+func (a *AccountsAPI) SubmitVerification(ctx context.Context, in model.VerificationInput) (*model.Verification, error) {
+	v, err := RequireViewer(ctx)
+	if err != nil {
+		return nil, err
+	}
+	saved, err := a.Service.SubmitVerification(ctx, v.UserID, account.Submission{
+		DocumentType: account.DocumentType(in.DocumentType), DocumentNumber: in.DocumentNumber,
+		DateOfBirth: toDomainDate(in.DateOfBirth),
+	})
+	if err != nil {
+		return nil, err
+	}
+	return verification(saved), nil
+}
+
+// DecideVerification approves or rejects a pending verification (admins).
+func (a *AccountsAPI) DecideVerification(ctx context.Context, in model.DecideVerificationInput) (*model.Verification, error) {
+	v, err := RequireViewer(ctx)
+	if err != nil {
+		return nil, err
+	}
+	id, err := parseID(in.ID, "verification")
+	if err != nil {
+		return nil, err
+	}
+	d := account.Decision{Approve: in.Approve}
+	if in.Reason != nil {
+		d.Reason = *in.Reason
+	}
+	saved, err := a.Service.DecideVerification(ctx, v.UserID, id, d)
+	if err != nil {
+		return nil, err
+	}
+	return verification(saved), nil
+}
+
+// PendingVerifications lists verifications waiting for a decision (admins).
+func (a *AccountsAPI) PendingVerifications(ctx context.Context, first *int, after *string) (*model.PendingVerificationPage, error) {
+	v, err := RequireViewer(ctx)
+	if err != nil {
+		return nil, err
+	}
+	p, err := accountPage(first, after)
+	if err != nil {
+		return nil, err
+	}
+	items, next, err := a.Service.PendingVerifications(ctx, v.UserID, p)
+	if err != nil {
+		return nil, err
+	}
+	out := &model.PendingVerificationPage{Items: make([]model.PendingVerification, 0, len(items)), NextCursor: cursor(next)}
+	for _, it := range items {
+		out.Items = append(out.Items, model.PendingVerification{
+			ID: id(it.ID), User: &model.User{ID: id(it.UserID)}, DocumentType: model.DocumentType(it.DocumentType),
+			DocumentHash: it.DocumentHash, DateOfBirth: fromDomainDate(it.DateOfBirth), SubmittedAt: it.SubmittedAt,
+		})
+	}
+	return out, nil
+}
+
+// PendingVerificationUser loads the user of a pending verification.
+func (a *AccountsAPI) PendingVerificationUser(ctx context.Context, obj *model.PendingVerification) (*model.User, error) {
+	return a.User(ctx, obj.User.ID)
+}
+
+// AuditLog lists admin actions, newest first (admins).
+func (a *AccountsAPI) AuditLog(ctx context.Context, first *int, after *string) (*model.AuditPage, error) {
+	v, err := RequireViewer(ctx)
+	if err != nil {
+		return nil, err
+	}
+	p, err := accountPage(first, after)
+	if err != nil {
+		return nil, err
+	}
+	items, next, err := a.Service.AuditLog(ctx, v.UserID, p)
+	if err != nil {
+		return nil, err
+	}
+	out := &model.AuditPage{Items: make([]model.AuditEntry, 0, len(items)), NextCursor: cursor(next)}
+	for _, e := range items {
+		entry := model.AuditEntry{ID: id(e.ID), Action: e.Action, Detail: e.Detail, CreatedAt: e.At}
+		if e.ActorID != 0 {
+			entry.Actor = &model.User{ID: id(e.ActorID)}
+		}
+		if e.SubjectID != 0 {
+			entry.Subject = "user:" + id(e.SubjectID)
+		}
+		out.Items = append(out.Items, entry)
+	}
+	return out, nil
+}
+
+// AuditEntryActor loads the admin who acted.
+func (a *AccountsAPI) AuditEntryActor(ctx context.Context, obj *model.AuditEntry) (*model.User, error) {
+	if obj.Actor == nil {
+		return nil, nil
+	}
+	return a.User(ctx, obj.Actor.ID)
+}
+
+// MyLedger is the signed-in user's wallet history, newest first.
+func (a *AccountsAPI) MyLedger(ctx context.Context, first *int, after *string) (*model.LedgerPage, error) {
+	v, err := RequireViewer(ctx)
+	if err != nil {
+		return nil, err
+	}
+	p := ledger.Page{Limit: 50}
+	if first != nil {
+		p.Limit = *first
+	}
+	if after != nil {
+		p.After = *after
+	}
+	page, err := a.Ledger.History(ctx, ledger.WalletOf(v.UserID), p)
+	if err != nil {
+		return nil, err
+	}
+	out := &model.LedgerPage{Items: make([]model.LedgerEntry, 0, len(page.Items))}
+	if page.Next != "" {
+		out.NextCursor = &page.Next
+	}
+	for _, it := range page.Items {
+		out.Items = append(out.Items, model.LedgerEntry{
+			ID: id(it.EntryID), TransferID: id(it.TransferID), Kind: string(it.Kind), Amount: model.Money(it.Amount),
+			BalanceAfter: model.Money(it.BalanceAfter), Memo: it.Memo, CreatedAt: it.PostedAt,
+		})
+	}
+	return out, nil
+}
+
+// Deposit records cash paid in at the desk (admins, idempotent).
+func (a *AccountsAPI) Deposit(ctx context.Context, in model.CashInput) (*model.CashTransfer, error) {
+	return a.cash(ctx, in, ledger.Deposit)
+}
+
+// Withdraw records cash paid out at the desk (admins, idempotent); the wallet
+// never goes negative.
+func (a *AccountsAPI) Withdraw(ctx context.Context, in model.CashInput) (*model.CashTransfer, error) {
+	return a.cash(ctx, in, ledger.Withdrawal)
+}
+
+func (a *AccountsAPI) cash(ctx context.Context, in model.CashInput, kind ledger.TransferKind) (*model.CashTransfer, error) {
+	admin, err := RequireViewer(ctx)
+	if err != nil {
+		return nil, err
+	}
+	uid, err := parseID(in.UserID, "user")
+	if err != nil {
+		return nil, err
+	}
+	amount := money.Amount(in.Amount)
+	if amount <= 0 {
+		return nil, errs.R(errs.Invalid, "INVALID_AMOUNT", "the amount must be positive")
+	}
+	if strings.TrimSpace(in.IdempotencyKey) == "" || len(in.IdempotencyKey) > 100 {
+		return nil, errs.R(errs.Invalid, "INVALID_IDEMPOTENCY_KEY", "an idempotency key of 1 to 100 characters is required")
+	}
+	u, err := a.Users.ByID(ctx, uid)
+	if err != nil {
+		return nil, err
+	}
+	memo := "cashier"
+	if in.Memo != nil {
+		memo = strings.TrimSpace(*in.Memo)
+	}
+	from, to := ledger.CashAccount, ledger.WalletOf(uid)
+	if kind == ledger.Withdrawal {
+		from, to = to, from
+	}
+	t := ledger.Move("cash:"+in.IdempotencyKey, kind, memo, from, to, amount)
+	posted, err := a.Ledger.Post(ctx, t)
+	if err != nil {
+		return nil, err
+	}
+	if !posted.Replayed {
+		_, _ = a.Users.AppendAudit(ctx, account.AuditEntry{
+			At: a.Now(), ActorID: admin.UserID, Action: string(kind), SubjectID: uid,
+			Detail: amount.String() + " KZT, transfer " + id(posted.ID) + ", " + memo,
+		})
+	}
+	balance, err := a.Ledger.Balance(ctx, ledger.WalletOf(uid))
+	if err != nil {
+		return nil, err
+	}
+	if !posted.Replayed && a.Publisher != nil {
+		_ = a.Publisher.Publish(ctx, event.UserTopic(uid), event.UserEvent{
+			Type: event.BalanceChanged, At: posted.PostedAt, Balance: int64(balance),
+		}.Encode())
+	}
+	return &model.CashTransfer{TransferID: id(posted.ID), User: a.user(u), Amount: in.Amount, Balance: model.Money(balance), CreatedAt: posted.PostedAt}, nil
+}
+
+// user converts a domain user; private fields are resolved lazily.
+func (a *AccountsAPI) user(u account.User) *model.User {
+	today := account.DateOf(a.Now(), a.Service.Location())
+	return &model.User{
+		ID: id(u.ID), Email: u.Email, Name: u.Name, DateOfBirth: fromDomainDate(u.DateOfBirth),
+		Role: model.Role(u.Role), Age: account.AgeOn(u.DateOfBirth, today), CreatedAt: u.CreatedAt,
+	}
+}
+
+func verification(v account.Verification) *model.Verification {
+	out := &model.Verification{Status: model.VerificationStatus(v.Status)}
+	if v.ID == 0 {
+		return out
+	}
+	vid := id(v.ID)
+	dt := model.DocumentType(v.DocumentType)
+	dob := fromDomainDate(v.DateOfBirth)
+	submitted := v.SubmittedAt
+	out.ID, out.DocumentType, out.DateOfBirth, out.SubmittedAt = &vid, &dt, &dob, &submitted
+	if v.Reason != "" {
+		r := v.Reason
+		out.Reason = &r
+	}
+	if !v.DecidedAt.IsZero() {
+		d := v.DecidedAt
+		out.DecidedAt = &d
+	}
+	return out
+}
+
+func toDomainDate(d model.Date) account.Date {
+	return account.Date{Year: d.Year, Month: d.Month, Day: d.Day}
+}
+
+func fromDomainDate(d account.Date) model.Date {
+	return model.Date{Year: d.Year, Month: d.Month, Day: d.Day}
+}
+
+// accountPage reads first/after of an id-paged listing.
+func accountPage(first *int, after *string) (account.Page, error) {
+	p := account.Page{}
+	if first != nil {
+		p.Limit = *first
+	}
+	if after != nil && *after != "" {
+		n, err := strconv.ParseInt(*after, 10, 64)
+		if err != nil || n <= 0 {
+			return p, errs.R(errs.Invalid, "INVALID_CURSOR", "the page cursor is not valid")
+		}
+		p.After = n
+	}
+	return p, nil
+}
+
+func cursor(next int64) *string {
+	if next == 0 {
+		return nil
+	}
+	s := strconv.FormatInt(next, 10)
+	return &s
+}
+
+func id(n int64) string { return strconv.FormatInt(n, 10) }
+
+// parseID reads a numeric id; anything else is BAD_USER_INPUT.
+func parseID(s, noun string) (int64, error) {
+	n, err := strconv.ParseInt(s, 10, 64)
+	if err != nil || n <= 0 {
+		return 0, errs.R(errs.Invalid, "INVALID_ID", "%q is not a %s id", s, noun)
+	}
+	return n, nil
 }

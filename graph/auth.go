@@ -2,6 +2,7 @@ package graph
 
 import (
 	"context"
+	"net"
 	"net/http"
 	"slices"
 
@@ -19,6 +20,14 @@ type Viewer struct {
 }
 
 type viewerKey struct{}
+
+type clientIPKey struct{}
+
+// ClientIP is the address the request came from (for login throttling).
+func ClientIP(ctx context.Context) string {
+	ip, _ := ctx.Value(clientIPKey{}).(string)
+	return ip
+}
 
 // WithViewer returns ctx carrying v.
 func WithViewer(ctx context.Context, v Viewer) context.Context {
@@ -46,6 +55,11 @@ func RequireViewer(ctx context.Context) (Viewer, error) {
 // served as anonymous: a client with a stale token must learn it at once.
 func AuthMiddleware(authenticate func(context.Context, string) (context.Context, error), next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		host, _, err := net.SplitHostPort(r.RemoteAddr)
+		if err != nil {
+			host = r.RemoteAddr
+		}
+		r = r.WithContext(context.WithValue(r.Context(), clientIPKey{}, host))
 		token := bearer(r)
 		if token == "" {
 			next.ServeHTTP(w, r)

@@ -273,7 +273,7 @@ type ComplexityRoot struct {
 
 	PendingVerification struct {
 		DateOfBirth  func(childComplexity int) int
-		DocumentHint func(childComplexity int) int
+		DocumentHash func(childComplexity int) int
 		DocumentType func(childComplexity int) int
 		ID           func(childComplexity int) int
 		SubmittedAt  func(childComplexity int) int
@@ -426,7 +426,6 @@ type ComplexityRoot struct {
 	Verification struct {
 		DateOfBirth  func(childComplexity int) int
 		DecidedAt    func(childComplexity int) int
-		DocumentHint func(childComplexity int) int
 		DocumentType func(childComplexity int) int
 		ID           func(childComplexity int) int
 		Reason       func(childComplexity int) int
@@ -1595,12 +1594,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.PendingVerification.DateOfBirth(childComplexity), true
-	case "PendingVerification.documentHint":
-		if e.ComplexityRoot.PendingVerification.DocumentHint == nil {
+	case "PendingVerification.documentHash":
+		if e.ComplexityRoot.PendingVerification.DocumentHash == nil {
 			break
 		}
 
-		return e.ComplexityRoot.PendingVerification.DocumentHint(childComplexity), true
+		return e.ComplexityRoot.PendingVerification.DocumentHash(childComplexity), true
 	case "PendingVerification.documentType":
 		if e.ComplexityRoot.PendingVerification.DocumentType == nil {
 			break
@@ -2319,12 +2318,6 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Verification.DecidedAt(childComplexity), true
-	case "Verification.documentHint":
-		if e.ComplexityRoot.Verification.DocumentHint == nil {
-			break
-		}
-
-		return e.ComplexityRoot.Verification.DocumentHint(childComplexity), true
 	case "Verification.documentType":
 		if e.ComplexityRoot.Verification.DocumentType == nil {
 			break
@@ -2538,8 +2531,6 @@ type Verification {
   id: ID
   status: VerificationStatus!
   documentType: DocumentType
-  "The last four characters of the document number; the number itself is stored only as a keyed hash."
-  documentHint: String
   dateOfBirth: Date
   reason: String
   submittedAt: Time
@@ -2550,7 +2541,9 @@ type PendingVerification {
   id: ID!
   user: User!
   documentType: DocumentType!
-  documentHint: String!
+  "The document number is stored only as a keyed hash; equal hashes across users mean the same document."
+  documentHash: String!
+  "Date of birth on the document (it must match the account's)."
   dateOfBirth: Date!
   submittedAt: Time!
 }
@@ -3576,8 +3569,8 @@ func (ec *executionContext) childFields_PendingVerification(ctx context.Context,
 		return ec.fieldContext_PendingVerification_user(ctx, field)
 	case "documentType":
 		return ec.fieldContext_PendingVerification_documentType(ctx, field)
-	case "documentHint":
-		return ec.fieldContext_PendingVerification_documentHint(ctx, field)
+	case "documentHash":
+		return ec.fieldContext_PendingVerification_documentHash(ctx, field)
 	case "dateOfBirth":
 		return ec.fieldContext_PendingVerification_dateOfBirth(ctx, field)
 	case "submittedAt":
@@ -3834,8 +3827,6 @@ func (ec *executionContext) childFields_Verification(ctx context.Context, field 
 		return ec.fieldContext_Verification_status(ctx, field)
 	case "documentType":
 		return ec.fieldContext_Verification_documentType(ctx, field)
-	case "documentHint":
-		return ec.fieldContext_Verification_documentHint(ctx, field)
 	case "dateOfBirth":
 		return ec.fieldContext_Verification_dateOfBirth(ctx, field)
 	case "reason":
@@ -9287,16 +9278,16 @@ func (ec *executionContext) fieldContext_PendingVerification_documentType(_ cont
 	return graphql.NewScalarFieldContext("PendingVerification", field, false, false, "DocumentType")
 }
 
-func (ec *executionContext) _PendingVerification_documentHint(ctx context.Context, field graphql.CollectedField, obj *model.PendingVerification) (ret graphql.Marshaler) {
+func (ec *executionContext) _PendingVerification_documentHash(ctx context.Context, field graphql.CollectedField, obj *model.PendingVerification) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
 		field,
 		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_PendingVerification_documentHint(ctx, field)
+			return ec.fieldContext_PendingVerification_documentHash(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return obj.DocumentHint, nil
+			return obj.DocumentHash, nil
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
@@ -9306,7 +9297,7 @@ func (ec *executionContext) _PendingVerification_documentHint(ctx context.Contex
 		true,
 	)
 }
-func (ec *executionContext) fieldContext_PendingVerification_documentHint(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+func (ec *executionContext) fieldContext_PendingVerification_documentHash(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("PendingVerification", field, false, false, "String")
 }
 
@@ -12373,29 +12364,6 @@ func (ec *executionContext) _Verification_documentType(ctx context.Context, fiel
 }
 func (ec *executionContext) fieldContext_Verification_documentType(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Verification", field, false, false, "DocumentType")
-}
-
-func (ec *executionContext) _Verification_documentHint(ctx context.Context, field graphql.CollectedField, obj *model.Verification) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Verification_documentHint(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.DocumentHint, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
-			return ec.marshalOString2ᚖstring(ctx, selections, v)
-		},
-		true,
-		false,
-	)
-}
-func (ec *executionContext) fieldContext_Verification_documentHint(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Verification", field, false, false, "String")
 }
 
 func (ec *executionContext) _Verification_dateOfBirth(ctx context.Context, field graphql.CollectedField, obj *model.Verification) (ret graphql.Marshaler) {
@@ -15727,8 +15695,8 @@ func (ec *executionContext) _PendingVerification(ctx context.Context, sel ast.Se
 			if out.Values[i] == graphql.Null {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
-		case "documentHint":
-			out.Values[i] = ec._PendingVerification_documentHint(ctx, field, obj)
+		case "documentHash":
+			out.Values[i] = ec._PendingVerification_documentHash(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
@@ -16705,11 +16673,6 @@ func (ec *executionContext) _Verification(ctx context.Context, sel ast.Selection
 			}
 		case "documentType":
 			out.Values[i] = ec._Verification_documentType(ctx, field, obj)
-			if out.Values[i] == graphql.RequiredNull {
-				out.Invalids++
-			}
-		case "documentHint":
-			out.Values[i] = ec._Verification_documentHint(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}

@@ -4,7 +4,7 @@
 // *.resolvers.go files.
 package graph
 
-//go:generate go tool gqlgen generate --config ../gqlgen.yml
+//go:generate go -C .. tool gqlgen generate
 
 // Resolver is the root resolver; it holds the domain services the API calls.
 type Resolver struct {

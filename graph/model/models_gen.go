@@ -276,9 +276,11 @@ type PendingVerification struct {
 	ID           string       `json:"id"`
 	User         *User        `json:"user"`
 	DocumentType DocumentType `json:"documentType"`
-	DocumentHint string       `json:"documentHint"`
-	DateOfBirth  Date         `json:"dateOfBirth"`
-	SubmittedAt  time.Time    `json:"submittedAt"`
+	// The document number is stored only as a keyed hash; equal hashes across users mean the same document.
+	DocumentHash string `json:"documentHash"`
+	// Date of birth on the document (it must match the account's).
+	DateOfBirth Date      `json:"dateOfBirth"`
+	SubmittedAt time.Time `json:"submittedAt"`
 }
 
 type PendingVerificationPage struct {
@@ -473,12 +475,10 @@ type Verification struct {
 	ID           *string            `json:"id,omitempty"`
 	Status       VerificationStatus `json:"status"`
 	DocumentType *DocumentType      `json:"documentType,omitempty"`
-	// The last four characters of the document number; the number itself is stored only as a keyed hash.
-	DocumentHint *string    `json:"documentHint,omitempty"`
-	DateOfBirth  *Date      `json:"dateOfBirth,omitempty"`
-	Reason       *string    `json:"reason,omitempty"`
-	SubmittedAt  *time.Time `json:"submittedAt,omitempty"`
-	DecidedAt    *time.Time `json:"decidedAt,omitempty"`
+	DateOfBirth  *Date              `json:"dateOfBirth,omitempty"`
+	Reason       *string            `json:"reason,omitempty"`
+	SubmittedAt  *time.Time         `json:"submittedAt,omitempty"`
+	DecidedAt    *time.Time         `json:"decidedAt,omitempty"`
 }
 
 type VerificationInput struct {
