@@ -1,0 +1,475 @@
+package persistence
+
+// The ledger adapter: the money core.
+//
+// # Posting inside another repository's transaction
+//
+// A repository of this package that must change its own rows and move money
+// atomically (accept a bet and move its stake, settle a Casino Hold'em hand)
+// posts through its own transaction with postTx, and retries the whole
+// transaction with retryTx on a serialization failure or deadlock:
+//
+//	led := NewLedgerRepo(db) // or a *LedgerRepo the repository holds
+//	err := retryTx(ctx, db, func(tx *gorm.DB) error {
+//		if err := tx.Create(&betRow).Error; err != nil {
+//			return err
+//		}
+//		_, err := led.postTx(ctx, tx, ledger.Move(key, ledger.BetStake, memo, wallet, escrow, stake))
+//		return err // INSUFFICIENT_FUNDS here rolls the bet back too
+//	})
+//
+// A domain service written against ledger.Poster gets led.poster(tx) (a
+// ledgerTx) instead. postTx runs inside a SAVEPOINT: when it fails, nothing
+// of that post remains in tx, so the caller may go on and commit its other
+// work; when it succeeds, the money moves if and only if tx commits. The
+// caller's transaction must be a real one (db.tx, retryTx or
+// gorm's Transaction), at the default READ COMMITTED isolation.
+//
+// # How a post is made safe
+//
+//  1. The transfer row is inserted first with ON CONFLICT (idempotency_key)
+//     DO NOTHING. A concurrent post of the same key on Postgres waits on the
+//     unique index until the first one commits (then finds the row: a replay
+//     or KeyReused) or rolls back (then inserts and moves the money itself).
+//     Unlike catching the unique violation, this leaves a caller's
+//     transaction usable.
+//  2. The accounts are created if missing (INSERT ... ON CONFLICT DO NOTHING),
+//     then each balance is moved by one conditional
+//     UPDATE ... SET balance = balance + $a WHERE id = $id AND balance + $a >= 0
+//     RETURNING balance (the condition only for never-negative kinds): no row
+//     back is INSUFFICIENT_FUNDS and the whole post is undone. Accounts are
+//     created and updated in one total order (see lockOrder), so two posts
+//     never wait for each other in a cycle. The CHECK constraint on
+//     ledger_accounts is the last line of defence and also maps to
+//     INSUFFICIENT_FUNDS.
+//  3. The entries are inserted with the balances the updates returned, in
+//     posting order, and never updated (triggers refuse UPDATE and DELETE).
+
+import (
+	"bytes"
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgconn"
+	"gorm.io/gorm"
+
+	"github.com/pokertote/pokertote/domain/errs"
+	"github.com/pokertote/pokertote/domain/ledger"
+	"github.com/pokertote/pokertote/domain/money"
+)
+
+// LedgerRepo is the database ledger.Store.
+type LedgerRepo struct {
+	db  *DB
+	now func() time.Time
+}
+
+var _ ledger.Store = (*LedgerRepo)(nil)
+
+// NewLedgerRepo returns the ledger on db.
+func NewLedgerRepo(db *DB) *LedgerRepo { return &LedgerRepo{db: db, now: time.Now} }
+
+// Post implements ledger.Poster: it posts t in a transaction of its own,
+// retried as a whole when Postgres reports a serialization failure or a
+// deadlock.
+func (r *LedgerRepo) Post(ctx context.Context, t ledger.Transfer) (ledger.Posted, error) {
+	if err := t.Validate(); err != nil {
+		return ledger.Posted{}, err
+	}
+	var p ledger.Posted
+	err := retryTx(ctx, r.db, func(tx *gorm.DB) error {
+		var err error
+		p, err = r.post(tx, t)
+		return err
+	})
+	if err != nil {
+		return ledger.Posted{}, errs.Wrap(err, "posting the transfer failed")
+	}
+	return p, nil
+}
+
+// postTx posts t inside the caller's open transaction tx, atomically with
+// the caller's other work; see the top of this file. On error nothing of
+// this post remains in tx.
+func (r *LedgerRepo) postTx(ctx context.Context, tx *gorm.DB, t ledger.Transfer) (ledger.Posted, error) {
+	if err := t.Validate(); err != nil {
+		return ledger.Posted{}, err
+	}
+	if !inTransaction(tx) {
+		return ledger.Posted{}, errs.E(errs.Internal, "ledger: postTx needs an open transaction")
+	}
+	tx = tx.WithContext(ctx)
+	if err := tx.Exec("SAVEPOINT ledger_post").Error; err != nil {
+		return ledger.Posted{}, errs.Wrap(err, "posting the transfer failed")
+	}
+	p, err := r.post(tx, t)
+	if err != nil {
+		if rbErr := tx.Exec("ROLLBACK TO SAVEPOINT ledger_post").Error; rbErr != nil {
+			return ledger.Posted{}, errs.Wrap(errors.Join(err, rbErr), "posting the transfer failed")
+		}
+	}
+	if relErr := tx.Exec("RELEASE SAVEPOINT ledger_post").Error; relErr != nil && err == nil {
+		err = relErr
+	}
+	if err != nil {
+		return ledger.Posted{}, errs.Wrap(err, "posting the transfer failed")
+	}
+	return p, nil
+}
+
+// ledgerTx is a ledger.Poster bound to one open database transaction, for
+// domain services that take a Poster inside a unit of work. It is dead once
+// the transaction ends.
+type ledgerTx struct {
+	r  *LedgerRepo
+	tx *gorm.DB
+}
+
+var _ ledger.Poster = ledgerTx{}
+
+// Post implements ledger.Poster through postTx.
+func (l ledgerTx) Post(ctx context.Context, t ledger.Transfer) (ledger.Posted, error) {
+	return l.r.postTx(ctx, l.tx, t)
+}
+
+// poster is a ledger.Poster posting inside tx.
+func (r *LedgerRepo) poster(tx *gorm.DB) ledger.Poster { return ledgerTx{r: r, tx: tx} }
+
+// InTx runs fn with a Poster whose posts commit together when fn returns nil
+// and are all undone when it returns an error or panics: the database twin
+// of ledger.MemStore.InTx. The transaction is retried as a whole after a
+// serialization failure or deadlock, so fn must be safe to run again.
+func (r *LedgerRepo) InTx(ctx context.Context, fn func(ctx context.Context, tx ledger.Poster) error) error {
+	return retryTx(ctx, r.db, func(tx *gorm.DB) error {
+		return fn(ctx, r.poster(tx))
+	})
+}
+
+// inTransaction reports whether tx runs inside a database transaction.
+func inTransaction(tx *gorm.DB) bool {
+	c, ok := tx.Statement.ConnPool.(gorm.TxCommitter)
+	return ok && c != nil
+}
+
+// Retry policy of retryTx.
+const (
+	txAttempts     = 6
+	txRetryBackoff = 2 * time.Millisecond
+)
+
+// retryTx runs fn in one transaction of db, again (after a short, growing,
+// jittered pause) when it fails with a Postgres serialization failure or
+// deadlock, up to txAttempts times in all. fn must not keep effects outside
+// the transaction from one attempt to the next.
+func retryTx(ctx context.Context, db *DB, fn func(tx *gorm.DB) error) error {
+	var err error
+	for attempt := range txAttempts {
+		if attempt > 0 {
+			pause := txRetryBackoff<<attempt + rand.N(txRetryBackoff<<attempt)
+			select {
+			case <-ctx.Done():
+				return errors.Join(err, ctx.Err())
+			case <-time.After(pause):
+			}
+		}
+		err = db.tx(ctx, fn)
+		if !isSerializationFailure(err) {
+			return err
+		}
+		db.log.DebugContext(ctx, "transaction retried", "attempt", attempt+1, "err", err)
+	}
+	return err
+}
+
+// post does the work of one post of a validated transfer inside tx. Any
+// error leaves tx to be rolled back (or rolled back to a savepoint) by the
+// caller.
+func (r *LedgerRepo) post(tx *gorm.DB, t ledger.Transfer) (ledger.Posted, error) {
+	hash := t.RequestHash()
+	tr := ledgerTransferRow{
+		IdempotencyKey: t.IdempotencyKey,
+		RequestHash:    hash[:],
+		Kind:           string(t.Kind),
+		Memo:           t.Memo,
+		CreatedAt:      storedTime(r.now()),
+	}
+	err := tx.Raw(`INSERT INTO ledger_transfers (idempotency_key, request_hash, kind, memo, created_at)
+		VALUES (?, ?, ?, ?, ?)
+		ON CONFLICT (idempotency_key) DO NOTHING
+		RETURNING id`, tr.IdempotencyKey, tr.RequestHash, tr.Kind, tr.Memo, tr.CreatedAt).Scan(&tr.ID).Error
+	if err != nil {
+		return ledger.Posted{}, fmt.Errorf("insert transfer: %w", err)
+	}
+	if tr.ID == 0 {
+		return replay(tx, t.IdempotencyKey, hash)
+	}
+
+	order := lockOrder(t.Entries)
+	refs := make([]ledger.AccountRef, len(order))
+	for i, j := range order {
+		refs[i] = t.Entries[j].Account
+	}
+	ids, err := ensureAccounts(tx, refs)
+	if err != nil {
+		return ledger.Posted{}, err
+	}
+	accountIDs := make([]int64, len(t.Entries))
+	after := make([]money.Amount, len(t.Entries))
+	for i, j := range order {
+		accountIDs[j] = ids[i]
+		after[j], err = applyEntry(tx, ids[i], t.Entries[j])
+		if err != nil {
+			return ledger.Posted{}, err
+		}
+	}
+
+	entryIDs, err := insertEntries(tx, tr, accountIDs, t.Entries, after)
+	if err != nil {
+		return ledger.Posted{}, err
+	}
+	p := ledger.Posted{
+		ID:             tr.ID,
+		IdempotencyKey: tr.IdempotencyKey,
+		Kind:           t.Kind,
+		Memo:           t.Memo,
+		Entries:        make([]ledger.PostedEntry, len(t.Entries)),
+		PostedAt:       tr.CreatedAt,
+	}
+	for i, e := range t.Entries {
+		p.Entries[i] = ledger.PostedEntry{ID: entryIDs[i], Account: e.Account, Amount: e.Amount, BalanceAfter: after[i]}
+	}
+	return p, nil
+}
+
+// replay answers a post whose key is already taken: the first post's result
+// when the request is the same, KeyReused otherwise.
+func replay(tx *gorm.DB, key string, hash [32]byte) (ledger.Posted, error) {
+	var tr ledgerTransferRow
+	if err := tx.Where("idempotency_key = ?", key).Take(&tr).Error; err != nil {
+		// The key was taken a moment ago, so the row must be visible: at the
+		// default READ COMMITTED each statement sees every commit before it.
+		return ledger.Posted{}, fmt.Errorf("read transfer %q after its key was found taken: %w", key, err)
+	}
+	if !bytes.Equal(tr.RequestHash, hash[:]) {
+		return ledger.Posted{}, ledger.KeyReused(key)
+	}
+	var rows []postedEntryRow
+	err := tx.Raw(`SELECT e.id, a.kind, a.ref, e.amount, e.balance_after
+		FROM ledger_entries e JOIN ledger_accounts a ON a.id = e.account_id
+		WHERE e.transfer_id = ? ORDER BY e.id`, tr.ID).Scan(&rows).Error
+	if err != nil {
+		return ledger.Posted{}, fmt.Errorf("read entries of transfer %d: %w", tr.ID, err)
+	}
+	p := toDomainPosted(tr, rows)
+	p.Replayed = true
+	return p, nil
+}
+
+// lockOrder returns the indices of entries in the one order in which every
+// post creates and locks accounts: never-negative accounts first (so a
+// short wallet fails before the busy CASH or HOUSE row is touched, and those
+// hot rows stay locked for the shortest time), then by kind and reference.
+// One total order for all posts means no two of them wait for each other in
+// a cycle.
+func lockOrder(entries []ledger.Entry) []int {
+	order := make([]int, len(entries))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortFunc(order, func(i, j int) int {
+		a, b := entries[i].Account, entries[j].Account
+		if na, nb := a.Kind.MayGoNegative(), b.Kind.MayGoNegative(); na != nb {
+			if na {
+				return 1
+			}
+			return -1
+		}
+		return cmp.Or(cmp.Compare(a.Kind, b.Kind), cmp.Compare(a.Ref, b.Ref))
+	})
+	return order
+}
+
+// chunkRows bounds the rows of one multi-row statement, keeping the bound
+// parameters under SQLite's limit of 32766 and Postgres's of 65535.
+const chunkRows = 1000
+
+// ensureAccounts returns the ids of the accounts refs (distinct, in lock
+// order), creating the missing ones in that order.
+func ensureAccounts(tx *gorm.DB, refs []ledger.AccountRef) ([]int64, error) {
+	ids, err := findAccounts(tx, refs)
+	if err != nil {
+		return nil, err
+	}
+	var missing []ledger.AccountRef
+	for i, id := range ids {
+		if id == 0 {
+			missing = append(missing, refs[i])
+		}
+	}
+	if len(missing) == 0 {
+		return ids, nil
+	}
+	for chunk := range slices.Chunk(missing, chunkRows) {
+		var sb strings.Builder
+		args := make([]any, 0, 2*len(chunk))
+		sb.WriteString("INSERT INTO ledger_accounts (kind, ref, balance) VALUES ")
+		for i, a := range chunk {
+			if i > 0 {
+				sb.WriteString(", ")
+			}
+			sb.WriteString("(?, ?, 0)")
+			args = append(args, string(a.Kind), a.Ref)
+		}
+		sb.WriteString(" ON CONFLICT (kind, ref) DO NOTHING")
+		if err := tx.Exec(sb.String(), args...).Error; err != nil {
+			return nil, fmt.Errorf("create accounts: %w", err)
+		}
+	}
+	if ids, err = findAccounts(tx, refs); err != nil {
+		return nil, err
+	}
+	for i, id := range ids {
+		if id == 0 {
+			return nil, fmt.Errorf("account %s missing right after it was created", refs[i])
+		}
+	}
+	return ids, nil
+}
+
+// findAccounts returns the id of each of refs, 0 for those that do not exist.
+func findAccounts(tx *gorm.DB, refs []ledger.AccountRef) ([]int64, error) {
+	pos := make(map[ledger.AccountRef]int, len(refs))
+	for i, a := range refs {
+		pos[a] = i
+	}
+	ids := make([]int64, len(refs))
+	for chunk := range slices.Chunk(refs, chunkRows) {
+		var sb strings.Builder
+		args := make([]any, 0, 2*len(chunk))
+		sb.WriteString("SELECT id, kind, ref, balance FROM ledger_accounts WHERE (kind, ref) IN (")
+		for i, a := range chunk {
+			if i > 0 {
+				sb.WriteString(", ")
+			}
+			sb.WriteString("(?, ?)")
+			args = append(args, string(a.Kind), a.Ref)
+		}
+		sb.WriteString(")")
+		var rows []ledgerAccountRow
+		if err := tx.Raw(sb.String(), args...).Scan(&rows).Error; err != nil {
+			return nil, fmt.Errorf("find accounts: %w", err)
+		}
+		for _, row := range rows {
+			if i, ok := pos[toDomainAccountRef(row)]; ok {
+				ids[i] = row.ID
+			}
+		}
+	}
+	return ids, nil
+}
+
+// The balance updates. Only never-negative accounts carry the guard.
+const (
+	updateGuarded = "UPDATE ledger_accounts SET balance = balance + ? WHERE id = ? AND balance + ? >= 0 RETURNING balance"
+	updateFree    = "UPDATE ledger_accounts SET balance = balance + ? WHERE id = ? RETURNING balance"
+)
+
+// applyEntry moves the balance of account id by e.Amount and returns the
+// balance after it, or InsufficientFunds when a never-negative account
+// would go below zero.
+func applyEntry(tx *gorm.DB, id int64, e ledger.Entry) (money.Amount, error) {
+	return applyEntryGuarded(tx, id, e, !e.Account.Kind.MayGoNegative())
+}
+
+// applyEntryGuarded is applyEntry with the guard chosen by the caller; only
+// tests turn it off for a never-negative account, to reach the CHECK
+// constraint behind it.
+func applyEntryGuarded(tx *gorm.DB, id int64, e ledger.Entry, guard bool) (money.Amount, error) {
+	var (
+		after []int64
+		err   error
+	)
+	if guard {
+		err = tx.Raw(updateGuarded, int64(e.Amount), id, int64(e.Amount)).Scan(&after).Error
+	} else {
+		err = tx.Raw(updateFree, int64(e.Amount), id).Scan(&after).Error
+	}
+	switch {
+	case err == nil && len(after) == 1:
+		return money.Amount(after[0]), nil
+	case err == nil && len(after) == 0:
+		return 0, ledger.InsufficientFunds(e.Account)
+	case err == nil:
+		return 0, fmt.Errorf("update of account %s touched %d rows", e.Account, len(after))
+	case violates(err, "ledger_accounts_balance_sign"):
+		return 0, ledger.InsufficientFunds(e.Account)
+	case violates(err, "ledger_accounts_balance_integer") || isNumericOverflow(err):
+		return 0, &errs.Error{Code: errs.Internal, Message: fmt.Sprintf("the balance of %s would overflow", e.Account), Err: err}
+	}
+	return 0, fmt.Errorf("update balance of %s: %w", e.Account, err)
+}
+
+// violates reports whether err is a CHECK violation of the named constraint.
+func violates(err error, constraint string) bool {
+	if !isCheckViolation(err) {
+		return false
+	}
+	var pg *pgconn.PgError
+	if errors.As(err, &pg) {
+		return pg.ConstraintName == constraint
+	}
+	return strings.Contains(err.Error(), constraint)
+}
+
+// isNumericOverflow reports a Postgres "bigint out of range".
+func isNumericOverflow(err error) bool {
+	var pg *pgconn.PgError
+	return errors.As(err, &pg) && pg.Code == "22003"
+}
+
+// insertEntries records the entries of transfer tr in posting order and
+// returns their ids in that order.
+func insertEntries(tx *gorm.DB, tr ledgerTransferRow, accountIDs []int64, entries []ledger.Entry, after []money.Amount) ([]int64, error) {
+	idx := make(map[int64]int, len(entries))
+	for i, id := range accountIDs {
+		idx[id] = i
+	}
+	entryIDs := make([]int64, len(entries))
+	for start := 0; start < len(entries); start += chunkRows {
+		end := min(start+chunkRows, len(entries))
+		var sb strings.Builder
+		args := make([]any, 0, 5*(end-start))
+		sb.WriteString("INSERT INTO ledger_entries (transfer_id, account_id, amount, balance_after, created_at) VALUES ")
+		for i := start; i < end; i++ {
+			if i > start {
+				sb.WriteString(", ")
+			}
+			sb.WriteString("(?, ?, ?, ?, ?)")
+			args = append(args, tr.ID, accountIDs[i], int64(entries[i].Amount), int64(after[i]), tr.CreatedAt)
+		}
+		// RETURNING rows come in no promised order; each account appears
+		// once per transfer, so the account id says which entry got which id.
+		sb.WriteString(" RETURNING id, account_id")
+		var rows []ledgerEntryRow
+		if err := tx.Raw(sb.String(), args...).Scan(&rows).Error; err != nil {
+			return nil, fmt.Errorf("insert entries: %w", err)
+		}
+		if len(rows) != end-start {
+			return nil, fmt.Errorf("insert entries: %d rows back for %d entries", len(rows), end-start)
+		}
+		for _, row := range rows {
+			i, ok := idx[row.AccountID]
+			if !ok || i < start || i >= end {
+				return nil, fmt.Errorf("insert entries: unexpected account %d", row.AccountID)
+			}
+			entryIDs[i] = row.ID
+		}
+	}
+	return entryIDs, nil
+}

@@ -1,0 +1,258 @@
+package persistence_test
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/pokertote/pokertote/domain/errs"
+	"github.com/pokertote/pokertote/domain/ledger"
+	"github.com/pokertote/pokertote/domain/ledger/ledgertest"
+	"github.com/pokertote/pokertote/domain/money"
+	"github.com/pokertote/pokertote/internal/testenv"
+	"github.com/pokertote/pokertote/persistence"
+)
+
+// testDialects are the databases every repository test runs against, as
+// named subtests.
+var testDialects = []string{"sqlite", "postgres"}
+
+// openTestDB opens a fresh, migrated database of one dialect, private to t
+// (a new SQLite file, or a new Postgres database that is dropped after t).
+func openTestDB(t *testing.T, dialect string) *persistence.DB {
+	t.Helper()
+	var o persistence.Options
+	switch dialect {
+	case "sqlite":
+		o.SQLitePath = filepath.Join(t.TempDir(), "test.db")
+	case "postgres":
+		o.DatabaseURL = testenv.Postgres(t)
+		o.MaxOpenConns = 20
+	default:
+		t.Fatalf("unknown dialect %q", dialect)
+	}
+	ctx := context.Background()
+	db, err := persistence.Open(ctx, o)
+	if err != nil {
+		t.Fatalf("open %s: %v", dialect, err)
+	}
+	t.Cleanup(func() { db.Close() })
+	if err := db.Migrate(ctx); err != nil {
+		t.Fatalf("migrate %s: %v", dialect, err)
+	}
+	return db
+}
+
+// TestLedgerConformance runs the ledger conformance suite against both
+// databases with the suite's full counts: 1,000 concurrent 1-KZT debits
+// against a 100-KZT wallet, 50 concurrent posts of one key, 200 concurrent
+// moves between wallets, and the rapid property test.
+func TestLedgerConformance(t *testing.T) {
+	for _, dialect := range testDialects {
+		t.Run(dialect, func(t *testing.T) {
+			ledgertest.Run(t, func(t *testing.T) ledger.Store {
+				return persistence.NewLedgerRepo(openTestDB(t, dialect))
+			})
+		})
+	}
+}
+
+func kzt(n int64) money.Amount { return money.Amount(n) * money.KZT }
+
+func mustPost(t *testing.T, s ledger.Poster, tr ledger.Transfer) ledger.Posted {
+	t.Helper()
+	p, err := s.Post(context.Background(), tr)
+	if err != nil {
+		t.Fatalf("Post(%s): %v", tr.IdempotencyKey, err)
+	}
+	return p
+}
+
+func wantBalance(t *testing.T, s ledger.Store, a ledger.AccountRef, want money.Amount) {
+	t.Helper()
+	got, err := s.Balance(context.Background(), a)
+	if err != nil {
+		t.Fatalf("Balance(%s): %v", a, err)
+	}
+	if got != want {
+		t.Fatalf("Balance(%s) = %s, want %s", a, got, want)
+	}
+}
+
+func reconcile(t *testing.T, s ledger.Store) {
+	t.Helper()
+	if err := s.Reconcile(context.Background()); err != nil {
+		t.Fatalf("Reconcile: %v", err)
+	}
+}
+
+func TestLedgerInTx(t *testing.T) {
+	ctx := context.Background()
+	w1, w2 := ledger.WalletOf(1), ledger.WalletOf(2)
+	esc := ledger.EscrowOf("d1:1:WIN")
+	for _, dialect := range testDialects {
+		t.Run(dialect, func(t *testing.T) {
+			r := persistence.NewLedgerRepo(openTestDB(t, dialect))
+			mustPost(t, r, ledger.Move("dep", ledger.Deposit, "", ledger.CashAccount, w1, kzt(10)))
+
+			t.Run("commit", func(t *testing.T) {
+				err := r.InTx(ctx, func(ctx context.Context, tx ledger.Poster) error {
+					if _, err := tx.Post(ctx, ledger.Move("stake", ledger.BetStake, "", w1, esc, kzt(4))); err != nil {
+						return err
+					}
+					_, err := tx.Post(ctx, ledger.Move("gift", ledger.Payout, "", w1, w2, kzt(1)))
+					return err
+				})
+				if err != nil {
+					t.Fatal(err)
+				}
+				wantBalance(t, r, w1, kzt(5))
+				wantBalance(t, r, esc, kzt(4))
+				wantBalance(t, r, w2, kzt(1))
+			})
+			t.Run("error undoes every post", func(t *testing.T) {
+				err := r.InTx(ctx, func(ctx context.Context, tx ledger.Poster) error {
+					if _, err := tx.Post(ctx, ledger.Move("stake-2", ledger.BetStake, "", w1, esc, kzt(2))); err != nil {
+						return err
+					}
+					_, err := tx.Post(ctx, ledger.Move("gift-2", ledger.Payout, "", w1, w2, kzt(4)))
+					return err
+				})
+				if errs.ReasonOf(err) != ledger.ReasonInsufficientFunds {
+					t.Fatalf("InTx = %v, want INSUFFICIENT_FUNDS", err)
+				}
+				wantBalance(t, r, w1, kzt(5))
+				wantBalance(t, r, esc, kzt(4))
+				// Both keys stay free.
+				mustPost(t, r, ledger.Move("stake-2", ledger.BetStake, "", w1, esc, kzt(2)))
+				if p := mustPost(t, r, ledger.Move("gift-2", ledger.Payout, "", w1, w2, kzt(3))); p.Replayed {
+					t.Fatalf("gift-2 replayed a post that was rolled back")
+				}
+				wantBalance(t, r, w1, 0)
+			})
+			t.Run("failed post inside keeps the others", func(t *testing.T) {
+				mustPost(t, r, ledger.Move("dep-3", ledger.Deposit, "", ledger.CashAccount, w1, kzt(3)))
+				err := r.InTx(ctx, func(ctx context.Context, tx ledger.Poster) error {
+					if _, err := tx.Post(ctx, ledger.Move("stake-3", ledger.BetStake, "", w1, esc, kzt(2))); err != nil {
+						return err
+					}
+					_, err := tx.Post(ctx, ledger.Move("too-much", ledger.BetStake, "", w1, esc, kzt(2)))
+					if errs.ReasonOf(err) != ledger.ReasonInsufficientFunds {
+						return fmt.Errorf("second stake: %v, want INSUFFICIENT_FUNDS", err)
+					}
+					// The transaction is still usable after the failed post.
+					p, err := tx.Post(ctx, ledger.Move("stake-3", ledger.BetStake, "", w1, esc, kzt(2)))
+					if err == nil && !p.Replayed {
+						return fmt.Errorf("repeat of stake-3 in the same transaction was not a replay")
+					}
+					return err
+				})
+				if err != nil {
+					t.Fatal(err)
+				}
+				wantBalance(t, r, w1, kzt(1))
+				h, err := r.History(ctx, w1, ledger.Page{Limit: 1})
+				if err != nil || len(h.Items) != 1 || h.Items[0].Amount != -kzt(2) {
+					t.Fatalf("latest history item = %+v, %v; want the 2-KZT stake", h, err)
+				}
+			})
+			reconcile(t, r)
+		})
+	}
+}
+
+func TestLedgerLargeTransfer(t *testing.T) {
+	// A settlement with more legs than one multi-row statement carries.
+	const legs = 2500
+	for _, dialect := range testDialects {
+		t.Run(dialect, func(t *testing.T) {
+			ctx := context.Background()
+			r := persistence.NewLedgerRepo(openTestDB(t, dialect))
+			esc := ledger.EscrowOf("big")
+			mustPost(t, r, ledger.Move("fund", ledger.Deposit, "", ledger.CashAccount, ledger.WalletOf(0), kzt(legs)))
+			mustPost(t, r, ledger.Move("stake", ledger.BetStake, "", ledger.WalletOf(0), esc, kzt(legs)))
+			tr := ledger.Transfer{IdempotencyKey: "settle", Kind: ledger.Settlement, Memo: "pool big"}
+			tr.Entries = append(tr.Entries, ledger.Entry{Account: esc, Amount: -kzt(legs)})
+			for i := 1; i <= legs; i++ {
+				tr.Entries = append(tr.Entries, ledger.Entry{Account: ledger.WalletOf(int64(i)), Amount: kzt(1)})
+			}
+			p := mustPost(t, r, tr)
+			for i := 1; i < len(p.Entries); i++ {
+				if p.Entries[i].ID <= p.Entries[i-1].ID || p.Entries[i].Account != tr.Entries[i].Account {
+					t.Fatalf("entry %d = %+v after %+v: not in posting order", i, p.Entries[i], p.Entries[i-1])
+				}
+			}
+			again := mustPost(t, r, tr)
+			if !again.Replayed || len(again.Entries) != len(p.Entries) || again.Entries[legs] != p.Entries[legs] {
+				t.Fatalf("replay differs from the first post")
+			}
+			wantBalance(t, r, esc, 0)
+			wantBalance(t, r, ledger.WalletOf(legs), kzt(1))
+			reconcile(t, r)
+			if _, err := r.History(ctx, esc, ledger.Page{}); err != nil {
+				t.Fatal(err)
+			}
+		})
+	}
+}
+
+func TestLedgerPostedAtRoundTrips(t *testing.T) {
+	for _, dialect := range testDialects {
+		t.Run(dialect, func(t *testing.T) {
+			r := persistence.NewLedgerRepo(openTestDB(t, dialect))
+			tr := ledger.Move("dep", ledger.Deposit, "memo ✓", ledger.CashAccount, ledger.WalletOf(1), kzt(1))
+			first := mustPost(t, r, tr)
+			again := mustPost(t, r, tr)
+			if !first.PostedAt.Equal(again.PostedAt) || again.PostedAt.Location() != time.UTC || again.Memo != "memo ✓" {
+				t.Fatalf("first PostedAt %v, replayed %v (memo %q)", first.PostedAt, again.PostedAt, again.Memo)
+			}
+			h, err := r.History(context.Background(), ledger.WalletOf(1), ledger.Page{})
+			if err != nil || len(h.Items) != 1 || !h.Items[0].PostedAt.Equal(first.PostedAt) {
+				t.Fatalf("History = %+v, %v", h, err)
+			}
+			if d := time.Since(first.PostedAt); d < 0 || d > time.Minute {
+				t.Fatalf("PostedAt %v is not now", first.PostedAt)
+			}
+		})
+	}
+}
+
+// TestLedgerConcurrentKeyReuse races one key used for different requests:
+// exactly one moves money, every other post is a replay or KeyReused.
+func TestLedgerConcurrentKeyReuse(t *testing.T) {
+	const n = 40
+	for _, dialect := range testDialects {
+		t.Run(dialect, func(t *testing.T) {
+			r := persistence.NewLedgerRepo(openTestDB(t, dialect))
+			var wg sync.WaitGroup
+			results := make([]ledger.Posted, n)
+			errsSeen := make([]error, n)
+			for i := range n {
+				wg.Go(func() {
+					tr := ledger.Move("one-key", ledger.Deposit, "", ledger.CashAccount, ledger.WalletOf(int64(i%2)), kzt(1))
+					results[i], errsSeen[i] = r.Post(context.Background(), tr)
+				})
+			}
+			wg.Wait()
+			fresh := 0
+			for i := range n {
+				switch {
+				case errsSeen[i] == nil && !results[i].Replayed:
+					fresh++
+				case errsSeen[i] == nil:
+				case errs.ReasonOf(errsSeen[i]) == ledger.ReasonKeyReused:
+				default:
+					t.Fatalf("post %d: %v", i, errsSeen[i])
+				}
+			}
+			if fresh != 1 {
+				t.Fatalf("%d posts moved money, want 1", fresh)
+			}
+			wantBalance(t, r, ledger.CashAccount, -kzt(1))
+			reconcile(t, r)
+		})
+	}
+}
