@@ -1,0 +1,561 @@
+package holdem
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/binary"
+	"log/slog"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/pokertote/pokertote/domain/cards"
+	"github.com/pokertote/pokertote/domain/errs"
+	"github.com/pokertote/pokertote/domain/event"
+	"github.com/pokertote/pokertote/domain/ledger"
+	"github.com/pokertote/pokertote/domain/money"
+)
+
+// StakeChecker says whether a user may stake money now (age-verified and old
+// enough): account.Service.EnsureCanStake.
+type StakeChecker interface {
+	EnsureCanStake(ctx context.Context, userID int64) error
+}
+
+// Service plays Casino Hold'em for real money: it starts hands, takes
+// decisions, folds what a timeout left undecided and settles, moving every
+// stake and payout through the ledger in the same transaction as the hand.
+// It is safe for concurrent use; concurrent events of one hand are
+// serialised by the Store (a locked row, and a version check on update).
+type Service struct {
+	store    Store
+	accounts StakeChecker
+	cfg      Config
+	now      func() time.Time
+	seeds    func() (cards.Seed, error)
+	pub      event.Publisher
+	log      *slog.Logger
+}
+
+// Option adjusts a Service.
+type Option func(*Service)
+
+// WithClock makes the Service read the time from now instead of time.Now.
+func WithClock(now func() time.Time) Option { return func(s *Service) { s.now = now } }
+
+// WithSeedSource makes the Service draw server seeds from next instead of
+// cards.NewServerSeed. Tests use it to deal chosen cards; production never
+// sets it.
+func WithSeedSource(next func() (cards.Seed, error)) Option {
+	return func(s *Service) { s.seeds = next }
+}
+
+// WithPublisher makes the Service announce every change of a hand (and of
+// the wallet) on the player's event topic after it commits.
+func WithPublisher(p event.Publisher) Option { return func(s *Service) { s.pub = p } }
+
+// WithLogger makes the Service log what it cannot return: failed event
+// publications and sweeper errors.
+func WithLogger(l *slog.Logger) Option { return func(s *Service) { s.log = l } }
+
+// NewService builds a Service over store with the table settings cfg, which
+// must be valid.
+func NewService(store Store, accounts StakeChecker, cfg Config, opts ...Option) (*Service, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	s := &Service{store: store, accounts: accounts, cfg: cfg, now: time.Now, seeds: cards.NewServerSeed, log: slog.New(slog.DiscardHandler)}
+	for _, o := range opts {
+		o(s)
+	}
+	return s, nil
+}
+
+// Config returns the table settings new hands start with.
+func (s *Service) Config() Config { return s.cfg }
+
+// clock is the current time in UTC, truncated to the microsecond so that it
+// survives a round trip through any database unchanged (a replayed hand must
+// see exactly the instants the live one saw).
+func (s *Service) clock() time.Time { return s.now().UTC().Truncate(time.Microsecond) }
+
+// Limits on request fields.
+const (
+	// MaxKeyLen bounds an idempotency key.
+	MaxKeyLen = 100
+	// MaxCutLen bounds the player's cut, in bytes.
+	MaxCutLen = 256
+)
+
+// Snapshot is a hand as its player may see it now: the View, the shuffle's
+// commitment and cut, and the server seed once the hand is settled.
+type Snapshot struct {
+	ID     int64
+	UserID int64
+	View   View
+	// Commitment is SHA-256 of the server seed, shown from the start.
+	Commitment [cards.SeedSize]byte
+	// ServerSeed is nil until the hand is settled.
+	ServerSeed *cards.Seed
+	// Cut is the player's text; the shuffle's public seed is its bytes.
+	Cut string
+	// Staked is every stake committed so far; Returned is what was paid
+	// back, 0 until settled.
+	Staked, Returned money.Amount
+	CreatedAt        time.Time
+	// SettledAt is zero until the hand is settled.
+	SettledAt time.Time
+}
+
+// PublicSeed is the shuffle's public seed: the bytes of the cut.
+func (s Snapshot) PublicSeed() []byte { return []byte(s.Cut) }
+
+func snapshotOf(r Record) (Snapshot, error) {
+	h, err := Replay(r)
+	if err != nil {
+		return Snapshot{}, err
+	}
+	sn := Snapshot{
+		ID: r.ID, UserID: r.UserID, View: h.View(), Commitment: r.Commitment, Cut: r.Cut,
+		Staked: r.Staked, Returned: r.Returned, CreatedAt: r.CreatedAt, SettledAt: r.SettledAt,
+	}
+	if h.Phase() == Settled {
+		seed := r.ServerSeed
+		sn.ServerSeed = &seed
+	}
+	return sn, nil
+}
+
+// StartRequest asks to start a hand.
+type StartRequest struct {
+	UserID int64
+	// Stakes has one entry per box (1 or 2).
+	Stakes []Stake
+	// Cut is the player's optional text, mixed into the shuffle.
+	Cut string
+	// Commitment, when not empty, is the hex commitment of the user's
+	// pending seed (see Commit): the hand is dealt from that seed. When
+	// empty, the Service draws a fresh seed.
+	Commitment string
+	// IdempotencyKey identifies the request: a retry with the same key and
+	// request returns the same hand and moves no money again.
+	IdempotencyKey string
+}
+
+// hash is the request's fingerprint: a retry with the same key must match it.
+func (r StartRequest) hash() [32]byte {
+	h := sha256.New()
+	var buf [8]byte
+	put := func(v uint64) {
+		binary.BigEndian.PutUint64(buf[:], v)
+		h.Write(buf[:])
+	}
+	str := func(s string) {
+		put(uint64(len(s)))
+		h.Write([]byte(s))
+	}
+	str("pokertote/holdem/start/v1")
+	put(uint64(len(r.Stakes)))
+	for _, st := range r.Stakes {
+		put(uint64(st.Ante))
+		put(uint64(st.Bonus))
+	}
+	str(r.Cut)
+	str(strings.ToLower(r.Commitment))
+	var sum [32]byte
+	h.Sum(sum[:0])
+	return sum
+}
+
+func checkKey(key string) error {
+	if key == "" || len(key) > MaxKeyLen {
+		return errs.R(errs.Invalid, "INVALID_IDEMPOTENCY_KEY", "the idempotency key must have 1 to %d characters", MaxKeyLen)
+	}
+	for i := 0; i < len(key); i++ {
+		if c := key[i]; c < ' ' || c >= 0x7f {
+			return errs.R(errs.Invalid, "INVALID_IDEMPOTENCY_KEY", "the idempotency key must be printable ASCII")
+		}
+	}
+	return nil
+}
+
+func (r StartRequest) check(cfg Config) error {
+	if err := checkKey(r.IdempotencyKey); err != nil {
+		return err
+	}
+	if len(r.Cut) > MaxCutLen || !utf8.ValidString(r.Cut) {
+		return errs.R(errs.Invalid, "INVALID_CUT", "the cut must be text of at most %d bytes", MaxCutLen)
+	}
+	if len(r.Stakes) < 1 || len(r.Stakes) > MaxBoxes {
+		return errs.R(errs.Invalid, "BOX_COUNT", "play one or two boxes, not %d", len(r.Stakes))
+	}
+	// Start checks the stakes against the limits; any valid deal will do.
+	_, err := Start(cfg, r.Stakes, ShuffledDeal(cards.Seed{}, nil, len(r.Stakes)), time.Time{})
+	return err
+}
+
+// Start starts a hand: it checks the request and that the player may stake,
+// deals from a fresh server seed (or the pending one named by
+// req.Commitment) and the cut, and moves the Antes and Bonuses from the
+// player's wallet to the house bank in the same transaction that stores the
+// hand. Errors: Invalid for a malformed request or stakes outside the
+// limits; Forbidden NOT_VERIFIED, UNDER_AGE, NOT_A_PLAYER; Conflict
+// INSUFFICIENT_FUNDS (nothing changes), IDEMPOTENCY_KEY_REUSED (the key
+// started a different hand) and UNKNOWN_COMMITMENT (no such pending seed).
+func (s *Service) Start(ctx context.Context, req StartRequest) (Snapshot, error) {
+	if err := req.check(s.cfg); err != nil {
+		return Snapshot{}, err
+	}
+	var commitment *[cards.SeedSize]byte
+	if req.Commitment != "" {
+		c, err := cards.ParseCommitment(req.Commitment)
+		if err != nil {
+			return Snapshot{}, err
+		}
+		commitment = &c
+	}
+	hash := req.hash()
+	if r, err := s.store.HandByStartKey(ctx, req.UserID, req.IdempotencyKey); err == nil {
+		return replayStart(r, hash)
+	} else if !errs.Is(err, errs.NotFound) {
+		return Snapshot{}, err
+	}
+	if err := s.accounts.EnsureCanStake(ctx, req.UserID); err != nil {
+		return Snapshot{}, err
+	}
+	var seed cards.Seed
+	if commitment == nil {
+		var err error
+		if seed, err = s.seeds(); err != nil {
+			return Snapshot{}, err
+		}
+	}
+	now := s.clock()
+	var (
+		rec      Record
+		replayed bool
+		posted   ledger.Posted
+	)
+	err := s.store.Within(ctx, func(ctx context.Context, tx Tx) error {
+		if r, err := tx.HandByStartKey(ctx, req.UserID, req.IdempotencyKey); err == nil {
+			rec, replayed = r, true
+			return nil
+		} else if !errs.Is(err, errs.NotFound) {
+			return err
+		}
+		if commitment != nil {
+			p, err := tx.TakePendingSeed(ctx, req.UserID, *commitment)
+			if errs.Is(err, errs.NotFound) {
+				return errs.R(errs.Conflict, "UNKNOWN_COMMITMENT", "commitment %s is not a pending shuffle of yours (it may have been used already): ask for a new one", cards.FormatCommitment(*commitment))
+			}
+			if err != nil {
+				return err
+			}
+			seed = p.Seed
+		}
+		rec = Record{
+			UserID: req.UserID, Config: s.cfg, Stakes: append([]Stake(nil), req.Stakes...),
+			ServerSeed: seed, Commitment: cards.Commitment(seed), Cut: req.Cut,
+			StartKey: req.IdempotencyKey, StartHash: hash, CreatedAt: now,
+		}
+		h, err := Start(rec.Config, rec.Stakes, ShuffledDeal(seed, []byte(req.Cut), len(rec.Stakes)), now)
+		if err != nil {
+			return err
+		}
+		rec.record(h, now)
+		if err := tx.InsertHand(ctx, &rec); err != nil {
+			return err
+		}
+		posted, err = tx.Ledger().Post(ctx, ledger.Move(ledgerKey(rec.ID, "stake"), ledger.HoldemStake,
+			memo(rec.ID, "ante and bonus"), ledger.WalletOf(req.UserID), ledger.HouseAccount, rec.Staked))
+		if errs.ReasonOf(err) == ledger.ReasonInsufficientFunds {
+			return errs.R(errs.Conflict, ledger.ReasonInsufficientFunds, "your balance is too low for this hand: it needs %s KZT", rec.Staked)
+		}
+		return err
+	})
+	if errs.Is(err, errs.Conflict) && errs.ReasonOf(err) != ledger.ReasonInsufficientFunds && errs.ReasonOf(err) != "UNKNOWN_COMMITMENT" {
+		// A concurrent request with the same key may have won the race.
+		if r, err2 := s.store.HandByStartKey(ctx, req.UserID, req.IdempotencyKey); err2 == nil {
+			return replayStart(r, hash)
+		}
+	}
+	if err != nil {
+		return Snapshot{}, err
+	}
+	if replayed {
+		return replayStart(rec, hash)
+	}
+	s.publish(ctx, rec, posted)
+	return snapshotOf(rec)
+}
+
+func replayStart(r Record, hash [32]byte) (Snapshot, error) {
+	if r.StartHash != hash {
+		return Snapshot{}, errs.R(errs.Conflict, ledger.ReasonKeyReused, "idempotency key %q already started a different hand", r.StartKey)
+	}
+	return snapshotOf(r)
+}
+
+// DecideRequest asks for one box's decision.
+type DecideRequest struct {
+	UserID int64
+	HandID int64
+	// Box is 0-based.
+	Box      int
+	Decision Decision
+	// IdempotencyKey identifies the request within the hand: a retry with
+	// the same key and decision returns the hand as it is now and moves no
+	// money again.
+	IdempotencyKey string
+}
+
+// Decide records a box's decision. A CALL moves the Bet (twice the Ante)
+// from the wallet to the house bank; the last decision settles the hand and
+// pays the player from the house bank, in the same transaction. Errors:
+// NotFound for a hand that is not the user's; Invalid NO_SUCH_BOX,
+// INVALID_DECISION; Conflict OUT_OF_TURN, ALREADY_DECIDED, HAND_SETTLED,
+// INSUFFICIENT_FUNDS (nothing changes: fold, or deposit and call again
+// before the deadline), IDEMPOTENCY_KEY_REUSED; and Conflict
+// DECISION_TIMED_OUT when the deadline had passed, in which case the hand
+// has been folded and settled and that is committed.
+func (s *Service) Decide(ctx context.Context, req DecideRequest) (Snapshot, error) {
+	if err := checkKey(req.IdempotencyKey); err != nil {
+		return Snapshot{}, err
+	}
+	now := s.clock()
+	var (
+		rec      Record
+		late     error
+		replayed bool
+		posted   []ledger.Posted
+	)
+	err := s.within(ctx, func(ctx context.Context, tx Tx) error {
+		late, replayed, posted = nil, false, nil
+		r, err := tx.LockHand(ctx, req.HandID)
+		if err == nil && r.UserID != req.UserID {
+			err = handNotFound()
+		}
+		if err != nil {
+			return err
+		}
+		for _, d := range r.Decisions {
+			if d.Key != req.IdempotencyKey {
+				continue
+			}
+			if d.Box != req.Box || d.Decision != req.Decision {
+				return errs.R(errs.Conflict, ledger.ReasonKeyReused, "idempotency key %q was already used for another decision in this hand", req.IdempotencyKey)
+			}
+			rec, replayed = r, true
+			return nil
+		}
+		h, err := Replay(r)
+		if err != nil {
+			return err
+		}
+		before := h.Legs()
+		switch err := h.Decide(req.Box, req.Decision, now); {
+		case err == nil:
+			r.Decisions = append(r.Decisions, DecisionRecord{Box: req.Box, Decision: req.Decision, At: now, Key: req.IdempotencyKey})
+		case errs.ReasonOf(err) == "DECISION_TIMED_OUT":
+			r.ExpiredAt, late = now, err
+		default:
+			return err
+		}
+		if posted, err = s.commit(ctx, tx, &r, h, before, now); err != nil {
+			return err
+		}
+		rec = r
+		return nil
+	})
+	if err != nil {
+		return Snapshot{}, err
+	}
+	if !replayed {
+		s.publish(ctx, rec, posted...)
+	}
+	if late != nil {
+		return Snapshot{}, late
+	}
+	return snapshotOf(rec)
+}
+
+// commit stores the hand's new state and posts the legs it gained since
+// before: a Bet, and the payout once the hand is settled.
+func (s *Service) commit(ctx context.Context, tx Tx, r *Record, h *Hand, before []Leg, now time.Time) ([]ledger.Posted, error) {
+	r.record(h, now)
+	after := h.Legs()
+	var posted []ledger.Posted
+	for box := range r.Stakes {
+		bet := legsTotal(after, box, LegBet) - legsTotal(before, box, LegBet)
+		if bet <= 0 {
+			continue
+		}
+		p, err := tx.Ledger().Post(ctx, ledger.Move(ledgerKey(r.ID, "bet:"+strconv.Itoa(box+1)), ledger.HoldemStake,
+			memo(r.ID, "bet on box "+strconv.Itoa(box+1)), ledger.WalletOf(r.UserID), ledger.HouseAccount, bet))
+		if errs.ReasonOf(err) == ledger.ReasonInsufficientFunds {
+			return nil, errs.R(errs.Conflict, ledger.ReasonInsufficientFunds,
+				"your balance is too low to call: the bet on box %d is %s KZT; fold, or deposit and call before the deadline", box+1, bet)
+		}
+		if err != nil {
+			return nil, err
+		}
+		posted = append(posted, p)
+	}
+	if paid := legsTotal(after, -1, LegPayout) - legsTotal(before, -1, LegPayout); paid > 0 {
+		p, err := tx.Ledger().Post(ctx, ledger.Move(ledgerKey(r.ID, "payout"), ledger.HoldemPayout,
+			memo(r.ID, "payout"), ledger.HouseAccount, ledger.WalletOf(r.UserID), paid))
+		if err != nil {
+			return nil, err
+		}
+		posted = append(posted, p)
+	}
+	if err := tx.UpdateHand(ctx, r); err != nil {
+		return nil, err
+	}
+	return posted, nil
+}
+
+// Hand returns one of the user's hands; NotFound when there is no such hand
+// or it is someone else's.
+func (s *Service) Hand(ctx context.Context, userID, handID int64) (Snapshot, error) {
+	r, err := s.store.Hand(ctx, handID)
+	if err == nil && r.UserID != userID {
+		err = handNotFound()
+	}
+	if err != nil {
+		return Snapshot{}, err
+	}
+	return snapshotOf(r)
+}
+
+// Page sizes of Hands.
+const (
+	DefaultPageSize = 50
+	MaxPageSize     = 100
+)
+
+// SnapshotPage is one page of a user's hands, newest first.
+type SnapshotPage struct {
+	Items []Snapshot
+	// Next is the cursor of the following page; "" on the last page.
+	Next string
+}
+
+// Hands lists the user's hands newest first, limit at a time (clamped to
+// 1..MaxPageSize, DefaultPageSize when 0 or less), after the cursor of the
+// previous page ("" for the first).
+func (s *Service) Hands(ctx context.Context, userID int64, after string, limit int) (SnapshotPage, error) {
+	before, err := decodeCursor(after)
+	if err != nil {
+		return SnapshotPage{}, err
+	}
+	switch {
+	case limit <= 0:
+		limit = DefaultPageSize
+	case limit > MaxPageSize:
+		limit = MaxPageSize
+	}
+	rs, err := s.store.Hands(ctx, userID, before, limit+1)
+	if err != nil {
+		return SnapshotPage{}, err
+	}
+	var p SnapshotPage
+	if len(rs) > limit {
+		rs = rs[:limit]
+		p.Next = encodeCursor(rs[limit-1].ID)
+	}
+	for _, r := range rs {
+		sn, err := snapshotOf(r)
+		if err != nil {
+			return SnapshotPage{}, err
+		}
+		p.Items = append(p.Items, sn)
+	}
+	return p, nil
+}
+
+// PreCommitment is a pending shuffle: the commitment to a server seed drawn
+// for the player's next hand before they choose their cut.
+type PreCommitment struct {
+	Commitment [cards.SeedSize]byte
+	CreatedAt  time.Time
+}
+
+// Commit returns the commitment of the user's pending seed, drawing one when
+// there is none. Passing it to Start (StartRequest.Commitment) deals the
+// hand from that seed: since the seed was fixed and published before the
+// player chose the cut, the server cannot have picked it to suit the cut.
+// Asking again before starting returns the same commitment.
+func (s *Service) Commit(ctx context.Context, userID int64) (PreCommitment, error) {
+	p, err := s.store.PendingSeed(ctx, userID)
+	if errs.Is(err, errs.NotFound) {
+		var seed cards.Seed
+		if seed, err = s.seeds(); err != nil {
+			return PreCommitment{}, err
+		}
+		p, err = s.store.AddPendingSeed(ctx, PendingSeed{UserID: userID, Seed: seed, Commitment: cards.Commitment(seed), CreatedAt: s.clock()})
+	}
+	if err != nil {
+		return PreCommitment{}, err
+	}
+	return PreCommitment{Commitment: p.Commitment, CreatedAt: p.CreatedAt}, nil
+}
+
+func handNotFound() error {
+	return errs.R(errs.NotFound, "HAND_NOT_FOUND", "there is no such hand of yours")
+}
+
+func ledgerKey(handID int64, what string) string {
+	return "holdem:" + strconv.FormatInt(handID, 10) + ":" + what
+}
+
+func memo(handID int64, what string) string {
+	return "Casino Hold'em #" + strconv.FormatInt(handID, 10) + ": " + what
+}
+
+// encodeCursor turns a hand id into an opaque page cursor.
+func encodeCursor(id int64) string { return "h" + strconv.FormatInt(id, 36) }
+
+func decodeCursor(s string) (int64, error) {
+	if s == "" {
+		return 0, nil
+	}
+	bad := errs.R(errs.Invalid, "INVALID_CURSOR", "the page cursor is not valid")
+	if len(s) < 2 || len(s) > 14 || s[0] != 'h' {
+		return 0, bad
+	}
+	id, err := strconv.ParseInt(s[1:], 36, 64)
+	if err != nil || id <= 0 || encodeCursor(id) != s {
+		return 0, bad
+	}
+	return id, nil
+}
+
+// publish announces, after a commit, that the hand changed and, when money
+// moved, the wallet's new balance. Failures are logged: the change is
+// committed, and clients reload the hand when they reconnect.
+func (s *Service) publish(ctx context.Context, r Record, posted ...ledger.Posted) {
+	if s.pub == nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+	defer cancel()
+	topic := event.UserTopic(r.UserID)
+	send := func(e event.UserEvent) {
+		if err := s.pub.Publish(ctx, topic, e.Encode()); err != nil {
+			s.log.WarnContext(ctx, "casino hold'em event not published", "hand", r.ID, "type", e.Type, "err", err)
+		}
+	}
+	at := r.UpdatedAt
+	send(event.UserEvent{Type: event.HoldemUpdated, At: at, HoldemHandID: r.ID})
+	wallet := ledger.WalletOf(r.UserID)
+	for i := len(posted) - 1; i >= 0; i-- {
+		for _, e := range posted[i].Entries {
+			if e.Account == wallet && !posted[i].Replayed {
+				send(event.UserEvent{Type: event.BalanceChanged, At: at, Balance: int64(e.BalanceAfter)})
+				return
+			}
+		}
+	}
+}
