@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 
 	"gorm.io/gorm"
@@ -92,24 +93,24 @@ func (r *LedgerRepo) Reconcile(ctx context.Context) error {
 				WHERE a.balance <> COALESCE(s.total, 0)
 				ORDER BY a.id LIMIT ?`,
 				func(l line) string {
-					return fmt.Sprintf("%s: balance %s but entries sum to %s", ledger.AccountRef{Kind: ledger.AccountKind(l.A), Ref: l.B}, l.C, l.D)
+					return fmt.Sprintf("%s: balance %s but entries sum to %s", ledger.AccountRef{Kind: ledger.AccountKind(l.A), Ref: l.B}, tiyn(l.C), tiyn(l.D))
 				}},
 			{`SELECT CAST(transfer_id AS TEXT) AS a, CAST(SUM(amount) AS TEXT) AS b
 				FROM ledger_entries GROUP BY transfer_id HAVING SUM(amount) <> 0
 				ORDER BY transfer_id LIMIT ?`,
-				func(l line) string { return fmt.Sprintf("transfer %s sums to %s tiyn", l.A, l.B) }},
+				func(l line) string { return fmt.Sprintf("transfer %s sums to %s", l.A, tiyn(l.B)) }},
 			{`SELECT CAST(t.id AS TEXT) AS a FROM ledger_transfers t
 				WHERE NOT EXISTS (SELECT 1 FROM ledger_entries e WHERE e.transfer_id = t.id)
 				ORDER BY t.id LIMIT ?`,
 				func(l line) string { return fmt.Sprintf("transfer %s has no entries", l.A) }},
 			{`SELECT CAST(total AS TEXT) AS a FROM (SELECT SUM(amount) AS total FROM ledger_entries) s
 				WHERE total <> 0 LIMIT ?`,
-				func(l line) string { return fmt.Sprintf("all entries sum to %s tiyn", l.A) }},
+				func(l line) string { return fmt.Sprintf("all entries sum to %s", tiyn(l.A)) }},
 			{`SELECT kind AS a, ref AS b, CAST(balance AS TEXT) AS c FROM ledger_accounts
 				WHERE balance < 0 AND kind NOT IN ('CASH', 'ORGANISER', 'HOUSE')
 				ORDER BY id LIMIT ?`,
 				func(l line) string {
-					return fmt.Sprintf("%s is negative: %s tiyn", ledger.AccountRef{Kind: ledger.AccountKind(l.A), Ref: l.B}, l.C)
+					return fmt.Sprintf("%s is negative: %s", ledger.AccountRef{Kind: ledger.AccountKind(l.A), Ref: l.B}, tiyn(l.C))
 				}},
 		}
 		for _, q := range queries {
@@ -135,4 +136,14 @@ func (r *LedgerRepo) Reconcile(ctx context.Context) error {
 	}
 	sort.Strings(problems)
 	return errs.R(errs.Internal, ledger.ReasonInconsistent, "ledger does not reconcile: %s", strings.Join(problems, "; "))
+}
+
+// tiyn formats a sum read back as text like a money.Amount, or as a raw
+// count of tiyn when it does not fit one.
+func tiyn(s string) string {
+	n, err := strconv.ParseInt(s, 10, 64)
+	if err != nil {
+		return s + " tiyn"
+	}
+	return money.Amount(n).String()
 }
