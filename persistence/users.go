@@ -1,0 +1,319 @@
+package persistence
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"gorm.io/gorm"
+
+	"github.com/pokertote/pokertote/domain/account"
+	"github.com/pokertote/pokertote/domain/errs"
+)
+
+// UserRepo is the database account.UserStore: users, their age
+// verifications and the admin audit log (audit.go).
+type UserRepo struct {
+	db  *DB
+	now func() time.Time
+}
+
+var _ account.UserStore = (*UserRepo)(nil)
+
+// NewUserRepo returns the user store on db.
+func NewUserRepo(db *DB) *UserRepo { return &UserRepo{db: db, now: time.Now} }
+
+// userRow is a row of users.
+type userRow struct {
+	ID           int64
+	Email        string
+	Name         string
+	DateOfBirth  sqlDate
+	Role         string
+	PasswordHash string
+	Verification string
+	CreatedAt    time.Time
+}
+
+func (userRow) TableName() string { return "users" }
+
+func fromDomainUser(u account.User) userRow {
+	return userRow{
+		ID:           u.ID,
+		Email:        u.Email,
+		Name:         u.Name,
+		DateOfBirth:  sqlDate(u.DateOfBirth),
+		Role:         string(u.Role),
+		PasswordHash: u.PasswordHash,
+		Verification: string(u.Verification),
+		CreatedAt:    storedTime(u.CreatedAt),
+	}
+}
+
+func toDomainUser(r userRow) account.User {
+	return account.User{
+		ID:           r.ID,
+		Email:        r.Email,
+		Name:         r.Name,
+		DateOfBirth:  account.Date(r.DateOfBirth),
+		Role:         account.Role(r.Role),
+		PasswordHash: r.PasswordHash,
+		CreatedAt:    r.CreatedAt.UTC(),
+		Verification: account.VerificationStatus(r.Verification),
+	}
+}
+
+// verificationRow is a row of verifications.
+type verificationRow struct {
+	ID           int64
+	UserID       int64
+	Status       string
+	DocumentType string
+	DocumentHash string
+	DocumentHint string
+	DateOfBirth  sqlDate
+	Reason       string
+	SubmittedAt  time.Time
+	DecidedAt    *time.Time
+	DecidedBy    *int64
+}
+
+func (verificationRow) TableName() string { return "verifications" }
+
+func fromDomainVerification(v account.Verification) verificationRow {
+	return verificationRow{
+		ID:           v.ID,
+		UserID:       v.UserID,
+		Status:       string(v.Status),
+		DocumentType: string(v.DocumentType),
+		DocumentHash: v.DocumentHash,
+		DateOfBirth:  sqlDate(v.DateOfBirth),
+		Reason:       v.Reason,
+		SubmittedAt:  storedTime(v.SubmittedAt),
+		DecidedAt:    nullableTime(v.DecidedAt),
+		DecidedBy:    nullableID(v.DecidedBy),
+	}
+}
+
+func toDomainVerification(r verificationRow) account.Verification {
+	return account.Verification{
+		ID:           r.ID,
+		UserID:       r.UserID,
+		DocumentType: account.DocumentType(r.DocumentType),
+		DocumentHash: r.DocumentHash,
+		DateOfBirth:  account.Date(r.DateOfBirth),
+		Status:       account.VerificationStatus(r.Status),
+		Reason:       r.Reason,
+		SubmittedAt:  r.SubmittedAt.UTC(),
+		DecidedAt:    timeOrZero(r.DecidedAt),
+		DecidedBy:    idOrZero(r.DecidedBy),
+	}
+}
+
+func userNotFound() error { return errs.E(errs.NotFound, "user not found") }
+
+func verificationNotFound() error { return errs.E(errs.NotFound, "verification not found") }
+
+func verificationChanged(msg string) error {
+	return errs.R(errs.Conflict, account.ReasonVerificationChanged, "%s", msg)
+}
+
+// Create implements account.UserStore.
+func (r *UserRepo) Create(ctx context.Context, u account.User) (account.User, error) {
+	if u.Verification == "" {
+		u.Verification = account.NotSubmitted
+	}
+	if u.CreatedAt.IsZero() {
+		u.CreatedAt = r.now()
+	}
+	row := fromDomainUser(u)
+	row.ID = 0
+	err := r.db.gorm.WithContext(ctx).Create(&row).Error
+	if isUniqueViolation(err) {
+		return account.User{}, &errs.Error{Code: errs.Conflict, Reason: "EMAIL_TAKEN", Message: "an account with this email already exists", Err: err}
+	}
+	if err != nil {
+		return account.User{}, mapErr(err, "user")
+	}
+	return toDomainUser(row), nil
+}
+
+// ByEmail implements account.UserStore. The comparison is exact; the
+// lower(email) condition only lets the query use the unique index.
+func (r *UserRepo) ByEmail(ctx context.Context, email string) (account.User, error) {
+	var row userRow
+	err := r.db.gorm.WithContext(ctx).Where("lower(email) = lower(?) AND email = ?", email, email).Take(&row).Error
+	if errors.Is(err, gorm.ErrRecordNotFound) {
+		return account.User{}, userNotFound()
+	}
+	if err != nil {
+		return account.User{}, mapErr(err, "user")
+	}
+	return toDomainUser(row), nil
+}
+
+// ByID implements account.UserStore.
+func (r *UserRepo) ByID(ctx context.Context, id int64) (account.User, error) {
+	var row userRow
+	err := r.db.gorm.WithContext(ctx).Where("id = ?", id).Take(&row).Error
+	if errors.Is(err, gorm.ErrRecordNotFound) {
+		return account.User{}, userNotFound()
+	}
+	if err != nil {
+		return account.User{}, mapErr(err, "user")
+	}
+	return toDomainUser(row), nil
+}
+
+// SetPasswordHash implements account.UserStore.
+func (r *UserRepo) SetPasswordHash(ctx context.Context, userID int64, hash string) error {
+	res := r.db.gorm.WithContext(ctx).Exec("UPDATE users SET password_hash = ? WHERE id = ?", hash, userID)
+	if res.Error != nil {
+		return mapErr(res.Error, "user")
+	}
+	if res.RowsAffected == 0 {
+		return userNotFound()
+	}
+	return nil
+}
+
+// SetRole implements account.UserStore: the role changes and the audit
+// entry is appended in one transaction.
+func (r *UserRepo) SetRole(ctx context.Context, userID int64, role account.Role, audit account.AuditEntry) (account.User, error) {
+	var row userRow
+	err := retryTx(ctx, r.db, func(tx *gorm.DB) error {
+		res := tx.Exec("UPDATE users SET role = ? WHERE id = ?", string(role), userID)
+		if res.Error != nil {
+			return res.Error
+		}
+		if res.RowsAffected == 0 {
+			return userNotFound()
+		}
+		if _, err := r.appendAudit(tx, audit); err != nil {
+			return err
+		}
+		return tx.Where("id = ?", userID).Take(&row).Error
+	})
+	if err != nil {
+		return account.User{}, mapErr(err, "user")
+	}
+	return toDomainUser(row), nil
+}
+
+// Verification implements account.UserStore.
+func (r *UserRepo) Verification(ctx context.Context, userID int64) (account.Verification, error) {
+	var row verificationRow
+	err := r.db.gorm.WithContext(ctx).Where("user_id = ?", userID).Order("id DESC").Limit(1).Take(&row).Error
+	if errors.Is(err, gorm.ErrRecordNotFound) {
+		return account.Verification{}, verificationNotFound()
+	}
+	if err != nil {
+		return account.Verification{}, mapErr(err, "verification")
+	}
+	return toDomainVerification(row), nil
+}
+
+// VerificationByID implements account.UserStore.
+func (r *UserRepo) VerificationByID(ctx context.Context, id int64) (account.Verification, error) {
+	var row verificationRow
+	err := r.db.gorm.WithContext(ctx).Where("id = ?", id).Take(&row).Error
+	if errors.Is(err, gorm.ErrRecordNotFound) {
+		return account.Verification{}, verificationNotFound()
+	}
+	if err != nil {
+		return account.Verification{}, mapErr(err, "verification")
+	}
+	return toDomainVerification(row), nil
+}
+
+// SaveVerification implements account.UserStore. Its first statement is a
+// conditional update of the user's status (WHERE verification = From): it
+// both checks From and locks the user's row, so of two admins deciding at
+// once the second waits, then finds the status changed and gets Conflict.
+func (r *UserRepo) SaveVerification(ctx context.Context, c account.VerificationChange) (account.Verification, error) {
+	var saved verificationRow
+	err := retryTx(ctx, r.db, func(tx *gorm.DB) error {
+		row := fromDomainVerification(c.Verification)
+		res := tx.Exec("UPDATE users SET verification = ? WHERE id = ? AND verification = ?", row.Status, row.UserID, string(c.From))
+		if res.Error != nil {
+			return res.Error
+		}
+		if res.RowsAffected == 0 {
+			var n int64
+			if err := tx.Model(&userRow{}).Where("id = ?", row.UserID).Count(&n).Error; err != nil {
+				return err
+			}
+			if n == 0 {
+				return userNotFound()
+			}
+			return verificationChanged("the verification changed meanwhile; reload and try again")
+		}
+		if row.ID == 0 {
+			if err := tx.Create(&row).Error; err != nil {
+				return err
+			}
+		} else if err := updateLatestVerification(tx, row); err != nil {
+			return err
+		}
+		if c.Audit != nil {
+			if _, err := r.appendAudit(tx, *c.Audit); err != nil {
+				return err
+			}
+		}
+		saved = row
+		return nil
+	})
+	if err != nil {
+		return account.Verification{}, mapErr(err, "verification")
+	}
+	return toDomainVerification(saved), nil
+}
+
+// updateLatestVerification rewrites row, which must be its user's latest
+// verification, inside tx. The document hint is not part of the domain's
+// Verification and is left as it is.
+func updateLatestVerification(tx *gorm.DB, row verificationRow) error {
+	var latest int64
+	if err := tx.Raw("SELECT COALESCE(MAX(id), 0) FROM verifications WHERE user_id = ?", row.UserID).Scan(&latest).Error; err != nil {
+		return err
+	}
+	if latest != row.ID {
+		return verificationChanged("only the latest verification can change")
+	}
+	res := tx.Exec(`UPDATE verifications
+		SET status = ?, document_type = ?, document_hash = ?, date_of_birth = ?, reason = ?,
+		    submitted_at = ?, decided_at = ?, decided_by = ?
+		WHERE id = ? AND user_id = ?`,
+		row.Status, row.DocumentType, row.DocumentHash, row.DateOfBirth, row.Reason,
+		row.SubmittedAt, row.DecidedAt, row.DecidedBy, row.ID, row.UserID)
+	if res.Error != nil {
+		return res.Error
+	}
+	if res.RowsAffected != 1 {
+		return verificationChanged("only the latest verification can change")
+	}
+	return nil
+}
+
+// ListPendingVerifications implements account.UserStore: PENDING
+// verifications oldest first, after the cursor p.After.
+func (r *UserRepo) ListPendingVerifications(ctx context.Context, p account.Page) ([]account.Verification, int64, error) {
+	size := p.Size()
+	var rows []verificationRow
+	err := r.db.gorm.WithContext(ctx).
+		Where("status = ? AND id > ?", string(account.Pending), max(p.After, 0)).
+		Order("id").Limit(size + 1).Find(&rows).Error
+	if err != nil {
+		return nil, 0, mapErr(err, "verification")
+	}
+	var next int64
+	if len(rows) > size {
+		rows = rows[:size]
+		next = rows[size-1].ID
+	}
+	out := make([]account.Verification, len(rows))
+	for i, row := range rows {
+		out[i] = toDomainVerification(row)
+	}
+	return out, next, nil
+}
