@@ -44,7 +44,7 @@ func (a *App) routes() http.Handler {
 		ComplexityLimit: a.cfg.Complexity,
 		TokenLimit:      a.cfg.TokenLimit,
 		Introspection:   a.cfg.Introspection,
-		Suggestions:     a.cfg.Development(),
+		Suggestions:     a.cfg.Development() && a.cfg.Introspection,
 		AllowedOrigins:  a.cfg.AllowedOrigins,
 		Authenticate:    a.authenticate,
 	})

@@ -26,6 +26,9 @@ func ErrorPresenter(log *slog.Logger) graphql.ErrorPresenterFunc {
 			var ge *gqlerror.Error
 			if errors.As(err, &ge) && ge.Unwrap() == nil {
 				reason, _ := gerr.Extensions["code"].(string)
+				if stableCodes[errs.Code(reason)] {
+					return gerr // made by one of our extensions, already in our terms
+				}
 				gerr.Extensions = map[string]any{"code": string(errs.Invalid)}
 				if reason != "" {
 					gerr.Extensions["reason"] = reason
@@ -46,6 +49,11 @@ func ErrorPresenter(log *slog.Logger) graphql.ErrorPresenterFunc {
 		}
 		return gerr
 	}
+}
+
+var stableCodes = map[errs.Code]bool{
+	errs.Invalid: true, errs.NotFound: true, errs.Conflict: true,
+	errs.Unauthenticated: true, errs.Forbidden: true, errs.Internal: true,
 }
 
 func internalError(gerr *gqlerror.Error) *gqlerror.Error {

@@ -70,6 +70,8 @@ func NewHandler(es graphql.ExecutableSchema, o HandlerOptions) *handler.Server {
 	srv.SetDisableSuggestion(!o.Suggestions)
 	if o.Introspection {
 		srv.Use(extension.Introspection{})
+	} else {
+		srv.Use(noIntrospection{})
 	}
 	srv.Use(extension.AutomaticPersistedQuery{Cache: lru.New[string](1000)})
 	srv.Use(extension.FixedComplexityLimit(o.ComplexityLimit))

@@ -89,6 +89,9 @@ func (b *RedisBroker) Run(ctx context.Context) error {
 func (b *RedisBroker) subscribeOnce(ctx context.Context) error {
 	ps := b.client.PSubscribe(ctx, b.prefix+"*")
 	defer ps.Close()
+	// A blocked read does not watch ctx; closing the subscription ends it.
+	stop := context.AfterFunc(ctx, func() { _ = ps.Close() })
+	defer stop()
 	if _, err := ps.Receive(ctx); err != nil {
 		return err
 	}
