@@ -1,0 +1,142 @@
+package persistence
+
+import (
+	"context"
+	"time"
+
+	"gorm.io/gorm"
+
+	"github.com/pokertote/pokertote/domain/auth"
+	"github.com/pokertote/pokertote/domain/errs"
+)
+
+// RefreshRepo is the database auth.RefreshStore. Tokens are kept by hash
+// only; a family's revocation is a row of its own, so tokens created in a
+// revoked family later are revoked too.
+type RefreshRepo struct {
+	db *DB
+}
+
+var _ auth.RefreshStore = (*RefreshRepo)(nil)
+
+// NewRefreshRepo returns the refresh-token store on db.
+func NewRefreshRepo(db *DB) *RefreshRepo { return &RefreshRepo{db: db} }
+
+// refreshRow is a row of refresh_tokens, with Revoked computed by a join.
+type refreshRow struct {
+	Hash      []byte
+	FamilyID  string
+	UserID    int64
+	IssuedAt  time.Time
+	ExpiresAt time.Time
+	UsedAt    *time.Time
+	Revoked   bool `gorm:"->"`
+}
+
+func (refreshRow) TableName() string { return "refresh_tokens" }
+
+func fromDomainRefresh(r auth.RefreshRecord) refreshRow {
+	return refreshRow{
+		Hash:      r.Hash[:],
+		FamilyID:  r.FamilyID,
+		UserID:    r.UserID,
+		IssuedAt:  storedTime(r.IssuedAt),
+		ExpiresAt: storedTime(r.ExpiresAt),
+		UsedAt:    nullableTime(r.UsedAt),
+	}
+}
+
+func toDomainRefresh(r refreshRow) (auth.RefreshRecord, error) {
+	var h auth.TokenHash
+	if len(r.Hash) != len(h) {
+		return auth.RefreshRecord{}, errs.E(errs.Internal, "stored refresh token hash has %d bytes", len(r.Hash))
+	}
+	copy(h[:], r.Hash)
+	return auth.RefreshRecord{
+		Hash:      h,
+		FamilyID:  r.FamilyID,
+		UserID:    r.UserID,
+		IssuedAt:  r.IssuedAt.UTC(),
+		ExpiresAt: r.ExpiresAt.UTC(),
+		UsedAt:    timeOrZero(r.UsedAt),
+		Revoked:   r.Revoked,
+	}, nil
+}
+
+func refreshNotFound() error { return errs.E(errs.NotFound, "refresh token not found") }
+
+// Create implements auth.RefreshStore. A hash already stored is Conflict.
+func (s *RefreshRepo) Create(ctx context.Context, r auth.RefreshRecord) error {
+	row := fromDomainRefresh(r)
+	row.UsedAt = nil // a new token is unused
+	err := s.db.gorm.WithContext(ctx).Create(&row).Error
+	return mapErr(err, "refresh token")
+}
+
+// Get implements auth.RefreshStore.
+func (s *RefreshRepo) Get(ctx context.Context, h auth.TokenHash) (auth.RefreshRecord, error) {
+	var row refreshRow
+	err := s.db.gorm.WithContext(ctx).Raw(`
+		SELECT t.hash, t.family_id, t.user_id, t.issued_at, t.expires_at, t.used_at,
+		       (r.family_id IS NOT NULL) AS revoked
+		FROM refresh_tokens t
+		LEFT JOIN refresh_families_revoked r ON r.family_id = t.family_id
+		WHERE t.hash = ?`, h[:]).Scan(&row).Error
+	if err != nil {
+		return auth.RefreshRecord{}, mapErr(err, "refresh token")
+	}
+	if row.Hash == nil {
+		return auth.RefreshRecord{}, refreshNotFound()
+	}
+	return toDomainRefresh(row)
+}
+
+// MarkUsed implements auth.RefreshStore with one conditional UPDATE: the
+// database, not this process, decides which of two concurrent exchanges wins.
+func (s *RefreshRepo) MarkUsed(ctx context.Context, h auth.TokenHash, at time.Time) (bool, error) {
+	db := s.db.gorm.WithContext(ctx)
+	res := db.Exec("UPDATE refresh_tokens SET used_at = ? WHERE hash = ? AND used_at IS NULL", storedTime(at), h[:])
+	if res.Error != nil {
+		return false, mapErr(res.Error, "refresh token")
+	}
+	if res.RowsAffected == 1 {
+		return true, nil
+	}
+	var n int64
+	if err := db.Model(&refreshRow{}).Where("hash = ?", h[:]).Count(&n).Error; err != nil {
+		return false, mapErr(err, "refresh token")
+	}
+	if n == 0 {
+		return false, refreshNotFound()
+	}
+	return false, nil
+}
+
+// RevokeFamily implements auth.RefreshStore. The first revocation's time is
+// kept.
+func (s *RefreshRepo) RevokeFamily(ctx context.Context, familyID string, at time.Time) error {
+	err := s.db.gorm.WithContext(ctx).Exec(
+		"INSERT INTO refresh_families_revoked (family_id, revoked_at) VALUES (?, ?) ON CONFLICT (family_id) DO NOTHING",
+		familyID, storedTime(at)).Error
+	return mapErr(err, "refresh token family")
+}
+
+// Prune deletes tokens that expired before now, then the revocations of
+// families with no token left, and reports how many tokens it deleted. Call
+// it now and then so the table follows live sessions.
+func (s *RefreshRepo) Prune(ctx context.Context, now time.Time) (int64, error) {
+	var n int64
+	err := s.db.tx(ctx, func(tx *gorm.DB) error {
+		res := tx.Exec("DELETE FROM refresh_tokens WHERE expires_at < ?", storedTime(now))
+		if res.Error != nil {
+			return res.Error
+		}
+		n = res.RowsAffected
+		return tx.Exec(`DELETE FROM refresh_families_revoked
+			WHERE NOT EXISTS (SELECT 1 FROM refresh_tokens t WHERE t.family_id = refresh_families_revoked.family_id)`).Error
+	})
+	if err != nil {
+		return 0, mapErr(err, "refresh token")
+	}
+	return n, nil
+}
