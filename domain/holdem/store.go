@@ -50,7 +50,9 @@ type Record struct {
 	// Staked is every stake committed so far; Returned is everything paid
 	// back, 0 until settled.
 	Staked, Returned money.Amount
-	// Settlement is nil until the hand is settled.
+	// Settlement is the result, given to the store when the hand settles
+	// so that it can keep a copy for people and audits. A store may leave it
+	// nil when it reads the record back: Replay recomputes it.
 	Settlement *Settlement
 	SettledAt  time.Time
 	UpdatedAt  time.Time

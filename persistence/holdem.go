@@ -1,0 +1,229 @@
+package persistence
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"gorm.io/gorm"
+	"gorm.io/gorm/clause"
+
+	"github.com/pokertote/pokertote/domain/cards"
+	"github.com/pokertote/pokertote/domain/errs"
+	"github.com/pokertote/pokertote/domain/holdem"
+	"github.com/pokertote/pokertote/domain/ledger"
+)
+
+// HoldemRepo is the database holdem.Store: Casino Hold'em hands and pending
+// seeds, with ledger posts in the same transaction as the hand's rows.
+type HoldemRepo struct {
+	db     *DB
+	ledger *LedgerRepo
+}
+
+var _ holdem.Store = (*HoldemRepo)(nil)
+
+// NewHoldemRepo returns the Casino Hold'em store on db, posting money through
+// led inside its transactions.
+func NewHoldemRepo(db *DB, led *LedgerRepo) *HoldemRepo { return &HoldemRepo{db: db, ledger: led} }
+
+func holdemHandNotFound() error {
+	return errs.R(errs.NotFound, "HAND_NOT_FOUND", "there is no such hand of yours")
+}
+
+func noPendingSeed() error {
+	return errs.R(errs.NotFound, "NO_PENDING_SEED", "no such pending shuffle")
+}
+
+// holdemErr maps a driver error of a hand query onto a domain error.
+func holdemErr(err error) error {
+	if errors.Is(err, gorm.ErrRecordNotFound) {
+		return holdemHandNotFound()
+	}
+	return mapErr(err, "casino hold'em hand")
+}
+
+// Within implements holdem.Store. The transaction is retried as a whole
+// after a Postgres serialization failure or deadlock.
+func (r *HoldemRepo) Within(ctx context.Context, fn func(ctx context.Context, tx holdem.Tx) error) error {
+	return retryTx(ctx, r.db, func(tx *gorm.DB) error {
+		return fn(ctx, &holdemTx{repo: r, tx: tx.WithContext(ctx)})
+	})
+}
+
+func (r *HoldemRepo) gorm(ctx context.Context) *gorm.DB { return r.db.gorm.WithContext(ctx) }
+
+func takeHand(q *gorm.DB) (holdem.Record, error) {
+	var row holdemHandRow
+	if err := q.Take(&row).Error; err != nil {
+		return holdem.Record{}, holdemErr(err)
+	}
+	rec, err := toDomainHoldemHand(row)
+	if err != nil {
+		return holdem.Record{}, errs.Wrap(err, "a stored hand is unreadable")
+	}
+	return rec, nil
+}
+
+// Hand implements holdem.Store.
+func (r *HoldemRepo) Hand(ctx context.Context, id int64) (holdem.Record, error) {
+	return takeHand(r.gorm(ctx).Where("id = ?", id))
+}
+
+// HandByStartKey implements holdem.Store.
+func (r *HoldemRepo) HandByStartKey(ctx context.Context, userID int64, key string) (holdem.Record, error) {
+	return takeHand(r.gorm(ctx).Where("user_id = ? AND start_key = ?", userID, key))
+}
+
+// Hands implements holdem.Store.
+func (r *HoldemRepo) Hands(ctx context.Context, userID, beforeID int64, limit int) ([]holdem.Record, error) {
+	q := r.gorm(ctx).Where("user_id = ?", userID)
+	if beforeID > 0 {
+		q = q.Where("id < ?", beforeID)
+	}
+	var rows []holdemHandRow
+	if err := q.Order("id DESC").Limit(limit).Find(&rows).Error; err != nil {
+		return nil, holdemErr(err)
+	}
+	out := make([]holdem.Record, 0, len(rows))
+	for _, row := range rows {
+		rec, err := toDomainHoldemHand(row)
+		if err != nil {
+			return nil, errs.Wrap(err, "a stored hand is unreadable")
+		}
+		out = append(out, rec)
+	}
+	return out, nil
+}
+
+// Due implements holdem.Store.
+func (r *HoldemRepo) Due(ctx context.Context, now time.Time, limit int) ([]int64, error) {
+	var ids []int64
+	err := r.gorm(ctx).Model(&holdemHandRow{}).
+		Where("state = ? AND deadline <= ?", string(holdem.Deciding), storedTime(now)).
+		Order("deadline").Limit(limit).Pluck("id", &ids).Error
+	if err != nil {
+		return nil, holdemErr(err)
+	}
+	return ids, nil
+}
+
+// PendingSeed implements holdem.Store.
+func (r *HoldemRepo) PendingSeed(ctx context.Context, userID int64) (holdem.PendingSeed, error) {
+	var row holdemPendingSeedRow
+	err := r.gorm(ctx).Where("user_id = ?", userID).Take(&row).Error
+	if errors.Is(err, gorm.ErrRecordNotFound) {
+		return holdem.PendingSeed{}, noPendingSeed()
+	}
+	if err != nil {
+		return holdem.PendingSeed{}, mapErr(err, "pending shuffle")
+	}
+	p, err := toDomainPendingSeed(row)
+	if err != nil {
+		return holdem.PendingSeed{}, errs.Wrap(err, "a pending shuffle is unreadable")
+	}
+	return p, nil
+}
+
+// AddPendingSeed implements holdem.Store.
+func (r *HoldemRepo) AddPendingSeed(ctx context.Context, p holdem.PendingSeed) (holdem.PendingSeed, error) {
+	row := fromDomainPendingSeed(p)
+	err := r.gorm(ctx).Clauses(clause.OnConflict{Columns: []clause.Column{{Name: "user_id"}}, DoNothing: true}).Create(&row).Error
+	if err != nil {
+		return holdem.PendingSeed{}, mapErr(err, "pending shuffle")
+	}
+	return r.PendingSeed(ctx, p.UserID)
+}
+
+// holdemTx is the holdem.Tx of one HoldemRepo transaction.
+type holdemTx struct {
+	repo *HoldemRepo
+	tx   *gorm.DB
+}
+
+func (t *holdemTx) Ledger() ledger.Poster { return t.repo.ledger.poster(t.tx) }
+
+func (t *holdemTx) HandByStartKey(_ context.Context, userID int64, key string) (holdem.Record, error) {
+	return takeHand(t.tx.Where("user_id = ? AND start_key = ?", userID, key))
+}
+
+func (t *holdemTx) InsertHand(_ context.Context, r *holdem.Record) error {
+	r.Version = 1
+	row, err := fromDomainHoldemHand(*r)
+	if err != nil {
+		return errs.Wrap(err, "the hand could not be stored")
+	}
+	row.ID = 0
+	// ON CONFLICT DO NOTHING keeps the transaction usable on Postgres.
+	res := t.tx.Clauses(clause.OnConflict{Columns: []clause.Column{{Name: "user_id"}, {Name: "start_key"}}, DoNothing: true}).Create(&row)
+	if res.Error != nil {
+		return holdemErr(res.Error)
+	}
+	if res.RowsAffected == 0 {
+		return errs.R(errs.Conflict, "ALREADY_EXISTS", "a hand with this idempotency key already exists")
+	}
+	r.ID = row.ID
+	return nil
+}
+
+func (t *holdemTx) LockHand(_ context.Context, id int64) (holdem.Record, error) {
+	q := t.tx.Where("id = ?", id)
+	if t.repo.db.dialect == Postgres {
+		// SQLite has no row locks: its transactions start IMMEDIATE and
+		// run one at a time.
+		q = q.Clauses(clause.Locking{Strength: "UPDATE"})
+	}
+	return takeHand(q)
+}
+
+func (t *holdemTx) UpdateHand(_ context.Context, r *holdem.Record) error {
+	next := *r
+	next.Version++
+	row, err := fromDomainHoldemHand(next)
+	if err != nil {
+		return errs.Wrap(err, "the hand could not be stored")
+	}
+	res := t.tx.Model(&holdemHandRow{}).Where("id = ? AND version = ?", r.ID, r.Version).Updates(map[string]any{
+		"state":      row.State,
+		"version":    row.Version,
+		"deadline":   row.Deadline,
+		"decisions":  row.Decisions,
+		"expired_at": row.ExpiredAt,
+		"staked":     row.Staked,
+		"returned":   row.Returned,
+		"settlement": row.Settlement,
+		"updated_at": row.UpdatedAt,
+		"settled_at": row.SettledAt,
+	})
+	if res.Error != nil {
+		return holdemErr(res.Error)
+	}
+	if res.RowsAffected == 0 {
+		return errs.R(errs.Conflict, holdem.ReasonHandChanged, "the hand changed meanwhile; try again")
+	}
+	r.Version = next.Version
+	return nil
+}
+
+func (t *holdemTx) TakePendingSeed(_ context.Context, userID int64, commitment [cards.SeedSize]byte) (holdem.PendingSeed, error) {
+	var row holdemPendingSeedRow
+	err := t.tx.Where("user_id = ? AND commitment = ?", userID, cards.FormatCommitment(commitment)).Take(&row).Error
+	if errors.Is(err, gorm.ErrRecordNotFound) {
+		return holdem.PendingSeed{}, noPendingSeed()
+	}
+	if err != nil {
+		return holdem.PendingSeed{}, mapErr(err, "pending shuffle")
+	}
+	res := t.tx.Where("user_id = ? AND commitment = ?", userID, row.Commitment).Delete(&holdemPendingSeedRow{})
+	if res.Error != nil {
+		return holdem.PendingSeed{}, mapErr(res.Error, "pending shuffle")
+	}
+	if res.RowsAffected != 1 {
+		return holdem.PendingSeed{}, noPendingSeed()
+	}
+	p, err := toDomainPendingSeed(row)
+	if err != nil {
+		return holdem.PendingSeed{}, errs.Wrap(err, "a pending shuffle is unreadable")
+	}
+	return p, nil
+}
