@@ -1,0 +1,208 @@
+// Command gentables writes domain/hand/tables_gen.go: the rank multipliers
+// and the row offsets of the perfect hash that maps a hand's rank sum to a
+// slot of the evaluator's rank table.
+//
+// Run it through go generate in domain/hand. With -search it first
+// rediscovers the multipliers by a greedy search (about ten minutes); without
+// it the multipliers below are used and only checked.
+package main
+
+import (
+	"bytes"
+	"errors"
+	"flag"
+	"fmt"
+	"go/format"
+	"log"
+	"math/bits"
+	"os"
+	"sort"
+)
+
+// multipliers were found by the greedy search in searchMultipliers: each is
+// the smallest number above the previous one that keeps the sums of every
+// multiset of up to seven cards (at most four per rank) distinct.
+var multipliers = [13]uint32{1, 5, 24, 112, 521, 2247, 9244, 30823, 103066, 250154, 667453, 1526359, 3453520}
+
+// rowShift splits a rank sum into a row (sum >> rowShift) and a column;
+// tableBits is log2 of the rank table's length: every slot index is masked
+// with it so the evaluator needs no bounds check.
+var rowShift, tableBits int
+
+func main() {
+	out := flag.String("o", "tables_gen.go", "output file")
+	search := flag.Bool("search", false, "rediscover the multipliers by greedy search (slow)")
+	flag.IntVar(&rowShift, "shift", 9, "row shift of the perfect hash")
+	flag.IntVar(&tableBits, "bits", 17, "log2 of the rank table length")
+	flag.Parse()
+	mults := multipliers
+	if *search {
+		mults = searchMultipliers()
+		log.Printf("multipliers: %v", mults)
+	}
+	offsets, size, err := placeRows(handKeys(mults))
+	if err != nil {
+		log.Fatal(err)
+	}
+	if size > 1<<tableBits {
+		log.Fatalf("rank table needs %d slots, more than 1<<%d", size, tableBits)
+	}
+	src, err := render(mults, offsets, size)
+	if err != nil {
+		log.Fatal(err)
+	}
+	if err := os.WriteFile(*out, src, 0o644); err != nil {
+		log.Fatal(err)
+	}
+}
+
+// handKeys returns the rank sum of every multiset of 5, 6 or 7 ranks with at
+// most four of each rank: the keys the evaluator ever looks up.
+func handKeys(mults [13]uint32) []uint32 {
+	var keys []uint32
+	var walk func(rank, size int, sum uint32)
+	walk = func(rank, size int, sum uint32) {
+		if rank == 13 {
+			if size >= 5 {
+				keys = append(keys, sum)
+			}
+			return
+		}
+		for n := 0; n <= 4 && size+n <= 7; n++ {
+			walk(rank+1, size+n, sum+uint32(n)*mults[rank])
+		}
+	}
+	walk(0, 0, 0)
+	return keys
+}
+
+// placeRows builds a row-displacement perfect hash: keys are grouped into
+// rows by key >> rowShift, and each row, the fullest first, is slid to the
+// first place where none of its columns lands on a taken slot. The offset of
+// a row is that place minus the row's start, modulo 2^32, so that a key's
+// slot is key + offset[row].
+func placeRows(keys []uint32) (offsets []uint32, size int, err error) {
+	var maxKey uint32
+	for _, k := range keys {
+		maxKey = max(maxKey, k)
+	}
+	rows := make([][]uint32, maxKey>>rowShift+1)
+	for _, k := range keys {
+		r := k >> rowShift
+		rows[r] = append(rows[r], k&(1<<rowShift-1))
+	}
+	order := make([]int, len(rows))
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(i, j int) bool { return len(rows[order[i]]) > len(rows[order[j]]) })
+	taken := make([]bool, 1<<(tableBits+1))
+	offsets = make([]uint32, len(rows))
+	for _, r := range order {
+		cols := rows[r]
+		if len(cols) == 0 {
+			continue
+		}
+		p := firstFit(taken, cols)
+		for _, c := range cols {
+			if taken[p+int(c)] {
+				return nil, 0, errors.New("two hands share a rank sum: the multipliers are not unique")
+			}
+			taken[p+int(c)] = true
+			size = max(size, p+int(c)+1)
+		}
+		offsets[r] = uint32(p) - uint32(r)<<rowShift
+	}
+	return offsets, size, nil
+}
+
+func firstFit(taken []bool, cols []uint32) int {
+	for p := 0; ; p++ {
+		free := true
+		for _, c := range cols {
+			if taken[p+int(c)] {
+				free = false
+				break
+			}
+		}
+		if free {
+			return p
+		}
+	}
+}
+
+// searchMultipliers picks, rank by rank, the smallest multiplier that keeps
+// every multiset sum of up to seven cards distinct.
+func searchMultipliers() [13]uint32 {
+	type partial struct {
+		sum  uint32
+		size int
+	}
+	var mults [13]uint32
+	sums := []partial{{0, 0}}
+	stamp := make([]uint32, 1<<26)
+	gen := uint32(0)
+	m := uint32(0)
+	for r := range mults {
+		for m++; ; m++ {
+			gen++
+			if distinct(sums, m, stamp, gen, func(p partial) (uint32, int) { return p.sum, p.size }) {
+				break
+			}
+		}
+		mults[r] = m
+		var next []partial
+		for _, p := range sums {
+			for n := 0; n <= 4 && p.size+n <= 7; n++ {
+				next = append(next, partial{p.sum + uint32(n)*m, p.size + n})
+			}
+		}
+		sums = next
+	}
+	return mults
+}
+
+func distinct[T any](sums []T, m uint32, stamp []uint32, gen uint32, get func(T) (uint32, int)) bool {
+	for _, p := range sums {
+		sum, size := get(p)
+		for n := 0; n <= 4 && size+n <= 7; n++ {
+			s := sum + uint32(n)*m
+			if stamp[s] == gen {
+				return false
+			}
+			stamp[s] = gen
+		}
+	}
+	return true
+}
+
+func render(mults [13]uint32, offsets []uint32, size int) ([]byte, error) {
+	var b bytes.Buffer
+	b.WriteString("// Code generated by go run ./internal/gentables; DO NOT EDIT.\n\n")
+	b.WriteString("package hand\n\n")
+	fmt.Fprintf(&b, "// rankMult is each rank's weight in a hand's rank sum.\n")
+	fmt.Fprintf(&b, "var rankMult = [13]uint32{")
+	for i, m := range mults {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		fmt.Fprintf(&b, "%d", m)
+	}
+	b.WriteString("}\n\n")
+	fmt.Fprintf(&b, "const (\n\trowShift = %d\n\trankTableBits = %d\n\t// rankSlotsUsed is how many rank table slots the perfect hash spans.\n\trankSlotsUsed = %d\n)\n\n", rowShift, tableBits, size)
+	rows := 1
+	for rows < len(offsets) {
+		rows *= 2
+	}
+	fmt.Fprintf(&b, "const rowBits = %d\n\n", bits.Len(uint(rows))-1)
+	fmt.Fprintf(&b, "// rowOffsets maps a rank sum's row (sum >> rowShift) to the offset that\n// turns the sum into its rank table slot. Its length is a power of two so\n// that a masked row index needs no bounds check; rows past the last\n// hand's are zero.\n")
+	fmt.Fprintf(&b, "var rowOffsets = [1 << rowBits]uint32{")
+	for i, o := range offsets {
+		if i%12 == 0 {
+			b.WriteString("\n")
+		}
+		fmt.Fprintf(&b, "0x%x, ", o)
+	}
+	b.WriteString("\n}\n")
+	return format.Source(b.Bytes())
+}

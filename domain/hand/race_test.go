@@ -1,0 +1,5 @@
+//go:build race
+
+package hand_test
+
+const raceEnabled = true
