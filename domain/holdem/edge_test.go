@@ -74,3 +74,26 @@ func TestCanonicalFlops(t *testing.T) {
 		t.Fatalf("%d classes of %d flops, want 1755 of 22100", len(flops), total)
 	}
 }
+
+// TestEvaluateFlopKnownValues pins the exact tallies of a few flops, as
+// computed by cmd/holdem-edge (and, independently, with a second, naive
+// evaluator). A suit permutation or another order of the same flop gives
+// the same tally.
+func TestEvaluateFlopKnownValues(t *testing.T) {
+	tests := []struct {
+		flop string
+		want holdem.FlopTally
+	}{
+		{"2c 7d 9h", holdem.FlopTally{States: 1176, Calls: 1057, Optimal: -171971789, CallAlways: -198320766}},
+		{"Ah Kh Qh", holdem.FlopTally{States: 1176, Calls: 918, Optimal: 672658956, CallAlways: 496354788}},
+		{"Jd 4d 4h", holdem.FlopTally{States: 1176, Calls: 826, Optimal: 390075298, CallAlways: 248046819}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.flop, func(t *testing.T) {
+			got := holdem.EvaluateFlop(holdem.DefaultAntePaytable(), [3]cards.Card(cards.MustParseList(tc.flop)))
+			if got != tc.want {
+				t.Errorf("EvaluateFlop = %+v, want %+v", got, tc.want)
+			}
+		})
+	}
+}
