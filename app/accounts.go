@@ -3,6 +3,9 @@ package app
 import (
 	"context"
 	"crypto/rand"
+	"fmt"
+	"os"
+	"path/filepath"
 	"time"
 
 	"github.com/pokertote/pokertote/domain/account"
@@ -14,15 +17,16 @@ import (
 
 // buildAccounts makes the account service, the token issuers and the ledger,
 // and creates the first admin from the configuration.
-func (a *App) buildAccounts(ctx context.Context) error {
+func (a *App) buildAccounts(ctx context.Context) (err error) {
 	a.users = persistence.NewUserRepo(a.db)
 	a.ledger = persistence.NewLedgerRepo(a.db)
 
 	pepper := []byte(a.cfg.DocumentPepper)
 	if len(pepper) == 0 {
-		pepper = make([]byte, 32)
-		_, _ = rand.Read(pepper)
-		a.log.Warn("DOCUMENT_PEPPER is not set: using a random one for this run; document hashes will not match across restarts (development only)")
+		if pepper, err = a.devSecret("document-pepper"); err != nil {
+			return err
+		}
+		a.log.Warn("DOCUMENT_PEPPER is not set: using a development pepper kept in the data folder; set it in production")
 	}
 	svc, err := account.NewService(a.users, account.Config{Location: a.loc, MinAge: a.cfg.MinAge, DocumentPepper: pepper})
 	if err != nil {
@@ -32,8 +36,10 @@ func (a *App) buildAccounts(ctx context.Context) error {
 
 	secret := []byte(a.cfg.JWTSecret)
 	if len(secret) == 0 {
-		secret = auth.GenerateDevSecret()
-		a.log.Warn("JWT_SECRET is not set: generated a development secret; tokens will not survive a restart nor work across replicas")
+		if secret, err = a.devSecret("jwt-secret"); err != nil {
+			return err
+		}
+		a.log.Warn("JWT_SECRET is not set: using a development secret kept in the data folder; set it in production and share it between replicas")
 	}
 	if a.access, err = auth.NewAccessTokens(auth.AccessConfig{
 		Secret: secret, Issuer: a.cfg.JWTIssuer, Audience: a.cfg.JWTAudience, TTL: a.cfg.AccessTTL,
@@ -42,6 +48,27 @@ func (a *App) buildAccounts(ctx context.Context) error {
 	}
 	a.refresh = auth.NewRefreshTokens(persistence.NewRefreshRepo(a.db), auth.RefreshConfig{TTL: a.cfg.RefreshTTL})
 	return a.ensureAdmin(ctx)
+}
+
+// devSecret returns a random 32-byte secret kept in the data folder, made on
+// first use, so that a development server keeps its sessions and document
+// hashes across restarts. Production configuration always sets the secrets.
+func (a *App) devSecret(name string) ([]byte, error) {
+	path := filepath.Join(a.cfg.DataDir, "dev-"+name)
+	if b, err := os.ReadFile(path); err == nil && len(b) >= 32 {
+		return b, nil
+	}
+	b := make([]byte, 32)
+	if _, err := rand.Read(b); err != nil {
+		return nil, err
+	}
+	if err := os.MkdirAll(a.cfg.DataDir, 0o700); err != nil {
+		return nil, fmt.Errorf("create data folder: %w", err)
+	}
+	if err := os.WriteFile(path, b, 0o600); err != nil {
+		return nil, fmt.Errorf("write development secret: %w", err)
+	}
+	return b, nil
 }
 
 // ensureAdmin creates the configured first admin when that email is free.
