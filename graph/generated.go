@@ -180,6 +180,11 @@ type ComplexityRoot struct {
 		TimedOut    func(childComplexity int) int
 	}
 
+	HoldemCommitment struct {
+		Commitment func(childComplexity int) int
+		CreatedAt  func(childComplexity int) int
+	}
+
 	HoldemHand struct {
 		Board            func(childComplexity int) int
 		Boxes            func(childComplexity int) int
@@ -190,6 +195,7 @@ type ComplexityRoot struct {
 		DealerQualifies  func(childComplexity int) int
 		DecisionDeadline func(childComplexity int) int
 		ID               func(childComplexity int) int
+		Net              func(childComplexity int) int
 		Phase            func(childComplexity int) int
 		SettledAt        func(childComplexity int) int
 		Shuffle          func(childComplexity int) int
@@ -236,6 +242,7 @@ type ComplexityRoot struct {
 		CreateTable         func(childComplexity int, input model.TableInput) int
 		DecideVerification  func(childComplexity int, input model.DecideVerificationInput) int
 		Deposit             func(childComplexity int, input model.CashInput) int
+		HoldemCommit        func(childComplexity int) int
 		HoldemDecide        func(childComplexity int, input model.HoldemDecideInput) int
 		HoldemStart         func(childComplexity int, input model.HoldemStartInput) int
 		JackpotTopUp        func(childComplexity int, amount model.Money, idempotencyKey string) int
@@ -474,6 +481,7 @@ type MutationResolver interface {
 	VoidDraw(ctx context.Context, drawID string, reason string) (*model.Draw, error)
 	JackpotTopUp(ctx context.Context, amount model.Money, idempotencyKey string) (*model.Jackpot, error)
 	SetJackpotEnabled(ctx context.Context, enabled bool) (*model.Jackpot, error)
+	HoldemCommit(ctx context.Context) (*model.HoldemCommitment, error)
 	HoldemStart(ctx context.Context, input model.HoldemStartInput) (*model.HoldemHand, error)
 	HoldemDecide(ctx context.Context, input model.HoldemDecideInput) (*model.HoldemHand, error)
 }
@@ -1090,6 +1098,19 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.HoldemBox.TimedOut(childComplexity), true
 
+	case "HoldemCommitment.commitment":
+		if e.ComplexityRoot.HoldemCommitment.Commitment == nil {
+			break
+		}
+
+		return e.ComplexityRoot.HoldemCommitment.Commitment(childComplexity), true
+	case "HoldemCommitment.createdAt":
+		if e.ComplexityRoot.HoldemCommitment.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.HoldemCommitment.CreatedAt(childComplexity), true
+
 	case "HoldemHand.board":
 		if e.ComplexityRoot.HoldemHand.Board == nil {
 			break
@@ -1144,6 +1165,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.HoldemHand.ID(childComplexity), true
+	case "HoldemHand.net":
+		if e.ComplexityRoot.HoldemHand.Net == nil {
+			break
+		}
+
+		return e.ComplexityRoot.HoldemHand.Net(childComplexity), true
 	case "HoldemHand.phase":
 		if e.ComplexityRoot.HoldemHand.Phase == nil {
 			break
@@ -1333,6 +1360,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.Deposit(childComplexity, args["input"].(model.CashInput)), true
+	case "Mutation.holdemCommit":
+		if e.ComplexityRoot.Mutation.HoldemCommit == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Mutation.HoldemCommit(childComplexity), true
 	case "Mutation.holdemDecide":
 		if e.ComplexityRoot.Mutation.HoldemDecide == nil {
 			break
@@ -2991,6 +3024,9 @@ type UserEvent {
 }
 
 # ---------------------------------------------------------------- Casino Hold'em
+#
+# Boxes are numbered 1 and 2 everywhere (index, turn, box). Cards are
+# strings like "Ah", "Td", "2c". See docs/holdem-api.md for the flow.
 
 enum HoldemDecision {
   CALL
@@ -2998,31 +3034,46 @@ enum HoldemDecision {
 }
 
 enum HoldemPhase {
+  "Waiting for the decision of the box in ` + "`" + `turn` + "`" + `."
   DECIDING
+  "Every box decided or timed out; dealer's cards, result and seed are shown."
   SETTLED
 }
 
 enum HoldemOutcome {
+  "The box folded (or timed out): the Ante is lost."
   FOLD
+  "The dealer has less than a pair of fours: Ante paid by the paytable, Bet returned."
   DEALER_NOT_QUALIFIED
+  "The box beats the qualifying dealer: Ante paid by the paytable, Bet 1:1."
   WIN
+  "The qualifying dealer is higher: Ante and Bet lost."
   LOSE
+  "Identical best fives: Ante and Bet returned."
   STAY
 }
 
 type HoldemBox {
+  "1 or 2."
   index: Int!
   ante: Money!
+  "0.00 when no Bonus was placed."
   bonus: Money!
-  "2 × ante once called."
+  "2 × ante once called; 0.00 otherwise."
   bet: Money!
+  "Null until the box decides (or times out)."
   decision: HoldemDecision
+  "The box was folded because its decision time ran out."
   timedOut: Boolean!
-  "Hidden (empty) for the second box until the first has decided."
+  "The two pocket cards. Hidden (empty) for box 2 until box 1 has decided."
   cards: [String!]!
+  "Best five of the seven cards; null until settled."
   hand: HandInfo
+  "The first five cards (pocket + flop) the Bonus is judged on; null until settled."
   bonusHand: HandInfo
+  "Null until settled."
   outcome: HoldemOutcome
+  "What each wager paid back, its stake included (0.00 when lost); null until settled."
   anteReturn: Money
   betReturn: Money
   bonusReturn: Money
@@ -3031,21 +3082,32 @@ type HoldemBox {
 type HoldemHand {
   id: ID!
   phase: HoldemPhase!
-  "The box whose decision is awaited."
+  "The box (1 or 2) whose decision is awaited; null once settled."
   turn: Int
+  "When the awaited decision times out and the undecided boxes fold; null once settled."
   decisionDeadline: Time
   boxes: [HoldemBox!]!
   "The flop while deciding; all five cards once settled."
   board: [String!]!
   "Empty until settled."
   dealerCards: [String!]!
+  "Null until settled."
   dealerHand: HandInfo
+  "Null until settled."
   dealerQualifies: Boolean
+  """
+  The provably fair shuffle: the commitment from the start, the public seed
+  (the cut's UTF-8 bytes, hex) and, once settled, the server seed.
+  """
   shuffle: Shuffle!
-  "The player's cut, mixed into the shuffle."
+  "The player's cut, mixed into the shuffle (empty when none was given)."
   cut: String
+  "Every stake committed so far: antes, bonuses and bets."
   totalStake: Money!
+  "Everything paid back; null until settled."
   totalReturn: Money
+  "totalReturn − totalStake, the change of the wallet; null until settled."
+  net: Money
   createdAt: Time!
   settledAt: Time
 }
@@ -3056,11 +3118,16 @@ type HoldemHandPage {
 }
 
 type HoldemSettings {
+  "Per box."
   minAnte: Money!
   maxAnte: Money!
+  "0.00 when the Bonus wager is off."
   maxBonus: Money!
+  "The time each decision has, rounded up to whole seconds (hands carry the exact decisionDeadline)."
   decisionSeconds: Int!
+  "Odds of a winning Ante by the box's best five of seven; the Bet pays 1:1."
   antePaytable: [PaytableLine!]!
+  "Odds of the Bonus on the first five cards (pocket + flop); PAIR means a pair of aces, lower pairs lose."
   bonusPaytable: [PaytableLine!]!
 }
 
@@ -3070,20 +3137,35 @@ type PaytableLine {
   odds: Int!
 }
 
+"A server seed drawn for the player's next hand, committed to before the cut is chosen."
+type HoldemCommitment {
+  "SHA-256 of the server seed, hex: pass it to holdemStart."
+  commitment: String!
+  createdAt: Time!
+}
+
 input HoldemBoxInput {
   ante: Money!
   bonus: Money
 }
 
 input HoldemStartInput {
+  "One or two boxes."
   boxes: [HoldemBoxInput!]!
-  "Optional: any text of the player's, mixed into the shuffle."
+  "Optional: any text of the player's (at most 256 bytes), mixed into the shuffle."
   cut: String
+  """
+  Optional: the commitment returned by holdemCommit. The hand is then dealt
+  from that seed, which was fixed before the cut was chosen. Without it the
+  server draws a fresh seed for this hand.
+  """
+  commitment: String
   idempotencyKey: String!
 }
 
 input HoldemDecideInput {
   handId: ID!
+  "1 or 2; box 1 decides first."
   box: Int!
   decision: HoldemDecision!
   idempotencyKey: String!
@@ -3111,7 +3193,9 @@ type Query {
   "Recomputes a finished draw from its revealed seeds and its bets."
   verifyDraw(id: ID!): DrawVerification!
   holdemSettings: HoldemSettings!
+  "One of the signed-in player's hands; null when there is no such hand of theirs."
   holdemHand(id: ID!): HoldemHand @authenticated
+  "The signed-in player's hands, newest first."
   holdemHands(first: Int = 50, after: String): HoldemHandPage! @authenticated
 }
 
@@ -3145,7 +3229,11 @@ type Mutation {
   "Moves organiser money into the jackpot."
   jackpotTopUp(amount: Money!, idempotencyKey: String!): Jackpot! @hasRole(roles: [ADMIN])
   setJackpotEnabled(enabled: Boolean!): Jackpot! @hasRole(roles: [ADMIN])
+  "Draws (or returns the still unused) server seed for the signed-in player's next hand and shows its commitment."
+  holdemCommit: HoldemCommitment! @authenticated
+  "Stakes the antes and bonuses and deals a hand (SPEC 2)."
   holdemStart(input: HoldemStartInput!): HoldemHand! @authenticated
+  "Box 1 decides, then box 2. CALL stakes the Bet (2 × ante); the last decision settles the hand."
   holdemDecide(input: HoldemDecideInput!): HoldemHand! @authenticated
 }
 
@@ -3427,6 +3515,16 @@ func (ec *executionContext) childFields_HoldemBox(ctx context.Context, field gra
 	return nil, fmt.Errorf("no field named %q was found under type HoldemBox", field.Name)
 }
 
+func (ec *executionContext) childFields_HoldemCommitment(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "commitment":
+		return ec.fieldContext_HoldemCommitment_commitment(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_HoldemCommitment_createdAt(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type HoldemCommitment", field.Name)
+}
+
 func (ec *executionContext) childFields_HoldemHand(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "id":
@@ -3455,6 +3553,8 @@ func (ec *executionContext) childFields_HoldemHand(ctx context.Context, field gr
 		return ec.fieldContext_HoldemHand_totalStake(ctx, field)
 	case "totalReturn":
 		return ec.fieldContext_HoldemHand_totalReturn(ctx, field)
+	case "net":
+		return ec.fieldContext_HoldemHand_net(ctx, field)
 	case "createdAt":
 		return ec.fieldContext_HoldemHand_createdAt(ctx, field)
 	case "settledAt":
@@ -6920,6 +7020,52 @@ func (ec *executionContext) fieldContext_HoldemBox_bonusReturn(_ context.Context
 	return graphql.NewScalarFieldContext("HoldemBox", field, false, false, "Money")
 }
 
+func (ec *executionContext) _HoldemCommitment_commitment(ctx context.Context, field graphql.CollectedField, obj *model.HoldemCommitment) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_HoldemCommitment_commitment(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Commitment, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_HoldemCommitment_commitment(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("HoldemCommitment", field, false, false, "String")
+}
+
+func (ec *executionContext) _HoldemCommitment_createdAt(ctx context.Context, field graphql.CollectedField, obj *model.HoldemCommitment) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_HoldemCommitment_createdAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_HoldemCommitment_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("HoldemCommitment", field, false, false, "Time")
+}
+
 func (ec *executionContext) _HoldemHand_id(ctx context.Context, field graphql.CollectedField, obj *model.HoldemHand) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -7243,6 +7389,29 @@ func (ec *executionContext) _HoldemHand_totalReturn(ctx context.Context, field g
 	)
 }
 func (ec *executionContext) fieldContext_HoldemHand_totalReturn(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("HoldemHand", field, false, false, "Money")
+}
+
+func (ec *executionContext) _HoldemHand_net(ctx context.Context, field graphql.CollectedField, obj *model.HoldemHand) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_HoldemHand_net(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Net, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Money) graphql.Marshaler {
+			return ec.marshalOMoney2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐMoney(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_HoldemHand_net(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("HoldemHand", field, false, false, "Money")
 }
 
@@ -8857,6 +9026,51 @@ func (ec *executionContext) fieldContext_Mutation_setJackpotEnabled(ctx context.
 	if fc.Args, err = ec.field_Mutation_setJackpotEnabled_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_holdemCommit(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_holdemCommit(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Mutation().HoldemCommit(ctx)
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				if ec.Directives.Authenticated == nil {
+					var zeroVal *model.HoldemCommitment
+					return zeroVal, errors.New("directive authenticated is not implemented")
+				}
+				return ec.Directives.Authenticated(ctx, nil, directive0)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *model.HoldemCommitment) graphql.Marshaler {
+			return ec.marshalNHoldemCommitment2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐHoldemCommitment(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_holdemCommit(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_HoldemCommitment(ctx, field)
+		},
 	}
 	return fc, nil
 }
@@ -13773,7 +13987,7 @@ func (ec *executionContext) unmarshalInputHoldemStartInput(ctx context.Context, 
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"boxes", "cut", "idempotencyKey"}
+	fieldsInOrder := [...]string{"boxes", "cut", "commitment", "idempotencyKey"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -13794,6 +14008,13 @@ func (ec *executionContext) unmarshalInputHoldemStartInput(ctx context.Context, 
 				return it, err
 			}
 			it.Cut = data
+		case "commitment":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("commitment"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Commitment = data
 		case "idempotencyKey":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idempotencyKey"))
 			data, err := ec.unmarshalNString2string(ctx, v)
@@ -15046,6 +15267,44 @@ func (ec *executionContext) _HoldemBox(ctx context.Context, sel ast.SelectionSet
 	return out
 }
 
+var holdemCommitmentImplementors = []string{"HoldemCommitment"}
+
+func (ec *executionContext) _HoldemCommitment(ctx context.Context, sel ast.SelectionSet, obj *model.HoldemCommitment) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, holdemCommitmentImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("HoldemCommitment")
+		case "commitment":
+			out.Values[i] = ec._HoldemCommitment_commitment(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "createdAt":
+			out.Values[i] = ec._HoldemCommitment_createdAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
 var holdemHandImplementors = []string{"HoldemHand"}
 
 func (ec *executionContext) _HoldemHand(ctx context.Context, sel ast.SelectionSet, obj *model.HoldemHand) graphql.Marshaler {
@@ -15119,6 +15378,11 @@ func (ec *executionContext) _HoldemHand(ctx context.Context, sel ast.SelectionSe
 			}
 		case "totalReturn":
 			out.Values[i] = ec._HoldemHand_totalReturn(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "net":
+			out.Values[i] = ec._HoldemHand_net(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
@@ -15532,6 +15796,13 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 		case "setJackpotEnabled":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_setJackpotEnabled(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "holdemCommit":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_holdemCommit(ctx, field)
 			})
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
@@ -17374,6 +17645,14 @@ func (ec *executionContext) unmarshalNHoldemBoxInput2ᚕgithubᚗcomᚋpokertote
 		}
 	}
 	return res, nil
+}
+
+func (ec *executionContext) marshalNHoldemCommitment2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐHoldemCommitment(ctx context.Context, sel ast.SelectionSet, v *model.HoldemCommitment) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "HoldemCommitment!")
+		return graphql.Null
+	}
+	return ec._HoldemCommitment(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalNHoldemDecideInput2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐHoldemDecideInput(ctx context.Context, v any) (model.HoldemDecideInput, error) {

@@ -2,38 +2,179 @@ package graph
 
 import (
 	"context"
+	"strconv"
 
+	"github.com/pokertote/pokertote/domain/cards"
 	"github.com/pokertote/pokertote/domain/errs"
+	"github.com/pokertote/pokertote/domain/holdem"
 	"github.com/pokertote/pokertote/graph/model"
 )
 
-// errHoldemNotYet marks resolvers still to be written; clients see only INTERNAL.
-var errHoldemNotYet = errs.E(errs.Internal, "not implemented yet")
+// HoldemAPI resolves the Casino Hold'em part of the schema. Boxes are
+// 0-based in the domain and numbered 1 and 2 in the API.
+type HoldemAPI struct {
+	// Service plays the hands; nil answers every field with an internal error.
+	Service *holdem.Service
+}
 
-// HoldemAPI resolves the holdem part of the schema.
-type HoldemAPI struct{}
+func (a *HoldemAPI) service() (*holdem.Service, error) {
+	if a == nil || a.Service == nil {
+		return nil, errs.E(errs.Internal, "casino hold'em is not configured")
+	}
+	return a.Service, nil
+}
 
-// HoldemStart is not implemented yet.
+// HoldemCommit resolves Mutation.holdemCommit.
+func (a *HoldemAPI) HoldemCommit(ctx context.Context) (*model.HoldemCommitment, error) {
+	svc, err := a.service()
+	if err != nil {
+		return nil, err
+	}
+	v, err := RequireViewer(ctx)
+	if err != nil {
+		return nil, err
+	}
+	pc, err := svc.Commit(ctx, v.UserID)
+	if err != nil {
+		return nil, err
+	}
+	return &model.HoldemCommitment{Commitment: cards.FormatCommitment(pc.Commitment), CreatedAt: pc.CreatedAt}, nil
+}
+
+// HoldemStart resolves Mutation.holdemStart.
 func (a *HoldemAPI) HoldemStart(ctx context.Context, input model.HoldemStartInput) (*model.HoldemHand, error) {
-	return nil, errHoldemNotYet
+	svc, err := a.service()
+	if err != nil {
+		return nil, err
+	}
+	v, err := RequireViewer(ctx)
+	if err != nil {
+		return nil, err
+	}
+	req := holdem.StartRequest{UserID: v.UserID, IdempotencyKey: input.IdempotencyKey}
+	for _, b := range input.Boxes {
+		s := holdem.Stake{Ante: moneyOf(b.Ante)}
+		if b.Bonus != nil {
+			s.Bonus = moneyOf(*b.Bonus)
+		}
+		req.Stakes = append(req.Stakes, s)
+	}
+	if input.Cut != nil {
+		req.Cut = *input.Cut
+	}
+	if input.Commitment != nil {
+		req.Commitment = *input.Commitment
+	}
+	sn, err := svc.Start(ctx, req)
+	if err != nil {
+		return nil, err
+	}
+	return toModelHoldemHand(sn), nil
 }
 
-// HoldemDecide is not implemented yet.
+// HoldemDecide resolves Mutation.holdemDecide.
 func (a *HoldemAPI) HoldemDecide(ctx context.Context, input model.HoldemDecideInput) (*model.HoldemHand, error) {
-	return nil, errHoldemNotYet
+	svc, err := a.service()
+	if err != nil {
+		return nil, err
+	}
+	v, err := RequireViewer(ctx)
+	if err != nil {
+		return nil, err
+	}
+	handID, err := parseHoldemID(input.HandID)
+	if err != nil {
+		return nil, err
+	}
+	sn, err := svc.Decide(ctx, holdem.DecideRequest{
+		UserID: v.UserID, HandID: handID, Box: input.Box - 1,
+		Decision: holdem.Decision(input.Decision), IdempotencyKey: input.IdempotencyKey,
+	})
+	if err != nil {
+		return nil, err
+	}
+	return toModelHoldemHand(sn), nil
 }
 
-// HoldemSettings is not implemented yet.
+// HoldemSettings resolves Query.holdemSettings.
 func (a *HoldemAPI) HoldemSettings(ctx context.Context) (*model.HoldemSettings, error) {
-	return nil, errHoldemNotYet
+	svc, err := a.service()
+	if err != nil {
+		return nil, err
+	}
+	return toModelHoldemSettings(svc.Config()), nil
 }
 
-// HoldemHand is not implemented yet.
+// HoldemHand resolves Query.holdemHand: null when the viewer has no such hand.
 func (a *HoldemAPI) HoldemHand(ctx context.Context, id string) (*model.HoldemHand, error) {
-	return nil, errHoldemNotYet
+	v, err := RequireViewer(ctx)
+	if err != nil {
+		return nil, err
+	}
+	handID, err := parseHoldemID(id)
+	if err != nil {
+		return nil, err
+	}
+	return a.EventHand(ctx, v.UserID, handID)
 }
 
-// HoldemHands is not implemented yet.
+// EventHand is the hand a HOLDEM_UPDATED user event names, as the user may
+// see it now; nil when it is not theirs. The myEvents subscription uses it
+// to fill UserEvent.holdemHand.
+func (a *HoldemAPI) EventHand(ctx context.Context, userID, handID int64) (*model.HoldemHand, error) {
+	svc, err := a.service()
+	if err != nil {
+		return nil, err
+	}
+	sn, err := svc.Hand(ctx, userID, handID)
+	if errs.Is(err, errs.NotFound) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	return toModelHoldemHand(sn), nil
+}
+
+// HoldemHands resolves Query.holdemHands.
 func (a *HoldemAPI) HoldemHands(ctx context.Context, first *int, after *string) (*model.HoldemHandPage, error) {
-	return nil, errHoldemNotYet
+	svc, err := a.service()
+	if err != nil {
+		return nil, err
+	}
+	v, err := RequireViewer(ctx)
+	if err != nil {
+		return nil, err
+	}
+	limit, cur := 0, ""
+	if first != nil {
+		if *first < 1 || *first > holdem.MaxPageSize {
+			return nil, errs.R(errs.Invalid, "INVALID_PAGE_SIZE", "first must be between 1 and %d", holdem.MaxPageSize)
+		}
+		limit = *first
+	}
+	if after != nil {
+		cur = *after
+	}
+	p, err := svc.Hands(ctx, v.UserID, cur, limit)
+	if err != nil {
+		return nil, err
+	}
+	out := &model.HoldemHandPage{Items: make([]model.HoldemHand, 0, len(p.Items))}
+	for _, sn := range p.Items {
+		out.Items = append(out.Items, *toModelHoldemHand(sn))
+	}
+	if p.Next != "" {
+		next := p.Next
+		out.NextCursor = &next
+	}
+	return out, nil
+}
+
+func parseHoldemID(s string) (int64, error) {
+	n, err := strconv.ParseInt(s, 10, 64)
+	if err != nil || n <= 0 {
+		return 0, errs.R(errs.Invalid, "INVALID_ID", "%q is not a hand id", s)
+	}
+	return n, nil
 }

@@ -116,6 +116,10 @@ func (r *mutationResolver) SetJackpotEnabled(ctx context.Context, enabled bool) 
 	return r.Tote.SetJackpotEnabled(ctx, enabled)
 }
 
+func (r *mutationResolver) HoldemCommit(ctx context.Context) (*model.HoldemCommitment, error) {
+	return r.Holdem.HoldemCommit(ctx)
+}
+
 func (r *mutationResolver) HoldemStart(ctx context.Context, input model.HoldemStartInput) (*model.HoldemHand, error) {
 	return r.Holdem.HoldemStart(ctx, input)
 }

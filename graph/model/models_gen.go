@@ -156,21 +156,29 @@ type HandInfo struct {
 }
 
 type HoldemBox struct {
+	// 1 or 2.
 	Index int   `json:"index"`
 	Ante  Money `json:"ante"`
+	// 0.00 when no Bonus was placed.
 	Bonus Money `json:"bonus"`
-	// 2 × ante once called.
-	Bet      Money           `json:"bet"`
+	// 2 × ante once called; 0.00 otherwise.
+	Bet Money `json:"bet"`
+	// Null until the box decides (or times out).
 	Decision *HoldemDecision `json:"decision,omitempty"`
-	TimedOut bool            `json:"timedOut"`
-	// Hidden (empty) for the second box until the first has decided.
-	Cards       []string       `json:"cards"`
-	Hand        *HandInfo      `json:"hand,omitempty"`
-	BonusHand   *HandInfo      `json:"bonusHand,omitempty"`
-	Outcome     *HoldemOutcome `json:"outcome,omitempty"`
-	AnteReturn  *Money         `json:"anteReturn,omitempty"`
-	BetReturn   *Money         `json:"betReturn,omitempty"`
-	BonusReturn *Money         `json:"bonusReturn,omitempty"`
+	// The box was folded because its decision time ran out.
+	TimedOut bool `json:"timedOut"`
+	// The two pocket cards. Hidden (empty) for box 2 until box 1 has decided.
+	Cards []string `json:"cards"`
+	// Best five of the seven cards; null until settled.
+	Hand *HandInfo `json:"hand,omitempty"`
+	// The first five cards (pocket + flop) the Bonus is judged on; null until settled.
+	BonusHand *HandInfo `json:"bonusHand,omitempty"`
+	// Null until settled.
+	Outcome *HoldemOutcome `json:"outcome,omitempty"`
+	// What each wager paid back, its stake included (0.00 when lost); null until settled.
+	AnteReturn  *Money `json:"anteReturn,omitempty"`
+	BetReturn   *Money `json:"betReturn,omitempty"`
+	BonusReturn *Money `json:"bonusReturn,omitempty"`
 }
 
 type HoldemBoxInput struct {
@@ -178,8 +186,16 @@ type HoldemBoxInput struct {
 	Bonus *Money `json:"bonus,omitempty"`
 }
 
+// A server seed drawn for the player's next hand, committed to before the cut is chosen.
+type HoldemCommitment struct {
+	// SHA-256 of the server seed, hex: pass it to holdemStart.
+	Commitment string    `json:"commitment"`
+	CreatedAt  time.Time `json:"createdAt"`
+}
+
 type HoldemDecideInput struct {
-	HandID         string         `json:"handId"`
+	HandID string `json:"handId"`
+	// 1 or 2; box 1 decides first.
 	Box            int            `json:"box"`
 	Decision       HoldemDecision `json:"decision"`
 	IdempotencyKey string         `json:"idempotencyKey"`
@@ -188,23 +204,32 @@ type HoldemDecideInput struct {
 type HoldemHand struct {
 	ID    string      `json:"id"`
 	Phase HoldemPhase `json:"phase"`
-	// The box whose decision is awaited.
-	Turn             *int        `json:"turn,omitempty"`
+	// The box (1 or 2) whose decision is awaited; null once settled.
+	Turn *int `json:"turn,omitempty"`
+	// When the awaited decision times out and the undecided boxes fold; null once settled.
 	DecisionDeadline *time.Time  `json:"decisionDeadline,omitempty"`
 	Boxes            []HoldemBox `json:"boxes"`
 	// The flop while deciding; all five cards once settled.
 	Board []string `json:"board"`
 	// Empty until settled.
-	DealerCards     []string  `json:"dealerCards"`
-	DealerHand      *HandInfo `json:"dealerHand,omitempty"`
-	DealerQualifies *bool     `json:"dealerQualifies,omitempty"`
-	Shuffle         *Shuffle  `json:"shuffle"`
-	// The player's cut, mixed into the shuffle.
-	Cut         *string    `json:"cut,omitempty"`
-	TotalStake  Money      `json:"totalStake"`
-	TotalReturn *Money     `json:"totalReturn,omitempty"`
-	CreatedAt   time.Time  `json:"createdAt"`
-	SettledAt   *time.Time `json:"settledAt,omitempty"`
+	DealerCards []string `json:"dealerCards"`
+	// Null until settled.
+	DealerHand *HandInfo `json:"dealerHand,omitempty"`
+	// Null until settled.
+	DealerQualifies *bool `json:"dealerQualifies,omitempty"`
+	// The provably fair shuffle: the commitment from the start, the public seed
+	// (the cut's UTF-8 bytes, hex) and, once settled, the server seed.
+	Shuffle *Shuffle `json:"shuffle"`
+	// The player's cut, mixed into the shuffle (empty when none was given).
+	Cut *string `json:"cut,omitempty"`
+	// Every stake committed so far: antes, bonuses and bets.
+	TotalStake Money `json:"totalStake"`
+	// Everything paid back; null until settled.
+	TotalReturn *Money `json:"totalReturn,omitempty"`
+	// totalReturn − totalStake, the change of the wallet; null until settled.
+	Net       *Money     `json:"net,omitempty"`
+	CreatedAt time.Time  `json:"createdAt"`
+	SettledAt *time.Time `json:"settledAt,omitempty"`
 }
 
 type HoldemHandPage struct {
@@ -213,18 +238,28 @@ type HoldemHandPage struct {
 }
 
 type HoldemSettings struct {
-	MinAnte         Money          `json:"minAnte"`
-	MaxAnte         Money          `json:"maxAnte"`
-	MaxBonus        Money          `json:"maxBonus"`
-	DecisionSeconds int            `json:"decisionSeconds"`
-	AntePaytable    []PaytableLine `json:"antePaytable"`
-	BonusPaytable   []PaytableLine `json:"bonusPaytable"`
+	// Per box.
+	MinAnte Money `json:"minAnte"`
+	MaxAnte Money `json:"maxAnte"`
+	// 0.00 when the Bonus wager is off.
+	MaxBonus Money `json:"maxBonus"`
+	// The time each decision has, rounded up to whole seconds (hands carry the exact decisionDeadline).
+	DecisionSeconds int `json:"decisionSeconds"`
+	// Odds of a winning Ante by the box's best five of seven; the Bet pays 1:1.
+	AntePaytable []PaytableLine `json:"antePaytable"`
+	// Odds of the Bonus on the first five cards (pocket + flop); PAIR means a pair of aces, lower pairs lose.
+	BonusPaytable []PaytableLine `json:"bonusPaytable"`
 }
 
 type HoldemStartInput struct {
+	// One or two boxes.
 	Boxes []HoldemBoxInput `json:"boxes"`
-	// Optional: any text of the player's, mixed into the shuffle.
-	Cut            *string `json:"cut,omitempty"`
+	// Optional: any text of the player's (at most 256 bytes), mixed into the shuffle.
+	Cut *string `json:"cut,omitempty"`
+	// Optional: the commitment returned by holdemCommit. The hand is then dealt
+	// from that seed, which was fixed before the cut was chosen. Without it the
+	// server draws a fresh seed for this hand.
+	Commitment     *string `json:"commitment,omitempty"`
 	IdempotencyKey string  `json:"idempotencyKey"`
 }
 
@@ -865,11 +900,16 @@ func (e HoldemDecision) MarshalJSON() ([]byte, error) {
 type HoldemOutcome string
 
 const (
-	HoldemOutcomeFold               HoldemOutcome = "FOLD"
+	// The box folded (or timed out): the Ante is lost.
+	HoldemOutcomeFold HoldemOutcome = "FOLD"
+	// The dealer has less than a pair of fours: Ante paid by the paytable, Bet returned.
 	HoldemOutcomeDealerNotQualified HoldemOutcome = "DEALER_NOT_QUALIFIED"
-	HoldemOutcomeWin                HoldemOutcome = "WIN"
-	HoldemOutcomeLose               HoldemOutcome = "LOSE"
-	HoldemOutcomeStay               HoldemOutcome = "STAY"
+	// The box beats the qualifying dealer: Ante paid by the paytable, Bet 1:1.
+	HoldemOutcomeWin HoldemOutcome = "WIN"
+	// The qualifying dealer is higher: Ante and Bet lost.
+	HoldemOutcomeLose HoldemOutcome = "LOSE"
+	// Identical best fives: Ante and Bet returned.
+	HoldemOutcomeStay HoldemOutcome = "STAY"
 )
 
 var AllHoldemOutcome = []HoldemOutcome{
@@ -926,8 +966,10 @@ func (e HoldemOutcome) MarshalJSON() ([]byte, error) {
 type HoldemPhase string
 
 const (
+	// Waiting for the decision of the box in `turn`.
 	HoldemPhaseDeciding HoldemPhase = "DECIDING"
-	HoldemPhaseSettled  HoldemPhase = "SETTLED"
+	// Every box decided or timed out; dealer's cards, result and seed are shown.
+	HoldemPhaseSettled HoldemPhase = "SETTLED"
 )
 
 var AllHoldemPhase = []HoldemPhase{
