@@ -1,7 +1,38 @@
 package app
 
-import "context"
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/pokertote/pokertote/domain/holdem"
+	"github.com/pokertote/pokertote/graph"
+	"github.com/pokertote/pokertote/persistence"
+)
 
 // startHoldem builds Casino Hold'em: its store, service, the sweeper that
-// folds timed-out boxes, and the GraphQL part of it.
-func (a *App) startHoldem(ctx context.Context) error { return nil }
+// folds timed-out boxes, and the GraphQL part of it. The table settings are
+// the defaults overlaid by the settings table (persistence.HoldemSettingsKey),
+// read once at start; TIME_SCALE divides the decision timeout.
+func (a *App) startHoldem(ctx context.Context) error {
+	repo := persistence.NewHoldemRepo(a.db, a.ledger)
+	cfg, err := repo.HoldemSettings(ctx, holdem.DefaultConfig())
+	if err != nil {
+		return fmt.Errorf("casino hold'em settings: %w", err)
+	}
+	if s := a.cfg.TimeScale; s > 0 && s != 1 {
+		cfg.DecisionTimeout = max(time.Duration(float64(cfg.DecisionTimeout)/s), time.Millisecond)
+	}
+	svc, err := holdem.NewService(repo, a.accounts, cfg, holdem.WithPublisher(a.broker), holdem.WithLogger(a.log))
+	if err != nil {
+		return fmt.Errorf("casino hold'em: %w", err)
+	}
+	if a.resolver.Holdem == nil {
+		a.resolver.Holdem = &graph.HoldemAPI{}
+	}
+	a.resolver.Holdem.Service = svc
+	interval := holdem.SweepInterval(cfg.DecisionTimeout)
+	a.goBackground("holdem-sweeper", func(ctx context.Context) error { return svc.RunSweeper(ctx, interval) })
+	a.log.Info("casino hold'em ready", "decision_timeout", cfg.DecisionTimeout, "sweep_every", interval)
+	return nil
+}

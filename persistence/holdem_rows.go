@@ -106,8 +106,13 @@ func paytableToJSON(p holdem.Paytable) map[string]int64 {
 }
 
 func paytableFromJSON(m map[string]int64) (holdem.Paytable, error) {
+	for k := range m {
+		if _, err := hand.ParseCategory(k); err != nil {
+			return holdem.Paytable{}, fmt.Errorf("paytable line %q: %w", k, err)
+		}
+	}
 	if len(m) != hand.NumCategories {
-		return holdem.Paytable{}, fmt.Errorf("paytable has %d entries, want %d", len(m), hand.NumCategories)
+		return holdem.Paytable{}, fmt.Errorf("the paytable has %d lines, want one per category (%d)", len(m), hand.NumCategories)
 	}
 	get := func(c hand.Category) int64 { return m[c.String()] }
 	p := holdem.Paytable{
@@ -140,11 +145,7 @@ func settlementToJSON(s holdem.Settlement) holdemSettlementJSON {
 
 // fromDomainHoldemHand is the row of a hand record.
 func fromDomainHoldemHand(r holdem.Record) (holdemHandRow, error) {
-	cfg := holdemConfigJSON{
-		Ante: paytableToJSON(r.Config.Ante), Bonus: paytableToJSON(r.Config.Bonus),
-		MinAnte: int64(r.Config.MinAnte), MaxAnte: int64(r.Config.MaxAnte), MaxBonus: int64(r.Config.MaxBonus),
-		DecisionTimeoutNs: int64(r.Config.DecisionTimeout),
-	}
+	cfg := configToJSON(r.Config)
 	stakes := make([]holdemStakeJSON, len(r.Stakes))
 	for i, s := range r.Stakes {
 		stakes[i] = holdemStakeJSON{Ante: int64(s.Ante), Bonus: int64(s.Bonus)}
@@ -214,23 +215,17 @@ func toDomainHoldemHand(row holdemHandRow) (holdem.Record, error) {
 	if err := json.Unmarshal([]byte(row.Decisions), &decisions); err != nil {
 		return bad("decisions", err)
 	}
+	config, err := configFromJSON(cfg)
+	if err != nil {
+		return bad("config", err)
+	}
 	r := holdem.Record{
-		ID: row.ID, UserID: row.UserID, Version: row.Version,
-		Config: holdem.Config{
-			MinAnte: money.Amount(cfg.MinAnte), MaxAnte: money.Amount(cfg.MaxAnte), MaxBonus: money.Amount(cfg.MaxBonus),
-			DecisionTimeout: time.Duration(cfg.DecisionTimeoutNs),
-		},
+		ID: row.ID, UserID: row.UserID, Version: row.Version, Config: config,
 		ServerSeed: seed, Commitment: commitment, Cut: row.Cut, StartKey: row.StartKey,
 		CreatedAt: row.CreatedAt.UTC(), Phase: holdem.Phase(row.State),
 		Staked: money.Amount(row.Staked), Returned: money.Amount(row.Returned), UpdatedAt: row.UpdatedAt.UTC(),
 	}
 	copy(r.StartHash[:], row.StartHash)
-	if r.Config.Ante, err = paytableFromJSON(cfg.Ante); err != nil {
-		return bad("ante paytable", err)
-	}
-	if r.Config.Bonus, err = paytableFromJSON(cfg.Bonus); err != nil {
-		return bad("bonus paytable", err)
-	}
 	for _, s := range stakes {
 		r.Stakes = append(r.Stakes, holdem.Stake{Ante: money.Amount(s.Ante), Bonus: money.Amount(s.Bonus)})
 	}

@@ -354,3 +354,27 @@ func TestHoldemRepoReplicasSettleOnce(t *testing.T) {
 		})
 	}
 }
+
+func TestHoldemSettings(t *testing.T) {
+	for _, dialect := range testDialects {
+		t.Run(dialect, func(t *testing.T) {
+			ctx := context.Background()
+			e := newHoldemEnv(t, dialect)
+			def := holdem.DefaultConfig()
+			if got, err := e.repo.HoldemSettings(ctx, def); err != nil || got != def {
+				t.Fatalf("with nothing stored: %+v, %v", got, err)
+			}
+			cfg := def
+			cfg.MinAnte, cfg.MaxBonus, cfg.DecisionTimeout = 500*money.KZT, 0, 45*time.Second
+			cfg.Bonus.Pair = 8
+			if err := e.repo.SaveHoldemSettings(ctx, cfg); err != nil {
+				t.Fatal(err)
+			}
+			if got, err := e.repo.HoldemSettings(ctx, def); err != nil || got != cfg {
+				t.Fatalf("stored settings read back as %+v, %v", got, err)
+			}
+			cfg.Ante.HighCard = 0
+			wantErrCode(t, e.repo.SaveHoldemSettings(ctx, cfg), errs.Invalid, "INVALID_CONFIG")
+		})
+	}
+}
