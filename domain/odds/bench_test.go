@@ -1,0 +1,85 @@
+package odds_test
+
+import (
+	"testing"
+
+	"github.com/pokertote/pokertote/domain/cards"
+	"github.com/pokertote/pokertote/domain/odds"
+)
+
+// tenPockets is a ten-position deal; its 32 unseen cards give C(32,5) =
+// 201,376 boards right after the pocket deal.
+var tenPockets = pockets("Ah Kd", "Qs Qh", "7c 2d", "Jc Tc", "9s 9d", "5h 4h", "As 8s", "Kc Js", "3d 3c", "Th 6s")
+
+func pockets(ps ...string) [][2]cards.Card {
+	out := make([][2]cards.Card, len(ps))
+	for i, p := range ps {
+		cs := cards.MustParseList(p)
+		out[i] = [2]cards.Card{cs[0], cs[1]}
+	}
+	return out
+}
+
+var resultSink *odds.Result
+
+func benchCompute(b *testing.B, ps [][2]cards.Card, board string, parallel bool) {
+	bd := cards.MustParseList(board)
+	b.ReportAllocs()
+	for b.Loop() {
+		var err error
+		if parallel {
+			resultSink, err = odds.ComputeParallel(ps, bd, 0)
+		} else {
+			resultSink, err = odds.Compute(ps, bd)
+		}
+		if err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(resultSink.Boards), "boards")
+}
+
+// BenchmarkOddsPocket10 is ten positions right after the pocket deal on one
+// goroutine: 201,376 boards, two million hand evaluations.
+func BenchmarkOddsPocket10(b *testing.B) { benchCompute(b, tenPockets, "", false) }
+
+// BenchmarkOddsPocket10Parallel is BenchmarkOddsPocket10 on every core.
+func BenchmarkOddsPocket10Parallel(b *testing.B) { benchCompute(b, tenPockets, "", true) }
+
+// BenchmarkOddsPocket2 is heads-up right after the deal: 1,712,304 boards.
+func BenchmarkOddsPocket2(b *testing.B) { benchCompute(b, pockets("Ac Ad", "Kh Ks"), "", false) }
+
+// BenchmarkOddsPocket2Parallel is BenchmarkOddsPocket2 on every core.
+func BenchmarkOddsPocket2Parallel(b *testing.B) {
+	benchCompute(b, pockets("Ac Ad", "Kh Ks"), "", true)
+}
+
+// BenchmarkOddsFlop10 is ten positions after the flop: C(29,2) = 406 boards.
+func BenchmarkOddsFlop10(b *testing.B) { benchCompute(b, tenPockets, "2s 8d Qc", false) }
+
+// BenchmarkOddsFlop10Parallel is BenchmarkOddsFlop10 on every core.
+func BenchmarkOddsFlop10Parallel(b *testing.B) { benchCompute(b, tenPockets, "2s 8d Qc", true) }
+
+// BenchmarkOddsTurn10 is ten positions after the turn: 28 boards.
+func BenchmarkOddsTurn10(b *testing.B) { benchCompute(b, tenPockets, "2s 8d Qc 4s", false) }
+
+// BenchmarkLeaders is the EXPRESS leader after the flop.
+func BenchmarkLeaders(b *testing.B) {
+	bd := cards.MustParseList("2s 8d Qc")
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := odds.Leaders(tenPockets, bd); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkPreDealCategories samples 10,000 ten-position deals.
+func BenchmarkPreDealCategories(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := odds.PreDealCategories(10, 10_000, 1); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -1,0 +1,172 @@
+package odds
+
+import (
+	"math/bits"
+	"runtime"
+	"sync"
+	"sync/atomic"
+
+	"github.com/pokertote/pokertote/domain/cards"
+	"github.com/pokertote/pokertote/domain/hand"
+)
+
+// Compute enumerates every completion of the board and tallies, per
+// position, the boards won alone, tied and lost, and the winning hand's
+// category. pockets holds 2..10 positions' two cards; board holds the
+// community cards known so far: 0 (right after the pocket deal), 3 (flop),
+// 4 (turn) or 5 (river, one board: the final result). Wrong counts, invalid
+// or duplicate cards are errs.Invalid.
+//
+// It runs on the calling goroutine: ten positions right after the deal
+// (201,376 boards) take a few milliseconds, a flop or turn microseconds.
+func Compute(pockets [][2]cards.Card, board []cards.Card) (*Result, error) {
+	d, err := parseDeal(pockets, board, 0, 3, 4, 5)
+	if err != nil {
+		return nil, err
+	}
+	e := newEnumerator(d)
+	var t tally
+	e.walk(&t, d.missing, 0, d.board)
+	return e.result(&t), nil
+}
+
+// ComputeParallel is Compute spread over workers goroutines (all available
+// cores when workers <= 0). The result is identical to Compute's. A turn or
+// river has too few boards to share and runs on the calling goroutine.
+func ComputeParallel(pockets [][2]cards.Card, board []cards.Card, workers int) (*Result, error) {
+	d, err := parseDeal(pockets, board, 0, 3, 4, 5)
+	if err != nil {
+		return nil, err
+	}
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	e := newEnumerator(d)
+	if workers == 1 || d.missing < 2 {
+		var t tally
+		e.walk(&t, d.missing, 0, d.board)
+		return e.result(&t), nil
+	}
+	// Workers take the first board card in turn, lowest first: the
+	// earliest ones head the most boards, so the shares even out.
+	tallies := make([]tally, workers)
+	var next atomic.Int64
+	last := int64(len(e.keys) - d.missing)
+	var wg sync.WaitGroup
+	for w := range tallies {
+		t := &tallies[w]
+		wg.Go(func() {
+			for i := next.Add(1) - 1; i <= last; i = next.Add(1) - 1 {
+				e.walk(t, d.missing-1, int(i)+1, d.board.Add(e.keys[i]))
+			}
+		})
+	}
+	wg.Wait()
+	for w := 1; w < workers; w++ {
+		tallies[0].merge(&tallies[w])
+	}
+	return e.result(&tallies[0]), nil
+}
+
+// tally counts boards by the set of winning positions and by the winning
+// hand's category; per-position figures are derived from it at the end.
+type tally struct {
+	winners [1 << MaxPositions]int64
+	cats    [16]int64 // indexed by hand.Category, padded for bounds checks
+	_       [64]byte  // keeps workers' tallies off each other's cache lines
+}
+
+func (t *tally) merge(o *tally) {
+	for i, n := range o.winners {
+		t.winners[i] += n
+	}
+	for i, n := range o.cats {
+		t.cats[i] += n
+	}
+}
+
+// enumerator holds the pockets' keys and the unseen cards' keys.
+type enumerator struct {
+	pockets []hand.Key
+	keys    []hand.Key
+}
+
+func newEnumerator(d *deal) *enumerator {
+	e := &enumerator{pockets: d.pockets, keys: make([]hand.Key, len(d.unseen))}
+	for i, c := range d.unseen {
+		e.keys[i] = hand.KeyOf(c)
+	}
+	return e
+}
+
+// walk adds need more cards, each above the last one added, to the board
+// key k, and scores every complete board. Keys accumulate level by level,
+// so each board costs one Add and one lookup per position.
+func (e *enumerator) walk(t *tally, need, from int, k hand.Key) {
+	last := len(e.keys) - need
+	switch need {
+	case 0:
+		e.score(t, k)
+	case 1:
+		for _, c := range e.keys[from : last+1] {
+			e.score(t, k.Add(c))
+		}
+	default:
+		for i := from; i <= last; i++ {
+			e.walk(t, need-1, i+1, k.Add(e.keys[i]))
+		}
+	}
+}
+
+// score evaluates every position on the complete board b. Which position
+// wins is random, so the max and the winner set are computed without
+// branches.
+func (e *enumerator) score(t *tally, b hand.Key) {
+	var vals [MaxPositions]uint64
+	ps := e.pockets
+	vs := vals[:len(ps)]
+	var best uint64
+	for i, p := range ps {
+		v := uint64(hand.EvalKey(b.Add(p)))
+		vs[i] = v
+		d := int64(v - best)
+		best += uint64(d &^ (d >> 63)) // max(best, v)
+	}
+	var won uint64
+	for i, v := range vs {
+		won |= ((v ^ best) - 1) >> 63 << uint(i) // v == best
+	}
+	t.winners[won&(1<<MaxPositions-1)]++
+	t.cats[hand.Value(best).Category()&15]++
+}
+
+// result turns a tally into per-position figures.
+func (e *enumerator) result(t *tally) *Result {
+	r := &Result{Positions: make([]Position, len(e.pockets))}
+	for c := range r.Categories {
+		r.Categories[c] = t.cats[c]
+		r.Boards += t.cats[c]
+	}
+	for set, n := range t.winners {
+		if n == 0 {
+			continue
+		}
+		k := bits.OnesCount(uint(set))
+		for m := uint(set); m != 0; m &= m - 1 {
+			p := &r.Positions[bits.TrailingZeros(m)]
+			if k == 1 {
+				p.Wins += n
+			} else {
+				p.Ties += n
+				p.TiesBy[k] += n
+			}
+			p.EquityUnits += n * int64(EquityUnit/k)
+		}
+	}
+	for i := range r.Positions {
+		p := &r.Positions[i]
+		p.Boards = r.Boards
+		p.Losses = r.Boards - p.Wins - p.Ties
+	}
+	return r
+}
