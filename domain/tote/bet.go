@@ -1,0 +1,109 @@
+package tote
+
+import (
+	"time"
+
+	"github.com/pokertote/pokertote/domain/errs"
+	"github.com/pokertote/pokertote/domain/money"
+)
+
+// BetStatus is where a bet stands. The values are stored and match the
+// API's BetStatus.
+type BetStatus string
+
+// The bet statuses: ACCEPTED until its draw is settled or void.
+const (
+	BetAccepted BetStatus = "ACCEPTED"
+	BetWon      BetStatus = "WON"
+	BetLost     BetStatus = "LOST"
+	BetRefunded BetStatus = "REFUNDED"
+)
+
+// Bet is one accepted bet: its stake sits in its pool's escrow until the
+// draw is settled.
+type Bet struct {
+	ID        int64
+	DrawID    int64
+	TableID   int64
+	UserID    int64
+	Round     Round
+	Selection Selection // its Market is the bet's market
+	Stake     money.Amount
+	Status    BetStatus
+	// Payout is what the bet returned (winnings or the refunded stake) once
+	// settled; 0 while ACCEPTED and for a lost bet.
+	Payout         money.Amount
+	IdempotencyKey string
+	PlacedAt       time.Time
+	SettledAt      time.Time
+}
+
+// PoolKey is the pool the bet is in.
+func (b Bet) PoolKey() PoolKey { return PoolKey{Round: b.Round, Market: b.Selection.Market} }
+
+// BetOutcome is how a settlement leaves one bet.
+type BetOutcome struct {
+	BetID  int64
+	Status BetStatus
+	Payout money.Amount
+	userID int64 // whom to notify
+}
+
+// PlaceBetRequest is a player's bet as the API receives it.
+type PlaceBetRequest struct {
+	UserID         int64
+	DrawID         int64
+	Market         Market
+	Selection      string // canonical form, see ParseSelection
+	Stake          money.Amount
+	IdempotencyKey string
+}
+
+// MaxIdempotencyKey bounds a client's idempotency key in bytes.
+const MaxIdempotencyKey = 100
+
+// parse checks the request's own fields and returns its selection.
+func (r PlaceBetRequest) parse() (Selection, error) {
+	if r.IdempotencyKey == "" || len(r.IdempotencyKey) > MaxIdempotencyKey {
+		return Selection{}, errs.R(errs.Invalid, "INVALID_IDEMPOTENCY_KEY", "an idempotency key has 1 to %d characters", MaxIdempotencyKey)
+	}
+	for i := 0; i < len(r.IdempotencyKey); i++ {
+		if c := r.IdempotencyKey[i]; c < ' ' || c >= 0x7f {
+			return Selection{}, errs.R(errs.Invalid, "INVALID_IDEMPOTENCY_KEY", "an idempotency key is printable ASCII")
+		}
+	}
+	if r.Stake <= 0 {
+		return Selection{}, errs.R(errs.Invalid, "INVALID_STAKE", "a stake must be positive")
+	}
+	return ParseSelection(r.Market, r.Selection)
+}
+
+// sameRequest reports whether bet b was placed by a request equal to r, so
+// that a retry with the same key returns b.
+func (r PlaceBetRequest) sameRequest(b Bet, sel Selection) bool {
+	return b.UserID == r.UserID && b.DrawID == r.DrawID && b.Selection == sel && b.Stake == r.Stake
+}
+
+// BetQuery selects a player's bets, newest first.
+type BetQuery struct {
+	UserID int64
+	DrawID int64 // 0: every draw
+	Before int64 // bet id cursor; 0: from the newest
+	Limit  int
+}
+
+// ResultQuery selects finished draws, newest first.
+type ResultQuery struct {
+	TableID  int64     // 0: every table
+	From, To time.Time // on the settlement time; zero: unbounded
+	Before   int64     // draw id cursor; 0: from the newest
+	Limit    int
+}
+
+// SelectionTotal is the money on one selection of one pool.
+type SelectionTotal struct {
+	Round     Round
+	Selection Selection
+	Stake     money.Amount
+	Bets      int
+}

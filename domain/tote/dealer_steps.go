@@ -1,0 +1,353 @@
+package tote
+
+import (
+	"context"
+	"encoding/hex"
+	"time"
+
+	"github.com/pokertote/pokertote/domain/cards"
+	"github.com/pokertote/pokertote/domain/errs"
+)
+
+// action is a dealer step.
+type action int
+
+// The dealer's steps, in the order a draw goes through them.
+const (
+	actNone       action = iota
+	actOpen              // open a draw: seed, commitment, round 1
+	actClose             // close the open round (round 1 also fixes the public seed)
+	actDealPocket        // deal the next position's pocket; the last one opens round 2
+	actDealFlop          // burn and flop; opens round 3
+	actDealTurn          // burn and turn; opens round 4
+	actDealRiver         // burn and river
+	actSettle            // settle every pool, publish the result, reveal the seed
+)
+
+var actionNames = [...]string{"none", "open", "close", "deal-pocket", "deal-flop", "deal-turn", "deal-river", "settle"}
+
+// String names the step for logs.
+func (a action) String() string { return actionNames[a] }
+
+// plan is the state machine's transition function: from the persisted draw
+// (and the table's status), the next step and when it is due.
+func (d *Dealer) plan() (action, time.Time) {
+	dr := d.draw
+	if dr == nil || dr.Phase.Finished() {
+		if d.table.Status != TableRunning {
+			return actNone, time.Time{}
+		}
+		if dr == nil {
+			return actOpen, time.Time{}
+		}
+		return actOpen, dr.NextStepAt
+	}
+	switch dr.Phase {
+	case PhasePreDeal, PhasePocket, PhaseFlop, PhaseTurn:
+		return actClose, dr.RoundClosesAt
+	case PhaseDealingPocket:
+		return actDealPocket, dr.NextStepAt
+	case PhaseDealingFlop:
+		return actDealFlop, dr.NextStepAt
+	case PhaseDealingTurn:
+		return actDealTurn, dr.NextStepAt
+	case PhaseDealingRiver:
+		if len(dr.Board) < 5 {
+			return actDealRiver, dr.NextStepAt
+		}
+		return actSettle, dr.NextStepAt
+	}
+	return actNone, time.Time{}
+}
+
+// step runs one step.
+func (d *Dealer) step(ctx context.Context, act action) error {
+	switch act {
+	case actOpen:
+		return d.openDraw(ctx)
+	case actClose:
+		return d.closeRound(ctx)
+	case actDealPocket, actDealFlop, actDealTurn, actDealRiver:
+		return d.dealCards(ctx, act)
+	case actSettle:
+		return d.commit(ctx, Exclusive, func(ctx context.Context, tx Tx, dr Draw) (stepResult, error) {
+			return d.svc.settleInTx(ctx, tx, dr, d.table)
+		})
+	}
+	return nil
+}
+
+// commit runs fn in one transaction after checking the lease's fence and
+// locking the current draw (Exclusive waits for bets in flight), appends
+// the events fn returns, and publishes them after the commit.
+func (d *Dealer) commit(ctx context.Context, mode LockMode, fn func(ctx context.Context, tx Tx, dr Draw) (stepResult, error)) error {
+	var res stepResult
+	err := d.svc.store.Within(ctx, func(ctx context.Context, tx Tx) error {
+		if err := tx.CheckLease(ctx, d.lease); err != nil {
+			return err
+		}
+		var cur Draw
+		if d.draw != nil {
+			var err error
+			if cur, err = tx.LockDraw(ctx, d.draw.ID, mode); err != nil {
+				return err
+			}
+			if cur.Version != d.draw.Version {
+				return ErrDrawChanged(cur.ID)
+			}
+		}
+		var err error
+		if res, err = fn(ctx, tx, cur); err != nil {
+			return err
+		}
+		return appendEvents(ctx, tx, &res)
+	})
+	if err != nil {
+		return err
+	}
+	if res.table != nil {
+		d.table = *res.table
+	}
+	if res.draw != nil {
+		if d.draw == nil || res.draw.ID != d.draw.ID {
+			clear(d.pools)
+		}
+		d.draw = res.draw
+	}
+	for _, v := range res.pools {
+		d.pools[PoolKey{Round: v.Round, Market: v.Market}] = signatureOf(v)
+	}
+	d.svc.publishStep(ctx, res)
+	return nil
+}
+
+// openDraw opens the table's next draw: a fresh server seed and its
+// commitment, the minimum stake and pool settings copied from the table,
+// round 1 open. A paused table opens nothing.
+func (d *Dealer) openDraw(ctx context.Context) error {
+	seed, err := cards.NewServerSeed()
+	if err != nil {
+		return err
+	}
+	var pre *LiveOdds
+	if d.odds != nil {
+		o, err := d.odds.PreDeal(ctx, d.table.Positions)
+		if err != nil {
+			return err
+		}
+		pre = &o
+	}
+	return d.commit(ctx, Exclusive, func(ctx context.Context, tx Tx, prev Draw) (stepResult, error) {
+		t, err := tx.LockTable(ctx, d.cfg.TableID)
+		if err != nil || t.Status != TableRunning {
+			return stepResult{table: &t}, err
+		}
+		if d.draw != nil && !prev.Phase.Finished() {
+			return stepResult{}, ErrDrawChanged(prev.ID)
+		}
+		jackpot, err := tx.JackpotEnabled(ctx)
+		if err != nil {
+			return stepResult{}, err
+		}
+		now := d.svc.clock.Now()
+		nd := Draw{
+			TableID: t.ID, Number: prev.Number + 1, Positions: t.Positions, Phase: PhasePreDeal,
+			RoundClosesAt: now.Add(d.svc.scaled(t.Settings.RoundLength(RoundPreDeal))),
+			MinStake:      t.Settings.MinStake, Pool: t.Settings.PoolConfig(jackpot),
+			ServerSeed: seed, Commitment: cards.Commitment(seed), Odds: pre, OpenedAt: now,
+		}
+		if nd, err = tx.InsertDraw(ctx, nd); err != nil {
+			return stepResult{}, err
+		}
+		closes := nd.RoundClosesAt
+		return stepResult{draw: &nd, table: &t, events: []TableEvent{
+			{TableID: t.ID, DrawID: nd.ID, Type: EventDrawOpened, At: now, Commitment: cards.FormatCommitment(nd.Commitment), MinStake: nd.MinStake, Odds: pre},
+			{TableID: t.ID, DrawID: nd.ID, Type: EventRoundOpened, At: now, Round: RoundPreDeal, ClosesAt: &closes},
+		}}, nil
+	})
+}
+
+// closeRound closes the open round. Its Exclusive lock on the draw waits for
+// every bet in flight; the final totals of the round's pools are published
+// with it. Closing round 1 fixes the public seed: the hash of the round's
+// accepted bet ids (SPEC 1.8).
+func (d *Dealer) closeRound(ctx context.Context) error {
+	return d.commit(ctx, Exclusive, func(ctx context.Context, tx Tx, dr Draw) (stepResult, error) {
+		r := dr.OpenRound()
+		res, err := d.poolEvents(ctx, tx, dr, r)
+		if err != nil {
+			return stepResult{}, err
+		}
+		now := d.svc.clock.Now()
+		closed := TableEvent{TableID: dr.TableID, DrawID: dr.ID, Type: EventRoundClosed, At: now, Round: r}
+		if r == RoundPreDeal {
+			ids, err := tx.RoundBetIDs(ctx, dr.ID, r)
+			if err != nil {
+				return stepResult{}, err
+			}
+			strs := make([]string, len(ids))
+			for i, id := range ids {
+				strs[i] = betIDString(id)
+			}
+			dr.PublicSeed = cards.PublicSeedFromIDs(strs)
+			closed.PublicSeed = hex.EncodeToString(dr.PublicSeed)
+		}
+		dr.Phase, dr.RoundClosesAt = dealingPhase(r), time.Time{}
+		dr.NextStepAt = now.Add(d.svc.scaled(d.table.Settings.CardInterval))
+		nd, err := tx.UpdateDraw(ctx, dr)
+		if err != nil {
+			return stepResult{}, err
+		}
+		res.draw = &nd
+		res.events = append(res.events, closed)
+		return res, nil
+	})
+}
+
+// dealCards deals the next cards: one position's pocket, or a burn and the
+// flop, turn or river. Completing a street computes the live odds (outside
+// the transaction) and, except after the river, opens the next round.
+func (d *Dealer) dealCards(ctx context.Context, act action) error {
+	next := *d.draw
+	deal, ok := next.Deal()
+	if !ok {
+		return errs.E(errs.Internal, "draw %d has no public seed", next.ID)
+	}
+	ev := TableEvent{TableID: next.TableID, DrawID: next.ID, Type: EventCardsDealt}
+	var open Round
+	switch act {
+	case actDealPocket:
+		i := len(next.Pockets)
+		next.Pockets = append(next.Pockets[:i:i], deal.Pockets[i])
+		ev.Position, ev.Street, ev.Cards = i+1, StreetPocket, cardStrings(deal.Pockets[i][:])
+		if len(next.Pockets) == next.Positions {
+			open = RoundPocket
+		}
+	case actDealFlop:
+		next.Burns = append(next.Burns[:0:0], deal.Burns[0])
+		next.Board = append(next.Board[:0:0], deal.Flop[:]...)
+		ev.Street, ev.Cards, open = StreetFlop, cardStrings(deal.Flop[:]), RoundFlop
+	case actDealTurn:
+		next.Burns = append(next.Burns[:1:1], deal.Burns[1])
+		next.Board = append(next.Board[:3:3], deal.Turn)
+		ev.Street, ev.Cards, open = StreetTurn, []string{deal.Turn.String()}, RoundTurn
+	case actDealRiver:
+		next.Burns = append(next.Burns[:2:2], deal.Burns[2])
+		next.Board = append(next.Board[:4:4], deal.River)
+		ev.Street, ev.Cards = StreetRiver, []string{deal.River.String()}
+	}
+	streetDone := open != 0 || act == actDealRiver
+	var odds *LiveOdds
+	if streetDone && d.odds != nil {
+		o, err := d.odds.Live(ctx, next.Pockets, next.Board)
+		if err != nil {
+			return err
+		}
+		odds = &o
+	}
+	return d.commit(ctx, Exclusive, func(ctx context.Context, tx Tx, dr Draw) (stepResult, error) {
+		return d.applyDeal(ctx, tx, dr, next, ev, open, odds)
+	})
+}
+
+// applyDeal stores the cards dealt by dealCards (dr is the locked row, next
+// the draw with its new cards) and, when a street is complete, the odds and
+// the next round.
+func (d *Dealer) applyDeal(ctx context.Context, tx Tx, dr, next Draw, ev TableEvent, open Round, odds *LiveOdds) (stepResult, error) {
+	now := d.svc.clock.Now()
+	dr.Pockets, dr.Board, dr.Burns = next.Pockets, next.Board, next.Burns
+	ev.At = now
+	events := []TableEvent{ev}
+	dr.NextStepAt = now.Add(d.svc.scaled(d.table.Settings.CardInterval))
+	if odds != nil {
+		dr.Odds = odds
+		events = append(events, TableEvent{TableID: dr.TableID, DrawID: dr.ID, Type: EventOddsUpdated, At: now, Odds: odds})
+	}
+	if open != 0 {
+		dr.Phase = bettingPhase(open)
+		dr.RoundClosesAt = now.Add(d.svc.scaled(d.table.Settings.RoundLength(open)))
+		dr.NextStepAt = time.Time{}
+		closes := dr.RoundClosesAt
+		events = append(events, TableEvent{TableID: dr.TableID, DrawID: dr.ID, Type: EventRoundOpened, At: now, Round: open, ClosesAt: &closes})
+	}
+	nd, err := tx.UpdateDraw(ctx, dr)
+	if err != nil {
+		return stepResult{}, err
+	}
+	return stepResult{draw: &nd, events: events}, nil
+}
+
+// poolEvents builds POOL_UPDATED events for the pools of round r whose
+// money changed since they were last published.
+func (d *Dealer) poolEvents(ctx context.Context, tx Tx, dr Draw, r Round) (stepResult, error) {
+	totals, err := tx.PoolTotals(ctx, dr.ID, r)
+	if err != nil {
+		return stepResult{}, err
+	}
+	views, err := BuildPoolViews(totals, dr.Pool)
+	if err != nil {
+		return stepResult{}, err
+	}
+	var res stepResult
+	now := d.svc.clock.Now()
+	for _, v := range views {
+		if d.pools[PoolKey{Round: v.Round, Market: v.Market}] == signatureOf(v) {
+			continue
+		}
+		res.pools = append(res.pools, v)
+		res.events = append(res.events, TableEvent{TableID: dr.TableID, DrawID: dr.ID, Type: EventPoolUpdated, At: now, Round: r, Pool: &v})
+	}
+	return res, nil
+}
+
+// poolTick publishes the open round's pools when money arrived, at most
+// once per PoolTick. It also notices a draw changed by someone else (an
+// admin's void).
+func (d *Dealer) poolTick(ctx context.Context) error {
+	now := d.svc.clock.Now()
+	if d.draw == nil || d.draw.OpenRound() == 0 || now.Before(d.nextPool) {
+		return nil
+	}
+	d.nextPool = now.Add(d.cfg.PoolTick)
+	fresh, err := d.svc.store.Draw(ctx, d.draw.ID)
+	if err != nil {
+		return err
+	}
+	if fresh.Version != d.draw.Version {
+		return ErrDrawChanged(fresh.ID)
+	}
+	totals, err := d.svc.store.PoolTotals(ctx, fresh.ID, fresh.OpenRound())
+	if err != nil {
+		return err
+	}
+	views, err := BuildPoolViews(totals, fresh.Pool)
+	if err != nil || !d.poolsChanged(views) {
+		return err
+	}
+	// A Shared lock: pool updates never hold bets up.
+	return d.commit(ctx, Shared, func(ctx context.Context, tx Tx, dr Draw) (stepResult, error) {
+		return d.poolEvents(ctx, tx, dr, dr.OpenRound())
+	})
+}
+
+// poolsChanged reports whether any of views differs from what was last
+// published.
+func (d *Dealer) poolsChanged(views []PoolView) bool {
+	for _, v := range views {
+		if d.pools[PoolKey{Round: v.Round, Market: v.Market}] != signatureOf(v) {
+			return true
+		}
+	}
+	return false
+}
+
+// voidDraw voids the current draw for a dealer failure.
+func (d *Dealer) voidDraw(ctx context.Context, reason string) error {
+	d.log.WarnContext(ctx, "voiding draw", "draw", d.draw.ID, "reason", reason)
+	return d.commit(ctx, Exclusive, func(ctx context.Context, tx Tx, dr Draw) (stepResult, error) {
+		if dr.Phase.Finished() {
+			return stepResult{draw: &dr}, nil
+		}
+		return d.svc.voidInTx(ctx, tx, dr, d.table, reason)
+	})
+}

@@ -1,0 +1,184 @@
+package tote
+
+import (
+	"strconv"
+	"time"
+
+	"github.com/pokertote/pokertote/domain/cards"
+	"github.com/pokertote/pokertote/domain/hand"
+	"github.com/pokertote/pokertote/domain/money"
+)
+
+// Phase is where a draw stands in the deal (SPEC 1.1). The string values are
+// stored and published and match the API's DrawPhase.
+type Phase string
+
+// The phases of a draw, in order. A draw ends SETTLED or VOID.
+const (
+	PhasePreDeal       Phase = "PRE_DEAL" // round 1 open
+	PhaseDealingPocket Phase = "DEALING_POCKET"
+	PhasePocket        Phase = "POCKET" // round 2 open
+	PhaseDealingFlop   Phase = "DEALING_FLOP"
+	PhaseFlop          Phase = "FLOP" // round 3 open
+	PhaseDealingTurn   Phase = "DEALING_TURN"
+	PhaseTurn          Phase = "TURN" // round 4 open
+	PhaseDealingRiver  Phase = "DEALING_RIVER"
+	PhaseSettled       Phase = "SETTLED"
+	PhaseVoid          Phase = "VOID"
+)
+
+// Finished reports whether the draw is over (SETTLED or VOID).
+func (p Phase) Finished() bool { return p == PhaseSettled || p == PhaseVoid }
+
+// BettingRound is the round a phase takes bets in, or 0 while cards are
+// dealt and after the draw.
+func (p Phase) BettingRound() Round {
+	switch p {
+	case PhasePreDeal:
+		return RoundPreDeal
+	case PhasePocket:
+		return RoundPocket
+	case PhaseFlop:
+		return RoundFlop
+	case PhaseTurn:
+		return RoundTurn
+	}
+	return 0
+}
+
+// bettingPhase is the phase in which round r takes bets.
+func bettingPhase(r Round) Phase {
+	return [...]Phase{RoundPreDeal: PhasePreDeal, RoundPocket: PhasePocket, RoundFlop: PhaseFlop, RoundTurn: PhaseTurn}[r]
+}
+
+// dealingPhase is the phase that follows the close of round r.
+func dealingPhase(r Round) Phase {
+	return [...]Phase{RoundPreDeal: PhaseDealingPocket, RoundPocket: PhaseDealingFlop, RoundFlop: PhaseDealingTurn, RoundTurn: PhaseDealingRiver}[r]
+}
+
+// Draw is one deal of a table and everything persisted about it, so that
+// any replica can resume it: the state machine's position, the copied
+// settings, the seeds and the cards dealt so far.
+type Draw struct {
+	ID        int64
+	TableID   int64
+	Number    int64 // 1, 2, ... within the table
+	Positions int
+	Phase     Phase
+	// RoundClosesAt is when the open round closes; zero when none is open.
+	RoundClosesAt time.Time
+	// NextStepAt is when the dealer's next card or settlement step is due
+	// while no round is open, and when the next draw opens once this one is
+	// finished.
+	NextStepAt time.Time
+	// Version increases with every change of the row; a change made from a
+	// stale copy is refused.
+	Version int64
+
+	// MinStake and Pool are copied from the table when the draw opens.
+	// Pool.JackpotEnabled is decided at settlement.
+	MinStake money.Amount
+	Pool     PoolConfig
+
+	ServerSeed cards.Seed // secret until Revealed
+	Commitment [cards.SeedSize]byte
+	PublicSeed []byte // nil until round 1 closes
+	Revealed   bool   // the server seed is public
+
+	Pockets [][2]cards.Card // dealt so far, position 1 first
+	Board   []cards.Card    // flop, turn, river as dealt
+	Burns   []cards.Card    // burned so far; public once Revealed
+
+	Odds       *LiveOdds   // for the cards dealt so far
+	Result     *DrawResult // once SETTLED or VOID
+	VoidReason string
+	Failures   int // consecutive failed dealer steps
+
+	OpenedAt  time.Time
+	SettledAt time.Time // when it was SETTLED or VOID
+}
+
+// OpenRound is the round taking bets now (per the stored phase), or 0.
+func (d *Draw) OpenRound() Round { return d.Phase.BettingRound() }
+
+// Deal recomputes every card of the draw from its seeds. It needs the public
+// seed (fixed when round 1 closes).
+func (d *Draw) Deal() (cards.ToteDeal, bool) {
+	if d.PublicSeed == nil {
+		return cards.ToteDeal{}, false
+	}
+	return cards.DealTote(cards.Shuffle(d.ServerSeed, d.PublicSeed), d.Positions), true
+}
+
+// PositionView is what a position shows at a moment of the deal.
+type PositionView struct {
+	Number int
+	Cards  []cards.Card // empty before its pocket is dealt
+	// Best is the best five with the board so far; zero before the flop.
+	Best     hand.Value
+	BestFive [5]cards.Card
+	// Status is PENDING until the draw is settled, then WIN or LOSS.
+	Status string
+}
+
+// Position statuses.
+const (
+	PositionPending = "PENDING"
+	PositionWin     = "WIN"
+	PositionLoss    = "LOSS"
+)
+
+// PositionViews lists every position with its cards, its best hand with the
+// board so far, and its status once the draw is settled.
+func (d *Draw) PositionViews() []PositionView {
+	out := make([]PositionView, d.Positions)
+	winners := map[int]bool{}
+	if d.Phase == PhaseSettled && d.Result != nil {
+		for _, w := range d.Result.Winners {
+			winners[w] = true
+		}
+	}
+	for i := range out {
+		v := PositionView{Number: i + 1, Status: PositionPending}
+		if i < len(d.Pockets) {
+			v.Cards = []cards.Card{d.Pockets[i][0], d.Pockets[i][1]}
+			if len(d.Board) >= 3 {
+				v.Best, v.BestFive = hand.BestFive(append(append([]cards.Card{}, v.Cards...), d.Board...))
+			}
+		}
+		if d.Phase == PhaseSettled {
+			v.Status = PositionLoss
+			if winners[v.Number] {
+				v.Status = PositionWin
+			}
+		}
+		out[i] = v
+	}
+	return out
+}
+
+// PoolID is the id of the pool of one market in one round of a draw, and the
+// reference of its escrow account: "<draw>:<round>:<market>".
+func PoolID(drawID int64, r Round, m Market) string {
+	return strconv.FormatInt(drawID, 10) + ":" + strconv.Itoa(int(r)) + ":" + string(m)
+}
+
+// DrawPools lists the pools a draw has, in settlement order: round by round,
+// WIN, COMBINATION, then EXPRESS where offered.
+func DrawPools() []PoolKey {
+	var out []PoolKey
+	for r := RoundPreDeal; r <= RoundTurn; r++ {
+		for _, m := range Markets {
+			if m.Offers(r) {
+				out = append(out, PoolKey{Round: r, Market: m})
+			}
+		}
+	}
+	return out
+}
+
+// PoolKey names a pool within a draw.
+type PoolKey struct {
+	Round  Round
+	Market Market
+}

@@ -1,0 +1,101 @@
+package tote
+
+import (
+	"encoding/json"
+	"time"
+
+	"github.com/pokertote/pokertote/domain/money"
+)
+
+// EventType names a table event. The values are stored in the outbox and
+// match the API's TableEventType.
+type EventType string
+
+// The table events.
+const (
+	EventDrawOpened   EventType = "DRAW_OPENED"
+	EventRoundOpened  EventType = "ROUND_OPENED"
+	EventRoundClosed  EventType = "ROUND_CLOSED"
+	EventCardsDealt   EventType = "CARDS_DEALT"
+	EventOddsUpdated  EventType = "ODDS_UPDATED"
+	EventPoolUpdated  EventType = "POOL_UPDATED"
+	EventDrawSettled  EventType = "DRAW_SETTLED"
+	EventDrawVoided   EventType = "DRAW_VOIDED"
+	EventTablePaused  EventType = "TABLE_PAUSED"
+	EventTableResumed EventType = "TABLE_RESUMED"
+)
+
+// Streets of a CARDS_DEALT event.
+const (
+	StreetPocket = "POCKET"
+	StreetFlop   = "FLOP"
+	StreetTurn   = "TURN"
+	StreetRiver  = "RIVER"
+)
+
+// TableEvent is one event of a table's public stream. It is appended to the
+// table's outbox in the transaction of the step that caused it, where it
+// gets Seq (1, 2, ... per table, no gaps), and is published after the
+// commit. Its JSON is both the outbox payload and the broker message.
+type TableEvent struct {
+	Seq     int64     `json:"seq"`
+	TableID int64     `json:"tableId"`
+	DrawID  int64     `json:"drawId,omitempty"`
+	Type    EventType `json:"type"`
+	At      time.Time `json:"at"`
+
+	Round    Round    `json:"round,omitempty"`
+	Cards    []string `json:"cards,omitempty"`
+	Position int      `json:"position,omitempty"`
+	Street   string   `json:"street,omitempty"`
+	// ClosesAt is when the opened round closes (ROUND_OPENED).
+	ClosesAt *time.Time `json:"closesAt,omitempty"`
+	// Commitment (DRAW_OPENED), PublicSeed (ROUND_CLOSED of round 1) and
+	// ServerSeed (DRAW_SETTLED, DRAW_VOIDED) publish the shuffle's seeds
+	// as they become known, in hex.
+	Commitment string       `json:"commitment,omitempty"`
+	PublicSeed string       `json:"publicSeed,omitempty"`
+	ServerSeed string       `json:"serverSeed,omitempty"`
+	MinStake   money.Amount `json:"minStake,omitempty"`
+
+	Odds   *LiveOdds   `json:"odds,omitempty"`
+	Pool   *PoolView   `json:"pool,omitempty"`
+	Result *DrawResult `json:"result,omitempty"`
+	Reason string      `json:"reason,omitempty"`
+}
+
+// Encode returns the event's wire form.
+func (e TableEvent) Encode() []byte {
+	b, err := json.Marshal(e)
+	if err != nil { // only plain fields and finite floats: cannot happen
+		panic("tote: encode event: " + err.Error())
+	}
+	return b
+}
+
+// DecodeTableEvent reads the wire form written by Encode.
+func DecodeTableEvent(b []byte) (TableEvent, error) {
+	var e TableEvent
+	err := json.Unmarshal(b, &e)
+	return e, err
+}
+
+// PoolView is one pool as it stands: its totals per selection with the
+// implied coefficients of SPEC 1.6.
+type PoolView struct {
+	Round      Round           `json:"round"`
+	Market     Market          `json:"market"`
+	Gross      money.Amount    `json:"gross"`
+	Net        money.Amount    `json:"net"`
+	Bets       int             `json:"bets"`
+	Selections []SelectionView `json:"selections"`
+}
+
+// SelectionView is the money on one selection and its implied coefficient
+// (0 when nothing is on it).
+type SelectionView struct {
+	Selection string       `json:"selection"`
+	Stake     money.Amount `json:"stake"`
+	Bets      int          `json:"bets"`
+	Implied   money.Coef   `json:"implied"`
+}

@@ -1,0 +1,318 @@
+package tote
+
+import (
+	"context"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/pokertote/pokertote/domain/errs"
+	"github.com/pokertote/pokertote/domain/ledger"
+	"github.com/pokertote/pokertote/domain/money"
+)
+
+// MemStore is an in-memory Store and LeaseStore over a ledger.MemStore: the
+// twin of the database adapter for fast tests. One mutex guards it; Within
+// holds it for the whole transaction, so transactions run one at a time,
+// and an undo log rolls a failed one back. It is safe for concurrent use.
+type MemStore struct {
+	mu      sync.Mutex
+	led     *ledger.MemStore
+	tables  map[int64]Table
+	draws   map[int64]Draw
+	byTable map[int64][]int64 // draw ids per table, oldest first
+	bets    map[int64]Bet
+	betIDs  []int64 // every bet id, ascending
+	keys    map[memBetKey]int64
+	events  map[int64][]TableEvent
+	leases  map[int64]Lease
+	jackpot bool
+	seq     int64 // last id handed out, shared by tables, draws and bets
+}
+
+type memBetKey struct {
+	user int64
+	key  string
+}
+
+var (
+	_ Store      = (*MemStore)(nil)
+	_ LeaseStore = (*MemStore)(nil)
+)
+
+// NewMemStore returns an empty store whose transactions post to led.
+func NewMemStore(led *ledger.MemStore) *MemStore {
+	return &MemStore{
+		led: led, tables: map[int64]Table{}, draws: map[int64]Draw{}, byTable: map[int64][]int64{},
+		bets: map[int64]Bet{}, keys: map[memBetKey]int64{}, events: map[int64][]TableEvent{},
+		leases: map[int64]Lease{}, jackpot: true,
+	}
+}
+
+// Within implements Store.
+func (s *MemStore) Within(ctx context.Context, fn func(ctx context.Context, tx Tx) error) error {
+	if err := ctx.Err(); err != nil {
+		return errs.Wrap(err, "transaction cancelled")
+	}
+	jackpot, err := s.led.Balance(ctx, ledger.JackpotAccount)
+	if err != nil {
+		return err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	tx := &memTx{s: s, jackpot: jackpot}
+	done := false
+	defer func() {
+		if !done {
+			tx.rollback()
+		}
+	}()
+	err = s.led.InTx(ctx, func(ctx context.Context, p ledger.Poster) error {
+		tx.poster = p
+		return fn(ctx, tx)
+	})
+	if err != nil {
+		return err
+	}
+	done = true
+	return nil
+}
+
+// cloneDraw copies a draw's slices so stored and returned copies never
+// share memory.
+func cloneDraw(d Draw) Draw {
+	d.PublicSeed = slices.Clone(d.PublicSeed)
+	d.Pockets = slices.Clone(d.Pockets)
+	d.Board = slices.Clone(d.Board)
+	d.Burns = slices.Clone(d.Burns)
+	return d
+}
+
+func notFound(what string) error { return errs.R(errs.NotFound, "NOT_FOUND", "%s not found", what) }
+
+// Table implements Store.
+func (s *MemStore) Table(_ context.Context, id int64) (Table, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	t, ok := s.tables[id]
+	if !ok {
+		return Table{}, notFound("table")
+	}
+	return t, nil
+}
+
+// Tables implements Store.
+func (s *MemStore) Tables(context.Context) ([]Table, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := make([]Table, 0, len(s.tables))
+	for _, t := range s.tables {
+		out = append(out, t)
+	}
+	slices.SortFunc(out, func(a, b Table) int { return int(a.ID - b.ID) })
+	return out, nil
+}
+
+// Draw implements Store.
+func (s *MemStore) Draw(_ context.Context, id int64) (Draw, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	d, ok := s.draws[id]
+	if !ok {
+		return Draw{}, notFound("draw")
+	}
+	return cloneDraw(d), nil
+}
+
+// LatestDraw implements Store.
+func (s *MemStore) LatestDraw(_ context.Context, tableID int64) (Draw, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.latestLocked(tableID)
+}
+
+func (s *MemStore) latestLocked(tableID int64) (Draw, error) {
+	ids := s.byTable[tableID]
+	if len(ids) == 0 {
+		return Draw{}, notFound("draw")
+	}
+	return cloneDraw(s.draws[ids[len(ids)-1]]), nil
+}
+
+// Bet implements Store.
+func (s *MemStore) Bet(_ context.Context, id int64) (Bet, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	b, ok := s.bets[id]
+	if !ok {
+		return Bet{}, notFound("bet")
+	}
+	return b, nil
+}
+
+// BetByKey implements Store.
+func (s *MemStore) BetByKey(_ context.Context, userID int64, key string) (Bet, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	id, ok := s.keys[memBetKey{userID, key}]
+	if !ok {
+		return Bet{}, notFound("bet")
+	}
+	return s.bets[id], nil
+}
+
+// Bets implements Store.
+func (s *MemStore) Bets(_ context.Context, q BetQuery) ([]Bet, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var out []Bet
+	for i := len(s.betIDs) - 1; i >= 0 && len(out) < q.Limit; i-- {
+		b := s.bets[s.betIDs[i]]
+		if b.UserID == q.UserID && (q.DrawID == 0 || b.DrawID == q.DrawID) && (q.Before == 0 || b.ID < q.Before) {
+			out = append(out, b)
+		}
+	}
+	return out, nil
+}
+
+// DrawBets implements Store.
+func (s *MemStore) DrawBets(_ context.Context, drawID int64) ([]Bet, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.drawBetsLocked(drawID), nil
+}
+
+func (s *MemStore) drawBetsLocked(drawID int64) []Bet {
+	var out []Bet
+	for _, id := range s.betIDs {
+		if b := s.bets[id]; b.DrawID == drawID {
+			out = append(out, b)
+		}
+	}
+	return out
+}
+
+// PoolTotals implements Store.
+func (s *MemStore) PoolTotals(_ context.Context, drawID int64, round Round) ([]SelectionTotal, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.poolTotalsLocked(drawID, round), nil
+}
+
+func (s *MemStore) poolTotalsLocked(drawID int64, round Round) []SelectionTotal {
+	type key struct {
+		r   Round
+		sel Selection
+	}
+	idx := map[key]int{}
+	var out []SelectionTotal
+	for _, b := range s.drawBetsLocked(drawID) {
+		if round != 0 && b.Round != round {
+			continue
+		}
+		k := key{b.Round, b.Selection}
+		i, ok := idx[k]
+		if !ok {
+			i = len(out)
+			idx[k] = i
+			out = append(out, SelectionTotal{Round: b.Round, Selection: b.Selection})
+		}
+		out[i].Stake += b.Stake
+		out[i].Bets++
+	}
+	return out
+}
+
+// Results implements Store.
+func (s *MemStore) Results(_ context.Context, q ResultQuery) ([]Draw, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var out []Draw
+	for _, d := range s.draws {
+		if !d.Phase.Finished() || (q.TableID != 0 && d.TableID != q.TableID) || (q.Before != 0 && d.ID >= q.Before) ||
+			(!q.From.IsZero() && d.SettledAt.Before(q.From)) || (!q.To.IsZero() && !d.SettledAt.Before(q.To)) {
+			continue
+		}
+		out = append(out, cloneDraw(d))
+	}
+	slices.SortFunc(out, func(a, b Draw) int { return int(b.ID - a.ID) })
+	return out[:min(len(out), q.Limit)], nil
+}
+
+// EventsAfter implements Store.
+func (s *MemStore) EventsAfter(_ context.Context, tableID, after int64, limit int) ([]TableEvent, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	evs := s.events[tableID]
+	start := int(min(max(after, 0), int64(len(evs)))) // event seq n is at index n-1
+	return slices.Clone(evs[start:min(len(evs), start+limit)]), nil
+}
+
+// JackpotEnabled implements Store.
+func (s *MemStore) JackpotEnabled(context.Context) (bool, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.jackpot, nil
+}
+
+// AcquireLease implements LeaseStore.
+func (s *MemStore) AcquireLease(_ context.Context, tableID int64, owner string, now time.Time, ttl time.Duration) (Lease, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	l, ok := s.leases[tableID]
+	switch {
+	case ok && l.Owner == owner:
+	case !ok || !now.Before(l.ExpiresAt):
+		l = Lease{TableID: tableID, Owner: owner, Fence: l.Fence + 1}
+	default:
+		return Lease{}, errs.R(errs.Conflict, ReasonLeaseHeld, "table %d is dealt by %s", tableID, l.Owner)
+	}
+	l.ExpiresAt = now.Add(ttl)
+	s.leases[tableID] = l
+	return l, nil
+}
+
+// RenewLease implements LeaseStore.
+func (s *MemStore) RenewLease(_ context.Context, l Lease, now time.Time, ttl time.Duration) (Lease, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	cur, ok := s.leases[l.TableID]
+	if !ok || cur.Owner != l.Owner || cur.Fence != l.Fence {
+		return Lease{}, ErrLeaseLost(l.TableID)
+	}
+	cur.ExpiresAt = now.Add(ttl)
+	s.leases[l.TableID] = cur
+	return cur, nil
+}
+
+// ReleaseLease implements LeaseStore.
+func (s *MemStore) ReleaseLease(_ context.Context, l Lease) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if cur, ok := s.leases[l.TableID]; ok && cur.Owner == l.Owner && cur.Fence == l.Fence {
+		cur.ExpiresAt = time.Time{}
+		s.leases[l.TableID] = cur
+	}
+	return nil
+}
+
+// memTx is the Tx of a MemStore transaction; s.mu is held while it lives.
+type memTx struct {
+	s       *MemStore
+	poster  ledger.Poster
+	jackpot money.Amount // the JACKPOT balance, kept current by Ledger's posts
+	undo    []func()
+}
+
+func (tx *memTx) rollback() {
+	for i := len(tx.undo) - 1; i >= 0; i-- {
+		tx.undo[i]()
+	}
+	tx.undo = nil
+}
+
+func (tx *memTx) nextID() int64 {
+	tx.s.seq++
+	tx.undo = append(tx.undo, func() { tx.s.seq-- })
+	return tx.s.seq
+}

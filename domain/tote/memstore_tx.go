@@ -1,0 +1,213 @@
+package tote
+
+import (
+	"context"
+	"time"
+
+	"github.com/pokertote/pokertote/domain/errs"
+	"github.com/pokertote/pokertote/domain/ledger"
+	"github.com/pokertote/pokertote/domain/money"
+)
+
+// CheckLease implements Tx.
+func (tx *memTx) CheckLease(_ context.Context, l Lease) error {
+	cur, ok := tx.s.leases[l.TableID]
+	if !ok || cur.Owner != l.Owner || cur.Fence != l.Fence {
+		return ErrLeaseLost(l.TableID)
+	}
+	return nil
+}
+
+// InsertTable implements Tx.
+func (tx *memTx) InsertTable(_ context.Context, t Table) (Table, error) {
+	for _, o := range tx.s.tables {
+		if o.Name == t.Name {
+			return Table{}, errs.R(errs.Conflict, "TABLE_NAME_TAKEN", "a table named %q exists", t.Name)
+		}
+	}
+	t.ID = tx.nextID()
+	tx.s.tables[t.ID] = t
+	tx.undo = append(tx.undo, func() { delete(tx.s.tables, t.ID) })
+	return t, nil
+}
+
+// Table implements Tx.
+func (tx *memTx) Table(_ context.Context, id int64) (Table, error) {
+	t, ok := tx.s.tables[id]
+	if !ok {
+		return Table{}, notFound("table")
+	}
+	return t, nil
+}
+
+// LockTable implements Tx.
+func (tx *memTx) LockTable(ctx context.Context, id int64) (Table, error) { return tx.Table(ctx, id) }
+
+// UpdateTable implements Tx.
+func (tx *memTx) UpdateTable(_ context.Context, t Table) error {
+	old, ok := tx.s.tables[t.ID]
+	if !ok {
+		return notFound("table")
+	}
+	t.LastSeq, t.CreatedAt = old.LastSeq, old.CreatedAt
+	tx.s.tables[t.ID] = t
+	tx.undo = append(tx.undo, func() { tx.s.tables[t.ID] = old })
+	return nil
+}
+
+// LockDraw implements Tx.
+func (tx *memTx) LockDraw(_ context.Context, id int64, _ LockMode) (Draw, error) {
+	d, ok := tx.s.draws[id]
+	if !ok {
+		return Draw{}, notFound("draw")
+	}
+	return cloneDraw(d), nil
+}
+
+// LatestDraw implements Tx.
+func (tx *memTx) LatestDraw(_ context.Context, tableID int64) (Draw, error) {
+	return tx.s.latestLocked(tableID)
+}
+
+// InsertDraw implements Tx.
+func (tx *memTx) InsertDraw(_ context.Context, d Draw) (Draw, error) {
+	if _, ok := tx.s.tables[d.TableID]; !ok {
+		return Draw{}, notFound("table")
+	}
+	for _, id := range tx.s.byTable[d.TableID] {
+		if tx.s.draws[id].Number == d.Number {
+			return Draw{}, errs.R(errs.Conflict, ReasonDrawChanged, "draw #%d of table %d exists", d.Number, d.TableID)
+		}
+	}
+	d.ID, d.Version = tx.nextID(), 1
+	tx.s.draws[d.ID] = cloneDraw(d)
+	ids := tx.s.byTable[d.TableID]
+	tx.s.byTable[d.TableID] = append(ids, d.ID)
+	tx.undo = append(tx.undo, func() {
+		delete(tx.s.draws, d.ID)
+		tx.s.byTable[d.TableID] = ids
+	})
+	return d, nil
+}
+
+// UpdateDraw implements Tx.
+func (tx *memTx) UpdateDraw(_ context.Context, d Draw) (Draw, error) {
+	old, ok := tx.s.draws[d.ID]
+	if !ok || old.Version != d.Version {
+		return Draw{}, ErrDrawChanged(d.ID)
+	}
+	d.Version++
+	tx.s.draws[d.ID] = cloneDraw(d)
+	tx.undo = append(tx.undo, func() { tx.s.draws[d.ID] = old })
+	return d, nil
+}
+
+// InsertBet implements Tx.
+func (tx *memTx) InsertBet(_ context.Context, b Bet) (Bet, error) {
+	k := memBetKey{b.UserID, b.IdempotencyKey}
+	if _, dup := tx.s.keys[k]; dup {
+		return Bet{}, errs.R(errs.Conflict, ReasonDuplicateBet, "a bet with key %q exists", b.IdempotencyKey)
+	}
+	if _, ok := tx.s.draws[b.DrawID]; !ok {
+		return Bet{}, notFound("draw")
+	}
+	b.ID = tx.nextID()
+	tx.s.bets[b.ID] = b
+	tx.s.keys[k] = b.ID
+	n := len(tx.s.betIDs)
+	tx.s.betIDs = append(tx.s.betIDs, b.ID)
+	tx.undo = append(tx.undo, func() {
+		delete(tx.s.bets, b.ID)
+		delete(tx.s.keys, k)
+		tx.s.betIDs = tx.s.betIDs[:n]
+	})
+	return b, nil
+}
+
+// DrawBets implements Tx.
+func (tx *memTx) DrawBets(_ context.Context, drawID int64) ([]Bet, error) {
+	return tx.s.drawBetsLocked(drawID), nil
+}
+
+// RoundBetIDs implements Tx.
+func (tx *memTx) RoundBetIDs(_ context.Context, drawID int64, round Round) ([]int64, error) {
+	var ids []int64
+	for _, b := range tx.s.drawBetsLocked(drawID) {
+		if b.Round == round {
+			ids = append(ids, b.ID)
+		}
+	}
+	return ids, nil
+}
+
+// PoolTotals implements Tx.
+func (tx *memTx) PoolTotals(_ context.Context, drawID int64, round Round) ([]SelectionTotal, error) {
+	return tx.s.poolTotalsLocked(drawID, round), nil
+}
+
+// SettleBets implements Tx.
+func (tx *memTx) SettleBets(_ context.Context, outcomes []BetOutcome, at time.Time) error {
+	for _, o := range outcomes {
+		old, ok := tx.s.bets[o.BetID]
+		if !ok || old.Status != BetAccepted {
+			continue
+		}
+		b := old
+		b.Status, b.Payout, b.SettledAt = o.Status, o.Payout, at
+		tx.s.bets[b.ID] = b
+		tx.undo = append(tx.undo, func() { tx.s.bets[old.ID] = old })
+	}
+	return nil
+}
+
+// AppendEvent implements Tx.
+func (tx *memTx) AppendEvent(_ context.Context, e TableEvent) (TableEvent, error) {
+	t, ok := tx.s.tables[e.TableID]
+	if !ok {
+		return TableEvent{}, notFound("table")
+	}
+	old := t
+	t.LastSeq++
+	e.Seq = t.LastSeq
+	tx.s.tables[t.ID] = t
+	evs := tx.s.events[t.ID]
+	tx.s.events[t.ID] = append(evs, e)
+	tx.undo = append(tx.undo, func() {
+		tx.s.tables[t.ID] = old
+		tx.s.events[t.ID] = evs
+	})
+	return e, nil
+}
+
+// Ledger implements Tx: the ledger transaction's Poster, watching the
+// jackpot's balance.
+func (tx *memTx) Ledger() ledger.Poster { return memPoster{tx} }
+
+type memPoster struct{ tx *memTx }
+
+func (p memPoster) Post(ctx context.Context, t ledger.Transfer) (ledger.Posted, error) {
+	posted, err := p.tx.poster.Post(ctx, t)
+	if err != nil || posted.Replayed {
+		return posted, err
+	}
+	for _, e := range posted.Entries {
+		if e.Account == ledger.JackpotAccount {
+			p.tx.jackpot = e.BalanceAfter
+		}
+	}
+	return posted, nil
+}
+
+// JackpotBalance implements Tx.
+func (tx *memTx) JackpotBalance(context.Context) (money.Amount, error) { return tx.jackpot, nil }
+
+// JackpotEnabled implements Tx.
+func (tx *memTx) JackpotEnabled(context.Context) (bool, error) { return tx.s.jackpot, nil }
+
+// SetJackpotEnabled implements Tx.
+func (tx *memTx) SetJackpotEnabled(_ context.Context, on bool) error {
+	old := tx.s.jackpot
+	tx.s.jackpot = on
+	tx.undo = append(tx.undo, func() { tx.s.jackpot = old })
+	return nil
+}

@@ -1,0 +1,74 @@
+package tote
+
+import (
+	"cmp"
+	"slices"
+
+	"github.com/pokertote/pokertote/domain/money"
+)
+
+// BuildPoolViews groups selection totals into pool views, one per pool that
+// has money, in settlement order (round, then WIN, COMBINATION, EXPRESS),
+// each with its selections in natural order and their implied coefficients.
+func BuildPoolViews(totals []SelectionTotal, cfg PoolConfig) ([]PoolView, error) {
+	byPool := map[PoolKey][]SelectionTotal{}
+	for _, t := range totals {
+		k := PoolKey{Round: t.Round, Market: t.Selection.Market}
+		byPool[k] = append(byPool[k], t)
+	}
+	var out []PoolView
+	for _, k := range DrawPools() {
+		ts := byPool[k]
+		if len(ts) == 0 {
+			continue
+		}
+		v, err := poolView(k, ts, cfg)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, v)
+	}
+	return out, nil
+}
+
+// poolView builds one pool's view from its selection totals.
+func poolView(k PoolKey, ts []SelectionTotal, cfg PoolConfig) (PoolView, error) {
+	slices.SortFunc(ts, func(a, b SelectionTotal) int { return compareSelections(a.Selection, b.Selection) })
+	stakes := make(map[Selection]money.Amount, len(ts))
+	v := PoolView{Round: k.Round, Market: k.Market, Selections: make([]SelectionView, len(ts))}
+	for _, t := range ts {
+		stakes[t.Selection] += t.Stake
+		v.Gross += t.Stake
+		v.Bets += t.Bets
+	}
+	coefs, err := ImpliedCoefs(stakes, cfg)
+	if err != nil {
+		return PoolView{}, err
+	}
+	v.Net = v.Gross - cfg.Commission.Of(v.Gross) - cfg.jackpotRate().Of(v.Gross)
+	for i, t := range ts {
+		v.Selections[i] = SelectionView{Selection: t.Selection.String(), Stake: t.Stake, Bets: t.Bets, Implied: coefs[t.Selection]}
+	}
+	return v, nil
+}
+
+// compareSelections orders selections of one market naturally: positions
+// and categories ascending, coupons by flop, turn, then river.
+func compareSelections(a, b Selection) int {
+	return cmp.Or(
+		cmp.Compare(a.Position, b.Position),
+		cmp.Compare(a.Combination, b.Combination),
+		cmp.Compare(a.Coupon.Flop, b.Coupon.Flop),
+		cmp.Compare(a.Coupon.Turn, b.Coupon.Turn),
+		cmp.Compare(a.Coupon.River, b.Coupon.River),
+	)
+}
+
+// poolSignature summarises a pool's totals so that the dealer publishes a
+// POOL_UPDATED event only when money arrived.
+type poolSignature struct {
+	bets  int
+	gross money.Amount
+}
+
+func signatureOf(v PoolView) poolSignature { return poolSignature{bets: v.Bets, gross: v.Gross} }

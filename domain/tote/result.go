@@ -1,0 +1,208 @@
+package tote
+
+import (
+	"encoding/hex"
+	"encoding/json"
+	"strconv"
+	"time"
+
+	"github.com/pokertote/pokertote/domain/cards"
+	"github.com/pokertote/pokertote/domain/hand"
+	"github.com/pokertote/pokertote/domain/money"
+)
+
+// DrawResult is the published, permanent result of a finished draw (SPEC
+// 1.7, rule 10): every card (burns included), each position's best hand and
+// status, every pool's figures with its bets, the jackpot used, and the
+// seeds, so that anyone can recompute every payout. It is stored as JSON
+// once and never changed.
+type DrawResult struct {
+	DrawID    int64 `json:"drawId"`
+	TableID   int64 `json:"tableId"`
+	Number    int64 `json:"number"`
+	Positions int   `json:"positions"`
+
+	Void       bool   `json:"void,omitempty"`
+	VoidReason string `json:"voidReason,omitempty"`
+
+	// The cards; empty for a draw voided before they were dealt.
+	Pockets [][]string `json:"pockets,omitempty"`
+	Board   []string   `json:"board,omitempty"`
+	Burns   []string   `json:"burns,omitempty"`
+	Hands   []HandView `json:"hands,omitempty"`
+
+	Winners     []int       `json:"winners,omitempty"`
+	Category    Combination `json:"category"`
+	FlopLeaders []int       `json:"flopLeaders,omitempty"`
+	TurnLeaders []int       `json:"turnLeaders,omitempty"`
+
+	Commission     money.BasisPoints    `json:"commission"`
+	JackpotEnabled bool                 `json:"jackpotEnabled"`
+	JackpotRate    money.BasisPoints    `json:"jackpotRate"`
+	ExpressShares  [2]money.BasisPoints `json:"expressShares"`
+	JackpotBefore  money.Amount         `json:"jackpotBefore"`
+	JackpotAfter   money.Amount         `json:"jackpotAfter"`
+
+	Pools []PoolResult `json:"pools"`
+
+	ServerSeed string    `json:"serverSeed"`
+	Commitment string    `json:"commitment"`
+	PublicSeed string    `json:"publicSeed,omitempty"`
+	SettledAt  time.Time `json:"settledAt"`
+}
+
+// HandView is one position's final hand.
+type HandView struct {
+	Position    int         `json:"position"`
+	Category    Combination `json:"category"`
+	Description string      `json:"description"`
+	Cards       []string    `json:"cards"`
+	Status      string      `json:"status"` // WIN or LOSS
+}
+
+// PoolResult is one pool's published figures, with every bet in it
+// (anonymous: id, selection, stake and what it returned).
+type PoolResult struct {
+	PoolID              string           `json:"poolId"`
+	Round               Round            `json:"round"`
+	Market              Market           `json:"market"`
+	NumBets             int              `json:"numBets"`
+	Gross               money.Amount     `json:"gross"`
+	Commission          money.Amount     `json:"commission"`
+	JackpotContribution money.Amount     `json:"jackpotContribution"`
+	Net                 money.Amount     `json:"net"`
+	Winning             []string         `json:"winning"`
+	Categories          []ResultCategory `json:"categories"`
+	Paid                money.Amount     `json:"paid"`
+	Breakage            money.Amount     `json:"breakage"`
+	TopUp               money.Amount     `json:"topUp"`
+	JackpotPaid         money.Amount     `json:"jackpotPaid"`
+	Rollover            money.Amount     `json:"rollover"`
+	Refunded            bool             `json:"refunded"`
+	RefundReason        RefundReason     `json:"refundReason,omitempty"`
+	Refunds             money.Amount     `json:"refunds"`
+	// JackpotBefore is the jackpot balance this pool was settled against.
+	JackpotBefore money.Amount `json:"jackpotBefore"`
+	Bets          []ResultBet  `json:"bets"`
+}
+
+// ResultCategory is a CategoryResult as the result publishes it.
+type ResultCategory struct {
+	Category int          `json:"category"`
+	Fund     money.Amount `json:"fund"`
+	Jackpot  money.Amount `json:"jackpot"`
+	Stakes   money.Amount `json:"stakes"`
+	NumBets  int          `json:"numBets"`
+	Coef     money.Coef   `json:"coef"`
+	Paid     money.Amount `json:"paid"`
+	Breakage money.Amount `json:"breakage"`
+	TopUp    money.Amount `json:"topUp"`
+	Rollover money.Amount `json:"rollover"`
+}
+
+// ResultBet is one bet as the result publishes it.
+type ResultBet struct {
+	ID        int64        `json:"id"`
+	Selection string       `json:"selection"`
+	Stake     money.Amount `json:"stake"`
+	Payout    money.Amount `json:"payout"`
+	Refund    bool         `json:"refund,omitempty"`
+	Guessed   int          `json:"guessed,omitempty"`
+}
+
+// Coef is the pool's single-category coefficient (WIN, COMBINATION), or 0
+// when it has none.
+func (p PoolResult) Coef() money.Coef {
+	if p.Market == MarketExpress || len(p.Categories) == 0 {
+		return 0
+	}
+	return p.Categories[0].Coef
+}
+
+// newPoolResult copies a settlement's figures and pairs each payout with its
+// bet.
+func newPoolResult(s PoolSettlement, bets []Bet, jackpotBefore money.Amount) PoolResult {
+	r := PoolResult{
+		PoolID: s.PoolID, Round: s.Round, Market: s.Market, NumBets: s.NumBets,
+		Gross: s.Gross, Commission: s.Commission, JackpotContribution: s.JackpotContribution,
+		Net: s.Net, Categories: make([]ResultCategory, len(s.Categories)), Paid: s.Paid, Breakage: s.Breakage,
+		TopUp: s.TopUp, JackpotPaid: s.JackpotPaid, Rollover: s.Rollover,
+		Refunded: s.Refunded, RefundReason: s.RefundReason, Refunds: s.Refunds,
+		JackpotBefore: jackpotBefore,
+		Winning:       make([]string, len(s.Winning)),
+		Bets:          make([]ResultBet, len(bets)),
+	}
+	for i, c := range s.Categories {
+		r.Categories[i] = ResultCategory(c)
+	}
+	for i, w := range s.Winning {
+		r.Winning[i] = w.String()
+	}
+	for i, b := range bets {
+		p := s.Payouts[i]
+		r.Bets[i] = ResultBet{ID: b.ID, Selection: b.Selection.String(), Stake: b.Stake, Payout: p.Amount, Refund: p.Refund, Guessed: p.Guessed}
+	}
+	return r
+}
+
+// fillCards records the dealt cards, the hands and the seeds of d.
+func (r *DrawResult) fillCards(d *Draw) {
+	r.Pockets = make([][]string, len(d.Pockets))
+	for i, p := range d.Pockets {
+		r.Pockets[i] = []string{p[0].String(), p[1].String()}
+	}
+	r.Board = cardStrings(d.Board)
+	r.Burns = cardStrings(d.Burns)
+	r.ServerSeed = d.ServerSeed.Hex()
+	r.Commitment = cards.FormatCommitment(d.Commitment)
+	if d.PublicSeed != nil {
+		r.PublicSeed = hex.EncodeToString(d.PublicSeed)
+	}
+	if len(d.Board) != 5 || len(d.Pockets) != d.Positions {
+		return
+	}
+	winners := map[int]bool{}
+	for _, w := range r.Winners {
+		winners[w] = true
+	}
+	for i, p := range d.Pockets {
+		v, five := hand.BestFive(append([]cards.Card{p[0], p[1]}, d.Board...))
+		status := PositionLoss
+		if winners[i+1] {
+			status = PositionWin
+		}
+		r.Hands = append(r.Hands, HandView{
+			Position: i + 1, Category: Combination(v.Category()), Description: v.Describe(),
+			Cards: cardStrings(five[:]), Status: status,
+		})
+	}
+}
+
+// cardStrings formats cards one string each.
+func cardStrings(cs []cards.Card) []string {
+	out := make([]string, len(cs))
+	for i, c := range cs {
+		out[i] = c.String()
+	}
+	return out
+}
+
+// MarshalJSON writes a combination by name ("FLUSH").
+func (c Combination) MarshalJSON() ([]byte, error) { return json.Marshal(c.String()) }
+
+// UnmarshalJSON reads a combination written by MarshalJSON.
+func (c *Combination) UnmarshalJSON(b []byte) error {
+	var s string
+	if err := json.Unmarshal(b, &s); err != nil {
+		return err
+	}
+	sel, err := ParseSelection(MarketCombination, s)
+	if err != nil {
+		return err
+	}
+	*c = sel.Combination
+	return nil
+}
+
+// betIDString is how a bet id is written in a pool's PoolBet.
+func betIDString(id int64) string { return strconv.FormatInt(id, 10) }

@@ -1,0 +1,272 @@
+package tote
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/pokertote/pokertote/domain/account"
+	"github.com/pokertote/pokertote/domain/errs"
+	"github.com/pokertote/pokertote/domain/event"
+	"github.com/pokertote/pokertote/domain/ledger"
+	"github.com/pokertote/pokertote/domain/money"
+)
+
+// Config is what a Service is built from.
+type Config struct {
+	Store Store
+	// Ledger reads balances and posts jackpot top-ups; bets and
+	// settlements post through Store's transactions.
+	Ledger    ledger.Store
+	Gate      StakeGate
+	Publisher event.Publisher
+	Clock     Clock   // nil: RealClock
+	Auditor   Auditor // nil: admin actions are not audited
+	Log       *slog.Logger
+	// TimeScale divides every table duration (rounds, card pacing, result
+	// display) for tests and demos; 0 or 1 is real time.
+	TimeScale float64
+}
+
+// Service is the totalizator's API for everything but dealing: tables,
+// bets, voids, the jackpot, pools and verification. Admin methods trust the
+// caller to have checked the ADMIN role.
+type Service struct {
+	store   Store
+	ledger  ledger.Store
+	gate    StakeGate
+	pub     event.Publisher
+	clock   Clock
+	auditor Auditor
+	log     *slog.Logger
+	scale   float64
+}
+
+// NewService checks cfg and returns the service.
+func NewService(cfg Config) (*Service, error) {
+	if cfg.Store == nil || cfg.Ledger == nil || cfg.Gate == nil || cfg.Publisher == nil {
+		return nil, errs.E(errs.Internal, "tote: a service needs a store, a ledger, a stake gate and a publisher")
+	}
+	if cfg.Clock == nil {
+		cfg.Clock = RealClock{}
+	}
+	if cfg.Log == nil {
+		cfg.Log = slog.New(slog.DiscardHandler)
+	}
+	if cfg.TimeScale <= 0 {
+		cfg.TimeScale = 1
+	}
+	return &Service{
+		store: cfg.Store, ledger: cfg.Ledger, gate: cfg.Gate, pub: cfg.Publisher,
+		clock: cfg.Clock, auditor: cfg.Auditor, log: cfg.Log, scale: cfg.TimeScale,
+	}, nil
+}
+
+// Store is the service's store, for the read-only queries of the API.
+func (s *Service) Store() Store { return s.store }
+
+// scaled divides a table duration by the time scale.
+func (s *Service) scaled(d time.Duration) time.Duration {
+	return time.Duration(float64(d) / s.scale)
+}
+
+// NewTable is an admin's request for a table.
+type NewTable struct {
+	Name      string
+	Positions int
+	Update    SettingsUpdate // over DefaultTableSettings
+}
+
+// CreateTable creates a RUNNING table; its dealer starts dealing shortly.
+func (s *Service) CreateTable(ctx context.Context, actor int64, nt NewTable) (Table, error) {
+	now := s.clock.Now()
+	t := Table{
+		Name: nt.Name, Positions: nt.Positions, Status: TableRunning,
+		Settings: nt.Update.Apply(DefaultTableSettings()), CreatedAt: now, UpdatedAt: now,
+	}
+	if err := t.Validate(); err != nil {
+		return Table{}, err
+	}
+	err := s.store.Within(ctx, func(ctx context.Context, tx Tx) error {
+		var err error
+		t, err = tx.InsertTable(ctx, t)
+		return err
+	})
+	if err != nil {
+		return Table{}, err
+	}
+	s.audit(ctx, actor, "TOTE_TABLE_CREATED", fmt.Sprintf("table %d %q, %d positions", t.ID, t.Name, t.Positions))
+	return t, nil
+}
+
+// UpdateTable changes a table's settings. The minimum stake and the pool
+// settings apply from the next draw; the maximum stake and the timings at
+// once.
+func (s *Service) UpdateTable(ctx context.Context, actor, tableID int64, u SettingsUpdate) (Table, error) {
+	var before, t Table
+	err := s.store.Within(ctx, func(ctx context.Context, tx Tx) error {
+		var err error
+		if before, err = tx.LockTable(ctx, tableID); err != nil {
+			return err
+		}
+		t = before
+		t.Settings = u.Apply(t.Settings)
+		t.UpdatedAt = s.clock.Now()
+		if err := t.Validate(); err != nil {
+			return err
+		}
+		return tx.UpdateTable(ctx, t)
+	})
+	if err != nil {
+		return Table{}, err
+	}
+	s.audit(ctx, actor, "TOTE_TABLE_UPDATED", fmt.Sprintf("table %d: %+v -> %+v", t.ID, before.Settings, t.Settings))
+	return t, nil
+}
+
+// PauseTable stops a table from opening new draws; the draw being dealt is
+// finished. TABLE_PAUSED is published.
+func (s *Service) PauseTable(ctx context.Context, actor, tableID int64) (Table, error) {
+	return s.setStatus(ctx, actor, tableID, TablePaused, EventTablePaused)
+}
+
+// ResumeTable lets a paused table deal again. TABLE_RESUMED is published.
+func (s *Service) ResumeTable(ctx context.Context, actor, tableID int64) (Table, error) {
+	return s.setStatus(ctx, actor, tableID, TableRunning, EventTableResumed)
+}
+
+func (s *Service) setStatus(ctx context.Context, actor, tableID int64, st TableStatus, typ EventType) (Table, error) {
+	var t Table
+	var evs []TableEvent
+	err := s.store.Within(ctx, func(ctx context.Context, tx Tx) error {
+		evs = nil
+		var err error
+		if t, err = tx.LockTable(ctx, tableID); err != nil || t.Status == st {
+			return err
+		}
+		t.Status, t.UpdatedAt = st, s.clock.Now()
+		if err := tx.UpdateTable(ctx, t); err != nil {
+			return err
+		}
+		ev, err := tx.AppendEvent(ctx, TableEvent{TableID: t.ID, Type: typ, At: t.UpdatedAt})
+		evs = append(evs, ev)
+		t.LastSeq = ev.Seq
+		return err
+	})
+	if err != nil {
+		return Table{}, err
+	}
+	s.publishTable(ctx, evs)
+	if len(evs) > 0 {
+		s.audit(ctx, actor, "TOTE_"+string(typ), fmt.Sprintf("table %d", t.ID))
+	}
+	return t, nil
+}
+
+// EnsureDemoTables creates the two demo tables (6 and 10 positions) when no
+// table exists yet.
+func (s *Service) EnsureDemoTables(ctx context.Context) error {
+	ts, err := s.store.Tables(ctx)
+	if err != nil || len(ts) > 0 {
+		return err
+	}
+	for _, nt := range []NewTable{{Name: "Demo 6", Positions: 6}, {Name: "Demo 10", Positions: 10}} {
+		if _, err := s.CreateTable(ctx, 0, nt); err != nil && !errs.Is(err, errs.Conflict) {
+			return err
+		}
+	}
+	return nil
+}
+
+// VoidDraw voids a draw that is not finished, with a reason: every stake is
+// refunded in full (rule 5) and DRAW_VOIDED is published.
+func (s *Service) VoidDraw(ctx context.Context, actor, drawID int64, reason string) (Draw, error) {
+	if reason == "" || len(reason) > 500 {
+		return Draw{}, errs.R(errs.Invalid, "INVALID_REASON", "give a reason of 1 to 500 characters")
+	}
+	var res stepResult
+	err := s.store.Within(ctx, func(ctx context.Context, tx Tx) error {
+		d, err := tx.LockDraw(ctx, drawID, Exclusive)
+		if err != nil {
+			return err
+		}
+		if d.Phase.Finished() {
+			return errs.R(errs.Conflict, "DRAW_FINISHED", "draw %d is already %s", d.ID, d.Phase)
+		}
+		t, err := tx.LockTable(ctx, d.TableID)
+		if err != nil {
+			return err
+		}
+		if res, err = s.voidInTx(ctx, tx, d, t, "voided by an admin: "+reason); err != nil {
+			return err
+		}
+		return appendEvents(ctx, tx, &res)
+	})
+	if err != nil {
+		return Draw{}, err
+	}
+	s.publishStep(ctx, res)
+	s.audit(ctx, actor, "TOTE_DRAW_VOIDED", fmt.Sprintf("draw %d: %s", drawID, reason))
+	return *res.draw, nil
+}
+
+// Jackpot is the jackpot's balance and whether it is enabled.
+func (s *Service) Jackpot(ctx context.Context) (money.Amount, bool, error) {
+	bal, err := s.ledger.Balance(ctx, ledger.JackpotAccount)
+	if err != nil {
+		return 0, false, err
+	}
+	on, err := s.store.JackpotEnabled(ctx)
+	return bal, on, err
+}
+
+// JackpotTopUp moves organiser money into the jackpot; a retry with the
+// same key moves nothing.
+func (s *Service) JackpotTopUp(ctx context.Context, actor int64, amount money.Amount, key string) error {
+	if amount <= 0 {
+		return errs.R(errs.Invalid, "INVALID_AMOUNT", "a top-up must be positive")
+	}
+	if key == "" || len(key) > MaxIdempotencyKey {
+		return errs.R(errs.Invalid, "INVALID_IDEMPOTENCY_KEY", "an idempotency key has 1 to %d characters", MaxIdempotencyKey)
+	}
+	t := ledger.Move(fmt.Sprintf("tote:jackpot-topup:%d:%s", actor, key), ledger.JackpotTopUp,
+		"jackpot top-up", ledger.OrganiserAccount, ledger.JackpotAccount, amount)
+	p, err := s.ledger.Post(ctx, t)
+	if err == nil && !p.Replayed {
+		s.audit(ctx, actor, "TOTE_JACKPOT_TOPUP", "amount "+amount.String())
+	}
+	return err
+}
+
+// SetJackpotEnabled turns the jackpot on or off for draws settled from now.
+func (s *Service) SetJackpotEnabled(ctx context.Context, actor int64, on bool) error {
+	err := s.store.Within(ctx, func(ctx context.Context, tx Tx) error {
+		return tx.SetJackpotEnabled(ctx, on)
+	})
+	if err == nil {
+		s.audit(ctx, actor, "TOTE_JACKPOT_ENABLED", fmt.Sprintf("enabled=%v", on))
+	}
+	return err
+}
+
+// Pools is every pool of a draw with money in it, as it stands.
+func (s *Service) Pools(ctx context.Context, d Draw) ([]PoolView, error) {
+	totals, err := s.store.PoolTotals(ctx, d.ID, 0)
+	if err != nil {
+		return nil, err
+	}
+	return BuildPoolViews(totals, d.Pool)
+}
+
+// audit records an admin action; failures are logged, not returned, since
+// the action itself has happened.
+func (s *Service) audit(ctx context.Context, actor int64, action, detail string) {
+	if s.auditor == nil || actor == 0 {
+		return
+	}
+	_, err := s.auditor.AppendAudit(ctx, account.AuditEntry{At: s.clock.Now(), ActorID: actor, Action: action, Detail: detail})
+	if err != nil {
+		s.log.ErrorContext(ctx, "audit entry lost", "action", action, "err", err)
+	}
+}

@@ -1,0 +1,286 @@
+package tote
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/pokertote/pokertote/domain/errs"
+	"github.com/pokertote/pokertote/domain/event"
+	"github.com/pokertote/pokertote/domain/ledger"
+	"github.com/pokertote/pokertote/domain/money"
+)
+
+// stepResult is what one transaction of the dealer or of an admin action
+// produced: the draw as stored, the events to append (then appended, with
+// their Seq), the pools they published and the players to notify.
+type stepResult struct {
+	draw   *Draw
+	table  *Table
+	events []TableEvent
+	pools  []PoolView
+	notes  []userNote
+}
+
+// userNote is a private event for one player, published after commit.
+type userNote struct {
+	userID int64
+	ev     event.UserEvent
+}
+
+// appendEvents appends res's events to the outbox, replacing each with the
+// stored one (Seq set).
+func appendEvents(ctx context.Context, tx Tx, res *stepResult) error {
+	for i, e := range res.events {
+		stored, err := tx.AppendEvent(ctx, e)
+		if err != nil {
+			return err
+		}
+		res.events[i] = stored
+	}
+	return nil
+}
+
+// publishStep publishes a committed step's table events, then its players'
+// events. A failed publish is logged: subscribers catch up from the outbox.
+func (s *Service) publishStep(ctx context.Context, res stepResult) {
+	s.publishTable(ctx, res.events)
+	for _, n := range res.notes {
+		if err := s.pub.Publish(ctx, event.UserTopic(n.userID), n.ev.Encode()); err != nil {
+			s.log.WarnContext(ctx, "user event not published", "user", n.userID, "type", n.ev.Type, "err", err)
+		}
+	}
+}
+
+func (s *Service) publishTable(ctx context.Context, evs []TableEvent) {
+	for _, e := range evs {
+		if err := s.pub.Publish(ctx, event.TableTopic(e.TableID), e.Encode()); err != nil {
+			s.log.WarnContext(ctx, "table event not published", "table", e.TableID, "seq", e.Seq, "err", err)
+		}
+	}
+}
+
+// groupBets splits a draw's bets into its pools, keeping their order.
+func groupBets(bets []Bet) map[PoolKey][]Bet {
+	out := map[PoolKey][]Bet{}
+	for _, b := range bets {
+		out[b.PoolKey()] = append(out[b.PoolKey()], b)
+	}
+	return out
+}
+
+// poolOf builds the settlement input of one pool.
+func poolOf(d *Draw, k PoolKey, bets []Bet, cfg PoolConfig) Pool {
+	p := Pool{ID: PoolID(d.ID, k.Round, k.Market), Market: k.Market, Round: k.Round, Positions: d.Positions, Config: cfg}
+	p.Bets = make([]PoolBet, len(bets))
+	for i, b := range bets {
+		p.Bets[i] = PoolBet{ID: betIDString(b.ID), Player: strconv.FormatInt(b.UserID, 10), Stake: b.Stake, Selection: b.Selection}
+	}
+	return p
+}
+
+// settleInTx settles every pool of the fully dealt draw d (SPEC 1.5): the
+// outcome from its cards, the jackpot read and locked in tx, one balanced
+// transfer (or a few for huge pools) per pool, each bet's status and payout,
+// the immutable result, the seed revealed, and DRAW_SETTLED.
+func (s *Service) settleInTx(ctx context.Context, tx Tx, d Draw, t Table) (stepResult, error) {
+	deal, ok := d.Deal()
+	if !ok || len(d.Board) != 5 || len(d.Pockets) != d.Positions {
+		return stepResult{}, errs.E(errs.Internal, "draw %d is not fully dealt", d.ID)
+	}
+	outcome := OutcomeOf(deal)
+	bets, err := tx.DrawBets(ctx, d.ID)
+	if err != nil {
+		return stepResult{}, err
+	}
+	enabled, err := tx.JackpotEnabled(ctx)
+	if err != nil {
+		return stepResult{}, err
+	}
+	jackpot, err := tx.JackpotBalance(ctx)
+	if err != nil {
+		return stepResult{}, err
+	}
+	cfg := d.Pool
+	cfg.JackpotEnabled = enabled
+	now := s.clock.Now()
+	res := DrawResult{
+		DrawID: d.ID, TableID: d.TableID, Number: d.Number, Positions: d.Positions,
+		Winners: outcome.Winners, Category: outcome.Category,
+		FlopLeaders: outcome.FlopLeaders, TurnLeaders: outcome.TurnLeaders,
+		Commission: cfg.Commission, JackpotEnabled: enabled, JackpotRate: cfg.JackpotRate,
+		ExpressShares: [2]money.BasisPoints{cfg.ExpressShare1, cfg.ExpressShare2},
+		JackpotBefore: jackpot, SettledAt: now,
+	}
+	var outcomes []BetOutcome
+	balances := map[int64]money.Amount{}
+	byPool := groupBets(bets)
+	for _, k := range DrawPools() {
+		pb := byPool[k]
+		st, err := SettlePool(poolOf(&d, k, pb, cfg), outcome, jackpot)
+		if err != nil {
+			return stepResult{}, err
+		}
+		kind := ledger.Settlement
+		if st.Refunded {
+			kind = ledger.Refund
+		}
+		if err := postLegs(ctx, tx.Ledger(), "tote:settle:"+st.PoolID, kind, d.Number, st.Legs, balances); err != nil {
+			return stepResult{}, err
+		}
+		res.Pools = append(res.Pools, newPoolResult(st, pb, jackpot))
+		outcomes = append(outcomes, betOutcomes(pb, st.Payouts)...)
+		jackpot += st.JackpotChange()
+	}
+	res.JackpotAfter = jackpot
+	return s.finishInTx(ctx, tx, d, t, res, PhaseSettled, outcomes, balances)
+}
+
+// voidInTx voids draw d: every stake refunded in full, one transfer per
+// pool, the result recorded with the reason, the seed revealed, and
+// DRAW_VOIDED.
+func (s *Service) voidInTx(ctx context.Context, tx Tx, d Draw, t Table, reason string) (stepResult, error) {
+	bets, err := tx.DrawBets(ctx, d.ID)
+	if err != nil {
+		return stepResult{}, err
+	}
+	res := DrawResult{
+		DrawID: d.ID, TableID: d.TableID, Number: d.Number, Positions: d.Positions,
+		Void: true, VoidReason: reason, Commission: d.Pool.Commission, JackpotRate: d.Pool.JackpotRate,
+		ExpressShares: [2]money.BasisPoints{d.Pool.ExpressShare1, d.Pool.ExpressShare2},
+		SettledAt:     s.clock.Now(),
+	}
+	var outcomes []BetOutcome
+	balances := map[int64]money.Amount{}
+	byPool := groupBets(bets)
+	for _, k := range DrawPools() {
+		pb := byPool[k]
+		if len(pb) == 0 {
+			continue
+		}
+		st, err := VoidPool(poolOf(&d, k, pb, d.Pool))
+		if err != nil {
+			return stepResult{}, err
+		}
+		if err := postLegs(ctx, tx.Ledger(), "tote:void:"+st.PoolID, ledger.Refund, d.Number, st.Legs, balances); err != nil {
+			return stepResult{}, err
+		}
+		res.Pools = append(res.Pools, newPoolResult(st, pb, 0))
+		outcomes = append(outcomes, betOutcomes(pb, st.Payouts)...)
+	}
+	d.VoidReason = reason
+	return s.finishInTx(ctx, tx, d, t, res, PhaseVoid, outcomes, balances)
+}
+
+// finishInTx records a settled or void draw: bets, result, revealed seed,
+// the next draw's time and the closing event.
+func (s *Service) finishInTx(ctx context.Context, tx Tx, d Draw, t Table, res DrawResult, phase Phase, outcomes []BetOutcome, balances map[int64]money.Amount) (stepResult, error) {
+	now := res.SettledAt
+	if err := tx.SettleBets(ctx, outcomes, now); err != nil {
+		return stepResult{}, err
+	}
+	res.fillCards(&d)
+	d.Phase, d.Result, d.Revealed = phase, &res, true
+	d.RoundClosesAt, d.SettledAt = time.Time{}, now
+	d.NextStepAt = now.Add(s.scaled(t.Settings.ResultDisplay))
+	nd, err := tx.UpdateDraw(ctx, d)
+	if err != nil {
+		return stepResult{}, err
+	}
+	typ := EventDrawSettled
+	if phase == PhaseVoid {
+		typ = EventDrawVoided
+	}
+	ev := TableEvent{TableID: d.TableID, DrawID: d.ID, Type: typ, At: now, Result: &res, ServerSeed: res.ServerSeed, Reason: d.VoidReason}
+	out := stepResult{draw: &nd, events: []TableEvent{ev}}
+	for _, o := range outcomes {
+		out.notes = append(out.notes, userNote{userID: o.userID, ev: event.UserEvent{Type: event.BetSettled, At: now, BetID: o.BetID}})
+	}
+	for uid, bal := range balances {
+		out.notes = append(out.notes, userNote{userID: uid, ev: event.UserEvent{Type: event.BalanceChanged, At: now, Balance: int64(bal)}})
+	}
+	return out, nil
+}
+
+// betOutcomes pairs a pool's bets with their payouts.
+func betOutcomes(bets []Bet, payouts []Payout) []BetOutcome {
+	out := make([]BetOutcome, len(bets))
+	for i, b := range bets {
+		p := payouts[i]
+		st := BetLost
+		switch {
+		case p.Refund:
+			st = BetRefunded
+		case p.Amount > 0:
+			st = BetWon
+		}
+		out[i] = BetOutcome{BetID: b.ID, Status: st, Payout: p.Amount, userID: b.UserID}
+	}
+	return out
+}
+
+// maxLegsPerTransfer keeps a settlement transfer well under
+// ledger.MaxEntries even before legs are combined.
+const maxLegsPerTransfer = 4000
+
+// postLegs posts a pool's legs as balanced transfers under key (key, then
+// key:2, key:3 ... for a pool with very many winners; every leg balances on
+// its own and the legs come inflows first, so the escrow never dips below
+// zero between parts). The keys make a resumed settlement replay, never pay
+// twice. balances collects each paid wallet's balance after.
+func postLegs(ctx context.Context, p ledger.Poster, key string, kind ledger.TransferKind, drawNo int64, legs []Leg, balances map[int64]money.Amount) error {
+	for part := 0; part*maxLegsPerTransfer < len(legs); part++ {
+		chunk := legs[part*maxLegsPerTransfer : min(len(legs), (part+1)*maxLegsPerTransfer)]
+		entries := make([]ledger.Entry, 0, 2*len(chunk))
+		for _, l := range chunk {
+			from, err := ledgerAccount(l.From)
+			if err != nil {
+				return err
+			}
+			to, err := ledgerAccount(l.To)
+			if err != nil {
+				return err
+			}
+			entries = append(entries, ledger.Entry{Account: from, Amount: -l.Amount}, ledger.Entry{Account: to, Amount: l.Amount})
+		}
+		k := key
+		if part > 0 {
+			k = fmt.Sprintf("%s:%d", key, part+1)
+		}
+		entries = ledger.Combine(entries)
+		if len(entries) == 0 {
+			continue
+		}
+		posted, err := p.Post(ctx, ledger.Transfer{IdempotencyKey: k, Kind: kind, Memo: fmt.Sprintf("draw #%d pool %s", drawNo, key), Entries: entries})
+		if err != nil {
+			return err
+		}
+		for _, e := range posted.Entries {
+			if e.Account.Kind == ledger.Wallet {
+				uid, _ := strconv.ParseInt(e.Account.Ref[len("user:"):], 10, 64)
+				balances[uid] = e.BalanceAfter
+			}
+		}
+	}
+	return nil
+}
+
+// ledgerAccount maps a settlement account onto the ledger's.
+func ledgerAccount(a Account) (ledger.AccountRef, error) {
+	switch a.Kind {
+	case AccountPoolEscrow:
+		return ledger.EscrowOf(a.Ref), nil
+	case AccountPlayerWallet:
+		id, err := strconv.ParseInt(a.Ref, 10, 64)
+		if err != nil {
+			return ledger.AccountRef{}, errs.E(errs.Internal, "player %q is not a user id", a.Ref)
+		}
+		return ledger.WalletOf(id), nil
+	case AccountOrganiser:
+		return ledger.OrganiserAccount, nil
+	case AccountJackpot:
+		return ledger.JackpotAccount, nil
+	}
+	return ledger.AccountRef{}, errs.E(errs.Internal, "unknown settlement account %q", a.Kind)
+}

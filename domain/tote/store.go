@@ -1,0 +1,175 @@
+package tote
+
+import (
+	"context"
+	"time"
+
+	"github.com/pokertote/pokertote/domain/account"
+	"github.com/pokertote/pokertote/domain/errs"
+	"github.com/pokertote/pokertote/domain/ledger"
+	"github.com/pokertote/pokertote/domain/money"
+)
+
+// Store is the totalizator's persistence: reads outside any transaction and
+// Within, the unit of work every state change runs in. Implementations must
+// be safe for concurrent use; every one must pass totetest.Run.
+type Store interface {
+	// Within runs fn in one transaction: everything fn does through tx
+	// (rows, outbox events, ledger posts) commits together when fn returns
+	// nil and not at all otherwise. An implementation may run fn again
+	// after a serialization failure, so fn must not keep effects outside tx
+	// from one run to the next.
+	Within(ctx context.Context, fn func(ctx context.Context, tx Tx) error) error
+
+	Table(ctx context.Context, id int64) (Table, error)
+	Tables(ctx context.Context) ([]Table, error)
+	Draw(ctx context.Context, id int64) (Draw, error)
+	// LatestDraw is the table's newest draw; NotFound when it has none.
+	LatestDraw(ctx context.Context, tableID int64) (Draw, error)
+	Bet(ctx context.Context, id int64) (Bet, error)
+	// BetByKey finds a player's bet by its idempotency key.
+	BetByKey(ctx context.Context, userID int64, key string) (Bet, error)
+	// Bets lists a player's bets newest first.
+	Bets(ctx context.Context, q BetQuery) ([]Bet, error)
+	// DrawBets lists every bet of a draw in id order.
+	DrawBets(ctx context.Context, drawID int64) ([]Bet, error)
+	// PoolTotals sums the stakes of a draw per round and selection; round
+	// 0 means every round.
+	PoolTotals(ctx context.Context, drawID int64, round Round) ([]SelectionTotal, error)
+	// Results lists finished (SETTLED or VOID) draws newest first.
+	Results(ctx context.Context, q ResultQuery) ([]Draw, error)
+	// EventsAfter lists a table's outbox events with Seq > after, in order,
+	// at most limit of them.
+	EventsAfter(ctx context.Context, tableID, after int64, limit int) ([]TableEvent, error)
+	// JackpotEnabled is the game-wide jackpot flag (true until changed).
+	JackpotEnabled(ctx context.Context) (bool, error)
+}
+
+// LockMode says how Tx.LockDraw locks a draw's row.
+type LockMode int
+
+// The lock modes. Bets take Shared locks, so many commit at once; the
+// dealer's steps take Exclusive ones, which wait for every bet holding a
+// Shared lock to finish and make later bets wait and then see the new
+// state. This is the round-close race's database check.
+const (
+	Shared LockMode = iota
+	Exclusive
+)
+
+// Tx is the work a Store offers inside one transaction.
+type Tx interface {
+	// CheckLease fails with Conflict LEASE_LOST unless l is still the
+	// table's lease (same owner and fence), and keeps it so until commit:
+	// a dealer that lost its table can write nothing.
+	CheckLease(ctx context.Context, l Lease) error
+
+	InsertTable(ctx context.Context, t Table) (Table, error)
+	// Table reads a table without locking it.
+	Table(ctx context.Context, id int64) (Table, error)
+	// LockTable reads a table and locks it until commit.
+	LockTable(ctx context.Context, id int64) (Table, error)
+	UpdateTable(ctx context.Context, t Table) error
+
+	LockDraw(ctx context.Context, id int64, mode LockMode) (Draw, error)
+	LatestDraw(ctx context.Context, tableID int64) (Draw, error)
+	// InsertDraw stores a new draw (ID assigned, Version 1).
+	InsertDraw(ctx context.Context, d Draw) (Draw, error)
+	// UpdateDraw stores d if the stored version is still d.Version and
+	// returns it with the version increased; otherwise Conflict
+	// DRAW_CHANGED and nothing changes.
+	UpdateDraw(ctx context.Context, d Draw) (Draw, error)
+
+	// InsertBet stores a bet (ID assigned). A second bet with the same user
+	// and idempotency key is Conflict DUPLICATE_BET.
+	InsertBet(ctx context.Context, b Bet) (Bet, error)
+	DrawBets(ctx context.Context, drawID int64) ([]Bet, error)
+	RoundBetIDs(ctx context.Context, drawID int64, round Round) ([]int64, error)
+	PoolTotals(ctx context.Context, drawID int64, round Round) ([]SelectionTotal, error)
+	// SettleBets records how a settlement left each bet; only ACCEPTED
+	// bets change.
+	SettleBets(ctx context.Context, outcomes []BetOutcome, at time.Time) error
+
+	// AppendEvent adds e to its table's outbox with the next sequence
+	// number and returns it with Seq set.
+	AppendEvent(ctx context.Context, e TableEvent) (TableEvent, error)
+
+	// Ledger posts money movements in this transaction.
+	Ledger() ledger.Poster
+	// JackpotBalance reads the JACKPOT account and locks it until commit,
+	// so that two settlements never pay the same jackpot.
+	JackpotBalance(ctx context.Context) (money.Amount, error)
+	JackpotEnabled(ctx context.Context) (bool, error)
+	SetJackpotEnabled(ctx context.Context, enabled bool) error
+}
+
+// Lease is a dealer's right to deal one table: held by Owner until
+// ExpiresAt, with a Fence that increases every time the lease changes
+// hands.
+type Lease struct {
+	TableID   int64
+	Owner     string
+	Fence     int64
+	ExpiresAt time.Time
+}
+
+// LeaseStore hands out table leases. Times come from the caller's clock;
+// replicas must keep their clocks close (NTP), and the TTL should dwarf
+// the skew.
+type LeaseStore interface {
+	// AcquireLease takes the table's lease for owner until now+ttl: when
+	// nobody holds it, when it expired (the fence increases), or when owner
+	// holds it already (renewed, same fence). Otherwise Conflict LEASE_HELD.
+	AcquireLease(ctx context.Context, tableID int64, owner string, now time.Time, ttl time.Duration) (Lease, error)
+	// RenewLease extends l to now+ttl, or fails with Conflict LEASE_LOST
+	// when l is no longer the table's lease.
+	RenewLease(ctx context.Context, l Lease, now time.Time, ttl time.Duration) (Lease, error)
+	// ReleaseLease gives l up (it expires now) if it is still held.
+	ReleaseLease(ctx context.Context, l Lease) error
+}
+
+// Lease errors' reasons.
+const (
+	ReasonLeaseHeld    = "LEASE_HELD"
+	ReasonLeaseLost    = "LEASE_LOST"
+	ReasonDrawChanged  = "DRAW_CHANGED"
+	ReasonDuplicateBet = "DUPLICATE_BET"
+)
+
+// ErrLeaseLost is the error of a write by a dealer whose lease is gone.
+func ErrLeaseLost(tableID int64) error {
+	return errs.R(errs.Conflict, ReasonLeaseLost, "the dealer of table %d lost its lease", tableID)
+}
+
+// ErrDrawChanged is the error of a change made from a stale copy of a draw.
+func ErrDrawChanged(drawID int64) error {
+	return errs.R(errs.Conflict, ReasonDrawChanged, "draw %d changed meanwhile", drawID)
+}
+
+// StakeGate says whether a user may stake money now (verified, 21+);
+// account.Service implements it.
+type StakeGate interface {
+	EnsureCanStake(ctx context.Context, userID int64) error
+}
+
+// Auditor records admin actions; the account store implements it.
+type Auditor interface {
+	AppendAudit(ctx context.Context, e account.AuditEntry) (account.AuditEntry, error)
+}
+
+// Clock is the time source of the dealer and the services: the real clock
+// in production, a FakeClock in tests.
+type Clock interface {
+	Now() time.Time
+	// After returns a channel that receives once d has passed.
+	After(d time.Duration) <-chan time.Time
+}
+
+// RealClock is the wall clock.
+type RealClock struct{}
+
+// Now returns time.Now().
+func (RealClock) Now() time.Time { return time.Now() }
+
+// After is time.After.
+func (RealClock) After(d time.Duration) <-chan time.Time { return time.After(d) }

@@ -1,0 +1,238 @@
+package totetest
+
+import (
+	"fmt"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/pokertote/pokertote/domain/cards"
+	"github.com/pokertote/pokertote/domain/errs"
+	"github.com/pokertote/pokertote/domain/ledger"
+	"github.com/pokertote/pokertote/domain/money"
+	"github.com/pokertote/pokertote/domain/tote"
+)
+
+func testBetChecks(t *testing.T, env Env) {
+	h := NewHarness(t, env, 6)
+	h.Deposit(1, kzt(10_000))
+	d := h.RunUntil(h.Dealer, "PRE_DEAL", InPhase(tote.PhasePreDeal))
+	cases := []struct {
+		name         string
+		m            tote.Market
+		sel          string
+		stake        money.Amount
+		code         errs.Code
+		reason       string
+		user, drawID int64
+	}{
+		{"below the minimum", tote.MarketWin, "1", kzt(100) - 1, errs.Invalid, "STAKE_TOO_LOW", 1, 0},
+		{"above the maximum", tote.MarketWin, "1", kzt(1_000_000) + 1, errs.Invalid, "STAKE_TOO_HIGH", 1, 0},
+		{"position off the table", tote.MarketWin, "7", kzt(100), errs.Invalid, "POSITION_OUT_OF_RANGE", 1, 0},
+		{"malformed selection", tote.MarketCombination, "flush", kzt(100), errs.Invalid, "INVALID_SELECTION", 1, 0},
+		{"unknown market", "PLACE", "1", kzt(100), errs.Invalid, "UNKNOWN_MARKET", 1, 0},
+		{"no money", tote.MarketWin, "1", kzt(100), errs.Conflict, "INSUFFICIENT_FUNDS", 9, 0},
+		{"no such draw", tote.MarketWin, "1", kzt(100), errs.NotFound, "", 1, d.ID + 1000},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			id := d.ID
+			if c.drawID != 0 {
+				id = c.drawID
+			}
+			key := "checks-" + c.name
+			_, err := h.Svc.PlaceBet(h.Ctx, tote.PlaceBetRequest{UserID: c.user, DrawID: id, Market: c.m, Selection: c.sel, Stake: c.stake, IdempotencyKey: key})
+			wantCode(t, err, c.code, c.reason)
+			if _, err := env.Store.BetByKey(h.Ctx, c.user, key); !errs.Is(err, errs.NotFound) {
+				t.Errorf("a refused bet was stored: %v", err)
+			}
+		})
+	}
+	if b := h.Balance(ledger.WalletOf(1)); b != kzt(10_000) {
+		t.Fatalf("refused bets moved money: wallet %s", b)
+	}
+	// The deadline has passed but the dealer has not closed the round yet.
+	h.Clock.Advance(d.RoundClosesAt.Sub(h.Clock.Now()))
+	_, err := h.Bet(1, d, tote.MarketWin, "1", kzt(100))
+	wantCode(t, err, errs.Conflict, "ROUND_CLOSED")
+	d = h.RunUntil(h.Dealer, "DEALING_POCKET", InPhase(tote.PhaseDealingPocket))
+	_, err = h.Bet(1, d, tote.MarketWin, "1", kzt(100))
+	wantCode(t, err, errs.Conflict, "ROUND_CLOSED")
+	d = h.RunUntil(h.Dealer, "FLOP", InPhase(tote.PhaseFlop))
+	_, err = h.Bet(1, d, tote.MarketExpress, "1-1-1", kzt(100))
+	wantCode(t, err, errs.Invalid, "MARKET_NOT_OFFERED_IN_ROUND")
+
+	// The minimum stake changes from the next draw only (rule 9).
+	two := kzt(200)
+	if _, err := h.Svc.UpdateTable(h.Ctx, 1, h.Table.ID, tote.SettingsUpdate{MinStake: &two}); err != nil {
+		t.Fatal(err)
+	}
+	h.MustBet(1, d, tote.MarketWin, "2", kzt(150))
+	d = h.RunUntil(h.Dealer, "SETTLED", InPhase(tote.PhaseSettled))
+	_, err = h.Bet(1, d, tote.MarketWin, "1", kzt(100))
+	wantCode(t, err, errs.Conflict, "DRAW_FINISHED")
+	d = h.RunUntil(h.Dealer, "draw 2", func(x tote.Draw) bool { return x.Number == 2 })
+	if d.MinStake != two {
+		t.Fatalf("draw 2 min stake %s, want %s", d.MinStake, two)
+	}
+	_, err = h.Bet(1, d, tote.MarketWin, "1", kzt(150))
+	wantCode(t, err, errs.Invalid, "STAKE_TOO_LOW")
+}
+
+func testBetIdempotency(t *testing.T, env Env) {
+	h := NewHarness(t, env, 6)
+	h.Deposit(1, kzt(10_000))
+	d := h.RunUntil(h.Dealer, "PRE_DEAL", InPhase(tote.PhasePreDeal))
+	req := tote.PlaceBetRequest{UserID: 1, DrawID: d.ID, Market: tote.MarketWin, Selection: "3", Stake: kzt(250), IdempotencyKey: "same"}
+	n := 1
+	if env.Concurrent {
+		n = 8
+	}
+	ids := make(chan int64, n)
+	var wg sync.WaitGroup
+	for range n {
+		wg.Go(func() {
+			b, err := h.Svc.PlaceBet(h.Ctx, req)
+			if err != nil {
+				t.Errorf("place: %v", err)
+			}
+			ids <- b.ID
+		})
+	}
+	wg.Wait()
+	close(ids)
+	first := <-ids
+	for id := range ids {
+		if id != first {
+			t.Fatalf("same key gave bets %d and %d", first, id)
+		}
+	}
+	again, err := h.Svc.PlaceBet(h.Ctx, req)
+	if err != nil || again.ID != first {
+		t.Fatalf("retry gave %+v, %v", again, err)
+	}
+	if b := h.Balance(ledger.WalletOf(1)); b != kzt(10_000-250) {
+		t.Fatalf("wallet %s after one bet placed %d times", b, n+1)
+	}
+	other := req
+	other.Stake = kzt(300)
+	_, err = h.Svc.PlaceBet(h.Ctx, other)
+	wantCode(t, err, errs.Conflict, "IDEMPOTENCY_KEY_REUSED")
+}
+
+// testCloseRace races many bets against the close of round 1. The bettors'
+// service runs on a clock that never reaches the deadline, so only the
+// database check decides; every bet must either be in the closed round's
+// pools (and the public seed the close fixed) or have moved no money.
+func testCloseRace(t *testing.T, env Env) {
+	h := NewHarness(t, env, 6)
+	workers, perWorker := 4, 15
+	if env.Concurrent {
+		workers, perWorker = 16, 40
+	}
+	for u := range workers {
+		h.Deposit(int64(100+u), kzt(1_000_000))
+	}
+	d := h.RunUntil(h.Dealer, "PRE_DEAL", InPhase(tote.PhasePreDeal))
+	bettors, err := tote.NewService(tote.Config{Store: env.Store, Ledger: env.Ledger, Gate: AllowAll{}, Publisher: h.Pub, Clock: tote.NewFakeClock(Start)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	var accepted []tote.Bet
+	start := make(chan struct{})
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Go(func() {
+			<-start
+			for i := range perWorker {
+				b, err := bettors.PlaceBet(h.Ctx, tote.PlaceBetRequest{UserID: int64(100 + w), DrawID: d.ID, Market: tote.MarketWin,
+					Selection: itoa(1 + (w+i)%6), Stake: kzt(100) + money.Amount(i), IdempotencyKey: fmt.Sprintf("race-%d-%d", w, i)})
+				if errs.ReasonOf(err) == "ROUND_CLOSED" {
+					return
+				}
+				if err != nil {
+					t.Errorf("bet: %v", err)
+					return
+				}
+				mu.Lock()
+				accepted = append(accepted, b)
+				mu.Unlock()
+			}
+		})
+	}
+	close(start)
+	time.Sleep(5 * time.Millisecond)
+	h.Clock.Advance(d.RoundClosesAt.Sub(h.Clock.Now()))
+	h.Dealer.Tick(h.Ctx) // closes round 1 while bets are in flight
+	wg.Wait()
+	closed := h.Draw()
+	if closed.Phase != tote.PhaseDealingPocket {
+		t.Fatalf("round 1 not closed: %s", closed.Phase)
+	}
+	ids := make([]string, len(accepted))
+	var sum money.Amount
+	for i, b := range accepted {
+		ids[i] = itoa64(b.ID)
+		sum += b.Stake
+	}
+	if string(closed.PublicSeed) != string(cards.PublicSeedFromIDs(ids)) {
+		t.Errorf("the public seed was not fixed over exactly the %d accepted bets", len(accepted))
+	}
+	if got := h.Balance(ledger.EscrowOf(tote.PoolID(d.ID, 1, tote.MarketWin))); got != sum {
+		t.Errorf("escrow holds %s, accepted stakes %s", got, sum)
+	}
+	t.Logf("%d bets accepted before the close", len(accepted))
+	d = h.RunUntil(h.Dealer, "SETTLED", InPhase(tote.PhaseSettled))
+	h.CheckBooks(d)
+	checkSettledBets(h, d, accepted)
+	deposits := map[int64]money.Amount{}
+	for u := range workers {
+		deposits[int64(100+u)] = kzt(1_000_000)
+	}
+	checkWallets(h, deposits, d.ID)
+}
+
+func testAdminVoid(t *testing.T, env Env) {
+	h := NewHarness(t, env, 6)
+	for u := int64(1); u <= 3; u++ {
+		h.Deposit(u, kzt(100_000))
+	}
+	d := h.RunUntil(h.Dealer, "PRE_DEAL", InPhase(tote.PhasePreDeal))
+	placed := placeEverywhere(h, d)
+	d = h.RunUntil(h.Dealer, "POCKET", InPhase(tote.PhasePocket))
+	placed = append(placed, placeEverywhere(h, d)...)
+	_, err := h.Svc.VoidDraw(h.Ctx, 1, d.ID, "")
+	wantCode(t, err, errs.Invalid, "INVALID_REASON")
+	v, err := h.Svc.VoidDraw(h.Ctx, 1, d.ID, "camera failure")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v.Phase != tote.PhaseVoid || !v.Revealed || v.Result == nil || !v.Result.Void {
+		t.Fatalf("voided draw %+v", v)
+	}
+	h.CheckBooks(v)
+	checkSettledBets(h, v, placed)
+	for u := int64(1); u <= 3; u++ {
+		if b := h.Balance(ledger.WalletOf(u)); b != kzt(100_000) {
+			t.Errorf("user %d has %s after the void, want every stake back", u, b)
+		}
+	}
+	bets, _ := env.Store.DrawBets(h.Ctx, v.ID)
+	for _, b := range bets {
+		if b.Status != tote.BetRefunded || b.Payout != b.Stake {
+			t.Errorf("bet %d: %s %s of %s", b.ID, b.Status, b.Payout, b.Stake)
+		}
+	}
+	if _, ver, err := h.Svc.VerifyDraw(h.Ctx, v.ID); err != nil || len(ver.Problems) > 0 || !ver.CardsMatch {
+		t.Errorf("verify void draw: %+v %v", ver, err)
+	}
+	_, err = h.Svc.VoidDraw(h.Ctx, 1, d.ID, "again")
+	wantCode(t, err, errs.Conflict, "DRAW_FINISHED")
+	evs := h.Events()
+	if last := evs[len(evs)-1]; last.Type != tote.EventDrawVoided || last.Reason != "voided by an admin: camera failure" {
+		t.Errorf("last event %+v", last)
+	}
+	// The dealer notices and goes on with the next draw.
+	h.RunUntil(h.Dealer, "draw 2", func(x tote.Draw) bool { return x.Number == 2 && x.Phase == tote.PhasePreDeal })
+}

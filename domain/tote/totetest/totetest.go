@@ -1,0 +1,272 @@
+// Package totetest is the conformance suite of tote.Store and
+// tote.LeaseStore implementations: the in-memory twin and the database
+// adapter (on SQLite and Postgres) run the same tests, which drive real
+// draws through the dealer on a fake clock.
+package totetest
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/pokertote/pokertote/domain/cards"
+	"github.com/pokertote/pokertote/domain/errs"
+	"github.com/pokertote/pokertote/domain/ledger"
+	"github.com/pokertote/pokertote/domain/money"
+	"github.com/pokertote/pokertote/domain/tote"
+)
+
+// Env is one fresh, empty store with its lease store and ledger.
+type Env struct {
+	Store  tote.Store
+	Leases tote.LeaseStore
+	Ledger ledger.Store
+	// Concurrent says the store runs transactions in parallel (Postgres),
+	// so the race tests use many goroutines.
+	Concurrent bool
+}
+
+// Run runs every conformance test; newEnv makes a fresh Env per test.
+func Run(t *testing.T, newEnv func(t *testing.T) Env) {
+	tests := []struct {
+		name string
+		fn   func(t *testing.T, env Env)
+	}{
+		{"FullDrawSettlesEveryMarket", testFullDraw},
+		{"OutboxSequence", testOutboxSequence},
+		{"BetChecks", testBetChecks},
+		{"BetIdempotency", testBetIdempotency},
+		{"CloseRace", testCloseRace},
+		{"AdminVoidRefunds", testAdminVoid},
+		{"LeaseTakeoverResumes", testLeaseTakeover},
+		{"StalledDrawVoidedOnTakeover", testStalledTakeover},
+		{"JackpotPaidToExpress", testJackpotPaid},
+		{"TablesAdmin", testTablesAdmin},
+		{"Results", testResults},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) { tc.fn(t, newEnv(t)) })
+	}
+}
+
+// Start is when every fake clock of the suite starts.
+var Start = time.Date(2025, 3, 1, 12, 0, 0, 0, time.UTC)
+
+// AllowAll is a stake gate letting everybody bet.
+type AllowAll struct{}
+
+// EnsureCanStake always allows.
+func (AllowAll) EnsureCanStake(context.Context, int64) error { return nil }
+
+// Recorder is an event.Publisher that keeps every message.
+type Recorder struct {
+	mu   sync.Mutex
+	msgs map[string][][]byte
+}
+
+// Publish records the message.
+func (r *Recorder) Publish(_ context.Context, topic string, data []byte) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.msgs == nil {
+		r.msgs = map[string][][]byte{}
+	}
+	r.msgs[topic] = append(r.msgs[topic], data)
+	return nil
+}
+
+// Messages returns what was published on topic.
+func (r *Recorder) Messages(topic string) [][]byte {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return slices.Clone(r.msgs[topic])
+}
+
+// SimpleOdds is an OddsEngine that reports only the leaders: fast and
+// enough for tests that are not about odds.
+type SimpleOdds struct{}
+
+// PreDeal returns symmetric odds.
+func (SimpleOdds) PreDeal(_ context.Context, n int) (tote.LiveOdds, error) {
+	o := tote.LiveOdds{Phase: tote.PhasePreDeal}
+	for p := 1; p <= n; p++ {
+		o.Positions = append(o.Positions, tote.PositionOdds{Position: p, Equity: 1 / float64(n)})
+	}
+	return o, nil
+}
+
+// Live returns the leaders with the board so far.
+func (SimpleOdds) Live(_ context.Context, pockets [][2]cards.Card, board []cards.Card) (tote.LiveOdds, error) {
+	o := tote.LiveOdds{Exact: true}
+	if len(board) >= 3 {
+		o.Leaders = tote.Leaders(pockets, board)
+	}
+	return o, nil
+}
+
+// Harness is one table with its service and dealer on a fake clock.
+type Harness struct {
+	T      testing.TB
+	Env    Env
+	Ctx    context.Context
+	Clock  *tote.FakeClock
+	Pub    *Recorder
+	Svc    *tote.Service
+	Dealer *tote.Dealer
+	Table  tote.Table
+}
+
+// NewHarness creates a table of n positions with fast, round-number
+// timings (10 s rounds, 1 s cards, 5 s result) and its dealer "A".
+func NewHarness(t testing.TB, env Env, n int) *Harness {
+	t.Helper()
+	h := &Harness{T: t, Env: env, Ctx: context.Background(), Clock: tote.NewFakeClock(Start), Pub: &Recorder{}}
+	svc, err := tote.NewService(tote.Config{Store: env.Store, Ledger: env.Ledger, Gate: AllowAll{}, Publisher: h.Pub, Clock: h.Clock})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.Svc = svc
+	rounds := [4]time.Duration{10 * time.Second, 10 * time.Second, 10 * time.Second, 10 * time.Second}
+	card, result := time.Second, 5*time.Second
+	h.Table, err = svc.CreateTable(h.Ctx, 1, tote.NewTable{Name: fmt.Sprintf("T%d-%d", n, time.Now().UnixNano()), Positions: n,
+		Update: tote.SettingsUpdate{RoundLengths: &rounds, CardInterval: &card, ResultDisplay: &result}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.Dealer = h.NewDealer("A")
+	return h
+}
+
+// NewDealer returns another dealer of the harness's table.
+func (h *Harness) NewDealer(owner string) *tote.Dealer {
+	return tote.NewDealer(h.Svc, h.Env.Leases, SimpleOdds{}, tote.DealerConfig{
+		TableID: h.Table.ID, Owner: owner, LeaseTTL: 3 * time.Second, PoolTick: 250 * time.Millisecond, MaxStall: time.Minute,
+	})
+}
+
+// Deposit gives a user money.
+func (h *Harness) Deposit(user int64, a money.Amount) {
+	h.T.Helper()
+	key := fmt.Sprintf("deposit:%d:%d", user, time.Now().UnixNano())
+	if _, err := h.Env.Ledger.Post(h.Ctx, ledger.Move(key, ledger.Deposit, "test", ledger.CashAccount, ledger.WalletOf(user), a)); err != nil {
+		h.T.Fatal(err)
+	}
+}
+
+// Balance is an account's balance.
+func (h *Harness) Balance(a ledger.AccountRef) money.Amount {
+	h.T.Helper()
+	b, err := h.Env.Ledger.Balance(h.Ctx, a)
+	if err != nil {
+		h.T.Fatal(err)
+	}
+	return b
+}
+
+// Draw is the table's latest draw.
+func (h *Harness) Draw() tote.Draw {
+	h.T.Helper()
+	d, err := h.Env.Store.LatestDraw(h.Ctx, h.Table.ID)
+	if err != nil {
+		h.T.Fatal(err)
+	}
+	return d
+}
+
+// RunUntil ticks dealer and advances the clock until cond holds for the
+// latest draw (at most 2000 ticks).
+func (h *Harness) RunUntil(dealer *tote.Dealer, what string, cond func(d tote.Draw) bool) tote.Draw {
+	h.T.Helper()
+	for range 2000 {
+		wait := dealer.Tick(h.Ctx)
+		if d, err := h.Env.Store.LatestDraw(h.Ctx, h.Table.ID); err == nil && cond(d) {
+			return d
+		}
+		h.Clock.Advance(wait)
+	}
+	h.T.Fatalf("the dealer never reached %s", what)
+	return tote.Draw{}
+}
+
+// InPhase is a RunUntil condition.
+func InPhase(p tote.Phase) func(d tote.Draw) bool {
+	return func(d tote.Draw) bool { return d.Phase == p }
+}
+
+// Bet places a bet with a fresh key.
+func (h *Harness) Bet(user int64, d tote.Draw, m tote.Market, sel string, stake money.Amount) (tote.Bet, error) {
+	return h.Svc.PlaceBet(h.Ctx, tote.PlaceBetRequest{UserID: user, DrawID: d.ID, Market: m, Selection: sel, Stake: stake,
+		IdempotencyKey: fmt.Sprintf("k%d-%s-%s-%d", user, m, sel, time.Now().UnixNano())})
+}
+
+// MustBet places a bet that must be accepted.
+func (h *Harness) MustBet(user int64, d tote.Draw, m tote.Market, sel string, stake money.Amount) tote.Bet {
+	h.T.Helper()
+	b, err := h.Bet(user, d, m, sel, stake)
+	if err != nil {
+		h.T.Fatalf("bet %s %s %s: %v", m, sel, stake, err)
+	}
+	return b
+}
+
+// CheckBooks checks that the ledger reconciles and every escrow of the
+// draw is exactly zero.
+func (h *Harness) CheckBooks(d tote.Draw) {
+	h.T.Helper()
+	if err := h.Env.Ledger.Reconcile(h.Ctx); err != nil {
+		h.T.Fatal(err)
+	}
+	for _, k := range tote.DrawPools() {
+		if b := h.Balance(ledger.EscrowOf(tote.PoolID(d.ID, k.Round, k.Market))); b != 0 {
+			h.T.Errorf("escrow of pool %s holds %s after the draw", tote.PoolID(d.ID, k.Round, k.Market), b)
+		}
+	}
+}
+
+// Events is the table's outbox.
+func (h *Harness) Events() []tote.TableEvent {
+	h.T.Helper()
+	evs, err := h.Env.Store.EventsAfter(h.Ctx, h.Table.ID, 0, 100000)
+	if err != nil {
+		h.T.Fatal(err)
+	}
+	return evs
+}
+
+// wantCode fails unless err has the code and reason.
+func wantCode(t testing.TB, err error, code errs.Code, reason string) {
+	t.Helper()
+	if errs.CodeOf(err) != code || (reason != "" && errs.ReasonOf(err) != reason) {
+		t.Fatalf("got %v (code %s, reason %s), want %s %s", err, errs.CodeOf(err), errs.ReasonOf(err), code, reason)
+	}
+}
+
+// resultJSON is a result's JSON, to compare stored results.
+func resultJSON(t testing.TB, r *tote.DrawResult) string {
+	t.Helper()
+	b, err := json.Marshal(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// types lists the events' types, joined, for readable assertions.
+func types(evs []tote.TableEvent) string {
+	var sb strings.Builder
+	for i, e := range evs {
+		if i > 0 {
+			sb.WriteByte(' ')
+		}
+		sb.WriteString(string(e.Type))
+		if e.Type == tote.EventRoundOpened || e.Type == tote.EventRoundClosed {
+			fmt.Fprintf(&sb, "(%d)", e.Round)
+		}
+	}
+	return sb.String()
+}
