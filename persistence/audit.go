@@ -22,6 +22,7 @@ type auditRow struct {
 	CreatedAt time.Time
 }
 
+// TableName names the table of auditRow for GORM.
 func (auditRow) TableName() string { return "audit_log" }
 
 // auditSubjectPrefix marks a subject that is a user.

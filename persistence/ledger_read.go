@@ -73,6 +73,44 @@ func (r *LedgerRepo) History(ctx context.Context, a ledger.AccountRef, p ledger.
 // reconcileLimit bounds the problems of each kind Reconcile reports.
 const reconcileLimit = 10
 
+// reconcileLine is one problem row; the checks name their columns a to d.
+type reconcileLine struct{ A, B, C, D string }
+
+func lineAccount(l reconcileLine) ledger.AccountRef {
+	return ledger.AccountRef{Kind: ledger.AccountKind(l.A), Ref: l.B}
+}
+
+// reconcileChecks are the queries of Reconcile, each listing up to
+// reconcileLimit problems of one kind, and how to describe one.
+var reconcileChecks = []struct {
+	sql      string
+	describe func(reconcileLine) string
+}{
+	{`SELECT a.kind AS a, a.ref AS b, CAST(a.balance AS TEXT) AS c, CAST(COALESCE(s.total, 0) AS TEXT) AS d
+		FROM ledger_accounts a
+		LEFT JOIN (SELECT account_id, SUM(amount) AS total FROM ledger_entries GROUP BY account_id) s ON s.account_id = a.id
+		WHERE a.balance <> COALESCE(s.total, 0)
+		ORDER BY a.id LIMIT ?`,
+		func(l reconcileLine) string {
+			return fmt.Sprintf("%s: balance %s but entries sum to %s", lineAccount(l), tiyn(l.C), tiyn(l.D))
+		}},
+	{`SELECT CAST(transfer_id AS TEXT) AS a, CAST(SUM(amount) AS TEXT) AS b
+		FROM ledger_entries GROUP BY transfer_id HAVING SUM(amount) <> 0
+		ORDER BY transfer_id LIMIT ?`,
+		func(l reconcileLine) string { return fmt.Sprintf("transfer %s sums to %s", l.A, tiyn(l.B)) }},
+	{`SELECT CAST(t.id AS TEXT) AS a FROM ledger_transfers t
+		WHERE NOT EXISTS (SELECT 1 FROM ledger_entries e WHERE e.transfer_id = t.id)
+		ORDER BY t.id LIMIT ?`,
+		func(l reconcileLine) string { return fmt.Sprintf("transfer %s has no entries", l.A) }},
+	{`SELECT CAST(total AS TEXT) AS a FROM (SELECT SUM(amount) AS total FROM ledger_entries) s
+		WHERE total <> 0 LIMIT ?`,
+		func(l reconcileLine) string { return fmt.Sprintf("all entries sum to %s", tiyn(l.A)) }},
+	{`SELECT kind AS a, ref AS b, CAST(balance AS TEXT) AS c FROM ledger_accounts
+		WHERE balance < 0 AND kind NOT IN ('CASH', 'ORGANISER', 'HOUSE')
+		ORDER BY id LIMIT ?`,
+		func(l reconcileLine) string { return fmt.Sprintf("%s is negative: %s", lineAccount(l), tiyn(l.C)) }},
+}
+
 // Reconcile implements ledger.Store. On Postgres it reads one consistent
 // snapshot (a read-only REPEATABLE READ transaction), so posts running at
 // the same time cannot make the books look wrong. Sums are compared in SQL
@@ -82,44 +120,13 @@ func (r *LedgerRepo) Reconcile(ctx context.Context) error {
 	var problems []string
 	check := func(tx *gorm.DB) error {
 		problems = problems[:0]
-		type line struct{ A, B, C, D string }
-		queries := []struct {
-			sql    string
-			format func(line) string
-		}{
-			{`SELECT a.kind AS a, a.ref AS b, CAST(a.balance AS TEXT) AS c, CAST(COALESCE(s.total, 0) AS TEXT) AS d
-				FROM ledger_accounts a
-				LEFT JOIN (SELECT account_id, SUM(amount) AS total FROM ledger_entries GROUP BY account_id) s ON s.account_id = a.id
-				WHERE a.balance <> COALESCE(s.total, 0)
-				ORDER BY a.id LIMIT ?`,
-				func(l line) string {
-					return fmt.Sprintf("%s: balance %s but entries sum to %s", ledger.AccountRef{Kind: ledger.AccountKind(l.A), Ref: l.B}, tiyn(l.C), tiyn(l.D))
-				}},
-			{`SELECT CAST(transfer_id AS TEXT) AS a, CAST(SUM(amount) AS TEXT) AS b
-				FROM ledger_entries GROUP BY transfer_id HAVING SUM(amount) <> 0
-				ORDER BY transfer_id LIMIT ?`,
-				func(l line) string { return fmt.Sprintf("transfer %s sums to %s", l.A, tiyn(l.B)) }},
-			{`SELECT CAST(t.id AS TEXT) AS a FROM ledger_transfers t
-				WHERE NOT EXISTS (SELECT 1 FROM ledger_entries e WHERE e.transfer_id = t.id)
-				ORDER BY t.id LIMIT ?`,
-				func(l line) string { return fmt.Sprintf("transfer %s has no entries", l.A) }},
-			{`SELECT CAST(total AS TEXT) AS a FROM (SELECT SUM(amount) AS total FROM ledger_entries) s
-				WHERE total <> 0 LIMIT ?`,
-				func(l line) string { return fmt.Sprintf("all entries sum to %s", tiyn(l.A)) }},
-			{`SELECT kind AS a, ref AS b, CAST(balance AS TEXT) AS c FROM ledger_accounts
-				WHERE balance < 0 AND kind NOT IN ('CASH', 'ORGANISER', 'HOUSE')
-				ORDER BY id LIMIT ?`,
-				func(l line) string {
-					return fmt.Sprintf("%s is negative: %s", ledger.AccountRef{Kind: ledger.AccountKind(l.A), Ref: l.B}, tiyn(l.C))
-				}},
-		}
-		for _, q := range queries {
-			var lines []line
-			if err := tx.Raw(q.sql, reconcileLimit).Scan(&lines).Error; err != nil {
+		for _, c := range reconcileChecks {
+			var lines []reconcileLine
+			if err := tx.Raw(c.sql, reconcileLimit).Scan(&lines).Error; err != nil {
 				return err
 			}
 			for _, l := range lines {
-				problems = append(problems, q.format(l))
+				problems = append(problems, c.describe(l))
 			}
 		}
 		return nil

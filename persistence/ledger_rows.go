@@ -15,6 +15,7 @@ type ledgerAccountRow struct {
 	Balance int64
 }
 
+// TableName names the table of ledgerAccountRow for GORM.
 func (ledgerAccountRow) TableName() string { return "ledger_accounts" }
 
 // ledgerTransferRow is a row of ledger_transfers.
@@ -27,6 +28,7 @@ type ledgerTransferRow struct {
 	CreatedAt      time.Time
 }
 
+// TableName names the table of ledgerTransferRow for GORM.
 func (ledgerTransferRow) TableName() string { return "ledger_transfers" }
 
 // ledgerEntryRow is a row of ledger_entries.
@@ -39,6 +41,7 @@ type ledgerEntryRow struct {
 	CreatedAt    time.Time
 }
 
+// TableName names the table of ledgerEntryRow for GORM.
 func (ledgerEntryRow) TableName() string { return "ledger_entries" }
 
 // postedEntryRow is an entry joined with its account, as a replay reads it.

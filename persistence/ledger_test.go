@@ -53,6 +53,7 @@ func openTestDB(t *testing.T, dialect string) *persistence.DB {
 func TestLedgerConformance(t *testing.T) {
 	for _, dialect := range testDialects {
 		t.Run(dialect, func(t *testing.T) {
+			t.Parallel() // the dialects share no state; Postgres works in its own process
 			ledgertest.Run(t, func(t *testing.T) ledger.Store {
 				return persistence.NewLedgerRepo(openTestDB(t, dialect))
 			})
@@ -166,7 +167,7 @@ func TestLedgerInTx(t *testing.T) {
 
 func TestLedgerLargeTransfer(t *testing.T) {
 	// A settlement with more legs than one multi-row statement carries.
-	const legs = 2500
+	const legs = 1200
 	for _, dialect := range testDialects {
 		t.Run(dialect, func(t *testing.T) {
 			ctx := context.Background()

@@ -33,6 +33,7 @@ type refreshRow struct {
 	Revoked   bool `gorm:"->"`
 }
 
+// TableName names the table of refreshRow for GORM.
 func (refreshRow) TableName() string { return "refresh_tokens" }
 
 func fromDomainRefresh(r auth.RefreshRecord) refreshRow {

@@ -39,7 +39,7 @@ func TestRefreshRepoCreateGet(t *testing.T) {
 		t.Run(dialect, func(t *testing.T) {
 			s, userID := refreshFixture(t, dialect)
 			rec := record(userID, "fam-1", "token-1", issued)
-			rec.Revoked = true // ignored by Create
+			rec.Revoked = true  // ignored by Create
 			rec.UsedAt = issued // a new token is unused whatever it says
 			if err := s.Create(ctx, rec); err != nil {
 				t.Fatal(err)

@@ -35,6 +35,7 @@ type userRow struct {
 	CreatedAt    time.Time
 }
 
+// TableName names the table of userRow for GORM.
 func (userRow) TableName() string { return "users" }
 
 func fromDomainUser(u account.User) userRow {
@@ -78,6 +79,7 @@ type verificationRow struct {
 	DecidedBy    *int64
 }
 
+// TableName names the table of verificationRow for GORM.
 func (verificationRow) TableName() string { return "verifications" }
 
 func fromDomainVerification(v account.Verification) verificationRow {
@@ -301,7 +303,7 @@ func (r *UserRepo) ListPendingVerifications(ctx context.Context, p account.Page)
 	size := p.Size()
 	var rows []verificationRow
 	err := r.db.gorm.WithContext(ctx).
-		Where("status = ? AND id > ?", string(account.Pending), max(p.After, 0)).
+		Where("status = 'PENDING' AND id > ?", max(p.After, 0)). // a literal, to match the partial index
 		Order("id").Limit(size + 1).Find(&rows).Error
 	if err != nil {
 		return nil, 0, mapErr(err, "verification")
