@@ -18,12 +18,24 @@ package persistence
 //		return err // INSUFFICIENT_FUNDS here rolls the bet back too
 //	})
 //
-// A domain service written against ledger.Poster gets led.poster(tx) (a
-// ledgerTx) instead. postTx runs inside a SAVEPOINT: when it fails, nothing
-// of that post remains in tx, so the caller may go on and commit its other
-// work; when it succeeds, the money moves if and only if tx commits. The
-// caller's transaction must be a real one (db.tx, retryTx or
-// gorm's Transaction), at the default READ COMMITTED isolation.
+// The helpers, all unexported and in this file:
+//
+//	func (r *LedgerRepo) postTx(ctx context.Context, tx *gorm.DB, t ledger.Transfer) (ledger.Posted, error)
+//	func (r *LedgerRepo) poster(tx *gorm.DB) ledger.Poster // a ledgerTx, for domain services taking a Poster
+//	func retryTx(ctx context.Context, db *DB, fn func(tx *gorm.DB) error) error
+//
+// postTx validates t and runs inside a SAVEPOINT: when it fails (for any
+// reason, INSUFFICIENT_FUNDS and IDEMPOTENCY_KEY_REUSED included) nothing of
+// that post remains in tx and tx stays usable, so the caller may go on and
+// commit its other work; when it succeeds, the money moves if and only if tx
+// commits. A replayed key returns the first post with Replayed set and moves
+// nothing. The caller's transaction must be a real one (db.tx, retryTx or
+// gorm's Transaction; postTx refuses a bare *gorm.DB) at the default READ
+// COMMITTED isolation. The balance rows a post locks stay locked until the
+// caller commits, and CASH and HOUSE are hot: post late in the transaction
+// and keep it short. Locks the caller took before posting can still form a
+// cycle with other transactions; retryTx runs the whole function again
+// when Postgres breaks such a deadlock.
 //
 // # How a post is made safe
 //
@@ -44,6 +56,8 @@ package persistence
 //     INSUFFICIENT_FUNDS.
 //  3. The entries are inserted with the balances the updates returned, in
 //     posting order, and never updated (triggers refuse UPDATE and DELETE).
+//     Entry ids are drawn after the account's row lock is taken, so one
+//     account's entries commit in id order and history pages never skip one.
 
 import (
 	"bytes"
