@@ -53,6 +53,18 @@ func (k Key) Add(o Key) Key { return Key{k.sum + o.sum, k.mask | o.mask} }
 // Len returns how many cards the Key holds.
 func (k Key) Len() int { return bits.OnesCount64(k.mask) }
 
+// SuitedAtLeast reports whether at least n (1 to 8) of the Key's cards
+// share a suit. A five-card board without three suited cards lets no
+// pocket make a flush, so EvalKeyNoFlush is safe for every position.
+func (k Key) SuitedAtLeast(n int) bool {
+	bias := uint64(8-n) * 0x1111 << suitShift
+	return (k.sum+bias)&flushBits != 0
+}
+
+// EvalKeyNoFlush is EvalKey for a Key known to hold at most four cards of
+// any suit: it skips the flush test. On any other Key its Value is wrong.
+func EvalKeyNoFlush(k Key) Value { return Value(tab.rank[rankSlot(uint32(k.sum))]) }
+
 // EvalKey returns the Value of the best five cards of a Key holding five,
 // six or seven distinct cards. Other Keys give meaningless Values.
 func EvalKey(k Key) Value {

@@ -159,3 +159,40 @@ func TestZeroValue(t *testing.T) {
 		t.Error("the zero Value must be below the worst hand")
 	}
 }
+
+func TestSuitedAtLeast(t *testing.T) {
+	tests := []struct {
+		cards string
+		n     int
+		want  bool
+	}{
+		{"Ah Kd 7c", 2, false},
+		{"Ah Kh 7c", 2, true},
+		{"Ah Kh 7c 2d 3s", 3, false},
+		{"Ah Kh 7h 2d 3s", 3, true},
+		{"Ah Kh 7h 2h 3h 4h 5h", 7, true},
+		{"Ah Kh 7h 2h 3h 4h 5c", 7, false},
+		{"", 1, false},
+		{"2c", 1, true},
+	}
+	for _, tt := range tests {
+		k := hand.KeyOfCards(cards.MustParseList(tt.cards)...)
+		if got := k.SuitedAtLeast(tt.n); got != tt.want {
+			t.Errorf("%q.SuitedAtLeast(%d) = %v, want %v", tt.cards, tt.n, got, tt.want)
+		}
+	}
+}
+
+// TestEvalKeyNoFlush: without five suited cards it agrees with EvalKey.
+func TestEvalKeyNoFlush(t *testing.T) {
+	d := newDealer(11)
+	for i := 0; i < 100_000; i++ {
+		k := hand.KeyOfCards(d.deal(7)...)
+		if k.SuitedAtLeast(5) {
+			continue
+		}
+		if hand.EvalKeyNoFlush(k) != hand.EvalKey(k) {
+			t.Fatalf("EvalKeyNoFlush disagrees with EvalKey on %v", d.deck[:7])
+		}
+	}
+}

@@ -118,27 +118,65 @@ func (e *enumerator) walk(t *tally, need, from int, k hand.Key) {
 	}
 }
 
-// score evaluates every position on the complete board b. Which position
-// wins is random, so the max and the winner set are computed without
-// branches.
+// score evaluates every position on the complete board b. Most boards
+// (about 63%) hold no three cards of a suit, so no pocket can make a flush
+// and the flush test is skipped.
 func (e *enumerator) score(t *tally, b hand.Key) {
-	var vals [MaxPositions]uint64
+	// Absent positions keep Value 0, below every hand, so the fixed-size
+	// max and winner set below need no loop.
+	var v [MaxPositions]hand.Value
 	ps := e.pockets
-	vs := vals[:len(ps)]
-	var best uint64
-	for i, p := range ps {
-		v := uint64(hand.EvalKey(b.Add(p)))
-		vs[i] = v
-		d := int64(v - best)
-		best += uint64(d &^ (d >> 63)) // max(best, v)
+	vs := v[:len(ps)]
+	if b.SuitedAtLeast(3) {
+		for i, p := range ps {
+			vs[i] = hand.EvalKey(b.Add(p))
+		}
+	} else {
+		for i, p := range ps {
+			vs[i] = hand.EvalKeyNoFlush(b.Add(p))
+		}
 	}
-	var won uint64
-	for i, v := range vs {
-		won |= ((v ^ best) - 1) >> 63 << uint(i) // v == best
+	var best hand.Value
+	var won uint32
+	if len(ps) <= 4 {
+		best = best4((*[4]hand.Value)(v[:4]))
+		won = is(v[0], best) | is(v[1], best)<<1 | is(v[2], best)<<2 | is(v[3], best)<<3
+	} else {
+		best = best10(&v)
+		won = is(v[0], best) | is(v[1], best)<<1 | is(v[2], best)<<2 | is(v[3], best)<<3 | is(v[4], best)<<4 |
+			is(v[5], best)<<5 | is(v[6], best)<<6 | is(v[7], best)<<7 | is(v[8], best)<<8 | is(v[9], best)<<9
 	}
 	t.winners[won&(1<<MaxPositions-1)]++
-	t.cats[hand.Value(best).Category()&15]++
+	t.cats[best.Category()&15]++
 }
+
+// best10 is the highest of ten Values, as a tree of conditional moves
+// (kept out of line: inlined into score, the compiler emits branches).
+//
+//go:noinline
+func best10(v *[MaxPositions]hand.Value) hand.Value {
+	return hi(hi(hi(v[0], v[1]), hi(v[2], v[3])), hi(hi(hi(v[4], v[5]), hi(v[6], v[7])), hi(v[8], v[9])))
+}
+
+// best4 is best10 for tables of up to four positions.
+//
+//go:noinline
+func best4(v *[4]hand.Value) hand.Value {
+	return hi(hi(v[0], v[1]), hi(v[2], v[3]))
+}
+
+// hi is max(a, b) written so that the compiler emits a conditional move:
+// which position leads is random, so a branch would mispredict.
+func hi(a, b hand.Value) hand.Value {
+	m := b
+	if a > b {
+		m = a
+	}
+	return m
+}
+
+// is returns 1 when a == b, else 0, without a branch.
+func is(a, b hand.Value) uint32 { return uint32((uint64(a^b) - 1) >> 63) }
 
 // result turns a tally into per-position figures.
 func (e *enumerator) result(t *tally) *Result {
