@@ -31,8 +31,9 @@ func Compute(pockets [][2]cards.Card, board []cards.Card) (*Result, error) {
 }
 
 // ComputeParallel is Compute spread over workers goroutines (all available
-// cores when workers <= 0). The result is identical to Compute's. A turn or
-// river has too few boards to share and runs on the calling goroutine.
+// cores when workers <= 0). The result is identical to Compute's. A flop,
+// turn or river has too few boards to be worth sharing (starting the
+// goroutines would cost more) and runs on the calling goroutine.
 func ComputeParallel(pockets [][2]cards.Card, board []cards.Card, workers int) (*Result, error) {
 	d, err := parseDeal(pockets, board, 0, 3, 4, 5)
 	if err != nil {
@@ -42,7 +43,7 @@ func ComputeParallel(pockets [][2]cards.Card, board []cards.Card, workers int) (
 		workers = runtime.GOMAXPROCS(0)
 	}
 	e := newEnumerator(d)
-	if workers == 1 || d.missing < 2 {
+	if workers == 1 || boards(len(d.unseen), d.missing) < minParallelBoards {
 		var t tally
 		e.walk(&t, d.missing, 0, d.board)
 		return e.result(&t), nil
@@ -66,6 +67,19 @@ func ComputeParallel(pockets [][2]cards.Card, board []cards.Card, workers int) (
 		tallies[0].merge(&tallies[w])
 	}
 	return e.result(&tallies[0]), nil
+}
+
+// minParallelBoards is the enumeration size below which ComputeParallel
+// stays on one goroutine.
+const minParallelBoards = 20_000
+
+// boards returns n choose k, the number of boards to enumerate.
+func boards(n, k int) int {
+	c := 1
+	for i := 0; i < k; i++ {
+		c = c * (n - i) / (i + 1)
+	}
+	return c
 }
 
 // tally counts boards by the set of winning positions and by the winning
@@ -185,7 +199,7 @@ func (e *enumerator) result(t *tally) *Result {
 		r.Categories[c] = t.cats[c]
 		r.Boards += t.cats[c]
 	}
-	for set, n := range t.winners {
+	for set, n := range t.winners[:1<<len(e.pockets)] {
 		if n == 0 {
 			continue
 		}
