@@ -350,6 +350,33 @@ func TestHoldemRepoReplicasSettleOnce(t *testing.T) {
 				}
 			}
 			wantBalance(t, e.ledger, ledger.WalletOf(e.user), 9_900*money.KZT+net)
+
+			// The same with a pending seed, which only one of them can take.
+			pc, err := replicas[0].Commit(ctx, e.user)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ids = make(chan int64, len(replicas))
+			for _, svc := range replicas {
+				wg.Go(func() {
+					sn, err := svc.Start(ctx, holdem.StartRequest{UserID: e.user, Stakes: []holdem.Stake{{Ante: 100 * money.KZT}},
+						Commitment: cards.FormatCommitment(pc.Commitment), IdempotencyKey: "retried with a commitment"})
+					if err != nil {
+						t.Error(err)
+						return
+					}
+					ids <- sn.ID
+				})
+			}
+			wg.Wait()
+			close(ids)
+			first = <-ids
+			for id := range ids {
+				if id != first {
+					t.Fatalf("retries started hands %d and %d", first, id)
+				}
+			}
+			wantBalance(t, e.ledger, ledger.WalletOf(e.user), 9_800*money.KZT+net)
 			reconcile(t, e.ledger)
 		})
 	}

@@ -274,8 +274,9 @@ func (s *Service) Start(ctx context.Context, req StartRequest) (Snapshot, error)
 		}
 		return err
 	})
-	if errs.Is(err, errs.Conflict) && errs.ReasonOf(err) != ledger.ReasonInsufficientFunds && errs.ReasonOf(err) != "UNKNOWN_COMMITMENT" {
-		// A concurrent request with the same key may have won the race.
+	if errs.Is(err, errs.Conflict) {
+		// A concurrent request with the same key may have won the race (and
+		// taken the pending seed, or the last of the money).
 		if r, err2 := s.store.HandByStartKey(ctx, req.UserID, req.IdempotencyKey); err2 == nil {
 			return replayStart(r, hash)
 		}
