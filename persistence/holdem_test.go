@@ -330,25 +330,7 @@ func TestHoldemRepoReplicasSettleOnce(t *testing.T) {
 			}
 			wantBalance(t, e.ledger, ledger.WalletOf(e.user), 10_000*money.KZT+net)
 
-			ids := make(chan int64, len(replicas))
-			for _, svc := range replicas {
-				wg.Go(func() {
-					sn, err := svc.Start(ctx, holdem.StartRequest{UserID: e.user, Stakes: []holdem.Stake{{Ante: 100 * money.KZT}}, IdempotencyKey: "retried"})
-					if err != nil {
-						t.Error(err)
-						return
-					}
-					ids <- sn.ID
-				})
-			}
-			wg.Wait()
-			close(ids)
-			first := <-ids
-			for id := range ids {
-				if id != first {
-					t.Fatalf("retries started hands %d and %d", first, id)
-				}
-			}
+			startOnce(t, replicas, holdem.StartRequest{UserID: e.user, Stakes: []holdem.Stake{{Ante: 100 * money.KZT}}, IdempotencyKey: "retried"})
 			wantBalance(t, e.ledger, ledger.WalletOf(e.user), 9_900*money.KZT+net)
 
 			// The same with a pending seed, which only one of them can take.
@@ -356,26 +338,8 @@ func TestHoldemRepoReplicasSettleOnce(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			ids = make(chan int64, len(replicas))
-			for _, svc := range replicas {
-				wg.Go(func() {
-					sn, err := svc.Start(ctx, holdem.StartRequest{UserID: e.user, Stakes: []holdem.Stake{{Ante: 100 * money.KZT}},
-						Commitment: cards.FormatCommitment(pc.Commitment), IdempotencyKey: "retried with a commitment"})
-					if err != nil {
-						t.Error(err)
-						return
-					}
-					ids <- sn.ID
-				})
-			}
-			wg.Wait()
-			close(ids)
-			first = <-ids
-			for id := range ids {
-				if id != first {
-					t.Fatalf("retries started hands %d and %d", first, id)
-				}
-			}
+			startOnce(t, replicas, holdem.StartRequest{UserID: e.user, Stakes: []holdem.Stake{{Ante: 100 * money.KZT}},
+				Commitment: cards.FormatCommitment(pc.Commitment), IdempotencyKey: "retried with a commitment"})
 			wantBalance(t, e.ledger, ledger.WalletOf(e.user), 9_800*money.KZT+net)
 			reconcile(t, e.ledger)
 		})
@@ -403,5 +367,31 @@ func TestHoldemSettings(t *testing.T) {
 			cfg.Ante.HighCard = 0
 			wantErrCode(t, e.repo.SaveHoldemSettings(ctx, cfg), errs.Invalid, "INVALID_CONFIG")
 		})
+	}
+}
+
+// startOnce sends req to every replica at once and checks that they all
+// answer with the same hand.
+func startOnce(t *testing.T, replicas []*holdem.Service, req holdem.StartRequest) {
+	t.Helper()
+	var wg sync.WaitGroup
+	ids := make(chan int64, len(replicas))
+	for _, svc := range replicas {
+		wg.Go(func() {
+			sn, err := svc.Start(context.Background(), req)
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			ids <- sn.ID
+		})
+	}
+	wg.Wait()
+	close(ids)
+	first := <-ids
+	for id := range ids {
+		if id != first {
+			t.Fatalf("retries started hands %d and %d", first, id)
+		}
 	}
 }

@@ -231,47 +231,15 @@ func (s *Service) Start(ctx context.Context, req StartRequest) (Snapshot, error)
 			return Snapshot{}, err
 		}
 	}
-	now := s.clock()
+	plan := startPlan{req: req, hash: hash, commitment: commitment, seed: seed, now: s.clock()}
 	var (
 		rec      Record
 		replayed bool
 		posted   ledger.Posted
 	)
 	err := s.store.Within(ctx, func(ctx context.Context, tx Tx) error {
-		if r, err := tx.HandByStartKey(ctx, req.UserID, req.IdempotencyKey); err == nil {
-			rec, replayed = r, true
-			return nil
-		} else if !errs.Is(err, errs.NotFound) {
-			return err
-		}
-		if commitment != nil {
-			p, err := tx.TakePendingSeed(ctx, req.UserID, *commitment)
-			if errs.Is(err, errs.NotFound) {
-				return errs.R(errs.Conflict, "UNKNOWN_COMMITMENT", "commitment %s is not a pending shuffle of yours (it may have been used already): ask for a new one", cards.FormatCommitment(*commitment))
-			}
-			if err != nil {
-				return err
-			}
-			seed = p.Seed
-		}
-		rec = Record{
-			UserID: req.UserID, Config: s.cfg, Stakes: append([]Stake(nil), req.Stakes...),
-			ServerSeed: seed, Commitment: cards.Commitment(seed), Cut: req.Cut,
-			StartKey: req.IdempotencyKey, StartHash: hash, CreatedAt: now,
-		}
-		h, err := Start(rec.Config, rec.Stakes, ShuffledDeal(seed, []byte(req.Cut), len(rec.Stakes)), now)
-		if err != nil {
-			return err
-		}
-		rec.record(h, now)
-		if err := tx.InsertHand(ctx, &rec); err != nil {
-			return err
-		}
-		posted, err = tx.Ledger().Post(ctx, ledger.Move(ledgerKey(rec.ID, "stake"), ledger.HoldemStake,
-			memo(rec.ID, "ante and bonus"), ledger.WalletOf(req.UserID), ledger.HouseAccount, rec.Staked))
-		if errs.ReasonOf(err) == ledger.ReasonInsufficientFunds {
-			return errs.R(errs.Conflict, ledger.ReasonInsufficientFunds, "your balance is too low for this hand: it needs %s KZT", rec.Staked)
-		}
+		var err error
+		rec, replayed, posted, err = s.startIn(ctx, tx, plan)
 		return err
 	})
 	if errs.Is(err, errs.Conflict) {
@@ -289,6 +257,60 @@ func (s *Service) Start(ctx context.Context, req StartRequest) (Snapshot, error)
 	}
 	s.publish(ctx, rec, posted)
 	return snapshotOf(rec)
+}
+
+// startPlan is a checked start request with what it is dealt from: the
+// fresh seed, or the commitment of the pending seed to take.
+type startPlan struct {
+	req        StartRequest
+	hash       [32]byte
+	commitment *[cards.SeedSize]byte
+	seed       cards.Seed
+	now        time.Time
+}
+
+// startIn does the work of Start inside tx: it returns the hand the key
+// already started (replayed), or stores the new hand and moves its stakes.
+func (s *Service) startIn(ctx context.Context, tx Tx, p startPlan) (rec Record, replayed bool, posted ledger.Posted, err error) {
+	req := p.req
+	if r, err := tx.HandByStartKey(ctx, req.UserID, req.IdempotencyKey); err == nil {
+		return r, true, ledger.Posted{}, nil
+	} else if !errs.Is(err, errs.NotFound) {
+		return Record{}, false, ledger.Posted{}, err
+	}
+	seed := p.seed
+	if p.commitment != nil {
+		ps, err := tx.TakePendingSeed(ctx, req.UserID, *p.commitment)
+		if errs.Is(err, errs.NotFound) {
+			err = errs.R(errs.Conflict, "UNKNOWN_COMMITMENT", "commitment %s is not a pending shuffle of yours (it may have been used already): ask for a new one", cards.FormatCommitment(*p.commitment))
+		}
+		if err != nil {
+			return Record{}, false, ledger.Posted{}, err
+		}
+		seed = ps.Seed
+	}
+	rec = Record{
+		UserID: req.UserID, Config: s.cfg, Stakes: append([]Stake(nil), req.Stakes...),
+		ServerSeed: seed, Commitment: cards.Commitment(seed), Cut: req.Cut,
+		StartKey: req.IdempotencyKey, StartHash: p.hash, CreatedAt: p.now,
+	}
+	h, err := Start(rec.Config, rec.Stakes, ShuffledDeal(seed, []byte(req.Cut), len(rec.Stakes)), p.now)
+	if err != nil {
+		return Record{}, false, ledger.Posted{}, err
+	}
+	rec.record(h, p.now)
+	if err := tx.InsertHand(ctx, &rec); err != nil {
+		return Record{}, false, ledger.Posted{}, err
+	}
+	posted, err = tx.Ledger().Post(ctx, ledger.Move(ledgerKey(rec.ID, "stake"), ledger.HoldemStake,
+		memo(rec.ID, "ante and bonus"), ledger.WalletOf(req.UserID), ledger.HouseAccount, rec.Staked))
+	if errs.ReasonOf(err) == ledger.ReasonInsufficientFunds {
+		err = errs.R(errs.Conflict, ledger.ReasonInsufficientFunds, "your balance is too low for this hand: it needs %s KZT", rec.Staked)
+	}
+	if err != nil {
+		return Record{}, false, ledger.Posted{}, err
+	}
+	return rec, false, posted, nil
 }
 
 func replayStart(r Record, hash [32]byte) (Snapshot, error) {
@@ -417,92 +439,6 @@ func (s *Service) commit(ctx context.Context, tx Tx, r *Record, h *Hand, before 
 	return posted, nil
 }
 
-// Hand returns one of the user's hands; NotFound when there is no such hand
-// or it is someone else's.
-func (s *Service) Hand(ctx context.Context, userID, handID int64) (Snapshot, error) {
-	r, err := s.store.Hand(ctx, handID)
-	if err == nil && r.UserID != userID {
-		err = handNotFound()
-	}
-	if err != nil {
-		return Snapshot{}, err
-	}
-	return snapshotOf(r)
-}
-
-// Page sizes of Hands.
-const (
-	DefaultPageSize = 50
-	MaxPageSize     = 100
-)
-
-// SnapshotPage is one page of a user's hands, newest first.
-type SnapshotPage struct {
-	Items []Snapshot
-	// Next is the cursor of the following page; "" on the last page.
-	Next string
-}
-
-// Hands lists the user's hands newest first, limit at a time (clamped to
-// 1..MaxPageSize, DefaultPageSize when 0 or less), after the cursor of the
-// previous page ("" for the first).
-func (s *Service) Hands(ctx context.Context, userID int64, after string, limit int) (SnapshotPage, error) {
-	before, err := decodeCursor(after)
-	if err != nil {
-		return SnapshotPage{}, err
-	}
-	switch {
-	case limit <= 0:
-		limit = DefaultPageSize
-	case limit > MaxPageSize:
-		limit = MaxPageSize
-	}
-	rs, err := s.store.Hands(ctx, userID, before, limit+1)
-	if err != nil {
-		return SnapshotPage{}, err
-	}
-	var p SnapshotPage
-	if len(rs) > limit {
-		rs = rs[:limit]
-		p.Next = encodeCursor(rs[limit-1].ID)
-	}
-	for _, r := range rs {
-		sn, err := snapshotOf(r)
-		if err != nil {
-			return SnapshotPage{}, err
-		}
-		p.Items = append(p.Items, sn)
-	}
-	return p, nil
-}
-
-// PreCommitment is a pending shuffle: the commitment to a server seed drawn
-// for the player's next hand before they choose their cut.
-type PreCommitment struct {
-	Commitment [cards.SeedSize]byte
-	CreatedAt  time.Time
-}
-
-// Commit returns the commitment of the user's pending seed, drawing one when
-// there is none. Passing it to Start (StartRequest.Commitment) deals the
-// hand from that seed: since the seed was fixed and published before the
-// player chose the cut, the server cannot have picked it to suit the cut.
-// Asking again before starting returns the same commitment.
-func (s *Service) Commit(ctx context.Context, userID int64) (PreCommitment, error) {
-	p, err := s.store.PendingSeed(ctx, userID)
-	if errs.Is(err, errs.NotFound) {
-		var seed cards.Seed
-		if seed, err = s.seeds(); err != nil {
-			return PreCommitment{}, err
-		}
-		p, err = s.store.AddPendingSeed(ctx, PendingSeed{UserID: userID, Seed: seed, Commitment: cards.Commitment(seed), CreatedAt: s.clock()})
-	}
-	if err != nil {
-		return PreCommitment{}, err
-	}
-	return PreCommitment{Commitment: p.Commitment, CreatedAt: p.CreatedAt}, nil
-}
-
 func handNotFound() error {
 	return errs.R(errs.NotFound, "HAND_NOT_FOUND", "there is no such hand of yours")
 }
@@ -513,24 +449,6 @@ func ledgerKey(handID int64, what string) string {
 
 func memo(handID int64, what string) string {
 	return "Casino Hold'em #" + strconv.FormatInt(handID, 10) + ": " + what
-}
-
-// encodeCursor turns a hand id into an opaque page cursor.
-func encodeCursor(id int64) string { return "h" + strconv.FormatInt(id, 36) }
-
-func decodeCursor(s string) (int64, error) {
-	if s == "" {
-		return 0, nil
-	}
-	bad := errs.R(errs.Invalid, "INVALID_CURSOR", "the page cursor is not valid")
-	if len(s) < 2 || len(s) > 14 || s[0] != 'h' {
-		return 0, bad
-	}
-	id, err := strconv.ParseInt(s[1:], 36, 64)
-	if err != nil || id <= 0 || encodeCursor(id) != s {
-		return 0, bad
-	}
-	return id, nil
 }
 
 // publish announces, after a commit, that the hand changed and, when money
