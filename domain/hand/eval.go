@@ -53,6 +53,13 @@ func (k Key) Add(o Key) Key { return Key{k.sum + o.sum, k.mask | o.mask} }
 // Len returns how many cards the Key holds.
 func (k Key) Len() int { return bits.OnesCount64(k.mask) }
 
+// RankKey identifies the ranks of the Key's cards, ignoring suits: Keys of
+// the same multiset of ranks have the same RankKey, and different
+// multisets of up to seven cards have different ones. Without a possible
+// flush, a hand's Value depends on its RankKey alone, which lets callers
+// cache results per rank pattern.
+func (k Key) RankKey() uint32 { return uint32(k.sum) }
+
 // SuitedAtLeast reports whether at least n (1 to 8) of the Key's cards
 // share a suit. A five-card board without three suited cards lets no
 // pocket make a flush, so EvalKeyNoFlush is safe for every position.

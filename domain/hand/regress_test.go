@@ -196,3 +196,13 @@ func TestEvalKeyNoFlush(t *testing.T) {
 		}
 	}
 }
+
+func TestRankKey(t *testing.T) {
+	key := func(s string) uint32 { return hand.KeyOfCards(cards.MustParseList(s)...).RankKey() }
+	if key("Ah Kd 7c 7d 2s") != key("As Kh 7h 7s 2c") {
+		t.Error("same ranks in other suits must share a RankKey")
+	}
+	if key("Ah Kd 7c 7d 2s") == key("Ah Kd 7c 2d 2s") {
+		t.Error("different ranks must differ")
+	}
+}

@@ -25,9 +25,9 @@ func Compute(pockets [][2]cards.Card, board []cards.Card) (*Result, error) {
 		return nil, err
 	}
 	e := newEnumerator(d)
-	var t tally
-	e.walk(&t, d.missing, 0, d.board)
-	return e.result(&t), nil
+	t := e.newTally(boards(len(d.unseen), d.missing))
+	e.walk(t, d.missing, 0, d.board)
+	return e.result(t), nil
 }
 
 // ComputeParallel is Compute spread over workers goroutines (all available
@@ -43,19 +43,21 @@ func ComputeParallel(pockets [][2]cards.Card, board []cards.Card, workers int) (
 		workers = runtime.GOMAXPROCS(0)
 	}
 	e := newEnumerator(d)
-	if workers == 1 || boards(len(d.unseen), d.missing) < minParallelBoards {
-		var t tally
-		e.walk(&t, d.missing, 0, d.board)
-		return e.result(&t), nil
+	n := boards(len(d.unseen), d.missing)
+	if workers == 1 || n < minParallelBoards {
+		t := e.newTally(n)
+		e.walk(t, d.missing, 0, d.board)
+		return e.result(t), nil
 	}
 	// Workers take the first board card in turn, lowest first: the
 	// earliest ones head the most boards, so the shares even out.
-	tallies := make([]tally, workers)
+	tallies := make([]*tally, workers)
 	var next atomic.Int64
 	last := int64(len(e.keys) - d.missing)
 	var wg sync.WaitGroup
 	for w := range tallies {
-		t := &tallies[w]
+		t := e.newTally(n)
+		tallies[w] = t
 		wg.Go(func() {
 			for i := next.Add(1) - 1; i <= last; i = next.Add(1) - 1 {
 				e.walk(t, d.missing-1, int(i)+1, d.board.Add(e.keys[i]))
@@ -64,9 +66,9 @@ func ComputeParallel(pockets [][2]cards.Card, board []cards.Card, workers int) (
 	}
 	wg.Wait()
 	for w := 1; w < workers; w++ {
-		tallies[0].merge(&tallies[w])
+		tallies[0].merge(tallies[w])
 	}
-	return e.result(&tallies[0]), nil
+	return e.result(tallies[0]), nil
 }
 
 // minParallelBoards is the enumeration size below which ComputeParallel
@@ -87,8 +89,32 @@ func boards(n, k int) int {
 type tally struct {
 	winners [1 << MaxPositions]int64
 	cats    [16]int64 // indexed by hand.Category, padded for bounds checks
-	_       [64]byte  // keeps workers' tallies off each other's cache lines
+	cache   *outcomeCache
+	_       [64]byte // keeps workers' tallies off each other's cache lines
 }
+
+func (t *tally) add(won uint16, cat hand.Category) {
+	t.winners[won&(1<<MaxPositions-1)]++
+	t.cats[cat&15]++
+}
+
+// cacheBits sizes the outcome cache: 8,192 entries for the 6,175 rank
+// patterns of five board cards.
+const cacheBits = 13
+
+// outcomeCache remembers, per rank pattern of a flushless board, who won
+// and with what; a direct-mapped table whose tag is the full RankKey, so
+// a collision only costs a recomputation. RankKey 0 never occurs for five
+// cards, so the zero entry is empty.
+type outcomeCache [1 << cacheBits]struct {
+	rankKey uint32
+	won     uint16
+	cat     hand.Category
+}
+
+// minCacheBoards is the enumeration size from which the outcome cache pays
+// for its 64 KB.
+const minCacheBoards = 10_000
 
 func (t *tally) merge(o *tally) {
 	for i, n := range o.winners {
@@ -103,6 +129,16 @@ func (t *tally) merge(o *tally) {
 type enumerator struct {
 	pockets []hand.Key
 	keys    []hand.Key
+}
+
+// newTally returns an empty tally for an enumeration of n boards, with an
+// outcome cache when n is large enough to profit from one.
+func (e *enumerator) newTally(n int) *tally {
+	t := new(tally)
+	if n >= minCacheBoards {
+		t.cache = new(outcomeCache)
+	}
+	return t
 }
 
 func newEnumerator(d *deal) *enumerator {
@@ -132,16 +168,38 @@ func (e *enumerator) walk(t *tally, need, from int, k hand.Key) {
 	}
 }
 
-// score evaluates every position on the complete board b. Most boards
-// (about 63%) hold no three cards of a suit, so no pocket can make a flush
-// and the flush test is skipped.
+// score tallies the complete board b. Most boards (about 63%) hold no
+// three cards of a suit: then no pocket can make a flush, every hand's
+// Value depends on the board's ranks alone, and the outcome is cached per
+// rank pattern when the tally has a cache.
 func (e *enumerator) score(t *tally, b hand.Key) {
+	if b.SuitedAtLeast(3) {
+		t.add(e.play(b, true))
+		return
+	}
+	if t.cache == nil {
+		t.add(e.play(b, false))
+		return
+	}
+	rk := b.RankKey()
+	c := &t.cache[(rk*0x9e3779b1)>>(32-cacheBits)]
+	if c.rankKey != rk {
+		c.won, c.cat = e.play(b, false)
+		c.rankKey = rk
+	}
+	t.add(c.won, c.cat)
+}
+
+// play evaluates every position on board b and returns the set of winning
+// positions and the winning hand's category. With flush false the board
+// must hold no three cards of a suit.
+func (e *enumerator) play(b hand.Key, flush bool) (won uint16, cat hand.Category) {
 	// Absent positions keep Value 0, below every hand, so the fixed-size
 	// max and winner set below need no loop.
 	var v [MaxPositions]hand.Value
 	ps := e.pockets
 	vs := v[:len(ps)]
-	if b.SuitedAtLeast(3) {
+	if flush {
 		for i, p := range ps {
 			vs[i] = hand.EvalKey(b.Add(p))
 		}
@@ -151,7 +209,6 @@ func (e *enumerator) score(t *tally, b hand.Key) {
 		}
 	}
 	var best hand.Value
-	var won uint32
 	if len(ps) <= 4 {
 		best = best4((*[4]hand.Value)(v[:4]))
 		won = is(v[0], best) | is(v[1], best)<<1 | is(v[2], best)<<2 | is(v[3], best)<<3
@@ -160,8 +217,7 @@ func (e *enumerator) score(t *tally, b hand.Key) {
 		won = is(v[0], best) | is(v[1], best)<<1 | is(v[2], best)<<2 | is(v[3], best)<<3 | is(v[4], best)<<4 |
 			is(v[5], best)<<5 | is(v[6], best)<<6 | is(v[7], best)<<7 | is(v[8], best)<<8 | is(v[9], best)<<9
 	}
-	t.winners[won&(1<<MaxPositions-1)]++
-	t.cats[best.Category()&15]++
+	return won, best.Category()
 }
 
 // best10 is the highest of ten Values, as a tree of conditional moves
@@ -190,7 +246,7 @@ func hi(a, b hand.Value) hand.Value {
 }
 
 // is returns 1 when a == b, else 0, without a branch.
-func is(a, b hand.Value) uint32 { return uint32((uint64(a^b) - 1) >> 63) }
+func is(a, b hand.Value) uint16 { return uint16((uint64(a^b) - 1) >> 63) }
 
 // result turns a tally into per-position figures.
 func (e *enumerator) result(t *tally) *Result {
