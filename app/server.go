@@ -203,6 +203,3 @@ func (a *App) Close() error {
 	})
 	return a.closeErr
 }
-
-// background returns the context of the app's background work.
-func (a *App) background() context.Context { return a.bgCtx }
