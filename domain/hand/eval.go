@@ -35,7 +35,7 @@ type Key struct {
 }
 
 // KeyOf returns the Key of one card. An invalid card has the empty Key.
-func KeyOf(c cards.Card) Key { return tab.keys[c&63] }
+func KeyOf(c cards.Card) Key { return tab.keys[c] }
 
 // KeyOfCards returns the Key of a set of distinct cards.
 func KeyOfCards(cs ...cards.Card) Key {
@@ -57,7 +57,7 @@ func (k Key) Len() int { return bits.OnesCount64(k.mask) }
 // the same multiset of ranks have the same RankKey, and different
 // multisets of up to seven cards have different ones. Without a possible
 // flush, a hand's Value depends on its RankKey alone, which lets callers
-// cache results per rank pattern.
+// cache results per rank pattern. Only the empty Key has RankKey 0.
 func (k Key) RankKey() uint32 { return uint32(k.sum) }
 
 // SuitedAtLeast reports whether at least n (1 to 8) of the Key's cards
@@ -91,8 +91,8 @@ func Eval7(a, b, c, d, e, f, g cards.Card) Value {
 		((tab.sums[e] + tab.sums[f]) + (tab.sums[g] + suitBias))
 	if fl := s & flushBits; fl != 0 {
 		// Rare path (3% of random hands): read the flush suit's ranks.
-		m := tab.keys[a&63].mask | tab.keys[b&63].mask | tab.keys[c&63].mask |
-			tab.keys[d&63].mask | tab.keys[e&63].mask | tab.keys[f&63].mask | tab.keys[g&63].mask
+		m := tab.keys[a].mask | tab.keys[b].mask | tab.keys[c].mask |
+			tab.keys[d].mask | tab.keys[e].mask | tab.keys[f].mask | tab.keys[g].mask
 		shift := (uint(bits.TrailingZeros64(fl)) - (suitShift + 3)) * 4
 		return Value(tab.flush[(m>>shift)&mask13])
 	}
