@@ -8,8 +8,9 @@ import (
 	"github.com/pokertote/pokertote/domain/hand"
 )
 
-// MaxPreDealSamples bounds PreDealCategories' work (about a second).
-const MaxPreDealSamples = 10_000_000
+// MaxPreDealSamples bounds PreDealCategories' work: at most about a second
+// on one core for ten positions.
+const MaxPreDealSamples = 2_000_000
 
 // Estimate is a sampled distribution of the winning hand's category, shown
 // before the deal, when exact enumeration over every deal is out of reach.
