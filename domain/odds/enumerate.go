@@ -49,10 +49,12 @@ func ComputeParallel(pockets [][2]cards.Card, board []cards.Card, workers int) (
 		return e.result(t), nil
 	}
 	// Workers take the first board card in turn, lowest first: the
-	// earliest ones head the most boards, so the shares even out.
+	// earliest ones head the most boards, so the shares even out. There
+	// are never more workers than first cards.
+	last := int64(len(e.keys) - d.missing)
+	workers = min(workers, int(last)+1)
 	tallies := make([]*tally, workers)
 	var next atomic.Int64
-	last := int64(len(e.keys) - d.missing)
 	var wg sync.WaitGroup
 	for w := range tallies {
 		t := e.newTally(n)

@@ -50,6 +50,9 @@ var computers = []struct {
 	{"ComputeParallel3", func(p [][2]cards.Card, b []cards.Card) (*odds.Result, error) {
 		return odds.ComputeParallel(p, b, 3)
 	}},
+	{"ComputeParallel1000", func(p [][2]cards.Card, b []cards.Card) (*odds.Result, error) {
+		return odds.ComputeParallel(p, b, 1000)
+	}},
 }
 
 // TestAgainstBruteForce compares the incremental enumeration with a slow
