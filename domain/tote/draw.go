@@ -92,7 +92,6 @@ type Draw struct {
 	Odds       *LiveOdds   // for the cards dealt so far
 	Result     *DrawResult // once SETTLED or VOID
 	VoidReason string
-	Failures   int // consecutive failed dealer steps
 
 	OpenedAt  time.Time
 	SettledAt time.Time // when it was SETTLED or VOID

@@ -17,11 +17,11 @@ import (
 // minimum and the table's maximum, and the wallet holds it. The stake moves
 // wallet → pool escrow in the transaction that stores the bet.
 //
-// The round-close race: the transaction takes a Shared lock on the draw's
-// row and checks that the round is still open there; the dealer's close
-// takes an Exclusive lock, so it waits for every bet in flight and every
-// later bet waits for it and then finds the round closed (Conflict
-// ROUND_CLOSED). A bet therefore commits before the close or not at all.
+// The round-close race: the transaction takes a Shared lock on the draw
+// and checks that the round is still open; the dealer's close takes an
+// Exclusive lock, so it waits for every bet in flight, and every later bet
+// waits for it and then finds the round closed (Conflict ROUND_CLOSED). A
+// bet therefore commits before the close or not at all.
 //
 // Idempotency: a second request with the same key returns the first bet
 // when it asks for the same thing, and is Conflict IDEMPOTENCY_KEY_REUSED

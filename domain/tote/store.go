@@ -45,12 +45,13 @@ type Store interface {
 	JackpotEnabled(ctx context.Context) (bool, error)
 }
 
-// LockMode says how Tx.LockDraw locks a draw's row.
+// LockMode says how Tx.LockDraw locks a draw.
 type LockMode int
 
 // The lock modes. Bets take Shared locks, so many commit at once; the
 // dealer's steps take Exclusive ones, which wait for every bet holding a
-// Shared lock to finish and make later bets wait and then see the new
+// Shared lock to finish and make later bets wait (fairly: a waiting
+// Exclusive lock is not overtaken by new Shared ones) and then see the new
 // state. This is the round-close race's database check.
 const (
 	Shared LockMode = iota

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/pokertote/pokertote/domain/cards"
 	"github.com/pokertote/pokertote/domain/errs"
@@ -126,9 +125,9 @@ func testBetIdempotency(t *testing.T, env Env) {
 // pools (and the public seed the close fixed) or have moved no money.
 func testCloseRace(t *testing.T, env Env) {
 	h := NewHarness(t, env, 6)
-	workers, perWorker := 4, 15
+	workers, before := 4, 20
 	if env.Concurrent {
-		workers, perWorker = 16, 40
+		workers, before = 16, 300
 	}
 	for u := range workers {
 		h.Deposit(int64(100+u), kzt(1_000_000))
@@ -140,12 +139,11 @@ func testCloseRace(t *testing.T, env Env) {
 	}
 	var mu sync.Mutex
 	var accepted []tote.Bet
-	start := make(chan struct{})
+	enough := make(chan struct{})
 	var wg sync.WaitGroup
 	for w := range workers {
 		wg.Go(func() {
-			<-start
-			for i := range perWorker {
+			for i := range 5000 {
 				b, err := bettors.PlaceBet(h.Ctx, tote.PlaceBetRequest{UserID: int64(100 + w), DrawID: d.ID, Market: tote.MarketWin,
 					Selection: itoa(1 + (w+i)%6), Stake: kzt(100) + money.Amount(i), IdempotencyKey: fmt.Sprintf("race-%d-%d", w, i)})
 				if errs.ReasonOf(err) == "ROUND_CLOSED" {
@@ -157,12 +155,14 @@ func testCloseRace(t *testing.T, env Env) {
 				}
 				mu.Lock()
 				accepted = append(accepted, b)
+				if len(accepted) == before {
+					close(enough)
+				}
 				mu.Unlock()
 			}
 		})
 	}
-	close(start)
-	time.Sleep(5 * time.Millisecond)
+	<-enough // bets are streaming in: close the round under them
 	h.Clock.Advance(d.RoundClosesAt.Sub(h.Clock.Now()))
 	h.Dealer.Tick(h.Ctx) // closes round 1 while bets are in flight
 	wg.Wait()
@@ -182,7 +182,7 @@ func testCloseRace(t *testing.T, env Env) {
 	if got := h.Balance(ledger.EscrowOf(tote.PoolID(d.ID, 1, tote.MarketWin))); got != sum {
 		t.Errorf("escrow holds %s, accepted stakes %s", got, sum)
 	}
-	t.Logf("%d bets accepted before the close", len(accepted))
+	t.Logf("%d bets accepted, the close came after %d", len(accepted), before)
 	d = h.RunUntil(h.Dealer, "SETTLED", InPhase(tote.PhaseSettled))
 	h.CheckBooks(d)
 	checkSettledBets(h, d, accepted)

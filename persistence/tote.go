@@ -1,0 +1,290 @@
+package persistence
+
+// The totalizator adapter: tote.Store and tote.LeaseStore on Postgres and
+// SQLite.
+//
+// # The round-close race
+//
+// A bet's transaction takes the draw's advisory lock in shared mode
+// (pg_advisory_xact_lock_shared) and then reads the draw to check that the
+// round is open; a dealer step (or an admin's void) takes it exclusively
+// (pg_advisory_xact_lock) and reads the row FOR UPDATE before changing it.
+// The exclusive lock waits for every bet in flight to commit; a bet
+// arriving meanwhile queues behind it, and its read, a new statement under
+// READ COMMITTED, then sees the round closed. Advisory locks are used rather
+// than SELECT ... FOR SHARE because row share locks admit new sharers while
+// a FOR UPDATE waits, so a steady stream of bets could hold a close off for
+// ever (the conformance suite's CloseRace test caught exactly that). On
+// SQLite every transaction starts IMMEDIATE on the one connection, so they
+// simply run one at a time.
+//
+// # Fencing
+//
+// Every dealer step first runs CheckLease: SELECT ... FOR SHARE of the
+// lease row matching the dealer's owner and fence. A replica taking the
+// lease over updates that row, so it waits for the step to commit, and a
+// step of the old holder started after the takeover finds no matching row
+// and writes nothing.
+
+import (
+	"context"
+	"errors"
+	"strings"
+
+	"gorm.io/gorm"
+	"gorm.io/gorm/clause"
+
+	"github.com/pokertote/pokertote/domain/errs"
+	"github.com/pokertote/pokertote/domain/tote"
+)
+
+// ToteRepo is the database tote.Store and tote.LeaseStore. Its transactions
+// post money through the LedgerRepo's transaction-bound poster.
+type ToteRepo struct {
+	db  *DB
+	led *LedgerRepo
+}
+
+var (
+	_ tote.Store      = (*ToteRepo)(nil)
+	_ tote.LeaseStore = (*ToteRepo)(nil)
+)
+
+// NewToteRepo returns the totalizator's store on db, posting through led.
+func NewToteRepo(db *DB, led *LedgerRepo) *ToteRepo { return &ToteRepo{db: db, led: led} }
+
+// Within implements tote.Store: fn runs in one transaction, retried as a
+// whole after a Postgres serialization failure or deadlock.
+func (r *ToteRepo) Within(ctx context.Context, fn func(ctx context.Context, tx tote.Tx) error) error {
+	err := retryTx(ctx, r.db, func(tx *gorm.DB) error {
+		return fn(ctx, &toteTx{repo: r, tx: tx})
+	})
+	return toteErr(err, "")
+}
+
+// toteErr maps a driver error onto a domain error.
+func toteErr(err error, noun string) error {
+	if err == nil {
+		return nil
+	}
+	var de *errs.Error
+	if errors.As(err, &de) {
+		return err
+	}
+	if errors.Is(err, gorm.ErrRecordNotFound) {
+		return errs.R(errs.NotFound, "NOT_FOUND", "%s not found", noun)
+	}
+	return mapErr(err, noun)
+}
+
+// read is the connection pool for reads outside a transaction.
+func (r *ToteRepo) read(ctx context.Context) *gorm.DB { return r.db.gorm.WithContext(ctx) }
+
+// Table implements tote.Store.
+func (r *ToteRepo) Table(ctx context.Context, id int64) (tote.Table, error) {
+	return takeTable(r.read(ctx).Where("id = ?", id))
+}
+
+func takeTable(q *gorm.DB) (tote.Table, error) {
+	var row toteTableRow
+	if err := q.Take(&row).Error; err != nil {
+		return tote.Table{}, toteErr(err, "table")
+	}
+	return toDomainTable(row), nil
+}
+
+// Tables implements tote.Store.
+func (r *ToteRepo) Tables(ctx context.Context) ([]tote.Table, error) {
+	var rows []toteTableRow
+	if err := r.read(ctx).Order("id").Find(&rows).Error; err != nil {
+		return nil, toteErr(err, "tables")
+	}
+	out := make([]tote.Table, len(rows))
+	for i, row := range rows {
+		out[i] = toDomainTable(row)
+	}
+	return out, nil
+}
+
+// Draw implements tote.Store.
+func (r *ToteRepo) Draw(ctx context.Context, id int64) (tote.Draw, error) {
+	return takeDraw(r.read(ctx).Where("id = ?", id))
+}
+
+// LatestDraw implements tote.Store.
+func (r *ToteRepo) LatestDraw(ctx context.Context, tableID int64) (tote.Draw, error) {
+	return takeDraw(r.read(ctx).Where("table_id = ?", tableID).Order("number DESC"))
+}
+
+func takeDraw(q *gorm.DB) (tote.Draw, error) {
+	var row toteDrawRow
+	if err := q.Take(&row).Error; err != nil {
+		return tote.Draw{}, toteErr(err, "draw")
+	}
+	d, err := toDomainDraw(row)
+	return d, errs.Wrap(err, "a stored draw is unreadable")
+}
+
+// Bet implements tote.Store.
+func (r *ToteRepo) Bet(ctx context.Context, id int64) (tote.Bet, error) {
+	return takeBet(r.read(ctx).Where("id = ?", id))
+}
+
+// BetByKey implements tote.Store.
+func (r *ToteRepo) BetByKey(ctx context.Context, userID int64, key string) (tote.Bet, error) {
+	return takeBet(r.read(ctx).Where("user_id = ? AND idempotency_key = ?", userID, key))
+}
+
+func takeBet(q *gorm.DB) (tote.Bet, error) {
+	var row toteBetRow
+	if err := q.Take(&row).Error; err != nil {
+		return tote.Bet{}, toteErr(err, "bet")
+	}
+	b, err := toDomainBet(row)
+	return b, errs.Wrap(err, "a stored bet is unreadable")
+}
+
+// Bets implements tote.Store.
+func (r *ToteRepo) Bets(ctx context.Context, q tote.BetQuery) ([]tote.Bet, error) {
+	db := r.read(ctx).Where("user_id = ?", q.UserID).Order("id DESC").Limit(q.Limit)
+	if q.DrawID != 0 {
+		db = db.Where("draw_id = ?", q.DrawID)
+	}
+	if q.Before != 0 {
+		db = db.Where("id < ?", q.Before)
+	}
+	return findBets(db)
+}
+
+func findBets(q *gorm.DB) ([]tote.Bet, error) {
+	var rows []toteBetRow
+	if err := q.Find(&rows).Error; err != nil {
+		return nil, toteErr(err, "bets")
+	}
+	bets, err := toDomainBets(rows)
+	return bets, errs.Wrap(err, "a stored bet is unreadable")
+}
+
+// DrawBets implements tote.Store.
+func (r *ToteRepo) DrawBets(ctx context.Context, drawID int64) ([]tote.Bet, error) {
+	return findBets(r.read(ctx).Where("draw_id = ?", drawID).Order("id"))
+}
+
+// PoolTotals implements tote.Store.
+func (r *ToteRepo) PoolTotals(ctx context.Context, drawID int64, round tote.Round) ([]tote.SelectionTotal, error) {
+	return poolTotals(r.read(ctx), drawID, round)
+}
+
+// poolTotals sums a draw's stakes per round and selection.
+func poolTotals(db *gorm.DB, drawID int64, round tote.Round) ([]tote.SelectionTotal, error) {
+	var rows []struct {
+		Round     int
+		Market    string
+		Selection string
+		Stake     int64
+		Bets      int
+	}
+	q := db.Model(&toteBetRow{}).Select("round, market, selection, SUM(stake) AS stake, COUNT(*) AS bets").
+		Where("draw_id = ?", drawID).Group("round, market, selection")
+	if round != 0 {
+		q = q.Where("round = ?", int(round))
+	}
+	if err := q.Scan(&rows).Error; err != nil {
+		return nil, toteErr(err, "pool totals")
+	}
+	out := make([]tote.SelectionTotal, len(rows))
+	for i, row := range rows {
+		sel, err := tote.ParseSelection(tote.Market(row.Market), row.Selection)
+		if err != nil {
+			return nil, errs.Wrap(err, "a stored selection is unreadable")
+		}
+		out[i] = tote.SelectionTotal{Round: tote.Round(row.Round), Selection: sel, Stake: moneyOf(row.Stake), Bets: row.Bets}
+	}
+	return out, nil
+}
+
+// Results implements tote.Store.
+func (r *ToteRepo) Results(ctx context.Context, q tote.ResultQuery) ([]tote.Draw, error) {
+	db := r.read(ctx).Where("phase IN ?", []string{string(tote.PhaseSettled), string(tote.PhaseVoid)}).Order("id DESC").Limit(q.Limit)
+	if q.TableID != 0 {
+		db = db.Where("table_id = ?", q.TableID)
+	}
+	if q.Before != 0 {
+		db = db.Where("id < ?", q.Before)
+	}
+	if !q.From.IsZero() {
+		db = db.Where("settled_at >= ?", storedTime(q.From))
+	}
+	if !q.To.IsZero() {
+		db = db.Where("settled_at < ?", storedTime(q.To))
+	}
+	var rows []toteDrawRow
+	if err := db.Find(&rows).Error; err != nil {
+		return nil, toteErr(err, "results")
+	}
+	out := make([]tote.Draw, len(rows))
+	for i, row := range rows {
+		var err error
+		if out[i], err = toDomainDraw(row); err != nil {
+			return nil, errs.Wrap(err, "a stored draw is unreadable")
+		}
+	}
+	return out, nil
+}
+
+// EventsAfter implements tote.Store.
+func (r *ToteRepo) EventsAfter(ctx context.Context, tableID, after int64, limit int) ([]tote.TableEvent, error) {
+	var rows []toteEventRow
+	err := r.read(ctx).Where("table_id = ? AND seq > ?", tableID, after).Order("seq").Limit(limit).Find(&rows).Error
+	if err != nil {
+		return nil, toteErr(err, "events")
+	}
+	out := make([]tote.TableEvent, len(rows))
+	for i, row := range rows {
+		e, err := tote.DecodeTableEvent([]byte(row.Payload))
+		if err != nil {
+			return nil, errs.Wrap(err, "a stored event is unreadable")
+		}
+		out[i] = e
+	}
+	return out, nil
+}
+
+// jackpotSetting is the settings key of the jackpot's on/off flag.
+const jackpotSetting = "tote.jackpot_enabled"
+
+// JackpotEnabled implements tote.Store.
+func (r *ToteRepo) JackpotEnabled(ctx context.Context) (bool, error) {
+	return jackpotEnabled(r.read(ctx))
+}
+
+func jackpotEnabled(db *gorm.DB) (bool, error) {
+	var values []string
+	if err := db.Table("settings").Where("key = ?", jackpotSetting).Pluck("value", &values).Error; err != nil {
+		return false, toteErr(err, "setting")
+	}
+	return len(values) == 0 || strings.TrimSpace(values[0]) != "false", nil
+}
+
+// lockClause is the row lock of mode on Postgres; SQLite needs none (its
+// transactions run one at a time).
+func (r *ToteRepo) lockClause(mode tote.LockMode) []clause.Expression {
+	if r.db.dialect != Postgres {
+		return nil
+	}
+	if mode == tote.Shared {
+		return []clause.Expression{clause.Locking{Strength: "SHARE"}}
+	}
+	return []clause.Expression{clause.Locking{Strength: "UPDATE"}}
+}
+
+// lockSuffix is lockClause for raw SQL.
+func (r *ToteRepo) lockSuffix(mode tote.LockMode) string {
+	switch {
+	case r.db.dialect != Postgres:
+		return ""
+	case mode == tote.Shared:
+		return " FOR SHARE"
+	}
+	return " FOR UPDATE"
+}

@@ -1,0 +1,278 @@
+package persistence
+
+import (
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/pokertote/pokertote/domain/cards"
+	"github.com/pokertote/pokertote/domain/money"
+	"github.com/pokertote/pokertote/domain/tote"
+)
+
+// toteTableRow is a row of tote_tables.
+type toteTableRow struct {
+	ID              int64
+	Name            string
+	Positions       int
+	Status          string
+	MinStake        int64
+	MaxStake        int64
+	CommissionBp    int64
+	Round1Ms        int64
+	Round2Ms        int64
+	Round3Ms        int64
+	Round4Ms        int64
+	CardIntervalMs  int64
+	ResultMs        int64
+	ExpressShare1Bp int64
+	ExpressShare2Bp int64
+	LastSeq         int64
+	CreatedAt       time.Time
+	UpdatedAt       time.Time
+}
+
+func (toteTableRow) TableName() string { return "tote_tables" }
+
+func fromDomainTable(t tote.Table) toteTableRow {
+	s := t.Settings
+	return toteTableRow{
+		ID: t.ID, Name: t.Name, Positions: t.Positions, Status: string(t.Status),
+		MinStake: int64(s.MinStake), MaxStake: int64(s.MaxStake), CommissionBp: int64(s.Commission),
+		Round1Ms: s.RoundLengths[0].Milliseconds(), Round2Ms: s.RoundLengths[1].Milliseconds(),
+		Round3Ms: s.RoundLengths[2].Milliseconds(), Round4Ms: s.RoundLengths[3].Milliseconds(),
+		CardIntervalMs: s.CardInterval.Milliseconds(), ResultMs: s.ResultDisplay.Milliseconds(),
+		ExpressShare1Bp: int64(s.ExpressShare1), ExpressShare2Bp: int64(s.ExpressShare2),
+		LastSeq: t.LastSeq, CreatedAt: storedTime(t.CreatedAt), UpdatedAt: storedTime(t.UpdatedAt),
+	}
+}
+
+func toDomainTable(r toteTableRow) tote.Table {
+	ms := func(n int64) time.Duration { return time.Duration(n) * time.Millisecond }
+	return tote.Table{
+		ID: r.ID, Name: r.Name, Positions: r.Positions, Status: tote.TableStatus(r.Status), LastSeq: r.LastSeq,
+		CreatedAt: r.CreatedAt.UTC(), UpdatedAt: r.UpdatedAt.UTC(),
+		Settings: tote.TableSettings{
+			MinStake: money.Amount(r.MinStake), MaxStake: money.Amount(r.MaxStake), Commission: money.BasisPoints(r.CommissionBp),
+			RoundLengths:  [4]time.Duration{ms(r.Round1Ms), ms(r.Round2Ms), ms(r.Round3Ms), ms(r.Round4Ms)},
+			CardInterval:  ms(r.CardIntervalMs),
+			ResultDisplay: ms(r.ResultMs),
+			ExpressShare1: money.BasisPoints(r.ExpressShare1Bp), ExpressShare2: money.BasisPoints(r.ExpressShare2Bp),
+		},
+	}
+}
+
+// toteDrawRow is a row of tote_draws.
+type toteDrawRow struct {
+	ID              int64
+	TableID         int64
+	Number          int64
+	Positions       int
+	Phase           string
+	RoundClosesAt   *time.Time
+	NextStepAt      *time.Time
+	Version         int64
+	MinStake        int64
+	CommissionBp    int64
+	JackpotEnabled  bool
+	JackpotRateBp   int64
+	ExpressShare1Bp int64
+	ExpressShare2Bp int64
+	ServerSeed      string
+	Commitment      string
+	PublicSeed      *string
+	Revealed        bool
+	Pockets         string
+	Board           string
+	Burns           string
+	Odds            *string
+	Result          *string
+	VoidReason      string
+	OpenedAt        time.Time
+	SettledAt       *time.Time
+}
+
+func (toteDrawRow) TableName() string { return "tote_draws" }
+
+func fromDomainDraw(d tote.Draw) (toteDrawRow, error) {
+	r := toteDrawRow{
+		ID: d.ID, TableID: d.TableID, Number: d.Number, Positions: d.Positions, Phase: string(d.Phase),
+		RoundClosesAt: nullableTime(d.RoundClosesAt), NextStepAt: nullableTime(d.NextStepAt), Version: d.Version,
+		MinStake: int64(d.MinStake), CommissionBp: int64(d.Pool.Commission), JackpotEnabled: d.Pool.JackpotEnabled,
+		JackpotRateBp: int64(d.Pool.JackpotRate), ExpressShare1Bp: int64(d.Pool.ExpressShare1), ExpressShare2Bp: int64(d.Pool.ExpressShare2),
+		ServerSeed: d.ServerSeed.Hex(), Commitment: cards.FormatCommitment(d.Commitment), Revealed: d.Revealed,
+		Board: cards.Format(d.Board), Burns: cards.Format(d.Burns), VoidReason: d.VoidReason,
+		OpenedAt: storedTime(d.OpenedAt), SettledAt: nullableTime(d.SettledAt),
+	}
+	if d.PublicSeed != nil {
+		s := hex.EncodeToString(d.PublicSeed)
+		r.PublicSeed = &s
+	}
+	flat := make([]cards.Card, 0, 2*len(d.Pockets))
+	for _, p := range d.Pockets {
+		flat = append(flat, p[0], p[1])
+	}
+	r.Pockets = cards.Format(flat)
+	var err error
+	if r.Odds, err = jsonColumn(d.Odds); err != nil {
+		return toteDrawRow{}, err
+	}
+	if r.Result, err = jsonColumn(d.Result); err != nil {
+		return toteDrawRow{}, err
+	}
+	return r, nil
+}
+
+// jsonColumn is v as a nullable JSON column.
+func jsonColumn[T any](v *T) (*string, error) {
+	if v == nil {
+		return nil, nil
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	s := string(b)
+	return &s, nil
+}
+
+func toDomainDraw(r toteDrawRow) (tote.Draw, error) {
+	d := tote.Draw{
+		ID: r.ID, TableID: r.TableID, Number: r.Number, Positions: r.Positions, Phase: tote.Phase(r.Phase),
+		RoundClosesAt: timeOrZero(r.RoundClosesAt), NextStepAt: timeOrZero(r.NextStepAt), Version: r.Version,
+		MinStake: money.Amount(r.MinStake),
+		Pool: tote.PoolConfig{
+			Commission: money.BasisPoints(r.CommissionBp), JackpotEnabled: r.JackpotEnabled, JackpotRate: money.BasisPoints(r.JackpotRateBp),
+			ExpressShare1: money.BasisPoints(r.ExpressShare1Bp), ExpressShare2: money.BasisPoints(r.ExpressShare2Bp),
+		},
+		Revealed: r.Revealed, VoidReason: r.VoidReason, OpenedAt: r.OpenedAt.UTC(), SettledAt: timeOrZero(r.SettledAt),
+	}
+	var err error
+	if d.ServerSeed, err = cards.ParseSeed(r.ServerSeed); err != nil {
+		return tote.Draw{}, fmt.Errorf("draw %d: %w", r.ID, err)
+	}
+	if d.Commitment, err = cards.ParseCommitment(r.Commitment); err != nil {
+		return tote.Draw{}, fmt.Errorf("draw %d: %w", r.ID, err)
+	}
+	if r.PublicSeed != nil {
+		if d.PublicSeed, err = hex.DecodeString(*r.PublicSeed); err != nil {
+			return tote.Draw{}, fmt.Errorf("draw %d public seed: %w", r.ID, err)
+		}
+	}
+	if err := readCards(r, &d); err != nil {
+		return tote.Draw{}, fmt.Errorf("draw %d: %w", r.ID, err)
+	}
+	if r.Odds != nil {
+		d.Odds = new(tote.LiveOdds)
+		if err := json.Unmarshal([]byte(*r.Odds), d.Odds); err != nil {
+			return tote.Draw{}, fmt.Errorf("draw %d odds: %w", r.ID, err)
+		}
+	}
+	if r.Result != nil {
+		d.Result = new(tote.DrawResult)
+		if err := json.Unmarshal([]byte(*r.Result), d.Result); err != nil {
+			return tote.Draw{}, fmt.Errorf("draw %d result: %w", r.ID, err)
+		}
+	}
+	return d, nil
+}
+
+// readCards parses the dealt cards of a draw row.
+func readCards(r toteDrawRow, d *tote.Draw) error {
+	parse := func(s string) ([]cards.Card, error) {
+		if s == "" {
+			return nil, nil
+		}
+		return cards.ParseList(s)
+	}
+	flat, err := parse(r.Pockets)
+	if err != nil || len(flat)%2 != 0 {
+		return fmt.Errorf("pockets %q: %v", r.Pockets, err)
+	}
+	for i := 0; i < len(flat); i += 2 {
+		d.Pockets = append(d.Pockets, [2]cards.Card{flat[i], flat[i+1]})
+	}
+	if d.Board, err = parse(r.Board); err != nil {
+		return err
+	}
+	d.Burns, err = parse(r.Burns)
+	return err
+}
+
+// toteBetRow is a row of tote_bets.
+type toteBetRow struct {
+	ID             int64
+	DrawID         int64
+	TableID        int64
+	UserID         int64
+	Round          int
+	Market         string
+	Selection      string
+	Stake          int64
+	Status         string
+	Payout         int64
+	IdempotencyKey string
+	PlacedAt       time.Time
+	SettledAt      *time.Time
+}
+
+func (toteBetRow) TableName() string { return "tote_bets" }
+
+func fromDomainBet(b tote.Bet) toteBetRow {
+	return toteBetRow{
+		ID: b.ID, DrawID: b.DrawID, TableID: b.TableID, UserID: b.UserID, Round: int(b.Round),
+		Market: string(b.Selection.Market), Selection: b.Selection.String(), Stake: int64(b.Stake),
+		Status: string(b.Status), Payout: int64(b.Payout), IdempotencyKey: b.IdempotencyKey,
+		PlacedAt: storedTime(b.PlacedAt), SettledAt: nullableTime(b.SettledAt),
+	}
+}
+
+func toDomainBet(r toteBetRow) (tote.Bet, error) {
+	sel, err := tote.ParseSelection(tote.Market(r.Market), r.Selection)
+	if err != nil {
+		return tote.Bet{}, fmt.Errorf("bet %d: %w", r.ID, err)
+	}
+	return tote.Bet{
+		ID: r.ID, DrawID: r.DrawID, TableID: r.TableID, UserID: r.UserID, Round: tote.Round(r.Round),
+		Selection: sel, Stake: money.Amount(r.Stake), Status: tote.BetStatus(r.Status), Payout: money.Amount(r.Payout),
+		IdempotencyKey: r.IdempotencyKey, PlacedAt: r.PlacedAt.UTC(), SettledAt: timeOrZero(r.SettledAt),
+	}, nil
+}
+
+func toDomainBets(rows []toteBetRow) ([]tote.Bet, error) {
+	out := make([]tote.Bet, len(rows))
+	for i, r := range rows {
+		var err error
+		if out[i], err = toDomainBet(r); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// toteEventRow is a row of tote_events, the outbox.
+type toteEventRow struct {
+	TableID   int64
+	Seq       int64
+	Type      string
+	DrawID    *int64
+	Payload   string
+	CreatedAt time.Time
+}
+
+func (toteEventRow) TableName() string { return "tote_events" }
+
+// toteLeaseRow is a row of tote_leases.
+type toteLeaseRow struct {
+	TableID   int64 `gorm:"primaryKey;autoIncrement:false"`
+	Owner     string
+	Fence     int64
+	ExpiresAt time.Time
+}
+
+func (toteLeaseRow) TableName() string { return "tote_leases" }
+
+func toDomainLease(r toteLeaseRow) tote.Lease {
+	return tote.Lease{TableID: r.TableID, Owner: r.Owner, Fence: r.Fence, ExpiresAt: r.ExpiresAt.UTC()}
+}

@@ -1,0 +1,24 @@
+package persistence_test
+
+import (
+	"testing"
+
+	"github.com/pokertote/pokertote/domain/tote/totetest"
+	"github.com/pokertote/pokertote/persistence"
+)
+
+// TestToteConformance runs the totalizator's conformance suite (full draws,
+// the close race, leases, voids, the outbox) on SQLite and on Postgres,
+// each test on a fresh database.
+func TestToteConformance(t *testing.T) {
+	for _, dialect := range testDialects {
+		t.Run(dialect, func(t *testing.T) {
+			totetest.Run(t, func(t *testing.T) totetest.Env {
+				db := openTestDB(t, dialect)
+				led := persistence.NewLedgerRepo(db)
+				repo := persistence.NewToteRepo(db, led)
+				return totetest.Env{Store: repo, Leases: repo, Ledger: led, Concurrent: dialect == "postgres"}
+			})
+		})
+	}
+}
