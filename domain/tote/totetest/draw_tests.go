@@ -132,10 +132,10 @@ func checkEventOrder(h *Harness, d tote.Draw) {
 	}
 	last := evs[len(evs)-1]
 	if resultJSON(h.T, last.Result) != resultJSON(h.T, d.Result) || last.ServerSeed != d.ServerSeed.Hex() {
-		h.T.Error("DRAW_SETTLED does not carry the stored result and the seed")
+		h.T.Errorf("DRAW_SETTLED does not carry the stored result and the seed")
 	}
 	if evs[0].Commitment != cards.FormatCommitment(d.Commitment) || evs[2].PublicSeed == "" {
-		h.T.Error("commitment or public seed not published")
+		h.T.Errorf("commitment or public seed not published")
 	}
 	for i, e := range evs[3:9] {
 		if e.Position != i+1 || e.Street != tote.StreetPocket || !slices.Equal(e.Cards, d.Result.Pockets[i]) {

@@ -109,9 +109,19 @@ func (SimpleOdds) Live(_ context.Context, pockets [][2]cards.Card, board []cards
 	return o, nil
 }
 
+// TB is the part of testing.TB the harness uses; *testing.T and
+// *rapid.T both have it.
+type TB interface {
+	Helper()
+	Fatal(args ...any)
+	Fatalf(format string, args ...any)
+	Errorf(format string, args ...any)
+	Logf(format string, args ...any)
+}
+
 // Harness is one table with its service and dealer on a fake clock.
 type Harness struct {
-	T      testing.TB
+	T      TB
 	Env    Env
 	Ctx    context.Context
 	Clock  *tote.FakeClock
@@ -123,7 +133,7 @@ type Harness struct {
 
 // NewHarness creates a table of n positions with fast, round-number
 // timings (10 s rounds, 1 s cards, 5 s result) and its dealer "A".
-func NewHarness(t testing.TB, env Env, n int) *Harness {
+func NewHarness(t TB, env Env, n int) *Harness {
 	t.Helper()
 	h := &Harness{T: t, Env: env, Ctx: context.Background(), Clock: tote.NewFakeClock(Start), Pub: &Recorder{}}
 	svc, err := tote.NewService(tote.Config{Store: env.Store, Ledger: env.Ledger, Gate: AllowAll{}, Publisher: h.Pub, Clock: h.Clock})
@@ -239,7 +249,7 @@ func (h *Harness) Events() []tote.TableEvent {
 }
 
 // wantCode fails unless err has the code and reason.
-func wantCode(t testing.TB, err error, code errs.Code, reason string) {
+func wantCode(t TB, err error, code errs.Code, reason string) {
 	t.Helper()
 	if errs.CodeOf(err) != code || (reason != "" && errs.ReasonOf(err) != reason) {
 		t.Fatalf("got %v (code %s, reason %s), want %s %s", err, errs.CodeOf(err), errs.ReasonOf(err), code, reason)
@@ -247,7 +257,7 @@ func wantCode(t testing.TB, err error, code errs.Code, reason string) {
 }
 
 // resultJSON is a result's JSON, to compare stored results.
-func resultJSON(t testing.TB, r *tote.DrawResult) string {
+func resultJSON(t TB, r *tote.DrawResult) string {
 	t.Helper()
 	b, err := json.Marshal(r)
 	if err != nil {

@@ -1,0 +1,183 @@
+package tote_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/pokertote/pokertote/domain/cards"
+	"github.com/pokertote/pokertote/domain/ledger"
+	"github.com/pokertote/pokertote/domain/money"
+	"github.com/pokertote/pokertote/domain/tote"
+	"github.com/pokertote/pokertote/domain/tote/totetest"
+)
+
+// A table of two positions deals one draw on a fake clock: the dealer's
+// steps, each one transaction, with the events each appends to the outbox.
+func ExampleDealer() {
+	ctx := context.Background()
+	led := ledger.NewMemStore(nil)
+	store := tote.NewMemStore(led)
+	clock := tote.NewFakeClock(time.Date(2025, 3, 1, 12, 0, 0, 0, time.UTC))
+	svc, _ := tote.NewService(tote.Config{Store: store, Ledger: led, Gate: totetest.AllowAll{}, Publisher: &totetest.Recorder{}, Clock: clock})
+	table, _ := svc.CreateTable(ctx, 1, tote.NewTable{Name: "Example", Positions: 2})
+	dealer := tote.NewDealer(svc, store, &tote.ExactOdds{Samples: 1000}, tote.DealerConfig{TableID: table.ID, Owner: "replica-1"})
+
+	start, seen := clock.Now(), int64(0)
+	for {
+		wait := dealer.Tick(ctx)
+		evs, _ := store.EventsAfter(ctx, table.ID, seen, 100)
+		var kinds []string
+		for _, e := range evs {
+			kinds = append(kinds, string(e.Type))
+			seen = e.Seq
+		}
+		d, _ := store.LatestDraw(ctx, table.ID)
+		if len(kinds) > 0 {
+			fmt.Printf("%5.1fs %-14s %s\n", clock.Now().Sub(start).Seconds(), d.Phase, strings.Join(kinds, " "))
+		}
+		if d.Phase == tote.PhaseSettled {
+			break
+		}
+		clock.Advance(wait)
+	}
+	// Output:
+	//   0.0s PRE_DEAL       DRAW_OPENED ROUND_OPENED
+	//  30.0s DEALING_POCKET ROUND_CLOSED
+	//  32.0s DEALING_POCKET CARDS_DEALT
+	//  34.0s POCKET         CARDS_DEALT ODDS_UPDATED ROUND_OPENED
+	//  54.0s DEALING_FLOP   ROUND_CLOSED
+	//  56.0s FLOP           CARDS_DEALT ODDS_UPDATED ROUND_OPENED
+	//  76.0s DEALING_TURN   ROUND_CLOSED
+	//  78.0s TURN           CARDS_DEALT ODDS_UPDATED ROUND_OPENED
+	//  98.0s DEALING_RIVER  ROUND_CLOSED
+	// 100.0s DEALING_RIVER  CARDS_DEALT ODDS_UPDATED
+	// 102.0s SETTLED        DRAW_SETTLED
+}
+
+func newHarness(t *testing.T, n int) *totetest.Harness {
+	return totetest.NewHarness(t, newMemEnv(t), n)
+}
+
+// TestPoolUpdatesCoalesce: bets arriving faster than the pool tick are
+// published at most once per tick, and nothing is published while the pool
+// does not change.
+func TestPoolUpdatesCoalesce(t *testing.T) {
+	h := newHarness(t, 6)
+	h.Deposit(1, 1_000_000*money.KZT)
+	d := h.RunUntil(h.Dealer, "PRE_DEAL", totetest.InPhase(tote.PhasePreDeal))
+	count := func() int {
+		n := 0
+		for _, e := range h.Events() {
+			if e.Type == tote.EventPoolUpdated {
+				n++
+			}
+		}
+		return n
+	}
+	for tick := range 8 {
+		for i := range 10 {
+			h.MustBet(1, d, tote.MarketWin, fmt.Sprint(1+(tick+i)%6), 100*money.KZT)
+		}
+		h.Clock.Advance(250 * time.Millisecond)
+		h.Dealer.Tick(h.Ctx)
+	}
+	if got := count(); got != 8 {
+		t.Fatalf("%d POOL_UPDATED for 8 ticks of new money, want 8", got)
+	}
+	for range 8 { // no new money: nothing published
+		h.Clock.Advance(h.Dealer.Tick(h.Ctx))
+	}
+	if got := count(); got != 8 {
+		t.Fatalf("%d POOL_UPDATED after quiet ticks, want still 8", got)
+	}
+	var last *tote.PoolView
+	for _, e := range h.Events() {
+		if e.Type == tote.EventPoolUpdated {
+			last = e.Pool
+		}
+	}
+	if last.Bets != 80 || last.Gross != 8000*money.KZT || len(last.Selections) != 6 {
+		t.Fatalf("last pool %+v", last)
+	}
+	net := last.Gross - last.Gross*3/100 - last.Gross/10000 // N = G - 3% - 0.01%
+	if last.Net != net {
+		t.Errorf("net %s, want %s", last.Net, net)
+	}
+	for _, s := range last.Selections {
+		if s.Implied != money.CoefOf(net, s.Stake) {
+			t.Errorf("selection %s: implied %s, want %s", s.Selection, s.Implied, money.CoefOf(net, s.Stake))
+		}
+	}
+}
+
+// failingOdds fails every live computation, so the dealer cannot finish
+// dealing the pockets.
+type failingOdds struct{ totetest.SimpleOdds }
+
+func (failingOdds) Live(context.Context, [][2]cards.Card, []cards.Card) (tote.LiveOdds, error) {
+	return tote.LiveOdds{}, errors.New("odds engine down")
+}
+
+// TestDealerFailureVoids: a step that keeps failing voids the draw with
+// every stake refunded, and the table goes on.
+func TestDealerFailureVoids(t *testing.T) {
+	h := newHarness(t, 2)
+	h.Deposit(1, 1000*money.KZT)
+	broken := tote.NewDealer(h.Svc, h.Env.Leases, failingOdds{}, tote.DealerConfig{TableID: h.Table.ID, Owner: "A", LeaseTTL: 3 * time.Second})
+	d := h.RunUntil(broken, "PRE_DEAL", totetest.InPhase(tote.PhasePreDeal))
+	h.MustBet(1, d, tote.MarketWin, "1", 300*money.KZT)
+	v := h.RunUntil(broken, "VOID", totetest.InPhase(tote.PhaseVoid))
+	if !strings.Contains(v.VoidReason, "odds engine down") {
+		t.Errorf("void reason %q", v.VoidReason)
+	}
+	if b := h.Balance(ledger.WalletOf(1)); b != 1000*money.KZT {
+		t.Errorf("wallet %s after the void, want the stake back", b)
+	}
+	h.CheckBooks(v)
+}
+
+// TestTimeScale: a service with TimeScale 50 runs 30 s rounds in 600 ms.
+func TestTimeScale(t *testing.T) {
+	env := newMemEnv(t)
+	clock := tote.NewFakeClock(totetest.Start)
+	svc, err := tote.NewService(tote.Config{Store: env.Store, Ledger: env.Ledger, Gate: totetest.AllowAll{}, Publisher: &totetest.Recorder{}, Clock: clock, TimeScale: 50})
+	if err != nil {
+		t.Fatal(err)
+	}
+	table, err := svc.CreateTable(context.Background(), 1, tote.NewTable{Name: "fast", Positions: 6})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dealer := tote.NewDealer(svc, env.Leases, totetest.SimpleOdds{}, tote.DealerConfig{TableID: table.ID, Owner: "A"})
+	dealer.Tick(context.Background())
+	d, err := env.Store.LatestDraw(context.Background(), table.ID)
+	if err != nil || d.RoundClosesAt.Sub(d.OpenedAt) != 600*time.Millisecond {
+		t.Fatalf("round 1 lasts %s (%v), want 600ms", d.RoundClosesAt.Sub(d.OpenedAt), err)
+	}
+}
+
+// TestExactOddsInEvents: the production odds engine's figures reach the
+// events and the draw.
+func TestExactOddsInEvents(t *testing.T) {
+	h := newHarness(t, 3)
+	dealer := tote.NewDealer(h.Svc, h.Env.Leases, &tote.ExactOdds{Samples: 2000}, tote.DealerConfig{TableID: h.Table.ID, Owner: "X"})
+	d := h.RunUntil(dealer, "FLOP", totetest.InPhase(tote.PhaseFlop))
+	if d.Odds == nil || !d.Odds.Exact || d.Odds.Boards != 903 || len(d.Odds.Positions) != 3 || len(d.Odds.Leaders) == 0 {
+		t.Fatalf("flop odds %+v", d.Odds) // 43 unseen cards, 2 to come: C(43,2) = 903
+	}
+	var eq float64
+	for _, p := range d.Odds.Positions {
+		eq += p.Equity
+	}
+	if eq < 0.999999 || eq > 1.000001 {
+		t.Errorf("equities sum to %v", eq)
+	}
+	first := h.Events()[0]
+	if first.Type != tote.EventDrawOpened || first.Odds == nil || first.Odds.SampleSize != 2000 || first.Odds.Exact {
+		t.Errorf("pre-deal odds %+v", first.Odds)
+	}
+}
