@@ -1,7 +1,89 @@
 package app
 
-import "context"
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"os"
+	"time"
 
-// startTote builds the totalizator: its stores, bet service, dealers and
-// the GraphQL part of it.
-func (a *App) startTote(ctx context.Context) error { return nil }
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/pokertote/pokertote/domain/tote"
+	"github.com/pokertote/pokertote/graph"
+	"github.com/pokertote/pokertote/graph/model"
+	"github.com/pokertote/pokertote/persistence"
+)
+
+// Dealer timing in real time; TIME_SCALE divides each (within bounds) so that
+// fast test and demo servers also take tables over quickly.
+const (
+	toteLeaseTTL = 10 * time.Second
+	toteMaxStall = 5 * time.Minute
+	toteScan     = 2 * time.Second
+)
+
+// startTote builds the totalizator: its store, service, the GraphQL part of
+// it, the two demo tables on first start (DEMO_TABLES) and, when DEALER is
+// on, the dealers of every table (one per table across replicas, by lease).
+func (a *App) startTote(ctx context.Context) error {
+	repo := persistence.NewToteRepo(a.db, a.ledger)
+	svc, err := tote.NewService(tote.Config{
+		Store: repo, Ledger: a.ledger, Gate: a.accounts, Publisher: a.broker, Auditor: a.users,
+		Log: a.log.With("component", "tote"), TimeScale: a.cfg.TimeScale,
+	})
+	if err != nil {
+		return fmt.Errorf("totalizator: %w", err)
+	}
+	a.resolver.Tote = &graph.ToteAPI{
+		Service: svc, Hub: a.hub, Log: a.log,
+		HoldemHand: func(ctx context.Context, userID, handID int64) (*model.HoldemHand, error) {
+			return a.resolver.Holdem.EventHand(ctx, userID, handID)
+		},
+	}
+	a.metrics = append(a.metrics, toteMetrics(svc.Stats())...)
+	if a.cfg.DemoTables {
+		if err := svc.EnsureDemoTables(ctx); err != nil {
+			return fmt.Errorf("totalizator demo tables: %w", err)
+		}
+	}
+	if !a.cfg.DealerEnabled {
+		a.log.Info("totalizator ready", "dealer", false)
+		return nil
+	}
+	scale := max(a.cfg.TimeScale, 1)
+	dcfg := tote.DealerConfig{
+		Owner:    dealerOwner(),
+		LeaseTTL: max(time.Duration(float64(toteLeaseTTL)/scale), 500*time.Millisecond),
+		MaxStall: max(time.Duration(float64(toteMaxStall)/scale), 5*time.Second),
+	}
+	scan := max(time.Duration(float64(toteScan)/scale), 200*time.Millisecond)
+	sup := tote.NewSupervisor(svc, repo, &tote.ExactOdds{}, dcfg, scan)
+	a.goBackground("tote-dealers", sup.Run)
+	a.log.Info("totalizator ready", "dealer", dcfg.Owner, "lease_ttl", dcfg.LeaseTTL, "time_scale", scale)
+	return nil
+}
+
+// dealerOwner names this process in the lease table: host, pid and a random
+// suffix, so two processes never share a name.
+func dealerOwner() string {
+	host, _ := os.Hostname()
+	var b [4]byte
+	_, _ = rand.Read(b[:])
+	return fmt.Sprintf("%s/%d/%s", host, os.Getpid(), hex.EncodeToString(b[:]))
+}
+
+// toteMetrics exposes the totalizator's counters.
+func toteMetrics(st *tote.Stats) []prometheus.Collector {
+	counter := func(name, help string, v func() int64) prometheus.Collector {
+		return prometheus.NewCounterFunc(prometheus.CounterOpts{Namespace: "pokertote", Subsystem: "tote", Name: name, Help: help},
+			func() float64 { return float64(v()) })
+	}
+	return []prometheus.Collector{
+		counter("bets_accepted_total", "Bets accepted by this replica.", st.BetsAccepted.Load),
+		counter("draws_settled_total", "Draws settled by this replica's dealers.", st.DrawsSettled.Load),
+		counter("draws_voided_total", "Draws voided on this replica (admin or dealer failure).", st.DrawsVoided.Load),
+		counter("dealer_step_failures_total", "Dealer steps that failed and were retried.", st.StepFailures.Load),
+	}
+}

@@ -383,20 +383,25 @@ type ComplexityRoot struct {
 	}
 
 	TableEvent struct {
-		At       func(childComplexity int) int
-		Cards    func(childComplexity int) int
-		Draw     func(childComplexity int) int
-		DrawID   func(childComplexity int) int
-		Odds     func(childComplexity int) int
-		Pool     func(childComplexity int) int
-		Position func(childComplexity int) int
-		Reason   func(childComplexity int) int
-		Result   func(childComplexity int) int
-		Round    func(childComplexity int) int
-		Seq      func(childComplexity int) int
-		Street   func(childComplexity int) int
-		TableID  func(childComplexity int) int
-		Type     func(childComplexity int) int
+		At         func(childComplexity int) int
+		Cards      func(childComplexity int) int
+		ClosesAt   func(childComplexity int) int
+		Commitment func(childComplexity int) int
+		Draw       func(childComplexity int) int
+		DrawID     func(childComplexity int) int
+		MinStake   func(childComplexity int) int
+		Odds       func(childComplexity int) int
+		Pool       func(childComplexity int) int
+		Position   func(childComplexity int) int
+		PublicSeed func(childComplexity int) int
+		Reason     func(childComplexity int) int
+		Result     func(childComplexity int) int
+		Round      func(childComplexity int) int
+		Seq        func(childComplexity int) int
+		ServerSeed func(childComplexity int) int
+		Street     func(childComplexity int) int
+		TableID    func(childComplexity int) int
+		Type       func(childComplexity int) int
 	}
 
 	TableSettings struct {
@@ -2131,6 +2136,18 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.TableEvent.Cards(childComplexity), true
+	case "TableEvent.closesAt":
+		if e.ComplexityRoot.TableEvent.ClosesAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TableEvent.ClosesAt(childComplexity), true
+	case "TableEvent.commitment":
+		if e.ComplexityRoot.TableEvent.Commitment == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TableEvent.Commitment(childComplexity), true
 	case "TableEvent.draw":
 		if e.ComplexityRoot.TableEvent.Draw == nil {
 			break
@@ -2143,6 +2160,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.TableEvent.DrawID(childComplexity), true
+	case "TableEvent.minStake":
+		if e.ComplexityRoot.TableEvent.MinStake == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TableEvent.MinStake(childComplexity), true
 	case "TableEvent.odds":
 		if e.ComplexityRoot.TableEvent.Odds == nil {
 			break
@@ -2161,6 +2184,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.TableEvent.Position(childComplexity), true
+	case "TableEvent.publicSeed":
+		if e.ComplexityRoot.TableEvent.PublicSeed == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TableEvent.PublicSeed(childComplexity), true
 	case "TableEvent.reason":
 		if e.ComplexityRoot.TableEvent.Reason == nil {
 			break
@@ -2185,6 +2214,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.TableEvent.Seq(childComplexity), true
+	case "TableEvent.serverSeed":
+		if e.ComplexityRoot.TableEvent.ServerSeed == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TableEvent.ServerSeed(childComplexity), true
 	case "TableEvent.street":
 		if e.ComplexityRoot.TableEvent.Street == nil {
 			break
@@ -3004,7 +3039,17 @@ type TableEvent {
   pool: Pool
   result: DrawResult
   reason: String
-  "The draw as it stands after the event."
+  "ROUND_OPENED: when the round closes (server time)."
+  closesAt: Time
+  "DRAW_OPENED: the minimum stake of the draw."
+  minStake: Money
+  "DRAW_OPENED: SHA-256 of the server seed (hex)."
+  commitment: String
+  "ROUND_CLOSED of round 1 (PRE_DEAL): the public seed fixed by the round's bets (hex)."
+  publicSeed: String
+  "DRAW_SETTLED, DRAW_VOIDED: the server seed, revealed (hex)."
+  serverSeed: String
+  "The draw as it stands now (loaded when asked for)."
   draw: Draw
 }
 
@@ -3851,6 +3896,16 @@ func (ec *executionContext) childFields_TableEvent(ctx context.Context, field gr
 		return ec.fieldContext_TableEvent_result(ctx, field)
 	case "reason":
 		return ec.fieldContext_TableEvent_reason(ctx, field)
+	case "closesAt":
+		return ec.fieldContext_TableEvent_closesAt(ctx, field)
+	case "minStake":
+		return ec.fieldContext_TableEvent_minStake(ctx, field)
+	case "commitment":
+		return ec.fieldContext_TableEvent_commitment(ctx, field)
+	case "publicSeed":
+		return ec.fieldContext_TableEvent_publicSeed(ctx, field)
+	case "serverSeed":
+		return ec.fieldContext_TableEvent_serverSeed(ctx, field)
 	case "draw":
 		return ec.fieldContext_TableEvent_draw(ctx, field)
 	}
@@ -11946,6 +12001,121 @@ func (ec *executionContext) fieldContext_TableEvent_reason(_ context.Context, fi
 	return graphql.NewScalarFieldContext("TableEvent", field, false, false, "String")
 }
 
+func (ec *executionContext) _TableEvent_closesAt(ctx context.Context, field graphql.CollectedField, obj *model.TableEvent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TableEvent_closesAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ClosesAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_TableEvent_closesAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TableEvent", field, false, false, "Time")
+}
+
+func (ec *executionContext) _TableEvent_minStake(ctx context.Context, field graphql.CollectedField, obj *model.TableEvent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TableEvent_minStake(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.MinStake, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Money) graphql.Marshaler {
+			return ec.marshalOMoney2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐMoney(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_TableEvent_minStake(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TableEvent", field, false, false, "Money")
+}
+
+func (ec *executionContext) _TableEvent_commitment(ctx context.Context, field graphql.CollectedField, obj *model.TableEvent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TableEvent_commitment(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Commitment, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_TableEvent_commitment(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TableEvent", field, false, false, "String")
+}
+
+func (ec *executionContext) _TableEvent_publicSeed(ctx context.Context, field graphql.CollectedField, obj *model.TableEvent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TableEvent_publicSeed(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PublicSeed, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_TableEvent_publicSeed(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TableEvent", field, false, false, "String")
+}
+
+func (ec *executionContext) _TableEvent_serverSeed(ctx context.Context, field graphql.CollectedField, obj *model.TableEvent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TableEvent_serverSeed(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ServerSeed, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_TableEvent_serverSeed(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TableEvent", field, false, false, "String")
+}
+
 func (ec *executionContext) _TableEvent_draw(ctx context.Context, field graphql.CollectedField, obj *model.TableEvent) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -16698,6 +16868,31 @@ func (ec *executionContext) _TableEvent(ctx context.Context, sel ast.SelectionSe
 			}
 		case "reason":
 			out.Values[i] = ec._TableEvent_reason(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "closesAt":
+			out.Values[i] = ec._TableEvent_closesAt(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "minStake":
+			out.Values[i] = ec._TableEvent_minStake(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "commitment":
+			out.Values[i] = ec._TableEvent_commitment(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "publicSeed":
+			out.Values[i] = ec._TableEvent_publicSeed(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "serverSeed":
+			out.Values[i] = ec._TableEvent_serverSeed(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
 				atomic.AddUint32(&out.Invalids, 1)
 			}

@@ -2,149 +2,459 @@ package graph
 
 import (
 	"context"
+	"log/slog"
 	"time"
 
 	"github.com/pokertote/pokertote/domain/errs"
+	"github.com/pokertote/pokertote/domain/event"
+	"github.com/pokertote/pokertote/domain/tote"
 	"github.com/pokertote/pokertote/graph/model"
 )
 
-// errToteNotYet marks resolvers still to be written; clients see only INTERNAL.
-var errToteNotYet = errs.E(errs.Internal, "not implemented yet")
+// ToteAPI resolves the totalizator part of the schema.
+type ToteAPI struct {
+	// Service is the totalizator; nil answers every field with an internal
+	// error.
+	Service *tote.Service
+	// Hub feeds the subscriptions with this replica's share of the broker.
+	Hub *event.Hub
+	// HoldemHand loads the Casino Hold'em hand a HOLDEM_UPDATED user event
+	// names, as its player may see it; nil leaves UserEvent.holdemHand null.
+	HoldemHand func(ctx context.Context, userID, handID int64) (*model.HoldemHand, error)
+	Log        *slog.Logger
+}
 
-// ToteAPI resolves the tote part of the schema.
-type ToteAPI struct{}
+func (a *ToteAPI) service() (*tote.Service, error) {
+	if a == nil || a.Service == nil {
+		return nil, errs.E(errs.Internal, "the totalizator is not configured")
+	}
+	return a.Service, nil
+}
 
-// BetDraw is not implemented yet.
+// drawModel loads the draw's table and converts the draw.
+func (a *ToteAPI) drawModel(ctx context.Context, svc *tote.Service, d tote.Draw) (*model.Draw, error) {
+	t, err := svc.Store().Table(ctx, d.TableID)
+	if err != nil {
+		return nil, err
+	}
+	return toModelDraw(d, t), nil
+}
+
+// drawByID loads and converts a draw; nil when it does not exist.
+func (a *ToteAPI) drawByID(ctx context.Context, drawID string) (*model.Draw, error) {
+	svc, err := a.service()
+	if err != nil {
+		return nil, err
+	}
+	n, err := parseID(drawID, "draw")
+	if err != nil {
+		return nil, err
+	}
+	d, err := svc.Store().Draw(ctx, n)
+	if errs.Is(err, errs.NotFound) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	return a.drawModel(ctx, svc, d)
+}
+
+// BetDraw resolves Bet.draw.
 func (a *ToteAPI) BetDraw(ctx context.Context, obj *model.Bet) (*model.Draw, error) {
-	return nil, errToteNotYet
+	return a.drawByID(ctx, obj.Draw.ID)
 }
 
-// DrawTable is not implemented yet.
-func (a *ToteAPI) DrawTable(ctx context.Context, obj *model.Draw) (*model.Table, error) {
-	return nil, errToteNotYet
+// DrawTable resolves Draw.table (filled when the draw was converted).
+func (a *ToteAPI) DrawTable(_ context.Context, obj *model.Draw) (*model.Table, error) {
+	return obj.Table, nil
 }
 
-// DrawOdds is not implemented yet.
-func (a *ToteAPI) DrawOdds(ctx context.Context, obj *model.Draw) (*model.Odds, error) {
-	return nil, errToteNotYet
+// DrawOdds resolves Draw.odds (filled when the draw was converted).
+func (a *ToteAPI) DrawOdds(_ context.Context, obj *model.Draw) (*model.Odds, error) {
+	return obj.Odds, nil
 }
 
-// DrawPools is not implemented yet.
+// DrawResult resolves Draw.result (filled when the draw was converted).
+func (a *ToteAPI) DrawResult(_ context.Context, obj *model.Draw) (*model.DrawResult, error) {
+	return obj.Result, nil
+}
+
+// DrawVerificationDraw resolves DrawVerification.draw.
+func (a *ToteAPI) DrawVerificationDraw(_ context.Context, obj *model.DrawVerification) (*model.Draw, error) {
+	return obj.Draw, nil
+}
+
+// DrawPools resolves Draw.pools: live totals per selection with implied
+// coefficients, optionally of one round or market.
 func (a *ToteAPI) DrawPools(ctx context.Context, obj *model.Draw, round *model.BettingRound, market *model.Market) ([]model.Pool, error) {
-	return nil, errToteNotYet
+	svc, err := a.service()
+	if err != nil {
+		return nil, err
+	}
+	n, err := parseID(obj.ID, "draw")
+	if err != nil {
+		return nil, err
+	}
+	d, err := svc.Store().Draw(ctx, n)
+	if err != nil {
+		return nil, err
+	}
+	views, err := svc.Pools(ctx, d)
+	if err != nil {
+		return nil, err
+	}
+	out := []model.Pool{}
+	for _, v := range views {
+		if (round == nil || string(*round) == v.Round.String()) && (market == nil || string(*market) == string(v.Market)) {
+			out = append(out, toModelPool(v))
+		}
+	}
+	return out, nil
 }
 
-// DrawResult is not implemented yet.
-func (a *ToteAPI) DrawResult(ctx context.Context, obj *model.Draw) (*model.DrawResult, error) {
-	return nil, errToteNotYet
-}
-
-// DrawVerificationDraw is not implemented yet.
-func (a *ToteAPI) DrawVerificationDraw(ctx context.Context, obj *model.DrawVerification) (*model.Draw, error) {
-	return nil, errToteNotYet
-}
-
-// PlaceBet is not implemented yet.
+// PlaceBet resolves Mutation.placeBet.
 func (a *ToteAPI) PlaceBet(ctx context.Context, input model.PlaceBetInput) (*model.Bet, error) {
-	return nil, errToteNotYet
+	svc, err := a.service()
+	if err != nil {
+		return nil, err
+	}
+	v, err := RequireViewer(ctx)
+	if err != nil {
+		return nil, err
+	}
+	drawID, err := parseID(input.DrawID, "draw")
+	if err != nil {
+		return nil, err
+	}
+	b, err := svc.PlaceBet(ctx, tote.PlaceBetRequest{
+		UserID: v.UserID, DrawID: drawID, Market: tote.Market(input.Market), Selection: input.Selection,
+		Stake: moneyOf(input.Stake), IdempotencyKey: input.IdempotencyKey,
+	})
+	if err != nil {
+		return nil, err
+	}
+	return toModelBet(b), nil
 }
 
-// CreateTable is not implemented yet.
+// CreateTable resolves Mutation.createTable (admins).
 func (a *ToteAPI) CreateTable(ctx context.Context, input model.TableInput) (*model.Table, error) {
-	return nil, errToteNotYet
+	svc, v, err := a.admin(ctx)
+	if err != nil {
+		return nil, err
+	}
+	u, err := toSettingsUpdate(model.TableSettingsInput{
+		MinStake: input.MinStake, MaxStake: input.MaxStake, Commission: input.Commission, RoundSeconds: input.RoundSeconds,
+		CardIntervalMs: input.CardIntervalMs, ResultSeconds: input.ResultSeconds, ExpressShares: input.ExpressShares,
+	})
+	if err != nil {
+		return nil, err
+	}
+	t, err := svc.CreateTable(ctx, v.UserID, tote.NewTable{Name: input.Name, Positions: input.Positions, Update: u})
+	if err != nil {
+		return nil, err
+	}
+	return toModelTable(t), nil
 }
 
-// UpdateTableSettings is not implemented yet.
+// admin returns the service and the viewer (the @hasRole directive has
+// checked the role).
+func (a *ToteAPI) admin(ctx context.Context) (*tote.Service, Viewer, error) {
+	svc, err := a.service()
+	if err != nil {
+		return nil, Viewer{}, err
+	}
+	v, err := RequireViewer(ctx)
+	return svc, v, err
+}
+
+// UpdateTableSettings resolves Mutation.updateTableSettings (admins).
 func (a *ToteAPI) UpdateTableSettings(ctx context.Context, tableID string, input model.TableSettingsInput) (*model.Table, error) {
-	return nil, errToteNotYet
+	u, err := toSettingsUpdate(input)
+	if err != nil {
+		return nil, err
+	}
+	return a.updateTable(ctx, tableID, u)
 }
 
-// SetMinStake is not implemented yet.
+func (a *ToteAPI) updateTable(ctx context.Context, tableID string, u tote.SettingsUpdate) (*model.Table, error) {
+	svc, v, err := a.admin(ctx)
+	if err != nil {
+		return nil, err
+	}
+	n, err := parseID(tableID, "table")
+	if err != nil {
+		return nil, err
+	}
+	t, err := svc.UpdateTable(ctx, v.UserID, n, u)
+	if err != nil {
+		return nil, err
+	}
+	return toModelTable(t), nil
+}
+
+// SetMinStake resolves Mutation.setMinStake (admins): from the next draw.
 func (a *ToteAPI) SetMinStake(ctx context.Context, tableID string, amount model.Money) (*model.Table, error) {
-	return nil, errToteNotYet
+	return a.updateTable(ctx, tableID, tote.SettingsUpdate{MinStake: ptrTo(moneyOf(amount))})
 }
 
-// SetCommission is not implemented yet.
+// SetCommission resolves Mutation.setCommission (admins): from the next draw.
 func (a *ToteAPI) SetCommission(ctx context.Context, tableID string, percent string) (*model.Table, error) {
-	return nil, errToteNotYet
+	c, err := parsePercent(percent, "commission")
+	if err != nil {
+		return nil, err
+	}
+	return a.updateTable(ctx, tableID, tote.SettingsUpdate{Commission: &c})
 }
 
-// PauseTable is not implemented yet.
+// PauseTable resolves Mutation.pauseTable (admins).
 func (a *ToteAPI) PauseTable(ctx context.Context, tableID string) (*model.Table, error) {
-	return nil, errToteNotYet
+	return a.setStatus(ctx, tableID, (*tote.Service).PauseTable)
 }
 
-// ResumeTable is not implemented yet.
+// ResumeTable resolves Mutation.resumeTable (admins).
 func (a *ToteAPI) ResumeTable(ctx context.Context, tableID string) (*model.Table, error) {
-	return nil, errToteNotYet
+	return a.setStatus(ctx, tableID, (*tote.Service).ResumeTable)
 }
 
-// VoidDraw is not implemented yet.
+func (a *ToteAPI) setStatus(ctx context.Context, tableID string, fn func(*tote.Service, context.Context, int64, int64) (tote.Table, error)) (*model.Table, error) {
+	svc, v, err := a.admin(ctx)
+	if err != nil {
+		return nil, err
+	}
+	n, err := parseID(tableID, "table")
+	if err != nil {
+		return nil, err
+	}
+	t, err := fn(svc, ctx, v.UserID, n)
+	if err != nil {
+		return nil, err
+	}
+	return toModelTable(t), nil
+}
+
+// VoidDraw resolves Mutation.voidDraw (admins).
 func (a *ToteAPI) VoidDraw(ctx context.Context, drawID string, reason string) (*model.Draw, error) {
-	return nil, errToteNotYet
+	svc, v, err := a.admin(ctx)
+	if err != nil {
+		return nil, err
+	}
+	n, err := parseID(drawID, "draw")
+	if err != nil {
+		return nil, err
+	}
+	d, err := svc.VoidDraw(ctx, v.UserID, n, reason)
+	if err != nil {
+		return nil, err
+	}
+	return a.drawModel(ctx, svc, d)
 }
 
-// JackpotTopUp is not implemented yet.
+// JackpotTopUp resolves Mutation.jackpotTopUp (admins).
 func (a *ToteAPI) JackpotTopUp(ctx context.Context, amount model.Money, idempotencyKey string) (*model.Jackpot, error) {
-	return nil, errToteNotYet
+	svc, v, err := a.admin(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if err := svc.JackpotTopUp(ctx, v.UserID, moneyOf(amount), idempotencyKey); err != nil {
+		return nil, err
+	}
+	return a.Jackpot(ctx)
 }
 
-// SetJackpotEnabled is not implemented yet.
+// SetJackpotEnabled resolves Mutation.setJackpotEnabled (admins).
 func (a *ToteAPI) SetJackpotEnabled(ctx context.Context, enabled bool) (*model.Jackpot, error) {
-	return nil, errToteNotYet
+	svc, v, err := a.admin(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if err := svc.SetJackpotEnabled(ctx, v.UserID, enabled); err != nil {
+		return nil, err
+	}
+	return a.Jackpot(ctx)
 }
 
-// Tables is not implemented yet.
+// Tables resolves Query.tables.
 func (a *ToteAPI) Tables(ctx context.Context) ([]model.Table, error) {
-	return nil, errToteNotYet
+	svc, err := a.service()
+	if err != nil {
+		return nil, err
+	}
+	ts, err := svc.Store().Tables(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]model.Table, len(ts))
+	for i, t := range ts {
+		out[i] = *toModelTable(t)
+	}
+	return out, nil
 }
 
-// Table is not implemented yet.
-func (a *ToteAPI) Table(ctx context.Context, id string) (*model.Table, error) {
-	return nil, errToteNotYet
+// Table resolves Query.table: null when there is no such table.
+func (a *ToteAPI) Table(ctx context.Context, tableID string) (*model.Table, error) {
+	svc, err := a.service()
+	if err != nil {
+		return nil, err
+	}
+	n, err := parseID(tableID, "table")
+	if err != nil {
+		return nil, err
+	}
+	t, err := svc.Store().Table(ctx, n)
+	if errs.Is(err, errs.NotFound) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	return toModelTable(t), nil
 }
 
-// Draw is not implemented yet.
-func (a *ToteAPI) Draw(ctx context.Context, id string) (*model.Draw, error) {
-	return nil, errToteNotYet
-}
-
-// MyBets is not implemented yet.
-func (a *ToteAPI) MyBets(ctx context.Context, first *int, after *string, drawID *string) (*model.BetPage, error) {
-	return nil, errToteNotYet
-}
-
-// Results is not implemented yet.
-func (a *ToteAPI) Results(ctx context.Context, tableID *string, from *time.Time, to *time.Time, first *int, after *string) (*model.DrawPage, error) {
-	return nil, errToteNotYet
-}
-
-// Jackpot is not implemented yet.
-func (a *ToteAPI) Jackpot(ctx context.Context) (*model.Jackpot, error) {
-	return nil, errToteNotYet
-}
-
-// VerifyDraw is not implemented yet.
-func (a *ToteAPI) VerifyDraw(ctx context.Context, id string) (*model.DrawVerification, error) {
-	return nil, errToteNotYet
-}
-
-// TableEvents is not implemented yet.
-func (a *ToteAPI) TableEvents(ctx context.Context, tableID string, afterSeq *int64) (<-chan *model.TableEvent, error) {
-	return nil, errToteNotYet
-}
-
-// MyEvents is not implemented yet.
-func (a *ToteAPI) MyEvents(ctx context.Context) (<-chan *model.UserEvent, error) {
-	return nil, errToteNotYet
-}
-
-// TableCurrentDraw is not implemented yet.
+// TableCurrentDraw resolves Table.currentDraw: the table's newest draw.
 func (a *ToteAPI) TableCurrentDraw(ctx context.Context, obj *model.Table) (*model.Draw, error) {
-	return nil, errToteNotYet
+	svc, err := a.service()
+	if err != nil {
+		return nil, err
+	}
+	n, err := parseID(obj.ID, "table")
+	if err != nil {
+		return nil, err
+	}
+	d, err := svc.Store().LatestDraw(ctx, n)
+	if errs.Is(err, errs.NotFound) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	return a.drawModel(ctx, svc, d)
 }
 
-// TableEventDraw is not implemented yet.
+// Draw resolves Query.draw: null when there is no such draw.
+func (a *ToteAPI) Draw(ctx context.Context, drawID string) (*model.Draw, error) {
+	return a.drawByID(ctx, drawID)
+}
+
+// TableEventDraw resolves TableEvent.draw: the event's draw as it stands.
 func (a *ToteAPI) TableEventDraw(ctx context.Context, obj *model.TableEvent) (*model.Draw, error) {
-	return nil, errToteNotYet
+	if obj.DrawID == nil {
+		return nil, nil
+	}
+	return a.drawByID(ctx, *obj.DrawID)
+}
+
+// MyBets resolves Query.myBets: the viewer's bets, newest first.
+func (a *ToteAPI) MyBets(ctx context.Context, first *int, after *string, drawID *string) (*model.BetPage, error) {
+	svc, err := a.service()
+	if err != nil {
+		return nil, err
+	}
+	v, err := RequireViewer(ctx)
+	if err != nil {
+		return nil, err
+	}
+	limit, before, err := pageArgs(first, after)
+	if err != nil {
+		return nil, err
+	}
+	q := tote.BetQuery{UserID: v.UserID, Before: before, Limit: limit}
+	if drawID != nil {
+		if q.DrawID, err = parseID(*drawID, "draw"); err != nil {
+			return nil, err
+		}
+	}
+	bets, err := svc.Store().Bets(ctx, q)
+	if err != nil {
+		return nil, err
+	}
+	out := &model.BetPage{Items: make([]model.Bet, len(bets))}
+	for i, b := range bets {
+		out.Items[i] = *toModelBet(b)
+	}
+	if len(bets) > 0 {
+		out.NextCursor = pageCursor(bets[len(bets)-1].ID, len(bets) == limit)
+	}
+	return out, nil
+}
+
+// Results resolves Query.results: finished draws, newest first, by table
+// and settlement time (affiliates and admins).
+func (a *ToteAPI) Results(ctx context.Context, tableID *string, from *time.Time, to *time.Time, first *int, after *string) (*model.DrawPage, error) {
+	svc, err := a.service()
+	if err != nil {
+		return nil, err
+	}
+	limit, before, err := pageArgs(first, after)
+	if err != nil {
+		return nil, err
+	}
+	q := tote.ResultQuery{Before: before, Limit: limit}
+	if tableID != nil {
+		if q.TableID, err = parseID(*tableID, "table"); err != nil {
+			return nil, err
+		}
+	}
+	if from != nil {
+		q.From = *from
+	}
+	if to != nil {
+		q.To = *to
+	}
+	draws, err := svc.Store().Results(ctx, q)
+	if err != nil {
+		return nil, err
+	}
+	out := &model.DrawPage{Items: make([]model.Draw, 0, len(draws))}
+	tables := map[int64]tote.Table{}
+	for _, d := range draws {
+		t, ok := tables[d.TableID]
+		if !ok {
+			if t, err = svc.Store().Table(ctx, d.TableID); err != nil {
+				return nil, err
+			}
+			tables[d.TableID] = t
+		}
+		out.Items = append(out.Items, *toModelDraw(d, t))
+	}
+	if len(draws) > 0 {
+		out.NextCursor = pageCursor(draws[len(draws)-1].ID, len(draws) == limit)
+	}
+	return out, nil
+}
+
+// Jackpot resolves Query.jackpot.
+func (a *ToteAPI) Jackpot(ctx context.Context) (*model.Jackpot, error) {
+	svc, err := a.service()
+	if err != nil {
+		return nil, err
+	}
+	bal, on, err := svc.Jackpot(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return &model.Jackpot{Balance: model.Money(bal), Enabled: on}, nil
+}
+
+// VerifyDraw resolves Query.verifyDraw: the draw recomputed from its
+// revealed seeds and its bets.
+func (a *ToteAPI) VerifyDraw(ctx context.Context, drawID string) (*model.DrawVerification, error) {
+	svc, err := a.service()
+	if err != nil {
+		return nil, err
+	}
+	n, err := parseID(drawID, "draw")
+	if err != nil {
+		return nil, err
+	}
+	d, v, err := svc.VerifyDraw(ctx, n)
+	if err != nil {
+		return nil, err
+	}
+	md, err := a.drawModel(ctx, svc, d)
+	if err != nil {
+		return nil, err
+	}
+	return &model.DrawVerification{Draw: md, CommitmentValid: v.CommitmentValid, CardsMatch: v.CardsMatch,
+		PayoutsMatch: v.PayoutsMatch, Problems: orEmpty(v.Problems)}, nil
 }

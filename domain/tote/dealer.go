@@ -223,6 +223,7 @@ func (d *Dealer) failed(ctx context.Context, err error) time.Duration {
 		return 0
 	}
 	d.failures++
+	d.svc.stats.StepFailures.Add(1)
 	d.log.ErrorContext(ctx, "dealer step failed", "failures", d.failures, "err", err)
 	d.loaded = false
 	if d.failures >= d.cfg.MaxFailures && d.draw != nil && !d.draw.Phase.Finished() {

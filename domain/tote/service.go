@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"sync/atomic"
 	"time"
 
 	"github.com/pokertote/pokertote/domain/account"
@@ -41,7 +42,19 @@ type Service struct {
 	auditor Auditor
 	log     *slog.Logger
 	scale   float64
+	stats   Stats
 }
+
+// Stats counts what the service and its dealers did, for metrics.
+type Stats struct {
+	BetsAccepted atomic.Int64
+	DrawsSettled atomic.Int64
+	DrawsVoided  atomic.Int64
+	StepFailures atomic.Int64
+}
+
+// Stats returns the service's live counters.
+func (s *Service) Stats() *Stats { return &s.stats }
 
 // NewService checks cfg and returns the service.
 func NewService(cfg Config) (*Service, error) {

@@ -56,6 +56,7 @@ func (s *Service) PlaceBet(ctx context.Context, r PlaceBetRequest) (Bet, error) 
 	if err != nil {
 		return Bet{}, err
 	}
+	s.stats.BetsAccepted.Add(1)
 	topic := event.UserTopic(r.UserID)
 	for _, e := range []event.UserEvent{
 		{Type: event.BetAccepted, At: bet.PlacedAt, BetID: bet.ID},

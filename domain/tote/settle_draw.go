@@ -55,6 +55,12 @@ func (s *Service) publishStep(ctx context.Context, res stepResult) {
 
 func (s *Service) publishTable(ctx context.Context, evs []TableEvent) {
 	for _, e := range evs {
+		switch e.Type {
+		case EventDrawSettled:
+			s.stats.DrawsSettled.Add(1)
+		case EventDrawVoided:
+			s.stats.DrawsVoided.Add(1)
+		}
 		if err := s.pub.Publish(ctx, event.TableTopic(e.TableID), e.Encode()); err != nil {
 			s.log.WarnContext(ctx, "table event not published", "table", e.TableID, "seq", e.Seq, "err", err)
 		}

@@ -441,7 +441,17 @@ type TableEvent struct {
 	Pool   *Pool       `json:"pool,omitempty"`
 	Result *DrawResult `json:"result,omitempty"`
 	Reason *string     `json:"reason,omitempty"`
-	// The draw as it stands after the event.
+	// ROUND_OPENED: when the round closes (server time).
+	ClosesAt *time.Time `json:"closesAt,omitempty"`
+	// DRAW_OPENED: the minimum stake of the draw.
+	MinStake *Money `json:"minStake,omitempty"`
+	// DRAW_OPENED: SHA-256 of the server seed (hex).
+	Commitment *string `json:"commitment,omitempty"`
+	// ROUND_CLOSED of round 1 (PRE_DEAL): the public seed fixed by the round's bets (hex).
+	PublicSeed *string `json:"publicSeed,omitempty"`
+	// DRAW_SETTLED, DRAW_VOIDED: the server seed, revealed (hex).
+	ServerSeed *string `json:"serverSeed,omitempty"`
+	// The draw as it stands now (loaded when asked for).
 	Draw *Draw `json:"draw,omitempty"`
 }
 

@@ -1,0 +1,286 @@
+package graph
+
+import (
+	"encoding/hex"
+	"strconv"
+	"time"
+
+	"github.com/pokertote/pokertote/domain/cards"
+	"github.com/pokertote/pokertote/domain/errs"
+	"github.com/pokertote/pokertote/domain/money"
+	"github.com/pokertote/pokertote/domain/tote"
+	"github.com/pokertote/pokertote/graph/model"
+)
+
+// percent writes basis points as a percentage with two decimals ("3.00").
+func percent(bp money.BasisPoints) string { return money.Amount(bp).String() }
+
+// parsePercent reads a percentage with at most two decimals as basis points.
+func parsePercent(s, what string) (money.BasisPoints, error) {
+	a, err := money.ParseAmount(s)
+	if err != nil || a < 0 || a > 100*money.KZT {
+		return 0, errs.R(errs.Invalid, "INVALID_PERCENT", "%s %q is not a percentage like \"3.00\"", what, s)
+	}
+	return money.BasisPoints(a), nil
+}
+
+func toModelTable(t tote.Table) *model.Table {
+	s := t.Settings
+	secs := make([]int, 4)
+	for i, d := range s.RoundLengths {
+		secs[i] = int(d / time.Second)
+	}
+	return &model.Table{
+		ID: id(t.ID), Name: t.Name, Positions: t.Positions, Status: model.TableStatus(t.Status), LastSeq: t.LastSeq,
+		Settings: &model.TableSettings{
+			MinStake: model.Money(s.MinStake), MaxStake: model.Money(s.MaxStake), Commission: percent(s.Commission),
+			RoundSeconds: secs, CardIntervalMs: int(s.CardInterval / time.Millisecond), ResultSeconds: int(s.ResultDisplay / time.Second),
+			ExpressShares: []string{percent(s.ExpressShare1), percent(s.ExpressShare2)},
+		},
+	}
+}
+
+// toSettingsUpdate reads the admin's settings input.
+func toSettingsUpdate(in model.TableSettingsInput) (tote.SettingsUpdate, error) {
+	var u tote.SettingsUpdate
+	if in.MinStake != nil {
+		u.MinStake = ptrTo(moneyOf(*in.MinStake))
+	}
+	if in.MaxStake != nil {
+		u.MaxStake = ptrTo(moneyOf(*in.MaxStake))
+	}
+	if in.Commission != nil {
+		c, err := parsePercent(*in.Commission, "commission")
+		if err != nil {
+			return u, err
+		}
+		u.Commission = &c
+	}
+	if in.RoundSeconds != nil {
+		if len(in.RoundSeconds) != 4 {
+			return u, errs.R(errs.Invalid, "INVALID_TIMING", "give the lengths of all four rounds")
+		}
+		var rs [4]time.Duration
+		for i, s := range in.RoundSeconds {
+			rs[i] = time.Duration(s) * time.Second
+		}
+		u.RoundLengths = &rs
+	}
+	if in.CardIntervalMs != nil {
+		u.CardInterval = ptrTo(time.Duration(*in.CardIntervalMs) * time.Millisecond)
+	}
+	if in.ResultSeconds != nil {
+		u.ResultDisplay = ptrTo(time.Duration(*in.ResultSeconds) * time.Second)
+	}
+	if in.ExpressShares != nil {
+		if len(in.ExpressShares) != 2 {
+			return u, errs.R(errs.Invalid, "INVALID_POOL_CONFIG", "give the shares of both EXPRESS categories")
+		}
+		var sh [2]money.BasisPoints
+		for i, s := range in.ExpressShares {
+			var err error
+			if sh[i], err = parsePercent(s, "EXPRESS share"); err != nil {
+				return u, err
+			}
+		}
+		u.ExpressShares = &sh
+	}
+	return u, nil
+}
+
+func ptrTo[T any](v T) *T { return &v }
+
+func roundPtr(r tote.Round) *model.BettingRound {
+	if r == 0 {
+		return nil
+	}
+	br := model.BettingRound(r.String())
+	return &br
+}
+
+// toModelDraw converts a draw as anyone may see it: the server seed and the
+// burned cards only once revealed. t is its table (for the live maximum
+// stake). The odds and result are filled here, so their resolvers cost no
+// query.
+func toModelDraw(d tote.Draw, t tote.Table) *model.Draw {
+	out := &model.Draw{
+		ID: id(d.ID), Table: toModelTable(t), Number: int(d.Number), Phase: model.DrawPhase(d.Phase),
+		OpenRound: roundPtr(d.OpenRound()), MinStake: model.Money(d.MinStake), MaxStake: model.Money(t.Settings.MaxStake),
+		Board: cardStrings(d.Board), Burned: []string{}, OpenedAt: d.OpenedAt,
+		Shuffle: &model.Shuffle{Commitment: cards.FormatCommitment(d.Commitment)},
+		Odds:    toModelOdds(d.Odds),
+	}
+	if !d.RoundClosesAt.IsZero() && out.OpenRound != nil {
+		out.RoundClosesAt = ptrTo(d.RoundClosesAt)
+	}
+	if d.PublicSeed != nil {
+		out.Shuffle.PublicSeed = ptrTo(hex.EncodeToString(d.PublicSeed))
+	}
+	if d.Revealed {
+		out.Shuffle.ServerSeed = ptrTo(d.ServerSeed.Hex())
+		out.Burned = cardStrings(d.Burns)
+	}
+	if !d.SettledAt.IsZero() {
+		out.SettledAt = ptrTo(d.SettledAt)
+	}
+	if d.VoidReason != "" {
+		out.VoidReason = ptrTo(d.VoidReason)
+	}
+	for _, p := range d.PositionViews() {
+		mp := model.Position{Number: p.Number, Cards: cardStrings(p.Cards), Status: model.PositionStatus(p.Status)}
+		if p.Best != 0 {
+			mp.BestHand = &model.HandInfo{Category: model.HandCategory(p.Best.Category().String()), Description: p.Best.Describe(), Cards: cardStrings(p.BestFive[:])}
+		}
+		out.Positions = append(out.Positions, mp)
+	}
+	if d.Result != nil {
+		out.Result = toModelResult(*d.Result)
+	}
+	return out
+}
+
+func toModelOdds(o *tote.LiveOdds) *model.Odds {
+	if o == nil {
+		return nil
+	}
+	out := &model.Odds{Phase: model.DrawPhase(o.Phase), Boards: int(o.Boards), Exact: o.Exact, Leaders: o.Leaders,
+		Positions: []model.PositionOdds{}, Categories: []model.CategoryOdds{}}
+	if out.Leaders == nil {
+		out.Leaders = []int{}
+	}
+	if o.SampleSize > 0 {
+		out.SampleSize = ptrTo(int(o.SampleSize))
+	}
+	for _, p := range o.Positions {
+		out.Positions = append(out.Positions, model.PositionOdds{Position: p.Position, Win: p.Win, Tie: p.Tie, Equity: p.Equity,
+			WinBoards: int(p.WinBoards), TieBoards: int(p.TieBoards)})
+	}
+	for _, c := range o.Categories {
+		out.Categories = append(out.Categories, model.CategoryOdds{Category: model.HandCategory(c.Category.String()), Probability: c.Probability, Count: int(c.Count)})
+	}
+	return out
+}
+
+func coefPtr(c money.Coef) *model.Coefficient {
+	if c == 0 {
+		return nil
+	}
+	k := model.Coefficient(c)
+	return &k
+}
+
+func toModelPool(v tote.PoolView) model.Pool {
+	out := model.Pool{Round: model.BettingRound(v.Round.String()), Market: model.Market(v.Market), Gross: model.Money(v.Gross),
+		Net: model.Money(v.Net), Bets: v.Bets, Selections: make([]model.SelectionTotal, len(v.Selections))}
+	for i, s := range v.Selections {
+		out.Selections[i] = model.SelectionTotal{Selection: s.Selection, Stake: model.Money(s.Stake), Bets: s.Bets, ImpliedCoefficient: coefPtr(s.Implied)}
+	}
+	return out
+}
+
+func toModelResult(r tote.DrawResult) *model.DrawResult {
+	out := &model.DrawResult{Winners: orEmpty(r.Winners), LeadersAfterFlop: orEmpty(r.FlopLeaders), LeadersAfterTurn: orEmpty(r.TurnLeaders),
+		SettledAt: r.SettledAt, Pools: make([]model.PoolResult, len(r.Pools))}
+	if !r.Void {
+		out.WinningCategory = ptrTo(model.HandCategory(r.Category.String()))
+	}
+	for i, p := range r.Pools {
+		mp := model.PoolResult{
+			Round: model.BettingRound(p.Round.String()), Market: model.Market(p.Market), Gross: model.Money(p.Gross), Bets: p.NumBets,
+			Commission: model.Money(p.Commission), JackpotContribution: model.Money(p.JackpotContribution), Net: model.Money(p.Net),
+			WinningSelections: orEmpty(p.Winning), Coefficient: coefPtr(p.Coef()), Paid: model.Money(p.Paid), Breakage: model.Money(p.Breakage),
+			MinusPoolTopUp: model.Money(p.TopUp), JackpotPaid: model.Money(p.JackpotPaid), Refunded: p.Refunded,
+			Categories: []model.ExpressCategoryResult{},
+		}
+		if p.RefundReason != "" {
+			mp.RefundReason = ptrTo(string(p.RefundReason))
+		}
+		if p.Market == tote.MarketExpress {
+			for _, c := range p.Categories {
+				mp.Categories = append(mp.Categories, model.ExpressCategoryResult{
+					Category: c.Category, Fund: model.Money(c.Fund), Jackpot: model.Money(c.Jackpot), Coupons: c.NumBets,
+					Stakes: model.Money(c.Stakes), Coefficient: coefPtr(c.Coef), Paid: model.Money(c.Paid), Breakage: model.Money(c.Breakage),
+					TopUp: model.Money(c.TopUp), RolledIntoJackpot: model.Money(c.Rollover),
+				})
+			}
+		}
+		out.Pools[i] = mp
+	}
+	return out
+}
+
+func orEmpty[T any](s []T) []T {
+	if s == nil {
+		return []T{}
+	}
+	return s
+}
+
+// toModelBet converts a bet; its draw is resolved lazily from Draw.ID.
+func toModelBet(b tote.Bet) *model.Bet {
+	out := &model.Bet{
+		ID: id(b.ID), Draw: &model.Draw{ID: id(b.DrawID)}, Round: model.BettingRound(b.Round.String()),
+		Market: model.Market(b.Selection.Market), Selection: b.Selection.String(), Stake: model.Money(b.Stake),
+		Status: model.BetStatus(b.Status), PlacedAt: b.PlacedAt,
+	}
+	if b.Status != tote.BetAccepted {
+		out.Payout = ptrTo(model.Money(b.Payout))
+		out.SettledAt = ptrTo(b.SettledAt)
+	}
+	return out
+}
+
+// toModelTableEvent converts an outbox event; its draw is resolved lazily.
+func toModelTableEvent(e tote.TableEvent) *model.TableEvent {
+	out := &model.TableEvent{Seq: e.Seq, TableID: id(e.TableID), Type: model.TableEventType(e.Type), At: e.At,
+		Round: roundPtr(e.Round), Cards: e.Cards, Odds: toModelOdds(e.Odds), ClosesAt: e.ClosesAt}
+	if e.DrawID != 0 {
+		out.DrawID = ptrTo(id(e.DrawID))
+	}
+	if e.Position != 0 {
+		out.Position = ptrTo(e.Position)
+	}
+	optional := func(s string) *string {
+		if s == "" {
+			return nil
+		}
+		return &s
+	}
+	out.Street, out.Reason = optional(e.Street), optional(e.Reason)
+	out.Commitment, out.PublicSeed, out.ServerSeed = optional(e.Commitment), optional(e.PublicSeed), optional(e.ServerSeed)
+	if e.MinStake != 0 {
+		out.MinStake = ptrTo(model.Money(e.MinStake))
+	}
+	if e.Pool != nil {
+		out.Pool = ptrTo(toModelPool(*e.Pool))
+	}
+	if e.Result != nil {
+		out.Result = toModelResult(*e.Result)
+	}
+	return out
+}
+
+// pageCursor is the cursor of the next page after an id, or nil.
+func pageCursor(lastID int64, full bool) *string {
+	if !full {
+		return nil
+	}
+	return ptrTo(strconv.FormatInt(lastID, 10))
+}
+
+// pageArgs reads first/after of an id-paged listing (newest first).
+func pageArgs(first *int, after *string) (limit int, before int64, err error) {
+	limit = 50
+	if first != nil {
+		limit = *first
+	}
+	if limit < 1 || limit > 100 {
+		return 0, 0, errs.R(errs.Invalid, "INVALID_PAGE_SIZE", "first must be 1 to 100")
+	}
+	if after != nil && *after != "" {
+		if before, err = strconv.ParseInt(*after, 10, 64); err != nil || before <= 0 {
+			return 0, 0, errs.R(errs.Invalid, "INVALID_CURSOR", "the page cursor is not valid")
+		}
+	}
+	return limit, before, nil
+}
