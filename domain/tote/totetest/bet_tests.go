@@ -50,6 +50,15 @@ func testBetChecks(t *testing.T, env Env) {
 	if b := h.Balance(ledger.WalletOf(1)); b != kzt(10_000) {
 		t.Fatalf("refused bets moved money: wallet %s", b)
 	}
+}
+
+// testBetTiming: bets after the deadline, while cards are dealt, on a
+// market the round does not offer, on a finished draw; and a minimum stake
+// changed during a draw applies from the next one.
+func testBetTiming(t *testing.T, env Env) {
+	h := NewHarness(t, env, 6)
+	h.Deposit(1, kzt(10_000))
+	d := h.RunUntil(h.Dealer, "PRE_DEAL", InPhase(tote.PhasePreDeal))
 	// The deadline has passed but the dealer has not closed the round yet.
 	h.Clock.Advance(d.RoundClosesAt.Sub(h.Clock.Now()))
 	_, err := h.Bet(1, d, tote.MarketWin, "1", kzt(100))
@@ -137,6 +146,40 @@ func testCloseRace(t *testing.T, env Env) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	accepted := raceBets(t, h, bettors, d, workers, before, func() {
+		h.Clock.Advance(d.RoundClosesAt.Sub(h.Clock.Now()))
+		h.Dealer.Tick(h.Ctx) // closes round 1 while bets are in flight
+	})
+	closed := h.Draw()
+	if closed.Phase != tote.PhaseDealingPocket {
+		t.Fatalf("round 1 not closed: %s", closed.Phase)
+	}
+	ids := make([]string, len(accepted))
+	var sum money.Amount
+	for i, b := range accepted {
+		ids[i] = itoa64(b.ID)
+		sum += b.Stake
+	}
+	if string(closed.PublicSeed) != string(cards.PublicSeedFromIDs(ids)) {
+		t.Errorf("the public seed was not fixed over exactly the %d accepted bets", len(accepted))
+	}
+	if got := h.Balance(ledger.EscrowOf(tote.PoolID(d.ID, 1, tote.MarketWin))); got != sum {
+		t.Errorf("escrow holds %s, accepted stakes %s", got, sum)
+	}
+	t.Logf("%d bets accepted, the close came after %d", len(accepted), before)
+	d = h.RunUntil(h.Dealer, "SETTLED", InPhase(tote.PhaseSettled))
+	h.CheckBooks(d)
+	checkSettledBets(h, d, accepted)
+	deposits := map[int64]money.Amount{}
+	for u := range workers {
+		deposits[int64(100+u)] = kzt(1_000_000)
+	}
+	checkWallets(h, deposits, d.ID)
+}
+
+// raceBets has workers place bets on d until the round closes; closeRound runs
+// once `before` bets are in. It returns the accepted bets.
+func raceBets(t *testing.T, h *Harness, bettors *tote.Service, d tote.Draw, workers, before int, closeRound func()) []tote.Bet {
 	var mu sync.Mutex
 	var accepted []tote.Bet
 	enough := make(chan struct{})
@@ -163,34 +206,9 @@ func testCloseRace(t *testing.T, env Env) {
 		})
 	}
 	<-enough // bets are streaming in: close the round under them
-	h.Clock.Advance(d.RoundClosesAt.Sub(h.Clock.Now()))
-	h.Dealer.Tick(h.Ctx) // closes round 1 while bets are in flight
+	closeRound()
 	wg.Wait()
-	closed := h.Draw()
-	if closed.Phase != tote.PhaseDealingPocket {
-		t.Fatalf("round 1 not closed: %s", closed.Phase)
-	}
-	ids := make([]string, len(accepted))
-	var sum money.Amount
-	for i, b := range accepted {
-		ids[i] = itoa64(b.ID)
-		sum += b.Stake
-	}
-	if string(closed.PublicSeed) != string(cards.PublicSeedFromIDs(ids)) {
-		t.Errorf("the public seed was not fixed over exactly the %d accepted bets", len(accepted))
-	}
-	if got := h.Balance(ledger.EscrowOf(tote.PoolID(d.ID, 1, tote.MarketWin))); got != sum {
-		t.Errorf("escrow holds %s, accepted stakes %s", got, sum)
-	}
-	t.Logf("%d bets accepted, the close came after %d", len(accepted), before)
-	d = h.RunUntil(h.Dealer, "SETTLED", InPhase(tote.PhaseSettled))
-	h.CheckBooks(d)
-	checkSettledBets(h, d, accepted)
-	deposits := map[int64]money.Amount{}
-	for u := range workers {
-		deposits[int64(100+u)] = kzt(1_000_000)
-	}
-	checkWallets(h, deposits, d.ID)
+	return accepted
 }
 
 func testAdminVoid(t *testing.T, env Env) {

@@ -40,6 +40,7 @@ func Run(t *testing.T, newEnv func(t *testing.T) Env) {
 		{"FullDrawSettlesEveryMarket", testFullDraw},
 		{"OutboxSequence", testOutboxSequence},
 		{"BetChecks", testBetChecks},
+		{"BetTiming", testBetTiming},
 		{"BetIdempotency", testBetIdempotency},
 		{"CloseRace", testCloseRace},
 		{"AdminVoidRefunds", testAdminVoid},

@@ -1,0 +1,208 @@
+package graph_test
+
+import (
+	"context"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/pokertote/pokertote/domain/event"
+	"github.com/pokertote/pokertote/domain/ledger"
+	"github.com/pokertote/pokertote/domain/money"
+	"github.com/pokertote/pokertote/domain/tote"
+	"github.com/pokertote/pokertote/domain/tote/totetest"
+	"github.com/pokertote/pokertote/graph"
+	"github.com/pokertote/pokertote/graph/model"
+)
+
+// hubPublisher delivers straight to a local hub, as the in-process broker
+// does.
+type hubPublisher struct{ hub *event.Hub }
+
+func (p hubPublisher) Publish(_ context.Context, topic string, data []byte) error {
+	p.hub.Deliver(topic, data)
+	return nil
+}
+
+// streamWorld is a table whose dealer records its events (not delivered to
+// the hub, so each test decides what arrives live) and a ToteAPI on a hub.
+type streamWorld struct {
+	h   *totetest.Harness
+	hub *event.Hub
+	api *graph.ToteAPI
+}
+
+func newStreamWorld(t *testing.T) *streamWorld {
+	led := ledger.NewMemStore(nil)
+	store := tote.NewMemStore(led)
+	h := totetest.NewHarness(t, totetest.Env{Store: store, Leases: store, Ledger: led}, 2)
+	hub := event.NewHub()
+	t.Cleanup(hub.Close)
+	svc, err := tote.NewService(tote.Config{Store: store, Ledger: led, Gate: totetest.AllowAll{}, Publisher: hubPublisher{hub}, Clock: h.Clock})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &streamWorld{h: h, hub: hub, api: &graph.ToteAPI{Service: svc, Hub: hub}}
+}
+
+// advance runs the dealer until the outbox holds at least n events.
+func (w *streamWorld) advance(n int) []tote.TableEvent {
+	w.h.T.Helper()
+	for range 1000 {
+		if evs := w.h.Events(); len(evs) >= n {
+			return evs
+		}
+		w.h.Clock.Advance(w.h.Dealer.Tick(w.h.Ctx))
+	}
+	w.h.T.Fatalf("fewer than %d events", n)
+	return nil
+}
+
+func (w *streamWorld) deliver(e tote.TableEvent) {
+	w.hub.Deliver(event.TableTopic(e.TableID), e.Encode())
+}
+
+func (w *streamWorld) subscribe(t *testing.T, ctx context.Context, after *int64) <-chan *model.TableEvent {
+	t.Helper()
+	ch, err := w.api.TableEvents(ctx, id(w.h.Table.ID), after)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ch
+}
+
+func id(n int64) string   { return strconv.FormatInt(n, 10) }
+func itoa(n int64) string { return strconv.FormatInt(n, 10) }
+
+// expect reads the next events and checks their seqs.
+func expect(t *testing.T, ch <-chan *model.TableEvent, seqs ...int64) {
+	t.Helper()
+	for _, want := range seqs {
+		select {
+		case e, ok := <-ch:
+			if !ok {
+				t.Fatalf("stream ended, want seq %d", want)
+			}
+			if e.Seq != want {
+				t.Fatalf("got seq %d (%s), want %d", e.Seq, e.Type, want)
+			}
+		case <-time.After(2 * time.Second):
+			t.Fatalf("no event, want seq %d", want)
+		}
+	}
+}
+
+func expectNothing(t *testing.T, ch <-chan *model.TableEvent) {
+	t.Helper()
+	select {
+	case e := <-ch:
+		t.Fatalf("unexpected seq %d", e.Seq)
+	case <-time.After(50 * time.Millisecond):
+	}
+}
+
+// TestTableEventsReplayDedupGap: a client resuming after seq 2 gets 3..n
+// from the outbox, then live events, with duplicates dropped and a gap
+// filled from the outbox before the event that revealed it.
+func TestTableEventsReplayDedupGap(t *testing.T) {
+	w := newStreamWorld(t)
+	evs := w.advance(5)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	after := int64(2)
+	ch := w.subscribe(t, ctx, &after)
+	var seqs []int64
+	for _, e := range evs[2:] {
+		seqs = append(seqs, e.Seq)
+	}
+	expect(t, ch, seqs...)
+	n := len(evs)
+	w.deliver(evs[n-1]) // a duplicate
+	expectNothing(t, ch)
+	more := w.advance(n + 3)
+	w.deliver(more[n+2]) // n+1 and n+2 were never delivered: filled from the outbox
+	expect(t, ch, int64(n+1), int64(n+2), int64(n+3))
+	w.deliver(more[n]) // late arrival of a filled one
+	expectNothing(t, ch)
+}
+
+// TestTableEventsFromNow: without afterSeq the stream starts at the
+// table's current sequence, with no replay.
+func TestTableEventsFromNow(t *testing.T) {
+	w := newStreamWorld(t)
+	evs := w.advance(3)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	ch := w.subscribe(t, ctx, nil)
+	expectNothing(t, ch)
+	more := w.advance(len(evs) + 1)
+	w.deliver(more[len(evs)])
+	expect(t, ch, int64(len(evs)+1))
+	bad := int64(len(more) + 5)
+	if _, err := w.api.TableEvents(ctx, id(w.h.Table.ID), &bad); err == nil {
+		t.Fatal("afterSeq beyond the stream accepted")
+	}
+}
+
+// TestTableEventsSlowClientDropped: a client that stops reading is dropped
+// by the hub (its buffer overflows) and its stream ends after what was
+// buffered; it reconnects with its last seq. Delivery never blocks.
+func TestTableEventsSlowClientDropped(t *testing.T) {
+	w := newStreamWorld(t)
+	evs := w.advance(1)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	slow := w.subscribe(t, ctx, nil)
+	for i := range 400 { // the client reads none of these meanwhile
+		e := evs[0]
+		e.Seq = evs[len(evs)-1].Seq + int64(i) + 1
+		w.deliver(e)
+	}
+	n := 0
+	deadline := time.After(5 * time.Second)
+	for {
+		select {
+		case _, ok := <-slow:
+			if !ok {
+				if n >= 400 {
+					t.Fatalf("all %d events arrived: the client was never dropped", n)
+				}
+				return
+			}
+			n++
+		case <-deadline:
+			t.Fatalf("the slow stream was not ended after %d events", n)
+		}
+	}
+}
+
+// TestMyEvents: a player's bet and balance events arrive with the bet
+// loaded; another player's bet is never shown.
+func TestMyEvents(t *testing.T) {
+	w := newStreamWorld(t)
+	w.h.Deposit(7, 1000*money.KZT)
+	d := w.h.RunUntil(w.h.Dealer, "PRE_DEAL", totetest.InPhase(tote.PhasePreDeal))
+	ctx, cancel := context.WithCancel(graph.WithViewer(context.Background(), graph.Viewer{UserID: 7}))
+	defer cancel()
+	ch, err := w.api.MyEvents(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := w.api.Service.PlaceBet(ctx, tote.PlaceBetRequest{UserID: 7, DrawID: d.ID, Market: tote.MarketWin, Selection: "1", Stake: 100 * money.KZT, IdempotencyKey: "k"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := []*model.UserEvent{<-ch, <-ch}
+	if got[0].Type != model.UserEventTypeBetAccepted || got[0].Bet == nil || got[0].Bet.ID != itoa(b.ID) {
+		t.Errorf("first event %+v", got[0])
+	}
+	if got[1].Type != model.UserEventTypeBalanceChanged || got[1].Balance == nil || *got[1].Balance != model.Money(900*money.KZT) {
+		t.Errorf("second event %+v", got[1])
+	}
+	// Someone else's bet id on this user's topic is not forwarded.
+	w.hub.Deliver(event.UserTopic(7), event.UserEvent{Type: event.BetSettled, BetID: b.ID + 1000}.Encode())
+	w.hub.Deliver(event.UserTopic(7), event.UserEvent{Type: event.HoldemUpdated, HoldemHandID: 3}.Encode())
+	if e := <-ch; e.Type != model.UserEventTypeHoldemUpdated || e.HoldemHand != nil {
+		t.Errorf("holdem event without a loader: %+v", e)
+	}
+}
