@@ -116,6 +116,7 @@ type ComplexityRoot struct {
 		Pools         func(childComplexity int, round *model.BettingRound, market *model.Market) int
 		Positions     func(childComplexity int) int
 		Result        func(childComplexity int) int
+		ResultJSON    func(childComplexity int) int
 		RoundClosesAt func(childComplexity int) int
 		SettledAt     func(childComplexity int) int
 		Shuffle       func(childComplexity int) int
@@ -832,6 +833,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Draw.Result(childComplexity), true
+	case "Draw.resultJson":
+		if e.ComplexityRoot.Draw.ResultJSON == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Draw.ResultJSON(childComplexity), true
 	case "Draw.roundClosesAt":
 		if e.ComplexityRoot.Draw.RoundClosesAt == nil {
 			break
@@ -2844,6 +2851,8 @@ type Draw {
   pools(round: BettingRound, market: Market): [Pool!]!
   "The published result, once settled."
   result: DrawResult
+  "The published result exactly as stored, as JSON (amounts in tiyn, every bet with its payout): the input of cmd/verify-draw."
+  resultJson: String
 }
 
 type PositionOdds {
@@ -3442,6 +3451,8 @@ func (ec *executionContext) childFields_Draw(ctx context.Context, field graphql.
 		return ec.fieldContext_Draw_pools(ctx, field)
 	case "result":
 		return ec.fieldContext_Draw_result(ctx, field)
+	case "resultJson":
+		return ec.fieldContext_Draw_resultJson(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Draw", field.Name)
 }
@@ -6131,6 +6142,29 @@ func (ec *executionContext) fieldContext_Draw_result(_ context.Context, field gr
 		},
 	}
 	return fc, nil
+}
+
+func (ec *executionContext) _Draw_resultJson(ctx context.Context, field graphql.CollectedField, obj *model.Draw) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Draw_resultJson(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ResultJSON, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Draw_resultJson(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Draw", field, false, false, "String")
 }
 
 func (ec *executionContext) _DrawPage_items(ctx context.Context, field graphql.CollectedField, obj *model.DrawPage) (ret graphql.Marshaler) {
@@ -15056,6 +15090,11 @@ func (ec *executionContext) _Draw(ctx context.Context, sel ast.SelectionSet, obj
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Draw_result(ctx, field, obj)
 				})
+		case "resultJson":
+			out.Values[i] = ec._Draw_resultJson(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}

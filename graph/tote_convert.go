@@ -2,6 +2,7 @@ package graph
 
 import (
 	"encoding/hex"
+	"encoding/json"
 	"strconv"
 	"time"
 
@@ -135,6 +136,9 @@ func toModelDraw(d tote.Draw, t tote.Table) *model.Draw {
 	}
 	if d.Result != nil {
 		out.Result = toModelResult(*d.Result)
+		if b, err := json.Marshal(d.Result); err == nil {
+			out.ResultJSON = ptrTo(string(b))
+		}
 	}
 	return out
 }

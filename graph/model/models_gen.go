@@ -105,6 +105,8 @@ type Draw struct {
 	Pools []Pool `json:"pools"`
 	// The published result, once settled.
 	Result *DrawResult `json:"result,omitempty"`
+	// The published result exactly as stored, as JSON (amounts in tiyn, every bet with its payout): the input of cmd/verify-draw.
+	ResultJSON *string `json:"resultJson,omitempty"`
 }
 
 type DrawPage struct {

@@ -1,0 +1,224 @@
+// Command verify-draw recomputes a totalizator draw from its revealed seeds:
+// the deck, the deal, each position's best hand, the winners and leaders,
+// and, given the published result, every pool's commission, coefficients
+// and payouts, so that anyone can check a Pokertote draw without trusting
+// the server.
+//
+//	verify-draw -result result.json
+//	verify-draw -server-seed HEX -public-seed HEX [-commitment HEX] -positions N
+//
+// result.json is the published result: Draw.resultJson from the API (or a
+// DRAW_SETTLED event, or any JSON object holding it under "result"). Seeds
+// given as flags override the result's. The exit status is 1 when anything
+// does not match, 2 on bad input.
+package main
+
+import (
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/pokertote/pokertote/domain/cards"
+	"github.com/pokertote/pokertote/domain/hand"
+	"github.com/pokertote/pokertote/domain/tote"
+)
+
+// errMismatch is the outcome of a draw that does not verify.
+var errMismatch = errors.New("the draw does NOT verify")
+
+func main() {
+	err := run(os.Args[1:], os.Stdout, os.Stderr)
+	switch {
+	case err == nil:
+	case errors.Is(err, errMismatch):
+		fmt.Fprintln(os.Stderr, "verify-draw:", err)
+		os.Exit(1)
+	case errors.Is(err, flag.ErrHelp):
+		os.Exit(2)
+	default:
+		fmt.Fprintln(os.Stderr, "verify-draw:", err)
+		os.Exit(2)
+	}
+}
+
+// options is the command line, parsed.
+type options struct {
+	result                         *tote.DrawResult
+	serverSeed, publicSeed, commit string
+	positions                      int
+}
+
+func parseArgs(args []string, stderr io.Writer) (options, error) {
+	fs := flag.NewFlagSet("verify-draw", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	resultPath := fs.String("result", "", "the published result JSON (file, or - for stdin)")
+	var o options
+	fs.StringVar(&o.serverSeed, "server-seed", "", "the revealed server seed, 64 hex characters")
+	fs.StringVar(&o.publicSeed, "public-seed", "", "the public seed, hex (fixed when round 1 closed)")
+	fs.StringVar(&o.commit, "commitment", "", "the commitment published when the draw opened, 64 hex characters")
+	fs.IntVar(&o.positions, "positions", 0, "the table's number of positions (2..10)")
+	if err := fs.Parse(args); err != nil {
+		return o, err
+	}
+	if *resultPath != "" {
+		r, err := readResult(*resultPath)
+		if err != nil {
+			return o, err
+		}
+		o.result = &r
+		o.serverSeed = or(o.serverSeed, r.ServerSeed)
+		o.publicSeed = or(o.publicSeed, r.PublicSeed)
+		o.commit = or(o.commit, r.Commitment)
+		if o.positions == 0 {
+			o.positions = r.Positions
+		}
+	}
+	if o.serverSeed == "" || o.positions == 0 {
+		return o, errors.New("give -result, or -server-seed, -public-seed and -positions")
+	}
+	return o, nil
+}
+
+func or(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
+}
+
+// readResult reads a DrawResult, bare or under a "result" key at any depth
+// of the usual wrappers (an event, a GraphQL response).
+func readResult(path string) (tote.DrawResult, error) {
+	var b []byte
+	var err error
+	if path == "-" {
+		b, err = io.ReadAll(os.Stdin)
+	} else {
+		b, err = os.ReadFile(path)
+	}
+	if err != nil {
+		return tote.DrawResult{}, err
+	}
+	var probe map[string]json.RawMessage
+	if err := json.Unmarshal(b, &probe); err != nil {
+		return tote.DrawResult{}, fmt.Errorf("%s is not a JSON object: %w", path, err)
+	}
+	for _, k := range []string{"result", "resultJson"} {
+		if inner, ok := probe[k]; ok {
+			var s string
+			if json.Unmarshal(inner, &s) == nil { // resultJson is a JSON string
+				inner = []byte(s)
+			}
+			b = inner
+		}
+	}
+	var r tote.DrawResult
+	if err := json.Unmarshal(b, &r); err != nil {
+		return tote.DrawResult{}, fmt.Errorf("%s: %w", path, err)
+	}
+	return r, nil
+}
+
+func run(args []string, stdout, stderr io.Writer) error {
+	o, err := parseArgs(args, stderr)
+	if err != nil {
+		return err
+	}
+	seed, err := cards.ParseSeed(o.serverSeed)
+	if err != nil {
+		return err
+	}
+	public, err := hex.DecodeString(o.publicSeed)
+	if err != nil {
+		return fmt.Errorf("public seed: %w", err)
+	}
+	if o.positions < cards.MinPositions || o.positions > cards.MaxPositions {
+		return fmt.Errorf("a table has %d to %d positions, not %d", cards.MinPositions, cards.MaxPositions, o.positions)
+	}
+	w := &printer{w: stdout}
+	ok := printDeal(w, o, seed, public)
+	if o.result != nil {
+		ok = printResult(w, *o.result) && ok
+	}
+	if w.err != nil {
+		return w.err
+	}
+	if !ok {
+		return errMismatch
+	}
+	w.printf("\nOK: the draw verifies.")
+	return w.err
+}
+
+// printDeal prints the deck, the deal and the outcome; false when the
+// commitment does not match.
+func printDeal(w *printer, o options, seed cards.Seed, public []byte) bool {
+	ok := true
+	commitment := cards.FormatCommitment(cards.Commitment(seed))
+	w.printf("server seed:  %s", seed.Hex())
+	switch {
+	case o.commit == "":
+		w.printf("commitment:   %s (not checked: pass -commitment)", commitment)
+	case o.commit == commitment:
+		w.printf("commitment:   %s (matches SHA-256 of the server seed)", commitment)
+	default:
+		ok = false
+		w.printf("commitment:   published %s, but SHA-256 of the server seed is %s  MISMATCH", o.commit, commitment)
+	}
+	w.printf("public seed:  %x", public)
+	deck := cards.Shuffle(seed, public)
+	w.printf("deck:         %s", deck)
+	deal := cards.DealTote(deck, o.positions)
+	board := deal.Board()
+	w.printf("burned:       %s", cards.Format(deal.Burns[:]))
+	w.printf("board:        %s", cards.Format(board[:]))
+	for i, p := range deal.Pockets {
+		v, five := hand.BestFive([]cards.Card{p[0], p[1], board[0], board[1], board[2], board[3], board[4]})
+		w.printf("position %2d:  %s  %-34s %s", i+1, cards.Format(p[:]), v.Describe(), cards.Format(five[:]))
+	}
+	out := tote.OutcomeOf(deal)
+	w.printf("winners %v with %s; leaders after the flop %v, after the turn %v", out.Winners, out.Category, out.FlopLeaders, out.TurnLeaders)
+	return ok
+}
+
+// printResult recomputes every pool of the published result.
+func printResult(w *printer, r tote.DrawResult) bool {
+	v := tote.VerifyResult(r)
+	w.printf("\ndraw #%d of table %d (id %d)%s", r.Number, r.TableID, r.DrawID, map[bool]string{true: ", VOID: " + r.VoidReason}[r.Void])
+	w.printf("commission %s%%, jackpot %s (rate %s%%), EXPRESS shares %s%%/%s%%, jackpot before %s, after %s",
+		r.Commission, map[bool]string{true: "on", false: "off"}[r.JackpotEnabled], r.JackpotRate,
+		r.ExpressShares[0], r.ExpressShares[1], r.JackpotBefore, r.JackpotAfter)
+	for _, p := range r.Pools {
+		if p.NumBets == 0 {
+			continue
+		}
+		w.printf("pool %-16s %3d bets  gross %s  commission %s  jackpot %s  net %s  paid %s  breakage %s  top-up %s%s",
+			p.PoolID, p.NumBets, p.Gross, p.Commission, p.JackpotContribution, p.Net, p.Paid, p.Breakage, p.TopUp,
+			map[bool]string{true: "  REFUNDED (" + string(p.RefundReason) + ")"}[p.Refunded])
+		for _, c := range p.Categories {
+			w.printf("    category %d: fund %s (jackpot %s), %d winning bets staking %s, coefficient %s",
+				c.Category, c.Fund, c.Jackpot, c.NumBets, c.Stakes, c.Coef)
+		}
+	}
+	for _, p := range v.Problems {
+		w.printf("PROBLEM: %s", p)
+	}
+	w.printf("commitment valid: %v, cards match: %v, payouts match: %v", v.CommitmentValid, v.CardsMatch, v.PayoutsMatch)
+	return len(v.Problems) == 0
+}
+
+// printer writes lines, keeping the first error.
+type printer struct {
+	w   io.Writer
+	err error
+}
+
+func (p *printer) printf(format string, args ...any) {
+	if p.err == nil {
+		_, p.err = fmt.Fprintf(p.w, format+"\n", args...)
+	}
+}

@@ -1,0 +1,92 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/pokertote/pokertote/domain/ledger"
+	"github.com/pokertote/pokertote/domain/money"
+	"github.com/pokertote/pokertote/domain/tote"
+	"github.com/pokertote/pokertote/domain/tote/totetest"
+)
+
+// settledResult deals one draw with bets on an in-memory table and returns
+// its published result.
+func settledResult(t *testing.T) tote.DrawResult {
+	led := ledger.NewMemStore(nil)
+	store := tote.NewMemStore(led)
+	h := totetest.NewHarness(t, totetest.Env{Store: store, Leases: store, Ledger: led}, 4)
+	h.Deposit(1, 10_000*money.KZT)
+	d := h.RunUntil(h.Dealer, "PRE_DEAL", totetest.InPhase(tote.PhasePreDeal))
+	for _, sel := range []string{"1", "2", "3", "4"} {
+		h.MustBet(1, d, tote.MarketWin, sel, 150*money.KZT)
+	}
+	h.MustBet(1, d, tote.MarketCombination, "PAIR", 200*money.KZT)
+	h.MustBet(1, d, tote.MarketExpress, "1-2-3", 100*money.KZT)
+	d = h.RunUntil(h.Dealer, "SETTLED", totetest.InPhase(tote.PhaseSettled))
+	return *d.Result
+}
+
+func writeJSON(t *testing.T, v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(t.TempDir(), "result.json")
+	if err := os.WriteFile(p, b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func TestVerifiesPublishedResult(t *testing.T) {
+	r := settledResult(t)
+	var out bytes.Buffer
+	// The result as Draw.resultJson returns it: a JSON string in a response.
+	inner, _ := json.Marshal(r)
+	path := writeJSON(t, map[string]any{"resultJson": string(inner)})
+	if err := run([]string{"-result", path}, &out, &out); err != nil {
+		t.Fatalf("%v\n%s", err, out.String())
+	}
+	for _, want := range []string{"matches SHA-256", "position  4:", "pool " + tote.PoolID(r.DrawID, 1, tote.MarketWin), "OK: the draw verifies"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("output lacks %q:\n%s", want, out.String())
+		}
+	}
+}
+
+func TestDetectsTampering(t *testing.T) {
+	for name, tamper := range map[string]func(r *tote.DrawResult){
+		"payout":     func(r *tote.DrawResult) { r.Pools[0].Bets[0].Payout += 100 },
+		"commission": func(r *tote.DrawResult) { r.Pools[0].Commission++ },
+		"board":      func(r *tote.DrawResult) { r.Board[0], r.Board[1] = r.Board[1], r.Board[0] },
+		"seed":       func(r *tote.DrawResult) { r.ServerSeed = strings.Repeat("ab", 32) },
+	} {
+		t.Run(name, func(t *testing.T) {
+			r := settledResult(t)
+			tamper(&r)
+			var out bytes.Buffer
+			err := run([]string{"-result", writeJSON(t, r)}, &out, &out)
+			if !errors.Is(err, errMismatch) {
+				t.Fatalf("tampered %s verified: %v\n%s", name, err, out.String())
+			}
+		})
+	}
+}
+
+func TestSeedsOnly(t *testing.T) {
+	r := settledResult(t)
+	var out bytes.Buffer
+	err := run([]string{"-server-seed", r.ServerSeed, "-public-seed", r.PublicSeed, "-commitment", r.Commitment, "-positions", "4"}, &out, &out)
+	if err != nil || !strings.Contains(out.String(), "board:        "+strings.Join(r.Board, " ")) {
+		t.Fatalf("%v\n%s", err, out.String())
+	}
+	if err := run([]string{"-positions", "4"}, &out, &out); err == nil || errors.Is(err, errMismatch) {
+		t.Fatalf("missing seed accepted: %v", err)
+	}
+}
