@@ -33,6 +33,7 @@ type toteTableRow struct {
 	UpdatedAt       time.Time
 }
 
+// TableName is the table of toteTableRow.
 func (toteTableRow) TableName() string { return "tote_tables" }
 
 func fromDomainTable(t tote.Table) toteTableRow {
@@ -93,6 +94,7 @@ type toteDrawRow struct {
 	SettledAt       *time.Time
 }
 
+// TableName is the table of toteDrawRow.
 func (toteDrawRow) TableName() string { return "tote_draws" }
 
 func fromDomainDraw(d tote.Draw) (toteDrawRow, error) {
@@ -217,6 +219,7 @@ type toteBetRow struct {
 	SettledAt      *time.Time
 }
 
+// TableName is the table of toteBetRow.
 func (toteBetRow) TableName() string { return "tote_bets" }
 
 func fromDomainBet(b tote.Bet) toteBetRow {
@@ -261,6 +264,7 @@ type toteEventRow struct {
 	CreatedAt time.Time
 }
 
+// TableName is the table of toteEventRow.
 func (toteEventRow) TableName() string { return "tote_events" }
 
 // toteLeaseRow is a row of tote_leases.
@@ -271,6 +275,7 @@ type toteLeaseRow struct {
 	ExpiresAt time.Time
 }
 
+// TableName is the table of toteLeaseRow.
 func (toteLeaseRow) TableName() string { return "tote_leases" }
 
 func toDomainLease(r toteLeaseRow) tote.Lease {

@@ -185,6 +185,7 @@ func (tx *memTx) Ledger() ledger.Poster { return memPoster{tx} }
 
 type memPoster struct{ tx *memTx }
 
+// Post posts through the ledger transaction and tracks the jackpot.
 func (p memPoster) Post(ctx context.Context, t ledger.Transfer) (ledger.Posted, error) {
 	posted, err := p.tx.poster.Post(ctx, t)
 	if err != nil || posted.Replayed {
