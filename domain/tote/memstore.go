@@ -54,12 +54,15 @@ func (s *MemStore) Within(ctx context.Context, fn func(ctx context.Context, tx T
 	if err := ctx.Err(); err != nil {
 		return errs.Wrap(err, "transaction cancelled")
 	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	// Read under s.mu: no other transaction of this store can move the
+	// jackpot before ours starts (ledger-only posts never take s.mu, so
+	// this order cannot deadlock).
 	jackpot, err := s.led.Balance(ctx, ledger.JackpotAccount)
 	if err != nil {
 		return err
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
 	tx := &memTx{s: s, jackpot: jackpot}
 	done := false
 	defer func() {
