@@ -137,7 +137,13 @@ func (d *Dealer) Tick(ctx context.Context) time.Duration {
 		d.failures = 0
 	}
 	if err := d.poolTick(ctx); err != nil {
-		return d.failed(ctx, err)
+		switch errs.ReasonOf(err) {
+		case ReasonLeaseLost, ReasonDrawChanged:
+			return d.failed(ctx, err)
+		}
+		// Pool updates are a courtesy: a failed one never counts towards
+		// voiding the draw; the next tick tries again.
+		d.log.WarnContext(ctx, "pool update failed", "err", err)
 	}
 	return d.untilNext()
 }
