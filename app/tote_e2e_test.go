@@ -1,0 +1,433 @@
+package app_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/pokertote/pokertote/app"
+	"github.com/pokertote/pokertote/domain/money"
+	"github.com/pokertote/pokertote/internal/gqltest"
+)
+
+// End-to-end tests of the totalizator through the GraphQL API, with a real
+// WebSocket subscriber, on a fast clock (TIME_SCALE): a whole draw with
+// several players betting in every market and round, checked to the tiyn.
+
+const toteScale = 10 // rounds of 3/2/2/2 s, cards every 200 ms
+
+// tableEvent is the part of a TableEvent the tests read.
+type tableEvent struct {
+	Seq      int64
+	Type     string
+	DrawID   string
+	Round    *string
+	ClosesAt *time.Time
+	Cards    []string
+	Position *int
+	Street   *string
+}
+
+const tableEventsSub = `subscription($t: ID!, $after: Int64) {
+  tableEvents(tableId: $t, afterSeq: $after) { seq type drawId round closesAt cards position street }
+}`
+
+// createTable makes a 6-position table as the admin and returns its id.
+func createTable(t *testing.T, admin *gqltest.Client, name string) string {
+	t.Helper()
+	var out struct {
+		CreateTable struct{ ID string }
+	}
+	admin.MustDo(t, `mutation($n: String!) { createTable(input: {name: $n, positions: 6, minStake: "100.00", maxStake: "50000.00"}) { id } }`,
+		map[string]any{"n": name}, &out)
+	return out.CreateTable.ID
+}
+
+// watch subscribes to a table's events from its first one and decodes them.
+func watch(t *testing.T, c *gqltest.Client, tableID string) <-chan tableEvent {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	sub, err := c.Subscribe(ctx, tableEventsSub, map[string]any{"t": tableID, "after": 0})
+	if err != nil {
+		t.Fatalf("subscribe: %v", err)
+	}
+	t.Cleanup(sub.Close)
+	out := make(chan tableEvent, 4096)
+	go func() {
+		defer close(out)
+		for raw := range sub.Next {
+			var m struct{ TableEvents tableEvent }
+			if err := json.Unmarshal(raw, &m); err != nil {
+				t.Errorf("decode event %s: %v", raw, err)
+				return
+			}
+			out <- m.TableEvents
+		}
+		if e := sub.Err(); e != "" {
+			t.Logf("subscription ended: %s", e)
+		}
+	}()
+	return out
+}
+
+// betPlan is what one player stakes in one round.
+type betPlan struct {
+	market, selection, stake string
+}
+
+// plans: every player bets in every market the round offers; player 0 also
+// backs every position, so every WIN pool has winners.
+func plans(player int, round string) []betPlan {
+	combos := []string{"PAIR", "TWO_PAIR", "HIGH_CARD", "THREE_OF_A_KIND", "STRAIGHT"}
+	var out []betPlan
+	out = append(out,
+		betPlan{"WIN", strconv.Itoa((player*2+len(round))%6 + 1), fmt.Sprintf("%d.%02d", 100+player*37, player*13)},
+		betPlan{"COMBINATION", combos[(player+len(round))%len(combos)], "150.00"},
+	)
+	if round == "PRE_DEAL" || round == "POCKET" {
+		out = append(out,
+			betPlan{"EXPRESS", fmt.Sprintf("%d-%d-%d", player%6+1, (player+1)%6+1, (player+2)%6+1), "100.00"},
+			betPlan{"EXPRESS", "1-1-1", "120.00"},
+		)
+	}
+	if player == 0 {
+		for p := 1; p <= 6; p++ {
+			out = append(out, betPlan{"WIN", strconv.Itoa(p), "100.00"})
+		}
+	}
+	return out
+}
+
+// playDraw follows a table's events until one draw in which every round got
+// its bets has settled; it returns that draw's id and the events seen.
+func playDraw(t *testing.T, events <-chan tableEvent, players []player, deadline time.Duration) (string, []tableEvent) {
+	t.Helper()
+	timeout := time.After(deadline)
+	var seen []tableEvent
+	target := ""
+	betRounds := map[string]bool{}
+	for {
+		select {
+		case <-timeout:
+			t.Fatalf("no fully bet draw settled within %v; saw %d events", deadline, len(seen))
+		case e, ok := <-events:
+			if !ok {
+				t.Fatal("event stream ended")
+			}
+			seen = append(seen, e)
+			switch {
+			case e.Type == "ROUND_OPENED" && e.Round != nil && (target == "" || e.DrawID == target):
+				if *e.Round == "PRE_DEAL" && (e.ClosesAt == nil || time.Until(*e.ClosesAt) < time.Second) {
+					continue // joined too late to bet all four rounds of this draw
+				}
+				target = e.DrawID
+				placeRound(t, players, e.DrawID, *e.Round)
+				betRounds[*e.Round] = true
+			case e.Type == "DRAW_SETTLED" && e.DrawID == target && target != "":
+				if len(betRounds) != 4 {
+					t.Fatalf("draw %s settled with bets in rounds %v only", target, betRounds)
+				}
+				return target, seen
+			case e.Type == "DRAW_VOIDED" && e.DrawID == target:
+				t.Fatalf("draw %s was voided", target)
+			}
+		}
+	}
+}
+
+// placeRound has every player place their plan for the round, concurrently.
+func placeRound(t *testing.T, players []player, drawID, round string) {
+	t.Helper()
+	var wg sync.WaitGroup
+	for i, p := range players {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j, b := range plans(i, round) {
+				res, err := p.Client.Do(context.Background(), `mutation($in: PlaceBetInput!) { placeBet(input: $in) { id status } }`,
+					map[string]any{"in": map[string]any{"drawId": drawID, "market": b.market, "selection": b.selection, "stake": b.stake,
+						"idempotencyKey": fmt.Sprintf("%s-%s-%d", drawID, round, j)}})
+				if err != nil || len(res.Errors) > 0 {
+					t.Errorf("player %d, round %s, bet %+v: %v %+v", i, round, b, err, res.Errors)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+}
+
+// drawResult is the published result as the API shows it.
+type drawResult struct {
+	Winners          []int
+	LeadersAfterFlop []int
+	LeadersAfterTurn []int
+	WinningCategory  string
+	Pools            []struct {
+		Round, Market     string
+		Refunded          bool
+		Coefficient       *string
+		WinningSelections []string
+		Categories        []struct {
+			Category    int
+			Coefficient *string
+		}
+	}
+}
+
+const drawResultQuery = `query($d: ID!) { draw(id: $d) { phase result {
+  winners leadersAfterFlop leadersAfterTurn winningCategory
+  pools { round market refunded coefficient winningSelections categories { category coefficient } } } } }`
+
+type apiBet struct {
+	ID, Round, Market, Selection, Stake, Status string
+	Payout                                      *string
+}
+
+// checkSettlement recomputes every bet's payout of the draw from the
+// published coefficients and checks it against the bet's payout and each
+// player's balance, to the tiyn.
+func checkSettlement(t *testing.T, c *gqltest.Client, drawID string, players []player, deposit money.Amount) {
+	t.Helper()
+	var d struct {
+		Draw struct {
+			Phase  string
+			Result drawResult
+		}
+	}
+	c.MustDo(t, drawResultQuery, map[string]any{"d": drawID}, &d)
+	if d.Draw.Phase != "SETTLED" {
+		t.Fatalf("draw phase %s", d.Draw.Phase)
+	}
+	res := d.Draw.Result
+	if len(res.Winners) == 0 {
+		t.Fatalf("result without winners: %+v", res)
+	}
+	nBets := 0
+	for i, p := range players {
+		var out struct {
+			MyBets struct{ Items []apiBet }
+		}
+		p.Client.MustDo(t, `query($d: ID!) { myBets(first: 100, drawId: $d) { items { id round market selection stake status payout } } }`,
+			map[string]any{"d": drawID}, &out)
+		var staked, paid money.Amount
+		for _, b := range out.MyBets.Items {
+			stake := mustAmount(t, b.Stake)
+			want := expectedPayout(t, res, b, stake)
+			got := money.Amount(0)
+			if b.Payout != nil {
+				got = mustAmount(t, *b.Payout)
+			}
+			if got != want {
+				t.Errorf("player %d bet %s (%s %s %s, stake %s): payout %v, want %v", i, b.ID, b.Round, b.Market, b.Selection, b.Stake, got, want)
+			}
+			staked += stake
+			paid += got
+		}
+		nBets += len(out.MyBets.Items)
+		wantBalance := deposit - staked + paid
+		if got := mustAmount(t, p.balance(t)); got != wantBalance {
+			t.Errorf("player %d balance %v, want %v (deposit %v - stakes %v + payouts %v)", i, got, wantBalance, deposit, staked, paid)
+		}
+	}
+	if nBets == 0 {
+		t.Fatal("no bets found")
+	}
+	var v struct {
+		VerifyDraw struct {
+			CommitmentValid, CardsMatch, PayoutsMatch bool
+			Problems                                  []string
+		}
+	}
+	c.MustDo(t, `query($d: ID!) { verifyDraw(id: $d) { commitmentValid cardsMatch payoutsMatch problems } }`, map[string]any{"d": drawID}, &v)
+	if vd := v.VerifyDraw; !vd.CommitmentValid || !vd.CardsMatch || !vd.PayoutsMatch || len(vd.Problems) > 0 {
+		t.Errorf("verifyDraw: %+v", vd)
+	}
+}
+
+// expectedPayout applies SPEC 1.5 to one bet using only published figures.
+func expectedPayout(t *testing.T, res drawResult, b apiBet, stake money.Amount) money.Amount {
+	t.Helper()
+	for _, pool := range res.Pools {
+		if pool.Round != b.Round || pool.Market != b.Market {
+			continue
+		}
+		if pool.Refunded {
+			return stake
+		}
+		if b.Market != "EXPRESS" {
+			if slices.Contains(pool.WinningSelections, b.Selection) {
+				return mustCoef(t, pool.Coefficient).Pay(stake)
+			}
+			return 0
+		}
+		var f, tu, r int
+		if _, err := fmt.Sscanf(b.Selection, "%d-%d-%d", &f, &tu, &r); err != nil {
+			t.Fatalf("express selection %q: %v", b.Selection, err)
+		}
+		guessed := 0
+		for _, hit := range []bool{slices.Contains(res.LeadersAfterFlop, f), slices.Contains(res.LeadersAfterTurn, tu), slices.Contains(res.Winners, r)} {
+			if hit {
+				guessed++
+			}
+		}
+		var pay money.Amount
+		for _, c := range pool.Categories {
+			if (c.Category == 1 && guessed == 3) || (c.Category == 2 && guessed >= 2) {
+				pay += mustCoef(t, c.Coefficient).Pay(stake)
+			}
+		}
+		return pay
+	}
+	t.Fatalf("no published pool for bet %+v", b)
+	return 0
+}
+
+func mustAmount(t *testing.T, s string) money.Amount {
+	t.Helper()
+	a, err := money.ParseAmount(s)
+	if err != nil {
+		t.Fatalf("amount %q: %v", s, err)
+	}
+	return a
+}
+
+func mustCoef(t *testing.T, s *string) money.Coef {
+	t.Helper()
+	if s == nil {
+		t.Fatal("winning pool without a coefficient")
+	}
+	k, err := money.ParseCoef(*s)
+	if err != nil {
+		t.Fatalf("coefficient %q: %v", *s, err)
+	}
+	if k < money.MinCoef {
+		t.Errorf("coefficient %v below the guaranteed 1.10", k)
+	}
+	return k
+}
+
+// checkStream asserts the events are numbered 1, 2, 3, ... without gaps or
+// repeats, and that the settled draw was dealt card by card.
+func checkStream(t *testing.T, events []tableEvent, drawID string) {
+	t.Helper()
+	for i, e := range events {
+		if e.Seq != int64(i+1) {
+			t.Fatalf("event %d has seq %d (want %d): gap or duplicate", i, e.Seq, i+1)
+		}
+	}
+	streets := map[string]int{}
+	for _, e := range events {
+		if e.Type == "CARDS_DEALT" && e.DrawID == drawID && e.Street != nil {
+			streets[*e.Street]++
+		}
+	}
+	if streets["POCKET"] != 6 || streets["FLOP"] != 1 || streets["TURN"] != 1 || streets["RIVER"] != 1 {
+		t.Errorf("cards dealt by street %v, want 6 pockets and one flop, turn and river", streets)
+	}
+}
+
+func fastTote(cfg *app.Config) {
+	cfg.DealerEnabled = true
+	cfg.TimeScale = toteScale
+}
+
+func TestToteDrawEndToEnd(t *testing.T) {
+	for _, b := range backends(t) {
+		t.Run(b.name, func(t *testing.T) {
+			_, c := startServer(t, b, fastTote)
+			admin := signIn(t, c, testAdminEmail, testAdminPassword)
+			players := []player{newPlayer(t, c, "100000.00"), newPlayer(t, c, "100000.00"), newPlayer(t, c, "100000.00")}
+			tableID := createTable(t, admin, unique("e2e"))
+			events := watch(t, c, tableID)
+			drawID, seen := playDraw(t, events, players, 90*time.Second)
+			checkStream(t, seen, drawID)
+			checkSettlement(t, c, drawID, players, 100000*money.KZT)
+
+			t.Run("a bet on a finished draw is refused", func(t *testing.T) {
+				players[0].Client.MustFail(t, "CONFLICT", "", `mutation($d: ID!) { placeBet(input: {drawId: $d, market: WIN, selection: "1", stake: "100.00", idempotencyKey: "late"}) { id } }`, map[string]any{"d": drawID})
+			})
+			t.Run("results are the affiliates' view", func(t *testing.T) {
+				players[0].Client.MustFail(t, "FORBIDDEN", "", `{ results { items { id } } }`, nil)
+				var out struct {
+					Results struct{ Items []struct{ ID string } }
+				}
+				admin.MustDo(t, `query($t: ID!) { results(tableId: $t) { items { id } } }`, map[string]any{"t": tableID}, &out)
+				if !slices.ContainsFunc(out.Results.Items, func(d struct{ ID string }) bool { return d.ID == drawID }) {
+					t.Errorf("results %+v lack draw %s", out.Results.Items, drawID)
+				}
+			})
+			t.Run("reconnecting with the last seq resumes without gaps", func(t *testing.T) {
+				last := seen[len(seen)-1].Seq
+				ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+				defer cancel()
+				sub, err := c.SubscribeLegacy(ctx, tableEventsSub, map[string]any{"t": tableID, "after": last - 3})
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer sub.Close()
+				for want := last - 2; want <= last+2; want++ {
+					select {
+					case raw, ok := <-sub.Next:
+						if !ok {
+							t.Fatalf("stream ended: %s", sub.Err())
+						}
+						var m struct{ TableEvents tableEvent }
+						_ = json.Unmarshal(raw, &m)
+						if m.TableEvents.Seq != want {
+							t.Fatalf("after reconnect got seq %d, want %d", m.TableEvents.Seq, want)
+						}
+					case <-ctx.Done():
+						t.Fatalf("no event %d after reconnect", want)
+					}
+				}
+			})
+		})
+	}
+}
+
+// TestTwoReplicasShareOneTable runs two servers on one Postgres and Redis:
+// only the first deals; a subscriber on the second sees every card the first
+// dealt, and a bet placed through the second lands in the first's draw.
+func TestTwoReplicasShareOneTable(t *testing.T) {
+	b := backends(t)[1]
+	_, dealer := startServer(t, b, fastTote)
+	_, other := startServer(t, b, func(cfg *app.Config) { cfg.TimeScale = toteScale; cfg.DealerEnabled = false })
+	admin := signIn(t, dealer, testAdminEmail, testAdminPassword)
+	tableID := createTable(t, admin, unique("replicas"))
+	players := []player{newPlayer(t, other, "100000.00"), newPlayer(t, other, "100000.00")}
+	events := watch(t, other, tableID)
+	drawID, seen := playDraw(t, events, players, 90*time.Second)
+	checkStream(t, seen, drawID)
+	checkSettlement(t, dealer, drawID, players, 100000*money.KZT)
+
+	var d struct {
+		Draw struct {
+			Board     []string
+			Positions []struct{ Cards []string }
+		}
+	}
+	dealer.MustDo(t, `query($d: ID!) { draw(id: $d) { board positions { cards } } }`, map[string]any{"d": drawID}, &d)
+	var dealt []string
+	for _, e := range seen {
+		if e.Type == "CARDS_DEALT" && e.DrawID == drawID {
+			dealt = append(dealt, e.Cards...)
+		}
+	}
+	var want []string
+	for _, p := range d.Draw.Positions {
+		want = append(want, p.Cards...)
+	}
+	want = append(want, d.Draw.Board...)
+	for _, c := range want {
+		if !slices.Contains(dealt, c) {
+			t.Errorf("card %s of the draw never reached the other replica's subscriber (saw %s)", c, strings.Join(dealt, " "))
+		}
+	}
+}
