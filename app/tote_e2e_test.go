@@ -109,6 +109,13 @@ func plans(player int, round string) []betPlan {
 // its bets has settled; it returns that draw's id and the events seen.
 func playDraw(t *testing.T, events <-chan tableEvent, players []player, deadline time.Duration) (string, []tableEvent) {
 	t.Helper()
+	return playDrawWith(t, events, players, deadline, nil)
+}
+
+// playDrawWith is playDraw with a hook called after each event of the draw
+// being played has been handled.
+func playDrawWith(t *testing.T, events <-chan tableEvent, players []player, deadline time.Duration, hook func(tableEvent)) (string, []tableEvent) {
+	t.Helper()
 	timeout := time.After(deadline)
 	var seen []tableEvent
 	target := ""
@@ -137,6 +144,9 @@ func playDraw(t *testing.T, events <-chan tableEvent, players []player, deadline
 				return target, seen
 			case e.Type == "DRAW_VOIDED" && e.DrawID == target:
 				t.Fatalf("draw %s was voided", target)
+			}
+			if hook != nil && target != "" && e.DrawID == target {
+				hook(e)
 			}
 		}
 	}
