@@ -50,3 +50,22 @@ func ParseCategory(s string) (Category, error) {
 	}
 	return 0, errs.R(errs.Invalid, "INVALID_CATEGORY", "%q is not a hand category: use one of HIGH_CARD, PAIR, TWO_PAIR, THREE_OF_A_KIND, STRAIGHT, FLUSH, FULL_HOUSE, FOUR_OF_A_KIND, STRAIGHT_FLUSH, ROYAL_FLUSH", s)
 }
+
+// MarshalText writes the category by name ("FLUSH"), so stored results and
+// JSON documents read the same as the API.
+func (c Category) MarshalText() ([]byte, error) {
+	if c >= NumCategories {
+		return nil, fmt.Errorf("hand: no category %d", uint8(c))
+	}
+	return []byte(categoryNames[c]), nil
+}
+
+// UnmarshalText reads a category written by MarshalText.
+func (c *Category) UnmarshalText(b []byte) error {
+	v, err := ParseCategory(string(b))
+	if err != nil {
+		return err
+	}
+	*c = v
+	return nil
+}

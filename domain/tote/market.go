@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/pokertote/pokertote/domain/errs"
+	"github.com/pokertote/pokertote/domain/hand"
 )
 
 // Market is what a bet is on. The string values are stored and published and
@@ -104,44 +105,31 @@ func CheckMarketRound(m Market, r Round) error {
 	return nil
 }
 
-// Combination is the category of a five-card hand, HighCard (0) to RoyalFlush
-// (9), in the order of SPEC 1.2. It is the selection of the COMBINATION market.
-// The values and names match the hand evaluator's category, so converting one
-// into the other is a plain type conversion.
-type Combination int
+// Combination is the selection of the COMBINATION market: the category of
+// the winning hand, the evaluator's own hand.Category (HighCard to
+// RoyalFlush, royal flush separate), so the names in bets, results and odds
+// are the evaluator's.
+type Combination = hand.Category
 
-// The ten hand categories, low to high; royal flush is its own category.
+// The ten hand categories, low to high.
 const (
-	HighCard Combination = iota
-	Pair
-	TwoPair
-	ThreeOfAKind
-	Straight
-	Flush
-	FullHouse
-	FourOfAKind
-	StraightFlush
-	RoyalFlush
+	HighCard      = hand.HighCard
+	Pair          = hand.Pair
+	TwoPair       = hand.TwoPair
+	ThreeOfAKind  = hand.ThreeOfAKind
+	Straight      = hand.Straight
+	Flush         = hand.Flush
+	FullHouse     = hand.FullHouse
+	FourOfAKind   = hand.FourOfAKind
+	StraightFlush = hand.StraightFlush
+	RoyalFlush    = hand.RoyalFlush
 )
 
 // NumCombinations is the number of hand categories.
-const NumCombinations = 10
+const NumCombinations = hand.NumCategories
 
-var combinationNames = [NumCombinations]string{
-	"HIGH_CARD", "PAIR", "TWO_PAIR", "THREE_OF_A_KIND", "STRAIGHT",
-	"FLUSH", "FULL_HOUSE", "FOUR_OF_A_KIND", "STRAIGHT_FLUSH", "ROYAL_FLUSH",
-}
-
-// String returns the category's stable name, "HIGH_CARD" to "ROYAL_FLUSH",
-// and "COMBINATION(n)" for a value outside 0..9.
-func (c Combination) String() string {
-	if !c.valid() {
-		return "COMBINATION(" + strconv.Itoa(int(c)) + ")"
-	}
-	return combinationNames[c]
-}
-
-func (c Combination) valid() bool { return c >= HighCard && c <= RoyalFlush }
+// validCombination reports whether c is one of the ten categories.
+func validCombination(c Combination) bool { return c < hand.NumCategories }
 
 // Coupon is an EXPRESS prediction: the leader after the flop, the leader after
 // the turn and the winner after the river, each a position 1..N.
@@ -220,7 +208,7 @@ func (s Selection) Validate(n int) error {
 		if s.Position != 0 || s.Coupon != (Coupon{}) {
 			return shape()
 		}
-		if !s.Combination.valid() {
+		if !validCombination(s.Combination) {
 			return errs.R(errs.Invalid, "INVALID_SELECTION", "hand category %d does not exist: categories are HIGH_CARD to ROYAL_FLUSH", int(s.Combination))
 		}
 		return nil
@@ -274,12 +262,11 @@ func ParseSelection(m Market, text string) (Selection, error) {
 		}
 		return WinSelection(p), nil
 	case MarketCombination:
-		for c, name := range combinationNames {
-			if text == name {
-				return CombinationSelection(Combination(c)), nil
-			}
+		c, err := hand.ParseCategory(text)
+		if err != nil {
+			return bad()
 		}
-		return bad()
+		return CombinationSelection(c), nil
 	default: // MarketExpress
 		parts := strings.Split(text, "-")
 		if len(parts) != 3 {

@@ -49,8 +49,8 @@ func TestCombinationString(t *testing.T) {
 	if tote.NumCombinations != len(want) {
 		t.Errorf("NumCombinations = %d", tote.NumCombinations)
 	}
-	if got := tote.Combination(10).String(); got != "COMBINATION(10)" {
-		t.Errorf("Combination(10) = %q", got)
+	if err := tote.CombinationSelection(tote.Combination(10)).Validate(6); err == nil {
+		t.Error("category 10 accepted as a COMBINATION selection")
 	}
 }
 
@@ -100,7 +100,7 @@ func TestSelectionValidate(t *testing.T) {
 		{"high card", tote.CombinationSelection(tote.HighCard), 6, ""},
 		{"royal flush", tote.CombinationSelection(tote.RoyalFlush), 2, ""},
 		{"category 10", tote.CombinationSelection(10), 6, "INVALID_SELECTION"},
-		{"category -1", tote.CombinationSelection(-1), 6, "INVALID_SELECTION"},
+		{"category 255", tote.CombinationSelection(255), 6, "INVALID_SELECTION"},
 		{"combination with position", tote.Selection{Market: tote.MarketCombination, Position: 2}, 6, "INVALID_SELECTION"},
 		{"coupon", tote.ExpressSelection(2, 5, 5), 6, ""},
 		{"coupon flop out", tote.ExpressSelection(0, 5, 5), 6, "POSITION_OUT_OF_RANGE"},

@@ -46,7 +46,7 @@ func (e *ExactOdds) PreDeal(_ context.Context, n int) (LiveOdds, error) {
 		o.Positions = append(o.Positions, PositionOdds{Position: p, Equity: 1 / float64(n)})
 	}
 	for c := range hand.NumCategories {
-		o.Categories = append(o.Categories, CategoryOdds{Category: Combination(c), Probability: est.Probability(hand.Category(c)), Count: est.Categories[c]})
+		o.Categories = append(o.Categories, CategoryOdds{Category: hand.Category(c), Probability: est.Probability(hand.Category(c)), Count: est.Categories[c]})
 	}
 	if e.predeal == nil {
 		e.predeal = map[int]LiveOdds{}
@@ -69,7 +69,7 @@ func (e *ExactOdds) Live(_ context.Context, pockets [][2]cards.Card, board []car
 		})
 	}
 	for c := range hand.NumCategories {
-		o.Categories = append(o.Categories, CategoryOdds{Category: Combination(c), Probability: r.CategoryProbability(hand.Category(c)), Count: r.Categories[c]})
+		o.Categories = append(o.Categories, CategoryOdds{Category: hand.Category(c), Probability: r.CategoryProbability(hand.Category(c)), Count: r.Categories[c]})
 	}
 	if len(board) >= 3 {
 		o.Leaders = Leaders(pockets, board)

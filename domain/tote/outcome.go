@@ -35,7 +35,7 @@ func WinningCategory(pockets [][2]cards.Card, board [5]cards.Card) Combination {
 			best = v
 		}
 	}
-	return Combination(best.Category())
+	return best.Category()
 }
 
 // OutcomeOf is what a fully dealt draw decided: the winners, the winning

@@ -167,7 +167,7 @@ func checkOutcome(o Outcome, m Market, n int) (win, flop, turn positionSet, err 
 	case MarketWin:
 		win, err = set("winner", o.Winners)
 	case MarketCombination:
-		if !o.Category.valid() {
+		if !validCombination(o.Category) {
 			err = errs.R(errs.Invalid, "INVALID_OUTCOME", "the winning category %d does not exist", int(o.Category))
 		}
 	case MarketExpress:

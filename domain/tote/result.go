@@ -2,7 +2,6 @@ package tote
 
 import (
 	"encoding/hex"
-	"encoding/json"
 	"strconv"
 	"time"
 
@@ -172,7 +171,7 @@ func (r *DrawResult) fillCards(d *Draw) {
 			status = PositionWin
 		}
 		r.Hands = append(r.Hands, HandView{
-			Position: i + 1, Category: Combination(v.Category()), Description: v.Describe(),
+			Position: i + 1, Category: v.Category(), Description: v.Describe(),
 			Cards: cardStrings(five[:]), Status: status,
 		})
 	}
@@ -185,23 +184,6 @@ func cardStrings(cs []cards.Card) []string {
 		out[i] = c.String()
 	}
 	return out
-}
-
-// MarshalJSON writes a combination by name ("FLUSH").
-func (c Combination) MarshalJSON() ([]byte, error) { return json.Marshal(c.String()) }
-
-// UnmarshalJSON reads a combination written by MarshalJSON.
-func (c *Combination) UnmarshalJSON(b []byte) error {
-	var s string
-	if err := json.Unmarshal(b, &s); err != nil {
-		return err
-	}
-	sel, err := ParseSelection(MarketCombination, s)
-	if err != nil {
-		return err
-	}
-	*c = sel.Combination
-	return nil
 }
 
 // betIDString is how a bet id is written in a pool's PoolBet.
