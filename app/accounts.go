@@ -28,7 +28,11 @@ func (a *App) buildAccounts(ctx context.Context) (err error) {
 		}
 		a.log.Warn("DOCUMENT_PEPPER is not set: using a development pepper kept in the data folder; set it in production")
 	}
-	svc, err := account.NewService(a.users, account.Config{Location: a.loc, MinAge: a.cfg.MinAge, DocumentPepper: pepper})
+	var limiter account.LoginLimiter // nil: the service's in-process throttle
+	if a.redis != nil {
+		limiter = persistence.NewRedisThrottle(a.redis, a.cfg.RedisPrefix, account.ThrottleConfig{}, a.log)
+	}
+	svc, err := account.NewService(a.users, account.Config{Location: a.loc, MinAge: a.cfg.MinAge, DocumentPepper: pepper, Throttle: limiter})
 	if err != nil {
 		return err
 	}

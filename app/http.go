@@ -11,12 +11,14 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/99designs/gqlgen/graphql"
 	"github.com/99designs/gqlgen/graphql/playground"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
 	"github.com/pokertote/pokertote/graph"
+	"github.com/pokertote/pokertote/persistence"
 )
 
 // routes is the HTTP surface: the GraphQL endpoint, the playground (in
@@ -47,6 +49,7 @@ func (a *App) routes() http.Handler {
 		Suggestions:     a.cfg.Development() && a.cfg.Introspection,
 		AllowedOrigins:  a.cfg.AllowedOrigins,
 		Authenticate:    a.authenticate,
+		APQCache:        a.apqCache(),
 	})
 
 	mux := http.NewServeMux()
@@ -71,6 +74,14 @@ func (a *App) routes() http.Handler {
 	mux.HandleFunc("GET /readyz", a.ready)
 	mux.Handle("GET /metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{Registry: reg}))
 	return mux
+}
+
+// apqCache shares persisted queries through Redis when there is one.
+func (a *App) apqCache() graphql.Cache[string] {
+	if a.redis == nil {
+		return nil
+	}
+	return persistence.NewRedisAPQCache(a.redis, a.cfg.RedisPrefix, 24*time.Hour)
 }
 
 // ready reports 200 only when the database and (if configured) Redis answer.

@@ -30,6 +30,9 @@ type HandlerOptions struct {
 	Suggestions bool
 	// AllowedOrigins are the origins allowed to open a WebSocket; "*" is all.
 	AllowedOrigins []string
+	// APQCache keeps automatic persisted queries; nil keeps them in memory.
+	// Replicas behind one load balancer share a Redis one.
+	APQCache graphql.Cache[string]
 	// Authenticate turns a bearer token into a context carrying the viewer.
 	// It is called for WebSocket connection_init payloads; HTTP requests are
 	// authenticated by middleware before they reach the handler.
@@ -73,7 +76,11 @@ func NewHandler(es graphql.ExecutableSchema, o HandlerOptions) *handler.Server {
 	} else {
 		srv.Use(noIntrospection{})
 	}
-	srv.Use(extension.AutomaticPersistedQuery{Cache: lru.New[string](1000)})
+	apq := o.APQCache
+	if apq == nil {
+		apq = lru.New[string](1000)
+	}
+	srv.Use(extension.AutomaticPersistedQuery{Cache: apq})
 	srv.Use(extension.FixedComplexityLimit(o.ComplexityLimit))
 	srv.SetErrorPresenter(ErrorPresenter(o.Log))
 	srv.SetRecoverFunc(RecoverFunc(o.Log))

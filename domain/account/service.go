@@ -25,7 +25,7 @@ type Config struct {
 	Argon2 Argon2Params
 	// Throttle limits login attempts (default NewThrottle with defaults and
 	// the Service's clock).
-	Throttle *Throttle
+	Throttle LoginLimiter
 	// Now is the clock (default time.Now).
 	Now func() time.Time
 }
@@ -52,7 +52,7 @@ type Service struct {
 	pepper    []byte
 	hasher    *PasswordHasher
 	dummyHash string
-	throttle  *Throttle
+	throttle  LoginLimiter
 	now       func() time.Time
 }
 

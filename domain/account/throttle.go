@@ -8,6 +8,21 @@ import (
 	"github.com/pokertote/pokertote/domain/errs"
 )
 
+// LoginLimiter refuses sign-in attempts for a key (an email, an address)
+// after too many recent failures. Throttle is the in-process one; a
+// deployment with several replicas shares one through Redis, so an attacker
+// gains nothing by spreading attempts across replicas.
+type LoginLimiter interface {
+	// Allow returns nil when key may try, or Forbidden TOO_MANY_ATTEMPTS.
+	Allow(key string) error
+	// Fail records a failed attempt.
+	Fail(key string)
+	// Succeed forgets the key's failures.
+	Succeed(key string)
+}
+
+var _ LoginLimiter = (*Throttle)(nil)
+
 // ThrottleConfig tunes a Throttle; zero fields take the defaults.
 type ThrottleConfig struct {
 	// MaxFailures within Window lock the key (default 5).
@@ -22,6 +37,15 @@ type ThrottleConfig struct {
 	// MaxKeys bounds memory (default 100,000 keys); when full, the least
 	// recently failed key is forgotten.
 	MaxKeys int
+}
+
+// WithDefaults returns c with every zero field set to its default.
+func (c ThrottleConfig) WithDefaults() ThrottleConfig { return c.withDefaults() }
+
+// TooManyAttempts is the error for a key locked for wait.
+func TooManyAttempts(wait time.Duration) error {
+	mins := int((wait + time.Minute - 1) / time.Minute)
+	return errs.R(errs.Forbidden, ReasonTooManyAttempts, "too many failed sign-in attempts; try again in %d minute(s)", mins)
 }
 
 func (c ThrottleConfig) withDefaults() ThrottleConfig {
@@ -94,9 +118,7 @@ func (t *Throttle) Allow(key string) error {
 	if !now.Before(until) {
 		return nil
 	}
-	wait := until.Sub(now)
-	mins := int((wait + time.Minute - 1) / time.Minute)
-	return errs.R(errs.Forbidden, ReasonTooManyAttempts, "too many failed sign-in attempts; try again in %d minute(s)", mins)
+	return TooManyAttempts(until.Sub(now))
 }
 
 // Fail records a failed attempt for key.
