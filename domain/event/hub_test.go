@@ -75,3 +75,28 @@ func TestHubConcurrentDeliverAndClose(t *testing.T) {
 		t.Fatalf("subscribe after close: err = %v", s.Err())
 	}
 }
+
+// BenchmarkHubDeliver1000 measures one event fanned out to 1,000 local
+// subscribers (each drained by its own goroutine, as subscriptions are).
+func BenchmarkHubDeliver1000(b *testing.B) {
+	h := event.NewHub()
+	var wg sync.WaitGroup
+	for i := 0; i < 1000; i++ {
+		s := h.Subscribe("t", 1024)
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for range s.C {
+			}
+		}()
+	}
+	msg := []byte(`{"seq":1}`)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		h.Deliver("t", msg)
+	}
+	b.StopTimer()
+	h.Close()
+	wg.Wait()
+}
