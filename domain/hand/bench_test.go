@@ -6,6 +6,7 @@ import (
 
 	"github.com/pokertote/pokertote/domain/cards"
 	"github.com/pokertote/pokertote/domain/hand"
+	"github.com/pokertote/pokertote/internal/cpuclock"
 )
 
 // randomHands deals n random seven-card hands from a seeded generator.
@@ -50,9 +51,9 @@ func BenchmarkEval7Random(b *testing.B) {
 func cpuTimer(b *testing.B) (stop func()) {
 	runtime.LockOSThread()
 	b.ResetTimer()
-	t0 := threadCPUTime()
+	t0 := cpuclock.Thread()
 	return func() {
-		if t1 := threadCPUTime(); t1 > 0 {
+		if t1 := cpuclock.Thread(); t1 > 0 {
 			b.ReportMetric(float64(t1-t0)/float64(b.N), "cpu-ns/op")
 		}
 		runtime.UnlockOSThread()

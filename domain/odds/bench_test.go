@@ -6,6 +6,7 @@ import (
 
 	"github.com/pokertote/pokertote/domain/cards"
 	"github.com/pokertote/pokertote/domain/odds"
+	"github.com/pokertote/pokertote/internal/cpuclock"
 )
 
 // tenPockets is a ten-position deal; its 32 unseen cards give C(32,5) =
@@ -34,7 +35,7 @@ func benchCompute(b *testing.B, ps [][2]cards.Card, board string, parallel bool)
 		runtime.LockOSThread()
 		defer runtime.UnlockOSThread()
 	}
-	t0 := threadCPUTime()
+	t0 := cpuclock.Thread()
 	for b.Loop() {
 		var err error
 		if parallel {
@@ -46,7 +47,7 @@ func benchCompute(b *testing.B, ps [][2]cards.Card, board string, parallel bool)
 			b.Fatal(err)
 		}
 	}
-	if t1 := threadCPUTime(); !parallel && t1 > 0 {
+	if t1 := cpuclock.Thread(); !parallel && t1 > 0 {
 		b.ReportMetric(float64(t1-t0)/float64(b.N), "cpu-ns/op")
 	}
 	b.ReportMetric(float64(resultSink.Boards), "boards")

@@ -1,8 +1,0 @@
-//go:build !linux
-
-package odds_test
-
-import "time"
-
-// threadCPUTime is unavailable here; benchmarks then skip their cpu-ns/op.
-func threadCPUTime() time.Duration { return 0 }
