@@ -109,13 +109,7 @@ func (a *AccountsAPI) User(ctx context.Context, id string) (*model.User, error) 
 		return nil, err
 	}
 	u, err := a.Users.ByID(ctx, uid)
-	if errs.Is(err, errs.NotFound) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	return a.user(u), nil
+	return nullIfNotFound(u, err, func(u account.User) (*model.User, error) { return a.user(u), nil })
 }
 
 // SetRole changes a user's role (admins).

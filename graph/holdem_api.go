@@ -127,13 +127,7 @@ func (a *HoldemAPI) EventHand(ctx context.Context, userID, handID int64) (*model
 		return nil, err
 	}
 	sn, err := svc.Hand(ctx, userID, handID)
-	if errs.Is(err, errs.NotFound) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	return toModelHoldemHand(sn), nil
+	return nullIfNotFound(sn, err, func(sn holdem.Snapshot) (*model.HoldemHand, error) { return toModelHoldemHand(sn), nil })
 }
 
 // HoldemHands resolves Query.holdemHands.

@@ -51,13 +51,7 @@ func (a *ToteAPI) drawByID(ctx context.Context, drawID string) (*model.Draw, err
 		return nil, err
 	}
 	d, err := svc.Store().Draw(ctx, n)
-	if errs.Is(err, errs.NotFound) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	return a.drawModel(ctx, svc, d)
+	return nullIfNotFound(d, err, func(d tote.Draw) (*model.Draw, error) { return a.drawModel(ctx, svc, d) })
 }
 
 // BetDraw resolves Bet.draw.
@@ -302,13 +296,7 @@ func (a *ToteAPI) Table(ctx context.Context, tableID string) (*model.Table, erro
 		return nil, err
 	}
 	t, err := svc.Store().Table(ctx, n)
-	if errs.Is(err, errs.NotFound) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	return toModelTable(t), nil
+	return nullIfNotFound(t, err, func(t tote.Table) (*model.Table, error) { return toModelTable(t), nil })
 }
 
 // TableCurrentDraw resolves Table.currentDraw: the table's newest draw.
@@ -322,13 +310,7 @@ func (a *ToteAPI) TableCurrentDraw(ctx context.Context, obj *model.Table) (*mode
 		return nil, err
 	}
 	d, err := svc.Store().LatestDraw(ctx, n)
-	if errs.Is(err, errs.NotFound) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	return a.drawModel(ctx, svc, d)
+	return nullIfNotFound(d, err, func(d tote.Draw) (*model.Draw, error) { return a.drawModel(ctx, svc, d) })
 }
 
 // Draw resolves Query.draw: null when there is no such draw.
