@@ -11,6 +11,7 @@ import (
 
 	"github.com/pokertote/pokertote/domain/account"
 	"github.com/pokertote/pokertote/domain/errs"
+	"github.com/pokertote/pokertote/internal/clocktest"
 )
 
 // birthdayInstant is 00:30 on 2025-06-15 in Almaty (UTC+5) and still
@@ -22,12 +23,12 @@ var pepper = bytes.Repeat([]byte("p"), 32)
 type fixture struct {
 	svc   *account.Service
 	store *account.MemStore
-	clk   *fakeClock
+	clk   *clocktest.Clock
 }
 
 func newFixture(t *testing.T, opts ...account.Option) fixture {
 	t.Helper()
-	clk := newClock(birthdayInstant)
+	clk := clocktest.New(birthdayInstant)
 	store := account.NewMemStore(clk.Now)
 	opts = append([]account.Option{account.WithCheapHashing}, opts...)
 	svc, err := account.NewService(store, account.Config{DocumentPepper: pepper, Now: clk.Now}, opts...)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/pokertote/pokertote/domain/account"
 	"github.com/pokertote/pokertote/domain/errs"
+	"github.com/pokertote/pokertote/internal/clocktest"
 )
 
 func wantAllowed(t *testing.T, th *account.Throttle, key string, allowed bool) {
@@ -22,7 +23,7 @@ func wantAllowed(t *testing.T, th *account.Throttle, key string, allowed bool) {
 }
 
 func TestThrottleLocksAfterFiveFailures(t *testing.T) {
-	clk := newClock(time.Date(2025, 1, 1, 12, 0, 0, 0, time.UTC))
+	clk := clocktest.New(time.Date(2025, 1, 1, 12, 0, 0, 0, time.UTC))
 	th := account.NewThrottle(account.ThrottleConfig{}, clk.Now)
 	for i := range 4 {
 		wantAllowed(t, th, "email:a", true)
@@ -41,7 +42,7 @@ func TestThrottleLocksAfterFiveFailures(t *testing.T) {
 }
 
 func TestThrottleFailuresOutsideWindowDoNotCount(t *testing.T) {
-	clk := newClock(time.Date(2025, 1, 1, 12, 0, 0, 0, time.UTC))
+	clk := clocktest.New(time.Date(2025, 1, 1, 12, 0, 0, 0, time.UTC))
 	th := account.NewThrottle(account.ThrottleConfig{}, clk.Now)
 	for range 20 {
 		th.Fail("k")
@@ -51,7 +52,7 @@ func TestThrottleFailuresOutsideWindowDoNotCount(t *testing.T) {
 }
 
 func TestThrottleBackoffGrows(t *testing.T) {
-	clk := newClock(time.Date(2025, 1, 1, 12, 0, 0, 0, time.UTC))
+	clk := clocktest.New(time.Date(2025, 1, 1, 12, 0, 0, 0, time.UTC))
 	th := account.NewThrottle(account.ThrottleConfig{}, clk.Now)
 	for range 5 {
 		th.Fail("k")
@@ -71,7 +72,7 @@ func TestThrottleBackoffGrows(t *testing.T) {
 }
 
 func TestThrottleSucceedResets(t *testing.T) {
-	clk := newClock(time.Date(2025, 1, 1, 12, 0, 0, 0, time.UTC))
+	clk := clocktest.New(time.Date(2025, 1, 1, 12, 0, 0, 0, time.UTC))
 	th := account.NewThrottle(account.ThrottleConfig{}, clk.Now)
 	for range 4 {
 		th.Fail("k")
@@ -85,7 +86,7 @@ func TestThrottleSucceedResets(t *testing.T) {
 }
 
 func TestThrottleBoundedMemory(t *testing.T) {
-	clk := newClock(time.Date(2025, 1, 1, 12, 0, 0, 0, time.UTC))
+	clk := clocktest.New(time.Date(2025, 1, 1, 12, 0, 0, 0, time.UTC))
 	th := account.NewThrottle(account.ThrottleConfig{MaxKeys: 100}, clk.Now)
 	for i := range 10_000 {
 		th.Fail(fmt.Sprintf("ip:%d", i))
@@ -104,7 +105,7 @@ func TestThrottleBoundedMemory(t *testing.T) {
 }
 
 func TestThrottleConcurrent(t *testing.T) {
-	clk := newClock(time.Date(2025, 1, 1, 12, 0, 0, 0, time.UTC))
+	clk := clocktest.New(time.Date(2025, 1, 1, 12, 0, 0, 0, time.UTC))
 	th := account.NewThrottle(account.ThrottleConfig{MaxKeys: 50}, clk.Now)
 	var wg sync.WaitGroup
 	for g := range 16 {

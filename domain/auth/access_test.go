@@ -9,7 +9,6 @@ import (
 	"encoding/base64"
 	"errors"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -18,28 +17,12 @@ import (
 	"github.com/pokertote/pokertote/domain/account"
 	"github.com/pokertote/pokertote/domain/auth"
 	"github.com/pokertote/pokertote/domain/errs"
+	"github.com/pokertote/pokertote/internal/clocktest"
 )
 
 var secret = bytes.Repeat([]byte("s"), 32)
 
-type clock struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-func (c *clock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.t
-}
-
-func (c *clock) Advance(d time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.t = c.t.Add(d)
-}
-
-func newAccess(t *testing.T, clk *clock) *auth.AccessTokens {
+func newAccess(t *testing.T, clk *clocktest.Clock) *auth.AccessTokens {
 	t.Helper()
 	a, err := auth.NewAccessTokens(auth.AccessConfig{Secret: secret, Now: clk.Now})
 	if err != nil {
@@ -56,7 +39,7 @@ func wantUnauthenticated(t *testing.T, err error) {
 }
 
 func TestAccessHappyPath(t *testing.T) {
-	clk := &clock{t: time.Date(2025, 6, 1, 12, 0, 0, 0, time.UTC)}
+	clk := clocktest.New(time.Date(2025, 6, 1, 12, 0, 0, 0, time.UTC))
 	a := newAccess(t, clk)
 	tok, issued, err := a.Issue(42, account.Admin)
 	if err != nil {
@@ -117,7 +100,7 @@ func sign(t *testing.T, m jwt.SigningMethod, c jwt.Claims, key any) string {
 
 func TestAccessRejects(t *testing.T) {
 	now := time.Date(2025, 6, 1, 12, 0, 0, 0, time.UTC)
-	clk := &clock{t: now}
+	clk := clocktest.New(now)
 	a := newAccess(t, clk)
 	rsaKey, err := rsa.GenerateKey(rand.Reader, 1024)
 	if err != nil {
@@ -198,7 +181,7 @@ func TestAccessRejects(t *testing.T) {
 }
 
 func TestAccessExpiryAndLeeway(t *testing.T) {
-	clk := &clock{t: time.Date(2025, 6, 1, 12, 0, 0, 0, time.UTC)}
+	clk := clocktest.New(time.Date(2025, 6, 1, 12, 0, 0, 0, time.UTC))
 	a := newAccess(t, clk)
 	tok, _, _ := a.Issue(1, account.Player)
 	clk.Advance(auth.DefaultAccessTTL + 20*time.Second) // within the 30 s leeway
@@ -211,7 +194,7 @@ func TestAccessExpiryAndLeeway(t *testing.T) {
 }
 
 func FuzzAccessVerify(f *testing.F) {
-	clk := &clock{t: time.Date(2025, 6, 1, 12, 0, 0, 0, time.UTC)}
+	clk := clocktest.New(time.Date(2025, 6, 1, 12, 0, 0, 0, time.UTC))
 	a, err := auth.NewAccessTokens(auth.AccessConfig{Secret: secret, Now: clk.Now})
 	if err != nil {
 		f.Fatal(err)

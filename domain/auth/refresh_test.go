@@ -10,17 +10,18 @@ import (
 
 	"github.com/pokertote/pokertote/domain/auth"
 	"github.com/pokertote/pokertote/domain/errs"
+	"github.com/pokertote/pokertote/internal/clocktest"
 )
 
 type refreshFixture struct {
 	rt    *auth.RefreshTokens
 	store *auth.MemRefreshStore
-	clk   *clock
+	clk   *clocktest.Clock
 }
 
 func newRefresh(t *testing.T) refreshFixture {
 	t.Helper()
-	clk := &clock{t: time.Date(2025, 6, 1, 12, 0, 0, 0, time.UTC)}
+	clk := clocktest.New(time.Date(2025, 6, 1, 12, 0, 0, 0, time.UTC))
 	store := auth.NewMemRefreshStore()
 	return refreshFixture{rt: auth.NewRefreshTokens(store, auth.RefreshConfig{Now: clk.Now}), store: store, clk: clk}
 }
