@@ -14,7 +14,7 @@ import (
 
 // LocalGenesis is the genesis of every local chain, a fixed instant so that
 // replicas sharing a key agree on round times without talking.
-var LocalGenesis = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+var LocalGenesis = time.Date(2020, 1, 1, 0, 0, 0, 0, time.UTC)
 
 // LocalChainHash is the hash naming a local chain: SHA-256 of
 // "pokertote/local-beacon/v1" ‖ public key (96 bytes) ‖ genesis (Unix ms,

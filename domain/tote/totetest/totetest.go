@@ -8,6 +8,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/pokertote/pokertote/domain/beacon"
 	"slices"
 	"strings"
 	"sync"
@@ -130,6 +131,9 @@ type Harness struct {
 	Svc    *tote.Service
 	Dealer *tote.Dealer
 	Table  tote.Table
+	// BeaconSource is where the dealers read beacon rounds (a local chain
+	// on Clock by default).
+	BeaconSource beacon.Source
 }
 
 // NewHarness creates a table of n positions with fast, round-number
@@ -137,7 +141,7 @@ type Harness struct {
 func NewHarness(t TB, env Env, n int) *Harness {
 	t.Helper()
 	h := &Harness{T: t, Env: env, Ctx: context.Background(), Clock: tote.NewFakeClock(Start), Pub: &Recorder{}}
-	svc, err := tote.NewService(tote.Config{Store: env.Store, Ledger: env.Ledger, Gate: AllowAll{}, Publisher: h.Pub, Clock: h.Clock})
+	svc, err := tote.NewService(tote.Config{Store: env.Store, Ledger: env.Ledger, Gate: AllowAll{}, Publisher: h.Pub, Clock: h.Clock, Beacon: h.Beacon()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -151,6 +155,27 @@ func NewHarness(t TB, env Env, n int) *Harness {
 	}
 	h.Dealer = h.NewDealer("A")
 	return h
+}
+
+// LocalBeaconSecret is the key secret of the tests' local beacon chain.
+var LocalBeaconSecret = []byte("pokertote test beacon secret, 32+ bytes")
+
+// LocalBeacon is a local beacon chain of one round per second on clock.
+func LocalBeacon(clock tote.Clock) *beacon.Local {
+	l, err := beacon.NewLocal(LocalBeaconSecret, time.Second, clock.Now)
+	if err != nil {
+		panic(err)
+	}
+	return l
+}
+
+// Beacon is the harness's beacon source: a local chain on its clock, or
+// BeaconSource when a test set one before dealing.
+func (h *Harness) Beacon() beacon.Source {
+	if h.BeaconSource == nil {
+		h.BeaconSource = LocalBeacon(h.Clock)
+	}
+	return h.BeaconSource
 }
 
 // NewDealer returns another dealer of the harness's table.
