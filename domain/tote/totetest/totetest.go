@@ -131,9 +131,9 @@ type Harness struct {
 	Svc    *tote.Service
 	Dealer *tote.Dealer
 	Table  tote.Table
-	// BeaconSource is where the dealers read beacon rounds (a local chain
-	// on Clock by default).
-	BeaconSource beacon.Source
+	// BeaconGate is where the dealers read beacon rounds: a local chain on
+	// Clock that a test may hold back.
+	BeaconGate *BeaconGate
 }
 
 // NewHarness creates a table of n positions with fast, round-number
@@ -169,13 +169,58 @@ func LocalBeacon(clock tote.Clock) *beacon.Local {
 	return l
 }
 
-// Beacon is the harness's beacon source: a local chain on its clock, or
-// BeaconSource when a test set one before dealing.
+// Beacon is the harness's beacon source: a local chain on its clock,
+// behind a Gate that tests use to withhold or forge rounds.
 func (h *Harness) Beacon() beacon.Source {
-	if h.BeaconSource == nil {
-		h.BeaconSource = LocalBeacon(h.Clock)
+	if h.BeaconGate == nil {
+		h.BeaconGate = &BeaconGate{Source: LocalBeacon(h.Clock)}
 	}
-	return h.BeaconSource
+	return h.BeaconGate
+}
+
+// BeaconGate is a beacon Source that passes rounds through from Source
+// unless a test told it to withhold them (a late or dead beacon) or to
+// answer with a forged signature (a lying relay).
+type BeaconGate struct {
+	Source beacon.Source
+	mu     sync.Mutex
+	hold   func(round uint64) bool
+	forge  bool
+}
+
+// Withhold makes the gate answer "not published" for every round hold
+// selects (nil: none).
+func (g *BeaconGate) Withhold(hold func(round uint64) bool) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.hold = hold
+}
+
+// Forge makes the gate answer withheld rounds with the signature of the
+// round before instead of "not published".
+func (g *BeaconGate) Forge(on bool) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.forge = on
+}
+
+// Chain implements beacon.Source.
+func (g *BeaconGate) Chain() beacon.Chain { return g.Source.Chain() }
+
+// Beacon implements beacon.Source.
+func (g *BeaconGate) Beacon(ctx context.Context, r uint64) (beacon.Beacon, error) {
+	g.mu.Lock()
+	hold, forge := g.hold, g.forge
+	g.mu.Unlock()
+	if hold != nil && hold(r) {
+		if forge {
+			b, err := g.Source.Beacon(ctx, r-1)
+			b.Round = r
+			return b, err
+		}
+		return beacon.Beacon{}, beacon.ErrNotPublished(r, "withheld by the test")
+	}
+	return g.Source.Beacon(ctx, r)
 }
 
 // NewDealer returns another dealer of the harness's table.
