@@ -101,7 +101,9 @@ func TestVerifierCatchesEveryTampering(t *testing.T) {
 				r.Hands[0].Status = tote.PositionWin
 			}
 		}, "hand of position 1: published"},
-		{"hand cards", func(r *tote.DrawResult) { r.Hands[3].Cards[0], r.Hands[3].Cards[4] = r.Hands[3].Cards[4], r.Hands[3].Cards[0] }, "hand of position 4: published"},
+		{"hand cards", func(r *tote.DrawResult) {
+			r.Hands[3].Cards[0], r.Hands[3].Cards[4] = r.Hands[3].Cards[4], r.Hands[3].Cards[0]
+		}, "hand of position 4: published"},
 		{"hand description", func(r *tote.DrawResult) { r.Hands[2].Description = "Royal flush" }, "hand of position 3: published"},
 		{"hands missing", func(r *tote.DrawResult) { r.Hands = r.Hands[:3] }, "hands: 3 published, 4 positions"},
 		{"winners", func(r *tote.DrawResult) { r.Winners = []int{5 - r.Winners[0]} }, "outcome: published winners"},
