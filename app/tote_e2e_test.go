@@ -252,11 +252,30 @@ func checkSettlement(t *testing.T, c *gqltest.Client, drawID string, players []p
 	}
 	var v struct {
 		VerifyDraw struct {
-			CommitmentValid, CardsMatch, PayoutsMatch bool
-			Problems                                  []string
+			CommitmentValid, CardsMatch, PayoutsMatch, BeaconsValid bool
+			Beacon                                                  string
+			Problems                                                []string
+			Draw                                                    struct {
+				Shuffle struct {
+					Beacons struct {
+						Chain   struct{ Name string }
+						Streets []struct {
+							Round     int64
+							Signature string
+						}
+					}
+				}
+			}
 		}
 	}
-	c.MustDo(t, `query($d: ID!) { verifyDraw(id: $d) { commitmentValid cardsMatch payoutsMatch problems } }`, map[string]any{"d": drawID}, &v)
+	c.MustDo(t, `query($d: ID!) { verifyDraw(id: $d) { commitmentValid cardsMatch payoutsMatch beaconsValid beacon problems
+	  draw { shuffle { beacons { chain { name } streets { round signature } } } } } }`, map[string]any{"d": drawID}, &v)
+	if vd := v.VerifyDraw; !vd.CommitmentValid || !vd.CardsMatch || !vd.PayoutsMatch || !vd.BeaconsValid || vd.Beacon != "local" || len(vd.Problems) > 0 {
+		t.Errorf("verifyDraw: %+v", vd)
+	}
+	if b := v.VerifyDraw.Draw.Shuffle.Beacons; b.Chain.Name != "local" || len(b.Streets) != 4 || b.Streets[3].Signature == "" || b.Streets[0].Round >= b.Streets[3].Round {
+		t.Errorf("draw.shuffle.beacons: %+v", b)
+	}
 	if vd := v.VerifyDraw; !vd.CommitmentValid || !vd.CardsMatch || !vd.PayoutsMatch || len(vd.Problems) > 0 {
 		t.Errorf("verifyDraw: %+v", vd)
 	}
