@@ -197,8 +197,8 @@ func printBeacons(w *printer, r tote.DrawResult, seed cards.Seed) bool {
 	ok := true
 	switch err := c.Validate(); {
 	case err != nil:
-		ok = false
 		w.printf("beacon chain: %s %s  INVALID: %v", c.Name, c.Hash, err)
+		return false
 	case c.IsQuicknet():
 		w.printf("beacon chain: drand quicknet %s (genesis %s, every %d ms)", c.Hash, c.RoundTime(1).Format(time.RFC3339), c.PeriodMs)
 	default:

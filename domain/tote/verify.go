@@ -45,6 +45,10 @@ type Verification struct {
 func VerifyResult(res DrawResult) Verification {
 	v := Verification{}
 	problem := func(format string, args ...any) { v.Problems = append(v.Problems, fmt.Sprintf(format, args...)) }
+	if res.Positions < cards.MinPositions || res.Positions > cards.MaxPositions {
+		problem("positions: a table of %d positions cannot exist", res.Positions)
+		return v
+	}
 	seed, ok := verifyCommitment(res, &v, problem)
 	if ok {
 		var deal cards.ToteDeal
