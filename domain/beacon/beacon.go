@@ -16,6 +16,8 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
+	"strconv"
+	"sync"
 	"time"
 
 	"github.com/cloudflare/circl/sign/bls"
@@ -103,6 +105,9 @@ func (c Chain) Validate() error {
 }
 
 func (c Chain) publicKey() (*bls.PublicKey[bls.KeyG2SigG1], error) {
+	if pk, ok := keys.Load(c.PublicKey); ok {
+		return pk.(*bls.PublicKey[bls.KeyG2SigG1]), nil
+	}
 	b, err := hex.DecodeString(c.PublicKey)
 	if err != nil || len(b) != PublicKeySize {
 		return nil, errs.R(errs.Invalid, "BEACON_CHAIN", "a beacon public key is %d bytes of hex", PublicKeySize)
@@ -111,8 +116,25 @@ func (c Chain) publicKey() (*bls.PublicKey[bls.KeyG2SigG1], error) {
 	if err := pk.UnmarshalBinary(b); err != nil || !pk.Validate() {
 		return nil, errs.R(errs.Invalid, "BEACON_CHAIN", "the beacon public key is not a point of G2")
 	}
+	keys.Store(c.PublicKey, pk)
 	return pk, nil
 }
+
+// keys caches decoded and validated public keys by their hex (a handful of
+// chains per process).
+var keys sync.Map
+
+// verified remembers the rounds Verify accepted, so that a round checked by
+// the dealer is not paired again by the verifier in the same process. The
+// key holds every input of the check, so a hit is exactly a past success.
+var verified struct {
+	sync.Mutex
+	m map[string][32]byte
+}
+
+// maxVerified bounds the memory of verified rounds; the map starts over
+// when full.
+const maxVerified = 4096
 
 // RoundTime is when round r (1, 2, ...) is published:
 // genesis + (r-1) * period.
@@ -164,11 +186,25 @@ func Verify(c Chain, b Beacon) ([32]byte, error) {
 	if b.Round == 0 {
 		return [32]byte{}, errs.R(errs.Invalid, "BEACON_INVALID", "rounds start at 1")
 	}
+	key := c.PublicKey + "/" + strconv.FormatUint(b.Round, 10) + "/" + b.Signature
+	verified.Lock()
+	r, ok := verified.m[key]
+	verified.Unlock()
+	if ok {
+		return r, nil
+	}
 	msg := Message(b.Round)
 	if !bls.Verify(pk, msg[:], bls.Signature(sig)) {
 		return [32]byte{}, errs.R(errs.Invalid, "BEACON_INVALID", "round %d: the signature does not verify against the public key of chain %s", b.Round, short(c.Hash))
 	}
-	return Randomness(sig), nil
+	r = Randomness(sig)
+	verified.Lock()
+	if len(verified.m) >= maxVerified || verified.m == nil {
+		verified.m = make(map[string][32]byte)
+	}
+	verified.m[key] = r
+	verified.Unlock()
+	return r, nil
 }
 
 func short(h string) string {
