@@ -43,6 +43,7 @@ type Service struct {
 	log     *slog.Logger
 	scale   float64
 	stats   Stats
+	intake  intake
 }
 
 // Stats counts what the service and its dealers did, for metrics.
