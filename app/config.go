@@ -44,6 +44,7 @@ type Config struct {
 	DemoTables     bool          // DEMO_TABLES: create the two demo tables on first start, default true
 	DealerEnabled  bool          // DEALER: run table dealers in this replica, default true
 	TimeScale      float64       // TIME_SCALE: divides round lengths and card pacing (tests, demos), default 1
+	DebugAddr      string        // DEBUG_ADDR: serve net/http/pprof on this (loopback) address; empty: off
 }
 
 // DefaultConfig returns the defaults of every setting.
@@ -139,6 +140,7 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 	dur("ACCESS_TOKEN_TTL", &c.AccessTTL)
 	dur("REFRESH_TOKEN_TTL", &c.RefreshTTL)
 	str("DOCUMENT_PEPPER", &c.DocumentPepper)
+	str("DEBUG_ADDR", &c.DebugAddr)
 	str("ADMIN_EMAIL", &c.AdminEmail)
 	str("ADMIN_PASSWORD", &c.AdminPassword)
 	str("TIME_ZONE", &c.TimeZone)

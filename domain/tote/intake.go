@@ -125,9 +125,11 @@ func (s *Service) runDraw(drawID int64) {
 func (s *Service) placeBatch(jobs []*betJob) {
 	ctx, cancel := context.WithTimeout(context.Background(), batchTimeout)
 	defer cancel()
+	began := time.Now()
 	err := s.store.Within(ctx, func(ctx context.Context, tx Tx) error {
 		return s.placeBatchInTx(ctx, tx, jobs)
 	})
+	s.log.DebugContext(ctx, "bet batch", "draw", jobs[0].req.DrawID, "bets", len(jobs), "took", time.Since(began), "err", err)
 	for _, j := range jobs {
 		if err != nil {
 			j.err = err

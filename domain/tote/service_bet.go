@@ -43,6 +43,13 @@ func (s *Service) PlaceBet(ctx context.Context, r PlaceBetRequest) (Bet, error) 
 		// finds it.
 		return Bet{}, errs.Wrap(ctx.Err(), "placing the bet was cancelled")
 	}
+	return s.answer(ctx, job)
+}
+
+// answer turns a finished job into PlaceBet's result and, for an accepted
+// bet, publishes the player's events.
+func (s *Service) answer(ctx context.Context, job *betJob) (Bet, error) {
+	r, sel := job.req, job.sel
 	if job.err != nil {
 		// A retry of a bet that was placed earlier may now fail the checks
 		// (the round closed, the wallet emptied) or find its key taken:
@@ -89,4 +96,40 @@ func checkBettable(d Draw, sel Selection, now time.Time) error {
 		return err
 	}
 	return sel.Validate(d.Positions)
+}
+
+// PlaceBets places several bets at once, each with its own result exactly
+// as PlaceBet would give it: the requests on one draw are checked and
+// stored in ONE transaction of the intake (one bad bet never fails the
+// others). It is how a client (or a test) hands the intake a ready batch.
+func (s *Service) PlaceBets(ctx context.Context, reqs []PlaceBetRequest) ([]Bet, []error) {
+	bets := make([]Bet, len(reqs))
+	errList := make([]error, len(reqs))
+	byDraw := map[int64][]*betJob{}
+	var order []int64
+	jobs := make([]*betJob, len(reqs))
+	for i, r := range reqs {
+		sel, err := r.parse()
+		if err == nil {
+			err = s.gate.EnsureCanStake(ctx, r.UserID)
+		}
+		if err != nil {
+			errList[i] = err
+			continue
+		}
+		jobs[i] = &betJob{req: r, sel: sel, done: make(chan struct{})}
+		if byDraw[r.DrawID] == nil {
+			order = append(order, r.DrawID)
+		}
+		byDraw[r.DrawID] = append(byDraw[r.DrawID], jobs[i])
+	}
+	for _, d := range order {
+		s.placeBatch(byDraw[d])
+	}
+	for i, j := range jobs {
+		if j != nil {
+			bets[i], errList[i] = s.answer(ctx, j)
+		}
+	}
+	return bets, errList
 }
