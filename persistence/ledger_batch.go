@@ -81,6 +81,12 @@ func (r *LedgerRepo) postBatchTx(ctx context.Context, tx *gorm.DB, ts []ledger.T
 		}
 		return posted, errList, nil
 	}
+	if r.db.dialect == Postgres {
+		if err := r.postBatchPG(ctx, tx, ts, valid, posted, errList); err != nil {
+			return nil, nil, errs.Wrap(err, "posting the transfers failed")
+		}
+		return posted, errList, nil
+	}
 	if err := tx.Exec("SAVEPOINT ledger_batch").Error; err != nil {
 		return nil, nil, errs.Wrap(err, "posting the transfers failed")
 	}

@@ -7,7 +7,7 @@ package tote
 // commit (an fsync) and its own update of the pool's escrow row, and the
 // escrow row serialises the commits: throughput falls as clients grow. The
 // intake instead queues the bets of a draw and lets one batch at a time
-// (two per draw at most) carry every bet waiting at that moment into ONE
+// (a few per draw at most) carry every bet waiting at that moment into ONE
 // transaction: one shared draw lock, one read of the table, the checks of
 // every bet in memory, one multi-row insert of the bets, one batch of
 // stake posts through the ledger's in-transaction poster (which applies
@@ -34,6 +34,7 @@ import (
 	"time"
 
 	"github.com/pokertote/pokertote/domain/errs"
+	"github.com/pokertote/pokertote/domain/event"
 	"github.com/pokertote/pokertote/domain/ledger"
 	"github.com/pokertote/pokertote/domain/money"
 )
@@ -45,7 +46,7 @@ const (
 	maxBatch = 256
 	// maxInflight is how many batches of one draw may run at once: one
 	// commits while the next is checked and written.
-	maxInflight = 2
+	maxInflight = 4
 	// batchTimeout bounds one batch's transaction; it runs detached from
 	// any one request's context, since it answers many.
 	batchTimeout = 30 * time.Second
@@ -130,10 +131,28 @@ func (s *Service) placeBatch(jobs []*betJob) {
 		return s.placeBatchInTx(ctx, tx, jobs)
 	})
 	s.log.DebugContext(ctx, "bet batch", "draw", jobs[0].req.DrawID, "bets", len(jobs), "took", time.Since(began), "err", err)
+	var msgs []event.Message
 	for _, j := range jobs {
 		if err != nil {
 			j.err = err
 		}
+		if j.err == nil {
+			s.stats.BetsAccepted.Add(1)
+			topic := event.UserTopic(j.req.UserID)
+			for _, e := range []event.UserEvent{
+				{Type: event.BetAccepted, At: j.bet.PlacedAt, BetID: j.bet.ID},
+				{Type: event.BalanceChanged, At: j.bet.PlacedAt, Balance: int64(j.balance)},
+			} {
+				msgs = append(msgs, event.Message{Topic: topic, Data: e.Encode()})
+			}
+		}
+	}
+	// The players' events go out (in one round trip where the broker can)
+	// before any of them hears back, as they did one bet at a time.
+	if err := event.PublishAll(ctx, s.pub, msgs); err != nil {
+		s.log.WarnContext(ctx, "user events not published", "events", len(msgs), "err", err)
+	}
+	for _, j := range jobs {
 		close(j.done)
 	}
 }

@@ -5,8 +5,7 @@ import (
 	"time"
 
 	"github.com/pokertote/pokertote/domain/errs"
-	"github.com/pokertote/pokertote/domain/event"
-)
+	)
 
 // PlaceBet accepts a bet on the open round of a draw (SPEC 1.1, 1.4): the
 // player may stake (verified, 21+), the selection is valid for the table,
@@ -46,8 +45,8 @@ func (s *Service) PlaceBet(ctx context.Context, r PlaceBetRequest) (Bet, error) 
 	return s.answer(ctx, job)
 }
 
-// answer turns a finished job into PlaceBet's result and, for an accepted
-// bet, publishes the player's events.
+// answer turns a finished job into PlaceBet's result. (The batch has
+// published an accepted bet's events already.)
 func (s *Service) answer(ctx context.Context, job *betJob) (Bet, error) {
 	r, sel := job.req, job.sel
 	if job.err != nil {
@@ -61,18 +60,7 @@ func (s *Service) answer(ctx context.Context, job *betJob) (Bet, error) {
 		}
 		return Bet{}, job.err
 	}
-	bet := job.bet
-	s.stats.BetsAccepted.Add(1)
-	topic := event.UserTopic(r.UserID)
-	for _, e := range []event.UserEvent{
-		{Type: event.BetAccepted, At: bet.PlacedAt, BetID: bet.ID},
-		{Type: event.BalanceChanged, At: bet.PlacedAt, Balance: int64(job.balance)},
-	} {
-		if err := s.pub.Publish(ctx, topic, e.Encode()); err != nil {
-			s.log.WarnContext(ctx, "user event not published", "user", r.UserID, "type", e.Type, "err", err)
-		}
-	}
-	return bet, nil
+	return job.bet, nil
 }
 
 // replayBet answers a request whose key is taken by bet b.
