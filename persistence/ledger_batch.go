@@ -75,15 +75,18 @@ func (r *LedgerRepo) postBatchTx(ctx context.Context, tx *gorm.DB, ts []ledger.T
 			valid = append(valid, i)
 		}
 	}
-	if len(valid) <= 1 {
-		for _, i := range valid {
-			posted[i], errList[i] = r.postTx(ctx, tx, ts[i])
-		}
+	if len(valid) == 0 {
 		return posted, errList, nil
 	}
 	if r.db.dialect == Postgres {
 		if err := r.postBatchPG(ctx, tx, ts, valid, posted, errList); err != nil {
 			return nil, nil, errs.Wrap(err, "posting the transfers failed")
+		}
+		return posted, errList, nil
+	}
+	if len(valid) == 1 {
+		for _, i := range valid {
+			posted[i], errList[i] = r.postTx(ctx, tx, ts[i])
 		}
 		return posted, errList, nil
 	}

@@ -1,6 +1,7 @@
 package persistence
 
 import (
+	"cmp"
 	"context"
 	"slices"
 	"strings"
@@ -23,8 +24,24 @@ func (t *toteTx) InsertBets(ctx context.Context, bets []tote.Bet) ([]tote.Bet, [
 	stored := slices.Clone(bets)
 	errList := make([]error, len(bets))
 	db := t.tx.WithContext(ctx)
-	for start := 0; start < len(bets); start += chunkRows / 10 {
-		chunk := bets[start:min(len(bets), start+chunkRows/10)]
+	// Sorted by selection: the deferred totals triggers (migration 00030)
+	// then lock the totals rows in one order in every transaction. Stable,
+	// so that of two bets with one key the first asked wins.
+	order := make([]int, len(bets))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int {
+		x, y := bets[a], bets[b]
+		return cmp.Or(cmp.Compare(x.DrawID, y.DrawID), cmp.Compare(x.Round, y.Round),
+			cmp.Compare(x.Selection.Market, y.Selection.Market), cmp.Compare(x.Selection.String(), y.Selection.String()))
+	})
+	for start := 0; start < len(order); start += chunkRows / 10 {
+		idx := order[start:min(len(order), start+chunkRows/10)]
+		chunk := make([]tote.Bet, len(idx))
+		for i, j := range idx {
+			chunk[i] = bets[j]
+		}
 		var sb strings.Builder
 		args := make([]any, 0, 10*len(chunk))
 		sb.WriteString(`INSERT INTO tote_bets (draw_id, table_id, user_id, round, market, selection, stake, status, payout, idempotency_key, placed_at) VALUES `)
@@ -53,11 +70,11 @@ func (t *toteTx) InsertBets(ctx context.Context, bets []tote.Bet) ([]tote.Bet, [
 			k := betKey{b.UserID, b.IdempotencyKey}
 			id, ok := ids[k]
 			if !ok {
-				errList[start+i] = errs.R(errs.Conflict, tote.ReasonDuplicateBet, "a bet with key %q exists", b.IdempotencyKey)
+				errList[idx[i]] = errs.R(errs.Conflict, tote.ReasonDuplicateBet, "a bet with key %q exists", b.IdempotencyKey)
 				continue
 			}
 			delete(ids, k) // a repeat of the key later in the chunk is the duplicate
-			stored[start+i].ID = id
+			stored[idx[i]].ID = id
 		}
 	}
 	return stored, errList, nil

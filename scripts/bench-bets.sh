@@ -65,7 +65,7 @@ done
 
 load=$(cut -d' ' -f1-3 /proc/loadavg)
 echo "machine: $(nproc) CPUs, load average before: $load"
-printf '\n%-8s %-14s %-10s %-14s %-10s %-10s %-8s\n' clients pgbench_tps pg_p99ms bets_per_s p50_ms p99_ms ratio
+printf '\n%-8s %-14s %-10s %-14s %-10s %-10s %-8s\n' clients pgbench_tps pg_avg_ms bets_per_s p50_ms p99_ms ratio
 rows=()
 last_rate=0
 for c in $CLIENTS; do

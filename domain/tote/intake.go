@@ -147,13 +147,13 @@ func (s *Service) placeBatch(jobs []*betJob) {
 			}
 		}
 	}
-	// The players' events go out (in one round trip where the broker can)
-	// before any of them hears back, as they did one bet at a time.
-	if err := event.PublishAll(ctx, s.pub, msgs); err != nil {
-		s.log.WarnContext(ctx, "user events not published", "events", len(msgs), "err", err)
-	}
 	for _, j := range jobs {
 		close(j.done)
+	}
+	// The players' events go out in one round trip where the broker can,
+	// in order, right after the answers (which need not wait for them).
+	if err := event.PublishAll(ctx, s.pub, msgs); err != nil {
+		s.log.WarnContext(ctx, "user events not published", "events", len(msgs), "err", err)
 	}
 }
 
@@ -196,14 +196,11 @@ func (s *Service) placeBatchInTx(ctx context.Context, tx Tx, jobs []*betJob) err
 	first := map[memBetKey]*betJob{} // who took a key in this batch
 	var dups []*betJob
 	for i, j := range live {
-		k := memBetKey{j.req.UserID, j.req.IdempotencyKey}
 		if j.err = insErrs[i]; j.err != nil {
-			if first[k] != nil {
-				dups = append(dups, j)
-			}
+			dups = append(dups, j)
 			continue
 		}
-		first[k] = j
+		first[memBetKey{j.req.UserID, j.req.IdempotencyKey}] = j
 		b := stored[i]
 		j.bet = b
 		staked = append(staked, j)
@@ -230,7 +227,7 @@ func (s *Service) placeBatchInTx(ctx context.Context, tx Tx, jobs []*betJob) err
 	// A request repeating the key of a bet of this batch whose stake then
 	// failed gets that failure, as it would have after waiting for it.
 	for _, j := range dups {
-		if f := first[memBetKey{j.req.UserID, j.req.IdempotencyKey}]; f.err != nil {
+		if f := first[memBetKey{j.req.UserID, j.req.IdempotencyKey}]; f != nil && f.err != nil {
 			j.err = f.err
 		}
 	}

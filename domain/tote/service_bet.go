@@ -5,7 +5,7 @@ import (
 	"time"
 
 	"github.com/pokertote/pokertote/domain/errs"
-	)
+)
 
 // PlaceBet accepts a bet on the open round of a draw (SPEC 1.1, 1.4): the
 // player may stake (verified, 21+), the selection is valid for the table,
