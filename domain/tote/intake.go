@@ -57,6 +57,12 @@ type betJob struct {
 	req  PlaceBetRequest
 	sel  Selection
 	done chan struct{}
+	// gated is closed once the stake gate has answered (gateErr): the
+	// request asks the gate while its bet already waits in the queue, and
+	// the batch waits for the answer only after its first statements, so
+	// the gate's reads overlap them instead of adding to every bet's time.
+	gated   chan struct{}
+	gateErr error
 
 	bet     Bet
 	balance money.Amount
@@ -175,6 +181,10 @@ func (s *Service) placeBatchInTx(ctx context.Context, tx Tx, jobs []*betJob) err
 	var live []*betJob
 	var bets []Bet
 	for _, j := range jobs {
+		<-j.gated
+		if j.err = j.gateErr; j.err != nil {
+			continue
+		}
 		if j.err = checkBet(d, t, j.req, j.sel, now); j.err != nil {
 			continue
 		}

@@ -30,11 +30,10 @@ func (s *Service) PlaceBet(ctx context.Context, r PlaceBetRequest) (Bet, error) 
 	if err != nil {
 		return Bet{}, err
 	}
-	if err := s.gate.EnsureCanStake(ctx, r.UserID); err != nil {
-		return Bet{}, err
-	}
-	job := &betJob{req: r, sel: sel, done: make(chan struct{})}
+	job := &betJob{req: r, sel: sel, done: make(chan struct{}), gated: make(chan struct{})}
 	s.submit(job)
+	job.gateErr = s.gate.EnsureCanStake(ctx, r.UserID)
+	close(job.gated)
 	select {
 	case <-job.done:
 	case <-ctx.Done():
@@ -49,6 +48,9 @@ func (s *Service) PlaceBet(ctx context.Context, r PlaceBetRequest) (Bet, error) 
 // published an accepted bet's events already.)
 func (s *Service) answer(ctx context.Context, job *betJob) (Bet, error) {
 	r, sel := job.req, job.sel
+	if job.gateErr != nil {
+		return Bet{}, job.gateErr
+	}
 	if job.err != nil {
 		// A retry of a bet that was placed earlier may now fail the checks
 		// (the round closed, the wallet emptied) or find its key taken:
@@ -98,14 +100,13 @@ func (s *Service) PlaceBets(ctx context.Context, reqs []PlaceBetRequest) ([]Bet,
 	jobs := make([]*betJob, len(reqs))
 	for i, r := range reqs {
 		sel, err := r.parse()
-		if err == nil {
-			err = s.gate.EnsureCanStake(ctx, r.UserID)
-		}
 		if err != nil {
 			errList[i] = err
 			continue
 		}
-		jobs[i] = &betJob{req: r, sel: sel, done: make(chan struct{})}
+		jobs[i] = &betJob{req: r, sel: sel, done: make(chan struct{}), gated: make(chan struct{})}
+		jobs[i].gateErr = s.gate.EnsureCanStake(ctx, r.UserID)
+		close(jobs[i].gated)
 		if byDraw[r.DrawID] == nil {
 			order = append(order, r.DrawID)
 		}
