@@ -58,9 +58,9 @@ type betJob struct {
 	sel  Selection
 	done chan struct{}
 	// gated is closed once the stake gate has answered (gateErr): the
-	// request asks the gate while its bet already waits in the queue, and
-	// the batch waits for the answer only after its first statements, so
-	// the gate's reads overlap them instead of adding to every bet's time.
+	// request asks the gate while its bet already waits in the queue (for
+	// the batch in flight to commit), so the gate's reads overlap that wait
+	// instead of adding to every bet's time.
 	gated   chan struct{}
 	gateErr error
 
@@ -132,6 +132,12 @@ func (s *Service) runDraw(drawID int64) {
 func (s *Service) placeBatch(jobs []*betJob) {
 	ctx, cancel := context.WithTimeout(context.Background(), batchTimeout)
 	defer cancel()
+	// Every gate has answered before the transaction takes a connection: a
+	// batch holding one while waiting for gates that need one could starve
+	// the pool.
+	for _, j := range jobs {
+		<-j.gated
+	}
 	began := time.Now()
 	err := s.store.Within(ctx, func(ctx context.Context, tx Tx) error {
 		return s.placeBatchInTx(ctx, tx, jobs)
@@ -181,7 +187,6 @@ func (s *Service) placeBatchInTx(ctx context.Context, tx Tx, jobs []*betJob) err
 	var live []*betJob
 	var bets []Bet
 	for _, j := range jobs {
-		<-j.gated
 		if j.err = j.gateErr; j.err != nil {
 			continue
 		}
