@@ -64,7 +64,7 @@ func (a *App) routes() http.Handler {
 			}
 		})
 	}
-	mux.Handle("/query", instrument("/query", a.cors(graph.AuthMiddleware(a.authenticate, gql))))
+	mux.Handle("/query", instrument("/query", a.cors(graph.APIKeyMiddleware(a.keyAuth, graph.AuthMiddleware(a.authenticate, gql)))))
 	if a.cfg.Playground {
 		mux.Handle("GET /{$}", playground.Handler("Pokertote", "/query"))
 	}

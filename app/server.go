@@ -38,6 +38,7 @@ type App struct {
 	refresh  *auth.RefreshTokens
 
 	resolver *graph.Resolver
+	keyAuth  graph.APIKeyAuth // affiliates' API keys on /query
 	metrics  []prometheus.Collector // registered on /metrics
 	server   *http.Server
 	listener net.Listener
@@ -80,6 +81,7 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (a *App, err error) 
 		Tote:     &graph.ToteAPI{},
 		Holdem:   &graph.HoldemAPI{},
 	}
+	a.startAffiliates()
 	if err = a.startTote(ctx); err != nil {
 		return nil, err
 	}

@@ -82,6 +82,7 @@ func NewHandler(es graphql.ExecutableSchema, o HandlerOptions) *handler.Server {
 	}
 	srv.Use(extension.AutomaticPersistedQuery{Cache: apq})
 	srv.Use(extension.FixedComplexityLimit(o.ComplexityLimit))
+	srv.Use(APIKeyScope{})
 	srv.SetErrorPresenter(ErrorPresenter(o.Log))
 	srv.SetRecoverFunc(RecoverFunc(o.Log))
 	return srv
