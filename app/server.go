@@ -38,7 +38,7 @@ type App struct {
 	refresh  *auth.RefreshTokens
 
 	resolver *graph.Resolver
-	keyAuth  graph.APIKeyAuth // affiliates' API keys on /query
+	keyAuth  graph.APIKeyAuth       // affiliates' API keys on /query
 	metrics  []prometheus.Collector // registered on /metrics
 	server   *http.Server
 	listener net.Listener
