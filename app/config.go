@@ -44,6 +44,10 @@ type Config struct {
 	DemoTables     bool          // DEMO_TABLES: create the two demo tables on first start, default true
 	DealerEnabled  bool          // DEALER: run table dealers in this replica, default true
 	TimeScale      float64       // TIME_SCALE: divides round lengths and card pacing (tests, demos), default 1
+
+	// Operations (issue 13).
+	EventRetention     time.Duration // EVENT_RETENTION: table events older than this are pruned once their draw is finished, default 720h
+	EventPruneInterval time.Duration // EVENT_PRUNE_INTERVAL: how often each replica prunes, default 10m
 }
 
 // DefaultConfig returns the defaults of every setting.
@@ -69,6 +73,9 @@ func DefaultConfig() Config {
 		DemoTables:     true,
 		DealerEnabled:  true,
 		TimeScale:      1,
+
+		EventRetention:     30 * 24 * time.Hour,
+		EventPruneInterval: 10 * time.Minute,
 	}
 }
 
@@ -167,6 +174,8 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 			c.TimeScale = f
 		}
 	}
+	dur("EVENT_RETENTION", &c.EventRetention)
+	dur("EVENT_PRUNE_INTERVAL", &c.EventPruneInterval)
 	if err := c.Validate(); err != nil {
 		problems = append(problems, err)
 	}

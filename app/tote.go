@@ -43,6 +43,7 @@ func (a *App) startTote(ctx context.Context) error {
 		},
 	}
 	a.metrics = append(a.metrics, toteMetrics(svc.Stats())...)
+	a.startPruner(repo)
 	if a.cfg.DemoTables {
 		if err := svc.EnsureDemoTables(ctx); err != nil {
 			return fmt.Errorf("totalizator demo tables: %w", err)

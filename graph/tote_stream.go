@@ -49,6 +49,12 @@ func (a *ToteAPI) TableEvents(ctx context.Context, tableID string, afterSeq *int
 			sub.Close()
 			return nil, errs.R(errs.Invalid, "INVALID_SEQ", "afterSeq %d is not in the table's stream (its last event is %d)", *afterSeq, t.LastSeq)
 		}
+		// Events before the outbox's retention are gone (issue 13); issue 9's
+		// join snapshot replaces this refusal.
+		if err := tote.ResumeFrom(ctx, svc.Store(), n, *afterSeq); err != nil {
+			sub.Close()
+			return nil, err
+		}
 		last = *afterSeq
 	}
 	out := make(chan *model.TableEvent, 1)
