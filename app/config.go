@@ -48,6 +48,8 @@ type Config struct {
 	// Operations (issue 13).
 	EventRetention     time.Duration // EVENT_RETENTION: table events older than this are pruned once their draw is finished, default 720h
 	EventPruneInterval time.Duration // EVENT_PRUNE_INTERVAL: how often each replica prunes, default 10m
+	ReconcileInterval  time.Duration // RECONCILE_INTERVAL: how often each replica checks the ledger's books, default 15m
+	OTLPEndpoint       string        // OTEL_EXPORTER_OTLP_ENDPOINT (or ..._TRACES_ENDPOINT): traces are exported over OTLP/HTTP when set
 }
 
 // DefaultConfig returns the defaults of every setting.
@@ -76,6 +78,7 @@ func DefaultConfig() Config {
 
 		EventRetention:     30 * 24 * time.Hour,
 		EventPruneInterval: 10 * time.Minute,
+		ReconcileInterval:  15 * time.Minute,
 	}
 }
 
@@ -176,6 +179,9 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 	}
 	dur("EVENT_RETENTION", &c.EventRetention)
 	dur("EVENT_PRUNE_INTERVAL", &c.EventPruneInterval)
+	dur("RECONCILE_INTERVAL", &c.ReconcileInterval)
+	str("OTEL_EXPORTER_OTLP_ENDPOINT", &c.OTLPEndpoint)
+	str("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", &c.OTLPEndpoint)
 	if err := c.Validate(); err != nil {
 		problems = append(problems, err)
 	}

@@ -24,3 +24,14 @@ func (a *App) startPruner(store tote.Store) {
 	}
 	a.goBackground("outbox-pruner", p.Run)
 }
+
+// startOpsMetrics registers the operational metrics of the totalizator and
+// the ledger and starts the periodic ledger reconciliation.
+func (a *App) startOpsMetrics(obs *tableObserver, store tote.Store) {
+	rec := newReconciler(a.ledger, a.cfg.ReconcileInterval)
+	a.metrics = append(a.metrics, obs.collectors()...)
+	a.metrics = append(a.metrics, rec.collectors()...)
+	a.metrics = append(a.metrics, newTablesCollector(store, a.hub))
+	log := a.log.With("component", "reconciler")
+	a.goBackground("ledger-reconcile", rec.run(func(msg string, args ...any) { log.Error(msg, args...) }))
+}

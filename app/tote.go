@@ -29,8 +29,9 @@ const (
 // on, the dealers of every table (one per table across replicas, by lease).
 func (a *App) startTote(ctx context.Context) error {
 	repo := persistence.NewToteRepo(a.db, a.ledger)
+	obs := newTableObserver(a.broker)
 	svc, err := tote.NewService(tote.Config{
-		Store: repo, Ledger: a.ledger, Gate: a.accounts, Publisher: a.broker, Auditor: a.users,
+		Store: repo, Ledger: a.ledger, Gate: a.accounts, Publisher: obs, Auditor: a.users,
 		Log: a.log.With("component", "tote"), TimeScale: a.cfg.TimeScale,
 	})
 	if err != nil {
@@ -44,6 +45,7 @@ func (a *App) startTote(ctx context.Context) error {
 	}
 	a.metrics = append(a.metrics, toteMetrics(svc.Stats())...)
 	a.startPruner(repo)
+	a.startOpsMetrics(obs, repo)
 	if a.cfg.DemoTables {
 		if err := svc.EnsureDemoTables(ctx); err != nil {
 			return fmt.Errorf("totalizator demo tables: %w", err)

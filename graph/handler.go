@@ -37,6 +37,9 @@ type HandlerOptions struct {
 	// It is called for WebSocket connection_init payloads; HTTP requests are
 	// authenticated by middleware before they reach the handler.
 	Authenticate func(ctx context.Context, token string) (context.Context, error)
+	// CountError, when set, counts each error of a response by code and
+	// reason (metrics).
+	CountError func(code, reason string)
 }
 
 // NewHandler builds the /query endpoint over es: POST and GET over HTTP,
@@ -83,6 +86,7 @@ func NewHandler(es graphql.ExecutableSchema, o HandlerOptions) *handler.Server {
 	srv.Use(extension.AutomaticPersistedQuery{Cache: apq})
 	srv.Use(extension.FixedComplexityLimit(o.ComplexityLimit))
 	srv.Use(APIKeyScope{})
+	srv.Use(ErrorCounter{Count: o.CountError})
 	srv.SetErrorPresenter(ErrorPresenter(o.Log))
 	srv.SetRecoverFunc(RecoverFunc(o.Log))
 	return srv
