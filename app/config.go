@@ -12,6 +12,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"go.opentelemetry.io/otel/trace"
 )
 
 // Config is every setting of the server, read from the environment. Zero
@@ -50,6 +52,10 @@ type Config struct {
 	EventPruneInterval time.Duration // EVENT_PRUNE_INTERVAL: how often each replica prunes, default 10m
 	ReconcileInterval  time.Duration // RECONCILE_INTERVAL: how often each replica checks the ledger's books, default 15m
 	OTLPEndpoint       string        // OTEL_EXPORTER_OTLP_ENDPOINT (or ..._TRACES_ENDPOINT): traces are exported over OTLP/HTTP when set
+
+	// TracerProvider, when set by an embedder or a test, receives the
+	// spans instead of the OTLP exporter; never read from the environment.
+	TracerProvider trace.TracerProvider
 }
 
 // DefaultConfig returns the defaults of every setting.

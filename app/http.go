@@ -54,6 +54,7 @@ func (a *App) routes() http.Handler {
 		Authenticate:    a.authenticate,
 		APQCache:        a.apqCache(),
 		CountError:      func(code, reason string) { gqlErrors.WithLabelValues(code, reason).Inc() },
+		Tracer:          a.tracerOrNil(),
 	})
 
 	mux := http.NewServeMux()
@@ -68,7 +69,11 @@ func (a *App) routes() http.Handler {
 			}
 		})
 	}
-	mux.Handle("/query", instrument("/query", a.cors(graph.APIKeyMiddleware(a.keyAuth, graph.AuthMiddleware(a.authenticate, gql)))))
+	var query http.Handler = a.cors(graph.APIKeyMiddleware(a.keyAuth, graph.AuthMiddleware(a.authenticate, gql)))
+	if a.tracer != nil {
+		query = graph.TraceContextMiddleware(query)
+	}
+	mux.Handle("/query", instrument("/query", query))
 	if a.cfg.Playground {
 		mux.Handle("GET /{$}", playground.Handler("Pokertote", "/query"))
 	}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/redis/go-redis/v9"
+	"go.opentelemetry.io/otel/trace"
 
 	"github.com/pokertote/pokertote/domain/account"
 	"github.com/pokertote/pokertote/domain/auth"
@@ -39,6 +40,7 @@ type App struct {
 
 	resolver *graph.Resolver
 	keyAuth  graph.APIKeyAuth       // affiliates' API keys on /query
+	tracer   trace.TracerProvider   // nil: tracing off
 	metrics  []prometheus.Collector // registered on /metrics
 	server   *http.Server
 	listener net.Listener
@@ -71,6 +73,9 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (a *App, err error) 
 		return nil, err
 	}
 	if err = a.openStorage(ctx); err != nil {
+		return nil, err
+	}
+	if err = a.startTracing(ctx); err != nil {
 		return nil, err
 	}
 	if err = a.buildAccounts(ctx); err != nil {

@@ -14,6 +14,7 @@ import (
 	"github.com/99designs/gqlgen/graphql/handler/transport"
 	"github.com/coder/websocket"
 	"github.com/vektah/gqlparser/v2/ast"
+	"go.opentelemetry.io/otel/trace"
 )
 
 // HandlerOptions are the choices made about the GraphQL endpoint.
@@ -40,6 +41,9 @@ type HandlerOptions struct {
 	// CountError, when set, counts each error of a response by code and
 	// reason (metrics).
 	CountError func(code, reason string)
+	// Tracer, when set, records OpenTelemetry spans of queries and
+	// mutations and their root fields (see Tracing); nil adds nothing.
+	Tracer trace.TracerProvider
 }
 
 // NewHandler builds the /query endpoint over es: POST and GET over HTTP,
@@ -87,6 +91,9 @@ func NewHandler(es graphql.ExecutableSchema, o HandlerOptions) *handler.Server {
 	srv.Use(extension.FixedComplexityLimit(o.ComplexityLimit))
 	srv.Use(APIKeyScope{})
 	srv.Use(ErrorCounter{Count: o.CountError})
+	if o.Tracer != nil {
+		srv.Use(Tracing{Provider: o.Tracer})
+	}
 	srv.SetErrorPresenter(ErrorPresenter(o.Log))
 	srv.SetRecoverFunc(RecoverFunc(o.Log))
 	return srv
