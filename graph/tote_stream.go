@@ -117,6 +117,9 @@ func (s *tableStream) catchUp(ctx context.Context, upTo int64) error {
 		if err != nil {
 			return err
 		}
+		if len(evs) > 0 && evs[0].Seq > s.last+1 { // pruned meanwhile: never skip silently
+			return errs.R(errs.Invalid, tote.ReasonEventsPruned, "events after %d of this table are no longer kept", s.last)
+		}
 		for _, e := range evs {
 			if upTo > 0 && e.Seq > upTo {
 				return nil
