@@ -113,7 +113,7 @@ func names(spans tracetest.SpanStubs) []string {
 func attr(kvs []attribute.KeyValue, key string) string {
 	for _, kv := range kvs {
 		if string(kv.Key) == key {
-			return kv.Value.Emit()
+			return kv.Value.AsString()
 		}
 	}
 	return ""
