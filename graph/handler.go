@@ -44,7 +44,7 @@ type HandlerOptions struct {
 // SSE for subscriptions, with a query cache, automatic persisted queries,
 // a complexity limit and a parser token limit.
 func NewHandler(es graphql.ExecutableSchema, o HandlerOptions) *handler.Server {
-	srv := handler.New(es)
+	srv := handler.New(SharedRender(es))
 	srv.AddTransport(transport.SSE{KeepAlivePingInterval: 15 * time.Second})
 	srv.AddTransport(transport.Websocket{
 		Implementation: transport.CoderWebsocketImplementation{
