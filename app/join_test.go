@@ -16,7 +16,7 @@ const joinSub = `subscription($t: ID!, $after: Int64) {
     __typename seq at
     ... on TableSnapshot { status draw { drawId number phase openRound roundClosesAt minStake commitment publicSeed serverSeed
         board positions { ...pos } odds { ...odds } pools { ...pool } result { winners } voidReason } }
-    ... on DrawOpened { drawId number positions minStake commitment odds { ...odds } }
+    ... on DrawOpened { drawId number seats minStake commitment odds { ...odds } }
     ... on RoundOpened { drawId round closesAt }
     ... on RoundClosed { drawId round publicSeed }
     ... on CardsDealt { drawId street position cards board positions { ...pos } }
@@ -179,6 +179,9 @@ func subscribeViewer(t *testing.T, c *gqltest.Client, tableID string, after *int
 				return
 			}
 			out <- m.TableEvents
+		}
+		if e := sub.Err(); e != "" {
+			t.Logf("subscription ended: %s", e)
 		}
 	}()
 	return out

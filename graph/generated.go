@@ -157,7 +157,7 @@ type ComplexityRoot struct {
 		MinStake   func(childComplexity int) int
 		Number     func(childComplexity int) int
 		Odds       func(childComplexity int) int
-		Positions  func(childComplexity int) int
+		Seats      func(childComplexity int) int
 		Seq        func(childComplexity int) int
 		TableID    func(childComplexity int) int
 	}
@@ -1104,12 +1104,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.DrawOpened.Odds(childComplexity), true
-	case "DrawOpened.positions":
-		if e.ComplexityRoot.DrawOpened.Positions == nil {
+	case "DrawOpened.seats":
+		if e.ComplexityRoot.DrawOpened.Seats == nil {
 			break
 		}
 
-		return e.ComplexityRoot.DrawOpened.Positions(childComplexity), true
+		return e.ComplexityRoot.DrawOpened.Seats(childComplexity), true
 	case "DrawOpened.seq":
 		if e.ComplexityRoot.DrawOpened.Seq == nil {
 			break
@@ -3604,8 +3604,8 @@ type DrawOpened implements TableEvent {
   at: Time!
   drawId: ID!
   number: Int!
-  "Number of positions dealt."
-  positions: Int!
+  "Number of positions dealt (named seats so it never clashes with the positions lists of other events in one selection)."
+  seats: Int!
   minStake: Money!
   "SHA-256 of the server seed (hex)."
   commitment: String!
@@ -3655,7 +3655,8 @@ type OddsUpdated implements TableEvent {
   tableId: ID!
   at: Time!
   drawId: ID!
-  odds: Odds!
+  "Never null on this event; nullable only so that it merges with DrawOpened.odds in one selection."
+  odds: Odds
 }
 
 "A pool's totals changed; the pool lists every selection of its market (EXPRESS: every backed coupon)."
@@ -7290,16 +7291,16 @@ func (ec *executionContext) fieldContext_DrawOpened_number(_ context.Context, fi
 	return graphql.NewScalarFieldContext("DrawOpened", field, false, false, "Int")
 }
 
-func (ec *executionContext) _DrawOpened_positions(ctx context.Context, field graphql.CollectedField, obj *model.DrawOpened) (ret graphql.Marshaler) {
+func (ec *executionContext) _DrawOpened_seats(ctx context.Context, field graphql.CollectedField, obj *model.DrawOpened) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
 		field,
 		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_DrawOpened_positions(ctx, field)
+			return ec.fieldContext_DrawOpened_seats(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return obj.Positions, nil
+			return obj.Seats, nil
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
@@ -7309,7 +7310,7 @@ func (ec *executionContext) _DrawOpened_positions(ctx context.Context, field gra
 		true,
 	)
 }
-func (ec *executionContext) fieldContext_DrawOpened_positions(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+func (ec *executionContext) fieldContext_DrawOpened_seats(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("DrawOpened", field, false, false, "Int")
 }
 
@@ -11594,10 +11595,10 @@ func (ec *executionContext) _OddsUpdated_odds(ctx context.Context, field graphql
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.Odds) graphql.Marshaler {
-			return ec.marshalNOdds2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐOdds(ctx, selections, v)
+			return ec.marshalOOdds2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐOdds(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_OddsUpdated_odds(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -17710,8 +17711,8 @@ func (ec *executionContext) _DrawOpened(ctx context.Context, sel ast.SelectionSe
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
-		case "positions":
-			out.Values[i] = ec._DrawOpened_positions(ctx, field, obj)
+		case "seats":
+			out.Values[i] = ec._DrawOpened_seats(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -19050,7 +19051,7 @@ func (ec *executionContext) _OddsUpdated(ctx context.Context, sel ast.SelectionS
 			}
 		case "odds":
 			out.Values[i] = ec._OddsUpdated_odds(ctx, field, obj)
-			if out.Values[i] == graphql.Null {
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		default:
@@ -21192,14 +21193,6 @@ func (ec *executionContext) unmarshalNMoney2githubᚗcomᚋpokertoteᚋpokertote
 
 func (ec *executionContext) marshalNMoney2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐMoney(ctx context.Context, sel ast.SelectionSet, v model.Money) graphql.Marshaler {
 	return v
-}
-
-func (ec *executionContext) marshalNOdds2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐOdds(ctx context.Context, sel ast.SelectionSet, v *model.Odds) graphql.Marshaler {
-	if v == nil {
-		graphql.AddInvalidNullError(ctx, "Odds!")
-		return graphql.Null
-	}
-	return ec._Odds(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalNPaytableLine2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐPaytableLine(ctx context.Context, sel ast.SelectionSet, v model.PaytableLine) graphql.Marshaler {

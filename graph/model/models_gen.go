@@ -169,9 +169,9 @@ type DrawOpened struct {
 	At      time.Time `json:"at"`
 	DrawID  string    `json:"drawId"`
 	Number  int       `json:"number"`
-	// Number of positions dealt.
-	Positions int   `json:"positions"`
-	MinStake  Money `json:"minStake"`
+	// Number of positions dealt (named seats so it never clashes with the positions lists of other events in one selection).
+	Seats    int   `json:"seats"`
+	MinStake Money `json:"minStake"`
 	// SHA-256 of the server seed (hex).
 	Commitment string `json:"commitment"`
 	// The pre-deal odds.
@@ -442,7 +442,8 @@ type OddsUpdated struct {
 	TableID string    `json:"tableId"`
 	At      time.Time `json:"at"`
 	DrawID  string    `json:"drawId"`
-	Odds    *Odds     `json:"odds"`
+	// Never null on this event; nullable only so that it merges with DrawOpened.odds in one selection.
+	Odds *Odds `json:"odds,omitempty"`
 }
 
 func (OddsUpdated) IsTableEvent() {}
