@@ -44,6 +44,9 @@ type Config struct {
 	DemoTables     bool          // DEMO_TABLES: create the two demo tables on first start, default true
 	DealerEnabled  bool          // DEALER: run table dealers in this replica, default true
 	TimeScale      float64       // TIME_SCALE: divides round lengths and card pacing (tests, demos), default 1
+
+	// Profiling (issue 9): off unless set.
+	PprofAddr string // PPROF_ADDR: loopback address serving net/http/pprof, e.g. 127.0.0.1:6060
 }
 
 // DefaultConfig returns the defaults of every setting.
@@ -159,6 +162,7 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 	str("LOG_LEVEL", &c.LogLevel)
 	flag("DEMO_TABLES", &c.DemoTables)
 	flag("DEALER", &c.DealerEnabled)
+	str("PPROF_ADDR", &c.PprofAddr)
 	if v := getenv("TIME_SCALE"); v != "" {
 		f, err := strconv.ParseFloat(v, 64)
 		if err != nil || f < 1 || f > 1000 {

@@ -80,6 +80,9 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (a *App, err error) 
 		Tote:     &graph.ToteAPI{},
 		Holdem:   &graph.HoldemAPI{},
 	}
+	if err = a.startPprof(); err != nil {
+		return nil, err
+	}
 	if err = a.startTote(ctx); err != nil {
 		return nil, err
 	}

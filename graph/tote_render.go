@@ -34,10 +34,12 @@ import (
 const renderCacheSize = 4096
 
 // renderTap connects one subscriber's tableEvents resolver with its
-// response handler.
+// response handler: the resolver sets pull, which the handler calls (in
+// the transport's goroutine: no goroutine of its own per subscriber) for
+// the next event; false ends the stream.
 type renderTap struct {
 	doc     [32]byte // the document and variables, afterSeq left out
-	items   chan tapItem
+	pull    func(ctx context.Context) (tapItem, bool)
 	forward chan model.TableEvent // gqlgen's channel, fed on a cache miss
 }
 
@@ -72,7 +74,7 @@ type rendered struct {
 
 // renderCache holds the last renderCacheSize responses.
 type renderCache struct {
-	mu    sync.Mutex
+	mu    sync.RWMutex
 	items map[renderKey]*rendered
 	order []renderKey // ring of insertion order
 	next  int
@@ -84,12 +86,18 @@ func newRenderCache() *renderCache {
 
 // claim returns the entry of k and whether the caller must render it.
 func (c *renderCache) claim(k renderKey) (*rendered, bool) {
+	c.mu.RLock()
+	r, ok := c.items[k]
+	c.mu.RUnlock()
+	if ok {
+		return r, false
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if r, ok := c.items[k]; ok {
 		return r, false
 	}
-	r := &rendered{done: make(chan struct{})}
+	r = &rendered{done: make(chan struct{})}
 	if old := c.order[c.next]; c.items[old] != nil {
 		delete(c.items, old)
 	}
@@ -119,18 +127,15 @@ func (s *sharedRender) Exec(ctx context.Context) graphql.ResponseHandler {
 	if !ok {
 		return s.ExecutableSchema.Exec(ctx)
 	}
-	tap := &renderTap{doc: doc, items: make(chan tapItem, 1), forward: make(chan model.TableEvent, 1)}
+	tap := &renderTap{doc: doc, forward: make(chan model.TableEvent, 1)}
 	inner := s.ExecutableSchema.Exec(context.WithValue(ctx, tapKey{}, tap))
+	if tap.pull == nil { // the resolver failed: inner reports it
+		return inner
+	}
 	return func(ctx context.Context) *graphql.Response {
-		var it tapItem
-		select {
-		case <-ctx.Done():
+		it, ok := tap.pull(ctx)
+		if !ok {
 			return nil
-		case i, ok := <-tap.items:
-			if !ok {
-				return nil
-			}
-			it = i
 		}
 		key := renderKey{doc: doc, seq: it.seq, snapshot: it.snapshot}
 		r, mine := s.cache.claim(key)

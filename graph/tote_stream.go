@@ -13,7 +13,7 @@ import (
 // Subscription buffers: a client whose buffer fills is dropped (its stream
 // ends) and reconnects with its last seq.
 const (
-	tableSubBuffer = 256
+	tableSubBuffer = 128
 	userSubBuffer  = 64
 )
 
@@ -27,6 +27,9 @@ const (
 // therefore sees every seq once, in order (a snapshot standing for the
 // events it folds). When this replica drops a slow client the stream ends;
 // the client reconnects with the last seq it received.
+//
+// Under SharedRender the stream runs in the transport's own goroutine
+// (renderTap.pull); otherwise a goroutine feeds the returned channel.
 func (a *ToteAPI) TableEvents(ctx context.Context, tableID string, afterSeq *int64) (<-chan model.TableEvent, error) {
 	svc, err := a.service()
 	if err != nil {
@@ -45,7 +48,7 @@ func (a *ToteAPI) TableEvents(ctx context.Context, tableID string, afterSeq *int
 		sub.Close()
 		return nil, err
 	}
-	s := &tableStream{api: a, store: svc.Store(), live: a.Live, table: n, tap: tapFrom(ctx)}
+	s := &tableStream{api: a, store: svc.Store(), live: a.Live, table: n, sub: sub, start: lt}
 	if afterSeq != nil {
 		t, err := svc.Store().Table(ctx, n)
 		if err != nil {
@@ -59,88 +62,122 @@ func (a *ToteAPI) TableEvents(ctx context.Context, tableID string, afterSeq *int
 		s.last = *afterSeq
 		s.replay = t.LastSeq-*afterSeq <= tote.ReplayBound
 	}
-	out := make(chan model.TableEvent, 1)
-	if s.tap != nil {
-		out = s.tap.forward
-	}
-	s.out = out
-	go func() {
-		if s.tap != nil {
-			defer close(s.tap.items)
-		} else {
-			defer close(out)
+	if tap := tapFrom(ctx); tap != nil {
+		context.AfterFunc(ctx, sub.Close)
+		tap.pull = func(ctx context.Context) (tapItem, bool) {
+			it, err := s.next(ctx)
+			if err != nil {
+				s.ended(ctx, err)
+				return tapItem{}, false
+			}
+			return it, true
 		}
-		defer sub.Close()
-		if err := s.run(ctx, sub, lt); err != nil && ctx.Err() == nil && a.Log != nil {
-			a.Log.InfoContext(ctx, "table stream ended", "table", n, "last", s.last, "err", err)
+		return tap.forward, nil
+	}
+	out := make(chan model.TableEvent, 1)
+	go func() {
+		defer close(out)
+		for {
+			it, err := s.next(ctx)
+			if err != nil {
+				s.ended(ctx, err)
+				return
+			}
+			select {
+			case out <- it.event:
+			case <-ctx.Done():
+				s.ended(ctx, ctx.Err())
+				return
+			}
 		}
 	}()
 	return out, nil
 }
 
-// tableStream is one client's table subscription.
+// tableStream is one client's table subscription: next yields its events.
 type tableStream struct {
 	api    *ToteAPI
 	store  tote.Store
 	live   *tote.ReadModel
 	table  int64
-	last   int64 // the seq last sent (a snapshot's seq counts)
-	replay bool  // start by replaying the outbox after last
-	out    chan<- model.TableEvent
-	tap    *renderTap // non-nil: responses are rendered once per document
+	sub    *event.Sub[*tote.TableEvent]
+	start  *tote.LiveTable // the read model's state at subscription
+	last   int64           // the seq last queued (a snapshot's seq counts)
+	replay bool            // start by replaying the outbox after last
+	begun  bool
+	queue  []tapItem
 }
 
-// run sends the snapshot or the replay, then forwards live events until ctx
-// ends or the read model drops the subscription.
-func (s *tableStream) run(ctx context.Context, sub *event.Sub[*tote.TableEvent], lt *tote.LiveTable) error {
-	if s.replay {
-		if err := s.catchUp(ctx, 0); err != nil {
-			return err
+// next returns the next event to send, or why the stream ended.
+func (s *tableStream) next(ctx context.Context) (tapItem, error) {
+	for len(s.queue) == 0 {
+		if !s.begun {
+			s.begun = true
+			var err error
+			if s.replay {
+				err = s.catchUp(ctx, 0)
+			} else {
+				err = s.snapshot(ctx, s.start.View)
+			}
+			if err != nil {
+				return tapItem{}, err
+			}
+			continue
 		}
-	} else if err := s.snapshot(ctx, lt.View); err != nil {
-		return err
-	}
-	for {
 		select {
 		case <-ctx.Done():
-			return ctx.Err()
-		case e, ok := <-sub.C:
+			return tapItem{}, ctx.Err()
+		case e, ok := <-s.sub.C:
 			if !ok {
-				if err := sub.Err(); err != nil {
-					return err
+				if err := s.sub.Err(); err != nil {
+					return tapItem{}, err
 				}
-				return errors.New("subscription closed")
+				return tapItem{}, errors.New("subscription closed")
 			}
-			if e.Seq <= s.last {
-				continue
-			}
-			if e.Seq > s.last+1 {
-				if e.Seq-s.last > tote.ReplayBound {
-					// Too far behind to replay: the read model has applied
-					// e, so its view is at e.Seq or later.
-					cur, err := s.live.Lookup(ctx, s.table)
-					if err != nil {
-						return err
-					}
-					if err := s.snapshot(ctx, cur.View); err != nil {
-						return err
-					}
-					continue
-				}
-				if err := s.catchUp(ctx, e.Seq-1); err != nil {
-					return err
-				}
-			}
-			if err := s.send(ctx, *e); err != nil {
-				return err
+			if err := s.live1(ctx, e); err != nil {
+				return tapItem{}, err
 			}
 		}
 	}
+	it := s.queue[0]
+	s.queue = s.queue[1:]
+	return it, nil
 }
 
-// catchUp sends the outbox's events after s.last, up to seq upTo (0: up to
-// the latest), at most tote.ReplayBound of them: the callers check that the
-// distance is within the bound.
+// live1 queues live event e after what it reveals was missed.
+func (s *tableStream) live1(ctx context.Context, e *tote.TableEvent) error {
+	if e.Seq <= s.last {
+		return nil
+	}
+	if e.Seq > s.last+1 {
+		if e.Seq-s.last > tote.ReplayBound {
+			// Too far behind to replay: the read model has applied e, so
+			// its view is at e.Seq or later.
+			cur, err := s.live.Lookup(ctx, s.table)
+			if err != nil {
+				return err
+			}
+			return s.snapshot(ctx, cur.View)
+		}
+		if err := s.catchUp(ctx, e.Seq-1); err != nil {
+			return err
+		}
+	}
+	s.send(*e)
+	return nil
+}
+
+// ended closes the subscription and logs why, unless the client left.
+func (s *tableStream) ended(ctx context.Context, err error) {
+	s.sub.Close()
+	if ctx.Err() == nil && s.api.Log != nil {
+		s.api.Log.InfoContext(ctx, "table stream ended", "table", s.table, "last", s.last, "err", err)
+	}
+}
+
+// catchUp queues the outbox's events after s.last, up to seq upTo (0: up
+// to the latest), at most tote.ReplayBound of them: the callers check that
+// the distance is within the bound.
 func (s *tableStream) catchUp(ctx context.Context, upTo int64) error {
 	evs, err := s.store.EventsAfter(ctx, s.table, s.last, tote.ReplayBound)
 	if err != nil {
@@ -150,58 +187,31 @@ func (s *tableStream) catchUp(ctx context.Context, upTo int64) error {
 		if upTo > 0 && e.Seq > upTo {
 			return nil
 		}
-		if err := s.send(ctx, e); err != nil {
-			return err
-		}
+		s.send(e)
 	}
 	return nil
 }
 
-// snapshot sends v as a TableSnapshot.
+// snapshot queues v as a TableSnapshot.
 func (s *tableStream) snapshot(ctx context.Context, v tote.TableView) error {
 	jp, err := s.api.Jackpot(ctx)
 	if err != nil {
 		return err
 	}
-	if err := s.emit(ctx, v.Seq, true, toModelSnapshot(v, jp)); err != nil {
-		return err
-	}
+	s.queue = append(s.queue, tapItem{seq: v.Seq, snapshot: true, event: toModelSnapshot(v, jp)})
 	s.last = v.Seq
 	return nil
 }
 
-// send forwards e unless it was sent already.
-func (s *tableStream) send(ctx context.Context, e tote.TableEvent) error {
+// send queues e unless it was queued already.
+func (s *tableStream) send(e tote.TableEvent) {
 	if e.Seq <= s.last {
-		return nil
+		return
 	}
-	m := toModelTableEvent(e)
-	if m != nil {
-		if err := s.emit(ctx, e.Seq, false, m); err != nil {
-			return err
-		}
+	if m := toModelTableEvent(e); m != nil {
+		s.queue = append(s.queue, tapItem{seq: e.Seq, event: m})
 	}
 	s.last = e.Seq
-	return nil
-}
-
-// emit hands one event to gqlgen, or, with a render tap, to the tap, which
-// renders it once per document and seq for every subscriber.
-func (s *tableStream) emit(ctx context.Context, seq int64, snapshot bool, m model.TableEvent) error {
-	if s.tap != nil {
-		select {
-		case s.tap.items <- tapItem{seq: seq, snapshot: snapshot, event: m}:
-			return nil
-		case <-ctx.Done():
-			return ctx.Err()
-		}
-	}
-	select {
-	case s.out <- m:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
 }
 
 // MyEvents resolves Subscription.myEvents: the viewer's bets accepted and

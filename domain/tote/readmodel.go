@@ -310,29 +310,37 @@ func (m *ReadModel) advance(ctx context.Context, id int64, p *atomic.Pointer[Liv
 	return m.apply(ctx, p, &e)
 }
 
-// apply folds e into the table, reloads what the event changed (the draw,
-// or the table row on a pause or resume), publishes the new LiveTable and
-// then hands e to subscribers.
+// apply folds e into the table, publishes the new LiveTable, hands e to
+// subscribers, and then reloads the draw the event changed (the lobby's
+// copy may so lag the event by one query; the subscribers never wait for
+// it).
 func (m *ReadModel) apply(ctx context.Context, p *atomic.Pointer[LiveTable], e *TableEvent) error {
 	cur := p.Load()
 	if e.Seq <= cur.View.Seq {
 		return nil
 	}
 	next := &LiveTable{Table: cur.Table, Draw: cur.Draw, View: cur.View.Apply(*e)}
-	switch {
-	case e.Type == EventTablePaused || e.Type == EventTableResumed:
+	if e.Type == EventTablePaused || e.Type == EventTableResumed {
 		next.Table.Status = next.View.Status
-	case e.DrawID != 0:
-		d, err := m.store.LatestDraw(ctx, e.TableID)
-		if err != nil {
-			return err
-		}
-		next.Draw = &d
 	}
 	next.Table.LastSeq = next.View.Seq
 	p.Store(next)
 	m.out.Deliver(event.TableTopic(e.TableID), e)
-	return nil
+	if e.DrawID == 0 {
+		return nil
+	}
+	d, err := m.store.LatestDraw(ctx, e.TableID)
+	if err != nil {
+		return err
+	}
+	for { // syncTables may swap in a new row meanwhile
+		cur := p.Load()
+		n := *cur
+		n.Draw = &d
+		if p.CompareAndSwap(cur, &n) {
+			return nil
+		}
+	}
 }
 
 // rebuild replaces table id's state with the store's. The table row is read
