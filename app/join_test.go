@@ -261,9 +261,19 @@ func TestJoinMidDraw(t *testing.T) {
 			}
 			lateStates := map[int64]string{first.Seq: rendered(t, snap)}
 			ld := snap
+			street := "FLOP" // the early viewer stopped at the flop
 			for settled := [2]bool{}; !settled[0] || !settled[1]; {
 				select {
 				case e := <-early:
+					if e.Typename == "CardsDealt" {
+						street = e.Street
+					}
+					if e.Typename == "OddsUpdated" { // issue 11: river odds said DEALING_RIVER
+						var o struct{ Street string }
+						if err := json.Unmarshal(e.Odds, &o); err != nil || o.Street != street {
+							t.Fatalf("odds after the %s card labelled %s", street, e.Odds)
+						}
+					}
 					ed = fold(ed, e)
 					earlyStates[e.Seq] = rendered(t, ed)
 					settled[0] = settled[0] || (e.Typename == "DrawSettled" && e.DrawID == drawID)
