@@ -177,11 +177,21 @@ func (s *tableStream) ended(ctx context.Context, err error) {
 
 // catchUp queues the outbox's events after s.last, up to seq upTo (0: up
 // to the latest), at most tote.ReplayBound of them: the callers check that
-// the distance is within the bound.
+// the distance is within the bound. When the retained outbox starts after
+// s.last+1 (pruned), it queues a snapshot instead.
 func (s *tableStream) catchUp(ctx context.Context, upTo int64) error {
 	evs, err := s.store.EventsAfter(ctx, s.table, s.last, tote.ReplayBound)
 	if err != nil {
 		return err
+	}
+	if len(evs) > 0 && evs[0].Seq > s.last+1 {
+		// The outbox no longer holds the events after s.last (pruned):
+		// the read model's view stands for them.
+		cur, err := s.live.Lookup(ctx, s.table)
+		if err != nil {
+			return err
+		}
+		return s.snapshot(ctx, cur.View)
 	}
 	for _, e := range evs {
 		if upTo > 0 && e.Seq > upTo {

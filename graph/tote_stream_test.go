@@ -57,7 +57,7 @@ func newStreamWorld(t *testing.T) *streamWorld {
 // advance runs the dealer until the outbox holds at least n events.
 func (w *streamWorld) advance(n int) []tote.TableEvent {
 	w.h.T.Helper()
-	for range 1000 {
+	for range 20 * n {
 		if evs := w.h.Events(); len(evs) >= n {
 			return evs
 		}
@@ -275,4 +275,31 @@ func TestMyEvents(t *testing.T) {
 	if e, ok := (<-ch).(*model.BalanceChanged); !ok || e.Balance != 5 {
 		t.Errorf("after skipped events got %#v", e)
 	}
+}
+
+// TestTableEventsReplayIsBounded: a client resuming further behind than
+// tote.ReplayBound gets one snapshot at the table's current seq instead of
+// hundreds of historic events, then live events; one resuming within the
+// bound gets the replay.
+func TestTableEventsReplayIsBounded(t *testing.T) {
+	w := newStreamWorld(t)
+	evs := w.advance(tote.ReplayBound + 20)
+	w.caughtUp(evs)
+	last := evs[len(evs)-1].Seq
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	old := int64(3)
+	ch := w.subscribe(t, ctx, &old)
+	snap := expectSnapshot(t, ch, last)
+	if snap.Draw == nil {
+		t.Fatal("snapshot without the current draw")
+	}
+	expectNothing(t, ch)
+	more := w.advance(len(evs) + 1)
+	w.caughtUp(more[len(evs):])
+	expect(t, ch, last+1)
+
+	recent := last - 5
+	ch2 := w.subscribe(t, ctx, &recent)
+	expect(t, ch2, last-4, last-3, last-2, last-1, last, last+1)
 }
