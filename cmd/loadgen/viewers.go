@@ -50,7 +50,7 @@ type viewerResult struct {
 }
 
 type viewerFlags struct {
-	url, table, query, src, pidFile string
+	url, table, query, src string
 	n, procs, pid                   int
 	duration, settle                time.Duration
 	child                           bool
