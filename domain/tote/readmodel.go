@@ -250,7 +250,9 @@ func (m *ReadModel) follow(ctx context.Context, id int64, p *atomic.Pointer[Live
 }
 
 // followOnce subscribes, rebuilds from the store, then applies live events
-// until the subscription ends.
+// until the subscription ends. The draw the lobby shows is reloaded by a
+// second goroutine, signalled after each event (coalescing bursts), so
+// that delivering an event never waits for a query.
 func (m *ReadModel) followOnce(ctx context.Context, id int64, p *atomic.Pointer[LiveTable], first chan struct{}) error {
 	sub := m.hub.Subscribe(event.TableTopic(id), 4096)
 	defer sub.Close()
@@ -263,6 +265,10 @@ func (m *ReadModel) followOnce(ctx context.Context, id int64, p *atomic.Pointer[
 	if err != nil {
 		return err
 	}
+	ctx, stop := context.WithCancel(ctx)
+	defer stop()
+	reload := make(chan struct{}, 1)
+	go m.reloadDraws(ctx, id, p, reload)
 	for {
 		select {
 		case <-ctx.Done():
@@ -281,6 +287,39 @@ func (m *ReadModel) followOnce(ctx context.Context, id int64, p *atomic.Pointer[
 			}
 			if err := m.advance(ctx, id, p, e); err != nil {
 				return err
+			}
+			if e.DrawID != 0 {
+				select {
+				case reload <- struct{}{}:
+				default: // a reload is pending already
+				}
+			}
+		}
+	}
+}
+
+// reloadDraws loads table id's latest draw into its LiveTable each time it
+// is signalled.
+func (m *ReadModel) reloadDraws(ctx context.Context, id int64, p *atomic.Pointer[LiveTable], signal <-chan struct{}) {
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-signal:
+		}
+		d, err := m.store.LatestDraw(ctx, id)
+		if err != nil {
+			if ctx.Err() == nil {
+				m.log.WarnContext(ctx, "read model: draw not reloaded", "table", id, "err", err)
+			}
+			continue
+		}
+		for { // apply and syncTables swap in new states meanwhile
+			cur := p.Load()
+			n := *cur
+			n.Draw = &d
+			if p.CompareAndSwap(cur, &n) {
+				break
 			}
 		}
 	}
@@ -310,11 +349,9 @@ func (m *ReadModel) advance(ctx context.Context, id int64, p *atomic.Pointer[Liv
 	return m.apply(ctx, p, &e)
 }
 
-// apply folds e into the table, publishes the new LiveTable, hands e to
-// subscribers, and then reloads the draw the event changed (the lobby's
-// copy may so lag the event by one query; the subscribers never wait for
-// it).
-func (m *ReadModel) apply(ctx context.Context, p *atomic.Pointer[LiveTable], e *TableEvent) error {
+// apply folds e into the table, publishes the new LiveTable and hands e to
+// subscribers (followOnce has the draw reloaded for the lobby afterwards).
+func (m *ReadModel) apply(_ context.Context, p *atomic.Pointer[LiveTable], e *TableEvent) error {
 	cur := p.Load()
 	if e.Seq <= cur.View.Seq {
 		return nil
@@ -326,21 +363,7 @@ func (m *ReadModel) apply(ctx context.Context, p *atomic.Pointer[LiveTable], e *
 	next.Table.LastSeq = next.View.Seq
 	p.Store(next)
 	m.out.Deliver(event.TableTopic(e.TableID), e)
-	if e.DrawID == 0 {
-		return nil
-	}
-	d, err := m.store.LatestDraw(ctx, e.TableID)
-	if err != nil {
-		return err
-	}
-	for { // syncTables may swap in a new row meanwhile
-		cur := p.Load()
-		n := *cur
-		n.Draw = &d
-		if p.CompareAndSwap(cur, &n) {
-			return nil
-		}
-	}
+	return nil
 }
 
 // rebuild replaces table id's state with the store's. The table row is read
