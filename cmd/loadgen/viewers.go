@@ -51,9 +51,9 @@ type viewerResult struct {
 
 type viewerFlags struct {
 	url, table, query, src string
-	n, procs, pid                   int
-	duration, settle                time.Duration
-	child                           bool
+	n, procs, pid          int
+	duration, settle       time.Duration
+	child                  bool
 }
 
 func runViewers(ctx context.Context, args []string) error {
