@@ -167,7 +167,8 @@ func (d *Dealer) openDraw(ctx context.Context) error {
 		}
 		closes := nd.RoundClosesAt
 		return stepResult{draw: &nd, table: &t, events: []TableEvent{
-			{TableID: t.ID, DrawID: nd.ID, Type: EventDrawOpened, At: now, Commitment: cards.FormatCommitment(nd.Commitment), MinStake: nd.MinStake, Odds: pre, Beacons: plan.withoutSignatures()},
+			{TableID: t.ID, DrawID: nd.ID, Type: EventDrawOpened, At: now, Commitment: cards.FormatCommitment(nd.Commitment), MinStake: nd.MinStake, Odds: pre,
+				Number: nd.Number, Seats: nd.Positions, Beacons: plan.withoutSignatures()},
 			{TableID: t.ID, DrawID: nd.ID, Type: EventRoundOpened, At: now, Round: RoundPreDeal, ClosesAt: &closes},
 		}}, nil
 	})
@@ -275,6 +276,7 @@ func (d *Dealer) applyDeal(ctx context.Context, tx Tx, dr, next Draw, ev TableEv
 	now := d.svc.clock.Now()
 	dr.Pockets, dr.Board, dr.Burns, dr.Beacons = next.Pockets, next.Board, next.Burns, next.Beacons
 	ev.At = now
+	ev.Board, ev.Hands = cardStrings(dr.Board), PositionStates(dr)
 	events := []TableEvent{ev}
 	dr.NextStepAt = now.Add(d.svc.scaled(d.table.Settings.CardInterval))
 	if odds != nil {
@@ -305,7 +307,7 @@ func (d *Dealer) poolEvents(ctx context.Context, tx Tx, dr Draw, r Round) (stepR
 	if err != nil {
 		return stepResult{}, err
 	}
-	views, err := BuildPoolViews(totals, dr.Pool)
+	views, err := RoundPoolViews(totals, dr.Pool, dr.Positions, r)
 	if err != nil {
 		return stepResult{}, err
 	}
