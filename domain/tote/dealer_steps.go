@@ -201,8 +201,7 @@ func (d *Dealer) closeRound(ctx context.Context) error {
 		dr.Phase, dr.RoundClosesAt = dealingPhase(r), time.Time{}
 		dr.NextStepAt = now.Add(d.svc.scaled(d.table.Settings.CardInterval))
 		if dr.Beacons != nil { // the street is dealt once its beacon round is out
-			at := dr.Beacons.Chain.RoundTime(dr.Beacons.Rounds[r-1])
-			dr.NextStepAt = maxTime(now, at).Add(d.svc.scaled(d.table.Settings.CardInterval))
+			dr.NextStepAt = dr.Beacons.cardDue(r, 0, d.svc.scaled(d.table.Settings.CardInterval))
 		}
 		nd, err := tx.UpdateDraw(ctx, dr)
 		if err != nil {
@@ -277,6 +276,11 @@ func (d *Dealer) applyDeal(ctx context.Context, tx Tx, dr, next Draw, ev TableEv
 	ev.At = now
 	events := []TableEvent{ev}
 	dr.NextStepAt = now.Add(d.svc.scaled(d.table.Settings.CardInterval))
+	if dr.Beacons != nil && ev.Street == StreetPocket && open == 0 {
+		// Pockets keep to the committed timetable: a slow step does not push
+		// the later ones (and the next round's opening) further back.
+		dr.NextStepAt = dr.Beacons.cardDue(RoundPreDeal, len(dr.Pockets), d.svc.scaled(d.table.Settings.CardInterval))
+	}
 	if odds != nil {
 		dr.Odds = odds
 		events = append(events, TableEvent{TableID: dr.TableID, DrawID: dr.ID, Type: EventOddsUpdated, At: now, Odds: odds})
