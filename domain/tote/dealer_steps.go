@@ -254,16 +254,49 @@ func (d *Dealer) dealCards(ctx context.Context, act action) error {
 		ev.Street, ev.Cards = StreetRiver, []string{deal.River.String()}
 	}
 	streetDone := open != 0 || act == actDealRiver
+	// A version-2 draw's next round closes at its committed deadline, so it
+	// opens with the cards and the odds follow in their own step: the time
+	// the odds take is never taken from the players' betting round.
+	oddsAfter := streetDone && d.odds != nil && next.Beacons != nil && open != 0
 	var odds *LiveOdds
-	if streetDone && d.odds != nil {
+	if streetDone && d.odds != nil && !oddsAfter {
 		o, err := d.odds.Live(ctx, next.Pockets, next.Board)
 		if err != nil {
 			return err
 		}
 		odds = &o
 	}
-	return d.commit(ctx, Exclusive, func(ctx context.Context, tx Tx, dr Draw) (stepResult, error) {
+	err := d.commit(ctx, Exclusive, func(ctx context.Context, tx Tx, dr Draw) (stepResult, error) {
 		return d.applyDeal(ctx, tx, dr, next, ev, open, odds)
+	})
+	if err != nil || !oddsAfter {
+		return err
+	}
+	return d.publishOdds(ctx, next, open)
+}
+
+// publishOdds computes the live odds of the cards dealt so far and stores
+// and publishes them while round open takes bets. A failure is logged, not
+// retried: the cards and the round are already out, and the next street
+// brings fresh odds.
+func (d *Dealer) publishOdds(ctx context.Context, dealt Draw, open Round) error {
+	o, err := d.odds.Live(ctx, dealt.Pockets, dealt.Board)
+	if err != nil {
+		d.log.WarnContext(ctx, "live odds not computed", "draw", dealt.ID, "err", err)
+		return nil
+	}
+	return d.commit(ctx, Exclusive, func(ctx context.Context, tx Tx, dr Draw) (stepResult, error) {
+		if dr.Phase != bettingPhase(open) {
+			return stepResult{draw: &dr}, nil
+		}
+		dr.Odds = &o
+		nd, err := tx.UpdateDraw(ctx, dr)
+		if err != nil {
+			return stepResult{}, err
+		}
+		return stepResult{draw: &nd, events: []TableEvent{
+			{TableID: dr.TableID, DrawID: dr.ID, Type: EventOddsUpdated, At: d.svc.clock.Now(), Odds: &o},
+		}}, nil
 	})
 }
 
