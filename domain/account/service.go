@@ -28,6 +28,20 @@ type Config struct {
 	Throttle LoginLimiter
 	// Now is the clock (default time.Now).
 	Now func() time.Time
+	// Screen, when set, refuses people in the exclusion register at
+	// registration and verification.
+	Screen Screen
+}
+
+// Screen checks a person against the exclusion register (issue 13): nil, or
+// a Forbidden error with reason EXCLUDED. The protection service
+// implements it; account only declares what it consumes.
+type Screen interface {
+	// ScreenRegistration checks a new account's name and date of birth.
+	ScreenRegistration(ctx context.Context, name string, dob Date) error
+	// ScreenDocument checks a submitted document's keyed hash, with the
+	// account's name and date of birth.
+	ScreenDocument(ctx context.Context, docHash, name string, dob Date) error
 }
 
 // Option adjusts a Service beyond its Config. There are no exported options;
@@ -53,6 +67,7 @@ type Service struct {
 	hasher    *PasswordHasher
 	dummyHash string
 	throttle  LoginLimiter
+	screen    Screen
 	now       func() time.Time
 }
 
@@ -65,7 +80,7 @@ func NewService(store UserStore, cfg Config, opts ...Option) (*Service, error) {
 	for _, opt := range opts {
 		opt(&o)
 	}
-	s := &Service{store: store, loc: cfg.Location, minAge: cfg.MinAge, throttle: cfg.Throttle, now: cfg.Now}
+	s := &Service{store: store, loc: cfg.Location, minAge: cfg.MinAge, throttle: cfg.Throttle, screen: cfg.Screen, now: cfg.Now}
 	if s.now == nil {
 		s.now = time.Now
 	}
@@ -146,6 +161,11 @@ func (s *Service) Provision(ctx context.Context, r Registration, role Role) (Use
 	now := s.now()
 	if err := validateDateOfBirth(r.DateOfBirth, DateOf(now, s.loc), s.minAge); err != nil {
 		return User{}, err
+	}
+	if s.screen != nil && role == Player {
+		if err := s.screen.ScreenRegistration(ctx, name, r.DateOfBirth); err != nil {
+			return User{}, err
+		}
 	}
 	u := User{
 		Email:        email,
@@ -247,6 +267,11 @@ func (s *Service) SubmitVerification(ctx context.Context, userID int64, sub Subm
 		return Verification{}, errs.R(errs.Conflict, "VERIFICATION_PENDING", "your document is already waiting for review")
 	case Approved:
 		return Verification{}, errs.R(errs.Conflict, "ALREADY_VERIFIED", "your age is already verified")
+	}
+	if s.screen != nil {
+		if err := s.screen.ScreenDocument(ctx, hash, u.Name, u.DateOfBirth); err != nil {
+			return Verification{}, err
+		}
 	}
 	from := u.Verification
 	if from == "" {
