@@ -11,6 +11,7 @@ import (
 	"github.com/pokertote/pokertote/domain/account"
 	"github.com/pokertote/pokertote/domain/auth"
 	"github.com/pokertote/pokertote/domain/errs"
+	"github.com/pokertote/pokertote/domain/protection"
 	"github.com/pokertote/pokertote/graph"
 	"github.com/pokertote/pokertote/persistence"
 )
@@ -20,6 +21,8 @@ import (
 func (a *App) buildAccounts(ctx context.Context) (err error) {
 	a.users = persistence.NewUserRepo(a.db)
 	a.ledger = persistence.NewLedgerRepo(a.db)
+	a.ledger.SetLocation(a.loc) // protection counters follow the operator's calendar
+	a.protection = protection.NewService(persistence.NewProtectionRepo(a.db), a.users, a.loc, nil)
 
 	pepper := []byte(a.cfg.DocumentPepper)
 	if len(pepper) == 0 {
@@ -32,7 +35,7 @@ func (a *App) buildAccounts(ctx context.Context) (err error) {
 	if a.redis != nil {
 		limiter = persistence.NewRedisThrottle(a.redis, a.cfg.RedisPrefix, account.ThrottleConfig{}, a.log)
 	}
-	svc, err := account.NewService(a.users, account.Config{Location: a.loc, MinAge: a.cfg.MinAge, DocumentPepper: pepper, Throttle: limiter})
+	svc, err := account.NewService(a.users, account.Config{Location: a.loc, MinAge: a.cfg.MinAge, DocumentPepper: pepper, Throttle: limiter, Screen: a.protection})
 	if err != nil {
 		return err
 	}

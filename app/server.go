@@ -16,6 +16,7 @@ import (
 	"github.com/pokertote/pokertote/domain/account"
 	"github.com/pokertote/pokertote/domain/auth"
 	"github.com/pokertote/pokertote/domain/event"
+	"github.com/pokertote/pokertote/domain/protection"
 	"github.com/pokertote/pokertote/graph"
 	"github.com/pokertote/pokertote/persistence"
 )
@@ -34,8 +35,10 @@ type App struct {
 	users    *persistence.UserRepo
 	ledger   *persistence.LedgerRepo
 	accounts *account.Service
-	access   *auth.AccessTokens
-	refresh  *auth.RefreshTokens
+	// protection keeps limits, breaks and the exclusion register (issue 13).
+	protection *protection.Service
+	access     *auth.AccessTokens
+	refresh    *auth.RefreshTokens
 
 	resolver *graph.Resolver
 	metrics  []prometheus.Collector // registered on /metrics
@@ -76,9 +79,10 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (a *App, err error) 
 		return nil, err
 	}
 	a.resolver = &graph.Resolver{
-		Accounts: a.accountsAPI(),
-		Tote:     &graph.ToteAPI{},
-		Holdem:   &graph.HoldemAPI{},
+		Accounts:   a.accountsAPI(),
+		Tote:       &graph.ToteAPI{},
+		Holdem:     &graph.HoldemAPI{},
+		Protection: &graph.ProtectionAPI{Service: a.protection},
 	}
 	if err = a.startTote(ctx); err != nil {
 		return nil, err

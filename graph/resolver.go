@@ -11,4 +11,6 @@ type Resolver struct {
 	Accounts *AccountsAPI
 	Tote     *ToteAPI
 	Holdem   *HoldemAPI
+	// Protection answers limits, breaks and the exclusion register.
+	Protection *ProtectionAPI
 }
