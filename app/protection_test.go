@@ -81,6 +81,9 @@ func TestPlayerProtectionAPI(t *testing.T) {
 				if out.TakeTimeOut.Kind != "TIME_OUT" || out.TakeTimeOut.Until == nil || !out.TakeTimeOut.Active {
 					t.Fatalf("takeTimeOut = %+v", out.TakeTimeOut)
 				}
+				// The break revoked the player's access tokens; they sign in again.
+				p.Client.MustFail(t, "UNAUTHENTICATED", "TOKEN_REVOKED", `{ me { id } }`, nil)
+				p.Client = signIn(t, c, p.Email, "player password 1")
 				p.Client.MustFail(t, "FORBIDDEN", "TIMED_OUT", startMutation, startInput([]boxIn{{ante: "100.00"}}, "", "", unique("h")))
 				admin.MustFail(t, "FORBIDDEN", "TIMED_OUT", deposit, map[string]any{"u": p.ID, "a": "1.00", "k": unique("d")})
 				admin.MustDo(t, withdraw, map[string]any{"u": p.ID, "a": "10.00", "k": unique("w")}, nil)

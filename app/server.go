@@ -39,6 +39,7 @@ type App struct {
 	protection *protection.Service
 	access     *auth.AccessTokens
 	refresh    *auth.RefreshTokens
+	epochs     *auth.Epochs
 
 	resolver *graph.Resolver
 	metrics  []prometheus.Collector // registered on /metrics
@@ -82,7 +83,7 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (a *App, err error) 
 		Accounts:   a.accountsAPI(),
 		Tote:       &graph.ToteAPI{},
 		Holdem:     &graph.HoldemAPI{},
-		Protection: &graph.ProtectionAPI{Service: a.protection},
+		Protection: &graph.ProtectionAPI{Service: a.protection, Sessions: a.epochs},
 	}
 	if err = a.startTote(ctx); err != nil {
 		return nil, err

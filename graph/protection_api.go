@@ -16,6 +16,18 @@ import (
 type ProtectionAPI struct {
 	// Service applies the rules; nil answers every field with an internal error.
 	Service *protection.Service
+	// Sessions, when set, revokes the player's access tokens once they take
+	// a break, so every replica sees the new state on the next request.
+	Sessions interface {
+		Revoke(ctx context.Context, userID int64) error
+	}
+}
+
+func (a *ProtectionAPI) revoke(ctx context.Context, userID int64) error {
+	if a.Sessions == nil {
+		return nil
+	}
+	return a.Sessions.Revoke(ctx, userID)
 }
 
 func (a *ProtectionAPI) service() (*protection.Service, error) {
@@ -95,6 +107,9 @@ func (a *ProtectionAPI) TakeTimeOut(ctx context.Context, hours int) (*model.Excl
 	if err != nil {
 		return nil, err
 	}
+	if err := a.revoke(ctx, v.UserID); err != nil {
+		return nil, err
+	}
 	return toModelExclusion(e, true), nil
 }
 
@@ -116,6 +131,9 @@ func (a *ProtectionAPI) SelfExclude(ctx context.Context, months *int) (*model.Ex
 	}
 	e, err := svc.SelfExclude(ctx, v.UserID, m)
 	if err != nil {
+		return nil, err
+	}
+	if err := a.revoke(ctx, v.UserID); err != nil {
 		return nil, err
 	}
 	return toModelExclusion(e, true), nil
