@@ -91,6 +91,18 @@ func TestPlayerProtectionAPI(t *testing.T) {
 				p.Client.MustFail(t, "CONFLICT", "ALREADY_EXCLUDED", `mutation { takeTimeOut(hours: 24) { kind } }`, nil)
 				p.Client.MustFail(t, "BAD_USER_INPUT", "INVALID_EXCLUSION", `mutation { selfExclude(months: 0) { kind } }`, nil)
 			})
+			t.Run("input: look-alike admin email, hidden characters", func(t *testing.T) {
+				reg := `mutation($in: RegisterInput!) { register(input: $in) { accessToken } }`
+				in := func(email, name string) map[string]any {
+					return map[string]any{"in": map[string]any{"email": email, "password": "player password 1", "name": name, "dateOfBirth": "1990-05-17"}}
+				}
+				c.MustFail(t, "BAD_USER_INPUT", "EMAIL_LOOKALIKE", reg, in("adm1n@pokertote.test", "Mallory"))
+				c.MustFail(t, "BAD_USER_INPUT", "EMAIL_LOOKALIKE", reg, in("ADRNIN@pokertote.test", "Mallory"))
+				c.MustFail(t, "CONFLICT", "EMAIL_TAKEN", reg, in("Admin@PokerTote.test", "Mallory"))
+				c.MustFail(t, "BAD_USER_INPUT", "INVALID_NAME", reg, in(unique("n")+"@example.kz", "Admin\u202e"))
+				c.MustFail(t, "BAD_USER_INPUT", "INVALID_NAME", reg, in(unique("n")+"@example.kz", "Ad\u200bmin"))
+				c.MustFail(t, "BAD_USER_INPUT", "INVALID_EMAIL", reg, in("someone@localhost", "Someone"))
+			})
 			t.Run("exclusion register", func(t *testing.T) {
 				p.Client.MustFail(t, "FORBIDDEN", "", `mutation { importExclusionRegister(csv: "name,date_of_birth\nX,1990-01-01\n") { id } }`, nil)
 				var imp struct {

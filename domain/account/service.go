@@ -151,6 +151,9 @@ func (s *Service) Provision(ctx context.Context, r Registration, role Role) (Use
 	if err != nil {
 		return User{}, err
 	}
+	if err := s.refuseLookalike(ctx, email); err != nil {
+		return User{}, err
+	}
 	if err := ValidatePassword(r.Password); err != nil {
 		return User{}, err
 	}
@@ -177,6 +180,24 @@ func (s *Service) Provision(ctx context.Context, r Registration, role Role) (Use
 		Verification: NotSubmitted,
 	}
 	return s.store.Create(ctx, u)
+}
+
+// refuseLookalike refuses an address that looks like an admin's without
+// being it (same EmailSkeleton): Invalid EMAIL_LOOKALIKE, which does not say
+// whose address it resembles. The admin's own address falls through to
+// EMAIL_TAKEN.
+func (s *Service) refuseLookalike(ctx context.Context, email string) error {
+	admins, err := s.store.AdminEmails(ctx)
+	if err != nil {
+		return err
+	}
+	sk := EmailSkeleton(email)
+	for _, a := range admins {
+		if a != email && EmailSkeleton(a) == sk {
+			return errs.R(errs.Invalid, "EMAIL_LOOKALIKE", "that address is too much like another account's; choose another")
+		}
+	}
+	return nil
 }
 
 // Login checks an email and password. ip is the client's address ("" when
