@@ -1,7 +1,12 @@
 package app_test
 
 import (
+	"context"
+	"encoding/json"
 	"testing"
+	"time"
+
+	"github.com/pokertote/pokertote/app"
 )
 
 // TestPlayerProtectionAPI drives limits, a time-out and the exclusion
@@ -138,6 +143,51 @@ func TestPlayerProtectionAPI(t *testing.T) {
 					t.Fatalf("audit log = %+v", audit.AuditLog.Items)
 				}
 			})
+		})
+	}
+}
+
+// TestRealityCheckOnMyEvents: with REALITY_CHECK_INTERVAL=2s, a player who
+// staked gets a REALITY_CHECK on myEvents with the session's time and net
+// result, on both backends.
+func TestRealityCheckOnMyEvents(t *testing.T) {
+	for _, b := range backends(t) {
+		t.Run(b.name, func(t *testing.T) {
+			_, c := startServer(t, b, func(cfg *app.Config) { cfg.RealityCheck = 2 * time.Second })
+			p := newPlayer(t, c, "1000.00")
+			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+			defer cancel()
+			sub, err := p.Client.Subscribe(ctx, `subscription { myEvents { type realityCheck { sessionStartedAt elapsedSeconds stakes returns net } } }`, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer sub.Close()
+			start(t, p, startInput([]boxIn{{ante: "100.00"}}, "", "", unique("h")))
+			for raw := range sub.Next {
+				var m struct {
+					MyEvents struct {
+						Type         string
+						RealityCheck *struct {
+							SessionStartedAt     time.Time
+							ElapsedSeconds       int
+							Stakes, Returns, Net string
+						}
+					}
+				}
+				if err := json.Unmarshal(raw, &m); err != nil {
+					t.Fatal(err)
+				}
+				if m.MyEvents.Type != "REALITY_CHECK" {
+					continue
+				}
+				rc := m.MyEvents.RealityCheck
+				if rc == nil || rc.ElapsedSeconds < 2 || rc.Stakes != "100.00" || rc.SessionStartedAt.IsZero() ||
+					(rc.Returns == "0.00" && rc.Net != "-100.00") {
+					t.Fatalf("reality check %s", raw)
+				}
+				return
+			}
+			t.Fatalf("myEvents ended without a reality check: %s", sub.Err())
 		})
 	}
 }

@@ -91,6 +91,7 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (a *App, err error) 
 	if err = a.startHoldem(ctx); err != nil {
 		return nil, err
 	}
+	a.startRealityChecks()
 	a.server = &http.Server{
 		Handler:           a.routes(),
 		ReadHeaderTimeout: 10 * time.Second,

@@ -394,6 +394,14 @@ type ComplexityRoot struct {
 		VerifyDraw           func(childComplexity int, id string) int
 	}
 
+	RealityCheck struct {
+		ElapsedSeconds   func(childComplexity int) int
+		Net              func(childComplexity int) int
+		Returns          func(childComplexity int) int
+		SessionStartedAt func(childComplexity int) int
+		Stakes           func(childComplexity int) int
+	}
+
 	RegisterEntry struct {
 		Active       func(childComplexity int) int
 		AddedAt      func(childComplexity int) int
@@ -486,11 +494,12 @@ type ComplexityRoot struct {
 	}
 
 	UserEvent struct {
-		At         func(childComplexity int) int
-		Balance    func(childComplexity int) int
-		Bet        func(childComplexity int) int
-		HoldemHand func(childComplexity int) int
-		Type       func(childComplexity int) int
+		At           func(childComplexity int) int
+		Balance      func(childComplexity int) int
+		Bet          func(childComplexity int) int
+		HoldemHand   func(childComplexity int) int
+		RealityCheck func(childComplexity int) int
+		Type         func(childComplexity int) int
 	}
 
 	Verification struct {
@@ -2292,6 +2301,37 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Query.VerifyDraw(childComplexity, args["id"].(string)), true
 
+	case "RealityCheck.elapsedSeconds":
+		if e.ComplexityRoot.RealityCheck.ElapsedSeconds == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RealityCheck.ElapsedSeconds(childComplexity), true
+	case "RealityCheck.net":
+		if e.ComplexityRoot.RealityCheck.Net == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RealityCheck.Net(childComplexity), true
+	case "RealityCheck.returns":
+		if e.ComplexityRoot.RealityCheck.Returns == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RealityCheck.Returns(childComplexity), true
+	case "RealityCheck.sessionStartedAt":
+		if e.ComplexityRoot.RealityCheck.SessionStartedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RealityCheck.SessionStartedAt(childComplexity), true
+	case "RealityCheck.stakes":
+		if e.ComplexityRoot.RealityCheck.Stakes == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RealityCheck.Stakes(childComplexity), true
+
 	case "RegisterEntry.active":
 		if e.ComplexityRoot.RegisterEntry.Active == nil {
 			break
@@ -2714,6 +2754,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.UserEvent.HoldemHand(childComplexity), true
+	case "UserEvent.realityCheck":
+		if e.ComplexityRoot.UserEvent.RealityCheck == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UserEvent.RealityCheck(childComplexity), true
 	case "UserEvent.type":
 		if e.ComplexityRoot.UserEvent.Type == nil {
 			break
@@ -3409,6 +3455,8 @@ enum UserEventType {
   BET_SETTLED
   BALANCE_CHANGED
   HOLDEM_UPDATED
+  "A reminder of the session's time and result (player protection)."
+  REALITY_CHECK
 }
 
 type UserEvent {
@@ -3417,6 +3465,8 @@ type UserEvent {
   bet: Bet
   balance: Money
   holdemHand: HoldemHand
+  "REALITY_CHECK: the session so far."
+  realityCheck: RealityCheck
 }
 
 # ---------------------------------------------------------------- Casino Hold'em
@@ -3724,6 +3774,16 @@ type RegisterEntry {
   removedBy: ID
   removedAt: Time
   active: Boolean!
+}
+
+"A reality check: how long the current session of play has lasted and how it stands."
+type RealityCheck {
+  sessionStartedAt: Time!
+  elapsedSeconds: Int!
+  stakes: Money!
+  returns: Money!
+  "returns - stakes: negative when the player is behind."
+  net: Money!
 }
 
 type RegisterPage {
@@ -4363,6 +4423,22 @@ func (ec *executionContext) childFields_ProtectionLimit(ctx context.Context, fie
 	return nil, fmt.Errorf("no field named %q was found under type ProtectionLimit", field.Name)
 }
 
+func (ec *executionContext) childFields_RealityCheck(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "sessionStartedAt":
+		return ec.fieldContext_RealityCheck_sessionStartedAt(ctx, field)
+	case "elapsedSeconds":
+		return ec.fieldContext_RealityCheck_elapsedSeconds(ctx, field)
+	case "stakes":
+		return ec.fieldContext_RealityCheck_stakes(ctx, field)
+	case "returns":
+		return ec.fieldContext_RealityCheck_returns(ctx, field)
+	case "net":
+		return ec.fieldContext_RealityCheck_net(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type RealityCheck", field.Name)
+}
+
 func (ec *executionContext) childFields_RegisterEntry(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "id":
@@ -4547,6 +4623,8 @@ func (ec *executionContext) childFields_UserEvent(ctx context.Context, field gra
 		return ec.fieldContext_UserEvent_balance(ctx, field)
 	case "holdemHand":
 		return ec.fieldContext_UserEvent_holdemHand(ctx, field)
+	case "realityCheck":
+		return ec.fieldContext_UserEvent_realityCheck(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type UserEvent", field.Name)
 }
@@ -12896,6 +12974,121 @@ func (ec *executionContext) fieldContext_Query___schema(_ context.Context, field
 	return fc, nil
 }
 
+func (ec *executionContext) _RealityCheck_sessionStartedAt(ctx context.Context, field graphql.CollectedField, obj *model.RealityCheck) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RealityCheck_sessionStartedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.SessionStartedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RealityCheck_sessionStartedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RealityCheck", field, false, false, "Time")
+}
+
+func (ec *executionContext) _RealityCheck_elapsedSeconds(ctx context.Context, field graphql.CollectedField, obj *model.RealityCheck) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RealityCheck_elapsedSeconds(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ElapsedSeconds, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RealityCheck_elapsedSeconds(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RealityCheck", field, false, false, "Int")
+}
+
+func (ec *executionContext) _RealityCheck_stakes(ctx context.Context, field graphql.CollectedField, obj *model.RealityCheck) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RealityCheck_stakes(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Stakes, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.Money) graphql.Marshaler {
+			return ec.marshalNMoney2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐMoney(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RealityCheck_stakes(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RealityCheck", field, false, false, "Money")
+}
+
+func (ec *executionContext) _RealityCheck_returns(ctx context.Context, field graphql.CollectedField, obj *model.RealityCheck) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RealityCheck_returns(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Returns, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.Money) graphql.Marshaler {
+			return ec.marshalNMoney2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐMoney(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RealityCheck_returns(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RealityCheck", field, false, false, "Money")
+}
+
+func (ec *executionContext) _RealityCheck_net(ctx context.Context, field graphql.CollectedField, obj *model.RealityCheck) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RealityCheck_net(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Net, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.Money) graphql.Marshaler {
+			return ec.marshalNMoney2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐMoney(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RealityCheck_net(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RealityCheck", field, false, false, "Money")
+}
+
 func (ec *executionContext) _RegisterEntry_id(ctx context.Context, field graphql.CollectedField, obj *model.RegisterEntry) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -14611,6 +14804,38 @@ func (ec *executionContext) fieldContext_UserEvent_holdemHand(_ context.Context,
 		IsResolver: false,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_HoldemHand(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _UserEvent_realityCheck(ctx context.Context, field graphql.CollectedField, obj *model.UserEvent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_UserEvent_realityCheck(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.RealityCheck, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.RealityCheck) graphql.Marshaler {
+			return ec.marshalORealityCheck2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐRealityCheck(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_UserEvent_realityCheck(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "UserEvent",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_RealityCheck(ctx, field)
 		},
 	}
 	return fc, nil
@@ -18938,6 +19163,59 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 	return out
 }
 
+var realityCheckImplementors = []string{"RealityCheck"}
+
+func (ec *executionContext) _RealityCheck(ctx context.Context, sel ast.SelectionSet, obj *model.RealityCheck) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, realityCheckImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("RealityCheck")
+		case "sessionStartedAt":
+			out.Values[i] = ec._RealityCheck_sessionStartedAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "elapsedSeconds":
+			out.Values[i] = ec._RealityCheck_elapsedSeconds(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "stakes":
+			out.Values[i] = ec._RealityCheck_stakes(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "returns":
+			out.Values[i] = ec._RealityCheck_returns(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "net":
+			out.Values[i] = ec._RealityCheck_net(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
 var registerEntryImplementors = []string{"RegisterEntry"}
 
 func (ec *executionContext) _RegisterEntry(ctx context.Context, sel ast.SelectionSet, obj *model.RegisterEntry) graphql.Marshaler {
@@ -19532,6 +19810,11 @@ func (ec *executionContext) _UserEvent(ctx context.Context, sel ast.SelectionSet
 			}
 		case "holdemHand":
 			out.Values[i] = ec._UserEvent_holdemHand(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "realityCheck":
+			out.Values[i] = ec._UserEvent_realityCheck(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
@@ -21482,6 +21765,13 @@ func (ec *executionContext) marshalOPool2ᚖgithubᚗcomᚋpokertoteᚋpokertote
 		return graphql.Null
 	}
 	return ec._Pool(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalORealityCheck2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐRealityCheck(ctx context.Context, sel ast.SelectionSet, v *model.RealityCheck) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._RealityCheck(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalOString2ᚕstringᚄ(ctx context.Context, v any) ([]string, error) {

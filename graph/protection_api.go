@@ -7,6 +7,7 @@ import (
 
 	"github.com/pokertote/pokertote/domain/account"
 	"github.com/pokertote/pokertote/domain/errs"
+	"github.com/pokertote/pokertote/domain/event"
 	"github.com/pokertote/pokertote/domain/protection"
 	"github.com/pokertote/pokertote/graph/model"
 )
@@ -289,4 +290,11 @@ func deref(s *string) string {
 		return ""
 	}
 	return *s
+}
+
+func toModelRealityCheck(r event.RealityCheckData) *model.RealityCheck {
+	return &model.RealityCheck{
+		SessionStartedAt: r.SessionStartedAt, ElapsedSeconds: int(r.ElapsedSeconds),
+		Stakes: model.Money(r.Stakes), Returns: model.Money(r.Returns), Net: model.Money(r.Net),
+	}
 }

@@ -209,6 +209,11 @@ func (a *ToteAPI) userEvent(ctx context.Context, svc *tote.Service, userID int64
 			}
 			m.HoldemHand = h
 		}
+	case event.RealityCheck:
+		if ue.Reality == nil {
+			return nil
+		}
+		m.RealityCheck = toModelRealityCheck(*ue.Reality)
 	default:
 		return nil
 	}

@@ -335,3 +335,28 @@ func (r *ProtectionRepo) RegisterMatches(ctx context.Context, docs []string, nam
 	}
 	return n > 0, nil
 }
+
+var _ protection.SessionStore = (*ProtectionRepo)(nil)
+
+// ActiveSessions implements protection.SessionStore.
+func (r *ProtectionRepo) ActiveSessions(ctx context.Context, since time.Time) ([]protection.Session, error) {
+	var rows []sessionRow
+	if err := r.db.gorm.WithContext(ctx).Where("last_play_at >= ?", storedTime(since)).Find(&rows).Error; err != nil {
+		return nil, mapErr(err, "session")
+	}
+	out := make([]protection.Session, len(rows))
+	for i, row := range rows {
+		out[i] = toDomainSession(row)
+	}
+	return out, nil
+}
+
+// ClaimCheck implements protection.SessionStore with one conditional update.
+func (r *ProtectionRepo) ClaimCheck(ctx context.Context, s protection.Session) (bool, error) {
+	res := r.db.gorm.WithContext(ctx).Exec(`UPDATE protection_sessions SET checks = checks + 1
+		WHERE user_id = ? AND session_no = ? AND checks = ?`, s.UserID, s.No, s.Checks)
+	if res.Error != nil {
+		return false, mapErr(res.Error, "session")
+	}
+	return res.RowsAffected == 1, nil
+}

@@ -88,6 +88,59 @@ func (r *LedgerRepo) guardCount(tx *gorm.DB, flows []guardedFlow, now time.Time)
 		if err := r.bumpCounters(tx, g.flow, g.state, caps, now); err != nil {
 			return err
 		}
+		if err := playSession(tx, r.db.dialect, g.flow, now); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// sessionRow is a row of protection_sessions.
+type sessionRow struct {
+	UserID     int64
+	SessionNo  int64
+	StartedAt  time.Time
+	LastPlayAt time.Time
+	Stakes     int64
+	Returned   int64
+	Checks     int
+}
+
+func (sessionRow) TableName() string { return "protection_sessions" }
+
+func toDomainSession(r sessionRow) protection.Session {
+	return protection.Session{
+		UserID: r.UserID, No: r.SessionNo, StartedAt: r.StartedAt.UTC(), LastPlayAt: r.LastPlayAt.UTC(),
+		Stakes: money.Amount(r.Stakes), Returns: money.Amount(r.Returned), Checks: r.Checks,
+	}
+}
+
+// playSession moves the player's session of play (reality checks) by f,
+// after the counters, so its row too is locked after the wallet's.
+func playSession(tx *gorm.DB, dialect Dialect, f protection.Flow, now time.Time) error {
+	lock := ""
+	if dialect == Postgres {
+		lock = " FOR UPDATE"
+	}
+	var rows []sessionRow
+	if err := tx.Raw(`SELECT * FROM protection_sessions WHERE user_id = ?`+lock, f.UserID).Scan(&rows).Error; err != nil {
+		return fmt.Errorf("read session: %w", err)
+	}
+	var cur protection.Session
+	if len(rows) == 1 {
+		cur = toDomainSession(rows[0])
+	}
+	next, changed := cur.Play(f, now)
+	if !changed {
+		return nil
+	}
+	err := tx.Exec(`INSERT INTO protection_sessions (user_id, session_no, started_at, last_play_at, stakes, returned, checks)
+		VALUES (?, ?, ?, ?, ?, ?, ?)
+		ON CONFLICT (user_id) DO UPDATE SET session_no = excluded.session_no, started_at = excluded.started_at,
+			last_play_at = excluded.last_play_at, stakes = excluded.stakes, returned = excluded.returned, checks = excluded.checks`,
+		f.UserID, next.No, storedTime(next.StartedAt), storedTime(next.LastPlayAt), int64(next.Stakes), int64(next.Returns), next.Checks).Error
+	if err != nil {
+		return fmt.Errorf("write session: %w", err)
 	}
 	return nil
 }

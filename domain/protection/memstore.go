@@ -51,6 +51,7 @@ type MemStore struct {
 	excl     map[int64]Exclusion
 	counters map[counterKey]Counter
 	register []RegisterEntry // id = index + 1
+	sessions map[int64]Session
 	audit    func(ctx context.Context, e account.AuditEntry) (account.AuditEntry, error)
 }
 
@@ -77,6 +78,7 @@ func NewMemStore(loc *time.Location, identity Identity, audit func(context.Conte
 		limits:   map[int64]map[[2]string]Limit{},
 		excl:     map[int64]Exclusion{},
 		counters: map[counterKey]Counter{},
+		sessions: map[int64]Session{},
 	}
 }
 
@@ -270,7 +272,21 @@ func (s *MemStore) Admit(t ledger.Transfer, now time.Time) (func(), error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	var changes []change
+	type sessionChange struct {
+		user int64
+		old  Session
+		had  bool
+	}
+	var sessionChanges []sessionChange
 	undo := func() {
+		for i := len(sessionChanges) - 1; i >= 0; i-- {
+			c := sessionChanges[i]
+			if c.had {
+				s.sessions[c.user] = c.old
+			} else {
+				delete(s.sessions, c.user)
+			}
+		}
 		for i := len(changes) - 1; i >= 0; i-- {
 			c := changes[i]
 			if c.had {
@@ -304,6 +320,11 @@ func (s *MemStore) Admit(t ledger.Transfer, now time.Time) (func(), error) {
 			}
 			s.counters[k] = c
 		}
+		old, had := s.sessions[f.UserID]
+		if next, ok := old.Play(f, now); ok {
+			sessionChanges = append(sessionChanges, sessionChange{f.UserID, old, had})
+			s.sessions[f.UserID] = next
+		}
 	}
 	return func() {
 		s.mu.Lock()
@@ -328,3 +349,32 @@ func (s *MemStore) stateOf(userID int64) (State, error) {
 }
 
 func itoa(n int64) string { return strconv.FormatInt(n, 10) }
+
+var _ SessionStore = (*MemStore)(nil)
+
+// ActiveSessions implements SessionStore.
+func (s *MemStore) ActiveSessions(_ context.Context, since time.Time) ([]Session, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var out []Session
+	for _, ses := range s.sessions {
+		if !ses.LastPlayAt.Before(since) {
+			out = append(out, ses)
+		}
+	}
+	slices.SortFunc(out, func(a, b Session) int { return int(a.UserID - b.UserID) })
+	return out, nil
+}
+
+// ClaimCheck implements SessionStore.
+func (s *MemStore) ClaimCheck(_ context.Context, ses Session) (bool, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	cur, ok := s.sessions[ses.UserID]
+	if !ok || cur.No != ses.No || cur.Checks != ses.Checks {
+		return false, nil
+	}
+	cur.Checks++
+	s.sessions[ses.UserID] = cur
+	return true, nil
+}

@@ -427,6 +427,16 @@ type ProtectionLimit struct {
 type Query struct {
 }
 
+// A reality check: how long the current session of play has lasted and how it stands.
+type RealityCheck struct {
+	SessionStartedAt time.Time `json:"sessionStartedAt"`
+	ElapsedSeconds   int       `json:"elapsedSeconds"`
+	Stakes           Money     `json:"stakes"`
+	Returns          Money     `json:"returns"`
+	// returns - stakes: negative when the player is behind.
+	Net Money `json:"net"`
+}
+
 type RegisterEntry struct {
 	ID string `json:"id"`
 	// The peppered hash of a document number (as the age verification keeps it).
@@ -592,6 +602,8 @@ type UserEvent struct {
 	Bet        *Bet          `json:"bet,omitempty"`
 	Balance    *Money        `json:"balance,omitempty"`
 	HoldemHand *HoldemHand   `json:"holdemHand,omitempty"`
+	// REALITY_CHECK: the session so far.
+	RealityCheck *RealityCheck `json:"realityCheck,omitempty"`
 }
 
 type Verification struct {
@@ -1587,6 +1599,8 @@ const (
 	UserEventTypeBetSettled     UserEventType = "BET_SETTLED"
 	UserEventTypeBalanceChanged UserEventType = "BALANCE_CHANGED"
 	UserEventTypeHoldemUpdated  UserEventType = "HOLDEM_UPDATED"
+	// A reminder of the session's time and result (player protection).
+	UserEventTypeRealityCheck UserEventType = "REALITY_CHECK"
 )
 
 var AllUserEventType = []UserEventType{
@@ -1594,11 +1608,12 @@ var AllUserEventType = []UserEventType{
 	UserEventTypeBetSettled,
 	UserEventTypeBalanceChanged,
 	UserEventTypeHoldemUpdated,
+	UserEventTypeRealityCheck,
 }
 
 func (e UserEventType) IsValid() bool {
 	switch e {
-	case UserEventTypeBetAccepted, UserEventTypeBetSettled, UserEventTypeBalanceChanged, UserEventTypeHoldemUpdated:
+	case UserEventTypeBetAccepted, UserEventTypeBetSettled, UserEventTypeBalanceChanged, UserEventTypeHoldemUpdated, UserEventTypeRealityCheck:
 		return true
 	}
 	return false

@@ -71,6 +71,7 @@ func Run(t *testing.T, newEnv func(t *testing.T, now func() time.Time, loc *time
 		{"SelfExclusionPermanent", testSelfExclusion},
 		{"RegisterByNameAndDocument", testRegister},
 		{"RefusedStakeRollsBackTransaction", testRollback},
+		{"RealityChecks", testRealityChecks},
 		{"ConcurrentStakesNeverExceedLimit", func(t *testing.T, w *world) { testConcurrentStakes(t, w, cfg.racers) }},
 		{"StakesRacingLimitChange", func(t *testing.T, w *world) { testRacingLimitChange(t, w, cfg.racers) }},
 		{"PropertyMatchesModel", testProperty},
@@ -611,5 +612,50 @@ func testRacingLimitChange(t *testing.T, w *world, n int) {
 	}
 	if b := w.balance(t, id); b != kzt(int64(n)*20)-w.counters(t, id)[protection.Day].Stakes {
 		t.Fatalf("balance %s does not match the stakes counted", b)
+	}
+}
+
+func testRealityChecks(t *testing.T, w *world) {
+	id := w.player(t, "Yerlan", dob)
+	ok(t, w.deposit(id, kzt(1000)))
+	w.setLimit(t, id, protection.StakeLimit, protection.Day, kzt(500))
+	const every = 15 * time.Minute
+	due := func(want int) []protection.Reminder {
+		t.Helper()
+		rs, err := w.svc.DueRealityChecks(w.ctx, every)
+		ok(t, err)
+		if len(rs) != want {
+			t.Fatalf("%d reality checks due, want %d: %+v", len(rs), want, rs)
+		}
+		return rs
+	}
+	due(0)
+	start := w.clock.Now()
+	ok(t, w.bet(id, kzt(100)))
+	w.clock.Advance(10 * time.Minute)
+	ok(t, w.payout(id, kzt(30)))
+	refused(t, w.ante(id, kzt(450)), errs.Conflict, "STAKE_LIMIT") // refused: not in the session
+	ok(t, w.ante(id, kzt(50)))
+	w.clock.Advance(4 * time.Minute)
+	due(0)
+	w.clock.Advance(time.Minute)
+	r := due(1)[0]
+	if r.UserID != id || !r.StartedAt.Equal(start) || r.Elapsed != every || r.Stakes != kzt(150) || r.Returns != kzt(30) || r.Net() != -kzt(120) {
+		t.Fatalf("reminder = %+v", r)
+	}
+	due(0) // claimed once, not twice
+	ok(t, w.bet(id, kzt(10)))
+	w.clock.Advance(every)
+	if r := due(1)[0]; r.Elapsed != 2*every || r.Stakes != kzt(160) {
+		t.Fatalf("second reminder = %+v", r)
+	}
+	// Half an hour without a stake ends the session; the next starts afresh.
+	w.clock.Advance(protection.SessionIdle + time.Minute)
+	due(0)
+	ok(t, w.bet(id, kzt(5)))
+	restart := w.clock.Now()
+	w.clock.Advance(every)
+	if r := due(1)[0]; !r.StartedAt.Equal(restart) || r.Stakes != kzt(5) || r.Returns != 0 {
+		t.Fatalf("new session's reminder = %+v", r)
 	}
 }

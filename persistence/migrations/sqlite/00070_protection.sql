@@ -58,7 +58,22 @@ CREATE TABLE exclusion_register (
 CREATE INDEX exclusion_register_document ON exclusion_register (document_hash) WHERE removed_at IS NULL AND document_hash <> '';
 CREATE INDEX exclusion_register_birth ON exclusion_register (birth_date) WHERE removed_at IS NULL AND name_key <> '';
 
+-- Each player's current session of play (reality checks): kept by the
+-- ledger's guard; session_no is bumped when a stake after 30 idle minutes starts a
+-- new session, checks counts the reminders sent for it.
+CREATE TABLE protection_sessions (
+    user_id       BIGINT      PRIMARY KEY,
+    session_no    BIGINT      NOT NULL,
+    started_at    DATETIME    NOT NULL,
+    last_play_at  DATETIME    NOT NULL,
+    stakes        BIGINT      NOT NULL DEFAULT 0,
+    returned      BIGINT      NOT NULL DEFAULT 0,
+    checks        INTEGER     NOT NULL DEFAULT 0
+);
+CREATE INDEX protection_sessions_last_play ON protection_sessions (last_play_at);
+
 -- +goose Down
+DROP TABLE protection_sessions;
 DROP TABLE exclusion_register;
 DROP TABLE protection_counters;
 DROP TABLE protection_exclusions;
