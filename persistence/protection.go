@@ -341,7 +341,7 @@ var _ protection.SessionStore = (*ProtectionRepo)(nil)
 // ActiveSessions implements protection.SessionStore.
 func (r *ProtectionRepo) ActiveSessions(ctx context.Context, since time.Time) ([]protection.Session, error) {
 	var rows []sessionRow
-	if err := r.db.gorm.WithContext(ctx).Where("last_play_at >= ?", storedTime(since)).Find(&rows).Error; err != nil {
+	if err := r.db.gorm.WithContext(ctx).Where("last_play_us >= ?", since.UnixMicro()).Find(&rows).Error; err != nil {
 		return nil, mapErr(err, "session")
 	}
 	out := make([]protection.Session, len(rows))

@@ -10,12 +10,13 @@ package persistence
 //  1. classifies the transfer (protection.Classify): a deposit, a stake, or
 //     returns of stakes, per player wallet;
 //  2. for a deposit or stake, reads the player's exclusion, register match
-//     and limits, and refuses an excluded player at once
+//     and limits in one query, and refuses an excluded player at once
 //     (protection.Excluded), before any balance moves;
-//  3. after the balance updates, makes sure the player's day, week and
-//     month counter rows exist (INSERT ... ON CONFLICT DO NOTHING) and moves
-//     all three with ONE guarded UPDATE ... WHERE <the limits still hold>
-//     RETURNING. Two stakes racing each other serialize on the counter
+//  3. after the balance updates, moves the player's day, week and month
+//     counters with ONE guarded UPDATE ... WHERE <the limits still hold>
+//     RETURNING (rows of a new period are created at zero first, then
+//     updated the same way), and the player's session of play with one
+//     upsert. Two stakes racing each other serialize on the counter
 //     rows; the second re-evaluates the WHERE on the first's committed
 //     counters (Postgres re-checks an updated row under READ COMMITTED;
 //     SQLite has one writer), so together they never exceed a limit. A row
@@ -32,6 +33,8 @@ package persistence
 import (
 	"fmt"
 	"math"
+	"slices"
+	"strings"
 	"time"
 
 	"gorm.io/gorm"
@@ -88,19 +91,19 @@ func (r *LedgerRepo) guardCount(tx *gorm.DB, flows []guardedFlow, now time.Time)
 		if err := r.bumpCounters(tx, g.flow, g.state, caps, now); err != nil {
 			return err
 		}
-		if err := playSession(tx, r.db.dialect, g.flow, now); err != nil {
+		if err := playSession(tx, g.flow, now); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// sessionRow is a row of protection_sessions.
+// sessionRow is a row of protection_sessions (instants in Unix µs).
 type sessionRow struct {
 	UserID     int64
 	SessionNo  int64
-	StartedAt  time.Time
-	LastPlayAt time.Time
+	StartedUs  int64
+	LastPlayUs int64
 	Stakes     int64
 	Returned   int64
 	Checks     int
@@ -110,43 +113,47 @@ func (sessionRow) TableName() string { return "protection_sessions" }
 
 func toDomainSession(r sessionRow) protection.Session {
 	return protection.Session{
-		UserID: r.UserID, No: r.SessionNo, StartedAt: r.StartedAt.UTC(), LastPlayAt: r.LastPlayAt.UTC(),
+		UserID: r.UserID, No: r.SessionNo, StartedAt: time.UnixMicro(r.StartedUs).UTC(), LastPlayAt: time.UnixMicro(r.LastPlayUs).UTC(),
 		Stakes: money.Amount(r.Stakes), Returns: money.Amount(r.Returned), Checks: r.Checks,
 	}
 }
 
-// playSession moves the player's session of play (reality checks) by f,
-// after the counters, so its row too is locked after the wallet's.
-func playSession(tx *gorm.DB, dialect Dialect, f protection.Flow, now time.Time) error {
-	lock := ""
-	if dialect == Postgres {
-		lock = " FOR UPDATE"
+// playSession moves the player's session of play (reality checks) by f in
+// one statement, the SQL form of protection.Session.Play: a stake after
+// SessionIdle without one starts a new session, a return counts while the
+// session goes on. It runs after the counters, so the row is locked after
+// the wallet's.
+func playSession(tx *gorm.DB, f protection.Flow, now time.Time) error {
+	nowUs := now.UnixMicro()
+	cut := now.Add(-protection.SessionIdle).UnixMicro()
+	var err error
+	switch f.Kind {
+	case protection.FlowStake:
+		err = tx.Exec(`INSERT INTO protection_sessions (user_id, session_no, started_us, last_play_us, stakes, returned, checks)
+			VALUES (?, 1, ?, ?, ?, 0, 0)
+			ON CONFLICT (user_id) DO UPDATE SET
+				session_no = CASE WHEN protection_sessions.last_play_us < ? THEN protection_sessions.session_no + 1 ELSE protection_sessions.session_no END,
+				started_us = CASE WHEN protection_sessions.last_play_us < ? THEN excluded.started_us ELSE protection_sessions.started_us END,
+				stakes = CASE WHEN protection_sessions.last_play_us < ? THEN excluded.stakes ELSE protection_sessions.stakes + excluded.stakes END,
+				returned = CASE WHEN protection_sessions.last_play_us < ? THEN 0 ELSE protection_sessions.returned END,
+				checks = CASE WHEN protection_sessions.last_play_us < ? THEN 0 ELSE protection_sessions.checks END,
+				last_play_us = excluded.last_play_us`,
+			f.UserID, nowUs, nowUs, int64(f.Amount), cut, cut, cut, cut, cut).Error
+	case protection.FlowReturn:
+		err = tx.Exec(`UPDATE protection_sessions SET returned = returned + ? WHERE user_id = ? AND last_play_us >= ?`,
+			int64(f.Amount), f.UserID, cut).Error
 	}
-	var rows []sessionRow
-	if err := tx.Raw(`SELECT * FROM protection_sessions WHERE user_id = ?`+lock, f.UserID).Scan(&rows).Error; err != nil {
-		return fmt.Errorf("read session: %w", err)
-	}
-	var cur protection.Session
-	if len(rows) == 1 {
-		cur = toDomainSession(rows[0])
-	}
-	next, changed := cur.Play(f, now)
-	if !changed {
-		return nil
-	}
-	err := tx.Exec(`INSERT INTO protection_sessions (user_id, session_no, started_at, last_play_at, stakes, returned, checks)
-		VALUES (?, ?, ?, ?, ?, ?, ?)
-		ON CONFLICT (user_id) DO UPDATE SET session_no = excluded.session_no, started_at = excluded.started_at,
-			last_play_at = excluded.last_play_at, stakes = excluded.stakes, returned = excluded.returned, checks = excluded.checks`,
-		f.UserID, next.No, storedTime(next.StartedAt), storedTime(next.LastPlayAt), int64(next.Stakes), int64(next.Returns), next.Checks).Error
 	if err != nil {
-		return fmt.Errorf("write session: %w", err)
+		return fmt.Errorf("move session of play: %w", err)
 	}
 	return nil
 }
 
 // bumpCounters adds f to the player's counters of the periods holding now,
-// refusing (and changing nothing) when a cap in caps would break.
+// refusing (the caller's savepoint or transaction then undoes any part
+// already moved) when a cap would break. The common case is one guarded
+// UPDATE of the three rows; only when some row is missing (a new period)
+// are those rows created and updated again.
 func (r *LedgerRepo) bumpCounters(tx *gorm.DB, f protection.Flow, st protection.State, caps map[protection.Period]protection.GuardCaps, now time.Time) error {
 	var dep, stake, ret int64
 	switch f.Kind {
@@ -178,33 +185,62 @@ func (r *LedgerRepo) bumpCounters(tx *gorm.DB, f protection.Flow, st protection.
 		}
 		return v
 	}
-	ins := make([]any, 0, 9)
+	starts := map[protection.Period]string{}
 	for _, p := range protection.Periods {
-		ins = append(ins, f.UserID, string(p), p.Start(now, r.loc).String())
+		starts[p] = p.Start(now, r.loc).String()
 	}
-	// The rows first (a new period starts at zero), then one guarded update
-	// of all three: a fresh row is checked like an old one.
-	if err := tx.Exec(`INSERT INTO protection_counters (user_id, period, period_start)
-		VALUES (?, ?, ?), (?, ?, ?), (?, ?, ?)
-		ON CONFLICT (user_id, period, period_start) DO NOTHING`, ins...).Error; err != nil {
-		return fmt.Errorf("create protection counters: %w", err)
+	update := func(periods []protection.Period) ([]string, error) {
+		args := []any{dep, stake, ret, f.UserID}
+		var sb strings.Builder
+		for i, p := range periods {
+			if i > 0 {
+				sb.WriteString(" OR ")
+			}
+			sb.WriteString("(period = ? AND period_start = ?)")
+			args = append(args, string(p), starts[p])
+		}
+		for _, k := range []protection.LimitKind{protection.DepositLimit, protection.StakeLimit, protection.LossLimit} {
+			args = append(args, map[protection.LimitKind]int64{protection.DepositLimit: dep, protection.StakeLimit: stake, protection.LossLimit: stake}[k],
+				capOf(protection.Day, k), capOf(protection.Week, k), capOf(protection.Month, k))
+		}
+		var got []string
+		err := tx.Raw(`UPDATE protection_counters
+			SET deposits = deposits + ?, stakes = stakes + ?, returned = returned + ?
+			WHERE user_id = ? AND (`+sb.String()+`)
+				AND deposits + ? <= CASE period WHEN 'DAY' THEN CAST(? AS BIGINT) WHEN 'WEEK' THEN CAST(? AS BIGINT) ELSE CAST(? AS BIGINT) END
+				AND stakes + ? <= CASE period WHEN 'DAY' THEN CAST(? AS BIGINT) WHEN 'WEEK' THEN CAST(? AS BIGINT) ELSE CAST(? AS BIGINT) END
+				AND stakes + ? - returned <= CASE period WHEN 'DAY' THEN CAST(? AS BIGINT) WHEN 'WEEK' THEN CAST(? AS BIGINT) ELSE CAST(? AS BIGINT) END
+			RETURNING period`, args...).Scan(&got).Error
+		if err != nil {
+			return nil, fmt.Errorf("move protection counters: %w", err)
+		}
+		return got, nil
 	}
-	args := []any{dep, stake, ret, f.UserID}
-	args = append(args, ins[1], ins[2], ins[4], ins[5], ins[7], ins[8])
-	args = append(args,
-		dep, capOf(protection.Day, protection.DepositLimit), capOf(protection.Week, protection.DepositLimit), capOf(protection.Month, protection.DepositLimit),
-		stake, capOf(protection.Day, protection.StakeLimit), capOf(protection.Week, protection.StakeLimit), capOf(protection.Month, protection.StakeLimit),
-		stake, capOf(protection.Day, protection.LossLimit), capOf(protection.Week, protection.LossLimit), capOf(protection.Month, protection.LossLimit))
-	var got []string
-	err := tx.Raw(`UPDATE protection_counters
-		SET deposits = deposits + ?, stakes = stakes + ?, returned = returned + ?
-		WHERE user_id = ? AND ((period = ? AND period_start = ?) OR (period = ? AND period_start = ?) OR (period = ? AND period_start = ?))
-			AND deposits + ? <= CASE period WHEN 'DAY' THEN CAST(? AS BIGINT) WHEN 'WEEK' THEN CAST(? AS BIGINT) ELSE CAST(? AS BIGINT) END
-			AND stakes + ? <= CASE period WHEN 'DAY' THEN CAST(? AS BIGINT) WHEN 'WEEK' THEN CAST(? AS BIGINT) ELSE CAST(? AS BIGINT) END
-			AND stakes + ? - returned <= CASE period WHEN 'DAY' THEN CAST(? AS BIGINT) WHEN 'WEEK' THEN CAST(? AS BIGINT) ELSE CAST(? AS BIGINT) END
-		RETURNING period`, args...).Scan(&got).Error
+	got, err := update(protection.Periods)
 	if err != nil {
-		return fmt.Errorf("move protection counters: %w", err)
+		return err
+	}
+	if len(got) < len(protection.Periods) {
+		// Rows of a new period may be missing: create them (at zero) and
+		// update those not moved yet.
+		var rest []protection.Period
+		ins := []any{}
+		for _, p := range protection.Periods {
+			if !slices.Contains(got, string(p)) {
+				rest = append(rest, p)
+				ins = append(ins, f.UserID, string(p), starts[p])
+			}
+		}
+		values := strings.TrimSuffix(strings.Repeat("(?, ?, ?), ", len(rest)), ", ")
+		if err := tx.Exec(`INSERT INTO protection_counters (user_id, period, period_start) VALUES `+values+`
+			ON CONFLICT (user_id, period, period_start) DO NOTHING`, ins...).Error; err != nil {
+			return fmt.Errorf("create protection counters: %w", err)
+		}
+		more, err := update(rest)
+		if err != nil {
+			return err
+		}
+		got = append(got, more...)
 	}
 	if len(got) == len(protection.Periods) {
 		return nil
@@ -265,29 +301,76 @@ func readCounters(tx *gorm.DB, userID int64, at time.Time, loc *time.Location) (
 	return out, nil
 }
 
-// loadProtectionState reads what the guard needs about a player: limits,
-// own exclusion, and whether the register names them. A wallet without an
-// account (ledger tests) has no state.
+// stateRow is one row of loadProtectionState's query: the user, their
+// exclusion, one of their limits (if any), and how many register entries
+// may name them.
+type stateRow struct {
+	Name           string
+	DateOfBirth    sqlDate
+	ExKind         *string
+	ExSince        *time.Time
+	ExEndsAt       *time.Time
+	LKind          *string
+	LPeriod        *string
+	LAmount        *int64
+	LPending       *bool
+	LPendingAmount *int64
+	LPendingAt     *time.Time
+	NameHits       int64
+	DocHits        int64
+}
+
+// loadProtectionState reads what the guard needs about a player in one
+// query: limits, own exclusion, and whether the register names them (a
+// register entry with their birthday is compared by name key in Go, on the
+// rare path). A wallet without an account (ledger tests) has no state.
 func loadProtectionState(tx *gorm.DB, userID int64) (protection.State, error) {
 	var st protection.State
-	var users []struct {
-		Name        string
-		DateOfBirth sqlDate
+	var rows []stateRow
+	err := tx.Raw(`SELECT u.name, u.date_of_birth,
+			e.kind AS ex_kind, e.since AS ex_since, e.ends_at AS ex_ends_at,
+			l.kind AS l_kind, l.period AS l_period, l.amount AS l_amount, l.pending AS l_pending,
+			l.pending_amount AS l_pending_amount, l.pending_at AS l_pending_at,
+			(SELECT COUNT(*) FROM exclusion_register r WHERE r.removed_at IS NULL AND r.name_key <> ''
+				AND r.birth_date = CAST(u.date_of_birth AS TEXT)) AS name_hits,
+			(SELECT COUNT(*) FROM exclusion_register r WHERE r.removed_at IS NULL AND r.document_hash <> ''
+				AND r.document_hash IN (SELECT v.document_hash FROM verifications v WHERE v.user_id = u.id)) AS doc_hits
+		FROM users u
+		LEFT JOIN protection_exclusions e ON e.user_id = u.id
+		LEFT JOIN protection_limits l ON l.user_id = u.id
+		WHERE u.id = ?`, userID).Scan(&rows).Error
+	if err != nil {
+		return st, fmt.Errorf("read protection state: %w", err)
 	}
-	if err := tx.Raw(`SELECT name, date_of_birth FROM users WHERE id = ?`, userID).Scan(&users).Error; err != nil {
-		return st, fmt.Errorf("read user for protection: %w", err)
-	}
-	if len(users) == 0 {
+	if len(rows) == 0 {
 		return st, nil
 	}
-	var err error
-	if st.Limits, err = readLimits(tx, userID); err != nil {
-		return st, err
+	first := rows[0]
+	if first.ExKind != nil && first.ExSince != nil {
+		st.Exclusion = protection.Exclusion{Kind: protection.ExclusionKind(*first.ExKind), Since: first.ExSince.UTC(), Until: timeOrZero(first.ExEndsAt)}
 	}
-	if st.Exclusion, err = readExclusion(tx, userID); err != nil {
-		return st, err
+	for _, row := range rows {
+		if row.LKind == nil || row.LPeriod == nil {
+			continue
+		}
+		l := protection.Limit{Kind: protection.LimitKind(*row.LKind), Period: protection.Period(*row.LPeriod), PendingAt: timeOrZero(row.LPendingAt)}
+		if row.LAmount != nil {
+			l.Amount = money.Amount(*row.LAmount)
+		}
+		if row.LPending != nil {
+			l.Pending = *row.LPending
+		}
+		if row.LPendingAmount != nil {
+			l.PendingAmount = money.Amount(*row.LPendingAmount)
+		}
+		st.Limits = append(st.Limits, l)
 	}
-	st.Registered, err = registerNames(tx, userID, protection.NameKey(users[0].Name), account.Date(users[0].DateOfBirth))
+	switch {
+	case first.DocHits > 0:
+		st.Registered = true
+	case first.NameHits > 0:
+		st.Registered, err = registerNames(tx, userID, protection.NameKey(first.Name), account.Date(first.DateOfBirth))
+	}
 	return st, err
 }
 

@@ -64,13 +64,15 @@ CREATE INDEX exclusion_register_birth ON exclusion_register (birth_date) WHERE r
 CREATE TABLE protection_sessions (
     user_id       BIGINT      PRIMARY KEY,
     session_no    BIGINT      NOT NULL,
-    started_at    DATETIME    NOT NULL,
-    last_play_at  DATETIME    NOT NULL,
+    -- Instants as Unix microseconds: compared inside the guard's upsert
+    -- the same way on both dialects.
+    started_us    BIGINT      NOT NULL,
+    last_play_us  BIGINT      NOT NULL,
     stakes        BIGINT      NOT NULL DEFAULT 0,
     returned      BIGINT      NOT NULL DEFAULT 0,
     checks        INTEGER     NOT NULL DEFAULT 0
 );
-CREATE INDEX protection_sessions_last_play ON protection_sessions (last_play_at);
+CREATE INDEX protection_sessions_last_play ON protection_sessions (last_play_us);
 
 -- +goose Down
 DROP TABLE protection_sessions;
