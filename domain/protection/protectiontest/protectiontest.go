@@ -513,6 +513,26 @@ func testRollback(t *testing.T, w *world) {
 	if c := w.counters(t, id)[protection.Day]; c.Stakes != kzt(70) {
 		t.Fatalf("counters = %+v, want stakes 70.00", c)
 	}
+	// A batch of stakes (the tote's bet intake, ledger.PostEach) is checked
+	// transfer by transfer, exactly like single posts.
+	err = w.InTx(w.ctx, func(ctx context.Context, tx ledger.Poster) error {
+		var ts []ledger.Transfer
+		for range 3 {
+			ts = append(ts, ledger.Move(w.key("bet"), ledger.BetStake, "bet", ledger.WalletOf(id), ledger.EscrowOf("d:2:W"), kzt(15)))
+		}
+		_, errList, err := ledger.PostEach(ctx, tx, ts)
+		if err != nil {
+			return err
+		}
+		if errList[0] != nil || errList[1] != nil || errs.ReasonOf(errList[2]) != "STAKE_LIMIT" {
+			return fmt.Errorf("batch results %v, want ok, ok, STAKE_LIMIT", errList)
+		}
+		return nil
+	})
+	ok(t, err)
+	if c := w.counters(t, id)[protection.Day]; c.Stakes != kzt(100) {
+		t.Fatalf("counters after the batch = %+v, want stakes 100.00", c)
+	}
 }
 
 func testConcurrentStakes(t *testing.T, w *world, n int) {
