@@ -34,13 +34,13 @@ func TestPlayerProtectionAPI(t *testing.T) {
 					t.Fatalf("setLimit = %+v", out.SetLimit)
 				}
 				start(t, p, startInput([]boxIn{{ante: "100.00"}}, "", "", unique("h")))
-				p.Client.MustFail(t, "CONFLICT", "STAKE_LIMIT", startMutation, startInput([]boxIn{{ante: "100.00"}, {ante: "100.00"}}, "", "", unique("h")))
+				p.Client.MustFail(t, "CONFLICT", "STAKE_LIMIT", startMutation, withCommit(t, p, startInput([]boxIn{{ante: "100.00"}, {ante: "100.00"}}, "", "", unique("h"))))
 				// Raising waits for the cooling-off.
 				p.Client.MustDo(t, setLimit, map[string]any{"in": map[string]any{"kind": "STAKE", "period": "DAY", "amount": "1000.00"}}, &out)
 				if *out.SetLimit.Amount != "250.00" || !out.SetLimit.Pending {
 					t.Fatalf("raised limit = %+v, want 250.00 with a pending raise", out.SetLimit)
 				}
-				p.Client.MustFail(t, "CONFLICT", "STAKE_LIMIT", startMutation, startInput([]boxIn{{ante: "200.00"}}, "", "", unique("h")))
+				p.Client.MustFail(t, "CONFLICT", "STAKE_LIMIT", startMutation, withCommit(t, p, startInput([]boxIn{{ante: "200.00"}}, "", "", unique("h"))))
 			})
 			t.Run("deposit limit refuses the cashier", func(t *testing.T) {
 				p.Client.MustDo(t, setLimit, map[string]any{"in": map[string]any{"kind": "DEPOSIT", "period": "WEEK", "amount": "6000.00"}}, nil)
@@ -89,7 +89,7 @@ func TestPlayerProtectionAPI(t *testing.T) {
 				// The break revoked the player's access tokens; they sign in again.
 				p.Client.MustFail(t, "UNAUTHENTICATED", "TOKEN_REVOKED", `{ me { id } }`, nil)
 				p.Client = signIn(t, c, p.Email, "player password 1")
-				p.Client.MustFail(t, "FORBIDDEN", "TIMED_OUT", startMutation, startInput([]boxIn{{ante: "100.00"}}, "", "", unique("h")))
+				p.Client.MustFail(t, "FORBIDDEN", "TIMED_OUT", startMutation, withCommit(t, p, startInput([]boxIn{{ante: "100.00"}}, "", "", unique("h"))))
 				admin.MustFail(t, "FORBIDDEN", "TIMED_OUT", deposit, map[string]any{"u": p.ID, "a": "1.00", "k": unique("d")})
 				admin.MustDo(t, withdraw, map[string]any{"u": p.ID, "a": "10.00", "k": unique("w")}, nil)
 				p.Client.MustDo(t, `{ myLedger { items { id } } }`, nil, nil) // history stays open

@@ -104,6 +104,6 @@ func TestRevocationReachesOtherReplica(t *testing.T) {
 		again := login(t, p.Email)
 		onB := cB.WithToken(again.access)
 		onB.MustDo(t, `{ myLedger { items { id } } myProtection { exclusion { kind active } } }`, nil, nil)
-		onB.MustFail(t, "FORBIDDEN", "SELF_EXCLUDED", startMutation, startInput([]boxIn{{ante: "100.00"}}, "", "", unique("h")))
+		onB.MustFail(t, "FORBIDDEN", "SELF_EXCLUDED", startMutation, withCommit(t, player{Client: onB}, startInput([]boxIn{{ante: "100.00"}}, "", "", unique("h"))))
 	})
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/redis/go-redis/v9"
+	"go.opentelemetry.io/otel/trace"
 
 	"github.com/pokertote/pokertote/domain/account"
 	"github.com/pokertote/pokertote/domain/auth"
@@ -42,6 +43,8 @@ type App struct {
 	epochs     *auth.Epochs
 
 	resolver *graph.Resolver
+	keyAuth  graph.APIKeyAuth       // affiliates' API keys on /query
+	tracer   trace.TracerProvider   // nil: tracing off
 	metrics  []prometheus.Collector // registered on /metrics
 	server   *http.Server
 	listener net.Listener
@@ -76,6 +79,9 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (a *App, err error) 
 	if err = a.openStorage(ctx); err != nil {
 		return nil, err
 	}
+	if err = a.startTracing(ctx); err != nil {
+		return nil, err
+	}
 	if err = a.buildAccounts(ctx); err != nil {
 		return nil, err
 	}
@@ -85,6 +91,7 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (a *App, err error) 
 		Holdem:     &graph.HoldemAPI{},
 		Protection: &graph.ProtectionAPI{Service: a.protection, Sessions: a.epochs},
 	}
+	a.startAffiliates()
 	if err = a.startTote(ctx); err != nil {
 		return nil, err
 	}

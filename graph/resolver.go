@@ -13,4 +13,6 @@ type Resolver struct {
 	Holdem   *HoldemAPI
 	// Protection answers limits, breaks and the exclusion register.
 	Protection *ProtectionAPI
+	// Affiliates manages affiliates' API keys (issue 13).
+	Affiliates *AffiliatesAPI
 }

@@ -152,6 +152,14 @@ func (r *mutationResolver) RemoveRegisterEntry(ctx context.Context, id string, r
 	return r.Protection.RemoveRegisterEntry(ctx, id, reason)
 }
 
+func (r *mutationResolver) CreateAPIKey(ctx context.Context, input model.CreateAPIKeyInput) (*model.CreatedAPIKey, error) {
+	return r.Affiliates.CreateAPIKey(ctx, input)
+}
+
+func (r *mutationResolver) RevokeAPIKey(ctx context.Context, id string) (*model.APIKey, error) {
+	return r.Affiliates.RevokeAPIKey(ctx, id)
+}
+
 func (r *pendingVerificationResolver) User(ctx context.Context, obj *model.PendingVerification) (*model.User, error) {
 	return r.Accounts.PendingVerificationUser(ctx, obj)
 }
@@ -222,6 +230,10 @@ func (r *queryResolver) MyProtection(ctx context.Context) (*model.Protection, er
 
 func (r *queryResolver) ExclusionRegister(ctx context.Context, all *bool, first *int, after *string) (*model.RegisterPage, error) {
 	return r.Protection.ExclusionRegister(ctx, all, first, after)
+}
+
+func (r *queryResolver) APIKeys(ctx context.Context) ([]model.APIKey, error) {
+	return r.Affiliates.APIKeys(ctx)
 }
 
 func (r *subscriptionResolver) TableEvents(ctx context.Context, tableID string, afterSeq *int64) (<-chan *model.TableEvent, error) {
