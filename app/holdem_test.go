@@ -338,6 +338,8 @@ func TestHoldemTimeoutFolds(t *testing.T) {
 			}
 			h = waitSettled(t, p, h.ID)
 			wantTimedOut(t, h)
+			// The sweeper came first; a late decision still answers as the docs promise.
+			p.Client.MustFail(t, "CONFLICT", "DECISION_TIMED_OUT", decideMutation, decideVars(h.ID, 1, "CALL", "late"))
 			w.wantMoved(t, p, before, -100*money.KZT+amount(t, *h.Boxes[0].BonusReturn)-50*money.KZT)
 			verifyHand(t, h)
 		})

@@ -85,7 +85,7 @@ func (a *AccountsAPI) payload(u account.User, refresh string, rec auth.RefreshRe
 	return &model.AuthPayload{
 		AccessToken: access, AccessTokenExpiresAt: claims.ExpiresAt,
 		RefreshToken: refresh, RefreshTokenExpiresAt: rec.ExpiresAt,
-		User: a.user(u),
+		User: a.signedIn(u),
 	}, nil
 }
 
@@ -168,8 +168,21 @@ func (a *AccountsAPI) UserCanStake(ctx context.Context, obj *model.User) (bool, 
 	return err == nil, err
 }
 
-// ownerOrAdmin guards the private fields of a user.
+// signedIn is the user of an AuthPayload: the tokens in the same answer
+// authorise reading their owner-only fields.
+func (a *AccountsAPI) signedIn(u account.User) *model.User {
+	out := a.user(u)
+	out.SignedIn = true
+	return out
+}
+
+// ownerOrAdmin guards the private fields of a user: the viewer must be the
+// user or an admin, or obj must be the user just signed in by this very
+// mutation (register, login, refreshToken), whose new tokens are theirs.
 func (a *AccountsAPI) ownerOrAdmin(ctx context.Context, obj *model.User) (int64, error) {
+	if obj.SignedIn {
+		return parseID(obj.ID, "user")
+	}
 	v, err := RequireViewer(ctx)
 	if err != nil {
 		return 0, err

@@ -495,21 +495,6 @@ type TableSettingsInput struct {
 	ExpressShares  []string `json:"expressShares,omitempty"`
 }
 
-type User struct {
-	ID          string `json:"id"`
-	Email       string `json:"email"`
-	Name        string `json:"name"`
-	DateOfBirth Date   `json:"dateOfBirth"`
-	Role        Role   `json:"role"`
-	// Age today in the operator's time zone.
-	Age          int           `json:"age"`
-	Verification *Verification `json:"verification"`
-	// True when this user may stake money now: verified and old enough today.
-	CanStake  bool      `json:"canStake"`
-	Balance   Money     `json:"balance"`
-	CreatedAt time.Time `json:"createdAt"`
-}
-
 type UserEvent struct {
 	Type       UserEventType `json:"type"`
 	At         time.Time     `json:"at"`
