@@ -2,6 +2,7 @@ package graph
 
 import (
 	"context"
+	"fmt"
 	"strconv"
 	"strings"
 	"time"
@@ -284,7 +285,15 @@ func (a *AccountsAPI) AuditLog(ctx context.Context, first *int, after *string) (
 			entry.Actor = &model.User{ID: id(e.ActorID)}
 		}
 		if e.SubjectID != 0 {
-			entry.Subject = "user:" + id(e.SubjectID)
+			kind := e.SubjectKind
+			if kind == "" {
+				kind = account.SubjectUser
+			}
+			entry.Subject = kind + ":" + id(e.SubjectID)
+		}
+		entry.Changes = make([]model.AuditChange, len(e.Changes))
+		for i, c := range e.Changes {
+			entry.Changes[i] = model.AuditChange(c)
 		}
 		out.Items = append(out.Items, entry)
 	}
@@ -376,7 +385,7 @@ func (a *AccountsAPI) cash(ctx context.Context, in model.CashInput, kind ledger.
 	if !posted.Replayed {
 		_, _ = a.Users.AppendAudit(ctx, account.AuditEntry{
 			At: a.Now(), ActorID: admin.UserID, Action: string(kind), SubjectID: uid,
-			Detail: amount.String() + " KZT, transfer " + id(posted.ID) + ", " + memo,
+			Detail: fmt.Sprintf("%s of %s KZT at the desk (transfer %d): %s", kindWord(kind), amount, posted.ID, memo),
 		})
 	}
 	balance, err := a.Ledger.Balance(ctx, ledger.WalletOf(uid))
@@ -398,6 +407,14 @@ func (a *AccountsAPI) user(u account.User) *model.User {
 		ID: id(u.ID), Email: u.Email, Name: u.Name, DateOfBirth: fromDomainDate(u.DateOfBirth),
 		Role: model.Role(u.Role), Age: account.AgeOn(u.DateOfBirth, today), CreatedAt: u.CreatedAt,
 	}
+}
+
+// kindWord names a cashier transfer in an audit sentence.
+func kindWord(k ledger.TransferKind) string {
+	if k == ledger.Withdrawal {
+		return "Withdrawal"
+	}
+	return "Deposit"
 }
 
 func verification(v account.Verification) *model.Verification {

@@ -48,9 +48,16 @@ type DirectiveRoot struct {
 }
 
 type ComplexityRoot struct {
+	AuditChange struct {
+		Field func(childComplexity int) int
+		From  func(childComplexity int) int
+		To    func(childComplexity int) int
+	}
+
 	AuditEntry struct {
 		Action    func(childComplexity int) int
 		Actor     func(childComplexity int) int
+		Changes   func(childComplexity int) int
 		CreatedAt func(childComplexity int) int
 		Detail    func(childComplexity int) int
 		ID        func(childComplexity int) int
@@ -545,6 +552,25 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 	_ = ec
 	switch typeName + "." + field {
 
+	case "AuditChange.field":
+		if e.ComplexityRoot.AuditChange.Field == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AuditChange.Field(childComplexity), true
+	case "AuditChange.from":
+		if e.ComplexityRoot.AuditChange.From == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AuditChange.From(childComplexity), true
+	case "AuditChange.to":
+		if e.ComplexityRoot.AuditChange.To == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AuditChange.To(childComplexity), true
+
 	case "AuditEntry.action":
 		if e.ComplexityRoot.AuditEntry.Action == nil {
 			break
@@ -557,6 +583,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.AuditEntry.Actor(childComplexity), true
+	case "AuditEntry.changes":
+		if e.ComplexityRoot.AuditEntry.Changes == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AuditEntry.Changes(childComplexity), true
 	case "AuditEntry.createdAt":
 		if e.ComplexityRoot.AuditEntry.CreatedAt == nil {
 			break
@@ -2692,9 +2724,20 @@ type AuditEntry {
   id: ID!
   actor: User
   action: String!
+  "What the action concerns, \"<kind>:<id>\": \"user:7\", \"table:2\", \"draw:41\"; empty when nothing in particular (the jackpot)."
   subject: String!
+  "One sentence for people, e.g. \"Table Main settings: commission 3.00% → 4.00%\"."
   detail: String!
+  "Each setting the action changed, before and after (empty for other actions)."
+  changes: [AuditChange!]!
   createdAt: Time!
+}
+
+"One setting an admin action changed, in the form it is typed (\"200.00\", \"4.00%\")."
+type AuditChange {
+  field: String!
+  from: String!
+  to: String!
 }
 
 type AuditPage {
@@ -3305,6 +3348,18 @@ var parsedSchema = gqlparser.MustLoadSchema(sources...)
 // Each function is generated once per unique object type, deduplicating the
 // switch statements that were previously inlined in every fieldContext_* function.
 
+func (ec *executionContext) childFields_AuditChange(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "field":
+		return ec.fieldContext_AuditChange_field(ctx, field)
+	case "from":
+		return ec.fieldContext_AuditChange_from(ctx, field)
+	case "to":
+		return ec.fieldContext_AuditChange_to(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type AuditChange", field.Name)
+}
+
 func (ec *executionContext) childFields_AuditEntry(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "id":
@@ -3317,6 +3372,8 @@ func (ec *executionContext) childFields_AuditEntry(ctx context.Context, field gr
 		return ec.fieldContext_AuditEntry_subject(ctx, field)
 	case "detail":
 		return ec.fieldContext_AuditEntry_detail(ctx, field)
+	case "changes":
+		return ec.fieldContext_AuditEntry_changes(ctx, field)
 	case "createdAt":
 		return ec.fieldContext_AuditEntry_createdAt(ctx, field)
 	}
@@ -4851,6 +4908,75 @@ func (ec *executionContext) field___Type_inputFields_args(ctx context.Context, r
 
 // region    **************************** field.gotpl *****************************
 
+func (ec *executionContext) _AuditChange_field(ctx context.Context, field graphql.CollectedField, obj *model.AuditChange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AuditChange_field(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Field, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AuditChange_field(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AuditChange", field, false, false, "String")
+}
+
+func (ec *executionContext) _AuditChange_from(ctx context.Context, field graphql.CollectedField, obj *model.AuditChange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AuditChange_from(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.From, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AuditChange_from(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AuditChange", field, false, false, "String")
+}
+
+func (ec *executionContext) _AuditChange_to(ctx context.Context, field graphql.CollectedField, obj *model.AuditChange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AuditChange_to(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.To, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AuditChange_to(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AuditChange", field, false, false, "String")
+}
+
 func (ec *executionContext) _AuditEntry_id(ctx context.Context, field graphql.CollectedField, obj *model.AuditEntry) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -4973,6 +5099,38 @@ func (ec *executionContext) _AuditEntry_detail(ctx context.Context, field graphq
 }
 func (ec *executionContext) fieldContext_AuditEntry_detail(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("AuditEntry", field, false, false, "String")
+}
+
+func (ec *executionContext) _AuditEntry_changes(ctx context.Context, field graphql.CollectedField, obj *model.AuditEntry) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AuditEntry_changes(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Changes, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []model.AuditChange) graphql.Marshaler {
+			return ec.marshalNAuditChange2ᚕgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐAuditChangeᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AuditEntry_changes(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "AuditEntry",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_AuditChange(ctx, field)
+		},
+	}
+	return fc, nil
 }
 
 func (ec *executionContext) _AuditEntry_createdAt(ctx context.Context, field graphql.CollectedField, obj *model.AuditEntry) (ret graphql.Marshaler) {
@@ -14622,6 +14780,49 @@ func UnmarshalVerificationInput(ctx context.Context, raw any) (model.Verificatio
 
 // region    **************************** object.gotpl ****************************
 
+var auditChangeImplementors = []string{"AuditChange"}
+
+func (ec *executionContext) _AuditChange(ctx context.Context, sel ast.SelectionSet, obj *model.AuditChange) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, auditChangeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("AuditChange")
+		case "field":
+			out.Values[i] = ec._AuditChange_field(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "from":
+			out.Values[i] = ec._AuditChange_from(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "to":
+			out.Values[i] = ec._AuditChange_to(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
 var auditEntryImplementors = []string{"AuditEntry"}
 
 func (ec *executionContext) _AuditEntry(ctx context.Context, sel ast.SelectionSet, obj *model.AuditEntry) graphql.Marshaler {
@@ -14656,6 +14857,11 @@ func (ec *executionContext) _AuditEntry(ctx context.Context, sel ast.SelectionSe
 			}
 		case "detail":
 			out.Values[i] = ec._AuditEntry_detail(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "changes":
+			out.Values[i] = ec._AuditEntry_changes(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
@@ -17579,6 +17785,26 @@ func (ec *executionContext) ___Type(ctx context.Context, sel ast.SelectionSet, o
 // endregion **************************** object.gotpl ****************************
 
 // region    ***************************** type.gotpl *****************************
+
+func (ec *executionContext) marshalNAuditChange2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐAuditChange(ctx context.Context, sel ast.SelectionSet, v model.AuditChange) graphql.Marshaler {
+	return ec._AuditChange(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNAuditChange2ᚕgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐAuditChangeᚄ(ctx context.Context, sel ast.SelectionSet, v []model.AuditChange) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNAuditChange2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐAuditChange(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
 
 func (ec *executionContext) marshalNAuditEntry2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐAuditEntry(ctx context.Context, sel ast.SelectionSet, v model.AuditEntry) graphql.Marshaler {
 	return ec._AuditEntry(ctx, sel, &v)

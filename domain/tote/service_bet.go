@@ -108,7 +108,7 @@ func (s *Service) placeInTx(ctx context.Context, tx Tx, r PlaceBetRequest, sel S
 	wallet := ledger.WalletOf(r.UserID)
 	posted, err := tx.Ledger().Post(ctx, ledger.Move(
 		fmt.Sprintf("tote:bet:%d", b.ID), ledger.BetStake,
-		fmt.Sprintf("bet #%d: draw #%d %s %s %s", b.ID, d.Number, b.Round, sel.Market, sel),
+		fmt.Sprintf("Bet #%d on draw #%d: %s %s in round %s", b.ID, d.Number, sel.Market, sel, b.Round),
 		wallet, ledger.EscrowOf(PoolID(d.ID, b.Round, sel.Market)), r.Stake))
 	if err != nil {
 		return Bet{}, 0, err

@@ -144,7 +144,7 @@ func ErrLeaseLost(tableID int64) error {
 
 // ErrDrawChanged is the error of a change made from a stale copy of a draw.
 func ErrDrawChanged(drawID int64) error {
-	return errs.R(errs.Conflict, ReasonDrawChanged, "draw %d changed meanwhile", drawID)
+	return errs.R(errs.Conflict, ReasonDrawChanged, "the draw (id %d) changed meanwhile; try again", drawID)
 }
 
 // StakeGate says whether a user may stake money now (verified, 21+);

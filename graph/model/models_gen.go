@@ -10,13 +10,24 @@ import (
 	"time"
 )
 
+// One setting an admin action changed, in the form it is typed ("200.00", "4.00%").
+type AuditChange struct {
+	Field string `json:"field"`
+	From  string `json:"from"`
+	To    string `json:"to"`
+}
+
 type AuditEntry struct {
-	ID        string    `json:"id"`
-	Actor     *User     `json:"actor,omitempty"`
-	Action    string    `json:"action"`
-	Subject   string    `json:"subject"`
-	Detail    string    `json:"detail"`
-	CreatedAt time.Time `json:"createdAt"`
+	ID     string `json:"id"`
+	Actor  *User  `json:"actor,omitempty"`
+	Action string `json:"action"`
+	// What the action concerns, "<kind>:<id>": "user:7", "table:2", "draw:41"; empty when nothing in particular (the jackpot).
+	Subject string `json:"subject"`
+	// One sentence for people, e.g. "Table Main settings: commission 3.00% → 4.00%".
+	Detail string `json:"detail"`
+	// Each setting the action changed, before and after (empty for other actions).
+	Changes   []AuditChange `json:"changes"`
+	CreatedAt time.Time     `json:"createdAt"`
 }
 
 type AuditPage struct {
