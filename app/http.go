@@ -45,6 +45,8 @@ func (a *App) routes() http.Handler {
 		Log:             a.log,
 		ComplexityLimit: a.cfg.Complexity,
 		TokenLimit:      a.cfg.TokenLimit,
+		DepthLimit:      a.cfg.DepthLimit,
+		MaxMessage:      a.cfg.MaxRequest,
 		Introspection:   a.cfg.Introspection,
 		Suggestions:     a.cfg.Development() && a.cfg.Introspection,
 		AllowedOrigins:  a.cfg.AllowedOrigins,
@@ -64,7 +66,7 @@ func (a *App) routes() http.Handler {
 			}
 		})
 	}
-	mux.Handle("/query", instrument("/query", a.cors(graph.AuthMiddleware(a.authenticate, gql))))
+	mux.Handle("/query", instrument("/query", a.cors(graph.LimitBody(a.cfg.MaxRequest, graph.AuthMiddleware(a.authenticate, gql)))))
 	if a.cfg.Playground {
 		mux.Handle("GET /{$}", playground.Handler("Pokertote", "/query"))
 	}

@@ -23,6 +23,11 @@ type HandlerOptions struct {
 	ComplexityLimit int
 	// TokenLimit bounds the number of tokens the parser reads.
 	TokenLimit int
+	// DepthLimit bounds how deep selections nest (introspection aside).
+	DepthLimit int
+	// MaxMessage bounds a WebSocket message from the client, in bytes (the
+	// HTTP body is bounded by the server's middleware, LimitBody).
+	MaxMessage int64
 	// Introspection allows schema introspection queries.
 	Introspection bool
 	// Suggestions lets validation errors suggest field names ("did you
@@ -52,6 +57,7 @@ func NewHandler(es graphql.ExecutableSchema, o HandlerOptions) *handler.Server {
 		},
 		KeepAlivePingInterval: 15 * time.Second,
 		InitTimeout:           10 * time.Second,
+		PayloadReadLimit:      &o.MaxMessage,
 		InitFunc: func(ctx context.Context, p transport.InitPayload) (context.Context, *transport.InitPayload, error) {
 			token := p.GetString("authToken")
 			if token == "" {
@@ -82,6 +88,7 @@ func NewHandler(es graphql.ExecutableSchema, o HandlerOptions) *handler.Server {
 	}
 	srv.Use(extension.AutomaticPersistedQuery{Cache: apq})
 	srv.Use(extension.FixedComplexityLimit(o.ComplexityLimit))
+	srv.Use(DepthLimit(o.DepthLimit))
 	srv.SetErrorPresenter(ErrorPresenter(o.Log))
 	srv.SetRecoverFunc(RecoverFunc(o.Log))
 	return srv
