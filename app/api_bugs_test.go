@@ -108,7 +108,7 @@ func TestTextsPeopleRead(t *testing.T) {
 				t.Fatalf("draw id %s equals its number: the test needs them apart", drawID)
 			}
 			p.Client.MustDo(t, `mutation($in: PlaceBetInput!) { placeBet(input: $in) { id } }`,
-				map[string]any{"in": map[string]any{"drawId": drawID, "market": "WIN", "selection": "3", "stake": "100.00", "idempotencyKey": "texts"}}, nil)
+				map[string]any{"in": map[string]any{"drawId": drawID, "selection": map[string]any{"position": 3}, "stake": "100.00", "idempotencyKey": "texts"}}, nil)
 			admin.MustDo(t, `mutation($d: ID!) { voidDraw(drawId: $d, reason: "dealer error") { id } }`, map[string]any{"d": drawID}, nil)
 
 			t.Run("messages name a draw by its number", func(t *testing.T) {
@@ -119,12 +119,12 @@ func TestTextsPeopleRead(t *testing.T) {
 			})
 			t.Run("ledger memos are sentences", func(t *testing.T) {
 				var out struct {
-					MyLedger struct{ Items []struct{ Kind, Memo string } }
+					MyLedger struct{ Edges []struct{ Node struct{ Kind, Memo string } } }
 				}
-				p.Client.MustDo(t, `{ myLedger { items { kind memo } } }`, nil, &out)
+				p.Client.MustDo(t, `{ myLedger { edges { node { kind memo } } } }`, nil, &out)
 				want := map[string]string{"REFUND": fmt.Sprintf("Draw #%d voided: WIN pool of round PRE_DEAL refunded", number)}
 				seen := 0
-				for _, e := range out.MyLedger.Items {
+				for _, e := range nodes(out.MyLedger.Edges) {
 					if strings.Contains(e.Memo, "tote:") || strings.Contains(e.Memo, "holdem:") {
 						t.Errorf("memo %q shows an internal key", e.Memo)
 					}
@@ -142,7 +142,7 @@ func TestTextsPeopleRead(t *testing.T) {
 					}
 				}
 				if seen != 2 {
-					t.Errorf("ledger %+v, want a stake and a refund", out.MyLedger.Items)
+					t.Errorf("ledger %+v, want a stake and a refund", out.MyLedger.Edges)
 				}
 			})
 			t.Run("audit entries have a subject, a sentence and changes", func(t *testing.T) {
@@ -150,15 +150,18 @@ func TestTextsPeopleRead(t *testing.T) {
 				type change struct{ Field, From, To string }
 				var out struct {
 					AuditLog struct {
-						Items []struct {
-							Action, Subject, Detail string
-							Changes                 []change
+						Edges []struct {
+							Node struct {
+								Action, Subject, Detail string
+								Changes                 []change
+							}
 						}
 					}
 				}
-				admin.MustDo(t, `{ auditLog(first: 5) { items { action subject detail changes { field from to } } } }`, nil, &out)
+				admin.MustDo(t, `{ auditLog(first: 5) { edges { node { action subject detail changes { field from to } } } } }`, nil, &out)
 				byAction := map[string]int{}
-				for i, e := range out.AuditLog.Items {
+				items := nodes(out.AuditLog.Edges)
+				for i, e := range items {
 					byAction[e.Action] = i
 					if strings.ContainsAny(e.Detail, "{}") {
 						t.Errorf("%s detail %q looks like a struct dump", e.Action, e.Detail)
@@ -166,15 +169,15 @@ func TestTextsPeopleRead(t *testing.T) {
 				}
 				up, ok := byAction["TOTE_TABLE_UPDATED"]
 				if !ok {
-					t.Fatalf("no TOTE_TABLE_UPDATED in %+v", out.AuditLog.Items)
+					t.Fatalf("no TOTE_TABLE_UPDATED in %+v", items)
 				}
-				u := out.AuditLog.Items[up]
+				u := items[up]
 				wantChanges := []change{{"minStake", "100.00", "200.00"}, {"commission", "3.00%", "4.00%"}}
 				if u.Subject != "table:"+tableID || !slices.Equal(u.Changes, wantChanges) ||
 					!strings.Contains(u.Detail, "commission 3.00% → 4.00%") {
 					t.Errorf("table update entry %+v", u)
 				}
-				v := out.AuditLog.Items[byAction["TOTE_DRAW_VOIDED"]]
+				v := items[byAction["TOTE_DRAW_VOIDED"]]
 				if v.Subject != "draw:"+drawID || !strings.Contains(v.Detail, fmt.Sprintf("Draw #%d ", number)) || !strings.HasSuffix(v.Detail, "dealer error") {
 					t.Errorf("void entry %+v", v)
 				}

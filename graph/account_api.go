@@ -236,7 +236,7 @@ func (a *AccountsAPI) DecideVerification(ctx context.Context, in model.DecideVer
 }
 
 // PendingVerifications lists verifications waiting for a decision (admins).
-func (a *AccountsAPI) PendingVerifications(ctx context.Context, first *int, after *string) (*model.PendingVerificationPage, error) {
+func (a *AccountsAPI) PendingVerifications(ctx context.Context, first *int, after *string) (*model.PendingVerificationConnection, error) {
 	v, err := RequireViewer(ctx)
 	if err != nil {
 		return nil, err
@@ -249,13 +249,14 @@ func (a *AccountsAPI) PendingVerifications(ctx context.Context, first *int, afte
 	if err != nil {
 		return nil, err
 	}
-	out := &model.PendingVerificationPage{Items: make([]model.PendingVerification, 0, len(items)), NextCursor: cursor(next)}
+	out := &model.PendingVerificationConnection{Edges: make([]model.PendingVerificationEdge, 0, len(items))}
 	for _, it := range items {
-		out.Items = append(out.Items, model.PendingVerification{
+		out.Edges = append(out.Edges, model.PendingVerificationEdge{Cursor: idCursor(it.ID), Node: &model.PendingVerification{
 			ID: id(it.ID), User: &model.User{ID: id(it.UserID)}, DocumentType: model.DocumentType(it.DocumentType),
 			DocumentHash: it.DocumentHash, DateOfBirth: fromDomainDate(it.DateOfBirth), SubmittedAt: it.SubmittedAt,
-		})
+		}})
 	}
+	out.PageInfo = pageInfo(lastCursor(out.Edges, func(e model.PendingVerificationEdge) string { return e.Cursor }), next != 0)
 	return out, nil
 }
 
@@ -265,7 +266,7 @@ func (a *AccountsAPI) PendingVerificationUser(ctx context.Context, obj *model.Pe
 }
 
 // AuditLog lists admin actions, newest first (admins).
-func (a *AccountsAPI) AuditLog(ctx context.Context, first *int, after *string) (*model.AuditPage, error) {
+func (a *AccountsAPI) AuditLog(ctx context.Context, first *int, after *string) (*model.AuditEntryConnection, error) {
 	v, err := RequireViewer(ctx)
 	if err != nil {
 		return nil, err
@@ -278,7 +279,7 @@ func (a *AccountsAPI) AuditLog(ctx context.Context, first *int, after *string) (
 	if err != nil {
 		return nil, err
 	}
-	out := &model.AuditPage{Items: make([]model.AuditEntry, 0, len(items)), NextCursor: cursor(next)}
+	out := &model.AuditEntryConnection{Edges: make([]model.AuditEntryEdge, 0, len(items))}
 	for _, e := range items {
 		entry := model.AuditEntry{ID: id(e.ID), Action: e.Action, Detail: e.Detail, CreatedAt: e.At}
 		if e.ActorID != 0 {
@@ -295,8 +296,9 @@ func (a *AccountsAPI) AuditLog(ctx context.Context, first *int, after *string) (
 		for i, c := range e.Changes {
 			entry.Changes[i] = model.AuditChange(c)
 		}
-		out.Items = append(out.Items, entry)
+		out.Edges = append(out.Edges, model.AuditEntryEdge{Cursor: idCursor(e.ID), Node: &entry})
 	}
+	out.PageInfo = pageInfo(lastCursor(out.Edges, func(e model.AuditEntryEdge) string { return e.Cursor }), next != 0)
 	return out, nil
 }
 
@@ -309,32 +311,27 @@ func (a *AccountsAPI) AuditEntryActor(ctx context.Context, obj *model.AuditEntry
 }
 
 // MyLedger is the signed-in user's wallet history, newest first.
-func (a *AccountsAPI) MyLedger(ctx context.Context, first *int, after *string) (*model.LedgerPage, error) {
+func (a *AccountsAPI) MyLedger(ctx context.Context, first *int, after *string) (*model.LedgerEntryConnection, error) {
 	v, err := RequireViewer(ctx)
 	if err != nil {
 		return nil, err
 	}
-	p := ledger.Page{Limit: 50}
-	if first != nil {
-		p.Limit = *first
-	}
-	if after != nil {
-		p.After = *after
-	}
-	page, err := a.Ledger.History(ctx, ledger.WalletOf(v.UserID), p)
+	pr, err := readPage(first, after)
 	if err != nil {
 		return nil, err
 	}
-	out := &model.LedgerPage{Items: make([]model.LedgerEntry, 0, len(page.Items))}
-	if page.Next != "" {
-		out.NextCursor = &page.Next
+	page, err := a.Ledger.History(ctx, ledger.WalletOf(v.UserID), ledger.Page{Limit: pr.size, After: pr.after})
+	if err != nil {
+		return nil, err
 	}
+	out := &model.LedgerEntryConnection{Edges: make([]model.LedgerEntryEdge, 0, len(page.Items))}
 	for _, it := range page.Items {
-		out.Items = append(out.Items, model.LedgerEntry{
-			ID: id(it.EntryID), TransferID: id(it.TransferID), Kind: string(it.Kind), Amount: model.Money(it.Amount),
+		out.Edges = append(out.Edges, model.LedgerEntryEdge{Cursor: encodeCursor(ledger.EncodeCursor(it.EntryID)), Node: &model.LedgerEntry{
+			ID: id(it.EntryID), TransferID: id(it.TransferID), Kind: model.LedgerEntryKind(it.Kind), Amount: model.Money(it.Amount),
 			BalanceAfter: model.Money(it.BalanceAfter), Memo: it.Memo, CreatedAt: it.PostedAt,
-		})
+		}})
 	}
+	out.PageInfo = pageInfo(lastCursor(out.Edges, func(e model.LedgerEntryEdge) string { return e.Cursor }), page.Next != "")
 	return out, nil
 }
 
@@ -447,27 +444,14 @@ func fromDomainDate(d account.Date) model.Date {
 }
 
 // accountPage reads first/after of an id-paged listing.
+// accountPage reads first/after of an account listing.
 func accountPage(first *int, after *string) (account.Page, error) {
-	p := account.Page{}
-	if first != nil {
-		p.Limit = *first
+	pr, err := readPage(first, after)
+	if err != nil {
+		return account.Page{}, err
 	}
-	if after != nil && *after != "" {
-		n, err := strconv.ParseInt(*after, 10, 64)
-		if err != nil || n <= 0 {
-			return p, errs.R(errs.Invalid, "INVALID_CURSOR", "the page cursor is not valid")
-		}
-		p.After = n
-	}
-	return p, nil
-}
-
-func cursor(next int64) *string {
-	if next == 0 {
-		return nil
-	}
-	s := strconv.FormatInt(next, 10)
-	return &s
+	n, err := pr.afterID()
+	return account.Page{Limit: pr.size, After: n}, err
 }
 
 func id(n int64) string { return strconv.FormatInt(n, 10) }

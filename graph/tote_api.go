@@ -7,6 +7,7 @@ import (
 
 	"github.com/pokertote/pokertote/domain/errs"
 	"github.com/pokertote/pokertote/domain/event"
+	"github.com/pokertote/pokertote/domain/money"
 	"github.com/pokertote/pokertote/domain/tote"
 	"github.com/pokertote/pokertote/graph/model"
 )
@@ -121,8 +122,12 @@ func (a *ToteAPI) PlaceBet(ctx context.Context, input model.PlaceBetInput) (*mod
 	if err != nil {
 		return nil, err
 	}
+	market, sel, err := fromSelectionInput(input.Selection)
+	if err != nil {
+		return nil, err
+	}
 	b, err := svc.PlaceBet(ctx, tote.PlaceBetRequest{
-		UserID: v.UserID, DrawID: drawID, Market: tote.Market(input.Market), Selection: input.Selection,
+		UserID: v.UserID, DrawID: drawID, Market: market, Selection: sel,
 		Stake: moneyOf(input.Stake), IdempotencyKey: input.IdempotencyKey,
 	})
 	if err != nil {
@@ -193,12 +198,8 @@ func (a *ToteAPI) SetMinStake(ctx context.Context, tableID string, amount model.
 }
 
 // SetCommission resolves Mutation.setCommission (admins): from the next draw.
-func (a *ToteAPI) SetCommission(ctx context.Context, tableID string, percent string) (*model.Table, error) {
-	c, err := parsePercent(percent, "commission")
-	if err != nil {
-		return nil, err
-	}
-	return a.updateTable(ctx, tableID, tote.SettingsUpdate{Commission: &c})
+func (a *ToteAPI) SetCommission(ctx context.Context, tableID string, percent model.Percent) (*model.Table, error) {
+	return a.updateTable(ctx, tableID, tote.SettingsUpdate{Commission: ptrTo(money.BasisPoints(percent))})
 }
 
 // PauseTable resolves Mutation.pauseTable (admins).
@@ -327,7 +328,7 @@ func (a *ToteAPI) TableEventDraw(ctx context.Context, obj *model.TableEvent) (*m
 }
 
 // MyBets resolves Query.myBets: the viewer's bets, newest first.
-func (a *ToteAPI) MyBets(ctx context.Context, first *int, after *string, drawID *string) (*model.BetPage, error) {
+func (a *ToteAPI) MyBets(ctx context.Context, first *int, after *string, drawID *string) (*model.BetConnection, error) {
 	svc, err := a.service()
 	if err != nil {
 		return nil, err
@@ -340,7 +341,7 @@ func (a *ToteAPI) MyBets(ctx context.Context, first *int, after *string, drawID 
 	if err != nil {
 		return nil, err
 	}
-	q := tote.BetQuery{UserID: v.UserID, Before: before, Limit: limit}
+	q := tote.BetQuery{UserID: v.UserID, Before: before, Limit: limit + 1} // one more tells whether a next page exists
 	if drawID != nil {
 		if q.DrawID, err = parseID(*drawID, "draw"); err != nil {
 			return nil, err
@@ -350,19 +351,19 @@ func (a *ToteAPI) MyBets(ctx context.Context, first *int, after *string, drawID 
 	if err != nil {
 		return nil, err
 	}
-	out := &model.BetPage{Items: make([]model.Bet, len(bets))}
+	more := len(bets) > limit
+	bets = bets[:min(len(bets), limit)]
+	out := &model.BetConnection{Edges: make([]model.BetEdge, len(bets))}
 	for i, b := range bets {
-		out.Items[i] = *toModelBet(b)
+		out.Edges[i] = model.BetEdge{Cursor: idCursor(b.ID), Node: toModelBet(b)}
 	}
-	if len(bets) > 0 {
-		out.NextCursor = pageCursor(bets[len(bets)-1].ID, len(bets) == limit)
-	}
+	out.PageInfo = pageInfo(lastCursor(out.Edges, func(e model.BetEdge) string { return e.Cursor }), more)
 	return out, nil
 }
 
 // Results resolves Query.results: finished draws, newest first, by table
 // and settlement time (affiliates and admins).
-func (a *ToteAPI) Results(ctx context.Context, tableID *string, from *time.Time, to *time.Time, first *int, after *string) (*model.DrawPage, error) {
+func (a *ToteAPI) Results(ctx context.Context, tableID *string, from *time.Time, to *time.Time, first *int, after *string) (*model.DrawConnection, error) {
 	svc, err := a.service()
 	if err != nil {
 		return nil, err
@@ -371,7 +372,7 @@ func (a *ToteAPI) Results(ctx context.Context, tableID *string, from *time.Time,
 	if err != nil {
 		return nil, err
 	}
-	q := tote.ResultQuery{Before: before, Limit: limit}
+	q := tote.ResultQuery{Before: before, Limit: limit + 1} // one more tells whether a next page exists
 	if tableID != nil {
 		if q.TableID, err = parseID(*tableID, "table"); err != nil {
 			return nil, err
@@ -387,7 +388,9 @@ func (a *ToteAPI) Results(ctx context.Context, tableID *string, from *time.Time,
 	if err != nil {
 		return nil, err
 	}
-	out := &model.DrawPage{Items: make([]model.Draw, 0, len(draws))}
+	more := len(draws) > limit
+	draws = draws[:min(len(draws), limit)]
+	out := &model.DrawConnection{Edges: make([]model.DrawEdge, 0, len(draws))}
 	tables := map[int64]tote.Table{}
 	for _, d := range draws {
 		t, ok := tables[d.TableID]
@@ -397,11 +400,9 @@ func (a *ToteAPI) Results(ctx context.Context, tableID *string, from *time.Time,
 			}
 			tables[d.TableID] = t
 		}
-		out.Items = append(out.Items, *toModelDraw(d, t))
+		out.Edges = append(out.Edges, model.DrawEdge{Cursor: idCursor(d.ID), Node: toModelDraw(d, t)})
 	}
-	if len(draws) > 0 {
-		out.NextCursor = pageCursor(draws[len(draws)-1].ID, len(draws) == limit)
-	}
+	out.PageInfo = pageInfo(lastCursor(out.Edges, func(e model.DrawEdge) string { return e.Cursor }), more)
 	return out, nil
 }
 

@@ -17,6 +17,9 @@ type UserStore interface {
 	ByEmail(ctx context.Context, email string) (User, error)
 	// ByID finds a user by id.
 	ByID(ctx context.Context, id int64) (User, error)
+	// ByIDs loads many users at once (in no particular order; missing ids
+	// are left out), for the API's per-request loaders.
+	ByIDs(ctx context.Context, ids []int64) ([]User, error)
 	// SetPasswordHash replaces a user's password hash (after a rehash).
 	SetPasswordHash(ctx context.Context, userID int64, hash string) error
 	// SetRole changes a user's role and appends audit, atomically.

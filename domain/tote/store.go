@@ -24,6 +24,11 @@ type Store interface {
 	Table(ctx context.Context, id int64) (Table, error)
 	Tables(ctx context.Context) ([]Table, error)
 	Draw(ctx context.Context, id int64) (Draw, error)
+	// TablesByID and DrawsByID load many by id at once (in no particular
+	// order; missing ids are left out): the API's per-request loaders
+	// batch nested lookups through them instead of a query per item.
+	TablesByID(ctx context.Context, ids []int64) ([]Table, error)
+	DrawsByID(ctx context.Context, ids []int64) ([]Draw, error)
 	// LatestDraw is the table's newest draw; NotFound when it has none.
 	LatestDraw(ctx context.Context, tableID int64) (Draw, error)
 	Bet(ctx context.Context, id int64) (Bet, error)

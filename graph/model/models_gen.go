@@ -30,9 +30,16 @@ type AuditEntry struct {
 	CreatedAt time.Time     `json:"createdAt"`
 }
 
-type AuditPage struct {
-	Items      []AuditEntry `json:"items"`
-	NextCursor *string      `json:"nextCursor,omitempty"`
+// A page of the audit trail.
+type AuditEntryConnection struct {
+	Edges    []AuditEntryEdge `json:"edges"`
+	PageInfo *PageInfo        `json:"pageInfo"`
+}
+
+type AuditEntryEdge struct {
+	// Pass as `after` to continue after this item.
+	Cursor string      `json:"cursor"`
+	Node   *AuditEntry `json:"node"`
 }
 
 type AuthPayload struct {
@@ -57,9 +64,16 @@ type Bet struct {
 	SettledAt *time.Time `json:"settledAt,omitempty"`
 }
 
-type BetPage struct {
-	Items      []Bet   `json:"items"`
-	NextCursor *string `json:"nextCursor,omitempty"`
+// A page of bets.
+type BetConnection struct {
+	Edges    []BetEdge `json:"edges"`
+	PageInfo *PageInfo `json:"pageInfo"`
+}
+
+type BetEdge struct {
+	// Pass as `after` to continue after this item.
+	Cursor string `json:"cursor"`
+	Node   *Bet   `json:"node"`
 }
 
 type CashInput struct {
@@ -120,9 +134,16 @@ type Draw struct {
 	ResultJSON *string `json:"resultJson,omitempty"`
 }
 
-type DrawPage struct {
-	Items      []Draw  `json:"items"`
-	NextCursor *string `json:"nextCursor,omitempty"`
+// A page of draws.
+type DrawConnection struct {
+	Edges    []DrawEdge `json:"edges"`
+	PageInfo *PageInfo  `json:"pageInfo"`
+}
+
+type DrawEdge struct {
+	// Pass as `after` to continue after this item.
+	Cursor string `json:"cursor"`
+	Node   *Draw  `json:"node"`
 }
 
 type DrawResult struct {
@@ -157,6 +178,13 @@ type ExpressCategoryResult struct {
 	Breakage          Money        `json:"breakage"`
 	TopUp             Money        `json:"topUp"`
 	RolledIntoJackpot Money        `json:"rolledIntoJackpot"`
+}
+
+// An EXPRESS coupon: the leader after the flop, the leader after the turn and the winner after the river (a position may repeat).
+type ExpressInput struct {
+	Flop  int `json:"flop"`
+	Turn  int `json:"turn"`
+	River int `json:"river"`
 }
 
 // A player's best five cards.
@@ -245,9 +273,16 @@ type HoldemHand struct {
 	SettledAt *time.Time `json:"settledAt,omitempty"`
 }
 
-type HoldemHandPage struct {
-	Items      []HoldemHand `json:"items"`
-	NextCursor *string      `json:"nextCursor,omitempty"`
+// A page of Casino Hold'em hands.
+type HoldemHandConnection struct {
+	Edges    []HoldemHandEdge `json:"edges"`
+	PageInfo *PageInfo        `json:"pageInfo"`
+}
+
+type HoldemHandEdge struct {
+	// Pass as `after` to continue after this item.
+	Cursor string      `json:"cursor"`
+	Node   *HoldemHand `json:"node"`
 }
 
 type HoldemSettings struct {
@@ -282,9 +317,9 @@ type Jackpot struct {
 }
 
 type LedgerEntry struct {
-	ID         string `json:"id"`
-	TransferID string `json:"transferId"`
-	Kind       string `json:"kind"`
+	ID         string          `json:"id"`
+	TransferID string          `json:"transferId"`
+	Kind       LedgerEntryKind `json:"kind"`
 	// Positive: money in; negative: money out.
 	Amount       Money     `json:"amount"`
 	BalanceAfter Money     `json:"balanceAfter"`
@@ -292,9 +327,16 @@ type LedgerEntry struct {
 	CreatedAt    time.Time `json:"createdAt"`
 }
 
-type LedgerPage struct {
-	Items      []LedgerEntry `json:"items"`
-	NextCursor *string       `json:"nextCursor,omitempty"`
+// A page of a wallet history.
+type LedgerEntryConnection struct {
+	Edges    []LedgerEntryEdge `json:"edges"`
+	PageInfo *PageInfo         `json:"pageInfo"`
+}
+
+type LedgerEntryEdge struct {
+	// Pass as `after` to continue after this item.
+	Cursor string       `json:"cursor"`
+	Node   *LedgerEntry `json:"node"`
 }
 
 type Mutation struct {
@@ -314,6 +356,14 @@ type Odds struct {
 	Leaders []int `json:"leaders"`
 }
 
+// Where a page of a connection ends (Relay cursor connections).
+type PageInfo struct {
+	// More items follow: ask again with after: endCursor.
+	HasNextPage bool `json:"hasNextPage"`
+	// The cursor of the last edge; null for an empty page.
+	EndCursor *string `json:"endCursor,omitempty"`
+}
+
 type PaytableLine struct {
 	Category HandCategory `json:"category"`
 	// Paid odds to one.
@@ -331,18 +381,24 @@ type PendingVerification struct {
 	SubmittedAt time.Time `json:"submittedAt"`
 }
 
-type PendingVerificationPage struct {
-	Items      []PendingVerification `json:"items"`
-	NextCursor *string               `json:"nextCursor,omitempty"`
+// A page of verifications waiting for a decision.
+type PendingVerificationConnection struct {
+	Edges    []PendingVerificationEdge `json:"edges"`
+	PageInfo *PageInfo                 `json:"pageInfo"`
+}
+
+type PendingVerificationEdge struct {
+	// Pass as `after` to continue after this item.
+	Cursor string               `json:"cursor"`
+	Node   *PendingVerification `json:"node"`
 }
 
 type PlaceBetInput struct {
 	DrawID string `json:"drawId"`
-	Market Market `json:"market"`
-	// WIN: a position ("3"); COMBINATION: a HandCategory ("FLUSH"); EXPRESS: "flop-turn-river" positions ("2-5-5").
-	Selection      string `json:"selection"`
-	Stake          Money  `json:"stake"`
-	IdempotencyKey string `json:"idempotencyKey"`
+	// What the bet backs; its market follows from it.
+	Selection      *SelectionInput `json:"selection"`
+	Stake          Money           `json:"stake"`
+	IdempotencyKey string          `json:"idempotencyKey"`
 }
 
 type Pool struct {
@@ -402,6 +458,16 @@ type RegisterInput struct {
 	Password    string `json:"password"`
 	Name        string `json:"name"`
 	DateOfBirth Date   `json:"dateOfBirth"`
+}
+
+// What a bet backs: exactly one of its fields, which names the market.
+type SelectionInput struct {
+	// WIN: the position that wins.
+	Position *int `json:"position,omitempty"`
+	// COMBINATION: the category of the winning hand.
+	Combination *HandCategory `json:"combination,omitempty"`
+	// EXPRESS: a coupon of three positions.
+	Express *ExpressInput `json:"express,omitempty"`
 }
 
 type SelectionTotal struct {
@@ -469,23 +535,23 @@ type TableEvent struct {
 }
 
 type TableInput struct {
-	Name           string   `json:"name"`
-	Positions      int      `json:"positions"`
-	MinStake       *Money   `json:"minStake,omitempty"`
-	MaxStake       *Money   `json:"maxStake,omitempty"`
-	Commission     *string  `json:"commission,omitempty"`
-	RoundSeconds   []int    `json:"roundSeconds,omitempty"`
-	CardIntervalMs *int     `json:"cardIntervalMs,omitempty"`
-	ResultSeconds  *int     `json:"resultSeconds,omitempty"`
-	ExpressShares  []string `json:"expressShares,omitempty"`
+	Name           string    `json:"name"`
+	Positions      int       `json:"positions"`
+	MinStake       *Money    `json:"minStake,omitempty"`
+	MaxStake       *Money    `json:"maxStake,omitempty"`
+	Commission     *Percent  `json:"commission,omitempty"`
+	RoundSeconds   []int     `json:"roundSeconds,omitempty"`
+	CardIntervalMs *int      `json:"cardIntervalMs,omitempty"`
+	ResultSeconds  *int      `json:"resultSeconds,omitempty"`
+	ExpressShares  []Percent `json:"expressShares,omitempty"`
 }
 
 type TableSettings struct {
 	// Copied into each draw when it opens; changes apply from the next draw.
 	MinStake Money `json:"minStake"`
 	MaxStake Money `json:"maxStake"`
-	// Commission in percent with two decimals, e.g. "3.00"; never below 3.
-	Commission string `json:"commission"`
+	// Commission, e.g. "3.00"; never below 3.
+	Commission Percent `json:"commission"`
 	// Seconds each of the four betting rounds stays open.
 	RoundSeconds []int `json:"roundSeconds"`
 	// Milliseconds between card events.
@@ -493,17 +559,17 @@ type TableSettings struct {
 	// Seconds the result stays on screen before the next draw.
 	ResultSeconds int `json:"resultSeconds"`
 	// Share of the EXPRESS net pool for category 1 (3 of 3) and category 2 (2 of 3), percent.
-	ExpressShares []string `json:"expressShares"`
+	ExpressShares []Percent `json:"expressShares"`
 }
 
 type TableSettingsInput struct {
-	MinStake       *Money   `json:"minStake,omitempty"`
-	MaxStake       *Money   `json:"maxStake,omitempty"`
-	Commission     *string  `json:"commission,omitempty"`
-	RoundSeconds   []int    `json:"roundSeconds,omitempty"`
-	CardIntervalMs *int     `json:"cardIntervalMs,omitempty"`
-	ResultSeconds  *int     `json:"resultSeconds,omitempty"`
-	ExpressShares  []string `json:"expressShares,omitempty"`
+	MinStake       *Money    `json:"minStake,omitempty"`
+	MaxStake       *Money    `json:"maxStake,omitempty"`
+	Commission     *Percent  `json:"commission,omitempty"`
+	RoundSeconds   []int     `json:"roundSeconds,omitempty"`
+	CardIntervalMs *int      `json:"cardIntervalMs,omitempty"`
+	ResultSeconds  *int      `json:"resultSeconds,omitempty"`
+	ExpressShares  []Percent `json:"expressShares,omitempty"`
 }
 
 type UserEvent struct {
@@ -1023,6 +1089,86 @@ func (e *HoldemPhase) UnmarshalJSON(b []byte) error {
 }
 
 func (e HoldemPhase) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
+}
+
+// Why money moved.
+type LedgerEntryKind string
+
+const (
+	LedgerEntryKindDeposit         LedgerEntryKind = "DEPOSIT"
+	LedgerEntryKindWithdrawal      LedgerEntryKind = "WITHDRAWAL"
+	LedgerEntryKindBetStake        LedgerEntryKind = "BET_STAKE"
+	LedgerEntryKindPayout          LedgerEntryKind = "PAYOUT"
+	LedgerEntryKindRefund          LedgerEntryKind = "REFUND"
+	LedgerEntryKindCommission      LedgerEntryKind = "COMMISSION"
+	LedgerEntryKindBreakage        LedgerEntryKind = "BREAKAGE"
+	LedgerEntryKindJackpot         LedgerEntryKind = "JACKPOT"
+	LedgerEntryKindJackpotTopup    LedgerEntryKind = "JACKPOT_TOPUP"
+	LedgerEntryKindJackpotRollover LedgerEntryKind = "JACKPOT_ROLLOVER"
+	LedgerEntryKindTopup           LedgerEntryKind = "TOPUP"
+	LedgerEntryKindSettlement      LedgerEntryKind = "SETTLEMENT"
+	LedgerEntryKindHoldemStake     LedgerEntryKind = "HOLDEM_STAKE"
+	LedgerEntryKindHoldemPayout    LedgerEntryKind = "HOLDEM_PAYOUT"
+)
+
+var AllLedgerEntryKind = []LedgerEntryKind{
+	LedgerEntryKindDeposit,
+	LedgerEntryKindWithdrawal,
+	LedgerEntryKindBetStake,
+	LedgerEntryKindPayout,
+	LedgerEntryKindRefund,
+	LedgerEntryKindCommission,
+	LedgerEntryKindBreakage,
+	LedgerEntryKindJackpot,
+	LedgerEntryKindJackpotTopup,
+	LedgerEntryKindJackpotRollover,
+	LedgerEntryKindTopup,
+	LedgerEntryKindSettlement,
+	LedgerEntryKindHoldemStake,
+	LedgerEntryKindHoldemPayout,
+}
+
+func (e LedgerEntryKind) IsValid() bool {
+	switch e {
+	case LedgerEntryKindDeposit, LedgerEntryKindWithdrawal, LedgerEntryKindBetStake, LedgerEntryKindPayout, LedgerEntryKindRefund, LedgerEntryKindCommission, LedgerEntryKindBreakage, LedgerEntryKindJackpot, LedgerEntryKindJackpotTopup, LedgerEntryKindJackpotRollover, LedgerEntryKindTopup, LedgerEntryKindSettlement, LedgerEntryKindHoldemStake, LedgerEntryKindHoldemPayout:
+		return true
+	}
+	return false
+}
+
+func (e LedgerEntryKind) String() string {
+	return string(e)
+}
+
+func (e *LedgerEntryKind) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = LedgerEntryKind(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid LedgerEntryKind", str)
+	}
+	return nil
+}
+
+func (e LedgerEntryKind) MarshalGQL(w io.Writer) {
+	_, _ = fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *LedgerEntryKind) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e LedgerEntryKind) MarshalJSON() ([]byte, error) {
 	var buf bytes.Buffer
 	e.MarshalGQL(&buf)
 	return buf.Bytes(), nil
