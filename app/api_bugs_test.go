@@ -119,7 +119,9 @@ func TestTextsPeopleRead(t *testing.T) {
 			})
 			t.Run("ledger memos are sentences", func(t *testing.T) {
 				var out struct {
-					MyLedger struct{ Edges []struct{ Node struct{ Kind, Memo string } } }
+					MyLedger struct {
+						Edges []struct{ Node struct{ Kind, Memo string } }
+					}
 				}
 				p.Client.MustDo(t, `{ myLedger { edges { node { kind memo } } } }`, nil, &out)
 				want := map[string]string{"REFUND": fmt.Sprintf("Draw #%d voided: WIN pool of round PRE_DEAL refunded", number)}

@@ -175,7 +175,9 @@ func testHoldemInsufficientFunds(t *testing.T, w *holdemWorld) {
 	p.Client.MustFail(t, "CONFLICT", "INSUFFICIENT_FUNDS", startMutation, startInput([]boxIn{{"100.00", "50.00"}}, "", "", "k1"))
 	w.wantMoved(t, p, before, 0)
 	var page struct {
-		HoldemHands struct{ Edges []struct{ Node struct{ ID string } } }
+		HoldemHands struct {
+			Edges []struct{ Node struct{ ID string } }
+		}
 	}
 	p.Client.MustDo(t, `{ holdemHands { edges { node { id } } } }`, nil, &page)
 	if len(page.HoldemHands.Edges) != 0 {

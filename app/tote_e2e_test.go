@@ -366,7 +366,9 @@ func TestToteDrawEndToEnd(t *testing.T) {
 			t.Run("results are the affiliates' view", func(t *testing.T) {
 				players[0].Client.MustFail(t, "FORBIDDEN", "", `{ results { edges { node { id } } } }`, nil)
 				var out struct {
-					Results struct{ Edges []struct{ Node struct{ ID string } } }
+					Results struct {
+						Edges []struct{ Node struct{ ID string } }
+					}
 				}
 				admin.MustDo(t, `query($t: ID!) { results(tableId: $t) { edges { node { id } } } }`, map[string]any{"t": tableID}, &out)
 				if !slices.ContainsFunc(nodes(out.Results.Edges), func(d struct{ ID string }) bool { return d.ID == drawID }) {
