@@ -39,6 +39,7 @@ type Config struct {
 	Playground     bool          // PLAYGROUND: default true in development
 	Complexity     int           // QUERY_COMPLEXITY_LIMIT, default 1000
 	TokenLimit     int           // QUERY_TOKEN_LIMIT, default 15000
+	CountSQL       bool          // COUNT_SQL: answer each request's SQL statement count in the X-SQL-Statements header (finding N+1 queries), default false
 	DepthLimit     int           // QUERY_DEPTH_LIMIT: deepest selection allowed (introspection aside), default 12
 	MaxRequest     int64         // MAX_REQUEST_BYTES: largest HTTP body or WebSocket message, default 1 MiB
 	LogFormat      string        // LOG_FORMAT: text (default in development) or json
@@ -160,6 +161,7 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 	num("QUERY_COMPLEXITY_LIMIT", &c.Complexity)
 	num("QUERY_TOKEN_LIMIT", &c.TokenLimit)
 	num("QUERY_DEPTH_LIMIT", &c.DepthLimit)
+	flag("COUNT_SQL", &c.CountSQL)
 	if v := getenv("MAX_REQUEST_BYTES"); v != "" {
 		n, err := strconv.ParseInt(v, 10, 64)
 		if err != nil {

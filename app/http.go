@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"slices"
 	"strconv"
+	"sync/atomic"
 	"time"
 
 	"github.com/99designs/gqlgen/graphql"
@@ -52,6 +53,7 @@ func (a *App) routes() http.Handler {
 		AllowedOrigins:  a.cfg.AllowedOrigins,
 		Authenticate:    a.authenticate,
 		APQCache:        a.apqCache(),
+		Loaders:         a.resolver.LoaderMiddleware(),
 	})
 
 	mux := http.NewServeMux()
@@ -66,7 +68,11 @@ func (a *App) routes() http.Handler {
 			}
 		})
 	}
-	mux.Handle("/query", instrument("/query", a.cors(graph.LimitBody(a.cfg.MaxRequest, graph.AuthMiddleware(a.authenticate, gql)))))
+	var query http.Handler = graph.LimitBody(a.cfg.MaxRequest, graph.AuthMiddleware(a.authenticate, gql))
+	if a.cfg.CountSQL {
+		query = countSQL(query)
+	}
+	mux.Handle("/query", instrument("/query", a.cors(query)))
 	if a.cfg.Playground {
 		mux.Handle("GET /{$}", playground.Handler("Pokertote", "/query"))
 	}
@@ -126,6 +132,57 @@ func (a *App) cors(next http.Handler) http.Handler {
 		}
 		next.ServeHTTP(w, r)
 	})
+}
+
+// countSQL answers, in the X-SQL-Statements header, how many SQL statements
+// the request ran: gqlgen writes the body once the operation is done, so the
+// count is complete when the header goes out.
+func countSQL(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		n := new(atomic.Int64)
+		cw := &countWriter{ResponseWriter: w, n: n}
+		next.ServeHTTP(cw, r.WithContext(persistence.WithStatementCounter(r.Context(), n)))
+	})
+}
+
+type countWriter struct {
+	http.ResponseWriter
+	n    *atomic.Int64
+	sent bool
+}
+
+func (w *countWriter) WriteHeader(code int) {
+	if !w.sent {
+		w.sent = true
+		w.Header().Set("X-SQL-Statements", strconv.FormatInt(w.n.Load(), 10))
+	}
+	w.ResponseWriter.WriteHeader(code)
+}
+
+func (w *countWriter) Write(b []byte) (int, error) {
+	if !w.sent {
+		w.WriteHeader(http.StatusOK)
+	}
+	return w.ResponseWriter.Write(b)
+}
+
+// Unwrap lets http.ResponseController reach the underlying writer.
+func (w *countWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
+// Flush forwards to the underlying writer for streaming responses.
+func (w *countWriter) Flush() {
+	if f, ok := w.ResponseWriter.(http.Flusher); ok {
+		f.Flush()
+	}
+}
+
+// Hijack lets the WebSocket upgrade take over the connection.
+func (w *countWriter) Hijack() (net.Conn, *bufio.ReadWriter, error) {
+	h, ok := w.ResponseWriter.(http.Hijacker)
+	if !ok {
+		return nil, nil, errors.New("response writer cannot hijack")
+	}
+	return h.Hijack()
 }
 
 type statusWriter struct {

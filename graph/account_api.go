@@ -109,7 +109,7 @@ func (a *AccountsAPI) User(ctx context.Context, id string) (*model.User, error) 
 	if err != nil {
 		return nil, err
 	}
-	u, err := a.Users.ByID(ctx, uid)
+	u, err := loadUser(ctx, a.Users, uid)
 	return nullIfNotFound(u, err, func(u account.User) (*model.User, error) { return a.user(u), nil })
 }
 

@@ -505,6 +505,7 @@ type DrawResolver interface {
 	Odds(ctx context.Context, obj *model.Draw) (*model.Odds, error)
 	Pools(ctx context.Context, obj *model.Draw, round *model.BettingRound, market *model.Market) ([]model.Pool, error)
 	Result(ctx context.Context, obj *model.Draw) (*model.DrawResult, error)
+	ResultJSON(ctx context.Context, obj *model.Draw) (*string, error)
 }
 type DrawVerificationResolver interface {
 	Draw(ctx context.Context, obj *model.DrawVerification) (*model.Draw, error)
@@ -6728,7 +6729,7 @@ func (ec *executionContext) _Draw_resultJson(ctx context.Context, field graphql.
 			return ec.fieldContext_Draw_resultJson(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return obj.ResultJSON, nil
+			return ec.Resolvers.Draw().ResultJSON(ctx, obj)
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
@@ -6739,7 +6740,7 @@ func (ec *executionContext) _Draw_resultJson(ctx context.Context, field graphql.
 	)
 }
 func (ec *executionContext) fieldContext_Draw_resultJson(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Draw", field, false, false, "String")
+	return graphql.NewScalarFieldContext("Draw", field, true, true, "String")
 }
 
 func (ec *executionContext) _DrawConnection_edges(ctx context.Context, field graphql.CollectedField, obj *model.DrawConnection) (ret graphql.Marshaler) {
@@ -16197,10 +16198,11 @@ func (ec *executionContext) _Draw(ctx context.Context, sel ast.SelectionSet, obj
 					return ec._Draw_result(ctx, field, obj)
 				})
 		case "resultJson":
-			out.Values[i] = ec._Draw_resultJson(ctx, field, obj)
-			if out.Values[i] == graphql.RequiredNull {
-				atomic.AddUint32(&out.Invalids, 1)
-			}
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Draw_resultJson(ctx, field, obj)
+				})
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}

@@ -38,6 +38,9 @@ type HandlerOptions struct {
 	// APQCache keeps automatic persisted queries; nil keeps them in memory.
 	// Replicas behind one load balancer share a Redis one.
 	APQCache graphql.Cache[string]
+	// Loaders gives each query and mutation its per-request dataloaders
+	// (Resolver.LoaderMiddleware); nil for none.
+	Loaders graphql.OperationMiddleware
 	// Authenticate turns a bearer token into a context carrying the viewer.
 	// It is called for WebSocket connection_init payloads; HTTP requests are
 	// authenticated by middleware before they reach the handler.
@@ -89,6 +92,9 @@ func NewHandler(es graphql.ExecutableSchema, o HandlerOptions) *handler.Server {
 	srv.Use(extension.AutomaticPersistedQuery{Cache: apq})
 	srv.Use(extension.FixedComplexityLimit(o.ComplexityLimit))
 	srv.Use(DepthLimit(o.DepthLimit))
+	if o.Loaders != nil {
+		srv.AroundOperations(o.Loaders)
+	}
 	srv.SetErrorPresenter(ErrorPresenter(o.Log))
 	srv.SetRecoverFunc(RecoverFunc(o.Log))
 	return srv

@@ -36,6 +36,10 @@ func (r *drawResolver) Result(ctx context.Context, obj *model.Draw) (*model.Draw
 	return r.Tote.DrawResult(ctx, obj)
 }
 
+func (r *drawResolver) ResultJSON(ctx context.Context, obj *model.Draw) (*string, error) {
+	return r.Tote.DrawResultJSON(ctx, obj)
+}
+
 func (r *drawVerificationResolver) Draw(ctx context.Context, obj *model.DrawVerification) (*model.Draw, error) {
 	return r.Tote.DrawVerificationDraw(ctx, obj)
 }

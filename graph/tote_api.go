@@ -2,6 +2,7 @@ package graph
 
 import (
 	"context"
+	"encoding/json"
 	"log/slog"
 	"time"
 
@@ -32,13 +33,37 @@ func (a *ToteAPI) service() (*tote.Service, error) {
 	return a.Service, nil
 }
 
-// drawModel loads the draw's table and converts the draw.
+// store is the totalizator's store, nil when it is not running.
+func (a *ToteAPI) store() tote.Store {
+	if a == nil || a.Service == nil {
+		return nil
+	}
+	return a.Service.Store()
+}
+
+// drawModel loads the draw's table (batched per operation) and converts the
+// draw; its odds and result are converted only when asked for.
 func (a *ToteAPI) drawModel(ctx context.Context, svc *tote.Service, d tote.Draw) (*model.Draw, error) {
-	t, err := svc.Store().Table(ctx, d.TableID)
+	primeDraw(ctx, d)
+	t, err := loadTable(ctx, svc.Store(), d.TableID)
 	if err != nil {
 		return nil, err
 	}
 	return toModelDraw(d, t), nil
+}
+
+// domainDraw is the stored draw behind a converted one (from the
+// operation's loader, where it was primed or loaded).
+func (a *ToteAPI) domainDraw(ctx context.Context, obj *model.Draw) (tote.Draw, error) {
+	svc, err := a.service()
+	if err != nil {
+		return tote.Draw{}, err
+	}
+	n, err := parseID(obj.ID, "draw")
+	if err != nil {
+		return tote.Draw{}, err
+	}
+	return loadDraw(ctx, svc.Store(), n)
 }
 
 // drawByID loads and converts a draw; nil when it does not exist.
@@ -51,7 +76,7 @@ func (a *ToteAPI) drawByID(ctx context.Context, drawID string) (*model.Draw, err
 	if err != nil {
 		return nil, err
 	}
-	d, err := svc.Store().Draw(ctx, n)
+	d, err := loadDraw(ctx, svc.Store(), n)
 	return nullIfNotFound(d, err, func(d tote.Draw) (*model.Draw, error) { return a.drawModel(ctx, svc, d) })
 }
 
@@ -65,14 +90,35 @@ func (a *ToteAPI) DrawTable(_ context.Context, obj *model.Draw) (*model.Table, e
 	return obj.Table, nil
 }
 
-// DrawOdds resolves Draw.odds (filled when the draw was converted).
-func (a *ToteAPI) DrawOdds(_ context.Context, obj *model.Draw) (*model.Odds, error) {
-	return obj.Odds, nil
+// DrawOdds resolves Draw.odds, converted only when asked for.
+func (a *ToteAPI) DrawOdds(ctx context.Context, obj *model.Draw) (*model.Odds, error) {
+	d, err := a.domainDraw(ctx, obj)
+	if err != nil {
+		return nil, err
+	}
+	return toModelOdds(d.Odds), nil
 }
 
-// DrawResult resolves Draw.result (filled when the draw was converted).
-func (a *ToteAPI) DrawResult(_ context.Context, obj *model.Draw) (*model.DrawResult, error) {
-	return obj.Result, nil
+// DrawResult resolves Draw.result, converted only when asked for.
+func (a *ToteAPI) DrawResult(ctx context.Context, obj *model.Draw) (*model.DrawResult, error) {
+	d, err := a.domainDraw(ctx, obj)
+	if err != nil || d.Result == nil {
+		return nil, err
+	}
+	return toModelResult(*d.Result), nil
+}
+
+// DrawResultJSON resolves Draw.resultJson, encoded only when asked for.
+func (a *ToteAPI) DrawResultJSON(ctx context.Context, obj *model.Draw) (*string, error) {
+	d, err := a.domainDraw(ctx, obj)
+	if err != nil || d.Result == nil {
+		return nil, err
+	}
+	b, err := json.Marshal(d.Result)
+	if err != nil {
+		return nil, errs.Wrap(err, "the result cannot be encoded")
+	}
+	return ptrTo(string(b)), nil
 }
 
 // DrawVerificationDraw resolves DrawVerification.draw.
@@ -353,6 +399,13 @@ func (a *ToteAPI) MyBets(ctx context.Context, first *int, after *string, drawID 
 	}
 	more := len(bets) > limit
 	bets = bets[:min(len(bets), limit)]
+	if selects(ctx, "edges", "node", "draw") {
+		ids := make([]int64, len(bets))
+		for i, b := range bets {
+			ids[i] = b.DrawID
+		}
+		prefetchDraws(ctx, ids)
+	}
 	out := &model.BetConnection{Edges: make([]model.BetEdge, len(bets))}
 	for i, b := range bets {
 		out.Edges[i] = model.BetEdge{Cursor: idCursor(b.ID), Node: toModelBet(b)}
@@ -391,16 +444,19 @@ func (a *ToteAPI) Results(ctx context.Context, tableID *string, from *time.Time,
 	more := len(draws) > limit
 	draws = draws[:min(len(draws), limit)]
 	out := &model.DrawConnection{Edges: make([]model.DrawEdge, 0, len(draws))}
-	tables := map[int64]tote.Table{}
-	for _, d := range draws {
-		t, ok := tables[d.TableID]
-		if !ok {
-			if t, err = svc.Store().Table(ctx, d.TableID); err != nil {
-				return nil, err
-			}
-			tables[d.TableID] = t
+	if l := loadersFrom(ctx); l != nil && l.tables != nil {
+		ids := make([]int64, len(draws))
+		for i, d := range draws {
+			ids[i] = d.TableID
 		}
-		out.Edges = append(out.Edges, model.DrawEdge{Cursor: idCursor(d.ID), Node: toModelDraw(d, t)})
+		_, _ = l.tables.LoadAll(ctx, ids) // one batch for the page
+	}
+	for _, d := range draws {
+		md, err := a.drawModel(ctx, svc, d)
+		if err != nil {
+			return nil, err
+		}
+		out.Edges = append(out.Edges, model.DrawEdge{Cursor: idCursor(d.ID), Node: md})
 	}
 	out.PageInfo = pageInfo(lastCursor(out.Edges, func(e model.DrawEdge) string { return e.Cursor }), more)
 	return out, nil

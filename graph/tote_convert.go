@@ -2,7 +2,6 @@ package graph
 
 import (
 	"encoding/hex"
-	"encoding/json"
 	"fmt"
 	"strconv"
 	"time"
@@ -118,7 +117,8 @@ func toModelDraw(d tote.Draw, t tote.Table) *model.Draw {
 		OpenRound: roundPtr(d.OpenRound()), MinStake: model.Money(d.MinStake), MaxStake: model.Money(t.Settings.MaxStake),
 		Board: cardStrings(d.Board), Burned: []string{}, OpenedAt: d.OpenedAt,
 		Shuffle: &model.Shuffle{Commitment: cards.FormatCommitment(d.Commitment)},
-		Odds:    toModelOdds(d.Odds),
+		// Odds, Result and ResultJSON are resolved from the stored draw
+		// only when asked for (DrawOdds, DrawResult, DrawResultJSON).
 	}
 	if !d.RoundClosesAt.IsZero() && out.OpenRound != nil {
 		out.RoundClosesAt = ptrTo(d.RoundClosesAt)
@@ -142,12 +142,6 @@ func toModelDraw(d tote.Draw, t tote.Table) *model.Draw {
 			mp.BestHand = &model.HandInfo{Category: model.HandCategory(p.Best.Category().String()), Description: p.Best.Describe(), Cards: cardStrings(p.BestFive[:])}
 		}
 		out.Positions = append(out.Positions, mp)
-	}
-	if d.Result != nil {
-		out.Result = toModelResult(*d.Result)
-		if b, err := json.Marshal(d.Result); err == nil {
-			out.ResultJSON = ptrTo(string(b))
-		}
 	}
 	return out
 }

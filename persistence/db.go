@@ -102,6 +102,10 @@ func Open(ctx context.Context, o Options) (*DB, error) {
 	if err != nil {
 		return nil, fmt.Errorf("persistence: %w", err)
 	}
+	if err := registerStatementCounter(gdb); err != nil {
+		_ = sqlDB.Close()
+		return nil, fmt.Errorf("persistence: %w", err)
+	}
 	if dialect == SQLite {
 		sqlDB.SetMaxOpenConns(1)
 	} else {

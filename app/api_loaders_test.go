@@ -1,0 +1,87 @@
+package app_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strconv"
+	"testing"
+
+	"github.com/pokertote/pokertote/app"
+)
+
+// TestNoNPlusOne pages a player's bets with each bet's draw and the draw's
+// table: the SQL statements a request runs (counted by the server, in the
+// X-SQL-Statements header) are the same for a page of 5 as for a page of
+// 50, because per-request loaders fetch the draws and tables in one
+// statement each.
+func TestNoNPlusOne(t *testing.T) {
+	t.Parallel()
+	for _, b := range backends(t) {
+		t.Run(b.name, func(t *testing.T) {
+			_, c := startServer(t, b, func(cfg *app.Config) { cfg.DealerEnabled, cfg.TimeScale, cfg.CountSQL = true, 2, true })
+			admin := signIn(t, c, testAdminEmail, testAdminPassword)
+			p := newPlayer(t, c, "100000.00")
+			var draws []string
+			for i := range 2 {
+				tableID := createTable(t, admin, unique(fmt.Sprint("n1-", i)))
+				d, _ := openDraw(t, c, tableID)
+				draws = append(draws, d)
+			}
+			for i := range 60 {
+				p.Client.MustDo(t, `mutation($in: PlaceBetInput!) { placeBet(input: $in) { id } }`, map[string]any{"in": map[string]any{
+					"drawId": draws[i%2], "selection": map[string]any{"position": i%6 + 1}, "stake": "100.00", "idempotencyKey": fmt.Sprint("n1-", i)}}, nil)
+			}
+			const q = `query($n: Int) { myBets(first: $n) { edges { node { id stake draw { id number phase odds { exact } table { id name } } } } pageInfo { hasNextPage } } }`
+			count := func(n int) int {
+				t.Helper()
+				body, _ := json.Marshal(map[string]any{"query": q, "variables": map[string]any{"n": n}})
+				req, _ := http.NewRequest(http.MethodPost, c.URL, bytes.NewReader(body))
+				req.Header.Set("Content-Type", "application/json")
+				req.Header.Set("Authorization", "Bearer "+p.Client.Token)
+				resp, err := http.DefaultClient.Do(req)
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer resp.Body.Close()
+				var out struct {
+					Data struct {
+						MyBets struct {
+							Edges []struct {
+								Node struct {
+									Draw struct {
+										ID    string
+										Table struct{ ID, Name string }
+									}
+								}
+							}
+						}
+					}
+					Errors []any
+				}
+				if err := json.NewDecoder(resp.Body).Decode(&out); err != nil || len(out.Errors) > 0 {
+					t.Fatalf("page of %d: %v %v", n, err, out.Errors)
+				}
+				if got := len(out.Data.MyBets.Edges); got != n {
+					t.Fatalf("page of %d has %d bets", n, got)
+				}
+				for _, e := range out.Data.MyBets.Edges {
+					if e.Node.Draw.ID == "" || e.Node.Draw.Table.Name == "" {
+						t.Fatalf("bet without its draw and table: %+v", e)
+					}
+				}
+				s, err := strconv.Atoi(resp.Header.Get("X-SQL-Statements"))
+				if err != nil {
+					t.Fatalf("no statement count: %q", resp.Header.Get("X-SQL-Statements"))
+				}
+				return s
+			}
+			small, large := count(5), count(50)
+			t.Logf("SQL statements: %d for 5 bets, %d for 50", small, large)
+			if small != large || large > 5 {
+				t.Fatalf("SQL statements: %d for a page of 5, %d for a page of 50; want the same small constant", small, large)
+			}
+		})
+	}
+}
