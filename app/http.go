@@ -13,7 +13,6 @@ import (
 	"time"
 
 	"github.com/99designs/gqlgen/graphql"
-	"github.com/99designs/gqlgen/graphql/playground"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
@@ -74,7 +73,14 @@ func (a *App) routes() http.Handler {
 	}
 	mux.Handle("/query", instrument("/query", a.cors(query)))
 	if a.cfg.Playground {
-		mux.Handle("GET /{$}", playground.Handler("Pokertote", "/query"))
+		ide := graphiqlHandler()
+		mux.Handle("GET /graphiql", ide)
+		mux.Handle("GET /graphiql/", ide)
+		if a.cfg.Development() {
+			// "/" belongs to the web client; until it is served, development
+			// points at the IDE.
+			mux.Handle("GET /{$}", http.RedirectHandler("/graphiql", http.StatusFound))
+		}
 	}
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
