@@ -82,6 +82,41 @@ func TestNoNPlusOne(t *testing.T) {
 			if small != large || large > 5 {
 				t.Fatalf("SQL statements: %d for a page of 5, %d for a page of 50; want the same small constant", small, large)
 			}
+
+			// The audit trail with each entry's actor: the actors load in one statement.
+			for i := range 50 {
+				admin.MustDo(t, `mutation($on: Boolean!) { setJackpotEnabled(enabled: $on) { enabled } }`, map[string]any{"on": i%2 == 0}, nil)
+			}
+			const audit = `query($n: Int) { auditLog(first: $n) { edges { node { action actor { email } } } } }`
+			small, large = statements(t, c.URL, admin.Token, audit, 5), statements(t, c.URL, admin.Token, audit, 50)
+			t.Logf("SQL statements: %d for 5 audit entries, %d for 50", small, large)
+			if small != large {
+				t.Fatalf("SQL statements: %d for 5 audit entries, %d for 50", small, large)
+			}
 		})
 	}
+}
+
+// statements runs query with {"n": n} and returns the server's count of its
+// SQL statements.
+func statements(t *testing.T, url, token, query string, n int) int {
+	t.Helper()
+	body, _ := json.Marshal(map[string]any{"query": query, "variables": map[string]any{"n": n}})
+	req, _ := http.NewRequest(http.MethodPost, url, bytes.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Authorization", "Bearer "+token)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var out struct{ Errors []any }
+	if err := json.NewDecoder(resp.Body).Decode(&out); err != nil || len(out.Errors) > 0 {
+		t.Fatalf("%d: %v %v", n, err, out.Errors)
+	}
+	s, err := strconv.Atoi(resp.Header.Get("X-SQL-Statements"))
+	if err != nil {
+		t.Fatalf("no statement count: %q", resp.Header.Get("X-SQL-Statements"))
+	}
+	return s
 }

@@ -249,6 +249,13 @@ func (a *AccountsAPI) PendingVerifications(ctx context.Context, first *int, afte
 	if err != nil {
 		return nil, err
 	}
+	if selects(ctx, "edges", "node", "user") {
+		ids := make([]int64, len(items))
+		for i, it := range items {
+			ids[i] = it.UserID
+		}
+		prefetchUsers(ctx, ids)
+	}
 	out := &model.PendingVerificationConnection{Edges: make([]model.PendingVerificationEdge, 0, len(items))}
 	for _, it := range items {
 		out.Edges = append(out.Edges, model.PendingVerificationEdge{Cursor: idCursor(it.ID), Node: &model.PendingVerification{
@@ -278,6 +285,13 @@ func (a *AccountsAPI) AuditLog(ctx context.Context, first *int, after *string) (
 	items, next, err := a.Service.AuditLog(ctx, v.UserID, p)
 	if err != nil {
 		return nil, err
+	}
+	if selects(ctx, "edges", "node", "actor") {
+		ids := make([]int64, len(items))
+		for i, e := range items {
+			ids[i] = e.ActorID
+		}
+		prefetchUsers(ctx, ids)
 	}
 	out := &model.AuditEntryConnection{Edges: make([]model.AuditEntryEdge, 0, len(items))}
 	for _, e := range items {

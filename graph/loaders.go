@@ -143,6 +143,22 @@ func prefetchDraws(ctx context.Context, drawIDs []int64) {
 	_, _ = l.tables.LoadAll(ctx, tableIDs)
 }
 
+// prefetchUsers loads the users with these ids (0s skipped) in one batch
+// into the operation's loader.
+func prefetchUsers(ctx context.Context, ids []int64) {
+	l := loadersFrom(ctx)
+	if l == nil || l.users == nil {
+		return
+	}
+	keys := make([]int64, 0, len(ids))
+	for _, id := range ids {
+		if id != 0 {
+			keys = append(keys, id)
+		}
+	}
+	_, _ = l.users.LoadAll(ctx, keys) // misses surface in the fields that need them
+}
+
 // loadDraw is a draw by id: through the operation's loader when there is
 // one, else straight from the store.
 func loadDraw(ctx context.Context, s tote.Store, id int64) (tote.Draw, error) {
