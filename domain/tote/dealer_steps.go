@@ -211,7 +211,7 @@ func (d *Dealer) dealCards(ctx context.Context, act action) error {
 	next := *d.draw
 	deal, ok := next.Deal()
 	if !ok {
-		return errs.E(errs.Internal, "draw %d has no public seed", next.ID)
+		return errs.E(errs.Internal, "draw id %d has no public seed", next.ID)
 	}
 	ev := TableEvent{TableID: next.TableID, DrawID: next.ID, Type: EventCardsDealt}
 	var open Round

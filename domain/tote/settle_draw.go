@@ -93,7 +93,7 @@ func poolOf(d *Draw, k PoolKey, bets []Bet, cfg PoolConfig) Pool {
 func (s *Service) settleInTx(ctx context.Context, tx Tx, d Draw, t Table) (stepResult, error) {
 	deal, ok := d.Deal()
 	if !ok || len(d.Board) != 5 || len(d.Pockets) != d.Positions {
-		return stepResult{}, errs.E(errs.Internal, "draw %d is not fully dealt", d.ID)
+		return stepResult{}, errs.E(errs.Internal, "draw id %d is not fully dealt", d.ID)
 	}
 	outcome := OutcomeOf(deal)
 	bets, err := tx.DrawBets(ctx, d.ID)
