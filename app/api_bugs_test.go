@@ -68,7 +68,7 @@ func TestAuthPayloadOwnerFields(t *testing.T) {
 // returns its id and number.
 func openDraw(t *testing.T, c *gqltest.Client, tableID string) (id string, number int) {
 	t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
+	deadline := time.Now().Add(120 * time.Second) // generous: the machine may be loaded (-race)
 	for time.Now().Before(deadline) {
 		var out struct {
 			Table struct {
@@ -85,7 +85,7 @@ func openDraw(t *testing.T, c *gqltest.Client, tableID string) (id string, numbe
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
-	t.Fatalf("table %s opened no draw in 30 s", tableID)
+	t.Fatalf("table %s opened no draw in 120 s", tableID)
 	return "", 0
 }
 

@@ -2,11 +2,13 @@ package app_test
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
 	"strconv"
 	"testing"
+	"time"
 
 	"github.com/pokertote/pokertote/app"
 )
@@ -20,18 +22,34 @@ func TestNoNPlusOne(t *testing.T) {
 	t.Parallel()
 	for _, b := range backends(t) {
 		t.Run(b.name, func(t *testing.T) {
-			_, c := startServer(t, b, func(cfg *app.Config) { cfg.DealerEnabled, cfg.TimeScale, cfg.CountSQL = true, 2, true })
+			_, c := startServer(t, b, func(cfg *app.Config) { cfg.DealerEnabled, cfg.TimeScale, cfg.CountSQL = true, 1, true })
 			admin := signIn(t, c, testAdminEmail, testAdminPassword)
 			p := newPlayer(t, c, "100000.00")
-			var draws []string
+			var tables []string
 			for i := range 2 {
-				tableID := createTable(t, admin, unique(fmt.Sprint("n1-", i)))
-				d, _ := openDraw(t, c, tableID)
-				draws = append(draws, d)
+				tables = append(tables, createTable(t, admin, unique(fmt.Sprint("n1-", i))))
 			}
-			for i := range 60 {
-				p.Client.MustDo(t, `mutation($in: PlaceBetInput!) { placeBet(input: $in) { id } }`, map[string]any{"in": map[string]any{
-					"drawId": draws[i%2], "selection": map[string]any{"position": i%6 + 1}, "stake": "100.00", "idempotencyKey": fmt.Sprint("n1-", i)}}, nil)
+			// 60 bets over the two tables' draws; when a round closes under a
+			// loaded machine, the bet goes to the table's next open round.
+			draws := map[string]string{}
+			for i := 0; i < 60; {
+				tableID := tables[i%2]
+				if draws[tableID] == "" {
+					draws[tableID], _ = openDraw(t, c, tableID)
+				}
+				res, err := p.Client.Do(context.Background(), `mutation($in: PlaceBetInput!) { placeBet(input: $in) { id } }`, map[string]any{"in": map[string]any{
+					"drawId": draws[tableID], "selection": map[string]any{"position": i%6 + 1}, "stake": "100.00", "idempotencyKey": fmt.Sprint("n1-", i)}})
+				switch {
+				case err != nil:
+					t.Fatal(err)
+				case len(res.Errors) > 0 && res.Errors[0].Code() == "CONFLICT":
+					draws[tableID] = "" // the round closed: wait for the next one
+					time.Sleep(200 * time.Millisecond)
+				case len(res.Errors) > 0:
+					t.Fatalf("bet %d: %+v", i, res.Errors)
+				default:
+					i++
+				}
 			}
 			const q = `query($n: Int) { myBets(first: $n) { edges { node { id stake draw { id number phase odds { exact } table { id name } } } } pageInfo { hasNextPage } } }`
 			count := func(n int) int {
