@@ -12,6 +12,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"go.opentelemetry.io/otel/trace"
 )
 
 // Config is every setting of the server, read from the environment. Zero
@@ -47,7 +49,28 @@ type Config struct {
 	DemoTables     bool          // DEMO_TABLES: create the two demo tables on first start, default true
 	DealerEnabled  bool          // DEALER: run table dealers in this replica, default true
 	TimeScale      float64       // TIME_SCALE: divides round lengths and card pacing (tests, demos), default 1
+	// The beacon the totalizator's cards are drawn from (docs/fairness.md).
+	Beacon           string // BEACON: drand (quicknet over HTTP; default in production) or local (default in development)
+	DrandURL         string // DRAND_URL: the drand HTTP relay, default https://api.drand.sh
+	BeaconAllowLocal bool   // BEACON_ALLOW_LOCAL: lets production run on the local beacon (which proves nothing to players)
+	BeaconSecret     string // BEACON_SECRET: key secret of the local beacon, 32+ bytes; replicas must share it
+	DebugAddr        string // DEBUG_ADDR: serve net/http/pprof on this (loopback) address; empty: off
+
+	// Operations (issue 13).
+	EventRetention     time.Duration // EVENT_RETENTION: table events older than this are pruned once their draw is finished, default 720h
+	EventPruneInterval time.Duration // EVENT_PRUNE_INTERVAL: how often each replica prunes, default 10m
+	ReconcileInterval  time.Duration // RECONCILE_INTERVAL: how often each replica checks the ledger's books, default 15m
+	OTLPEndpoint       string        // OTEL_EXPORTER_OTLP_ENDPOINT (or ..._TRACES_ENDPOINT): traces are exported over OTLP/HTTP when set
+
+	// TracerProvider, when set by an embedder or a test, receives the
+	// spans instead of the OTLP exporter; never read from the environment.
+	TracerProvider trace.TracerProvider
 }
+
+// defaultBeaconSecret keys the local beacon when BEACON_SECRET is not set.
+// It is public on purpose: the local beacon is for offline runs and proves
+// nothing, whatever its key.
+const defaultBeaconSecret = "pokertote local beacon: development only, proves nothing"
 
 // DefaultConfig returns the defaults of every setting.
 func DefaultConfig() Config {
@@ -74,6 +97,12 @@ func DefaultConfig() Config {
 		DemoTables:     true,
 		DealerEnabled:  true,
 		TimeScale:      1,
+		Beacon:         "local",
+		BeaconSecret:   defaultBeaconSecret,
+
+		EventRetention:     30 * 24 * time.Hour,
+		EventPruneInterval: 10 * time.Minute,
+		ReconcileInterval:  15 * time.Minute,
 	}
 }
 
@@ -128,6 +157,13 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 	} else {
 		c.LogFormat = "json"
 	}
+	if !c.Development() {
+		c.Beacon = "drand"
+	}
+	str("BEACON", &c.Beacon)
+	str("DRAND_URL", &c.DrandURL)
+	flag("BEACON_ALLOW_LOCAL", &c.BeaconAllowLocal)
+	str("BEACON_SECRET", &c.BeaconSecret)
 	str("ADDR", &c.Addr)
 	if p := getenv("PORT"); p != "" && getenv("ADDR") == "" {
 		c.Addr = ":" + p
@@ -144,6 +180,7 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 	dur("ACCESS_TOKEN_TTL", &c.AccessTTL)
 	dur("REFRESH_TOKEN_TTL", &c.RefreshTTL)
 	str("DOCUMENT_PEPPER", &c.DocumentPepper)
+	str("DEBUG_ADDR", &c.DebugAddr)
 	str("ADMIN_EMAIL", &c.AdminEmail)
 	str("ADMIN_PASSWORD", &c.AdminPassword)
 	str("TIME_ZONE", &c.TimeZone)
@@ -182,6 +219,11 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 			c.TimeScale = f
 		}
 	}
+	dur("EVENT_RETENTION", &c.EventRetention)
+	dur("EVENT_PRUNE_INTERVAL", &c.EventPruneInterval)
+	dur("RECONCILE_INTERVAL", &c.ReconcileInterval)
+	str("OTEL_EXPORTER_OTLP_ENDPOINT", &c.OTLPEndpoint)
+	str("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", &c.OTLPEndpoint)
 	if err := c.Validate(); err != nil {
 		problems = append(problems, err)
 	}
@@ -228,6 +270,20 @@ func (c Config) Validate() error {
 	}
 	if c.DepthLimit < 3 {
 		problems = append(problems, errors.New("QUERY_DEPTH_LIMIT cannot be below 3"))
+	}
+	switch {
+	case c.Beacon != "local" && c.Beacon != "drand":
+		problems = append(problems, fmt.Errorf("BEACON=%q must be drand or local", c.Beacon))
+	case c.Beacon == "local" && !c.Development() && !c.BeaconAllowLocal:
+		problems = append(problems, errors.New("BEACON=local in production: the local beacon is the server's own and proves nothing to players; use BEACON=drand, or set BEACON_ALLOW_LOCAL=true to run on it anyway"))
+	}
+	if len(c.BeaconSecret) < 32 {
+		problems = append(problems, errors.New("BEACON_SECRET must be at least 32 bytes"))
+	}
+	if c.DrandURL != "" {
+		if u, err := url.Parse(c.DrandURL); err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
+			problems = append(problems, errors.New("DRAND_URL must be an http(s):// URL"))
+		}
 	}
 	if c.MinAge < 18 {
 		problems = append(problems, errors.New("MIN_AGE cannot be below 18"))

@@ -33,7 +33,10 @@ func (a *App) routes() http.Handler {
 		Name: "pokertote_http_request_seconds", Help: "HTTP request latency by route (subscriptions excluded).",
 		Buckets: prometheus.DefBuckets,
 	}, []string{"route"})
-	reg.MustRegister(requests, latency)
+	gqlErrors := prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "pokertote_graphql_errors_total", Help: "GraphQL errors sent, by extensions.code and reason (refusals by reason).",
+	}, []string{"code", "reason"})
+	reg.MustRegister(requests, latency, gqlErrors)
 	for _, c := range a.metrics {
 		reg.MustRegister(c)
 	}
@@ -53,6 +56,8 @@ func (a *App) routes() http.Handler {
 		Authenticate:    a.authenticate,
 		APQCache:        a.apqCache(),
 		Loaders:         a.resolver.LoaderMiddleware(),
+		CountError:      func(code, reason string) { gqlErrors.WithLabelValues(code, reason).Inc() },
+		Tracer:          a.tracerOrNil(),
 	})
 
 	mux := http.NewServeMux()
@@ -67,11 +72,15 @@ func (a *App) routes() http.Handler {
 			}
 		})
 	}
-	var query http.Handler = graph.LimitBody(a.cfg.MaxRequest, graph.AuthMiddleware(a.authenticate, gql))
+	var query http.Handler = graph.LimitBody(a.cfg.MaxRequest, graph.APIKeyMiddleware(a.keyAuth, graph.AuthMiddleware(a.authenticate, gql)))
 	if a.cfg.CountSQL {
 		query = countSQL(query)
 	}
-	mux.Handle("/query", instrument("/query", a.cors(query)))
+	query = a.cors(query)
+	if a.tracer != nil {
+		query = graph.TraceContextMiddleware(query)
+	}
+	mux.Handle("/query", instrument("/query", query))
 	if a.cfg.Playground {
 		ide := graphiqlHandler()
 		mux.Handle("GET /graphiql", ide)

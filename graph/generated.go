@@ -48,6 +48,14 @@ type DirectiveRoot struct {
 }
 
 type ComplexityRoot struct {
+	ApiKey struct {
+		CreatedAt         func(childComplexity int) int
+		ID                func(childComplexity int) int
+		Name              func(childComplexity int) int
+		RequestsPerMinute func(childComplexity int) int
+		RevokedAt         func(childComplexity int) int
+	}
+
 	AuditChange struct {
 		Field func(childComplexity int) int
 		From  func(childComplexity int) int
@@ -80,6 +88,30 @@ type ComplexityRoot struct {
 		RefreshToken          func(childComplexity int) int
 		RefreshTokenExpiresAt func(childComplexity int) int
 		User                  func(childComplexity int) int
+	}
+
+	BeaconChain struct {
+		Genesis   func(childComplexity int) int
+		Hash      func(childComplexity int) int
+		Name      func(childComplexity int) int
+		PeriodMs  func(childComplexity int) int
+		PublicKey func(childComplexity int) int
+		Scheme    func(childComplexity int) int
+	}
+
+	BeaconStreet struct {
+		ClosesAt    func(childComplexity int) int
+		Deadline    func(childComplexity int) int
+		Name        func(childComplexity int) int
+		PublishedAt func(childComplexity int) int
+		Round       func(childComplexity int) int
+		Signature   func(childComplexity int) int
+	}
+
+	Beacons struct {
+		Chain   func(childComplexity int) int
+		Streets func(childComplexity int) int
+		Version func(childComplexity int) int
 	}
 
 	Bet struct {
@@ -117,6 +149,11 @@ type ComplexityRoot struct {
 		Category    func(childComplexity int) int
 		Count       func(childComplexity int) int
 		Probability func(childComplexity int) int
+	}
+
+	CreatedApiKey struct {
+		APIKey func(childComplexity int) int
+		Key    func(childComplexity int) int
 	}
 
 	Draw struct {
@@ -161,6 +198,8 @@ type ComplexityRoot struct {
 	}
 
 	DrawVerification struct {
+		Beacon          func(childComplexity int) int
+		BeaconsValid    func(childComplexity int) int
 		CardsMatch      func(childComplexity int) int
 		CommitmentValid func(childComplexity int) int
 		Draw            func(childComplexity int) int
@@ -272,6 +311,7 @@ type ComplexityRoot struct {
 	}
 
 	Mutation struct {
+		CreateAPIKey        func(childComplexity int, input model.CreateAPIKeyInput) int
 		CreateTable         func(childComplexity int, input model.TableInput) int
 		DecideVerification  func(childComplexity int, input model.DecideVerificationInput) int
 		Deposit             func(childComplexity int, input model.CashInput) int
@@ -286,6 +326,7 @@ type ComplexityRoot struct {
 		RefreshToken        func(childComplexity int, refreshToken string) int
 		Register            func(childComplexity int, input model.RegisterInput) int
 		ResumeTable         func(childComplexity int, tableID string) int
+		RevokeAPIKey        func(childComplexity int, id string) int
 		SetCommission       func(childComplexity int, tableID string, percent model.Percent) int
 		SetJackpotEnabled   func(childComplexity int, enabled bool) int
 		SetMinStake         func(childComplexity int, tableID string, amount model.Money) int
@@ -380,6 +421,7 @@ type ComplexityRoot struct {
 	}
 
 	Query struct {
+		APIKeys              func(childComplexity int) int
 		AuditLog             func(childComplexity int, first *int, after *string) int
 		Draw                 func(childComplexity int, id string) int
 		HoldemHand           func(childComplexity int, id string) int
@@ -405,6 +447,7 @@ type ComplexityRoot struct {
 	}
 
 	Shuffle struct {
+		Beacons    func(childComplexity int) int
 		Commitment func(childComplexity int) int
 		PublicSeed func(childComplexity int) int
 		ServerSeed func(childComplexity int) int
@@ -533,6 +576,8 @@ type MutationResolver interface {
 	HoldemCommit(ctx context.Context) (*model.HoldemCommitment, error)
 	HoldemStart(ctx context.Context, input model.HoldemStartInput) (*model.HoldemHand, error)
 	HoldemDecide(ctx context.Context, input model.HoldemDecideInput) (*model.HoldemHand, error)
+	CreateAPIKey(ctx context.Context, input model.CreateAPIKeyInput) (*model.CreatedAPIKey, error)
+	RevokeAPIKey(ctx context.Context, id string) (*model.APIKey, error)
 }
 type PendingVerificationResolver interface {
 	User(ctx context.Context, obj *model.PendingVerification) (*model.User, error)
@@ -553,6 +598,7 @@ type QueryResolver interface {
 	HoldemSettings(ctx context.Context) (*model.HoldemSettings, error)
 	HoldemHand(ctx context.Context, id string) (*model.HoldemHand, error)
 	HoldemHands(ctx context.Context, first *int, after *string) (*model.HoldemHandConnection, error)
+	APIKeys(ctx context.Context) ([]model.APIKey, error)
 }
 type SubscriptionResolver interface {
 	TableEvents(ctx context.Context, tableID string, afterSeq *int64) (<-chan *model.TableEvent, error)
@@ -587,6 +633,37 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 	ec := newExecutionContext(nil, e, nil)
 	_ = ec
 	switch typeName + "." + field {
+
+	case "ApiKey.createdAt":
+		if e.ComplexityRoot.ApiKey.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ApiKey.CreatedAt(childComplexity), true
+	case "ApiKey.id":
+		if e.ComplexityRoot.ApiKey.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ApiKey.ID(childComplexity), true
+	case "ApiKey.name":
+		if e.ComplexityRoot.ApiKey.Name == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ApiKey.Name(childComplexity), true
+	case "ApiKey.requestsPerMinute":
+		if e.ComplexityRoot.ApiKey.RequestsPerMinute == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ApiKey.RequestsPerMinute(childComplexity), true
+	case "ApiKey.revokedAt":
+		if e.ComplexityRoot.ApiKey.RevokedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ApiKey.RevokedAt(childComplexity), true
 
 	case "AuditChange.field":
 		if e.ComplexityRoot.AuditChange.Field == nil {
@@ -706,6 +783,99 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.AuthPayload.User(childComplexity), true
+
+	case "BeaconChain.genesis":
+		if e.ComplexityRoot.BeaconChain.Genesis == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BeaconChain.Genesis(childComplexity), true
+	case "BeaconChain.hash":
+		if e.ComplexityRoot.BeaconChain.Hash == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BeaconChain.Hash(childComplexity), true
+	case "BeaconChain.name":
+		if e.ComplexityRoot.BeaconChain.Name == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BeaconChain.Name(childComplexity), true
+	case "BeaconChain.periodMs":
+		if e.ComplexityRoot.BeaconChain.PeriodMs == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BeaconChain.PeriodMs(childComplexity), true
+	case "BeaconChain.publicKey":
+		if e.ComplexityRoot.BeaconChain.PublicKey == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BeaconChain.PublicKey(childComplexity), true
+	case "BeaconChain.scheme":
+		if e.ComplexityRoot.BeaconChain.Scheme == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BeaconChain.Scheme(childComplexity), true
+
+	case "BeaconStreet.closesAt":
+		if e.ComplexityRoot.BeaconStreet.ClosesAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BeaconStreet.ClosesAt(childComplexity), true
+	case "BeaconStreet.deadline":
+		if e.ComplexityRoot.BeaconStreet.Deadline == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BeaconStreet.Deadline(childComplexity), true
+	case "BeaconStreet.name":
+		if e.ComplexityRoot.BeaconStreet.Name == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BeaconStreet.Name(childComplexity), true
+	case "BeaconStreet.publishedAt":
+		if e.ComplexityRoot.BeaconStreet.PublishedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BeaconStreet.PublishedAt(childComplexity), true
+	case "BeaconStreet.round":
+		if e.ComplexityRoot.BeaconStreet.Round == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BeaconStreet.Round(childComplexity), true
+	case "BeaconStreet.signature":
+		if e.ComplexityRoot.BeaconStreet.Signature == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BeaconStreet.Signature(childComplexity), true
+
+	case "Beacons.chain":
+		if e.ComplexityRoot.Beacons.Chain == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Beacons.Chain(childComplexity), true
+	case "Beacons.streets":
+		if e.ComplexityRoot.Beacons.Streets == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Beacons.Streets(childComplexity), true
+	case "Beacons.version":
+		if e.ComplexityRoot.Beacons.Version == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Beacons.Version(childComplexity), true
 
 	case "Bet.draw":
 		if e.ComplexityRoot.Bet.Draw == nil {
@@ -843,6 +1013,19 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.CategoryOdds.Probability(childComplexity), true
+
+	case "CreatedApiKey.apiKey":
+		if e.ComplexityRoot.CreatedApiKey.APIKey == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CreatedApiKey.APIKey(childComplexity), true
+	case "CreatedApiKey.key":
+		if e.ComplexityRoot.CreatedApiKey.Key == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CreatedApiKey.Key(childComplexity), true
 
 	case "Draw.board":
 		if e.ComplexityRoot.Draw.Board == nil {
@@ -1027,6 +1210,18 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.DrawResult.WinningCategory(childComplexity), true
 
+	case "DrawVerification.beacon":
+		if e.ComplexityRoot.DrawVerification.Beacon == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DrawVerification.Beacon(childComplexity), true
+	case "DrawVerification.beaconsValid":
+		if e.ComplexityRoot.DrawVerification.BeaconsValid == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DrawVerification.BeaconsValid(childComplexity), true
 	case "DrawVerification.cardsMatch":
 		if e.ComplexityRoot.DrawVerification.CardsMatch == nil {
 			break
@@ -1472,6 +1667,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.LedgerEntryEdge.Node(childComplexity), true
 
+	case "Mutation.createApiKey":
+		if e.ComplexityRoot.Mutation.CreateAPIKey == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_createApiKey_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.CreateAPIKey(childComplexity, args["input"].(model.CreateAPIKeyInput)), true
 	case "Mutation.createTable":
 		if e.ComplexityRoot.Mutation.CreateTable == nil {
 			break
@@ -1621,6 +1827,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.ResumeTable(childComplexity, args["tableId"].(string)), true
+	case "Mutation.revokeApiKey":
+		if e.ComplexityRoot.Mutation.RevokeAPIKey == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_revokeApiKey_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.RevokeAPIKey(childComplexity, args["id"].(string)), true
 	case "Mutation.setCommission":
 		if e.ComplexityRoot.Mutation.SetCommission == nil {
 			break
@@ -2038,6 +2255,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.PositionOdds.WinBoards(childComplexity), true
 
+	case "Query.apiKeys":
+		if e.ComplexityRoot.Query.APIKeys == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Query.APIKeys(childComplexity), true
 	case "Query.auditLog":
 		if e.ComplexityRoot.Query.AuditLog == nil {
 			break
@@ -2210,6 +2433,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.SelectionTotal.Stake(childComplexity), true
 
+	case "Shuffle.beacons":
+		if e.ComplexityRoot.Shuffle.Beacons == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Shuffle.Beacons(childComplexity), true
 	case "Shuffle.commitment":
 		if e.ComplexityRoot.Shuffle.Commitment == nil {
 			break
@@ -2593,6 +2822,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 	inputUnmarshalers := func() *graphql.InputUnmarshalerIndex {
 		return graphql.NewInputUnmarshalerIndex(
 			graphql.NewInputUnmarshaler("CashInput", ec.unmarshalInputCashInput),
+			graphql.NewInputUnmarshaler("CreateApiKeyInput", ec.unmarshalInputCreateApiKeyInput),
 			graphql.NewInputUnmarshaler("DecideVerificationInput", ec.unmarshalInputDecideVerificationInput),
 			graphql.NewInputUnmarshaler("ExpressInput", ec.unmarshalInputExpressInput),
 			graphql.NewInputUnmarshaler("HoldemBoxInput", ec.unmarshalInputHoldemBoxInput),
@@ -2961,6 +3191,47 @@ type Shuffle {
   publicSeed: String
   "The server seed, hex; null until the draw or hand is over."
   serverSeed: String
+  "Totalizator draws: the beacon rounds the streets are drawn from, committed when the draw opened (docs/fairness.md); null for Casino Hold'em and for version-1 draws."
+  beacons: Beacons
+}
+
+# ---------------------------------------------------------------- fairness (issue 10)
+
+"A draw's commitment to its public randomness beacon, and the rounds fetched so far."
+type Beacons {
+  "Version of the fair deal (2)."
+  version: Int!
+  chain: BeaconChain!
+  "One per street, in order: pockets, flop, turn, river."
+  streets: [BeaconStreet!]!
+}
+
+"A beacon chain: drand's quicknet, or the server's own local chain (which proves nothing to players)."
+type BeaconChain {
+  "quicknet or local."
+  name: String!
+  hash: String!
+  scheme: String!
+  "BLS12-381 G2 public key, hex."
+  publicKey: String!
+  "When round 1 was published."
+  genesis: Time!
+  periodMs: Int!
+}
+
+"The beacon round one street is drawn from."
+type BeaconStreet {
+  "pockets, flop, turn or river."
+  name: String!
+  "When the street's betting round closes (committed when the draw opened)."
+  closesAt: Time!
+  "The first beacon round published after closesAt."
+  round: Int64!
+  publishedAt: Time!
+  "The draw is voided if the round is not available by then."
+  deadline: Time!
+  "The round's BLS signature, hex, once the dealer fetched and verified it."
+  signature: String
 }
 
 # ---------------------------------------------------------------- totalizator
@@ -3224,6 +3495,10 @@ type DrawVerification {
   cardsMatch: Boolean!
   "Every pool recomputed from the bets gives the published coefficients and payouts."
   payoutsMatch: Boolean!
+  "The beacon chain is known, every round is the first after its close and every signature verifies (version-1 draws: the public seed matches the round-1 bets)."
+  beaconsValid: Boolean!
+  "The beacon chain the cards were drawn from: quicknet, local, or null for a version-1 draw."
+  beacon: String
   problems: [String!]!
 }
 
@@ -3472,9 +3747,10 @@ input HoldemStartInput {
   "Optional: any text of the player's (at most 256 bytes), mixed into the shuffle."
   cut: String
   """
-  Optional: the commitment returned by holdemCommit. The hand is then dealt
-  from that seed, which was fixed before the cut was chosen. Without it the
-  server draws a fresh seed for this hand.
+  Required (BAD_USER_INPUT COMMITMENT_REQUIRED without it): the commitment
+  returned by holdemCommit. The hand is dealt from that seed, which was fixed
+  and shown before the cut was chosen, so the house cannot pick it to suit
+  the cut (docs/fairness.md).
   """
   commitment: String
   idempotencyKey: String!
@@ -3560,6 +3836,49 @@ type Subscription {
   "The signed-in user's bets, balance and Casino Hold'em hands."
   myEvents: UserEvent! @authenticated
 }
+
+# ---------------------------------------------------------------- affiliate API keys (issue 13)
+# An affiliate's server sends its key as ` + "`" + `X-API-Key: ptk_...` + "`" + ` (or
+# ` + "`" + `Authorization: ApiKey ptk_...` + "`" + `), on HTTP requests and on the WebSocket
+# upgrade. A key reads public data and results only: tables, table, draw,
+# results, jackpot, verifyDraw, holdemSettings and tableEvents; anything else
+# is FORBIDDEN / API_KEY_SCOPE. Over its rate: FORBIDDEN / RATE_LIMITED
+# (HTTP 429 with Retry-After).
+
+"An affiliate's API key, without its secret."
+type ApiKey {
+  "The key's public id (the part after ptk_)."
+  id: ID!
+  name: String!
+  requestsPerMinute: Int!
+  createdAt: Time!
+  revokedAt: Time
+}
+
+"A key just made: ` + "`" + `key` + "`" + ` is shown this once and never again."
+type CreatedApiKey {
+  apiKey: ApiKey!
+  key: String!
+}
+
+input CreateApiKeyInput {
+  "Whose key it is, e.g. the affiliate's company."
+  name: String!
+  "Requests allowed per minute, 1 to 60000; default 600."
+  requestsPerMinute: Int
+}
+
+extend type Query {
+  "Every API key, newest first (admins)."
+  apiKeys: [ApiKey!]! @hasRole(roles: [ADMIN])
+}
+
+extend type Mutation {
+  "Makes an affiliate API key (audited)."
+  createApiKey(input: CreateApiKeyInput!): CreatedApiKey! @hasRole(roles: [ADMIN])
+  "Revokes a key at once on every replica (audited)."
+  revokeApiKey(id: ID!): ApiKey! @hasRole(roles: [ADMIN])
+}
 `, BuiltIn: false},
 }
 var parsedSchema = gqlparser.MustLoadSchema(sources...)
@@ -3567,6 +3886,22 @@ var parsedSchema = gqlparser.MustLoadSchema(sources...)
 // childFields_* functions provide shared child field context lookups.
 // Each function is generated once per unique object type, deduplicating the
 // switch statements that were previously inlined in every fieldContext_* function.
+
+func (ec *executionContext) childFields_ApiKey(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_ApiKey_id(ctx, field)
+	case "name":
+		return ec.fieldContext_ApiKey_name(ctx, field)
+	case "requestsPerMinute":
+		return ec.fieldContext_ApiKey_requestsPerMinute(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_ApiKey_createdAt(ctx, field)
+	case "revokedAt":
+		return ec.fieldContext_ApiKey_revokedAt(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ApiKey", field.Name)
+}
 
 func (ec *executionContext) childFields_AuditChange(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
@@ -3634,6 +3969,54 @@ func (ec *executionContext) childFields_AuthPayload(ctx context.Context, field g
 		return ec.fieldContext_AuthPayload_user(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type AuthPayload", field.Name)
+}
+
+func (ec *executionContext) childFields_BeaconChain(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "name":
+		return ec.fieldContext_BeaconChain_name(ctx, field)
+	case "hash":
+		return ec.fieldContext_BeaconChain_hash(ctx, field)
+	case "scheme":
+		return ec.fieldContext_BeaconChain_scheme(ctx, field)
+	case "publicKey":
+		return ec.fieldContext_BeaconChain_publicKey(ctx, field)
+	case "genesis":
+		return ec.fieldContext_BeaconChain_genesis(ctx, field)
+	case "periodMs":
+		return ec.fieldContext_BeaconChain_periodMs(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type BeaconChain", field.Name)
+}
+
+func (ec *executionContext) childFields_BeaconStreet(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "name":
+		return ec.fieldContext_BeaconStreet_name(ctx, field)
+	case "closesAt":
+		return ec.fieldContext_BeaconStreet_closesAt(ctx, field)
+	case "round":
+		return ec.fieldContext_BeaconStreet_round(ctx, field)
+	case "publishedAt":
+		return ec.fieldContext_BeaconStreet_publishedAt(ctx, field)
+	case "deadline":
+		return ec.fieldContext_BeaconStreet_deadline(ctx, field)
+	case "signature":
+		return ec.fieldContext_BeaconStreet_signature(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type BeaconStreet", field.Name)
+}
+
+func (ec *executionContext) childFields_Beacons(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "version":
+		return ec.fieldContext_Beacons_version(ctx, field)
+	case "chain":
+		return ec.fieldContext_Beacons_chain(ctx, field)
+	case "streets":
+		return ec.fieldContext_Beacons_streets(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Beacons", field.Name)
 }
 
 func (ec *executionContext) childFields_Bet(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -3708,6 +4091,16 @@ func (ec *executionContext) childFields_CategoryOdds(ctx context.Context, field 
 		return ec.fieldContext_CategoryOdds_count(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type CategoryOdds", field.Name)
+}
+
+func (ec *executionContext) childFields_CreatedApiKey(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "apiKey":
+		return ec.fieldContext_CreatedApiKey_apiKey(ctx, field)
+	case "key":
+		return ec.fieldContext_CreatedApiKey_key(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type CreatedApiKey", field.Name)
 }
 
 func (ec *executionContext) childFields_Draw(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -3802,6 +4195,10 @@ func (ec *executionContext) childFields_DrawVerification(ctx context.Context, fi
 		return ec.fieldContext_DrawVerification_cardsMatch(ctx, field)
 	case "payoutsMatch":
 		return ec.fieldContext_DrawVerification_payoutsMatch(ctx, field)
+	case "beaconsValid":
+		return ec.fieldContext_DrawVerification_beaconsValid(ctx, field)
+	case "beacon":
+		return ec.fieldContext_DrawVerification_beacon(ctx, field)
 	case "problems":
 		return ec.fieldContext_DrawVerification_problems(ctx, field)
 	}
@@ -4202,6 +4599,8 @@ func (ec *executionContext) childFields_Shuffle(ctx context.Context, field graph
 		return ec.fieldContext_Shuffle_publicSeed(ctx, field)
 	case "serverSeed":
 		return ec.fieldContext_Shuffle_serverSeed(ctx, field)
+	case "beacons":
+		return ec.fieldContext_Shuffle_beacons(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Shuffle", field.Name)
 }
@@ -4504,6 +4903,20 @@ func (ec *executionContext) field_Draw_pools_args(ctx context.Context, rawArgs m
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_createApiKey_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.CreateAPIKeyInput, error) {
+			return ec.unmarshalNCreateApiKeyInput2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐCreateAPIKeyInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_createTable_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -4699,6 +5112,20 @@ func (ec *executionContext) field_Mutation_resumeTable_args(ctx context.Context,
 		return nil, err
 	}
 	args["tableId"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_revokeApiKey_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
 	return args, nil
 }
 
@@ -5198,6 +5625,121 @@ func (ec *executionContext) field___Type_inputFields_args(ctx context.Context, r
 
 // region    **************************** field.gotpl *****************************
 
+func (ec *executionContext) _ApiKey_id(ctx context.Context, field graphql.CollectedField, obj *model.APIKey) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ApiKey_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ApiKey_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ApiKey", field, false, false, "ID")
+}
+
+func (ec *executionContext) _ApiKey_name(ctx context.Context, field graphql.CollectedField, obj *model.APIKey) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ApiKey_name(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Name, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ApiKey_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ApiKey", field, false, false, "String")
+}
+
+func (ec *executionContext) _ApiKey_requestsPerMinute(ctx context.Context, field graphql.CollectedField, obj *model.APIKey) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ApiKey_requestsPerMinute(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.RequestsPerMinute, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ApiKey_requestsPerMinute(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ApiKey", field, false, false, "Int")
+}
+
+func (ec *executionContext) _ApiKey_createdAt(ctx context.Context, field graphql.CollectedField, obj *model.APIKey) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ApiKey_createdAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ApiKey_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ApiKey", field, false, false, "Time")
+}
+
+func (ec *executionContext) _ApiKey_revokedAt(ctx context.Context, field graphql.CollectedField, obj *model.APIKey) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ApiKey_revokedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.RevokedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_ApiKey_revokedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ApiKey", field, false, false, "Time")
+}
+
 func (ec *executionContext) _AuditChange_field(ctx context.Context, field graphql.CollectedField, obj *model.AuditChange) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -5684,6 +6226,369 @@ func (ec *executionContext) fieldContext_AuthPayload_user(_ context.Context, fie
 		IsResolver: false,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_User(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _BeaconChain_name(ctx context.Context, field graphql.CollectedField, obj *model.BeaconChain) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BeaconChain_name(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Name, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_BeaconChain_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BeaconChain", field, false, false, "String")
+}
+
+func (ec *executionContext) _BeaconChain_hash(ctx context.Context, field graphql.CollectedField, obj *model.BeaconChain) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BeaconChain_hash(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Hash, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_BeaconChain_hash(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BeaconChain", field, false, false, "String")
+}
+
+func (ec *executionContext) _BeaconChain_scheme(ctx context.Context, field graphql.CollectedField, obj *model.BeaconChain) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BeaconChain_scheme(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Scheme, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_BeaconChain_scheme(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BeaconChain", field, false, false, "String")
+}
+
+func (ec *executionContext) _BeaconChain_publicKey(ctx context.Context, field graphql.CollectedField, obj *model.BeaconChain) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BeaconChain_publicKey(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PublicKey, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_BeaconChain_publicKey(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BeaconChain", field, false, false, "String")
+}
+
+func (ec *executionContext) _BeaconChain_genesis(ctx context.Context, field graphql.CollectedField, obj *model.BeaconChain) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BeaconChain_genesis(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Genesis, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_BeaconChain_genesis(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BeaconChain", field, false, false, "Time")
+}
+
+func (ec *executionContext) _BeaconChain_periodMs(ctx context.Context, field graphql.CollectedField, obj *model.BeaconChain) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BeaconChain_periodMs(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PeriodMs, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_BeaconChain_periodMs(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BeaconChain", field, false, false, "Int")
+}
+
+func (ec *executionContext) _BeaconStreet_name(ctx context.Context, field graphql.CollectedField, obj *model.BeaconStreet) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BeaconStreet_name(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Name, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_BeaconStreet_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BeaconStreet", field, false, false, "String")
+}
+
+func (ec *executionContext) _BeaconStreet_closesAt(ctx context.Context, field graphql.CollectedField, obj *model.BeaconStreet) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BeaconStreet_closesAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ClosesAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_BeaconStreet_closesAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BeaconStreet", field, false, false, "Time")
+}
+
+func (ec *executionContext) _BeaconStreet_round(ctx context.Context, field graphql.CollectedField, obj *model.BeaconStreet) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BeaconStreet_round(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Round, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt642int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_BeaconStreet_round(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BeaconStreet", field, false, false, "Int64")
+}
+
+func (ec *executionContext) _BeaconStreet_publishedAt(ctx context.Context, field graphql.CollectedField, obj *model.BeaconStreet) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BeaconStreet_publishedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PublishedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_BeaconStreet_publishedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BeaconStreet", field, false, false, "Time")
+}
+
+func (ec *executionContext) _BeaconStreet_deadline(ctx context.Context, field graphql.CollectedField, obj *model.BeaconStreet) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BeaconStreet_deadline(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Deadline, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_BeaconStreet_deadline(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BeaconStreet", field, false, false, "Time")
+}
+
+func (ec *executionContext) _BeaconStreet_signature(ctx context.Context, field graphql.CollectedField, obj *model.BeaconStreet) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BeaconStreet_signature(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Signature, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_BeaconStreet_signature(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BeaconStreet", field, false, false, "String")
+}
+
+func (ec *executionContext) _Beacons_version(ctx context.Context, field graphql.CollectedField, obj *model.Beacons) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Beacons_version(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Version, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Beacons_version(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Beacons", field, false, false, "Int")
+}
+
+func (ec *executionContext) _Beacons_chain(ctx context.Context, field graphql.CollectedField, obj *model.Beacons) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Beacons_chain(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Chain, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.BeaconChain) graphql.Marshaler {
+			return ec.marshalNBeaconChain2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐBeaconChain(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Beacons_chain(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Beacons",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_BeaconChain(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Beacons_streets(ctx context.Context, field graphql.CollectedField, obj *model.Beacons) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Beacons_streets(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Streets, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []model.BeaconStreet) graphql.Marshaler {
+			return ec.marshalNBeaconStreet2ᚕgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐBeaconStreetᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Beacons_streets(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Beacons",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_BeaconStreet(ctx, field)
 		},
 	}
 	return fc, nil
@@ -6238,6 +7143,61 @@ func (ec *executionContext) _CategoryOdds_count(ctx context.Context, field graph
 }
 func (ec *executionContext) fieldContext_CategoryOdds_count(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("CategoryOdds", field, false, false, "Int")
+}
+
+func (ec *executionContext) _CreatedApiKey_apiKey(ctx context.Context, field graphql.CollectedField, obj *model.CreatedAPIKey) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CreatedApiKey_apiKey(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.APIKey, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.APIKey) graphql.Marshaler {
+			return ec.marshalNApiKey2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐAPIKey(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CreatedApiKey_apiKey(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "CreatedApiKey",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ApiKey(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _CreatedApiKey_key(ctx context.Context, field graphql.CollectedField, obj *model.CreatedAPIKey) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CreatedApiKey_key(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Key, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CreatedApiKey_key(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CreatedApiKey", field, false, false, "String")
 }
 
 func (ec *executionContext) _Draw_id(ctx context.Context, field graphql.CollectedField, obj *model.Draw) (ret graphql.Marshaler) {
@@ -7108,6 +8068,52 @@ func (ec *executionContext) _DrawVerification_payoutsMatch(ctx context.Context, 
 }
 func (ec *executionContext) fieldContext_DrawVerification_payoutsMatch(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("DrawVerification", field, false, false, "Boolean")
+}
+
+func (ec *executionContext) _DrawVerification_beaconsValid(ctx context.Context, field graphql.CollectedField, obj *model.DrawVerification) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DrawVerification_beaconsValid(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.BeaconsValid, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DrawVerification_beaconsValid(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DrawVerification", field, false, false, "Boolean")
+}
+
+func (ec *executionContext) _DrawVerification_beacon(ctx context.Context, field graphql.CollectedField, obj *model.DrawVerification) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DrawVerification_beacon(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Beacon, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_DrawVerification_beacon(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DrawVerification", field, false, false, "String")
 }
 
 func (ec *executionContext) _DrawVerification_problems(ctx context.Context, field graphql.CollectedField, obj *model.DrawVerification) (ret graphql.Marshaler) {
@@ -10046,6 +11052,130 @@ func (ec *executionContext) fieldContext_Mutation_holdemDecide(ctx context.Conte
 	return fc, nil
 }
 
+func (ec *executionContext) _Mutation_createApiKey(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_createApiKey(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().CreateAPIKey(ctx, fc.Args["input"].(model.CreateAPIKeyInput))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				roles, err := ec.unmarshalNRole2ᚕgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐRoleᚄ(ctx, []any{"ADMIN"})
+				if err != nil {
+					var zeroVal *model.CreatedAPIKey
+					return zeroVal, err
+				}
+				if ec.Directives.HasRole == nil {
+					var zeroVal *model.CreatedAPIKey
+					return zeroVal, errors.New("directive hasRole is not implemented")
+				}
+				return ec.Directives.HasRole(ctx, nil, directive0, roles)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *model.CreatedAPIKey) graphql.Marshaler {
+			return ec.marshalNCreatedApiKey2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐCreatedAPIKey(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_createApiKey(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CreatedApiKey(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_createApiKey_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_revokeApiKey(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_revokeApiKey(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().RevokeAPIKey(ctx, fc.Args["id"].(string))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				roles, err := ec.unmarshalNRole2ᚕgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐRoleᚄ(ctx, []any{"ADMIN"})
+				if err != nil {
+					var zeroVal *model.APIKey
+					return zeroVal, err
+				}
+				if ec.Directives.HasRole == nil {
+					var zeroVal *model.APIKey
+					return zeroVal, errors.New("directive hasRole is not implemented")
+				}
+				return ec.Directives.HasRole(ctx, nil, directive0, roles)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *model.APIKey) graphql.Marshaler {
+			return ec.marshalNApiKey2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐAPIKey(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_revokeApiKey(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ApiKey(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_revokeApiKey_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Odds_phase(ctx context.Context, field graphql.CollectedField, obj *model.Odds) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -12082,6 +13212,56 @@ func (ec *executionContext) fieldContext_Query_holdemHands(ctx context.Context, 
 	return fc, nil
 }
 
+func (ec *executionContext) _Query_apiKeys(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_apiKeys(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Query().APIKeys(ctx)
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				roles, err := ec.unmarshalNRole2ᚕgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐRoleᚄ(ctx, []any{"ADMIN"})
+				if err != nil {
+					var zeroVal []model.APIKey
+					return zeroVal, err
+				}
+				if ec.Directives.HasRole == nil {
+					var zeroVal []model.APIKey
+					return zeroVal, errors.New("directive hasRole is not implemented")
+				}
+				return ec.Directives.HasRole(ctx, nil, directive0, roles)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v []model.APIKey) graphql.Marshaler {
+			return ec.marshalNApiKey2ᚕgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐAPIKeyᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_apiKeys(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ApiKey(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Query___type(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -12317,6 +13497,38 @@ func (ec *executionContext) _Shuffle_serverSeed(ctx context.Context, field graph
 }
 func (ec *executionContext) fieldContext_Shuffle_serverSeed(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Shuffle", field, false, false, "String")
+}
+
+func (ec *executionContext) _Shuffle_beacons(ctx context.Context, field graphql.CollectedField, obj *model.Shuffle) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Shuffle_beacons(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Beacons, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Beacons) graphql.Marshaler {
+			return ec.marshalOBeacons2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐBeacons(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Shuffle_beacons(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Shuffle",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Beacons(ctx, field)
+		},
+	}
+	return fc, nil
 }
 
 func (ec *executionContext) _Subscription_tableEvents(ctx context.Context, field graphql.CollectedField) (ret func(ctx context.Context) graphql.Marshaler) {
@@ -14890,6 +16102,55 @@ func UnmarshalCashInput(ctx context.Context, raw any) (model.CashInput, error) {
 	return out, err
 }
 
+func (ec *executionContext) unmarshalInputCreateApiKeyInput(ctx context.Context, obj any) (model.CreateAPIKeyInput, error) {
+	var it model.CreateAPIKeyInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"name", "requestsPerMinute"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "name":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("name"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Name = data
+		case "requestsPerMinute":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("requestsPerMinute"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RequestsPerMinute = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalCreateApiKeyInput unmarshals raw into the CreateApiKeyInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalCreateApiKeyInput(ctx context.Context, raw any) (model.CreateAPIKeyInput, error) {
+	var out model.CreateAPIKeyInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "CreateApiKeyInput", raw, &out)
+	return out, err
+}
+
 func (ec *executionContext) unmarshalInputDecideVerificationInput(ctx context.Context, obj any) (model.DecideVerificationInput, error) {
 	var it model.DecideVerificationInput
 	if obj == nil {
@@ -15605,6 +16866,59 @@ func UnmarshalVerificationInput(ctx context.Context, raw any) (model.Verificatio
 
 // region    **************************** object.gotpl ****************************
 
+var apiKeyImplementors = []string{"ApiKey"}
+
+func (ec *executionContext) _ApiKey(ctx context.Context, sel ast.SelectionSet, obj *model.APIKey) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, apiKeyImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ApiKey")
+		case "id":
+			out.Values[i] = ec._ApiKey_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "name":
+			out.Values[i] = ec._ApiKey_name(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "requestsPerMinute":
+			out.Values[i] = ec._ApiKey_requestsPerMinute(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "createdAt":
+			out.Values[i] = ec._ApiKey_createdAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "revokedAt":
+			out.Values[i] = ec._ApiKey_revokedAt(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
 var auditChangeImplementors = []string{"AuditChange"}
 
 func (ec *executionContext) _AuditChange(ctx context.Context, sel ast.SelectionSet, obj *model.AuditChange) graphql.Marshaler {
@@ -15821,6 +17135,165 @@ func (ec *executionContext) _AuthPayload(ctx context.Context, sel ast.SelectionS
 			}
 		case "user":
 			out.Values[i] = ec._AuthPayload_user(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var beaconChainImplementors = []string{"BeaconChain"}
+
+func (ec *executionContext) _BeaconChain(ctx context.Context, sel ast.SelectionSet, obj *model.BeaconChain) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, beaconChainImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("BeaconChain")
+		case "name":
+			out.Values[i] = ec._BeaconChain_name(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "hash":
+			out.Values[i] = ec._BeaconChain_hash(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "scheme":
+			out.Values[i] = ec._BeaconChain_scheme(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "publicKey":
+			out.Values[i] = ec._BeaconChain_publicKey(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "genesis":
+			out.Values[i] = ec._BeaconChain_genesis(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "periodMs":
+			out.Values[i] = ec._BeaconChain_periodMs(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var beaconStreetImplementors = []string{"BeaconStreet"}
+
+func (ec *executionContext) _BeaconStreet(ctx context.Context, sel ast.SelectionSet, obj *model.BeaconStreet) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, beaconStreetImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("BeaconStreet")
+		case "name":
+			out.Values[i] = ec._BeaconStreet_name(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "closesAt":
+			out.Values[i] = ec._BeaconStreet_closesAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "round":
+			out.Values[i] = ec._BeaconStreet_round(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "publishedAt":
+			out.Values[i] = ec._BeaconStreet_publishedAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "deadline":
+			out.Values[i] = ec._BeaconStreet_deadline(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "signature":
+			out.Values[i] = ec._BeaconStreet_signature(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var beaconsImplementors = []string{"Beacons"}
+
+func (ec *executionContext) _Beacons(ctx context.Context, sel ast.SelectionSet, obj *model.Beacons) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, beaconsImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("Beacons")
+		case "version":
+			out.Values[i] = ec._Beacons_version(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "chain":
+			out.Values[i] = ec._Beacons_chain(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "streets":
+			out.Values[i] = ec._Beacons_streets(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -16072,6 +17545,44 @@ func (ec *executionContext) _CategoryOdds(ctx context.Context, sel ast.Selection
 			}
 		case "count":
 			out.Values[i] = ec._CategoryOdds_count(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var createdApiKeyImplementors = []string{"CreatedApiKey"}
+
+func (ec *executionContext) _CreatedApiKey(ctx context.Context, sel ast.SelectionSet, obj *model.CreatedAPIKey) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, createdApiKeyImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("CreatedApiKey")
+		case "apiKey":
+			out.Values[i] = ec._CreatedApiKey_apiKey(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "key":
+			out.Values[i] = ec._CreatedApiKey_key(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -16384,6 +17895,16 @@ func (ec *executionContext) _DrawVerification(ctx context.Context, sel ast.Selec
 		case "payoutsMatch":
 			out.Values[i] = ec._DrawVerification_payoutsMatch(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "beaconsValid":
+			out.Values[i] = ec._DrawVerification_beaconsValid(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "beacon":
+			out.Values[i] = ec._DrawVerification_beacon(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "problems":
@@ -17252,6 +18773,20 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "createApiKey":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_createApiKey(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "revokeApiKey":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_revokeApiKey(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -17924,6 +19459,12 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Query_holdemHands(ctx, field)
 				})
+		case "apiKeys":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_apiKeys(ctx, field)
+				})
 		case "__type":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Query___type(ctx, field)
@@ -18026,6 +19567,11 @@ func (ec *executionContext) _Shuffle(ctx context.Context, sel ast.SelectionSet, 
 			}
 		case "serverSeed":
 			out.Values[i] = ec._Shuffle_serverSeed(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "beacons":
+			out.Values[i] = ec._Shuffle_beacons(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
@@ -18878,6 +20424,34 @@ func (ec *executionContext) ___Type(ctx context.Context, sel ast.SelectionSet, o
 
 // region    ***************************** type.gotpl *****************************
 
+func (ec *executionContext) marshalNApiKey2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐAPIKey(ctx context.Context, sel ast.SelectionSet, v model.APIKey) graphql.Marshaler {
+	return ec._ApiKey(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNApiKey2ᚕgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐAPIKeyᚄ(ctx context.Context, sel ast.SelectionSet, v []model.APIKey) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNApiKey2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐAPIKey(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNApiKey2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐAPIKey(ctx context.Context, sel ast.SelectionSet, v *model.APIKey) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "ApiKey!")
+		return graphql.Null
+	}
+	return ec._ApiKey(ctx, sel, v)
+}
+
 func (ec *executionContext) marshalNAuditChange2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐAuditChange(ctx context.Context, sel ast.SelectionSet, v model.AuditChange) graphql.Marshaler {
 	return ec._AuditChange(ctx, sel, &v)
 }
@@ -18940,6 +20514,34 @@ func (ec *executionContext) marshalNAuthPayload2ᚖgithubᚗcomᚋpokertoteᚋpo
 		return graphql.Null
 	}
 	return ec._AuthPayload(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNBeaconChain2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐBeaconChain(ctx context.Context, sel ast.SelectionSet, v *model.BeaconChain) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "BeaconChain!")
+		return graphql.Null
+	}
+	return ec._BeaconChain(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNBeaconStreet2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐBeaconStreet(ctx context.Context, sel ast.SelectionSet, v model.BeaconStreet) graphql.Marshaler {
+	return ec._BeaconStreet(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNBeaconStreet2ᚕgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐBeaconStreetᚄ(ctx context.Context, sel ast.SelectionSet, v []model.BeaconStreet) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNBeaconStreet2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐBeaconStreet(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
 }
 
 func (ec *executionContext) marshalNBet2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐBet(ctx context.Context, sel ast.SelectionSet, v *model.Bet) graphql.Marshaler {
@@ -19043,6 +20645,19 @@ func (ec *executionContext) marshalNCategoryOdds2ᚕgithubᚗcomᚋpokertoteᚋp
 	}
 
 	return ret
+}
+
+func (ec *executionContext) unmarshalNCreateApiKeyInput2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐCreateAPIKeyInput(ctx context.Context, v any) (model.CreateAPIKeyInput, error) {
+	res, err := ec.unmarshalInputCreateApiKeyInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNCreatedApiKey2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐCreatedAPIKey(ctx context.Context, sel ast.SelectionSet, v *model.CreatedAPIKey) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "CreatedApiKey!")
+		return graphql.Null
+	}
+	return ec._CreatedApiKey(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalNDate2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐDate(ctx context.Context, v any) (model.Date, error) {
@@ -20030,6 +21645,13 @@ func (ec *executionContext) marshalN__TypeKind2string(ctx context.Context, sel a
 		graphql.AddInvalidNullFromMarshaler(ctx, "__TypeKind!")
 	}
 	return res
+}
+
+func (ec *executionContext) marshalOBeacons2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐBeacons(ctx context.Context, sel ast.SelectionSet, v *model.Beacons) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._Beacons(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalOBet2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐBet(ctx context.Context, sel ast.SelectionSet, v *model.Bet) graphql.Marshaler {
