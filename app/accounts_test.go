@@ -23,7 +23,7 @@ func TestAccountsAndCashier(t *testing.T) {
 				c.MustFail(t, "BAD_USER_INPUT", "UNDER_AGE", `mutation { register(input: {email: "kid@example.kz", password: "kid password 123", name: "Kid", dateOfBirth: "2010-01-01"}) { accessToken } }`, nil)
 			})
 			t.Run("anonymous cannot read a ledger", func(t *testing.T) {
-				c.MustFail(t, "UNAUTHENTICATED", "", `{ myLedger { items { id } } }`, nil)
+				c.MustFail(t, "UNAUTHENTICATED", "", `{ myLedger { edges { node { id } } } }`, nil)
 			})
 
 			p := newPlayer(t, c, "")
@@ -87,13 +87,15 @@ func TestAccountsAndCashier(t *testing.T) {
 			t.Run("ledger history newest first", func(t *testing.T) {
 				var out struct {
 					MyLedger struct {
-						Items []struct {
-							Kind, Amount, BalanceAfter string
+						Edges []struct {
+							Node struct {
+								Kind, Amount, BalanceAfter string
+							}
 						}
 					}
 				}
-				p.Client.MustDo(t, `{ myLedger(first: 10) { items { kind amount balanceAfter } } }`, nil, &out)
-				items := out.MyLedger.Items
+				p.Client.MustDo(t, `{ myLedger(first: 10) { edges { node { kind amount balanceAfter } } } }`, nil, &out)
+				items := nodes(out.MyLedger.Edges)
 				if len(items) != 3 || items[0].Kind != "WITHDRAWAL" || items[0].Amount != "-1001.00" || items[0].BalanceAfter != "4000.00" || items[2].Amount != "5000.00" {
 					t.Fatalf("history %+v", items)
 				}
@@ -101,15 +103,17 @@ func TestAccountsAndCashier(t *testing.T) {
 			t.Run("audit log records cashier actions", func(t *testing.T) {
 				var out struct {
 					AuditLog struct {
-						Items []struct {
-							Action string
-							Actor  struct{ Email string }
+						Edges []struct {
+							Node struct {
+								Action string
+								Actor  struct{ Email string }
+							}
 						}
 					}
 				}
-				admin.MustDo(t, `{ auditLog(first: 20) { items { action actor { email } } } }`, nil, &out)
+				admin.MustDo(t, `{ auditLog(first: 20) { edges { node { action actor { email } } } } }`, nil, &out)
 				seen := map[string]bool{}
-				for _, it := range out.AuditLog.Items {
+				for _, it := range nodes(out.AuditLog.Edges) {
 					seen[it.Action] = true
 					if it.Actor.Email != testAdminEmail {
 						t.Errorf("audit actor %q", it.Actor.Email)
@@ -117,7 +121,7 @@ func TestAccountsAndCashier(t *testing.T) {
 				}
 				for _, want := range []string{"DEPOSIT", "WITHDRAWAL", "VERIFICATION_APPROVED"} {
 					if !seen[want] {
-						t.Errorf("audit log lacks %s: %+v", want, out.AuditLog.Items)
+						t.Errorf("audit log lacks %s: %+v", want, out.AuditLog.Edges)
 					}
 				}
 			})

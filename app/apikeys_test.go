@@ -66,21 +66,21 @@ func TestAPIKeyScopeAndRevocation(t *testing.T) {
 			aff := withKey(c, key)
 
 			t.Run("public data and results", func(t *testing.T) {
-				aff.MustDo(t, `{ tables { id } jackpot { balance } results(first: 5) { items { id } } }`, nil, nil)
+				aff.MustDo(t, `{ tables { id } jackpot { balance } results(first: 5) { edges { node { id } } } }`, nil, nil)
 				aff.MustDo(t, `query { ... on Query { tables { id } } }`, nil, nil)
 				auth := *aff
 				auth.HTTP = &http.Client{Transport: keyTransport{"Authorization", "ApiKey " + key}}
-				auth.MustDo(t, `{ results(first: 1) { items { id } } }`, nil, nil)
+				auth.MustDo(t, `{ results(first: 1) { edges { node { id } } } }`, nil, nil)
 			})
 			t.Run("out of scope", func(t *testing.T) {
 				for _, q := range []string{
 					`{ me { id } }`,
-					`{ myBets { items { id } } }`,
-					`{ auditLog { items { id } } }`,
+					`{ myBets { edges { node { id } } } }`,
+					`{ auditLog { edges { node { id } } } }`,
 					`{ apiKeys { id } }`,
-					`{ tables { id } ...F } fragment F on Query { myLedger { items { id } } }`,
+					`{ tables { id } ...F } fragment F on Query { myLedger { edges { node { id } } } }`,
 					`mutation { logout(refreshToken: "x") }`,
-					`mutation { placeBet(input: {drawId: "1", market: WIN, selection: "1", stake: "100.00", idempotencyKey: "k"}) { id } }`,
+					`mutation { placeBet(input: {drawId: "1", selection: {position: 1}, stake: "100.00", idempotencyKey: "k"}) { id } }`,
 				} {
 					e := aff.MustFail(t, "FORBIDDEN", "API_KEY_SCOPE", q, nil)
 					if !strings.Contains(e.Message, "public data and results") {
@@ -125,16 +125,18 @@ func TestAPIKeyScopeAndRevocation(t *testing.T) {
 			t.Run("audited", func(t *testing.T) {
 				var out struct {
 					AuditLog struct {
-						Items []struct{ Action, Subject string }
+						Edges []struct {
+							Node struct{ Action, Subject string }
+						}
 					}
 				}
-				admin.MustDo(t, `{ auditLog(first: 20) { items { action subject } } }`, nil, &out)
+				admin.MustDo(t, `{ auditLog(first: 20) { edges { node { action subject } } } }`, nil, &out)
 				seen := map[string]bool{}
-				for _, e := range out.AuditLog.Items {
+				for _, e := range nodes(out.AuditLog.Edges) {
 					seen[e.Action] = true
 				}
 				if !seen["API_KEY_CREATED"] || !seen["API_KEY_REVOKED"] {
-					t.Fatalf("audit log %+v lacks the key's creation or revocation", out.AuditLog.Items)
+					t.Fatalf("audit log %+v lacks the key's creation or revocation", out.AuditLog.Edges)
 				}
 			})
 			t.Run("usage metrics", func(t *testing.T) {

@@ -41,6 +41,9 @@ type Config struct {
 	Playground     bool          // PLAYGROUND: default true in development
 	Complexity     int           // QUERY_COMPLEXITY_LIMIT, default 1000
 	TokenLimit     int           // QUERY_TOKEN_LIMIT, default 15000
+	CountSQL       bool          // COUNT_SQL: answer each request's SQL statement count in the X-SQL-Statements header (finding N+1 queries), default false
+	DepthLimit     int           // QUERY_DEPTH_LIMIT: deepest selection allowed (introspection aside), default 12
+	MaxRequest     int64         // MAX_REQUEST_BYTES: largest HTTP body or WebSocket message, default 1 MiB
 	LogFormat      string        // LOG_FORMAT: text (default in development) or json
 	LogLevel       string        // LOG_LEVEL: debug, info (default), warn, error
 	DemoTables     bool          // DEMO_TABLES: create the two demo tables on first start, default true
@@ -88,6 +91,8 @@ func DefaultConfig() Config {
 		AllowedOrigins: []string{"*"},
 		Complexity:     1000,
 		TokenLimit:     15000,
+		DepthLimit:     12,
+		MaxRequest:     1 << 20,
 		LogFormat:      "text",
 		LogLevel:       "info",
 		Introspection:  true,
@@ -197,6 +202,16 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 	flag("PLAYGROUND", &c.Playground)
 	num("QUERY_COMPLEXITY_LIMIT", &c.Complexity)
 	num("QUERY_TOKEN_LIMIT", &c.TokenLimit)
+	num("QUERY_DEPTH_LIMIT", &c.DepthLimit)
+	flag("COUNT_SQL", &c.CountSQL)
+	if v := getenv("MAX_REQUEST_BYTES"); v != "" {
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil {
+			problems = append(problems, fmt.Errorf("MAX_REQUEST_BYTES=%q must be a number of bytes", v))
+		} else {
+			c.MaxRequest = n
+		}
+	}
 	str("LOG_FORMAT", &c.LogFormat)
 	str("LOG_LEVEL", &c.LogLevel)
 	flag("DEMO_TABLES", &c.DemoTables)
@@ -257,6 +272,12 @@ func (c Config) Validate() error {
 		if u, err := url.Parse(c.RedisURL); err != nil || (u.Scheme != "redis" && u.Scheme != "rediss") {
 			problems = append(problems, errors.New("REDIS_URL must be a redis:// or rediss:// URL"))
 		}
+	}
+	if c.MaxRequest < 1<<10 || c.MaxRequest > 64<<20 {
+		problems = append(problems, errors.New("MAX_REQUEST_BYTES must be from 1024 to 67108864"))
+	}
+	if c.DepthLimit < 3 {
+		problems = append(problems, errors.New("QUERY_DEPTH_LIMIT cannot be below 3"))
 	}
 	switch {
 	case c.Beacon != "local" && c.Beacon != "drand":

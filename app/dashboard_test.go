@@ -84,7 +84,7 @@ func TestDashboardAndAlertsUseExportedMetrics(t *testing.T) {
 	withKey(c, key).MustDo(t, `{ tables { id } }`, nil, nil)
 	withKey(c, key).MustFail(t, "FORBIDDEN", "API_KEY_SCOPE", `{ me { id } }`, nil)
 	withKey(c, "ptk_bad").MustFail(t, "UNAUTHENTICATED", "INVALID_API_KEY", `{ tables { id } }`, nil)
-	c.MustFail(t, "UNAUTHENTICATED", "LOGIN_REQUIRED", `{ myBets { items { id } } }`, nil)
+	c.MustFail(t, "UNAUTHENTICATED", "LOGIN_REQUIRED", `{ myBets { edges { node { id } } } }`, nil)
 
 	exported := map[string]bool{}
 	for _, line := range strings.Split(scrape(t, a.Addr()), "\n") {
@@ -126,7 +126,7 @@ func betAndSettle(t *testing.T, events <-chan tableEvent, p player, deadline tim
 			switch {
 			case e.Type == "ROUND_OPENED" && betDraw == "":
 				res, err := p.Client.Do(context.Background(), `mutation($in: PlaceBetInput!) { placeBet(input: $in) { id } }`,
-					map[string]any{"in": map[string]any{"drawId": e.DrawID, "market": "WIN", "selection": "1", "stake": "100.00", "idempotencyKey": unique("dash")}})
+					map[string]any{"in": map[string]any{"drawId": e.DrawID, "selection": map[string]any{"position": 1}, "stake": "100.00", "idempotencyKey": unique("dash")}})
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -176,10 +176,12 @@ func testHoldemInsufficientFunds(t *testing.T, w *holdemWorld) {
 	p.Client.MustFail(t, "CONFLICT", "INSUFFICIENT_FUNDS", startMutation, withCommit(t, p, startInput([]boxIn{{"100.00", "50.00"}}, "", "", "k1")))
 	w.wantMoved(t, p, before, 0)
 	var page struct {
-		HoldemHands struct{ Items []struct{ ID string } }
+		HoldemHands struct {
+			Edges []struct{ Node struct{ ID string } }
+		}
 	}
-	p.Client.MustDo(t, `{ holdemHands { items { id } } }`, nil, &page)
-	if len(page.HoldemHands.Items) != 0 {
+	p.Client.MustDo(t, `{ holdemHands { edges { node { id } } } }`, nil, &page)
+	if len(page.HoldemHands.Edges) != 0 {
 		t.Fatalf("a refused start left a hand: %+v", page)
 	}
 	// The Ante is affordable, the Bet is not: the call is refused and
@@ -202,7 +204,7 @@ func testHoldemInsufficientFunds(t *testing.T, w *holdemWorld) {
 func testHoldemWhoMayPlay(t *testing.T, w *holdemWorld) {
 	in := startInput([]boxIn{{"100.00", ""}}, "", "", "k")
 	w.c.MustFail(t, "UNAUTHENTICATED", "", startMutation, in)
-	w.c.MustFail(t, "UNAUTHENTICATED", "", `{ holdemHands { items { id } } }`, nil)
+	w.c.MustFail(t, "UNAUTHENTICATED", "", `{ holdemHands { edges { node { id } } } }`, nil)
 
 	var reg struct{ Register struct{ AccessToken string } }
 	w.c.MustDo(t, `mutation($in: RegisterInput!) { register(input: $in) { accessToken } }`, map[string]any{"in": map[string]any{
@@ -294,22 +296,25 @@ func testHoldemHistory(t *testing.T, w *holdemWorld) {
 	slices.Reverse(ids)
 	type page struct {
 		HoldemHands struct {
-			Items      []apiHand
-			NextCursor *string
+			Edges    []struct{ Node apiHand }
+			PageInfo struct {
+				HasNextPage bool
+				EndCursor   *string
+			}
 		}
 	}
 	var got []string
 	var after any
 	for {
 		var out page
-		p.Client.MustDo(t, `query($a: String) { holdemHands(first: 2, after: $a) { items { `+handFields+` } nextCursor } }`, map[string]any{"a": after}, &out)
-		for _, h := range out.HoldemHands.Items {
+		p.Client.MustDo(t, `query($a: String) { holdemHands(first: 2, after: $a) { edges { node { `+handFields+` } } pageInfo { hasNextPage endCursor } } }`, map[string]any{"a": after}, &out)
+		for _, h := range nodes(out.HoldemHands.Edges) {
 			got = append(got, h.ID)
 		}
-		if out.HoldemHands.NextCursor == nil {
+		if !out.HoldemHands.PageInfo.HasNextPage {
 			break
 		}
-		after = *out.HoldemHands.NextCursor
+		after = *out.HoldemHands.PageInfo.EndCursor
 	}
 	if !slices.Equal(got, ids) {
 		t.Fatalf("history %v, want %v (newest first)", got, ids)
@@ -320,7 +325,7 @@ func testHoldemHistory(t *testing.T, w *holdemWorld) {
 	}
 	other.Client.MustFail(t, "NOT_FOUND", "", decideMutation, decideVars(ids[0], 1, "FOLD", "x"))
 	p.Client.MustFail(t, "BAD_USER_INPUT", "INVALID_ID", handQuery, map[string]any{"id": "abc"})
-	p.Client.MustFail(t, "BAD_USER_INPUT", "INVALID_CURSOR", `{ holdemHands(after: "zzz") { items { id } } }`, nil)
+	p.Client.MustFail(t, "BAD_USER_INPUT", "INVALID_CURSOR", `{ holdemHands(after: "zzz") { edges { node { id } } } }`, nil)
 }
 
 // TestHoldemTimeoutFolds leaves a hand undecided on a server whose decision
@@ -339,6 +344,8 @@ func TestHoldemTimeoutFolds(t *testing.T) {
 			}
 			h = waitSettled(t, p, h.ID)
 			wantTimedOut(t, h)
+			// The sweeper came first; a late decision still answers as the docs promise.
+			p.Client.MustFail(t, "CONFLICT", "DECISION_TIMED_OUT", decideMutation, decideVars(h.ID, 1, "CALL", "late"))
 			w.wantMoved(t, p, before, -100*money.KZT+amount(t, *h.Boxes[0].BonusReturn)-50*money.KZT)
 			verifyHand(t, h)
 		})

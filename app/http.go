@@ -9,10 +9,10 @@ import (
 	"net/http"
 	"slices"
 	"strconv"
+	"sync/atomic"
 	"time"
 
 	"github.com/99designs/gqlgen/graphql"
-	"github.com/99designs/gqlgen/graphql/playground"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
@@ -48,11 +48,14 @@ func (a *App) routes() http.Handler {
 		Log:             a.log,
 		ComplexityLimit: a.cfg.Complexity,
 		TokenLimit:      a.cfg.TokenLimit,
+		DepthLimit:      a.cfg.DepthLimit,
+		MaxMessage:      a.cfg.MaxRequest,
 		Introspection:   a.cfg.Introspection,
 		Suggestions:     a.cfg.Development() && a.cfg.Introspection,
 		AllowedOrigins:  a.cfg.AllowedOrigins,
 		Authenticate:    a.authenticate,
 		APQCache:        a.apqCache(),
+		Loaders:         a.resolver.LoaderMiddleware(),
 		CountError:      func(code, reason string) { gqlErrors.WithLabelValues(code, reason).Inc() },
 		Tracer:          a.tracerOrNil(),
 	})
@@ -69,13 +72,24 @@ func (a *App) routes() http.Handler {
 			}
 		})
 	}
-	var query http.Handler = a.cors(graph.APIKeyMiddleware(a.keyAuth, graph.AuthMiddleware(a.authenticate, gql)))
+	var query http.Handler = graph.LimitBody(a.cfg.MaxRequest, graph.APIKeyMiddleware(a.keyAuth, graph.AuthMiddleware(a.authenticate, gql)))
+	if a.cfg.CountSQL {
+		query = countSQL(query)
+	}
+	query = a.cors(query)
 	if a.tracer != nil {
 		query = graph.TraceContextMiddleware(query)
 	}
 	mux.Handle("/query", instrument("/query", query))
 	if a.cfg.Playground {
-		mux.Handle("GET /{$}", playground.Handler("Pokertote", "/query"))
+		ide := graphiqlHandler()
+		mux.Handle("GET /graphiql", ide)
+		mux.Handle("GET /graphiql/", ide)
+		if a.cfg.Development() {
+			// "/" belongs to the web client; until it is served, development
+			// points at the IDE.
+			mux.Handle("GET /{$}", http.RedirectHandler("/graphiql", http.StatusFound))
+		}
 	}
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
@@ -133,6 +147,57 @@ func (a *App) cors(next http.Handler) http.Handler {
 		}
 		next.ServeHTTP(w, r)
 	})
+}
+
+// countSQL answers, in the X-SQL-Statements header, how many SQL statements
+// the request ran: gqlgen writes the body once the operation is done, so the
+// count is complete when the header goes out.
+func countSQL(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		n := new(atomic.Int64)
+		cw := &countWriter{ResponseWriter: w, n: n}
+		next.ServeHTTP(cw, r.WithContext(persistence.WithStatementCounter(r.Context(), n)))
+	})
+}
+
+type countWriter struct {
+	http.ResponseWriter
+	n    *atomic.Int64
+	sent bool
+}
+
+func (w *countWriter) WriteHeader(code int) {
+	if !w.sent {
+		w.sent = true
+		w.Header().Set("X-SQL-Statements", strconv.FormatInt(w.n.Load(), 10))
+	}
+	w.ResponseWriter.WriteHeader(code)
+}
+
+func (w *countWriter) Write(b []byte) (int, error) {
+	if !w.sent {
+		w.WriteHeader(http.StatusOK)
+	}
+	return w.ResponseWriter.Write(b)
+}
+
+// Unwrap lets http.ResponseController reach the underlying writer.
+func (w *countWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
+// Flush forwards to the underlying writer for streaming responses.
+func (w *countWriter) Flush() {
+	if f, ok := w.ResponseWriter.(http.Flusher); ok {
+		f.Flush()
+	}
+}
+
+// Hijack lets the WebSocket upgrade take over the connection.
+func (w *countWriter) Hijack() (net.Conn, *bufio.ReadWriter, error) {
+	h, ok := w.ResponseWriter.(http.Hijacker)
+	if !ok {
+		return nil, nil, errors.New("response writer cannot hijack")
+	}
+	return h.Hijack()
 }
 
 type statusWriter struct {

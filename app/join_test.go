@@ -229,7 +229,7 @@ func TestJoinMidDraw(t *testing.T) {
 				earlyStates[e.Seq] = rendered(t, ed)
 				if e.Typename == "RoundOpened" && e.Round == "PRE_DEAL" && !bet {
 					drawID, bet = e.DrawID, true
-					p.Client.MustDo(t, `mutation($d: ID!) { placeBet(input: {drawId: $d, market: WIN, selection: "2", stake: "100.00", idempotencyKey: "join"}) { id } }`,
+					p.Client.MustDo(t, `mutation($d: ID!) { placeBet(input: {drawId: $d, selection: {position: 2}, stake: "100.00", idempotencyKey: "join"}) { id } }`,
 						map[string]any{"d": drawID}, nil)
 				}
 				if e.Typename == "CardsDealt" && e.Street == "FLOP" && e.DrawID == drawID {

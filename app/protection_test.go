@@ -92,7 +92,7 @@ func TestPlayerProtectionAPI(t *testing.T) {
 				p.Client.MustFail(t, "FORBIDDEN", "TIMED_OUT", startMutation, withCommit(t, p, startInput([]boxIn{{ante: "100.00"}}, "", "", unique("h"))))
 				admin.MustFail(t, "FORBIDDEN", "TIMED_OUT", deposit, map[string]any{"u": p.ID, "a": "1.00", "k": unique("d")})
 				admin.MustDo(t, withdraw, map[string]any{"u": p.ID, "a": "10.00", "k": unique("w")}, nil)
-				p.Client.MustDo(t, `{ myLedger { items { id } } }`, nil, nil) // history stays open
+				p.Client.MustDo(t, `{ myLedger { edges { node { id } } } }`, nil, nil) // history stays open
 				p.Client.MustFail(t, "CONFLICT", "ALREADY_EXCLUDED", `mutation { takeTimeOut(hours: 24) { kind } }`, nil)
 				p.Client.MustFail(t, "BAD_USER_INPUT", "INVALID_EXCLUSION", `mutation { selfExclude(months: 0) { kind } }`, nil)
 			})
@@ -126,21 +126,21 @@ func TestPlayerProtectionAPI(t *testing.T) {
 				vars := map[string]any{"in": map[string]any{"email": unique("ex") + "@example.kz", "password": "player password 1", "name": "excluded person", "dateOfBirth": "1985-01-01"}}
 				c.MustFail(t, "FORBIDDEN", "EXCLUDED", reg, vars)
 				var list struct {
-					ExclusionRegister struct{ Items []struct{ ID string } }
+					ExclusionRegister struct{ Edges []struct{ Node struct{ ID string } } }
 				}
-				admin.MustDo(t, `{ exclusionRegister { items { id } } }`, nil, &list)
-				if len(list.ExclusionRegister.Items) != 1 {
+				admin.MustDo(t, `{ exclusionRegister { edges { node { id } } } }`, nil, &list)
+				if len(list.ExclusionRegister.Edges) != 1 {
 					t.Fatalf("register = %+v", list)
 				}
 				admin.MustDo(t, `mutation($id: ID!) { removeRegisterEntry(id: $id, reason: "court order lifted") { active removedAt } }`,
 					map[string]any{"id": imp.ImportExclusionRegister[0].ID}, nil)
 				c.MustDo(t, reg, vars, nil)
 				var audit struct {
-					AuditLog struct{ Items []struct{ Action string } }
+					AuditLog struct{ Edges []struct{ Node struct{ Action string } } }
 				}
-				admin.MustDo(t, `{ auditLog { items { action } } }`, nil, &audit)
-				if len(audit.AuditLog.Items) < 2 || audit.AuditLog.Items[0].Action != "EXCLUSION_REGISTER_REMOVED" || audit.AuditLog.Items[1].Action != "EXCLUSION_REGISTER_ADDED" {
-					t.Fatalf("audit log = %+v", audit.AuditLog.Items)
+				admin.MustDo(t, `{ auditLog { edges { node { action } } } }`, nil, &audit)
+				if e := audit.AuditLog.Edges; len(e) < 2 || e[0].Node.Action != "EXCLUSION_REGISTER_REMOVED" || e[1].Node.Action != "EXCLUSION_REGISTER_ADDED" {
+					t.Fatalf("audit log = %+v", e)
 				}
 			})
 		})

@@ -40,7 +40,7 @@ func TestRevocationReachesOtherReplica(t *testing.T) {
 		began := time.Now()
 		deadline := began.Add(auth.EpochCacheTTL - time.Second)
 		for {
-			resp, err := onB.Do(context.Background(), `{ myLedger { items { id } } }`, nil)
+			resp, err := onB.Do(context.Background(), `{ myLedger { edges { node { id } } } }`, nil)
 			if err != nil {
 				t.Fatalf("request to B: %v", err)
 			}
@@ -103,7 +103,7 @@ func TestRevocationReachesOtherReplica(t *testing.T) {
 		// The excluded player signs in again, sees their history, cannot stake.
 		again := login(t, p.Email)
 		onB := cB.WithToken(again.access)
-		onB.MustDo(t, `{ myLedger { items { id } } myProtection { exclusion { kind active } } }`, nil, nil)
+		onB.MustDo(t, `{ myLedger { edges { node { id } } } myProtection { exclusion { kind active } } }`, nil, nil)
 		onB.MustFail(t, "FORBIDDEN", "SELF_EXCLUDED", startMutation, withCommit(t, player{Client: onB}, startInput([]boxIn{{ante: "100.00"}}, "", "", unique("h"))))
 	})
 }

@@ -195,7 +195,7 @@ func placeRound(t *testing.T, players []player, drawID, round string) {
 			defer wg.Done()
 			for j, b := range plans(i, round) {
 				res, err := p.Client.Do(context.Background(), `mutation($in: PlaceBetInput!) { placeBet(input: $in) { id status } }`,
-					map[string]any{"in": map[string]any{"drawId": drawID, "market": b.market, "selection": b.selection, "stake": b.stake,
+					map[string]any{"in": map[string]any{"drawId": drawID, "selection": selectionInput(b.market, b.selection), "stake": b.stake,
 						"idempotencyKey": fmt.Sprintf("%s-%s-%d", drawID, round, j)}})
 				if err != nil || len(res.Errors) > 0 {
 					t.Errorf("player %d, round %s, bet %+v: %v %+v", i, round, b, err, res.Errors)
@@ -255,12 +255,12 @@ func checkSettlement(t *testing.T, c *gqltest.Client, drawID string, players []p
 	nBets := 0
 	for i, p := range players {
 		var out struct {
-			MyBets struct{ Items []apiBet }
+			MyBets struct{ Edges []struct{ Node apiBet } }
 		}
-		p.Client.MustDo(t, `query($d: ID!) { myBets(first: 100, drawId: $d) { items { id round market selection stake status payout } } }`,
+		p.Client.MustDo(t, `query($d: ID!) { myBets(first: 100, drawId: $d) { edges { node { id round market selection stake status payout } } } }`,
 			map[string]any{"d": drawID}, &out)
 		var staked, paid money.Amount
-		for _, b := range out.MyBets.Items {
+		for _, b := range nodes(out.MyBets.Edges) {
 			stake := mustAmount(t, b.Stake)
 			want := expectedPayout(t, res, b, stake)
 			got := money.Amount(0)
@@ -273,7 +273,7 @@ func checkSettlement(t *testing.T, c *gqltest.Client, drawID string, players []p
 			staked += stake
 			paid += got
 		}
-		nBets += len(out.MyBets.Items)
+		nBets += len(out.MyBets.Edges)
 		wantBalance := deposit - staked + paid
 		if got := mustAmount(t, p.balance(t)); got != wantBalance {
 			t.Errorf("player %d balance %v, want %v (deposit %v - stakes %v + payouts %v)", i, got, wantBalance, deposit, staked, paid)
@@ -435,16 +435,18 @@ func TestToteDrawEndToEnd(t *testing.T) {
 			checkSettlement(t, c, drawID, players, 100000*money.KZT)
 
 			t.Run("a bet on a finished draw is refused", func(t *testing.T) {
-				players[0].Client.MustFail(t, "CONFLICT", "", `mutation($d: ID!) { placeBet(input: {drawId: $d, market: WIN, selection: "1", stake: "100.00", idempotencyKey: "late"}) { id } }`, map[string]any{"d": drawID})
+				players[0].Client.MustFail(t, "CONFLICT", "", `mutation($d: ID!) { placeBet(input: {drawId: $d, selection: {position: 1}, stake: "100.00", idempotencyKey: "late"}) { id } }`, map[string]any{"d": drawID})
 			})
 			t.Run("results are the affiliates' view", func(t *testing.T) {
-				players[0].Client.MustFail(t, "FORBIDDEN", "", `{ results { items { id } } }`, nil)
+				players[0].Client.MustFail(t, "FORBIDDEN", "", `{ results { edges { node { id } } } }`, nil)
 				var out struct {
-					Results struct{ Items []struct{ ID string } }
+					Results struct {
+						Edges []struct{ Node struct{ ID string } }
+					}
 				}
-				admin.MustDo(t, `query($t: ID!) { results(tableId: $t) { items { id } } }`, map[string]any{"t": tableID}, &out)
-				if !slices.ContainsFunc(out.Results.Items, func(d struct{ ID string }) bool { return d.ID == drawID }) {
-					t.Errorf("results %+v lack draw %s", out.Results.Items, drawID)
+				admin.MustDo(t, `query($t: ID!) { results(tableId: $t) { edges { node { id } } } }`, map[string]any{"t": tableID}, &out)
+				if !slices.ContainsFunc(nodes(out.Results.Edges), func(d struct{ ID string }) bool { return d.ID == drawID }) {
+					t.Errorf("results %+v lack draw %s", out.Results.Edges, drawID)
 				}
 			})
 			t.Run("reconnecting with the last seq resumes without gaps", func(t *testing.T) {

@@ -42,7 +42,7 @@ func TestTracingOfOneBet(t *testing.T) {
 					}
 					exp.Reset()
 					res, err := p.Client.Do(context.Background(), `mutation($in: PlaceBetInput!) { placeBet(input: $in) { id } }`,
-						map[string]any{"in": map[string]any{"drawId": e.DrawID, "market": "WIN", "selection": "1", "stake": "100.00", "idempotencyKey": unique("bet")}})
+						map[string]any{"in": map[string]any{"drawId": e.DrawID, "selection": map[string]any{"position": 1}, "stake": "100.00", "idempotencyKey": unique("bet")}})
 					if err != nil {
 						t.Fatal(err)
 					}

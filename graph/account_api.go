@@ -2,6 +2,7 @@ package graph
 
 import (
 	"context"
+	"fmt"
 	"strconv"
 	"strings"
 	"time"
@@ -95,7 +96,7 @@ func (a *AccountsAPI) payload(ctx context.Context, u account.User, refresh strin
 	return &model.AuthPayload{
 		AccessToken: access, AccessTokenExpiresAt: claims.ExpiresAt,
 		RefreshToken: refresh, RefreshTokenExpiresAt: rec.ExpiresAt,
-		User: a.user(u),
+		User: a.signedIn(u),
 	}, nil
 }
 
@@ -118,7 +119,7 @@ func (a *AccountsAPI) User(ctx context.Context, id string) (*model.User, error) 
 	if err != nil {
 		return nil, err
 	}
-	u, err := a.Users.ByID(ctx, uid)
+	u, err := loadUser(ctx, a.Users, uid)
 	return nullIfNotFound(u, err, func(u account.User) (*model.User, error) { return a.user(u), nil })
 }
 
@@ -184,8 +185,21 @@ func (a *AccountsAPI) UserCanStake(ctx context.Context, obj *model.User) (bool, 
 	return err == nil, err
 }
 
-// ownerOrAdmin guards the private fields of a user.
+// signedIn is the user of an AuthPayload: the tokens in the same answer
+// authorise reading their owner-only fields.
+func (a *AccountsAPI) signedIn(u account.User) *model.User {
+	out := a.user(u)
+	out.SignedIn = true
+	return out
+}
+
+// ownerOrAdmin guards the private fields of a user: the viewer must be the
+// user or an admin, or obj must be the user just signed in by this very
+// mutation (register, login, refreshToken), whose new tokens are theirs.
 func (a *AccountsAPI) ownerOrAdmin(ctx context.Context, obj *model.User) (int64, error) {
+	if obj.SignedIn {
+		return parseID(obj.ID, "user")
+	}
 	v, err := RequireViewer(ctx)
 	if err != nil {
 		return 0, err
@@ -238,7 +252,7 @@ func (a *AccountsAPI) DecideVerification(ctx context.Context, in model.DecideVer
 }
 
 // PendingVerifications lists verifications waiting for a decision (admins).
-func (a *AccountsAPI) PendingVerifications(ctx context.Context, first *int, after *string) (*model.PendingVerificationPage, error) {
+func (a *AccountsAPI) PendingVerifications(ctx context.Context, first *int, after *string) (*model.PendingVerificationConnection, error) {
 	v, err := RequireViewer(ctx)
 	if err != nil {
 		return nil, err
@@ -251,13 +265,21 @@ func (a *AccountsAPI) PendingVerifications(ctx context.Context, first *int, afte
 	if err != nil {
 		return nil, err
 	}
-	out := &model.PendingVerificationPage{Items: make([]model.PendingVerification, 0, len(items)), NextCursor: cursor(next)}
+	if selects(ctx, "edges", "node", "user") {
+		ids := make([]int64, len(items))
+		for i, it := range items {
+			ids[i] = it.UserID
+		}
+		prefetchUsers(ctx, ids)
+	}
+	out := &model.PendingVerificationConnection{Edges: make([]model.PendingVerificationEdge, 0, len(items))}
 	for _, it := range items {
-		out.Items = append(out.Items, model.PendingVerification{
+		out.Edges = append(out.Edges, model.PendingVerificationEdge{Cursor: idCursor(it.ID), Node: &model.PendingVerification{
 			ID: id(it.ID), User: &model.User{ID: id(it.UserID)}, DocumentType: model.DocumentType(it.DocumentType),
 			DocumentHash: it.DocumentHash, DateOfBirth: fromDomainDate(it.DateOfBirth), SubmittedAt: it.SubmittedAt,
-		})
+		}})
 	}
+	out.PageInfo = pageInfo(lastCursor(out.Edges, func(e model.PendingVerificationEdge) string { return e.Cursor }), next != 0)
 	return out, nil
 }
 
@@ -267,7 +289,7 @@ func (a *AccountsAPI) PendingVerificationUser(ctx context.Context, obj *model.Pe
 }
 
 // AuditLog lists admin actions, newest first (admins).
-func (a *AccountsAPI) AuditLog(ctx context.Context, first *int, after *string) (*model.AuditPage, error) {
+func (a *AccountsAPI) AuditLog(ctx context.Context, first *int, after *string) (*model.AuditEntryConnection, error) {
 	v, err := RequireViewer(ctx)
 	if err != nil {
 		return nil, err
@@ -280,17 +302,33 @@ func (a *AccountsAPI) AuditLog(ctx context.Context, first *int, after *string) (
 	if err != nil {
 		return nil, err
 	}
-	out := &model.AuditPage{Items: make([]model.AuditEntry, 0, len(items)), NextCursor: cursor(next)}
+	if selects(ctx, "edges", "node", "actor") {
+		ids := make([]int64, len(items))
+		for i, e := range items {
+			ids[i] = e.ActorID
+		}
+		prefetchUsers(ctx, ids)
+	}
+	out := &model.AuditEntryConnection{Edges: make([]model.AuditEntryEdge, 0, len(items))}
 	for _, e := range items {
 		entry := model.AuditEntry{ID: id(e.ID), Action: e.Action, Detail: e.Detail, CreatedAt: e.At}
 		if e.ActorID != 0 {
 			entry.Actor = &model.User{ID: id(e.ActorID)}
 		}
 		if e.SubjectID != 0 {
-			entry.Subject = "user:" + id(e.SubjectID)
+			kind := e.SubjectKind
+			if kind == "" {
+				kind = account.SubjectUser
+			}
+			entry.Subject = kind + ":" + id(e.SubjectID)
 		}
-		out.Items = append(out.Items, entry)
+		entry.Changes = make([]model.AuditChange, len(e.Changes))
+		for i, c := range e.Changes {
+			entry.Changes[i] = model.AuditChange(c)
+		}
+		out.Edges = append(out.Edges, model.AuditEntryEdge{Cursor: idCursor(e.ID), Node: &entry})
 	}
+	out.PageInfo = pageInfo(lastCursor(out.Edges, func(e model.AuditEntryEdge) string { return e.Cursor }), next != 0)
 	return out, nil
 }
 
@@ -303,32 +341,27 @@ func (a *AccountsAPI) AuditEntryActor(ctx context.Context, obj *model.AuditEntry
 }
 
 // MyLedger is the signed-in user's wallet history, newest first.
-func (a *AccountsAPI) MyLedger(ctx context.Context, first *int, after *string) (*model.LedgerPage, error) {
+func (a *AccountsAPI) MyLedger(ctx context.Context, first *int, after *string) (*model.LedgerEntryConnection, error) {
 	v, err := RequireViewer(ctx)
 	if err != nil {
 		return nil, err
 	}
-	p := ledger.Page{Limit: 50}
-	if first != nil {
-		p.Limit = *first
-	}
-	if after != nil {
-		p.After = *after
-	}
-	page, err := a.Ledger.History(ctx, ledger.WalletOf(v.UserID), p)
+	pr, err := readPage(first, after)
 	if err != nil {
 		return nil, err
 	}
-	out := &model.LedgerPage{Items: make([]model.LedgerEntry, 0, len(page.Items))}
-	if page.Next != "" {
-		out.NextCursor = &page.Next
+	page, err := a.Ledger.History(ctx, ledger.WalletOf(v.UserID), ledger.Page{Limit: pr.size, After: pr.after})
+	if err != nil {
+		return nil, err
 	}
+	out := &model.LedgerEntryConnection{Edges: make([]model.LedgerEntryEdge, 0, len(page.Items))}
 	for _, it := range page.Items {
-		out.Items = append(out.Items, model.LedgerEntry{
-			ID: id(it.EntryID), TransferID: id(it.TransferID), Kind: string(it.Kind), Amount: model.Money(it.Amount),
+		out.Edges = append(out.Edges, model.LedgerEntryEdge{Cursor: encodeCursor(ledger.EncodeCursor(it.EntryID)), Node: &model.LedgerEntry{
+			ID: id(it.EntryID), TransferID: id(it.TransferID), Kind: model.LedgerEntryKind(it.Kind), Amount: model.Money(it.Amount),
 			BalanceAfter: model.Money(it.BalanceAfter), Memo: it.Memo, CreatedAt: it.PostedAt,
-		})
+		}})
 	}
+	out.PageInfo = pageInfo(lastCursor(out.Edges, func(e model.LedgerEntryEdge) string { return e.Cursor }), page.Next != "")
 	return out, nil
 }
 
@@ -379,7 +412,7 @@ func (a *AccountsAPI) cash(ctx context.Context, in model.CashInput, kind ledger.
 	if !posted.Replayed {
 		_, _ = a.Users.AppendAudit(ctx, account.AuditEntry{
 			At: a.Now(), ActorID: admin.UserID, Action: string(kind), SubjectID: uid,
-			Detail: amount.String() + " KZT, transfer " + id(posted.ID) + ", " + memo,
+			Detail: fmt.Sprintf("%s of %s KZT at the desk (transfer %d): %s", kindWord(kind), amount, posted.ID, memo),
 		})
 	}
 	balance, err := a.Ledger.Balance(ctx, ledger.WalletOf(uid))
@@ -401,6 +434,14 @@ func (a *AccountsAPI) user(u account.User) *model.User {
 		ID: id(u.ID), Email: u.Email, Name: u.Name, DateOfBirth: fromDomainDate(u.DateOfBirth),
 		Role: model.Role(u.Role), Age: account.AgeOn(u.DateOfBirth, today), CreatedAt: u.CreatedAt,
 	}
+}
+
+// kindWord names a cashier transfer in an audit sentence.
+func kindWord(k ledger.TransferKind) string {
+	if k == ledger.Withdrawal {
+		return "Withdrawal"
+	}
+	return "Deposit"
 }
 
 func verification(v account.Verification) *model.Verification {
@@ -433,27 +474,14 @@ func fromDomainDate(d account.Date) model.Date {
 }
 
 // accountPage reads first/after of an id-paged listing.
+// accountPage reads first/after of an account listing.
 func accountPage(first *int, after *string) (account.Page, error) {
-	p := account.Page{}
-	if first != nil {
-		p.Limit = *first
+	pr, err := readPage(first, after)
+	if err != nil {
+		return account.Page{}, err
 	}
-	if after != nil && *after != "" {
-		n, err := strconv.ParseInt(*after, 10, 64)
-		if err != nil || n <= 0 {
-			return p, errs.R(errs.Invalid, "INVALID_CURSOR", "the page cursor is not valid")
-		}
-		p.After = n
-	}
-	return p, nil
-}
-
-func cursor(next int64) *string {
-	if next == 0 {
-		return nil
-	}
-	s := strconv.FormatInt(next, 10)
-	return &s
+	n, err := pr.afterID()
+	return account.Page{Limit: pr.size, After: n}, err
 }
 
 func id(n int64) string { return strconv.FormatInt(n, 10) }

@@ -33,6 +33,10 @@ func ErrorPresenter(log *slog.Logger) graphql.ErrorPresenterFunc {
 			// client's doing. Its own code is kept as the reason.
 			var ge *gqlerror.Error
 			if errors.As(err, &ge) && ge.Unwrap() == nil {
+				if msg, reason, ok := transportError(gerr.Message); ok {
+					return &gqlerror.Error{Message: msg, Extensions: map[string]any{"code": string(errs.Invalid), "reason": reason}}
+				}
+				gerr.Message = shorten(gerr.Message)
 				reason, _ := gerr.Extensions["code"].(string)
 				if stableCodes[errs.Code(reason)] {
 					return gerr // made by one of our extensions, already in our terms
@@ -46,11 +50,17 @@ func ErrorPresenter(log *slog.Logger) graphql.ErrorPresenterFunc {
 			log.ErrorContext(ctx, "internal error", "path", gerr.Path.String(), "err", err)
 			return internalError(gerr)
 		}
+		if de.Code == errs.Internal && de.Reason == errs.ReasonCommitUnknown {
+			log.ErrorContext(ctx, "commit outcome unknown", "path", gerr.Path.String(), "err", err)
+			gerr.Message = de.Message
+			gerr.Extensions = map[string]any{"code": string(de.Code), "reason": de.Reason}
+			return gerr
+		}
 		if de.Code == errs.Internal {
 			log.ErrorContext(ctx, "internal error", "path", gerr.Path.String(), "err", err)
 			return internalError(gerr)
 		}
-		gerr.Message = de.Message
+		gerr.Message = shorten(de.Message)
 		gerr.Extensions = map[string]any{"code": string(de.Code)}
 		if de.Reason != "" {
 			gerr.Extensions["reason"] = de.Reason

@@ -55,18 +55,30 @@ type ComplexityRoot struct {
 		RevokedAt         func(childComplexity int) int
 	}
 
+	AuditChange struct {
+		Field func(childComplexity int) int
+		From  func(childComplexity int) int
+		To    func(childComplexity int) int
+	}
+
 	AuditEntry struct {
 		Action    func(childComplexity int) int
 		Actor     func(childComplexity int) int
+		Changes   func(childComplexity int) int
 		CreatedAt func(childComplexity int) int
 		Detail    func(childComplexity int) int
 		ID        func(childComplexity int) int
 		Subject   func(childComplexity int) int
 	}
 
-	AuditPage struct {
-		Items      func(childComplexity int) int
-		NextCursor func(childComplexity int) int
+	AuditEntryConnection struct {
+		Edges    func(childComplexity int) int
+		PageInfo func(childComplexity int) int
+	}
+
+	AuditEntryEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
 	}
 
 	AuthPayload struct {
@@ -124,9 +136,14 @@ type ComplexityRoot struct {
 		Bet func(childComplexity int) int
 	}
 
-	BetPage struct {
-		Items      func(childComplexity int) int
-		NextCursor func(childComplexity int) int
+	BetConnection struct {
+		Edges    func(childComplexity int) int
+		PageInfo func(childComplexity int) int
+	}
+
+	BetEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
 	}
 
 	BetSettled struct {
@@ -187,6 +204,16 @@ type ComplexityRoot struct {
 		VoidReason    func(childComplexity int) int
 	}
 
+	DrawConnection struct {
+		Edges    func(childComplexity int) int
+		PageInfo func(childComplexity int) int
+	}
+
+	DrawEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
+	}
+
 	DrawOpened struct {
 		At         func(childComplexity int) int
 		Commitment func(childComplexity int) int
@@ -197,11 +224,6 @@ type ComplexityRoot struct {
 		Seats      func(childComplexity int) int
 		Seq        func(childComplexity int) int
 		TableID    func(childComplexity int) int
-	}
-
-	DrawPage struct {
-		Items      func(childComplexity int) int
-		NextCursor func(childComplexity int) int
 	}
 
 	DrawResult struct {
@@ -327,9 +349,14 @@ type ComplexityRoot struct {
 		Turn             func(childComplexity int) int
 	}
 
-	HoldemHandPage struct {
-		Items      func(childComplexity int) int
-		NextCursor func(childComplexity int) int
+	HoldemHandConnection struct {
+		Edges    func(childComplexity int) int
+		PageInfo func(childComplexity int) int
+	}
+
+	HoldemHandEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
 	}
 
 	HoldemHandUpdated struct {
@@ -361,9 +388,14 @@ type ComplexityRoot struct {
 		TransferID   func(childComplexity int) int
 	}
 
-	LedgerPage struct {
-		Items      func(childComplexity int) int
-		NextCursor func(childComplexity int) int
+	LedgerEntryConnection struct {
+		Edges    func(childComplexity int) int
+		PageInfo func(childComplexity int) int
+	}
+
+	LedgerEntryEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
 	}
 
 	Mutation struct {
@@ -387,7 +419,7 @@ type ComplexityRoot struct {
 		ResumeTable             func(childComplexity int, tableID string) int
 		RevokeAPIKey            func(childComplexity int, id string) int
 		SelfExclude             func(childComplexity int, months *int) int
-		SetCommission           func(childComplexity int, tableID string, percent string) int
+		SetCommission           func(childComplexity int, tableID string, percent model.Percent) int
 		SetJackpotEnabled       func(childComplexity int, enabled bool) int
 		SetLimit                func(childComplexity int, input model.SetLimitInput) int
 		SetMinStake             func(childComplexity int, tableID string, amount model.Money) int
@@ -418,6 +450,11 @@ type ComplexityRoot struct {
 		TableID func(childComplexity int) int
 	}
 
+	PageInfo struct {
+		EndCursor   func(childComplexity int) int
+		HasNextPage func(childComplexity int) int
+	}
+
 	PaytableLine struct {
 		Category func(childComplexity int) int
 		Odds     func(childComplexity int) int
@@ -432,9 +469,14 @@ type ComplexityRoot struct {
 		User         func(childComplexity int) int
 	}
 
-	PendingVerificationPage struct {
-		Items      func(childComplexity int) int
-		NextCursor func(childComplexity int) int
+	PendingVerificationConnection struct {
+		Edges    func(childComplexity int) int
+		PageInfo func(childComplexity int) int
+	}
+
+	PendingVerificationEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
 	}
 
 	Pool struct {
@@ -560,9 +602,14 @@ type ComplexityRoot struct {
 		RemovedBy    func(childComplexity int) int
 	}
 
-	RegisterPage struct {
-		Items      func(childComplexity int) int
-		NextCursor func(childComplexity int) int
+	RegisterEntryConnection struct {
+		Edges    func(childComplexity int) int
+		PageInfo func(childComplexity int) int
+	}
+
+	RegisterEntryEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
 	}
 
 	RoundClosed struct {
@@ -683,6 +730,7 @@ type DrawResolver interface {
 	Odds(ctx context.Context, obj *model.Draw) (*model.Odds, error)
 	Pools(ctx context.Context, obj *model.Draw, round *model.BettingRound, market *model.Market) ([]model.Pool, error)
 	Result(ctx context.Context, obj *model.Draw) (*model.DrawResult, error)
+	ResultJSON(ctx context.Context, obj *model.Draw) (*string, error)
 }
 type DrawVerificationResolver interface {
 	Draw(ctx context.Context, obj *model.DrawVerification) (*model.Draw, error)
@@ -701,7 +749,7 @@ type MutationResolver interface {
 	CreateTable(ctx context.Context, input model.TableInput) (*model.Table, error)
 	UpdateTableSettings(ctx context.Context, tableID string, input model.TableSettingsInput) (*model.Table, error)
 	SetMinStake(ctx context.Context, tableID string, amount model.Money) (*model.Table, error)
-	SetCommission(ctx context.Context, tableID string, percent string) (*model.Table, error)
+	SetCommission(ctx context.Context, tableID string, percent model.Percent) (*model.Table, error)
 	PauseTable(ctx context.Context, tableID string) (*model.Table, error)
 	ResumeTable(ctx context.Context, tableID string) (*model.Table, error)
 	VoidDraw(ctx context.Context, drawID string, reason string) (*model.Draw, error)
@@ -724,22 +772,22 @@ type PendingVerificationResolver interface {
 }
 type QueryResolver interface {
 	Me(ctx context.Context) (*model.User, error)
-	MyLedger(ctx context.Context, first *int, after *string) (*model.LedgerPage, error)
+	MyLedger(ctx context.Context, first *int, after *string) (*model.LedgerEntryConnection, error)
 	User(ctx context.Context, id string) (*model.User, error)
-	PendingVerifications(ctx context.Context, first *int, after *string) (*model.PendingVerificationPage, error)
-	AuditLog(ctx context.Context, first *int, after *string) (*model.AuditPage, error)
+	PendingVerifications(ctx context.Context, first *int, after *string) (*model.PendingVerificationConnection, error)
+	AuditLog(ctx context.Context, first *int, after *string) (*model.AuditEntryConnection, error)
 	Tables(ctx context.Context) ([]model.Table, error)
 	Table(ctx context.Context, id string) (*model.Table, error)
 	Draw(ctx context.Context, id string) (*model.Draw, error)
-	MyBets(ctx context.Context, first *int, after *string, drawID *string) (*model.BetPage, error)
-	Results(ctx context.Context, tableID *string, from *time.Time, to *time.Time, first *int, after *string) (*model.DrawPage, error)
+	MyBets(ctx context.Context, first *int, after *string, drawID *string) (*model.BetConnection, error)
+	Results(ctx context.Context, tableID *string, from *time.Time, to *time.Time, first *int, after *string) (*model.DrawConnection, error)
 	Jackpot(ctx context.Context) (*model.Jackpot, error)
 	VerifyDraw(ctx context.Context, id string) (*model.DrawVerification, error)
 	HoldemSettings(ctx context.Context) (*model.HoldemSettings, error)
 	HoldemHand(ctx context.Context, id string) (*model.HoldemHand, error)
-	HoldemHands(ctx context.Context, first *int, after *string) (*model.HoldemHandPage, error)
+	HoldemHands(ctx context.Context, first *int, after *string) (*model.HoldemHandConnection, error)
 	MyProtection(ctx context.Context) (*model.Protection, error)
-	ExclusionRegister(ctx context.Context, all *bool, first *int, after *string) (*model.RegisterPage, error)
+	ExclusionRegister(ctx context.Context, all *bool, first *int, after *string) (*model.RegisterEntryConnection, error)
 	APIKeys(ctx context.Context) ([]model.APIKey, error)
 }
 type SubscriptionResolver interface {
@@ -804,6 +852,25 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.ApiKey.RevokedAt(childComplexity), true
 
+	case "AuditChange.field":
+		if e.ComplexityRoot.AuditChange.Field == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AuditChange.Field(childComplexity), true
+	case "AuditChange.from":
+		if e.ComplexityRoot.AuditChange.From == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AuditChange.From(childComplexity), true
+	case "AuditChange.to":
+		if e.ComplexityRoot.AuditChange.To == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AuditChange.To(childComplexity), true
+
 	case "AuditEntry.action":
 		if e.ComplexityRoot.AuditEntry.Action == nil {
 			break
@@ -816,6 +883,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.AuditEntry.Actor(childComplexity), true
+	case "AuditEntry.changes":
+		if e.ComplexityRoot.AuditEntry.Changes == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AuditEntry.Changes(childComplexity), true
 	case "AuditEntry.createdAt":
 		if e.ComplexityRoot.AuditEntry.CreatedAt == nil {
 			break
@@ -841,18 +914,31 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.AuditEntry.Subject(childComplexity), true
 
-	case "AuditPage.items":
-		if e.ComplexityRoot.AuditPage.Items == nil {
+	case "AuditEntryConnection.edges":
+		if e.ComplexityRoot.AuditEntryConnection.Edges == nil {
 			break
 		}
 
-		return e.ComplexityRoot.AuditPage.Items(childComplexity), true
-	case "AuditPage.nextCursor":
-		if e.ComplexityRoot.AuditPage.NextCursor == nil {
+		return e.ComplexityRoot.AuditEntryConnection.Edges(childComplexity), true
+	case "AuditEntryConnection.pageInfo":
+		if e.ComplexityRoot.AuditEntryConnection.PageInfo == nil {
 			break
 		}
 
-		return e.ComplexityRoot.AuditPage.NextCursor(childComplexity), true
+		return e.ComplexityRoot.AuditEntryConnection.PageInfo(childComplexity), true
+
+	case "AuditEntryEdge.cursor":
+		if e.ComplexityRoot.AuditEntryEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AuditEntryEdge.Cursor(childComplexity), true
+	case "AuditEntryEdge.node":
+		if e.ComplexityRoot.AuditEntryEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AuditEntryEdge.Node(childComplexity), true
 
 	case "AuthPayload.accessToken":
 		if e.ComplexityRoot.AuthPayload.AccessToken == nil {
@@ -1065,18 +1151,31 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.BetAccepted.Bet(childComplexity), true
 
-	case "BetPage.items":
-		if e.ComplexityRoot.BetPage.Items == nil {
+	case "BetConnection.edges":
+		if e.ComplexityRoot.BetConnection.Edges == nil {
 			break
 		}
 
-		return e.ComplexityRoot.BetPage.Items(childComplexity), true
-	case "BetPage.nextCursor":
-		if e.ComplexityRoot.BetPage.NextCursor == nil {
+		return e.ComplexityRoot.BetConnection.Edges(childComplexity), true
+	case "BetConnection.pageInfo":
+		if e.ComplexityRoot.BetConnection.PageInfo == nil {
 			break
 		}
 
-		return e.ComplexityRoot.BetPage.NextCursor(childComplexity), true
+		return e.ComplexityRoot.BetConnection.PageInfo(childComplexity), true
+
+	case "BetEdge.cursor":
+		if e.ComplexityRoot.BetEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BetEdge.Cursor(childComplexity), true
+	case "BetEdge.node":
+		if e.ComplexityRoot.BetEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BetEdge.Node(childComplexity), true
 
 	case "BetSettled.at":
 		if e.ComplexityRoot.BetSettled.At == nil {
@@ -1329,6 +1428,32 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Draw.VoidReason(childComplexity), true
 
+	case "DrawConnection.edges":
+		if e.ComplexityRoot.DrawConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DrawConnection.Edges(childComplexity), true
+	case "DrawConnection.pageInfo":
+		if e.ComplexityRoot.DrawConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DrawConnection.PageInfo(childComplexity), true
+
+	case "DrawEdge.cursor":
+		if e.ComplexityRoot.DrawEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DrawEdge.Cursor(childComplexity), true
+	case "DrawEdge.node":
+		if e.ComplexityRoot.DrawEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DrawEdge.Node(childComplexity), true
+
 	case "DrawOpened.at":
 		if e.ComplexityRoot.DrawOpened.At == nil {
 			break
@@ -1383,19 +1508,6 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.DrawOpened.TableID(childComplexity), true
-
-	case "DrawPage.items":
-		if e.ComplexityRoot.DrawPage.Items == nil {
-			break
-		}
-
-		return e.ComplexityRoot.DrawPage.Items(childComplexity), true
-	case "DrawPage.nextCursor":
-		if e.ComplexityRoot.DrawPage.NextCursor == nil {
-			break
-		}
-
-		return e.ComplexityRoot.DrawPage.NextCursor(childComplexity), true
 
 	case "DrawResult.leadersAfterFlop":
 		if e.ComplexityRoot.DrawResult.LeadersAfterFlop == nil {
@@ -1948,18 +2060,31 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.HoldemHand.Turn(childComplexity), true
 
-	case "HoldemHandPage.items":
-		if e.ComplexityRoot.HoldemHandPage.Items == nil {
+	case "HoldemHandConnection.edges":
+		if e.ComplexityRoot.HoldemHandConnection.Edges == nil {
 			break
 		}
 
-		return e.ComplexityRoot.HoldemHandPage.Items(childComplexity), true
-	case "HoldemHandPage.nextCursor":
-		if e.ComplexityRoot.HoldemHandPage.NextCursor == nil {
+		return e.ComplexityRoot.HoldemHandConnection.Edges(childComplexity), true
+	case "HoldemHandConnection.pageInfo":
+		if e.ComplexityRoot.HoldemHandConnection.PageInfo == nil {
 			break
 		}
 
-		return e.ComplexityRoot.HoldemHandPage.NextCursor(childComplexity), true
+		return e.ComplexityRoot.HoldemHandConnection.PageInfo(childComplexity), true
+
+	case "HoldemHandEdge.cursor":
+		if e.ComplexityRoot.HoldemHandEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.HoldemHandEdge.Cursor(childComplexity), true
+	case "HoldemHandEdge.node":
+		if e.ComplexityRoot.HoldemHandEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.HoldemHandEdge.Node(childComplexity), true
 
 	case "HoldemHandUpdated.at":
 		if e.ComplexityRoot.HoldemHandUpdated.At == nil {
@@ -2067,18 +2192,31 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.LedgerEntry.TransferID(childComplexity), true
 
-	case "LedgerPage.items":
-		if e.ComplexityRoot.LedgerPage.Items == nil {
+	case "LedgerEntryConnection.edges":
+		if e.ComplexityRoot.LedgerEntryConnection.Edges == nil {
 			break
 		}
 
-		return e.ComplexityRoot.LedgerPage.Items(childComplexity), true
-	case "LedgerPage.nextCursor":
-		if e.ComplexityRoot.LedgerPage.NextCursor == nil {
+		return e.ComplexityRoot.LedgerEntryConnection.Edges(childComplexity), true
+	case "LedgerEntryConnection.pageInfo":
+		if e.ComplexityRoot.LedgerEntryConnection.PageInfo == nil {
 			break
 		}
 
-		return e.ComplexityRoot.LedgerPage.NextCursor(childComplexity), true
+		return e.ComplexityRoot.LedgerEntryConnection.PageInfo(childComplexity), true
+
+	case "LedgerEntryEdge.cursor":
+		if e.ComplexityRoot.LedgerEntryEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LedgerEntryEdge.Cursor(childComplexity), true
+	case "LedgerEntryEdge.node":
+		if e.ComplexityRoot.LedgerEntryEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LedgerEntryEdge.Node(childComplexity), true
 
 	case "Mutation.addRegisterEntry":
 		if e.ComplexityRoot.Mutation.AddRegisterEntry == nil {
@@ -2305,7 +2443,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Mutation.SetCommission(childComplexity, args["tableId"].(string), args["percent"].(string)), true
+		return e.ComplexityRoot.Mutation.SetCommission(childComplexity, args["tableId"].(string), args["percent"].(model.Percent)), true
 	case "Mutation.setJackpotEnabled":
 		if e.ComplexityRoot.Mutation.SetJackpotEnabled == nil {
 			break
@@ -2486,6 +2624,19 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.OddsUpdated.TableID(childComplexity), true
 
+	case "PageInfo.endCursor":
+		if e.ComplexityRoot.PageInfo.EndCursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PageInfo.EndCursor(childComplexity), true
+	case "PageInfo.hasNextPage":
+		if e.ComplexityRoot.PageInfo.HasNextPage == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PageInfo.HasNextPage(childComplexity), true
+
 	case "PaytableLine.category":
 		if e.ComplexityRoot.PaytableLine.Category == nil {
 			break
@@ -2536,18 +2687,31 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.PendingVerification.User(childComplexity), true
 
-	case "PendingVerificationPage.items":
-		if e.ComplexityRoot.PendingVerificationPage.Items == nil {
+	case "PendingVerificationConnection.edges":
+		if e.ComplexityRoot.PendingVerificationConnection.Edges == nil {
 			break
 		}
 
-		return e.ComplexityRoot.PendingVerificationPage.Items(childComplexity), true
-	case "PendingVerificationPage.nextCursor":
-		if e.ComplexityRoot.PendingVerificationPage.NextCursor == nil {
+		return e.ComplexityRoot.PendingVerificationConnection.Edges(childComplexity), true
+	case "PendingVerificationConnection.pageInfo":
+		if e.ComplexityRoot.PendingVerificationConnection.PageInfo == nil {
 			break
 		}
 
-		return e.ComplexityRoot.PendingVerificationPage.NextCursor(childComplexity), true
+		return e.ComplexityRoot.PendingVerificationConnection.PageInfo(childComplexity), true
+
+	case "PendingVerificationEdge.cursor":
+		if e.ComplexityRoot.PendingVerificationEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PendingVerificationEdge.Cursor(childComplexity), true
+	case "PendingVerificationEdge.node":
+		if e.ComplexityRoot.PendingVerificationEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PendingVerificationEdge.Node(childComplexity), true
 
 	case "Pool.bets":
 		if e.ComplexityRoot.Pool.Bets == nil {
@@ -3144,18 +3308,31 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.RegisterEntry.RemovedBy(childComplexity), true
 
-	case "RegisterPage.items":
-		if e.ComplexityRoot.RegisterPage.Items == nil {
+	case "RegisterEntryConnection.edges":
+		if e.ComplexityRoot.RegisterEntryConnection.Edges == nil {
 			break
 		}
 
-		return e.ComplexityRoot.RegisterPage.Items(childComplexity), true
-	case "RegisterPage.nextCursor":
-		if e.ComplexityRoot.RegisterPage.NextCursor == nil {
+		return e.ComplexityRoot.RegisterEntryConnection.Edges(childComplexity), true
+	case "RegisterEntryConnection.pageInfo":
+		if e.ComplexityRoot.RegisterEntryConnection.PageInfo == nil {
 			break
 		}
 
-		return e.ComplexityRoot.RegisterPage.NextCursor(childComplexity), true
+		return e.ComplexityRoot.RegisterEntryConnection.PageInfo(childComplexity), true
+
+	case "RegisterEntryEdge.cursor":
+		if e.ComplexityRoot.RegisterEntryEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RegisterEntryEdge.Cursor(childComplexity), true
+	case "RegisterEntryEdge.node":
+		if e.ComplexityRoot.RegisterEntryEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RegisterEntryEdge.Node(childComplexity), true
 
 	case "RoundClosed.at":
 		if e.ComplexityRoot.RoundClosed.At == nil {
@@ -3576,12 +3753,14 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 			graphql.NewInputUnmarshaler("CashInput", ec.unmarshalInputCashInput),
 			graphql.NewInputUnmarshaler("CreateApiKeyInput", ec.unmarshalInputCreateApiKeyInput),
 			graphql.NewInputUnmarshaler("DecideVerificationInput", ec.unmarshalInputDecideVerificationInput),
+			graphql.NewInputUnmarshaler("ExpressInput", ec.unmarshalInputExpressInput),
 			graphql.NewInputUnmarshaler("HoldemBoxInput", ec.unmarshalInputHoldemBoxInput),
 			graphql.NewInputUnmarshaler("HoldemDecideInput", ec.unmarshalInputHoldemDecideInput),
 			graphql.NewInputUnmarshaler("HoldemStartInput", ec.unmarshalInputHoldemStartInput),
 			graphql.NewInputUnmarshaler("PlaceBetInput", ec.unmarshalInputPlaceBetInput),
 			graphql.NewInputUnmarshaler("RegisterEntryInput", ec.unmarshalInputRegisterEntryInput),
 			graphql.NewInputUnmarshaler("RegisterInput", ec.unmarshalInputRegisterInput),
+			graphql.NewInputUnmarshaler("SelectionInput", ec.unmarshalInputSelectionInput),
 			graphql.NewInputUnmarshaler("SetLimitInput", ec.unmarshalInputSetLimitInput),
 			graphql.NewInputUnmarshaler("TableInput", ec.unmarshalInputTableInput),
 			graphql.NewInputUnmarshaler("TableSettingsInput", ec.unmarshalInputTableSettingsInput),
@@ -3691,12 +3870,17 @@ var sources = []*ast.Source{
 # - Money mutations take an idempotencyKey: retrying with the same key and
 #   the same input returns the first answer; the same key with another input
 #   is CONFLICT / IDEMPOTENCY_KEY_REUSED.
-# - Lists are paged with ` + "`" + `first` + "`" + ` (at most 100) and an opaque ` + "`" + `after` + "`" + ` cursor.
+# - Lists are Relay connections: ` + "`" + `first` + "`" + ` (1 to 100, default 50) and an
+#   opaque ` + "`" + `after` + "`" + ` cursor; ` + "`" + `edges { cursor node }` + "`" + ` and
+#   ` + "`" + `pageInfo { hasNextPage endCursor }` + "`" + ` (Apollo's relayStylePagination and
+#   urql work as they are).
 
 "An amount of money in tenge with two decimals, e.g. \"100.00\"."
 scalar Money
 "A pari-mutuel coefficient with two decimals, e.g. \"1.10\"."
 scalar Coefficient
+"A percentage with two decimals, 0.00 to 100.00, as a string: \"3.00\" (commission, EXPRESS shares)."
+scalar Percent
 "A calendar date, YYYY-MM-DD."
 scalar Date
 "An RFC 3339 timestamp."
@@ -3713,6 +3897,16 @@ enum Role {
   PLAYER
   AFFILIATE
   ADMIN
+}
+
+# ---------------------------------------------------------------- paging
+
+"Where a page of a connection ends (Relay cursor connections)."
+type PageInfo {
+  "More items follow: ask again with after: endCursor."
+  hasNextPage: Boolean!
+  "The cursor of the last edge; null for an empty page."
+  endCursor: String
 }
 
 # ---------------------------------------------------------------- accounts
@@ -3766,9 +3960,16 @@ type PendingVerification {
   submittedAt: Time!
 }
 
-type PendingVerificationPage {
-  items: [PendingVerification!]!
-  nextCursor: String
+"A page of verifications waiting for a decision."
+type PendingVerificationConnection {
+  edges: [PendingVerificationEdge!]!
+  pageInfo: PageInfo!
+}
+
+type PendingVerificationEdge {
+  "Pass as ` + "`" + `after` + "`" + ` to continue after this item."
+  cursor: String!
+  node: PendingVerification!
 }
 
 type AuthPayload {
@@ -3800,10 +4001,28 @@ input DecideVerificationInput {
 
 # ---------------------------------------------------------------- ledger
 
+"Why money moved."
+enum LedgerEntryKind {
+  DEPOSIT
+  WITHDRAWAL
+  BET_STAKE
+  PAYOUT
+  REFUND
+  COMMISSION
+  BREAKAGE
+  JACKPOT
+  JACKPOT_TOPUP
+  JACKPOT_ROLLOVER
+  TOPUP
+  SETTLEMENT
+  HOLDEM_STAKE
+  HOLDEM_PAYOUT
+}
+
 type LedgerEntry {
   id: ID!
   transferId: ID!
-  kind: String!
+  kind: LedgerEntryKind!
   "Positive: money in; negative: money out."
   amount: Money!
   balanceAfter: Money!
@@ -3811,9 +4030,16 @@ type LedgerEntry {
   createdAt: Time!
 }
 
-type LedgerPage {
-  items: [LedgerEntry!]!
-  nextCursor: String
+"A page of a wallet history."
+type LedgerEntryConnection {
+  edges: [LedgerEntryEdge!]!
+  pageInfo: PageInfo!
+}
+
+type LedgerEntryEdge {
+  "Pass as ` + "`" + `after` + "`" + ` to continue after this item."
+  cursor: String!
+  node: LedgerEntry!
 }
 
 type CashTransfer {
@@ -3835,14 +4061,32 @@ type AuditEntry {
   id: ID!
   actor: User
   action: String!
+  "What the action concerns, \"<kind>:<id>\": \"user:7\", \"table:2\", \"draw:41\"; empty when nothing in particular (the jackpot)."
   subject: String!
+  "One sentence for people, e.g. \"Table Main settings: commission 3.00% → 4.00%\"."
   detail: String!
+  "Each setting the action changed, before and after (empty for other actions)."
+  changes: [AuditChange!]!
   createdAt: Time!
 }
 
-type AuditPage {
-  items: [AuditEntry!]!
-  nextCursor: String
+"One setting an admin action changed, in the form it is typed (\"200.00\", \"4.00%\")."
+type AuditChange {
+  field: String!
+  from: String!
+  to: String!
+}
+
+"A page of the audit trail."
+type AuditEntryConnection {
+  edges: [AuditEntryEdge!]!
+  pageInfo: PageInfo!
+}
+
+type AuditEntryEdge {
+  "Pass as ` + "`" + `after` + "`" + ` to continue after this item."
+  cursor: String!
+  node: AuditEntry!
 }
 
 # ---------------------------------------------------------------- cards and hands
@@ -3976,8 +4220,8 @@ type TableSettings {
   "Copied into each draw when it opens; changes apply from the next draw."
   minStake: Money!
   maxStake: Money!
-  "Commission in percent with two decimals, e.g. \"3.00\"; never below 3."
-  commission: String!
+  "Commission, e.g. \"3.00\"; never below 3."
+  commission: Percent!
   "Seconds each of the four betting rounds stays open."
   roundSeconds: [Int!]!
   "Milliseconds between card events."
@@ -3985,7 +4229,7 @@ type TableSettings {
   "Seconds the result stays on screen before the next draw."
   resultSeconds: Int!
   "Share of the EXPRESS net pool for category 1 (3 of 3) and category 2 (2 of 3), percent."
-  expressShares: [String!]!
+  expressShares: [Percent!]!
 }
 
 type Table {
@@ -4133,9 +4377,16 @@ type DrawResult {
   settledAt: Time!
 }
 
-type DrawPage {
-  items: [Draw!]!
-  nextCursor: String
+"A page of draws."
+type DrawConnection {
+  edges: [DrawEdge!]!
+  pageInfo: PageInfo!
+}
+
+type DrawEdge {
+  "Pass as ` + "`" + `after` + "`" + ` to continue after this item."
+  cursor: String!
+  node: Draw!
 }
 
 type Bet {
@@ -4152,9 +4403,16 @@ type Bet {
   settledAt: Time
 }
 
-type BetPage {
-  items: [Bet!]!
-  nextCursor: String
+"A page of bets."
+type BetConnection {
+  edges: [BetEdge!]!
+  pageInfo: PageInfo!
+}
+
+type BetEdge {
+  "Pass as ` + "`" + `after` + "`" + ` to continue after this item."
+  cursor: String!
+  node: Bet!
 }
 
 type Jackpot {
@@ -4179,11 +4437,27 @@ type DrawVerification {
 
 input PlaceBetInput {
   drawId: ID!
-  market: Market!
-  "WIN: a position (\"3\"); COMBINATION: a HandCategory (\"FLUSH\"); EXPRESS: \"flop-turn-river\" positions (\"2-5-5\")."
-  selection: String!
+  "What the bet backs; its market follows from it."
+  selection: SelectionInput!
   stake: Money!
   idempotencyKey: String!
+}
+
+"What a bet backs: exactly one of its fields, which names the market."
+input SelectionInput @oneOf {
+  "WIN: the position that wins."
+  position: Int
+  "COMBINATION: the category of the winning hand."
+  combination: HandCategory
+  "EXPRESS: a coupon of three positions."
+  express: ExpressInput
+}
+
+"An EXPRESS coupon: the leader after the flop, the leader after the turn and the winner after the river (a position may repeat)."
+input ExpressInput {
+  flop: Int!
+  turn: Int!
+  river: Int!
 }
 
 input TableInput {
@@ -4191,21 +4465,21 @@ input TableInput {
   positions: Int!
   minStake: Money
   maxStake: Money
-  commission: String
+  commission: Percent
   roundSeconds: [Int!]
   cardIntervalMs: Int
   resultSeconds: Int
-  expressShares: [String!]
+  expressShares: [Percent!]
 }
 
 input TableSettingsInput {
   minStake: Money
   maxStake: Money
-  commission: String
+  commission: Percent
   roundSeconds: [Int!]
   cardIntervalMs: Int
   resultSeconds: Int
-  expressShares: [String!]
+  expressShares: [Percent!]
 }
 
 # ---------------------------------------------------------------- table and user events
@@ -4502,9 +4776,16 @@ type HoldemHand {
   settledAt: Time
 }
 
-type HoldemHandPage {
-  items: [HoldemHand!]!
-  nextCursor: String
+"A page of Casino Hold'em hands."
+type HoldemHandConnection {
+  edges: [HoldemHandEdge!]!
+  pageInfo: PageInfo!
+}
+
+type HoldemHandEdge {
+  "Pass as ` + "`" + `after` + "`" + ` to continue after this item."
+  cursor: String!
+  node: HoldemHand!
 }
 
 type HoldemSettings {
@@ -4566,20 +4847,20 @@ type Query {
   "The signed-in user, or null without a token."
   me: User
   "The signed-in user's ledger history, newest first."
-  myLedger(first: Int = 50, after: String): LedgerPage! @authenticated
+  myLedger(first: Int = 50, after: String): LedgerEntryConnection! @authenticated
   "A user by id (admins)."
   user(id: ID!): User @hasRole(roles: [ADMIN])
   "Verifications waiting for an admin's decision, oldest first."
-  pendingVerifications(first: Int = 50, after: String): PendingVerificationPage! @hasRole(roles: [ADMIN])
+  pendingVerifications(first: Int = 50, after: String): PendingVerificationConnection! @hasRole(roles: [ADMIN])
   "Every admin action, newest first."
-  auditLog(first: Int = 50, after: String): AuditPage! @hasRole(roles: [ADMIN])
+  auditLog(first: Int = 50, after: String): AuditEntryConnection! @hasRole(roles: [ADMIN])
   tables: [Table!]!
   table(id: ID!): Table
   draw(id: ID!): Draw
   "The signed-in player's bets, newest first."
-  myBets(first: Int = 50, after: String, drawId: ID): BetPage! @authenticated
+  myBets(first: Int = 50, after: String, drawId: ID): BetConnection! @authenticated
   "Settled and voided draws, newest first: the affiliates' view."
-  results(tableId: ID, from: Time, to: Time, first: Int = 50, after: String): DrawPage! @hasRole(roles: [AFFILIATE, ADMIN])
+  results(tableId: ID, from: Time, to: Time, first: Int = 50, after: String): DrawConnection! @hasRole(roles: [AFFILIATE, ADMIN])
   jackpot: Jackpot!
   "Recomputes a finished draw from its revealed seeds and its bets."
   verifyDraw(id: ID!): DrawVerification!
@@ -4587,7 +4868,7 @@ type Query {
   "One of the signed-in player's hands; null when there is no such hand of theirs."
   holdemHand(id: ID!): HoldemHand @authenticated
   "The signed-in player's hands, newest first."
-  holdemHands(first: Int = 50, after: String): HoldemHandPage! @authenticated
+  holdemHands(first: Int = 50, after: String): HoldemHandConnection! @authenticated
 }
 
 type Mutation {
@@ -4611,7 +4892,7 @@ type Mutation {
   "Changes a table's settings; the minimum stake applies from the next draw (never below 100.00)."
   updateTableSettings(tableId: ID!, input: TableSettingsInput!): Table! @hasRole(roles: [ADMIN])
   setMinStake(tableId: ID!, amount: Money!): Table! @hasRole(roles: [ADMIN])
-  setCommission(tableId: ID!, percent: String!): Table! @hasRole(roles: [ADMIN])
+  setCommission(tableId: ID!, percent: Percent!): Table! @hasRole(roles: [ADMIN])
   "Pauses dealing after the current draw."
   pauseTable(tableId: ID!): Table! @hasRole(roles: [ADMIN])
   resumeTable(tableId: ID!): Table! @hasRole(roles: [ADMIN])
@@ -4735,9 +5016,15 @@ type RealityCheck {
   net: Money!
 }
 
-type RegisterPage {
-  items: [RegisterEntry!]!
-  nextCursor: String
+type RegisterEntryConnection {
+  edges: [RegisterEntryEdge!]!
+  pageInfo: PageInfo!
+}
+
+type RegisterEntryEdge {
+  "Pass as ` + "`" + `after` + "`" + ` to continue after this item."
+  cursor: String!
+  node: RegisterEntry!
 }
 
 input SetLimitInput {
@@ -4759,7 +5046,7 @@ extend type Query {
   "The signed-in player's limits, break and this period's counters."
   myProtection: Protection! @authenticated
   "The exclusion register, newest first; only entries in force unless all."
-  exclusionRegister(all: Boolean = false, first: Int = 50, after: String): RegisterPage! @hasRole(roles: [ADMIN])
+  exclusionRegister(all: Boolean = false, first: Int = 50, after: String): RegisterEntryConnection! @hasRole(roles: [ADMIN])
 }
 
 extend type Mutation {
@@ -4841,6 +5128,18 @@ func (ec *executionContext) childFields_ApiKey(ctx context.Context, field graphq
 	return nil, fmt.Errorf("no field named %q was found under type ApiKey", field.Name)
 }
 
+func (ec *executionContext) childFields_AuditChange(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "field":
+		return ec.fieldContext_AuditChange_field(ctx, field)
+	case "from":
+		return ec.fieldContext_AuditChange_from(ctx, field)
+	case "to":
+		return ec.fieldContext_AuditChange_to(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type AuditChange", field.Name)
+}
+
 func (ec *executionContext) childFields_AuditEntry(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "id":
@@ -4853,20 +5152,32 @@ func (ec *executionContext) childFields_AuditEntry(ctx context.Context, field gr
 		return ec.fieldContext_AuditEntry_subject(ctx, field)
 	case "detail":
 		return ec.fieldContext_AuditEntry_detail(ctx, field)
+	case "changes":
+		return ec.fieldContext_AuditEntry_changes(ctx, field)
 	case "createdAt":
 		return ec.fieldContext_AuditEntry_createdAt(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type AuditEntry", field.Name)
 }
 
-func (ec *executionContext) childFields_AuditPage(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+func (ec *executionContext) childFields_AuditEntryConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
-	case "items":
-		return ec.fieldContext_AuditPage_items(ctx, field)
-	case "nextCursor":
-		return ec.fieldContext_AuditPage_nextCursor(ctx, field)
+	case "edges":
+		return ec.fieldContext_AuditEntryConnection_edges(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_AuditEntryConnection_pageInfo(ctx, field)
 	}
-	return nil, fmt.Errorf("no field named %q was found under type AuditPage", field.Name)
+	return nil, fmt.Errorf("no field named %q was found under type AuditEntryConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_AuditEntryEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "cursor":
+		return ec.fieldContext_AuditEntryEdge_cursor(ctx, field)
+	case "node":
+		return ec.fieldContext_AuditEntryEdge_node(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type AuditEntryEdge", field.Name)
 }
 
 func (ec *executionContext) childFields_AuthPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -4959,14 +5270,24 @@ func (ec *executionContext) childFields_Bet(ctx context.Context, field graphql.C
 	return nil, fmt.Errorf("no field named %q was found under type Bet", field.Name)
 }
 
-func (ec *executionContext) childFields_BetPage(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+func (ec *executionContext) childFields_BetConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
-	case "items":
-		return ec.fieldContext_BetPage_items(ctx, field)
-	case "nextCursor":
-		return ec.fieldContext_BetPage_nextCursor(ctx, field)
+	case "edges":
+		return ec.fieldContext_BetConnection_edges(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_BetConnection_pageInfo(ctx, field)
 	}
-	return nil, fmt.Errorf("no field named %q was found under type BetPage", field.Name)
+	return nil, fmt.Errorf("no field named %q was found under type BetConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_BetEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "cursor":
+		return ec.fieldContext_BetEdge_cursor(ctx, field)
+	case "node":
+		return ec.fieldContext_BetEdge_node(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type BetEdge", field.Name)
 }
 
 func (ec *executionContext) childFields_CashTransfer(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -5051,14 +5372,24 @@ func (ec *executionContext) childFields_Draw(ctx context.Context, field graphql.
 	return nil, fmt.Errorf("no field named %q was found under type Draw", field.Name)
 }
 
-func (ec *executionContext) childFields_DrawPage(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+func (ec *executionContext) childFields_DrawConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
-	case "items":
-		return ec.fieldContext_DrawPage_items(ctx, field)
-	case "nextCursor":
-		return ec.fieldContext_DrawPage_nextCursor(ctx, field)
+	case "edges":
+		return ec.fieldContext_DrawConnection_edges(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_DrawConnection_pageInfo(ctx, field)
 	}
-	return nil, fmt.Errorf("no field named %q was found under type DrawPage", field.Name)
+	return nil, fmt.Errorf("no field named %q was found under type DrawConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_DrawEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "cursor":
+		return ec.fieldContext_DrawEdge_cursor(ctx, field)
+	case "node":
+		return ec.fieldContext_DrawEdge_node(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type DrawEdge", field.Name)
 }
 
 func (ec *executionContext) childFields_DrawResult(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -5267,14 +5598,24 @@ func (ec *executionContext) childFields_HoldemHand(ctx context.Context, field gr
 	return nil, fmt.Errorf("no field named %q was found under type HoldemHand", field.Name)
 }
 
-func (ec *executionContext) childFields_HoldemHandPage(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+func (ec *executionContext) childFields_HoldemHandConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
-	case "items":
-		return ec.fieldContext_HoldemHandPage_items(ctx, field)
-	case "nextCursor":
-		return ec.fieldContext_HoldemHandPage_nextCursor(ctx, field)
+	case "edges":
+		return ec.fieldContext_HoldemHandConnection_edges(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_HoldemHandConnection_pageInfo(ctx, field)
 	}
-	return nil, fmt.Errorf("no field named %q was found under type HoldemHandPage", field.Name)
+	return nil, fmt.Errorf("no field named %q was found under type HoldemHandConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_HoldemHandEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "cursor":
+		return ec.fieldContext_HoldemHandEdge_cursor(ctx, field)
+	case "node":
+		return ec.fieldContext_HoldemHandEdge_node(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type HoldemHandEdge", field.Name)
 }
 
 func (ec *executionContext) childFields_HoldemSettings(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -5325,14 +5666,24 @@ func (ec *executionContext) childFields_LedgerEntry(ctx context.Context, field g
 	return nil, fmt.Errorf("no field named %q was found under type LedgerEntry", field.Name)
 }
 
-func (ec *executionContext) childFields_LedgerPage(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+func (ec *executionContext) childFields_LedgerEntryConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
-	case "items":
-		return ec.fieldContext_LedgerPage_items(ctx, field)
-	case "nextCursor":
-		return ec.fieldContext_LedgerPage_nextCursor(ctx, field)
+	case "edges":
+		return ec.fieldContext_LedgerEntryConnection_edges(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_LedgerEntryConnection_pageInfo(ctx, field)
 	}
-	return nil, fmt.Errorf("no field named %q was found under type LedgerPage", field.Name)
+	return nil, fmt.Errorf("no field named %q was found under type LedgerEntryConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_LedgerEntryEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "cursor":
+		return ec.fieldContext_LedgerEntryEdge_cursor(ctx, field)
+	case "node":
+		return ec.fieldContext_LedgerEntryEdge_node(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type LedgerEntryEdge", field.Name)
 }
 
 func (ec *executionContext) childFields_Odds(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -5355,6 +5706,16 @@ func (ec *executionContext) childFields_Odds(ctx context.Context, field graphql.
 		return ec.fieldContext_Odds_leaders(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Odds", field.Name)
+}
+
+func (ec *executionContext) childFields_PageInfo(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "hasNextPage":
+		return ec.fieldContext_PageInfo_hasNextPage(ctx, field)
+	case "endCursor":
+		return ec.fieldContext_PageInfo_endCursor(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type PageInfo", field.Name)
 }
 
 func (ec *executionContext) childFields_PaytableLine(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -5385,14 +5746,24 @@ func (ec *executionContext) childFields_PendingVerification(ctx context.Context,
 	return nil, fmt.Errorf("no field named %q was found under type PendingVerification", field.Name)
 }
 
-func (ec *executionContext) childFields_PendingVerificationPage(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+func (ec *executionContext) childFields_PendingVerificationConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
-	case "items":
-		return ec.fieldContext_PendingVerificationPage_items(ctx, field)
-	case "nextCursor":
-		return ec.fieldContext_PendingVerificationPage_nextCursor(ctx, field)
+	case "edges":
+		return ec.fieldContext_PendingVerificationConnection_edges(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_PendingVerificationConnection_pageInfo(ctx, field)
 	}
-	return nil, fmt.Errorf("no field named %q was found under type PendingVerificationPage", field.Name)
+	return nil, fmt.Errorf("no field named %q was found under type PendingVerificationConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_PendingVerificationEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "cursor":
+		return ec.fieldContext_PendingVerificationEdge_cursor(ctx, field)
+	case "node":
+		return ec.fieldContext_PendingVerificationEdge_node(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type PendingVerificationEdge", field.Name)
 }
 
 func (ec *executionContext) childFields_Pool(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -5573,14 +5944,24 @@ func (ec *executionContext) childFields_RegisterEntry(ctx context.Context, field
 	return nil, fmt.Errorf("no field named %q was found under type RegisterEntry", field.Name)
 }
 
-func (ec *executionContext) childFields_RegisterPage(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+func (ec *executionContext) childFields_RegisterEntryConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
-	case "items":
-		return ec.fieldContext_RegisterPage_items(ctx, field)
-	case "nextCursor":
-		return ec.fieldContext_RegisterPage_nextCursor(ctx, field)
+	case "edges":
+		return ec.fieldContext_RegisterEntryConnection_edges(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_RegisterEntryConnection_pageInfo(ctx, field)
 	}
-	return nil, fmt.Errorf("no field named %q was found under type RegisterPage", field.Name)
+	return nil, fmt.Errorf("no field named %q was found under type RegisterEntryConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_RegisterEntryEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "cursor":
+		return ec.fieldContext_RegisterEntryEdge_cursor(ctx, field)
+	case "node":
+		return ec.fieldContext_RegisterEntryEdge_node(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type RegisterEntryEdge", field.Name)
 }
 
 func (ec *executionContext) childFields_SelectionTotal(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -6151,8 +6532,8 @@ func (ec *executionContext) field_Mutation_setCommission_args(ctx context.Contex
 	}
 	args["tableId"] = arg0
 	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "percent",
-		func(ctx context.Context, v any) (string, error) {
-			return ec.unmarshalNString2string(ctx, v)
+		func(ctx context.Context, v any) (model.Percent, error) {
+			return ec.unmarshalNPercent2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐPercent(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -6808,6 +7189,75 @@ func (ec *executionContext) fieldContext_ApiKey_revokedAt(_ context.Context, fie
 	return graphql.NewScalarFieldContext("ApiKey", field, false, false, "Time")
 }
 
+func (ec *executionContext) _AuditChange_field(ctx context.Context, field graphql.CollectedField, obj *model.AuditChange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AuditChange_field(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Field, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AuditChange_field(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AuditChange", field, false, false, "String")
+}
+
+func (ec *executionContext) _AuditChange_from(ctx context.Context, field graphql.CollectedField, obj *model.AuditChange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AuditChange_from(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.From, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AuditChange_from(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AuditChange", field, false, false, "String")
+}
+
+func (ec *executionContext) _AuditChange_to(ctx context.Context, field graphql.CollectedField, obj *model.AuditChange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AuditChange_to(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.To, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AuditChange_to(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AuditChange", field, false, false, "String")
+}
+
 func (ec *executionContext) _AuditEntry_id(ctx context.Context, field graphql.CollectedField, obj *model.AuditEntry) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -6932,6 +7382,38 @@ func (ec *executionContext) fieldContext_AuditEntry_detail(_ context.Context, fi
 	return graphql.NewScalarFieldContext("AuditEntry", field, false, false, "String")
 }
 
+func (ec *executionContext) _AuditEntry_changes(ctx context.Context, field graphql.CollectedField, obj *model.AuditEntry) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AuditEntry_changes(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Changes, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []model.AuditChange) graphql.Marshaler {
+			return ec.marshalNAuditChange2ᚕgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐAuditChangeᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AuditEntry_changes(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "AuditEntry",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_AuditChange(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _AuditEntry_createdAt(ctx context.Context, field graphql.CollectedField, obj *model.AuditEntry) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -6955,28 +7437,115 @@ func (ec *executionContext) fieldContext_AuditEntry_createdAt(_ context.Context,
 	return graphql.NewScalarFieldContext("AuditEntry", field, false, false, "Time")
 }
 
-func (ec *executionContext) _AuditPage_items(ctx context.Context, field graphql.CollectedField, obj *model.AuditPage) (ret graphql.Marshaler) {
+func (ec *executionContext) _AuditEntryConnection_edges(ctx context.Context, field graphql.CollectedField, obj *model.AuditEntryConnection) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
 		field,
 		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_AuditPage_items(ctx, field)
+			return ec.fieldContext_AuditEntryConnection_edges(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return obj.Items, nil
+			return obj.Edges, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v []model.AuditEntry) graphql.Marshaler {
-			return ec.marshalNAuditEntry2ᚕgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐAuditEntryᚄ(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v []model.AuditEntryEdge) graphql.Marshaler {
+			return ec.marshalNAuditEntryEdge2ᚕgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐAuditEntryEdgeᚄ(ctx, selections, v)
 		},
 		true,
 		true,
 	)
 }
-func (ec *executionContext) fieldContext_AuditPage_items(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+func (ec *executionContext) fieldContext_AuditEntryConnection_edges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
-		Object:     "AuditPage",
+		Object:     "AuditEntryConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_AuditEntryEdge(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _AuditEntryConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *model.AuditEntryConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AuditEntryConnection_pageInfo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PageInfo, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.PageInfo) graphql.Marshaler {
+			return ec.marshalNPageInfo2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐPageInfo(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AuditEntryConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "AuditEntryConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PageInfo(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _AuditEntryEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *model.AuditEntryEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AuditEntryEdge_cursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Cursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AuditEntryEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AuditEntryEdge", field, false, false, "String")
+}
+
+func (ec *executionContext) _AuditEntryEdge_node(ctx context.Context, field graphql.CollectedField, obj *model.AuditEntryEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AuditEntryEdge_node(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Node, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.AuditEntry) graphql.Marshaler {
+			return ec.marshalNAuditEntry2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐAuditEntry(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AuditEntryEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "AuditEntryEdge",
 		Field:      field,
 		IsMethod:   false,
 		IsResolver: false,
@@ -6985,29 +7554,6 @@ func (ec *executionContext) fieldContext_AuditPage_items(_ context.Context, fiel
 		},
 	}
 	return fc, nil
-}
-
-func (ec *executionContext) _AuditPage_nextCursor(ctx context.Context, field graphql.CollectedField, obj *model.AuditPage) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_AuditPage_nextCursor(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.NextCursor, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
-			return ec.marshalOString2ᚖstring(ctx, selections, v)
-		},
-		true,
-		false,
-	)
-}
-func (ec *executionContext) fieldContext_AuditPage_nextCursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("AuditPage", field, false, false, "String")
 }
 
 func (ec *executionContext) _AuthPayload_accessToken(ctx context.Context, field graphql.CollectedField, obj *model.AuthPayload) (ret graphql.Marshaler) {
@@ -7837,28 +8383,115 @@ func (ec *executionContext) fieldContext_BetAccepted_bet(_ context.Context, fiel
 	return fc, nil
 }
 
-func (ec *executionContext) _BetPage_items(ctx context.Context, field graphql.CollectedField, obj *model.BetPage) (ret graphql.Marshaler) {
+func (ec *executionContext) _BetConnection_edges(ctx context.Context, field graphql.CollectedField, obj *model.BetConnection) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
 		field,
 		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_BetPage_items(ctx, field)
+			return ec.fieldContext_BetConnection_edges(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return obj.Items, nil
+			return obj.Edges, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v []model.Bet) graphql.Marshaler {
-			return ec.marshalNBet2ᚕgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐBetᚄ(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v []model.BetEdge) graphql.Marshaler {
+			return ec.marshalNBetEdge2ᚕgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐBetEdgeᚄ(ctx, selections, v)
 		},
 		true,
 		true,
 	)
 }
-func (ec *executionContext) fieldContext_BetPage_items(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+func (ec *executionContext) fieldContext_BetConnection_edges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
-		Object:     "BetPage",
+		Object:     "BetConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_BetEdge(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _BetConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *model.BetConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BetConnection_pageInfo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PageInfo, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.PageInfo) graphql.Marshaler {
+			return ec.marshalNPageInfo2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐPageInfo(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_BetConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "BetConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PageInfo(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _BetEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *model.BetEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BetEdge_cursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Cursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_BetEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BetEdge", field, false, false, "String")
+}
+
+func (ec *executionContext) _BetEdge_node(ctx context.Context, field graphql.CollectedField, obj *model.BetEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BetEdge_node(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Node, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Bet) graphql.Marshaler {
+			return ec.marshalNBet2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐBet(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_BetEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "BetEdge",
 		Field:      field,
 		IsMethod:   false,
 		IsResolver: false,
@@ -7867,29 +8500,6 @@ func (ec *executionContext) fieldContext_BetPage_items(_ context.Context, field 
 		},
 	}
 	return fc, nil
-}
-
-func (ec *executionContext) _BetPage_nextCursor(ctx context.Context, field graphql.CollectedField, obj *model.BetPage) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_BetPage_nextCursor(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.NextCursor, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
-			return ec.marshalOString2ᚖstring(ctx, selections, v)
-		},
-		true,
-		false,
-	)
-}
-func (ec *executionContext) fieldContext_BetPage_nextCursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("BetPage", field, false, false, "String")
 }
 
 func (ec *executionContext) _BetSettled_at(ctx context.Context, field graphql.CollectedField, obj *model.BetSettled) (ret graphql.Marshaler) {
@@ -8900,7 +9510,7 @@ func (ec *executionContext) _Draw_resultJson(ctx context.Context, field graphql.
 			return ec.fieldContext_Draw_resultJson(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return obj.ResultJSON, nil
+			return ec.Resolvers.Draw().ResultJSON(ctx, obj)
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
@@ -8911,7 +9521,126 @@ func (ec *executionContext) _Draw_resultJson(ctx context.Context, field graphql.
 	)
 }
 func (ec *executionContext) fieldContext_Draw_resultJson(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Draw", field, false, false, "String")
+	return graphql.NewScalarFieldContext("Draw", field, true, true, "String")
+}
+
+func (ec *executionContext) _DrawConnection_edges(ctx context.Context, field graphql.CollectedField, obj *model.DrawConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DrawConnection_edges(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Edges, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []model.DrawEdge) graphql.Marshaler {
+			return ec.marshalNDrawEdge2ᚕgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐDrawEdgeᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DrawConnection_edges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "DrawConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_DrawEdge(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _DrawConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *model.DrawConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DrawConnection_pageInfo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PageInfo, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.PageInfo) graphql.Marshaler {
+			return ec.marshalNPageInfo2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐPageInfo(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DrawConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "DrawConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PageInfo(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _DrawEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *model.DrawEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DrawEdge_cursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Cursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DrawEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DrawEdge", field, false, false, "String")
+}
+
+func (ec *executionContext) _DrawEdge_node(ctx context.Context, field graphql.CollectedField, obj *model.DrawEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DrawEdge_node(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Node, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Draw) graphql.Marshaler {
+			return ec.marshalNDraw2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐDraw(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DrawEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "DrawEdge",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Draw(ctx, field)
+		},
+	}
+	return fc, nil
 }
 
 func (ec *executionContext) _DrawOpened_seq(ctx context.Context, field graphql.CollectedField, obj *model.DrawOpened) (ret graphql.Marshaler) {
@@ -9128,61 +9857,6 @@ func (ec *executionContext) fieldContext_DrawOpened_odds(_ context.Context, fiel
 		},
 	}
 	return fc, nil
-}
-
-func (ec *executionContext) _DrawPage_items(ctx context.Context, field graphql.CollectedField, obj *model.DrawPage) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_DrawPage_items(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Items, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v []model.Draw) graphql.Marshaler {
-			return ec.marshalNDraw2ᚕgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐDrawᚄ(ctx, selections, v)
-		},
-		true,
-		true,
-	)
-}
-func (ec *executionContext) fieldContext_DrawPage_items(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
-		Object:     "DrawPage",
-		Field:      field,
-		IsMethod:   false,
-		IsResolver: false,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_Draw(ctx, field)
-		},
-	}
-	return fc, nil
-}
-
-func (ec *executionContext) _DrawPage_nextCursor(ctx context.Context, field graphql.CollectedField, obj *model.DrawPage) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_DrawPage_nextCursor(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.NextCursor, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
-			return ec.marshalOString2ᚖstring(ctx, selections, v)
-		},
-		true,
-		false,
-	)
-}
-func (ec *executionContext) fieldContext_DrawPage_nextCursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("DrawPage", field, false, false, "String")
 }
 
 func (ec *executionContext) _DrawResult_winners(ctx context.Context, field graphql.CollectedField, obj *model.DrawResult) (ret graphql.Marshaler) {
@@ -11381,28 +12055,115 @@ func (ec *executionContext) fieldContext_HoldemHand_settledAt(_ context.Context,
 	return graphql.NewScalarFieldContext("HoldemHand", field, false, false, "Time")
 }
 
-func (ec *executionContext) _HoldemHandPage_items(ctx context.Context, field graphql.CollectedField, obj *model.HoldemHandPage) (ret graphql.Marshaler) {
+func (ec *executionContext) _HoldemHandConnection_edges(ctx context.Context, field graphql.CollectedField, obj *model.HoldemHandConnection) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
 		field,
 		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_HoldemHandPage_items(ctx, field)
+			return ec.fieldContext_HoldemHandConnection_edges(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return obj.Items, nil
+			return obj.Edges, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v []model.HoldemHand) graphql.Marshaler {
-			return ec.marshalNHoldemHand2ᚕgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐHoldemHandᚄ(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v []model.HoldemHandEdge) graphql.Marshaler {
+			return ec.marshalNHoldemHandEdge2ᚕgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐHoldemHandEdgeᚄ(ctx, selections, v)
 		},
 		true,
 		true,
 	)
 }
-func (ec *executionContext) fieldContext_HoldemHandPage_items(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+func (ec *executionContext) fieldContext_HoldemHandConnection_edges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
-		Object:     "HoldemHandPage",
+		Object:     "HoldemHandConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_HoldemHandEdge(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _HoldemHandConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *model.HoldemHandConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_HoldemHandConnection_pageInfo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PageInfo, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.PageInfo) graphql.Marshaler {
+			return ec.marshalNPageInfo2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐPageInfo(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_HoldemHandConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "HoldemHandConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PageInfo(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _HoldemHandEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *model.HoldemHandEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_HoldemHandEdge_cursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Cursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_HoldemHandEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("HoldemHandEdge", field, false, false, "String")
+}
+
+func (ec *executionContext) _HoldemHandEdge_node(ctx context.Context, field graphql.CollectedField, obj *model.HoldemHandEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_HoldemHandEdge_node(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Node, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.HoldemHand) graphql.Marshaler {
+			return ec.marshalNHoldemHand2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐHoldemHand(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_HoldemHandEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "HoldemHandEdge",
 		Field:      field,
 		IsMethod:   false,
 		IsResolver: false,
@@ -11411,29 +12172,6 @@ func (ec *executionContext) fieldContext_HoldemHandPage_items(_ context.Context,
 		},
 	}
 	return fc, nil
-}
-
-func (ec *executionContext) _HoldemHandPage_nextCursor(ctx context.Context, field graphql.CollectedField, obj *model.HoldemHandPage) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_HoldemHandPage_nextCursor(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.NextCursor, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
-			return ec.marshalOString2ᚖstring(ctx, selections, v)
-		},
-		true,
-		false,
-	)
-}
-func (ec *executionContext) fieldContext_HoldemHandPage_nextCursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("HoldemHandPage", field, false, false, "String")
 }
 
 func (ec *executionContext) _HoldemHandUpdated_at(ctx context.Context, field graphql.CollectedField, obj *model.HoldemHandUpdated) (ret graphql.Marshaler) {
@@ -11751,15 +12489,15 @@ func (ec *executionContext) _LedgerEntry_kind(ctx context.Context, field graphql
 			return obj.Kind, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v model.LedgerEntryKind) graphql.Marshaler {
+			return ec.marshalNLedgerEntryKind2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐLedgerEntryKind(ctx, selections, v)
 		},
 		true,
 		true,
 	)
 }
 func (ec *executionContext) fieldContext_LedgerEntry_kind(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("LedgerEntry", field, false, false, "String")
+	return graphql.NewScalarFieldContext("LedgerEntry", field, false, false, "LedgerEntryKind")
 }
 
 func (ec *executionContext) _LedgerEntry_amount(ctx context.Context, field graphql.CollectedField, obj *model.LedgerEntry) (ret graphql.Marshaler) {
@@ -11854,28 +12592,115 @@ func (ec *executionContext) fieldContext_LedgerEntry_createdAt(_ context.Context
 	return graphql.NewScalarFieldContext("LedgerEntry", field, false, false, "Time")
 }
 
-func (ec *executionContext) _LedgerPage_items(ctx context.Context, field graphql.CollectedField, obj *model.LedgerPage) (ret graphql.Marshaler) {
+func (ec *executionContext) _LedgerEntryConnection_edges(ctx context.Context, field graphql.CollectedField, obj *model.LedgerEntryConnection) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
 		field,
 		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_LedgerPage_items(ctx, field)
+			return ec.fieldContext_LedgerEntryConnection_edges(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return obj.Items, nil
+			return obj.Edges, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v []model.LedgerEntry) graphql.Marshaler {
-			return ec.marshalNLedgerEntry2ᚕgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐLedgerEntryᚄ(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v []model.LedgerEntryEdge) graphql.Marshaler {
+			return ec.marshalNLedgerEntryEdge2ᚕgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐLedgerEntryEdgeᚄ(ctx, selections, v)
 		},
 		true,
 		true,
 	)
 }
-func (ec *executionContext) fieldContext_LedgerPage_items(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+func (ec *executionContext) fieldContext_LedgerEntryConnection_edges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
-		Object:     "LedgerPage",
+		Object:     "LedgerEntryConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_LedgerEntryEdge(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _LedgerEntryConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *model.LedgerEntryConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LedgerEntryConnection_pageInfo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PageInfo, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.PageInfo) graphql.Marshaler {
+			return ec.marshalNPageInfo2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐPageInfo(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_LedgerEntryConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "LedgerEntryConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PageInfo(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _LedgerEntryEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *model.LedgerEntryEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LedgerEntryEdge_cursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Cursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_LedgerEntryEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("LedgerEntryEdge", field, false, false, "String")
+}
+
+func (ec *executionContext) _LedgerEntryEdge_node(ctx context.Context, field graphql.CollectedField, obj *model.LedgerEntryEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LedgerEntryEdge_node(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Node, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.LedgerEntry) graphql.Marshaler {
+			return ec.marshalNLedgerEntry2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐLedgerEntry(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_LedgerEntryEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "LedgerEntryEdge",
 		Field:      field,
 		IsMethod:   false,
 		IsResolver: false,
@@ -11884,29 +12709,6 @@ func (ec *executionContext) fieldContext_LedgerPage_items(_ context.Context, fie
 		},
 	}
 	return fc, nil
-}
-
-func (ec *executionContext) _LedgerPage_nextCursor(ctx context.Context, field graphql.CollectedField, obj *model.LedgerPage) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_LedgerPage_nextCursor(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.NextCursor, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
-			return ec.marshalOString2ᚖstring(ctx, selections, v)
-		},
-		true,
-		false,
-	)
-}
-func (ec *executionContext) fieldContext_LedgerPage_nextCursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("LedgerPage", field, false, false, "String")
 }
 
 func (ec *executionContext) _Mutation_register(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
@@ -12643,7 +13445,7 @@ func (ec *executionContext) _Mutation_setCommission(ctx context.Context, field g
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Mutation().SetCommission(ctx, fc.Args["tableId"].(string), fc.Args["percent"].(string))
+			return ec.Resolvers.Mutation().SetCommission(ctx, fc.Args["tableId"].(string), fc.Args["percent"].(model.Percent))
 		},
 		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
 			directive0 := next
@@ -13971,6 +14773,52 @@ func (ec *executionContext) fieldContext_OddsUpdated_odds(_ context.Context, fie
 	return fc, nil
 }
 
+func (ec *executionContext) _PageInfo_hasNextPage(ctx context.Context, field graphql.CollectedField, obj *model.PageInfo) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PageInfo_hasNextPage(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.HasNextPage, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PageInfo_hasNextPage(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PageInfo", field, false, false, "Boolean")
+}
+
+func (ec *executionContext) _PageInfo_endCursor(ctx context.Context, field graphql.CollectedField, obj *model.PageInfo) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PageInfo_endCursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.EndCursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PageInfo_endCursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PageInfo", field, false, false, "String")
+}
+
 func (ec *executionContext) _PaytableLine_category(ctx context.Context, field graphql.CollectedField, obj *model.PaytableLine) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -14164,28 +15012,115 @@ func (ec *executionContext) fieldContext_PendingVerification_submittedAt(_ conte
 	return graphql.NewScalarFieldContext("PendingVerification", field, false, false, "Time")
 }
 
-func (ec *executionContext) _PendingVerificationPage_items(ctx context.Context, field graphql.CollectedField, obj *model.PendingVerificationPage) (ret graphql.Marshaler) {
+func (ec *executionContext) _PendingVerificationConnection_edges(ctx context.Context, field graphql.CollectedField, obj *model.PendingVerificationConnection) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
 		field,
 		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_PendingVerificationPage_items(ctx, field)
+			return ec.fieldContext_PendingVerificationConnection_edges(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return obj.Items, nil
+			return obj.Edges, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v []model.PendingVerification) graphql.Marshaler {
-			return ec.marshalNPendingVerification2ᚕgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐPendingVerificationᚄ(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v []model.PendingVerificationEdge) graphql.Marshaler {
+			return ec.marshalNPendingVerificationEdge2ᚕgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐPendingVerificationEdgeᚄ(ctx, selections, v)
 		},
 		true,
 		true,
 	)
 }
-func (ec *executionContext) fieldContext_PendingVerificationPage_items(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+func (ec *executionContext) fieldContext_PendingVerificationConnection_edges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
-		Object:     "PendingVerificationPage",
+		Object:     "PendingVerificationConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PendingVerificationEdge(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _PendingVerificationConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *model.PendingVerificationConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PendingVerificationConnection_pageInfo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PageInfo, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.PageInfo) graphql.Marshaler {
+			return ec.marshalNPageInfo2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐPageInfo(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PendingVerificationConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "PendingVerificationConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PageInfo(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _PendingVerificationEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *model.PendingVerificationEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PendingVerificationEdge_cursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Cursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PendingVerificationEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PendingVerificationEdge", field, false, false, "String")
+}
+
+func (ec *executionContext) _PendingVerificationEdge_node(ctx context.Context, field graphql.CollectedField, obj *model.PendingVerificationEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PendingVerificationEdge_node(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Node, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.PendingVerification) graphql.Marshaler {
+			return ec.marshalNPendingVerification2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐPendingVerification(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PendingVerificationEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "PendingVerificationEdge",
 		Field:      field,
 		IsMethod:   false,
 		IsResolver: false,
@@ -14194,29 +15129,6 @@ func (ec *executionContext) fieldContext_PendingVerificationPage_items(_ context
 		},
 	}
 	return fc, nil
-}
-
-func (ec *executionContext) _PendingVerificationPage_nextCursor(ctx context.Context, field graphql.CollectedField, obj *model.PendingVerificationPage) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_PendingVerificationPage_nextCursor(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.NextCursor, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
-			return ec.marshalOString2ᚖstring(ctx, selections, v)
-		},
-		true,
-		false,
-	)
-}
-func (ec *executionContext) fieldContext_PendingVerificationPage_nextCursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("PendingVerificationPage", field, false, false, "String")
 }
 
 func (ec *executionContext) _Pool_round(ctx context.Context, field graphql.CollectedField, obj *model.Pool) (ret graphql.Marshaler) {
@@ -15527,7 +16439,7 @@ func (ec *executionContext) _Query_myLedger(ctx context.Context, field graphql.C
 
 			directive1 := func(ctx context.Context) (any, error) {
 				if ec.Directives.Authenticated == nil {
-					var zeroVal *model.LedgerPage
+					var zeroVal *model.LedgerEntryConnection
 					return zeroVal, errors.New("directive authenticated is not implemented")
 				}
 				return ec.Directives.Authenticated(ctx, nil, directive0)
@@ -15536,8 +16448,8 @@ func (ec *executionContext) _Query_myLedger(ctx context.Context, field graphql.C
 			next = directive1
 			return next
 		},
-		func(ctx context.Context, selections ast.SelectionSet, v *model.LedgerPage) graphql.Marshaler {
-			return ec.marshalNLedgerPage2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐLedgerPage(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *model.LedgerEntryConnection) graphql.Marshaler {
+			return ec.marshalNLedgerEntryConnection2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐLedgerEntryConnection(ctx, selections, v)
 		},
 		true,
 		true,
@@ -15550,7 +16462,7 @@ func (ec *executionContext) fieldContext_Query_myLedger(ctx context.Context, fie
 		IsMethod:   true,
 		IsResolver: true,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_LedgerPage(ctx, field)
+			return ec.childFields_LedgerEntryConnection(ctx, field)
 		},
 	}
 	defer func() {
@@ -15647,11 +16559,11 @@ func (ec *executionContext) _Query_pendingVerifications(ctx context.Context, fie
 			directive1 := func(ctx context.Context) (any, error) {
 				roles, err := ec.unmarshalNRole2ᚕgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐRoleᚄ(ctx, []any{"ADMIN"})
 				if err != nil {
-					var zeroVal *model.PendingVerificationPage
+					var zeroVal *model.PendingVerificationConnection
 					return zeroVal, err
 				}
 				if ec.Directives.HasRole == nil {
-					var zeroVal *model.PendingVerificationPage
+					var zeroVal *model.PendingVerificationConnection
 					return zeroVal, errors.New("directive hasRole is not implemented")
 				}
 				return ec.Directives.HasRole(ctx, nil, directive0, roles)
@@ -15660,8 +16572,8 @@ func (ec *executionContext) _Query_pendingVerifications(ctx context.Context, fie
 			next = directive1
 			return next
 		},
-		func(ctx context.Context, selections ast.SelectionSet, v *model.PendingVerificationPage) graphql.Marshaler {
-			return ec.marshalNPendingVerificationPage2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐPendingVerificationPage(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *model.PendingVerificationConnection) graphql.Marshaler {
+			return ec.marshalNPendingVerificationConnection2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐPendingVerificationConnection(ctx, selections, v)
 		},
 		true,
 		true,
@@ -15674,7 +16586,7 @@ func (ec *executionContext) fieldContext_Query_pendingVerifications(ctx context.
 		IsMethod:   true,
 		IsResolver: true,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_PendingVerificationPage(ctx, field)
+			return ec.childFields_PendingVerificationConnection(ctx, field)
 		},
 	}
 	defer func() {
@@ -15709,11 +16621,11 @@ func (ec *executionContext) _Query_auditLog(ctx context.Context, field graphql.C
 			directive1 := func(ctx context.Context) (any, error) {
 				roles, err := ec.unmarshalNRole2ᚕgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐRoleᚄ(ctx, []any{"ADMIN"})
 				if err != nil {
-					var zeroVal *model.AuditPage
+					var zeroVal *model.AuditEntryConnection
 					return zeroVal, err
 				}
 				if ec.Directives.HasRole == nil {
-					var zeroVal *model.AuditPage
+					var zeroVal *model.AuditEntryConnection
 					return zeroVal, errors.New("directive hasRole is not implemented")
 				}
 				return ec.Directives.HasRole(ctx, nil, directive0, roles)
@@ -15722,8 +16634,8 @@ func (ec *executionContext) _Query_auditLog(ctx context.Context, field graphql.C
 			next = directive1
 			return next
 		},
-		func(ctx context.Context, selections ast.SelectionSet, v *model.AuditPage) graphql.Marshaler {
-			return ec.marshalNAuditPage2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐAuditPage(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *model.AuditEntryConnection) graphql.Marshaler {
+			return ec.marshalNAuditEntryConnection2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐAuditEntryConnection(ctx, selections, v)
 		},
 		true,
 		true,
@@ -15736,7 +16648,7 @@ func (ec *executionContext) fieldContext_Query_auditLog(ctx context.Context, fie
 		IsMethod:   true,
 		IsResolver: true,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_AuditPage(ctx, field)
+			return ec.childFields_AuditEntryConnection(ctx, field)
 		},
 	}
 	defer func() {
@@ -15890,7 +16802,7 @@ func (ec *executionContext) _Query_myBets(ctx context.Context, field graphql.Col
 
 			directive1 := func(ctx context.Context) (any, error) {
 				if ec.Directives.Authenticated == nil {
-					var zeroVal *model.BetPage
+					var zeroVal *model.BetConnection
 					return zeroVal, errors.New("directive authenticated is not implemented")
 				}
 				return ec.Directives.Authenticated(ctx, nil, directive0)
@@ -15899,8 +16811,8 @@ func (ec *executionContext) _Query_myBets(ctx context.Context, field graphql.Col
 			next = directive1
 			return next
 		},
-		func(ctx context.Context, selections ast.SelectionSet, v *model.BetPage) graphql.Marshaler {
-			return ec.marshalNBetPage2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐBetPage(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *model.BetConnection) graphql.Marshaler {
+			return ec.marshalNBetConnection2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐBetConnection(ctx, selections, v)
 		},
 		true,
 		true,
@@ -15913,7 +16825,7 @@ func (ec *executionContext) fieldContext_Query_myBets(ctx context.Context, field
 		IsMethod:   true,
 		IsResolver: true,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_BetPage(ctx, field)
+			return ec.childFields_BetConnection(ctx, field)
 		},
 	}
 	defer func() {
@@ -15948,11 +16860,11 @@ func (ec *executionContext) _Query_results(ctx context.Context, field graphql.Co
 			directive1 := func(ctx context.Context) (any, error) {
 				roles, err := ec.unmarshalNRole2ᚕgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐRoleᚄ(ctx, []any{"AFFILIATE", "ADMIN"})
 				if err != nil {
-					var zeroVal *model.DrawPage
+					var zeroVal *model.DrawConnection
 					return zeroVal, err
 				}
 				if ec.Directives.HasRole == nil {
-					var zeroVal *model.DrawPage
+					var zeroVal *model.DrawConnection
 					return zeroVal, errors.New("directive hasRole is not implemented")
 				}
 				return ec.Directives.HasRole(ctx, nil, directive0, roles)
@@ -15961,8 +16873,8 @@ func (ec *executionContext) _Query_results(ctx context.Context, field graphql.Co
 			next = directive1
 			return next
 		},
-		func(ctx context.Context, selections ast.SelectionSet, v *model.DrawPage) graphql.Marshaler {
-			return ec.marshalNDrawPage2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐDrawPage(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *model.DrawConnection) graphql.Marshaler {
+			return ec.marshalNDrawConnection2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐDrawConnection(ctx, selections, v)
 		},
 		true,
 		true,
@@ -15975,7 +16887,7 @@ func (ec *executionContext) fieldContext_Query_results(ctx context.Context, fiel
 		IsMethod:   true,
 		IsResolver: true,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_DrawPage(ctx, field)
+			return ec.childFields_DrawConnection(ctx, field)
 		},
 	}
 	defer func() {
@@ -16174,7 +17086,7 @@ func (ec *executionContext) _Query_holdemHands(ctx context.Context, field graphq
 
 			directive1 := func(ctx context.Context) (any, error) {
 				if ec.Directives.Authenticated == nil {
-					var zeroVal *model.HoldemHandPage
+					var zeroVal *model.HoldemHandConnection
 					return zeroVal, errors.New("directive authenticated is not implemented")
 				}
 				return ec.Directives.Authenticated(ctx, nil, directive0)
@@ -16183,8 +17095,8 @@ func (ec *executionContext) _Query_holdemHands(ctx context.Context, field graphq
 			next = directive1
 			return next
 		},
-		func(ctx context.Context, selections ast.SelectionSet, v *model.HoldemHandPage) graphql.Marshaler {
-			return ec.marshalNHoldemHandPage2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐHoldemHandPage(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *model.HoldemHandConnection) graphql.Marshaler {
+			return ec.marshalNHoldemHandConnection2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐHoldemHandConnection(ctx, selections, v)
 		},
 		true,
 		true,
@@ -16197,7 +17109,7 @@ func (ec *executionContext) fieldContext_Query_holdemHands(ctx context.Context, 
 		IsMethod:   true,
 		IsResolver: true,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_HoldemHandPage(ctx, field)
+			return ec.childFields_HoldemHandConnection(ctx, field)
 		},
 	}
 	defer func() {
@@ -16277,11 +17189,11 @@ func (ec *executionContext) _Query_exclusionRegister(ctx context.Context, field 
 			directive1 := func(ctx context.Context) (any, error) {
 				roles, err := ec.unmarshalNRole2ᚕgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐRoleᚄ(ctx, []any{"ADMIN"})
 				if err != nil {
-					var zeroVal *model.RegisterPage
+					var zeroVal *model.RegisterEntryConnection
 					return zeroVal, err
 				}
 				if ec.Directives.HasRole == nil {
-					var zeroVal *model.RegisterPage
+					var zeroVal *model.RegisterEntryConnection
 					return zeroVal, errors.New("directive hasRole is not implemented")
 				}
 				return ec.Directives.HasRole(ctx, nil, directive0, roles)
@@ -16290,8 +17202,8 @@ func (ec *executionContext) _Query_exclusionRegister(ctx context.Context, field 
 			next = directive1
 			return next
 		},
-		func(ctx context.Context, selections ast.SelectionSet, v *model.RegisterPage) graphql.Marshaler {
-			return ec.marshalNRegisterPage2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐRegisterPage(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *model.RegisterEntryConnection) graphql.Marshaler {
+			return ec.marshalNRegisterEntryConnection2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐRegisterEntryConnection(ctx, selections, v)
 		},
 		true,
 		true,
@@ -16304,7 +17216,7 @@ func (ec *executionContext) fieldContext_Query_exclusionRegister(ctx context.Con
 		IsMethod:   true,
 		IsResolver: true,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_RegisterPage(ctx, field)
+			return ec.childFields_RegisterEntryConnection(ctx, field)
 		},
 	}
 	defer func() {
@@ -16847,28 +17759,115 @@ func (ec *executionContext) fieldContext_RegisterEntry_active(_ context.Context,
 	return graphql.NewScalarFieldContext("RegisterEntry", field, false, false, "Boolean")
 }
 
-func (ec *executionContext) _RegisterPage_items(ctx context.Context, field graphql.CollectedField, obj *model.RegisterPage) (ret graphql.Marshaler) {
+func (ec *executionContext) _RegisterEntryConnection_edges(ctx context.Context, field graphql.CollectedField, obj *model.RegisterEntryConnection) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
 		field,
 		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_RegisterPage_items(ctx, field)
+			return ec.fieldContext_RegisterEntryConnection_edges(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return obj.Items, nil
+			return obj.Edges, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v []model.RegisterEntry) graphql.Marshaler {
-			return ec.marshalNRegisterEntry2ᚕgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐRegisterEntryᚄ(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v []model.RegisterEntryEdge) graphql.Marshaler {
+			return ec.marshalNRegisterEntryEdge2ᚕgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐRegisterEntryEdgeᚄ(ctx, selections, v)
 		},
 		true,
 		true,
 	)
 }
-func (ec *executionContext) fieldContext_RegisterPage_items(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+func (ec *executionContext) fieldContext_RegisterEntryConnection_edges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
-		Object:     "RegisterPage",
+		Object:     "RegisterEntryConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_RegisterEntryEdge(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _RegisterEntryConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *model.RegisterEntryConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RegisterEntryConnection_pageInfo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PageInfo, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.PageInfo) graphql.Marshaler {
+			return ec.marshalNPageInfo2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐPageInfo(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RegisterEntryConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "RegisterEntryConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PageInfo(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _RegisterEntryEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *model.RegisterEntryEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RegisterEntryEdge_cursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Cursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RegisterEntryEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RegisterEntryEdge", field, false, false, "String")
+}
+
+func (ec *executionContext) _RegisterEntryEdge_node(ctx context.Context, field graphql.CollectedField, obj *model.RegisterEntryEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RegisterEntryEdge_node(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Node, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.RegisterEntry) graphql.Marshaler {
+			return ec.marshalNRegisterEntry2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐRegisterEntry(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RegisterEntryEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "RegisterEntryEdge",
 		Field:      field,
 		IsMethod:   false,
 		IsResolver: false,
@@ -16877,29 +17876,6 @@ func (ec *executionContext) fieldContext_RegisterPage_items(_ context.Context, f
 		},
 	}
 	return fc, nil
-}
-
-func (ec *executionContext) _RegisterPage_nextCursor(ctx context.Context, field graphql.CollectedField, obj *model.RegisterPage) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_RegisterPage_nextCursor(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.NextCursor, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
-			return ec.marshalOString2ᚖstring(ctx, selections, v)
-		},
-		true,
-		false,
-	)
-}
-func (ec *executionContext) fieldContext_RegisterPage_nextCursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("RegisterPage", field, false, false, "String")
 }
 
 func (ec *executionContext) _RoundClosed_seq(ctx context.Context, field graphql.CollectedField, obj *model.RoundClosed) (ret graphql.Marshaler) {
@@ -17835,15 +18811,15 @@ func (ec *executionContext) _TableSettings_commission(ctx context.Context, field
 			return obj.Commission, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v model.Percent) graphql.Marshaler {
+			return ec.marshalNPercent2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐPercent(ctx, selections, v)
 		},
 		true,
 		true,
 	)
 }
 func (ec *executionContext) fieldContext_TableSettings_commission(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("TableSettings", field, false, false, "String")
+	return graphql.NewScalarFieldContext("TableSettings", field, false, false, "Percent")
 }
 
 func (ec *executionContext) _TableSettings_roundSeconds(ctx context.Context, field graphql.CollectedField, obj *model.TableSettings) (ret graphql.Marshaler) {
@@ -17927,15 +18903,15 @@ func (ec *executionContext) _TableSettings_expressShares(ctx context.Context, fi
 			return obj.ExpressShares, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
-			return ec.marshalNString2ᚕstringᚄ(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v []model.Percent) graphql.Marshaler {
+			return ec.marshalNPercent2ᚕgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐPercentᚄ(ctx, selections, v)
 		},
 		true,
 		true,
 	)
 }
 func (ec *executionContext) fieldContext_TableSettings_expressShares(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("TableSettings", field, false, false, "String")
+	return graphql.NewScalarFieldContext("TableSettings", field, false, false, "Percent")
 }
 
 func (ec *executionContext) _TableSnapshot_seq(ctx context.Context, field graphql.CollectedField, obj *model.TableSnapshot) (ret graphql.Marshaler) {
@@ -19735,6 +20711,62 @@ func UnmarshalDecideVerificationInput(ctx context.Context, raw any) (model.Decid
 	return out, err
 }
 
+func (ec *executionContext) unmarshalInputExpressInput(ctx context.Context, obj any) (model.ExpressInput, error) {
+	var it model.ExpressInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"flop", "turn", "river"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "flop":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("flop"))
+			data, err := ec.unmarshalNInt2int(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Flop = data
+		case "turn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("turn"))
+			data, err := ec.unmarshalNInt2int(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Turn = data
+		case "river":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("river"))
+			data, err := ec.unmarshalNInt2int(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.River = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalExpressInput unmarshals raw into the ExpressInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalExpressInput(ctx context.Context, raw any) (model.ExpressInput, error) {
+	var out model.ExpressInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "ExpressInput", raw, &out)
+	return out, err
+}
+
 func (ec *executionContext) unmarshalInputHoldemBoxInput(ctx context.Context, obj any) (model.HoldemBoxInput, error) {
 	var it model.HoldemBoxInput
 	if obj == nil {
@@ -19921,7 +20953,7 @@ func (ec *executionContext) unmarshalInputPlaceBetInput(ctx context.Context, obj
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"drawId", "market", "selection", "stake", "idempotencyKey"}
+	fieldsInOrder := [...]string{"drawId", "selection", "stake", "idempotencyKey"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -19935,16 +20967,9 @@ func (ec *executionContext) unmarshalInputPlaceBetInput(ctx context.Context, obj
 				return it, err
 			}
 			it.DrawID = data
-		case "market":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("market"))
-			data, err := ec.unmarshalNMarket2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐMarket(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.Market = data
 		case "selection":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("selection"))
-			data, err := ec.unmarshalNString2string(ctx, v)
+			data, err := ec.unmarshalNSelectionInput2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐSelectionInput(ctx, v)
 			if err != nil {
 				return it, err
 			}
@@ -20106,6 +21131,62 @@ func UnmarshalRegisterInput(ctx context.Context, raw any) (model.RegisterInput, 
 	return out, err
 }
 
+func (ec *executionContext) unmarshalInputSelectionInput(ctx context.Context, obj any) (model.SelectionInput, error) {
+	var it model.SelectionInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"position", "combination", "express"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "position":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("position"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Position = data
+		case "combination":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("combination"))
+			data, err := ec.unmarshalOHandCategory2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐHandCategory(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Combination = data
+		case "express":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("express"))
+			data, err := ec.unmarshalOExpressInput2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐExpressInput(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Express = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalSelectionInput unmarshals raw into the SelectionInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalSelectionInput(ctx context.Context, raw any) (model.SelectionInput, error) {
+	var out model.SelectionInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "SelectionInput", raw, &out)
+	return out, err
+}
+
 func (ec *executionContext) unmarshalInputSetLimitInput(ctx context.Context, obj any) (model.SetLimitInput, error) {
 	var it model.SetLimitInput
 	if obj == nil {
@@ -20210,7 +21291,7 @@ func (ec *executionContext) unmarshalInputTableInput(ctx context.Context, obj an
 			it.MaxStake = data
 		case "commission":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("commission"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			data, err := ec.unmarshalOPercent2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐPercent(ctx, v)
 			if err != nil {
 				return it, err
 			}
@@ -20238,7 +21319,7 @@ func (ec *executionContext) unmarshalInputTableInput(ctx context.Context, obj an
 			it.ResultSeconds = data
 		case "expressShares":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("expressShares"))
-			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			data, err := ec.unmarshalOPercent2ᚕgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐPercentᚄ(ctx, v)
 			if err != nil {
 				return it, err
 			}
@@ -20294,7 +21375,7 @@ func (ec *executionContext) unmarshalInputTableSettingsInput(ctx context.Context
 			it.MaxStake = data
 		case "commission":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("commission"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			data, err := ec.unmarshalOPercent2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐPercent(ctx, v)
 			if err != nil {
 				return it, err
 			}
@@ -20322,7 +21403,7 @@ func (ec *executionContext) unmarshalInputTableSettingsInput(ctx context.Context
 			it.ResultSeconds = data
 		case "expressShares":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("expressShares"))
-			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			data, err := ec.unmarshalOPercent2ᚕgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐPercentᚄ(ctx, v)
 			if err != nil {
 				return it, err
 			}
@@ -20599,6 +21680,49 @@ func (ec *executionContext) _ApiKey(ctx context.Context, sel ast.SelectionSet, o
 	return out
 }
 
+var auditChangeImplementors = []string{"AuditChange"}
+
+func (ec *executionContext) _AuditChange(ctx context.Context, sel ast.SelectionSet, obj *model.AuditChange) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, auditChangeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("AuditChange")
+		case "field":
+			out.Values[i] = ec._AuditChange_field(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "from":
+			out.Values[i] = ec._AuditChange_from(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "to":
+			out.Values[i] = ec._AuditChange_to(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
 var auditEntryImplementors = []string{"AuditEntry"}
 
 func (ec *executionContext) _AuditEntry(ctx context.Context, sel ast.SelectionSet, obj *model.AuditEntry) graphql.Marshaler {
@@ -20636,6 +21760,11 @@ func (ec *executionContext) _AuditEntry(ctx context.Context, sel ast.SelectionSe
 			if out.Values[i] == graphql.Null {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
+		case "changes":
+			out.Values[i] = ec._AuditEntry_changes(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
 		case "createdAt":
 			out.Values[i] = ec._AuditEntry_createdAt(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -20658,25 +21787,63 @@ func (ec *executionContext) _AuditEntry(ctx context.Context, sel ast.SelectionSe
 	return out
 }
 
-var auditPageImplementors = []string{"AuditPage"}
+var auditEntryConnectionImplementors = []string{"AuditEntryConnection"}
 
-func (ec *executionContext) _AuditPage(ctx context.Context, sel ast.SelectionSet, obj *model.AuditPage) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, auditPageImplementors)
+func (ec *executionContext) _AuditEntryConnection(ctx context.Context, sel ast.SelectionSet, obj *model.AuditEntryConnection) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, auditEntryConnectionImplementors)
 
 	out := graphql.NewFieldSet(fields)
 	deferred := graphql.NewDeferredGroup(ctx)
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("AuditPage")
-		case "items":
-			out.Values[i] = ec._AuditPage_items(ctx, field, obj)
+			out.Values[i] = graphql.MarshalString("AuditEntryConnection")
+		case "edges":
+			out.Values[i] = ec._AuditEntryConnection_edges(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
-		case "nextCursor":
-			out.Values[i] = ec._AuditPage_nextCursor(ctx, field, obj)
-			if out.Values[i] == graphql.RequiredNull {
+		case "pageInfo":
+			out.Values[i] = ec._AuditEntryConnection_pageInfo(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var auditEntryEdgeImplementors = []string{"AuditEntryEdge"}
+
+func (ec *executionContext) _AuditEntryEdge(ctx context.Context, sel ast.SelectionSet, obj *model.AuditEntryEdge) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, auditEntryEdgeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("AuditEntryEdge")
+		case "cursor":
+			out.Values[i] = ec._AuditEntryEdge_cursor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "node":
+			out.Values[i] = ec._AuditEntryEdge_node(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
 		default:
@@ -21063,25 +22230,63 @@ func (ec *executionContext) _BetAccepted(ctx context.Context, sel ast.SelectionS
 	return out
 }
 
-var betPageImplementors = []string{"BetPage"}
+var betConnectionImplementors = []string{"BetConnection"}
 
-func (ec *executionContext) _BetPage(ctx context.Context, sel ast.SelectionSet, obj *model.BetPage) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, betPageImplementors)
+func (ec *executionContext) _BetConnection(ctx context.Context, sel ast.SelectionSet, obj *model.BetConnection) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, betConnectionImplementors)
 
 	out := graphql.NewFieldSet(fields)
 	deferred := graphql.NewDeferredGroup(ctx)
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("BetPage")
-		case "items":
-			out.Values[i] = ec._BetPage_items(ctx, field, obj)
+			out.Values[i] = graphql.MarshalString("BetConnection")
+		case "edges":
+			out.Values[i] = ec._BetConnection_edges(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
-		case "nextCursor":
-			out.Values[i] = ec._BetPage_nextCursor(ctx, field, obj)
-			if out.Values[i] == graphql.RequiredNull {
+		case "pageInfo":
+			out.Values[i] = ec._BetConnection_pageInfo(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var betEdgeImplementors = []string{"BetEdge"}
+
+func (ec *executionContext) _BetEdge(ctx context.Context, sel ast.SelectionSet, obj *model.BetEdge) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, betEdgeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("BetEdge")
+		case "cursor":
+			out.Values[i] = ec._BetEdge_cursor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "node":
+			out.Values[i] = ec._BetEdge_node(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
 		default:
@@ -21452,9 +22657,86 @@ func (ec *executionContext) _Draw(ctx context.Context, sel ast.SelectionSet, obj
 					return ec._Draw_result(ctx, field, obj)
 				})
 		case "resultJson":
-			out.Values[i] = ec._Draw_resultJson(ctx, field, obj)
-			if out.Values[i] == graphql.RequiredNull {
-				atomic.AddUint32(&out.Invalids, 1)
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Draw_resultJson(ctx, field, obj)
+				})
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var drawConnectionImplementors = []string{"DrawConnection"}
+
+func (ec *executionContext) _DrawConnection(ctx context.Context, sel ast.SelectionSet, obj *model.DrawConnection) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, drawConnectionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("DrawConnection")
+		case "edges":
+			out.Values[i] = ec._DrawConnection_edges(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "pageInfo":
+			out.Values[i] = ec._DrawConnection_pageInfo(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var drawEdgeImplementors = []string{"DrawEdge"}
+
+func (ec *executionContext) _DrawEdge(ctx context.Context, sel ast.SelectionSet, obj *model.DrawEdge) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, drawEdgeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("DrawEdge")
+		case "cursor":
+			out.Values[i] = ec._DrawEdge_cursor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "node":
+			out.Values[i] = ec._DrawEdge_node(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
 			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
@@ -21526,44 +22808,6 @@ func (ec *executionContext) _DrawOpened(ctx context.Context, sel ast.SelectionSe
 			}
 		case "odds":
 			out.Values[i] = ec._DrawOpened_odds(ctx, field, obj)
-			if out.Values[i] == graphql.RequiredNull {
-				out.Invalids++
-			}
-		default:
-			panic("unknown field " + strconv.Quote(field.Name))
-		}
-	}
-	out.Dispatch(ctx)
-	if out.Invalids > 0 {
-		return graphql.Null
-	}
-
-	if n := len(deferred.Defers); n > 0 {
-		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
-		ec.ProcessDeferredGroup(deferred)
-	}
-
-	return out
-}
-
-var drawPageImplementors = []string{"DrawPage"}
-
-func (ec *executionContext) _DrawPage(ctx context.Context, sel ast.SelectionSet, obj *model.DrawPage) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, drawPageImplementors)
-
-	out := graphql.NewFieldSet(fields)
-	deferred := graphql.NewDeferredGroup(ctx)
-	for i, field := range fields {
-		switch field.Name {
-		case "__typename":
-			out.Values[i] = graphql.MarshalString("DrawPage")
-		case "items":
-			out.Values[i] = ec._DrawPage_items(ctx, field, obj)
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
-		case "nextCursor":
-			out.Values[i] = ec._DrawPage_nextCursor(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
@@ -22343,25 +23587,63 @@ func (ec *executionContext) _HoldemHand(ctx context.Context, sel ast.SelectionSe
 	return out
 }
 
-var holdemHandPageImplementors = []string{"HoldemHandPage"}
+var holdemHandConnectionImplementors = []string{"HoldemHandConnection"}
 
-func (ec *executionContext) _HoldemHandPage(ctx context.Context, sel ast.SelectionSet, obj *model.HoldemHandPage) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, holdemHandPageImplementors)
+func (ec *executionContext) _HoldemHandConnection(ctx context.Context, sel ast.SelectionSet, obj *model.HoldemHandConnection) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, holdemHandConnectionImplementors)
 
 	out := graphql.NewFieldSet(fields)
 	deferred := graphql.NewDeferredGroup(ctx)
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("HoldemHandPage")
-		case "items":
-			out.Values[i] = ec._HoldemHandPage_items(ctx, field, obj)
+			out.Values[i] = graphql.MarshalString("HoldemHandConnection")
+		case "edges":
+			out.Values[i] = ec._HoldemHandConnection_edges(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
-		case "nextCursor":
-			out.Values[i] = ec._HoldemHandPage_nextCursor(ctx, field, obj)
-			if out.Values[i] == graphql.RequiredNull {
+		case "pageInfo":
+			out.Values[i] = ec._HoldemHandConnection_pageInfo(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var holdemHandEdgeImplementors = []string{"HoldemHandEdge"}
+
+func (ec *executionContext) _HoldemHandEdge(ctx context.Context, sel ast.SelectionSet, obj *model.HoldemHandEdge) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, holdemHandEdgeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("HoldemHandEdge")
+		case "cursor":
+			out.Values[i] = ec._HoldemHandEdge_cursor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "node":
+			out.Values[i] = ec._HoldemHandEdge_node(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
 		default:
@@ -22578,25 +23860,63 @@ func (ec *executionContext) _LedgerEntry(ctx context.Context, sel ast.SelectionS
 	return out
 }
 
-var ledgerPageImplementors = []string{"LedgerPage"}
+var ledgerEntryConnectionImplementors = []string{"LedgerEntryConnection"}
 
-func (ec *executionContext) _LedgerPage(ctx context.Context, sel ast.SelectionSet, obj *model.LedgerPage) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, ledgerPageImplementors)
+func (ec *executionContext) _LedgerEntryConnection(ctx context.Context, sel ast.SelectionSet, obj *model.LedgerEntryConnection) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, ledgerEntryConnectionImplementors)
 
 	out := graphql.NewFieldSet(fields)
 	deferred := graphql.NewDeferredGroup(ctx)
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("LedgerPage")
-		case "items":
-			out.Values[i] = ec._LedgerPage_items(ctx, field, obj)
+			out.Values[i] = graphql.MarshalString("LedgerEntryConnection")
+		case "edges":
+			out.Values[i] = ec._LedgerEntryConnection_edges(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
-		case "nextCursor":
-			out.Values[i] = ec._LedgerPage_nextCursor(ctx, field, obj)
-			if out.Values[i] == graphql.RequiredNull {
+		case "pageInfo":
+			out.Values[i] = ec._LedgerEntryConnection_pageInfo(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var ledgerEntryEdgeImplementors = []string{"LedgerEntryEdge"}
+
+func (ec *executionContext) _LedgerEntryEdge(ctx context.Context, sel ast.SelectionSet, obj *model.LedgerEntryEdge) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, ledgerEntryEdgeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("LedgerEntryEdge")
+		case "cursor":
+			out.Values[i] = ec._LedgerEntryEdge_cursor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "node":
+			out.Values[i] = ec._LedgerEntryEdge_node(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
 		default:
@@ -22983,6 +24303,44 @@ func (ec *executionContext) _OddsUpdated(ctx context.Context, sel ast.SelectionS
 	return out
 }
 
+var pageInfoImplementors = []string{"PageInfo"}
+
+func (ec *executionContext) _PageInfo(ctx context.Context, sel ast.SelectionSet, obj *model.PageInfo) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, pageInfoImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("PageInfo")
+		case "hasNextPage":
+			out.Values[i] = ec._PageInfo_hasNextPage(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "endCursor":
+			out.Values[i] = ec._PageInfo_endCursor(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
 var paytableLineImplementors = []string{"PaytableLine"}
 
 func (ec *executionContext) _PaytableLine(ctx context.Context, sel ast.SelectionSet, obj *model.PaytableLine) graphql.Marshaler {
@@ -23080,25 +24438,63 @@ func (ec *executionContext) _PendingVerification(ctx context.Context, sel ast.Se
 	return out
 }
 
-var pendingVerificationPageImplementors = []string{"PendingVerificationPage"}
+var pendingVerificationConnectionImplementors = []string{"PendingVerificationConnection"}
 
-func (ec *executionContext) _PendingVerificationPage(ctx context.Context, sel ast.SelectionSet, obj *model.PendingVerificationPage) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, pendingVerificationPageImplementors)
+func (ec *executionContext) _PendingVerificationConnection(ctx context.Context, sel ast.SelectionSet, obj *model.PendingVerificationConnection) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, pendingVerificationConnectionImplementors)
 
 	out := graphql.NewFieldSet(fields)
 	deferred := graphql.NewDeferredGroup(ctx)
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("PendingVerificationPage")
-		case "items":
-			out.Values[i] = ec._PendingVerificationPage_items(ctx, field, obj)
+			out.Values[i] = graphql.MarshalString("PendingVerificationConnection")
+		case "edges":
+			out.Values[i] = ec._PendingVerificationConnection_edges(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
-		case "nextCursor":
-			out.Values[i] = ec._PendingVerificationPage_nextCursor(ctx, field, obj)
-			if out.Values[i] == graphql.RequiredNull {
+		case "pageInfo":
+			out.Values[i] = ec._PendingVerificationConnection_pageInfo(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var pendingVerificationEdgeImplementors = []string{"PendingVerificationEdge"}
+
+func (ec *executionContext) _PendingVerificationEdge(ctx context.Context, sel ast.SelectionSet, obj *model.PendingVerificationEdge) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, pendingVerificationEdgeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("PendingVerificationEdge")
+		case "cursor":
+			out.Values[i] = ec._PendingVerificationEdge_cursor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "node":
+			out.Values[i] = ec._PendingVerificationEdge_node(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
 		default:
@@ -23929,25 +25325,63 @@ func (ec *executionContext) _RegisterEntry(ctx context.Context, sel ast.Selectio
 	return out
 }
 
-var registerPageImplementors = []string{"RegisterPage"}
+var registerEntryConnectionImplementors = []string{"RegisterEntryConnection"}
 
-func (ec *executionContext) _RegisterPage(ctx context.Context, sel ast.SelectionSet, obj *model.RegisterPage) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, registerPageImplementors)
+func (ec *executionContext) _RegisterEntryConnection(ctx context.Context, sel ast.SelectionSet, obj *model.RegisterEntryConnection) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, registerEntryConnectionImplementors)
 
 	out := graphql.NewFieldSet(fields)
 	deferred := graphql.NewDeferredGroup(ctx)
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("RegisterPage")
-		case "items":
-			out.Values[i] = ec._RegisterPage_items(ctx, field, obj)
+			out.Values[i] = graphql.MarshalString("RegisterEntryConnection")
+		case "edges":
+			out.Values[i] = ec._RegisterEntryConnection_edges(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
-		case "nextCursor":
-			out.Values[i] = ec._RegisterPage_nextCursor(ctx, field, obj)
-			if out.Values[i] == graphql.RequiredNull {
+		case "pageInfo":
+			out.Values[i] = ec._RegisterEntryConnection_pageInfo(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var registerEntryEdgeImplementors = []string{"RegisterEntryEdge"}
+
+func (ec *executionContext) _RegisterEntryEdge(ctx context.Context, sel ast.SelectionSet, obj *model.RegisterEntryEdge) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, registerEntryEdgeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("RegisterEntryEdge")
+		case "cursor":
+			out.Values[i] = ec._RegisterEntryEdge_cursor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "node":
+			out.Values[i] = ec._RegisterEntryEdge_node(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
 		default:
@@ -25006,15 +26440,15 @@ func (ec *executionContext) marshalNApiKey2ᚖgithubᚗcomᚋpokertoteᚋpokerto
 	return ec._ApiKey(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalNAuditEntry2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐAuditEntry(ctx context.Context, sel ast.SelectionSet, v model.AuditEntry) graphql.Marshaler {
-	return ec._AuditEntry(ctx, sel, &v)
+func (ec *executionContext) marshalNAuditChange2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐAuditChange(ctx context.Context, sel ast.SelectionSet, v model.AuditChange) graphql.Marshaler {
+	return ec._AuditChange(ctx, sel, &v)
 }
 
-func (ec *executionContext) marshalNAuditEntry2ᚕgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐAuditEntryᚄ(ctx context.Context, sel ast.SelectionSet, v []model.AuditEntry) graphql.Marshaler {
+func (ec *executionContext) marshalNAuditChange2ᚕgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐAuditChangeᚄ(ctx context.Context, sel ast.SelectionSet, v []model.AuditChange) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
-		return ec.marshalNAuditEntry2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐAuditEntry(ctx, sel, v[i])
+		return ec.marshalNAuditChange2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐAuditChange(ctx, sel, v[i])
 	})
 
 	for _, e := range ret {
@@ -25026,12 +26460,40 @@ func (ec *executionContext) marshalNAuditEntry2ᚕgithubᚗcomᚋpokertoteᚋpok
 	return ret
 }
 
-func (ec *executionContext) marshalNAuditPage2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐAuditPage(ctx context.Context, sel ast.SelectionSet, v *model.AuditPage) graphql.Marshaler {
+func (ec *executionContext) marshalNAuditEntry2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐAuditEntry(ctx context.Context, sel ast.SelectionSet, v *model.AuditEntry) graphql.Marshaler {
 	if v == nil {
-		graphql.AddInvalidNullError(ctx, "AuditPage!")
+		graphql.AddInvalidNullError(ctx, "AuditEntry!")
 		return graphql.Null
 	}
-	return ec._AuditPage(ctx, sel, v)
+	return ec._AuditEntry(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNAuditEntryConnection2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐAuditEntryConnection(ctx context.Context, sel ast.SelectionSet, v *model.AuditEntryConnection) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "AuditEntryConnection!")
+		return graphql.Null
+	}
+	return ec._AuditEntryConnection(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNAuditEntryEdge2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐAuditEntryEdge(ctx context.Context, sel ast.SelectionSet, v model.AuditEntryEdge) graphql.Marshaler {
+	return ec._AuditEntryEdge(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNAuditEntryEdge2ᚕgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐAuditEntryEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []model.AuditEntryEdge) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNAuditEntryEdge2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐAuditEntryEdge(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
 }
 
 func (ec *executionContext) marshalNAuthPayload2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐAuthPayload(ctx context.Context, sel ast.SelectionSet, v *model.AuthPayload) graphql.Marshaler {
@@ -25070,15 +26532,31 @@ func (ec *executionContext) marshalNBeaconStreet2ᚕgithubᚗcomᚋpokertoteᚋp
 	return ret
 }
 
-func (ec *executionContext) marshalNBet2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐBet(ctx context.Context, sel ast.SelectionSet, v model.Bet) graphql.Marshaler {
-	return ec._Bet(ctx, sel, &v)
+func (ec *executionContext) marshalNBet2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐBet(ctx context.Context, sel ast.SelectionSet, v *model.Bet) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "Bet!")
+		return graphql.Null
+	}
+	return ec._Bet(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalNBet2ᚕgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐBetᚄ(ctx context.Context, sel ast.SelectionSet, v []model.Bet) graphql.Marshaler {
+func (ec *executionContext) marshalNBetConnection2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐBetConnection(ctx context.Context, sel ast.SelectionSet, v *model.BetConnection) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "BetConnection!")
+		return graphql.Null
+	}
+	return ec._BetConnection(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNBetEdge2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐBetEdge(ctx context.Context, sel ast.SelectionSet, v model.BetEdge) graphql.Marshaler {
+	return ec._BetEdge(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNBetEdge2ᚕgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐBetEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []model.BetEdge) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
-		return ec.marshalNBet2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐBet(ctx, sel, v[i])
+		return ec.marshalNBetEdge2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐBetEdge(ctx, sel, v[i])
 	})
 
 	for _, e := range ret {
@@ -25088,22 +26566,6 @@ func (ec *executionContext) marshalNBet2ᚕgithubᚗcomᚋpokertoteᚋpokertote�
 	}
 
 	return ret
-}
-
-func (ec *executionContext) marshalNBet2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐBet(ctx context.Context, sel ast.SelectionSet, v *model.Bet) graphql.Marshaler {
-	if v == nil {
-		graphql.AddInvalidNullError(ctx, "Bet!")
-		return graphql.Null
-	}
-	return ec._Bet(ctx, sel, v)
-}
-
-func (ec *executionContext) marshalNBetPage2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐBetPage(ctx context.Context, sel ast.SelectionSet, v *model.BetPage) graphql.Marshaler {
-	if v == nil {
-		graphql.AddInvalidNullError(ctx, "BetPage!")
-		return graphql.Null
-	}
-	return ec._BetPage(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalNBetStatus2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐBetStatus(ctx context.Context, v any) (model.BetStatus, error) {
@@ -25211,15 +26673,31 @@ func (ec *executionContext) marshalNDocumentType2githubᚗcomᚋpokertoteᚋpoke
 	return v
 }
 
-func (ec *executionContext) marshalNDraw2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐDraw(ctx context.Context, sel ast.SelectionSet, v model.Draw) graphql.Marshaler {
-	return ec._Draw(ctx, sel, &v)
+func (ec *executionContext) marshalNDraw2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐDraw(ctx context.Context, sel ast.SelectionSet, v *model.Draw) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "Draw!")
+		return graphql.Null
+	}
+	return ec._Draw(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalNDraw2ᚕgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐDrawᚄ(ctx context.Context, sel ast.SelectionSet, v []model.Draw) graphql.Marshaler {
+func (ec *executionContext) marshalNDrawConnection2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐDrawConnection(ctx context.Context, sel ast.SelectionSet, v *model.DrawConnection) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "DrawConnection!")
+		return graphql.Null
+	}
+	return ec._DrawConnection(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNDrawEdge2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐDrawEdge(ctx context.Context, sel ast.SelectionSet, v model.DrawEdge) graphql.Marshaler {
+	return ec._DrawEdge(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNDrawEdge2ᚕgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐDrawEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []model.DrawEdge) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
-		return ec.marshalNDraw2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐDraw(ctx, sel, v[i])
+		return ec.marshalNDrawEdge2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐDrawEdge(ctx, sel, v[i])
 	})
 
 	for _, e := range ret {
@@ -25229,22 +26707,6 @@ func (ec *executionContext) marshalNDraw2ᚕgithubᚗcomᚋpokertoteᚋpokertote
 	}
 
 	return ret
-}
-
-func (ec *executionContext) marshalNDraw2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐDraw(ctx context.Context, sel ast.SelectionSet, v *model.Draw) graphql.Marshaler {
-	if v == nil {
-		graphql.AddInvalidNullError(ctx, "Draw!")
-		return graphql.Null
-	}
-	return ec._Draw(ctx, sel, v)
-}
-
-func (ec *executionContext) marshalNDrawPage2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐDrawPage(ctx context.Context, sel ast.SelectionSet, v *model.DrawPage) graphql.Marshaler {
-	if v == nil {
-		graphql.AddInvalidNullError(ctx, "DrawPage!")
-		return graphql.Null
-	}
-	return ec._DrawPage(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalNDrawPhase2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐDrawPhase(ctx context.Context, v any) (model.DrawPhase, error) {
@@ -25397,15 +26859,31 @@ func (ec *executionContext) marshalNHoldemDecision2githubᚗcomᚋpokertoteᚋpo
 	return v
 }
 
-func (ec *executionContext) marshalNHoldemHand2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐHoldemHand(ctx context.Context, sel ast.SelectionSet, v model.HoldemHand) graphql.Marshaler {
-	return ec._HoldemHand(ctx, sel, &v)
+func (ec *executionContext) marshalNHoldemHand2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐHoldemHand(ctx context.Context, sel ast.SelectionSet, v *model.HoldemHand) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "HoldemHand!")
+		return graphql.Null
+	}
+	return ec._HoldemHand(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalNHoldemHand2ᚕgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐHoldemHandᚄ(ctx context.Context, sel ast.SelectionSet, v []model.HoldemHand) graphql.Marshaler {
+func (ec *executionContext) marshalNHoldemHandConnection2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐHoldemHandConnection(ctx context.Context, sel ast.SelectionSet, v *model.HoldemHandConnection) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "HoldemHandConnection!")
+		return graphql.Null
+	}
+	return ec._HoldemHandConnection(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNHoldemHandEdge2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐHoldemHandEdge(ctx context.Context, sel ast.SelectionSet, v model.HoldemHandEdge) graphql.Marshaler {
+	return ec._HoldemHandEdge(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNHoldemHandEdge2ᚕgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐHoldemHandEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []model.HoldemHandEdge) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
-		return ec.marshalNHoldemHand2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐHoldemHand(ctx, sel, v[i])
+		return ec.marshalNHoldemHandEdge2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐHoldemHandEdge(ctx, sel, v[i])
 	})
 
 	for _, e := range ret {
@@ -25415,22 +26893,6 @@ func (ec *executionContext) marshalNHoldemHand2ᚕgithubᚗcomᚋpokertoteᚋpok
 	}
 
 	return ret
-}
-
-func (ec *executionContext) marshalNHoldemHand2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐHoldemHand(ctx context.Context, sel ast.SelectionSet, v *model.HoldemHand) graphql.Marshaler {
-	if v == nil {
-		graphql.AddInvalidNullError(ctx, "HoldemHand!")
-		return graphql.Null
-	}
-	return ec._HoldemHand(ctx, sel, v)
-}
-
-func (ec *executionContext) marshalNHoldemHandPage2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐHoldemHandPage(ctx context.Context, sel ast.SelectionSet, v *model.HoldemHandPage) graphql.Marshaler {
-	if v == nil {
-		graphql.AddInvalidNullError(ctx, "HoldemHandPage!")
-		return graphql.Null
-	}
-	return ec._HoldemHandPage(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalNHoldemPhase2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐHoldemPhase(ctx context.Context, v any) (model.HoldemPhase, error) {
@@ -25535,15 +26997,31 @@ func (ec *executionContext) marshalNJackpot2ᚖgithubᚗcomᚋpokertoteᚋpokert
 	return ec._Jackpot(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalNLedgerEntry2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐLedgerEntry(ctx context.Context, sel ast.SelectionSet, v model.LedgerEntry) graphql.Marshaler {
-	return ec._LedgerEntry(ctx, sel, &v)
+func (ec *executionContext) marshalNLedgerEntry2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐLedgerEntry(ctx context.Context, sel ast.SelectionSet, v *model.LedgerEntry) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "LedgerEntry!")
+		return graphql.Null
+	}
+	return ec._LedgerEntry(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalNLedgerEntry2ᚕgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐLedgerEntryᚄ(ctx context.Context, sel ast.SelectionSet, v []model.LedgerEntry) graphql.Marshaler {
+func (ec *executionContext) marshalNLedgerEntryConnection2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐLedgerEntryConnection(ctx context.Context, sel ast.SelectionSet, v *model.LedgerEntryConnection) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "LedgerEntryConnection!")
+		return graphql.Null
+	}
+	return ec._LedgerEntryConnection(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNLedgerEntryEdge2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐLedgerEntryEdge(ctx context.Context, sel ast.SelectionSet, v model.LedgerEntryEdge) graphql.Marshaler {
+	return ec._LedgerEntryEdge(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNLedgerEntryEdge2ᚕgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐLedgerEntryEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []model.LedgerEntryEdge) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
-		return ec.marshalNLedgerEntry2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐLedgerEntry(ctx, sel, v[i])
+		return ec.marshalNLedgerEntryEdge2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐLedgerEntryEdge(ctx, sel, v[i])
 	})
 
 	for _, e := range ret {
@@ -25555,12 +27033,14 @@ func (ec *executionContext) marshalNLedgerEntry2ᚕgithubᚗcomᚋpokertoteᚋpo
 	return ret
 }
 
-func (ec *executionContext) marshalNLedgerPage2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐLedgerPage(ctx context.Context, sel ast.SelectionSet, v *model.LedgerPage) graphql.Marshaler {
-	if v == nil {
-		graphql.AddInvalidNullError(ctx, "LedgerPage!")
-		return graphql.Null
-	}
-	return ec._LedgerPage(ctx, sel, v)
+func (ec *executionContext) unmarshalNLedgerEntryKind2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐLedgerEntryKind(ctx context.Context, v any) (model.LedgerEntryKind, error) {
+	var res model.LedgerEntryKind
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNLedgerEntryKind2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐLedgerEntryKind(ctx context.Context, sel ast.SelectionSet, v model.LedgerEntryKind) graphql.Marshaler {
+	return v
 }
 
 func (ec *executionContext) unmarshalNLimitKind2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐLimitKind(ctx context.Context, v any) (model.LimitKind, error) {
@@ -25603,6 +27083,14 @@ func (ec *executionContext) marshalNMoney2githubᚗcomᚋpokertoteᚋpokertote�
 	return v
 }
 
+func (ec *executionContext) marshalNPageInfo2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐPageInfo(ctx context.Context, sel ast.SelectionSet, v *model.PageInfo) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "PageInfo!")
+		return graphql.Null
+	}
+	return ec._PageInfo(ctx, sel, v)
+}
+
 func (ec *executionContext) marshalNPaytableLine2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐPaytableLine(ctx context.Context, sel ast.SelectionSet, v model.PaytableLine) graphql.Marshaler {
 	return ec._PaytableLine(ctx, sel, &v)
 }
@@ -25623,15 +27111,31 @@ func (ec *executionContext) marshalNPaytableLine2ᚕgithubᚗcomᚋpokertoteᚋp
 	return ret
 }
 
-func (ec *executionContext) marshalNPendingVerification2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐPendingVerification(ctx context.Context, sel ast.SelectionSet, v model.PendingVerification) graphql.Marshaler {
-	return ec._PendingVerification(ctx, sel, &v)
+func (ec *executionContext) marshalNPendingVerification2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐPendingVerification(ctx context.Context, sel ast.SelectionSet, v *model.PendingVerification) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "PendingVerification!")
+		return graphql.Null
+	}
+	return ec._PendingVerification(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalNPendingVerification2ᚕgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐPendingVerificationᚄ(ctx context.Context, sel ast.SelectionSet, v []model.PendingVerification) graphql.Marshaler {
+func (ec *executionContext) marshalNPendingVerificationConnection2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐPendingVerificationConnection(ctx context.Context, sel ast.SelectionSet, v *model.PendingVerificationConnection) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "PendingVerificationConnection!")
+		return graphql.Null
+	}
+	return ec._PendingVerificationConnection(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNPendingVerificationEdge2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐPendingVerificationEdge(ctx context.Context, sel ast.SelectionSet, v model.PendingVerificationEdge) graphql.Marshaler {
+	return ec._PendingVerificationEdge(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNPendingVerificationEdge2ᚕgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐPendingVerificationEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []model.PendingVerificationEdge) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
-		return ec.marshalNPendingVerification2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐPendingVerification(ctx, sel, v[i])
+		return ec.marshalNPendingVerificationEdge2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐPendingVerificationEdge(ctx, sel, v[i])
 	})
 
 	for _, e := range ret {
@@ -25643,12 +27147,43 @@ func (ec *executionContext) marshalNPendingVerification2ᚕgithubᚗcomᚋpokert
 	return ret
 }
 
-func (ec *executionContext) marshalNPendingVerificationPage2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐPendingVerificationPage(ctx context.Context, sel ast.SelectionSet, v *model.PendingVerificationPage) graphql.Marshaler {
-	if v == nil {
-		graphql.AddInvalidNullError(ctx, "PendingVerificationPage!")
-		return graphql.Null
+func (ec *executionContext) unmarshalNPercent2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐPercent(ctx context.Context, v any) (model.Percent, error) {
+	var res model.Percent
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNPercent2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐPercent(ctx context.Context, sel ast.SelectionSet, v model.Percent) graphql.Marshaler {
+	return v
+}
+
+func (ec *executionContext) unmarshalNPercent2ᚕgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐPercentᚄ(ctx context.Context, v any) ([]model.Percent, error) {
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]model.Percent, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNPercent2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐPercent(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
 	}
-	return ec._PendingVerificationPage(ctx, sel, v)
+	return res, nil
+}
+
+func (ec *executionContext) marshalNPercent2ᚕgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐPercentᚄ(ctx context.Context, sel ast.SelectionSet, v []model.Percent) graphql.Marshaler {
+	ret := make(graphql.Array, len(v))
+	for i := range v {
+		ret[i] = ec.marshalNPercent2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐPercent(ctx, sel, v[i])
+	}
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
 }
 
 func (ec *executionContext) unmarshalNPlaceBetInput2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐPlaceBetInput(ctx context.Context, v any) (model.PlaceBetInput, error) {
@@ -25846,6 +27381,34 @@ func (ec *executionContext) marshalNRegisterEntry2ᚖgithubᚗcomᚋpokertoteᚋ
 	return ec._RegisterEntry(ctx, sel, v)
 }
 
+func (ec *executionContext) marshalNRegisterEntryConnection2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐRegisterEntryConnection(ctx context.Context, sel ast.SelectionSet, v *model.RegisterEntryConnection) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "RegisterEntryConnection!")
+		return graphql.Null
+	}
+	return ec._RegisterEntryConnection(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNRegisterEntryEdge2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐRegisterEntryEdge(ctx context.Context, sel ast.SelectionSet, v model.RegisterEntryEdge) graphql.Marshaler {
+	return ec._RegisterEntryEdge(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNRegisterEntryEdge2ᚕgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐRegisterEntryEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []model.RegisterEntryEdge) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNRegisterEntryEdge2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐRegisterEntryEdge(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
 func (ec *executionContext) unmarshalNRegisterEntryInput2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐRegisterEntryInput(ctx context.Context, v any) (model.RegisterEntryInput, error) {
 	res, err := ec.unmarshalInputRegisterEntryInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
@@ -25854,14 +27417,6 @@ func (ec *executionContext) unmarshalNRegisterEntryInput2githubᚗcomᚋpokertot
 func (ec *executionContext) unmarshalNRegisterInput2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐRegisterInput(ctx context.Context, v any) (model.RegisterInput, error) {
 	res, err := ec.unmarshalInputRegisterInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
-}
-
-func (ec *executionContext) marshalNRegisterPage2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐRegisterPage(ctx context.Context, sel ast.SelectionSet, v *model.RegisterPage) graphql.Marshaler {
-	if v == nil {
-		graphql.AddInvalidNullError(ctx, "RegisterPage!")
-		return graphql.Null
-	}
-	return ec._RegisterPage(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalNRole2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐRole(ctx context.Context, v any) (model.Role, error) {
@@ -25902,6 +27457,11 @@ func (ec *executionContext) marshalNRole2ᚕgithubᚗcomᚋpokertoteᚋpokertote
 	}
 
 	return ret
+}
+
+func (ec *executionContext) unmarshalNSelectionInput2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐSelectionInput(ctx context.Context, v any) (*model.SelectionInput, error) {
+	res, err := ec.unmarshalInputSelectionInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
 func (ec *executionContext) marshalNSelectionTotal2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐSelectionTotal(ctx context.Context, sel ast.SelectionSet, v model.SelectionTotal) graphql.Marshaler {
@@ -26378,6 +27938,14 @@ func (ec *executionContext) marshalOExclusion2ᚖgithubᚗcomᚋpokertoteᚋpoke
 	return ec._Exclusion(ctx, sel, v)
 }
 
+func (ec *executionContext) unmarshalOExpressInput2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐExpressInput(ctx context.Context, v any) (*model.ExpressInput, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputExpressInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
 func (ec *executionContext) unmarshalOHandCategory2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐHandCategory(ctx context.Context, v any) (*model.HandCategory, error) {
 	if v == nil {
 		return nil, nil
@@ -26568,6 +28136,57 @@ func (ec *executionContext) marshalOOdds2ᚖgithubᚗcomᚋpokertoteᚋpokertote
 	return ec._Odds(ctx, sel, v)
 }
 
+func (ec *executionContext) unmarshalOPercent2ᚕgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐPercentᚄ(ctx context.Context, v any) ([]model.Percent, error) {
+	if v == nil {
+		return nil, nil
+	}
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]model.Percent, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNPercent2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐPercent(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) marshalOPercent2ᚕgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐPercentᚄ(ctx context.Context, sel ast.SelectionSet, v []model.Percent) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := make(graphql.Array, len(v))
+	for i := range v {
+		ret[i] = ec.marshalNPercent2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐPercent(ctx, sel, v[i])
+	}
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) unmarshalOPercent2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐPercent(ctx context.Context, v any) (*model.Percent, error) {
+	if v == nil {
+		return nil, nil
+	}
+	var res = new(model.Percent)
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOPercent2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐPercent(ctx context.Context, sel ast.SelectionSet, v *model.Percent) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return v
+}
+
 func (ec *executionContext) unmarshalOStreet2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐStreet(ctx context.Context, v any) (*model.Street, error) {
 	if v == nil {
 		return nil, nil
@@ -26582,41 +28201,6 @@ func (ec *executionContext) marshalOStreet2ᚖgithubᚗcomᚋpokertoteᚋpokerto
 		return graphql.Null
 	}
 	return v
-}
-
-func (ec *executionContext) unmarshalOString2ᚕstringᚄ(ctx context.Context, v any) ([]string, error) {
-	if v == nil {
-		return nil, nil
-	}
-	vSlice := graphql.CoerceList(v)
-	var err error
-	res := make([]string, len(vSlice))
-	for i := range vSlice {
-		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
-		res[i], err = ec.unmarshalNString2string(ctx, vSlice[i])
-		if err != nil {
-			return nil, err
-		}
-	}
-	return res, nil
-}
-
-func (ec *executionContext) marshalOString2ᚕstringᚄ(ctx context.Context, sel ast.SelectionSet, v []string) graphql.Marshaler {
-	if v == nil {
-		return graphql.Null
-	}
-	ret := make(graphql.Array, len(v))
-	for i := range v {
-		ret[i] = ec.marshalNString2string(ctx, sel, v[i])
-	}
-
-	for _, e := range ret {
-		if e == graphql.Null {
-			return graphql.Null
-		}
-	}
-
-	return ret
 }
 
 func (ec *executionContext) unmarshalOString2ᚖstring(ctx context.Context, v any) (*string, error) {

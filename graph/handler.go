@@ -24,6 +24,11 @@ type HandlerOptions struct {
 	ComplexityLimit int
 	// TokenLimit bounds the number of tokens the parser reads.
 	TokenLimit int
+	// DepthLimit bounds how deep selections nest (introspection aside).
+	DepthLimit int
+	// MaxMessage bounds a WebSocket message from the client, in bytes (the
+	// HTTP body is bounded by the server's middleware, LimitBody).
+	MaxMessage int64
 	// Introspection allows schema introspection queries.
 	Introspection bool
 	// Suggestions lets validation errors suggest field names ("did you
@@ -34,6 +39,9 @@ type HandlerOptions struct {
 	// APQCache keeps automatic persisted queries; nil keeps them in memory.
 	// Replicas behind one load balancer share a Redis one.
 	APQCache graphql.Cache[string]
+	// Loaders gives each query and mutation its per-request dataloaders
+	// (Resolver.LoaderMiddleware); nil for none.
+	Loaders graphql.OperationMiddleware
 	// Authenticate turns a bearer token into a context carrying the viewer.
 	// It is called for WebSocket connection_init payloads; HTTP requests are
 	// authenticated by middleware before they reach the handler.
@@ -59,6 +67,7 @@ func NewHandler(es graphql.ExecutableSchema, o HandlerOptions) *handler.Server {
 		},
 		KeepAlivePingInterval: 15 * time.Second,
 		InitTimeout:           10 * time.Second,
+		PayloadReadLimit:      &o.MaxMessage,
 		InitFunc: func(ctx context.Context, p transport.InitPayload) (context.Context, *transport.InitPayload, error) {
 			token := p.GetString("authToken")
 			if token == "" {
@@ -89,6 +98,10 @@ func NewHandler(es graphql.ExecutableSchema, o HandlerOptions) *handler.Server {
 	}
 	srv.Use(extension.AutomaticPersistedQuery{Cache: apq})
 	srv.Use(extension.FixedComplexityLimit(o.ComplexityLimit))
+	srv.Use(DepthLimit(o.DepthLimit))
+	if o.Loaders != nil {
+		srv.AroundOperations(o.Loaders)
+	}
 	srv.Use(APIKeyScope{})
 	srv.Use(ErrorCounter{Count: o.CountError})
 	if o.Tracer != nil {

@@ -131,7 +131,7 @@ func (a *HoldemAPI) EventHand(ctx context.Context, userID, handID int64) (*model
 }
 
 // HoldemHands resolves Query.holdemHands.
-func (a *HoldemAPI) HoldemHands(ctx context.Context, first *int, after *string) (*model.HoldemHandPage, error) {
+func (a *HoldemAPI) HoldemHands(ctx context.Context, first *int, after *string) (*model.HoldemHandConnection, error) {
 	svc, err := a.service()
 	if err != nil {
 		return nil, err
@@ -140,28 +140,19 @@ func (a *HoldemAPI) HoldemHands(ctx context.Context, first *int, after *string) 
 	if err != nil {
 		return nil, err
 	}
-	limit, cur := 0, ""
-	if first != nil {
-		if *first < 1 || *first > holdem.MaxPageSize {
-			return nil, errs.R(errs.Invalid, "INVALID_PAGE_SIZE", "first must be between 1 and %d", holdem.MaxPageSize)
-		}
-		limit = *first
-	}
-	if after != nil {
-		cur = *after
-	}
-	p, err := svc.Hands(ctx, v.UserID, cur, limit)
+	pr, err := readPage(first, after)
 	if err != nil {
 		return nil, err
 	}
-	out := &model.HoldemHandPage{Items: make([]model.HoldemHand, 0, len(p.Items))}
+	p, err := svc.Hands(ctx, v.UserID, pr.after, pr.size)
+	if err != nil {
+		return nil, err
+	}
+	out := &model.HoldemHandConnection{Edges: make([]model.HoldemHandEdge, 0, len(p.Items))}
 	for _, sn := range p.Items {
-		out.Items = append(out.Items, *toModelHoldemHand(sn))
+		out.Edges = append(out.Edges, model.HoldemHandEdge{Cursor: encodeCursor(holdem.HandCursor(sn.ID)), Node: toModelHoldemHand(sn)})
 	}
-	if p.Next != "" {
-		next := p.Next
-		out.NextCursor = &next
-	}
+	out.PageInfo = pageInfo(lastCursor(out.Edges, func(e model.HoldemHandEdge) string { return e.Cursor }), p.Next != "")
 	return out, nil
 }
 

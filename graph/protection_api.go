@@ -141,7 +141,7 @@ func (a *ProtectionAPI) SelfExclude(ctx context.Context, months *int) (*model.Ex
 }
 
 // ExclusionRegister resolves Query.exclusionRegister.
-func (a *ProtectionAPI) ExclusionRegister(ctx context.Context, all *bool, first *int, after *string) (*model.RegisterPage, error) {
+func (a *ProtectionAPI) ExclusionRegister(ctx context.Context, all *bool, first *int, after *string) (*model.RegisterEntryConnection, error) {
 	svc, err := a.service()
 	if err != nil {
 		return nil, err
@@ -158,10 +158,11 @@ func (a *ProtectionAPI) ExclusionRegister(ctx context.Context, all *bool, first 
 	if err != nil {
 		return nil, err
 	}
-	out := &model.RegisterPage{Items: make([]model.RegisterEntry, 0, len(entries)), NextCursor: cursor(next)}
+	out := &model.RegisterEntryConnection{Edges: make([]model.RegisterEntryEdge, 0, len(entries))}
 	for _, e := range entries {
-		out.Items = append(out.Items, *toModelRegisterEntry(e))
+		out.Edges = append(out.Edges, model.RegisterEntryEdge{Cursor: idCursor(e.ID), Node: toModelRegisterEntry(e)})
 	}
+	out.PageInfo = pageInfo(lastCursor(out.Edges, func(e model.RegisterEntryEdge) string { return e.Cursor }), next != 0)
 	return out, nil
 }
 

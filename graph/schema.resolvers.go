@@ -36,6 +36,10 @@ func (r *drawResolver) Result(ctx context.Context, obj *model.Draw) (*model.Draw
 	return r.Tote.DrawResult(ctx, obj)
 }
 
+func (r *drawResolver) ResultJSON(ctx context.Context, obj *model.Draw) (*string, error) {
+	return r.Tote.DrawResultJSON(ctx, obj)
+}
+
 func (r *drawVerificationResolver) Draw(ctx context.Context, obj *model.DrawVerification) (*model.Draw, error) {
 	return r.Tote.DrawVerificationDraw(ctx, obj)
 }
@@ -92,7 +96,7 @@ func (r *mutationResolver) SetMinStake(ctx context.Context, tableID string, amou
 	return r.Tote.SetMinStake(ctx, tableID, amount)
 }
 
-func (r *mutationResolver) SetCommission(ctx context.Context, tableID string, percent string) (*model.Table, error) {
+func (r *mutationResolver) SetCommission(ctx context.Context, tableID string, percent model.Percent) (*model.Table, error) {
 	return r.Tote.SetCommission(ctx, tableID, percent)
 }
 
@@ -168,7 +172,7 @@ func (r *queryResolver) Me(ctx context.Context) (*model.User, error) {
 	return r.Accounts.Me(ctx)
 }
 
-func (r *queryResolver) MyLedger(ctx context.Context, first *int, after *string) (*model.LedgerPage, error) {
+func (r *queryResolver) MyLedger(ctx context.Context, first *int, after *string) (*model.LedgerEntryConnection, error) {
 	return r.Accounts.MyLedger(ctx, first, after)
 }
 
@@ -176,11 +180,11 @@ func (r *queryResolver) User(ctx context.Context, id string) (*model.User, error
 	return r.Accounts.User(ctx, id)
 }
 
-func (r *queryResolver) PendingVerifications(ctx context.Context, first *int, after *string) (*model.PendingVerificationPage, error) {
+func (r *queryResolver) PendingVerifications(ctx context.Context, first *int, after *string) (*model.PendingVerificationConnection, error) {
 	return r.Accounts.PendingVerifications(ctx, first, after)
 }
 
-func (r *queryResolver) AuditLog(ctx context.Context, first *int, after *string) (*model.AuditPage, error) {
+func (r *queryResolver) AuditLog(ctx context.Context, first *int, after *string) (*model.AuditEntryConnection, error) {
 	return r.Accounts.AuditLog(ctx, first, after)
 }
 
@@ -196,11 +200,11 @@ func (r *queryResolver) Draw(ctx context.Context, id string) (*model.Draw, error
 	return r.Tote.Draw(ctx, id)
 }
 
-func (r *queryResolver) MyBets(ctx context.Context, first *int, after *string, drawID *string) (*model.BetPage, error) {
+func (r *queryResolver) MyBets(ctx context.Context, first *int, after *string, drawID *string) (*model.BetConnection, error) {
 	return r.Tote.MyBets(ctx, first, after, drawID)
 }
 
-func (r *queryResolver) Results(ctx context.Context, tableID *string, from *time.Time, to *time.Time, first *int, after *string) (*model.DrawPage, error) {
+func (r *queryResolver) Results(ctx context.Context, tableID *string, from *time.Time, to *time.Time, first *int, after *string) (*model.DrawConnection, error) {
 	return r.Tote.Results(ctx, tableID, from, to, first, after)
 }
 
@@ -220,7 +224,7 @@ func (r *queryResolver) HoldemHand(ctx context.Context, id string) (*model.Holde
 	return r.Holdem.HoldemHand(ctx, id)
 }
 
-func (r *queryResolver) HoldemHands(ctx context.Context, first *int, after *string) (*model.HoldemHandPage, error) {
+func (r *queryResolver) HoldemHands(ctx context.Context, first *int, after *string) (*model.HoldemHandConnection, error) {
 	return r.Holdem.HoldemHands(ctx, first, after)
 }
 
@@ -228,7 +232,7 @@ func (r *queryResolver) MyProtection(ctx context.Context) (*model.Protection, er
 	return r.Protection.MyProtection(ctx)
 }
 
-func (r *queryResolver) ExclusionRegister(ctx context.Context, all *bool, first *int, after *string) (*model.RegisterPage, error) {
+func (r *queryResolver) ExclusionRegister(ctx context.Context, all *bool, first *int, after *string) (*model.RegisterEntryConnection, error) {
 	return r.Protection.ExclusionRegister(ctx, all, first, after)
 }
 

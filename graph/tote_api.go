@@ -2,11 +2,13 @@ package graph
 
 import (
 	"context"
+	"encoding/json"
 	"log/slog"
 	"time"
 
 	"github.com/pokertote/pokertote/domain/errs"
 	"github.com/pokertote/pokertote/domain/event"
+	"github.com/pokertote/pokertote/domain/money"
 	"github.com/pokertote/pokertote/domain/tote"
 	"github.com/pokertote/pokertote/graph/model"
 )
@@ -37,13 +39,37 @@ func (a *ToteAPI) service() (*tote.Service, error) {
 	return a.Service, nil
 }
 
-// drawModel loads the draw's table and converts the draw.
+// store is the totalizator's store, nil when it is not running.
+func (a *ToteAPI) store() tote.Store {
+	if a == nil || a.Service == nil {
+		return nil
+	}
+	return a.Service.Store()
+}
+
+// drawModel loads the draw's table (batched per operation) and converts the
+// draw; its odds and result are converted only when asked for.
 func (a *ToteAPI) drawModel(ctx context.Context, svc *tote.Service, d tote.Draw) (*model.Draw, error) {
-	t, err := svc.Store().Table(ctx, d.TableID)
+	primeDraw(ctx, d)
+	t, err := loadTable(ctx, svc.Store(), d.TableID)
 	if err != nil {
 		return nil, err
 	}
 	return toModelDraw(d, t), nil
+}
+
+// domainDraw is the stored draw behind a converted one (from the
+// operation's loader, where it was primed or loaded).
+func (a *ToteAPI) domainDraw(ctx context.Context, obj *model.Draw) (tote.Draw, error) {
+	svc, err := a.service()
+	if err != nil {
+		return tote.Draw{}, err
+	}
+	n, err := parseID(obj.ID, "draw")
+	if err != nil {
+		return tote.Draw{}, err
+	}
+	return loadDraw(ctx, svc.Store(), n)
 }
 
 // drawByID loads and converts a draw; nil when it does not exist.
@@ -56,7 +82,7 @@ func (a *ToteAPI) drawByID(ctx context.Context, drawID string) (*model.Draw, err
 	if err != nil {
 		return nil, err
 	}
-	d, err := svc.Store().Draw(ctx, n)
+	d, err := loadDraw(ctx, svc.Store(), n)
 	return nullIfNotFound(d, err, func(d tote.Draw) (*model.Draw, error) { return a.drawModel(ctx, svc, d) })
 }
 
@@ -70,14 +96,35 @@ func (a *ToteAPI) DrawTable(_ context.Context, obj *model.Draw) (*model.Table, e
 	return obj.Table, nil
 }
 
-// DrawOdds resolves Draw.odds (filled when the draw was converted).
-func (a *ToteAPI) DrawOdds(_ context.Context, obj *model.Draw) (*model.Odds, error) {
-	return obj.Odds, nil
+// DrawOdds resolves Draw.odds, converted only when asked for.
+func (a *ToteAPI) DrawOdds(ctx context.Context, obj *model.Draw) (*model.Odds, error) {
+	d, err := a.domainDraw(ctx, obj)
+	if err != nil {
+		return nil, err
+	}
+	return toModelOdds(d.Odds), nil
 }
 
-// DrawResult resolves Draw.result (filled when the draw was converted).
-func (a *ToteAPI) DrawResult(_ context.Context, obj *model.Draw) (*model.DrawResult, error) {
-	return obj.Result, nil
+// DrawResult resolves Draw.result, converted only when asked for.
+func (a *ToteAPI) DrawResult(ctx context.Context, obj *model.Draw) (*model.DrawResult, error) {
+	d, err := a.domainDraw(ctx, obj)
+	if err != nil || d.Result == nil {
+		return nil, err
+	}
+	return toModelResult(*d.Result), nil
+}
+
+// DrawResultJSON resolves Draw.resultJson, encoded only when asked for.
+func (a *ToteAPI) DrawResultJSON(ctx context.Context, obj *model.Draw) (*string, error) {
+	d, err := a.domainDraw(ctx, obj)
+	if err != nil || d.Result == nil {
+		return nil, err
+	}
+	b, err := json.Marshal(d.Result)
+	if err != nil {
+		return nil, errs.Wrap(err, "the result cannot be encoded")
+	}
+	return ptrTo(string(b)), nil
 }
 
 // DrawVerificationDraw resolves DrawVerification.draw.
@@ -127,8 +174,12 @@ func (a *ToteAPI) PlaceBet(ctx context.Context, input model.PlaceBetInput) (*mod
 	if err != nil {
 		return nil, err
 	}
+	market, sel, err := fromSelectionInput(input.Selection)
+	if err != nil {
+		return nil, err
+	}
 	b, err := svc.PlaceBet(ctx, tote.PlaceBetRequest{
-		UserID: v.UserID, DrawID: drawID, Market: tote.Market(input.Market), Selection: input.Selection,
+		UserID: v.UserID, DrawID: drawID, Market: market, Selection: sel,
 		Stake: moneyOf(input.Stake), IdempotencyKey: input.IdempotencyKey,
 	})
 	if err != nil {
@@ -201,12 +252,8 @@ func (a *ToteAPI) SetMinStake(ctx context.Context, tableID string, amount model.
 }
 
 // SetCommission resolves Mutation.setCommission (admins): from the next draw.
-func (a *ToteAPI) SetCommission(ctx context.Context, tableID string, percent string) (*model.Table, error) {
-	c, err := parsePercent(percent, "commission")
-	if err != nil {
-		return nil, err
-	}
-	return a.updateTable(ctx, tableID, tote.SettingsUpdate{Commission: &c})
+func (a *ToteAPI) SetCommission(ctx context.Context, tableID string, percent model.Percent) (*model.Table, error) {
+	return a.updateTable(ctx, tableID, tote.SettingsUpdate{Commission: ptrTo(money.BasisPoints(percent))})
 }
 
 // PauseTable resolves Mutation.pauseTable (admins).
@@ -337,7 +384,7 @@ func (a *ToteAPI) Draw(ctx context.Context, drawID string) (*model.Draw, error) 
 }
 
 // MyBets resolves Query.myBets: the viewer's bets, newest first.
-func (a *ToteAPI) MyBets(ctx context.Context, first *int, after *string, drawID *string) (*model.BetPage, error) {
+func (a *ToteAPI) MyBets(ctx context.Context, first *int, after *string, drawID *string) (*model.BetConnection, error) {
 	svc, err := a.service()
 	if err != nil {
 		return nil, err
@@ -350,7 +397,7 @@ func (a *ToteAPI) MyBets(ctx context.Context, first *int, after *string, drawID 
 	if err != nil {
 		return nil, err
 	}
-	q := tote.BetQuery{UserID: v.UserID, Before: before, Limit: limit}
+	q := tote.BetQuery{UserID: v.UserID, Before: before, Limit: limit + 1} // one more tells whether a next page exists
 	if drawID != nil {
 		if q.DrawID, err = parseID(*drawID, "draw"); err != nil {
 			return nil, err
@@ -360,19 +407,26 @@ func (a *ToteAPI) MyBets(ctx context.Context, first *int, after *string, drawID 
 	if err != nil {
 		return nil, err
 	}
-	out := &model.BetPage{Items: make([]model.Bet, len(bets))}
+	more := len(bets) > limit
+	bets = bets[:min(len(bets), limit)]
+	if selects(ctx, "edges", "node", "draw") {
+		ids := make([]int64, len(bets))
+		for i, b := range bets {
+			ids[i] = b.DrawID
+		}
+		prefetchDraws(ctx, ids)
+	}
+	out := &model.BetConnection{Edges: make([]model.BetEdge, len(bets))}
 	for i, b := range bets {
-		out.Items[i] = *toModelBet(b)
+		out.Edges[i] = model.BetEdge{Cursor: idCursor(b.ID), Node: toModelBet(b)}
 	}
-	if len(bets) > 0 {
-		out.NextCursor = pageCursor(bets[len(bets)-1].ID, len(bets) == limit)
-	}
+	out.PageInfo = pageInfo(lastCursor(out.Edges, func(e model.BetEdge) string { return e.Cursor }), more)
 	return out, nil
 }
 
 // Results resolves Query.results: finished draws, newest first, by table
 // and settlement time (affiliates and admins).
-func (a *ToteAPI) Results(ctx context.Context, tableID *string, from *time.Time, to *time.Time, first *int, after *string) (*model.DrawPage, error) {
+func (a *ToteAPI) Results(ctx context.Context, tableID *string, from *time.Time, to *time.Time, first *int, after *string) (*model.DrawConnection, error) {
 	svc, err := a.service()
 	if err != nil {
 		return nil, err
@@ -381,7 +435,7 @@ func (a *ToteAPI) Results(ctx context.Context, tableID *string, from *time.Time,
 	if err != nil {
 		return nil, err
 	}
-	q := tote.ResultQuery{Before: before, Limit: limit}
+	q := tote.ResultQuery{Before: before, Limit: limit + 1} // one more tells whether a next page exists
 	if tableID != nil {
 		if q.TableID, err = parseID(*tableID, "table"); err != nil {
 			return nil, err
@@ -397,21 +451,24 @@ func (a *ToteAPI) Results(ctx context.Context, tableID *string, from *time.Time,
 	if err != nil {
 		return nil, err
 	}
-	out := &model.DrawPage{Items: make([]model.Draw, 0, len(draws))}
-	tables := map[int64]tote.Table{}
-	for _, d := range draws {
-		t, ok := tables[d.TableID]
-		if !ok {
-			if t, err = svc.Store().Table(ctx, d.TableID); err != nil {
-				return nil, err
-			}
-			tables[d.TableID] = t
+	more := len(draws) > limit
+	draws = draws[:min(len(draws), limit)]
+	out := &model.DrawConnection{Edges: make([]model.DrawEdge, 0, len(draws))}
+	if l := loadersFrom(ctx); l != nil && l.tables != nil {
+		ids := make([]int64, len(draws))
+		for i, d := range draws {
+			ids[i] = d.TableID
 		}
-		out.Items = append(out.Items, *toModelDraw(d, t))
+		_, _ = l.tables.LoadAll(ctx, ids) // one batch for the page
 	}
-	if len(draws) > 0 {
-		out.NextCursor = pageCursor(draws[len(draws)-1].ID, len(draws) == limit)
+	for _, d := range draws {
+		md, err := a.drawModel(ctx, svc, d)
+		if err != nil {
+			return nil, err
+		}
+		out.Edges = append(out.Edges, model.DrawEdge{Cursor: idCursor(d.ID), Node: md})
 	}
+	out.PageInfo = pageInfo(lastCursor(out.Edges, func(e model.DrawEdge) string { return e.Cursor }), more)
 	return out, nil
 }
 

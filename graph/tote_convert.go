@@ -2,7 +2,7 @@ package graph
 
 import (
 	"encoding/hex"
-	"encoding/json"
+	"fmt"
 	"strconv"
 	"time"
 
@@ -13,16 +13,31 @@ import (
 	"github.com/pokertote/pokertote/graph/model"
 )
 
-// percent writes basis points as a percentage with two decimals ("3.00").
-func percent(bp money.BasisPoints) string { return money.Amount(bp).String() }
-
-// parsePercent reads a percentage with at most two decimals as basis points.
-func parsePercent(s, what string) (money.BasisPoints, error) {
-	a, err := money.ParseAmount(s)
-	if err != nil || a < 0 || a > 100*money.KZT {
-		return 0, errs.R(errs.Invalid, "INVALID_PERCENT", "%s %q is not a percentage like \"3.00\"", what, s)
+// fromSelectionInput reads the typed selection of a bet as its market and
+// the selection's canonical text (which the domain parses and checks
+// against the draw). Exactly one field must be set: @oneOf says so for
+// literals, and this says so for variables too.
+func fromSelectionInput(in *model.SelectionInput) (tote.Market, string, error) {
+	set := 0
+	var m tote.Market
+	var text string
+	if in != nil && in.Position != nil {
+		set++
+		m, text = tote.MarketWin, strconv.Itoa(*in.Position)
 	}
-	return money.BasisPoints(a), nil
+	if in != nil && in.Combination != nil {
+		set++
+		m, text = tote.MarketCombination, string(*in.Combination)
+	}
+	if in != nil && in.Express != nil {
+		set++
+		e := in.Express
+		m, text = tote.MarketExpress, fmt.Sprintf("%d-%d-%d", e.Flop, e.Turn, e.River)
+	}
+	if set != 1 {
+		return "", "", errs.R(errs.Invalid, "INVALID_SELECTION", "give exactly one of position, combination or express")
+	}
+	return m, text, nil
 }
 
 func toModelTable(t tote.Table) *model.Table {
@@ -34,9 +49,9 @@ func toModelTable(t tote.Table) *model.Table {
 	return &model.Table{
 		ID: id(t.ID), Name: t.Name, Positions: t.Positions, Status: model.TableStatus(t.Status), LastSeq: t.LastSeq,
 		Settings: &model.TableSettings{
-			MinStake: model.Money(s.MinStake), MaxStake: model.Money(s.MaxStake), Commission: percent(s.Commission),
+			MinStake: model.Money(s.MinStake), MaxStake: model.Money(s.MaxStake), Commission: model.Percent(s.Commission),
 			RoundSeconds: secs, CardIntervalMs: int(s.CardInterval / time.Millisecond), ResultSeconds: int(s.ResultDisplay / time.Second),
-			ExpressShares: []string{percent(s.ExpressShare1), percent(s.ExpressShare2)},
+			ExpressShares: []model.Percent{model.Percent(s.ExpressShare1), model.Percent(s.ExpressShare2)},
 		},
 	}
 }
@@ -51,11 +66,7 @@ func toSettingsUpdate(in model.TableSettingsInput) (tote.SettingsUpdate, error) 
 		u.MaxStake = ptrTo(moneyOf(*in.MaxStake))
 	}
 	if in.Commission != nil {
-		c, err := parsePercent(*in.Commission, "commission")
-		if err != nil {
-			return u, err
-		}
-		u.Commission = &c
+		u.Commission = ptrTo(money.BasisPoints(*in.Commission))
 	}
 	if in.RoundSeconds != nil {
 		if len(in.RoundSeconds) != 4 {
@@ -79,10 +90,7 @@ func toSettingsUpdate(in model.TableSettingsInput) (tote.SettingsUpdate, error) 
 		}
 		var sh [2]money.BasisPoints
 		for i, s := range in.ExpressShares {
-			var err error
-			if sh[i], err = parsePercent(s, "EXPRESS share"); err != nil {
-				return u, err
-			}
+			sh[i] = money.BasisPoints(s)
 		}
 		u.ExpressShares = &sh
 	}
@@ -109,7 +117,8 @@ func toModelDraw(d tote.Draw, t tote.Table) *model.Draw {
 		OpenRound: roundPtr(d.OpenRound()), MinStake: model.Money(d.MinStake), MaxStake: model.Money(t.Settings.MaxStake),
 		Board: cardStrings(d.Board), Burned: []string{}, OpenedAt: d.OpenedAt,
 		Shuffle: &model.Shuffle{Commitment: cards.FormatCommitment(d.Commitment), Beacons: toModelBeacons(d.Beacons)},
-		Odds:    toModelOdds(d.Odds),
+		// Odds, Result and ResultJSON are resolved from the stored draw
+		// only when asked for (DrawOdds, DrawResult, DrawResultJSON).
 	}
 	if !d.RoundClosesAt.IsZero() && out.OpenRound != nil {
 		out.RoundClosesAt = ptrTo(d.RoundClosesAt)
@@ -133,12 +142,6 @@ func toModelDraw(d tote.Draw, t tote.Table) *model.Draw {
 			mp.BestHand = &model.HandInfo{Category: model.HandCategory(p.Best.Category().String()), Description: p.Best.Describe(), Cards: cardStrings(p.BestFive[:])}
 		}
 		out.Positions = append(out.Positions, mp)
-	}
-	if d.Result != nil {
-		out.Result = toModelResult(*d.Result)
-		if b, err := json.Marshal(d.Result); err == nil {
-			out.ResultJSON = ptrTo(string(b))
-		}
 	}
 	return out
 }
@@ -242,27 +245,12 @@ func toModelBet(b tote.Bet) *model.Bet {
 	return out
 }
 
-// pageCursor is the cursor of the next page after an id, or nil.
-func pageCursor(lastID int64, full bool) *string {
-	if !full {
-		return nil
-	}
-	return ptrTo(strconv.FormatInt(lastID, 10))
-}
-
 // pageArgs reads first/after of an id-paged listing (newest first).
 func pageArgs(first *int, after *string) (limit int, before int64, err error) {
-	limit = 50
-	if first != nil {
-		limit = *first
+	pr, err := readPage(first, after)
+	if err != nil {
+		return 0, 0, err
 	}
-	if limit < 1 || limit > 100 {
-		return 0, 0, errs.R(errs.Invalid, "INVALID_PAGE_SIZE", "first must be 1 to 100")
-	}
-	if after != nil && *after != "" {
-		if before, err = strconv.ParseInt(*after, 10, 64); err != nil || before <= 0 {
-			return 0, 0, errs.R(errs.Invalid, "INVALID_CURSOR", "the page cursor is not valid")
-		}
-	}
-	return limit, before, nil
+	before, err = pr.afterID()
+	return pr.size, before, err
 }

@@ -2,6 +2,7 @@ package persistence
 
 import (
 	"context"
+	"encoding/json"
 	"strconv"
 	"strings"
 	"time"
@@ -11,29 +12,49 @@ import (
 	"github.com/pokertote/pokertote/domain/account"
 )
 
-// auditRow is a row of audit_log (created by 00001_foundation). The user an
-// action concerns is kept in the generic subject column as "user:<id>".
+// auditRow is a row of audit_log (created by 00001_foundation, changes by
+// 00060_audit_changes). What an action concerns is kept in the generic
+// subject column as "<kind>:<id>" ("user:7", "table:2"); changes is a JSON
+// array of {field, from, to}, or empty.
 type auditRow struct {
 	ID        int64
 	ActorID   *int64
 	Action    string
 	Subject   string
 	Detail    string
+	Changes   string
 	CreatedAt time.Time
 }
 
 // TableName names the table of auditRow for GORM.
 func (auditRow) TableName() string { return "audit_log" }
 
-// auditSubjectPrefix marks a subject that is a user.
-const auditSubjectPrefix = "user:"
+type auditChangeJSON struct {
+	Field string `json:"field"`
+	From  string `json:"from"`
+	To    string `json:"to"`
+}
 
 func fromDomainAudit(e account.AuditEntry) auditRow {
 	subject := ""
 	if e.SubjectID != 0 {
-		subject = auditSubjectPrefix + strconv.FormatInt(e.SubjectID, 10)
+		kind := e.SubjectKind
+		if kind == "" {
+			kind = account.SubjectUser
+		}
+		subject = kind + ":" + strconv.FormatInt(e.SubjectID, 10)
+	}
+	changes := ""
+	if len(e.Changes) > 0 {
+		js := make([]auditChangeJSON, len(e.Changes))
+		for i, c := range e.Changes {
+			js[i] = auditChangeJSON(c)
+		}
+		b, _ := json.Marshal(js) // strings only: cannot fail
+		changes = string(b)
 	}
 	return auditRow{
+		Changes:   changes,
 		ID:        e.ID,
 		ActorID:   nullableID(e.ActorID),
 		Action:    e.Action,
@@ -45,16 +66,28 @@ func fromDomainAudit(e account.AuditEntry) auditRow {
 
 func toDomainAudit(r auditRow) account.AuditEntry {
 	var subject int64
-	if rest, ok := strings.CutPrefix(r.Subject, auditSubjectPrefix); ok {
+	kind, rest, ok := strings.Cut(r.Subject, ":")
+	if ok {
 		subject, _ = strconv.ParseInt(rest, 10, 64)
 	}
+	var changes []account.AuditChange
+	if r.Changes != "" {
+		var js []auditChangeJSON
+		if json.Unmarshal([]byte(r.Changes), &js) == nil {
+			for _, c := range js {
+				changes = append(changes, account.AuditChange(c))
+			}
+		}
+	}
 	return account.AuditEntry{
-		ID:        r.ID,
-		At:        r.CreatedAt.UTC(),
-		ActorID:   idOrZero(r.ActorID),
-		Action:    r.Action,
-		SubjectID: subject,
-		Detail:    r.Detail,
+		ID:          r.ID,
+		At:          r.CreatedAt.UTC(),
+		ActorID:     idOrZero(r.ActorID),
+		Action:      r.Action,
+		SubjectID:   subject,
+		SubjectKind: kind,
+		Detail:      r.Detail,
+		Changes:     changes,
 	}
 }
 

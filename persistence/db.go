@@ -9,6 +9,7 @@ import (
 	"context"
 	"database/sql"
 	"embed"
+	"errors"
 	"fmt"
 	"io/fs"
 	"log/slog"
@@ -18,11 +19,14 @@ import (
 	"time"
 
 	"github.com/glebarez/sqlite"
+	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/pressly/goose/v3"
 	"github.com/pressly/goose/v3/lock"
 	"gorm.io/driver/postgres"
 	"gorm.io/gorm"
 	"gorm.io/gorm/logger"
+
+	"github.com/pokertote/pokertote/domain/errs"
 )
 
 //go:embed migrations/postgres/*.sql migrations/sqlite/*.sql
@@ -98,6 +102,10 @@ func Open(ctx context.Context, o Options) (*DB, error) {
 	if err != nil {
 		return nil, fmt.Errorf("persistence: %w", err)
 	}
+	if err := registerStatementCounter(gdb); err != nil {
+		_ = sqlDB.Close()
+		return nil, fmt.Errorf("persistence: %w", err)
+	}
 	if dialect == SQLite {
 		sqlDB.SetMaxOpenConns(1)
 	} else {
@@ -164,9 +172,33 @@ func (db *DB) Migrate(ctx context.Context) error {
 	return nil
 }
 
-// tx runs fn in one database transaction.
+// tx runs fn in one database transaction. When fn succeeded but the commit
+// failed for a reason other than one the database reports as a rollback (a
+// serialization failure or deadlock, a deferred constraint), the outcome is
+// unknown (the connection dropped at commit) and the error says so
+// (errs.CommitUnknown), so the client retries with its idempotency key.
 func (db *DB) tx(ctx context.Context, fn func(tx *gorm.DB) error) error {
-	return db.gorm.WithContext(ctx).Transaction(fn)
+	fnOK := false
+	err := db.gorm.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		err := fn(tx)
+		fnOK = err == nil
+		return err
+	})
+	if err != nil && fnOK && !knownRollback(err) {
+		return errs.CommitUnknown(err)
+	}
+	return err
+}
+
+// knownRollback reports whether a failed commit is known not to have
+// happened: the database answered with a serialization failure, a deadlock
+// or an integrity violation.
+func knownRollback(err error) bool {
+	var pg *pgconn.PgError
+	if errors.As(err, &pg) {
+		return strings.HasPrefix(pg.Code, "40") || strings.HasPrefix(pg.Code, "23")
+	}
+	return false
 }
 
 // RedactURL hides the password of a database or Redis URL for logs.

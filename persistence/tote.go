@@ -111,6 +111,36 @@ func (r *ToteRepo) Draw(ctx context.Context, id int64) (tote.Draw, error) {
 	return takeDraw(r.read(ctx).Where("id = ?", id))
 }
 
+// TablesByID implements tote.Store: one query for many tables.
+func (r *ToteRepo) TablesByID(ctx context.Context, ids []int64) ([]tote.Table, error) {
+	var rows []toteTableRow
+	if err := r.read(ctx).Where("id IN ?", ids).Find(&rows).Error; err != nil {
+		return nil, toteErr(err, "tables")
+	}
+	out := make([]tote.Table, len(rows))
+	for i, row := range rows {
+		out[i] = toDomainTable(row)
+	}
+	return out, nil
+}
+
+// DrawsByID implements tote.Store: one query for many draws.
+func (r *ToteRepo) DrawsByID(ctx context.Context, ids []int64) ([]tote.Draw, error) {
+	var rows []toteDrawRow
+	if err := r.read(ctx).Where("id IN ?", ids).Find(&rows).Error; err != nil {
+		return nil, toteErr(err, "draws")
+	}
+	out := make([]tote.Draw, len(rows))
+	for i, row := range rows {
+		d, err := toDomainDraw(row)
+		if err != nil {
+			return nil, errs.Wrap(err, "a stored draw is unreadable")
+		}
+		out[i] = d
+	}
+	return out, nil
+}
+
 // LatestDraw implements tote.Store.
 func (r *ToteRepo) LatestDraw(ctx context.Context, tableID int64) (tote.Draw, error) {
 	return takeDraw(r.read(ctx).Where("table_id = ?", tableID).Order("number DESC"))

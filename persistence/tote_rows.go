@@ -156,23 +156,23 @@ func toDomainDraw(r toteDrawRow) (tote.Draw, error) {
 	}
 	var err error
 	if d.ServerSeed, err = cards.ParseSeed(r.ServerSeed); err != nil {
-		return tote.Draw{}, fmt.Errorf("draw %d: %w", r.ID, err)
+		return tote.Draw{}, fmt.Errorf("draw id %d: %w", r.ID, err)
 	}
 	if d.Commitment, err = cards.ParseCommitment(r.Commitment); err != nil {
-		return tote.Draw{}, fmt.Errorf("draw %d: %w", r.ID, err)
+		return tote.Draw{}, fmt.Errorf("draw id %d: %w", r.ID, err)
 	}
 	if r.PublicSeed != nil {
 		if d.PublicSeed, err = hex.DecodeString(*r.PublicSeed); err != nil {
-			return tote.Draw{}, fmt.Errorf("draw %d public seed: %w", r.ID, err)
+			return tote.Draw{}, fmt.Errorf("draw id %d public seed: %w", r.ID, err)
 		}
 	}
 	if err := readCards(r, &d); err != nil {
-		return tote.Draw{}, fmt.Errorf("draw %d: %w", r.ID, err)
+		return tote.Draw{}, fmt.Errorf("draw id %d: %w", r.ID, err)
 	}
 	if r.Odds != nil {
 		d.Odds = new(tote.LiveOdds)
 		if err := json.Unmarshal([]byte(*r.Odds), d.Odds); err != nil {
-			return tote.Draw{}, fmt.Errorf("draw %d odds: %w", r.ID, err)
+			return tote.Draw{}, fmt.Errorf("draw id %d odds: %w", r.ID, err)
 		}
 	}
 	if r.Beacons != nil {
@@ -184,7 +184,7 @@ func toDomainDraw(r toteDrawRow) (tote.Draw, error) {
 	if r.Result != nil {
 		d.Result = new(tote.DrawResult)
 		if err := json.Unmarshal([]byte(*r.Result), d.Result); err != nil {
-			return tote.Draw{}, fmt.Errorf("draw %d result: %w", r.ID, err)
+			return tote.Draw{}, fmt.Errorf("draw id %d result: %w", r.ID, err)
 		}
 	}
 	return d, nil

@@ -154,6 +154,19 @@ func (r *UserRepo) ByEmail(ctx context.Context, email string) (account.User, err
 	return toDomainUser(row), nil
 }
 
+// ByIDs implements account.UserStore: one query for many users.
+func (r *UserRepo) ByIDs(ctx context.Context, ids []int64) ([]account.User, error) {
+	var rows []userRow
+	if err := r.db.gorm.WithContext(ctx).Where("id IN ?", ids).Find(&rows).Error; err != nil {
+		return nil, mapErr(err, "users")
+	}
+	out := make([]account.User, len(rows))
+	for i, row := range rows {
+		out[i] = toDomainUser(row)
+	}
+	return out, nil
+}
+
 // ByID implements account.UserStore.
 func (r *UserRepo) ByID(ctx context.Context, id int64) (account.User, error) {
 	var row userRow

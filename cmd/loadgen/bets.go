@@ -368,16 +368,17 @@ func (s *betStats) record(lat time.Duration, err error) {
 	s.refused[reason]++
 }
 
-// selections of each pool, for a table of n positions.
-func betSelection(pool, n int, r *rand.Rand) (market, sel string) {
+// betSelection is a random selection (SelectionInput) of pool 0 (WIN),
+// 1 (COMBINATION) or 2 (EXPRESS), for a table of n positions.
+func betSelection(pool, n int, r *rand.Rand) map[string]any {
 	switch pool {
 	case 1:
 		cats := []string{"HIGH_CARD", "PAIR", "TWO_PAIR", "THREE_OF_A_KIND", "STRAIGHT", "FLUSH", "FULL_HOUSE"}
-		return "COMBINATION", cats[r.IntN(len(cats))]
+		return map[string]any{"combination": cats[r.IntN(len(cats))]}
 	case 2:
-		return "EXPRESS", fmt.Sprintf("%d-%d-%d", 1+r.IntN(n), 1+r.IntN(n), 1+r.IntN(n))
+		return map[string]any{"express": map[string]any{"flop": 1 + r.IntN(n), "turn": 1 + r.IntN(n), "river": 1 + r.IntN(n)}}
 	}
-	return "WIN", strconv.Itoa(1 + r.IntN(n))
+	return map[string]any{"position": 1 + r.IntN(n)}
 }
 
 const placeBetMutation = `mutation($in: PlaceBetInput!) { placeBet(input: $in) { id } }`
@@ -390,8 +391,7 @@ func betLoop(ctx context.Context, cfg betsConfig, players []player, draws *drawT
 	var seq atomic.Int64
 	place := func(r *rand.Rand, p player) error {
 		drawID, _ := draws.current()
-		market, sel := betSelection(r.IntN(cfg.pools), cfg.positions, r)
-		in := map[string]any{"drawId": drawID, "market": market, "selection": sel, "stake": cfg.stake,
+		in := map[string]any{"drawId": drawID, "selection": betSelection(r.IntN(cfg.pools), cfg.positions, r), "stake": cfg.stake,
 			"idempotencyKey": "lg-" + strconv.FormatInt(seq.Add(1), 36)}
 		err := p.client.do(ctx, placeBetMutation, map[string]any{"in": in}, nil)
 		var ge gqlError

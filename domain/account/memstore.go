@@ -60,6 +60,19 @@ func (s *MemStore) ByEmail(_ context.Context, email string) (User, error) {
 	return s.users[id-1], nil
 }
 
+// ByIDs implements UserStore.
+func (s *MemStore) ByIDs(_ context.Context, ids []int64) ([]User, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var out []User
+	for _, id := range ids {
+		if id >= 1 && id <= int64(len(s.users)) {
+			out = append(out, s.users[id-1])
+		}
+	}
+	return out, nil
+}
+
 // ByID implements UserStore.
 func (s *MemStore) ByID(_ context.Context, id int64) (User, error) {
 	s.mu.Lock()

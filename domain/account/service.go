@@ -353,7 +353,7 @@ func (s *Service) DecideVerification(ctx context.Context, adminID, verificationI
 	saved, err := s.store.SaveVerification(ctx, VerificationChange{
 		Verification: v,
 		From:         Pending,
-		Audit:        &AuditEntry{At: now, ActorID: adminID, Action: action, SubjectID: v.UserID, Detail: reason},
+		Audit:        &AuditEntry{At: now, ActorID: adminID, Action: action, SubjectID: v.UserID, Detail: verificationDetail(d.Approve, reason)},
 	})
 	if errs.ReasonOf(err) == ReasonVerificationChanged {
 		return Verification{}, errs.R(errs.Conflict, "NOT_PENDING", "this verification was already decided")
@@ -397,8 +397,21 @@ func (s *Service) SetRole(ctx context.Context, adminID, userID int64, role Role)
 	}
 	return s.store.SetRole(ctx, userID, role, AuditEntry{
 		At: s.now(), ActorID: adminID, Action: ActionRoleChanged, SubjectID: userID,
-		Detail: string(prev.Role) + " -> " + string(role),
+		Detail:  "Role changed from " + string(prev.Role) + " to " + string(role),
+		Changes: []AuditChange{{Field: "role", From: string(prev.Role), To: string(role)}},
 	})
+}
+
+// verificationDetail is the audit sentence of a verification decision.
+func verificationDetail(approve bool, reason string) string {
+	s := "Verification rejected"
+	if approve {
+		s = "Verification approved"
+	}
+	if reason != "" {
+		s += ": " + reason
+	}
+	return s
 }
 
 func (s *Service) requireAdmin(ctx context.Context, id int64) error {

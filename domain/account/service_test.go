@@ -297,7 +297,7 @@ func TestVerificationFlow(t *testing.T) {
 		t.Fatalf("audit = %+v, %v", audit, err)
 	}
 	if audit[0].Action != account.ActionVerificationApproved || audit[1].Action != account.ActionVerificationRejected ||
-		audit[1].Detail != "photo unreadable" || audit[0].ActorID != admin.ID || audit[0].SubjectID != p.ID {
+		audit[1].Detail != "Verification rejected: photo unreadable" || audit[0].ActorID != admin.ID || audit[0].SubjectID != p.ID {
 		t.Fatalf("audit entries = %+v", audit)
 	}
 }

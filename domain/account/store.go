@@ -20,6 +20,9 @@ type UserStore interface {
 	// AdminEmails lists the emails of every ADMIN (a handful), to refuse
 	// look-alike addresses at registration.
 	AdminEmails(ctx context.Context) ([]string, error)
+	// ByIDs loads many users at once (in no particular order; missing ids
+	// are left out), for the API's per-request loaders.
+	ByIDs(ctx context.Context, ids []int64) ([]User, error)
 	// SetPasswordHash replaces a user's password hash (after a rehash).
 	SetPasswordHash(ctx context.Context, userID int64, hash string) error
 	// SetRole changes a user's role and appends audit, atomically.
@@ -69,11 +72,30 @@ type AuditEntry struct {
 	ActorID int64
 	// Action is a stable verb such as "VERIFICATION_APPROVED".
 	Action string
-	// SubjectID is the user acted upon (0 when none).
+	// SubjectID is what was acted upon (0 when none): a user unless
+	// SubjectKind names another kind.
 	SubjectID int64
-	// Detail is free text (the reason given).
+	// SubjectKind is the kind of SubjectID: SubjectUser (also when empty),
+	// SubjectTable, SubjectDraw.
+	SubjectKind string
+	// Detail is one human sentence (the reason given, what changed).
 	Detail string
+	// Changes lists each setting the action changed, before and after, in
+	// the display form an admin reads ("100.00", "3.00%").
+	Changes []AuditChange
 }
+
+// AuditChange is one setting an admin action changed.
+type AuditChange struct {
+	Field, From, To string
+}
+
+// Kinds of an audit entry's subject.
+const (
+	SubjectUser  = "user"
+	SubjectTable = "table"
+	SubjectDraw  = "draw"
+)
 
 // Audit actions recorded by the Service.
 const (

@@ -93,3 +93,16 @@ func ReasonOf(err error) string {
 
 // Is reports whether err carries the given code.
 func Is(err error, code Code) bool { return CodeOf(err) == code }
+
+// ReasonCommitUnknown is the reason of the Internal error of a change whose
+// commit was sent but never confirmed (the database connection dropped at
+// commit): it may or may not have happened. Unlike other internal errors it
+// is shown to the client, who must retry with the same idempotency key to
+// learn the outcome without doing it twice.
+const ReasonCommitUnknown = "COMMIT_UNKNOWN"
+
+// CommitUnknown is the error of a commit whose outcome is unknown.
+func CommitUnknown(cause error) error {
+	return &Error{Code: Internal, Reason: ReasonCommitUnknown, Err: cause,
+		Message: "the outcome is unknown: the database connection failed while committing; retry with the same idempotency key to get the result"}
+}

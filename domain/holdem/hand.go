@@ -152,17 +152,22 @@ func (h *Hand) Deadline() time.Time {
 
 // Decide records box's decision at now. Boxes decide in order: the second
 // box may decide only after the first. The errors, each with a stable
-// reason: HAND_SETTLED (Conflict) once the hand is settled; DECISION_TIMED_OUT
-// (Conflict) when now is at or past the deadline, in which case the hand has
-// just been expired and settled exactly as Expire would; NO_SUCH_BOX and
+// reason: DECISION_TIMED_OUT (Conflict) when now is at or past the deadline,
+// in which case the hand has just been expired and settled exactly as Expire
+// would, and also when box was folded by an earlier expiry (so a late
+// decision gets the same answer whether or not the sweeper came first);
+// HAND_SETTLED (Conflict) once the hand is otherwise settled; NO_SUCH_BOX and
 // INVALID_DECISION (Invalid); ALREADY_DECIDED and OUT_OF_TURN (Conflict).
 // A Call's Bet is twice the box's Ante. The last decision settles the hand.
 func (h *Hand) Decide(box int, d Decision, now time.Time) error {
 	if h.result != nil {
-		return errs.R(errs.Conflict, "HAND_SETTLED", "this hand is already settled")
+		if box >= 0 && box < len(h.timedOut) && h.timedOut[box] {
+			return errTimedOut()
+		}
+		return errs.R(errs.Conflict, ReasonHandSettled, "this hand is already settled")
 	}
 	if h.Expire(now) {
-		return errs.R(errs.Conflict, "DECISION_TIMED_OUT", "the time to decide has run out: undecided boxes were folded")
+		return errTimedOut()
 	}
 	if box < 0 || box >= len(h.stakes) {
 		return errs.R(errs.Invalid, "NO_SUCH_BOX", "there is no box %d in this hand", box+1)
@@ -183,6 +188,16 @@ func (h *Hand) Decide(box int, d Decision, now time.Time) error {
 		h.settle()
 	}
 	return nil
+}
+
+// Reasons of Decide's conflicts a caller may tell apart.
+const (
+	ReasonHandSettled      = "HAND_SETTLED"
+	ReasonDecisionTimedOut = "DECISION_TIMED_OUT"
+)
+
+func errTimedOut() error {
+	return errs.R(errs.Conflict, ReasonDecisionTimedOut, "the time to decide has run out: undecided boxes were folded")
 }
 
 // Expire folds every undecided box and settles the hand when now is at or

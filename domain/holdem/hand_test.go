@@ -172,6 +172,18 @@ func TestTimeout(t *testing.T) {
 			t.Errorf("box 1 = %+v", s.Boxes[0])
 		}
 	})
+	t.Run("a late decision answers the same after the sweeper expired the hand", func(t *testing.T) {
+		h := twoBoxes(t)
+		if err := h.Decide(0, holdem.Call, t0.Add(10*time.Second)); err != nil {
+			t.Fatal(err)
+		}
+		if !h.Expire(t0.Add(40 * time.Second)) {
+			t.Fatal("did not expire")
+		}
+		wantErr(t, h.Decide(1, holdem.Call, t0.Add(41*time.Second)), errs.Conflict, "DECISION_TIMED_OUT")
+		// Box 1 decided in time: for it the hand is simply settled.
+		wantErr(t, h.Decide(0, holdem.Call, t0.Add(41*time.Second)), errs.Conflict, "HAND_SETTLED")
+	})
 }
 
 func TestDecideErrors(t *testing.T) {

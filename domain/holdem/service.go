@@ -379,10 +379,13 @@ func (s *Service) Decide(ctx context.Context, req DecideRequest) (Snapshot, erro
 			return err
 		}
 		before := h.Legs()
+		settledBefore := h.Phase() == Settled
 		switch err := h.Decide(req.Box, req.Decision, now); {
 		case err == nil:
 			r.Decisions = append(r.Decisions, DecisionRecord{Box: req.Box, Decision: req.Decision, At: now, Key: req.IdempotencyKey})
-		case errs.ReasonOf(err) == "DECISION_TIMED_OUT":
+		case settledBefore:
+			return err // the sweeper expired it first: nothing to commit
+		case errs.ReasonOf(err) == ReasonDecisionTimedOut:
 			r.ExpiredAt, late = now, err
 		default:
 			return err

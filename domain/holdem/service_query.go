@@ -98,6 +98,10 @@ func (s *Service) Commit(ctx context.Context, userID int64) (PreCommitment, erro
 // encodeCursor turns a hand id into an opaque page cursor.
 func encodeCursor(id int64) string { return "h" + strconv.FormatInt(id, 36) }
 
+// HandCursor is the cursor of Hands that continues after the hand with this
+// id (each hand of a page is a place to continue from).
+func HandCursor(id int64) string { return encodeCursor(id) }
+
 func decodeCursor(s string) (int64, error) {
 	if s == "" {
 		return 0, nil

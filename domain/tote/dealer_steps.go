@@ -229,7 +229,7 @@ func (d *Dealer) dealCards(ctx context.Context, act action) error {
 	}
 	deal, ok := next.Deal()
 	if !ok {
-		return errs.E(errs.Internal, "draw %d has no seed for its cards yet", next.ID)
+		return errs.E(errs.Internal, "draw id %d has no seed for its cards yet", next.ID)
 	}
 	ev := TableEvent{TableID: next.TableID, DrawID: next.ID, Type: EventCardsDealt}
 	var open Round

@@ -280,6 +280,6 @@ func checkBet(d Draw, t Table, r PlaceBetRequest, sel Selection, now time.Time) 
 func stakeTransfer(d Draw, b Bet) ledger.Transfer {
 	return ledger.Move(
 		fmt.Sprintf("tote:bet:%d", b.ID), ledger.BetStake,
-		fmt.Sprintf("bet #%d: draw #%d %s %s %s", b.ID, d.Number, b.Round, b.Selection.Market, b.Selection),
+		fmt.Sprintf("Bet #%d on draw #%d: %s %s in round %s", b.ID, d.Number, b.Selection.Market, b.Selection, b.Round),
 		ledger.WalletOf(b.UserID), ledger.EscrowOf(PoolID(d.ID, b.Round, b.Selection.Market)), b.Stake)
 }

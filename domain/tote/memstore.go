@@ -131,6 +131,32 @@ func (s *MemStore) Draw(_ context.Context, id int64) (Draw, error) {
 	return cloneDraw(d), nil
 }
 
+// TablesByID implements Store.
+func (s *MemStore) TablesByID(_ context.Context, ids []int64) ([]Table, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var out []Table
+	for _, id := range ids {
+		if t, ok := s.tables[id]; ok {
+			out = append(out, t)
+		}
+	}
+	return out, nil
+}
+
+// DrawsByID implements Store.
+func (s *MemStore) DrawsByID(_ context.Context, ids []int64) ([]Draw, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var out []Draw
+	for _, id := range ids {
+		if d, ok := s.draws[id]; ok {
+			out = append(out, cloneDraw(d))
+		}
+	}
+	return out, nil
+}
+
 // LatestDraw implements Store.
 func (s *MemStore) LatestDraw(_ context.Context, tableID int64) (Draw, error) {
 	s.mu.Lock()

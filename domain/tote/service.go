@@ -116,7 +116,7 @@ func (s *Service) CreateTable(ctx context.Context, actor int64, nt NewTable) (Ta
 	if err != nil {
 		return Table{}, err
 	}
-	s.audit(ctx, actor, "TOTE_TABLE_CREATED", fmt.Sprintf("table %d %q, %d positions", t.ID, t.Name, t.Positions))
+	s.audit(ctx, actor, tableAudit("TOTE_TABLE_CREATED", t, fmt.Sprintf("Table %q created with %d positions", t.Name, t.Positions)))
 	return t, nil
 }
 
@@ -141,7 +141,8 @@ func (s *Service) UpdateTable(ctx context.Context, actor, tableID int64, u Setti
 	if err != nil {
 		return Table{}, err
 	}
-	s.audit(ctx, actor, "TOTE_TABLE_UPDATED", fmt.Sprintf("table %d: %+v -> %+v", t.ID, before.Settings, t.Settings))
+	changes := settingsChanges(before.Settings, t.Settings)
+	s.audit(ctx, actor, tableAudit("TOTE_TABLE_UPDATED", t, fmt.Sprintf("Table %q settings: %s", t.Name, describeChanges(changes)), changes...))
 	return t, nil
 }
 
@@ -179,7 +180,11 @@ func (s *Service) setStatus(ctx context.Context, actor, tableID int64, st TableS
 	}
 	s.publishTable(ctx, evs)
 	if len(evs) > 0 {
-		s.audit(ctx, actor, "TOTE_"+string(typ), fmt.Sprintf("table %d", t.ID))
+		verb := "paused"
+		if st == TableRunning {
+			verb = "resumed"
+		}
+		s.audit(ctx, actor, tableAudit("TOTE_"+string(typ), t, fmt.Sprintf("Table %q %s", t.Name, verb)))
 	}
 	return t, nil
 }
@@ -205,19 +210,23 @@ func (s *Service) VoidDraw(ctx context.Context, actor, drawID int64, reason stri
 	if reason == "" || len(reason) > 500 {
 		return Draw{}, errs.R(errs.Invalid, "INVALID_REASON", "give a reason of 1 to 500 characters")
 	}
-	var res stepResult
+	var (
+		res   stepResult
+		table Table
+	)
 	err := s.store.Within(ctx, func(ctx context.Context, tx Tx) error {
 		d, err := tx.LockDraw(ctx, drawID, Exclusive)
 		if err != nil {
 			return err
 		}
 		if d.Phase.Finished() {
-			return errs.R(errs.Conflict, "DRAW_FINISHED", "draw %d is already %s", d.ID, d.Phase)
+			return errs.R(errs.Conflict, "DRAW_FINISHED", "draw #%d is already %s", d.Number, d.Phase)
 		}
 		t, err := tx.LockTable(ctx, d.TableID)
 		if err != nil {
 			return err
 		}
+		table = t
 		if res, err = s.voidInTx(ctx, tx, d, t, "voided by an admin: "+reason); err != nil {
 			return err
 		}
@@ -227,7 +236,10 @@ func (s *Service) VoidDraw(ctx context.Context, actor, drawID int64, reason stri
 		return Draw{}, err
 	}
 	s.publishStep(ctx, res)
-	s.audit(ctx, actor, "TOTE_DRAW_VOIDED", fmt.Sprintf("draw %d: %s", drawID, reason))
+	s.audit(ctx, actor, account.AuditEntry{
+		Action: "TOTE_DRAW_VOIDED", SubjectKind: account.SubjectDraw, SubjectID: drawID,
+		Detail: fmt.Sprintf("Draw #%d of table %q voided, every stake refunded: %s", res.draw.Number, table.Name, reason),
+	})
 	return *res.draw, nil
 }
 
@@ -254,7 +266,7 @@ func (s *Service) JackpotTopUp(ctx context.Context, actor int64, amount money.Am
 		"jackpot top-up", ledger.OrganiserAccount, ledger.JackpotAccount, amount)
 	p, err := s.ledger.Post(ctx, t)
 	if err == nil && !p.Replayed {
-		s.audit(ctx, actor, "TOTE_JACKPOT_TOPUP", "amount "+amount.String())
+		s.audit(ctx, actor, account.AuditEntry{Action: "TOTE_JACKPOT_TOPUP", Detail: "Jackpot topped up by " + amount.String() + " KZT"})
 	}
 	return err
 }
@@ -265,7 +277,11 @@ func (s *Service) SetJackpotEnabled(ctx context.Context, actor int64, on bool) e
 		return tx.SetJackpotEnabled(ctx, on)
 	})
 	if err == nil {
-		s.audit(ctx, actor, "TOTE_JACKPOT_ENABLED", fmt.Sprintf("enabled=%v", on))
+		state := "Jackpot disabled"
+		if on {
+			state = "Jackpot enabled"
+		}
+		s.audit(ctx, actor, account.AuditEntry{Action: "TOTE_JACKPOT_ENABLED", Detail: state})
 	}
 	return err
 }
@@ -277,16 +293,4 @@ func (s *Service) Pools(ctx context.Context, d Draw) ([]PoolView, error) {
 		return nil, err
 	}
 	return BuildPoolViews(totals, d.Pool)
-}
-
-// audit records an admin action; failures are logged, not returned, since
-// the action itself has happened.
-func (s *Service) audit(ctx context.Context, actor int64, action, detail string) {
-	if s.auditor == nil || actor == 0 {
-		return
-	}
-	_, err := s.auditor.AppendAudit(ctx, account.AuditEntry{At: s.clock.Now(), ActorID: actor, Action: action, Detail: detail})
-	if err != nil {
-		s.log.ErrorContext(ctx, "audit entry lost", "action", action, "err", err)
-	}
 }

@@ -93,7 +93,7 @@ func poolOf(d *Draw, k PoolKey, bets []Bet, cfg PoolConfig) Pool {
 func (s *Service) settleInTx(ctx context.Context, tx Tx, d Draw, t Table) (stepResult, error) {
 	deal, ok := d.Deal()
 	if !ok || len(d.Board) != 5 || len(d.Pockets) != d.Positions {
-		return stepResult{}, errs.E(errs.Internal, "draw %d is not fully dealt", d.ID)
+		return stepResult{}, errs.E(errs.Internal, "draw id %d is not fully dealt", d.ID)
 	}
 	outcome := OutcomeOf(deal)
 	bets, err := tx.DrawBets(ctx, d.ID)
@@ -132,7 +132,12 @@ func (s *Service) settleInTx(ctx context.Context, tx Tx, d Draw, t Table) (stepR
 		if st.Refunded {
 			kind = ledger.Refund
 		}
-		if err := postLegs(ctx, tx.Ledger(), "tote:settle:"+st.PoolID, kind, d.Number, st.Legs, balances); err != nil {
+		what := "settled"
+		if st.Refunded {
+			what = "refunded"
+		}
+		memo := fmt.Sprintf("Draw #%d: %s pool of round %s %s", d.Number, st.Market, st.Round, what)
+		if err := postLegs(ctx, tx.Ledger(), "tote:settle:"+st.PoolID, kind, memo, st.Legs, balances); err != nil {
 			return stepResult{}, err
 		}
 		res.Pools = append(res.Pools, newPoolResult(st, pb, jackpot))
@@ -169,7 +174,8 @@ func (s *Service) voidInTx(ctx context.Context, tx Tx, d Draw, t Table, reason s
 		if err != nil {
 			return stepResult{}, err
 		}
-		if err := postLegs(ctx, tx.Ledger(), "tote:void:"+st.PoolID, ledger.Refund, d.Number, st.Legs, balances); err != nil {
+		memo := fmt.Sprintf("Draw #%d voided: %s pool of round %s refunded", d.Number, st.Market, st.Round)
+		if err := postLegs(ctx, tx.Ledger(), "tote:void:"+st.PoolID, ledger.Refund, memo, st.Legs, balances); err != nil {
 			return stepResult{}, err
 		}
 		res.Pools = append(res.Pools, newPoolResult(st, pb, 0))
@@ -235,8 +241,9 @@ const maxLegsPerTransfer = 4000
 // key:2, key:3 ... for a pool with very many winners; every leg balances on
 // its own and the legs come inflows first, so the escrow never dips below
 // zero between parts). The keys make a resumed settlement replay, never pay
-// twice. balances collects each paid wallet's balance after.
-func postLegs(ctx context.Context, p ledger.Poster, key string, kind ledger.TransferKind, drawNo int64, legs []Leg, balances map[int64]money.Amount) error {
+// twice; memo is what the player reads in their history (never the key).
+// balances collects each paid wallet's balance after.
+func postLegs(ctx context.Context, p ledger.Poster, key string, kind ledger.TransferKind, memo string, legs []Leg, balances map[int64]money.Amount) error {
 	for part := 0; part*maxLegsPerTransfer < len(legs); part++ {
 		chunk := legs[part*maxLegsPerTransfer : min(len(legs), (part+1)*maxLegsPerTransfer)]
 		entries := make([]ledger.Entry, 0, 2*len(chunk))
@@ -259,7 +266,7 @@ func postLegs(ctx context.Context, p ledger.Poster, key string, kind ledger.Tran
 		if len(entries) == 0 {
 			continue
 		}
-		posted, err := p.Post(ctx, ledger.Transfer{IdempotencyKey: k, Kind: kind, Memo: fmt.Sprintf("draw #%d pool %s", drawNo, key), Entries: entries})
+		posted, err := p.Post(ctx, ledger.Transfer{IdempotencyKey: k, Kind: kind, Memo: memo, Entries: entries})
 		if err != nil {
 			return err
 		}

@@ -24,6 +24,11 @@ type Store interface {
 	Table(ctx context.Context, id int64) (Table, error)
 	Tables(ctx context.Context) ([]Table, error)
 	Draw(ctx context.Context, id int64) (Draw, error)
+	// TablesByID and DrawsByID load many by id at once (in no particular
+	// order; missing ids are left out): the API's per-request loaders
+	// batch nested lookups through them instead of a query per item.
+	TablesByID(ctx context.Context, ids []int64) ([]Table, error)
+	DrawsByID(ctx context.Context, ids []int64) ([]Draw, error)
 	// LatestDraw is the table's newest draw; NotFound when it has none.
 	LatestDraw(ctx context.Context, tableID int64) (Draw, error)
 	Bet(ctx context.Context, id int64) (Bet, error)
@@ -154,7 +159,7 @@ func ErrLeaseLost(tableID int64) error {
 
 // ErrDrawChanged is the error of a change made from a stale copy of a draw.
 func ErrDrawChanged(drawID int64) error {
-	return errs.R(errs.Conflict, ReasonDrawChanged, "draw %d changed meanwhile", drawID)
+	return errs.R(errs.Conflict, ReasonDrawChanged, "the draw (id %d) changed meanwhile; try again", drawID)
 }
 
 // StakeGate says whether a user may stake money now (verified, 21+);

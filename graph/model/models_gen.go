@@ -30,18 +30,36 @@ type APIKey struct {
 	RevokedAt         *time.Time `json:"revokedAt,omitempty"`
 }
 
-type AuditEntry struct {
-	ID        string    `json:"id"`
-	Actor     *User     `json:"actor,omitempty"`
-	Action    string    `json:"action"`
-	Subject   string    `json:"subject"`
-	Detail    string    `json:"detail"`
-	CreatedAt time.Time `json:"createdAt"`
+// One setting an admin action changed, in the form it is typed ("200.00", "4.00%").
+type AuditChange struct {
+	Field string `json:"field"`
+	From  string `json:"from"`
+	To    string `json:"to"`
 }
 
-type AuditPage struct {
-	Items      []AuditEntry `json:"items"`
-	NextCursor *string      `json:"nextCursor,omitempty"`
+type AuditEntry struct {
+	ID     string `json:"id"`
+	Actor  *User  `json:"actor,omitempty"`
+	Action string `json:"action"`
+	// What the action concerns, "<kind>:<id>": "user:7", "table:2", "draw:41"; empty when nothing in particular (the jackpot).
+	Subject string `json:"subject"`
+	// One sentence for people, e.g. "Table Main settings: commission 3.00% → 4.00%".
+	Detail string `json:"detail"`
+	// Each setting the action changed, before and after (empty for other actions).
+	Changes   []AuditChange `json:"changes"`
+	CreatedAt time.Time     `json:"createdAt"`
+}
+
+// A page of the audit trail.
+type AuditEntryConnection struct {
+	Edges    []AuditEntryEdge `json:"edges"`
+	PageInfo *PageInfo        `json:"pageInfo"`
+}
+
+type AuditEntryEdge struct {
+	// Pass as `after` to continue after this item.
+	Cursor string      `json:"cursor"`
+	Node   *AuditEntry `json:"node"`
 }
 
 type AuthPayload struct {
@@ -119,9 +137,16 @@ type BetAccepted struct {
 
 func (BetAccepted) IsUserEvent() {}
 
-type BetPage struct {
-	Items      []Bet   `json:"items"`
-	NextCursor *string `json:"nextCursor,omitempty"`
+// A page of bets.
+type BetConnection struct {
+	Edges    []BetEdge `json:"edges"`
+	PageInfo *PageInfo `json:"pageInfo"`
+}
+
+type BetEdge struct {
+	// Pass as `after` to continue after this item.
+	Cursor string `json:"cursor"`
+	Node   *Bet   `json:"node"`
 }
 
 // A bet of the user's was settled or refunded.
@@ -222,6 +247,18 @@ type Draw struct {
 	ResultJSON *string `json:"resultJson,omitempty"`
 }
 
+// A page of draws.
+type DrawConnection struct {
+	Edges    []DrawEdge `json:"edges"`
+	PageInfo *PageInfo  `json:"pageInfo"`
+}
+
+type DrawEdge struct {
+	// Pass as `after` to continue after this item.
+	Cursor string `json:"cursor"`
+	Node   *Draw  `json:"node"`
+}
+
 // A draw opened: round PRE_DEAL follows (RoundOpened).
 type DrawOpened struct {
 	Seq     int64     `json:"seq"`
@@ -239,11 +276,6 @@ type DrawOpened struct {
 }
 
 func (DrawOpened) IsTableEvent() {}
-
-type DrawPage struct {
-	Items      []Draw  `json:"items"`
-	NextCursor *string `json:"nextCursor,omitempty"`
-}
 
 type DrawResult struct {
 	Winners          []int         `json:"winners"`
@@ -345,6 +377,13 @@ type ExpressCategoryResult struct {
 	RolledIntoJackpot Money        `json:"rolledIntoJackpot"`
 }
 
+// An EXPRESS coupon: the leader after the flop, the leader after the turn and the winner after the river (a position may repeat).
+type ExpressInput struct {
+	Flop  int `json:"flop"`
+	Turn  int `json:"turn"`
+	River int `json:"river"`
+}
+
 // A player's best five cards.
 type HandInfo struct {
 	Category HandCategory `json:"category"`
@@ -431,9 +470,16 @@ type HoldemHand struct {
 	SettledAt *time.Time `json:"settledAt,omitempty"`
 }
 
-type HoldemHandPage struct {
-	Items      []HoldemHand `json:"items"`
-	NextCursor *string      `json:"nextCursor,omitempty"`
+// A page of Casino Hold'em hands.
+type HoldemHandConnection struct {
+	Edges    []HoldemHandEdge `json:"edges"`
+	PageInfo *PageInfo        `json:"pageInfo"`
+}
+
+type HoldemHandEdge struct {
+	// Pass as `after` to continue after this item.
+	Cursor string      `json:"cursor"`
+	Node   *HoldemHand `json:"node"`
 }
 
 // A Casino Hold'em hand of the user's changed.
@@ -477,9 +523,9 @@ type Jackpot struct {
 }
 
 type LedgerEntry struct {
-	ID         string `json:"id"`
-	TransferID string `json:"transferId"`
-	Kind       string `json:"kind"`
+	ID         string          `json:"id"`
+	TransferID string          `json:"transferId"`
+	Kind       LedgerEntryKind `json:"kind"`
 	// Positive: money in; negative: money out.
 	Amount       Money     `json:"amount"`
 	BalanceAfter Money     `json:"balanceAfter"`
@@ -487,9 +533,16 @@ type LedgerEntry struct {
 	CreatedAt    time.Time `json:"createdAt"`
 }
 
-type LedgerPage struct {
-	Items      []LedgerEntry `json:"items"`
-	NextCursor *string       `json:"nextCursor,omitempty"`
+// A page of a wallet history.
+type LedgerEntryConnection struct {
+	Edges    []LedgerEntryEdge `json:"edges"`
+	PageInfo *PageInfo         `json:"pageInfo"`
+}
+
+type LedgerEntryEdge struct {
+	// Pass as `after` to continue after this item.
+	Cursor string       `json:"cursor"`
+	Node   *LedgerEntry `json:"node"`
 }
 
 type Mutation struct {
@@ -522,6 +575,14 @@ type OddsUpdated struct {
 
 func (OddsUpdated) IsTableEvent() {}
 
+// Where a page of a connection ends (Relay cursor connections).
+type PageInfo struct {
+	// More items follow: ask again with after: endCursor.
+	HasNextPage bool `json:"hasNextPage"`
+	// The cursor of the last edge; null for an empty page.
+	EndCursor *string `json:"endCursor,omitempty"`
+}
+
 type PaytableLine struct {
 	Category HandCategory `json:"category"`
 	// Paid odds to one.
@@ -539,18 +600,24 @@ type PendingVerification struct {
 	SubmittedAt time.Time `json:"submittedAt"`
 }
 
-type PendingVerificationPage struct {
-	Items      []PendingVerification `json:"items"`
-	NextCursor *string               `json:"nextCursor,omitempty"`
+// A page of verifications waiting for a decision.
+type PendingVerificationConnection struct {
+	Edges    []PendingVerificationEdge `json:"edges"`
+	PageInfo *PageInfo                 `json:"pageInfo"`
+}
+
+type PendingVerificationEdge struct {
+	// Pass as `after` to continue after this item.
+	Cursor string               `json:"cursor"`
+	Node   *PendingVerification `json:"node"`
 }
 
 type PlaceBetInput struct {
 	DrawID string `json:"drawId"`
-	Market Market `json:"market"`
-	// WIN: a position ("3"); COMBINATION: a HandCategory ("FLUSH"); EXPRESS: "flop-turn-river" positions ("2-5-5").
-	Selection      string `json:"selection"`
-	Stake          Money  `json:"stake"`
-	IdempotencyKey string `json:"idempotencyKey"`
+	// What the bet backs; its market follows from it.
+	Selection      *SelectionInput `json:"selection"`
+	Stake          Money           `json:"stake"`
+	IdempotencyKey string          `json:"idempotencyKey"`
 }
 
 type Pool struct {
@@ -682,6 +749,17 @@ type RegisterEntry struct {
 	Active      bool       `json:"active"`
 }
 
+type RegisterEntryConnection struct {
+	Edges    []RegisterEntryEdge `json:"edges"`
+	PageInfo *PageInfo           `json:"pageInfo"`
+}
+
+type RegisterEntryEdge struct {
+	// Pass as `after` to continue after this item.
+	Cursor string         `json:"cursor"`
+	Node   *RegisterEntry `json:"node"`
+}
+
 type RegisterEntryInput struct {
 	// A 64-hex-digit document hash, or name and dateOfBirth.
 	DocumentHash *string `json:"documentHash,omitempty"`
@@ -695,11 +773,6 @@ type RegisterInput struct {
 	Password    string `json:"password"`
 	Name        string `json:"name"`
 	DateOfBirth Date   `json:"dateOfBirth"`
-}
-
-type RegisterPage struct {
-	Items      []RegisterEntry `json:"items"`
-	NextCursor *string         `json:"nextCursor,omitempty"`
 }
 
 type RoundClosed struct {
@@ -725,6 +798,16 @@ type RoundOpened struct {
 }
 
 func (RoundOpened) IsTableEvent() {}
+
+// What a bet backs: exactly one of its fields, which names the market.
+type SelectionInput struct {
+	// WIN: the position that wins.
+	Position *int `json:"position,omitempty"`
+	// COMBINATION: the category of the winning hand.
+	Combination *HandCategory `json:"combination,omitempty"`
+	// EXPRESS: a coupon of three positions.
+	Express *ExpressInput `json:"express,omitempty"`
+}
 
 type SelectionTotal struct {
 	Selection string `json:"selection"`
@@ -769,15 +852,15 @@ type Table struct {
 }
 
 type TableInput struct {
-	Name           string   `json:"name"`
-	Positions      int      `json:"positions"`
-	MinStake       *Money   `json:"minStake,omitempty"`
-	MaxStake       *Money   `json:"maxStake,omitempty"`
-	Commission     *string  `json:"commission,omitempty"`
-	RoundSeconds   []int    `json:"roundSeconds,omitempty"`
-	CardIntervalMs *int     `json:"cardIntervalMs,omitempty"`
-	ResultSeconds  *int     `json:"resultSeconds,omitempty"`
-	ExpressShares  []string `json:"expressShares,omitempty"`
+	Name           string    `json:"name"`
+	Positions      int       `json:"positions"`
+	MinStake       *Money    `json:"minStake,omitempty"`
+	MaxStake       *Money    `json:"maxStake,omitempty"`
+	Commission     *Percent  `json:"commission,omitempty"`
+	RoundSeconds   []int     `json:"roundSeconds,omitempty"`
+	CardIntervalMs *int      `json:"cardIntervalMs,omitempty"`
+	ResultSeconds  *int      `json:"resultSeconds,omitempty"`
+	ExpressShares  []Percent `json:"expressShares,omitempty"`
 }
 
 type TablePaused struct {
@@ -800,8 +883,8 @@ type TableSettings struct {
 	// Copied into each draw when it opens; changes apply from the next draw.
 	MinStake Money `json:"minStake"`
 	MaxStake Money `json:"maxStake"`
-	// Commission in percent with two decimals, e.g. "3.00"; never below 3.
-	Commission string `json:"commission"`
+	// Commission, e.g. "3.00"; never below 3.
+	Commission Percent `json:"commission"`
 	// Seconds each of the four betting rounds stays open.
 	RoundSeconds []int `json:"roundSeconds"`
 	// Milliseconds between card events.
@@ -809,17 +892,17 @@ type TableSettings struct {
 	// Seconds the result stays on screen before the next draw.
 	ResultSeconds int `json:"resultSeconds"`
 	// Share of the EXPRESS net pool for category 1 (3 of 3) and category 2 (2 of 3), percent.
-	ExpressShares []string `json:"expressShares"`
+	ExpressShares []Percent `json:"expressShares"`
 }
 
 type TableSettingsInput struct {
-	MinStake       *Money   `json:"minStake,omitempty"`
-	MaxStake       *Money   `json:"maxStake,omitempty"`
-	Commission     *string  `json:"commission,omitempty"`
-	RoundSeconds   []int    `json:"roundSeconds,omitempty"`
-	CardIntervalMs *int     `json:"cardIntervalMs,omitempty"`
-	ResultSeconds  *int     `json:"resultSeconds,omitempty"`
-	ExpressShares  []string `json:"expressShares,omitempty"`
+	MinStake       *Money    `json:"minStake,omitempty"`
+	MaxStake       *Money    `json:"maxStake,omitempty"`
+	Commission     *Percent  `json:"commission,omitempty"`
+	RoundSeconds   []int     `json:"roundSeconds,omitempty"`
+	CardIntervalMs *int      `json:"cardIntervalMs,omitempty"`
+	ResultSeconds  *int      `json:"resultSeconds,omitempty"`
+	ExpressShares  []Percent `json:"expressShares,omitempty"`
 }
 
 // Everything a table view renders, as of seq: the first event of a join (and sent again when a client fell too far behind to replay). Replace the client's state with it; live events follow from seq + 1.
@@ -836,21 +919,6 @@ type TableSnapshot struct {
 }
 
 func (TableSnapshot) IsTableEvent() {}
-
-type User struct {
-	ID          string `json:"id"`
-	Email       string `json:"email"`
-	Name        string `json:"name"`
-	DateOfBirth Date   `json:"dateOfBirth"`
-	Role        Role   `json:"role"`
-	// Age today in the operator's time zone.
-	Age          int           `json:"age"`
-	Verification *Verification `json:"verification"`
-	// True when this user may stake money now: verified and old enough today.
-	CanStake  bool      `json:"canStake"`
-	Balance   Money     `json:"balance"`
-	CreatedAt time.Time `json:"createdAt"`
-}
 
 type Verification struct {
 	ID           *string            `json:"id,omitempty"`
@@ -1418,6 +1486,86 @@ func (e *HoldemPhase) UnmarshalJSON(b []byte) error {
 }
 
 func (e HoldemPhase) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
+}
+
+// Why money moved.
+type LedgerEntryKind string
+
+const (
+	LedgerEntryKindDeposit         LedgerEntryKind = "DEPOSIT"
+	LedgerEntryKindWithdrawal      LedgerEntryKind = "WITHDRAWAL"
+	LedgerEntryKindBetStake        LedgerEntryKind = "BET_STAKE"
+	LedgerEntryKindPayout          LedgerEntryKind = "PAYOUT"
+	LedgerEntryKindRefund          LedgerEntryKind = "REFUND"
+	LedgerEntryKindCommission      LedgerEntryKind = "COMMISSION"
+	LedgerEntryKindBreakage        LedgerEntryKind = "BREAKAGE"
+	LedgerEntryKindJackpot         LedgerEntryKind = "JACKPOT"
+	LedgerEntryKindJackpotTopup    LedgerEntryKind = "JACKPOT_TOPUP"
+	LedgerEntryKindJackpotRollover LedgerEntryKind = "JACKPOT_ROLLOVER"
+	LedgerEntryKindTopup           LedgerEntryKind = "TOPUP"
+	LedgerEntryKindSettlement      LedgerEntryKind = "SETTLEMENT"
+	LedgerEntryKindHoldemStake     LedgerEntryKind = "HOLDEM_STAKE"
+	LedgerEntryKindHoldemPayout    LedgerEntryKind = "HOLDEM_PAYOUT"
+)
+
+var AllLedgerEntryKind = []LedgerEntryKind{
+	LedgerEntryKindDeposit,
+	LedgerEntryKindWithdrawal,
+	LedgerEntryKindBetStake,
+	LedgerEntryKindPayout,
+	LedgerEntryKindRefund,
+	LedgerEntryKindCommission,
+	LedgerEntryKindBreakage,
+	LedgerEntryKindJackpot,
+	LedgerEntryKindJackpotTopup,
+	LedgerEntryKindJackpotRollover,
+	LedgerEntryKindTopup,
+	LedgerEntryKindSettlement,
+	LedgerEntryKindHoldemStake,
+	LedgerEntryKindHoldemPayout,
+}
+
+func (e LedgerEntryKind) IsValid() bool {
+	switch e {
+	case LedgerEntryKindDeposit, LedgerEntryKindWithdrawal, LedgerEntryKindBetStake, LedgerEntryKindPayout, LedgerEntryKindRefund, LedgerEntryKindCommission, LedgerEntryKindBreakage, LedgerEntryKindJackpot, LedgerEntryKindJackpotTopup, LedgerEntryKindJackpotRollover, LedgerEntryKindTopup, LedgerEntryKindSettlement, LedgerEntryKindHoldemStake, LedgerEntryKindHoldemPayout:
+		return true
+	}
+	return false
+}
+
+func (e LedgerEntryKind) String() string {
+	return string(e)
+}
+
+func (e *LedgerEntryKind) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = LedgerEntryKind(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid LedgerEntryKind", str)
+	}
+	return nil
+}
+
+func (e LedgerEntryKind) MarshalGQL(w io.Writer) {
+	_, _ = fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *LedgerEntryKind) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e LedgerEntryKind) MarshalJSON() ([]byte, error) {
 	var buf bytes.Buffer
 	e.MarshalGQL(&buf)
 	return buf.Bytes(), nil

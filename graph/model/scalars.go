@@ -93,3 +93,26 @@ func (d *Date) UnmarshalGQL(v any) error {
 	*d = p
 	return nil
 }
+
+// Percent is a percentage in basis points (hundredths of a percent), on the
+// wire a string with two decimals: "3.00".
+type Percent money.BasisPoints
+
+// MarshalGQL writes the percentage as a quoted decimal string.
+func (p Percent) MarshalGQL(w io.Writer) {
+	_, _ = io.WriteString(w, strconv.Quote(money.Amount(p).String()))
+}
+
+// UnmarshalGQL reads a decimal string from 0.00 to 100.00.
+func (p *Percent) UnmarshalGQL(v any) error {
+	s, ok := v.(string)
+	if !ok {
+		return errs.R(errs.Invalid, "INVALID_PERCENT", "a percentage must be a string like \"3.00\"")
+	}
+	a, err := money.ParseAmount(s)
+	if err != nil || a < 0 || a > 100*money.KZT {
+		return errs.R(errs.Invalid, "INVALID_PERCENT", "a percentage is a string from \"0.00\" to \"100.00\"")
+	}
+	*p = Percent(a)
+	return nil
+}
