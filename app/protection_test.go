@@ -126,7 +126,9 @@ func TestPlayerProtectionAPI(t *testing.T) {
 				vars := map[string]any{"in": map[string]any{"email": unique("ex") + "@example.kz", "password": "player password 1", "name": "excluded person", "dateOfBirth": "1985-01-01"}}
 				c.MustFail(t, "FORBIDDEN", "EXCLUDED", reg, vars)
 				var list struct {
-					ExclusionRegister struct{ Edges []struct{ Node struct{ ID string } } }
+					ExclusionRegister struct {
+						Edges []struct{ Node struct{ ID string } }
+					}
 				}
 				admin.MustDo(t, `{ exclusionRegister { edges { node { id } } } }`, nil, &list)
 				if len(list.ExclusionRegister.Edges) != 1 {
@@ -136,7 +138,9 @@ func TestPlayerProtectionAPI(t *testing.T) {
 					map[string]any{"id": imp.ImportExclusionRegister[0].ID}, nil)
 				c.MustDo(t, reg, vars, nil)
 				var audit struct {
-					AuditLog struct{ Edges []struct{ Node struct{ Action string } } }
+					AuditLog struct {
+						Edges []struct{ Node struct{ Action string } }
+					}
 				}
 				admin.MustDo(t, `{ auditLog { edges { node { action } } } }`, nil, &audit)
 				if e := audit.AuditLog.Edges; len(e) < 2 || e[0].Node.Action != "EXCLUSION_REGISTER_REMOVED" || e[1].Node.Action != "EXCLUSION_REGISTER_ADDED" {
