@@ -161,7 +161,7 @@ func TestRealityCheckOnMyEvents(t *testing.T) {
 			p := newPlayer(t, c, "1000.00")
 			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 			defer cancel()
-			sub, err := p.Client.Subscribe(ctx, `subscription { myEvents { type realityCheck { sessionStartedAt elapsedSeconds stakes returns net } } }`, nil)
+			sub, err := p.Client.Subscribe(ctx, `subscription { myEvents { __typename ... on RealityCheckReminder { session { sessionStartedAt elapsedSeconds stakes returns net } } } }`, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -170,8 +170,8 @@ func TestRealityCheckOnMyEvents(t *testing.T) {
 			for raw := range sub.Next {
 				var m struct {
 					MyEvents struct {
-						Type         string
-						RealityCheck *struct {
+						Typename string `json:"__typename"`
+						Session  *struct {
 							SessionStartedAt     time.Time
 							ElapsedSeconds       int
 							Stakes, Returns, Net string
@@ -181,10 +181,10 @@ func TestRealityCheckOnMyEvents(t *testing.T) {
 				if err := json.Unmarshal(raw, &m); err != nil {
 					t.Fatal(err)
 				}
-				if m.MyEvents.Type != "REALITY_CHECK" {
+				if m.MyEvents.Typename != "RealityCheckReminder" {
 					continue
 				}
-				rc := m.MyEvents.RealityCheck
+				rc := m.MyEvents.Session
 				if rc == nil || rc.ElapsedSeconds < 2 || rc.Stakes != "100.00" || rc.SessionStartedAt.IsZero() ||
 					(rc.Returns == "0.00" && rc.Net != "-100.00") {
 					t.Fatalf("reality check %s", raw)

@@ -104,7 +104,7 @@ func (s *Service) PlaceBets(ctx context.Context, reqs []PlaceBetRequest) ([]Bet,
 			errList[i] = err
 			continue
 		}
-		jobs[i] = &betJob{req: r, sel: sel, done: make(chan struct{}), gated: make(chan struct{})}
+		jobs[i] = &betJob{ctx: ctx, req: r, sel: sel, done: make(chan struct{}), gated: make(chan struct{})}
 		jobs[i].gateErr = s.gate.EnsureCanStake(ctx, r.UserID)
 		close(jobs[i].gated)
 		if byDraw[r.DrawID] == nil {
