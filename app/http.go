@@ -19,10 +19,11 @@ import (
 
 	"github.com/pokertote/pokertote/graph"
 	"github.com/pokertote/pokertote/persistence"
+	"github.com/pokertote/pokertote/web"
 )
 
-// routes is the HTTP surface: the GraphQL endpoint, the playground (in
-// development), health and readiness probes, and Prometheus metrics.
+// routes is the HTTP surface: the GraphQL endpoint, the web client at /, the
+// playground at /graphiql (in development), health and readiness probes, and Prometheus metrics.
 func (a *App) routes() http.Handler {
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
@@ -66,8 +67,10 @@ func (a *App) routes() http.Handler {
 	}
 	mux.Handle("/query", instrument("/query", a.cors(graph.AuthMiddleware(a.authenticate, gql))))
 	if a.cfg.Playground {
-		mux.Handle("GET /{$}", playground.Handler("Pokertote", "/query"))
+		mux.Handle("GET /graphiql", playground.Handler("Pokertote", "/query"))
 	}
+	// The reference web client, embedded (web/dist), with SPA fallback.
+	mux.Handle("GET /", web.Handler())
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
 	})

@@ -1,0 +1,411 @@
+/** Internal type. DO NOT USE DIRECTLY. */
+type Exact<T extends { [key: string]: unknown }> = { [K in keyof T]: T[K] };
+/** Internal type. DO NOT USE DIRECTLY. */
+export type Incremental<T> = T | { [P in keyof T]?: P extends ' $fragmentName' | '__typename' ? T[P] : never };
+export type BetStatus =
+  | 'ACCEPTED'
+  | 'LOST'
+  | 'REFUNDED'
+  | 'WON';
+
+/** The four betting rounds of a draw. */
+export type BettingRound =
+  | 'FLOP'
+  | 'POCKET'
+  | 'PRE_DEAL'
+  | 'TURN';
+
+export type CashInput = {
+  amount: string;
+  idempotencyKey: string;
+  memo?: string | null | undefined;
+  userId: string | number;
+};
+
+export type DecideVerificationInput = {
+  approve: boolean;
+  id: string | number;
+  reason?: string | null | undefined;
+};
+
+export type DocumentType =
+  | 'DRIVERS_LICENSE'
+  | 'ID_CARD'
+  | 'PASSPORT';
+
+export type DrawPhase =
+  | 'DEALING_FLOP'
+  | 'DEALING_POCKET'
+  | 'DEALING_RIVER'
+  | 'DEALING_TURN'
+  | 'FLOP'
+  | 'POCKET'
+  /** Round 1 open: bets before the deal. */
+  | 'PRE_DEAL'
+  | 'SETTLED'
+  | 'TURN'
+  | 'VOID';
+
+/** The category of a poker hand, low to high. */
+export type HandCategory =
+  | 'FLUSH'
+  | 'FOUR_OF_A_KIND'
+  | 'FULL_HOUSE'
+  | 'HIGH_CARD'
+  | 'PAIR'
+  | 'ROYAL_FLUSH'
+  | 'STRAIGHT'
+  | 'STRAIGHT_FLUSH'
+  | 'THREE_OF_A_KIND'
+  | 'TWO_PAIR';
+
+export type HoldemBoxInput = {
+  ante: string;
+  bonus?: string | null | undefined;
+};
+
+export type HoldemDecideInput = {
+  /** 1 or 2; box 1 decides first. */
+  box: number;
+  decision: HoldemDecision;
+  handId: string | number;
+  idempotencyKey: string;
+};
+
+export type HoldemDecision =
+  | 'CALL'
+  | 'FOLD';
+
+export type HoldemOutcome =
+  /** The dealer has less than a pair of fours: Ante paid by the paytable, Bet returned. */
+  | 'DEALER_NOT_QUALIFIED'
+  /** The box folded (or timed out): the Ante is lost. */
+  | 'FOLD'
+  /** The qualifying dealer is higher: Ante and Bet lost. */
+  | 'LOSE'
+  /** Identical best fives: Ante and Bet returned. */
+  | 'STAY'
+  /** The box beats the qualifying dealer: Ante paid by the paytable, Bet 1:1. */
+  | 'WIN';
+
+export type HoldemPhase =
+  /** Waiting for the decision of the box in `turn`. */
+  | 'DECIDING'
+  /** Every box decided or timed out; dealer's cards, result and seed are shown. */
+  | 'SETTLED';
+
+export type HoldemStartInput = {
+  /** One or two boxes. */
+  boxes: Array<HoldemBoxInput>;
+  /**
+   * Optional: the commitment returned by holdemCommit. The hand is then dealt
+   * from that seed, which was fixed before the cut was chosen. Without it the
+   * server draws a fresh seed for this hand.
+   */
+  commitment?: string | null | undefined;
+  /** Optional: any text of the player's (at most 256 bytes), mixed into the shuffle. */
+  cut?: string | null | undefined;
+  idempotencyKey: string;
+};
+
+export type Market =
+  /** The category of the winning hand. */
+  | 'COMBINATION'
+  /** A coupon: leader after the flop, leader after the turn, winner after the river, written "f-t-r". */
+  | 'EXPRESS'
+  /** Which position wins. */
+  | 'WIN';
+
+export type PlaceBetInput = {
+  drawId: string | number;
+  idempotencyKey: string;
+  market: Market;
+  /** WIN: a position ("3"); COMBINATION: a HandCategory ("FLUSH"); EXPRESS: "flop-turn-river" positions ("2-5-5"). */
+  selection: string;
+  stake: string;
+};
+
+export type PositionStatus =
+  | 'LOSS'
+  | 'PENDING'
+  | 'WIN';
+
+export type RegisterInput = {
+  dateOfBirth: string;
+  email: string;
+  name: string;
+  password: string;
+};
+
+export type Role =
+  | 'ADMIN'
+  | 'AFFILIATE'
+  | 'PLAYER';
+
+export type TableEventType =
+  | 'CARDS_DEALT'
+  | 'DRAW_OPENED'
+  | 'DRAW_SETTLED'
+  | 'DRAW_VOIDED'
+  | 'ODDS_UPDATED'
+  | 'POOL_UPDATED'
+  | 'ROUND_CLOSED'
+  | 'ROUND_OPENED'
+  | 'TABLE_PAUSED'
+  | 'TABLE_RESUMED';
+
+export type TableStatus =
+  | 'PAUSED'
+  | 'RUNNING';
+
+export type UserEventType =
+  | 'BALANCE_CHANGED'
+  | 'BET_ACCEPTED'
+  | 'BET_SETTLED'
+  | 'HOLDEM_UPDATED';
+
+export type VerificationInput = {
+  dateOfBirth: string;
+  documentNumber: string;
+  documentType: DocumentType;
+};
+
+export type VerificationStatus =
+  | 'APPROVED'
+  | 'NONE'
+  | 'PENDING'
+  | 'REJECTED';
+
+export type UserFieldsFragment = { id: string, email: string, name: string, dateOfBirth: string, role: Role, age: number, canStake: boolean, balance: string, verification: { id: string | null, status: VerificationStatus, documentType: DocumentType | null, reason: string | null, submittedAt: string | null, decidedAt: string | null } };
+
+export type AuthFieldsFragment = { accessToken: string, accessTokenExpiresAt: string, refreshToken: string, refreshTokenExpiresAt: string, user: { id: string, email: string, name: string, dateOfBirth: string, role: Role, age: number, canStake: boolean, balance: string, verification: { id: string | null, status: VerificationStatus, documentType: DocumentType | null, reason: string | null, submittedAt: string | null, decidedAt: string | null } } };
+
+export type MeQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type MeQuery = { me: { id: string, email: string, name: string, dateOfBirth: string, role: Role, age: number, canStake: boolean, balance: string, verification: { id: string | null, status: VerificationStatus, documentType: DocumentType | null, reason: string | null, submittedAt: string | null, decidedAt: string | null } } | null };
+
+export type RegisterMutationVariables = Exact<{
+  input: RegisterInput;
+}>;
+
+
+export type RegisterMutation = { register: { accessToken: string, accessTokenExpiresAt: string, refreshToken: string, refreshTokenExpiresAt: string, user: { id: string, email: string, name: string, dateOfBirth: string, role: Role, age: number, canStake: boolean, balance: string, verification: { id: string | null, status: VerificationStatus, documentType: DocumentType | null, reason: string | null, submittedAt: string | null, decidedAt: string | null } } } };
+
+export type LoginMutationVariables = Exact<{
+  email: string;
+  password: string;
+}>;
+
+
+export type LoginMutation = { login: { accessToken: string, accessTokenExpiresAt: string, refreshToken: string, refreshTokenExpiresAt: string, user: { id: string, email: string, name: string, dateOfBirth: string, role: Role, age: number, canStake: boolean, balance: string, verification: { id: string | null, status: VerificationStatus, documentType: DocumentType | null, reason: string | null, submittedAt: string | null, decidedAt: string | null } } } };
+
+export type RefreshMutationVariables = Exact<{
+  token: string;
+}>;
+
+
+export type RefreshMutation = { refreshToken: { accessToken: string, accessTokenExpiresAt: string, refreshToken: string, refreshTokenExpiresAt: string, user: { id: string, email: string, name: string, dateOfBirth: string, role: Role, age: number, canStake: boolean, balance: string, verification: { id: string | null, status: VerificationStatus, documentType: DocumentType | null, reason: string | null, submittedAt: string | null, decidedAt: string | null } } } };
+
+export type LogoutMutationVariables = Exact<{
+  token: string;
+}>;
+
+
+export type LogoutMutation = { logout: boolean };
+
+export type SubmitVerificationMutationVariables = Exact<{
+  input: VerificationInput;
+}>;
+
+
+export type SubmitVerificationMutation = { submitVerification: { id: string | null, status: VerificationStatus, reason: string | null } };
+
+export type DrawFieldsFragment = { id: string, number: number, phase: DrawPhase, openRound: BettingRound | null, roundClosesAt: string | null, minStake: string, maxStake: string, board: Array<string>, burned: Array<string>, openedAt: string, settledAt: string | null, voidReason: string | null, positions: Array<{ number: number, cards: Array<string>, status: PositionStatus, bestHand: { category: HandCategory, description: string, cards: Array<string> } | null }>, shuffle: { commitment: string, publicSeed: string | null, serverSeed: string | null } };
+
+export type OddsFieldsFragment = { phase: DrawPhase, boards: number, exact: boolean, leaders: Array<number>, positions: Array<{ position: number, win: number, tie: number, equity: number }>, categories: Array<{ category: HandCategory, probability: number }> };
+
+export type PoolFieldsFragment = { round: BettingRound, market: Market, gross: string, net: string, bets: number, selections: Array<{ selection: string, stake: string, bets: number, impliedCoefficient: string | null }> };
+
+export type ResultFieldsFragment = { winners: Array<number>, winningCategory: HandCategory | null, leadersAfterFlop: Array<number>, leadersAfterTurn: Array<number>, settledAt: string, pools: Array<{ round: BettingRound, market: Market, gross: string, bets: number, commission: string, jackpotContribution: string, net: string, winningSelections: Array<string>, coefficient: string | null, paid: string, breakage: string, minusPoolTopUp: string, jackpotPaid: string, refunded: boolean, refundReason: string | null, categories: Array<{ category: number, fund: string, jackpot: string, coupons: number, stakes: string, coefficient: string | null, paid: string }> }> };
+
+export type TablesQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type TablesQuery = { tables: Array<{ id: string, name: string, positions: number, status: TableStatus, lastSeq: number, settings: { minStake: string, maxStake: string, commission: string }, currentDraw: { id: string, number: number, phase: DrawPhase, openRound: BettingRound | null, roundClosesAt: string | null } | null }>, jackpot: { balance: string, enabled: boolean } };
+
+export type TableSnapshotQueryVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type TableSnapshotQuery = { table: { id: string, name: string, positions: number, status: TableStatus, lastSeq: number, settings: { minStake: string, maxStake: string, commission: string, roundSeconds: Array<number> }, currentDraw: { id: string, number: number, phase: DrawPhase, openRound: BettingRound | null, roundClosesAt: string | null, minStake: string, maxStake: string, board: Array<string>, burned: Array<string>, openedAt: string, settledAt: string | null, voidReason: string | null, odds: { phase: DrawPhase, boards: number, exact: boolean, leaders: Array<number>, positions: Array<{ position: number, win: number, tie: number, equity: number }>, categories: Array<{ category: HandCategory, probability: number }> } | null, pools: Array<{ round: BettingRound, market: Market, gross: string, net: string, bets: number, selections: Array<{ selection: string, stake: string, bets: number, impliedCoefficient: string | null }> }>, result: { winners: Array<number>, winningCategory: HandCategory | null, leadersAfterFlop: Array<number>, leadersAfterTurn: Array<number>, settledAt: string, pools: Array<{ round: BettingRound, market: Market, gross: string, bets: number, commission: string, jackpotContribution: string, net: string, winningSelections: Array<string>, coefficient: string | null, paid: string, breakage: string, minusPoolTopUp: string, jackpotPaid: string, refunded: boolean, refundReason: string | null, categories: Array<{ category: number, fund: string, jackpot: string, coupons: number, stakes: string, coefficient: string | null, paid: string }> }> } | null, positions: Array<{ number: number, cards: Array<string>, status: PositionStatus, bestHand: { category: HandCategory, description: string, cards: Array<string> } | null }>, shuffle: { commitment: string, publicSeed: string | null, serverSeed: string | null } } | null } | null, jackpot: { balance: string, enabled: boolean } };
+
+export type TableEventsSubscriptionVariables = Exact<{
+  tableId: string | number;
+  afterSeq?: number | null | undefined;
+}>;
+
+
+export type TableEventsSubscription = { tableEvents: { seq: number, tableId: string, drawId: string | null, type: TableEventType, at: string, round: BettingRound | null, cards: Array<string> | null, position: number | null, street: string | null, reason: string | null, closesAt: string | null, minStake: string | null, commitment: string | null, publicSeed: string | null, serverSeed: string | null, odds: { phase: DrawPhase, boards: number, exact: boolean, leaders: Array<number>, positions: Array<{ position: number, win: number, tie: number, equity: number }>, categories: Array<{ category: HandCategory, probability: number }> } | null, pool: { round: BettingRound, market: Market, gross: string, net: string, bets: number, selections: Array<{ selection: string, stake: string, bets: number, impliedCoefficient: string | null }> } | null, result: { winners: Array<number>, winningCategory: HandCategory | null, leadersAfterFlop: Array<number>, leadersAfterTurn: Array<number>, settledAt: string, pools: Array<{ round: BettingRound, market: Market, gross: string, bets: number, commission: string, jackpotContribution: string, net: string, winningSelections: Array<string>, coefficient: string | null, paid: string, breakage: string, minusPoolTopUp: string, jackpotPaid: string, refunded: boolean, refundReason: string | null, categories: Array<{ category: number, fund: string, jackpot: string, coupons: number, stakes: string, coefficient: string | null, paid: string }> }> } | null, draw: { id: string, number: number, phase: DrawPhase, openRound: BettingRound | null, roundClosesAt: string | null, minStake: string, maxStake: string, board: Array<string>, burned: Array<string>, openedAt: string, settledAt: string | null, voidReason: string | null, positions: Array<{ number: number, cards: Array<string>, status: PositionStatus, bestHand: { category: HandCategory, description: string, cards: Array<string> } | null }>, shuffle: { commitment: string, publicSeed: string | null, serverSeed: string | null } } | null } };
+
+export type MyEventsSubscriptionVariables = Exact<{ [key: string]: never; }>;
+
+
+export type MyEventsSubscription = { myEvents: { type: UserEventType, at: string, balance: string | null, bet: { id: string, round: BettingRound, market: Market, selection: string, stake: string, status: BetStatus, payout: string | null, placedAt: string, settledAt: string | null, draw: { id: string, number: number } } | null, holdemHand: { id: string } | null } };
+
+export type PlaceBetMutationVariables = Exact<{
+  input: PlaceBetInput;
+}>;
+
+
+export type PlaceBetMutation = { placeBet: { id: string, round: BettingRound, market: Market, selection: string, stake: string, status: BetStatus, payout: string | null, placedAt: string } };
+
+export type MyBetsQueryVariables = Exact<{
+  drawId?: string | number | null | undefined;
+  first?: number | null | undefined;
+}>;
+
+
+export type MyBetsQuery = { myBets: { items: Array<{ id: string, round: BettingRound, market: Market, selection: string, stake: string, status: BetStatus, payout: string | null, placedAt: string, settledAt: string | null, draw: { id: string, number: number } }> }, me: { id: string, balance: string } | null };
+
+export type MyLedgerQueryVariables = Exact<{
+  first?: number | null | undefined;
+}>;
+
+
+export type MyLedgerQuery = { myLedger: { items: Array<{ id: string, transferId: string, kind: string, amount: string, balanceAfter: string, memo: string, createdAt: string }> } };
+
+export type DrawResultJsonQueryVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type DrawResultJsonQuery = { draw: { id: string, number: number, phase: DrawPhase, resultJson: string | null } | null };
+
+export type RecentDrawsQueryVariables = Exact<{
+  tableId?: string | number | null | undefined;
+  first?: number | null | undefined;
+}>;
+
+
+export type RecentDrawsQuery = { results: { items: Array<{ id: string, number: number, phase: DrawPhase, settledAt: string | null, table: { id: string, name: string } }> } };
+
+export type HandFieldsFragment = { id: string, phase: HoldemPhase, turn: number | null, decisionDeadline: string | null, board: Array<string>, dealerCards: Array<string>, dealerQualifies: boolean | null, cut: string | null, totalStake: string, totalReturn: string | null, net: string | null, createdAt: string, settledAt: string | null, dealerHand: { category: HandCategory, description: string, cards: Array<string> } | null, boxes: Array<{ index: number, ante: string, bonus: string, bet: string, decision: HoldemDecision | null, timedOut: boolean, cards: Array<string>, outcome: HoldemOutcome | null, anteReturn: string | null, betReturn: string | null, bonusReturn: string | null, hand: { category: HandCategory, description: string, cards: Array<string> } | null, bonusHand: { category: HandCategory, description: string, cards: Array<string> } | null }>, shuffle: { commitment: string, publicSeed: string | null, serverSeed: string | null } };
+
+export type HoldemSettingsQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type HoldemSettingsQuery = { holdemSettings: { minAnte: string, maxAnte: string, maxBonus: string, decisionSeconds: number, antePaytable: Array<{ category: HandCategory, odds: number }>, bonusPaytable: Array<{ category: HandCategory, odds: number }> } };
+
+export type HoldemCommitMutationVariables = Exact<{ [key: string]: never; }>;
+
+
+export type HoldemCommitMutation = { holdemCommit: { commitment: string, createdAt: string } };
+
+export type HoldemStartMutationVariables = Exact<{
+  input: HoldemStartInput;
+}>;
+
+
+export type HoldemStartMutation = { holdemStart: { id: string, phase: HoldemPhase, turn: number | null, decisionDeadline: string | null, board: Array<string>, dealerCards: Array<string>, dealerQualifies: boolean | null, cut: string | null, totalStake: string, totalReturn: string | null, net: string | null, createdAt: string, settledAt: string | null, dealerHand: { category: HandCategory, description: string, cards: Array<string> } | null, boxes: Array<{ index: number, ante: string, bonus: string, bet: string, decision: HoldemDecision | null, timedOut: boolean, cards: Array<string>, outcome: HoldemOutcome | null, anteReturn: string | null, betReturn: string | null, bonusReturn: string | null, hand: { category: HandCategory, description: string, cards: Array<string> } | null, bonusHand: { category: HandCategory, description: string, cards: Array<string> } | null }>, shuffle: { commitment: string, publicSeed: string | null, serverSeed: string | null } } };
+
+export type HoldemDecideMutationVariables = Exact<{
+  input: HoldemDecideInput;
+}>;
+
+
+export type HoldemDecideMutation = { holdemDecide: { id: string, phase: HoldemPhase, turn: number | null, decisionDeadline: string | null, board: Array<string>, dealerCards: Array<string>, dealerQualifies: boolean | null, cut: string | null, totalStake: string, totalReturn: string | null, net: string | null, createdAt: string, settledAt: string | null, dealerHand: { category: HandCategory, description: string, cards: Array<string> } | null, boxes: Array<{ index: number, ante: string, bonus: string, bet: string, decision: HoldemDecision | null, timedOut: boolean, cards: Array<string>, outcome: HoldemOutcome | null, anteReturn: string | null, betReturn: string | null, bonusReturn: string | null, hand: { category: HandCategory, description: string, cards: Array<string> } | null, bonusHand: { category: HandCategory, description: string, cards: Array<string> } | null }>, shuffle: { commitment: string, publicSeed: string | null, serverSeed: string | null } } };
+
+export type HoldemHandQQueryVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type HoldemHandQQuery = { holdemHand: { id: string, phase: HoldemPhase, turn: number | null, decisionDeadline: string | null, board: Array<string>, dealerCards: Array<string>, dealerQualifies: boolean | null, cut: string | null, totalStake: string, totalReturn: string | null, net: string | null, createdAt: string, settledAt: string | null, dealerHand: { category: HandCategory, description: string, cards: Array<string> } | null, boxes: Array<{ index: number, ante: string, bonus: string, bet: string, decision: HoldemDecision | null, timedOut: boolean, cards: Array<string>, outcome: HoldemOutcome | null, anteReturn: string | null, betReturn: string | null, bonusReturn: string | null, hand: { category: HandCategory, description: string, cards: Array<string> } | null, bonusHand: { category: HandCategory, description: string, cards: Array<string> } | null }>, shuffle: { commitment: string, publicSeed: string | null, serverSeed: string | null } } | null };
+
+export type PendingVerificationsQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type PendingVerificationsQuery = { pendingVerifications: { items: Array<{ id: string, documentType: DocumentType, documentHash: string, dateOfBirth: string, submittedAt: string, user: { id: string, email: string, name: string, age: number } }> } };
+
+export type DecideVerificationMutationVariables = Exact<{
+  input: DecideVerificationInput;
+}>;
+
+
+export type DecideVerificationMutation = { decideVerification: { id: string | null, status: VerificationStatus } };
+
+export type UserByIdQueryVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type UserByIdQuery = { user: { id: string, email: string, name: string, dateOfBirth: string, role: Role, age: number, canStake: boolean, balance: string, verification: { id: string | null, status: VerificationStatus, documentType: DocumentType | null, reason: string | null, submittedAt: string | null, decidedAt: string | null } } | null };
+
+export type DepositMutationVariables = Exact<{
+  input: CashInput;
+}>;
+
+
+export type DepositMutation = { deposit: { transferId: string, amount: string, balance: string } };
+
+export type WithdrawMutationVariables = Exact<{
+  input: CashInput;
+}>;
+
+
+export type WithdrawMutation = { withdraw: { transferId: string, amount: string, balance: string } };
+
+export type SetMinStakeMutationVariables = Exact<{
+  tableId: string | number;
+  amount: string;
+}>;
+
+
+export type SetMinStakeMutation = { setMinStake: { id: string, settings: { minStake: string, commission: string } } };
+
+export type SetCommissionMutationVariables = Exact<{
+  tableId: string | number;
+  percent: string;
+}>;
+
+
+export type SetCommissionMutation = { setCommission: { id: string, settings: { minStake: string, commission: string } } };
+
+export type PauseTableMutationVariables = Exact<{
+  tableId: string | number;
+}>;
+
+
+export type PauseTableMutation = { pauseTable: { id: string, status: TableStatus } };
+
+export type ResumeTableMutationVariables = Exact<{
+  tableId: string | number;
+}>;
+
+
+export type ResumeTableMutation = { resumeTable: { id: string, status: TableStatus } };
+
+export type VoidDrawMutationVariables = Exact<{
+  drawId: string | number;
+  reason: string;
+}>;
+
+
+export type VoidDrawMutation = { voidDraw: { id: string, phase: DrawPhase, voidReason: string | null } };
+
+export type JackpotTopUpMutationVariables = Exact<{
+  amount: string;
+  key: string;
+}>;
+
+
+export type JackpotTopUpMutation = { jackpotTopUp: { balance: string, enabled: boolean } };
+
+export type SetJackpotEnabledMutationVariables = Exact<{
+  enabled: boolean;
+}>;
+
+
+export type SetJackpotEnabledMutation = { setJackpotEnabled: { balance: string, enabled: boolean } };
