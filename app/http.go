@@ -70,7 +70,7 @@ func (a *App) routes() http.Handler {
 		mux.Handle("GET /graphiql", playground.Handler("Pokertote", "/query"))
 	}
 	// The reference web client, embedded (web/dist), with SPA fallback.
-	mux.Handle("GET /", web.Handler())
+	mux.Handle("/", web.Handler())
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
 	})

@@ -32,9 +32,11 @@ export async function loadMe(): Promise<void> {
   }
 }
 
-function keep(p: Session & { user: Me }) {
+// The payload's user is asked for its id only: the private fields (balance,
+// verification) need the token, which the request did not carry yet; loadMe
+// reads them with it.
+function keep(p: Session) {
   setSession({ accessToken: p.accessToken, accessTokenExpiresAt: p.accessTokenExpiresAt, refreshToken: p.refreshToken, refreshTokenExpiresAt: p.refreshTokenExpiresAt });
-  me.value = p.user;
 }
 
 export async function login(email: string, password: string) {

@@ -12,7 +12,7 @@ export const USER_FIELDS = /* GraphQL */ `
 export const AUTH_FIELDS = /* GraphQL */ `
   fragment AuthFields on AuthPayload {
     accessToken accessTokenExpiresAt refreshToken refreshTokenExpiresAt
-    user { ...UserFields }
+    user { id }
   }
 `;
 

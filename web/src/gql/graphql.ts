@@ -178,7 +178,7 @@ export type VerificationStatus =
 
 export type UserFieldsFragment = { id: string, email: string, name: string, dateOfBirth: string, role: Role, age: number, canStake: boolean, balance: string, verification: { id: string | null, status: VerificationStatus, documentType: DocumentType | null, reason: string | null, submittedAt: string | null, decidedAt: string | null } };
 
-export type AuthFieldsFragment = { accessToken: string, accessTokenExpiresAt: string, refreshToken: string, refreshTokenExpiresAt: string, user: { id: string, email: string, name: string, dateOfBirth: string, role: Role, age: number, canStake: boolean, balance: string, verification: { id: string | null, status: VerificationStatus, documentType: DocumentType | null, reason: string | null, submittedAt: string | null, decidedAt: string | null } } };
+export type AuthFieldsFragment = { accessToken: string, accessTokenExpiresAt: string, refreshToken: string, refreshTokenExpiresAt: string, user: { id: string } };
 
 export type MeQueryVariables = Exact<{ [key: string]: never; }>;
 
@@ -190,7 +190,7 @@ export type RegisterMutationVariables = Exact<{
 }>;
 
 
-export type RegisterMutation = { register: { accessToken: string, accessTokenExpiresAt: string, refreshToken: string, refreshTokenExpiresAt: string, user: { id: string, email: string, name: string, dateOfBirth: string, role: Role, age: number, canStake: boolean, balance: string, verification: { id: string | null, status: VerificationStatus, documentType: DocumentType | null, reason: string | null, submittedAt: string | null, decidedAt: string | null } } } };
+export type RegisterMutation = { register: { accessToken: string, accessTokenExpiresAt: string, refreshToken: string, refreshTokenExpiresAt: string, user: { id: string } } };
 
 export type LoginMutationVariables = Exact<{
   email: string;
@@ -198,14 +198,14 @@ export type LoginMutationVariables = Exact<{
 }>;
 
 
-export type LoginMutation = { login: { accessToken: string, accessTokenExpiresAt: string, refreshToken: string, refreshTokenExpiresAt: string, user: { id: string, email: string, name: string, dateOfBirth: string, role: Role, age: number, canStake: boolean, balance: string, verification: { id: string | null, status: VerificationStatus, documentType: DocumentType | null, reason: string | null, submittedAt: string | null, decidedAt: string | null } } } };
+export type LoginMutation = { login: { accessToken: string, accessTokenExpiresAt: string, refreshToken: string, refreshTokenExpiresAt: string, user: { id: string } } };
 
 export type RefreshMutationVariables = Exact<{
   token: string;
 }>;
 
 
-export type RefreshMutation = { refreshToken: { accessToken: string, accessTokenExpiresAt: string, refreshToken: string, refreshTokenExpiresAt: string, user: { id: string, email: string, name: string, dateOfBirth: string, role: Role, age: number, canStake: boolean, balance: string, verification: { id: string | null, status: VerificationStatus, documentType: DocumentType | null, reason: string | null, submittedAt: string | null, decidedAt: string | null } } } };
+export type RefreshMutation = { refreshToken: { accessToken: string, accessTokenExpiresAt: string, refreshToken: string, refreshTokenExpiresAt: string, user: { id: string } } };
 
 export type LogoutMutationVariables = Exact<{
   token: string;
