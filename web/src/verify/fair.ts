@@ -29,36 +29,10 @@ export async function sha256Hex(data: Uint8Array<ArrayBuffer>): Promise<string> 
   return bytesToHex(new Uint8Array(await crypto.subtle.digest('SHA-256', data)));
 }
 
-/** shuffle returns the deck the seeds give, as card numbers. */
+/** shuffle returns the version-1 deck the seeds give, as card numbers. */
 export async function shuffle(server: Uint8Array<ArrayBuffer>, pub: Uint8Array<ArrayBuffer>): Promise<number[]> {
-  const key = await crypto.subtle.importKey('raw', server, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
-  let counter = 0n;
-  let block = new Uint8Array(0);
-  let used = 0;
-  const msg = new Uint8Array(pub.length + 8);
-  msg.set(pub, 0);
-  const view = new DataView(msg.buffer);
-  const nextByte = async (): Promise<number> => {
-    if (used === block.length) {
-      view.setBigUint64(pub.length, counter, false);
-      block = new Uint8Array(await crypto.subtle.sign('HMAC', key, msg));
-      counter++;
-      used = 0;
-    }
-    return block[used++];
-  };
-  const intN = async (n: number): Promise<number> => {
-    const limit = 256 - (256 % n);
-    for (;;) {
-      const b = await nextByte();
-      if (b < limit) return b % n;
-    }
-  };
   const deck = Array.from({ length: 52 }, (_, i) => i);
-  for (let i = 51; i > 0; i--) {
-    const j = await intN(i + 1);
-    [deck[i], deck[j]] = [deck[j], deck[i]];
-  }
+  await fisherYates(server, pub, deck);
   return deck;
 }
 
@@ -140,4 +114,66 @@ export function outcomeOf(d: ToteDeal): Outcome {
     flopLeaders: leaders(d.pockets, d.board.slice(0, 3)),
     turnLeaders: leaders(d.pockets, d.board.slice(0, 4)),
   };
+}
+
+/**
+ * dealStreets is the version-2 deal (docs/fairness.md on issue 10, "The
+ * cards, byte for byte"): each street s = 1..4 shuffles the cards not yet used,
+ * in ascending order, with the stream of (server seed, "pokertote/tote/v2" ‖
+ * byte(s) ‖ R_s), R_s the street's beacon randomness, and takes 2n cards
+ * (pockets) or burn + cards. randomness[s-1] may be missing for a street never
+ * dealt (a void); dealing stops there.
+ */
+export async function dealStreets(server: Uint8Array<ArrayBuffer>, randomness: (Uint8Array | null)[], n: number): Promise<ToteDeal> {
+  const used = new Set<number>();
+  const out: ToteDeal = { pockets: [], burns: [], board: [] };
+  const tag = new TextEncoder().encode('pokertote/tote/v2');
+  for (let s = 1; s <= 4; s++) {
+    const r = randomness[s - 1];
+    if (!r) break;
+    const pub = new Uint8Array(tag.length + 1 + r.length);
+    pub.set(tag, 0);
+    pub[tag.length] = s;
+    pub.set(r, tag.length + 1);
+    const rest = Array.from({ length: 52 }, (_, i) => i).filter((c) => !used.has(c));
+    await fisherYates(server, pub, rest);
+    if (s === 1) {
+      out.pockets = Array.from({ length: n }, (_, p) => [rest[p], rest[n + p]]);
+      rest.slice(0, 2 * n).forEach((c) => used.add(c));
+    } else {
+      const m = s === 2 ? 4 : 2;
+      out.burns.push(rest[0]);
+      out.board.push(...rest.slice(1, m));
+      rest.slice(0, m).forEach((c) => used.add(c));
+    }
+  }
+  return out;
+}
+
+/** fisherYates shuffles cards in place with the HMAC stream of (key, pub). */
+async function fisherYates(server: Uint8Array<ArrayBuffer>, pub: Uint8Array<ArrayBuffer>, cards: number[]) {
+  const key = await crypto.subtle.importKey('raw', server, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
+  let counter = 0n;
+  let block = new Uint8Array(0);
+  let used = 0;
+  const msg = new Uint8Array(pub.length + 8);
+  msg.set(pub, 0);
+  const view = new DataView(msg.buffer);
+  const nextByte = async () => {
+    if (used === block.length) {
+      view.setBigUint64(pub.length, counter, false);
+      block = new Uint8Array(await crypto.subtle.sign('HMAC', key, msg));
+      counter++;
+      used = 0;
+    }
+    return block[used++];
+  };
+  for (let i = cards.length - 1; i > 0; i--) {
+    const n = i + 1;
+    const limit = 256 - (256 % n);
+    let b: number;
+    do { b = await nextByte(); } while (b >= limit);
+    const j = b % n;
+    [cards[i], cards[j]] = [cards[j], cards[i]];
+  }
 }

@@ -1,6 +1,6 @@
 // verifyDraw: the browser's own check of a published draw result (the JSON of
 // Draw.resultJson): commitment, shuffle and deal, outcome, and every pool.
-import { hexToBytes, sha256Hex, shuffle, dealTote, cardName, outcomeOf } from './fair';
+import { hexToBytes, sha256Hex, shuffle, dealTote, dealStreets, cardName, outcomeOf, type ToteDeal } from './fair';
 import { verifyPools, type DrawResultJson } from './pools';
 
 export interface Verdict { commitmentValid: boolean; cardsMatch: boolean; payoutsMatch: boolean; problems: string[]; ok: boolean }
@@ -20,9 +20,22 @@ export async function verifyDraw(json: string): Promise<Verdict> {
     commitmentValid = c === (r.commitment ?? '').toLowerCase();
     if (!commitmentValid) problems.push(`SHA-256 of the server seed is ${c}, the commitment is ${r.commitment}`);
   }
-  const pub = hexToBytes(r.publicSeed ?? '');
-  if (commitmentValid && server && pub && r.publicSeed) {
-    const deal = dealTote(await shuffle(server, pub), r.positions);
+  let deal: ToteDeal | null = null;
+  const beacons = (r as { beacons?: { version?: number; signatures?: string[] } }).beacons;
+  if (commitmentValid && server && beacons) {
+    // Version 2: per-street beacon randomness R_s = SHA-256(signature). The
+    // BLS signatures themselves are not checked here (see the README).
+    const rs = await Promise.all([0, 1, 2, 3].map(async (i) => {
+      const sig = hexToBytes(beacons.signatures?.[i] ?? '');
+      return sig && sig.length ? hexToBytes(await sha256Hex(sig)) : null;
+    }));
+    deal = await dealStreets(server, rs, r.positions);
+  } else if (commitmentValid && server && r.publicSeed) {
+    const pub = hexToBytes(r.publicSeed);
+    if (!pub) problems.push('public seed is not hexadecimal');
+    else deal = dealTote(await shuffle(server, pub), r.positions);
+  }
+  if (deal) {
     cardsMatch = true;
     const check = (what: string, got: string[] | undefined, want: string[]) => {
       const g = got ?? [];
@@ -32,13 +45,13 @@ export async function verifyDraw(json: string): Promise<Verdict> {
     check('board', r.board, deal.board.map(cardName));
     check('burns', r.burns, deal.burns.map(cardName));
     if (!r.void) {
-      const o = outcomeOf(deal);
+      const o = outcomeOf(deal as ToteDeal);
       if (!same(o.winners, r.winners) || o.category !== r.category || !same(o.flopLeaders, r.flopLeaders) || !same(o.turnLeaders, r.turnLeaders)) {
         cardsMatch = false;
         problems.push(`outcome: published winners ${r.winners} (${r.category}), leaders ${r.flopLeaders}/${r.turnLeaders}; the cards give ${o.winners} (${o.category}), ${o.flopLeaders}/${o.turnLeaders}`);
       }
     }
-  } else if (commitmentValid && (r.pockets ?? []).length > 0) problems.push('cards were dealt but no public seed is published');
+  } else if (commitmentValid && (r.pockets ?? []).length > 0) problems.push('cards were dealt but neither beacons nor a public seed are published');
   const poolProblems = verifyPools(r);
   problems.push(...poolProblems);
   const payoutsMatch = poolProblems.length === 0;
