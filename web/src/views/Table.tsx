@@ -30,7 +30,7 @@ export function Table({ id }: { id: string }) {
       </header>
       {d && <Felt d={d} n={st.positions} />}
       <div class="cols">
-        <div>{d && <Pools d={d} />}{d?.result && <Result d={d} />}</div>
+        <div>{d?.result && <Result d={d} />}{d && <Pools d={d} n={st.positions} />}</div>
         <aside>{d && <BetSlip draw={d} positions={st.positions} />}</aside>
       </div>
       {d && (d.phase === 'SETTLED' || d.phase === 'VOID') && <p><Link href={`/verify?draw=${d.id}`}>{t('verify')} #{d.number}</Link></p>}
@@ -70,24 +70,49 @@ function Felt({ d, n }: { d: DrawState; n: number }) {
   );
 }
 
-function Pools({ d }: { d: DrawState }) {
+const CATS = ['HIGH_CARD', 'PAIR', 'TWO_PAIR', 'THREE_OF_A_KIND', 'STRAIGHT', 'FLUSH', 'FULL_HOUSE', 'FOUR_OF_A_KIND', 'STRAIGHT_FLUSH', 'ROYAL_FLUSH'];
+const EXPRESS_ROWS = 8;
+
+/**
+ * Pools of one round (the open one unless the viewer picks another), one
+ * table per market with a fixed number of rows (every position, every
+ * category, the top EXPRESS coupons padded), so live updates change numbers,
+ * never the layout.
+ */
+function Pools({ d, n }: { d: DrawState; n: number }) {
   const byKey = useMemo(() => new Map(d.pools.map((p) => [poolKey(p), p])), [d.pools]);
-  const shown = ROUNDS.flatMap((r) => MARKETS.map((m) => byKey.get(r + '/' + m)).filter(Boolean));
+  const [picked, setPicked] = useState<string | null>(null);
+  const live = d.openRound ?? [...ROUNDS].reverse().find((r) => MARKETS.some((m) => byKey.has(r + '/' + m))) ?? 'PRE_DEAL';
+  const round = picked ?? live;
+  const markets = round === 'PRE_DEAL' || round === 'POCKET' ? MARKETS : MARKETS.slice(0, 2);
   return (
     <section aria-labelledby="pools-h" class="pools">
       <h2 id="pools-h">{t('pools')}</h2>
-      {shown.length === 0 && <p class="muted">—</p>}
-      {shown.map((p) => (
-        <table key={poolKey(p!)} class="pool" data-pool={poolKey(p!)}>
-          <caption>{t(p!.round)} · {t(p!.market)} · {t('gross')} <span class="num">{money(p!.gross)}</span> · {t('bets')} <span class="num">{p!.bets}</span></caption>
-          <thead><tr><th scope="col">{t('selection')}</th><th scope="col">{t('stake')}</th><th scope="col">{t('coef')}</th></tr></thead>
-          <tbody>
-            {p!.selections.slice(0, 12).map((s) => (
-              <tr key={s.selection}><td>{p!.market === 'COMBINATION' ? t(s.selection) : s.selection}</td><td class="num">{money(s.stake)}</td><td class="num">{s.impliedCoefficient ?? '—'}</td></tr>
-            ))}
-          </tbody>
-        </table>
-      ))}
+      <div class="tabs" role="radiogroup" aria-label={t('pools')}>
+        {ROUNDS.map((r) => (
+          <label key={r} class="radio"><input type="radio" name="pool-round" value={r} checked={round === r} onChange={() => setPicked(r === live ? null : r)} /> {t(r)}</label>
+        ))}
+      </div>
+      {markets.map((m) => {
+        const p = byKey.get(round + '/' + m);
+        const sel = new Map((p?.selections ?? []).map((s) => [s.selection, s]));
+        const rows = m === 'WIN' ? Array.from({ length: n }, (_, i) => String(i + 1))
+          : m === 'COMBINATION' ? CATS
+          : [...sel.values()].sort((a, b) => Number(b.stake) - Number(a.stake)).slice(0, EXPRESS_ROWS).map((s) => s.selection);
+        while (rows.length < (m === 'EXPRESS' ? EXPRESS_ROWS : 0)) rows.push('');
+        return (
+          <table key={m} class="pool" data-pool={round + '/' + m}>
+            <caption>{t(m)} · {t('gross')} <span class="num" data-testid="pool-gross">{money(p?.gross ?? '0.00')}</span> · {t('bets')} <span class="num">{p?.bets ?? 0}</span></caption>
+            <thead><tr><th scope="col">{t('selection')}</th><th scope="col">{t('stake')}</th><th scope="col">{t('coef')}</th></tr></thead>
+            <tbody>
+              {rows.map((r, i) => {
+                const s = sel.get(r);
+                return <tr key={r || 'pad' + i}><td>{m === 'COMBINATION' ? t(r) : r || '\u00a0'}</td><td class="num">{s ? money(s.stake) : ''}</td><td class="num">{s?.impliedCoefficient ?? ''}</td></tr>;
+              })}
+            </tbody>
+          </table>
+        );
+      })}
     </section>
   );
 }
