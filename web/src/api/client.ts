@@ -67,7 +67,7 @@ async function post<T>(query: string, variables: unknown, token: string | null):
 }
 
 function expiresSoon(s: Session): boolean {
-  return Date.parse(s.accessTokenExpiresAt) - Date.now() < 30_000;
+  return Date.parse(s.accessTokenExpiresAt) - Date.now() < 5_000;
 }
 
 /** gql sends a query or mutation, refreshing the access token first when it is about to expire, and once more on UNAUTHENTICATED. */

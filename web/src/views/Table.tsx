@@ -2,7 +2,6 @@ import { useEffect, useState, useMemo } from 'preact/hooks';
 import { watchTable, poolKey, type TableState, type DrawState } from '../api/table';
 import { t, money, errorText } from '../i18n';
 import { Cards, Countdown, Alert, Link } from '../ui';
-import { online } from '../api/client';
 import { BetSlip } from './BetSlip';
 
 const ROUNDS = ['PRE_DEAL', 'POCKET', 'FLOP', 'TURN'] as const;
@@ -26,7 +25,6 @@ export function Table({ id }: { id: string }) {
           {' '}{d?.openRound && <Countdown at={d.roundClosesAt} />}
         </p>
         <p class="jackpot">{t('jackpot')}: <b class="num">{money(st.jackpot.balance)}</b></p>
-        {!online.value && <p class="badge warn" role="status">{t('offline')}</p>}
       </header>
       {d && <Felt d={d} n={st.positions} />}
       <div class="cols">
@@ -102,7 +100,7 @@ function Pools({ d, n }: { d: DrawState; n: number }) {
         while (rows.length < (m === 'EXPRESS' ? EXPRESS_ROWS : 0)) rows.push('');
         return (
           <table key={m} class="pool" data-pool={round + '/' + m}>
-            <caption>{t(m)} · {t('gross')} <span class="num" data-testid="pool-gross">{money(p?.gross ?? '0.00')}</span> · {t('bets')} <span class="num">{p?.bets ?? 0}</span></caption>
+            <caption><span class="pm">{t(m)}</span> <span class="fig">{t('gross')} <b class="num" data-testid="pool-gross">{money(p?.gross ?? '0.00')}</b></span> <span class="fig">{t('bets')} <b class="num">{p?.bets ?? 0}</b></span></caption>
             <thead><tr><th scope="col">{t('selection')}</th><th scope="col">{t('stake')}</th><th scope="col">{t('coef')}</th></tr></thead>
             <tbody>
               {rows.map((r, i) => {
