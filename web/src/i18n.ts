@@ -25,6 +25,7 @@ export function setLang(l: Lang) {
 // [English, Russian, Kazakh]
 const T: Record<string, [string, string, string]> = {
   appName: ['Pokertote', 'Покертото', 'Покертото'],
+  skip: ['Skip to content', 'Перейти к содержимому', 'Мазмұнға өту'],
   lobby: ['Lobby', 'Лобби', 'Лобби'],
   holdem: ["Casino Hold'em", 'Казино Холдем', 'Казино Холдем'],
   account: ['Account', 'Кабинет', 'Жеке кабинет'],

@@ -33,7 +33,7 @@ function App() {
   void lang.value; // re-render on language change
   return (
     <>
-      <a class="skip" href="#main">Skip to content</a>
+      <a class="skip" href="#main">{t('skip')}</a>
       <header class="top">
         <nav aria-label="main">
           <Link href="/" class="brand">♠ {t('appName')}</Link>

@@ -10,8 +10,10 @@ window.addEventListener('popstate', () => { route.value = location.pathname; });
 export function go(path: string) {
   if (path === location.pathname) return;
   history.pushState(null, '', path);
-  route.value = path;
+  route.value = path.split('?')[0];
   window.scrollTo(0, 0);
+  // Keyboard and screen-reader users land on the new page's content.
+  setTimeout(() => document.getElementById('main')?.focus({ preventScroll: true }), 0);
 }
 
 export function Link({ href, children, class: cls }: { href: string; children: ComponentChildren; class?: string }) {

@@ -18,6 +18,11 @@ export function Holdem() {
   const [busy, setBusy] = useState(false);
   const [err, setErr] = useState('');
   useEffect(() => { api.settings().then(setCfg, (e) => setErr(errorText(e))); }, []);
+  // The server's seed is committed to (and its SHA-256 shown) before the
+  // player types a cut, so the seed cannot be chosen after seeing the cut.
+  // holdemCommit returns the still unused seed when there is one.
+  const fresh = !hand || hand.phase === 'SETTLED';
+  useEffect(() => { if (me.value && fresh && !commitment) api.commit().then((c) => setCommitment(c.commitment), (e) => setErr(errorText(e))); }, [fresh, commitment, !!me.value]);
   // A decision timeout settles the hand on the server; reload when the user stream says so.
   useEffect(() => { if (hand && hand.phase !== 'SETTLED') api.reload(hand.id).then((h) => h && setHand(h), () => undefined); }, [userTick.value]);
 
@@ -38,7 +43,8 @@ export function Holdem() {
         if (bonus[i].trim() && b === null) throw { reason: 'INVALID_AMOUNT' };
         return { ante: fmtTiyn(a), bonus: b !== null ? fmtTiyn(b) : undefined };
       });
-      const h = await api.start({ boxes: bx, cut: cut || undefined, commitment: commitment ?? undefined, idempotencyKey: key });
+      const c = commitment ?? (await api.commit()).commitment;
+      const h = await api.start({ boxes: bx, cut: cut || undefined, commitment: c, idempotencyKey: key });
       setHand(h); setKey(newKey()); setCommitment(null);
     });
   };
@@ -65,8 +71,8 @@ export function Holdem() {
               </Field>
             </fieldset>
           ))}
-          <p><button type="button" onClick={getCommitment} disabled={busy}>{t('getCommitment')}</button></p>
-          {commitment && <p class="mono" data-testid="commitment">{t('commitment')}: <code>{commitment}</code></p>}
+          <p class="mono" data-testid="commitment" aria-live="polite">{t('commitment')}: <code>{commitment ?? '…'}</code></p>
+          {!commitment && <p><button type="button" onClick={getCommitment} disabled={busy}>{t('getCommitment')}</button></p>}
           <Field label={t('cut')}><input name="cut" value={cut} maxLength={256} onInput={(e) => setCut((e.target as HTMLInputElement).value)} /></Field>
           <button type="submit" disabled={busy}>{hand ? t('newHand') : t('deal')}</button>
         </form>

@@ -178,8 +178,8 @@ test('player: register, verify, deposit, bet in every market over a whole draw, 
   await player.fill('input[name=ante1]', '100');
   await player.fill('input[name=ante2]', '150');
   await player.fill('input[name=bonus1]', '100');
-  await player.getByRole('button', { name: 'Get commitment' }).click();
-  const commitment = (await player.locator('[data-testid=commitment] code').textContent()).trim();
+  // The commitment is on screen before the cut is typed.
+  const commitment = await waitFor(async () => { const c = (await player.locator('[data-testid=commitment] code').textContent()).trim(); return /^[0-9a-f]{64}$/.test(c) && c; }, 'commitment shown');
   assert.match(commitment, /^[0-9a-f]{64}$/);
   await player.fill('input[name=cut]', 'e2e cut');
   await player.getByRole('button', { name: 'Deal' }).click();
