@@ -93,3 +93,46 @@ test('pool updates at 4/s cause no layout shift; phone screen fits; controls are
   await shot(phone, 'table-phone');
   assert.deepEqual(page.errors, []);
 });
+
+test('admin pages: table settings, pause and resume, void a draw (then verified in the browser), jackpot', async () => {
+  const { ADMIN } = await import('./harness.mjs');
+  const admin = await newPage(browser, server);
+  await admin.goto('/account');
+  await admin.fill('input[name=email]', ADMIN.email);
+  await admin.fill('input[name=password]', ADMIN.password);
+  await admin.getByRole('button', { name: 'Sign in' }).first().click();
+  await admin.waitForSelector('[data-testid=user-email]');
+  await admin.goto('/admin');
+  const t2 = admin.locator('[data-admin-table="2"]');
+  await t2.locator('input[name=min-2]').fill('200.00');
+  await t2.getByRole('button', { name: 'Save' }).first().click();
+  await t2.locator('input[name=com-2]').fill('4.00');
+  await t2.getByRole('button', { name: 'Save' }).nth(1).click();
+  const settings = async () => (await server.gql('{table(id:"2"){status settings{minStake commission} currentDraw{id phase}}}')).table;
+  await waitFor(async () => { const s = await settings(); return s.settings.minStake === '200.00' && s.settings.commission === '4.00'; }, 'settings saved');
+  assert.deepEqual(await unlabeled(admin), [], 'admin page');
+
+  // Void the current draw of table 2 (its stakes are refunded), then check it in the browser verifier.
+  const before = await waitFor(async () => { const s = await settings(); return s.currentDraw && !['SETTLED', 'VOID'].includes(s.currentDraw.phase) && s; }, 'a running draw');
+  await admin.goto('/admin');
+  await admin.locator('[data-admin-table="2"] input[name=void-2]').fill('e2e: operator test');
+  await admin.locator('[data-admin-table="2"]').getByRole('button', { name: /Void current draw/ }).click();
+  await waitFor(async () => (await server.gql('query($id:ID!){draw(id:$id){phase}}', { id: before.currentDraw.id })).draw.phase === 'VOID', 'draw voided');
+  await admin.goto(`/verify?draw=${before.currentDraw.id}`);
+  await waitFor(async () => (await admin.locator('[data-testid=verdict]').getAttribute('data-ok')) === 'true', 'voided draw verifies');
+
+  // Pause, resume.
+  await admin.goto('/admin');
+  await admin.locator('[data-admin-table="2"]').getByRole('button', { name: 'Pause' }).click();
+  await waitFor(async () => (await settings()).status === 'PAUSED', 'paused');
+  await admin.locator('[data-admin-table="2"]').getByRole('button', { name: 'Resume' }).click();
+  await waitFor(async () => (await settings()).status === 'RUNNING', 'resumed');
+
+  // Jackpot top-up.
+  const jp0 = (await server.gql('{jackpot{balance}}')).jackpot.balance;
+  await admin.fill('input[name=jackpot-amount]', '1000.00');
+  await admin.getByRole('button', { name: 'Top up' }).click();
+  await waitFor(async () => Number((await server.gql('{jackpot{balance}}')).jackpot.balance) === Number(jp0) + 1000, 'jackpot topped up');
+  await shot(admin, 'admin');
+  assert.deepEqual(admin.errors, []);
+});
