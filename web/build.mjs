@@ -14,11 +14,12 @@ const r = await esbuild.build({
   entryPoints: { app: 'src/main.tsx' },
   bundle: true, minify: true, format: 'esm', target: ['es2020', 'chrome100', 'safari15', 'firefox100'],
   jsx: 'automatic', jsxImportSource: 'preact', outdir: 'dist/assets', entryNames: '[name]-[hash]',
+  splitting: true, chunkNames: '[name]-[hash]',
   legalComments: 'none', metafile: true, sourcemap: false, charset: 'utf8', logLevel: 'warning',
   define: { 'process.env.NODE_ENV': '"production"' },
 });
 const outs = Object.keys(r.metafile.outputs).sort();
-const js = outs.find((f) => f.endsWith('.js'));
+const js = outs.find((f) => basename(f).startsWith('app-') && f.endsWith('.js'));
 const css = outs.find((f) => f.endsWith('.css'));
 const html = `<!doctype html>
 <html lang="ru">

@@ -145,6 +145,7 @@ const T: Record<string, [string, string, string]> = {
   commitmentOk: ['Commitment matches the server seed', 'Обязательство совпадает с сидом', 'Міндеттеме сидке сәйкес'],
   cardsOk: ['Cards match the shuffle', 'Карты совпадают с тасовкой', 'Карталар араластыруға сәйкес'],
   poolsOk: ['Pools and payouts recompute', 'Пулы и выплаты сходятся', 'Пулдар мен төлемдер сәйкес'],
+  beaconsOk: ['Beacon rounds and signatures check out', 'Раунды маяка и подписи верны', 'Маяк раундтары мен қолтаңбалары дұрыс'],
   problems: ['Problems', 'Расхождения', 'Сәйкессіздіктер'],
   WIN: ['Winner', 'Победитель', 'Жеңімпаз'],
   COMBINATION: ['Combination', 'Комбинация', 'Комбинация'],

@@ -2,15 +2,16 @@
 // Draw.resultJson): commitment, shuffle and deal, outcome, and every pool.
 import { hexToBytes, sha256Hex, shuffle, dealTote, dealStreets, cardName, outcomeOf, type ToteDeal } from './fair';
 import { verifyPools, type DrawResultJson } from './pools';
+import { checkBeacons, type Beacons } from './beacon';
 
-export interface Verdict { commitmentValid: boolean; cardsMatch: boolean; payoutsMatch: boolean; problems: string[]; ok: boolean }
+export interface Verdict { commitmentValid: boolean; cardsMatch: boolean; payoutsMatch: boolean; beaconsValid: boolean | null; problems: string[]; notes: string[]; ok: boolean }
 
 const same = (a: unknown, b: unknown) => JSON.stringify(a ?? []) === JSON.stringify(b ?? []);
 
 export async function verifyDraw(json: string): Promise<Verdict> {
   const problems: string[] = [];
   let r: DrawResultJson;
-  try { r = JSON.parse(json); } catch { return { commitmentValid: false, cardsMatch: false, payoutsMatch: false, problems: ['not JSON'], ok: false }; }
+  try { r = JSON.parse(json); } catch { return { commitmentValid: false, cardsMatch: false, payoutsMatch: false, beaconsValid: null, problems: ['not JSON'], notes: [], ok: false }; }
   let commitmentValid = false;
   let cardsMatch = false;
   const server = hexToBytes(r.serverSeed ?? '');
@@ -21,10 +22,19 @@ export async function verifyDraw(json: string): Promise<Verdict> {
     if (!commitmentValid) problems.push(`SHA-256 of the server seed is ${c}, the commitment is ${r.commitment}`);
   }
   let deal: ToteDeal | null = null;
-  const beacons = (r as { beacons?: { version?: number; signatures?: string[] } }).beacons;
+  const beacons = (r as { beacons?: Beacons }).beacons;
+  let beaconsValid: boolean | null = null;
+  const notes: string[] = [];
+  if (beacons) {
+    const pockets = (r.pockets ?? []).length > 0;
+    const board = (r.board ?? []).length;
+    const bc = await checkBeacons(beacons, [pockets, board >= 3, board >= 4, board >= 5]);
+    beaconsValid = bc.problems.length === 0;
+    problems.push(...bc.problems);
+    notes.push(...bc.notes);
+  }
   if (commitmentValid && server && beacons) {
-    // Version 2: per-street beacon randomness R_s = SHA-256(signature). The
-    // BLS signatures themselves are not checked here (see the README).
+    // Version 2: per-street beacon randomness R_s = SHA-256(signature).
     const rs = await Promise.all([0, 1, 2, 3].map(async (i) => {
       const sig = hexToBytes(beacons.signatures?.[i] ?? '');
       return sig && sig.length ? hexToBytes(await sha256Hex(sig)) : null;
@@ -56,5 +66,8 @@ export async function verifyDraw(json: string): Promise<Verdict> {
   problems.push(...poolProblems);
   const payoutsMatch = poolProblems.length === 0;
   const dealt = (r.pockets ?? []).length > 0;
-  return { commitmentValid, cardsMatch: dealt ? cardsMatch : true, payoutsMatch, problems, ok: commitmentValid && (dealt ? cardsMatch : true) && payoutsMatch };
+  return {
+    commitmentValid, cardsMatch: dealt ? cardsMatch : true, payoutsMatch, beaconsValid, problems, notes,
+    ok: commitmentValid && (dealt ? cardsMatch : true) && payoutsMatch && beaconsValid !== false,
+  };
 }

@@ -2,7 +2,8 @@
 // per second move no pixel of the page (cumulative layout shift measured by
 // Chromium's layout-shift entries), a phone-sized screen needs no horizontal
 // scrolling, every form control has an accessible name, and an expired access
-// token is refreshed without signing out.
+// token is refreshed without signing out. Then the admin pages: settings,
+// pause/resume, voiding a draw (checked by the browser verifier), jackpot.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { Server, launch, newPage, waitFor, playerViaApi, shot, sleep } from './harness.mjs';

@@ -71,3 +71,18 @@ test('pool arithmetic: a WIN pool worked by hand verifies, a changed payout does
   result.serverSeed = seedHex.replace(/^00/, '01');
   assert.equal((await verifyDraw(JSON.stringify(result))).commitmentValid, false);
 });
+
+test('beacon: quicknet round 1000 of docs/fairness.md verifies, another round or key does not; round after a deadline', async () => {
+  const b = await load('verify/beacon.ts');
+  const sig = 'b44679b9a59af2ec876b1a6b1ad52ea9b1615fc3982b19576350f93447cb1125e342b73a8dd2bacbe47e4b6b63ed5e39';
+  assert.equal(await b.verifyRound(1000, sig, b.QUICKNET.publicKey), true);
+  assert.equal(await b.verifyRound(1001, sig, b.QUICKNET.publicKey), false);
+  assert.equal(await b.verifyRound(1000, sig.replace(/^b4/, 'b5'), b.QUICKNET.publicKey), false);
+  const c = b.QUICKNET;
+  assert.equal(b.roundAfter(c.genesisUnixMs - 1, c), 1);
+  assert.equal(b.roundAfter(c.genesisUnixMs, c), 2, 'round 1 is published at genesis, so the first strictly after is 2');
+  assert.equal(b.roundAfter(c.genesisUnixMs + 2999, c), 2);
+  assert.equal(b.roundAfter(c.genesisUnixMs + 3000, c), 3);
+  const { problems } = await b.checkBeacons({ version: 2, chain: { ...c, hash: 'ff' }, closesAt: [], rounds: [] }, [false, false, false, false]);
+  assert.match(problems.join('\n'), /hash is not quicknet's/);
+});
