@@ -55,6 +55,7 @@ export async function placeBet(s: Slip) {
   return r.placeBet;
 }
 
+/** myBets lists the player's latest bets (of one draw when drawId is given), newest first. */
 export async function myBets(drawId?: string) {
-  return gql<MyBetsQuery>(MyBets, { drawId, first: 50 });
+  return gql<MyBetsQuery>(MyBets, { drawId, first: 20 });
 }

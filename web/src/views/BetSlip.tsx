@@ -27,7 +27,7 @@ export function BetSlip({ draw, positions }: { draw: DrawState; positions: numbe
 
   useEffect(() => {
     if (!user) return;
-    myBets(draw.id).then((r) => setBets(r.myBets.items), () => undefined);
+    myBets().then((r) => setBets(r.myBets.items), () => undefined);
   }, [draw.id, userTick.value, !!user]);
   useEffect(() => { if (!markets.includes(market) && markets.length) setMarket(markets[0]); }, [draw.openRound]);
 
@@ -47,7 +47,7 @@ export function BetSlip({ draw, positions }: { draw: DrawState; positions: numbe
       await placeBet(slip);
       setMsg({ kind: 'ok', text: t('betAccepted') });
       setKey(newKey());
-      const r = await myBets(draw.id);
+      const r = await myBets();
       setBets(r.myBets.items);
     } catch (err) {
       setMsg({ kind: 'error', text: errorText(err) });
@@ -102,11 +102,11 @@ export function BetSlip({ draw, positions }: { draw: DrawState; positions: numbe
       )}
       <h3>{t('myBets')}</h3>
       <table class="bets" data-testid="my-bets">
-        <thead><tr><th scope="col">{t('market')}</th><th scope="col">{t('selection')}</th><th scope="col">{t('stake')}</th><th scope="col">{t('status')}</th><th scope="col">{t('payout')}</th></tr></thead>
+        <thead><tr><th scope="col">{t('draw')}</th><th scope="col">{t('market')}</th><th scope="col">{t('selection')}</th><th scope="col">{t('stake')}</th><th scope="col">{t('status')}</th><th scope="col">{t('payout')}</th></tr></thead>
         <tbody>
           {bets.map((b) => (
             <tr key={b.id} data-bet={b.id} data-status={b.status}>
-              <td>{t(b.round)} · {t(b.market)}</td><td>{b.market === 'COMBINATION' ? t(b.selection) : b.selection}</td>
+              <td class="num">#{b.draw.number}</td><td>{t(b.round)} · {t(b.market)}</td><td>{b.market === 'COMBINATION' ? t(b.selection) : b.selection}</td>
               <td class="num">{money(b.stake)}</td><td>{t(b.status)}</td><td class="num" data-testid="payout">{money(b.payout)}</td>
             </tr>
           ))}
