@@ -126,6 +126,8 @@ test('player: register, verify, deposit, bet in every market over a whole draw, 
   await waitFor(async () => (await tableState(player))?.phase === 'SETTLED', 'settled draw', 120_000);
   await player.waitForSelector('[data-testid=result]');
   await shot(player, 'table-settled');
+  const [sw, iw] = await player.evaluate(() => [document.documentElement.scrollWidth, window.innerWidth]);
+  assert.ok(sw <= iw, `the settled table scrolls sideways: ${sw} > ${iw}`);
 
   // Payouts and balance against the server's records.
   const bets = await waitFor(async () => { const b = await myBetsNow(); return b.every((x) => x.status !== 'ACCEPTED') && b; }, 'bets settled');
