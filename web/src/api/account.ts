@@ -2,8 +2,8 @@
 // register, and the user event stream (bets settled, balance changes).
 import { signal } from '@preact/signals';
 import { gql, session, setSession, subscribe, type Session } from './client';
-import { Me, Login, Register, Logout, MyEvents, SubmitVerification } from './ops';
-import type { MeQuery, LoginMutation, RegisterMutation, MyEventsSubscription, RegisterInput, VerificationInput, SubmitVerificationMutation } from '../gql/graphql';
+import { Me, Login, Register, Logout, MyEvents, SubmitVerification, MyLedger } from './ops';
+import type { MyLedgerQuery, MeQuery, LoginMutation, RegisterMutation, MyEventsSubscription, RegisterInput, VerificationInput, SubmitVerificationMutation } from '../gql/graphql';
 
 export type Me = NonNullable<MeQuery['me']>;
 export const me = signal<Me | null>(null);
@@ -62,6 +62,13 @@ export async function submitVerification(input: VerificationInput) {
   const r = await gql<SubmitVerificationMutation>(SubmitVerification, { input });
   await loadMe();
   return r.submitVerification;
+}
+
+export type LedgerEntry = MyLedgerQuery['myLedger']['items'][number];
+
+/** ledger lists the latest entries of the signed-in player's wallet, newest first. */
+export async function ledger(first = 20): Promise<LedgerEntry[]> {
+  return (await gql<MyLedgerQuery>(MyLedger, { first })).myLedger.items;
 }
 
 /** ageOn reports the age in whole years of someone born on dob (YYYY-MM-DD) on the given day. */

@@ -7,6 +7,7 @@ import type { PlaceBetMutation, MyBetsQuery, Market, BettingRound } from '../gql
 
 export type MyBet = MyBetsQuery['myBets']['items'][number];
 
+
 export interface Slip {
   drawId: string;
   market: Market;
@@ -56,6 +57,6 @@ export async function placeBet(s: Slip) {
 }
 
 /** myBets lists the player's latest bets (of one draw when drawId is given), newest first. */
-export async function myBets(drawId?: string) {
-  return gql<MyBetsQuery>(MyBets, { drawId, first: 20 });
+export async function myBets(drawId?: string): Promise<MyBet[]> {
+  return (await gql<MyBetsQuery>(MyBets, { drawId, first: 20 })).myBets.items;
 }

@@ -139,12 +139,6 @@ export const DrawResultJson = /* GraphQL */ `
   query DrawResultJson($id: ID!) { draw(id: $id) { id number phase resultJson } }
 `;
 
-export const RecentDraws = /* GraphQL */ `
-  query RecentDraws($tableId: ID, $first: Int) {
-    results(tableId: $tableId, first: $first) { items { id number phase settledAt table { id name } } }
-  }
-`;
-
 export const HOLDEM_FIELDS = /* GraphQL */ `
   fragment HandFields on HoldemHand {
     id phase turn decisionDeadline board dealerCards dealerQualifies

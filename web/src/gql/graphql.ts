@@ -283,14 +283,6 @@ export type DrawResultJsonQueryVariables = Exact<{
 
 export type DrawResultJsonQuery = { draw: { id: string, number: number, phase: DrawPhase, resultJson: string | null } | null };
 
-export type RecentDrawsQueryVariables = Exact<{
-  tableId?: string | number | null | undefined;
-  first?: number | null | undefined;
-}>;
-
-
-export type RecentDrawsQuery = { results: { items: Array<{ id: string, number: number, phase: DrawPhase, settledAt: string | null, table: { id: string, name: string } }> } };
-
 export type HandFieldsFragment = { id: string, phase: HoldemPhase, turn: number | null, decisionDeadline: string | null, board: Array<string>, dealerCards: Array<string>, dealerQualifies: boolean | null, cut: string | null, totalStake: string, totalReturn: string | null, net: string | null, createdAt: string, settledAt: string | null, dealerHand: { category: HandCategory, description: string, cards: Array<string> } | null, boxes: Array<{ index: number, ante: string, bonus: string, bet: string, decision: HoldemDecision | null, timedOut: boolean, cards: Array<string>, outcome: HoldemOutcome | null, anteReturn: string | null, betReturn: string | null, bonusReturn: string | null, hand: { category: HandCategory, description: string, cards: Array<string> } | null, bonusHand: { category: HandCategory, description: string, cards: Array<string> } | null }>, shuffle: { commitment: string, publicSeed: string | null, serverSeed: string | null } };
 
 export type HoldemSettingsQueryVariables = Exact<{ [key: string]: never; }>;

@@ -1,8 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
-import { me, login, register, logout, submitVerification, ageOn, userTick } from '../api/account';
-import { gql } from '../api/client';
-import { MyLedger } from '../api/ops';
-import type { MyLedgerQuery, DocumentType } from '../gql/graphql';
+import { me, login, register, logout, submitVerification, ageOn, userTick, ledger, type LedgerEntry } from '../api/account';
+import type { DocumentType } from '../gql/graphql';
 import { t, money, errorText } from '../i18n';
 import { Field, Alert } from '../ui';
 
@@ -83,8 +81,8 @@ function Verification({ dob }: { dob: string }) {
 }
 
 function Ledger() {
-  const [rows, setRows] = useState<MyLedgerQuery['myLedger']['items']>([]);
-  useEffect(() => { gql<MyLedgerQuery>(MyLedger, { first: 20 }).then((r) => setRows(r.myLedger.items), () => undefined); }, [userTick.value]);
+  const [rows, setRows] = useState<LedgerEntry[]>([]);
+  useEffect(() => { ledger(20).then(setRows, () => undefined); }, [userTick.value]);
   return (
     <section aria-labelledby="ledger-h">
       <h2 id="ledger-h">{t('ledger')}</h2>

@@ -1,7 +1,8 @@
 import { useEffect, useState } from 'preact/hooks';
 import { gql } from '../api/client';
 import * as ops from '../api/ops';
-import type { PendingVerificationsQuery, TablesQuery } from '../gql/graphql';
+import type { TablesQuery } from '../gql/graphql';
+import { pendingVerifications, type Pending as PendingRow } from '../api/admin';
 import { me, newKey } from '../api/account';
 import { tiyn, fmtTiyn } from '../api/bets';
 import { t, money, errorText } from '../i18n';
@@ -30,9 +31,9 @@ function useAction() {
 }
 
 function Pending() {
-  const [items, setItems] = useState<PendingVerificationsQuery['pendingVerifications']['items']>([]);
+  const [items, setItems] = useState<PendingRow[]>([]);
   const [msg, run] = useAction();
-  const load = () => gql<PendingVerificationsQuery>(ops.PendingVerifications).then((r) => setItems(r.pendingVerifications.items), () => undefined);
+  const load = () => pendingVerifications().then(setItems, () => undefined);
   useEffect(() => { load(); const id = setInterval(load, 3000); return () => clearInterval(id); }, []);
   const decide = (id: string, approve: boolean) => run(async () => { await gql(ops.DecideVerification, { input: { id, approve, reason: approve ? null : 'document unreadable' } }); await load(); });
   return (

@@ -27,7 +27,7 @@ export function BetSlip({ draw, positions }: { draw: DrawState; positions: numbe
 
   useEffect(() => {
     if (!user) return;
-    myBets().then((r) => setBets(r.myBets.items), () => undefined);
+    myBets().then(setBets, () => undefined);
   }, [draw.id, userTick.value, !!user]);
   useEffect(() => { if (!markets.includes(market) && markets.length) setMarket(markets[0]); }, [draw.openRound]);
 
@@ -47,8 +47,7 @@ export function BetSlip({ draw, positions }: { draw: DrawState; positions: numbe
       await placeBet(slip);
       setMsg({ kind: 'ok', text: t('betAccepted') });
       setKey(newKey());
-      const r = await myBets();
-      setBets(r.myBets.items);
+      setBets(await myBets());
     } catch (err) {
       setMsg({ kind: 'error', text: errorText(err) });
     } finally {

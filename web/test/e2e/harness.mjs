@@ -99,6 +99,13 @@ export class Server {
   }
 }
 
+/** page selects the fields of a paged list; nodes reads its rows (the page shape lives here only). */
+export const page = (fields) => `items { ${fields} }`;
+export const nodes = (conn) => conn.items ?? conn.edges.map((e) => e.node);
+
+/** betInput is a PlaceBetInput for market and selection written "3", "FLUSH" or "1-2-3" (the input shape lives here only). */
+export const betInput = (drawId, market, selection, stake, idempotencyKey) => ({ drawId, market, selection, stake, idempotencyKey });
+
 /** launch starts a headless Chromium with a fresh temporary profile (Playwright's default for launch()). */
 export async function launch() {
   if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium`);
@@ -153,8 +160,8 @@ export async function playerViaApi(server, email, deposit = '5000.00') {
     { i: { email, password: 'player-password-123', name: 'Api Player', dateOfBirth: '1990-05-05' } })).register;
   await server.gql('mutation($i:VerificationInput!){submitVerification(input:$i){id}}', { i: { documentType: 'PASSPORT', documentNumber: 'N' + Date.now(), dateOfBirth: '1990-05-05' } }, reg.accessToken);
   const admin = await server.login(ADMIN.email, ADMIN.password);
-  const pend = await server.gql('{pendingVerifications(first:50){items{id user{id}}}}', {}, admin.accessToken);
-  const v = pend.pendingVerifications.items.find((x) => x.user.id === reg.user.id);
+  const pend = await server.gql(`{pendingVerifications(first:50){${page('id user{id}')}}}`, {}, admin.accessToken);
+  const v = nodes(pend.pendingVerifications).find((x) => x.user.id === reg.user.id);
   await server.gql('mutation($i:DecideVerificationInput!){decideVerification(input:$i){id}}', { i: { id: v.id, approve: true } }, admin.accessToken);
   await server.gql('mutation($i:CashInput!){deposit(input:$i){balance}}', { i: { userId: reg.user.id, amount: deposit, idempotencyKey: 'dep-' + email } }, admin.accessToken);
   return reg;

@@ -6,7 +6,7 @@
 // pause/resume, voiding a draw (checked by the browser verifier), jackpot.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { Server, launch, newPage, waitFor, playerViaApi, shot, sleep } from './harness.mjs';
+import { Server, launch, newPage, waitFor, playerViaApi, shot, sleep, betInput } from './harness.mjs';
 
 let server, browser;
 before(async () => { server = new Server({ timeScale: 2, env: { ACCESS_TOKEN_TTL: '8s' } }); await server.start(); browser = await launch(); });
@@ -69,7 +69,7 @@ test('pool updates at 4/s cause no layout shift; phone screen fits; controls are
     const pos = String(1 + (i % t.positions));
     const selection = m === 'WIN' ? pos : m === 'COMBINATION' ? cats[i % cats.length] : `${pos}-${1 + ((i + 1) % t.positions)}-${pos}`;
     const started = Date.now();
-    await server.gql('mutation($i:PlaceBetInput!){placeBet(input:$i){id}}', { i: { drawId: t.currentDraw.id, market: m, selection, stake: '100.00', idempotencyKey: 'jank-' + i } }, tok);
+    await server.gql('mutation($i:PlaceBetInput!){placeBet(input:$i){id}}', { i: betInput(t.currentDraw.id, m, selection, '100.00', 'jank-' + i) }, tok);
     if (m === 'WIN') total += 10000;
     await sleep(Math.max(0, 250 - (Date.now() - started)));
   }

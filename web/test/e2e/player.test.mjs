@@ -6,7 +6,7 @@
 // boxes.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { Server, launch, newPage, shot, token, waitFor, tableState, ADMIN, sleep } from './harness.mjs';
+import { Server, launch, newPage, shot, token, waitFor, tableState, ADMIN, sleep, page, nodes } from './harness.mjs';
 
 let server, browser;
 before(async () => { server = new Server({ timeScale: 4 }); await server.start(); browser = await launch(); });
@@ -115,7 +115,7 @@ test('player: register, verify, deposit, bet in every market over a whole draw, 
   const before = await player.locator('[data-testid=my-bets] tbody tr').count();
   assert.equal(await bet(player, 'EXPRESS', ['2', '2', '2'], '200', { dbl: true }), 'Bet accepted');
   await sleep(500);
-  const myBetsNow = async () => (await server.gql('query($d:ID){myBets(drawId:$d){items{id round market selection stake status payout}}}', { d: d1.id }, await token(player))).myBets.items;
+  const myBetsNow = async () => nodes((await server.gql(`query($d:ID){myBets(drawId:$d){${page('id round market selection stake status payout')}}}`, { d: d1.id }, await token(player))).myBets);
   assert.equal((await myBetsNow()).length, before + 1, 'a double click placed two bets');
   await waitRound('1', 'FLOP', 2.5);
   await shot(player, 'table-flop');
@@ -139,12 +139,13 @@ test('player: register, verify, deposit, bet in every market over a whole draw, 
     assert.equal(shown.replace(/[\s\u202f\u00a0₸]/g, ''), b.payout.replace(/\s/g, ''), `payout of bet ${b.id}`);
   }
   const tok = await token(player);
-  const led = (await server.gql('{ me { balance } myLedger(first: 100) { items { amount balanceAfter } } }', {}, tok));
+  const led = (await server.gql(`{ me { balance } myLedger(first: 100) { ${page('amount balanceAfter')} } }`, {}, tok));
+  const entries = nodes(led.myLedger);
   const staked = bets.reduce((a, b) => a + money(b.stake), 0);
   const paid = bets.reduce((a, b) => a + money(b.payout ?? '0'), 0);
   assert.equal(money(led.me.balance), 500000 - staked + paid, 'balance = deposit − stakes + payouts');
-  assert.equal(led.myLedger.items[0].balanceAfter, led.me.balance, 'ledger ends at the balance');
-  assert.equal(led.myLedger.items.reduce((a, e) => a + money(e.amount), 0), money(led.me.balance), 'ledger entries sum to the balance');
+  assert.equal(entries[0].balanceAfter, led.me.balance, 'ledger ends at the balance');
+  assert.equal(entries.reduce((a, e) => a + money(e.amount), 0), money(led.me.balance), 'ledger entries sum to the balance');
   await waitFor(async () => money((await player.locator('[data-testid=balance]').textContent()).replace(/[\s\u202f\u00a0₸]/g, '')) === money(led.me.balance), 'header balance = ledger');
 
   // A late joiner sees the same table as the player who watched from the start.
@@ -191,8 +192,8 @@ test('player: register, verify, deposit, bet in every market over a whole draw, 
   await player.locator('[data-box="2"] button', { hasText: 'Fold' }).click();
   await player.waitForSelector('[data-testid=holdem-hand][data-phase=SETTLED]');
   await shot(player, 'holdem-settled');
-  const hands = (await server.gql('{ holdemHands(first: 1) { items { id totalStake totalReturn shuffle { commitment } boxes { index decision outcome } } } me { balance } }', {}, await token(player)));
-  const h = hands.holdemHands.items[0];
+  const hands = (await server.gql(`{ holdemHands(first: 1) { ${page('id totalStake totalReturn shuffle { commitment } boxes { index decision outcome }')} } me { balance } }`, {}, await token(player)));
+  const h = nodes(hands.holdemHands)[0];
   assert.equal(h.shuffle.commitment, commitment, 'the hand is dealt from the commitment shown before the cut');
   assert.deepEqual(h.boxes.map((b) => b.decision), ['CALL', 'FOLD']);
   assert.equal(money(h.totalStake), 100 * 100 + 150 * 100 + 100 * 100 + 200 * 100);
