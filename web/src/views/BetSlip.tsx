@@ -101,11 +101,11 @@ export function BetSlip({ draw, positions }: { draw: DrawState; positions: numbe
       )}
       <h3>{t('myBets')}</h3>
       <table class="bets" data-testid="my-bets">
-        <thead><tr><th scope="col">{t('draw')}</th><th scope="col">{t('market')}</th><th scope="col">{t('selection')}</th><th scope="col">{t('stake')}</th><th scope="col">{t('status')}</th><th scope="col">{t('payout')}</th></tr></thead>
+        <thead><tr><th scope="col">{t('selection')}</th><th scope="col">{t('stake')}</th><th scope="col">{t('status')}</th><th scope="col">{t('payout')}</th></tr></thead>
         <tbody>
           {bets.map((b) => (
             <tr key={b.id} data-bet={b.id} data-status={b.status}>
-              <td class="num">#{b.draw.number}</td><td>{t(b.round)} · {t(b.market)}</td><td>{b.market === 'COMBINATION' ? t(b.selection) : b.selection}</td>
+              <td><small>#{b.draw.number} · {t(b.round)} · {t(b.market)}</small><br /><b>{b.market === 'COMBINATION' ? t(b.selection) : b.selection}</b></td>
               <td class="num">{money(b.stake)}</td><td>{t(b.status)}</td><td class="num" data-testid="payout">{money(b.payout)}</td>
             </tr>
           ))}
