@@ -4,6 +4,7 @@ go 1.26.8
 
 require (
 	github.com/99designs/gqlgen v0.17.98
+	github.com/cloudflare/circl v1.6.5
 	github.com/coder/websocket v1.8.15
 	github.com/glebarez/go-sqlite v1.21.2
 	github.com/glebarez/sqlite v1.11.0

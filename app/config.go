@@ -44,7 +44,17 @@ type Config struct {
 	DemoTables     bool          // DEMO_TABLES: create the two demo tables on first start, default true
 	DealerEnabled  bool          // DEALER: run table dealers in this replica, default true
 	TimeScale      float64       // TIME_SCALE: divides round lengths and card pacing (tests, demos), default 1
+	// The beacon the totalizator's cards are drawn from (docs/fairness.md).
+	Beacon           string // BEACON: drand (quicknet over HTTP; default in production) or local (default in development)
+	DrandURL         string // DRAND_URL: the drand HTTP relay, default https://api.drand.sh
+	BeaconAllowLocal bool   // BEACON_ALLOW_LOCAL: lets production run on the local beacon (which proves nothing to players)
+	BeaconSecret     string // BEACON_SECRET: key secret of the local beacon, 32+ bytes; replicas must share it
 }
+
+// defaultBeaconSecret keys the local beacon when BEACON_SECRET is not set.
+// It is public on purpose: the local beacon is for offline runs and proves
+// nothing, whatever its key.
+const defaultBeaconSecret = "pokertote local beacon: development only, proves nothing"
 
 // DefaultConfig returns the defaults of every setting.
 func DefaultConfig() Config {
@@ -69,6 +79,8 @@ func DefaultConfig() Config {
 		DemoTables:     true,
 		DealerEnabled:  true,
 		TimeScale:      1,
+		Beacon:         "local",
+		BeaconSecret:   defaultBeaconSecret,
 	}
 }
 
@@ -123,6 +135,13 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 	} else {
 		c.LogFormat = "json"
 	}
+	if !c.Development() {
+		c.Beacon = "drand"
+	}
+	str("BEACON", &c.Beacon)
+	str("DRAND_URL", &c.DrandURL)
+	flag("BEACON_ALLOW_LOCAL", &c.BeaconAllowLocal)
+	str("BEACON_SECRET", &c.BeaconSecret)
 	str("ADDR", &c.Addr)
 	if p := getenv("PORT"); p != "" && getenv("ADDR") == "" {
 		c.Addr = ":" + p
@@ -206,6 +225,20 @@ func (c Config) Validate() error {
 	if c.RedisURL != "" {
 		if u, err := url.Parse(c.RedisURL); err != nil || (u.Scheme != "redis" && u.Scheme != "rediss") {
 			problems = append(problems, errors.New("REDIS_URL must be a redis:// or rediss:// URL"))
+		}
+	}
+	switch {
+	case c.Beacon != "local" && c.Beacon != "drand":
+		problems = append(problems, fmt.Errorf("BEACON=%q must be drand or local", c.Beacon))
+	case c.Beacon == "local" && !c.Development() && !c.BeaconAllowLocal:
+		problems = append(problems, errors.New("BEACON=local in production: the local beacon is the server's own and proves nothing to players; use BEACON=drand, or set BEACON_ALLOW_LOCAL=true to run on it anyway"))
+	}
+	if len(c.BeaconSecret) < 32 {
+		problems = append(problems, errors.New("BEACON_SECRET must be at least 32 bytes"))
+	}
+	if c.DrandURL != "" {
+		if u, err := url.Parse(c.DrandURL); err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
+			problems = append(problems, errors.New("DRAND_URL must be an http(s):// URL"))
 		}
 	}
 	if c.MinAge < 18 {

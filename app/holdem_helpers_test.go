@@ -224,8 +224,23 @@ func stakesOf(t *testing.T, boxes []boxIn) []holdem.Stake {
 	return out
 }
 
+// withCommit adds the player's shuffle commitment to start's variables
+// when they have none (every hand starts from a seed committed before the
+// cut), and returns them.
+func withCommit(t *testing.T, p player, vars map[string]any) map[string]any {
+	t.Helper()
+	in := vars["in"].(map[string]any)
+	if _, ok := in["commitment"]; !ok {
+		var c struct{ HoldemCommit struct{ Commitment string } }
+		p.Client.MustDo(t, `mutation { holdemCommit { commitment } }`, nil, &c)
+		in["commitment"] = c.HoldemCommit.Commitment
+	}
+	return vars
+}
+
 func start(t *testing.T, p player, vars map[string]any) apiHand {
 	t.Helper()
+	withCommit(t, p, vars)
 	var out struct{ HoldemStart apiHand }
 	p.Client.MustDo(t, startMutation, vars, &out)
 	return out.HoldemStart

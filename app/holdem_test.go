@@ -172,7 +172,8 @@ func testHoldemTwoBoxes(t *testing.T, w *holdemWorld) {
 func testHoldemInsufficientFunds(t *testing.T, w *holdemWorld) {
 	p := newPlayer(t, w.c, "149.00")
 	before := w.snapshot(t, p)
-	p.Client.MustFail(t, "CONFLICT", "INSUFFICIENT_FUNDS", startMutation, startInput([]boxIn{{"100.00", "50.00"}}, "", "", "k1"))
+	p.Client.MustFail(t, "BAD_USER_INPUT", "COMMITMENT_REQUIRED", startMutation, startInput([]boxIn{{"100.00", "50.00"}}, "", "", "k1"))
+	p.Client.MustFail(t, "CONFLICT", "INSUFFICIENT_FUNDS", startMutation, withCommit(t, p, startInput([]boxIn{{"100.00", "50.00"}}, "", "", "k1")))
 	w.wantMoved(t, p, before, 0)
 	var page struct {
 		HoldemHands struct{ Items []struct{ ID string } }
@@ -232,7 +233,7 @@ func testHoldemIdempotentStart(t *testing.T, w *holdemWorld) {
 	p.Client.MustFail(t, "CONFLICT", "IDEMPOTENCY_KEY_REUSED", startMutation, startInput([]boxIn{{"200.00", ""}}, "my cut", "", "retry-me"))
 
 	// Concurrent retries (a client that timed out and tried again at once).
-	burst := startInput([]boxIn{{"100.00", ""}}, "", "", "burst")
+	burst := withCommit(t, p, startInput([]boxIn{{"100.00", ""}}, "", "", "burst"))
 	ids := make(chan string, 10)
 	var wg sync.WaitGroup
 	for range 10 {

@@ -10,7 +10,9 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 
+	"github.com/pokertote/pokertote/domain/beacon"
 	"github.com/pokertote/pokertote/domain/tote"
+	"github.com/pokertote/pokertote/drand"
 	"github.com/pokertote/pokertote/graph"
 	"github.com/pokertote/pokertote/graph/model"
 	"github.com/pokertote/pokertote/persistence"
@@ -22,16 +24,54 @@ const (
 	toteLeaseTTL = 10 * time.Second
 	toteMaxStall = 5 * time.Minute
 	toteScan     = 2 * time.Second
+	// toteBeaconWait is how long a street waits for its beacon round.
+	toteBeaconWait = 20 * time.Second
+	// localBeaconPeriod is the local beacon's period before TIME_SCALE: the
+	// same 3 s as drand's quicknet.
+	localBeaconPeriod = 3 * time.Second
 )
+
+// beaconSource builds the beacon the dealers draw every street from: drand's
+// quicknet over HTTP, or the local chain (its period divided by TIME_SCALE
+// so fast test servers stay fast). Production refuses the local chain
+// unless BEACON_ALLOW_LOCAL (Config.Validate).
+func (a *App) beaconSource(ctx context.Context) (beacon.Source, error) {
+	if a.cfg.Beacon == "drand" {
+		c := drand.New(a.cfg.DrandURL, beacon.Quicknet, nil)
+		cctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+		defer cancel()
+		if err := c.CheckInfo(cctx); err != nil {
+			// Draws void (never deal) while the relay is unreachable; say so now.
+			a.log.Warn("drand relay not usable at start: draws will be voided until it answers", "err", err)
+		}
+		a.log.Info("beacon", "chain", "quicknet", "hash", beacon.Quicknet.Hash)
+		return c, nil
+	}
+	period := max(time.Duration(float64(localBeaconPeriod)/max(a.cfg.TimeScale, 1)), time.Millisecond)
+	l, err := beacon.NewLocal([]byte(a.cfg.BeaconSecret), period, time.Now)
+	if err != nil {
+		return nil, err
+	}
+	if !a.cfg.Development() {
+		a.log.Warn("LOCAL beacon in production (BEACON_ALLOW_LOCAL): results prove nothing to players", "hash", l.Chain().Hash)
+	} else {
+		a.log.Info("beacon", "chain", "local", "hash", l.Chain().Hash, "period", period)
+	}
+	return l, nil
+}
 
 // startTote builds the totalizator: its store, service, the GraphQL part of
 // it, the two demo tables on first start (DEMO_TABLES) and, when DEALER is
 // on, the dealers of every table (one per table across replicas, by lease).
 func (a *App) startTote(ctx context.Context) error {
 	repo := persistence.NewToteRepo(a.db, a.ledger)
+	src, err := a.beaconSource(ctx)
+	if err != nil {
+		return fmt.Errorf("totalizator beacon: %w", err)
+	}
 	svc, err := tote.NewService(tote.Config{
 		Store: repo, Ledger: a.ledger, Gate: a.accounts, Publisher: a.broker, Auditor: a.users,
-		Log: a.log.With("component", "tote"), TimeScale: a.cfg.TimeScale,
+		Log: a.log.With("component", "tote"), TimeScale: a.cfg.TimeScale, Beacon: src,
 	})
 	if err != nil {
 		return fmt.Errorf("totalizator: %w", err)
@@ -57,6 +97,9 @@ func (a *App) startTote(ctx context.Context) error {
 		Owner:    dealerOwner(),
 		LeaseTTL: max(time.Duration(float64(toteLeaseTTL)/scale), 500*time.Millisecond),
 		MaxStall: max(time.Duration(float64(toteMaxStall)/scale), 5*time.Second),
+		// How long a street waits for its beacon round before the draw is
+		// voided (also capped at half the next betting round).
+		BeaconWait: max(time.Duration(float64(toteBeaconWait)/scale), 50*time.Millisecond),
 	}
 	scan := max(time.Duration(float64(toteScan)/scale), 200*time.Millisecond)
 	sup := tote.NewSupervisor(svc, repo, &tote.ExactOdds{}, dcfg, scan)

@@ -13,6 +13,7 @@ import (
 
 	"github.com/pokertote/pokertote/app"
 	"github.com/pokertote/pokertote/domain/money"
+	"github.com/pokertote/pokertote/domain/tote"
 	"github.com/pokertote/pokertote/internal/gqltest"
 )
 
@@ -251,13 +252,54 @@ func checkSettlement(t *testing.T, c *gqltest.Client, drawID string, players []p
 	}
 	var v struct {
 		VerifyDraw struct {
-			CommitmentValid, CardsMatch, PayoutsMatch bool
-			Problems                                  []string
+			CommitmentValid, CardsMatch, PayoutsMatch, BeaconsValid bool
+			Beacon                                                  string
+			Problems                                                []string
+			Draw                                                    struct {
+				Shuffle struct {
+					Beacons struct {
+						Chain   struct{ Name string }
+						Streets []struct {
+							Round     int64
+							Signature string
+						}
+					}
+				}
+			}
 		}
 	}
-	c.MustDo(t, `query($d: ID!) { verifyDraw(id: $d) { commitmentValid cardsMatch payoutsMatch problems } }`, map[string]any{"d": drawID}, &v)
+	c.MustDo(t, `query($d: ID!) { verifyDraw(id: $d) { commitmentValid cardsMatch payoutsMatch beaconsValid beacon problems
+	  draw { shuffle { beacons { chain { name } streets { round signature } } } } } }`, map[string]any{"d": drawID}, &v)
+	if vd := v.VerifyDraw; !vd.CommitmentValid || !vd.CardsMatch || !vd.PayoutsMatch || !vd.BeaconsValid || vd.Beacon != "local" || len(vd.Problems) > 0 {
+		t.Errorf("verifyDraw: %+v", vd)
+	}
+	if b := v.VerifyDraw.Draw.Shuffle.Beacons; b.Chain.Name != "local" || len(b.Streets) != 4 || b.Streets[3].Signature == "" || b.Streets[0].Round >= b.Streets[3].Round {
+		t.Errorf("draw.shuffle.beacons: %+v", b)
+	}
 	if vd := v.VerifyDraw; !vd.CommitmentValid || !vd.CardsMatch || !vd.PayoutsMatch || len(vd.Problems) > 0 {
 		t.Errorf("verifyDraw: %+v", vd)
+	}
+	verifyPublishedJSON(t, c, drawID)
+}
+
+// verifyPublishedJSON checks the draw from its published result JSON alone,
+// as an outsider would (no verifyDraw call): every street was drawn from
+// the local beacon, and every link of the result holds.
+func verifyPublishedJSON(t *testing.T, c *gqltest.Client, drawID string) {
+	t.Helper()
+	var out struct {
+		Draw struct {
+			ResultJSON string `json:"resultJson"`
+		}
+	}
+	c.MustDo(t, `query($d: ID!) { draw(id: $d) { resultJson } }`, map[string]any{"d": drawID}, &out)
+	var res tote.DrawResult
+	if err := json.Unmarshal([]byte(out.Draw.ResultJSON), &res); err != nil {
+		t.Fatalf("resultJson: %v", err)
+	}
+	v := tote.VerifyResult(res)
+	if len(v.Problems) > 0 || !v.BeaconsValid || v.Beacon != "local" || res.Beacons.Signatures[3] == "" {
+		t.Errorf("the published result does not verify on its own: %+v", v)
 	}
 }
 

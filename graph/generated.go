@@ -70,6 +70,30 @@ type ComplexityRoot struct {
 		User                  func(childComplexity int) int
 	}
 
+	BeaconChain struct {
+		Genesis   func(childComplexity int) int
+		Hash      func(childComplexity int) int
+		Name      func(childComplexity int) int
+		PeriodMs  func(childComplexity int) int
+		PublicKey func(childComplexity int) int
+		Scheme    func(childComplexity int) int
+	}
+
+	BeaconStreet struct {
+		ClosesAt    func(childComplexity int) int
+		Deadline    func(childComplexity int) int
+		Name        func(childComplexity int) int
+		PublishedAt func(childComplexity int) int
+		Round       func(childComplexity int) int
+		Signature   func(childComplexity int) int
+	}
+
+	Beacons struct {
+		Chain   func(childComplexity int) int
+		Streets func(childComplexity int) int
+		Version func(childComplexity int) int
+	}
+
 	Bet struct {
 		Draw      func(childComplexity int) int
 		ID        func(childComplexity int) int
@@ -139,6 +163,8 @@ type ComplexityRoot struct {
 	}
 
 	DrawVerification struct {
+		Beacon          func(childComplexity int) int
+		BeaconsValid    func(childComplexity int) int
 		CardsMatch      func(childComplexity int) int
 		CommitmentValid func(childComplexity int) int
 		Draw            func(childComplexity int) int
@@ -363,6 +389,7 @@ type ComplexityRoot struct {
 	}
 
 	Shuffle struct {
+		Beacons    func(childComplexity int) int
 		Commitment func(childComplexity int) int
 		PublicSeed func(childComplexity int) int
 		ServerSeed func(childComplexity int) int
@@ -625,6 +652,99 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.AuthPayload.User(childComplexity), true
+
+	case "BeaconChain.genesis":
+		if e.ComplexityRoot.BeaconChain.Genesis == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BeaconChain.Genesis(childComplexity), true
+	case "BeaconChain.hash":
+		if e.ComplexityRoot.BeaconChain.Hash == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BeaconChain.Hash(childComplexity), true
+	case "BeaconChain.name":
+		if e.ComplexityRoot.BeaconChain.Name == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BeaconChain.Name(childComplexity), true
+	case "BeaconChain.periodMs":
+		if e.ComplexityRoot.BeaconChain.PeriodMs == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BeaconChain.PeriodMs(childComplexity), true
+	case "BeaconChain.publicKey":
+		if e.ComplexityRoot.BeaconChain.PublicKey == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BeaconChain.PublicKey(childComplexity), true
+	case "BeaconChain.scheme":
+		if e.ComplexityRoot.BeaconChain.Scheme == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BeaconChain.Scheme(childComplexity), true
+
+	case "BeaconStreet.closesAt":
+		if e.ComplexityRoot.BeaconStreet.ClosesAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BeaconStreet.ClosesAt(childComplexity), true
+	case "BeaconStreet.deadline":
+		if e.ComplexityRoot.BeaconStreet.Deadline == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BeaconStreet.Deadline(childComplexity), true
+	case "BeaconStreet.name":
+		if e.ComplexityRoot.BeaconStreet.Name == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BeaconStreet.Name(childComplexity), true
+	case "BeaconStreet.publishedAt":
+		if e.ComplexityRoot.BeaconStreet.PublishedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BeaconStreet.PublishedAt(childComplexity), true
+	case "BeaconStreet.round":
+		if e.ComplexityRoot.BeaconStreet.Round == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BeaconStreet.Round(childComplexity), true
+	case "BeaconStreet.signature":
+		if e.ComplexityRoot.BeaconStreet.Signature == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BeaconStreet.Signature(childComplexity), true
+
+	case "Beacons.chain":
+		if e.ComplexityRoot.Beacons.Chain == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Beacons.Chain(childComplexity), true
+	case "Beacons.streets":
+		if e.ComplexityRoot.Beacons.Streets == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Beacons.Streets(childComplexity), true
+	case "Beacons.version":
+		if e.ComplexityRoot.Beacons.Version == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Beacons.Version(childComplexity), true
 
 	case "Bet.draw":
 		if e.ComplexityRoot.Bet.Draw == nil {
@@ -920,6 +1040,18 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.DrawResult.WinningCategory(childComplexity), true
 
+	case "DrawVerification.beacon":
+		if e.ComplexityRoot.DrawVerification.Beacon == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DrawVerification.Beacon(childComplexity), true
+	case "DrawVerification.beaconsValid":
+		if e.ComplexityRoot.DrawVerification.BeaconsValid == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DrawVerification.BeaconsValid(childComplexity), true
 	case "DrawVerification.cardsMatch":
 		if e.ComplexityRoot.DrawVerification.CardsMatch == nil {
 			break
@@ -2051,6 +2183,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.SelectionTotal.Stake(childComplexity), true
 
+	case "Shuffle.beacons":
+		if e.ComplexityRoot.Shuffle.Beacons == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Shuffle.Beacons(childComplexity), true
 	case "Shuffle.commitment":
 		if e.ComplexityRoot.Shuffle.Commitment == nil {
 			break
@@ -2735,6 +2873,47 @@ type Shuffle {
   publicSeed: String
   "The server seed, hex; null until the draw or hand is over."
   serverSeed: String
+  "Totalizator draws: the beacon rounds the streets are drawn from, committed when the draw opened (docs/fairness.md); null for Casino Hold'em and for version-1 draws."
+  beacons: Beacons
+}
+
+# ---------------------------------------------------------------- fairness (issue 10)
+
+"A draw's commitment to its public randomness beacon, and the rounds fetched so far."
+type Beacons {
+  "Version of the fair deal (2)."
+  version: Int!
+  chain: BeaconChain!
+  "One per street, in order: pockets, flop, turn, river."
+  streets: [BeaconStreet!]!
+}
+
+"A beacon chain: drand's quicknet, or the server's own local chain (which proves nothing to players)."
+type BeaconChain {
+  "quicknet or local."
+  name: String!
+  hash: String!
+  scheme: String!
+  "BLS12-381 G2 public key, hex."
+  publicKey: String!
+  "When round 1 was published."
+  genesis: Time!
+  periodMs: Int!
+}
+
+"The beacon round one street is drawn from."
+type BeaconStreet {
+  "pockets, flop, turn or river."
+  name: String!
+  "When the street's betting round closes (committed when the draw opened)."
+  closesAt: Time!
+  "The first beacon round published after closesAt."
+  round: Int64!
+  publishedAt: Time!
+  "The draw is voided if the round is not available by then."
+  deadline: Time!
+  "The round's BLS signature, hex, once the dealer fetched and verified it."
+  signature: String
 }
 
 # ---------------------------------------------------------------- totalizator
@@ -2984,6 +3163,10 @@ type DrawVerification {
   cardsMatch: Boolean!
   "Every pool recomputed from the bets gives the published coefficients and payouts."
   payoutsMatch: Boolean!
+  "The beacon chain is known, every round is the first after its close and every signature verifies (version-1 draws: the public seed matches the round-1 bets)."
+  beaconsValid: Boolean!
+  "The beacon chain the cards were drawn from: quicknet, local, or null for a version-1 draw."
+  beacon: String
   problems: [String!]!
 }
 
@@ -3209,9 +3392,10 @@ input HoldemStartInput {
   "Optional: any text of the player's (at most 256 bytes), mixed into the shuffle."
   cut: String
   """
-  Optional: the commitment returned by holdemCommit. The hand is then dealt
-  from that seed, which was fixed before the cut was chosen. Without it the
-  server draws a fresh seed for this hand.
+  Required (BAD_USER_INPUT COMMITMENT_REQUIRED without it): the commitment
+  returned by holdemCommit. The hand is dealt from that seed, which was fixed
+  and shown before the cut was chosen, so the house cannot pick it to suit
+  the cut (docs/fairness.md).
   """
   commitment: String
   idempotencyKey: String!
@@ -3347,6 +3531,54 @@ func (ec *executionContext) childFields_AuthPayload(ctx context.Context, field g
 		return ec.fieldContext_AuthPayload_user(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type AuthPayload", field.Name)
+}
+
+func (ec *executionContext) childFields_BeaconChain(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "name":
+		return ec.fieldContext_BeaconChain_name(ctx, field)
+	case "hash":
+		return ec.fieldContext_BeaconChain_hash(ctx, field)
+	case "scheme":
+		return ec.fieldContext_BeaconChain_scheme(ctx, field)
+	case "publicKey":
+		return ec.fieldContext_BeaconChain_publicKey(ctx, field)
+	case "genesis":
+		return ec.fieldContext_BeaconChain_genesis(ctx, field)
+	case "periodMs":
+		return ec.fieldContext_BeaconChain_periodMs(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type BeaconChain", field.Name)
+}
+
+func (ec *executionContext) childFields_BeaconStreet(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "name":
+		return ec.fieldContext_BeaconStreet_name(ctx, field)
+	case "closesAt":
+		return ec.fieldContext_BeaconStreet_closesAt(ctx, field)
+	case "round":
+		return ec.fieldContext_BeaconStreet_round(ctx, field)
+	case "publishedAt":
+		return ec.fieldContext_BeaconStreet_publishedAt(ctx, field)
+	case "deadline":
+		return ec.fieldContext_BeaconStreet_deadline(ctx, field)
+	case "signature":
+		return ec.fieldContext_BeaconStreet_signature(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type BeaconStreet", field.Name)
+}
+
+func (ec *executionContext) childFields_Beacons(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "version":
+		return ec.fieldContext_Beacons_version(ctx, field)
+	case "chain":
+		return ec.fieldContext_Beacons_chain(ctx, field)
+	case "streets":
+		return ec.fieldContext_Beacons_streets(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Beacons", field.Name)
 }
 
 func (ec *executionContext) childFields_Bet(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -3495,6 +3727,10 @@ func (ec *executionContext) childFields_DrawVerification(ctx context.Context, fi
 		return ec.fieldContext_DrawVerification_cardsMatch(ctx, field)
 	case "payoutsMatch":
 		return ec.fieldContext_DrawVerification_payoutsMatch(ctx, field)
+	case "beaconsValid":
+		return ec.fieldContext_DrawVerification_beaconsValid(ctx, field)
+	case "beacon":
+		return ec.fieldContext_DrawVerification_beacon(ctx, field)
 	case "problems":
 		return ec.fieldContext_DrawVerification_problems(ctx, field)
 	}
@@ -3855,6 +4091,8 @@ func (ec *executionContext) childFields_Shuffle(ctx context.Context, field graph
 		return ec.fieldContext_Shuffle_publicSeed(ctx, field)
 	case "serverSeed":
 		return ec.fieldContext_Shuffle_serverSeed(ctx, field)
+	case "beacons":
+		return ec.fieldContext_Shuffle_beacons(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Shuffle", field.Name)
 }
@@ -5177,6 +5415,369 @@ func (ec *executionContext) fieldContext_AuthPayload_user(_ context.Context, fie
 	return fc, nil
 }
 
+func (ec *executionContext) _BeaconChain_name(ctx context.Context, field graphql.CollectedField, obj *model.BeaconChain) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BeaconChain_name(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Name, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_BeaconChain_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BeaconChain", field, false, false, "String")
+}
+
+func (ec *executionContext) _BeaconChain_hash(ctx context.Context, field graphql.CollectedField, obj *model.BeaconChain) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BeaconChain_hash(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Hash, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_BeaconChain_hash(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BeaconChain", field, false, false, "String")
+}
+
+func (ec *executionContext) _BeaconChain_scheme(ctx context.Context, field graphql.CollectedField, obj *model.BeaconChain) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BeaconChain_scheme(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Scheme, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_BeaconChain_scheme(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BeaconChain", field, false, false, "String")
+}
+
+func (ec *executionContext) _BeaconChain_publicKey(ctx context.Context, field graphql.CollectedField, obj *model.BeaconChain) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BeaconChain_publicKey(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PublicKey, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_BeaconChain_publicKey(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BeaconChain", field, false, false, "String")
+}
+
+func (ec *executionContext) _BeaconChain_genesis(ctx context.Context, field graphql.CollectedField, obj *model.BeaconChain) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BeaconChain_genesis(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Genesis, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_BeaconChain_genesis(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BeaconChain", field, false, false, "Time")
+}
+
+func (ec *executionContext) _BeaconChain_periodMs(ctx context.Context, field graphql.CollectedField, obj *model.BeaconChain) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BeaconChain_periodMs(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PeriodMs, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_BeaconChain_periodMs(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BeaconChain", field, false, false, "Int")
+}
+
+func (ec *executionContext) _BeaconStreet_name(ctx context.Context, field graphql.CollectedField, obj *model.BeaconStreet) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BeaconStreet_name(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Name, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_BeaconStreet_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BeaconStreet", field, false, false, "String")
+}
+
+func (ec *executionContext) _BeaconStreet_closesAt(ctx context.Context, field graphql.CollectedField, obj *model.BeaconStreet) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BeaconStreet_closesAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ClosesAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_BeaconStreet_closesAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BeaconStreet", field, false, false, "Time")
+}
+
+func (ec *executionContext) _BeaconStreet_round(ctx context.Context, field graphql.CollectedField, obj *model.BeaconStreet) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BeaconStreet_round(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Round, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt642int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_BeaconStreet_round(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BeaconStreet", field, false, false, "Int64")
+}
+
+func (ec *executionContext) _BeaconStreet_publishedAt(ctx context.Context, field graphql.CollectedField, obj *model.BeaconStreet) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BeaconStreet_publishedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PublishedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_BeaconStreet_publishedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BeaconStreet", field, false, false, "Time")
+}
+
+func (ec *executionContext) _BeaconStreet_deadline(ctx context.Context, field graphql.CollectedField, obj *model.BeaconStreet) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BeaconStreet_deadline(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Deadline, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_BeaconStreet_deadline(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BeaconStreet", field, false, false, "Time")
+}
+
+func (ec *executionContext) _BeaconStreet_signature(ctx context.Context, field graphql.CollectedField, obj *model.BeaconStreet) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BeaconStreet_signature(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Signature, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_BeaconStreet_signature(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BeaconStreet", field, false, false, "String")
+}
+
+func (ec *executionContext) _Beacons_version(ctx context.Context, field graphql.CollectedField, obj *model.Beacons) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Beacons_version(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Version, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Beacons_version(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Beacons", field, false, false, "Int")
+}
+
+func (ec *executionContext) _Beacons_chain(ctx context.Context, field graphql.CollectedField, obj *model.Beacons) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Beacons_chain(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Chain, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.BeaconChain) graphql.Marshaler {
+			return ec.marshalNBeaconChain2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐBeaconChain(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Beacons_chain(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Beacons",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_BeaconChain(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Beacons_streets(ctx context.Context, field graphql.CollectedField, obj *model.Beacons) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Beacons_streets(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Streets, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []model.BeaconStreet) graphql.Marshaler {
+			return ec.marshalNBeaconStreet2ᚕgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐBeaconStreetᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Beacons_streets(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Beacons",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_BeaconStreet(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Bet_id(ctx context.Context, field graphql.CollectedField, obj *model.Bet) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -6468,6 +7069,52 @@ func (ec *executionContext) _DrawVerification_payoutsMatch(ctx context.Context, 
 }
 func (ec *executionContext) fieldContext_DrawVerification_payoutsMatch(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("DrawVerification", field, false, false, "Boolean")
+}
+
+func (ec *executionContext) _DrawVerification_beaconsValid(ctx context.Context, field graphql.CollectedField, obj *model.DrawVerification) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DrawVerification_beaconsValid(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.BeaconsValid, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DrawVerification_beaconsValid(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DrawVerification", field, false, false, "Boolean")
+}
+
+func (ec *executionContext) _DrawVerification_beacon(ctx context.Context, field graphql.CollectedField, obj *model.DrawVerification) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DrawVerification_beacon(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Beacon, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_DrawVerification_beacon(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DrawVerification", field, false, false, "String")
 }
 
 func (ec *executionContext) _DrawVerification_problems(ctx context.Context, field graphql.CollectedField, obj *model.DrawVerification) (ret graphql.Marshaler) {
@@ -11441,6 +12088,38 @@ func (ec *executionContext) fieldContext_Shuffle_serverSeed(_ context.Context, f
 	return graphql.NewScalarFieldContext("Shuffle", field, false, false, "String")
 }
 
+func (ec *executionContext) _Shuffle_beacons(ctx context.Context, field graphql.CollectedField, obj *model.Shuffle) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Shuffle_beacons(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Beacons, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Beacons) graphql.Marshaler {
+			return ec.marshalOBeacons2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐBeacons(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Shuffle_beacons(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Shuffle",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Beacons(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Subscription_tableEvents(ctx context.Context, field graphql.CollectedField) (ret func(ctx context.Context) graphql.Marshaler) {
 	return graphql.ResolveFieldStream(
 		ctx,
@@ -14772,6 +15451,165 @@ func (ec *executionContext) _AuthPayload(ctx context.Context, sel ast.SelectionS
 	return out
 }
 
+var beaconChainImplementors = []string{"BeaconChain"}
+
+func (ec *executionContext) _BeaconChain(ctx context.Context, sel ast.SelectionSet, obj *model.BeaconChain) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, beaconChainImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("BeaconChain")
+		case "name":
+			out.Values[i] = ec._BeaconChain_name(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "hash":
+			out.Values[i] = ec._BeaconChain_hash(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "scheme":
+			out.Values[i] = ec._BeaconChain_scheme(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "publicKey":
+			out.Values[i] = ec._BeaconChain_publicKey(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "genesis":
+			out.Values[i] = ec._BeaconChain_genesis(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "periodMs":
+			out.Values[i] = ec._BeaconChain_periodMs(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var beaconStreetImplementors = []string{"BeaconStreet"}
+
+func (ec *executionContext) _BeaconStreet(ctx context.Context, sel ast.SelectionSet, obj *model.BeaconStreet) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, beaconStreetImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("BeaconStreet")
+		case "name":
+			out.Values[i] = ec._BeaconStreet_name(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "closesAt":
+			out.Values[i] = ec._BeaconStreet_closesAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "round":
+			out.Values[i] = ec._BeaconStreet_round(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "publishedAt":
+			out.Values[i] = ec._BeaconStreet_publishedAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "deadline":
+			out.Values[i] = ec._BeaconStreet_deadline(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "signature":
+			out.Values[i] = ec._BeaconStreet_signature(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var beaconsImplementors = []string{"Beacons"}
+
+func (ec *executionContext) _Beacons(ctx context.Context, sel ast.SelectionSet, obj *model.Beacons) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, beaconsImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("Beacons")
+		case "version":
+			out.Values[i] = ec._Beacons_version(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "chain":
+			out.Values[i] = ec._Beacons_chain(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "streets":
+			out.Values[i] = ec._Beacons_streets(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
 var betImplementors = []string{"Bet"}
 
 func (ec *executionContext) _Bet(ctx context.Context, sel ast.SelectionSet, obj *model.Bet) graphql.Marshaler {
@@ -15238,6 +16076,16 @@ func (ec *executionContext) _DrawVerification(ctx context.Context, sel ast.Selec
 		case "payoutsMatch":
 			out.Values[i] = ec._DrawVerification_payoutsMatch(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "beaconsValid":
+			out.Values[i] = ec._DrawVerification_beaconsValid(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "beacon":
+			out.Values[i] = ec._DrawVerification_beacon(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "problems":
@@ -16731,6 +17579,11 @@ func (ec *executionContext) _Shuffle(ctx context.Context, sel ast.SelectionSet, 
 			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
+		case "beacons":
+			out.Values[i] = ec._Shuffle_beacons(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -17614,6 +18467,34 @@ func (ec *executionContext) marshalNAuthPayload2ᚖgithubᚗcomᚋpokertoteᚋpo
 		return graphql.Null
 	}
 	return ec._AuthPayload(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNBeaconChain2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐBeaconChain(ctx context.Context, sel ast.SelectionSet, v *model.BeaconChain) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "BeaconChain!")
+		return graphql.Null
+	}
+	return ec._BeaconChain(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNBeaconStreet2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐBeaconStreet(ctx context.Context, sel ast.SelectionSet, v model.BeaconStreet) graphql.Marshaler {
+	return ec._BeaconStreet(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNBeaconStreet2ᚕgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐBeaconStreetᚄ(ctx context.Context, sel ast.SelectionSet, v []model.BeaconStreet) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNBeaconStreet2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐBeaconStreet(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
 }
 
 func (ec *executionContext) marshalNBet2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐBet(ctx context.Context, sel ast.SelectionSet, v model.Bet) graphql.Marshaler {
@@ -18626,6 +19507,13 @@ func (ec *executionContext) marshalN__TypeKind2string(ctx context.Context, sel a
 		graphql.AddInvalidNullFromMarshaler(ctx, "__TypeKind!")
 	}
 	return res
+}
+
+func (ec *executionContext) marshalOBeacons2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐBeacons(ctx context.Context, sel ast.SelectionSet, v *model.Beacons) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._Beacons(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalOBet2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐBet(ctx context.Context, sel ast.SelectionSet, v *model.Bet) graphql.Marshaler {

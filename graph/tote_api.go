@@ -437,6 +437,10 @@ func (a *ToteAPI) VerifyDraw(ctx context.Context, drawID string) (*model.DrawVer
 	if err != nil {
 		return nil, err
 	}
-	return &model.DrawVerification{Draw: md, CommitmentValid: v.CommitmentValid, CardsMatch: v.CardsMatch,
-		PayoutsMatch: v.PayoutsMatch, Problems: orEmpty(v.Problems)}, nil
+	out := &model.DrawVerification{Draw: md, CommitmentValid: v.CommitmentValid, CardsMatch: v.CardsMatch,
+		PayoutsMatch: v.PayoutsMatch, BeaconsValid: v.BeaconsValid, Problems: orEmpty(v.Problems)}
+	if v.Beacon != "" {
+		out.Beacon = ptrTo(v.Beacon)
+	}
+	return out, nil
 }

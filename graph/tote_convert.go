@@ -108,7 +108,7 @@ func toModelDraw(d tote.Draw, t tote.Table) *model.Draw {
 		ID: id(d.ID), Table: toModelTable(t), Number: int(d.Number), Phase: model.DrawPhase(d.Phase),
 		OpenRound: roundPtr(d.OpenRound()), MinStake: model.Money(d.MinStake), MaxStake: model.Money(t.Settings.MaxStake),
 		Board: cardStrings(d.Board), Burned: []string{}, OpenedAt: d.OpenedAt,
-		Shuffle: &model.Shuffle{Commitment: cards.FormatCommitment(d.Commitment)},
+		Shuffle: &model.Shuffle{Commitment: cards.FormatCommitment(d.Commitment), Beacons: toModelBeacons(d.Beacons)},
 		Odds:    toModelOdds(d.Odds),
 	}
 	if !d.RoundClosesAt.IsZero() && out.OpenRound != nil {

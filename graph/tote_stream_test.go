@@ -38,7 +38,7 @@ func newStreamWorld(t *testing.T) *streamWorld {
 	h := totetest.NewHarness(t, totetest.Env{Store: store, Leases: store, Ledger: led}, 2)
 	hub := event.NewHub()
 	t.Cleanup(hub.Close)
-	svc, err := tote.NewService(tote.Config{Store: store, Ledger: led, Gate: totetest.AllowAll{}, Publisher: hubPublisher{hub}, Clock: h.Clock})
+	svc, err := tote.NewService(tote.Config{Store: store, Ledger: led, Gate: totetest.AllowAll{}, Publisher: hubPublisher{hub}, Clock: h.Clock, Beacon: h.Beacon()})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -69,11 +69,22 @@ func (e *holdemEnv) service(t *testing.T) *holdem.Service {
 
 func startHand(t *testing.T, svc *holdem.Service, user int64, key string, stakes ...holdem.Stake) holdem.Snapshot {
 	t.Helper()
-	sn, err := svc.Start(context.Background(), holdem.StartRequest{UserID: user, Stakes: stakes, Cut: "cut ✂", IdempotencyKey: key})
+	sn, err := svc.Start(context.Background(), holdem.StartRequest{UserID: user, Stakes: stakes, Cut: "cut ✂", IdempotencyKey: key, Commitment: commitmentOf(t, svc, user)})
 	if err != nil {
 		t.Fatalf("Start: %v", err)
 	}
 	return sn
+}
+
+// commitmentOf asks for the user's shuffle commitment, as every hand starts
+// with one.
+func commitmentOf(t *testing.T, svc *holdem.Service, user int64) string {
+	t.Helper()
+	pc, err := svc.Commit(context.Background(), user)
+	if err != nil {
+		t.Fatalf("Commit: %v", err)
+	}
+	return cards.FormatCommitment(pc.Commitment)
 }
 
 func wantErrCode(t *testing.T, err error, code errs.Code, reason string) {
@@ -189,7 +200,7 @@ func TestHoldemRepoTx(t *testing.T) {
 				wantBalance(t, e.ledger, ledger.WalletOf(e.user), 9_900*money.KZT)
 			})
 			t.Run("insufficient funds stores no hand", func(t *testing.T) {
-				_, err := svc.Start(ctx, holdem.StartRequest{UserID: e.user, Stakes: []holdem.Stake{{Ante: 10_000 * money.KZT}}, IdempotencyKey: "big"})
+				_, err := svc.Start(ctx, holdem.StartRequest{UserID: e.user, Stakes: []holdem.Stake{{Ante: 10_000 * money.KZT}}, IdempotencyKey: "big", Commitment: commitmentOf(t, svc, e.user)})
 				wantErrCode(t, err, errs.Conflict, ledger.ReasonInsufficientFunds)
 				_, err = e.repo.HandByStartKey(ctx, e.user, "big")
 				wantErrCode(t, err, errs.NotFound, "")
@@ -330,17 +341,11 @@ func TestHoldemRepoReplicasSettleOnce(t *testing.T) {
 			}
 			wantBalance(t, e.ledger, ledger.WalletOf(e.user), 10_000*money.KZT+net)
 
-			startOnce(t, replicas, holdem.StartRequest{UserID: e.user, Stakes: []holdem.Stake{{Ante: 100 * money.KZT}}, IdempotencyKey: "retried"})
-			wantBalance(t, e.ledger, ledger.WalletOf(e.user), 9_900*money.KZT+net)
-
-			// The same with a pending seed, which only one of them can take.
-			pc, err := replicas[0].Commit(ctx, e.user)
-			if err != nil {
-				t.Fatal(err)
-			}
+			// One request on every replica at once, with a pending seed
+			// only one of them can take.
 			startOnce(t, replicas, holdem.StartRequest{UserID: e.user, Stakes: []holdem.Stake{{Ante: 100 * money.KZT}},
-				Commitment: cards.FormatCommitment(pc.Commitment), IdempotencyKey: "retried with a commitment"})
-			wantBalance(t, e.ledger, ledger.WalletOf(e.user), 9_800*money.KZT+net)
+				Commitment: commitmentOf(t, replicas[0], e.user), IdempotencyKey: "retried with a commitment"})
+			wantBalance(t, e.ledger, ledger.WalletOf(e.user), 9_900*money.KZT+net)
 			reconcile(t, e.ledger)
 		})
 	}

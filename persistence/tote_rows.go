@@ -89,6 +89,7 @@ type toteDrawRow struct {
 	Burns           string
 	Odds            *string
 	Result          *string
+	Beacons         *string
 	VoidReason      string
 	OpenedAt        time.Time
 	SettledAt       *time.Time
@@ -121,6 +122,9 @@ func fromDomainDraw(d tote.Draw) (toteDrawRow, error) {
 		return toteDrawRow{}, err
 	}
 	if r.Result, err = jsonColumn(d.Result); err != nil {
+		return toteDrawRow{}, err
+	}
+	if r.Beacons, err = jsonColumn(d.Beacons); err != nil {
 		return toteDrawRow{}, err
 	}
 	return r, nil
@@ -169,6 +173,12 @@ func toDomainDraw(r toteDrawRow) (tote.Draw, error) {
 		d.Odds = new(tote.LiveOdds)
 		if err := json.Unmarshal([]byte(*r.Odds), d.Odds); err != nil {
 			return tote.Draw{}, fmt.Errorf("draw %d odds: %w", r.ID, err)
+		}
+	}
+	if r.Beacons != nil {
+		d.Beacons = new(tote.DrawBeacons)
+		if err := json.Unmarshal([]byte(*r.Beacons), d.Beacons); err != nil {
+			return tote.Draw{}, fmt.Errorf("draw %d beacons: %w", r.ID, err)
 		}
 	}
 	if r.Result != nil {

@@ -1,16 +1,19 @@
-// Command verify-draw recomputes a totalizator draw from its revealed seeds:
-// the deck, the deal, each position's best hand, the winners and leaders,
-// and, given the published result, every pool's commission, coefficients
-// and payouts, so that anyone can check a Pokertote draw without trusting
-// the server.
+// Command verify-draw recomputes a totalizator draw from its published
+// result alone, with no call to the server (docs/fairness.md): the
+// commitment, the beacon chain, every beacon round's number and BLS
+// signature, every street's cards, each position's best hand and status,
+// the winners and leaders, and every pool's commission, coefficients and
+// payouts, so that anyone can check a Pokertote draw without trusting the
+// server.
 //
 //	verify-draw -result result.json
 //	verify-draw -server-seed HEX -public-seed HEX [-commitment HEX] -positions N
 //
 // result.json is the published result: Draw.resultJson from the API (or a
-// DRAW_SETTLED event, or any JSON object holding it under "result"). Seeds
-// given as flags override the result's. The exit status is 1 when anything
-// does not match, 2 on bad input.
+// DRAW_SETTLED event, or any JSON object holding it under "result"). The
+// second form recomputes a version-1 draw (one deck from a public seed)
+// from its seeds. The exit status is 1 when anything does not match, 2 on
+// bad input.
 package main
 
 import (
@@ -21,7 +24,9 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"time"
 
+	"github.com/pokertote/pokertote/domain/beacon"
 	"github.com/pokertote/pokertote/domain/cards"
 	"github.com/pokertote/pokertote/domain/hand"
 	"github.com/pokertote/pokertote/domain/tote"
@@ -80,6 +85,9 @@ func parseArgs(args []string, stderr io.Writer) (options, error) {
 	if o.serverSeed == "" || o.positions == 0 {
 		return o, errors.New("give -result, or -server-seed, -public-seed and -positions")
 	}
+	if o.result == nil && o.publicSeed == "" {
+		return o, errors.New("without -result give -public-seed (a version-2 draw needs its result: the beacons are in it)")
+	}
 	return o, nil
 }
 
@@ -132,15 +140,24 @@ func run(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	public, err := hex.DecodeString(o.publicSeed)
-	if err != nil {
-		return fmt.Errorf("public seed: %w", err)
-	}
 	if o.positions < cards.MinPositions || o.positions > cards.MaxPositions {
 		return fmt.Errorf("a table has %d to %d positions, not %d", cards.MinPositions, cards.MaxPositions, o.positions)
 	}
 	w := &printer{w: stdout}
-	ok := printDeal(w, o, seed, public)
+	ok := printCommitment(w, o, seed)
+	switch {
+	case o.result != nil && o.result.Beacons != nil && o.publicSeed == "":
+		ok = printBeacons(w, *o.result, seed) && ok
+	default:
+		public, err := hex.DecodeString(o.publicSeed)
+		if err != nil {
+			return fmt.Errorf("public seed: %w", err)
+		}
+		w.printf("public seed:  %x (version 1: one deck from the public seed)", public)
+		deck := cards.Shuffle(seed, public)
+		w.printf("deck:         %s", deck)
+		printDeal(w, cards.DealTote(deck, o.positions), 4)
+	}
 	if o.result != nil {
 		ok = printResult(w, *o.result) && ok
 	}
@@ -154,10 +171,9 @@ func run(args []string, stdout, stderr io.Writer) error {
 	return w.err
 }
 
-// printDeal prints the deck, the deal and the outcome; false when the
+// printCommitment prints the seed and its commitment; false when the
 // commitment does not match.
-func printDeal(w *printer, o options, seed cards.Seed, public []byte) bool {
-	ok := true
+func printCommitment(w *printer, o options, seed cards.Seed) bool {
 	commitment := cards.FormatCommitment(cards.Commitment(seed))
 	w.printf("server seed:  %s", seed.Hex())
 	switch {
@@ -166,23 +182,77 @@ func printDeal(w *printer, o options, seed cards.Seed, public []byte) bool {
 	case o.commit == commitment:
 		w.printf("commitment:   %s (matches SHA-256 of the server seed)", commitment)
 	default:
-		ok = false
 		w.printf("commitment:   published %s, but SHA-256 of the server seed is %s  MISMATCH", o.commit, commitment)
+		return false
 	}
-	w.printf("public seed:  %x", public)
-	deck := cards.Shuffle(seed, public)
-	w.printf("deck:         %s", deck)
-	deal := cards.DealTote(deck, o.positions)
+	return true
+}
+
+// printBeacons prints the beacon chain and each street's round, checks
+// every signature, and prints the streets they deal; false when a round or
+// signature does not check.
+func printBeacons(w *printer, r tote.DrawResult, seed cards.Seed) bool {
+	b := r.Beacons
+	c := b.Chain
+	ok := true
+	switch err := c.Validate(); {
+	case err != nil:
+		w.printf("beacon chain: %s %s  INVALID: %v", c.Name, c.Hash, err)
+		return false
+	case c.IsQuicknet():
+		w.printf("beacon chain: drand quicknet %s (genesis %s, every %d ms)", c.Hash, c.RoundTime(1).Format(time.RFC3339), c.PeriodMs)
+	default:
+		w.printf("beacon chain: LOCAL %s, key %s: the server's own beacon, which proves nothing to players", c.Hash, c.PublicKey)
+	}
+	var rands [][32]byte
+	for i, name := range []string{"pockets", "flop", "turn", "river"} {
+		round := b.Rounds[i]
+		line := fmt.Sprintf("%-8s betting round %d closed %s; beacon round %d published %s", name+":", i+1,
+			b.ClosesAt[i].Format("15:04:05.000"), round, c.RoundTime(round).Format("15:04:05.000"))
+		if want := c.FirstRoundAfter(b.ClosesAt[i]); want != round {
+			ok = false
+			line += fmt.Sprintf("  WRONG ROUND (the first after the close is %d)", want)
+		}
+		switch {
+		case b.Signatures[i] == "":
+			line += ", never fetched (no cards)"
+		case len(rands) < i:
+		default:
+			rnd, err := beacon.Verify(c, beacon.Beacon{Round: round, Signature: b.Signatures[i]})
+			if err != nil {
+				ok = false
+				line += "  SIGNATURE INVALID: " + err.Error()
+				break
+			}
+			rands = append(rands, rnd)
+			line += fmt.Sprintf(", signature verifies, randomness %x", rnd)
+		}
+		w.printf("%s", line)
+	}
+	if len(rands) > 0 {
+		printDeal(w, cards.DealToteStreets(seed, r.Positions, rands), len(rands))
+	}
+	return ok
+}
+
+// printDeal prints the cards of the first streets streets and, for a full
+// deal, each position's best hand and the outcome.
+func printDeal(w *printer, deal cards.ToteDeal, streets int) {
 	board := deal.Board()
-	w.printf("burned:       %s", cards.Format(deal.Burns[:]))
-	w.printf("board:        %s", cards.Format(board[:]))
+	w.printf("burned:       %s", cards.Format(deal.Burns[:[]int{0, 0, 1, 2, 3}[streets]]))
+	w.printf("board:        %s", cards.Format(board[:[]int{0, 0, 3, 4, 5}[streets]]))
 	for i, p := range deal.Pockets {
+		if streets < 4 {
+			w.printf("position %2d:  %s", i+1, cards.Format(p[:]))
+			continue
+		}
 		v, five := hand.BestFive([]cards.Card{p[0], p[1], board[0], board[1], board[2], board[3], board[4]})
 		w.printf("position %2d:  %s  %-34s %s", i+1, cards.Format(p[:]), v.Describe(), cards.Format(five[:]))
 	}
-	out := tote.OutcomeOf(deal)
-	w.printf("winners %v with %s; leaders after the flop %v, after the turn %v", out.Winners, out.Category, out.FlopLeaders, out.TurnLeaders)
-	return ok
+	if streets == 4 {
+		out := tote.OutcomeOf(deal)
+		w.printf("winners %v with %s; leaders after the flop %v, after the turn %v", out.Winners, out.Category, out.FlopLeaders, out.TurnLeaders)
+	}
 }
 
 // printResult recomputes every pool of the published result.
@@ -207,7 +277,8 @@ func printResult(w *printer, r tote.DrawResult) bool {
 	for _, p := range v.Problems {
 		w.printf("PROBLEM: %s", p)
 	}
-	w.printf("commitment valid: %v, cards match: %v, payouts match: %v", v.CommitmentValid, v.CardsMatch, v.PayoutsMatch)
+	w.printf("commitment valid: %v, beacons valid: %v (%s), cards match: %v, payouts match: %v",
+		v.CommitmentValid, v.BeaconsValid, or(v.Beacon, "version 1"), v.CardsMatch, v.PayoutsMatch)
 	return len(v.Problems) == 0
 }
 

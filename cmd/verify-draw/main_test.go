@@ -53,7 +53,7 @@ func TestVerifiesPublishedResult(t *testing.T) {
 	if err := run([]string{"-result", path}, &out, &out); err != nil {
 		t.Fatalf("%v\n%s", err, out.String())
 	}
-	for _, want := range []string{"matches SHA-256", "position  4:", "pool " + tote.PoolID(r.DrawID, 1, tote.MarketWin), "OK: the draw verifies"} {
+	for _, want := range []string{"matches SHA-256", "beacon chain: LOCAL", "river:   betting round 4 closed", "signature verifies", "position  4:", "pool " + tote.PoolID(r.DrawID, 1, tote.MarketWin), "OK: the draw verifies"} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("output lacks %q:\n%s", want, out.String())
 		}
@@ -62,10 +62,17 @@ func TestVerifiesPublishedResult(t *testing.T) {
 
 func TestDetectsTampering(t *testing.T) {
 	for name, tamper := range map[string]func(r *tote.DrawResult){
-		"payout":     func(r *tote.DrawResult) { r.Pools[0].Bets[0].Payout += 100 },
-		"commission": func(r *tote.DrawResult) { r.Pools[0].Commission++ },
-		"board":      func(r *tote.DrawResult) { r.Board[0], r.Board[1] = r.Board[1], r.Board[0] },
-		"seed":       func(r *tote.DrawResult) { r.ServerSeed = strings.Repeat("ab", 32) },
+		"payout":       func(r *tote.DrawResult) { r.Pools[0].Bets[0].Payout += 100 },
+		"commission":   func(r *tote.DrawResult) { r.Pools[0].Commission++ },
+		"board":        func(r *tote.DrawResult) { r.Board[0], r.Board[1] = r.Board[1], r.Board[0] },
+		"seed":         func(r *tote.DrawResult) { r.ServerSeed = strings.Repeat("ab", 32) },
+		"beacon round": func(r *tote.DrawResult) { r.Beacons.Rounds[2]++ },
+		"beacon signature": func(r *tote.DrawResult) {
+			r.Beacons.Signatures[0], r.Beacons.Signatures[1] = r.Beacons.Signatures[1], r.Beacons.Signatures[0]
+		},
+		"hand status": func(r *tote.DrawResult) {
+			r.Hands[0].Status = map[string]string{"WIN": "LOSS", "LOSS": "WIN"}[r.Hands[0].Status]
+		},
 	} {
 		t.Run(name, func(t *testing.T) {
 			r := settledResult(t)
@@ -79,14 +86,19 @@ func TestDetectsTampering(t *testing.T) {
 	}
 }
 
+// TestSeedsOnly recomputes a version-1 deck from its seeds alone; a
+// version-2 draw needs its result, where the beacons are.
 func TestSeedsOnly(t *testing.T) {
 	r := settledResult(t)
 	var out bytes.Buffer
-	err := run([]string{"-server-seed", r.ServerSeed, "-public-seed", r.PublicSeed, "-commitment", r.Commitment, "-positions", "4"}, &out, &out)
-	if err != nil || !strings.Contains(out.String(), "board:        "+strings.Join(r.Board, " ")) {
+	err := run([]string{"-server-seed", r.ServerSeed, "-public-seed", "00ff", "-commitment", r.Commitment, "-positions", "4"}, &out, &out)
+	if err != nil || !strings.Contains(out.String(), "version 1") || !strings.Contains(out.String(), "winners [") {
 		t.Fatalf("%v\n%s", err, out.String())
 	}
 	if err := run([]string{"-positions", "4"}, &out, &out); err == nil || errors.Is(err, errMismatch) {
 		t.Fatalf("missing seed accepted: %v", err)
+	}
+	if err := run([]string{"-server-seed", r.ServerSeed, "-positions", "4"}, &out, &out); err == nil || errors.Is(err, errMismatch) {
+		t.Fatalf("missing public seed accepted: %v", err)
 	}
 }

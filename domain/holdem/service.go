@@ -80,6 +80,13 @@ func (s *Service) Config() Config { return s.cfg }
 // see exactly the instants the live one saw).
 func (s *Service) clock() time.Time { return s.now().UTC().Truncate(time.Microsecond) }
 
+// ErrCommitmentRequired is Start's error for a request without a
+// commitment.
+func ErrCommitmentRequired() error {
+	return errs.R(errs.Invalid, "COMMITMENT_REQUIRED",
+		"ask for a shuffle commitment first (holdemCommit) and start the hand with it: the house's seed must be fixed before your cut is known")
+}
+
 // Limits on request fields.
 const (
 	// MaxKeyLen bounds an idempotency key.
@@ -134,9 +141,10 @@ type StartRequest struct {
 	Stakes []Stake
 	// Cut is the player's optional text, mixed into the shuffle.
 	Cut string
-	// Commitment, when not empty, is the hex commitment of the user's
-	// pending seed (see Commit): the hand is dealt from that seed. When
-	// empty, the Service draws a fresh seed.
+	// Commitment is the hex commitment of the user's pending seed (see
+	// Commit), required: the hand is dealt from that seed, which was fixed
+	// and shown before the cut, so the house cannot pick it to suit the cut
+	// (docs/fairness.md, "Casino Hold'em").
 	Commitment string
 	// IdempotencyKey identifies the request: a retry with the same key and
 	// request returns the same hand and moves no money again.
@@ -196,25 +204,27 @@ func (r StartRequest) check(cfg Config) error {
 }
 
 // Start starts a hand: it checks the request and that the player may stake,
-// deals from a fresh server seed (or the pending one named by
-// req.Commitment) and the cut, and moves the Antes and Bonuses from the
-// player's wallet to the house bank in the same transaction that stores the
-// hand. Errors: Invalid for a malformed request or stakes outside the
-// limits; Forbidden NOT_VERIFIED, UNDER_AGE, NOT_A_PLAYER; Conflict
-// INSUFFICIENT_FUNDS (nothing changes), IDEMPOTENCY_KEY_REUSED (the key
-// started a different hand) and UNKNOWN_COMMITMENT (no such pending seed).
+// deals from the pending seed named by req.Commitment (drawn by Commit
+// before the cut was known) and the cut, and moves the Antes and Bonuses
+// from the player's wallet to the house bank in the same transaction that
+// stores the hand. Errors: Invalid for a malformed request, stakes outside
+// the limits, or no commitment (COMMITMENT_REQUIRED: a seed drawn after the
+// cut would let the house choose the deal); Forbidden NOT_VERIFIED,
+// UNDER_AGE, NOT_A_PLAYER; Conflict INSUFFICIENT_FUNDS (nothing changes),
+// IDEMPOTENCY_KEY_REUSED (the key started a different hand) and
+// UNKNOWN_COMMITMENT (no such pending seed).
 func (s *Service) Start(ctx context.Context, req StartRequest) (Snapshot, error) {
 	if err := req.check(s.cfg); err != nil {
 		return Snapshot{}, err
 	}
-	var commitment *[cards.SeedSize]byte
+	var c [cards.SeedSize]byte
 	if req.Commitment != "" {
-		c, err := cards.ParseCommitment(req.Commitment)
-		if err != nil {
+		var err error
+		if c, err = cards.ParseCommitment(req.Commitment); err != nil {
 			return Snapshot{}, err
 		}
-		commitment = &c
 	}
+	commitment := &c
 	hash := req.hash()
 	if r, err := s.store.HandByStartKey(ctx, req.UserID, req.IdempotencyKey); err == nil {
 		return replayStart(r, hash)
@@ -224,14 +234,10 @@ func (s *Service) Start(ctx context.Context, req StartRequest) (Snapshot, error)
 	if err := s.accounts.EnsureCanStake(ctx, req.UserID); err != nil {
 		return Snapshot{}, err
 	}
-	var seed cards.Seed
-	if commitment == nil {
-		var err error
-		if seed, err = s.seeds(); err != nil {
-			return Snapshot{}, err
-		}
+	if req.Commitment == "" {
+		return Snapshot{}, ErrCommitmentRequired()
 	}
-	plan := startPlan{req: req, hash: hash, commitment: commitment, seed: seed, now: s.clock()}
+	plan := startPlan{req: req, hash: hash, commitment: commitment, now: s.clock()}
 	var (
 		rec      Record
 		replayed bool
@@ -265,7 +271,6 @@ type startPlan struct {
 	req        StartRequest
 	hash       [32]byte
 	commitment *[cards.SeedSize]byte
-	seed       cards.Seed
 	now        time.Time
 }
 
@@ -278,17 +283,14 @@ func (s *Service) startIn(ctx context.Context, tx Tx, p startPlan) (rec Record, 
 	} else if !errs.Is(err, errs.NotFound) {
 		return Record{}, false, ledger.Posted{}, err
 	}
-	seed := p.seed
-	if p.commitment != nil {
-		ps, err := tx.TakePendingSeed(ctx, req.UserID, *p.commitment)
-		if errs.Is(err, errs.NotFound) {
-			err = errs.R(errs.Conflict, "UNKNOWN_COMMITMENT", "commitment %s is not a pending shuffle of yours (it may have been used already): ask for a new one", cards.FormatCommitment(*p.commitment))
-		}
-		if err != nil {
-			return Record{}, false, ledger.Posted{}, err
-		}
-		seed = ps.Seed
+	ps, err := tx.TakePendingSeed(ctx, req.UserID, *p.commitment)
+	if errs.Is(err, errs.NotFound) {
+		err = errs.R(errs.Conflict, "UNKNOWN_COMMITMENT", "commitment %s is not a pending shuffle of yours (it may have been used already): ask for a new one", cards.FormatCommitment(*p.commitment))
 	}
+	if err != nil {
+		return Record{}, false, ledger.Posted{}, err
+	}
+	seed := ps.Seed
 	rec = Record{
 		UserID: req.UserID, Config: s.cfg, Stakes: append([]Stake(nil), req.Stakes...),
 		ServerSeed: seed, Commitment: cards.Commitment(seed), Cut: req.Cut,

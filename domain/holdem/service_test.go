@@ -28,11 +28,32 @@ var (
 
 func (f *fixture) start(t *testing.T, key string, stakes []holdem.Stake) holdem.Snapshot {
 	t.Helper()
-	sn, err := f.svc.Start(ctx, holdem.StartRequest{UserID: player, Stakes: stakes, Cut: "my cut", IdempotencyKey: key})
+	sn, err := f.startWith(t, holdem.StartRequest{UserID: player, Stakes: stakes, Cut: "my cut", IdempotencyKey: key})
 	if err != nil {
 		t.Fatalf("Start: %v", err)
 	}
 	return sn
+}
+
+// commitment asks for the player's shuffle commitment, as a client does
+// before every hand.
+func (f *fixture) commitment(t *testing.T, user int64) string {
+	t.Helper()
+	pc, err := f.svc.Commit(ctx, user)
+	if err != nil {
+		t.Fatalf("Commit: %v", err)
+	}
+	return cards.FormatCommitment(pc.Commitment)
+}
+
+// startWith starts a hand with req, first asking for a commitment when req
+// has none (the two-step flow every hand now takes).
+func (f *fixture) startWith(t *testing.T, req holdem.StartRequest) (holdem.Snapshot, error) {
+	t.Helper()
+	if req.Commitment == "" {
+		req.Commitment = f.commitment(t, req.UserID)
+	}
+	return f.svc.Start(ctx, req)
 }
 
 func (f *fixture) decide(t *testing.T, hand int64, box int, d holdem.Decision, key string) holdem.Snapshot {
@@ -240,7 +261,7 @@ func TestServiceConcurrentExpirySettlesOnce(t *testing.T) {
 func TestServiceInsufficientFunds(t *testing.T) {
 	f := newFixture(t)
 	f.deposit(t, player, 149*money.KZT)
-	_, err := f.svc.Start(ctx, holdem.StartRequest{UserID: player, Stakes: withBonus, IdempotencyKey: "k1"})
+	_, err := f.startWith(t, holdem.StartRequest{UserID: player, Stakes: withBonus, IdempotencyKey: "k1"})
 	wantCode(t, err, errs.Conflict, "INSUFFICIENT_FUNDS")
 	f.wantMoney(t, player, 149*money.KZT, 0)
 	if p, _ := f.svc.Hands(ctx, player, "", 0); len(p.Items) != 0 {
@@ -269,7 +290,7 @@ func TestServiceMayNotStake(t *testing.T) {
 	f := newFixture(t)
 	f.deposit(t, player, 1000*money.KZT)
 	f.blocked[player] = errs.R(errs.Forbidden, "NOT_VERIFIED", "verify your age before you bet")
-	_, err := f.svc.Start(ctx, holdem.StartRequest{UserID: player, Stakes: oneBox, IdempotencyKey: "k"})
+	_, err := f.startWith(t, holdem.StartRequest{UserID: player, Stakes: oneBox, IdempotencyKey: "k"})
 	wantCode(t, err, errs.Forbidden, "NOT_VERIFIED")
 	f.wantMoney(t, player, 1000*money.KZT, 0)
 }
@@ -293,7 +314,7 @@ func TestServiceInvalidRequests(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			tc.req.UserID = player
-			_, err := f.svc.Start(ctx, tc.req)
+			_, err := f.startWith(t, tc.req)
 			wantCode(t, err, errs.Invalid, tc.reason)
 		})
 	}
@@ -304,13 +325,14 @@ func TestServiceStartIsIdempotent(t *testing.T) {
 	f := newFixture(t)
 	f.deposit(t, player, 1000*money.KZT)
 	var (
-		wg  sync.WaitGroup
-		mu  sync.Mutex
-		ids []int64
+		wg   sync.WaitGroup
+		mu   sync.Mutex
+		ids  []int64
+		same = f.commitment(t, player)
 	)
 	for range 8 {
 		wg.Go(func() {
-			sn, err := f.svc.Start(ctx, holdem.StartRequest{UserID: player, Stakes: withBonus, Cut: "c", IdempotencyKey: "same"})
+			sn, err := f.startWith(t, holdem.StartRequest{UserID: player, Stakes: withBonus, Cut: "c", IdempotencyKey: "same", Commitment: same})
 			if err != nil {
 				t.Error(err)
 				return
@@ -326,11 +348,11 @@ func TestServiceStartIsIdempotent(t *testing.T) {
 		t.Fatalf("retries started hands %v", ids)
 	}
 	f.wantMoney(t, player, 850*money.KZT, 150*money.KZT)
-	_, err := f.svc.Start(ctx, holdem.StartRequest{UserID: player, Stakes: oneBox, Cut: "c", IdempotencyKey: "same"})
+	_, err := f.startWith(t, holdem.StartRequest{UserID: player, Stakes: oneBox, Cut: "c", IdempotencyKey: "same"})
 	wantCode(t, err, errs.Conflict, ledger.ReasonKeyReused)
 	// Keys belong to one player: another may use the same one.
 	f.deposit(t, player+1, 1000*money.KZT)
-	other, err := f.svc.Start(ctx, holdem.StartRequest{UserID: player + 1, Stakes: oneBox, IdempotencyKey: "same"})
+	other, err := f.startWith(t, holdem.StartRequest{UserID: player + 1, Stakes: oneBox, IdempotencyKey: "same"})
 	if err != nil || other.ID == ids[0] {
 		t.Fatalf("another player's start = %v, %v", other.ID, err)
 	}
@@ -380,7 +402,7 @@ func TestServiceCommitmentFlowIsVerifiable(t *testing.T) {
 		t.Fatal("a second Commit drew another seed before the first was used")
 	}
 	hexc := cards.FormatCommitment(pc.Commitment)
-	sn, err := f.svc.Start(ctx, holdem.StartRequest{UserID: player, Stakes: oneBox, Cut: "lucky", Commitment: hexc, IdempotencyKey: "k"})
+	sn, err := f.startWith(t, holdem.StartRequest{UserID: player, Stakes: oneBox, Cut: "lucky", Commitment: hexc, IdempotencyKey: "k"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -388,10 +410,10 @@ func TestServiceCommitmentFlowIsVerifiable(t *testing.T) {
 		t.Fatalf("hand commitment %x, seed shown %v", sn.Commitment, sn.ServerSeed != nil)
 	}
 	// Retrying the start is idempotent even though the pending seed is used.
-	if again, err := f.svc.Start(ctx, holdem.StartRequest{UserID: player, Stakes: oneBox, Cut: "lucky", Commitment: hexc, IdempotencyKey: "k"}); err != nil || again.ID != sn.ID {
+	if again, err := f.startWith(t, holdem.StartRequest{UserID: player, Stakes: oneBox, Cut: "lucky", Commitment: hexc, IdempotencyKey: "k"}); err != nil || again.ID != sn.ID {
 		t.Fatalf("retry = %v, %v", again.ID, err)
 	}
-	_, err = f.svc.Start(ctx, holdem.StartRequest{UserID: player, Stakes: oneBox, Cut: "lucky", Commitment: hexc, IdempotencyKey: "k2"})
+	_, err = f.startWith(t, holdem.StartRequest{UserID: player, Stakes: oneBox, Cut: "lucky", Commitment: hexc, IdempotencyKey: "k2"})
 	wantCode(t, err, errs.Conflict, "UNKNOWN_COMMITMENT")
 
 	sn = f.decide(t, sn.ID, 0, holdem.Call, "d")
@@ -493,5 +515,19 @@ func TestSweepInterval(t *testing.T) {
 		if got := holdem.SweepInterval(tc.timeout); got != tc.want {
 			t.Errorf("SweepInterval(%s) = %s, want %s", tc.timeout, got, tc.want)
 		}
+	}
+}
+
+// TestServiceRefusesAHandWithoutCommitment: a seed drawn after the cut is
+// known would let the house choose the deal, so every hand starts from a
+// seed committed before the cut.
+func TestServiceRefusesAHandWithoutCommitment(t *testing.T) {
+	f := newFixture(t)
+	f.deposit(t, player, 1000*money.KZT)
+	_, err := f.svc.Start(ctx, holdem.StartRequest{UserID: player, Stakes: oneBox, Cut: "my cut", IdempotencyKey: "k"})
+	wantCode(t, err, errs.Invalid, "COMMITMENT_REQUIRED")
+	f.wantMoney(t, player, 1000*money.KZT, 0)
+	if p, _ := f.svc.Hands(ctx, player, "", 0); len(p.Items) != 0 {
+		t.Fatalf("a hand was stored: %+v", p.Items)
 	}
 }

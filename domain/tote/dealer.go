@@ -2,6 +2,7 @@ package tote
 
 import (
 	"context"
+	"errors"
 	"log/slog"
 	"time"
 
@@ -29,6 +30,11 @@ type DealerConfig struct {
 	// IdlePoll is how often a paused table, or a replica without the
 	// lease, looks again. Default 1 s (at most LeaseTTL/3).
 	IdlePoll time.Duration
+	// BeaconWait is how long after its publication time the dealer waits
+	// for a street's beacon round (never more than half the next betting
+	// round) before it voids the draw. Default 20 s; it is fixed into each
+	// draw when it opens.
+	BeaconWait time.Duration
 }
 
 func (c *DealerConfig) defaults() {
@@ -46,6 +52,9 @@ func (c *DealerConfig) defaults() {
 	}
 	if c.IdlePoll <= 0 {
 		c.IdlePoll = time.Second
+	}
+	if c.BeaconWait <= 0 {
+		c.BeaconWait = 20 * time.Second
 	}
 	c.IdlePoll = min(c.IdlePoll, c.LeaseTTL/3)
 }
@@ -132,6 +141,10 @@ func (d *Dealer) Tick(ctx context.Context) time.Duration {
 			break
 		}
 		if err := d.step(ctx, act); err != nil {
+			if errors.Is(err, errBeaconPending) { // not a failure: ask again soon
+				d.retryAt = d.svc.clock.Now().Add(d.beaconPoll())
+				break
+			}
 			return d.failed(ctx, err)
 		}
 		d.failures = 0
@@ -250,7 +263,7 @@ func (d *Dealer) untilNext() time.Duration {
 	now := d.svc.clock.Now()
 	next := d.lease.ExpiresAt.Add(-2 * d.cfg.LeaseTTL / 3)
 	if act, due := d.plan(); act != actNone && due.Before(next) {
-		next = due
+		next = maxTime(due, d.retryAt)
 	}
 	if d.draw != nil && d.draw.OpenRound() != 0 && d.nextPool.Before(next) {
 		next = d.nextPool
@@ -263,6 +276,13 @@ func (d *Dealer) untilNext() time.Duration {
 
 func minTime(a, b time.Time) time.Time {
 	if b.Before(a) {
+		return b
+	}
+	return a
+}
+
+func maxTime(a, b time.Time) time.Time {
+	if b.After(a) {
 		return b
 	}
 	return a

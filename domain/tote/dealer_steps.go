@@ -125,6 +125,10 @@ func (d *Dealer) commit(ctx context.Context, mode LockMode, fn func(ctx context.
 // commitment, the minimum stake and pool settings copied from the table,
 // round 1 open. A paused table opens nothing.
 func (d *Dealer) openDraw(ctx context.Context) error {
+	if d.svc.beacon == nil {
+		return errs.E(errs.Internal, "no beacon source is configured: a draw cannot open without public randomness")
+	}
+	chain := d.svc.beacon.Chain()
 	seed, err := cards.NewServerSeed()
 	if err != nil {
 		return err
@@ -150,18 +154,20 @@ func (d *Dealer) openDraw(ctx context.Context) error {
 			return stepResult{}, err
 		}
 		now := d.svc.clock.Now()
+		plan := planBeacons(chain, now, d.schedule(t))
 		nd := Draw{
 			TableID: t.ID, Number: prev.Number + 1, Positions: t.Positions, Phase: PhasePreDeal,
-			RoundClosesAt: now.Add(d.svc.scaled(t.Settings.RoundLength(RoundPreDeal))),
+			RoundClosesAt: plan.ClosesAt[0],
 			MinStake:      t.Settings.MinStake, Pool: t.Settings.PoolConfig(jackpot),
 			ServerSeed: seed, Commitment: cards.Commitment(seed), Odds: pre, OpenedAt: now,
+			Beacons: &plan,
 		}
 		if nd, err = tx.InsertDraw(ctx, nd); err != nil {
 			return stepResult{}, err
 		}
 		closes := nd.RoundClosesAt
 		return stepResult{draw: &nd, table: &t, events: []TableEvent{
-			{TableID: t.ID, DrawID: nd.ID, Type: EventDrawOpened, At: now, Commitment: cards.FormatCommitment(nd.Commitment), MinStake: nd.MinStake, Odds: pre},
+			{TableID: t.ID, DrawID: nd.ID, Type: EventDrawOpened, At: now, Commitment: cards.FormatCommitment(nd.Commitment), MinStake: nd.MinStake, Odds: pre, Beacons: plan.withoutSignatures()},
 			{TableID: t.ID, DrawID: nd.ID, Type: EventRoundOpened, At: now, Round: RoundPreDeal, ClosesAt: &closes},
 		}}, nil
 	})
@@ -180,7 +186,7 @@ func (d *Dealer) closeRound(ctx context.Context) error {
 		}
 		now := d.svc.clock.Now()
 		closed := TableEvent{TableID: dr.TableID, DrawID: dr.ID, Type: EventRoundClosed, At: now, Round: r}
-		if r == RoundPreDeal {
+		if r == RoundPreDeal && dr.Beacons == nil { // version 1 only
 			ids, err := tx.RoundBetIDs(ctx, dr.ID, r)
 			if err != nil {
 				return stepResult{}, err
@@ -194,6 +200,10 @@ func (d *Dealer) closeRound(ctx context.Context) error {
 		}
 		dr.Phase, dr.RoundClosesAt = dealingPhase(r), time.Time{}
 		dr.NextStepAt = now.Add(d.svc.scaled(d.table.Settings.CardInterval))
+		if dr.Beacons != nil { // the street is dealt once its beacon round is out
+			at := dr.Beacons.Chain.RoundTime(dr.Beacons.Rounds[r-1])
+			dr.NextStepAt = maxTime(now, at).Add(d.svc.scaled(d.table.Settings.CardInterval))
+		}
 		nd, err := tx.UpdateDraw(ctx, dr)
 		if err != nil {
 			return stepResult{}, err
@@ -209,9 +219,17 @@ func (d *Dealer) closeRound(ctx context.Context) error {
 // the transaction) and, except after the river, opens the next round.
 func (d *Dealer) dealCards(ctx context.Context, act action) error {
 	next := *d.draw
+	if s := streetOf(act); next.Beacons != nil && next.Beacons.Signatures[s-1] == "" {
+		b, err := d.streetBeacon(ctx, next, s)
+		if err != nil {
+			return err
+		}
+		next.Beacons = next.Beacons.clone()
+		next.Beacons.Signatures[s-1] = b.Signature
+	}
 	deal, ok := next.Deal()
 	if !ok {
-		return errs.E(errs.Internal, "draw %d has no public seed", next.ID)
+		return errs.E(errs.Internal, "draw %d has no seed for its cards yet", next.ID)
 	}
 	ev := TableEvent{TableID: next.TableID, DrawID: next.ID, Type: EventCardsDealt}
 	var open Round
@@ -255,7 +273,7 @@ func (d *Dealer) dealCards(ctx context.Context, act action) error {
 // the next round.
 func (d *Dealer) applyDeal(ctx context.Context, tx Tx, dr, next Draw, ev TableEvent, open Round, odds *LiveOdds) (stepResult, error) {
 	now := d.svc.clock.Now()
-	dr.Pockets, dr.Board, dr.Burns = next.Pockets, next.Board, next.Burns
+	dr.Pockets, dr.Board, dr.Burns, dr.Beacons = next.Pockets, next.Board, next.Burns, next.Beacons
 	ev.At = now
 	events := []TableEvent{ev}
 	dr.NextStepAt = now.Add(d.svc.scaled(d.table.Settings.CardInterval))
@@ -266,6 +284,9 @@ func (d *Dealer) applyDeal(ctx context.Context, tx Tx, dr, next Draw, ev TableEv
 	if open != 0 {
 		dr.Phase = bettingPhase(open)
 		dr.RoundClosesAt = now.Add(d.svc.scaled(d.table.Settings.RoundLength(open)))
+		if dr.Beacons != nil { // the deadline committed when the draw opened
+			dr.RoundClosesAt = dr.Beacons.ClosesAt[open-1]
+		}
 		dr.NextStepAt = time.Time{}
 		closes := dr.RoundClosesAt
 		events = append(events, TableEvent{TableID: dr.TableID, DrawID: dr.ID, Type: EventRoundOpened, At: now, Round: open, ClosesAt: &closes})

@@ -22,7 +22,7 @@ func ExampleDealer() {
 	led := ledger.NewMemStore(nil)
 	store := tote.NewMemStore(led)
 	clock := tote.NewFakeClock(time.Date(2025, 3, 1, 12, 0, 0, 0, time.UTC))
-	svc, _ := tote.NewService(tote.Config{Store: store, Ledger: led, Gate: totetest.AllowAll{}, Publisher: &totetest.Recorder{}, Clock: clock})
+	svc, _ := tote.NewService(tote.Config{Store: store, Ledger: led, Gate: totetest.AllowAll{}, Publisher: &totetest.Recorder{}, Clock: clock, Beacon: totetest.LocalBeacon(clock)})
 	table, _ := svc.CreateTable(ctx, 1, tote.NewTable{Name: "Example", Positions: 2})
 	dealer := tote.NewDealer(svc, store, &tote.ExactOdds{Samples: 1000}, tote.DealerConfig{TableID: table.ID, Owner: "replica-1"})
 
@@ -47,15 +47,15 @@ func ExampleDealer() {
 	// Output:
 	//   0.0s PRE_DEAL       DRAW_OPENED ROUND_OPENED
 	//  30.0s DEALING_POCKET ROUND_CLOSED
-	//  32.0s DEALING_POCKET CARDS_DEALT
-	//  34.0s POCKET         CARDS_DEALT ODDS_UPDATED ROUND_OPENED
-	//  54.0s DEALING_FLOP   ROUND_CLOSED
-	//  56.0s FLOP           CARDS_DEALT ODDS_UPDATED ROUND_OPENED
-	//  76.0s DEALING_TURN   ROUND_CLOSED
-	//  78.0s TURN           CARDS_DEALT ODDS_UPDATED ROUND_OPENED
-	//  98.0s DEALING_RIVER  ROUND_CLOSED
-	// 100.0s DEALING_RIVER  CARDS_DEALT ODDS_UPDATED
-	// 102.0s SETTLED        DRAW_SETTLED
+	//  33.0s DEALING_POCKET CARDS_DEALT
+	//  35.0s POCKET         CARDS_DEALT ODDS_UPDATED ROUND_OPENED
+	//  55.0s DEALING_FLOP   ROUND_CLOSED
+	//  58.0s FLOP           CARDS_DEALT ODDS_UPDATED ROUND_OPENED
+	//  78.0s DEALING_TURN   ROUND_CLOSED
+	//  81.0s TURN           CARDS_DEALT ODDS_UPDATED ROUND_OPENED
+	// 101.0s DEALING_RIVER  ROUND_CLOSED
+	// 104.0s DEALING_RIVER  CARDS_DEALT ODDS_UPDATED
+	// 106.0s SETTLED        DRAW_SETTLED
 }
 
 func newHarness(t *testing.T, n int) *totetest.Harness {
@@ -144,7 +144,7 @@ func TestDealerFailureVoids(t *testing.T) {
 func TestTimeScale(t *testing.T) {
 	env := newMemEnv(t)
 	clock := tote.NewFakeClock(totetest.Start)
-	svc, err := tote.NewService(tote.Config{Store: env.Store, Ledger: env.Ledger, Gate: totetest.AllowAll{}, Publisher: &totetest.Recorder{}, Clock: clock, TimeScale: 50})
+	svc, err := tote.NewService(tote.Config{Store: env.Store, Ledger: env.Ledger, Gate: totetest.AllowAll{}, Publisher: &totetest.Recorder{}, Clock: clock, TimeScale: 50, Beacon: totetest.LocalBeacon(clock)})
 	if err != nil {
 		t.Fatal(err)
 	}

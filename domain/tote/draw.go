@@ -82,8 +82,11 @@ type Draw struct {
 
 	ServerSeed cards.Seed // secret until Revealed
 	Commitment [cards.SeedSize]byte
-	PublicSeed []byte // nil until round 1 closes
+	PublicSeed []byte // version 1 only: nil until round 1 closes
 	Revealed   bool   // the server seed is public
+	// Beacons is the draw's beacon commitment and the rounds fetched so far
+	// (fair deal version 2); nil for a version-1 draw.
+	Beacons *DrawBeacons
 
 	Pockets [][2]cards.Card // dealt so far, position 1 first
 	Board   []cards.Card    // flop, turn, river as dealt
@@ -100,9 +103,18 @@ type Draw struct {
 // OpenRound is the round taking bets now (per the stored phase), or 0.
 func (d *Draw) OpenRound() Round { return d.Phase.BettingRound() }
 
-// Deal recomputes every card of the draw from its seeds. It needs the public
-// seed (fixed when round 1 closes).
+// Deal recomputes the cards of the draw from its seeds: for a version-2
+// draw the streets whose beacon round has been fetched, for a version-1
+// draw every card once the public seed is fixed (round 1 closed). False
+// when no card can be known yet.
 func (d *Draw) Deal() (cards.ToteDeal, bool) {
+	if d.Beacons != nil {
+		r := d.Beacons.randomness()
+		if len(r) == 0 {
+			return cards.ToteDeal{}, false
+		}
+		return cards.DealToteStreets(d.ServerSeed, d.Positions, r), true
+	}
 	if d.PublicSeed == nil {
 		return cards.ToteDeal{}, false
 	}

@@ -57,6 +57,9 @@ type TableEvent struct {
 	PublicSeed string       `json:"publicSeed,omitempty"`
 	ServerSeed string       `json:"serverSeed,omitempty"`
 	MinStake   money.Amount `json:"minStake,omitempty"`
+	// Beacons (DRAW_OPENED) commits to the beacon chain and rounds every
+	// street will be drawn from (docs/fairness.md).
+	Beacons *DrawBeacons `json:"beacons,omitempty"`
 
 	Odds   *LiveOdds   `json:"odds,omitempty"`
 	Pool   *PoolView   `json:"pool,omitempty"`

@@ -88,6 +88,7 @@ func cloneDraw(d Draw) Draw {
 	d.Pockets = slices.Clone(d.Pockets)
 	d.Board = slices.Clone(d.Board)
 	d.Burns = slices.Clone(d.Burns)
+	d.Beacons = d.Beacons.clone()
 	return d
 }
 

@@ -44,10 +44,13 @@ type DrawResult struct {
 
 	Pools []PoolResult `json:"pools"`
 
-	ServerSeed string    `json:"serverSeed"`
-	Commitment string    `json:"commitment"`
-	PublicSeed string    `json:"publicSeed,omitempty"`
-	SettledAt  time.Time `json:"settledAt"`
+	ServerSeed string `json:"serverSeed"`
+	Commitment string `json:"commitment"`
+	PublicSeed string `json:"publicSeed,omitempty"` // version 1 only
+	// Beacons is the beacon commitment and every round fetched (fair deal
+	// version 2, docs/fairness.md); nil for a version-1 draw.
+	Beacons   *DrawBeacons `json:"beacons,omitempty"`
+	SettledAt time.Time    `json:"settledAt"`
 }
 
 // HandView is one position's final hand.
@@ -157,24 +160,32 @@ func (r *DrawResult) fillCards(d *Draw) {
 	if d.PublicSeed != nil {
 		r.PublicSeed = hex.EncodeToString(d.PublicSeed)
 	}
-	if len(d.Board) != 5 || len(d.Pockets) != d.Positions {
-		return
+	r.Beacons = d.Beacons.clone()
+	if len(d.Board) == 5 && len(d.Pockets) == d.Positions {
+		r.Hands = handViews(d.Pockets, d.Board, r.Winners)
 	}
+}
+
+// handViews is every position's final hand and status as a result
+// publishes them (the settler and the verifier both use it).
+func handViews(pockets [][2]cards.Card, board []cards.Card, winnerList []int) []HandView {
 	winners := map[int]bool{}
-	for _, w := range r.Winners {
+	for _, w := range winnerList {
 		winners[w] = true
 	}
-	for i, p := range d.Pockets {
-		v, five := hand.BestFive(append([]cards.Card{p[0], p[1]}, d.Board...))
+	out := make([]HandView, 0, len(pockets))
+	for i, p := range pockets {
+		v, five := hand.BestFive(append([]cards.Card{p[0], p[1]}, board...))
 		status := PositionLoss
 		if winners[i+1] {
 			status = PositionWin
 		}
-		r.Hands = append(r.Hands, HandView{
+		out = append(out, HandView{
 			Position: i + 1, Category: v.Category(), Description: v.Describe(),
 			Cards: cardStrings(five[:]), Status: status,
 		})
 	}
+	return out
 }
 
 // cardStrings formats cards one string each.

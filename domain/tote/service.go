@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/pokertote/pokertote/domain/account"
+	"github.com/pokertote/pokertote/domain/beacon"
 	"github.com/pokertote/pokertote/domain/errs"
 	"github.com/pokertote/pokertote/domain/event"
 	"github.com/pokertote/pokertote/domain/ledger"
@@ -28,6 +29,10 @@ type Config struct {
 	// TimeScale divides every table duration (rounds, card pacing, result
 	// display) for tests and demos; 0 or 1 is real time.
 	TimeScale float64
+	// Beacon is where the dealers read the public randomness every street
+	// is drawn from (docs/fairness.md). Without one no draw opens: there is
+	// no fallback to the house's own entropy.
+	Beacon beacon.Source
 }
 
 // Service is the totalizator's API for everything but dealing: tables,
@@ -42,6 +47,7 @@ type Service struct {
 	auditor Auditor
 	log     *slog.Logger
 	scale   float64
+	beacon  beacon.Source
 	stats   Stats
 }
 
@@ -72,7 +78,7 @@ func NewService(cfg Config) (*Service, error) {
 	}
 	return &Service{
 		store: cfg.Store, ledger: cfg.Ledger, gate: cfg.Gate, pub: cfg.Publisher,
-		clock: cfg.Clock, auditor: cfg.Auditor, log: cfg.Log, scale: cfg.TimeScale,
+		clock: cfg.Clock, auditor: cfg.Auditor, log: cfg.Log, scale: cfg.TimeScale, beacon: cfg.Beacon,
 	}, nil
 }
 

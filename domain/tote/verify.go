@@ -11,15 +11,25 @@ import (
 	"github.com/pokertote/pokertote/domain/money"
 )
 
-// Verification is what recomputing a finished draw from its revealed seeds
-// found.
+// Verification is what recomputing a finished draw from its published
+// result found. Problems has one line per broken link; the draw verifies
+// when it is empty.
 type Verification struct {
 	// CommitmentValid: SHA-256 of the revealed server seed is the
 	// commitment published when the draw opened.
 	CommitmentValid bool
-	// CardsMatch: the deck recomputed from the seeds deals exactly the
-	// published cards, and the published winners, category and leaders
-	// follow from them.
+	// BeaconsValid: the beacon chain is known, every committed round is the
+	// first after its betting round's close, and every signature verifies
+	// against the chain's key (version 2); for a version-1 draw, the public
+	// seed is the hash of the published round-1 bets.
+	BeaconsValid bool
+	// Beacon names the chain the cards were drawn from: "quicknet", or
+	// "local" (the server's own chain, which proves nothing to players),
+	// or "" for a version-1 draw.
+	Beacon string
+	// CardsMatch: every street recomputed from the seed and its beacon
+	// deals exactly the published cards, and the published hands, statuses,
+	// winners, category and leaders follow from them.
 	CardsMatch bool
 	// PayoutsMatch: every pool recomputed from its bets gives the published
 	// figures, coefficients and payouts.
@@ -27,85 +37,136 @@ type Verification struct {
 	Problems     []string
 }
 
-// VerifyResult recomputes a published result (SPEC 1.8): the deck from the
-// seeds against the commitment, the deal, the outcome, and every pool from
-// its bets with the published settings and jackpot. It needs nothing but
-// the result, so anyone holding the published JSON can run it
-// (cmd/verify-draw does).
+// VerifyResult recomputes a published result (SPEC 1.8, docs/fairness.md):
+// the commitment, the beacon chain, rounds and signatures, every street's
+// cards, the hands and the outcome, and every pool from its bets with the
+// published settings and jackpot. It needs nothing but the result, so
+// anyone holding the published JSON can run it (cmd/verify-draw does).
 func VerifyResult(res DrawResult) Verification {
 	v := Verification{}
 	problem := func(format string, args ...any) { v.Problems = append(v.Problems, fmt.Sprintf(format, args...)) }
-	deck, ok := verifyDeck(res, &v, problem)
+	if res.Positions < cards.MinPositions || res.Positions > cards.MaxPositions {
+		problem("positions: a table of %d positions cannot exist", res.Positions)
+		return v
+	}
+	seed, ok := verifyCommitment(res, &v, problem)
 	if ok {
-		v.CardsMatch = verifyCards(res, deck, problem)
+		var deal cards.ToteDeal
+		var streets int
+		if res.Beacons != nil {
+			deal, streets, v.BeaconsValid = verifyBeacons(res, seed, problem)
+			v.Beacon = res.Beacons.Chain.Name
+		} else {
+			deal, streets, v.BeaconsValid = verifyPublicSeed(res, seed, problem)
+		}
+		v.CardsMatch = v.BeaconsValid && verifyCards(res, deal, streets, problem)
 	}
 	v.PayoutsMatch = verifyPools(res, problem)
 	return v
 }
 
-// verifyDeck checks the seeds and recomputes the deck.
-func verifyDeck(res DrawResult, v *Verification, problem func(string, ...any)) (cards.Deck, bool) {
+// verifyCommitment checks the revealed seed against the commitment.
+func verifyCommitment(res DrawResult, v *Verification, problem func(string, ...any)) (cards.Seed, bool) {
 	seed, err := cards.ParseSeed(res.ServerSeed)
 	if err != nil {
 		problem("server seed: %v", err)
-		return cards.Deck{}, false
+		return cards.Seed{}, false
 	}
 	commitment, err := cards.ParseCommitment(res.Commitment)
 	if err != nil {
 		problem("commitment: %v", err)
-		return cards.Deck{}, false
+		return cards.Seed{}, false
 	}
 	if c := cards.Commitment(seed); c != commitment {
-		problem("SHA-256 of the server seed is %s, the published commitment is %s", cards.FormatCommitment(c), res.Commitment)
-		return cards.Deck{}, false
+		problem("commitment: SHA-256 of the server seed is %s, the published commitment is %s", cards.FormatCommitment(c), res.Commitment)
+		return cards.Seed{}, false
 	}
 	v.CommitmentValid = true
-	if res.PublicSeed == "" {
-		if len(res.Pockets) > 0 {
-			problem("cards were dealt but no public seed is published")
-		}
-		return cards.Deck{}, false
-	}
-	public, err := hex.DecodeString(res.PublicSeed)
-	if err != nil {
-		problem("public seed is not hexadecimal")
-		return cards.Deck{}, false
-	}
-	return cards.Shuffle(seed, public), true
+	return seed, true
 }
 
-// verifyCards compares the published cards and outcome with the deal.
-func verifyCards(res DrawResult, deck cards.Deck, problem func(string, ...any)) bool {
+// verifyPublicSeed checks a version-1 draw's public seed against the
+// round-1 bets the result publishes and deals its deck.
+func verifyPublicSeed(res DrawResult, seed cards.Seed, problem func(string, ...any)) (cards.ToteDeal, int, bool) {
 	if res.Positions < cards.MinPositions || res.Positions > cards.MaxPositions {
-		problem("a table of %d positions cannot exist", res.Positions)
-		return false
+		problem("positions: a table of %d positions cannot exist", res.Positions)
+		return cards.ToteDeal{}, 0, false
 	}
+	var ids []string
+	for _, p := range res.Pools {
+		if p.Round == RoundPreDeal {
+			for _, b := range p.Bets {
+				ids = append(ids, betIDString(b.ID))
+			}
+		}
+	}
+	if res.PublicSeed == "" {
+		if len(res.Pockets) > 0 {
+			problem("public seed: cards were dealt but neither beacons nor a public seed are published")
+			return cards.ToteDeal{}, 0, false
+		}
+		return cards.ToteDeal{}, 0, true
+	}
+	want := hex.EncodeToString(cards.PublicSeedFromIDs(ids))
+	if res.PublicSeed != want {
+		problem("public seed: published %s, the %d round-1 bets published give %s", res.PublicSeed, len(ids), want)
+		return cards.ToteDeal{}, 0, false
+	}
+	public, _ := hex.DecodeString(want)
+	return cards.DealTote(cards.Shuffle(seed, public), res.Positions), 4, true
+}
+
+// verifyCards compares the published cards, hands and outcome with the
+// deal of the first streets streets.
+func verifyCards(res DrawResult, deal cards.ToteDeal, streets int, problem func(string, ...any)) bool {
 	ok := true
 	bad := func(format string, args ...any) {
 		ok = false
 		problem(format, args...)
 	}
-	deal := cards.DealTote(deck, res.Positions)
 	board := deal.Board()
+	dealtBoard := []int{0, 0, 3, 4, 5}[streets]
+	dealtBurns := []int{0, 0, 1, 2, 3}[streets]
 	same := func(what string, got, want []string) {
 		if len(got) > len(want) || !slices.Equal(got, want[:len(got)]) {
-			bad("%s: published %v, the seeds deal %v", what, got, want)
+			bad("%s: published %v, the seed and beacons deal %v", what, got, want)
 		}
 	}
-	if len(res.Pockets) > res.Positions {
-		bad("%d pockets published for %d positions", len(res.Pockets), res.Positions)
+	if len(res.Pockets) > 0 && streets < 1 || len(res.Pockets) > res.Positions {
+		bad("pockets: %d published for %d positions, %d streets drawn", len(res.Pockets), res.Positions, streets)
+	} else {
+		for i, p := range res.Pockets {
+			same(fmt.Sprintf("pocket of position %d", i+1), p, cardStrings(deal.Pockets[i][:]))
+		}
 	}
-	for i, p := range res.Pockets[:min(len(res.Pockets), res.Positions)] {
-		same(fmt.Sprintf("pocket of position %d", i+1), p, cardStrings(deal.Pockets[i][:]))
+	same("board", res.Board, cardStrings(board[:dealtBoard]))
+	same("burned cards", res.Burns, cardStrings(deal.Burns[:dealtBurns]))
+	if res.Void {
+		if len(res.Hands) > 0 || len(res.Winners) > 0 {
+			bad("hands: a void draw publishes no hands or winners")
+		}
+		return ok
 	}
-	same("board", res.Board, cardStrings(board[:]))
-	same("burned cards", res.Burns, cardStrings(deal.Burns[:]))
-	if !res.Void {
-		o := OutcomeOf(deal)
-		if !slices.Equal(o.Winners, res.Winners) || o.Category != res.Category ||
-			!slices.Equal(o.FlopLeaders, res.FlopLeaders) || !slices.Equal(o.TurnLeaders, res.TurnLeaders) {
-			bad("outcome: published winners %v (%s), leaders %v/%v; the cards give %v (%s), %v/%v",
-				res.Winners, res.Category, res.FlopLeaders, res.TurnLeaders, o.Winners, o.Category, o.FlopLeaders, o.TurnLeaders)
+	if streets < 4 || len(res.Pockets) != res.Positions || len(res.Board) != 5 {
+		bad("cards: a settled draw publishes %d pockets and a board of 5, got %d and %d", res.Positions, len(res.Pockets), len(res.Board))
+		return false
+	}
+	o := OutcomeOf(deal)
+	if !slices.Equal(o.Winners, res.Winners) || o.Category != res.Category ||
+		!slices.Equal(o.FlopLeaders, res.FlopLeaders) || !slices.Equal(o.TurnLeaders, res.TurnLeaders) {
+		bad("outcome: published winners %v (%s), leaders %v/%v; the cards give %v (%s), %v/%v",
+			res.Winners, res.Category, res.FlopLeaders, res.TurnLeaders, o.Winners, o.Category, o.FlopLeaders, o.TurnLeaders)
+	}
+	want := handViews(deal.Pockets, board[:], o.Winners)
+	if len(res.Hands) != len(want) {
+		bad("hands: %d published, %d positions", len(res.Hands), len(want))
+		return false
+	}
+	for i, h := range res.Hands {
+		w := want[i]
+		if h.Position != w.Position || h.Category != w.Category || h.Description != w.Description || !slices.Equal(h.Cards, w.Cards) || h.Status != w.Status {
+			bad("hand of position %d: published %s %q %v %s, the cards give %s %q %v %s",
+				w.Position, h.Category, h.Description, h.Cards, h.Status, w.Category, w.Description, w.Cards, w.Status)
 		}
 	}
 	return ok

@@ -32,6 +32,43 @@ type AuthPayload struct {
 	User                  *User     `json:"user"`
 }
 
+// A beacon chain: drand's quicknet, or the server's own local chain (which proves nothing to players).
+type BeaconChain struct {
+	// quicknet or local.
+	Name   string `json:"name"`
+	Hash   string `json:"hash"`
+	Scheme string `json:"scheme"`
+	// BLS12-381 G2 public key, hex.
+	PublicKey string `json:"publicKey"`
+	// When round 1 was published.
+	Genesis  time.Time `json:"genesis"`
+	PeriodMs int       `json:"periodMs"`
+}
+
+// The beacon round one street is drawn from.
+type BeaconStreet struct {
+	// pockets, flop, turn or river.
+	Name string `json:"name"`
+	// When the street's betting round closes (committed when the draw opened).
+	ClosesAt time.Time `json:"closesAt"`
+	// The first beacon round published after closesAt.
+	Round       int64     `json:"round"`
+	PublishedAt time.Time `json:"publishedAt"`
+	// The draw is voided if the round is not available by then.
+	Deadline time.Time `json:"deadline"`
+	// The round's BLS signature, hex, once the dealer fetched and verified it.
+	Signature *string `json:"signature,omitempty"`
+}
+
+// A draw's commitment to its public randomness beacon, and the rounds fetched so far.
+type Beacons struct {
+	// Version of the fair deal (2).
+	Version int          `json:"version"`
+	Chain   *BeaconChain `json:"chain"`
+	// One per street, in order: pockets, flop, turn, river.
+	Streets []BeaconStreet `json:"streets"`
+}
+
 type Bet struct {
 	ID        string       `json:"id"`
 	Draw      *Draw        `json:"draw"`
@@ -130,8 +167,12 @@ type DrawVerification struct {
 	// The deck recomputed from the seeds deals exactly the published cards.
 	CardsMatch bool `json:"cardsMatch"`
 	// Every pool recomputed from the bets gives the published coefficients and payouts.
-	PayoutsMatch bool     `json:"payoutsMatch"`
-	Problems     []string `json:"problems"`
+	PayoutsMatch bool `json:"payoutsMatch"`
+	// The beacon chain is known, every round is the first after its close and every signature verifies (version-1 draws: the public seed matches the round-1 bets).
+	BeaconsValid bool `json:"beaconsValid"`
+	// The beacon chain the cards were drawn from: quicknet, local, or null for a version-1 draw.
+	Beacon   *string  `json:"beacon,omitempty"`
+	Problems []string `json:"problems"`
 }
 
 type ExpressCategoryResult struct {
@@ -258,9 +299,10 @@ type HoldemStartInput struct {
 	Boxes []HoldemBoxInput `json:"boxes"`
 	// Optional: any text of the player's (at most 256 bytes), mixed into the shuffle.
 	Cut *string `json:"cut,omitempty"`
-	// Optional: the commitment returned by holdemCommit. The hand is then dealt
-	// from that seed, which was fixed before the cut was chosen. Without it the
-	// server draws a fresh seed for this hand.
+	// Required (BAD_USER_INPUT COMMITMENT_REQUIRED without it): the commitment
+	// returned by holdemCommit. The hand is dealt from that seed, which was fixed
+	// and shown before the cut was chosen, so the house cannot pick it to suit
+	// the cut (docs/fairness.md).
 	Commitment     *string `json:"commitment,omitempty"`
 	IdempotencyKey string  `json:"idempotencyKey"`
 }
@@ -409,6 +451,8 @@ type Shuffle struct {
 	PublicSeed *string `json:"publicSeed,omitempty"`
 	// The server seed, hex; null until the draw or hand is over.
 	ServerSeed *string `json:"serverSeed,omitempty"`
+	// Totalizator draws: the beacon rounds the streets are drawn from, committed when the draw opened (docs/fairness.md); null for Casino Hold'em and for version-1 draws.
+	Beacons *Beacons `json:"beacons,omitempty"`
 }
 
 type Subscription struct {

@@ -134,8 +134,9 @@ func checkEventOrder(h *Harness, d tote.Draw) {
 	if resultJSON(h.T, last.Result) != resultJSON(h.T, d.Result) || last.ServerSeed != d.ServerSeed.Hex() {
 		h.T.Errorf("DRAW_SETTLED does not carry the stored result and the seed")
 	}
-	if evs[0].Commitment != cards.FormatCommitment(d.Commitment) || evs[2].PublicSeed == "" {
-		h.T.Errorf("commitment or public seed not published")
+	if evs[0].Commitment != cards.FormatCommitment(d.Commitment) || evs[0].Beacons == nil ||
+		evs[0].Beacons.Rounds != d.Beacons.Rounds || evs[0].Beacons.Chain != d.Beacons.Chain || evs[0].Beacons.Signatures != [4]string{} {
+		h.T.Errorf("DRAW_OPENED does not commit to the seed and the beacon rounds: %+v", evs[0])
 	}
 	for i, e := range evs[3:9] {
 		if e.Position != i+1 || e.Street != tote.StreetPocket || !slices.Equal(e.Cards, d.Result.Pockets[i]) {

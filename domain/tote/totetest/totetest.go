@@ -8,6 +8,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/pokertote/pokertote/domain/beacon"
 	"slices"
 	"strings"
 	"sync"
@@ -130,6 +131,9 @@ type Harness struct {
 	Svc    *tote.Service
 	Dealer *tote.Dealer
 	Table  tote.Table
+	// BeaconGate is where the dealers read beacon rounds: a local chain on
+	// Clock that a test may hold back.
+	BeaconGate *BeaconGate
 }
 
 // NewHarness creates a table of n positions with fast, round-number
@@ -137,7 +141,7 @@ type Harness struct {
 func NewHarness(t TB, env Env, n int) *Harness {
 	t.Helper()
 	h := &Harness{T: t, Env: env, Ctx: context.Background(), Clock: tote.NewFakeClock(Start), Pub: &Recorder{}}
-	svc, err := tote.NewService(tote.Config{Store: env.Store, Ledger: env.Ledger, Gate: AllowAll{}, Publisher: h.Pub, Clock: h.Clock})
+	svc, err := tote.NewService(tote.Config{Store: env.Store, Ledger: env.Ledger, Gate: AllowAll{}, Publisher: h.Pub, Clock: h.Clock, Beacon: h.Beacon()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -151,6 +155,72 @@ func NewHarness(t TB, env Env, n int) *Harness {
 	}
 	h.Dealer = h.NewDealer("A")
 	return h
+}
+
+// LocalBeaconSecret is the key secret of the tests' local beacon chain.
+var LocalBeaconSecret = []byte("pokertote test beacon secret, 32+ bytes")
+
+// LocalBeacon is a local beacon chain of one round per second on clock.
+func LocalBeacon(clock tote.Clock) *beacon.Local {
+	l, err := beacon.NewLocal(LocalBeaconSecret, time.Second, clock.Now)
+	if err != nil {
+		panic(err)
+	}
+	return l
+}
+
+// Beacon is the harness's beacon source: a local chain on its clock,
+// behind a Gate that tests use to withhold or forge rounds.
+func (h *Harness) Beacon() beacon.Source {
+	if h.BeaconGate == nil {
+		h.BeaconGate = &BeaconGate{Source: LocalBeacon(h.Clock)}
+	}
+	return h.BeaconGate
+}
+
+// BeaconGate is a beacon Source that passes rounds through from Source
+// unless a test told it to withhold them (a late or dead beacon) or to
+// answer with a forged signature (a lying relay).
+type BeaconGate struct {
+	Source beacon.Source
+	mu     sync.Mutex
+	hold   func(round uint64) bool
+	forge  bool
+}
+
+// Withhold makes the gate answer "not published" for every round hold
+// selects (nil: none).
+func (g *BeaconGate) Withhold(hold func(round uint64) bool) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.hold = hold
+}
+
+// Forge makes the gate answer withheld rounds with the signature of the
+// round before instead of "not published".
+func (g *BeaconGate) Forge(on bool) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.forge = on
+}
+
+// Chain implements beacon.Source.
+func (g *BeaconGate) Chain() beacon.Chain { return g.Source.Chain() }
+
+// Beacon implements beacon.Source.
+func (g *BeaconGate) Beacon(ctx context.Context, r uint64) (beacon.Beacon, error) {
+	g.mu.Lock()
+	hold, forge := g.hold, g.forge
+	g.mu.Unlock()
+	if hold != nil && hold(r) {
+		if forge {
+			b, err := g.Source.Beacon(ctx, r-1)
+			b.Round = r
+			return b, err
+		}
+		return beacon.Beacon{}, beacon.ErrNotPublished(r, "withheld by the test")
+	}
+	return g.Source.Beacon(ctx, r)
 }
 
 // NewDealer returns another dealer of the harness's table.

@@ -1,0 +1,82 @@
+package tote
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/pokertote/pokertote/domain/beacon"
+)
+
+// errBeaconPending is a dealing step that must wait for its beacon round:
+// not a failure, the dealer asks again after beaconPoll.
+var errBeaconPending = errors.New("beacon round not available yet")
+
+// schedule is the table's timings, scaled, for planBeacons.
+func (d *Dealer) schedule(t Table) schedule {
+	s := schedule{card: d.svc.scaled(t.Settings.CardInterval), beaconWait: d.cfg.BeaconWait, positions: t.Positions}
+	for r := RoundPreDeal; r <= RoundTurn; r++ {
+		s.rounds[r-1] = d.svc.scaled(t.Settings.RoundLength(r))
+	}
+	return s
+}
+
+// beaconPoll is how often the dealer asks for a beacon round it waits for:
+// a quarter of the chain's period, between 1 ms and 500 ms.
+func (d *Dealer) beaconPoll() time.Duration {
+	p := 500 * time.Millisecond
+	if d.svc.beacon != nil {
+		p = time.Duration(d.svc.beacon.Chain().PeriodMs) * time.Millisecond / 4
+	}
+	return min(max(p, time.Millisecond), 500*time.Millisecond)
+}
+
+// streetBeacon fetches and verifies the beacon round that street s of dr
+// committed to. While the round is missing (not published, unreachable,
+// or failing verification) it answers errBeaconPending; once the street's
+// deadline has passed it voids the draw with full refunds instead, and
+// never deals from anything else.
+func (d *Dealer) streetBeacon(ctx context.Context, dr Draw, s int) (beacon.Beacon, error) {
+	bc := dr.Beacons
+	r := bc.Rounds[s-1]
+	b, why := d.fetchBeacon(ctx, bc.Chain, r)
+	if why == nil {
+		return b, nil
+	}
+	now := d.svc.clock.Now()
+	if !now.After(bc.Deadlines[s-1]) {
+		d.log.DebugContext(ctx, "waiting for the beacon", "draw", dr.ID, "round", r, "why", why)
+		return beacon.Beacon{}, errBeaconPending
+	}
+	reason := fmt.Sprintf("beacon failure: round %d of beacon chain %s (%s) was not available by %s (%v); every stake is refunded",
+		r, bc.Chain.Name, bc.Chain.Hash, bc.Deadlines[s-1].Format(time.RFC3339Nano), why)
+	if err := d.voidDraw(ctx, reason); err != nil {
+		return beacon.Beacon{}, err
+	}
+	return beacon.Beacon{}, errBeaconPending // the draw is over; the next Tick plans on from it
+}
+
+// fetchBeacon reads round r of chain c from the dealer's source and
+// verifies it; the error says why it is not usable.
+func (d *Dealer) fetchBeacon(ctx context.Context, c beacon.Chain, r uint64) (beacon.Beacon, error) {
+	src := d.svc.beacon
+	if src == nil {
+		return beacon.Beacon{}, errors.New("no beacon source is configured")
+	}
+	if got := src.Chain(); got.Hash != c.Hash {
+		return beacon.Beacon{}, fmt.Errorf("this dealer reads chain %s, the draw committed to %s", got.Hash, c.Hash)
+	}
+	b, err := src.Beacon(ctx, r)
+	if err != nil {
+		return beacon.Beacon{}, err
+	}
+	if b.Round != r {
+		return beacon.Beacon{}, fmt.Errorf("asked for round %d, got round %d", r, b.Round)
+	}
+	if _, err := beacon.Verify(c, b); err != nil {
+		d.log.WarnContext(ctx, "beacon rejected", "round", r, "err", err)
+		return beacon.Beacon{}, err
+	}
+	return b, nil
+}

@@ -1,0 +1,177 @@
+package tote_test
+
+import (
+	"encoding/hex"
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/pokertote/pokertote/domain/beacon"
+	"github.com/pokertote/pokertote/domain/ledger"
+	"github.com/pokertote/pokertote/domain/money"
+	"github.com/pokertote/pokertote/domain/tote"
+	"github.com/pokertote/pokertote/domain/tote/totetest"
+)
+
+// settledDraw deals one draw of 4 positions with bets in rounds 1 and 2.
+func settledDraw(t *testing.T) (*totetest.Harness, tote.Draw) {
+	t.Helper()
+	h := newHarness(t, 4)
+	h.Deposit(1, 10_000*money.KZT)
+	d := h.RunUntil(h.Dealer, "PRE_DEAL", totetest.InPhase(tote.PhasePreDeal))
+	for _, sel := range []string{"1", "2", "3", "4"} {
+		h.MustBet(1, d, tote.MarketWin, sel, 150*money.KZT)
+	}
+	h.MustBet(1, d, tote.MarketCombination, "PAIR", 200*money.KZT)
+	h.MustBet(1, d, tote.MarketExpress, "1-2-3", 100*money.KZT)
+	d = h.RunUntil(h.Dealer, "POCKET", totetest.InPhase(tote.PhasePocket))
+	h.MustBet(1, d, tote.MarketWin, "2", 300*money.KZT)
+	d = h.RunUntil(h.Dealer, "SETTLED", totetest.InPhase(tote.PhaseSettled))
+	return h, d
+}
+
+// copyResult deep-copies a result through its JSON, as a verifier gets it.
+func copyResult(t *testing.T, r tote.DrawResult) tote.DrawResult {
+	t.Helper()
+	b, err := json.Marshal(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out tote.DrawResult
+	if err := json.Unmarshal(b, &out); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+func TestSettledDrawVerifiesFromItsJSON(t *testing.T) {
+	_, d := settledDraw(t)
+	r := copyResult(t, *d.Result)
+	v := tote.VerifyResult(r)
+	if len(v.Problems) > 0 || !v.CommitmentValid || !v.BeaconsValid || !v.CardsMatch || !v.PayoutsMatch {
+		t.Fatalf("%+v", v)
+	}
+	if v.Beacon != "local" {
+		t.Errorf("the verifier names the beacon %q, want local", v.Beacon)
+	}
+	b := r.Beacons
+	for i := range 4 {
+		if b.Signatures[i] == "" || !b.Chain.RoundTime(b.Rounds[i]).After(b.ClosesAt[i]) {
+			t.Errorf("street %d: round %d at %s, close %s, signature %q", i+1, b.Rounds[i], b.Chain.RoundTime(b.Rounds[i]), b.ClosesAt[i], b.Signatures[i])
+		}
+	}
+}
+
+// TestVerifierCatchesEveryTampering: one kind of tampering per case, each
+// caught with a problem line naming the broken link.
+func TestVerifierCatchesEveryTampering(t *testing.T) {
+	_, d := settledDraw(t)
+	flip := func(h string, bit int) string {
+		b, _ := hex.DecodeString(h)
+		b[bit/8] ^= 1 << (bit % 8)
+		return hex.EncodeToString(b)
+	}
+	other, _ := beacon.NewLocal([]byte("another local beacon secret of 32+ bytes"), time.Second, time.Now)
+	cases := []struct {
+		name   string
+		tamper func(r *tote.DrawResult)
+		want   string
+	}{
+		{"commitment", func(r *tote.DrawResult) { r.Commitment = flip(r.Commitment, 3) }, "commitment: SHA-256 of the server seed is"},
+		{"server seed", func(r *tote.DrawResult) { r.ServerSeed = flip(r.ServerSeed, 9) }, "commitment: SHA-256 of the server seed is"},
+		{"chain key", func(r *tote.DrawResult) { r.Beacons.Chain.PublicKey = other.Chain().PublicKey }, "beacon chain: local chain hash is"},
+		{"other chain", func(r *tote.DrawResult) { r.Beacons.Chain = other.Chain() }, "beacon signature of the pockets"},
+		{"claims quicknet", func(r *tote.DrawResult) { r.Beacons.Chain = beacon.Quicknet }, "beacon round of the pockets: committed round"},
+		{"round number", func(r *tote.DrawResult) { r.Beacons.Rounds[1]++ }, "beacon round of the flop: committed round"},
+		{"close deadline", func(r *tote.DrawResult) { r.Beacons.ClosesAt[2] = r.Beacons.ClosesAt[2].Add(5 * time.Second) }, "beacon round of the turn: committed round"},
+		{"signature bit", func(r *tote.DrawResult) { r.Beacons.Signatures[3] = flip(r.Beacons.Signatures[3], 77) }, "beacon signature of the river (round"},
+		{"signature of another round", func(r *tote.DrawResult) { r.Beacons.Signatures[2] = r.Beacons.Signatures[1] }, "beacon signature of the turn (round"},
+		{"signature missing", func(r *tote.DrawResult) { r.Beacons.Signatures[3] = "" }, "board: published"},
+		{"signature gap", func(r *tote.DrawResult) { r.Beacons.Signatures[1] = "" }, "beacon signatures: the turn has one but the flop"},
+		{"version", func(r *tote.DrawResult) { r.Beacons.Version = 3 }, "beacons: fair deal version 3"},
+		{"pocket", func(r *tote.DrawResult) { r.Pockets[1][0], r.Pockets[1][1] = r.Pockets[1][1], r.Pockets[1][0] }, "pocket of position 2: published"},
+		{"pocket from another position", func(r *tote.DrawResult) { r.Pockets[0], r.Pockets[2] = r.Pockets[2], r.Pockets[0] }, "pocket of position 1: published"},
+		{"board", func(r *tote.DrawResult) { r.Board[4] = r.Burns[2] }, "board: published"},
+		{"burn", func(r *tote.DrawResult) { r.Burns[0], r.Burns[1] = r.Burns[1], r.Burns[0] }, "burned cards: published"},
+		{"hand status", func(r *tote.DrawResult) {
+			if r.Hands[0].Status == tote.PositionWin {
+				r.Hands[0].Status = tote.PositionLoss
+			} else {
+				r.Hands[0].Status = tote.PositionWin
+			}
+		}, "hand of position 1: published"},
+		{"hand cards", func(r *tote.DrawResult) {
+			r.Hands[3].Cards[0], r.Hands[3].Cards[4] = r.Hands[3].Cards[4], r.Hands[3].Cards[0]
+		}, "hand of position 4: published"},
+		{"hand description", func(r *tote.DrawResult) { r.Hands[2].Description = "Royal flush" }, "hand of position 3: published"},
+		{"hands missing", func(r *tote.DrawResult) { r.Hands = r.Hands[:3] }, "hands: 3 published, 4 positions"},
+		{"winners", func(r *tote.DrawResult) { r.Winners = []int{5 - r.Winners[0]} }, "outcome: published winners"},
+		{"payout", func(r *tote.DrawResult) { r.Pools[0].Bets[0].Payout += 100 }, "pool " + r0(d) + ": bet"},
+		{"pool commission", func(r *tote.DrawResult) { r.Pools[0].Commission++ }, "pool " + r0(d) + ": commission published"},
+		{"v1 public seed", func(r *tote.DrawResult) { r.Beacons, r.PublicSeed = nil, strings.Repeat("00", 32) }, "public seed: published 00"},
+		{"v1 without seed", func(r *tote.DrawResult) { r.Beacons, r.PublicSeed = nil, "" }, "public seed: cards were dealt but neither beacons nor a public seed"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			r := copyResult(t, *d.Result)
+			tc.tamper(&r)
+			v := tote.VerifyResult(r)
+			for _, p := range v.Problems {
+				if strings.HasPrefix(p, tc.want) {
+					return
+				}
+			}
+			t.Errorf("no problem line starting %q; problems: %q", tc.want, v.Problems)
+		})
+	}
+}
+
+func r0(d tote.Draw) string { return tote.PoolID(d.ID, tote.RoundPreDeal, tote.MarketWin) }
+
+// TestLateBeaconVoidsTheDraw: the flop's beacon round never arrives. The
+// dealer keeps asking until the street's deadline, never deals the flop from
+// anything else, then voids the draw with every stake refunded and a reason
+// naming the round; the next draw opens after the result display.
+func TestLateBeaconVoidsTheDraw(t *testing.T) {
+	for _, forge := range []bool{false, true} {
+		name := map[bool]string{false: "withheld", true: "forged"}[forge]
+		t.Run(name, func(t *testing.T) {
+			h := newHarness(t, 4)
+			h.Deposit(1, 10_000*money.KZT)
+			d := h.RunUntil(h.Dealer, "PRE_DEAL", totetest.InPhase(tote.PhasePreDeal))
+			flopRound := d.Beacons.Rounds[1]
+			h.Beacon()
+			h.BeaconGate.Withhold(func(r uint64) bool { return r == flopRound })
+			h.BeaconGate.Forge(forge)
+			h.MustBet(1, d, tote.MarketWin, "1", 500*money.KZT)
+			d = h.RunUntil(h.Dealer, "POCKET", totetest.InPhase(tote.PhasePocket))
+			h.MustBet(1, d, tote.MarketCombination, "PAIR", 300*money.KZT)
+			d = h.RunUntil(h.Dealer, "DEALING_FLOP", totetest.InPhase(tote.PhaseDealingFlop))
+			deadline := d.Beacons.Deadlines[1]
+			d = h.RunUntil(h.Dealer, "VOID", func(x tote.Draw) bool { return x.Phase.Finished() })
+			if d.Phase != tote.PhaseVoid || !strings.Contains(d.VoidReason, "beacon failure: round") || len(d.Board) != 0 {
+				t.Fatalf("draw ended %s (%q) with board %v", d.Phase, d.VoidReason, d.Board)
+			}
+			if !d.SettledAt.After(deadline) || d.SettledAt.After(deadline.Add(time.Second)) {
+				t.Errorf("voided at %s, the deadline was %s", d.SettledAt, deadline)
+			}
+			if got := h.Balance(ledger.WalletOf(1)); got != 10_000*money.KZT {
+				t.Errorf("wallet holds %s after the void, deposited %s", got, 10_000*money.KZT)
+			}
+			h.CheckBooks(d)
+			v := tote.VerifyResult(*d.Result)
+			if len(v.Problems) > 0 || !v.CardsMatch {
+				t.Errorf("void result does not verify: %+v", v)
+			}
+			if d.Result.Beacons.Signatures[1] != "" || len(d.Result.Pockets) != 4 {
+				t.Errorf("void result: signatures %q, pockets %v", d.Result.Beacons.Signatures, d.Result.Pockets)
+			}
+			h.BeaconGate.Withhold(nil)
+			next := h.RunUntil(h.Dealer, "draw 2", func(x tote.Draw) bool { return x.Number == 2 })
+			if !next.OpenedAt.Equal(d.SettledAt.Add(5 * time.Second)) {
+				t.Errorf("draw 2 opened at %s, want the result display (5 s) after %s", next.OpenedAt, d.SettledAt)
+			}
+		})
+	}
+}
