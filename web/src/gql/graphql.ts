@@ -98,9 +98,10 @@ export type HoldemStartInput = {
   /** One or two boxes. */
   boxes: Array<HoldemBoxInput>;
   /**
-   * Optional: the commitment returned by holdemCommit. The hand is then dealt
-   * from that seed, which was fixed before the cut was chosen. Without it the
-   * server draws a fresh seed for this hand.
+   * Required (BAD_USER_INPUT COMMITMENT_REQUIRED without it): the commitment
+   * returned by holdemCommit. The hand is dealt from that seed, which was fixed
+   * and shown before the cut was chosen, so the house cannot pick it to suit
+   * the cut (docs/fairness.md).
    */
   commitment?: string | null | undefined;
   /** Optional: any text of the player's (at most 256 bytes), mixed into the shuffle. */
