@@ -55,7 +55,7 @@ export async function checkBeacons(b: Beacons, dealt: boolean[]): Promise<{ prob
       if (String(c[k]).toLowerCase() !== String(QUICKNET[k]).toLowerCase()) problems.push(`beacon chain: ${k} is not quicknet's`);
     }
   } else if (c?.name === 'local') {
-    notes.push("dealt on the server's local beacon: the cards follow from the seeds, but a local beacon proves nothing to a player");
+    notes.push('localBeacon');
     publicKey = c.publicKey;
   } else {
     problems.push(`unknown beacon chain ${c?.name}`);

@@ -45,7 +45,7 @@ export function Verify() {
             <li>{verdict.payoutsMatch ? '✔' : '✘'} {t('poolsOk')}</li>
             {verdict.beaconsValid !== null && <li>{verdict.beaconsValid ? '✔' : '✘'} {t('beaconsOk')}</li>}
           </ul>
-          {verdict.notes.length > 0 && <ul>{verdict.notes.map((n, i) => <li key={i}>ⓘ {n}</li>)}</ul>}
+          {verdict.notes.length > 0 && <ul>{verdict.notes.map((n, i) => <li key={i} data-note={n}>{t(n)}</li>)}</ul>}
           {verdict.problems.length > 0 && <><h3>{t('problems')}</h3><ul class="mono">{verdict.problems.map((p, i) => <li key={i}>{p}</li>)}</ul></>}
         </div>
       )}

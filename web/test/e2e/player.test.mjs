@@ -162,6 +162,15 @@ test('player: register, verify, deposit, bet in every market over a whole draw, 
   await waitFor(async () => (await player.locator('[data-testid=verdict]').getAttribute('data-ok')) === 'true', 'verified draw');
   await shot(player, 'verify');
   const json = JSON.parse(await player.locator('textarea[name=result-json]').inputValue());
+  if (json.beacons) {
+    // A version-2 draw: its beacon rounds were checked too, and a changed signature is caught.
+    assert.match(await player.locator('[data-testid=verdict]').textContent(), /Beacon rounds and signatures check out/);
+    const sig = structuredClone(json);
+    sig.beacons.signatures[1] = sig.beacons.signatures[1].replace(/^../, (h) => (h === 'aa' ? 'ab' : 'aa'));
+    await player.fill('textarea[name=result-json]', JSON.stringify(sig));
+    await player.getByRole('button', { name: 'Check' }).click();
+    assert.equal(await player.locator('[data-testid=verdict]').getAttribute('data-ok'), 'false');
+  }
   const tampered = structuredClone(json);
   const pool = tampered.pools.find((p) => p.bets?.some((b) => b.payout > 0)) ?? tampered.pools[0];
   pool.bets[0].payout += 100;
