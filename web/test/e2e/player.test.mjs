@@ -112,10 +112,11 @@ test('player: register, verify, deposit, bet in every market over a whole draw, 
   assert.equal(await bet(player, 'EXPRESS', ['1', '2', '3'], '100'), 'Bet accepted');
   await waitRound('1', 'POCKET', 2.5);
   await shot(player, 'table-pocket');
-  const before = await player.locator('[data-testid=my-bets] tbody tr').count();
+  const myBetsNow = async () => nodes((await server.gql(`query($d:ID){myBets(drawId:$d){${page('id round market selection stake status payout')}}}`, { d: d1.id }, await token(player))).myBets);
+  const before = (await myBetsNow()).length;
+  assert.equal(before, 3);
   assert.equal(await bet(player, 'EXPRESS', ['2', '2', '2'], '200', { dbl: true }), 'Bet accepted');
   await sleep(500);
-  const myBetsNow = async () => nodes((await server.gql(`query($d:ID){myBets(drawId:$d){${page('id round market selection stake status payout')}}}`, { d: d1.id }, await token(player))).myBets);
   assert.equal((await myBetsNow()).length, before + 1, 'a double click placed two bets');
   await waitRound('1', 'FLOP', 2.5);
   await shot(player, 'table-flop');
