@@ -49,6 +49,7 @@ type Config struct {
 	DrandURL         string // DRAND_URL: the drand HTTP relay, default https://api.drand.sh
 	BeaconAllowLocal bool   // BEACON_ALLOW_LOCAL: lets production run on the local beacon (which proves nothing to players)
 	BeaconSecret     string // BEACON_SECRET: key secret of the local beacon, 32+ bytes; replicas must share it
+	DebugAddr        string // DEBUG_ADDR: serve net/http/pprof on this (loopback) address; empty: off
 }
 
 // defaultBeaconSecret keys the local beacon when BEACON_SECRET is not set.
@@ -158,6 +159,7 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 	dur("ACCESS_TOKEN_TTL", &c.AccessTTL)
 	dur("REFRESH_TOKEN_TTL", &c.RefreshTTL)
 	str("DOCUMENT_PEPPER", &c.DocumentPepper)
+	str("DEBUG_ADDR", &c.DebugAddr)
 	str("ADMIN_EMAIL", &c.AdminEmail)
 	str("ADMIN_PASSWORD", &c.AdminPassword)
 	str("TIME_ZONE", &c.TimeZone)

@@ -96,6 +96,9 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (a *App, err error) 
 	if a.listener, err = net.Listen("tcp", cfg.Addr); err != nil {
 		return nil, fmt.Errorf("listen on %s: %w", cfg.Addr, err)
 	}
+	if err = a.startDebug(); err != nil {
+		return nil, err
+	}
 	return a, nil
 }
 

@@ -175,7 +175,9 @@ func (r *ToteRepo) PoolTotals(ctx context.Context, drawID int64, round tote.Roun
 	return poolTotals(r.read(ctx), drawID, round)
 }
 
-// poolTotals sums a draw's stakes per round and selection.
+// poolTotals reads a draw's stakes per round and selection from
+// tote_pool_totals, which triggers keep equal to the sums over tote_bets
+// (migration 00030): the cost no longer grows with the draw.
 func poolTotals(db *gorm.DB, drawID int64, round tote.Round) ([]tote.SelectionTotal, error) {
 	var rows []struct {
 		Round     int
@@ -184,8 +186,8 @@ func poolTotals(db *gorm.DB, drawID int64, round tote.Round) ([]tote.SelectionTo
 		Stake     int64
 		Bets      int
 	}
-	q := db.Model(&toteBetRow{}).Select("round, market, selection, SUM(stake) AS stake, COUNT(*) AS bets").
-		Where("draw_id = ?", drawID).Group("round, market, selection")
+	q := db.Table("tote_pool_totals").Select("round, market, selection, stake, bets").
+		Where("draw_id = ? AND bets > 0", drawID).Order("round, market, selection")
 	if round != 0 {
 		q = q.Where("round = ?", int(round))
 	}

@@ -124,6 +124,46 @@ func (tx *memTx) InsertBet(_ context.Context, b Bet) (Bet, error) {
 	return b, nil
 }
 
+// InsertBets implements Tx: InsertBet for each bet.
+func (tx *memTx) InsertBets(ctx context.Context, bets []Bet) ([]Bet, []error, error) {
+	stored := make([]Bet, len(bets))
+	errList := make([]error, len(bets))
+	for i, b := range bets {
+		stored[i], errList[i] = tx.InsertBet(ctx, b)
+		if errList[i] != nil && !errs.Is(errList[i], errs.Conflict) {
+			return nil, nil, errList[i]
+		}
+	}
+	return stored, errList, nil
+}
+
+// DeleteBets implements Tx.
+func (tx *memTx) DeleteBets(_ context.Context, ids []int64) error {
+	for _, id := range ids {
+		b, ok := tx.s.bets[id]
+		if !ok {
+			continue
+		}
+		k := memBetKey{b.UserID, b.IdempotencyKey}
+		old := tx.s.betIDs
+		kept := make([]int64, 0, len(old))
+		for _, x := range old {
+			if x != id {
+				kept = append(kept, x)
+			}
+		}
+		delete(tx.s.bets, id)
+		delete(tx.s.keys, k)
+		tx.s.betIDs = kept
+		tx.undo = append(tx.undo, func() {
+			tx.s.bets[id] = b
+			tx.s.keys[k] = id
+			tx.s.betIDs = old
+		})
+	}
+	return nil
+}
+
 // DrawBets implements Tx.
 func (tx *memTx) DrawBets(_ context.Context, drawID int64) ([]Bet, error) {
 	return tx.s.drawBetsLocked(drawID), nil

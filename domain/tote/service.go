@@ -49,6 +49,7 @@ type Service struct {
 	scale   float64
 	beacon  beacon.Source
 	stats   Stats
+	intake  intake
 }
 
 // Stats counts what the service and its dealers did, for metrics.

@@ -2,13 +2,9 @@ package tote
 
 import (
 	"context"
-	"fmt"
 	"time"
 
 	"github.com/pokertote/pokertote/domain/errs"
-	"github.com/pokertote/pokertote/domain/event"
-	"github.com/pokertote/pokertote/domain/ledger"
-	"github.com/pokertote/pokertote/domain/money"
 )
 
 // PlaceBet accepts a bet on the open round of a draw (SPEC 1.1, 1.4): the
@@ -26,47 +22,47 @@ import (
 // Idempotency: a second request with the same key returns the first bet
 // when it asks for the same thing, and is Conflict IDEMPOTENCY_KEY_REUSED
 // otherwise.
+//
+// The bet goes through the draw's intake (intake.go), which commits the
+// bets arriving together in one transaction, each with its own result.
 func (s *Service) PlaceBet(ctx context.Context, r PlaceBetRequest) (Bet, error) {
 	sel, err := r.parse()
 	if err != nil {
 		return Bet{}, err
 	}
-	if err := s.gate.EnsureCanStake(ctx, r.UserID); err != nil {
-		return Bet{}, err
+	job := &betJob{req: r, sel: sel, done: make(chan struct{}), gated: make(chan struct{})}
+	s.submit(job)
+	job.gateErr = s.gate.EnsureCanStake(ctx, r.UserID)
+	close(job.gated)
+	select {
+	case <-job.done:
+	case <-ctx.Done():
+		// The batch may still commit the bet: a retry with the same key
+		// finds it.
+		return Bet{}, errs.Wrap(ctx.Err(), "placing the bet was cancelled")
 	}
-	if b, err := s.store.BetByKey(ctx, r.UserID, r.IdempotencyKey); err == nil {
-		return replayBet(r, b, sel)
-	} else if !errs.Is(err, errs.NotFound) {
-		return Bet{}, err
+	return s.answer(ctx, job)
+}
+
+// answer turns a finished job into PlaceBet's result. (The batch has
+// published an accepted bet's events already.)
+func (s *Service) answer(ctx context.Context, job *betJob) (Bet, error) {
+	r, sel := job.req, job.sel
+	if job.gateErr != nil {
+		return Bet{}, job.gateErr
 	}
-	var bet Bet
-	var balance money.Amount
-	err = s.store.Within(ctx, func(ctx context.Context, tx Tx) error {
-		var err error
-		bet, balance, err = s.placeInTx(ctx, tx, r, sel)
-		return err
-	})
-	if errs.ReasonOf(err) == ReasonDuplicateBet {
-		b, lookupErr := s.store.BetByKey(ctx, r.UserID, r.IdempotencyKey)
-		if lookupErr != nil {
+	if job.err != nil {
+		// A retry of a bet that was placed earlier may now fail the checks
+		// (the round closed, the wallet emptied) or find its key taken:
+		// the first bet is its answer.
+		if b, lookupErr := s.store.BetByKey(ctx, r.UserID, r.IdempotencyKey); lookupErr == nil {
+			return replayBet(r, b, sel)
+		} else if !errs.Is(lookupErr, errs.NotFound) {
 			return Bet{}, lookupErr
 		}
-		return replayBet(r, b, sel)
+		return Bet{}, job.err
 	}
-	if err != nil {
-		return Bet{}, err
-	}
-	s.stats.BetsAccepted.Add(1)
-	topic := event.UserTopic(r.UserID)
-	for _, e := range []event.UserEvent{
-		{Type: event.BetAccepted, At: bet.PlacedAt, BetID: bet.ID},
-		{Type: event.BalanceChanged, At: bet.PlacedAt, Balance: int64(balance)},
-	} {
-		if err := s.pub.Publish(ctx, topic, e.Encode()); err != nil {
-			s.log.WarnContext(ctx, "user event not published", "user", r.UserID, "type", e.Type, "err", err)
-		}
-	}
-	return bet, nil
+	return job.bet, nil
 }
 
 // replayBet answers a request whose key is taken by bet b.
@@ -75,51 +71,6 @@ func replayBet(r PlaceBetRequest, b Bet, sel Selection) (Bet, error) {
 		return Bet{}, errs.R(errs.Conflict, "IDEMPOTENCY_KEY_REUSED", "the idempotency key %q was used for another bet", r.IdempotencyKey)
 	}
 	return b, nil
-}
-
-// placeInTx does PlaceBet's checks against the locked draw and stores the bet
-// and its stake transfer. It returns the bet and the wallet's balance after.
-func (s *Service) placeInTx(ctx context.Context, tx Tx, r PlaceBetRequest, sel Selection) (Bet, money.Amount, error) {
-	d, err := tx.LockDraw(ctx, r.DrawID, Shared)
-	if err != nil {
-		return Bet{}, 0, err
-	}
-	now := s.clock.Now()
-	if err := checkBettable(d, sel, now); err != nil {
-		return Bet{}, 0, err
-	}
-	t, err := tx.Table(ctx, d.TableID)
-	if err != nil {
-		return Bet{}, 0, err
-	}
-	if r.Stake < d.MinStake {
-		return Bet{}, 0, errs.R(errs.Invalid, "STAKE_TOO_LOW", "the minimum stake of this draw is %s", d.MinStake)
-	}
-	if r.Stake > t.Settings.MaxStake {
-		return Bet{}, 0, errs.R(errs.Invalid, "STAKE_TOO_HIGH", "the maximum stake of this table is %s", t.Settings.MaxStake)
-	}
-	b, err := tx.InsertBet(ctx, Bet{
-		DrawID: d.ID, TableID: d.TableID, UserID: r.UserID, Round: d.OpenRound(), Selection: sel,
-		Stake: r.Stake, Status: BetAccepted, IdempotencyKey: r.IdempotencyKey, PlacedAt: now,
-	})
-	if err != nil {
-		return Bet{}, 0, err
-	}
-	wallet := ledger.WalletOf(r.UserID)
-	posted, err := tx.Ledger().Post(ctx, ledger.Move(
-		fmt.Sprintf("tote:bet:%d", b.ID), ledger.BetStake,
-		fmt.Sprintf("bet #%d: draw #%d %s %s %s", b.ID, d.Number, b.Round, sel.Market, sel),
-		wallet, ledger.EscrowOf(PoolID(d.ID, b.Round, sel.Market)), r.Stake))
-	if err != nil {
-		return Bet{}, 0, err
-	}
-	var balance money.Amount
-	for _, e := range posted.Entries {
-		if e.Account == wallet {
-			balance = e.BalanceAfter
-		}
-	}
-	return b, balance, nil
 }
 
 // checkBettable reports why draw d takes no bet on sel now, if it does not.
@@ -135,4 +86,39 @@ func checkBettable(d Draw, sel Selection, now time.Time) error {
 		return err
 	}
 	return sel.Validate(d.Positions)
+}
+
+// PlaceBets places several bets at once, each with its own result exactly
+// as PlaceBet would give it: the requests on one draw are checked and
+// stored in ONE transaction of the intake (one bad bet never fails the
+// others). It is how a client (or a test) hands the intake a ready batch.
+func (s *Service) PlaceBets(ctx context.Context, reqs []PlaceBetRequest) ([]Bet, []error) {
+	bets := make([]Bet, len(reqs))
+	errList := make([]error, len(reqs))
+	byDraw := map[int64][]*betJob{}
+	var order []int64
+	jobs := make([]*betJob, len(reqs))
+	for i, r := range reqs {
+		sel, err := r.parse()
+		if err != nil {
+			errList[i] = err
+			continue
+		}
+		jobs[i] = &betJob{req: r, sel: sel, done: make(chan struct{}), gated: make(chan struct{})}
+		jobs[i].gateErr = s.gate.EnsureCanStake(ctx, r.UserID)
+		close(jobs[i].gated)
+		if byDraw[r.DrawID] == nil {
+			order = append(order, r.DrawID)
+		}
+		byDraw[r.DrawID] = append(byDraw[r.DrawID], jobs[i])
+	}
+	for _, d := range order {
+		s.placeBatch(byDraw[d])
+	}
+	for i, j := range jobs {
+		if j != nil {
+			bets[i], errList[i] = s.answer(ctx, j)
+		}
+	}
+	return bets, errList
 }

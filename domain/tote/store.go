@@ -34,7 +34,9 @@ type Store interface {
 	// DrawBets lists every bet of a draw in id order.
 	DrawBets(ctx context.Context, drawID int64) ([]Bet, error)
 	// PoolTotals sums the stakes of a draw per round and selection; round
-	// 0 means every round.
+	// 0 means every round. The database adapter keeps these sums as bets
+	// are written, so reading them costs the same however many bets the
+	// draw holds.
 	PoolTotals(ctx context.Context, drawID int64, round Round) ([]SelectionTotal, error)
 	// Results lists finished (SETTLED or VOID) draws newest first.
 	Results(ctx context.Context, q ResultQuery) ([]Draw, error)
@@ -84,6 +86,14 @@ type Tx interface {
 	// InsertBet stores a bet (ID assigned). A second bet with the same user
 	// and idempotency key is Conflict DUPLICATE_BET.
 	InsertBet(ctx context.Context, b Bet) (Bet, error)
+	// InsertBets stores bets in one go, as InsertBet would one after
+	// another: the i-th result is the i-th bet with its ID, or its own
+	// error (Conflict DUPLICATE_BET, also for a key repeated within bets);
+	// err fails the whole call.
+	InsertBets(ctx context.Context, bets []Bet) (stored []Bet, errs []error, err error)
+	// DeleteBets removes bets stored earlier in this transaction whose
+	// stake could not be taken, so that nothing of them remains.
+	DeleteBets(ctx context.Context, ids []int64) error
 	DrawBets(ctx context.Context, drawID int64) ([]Bet, error)
 	RoundBetIDs(ctx context.Context, drawID int64, round Round) ([]int64, error)
 	PoolTotals(ctx context.Context, drawID int64, round Round) ([]SelectionTotal, error)

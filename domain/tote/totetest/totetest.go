@@ -50,6 +50,9 @@ func Run(t *testing.T, newEnv func(t *testing.T) Env) {
 		{"JackpotPaidToExpress", testJackpotPaid},
 		{"TablesAdmin", testTablesAdmin},
 		{"Results", testResults},
+		{"BatchMixedResults", testBatchMixed},
+		{"ConcurrentMixedResults", testConcurrentMixed},
+		{"PoolTotalsEqualBets", testTotalsProperty},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) { tc.fn(t, newEnv(t)) })

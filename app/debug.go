@@ -1,0 +1,38 @@
+package app
+
+import (
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"net/http/pprof"
+	"time"
+)
+
+// startDebug serves the runtime profiles (net/http/pprof) on DEBUG_ADDR, a
+// listener of its own, never on the public one: profiling the bet path
+// under load (issue 8) needs CPU and mutex profiles of a running server.
+func (a *App) startDebug() error {
+	if a.cfg.DebugAddr == "" {
+		return nil
+	}
+	l, err := net.Listen("tcp", a.cfg.DebugAddr)
+	if err != nil {
+		return fmt.Errorf("listen on DEBUG_ADDR %s: %w", a.cfg.DebugAddr, err)
+	}
+	mux := http.NewServeMux()
+	mux.HandleFunc("/debug/pprof/", pprof.Index)
+	mux.HandleFunc("/debug/pprof/cmdline", pprof.Cmdline)
+	mux.HandleFunc("/debug/pprof/profile", pprof.Profile)
+	mux.HandleFunc("/debug/pprof/symbol", pprof.Symbol)
+	mux.HandleFunc("/debug/pprof/trace", pprof.Trace)
+	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	go func() {
+		if err := srv.Serve(l); err != nil && !errors.Is(err, http.ErrServerClosed) {
+			a.log.Error("debug listener stopped", "err", err)
+		}
+	}()
+	a.closers = append(a.closers, srv.Close)
+	a.log.Info("debug profiles served", "addr", l.Addr().String())
+	return nil
+}

@@ -1,0 +1,277 @@
+package tote
+
+// The bet intake: group commit per draw.
+//
+// At the close of a round many players bet on the same draw at once. One
+// transaction per bet makes every bet pay for its own draw lock, its own
+// commit (an fsync) and its own update of the pool's escrow row, and the
+// escrow row serialises the commits: throughput falls as clients grow. The
+// intake instead queues the bets of a draw and lets one batch at a time
+// (a few per draw at most) carry every bet waiting at that moment into ONE
+// transaction: one shared draw lock, one read of the table, the checks of
+// every bet in memory, one multi-row insert of the bets, one batch of
+// stake posts through the ledger's in-transaction poster (which applies
+// the per-transfer checks to each stake and reports a result per stake),
+// and one commit. There is no timer: while a batch commits the next one
+// fills up, so a lone bet waits for nobody and a surge forms large
+// batches by itself (natural batching).
+//
+// Every bet keeps its own answer: a bet failing its checks (round closed,
+// stake out of range, selection invalid), its key already taken, or its
+// wallet short, gets its own error, and the others of the batch commit. A
+// stake that fails in the ledger has its bet row deleted again in the same
+// transaction, so nothing of it remains.
+//
+// The round-close race is unchanged: the batch takes the draw's Shared
+// lock before it reads the draw and the clock, exactly as a single bet did,
+// so every bet of a batch commits before the close or the whole batch sees
+// the round closed.
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/pokertote/pokertote/domain/errs"
+	"github.com/pokertote/pokertote/domain/event"
+	"github.com/pokertote/pokertote/domain/ledger"
+	"github.com/pokertote/pokertote/domain/money"
+)
+
+// Intake limits.
+const (
+	// maxBatch bounds the bets of one transaction (its statements stay far
+	// below the drivers' parameter limits; its locks stay short).
+	maxBatch = 256
+	// maxInflight is how many batches of one draw may run at once: one
+	// commits while the next is checked and written.
+	maxInflight = 4
+	// batchTimeout bounds one batch's transaction; it runs detached from
+	// any one request's context, since it answers many.
+	batchTimeout = 30 * time.Second
+)
+
+// betJob is one PlaceBet waiting in the intake.
+type betJob struct {
+	req  PlaceBetRequest
+	sel  Selection
+	done chan struct{}
+	// gated is closed once the stake gate has answered (gateErr): the
+	// request asks the gate while its bet already waits in the queue (for
+	// the batch in flight to commit), so the gate's reads overlap that wait
+	// instead of adding to every bet's time.
+	gated   chan struct{}
+	gateErr error
+
+	bet     Bet
+	balance money.Amount
+	err     error
+}
+
+// drawQueue is the intake of one draw.
+type drawQueue struct {
+	pending []*betJob
+	running int
+}
+
+// intake gathers concurrent bets per draw; see the top of this file.
+type intake struct {
+	mu    sync.Mutex
+	draws map[int64]*drawQueue
+}
+
+// submit queues job and starts a batch runner for its draw unless enough
+// are running; the caller then waits on job.done.
+func (s *Service) submit(job *betJob) {
+	in := &s.intake
+	in.mu.Lock()
+	if in.draws == nil {
+		in.draws = map[int64]*drawQueue{}
+	}
+	q := in.draws[job.req.DrawID]
+	if q == nil {
+		q = &drawQueue{}
+		in.draws[job.req.DrawID] = q
+	}
+	q.pending = append(q.pending, job)
+	start := q.running < maxInflight
+	if start {
+		q.running++
+	}
+	in.mu.Unlock()
+	if start {
+		go s.runDraw(job.req.DrawID)
+	}
+}
+
+// runDraw runs batches of a draw's queue until it is empty.
+func (s *Service) runDraw(drawID int64) {
+	in := &s.intake
+	for {
+		in.mu.Lock()
+		q := in.draws[drawID]
+		if len(q.pending) == 0 {
+			q.running--
+			if q.running == 0 {
+				delete(in.draws, drawID)
+			}
+			in.mu.Unlock()
+			return
+		}
+		n := min(len(q.pending), maxBatch)
+		jobs := q.pending[:n:n]
+		q.pending = q.pending[n:]
+		in.mu.Unlock()
+		s.placeBatch(jobs)
+	}
+}
+
+// placeBatch places jobs (all on one draw) in one transaction and answers
+// each of them.
+func (s *Service) placeBatch(jobs []*betJob) {
+	ctx, cancel := context.WithTimeout(context.Background(), batchTimeout)
+	defer cancel()
+	// Every gate has answered before the transaction takes a connection: a
+	// batch holding one while waiting for gates that need one could starve
+	// the pool.
+	for _, j := range jobs {
+		<-j.gated
+	}
+	began := time.Now()
+	err := s.store.Within(ctx, func(ctx context.Context, tx Tx) error {
+		return s.placeBatchInTx(ctx, tx, jobs)
+	})
+	s.log.DebugContext(ctx, "bet batch", "draw", jobs[0].req.DrawID, "bets", len(jobs), "took", time.Since(began), "err", err)
+	var msgs []event.Message
+	for _, j := range jobs {
+		if err != nil {
+			j.err = err
+		}
+		if j.err == nil {
+			s.stats.BetsAccepted.Add(1)
+			topic := event.UserTopic(j.req.UserID)
+			for _, e := range []event.UserEvent{
+				{Type: event.BetAccepted, At: j.bet.PlacedAt, BetID: j.bet.ID},
+				{Type: event.BalanceChanged, At: j.bet.PlacedAt, Balance: int64(j.balance)},
+			} {
+				msgs = append(msgs, event.Message{Topic: topic, Data: e.Encode()})
+			}
+		}
+	}
+	for _, j := range jobs {
+		close(j.done)
+	}
+	// The players' events go out in one round trip where the broker can,
+	// in order, right after the answers (which need not wait for them).
+	if err := event.PublishAll(ctx, s.pub, msgs); err != nil {
+		s.log.WarnContext(ctx, "user events not published", "events", len(msgs), "err", err)
+	}
+}
+
+// placeBatchInTx does the work of one batch inside tx; it may run again
+// after a serialization failure, so it starts from a clean slate.
+func (s *Service) placeBatchInTx(ctx context.Context, tx Tx, jobs []*betJob) error {
+	for _, j := range jobs {
+		j.bet, j.balance, j.err = Bet{}, 0, nil
+	}
+	d, err := tx.LockDraw(ctx, jobs[0].req.DrawID, Shared)
+	if err != nil {
+		return err
+	}
+	now := s.clock.Now()
+	t, err := tx.Table(ctx, d.TableID)
+	if err != nil {
+		return err
+	}
+	var live []*betJob
+	var bets []Bet
+	for _, j := range jobs {
+		if j.err = j.gateErr; j.err != nil {
+			continue
+		}
+		if j.err = checkBet(d, t, j.req, j.sel, now); j.err != nil {
+			continue
+		}
+		live = append(live, j)
+		bets = append(bets, Bet{
+			DrawID: d.ID, TableID: d.TableID, UserID: j.req.UserID, Round: d.OpenRound(), Selection: j.sel,
+			Stake: j.req.Stake, Status: BetAccepted, IdempotencyKey: j.req.IdempotencyKey, PlacedAt: now,
+		})
+	}
+	if len(live) == 0 {
+		return nil
+	}
+	stored, insErrs, err := tx.InsertBets(ctx, bets)
+	if err != nil {
+		return err
+	}
+	var staked []*betJob
+	var transfers []ledger.Transfer
+	first := map[memBetKey]*betJob{} // who took a key in this batch
+	var dups []*betJob
+	for i, j := range live {
+		if j.err = insErrs[i]; j.err != nil {
+			dups = append(dups, j)
+			continue
+		}
+		first[memBetKey{j.req.UserID, j.req.IdempotencyKey}] = j
+		b := stored[i]
+		j.bet = b
+		staked = append(staked, j)
+		transfers = append(transfers, stakeTransfer(d, b))
+	}
+	posted, postErrs, err := ledger.PostEach(ctx, tx.Ledger(), transfers)
+	if err != nil {
+		return err
+	}
+	var undo []int64
+	for i, j := range staked {
+		if j.err = postErrs[i]; j.err != nil {
+			undo = append(undo, j.bet.ID)
+			j.bet = Bet{}
+			continue
+		}
+		wallet := ledger.WalletOf(j.req.UserID)
+		for _, e := range posted[i].Entries {
+			if e.Account == wallet {
+				j.balance = e.BalanceAfter
+			}
+		}
+	}
+	// A request repeating the key of a bet of this batch whose stake then
+	// failed gets that failure, as it would have after waiting for it.
+	for _, j := range dups {
+		if f := first[memBetKey{j.req.UserID, j.req.IdempotencyKey}]; f != nil && f.err != nil {
+			j.err = f.err
+		}
+	}
+	if len(undo) > 0 {
+		return tx.DeleteBets(ctx, undo)
+	}
+	return nil
+}
+
+// checkBet is PlaceBet's check of one request against the locked draw
+// and its table.
+func checkBet(d Draw, t Table, r PlaceBetRequest, sel Selection, now time.Time) error {
+	if err := checkBettable(d, sel, now); err != nil {
+		return err
+	}
+	if r.Stake < d.MinStake {
+		return errs.R(errs.Invalid, "STAKE_TOO_LOW", "the minimum stake of this draw is %s", d.MinStake)
+	}
+	if r.Stake > t.Settings.MaxStake {
+		return errs.R(errs.Invalid, "STAKE_TOO_HIGH", "the maximum stake of this table is %s", t.Settings.MaxStake)
+	}
+	return nil
+}
+
+// stakeTransfer moves bet b's stake from the player's wallet into its
+// pool's escrow.
+func stakeTransfer(d Draw, b Bet) ledger.Transfer {
+	return ledger.Move(
+		fmt.Sprintf("tote:bet:%d", b.ID), ledger.BetStake,
+		fmt.Sprintf("bet #%d: draw #%d %s %s %s", b.ID, d.Number, b.Round, b.Selection.Market, b.Selection),
+		ledger.WalletOf(b.UserID), ledger.EscrowOf(PoolID(d.ID, b.Round, b.Selection.Market)), b.Stake)
+}

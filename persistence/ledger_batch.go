@@ -1,0 +1,379 @@
+package persistence
+
+// The batch poster: many independent transfers in a few statements.
+//
+// The tote's bet intake posts the stakes of a burst of bets (one wallet →
+// escrow transfer each) inside one transaction. Posting them one by one
+// costs about eight statements each (savepoint, transfer row, account
+// lookup, two balance updates, entries, release); postBatchTx does the same
+// work for the whole batch with about six statements in all:
+//
+//  1. the accounts of every transfer are found (created if missing) and
+//     locked with one SELECT ... FOR UPDATE, in the same total order as
+//     single posts use (never-negative accounts first, then by kind and
+//     reference; see lockOrder), so batches and single posts never wait
+//     for each other in a cycle;
+//  2. the transfers are applied in memory, in order, each with the same
+//     per-transfer checks as a single post: Validate, and no never-negative
+//     account below zero (INSUFFICIENT_FUNDS for that transfer only, which
+//     then moves nothing while the later ones go on);
+//  3. the transfer rows of the transfers that passed are inserted with ON
+//     CONFLICT (idempotency_key) DO NOTHING; should any key be taken
+//     already (a replay), the whole batch is rolled back to its savepoint
+//     and posted again one transfer at a time through postTx, which
+//     answers replays exactly;
+//  4. each touched balance is set to its final value with one UPDATE (the
+//     CHECK constraint stays the last line of defence), and the entries are
+//     inserted with the balances after each transfer, in posting order,
+//     after the locks were taken (so one account's entries commit in id
+//     order, as with single posts).
+//
+// Whoever adds a per-transfer check to post (limits, exclusions) must add it
+// to checkBatchTransfer too, so that a stake is checked the same way on
+// either path.
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+	"time"
+
+	"gorm.io/gorm"
+
+	"github.com/pokertote/pokertote/domain/errs"
+	"github.com/pokertote/pokertote/domain/ledger"
+	"github.com/pokertote/pokertote/domain/money"
+)
+
+var _ ledger.BatchPoster = ledgerTx{}
+
+// PostBatch implements ledger.BatchPoster through postBatchTx.
+func (l ledgerTx) PostBatch(ctx context.Context, ts []ledger.Transfer) ([]ledger.Posted, []error, error) {
+	return l.r.postBatchTx(ctx, l.tx, ts)
+}
+
+// checkBatchTransfer is the per-transfer check of a batch before any money
+// moves; see the top of this file.
+func checkBatchTransfer(t ledger.Transfer) error { return t.Validate() }
+
+// postBatchTx posts ts inside the open transaction tx, with a result per
+// transfer exactly as postTx one after another would give.
+func (r *LedgerRepo) postBatchTx(ctx context.Context, tx *gorm.DB, ts []ledger.Transfer) ([]ledger.Posted, []error, error) {
+	posted := make([]ledger.Posted, len(ts))
+	errList := make([]error, len(ts))
+	if !inTransaction(tx) {
+		return nil, nil, errs.E(errs.Internal, "ledger: postBatchTx needs an open transaction")
+	}
+	tx = tx.WithContext(ctx)
+	var valid []int
+	for i, t := range ts {
+		if errList[i] = checkBatchTransfer(t); errList[i] == nil {
+			valid = append(valid, i)
+		}
+	}
+	if len(valid) == 0 {
+		return posted, errList, nil
+	}
+	if r.db.dialect == Postgres {
+		if err := r.postBatchPG(ctx, tx, ts, valid, posted, errList); err != nil {
+			return nil, nil, errs.Wrap(err, "posting the transfers failed")
+		}
+		return posted, errList, nil
+	}
+	if len(valid) == 1 {
+		for _, i := range valid {
+			posted[i], errList[i] = r.postTx(ctx, tx, ts[i])
+		}
+		return posted, errList, nil
+	}
+	if err := tx.Exec("SAVEPOINT ledger_batch").Error; err != nil {
+		return nil, nil, errs.Wrap(err, "posting the transfers failed")
+	}
+	keysFree, err := r.postBatch(tx, ts, valid, posted, errList)
+	if err != nil || !keysFree {
+		if rbErr := tx.Exec("ROLLBACK TO SAVEPOINT ledger_batch").Error; rbErr != nil {
+			return nil, nil, errs.Wrap(errors.Join(err, rbErr), "posting the transfers failed")
+		}
+	}
+	if relErr := tx.Exec("RELEASE SAVEPOINT ledger_batch").Error; relErr != nil && err == nil {
+		err = relErr
+	}
+	if err != nil {
+		return nil, nil, errs.Wrap(err, "posting the transfers failed")
+	}
+	if !keysFree {
+		for _, i := range valid {
+			posted[i], errList[i] = r.postTx(ctx, tx, ts[i])
+		}
+	}
+	return posted, errList, nil
+}
+
+// lockCompare is lockOrder's order on accounts: never-negative first, then
+// by kind and reference.
+func lockCompare(a, b ledger.AccountRef) int {
+	if na, nb := a.Kind.MayGoNegative(), b.Kind.MayGoNegative(); na != nb {
+		if na {
+			return 1
+		}
+		return -1
+	}
+	return cmp.Or(cmp.Compare(a.Kind, b.Kind), cmp.Compare(a.Ref, b.Ref))
+}
+
+// postBatch does postBatchTx's work for the transfers ts[valid...]. It
+// reports keysFree=false (having written transfer rows the caller must roll
+// back) when a key was taken already.
+func (r *LedgerRepo) postBatch(tx *gorm.DB, ts []ledger.Transfer, valid []int, posted []ledger.Posted, errList []error) (keysFree bool, err error) {
+	var refs []ledger.AccountRef
+	seen := map[ledger.AccountRef]bool{}
+	for _, i := range valid {
+		for _, e := range ts[i].Entries {
+			if !seen[e.Account] {
+				seen[e.Account] = true
+				refs = append(refs, e.Account)
+			}
+		}
+	}
+	slices.SortFunc(refs, lockCompare)
+	ids, err := ensureAccounts(tx, refs)
+	if err != nil {
+		return false, err
+	}
+	bal, err := r.lockBalances(tx, ids)
+	if err != nil {
+		return false, err
+	}
+	idOf := make(map[ledger.AccountRef]int64, len(refs))
+	for i, a := range refs {
+		idOf[a] = ids[i]
+	}
+
+	// 2. Apply in memory, in order.
+	var ok []batchApplied
+	for _, i := range valid {
+		after, err := applyInMemory(ts[i], idOf, bal)
+		if err != nil {
+			errList[i] = err
+			continue
+		}
+		ok = append(ok, batchApplied{i, after})
+	}
+	if len(ok) == 0 {
+		return true, nil
+	}
+
+	// 3. Transfer rows.
+	now := storedTime(r.now())
+	trIDs, err := insertTransfers(tx, ts, ok, now)
+	if err != nil || len(trIDs) != len(ok) {
+		return false, err
+	}
+
+	// 4. Balances and entries.
+	if err := setBalances(tx, bal); err != nil {
+		return false, err
+	}
+	var ents []batchEntry
+	for _, a := range ok {
+		for j, e := range ts[a.i].Entries {
+			ents = append(ents, batchEntry{transfer: trIDs[ts[a.i].IdempotencyKey], account: idOf[e.Account], amount: e.Amount, after: a.after[j]})
+		}
+	}
+	entIDs, err := insertBatchEntries(tx, ents, now)
+	if err != nil {
+		return false, err
+	}
+	for _, a := range ok {
+		t := ts[a.i]
+		trID := trIDs[t.IdempotencyKey]
+		p := ledger.Posted{ID: trID, IdempotencyKey: t.IdempotencyKey, Kind: t.Kind, Memo: t.Memo,
+			Entries: make([]ledger.PostedEntry, len(t.Entries)), PostedAt: now}
+		for j, e := range t.Entries {
+			p.Entries[j] = ledger.PostedEntry{ID: entIDs[[2]int64{trID, idOf[e.Account]}], Account: e.Account, Amount: e.Amount, BalanceAfter: a.after[j]}
+		}
+		posted[a.i] = p
+	}
+	return true, nil
+}
+
+// lockBalances locks the accounts ids in the order given (on Postgres) and
+// returns their balances.
+func (r *LedgerRepo) lockBalances(tx *gorm.DB, ids []int64) (map[int64]money.Amount, error) {
+	bal := make(map[int64]money.Amount, len(ids))
+	for chunk := range slices.Chunk(ids, chunkRows) {
+		var sb strings.Builder
+		args := make([]any, 0, 2*len(chunk))
+		sb.WriteString("SELECT a.id, a.balance FROM ledger_accounts a JOIN (VALUES ")
+		for i, id := range chunk {
+			if i > 0 {
+				sb.WriteString(", ")
+			}
+			sb.WriteString("(CAST(? AS BIGINT), CAST(? AS INT))")
+			args = append(args, id, i)
+		}
+		sb.WriteString(") AS v ON a.id = v.column1 ORDER BY v.column2")
+		if r.db.dialect == Postgres {
+			sb.WriteString(" FOR UPDATE OF a")
+		}
+		var rows []struct {
+			ID      int64
+			Balance int64
+		}
+		if err := tx.Raw(sb.String(), args...).Scan(&rows).Error; err != nil {
+			return nil, fmt.Errorf("lock accounts: %w", err)
+		}
+		for _, row := range rows {
+			bal[row.ID] = money.Amount(row.Balance)
+		}
+	}
+	if len(bal) != len(ids) {
+		return nil, fmt.Errorf("lock accounts: %d of %d found", len(bal), len(ids))
+	}
+	return bal, nil
+}
+
+// applyInMemory applies t to the balances bal when no never-negative
+// account goes below zero and nothing overflows, and returns each entry's
+// balance after; otherwise bal is unchanged.
+func applyInMemory(t ledger.Transfer, idOf map[ledger.AccountRef]int64, bal map[int64]money.Amount) ([]money.Amount, error) {
+	next := make(map[int64]money.Amount, len(t.Entries))
+	after := make([]money.Amount, len(t.Entries))
+	for j, e := range t.Entries {
+		id := idOf[e.Account]
+		cur, ok := next[id]
+		if !ok {
+			cur = bal[id]
+		}
+		if (e.Amount > 0 && cur > math.MaxInt64-e.Amount) || (e.Amount < 0 && cur < math.MinInt64-e.Amount) {
+			return nil, &errs.Error{Code: errs.Internal, Message: fmt.Sprintf("the balance of %s would overflow", e.Account)}
+		}
+		cur += e.Amount
+		if cur < 0 && !e.Account.Kind.MayGoNegative() {
+			return nil, ledger.InsufficientFunds(e.Account)
+		}
+		next[id] = cur
+		after[j] = cur
+	}
+	for id, b := range next {
+		bal[id] = b
+	}
+	return after, nil
+}
+
+// insertTransfers inserts the transfer rows of the applied transfers and
+// returns their ids by key; fewer ids than transfers means a key was taken.
+func insertTransfers(tx *gorm.DB, ts []ledger.Transfer, ok []batchApplied, now time.Time) (map[string]int64, error) {
+	idx := make([]int, 0, len(ok))
+	for _, a := range ok {
+		idx = append(idx, a.i)
+	}
+	out := make(map[string]int64, len(idx))
+	for chunk := range slices.Chunk(idx, chunkRows) {
+		var sb strings.Builder
+		args := make([]any, 0, 5*len(chunk))
+		sb.WriteString("INSERT INTO ledger_transfers (idempotency_key, request_hash, kind, memo, created_at) VALUES ")
+		for n, i := range chunk {
+			if n > 0 {
+				sb.WriteString(", ")
+			}
+			t := ts[i]
+			hash := t.RequestHash()
+			sb.WriteString("(?, ?, ?, ?, ?)")
+			args = append(args, t.IdempotencyKey, hash[:], string(t.Kind), t.Memo, now)
+		}
+		sb.WriteString(" ON CONFLICT (idempotency_key) DO NOTHING RETURNING id, idempotency_key")
+		var rows []struct {
+			ID             int64
+			IdempotencyKey string
+		}
+		if err := tx.Raw(sb.String(), args...).Scan(&rows).Error; err != nil {
+			return nil, fmt.Errorf("insert transfers: %w", err)
+		}
+		for _, row := range rows {
+			out[row.IdempotencyKey] = row.ID
+		}
+	}
+	return out, nil
+}
+
+// batchApplied is a transfer of a batch that passed its checks: its index
+// and each entry's balance after it.
+type batchApplied struct {
+	i     int
+	after []money.Amount
+}
+
+// setBalances stores the final balances of a batch.
+func setBalances(tx *gorm.DB, bal map[int64]money.Amount) error {
+	ids := make([]int64, 0, len(bal))
+	for id := range bal {
+		ids = append(ids, id)
+	}
+	slices.Sort(ids)
+	for chunk := range slices.Chunk(ids, chunkRows) {
+		var sb strings.Builder
+		args := make([]any, 0, 2*len(chunk))
+		sb.WriteString("UPDATE ledger_accounts SET balance = v.column2 FROM (VALUES ")
+		for i, id := range chunk {
+			if i > 0 {
+				sb.WriteString(", ")
+			}
+			sb.WriteString("(CAST(? AS BIGINT), CAST(? AS BIGINT))")
+			args = append(args, id, int64(bal[id]))
+		}
+		sb.WriteString(") AS v WHERE ledger_accounts.id = v.column1")
+		res := tx.Exec(sb.String(), args...)
+		if res.Error != nil {
+			return fmt.Errorf("update balances: %w", res.Error)
+		}
+		if res.RowsAffected != int64(len(chunk)) {
+			return fmt.Errorf("update balances: %d of %d rows", res.RowsAffected, len(chunk))
+		}
+	}
+	return nil
+}
+
+// batchEntry is one entry row of a batch.
+type batchEntry struct {
+	transfer, account int64
+	amount, after     money.Amount
+}
+
+// insertBatchEntries inserts ents in order and returns their ids by
+// (transfer id, account id): each account appears once per transfer.
+func insertBatchEntries(tx *gorm.DB, ents []batchEntry, now time.Time) (map[[2]int64]int64, error) {
+	out := make(map[[2]int64]int64, len(ents))
+	for chunk := range slices.Chunk(ents, chunkRows) {
+		var sb strings.Builder
+		args := make([]any, 0, 5*len(chunk))
+		sb.WriteString("INSERT INTO ledger_entries (transfer_id, account_id, amount, balance_after, created_at) VALUES ")
+		for i, e := range chunk {
+			if i > 0 {
+				sb.WriteString(", ")
+			}
+			sb.WriteString("(?, ?, ?, ?, ?)")
+			args = append(args, e.transfer, e.account, int64(e.amount), int64(e.after), now)
+		}
+		sb.WriteString(" RETURNING id, transfer_id, account_id")
+		var rows []struct {
+			ID         int64
+			TransferID int64
+			AccountID  int64
+		}
+		if err := tx.Raw(sb.String(), args...).Scan(&rows).Error; err != nil {
+			return nil, fmt.Errorf("insert entries: %w", err)
+		}
+		if len(rows) != len(chunk) {
+			return nil, fmt.Errorf("insert entries: %d rows back for %d entries", len(rows), len(chunk))
+		}
+		for _, row := range rows {
+			out[[2]int64{row.TransferID, row.AccountID}] = row.ID
+		}
+	}
+	return out, nil
+}
