@@ -86,3 +86,18 @@ test('beacon: quicknet round 1000 of docs/fairness.md verifies, another round or
   const { problems } = await b.checkBeacons({ version: 2, chain: { ...c, hash: 'ff' }, closesAt: [], rounds: [] }, [false, false, false, false]);
   assert.match(problems.join('\n'), /hash is not quicknet's/);
 });
+
+test("docs/fairness-example.json (issue 10's worked example on quicknet) verifies; a changed river does not", async () => {
+  const { readFileSync } = await import('node:fs');
+  const text = readFileSync(new URL('../../../docs/fairness-example.json', import.meta.url), 'utf8');
+  const v = await verifyDraw(text);
+  assert.deepEqual(v.problems, []);
+  assert.equal(v.ok, true);
+  assert.equal(v.beaconsValid, true, 'a version-2 example checks its beacons');
+  assert.deepEqual(v.notes, [], 'quicknet, not the local beacon');
+  const r = JSON.parse(text);
+  r.board[4] = r.board[4] === '2c' ? '3c' : '2c';
+  const bad = await verifyDraw(JSON.stringify(r));
+  assert.equal(bad.cardsMatch, false);
+  assert.equal(bad.ok, false);
+});
