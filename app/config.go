@@ -12,6 +12,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"go.opentelemetry.io/otel/trace"
 )
 
 // Config is every setting of the server, read from the environment. Zero
@@ -50,6 +52,16 @@ type Config struct {
 	BeaconAllowLocal bool   // BEACON_ALLOW_LOCAL: lets production run on the local beacon (which proves nothing to players)
 	BeaconSecret     string // BEACON_SECRET: key secret of the local beacon, 32+ bytes; replicas must share it
 	DebugAddr        string // DEBUG_ADDR: serve net/http/pprof on this (loopback) address; empty: off
+
+	// Operations (issue 13).
+	EventRetention     time.Duration // EVENT_RETENTION: table events older than this are pruned once their draw is finished, default 720h
+	EventPruneInterval time.Duration // EVENT_PRUNE_INTERVAL: how often each replica prunes, default 10m
+	ReconcileInterval  time.Duration // RECONCILE_INTERVAL: how often each replica checks the ledger's books, default 15m
+	OTLPEndpoint       string        // OTEL_EXPORTER_OTLP_ENDPOINT (or ..._TRACES_ENDPOINT): traces are exported over OTLP/HTTP when set
+
+	// TracerProvider, when set by an embedder or a test, receives the
+	// spans instead of the OTLP exporter; never read from the environment.
+	TracerProvider trace.TracerProvider
 }
 
 // defaultBeaconSecret keys the local beacon when BEACON_SECRET is not set.
@@ -82,6 +94,10 @@ func DefaultConfig() Config {
 		TimeScale:      1,
 		Beacon:         "local",
 		BeaconSecret:   defaultBeaconSecret,
+
+		EventRetention:     30 * 24 * time.Hour,
+		EventPruneInterval: 10 * time.Minute,
+		ReconcileInterval:  15 * time.Minute,
 	}
 }
 
@@ -188,6 +204,11 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 			c.TimeScale = f
 		}
 	}
+	dur("EVENT_RETENTION", &c.EventRetention)
+	dur("EVENT_PRUNE_INTERVAL", &c.EventPruneInterval)
+	dur("RECONCILE_INTERVAL", &c.ReconcileInterval)
+	str("OTEL_EXPORTER_OTLP_ENDPOINT", &c.OTLPEndpoint)
+	str("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", &c.OTLPEndpoint)
 	if err := c.Validate(); err != nil {
 		problems = append(problems, err)
 	}

@@ -34,7 +34,10 @@ func (a *App) routes() http.Handler {
 		Name: "pokertote_http_request_seconds", Help: "HTTP request latency by route (subscriptions excluded).",
 		Buckets: prometheus.DefBuckets,
 	}, []string{"route"})
-	reg.MustRegister(requests, latency)
+	gqlErrors := prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "pokertote_graphql_errors_total", Help: "GraphQL errors sent, by extensions.code and reason (refusals by reason).",
+	}, []string{"code", "reason"})
+	reg.MustRegister(requests, latency, gqlErrors)
 	for _, c := range a.metrics {
 		reg.MustRegister(c)
 	}
@@ -51,6 +54,8 @@ func (a *App) routes() http.Handler {
 		AllowedOrigins:  a.cfg.AllowedOrigins,
 		Authenticate:    a.authenticate,
 		APQCache:        a.apqCache(),
+		CountError:      func(code, reason string) { gqlErrors.WithLabelValues(code, reason).Inc() },
+		Tracer:          a.tracerOrNil(),
 	})
 
 	mux := http.NewServeMux()
@@ -65,7 +70,11 @@ func (a *App) routes() http.Handler {
 			}
 		})
 	}
-	mux.Handle("/query", instrument("/query", a.cors(graph.AuthMiddleware(a.authenticate, gql))))
+	var query http.Handler = a.cors(graph.APIKeyMiddleware(a.keyAuth, graph.AuthMiddleware(a.authenticate, gql)))
+	if a.tracer != nil {
+		query = graph.TraceContextMiddleware(query)
+	}
+	mux.Handle("/query", instrument("/query", query))
 	if a.cfg.Playground {
 		mux.Handle("GET /graphiql", playground.Handler("Pokertote", "/query"))
 	}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/redis/go-redis/v9"
+	"go.opentelemetry.io/otel/trace"
 
 	"github.com/pokertote/pokertote/domain/account"
 	"github.com/pokertote/pokertote/domain/auth"
@@ -38,6 +39,8 @@ type App struct {
 	refresh  *auth.RefreshTokens
 
 	resolver *graph.Resolver
+	keyAuth  graph.APIKeyAuth       // affiliates' API keys on /query
+	tracer   trace.TracerProvider   // nil: tracing off
 	metrics  []prometheus.Collector // registered on /metrics
 	server   *http.Server
 	listener net.Listener
@@ -72,6 +75,9 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (a *App, err error) 
 	if err = a.openStorage(ctx); err != nil {
 		return nil, err
 	}
+	if err = a.startTracing(ctx); err != nil {
+		return nil, err
+	}
 	if err = a.buildAccounts(ctx); err != nil {
 		return nil, err
 	}
@@ -80,6 +86,7 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (a *App, err error) 
 		Tote:     &graph.ToteAPI{},
 		Holdem:   &graph.HoldemAPI{},
 	}
+	a.startAffiliates()
 	if err = a.startTote(ctx); err != nil {
 		return nil, err
 	}

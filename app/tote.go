@@ -69,8 +69,9 @@ func (a *App) startTote(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("totalizator beacon: %w", err)
 	}
+	obs := newTableObserver(a.broker)
 	svc, err := tote.NewService(tote.Config{
-		Store: repo, Ledger: a.ledger, Gate: a.accounts, Publisher: a.broker, Auditor: a.users,
+		Store: repo, Ledger: a.ledger, Gate: a.accounts, Publisher: obs, Auditor: a.users,
 		Log: a.log.With("component", "tote"), TimeScale: a.cfg.TimeScale, Beacon: src,
 	})
 	if err != nil {
@@ -83,6 +84,8 @@ func (a *App) startTote(ctx context.Context) error {
 		},
 	}
 	a.metrics = append(a.metrics, toteMetrics(svc.Stats())...)
+	a.startPruner(repo)
+	a.startOpsMetrics(obs, repo)
 	if a.cfg.DemoTables {
 		if err := svc.EnsureDemoTables(ctx); err != nil {
 			return fmt.Errorf("totalizator demo tables: %w", err)

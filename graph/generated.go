@@ -48,6 +48,14 @@ type DirectiveRoot struct {
 }
 
 type ComplexityRoot struct {
+	ApiKey struct {
+		CreatedAt         func(childComplexity int) int
+		ID                func(childComplexity int) int
+		Name              func(childComplexity int) int
+		RequestsPerMinute func(childComplexity int) int
+		RevokedAt         func(childComplexity int) int
+	}
+
 	AuditEntry struct {
 		Action    func(childComplexity int) int
 		Actor     func(childComplexity int) int
@@ -124,6 +132,11 @@ type ComplexityRoot struct {
 		Category    func(childComplexity int) int
 		Count       func(childComplexity int) int
 		Probability func(childComplexity int) int
+	}
+
+	CreatedApiKey struct {
+		APIKey func(childComplexity int) int
+		Key    func(childComplexity int) int
 	}
 
 	Draw struct {
@@ -266,6 +279,7 @@ type ComplexityRoot struct {
 	}
 
 	Mutation struct {
+		CreateAPIKey        func(childComplexity int, input model.CreateAPIKeyInput) int
 		CreateTable         func(childComplexity int, input model.TableInput) int
 		DecideVerification  func(childComplexity int, input model.DecideVerificationInput) int
 		Deposit             func(childComplexity int, input model.CashInput) int
@@ -280,6 +294,7 @@ type ComplexityRoot struct {
 		RefreshToken        func(childComplexity int, refreshToken string) int
 		Register            func(childComplexity int, input model.RegisterInput) int
 		ResumeTable         func(childComplexity int, tableID string) int
+		RevokeAPIKey        func(childComplexity int, id string) int
 		SetCommission       func(childComplexity int, tableID string, percent string) int
 		SetJackpotEnabled   func(childComplexity int, enabled bool) int
 		SetMinStake         func(childComplexity int, tableID string, amount model.Money) int
@@ -364,6 +379,7 @@ type ComplexityRoot struct {
 	}
 
 	Query struct {
+		APIKeys              func(childComplexity int) int
 		AuditLog             func(childComplexity int, first *int, after *string) int
 		Draw                 func(childComplexity int, id string) int
 		HoldemHand           func(childComplexity int, id string) int
@@ -517,6 +533,8 @@ type MutationResolver interface {
 	HoldemCommit(ctx context.Context) (*model.HoldemCommitment, error)
 	HoldemStart(ctx context.Context, input model.HoldemStartInput) (*model.HoldemHand, error)
 	HoldemDecide(ctx context.Context, input model.HoldemDecideInput) (*model.HoldemHand, error)
+	CreateAPIKey(ctx context.Context, input model.CreateAPIKeyInput) (*model.CreatedAPIKey, error)
+	RevokeAPIKey(ctx context.Context, id string) (*model.APIKey, error)
 }
 type PendingVerificationResolver interface {
 	User(ctx context.Context, obj *model.PendingVerification) (*model.User, error)
@@ -537,6 +555,7 @@ type QueryResolver interface {
 	HoldemSettings(ctx context.Context) (*model.HoldemSettings, error)
 	HoldemHand(ctx context.Context, id string) (*model.HoldemHand, error)
 	HoldemHands(ctx context.Context, first *int, after *string) (*model.HoldemHandPage, error)
+	APIKeys(ctx context.Context) ([]model.APIKey, error)
 }
 type SubscriptionResolver interface {
 	TableEvents(ctx context.Context, tableID string, afterSeq *int64) (<-chan *model.TableEvent, error)
@@ -571,6 +590,37 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 	ec := newExecutionContext(nil, e, nil)
 	_ = ec
 	switch typeName + "." + field {
+
+	case "ApiKey.createdAt":
+		if e.ComplexityRoot.ApiKey.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ApiKey.CreatedAt(childComplexity), true
+	case "ApiKey.id":
+		if e.ComplexityRoot.ApiKey.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ApiKey.ID(childComplexity), true
+	case "ApiKey.name":
+		if e.ComplexityRoot.ApiKey.Name == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ApiKey.Name(childComplexity), true
+	case "ApiKey.requestsPerMinute":
+		if e.ComplexityRoot.ApiKey.RequestsPerMinute == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ApiKey.RequestsPerMinute(childComplexity), true
+	case "ApiKey.revokedAt":
+		if e.ComplexityRoot.ApiKey.RevokedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ApiKey.RevokedAt(childComplexity), true
 
 	case "AuditEntry.action":
 		if e.ComplexityRoot.AuditEntry.Action == nil {
@@ -869,6 +919,19 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.CategoryOdds.Probability(childComplexity), true
+
+	case "CreatedApiKey.apiKey":
+		if e.ComplexityRoot.CreatedApiKey.APIKey == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CreatedApiKey.APIKey(childComplexity), true
+	case "CreatedApiKey.key":
+		if e.ComplexityRoot.CreatedApiKey.Key == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CreatedApiKey.Key(childComplexity), true
 
 	case "Draw.board":
 		if e.ComplexityRoot.Draw.Board == nil {
@@ -1471,6 +1534,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.LedgerPage.NextCursor(childComplexity), true
 
+	case "Mutation.createApiKey":
+		if e.ComplexityRoot.Mutation.CreateAPIKey == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_createApiKey_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.CreateAPIKey(childComplexity, args["input"].(model.CreateAPIKeyInput)), true
 	case "Mutation.createTable":
 		if e.ComplexityRoot.Mutation.CreateTable == nil {
 			break
@@ -1620,6 +1694,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.ResumeTable(childComplexity, args["tableId"].(string)), true
+	case "Mutation.revokeApiKey":
+		if e.ComplexityRoot.Mutation.RevokeAPIKey == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_revokeApiKey_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.RevokeAPIKey(childComplexity, args["id"].(string)), true
 	case "Mutation.setCommission":
 		if e.ComplexityRoot.Mutation.SetCommission == nil {
 			break
@@ -2011,6 +2096,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.PositionOdds.WinBoards(childComplexity), true
 
+	case "Query.apiKeys":
+		if e.ComplexityRoot.Query.APIKeys == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Query.APIKeys(childComplexity), true
 	case "Query.auditLog":
 		if e.ComplexityRoot.Query.AuditLog == nil {
 			break
@@ -2572,6 +2663,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 	inputUnmarshalers := func() *graphql.InputUnmarshalerIndex {
 		return graphql.NewInputUnmarshalerIndex(
 			graphql.NewInputUnmarshaler("CashInput", ec.unmarshalInputCashInput),
+			graphql.NewInputUnmarshaler("CreateApiKeyInput", ec.unmarshalInputCreateApiKeyInput),
 			graphql.NewInputUnmarshaler("DecideVerificationInput", ec.unmarshalInputDecideVerificationInput),
 			graphql.NewInputUnmarshaler("HoldemBoxInput", ec.unmarshalInputHoldemBoxInput),
 			graphql.NewInputUnmarshaler("HoldemDecideInput", ec.unmarshalInputHoldemDecideInput),
@@ -3481,6 +3573,49 @@ type Subscription {
   "The signed-in user's bets, balance and Casino Hold'em hands."
   myEvents: UserEvent! @authenticated
 }
+
+# ---------------------------------------------------------------- affiliate API keys (issue 13)
+# An affiliate's server sends its key as ` + "`" + `X-API-Key: ptk_...` + "`" + ` (or
+# ` + "`" + `Authorization: ApiKey ptk_...` + "`" + `), on HTTP requests and on the WebSocket
+# upgrade. A key reads public data and results only: tables, table, draw,
+# results, jackpot, verifyDraw, holdemSettings and tableEvents; anything else
+# is FORBIDDEN / API_KEY_SCOPE. Over its rate: FORBIDDEN / RATE_LIMITED
+# (HTTP 429 with Retry-After).
+
+"An affiliate's API key, without its secret."
+type ApiKey {
+  "The key's public id (the part after ptk_)."
+  id: ID!
+  name: String!
+  requestsPerMinute: Int!
+  createdAt: Time!
+  revokedAt: Time
+}
+
+"A key just made: ` + "`" + `key` + "`" + ` is shown this once and never again."
+type CreatedApiKey {
+  apiKey: ApiKey!
+  key: String!
+}
+
+input CreateApiKeyInput {
+  "Whose key it is, e.g. the affiliate's company."
+  name: String!
+  "Requests allowed per minute, 1 to 60000; default 600."
+  requestsPerMinute: Int
+}
+
+extend type Query {
+  "Every API key, newest first (admins)."
+  apiKeys: [ApiKey!]! @hasRole(roles: [ADMIN])
+}
+
+extend type Mutation {
+  "Makes an affiliate API key (audited)."
+  createApiKey(input: CreateApiKeyInput!): CreatedApiKey! @hasRole(roles: [ADMIN])
+  "Revokes a key at once on every replica (audited)."
+  revokeApiKey(id: ID!): ApiKey! @hasRole(roles: [ADMIN])
+}
 `, BuiltIn: false},
 }
 var parsedSchema = gqlparser.MustLoadSchema(sources...)
@@ -3488,6 +3623,22 @@ var parsedSchema = gqlparser.MustLoadSchema(sources...)
 // childFields_* functions provide shared child field context lookups.
 // Each function is generated once per unique object type, deduplicating the
 // switch statements that were previously inlined in every fieldContext_* function.
+
+func (ec *executionContext) childFields_ApiKey(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_ApiKey_id(ctx, field)
+	case "name":
+		return ec.fieldContext_ApiKey_name(ctx, field)
+	case "requestsPerMinute":
+		return ec.fieldContext_ApiKey_requestsPerMinute(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_ApiKey_createdAt(ctx, field)
+	case "revokedAt":
+		return ec.fieldContext_ApiKey_revokedAt(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ApiKey", field.Name)
+}
 
 func (ec *executionContext) childFields_AuditEntry(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
@@ -3643,6 +3794,16 @@ func (ec *executionContext) childFields_CategoryOdds(ctx context.Context, field 
 		return ec.fieldContext_CategoryOdds_count(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type CategoryOdds", field.Name)
+}
+
+func (ec *executionContext) childFields_CreatedApiKey(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "apiKey":
+		return ec.fieldContext_CreatedApiKey_apiKey(ctx, field)
+	case "key":
+		return ec.fieldContext_CreatedApiKey_key(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type CreatedApiKey", field.Name)
 }
 
 func (ec *executionContext) childFields_Draw(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -4395,6 +4556,20 @@ func (ec *executionContext) field_Draw_pools_args(ctx context.Context, rawArgs m
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_createApiKey_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.CreateAPIKeyInput, error) {
+			return ec.unmarshalNCreateApiKeyInput2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐCreateAPIKeyInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_createTable_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -4590,6 +4765,20 @@ func (ec *executionContext) field_Mutation_resumeTable_args(ctx context.Context,
 		return nil, err
 	}
 	args["tableId"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_revokeApiKey_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
 	return args, nil
 }
 
@@ -5088,6 +5277,121 @@ func (ec *executionContext) field___Type_inputFields_args(ctx context.Context, r
 // endregion ***************************** args.gotpl *****************************
 
 // region    **************************** field.gotpl *****************************
+
+func (ec *executionContext) _ApiKey_id(ctx context.Context, field graphql.CollectedField, obj *model.APIKey) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ApiKey_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ApiKey_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ApiKey", field, false, false, "ID")
+}
+
+func (ec *executionContext) _ApiKey_name(ctx context.Context, field graphql.CollectedField, obj *model.APIKey) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ApiKey_name(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Name, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ApiKey_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ApiKey", field, false, false, "String")
+}
+
+func (ec *executionContext) _ApiKey_requestsPerMinute(ctx context.Context, field graphql.CollectedField, obj *model.APIKey) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ApiKey_requestsPerMinute(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.RequestsPerMinute, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ApiKey_requestsPerMinute(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ApiKey", field, false, false, "Int")
+}
+
+func (ec *executionContext) _ApiKey_createdAt(ctx context.Context, field graphql.CollectedField, obj *model.APIKey) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ApiKey_createdAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ApiKey_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ApiKey", field, false, false, "Time")
+}
+
+func (ec *executionContext) _ApiKey_revokedAt(ctx context.Context, field graphql.CollectedField, obj *model.APIKey) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ApiKey_revokedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.RevokedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_ApiKey_revokedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ApiKey", field, false, false, "Time")
+}
 
 func (ec *executionContext) _AuditEntry_id(ctx context.Context, field graphql.CollectedField, obj *model.AuditEntry) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
@@ -6263,6 +6567,61 @@ func (ec *executionContext) _CategoryOdds_count(ctx context.Context, field graph
 }
 func (ec *executionContext) fieldContext_CategoryOdds_count(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("CategoryOdds", field, false, false, "Int")
+}
+
+func (ec *executionContext) _CreatedApiKey_apiKey(ctx context.Context, field graphql.CollectedField, obj *model.CreatedAPIKey) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CreatedApiKey_apiKey(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.APIKey, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.APIKey) graphql.Marshaler {
+			return ec.marshalNApiKey2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐAPIKey(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CreatedApiKey_apiKey(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "CreatedApiKey",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ApiKey(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _CreatedApiKey_key(ctx context.Context, field graphql.CollectedField, obj *model.CreatedAPIKey) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CreatedApiKey_key(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Key, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CreatedApiKey_key(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CreatedApiKey", field, false, false, "String")
 }
 
 func (ec *executionContext) _Draw_id(ctx context.Context, field graphql.CollectedField, obj *model.Draw) (ret graphql.Marshaler) {
@@ -9925,6 +10284,130 @@ func (ec *executionContext) fieldContext_Mutation_holdemDecide(ctx context.Conte
 	return fc, nil
 }
 
+func (ec *executionContext) _Mutation_createApiKey(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_createApiKey(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().CreateAPIKey(ctx, fc.Args["input"].(model.CreateAPIKeyInput))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				roles, err := ec.unmarshalNRole2ᚕgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐRoleᚄ(ctx, []any{"ADMIN"})
+				if err != nil {
+					var zeroVal *model.CreatedAPIKey
+					return zeroVal, err
+				}
+				if ec.Directives.HasRole == nil {
+					var zeroVal *model.CreatedAPIKey
+					return zeroVal, errors.New("directive hasRole is not implemented")
+				}
+				return ec.Directives.HasRole(ctx, nil, directive0, roles)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *model.CreatedAPIKey) graphql.Marshaler {
+			return ec.marshalNCreatedApiKey2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐCreatedAPIKey(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_createApiKey(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CreatedApiKey(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_createApiKey_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_revokeApiKey(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_revokeApiKey(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().RevokeAPIKey(ctx, fc.Args["id"].(string))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				roles, err := ec.unmarshalNRole2ᚕgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐRoleᚄ(ctx, []any{"ADMIN"})
+				if err != nil {
+					var zeroVal *model.APIKey
+					return zeroVal, err
+				}
+				if ec.Directives.HasRole == nil {
+					var zeroVal *model.APIKey
+					return zeroVal, errors.New("directive hasRole is not implemented")
+				}
+				return ec.Directives.HasRole(ctx, nil, directive0, roles)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *model.APIKey) graphql.Marshaler {
+			return ec.marshalNApiKey2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐAPIKey(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_revokeApiKey(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ApiKey(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_revokeApiKey_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Odds_phase(ctx context.Context, field graphql.CollectedField, obj *model.Odds) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -11847,6 +12330,56 @@ func (ec *executionContext) fieldContext_Query_holdemHands(ctx context.Context, 
 	if fc.Args, err = ec.field_Query_holdemHands_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_apiKeys(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_apiKeys(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Query().APIKeys(ctx)
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				roles, err := ec.unmarshalNRole2ᚕgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐRoleᚄ(ctx, []any{"ADMIN"})
+				if err != nil {
+					var zeroVal []model.APIKey
+					return zeroVal, err
+				}
+				if ec.Directives.HasRole == nil {
+					var zeroVal []model.APIKey
+					return zeroVal, errors.New("directive hasRole is not implemented")
+				}
+				return ec.Directives.HasRole(ctx, nil, directive0, roles)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v []model.APIKey) graphql.Marshaler {
+			return ec.marshalNApiKey2ᚕgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐAPIKeyᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_apiKeys(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ApiKey(ctx, field)
+		},
 	}
 	return fc, nil
 }
@@ -14691,6 +15224,55 @@ func UnmarshalCashInput(ctx context.Context, raw any) (model.CashInput, error) {
 	return out, err
 }
 
+func (ec *executionContext) unmarshalInputCreateApiKeyInput(ctx context.Context, obj any) (model.CreateAPIKeyInput, error) {
+	var it model.CreateAPIKeyInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"name", "requestsPerMinute"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "name":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("name"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Name = data
+		case "requestsPerMinute":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("requestsPerMinute"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RequestsPerMinute = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalCreateApiKeyInput unmarshals raw into the CreateApiKeyInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalCreateApiKeyInput(ctx context.Context, raw any) (model.CreateAPIKeyInput, error) {
+	var out model.CreateAPIKeyInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "CreateApiKeyInput", raw, &out)
+	return out, err
+}
+
 func (ec *executionContext) unmarshalInputDecideVerificationInput(ctx context.Context, obj any) (model.DecideVerificationInput, error) {
 	var it model.DecideVerificationInput
 	if obj == nil {
@@ -15301,6 +15883,59 @@ func UnmarshalVerificationInput(ctx context.Context, raw any) (model.Verificatio
 
 // region    **************************** object.gotpl ****************************
 
+var apiKeyImplementors = []string{"ApiKey"}
+
+func (ec *executionContext) _ApiKey(ctx context.Context, sel ast.SelectionSet, obj *model.APIKey) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, apiKeyImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ApiKey")
+		case "id":
+			out.Values[i] = ec._ApiKey_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "name":
+			out.Values[i] = ec._ApiKey_name(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "requestsPerMinute":
+			out.Values[i] = ec._ApiKey_requestsPerMinute(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "createdAt":
+			out.Values[i] = ec._ApiKey_createdAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "revokedAt":
+			out.Values[i] = ec._ApiKey_revokedAt(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
 var auditEntryImplementors = []string{"AuditEntry"}
 
 func (ec *executionContext) _AuditEntry(ctx context.Context, sel ast.SelectionSet, obj *model.AuditEntry) graphql.Marshaler {
@@ -15803,6 +16438,44 @@ func (ec *executionContext) _CategoryOdds(ctx context.Context, sel ast.Selection
 			}
 		case "count":
 			out.Values[i] = ec._CategoryOdds_count(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var createdApiKeyImplementors = []string{"CreatedApiKey"}
+
+func (ec *executionContext) _CreatedApiKey(ctx context.Context, sel ast.SelectionSet, obj *model.CreatedAPIKey) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, createdApiKeyImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("CreatedApiKey")
+		case "apiKey":
+			out.Values[i] = ec._CreatedApiKey_apiKey(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "key":
+			out.Values[i] = ec._CreatedApiKey_key(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -16878,6 +17551,20 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "createApiKey":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_createApiKey(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "revokeApiKey":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_revokeApiKey(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -17473,6 +18160,12 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 				true, true,
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Query_holdemHands(ctx, field)
+				})
+		case "apiKeys":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_apiKeys(ctx, field)
 				})
 		case "__type":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
@@ -18433,6 +19126,34 @@ func (ec *executionContext) ___Type(ctx context.Context, sel ast.SelectionSet, o
 
 // region    ***************************** type.gotpl *****************************
 
+func (ec *executionContext) marshalNApiKey2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐAPIKey(ctx context.Context, sel ast.SelectionSet, v model.APIKey) graphql.Marshaler {
+	return ec._ApiKey(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNApiKey2ᚕgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐAPIKeyᚄ(ctx context.Context, sel ast.SelectionSet, v []model.APIKey) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNApiKey2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐAPIKey(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNApiKey2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐAPIKey(ctx context.Context, sel ast.SelectionSet, v *model.APIKey) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "ApiKey!")
+		return graphql.Null
+	}
+	return ec._ApiKey(ctx, sel, v)
+}
+
 func (ec *executionContext) marshalNAuditEntry2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐAuditEntry(ctx context.Context, sel ast.SelectionSet, v model.AuditEntry) graphql.Marshaler {
 	return ec._AuditEntry(ctx, sel, &v)
 }
@@ -18598,6 +19319,19 @@ func (ec *executionContext) marshalNCategoryOdds2ᚕgithubᚗcomᚋpokertoteᚋp
 	}
 
 	return ret
+}
+
+func (ec *executionContext) unmarshalNCreateApiKeyInput2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐCreateAPIKeyInput(ctx context.Context, v any) (model.CreateAPIKeyInput, error) {
+	res, err := ec.unmarshalInputCreateApiKeyInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNCreatedApiKey2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐCreatedAPIKey(ctx context.Context, sel ast.SelectionSet, v *model.CreatedAPIKey) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "CreatedApiKey!")
+		return graphql.Null
+	}
+	return ec._CreatedApiKey(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalNDate2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐDate(ctx context.Context, v any) (model.Date, error) {

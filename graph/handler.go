@@ -14,6 +14,7 @@ import (
 	"github.com/99designs/gqlgen/graphql/handler/transport"
 	"github.com/coder/websocket"
 	"github.com/vektah/gqlparser/v2/ast"
+	"go.opentelemetry.io/otel/trace"
 )
 
 // HandlerOptions are the choices made about the GraphQL endpoint.
@@ -37,6 +38,12 @@ type HandlerOptions struct {
 	// It is called for WebSocket connection_init payloads; HTTP requests are
 	// authenticated by middleware before they reach the handler.
 	Authenticate func(ctx context.Context, token string) (context.Context, error)
+	// CountError, when set, counts each error of a response by code and
+	// reason (metrics).
+	CountError func(code, reason string)
+	// Tracer, when set, records OpenTelemetry spans of queries and
+	// mutations and their root fields (see Tracing); nil adds nothing.
+	Tracer trace.TracerProvider
 }
 
 // NewHandler builds the /query endpoint over es: POST and GET over HTTP,
@@ -82,6 +89,11 @@ func NewHandler(es graphql.ExecutableSchema, o HandlerOptions) *handler.Server {
 	}
 	srv.Use(extension.AutomaticPersistedQuery{Cache: apq})
 	srv.Use(extension.FixedComplexityLimit(o.ComplexityLimit))
+	srv.Use(APIKeyScope{})
+	srv.Use(ErrorCounter{Count: o.CountError})
+	if o.Tracer != nil {
+		srv.Use(Tracing{Provider: o.Tracer})
+	}
 	srv.SetErrorPresenter(ErrorPresenter(o.Log))
 	srv.SetRecoverFunc(RecoverFunc(o.Log))
 	return srv

@@ -11,4 +11,6 @@ type Resolver struct {
 	Accounts *AccountsAPI
 	Tote     *ToteAPI
 	Holdem   *HoldemAPI
+	// Affiliates manages affiliates' API keys (issue 13).
+	Affiliates *AffiliatesAPI
 }

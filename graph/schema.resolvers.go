@@ -128,6 +128,14 @@ func (r *mutationResolver) HoldemDecide(ctx context.Context, input model.HoldemD
 	return r.Holdem.HoldemDecide(ctx, input)
 }
 
+func (r *mutationResolver) CreateAPIKey(ctx context.Context, input model.CreateAPIKeyInput) (*model.CreatedAPIKey, error) {
+	return r.Affiliates.CreateAPIKey(ctx, input)
+}
+
+func (r *mutationResolver) RevokeAPIKey(ctx context.Context, id string) (*model.APIKey, error) {
+	return r.Affiliates.RevokeAPIKey(ctx, id)
+}
+
 func (r *pendingVerificationResolver) User(ctx context.Context, obj *model.PendingVerification) (*model.User, error) {
 	return r.Accounts.PendingVerificationUser(ctx, obj)
 }
@@ -190,6 +198,10 @@ func (r *queryResolver) HoldemHand(ctx context.Context, id string) (*model.Holde
 
 func (r *queryResolver) HoldemHands(ctx context.Context, first *int, after *string) (*model.HoldemHandPage, error) {
 	return r.Holdem.HoldemHands(ctx, first, after)
+}
+
+func (r *queryResolver) APIKeys(ctx context.Context) ([]model.APIKey, error) {
+	return r.Affiliates.APIKeys(ctx)
 }
 
 func (r *subscriptionResolver) TableEvents(ctx context.Context, tableID string, afterSeq *int64) (<-chan *model.TableEvent, error) {

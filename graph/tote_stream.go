@@ -49,6 +49,12 @@ func (a *ToteAPI) TableEvents(ctx context.Context, tableID string, afterSeq *int
 			sub.Close()
 			return nil, errs.R(errs.Invalid, "INVALID_SEQ", "afterSeq %d is not in the table's stream (its last event is %d)", *afterSeq, t.LastSeq)
 		}
+		// Events before the outbox's retention are gone (issue 13); issue 9's
+		// join snapshot replaces this refusal.
+		if err := tote.ResumeFrom(ctx, svc.Store(), n, *afterSeq); err != nil {
+			sub.Close()
+			return nil, err
+		}
 		last = *afterSeq
 	}
 	out := make(chan *model.TableEvent, 1)
@@ -110,6 +116,9 @@ func (s *tableStream) catchUp(ctx context.Context, upTo int64) error {
 		evs, err := s.store.EventsAfter(ctx, s.table, s.last, replayPage)
 		if err != nil {
 			return err
+		}
+		if len(evs) > 0 && evs[0].Seq > s.last+1 { // pruned meanwhile: never skip silently
+			return errs.R(errs.Invalid, tote.ReasonEventsPruned, "events after %d of this table are no longer kept", s.last)
 		}
 		for _, e := range evs {
 			if upTo > 0 && e.Seq > upTo {

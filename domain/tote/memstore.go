@@ -26,8 +26,11 @@ type MemStore struct {
 	keys    map[memBetKey]int64
 	events  map[int64][]TableEvent
 	leases  map[int64]Lease
-	jackpot bool
-	seq     int64 // last id handed out, shared by tables, draws and bets
+	// firstSeq is each table's lowest retained event seq once pruned
+	// (memstore_retention.go).
+	firstSeq map[int64]int64
+	jackpot  bool
+	seq      int64 // last id handed out, shared by tables, draws and bets
 }
 
 type memBetKey struct {
@@ -248,7 +251,7 @@ func (s *MemStore) EventsAfter(_ context.Context, tableID, after int64, limit in
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	evs := s.events[tableID]
-	start := int(min(max(after, 0), int64(len(evs)))) // event seq n is at index n-1
+	start := int(min(max(after, s.firstRetained(tableID)-1), int64(len(evs)))) // event seq n is at index n-1; pruned ones are skipped
 	return slices.Clone(evs[start:min(len(evs), start+limit)]), nil
 }
 

@@ -10,6 +10,16 @@ import (
 	"time"
 )
 
+// An affiliate's API key, without its secret.
+type APIKey struct {
+	// The key's public id (the part after ptk_).
+	ID                string     `json:"id"`
+	Name              string     `json:"name"`
+	RequestsPerMinute int        `json:"requestsPerMinute"`
+	CreatedAt         time.Time  `json:"createdAt"`
+	RevokedAt         *time.Time `json:"revokedAt,omitempty"`
+}
+
 type AuditEntry struct {
 	ID        string    `json:"id"`
 	Actor     *User     `json:"actor,omitempty"`
@@ -108,6 +118,19 @@ type CategoryOdds struct {
 	Probability float64      `json:"probability"`
 	// Boards (or samples) ending with this as the winning hand.
 	Count int `json:"count"`
+}
+
+type CreateAPIKeyInput struct {
+	// Whose key it is, e.g. the affiliate's company.
+	Name string `json:"name"`
+	// Requests allowed per minute, 1 to 60000; default 600.
+	RequestsPerMinute *int `json:"requestsPerMinute,omitempty"`
+}
+
+// A key just made: `key` is shown this once and never again.
+type CreatedAPIKey struct {
+	APIKey *APIKey `json:"apiKey"`
+	Key    string  `json:"key"`
 }
 
 type DecideVerificationInput struct {

@@ -1,0 +1,39 @@
+package app
+
+import (
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/pokertote/pokertote/domain/apikey"
+	"github.com/pokertote/pokertote/graph"
+	"github.com/pokertote/pokertote/persistence"
+)
+
+// startAffiliates builds the API-key service, its rate limiter (shared
+// through Redis when there is one, else in-process) and the per-key usage
+// metrics. The key label is the key's public id: admins make keys one by
+// one, so its cardinality stays small; unknown keys are counted by reason
+// only.
+func (a *App) startAffiliates() {
+	svc := apikey.NewService(persistence.NewAPIKeyRepo(a.db), nil)
+	var limiter apikey.Limiter = apikey.NewMemLimiter(nil)
+	if a.redis != nil {
+		limiter = persistence.NewRedisRateLimiter(a.redis, a.cfg.RedisPrefix)
+	}
+	requests := prometheus.NewCounterVec(prometheus.CounterOpts{
+		Namespace: "pokertote", Subsystem: "api_key", Name: "requests_total",
+		Help: "Requests made with a valid API key, by key id and outcome (served, rate_limited, out_of_scope).",
+	}, []string{"key", "outcome"})
+	rejected := prometheus.NewCounterVec(prometheus.CounterOpts{
+		Namespace: "pokertote", Subsystem: "api_key", Name: "rejected_total",
+		Help: "Requests whose API key was refused, by reason (INVALID_API_KEY, API_KEY_REVOKED, ERROR).",
+	}, []string{"reason"})
+	a.metrics = append(a.metrics, requests, rejected)
+	a.resolver.Affiliates = &graph.AffiliatesAPI{Keys: svc}
+	a.keyAuth = graph.APIKeyAuth{
+		Authenticate: svc.Authenticate,
+		Limiter:      limiter,
+		Count:        func(id, outcome string) { requests.WithLabelValues(id, outcome).Inc() },
+		Rejected:     func(reason string) { rejected.WithLabelValues(reason).Inc() },
+		Log:          a.log.With("component", "api-keys"),
+	}
+}

@@ -1,0 +1,202 @@
+package app_test
+
+import (
+	"context"
+	"io"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/pokertote/pokertote/internal/gqltest"
+)
+
+// keyTransport sends an API key with every request.
+type keyTransport struct{ header, value string }
+
+func (k keyTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	r.Header.Set(k.header, k.value)
+	return http.DefaultTransport.RoundTrip(r)
+}
+
+// withKey returns a copy of c that sends key as X-API-Key and no token.
+func withKey(c *gqltest.Client, key string) *gqltest.Client {
+	d := *c
+	d.Token = ""
+	d.HTTP = &http.Client{Timeout: 30 * time.Second, Transport: keyTransport{"X-API-Key", key}}
+	return &d
+}
+
+type createdKey struct {
+	CreateAPIKey struct {
+		APIKey struct {
+			ID                string
+			RequestsPerMinute int
+		} `json:"apiKey"`
+		Key string
+	} `json:"createApiKey"`
+}
+
+func createKey(t *testing.T, admin *gqltest.Client, name string, perMinute int) (id, key string) {
+	t.Helper()
+	var out createdKey
+	admin.MustDo(t, `mutation($n: String!, $r: Int) { createApiKey(input: {name: $n, requestsPerMinute: $r}) { apiKey { id requestsPerMinute } key } }`,
+		map[string]any{"n": name, "r": perMinute}, &out)
+	k := out.CreateAPIKey
+	if !strings.HasPrefix(k.Key, "ptk_"+k.APIKey.ID+"_") || k.APIKey.RequestsPerMinute != perMinute {
+		t.Fatalf("createApiKey = %+v", k)
+	}
+	return k.APIKey.ID, k.Key
+}
+
+// TestAPIKeyScopeAndRevocation: an affiliate's key reads public data and
+// results with no sign-in, is refused (FORBIDDEN / API_KEY_SCOPE) on
+// everything else, and stops working the moment an admin revokes it; both
+// actions are audited and usage is counted per key in the metrics.
+func TestAPIKeyScopeAndRevocation(t *testing.T) {
+	for _, b := range backends(t) {
+		t.Run(b.name, func(t *testing.T) {
+			a, c := startServer(t, b, nil)
+			admin := signIn(t, c, testAdminEmail, testAdminPassword)
+			p := newPlayer(t, c, "")
+			p.Client.MustFail(t, "FORBIDDEN", "ROLE_REQUIRED", `mutation { createApiKey(input: {name: "x"}) { key } }`, nil)
+			admin.MustFail(t, "BAD_USER_INPUT", "INVALID_RATE", `mutation { createApiKey(input: {name: "x", requestsPerMinute: 0}) { key } }`, nil)
+			id, key := createKey(t, admin, "Partner LLP", 1000)
+			aff := withKey(c, key)
+
+			t.Run("public data and results", func(t *testing.T) {
+				aff.MustDo(t, `{ tables { id } jackpot { balance } results(first: 5) { items { id } } }`, nil, nil)
+				aff.MustDo(t, `query { ... on Query { tables { id } } }`, nil, nil)
+				auth := *aff
+				auth.HTTP = &http.Client{Transport: keyTransport{"Authorization", "ApiKey " + key}}
+				auth.MustDo(t, `{ results(first: 1) { items { id } } }`, nil, nil)
+			})
+			t.Run("out of scope", func(t *testing.T) {
+				for _, q := range []string{
+					`{ me { id } }`,
+					`{ myBets { items { id } } }`,
+					`{ auditLog { items { id } } }`,
+					`{ apiKeys { id } }`,
+					`{ tables { id } ...F } fragment F on Query { myLedger { items { id } } }`,
+					`mutation { logout(refreshToken: "x") }`,
+					`mutation { placeBet(input: {drawId: "1", market: WIN, selection: "1", stake: "100.00", idempotencyKey: "k"}) { id } }`,
+				} {
+					e := aff.MustFail(t, "FORBIDDEN", "API_KEY_SCOPE", q, nil)
+					if !strings.Contains(e.Message, "public data and results") {
+						t.Errorf("%s: message %q does not say what a key may do", q, e.Message)
+					}
+				}
+			})
+			t.Run("a key is not a bearer token's viewer", func(t *testing.T) {
+				// A player's token next to the key does not lend the key its user.
+				both := withKey(p.Client, key)
+				both.Token = p.Client.Token
+				both.MustFail(t, "FORBIDDEN", "API_KEY_SCOPE", `{ me { id } }`, nil)
+			})
+			t.Run("bad keys", func(t *testing.T) {
+				withKey(c, "ptk_000000000000_"+strings.Repeat("A", 43)).MustFail(t, "UNAUTHENTICATED", "INVALID_API_KEY", `{ tables { id } }`, nil)
+				withKey(c, key[:len(key)-1]+"B").MustFail(t, "UNAUTHENTICATED", "INVALID_API_KEY", `{ tables { id } }`, nil)
+				withKey(c, "garbage").MustFail(t, "UNAUTHENTICATED", "INVALID_API_KEY", `{ tables { id } }`, nil)
+			})
+			t.Run("listed without secret", func(t *testing.T) {
+				var out struct {
+					APIKeys []struct {
+						ID, Name  string
+						RevokedAt *string
+					} `json:"apiKeys"`
+				}
+				admin.MustDo(t, `{ apiKeys { id name revokedAt } }`, nil, &out)
+				if len(out.APIKeys) != 1 || out.APIKeys[0].ID != id || out.APIKeys[0].Name != "Partner LLP" || out.APIKeys[0].RevokedAt != nil {
+					t.Fatalf("apiKeys = %+v", out.APIKeys)
+				}
+			})
+			t.Run("revocation", func(t *testing.T) {
+				var out struct {
+					RevokeAPIKey struct{ RevokedAt *string } `json:"revokeApiKey"`
+				}
+				admin.MustDo(t, `mutation($id: ID!) { revokeApiKey(id: $id) { revokedAt } }`, map[string]any{"id": id}, &out)
+				if out.RevokeAPIKey.RevokedAt == nil {
+					t.Fatal("revokeApiKey did not set revokedAt")
+				}
+				aff.MustFail(t, "UNAUTHENTICATED", "API_KEY_REVOKED", `{ tables { id } }`, nil)
+				admin.MustFail(t, "NOT_FOUND", "", `mutation { revokeApiKey(id: "0123456789ab") { id } }`, nil)
+			})
+			t.Run("audited", func(t *testing.T) {
+				var out struct {
+					AuditLog struct {
+						Items []struct{ Action, Subject string }
+					}
+				}
+				admin.MustDo(t, `{ auditLog(first: 20) { items { action subject } } }`, nil, &out)
+				seen := map[string]bool{}
+				for _, e := range out.AuditLog.Items {
+					seen[e.Action] = true
+				}
+				if !seen["API_KEY_CREATED"] || !seen["API_KEY_REVOKED"] {
+					t.Fatalf("audit log %+v lacks the key's creation or revocation", out.AuditLog.Items)
+				}
+			})
+			t.Run("usage metrics", func(t *testing.T) {
+				m := scrape(t, a.Addr())
+				for _, want := range []string{
+					`pokertote_api_key_requests_total{key="` + id + `",outcome="served"} 3`,
+					`pokertote_api_key_requests_total{key="` + id + `",outcome="out_of_scope"} 8`,
+					`pokertote_api_key_rejected_total{reason="API_KEY_REVOKED"} 1`,
+					`pokertote_api_key_rejected_total{reason="INVALID_API_KEY"} 3`,
+				} {
+					if !strings.Contains(m, want) {
+						t.Errorf("metrics lack %s", want)
+					}
+				}
+				if strings.Contains(m, key) {
+					t.Error("the metrics show the key's secret")
+				}
+			})
+		})
+	}
+}
+
+// TestAPIKeyRateLimitAcrossReplicas: two replicas share Postgres and Redis;
+// a key allowed 5 requests a minute gets 5 in all, alternating between the
+// replicas, not 5 on each.
+func TestAPIKeyRateLimitAcrossReplicas(t *testing.T) {
+	b := backends(t)[1]
+	_, one := startServer(t, b, nil)
+	_, two := startServer(t, b, nil)
+	_, key := createKey(t, signIn(t, one, testAdminEmail, testAdminPassword), "Rate Partner", 5)
+	replicas := []*gqltest.Client{withKey(one, key), withKey(two, key)}
+	served, limited := 0, 0
+	for i := range 10 {
+		res, err := replicas[i%2].Do(context.Background(), `{ tables { id } }`, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		switch {
+		case len(res.Errors) == 0:
+			served++
+		case res.Errors[0].Reason() == "RATE_LIMITED" && res.Status == http.StatusTooManyRequests:
+			limited++
+		default:
+			t.Fatalf("request %d: %+v (HTTP %d)", i, res.Errors, res.Status)
+		}
+	}
+	if served != 5 || limited != 5 {
+		t.Fatalf("served %d, rate limited %d across two replicas; want 5 and 5", served, limited)
+	}
+}
+
+// scrape returns the text of a server's /metrics.
+func scrape(t *testing.T, addr string) string {
+	t.Helper()
+	res, err := http.Get("http://" + addr + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	b, err := io.ReadAll(res.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}

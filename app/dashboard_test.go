@@ -1,0 +1,141 @@
+package app_test
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"regexp"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+)
+
+// metricName matches the metric names of the app in PromQL expressions.
+var metricName = regexp.MustCompile(`\bpokertote_[a-zA-Z0-9_]+`)
+
+// grafanaDashboard is the part of a Grafana dashboard JSON model checked.
+type grafanaDashboard struct {
+	Title  string `json:"title"`
+	UID    string `json:"uid"`
+	Panels []struct {
+		Type    string `json:"type"`
+		Title   string `json:"title"`
+		Targets []struct {
+			Expr  string `json:"expr"`
+			RefID string `json:"refId"`
+		} `json:"targets"`
+		GridPos *struct{ H, W, X, Y int } `json:"gridPos"`
+	} `json:"panels"`
+}
+
+// TestDashboardAndAlertsUseExportedMetrics: the Grafana dashboard in
+// deploy/ parses, every panel has queries, and every metric its queries
+// and the alert rules name is one a live server exports. The server plays
+// one draw with bets and serves an API key first, so that every labelled
+// series has appeared in its /metrics.
+func TestDashboardAndAlertsUseExportedMetrics(t *testing.T) {
+	raw, err := os.ReadFile("../deploy/grafana/pokertote.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var d grafanaDashboard
+	if err := json.Unmarshal(raw, &d); err != nil {
+		t.Fatalf("the dashboard is not JSON: %v", err)
+	}
+	if d.Title == "" || d.UID == "" || len(d.Panels) == 0 {
+		t.Fatalf("dashboard %q (uid %q) has %d panels", d.Title, d.UID, len(d.Panels))
+	}
+	used := map[string][]string{} // metric -> where
+	for _, p := range d.Panels {
+		if p.Type == "row" {
+			continue
+		}
+		if p.GridPos == nil || p.GridPos.W == 0 || p.GridPos.H == 0 {
+			t.Errorf("panel %q has no size", p.Title)
+		}
+		if len(p.Targets) == 0 {
+			t.Errorf("panel %q has no query", p.Title)
+		}
+		for _, q := range p.Targets {
+			names := metricName.FindAllString(q.Expr, -1)
+			if len(names) == 0 || q.RefID == "" {
+				t.Errorf("panel %q: query %q (ref %q) names no pokertote metric", p.Title, q.Expr, q.RefID)
+			}
+			for _, n := range names {
+				used[n] = append(used[n], "panel "+p.Title)
+			}
+		}
+	}
+	rules, err := os.ReadFile("../deploy/prometheus/alerts.yml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range metricName.FindAllString(string(rules), -1) {
+		used[n] = append(used[n], "alerts.yml")
+	}
+
+	a, c := startServer(t, backends(t)[0], fastTote)
+	admin := signIn(t, c, testAdminEmail, testAdminPassword)
+	tableID := createTable(t, admin, unique("dash"))
+	events := watch(t, c, tableID)
+	betAndSettle(t, events, newPlayer(t, c, "100000.00"), 120*time.Second)
+	_, key := createKey(t, admin, "Dashboard Partner", 100)
+	withKey(c, key).MustDo(t, `{ tables { id } }`, nil, nil)
+	withKey(c, key).MustFail(t, "FORBIDDEN", "API_KEY_SCOPE", `{ me { id } }`, nil)
+	withKey(c, "ptk_bad").MustFail(t, "UNAUTHENTICATED", "INVALID_API_KEY", `{ tables { id } }`, nil)
+	c.MustFail(t, "UNAUTHENTICATED", "LOGIN_REQUIRED", `{ myBets { items { id } } }`, nil)
+
+	exported := map[string]bool{}
+	for _, line := range strings.Split(scrape(t, a.Addr()), "\n") {
+		if line == "" || line[0] == '#' {
+			continue
+		}
+		name, _, _ := strings.Cut(line, " ")
+		name, _, _ = strings.Cut(name, "{")
+		exported[name] = true
+	}
+	var missing []string
+	for n, where := range used {
+		if !exported[n] {
+			missing = append(missing, n+" (used by "+strings.Join(where, ", ")+")")
+		}
+	}
+	sort.Strings(missing)
+	if len(missing) > 0 {
+		t.Fatalf("metrics named in deploy/ that the server does not export:\n  %s", strings.Join(missing, "\n  "))
+	}
+	t.Logf("%d metrics of deploy/ all exported", len(used))
+}
+
+// betAndSettle places one bet in some open round and waits until that
+// draw settles. A bet the loaded machine sends too late is tried again in
+// the next round: the test needs one settled draw with a pool, not timing.
+func betAndSettle(t *testing.T, events <-chan tableEvent, p player, deadline time.Duration) {
+	t.Helper()
+	timeout := time.After(deadline)
+	betDraw := ""
+	for {
+		select {
+		case <-timeout:
+			t.Fatalf("no draw with a bet settled within %v", deadline)
+		case e, ok := <-events:
+			if !ok {
+				t.Fatal("event stream ended")
+			}
+			switch {
+			case e.Type == "ROUND_OPENED" && betDraw == "":
+				res, err := p.Client.Do(context.Background(), `mutation($in: PlaceBetInput!) { placeBet(input: $in) { id } }`,
+					map[string]any{"in": map[string]any{"drawId": e.DrawID, "market": "WIN", "selection": "1", "stake": "100.00", "idempotencyKey": unique("dash")}})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if len(res.Errors) == 0 {
+					betDraw = e.DrawID
+				}
+			case e.Type == "DRAW_SETTLED" && e.DrawID == betDraw:
+				return
+			}
+		}
+	}
+}

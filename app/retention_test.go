@@ -1,0 +1,96 @@
+package app_test
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/pokertote/pokertote/app"
+	"github.com/pokertote/pokertote/internal/gqltest"
+)
+
+// TestOutboxPruningAndResume: with a tiny EVENT_RETENTION the replica's
+// pruner removes a settled draw's events; a client resuming from before the
+// watermark is refused with EVENTS_PRUNED, one resuming from a recent seq
+// gets the next events without a gap. Both backends, a real WebSocket.
+func TestOutboxPruningAndResume(t *testing.T) {
+	for _, b := range backends(t) {
+		t.Run(b.name, func(t *testing.T) {
+			_, c := startServer(t, b, func(cfg *app.Config) {
+				fastTote(cfg)
+				cfg.EventRetention = time.Millisecond
+				cfg.EventPruneInterval = 200 * time.Millisecond
+			})
+			tableID := createTable(t, signIn(t, c, testAdminEmail, testAdminPassword), unique("prune"))
+			events := watch(t, c, tableID)
+			var last int64
+			timeout := time.After(90 * time.Second)
+			for settled := false; !settled; {
+				select {
+				case e, ok := <-events:
+					if !ok {
+						t.Fatal("the table stream ended")
+					}
+					last, settled = e.Seq, e.Type == "DRAW_SETTLED"
+				case <-timeout:
+					t.Fatal("no draw settled in 90 s")
+				}
+			}
+			// The settled draw's events go within a few pruning intervals.
+			deadline := time.Now().Add(30 * time.Second)
+			for {
+				msg := subscribeError(t, c, tableID, 0)
+				if strings.Contains(msg, "EVENTS_PRUNED") || strings.Contains(msg, "no longer kept") {
+					break
+				}
+				if time.Now().After(deadline) {
+					t.Fatalf("a resume from seq 0 is still served 30 s after the draw settled (%q)", msg)
+				}
+				time.Sleep(300 * time.Millisecond)
+			}
+			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+			defer cancel()
+			sub, err := c.Subscribe(ctx, tableEventsSub, map[string]any{"t": tableID, "after": last})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer sub.Close()
+			select {
+			case raw, ok := <-sub.Next:
+				if !ok {
+					t.Fatalf("resume from the recent seq %d refused: %s", last, sub.Err())
+				}
+				var m struct{ TableEvents tableEvent }
+				if err := json.Unmarshal(raw, &m); err != nil || m.TableEvents.Seq != last+1 {
+					t.Fatalf("resumed after %d, got %s (%v)", last, raw, err)
+				}
+			case <-ctx.Done():
+				t.Fatal("no event after resuming")
+			}
+		})
+	}
+}
+
+// subscribeError subscribes to a table after afterSeq and returns the error
+// the subscription ended with ("" if an event came first, or nothing within
+// 5 s).
+func subscribeError(t *testing.T, c *gqltest.Client, tableID string, afterSeq int64) string {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	sub, err := c.Subscribe(ctx, tableEventsSub, map[string]any{"t": tableID, "after": afterSeq})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sub.Close()
+	select {
+	case _, ok := <-sub.Next:
+		if !ok {
+			return sub.Err()
+		}
+	case <-ctx.Done():
+	}
+	return ""
+}

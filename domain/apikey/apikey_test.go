@@ -1,0 +1,74 @@
+package apikey_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/pokertote/pokertote/domain/apikey"
+	"github.com/pokertote/pokertote/internal/clocktest"
+)
+
+func TestParse(t *testing.T) {
+	good := "ptk_0123456789ab_" + strings.Repeat("A", 43)
+	tests := []struct {
+		name, raw string
+		ok        bool
+	}{
+		{"good", good, true},
+		{"no prefix", strings.TrimPrefix(good, "ptk_"), false},
+		{"short id", "ptk_0123_" + strings.Repeat("A", 43), false},
+		{"upper-case id", "ptk_0123456789AB_" + strings.Repeat("A", 43), false},
+		{"short secret", "ptk_0123456789ab_" + strings.Repeat("A", 42), false},
+		{"padded secret", good + "=", false},
+		{"empty", "", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			id, secret, ok := apikey.Parse(tt.raw)
+			if ok != tt.ok {
+				t.Fatalf("Parse(%q) ok = %v, want %v", tt.raw, ok, tt.ok)
+			}
+			if ok && apikey.Prefix+id+"_"+secret != tt.raw {
+				t.Fatalf("Parse(%q) = %q, %q: does not rebuild the key", tt.raw, id, secret)
+			}
+		})
+	}
+}
+
+func FuzzParse(f *testing.F) {
+	f.Add("ptk_0123456789ab_" + strings.Repeat("A", 43))
+	f.Add("ptk__")
+	f.Fuzz(func(t *testing.T, raw string) {
+		id, secret, ok := apikey.Parse(raw)
+		if ok && apikey.Prefix+id+"_"+secret != raw {
+			t.Fatalf("Parse(%q) accepted a key it does not rebuild", raw)
+		}
+	})
+}
+
+func TestMemLimiterAllowsPerMinuteThenOnePerInterval(t *testing.T) {
+	clock := clocktest.New(time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC))
+	l := apikey.NewMemLimiter(clock.Now)
+	ctx := context.Background()
+	for i := range 6 {
+		if ok, _, _ := l.Allow(ctx, "k", 6); !ok {
+			t.Fatalf("request %d of a burst of 6 refused", i+1)
+		}
+	}
+	ok, retry, _ := l.Allow(ctx, "k", 6)
+	if ok || retry != 10*time.Second {
+		t.Fatalf("7th request: ok=%v retry=%v, want refused for 10s", ok, retry)
+	}
+	if ok, _, _ := l.Allow(ctx, "other", 6); !ok {
+		t.Fatal("another key shares the first key's allowance")
+	}
+	clock.Advance(10 * time.Second)
+	if ok, _, _ := l.Allow(ctx, "k", 6); !ok {
+		t.Fatal("refused after waiting the retry time")
+	}
+	if ok, _, _ := l.Allow(ctx, "k", 6); ok {
+		t.Fatal("a second request passed in one interval")
+	}
+}

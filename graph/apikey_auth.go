@@ -1,0 +1,236 @@
+package graph
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"log/slog"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/99designs/gqlgen/graphql"
+	"github.com/vektah/gqlparser/v2/ast"
+	"github.com/vektah/gqlparser/v2/gqlerror"
+
+	"github.com/pokertote/pokertote/domain/account"
+	"github.com/pokertote/pokertote/domain/apikey"
+	"github.com/pokertote/pokertote/domain/errs"
+)
+
+// Outcomes of a request made with a valid API key, as counted per key.
+const (
+	KeyServed      = "served"
+	KeyRateLimited = "rate_limited"
+	KeyOutOfScope  = "out_of_scope"
+)
+
+// APIKeyAuth is what the /query endpoint needs to serve affiliates' servers.
+type APIKeyAuth struct {
+	// Authenticate checks a raw key (apikey.Service.Authenticate).
+	Authenticate func(ctx context.Context, raw string) (apikey.Key, error)
+	// Limiter holds each key to its requests per minute (shared through
+	// Redis between replicas).
+	Limiter apikey.Limiter
+	// Count records one request of a valid key with its outcome (metrics).
+	Count func(keyID, outcome string)
+	// Rejected records a request whose key was refused, by reason.
+	Rejected func(reason string)
+	Log      *slog.Logger
+}
+
+type apiKeyCtx struct{}
+
+// APIKeyFrom returns the id of the API key a request came with, if any.
+func APIKeyFrom(ctx context.Context) (string, bool) {
+	id, ok := ctx.Value(apiKeyCtx{}).(string)
+	return id, ok
+}
+
+// apiKeyOf reads "X-API-Key: k" or "Authorization: ApiKey k".
+func apiKeyOf(r *http.Request) string {
+	if k := strings.TrimSpace(r.Header.Get("X-API-Key")); k != "" {
+		return k
+	}
+	h := r.Header.Get("Authorization")
+	if len(h) > 7 && strings.EqualFold(h[:7], "apikey ") {
+		return strings.TrimSpace(h[7:])
+	}
+	return ""
+}
+
+// APIKeyMiddleware serves a request carrying an API key as the key's
+// affiliate (role AFFILIATE, no user), after checking the key and taking
+// one request from its allowance; no password, token or refresh is
+// involved. A bad or revoked key is 401 UNAUTHENTICATED, a key over its
+// rate 429 FORBIDDEN / RATE_LIMITED with Retry-After. Requests without a key
+// pass through untouched, to the bearer-token middleware.
+func APIKeyMiddleware(a APIKeyAuth, next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		raw := apiKeyOf(r)
+		if raw == "" {
+			next.ServeHTTP(w, r)
+			return
+		}
+		k, err := a.Authenticate(r.Context(), raw)
+		if err != nil {
+			var de *errs.Error
+			if errs.Is(err, errs.Unauthenticated) && asErr(err, &de) {
+				a.rejected(de.Reason)
+				writeGraphQLError(w, http.StatusUnauthorized, de, 0)
+				return
+			}
+			a.rejected("ERROR")
+			a.log().ErrorContext(r.Context(), "API key check failed", "err", err)
+			writeGraphQLError(w, http.StatusServiceUnavailable, errs.E(errs.Internal, "internal error"), 0)
+			return
+		}
+		ok, retry, err := a.Limiter.Allow(r.Context(), k.ID, k.PerMinute)
+		if err != nil { // fail closed: an unlimited key is worse than a short outage
+			a.log().ErrorContext(r.Context(), "API key rate limit failed", "key", k.ID, "err", err)
+			writeGraphQLError(w, http.StatusServiceUnavailable, errs.E(errs.Internal, "internal error"), 0)
+			return
+		}
+		if !ok {
+			a.count(k.ID, KeyRateLimited)
+			writeGraphQLError(w, http.StatusTooManyRequests,
+				errs.R(errs.Forbidden, apikey.ReasonRateLimited, "this API key is over its %d requests per minute; retry in %s", k.PerMinute, retry.Round(time.Millisecond)), retry)
+			return
+		}
+		// The key stands in for any bearer token: the request is the key's.
+		r = r.Clone(r.Context())
+		r.Header.Del("Authorization")
+		ctx := context.WithValue(r.Context(), apiKeyCtx{}, k.ID)
+		ctx = WithViewer(ctx, Viewer{Role: account.Affiliate})
+		sw := &scopeWatcher{}
+		ctx = context.WithValue(ctx, scopeWatcherCtx{}, sw)
+		next.ServeHTTP(w, r.WithContext(ctx))
+		if sw.refused {
+			a.count(k.ID, KeyOutOfScope)
+		} else {
+			a.count(k.ID, KeyServed)
+		}
+	})
+}
+
+func (a APIKeyAuth) count(id, outcome string) {
+	if a.Count != nil {
+		a.Count(id, outcome)
+	}
+}
+
+func (a APIKeyAuth) rejected(reason string) {
+	if a.Rejected != nil {
+		a.Rejected(reason)
+	}
+}
+
+func (a APIKeyAuth) log() *slog.Logger {
+	if a.Log == nil {
+		return slog.New(slog.DiscardHandler)
+	}
+	return a.Log
+}
+
+func asErr(err error, de **errs.Error) bool { return errors.As(err, de) }
+
+// writeGraphQLError answers an HTTP request with one GraphQL error.
+func writeGraphQLError(w http.ResponseWriter, status int, e *errs.Error, retry time.Duration) {
+	ext := map[string]any{"code": string(e.Code)}
+	if e.Reason != "" {
+		ext["reason"] = e.Reason
+	}
+	if retry > 0 {
+		secs := int((retry + time.Second - 1) / time.Second)
+		w.Header().Set("Retry-After", strconv.Itoa(secs))
+		ext["retryAfterSeconds"] = secs
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	_ = json.NewEncoder(w).Encode(map[string]any{
+		"errors": []any{map[string]any{"message": e.Message, "extensions": ext}},
+		"data":   nil,
+	})
+}
+
+// apiKeyRootFields are the root fields an API key may use: public data and
+// results. Everything else (every mutation, anything about a user) is out
+// of scope.
+var apiKeyRootFields = map[ast.Operation]map[string]bool{
+	ast.Query: {
+		"tables": true, "table": true, "draw": true, "results": true, "jackpot": true,
+		"verifyDraw": true, "holdemSettings": true,
+		"__typename": true, "__schema": true, "__type": true,
+	},
+	ast.Subscription: {"tableEvents": true, "__typename": true},
+}
+
+type scopeWatcherCtx struct{}
+
+// scopeWatcher lets the middleware count a request the scope refused.
+type scopeWatcher struct{ refused bool }
+
+// APIKeyScope refuses, before anything runs, an operation made with an API
+// key that names a root field outside apiKeyRootFields: FORBIDDEN with
+// reason API_KEY_SCOPE naming the field.
+type APIKeyScope struct{}
+
+var (
+	_ graphql.HandlerExtension        = APIKeyScope{}
+	_ graphql.OperationContextMutator = APIKeyScope{}
+)
+
+// ExtensionName implements graphql.HandlerExtension.
+func (APIKeyScope) ExtensionName() string { return "APIKeyScope" }
+
+// Validate implements graphql.HandlerExtension.
+func (APIKeyScope) Validate(graphql.ExecutableSchema) error { return nil }
+
+// MutateOperationContext implements graphql.OperationContextMutator.
+func (APIKeyScope) MutateOperationContext(ctx context.Context, oc *graphql.OperationContext) *gqlerror.Error {
+	if _, ok := APIKeyFrom(ctx); !ok || oc.Operation == nil {
+		return nil
+	}
+	allowed := apiKeyRootFields[oc.Operation.Operation]
+	if field, ok := firstOutside(oc.Doc, oc.Operation.SelectionSet, allowed, 0); !ok {
+		if sw, _ := ctx.Value(scopeWatcherCtx{}).(*scopeWatcher); sw != nil {
+			sw.refused = true
+		}
+		msg := "an API key reads public data and results only; " + string(oc.Operation.Operation) + " " + field + " needs a signed-in user"
+		return &gqlerror.Error{Message: msg, Extensions: map[string]any{"code": string(errs.Forbidden), "reason": apikey.ReasonKeyScope}}
+	}
+	return nil
+}
+
+// firstOutside walks the root selection set (through fragments) and returns
+// the first field not allowed.
+func firstOutside(doc *ast.QueryDocument, set ast.SelectionSet, allowed map[string]bool, depth int) (string, bool) {
+	if depth > 10 {
+		return "(nested fragments)", false
+	}
+	for _, s := range set {
+		switch s := s.(type) {
+		case *ast.Field:
+			if !allowed[s.Name] {
+				return s.Name, false
+			}
+		case *ast.InlineFragment:
+			if f, ok := firstOutside(doc, s.SelectionSet, allowed, depth+1); !ok {
+				return f, false
+			}
+		case *ast.FragmentSpread:
+			var frag *ast.FragmentDefinition
+			if doc != nil {
+				frag = doc.Fragments.ForName(s.Name)
+			}
+			if frag == nil {
+				return s.Name, false
+			}
+			if f, ok := firstOutside(doc, frag.SelectionSet, allowed, depth+1); !ok {
+				return f, false
+			}
+		}
+	}
+	return "", true
+}

@@ -1,0 +1,15 @@
+-- +goose Up
+-- Affiliates' API keys (issue 13): the secret is kept only as SHA-256.
+CREATE TABLE api_keys (
+    id          TEXT        PRIMARY KEY CONSTRAINT api_keys_id_shape CHECK (id ~ '^[0-9a-f]{12}$'),
+    name        TEXT        NOT NULL,
+    secret_hash BYTEA       NOT NULL CONSTRAINT api_keys_hash_size CHECK (length(secret_hash) = 32),
+    per_minute  INTEGER     NOT NULL CONSTRAINT api_keys_rate_positive CHECK (per_minute > 0),
+    created_by  BIGINT      NOT NULL REFERENCES users (id),
+    created_at  TIMESTAMPTZ NOT NULL,
+    revoked_by  BIGINT      REFERENCES users (id),
+    revoked_at  TIMESTAMPTZ
+);
+
+-- +goose Down
+DROP TABLE api_keys;

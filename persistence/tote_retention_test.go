@@ -1,0 +1,23 @@
+package persistence_test
+
+import (
+	"testing"
+
+	"github.com/pokertote/pokertote/domain/tote/totetest"
+	"github.com/pokertote/pokertote/persistence"
+)
+
+// TestToteEventRetention runs the outbox-pruning conformance test on SQLite
+// and Postgres.
+func TestToteEventRetention(t *testing.T) {
+	for _, dialect := range testDialects {
+		t.Run(dialect, func(t *testing.T) {
+			totetest.RunRetention(t, func(t *testing.T) totetest.Env {
+				db := openTestDB(t, dialect)
+				led := persistence.NewLedgerRepo(db)
+				repo := persistence.NewToteRepo(db, led)
+				return totetest.Env{Store: repo, Leases: repo, Ledger: led, Concurrent: dialect == "postgres"}
+			})
+		})
+	}
+}
