@@ -54,6 +54,9 @@ const (
 
 // betJob is one PlaceBet waiting in the intake.
 type betJob struct {
+	// ctx is the request's context: the batch it leads runs under its
+	// values (not its cancellation), see placeBatch.
+	ctx  context.Context
 	req  PlaceBetRequest
 	sel  Selection
 	done chan struct{}
@@ -129,8 +132,13 @@ func (s *Service) runDraw(drawID int64) {
 
 // placeBatch places jobs (all on one draw) in one transaction and answers
 // each of them.
+//
+// The transaction answers many requests, so it ignores their cancellation;
+// it carries the values of the first request's context (its trace, its
+// request-scoped logger), so a trace of that bet shows the batch's
+// statements under it. The other bets of the batch show their wait.
 func (s *Service) placeBatch(jobs []*betJob) {
-	ctx, cancel := context.WithTimeout(context.Background(), batchTimeout)
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(jobs[0].ctx), batchTimeout)
 	defer cancel()
 	// Every gate has answered before the transaction takes a connection: a
 	// batch holding one while waiting for gates that need one could starve

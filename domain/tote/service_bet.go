@@ -30,7 +30,7 @@ func (s *Service) PlaceBet(ctx context.Context, r PlaceBetRequest) (Bet, error) 
 	if err != nil {
 		return Bet{}, err
 	}
-	job := &betJob{req: r, sel: sel, done: make(chan struct{}), gated: make(chan struct{})}
+	job := &betJob{ctx: ctx, req: r, sel: sel, done: make(chan struct{}), gated: make(chan struct{})}
 	s.submit(job)
 	job.gateErr = s.gate.EnsureCanStake(ctx, r.UserID)
 	close(job.gated)
