@@ -16,6 +16,11 @@ func (a *App) startDebug() error {
 	if a.cfg.DebugAddr == "" {
 		return nil
 	}
+	// Profiles show internals: loopback only.
+	host, _, err := net.SplitHostPort(a.cfg.DebugAddr)
+	if ip := net.ParseIP(host); err != nil || ip == nil || !ip.IsLoopback() {
+		return fmt.Errorf("DEBUG_ADDR=%q must be a loopback address", a.cfg.DebugAddr)
+	}
 	l, err := net.Listen("tcp", a.cfg.DebugAddr)
 	if err != nil {
 		return fmt.Errorf("listen on DEBUG_ADDR %s: %w", a.cfg.DebugAddr, err)

@@ -62,7 +62,7 @@ func TestMyEventsNeedTheTokenInConnectionInit(t *testing.T) {
 	p := newPlayer(t, c, "")
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
-	const q = `subscription { myEvents { type balance } }`
+	const q = `subscription { myEvents { __typename ... on BalanceChanged { balance } } }`
 
 	anon, err := c.Subscribe(ctx, q, nil)
 	if err != nil {
@@ -101,12 +101,12 @@ func TestMyEventsNeedTheTokenInConnectionInit(t *testing.T) {
 			}
 			var m struct {
 				MyEvents struct {
-					Type    string
-					Balance string
+					Typename string `json:"__typename"`
+					Balance  string
 				}
 			}
 			_ = json.Unmarshal(raw, &m)
-			if m.MyEvents.Type != "BALANCE_CHANGED" || !balances[m.MyEvents.Balance] {
+			if m.MyEvents.Typename != "BalanceChanged" || !balances[m.MyEvents.Balance] {
 				t.Fatalf("event %s; deposits reported balances %v", raw, balances)
 			}
 			return

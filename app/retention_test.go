@@ -3,7 +3,6 @@ package app_test
 import (
 	"context"
 	"encoding/json"
-	"strings"
 	"testing"
 	"time"
 
@@ -13,7 +12,7 @@ import (
 
 // TestOutboxPruningAndResume: with a tiny EVENT_RETENTION the replica's
 // pruner removes a settled draw's events; a client resuming from before the
-// watermark is refused with EVENTS_PRUNED, one resuming from a recent seq
+// watermark starts with a snapshot of the table, one resuming from a recent seq
 // gets the next events without a gap. Both backends, a real WebSocket.
 func TestOutboxPruningAndResume(t *testing.T) {
 	for _, b := range backends(t) {
@@ -41,12 +40,13 @@ func TestOutboxPruningAndResume(t *testing.T) {
 			// The settled draw's events go within a few pruning intervals.
 			deadline := time.Now().Add(30 * time.Second)
 			for {
-				msg := subscribeError(t, c, tableID, 0)
-				if strings.Contains(msg, "EVENTS_PRUNED") || strings.Contains(msg, "no longer kept") {
+				if first := firstEventAfter(t, c, tableID, 0); first.Type == "SNAPSHOT" {
 					break
+				} else if first.Type == "" || first.Seq != 1 {
+					t.Fatalf("a resume from seq 0 began with %+v, want seq 1 or a snapshot", first)
 				}
 				if time.Now().After(deadline) {
-					t.Fatalf("a resume from seq 0 is still served 30 s after the draw settled (%q)", msg)
+					t.Fatal("a resume from seq 0 still replays from seq 1 30 s after the draw settled")
 				}
 				time.Sleep(300 * time.Millisecond)
 			}
@@ -73,10 +73,10 @@ func TestOutboxPruningAndResume(t *testing.T) {
 	}
 }
 
-// subscribeError subscribes to a table after afterSeq and returns the error
-// the subscription ended with ("" if an event came first, or nothing within
+// firstEventAfter subscribes to a table after afterSeq and returns the
+// first event it sends (the zero event if the stream ends or is silent for
 // 5 s).
-func subscribeError(t *testing.T, c *gqltest.Client, tableID string, afterSeq int64) string {
+func firstEventAfter(t *testing.T, c *gqltest.Client, tableID string, afterSeq int64) tableEvent {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
@@ -86,11 +86,16 @@ func subscribeError(t *testing.T, c *gqltest.Client, tableID string, afterSeq in
 	}
 	defer sub.Close()
 	select {
-	case _, ok := <-sub.Next:
+	case raw, ok := <-sub.Next:
 		if !ok {
-			return sub.Err()
+			t.Fatalf("resume after %d refused: %s", afterSeq, sub.Err())
 		}
+		var m struct{ TableEvents tableEvent }
+		if err := json.Unmarshal(raw, &m); err != nil {
+			t.Fatalf("decode %s: %v", raw, err)
+		}
+		return m.TableEvents
 	case <-ctx.Done():
 	}
-	return ""
+	return tableEvent{}
 }

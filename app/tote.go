@@ -77,8 +77,11 @@ func (a *App) startTote(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("totalizator: %w", err)
 	}
+	// The read model follows every table's events: the table queries, the
+	// join snapshot and the table subscriptions read it.
+	live := tote.NewReadModel(repo, a.hub, a.log.With("component", "tote-readmodel"), 0)
 	a.resolver.Tote = &graph.ToteAPI{
-		Service: svc, Hub: a.hub, Log: a.log,
+		Service: svc, Hub: a.hub, Live: live, Log: a.log,
 		HoldemHand: func(ctx context.Context, userID, handID int64) (*model.HoldemHand, error) {
 			return a.resolver.Holdem.EventHand(ctx, userID, handID)
 		},
@@ -90,6 +93,12 @@ func (a *App) startTote(ctx context.Context) error {
 		if err := svc.EnsureDemoTables(ctx); err != nil {
 			return fmt.Errorf("totalizator demo tables: %w", err)
 		}
+	}
+	a.goBackground("tote-readmodel", live.Run)
+	select {
+	case <-live.Ready():
+	case <-ctx.Done():
+		return ctx.Err()
 	}
 	if !a.cfg.DealerEnabled {
 		a.log.Info("totalizator ready", "dealer", false)

@@ -36,8 +36,40 @@ type tableEvent struct {
 }
 
 const tableEventsSub = `subscription($t: ID!, $after: Int64) {
-  tableEvents(tableId: $t, afterSeq: $after) { seq type drawId round closesAt cards position street }
+  tableEvents(tableId: $t, afterSeq: $after) {
+    __typename seq
+    ... on DrawOpened { drawId }
+    ... on RoundOpened { drawId round closesAt }
+    ... on RoundClosed { drawId round }
+    ... on CardsDealt { drawId cards position street }
+    ... on OddsUpdated { drawId }
+    ... on PoolUpdated { drawId }
+    ... on DrawSettled { drawId }
+    ... on DrawVoided { drawId }
+  }
 }`
+
+// eventTypes names the typed events as the tests (and the outbox) do.
+var eventTypes = map[string]string{
+	"DrawOpened": "DRAW_OPENED", "RoundOpened": "ROUND_OPENED", "RoundClosed": "ROUND_CLOSED", "CardsDealt": "CARDS_DEALT",
+	"OddsUpdated": "ODDS_UPDATED", "PoolUpdated": "POOL_UPDATED", "DrawSettled": "DRAW_SETTLED", "DrawVoided": "DRAW_VOIDED",
+	"TablePaused": "TABLE_PAUSED", "TableResumed": "TABLE_RESUMED", "TableSnapshot": "SNAPSHOT",
+}
+
+// UnmarshalJSON reads a typed event, naming its type from __typename.
+func (e *tableEvent) UnmarshalJSON(b []byte) error {
+	type plain tableEvent
+	var m struct {
+		plain
+		Typename string `json:"__typename"`
+	}
+	if err := json.Unmarshal(b, &m); err != nil {
+		return err
+	}
+	*e = tableEvent(m.plain)
+	e.Type = eventTypes[m.Typename]
+	return nil
+}
 
 // createTable makes a 6-position table as the admin and returns its id.
 func createTable(t *testing.T, admin *gqltest.Client, name string) string {

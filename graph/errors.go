@@ -18,6 +18,14 @@ import (
 func ErrorPresenter(log *slog.Logger) graphql.ErrorPresenterFunc {
 	return func(ctx context.Context, err error) *gqlerror.Error {
 		gerr := graphql.DefaultErrorPresenter(ctx, err)
+		if canceled(ctx, err) {
+			// The client went away (closed its subscription or its
+			// connection): nothing failed on our side, and nobody reads
+			// the answer.
+			log.DebugContext(ctx, "request canceled by the client", "path", gerr.Path.String(), "err", err)
+			return &gqlerror.Error{Message: "the request was canceled", Path: gerr.Path, Locations: gerr.Locations,
+				Extensions: map[string]any{"code": string(errs.Internal), "reason": "CANCELED"}}
+		}
 		var de *errs.Error
 		if !errors.As(err, &de) {
 			// A gqlerror with no cause was made by gqlgen itself: a parse,
@@ -49,6 +57,12 @@ func ErrorPresenter(log *slog.Logger) graphql.ErrorPresenterFunc {
 		}
 		return gerr
 	}
+}
+
+// canceled reports whether err is the cancellation of the request's own
+// context, however it was wrapped on the way.
+func canceled(ctx context.Context, err error) bool {
+	return errors.Is(err, context.Canceled) || (ctx.Err() != nil && errors.Is(err, ctx.Err()))
 }
 
 var stableCodes = map[errs.Code]bool{

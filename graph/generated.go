@@ -38,7 +38,6 @@ type ResolverRoot interface {
 	Query() QueryResolver
 	Subscription() SubscriptionResolver
 	Table() TableResolver
-	TableEvent() TableEventResolver
 	User() UserResolver
 }
 
@@ -78,6 +77,11 @@ type ComplexityRoot struct {
 		User                  func(childComplexity int) int
 	}
 
+	BalanceChanged struct {
+		At      func(childComplexity int) int
+		Balance func(childComplexity int) int
+	}
+
 	BeaconChain struct {
 		Genesis   func(childComplexity int) int
 		Hash      func(childComplexity int) int
@@ -115,9 +119,31 @@ type ComplexityRoot struct {
 		Status    func(childComplexity int) int
 	}
 
+	BetAccepted struct {
+		At  func(childComplexity int) int
+		Bet func(childComplexity int) int
+	}
+
 	BetPage struct {
 		Items      func(childComplexity int) int
 		NextCursor func(childComplexity int) int
+	}
+
+	BetSettled struct {
+		At  func(childComplexity int) int
+		Bet func(childComplexity int) int
+	}
+
+	CardsDealt struct {
+		At        func(childComplexity int) int
+		Board     func(childComplexity int) int
+		Cards     func(childComplexity int) int
+		DrawID    func(childComplexity int) int
+		Position  func(childComplexity int) int
+		Positions func(childComplexity int) int
+		Seq       func(childComplexity int) int
+		Street    func(childComplexity int) int
+		TableID   func(childComplexity int) int
 	}
 
 	CashTransfer struct {
@@ -161,6 +187,18 @@ type ComplexityRoot struct {
 		VoidReason    func(childComplexity int) int
 	}
 
+	DrawOpened struct {
+		At         func(childComplexity int) int
+		Commitment func(childComplexity int) int
+		DrawID     func(childComplexity int) int
+		MinStake   func(childComplexity int) int
+		Number     func(childComplexity int) int
+		Odds       func(childComplexity int) int
+		Seats      func(childComplexity int) int
+		Seq        func(childComplexity int) int
+		TableID    func(childComplexity int) int
+	}
+
 	DrawPage struct {
 		Items      func(childComplexity int) int
 		NextCursor func(childComplexity int) int
@@ -175,6 +213,34 @@ type ComplexityRoot struct {
 		WinningCategory  func(childComplexity int) int
 	}
 
+	DrawSettled struct {
+		At         func(childComplexity int) int
+		DrawID     func(childComplexity int) int
+		Positions  func(childComplexity int) int
+		Result     func(childComplexity int) int
+		Seq        func(childComplexity int) int
+		ServerSeed func(childComplexity int) int
+		TableID    func(childComplexity int) int
+	}
+
+	DrawSnapshot struct {
+		Board         func(childComplexity int) int
+		Commitment    func(childComplexity int) int
+		DrawID        func(childComplexity int) int
+		MinStake      func(childComplexity int) int
+		Number        func(childComplexity int) int
+		Odds          func(childComplexity int) int
+		OpenRound     func(childComplexity int) int
+		Phase         func(childComplexity int) int
+		Pools         func(childComplexity int) int
+		Positions     func(childComplexity int) int
+		PublicSeed    func(childComplexity int) int
+		Result        func(childComplexity int) int
+		RoundClosesAt func(childComplexity int) int
+		ServerSeed    func(childComplexity int) int
+		VoidReason    func(childComplexity int) int
+	}
+
 	DrawVerification struct {
 		Beacon          func(childComplexity int) int
 		BeaconsValid    func(childComplexity int) int
@@ -183,6 +249,16 @@ type ComplexityRoot struct {
 		Draw            func(childComplexity int) int
 		PayoutsMatch    func(childComplexity int) int
 		Problems        func(childComplexity int) int
+	}
+
+	DrawVoided struct {
+		At         func(childComplexity int) int
+		DrawID     func(childComplexity int) int
+		Reason     func(childComplexity int) int
+		Result     func(childComplexity int) int
+		Seq        func(childComplexity int) int
+		ServerSeed func(childComplexity int) int
+		TableID    func(childComplexity int) int
 	}
 
 	ExpressCategoryResult struct {
@@ -249,6 +325,11 @@ type ComplexityRoot struct {
 		NextCursor func(childComplexity int) int
 	}
 
+	HoldemHandUpdated struct {
+		At   func(childComplexity int) int
+		Hand func(childComplexity int) int
+	}
+
 	HoldemSettings struct {
 		AntePaytable    func(childComplexity int) int
 		BonusPaytable   func(childComplexity int) int
@@ -313,6 +394,15 @@ type ComplexityRoot struct {
 		Phase      func(childComplexity int) int
 		Positions  func(childComplexity int) int
 		SampleSize func(childComplexity int) int
+		Street     func(childComplexity int) int
+	}
+
+	OddsUpdated struct {
+		At      func(childComplexity int) int
+		DrawID  func(childComplexity int) int
+		Odds    func(childComplexity int) int
+		Seq     func(childComplexity int) int
+		TableID func(childComplexity int) int
 	}
 
 	PaytableLine struct {
@@ -362,6 +452,14 @@ type ComplexityRoot struct {
 		WinningSelections   func(childComplexity int) int
 	}
 
+	PoolUpdated struct {
+		At      func(childComplexity int) int
+		DrawID  func(childComplexity int) int
+		Pool    func(childComplexity int) int
+		Seq     func(childComplexity int) int
+		TableID func(childComplexity int) int
+	}
+
 	Position struct {
 		BestHand func(childComplexity int) int
 		Cards    func(childComplexity int) int
@@ -397,6 +495,24 @@ type ComplexityRoot struct {
 		VerifyDraw           func(childComplexity int, id string) int
 	}
 
+	RoundClosed struct {
+		At         func(childComplexity int) int
+		DrawID     func(childComplexity int) int
+		PublicSeed func(childComplexity int) int
+		Round      func(childComplexity int) int
+		Seq        func(childComplexity int) int
+		TableID    func(childComplexity int) int
+	}
+
+	RoundOpened struct {
+		At       func(childComplexity int) int
+		ClosesAt func(childComplexity int) int
+		DrawID   func(childComplexity int) int
+		Round    func(childComplexity int) int
+		Seq      func(childComplexity int) int
+		TableID  func(childComplexity int) int
+	}
+
 	SelectionTotal struct {
 		Bets               func(childComplexity int) int
 		ImpliedCoefficient func(childComplexity int) int
@@ -426,26 +542,16 @@ type ComplexityRoot struct {
 		Status      func(childComplexity int) int
 	}
 
-	TableEvent struct {
-		At         func(childComplexity int) int
-		Cards      func(childComplexity int) int
-		ClosesAt   func(childComplexity int) int
-		Commitment func(childComplexity int) int
-		Draw       func(childComplexity int) int
-		DrawID     func(childComplexity int) int
-		MinStake   func(childComplexity int) int
-		Odds       func(childComplexity int) int
-		Pool       func(childComplexity int) int
-		Position   func(childComplexity int) int
-		PublicSeed func(childComplexity int) int
-		Reason     func(childComplexity int) int
-		Result     func(childComplexity int) int
-		Round      func(childComplexity int) int
-		Seq        func(childComplexity int) int
-		ServerSeed func(childComplexity int) int
-		Street     func(childComplexity int) int
-		TableID    func(childComplexity int) int
-		Type       func(childComplexity int) int
+	TablePaused struct {
+		At      func(childComplexity int) int
+		Seq     func(childComplexity int) int
+		TableID func(childComplexity int) int
+	}
+
+	TableResumed struct {
+		At      func(childComplexity int) int
+		Seq     func(childComplexity int) int
+		TableID func(childComplexity int) int
 	}
 
 	TableSettings struct {
@@ -456,6 +562,15 @@ type ComplexityRoot struct {
 		MinStake       func(childComplexity int) int
 		ResultSeconds  func(childComplexity int) int
 		RoundSeconds   func(childComplexity int) int
+	}
+
+	TableSnapshot struct {
+		At      func(childComplexity int) int
+		Draw    func(childComplexity int) int
+		Jackpot func(childComplexity int) int
+		Seq     func(childComplexity int) int
+		Status  func(childComplexity int) int
+		TableID func(childComplexity int) int
 	}
 
 	User struct {
@@ -469,14 +584,6 @@ type ComplexityRoot struct {
 		Name         func(childComplexity int) int
 		Role         func(childComplexity int) int
 		Verification func(childComplexity int) int
-	}
-
-	UserEvent struct {
-		At         func(childComplexity int) int
-		Balance    func(childComplexity int) int
-		Bet        func(childComplexity int) int
-		HoldemHand func(childComplexity int) int
-		Type       func(childComplexity int) int
 	}
 
 	Verification struct {
@@ -558,14 +665,11 @@ type QueryResolver interface {
 	APIKeys(ctx context.Context) ([]model.APIKey, error)
 }
 type SubscriptionResolver interface {
-	TableEvents(ctx context.Context, tableID string, afterSeq *int64) (<-chan *model.TableEvent, error)
-	MyEvents(ctx context.Context) (<-chan *model.UserEvent, error)
+	TableEvents(ctx context.Context, tableID string, afterSeq *int64) (<-chan model.TableEvent, error)
+	MyEvents(ctx context.Context) (<-chan model.UserEvent, error)
 }
 type TableResolver interface {
 	CurrentDraw(ctx context.Context, obj *model.Table) (*model.Draw, error)
-}
-type TableEventResolver interface {
-	Draw(ctx context.Context, obj *model.TableEvent) (*model.Draw, error)
 }
 type UserResolver interface {
 	Verification(ctx context.Context, obj *model.User) (*model.Verification, error)
@@ -702,6 +806,19 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.AuthPayload.User(childComplexity), true
+
+	case "BalanceChanged.at":
+		if e.ComplexityRoot.BalanceChanged.At == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BalanceChanged.At(childComplexity), true
+	case "BalanceChanged.balance":
+		if e.ComplexityRoot.BalanceChanged.Balance == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BalanceChanged.Balance(childComplexity), true
 
 	case "BeaconChain.genesis":
 		if e.ComplexityRoot.BeaconChain.Genesis == nil {
@@ -857,6 +974,19 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Bet.Status(childComplexity), true
 
+	case "BetAccepted.at":
+		if e.ComplexityRoot.BetAccepted.At == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BetAccepted.At(childComplexity), true
+	case "BetAccepted.bet":
+		if e.ComplexityRoot.BetAccepted.Bet == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BetAccepted.Bet(childComplexity), true
+
 	case "BetPage.items":
 		if e.ComplexityRoot.BetPage.Items == nil {
 			break
@@ -869,6 +999,74 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.BetPage.NextCursor(childComplexity), true
+
+	case "BetSettled.at":
+		if e.ComplexityRoot.BetSettled.At == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BetSettled.At(childComplexity), true
+	case "BetSettled.bet":
+		if e.ComplexityRoot.BetSettled.Bet == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BetSettled.Bet(childComplexity), true
+
+	case "CardsDealt.at":
+		if e.ComplexityRoot.CardsDealt.At == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CardsDealt.At(childComplexity), true
+	case "CardsDealt.board":
+		if e.ComplexityRoot.CardsDealt.Board == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CardsDealt.Board(childComplexity), true
+	case "CardsDealt.cards":
+		if e.ComplexityRoot.CardsDealt.Cards == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CardsDealt.Cards(childComplexity), true
+	case "CardsDealt.drawId":
+		if e.ComplexityRoot.CardsDealt.DrawID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CardsDealt.DrawID(childComplexity), true
+	case "CardsDealt.position":
+		if e.ComplexityRoot.CardsDealt.Position == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CardsDealt.Position(childComplexity), true
+	case "CardsDealt.positions":
+		if e.ComplexityRoot.CardsDealt.Positions == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CardsDealt.Positions(childComplexity), true
+	case "CardsDealt.seq":
+		if e.ComplexityRoot.CardsDealt.Seq == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CardsDealt.Seq(childComplexity), true
+	case "CardsDealt.street":
+		if e.ComplexityRoot.CardsDealt.Street == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CardsDealt.Street(childComplexity), true
+	case "CardsDealt.tableId":
+		if e.ComplexityRoot.CardsDealt.TableID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CardsDealt.TableID(childComplexity), true
 
 	case "CashTransfer.amount":
 		if e.ComplexityRoot.CashTransfer.Amount == nil {
@@ -1053,6 +1251,61 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Draw.VoidReason(childComplexity), true
 
+	case "DrawOpened.at":
+		if e.ComplexityRoot.DrawOpened.At == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DrawOpened.At(childComplexity), true
+	case "DrawOpened.commitment":
+		if e.ComplexityRoot.DrawOpened.Commitment == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DrawOpened.Commitment(childComplexity), true
+	case "DrawOpened.drawId":
+		if e.ComplexityRoot.DrawOpened.DrawID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DrawOpened.DrawID(childComplexity), true
+	case "DrawOpened.minStake":
+		if e.ComplexityRoot.DrawOpened.MinStake == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DrawOpened.MinStake(childComplexity), true
+	case "DrawOpened.number":
+		if e.ComplexityRoot.DrawOpened.Number == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DrawOpened.Number(childComplexity), true
+	case "DrawOpened.odds":
+		if e.ComplexityRoot.DrawOpened.Odds == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DrawOpened.Odds(childComplexity), true
+	case "DrawOpened.seats":
+		if e.ComplexityRoot.DrawOpened.Seats == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DrawOpened.Seats(childComplexity), true
+	case "DrawOpened.seq":
+		if e.ComplexityRoot.DrawOpened.Seq == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DrawOpened.Seq(childComplexity), true
+	case "DrawOpened.tableId":
+		if e.ComplexityRoot.DrawOpened.TableID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DrawOpened.TableID(childComplexity), true
+
 	case "DrawPage.items":
 		if e.ComplexityRoot.DrawPage.Items == nil {
 			break
@@ -1103,6 +1356,140 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.DrawResult.WinningCategory(childComplexity), true
 
+	case "DrawSettled.at":
+		if e.ComplexityRoot.DrawSettled.At == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DrawSettled.At(childComplexity), true
+	case "DrawSettled.drawId":
+		if e.ComplexityRoot.DrawSettled.DrawID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DrawSettled.DrawID(childComplexity), true
+	case "DrawSettled.positions":
+		if e.ComplexityRoot.DrawSettled.Positions == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DrawSettled.Positions(childComplexity), true
+	case "DrawSettled.result":
+		if e.ComplexityRoot.DrawSettled.Result == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DrawSettled.Result(childComplexity), true
+	case "DrawSettled.seq":
+		if e.ComplexityRoot.DrawSettled.Seq == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DrawSettled.Seq(childComplexity), true
+	case "DrawSettled.serverSeed":
+		if e.ComplexityRoot.DrawSettled.ServerSeed == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DrawSettled.ServerSeed(childComplexity), true
+	case "DrawSettled.tableId":
+		if e.ComplexityRoot.DrawSettled.TableID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DrawSettled.TableID(childComplexity), true
+
+	case "DrawSnapshot.board":
+		if e.ComplexityRoot.DrawSnapshot.Board == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DrawSnapshot.Board(childComplexity), true
+	case "DrawSnapshot.commitment":
+		if e.ComplexityRoot.DrawSnapshot.Commitment == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DrawSnapshot.Commitment(childComplexity), true
+	case "DrawSnapshot.drawId":
+		if e.ComplexityRoot.DrawSnapshot.DrawID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DrawSnapshot.DrawID(childComplexity), true
+	case "DrawSnapshot.minStake":
+		if e.ComplexityRoot.DrawSnapshot.MinStake == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DrawSnapshot.MinStake(childComplexity), true
+	case "DrawSnapshot.number":
+		if e.ComplexityRoot.DrawSnapshot.Number == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DrawSnapshot.Number(childComplexity), true
+	case "DrawSnapshot.odds":
+		if e.ComplexityRoot.DrawSnapshot.Odds == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DrawSnapshot.Odds(childComplexity), true
+	case "DrawSnapshot.openRound":
+		if e.ComplexityRoot.DrawSnapshot.OpenRound == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DrawSnapshot.OpenRound(childComplexity), true
+	case "DrawSnapshot.phase":
+		if e.ComplexityRoot.DrawSnapshot.Phase == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DrawSnapshot.Phase(childComplexity), true
+	case "DrawSnapshot.pools":
+		if e.ComplexityRoot.DrawSnapshot.Pools == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DrawSnapshot.Pools(childComplexity), true
+	case "DrawSnapshot.positions":
+		if e.ComplexityRoot.DrawSnapshot.Positions == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DrawSnapshot.Positions(childComplexity), true
+	case "DrawSnapshot.publicSeed":
+		if e.ComplexityRoot.DrawSnapshot.PublicSeed == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DrawSnapshot.PublicSeed(childComplexity), true
+	case "DrawSnapshot.result":
+		if e.ComplexityRoot.DrawSnapshot.Result == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DrawSnapshot.Result(childComplexity), true
+	case "DrawSnapshot.roundClosesAt":
+		if e.ComplexityRoot.DrawSnapshot.RoundClosesAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DrawSnapshot.RoundClosesAt(childComplexity), true
+	case "DrawSnapshot.serverSeed":
+		if e.ComplexityRoot.DrawSnapshot.ServerSeed == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DrawSnapshot.ServerSeed(childComplexity), true
+	case "DrawSnapshot.voidReason":
+		if e.ComplexityRoot.DrawSnapshot.VoidReason == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DrawSnapshot.VoidReason(childComplexity), true
+
 	case "DrawVerification.beacon":
 		if e.ComplexityRoot.DrawVerification.Beacon == nil {
 			break
@@ -1145,6 +1532,49 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.DrawVerification.Problems(childComplexity), true
+
+	case "DrawVoided.at":
+		if e.ComplexityRoot.DrawVoided.At == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DrawVoided.At(childComplexity), true
+	case "DrawVoided.drawId":
+		if e.ComplexityRoot.DrawVoided.DrawID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DrawVoided.DrawID(childComplexity), true
+	case "DrawVoided.reason":
+		if e.ComplexityRoot.DrawVoided.Reason == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DrawVoided.Reason(childComplexity), true
+	case "DrawVoided.result":
+		if e.ComplexityRoot.DrawVoided.Result == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DrawVoided.Result(childComplexity), true
+	case "DrawVoided.seq":
+		if e.ComplexityRoot.DrawVoided.Seq == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DrawVoided.Seq(childComplexity), true
+	case "DrawVoided.serverSeed":
+		if e.ComplexityRoot.DrawVoided.ServerSeed == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DrawVoided.ServerSeed(childComplexity), true
+	case "DrawVoided.tableId":
+		if e.ComplexityRoot.DrawVoided.TableID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DrawVoided.TableID(childComplexity), true
 
 	case "ExpressCategoryResult.breakage":
 		if e.ComplexityRoot.ExpressCategoryResult.Breakage == nil {
@@ -1427,6 +1857,19 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.HoldemHandPage.NextCursor(childComplexity), true
+
+	case "HoldemHandUpdated.at":
+		if e.ComplexityRoot.HoldemHandUpdated.At == nil {
+			break
+		}
+
+		return e.ComplexityRoot.HoldemHandUpdated.At(childComplexity), true
+	case "HoldemHandUpdated.hand":
+		if e.ComplexityRoot.HoldemHandUpdated.Hand == nil {
+			break
+		}
+
+		return e.ComplexityRoot.HoldemHandUpdated.Hand(childComplexity), true
 
 	case "HoldemSettings.antePaytable":
 		if e.ComplexityRoot.HoldemSettings.AntePaytable == nil {
@@ -1836,6 +2279,43 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Odds.SampleSize(childComplexity), true
+	case "Odds.street":
+		if e.ComplexityRoot.Odds.Street == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Odds.Street(childComplexity), true
+
+	case "OddsUpdated.at":
+		if e.ComplexityRoot.OddsUpdated.At == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OddsUpdated.At(childComplexity), true
+	case "OddsUpdated.drawId":
+		if e.ComplexityRoot.OddsUpdated.DrawID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OddsUpdated.DrawID(childComplexity), true
+	case "OddsUpdated.odds":
+		if e.ComplexityRoot.OddsUpdated.Odds == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OddsUpdated.Odds(childComplexity), true
+	case "OddsUpdated.seq":
+		if e.ComplexityRoot.OddsUpdated.Seq == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OddsUpdated.Seq(childComplexity), true
+	case "OddsUpdated.tableId":
+		if e.ComplexityRoot.OddsUpdated.TableID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OddsUpdated.TableID(childComplexity), true
 
 	case "PaytableLine.category":
 		if e.ComplexityRoot.PaytableLine.Category == nil {
@@ -2033,6 +2513,37 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.PoolResult.WinningSelections(childComplexity), true
+
+	case "PoolUpdated.at":
+		if e.ComplexityRoot.PoolUpdated.At == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PoolUpdated.At(childComplexity), true
+	case "PoolUpdated.drawId":
+		if e.ComplexityRoot.PoolUpdated.DrawID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PoolUpdated.DrawID(childComplexity), true
+	case "PoolUpdated.pool":
+		if e.ComplexityRoot.PoolUpdated.Pool == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PoolUpdated.Pool(childComplexity), true
+	case "PoolUpdated.seq":
+		if e.ComplexityRoot.PoolUpdated.Seq == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PoolUpdated.Seq(childComplexity), true
+	case "PoolUpdated.tableId":
+		if e.ComplexityRoot.PoolUpdated.TableID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PoolUpdated.TableID(childComplexity), true
 
 	case "Position.bestHand":
 		if e.ComplexityRoot.Position.BestHand == nil {
@@ -2249,6 +2760,80 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Query.VerifyDraw(childComplexity, args["id"].(string)), true
 
+	case "RoundClosed.at":
+		if e.ComplexityRoot.RoundClosed.At == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RoundClosed.At(childComplexity), true
+	case "RoundClosed.drawId":
+		if e.ComplexityRoot.RoundClosed.DrawID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RoundClosed.DrawID(childComplexity), true
+	case "RoundClosed.publicSeed":
+		if e.ComplexityRoot.RoundClosed.PublicSeed == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RoundClosed.PublicSeed(childComplexity), true
+	case "RoundClosed.round":
+		if e.ComplexityRoot.RoundClosed.Round == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RoundClosed.Round(childComplexity), true
+	case "RoundClosed.seq":
+		if e.ComplexityRoot.RoundClosed.Seq == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RoundClosed.Seq(childComplexity), true
+	case "RoundClosed.tableId":
+		if e.ComplexityRoot.RoundClosed.TableID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RoundClosed.TableID(childComplexity), true
+
+	case "RoundOpened.at":
+		if e.ComplexityRoot.RoundOpened.At == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RoundOpened.At(childComplexity), true
+	case "RoundOpened.closesAt":
+		if e.ComplexityRoot.RoundOpened.ClosesAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RoundOpened.ClosesAt(childComplexity), true
+	case "RoundOpened.drawId":
+		if e.ComplexityRoot.RoundOpened.DrawID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RoundOpened.DrawID(childComplexity), true
+	case "RoundOpened.round":
+		if e.ComplexityRoot.RoundOpened.Round == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RoundOpened.Round(childComplexity), true
+	case "RoundOpened.seq":
+		if e.ComplexityRoot.RoundOpened.Seq == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RoundOpened.Seq(childComplexity), true
+	case "RoundOpened.tableId":
+		if e.ComplexityRoot.RoundOpened.TableID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RoundOpened.TableID(childComplexity), true
+
 	case "SelectionTotal.bets":
 		if e.ComplexityRoot.SelectionTotal.Bets == nil {
 			break
@@ -2360,120 +2945,43 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Table.Status(childComplexity), true
 
-	case "TableEvent.at":
-		if e.ComplexityRoot.TableEvent.At == nil {
+	case "TablePaused.at":
+		if e.ComplexityRoot.TablePaused.At == nil {
 			break
 		}
 
-		return e.ComplexityRoot.TableEvent.At(childComplexity), true
-	case "TableEvent.cards":
-		if e.ComplexityRoot.TableEvent.Cards == nil {
+		return e.ComplexityRoot.TablePaused.At(childComplexity), true
+	case "TablePaused.seq":
+		if e.ComplexityRoot.TablePaused.Seq == nil {
 			break
 		}
 
-		return e.ComplexityRoot.TableEvent.Cards(childComplexity), true
-	case "TableEvent.closesAt":
-		if e.ComplexityRoot.TableEvent.ClosesAt == nil {
+		return e.ComplexityRoot.TablePaused.Seq(childComplexity), true
+	case "TablePaused.tableId":
+		if e.ComplexityRoot.TablePaused.TableID == nil {
 			break
 		}
 
-		return e.ComplexityRoot.TableEvent.ClosesAt(childComplexity), true
-	case "TableEvent.commitment":
-		if e.ComplexityRoot.TableEvent.Commitment == nil {
+		return e.ComplexityRoot.TablePaused.TableID(childComplexity), true
+
+	case "TableResumed.at":
+		if e.ComplexityRoot.TableResumed.At == nil {
 			break
 		}
 
-		return e.ComplexityRoot.TableEvent.Commitment(childComplexity), true
-	case "TableEvent.draw":
-		if e.ComplexityRoot.TableEvent.Draw == nil {
+		return e.ComplexityRoot.TableResumed.At(childComplexity), true
+	case "TableResumed.seq":
+		if e.ComplexityRoot.TableResumed.Seq == nil {
 			break
 		}
 
-		return e.ComplexityRoot.TableEvent.Draw(childComplexity), true
-	case "TableEvent.drawId":
-		if e.ComplexityRoot.TableEvent.DrawID == nil {
+		return e.ComplexityRoot.TableResumed.Seq(childComplexity), true
+	case "TableResumed.tableId":
+		if e.ComplexityRoot.TableResumed.TableID == nil {
 			break
 		}
 
-		return e.ComplexityRoot.TableEvent.DrawID(childComplexity), true
-	case "TableEvent.minStake":
-		if e.ComplexityRoot.TableEvent.MinStake == nil {
-			break
-		}
-
-		return e.ComplexityRoot.TableEvent.MinStake(childComplexity), true
-	case "TableEvent.odds":
-		if e.ComplexityRoot.TableEvent.Odds == nil {
-			break
-		}
-
-		return e.ComplexityRoot.TableEvent.Odds(childComplexity), true
-	case "TableEvent.pool":
-		if e.ComplexityRoot.TableEvent.Pool == nil {
-			break
-		}
-
-		return e.ComplexityRoot.TableEvent.Pool(childComplexity), true
-	case "TableEvent.position":
-		if e.ComplexityRoot.TableEvent.Position == nil {
-			break
-		}
-
-		return e.ComplexityRoot.TableEvent.Position(childComplexity), true
-	case "TableEvent.publicSeed":
-		if e.ComplexityRoot.TableEvent.PublicSeed == nil {
-			break
-		}
-
-		return e.ComplexityRoot.TableEvent.PublicSeed(childComplexity), true
-	case "TableEvent.reason":
-		if e.ComplexityRoot.TableEvent.Reason == nil {
-			break
-		}
-
-		return e.ComplexityRoot.TableEvent.Reason(childComplexity), true
-	case "TableEvent.result":
-		if e.ComplexityRoot.TableEvent.Result == nil {
-			break
-		}
-
-		return e.ComplexityRoot.TableEvent.Result(childComplexity), true
-	case "TableEvent.round":
-		if e.ComplexityRoot.TableEvent.Round == nil {
-			break
-		}
-
-		return e.ComplexityRoot.TableEvent.Round(childComplexity), true
-	case "TableEvent.seq":
-		if e.ComplexityRoot.TableEvent.Seq == nil {
-			break
-		}
-
-		return e.ComplexityRoot.TableEvent.Seq(childComplexity), true
-	case "TableEvent.serverSeed":
-		if e.ComplexityRoot.TableEvent.ServerSeed == nil {
-			break
-		}
-
-		return e.ComplexityRoot.TableEvent.ServerSeed(childComplexity), true
-	case "TableEvent.street":
-		if e.ComplexityRoot.TableEvent.Street == nil {
-			break
-		}
-
-		return e.ComplexityRoot.TableEvent.Street(childComplexity), true
-	case "TableEvent.tableId":
-		if e.ComplexityRoot.TableEvent.TableID == nil {
-			break
-		}
-
-		return e.ComplexityRoot.TableEvent.TableID(childComplexity), true
-	case "TableEvent.type":
-		if e.ComplexityRoot.TableEvent.Type == nil {
-			break
-		}
-
-		return e.ComplexityRoot.TableEvent.Type(childComplexity), true
+		return e.ComplexityRoot.TableResumed.TableID(childComplexity), true
 
 	case "TableSettings.cardIntervalMs":
 		if e.ComplexityRoot.TableSettings.CardIntervalMs == nil {
@@ -2517,6 +3025,43 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.TableSettings.RoundSeconds(childComplexity), true
+
+	case "TableSnapshot.at":
+		if e.ComplexityRoot.TableSnapshot.At == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TableSnapshot.At(childComplexity), true
+	case "TableSnapshot.draw":
+		if e.ComplexityRoot.TableSnapshot.Draw == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TableSnapshot.Draw(childComplexity), true
+	case "TableSnapshot.jackpot":
+		if e.ComplexityRoot.TableSnapshot.Jackpot == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TableSnapshot.Jackpot(childComplexity), true
+	case "TableSnapshot.seq":
+		if e.ComplexityRoot.TableSnapshot.Seq == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TableSnapshot.Seq(childComplexity), true
+	case "TableSnapshot.status":
+		if e.ComplexityRoot.TableSnapshot.Status == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TableSnapshot.Status(childComplexity), true
+	case "TableSnapshot.tableId":
+		if e.ComplexityRoot.TableSnapshot.TableID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TableSnapshot.TableID(childComplexity), true
 
 	case "User.age":
 		if e.ComplexityRoot.User.Age == nil {
@@ -2578,37 +3123,6 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.User.Verification(childComplexity), true
-
-	case "UserEvent.at":
-		if e.ComplexityRoot.UserEvent.At == nil {
-			break
-		}
-
-		return e.ComplexityRoot.UserEvent.At(childComplexity), true
-	case "UserEvent.balance":
-		if e.ComplexityRoot.UserEvent.Balance == nil {
-			break
-		}
-
-		return e.ComplexityRoot.UserEvent.Balance(childComplexity), true
-	case "UserEvent.bet":
-		if e.ComplexityRoot.UserEvent.Bet == nil {
-			break
-		}
-
-		return e.ComplexityRoot.UserEvent.Bet(childComplexity), true
-	case "UserEvent.holdemHand":
-		if e.ComplexityRoot.UserEvent.HoldemHand == nil {
-			break
-		}
-
-		return e.ComplexityRoot.UserEvent.HoldemHand(childComplexity), true
-	case "UserEvent.type":
-		if e.ComplexityRoot.UserEvent.Type == nil {
-			break
-		}
-
-		return e.ComplexityRoot.UserEvent.Type(childComplexity), true
 
 	case "Verification.dateOfBirth":
 		if e.ComplexityRoot.Verification.DateOfBirth == nil {
@@ -3146,8 +3660,10 @@ type CategoryOdds {
 }
 
 type Odds {
-  "The deal state these odds are for."
-  phase: DrawPhase!
+  "The draw's phase when these odds were computed (after the river that is still DEALING_RIVER): use street."
+  phase: DrawPhase! @deprecated(reason: "Use street: after the river the phase is still DEALING_RIVER.")
+  "The last street these odds include; null before the deal."
+  street: Street
   "Boards enumerated exactly; 0 before the deal."
   boards: Int!
   "Before the deal, the category distribution is an estimate over this many samples."
@@ -3293,63 +3809,202 @@ input TableSettingsInput {
   expressShares: [String!]
 }
 
-enum TableEventType {
-  DRAW_OPENED
-  ROUND_OPENED
-  ROUND_CLOSED
-  CARDS_DEALT
-  ODDS_UPDATED
-  POOL_UPDATED
-  DRAW_SETTLED
-  DRAW_VOIDED
-  TABLE_PAUSED
-  TABLE_RESUMED
+# ---------------------------------------------------------------- table and user events
+#
+# Typed events (issue 9/11): every table event is a concrete type carrying
+# exactly its fields; __typename discriminates. Events are immutable facts:
+# no field reads today's state. tableEvents without afterSeq (or with one
+# older than the retained outbox or the replay bound) starts with one
+# TableSnapshot, then live events.
+
+"The street a CARDS_DEALT event (or live odds) completes."
+enum Street {
+  POCKET
+  FLOP
+  TURN
+  RIVER
 }
 
 "One event of a table's stream. seq increases by one per event of the table: a client that reconnects with its last seq receives everything after it, without gaps or duplicates."
-type TableEvent {
+interface TableEvent {
   seq: Int64!
   tableId: ID!
-  drawId: ID
-  type: TableEventType!
+  "When it happened (server time)."
   at: Time!
-  round: BettingRound
-  "CARDS_DEALT: which cards, e.g. pocket of position 3, or the flop."
-  cards: [String!]
-  position: Int
-  "CARDS_DEALT: POCKET, FLOP, TURN or RIVER."
-  street: String
-  odds: Odds
-  pool: Pool
-  result: DrawResult
-  reason: String
-  "ROUND_OPENED: when the round closes (server time)."
-  closesAt: Time
-  "DRAW_OPENED: the minimum stake of the draw."
-  minStake: Money
-  "DRAW_OPENED: SHA-256 of the server seed (hex)."
-  commitment: String
-  "ROUND_CLOSED of round 1 (PRE_DEAL): the public seed fixed by the round's bets (hex)."
+}
+
+"Everything a table view renders, as of seq: the first event of a join (and sent again when a client fell too far behind to replay). Replace the client's state with it; live events follow from seq + 1."
+type TableSnapshot implements TableEvent {
+  seq: Int64!
+  tableId: ID!
+  "When event seq happened."
+  at: Time!
+  status: TableStatus!
+  "The current draw (or the last one while its result is shown); null before the first draw."
+  draw: DrawSnapshot
+  "The jackpot when the snapshot was taken."
+  jackpot: Jackpot!
+}
+
+"A draw as a table view renders it at a snapshot."
+type DrawSnapshot {
+  drawId: ID!
+  number: Int!
+  phase: DrawPhase!
+  openRound: BettingRound
+  "When the open round closes (server time)."
+  roundClosesAt: Time
+  minStake: Money!
+  "SHA-256 of the server seed (hex)."
+  commitment: String!
+  "Fixed when round 1 closes (hex)."
   publicSeed: String
-  "DRAW_SETTLED, DRAW_VOIDED: the server seed, revealed (hex)."
+  "Revealed when the draw is over (hex)."
   serverSeed: String
-  "The draw as it stands now (loaded when asked for)."
-  draw: Draw
+  board: [String!]!
+  "Every position with its cards, best hand and status."
+  positions: [Position!]!
+  odds: Odds
+  "Every pool of the draw, every WIN and COMBINATION selection listed (zero rows for unbacked ones); EXPRESS lists its backed coupons."
+  pools: [Pool!]!
+  "Once settled or voided."
+  result: DrawResult
+  voidReason: String
 }
 
-enum UserEventType {
-  BET_ACCEPTED
-  BET_SETTLED
-  BALANCE_CHANGED
-  HOLDEM_UPDATED
-}
-
-type UserEvent {
-  type: UserEventType!
+"A draw opened: round PRE_DEAL follows (RoundOpened)."
+type DrawOpened implements TableEvent {
+  seq: Int64!
+  tableId: ID!
   at: Time!
-  bet: Bet
-  balance: Money
-  holdemHand: HoldemHand
+  drawId: ID!
+  number: Int!
+  "Number of positions dealt (named seats so it never clashes with the positions lists of other events in one selection)."
+  seats: Int!
+  minStake: Money!
+  "SHA-256 of the server seed (hex)."
+  commitment: String!
+  "The pre-deal odds."
+  odds: Odds
+}
+
+type RoundOpened implements TableEvent {
+  seq: Int64!
+  tableId: ID!
+  at: Time!
+  drawId: ID!
+  round: BettingRound!
+  "When the round closes (server time)."
+  closesAt: Time!
+}
+
+type RoundClosed implements TableEvent {
+  seq: Int64!
+  tableId: ID!
+  at: Time!
+  drawId: ID!
+  round: BettingRound!
+  "Round PRE_DEAL only: the public seed fixed by the round's bets (hex)."
+  publicSeed: String
+}
+
+"Cards dealt: one position's pocket, or the flop, turn or river. Carries the board and every position after the card."
+type CardsDealt implements TableEvent {
+  seq: Int64!
+  tableId: ID!
+  at: Time!
+  drawId: ID!
+  street: Street!
+  "POCKET: the position dealt."
+  position: Int
+  "The cards dealt by this event."
+  cards: [String!]!
+  "The whole board after this event."
+  board: [String!]!
+  "Every position after this event: cards, best hand with the board so far, status."
+  positions: [Position!]!
+}
+
+type OddsUpdated implements TableEvent {
+  seq: Int64!
+  tableId: ID!
+  at: Time!
+  drawId: ID!
+  "Never null on this event; nullable only so that it merges with DrawOpened.odds in one selection."
+  odds: Odds
+}
+
+"A pool's totals changed; the pool lists every selection of its market (EXPRESS: every backed coupon)."
+type PoolUpdated implements TableEvent {
+  seq: Int64!
+  tableId: ID!
+  at: Time!
+  drawId: ID!
+  pool: Pool!
+}
+
+type DrawSettled implements TableEvent {
+  seq: Int64!
+  tableId: ID!
+  at: Time!
+  drawId: ID!
+  result: DrawResult!
+  "The server seed, revealed (hex)."
+  serverSeed: String!
+  "Every position with its final status (WIN or LOSS)."
+  positions: [Position!]!
+}
+
+type DrawVoided implements TableEvent {
+  seq: Int64!
+  tableId: ID!
+  at: Time!
+  drawId: ID!
+  reason: String!
+  result: DrawResult!
+  "The server seed, revealed (hex)."
+  serverSeed: String!
+}
+
+type TablePaused implements TableEvent {
+  seq: Int64!
+  tableId: ID!
+  at: Time!
+}
+
+type TableResumed implements TableEvent {
+  seq: Int64!
+  tableId: ID!
+  at: Time!
+}
+
+"One event of the signed-in user's private stream; __typename discriminates."
+interface UserEvent {
+  at: Time!
+}
+
+"A bet of the user's was accepted (the bet as it stands when forwarded)."
+type BetAccepted implements UserEvent {
+  at: Time!
+  bet: Bet!
+}
+
+"A bet of the user's was settled or refunded."
+type BetSettled implements UserEvent {
+  at: Time!
+  bet: Bet!
+}
+
+type BalanceChanged implements UserEvent {
+  at: Time!
+  "The wallet balance after the change."
+  balance: Money!
+}
+
+"A Casino Hold'em hand of the user's changed."
+type HoldemHandUpdated implements UserEvent {
+  at: Time!
+  hand: HoldemHand!
 }
 
 # ---------------------------------------------------------------- Casino Hold'em
@@ -3568,7 +4223,11 @@ type Mutation {
 }
 
 type Subscription {
-  "Every event of a table. Pass the last seq you saw to resume without gaps."
+  """
+  A table's events. Without afterSeq (or with one too old to replay) the
+  stream starts with one TableSnapshot, then live events; with the last seq
+  you saw it resumes without gaps or duplicates.
+  """
   tableEvents(tableId: ID!, afterSeq: Int64): TableEvent!
   "The signed-in user's bets, balance and Casino Hold'em hands."
   myEvents: UserEvent! @authenticated
@@ -3878,6 +4537,42 @@ func (ec *executionContext) childFields_DrawResult(ctx context.Context, field gr
 	return nil, fmt.Errorf("no field named %q was found under type DrawResult", field.Name)
 }
 
+func (ec *executionContext) childFields_DrawSnapshot(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "drawId":
+		return ec.fieldContext_DrawSnapshot_drawId(ctx, field)
+	case "number":
+		return ec.fieldContext_DrawSnapshot_number(ctx, field)
+	case "phase":
+		return ec.fieldContext_DrawSnapshot_phase(ctx, field)
+	case "openRound":
+		return ec.fieldContext_DrawSnapshot_openRound(ctx, field)
+	case "roundClosesAt":
+		return ec.fieldContext_DrawSnapshot_roundClosesAt(ctx, field)
+	case "minStake":
+		return ec.fieldContext_DrawSnapshot_minStake(ctx, field)
+	case "commitment":
+		return ec.fieldContext_DrawSnapshot_commitment(ctx, field)
+	case "publicSeed":
+		return ec.fieldContext_DrawSnapshot_publicSeed(ctx, field)
+	case "serverSeed":
+		return ec.fieldContext_DrawSnapshot_serverSeed(ctx, field)
+	case "board":
+		return ec.fieldContext_DrawSnapshot_board(ctx, field)
+	case "positions":
+		return ec.fieldContext_DrawSnapshot_positions(ctx, field)
+	case "odds":
+		return ec.fieldContext_DrawSnapshot_odds(ctx, field)
+	case "pools":
+		return ec.fieldContext_DrawSnapshot_pools(ctx, field)
+	case "result":
+		return ec.fieldContext_DrawSnapshot_result(ctx, field)
+	case "voidReason":
+		return ec.fieldContext_DrawSnapshot_voidReason(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type DrawSnapshot", field.Name)
+}
+
 func (ec *executionContext) childFields_DrawVerification(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "draw":
@@ -4088,6 +4783,8 @@ func (ec *executionContext) childFields_Odds(ctx context.Context, field graphql.
 	switch field.Name {
 	case "phase":
 		return ec.fieldContext_Odds_phase(ctx, field)
+	case "street":
+		return ec.fieldContext_Odds_street(ctx, field)
 	case "boards":
 		return ec.fieldContext_Odds_boards(ctx, field)
 	case "sampleSize":
@@ -4278,50 +4975,6 @@ func (ec *executionContext) childFields_Table(ctx context.Context, field graphql
 	return nil, fmt.Errorf("no field named %q was found under type Table", field.Name)
 }
 
-func (ec *executionContext) childFields_TableEvent(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-	switch field.Name {
-	case "seq":
-		return ec.fieldContext_TableEvent_seq(ctx, field)
-	case "tableId":
-		return ec.fieldContext_TableEvent_tableId(ctx, field)
-	case "drawId":
-		return ec.fieldContext_TableEvent_drawId(ctx, field)
-	case "type":
-		return ec.fieldContext_TableEvent_type(ctx, field)
-	case "at":
-		return ec.fieldContext_TableEvent_at(ctx, field)
-	case "round":
-		return ec.fieldContext_TableEvent_round(ctx, field)
-	case "cards":
-		return ec.fieldContext_TableEvent_cards(ctx, field)
-	case "position":
-		return ec.fieldContext_TableEvent_position(ctx, field)
-	case "street":
-		return ec.fieldContext_TableEvent_street(ctx, field)
-	case "odds":
-		return ec.fieldContext_TableEvent_odds(ctx, field)
-	case "pool":
-		return ec.fieldContext_TableEvent_pool(ctx, field)
-	case "result":
-		return ec.fieldContext_TableEvent_result(ctx, field)
-	case "reason":
-		return ec.fieldContext_TableEvent_reason(ctx, field)
-	case "closesAt":
-		return ec.fieldContext_TableEvent_closesAt(ctx, field)
-	case "minStake":
-		return ec.fieldContext_TableEvent_minStake(ctx, field)
-	case "commitment":
-		return ec.fieldContext_TableEvent_commitment(ctx, field)
-	case "publicSeed":
-		return ec.fieldContext_TableEvent_publicSeed(ctx, field)
-	case "serverSeed":
-		return ec.fieldContext_TableEvent_serverSeed(ctx, field)
-	case "draw":
-		return ec.fieldContext_TableEvent_draw(ctx, field)
-	}
-	return nil, fmt.Errorf("no field named %q was found under type TableEvent", field.Name)
-}
-
 func (ec *executionContext) childFields_TableSettings(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "minStake":
@@ -4366,22 +5019,6 @@ func (ec *executionContext) childFields_User(ctx context.Context, field graphql.
 		return ec.fieldContext_User_createdAt(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type User", field.Name)
-}
-
-func (ec *executionContext) childFields_UserEvent(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-	switch field.Name {
-	case "type":
-		return ec.fieldContext_UserEvent_type(ctx, field)
-	case "at":
-		return ec.fieldContext_UserEvent_at(ctx, field)
-	case "bet":
-		return ec.fieldContext_UserEvent_bet(ctx, field)
-	case "balance":
-		return ec.fieldContext_UserEvent_balance(ctx, field)
-	case "holdemHand":
-		return ec.fieldContext_UserEvent_holdemHand(ctx, field)
-	}
-	return nil, fmt.Errorf("no field named %q was found under type UserEvent", field.Name)
 }
 
 func (ec *executionContext) childFields_Verification(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -5719,6 +6356,52 @@ func (ec *executionContext) fieldContext_AuthPayload_user(_ context.Context, fie
 	return fc, nil
 }
 
+func (ec *executionContext) _BalanceChanged_at(ctx context.Context, field graphql.CollectedField, obj *model.BalanceChanged) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BalanceChanged_at(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.At, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_BalanceChanged_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BalanceChanged", field, false, false, "Time")
+}
+
+func (ec *executionContext) _BalanceChanged_balance(ctx context.Context, field graphql.CollectedField, obj *model.BalanceChanged) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BalanceChanged_balance(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Balance, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.Money) graphql.Marshaler {
+			return ec.marshalNMoney2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐMoney(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_BalanceChanged_balance(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BalanceChanged", field, false, false, "Money")
+}
+
 func (ec *executionContext) _BeaconChain_name(ctx context.Context, field graphql.CollectedField, obj *model.BeaconChain) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -6321,6 +7004,61 @@ func (ec *executionContext) fieldContext_Bet_settledAt(_ context.Context, field 
 	return graphql.NewScalarFieldContext("Bet", field, false, false, "Time")
 }
 
+func (ec *executionContext) _BetAccepted_at(ctx context.Context, field graphql.CollectedField, obj *model.BetAccepted) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BetAccepted_at(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.At, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_BetAccepted_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BetAccepted", field, false, false, "Time")
+}
+
+func (ec *executionContext) _BetAccepted_bet(ctx context.Context, field graphql.CollectedField, obj *model.BetAccepted) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BetAccepted_bet(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Bet, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Bet) graphql.Marshaler {
+			return ec.marshalNBet2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐBet(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_BetAccepted_bet(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "BetAccepted",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Bet(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _BetPage_items(ctx context.Context, field graphql.CollectedField, obj *model.BetPage) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -6374,6 +7112,277 @@ func (ec *executionContext) _BetPage_nextCursor(ctx context.Context, field graph
 }
 func (ec *executionContext) fieldContext_BetPage_nextCursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("BetPage", field, false, false, "String")
+}
+
+func (ec *executionContext) _BetSettled_at(ctx context.Context, field graphql.CollectedField, obj *model.BetSettled) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BetSettled_at(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.At, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_BetSettled_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BetSettled", field, false, false, "Time")
+}
+
+func (ec *executionContext) _BetSettled_bet(ctx context.Context, field graphql.CollectedField, obj *model.BetSettled) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BetSettled_bet(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Bet, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Bet) graphql.Marshaler {
+			return ec.marshalNBet2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐBet(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_BetSettled_bet(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "BetSettled",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Bet(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _CardsDealt_seq(ctx context.Context, field graphql.CollectedField, obj *model.CardsDealt) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CardsDealt_seq(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Seq, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt642int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CardsDealt_seq(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CardsDealt", field, false, false, "Int64")
+}
+
+func (ec *executionContext) _CardsDealt_tableId(ctx context.Context, field graphql.CollectedField, obj *model.CardsDealt) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CardsDealt_tableId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TableID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CardsDealt_tableId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CardsDealt", field, false, false, "ID")
+}
+
+func (ec *executionContext) _CardsDealt_at(ctx context.Context, field graphql.CollectedField, obj *model.CardsDealt) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CardsDealt_at(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.At, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CardsDealt_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CardsDealt", field, false, false, "Time")
+}
+
+func (ec *executionContext) _CardsDealt_drawId(ctx context.Context, field graphql.CollectedField, obj *model.CardsDealt) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CardsDealt_drawId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.DrawID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CardsDealt_drawId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CardsDealt", field, false, false, "ID")
+}
+
+func (ec *executionContext) _CardsDealt_street(ctx context.Context, field graphql.CollectedField, obj *model.CardsDealt) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CardsDealt_street(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Street, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.Street) graphql.Marshaler {
+			return ec.marshalNStreet2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐStreet(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CardsDealt_street(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CardsDealt", field, false, false, "Street")
+}
+
+func (ec *executionContext) _CardsDealt_position(ctx context.Context, field graphql.CollectedField, obj *model.CardsDealt) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CardsDealt_position(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Position, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *int) graphql.Marshaler {
+			return ec.marshalOInt2ᚖint(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_CardsDealt_position(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CardsDealt", field, false, false, "Int")
+}
+
+func (ec *executionContext) _CardsDealt_cards(ctx context.Context, field graphql.CollectedField, obj *model.CardsDealt) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CardsDealt_cards(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Cards, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalNString2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CardsDealt_cards(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CardsDealt", field, false, false, "String")
+}
+
+func (ec *executionContext) _CardsDealt_board(ctx context.Context, field graphql.CollectedField, obj *model.CardsDealt) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CardsDealt_board(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Board, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalNString2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CardsDealt_board(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CardsDealt", field, false, false, "String")
+}
+
+func (ec *executionContext) _CardsDealt_positions(ctx context.Context, field graphql.CollectedField, obj *model.CardsDealt) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CardsDealt_positions(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Positions, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []model.Position) graphql.Marshaler {
+			return ec.marshalNPosition2ᚕgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐPositionᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CardsDealt_positions(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "CardsDealt",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Position(ctx, field)
+		},
+	}
+	return fc, nil
 }
 
 func (ec *executionContext) _CashTransfer_transferId(ctx context.Context, field graphql.CollectedField, obj *model.CashTransfer) (ret graphql.Marshaler) {
@@ -7127,6 +8136,222 @@ func (ec *executionContext) fieldContext_Draw_resultJson(_ context.Context, fiel
 	return graphql.NewScalarFieldContext("Draw", field, false, false, "String")
 }
 
+func (ec *executionContext) _DrawOpened_seq(ctx context.Context, field graphql.CollectedField, obj *model.DrawOpened) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DrawOpened_seq(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Seq, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt642int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DrawOpened_seq(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DrawOpened", field, false, false, "Int64")
+}
+
+func (ec *executionContext) _DrawOpened_tableId(ctx context.Context, field graphql.CollectedField, obj *model.DrawOpened) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DrawOpened_tableId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TableID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DrawOpened_tableId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DrawOpened", field, false, false, "ID")
+}
+
+func (ec *executionContext) _DrawOpened_at(ctx context.Context, field graphql.CollectedField, obj *model.DrawOpened) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DrawOpened_at(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.At, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DrawOpened_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DrawOpened", field, false, false, "Time")
+}
+
+func (ec *executionContext) _DrawOpened_drawId(ctx context.Context, field graphql.CollectedField, obj *model.DrawOpened) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DrawOpened_drawId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.DrawID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DrawOpened_drawId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DrawOpened", field, false, false, "ID")
+}
+
+func (ec *executionContext) _DrawOpened_number(ctx context.Context, field graphql.CollectedField, obj *model.DrawOpened) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DrawOpened_number(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Number, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DrawOpened_number(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DrawOpened", field, false, false, "Int")
+}
+
+func (ec *executionContext) _DrawOpened_seats(ctx context.Context, field graphql.CollectedField, obj *model.DrawOpened) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DrawOpened_seats(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Seats, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DrawOpened_seats(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DrawOpened", field, false, false, "Int")
+}
+
+func (ec *executionContext) _DrawOpened_minStake(ctx context.Context, field graphql.CollectedField, obj *model.DrawOpened) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DrawOpened_minStake(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.MinStake, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.Money) graphql.Marshaler {
+			return ec.marshalNMoney2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐMoney(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DrawOpened_minStake(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DrawOpened", field, false, false, "Money")
+}
+
+func (ec *executionContext) _DrawOpened_commitment(ctx context.Context, field graphql.CollectedField, obj *model.DrawOpened) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DrawOpened_commitment(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Commitment, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DrawOpened_commitment(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DrawOpened", field, false, false, "String")
+}
+
+func (ec *executionContext) _DrawOpened_odds(ctx context.Context, field graphql.CollectedField, obj *model.DrawOpened) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DrawOpened_odds(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Odds, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Odds) graphql.Marshaler {
+			return ec.marshalOOdds2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐOdds(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_DrawOpened_odds(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "DrawOpened",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Odds(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _DrawPage_items(ctx context.Context, field graphql.CollectedField, obj *model.DrawPage) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -7329,6 +8554,566 @@ func (ec *executionContext) fieldContext_DrawResult_settledAt(_ context.Context,
 	return graphql.NewScalarFieldContext("DrawResult", field, false, false, "Time")
 }
 
+func (ec *executionContext) _DrawSettled_seq(ctx context.Context, field graphql.CollectedField, obj *model.DrawSettled) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DrawSettled_seq(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Seq, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt642int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DrawSettled_seq(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DrawSettled", field, false, false, "Int64")
+}
+
+func (ec *executionContext) _DrawSettled_tableId(ctx context.Context, field graphql.CollectedField, obj *model.DrawSettled) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DrawSettled_tableId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TableID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DrawSettled_tableId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DrawSettled", field, false, false, "ID")
+}
+
+func (ec *executionContext) _DrawSettled_at(ctx context.Context, field graphql.CollectedField, obj *model.DrawSettled) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DrawSettled_at(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.At, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DrawSettled_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DrawSettled", field, false, false, "Time")
+}
+
+func (ec *executionContext) _DrawSettled_drawId(ctx context.Context, field graphql.CollectedField, obj *model.DrawSettled) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DrawSettled_drawId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.DrawID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DrawSettled_drawId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DrawSettled", field, false, false, "ID")
+}
+
+func (ec *executionContext) _DrawSettled_result(ctx context.Context, field graphql.CollectedField, obj *model.DrawSettled) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DrawSettled_result(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Result, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.DrawResult) graphql.Marshaler {
+			return ec.marshalNDrawResult2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐDrawResult(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DrawSettled_result(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "DrawSettled",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_DrawResult(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _DrawSettled_serverSeed(ctx context.Context, field graphql.CollectedField, obj *model.DrawSettled) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DrawSettled_serverSeed(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ServerSeed, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DrawSettled_serverSeed(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DrawSettled", field, false, false, "String")
+}
+
+func (ec *executionContext) _DrawSettled_positions(ctx context.Context, field graphql.CollectedField, obj *model.DrawSettled) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DrawSettled_positions(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Positions, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []model.Position) graphql.Marshaler {
+			return ec.marshalNPosition2ᚕgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐPositionᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DrawSettled_positions(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "DrawSettled",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Position(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _DrawSnapshot_drawId(ctx context.Context, field graphql.CollectedField, obj *model.DrawSnapshot) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DrawSnapshot_drawId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.DrawID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DrawSnapshot_drawId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DrawSnapshot", field, false, false, "ID")
+}
+
+func (ec *executionContext) _DrawSnapshot_number(ctx context.Context, field graphql.CollectedField, obj *model.DrawSnapshot) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DrawSnapshot_number(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Number, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DrawSnapshot_number(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DrawSnapshot", field, false, false, "Int")
+}
+
+func (ec *executionContext) _DrawSnapshot_phase(ctx context.Context, field graphql.CollectedField, obj *model.DrawSnapshot) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DrawSnapshot_phase(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Phase, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.DrawPhase) graphql.Marshaler {
+			return ec.marshalNDrawPhase2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐDrawPhase(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DrawSnapshot_phase(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DrawSnapshot", field, false, false, "DrawPhase")
+}
+
+func (ec *executionContext) _DrawSnapshot_openRound(ctx context.Context, field graphql.CollectedField, obj *model.DrawSnapshot) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DrawSnapshot_openRound(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.OpenRound, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.BettingRound) graphql.Marshaler {
+			return ec.marshalOBettingRound2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐBettingRound(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_DrawSnapshot_openRound(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DrawSnapshot", field, false, false, "BettingRound")
+}
+
+func (ec *executionContext) _DrawSnapshot_roundClosesAt(ctx context.Context, field graphql.CollectedField, obj *model.DrawSnapshot) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DrawSnapshot_roundClosesAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.RoundClosesAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_DrawSnapshot_roundClosesAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DrawSnapshot", field, false, false, "Time")
+}
+
+func (ec *executionContext) _DrawSnapshot_minStake(ctx context.Context, field graphql.CollectedField, obj *model.DrawSnapshot) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DrawSnapshot_minStake(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.MinStake, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.Money) graphql.Marshaler {
+			return ec.marshalNMoney2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐMoney(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DrawSnapshot_minStake(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DrawSnapshot", field, false, false, "Money")
+}
+
+func (ec *executionContext) _DrawSnapshot_commitment(ctx context.Context, field graphql.CollectedField, obj *model.DrawSnapshot) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DrawSnapshot_commitment(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Commitment, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DrawSnapshot_commitment(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DrawSnapshot", field, false, false, "String")
+}
+
+func (ec *executionContext) _DrawSnapshot_publicSeed(ctx context.Context, field graphql.CollectedField, obj *model.DrawSnapshot) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DrawSnapshot_publicSeed(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PublicSeed, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_DrawSnapshot_publicSeed(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DrawSnapshot", field, false, false, "String")
+}
+
+func (ec *executionContext) _DrawSnapshot_serverSeed(ctx context.Context, field graphql.CollectedField, obj *model.DrawSnapshot) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DrawSnapshot_serverSeed(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ServerSeed, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_DrawSnapshot_serverSeed(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DrawSnapshot", field, false, false, "String")
+}
+
+func (ec *executionContext) _DrawSnapshot_board(ctx context.Context, field graphql.CollectedField, obj *model.DrawSnapshot) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DrawSnapshot_board(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Board, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalNString2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DrawSnapshot_board(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DrawSnapshot", field, false, false, "String")
+}
+
+func (ec *executionContext) _DrawSnapshot_positions(ctx context.Context, field graphql.CollectedField, obj *model.DrawSnapshot) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DrawSnapshot_positions(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Positions, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []model.Position) graphql.Marshaler {
+			return ec.marshalNPosition2ᚕgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐPositionᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DrawSnapshot_positions(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "DrawSnapshot",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Position(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _DrawSnapshot_odds(ctx context.Context, field graphql.CollectedField, obj *model.DrawSnapshot) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DrawSnapshot_odds(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Odds, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Odds) graphql.Marshaler {
+			return ec.marshalOOdds2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐOdds(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_DrawSnapshot_odds(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "DrawSnapshot",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Odds(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _DrawSnapshot_pools(ctx context.Context, field graphql.CollectedField, obj *model.DrawSnapshot) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DrawSnapshot_pools(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Pools, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []model.Pool) graphql.Marshaler {
+			return ec.marshalNPool2ᚕgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐPoolᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DrawSnapshot_pools(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "DrawSnapshot",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Pool(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _DrawSnapshot_result(ctx context.Context, field graphql.CollectedField, obj *model.DrawSnapshot) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DrawSnapshot_result(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Result, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.DrawResult) graphql.Marshaler {
+			return ec.marshalODrawResult2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐDrawResult(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_DrawSnapshot_result(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "DrawSnapshot",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_DrawResult(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _DrawSnapshot_voidReason(ctx context.Context, field graphql.CollectedField, obj *model.DrawSnapshot) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DrawSnapshot_voidReason(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.VoidReason, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_DrawSnapshot_voidReason(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DrawSnapshot", field, false, false, "String")
+}
+
 func (ec *executionContext) _DrawVerification_draw(ctx context.Context, field graphql.CollectedField, obj *model.DrawVerification) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -7497,6 +9282,176 @@ func (ec *executionContext) _DrawVerification_problems(ctx context.Context, fiel
 }
 func (ec *executionContext) fieldContext_DrawVerification_problems(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("DrawVerification", field, false, false, "String")
+}
+
+func (ec *executionContext) _DrawVoided_seq(ctx context.Context, field graphql.CollectedField, obj *model.DrawVoided) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DrawVoided_seq(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Seq, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt642int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DrawVoided_seq(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DrawVoided", field, false, false, "Int64")
+}
+
+func (ec *executionContext) _DrawVoided_tableId(ctx context.Context, field graphql.CollectedField, obj *model.DrawVoided) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DrawVoided_tableId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TableID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DrawVoided_tableId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DrawVoided", field, false, false, "ID")
+}
+
+func (ec *executionContext) _DrawVoided_at(ctx context.Context, field graphql.CollectedField, obj *model.DrawVoided) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DrawVoided_at(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.At, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DrawVoided_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DrawVoided", field, false, false, "Time")
+}
+
+func (ec *executionContext) _DrawVoided_drawId(ctx context.Context, field graphql.CollectedField, obj *model.DrawVoided) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DrawVoided_drawId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.DrawID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DrawVoided_drawId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DrawVoided", field, false, false, "ID")
+}
+
+func (ec *executionContext) _DrawVoided_reason(ctx context.Context, field graphql.CollectedField, obj *model.DrawVoided) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DrawVoided_reason(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Reason, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DrawVoided_reason(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DrawVoided", field, false, false, "String")
+}
+
+func (ec *executionContext) _DrawVoided_result(ctx context.Context, field graphql.CollectedField, obj *model.DrawVoided) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DrawVoided_result(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Result, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.DrawResult) graphql.Marshaler {
+			return ec.marshalNDrawResult2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐDrawResult(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DrawVoided_result(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "DrawVoided",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_DrawResult(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _DrawVoided_serverSeed(ctx context.Context, field graphql.CollectedField, obj *model.DrawVoided) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DrawVoided_serverSeed(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ServerSeed, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DrawVoided_serverSeed(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DrawVoided", field, false, false, "String")
 }
 
 func (ec *executionContext) _ExpressCategoryResult_category(ctx context.Context, field graphql.CollectedField, obj *model.ExpressCategoryResult) (ret graphql.Marshaler) {
@@ -8609,6 +10564,61 @@ func (ec *executionContext) _HoldemHandPage_nextCursor(ctx context.Context, fiel
 }
 func (ec *executionContext) fieldContext_HoldemHandPage_nextCursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("HoldemHandPage", field, false, false, "String")
+}
+
+func (ec *executionContext) _HoldemHandUpdated_at(ctx context.Context, field graphql.CollectedField, obj *model.HoldemHandUpdated) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_HoldemHandUpdated_at(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.At, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_HoldemHandUpdated_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("HoldemHandUpdated", field, false, false, "Time")
+}
+
+func (ec *executionContext) _HoldemHandUpdated_hand(ctx context.Context, field graphql.CollectedField, obj *model.HoldemHandUpdated) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_HoldemHandUpdated_hand(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Hand, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.HoldemHand) graphql.Marshaler {
+			return ec.marshalNHoldemHand2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐHoldemHand(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_HoldemHandUpdated_hand(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "HoldemHandUpdated",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_HoldemHand(ctx, field)
+		},
+	}
+	return fc, nil
 }
 
 func (ec *executionContext) _HoldemSettings_minAnte(ctx context.Context, field graphql.CollectedField, obj *model.HoldemSettings) (ret graphql.Marshaler) {
@@ -10431,6 +12441,29 @@ func (ec *executionContext) fieldContext_Odds_phase(_ context.Context, field gra
 	return graphql.NewScalarFieldContext("Odds", field, false, false, "DrawPhase")
 }
 
+func (ec *executionContext) _Odds_street(ctx context.Context, field graphql.CollectedField, obj *model.Odds) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Odds_street(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Street, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Street) graphql.Marshaler {
+			return ec.marshalOStreet2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐStreet(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Odds_street(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Odds", field, false, false, "Street")
+}
+
 func (ec *executionContext) _Odds_boards(ctx context.Context, field graphql.CollectedField, obj *model.Odds) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -10585,6 +12618,130 @@ func (ec *executionContext) _Odds_leaders(ctx context.Context, field graphql.Col
 }
 func (ec *executionContext) fieldContext_Odds_leaders(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Odds", field, false, false, "Int")
+}
+
+func (ec *executionContext) _OddsUpdated_seq(ctx context.Context, field graphql.CollectedField, obj *model.OddsUpdated) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OddsUpdated_seq(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Seq, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt642int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OddsUpdated_seq(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OddsUpdated", field, false, false, "Int64")
+}
+
+func (ec *executionContext) _OddsUpdated_tableId(ctx context.Context, field graphql.CollectedField, obj *model.OddsUpdated) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OddsUpdated_tableId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TableID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OddsUpdated_tableId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OddsUpdated", field, false, false, "ID")
+}
+
+func (ec *executionContext) _OddsUpdated_at(ctx context.Context, field graphql.CollectedField, obj *model.OddsUpdated) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OddsUpdated_at(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.At, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OddsUpdated_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OddsUpdated", field, false, false, "Time")
+}
+
+func (ec *executionContext) _OddsUpdated_drawId(ctx context.Context, field graphql.CollectedField, obj *model.OddsUpdated) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OddsUpdated_drawId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.DrawID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OddsUpdated_drawId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OddsUpdated", field, false, false, "ID")
+}
+
+func (ec *executionContext) _OddsUpdated_odds(ctx context.Context, field graphql.CollectedField, obj *model.OddsUpdated) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OddsUpdated_odds(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Odds, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Odds) graphql.Marshaler {
+			return ec.marshalOOdds2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐOdds(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_OddsUpdated_odds(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "OddsUpdated",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Odds(ctx, field)
+		},
+	}
+	return fc, nil
 }
 
 func (ec *executionContext) _PaytableLine_category(ctx context.Context, field graphql.CollectedField, obj *model.PaytableLine) (ret graphql.Marshaler) {
@@ -11357,6 +13514,130 @@ func (ec *executionContext) _PoolResult_refundReason(ctx context.Context, field 
 }
 func (ec *executionContext) fieldContext_PoolResult_refundReason(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("PoolResult", field, false, false, "String")
+}
+
+func (ec *executionContext) _PoolUpdated_seq(ctx context.Context, field graphql.CollectedField, obj *model.PoolUpdated) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PoolUpdated_seq(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Seq, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt642int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PoolUpdated_seq(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PoolUpdated", field, false, false, "Int64")
+}
+
+func (ec *executionContext) _PoolUpdated_tableId(ctx context.Context, field graphql.CollectedField, obj *model.PoolUpdated) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PoolUpdated_tableId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TableID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PoolUpdated_tableId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PoolUpdated", field, false, false, "ID")
+}
+
+func (ec *executionContext) _PoolUpdated_at(ctx context.Context, field graphql.CollectedField, obj *model.PoolUpdated) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PoolUpdated_at(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.At, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PoolUpdated_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PoolUpdated", field, false, false, "Time")
+}
+
+func (ec *executionContext) _PoolUpdated_drawId(ctx context.Context, field graphql.CollectedField, obj *model.PoolUpdated) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PoolUpdated_drawId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.DrawID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PoolUpdated_drawId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PoolUpdated", field, false, false, "ID")
+}
+
+func (ec *executionContext) _PoolUpdated_pool(ctx context.Context, field graphql.CollectedField, obj *model.PoolUpdated) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PoolUpdated_pool(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Pool, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Pool) graphql.Marshaler {
+			return ec.marshalNPool2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐPool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PoolUpdated_pool(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "PoolUpdated",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Pool(ctx, field)
+		},
+	}
+	return fc, nil
 }
 
 func (ec *executionContext) _Position_number(ctx context.Context, field graphql.CollectedField, obj *model.Position) (ret graphql.Marshaler) {
@@ -12460,6 +14741,282 @@ func (ec *executionContext) fieldContext_Query___schema(_ context.Context, field
 	return fc, nil
 }
 
+func (ec *executionContext) _RoundClosed_seq(ctx context.Context, field graphql.CollectedField, obj *model.RoundClosed) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RoundClosed_seq(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Seq, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt642int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RoundClosed_seq(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RoundClosed", field, false, false, "Int64")
+}
+
+func (ec *executionContext) _RoundClosed_tableId(ctx context.Context, field graphql.CollectedField, obj *model.RoundClosed) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RoundClosed_tableId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TableID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RoundClosed_tableId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RoundClosed", field, false, false, "ID")
+}
+
+func (ec *executionContext) _RoundClosed_at(ctx context.Context, field graphql.CollectedField, obj *model.RoundClosed) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RoundClosed_at(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.At, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RoundClosed_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RoundClosed", field, false, false, "Time")
+}
+
+func (ec *executionContext) _RoundClosed_drawId(ctx context.Context, field graphql.CollectedField, obj *model.RoundClosed) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RoundClosed_drawId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.DrawID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RoundClosed_drawId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RoundClosed", field, false, false, "ID")
+}
+
+func (ec *executionContext) _RoundClosed_round(ctx context.Context, field graphql.CollectedField, obj *model.RoundClosed) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RoundClosed_round(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Round, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.BettingRound) graphql.Marshaler {
+			return ec.marshalNBettingRound2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐBettingRound(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RoundClosed_round(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RoundClosed", field, false, false, "BettingRound")
+}
+
+func (ec *executionContext) _RoundClosed_publicSeed(ctx context.Context, field graphql.CollectedField, obj *model.RoundClosed) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RoundClosed_publicSeed(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PublicSeed, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_RoundClosed_publicSeed(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RoundClosed", field, false, false, "String")
+}
+
+func (ec *executionContext) _RoundOpened_seq(ctx context.Context, field graphql.CollectedField, obj *model.RoundOpened) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RoundOpened_seq(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Seq, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt642int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RoundOpened_seq(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RoundOpened", field, false, false, "Int64")
+}
+
+func (ec *executionContext) _RoundOpened_tableId(ctx context.Context, field graphql.CollectedField, obj *model.RoundOpened) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RoundOpened_tableId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TableID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RoundOpened_tableId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RoundOpened", field, false, false, "ID")
+}
+
+func (ec *executionContext) _RoundOpened_at(ctx context.Context, field graphql.CollectedField, obj *model.RoundOpened) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RoundOpened_at(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.At, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RoundOpened_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RoundOpened", field, false, false, "Time")
+}
+
+func (ec *executionContext) _RoundOpened_drawId(ctx context.Context, field graphql.CollectedField, obj *model.RoundOpened) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RoundOpened_drawId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.DrawID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RoundOpened_drawId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RoundOpened", field, false, false, "ID")
+}
+
+func (ec *executionContext) _RoundOpened_round(ctx context.Context, field graphql.CollectedField, obj *model.RoundOpened) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RoundOpened_round(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Round, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.BettingRound) graphql.Marshaler {
+			return ec.marshalNBettingRound2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐBettingRound(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RoundOpened_round(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RoundOpened", field, false, false, "BettingRound")
+}
+
+func (ec *executionContext) _RoundOpened_closesAt(ctx context.Context, field graphql.CollectedField, obj *model.RoundOpened) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RoundOpened_closesAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ClosesAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RoundOpened_closesAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RoundOpened", field, false, false, "Time")
+}
+
 func (ec *executionContext) _SelectionTotal_selection(ctx context.Context, field graphql.CollectedField, obj *model.SelectionTotal) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -12666,8 +15223,8 @@ func (ec *executionContext) _Subscription_tableEvents(ctx context.Context, field
 			return ec.Resolvers.Subscription().TableEvents(ctx, fc.Args["tableId"].(string), fc.Args["afterSeq"].(*int64))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *model.TableEvent) graphql.Marshaler {
-			return ec.marshalNTableEvent2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐTableEvent(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v model.TableEvent) graphql.Marshaler {
+			return ec.marshalNTableEvent2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐTableEvent(ctx, selections, v)
 		},
 		true,
 		true,
@@ -12680,7 +15237,7 @@ func (ec *executionContext) fieldContext_Subscription_tableEvents(ctx context.Co
 		IsMethod:   true,
 		IsResolver: true,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_TableEvent(ctx, field)
+			return nil, errors.New("FieldContext.Child cannot be called on type INTERFACE")
 		},
 	}
 	defer func() {
@@ -12713,7 +15270,7 @@ func (ec *executionContext) _Subscription_myEvents(ctx context.Context, field gr
 
 			directive1 := func(ctx context.Context) (any, error) {
 				if ec.Directives.Authenticated == nil {
-					var zeroVal *model.UserEvent
+					var zeroVal model.UserEvent
 					return zeroVal, errors.New("directive authenticated is not implemented")
 				}
 				return ec.Directives.Authenticated(ctx, nil, directive0)
@@ -12722,8 +15279,8 @@ func (ec *executionContext) _Subscription_myEvents(ctx context.Context, field gr
 			next = directive1
 			return next
 		},
-		func(ctx context.Context, selections ast.SelectionSet, v *model.UserEvent) graphql.Marshaler {
-			return ec.marshalNUserEvent2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐUserEvent(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v model.UserEvent) graphql.Marshaler {
+			return ec.marshalNUserEvent2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐUserEvent(ctx, selections, v)
 		},
 		true,
 		true,
@@ -12736,7 +15293,7 @@ func (ec *executionContext) fieldContext_Subscription_myEvents(_ context.Context
 		IsMethod:   true,
 		IsResolver: true,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_UserEvent(ctx, field)
+			return nil, errors.New("FieldContext.Child cannot be called on type INTERFACE")
 		},
 	}
 	return fc, nil
@@ -12921,13 +15478,13 @@ func (ec *executionContext) fieldContext_Table_lastSeq(_ context.Context, field 
 	return graphql.NewScalarFieldContext("Table", field, false, false, "Int64")
 }
 
-func (ec *executionContext) _TableEvent_seq(ctx context.Context, field graphql.CollectedField, obj *model.TableEvent) (ret graphql.Marshaler) {
+func (ec *executionContext) _TablePaused_seq(ctx context.Context, field graphql.CollectedField, obj *model.TablePaused) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
 		field,
 		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_TableEvent_seq(ctx, field)
+			return ec.fieldContext_TablePaused_seq(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
 			return obj.Seq, nil
@@ -12940,17 +15497,17 @@ func (ec *executionContext) _TableEvent_seq(ctx context.Context, field graphql.C
 		true,
 	)
 }
-func (ec *executionContext) fieldContext_TableEvent_seq(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("TableEvent", field, false, false, "Int64")
+func (ec *executionContext) fieldContext_TablePaused_seq(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TablePaused", field, false, false, "Int64")
 }
 
-func (ec *executionContext) _TableEvent_tableId(ctx context.Context, field graphql.CollectedField, obj *model.TableEvent) (ret graphql.Marshaler) {
+func (ec *executionContext) _TablePaused_tableId(ctx context.Context, field graphql.CollectedField, obj *model.TablePaused) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
 		field,
 		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_TableEvent_tableId(ctx, field)
+			return ec.fieldContext_TablePaused_tableId(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
 			return obj.TableID, nil
@@ -12963,63 +15520,17 @@ func (ec *executionContext) _TableEvent_tableId(ctx context.Context, field graph
 		true,
 	)
 }
-func (ec *executionContext) fieldContext_TableEvent_tableId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("TableEvent", field, false, false, "ID")
+func (ec *executionContext) fieldContext_TablePaused_tableId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TablePaused", field, false, false, "ID")
 }
 
-func (ec *executionContext) _TableEvent_drawId(ctx context.Context, field graphql.CollectedField, obj *model.TableEvent) (ret graphql.Marshaler) {
+func (ec *executionContext) _TablePaused_at(ctx context.Context, field graphql.CollectedField, obj *model.TablePaused) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
 		field,
 		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_TableEvent_drawId(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.DrawID, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
-			return ec.marshalOID2ᚖstring(ctx, selections, v)
-		},
-		true,
-		false,
-	)
-}
-func (ec *executionContext) fieldContext_TableEvent_drawId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("TableEvent", field, false, false, "ID")
-}
-
-func (ec *executionContext) _TableEvent_type(ctx context.Context, field graphql.CollectedField, obj *model.TableEvent) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_TableEvent_type(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Type, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v model.TableEventType) graphql.Marshaler {
-			return ec.marshalNTableEventType2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐTableEventType(ctx, selections, v)
-		},
-		true,
-		true,
-	)
-}
-func (ec *executionContext) fieldContext_TableEvent_type(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("TableEvent", field, false, false, "TableEventType")
-}
-
-func (ec *executionContext) _TableEvent_at(ctx context.Context, field graphql.CollectedField, obj *model.TableEvent) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_TableEvent_at(ctx, field)
+			return ec.fieldContext_TablePaused_at(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
 			return obj.At, nil
@@ -13032,366 +15543,77 @@ func (ec *executionContext) _TableEvent_at(ctx context.Context, field graphql.Co
 		true,
 	)
 }
-func (ec *executionContext) fieldContext_TableEvent_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("TableEvent", field, false, false, "Time")
+func (ec *executionContext) fieldContext_TablePaused_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TablePaused", field, false, false, "Time")
 }
 
-func (ec *executionContext) _TableEvent_round(ctx context.Context, field graphql.CollectedField, obj *model.TableEvent) (ret graphql.Marshaler) {
+func (ec *executionContext) _TableResumed_seq(ctx context.Context, field graphql.CollectedField, obj *model.TableResumed) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
 		field,
 		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_TableEvent_round(ctx, field)
+			return ec.fieldContext_TableResumed_seq(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return obj.Round, nil
+			return obj.Seq, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *model.BettingRound) graphql.Marshaler {
-			return ec.marshalOBettingRound2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐBettingRound(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt642int64(ctx, selections, v)
 		},
 		true,
-		false,
+		true,
 	)
 }
-func (ec *executionContext) fieldContext_TableEvent_round(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("TableEvent", field, false, false, "BettingRound")
+func (ec *executionContext) fieldContext_TableResumed_seq(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TableResumed", field, false, false, "Int64")
 }
 
-func (ec *executionContext) _TableEvent_cards(ctx context.Context, field graphql.CollectedField, obj *model.TableEvent) (ret graphql.Marshaler) {
+func (ec *executionContext) _TableResumed_tableId(ctx context.Context, field graphql.CollectedField, obj *model.TableResumed) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
 		field,
 		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_TableEvent_cards(ctx, field)
+			return ec.fieldContext_TableResumed_tableId(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return obj.Cards, nil
+			return obj.TableID, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
-			return ec.marshalOString2ᚕstringᚄ(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
 		},
 		true,
-		false,
+		true,
 	)
 }
-func (ec *executionContext) fieldContext_TableEvent_cards(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("TableEvent", field, false, false, "String")
+func (ec *executionContext) fieldContext_TableResumed_tableId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TableResumed", field, false, false, "ID")
 }
 
-func (ec *executionContext) _TableEvent_position(ctx context.Context, field graphql.CollectedField, obj *model.TableEvent) (ret graphql.Marshaler) {
+func (ec *executionContext) _TableResumed_at(ctx context.Context, field graphql.CollectedField, obj *model.TableResumed) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
 		field,
 		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_TableEvent_position(ctx, field)
+			return ec.fieldContext_TableResumed_at(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return obj.Position, nil
+			return obj.At, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *int) graphql.Marshaler {
-			return ec.marshalOInt2ᚖint(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
 		},
 		true,
-		false,
-	)
-}
-func (ec *executionContext) fieldContext_TableEvent_position(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("TableEvent", field, false, false, "Int")
-}
-
-func (ec *executionContext) _TableEvent_street(ctx context.Context, field graphql.CollectedField, obj *model.TableEvent) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_TableEvent_street(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Street, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
-			return ec.marshalOString2ᚖstring(ctx, selections, v)
-		},
 		true,
-		false,
 	)
 }
-func (ec *executionContext) fieldContext_TableEvent_street(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("TableEvent", field, false, false, "String")
-}
-
-func (ec *executionContext) _TableEvent_odds(ctx context.Context, field graphql.CollectedField, obj *model.TableEvent) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_TableEvent_odds(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Odds, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *model.Odds) graphql.Marshaler {
-			return ec.marshalOOdds2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐOdds(ctx, selections, v)
-		},
-		true,
-		false,
-	)
-}
-func (ec *executionContext) fieldContext_TableEvent_odds(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
-		Object:     "TableEvent",
-		Field:      field,
-		IsMethod:   false,
-		IsResolver: false,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_Odds(ctx, field)
-		},
-	}
-	return fc, nil
-}
-
-func (ec *executionContext) _TableEvent_pool(ctx context.Context, field graphql.CollectedField, obj *model.TableEvent) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_TableEvent_pool(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Pool, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *model.Pool) graphql.Marshaler {
-			return ec.marshalOPool2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐPool(ctx, selections, v)
-		},
-		true,
-		false,
-	)
-}
-func (ec *executionContext) fieldContext_TableEvent_pool(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
-		Object:     "TableEvent",
-		Field:      field,
-		IsMethod:   false,
-		IsResolver: false,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_Pool(ctx, field)
-		},
-	}
-	return fc, nil
-}
-
-func (ec *executionContext) _TableEvent_result(ctx context.Context, field graphql.CollectedField, obj *model.TableEvent) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_TableEvent_result(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Result, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *model.DrawResult) graphql.Marshaler {
-			return ec.marshalODrawResult2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐDrawResult(ctx, selections, v)
-		},
-		true,
-		false,
-	)
-}
-func (ec *executionContext) fieldContext_TableEvent_result(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
-		Object:     "TableEvent",
-		Field:      field,
-		IsMethod:   false,
-		IsResolver: false,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_DrawResult(ctx, field)
-		},
-	}
-	return fc, nil
-}
-
-func (ec *executionContext) _TableEvent_reason(ctx context.Context, field graphql.CollectedField, obj *model.TableEvent) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_TableEvent_reason(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Reason, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
-			return ec.marshalOString2ᚖstring(ctx, selections, v)
-		},
-		true,
-		false,
-	)
-}
-func (ec *executionContext) fieldContext_TableEvent_reason(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("TableEvent", field, false, false, "String")
-}
-
-func (ec *executionContext) _TableEvent_closesAt(ctx context.Context, field graphql.CollectedField, obj *model.TableEvent) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_TableEvent_closesAt(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.ClosesAt, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
-			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
-		},
-		true,
-		false,
-	)
-}
-func (ec *executionContext) fieldContext_TableEvent_closesAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("TableEvent", field, false, false, "Time")
-}
-
-func (ec *executionContext) _TableEvent_minStake(ctx context.Context, field graphql.CollectedField, obj *model.TableEvent) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_TableEvent_minStake(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.MinStake, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *model.Money) graphql.Marshaler {
-			return ec.marshalOMoney2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐMoney(ctx, selections, v)
-		},
-		true,
-		false,
-	)
-}
-func (ec *executionContext) fieldContext_TableEvent_minStake(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("TableEvent", field, false, false, "Money")
-}
-
-func (ec *executionContext) _TableEvent_commitment(ctx context.Context, field graphql.CollectedField, obj *model.TableEvent) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_TableEvent_commitment(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Commitment, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
-			return ec.marshalOString2ᚖstring(ctx, selections, v)
-		},
-		true,
-		false,
-	)
-}
-func (ec *executionContext) fieldContext_TableEvent_commitment(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("TableEvent", field, false, false, "String")
-}
-
-func (ec *executionContext) _TableEvent_publicSeed(ctx context.Context, field graphql.CollectedField, obj *model.TableEvent) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_TableEvent_publicSeed(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.PublicSeed, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
-			return ec.marshalOString2ᚖstring(ctx, selections, v)
-		},
-		true,
-		false,
-	)
-}
-func (ec *executionContext) fieldContext_TableEvent_publicSeed(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("TableEvent", field, false, false, "String")
-}
-
-func (ec *executionContext) _TableEvent_serverSeed(ctx context.Context, field graphql.CollectedField, obj *model.TableEvent) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_TableEvent_serverSeed(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.ServerSeed, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
-			return ec.marshalOString2ᚖstring(ctx, selections, v)
-		},
-		true,
-		false,
-	)
-}
-func (ec *executionContext) fieldContext_TableEvent_serverSeed(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("TableEvent", field, false, false, "String")
-}
-
-func (ec *executionContext) _TableEvent_draw(ctx context.Context, field graphql.CollectedField, obj *model.TableEvent) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_TableEvent_draw(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.TableEvent().Draw(ctx, obj)
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *model.Draw) graphql.Marshaler {
-			return ec.marshalODraw2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐDraw(ctx, selections, v)
-		},
-		true,
-		false,
-	)
-}
-func (ec *executionContext) fieldContext_TableEvent_draw(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
-		Object:     "TableEvent",
-		Field:      field,
-		IsMethod:   true,
-		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_Draw(ctx, field)
-		},
-	}
-	return fc, nil
+func (ec *executionContext) fieldContext_TableResumed_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TableResumed", field, false, false, "Time")
 }
 
 func (ec *executionContext) _TableSettings_minStake(ctx context.Context, field graphql.CollectedField, obj *model.TableSettings) (ret graphql.Marshaler) {
@@ -13553,6 +15775,162 @@ func (ec *executionContext) _TableSettings_expressShares(ctx context.Context, fi
 }
 func (ec *executionContext) fieldContext_TableSettings_expressShares(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("TableSettings", field, false, false, "String")
+}
+
+func (ec *executionContext) _TableSnapshot_seq(ctx context.Context, field graphql.CollectedField, obj *model.TableSnapshot) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TableSnapshot_seq(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Seq, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt642int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TableSnapshot_seq(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TableSnapshot", field, false, false, "Int64")
+}
+
+func (ec *executionContext) _TableSnapshot_tableId(ctx context.Context, field graphql.CollectedField, obj *model.TableSnapshot) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TableSnapshot_tableId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TableID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TableSnapshot_tableId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TableSnapshot", field, false, false, "ID")
+}
+
+func (ec *executionContext) _TableSnapshot_at(ctx context.Context, field graphql.CollectedField, obj *model.TableSnapshot) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TableSnapshot_at(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.At, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TableSnapshot_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TableSnapshot", field, false, false, "Time")
+}
+
+func (ec *executionContext) _TableSnapshot_status(ctx context.Context, field graphql.CollectedField, obj *model.TableSnapshot) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TableSnapshot_status(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Status, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.TableStatus) graphql.Marshaler {
+			return ec.marshalNTableStatus2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐTableStatus(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TableSnapshot_status(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TableSnapshot", field, false, false, "TableStatus")
+}
+
+func (ec *executionContext) _TableSnapshot_draw(ctx context.Context, field graphql.CollectedField, obj *model.TableSnapshot) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TableSnapshot_draw(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Draw, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.DrawSnapshot) graphql.Marshaler {
+			return ec.marshalODrawSnapshot2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐDrawSnapshot(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_TableSnapshot_draw(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "TableSnapshot",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_DrawSnapshot(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _TableSnapshot_jackpot(ctx context.Context, field graphql.CollectedField, obj *model.TableSnapshot) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TableSnapshot_jackpot(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Jackpot, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Jackpot) graphql.Marshaler {
+			return ec.marshalNJackpot2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐJackpot(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TableSnapshot_jackpot(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "TableSnapshot",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Jackpot(ctx, field)
+		},
+	}
+	return fc, nil
 }
 
 func (ec *executionContext) _User_id(ctx context.Context, field graphql.CollectedField, obj *model.User) (ret graphql.Marshaler) {
@@ -13792,139 +16170,6 @@ func (ec *executionContext) _User_createdAt(ctx context.Context, field graphql.C
 }
 func (ec *executionContext) fieldContext_User_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("User", field, false, false, "Time")
-}
-
-func (ec *executionContext) _UserEvent_type(ctx context.Context, field graphql.CollectedField, obj *model.UserEvent) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_UserEvent_type(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Type, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v model.UserEventType) graphql.Marshaler {
-			return ec.marshalNUserEventType2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐUserEventType(ctx, selections, v)
-		},
-		true,
-		true,
-	)
-}
-func (ec *executionContext) fieldContext_UserEvent_type(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("UserEvent", field, false, false, "UserEventType")
-}
-
-func (ec *executionContext) _UserEvent_at(ctx context.Context, field graphql.CollectedField, obj *model.UserEvent) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_UserEvent_at(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.At, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
-			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
-		},
-		true,
-		true,
-	)
-}
-func (ec *executionContext) fieldContext_UserEvent_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("UserEvent", field, false, false, "Time")
-}
-
-func (ec *executionContext) _UserEvent_bet(ctx context.Context, field graphql.CollectedField, obj *model.UserEvent) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_UserEvent_bet(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Bet, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *model.Bet) graphql.Marshaler {
-			return ec.marshalOBet2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐBet(ctx, selections, v)
-		},
-		true,
-		false,
-	)
-}
-func (ec *executionContext) fieldContext_UserEvent_bet(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
-		Object:     "UserEvent",
-		Field:      field,
-		IsMethod:   false,
-		IsResolver: false,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_Bet(ctx, field)
-		},
-	}
-	return fc, nil
-}
-
-func (ec *executionContext) _UserEvent_balance(ctx context.Context, field graphql.CollectedField, obj *model.UserEvent) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_UserEvent_balance(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Balance, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *model.Money) graphql.Marshaler {
-			return ec.marshalOMoney2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐMoney(ctx, selections, v)
-		},
-		true,
-		false,
-	)
-}
-func (ec *executionContext) fieldContext_UserEvent_balance(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("UserEvent", field, false, false, "Money")
-}
-
-func (ec *executionContext) _UserEvent_holdemHand(ctx context.Context, field graphql.CollectedField, obj *model.UserEvent) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_UserEvent_holdemHand(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.HoldemHand, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *model.HoldemHand) graphql.Marshaler {
-			return ec.marshalOHoldemHand2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐHoldemHand(ctx, selections, v)
-		},
-		true,
-		false,
-	)
-}
-func (ec *executionContext) fieldContext_UserEvent_holdemHand(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
-		Object:     "UserEvent",
-		Field:      field,
-		IsMethod:   false,
-		IsResolver: false,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_HoldemHand(ctx, field)
-		},
-	}
-	return fc, nil
 }
 
 func (ec *executionContext) _Verification_id(ctx context.Context, field graphql.CollectedField, obj *model.Verification) (ret graphql.Marshaler) {
@@ -15879,6 +18124,137 @@ func UnmarshalVerificationInput(ctx context.Context, raw any) (model.Verificatio
 
 // region    ************************** interface.gotpl ***************************
 
+func (ec *executionContext) _TableEvent(ctx context.Context, sel ast.SelectionSet, obj model.TableEvent) graphql.Marshaler {
+	switch obj := (obj).(type) {
+	case nil:
+		return graphql.Null
+	case model.TableSnapshot:
+		return ec._TableSnapshot(ctx, sel, &obj)
+	case *model.TableSnapshot:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._TableSnapshot(ctx, sel, obj)
+	case model.TableResumed:
+		return ec._TableResumed(ctx, sel, &obj)
+	case *model.TableResumed:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._TableResumed(ctx, sel, obj)
+	case model.TablePaused:
+		return ec._TablePaused(ctx, sel, &obj)
+	case *model.TablePaused:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._TablePaused(ctx, sel, obj)
+	case model.RoundOpened:
+		return ec._RoundOpened(ctx, sel, &obj)
+	case *model.RoundOpened:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._RoundOpened(ctx, sel, obj)
+	case model.RoundClosed:
+		return ec._RoundClosed(ctx, sel, &obj)
+	case *model.RoundClosed:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._RoundClosed(ctx, sel, obj)
+	case model.PoolUpdated:
+		return ec._PoolUpdated(ctx, sel, &obj)
+	case *model.PoolUpdated:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._PoolUpdated(ctx, sel, obj)
+	case model.OddsUpdated:
+		return ec._OddsUpdated(ctx, sel, &obj)
+	case *model.OddsUpdated:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._OddsUpdated(ctx, sel, obj)
+	case model.DrawVoided:
+		return ec._DrawVoided(ctx, sel, &obj)
+	case *model.DrawVoided:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._DrawVoided(ctx, sel, obj)
+	case model.DrawSettled:
+		return ec._DrawSettled(ctx, sel, &obj)
+	case *model.DrawSettled:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._DrawSettled(ctx, sel, obj)
+	case model.DrawOpened:
+		return ec._DrawOpened(ctx, sel, &obj)
+	case *model.DrawOpened:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._DrawOpened(ctx, sel, obj)
+	case model.CardsDealt:
+		return ec._CardsDealt(ctx, sel, &obj)
+	case *model.CardsDealt:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._CardsDealt(ctx, sel, obj)
+	default:
+		if typedObj, ok := obj.(graphql.Marshaler); ok {
+			return typedObj
+		} else {
+			panic(fmt.Errorf("unexpected type %T; non-generated variants of TableEvent must implement graphql.Marshaler", obj))
+		}
+	}
+}
+
+func (ec *executionContext) _UserEvent(ctx context.Context, sel ast.SelectionSet, obj model.UserEvent) graphql.Marshaler {
+	switch obj := (obj).(type) {
+	case nil:
+		return graphql.Null
+	case model.HoldemHandUpdated:
+		return ec._HoldemHandUpdated(ctx, sel, &obj)
+	case *model.HoldemHandUpdated:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._HoldemHandUpdated(ctx, sel, obj)
+	case model.BetSettled:
+		return ec._BetSettled(ctx, sel, &obj)
+	case *model.BetSettled:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._BetSettled(ctx, sel, obj)
+	case model.BetAccepted:
+		return ec._BetAccepted(ctx, sel, &obj)
+	case *model.BetAccepted:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._BetAccepted(ctx, sel, obj)
+	case model.BalanceChanged:
+		return ec._BalanceChanged(ctx, sel, &obj)
+	case *model.BalanceChanged:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._BalanceChanged(ctx, sel, obj)
+	default:
+		if typedObj, ok := obj.(graphql.Marshaler); ok {
+			return typedObj
+		} else {
+			panic(fmt.Errorf("unexpected type %T; non-generated variants of UserEvent must implement graphql.Marshaler", obj))
+		}
+	}
+}
+
 // endregion ************************** interface.gotpl ***************************
 
 // region    **************************** object.gotpl ****************************
@@ -16066,6 +18442,44 @@ func (ec *executionContext) _AuthPayload(ctx context.Context, sel ast.SelectionS
 			}
 		case "user":
 			out.Values[i] = ec._AuthPayload_user(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var balanceChangedImplementors = []string{"BalanceChanged", "UserEvent"}
+
+func (ec *executionContext) _BalanceChanged(ctx context.Context, sel ast.SelectionSet, obj *model.BalanceChanged) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, balanceChangedImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("BalanceChanged")
+		case "at":
+			out.Values[i] = ec._BalanceChanged_at(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "balance":
+			out.Values[i] = ec._BalanceChanged_balance(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -16324,6 +18738,44 @@ func (ec *executionContext) _Bet(ctx context.Context, sel ast.SelectionSet, obj 
 	return out
 }
 
+var betAcceptedImplementors = []string{"BetAccepted", "UserEvent"}
+
+func (ec *executionContext) _BetAccepted(ctx context.Context, sel ast.SelectionSet, obj *model.BetAccepted) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, betAcceptedImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("BetAccepted")
+		case "at":
+			out.Values[i] = ec._BetAccepted_at(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "bet":
+			out.Values[i] = ec._BetAccepted_bet(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
 var betPageImplementors = []string{"BetPage"}
 
 func (ec *executionContext) _BetPage(ctx context.Context, sel ast.SelectionSet, obj *model.BetPage) graphql.Marshaler {
@@ -16343,6 +18795,117 @@ func (ec *executionContext) _BetPage(ctx context.Context, sel ast.SelectionSet, 
 		case "nextCursor":
 			out.Values[i] = ec._BetPage_nextCursor(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var betSettledImplementors = []string{"BetSettled", "UserEvent"}
+
+func (ec *executionContext) _BetSettled(ctx context.Context, sel ast.SelectionSet, obj *model.BetSettled) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, betSettledImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("BetSettled")
+		case "at":
+			out.Values[i] = ec._BetSettled_at(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "bet":
+			out.Values[i] = ec._BetSettled_bet(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var cardsDealtImplementors = []string{"CardsDealt", "TableEvent"}
+
+func (ec *executionContext) _CardsDealt(ctx context.Context, sel ast.SelectionSet, obj *model.CardsDealt) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, cardsDealtImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("CardsDealt")
+		case "seq":
+			out.Values[i] = ec._CardsDealt_seq(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "tableId":
+			out.Values[i] = ec._CardsDealt_tableId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "at":
+			out.Values[i] = ec._CardsDealt_at(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "drawId":
+			out.Values[i] = ec._CardsDealt_drawId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "street":
+			out.Values[i] = ec._CardsDealt_street(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "position":
+			out.Values[i] = ec._CardsDealt_position(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "cards":
+			out.Values[i] = ec._CardsDealt_cards(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "board":
+			out.Values[i] = ec._CardsDealt_board(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "positions":
+			out.Values[i] = ec._CardsDealt_positions(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
 		default:
@@ -16623,6 +19186,79 @@ func (ec *executionContext) _Draw(ctx context.Context, sel ast.SelectionSet, obj
 	return out
 }
 
+var drawOpenedImplementors = []string{"DrawOpened", "TableEvent"}
+
+func (ec *executionContext) _DrawOpened(ctx context.Context, sel ast.SelectionSet, obj *model.DrawOpened) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, drawOpenedImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("DrawOpened")
+		case "seq":
+			out.Values[i] = ec._DrawOpened_seq(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "tableId":
+			out.Values[i] = ec._DrawOpened_tableId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "at":
+			out.Values[i] = ec._DrawOpened_at(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "drawId":
+			out.Values[i] = ec._DrawOpened_drawId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "number":
+			out.Values[i] = ec._DrawOpened_number(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "seats":
+			out.Values[i] = ec._DrawOpened_seats(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "minStake":
+			out.Values[i] = ec._DrawOpened_minStake(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "commitment":
+			out.Values[i] = ec._DrawOpened_commitment(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "odds":
+			out.Values[i] = ec._DrawOpened_odds(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
 var drawPageImplementors = []string{"DrawPage"}
 
 func (ec *executionContext) _DrawPage(ctx context.Context, sel ast.SelectionSet, obj *model.DrawPage) graphql.Marshaler {
@@ -16719,6 +19355,172 @@ func (ec *executionContext) _DrawResult(ctx context.Context, sel ast.SelectionSe
 	return out
 }
 
+var drawSettledImplementors = []string{"DrawSettled", "TableEvent"}
+
+func (ec *executionContext) _DrawSettled(ctx context.Context, sel ast.SelectionSet, obj *model.DrawSettled) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, drawSettledImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("DrawSettled")
+		case "seq":
+			out.Values[i] = ec._DrawSettled_seq(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "tableId":
+			out.Values[i] = ec._DrawSettled_tableId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "at":
+			out.Values[i] = ec._DrawSettled_at(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "drawId":
+			out.Values[i] = ec._DrawSettled_drawId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "result":
+			out.Values[i] = ec._DrawSettled_result(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "serverSeed":
+			out.Values[i] = ec._DrawSettled_serverSeed(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "positions":
+			out.Values[i] = ec._DrawSettled_positions(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var drawSnapshotImplementors = []string{"DrawSnapshot"}
+
+func (ec *executionContext) _DrawSnapshot(ctx context.Context, sel ast.SelectionSet, obj *model.DrawSnapshot) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, drawSnapshotImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("DrawSnapshot")
+		case "drawId":
+			out.Values[i] = ec._DrawSnapshot_drawId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "number":
+			out.Values[i] = ec._DrawSnapshot_number(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "phase":
+			out.Values[i] = ec._DrawSnapshot_phase(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "openRound":
+			out.Values[i] = ec._DrawSnapshot_openRound(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "roundClosesAt":
+			out.Values[i] = ec._DrawSnapshot_roundClosesAt(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "minStake":
+			out.Values[i] = ec._DrawSnapshot_minStake(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "commitment":
+			out.Values[i] = ec._DrawSnapshot_commitment(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "publicSeed":
+			out.Values[i] = ec._DrawSnapshot_publicSeed(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "serverSeed":
+			out.Values[i] = ec._DrawSnapshot_serverSeed(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "board":
+			out.Values[i] = ec._DrawSnapshot_board(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "positions":
+			out.Values[i] = ec._DrawSnapshot_positions(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "odds":
+			out.Values[i] = ec._DrawSnapshot_odds(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "pools":
+			out.Values[i] = ec._DrawSnapshot_pools(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "result":
+			out.Values[i] = ec._DrawSnapshot_result(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "voidReason":
+			out.Values[i] = ec._DrawSnapshot_voidReason(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
 var drawVerificationImplementors = []string{"DrawVerification"}
 
 func (ec *executionContext) _DrawVerification(ctx context.Context, sel ast.SelectionSet, obj *model.DrawVerification) graphql.Marshaler {
@@ -16765,6 +19567,69 @@ func (ec *executionContext) _DrawVerification(ctx context.Context, sel ast.Selec
 			out.Values[i] = ec._DrawVerification_problems(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				atomic.AddUint32(&out.Invalids, 1)
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var drawVoidedImplementors = []string{"DrawVoided", "TableEvent"}
+
+func (ec *executionContext) _DrawVoided(ctx context.Context, sel ast.SelectionSet, obj *model.DrawVoided) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, drawVoidedImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("DrawVoided")
+		case "seq":
+			out.Values[i] = ec._DrawVoided_seq(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "tableId":
+			out.Values[i] = ec._DrawVoided_tableId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "at":
+			out.Values[i] = ec._DrawVoided_at(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "drawId":
+			out.Values[i] = ec._DrawVoided_drawId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "reason":
+			out.Values[i] = ec._DrawVoided_reason(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "result":
+			out.Values[i] = ec._DrawVoided_result(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "serverSeed":
+			out.Values[i] = ec._DrawVoided_serverSeed(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
 			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
@@ -17162,6 +20027,44 @@ func (ec *executionContext) _HoldemHandPage(ctx context.Context, sel ast.Selecti
 		case "nextCursor":
 			out.Values[i] = ec._HoldemHandPage_nextCursor(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var holdemHandUpdatedImplementors = []string{"HoldemHandUpdated", "UserEvent"}
+
+func (ec *executionContext) _HoldemHandUpdated(ctx context.Context, sel ast.SelectionSet, obj *model.HoldemHandUpdated) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, holdemHandUpdatedImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("HoldemHandUpdated")
+		case "at":
+			out.Values[i] = ec._HoldemHandUpdated_at(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "hand":
+			out.Values[i] = ec._HoldemHandUpdated_hand(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
 		default:
@@ -17598,6 +20501,11 @@ func (ec *executionContext) _Odds(ctx context.Context, sel ast.SelectionSet, obj
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "street":
+			out.Values[i] = ec._Odds_street(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		case "boards":
 			out.Values[i] = ec._Odds_boards(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -17626,6 +20534,59 @@ func (ec *executionContext) _Odds(ctx context.Context, sel ast.SelectionSet, obj
 		case "leaders":
 			out.Values[i] = ec._Odds_leaders(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var oddsUpdatedImplementors = []string{"OddsUpdated", "TableEvent"}
+
+func (ec *executionContext) _OddsUpdated(ctx context.Context, sel ast.SelectionSet, obj *model.OddsUpdated) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, oddsUpdatedImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("OddsUpdated")
+		case "seq":
+			out.Values[i] = ec._OddsUpdated_seq(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "tableId":
+			out.Values[i] = ec._OddsUpdated_tableId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "at":
+			out.Values[i] = ec._OddsUpdated_at(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "drawId":
+			out.Values[i] = ec._OddsUpdated_drawId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "odds":
+			out.Values[i] = ec._OddsUpdated_odds(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		default:
@@ -17946,6 +20907,59 @@ func (ec *executionContext) _PoolResult(ctx context.Context, sel ast.SelectionSe
 	return out
 }
 
+var poolUpdatedImplementors = []string{"PoolUpdated", "TableEvent"}
+
+func (ec *executionContext) _PoolUpdated(ctx context.Context, sel ast.SelectionSet, obj *model.PoolUpdated) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, poolUpdatedImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("PoolUpdated")
+		case "seq":
+			out.Values[i] = ec._PoolUpdated_seq(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "tableId":
+			out.Values[i] = ec._PoolUpdated_tableId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "at":
+			out.Values[i] = ec._PoolUpdated_at(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "drawId":
+			out.Values[i] = ec._PoolUpdated_drawId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "pool":
+			out.Values[i] = ec._PoolUpdated_pool(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
 var positionImplementors = []string{"Position"}
 
 func (ec *executionContext) _Position(ctx context.Context, sel ast.SelectionSet, obj *model.Position) graphql.Marshaler {
@@ -18198,6 +21212,122 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 	return out
 }
 
+var roundClosedImplementors = []string{"RoundClosed", "TableEvent"}
+
+func (ec *executionContext) _RoundClosed(ctx context.Context, sel ast.SelectionSet, obj *model.RoundClosed) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, roundClosedImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("RoundClosed")
+		case "seq":
+			out.Values[i] = ec._RoundClosed_seq(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "tableId":
+			out.Values[i] = ec._RoundClosed_tableId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "at":
+			out.Values[i] = ec._RoundClosed_at(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "drawId":
+			out.Values[i] = ec._RoundClosed_drawId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "round":
+			out.Values[i] = ec._RoundClosed_round(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "publicSeed":
+			out.Values[i] = ec._RoundClosed_publicSeed(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var roundOpenedImplementors = []string{"RoundOpened", "TableEvent"}
+
+func (ec *executionContext) _RoundOpened(ctx context.Context, sel ast.SelectionSet, obj *model.RoundOpened) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, roundOpenedImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("RoundOpened")
+		case "seq":
+			out.Values[i] = ec._RoundOpened_seq(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "tableId":
+			out.Values[i] = ec._RoundOpened_tableId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "at":
+			out.Values[i] = ec._RoundOpened_at(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "drawId":
+			out.Values[i] = ec._RoundOpened_drawId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "round":
+			out.Values[i] = ec._RoundOpened_round(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "closesAt":
+			out.Values[i] = ec._RoundOpened_closesAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
 var selectionTotalImplementors = []string{"SelectionTotal"}
 
 func (ec *executionContext) _SelectionTotal(ctx context.Context, sel ast.SelectionSet, obj *model.SelectionTotal) graphql.Marshaler {
@@ -18380,113 +21510,75 @@ func (ec *executionContext) _Table(ctx context.Context, sel ast.SelectionSet, ob
 	return out
 }
 
-var tableEventImplementors = []string{"TableEvent"}
+var tablePausedImplementors = []string{"TablePaused", "TableEvent"}
 
-func (ec *executionContext) _TableEvent(ctx context.Context, sel ast.SelectionSet, obj *model.TableEvent) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, tableEventImplementors)
+func (ec *executionContext) _TablePaused(ctx context.Context, sel ast.SelectionSet, obj *model.TablePaused) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, tablePausedImplementors)
 
 	out := graphql.NewFieldSet(fields)
 	deferred := graphql.NewDeferredGroup(ctx)
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("TableEvent")
+			out.Values[i] = graphql.MarshalString("TablePaused")
 		case "seq":
-			out.Values[i] = ec._TableEvent_seq(ctx, field, obj)
+			out.Values[i] = ec._TablePaused_seq(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				atomic.AddUint32(&out.Invalids, 1)
+				out.Invalids++
 			}
 		case "tableId":
-			out.Values[i] = ec._TableEvent_tableId(ctx, field, obj)
+			out.Values[i] = ec._TablePaused_tableId(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				atomic.AddUint32(&out.Invalids, 1)
-			}
-		case "drawId":
-			out.Values[i] = ec._TableEvent_drawId(ctx, field, obj)
-			if out.Values[i] == graphql.RequiredNull {
-				atomic.AddUint32(&out.Invalids, 1)
-			}
-		case "type":
-			out.Values[i] = ec._TableEvent_type(ctx, field, obj)
-			if out.Values[i] == graphql.Null {
-				atomic.AddUint32(&out.Invalids, 1)
+				out.Invalids++
 			}
 		case "at":
-			out.Values[i] = ec._TableEvent_at(ctx, field, obj)
+			out.Values[i] = ec._TablePaused_at(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				atomic.AddUint32(&out.Invalids, 1)
+				out.Invalids++
 			}
-		case "round":
-			out.Values[i] = ec._TableEvent_round(ctx, field, obj)
-			if out.Values[i] == graphql.RequiredNull {
-				atomic.AddUint32(&out.Invalids, 1)
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var tableResumedImplementors = []string{"TableResumed", "TableEvent"}
+
+func (ec *executionContext) _TableResumed(ctx context.Context, sel ast.SelectionSet, obj *model.TableResumed) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, tableResumedImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("TableResumed")
+		case "seq":
+			out.Values[i] = ec._TableResumed_seq(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
 			}
-		case "cards":
-			out.Values[i] = ec._TableEvent_cards(ctx, field, obj)
-			if out.Values[i] == graphql.RequiredNull {
-				atomic.AddUint32(&out.Invalids, 1)
+		case "tableId":
+			out.Values[i] = ec._TableResumed_tableId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
 			}
-		case "position":
-			out.Values[i] = ec._TableEvent_position(ctx, field, obj)
-			if out.Values[i] == graphql.RequiredNull {
-				atomic.AddUint32(&out.Invalids, 1)
+		case "at":
+			out.Values[i] = ec._TableResumed_at(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
 			}
-		case "street":
-			out.Values[i] = ec._TableEvent_street(ctx, field, obj)
-			if out.Values[i] == graphql.RequiredNull {
-				atomic.AddUint32(&out.Invalids, 1)
-			}
-		case "odds":
-			out.Values[i] = ec._TableEvent_odds(ctx, field, obj)
-			if out.Values[i] == graphql.RequiredNull {
-				atomic.AddUint32(&out.Invalids, 1)
-			}
-		case "pool":
-			out.Values[i] = ec._TableEvent_pool(ctx, field, obj)
-			if out.Values[i] == graphql.RequiredNull {
-				atomic.AddUint32(&out.Invalids, 1)
-			}
-		case "result":
-			out.Values[i] = ec._TableEvent_result(ctx, field, obj)
-			if out.Values[i] == graphql.RequiredNull {
-				atomic.AddUint32(&out.Invalids, 1)
-			}
-		case "reason":
-			out.Values[i] = ec._TableEvent_reason(ctx, field, obj)
-			if out.Values[i] == graphql.RequiredNull {
-				atomic.AddUint32(&out.Invalids, 1)
-			}
-		case "closesAt":
-			out.Values[i] = ec._TableEvent_closesAt(ctx, field, obj)
-			if out.Values[i] == graphql.RequiredNull {
-				atomic.AddUint32(&out.Invalids, 1)
-			}
-		case "minStake":
-			out.Values[i] = ec._TableEvent_minStake(ctx, field, obj)
-			if out.Values[i] == graphql.RequiredNull {
-				atomic.AddUint32(&out.Invalids, 1)
-			}
-		case "commitment":
-			out.Values[i] = ec._TableEvent_commitment(ctx, field, obj)
-			if out.Values[i] == graphql.RequiredNull {
-				atomic.AddUint32(&out.Invalids, 1)
-			}
-		case "publicSeed":
-			out.Values[i] = ec._TableEvent_publicSeed(ctx, field, obj)
-			if out.Values[i] == graphql.RequiredNull {
-				atomic.AddUint32(&out.Invalids, 1)
-			}
-		case "serverSeed":
-			out.Values[i] = ec._TableEvent_serverSeed(ctx, field, obj)
-			if out.Values[i] == graphql.RequiredNull {
-				atomic.AddUint32(&out.Invalids, 1)
-			}
-		case "draw":
-			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
-				true, false,
-				func(ctx context.Context) graphql.Marshaler {
-					return ec._TableEvent_draw(ctx, field, obj)
-				})
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -18547,6 +21639,64 @@ func (ec *executionContext) _TableSettings(ctx context.Context, sel ast.Selectio
 			}
 		case "expressShares":
 			out.Values[i] = ec._TableSettings_expressShares(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var tableSnapshotImplementors = []string{"TableSnapshot", "TableEvent"}
+
+func (ec *executionContext) _TableSnapshot(ctx context.Context, sel ast.SelectionSet, obj *model.TableSnapshot) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, tableSnapshotImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("TableSnapshot")
+		case "seq":
+			out.Values[i] = ec._TableSnapshot_seq(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "tableId":
+			out.Values[i] = ec._TableSnapshot_tableId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "at":
+			out.Values[i] = ec._TableSnapshot_at(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "status":
+			out.Values[i] = ec._TableSnapshot_status(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "draw":
+			out.Values[i] = ec._TableSnapshot_draw(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "jackpot":
+			out.Values[i] = ec._TableSnapshot_jackpot(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -18630,59 +21780,6 @@ func (ec *executionContext) _User(ctx context.Context, sel ast.SelectionSet, obj
 			out.Values[i] = ec._User_createdAt(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				atomic.AddUint32(&out.Invalids, 1)
-			}
-		default:
-			panic("unknown field " + strconv.Quote(field.Name))
-		}
-	}
-	out.Dispatch(ctx)
-	if out.Invalids > 0 {
-		return graphql.Null
-	}
-
-	if n := len(deferred.Defers); n > 0 {
-		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
-		ec.ProcessDeferredGroup(deferred)
-	}
-
-	return out
-}
-
-var userEventImplementors = []string{"UserEvent"}
-
-func (ec *executionContext) _UserEvent(ctx context.Context, sel ast.SelectionSet, obj *model.UserEvent) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, userEventImplementors)
-
-	out := graphql.NewFieldSet(fields)
-	deferred := graphql.NewDeferredGroup(ctx)
-	for i, field := range fields {
-		switch field.Name {
-		case "__typename":
-			out.Values[i] = graphql.MarshalString("UserEvent")
-		case "type":
-			out.Values[i] = ec._UserEvent_type(ctx, field, obj)
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
-		case "at":
-			out.Values[i] = ec._UserEvent_at(ctx, field, obj)
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
-		case "bet":
-			out.Values[i] = ec._UserEvent_bet(ctx, field, obj)
-			if out.Values[i] == graphql.RequiredNull {
-				out.Invalids++
-			}
-		case "balance":
-			out.Values[i] = ec._UserEvent_balance(ctx, field, obj)
-			if out.Values[i] == graphql.RequiredNull {
-				out.Invalids++
-			}
-		case "holdemHand":
-			out.Values[i] = ec._UserEvent_holdemHand(ctx, field, obj)
-			if out.Values[i] == graphql.RequiredNull {
-				out.Invalids++
 			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
@@ -19405,6 +22502,14 @@ func (ec *executionContext) marshalNDrawPhase2githubᚗcomᚋpokertoteᚋpokerto
 	return v
 }
 
+func (ec *executionContext) marshalNDrawResult2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐDrawResult(ctx context.Context, sel ast.SelectionSet, v *model.DrawResult) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "DrawResult!")
+		return graphql.Null
+	}
+	return ec._DrawResult(ctx, sel, v)
+}
+
 func (ec *executionContext) marshalNDrawVerification2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐDrawVerification(ctx context.Context, sel ast.SelectionSet, v *model.DrawVerification) graphql.Marshaler {
 	if v == nil {
 		graphql.AddInvalidNullError(ctx, "DrawVerification!")
@@ -19778,6 +22883,14 @@ func (ec *executionContext) marshalNPool2ᚕgithubᚗcomᚋpokertoteᚋpokertote
 	return ret
 }
 
+func (ec *executionContext) marshalNPool2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐPool(ctx context.Context, sel ast.SelectionSet, v *model.Pool) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "Pool!")
+		return graphql.Null
+	}
+	return ec._Pool(ctx, sel, v)
+}
+
 func (ec *executionContext) marshalNPoolResult2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐPoolResult(ctx context.Context, sel ast.SelectionSet, v model.PoolResult) graphql.Marshaler {
 	return ec._PoolResult(ctx, sel, &v)
 }
@@ -19921,6 +23034,16 @@ func (ec *executionContext) marshalNShuffle2ᚖgithubᚗcomᚋpokertoteᚋpokert
 	return ec._Shuffle(ctx, sel, v)
 }
 
+func (ec *executionContext) unmarshalNStreet2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐStreet(ctx context.Context, v any) (model.Street, error) {
+	var res model.Street
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNStreet2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐStreet(ctx context.Context, sel ast.SelectionSet, v model.Street) graphql.Marshaler {
+	return v
+}
+
 func (ec *executionContext) unmarshalNString2string(ctx context.Context, v any) (string, error) {
 	res, err := graphql.UnmarshalString(v)
 	return res, graphql.ErrorOnPath(ctx, err)
@@ -19992,22 +23115,12 @@ func (ec *executionContext) marshalNTable2ᚖgithubᚗcomᚋpokertoteᚋpokertot
 	return ec._Table(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalNTableEvent2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐTableEvent(ctx context.Context, sel ast.SelectionSet, v *model.TableEvent) graphql.Marshaler {
+func (ec *executionContext) marshalNTableEvent2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐTableEvent(ctx context.Context, sel ast.SelectionSet, v model.TableEvent) graphql.Marshaler {
 	if v == nil {
 		graphql.AddInvalidNullError(ctx, "TableEvent!")
 		return graphql.Null
 	}
 	return ec._TableEvent(ctx, sel, v)
-}
-
-func (ec *executionContext) unmarshalNTableEventType2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐTableEventType(ctx context.Context, v any) (model.TableEventType, error) {
-	var res model.TableEventType
-	err := res.UnmarshalGQL(v)
-	return res, graphql.ErrorOnPath(ctx, err)
-}
-
-func (ec *executionContext) marshalNTableEventType2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐTableEventType(ctx context.Context, sel ast.SelectionSet, v model.TableEventType) graphql.Marshaler {
-	return v
 }
 
 func (ec *executionContext) unmarshalNTableInput2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐTableInput(ctx context.Context, v any) (model.TableInput, error) {
@@ -20060,22 +23173,12 @@ func (ec *executionContext) marshalNUser2ᚖgithubᚗcomᚋpokertoteᚋpokertote
 	return ec._User(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalNUserEvent2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐUserEvent(ctx context.Context, sel ast.SelectionSet, v *model.UserEvent) graphql.Marshaler {
+func (ec *executionContext) marshalNUserEvent2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐUserEvent(ctx context.Context, sel ast.SelectionSet, v model.UserEvent) graphql.Marshaler {
 	if v == nil {
 		graphql.AddInvalidNullError(ctx, "UserEvent!")
 		return graphql.Null
 	}
 	return ec._UserEvent(ctx, sel, v)
-}
-
-func (ec *executionContext) unmarshalNUserEventType2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐUserEventType(ctx context.Context, v any) (model.UserEventType, error) {
-	var res model.UserEventType
-	err := res.UnmarshalGQL(v)
-	return res, graphql.ErrorOnPath(ctx, err)
-}
-
-func (ec *executionContext) marshalNUserEventType2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐUserEventType(ctx context.Context, sel ast.SelectionSet, v model.UserEventType) graphql.Marshaler {
-	return v
 }
 
 func (ec *executionContext) marshalNVerification2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐVerification(ctx context.Context, sel ast.SelectionSet, v *model.Verification) graphql.Marshaler {
@@ -20250,13 +23353,6 @@ func (ec *executionContext) marshalOBeacons2ᚖgithubᚗcomᚋpokertoteᚋpokert
 	return ec._Beacons(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalOBet2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐBet(ctx context.Context, sel ast.SelectionSet, v *model.Bet) graphql.Marshaler {
-	if v == nil {
-		return graphql.Null
-	}
-	return ec._Bet(ctx, sel, v)
-}
-
 func (ec *executionContext) unmarshalOBettingRound2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐBettingRound(ctx context.Context, v any) (*model.BettingRound, error) {
 	if v == nil {
 		return nil, nil
@@ -20363,6 +23459,13 @@ func (ec *executionContext) marshalODrawResult2ᚖgithubᚗcomᚋpokertoteᚋpok
 		return graphql.Null
 	}
 	return ec._DrawResult(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalODrawSnapshot2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐDrawSnapshot(ctx context.Context, sel ast.SelectionSet, v *model.DrawSnapshot) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._DrawSnapshot(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalOHandCategory2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐHandCategory(ctx context.Context, v any) (*model.HandCategory, error) {
@@ -20555,11 +23658,20 @@ func (ec *executionContext) marshalOOdds2ᚖgithubᚗcomᚋpokertoteᚋpokertote
 	return ec._Odds(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalOPool2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐPool(ctx context.Context, sel ast.SelectionSet, v *model.Pool) graphql.Marshaler {
+func (ec *executionContext) unmarshalOStreet2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐStreet(ctx context.Context, v any) (*model.Street, error) {
+	if v == nil {
+		return nil, nil
+	}
+	var res = new(model.Street)
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOStreet2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐStreet(ctx context.Context, sel ast.SelectionSet, v *model.Street) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
 	}
-	return ec._Pool(ctx, sel, v)
+	return v
 }
 
 func (ec *executionContext) unmarshalOString2ᚕstringᚄ(ctx context.Context, v any) ([]string, error) {

@@ -51,11 +51,11 @@ type HandlerOptions struct {
 // SSE for subscriptions, with a query cache, automatic persisted queries,
 // a complexity limit and a parser token limit.
 func NewHandler(es graphql.ExecutableSchema, o HandlerOptions) *handler.Server {
-	srv := handler.New(es)
+	srv := handler.New(SharedRender(es))
 	srv.AddTransport(transport.SSE{KeepAlivePingInterval: 15 * time.Second})
 	srv.AddTransport(transport.Websocket{
-		Implementation: transport.CoderWebsocketImplementation{
-			AcceptOptions: websocket.AcceptOptions{OriginPatterns: originPatterns(o.AllowedOrigins)},
+		Implementation: wsImplementation{
+			accept: websocket.AcceptOptions{OriginPatterns: originPatterns(o.AllowedOrigins)},
 		},
 		KeepAlivePingInterval: 15 * time.Second,
 		InitTimeout:           10 * time.Second,

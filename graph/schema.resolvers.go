@@ -204,20 +204,16 @@ func (r *queryResolver) APIKeys(ctx context.Context) ([]model.APIKey, error) {
 	return r.Affiliates.APIKeys(ctx)
 }
 
-func (r *subscriptionResolver) TableEvents(ctx context.Context, tableID string, afterSeq *int64) (<-chan *model.TableEvent, error) {
+func (r *subscriptionResolver) TableEvents(ctx context.Context, tableID string, afterSeq *int64) (<-chan model.TableEvent, error) {
 	return r.Tote.TableEvents(ctx, tableID, afterSeq)
 }
 
-func (r *subscriptionResolver) MyEvents(ctx context.Context) (<-chan *model.UserEvent, error) {
+func (r *subscriptionResolver) MyEvents(ctx context.Context) (<-chan model.UserEvent, error) {
 	return r.Tote.MyEvents(ctx)
 }
 
 func (r *tableResolver) CurrentDraw(ctx context.Context, obj *model.Table) (*model.Draw, error) {
 	return r.Tote.TableCurrentDraw(ctx, obj)
-}
-
-func (r *tableEventResolver) Draw(ctx context.Context, obj *model.TableEvent) (*model.Draw, error) {
-	return r.Tote.TableEventDraw(ctx, obj)
 }
 
 func (r *userResolver) Verification(ctx context.Context, obj *model.User) (*model.Verification, error) {
@@ -252,8 +248,6 @@ func (r *Resolver) Subscription() SubscriptionResolver { return &subscriptionRes
 
 func (r *Resolver) Table() TableResolver { return &tableResolver{r} }
 
-func (r *Resolver) TableEvent() TableEventResolver { return &tableEventResolver{r} }
-
 func (r *Resolver) User() UserResolver { return &userResolver{r} }
 
 type (
@@ -266,6 +260,5 @@ type (
 	queryResolver               struct{ *Resolver }
 	subscriptionResolver        struct{ *Resolver }
 	tableResolver               struct{ *Resolver }
-	tableEventResolver          struct{ *Resolver }
 	userResolver                struct{ *Resolver }
 )

@@ -16,8 +16,14 @@ type ToteAPI struct {
 	// Service is the totalizator; nil answers every field with an internal
 	// error.
 	Service *tote.Service
-	// Hub feeds the subscriptions with this replica's share of the broker.
+	// Hub feeds the user subscriptions with this replica's share of the
+	// broker.
 	Hub *event.Hub
+	// Live is the read model: table subscriptions, their join snapshot and
+	// the table queries read it. nil reads tables from the store.
+	Live *tote.ReadModel
+	// lobby caches the table queries' conversions of the read model.
+	lobby lobbyCache
 	// HoldemHand loads the Casino Hold'em hand a HOLDEM_UPDATED user event
 	// names, as its player may see it; nil leaves UserEvent.holdemHand null.
 	HoldemHand func(ctx context.Context, userID, handID int64) (*model.HoldemHand, error)
@@ -148,6 +154,7 @@ func (a *ToteAPI) CreateTable(ctx context.Context, input model.TableInput) (*mod
 	if err != nil {
 		return nil, err
 	}
+	a.syncLive(ctx, t)
 	return toModelTable(t), nil
 }
 
@@ -184,6 +191,7 @@ func (a *ToteAPI) updateTable(ctx context.Context, tableID string, u tote.Settin
 	if err != nil {
 		return nil, err
 	}
+	a.syncLive(ctx, t)
 	return toModelTable(t), nil
 }
 
@@ -224,6 +232,7 @@ func (a *ToteAPI) setStatus(ctx context.Context, tableID string, fn func(*tote.S
 	if err != nil {
 		return nil, err
 	}
+	a.syncLive(ctx, t)
 	return toModelTable(t), nil
 }
 
@@ -274,6 +283,9 @@ func (a *ToteAPI) Tables(ctx context.Context) ([]model.Table, error) {
 	if err != nil {
 		return nil, err
 	}
+	if a.Live != nil {
+		return a.liveTables(), nil
+	}
 	ts, err := svc.Store().Tables(ctx)
 	if err != nil {
 		return nil, err
@@ -295,6 +307,9 @@ func (a *ToteAPI) Table(ctx context.Context, tableID string) (*model.Table, erro
 	if err != nil {
 		return nil, err
 	}
+	if a.Live != nil {
+		return a.liveTable(ctx, n)
+	}
 	t, err := svc.Store().Table(ctx, n)
 	return nullIfNotFound(t, err, func(t tote.Table) (*model.Table, error) { return toModelTable(t), nil })
 }
@@ -309,6 +324,9 @@ func (a *ToteAPI) TableCurrentDraw(ctx context.Context, obj *model.Table) (*mode
 	if err != nil {
 		return nil, err
 	}
+	if a.Live != nil {
+		return a.liveCurrentDraw(ctx, n)
+	}
 	d, err := svc.Store().LatestDraw(ctx, n)
 	return nullIfNotFound(d, err, func(d tote.Draw) (*model.Draw, error) { return a.drawModel(ctx, svc, d) })
 }
@@ -316,14 +334,6 @@ func (a *ToteAPI) TableCurrentDraw(ctx context.Context, obj *model.Table) (*mode
 // Draw resolves Query.draw: null when there is no such draw.
 func (a *ToteAPI) Draw(ctx context.Context, drawID string) (*model.Draw, error) {
 	return a.drawByID(ctx, drawID)
-}
-
-// TableEventDraw resolves TableEvent.draw: the event's draw as it stands.
-func (a *ToteAPI) TableEventDraw(ctx context.Context, obj *model.TableEvent) (*model.Draw, error) {
-	if obj.DrawID == nil {
-		return nil, nil
-	}
-	return a.drawByID(ctx, *obj.DrawID)
 }
 
 // MyBets resolves Query.myBets: the viewer's bets, newest first.

@@ -149,6 +149,14 @@ func toModelOdds(o *tote.LiveOdds) *model.Odds {
 	}
 	out := &model.Odds{Phase: model.DrawPhase(o.Phase), Boards: int(o.Boards), Exact: o.Exact, Leaders: o.Leaders,
 		Positions: []model.PositionOdds{}, Categories: []model.CategoryOdds{}}
+	street := o.Street
+	if street == "" { // odds stored before Street existed: their phase tells it
+		street = map[tote.Phase]string{tote.PhasePocket: tote.StreetPocket, tote.PhaseFlop: tote.StreetFlop,
+			tote.PhaseTurn: tote.StreetTurn, tote.PhaseDealingRiver: tote.StreetRiver}[o.Phase]
+	}
+	if street != "" {
+		out.Street = ptrTo(model.Street(street))
+	}
 	if out.Leaders == nil {
 		out.Leaders = []int{}
 	}
@@ -230,36 +238,6 @@ func toModelBet(b tote.Bet) *model.Bet {
 	if b.Status != tote.BetAccepted {
 		out.Payout = ptrTo(model.Money(b.Payout))
 		out.SettledAt = ptrTo(b.SettledAt)
-	}
-	return out
-}
-
-// toModelTableEvent converts an outbox event; its draw is resolved lazily.
-func toModelTableEvent(e tote.TableEvent) *model.TableEvent {
-	out := &model.TableEvent{Seq: e.Seq, TableID: id(e.TableID), Type: model.TableEventType(e.Type), At: e.At,
-		Round: roundPtr(e.Round), Cards: e.Cards, Odds: toModelOdds(e.Odds), ClosesAt: e.ClosesAt}
-	if e.DrawID != 0 {
-		out.DrawID = ptrTo(id(e.DrawID))
-	}
-	if e.Position != 0 {
-		out.Position = ptrTo(e.Position)
-	}
-	optional := func(s string) *string {
-		if s == "" {
-			return nil
-		}
-		return &s
-	}
-	out.Street, out.Reason = optional(e.Street), optional(e.Reason)
-	out.Commitment, out.PublicSeed, out.ServerSeed = optional(e.Commitment), optional(e.PublicSeed), optional(e.ServerSeed)
-	if e.MinStake != 0 {
-		out.MinStake = ptrTo(model.Money(e.MinStake))
-	}
-	if e.Pool != nil {
-		out.Pool = ptrTo(toModelPool(*e.Pool))
-	}
-	if e.Result != nil {
-		out.Result = toModelResult(*e.Result)
 	}
 	return out
 }

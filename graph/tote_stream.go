@@ -10,148 +10,235 @@ import (
 	"github.com/pokertote/pokertote/graph/model"
 )
 
-// Subscription buffers: a client whose hub buffer fills is dropped (its
-// stream ends) and reconnects with its last seq.
+// Subscription buffers: a client whose buffer fills is dropped (its stream
+// ends) and reconnects with its last seq.
 const (
-	tableSubBuffer = 256
+	tableSubBuffer = 128
 	userSubBuffer  = 64
-	replayPage     = 200
 )
 
 // TableEvents resolves Subscription.tableEvents. The protocol: subscribe to
-// the hub first, then replay the outbox after afterSeq (or start from the
-// table's current sequence when afterSeq is null), then forward live
-// events, dropping any already sent (seq <= last) and filling a gap (a live
-// seq beyond last+1) from the outbox first. The client therefore sees every
-// seq once, in order. When this replica drops a slow client the stream
-// ends; the client reconnects with the last seq it received.
-func (a *ToteAPI) TableEvents(ctx context.Context, tableID string, afterSeq *int64) (<-chan *model.TableEvent, error) {
+// the read model's decoded events first; then, without afterSeq (or with
+// one more than tote.ReplayBound events behind), send one TableSnapshot of
+// the read model's view; otherwise replay the outbox after afterSeq. Then
+// forward live events, dropping any already sent (seq <= last) and filling
+// a gap (a live seq beyond last+1) from the outbox, or with a fresh
+// snapshot when the gap is longer than the replay bound. The client
+// therefore sees every seq once, in order (a snapshot standing for the
+// events it folds). When this replica drops a slow client the stream ends;
+// the client reconnects with the last seq it received.
+//
+// Under SharedRender the stream runs in the transport's own goroutine
+// (renderTap.pull); otherwise a goroutine feeds the returned channel.
+func (a *ToteAPI) TableEvents(ctx context.Context, tableID string, afterSeq *int64) (<-chan model.TableEvent, error) {
 	svc, err := a.service()
 	if err != nil {
 		return nil, err
 	}
-	if a.Hub == nil {
-		return nil, errs.E(errs.Internal, "the event hub is not configured")
+	if a.Live == nil {
+		return nil, errs.E(errs.Internal, "the table read model is not configured")
 	}
 	n, err := parseID(tableID, "table")
 	if err != nil {
 		return nil, err
 	}
-	sub := a.Hub.Subscribe(event.TableTopic(n), tableSubBuffer)
-	t, err := svc.Store().Table(ctx, n)
+	sub := a.Live.Subscribe(n, tableSubBuffer)
+	lt, err := a.Live.Lookup(ctx, n)
 	if err != nil {
 		sub.Close()
 		return nil, err
 	}
-	last := t.LastSeq
+	s := &tableStream{api: a, store: svc.Store(), live: a.Live, table: n, sub: sub, start: lt}
 	if afterSeq != nil {
+		t, err := svc.Store().Table(ctx, n)
+		if err != nil {
+			sub.Close()
+			return nil, err
+		}
 		if *afterSeq < 0 || *afterSeq > t.LastSeq {
 			sub.Close()
 			return nil, errs.R(errs.Invalid, "INVALID_SEQ", "afterSeq %d is not in the table's stream (its last event is %d)", *afterSeq, t.LastSeq)
 		}
-		// Events before the outbox's retention are gone (issue 13); issue 9's
-		// join snapshot replaces this refusal.
-		if err := tote.ResumeFrom(ctx, svc.Store(), n, *afterSeq); err != nil {
-			sub.Close()
-			return nil, err
+		s.last = *afterSeq
+		s.replay = t.LastSeq-*afterSeq <= tote.ReplayBound
+		if s.replay {
+			// Events pruned from the outbox (EVENT_RETENTION) cannot be
+			// replayed: the snapshot stands for them.
+			switch err := tote.ResumeFrom(ctx, svc.Store(), n, *afterSeq); {
+			case errs.ReasonOf(err) == tote.ReasonEventsPruned:
+				s.replay = false
+			case err != nil:
+				sub.Close()
+				return nil, err
+			}
 		}
-		last = *afterSeq
 	}
-	out := make(chan *model.TableEvent, 1)
-	s := &tableStream{store: svc.Store(), table: n, last: last, out: out}
+	if tap := tapFrom(ctx); tap != nil {
+		context.AfterFunc(ctx, sub.Close)
+		tap.pull = func(ctx context.Context) (tapItem, bool) {
+			it, err := s.next(ctx)
+			if err != nil {
+				s.ended(ctx, err)
+				return tapItem{}, false
+			}
+			return it, true
+		}
+		return tap.forward, nil
+	}
+	out := make(chan model.TableEvent, 1)
 	go func() {
 		defer close(out)
-		defer sub.Close()
-		if err := s.run(ctx, sub); err != nil && ctx.Err() == nil && a.Log != nil {
-			a.Log.InfoContext(ctx, "table stream ended", "table", n, "last", s.last, "err", err)
+		for {
+			it, err := s.next(ctx)
+			if err != nil {
+				s.ended(ctx, err)
+				return
+			}
+			select {
+			case out <- it.event:
+			case <-ctx.Done():
+				s.ended(ctx, ctx.Err())
+				return
+			}
 		}
 	}()
 	return out, nil
 }
 
-// tableStream is one client's table subscription.
+// tableStream is one client's table subscription: next yields its events.
 type tableStream struct {
-	store tote.Store
-	table int64
-	last  int64 // the seq last sent
-	out   chan<- *model.TableEvent
+	api    *ToteAPI
+	store  tote.Store
+	live   *tote.ReadModel
+	table  int64
+	sub    *event.Sub[*tote.TableEvent]
+	start  *tote.LiveTable // the read model's state at subscription
+	last   int64           // the seq last queued (a snapshot's seq counts)
+	replay bool            // start by replaying the outbox after last
+	begun  bool
+	queue  []tapItem
 }
 
-// run replays, then forwards live events until ctx ends or the hub drops
-// the subscription.
-func (s *tableStream) run(ctx context.Context, sub *event.Subscription) error {
-	if err := s.catchUp(ctx, 0); err != nil {
-		return err
-	}
-	for {
+// next returns the next event to send, or why the stream ended.
+func (s *tableStream) next(ctx context.Context) (tapItem, error) {
+	for len(s.queue) == 0 {
+		if !s.begun {
+			s.begun = true
+			var err error
+			if s.replay {
+				err = s.catchUp(ctx, 0)
+			} else {
+				err = s.snapshot(ctx, s.start.View)
+			}
+			if err != nil {
+				return tapItem{}, err
+			}
+			continue
+		}
 		select {
 		case <-ctx.Done():
-			return ctx.Err()
-		case msg, ok := <-sub.C:
+			return tapItem{}, ctx.Err()
+		case e, ok := <-s.sub.C:
 			if !ok {
-				if err := sub.Err(); err != nil {
-					return err
+				if err := s.sub.Err(); err != nil {
+					return tapItem{}, err
 				}
-				return errors.New("subscription closed")
+				return tapItem{}, errors.New("subscription closed")
 			}
-			e, err := tote.DecodeTableEvent(msg)
-			if err != nil || e.Seq <= s.last {
-				continue
-			}
-			if e.Seq > s.last+1 {
-				if err := s.catchUp(ctx, e.Seq-1); err != nil {
-					return err
-				}
-			}
-			if err := s.send(ctx, e); err != nil {
-				return err
+			if err := s.live1(ctx, e); err != nil {
+				return tapItem{}, err
 			}
 		}
 	}
+	it := s.queue[0]
+	s.queue = s.queue[1:]
+	return it, nil
 }
 
-// catchUp sends the outbox's events after s.last, up to seq upTo (0: all).
-func (s *tableStream) catchUp(ctx context.Context, upTo int64) error {
-	for {
-		evs, err := s.store.EventsAfter(ctx, s.table, s.last, replayPage)
-		if err != nil {
-			return err
-		}
-		if len(evs) > 0 && evs[0].Seq > s.last+1 { // pruned meanwhile: never skip silently
-			return errs.R(errs.Invalid, tote.ReasonEventsPruned, "events after %d of this table are no longer kept", s.last)
-		}
-		for _, e := range evs {
-			if upTo > 0 && e.Seq > upTo {
-				return nil
-			}
-			if err := s.send(ctx, e); err != nil {
-				return err
-			}
-		}
-		if len(evs) < replayPage {
-			return nil
-		}
-	}
-}
-
-// send forwards e unless it was sent already.
-func (s *tableStream) send(ctx context.Context, e tote.TableEvent) error {
+// live1 queues live event e after what it reveals was missed.
+func (s *tableStream) live1(ctx context.Context, e *tote.TableEvent) error {
 	if e.Seq <= s.last {
 		return nil
 	}
-	select {
-	case s.out <- toModelTableEvent(e):
-		s.last = e.Seq
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
+	if e.Seq > s.last+1 {
+		if e.Seq-s.last > tote.ReplayBound {
+			// Too far behind to replay: the read model has applied e, so
+			// its view is at e.Seq or later.
+			cur, err := s.live.Lookup(ctx, s.table)
+			if err != nil {
+				return err
+			}
+			return s.snapshot(ctx, cur.View)
+		}
+		if err := s.catchUp(ctx, e.Seq-1); err != nil {
+			return err
+		}
 	}
+	s.send(*e)
+	return nil
+}
+
+// ended closes the subscription and logs why, unless the client left.
+func (s *tableStream) ended(ctx context.Context, err error) {
+	s.sub.Close()
+	if ctx.Err() == nil && s.api.Log != nil {
+		s.api.Log.InfoContext(ctx, "table stream ended", "table", s.table, "last", s.last, "err", err)
+	}
+}
+
+// catchUp queues the outbox's events after s.last, up to seq upTo (0: up
+// to the latest), at most tote.ReplayBound of them: the callers check that
+// the distance is within the bound. When the retained outbox starts after
+// s.last+1 (pruned), it queues a snapshot instead.
+func (s *tableStream) catchUp(ctx context.Context, upTo int64) error {
+	evs, err := s.store.EventsAfter(ctx, s.table, s.last, tote.ReplayBound)
+	if err != nil {
+		return err
+	}
+	if len(evs) > 0 && evs[0].Seq > s.last+1 {
+		// The outbox no longer holds the events after s.last (pruned):
+		// the read model's view stands for them.
+		cur, err := s.live.Lookup(ctx, s.table)
+		if err != nil {
+			return err
+		}
+		return s.snapshot(ctx, cur.View)
+	}
+	for _, e := range evs {
+		if upTo > 0 && e.Seq > upTo {
+			return nil
+		}
+		s.send(e)
+	}
+	return nil
+}
+
+// snapshot queues v as a TableSnapshot.
+func (s *tableStream) snapshot(ctx context.Context, v tote.TableView) error {
+	jp, err := s.api.Jackpot(ctx)
+	if err != nil {
+		return err
+	}
+	s.queue = append(s.queue, tapItem{seq: v.Seq, snapshot: true, event: toModelSnapshot(v, jp)})
+	s.last = v.Seq
+	return nil
+}
+
+// send queues e unless it was queued already.
+func (s *tableStream) send(e tote.TableEvent) {
+	if e.Seq <= s.last {
+		return
+	}
+	if m := toModelTableEvent(e); m != nil {
+		s.queue = append(s.queue, tapItem{seq: e.Seq, event: m})
+	}
+	s.last = e.Seq
 }
 
 // MyEvents resolves Subscription.myEvents: the viewer's bets accepted and
 // settled, balance changes, and Casino Hold'em hand updates. Each message
 // names what changed; the current bet or hand is loaded when forwarded.
-func (a *ToteAPI) MyEvents(ctx context.Context) (<-chan *model.UserEvent, error) {
+func (a *ToteAPI) MyEvents(ctx context.Context) (<-chan model.UserEvent, error) {
 	svc, err := a.service()
 	if err != nil {
 		return nil, err
@@ -164,7 +251,7 @@ func (a *ToteAPI) MyEvents(ctx context.Context) (<-chan *model.UserEvent, error)
 		return nil, err
 	}
 	sub := a.Hub.Subscribe(event.UserTopic(v.UserID), userSubBuffer)
-	out := make(chan *model.UserEvent, 1)
+	out := make(chan model.UserEvent, 1)
 	go func() {
 		defer close(out)
 		defer sub.Close()
@@ -195,31 +282,35 @@ func (a *ToteAPI) MyEvents(ctx context.Context) (<-chan *model.UserEvent, error)
 
 // userEvent converts one user-topic message, loading what it names; nil
 // when there is nothing to forward.
-func (a *ToteAPI) userEvent(ctx context.Context, svc *tote.Service, userID int64, msg []byte) *model.UserEvent {
+func (a *ToteAPI) userEvent(ctx context.Context, svc *tote.Service, userID int64, msg []byte) model.UserEvent {
 	ue, err := event.DecodeUserEvent(msg)
 	if err != nil {
 		return nil
 	}
-	m := &model.UserEvent{Type: model.UserEventType(ue.Type), At: ue.At}
 	switch ue.Type {
 	case event.BetAccepted, event.BetSettled:
 		b, err := svc.Store().Bet(ctx, ue.BetID)
 		if err != nil || b.UserID != userID {
 			return nil
 		}
-		m.Bet = toModelBet(b)
+		if ue.Type == event.BetAccepted {
+			return &model.BetAccepted{At: ue.At, Bet: toModelBet(b)}
+		}
+		return &model.BetSettled{At: ue.At, Bet: toModelBet(b)}
 	case event.BalanceChanged:
-		m.Balance = ptrTo(model.Money(ue.Balance))
+		return &model.BalanceChanged{At: ue.At, Balance: model.Money(ue.Balance)}
 	case event.HoldemUpdated:
-		if a.HoldemHand != nil {
-			h, err := a.HoldemHand(ctx, userID, ue.HoldemHandID)
-			if err != nil && a.Log != nil {
+		if a.HoldemHand == nil {
+			return nil
+		}
+		h, err := a.HoldemHand(ctx, userID, ue.HoldemHandID)
+		if err != nil || h == nil {
+			if err != nil && a.Log != nil && ctx.Err() == nil {
 				a.Log.WarnContext(ctx, "holdem hand not loaded for an event", "hand", ue.HoldemHandID, "err", err)
 			}
-			m.HoldemHand = h
+			return nil
 		}
-	default:
-		return nil
+		return &model.HoldemHandUpdated{At: ue.At, Hand: h}
 	}
-	return m
+	return nil
 }

@@ -2,6 +2,8 @@ package graph_test
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
 	"strconv"
 	"testing"
 	"time"
@@ -27,9 +29,10 @@ func (p hubPublisher) Publish(_ context.Context, topic string, data []byte) erro
 // streamWorld is a table whose dealer records its events (not delivered to
 // the hub, so each test decides what arrives live) and a ToteAPI on a hub.
 type streamWorld struct {
-	h   *totetest.Harness
-	hub *event.Hub
-	api *graph.ToteAPI
+	h    *totetest.Harness
+	hub  *event.Hub
+	live *tote.ReadModel
+	api  *graph.ToteAPI
 }
 
 func newStreamWorld(t *testing.T) *streamWorld {
@@ -42,13 +45,19 @@ func newStreamWorld(t *testing.T) *streamWorld {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &streamWorld{h: h, hub: hub, api: &graph.ToteAPI{Service: svc, Hub: hub}}
+	live := tote.NewReadModel(store, hub, nil, time.Hour)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { defer close(done); _ = live.Run(ctx) }()
+	t.Cleanup(func() { cancel(); <-done })
+	<-live.Ready()
+	return &streamWorld{h: h, hub: hub, live: live, api: &graph.ToteAPI{Service: svc, Hub: hub, Live: live}}
 }
 
 // advance runs the dealer until the outbox holds at least n events.
 func (w *streamWorld) advance(n int) []tote.TableEvent {
 	w.h.T.Helper()
-	for range 1000 {
+	for range 20 * n {
 		if evs := w.h.Events(); len(evs) >= n {
 			return evs
 		}
@@ -62,7 +71,23 @@ func (w *streamWorld) deliver(e tote.TableEvent) {
 	w.hub.Deliver(event.TableTopic(e.TableID), e.Encode())
 }
 
-func (w *streamWorld) subscribe(t *testing.T, ctx context.Context, after *int64) <-chan *model.TableEvent {
+// caughtUp delivers evs as the broker would and waits until the read model
+// has applied the last.
+func (w *streamWorld) caughtUp(evs []tote.TableEvent) {
+	w.h.T.Helper()
+	for _, e := range evs {
+		w.deliver(e)
+	}
+	for range 200 {
+		if lt, ok := w.live.Table(w.h.Table.ID); ok && lt.View.Seq >= evs[len(evs)-1].Seq {
+			return
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	w.h.T.Fatal("the read model did not catch up")
+}
+
+func (w *streamWorld) subscribe(t *testing.T, ctx context.Context, after *int64) <-chan model.TableEvent {
 	t.Helper()
 	ch, err := w.api.TableEvents(ctx, id(w.h.Table.ID), after)
 	if err != nil {
@@ -74,8 +99,16 @@ func (w *streamWorld) subscribe(t *testing.T, ctx context.Context, after *int64)
 func id(n int64) string   { return strconv.FormatInt(n, 10) }
 func itoa(n int64) string { return strconv.FormatInt(n, 10) }
 
+// seqOf is a typed event's seq and a name for messages.
+func seqOf(e model.TableEvent) (int64, string) {
+	b, _ := json.Marshal(e)
+	var m struct{ Seq int64 }
+	_ = json.Unmarshal(b, &m)
+	return m.Seq, fmt.Sprintf("%T", e)
+}
+
 // expect reads the next events and checks their seqs.
-func expect(t *testing.T, ch <-chan *model.TableEvent, seqs ...int64) {
+func expect(t *testing.T, ch <-chan model.TableEvent, seqs ...int64) {
 	t.Helper()
 	for _, want := range seqs {
 		select {
@@ -83,8 +116,11 @@ func expect(t *testing.T, ch <-chan *model.TableEvent, seqs ...int64) {
 			if !ok {
 				t.Fatalf("stream ended, want seq %d", want)
 			}
-			if e.Seq != want {
-				t.Fatalf("got seq %d (%s), want %d", e.Seq, e.Type, want)
+			if seq, typ := seqOf(e); seq != want {
+				t.Fatalf("got seq %d (%s), want %d", seq, typ, want)
+			}
+			if _, snap := e.(*model.TableSnapshot); snap {
+				t.Fatalf("got a snapshot at seq %d, want the event", want)
 			}
 		case <-time.After(2 * time.Second):
 			t.Fatalf("no event, want seq %d", want)
@@ -92,11 +128,29 @@ func expect(t *testing.T, ch <-chan *model.TableEvent, seqs ...int64) {
 	}
 }
 
-func expectNothing(t *testing.T, ch <-chan *model.TableEvent) {
+// expectSnapshot reads the next event and checks it is a snapshot at seq.
+func expectSnapshot(t *testing.T, ch <-chan model.TableEvent, seq int64) *model.TableSnapshot {
 	t.Helper()
 	select {
 	case e := <-ch:
-		t.Fatalf("unexpected seq %d", e.Seq)
+		s, ok := e.(*model.TableSnapshot)
+		if !ok || s.Seq != seq {
+			got, typ := seqOf(e)
+			t.Fatalf("got %s at seq %d, want a snapshot at %d", typ, got, seq)
+		}
+		return s
+	case <-time.After(2 * time.Second):
+		t.Fatalf("no snapshot, want one at seq %d", seq)
+	}
+	return nil
+}
+
+func expectNothing(t *testing.T, ch <-chan model.TableEvent) {
+	t.Helper()
+	select {
+	case e := <-ch:
+		seq, typ := seqOf(e)
+		t.Fatalf("unexpected %s seq %d", typ, seq)
 	case <-time.After(50 * time.Millisecond):
 	}
 }
@@ -126,14 +180,26 @@ func TestTableEventsReplayDedupGap(t *testing.T) {
 	expectNothing(t, ch)
 }
 
-// TestTableEventsFromNow: without afterSeq the stream starts at the
-// table's current sequence, with no replay.
+// TestTableEventsFromNow: without afterSeq the stream starts with one
+// snapshot at the table's current sequence, with no replay.
 func TestTableEventsFromNow(t *testing.T) {
 	w := newStreamWorld(t)
 	evs := w.advance(3)
+	w.caughtUp(evs)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	ch := w.subscribe(t, ctx, nil)
+	snap := expectSnapshot(t, ch, int64(len(evs)))
+	d, err := w.api.Service.Store().LatestDraw(ctx, w.h.Table.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Every pool of the draw, WIN and COMBINATION with a zero row per
+	// selection: 4 rounds × 2 markets + EXPRESS in 2 rounds.
+	if snap.Draw == nil || snap.Draw.DrawID != id(d.ID) || string(snap.Draw.Phase) != string(d.Phase) || len(snap.Draw.Positions) != 2 ||
+		len(snap.Draw.Pools) != 10 || len(snap.Draw.Pools[0].Selections) != 2 || len(snap.Draw.Pools[1].Selections) != 10 {
+		t.Fatalf("snapshot draw %+v, store draw %d in %s", snap.Draw, d.ID, d.Phase)
+	}
 	expectNothing(t, ch)
 	more := w.advance(len(evs) + 1)
 	w.deliver(more[len(evs)])
@@ -153,11 +219,13 @@ func TestTableEventsSlowClientDropped(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	slow := w.subscribe(t, ctx, nil)
+	var fakes []tote.TableEvent
 	for i := range 400 { // the client reads none of these meanwhile
 		e := evs[0]
 		e.Seq = evs[len(evs)-1].Seq + int64(i) + 1
-		w.deliver(e)
+		fakes = append(fakes, e)
 	}
+	w.caughtUp(fakes)
 	n := 0
 	deadline := time.After(5 * time.Second)
 	for {
@@ -192,17 +260,46 @@ func TestMyEvents(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := []*model.UserEvent{<-ch, <-ch}
-	if got[0].Type != model.UserEventTypeBetAccepted || got[0].Bet == nil || got[0].Bet.ID != itoa(b.ID) {
-		t.Errorf("first event %+v", got[0])
+	got := []model.UserEvent{<-ch, <-ch}
+	if e, ok := got[0].(*model.BetAccepted); !ok || e.Bet == nil || e.Bet.ID != itoa(b.ID) {
+		t.Errorf("first event %#v", got[0])
 	}
-	if got[1].Type != model.UserEventTypeBalanceChanged || got[1].Balance == nil || *got[1].Balance != model.Money(900*money.KZT) {
-		t.Errorf("second event %+v", got[1])
+	if e, ok := got[1].(*model.BalanceChanged); !ok || e.Balance != model.Money(900*money.KZT) {
+		t.Errorf("second event %#v", got[1])
 	}
-	// Someone else's bet id on this user's topic is not forwarded.
+	// Someone else's bet id on this user's topic is not forwarded, nor a
+	// Hold'em update without a loader; the balance change after them is.
 	w.hub.Deliver(event.UserTopic(7), event.UserEvent{Type: event.BetSettled, BetID: b.ID + 1000}.Encode())
 	w.hub.Deliver(event.UserTopic(7), event.UserEvent{Type: event.HoldemUpdated, HoldemHandID: 3}.Encode())
-	if e := <-ch; e.Type != model.UserEventTypeHoldemUpdated || e.HoldemHand != nil {
-		t.Errorf("holdem event without a loader: %+v", e)
+	w.hub.Deliver(event.UserTopic(7), event.UserEvent{Type: event.BalanceChanged, Balance: 5}.Encode())
+	if e, ok := (<-ch).(*model.BalanceChanged); !ok || e.Balance != 5 {
+		t.Errorf("after skipped events got %#v", e)
 	}
+}
+
+// TestTableEventsReplayIsBounded: a client resuming further behind than
+// tote.ReplayBound gets one snapshot at the table's current seq instead of
+// hundreds of historic events, then live events; one resuming within the
+// bound gets the replay.
+func TestTableEventsReplayIsBounded(t *testing.T) {
+	w := newStreamWorld(t)
+	evs := w.advance(tote.ReplayBound + 20)
+	w.caughtUp(evs)
+	last := evs[len(evs)-1].Seq
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	old := int64(3)
+	ch := w.subscribe(t, ctx, &old)
+	snap := expectSnapshot(t, ch, last)
+	if snap.Draw == nil {
+		t.Fatal("snapshot without the current draw")
+	}
+	expectNothing(t, ch)
+	more := w.advance(len(evs) + 1)
+	w.caughtUp(more[len(evs):])
+	expect(t, ch, last+1)
+
+	recent := last - 5
+	ch2 := w.subscribe(t, ctx, &recent)
+	expect(t, ch2, last-4, last-3, last-2, last-1, last, last+1)
 }

@@ -28,25 +28,36 @@ var ErrSlowConsumer = errors.New("event: subscriber too slow, dropped")
 // ErrHubClosed closes subscriptions when the hub shuts down.
 var ErrHubClosed = errors.New("event: hub closed")
 
-// Hub fans messages out to local subscribers by topic. It is safe for
+// Hub fans broker messages (bytes) out to local subscribers by topic.
+type Hub = Fanout[[]byte]
+
+// Subscription is a Hub subscriber.
+type Subscription = Sub[[]byte]
+
+// NewHub returns an empty hub.
+func NewHub() *Hub { return NewFanout[[]byte]() }
+
+// Fanout fans messages of type T out to local subscribers by topic: the
+// Hub carries broker bytes, and a process decodes each message once and
+// fans the decoded value out through another Fanout. It is safe for
 // concurrent use; Deliver never blocks on a subscriber.
-type Hub struct {
+type Fanout[T any] struct {
 	mu     sync.RWMutex
-	topics map[string]map[*Subscription]struct{}
+	topics map[string]map[*Sub[T]]struct{}
 	closed bool
 }
 
-// NewHub returns an empty hub.
-func NewHub() *Hub {
-	return &Hub{topics: make(map[string]map[*Subscription]struct{})}
+// NewFanout returns an empty fan-out.
+func NewFanout[T any]() *Fanout[T] {
+	return &Fanout[T]{topics: make(map[string]map[*Sub[T]]struct{})}
 }
 
-// Subscription receives the messages of one topic on C until it is closed;
-// then Err tells why.
-type Subscription struct {
-	C     <-chan []byte
-	c     chan []byte
-	hub   *Hub
+// Sub receives the messages of one topic on C until it is closed; then Err
+// tells why.
+type Sub[T any] struct {
+	C     <-chan T
+	c     chan T
+	hub   *Fanout[T]
 	topic string
 	once  sync.Once
 	mu    sync.Mutex
@@ -55,12 +66,12 @@ type Subscription struct {
 }
 
 // Subscribe registers a subscriber to topic with room for buffer messages.
-func (h *Hub) Subscribe(topic string, buffer int) *Subscription {
+func (h *Fanout[T]) Subscribe(topic string, buffer int) *Sub[T] {
 	if buffer < 1 {
 		buffer = 1
 	}
-	c := make(chan []byte, buffer)
-	s := &Subscription{C: c, c: c, hub: h, topic: topic, done: make(chan struct{})}
+	c := make(chan T, buffer)
+	s := &Sub[T]{C: c, c: c, hub: h, topic: topic, done: make(chan struct{})}
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if h.closed {
@@ -69,7 +80,7 @@ func (h *Hub) Subscribe(topic string, buffer int) *Subscription {
 	}
 	subs := h.topics[topic]
 	if subs == nil {
-		subs = make(map[*Subscription]struct{})
+		subs = make(map[*Sub[T]]struct{})
 		h.topics[topic] = subs
 	}
 	subs[s] = struct{}{}
@@ -78,8 +89,8 @@ func (h *Hub) Subscribe(topic string, buffer int) *Subscription {
 
 // Deliver hands data to every subscriber of topic. A subscriber whose buffer
 // is full is closed with ErrSlowConsumer.
-func (h *Hub) Deliver(topic string, data []byte) {
-	var slow []*Subscription
+func (h *Fanout[T]) Deliver(topic string, data T) {
+	var slow []*Sub[T]
 	h.mu.RLock()
 	for s := range h.topics[topic] {
 		select {
@@ -95,17 +106,17 @@ func (h *Hub) Deliver(topic string, data []byte) {
 }
 
 // Subscribers reports how many subscriptions topic has (for metrics and tests).
-func (h *Hub) Subscribers(topic string) int {
+func (h *Fanout[T]) Subscribers(topic string) int {
 	h.mu.RLock()
 	defer h.mu.RUnlock()
 	return len(h.topics[topic])
 }
 
 // Close closes every subscription with ErrHubClosed.
-func (h *Hub) Close() {
+func (h *Fanout[T]) Close() {
 	h.mu.Lock()
 	h.closed = true
-	var all []*Subscription
+	var all []*Sub[T]
 	for _, subs := range h.topics {
 		for s := range subs {
 			all = append(all, s)
@@ -118,20 +129,20 @@ func (h *Hub) Close() {
 }
 
 // Close unsubscribes; C is closed and Err returns nil.
-func (s *Subscription) Close() { s.close(nil) }
+func (s *Sub[T]) Close() { s.close(nil) }
 
 // Done is closed when the subscription ends.
-func (s *Subscription) Done() <-chan struct{} { return s.done }
+func (s *Sub[T]) Done() <-chan struct{} { return s.done }
 
 // Err reports why the subscription ended: nil after Close, ErrSlowConsumer
 // or ErrHubClosed otherwise.
-func (s *Subscription) Err() error {
+func (s *Sub[T]) Err() error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.err
 }
 
-func (s *Subscription) close(err error) {
+func (s *Sub[T]) close(err error) {
 	s.hub.mu.Lock()
 	defer s.hub.mu.Unlock()
 	s.closeLocked(err)
@@ -139,7 +150,7 @@ func (s *Subscription) close(err error) {
 
 // closeLocked must be called with the hub's write lock held, so that no
 // Deliver is sending on the channel while it is closed.
-func (s *Subscription) closeLocked(err error) {
+func (s *Sub[T]) closeLocked(err error) {
 	s.once.Do(func() {
 		if subs := s.hub.topics[s.topic]; subs != nil {
 			delete(subs, s)

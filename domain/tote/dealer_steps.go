@@ -167,7 +167,8 @@ func (d *Dealer) openDraw(ctx context.Context) error {
 		}
 		closes := nd.RoundClosesAt
 		return stepResult{draw: &nd, table: &t, events: []TableEvent{
-			{TableID: t.ID, DrawID: nd.ID, Type: EventDrawOpened, At: now, Commitment: cards.FormatCommitment(nd.Commitment), MinStake: nd.MinStake, Odds: pre, Beacons: plan.withoutSignatures()},
+			{TableID: t.ID, DrawID: nd.ID, Type: EventDrawOpened, At: now, Commitment: cards.FormatCommitment(nd.Commitment), MinStake: nd.MinStake, Odds: pre,
+				Number: nd.Number, Seats: nd.Positions, Beacons: plan.withoutSignatures()},
 			{TableID: t.ID, DrawID: nd.ID, Type: EventRoundOpened, At: now, Round: RoundPreDeal, ClosesAt: &closes},
 		}}, nil
 	})
@@ -201,8 +202,7 @@ func (d *Dealer) closeRound(ctx context.Context) error {
 		dr.Phase, dr.RoundClosesAt = dealingPhase(r), time.Time{}
 		dr.NextStepAt = now.Add(d.svc.scaled(d.table.Settings.CardInterval))
 		if dr.Beacons != nil { // the street is dealt once its beacon round is out
-			at := dr.Beacons.Chain.RoundTime(dr.Beacons.Rounds[r-1])
-			dr.NextStepAt = maxTime(now, at).Add(d.svc.scaled(d.table.Settings.CardInterval))
+			dr.NextStepAt = dr.Beacons.cardDue(r, 0, d.svc.scaled(d.table.Settings.CardInterval))
 		}
 		nd, err := tx.UpdateDraw(ctx, dr)
 		if err != nil {
@@ -255,16 +255,49 @@ func (d *Dealer) dealCards(ctx context.Context, act action) error {
 		ev.Street, ev.Cards = StreetRiver, []string{deal.River.String()}
 	}
 	streetDone := open != 0 || act == actDealRiver
+	// A version-2 draw's next round closes at its committed deadline, so it
+	// opens with the cards and the odds follow in their own step: the time
+	// the odds take is never taken from the players' betting round.
+	oddsAfter := streetDone && d.odds != nil && next.Beacons != nil && open != 0
 	var odds *LiveOdds
-	if streetDone && d.odds != nil {
+	if streetDone && d.odds != nil && !oddsAfter {
 		o, err := d.odds.Live(ctx, next.Pockets, next.Board)
 		if err != nil {
 			return err
 		}
 		odds = &o
 	}
-	return d.commit(ctx, Exclusive, func(ctx context.Context, tx Tx, dr Draw) (stepResult, error) {
+	err := d.commit(ctx, Exclusive, func(ctx context.Context, tx Tx, dr Draw) (stepResult, error) {
 		return d.applyDeal(ctx, tx, dr, next, ev, open, odds)
+	})
+	if err != nil || !oddsAfter {
+		return err
+	}
+	return d.publishOdds(ctx, next, open)
+}
+
+// publishOdds computes the live odds of the cards dealt so far and stores
+// and publishes them while round open takes bets. A failure is logged, not
+// retried: the cards and the round are already out, and the next street
+// brings fresh odds.
+func (d *Dealer) publishOdds(ctx context.Context, dealt Draw, open Round) error {
+	o, err := d.odds.Live(ctx, dealt.Pockets, dealt.Board)
+	if err != nil {
+		d.log.WarnContext(ctx, "live odds not computed", "draw", dealt.ID, "err", err)
+		return nil
+	}
+	return d.commit(ctx, Exclusive, func(ctx context.Context, tx Tx, dr Draw) (stepResult, error) {
+		if dr.Phase != bettingPhase(open) {
+			return stepResult{draw: &dr}, nil
+		}
+		dr.Odds = &o
+		nd, err := tx.UpdateDraw(ctx, dr)
+		if err != nil {
+			return stepResult{}, err
+		}
+		return stepResult{draw: &nd, events: []TableEvent{
+			{TableID: dr.TableID, DrawID: dr.ID, Type: EventOddsUpdated, At: d.svc.clock.Now(), Odds: &o},
+		}}, nil
 	})
 }
 
@@ -275,8 +308,14 @@ func (d *Dealer) applyDeal(ctx context.Context, tx Tx, dr, next Draw, ev TableEv
 	now := d.svc.clock.Now()
 	dr.Pockets, dr.Board, dr.Burns, dr.Beacons = next.Pockets, next.Board, next.Burns, next.Beacons
 	ev.At = now
+	ev.Board, ev.Hands = cardStrings(dr.Board), PositionStates(dr)
 	events := []TableEvent{ev}
 	dr.NextStepAt = now.Add(d.svc.scaled(d.table.Settings.CardInterval))
+	if dr.Beacons != nil && ev.Street == StreetPocket && open == 0 {
+		// Pockets keep to the committed timetable: a slow step does not push
+		// the later ones (and the next round's opening) further back.
+		dr.NextStepAt = dr.Beacons.cardDue(RoundPreDeal, len(dr.Pockets), d.svc.scaled(d.table.Settings.CardInterval))
+	}
 	if odds != nil {
 		dr.Odds = odds
 		events = append(events, TableEvent{TableID: dr.TableID, DrawID: dr.ID, Type: EventOddsUpdated, At: now, Odds: odds})
@@ -305,7 +344,7 @@ func (d *Dealer) poolEvents(ctx context.Context, tx Tx, dr Draw, r Round) (stepR
 	if err != nil {
 		return stepResult{}, err
 	}
-	views, err := BuildPoolViews(totals, dr.Pool)
+	views, err := RoundPoolViews(totals, dr.Pool, dr.Positions, r)
 	if err != nil {
 		return stepResult{}, err
 	}

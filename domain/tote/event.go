@@ -61,6 +61,17 @@ type TableEvent struct {
 	// street will be drawn from (docs/fairness.md).
 	Beacons *DrawBeacons `json:"beacons,omitempty"`
 
+	// Number is the draw's number within its table (DRAW_OPENED), and
+	// Seats its number of positions.
+	Number int64 `json:"number,omitempty"`
+	Seats  int   `json:"seats,omitempty"`
+	// Board is the whole board after the card (CARDS_DEALT), and Hands
+	// every position's cards, best hand and status after it (CARDS_DEALT,
+	// DRAW_SETTLED, DRAW_VOIDED): what a table view draws, frozen at the
+	// event, so a replayed event never reads today's state.
+	Board []string        `json:"board,omitempty"`
+	Hands []PositionState `json:"hands,omitempty"`
+
 	Odds   *LiveOdds   `json:"odds,omitempty"`
 	Pool   *PoolView   `json:"pool,omitempty"`
 	Result *DrawResult `json:"result,omitempty"`
@@ -101,4 +112,38 @@ type SelectionView struct {
 	Stake     money.Amount `json:"stake"`
 	Bets      int          `json:"bets"`
 	Implied   money.Coef   `json:"implied"`
+}
+
+// PositionState is one position as a table view draws it at an event: its
+// cards, its best five with the board so far and its status.
+type PositionState struct {
+	Number int      `json:"number"`
+	Cards  []string `json:"cards,omitempty"`
+	// Best is nil before the flop (or before the position's pocket).
+	Best   *BestHand `json:"best,omitempty"`
+	Status string    `json:"status"`
+}
+
+// BestHand is a position's best five cards with the board so far.
+type BestHand struct {
+	Category    Combination `json:"category"`
+	Description string      `json:"description"`
+	Cards       []string    `json:"cards"`
+}
+
+// PositionStates freezes d's positions (PositionViews) into event form.
+func PositionStates(d Draw) []PositionState {
+	views := d.PositionViews()
+	out := make([]PositionState, len(views))
+	for i, v := range views {
+		ps := PositionState{Number: v.Number, Status: v.Status}
+		if len(v.Cards) > 0 {
+			ps.Cards = cardStrings(v.Cards)
+		}
+		if v.Best != 0 {
+			ps.Best = &BestHand{Category: v.Best.Category(), Description: v.Best.Describe(), Cards: cardStrings(v.BestFive[:])}
+		}
+		out[i] = ps
+	}
+	return out
 }

@@ -86,6 +86,14 @@ func planBeacons(c beacon.Chain, open time.Time, s schedule) DrawBeacons {
 	return b
 }
 
+// cardDue is when the (k+1)-th card step of the street drawn after betting
+// round r closes is due by the committed timetable: k+1 card intervals after
+// the street's beacon round is published. A step running late is due at
+// once, so lateness never adds up along the street.
+func (b *DrawBeacons) cardDue(r Round, k int, card time.Duration) time.Time {
+	return b.Chain.RoundTime(b.Rounds[r-1]).Add(time.Duration(k+1) * card)
+}
+
 // randomness returns the verified randomness of the streets fetched so
 // far, in street order (stops at the first street without a signature).
 func (b *DrawBeacons) randomness() [][32]byte {

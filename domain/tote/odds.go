@@ -12,7 +12,13 @@ import (
 // board so far. It is stored on the draw and published with the card
 // events.
 type LiveOdds struct {
+	// Phase is the draw's phase when the odds were computed. After the
+	// river that is still DEALING_RIVER (the draw is not settled yet), so
+	// Street is what says which cards the odds are for.
 	Phase Phase `json:"phase"`
+	// Street is the last street the odds include (POCKET, FLOP, TURN,
+	// RIVER); empty before the deal.
+	Street string `json:"street,omitempty"`
 	// Boards is the number of boards enumerated exactly; 0 before the deal.
 	Boards int64 `json:"boards"`
 	// SampleSize labels an estimated category distribution (before the

@@ -61,7 +61,7 @@ func (e *ExactOdds) Live(_ context.Context, pockets [][2]cards.Card, board []car
 	if err != nil {
 		return LiveOdds{}, err
 	}
-	o := LiveOdds{Phase: streetPhase(len(board)), Boards: r.Boards, Exact: true}
+	o := LiveOdds{Phase: streetPhase(len(board)), Street: StreetOf(len(board)), Boards: r.Boards, Exact: true}
 	for i, p := range r.Positions {
 		o.Positions = append(o.Positions, PositionOdds{
 			Position: i + 1, Win: p.WinProbability(), Tie: p.TieProbability(), Equity: p.Equity(),
@@ -88,4 +88,18 @@ func streetPhase(n int) Phase {
 		return PhaseTurn
 	}
 	return PhaseDealingRiver
+}
+
+// StreetOf names the street a board of n cards completes: POCKET (no board
+// yet), FLOP, TURN or RIVER.
+func StreetOf(n int) string {
+	switch n {
+	case 0:
+		return StreetPocket
+	case 3:
+		return StreetFlop
+	case 4:
+		return StreetTurn
+	}
+	return StreetRiver
 }

@@ -72,3 +72,75 @@ type poolSignature struct {
 }
 
 func signatureOf(v PoolView) poolSignature { return poolSignature{bets: v.Bets, gross: v.Gross} }
+
+// RoundPoolViews is every pool of round r on a table of n positions, each
+// listing every selection of its market with zero rows for unbacked ones
+// (what a table view draws), except EXPRESS, which lists only the coupons
+// backed so far: its n³ possible coupons are too many to show as rows.
+func RoundPoolViews(totals []SelectionTotal, cfg PoolConfig, n int, r Round) ([]PoolView, error) {
+	var mine []SelectionTotal
+	for _, t := range totals {
+		if t.Round == r {
+			mine = append(mine, t)
+		}
+	}
+	backed, err := BuildPoolViews(mine, cfg)
+	if err != nil {
+		return nil, err
+	}
+	var out []PoolView
+	for _, m := range Markets {
+		if !m.Offers(r) {
+			continue
+		}
+		v := EmptyPoolView(PoolKey{Round: r, Market: m}, n)
+		for _, b := range backed {
+			if b.Market == m {
+				v = mergeZeroRows(b, v)
+			}
+		}
+		out = append(out, v)
+	}
+	return out, nil
+}
+
+// EmptyPoolView is pool k before any bet: every WIN and COMBINATION
+// selection with no stake.
+func EmptyPoolView(k PoolKey, n int) PoolView {
+	v := PoolView{Round: k.Round, Market: k.Market, Selections: []SelectionView{}}
+	switch k.Market {
+	case MarketWin:
+		for p := 1; p <= n; p++ {
+			v.Selections = append(v.Selections, SelectionView{Selection: WinSelection(p).String()})
+		}
+	case MarketCombination:
+		for c := range NumCombinations {
+			v.Selections = append(v.Selections, SelectionView{Selection: CombinationSelection(Combination(c)).String()})
+		}
+	}
+	return v
+}
+
+// mergeZeroRows is backed with a zero row added for every selection of
+// empty that backed lacks, in empty's order (then backed's extras).
+func mergeZeroRows(backed, empty PoolView) PoolView {
+	have := make(map[string]SelectionView, len(backed.Selections))
+	for _, s := range backed.Selections {
+		have[s.Selection] = s
+	}
+	sels := make([]SelectionView, 0, len(empty.Selections)+len(backed.Selections))
+	for _, s := range empty.Selections {
+		if b, ok := have[s.Selection]; ok {
+			s = b
+			delete(have, s.Selection)
+		}
+		sels = append(sels, s)
+	}
+	for _, s := range backed.Selections {
+		if _, ok := have[s.Selection]; ok {
+			sels = append(sels, s)
+		}
+	}
+	backed.Selections = sels
+	return backed
+}

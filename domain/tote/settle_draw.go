@@ -198,7 +198,8 @@ func (s *Service) finishInTx(ctx context.Context, tx Tx, d Draw, t Table, res Dr
 	if phase == PhaseVoid {
 		typ = EventDrawVoided
 	}
-	ev := TableEvent{TableID: d.TableID, DrawID: d.ID, Type: typ, At: now, Result: &res, ServerSeed: res.ServerSeed, Reason: d.VoidReason}
+	ev := TableEvent{TableID: d.TableID, DrawID: d.ID, Type: typ, At: now, Result: &res, ServerSeed: res.ServerSeed, Reason: d.VoidReason,
+		Board: cardStrings(d.Board), Hands: PositionStates(d)}
 	out := stepResult{draw: &nd, events: []TableEvent{ev}}
 	for _, o := range outcomes {
 		out.notes = append(out.notes, userNote{userID: o.userID, ev: event.UserEvent{Type: event.BetSettled, At: now, BetID: o.BetID}})

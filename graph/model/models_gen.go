@@ -10,6 +10,16 @@ import (
 	"time"
 )
 
+// One event of a table's stream. seq increases by one per event of the table: a client that reconnects with its last seq receives everything after it, without gaps or duplicates.
+type TableEvent interface {
+	IsTableEvent()
+}
+
+// One event of the signed-in user's private stream; __typename discriminates.
+type UserEvent interface {
+	IsUserEvent()
+}
+
 // An affiliate's API key, without its secret.
 type APIKey struct {
 	// The key's public id (the part after ptk_).
@@ -41,6 +51,14 @@ type AuthPayload struct {
 	RefreshTokenExpiresAt time.Time `json:"refreshTokenExpiresAt"`
 	User                  *User     `json:"user"`
 }
+
+type BalanceChanged struct {
+	At time.Time `json:"at"`
+	// The wallet balance after the change.
+	Balance Money `json:"balance"`
+}
+
+func (BalanceChanged) IsUserEvent() {}
 
 // A beacon chain: drand's quicknet, or the server's own local chain (which proves nothing to players).
 type BeaconChain struct {
@@ -93,10 +111,45 @@ type Bet struct {
 	SettledAt *time.Time `json:"settledAt,omitempty"`
 }
 
+// A bet of the user's was accepted (the bet as it stands when forwarded).
+type BetAccepted struct {
+	At  time.Time `json:"at"`
+	Bet *Bet      `json:"bet"`
+}
+
+func (BetAccepted) IsUserEvent() {}
+
 type BetPage struct {
 	Items      []Bet   `json:"items"`
 	NextCursor *string `json:"nextCursor,omitempty"`
 }
+
+// A bet of the user's was settled or refunded.
+type BetSettled struct {
+	At  time.Time `json:"at"`
+	Bet *Bet      `json:"bet"`
+}
+
+func (BetSettled) IsUserEvent() {}
+
+// Cards dealt: one position's pocket, or the flop, turn or river. Carries the board and every position after the card.
+type CardsDealt struct {
+	Seq     int64     `json:"seq"`
+	TableID string    `json:"tableId"`
+	At      time.Time `json:"at"`
+	DrawID  string    `json:"drawId"`
+	Street  Street    `json:"street"`
+	// POCKET: the position dealt.
+	Position *int `json:"position,omitempty"`
+	// The cards dealt by this event.
+	Cards []string `json:"cards"`
+	// The whole board after this event.
+	Board []string `json:"board"`
+	// Every position after this event: cards, best hand with the board so far, status.
+	Positions []Position `json:"positions"`
+}
+
+func (CardsDealt) IsTableEvent() {}
 
 type CashInput struct {
 	UserID         string  `json:"userId"`
@@ -169,6 +222,24 @@ type Draw struct {
 	ResultJSON *string `json:"resultJson,omitempty"`
 }
 
+// A draw opened: round PRE_DEAL follows (RoundOpened).
+type DrawOpened struct {
+	Seq     int64     `json:"seq"`
+	TableID string    `json:"tableId"`
+	At      time.Time `json:"at"`
+	DrawID  string    `json:"drawId"`
+	Number  int       `json:"number"`
+	// Number of positions dealt (named seats so it never clashes with the positions lists of other events in one selection).
+	Seats    int   `json:"seats"`
+	MinStake Money `json:"minStake"`
+	// SHA-256 of the server seed (hex).
+	Commitment string `json:"commitment"`
+	// The pre-deal odds.
+	Odds *Odds `json:"odds,omitempty"`
+}
+
+func (DrawOpened) IsTableEvent() {}
+
 type DrawPage struct {
 	Items      []Draw  `json:"items"`
 	NextCursor *string `json:"nextCursor,omitempty"`
@@ -181,6 +252,46 @@ type DrawResult struct {
 	LeadersAfterTurn []int         `json:"leadersAfterTurn"`
 	Pools            []PoolResult  `json:"pools"`
 	SettledAt        time.Time     `json:"settledAt"`
+}
+
+type DrawSettled struct {
+	Seq     int64       `json:"seq"`
+	TableID string      `json:"tableId"`
+	At      time.Time   `json:"at"`
+	DrawID  string      `json:"drawId"`
+	Result  *DrawResult `json:"result"`
+	// The server seed, revealed (hex).
+	ServerSeed string `json:"serverSeed"`
+	// Every position with its final status (WIN or LOSS).
+	Positions []Position `json:"positions"`
+}
+
+func (DrawSettled) IsTableEvent() {}
+
+// A draw as a table view renders it at a snapshot.
+type DrawSnapshot struct {
+	DrawID    string        `json:"drawId"`
+	Number    int           `json:"number"`
+	Phase     DrawPhase     `json:"phase"`
+	OpenRound *BettingRound `json:"openRound,omitempty"`
+	// When the open round closes (server time).
+	RoundClosesAt *time.Time `json:"roundClosesAt,omitempty"`
+	MinStake      Money      `json:"minStake"`
+	// SHA-256 of the server seed (hex).
+	Commitment string `json:"commitment"`
+	// Fixed when round 1 closes (hex).
+	PublicSeed *string `json:"publicSeed,omitempty"`
+	// Revealed when the draw is over (hex).
+	ServerSeed *string  `json:"serverSeed,omitempty"`
+	Board      []string `json:"board"`
+	// Every position with its cards, best hand and status.
+	Positions []Position `json:"positions"`
+	Odds      *Odds      `json:"odds,omitempty"`
+	// Every pool of the draw, every WIN and COMBINATION selection listed (zero rows for unbacked ones); EXPRESS lists its backed coupons.
+	Pools []Pool `json:"pools"`
+	// Once settled or voided.
+	Result     *DrawResult `json:"result,omitempty"`
+	VoidReason *string     `json:"voidReason,omitempty"`
 }
 
 type DrawVerification struct {
@@ -197,6 +308,19 @@ type DrawVerification struct {
 	Beacon   *string  `json:"beacon,omitempty"`
 	Problems []string `json:"problems"`
 }
+
+type DrawVoided struct {
+	Seq     int64       `json:"seq"`
+	TableID string      `json:"tableId"`
+	At      time.Time   `json:"at"`
+	DrawID  string      `json:"drawId"`
+	Reason  string      `json:"reason"`
+	Result  *DrawResult `json:"result"`
+	// The server seed, revealed (hex).
+	ServerSeed string `json:"serverSeed"`
+}
+
+func (DrawVoided) IsTableEvent() {}
 
 type ExpressCategoryResult struct {
 	// 1: guessed 3 of 3; 2: guessed at least 2 of 3.
@@ -303,6 +427,14 @@ type HoldemHandPage struct {
 	NextCursor *string      `json:"nextCursor,omitempty"`
 }
 
+// A Casino Hold'em hand of the user's changed.
+type HoldemHandUpdated struct {
+	At   time.Time   `json:"at"`
+	Hand *HoldemHand `json:"hand"`
+}
+
+func (HoldemHandUpdated) IsUserEvent() {}
+
 type HoldemSettings struct {
 	// Per box.
 	MinAnte Money `json:"minAnte"`
@@ -355,8 +487,10 @@ type Mutation struct {
 }
 
 type Odds struct {
-	// The deal state these odds are for.
+	// The draw's phase when these odds were computed (after the river that is still DEALING_RIVER): use street.
 	Phase DrawPhase `json:"phase"`
+	// The last street these odds include; null before the deal.
+	Street *Street `json:"street,omitempty"`
 	// Boards enumerated exactly; 0 before the deal.
 	Boards int `json:"boards"`
 	// Before the deal, the category distribution is an estimate over this many samples.
@@ -367,6 +501,17 @@ type Odds struct {
 	// Leaders with the board so far (after the flop or turn).
 	Leaders []int `json:"leaders"`
 }
+
+type OddsUpdated struct {
+	Seq     int64     `json:"seq"`
+	TableID string    `json:"tableId"`
+	At      time.Time `json:"at"`
+	DrawID  string    `json:"drawId"`
+	// Never null on this event; nullable only so that it merges with DrawOpened.odds in one selection.
+	Odds *Odds `json:"odds,omitempty"`
+}
+
+func (OddsUpdated) IsTableEvent() {}
 
 type PaytableLine struct {
 	Category HandCategory `json:"category"`
@@ -427,6 +572,17 @@ type PoolResult struct {
 	RefundReason        *string                 `json:"refundReason,omitempty"`
 }
 
+// A pool's totals changed; the pool lists every selection of its market (EXPRESS: every backed coupon).
+type PoolUpdated struct {
+	Seq     int64     `json:"seq"`
+	TableID string    `json:"tableId"`
+	At      time.Time `json:"at"`
+	DrawID  string    `json:"drawId"`
+	Pool    *Pool     `json:"pool"`
+}
+
+func (PoolUpdated) IsTableEvent() {}
+
 type Position struct {
 	Number int `json:"number"`
 	// Empty before the deal.
@@ -457,6 +613,30 @@ type RegisterInput struct {
 	Name        string `json:"name"`
 	DateOfBirth Date   `json:"dateOfBirth"`
 }
+
+type RoundClosed struct {
+	Seq     int64        `json:"seq"`
+	TableID string       `json:"tableId"`
+	At      time.Time    `json:"at"`
+	DrawID  string       `json:"drawId"`
+	Round   BettingRound `json:"round"`
+	// Round PRE_DEAL only: the public seed fixed by the round's bets (hex).
+	PublicSeed *string `json:"publicSeed,omitempty"`
+}
+
+func (RoundClosed) IsTableEvent() {}
+
+type RoundOpened struct {
+	Seq     int64        `json:"seq"`
+	TableID string       `json:"tableId"`
+	At      time.Time    `json:"at"`
+	DrawID  string       `json:"drawId"`
+	Round   BettingRound `json:"round"`
+	// When the round closes (server time).
+	ClosesAt time.Time `json:"closesAt"`
+}
+
+func (RoundOpened) IsTableEvent() {}
 
 type SelectionTotal struct {
 	Selection string `json:"selection"`
@@ -493,37 +673,6 @@ type Table struct {
 	LastSeq int64 `json:"lastSeq"`
 }
 
-// One event of a table's stream. seq increases by one per event of the table: a client that reconnects with its last seq receives everything after it, without gaps or duplicates.
-type TableEvent struct {
-	Seq     int64          `json:"seq"`
-	TableID string         `json:"tableId"`
-	DrawID  *string        `json:"drawId,omitempty"`
-	Type    TableEventType `json:"type"`
-	At      time.Time      `json:"at"`
-	Round   *BettingRound  `json:"round,omitempty"`
-	// CARDS_DEALT: which cards, e.g. pocket of position 3, or the flop.
-	Cards    []string `json:"cards,omitempty"`
-	Position *int     `json:"position,omitempty"`
-	// CARDS_DEALT: POCKET, FLOP, TURN or RIVER.
-	Street *string     `json:"street,omitempty"`
-	Odds   *Odds       `json:"odds,omitempty"`
-	Pool   *Pool       `json:"pool,omitempty"`
-	Result *DrawResult `json:"result,omitempty"`
-	Reason *string     `json:"reason,omitempty"`
-	// ROUND_OPENED: when the round closes (server time).
-	ClosesAt *time.Time `json:"closesAt,omitempty"`
-	// DRAW_OPENED: the minimum stake of the draw.
-	MinStake *Money `json:"minStake,omitempty"`
-	// DRAW_OPENED: SHA-256 of the server seed (hex).
-	Commitment *string `json:"commitment,omitempty"`
-	// ROUND_CLOSED of round 1 (PRE_DEAL): the public seed fixed by the round's bets (hex).
-	PublicSeed *string `json:"publicSeed,omitempty"`
-	// DRAW_SETTLED, DRAW_VOIDED: the server seed, revealed (hex).
-	ServerSeed *string `json:"serverSeed,omitempty"`
-	// The draw as it stands now (loaded when asked for).
-	Draw *Draw `json:"draw,omitempty"`
-}
-
 type TableInput struct {
 	Name           string   `json:"name"`
 	Positions      int      `json:"positions"`
@@ -535,6 +684,22 @@ type TableInput struct {
 	ResultSeconds  *int     `json:"resultSeconds,omitempty"`
 	ExpressShares  []string `json:"expressShares,omitempty"`
 }
+
+type TablePaused struct {
+	Seq     int64     `json:"seq"`
+	TableID string    `json:"tableId"`
+	At      time.Time `json:"at"`
+}
+
+func (TablePaused) IsTableEvent() {}
+
+type TableResumed struct {
+	Seq     int64     `json:"seq"`
+	TableID string    `json:"tableId"`
+	At      time.Time `json:"at"`
+}
+
+func (TableResumed) IsTableEvent() {}
 
 type TableSettings struct {
 	// Copied into each draw when it opens; changes apply from the next draw.
@@ -562,6 +727,21 @@ type TableSettingsInput struct {
 	ExpressShares  []string `json:"expressShares,omitempty"`
 }
 
+// Everything a table view renders, as of seq: the first event of a join (and sent again when a client fell too far behind to replay). Replace the client's state with it; live events follow from seq + 1.
+type TableSnapshot struct {
+	Seq     int64  `json:"seq"`
+	TableID string `json:"tableId"`
+	// When event seq happened.
+	At     time.Time   `json:"at"`
+	Status TableStatus `json:"status"`
+	// The current draw (or the last one while its result is shown); null before the first draw.
+	Draw *DrawSnapshot `json:"draw,omitempty"`
+	// The jackpot when the snapshot was taken.
+	Jackpot *Jackpot `json:"jackpot"`
+}
+
+func (TableSnapshot) IsTableEvent() {}
+
 type User struct {
 	ID          string `json:"id"`
 	Email       string `json:"email"`
@@ -575,14 +755,6 @@ type User struct {
 	CanStake  bool      `json:"canStake"`
 	Balance   Money     `json:"balance"`
 	CreatedAt time.Time `json:"createdAt"`
-}
-
-type UserEvent struct {
-	Type       UserEventType `json:"type"`
-	At         time.Time     `json:"at"`
-	Bet        *Bet          `json:"bet,omitempty"`
-	Balance    *Money        `json:"balance,omitempty"`
-	HoldemHand *HoldemHand   `json:"holdemHand,omitempty"`
 }
 
 type Verification struct {
@@ -1273,64 +1445,53 @@ func (e Role) MarshalJSON() ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
-type TableEventType string
+// The street a CARDS_DEALT event (or live odds) completes.
+type Street string
 
 const (
-	TableEventTypeDrawOpened   TableEventType = "DRAW_OPENED"
-	TableEventTypeRoundOpened  TableEventType = "ROUND_OPENED"
-	TableEventTypeRoundClosed  TableEventType = "ROUND_CLOSED"
-	TableEventTypeCardsDealt   TableEventType = "CARDS_DEALT"
-	TableEventTypeOddsUpdated  TableEventType = "ODDS_UPDATED"
-	TableEventTypePoolUpdated  TableEventType = "POOL_UPDATED"
-	TableEventTypeDrawSettled  TableEventType = "DRAW_SETTLED"
-	TableEventTypeDrawVoided   TableEventType = "DRAW_VOIDED"
-	TableEventTypeTablePaused  TableEventType = "TABLE_PAUSED"
-	TableEventTypeTableResumed TableEventType = "TABLE_RESUMED"
+	StreetPocket Street = "POCKET"
+	StreetFlop   Street = "FLOP"
+	StreetTurn   Street = "TURN"
+	StreetRiver  Street = "RIVER"
 )
 
-var AllTableEventType = []TableEventType{
-	TableEventTypeDrawOpened,
-	TableEventTypeRoundOpened,
-	TableEventTypeRoundClosed,
-	TableEventTypeCardsDealt,
-	TableEventTypeOddsUpdated,
-	TableEventTypePoolUpdated,
-	TableEventTypeDrawSettled,
-	TableEventTypeDrawVoided,
-	TableEventTypeTablePaused,
-	TableEventTypeTableResumed,
+var AllStreet = []Street{
+	StreetPocket,
+	StreetFlop,
+	StreetTurn,
+	StreetRiver,
 }
 
-func (e TableEventType) IsValid() bool {
+func (e Street) IsValid() bool {
 	switch e {
-	case TableEventTypeDrawOpened, TableEventTypeRoundOpened, TableEventTypeRoundClosed, TableEventTypeCardsDealt, TableEventTypeOddsUpdated, TableEventTypePoolUpdated, TableEventTypeDrawSettled, TableEventTypeDrawVoided, TableEventTypeTablePaused, TableEventTypeTableResumed:
+	case StreetPocket, StreetFlop, StreetTurn, StreetRiver:
 		return true
 	}
 	return false
 }
 
-func (e TableEventType) String() string {
+func (e Street) String() string {
 	return string(e)
 }
 
-func (e *TableEventType) UnmarshalGQL(v any) error {
+func (e *Street) UnmarshalGQL(v any) error {
 	str, ok := v.(string)
 	if !ok {
 		return fmt.Errorf("enums must be strings")
 	}
 
-	*e = TableEventType(str)
+	*e = Street(str)
 	if !e.IsValid() {
-		return fmt.Errorf("%s is not a valid TableEventType", str)
+		return fmt.Errorf("%s is not a valid Street", str)
 	}
 	return nil
 }
 
-func (e TableEventType) MarshalGQL(w io.Writer) {
+func (e Street) MarshalGQL(w io.Writer) {
 	_, _ = fmt.Fprint(w, strconv.Quote(e.String()))
 }
 
-func (e *TableEventType) UnmarshalJSON(b []byte) error {
+func (e *Street) UnmarshalJSON(b []byte) error {
 	s, err := strconv.Unquote(string(b))
 	if err != nil {
 		return err
@@ -1338,7 +1499,7 @@ func (e *TableEventType) UnmarshalJSON(b []byte) error {
 	return e.UnmarshalGQL(s)
 }
 
-func (e TableEventType) MarshalJSON() ([]byte, error) {
+func (e Street) MarshalJSON() ([]byte, error) {
 	var buf bytes.Buffer
 	e.MarshalGQL(&buf)
 	return buf.Bytes(), nil
@@ -1394,65 +1555,6 @@ func (e *TableStatus) UnmarshalJSON(b []byte) error {
 }
 
 func (e TableStatus) MarshalJSON() ([]byte, error) {
-	var buf bytes.Buffer
-	e.MarshalGQL(&buf)
-	return buf.Bytes(), nil
-}
-
-type UserEventType string
-
-const (
-	UserEventTypeBetAccepted    UserEventType = "BET_ACCEPTED"
-	UserEventTypeBetSettled     UserEventType = "BET_SETTLED"
-	UserEventTypeBalanceChanged UserEventType = "BALANCE_CHANGED"
-	UserEventTypeHoldemUpdated  UserEventType = "HOLDEM_UPDATED"
-)
-
-var AllUserEventType = []UserEventType{
-	UserEventTypeBetAccepted,
-	UserEventTypeBetSettled,
-	UserEventTypeBalanceChanged,
-	UserEventTypeHoldemUpdated,
-}
-
-func (e UserEventType) IsValid() bool {
-	switch e {
-	case UserEventTypeBetAccepted, UserEventTypeBetSettled, UserEventTypeBalanceChanged, UserEventTypeHoldemUpdated:
-		return true
-	}
-	return false
-}
-
-func (e UserEventType) String() string {
-	return string(e)
-}
-
-func (e *UserEventType) UnmarshalGQL(v any) error {
-	str, ok := v.(string)
-	if !ok {
-		return fmt.Errorf("enums must be strings")
-	}
-
-	*e = UserEventType(str)
-	if !e.IsValid() {
-		return fmt.Errorf("%s is not a valid UserEventType", str)
-	}
-	return nil
-}
-
-func (e UserEventType) MarshalGQL(w io.Writer) {
-	_, _ = fmt.Fprint(w, strconv.Quote(e.String()))
-}
-
-func (e *UserEventType) UnmarshalJSON(b []byte) error {
-	s, err := strconv.Unquote(string(b))
-	if err != nil {
-		return err
-	}
-	return e.UnmarshalGQL(s)
-}
-
-func (e UserEventType) MarshalJSON() ([]byte, error) {
 	var buf bytes.Buffer
 	e.MarshalGQL(&buf)
 	return buf.Bytes(), nil

@@ -1,0 +1,440 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/url"
+	"os"
+	"os/exec"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"time"
+
+	"github.com/coder/websocket"
+)
+
+func init() {
+	register("viewers", "N WebSocket viewers of one table: delay from each event's at to receipt, drops, server RSS and CPU", runViewers)
+}
+
+// viewersQuery is what a table view subscribes to: the typed events with
+// the fields a UI draws.
+const viewersQuery = `subscription($t: ID!) { tableEvents(tableId: $t) { __typename seq at
+ ... on CardsDealt { drawId street position cards board positions { number cards status bestHand { category description } } }
+ ... on RoundOpened { drawId round closesAt } ... on RoundClosed { drawId round }
+ ... on OddsUpdated { drawId odds { street positions { position win tie equity } } }
+ ... on PoolUpdated { drawId pool { round market gross bets selections { selection stake impliedCoefficient } } }
+ ... on DrawOpened { drawId number minStake } ... on DrawSettled { drawId serverSeed result { winners } } } }`
+
+// viewerResult is what one process of viewers measured.
+type viewerResult struct {
+	Connected int `json:"connected"`
+	Failed    int `json:"failed"`  // could not connect or subscribe
+	Dropped   int `json:"dropped"` // stream ended or broke before the end
+	Messages  int64
+	Bytes     int64
+	// Delays counts delivered events by delay in 100 µs buckets.
+	Delays map[int]int64
+}
+
+type viewerFlags struct {
+	url, table, query, src string
+	n, procs, pid          int
+	duration, settle       time.Duration
+	child                  bool
+}
+
+func runViewers(ctx context.Context, args []string) error {
+	fs := flag.NewFlagSet("viewers", flag.ContinueOnError)
+	var f viewerFlags
+	fs.StringVar(&f.url, "url", "ws://127.0.0.1:19080/query", "WebSocket endpoint (loopback only)")
+	fs.StringVar(&f.table, "table", "", "table id (default: the table with the most positions)")
+	fs.StringVar(&f.query, "query", viewersQuery, "subscription document ($t is the table id)")
+	fs.IntVar(&f.n, "n", 1000, "viewers in all")
+	fs.IntVar(&f.procs, "procs", 4, "client processes (each holds n/procs connections from its own 127.0.0.x)")
+	fs.IntVar(&f.pid, "pid", 0, "server process to sample (RSS and CPU); 0: none")
+	fs.DurationVar(&f.duration, "duration", 30*time.Second, "measuring window, after every viewer connected")
+	fs.DurationVar(&f.settle, "settle", 3*time.Second, "pause between the last connection and the window")
+	fs.BoolVar(&f.child, "child", false, "internal: run as one client process")
+	fs.StringVar(&f.src, "src", "127.0.0.2", "internal: source address of a child")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if err := loopbackOnly(f.url); err != nil {
+		return err
+	}
+	if f.child {
+		return viewersChild(ctx, f)
+	}
+	if f.table == "" {
+		t, err := biggestTable(ctx, f.url)
+		if err != nil {
+			return err
+		}
+		f.table = t
+	}
+	return viewersParent(ctx, f)
+}
+
+func loopbackOnly(raw string) error {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return err
+	}
+	ip := net.ParseIP(u.Hostname())
+	if ip == nil || !ip.IsLoopback() {
+		return fmt.Errorf("loadgen targets loopback addresses only, not %q", u.Host)
+	}
+	return nil
+}
+
+// biggestTable asks the server for the table with the most positions.
+func biggestTable(ctx context.Context, wsURL string) (string, error) {
+	httpURL := "http" + strings.TrimPrefix(wsURL, "ws")
+	body := `{"query":"{ tables { id positions } }"}`
+	req, _ := http.NewRequestWithContext(ctx, http.MethodPost, httpURL, strings.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return "", err
+	}
+	defer res.Body.Close()
+	var out struct {
+		Data struct {
+			Tables []struct {
+				ID        string
+				Positions int
+			}
+		}
+	}
+	if err := json.NewDecoder(res.Body).Decode(&out); err != nil {
+		return "", err
+	}
+	best, most := "", 0
+	for _, t := range out.Data.Tables {
+		if t.Positions > most {
+			best, most = t.ID, t.Positions
+		}
+	}
+	if best == "" {
+		return "", errors.New("the server has no table")
+	}
+	return best, nil
+}
+
+// viewersParent starts the client processes, waits until all are
+// connected, samples the server, opens the window, and merges the results.
+func viewersParent(ctx context.Context, f viewerFlags) error {
+	self, err := os.Executable()
+	if err != nil {
+		return err
+	}
+	rssBefore, _ := rssKB(f.pid)
+	type child struct {
+		cmd   *exec.Cmd
+		stdin io.WriteCloser
+		lines *bufio.Scanner
+	}
+	var kids []child
+	per := (f.n + f.procs - 1) / f.procs
+	left := f.n
+	for i := 0; i < f.procs && left > 0; i++ {
+		k := min(per, left)
+		left -= k
+		cmd := exec.CommandContext(ctx, self, "viewers", "-child", "-n", strconv.Itoa(k), "-url", f.url, "-table", f.table,
+			"-query", f.query, "-src", fmt.Sprintf("127.0.0.%d", 2+i), "-duration", f.duration.String())
+		cmd.Stderr = os.Stderr
+		in, _ := cmd.StdinPipe()
+		out, _ := cmd.StdoutPipe()
+		if err := cmd.Start(); err != nil {
+			return err
+		}
+		sc := bufio.NewScanner(out)
+		sc.Buffer(make([]byte, 1<<20), 16<<20)
+		kids = append(kids, child{cmd: cmd, stdin: in, lines: sc})
+	}
+	defer func() {
+		for _, k := range kids {
+			_ = k.cmd.Process.Kill()
+			_ = k.cmd.Wait()
+		}
+	}()
+	connected := 0
+	for _, k := range kids { // first line: how many connected
+		if !k.lines.Scan() {
+			return errors.New("a client process ended before connecting")
+		}
+		var r viewerResult
+		_ = json.Unmarshal(k.lines.Bytes(), &r)
+		connected += r.Connected
+	}
+	time.Sleep(f.settle)
+	rssAfter, _ := rssKB(f.pid)
+	cpu0, _ := cpuTicks(f.pid)
+	start := time.Now()
+	for _, k := range kids {
+		_, _ = k.stdin.Write([]byte("go\n"))
+	}
+	var total viewerResult
+	total.Delays = map[int]int64{}
+	for _, k := range kids {
+		if !k.lines.Scan() {
+			return errors.New("a client process ended without a result")
+		}
+		var r viewerResult
+		if err := json.Unmarshal(k.lines.Bytes(), &r); err != nil {
+			return err
+		}
+		total.Connected += r.Connected
+		total.Failed += r.Failed
+		total.Dropped += r.Dropped
+		total.Messages += r.Messages
+		total.Bytes += r.Bytes
+		for b, n := range r.Delays {
+			total.Delays[b] += n
+		}
+	}
+	window := time.Since(start)
+	cpu1, _ := cpuTicks(f.pid)
+	report := map[string]any{
+		"viewers": f.n, "connected": connected, "failed": total.Failed, "dropped": total.Dropped,
+		"messages": total.Messages, "window_s": window.Seconds(),
+		"events_per_s": float64(total.Messages) / float64(max(connected, 1)) / window.Seconds(),
+		"avg_bytes":    float64(total.Bytes) / float64(max(total.Messages, 1)),
+		"p50_ms":       percentile(total.Delays, 0.50), "p99_ms": percentile(total.Delays, 0.99), "max_ms": percentile(total.Delays, 1),
+	}
+	if f.pid != 0 {
+		report["rss_before_kb"], report["rss_after_kb"] = rssBefore, rssAfter
+		report["kb_per_conn"] = float64(rssAfter-rssBefore) / float64(max(connected, 1))
+		// CPU ticks are 10 ms (USER_HZ 100).
+		report["cpu_us_per_msg"] = float64(cpu1-cpu0) * 10_000 / float64(max(total.Messages, 1))
+		report["cpu_percent"] = float64(cpu1-cpu0) * 10 / window.Seconds() / 10
+	}
+	b, _ := json.Marshal(report)
+	fmt.Println(string(b))
+	return nil
+}
+
+// percentile is the delay in ms below which fraction q of deliveries fell.
+func percentile(h map[int]int64, q float64) float64 {
+	var keys []int
+	var n int64
+	for k, c := range h {
+		keys = append(keys, k)
+		n += c
+	}
+	if n == 0 {
+		return 0
+	}
+	sort.Ints(keys)
+	want := int64(q * float64(n))
+	var seen int64
+	for _, k := range keys {
+		seen += h[k]
+		if seen >= want {
+			return float64(k) / 10
+		}
+	}
+	return float64(keys[len(keys)-1]) / 10
+}
+
+// rssKB reads a process's resident memory.
+func rssKB(pid int) (int64, error) {
+	if pid == 0 {
+		return 0, nil
+	}
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		return 0, err
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if rest, ok := strings.CutPrefix(line, "VmRSS:"); ok {
+			return strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(rest), "kB")), 10, 64)
+		}
+	}
+	return 0, errors.New("no VmRSS")
+}
+
+// cpuTicks reads a process's user+system CPU time in clock ticks.
+func cpuTicks(pid int) (int64, error) {
+	if pid == 0 {
+		return 0, nil
+	}
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return 0, err
+	}
+	s := string(b)
+	fields := strings.Fields(s[strings.LastIndexByte(s, ')')+2:])
+	ut, _ := strconv.ParseInt(fields[11], 10, 64)
+	st, _ := strconv.ParseInt(fields[12], 10, 64)
+	return ut + st, nil
+}
+
+// viewersChild holds n viewers from one source address: it reports how
+// many connected, waits for "go" on stdin, measures for the window and
+// reports its result.
+func viewersChild(ctx context.Context, f viewerFlags) error {
+	raiseFileLimit()
+	src := net.ParseIP(f.src)
+	dialer := &net.Dialer{LocalAddr: &net.TCPAddr{IP: src}, Timeout: 10 * time.Second}
+	client := &http.Client{Transport: &http.Transport{DialContext: dialer.DialContext}}
+	var measuring atomic.Bool
+	res := &childStats{delays: map[int]int64{}}
+	var wg sync.WaitGroup
+	var connected, failed atomic.Int64
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	sem := make(chan struct{}, 64)
+	var ready sync.WaitGroup
+	for i := 0; i < f.n; i++ {
+		sem <- struct{}{}
+		ready.Add(1)
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			ok := false
+			v, err := dialViewer(ctx, client, f)
+			<-sem
+			if err != nil {
+				failed.Add(1)
+			} else {
+				connected.Add(1)
+				ok = true
+			}
+			ready.Done()
+			if ok {
+				v.read(ctx, &measuring, res)
+			}
+		}()
+	}
+	ready.Wait()
+	b, _ := json.Marshal(viewerResult{Connected: int(connected.Load()), Failed: int(failed.Load())})
+	fmt.Println(string(b))
+	in := bufio.NewScanner(os.Stdin)
+	if !in.Scan() {
+		return nil
+	}
+	measuring.Store(true)
+	select {
+	case <-time.After(f.duration):
+	case <-ctx.Done():
+	}
+	measuring.Store(false)
+	res.mu.Lock()
+	out := viewerResult{Connected: int(connected.Load()), Failed: int(failed.Load()), Dropped: int(res.dropped),
+		Messages: res.messages, Bytes: res.bytes, Delays: res.delays}
+	b, _ = json.Marshal(out)
+	res.mu.Unlock()
+	fmt.Println(string(b))
+	cancel()
+	return nil
+}
+
+// childStats gathers one process's measurements.
+type childStats struct {
+	mu       sync.Mutex
+	messages int64
+	bytes    int64
+	dropped  int64
+	delays   map[int]int64
+}
+
+type viewerConn struct{ c *websocket.Conn }
+
+// dialViewer connects, initialises graphql-transport-ws and subscribes.
+func dialViewer(ctx context.Context, client *http.Client, f viewerFlags) (*viewerConn, error) {
+	dctx, cancel := context.WithTimeout(ctx, 20*time.Second)
+	defer cancel()
+	c, _, err := websocket.Dial(dctx, f.url, &websocket.DialOptions{HTTPClient: client, Subprotocols: []string{"graphql-transport-ws"}})
+	if err != nil {
+		return nil, err
+	}
+	c.SetReadLimit(1 << 20)
+	if err := c.Write(dctx, websocket.MessageText, []byte(`{"type":"connection_init","payload":{}}`)); err != nil {
+		return nil, err
+	}
+	if _, msg, err := c.Read(dctx); err != nil || !bytes.Contains(msg, []byte("connection_ack")) {
+		_ = c.CloseNow()
+		return nil, fmt.Errorf("no ack: %v %s", err, msg)
+	}
+	sub, _ := json.Marshal(map[string]any{"id": "1", "type": "subscribe", "payload": map[string]any{"query": f.query, "variables": map[string]any{"t": f.table}}})
+	if err := c.Write(dctx, websocket.MessageText, sub); err != nil {
+		return nil, err
+	}
+	return &viewerConn{c: c}, nil
+}
+
+var atKey = []byte(`"at":"`)
+
+// read receives until ctx ends, recording each event's delay while
+// measuring. A stream that ends before ctx counts as dropped.
+func (v *viewerConn) read(ctx context.Context, measuring *atomic.Bool, st *childStats) {
+	defer v.c.CloseNow()
+	for {
+		_, msg, err := v.c.Read(ctx)
+		now := time.Now()
+		if err != nil {
+			if ctx.Err() == nil {
+				st.mu.Lock()
+				st.dropped++
+				st.mu.Unlock()
+			}
+			return
+		}
+		if bytes.Contains(msg[:min(len(msg), 40)], []byte(`"ping"`)) {
+			_ = v.c.Write(ctx, websocket.MessageText, []byte(`{"type":"pong"}`))
+			continue
+		}
+		if bytes.Contains(msg[:min(len(msg), 40)], []byte(`"complete"`)) || bytes.Contains(msg[:min(len(msg), 40)], []byte(`"error"`)) {
+			st.mu.Lock()
+			st.dropped++
+			st.mu.Unlock()
+			return
+		}
+		if !measuring.Load() || bytes.Contains(msg, []byte(`"TableSnapshot"`)) {
+			continue
+		}
+		i := bytes.Index(msg, atKey)
+		if i < 0 {
+			continue
+		}
+		rest := msg[i+len(atKey):]
+		j := bytes.IndexByte(rest, '"')
+		if j < 0 {
+			continue
+		}
+		at, err := time.Parse(time.RFC3339Nano, string(rest[:j]))
+		if err != nil {
+			continue
+		}
+		bucket := int(now.Sub(at) / (100 * time.Microsecond))
+		st.mu.Lock()
+		st.messages++
+		st.bytes += int64(len(msg))
+		st.delays[bucket]++
+		st.mu.Unlock()
+	}
+}
+
+// raiseFileLimit lifts the soft RLIMIT_NOFILE to the hard limit: one
+// process holds at most that many connections.
+func raiseFileLimit() {
+	var r syscall.Rlimit
+	if err := syscall.Getrlimit(syscall.RLIMIT_NOFILE, &r); err == nil && r.Cur < r.Max {
+		r.Cur = r.Max
+		_ = syscall.Setrlimit(syscall.RLIMIT_NOFILE, &r)
+	}
+}

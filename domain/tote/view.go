@@ -1,0 +1,185 @@
+package tote
+
+import (
+	"encoding/hex"
+	"slices"
+	"time"
+
+	"github.com/pokertote/pokertote/domain/cards"
+	"github.com/pokertote/pokertote/domain/money"
+)
+
+// TableView is everything a table view renders, as of the table's event
+// Seq: the state a client reaches by folding the table's events from the
+// start, and the content of the join snapshot. A TableView is immutable once
+// built: Apply returns a new one, so views are shared between goroutines
+// without locks.
+type TableView struct {
+	Seq     int64
+	At      time.Time // when event Seq happened
+	TableID int64
+	Status  TableStatus
+	// Draw is the current (or last shown) draw; nil before the first one.
+	Draw *DrawView
+}
+
+// DrawView is one draw as a table view renders it.
+type DrawView struct {
+	ID        int64
+	Number    int64
+	Positions int
+	Phase     Phase
+	// RoundClosesAt is when the open round closes; zero when none is open.
+	RoundClosesAt time.Time
+	MinStake      money.Amount
+	// Commitment, PublicSeed and ServerSeed are hex, empty until known.
+	Commitment string
+	PublicSeed string
+	ServerSeed string
+	Board      []string
+	Hands      []PositionState
+	Odds       *LiveOdds
+	// Pools is every pool of the draw in DrawPools order, each listing its
+	// selections (see RoundPoolViews).
+	Pools      []PoolView
+	Result     *DrawResult
+	VoidReason string
+	OpenedAt   time.Time
+}
+
+// OpenRound is the round taking bets, or 0.
+func (d *DrawView) OpenRound() Round { return d.Phase.BettingRound() }
+
+// Apply folds event e into v and returns the new view; v is not changed.
+// Events at or below v.Seq are ignored (v is returned), so a caller may
+// apply a replayed event twice. An event of a draw other than the current
+// one (except DRAW_OPENED) changes only Seq and At.
+func (v TableView) Apply(e TableEvent) TableView {
+	if e.Seq != 0 && e.Seq <= v.Seq {
+		return v
+	}
+	v.Seq, v.At = e.Seq, e.At
+	switch e.Type {
+	case EventTablePaused:
+		v.Status = TablePaused
+		return v
+	case EventTableResumed:
+		v.Status = TableRunning
+		return v
+	case EventDrawOpened:
+		v.Draw = openedDraw(e)
+		return v
+	}
+	if v.Draw == nil || v.Draw.ID != e.DrawID {
+		return v
+	}
+	d := *v.Draw
+	switch e.Type {
+	case EventRoundOpened:
+		d.Phase = bettingPhase(e.Round)
+		if e.ClosesAt != nil {
+			d.RoundClosesAt = *e.ClosesAt
+		}
+	case EventRoundClosed:
+		d.Phase, d.RoundClosesAt = dealingPhase(e.Round), time.Time{}
+		if e.PublicSeed != "" {
+			d.PublicSeed = e.PublicSeed
+		}
+	case EventCardsDealt:
+		d.Board, d.Hands = e.Board, e.Hands
+	case EventOddsUpdated:
+		d.Odds = e.Odds
+	case EventPoolUpdated:
+		if e.Pool != nil {
+			d.Pools = withPool(d.Pools, *e.Pool)
+		}
+	case EventDrawSettled, EventDrawVoided:
+		d.Phase, d.RoundClosesAt = PhaseSettled, time.Time{}
+		if e.Type == EventDrawVoided {
+			d.Phase, d.VoidReason = PhaseVoid, e.Reason
+		}
+		d.Result, d.ServerSeed = e.Result, e.ServerSeed
+		if e.Hands != nil {
+			d.Hands = e.Hands
+		}
+		if e.Board != nil {
+			d.Board = e.Board
+		}
+	}
+	v.Draw = &d
+	return v
+}
+
+// openedDraw is the draw a DRAW_OPENED event starts: round 1 open, no
+// cards, every pool empty.
+func openedDraw(e TableEvent) *DrawView {
+	d := &DrawView{
+		ID: e.DrawID, Number: e.Number, Positions: e.Seats, Phase: PhasePreDeal, MinStake: e.MinStake,
+		Commitment: e.Commitment, Odds: e.Odds, OpenedAt: e.At, Board: []string{},
+		Hands: emptyHands(e.Seats), Pools: emptyPools(e.Seats),
+	}
+	return d
+}
+
+func emptyHands(n int) []PositionState {
+	out := make([]PositionState, n)
+	for i := range out {
+		out[i] = PositionState{Number: i + 1, Status: PositionPending}
+	}
+	return out
+}
+
+func emptyPools(n int) []PoolView {
+	var out []PoolView
+	for _, k := range DrawPools() {
+		out = append(out, EmptyPoolView(k, n))
+	}
+	return out
+}
+
+// withPool returns pools with p in place of the pool of its round and
+// market (a new slice; pools is not changed).
+func withPool(pools []PoolView, p PoolView) []PoolView {
+	out := slices.Clone(pools)
+	for i, q := range out {
+		if q.Round == p.Round && q.Market == p.Market {
+			out[i] = p
+			return out
+		}
+	}
+	return append(out, p)
+}
+
+// ViewOf builds a table's view from the store's state: the table (its
+// LastSeq is the view's Seq), its latest draw (nil: none yet) and that
+// draw's pool totals of every round. It is how a read model starts and
+// recovers from a missed event.
+func ViewOf(t Table, d *Draw, totals []SelectionTotal) (TableView, error) {
+	v := TableView{Seq: t.LastSeq, At: t.UpdatedAt, TableID: t.ID, Status: t.Status}
+	if d == nil {
+		return v, nil
+	}
+	dv := &DrawView{
+		ID: d.ID, Number: d.Number, Positions: d.Positions, Phase: d.Phase, MinStake: d.MinStake,
+		Commitment: cards.FormatCommitment(d.Commitment), Board: cardStrings(d.Board), Hands: PositionStates(*d),
+		Odds: d.Odds, Result: d.Result, VoidReason: d.VoidReason, OpenedAt: d.OpenedAt,
+	}
+	if d.OpenRound() != 0 {
+		dv.RoundClosesAt = d.RoundClosesAt
+	}
+	if d.PublicSeed != nil {
+		dv.PublicSeed = hex.EncodeToString(d.PublicSeed)
+	}
+	if d.Revealed {
+		dv.ServerSeed = d.ServerSeed.Hex()
+	}
+	for r := RoundPreDeal; r <= RoundTurn; r++ {
+		pools, err := RoundPoolViews(totals, d.Pool, d.Positions, r)
+		if err != nil {
+			return TableView{}, err
+		}
+		dv.Pools = append(dv.Pools, pools...)
+	}
+	v.Draw = dv
+	return v, nil
+}

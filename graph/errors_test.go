@@ -1,0 +1,46 @@
+package graph_test
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"log/slog"
+	"strings"
+	"testing"
+
+	"github.com/pokertote/pokertote/domain/errs"
+	"github.com/pokertote/pokertote/graph"
+)
+
+// TestCanceledRequestsAreNotInternalErrors: a client closing its
+// subscription (its context canceled) is not logged as level=ERROR
+// "internal error context canceled" (issue 11), however the cancellation
+// was wrapped; a real internal error still is.
+func TestCanceledRequestsAreNotInternalErrors(t *testing.T) {
+	var logs bytes.Buffer
+	present := graph.ErrorPresenter(slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug})))
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	for name, err := range map[string]error{
+		"bare":          context.Canceled,
+		"wrapped":       fmt.Errorf("load table: %w", context.Canceled),
+		"domain":        errs.Wrap(context.Canceled, "a stored event is unreadable"),
+		"ctx cancelled": ctx.Err(),
+	} {
+		t.Run(name, func(t *testing.T) {
+			logs.Reset()
+			got := present(ctx, err)
+			if strings.Contains(logs.String(), "level=ERROR") {
+				t.Errorf("logged as an error: %s", logs.String())
+			}
+			if got.Extensions["reason"] != "CANCELED" {
+				t.Errorf("extensions %v, want reason CANCELED", got.Extensions)
+			}
+		})
+	}
+	logs.Reset()
+	present(context.Background(), errs.E(errs.Internal, "disk on fire"))
+	if !strings.Contains(logs.String(), "level=ERROR") {
+		t.Errorf("a real internal error was not logged as one: %q", logs.String())
+	}
+}

@@ -1,0 +1,103 @@
+package graph
+
+import (
+	"github.com/pokertote/pokertote/domain/tote"
+	"github.com/pokertote/pokertote/graph/model"
+)
+
+// toModelTableEvent converts an outbox event into its typed API event. Every
+// field comes from the event itself (immutable facts): nothing is loaded.
+// nil for an event type the API does not know.
+func toModelTableEvent(e tote.TableEvent) model.TableEvent {
+	tid, did, at := id(e.TableID), id(e.DrawID), e.At
+	switch e.Type {
+	case tote.EventDrawOpened:
+		return &model.DrawOpened{Seq: e.Seq, TableID: tid, At: at, DrawID: did, Number: int(e.Number), Seats: e.Seats,
+			MinStake: model.Money(e.MinStake), Commitment: e.Commitment, Odds: toModelOdds(e.Odds)}
+	case tote.EventRoundOpened:
+		out := &model.RoundOpened{Seq: e.Seq, TableID: tid, At: at, DrawID: did, Round: model.BettingRound(e.Round.String())}
+		if e.ClosesAt != nil {
+			out.ClosesAt = *e.ClosesAt
+		}
+		return out
+	case tote.EventRoundClosed:
+		return &model.RoundClosed{Seq: e.Seq, TableID: tid, At: at, DrawID: did, Round: model.BettingRound(e.Round.String()),
+			PublicSeed: optionalString(e.PublicSeed)}
+	case tote.EventCardsDealt:
+		out := &model.CardsDealt{Seq: e.Seq, TableID: tid, At: at, DrawID: did, Street: model.Street(e.Street),
+			Cards: orEmpty(e.Cards), Board: orEmpty(e.Board), Positions: toModelPositions(e.Hands)}
+		if e.Position != 0 {
+			out.Position = ptrTo(e.Position)
+		}
+		return out
+	case tote.EventOddsUpdated:
+		return &model.OddsUpdated{Seq: e.Seq, TableID: tid, At: at, DrawID: did, Odds: toModelOdds(e.Odds)}
+	case tote.EventPoolUpdated:
+		out := &model.PoolUpdated{Seq: e.Seq, TableID: tid, At: at, DrawID: did}
+		if e.Pool != nil {
+			out.Pool = ptrTo(toModelPool(*e.Pool))
+		}
+		return out
+	case tote.EventDrawSettled:
+		out := &model.DrawSettled{Seq: e.Seq, TableID: tid, At: at, DrawID: did, ServerSeed: e.ServerSeed, Positions: toModelPositions(e.Hands)}
+		if e.Result != nil {
+			out.Result = toModelResult(*e.Result)
+		}
+		return out
+	case tote.EventDrawVoided:
+		out := &model.DrawVoided{Seq: e.Seq, TableID: tid, At: at, DrawID: did, Reason: e.Reason, ServerSeed: e.ServerSeed}
+		if e.Result != nil {
+			out.Result = toModelResult(*e.Result)
+		}
+		return out
+	case tote.EventTablePaused:
+		return &model.TablePaused{Seq: e.Seq, TableID: tid, At: at}
+	case tote.EventTableResumed:
+		return &model.TableResumed{Seq: e.Seq, TableID: tid, At: at}
+	}
+	return nil
+}
+
+func optionalString(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return &s
+}
+
+// toModelPositions converts the positions frozen in an event or a view.
+func toModelPositions(ps []tote.PositionState) []model.Position {
+	out := make([]model.Position, len(ps))
+	for i, p := range ps {
+		mp := model.Position{Number: p.Number, Cards: orEmpty(p.Cards), Status: model.PositionStatus(p.Status)}
+		if p.Best != nil {
+			mp.BestHand = &model.HandInfo{Category: model.HandCategory(p.Best.Category.String()), Description: p.Best.Description, Cards: p.Best.Cards}
+		}
+		out[i] = mp
+	}
+	return out
+}
+
+// toModelSnapshot converts a read-model view into the join snapshot.
+func toModelSnapshot(v tote.TableView, jackpot *model.Jackpot) *model.TableSnapshot {
+	out := &model.TableSnapshot{Seq: v.Seq, TableID: id(v.TableID), At: v.At, Status: model.TableStatus(v.Status), Jackpot: jackpot}
+	if d := v.Draw; d != nil {
+		ds := &model.DrawSnapshot{
+			DrawID: id(d.ID), Number: int(d.Number), Phase: model.DrawPhase(d.Phase), OpenRound: roundPtr(d.OpenRound()),
+			MinStake: model.Money(d.MinStake), Commitment: d.Commitment, PublicSeed: optionalString(d.PublicSeed),
+			ServerSeed: optionalString(d.ServerSeed), Board: orEmpty(d.Board), Positions: toModelPositions(d.Hands),
+			Odds: toModelOdds(d.Odds), Pools: make([]model.Pool, len(d.Pools)), VoidReason: optionalString(d.VoidReason),
+		}
+		if !d.RoundClosesAt.IsZero() {
+			ds.RoundClosesAt = ptrTo(d.RoundClosesAt)
+		}
+		for i, p := range d.Pools {
+			ds.Pools[i] = toModelPool(p)
+		}
+		if d.Result != nil {
+			ds.Result = toModelResult(*d.Result)
+		}
+		out.Draw = ds
+	}
+	return out
+}

@@ -1,0 +1,210 @@
+package graph
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/json"
+	"sync"
+
+	"github.com/99designs/gqlgen/graphql"
+	"github.com/vektah/gqlparser/v2/ast"
+
+	"github.com/pokertote/pokertote/graph/model"
+)
+
+// A table event's response depends only on the subscription's document, its
+// variables and the event: events are immutable facts, and none of their
+// fields depends on the viewer. So the response is rendered once per
+// (document, variables, seq) in this process and the bytes are shared by
+// every subscriber using that document, instead of each subscriber running
+// gqlgen's execution and encoding for itself (issue 9: with 10,000 viewers
+// that execution was most of the CPU).
+//
+// The mechanism sits between gqlgen's executor and the generated schema:
+// sharedRender wraps the ExecutableSchema. For a subscription whose only
+// root field is tableEvents it puts a renderTap in the context; the
+// tableEvents resolver (tableStream.emit) then hands each event with its seq
+// to the tap instead of to gqlgen's channel. The wrapped response handler
+// takes the event from the tap and answers from the cache; on a miss one
+// subscriber (the others wait for it) passes the event on to gqlgen's
+// channel, lets the generated code render it, and stores the bytes.
+
+// renderCacheSize bounds the rendered responses kept per process.
+const renderCacheSize = 4096
+
+// renderTap connects one subscriber's tableEvents resolver with its
+// response handler: the resolver sets pull, which the handler calls (in
+// the transport's goroutine: no goroutine of its own per subscriber) for
+// the next event; false ends the stream.
+type renderTap struct {
+	doc     [32]byte // the document and variables, afterSeq left out
+	pull    func(ctx context.Context) (tapItem, bool)
+	forward chan model.TableEvent // gqlgen's channel, fed on a cache miss
+}
+
+// tapItem is one event the resolver wants sent.
+type tapItem struct {
+	seq      int64
+	snapshot bool
+	event    model.TableEvent
+}
+
+type tapKey struct{}
+
+func tapFrom(ctx context.Context) *renderTap {
+	t, _ := ctx.Value(tapKey{}).(*renderTap)
+	return t
+}
+
+// renderKey names one rendered response.
+type renderKey struct {
+	doc      [32]byte
+	seq      int64
+	snapshot bool
+}
+
+// rendered is a response being or having been rendered; done is closed
+// when data (or failed) is set.
+type rendered struct {
+	done   chan struct{}
+	data   json.RawMessage
+	failed bool
+}
+
+// renderCache holds the last renderCacheSize responses.
+type renderCache struct {
+	mu    sync.RWMutex
+	items map[renderKey]*rendered
+	order []renderKey // ring of insertion order
+	next  int
+}
+
+func newRenderCache() *renderCache {
+	return &renderCache{items: make(map[renderKey]*rendered, renderCacheSize), order: make([]renderKey, renderCacheSize)}
+}
+
+// claim returns the entry of k and whether the caller must render it.
+func (c *renderCache) claim(k renderKey) (*rendered, bool) {
+	c.mu.RLock()
+	r, ok := c.items[k]
+	c.mu.RUnlock()
+	if ok {
+		return r, false
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if r, ok := c.items[k]; ok {
+		return r, false
+	}
+	r = &rendered{done: make(chan struct{})}
+	if old := c.order[c.next]; c.items[old] != nil {
+		delete(c.items, old)
+	}
+	c.order[c.next] = k
+	c.next = (c.next + 1) % len(c.order)
+	c.items[k] = r
+	return r, true
+}
+
+// sharedRender wraps es so that tableEvents subscriptions share rendered
+// responses.
+type sharedRender struct {
+	graphql.ExecutableSchema
+	cache *renderCache
+}
+
+// SharedRender returns es with table-event responses rendered once per
+// document, variables and seq (see renderTap).
+func SharedRender(es graphql.ExecutableSchema) graphql.ExecutableSchema {
+	return &sharedRender{ExecutableSchema: es, cache: newRenderCache()}
+}
+
+// Exec implements graphql.ExecutableSchema.
+func (s *sharedRender) Exec(ctx context.Context) graphql.ResponseHandler {
+	oc := graphql.GetOperationContext(ctx)
+	doc, ok := tableEventsDoc(oc)
+	if !ok {
+		return s.ExecutableSchema.Exec(ctx)
+	}
+	tap := &renderTap{doc: doc, forward: make(chan model.TableEvent, 1)}
+	inner := s.ExecutableSchema.Exec(context.WithValue(ctx, tapKey{}, tap))
+	if tap.pull == nil { // the resolver failed: inner reports it
+		return inner
+	}
+	return func(ctx context.Context) *graphql.Response {
+		it, ok := tap.pull(ctx)
+		if !ok {
+			return nil
+		}
+		key := renderKey{doc: doc, seq: it.seq, snapshot: it.snapshot}
+		r, mine := s.cache.claim(key)
+		if !mine {
+			select {
+			case <-r.done:
+			case <-ctx.Done():
+				return nil
+			}
+			if !r.failed {
+				return &graphql.Response{Data: r.data}
+			}
+		}
+		resp := renderOwn(ctx, tap, inner, it.event)
+		if mine {
+			if resp != nil && len(resp.Errors) == 0 && len(graphql.GetErrors(ctx)) == 0 {
+				r.data = bytes.Clone(resp.Data)
+			} else {
+				r.failed = true
+			}
+			close(r.done)
+		}
+		return resp
+	}
+}
+
+// renderOwn renders ev through gqlgen for this subscriber.
+func renderOwn(ctx context.Context, tap *renderTap, inner graphql.ResponseHandler, ev model.TableEvent) *graphql.Response {
+	select {
+	case tap.forward <- ev:
+	case <-ctx.Done():
+		return nil
+	}
+	return inner(ctx)
+}
+
+// tableEventsDoc is the cache key of a subscription whose only root field
+// is tableEvents: the hash of its document, operation name and variables,
+// leaving out the variable given as afterSeq (it chooses where the stream
+// starts, not how an event renders).
+func tableEventsDoc(oc *graphql.OperationContext) ([32]byte, bool) {
+	if oc == nil || oc.Operation == nil || oc.Operation.Operation != ast.Subscription || len(oc.Operation.SelectionSet) != 1 {
+		return [32]byte{}, false
+	}
+	f, ok := oc.Operation.SelectionSet[0].(*ast.Field)
+	if !ok || f.Name != "tableEvents" || len(f.Directives) > 0 {
+		return [32]byte{}, false
+	}
+	skip := ""
+	if a := f.Arguments.ForName("afterSeq"); a != nil && a.Value != nil && a.Value.Kind == ast.Variable {
+		skip = a.Value.Raw
+	}
+	vars := make(map[string]any, len(oc.Variables))
+	for k, v := range oc.Variables {
+		if k != skip {
+			vars[k] = v
+		}
+	}
+	vb, err := json.Marshal(vars) // map keys are sorted: a canonical form
+	if err != nil {
+		return [32]byte{}, false
+	}
+	h := sha256.New()
+	h.Write([]byte(oc.RawQuery))
+	h.Write([]byte{0})
+	h.Write([]byte(oc.OperationName))
+	h.Write([]byte{0})
+	h.Write(vb)
+	var out [32]byte
+	h.Sum(out[:0])
+	return out, true
+}
