@@ -26,7 +26,7 @@ export async function loadMe(): Promise<void> {
     stopEvents = subscribe<MyEventsSubscription>(MyEvents, () => ({}), (d) => {
       const ev = d.myEvents;
       lastUserEvent.value = ev;
-      if (ev.balance != null && me.value) me.value = { ...me.value, balance: ev.balance };
+      if (ev.__typename === 'BalanceChanged' && me.value) me.value = { ...me.value, balance: ev.balance };
       userTick.value++;
     });
   }

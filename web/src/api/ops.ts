@@ -94,22 +94,39 @@ export const TableSnapshot = /* GraphQL */ `
 export const TableEvents = /* GraphQL */ `
   subscription TableEvents($tableId: ID!, $afterSeq: Int64) {
     tableEvents(tableId: $tableId, afterSeq: $afterSeq) {
-      seq tableId drawId type at round cards position street reason closesAt minStake
-      commitment publicSeed serverSeed
-      odds { ...OddsFields }
-      pool { ...PoolFields }
-      result { ...ResultFields }
-      draw { ...DrawFields }
+      __typename seq tableId at
+      ... on TableSnapshot {
+        status jackpot { balance enabled }
+        draw {
+          drawId number phase openRound roundClosesAt minStake commitment publicSeed serverSeed board voidReason
+          positions { number cards status bestHand { category description cards } }
+          odds { ...OddsFields }
+          pools { ...PoolFields }
+          result { ...ResultFields }
+        }
+      }
+      ... on DrawOpened { drawId number seats minStake commitment odds { ...OddsFields } }
+      ... on RoundOpened { drawId round closesAt }
+      ... on RoundClosed { drawId round publicSeed }
+      ... on CardsDealt { drawId street board positions { number cards status bestHand { category description cards } } }
+      ... on OddsUpdated { drawId odds { ...OddsFields } }
+      ... on PoolUpdated { drawId pool { ...PoolFields } }
+      ... on DrawSettled { drawId serverSeed result { ...ResultFields } positions { number cards status bestHand { category description cards } } }
+      ... on DrawVoided { drawId reason serverSeed result { ...ResultFields } }
     }
   }
 `;
 
+export const DrawBurns = /* GraphQL */ `query DrawBurns($id: ID!) { draw(id: $id) { id burned } }`;
+
 export const MyEvents = /* GraphQL */ `
   subscription MyEvents {
     myEvents {
-      type at balance
-      bet { id round market selection stake status payout placedAt settledAt draw { id number } }
-      holdemHand { id }
+      __typename at
+      ... on BalanceChanged { balance }
+      ... on BetAccepted { bet { id status } }
+      ... on BetSettled { bet { id status payout } }
+      ... on HoldemHandUpdated { hand { id } }
     }
   }
 `;

@@ -9,8 +9,8 @@
 // ignored, and a jump (seq > last+1) means events were missed, so the state is
 // reloaded from the snapshot query and the stream resumes after it.
 import { gql, subscribe } from './client';
-import { TableSnapshot, TableEvents } from './ops';
-import type { TableSnapshotQuery, TableEventsSubscription } from '../gql/graphql';
+import { TableSnapshot, TableEvents, DrawBurns } from './ops';
+import type { TableSnapshotQuery, TableEventsSubscription, DrawBurnsQuery } from '../gql/graphql';
 
 import { fold, fromSnapshot, type TableState } from './tableState';
 export * from './tableState';
@@ -40,7 +40,18 @@ export function watchTable(id: string, onState: (s: TableState) => void, onError
         if (!state) return;
         const n = fold(state, data.tableEvents);
         if (n === 'gap') { void start(); return; }
-        if (n !== state) { state = n; onState(n); }
+        if (n !== state) {
+          state = n;
+          onState(n);
+          // The burned cards are revealed with the result but not carried by
+          // the events: read them once the draw is over.
+          const d = n.draw;
+          if (d && (d.phase === 'SETTLED' || d.phase === 'VOID') && d.burned.length === 0 && d.shuffle.serverSeed) {
+            gql<DrawBurnsQuery>(DrawBurns, { id: d.id }).then((r) => {
+              if (state?.draw?.id === d.id && r.draw) { state = { ...state, draw: { ...state.draw, burned: r.draw.burned } }; onState(state); }
+            }, () => undefined);
+          }
+        }
       }, onError);
     } catch (e) {
       onError(e);

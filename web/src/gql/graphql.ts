@@ -143,27 +143,16 @@ export type Role =
   | 'AFFILIATE'
   | 'PLAYER';
 
-export type TableEventType =
-  | 'CARDS_DEALT'
-  | 'DRAW_OPENED'
-  | 'DRAW_SETTLED'
-  | 'DRAW_VOIDED'
-  | 'ODDS_UPDATED'
-  | 'POOL_UPDATED'
-  | 'ROUND_CLOSED'
-  | 'ROUND_OPENED'
-  | 'TABLE_PAUSED'
-  | 'TABLE_RESUMED';
+/** The street a CARDS_DEALT event (or live odds) completes. */
+export type Street =
+  | 'FLOP'
+  | 'POCKET'
+  | 'RIVER'
+  | 'TURN';
 
 export type TableStatus =
   | 'PAUSED'
   | 'RUNNING';
-
-export type UserEventType =
-  | 'BALANCE_CHANGED'
-  | 'BET_ACCEPTED'
-  | 'BET_SETTLED'
-  | 'HOLDEM_UPDATED';
 
 export type VerificationInput = {
   dateOfBirth: string;
@@ -248,12 +237,36 @@ export type TableEventsSubscriptionVariables = Exact<{
 }>;
 
 
-export type TableEventsSubscription = { tableEvents: { seq: number, tableId: string, drawId: string | null, type: TableEventType, at: string, round: BettingRound | null, cards: Array<string> | null, position: number | null, street: string | null, reason: string | null, closesAt: string | null, minStake: string | null, commitment: string | null, publicSeed: string | null, serverSeed: string | null, odds: { phase: DrawPhase, boards: number, exact: boolean, leaders: Array<number>, positions: Array<{ position: number, win: number, tie: number, equity: number }>, categories: Array<{ category: HandCategory, probability: number }> } | null, pool: { round: BettingRound, market: Market, gross: string, net: string, bets: number, selections: Array<{ selection: string, stake: string, bets: number, impliedCoefficient: string | null }> } | null, result: { winners: Array<number>, winningCategory: HandCategory | null, leadersAfterFlop: Array<number>, leadersAfterTurn: Array<number>, settledAt: string, pools: Array<{ round: BettingRound, market: Market, gross: string, bets: number, commission: string, jackpotContribution: string, net: string, winningSelections: Array<string>, coefficient: string | null, paid: string, breakage: string, minusPoolTopUp: string, jackpotPaid: string, refunded: boolean, refundReason: string | null, categories: Array<{ category: number, fund: string, jackpot: string, coupons: number, stakes: string, coefficient: string | null, paid: string }> }> } | null, draw: { id: string, number: number, phase: DrawPhase, openRound: BettingRound | null, roundClosesAt: string | null, minStake: string, maxStake: string, board: Array<string>, burned: Array<string>, openedAt: string, settledAt: string | null, voidReason: string | null, positions: Array<{ number: number, cards: Array<string>, status: PositionStatus, bestHand: { category: HandCategory, description: string, cards: Array<string> } | null }>, shuffle: { commitment: string, publicSeed: string | null, serverSeed: string | null } } | null } };
+export type TableEventsSubscription = { tableEvents:
+    | { __typename: 'CardsDealt', drawId: string, street: Street, board: Array<string>, seq: number, tableId: string, at: string, positions: Array<{ number: number, cards: Array<string>, status: PositionStatus, bestHand: { category: HandCategory, description: string, cards: Array<string> } | null }> }
+    | { __typename: 'DrawOpened', drawId: string, number: number, seats: number, minStake: string, commitment: string, seq: number, tableId: string, at: string, odds: { phase: DrawPhase, boards: number, exact: boolean, leaders: Array<number>, positions: Array<{ position: number, win: number, tie: number, equity: number }>, categories: Array<{ category: HandCategory, probability: number }> } | null }
+    | { __typename: 'DrawSettled', drawId: string, serverSeed: string, seq: number, tableId: string, at: string, result: { winners: Array<number>, winningCategory: HandCategory | null, leadersAfterFlop: Array<number>, leadersAfterTurn: Array<number>, settledAt: string, pools: Array<{ round: BettingRound, market: Market, gross: string, bets: number, commission: string, jackpotContribution: string, net: string, winningSelections: Array<string>, coefficient: string | null, paid: string, breakage: string, minusPoolTopUp: string, jackpotPaid: string, refunded: boolean, refundReason: string | null, categories: Array<{ category: number, fund: string, jackpot: string, coupons: number, stakes: string, coefficient: string | null, paid: string }> }> }, positions: Array<{ number: number, cards: Array<string>, status: PositionStatus, bestHand: { category: HandCategory, description: string, cards: Array<string> } | null }> }
+    | { __typename: 'DrawVoided', drawId: string, reason: string, serverSeed: string, seq: number, tableId: string, at: string, result: { winners: Array<number>, winningCategory: HandCategory | null, leadersAfterFlop: Array<number>, leadersAfterTurn: Array<number>, settledAt: string, pools: Array<{ round: BettingRound, market: Market, gross: string, bets: number, commission: string, jackpotContribution: string, net: string, winningSelections: Array<string>, coefficient: string | null, paid: string, breakage: string, minusPoolTopUp: string, jackpotPaid: string, refunded: boolean, refundReason: string | null, categories: Array<{ category: number, fund: string, jackpot: string, coupons: number, stakes: string, coefficient: string | null, paid: string }> }> } }
+    | { __typename: 'OddsUpdated', drawId: string, seq: number, tableId: string, at: string, odds: { phase: DrawPhase, boards: number, exact: boolean, leaders: Array<number>, positions: Array<{ position: number, win: number, tie: number, equity: number }>, categories: Array<{ category: HandCategory, probability: number }> } | null }
+    | { __typename: 'PoolUpdated', drawId: string, seq: number, tableId: string, at: string, pool: { round: BettingRound, market: Market, gross: string, net: string, bets: number, selections: Array<{ selection: string, stake: string, bets: number, impliedCoefficient: string | null }> } }
+    | { __typename: 'RoundClosed', drawId: string, round: BettingRound, publicSeed: string | null, seq: number, tableId: string, at: string }
+    | { __typename: 'RoundOpened', drawId: string, round: BettingRound, closesAt: string, seq: number, tableId: string, at: string }
+    | { __typename: 'TablePaused', seq: number, tableId: string, at: string }
+    | { __typename: 'TableResumed', seq: number, tableId: string, at: string }
+    | { __typename: 'TableSnapshot', status: TableStatus, seq: number, tableId: string, at: string, jackpot: { balance: string, enabled: boolean }, draw: { drawId: string, number: number, phase: DrawPhase, openRound: BettingRound | null, roundClosesAt: string | null, minStake: string, commitment: string, publicSeed: string | null, serverSeed: string | null, board: Array<string>, voidReason: string | null, positions: Array<{ number: number, cards: Array<string>, status: PositionStatus, bestHand: { category: HandCategory, description: string, cards: Array<string> } | null }>, odds: { phase: DrawPhase, boards: number, exact: boolean, leaders: Array<number>, positions: Array<{ position: number, win: number, tie: number, equity: number }>, categories: Array<{ category: HandCategory, probability: number }> } | null, pools: Array<{ round: BettingRound, market: Market, gross: string, net: string, bets: number, selections: Array<{ selection: string, stake: string, bets: number, impliedCoefficient: string | null }> }>, result: { winners: Array<number>, winningCategory: HandCategory | null, leadersAfterFlop: Array<number>, leadersAfterTurn: Array<number>, settledAt: string, pools: Array<{ round: BettingRound, market: Market, gross: string, bets: number, commission: string, jackpotContribution: string, net: string, winningSelections: Array<string>, coefficient: string | null, paid: string, breakage: string, minusPoolTopUp: string, jackpotPaid: string, refunded: boolean, refundReason: string | null, categories: Array<{ category: number, fund: string, jackpot: string, coupons: number, stakes: string, coefficient: string | null, paid: string }> }> } | null } | null }
+   };
+
+export type DrawBurnsQueryVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type DrawBurnsQuery = { draw: { id: string, burned: Array<string> } | null };
 
 export type MyEventsSubscriptionVariables = Exact<{ [key: string]: never; }>;
 
 
-export type MyEventsSubscription = { myEvents: { type: UserEventType, at: string, balance: string | null, bet: { id: string, round: BettingRound, market: Market, selection: string, stake: string, status: BetStatus, payout: string | null, placedAt: string, settledAt: string | null, draw: { id: string, number: number } } | null, holdemHand: { id: string } | null } };
+export type MyEventsSubscription = { myEvents:
+    | { __typename: 'BalanceChanged', balance: string, at: string }
+    | { __typename: 'BetAccepted', at: string, bet: { id: string, status: BetStatus } }
+    | { __typename: 'BetSettled', at: string, bet: { id: string, status: BetStatus, payout: string | null } }
+    | { __typename: 'HoldemHandUpdated', at: string, hand: { id: string } }
+   };
 
 export type PlaceBetMutationVariables = Exact<{
   input: PlaceBetInput;
