@@ -11,6 +11,8 @@ import (
 	"github.com/pokertote/pokertote/domain/account"
 	"github.com/pokertote/pokertote/domain/auth"
 	"github.com/pokertote/pokertote/domain/errs"
+	"github.com/pokertote/pokertote/domain/event"
+	"github.com/pokertote/pokertote/domain/protection"
 	"github.com/pokertote/pokertote/graph"
 	"github.com/pokertote/pokertote/persistence"
 )
@@ -20,6 +22,8 @@ import (
 func (a *App) buildAccounts(ctx context.Context) (err error) {
 	a.users = persistence.NewUserRepo(a.db)
 	a.ledger = persistence.NewLedgerRepo(a.db)
+	a.ledger.SetLocation(a.loc) // protection counters follow the operator's calendar
+	a.protection = protection.NewService(persistence.NewProtectionRepo(a.db), a.users, a.loc, nil)
 
 	pepper := []byte(a.cfg.DocumentPepper)
 	if len(pepper) == 0 {
@@ -32,7 +36,7 @@ func (a *App) buildAccounts(ctx context.Context) (err error) {
 	if a.redis != nil {
 		limiter = persistence.NewRedisThrottle(a.redis, a.cfg.RedisPrefix, account.ThrottleConfig{}, a.log)
 	}
-	svc, err := account.NewService(a.users, account.Config{Location: a.loc, MinAge: a.cfg.MinAge, DocumentPepper: pepper, Throttle: limiter})
+	svc, err := account.NewService(a.users, account.Config{Location: a.loc, MinAge: a.cfg.MinAge, DocumentPepper: pepper, Throttle: limiter, Screen: a.protection})
 	if err != nil {
 		return err
 	}
@@ -51,7 +55,47 @@ func (a *App) buildAccounts(ctx context.Context) (err error) {
 		return err
 	}
 	a.refresh = auth.NewRefreshTokens(persistence.NewRefreshRepo(a.db), auth.RefreshConfig{TTL: a.cfg.RefreshTTL})
+	a.startEpochs()
 	return a.ensureAdmin(ctx)
+}
+
+// startEpochs makes the token-epoch checker: revocations raise the epoch in
+// the database and are broadcast on the broker (Redis, or in-process), and
+// this replica listens for the others' before it serves.
+func (a *App) startEpochs() {
+	a.epochs = auth.NewEpochs(a.users, epochNotifier{a.broker}, 0, nil)
+	a.refresh.OnRevoke(a.epochs.Revoke)
+	sub := a.hub.Subscribe(auth.EpochTopic, 1024)
+	a.goBackground("token-epochs", func(ctx context.Context) error {
+		for {
+			select {
+			case <-ctx.Done():
+				sub.Close()
+				return nil
+			case msg, ok := <-sub.C:
+				if !ok {
+					if ctx.Err() != nil {
+						return nil
+					}
+					// Dropped as a slow consumer: the cache TTL covers what
+					// was missed; listen again.
+					sub = a.hub.Subscribe(auth.EpochTopic, 1024)
+					continue
+				}
+				if uid, epoch, ok := auth.DecodeEpoch(msg); ok {
+					a.epochs.Observe(uid, epoch)
+				}
+			}
+		}
+	})
+}
+
+// epochNotifier broadcasts raised token epochs on the broker.
+type epochNotifier struct{ pub event.Publisher }
+
+// PublishEpoch implements auth.EpochNotifier.
+func (n epochNotifier) PublishEpoch(ctx context.Context, userID, epoch int64) error {
+	return n.pub.Publish(ctx, auth.EpochTopic, auth.EncodeEpoch(userID, epoch))
 }
 
 // devSecret returns a random 32-byte secret kept in the data folder, made on
@@ -99,12 +143,15 @@ func (a *App) authenticate(ctx context.Context, token string) (context.Context, 
 	if err != nil {
 		return ctx, err
 	}
+	if err := a.epochs.Check(ctx, c); err != nil {
+		return ctx, err
+	}
 	return graph.WithViewer(ctx, graph.Viewer{UserID: c.UserID, Role: c.Role}), nil
 }
 
 func (a *App) accountsAPI() *graph.AccountsAPI {
 	return &graph.AccountsAPI{
 		Service: a.accounts, Users: a.users, Access: a.access, Refresh: a.refresh,
-		Ledger: a.ledger, Publisher: a.broker, Now: time.Now,
+		Ledger: a.ledger, Publisher: a.broker, Now: time.Now, Epochs: a.epochs,
 	}
 }

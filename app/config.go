@@ -46,6 +46,9 @@ type Config struct {
 	DemoTables     bool          // DEMO_TABLES: create the two demo tables on first start, default true
 	DealerEnabled  bool          // DEALER: run table dealers in this replica, default true
 	TimeScale      float64       // TIME_SCALE: divides round lengths and card pacing (tests, demos), default 1
+	// RealityCheck is REALITY_CHECK_INTERVAL: a myEvents REALITY_CHECK every
+	// this much of a session of play, default 1h; 0 turns reminders off.
+	RealityCheck time.Duration
 	// The beacon the totalizator's cards are drawn from (docs/fairness.md).
 	Beacon           string // BEACON: drand (quicknet over HTTP; default in production) or local (default in development)
 	DrandURL         string // DRAND_URL: the drand HTTP relay, default https://api.drand.sh
@@ -92,6 +95,7 @@ func DefaultConfig() Config {
 		DemoTables:     true,
 		DealerEnabled:  true,
 		TimeScale:      1,
+		RealityCheck:   time.Hour,
 		Beacon:         "local",
 		BeaconSecret:   defaultBeaconSecret,
 
@@ -174,6 +178,7 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 	str("JWT_AUDIENCE", &c.JWTAudience)
 	dur("ACCESS_TOKEN_TTL", &c.AccessTTL)
 	dur("REFRESH_TOKEN_TTL", &c.RefreshTTL)
+	dur("REALITY_CHECK_INTERVAL", &c.RealityCheck)
 	str("DOCUMENT_PEPPER", &c.DocumentPepper)
 	str("DEBUG_ADDR", &c.DebugAddr)
 	str("ADMIN_EMAIL", &c.AdminEmail)
@@ -220,6 +225,9 @@ func (c Config) Validate() error {
 	var problems []error
 	if c.Env != "development" && c.Env != "production" {
 		problems = append(problems, fmt.Errorf("POKERTOTE_ENV=%q must be development or production", c.Env))
+	}
+	if c.RealityCheck < 0 {
+		problems = append(problems, errors.New("REALITY_CHECK_INTERVAL must not be negative"))
 	}
 	if c.JWTSecret != "" && len(c.JWTSecret) < 32 {
 		problems = append(problems, errors.New("JWT_SECRET must be at least 32 bytes"))

@@ -17,6 +17,7 @@ import (
 	"github.com/pokertote/pokertote/domain/account"
 	"github.com/pokertote/pokertote/domain/auth"
 	"github.com/pokertote/pokertote/domain/event"
+	"github.com/pokertote/pokertote/domain/protection"
 	"github.com/pokertote/pokertote/graph"
 	"github.com/pokertote/pokertote/persistence"
 )
@@ -35,8 +36,11 @@ type App struct {
 	users    *persistence.UserRepo
 	ledger   *persistence.LedgerRepo
 	accounts *account.Service
-	access   *auth.AccessTokens
-	refresh  *auth.RefreshTokens
+	// protection keeps limits, breaks and the exclusion register (issue 13).
+	protection *protection.Service
+	access     *auth.AccessTokens
+	refresh    *auth.RefreshTokens
+	epochs     *auth.Epochs
 
 	resolver *graph.Resolver
 	keyAuth  graph.APIKeyAuth       // affiliates' API keys on /query
@@ -82,9 +86,10 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (a *App, err error) 
 		return nil, err
 	}
 	a.resolver = &graph.Resolver{
-		Accounts: a.accountsAPI(),
-		Tote:     &graph.ToteAPI{},
-		Holdem:   &graph.HoldemAPI{},
+		Accounts:   a.accountsAPI(),
+		Tote:       &graph.ToteAPI{},
+		Holdem:     &graph.HoldemAPI{},
+		Protection: &graph.ProtectionAPI{Service: a.protection, Sessions: a.epochs},
 	}
 	a.startAffiliates()
 	if err = a.startTote(ctx); err != nil {
@@ -93,6 +98,7 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (a *App, err error) 
 	if err = a.startHoldem(ctx); err != nil {
 		return nil, err
 	}
+	a.startRealityChecks()
 	a.server = &http.Server{
 		Handler:           a.routes(),
 		ReadHeaderTimeout: 10 * time.Second,

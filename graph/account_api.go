@@ -25,6 +25,9 @@ type AccountsAPI struct {
 	Ledger    ledger.Store
 	Publisher event.Publisher
 	Now       func() time.Time
+	// Epochs stamps access tokens with their user's token epoch and revokes
+	// them on a role change; nil issues tokens at epoch 0.
+	Epochs *auth.Epochs
 }
 
 // Register creates a player and signs them in.
@@ -58,7 +61,7 @@ func (a *AccountsAPI) RefreshToken(ctx context.Context, token string) (*model.Au
 	if err != nil {
 		return nil, errs.R(errs.Unauthenticated, "INVALID_TOKEN", "the session has ended; sign in again")
 	}
-	return a.payload(u, next, rec)
+	return a.payload(ctx, u, next, rec)
 }
 
 // Logout revokes the refresh token's family.
@@ -74,11 +77,18 @@ func (a *AccountsAPI) signIn(ctx context.Context, u account.User) (*model.AuthPa
 	if err != nil {
 		return nil, err
 	}
-	return a.payload(u, refresh, rec)
+	return a.payload(ctx, u, refresh, rec)
 }
 
-func (a *AccountsAPI) payload(u account.User, refresh string, rec auth.RefreshRecord) (*model.AuthPayload, error) {
-	access, claims, err := a.Access.Issue(u.ID, u.Role)
+func (a *AccountsAPI) payload(ctx context.Context, u account.User, refresh string, rec auth.RefreshRecord) (*model.AuthPayload, error) {
+	var epoch int64
+	if a.Epochs != nil {
+		var err error
+		if epoch, err = a.Epochs.Fresh(ctx, u.ID); err != nil {
+			return nil, err
+		}
+	}
+	access, claims, err := a.Access.IssueAt(u.ID, u.Role, epoch)
 	if err != nil {
 		return nil, err
 	}
@@ -125,6 +135,12 @@ func (a *AccountsAPI) SetRole(ctx context.Context, userID string, role model.Rol
 	u, err := a.Service.SetRole(ctx, v.UserID, uid, account.Role(role))
 	if err != nil {
 		return nil, err
+	}
+	if a.Epochs != nil {
+		// Tokens issued under the old role die within seconds everywhere.
+		if err := a.Epochs.Revoke(ctx, uid); err != nil {
+			return nil, err
+		}
 	}
 	return a.user(u), nil
 }

@@ -2,6 +2,7 @@ package graph
 
 import (
 	"context"
+	"encoding/json"
 	"net"
 	"net/http"
 	"slices"
@@ -67,9 +68,7 @@ func AuthMiddleware(authenticate func(context.Context, string) (context.Context,
 		}
 		ctx, err := authenticate(r.Context(), token)
 		if err != nil {
-			w.Header().Set("Content-Type", "application/json")
-			w.WriteHeader(http.StatusUnauthorized)
-			_, _ = w.Write([]byte(`{"errors":[{"message":"the access token is not valid; sign in again","extensions":{"code":"UNAUTHENTICATED","reason":"INVALID_TOKEN"}}],"data":null}`))
+			writeAuthError(w, err)
 			return
 		}
 		next.ServeHTTP(w, r.WithContext(ctx))
@@ -96,4 +95,26 @@ func Directives() DirectiveRoot {
 			return next(ctx)
 		},
 	}
+}
+
+// writeAuthError answers a request whose token was refused. A token revoked
+// since it was issued says so (TOKEN_REVOKED: refresh it); a store failure
+// while checking is INTERNAL (503, try again); anything else is the one
+// INVALID_TOKEN answer that tells nothing about why.
+func writeAuthError(w http.ResponseWriter, err error) {
+	status, code, reason, msg := http.StatusUnauthorized, errs.Unauthenticated, "INVALID_TOKEN", "the access token is not valid; sign in again"
+	switch {
+	case errs.ReasonOf(err) == "TOKEN_REVOKED":
+		reason, msg = "TOKEN_REVOKED", "your session was changed; refresh your token or sign in again"
+	case errs.Is(err, errs.Internal):
+		status, code, reason, msg = http.StatusServiceUnavailable, errs.Internal, "", "internal error"
+	}
+	ext := map[string]any{"code": code}
+	if reason != "" {
+		ext["reason"] = reason
+	}
+	body, _ := json.Marshal(map[string]any{"errors": []any{map[string]any{"message": msg, "extensions": ext}}, "data": nil})
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	_, _ = w.Write(body)
 }

@@ -261,6 +261,13 @@ type ComplexityRoot struct {
 		TableID    func(childComplexity int) int
 	}
 
+	Exclusion struct {
+		Active func(childComplexity int) int
+		Kind   func(childComplexity int) int
+		Since  func(childComplexity int) int
+		Until  func(childComplexity int) int
+	}
+
 	ExpressCategoryResult struct {
 		Breakage          func(childComplexity int) int
 		Category          func(childComplexity int) int
@@ -360,30 +367,36 @@ type ComplexityRoot struct {
 	}
 
 	Mutation struct {
-		CreateAPIKey        func(childComplexity int, input model.CreateAPIKeyInput) int
-		CreateTable         func(childComplexity int, input model.TableInput) int
-		DecideVerification  func(childComplexity int, input model.DecideVerificationInput) int
-		Deposit             func(childComplexity int, input model.CashInput) int
-		HoldemCommit        func(childComplexity int) int
-		HoldemDecide        func(childComplexity int, input model.HoldemDecideInput) int
-		HoldemStart         func(childComplexity int, input model.HoldemStartInput) int
-		JackpotTopUp        func(childComplexity int, amount model.Money, idempotencyKey string) int
-		Login               func(childComplexity int, email string, password string) int
-		Logout              func(childComplexity int, refreshToken string) int
-		PauseTable          func(childComplexity int, tableID string) int
-		PlaceBet            func(childComplexity int, input model.PlaceBetInput) int
-		RefreshToken        func(childComplexity int, refreshToken string) int
-		Register            func(childComplexity int, input model.RegisterInput) int
-		ResumeTable         func(childComplexity int, tableID string) int
-		RevokeAPIKey        func(childComplexity int, id string) int
-		SetCommission       func(childComplexity int, tableID string, percent string) int
-		SetJackpotEnabled   func(childComplexity int, enabled bool) int
-		SetMinStake         func(childComplexity int, tableID string, amount model.Money) int
-		SetRole             func(childComplexity int, userID string, role model.Role) int
-		SubmitVerification  func(childComplexity int, input model.VerificationInput) int
-		UpdateTableSettings func(childComplexity int, tableID string, input model.TableSettingsInput) int
-		VoidDraw            func(childComplexity int, drawID string, reason string) int
-		Withdraw            func(childComplexity int, input model.CashInput) int
+		AddRegisterEntry        func(childComplexity int, input model.RegisterEntryInput) int
+		CreateAPIKey            func(childComplexity int, input model.CreateAPIKeyInput) int
+		CreateTable             func(childComplexity int, input model.TableInput) int
+		DecideVerification      func(childComplexity int, input model.DecideVerificationInput) int
+		Deposit                 func(childComplexity int, input model.CashInput) int
+		HoldemCommit            func(childComplexity int) int
+		HoldemDecide            func(childComplexity int, input model.HoldemDecideInput) int
+		HoldemStart             func(childComplexity int, input model.HoldemStartInput) int
+		ImportExclusionRegister func(childComplexity int, csv string) int
+		JackpotTopUp            func(childComplexity int, amount model.Money, idempotencyKey string) int
+		Login                   func(childComplexity int, email string, password string) int
+		Logout                  func(childComplexity int, refreshToken string) int
+		PauseTable              func(childComplexity int, tableID string) int
+		PlaceBet                func(childComplexity int, input model.PlaceBetInput) int
+		RefreshToken            func(childComplexity int, refreshToken string) int
+		Register                func(childComplexity int, input model.RegisterInput) int
+		RemoveRegisterEntry     func(childComplexity int, id string, reason string) int
+		ResumeTable             func(childComplexity int, tableID string) int
+		RevokeAPIKey            func(childComplexity int, id string) int
+		SelfExclude             func(childComplexity int, months *int) int
+		SetCommission           func(childComplexity int, tableID string, percent string) int
+		SetJackpotEnabled       func(childComplexity int, enabled bool) int
+		SetLimit                func(childComplexity int, input model.SetLimitInput) int
+		SetMinStake             func(childComplexity int, tableID string, amount model.Money) int
+		SetRole                 func(childComplexity int, userID string, role model.Role) int
+		SubmitVerification      func(childComplexity int, input model.VerificationInput) int
+		TakeTimeOut             func(childComplexity int, hours int) int
+		UpdateTableSettings     func(childComplexity int, tableID string, input model.TableSettingsInput) int
+		VoidDraw                func(childComplexity int, drawID string, reason string) int
+		Withdraw                func(childComplexity int, input model.CashInput) int
 	}
 
 	Odds struct {
@@ -476,10 +489,35 @@ type ComplexityRoot struct {
 		WinBoards func(childComplexity int) int
 	}
 
+	Protection struct {
+		Counters  func(childComplexity int) int
+		Exclusion func(childComplexity int) int
+		Limits    func(childComplexity int) int
+	}
+
+	ProtectionCounter struct {
+		Deposits func(childComplexity int) int
+		NetLoss  func(childComplexity int) int
+		Period   func(childComplexity int) int
+		Returns  func(childComplexity int) int
+		Stakes   func(childComplexity int) int
+		Start    func(childComplexity int) int
+	}
+
+	ProtectionLimit struct {
+		Amount        func(childComplexity int) int
+		Kind          func(childComplexity int) int
+		Pending       func(childComplexity int) int
+		PendingAmount func(childComplexity int) int
+		PendingFrom   func(childComplexity int) int
+		Period        func(childComplexity int) int
+	}
+
 	Query struct {
 		APIKeys              func(childComplexity int) int
 		AuditLog             func(childComplexity int, first *int, after *string) int
 		Draw                 func(childComplexity int, id string) int
+		ExclusionRegister    func(childComplexity int, all *bool, first *int, after *string) int
 		HoldemHand           func(childComplexity int, id string) int
 		HoldemHands          func(childComplexity int, first *int, after *string) int
 		HoldemSettings       func(childComplexity int) int
@@ -487,12 +525,44 @@ type ComplexityRoot struct {
 		Me                   func(childComplexity int) int
 		MyBets               func(childComplexity int, first *int, after *string, drawID *string) int
 		MyLedger             func(childComplexity int, first *int, after *string) int
+		MyProtection         func(childComplexity int) int
 		PendingVerifications func(childComplexity int, first *int, after *string) int
 		Results              func(childComplexity int, tableID *string, from *time.Time, to *time.Time, first *int, after *string) int
 		Table                func(childComplexity int, id string) int
 		Tables               func(childComplexity int) int
 		User                 func(childComplexity int, id string) int
 		VerifyDraw           func(childComplexity int, id string) int
+	}
+
+	RealityCheck struct {
+		ElapsedSeconds   func(childComplexity int) int
+		Net              func(childComplexity int) int
+		Returns          func(childComplexity int) int
+		SessionStartedAt func(childComplexity int) int
+		Stakes           func(childComplexity int) int
+	}
+
+	RealityCheckReminder struct {
+		At      func(childComplexity int) int
+		Session func(childComplexity int) int
+	}
+
+	RegisterEntry struct {
+		Active       func(childComplexity int) int
+		AddedAt      func(childComplexity int) int
+		AddedBy      func(childComplexity int) int
+		DateOfBirth  func(childComplexity int) int
+		DocumentHash func(childComplexity int) int
+		ID           func(childComplexity int) int
+		NameKey      func(childComplexity int) int
+		Note         func(childComplexity int) int
+		RemovedAt    func(childComplexity int) int
+		RemovedBy    func(childComplexity int) int
+	}
+
+	RegisterPage struct {
+		Items      func(childComplexity int) int
+		NextCursor func(childComplexity int) int
 	}
 
 	RoundClosed struct {
@@ -640,6 +710,12 @@ type MutationResolver interface {
 	HoldemCommit(ctx context.Context) (*model.HoldemCommitment, error)
 	HoldemStart(ctx context.Context, input model.HoldemStartInput) (*model.HoldemHand, error)
 	HoldemDecide(ctx context.Context, input model.HoldemDecideInput) (*model.HoldemHand, error)
+	SetLimit(ctx context.Context, input model.SetLimitInput) (*model.ProtectionLimit, error)
+	TakeTimeOut(ctx context.Context, hours int) (*model.Exclusion, error)
+	SelfExclude(ctx context.Context, months *int) (*model.Exclusion, error)
+	AddRegisterEntry(ctx context.Context, input model.RegisterEntryInput) (*model.RegisterEntry, error)
+	ImportExclusionRegister(ctx context.Context, csv string) ([]model.RegisterEntry, error)
+	RemoveRegisterEntry(ctx context.Context, id string, reason string) (*model.RegisterEntry, error)
 	CreateAPIKey(ctx context.Context, input model.CreateAPIKeyInput) (*model.CreatedAPIKey, error)
 	RevokeAPIKey(ctx context.Context, id string) (*model.APIKey, error)
 }
@@ -662,6 +738,8 @@ type QueryResolver interface {
 	HoldemSettings(ctx context.Context) (*model.HoldemSettings, error)
 	HoldemHand(ctx context.Context, id string) (*model.HoldemHand, error)
 	HoldemHands(ctx context.Context, first *int, after *string) (*model.HoldemHandPage, error)
+	MyProtection(ctx context.Context) (*model.Protection, error)
+	ExclusionRegister(ctx context.Context, all *bool, first *int, after *string) (*model.RegisterPage, error)
 	APIKeys(ctx context.Context) ([]model.APIKey, error)
 }
 type SubscriptionResolver interface {
@@ -1576,6 +1654,31 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.DrawVoided.TableID(childComplexity), true
 
+	case "Exclusion.active":
+		if e.ComplexityRoot.Exclusion.Active == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Exclusion.Active(childComplexity), true
+	case "Exclusion.kind":
+		if e.ComplexityRoot.Exclusion.Kind == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Exclusion.Kind(childComplexity), true
+	case "Exclusion.since":
+		if e.ComplexityRoot.Exclusion.Since == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Exclusion.Since(childComplexity), true
+	case "Exclusion.until":
+		if e.ComplexityRoot.Exclusion.Until == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Exclusion.Until(childComplexity), true
+
 	case "ExpressCategoryResult.breakage":
 		if e.ComplexityRoot.ExpressCategoryResult.Breakage == nil {
 			break
@@ -1977,6 +2080,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.LedgerPage.NextCursor(childComplexity), true
 
+	case "Mutation.addRegisterEntry":
+		if e.ComplexityRoot.Mutation.AddRegisterEntry == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_addRegisterEntry_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.AddRegisterEntry(childComplexity, args["input"].(model.RegisterEntryInput)), true
 	case "Mutation.createApiKey":
 		if e.ComplexityRoot.Mutation.CreateAPIKey == nil {
 			break
@@ -2049,6 +2163,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.HoldemStart(childComplexity, args["input"].(model.HoldemStartInput)), true
+	case "Mutation.importExclusionRegister":
+		if e.ComplexityRoot.Mutation.ImportExclusionRegister == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_importExclusionRegister_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.ImportExclusionRegister(childComplexity, args["csv"].(string)), true
 	case "Mutation.jackpotTopUp":
 		if e.ComplexityRoot.Mutation.JackpotTopUp == nil {
 			break
@@ -2126,6 +2251,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.Register(childComplexity, args["input"].(model.RegisterInput)), true
+	case "Mutation.removeRegisterEntry":
+		if e.ComplexityRoot.Mutation.RemoveRegisterEntry == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_removeRegisterEntry_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.RemoveRegisterEntry(childComplexity, args["id"].(string), args["reason"].(string)), true
 	case "Mutation.resumeTable":
 		if e.ComplexityRoot.Mutation.ResumeTable == nil {
 			break
@@ -2148,6 +2284,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.RevokeAPIKey(childComplexity, args["id"].(string)), true
+	case "Mutation.selfExclude":
+		if e.ComplexityRoot.Mutation.SelfExclude == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_selfExclude_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.SelfExclude(childComplexity, args["months"].(*int)), true
 	case "Mutation.setCommission":
 		if e.ComplexityRoot.Mutation.SetCommission == nil {
 			break
@@ -2170,6 +2317,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.SetJackpotEnabled(childComplexity, args["enabled"].(bool)), true
+	case "Mutation.setLimit":
+		if e.ComplexityRoot.Mutation.SetLimit == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_setLimit_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.SetLimit(childComplexity, args["input"].(model.SetLimitInput)), true
 	case "Mutation.setMinStake":
 		if e.ComplexityRoot.Mutation.SetMinStake == nil {
 			break
@@ -2203,6 +2361,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.SubmitVerification(childComplexity, args["input"].(model.VerificationInput)), true
+	case "Mutation.takeTimeOut":
+		if e.ComplexityRoot.Mutation.TakeTimeOut == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_takeTimeOut_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.TakeTimeOut(childComplexity, args["hours"].(int)), true
 	case "Mutation.updateTableSettings":
 		if e.ComplexityRoot.Mutation.UpdateTableSettings == nil {
 			break
@@ -2607,6 +2776,99 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.PositionOdds.WinBoards(childComplexity), true
 
+	case "Protection.counters":
+		if e.ComplexityRoot.Protection.Counters == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Protection.Counters(childComplexity), true
+	case "Protection.exclusion":
+		if e.ComplexityRoot.Protection.Exclusion == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Protection.Exclusion(childComplexity), true
+	case "Protection.limits":
+		if e.ComplexityRoot.Protection.Limits == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Protection.Limits(childComplexity), true
+
+	case "ProtectionCounter.deposits":
+		if e.ComplexityRoot.ProtectionCounter.Deposits == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ProtectionCounter.Deposits(childComplexity), true
+	case "ProtectionCounter.netLoss":
+		if e.ComplexityRoot.ProtectionCounter.NetLoss == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ProtectionCounter.NetLoss(childComplexity), true
+	case "ProtectionCounter.period":
+		if e.ComplexityRoot.ProtectionCounter.Period == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ProtectionCounter.Period(childComplexity), true
+	case "ProtectionCounter.returns":
+		if e.ComplexityRoot.ProtectionCounter.Returns == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ProtectionCounter.Returns(childComplexity), true
+	case "ProtectionCounter.stakes":
+		if e.ComplexityRoot.ProtectionCounter.Stakes == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ProtectionCounter.Stakes(childComplexity), true
+	case "ProtectionCounter.start":
+		if e.ComplexityRoot.ProtectionCounter.Start == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ProtectionCounter.Start(childComplexity), true
+
+	case "ProtectionLimit.amount":
+		if e.ComplexityRoot.ProtectionLimit.Amount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ProtectionLimit.Amount(childComplexity), true
+	case "ProtectionLimit.kind":
+		if e.ComplexityRoot.ProtectionLimit.Kind == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ProtectionLimit.Kind(childComplexity), true
+	case "ProtectionLimit.pending":
+		if e.ComplexityRoot.ProtectionLimit.Pending == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ProtectionLimit.Pending(childComplexity), true
+	case "ProtectionLimit.pendingAmount":
+		if e.ComplexityRoot.ProtectionLimit.PendingAmount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ProtectionLimit.PendingAmount(childComplexity), true
+	case "ProtectionLimit.pendingFrom":
+		if e.ComplexityRoot.ProtectionLimit.PendingFrom == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ProtectionLimit.PendingFrom(childComplexity), true
+	case "ProtectionLimit.period":
+		if e.ComplexityRoot.ProtectionLimit.Period == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ProtectionLimit.Period(childComplexity), true
+
 	case "Query.apiKeys":
 		if e.ComplexityRoot.Query.APIKeys == nil {
 			break
@@ -2635,6 +2897,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.Draw(childComplexity, args["id"].(string)), true
+	case "Query.exclusionRegister":
+		if e.ComplexityRoot.Query.ExclusionRegister == nil {
+			break
+		}
+
+		args, err := ec.field_Query_exclusionRegister_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.ExclusionRegister(childComplexity, args["all"].(*bool), args["first"].(*int), args["after"].(*string)), true
 	case "Query.holdemHand":
 		if e.ComplexityRoot.Query.HoldemHand == nil {
 			break
@@ -2698,6 +2971,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.MyLedger(childComplexity, args["first"].(*int), args["after"].(*string)), true
+	case "Query.myProtection":
+		if e.ComplexityRoot.Query.MyProtection == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Query.MyProtection(childComplexity), true
 	case "Query.pendingVerifications":
 		if e.ComplexityRoot.Query.PendingVerifications == nil {
 			break
@@ -2759,6 +3038,124 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.VerifyDraw(childComplexity, args["id"].(string)), true
+
+	case "RealityCheck.elapsedSeconds":
+		if e.ComplexityRoot.RealityCheck.ElapsedSeconds == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RealityCheck.ElapsedSeconds(childComplexity), true
+	case "RealityCheck.net":
+		if e.ComplexityRoot.RealityCheck.Net == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RealityCheck.Net(childComplexity), true
+	case "RealityCheck.returns":
+		if e.ComplexityRoot.RealityCheck.Returns == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RealityCheck.Returns(childComplexity), true
+	case "RealityCheck.sessionStartedAt":
+		if e.ComplexityRoot.RealityCheck.SessionStartedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RealityCheck.SessionStartedAt(childComplexity), true
+	case "RealityCheck.stakes":
+		if e.ComplexityRoot.RealityCheck.Stakes == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RealityCheck.Stakes(childComplexity), true
+
+	case "RealityCheckReminder.at":
+		if e.ComplexityRoot.RealityCheckReminder.At == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RealityCheckReminder.At(childComplexity), true
+	case "RealityCheckReminder.session":
+		if e.ComplexityRoot.RealityCheckReminder.Session == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RealityCheckReminder.Session(childComplexity), true
+
+	case "RegisterEntry.active":
+		if e.ComplexityRoot.RegisterEntry.Active == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RegisterEntry.Active(childComplexity), true
+	case "RegisterEntry.addedAt":
+		if e.ComplexityRoot.RegisterEntry.AddedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RegisterEntry.AddedAt(childComplexity), true
+	case "RegisterEntry.addedBy":
+		if e.ComplexityRoot.RegisterEntry.AddedBy == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RegisterEntry.AddedBy(childComplexity), true
+	case "RegisterEntry.dateOfBirth":
+		if e.ComplexityRoot.RegisterEntry.DateOfBirth == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RegisterEntry.DateOfBirth(childComplexity), true
+	case "RegisterEntry.documentHash":
+		if e.ComplexityRoot.RegisterEntry.DocumentHash == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RegisterEntry.DocumentHash(childComplexity), true
+	case "RegisterEntry.id":
+		if e.ComplexityRoot.RegisterEntry.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RegisterEntry.ID(childComplexity), true
+	case "RegisterEntry.nameKey":
+		if e.ComplexityRoot.RegisterEntry.NameKey == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RegisterEntry.NameKey(childComplexity), true
+	case "RegisterEntry.note":
+		if e.ComplexityRoot.RegisterEntry.Note == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RegisterEntry.Note(childComplexity), true
+	case "RegisterEntry.removedAt":
+		if e.ComplexityRoot.RegisterEntry.RemovedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RegisterEntry.RemovedAt(childComplexity), true
+	case "RegisterEntry.removedBy":
+		if e.ComplexityRoot.RegisterEntry.RemovedBy == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RegisterEntry.RemovedBy(childComplexity), true
+
+	case "RegisterPage.items":
+		if e.ComplexityRoot.RegisterPage.Items == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RegisterPage.Items(childComplexity), true
+	case "RegisterPage.nextCursor":
+		if e.ComplexityRoot.RegisterPage.NextCursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RegisterPage.NextCursor(childComplexity), true
 
 	case "RoundClosed.at":
 		if e.ComplexityRoot.RoundClosed.At == nil {
@@ -3183,7 +3580,9 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 			graphql.NewInputUnmarshaler("HoldemDecideInput", ec.unmarshalInputHoldemDecideInput),
 			graphql.NewInputUnmarshaler("HoldemStartInput", ec.unmarshalInputHoldemStartInput),
 			graphql.NewInputUnmarshaler("PlaceBetInput", ec.unmarshalInputPlaceBetInput),
+			graphql.NewInputUnmarshaler("RegisterEntryInput", ec.unmarshalInputRegisterEntryInput),
 			graphql.NewInputUnmarshaler("RegisterInput", ec.unmarshalInputRegisterInput),
+			graphql.NewInputUnmarshaler("SetLimitInput", ec.unmarshalInputSetLimitInput),
 			graphql.NewInputUnmarshaler("TableInput", ec.unmarshalInputTableInput),
 			graphql.NewInputUnmarshaler("TableSettingsInput", ec.unmarshalInputTableSettingsInput),
 			graphql.NewInputUnmarshaler("VerificationInput", ec.unmarshalInputVerificationInput),
@@ -4007,6 +4406,13 @@ type HoldemHandUpdated implements UserEvent {
   hand: HoldemHand!
 }
 
+"A reminder of the session's time and result, every REALITY_CHECK_INTERVAL of play (player protection)."
+type RealityCheckReminder implements UserEvent {
+  at: Time!
+  "The session so far."
+  session: RealityCheck!
+}
+
 # ---------------------------------------------------------------- Casino Hold'em
 #
 # Boxes are numbered 1 and 2 everywhere (index, turn, box). Cards are
@@ -4231,6 +4637,142 @@ type Subscription {
   tableEvents(tableId: ID!, afterSeq: Int64): TableEvent!
   "The signed-in user's bets, balance and Casino Hold'em hands."
   myEvents: UserEvent! @authenticated
+}
+
+# ---------------------------------------------------------------- player protection (issue 13)
+#
+# Limits a player sets on their own account, their time-outs and
+# self-exclusions, and the admins' exclusion register. Every deposit and
+# stake is checked in the transaction that moves the money; a refusal is
+# FORBIDDEN with reason EXCLUDED, SELF_EXCLUDED or TIMED_OUT, or CONFLICT with
+# reason DEPOSIT_LIMIT, STAKE_LIMIT or LOSS_LIMIT. Periods follow the
+# operator's calendar (Asia/Almaty): days from midnight, weeks from Monday,
+# months from the 1st.
+
+enum LimitKind {
+  DEPOSIT
+  STAKE
+  "Stakes minus returns (payouts, refunds) within the period."
+  LOSS
+}
+
+enum LimitPeriod {
+  DAY
+  WEEK
+  MONTH
+}
+
+enum ExclusionKind {
+  "24 hours to 6 weeks."
+  TIME_OUT
+  "6 months to 5 years, or permanent."
+  SELF_EXCLUSION
+}
+
+type ProtectionLimit {
+  kind: LimitKind!
+  period: LimitPeriod!
+  "The limit in force; null when there is none."
+  amount: Money
+  "A raise or removal waiting for its 24-hour cooling-off."
+  pending: Boolean!
+  "The amount that applies at pendingFrom; null when the limit is being removed."
+  pendingAmount: Money
+  pendingFrom: Time
+}
+
+type ProtectionCounter {
+  period: LimitPeriod!
+  "The first day of the period."
+  start: Date!
+  deposits: Money!
+  stakes: Money!
+  returns: Money!
+  "stakes - returns; negative when the player is ahead."
+  netLoss: Money!
+}
+
+type Exclusion {
+  kind: ExclusionKind!
+  since: Time!
+  "null for a permanent self-exclusion."
+  until: Time
+  "True while in force: no stakes, no deposits; withdrawals and history stay open."
+  active: Boolean!
+}
+
+type Protection {
+  "One per kind and period (9), with cooled-off changes applied."
+  limits: [ProtectionLimit!]!
+  "The latest time-out or self-exclusion; null when there never was one."
+  exclusion: Exclusion
+  "The current day, week and month."
+  counters: [ProtectionCounter!]!
+}
+
+type RegisterEntry {
+  id: ID!
+  "The peppered hash of a document number (as the age verification keeps it)."
+  documentHash: String
+  "The normalized name (NFKC, lower case, single spaces)."
+  nameKey: String
+  dateOfBirth: Date
+  note: String!
+  addedBy: ID
+  addedAt: Time!
+  removedBy: ID
+  removedAt: Time
+  active: Boolean!
+}
+
+"A reality check: how long the current session of play has lasted and how it stands."
+type RealityCheck {
+  sessionStartedAt: Time!
+  elapsedSeconds: Int!
+  stakes: Money!
+  returns: Money!
+  "returns - stakes: negative when the player is behind."
+  net: Money!
+}
+
+type RegisterPage {
+  items: [RegisterEntry!]!
+  nextCursor: String
+}
+
+input SetLimitInput {
+  kind: LimitKind!
+  period: LimitPeriod!
+  "0.00 or null removes the limit (after the cooling-off)."
+  amount: Money
+}
+
+input RegisterEntryInput {
+  "A 64-hex-digit document hash, or name and dateOfBirth."
+  documentHash: String
+  name: String
+  dateOfBirth: Date
+  note: String
+}
+
+extend type Query {
+  "The signed-in player's limits, break and this period's counters."
+  myProtection: Protection! @authenticated
+  "The exclusion register, newest first; only entries in force unless all."
+  exclusionRegister(all: Boolean = false, first: Int = 50, after: String): RegisterPage! @hasRole(roles: [ADMIN])
+}
+
+extend type Mutation {
+  "Sets a limit: lowering applies at once, raising or removing after 24 hours."
+  setLimit(input: SetLimitInput!): ProtectionLimit! @authenticated
+  "Takes a break of 24 to 1008 hours (6 weeks). It cannot be ended early."
+  takeTimeOut(hours: Int!): Exclusion! @authenticated
+  "Excludes the player for 6 to 60 months, or permanently when months is null. It cannot be ended early."
+  selfExclude(months: Int): Exclusion! @authenticated
+  addRegisterEntry(input: RegisterEntryInput!): RegisterEntry! @hasRole(roles: [ADMIN])
+  "Imports a CSV (header: document_hash, or name and date_of_birth; optional note); all or nothing."
+  importExclusionRegister(csv: String!): [RegisterEntry!]! @hasRole(roles: [ADMIN])
+  removeRegisterEntry(id: ID!, reason: String!): RegisterEntry! @hasRole(roles: [ADMIN])
 }
 
 # ---------------------------------------------------------------- affiliate API keys (issue 13)
@@ -4593,6 +5135,20 @@ func (ec *executionContext) childFields_DrawVerification(ctx context.Context, fi
 	return nil, fmt.Errorf("no field named %q was found under type DrawVerification", field.Name)
 }
 
+func (ec *executionContext) childFields_Exclusion(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "kind":
+		return ec.fieldContext_Exclusion_kind(ctx, field)
+	case "since":
+		return ec.fieldContext_Exclusion_since(ctx, field)
+	case "until":
+		return ec.fieldContext_Exclusion_until(ctx, field)
+	case "active":
+		return ec.fieldContext_Exclusion_active(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Exclusion", field.Name)
+}
+
 func (ec *executionContext) childFields_ExpressCategoryResult(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "category":
@@ -4927,6 +5483,106 @@ func (ec *executionContext) childFields_PositionOdds(ctx context.Context, field 
 	return nil, fmt.Errorf("no field named %q was found under type PositionOdds", field.Name)
 }
 
+func (ec *executionContext) childFields_Protection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "limits":
+		return ec.fieldContext_Protection_limits(ctx, field)
+	case "exclusion":
+		return ec.fieldContext_Protection_exclusion(ctx, field)
+	case "counters":
+		return ec.fieldContext_Protection_counters(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Protection", field.Name)
+}
+
+func (ec *executionContext) childFields_ProtectionCounter(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "period":
+		return ec.fieldContext_ProtectionCounter_period(ctx, field)
+	case "start":
+		return ec.fieldContext_ProtectionCounter_start(ctx, field)
+	case "deposits":
+		return ec.fieldContext_ProtectionCounter_deposits(ctx, field)
+	case "stakes":
+		return ec.fieldContext_ProtectionCounter_stakes(ctx, field)
+	case "returns":
+		return ec.fieldContext_ProtectionCounter_returns(ctx, field)
+	case "netLoss":
+		return ec.fieldContext_ProtectionCounter_netLoss(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ProtectionCounter", field.Name)
+}
+
+func (ec *executionContext) childFields_ProtectionLimit(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "kind":
+		return ec.fieldContext_ProtectionLimit_kind(ctx, field)
+	case "period":
+		return ec.fieldContext_ProtectionLimit_period(ctx, field)
+	case "amount":
+		return ec.fieldContext_ProtectionLimit_amount(ctx, field)
+	case "pending":
+		return ec.fieldContext_ProtectionLimit_pending(ctx, field)
+	case "pendingAmount":
+		return ec.fieldContext_ProtectionLimit_pendingAmount(ctx, field)
+	case "pendingFrom":
+		return ec.fieldContext_ProtectionLimit_pendingFrom(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ProtectionLimit", field.Name)
+}
+
+func (ec *executionContext) childFields_RealityCheck(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "sessionStartedAt":
+		return ec.fieldContext_RealityCheck_sessionStartedAt(ctx, field)
+	case "elapsedSeconds":
+		return ec.fieldContext_RealityCheck_elapsedSeconds(ctx, field)
+	case "stakes":
+		return ec.fieldContext_RealityCheck_stakes(ctx, field)
+	case "returns":
+		return ec.fieldContext_RealityCheck_returns(ctx, field)
+	case "net":
+		return ec.fieldContext_RealityCheck_net(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type RealityCheck", field.Name)
+}
+
+func (ec *executionContext) childFields_RegisterEntry(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_RegisterEntry_id(ctx, field)
+	case "documentHash":
+		return ec.fieldContext_RegisterEntry_documentHash(ctx, field)
+	case "nameKey":
+		return ec.fieldContext_RegisterEntry_nameKey(ctx, field)
+	case "dateOfBirth":
+		return ec.fieldContext_RegisterEntry_dateOfBirth(ctx, field)
+	case "note":
+		return ec.fieldContext_RegisterEntry_note(ctx, field)
+	case "addedBy":
+		return ec.fieldContext_RegisterEntry_addedBy(ctx, field)
+	case "addedAt":
+		return ec.fieldContext_RegisterEntry_addedAt(ctx, field)
+	case "removedBy":
+		return ec.fieldContext_RegisterEntry_removedBy(ctx, field)
+	case "removedAt":
+		return ec.fieldContext_RegisterEntry_removedAt(ctx, field)
+	case "active":
+		return ec.fieldContext_RegisterEntry_active(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type RegisterEntry", field.Name)
+}
+
+func (ec *executionContext) childFields_RegisterPage(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "items":
+		return ec.fieldContext_RegisterPage_items(ctx, field)
+	case "nextCursor":
+		return ec.fieldContext_RegisterPage_nextCursor(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type RegisterPage", field.Name)
+}
+
 func (ec *executionContext) childFields_SelectionTotal(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "selection":
@@ -5193,6 +5849,20 @@ func (ec *executionContext) field_Draw_pools_args(ctx context.Context, rawArgs m
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_addRegisterEntry_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.RegisterEntryInput, error) {
+			return ec.unmarshalNRegisterEntryInput2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐRegisterEntryInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_createApiKey_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -5274,6 +5944,20 @@ func (ec *executionContext) field_Mutation_holdemStart_args(ctx context.Context,
 		return nil, err
 	}
 	args["input"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_importExclusionRegister_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "csv",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["csv"] = arg0
 	return args, nil
 }
 
@@ -5391,6 +6075,28 @@ func (ec *executionContext) field_Mutation_register_args(ctx context.Context, ra
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_removeRegisterEntry_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "reason",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["reason"] = arg1
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_resumeTable_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -5416,6 +6122,20 @@ func (ec *executionContext) field_Mutation_revokeApiKey_args(ctx context.Context
 		return nil, err
 	}
 	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_selfExclude_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "months",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["months"] = arg0
 	return args, nil
 }
 
@@ -5452,6 +6172,20 @@ func (ec *executionContext) field_Mutation_setJackpotEnabled_args(ctx context.Co
 		return nil, err
 	}
 	args["enabled"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_setLimit_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.SetLimitInput, error) {
+			return ec.unmarshalNSetLimitInput2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐSetLimitInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
 	return args, nil
 }
 
@@ -5510,6 +6244,20 @@ func (ec *executionContext) field_Mutation_submitVerification_args(ctx context.C
 		return nil, err
 	}
 	args["input"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_takeTimeOut_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "hours",
+		func(ctx context.Context, v any) (int, error) {
+			return ec.unmarshalNInt2int(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["hours"] = arg0
 	return args, nil
 }
 
@@ -5618,6 +6366,36 @@ func (ec *executionContext) field_Query_draw_args(ctx context.Context, rawArgs m
 		return nil, err
 	}
 	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_exclusionRegister_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "all",
+		func(ctx context.Context, v any) (*bool, error) {
+			return ec.unmarshalOBoolean2ᚖbool(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["all"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg2
 	return args, nil
 }
 
@@ -9454,6 +10232,98 @@ func (ec *executionContext) fieldContext_DrawVoided_serverSeed(_ context.Context
 	return graphql.NewScalarFieldContext("DrawVoided", field, false, false, "String")
 }
 
+func (ec *executionContext) _Exclusion_kind(ctx context.Context, field graphql.CollectedField, obj *model.Exclusion) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Exclusion_kind(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Kind, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.ExclusionKind) graphql.Marshaler {
+			return ec.marshalNExclusionKind2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐExclusionKind(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Exclusion_kind(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Exclusion", field, false, false, "ExclusionKind")
+}
+
+func (ec *executionContext) _Exclusion_since(ctx context.Context, field graphql.CollectedField, obj *model.Exclusion) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Exclusion_since(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Since, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Exclusion_since(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Exclusion", field, false, false, "Time")
+}
+
+func (ec *executionContext) _Exclusion_until(ctx context.Context, field graphql.CollectedField, obj *model.Exclusion) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Exclusion_until(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Until, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Exclusion_until(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Exclusion", field, false, false, "Time")
+}
+
+func (ec *executionContext) _Exclusion_active(ctx context.Context, field graphql.CollectedField, obj *model.Exclusion) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Exclusion_active(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Active, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Exclusion_active(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Exclusion", field, false, false, "Boolean")
+}
+
 func (ec *executionContext) _ExpressCategoryResult_category(ctx context.Context, field graphql.CollectedField, obj *model.ExpressCategoryResult) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -12294,6 +13164,363 @@ func (ec *executionContext) fieldContext_Mutation_holdemDecide(ctx context.Conte
 	return fc, nil
 }
 
+func (ec *executionContext) _Mutation_setLimit(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_setLimit(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().SetLimit(ctx, fc.Args["input"].(model.SetLimitInput))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				if ec.Directives.Authenticated == nil {
+					var zeroVal *model.ProtectionLimit
+					return zeroVal, errors.New("directive authenticated is not implemented")
+				}
+				return ec.Directives.Authenticated(ctx, nil, directive0)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *model.ProtectionLimit) graphql.Marshaler {
+			return ec.marshalNProtectionLimit2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐProtectionLimit(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_setLimit(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ProtectionLimit(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_setLimit_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_takeTimeOut(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_takeTimeOut(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().TakeTimeOut(ctx, fc.Args["hours"].(int))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				if ec.Directives.Authenticated == nil {
+					var zeroVal *model.Exclusion
+					return zeroVal, errors.New("directive authenticated is not implemented")
+				}
+				return ec.Directives.Authenticated(ctx, nil, directive0)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Exclusion) graphql.Marshaler {
+			return ec.marshalNExclusion2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐExclusion(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_takeTimeOut(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Exclusion(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_takeTimeOut_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_selfExclude(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_selfExclude(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().SelfExclude(ctx, fc.Args["months"].(*int))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				if ec.Directives.Authenticated == nil {
+					var zeroVal *model.Exclusion
+					return zeroVal, errors.New("directive authenticated is not implemented")
+				}
+				return ec.Directives.Authenticated(ctx, nil, directive0)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Exclusion) graphql.Marshaler {
+			return ec.marshalNExclusion2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐExclusion(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_selfExclude(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Exclusion(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_selfExclude_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_addRegisterEntry(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_addRegisterEntry(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().AddRegisterEntry(ctx, fc.Args["input"].(model.RegisterEntryInput))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				roles, err := ec.unmarshalNRole2ᚕgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐRoleᚄ(ctx, []any{"ADMIN"})
+				if err != nil {
+					var zeroVal *model.RegisterEntry
+					return zeroVal, err
+				}
+				if ec.Directives.HasRole == nil {
+					var zeroVal *model.RegisterEntry
+					return zeroVal, errors.New("directive hasRole is not implemented")
+				}
+				return ec.Directives.HasRole(ctx, nil, directive0, roles)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *model.RegisterEntry) graphql.Marshaler {
+			return ec.marshalNRegisterEntry2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐRegisterEntry(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_addRegisterEntry(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_RegisterEntry(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_addRegisterEntry_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_importExclusionRegister(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_importExclusionRegister(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().ImportExclusionRegister(ctx, fc.Args["csv"].(string))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				roles, err := ec.unmarshalNRole2ᚕgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐRoleᚄ(ctx, []any{"ADMIN"})
+				if err != nil {
+					var zeroVal []model.RegisterEntry
+					return zeroVal, err
+				}
+				if ec.Directives.HasRole == nil {
+					var zeroVal []model.RegisterEntry
+					return zeroVal, errors.New("directive hasRole is not implemented")
+				}
+				return ec.Directives.HasRole(ctx, nil, directive0, roles)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v []model.RegisterEntry) graphql.Marshaler {
+			return ec.marshalNRegisterEntry2ᚕgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐRegisterEntryᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_importExclusionRegister(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_RegisterEntry(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_importExclusionRegister_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_removeRegisterEntry(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_removeRegisterEntry(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().RemoveRegisterEntry(ctx, fc.Args["id"].(string), fc.Args["reason"].(string))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				roles, err := ec.unmarshalNRole2ᚕgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐRoleᚄ(ctx, []any{"ADMIN"})
+				if err != nil {
+					var zeroVal *model.RegisterEntry
+					return zeroVal, err
+				}
+				if ec.Directives.HasRole == nil {
+					var zeroVal *model.RegisterEntry
+					return zeroVal, errors.New("directive hasRole is not implemented")
+				}
+				return ec.Directives.HasRole(ctx, nil, directive0, roles)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *model.RegisterEntry) graphql.Marshaler {
+			return ec.marshalNRegisterEntry2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐRegisterEntry(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_removeRegisterEntry(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_RegisterEntry(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_removeRegisterEntry_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Mutation_createApiKey(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -13879,6 +15106,378 @@ func (ec *executionContext) fieldContext_PositionOdds_tieBoards(_ context.Contex
 	return graphql.NewScalarFieldContext("PositionOdds", field, false, false, "Int")
 }
 
+func (ec *executionContext) _Protection_limits(ctx context.Context, field graphql.CollectedField, obj *model.Protection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Protection_limits(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Limits, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []model.ProtectionLimit) graphql.Marshaler {
+			return ec.marshalNProtectionLimit2ᚕgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐProtectionLimitᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Protection_limits(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Protection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ProtectionLimit(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Protection_exclusion(ctx context.Context, field graphql.CollectedField, obj *model.Protection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Protection_exclusion(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Exclusion, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Exclusion) graphql.Marshaler {
+			return ec.marshalOExclusion2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐExclusion(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Protection_exclusion(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Protection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Exclusion(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Protection_counters(ctx context.Context, field graphql.CollectedField, obj *model.Protection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Protection_counters(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Counters, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []model.ProtectionCounter) graphql.Marshaler {
+			return ec.marshalNProtectionCounter2ᚕgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐProtectionCounterᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Protection_counters(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Protection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ProtectionCounter(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ProtectionCounter_period(ctx context.Context, field graphql.CollectedField, obj *model.ProtectionCounter) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ProtectionCounter_period(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Period, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.LimitPeriod) graphql.Marshaler {
+			return ec.marshalNLimitPeriod2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐLimitPeriod(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ProtectionCounter_period(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ProtectionCounter", field, false, false, "LimitPeriod")
+}
+
+func (ec *executionContext) _ProtectionCounter_start(ctx context.Context, field graphql.CollectedField, obj *model.ProtectionCounter) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ProtectionCounter_start(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Start, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.Date) graphql.Marshaler {
+			return ec.marshalNDate2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐDate(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ProtectionCounter_start(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ProtectionCounter", field, false, false, "Date")
+}
+
+func (ec *executionContext) _ProtectionCounter_deposits(ctx context.Context, field graphql.CollectedField, obj *model.ProtectionCounter) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ProtectionCounter_deposits(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Deposits, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.Money) graphql.Marshaler {
+			return ec.marshalNMoney2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐMoney(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ProtectionCounter_deposits(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ProtectionCounter", field, false, false, "Money")
+}
+
+func (ec *executionContext) _ProtectionCounter_stakes(ctx context.Context, field graphql.CollectedField, obj *model.ProtectionCounter) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ProtectionCounter_stakes(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Stakes, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.Money) graphql.Marshaler {
+			return ec.marshalNMoney2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐMoney(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ProtectionCounter_stakes(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ProtectionCounter", field, false, false, "Money")
+}
+
+func (ec *executionContext) _ProtectionCounter_returns(ctx context.Context, field graphql.CollectedField, obj *model.ProtectionCounter) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ProtectionCounter_returns(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Returns, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.Money) graphql.Marshaler {
+			return ec.marshalNMoney2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐMoney(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ProtectionCounter_returns(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ProtectionCounter", field, false, false, "Money")
+}
+
+func (ec *executionContext) _ProtectionCounter_netLoss(ctx context.Context, field graphql.CollectedField, obj *model.ProtectionCounter) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ProtectionCounter_netLoss(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.NetLoss, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.Money) graphql.Marshaler {
+			return ec.marshalNMoney2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐMoney(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ProtectionCounter_netLoss(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ProtectionCounter", field, false, false, "Money")
+}
+
+func (ec *executionContext) _ProtectionLimit_kind(ctx context.Context, field graphql.CollectedField, obj *model.ProtectionLimit) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ProtectionLimit_kind(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Kind, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.LimitKind) graphql.Marshaler {
+			return ec.marshalNLimitKind2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐLimitKind(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ProtectionLimit_kind(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ProtectionLimit", field, false, false, "LimitKind")
+}
+
+func (ec *executionContext) _ProtectionLimit_period(ctx context.Context, field graphql.CollectedField, obj *model.ProtectionLimit) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ProtectionLimit_period(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Period, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.LimitPeriod) graphql.Marshaler {
+			return ec.marshalNLimitPeriod2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐLimitPeriod(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ProtectionLimit_period(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ProtectionLimit", field, false, false, "LimitPeriod")
+}
+
+func (ec *executionContext) _ProtectionLimit_amount(ctx context.Context, field graphql.CollectedField, obj *model.ProtectionLimit) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ProtectionLimit_amount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Amount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Money) graphql.Marshaler {
+			return ec.marshalOMoney2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐMoney(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_ProtectionLimit_amount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ProtectionLimit", field, false, false, "Money")
+}
+
+func (ec *executionContext) _ProtectionLimit_pending(ctx context.Context, field graphql.CollectedField, obj *model.ProtectionLimit) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ProtectionLimit_pending(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Pending, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ProtectionLimit_pending(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ProtectionLimit", field, false, false, "Boolean")
+}
+
+func (ec *executionContext) _ProtectionLimit_pendingAmount(ctx context.Context, field graphql.CollectedField, obj *model.ProtectionLimit) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ProtectionLimit_pendingAmount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PendingAmount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Money) graphql.Marshaler {
+			return ec.marshalOMoney2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐMoney(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_ProtectionLimit_pendingAmount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ProtectionLimit", field, false, false, "Money")
+}
+
+func (ec *executionContext) _ProtectionLimit_pendingFrom(ctx context.Context, field graphql.CollectedField, obj *model.ProtectionLimit) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ProtectionLimit_pendingFrom(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PendingFrom, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_ProtectionLimit_pendingFrom(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ProtectionLimit", field, false, false, "Time")
+}
+
 func (ec *executionContext) _Query_me(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -14615,6 +16214,113 @@ func (ec *executionContext) fieldContext_Query_holdemHands(ctx context.Context, 
 	return fc, nil
 }
 
+func (ec *executionContext) _Query_myProtection(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_myProtection(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Query().MyProtection(ctx)
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				if ec.Directives.Authenticated == nil {
+					var zeroVal *model.Protection
+					return zeroVal, errors.New("directive authenticated is not implemented")
+				}
+				return ec.Directives.Authenticated(ctx, nil, directive0)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Protection) graphql.Marshaler {
+			return ec.marshalNProtection2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐProtection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_myProtection(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Protection(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_exclusionRegister(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_exclusionRegister(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().ExclusionRegister(ctx, fc.Args["all"].(*bool), fc.Args["first"].(*int), fc.Args["after"].(*string))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				roles, err := ec.unmarshalNRole2ᚕgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐRoleᚄ(ctx, []any{"ADMIN"})
+				if err != nil {
+					var zeroVal *model.RegisterPage
+					return zeroVal, err
+				}
+				if ec.Directives.HasRole == nil {
+					var zeroVal *model.RegisterPage
+					return zeroVal, errors.New("directive hasRole is not implemented")
+				}
+				return ec.Directives.HasRole(ctx, nil, directive0, roles)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *model.RegisterPage) graphql.Marshaler {
+			return ec.marshalNRegisterPage2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐRegisterPage(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_exclusionRegister(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_RegisterPage(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_exclusionRegister_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Query_apiKeys(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -14739,6 +16445,461 @@ func (ec *executionContext) fieldContext_Query___schema(_ context.Context, field
 		},
 	}
 	return fc, nil
+}
+
+func (ec *executionContext) _RealityCheck_sessionStartedAt(ctx context.Context, field graphql.CollectedField, obj *model.RealityCheck) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RealityCheck_sessionStartedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.SessionStartedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RealityCheck_sessionStartedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RealityCheck", field, false, false, "Time")
+}
+
+func (ec *executionContext) _RealityCheck_elapsedSeconds(ctx context.Context, field graphql.CollectedField, obj *model.RealityCheck) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RealityCheck_elapsedSeconds(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ElapsedSeconds, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RealityCheck_elapsedSeconds(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RealityCheck", field, false, false, "Int")
+}
+
+func (ec *executionContext) _RealityCheck_stakes(ctx context.Context, field graphql.CollectedField, obj *model.RealityCheck) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RealityCheck_stakes(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Stakes, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.Money) graphql.Marshaler {
+			return ec.marshalNMoney2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐMoney(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RealityCheck_stakes(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RealityCheck", field, false, false, "Money")
+}
+
+func (ec *executionContext) _RealityCheck_returns(ctx context.Context, field graphql.CollectedField, obj *model.RealityCheck) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RealityCheck_returns(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Returns, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.Money) graphql.Marshaler {
+			return ec.marshalNMoney2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐMoney(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RealityCheck_returns(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RealityCheck", field, false, false, "Money")
+}
+
+func (ec *executionContext) _RealityCheck_net(ctx context.Context, field graphql.CollectedField, obj *model.RealityCheck) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RealityCheck_net(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Net, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.Money) graphql.Marshaler {
+			return ec.marshalNMoney2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐMoney(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RealityCheck_net(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RealityCheck", field, false, false, "Money")
+}
+
+func (ec *executionContext) _RealityCheckReminder_at(ctx context.Context, field graphql.CollectedField, obj *model.RealityCheckReminder) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RealityCheckReminder_at(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.At, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RealityCheckReminder_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RealityCheckReminder", field, false, false, "Time")
+}
+
+func (ec *executionContext) _RealityCheckReminder_session(ctx context.Context, field graphql.CollectedField, obj *model.RealityCheckReminder) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RealityCheckReminder_session(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Session, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.RealityCheck) graphql.Marshaler {
+			return ec.marshalNRealityCheck2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐRealityCheck(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RealityCheckReminder_session(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "RealityCheckReminder",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_RealityCheck(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _RegisterEntry_id(ctx context.Context, field graphql.CollectedField, obj *model.RegisterEntry) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RegisterEntry_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RegisterEntry_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RegisterEntry", field, false, false, "ID")
+}
+
+func (ec *executionContext) _RegisterEntry_documentHash(ctx context.Context, field graphql.CollectedField, obj *model.RegisterEntry) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RegisterEntry_documentHash(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.DocumentHash, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_RegisterEntry_documentHash(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RegisterEntry", field, false, false, "String")
+}
+
+func (ec *executionContext) _RegisterEntry_nameKey(ctx context.Context, field graphql.CollectedField, obj *model.RegisterEntry) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RegisterEntry_nameKey(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.NameKey, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_RegisterEntry_nameKey(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RegisterEntry", field, false, false, "String")
+}
+
+func (ec *executionContext) _RegisterEntry_dateOfBirth(ctx context.Context, field graphql.CollectedField, obj *model.RegisterEntry) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RegisterEntry_dateOfBirth(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.DateOfBirth, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Date) graphql.Marshaler {
+			return ec.marshalODate2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐDate(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_RegisterEntry_dateOfBirth(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RegisterEntry", field, false, false, "Date")
+}
+
+func (ec *executionContext) _RegisterEntry_note(ctx context.Context, field graphql.CollectedField, obj *model.RegisterEntry) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RegisterEntry_note(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Note, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RegisterEntry_note(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RegisterEntry", field, false, false, "String")
+}
+
+func (ec *executionContext) _RegisterEntry_addedBy(ctx context.Context, field graphql.CollectedField, obj *model.RegisterEntry) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RegisterEntry_addedBy(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.AddedBy, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOID2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_RegisterEntry_addedBy(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RegisterEntry", field, false, false, "ID")
+}
+
+func (ec *executionContext) _RegisterEntry_addedAt(ctx context.Context, field graphql.CollectedField, obj *model.RegisterEntry) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RegisterEntry_addedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.AddedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RegisterEntry_addedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RegisterEntry", field, false, false, "Time")
+}
+
+func (ec *executionContext) _RegisterEntry_removedBy(ctx context.Context, field graphql.CollectedField, obj *model.RegisterEntry) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RegisterEntry_removedBy(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.RemovedBy, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOID2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_RegisterEntry_removedBy(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RegisterEntry", field, false, false, "ID")
+}
+
+func (ec *executionContext) _RegisterEntry_removedAt(ctx context.Context, field graphql.CollectedField, obj *model.RegisterEntry) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RegisterEntry_removedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.RemovedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_RegisterEntry_removedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RegisterEntry", field, false, false, "Time")
+}
+
+func (ec *executionContext) _RegisterEntry_active(ctx context.Context, field graphql.CollectedField, obj *model.RegisterEntry) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RegisterEntry_active(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Active, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RegisterEntry_active(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RegisterEntry", field, false, false, "Boolean")
+}
+
+func (ec *executionContext) _RegisterPage_items(ctx context.Context, field graphql.CollectedField, obj *model.RegisterPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RegisterPage_items(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Items, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []model.RegisterEntry) graphql.Marshaler {
+			return ec.marshalNRegisterEntry2ᚕgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐRegisterEntryᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RegisterPage_items(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "RegisterPage",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_RegisterEntry(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _RegisterPage_nextCursor(ctx context.Context, field graphql.CollectedField, obj *model.RegisterPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RegisterPage_nextCursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.NextCursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_RegisterPage_nextCursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RegisterPage", field, false, false, "String")
 }
 
 func (ec *executionContext) _RoundClosed_seq(ctx context.Context, field graphql.CollectedField, obj *model.RoundClosed) (ret graphql.Marshaler) {
@@ -17819,6 +19980,69 @@ func UnmarshalPlaceBetInput(ctx context.Context, raw any) (model.PlaceBetInput, 
 	return out, err
 }
 
+func (ec *executionContext) unmarshalInputRegisterEntryInput(ctx context.Context, obj any) (model.RegisterEntryInput, error) {
+	var it model.RegisterEntryInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"documentHash", "name", "dateOfBirth", "note"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "documentHash":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("documentHash"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.DocumentHash = data
+		case "name":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("name"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Name = data
+		case "dateOfBirth":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("dateOfBirth"))
+			data, err := ec.unmarshalODate2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐDate(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.DateOfBirth = data
+		case "note":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("note"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Note = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalRegisterEntryInput unmarshals raw into the RegisterEntryInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalRegisterEntryInput(ctx context.Context, raw any) (model.RegisterEntryInput, error) {
+	var out model.RegisterEntryInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "RegisterEntryInput", raw, &out)
+	return out, err
+}
+
 func (ec *executionContext) unmarshalInputRegisterInput(ctx context.Context, obj any) (model.RegisterInput, error) {
 	var it model.RegisterInput
 	if obj == nil {
@@ -17879,6 +20103,62 @@ func (ec *executionContext) unmarshalInputRegisterInput(ctx context.Context, obj
 func UnmarshalRegisterInput(ctx context.Context, raw any) (model.RegisterInput, error) {
 	var out model.RegisterInput
 	err := graphql.UnmarshalNamedInputFromContext(ctx, "RegisterInput", raw, &out)
+	return out, err
+}
+
+func (ec *executionContext) unmarshalInputSetLimitInput(ctx context.Context, obj any) (model.SetLimitInput, error) {
+	var it model.SetLimitInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"kind", "period", "amount"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "kind":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("kind"))
+			data, err := ec.unmarshalNLimitKind2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐLimitKind(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Kind = data
+		case "period":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("period"))
+			data, err := ec.unmarshalNLimitPeriod2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐLimitPeriod(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Period = data
+		case "amount":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("amount"))
+			data, err := ec.unmarshalOMoney2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐMoney(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Amount = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalSetLimitInput unmarshals raw into the SetLimitInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalSetLimitInput(ctx context.Context, raw any) (model.SetLimitInput, error) {
+	var out model.SetLimitInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "SetLimitInput", raw, &out)
 	return out, err
 }
 
@@ -18218,6 +20498,13 @@ func (ec *executionContext) _UserEvent(ctx context.Context, sel ast.SelectionSet
 	switch obj := (obj).(type) {
 	case nil:
 		return graphql.Null
+	case model.RealityCheckReminder:
+		return ec._RealityCheckReminder(ctx, sel, &obj)
+	case *model.RealityCheckReminder:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._RealityCheckReminder(ctx, sel, obj)
 	case model.HoldemHandUpdated:
 		return ec._HoldemHandUpdated(ctx, sel, &obj)
 	case *model.HoldemHandUpdated:
@@ -19648,6 +21935,54 @@ func (ec *executionContext) _DrawVoided(ctx context.Context, sel ast.SelectionSe
 	return out
 }
 
+var exclusionImplementors = []string{"Exclusion"}
+
+func (ec *executionContext) _Exclusion(ctx context.Context, sel ast.SelectionSet, obj *model.Exclusion) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, exclusionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("Exclusion")
+		case "kind":
+			out.Values[i] = ec._Exclusion_kind(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "since":
+			out.Values[i] = ec._Exclusion_since(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "until":
+			out.Values[i] = ec._Exclusion_until(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "active":
+			out.Values[i] = ec._Exclusion_active(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
 var expressCategoryResultImplementors = []string{"ExpressCategoryResult"}
 
 func (ec *executionContext) _ExpressCategoryResult(ctx context.Context, sel ast.SelectionSet, obj *model.ExpressCategoryResult) graphql.Marshaler {
@@ -20454,6 +22789,48 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "setLimit":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_setLimit(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "takeTimeOut":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_takeTimeOut(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "selfExclude":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_selfExclude(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "addRegisterEntry":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_addRegisterEntry(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "importExclusionRegister":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_importExclusionRegister(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "removeRegisterEntry":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_removeRegisterEntry(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		case "createApiKey":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_createApiKey(ctx, field)
@@ -21066,6 +23443,165 @@ func (ec *executionContext) _PositionOdds(ctx context.Context, sel ast.Selection
 	return out
 }
 
+var protectionImplementors = []string{"Protection"}
+
+func (ec *executionContext) _Protection(ctx context.Context, sel ast.SelectionSet, obj *model.Protection) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, protectionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("Protection")
+		case "limits":
+			out.Values[i] = ec._Protection_limits(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "exclusion":
+			out.Values[i] = ec._Protection_exclusion(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "counters":
+			out.Values[i] = ec._Protection_counters(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var protectionCounterImplementors = []string{"ProtectionCounter"}
+
+func (ec *executionContext) _ProtectionCounter(ctx context.Context, sel ast.SelectionSet, obj *model.ProtectionCounter) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, protectionCounterImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ProtectionCounter")
+		case "period":
+			out.Values[i] = ec._ProtectionCounter_period(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "start":
+			out.Values[i] = ec._ProtectionCounter_start(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "deposits":
+			out.Values[i] = ec._ProtectionCounter_deposits(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "stakes":
+			out.Values[i] = ec._ProtectionCounter_stakes(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "returns":
+			out.Values[i] = ec._ProtectionCounter_returns(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "netLoss":
+			out.Values[i] = ec._ProtectionCounter_netLoss(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var protectionLimitImplementors = []string{"ProtectionLimit"}
+
+func (ec *executionContext) _ProtectionLimit(ctx context.Context, sel ast.SelectionSet, obj *model.ProtectionLimit) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, protectionLimitImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ProtectionLimit")
+		case "kind":
+			out.Values[i] = ec._ProtectionLimit_kind(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "period":
+			out.Values[i] = ec._ProtectionLimit_period(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "amount":
+			out.Values[i] = ec._ProtectionLimit_amount(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "pending":
+			out.Values[i] = ec._ProtectionLimit_pending(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "pendingAmount":
+			out.Values[i] = ec._ProtectionLimit_pendingAmount(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "pendingFrom":
+			out.Values[i] = ec._ProtectionLimit_pendingFrom(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
 var queryImplementors = []string{"Query"}
 
 func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) graphql.Marshaler {
@@ -21175,6 +23711,18 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Query_holdemHands(ctx, field)
 				})
+		case "myProtection":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_myProtection(ctx, field)
+				})
+		case "exclusionRegister":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_exclusionRegister(ctx, field)
+				})
 		case "apiKeys":
 			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
 				true, true,
@@ -21194,6 +23742,213 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 			})
 			if out.Values[i] == graphql.Null {
 				atomic.AddUint32(&out.Invalids, 1)
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var realityCheckImplementors = []string{"RealityCheck"}
+
+func (ec *executionContext) _RealityCheck(ctx context.Context, sel ast.SelectionSet, obj *model.RealityCheck) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, realityCheckImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("RealityCheck")
+		case "sessionStartedAt":
+			out.Values[i] = ec._RealityCheck_sessionStartedAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "elapsedSeconds":
+			out.Values[i] = ec._RealityCheck_elapsedSeconds(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "stakes":
+			out.Values[i] = ec._RealityCheck_stakes(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "returns":
+			out.Values[i] = ec._RealityCheck_returns(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "net":
+			out.Values[i] = ec._RealityCheck_net(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var realityCheckReminderImplementors = []string{"RealityCheckReminder", "UserEvent"}
+
+func (ec *executionContext) _RealityCheckReminder(ctx context.Context, sel ast.SelectionSet, obj *model.RealityCheckReminder) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, realityCheckReminderImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("RealityCheckReminder")
+		case "at":
+			out.Values[i] = ec._RealityCheckReminder_at(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "session":
+			out.Values[i] = ec._RealityCheckReminder_session(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var registerEntryImplementors = []string{"RegisterEntry"}
+
+func (ec *executionContext) _RegisterEntry(ctx context.Context, sel ast.SelectionSet, obj *model.RegisterEntry) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, registerEntryImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("RegisterEntry")
+		case "id":
+			out.Values[i] = ec._RegisterEntry_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "documentHash":
+			out.Values[i] = ec._RegisterEntry_documentHash(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "nameKey":
+			out.Values[i] = ec._RegisterEntry_nameKey(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "dateOfBirth":
+			out.Values[i] = ec._RegisterEntry_dateOfBirth(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "note":
+			out.Values[i] = ec._RegisterEntry_note(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "addedBy":
+			out.Values[i] = ec._RegisterEntry_addedBy(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "addedAt":
+			out.Values[i] = ec._RegisterEntry_addedAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "removedBy":
+			out.Values[i] = ec._RegisterEntry_removedBy(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "removedAt":
+			out.Values[i] = ec._RegisterEntry_removedAt(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "active":
+			out.Values[i] = ec._RegisterEntry_active(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var registerPageImplementors = []string{"RegisterPage"}
+
+func (ec *executionContext) _RegisterPage(ctx context.Context, sel ast.SelectionSet, obj *model.RegisterPage) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, registerPageImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("RegisterPage")
+		case "items":
+			out.Values[i] = ec._RegisterPage_items(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "nextCursor":
+			out.Values[i] = ec._RegisterPage_nextCursor(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
 			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
@@ -22518,6 +25273,24 @@ func (ec *executionContext) marshalNDrawVerification2ᚖgithubᚗcomᚋpokertote
 	return ec._DrawVerification(ctx, sel, v)
 }
 
+func (ec *executionContext) marshalNExclusion2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐExclusion(ctx context.Context, sel ast.SelectionSet, v *model.Exclusion) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "Exclusion!")
+		return graphql.Null
+	}
+	return ec._Exclusion(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNExclusionKind2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐExclusionKind(ctx context.Context, v any) (model.ExclusionKind, error) {
+	var res model.ExclusionKind
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNExclusionKind2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐExclusionKind(ctx context.Context, sel ast.SelectionSet, v model.ExclusionKind) graphql.Marshaler {
+	return v
+}
+
 func (ec *executionContext) marshalNExpressCategoryResult2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐExpressCategoryResult(ctx context.Context, sel ast.SelectionSet, v model.ExpressCategoryResult) graphql.Marshaler {
 	return ec._ExpressCategoryResult(ctx, sel, &v)
 }
@@ -22790,6 +25563,26 @@ func (ec *executionContext) marshalNLedgerPage2ᚖgithubᚗcomᚋpokertoteᚋpok
 	return ec._LedgerPage(ctx, sel, v)
 }
 
+func (ec *executionContext) unmarshalNLimitKind2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐLimitKind(ctx context.Context, v any) (model.LimitKind, error) {
+	var res model.LimitKind
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNLimitKind2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐLimitKind(ctx context.Context, sel ast.SelectionSet, v model.LimitKind) graphql.Marshaler {
+	return v
+}
+
+func (ec *executionContext) unmarshalNLimitPeriod2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐLimitPeriod(ctx context.Context, v any) (model.LimitPeriod, error) {
+	var res model.LimitPeriod
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNLimitPeriod2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐLimitPeriod(ctx context.Context, sel ast.SelectionSet, v model.LimitPeriod) graphql.Marshaler {
+	return v
+}
+
 func (ec *executionContext) unmarshalNMarket2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐMarket(ctx context.Context, v any) (model.Market, error) {
 	var res model.Market
 	err := res.UnmarshalGQL(v)
@@ -22961,9 +25754,114 @@ func (ec *executionContext) marshalNPositionStatus2githubᚗcomᚋpokertoteᚋpo
 	return v
 }
 
+func (ec *executionContext) marshalNProtection2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐProtection(ctx context.Context, sel ast.SelectionSet, v *model.Protection) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "Protection!")
+		return graphql.Null
+	}
+	return ec._Protection(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNProtectionCounter2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐProtectionCounter(ctx context.Context, sel ast.SelectionSet, v model.ProtectionCounter) graphql.Marshaler {
+	return ec._ProtectionCounter(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNProtectionCounter2ᚕgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐProtectionCounterᚄ(ctx context.Context, sel ast.SelectionSet, v []model.ProtectionCounter) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNProtectionCounter2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐProtectionCounter(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNProtectionLimit2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐProtectionLimit(ctx context.Context, sel ast.SelectionSet, v model.ProtectionLimit) graphql.Marshaler {
+	return ec._ProtectionLimit(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNProtectionLimit2ᚕgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐProtectionLimitᚄ(ctx context.Context, sel ast.SelectionSet, v []model.ProtectionLimit) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNProtectionLimit2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐProtectionLimit(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNProtectionLimit2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐProtectionLimit(ctx context.Context, sel ast.SelectionSet, v *model.ProtectionLimit) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "ProtectionLimit!")
+		return graphql.Null
+	}
+	return ec._ProtectionLimit(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNRealityCheck2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐRealityCheck(ctx context.Context, sel ast.SelectionSet, v *model.RealityCheck) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "RealityCheck!")
+		return graphql.Null
+	}
+	return ec._RealityCheck(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNRegisterEntry2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐRegisterEntry(ctx context.Context, sel ast.SelectionSet, v model.RegisterEntry) graphql.Marshaler {
+	return ec._RegisterEntry(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNRegisterEntry2ᚕgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐRegisterEntryᚄ(ctx context.Context, sel ast.SelectionSet, v []model.RegisterEntry) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNRegisterEntry2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐRegisterEntry(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNRegisterEntry2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐRegisterEntry(ctx context.Context, sel ast.SelectionSet, v *model.RegisterEntry) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "RegisterEntry!")
+		return graphql.Null
+	}
+	return ec._RegisterEntry(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNRegisterEntryInput2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐRegisterEntryInput(ctx context.Context, v any) (model.RegisterEntryInput, error) {
+	res, err := ec.unmarshalInputRegisterEntryInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
 func (ec *executionContext) unmarshalNRegisterInput2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐRegisterInput(ctx context.Context, v any) (model.RegisterInput, error) {
 	res, err := ec.unmarshalInputRegisterInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNRegisterPage2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐRegisterPage(ctx context.Context, sel ast.SelectionSet, v *model.RegisterPage) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "RegisterPage!")
+		return graphql.Null
+	}
+	return ec._RegisterPage(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalNRole2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐRole(ctx context.Context, v any) (model.Role, error) {
@@ -23024,6 +25922,11 @@ func (ec *executionContext) marshalNSelectionTotal2ᚕgithubᚗcomᚋpokertote�
 	}
 
 	return ret
+}
+
+func (ec *executionContext) unmarshalNSetLimitInput2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐSetLimitInput(ctx context.Context, v any) (model.SetLimitInput, error) {
+	res, err := ec.unmarshalInputSetLimitInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
 }
 
 func (ec *executionContext) marshalNShuffle2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐShuffle(ctx context.Context, sel ast.SelectionSet, v *model.Shuffle) graphql.Marshaler {
@@ -23466,6 +26369,13 @@ func (ec *executionContext) marshalODrawSnapshot2ᚖgithubᚗcomᚋpokertoteᚋp
 		return graphql.Null
 	}
 	return ec._DrawSnapshot(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOExclusion2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐExclusion(ctx context.Context, sel ast.SelectionSet, v *model.Exclusion) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._Exclusion(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalOHandCategory2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐHandCategory(ctx context.Context, v any) (*model.HandCategory, error) {

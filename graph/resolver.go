@@ -11,6 +11,8 @@ type Resolver struct {
 	Accounts *AccountsAPI
 	Tote     *ToteAPI
 	Holdem   *HoldemAPI
+	// Protection answers limits, breaks and the exclusion register.
+	Protection *ProtectionAPI
 	// Affiliates manages affiliates' API keys (issue 13).
 	Affiliates *AffiliatesAPI
 }

@@ -128,6 +128,30 @@ func (r *mutationResolver) HoldemDecide(ctx context.Context, input model.HoldemD
 	return r.Holdem.HoldemDecide(ctx, input)
 }
 
+func (r *mutationResolver) SetLimit(ctx context.Context, input model.SetLimitInput) (*model.ProtectionLimit, error) {
+	return r.Protection.SetLimit(ctx, input)
+}
+
+func (r *mutationResolver) TakeTimeOut(ctx context.Context, hours int) (*model.Exclusion, error) {
+	return r.Protection.TakeTimeOut(ctx, hours)
+}
+
+func (r *mutationResolver) SelfExclude(ctx context.Context, months *int) (*model.Exclusion, error) {
+	return r.Protection.SelfExclude(ctx, months)
+}
+
+func (r *mutationResolver) AddRegisterEntry(ctx context.Context, input model.RegisterEntryInput) (*model.RegisterEntry, error) {
+	return r.Protection.AddRegisterEntry(ctx, input)
+}
+
+func (r *mutationResolver) ImportExclusionRegister(ctx context.Context, csv string) ([]model.RegisterEntry, error) {
+	return r.Protection.ImportExclusionRegister(ctx, csv)
+}
+
+func (r *mutationResolver) RemoveRegisterEntry(ctx context.Context, id string, reason string) (*model.RegisterEntry, error) {
+	return r.Protection.RemoveRegisterEntry(ctx, id, reason)
+}
+
 func (r *mutationResolver) CreateAPIKey(ctx context.Context, input model.CreateAPIKeyInput) (*model.CreatedAPIKey, error) {
 	return r.Affiliates.CreateAPIKey(ctx, input)
 }
@@ -198,6 +222,14 @@ func (r *queryResolver) HoldemHand(ctx context.Context, id string) (*model.Holde
 
 func (r *queryResolver) HoldemHands(ctx context.Context, first *int, after *string) (*model.HoldemHandPage, error) {
 	return r.Holdem.HoldemHands(ctx, first, after)
+}
+
+func (r *queryResolver) MyProtection(ctx context.Context) (*model.Protection, error) {
+	return r.Protection.MyProtection(ctx)
+}
+
+func (r *queryResolver) ExclusionRegister(ctx context.Context, all *bool, first *int, after *string) (*model.RegisterPage, error) {
+	return r.Protection.ExclusionRegister(ctx, all, first, after)
 }
 
 func (r *queryResolver) APIKeys(ctx context.Context) ([]model.APIKey, error) {

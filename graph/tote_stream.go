@@ -311,6 +311,11 @@ func (a *ToteAPI) userEvent(ctx context.Context, svc *tote.Service, userID int64
 			return nil
 		}
 		return &model.HoldemHandUpdated{At: ue.At, Hand: h}
+	case event.RealityCheck:
+		if ue.Reality == nil {
+			return nil
+		}
+		return &model.RealityCheckReminder{At: ue.At, Session: toModelRealityCheck(*ue.Reality)}
 	}
 	return nil
 }

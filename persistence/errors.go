@@ -59,3 +59,12 @@ func mapErr(err error, noun string) error {
 		return errs.Wrap(err, "database error")
 	}
 }
+
+// isForeignKeyViolation reports a foreign-key failure in either dialect.
+func isForeignKeyViolation(err error) bool {
+	var pg *pgconn.PgError
+	if errors.As(err, &pg) {
+		return pg.Code == "23503"
+	}
+	return err != nil && strings.Contains(err.Error(), "FOREIGN KEY constraint failed")
+}

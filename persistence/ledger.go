@@ -73,6 +73,7 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 	"gorm.io/gorm"
 
+	"github.com/pokertote/pokertote/domain/account"
 	"github.com/pokertote/pokertote/domain/errs"
 	"github.com/pokertote/pokertote/domain/ledger"
 	"github.com/pokertote/pokertote/domain/money"
@@ -82,12 +83,35 @@ import (
 type LedgerRepo struct {
 	db  *DB
 	now func() time.Time
+	// loc is the operator's zone: the calendar of the protection counters.
+	loc *time.Location
 }
 
 var _ ledger.Store = (*LedgerRepo)(nil)
 
 // NewLedgerRepo returns the ledger on db.
-func NewLedgerRepo(db *DB) *LedgerRepo { return &LedgerRepo{db: db, now: time.Now} }
+// Every post runs the player-protection guard (protection_guard.go), with
+// periods in the operator's default zone until SetLocation says otherwise.
+func NewLedgerRepo(db *DB) *LedgerRepo {
+	loc, err := account.LoadZone(account.DefaultZone)
+	if err != nil {
+		loc = time.UTC
+	}
+	return &LedgerRepo{db: db, now: time.Now, loc: loc}
+}
+
+// SetLocation sets the operator's zone (TIME_ZONE) that the protection
+// counters' days, weeks and months follow. Call it before the repository
+// is shared.
+func (r *LedgerRepo) SetLocation(loc *time.Location) {
+	if loc != nil {
+		r.loc = loc
+	}
+}
+
+// SetClock replaces the clock stamping transfers and dating the protection
+// counters; for tests that move through periods.
+func (r *LedgerRepo) SetClock(now func() time.Time) { r.now = now }
 
 // Post implements ledger.Poster: it posts t in a transaction of its own,
 // retried as a whole when Postgres reports a serialization failure or a
@@ -224,6 +248,11 @@ func (r *LedgerRepo) post(tx *gorm.DB, t ledger.Transfer) (ledger.Posted, error)
 		return replay(tx, t.IdempotencyKey, hash)
 	}
 
+	states, err := r.guardCheck(tx, t, tr.CreatedAt)
+	if err != nil {
+		return ledger.Posted{}, err
+	}
+
 	order := lockOrder(t.Entries)
 	refs := make([]ledger.AccountRef, len(order))
 	for i, j := range order {
@@ -241,6 +270,10 @@ func (r *LedgerRepo) post(tx *gorm.DB, t ledger.Transfer) (ledger.Posted, error)
 		if err != nil {
 			return ledger.Posted{}, err
 		}
+	}
+
+	if err := r.guardCount(tx, states, tr.CreatedAt); err != nil {
+		return ledger.Posted{}, err
 	}
 
 	entryIDs, err := insertEntries(tx, tr, accountIDs, t.Entries, after)

@@ -47,6 +47,7 @@ import (
 	"github.com/pokertote/pokertote/domain/errs"
 	"github.com/pokertote/pokertote/domain/ledger"
 	"github.com/pokertote/pokertote/domain/money"
+	"github.com/pokertote/pokertote/domain/protection"
 )
 
 var _ ledger.BatchPoster = ledgerTx{}
@@ -54,6 +55,18 @@ var _ ledger.BatchPoster = ledgerTx{}
 // PostBatch implements ledger.BatchPoster through postBatchTx.
 func (l ledgerTx) PostBatch(ctx context.Context, ts []ledger.Transfer) ([]ledger.Posted, []error, error) {
 	return l.r.postBatchTx(ctx, l.tx, ts)
+}
+
+// batchNeedsGuard reports whether any transfer of the batch means something
+// to the player-protection guard (a deposit, a stake or a return to a
+// player's wallet; protection.Classify).
+func batchNeedsGuard(ts []ledger.Transfer, valid []int) bool {
+	for _, i := range valid {
+		if len(protection.Classify(ts[i])) > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // checkBatchTransfer is the per-transfer check of a batch before any money
@@ -76,6 +89,16 @@ func (r *LedgerRepo) postBatchTx(ctx context.Context, tx *gorm.DB, ts []ledger.T
 		}
 	}
 	if len(valid) == 0 {
+		return posted, errList, nil
+	}
+	if batchNeedsGuard(ts, valid) {
+		// The protection guard (protection_guard.go) runs inside post: until
+		// the batch path applies it in memory, transfers that deposit,
+		// stake or return money to a player go one by one through postTx,
+		// so each is checked and counted exactly as a single post.
+		for _, i := range valid {
+			posted[i], errList[i] = r.postTx(ctx, tx, ts[i])
+		}
 		return posted, errList, nil
 	}
 	if r.db.dialect == Postgres {

@@ -319,3 +319,12 @@ func (r *UserRepo) ListPendingVerifications(ctx context.Context, p account.Page)
 	}
 	return out, next, nil
 }
+
+// AdminEmails implements account.UserStore.
+func (r *UserRepo) AdminEmails(ctx context.Context) ([]string, error) {
+	var out []string
+	if err := r.db.gorm.WithContext(ctx).Raw(`SELECT email FROM users WHERE role = 'ADMIN'`).Scan(&out).Error; err != nil {
+		return nil, mapErr(err, "user")
+	}
+	return out, nil
+}

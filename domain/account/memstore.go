@@ -201,3 +201,16 @@ func (s *MemStore) ListAudit(_ context.Context, p Page) ([]AuditEntry, int64, er
 	}
 	return out, next, nil
 }
+
+// AdminEmails implements UserStore.
+func (s *MemStore) AdminEmails(_ context.Context) ([]string, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var out []string
+	for _, u := range s.users {
+		if u.Role == Admin {
+			out = append(out, u.Email)
+		}
+	}
+	return out, nil
+}

@@ -14,7 +14,23 @@ func TestNormalizeEmail(t *testing.T) {
 	}{
 		{"player@example.kz", "player@example.kz"},
 		{"  Player.One+tote@Example.KZ ", "player.one+tote@example.kz"},
-		{"a@b", "a@b"},
+		{"a@b.kz", "a@b.kz"},
+		{"a@b", ""},
+		{"a@b.k", ""},
+		{"a@b.123", ""},
+		{"a@xn--80ao21a.xn--p1ai", "a@xn--80ao21a.xn--p1ai"},
+		{"a@[127.0.0.1]", ""},
+		{"a@-b.kz", ""},
+		{"a@b-.kz", ""},
+		{"a@b..kz", ""},
+		{".a@b.kz", ""},
+		{"a.@b.kz", ""},
+		{"a..b@b.kz", ""},
+		{`"a b"@b.kz`, ""},
+		{"айгерим@mail.kz", ""},
+		{"a@mаil.kz", ""}, // Cyrillic а
+		{strings.Repeat("a", 65) + "@b.kz", ""},
+		{"a\u200b@b.kz", ""},
 		{"", ""},
 		{"   ", ""},
 		{"no-at-sign", ""},
@@ -85,11 +101,39 @@ func TestNormalizeName(t *testing.T) {
 		{"Bob\x00", "", false},
 		{"Bo\nb", "", false},
 		{"\xff", "", false},
+		{"Jose\u0301", "Jos\u00e9", true}, // NFC
+		{"Bob\u202eevil", "", false},      // right-to-left override
+		{"Bo\u2066b\u2069", "", false},    // isolate
+		{"Bo\u200bb", "", false},          // zero-width space
+		{"Bo\u200db", "", false},          // zero-width joiner
+		{"\ufeffBob", "", false},          // BOM
+		{"\u3164", "", false},             // Hangul filler
+		{"Әлия Нұрланқызы", "Әлия Нұрланқызы", true}, // Kazakh letters
 	}
 	for _, tc := range tests {
 		got, err := account.NormalizeName(tc.in)
 		if tc.ok != (err == nil) || got != tc.want {
 			t.Errorf("NormalizeName(%q) = %q, %v; want %q ok=%v", tc.in, got, err, tc.want, tc.ok)
 		}
+	}
+}
+
+func TestEmailSkeleton(t *testing.T) {
+	same := [][2]string{
+		{"admin@pokertote.kz", "adrnin@pokertote.kz"},
+		{"admin@pokertote.kz", "admln@pokertote.kz"},
+		{"admin@pokertote.kz", "adm1n@pokertote.kz"},
+		{"admin@pokertote.kz", "ad.min@pokertote.kz"},
+		{"boss@pokertote.kz", "b0ss@pokertote.kz"},
+		{"admin@pokertote.kz", "admin@pokert0te.kz"},
+		{"wall@x.kz", "vvall@x.kz"},
+	}
+	for _, p := range same {
+		if account.EmailSkeleton(p[0]) != account.EmailSkeleton(p[1]) {
+			t.Errorf("%s and %s should look alike", p[0], p[1])
+		}
+	}
+	if account.EmailSkeleton("admin@pokertote.kz") == account.EmailSkeleton("adman@pokertote.kz") {
+		t.Error("admin and adman are not look-alikes")
 	}
 }

@@ -28,6 +28,20 @@ type Config struct {
 	Throttle LoginLimiter
 	// Now is the clock (default time.Now).
 	Now func() time.Time
+	// Screen, when set, refuses people in the exclusion register at
+	// registration and verification.
+	Screen Screen
+}
+
+// Screen checks a person against the exclusion register (issue 13): nil, or
+// a Forbidden error with reason EXCLUDED. The protection service
+// implements it; account only declares what it consumes.
+type Screen interface {
+	// ScreenRegistration checks a new account's name and date of birth.
+	ScreenRegistration(ctx context.Context, name string, dob Date) error
+	// ScreenDocument checks a submitted document's keyed hash, with the
+	// account's name and date of birth.
+	ScreenDocument(ctx context.Context, docHash, name string, dob Date) error
 }
 
 // Option adjusts a Service beyond its Config. There are no exported options;
@@ -53,6 +67,7 @@ type Service struct {
 	hasher    *PasswordHasher
 	dummyHash string
 	throttle  LoginLimiter
+	screen    Screen
 	now       func() time.Time
 }
 
@@ -65,7 +80,7 @@ func NewService(store UserStore, cfg Config, opts ...Option) (*Service, error) {
 	for _, opt := range opts {
 		opt(&o)
 	}
-	s := &Service{store: store, loc: cfg.Location, minAge: cfg.MinAge, throttle: cfg.Throttle, now: cfg.Now}
+	s := &Service{store: store, loc: cfg.Location, minAge: cfg.MinAge, throttle: cfg.Throttle, screen: cfg.Screen, now: cfg.Now}
 	if s.now == nil {
 		s.now = time.Now
 	}
@@ -136,6 +151,9 @@ func (s *Service) Provision(ctx context.Context, r Registration, role Role) (Use
 	if err != nil {
 		return User{}, err
 	}
+	if err := s.refuseLookalike(ctx, email); err != nil {
+		return User{}, err
+	}
 	if err := ValidatePassword(r.Password); err != nil {
 		return User{}, err
 	}
@@ -147,6 +165,11 @@ func (s *Service) Provision(ctx context.Context, r Registration, role Role) (Use
 	if err := validateDateOfBirth(r.DateOfBirth, DateOf(now, s.loc), s.minAge); err != nil {
 		return User{}, err
 	}
+	if s.screen != nil && role == Player {
+		if err := s.screen.ScreenRegistration(ctx, name, r.DateOfBirth); err != nil {
+			return User{}, err
+		}
+	}
 	u := User{
 		Email:        email,
 		Name:         name,
@@ -157,6 +180,24 @@ func (s *Service) Provision(ctx context.Context, r Registration, role Role) (Use
 		Verification: NotSubmitted,
 	}
 	return s.store.Create(ctx, u)
+}
+
+// refuseLookalike refuses an address that looks like an admin's without
+// being it (same EmailSkeleton): Invalid EMAIL_LOOKALIKE, which does not say
+// whose address it resembles. The admin's own address falls through to
+// EMAIL_TAKEN.
+func (s *Service) refuseLookalike(ctx context.Context, email string) error {
+	admins, err := s.store.AdminEmails(ctx)
+	if err != nil {
+		return err
+	}
+	sk := EmailSkeleton(email)
+	for _, a := range admins {
+		if a != email && EmailSkeleton(a) == sk {
+			return errs.R(errs.Invalid, "EMAIL_LOOKALIKE", "that address is too much like another account's; choose another")
+		}
+	}
+	return nil
 }
 
 // Login checks an email and password. ip is the client's address ("" when
@@ -247,6 +288,11 @@ func (s *Service) SubmitVerification(ctx context.Context, userID int64, sub Subm
 		return Verification{}, errs.R(errs.Conflict, "VERIFICATION_PENDING", "your document is already waiting for review")
 	case Approved:
 		return Verification{}, errs.R(errs.Conflict, "ALREADY_VERIFIED", "your age is already verified")
+	}
+	if s.screen != nil {
+		if err := s.screen.ScreenDocument(ctx, hash, u.Name, u.DateOfBirth); err != nil {
+			return Verification{}, err
+		}
 	}
 	from := u.Verification
 	if from == "" {

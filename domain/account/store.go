@@ -17,6 +17,9 @@ type UserStore interface {
 	ByEmail(ctx context.Context, email string) (User, error)
 	// ByID finds a user by id.
 	ByID(ctx context.Context, id int64) (User, error)
+	// AdminEmails lists the emails of every ADMIN (a handful), to refuse
+	// look-alike addresses at registration.
+	AdminEmails(ctx context.Context) ([]string, error)
 	// SetPasswordHash replaces a user's password hash (after a rehash).
 	SetPasswordHash(ctx context.Context, userID int64, hash string) error
 	// SetRole changes a user's role and appends audit, atomically.

@@ -46,7 +46,10 @@ type Claims struct {
 	UserID int64
 	Role   account.Role
 	// TokenID is the jti: unique per token, for logs and a future deny-list.
-	TokenID   string
+	TokenID string
+	// Epoch is the user's token epoch when the token was issued (see
+	// Epochs); 0 for tokens issued without one.
+	Epoch     int64
 	IssuedAt  time.Time
 	ExpiresAt time.Time
 }
@@ -63,7 +66,8 @@ type AccessTokens struct {
 
 // jwtClaims is the token's JSON payload: the registered claims plus role.
 type jwtClaims struct {
-	Role account.Role `json:"role"`
+	Role  account.Role `json:"role"`
+	Epoch int64        `json:"ep,omitempty"`
 	jwt.RegisteredClaims
 }
 
@@ -81,6 +85,9 @@ func (c jwtClaims) Validate() error {
 	}
 	if c.IssuedAt == nil {
 		return jwt.ErrTokenRequiredClaimMissing
+	}
+	if c.Epoch < 0 {
+		return jwt.ErrTokenInvalidClaims
 	}
 	return nil
 }
@@ -128,15 +135,22 @@ func NewAccessTokens(cfg AccessConfig) (*AccessTokens, error) {
 	return a, nil
 }
 
-// Issue signs an access token for a user.
+// Issue signs an access token for a user at token epoch 0.
 func (a *AccessTokens) Issue(userID int64, role account.Role) (string, Claims, error) {
-	if userID <= 0 || !role.Valid() {
+	return a.IssueAt(userID, role, 0)
+}
+
+// IssueAt signs an access token for a user carrying their current token
+// epoch (Epochs.Fresh), so that a later revocation refuses it.
+func (a *AccessTokens) IssueAt(userID int64, role account.Role, epoch int64) (string, Claims, error) {
+	if userID <= 0 || !role.Valid() || epoch < 0 {
 		return "", Claims{}, errs.E(errs.Internal, "cannot issue a token for user %d with role %q", userID, role)
 	}
 	now := a.now().UTC().Truncate(time.Second)
-	c := Claims{UserID: userID, Role: role, TokenID: randomToken(16), IssuedAt: now, ExpiresAt: now.Add(a.ttl)}
+	c := Claims{UserID: userID, Role: role, TokenID: randomToken(16), Epoch: epoch, IssuedAt: now, ExpiresAt: now.Add(a.ttl)}
 	tok := jwt.NewWithClaims(jwt.SigningMethodHS256, jwtClaims{
-		Role: role,
+		Role:  role,
+		Epoch: epoch,
 		RegisteredClaims: jwt.RegisteredClaims{
 			Subject:   strconv.FormatInt(userID, 10),
 			Issuer:    a.iss,
@@ -173,7 +187,7 @@ func (a *AccessTokens) Verify(token string) (Claims, error) {
 		return Claims{}, invalidToken(err)
 	}
 	id, _ := strconv.ParseInt(c.Subject, 10, 64)
-	return Claims{UserID: id, Role: c.Role, TokenID: c.ID, IssuedAt: c.IssuedAt.UTC(), ExpiresAt: c.ExpiresAt.UTC()}, nil
+	return Claims{UserID: id, Role: c.Role, TokenID: c.ID, Epoch: c.Epoch, IssuedAt: c.IssuedAt.UTC(), ExpiresAt: c.ExpiresAt.UTC()}, nil
 }
 
 // ReasonInvalidToken is the reason of every access token failure and of a

@@ -78,9 +78,10 @@ type RefreshConfig struct {
 // RefreshTokens issues, rotates and revokes refresh tokens. It is safe for
 // concurrent use.
 type RefreshTokens struct {
-	store RefreshStore
-	ttl   time.Duration
-	now   func() time.Time
+	store    RefreshStore
+	ttl      time.Duration
+	now      func() time.Time
+	onRevoke func(ctx context.Context, userID int64) error
 }
 
 // NewRefreshTokens returns a RefreshTokens on store.
@@ -158,7 +159,7 @@ func (r *RefreshTokens) Rotate(ctx context.Context, token string) (string, Refre
 	case rec.Revoked:
 		return "", RefreshRecord{}, sessionEnded(ReasonRefreshRevoked)
 	case !rec.UsedAt.IsZero():
-		return "", RefreshRecord{}, r.reused(ctx, rec.FamilyID, now)
+		return "", RefreshRecord{}, r.reused(ctx, rec, now)
 	case !now.Before(rec.ExpiresAt):
 		return "", RefreshRecord{}, sessionEnded(ReasonRefreshExpired)
 	}
@@ -167,16 +168,31 @@ func (r *RefreshTokens) Rotate(ctx context.Context, token string) (string, Refre
 		return "", RefreshRecord{}, err
 	}
 	if !won {
-		return "", RefreshRecord{}, r.reused(ctx, rec.FamilyID, now)
+		return "", RefreshRecord{}, r.reused(ctx, rec, now)
 	}
 	return r.create(ctx, rec.UserID, rec.FamilyID)
 }
 
-func (r *RefreshTokens) reused(ctx context.Context, family string, now time.Time) error {
-	if err := r.store.RevokeFamily(ctx, family, now); err != nil {
+func (r *RefreshTokens) reused(ctx context.Context, rec RefreshRecord, now time.Time) error {
+	if err := r.revokeFamily(ctx, rec, now); err != nil {
 		return err
 	}
 	return sessionEnded(ReasonRefreshReused)
+}
+
+// OnRevoke sets a function called after a family is revoked (logout, or
+// reuse detected), with the family's user: the server revokes that user's
+// access tokens there (Epochs.Revoke). Set it before use.
+func (r *RefreshTokens) OnRevoke(fn func(ctx context.Context, userID int64) error) { r.onRevoke = fn }
+
+func (r *RefreshTokens) revokeFamily(ctx context.Context, rec RefreshRecord, now time.Time) error {
+	if err := r.store.RevokeFamily(ctx, rec.FamilyID, now); err != nil {
+		return err
+	}
+	if r.onRevoke != nil {
+		return r.onRevoke(ctx, rec.UserID)
+	}
+	return nil
 }
 
 // Revoke ends the session a refresh token belongs to (logout): its whole
@@ -194,5 +210,5 @@ func (r *RefreshTokens) Revoke(ctx context.Context, token string) error {
 	if err != nil {
 		return err
 	}
-	return r.store.RevokeFamily(ctx, rec.FamilyID, r.now())
+	return r.revokeFamily(ctx, rec, r.now())
 }

@@ -18,7 +18,20 @@ const (
 	BetSettled     = "BET_SETTLED"
 	BalanceChanged = "BALANCE_CHANGED"
 	HoldemUpdated  = "HOLDEM_UPDATED"
+	// RealityCheck reminds a player how long they have played and how the
+	// session stands (issue 13); the message carries the figures.
+	RealityCheck = "REALITY_CHECK"
 )
+
+// RealityCheckData is the payload of a REALITY_CHECK event: amounts in
+// tiyn, Net = Returns - Stakes.
+type RealityCheckData struct {
+	SessionStartedAt time.Time `json:"sessionStartedAt"`
+	ElapsedSeconds   int64     `json:"elapsedSeconds"`
+	Stakes           int64     `json:"stakes"`
+	Returns          int64     `json:"returns"`
+	Net              int64     `json:"net"`
+}
 
 // UserEvent is the message published on a UserTopic. It names what changed;
 // subscribers load the current state (the bet, the hand) when they forward
@@ -31,6 +44,8 @@ type UserEvent struct {
 	// Balance is the wallet balance in tiyn after the change, for
 	// BALANCE_CHANGED.
 	Balance int64 `json:"balance,omitempty"`
+	// Reality is set for REALITY_CHECK.
+	Reality *RealityCheckData `json:"reality,omitempty"`
 }
 
 // Encode returns the wire form of e.

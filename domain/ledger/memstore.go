@@ -23,11 +23,33 @@ type MemStore struct {
 	byKey     map[string]int
 	entries   []memEntry // entry id = index + 1
 	byAccount map[AccountRef][]int64
+	guard     Guard
 }
 
 type memTransfer struct {
 	posted Posted
 	hash   [32]byte
+	undo   func() // the guard's, nil when none
+}
+
+// Guard is consulted by a store for every new (not replayed) transfer,
+// inside the atomic step that moves its money: it may refuse the transfer
+// (nothing moves) or record what the transfer means to it. A guard's
+// refusal of an excluded player comes before a short wallet's
+// INSUFFICIENT_FUNDS. The player-protection rules (limits,
+// exclusions) are a Guard; see package protection.
+type Guard interface {
+	// Admit checks t at now and records its effects; undo reverts them when
+	// the store rolls the transfer back (InTx failing later).
+	Admit(t Transfer, now time.Time) (undo func(), err error)
+}
+
+// SetGuard makes every later post consult g (nil: none). Call it before the
+// store is shared.
+func (s *MemStore) SetGuard(g Guard) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.guard = g
 }
 
 type memEntry struct {
@@ -74,15 +96,28 @@ func (s *MemStore) postLocked(t Transfer) (Posted, error) {
 		p.Replayed = true
 		return p, nil
 	}
+	var undo func()
+	if s.guard != nil {
+		var err error
+		if undo, err = s.guard.Admit(t, s.now()); err != nil {
+			return Posted{}, err
+		}
+	}
+	fail := func(err error) (Posted, error) {
+		if undo != nil {
+			undo()
+		}
+		return Posted{}, err
+	}
 	after := make([]money.Amount, len(t.Entries))
 	for i, e := range t.Entries {
 		old := s.balances[e.Account]
 		nb := old + e.Amount
 		if (e.Amount > 0 && nb < old) || (e.Amount < 0 && nb > old) || nb == math.MinInt64 {
-			return Posted{}, errs.E(errs.Internal, "balance of %s would overflow", e.Account)
+			return fail(errs.E(errs.Internal, "balance of %s would overflow", e.Account))
 		}
 		if nb < 0 && !e.Account.Kind.MayGoNegative() {
-			return Posted{}, InsufficientFunds(e.Account)
+			return fail(InsufficientFunds(e.Account))
 		}
 		after[i] = nb
 	}
@@ -102,7 +137,7 @@ func (s *MemStore) postLocked(t Transfer) (Posted, error) {
 		s.balances[e.Account] = after[i]
 		s.byAccount[e.Account] = append(s.byAccount[e.Account], pe.ID)
 	}
-	s.transfers = append(s.transfers, memTransfer{posted: p, hash: hash})
+	s.transfers = append(s.transfers, memTransfer{posted: p, hash: hash, undo: undo})
 	s.byKey[t.IdempotencyKey] = ti
 	return clonePosted(p), nil
 }
@@ -243,8 +278,12 @@ func (s *MemStore) rollbackLocked(nTransfers, nEntries int) {
 		ids := s.byAccount[e.Account]
 		s.byAccount[e.Account] = ids[:len(ids)-1]
 	}
-	for _, t := range s.transfers[nTransfers:] {
+	for i := len(s.transfers) - 1; i >= nTransfers; i-- {
+		t := s.transfers[i]
 		delete(s.byKey, t.posted.IdempotencyKey)
+		if t.undo != nil {
+			t.undo()
+		}
 	}
 	clear(s.entries[nEntries:])
 	s.entries = s.entries[:nEntries]

@@ -322,6 +322,15 @@ type DrawVoided struct {
 
 func (DrawVoided) IsTableEvent() {}
 
+type Exclusion struct {
+	Kind  ExclusionKind `json:"kind"`
+	Since time.Time     `json:"since"`
+	// null for a permanent self-exclusion.
+	Until *time.Time `json:"until,omitempty"`
+	// True while in force: no stakes, no deposits; withdrawals and history stay open.
+	Active bool `json:"active"`
+}
+
 type ExpressCategoryResult struct {
 	// 1: guessed 3 of 3; 2: guessed at least 2 of 3.
 	Category          int          `json:"category"`
@@ -604,7 +613,81 @@ type PositionOdds struct {
 	TieBoards int     `json:"tieBoards"`
 }
 
+type Protection struct {
+	// One per kind and period (9), with cooled-off changes applied.
+	Limits []ProtectionLimit `json:"limits"`
+	// The latest time-out or self-exclusion; null when there never was one.
+	Exclusion *Exclusion `json:"exclusion,omitempty"`
+	// The current day, week and month.
+	Counters []ProtectionCounter `json:"counters"`
+}
+
+type ProtectionCounter struct {
+	Period LimitPeriod `json:"period"`
+	// The first day of the period.
+	Start    Date  `json:"start"`
+	Deposits Money `json:"deposits"`
+	Stakes   Money `json:"stakes"`
+	Returns  Money `json:"returns"`
+	// stakes - returns; negative when the player is ahead.
+	NetLoss Money `json:"netLoss"`
+}
+
+type ProtectionLimit struct {
+	Kind   LimitKind   `json:"kind"`
+	Period LimitPeriod `json:"period"`
+	// The limit in force; null when there is none.
+	Amount *Money `json:"amount,omitempty"`
+	// A raise or removal waiting for its 24-hour cooling-off.
+	Pending bool `json:"pending"`
+	// The amount that applies at pendingFrom; null when the limit is being removed.
+	PendingAmount *Money     `json:"pendingAmount,omitempty"`
+	PendingFrom   *time.Time `json:"pendingFrom,omitempty"`
+}
+
 type Query struct {
+}
+
+// A reality check: how long the current session of play has lasted and how it stands.
+type RealityCheck struct {
+	SessionStartedAt time.Time `json:"sessionStartedAt"`
+	ElapsedSeconds   int       `json:"elapsedSeconds"`
+	Stakes           Money     `json:"stakes"`
+	Returns          Money     `json:"returns"`
+	// returns - stakes: negative when the player is behind.
+	Net Money `json:"net"`
+}
+
+// A reminder of the session's time and result, every REALITY_CHECK_INTERVAL of play (player protection).
+type RealityCheckReminder struct {
+	At time.Time `json:"at"`
+	// The session so far.
+	Session *RealityCheck `json:"session"`
+}
+
+func (RealityCheckReminder) IsUserEvent() {}
+
+type RegisterEntry struct {
+	ID string `json:"id"`
+	// The peppered hash of a document number (as the age verification keeps it).
+	DocumentHash *string `json:"documentHash,omitempty"`
+	// The normalized name (NFKC, lower case, single spaces).
+	NameKey     *string    `json:"nameKey,omitempty"`
+	DateOfBirth *Date      `json:"dateOfBirth,omitempty"`
+	Note        string     `json:"note"`
+	AddedBy     *string    `json:"addedBy,omitempty"`
+	AddedAt     time.Time  `json:"addedAt"`
+	RemovedBy   *string    `json:"removedBy,omitempty"`
+	RemovedAt   *time.Time `json:"removedAt,omitempty"`
+	Active      bool       `json:"active"`
+}
+
+type RegisterEntryInput struct {
+	// A 64-hex-digit document hash, or name and dateOfBirth.
+	DocumentHash *string `json:"documentHash,omitempty"`
+	Name         *string `json:"name,omitempty"`
+	DateOfBirth  *Date   `json:"dateOfBirth,omitempty"`
+	Note         *string `json:"note,omitempty"`
 }
 
 type RegisterInput struct {
@@ -612,6 +695,11 @@ type RegisterInput struct {
 	Password    string `json:"password"`
 	Name        string `json:"name"`
 	DateOfBirth Date   `json:"dateOfBirth"`
+}
+
+type RegisterPage struct {
+	Items      []RegisterEntry `json:"items"`
+	NextCursor *string         `json:"nextCursor,omitempty"`
 }
 
 type RoundClosed struct {
@@ -644,6 +732,13 @@ type SelectionTotal struct {
 	Bets      int    `json:"bets"`
 	// Net pool over stakes on this selection, truncated; informational (the 1.10 guarantee is applied at settlement).
 	ImpliedCoefficient *Coefficient `json:"impliedCoefficient,omitempty"`
+}
+
+type SetLimitInput struct {
+	Kind   LimitKind   `json:"kind"`
+	Period LimitPeriod `json:"period"`
+	// 0.00 or null removes the limit (after the cooling-off).
+	Amount *Money `json:"amount,omitempty"`
 }
 
 // The provably fair shuffle of one draw or hand (SPEC 1.8).
@@ -1021,6 +1116,63 @@ func (e DrawPhase) MarshalJSON() ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
+type ExclusionKind string
+
+const (
+	// 24 hours to 6 weeks.
+	ExclusionKindTimeOut ExclusionKind = "TIME_OUT"
+	// 6 months to 5 years, or permanent.
+	ExclusionKindSelfExclusion ExclusionKind = "SELF_EXCLUSION"
+)
+
+var AllExclusionKind = []ExclusionKind{
+	ExclusionKindTimeOut,
+	ExclusionKindSelfExclusion,
+}
+
+func (e ExclusionKind) IsValid() bool {
+	switch e {
+	case ExclusionKindTimeOut, ExclusionKindSelfExclusion:
+		return true
+	}
+	return false
+}
+
+func (e ExclusionKind) String() string {
+	return string(e)
+}
+
+func (e *ExclusionKind) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = ExclusionKind(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid ExclusionKind", str)
+	}
+	return nil
+}
+
+func (e ExclusionKind) MarshalGQL(w io.Writer) {
+	_, _ = fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *ExclusionKind) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e ExclusionKind) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
+}
+
 // The category of a poker hand, low to high.
 type HandCategory string
 
@@ -1266,6 +1418,121 @@ func (e *HoldemPhase) UnmarshalJSON(b []byte) error {
 }
 
 func (e HoldemPhase) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
+}
+
+type LimitKind string
+
+const (
+	LimitKindDeposit LimitKind = "DEPOSIT"
+	LimitKindStake   LimitKind = "STAKE"
+	// Stakes minus returns (payouts, refunds) within the period.
+	LimitKindLoss LimitKind = "LOSS"
+)
+
+var AllLimitKind = []LimitKind{
+	LimitKindDeposit,
+	LimitKindStake,
+	LimitKindLoss,
+}
+
+func (e LimitKind) IsValid() bool {
+	switch e {
+	case LimitKindDeposit, LimitKindStake, LimitKindLoss:
+		return true
+	}
+	return false
+}
+
+func (e LimitKind) String() string {
+	return string(e)
+}
+
+func (e *LimitKind) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = LimitKind(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid LimitKind", str)
+	}
+	return nil
+}
+
+func (e LimitKind) MarshalGQL(w io.Writer) {
+	_, _ = fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *LimitKind) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e LimitKind) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
+}
+
+type LimitPeriod string
+
+const (
+	LimitPeriodDay   LimitPeriod = "DAY"
+	LimitPeriodWeek  LimitPeriod = "WEEK"
+	LimitPeriodMonth LimitPeriod = "MONTH"
+)
+
+var AllLimitPeriod = []LimitPeriod{
+	LimitPeriodDay,
+	LimitPeriodWeek,
+	LimitPeriodMonth,
+}
+
+func (e LimitPeriod) IsValid() bool {
+	switch e {
+	case LimitPeriodDay, LimitPeriodWeek, LimitPeriodMonth:
+		return true
+	}
+	return false
+}
+
+func (e LimitPeriod) String() string {
+	return string(e)
+}
+
+func (e *LimitPeriod) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = LimitPeriod(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid LimitPeriod", str)
+	}
+	return nil
+}
+
+func (e LimitPeriod) MarshalGQL(w io.Writer) {
+	_, _ = fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *LimitPeriod) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e LimitPeriod) MarshalJSON() ([]byte, error) {
 	var buf bytes.Buffer
 	e.MarshalGQL(&buf)
 	return buf.Bytes(), nil

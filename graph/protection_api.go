@@ -1,0 +1,300 @@
+package graph
+
+import (
+	"context"
+	"strings"
+	"time"
+
+	"github.com/pokertote/pokertote/domain/account"
+	"github.com/pokertote/pokertote/domain/errs"
+	"github.com/pokertote/pokertote/domain/event"
+	"github.com/pokertote/pokertote/domain/protection"
+	"github.com/pokertote/pokertote/graph/model"
+)
+
+// ProtectionAPI resolves the player-protection part of the schema (issue
+// 13): limits, breaks and the exclusion register.
+type ProtectionAPI struct {
+	// Service applies the rules; nil answers every field with an internal error.
+	Service *protection.Service
+	// Sessions, when set, revokes the player's access tokens once they take
+	// a break, so every replica sees the new state on the next request.
+	Sessions interface {
+		Revoke(ctx context.Context, userID int64) error
+	}
+}
+
+func (a *ProtectionAPI) revoke(ctx context.Context, userID int64) error {
+	if a.Sessions == nil {
+		return nil
+	}
+	return a.Sessions.Revoke(ctx, userID)
+}
+
+func (a *ProtectionAPI) service() (*protection.Service, error) {
+	if a == nil || a.Service == nil {
+		return nil, errs.E(errs.Internal, "player protection is not configured")
+	}
+	return a.Service, nil
+}
+
+// MyProtection resolves Query.myProtection.
+func (a *ProtectionAPI) MyProtection(ctx context.Context) (*model.Protection, error) {
+	svc, err := a.service()
+	if err != nil {
+		return nil, err
+	}
+	v, err := RequireViewer(ctx)
+	if err != nil {
+		return nil, err
+	}
+	o, err := svc.Overview(ctx, v.UserID)
+	if err != nil {
+		return nil, err
+	}
+	out := &model.Protection{Limits: make([]model.ProtectionLimit, 0, len(o.Limits))}
+	for _, l := range o.Limits {
+		out.Limits = append(out.Limits, *toModelLimit(l))
+	}
+	if o.Exclusion.Kind != "" {
+		out.Exclusion = toModelExclusion(o.Exclusion, o.Excluded)
+	}
+	for _, p := range protection.Periods {
+		c := o.Counters[p]
+		out.Counters = append(out.Counters, model.ProtectionCounter{
+			Period: model.LimitPeriod(p), Start: fromDomainDate(c.Start),
+			Deposits: model.Money(c.Deposits), Stakes: model.Money(c.Stakes),
+			Returns: model.Money(c.Returns), NetLoss: model.Money(c.NetLoss()),
+		})
+	}
+	return out, nil
+}
+
+// SetLimit resolves Mutation.setLimit.
+func (a *ProtectionAPI) SetLimit(ctx context.Context, in model.SetLimitInput) (*model.ProtectionLimit, error) {
+	svc, err := a.service()
+	if err != nil {
+		return nil, err
+	}
+	v, err := RequireViewer(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var amount int64
+	if in.Amount != nil {
+		amount = int64(*in.Amount)
+	}
+	l, err := svc.SetLimit(ctx, v.UserID, protection.LimitKind(in.Kind), protection.Period(in.Period), amount)
+	if err != nil {
+		return nil, err
+	}
+	return toModelLimit(l), nil
+}
+
+// TakeTimeOut resolves Mutation.takeTimeOut.
+func (a *ProtectionAPI) TakeTimeOut(ctx context.Context, hours int) (*model.Exclusion, error) {
+	svc, err := a.service()
+	if err != nil {
+		return nil, err
+	}
+	v, err := RequireViewer(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if hours <= 0 || hours > 10_000 {
+		return nil, errs.R(errs.Invalid, protection.ReasonInvalidExclusion, "a time-out lasts 24 hours to 6 weeks")
+	}
+	e, err := svc.TakeTimeOut(ctx, v.UserID, time.Duration(hours)*time.Hour)
+	if err != nil {
+		return nil, err
+	}
+	if err := a.revoke(ctx, v.UserID); err != nil {
+		return nil, err
+	}
+	return toModelExclusion(e, true), nil
+}
+
+// SelfExclude resolves Mutation.selfExclude.
+func (a *ProtectionAPI) SelfExclude(ctx context.Context, months *int) (*model.Exclusion, error) {
+	svc, err := a.service()
+	if err != nil {
+		return nil, err
+	}
+	v, err := RequireViewer(ctx)
+	if err != nil {
+		return nil, err
+	}
+	m := 0
+	if months != nil {
+		if m = *months; m == 0 {
+			m = -1 // 0 is not "permanent" on the wire: null is
+		}
+	}
+	e, err := svc.SelfExclude(ctx, v.UserID, m)
+	if err != nil {
+		return nil, err
+	}
+	if err := a.revoke(ctx, v.UserID); err != nil {
+		return nil, err
+	}
+	return toModelExclusion(e, true), nil
+}
+
+// ExclusionRegister resolves Query.exclusionRegister.
+func (a *ProtectionAPI) ExclusionRegister(ctx context.Context, all *bool, first *int, after *string) (*model.RegisterPage, error) {
+	svc, err := a.service()
+	if err != nil {
+		return nil, err
+	}
+	v, err := RequireViewer(ctx)
+	if err != nil {
+		return nil, err
+	}
+	p, err := accountPage(first, after)
+	if err != nil {
+		return nil, err
+	}
+	entries, next, err := svc.Register(ctx, v.UserID, all != nil && *all, p)
+	if err != nil {
+		return nil, err
+	}
+	out := &model.RegisterPage{Items: make([]model.RegisterEntry, 0, len(entries)), NextCursor: cursor(next)}
+	for _, e := range entries {
+		out.Items = append(out.Items, *toModelRegisterEntry(e))
+	}
+	return out, nil
+}
+
+// AddRegisterEntry resolves Mutation.addRegisterEntry.
+func (a *ProtectionAPI) AddRegisterEntry(ctx context.Context, in model.RegisterEntryInput) (*model.RegisterEntry, error) {
+	svc, err := a.service()
+	if err != nil {
+		return nil, err
+	}
+	v, err := RequireViewer(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var dob account.Date
+	if in.DateOfBirth != nil {
+		dob = toDomainDate(*in.DateOfBirth)
+	}
+	e, err := svc.AddRegisterEntry(ctx, v.UserID, deref(in.DocumentHash), deref(in.Name), dob, deref(in.Note))
+	if err != nil {
+		return nil, err
+	}
+	return toModelRegisterEntry(e), nil
+}
+
+// maxRegisterCSV bounds an imported file (about 100,000 lines).
+const maxRegisterCSV = 16 << 20
+
+// ImportExclusionRegister resolves Mutation.importExclusionRegister.
+func (a *ProtectionAPI) ImportExclusionRegister(ctx context.Context, csv string) ([]model.RegisterEntry, error) {
+	svc, err := a.service()
+	if err != nil {
+		return nil, err
+	}
+	v, err := RequireViewer(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if len(csv) > maxRegisterCSV {
+		return nil, errs.R(errs.Invalid, protection.ReasonInvalidRegister, "the file is larger than %d MiB", maxRegisterCSV>>20)
+	}
+	entries, err := svc.ImportRegister(ctx, v.UserID, strings.NewReader(csv))
+	if err != nil {
+		return nil, err
+	}
+	out := make([]model.RegisterEntry, 0, len(entries))
+	for _, e := range entries {
+		out = append(out, *toModelRegisterEntry(e))
+	}
+	return out, nil
+}
+
+// RemoveRegisterEntry resolves Mutation.removeRegisterEntry.
+func (a *ProtectionAPI) RemoveRegisterEntry(ctx context.Context, entryID, reason string) (*model.RegisterEntry, error) {
+	svc, err := a.service()
+	if err != nil {
+		return nil, err
+	}
+	v, err := RequireViewer(ctx)
+	if err != nil {
+		return nil, err
+	}
+	n, err := parseID(entryID, "register entry")
+	if err != nil {
+		return nil, err
+	}
+	e, err := svc.RemoveRegisterEntry(ctx, v.UserID, n, reason)
+	if err != nil {
+		return nil, err
+	}
+	return toModelRegisterEntry(e), nil
+}
+
+func toModelLimit(l protection.Limit) *model.ProtectionLimit {
+	out := &model.ProtectionLimit{Kind: model.LimitKind(l.Kind), Period: model.LimitPeriod(l.Period), Pending: l.Pending}
+	if l.Amount > 0 {
+		m := model.Money(l.Amount)
+		out.Amount = &m
+	}
+	if l.Pending {
+		at := l.PendingAt
+		out.PendingFrom = &at
+		if l.PendingAmount > 0 {
+			m := model.Money(l.PendingAmount)
+			out.PendingAmount = &m
+		}
+	}
+	return out
+}
+
+func toModelExclusion(e protection.Exclusion, active bool) *model.Exclusion {
+	out := &model.Exclusion{Kind: model.ExclusionKind(e.Kind), Since: e.Since, Active: active}
+	if !e.Until.IsZero() {
+		u := e.Until
+		out.Until = &u
+	}
+	return out
+}
+
+func toModelRegisterEntry(e protection.RegisterEntry) *model.RegisterEntry {
+	out := &model.RegisterEntry{ID: id(e.ID), Note: e.Note, AddedAt: e.AddedAt, Active: e.Active()}
+	if e.DocumentHash != "" {
+		s := e.DocumentHash
+		out.DocumentHash = &s
+	}
+	if e.NameKey != "" {
+		s := e.NameKey
+		out.NameKey = &s
+		d := fromDomainDate(e.DateOfBirth)
+		out.DateOfBirth = &d
+	}
+	if e.AddedBy != 0 {
+		s := id(e.AddedBy)
+		out.AddedBy = &s
+	}
+	if !e.RemovedAt.IsZero() {
+		t := e.RemovedAt
+		out.RemovedAt = &t
+		s := id(e.RemovedBy)
+		out.RemovedBy = &s
+	}
+	return out
+}
+
+func deref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
+}
+
+func toModelRealityCheck(r event.RealityCheckData) *model.RealityCheck {
+	return &model.RealityCheck{
+		SessionStartedAt: r.SessionStartedAt, ElapsedSeconds: int(r.ElapsedSeconds),
+		Stakes: model.Money(r.Stakes), Returns: model.Money(r.Returns), Net: model.Money(r.Net),
+	}
+}

@@ -1,0 +1,362 @@
+package persistence
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"time"
+
+	"gorm.io/gorm"
+
+	"github.com/pokertote/pokertote/domain/account"
+	"github.com/pokertote/pokertote/domain/errs"
+	"github.com/pokertote/pokertote/domain/money"
+	"github.com/pokertote/pokertote/domain/protection"
+)
+
+// ProtectionRepo is the database protection.Store. The counters it reads
+// are moved by the ledger's guard (protection_guard.go), never here.
+type ProtectionRepo struct {
+	db *DB
+}
+
+var _ protection.Store = (*ProtectionRepo)(nil)
+
+// NewProtectionRepo returns the protection store on db.
+func NewProtectionRepo(db *DB) *ProtectionRepo { return &ProtectionRepo{db: db} }
+
+// limitRow is a row of protection_limits.
+type limitRow struct {
+	UserID        int64
+	Kind          string
+	Period        string
+	Amount        int64
+	Pending       bool
+	PendingAmount int64
+	PendingAt     *time.Time
+	UpdatedAt     time.Time
+}
+
+func (limitRow) TableName() string { return "protection_limits" }
+
+func toDomainLimit(r limitRow) protection.Limit {
+	return protection.Limit{
+		Kind: protection.LimitKind(r.Kind), Period: protection.Period(r.Period),
+		Amount: money.Amount(r.Amount), Pending: r.Pending,
+		PendingAmount: money.Amount(r.PendingAmount), PendingAt: timeOrZero(r.PendingAt),
+	}
+}
+
+// exclusionRow is a row of protection_exclusions.
+type exclusionRow struct {
+	UserID int64
+	Kind   string
+	Since  time.Time
+	EndsAt *time.Time
+}
+
+func (exclusionRow) TableName() string { return "protection_exclusions" }
+
+// registerRow is a row of exclusion_register.
+type registerRow struct {
+	ID           int64
+	DocumentHash string
+	NameKey      string
+	BirthDate    string
+	Note         string
+	AddedBy      *int64
+	AddedAt      time.Time
+	RemovedBy    *int64
+	RemovedAt    *time.Time
+}
+
+func (registerRow) TableName() string { return "exclusion_register" }
+
+func toDomainRegister(r registerRow) protection.RegisterEntry {
+	e := protection.RegisterEntry{
+		ID: r.ID, DocumentHash: r.DocumentHash, NameKey: r.NameKey, Note: r.Note,
+		AddedAt: r.AddedAt.UTC(), RemovedAt: timeOrZero(r.RemovedAt),
+	}
+	if r.BirthDate != "" {
+		e.DateOfBirth, _ = account.ParseDate(r.BirthDate)
+	}
+	if r.AddedBy != nil {
+		e.AddedBy = *r.AddedBy
+	}
+	if r.RemovedBy != nil {
+		e.RemovedBy = *r.RemovedBy
+	}
+	return e
+}
+
+func readLimits(tx *gorm.DB, userID int64) (protection.Limits, error) {
+	var rows []limitRow
+	if err := tx.Where("user_id = ?", userID).Find(&rows).Error; err != nil {
+		return nil, fmt.Errorf("read limits: %w", err)
+	}
+	out := make(protection.Limits, len(rows))
+	for i, r := range rows {
+		out[i] = toDomainLimit(r)
+	}
+	slices.SortFunc(out, func(a, b protection.Limit) int {
+		if a.Kind != b.Kind {
+			return slices.Index(protection.LimitKinds, a.Kind) - slices.Index(protection.LimitKinds, b.Kind)
+		}
+		return slices.Index(protection.Periods, a.Period) - slices.Index(protection.Periods, b.Period)
+	})
+	return out, nil
+}
+
+func readExclusion(tx *gorm.DB, userID int64) (protection.Exclusion, error) {
+	var rows []exclusionRow
+	if err := tx.Where("user_id = ?", userID).Limit(1).Find(&rows).Error; err != nil {
+		return protection.Exclusion{}, fmt.Errorf("read exclusion: %w", err)
+	}
+	if len(rows) == 0 {
+		return protection.Exclusion{}, nil
+	}
+	r := rows[0]
+	return protection.Exclusion{Kind: protection.ExclusionKind(r.Kind), Since: r.Since.UTC(), Until: timeOrZero(r.EndsAt)}, nil
+}
+
+// Limits implements protection.Store.
+func (r *ProtectionRepo) Limits(ctx context.Context, userID int64) (protection.Limits, error) {
+	ls, err := readLimits(r.db.gorm.WithContext(ctx), userID)
+	return ls, mapErr(err, "limit")
+}
+
+// forUpdate is the row-lock suffix of a read that is followed by a write.
+func (r *ProtectionRepo) forUpdate() string {
+	if r.db.dialect == Postgres {
+		return " FOR UPDATE"
+	}
+	return "" // SQLite: one connection, every transaction is serial
+}
+
+// UpdateLimit implements protection.Store: the row is created if missing,
+// then read FOR UPDATE, so concurrent changes of one limit queue up.
+func (r *ProtectionRepo) UpdateLimit(ctx context.Context, userID int64, kind protection.LimitKind, p protection.Period, fn func(protection.Limit) (protection.Limit, error)) (protection.Limit, error) {
+	var out protection.Limit
+	err := retryTx(ctx, r.db, func(tx *gorm.DB) error {
+		now := storedTime(time.Now())
+		if err := tx.Exec(`INSERT INTO protection_limits (user_id, kind, period, updated_at) VALUES (?, ?, ?, ?)
+			ON CONFLICT (user_id, kind, period) DO NOTHING`, userID, string(kind), string(p), now).Error; err != nil {
+			if isForeignKeyViolation(err) {
+				return errs.E(errs.NotFound, "user not found")
+			}
+			return err
+		}
+		var row limitRow
+		if err := tx.Raw(`SELECT * FROM protection_limits WHERE user_id = ? AND kind = ? AND period = ?`+r.forUpdate(),
+			userID, string(kind), string(p)).Scan(&row).Error; err != nil {
+			return err
+		}
+		next, err := fn(toDomainLimit(row))
+		if err != nil {
+			return err
+		}
+		out = next
+		return tx.Exec(`UPDATE protection_limits SET amount = ?, pending = ?, pending_amount = ?, pending_at = ?, updated_at = ?
+			WHERE user_id = ? AND kind = ? AND period = ?`,
+			int64(next.Amount), next.Pending, int64(next.PendingAmount), nullableTime(next.PendingAt), now,
+			userID, string(kind), string(p)).Error
+	})
+	if err != nil {
+		return protection.Limit{}, mapErr(err, "limit")
+	}
+	return out, nil
+}
+
+// Exclusion implements protection.Store.
+func (r *ProtectionRepo) Exclusion(ctx context.Context, userID int64) (protection.Exclusion, error) {
+	e, err := readExclusion(r.db.gorm.WithContext(ctx), userID)
+	return e, mapErr(err, "exclusion")
+}
+
+// UpdateExclusion implements protection.Store. Postgres: the user's row is
+// locked first, so two requests of one player queue up even when neither
+// has an exclusion row yet.
+func (r *ProtectionRepo) UpdateExclusion(ctx context.Context, userID int64, fn func(protection.Exclusion) (protection.Exclusion, error)) (protection.Exclusion, error) {
+	var out protection.Exclusion
+	err := retryTx(ctx, r.db, func(tx *gorm.DB) error {
+		var ids []int64
+		if err := tx.Raw(`SELECT id FROM users WHERE id = ?`+r.forUpdate(), userID).Scan(&ids).Error; err != nil {
+			return err
+		}
+		if len(ids) == 0 {
+			return errs.E(errs.NotFound, "user not found")
+		}
+		cur, err := readExclusion(tx, userID)
+		if err != nil {
+			return err
+		}
+		next, err := fn(cur)
+		if err != nil {
+			return err
+		}
+		out = next
+		return tx.Exec(`INSERT INTO protection_exclusions (user_id, kind, since, ends_at) VALUES (?, ?, ?, ?)
+			ON CONFLICT (user_id) DO UPDATE SET kind = excluded.kind, since = excluded.since, ends_at = excluded.ends_at`,
+			userID, string(next.Kind), storedTime(next.Since), nullableTime(next.Until)).Error
+	})
+	if err != nil {
+		return protection.Exclusion{}, mapErr(err, "exclusion")
+	}
+	out.Since, out.Until = storedTime(out.Since), zeroOrStored(out.Until)
+	return out, nil
+}
+
+func zeroOrStored(t time.Time) time.Time {
+	if t.IsZero() {
+		return t
+	}
+	return storedTime(t)
+}
+
+// Counters implements protection.Store.
+func (r *ProtectionRepo) Counters(ctx context.Context, userID int64, at time.Time, loc *time.Location) (protection.Counters, error) {
+	c, err := readCounters(r.db.gorm.WithContext(ctx), userID, at, loc)
+	return c, mapErr(err, "counters")
+}
+
+// AddRegisterEntries implements protection.Store.
+func (r *ProtectionRepo) AddRegisterEntries(ctx context.Context, entries []protection.RegisterEntry, audit account.AuditEntry) ([]protection.RegisterEntry, error) {
+	out := make([]protection.RegisterEntry, len(entries))
+	err := r.db.tx(ctx, func(tx *gorm.DB) error {
+		for i, e := range entries {
+			row := registerRow{
+				DocumentHash: e.DocumentHash, NameKey: e.NameKey, Note: e.Note,
+				AddedBy: nullableID(e.AddedBy), AddedAt: storedTime(e.AddedAt),
+			}
+			if !e.DateOfBirth.IsZero() {
+				row.BirthDate = e.DateOfBirth.String()
+			}
+			if err := tx.Create(&row).Error; err != nil {
+				return err
+			}
+			out[i] = toDomainRegister(row)
+			a := audit
+			a.Detail = registerAuditDetail(out[i], audit.Detail)
+			arow := fromDomainAudit(a)
+			arow.ID = 0
+			if err := tx.Create(&arow).Error; err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, mapErr(err, "register entry")
+	}
+	return out, nil
+}
+
+func registerAuditDetail(e protection.RegisterEntry, how string) string {
+	what := "name " + e.NameKey + " born " + e.DateOfBirth.String()
+	if e.DocumentHash != "" {
+		what = "document " + e.DocumentHash[:12]
+	}
+	d := fmt.Sprintf("entry %d (%s): %s", e.ID, what, how)
+	if len(d) > 500 {
+		d = d[:500]
+	}
+	return d
+}
+
+// RemoveRegisterEntry implements protection.Store.
+func (r *ProtectionRepo) RemoveRegisterEntry(ctx context.Context, id, by int64, at time.Time, audit account.AuditEntry) (protection.RegisterEntry, error) {
+	var out protection.RegisterEntry
+	err := r.db.tx(ctx, func(tx *gorm.DB) error {
+		res := tx.Exec(`UPDATE exclusion_register SET removed_at = ?, removed_by = ? WHERE id = ? AND removed_at IS NULL`,
+			storedTime(at), nullableID(by), id)
+		if res.Error != nil {
+			return res.Error
+		}
+		var row registerRow
+		if err := tx.Where("id = ?", id).Take(&row).Error; err != nil {
+			return err
+		}
+		if res.RowsAffected == 0 {
+			return errs.R(errs.Conflict, protection.ReasonAlreadyRemoved, "register entry %d was already removed", id)
+		}
+		out = toDomainRegister(row)
+		audit.Detail = registerAuditDetail(out, audit.Detail)
+		arow := fromDomainAudit(audit)
+		arow.ID = 0
+		return tx.Create(&arow).Error
+	})
+	if err != nil {
+		return protection.RegisterEntry{}, mapErr(err, "register entry")
+	}
+	return out, nil
+}
+
+// ListRegister implements protection.Store.
+func (r *ProtectionRepo) ListRegister(ctx context.Context, all bool, p account.Page) ([]protection.RegisterEntry, int64, error) {
+	q := r.db.gorm.WithContext(ctx).Order("id DESC").Limit(p.Size() + 1)
+	if p.After > 0 {
+		q = q.Where("id < ?", p.After)
+	}
+	if !all {
+		q = q.Where("removed_at IS NULL")
+	}
+	var rows []registerRow
+	if err := q.Find(&rows).Error; err != nil {
+		return nil, 0, mapErr(err, "register entry")
+	}
+	var next int64
+	if len(rows) > p.Size() {
+		rows = rows[:p.Size()]
+		next = rows[len(rows)-1].ID
+	}
+	out := make([]protection.RegisterEntry, len(rows))
+	for i, row := range rows {
+		out[i] = toDomainRegister(row)
+	}
+	return out, next, nil
+}
+
+// RegisterMatches implements protection.Store.
+func (r *ProtectionRepo) RegisterMatches(ctx context.Context, docs []string, nameKey string, dob account.Date) (bool, error) {
+	q := r.db.gorm.WithContext(ctx).Model(&registerRow{}).Where("removed_at IS NULL")
+	switch {
+	case len(docs) > 0 && nameKey != "" && dob.Valid():
+		q = q.Where("(document_hash <> '' AND document_hash IN ?) OR (name_key = ? AND birth_date = ?)", docs, nameKey, dob.String())
+	case len(docs) > 0:
+		q = q.Where("document_hash <> '' AND document_hash IN ?", docs)
+	case nameKey != "" && dob.Valid():
+		q = q.Where("name_key = ? AND birth_date = ?", nameKey, dob.String())
+	default:
+		return false, nil
+	}
+	var n int64
+	if err := q.Count(&n).Error; err != nil {
+		return false, mapErr(err, "register entry")
+	}
+	return n > 0, nil
+}
+
+var _ protection.SessionStore = (*ProtectionRepo)(nil)
+
+// ActiveSessions implements protection.SessionStore.
+func (r *ProtectionRepo) ActiveSessions(ctx context.Context, since time.Time) ([]protection.Session, error) {
+	var rows []sessionRow
+	if err := r.db.gorm.WithContext(ctx).Where("last_play_us >= ?", since.UnixMicro()).Find(&rows).Error; err != nil {
+		return nil, mapErr(err, "session")
+	}
+	out := make([]protection.Session, len(rows))
+	for i, row := range rows {
+		out[i] = toDomainSession(row)
+	}
+	return out, nil
+}
+
+// ClaimCheck implements protection.SessionStore with one conditional update.
+func (r *ProtectionRepo) ClaimCheck(ctx context.Context, s protection.Session) (bool, error) {
+	res := r.db.gorm.WithContext(ctx).Exec(`UPDATE protection_sessions SET checks = checks + 1
+		WHERE user_id = ? AND session_no = ? AND checks = ?`, s.UserID, s.No, s.Checks)
+	if res.Error != nil {
+		return false, mapErr(res.Error, "session")
+	}
+	return res.RowsAffected == 1, nil
+}

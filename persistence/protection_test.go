@@ -1,0 +1,36 @@
+package persistence_test
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/pokertote/pokertote/domain/ledger"
+	"github.com/pokertote/pokertote/domain/protection/protectiontest"
+	"github.com/pokertote/pokertote/persistence"
+)
+
+// TestProtectionConformance runs the player-protection suite against both
+// databases: the ledger's guard in the money's transaction, and the
+// protection store.
+func TestProtectionConformance(t *testing.T) {
+	for _, dialect := range testDialects {
+		t.Run(dialect, func(t *testing.T) {
+			t.Parallel()
+			protectiontest.Run(t, func(t *testing.T, now func() time.Time, loc *time.Location) protectiontest.Env {
+				db := openTestDB(t, dialect)
+				led := persistence.NewLedgerRepo(db)
+				led.SetClock(now)
+				led.SetLocation(loc)
+				return protectiontest.Env{
+					Ledger: led,
+					InTx: func(ctx context.Context, fn func(ctx context.Context, tx ledger.Poster) error) error {
+						return led.InTx(ctx, fn)
+					},
+					Store: persistence.NewProtectionRepo(db),
+					Users: persistence.NewUserRepo(db),
+				}
+			})
+		})
+	}
+}
