@@ -266,6 +266,7 @@ export type MyEventsSubscription = { myEvents:
     | { __typename: 'BetAccepted', at: string, bet: { id: string, status: BetStatus } }
     | { __typename: 'BetSettled', at: string, bet: { id: string, status: BetStatus, payout: string | null } }
     | { __typename: 'HoldemHandUpdated', at: string, hand: { id: string } }
+    | { __typename: 'RealityCheckReminder', at: string }
    };
 
 export type PlaceBetMutationVariables = Exact<{
