@@ -205,7 +205,9 @@ func TestOperationalEndpoints(t *testing.T) {
 		{"/healthz", `"ok"`},
 		{"/readyz", `"redis":"ok"`},
 		{"/metrics", "pokertote_http_requests_total"},
-		{"/", "GraphiQL"},
+		{"/graphiql", "GraphiQL"},
+		{"/", `<div id="app"`},
+		{"/table/1", `<div id="app"`},
 	} {
 		path, want := check[0], check[1]
 		if code, body := get(path); code != 200 || !strings.Contains(body, want) {

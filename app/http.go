@@ -19,10 +19,11 @@ import (
 
 	"github.com/pokertote/pokertote/graph"
 	"github.com/pokertote/pokertote/persistence"
+	"github.com/pokertote/pokertote/web"
 )
 
-// routes is the HTTP surface: the GraphQL endpoint, the playground (in
-// development), health and readiness probes, and Prometheus metrics.
+// routes is the HTTP surface: the GraphQL endpoint, the web client at /, the
+// playground at /graphiql (in development), health and readiness probes, and Prometheus metrics.
 func (a *App) routes() http.Handler {
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
@@ -85,12 +86,9 @@ func (a *App) routes() http.Handler {
 		ide := graphiqlHandler()
 		mux.Handle("GET /graphiql", ide)
 		mux.Handle("GET /graphiql/", ide)
-		if a.cfg.Development() {
-			// "/" belongs to the web client; until it is served, development
-			// points at the IDE.
-			mux.Handle("GET /{$}", http.RedirectHandler("/graphiql", http.StatusFound))
-		}
 	}
+	// The reference web client, embedded (web/dist), with SPA fallback.
+	mux.Handle("/", web.Handler())
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
 	})

@@ -205,7 +205,19 @@ export type TableEventsSubscriptionVariables = Exact<{
 }>;
 
 
-export type TableEventsSubscription = { tableEvents: { __typename: 'TableEvent', seq: number } };
+export type TableEventsSubscription = { tableEvents:
+    | { __typename: 'CardsDealt', seq: number }
+    | { __typename: 'DrawOpened', seq: number }
+    | { __typename: 'DrawSettled', seq: number }
+    | { __typename: 'DrawVoided', seq: number }
+    | { __typename: 'OddsUpdated', seq: number }
+    | { __typename: 'PoolUpdated', seq: number }
+    | { __typename: 'RoundClosed', seq: number }
+    | { __typename: 'RoundOpened', seq: number }
+    | { __typename: 'TablePaused', seq: number }
+    | { __typename: 'TableResumed', seq: number }
+    | { __typename: 'TableSnapshot', seq: number }
+   };
 
 export type PlaceBetMutationVariables = Exact<{
   input: PlaceBetInput;

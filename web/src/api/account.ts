@@ -1,0 +1,85 @@
+// The account adapter: who is signed in, their balance live, sign in / out,
+// register, and the user event stream (bets settled, balance changes).
+import { signal } from '@preact/signals';
+import { gql, session, setSession, subscribe, type Session } from './client';
+import { Me, Login, Register, Logout, MyEvents, SubmitVerification, MyLedger } from './ops';
+import type { MyLedgerQuery, MeQuery, LoginMutation, RegisterMutation, MyEventsSubscription, RegisterInput, VerificationInput, SubmitVerificationMutation } from '../gql/graphql';
+
+export type Me = NonNullable<MeQuery['me']>;
+export const me = signal<Me | null>(null);
+/** Bumped on every user event so lists (my bets, Hold'em) reload. */
+export const userTick = signal(0);
+export const lastUserEvent = signal<MyEventsSubscription['myEvents'] | null>(null);
+
+let stopEvents: (() => void) | null = null;
+
+export async function loadMe(): Promise<void> {
+  if (!session.value) { me.value = null; return; }
+  try {
+    me.value = (await gql<MeQuery>(Me)).me;
+  } catch {
+    me.value = null;
+  }
+  stopEvents?.();
+  stopEvents = null;
+  if (me.value) {
+    stopEvents = subscribe<MyEventsSubscription>(MyEvents, () => ({}), (d) => {
+      const ev = d.myEvents;
+      lastUserEvent.value = ev;
+      if (ev.__typename === 'BalanceChanged' && me.value) me.value = { ...me.value, balance: ev.balance };
+      userTick.value++;
+    });
+  }
+}
+
+// The payload's user is asked for its id only: the private fields (balance,
+// verification) need the token, which the request did not carry yet; loadMe
+// reads them with it.
+function keep(p: Session) {
+  setSession({ accessToken: p.accessToken, accessTokenExpiresAt: p.accessTokenExpiresAt, refreshToken: p.refreshToken, refreshTokenExpiresAt: p.refreshTokenExpiresAt });
+}
+
+export async function login(email: string, password: string) {
+  keep((await gql<LoginMutation>(Login, { email, password })).login);
+  await loadMe();
+}
+
+export async function register(input: RegisterInput) {
+  keep((await gql<RegisterMutation>(Register, { input })).register);
+  await loadMe();
+}
+
+export async function logout() {
+  const s = session.value;
+  stopEvents?.();
+  stopEvents = null;
+  if (s) await gql(Logout, { token: s.refreshToken }).catch(() => undefined);
+  setSession(null);
+  me.value = null;
+}
+
+export async function submitVerification(input: VerificationInput) {
+  const r = await gql<SubmitVerificationMutation>(SubmitVerification, { input });
+  await loadMe();
+  return r.submitVerification;
+}
+
+export type LedgerEntry = MyLedgerQuery['myLedger']['edges'][number]['node'];
+
+/** ledger lists the latest entries of the signed-in player's wallet, newest first. */
+export async function ledger(first = 20): Promise<LedgerEntry[]> {
+  return (await gql<MyLedgerQuery>(MyLedger, { first })).myLedger.edges.map((e) => e.node);
+}
+
+/** ageOn reports the age in whole years of someone born on dob (YYYY-MM-DD) on the given day. */
+export function ageOn(dob: string, today = new Date()): number {
+  const [y, m, d] = dob.split('-').map(Number);
+  let age = today.getFullYear() - y;
+  if (today.getMonth() + 1 < m || (today.getMonth() + 1 === m && today.getDate() < d)) age--;
+  return age;
+}
+
+/** newKey makes an idempotency key. */
+export function newKey(): string {
+  return crypto.randomUUID();
+}

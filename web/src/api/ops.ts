@@ -1,0 +1,239 @@
+// Every GraphQL operation the client sends. graphql-codegen reads these
+// /* GraphQL */ strings and generates their result and variable types into
+// src/gql/graphql.ts. Fragments are appended at send time (see withFragments).
+
+export const USER_FIELDS = /* GraphQL */ `
+  fragment UserFields on User {
+    id email name dateOfBirth role age canStake balance
+    verification { id status documentType reason submittedAt decidedAt }
+  }
+`;
+
+export const AUTH_FIELDS = /* GraphQL */ `
+  fragment AuthFields on AuthPayload {
+    accessToken accessTokenExpiresAt refreshToken refreshTokenExpiresAt
+    user { id }
+  }
+`;
+
+export const Me = /* GraphQL */ `query Me { me { ...UserFields } }`;
+
+export const Register = /* GraphQL */ `
+  mutation Register($input: RegisterInput!) { register(input: $input) { ...AuthFields } }
+`;
+export const Login = /* GraphQL */ `
+  mutation Login($email: String!, $password: String!) { login(email: $email, password: $password) { ...AuthFields } }
+`;
+export const Refresh = /* GraphQL */ `
+  mutation Refresh($token: String!) { refreshToken(refreshToken: $token) { ...AuthFields } }
+`;
+export const Logout = /* GraphQL */ `mutation Logout($token: String!) { logout(refreshToken: $token) }`;
+export const SubmitVerification = /* GraphQL */ `
+  mutation SubmitVerification($input: VerificationInput!) { submitVerification(input: $input) { id status reason } }
+`;
+
+export const DRAW_FIELDS = /* GraphQL */ `
+  fragment DrawFields on Draw {
+    id number phase openRound roundClosesAt minStake maxStake board burned
+    openedAt settledAt voidReason
+    positions { number cards status bestHand { category description cards } }
+    shuffle { commitment publicSeed serverSeed }
+  }
+`;
+export const ODDS_FIELDS = /* GraphQL */ `
+  fragment OddsFields on Odds {
+    phase boards exact leaders
+    positions { position win tie equity }
+    categories { category probability }
+  }
+`;
+export const POOL_FIELDS = /* GraphQL */ `
+  fragment PoolFields on Pool {
+    round market gross net bets
+    selections { selection stake bets impliedCoefficient }
+  }
+`;
+export const RESULT_FIELDS = /* GraphQL */ `
+  fragment ResultFields on DrawResult {
+    winners winningCategory leadersAfterFlop leadersAfterTurn settledAt
+    pools {
+      round market gross bets commission jackpotContribution net winningSelections coefficient
+      paid breakage minusPoolTopUp jackpotPaid refunded refundReason
+      categories { category fund jackpot coupons stakes coefficient paid }
+    }
+  }
+`;
+
+export const Tables = /* GraphQL */ `
+  query Tables {
+    tables {
+      id name positions status lastSeq
+      settings { minStake maxStake commission }
+      currentDraw { id number phase openRound roundClosesAt }
+    }
+    jackpot { balance enabled }
+  }
+`;
+
+export const TableSnapshot = /* GraphQL */ `
+  query TableSnapshot($id: ID!) {
+    table(id: $id) {
+      id name positions status lastSeq
+      settings { minStake maxStake commission roundSeconds }
+      currentDraw {
+        ...DrawFields
+        odds { ...OddsFields }
+        pools { ...PoolFields }
+        result { ...ResultFields }
+      }
+    }
+    jackpot { balance enabled }
+  }
+`;
+
+export const TableEvents = /* GraphQL */ `
+  subscription TableEvents($tableId: ID!, $afterSeq: Int64) {
+    tableEvents(tableId: $tableId, afterSeq: $afterSeq) {
+      __typename seq tableId at
+      ... on TableSnapshot {
+        status jackpot { balance enabled }
+        draw {
+          drawId number phase openRound roundClosesAt minStake commitment publicSeed serverSeed board voidReason
+          positions { number cards status bestHand { category description cards } }
+          odds { ...OddsFields }
+          pools { ...PoolFields }
+          result { ...ResultFields }
+        }
+      }
+      ... on DrawOpened { drawId number seats minStake commitment odds { ...OddsFields } }
+      ... on RoundOpened { drawId round closesAt }
+      ... on RoundClosed { drawId round publicSeed }
+      ... on CardsDealt { drawId street board positions { number cards status bestHand { category description cards } } }
+      ... on OddsUpdated { drawId odds { ...OddsFields } }
+      ... on PoolUpdated { drawId pool { ...PoolFields } }
+      ... on DrawSettled { drawId serverSeed result { ...ResultFields } positions { number cards status bestHand { category description cards } } }
+      ... on DrawVoided { drawId reason serverSeed result { ...ResultFields } }
+    }
+  }
+`;
+
+export const DrawBurns = /* GraphQL */ `query DrawBurns($id: ID!) { draw(id: $id) { id burned } }`;
+
+export const MyEvents = /* GraphQL */ `
+  subscription MyEvents {
+    myEvents {
+      __typename at
+      ... on BalanceChanged { balance }
+      ... on BetAccepted { bet { id status } }
+      ... on BetSettled { bet { id status payout } }
+      ... on HoldemHandUpdated { hand { id } }
+    }
+  }
+`;
+
+export const PlaceBet = /* GraphQL */ `
+  mutation PlaceBet($input: PlaceBetInput!) {
+    placeBet(input: $input) { id round market selection stake status payout placedAt }
+  }
+`;
+
+export const MyBets = /* GraphQL */ `
+  query MyBets($drawId: ID, $first: Int) {
+    myBets(drawId: $drawId, first: $first) {
+      edges { node { id round market selection stake status payout placedAt settledAt draw { id number } } }
+    }
+    me { id balance }
+  }
+`;
+
+export const MyLedger = /* GraphQL */ `
+  query MyLedger($first: Int) {
+    myLedger(first: $first) { edges { node { id transferId kind amount balanceAfter memo createdAt } } }
+  }
+`;
+
+export const DrawResultJson = /* GraphQL */ `
+  query DrawResultJson($id: ID!) { draw(id: $id) { id number phase resultJson } }
+`;
+
+export const HOLDEM_FIELDS = /* GraphQL */ `
+  fragment HandFields on HoldemHand {
+    id phase turn decisionDeadline board dealerCards dealerQualifies
+    dealerHand { category description cards }
+    boxes {
+      index ante bonus bet decision timedOut cards outcome anteReturn betReturn bonusReturn
+      hand { category description cards }
+      bonusHand { category description cards }
+    }
+    shuffle { commitment publicSeed serverSeed }
+    cut totalStake totalReturn net createdAt settledAt
+  }
+`;
+export const HoldemSettings = /* GraphQL */ `
+  query HoldemSettings {
+    holdemSettings { minAnte maxAnte maxBonus decisionSeconds antePaytable { category odds } bonusPaytable { category odds } }
+  }
+`;
+export const HoldemCommit = /* GraphQL */ `mutation HoldemCommit { holdemCommit { commitment createdAt } }`;
+export const HoldemStart = /* GraphQL */ `
+  mutation HoldemStart($input: HoldemStartInput!) { holdemStart(input: $input) { ...HandFields } }
+`;
+export const HoldemDecide = /* GraphQL */ `
+  mutation HoldemDecide($input: HoldemDecideInput!) { holdemDecide(input: $input) { ...HandFields } }
+`;
+export const HoldemHandQ = /* GraphQL */ `
+  query HoldemHandQ($id: ID!) { holdemHand(id: $id) { ...HandFields } }
+`;
+
+// ---- admin
+
+export const PendingVerifications = /* GraphQL */ `
+  query PendingVerifications {
+    pendingVerifications(first: 50) {
+      edges { node { id documentType documentHash dateOfBirth submittedAt user { id email name age } } }
+    }
+  }
+`;
+export const DecideVerification = /* GraphQL */ `
+  mutation DecideVerification($input: DecideVerificationInput!) { decideVerification(input: $input) { id status } }
+`;
+export const UserById = /* GraphQL */ `query UserById($id: ID!) { user(id: $id) { ...UserFields } }`;
+export const Deposit = /* GraphQL */ `
+  mutation Deposit($input: CashInput!) { deposit(input: $input) { transferId amount balance } }
+`;
+export const Withdraw = /* GraphQL */ `
+  mutation Withdraw($input: CashInput!) { withdraw(input: $input) { transferId amount balance } }
+`;
+export const SetMinStake = /* GraphQL */ `
+  mutation SetMinStake($tableId: ID!, $amount: Money!) { setMinStake(tableId: $tableId, amount: $amount) { id settings { minStake commission } } }
+`;
+export const SetCommission = /* GraphQL */ `
+  mutation SetCommission($tableId: ID!, $percent: Percent!) { setCommission(tableId: $tableId, percent: $percent) { id settings { minStake commission } } }
+`;
+export const PauseTable = /* GraphQL */ `mutation PauseTable($tableId: ID!) { pauseTable(tableId: $tableId) { id status } }`;
+export const ResumeTable = /* GraphQL */ `mutation ResumeTable($tableId: ID!) { resumeTable(tableId: $tableId) { id status } }`;
+export const VoidDraw = /* GraphQL */ `
+  mutation VoidDraw($drawId: ID!, $reason: String!) { voidDraw(drawId: $drawId, reason: $reason) { id phase voidReason } }
+`;
+export const JackpotTopUp = /* GraphQL */ `
+  mutation JackpotTopUp($amount: Money!, $key: String!) { jackpotTopUp(amount: $amount, idempotencyKey: $key) { balance enabled } }
+`;
+export const SetJackpotEnabled = /* GraphQL */ `
+  mutation SetJackpotEnabled($enabled: Boolean!) { setJackpotEnabled(enabled: $enabled) { balance enabled } }
+`;
+
+/** withFragments appends every fragment a document spreads (one level of nesting is enough here). */
+const FRAGMENTS: Record<string, string> = {
+  UserFields: USER_FIELDS, AuthFields: AUTH_FIELDS, DrawFields: DRAW_FIELDS, OddsFields: ODDS_FIELDS,
+  PoolFields: POOL_FIELDS, ResultFields: RESULT_FIELDS, HandFields: HOLDEM_FIELDS,
+};
+export function withFragments(doc: string): string {
+  const need = new Set<string>();
+  const scan = (s: string) => {
+    for (const m of s.matchAll(/\.\.\.(\w+)/g)) {
+      if (!need.has(m[1]) && FRAGMENTS[m[1]]) { need.add(m[1]); scan(FRAGMENTS[m[1]]); }
+    }
+  };
+  scan(doc);
+  return [doc, ...[...need].sort().map((n) => FRAGMENTS[n])].join('\n');
+}

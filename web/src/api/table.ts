@@ -1,0 +1,63 @@
+// The live table's adapter: the one place that knows the shape of the table
+// snapshot query and of TableEvent. It folds events into a TableState that
+// the views render, so a change of the event shape (typed events, a join
+// snapshot) changes this file only.
+//
+// Resuming without gaps: every event carries seq, +1 per event of the table.
+// The state remembers the last seq applied; events at or below it are
+// duplicates (a resubscription replays from an older afterSeq) and are
+// ignored, and a jump (seq > last+1) means events were missed, so the state is
+// reloaded from the snapshot query and the stream resumes after it.
+import { gql, subscribe } from './client';
+import { TableSnapshot, TableEvents, DrawBurns } from './ops';
+import type { TableSnapshotQuery, TableEventsSubscription, DrawBurnsQuery } from '../gql/graphql';
+
+import { fold, fromSnapshot, type TableState } from './tableState';
+export * from './tableState';
+
+/** loadTable fetches the snapshot. */
+export async function loadTable(id: string): Promise<TableState | null> {
+  return fromSnapshot(await gql<TableSnapshotQuery>(TableSnapshot, { id }));
+}
+
+/**
+ * watchTable keeps onState called with the table as it stands: a snapshot,
+ * then every event folded in, resuming after the last seq on reconnection and
+ * reloading on a gap. It returns a stop function.
+ */
+export function watchTable(id: string, onState: (s: TableState) => void, onError: (e: unknown) => void): () => void {
+  let state: TableState | null = null;
+  let stopSub: (() => void) | null = null;
+  let stopped = false;
+  const start = async () => {
+    try {
+      const s = await loadTable(id);
+      if (stopped || !s) return;
+      state = s;
+      onState(s);
+      stopSub?.();
+      stopSub = subscribe<TableEventsSubscription>(TableEvents, () => ({ tableId: id, afterSeq: state!.seq }), (data) => {
+        if (!state) return;
+        const n = fold(state, data.tableEvents);
+        if (n === 'gap') { void start(); return; }
+        if (n !== state) {
+          state = n;
+          onState(n);
+          // The burned cards are revealed with the result but not carried by
+          // the events: read them once the draw is over.
+          const d = n.draw;
+          if (d && (d.phase === 'SETTLED' || d.phase === 'VOID') && d.burned.length === 0 && d.shuffle.serverSeed) {
+            gql<DrawBurnsQuery>(DrawBurns, { id: d.id }).then((r) => {
+              if (state?.draw?.id === d.id && r.draw) { state = { ...state, draw: { ...state.draw, burned: r.draw.burned } }; onState(state); }
+            }, () => undefined);
+          }
+        }
+      }, onError);
+    } catch (e) {
+      onError(e);
+      if (!stopped) setTimeout(start, 1000);
+    }
+  };
+  void start();
+  return () => { stopped = true; stopSub?.(); };
+}

@@ -1,0 +1,450 @@
+/** Internal type. DO NOT USE DIRECTLY. */
+type Exact<T extends { [key: string]: unknown }> = { [K in keyof T]: T[K] };
+/** Internal type. DO NOT USE DIRECTLY. */
+export type Incremental<T> = T | { [P in keyof T]?: P extends ' $fragmentName' | '__typename' ? T[P] : never };
+export type BetStatus =
+  | 'ACCEPTED'
+  | 'LOST'
+  | 'REFUNDED'
+  | 'WON';
+
+/** The four betting rounds of a draw. */
+export type BettingRound =
+  | 'FLOP'
+  | 'POCKET'
+  | 'PRE_DEAL'
+  | 'TURN';
+
+export type CashInput = {
+  amount: string;
+  idempotencyKey: string;
+  memo?: string | null | undefined;
+  userId: string | number;
+};
+
+export type DecideVerificationInput = {
+  approve: boolean;
+  id: string | number;
+  reason?: string | null | undefined;
+};
+
+export type DocumentType =
+  | 'DRIVERS_LICENSE'
+  | 'ID_CARD'
+  | 'PASSPORT';
+
+export type DrawPhase =
+  | 'DEALING_FLOP'
+  | 'DEALING_POCKET'
+  | 'DEALING_RIVER'
+  | 'DEALING_TURN'
+  | 'FLOP'
+  | 'POCKET'
+  /** Round 1 open: bets before the deal. */
+  | 'PRE_DEAL'
+  | 'SETTLED'
+  | 'TURN'
+  | 'VOID';
+
+/** An EXPRESS coupon: the leader after the flop, the leader after the turn and the winner after the river (a position may repeat). */
+export type ExpressInput = {
+  flop: number;
+  river: number;
+  turn: number;
+};
+
+/** The category of a poker hand, low to high. */
+export type HandCategory =
+  | 'FLUSH'
+  | 'FOUR_OF_A_KIND'
+  | 'FULL_HOUSE'
+  | 'HIGH_CARD'
+  | 'PAIR'
+  | 'ROYAL_FLUSH'
+  | 'STRAIGHT'
+  | 'STRAIGHT_FLUSH'
+  | 'THREE_OF_A_KIND'
+  | 'TWO_PAIR';
+
+export type HoldemBoxInput = {
+  ante: string;
+  bonus?: string | null | undefined;
+};
+
+export type HoldemDecideInput = {
+  /** 1 or 2; box 1 decides first. */
+  box: number;
+  decision: HoldemDecision;
+  handId: string | number;
+  idempotencyKey: string;
+};
+
+export type HoldemDecision =
+  | 'CALL'
+  | 'FOLD';
+
+export type HoldemOutcome =
+  /** The dealer has less than a pair of fours: Ante paid by the paytable, Bet returned. */
+  | 'DEALER_NOT_QUALIFIED'
+  /** The box folded (or timed out): the Ante is lost. */
+  | 'FOLD'
+  /** The qualifying dealer is higher: Ante and Bet lost. */
+  | 'LOSE'
+  /** Identical best fives: Ante and Bet returned. */
+  | 'STAY'
+  /** The box beats the qualifying dealer: Ante paid by the paytable, Bet 1:1. */
+  | 'WIN';
+
+export type HoldemPhase =
+  /** Waiting for the decision of the box in `turn`. */
+  | 'DECIDING'
+  /** Every box decided or timed out; dealer's cards, result and seed are shown. */
+  | 'SETTLED';
+
+export type HoldemStartInput = {
+  /** One or two boxes. */
+  boxes: Array<HoldemBoxInput>;
+  /**
+   * Required (BAD_USER_INPUT COMMITMENT_REQUIRED without it): the commitment
+   * returned by holdemCommit. The hand is dealt from that seed, which was fixed
+   * and shown before the cut was chosen, so the house cannot pick it to suit
+   * the cut (docs/fairness.md).
+   */
+  commitment?: string | null | undefined;
+  /** Optional: any text of the player's (at most 256 bytes), mixed into the shuffle. */
+  cut?: string | null | undefined;
+  idempotencyKey: string;
+};
+
+/** Why money moved. */
+export type LedgerEntryKind =
+  | 'BET_STAKE'
+  | 'BREAKAGE'
+  | 'COMMISSION'
+  | 'DEPOSIT'
+  | 'HOLDEM_PAYOUT'
+  | 'HOLDEM_STAKE'
+  | 'JACKPOT'
+  | 'JACKPOT_ROLLOVER'
+  | 'JACKPOT_TOPUP'
+  | 'PAYOUT'
+  | 'REFUND'
+  | 'SETTLEMENT'
+  | 'TOPUP'
+  | 'WITHDRAWAL';
+
+export type Market =
+  /** The category of the winning hand. */
+  | 'COMBINATION'
+  /** A coupon: leader after the flop, leader after the turn, winner after the river, written "f-t-r". */
+  | 'EXPRESS'
+  /** Which position wins. */
+  | 'WIN';
+
+export type PlaceBetInput = {
+  drawId: string | number;
+  idempotencyKey: string;
+  /** What the bet backs; its market follows from it. */
+  selection: SelectionInput;
+  stake: string;
+};
+
+export type PositionStatus =
+  | 'LOSS'
+  | 'PENDING'
+  | 'WIN';
+
+export type RegisterInput = {
+  dateOfBirth: string;
+  email: string;
+  name: string;
+  password: string;
+};
+
+export type Role =
+  | 'ADMIN'
+  | 'AFFILIATE'
+  | 'PLAYER';
+
+/** What a bet backs: exactly one of its fields, which names the market. */
+export type SelectionInput =
+  {   /** COMBINATION: the category of the winning hand. */
+  combination: HandCategory; express?: never; position?: never; }
+  |  { combination?: never;   /** EXPRESS: a coupon of three positions. */
+  express: ExpressInput; position?: never; }
+  |  { combination?: never; express?: never;   /** WIN: the position that wins. */
+  position: number; };
+
+/** The street a CARDS_DEALT event (or live odds) completes. */
+export type Street =
+  | 'FLOP'
+  | 'POCKET'
+  | 'RIVER'
+  | 'TURN';
+
+export type TableStatus =
+  | 'PAUSED'
+  | 'RUNNING';
+
+export type VerificationInput = {
+  dateOfBirth: string;
+  documentNumber: string;
+  documentType: DocumentType;
+};
+
+export type VerificationStatus =
+  | 'APPROVED'
+  | 'NONE'
+  | 'PENDING'
+  | 'REJECTED';
+
+export type UserFieldsFragment = { id: string, email: string, name: string, dateOfBirth: string, role: Role, age: number, canStake: boolean, balance: string, verification: { id: string | null, status: VerificationStatus, documentType: DocumentType | null, reason: string | null, submittedAt: string | null, decidedAt: string | null } };
+
+export type AuthFieldsFragment = { accessToken: string, accessTokenExpiresAt: string, refreshToken: string, refreshTokenExpiresAt: string, user: { id: string } };
+
+export type MeQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type MeQuery = { me: { id: string, email: string, name: string, dateOfBirth: string, role: Role, age: number, canStake: boolean, balance: string, verification: { id: string | null, status: VerificationStatus, documentType: DocumentType | null, reason: string | null, submittedAt: string | null, decidedAt: string | null } } | null };
+
+export type RegisterMutationVariables = Exact<{
+  input: RegisterInput;
+}>;
+
+
+export type RegisterMutation = { register: { accessToken: string, accessTokenExpiresAt: string, refreshToken: string, refreshTokenExpiresAt: string, user: { id: string } } };
+
+export type LoginMutationVariables = Exact<{
+  email: string;
+  password: string;
+}>;
+
+
+export type LoginMutation = { login: { accessToken: string, accessTokenExpiresAt: string, refreshToken: string, refreshTokenExpiresAt: string, user: { id: string } } };
+
+export type RefreshMutationVariables = Exact<{
+  token: string;
+}>;
+
+
+export type RefreshMutation = { refreshToken: { accessToken: string, accessTokenExpiresAt: string, refreshToken: string, refreshTokenExpiresAt: string, user: { id: string } } };
+
+export type LogoutMutationVariables = Exact<{
+  token: string;
+}>;
+
+
+export type LogoutMutation = { logout: boolean };
+
+export type SubmitVerificationMutationVariables = Exact<{
+  input: VerificationInput;
+}>;
+
+
+export type SubmitVerificationMutation = { submitVerification: { id: string | null, status: VerificationStatus, reason: string | null } };
+
+export type DrawFieldsFragment = { id: string, number: number, phase: DrawPhase, openRound: BettingRound | null, roundClosesAt: string | null, minStake: string, maxStake: string, board: Array<string>, burned: Array<string>, openedAt: string, settledAt: string | null, voidReason: string | null, positions: Array<{ number: number, cards: Array<string>, status: PositionStatus, bestHand: { category: HandCategory, description: string, cards: Array<string> } | null }>, shuffle: { commitment: string, publicSeed: string | null, serverSeed: string | null } };
+
+export type OddsFieldsFragment = { phase: DrawPhase, boards: number, exact: boolean, leaders: Array<number>, positions: Array<{ position: number, win: number, tie: number, equity: number }>, categories: Array<{ category: HandCategory, probability: number }> };
+
+export type PoolFieldsFragment = { round: BettingRound, market: Market, gross: string, net: string, bets: number, selections: Array<{ selection: string, stake: string, bets: number, impliedCoefficient: string | null }> };
+
+export type ResultFieldsFragment = { winners: Array<number>, winningCategory: HandCategory | null, leadersAfterFlop: Array<number>, leadersAfterTurn: Array<number>, settledAt: string, pools: Array<{ round: BettingRound, market: Market, gross: string, bets: number, commission: string, jackpotContribution: string, net: string, winningSelections: Array<string>, coefficient: string | null, paid: string, breakage: string, minusPoolTopUp: string, jackpotPaid: string, refunded: boolean, refundReason: string | null, categories: Array<{ category: number, fund: string, jackpot: string, coupons: number, stakes: string, coefficient: string | null, paid: string }> }> };
+
+export type TablesQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type TablesQuery = { tables: Array<{ id: string, name: string, positions: number, status: TableStatus, lastSeq: number, settings: { minStake: string, maxStake: string, commission: string }, currentDraw: { id: string, number: number, phase: DrawPhase, openRound: BettingRound | null, roundClosesAt: string | null } | null }>, jackpot: { balance: string, enabled: boolean } };
+
+export type TableSnapshotQueryVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type TableSnapshotQuery = { table: { id: string, name: string, positions: number, status: TableStatus, lastSeq: number, settings: { minStake: string, maxStake: string, commission: string, roundSeconds: Array<number> }, currentDraw: { id: string, number: number, phase: DrawPhase, openRound: BettingRound | null, roundClosesAt: string | null, minStake: string, maxStake: string, board: Array<string>, burned: Array<string>, openedAt: string, settledAt: string | null, voidReason: string | null, odds: { phase: DrawPhase, boards: number, exact: boolean, leaders: Array<number>, positions: Array<{ position: number, win: number, tie: number, equity: number }>, categories: Array<{ category: HandCategory, probability: number }> } | null, pools: Array<{ round: BettingRound, market: Market, gross: string, net: string, bets: number, selections: Array<{ selection: string, stake: string, bets: number, impliedCoefficient: string | null }> }>, result: { winners: Array<number>, winningCategory: HandCategory | null, leadersAfterFlop: Array<number>, leadersAfterTurn: Array<number>, settledAt: string, pools: Array<{ round: BettingRound, market: Market, gross: string, bets: number, commission: string, jackpotContribution: string, net: string, winningSelections: Array<string>, coefficient: string | null, paid: string, breakage: string, minusPoolTopUp: string, jackpotPaid: string, refunded: boolean, refundReason: string | null, categories: Array<{ category: number, fund: string, jackpot: string, coupons: number, stakes: string, coefficient: string | null, paid: string }> }> } | null, positions: Array<{ number: number, cards: Array<string>, status: PositionStatus, bestHand: { category: HandCategory, description: string, cards: Array<string> } | null }>, shuffle: { commitment: string, publicSeed: string | null, serverSeed: string | null } } | null } | null, jackpot: { balance: string, enabled: boolean } };
+
+export type TableEventsSubscriptionVariables = Exact<{
+  tableId: string | number;
+  afterSeq?: number | null | undefined;
+}>;
+
+
+export type TableEventsSubscription = { tableEvents:
+    | { __typename: 'CardsDealt', drawId: string, street: Street, board: Array<string>, seq: number, tableId: string, at: string, positions: Array<{ number: number, cards: Array<string>, status: PositionStatus, bestHand: { category: HandCategory, description: string, cards: Array<string> } | null }> }
+    | { __typename: 'DrawOpened', drawId: string, number: number, seats: number, minStake: string, commitment: string, seq: number, tableId: string, at: string, odds: { phase: DrawPhase, boards: number, exact: boolean, leaders: Array<number>, positions: Array<{ position: number, win: number, tie: number, equity: number }>, categories: Array<{ category: HandCategory, probability: number }> } | null }
+    | { __typename: 'DrawSettled', drawId: string, serverSeed: string, seq: number, tableId: string, at: string, result: { winners: Array<number>, winningCategory: HandCategory | null, leadersAfterFlop: Array<number>, leadersAfterTurn: Array<number>, settledAt: string, pools: Array<{ round: BettingRound, market: Market, gross: string, bets: number, commission: string, jackpotContribution: string, net: string, winningSelections: Array<string>, coefficient: string | null, paid: string, breakage: string, minusPoolTopUp: string, jackpotPaid: string, refunded: boolean, refundReason: string | null, categories: Array<{ category: number, fund: string, jackpot: string, coupons: number, stakes: string, coefficient: string | null, paid: string }> }> }, positions: Array<{ number: number, cards: Array<string>, status: PositionStatus, bestHand: { category: HandCategory, description: string, cards: Array<string> } | null }> }
+    | { __typename: 'DrawVoided', drawId: string, reason: string, serverSeed: string, seq: number, tableId: string, at: string, result: { winners: Array<number>, winningCategory: HandCategory | null, leadersAfterFlop: Array<number>, leadersAfterTurn: Array<number>, settledAt: string, pools: Array<{ round: BettingRound, market: Market, gross: string, bets: number, commission: string, jackpotContribution: string, net: string, winningSelections: Array<string>, coefficient: string | null, paid: string, breakage: string, minusPoolTopUp: string, jackpotPaid: string, refunded: boolean, refundReason: string | null, categories: Array<{ category: number, fund: string, jackpot: string, coupons: number, stakes: string, coefficient: string | null, paid: string }> }> } }
+    | { __typename: 'OddsUpdated', drawId: string, seq: number, tableId: string, at: string, odds: { phase: DrawPhase, boards: number, exact: boolean, leaders: Array<number>, positions: Array<{ position: number, win: number, tie: number, equity: number }>, categories: Array<{ category: HandCategory, probability: number }> } | null }
+    | { __typename: 'PoolUpdated', drawId: string, seq: number, tableId: string, at: string, pool: { round: BettingRound, market: Market, gross: string, net: string, bets: number, selections: Array<{ selection: string, stake: string, bets: number, impliedCoefficient: string | null }> } }
+    | { __typename: 'RoundClosed', drawId: string, round: BettingRound, publicSeed: string | null, seq: number, tableId: string, at: string }
+    | { __typename: 'RoundOpened', drawId: string, round: BettingRound, closesAt: string, seq: number, tableId: string, at: string }
+    | { __typename: 'TablePaused', seq: number, tableId: string, at: string }
+    | { __typename: 'TableResumed', seq: number, tableId: string, at: string }
+    | { __typename: 'TableSnapshot', status: TableStatus, seq: number, tableId: string, at: string, jackpot: { balance: string, enabled: boolean }, draw: { drawId: string, number: number, phase: DrawPhase, openRound: BettingRound | null, roundClosesAt: string | null, minStake: string, commitment: string, publicSeed: string | null, serverSeed: string | null, board: Array<string>, voidReason: string | null, positions: Array<{ number: number, cards: Array<string>, status: PositionStatus, bestHand: { category: HandCategory, description: string, cards: Array<string> } | null }>, odds: { phase: DrawPhase, boards: number, exact: boolean, leaders: Array<number>, positions: Array<{ position: number, win: number, tie: number, equity: number }>, categories: Array<{ category: HandCategory, probability: number }> } | null, pools: Array<{ round: BettingRound, market: Market, gross: string, net: string, bets: number, selections: Array<{ selection: string, stake: string, bets: number, impliedCoefficient: string | null }> }>, result: { winners: Array<number>, winningCategory: HandCategory | null, leadersAfterFlop: Array<number>, leadersAfterTurn: Array<number>, settledAt: string, pools: Array<{ round: BettingRound, market: Market, gross: string, bets: number, commission: string, jackpotContribution: string, net: string, winningSelections: Array<string>, coefficient: string | null, paid: string, breakage: string, minusPoolTopUp: string, jackpotPaid: string, refunded: boolean, refundReason: string | null, categories: Array<{ category: number, fund: string, jackpot: string, coupons: number, stakes: string, coefficient: string | null, paid: string }> }> } | null } | null }
+   };
+
+export type DrawBurnsQueryVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type DrawBurnsQuery = { draw: { id: string, burned: Array<string> } | null };
+
+export type MyEventsSubscriptionVariables = Exact<{ [key: string]: never; }>;
+
+
+export type MyEventsSubscription = { myEvents:
+    | { __typename: 'BalanceChanged', balance: string, at: string }
+    | { __typename: 'BetAccepted', at: string, bet: { id: string, status: BetStatus } }
+    | { __typename: 'BetSettled', at: string, bet: { id: string, status: BetStatus, payout: string | null } }
+    | { __typename: 'HoldemHandUpdated', at: string, hand: { id: string } }
+    | { __typename: 'RealityCheckReminder', at: string }
+   };
+
+export type PlaceBetMutationVariables = Exact<{
+  input: PlaceBetInput;
+}>;
+
+
+export type PlaceBetMutation = { placeBet: { id: string, round: BettingRound, market: Market, selection: string, stake: string, status: BetStatus, payout: string | null, placedAt: string } };
+
+export type MyBetsQueryVariables = Exact<{
+  drawId?: string | number | null | undefined;
+  first?: number | null | undefined;
+}>;
+
+
+export type MyBetsQuery = { myBets: { edges: Array<{ node: { id: string, round: BettingRound, market: Market, selection: string, stake: string, status: BetStatus, payout: string | null, placedAt: string, settledAt: string | null, draw: { id: string, number: number } } }> }, me: { id: string, balance: string } | null };
+
+export type MyLedgerQueryVariables = Exact<{
+  first?: number | null | undefined;
+}>;
+
+
+export type MyLedgerQuery = { myLedger: { edges: Array<{ node: { id: string, transferId: string, kind: LedgerEntryKind, amount: string, balanceAfter: string, memo: string, createdAt: string } }> } };
+
+export type DrawResultJsonQueryVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type DrawResultJsonQuery = { draw: { id: string, number: number, phase: DrawPhase, resultJson: string | null } | null };
+
+export type HandFieldsFragment = { id: string, phase: HoldemPhase, turn: number | null, decisionDeadline: string | null, board: Array<string>, dealerCards: Array<string>, dealerQualifies: boolean | null, cut: string | null, totalStake: string, totalReturn: string | null, net: string | null, createdAt: string, settledAt: string | null, dealerHand: { category: HandCategory, description: string, cards: Array<string> } | null, boxes: Array<{ index: number, ante: string, bonus: string, bet: string, decision: HoldemDecision | null, timedOut: boolean, cards: Array<string>, outcome: HoldemOutcome | null, anteReturn: string | null, betReturn: string | null, bonusReturn: string | null, hand: { category: HandCategory, description: string, cards: Array<string> } | null, bonusHand: { category: HandCategory, description: string, cards: Array<string> } | null }>, shuffle: { commitment: string, publicSeed: string | null, serverSeed: string | null } };
+
+export type HoldemSettingsQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type HoldemSettingsQuery = { holdemSettings: { minAnte: string, maxAnte: string, maxBonus: string, decisionSeconds: number, antePaytable: Array<{ category: HandCategory, odds: number }>, bonusPaytable: Array<{ category: HandCategory, odds: number }> } };
+
+export type HoldemCommitMutationVariables = Exact<{ [key: string]: never; }>;
+
+
+export type HoldemCommitMutation = { holdemCommit: { commitment: string, createdAt: string } };
+
+export type HoldemStartMutationVariables = Exact<{
+  input: HoldemStartInput;
+}>;
+
+
+export type HoldemStartMutation = { holdemStart: { id: string, phase: HoldemPhase, turn: number | null, decisionDeadline: string | null, board: Array<string>, dealerCards: Array<string>, dealerQualifies: boolean | null, cut: string | null, totalStake: string, totalReturn: string | null, net: string | null, createdAt: string, settledAt: string | null, dealerHand: { category: HandCategory, description: string, cards: Array<string> } | null, boxes: Array<{ index: number, ante: string, bonus: string, bet: string, decision: HoldemDecision | null, timedOut: boolean, cards: Array<string>, outcome: HoldemOutcome | null, anteReturn: string | null, betReturn: string | null, bonusReturn: string | null, hand: { category: HandCategory, description: string, cards: Array<string> } | null, bonusHand: { category: HandCategory, description: string, cards: Array<string> } | null }>, shuffle: { commitment: string, publicSeed: string | null, serverSeed: string | null } } };
+
+export type HoldemDecideMutationVariables = Exact<{
+  input: HoldemDecideInput;
+}>;
+
+
+export type HoldemDecideMutation = { holdemDecide: { id: string, phase: HoldemPhase, turn: number | null, decisionDeadline: string | null, board: Array<string>, dealerCards: Array<string>, dealerQualifies: boolean | null, cut: string | null, totalStake: string, totalReturn: string | null, net: string | null, createdAt: string, settledAt: string | null, dealerHand: { category: HandCategory, description: string, cards: Array<string> } | null, boxes: Array<{ index: number, ante: string, bonus: string, bet: string, decision: HoldemDecision | null, timedOut: boolean, cards: Array<string>, outcome: HoldemOutcome | null, anteReturn: string | null, betReturn: string | null, bonusReturn: string | null, hand: { category: HandCategory, description: string, cards: Array<string> } | null, bonusHand: { category: HandCategory, description: string, cards: Array<string> } | null }>, shuffle: { commitment: string, publicSeed: string | null, serverSeed: string | null } } };
+
+export type HoldemHandQQueryVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type HoldemHandQQuery = { holdemHand: { id: string, phase: HoldemPhase, turn: number | null, decisionDeadline: string | null, board: Array<string>, dealerCards: Array<string>, dealerQualifies: boolean | null, cut: string | null, totalStake: string, totalReturn: string | null, net: string | null, createdAt: string, settledAt: string | null, dealerHand: { category: HandCategory, description: string, cards: Array<string> } | null, boxes: Array<{ index: number, ante: string, bonus: string, bet: string, decision: HoldemDecision | null, timedOut: boolean, cards: Array<string>, outcome: HoldemOutcome | null, anteReturn: string | null, betReturn: string | null, bonusReturn: string | null, hand: { category: HandCategory, description: string, cards: Array<string> } | null, bonusHand: { category: HandCategory, description: string, cards: Array<string> } | null }>, shuffle: { commitment: string, publicSeed: string | null, serverSeed: string | null } } | null };
+
+export type PendingVerificationsQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type PendingVerificationsQuery = { pendingVerifications: { edges: Array<{ node: { id: string, documentType: DocumentType, documentHash: string, dateOfBirth: string, submittedAt: string, user: { id: string, email: string, name: string, age: number } } }> } };
+
+export type DecideVerificationMutationVariables = Exact<{
+  input: DecideVerificationInput;
+}>;
+
+
+export type DecideVerificationMutation = { decideVerification: { id: string | null, status: VerificationStatus } };
+
+export type UserByIdQueryVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type UserByIdQuery = { user: { id: string, email: string, name: string, dateOfBirth: string, role: Role, age: number, canStake: boolean, balance: string, verification: { id: string | null, status: VerificationStatus, documentType: DocumentType | null, reason: string | null, submittedAt: string | null, decidedAt: string | null } } | null };
+
+export type DepositMutationVariables = Exact<{
+  input: CashInput;
+}>;
+
+
+export type DepositMutation = { deposit: { transferId: string, amount: string, balance: string } };
+
+export type WithdrawMutationVariables = Exact<{
+  input: CashInput;
+}>;
+
+
+export type WithdrawMutation = { withdraw: { transferId: string, amount: string, balance: string } };
+
+export type SetMinStakeMutationVariables = Exact<{
+  tableId: string | number;
+  amount: string;
+}>;
+
+
+export type SetMinStakeMutation = { setMinStake: { id: string, settings: { minStake: string, commission: string } } };
+
+export type SetCommissionMutationVariables = Exact<{
+  tableId: string | number;
+  percent: string;
+}>;
+
+
+export type SetCommissionMutation = { setCommission: { id: string, settings: { minStake: string, commission: string } } };
+
+export type PauseTableMutationVariables = Exact<{
+  tableId: string | number;
+}>;
+
+
+export type PauseTableMutation = { pauseTable: { id: string, status: TableStatus } };
+
+export type ResumeTableMutationVariables = Exact<{
+  tableId: string | number;
+}>;
+
+
+export type ResumeTableMutation = { resumeTable: { id: string, status: TableStatus } };
+
+export type VoidDrawMutationVariables = Exact<{
+  drawId: string | number;
+  reason: string;
+}>;
+
+
+export type VoidDrawMutation = { voidDraw: { id: string, phase: DrawPhase, voidReason: string | null } };
+
+export type JackpotTopUpMutationVariables = Exact<{
+  amount: string;
+  key: string;
+}>;
+
+
+export type JackpotTopUpMutation = { jackpotTopUp: { balance: string, enabled: boolean } };
+
+export type SetJackpotEnabledMutationVariables = Exact<{
+  enabled: boolean;
+}>;
+
+
+export type SetJackpotEnabledMutation = { setJackpotEnabled: { balance: string, enabled: boolean } };

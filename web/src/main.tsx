@@ -1,0 +1,61 @@
+// Pokertote reference web client: lobby, live table with bet slip, Casino
+// Hold'em, account, admin pages and an in-browser verifier.
+import { render } from 'preact';
+import { useEffect } from 'preact/hooks';
+import './style.css';
+import { route, Link } from './ui';
+import { t, lang, setLang, LANGS, money, type Lang } from './i18n';
+import { me, loadMe } from './api/account';
+import { online } from './api/client';
+import { Lobby } from './views/Lobby';
+import { Table } from './views/Table';
+import { Holdem } from './views/Holdem';
+import { Account } from './views/Account';
+import { Admin } from './views/Admin';
+import { Verify } from './views/Verify';
+
+function Page() {
+  const p = route.value;
+  const m = /^\/table\/([^/]+)$/.exec(p);
+  if (m) return <Table id={decodeURIComponent(m[1])} />;
+  switch (p) {
+    case '/holdem': return <Holdem />;
+    case '/account': return <Account />;
+    case '/admin': return <Admin />;
+    case '/verify': return <Verify />;
+    default: return <Lobby />;
+  }
+}
+
+function App() {
+  useEffect(() => { document.documentElement.lang = lang.value; void loadMe(); }, []);
+  const user = me.value;
+  void lang.value; // re-render on language change
+  return (
+    <>
+      <a class="skip" href="#main">{t('skip')}</a>
+      <header class="top">
+        <nav aria-label="main">
+          <Link href="/" class="brand">♠ {t('appName')}</Link>
+          <Link href="/">{t('lobby')}</Link>
+          <Link href="/holdem">{t('holdem')}</Link>
+          <Link href="/verify">{t('verify')}</Link>
+          {user?.role === 'ADMIN' && <Link href="/admin">{t('admin')}</Link>}
+          <Link href="/account">{user ? user.name : t('signIn')}</Link>
+        </nav>
+        <div class="right">
+          {user && <span class="balance">{t('balance')}: <b class="num" data-testid="balance">{money(user.balance)}</b></span>}
+          <span class={'dot ' + (online.value ? 'on' : 'off')} role="status" aria-label={online.value ? 'online' : t('offline')} title={online.value ? 'online' : t('offline')} />
+          <label class="lang"><span class="sr-only">{t('language')}</span>
+            <select name="lang" value={lang.value} onChange={(e) => setLang((e.target as HTMLSelectElement).value as Lang)}>
+              {LANGS.map((l) => <option key={l.id} value={l.id}>{l.label}</option>)}
+            </select>
+          </label>
+        </div>
+      </header>
+      <main id="main" tabIndex={-1}><Page /></main>
+    </>
+  );
+}
+
+render(<App />, document.getElementById('app')!);

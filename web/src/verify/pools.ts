@@ -1,0 +1,139 @@
+// An independent TypeScript recomputation of the totalizator's pool
+// arithmetic (SPEC 1.5–1.6), in exact integer tiyn with BigInt:
+//
+//   G = Σ stakes; C = floor(G·commission/10000); J = floor(G·jackpotRate/10000) while enabled
+//   N = G − C − J; coefficient = max(1.10, floor(100·fund/winningStakes)/100)
+//   payout = floor(stake·coef/100); breakage = fund − paid (or top-up when negative)
+//   no winning stake: every stake is refunded (NO_WINNER); a void draw refunds all
+//   EXPRESS: fund1 = floor(N·share1/10000) for 3 of 3 (+ the jackpot while enabled),
+//   fund2 = N − fund1 for 2 of 3; an unbacked fund1 rolls into the jackpot
+//   (enabled) or into fund2 (disabled).
+
+export interface ResultBet { id: number; selection: string; stake: number; payout: number; refund?: boolean }
+export interface ResultCategory { category: number; coef: number; paid: number; fund: number }
+export interface PoolResult {
+  poolId: string; round: string; market: string; numBets: number;
+  gross: number; commission: number; jackpotContribution: number; net: number;
+  paid: number; breakage: number; topUp: number; jackpotPaid: number; rollover: number;
+  refunded: boolean; refunds: number; jackpotBefore: number;
+  categories: ResultCategory[] | null; bets: ResultBet[] | null;
+}
+export interface DrawResultJson {
+  drawId: number; positions: number; void?: boolean;
+  pockets?: string[][]; board?: string[]; burns?: string[];
+  winners?: number[]; category: string; flopLeaders?: number[]; turnLeaders?: number[];
+  commission: number; jackpotEnabled: boolean; jackpotRate: number; expressShares: [number, number];
+  jackpotBefore: number; jackpotAfter: number; pools: PoolResult[] | null;
+  serverSeed: string; commitment: string; publicSeed?: string;
+}
+
+const MIN_COEF = 110n;
+const B = (x: number | undefined) => BigInt(x ?? 0);
+
+interface Settled {
+  gross: bigint; commission: bigint; jc: bigint; net: bigint; paid: bigint; breakage: bigint; topUp: bigint;
+  jackpotPaid: bigint; rollover: bigint; refunded: boolean; refunds: bigint; payouts: bigint[]; coefs: bigint[];
+}
+
+function share(fund: bigint, stakes: bigint[], wins: boolean[]) {
+  let s = 0n;
+  let n = 0;
+  stakes.forEach((st, i) => { if (wins[i]) { s += st; n++; } });
+  const pays = stakes.map(() => 0n);
+  if (n === 0) return { coef: 0n, paid: 0n, breakage: 0n, topUp: 0n, pays, n };
+  let coef = fund > 0n ? (fund * 100n) / s : 0n;
+  if (coef < MIN_COEF) coef = MIN_COEF;
+  let paid = 0n;
+  stakes.forEach((st, i) => { if (wins[i]) { pays[i] = (st * coef) / 100n; paid += pays[i]; } });
+  return { coef, paid, breakage: paid > fund ? 0n : fund - paid, topUp: paid > fund ? paid - fund : 0n, pays, n };
+}
+
+/** settle recomputes one pool from its bets and the draw's outcome. */
+export function settle(r: DrawResultJson, p: PoolResult, jackpot: bigint): Settled {
+  const bets = p.bets ?? [];
+  const stakes = bets.map((b) => B(b.stake));
+  const gross = stakes.reduce((a, b) => a + b, 0n);
+  const out: Settled = { gross, commission: 0n, jc: 0n, net: gross, paid: 0n, breakage: 0n, topUp: 0n, jackpotPaid: 0n, rollover: 0n, refunded: false, refunds: 0n, payouts: stakes.map(() => 0n), coefs: [] };
+  const refund = () => { out.refunded = true; out.refunds = gross; out.payouts = stakes.slice(); out.net = gross; return out; };
+  if (r.void) return refund();
+  const winners = new Set(r.winners ?? []);
+  const cuts = () => {
+    out.commission = (gross * B(r.commission)) / 10000n;
+    out.jc = r.jackpotEnabled ? (gross * B(r.jackpotRate)) / 10000n : 0n;
+    out.net = gross - out.commission - out.jc;
+  };
+  const add = (c: ReturnType<typeof share>) => {
+    out.paid += c.paid; out.breakage += c.breakage; out.topUp += c.topUp; out.coefs.push(c.coef);
+  };
+  if (p.market === 'WIN' || p.market === 'COMBINATION') {
+    const wins = bets.map((b) => (p.market === 'WIN' ? winners.has(Number(b.selection)) : b.selection === r.category));
+    if (!wins.some(Boolean)) return refund();
+    cuts();
+    const c = share(out.net, stakes, wins);
+    add(c);
+    out.payouts = c.pays;
+    return out;
+  }
+  // EXPRESS "f-t-r"
+  const flop = new Set(r.flopLeaders ?? []);
+  const turn = new Set(r.turnLeaders ?? []);
+  const guessed = bets.map((b) => {
+    const [f, t, w] = b.selection.split('-').map(Number);
+    return (flop.has(f) ? 1 : 0) + (turn.has(t) ? 1 : 0) + (winners.has(w) ? 1 : 0);
+  });
+  const w1 = guessed.map((g) => g === 3);
+  const w2 = guessed.map((g) => g >= 2);
+  if (!w2.some(Boolean)) return refund();
+  cuts();
+  let fund1 = (out.net * B(r.expressShares[0])) / 10000n;
+  let fund2 = out.net - fund1;
+  let pot = 0n;
+  const backed1 = w1.some(Boolean);
+  if (backed1 && r.jackpotEnabled) pot = jackpot;
+  else if (!backed1 && r.jackpotEnabled) { out.rollover = fund1; fund1 = 0n; }
+  else if (!backed1) { fund2 += fund1; fund1 = 0n; }
+  const c1 = share(fund1 + pot, stakes, w1);
+  out.jackpotPaid = pot;
+  add(c1);
+  const c2 = share(fund2, stakes, w2);
+  add(c2);
+  out.payouts = stakes.map((_, i) => c1.pays[i] + c2.pays[i]);
+  return out;
+}
+
+/** verifyPools recomputes every pool and the jackpot chain; it returns the differences found. */
+export function verifyPools(r: DrawResultJson): string[] {
+  const problems: string[] = [];
+  let jackpot = B(r.jackpotBefore);
+  for (const p of r.pools ?? []) {
+    const id = `${p.round}/${p.market}`;
+    if (!r.void && B(p.jackpotBefore) !== jackpot) problems.push(`${id}: jackpot before ${p.jackpotBefore}, expected ${jackpot}`);
+    const s = settle(r, p, B(p.jackpotBefore));
+    const cmp = (name: string, got: number | undefined, want: bigint) => {
+      if (B(got) !== want) problems.push(`${id}: ${name} published ${got ?? 0}, recomputed ${want}`);
+    };
+    cmp('gross', p.gross, s.gross);
+    cmp('commission', p.commission, s.commission);
+    cmp('jackpot contribution', p.jackpotContribution, s.jc);
+    cmp('net', p.net, s.net);
+    cmp('paid', p.paid, s.paid);
+    cmp('breakage', p.breakage, s.breakage);
+    cmp('top-up', p.topUp, s.topUp);
+    cmp('jackpot paid', p.jackpotPaid, s.jackpotPaid);
+    cmp('rollover', p.rollover, s.rollover);
+    cmp('refunds', p.refunds, s.refunds);
+    if (Boolean(p.refunded) !== s.refunded) problems.push(`${id}: refunded published ${p.refunded}, recomputed ${s.refunded}`);
+    if ((p.bets ?? []).length !== p.numBets) problems.push(`${id}: ${p.numBets} bets published, ${(p.bets ?? []).length} listed`);
+    (p.bets ?? []).forEach((b, i) => {
+      if (B(b.payout) !== s.payouts[i]) problems.push(`${id}: bet ${b.id} (${b.selection}, ${b.stake}) published payout ${b.payout ?? 0}, recomputed ${s.payouts[i]}`);
+    });
+    if (!s.refunded) {
+      (p.categories ?? []).forEach((c, i) => {
+        if (s.coefs[i] !== undefined && B(c.coef) !== s.coefs[i]) problems.push(`${id}: category ${c.category} coefficient published ${c.coef}, recomputed ${s.coefs[i]}`);
+      });
+    }
+    jackpot += s.jc + s.rollover - s.jackpotPaid;
+  }
+  if (!r.void && jackpot !== B(r.jackpotAfter)) problems.push(`jackpot after: published ${r.jackpotAfter}, recomputed ${jackpot}`);
+  return problems;
+}

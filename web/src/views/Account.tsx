@@ -1,0 +1,95 @@
+import { useEffect, useState } from 'preact/hooks';
+import { me, login, register, logout, submitVerification, ageOn, userTick, ledger, type LedgerEntry } from '../api/account';
+import type { DocumentType } from '../gql/graphql';
+import { t, money, errorText } from '../i18n';
+import { Field, Alert } from '../ui';
+
+/** Account: sign in, register (21+), verification document, ledger. */
+export function Account() {
+  const user = me.value;
+  if (!user) return <section class="account"><h1>{t('account')}</h1><div class="cols"><SignIn /><Register /></div></section>;
+  return (
+    <section class="account" aria-labelledby="acc-h">
+      <h1 id="acc-h">{t('account')}</h1>
+      <p><b data-testid="user-email">{user.email}</b> · {user.name} · {user.role} · id <code data-testid="user-id">{user.id}</code></p>
+      <p>{t('balance')}: <b class="num" data-testid="account-balance">{money(user.balance)}</b></p>
+      <p>{t('verification')}: <b data-testid="verification-status">{t(user.verification.status)}</b>{user.verification.reason && <> ({user.verification.reason})</>}</p>
+      {(user.verification.status === 'NONE' || user.verification.status === 'REJECTED') && user.role === 'PLAYER' && <Verification dob={user.dateOfBirth} />}
+      <Ledger />
+      <p><button type="button" onClick={() => logout()}>{t('signOut')}</button></p>
+    </section>
+  );
+}
+
+function SignIn() {
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [err, setErr] = useState('');
+  return (
+    <form class="card-form" aria-labelledby="signin-h" onSubmit={async (e) => { e.preventDefault(); setErr(''); try { await login(email, password); } catch (x) { setErr(errorText(x)); } }}>
+      <h2 id="signin-h">{t('signIn')}</h2>
+      <Field label={t('email')}><input name="email" type="email" autocomplete="username" required value={email} onInput={(e) => setEmail((e.target as HTMLInputElement).value)} /></Field>
+      <Field label={t('password')}><input name="password" type="password" autocomplete="current-password" required value={password} onInput={(e) => setPassword((e.target as HTMLInputElement).value)} /></Field>
+      <button type="submit">{t('signIn')}</button>
+      {err && <Alert kind="error">{err}</Alert>}
+    </form>
+  );
+}
+
+function Register() {
+  const [f, setF] = useState({ email: '', password: '', name: '', dateOfBirth: '' });
+  const [err, setErr] = useState('');
+  const set = (k: keyof typeof f) => (e: Event) => setF({ ...f, [k]: (e.target as HTMLInputElement).value });
+  const submit = async (e: Event) => {
+    e.preventDefault();
+    setErr('');
+    if (!/^\d{4}-\d{2}-\d{2}$/.test(f.dateOfBirth) || ageOn(f.dateOfBirth) < 21) { setErr(t('mustBe21')); return; }
+    try { await register(f); } catch (x) { setErr(errorText(x)); }
+  };
+  return (
+    <form class="card-form" aria-labelledby="reg-h" onSubmit={submit}>
+      <h2 id="reg-h">{t('register')}</h2>
+      <Field label={t('email')}><input name="reg-email" type="email" autocomplete="email" required value={f.email} onInput={set('email')} /></Field>
+      <Field label={t('password')}><input name="reg-password" type="password" autocomplete="new-password" required minLength={8} value={f.password} onInput={set('password')} /></Field>
+      <Field label={t('name')}><input name="reg-name" autocomplete="name" required value={f.name} onInput={set('name')} /></Field>
+      <Field label={t('dob')} hint={t('mustBe21')}><input name="reg-dob" type="date" required value={f.dateOfBirth} onInput={set('dateOfBirth')} /></Field>
+      <button type="submit">{t('register')}</button>
+      {err && <Alert kind="error">{err}</Alert>}
+    </form>
+  );
+}
+
+function Verification({ dob }: { dob: string }) {
+  const [type, setType] = useState<DocumentType>('ID_CARD');
+  const [num, setNum] = useState('');
+  const [date, setDate] = useState(dob);
+  const [err, setErr] = useState('');
+  return (
+    <form class="card-form" aria-labelledby="ver-h" onSubmit={async (e) => { e.preventDefault(); setErr(''); try { await submitVerification({ documentType: type, documentNumber: num, dateOfBirth: date }); } catch (x) { setErr(errorText(x)); } }}>
+      <h2 id="ver-h">{t('verification')}</h2>
+      <Field label={t('docType')}>
+        <select name="doc-type" value={type} onChange={(e) => setType((e.target as HTMLSelectElement).value as DocumentType)}>
+          {(['ID_CARD', 'PASSPORT', 'DRIVERS_LICENSE'] as const).map((d) => <option key={d} value={d}>{t(d)}</option>)}
+        </select>
+      </Field>
+      <Field label={t('docNumber')}><input name="doc-number" required value={num} onInput={(e) => setNum((e.target as HTMLInputElement).value)} /></Field>
+      <Field label={t('dob')}><input name="doc-dob" type="date" required value={date} onInput={(e) => setDate((e.target as HTMLInputElement).value)} /></Field>
+      <button type="submit">{t('submit')}</button>
+      {err && <Alert kind="error">{err}</Alert>}
+    </form>
+  );
+}
+
+function Ledger() {
+  const [rows, setRows] = useState<LedgerEntry[]>([]);
+  useEffect(() => { ledger(20).then(setRows, () => undefined); }, [userTick.value]);
+  return (
+    <section aria-labelledby="ledger-h">
+      <h2 id="ledger-h">{t('ledger')}</h2>
+      <table class="bets" data-testid="ledger">
+        <thead><tr><th scope="col">{t('status')}</th><th scope="col">{t('amount')}</th><th scope="col">{t('balance')}</th><th scope="col">{t('reason')}</th></tr></thead>
+        <tbody>{rows.map((r) => <tr key={r.id}><td>{r.kind}</td><td class="num">{money(r.amount)}</td><td class="num" data-testid="ledger-balance">{money(r.balanceAfter)}</td><td>{r.memo}</td></tr>)}</tbody>
+      </table>
+    </section>
+  );
+}

@@ -1,0 +1,54 @@
+import { useEffect, useState } from 'preact/hooks';
+import { gql } from '../api/client';
+import { DrawResultJson } from '../api/ops';
+import type { DrawResultJsonQuery } from '../gql/graphql';
+import { verifyDraw, type Verdict } from '../verify';
+import { t, errorText } from '../i18n';
+import { Field, Alert } from '../ui';
+
+/** Verify: recompute a finished draw in the browser from its published result. */
+export function Verify() {
+  const [id, setId] = useState(new URLSearchParams(location.search).get('draw') ?? '');
+  const [json, setJson] = useState('');
+  const [verdict, setVerdict] = useState<Verdict | null>(null);
+  const [err, setErr] = useState('');
+  const load = async (drawId: string) => {
+    setErr(''); setVerdict(null);
+    try {
+      const d = (await gql<DrawResultJsonQuery>(DrawResultJson, { id: drawId })).draw;
+      if (!d?.resultJson) { setErr(t('err.other', { msg: 'no published result' })); return; }
+      const pretty = JSON.stringify(JSON.parse(d.resultJson), null, 1);
+      setJson(pretty);
+      setVerdict(await verifyDraw(pretty));
+    } catch (e) { setErr(errorText(e)); }
+  };
+  useEffect(() => { if (id) void load(id); }, []);
+  return (
+    <section aria-labelledby="ver-h" class="verify">
+      <h1 id="ver-h">{t('verifyTitle')}</h1>
+      <p>{t('verifyHelp')}</p>
+      <form class="card-form" onSubmit={(e) => { e.preventDefault(); void load(id); }}>
+        <Field label={t('drawId')}><input name="draw-id" value={id} onInput={(e) => setId((e.target as HTMLInputElement).value)} /></Field>
+        <button type="submit">{t('load')}</button>
+      </form>
+      {err && <Alert kind="error">{err}</Alert>}
+      <form class="card-form" onSubmit={async (e) => { e.preventDefault(); setVerdict(await verifyDraw(json)); }}>
+        <Field label={t('resultJson')}><textarea name="result-json" rows={10} spellcheck={false} value={json} onInput={(e) => { setJson((e.target as HTMLTextAreaElement).value); setVerdict(null); }} /></Field>
+        <button type="submit">{t('check')}</button>
+      </form>
+      {verdict && (
+        <div class={'verdict ' + (verdict.ok ? 'ok' : 'bad')} data-testid="verdict" data-ok={String(verdict.ok)} role="status">
+          <h2>{verdict.ok ? '✔ ' + t('verified') : '✘ ' + t('notVerified')}</h2>
+          <ul>
+            <li>{verdict.commitmentValid ? '✔' : '✘'} {t('commitmentOk')}</li>
+            <li>{verdict.cardsMatch ? '✔' : '✘'} {t('cardsOk')}</li>
+            <li>{verdict.payoutsMatch ? '✔' : '✘'} {t('poolsOk')}</li>
+            {verdict.beaconsValid !== null && <li>{verdict.beaconsValid ? '✔' : '✘'} {t('beaconsOk')}</li>}
+          </ul>
+          {verdict.notes.length > 0 && <ul>{verdict.notes.map((n, i) => <li key={i} data-note={n}>{t(n)}</li>)}</ul>}
+          {verdict.problems.length > 0 && <><h3>{t('problems')}</h3><ul class="mono">{verdict.problems.map((p, i) => <li key={i}>{p}</li>)}</ul></>}
+        </div>
+      )}
+    </section>
+  );
+}
