@@ -10,6 +10,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"os/signal"
@@ -41,7 +42,12 @@ func main() {
 
 func dispatch(ctx context.Context, args []string) error {
 	if len(args) == 0 {
-		return fmt.Errorf("usage: loadgen <%s> [flags]", strings.Join(names(), "|"))
+		var b strings.Builder
+		fmt.Fprintf(&b, "usage: loadgen <%s> [flags]", strings.Join(names(), "|"))
+		for _, n := range names() {
+			fmt.Fprintf(&b, "\n  %-8s %s", n, workloads[n].summary)
+		}
+		return errors.New(b.String())
 	}
 	w, ok := workloads[args[0]]
 	if !ok {
