@@ -48,7 +48,8 @@ func TestGraphiQLServedFromTheBinary(t *testing.T) {
 			t.Errorf("%s: %d %s, %d bytes", m[1], r.StatusCode, ct, len(body))
 		}
 	}
-	if r, _ := get(t, "/"); r.StatusCode != http.StatusFound || r.Header.Get("Location") != "/graphiql" {
-		t.Errorf("GET /: %d to %q", r.StatusCode, r.Header.Get("Location"))
+	// "/" is the web client (issue 12), not a redirect to the IDE.
+	if r, body := get(t, "/"); r.StatusCode != http.StatusOK || !strings.HasPrefix(r.Header.Get("Content-Type"), "text/html") || !strings.Contains(string(body), "Pokertote") {
+		t.Errorf("GET /: %d %s, want the web client", r.StatusCode, r.Header.Get("Content-Type"))
 	}
 }
