@@ -38,13 +38,20 @@ func (a *ProtectionAPI) service() (*protection.Service, error) {
 	return a.Service, nil
 }
 
-// MyProtection resolves Query.myProtection.
-func (a *ProtectionAPI) MyProtection(ctx context.Context) (*model.Protection, error) {
+// serviceFor is the service and the signed-in viewer every protection
+// resolver starts from.
+func (a *ProtectionAPI) serviceFor(ctx context.Context) (*protection.Service, Viewer, error) {
 	svc, err := a.service()
 	if err != nil {
-		return nil, err
+		return nil, Viewer{}, err
 	}
 	v, err := RequireViewer(ctx)
+	return svc, v, err
+}
+
+// MyProtection resolves Query.myProtection.
+func (a *ProtectionAPI) MyProtection(ctx context.Context) (*model.Protection, error) {
+	svc, v, err := a.serviceFor(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -72,11 +79,7 @@ func (a *ProtectionAPI) MyProtection(ctx context.Context) (*model.Protection, er
 
 // SetLimit resolves Mutation.setLimit.
 func (a *ProtectionAPI) SetLimit(ctx context.Context, in model.SetLimitInput) (*model.ProtectionLimit, error) {
-	svc, err := a.service()
-	if err != nil {
-		return nil, err
-	}
-	v, err := RequireViewer(ctx)
+	svc, v, err := a.serviceFor(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -93,11 +96,7 @@ func (a *ProtectionAPI) SetLimit(ctx context.Context, in model.SetLimitInput) (*
 
 // TakeTimeOut resolves Mutation.takeTimeOut.
 func (a *ProtectionAPI) TakeTimeOut(ctx context.Context, hours int) (*model.Exclusion, error) {
-	svc, err := a.service()
-	if err != nil {
-		return nil, err
-	}
-	v, err := RequireViewer(ctx)
+	svc, v, err := a.serviceFor(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -116,11 +115,7 @@ func (a *ProtectionAPI) TakeTimeOut(ctx context.Context, hours int) (*model.Excl
 
 // SelfExclude resolves Mutation.selfExclude.
 func (a *ProtectionAPI) SelfExclude(ctx context.Context, months *int) (*model.Exclusion, error) {
-	svc, err := a.service()
-	if err != nil {
-		return nil, err
-	}
-	v, err := RequireViewer(ctx)
+	svc, v, err := a.serviceFor(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -142,11 +137,7 @@ func (a *ProtectionAPI) SelfExclude(ctx context.Context, months *int) (*model.Ex
 
 // ExclusionRegister resolves Query.exclusionRegister.
 func (a *ProtectionAPI) ExclusionRegister(ctx context.Context, all *bool, first *int, after *string) (*model.RegisterEntryConnection, error) {
-	svc, err := a.service()
-	if err != nil {
-		return nil, err
-	}
-	v, err := RequireViewer(ctx)
+	svc, v, err := a.serviceFor(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -168,11 +159,7 @@ func (a *ProtectionAPI) ExclusionRegister(ctx context.Context, all *bool, first 
 
 // AddRegisterEntry resolves Mutation.addRegisterEntry.
 func (a *ProtectionAPI) AddRegisterEntry(ctx context.Context, in model.RegisterEntryInput) (*model.RegisterEntry, error) {
-	svc, err := a.service()
-	if err != nil {
-		return nil, err
-	}
-	v, err := RequireViewer(ctx)
+	svc, v, err := a.serviceFor(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -192,11 +179,7 @@ const maxRegisterCSV = 16 << 20
 
 // ImportExclusionRegister resolves Mutation.importExclusionRegister.
 func (a *ProtectionAPI) ImportExclusionRegister(ctx context.Context, csv string) ([]model.RegisterEntry, error) {
-	svc, err := a.service()
-	if err != nil {
-		return nil, err
-	}
-	v, err := RequireViewer(ctx)
+	svc, v, err := a.serviceFor(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -216,11 +199,7 @@ func (a *ProtectionAPI) ImportExclusionRegister(ctx context.Context, csv string)
 
 // RemoveRegisterEntry resolves Mutation.removeRegisterEntry.
 func (a *ProtectionAPI) RemoveRegisterEntry(ctx context.Context, entryID, reason string) (*model.RegisterEntry, error) {
-	svc, err := a.service()
-	if err != nil {
-		return nil, err
-	}
-	v, err := RequireViewer(ctx)
+	svc, v, err := a.serviceFor(ctx)
 	if err != nil {
 		return nil, err
 	}
