@@ -59,25 +59,35 @@ type HandlerOptions struct {
 // SSE for subscriptions, with a query cache, automatic persisted queries,
 // a complexity limit and a parser token limit.
 func NewHandler(es graphql.ExecutableSchema, o HandlerOptions) *handler.Server {
-	srv := handler.New(SharedRender(es))
+	shared := &sharedRender{ExecutableSchema: es, cache: newRenderCache()}
+	srv := handler.New(shared)
 	srv.AddTransport(transport.SSE{KeepAlivePingInterval: 15 * time.Second})
-	srv.AddTransport(transport.Websocket{
-		Implementation: wsImplementation{
-			accept: websocket.AcceptOptions{OriginPatterns: originPatterns(o.AllowedOrigins)},
-		},
-		KeepAlivePingInterval: 15 * time.Second,
-		InitTimeout:           10 * time.Second,
-		PayloadReadLimit:      &o.MaxMessage,
-		InitFunc: func(ctx context.Context, p transport.InitPayload) (context.Context, *transport.InitPayload, error) {
-			token := p.GetString("authToken")
-			if token == "" {
-				token = strings.TrimPrefix(p.Authorization(), "Bearer ")
-			}
-			if token == "" || o.Authenticate == nil {
-				return ctx, &p, nil
-			}
-			ctx, err := o.Authenticate(ctx, token)
-			return ctx, &p, err
+	initFunc := func(ctx context.Context, p transport.InitPayload) (context.Context, *transport.InitPayload, error) {
+		token := p.GetString("authToken")
+		if token == "" {
+			token = strings.TrimPrefix(p.Authorization(), "Bearer ")
+		}
+		if token == "" || o.Authenticate == nil {
+			return ctx, &p, nil
+		}
+		ctx, err := o.Authenticate(ctx, token)
+		return ctx, &p, err
+	}
+	accept := websocket.AcceptOptions{OriginPatterns: originPatterns(o.AllowedOrigins)}
+	// graphql-transport-ws is served by wsTransport (shared table-event
+	// messages written straight to the socket); the legacy graphql-ws by
+	// gqlgen's transport over the same accepted connection.
+	srv.AddTransport(wsTransport{
+		accept:      accept,
+		initFunc:    initFunc,
+		initTimeout: 10 * time.Second,
+		readLimit:   readLimit(o.MaxMessage),
+		render:      shared,
+		legacy: transport.Websocket{
+			KeepAlivePingInterval: 15 * time.Second,
+			InitTimeout:           10 * time.Second,
+			PayloadReadLimit:      &o.MaxMessage,
+			InitFunc:              initFunc,
 		},
 	})
 	srv.AddTransport(transport.Options{})
@@ -111,6 +121,10 @@ func NewHandler(es graphql.ExecutableSchema, o HandlerOptions) *handler.Server {
 	srv.SetRecoverFunc(RecoverFunc(o.Log))
 	return srv
 }
+
+// readLimit is the WebSocket read limit gqlgen's transport applies for a
+// PayloadReadLimit of n: n when positive, else none (the library's own).
+func readLimit(n int64) int64 { return max(n, 0) }
 
 // originPatterns converts configured origins ("https://app.example.kz") to
 // the host patterns the WebSocket library matches against the Origin header.

@@ -1,7 +1,6 @@
 package graph
 
 import (
-	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/json"
@@ -39,6 +38,7 @@ const renderCacheSize = 4096
 // the next event; false ends the stream.
 type renderTap struct {
 	doc     [32]byte // the document and variables, afterSeq left out
+	driven  bool     // set by wsTransport, which pulls itself
 	pull    func(ctx context.Context) (tapItem, bool)
 	forward chan model.TableEvent // gqlgen's channel, fed on a cache miss
 }
@@ -68,7 +68,8 @@ type renderKey struct {
 // when data (or failed) is set.
 type rendered struct {
 	done   chan struct{}
-	data   json.RawMessage
+	head   []byte          // data in a "next" message, up to the id (nextHead)
+	data   json.RawMessage // within head
 	failed bool
 }
 
@@ -127,6 +128,12 @@ func (s *sharedRender) Exec(ctx context.Context) graphql.ResponseHandler {
 	if !ok {
 		return s.ExecutableSchema.Exec(ctx)
 	}
+	if tap := tapFrom(ctx); tap != nil && tap.driven {
+		// The WebSocket transport drives the stream itself (wsTransport):
+		// it pulls events and forwards only those it has to render.
+		tap.doc = doc
+		return s.ExecutableSchema.Exec(ctx)
+	}
 	tap := &renderTap{doc: doc, forward: make(chan model.TableEvent, 1)}
 	inner := s.ExecutableSchema.Exec(context.WithValue(ctx, tapKey{}, tap))
 	if tap.pull == nil { // the resolver failed: inner reports it
@@ -137,30 +144,62 @@ func (s *sharedRender) Exec(ctx context.Context) graphql.ResponseHandler {
 		if !ok {
 			return nil
 		}
-		key := renderKey{doc: doc, seq: it.seq, snapshot: it.snapshot}
-		r, mine := s.cache.claim(key)
-		if !mine {
-			select {
-			case <-r.done:
-			case <-ctx.Done():
-				return nil
-			}
-			if !r.failed {
-				return &graphql.Response{Data: r.data}
-			}
+		r, own := s.next(ctx, tap, it, inner)
+		if r != nil {
+			return &graphql.Response{Data: r.data}
 		}
-		resp := renderOwn(ctx, tap, inner, it.event)
-		if mine {
-			if resp != nil && len(resp.Errors) == 0 && len(graphql.GetErrors(ctx)) == 0 {
-				r.data = bytes.Clone(resp.Data)
-			} else {
-				r.failed = true
-			}
-			close(r.done)
-		}
-		return resp
+		return own
 	}
 }
+
+// next renders it for a subscriber of tap's document: either the shared
+// rendering (r) or, when that failed or this subscriber rendered it and
+// the response is not shareable, the subscriber's own response (own, nil
+// when ctx ended). respond is the subscriber's gqlgen response handler,
+// which renders what is forwarded to tap.
+func (s *sharedRender) next(ctx context.Context, tap *renderTap, it tapItem, respond graphql.ResponseHandler) (r *rendered, own *graphql.Response) {
+	key := renderKey{doc: tap.doc, seq: it.seq, snapshot: it.snapshot}
+	r, mine := s.cache.claim(key)
+	if !mine {
+		select {
+		case <-r.done:
+		case <-ctx.Done():
+			return nil, nil
+		}
+		if !r.failed {
+			return r, nil
+		}
+	}
+	resp := renderOwn(ctx, tap, respond, it.event)
+	if mine {
+		// Errors met while rendering are in resp when the executor's
+		// response handler rendered it (tap.driven); else they are still
+		// in ctx, the executor adding them after this handler returns.
+		if resp != nil && len(resp.Errors) == 0 && len(resp.Extensions) == 0 && (tap.driven || len(graphql.GetErrors(ctx)) == 0) {
+			r.head = nextHead(resp.Data)
+			r.data = r.head[len(nextPre) : len(r.head)-len(nextPost)]
+		} else {
+			r.failed = true
+		}
+		close(r.done)
+		if !r.failed {
+			return r, nil
+		}
+	}
+	return nil, resp
+}
+
+// nextHead is the start of a graphql-transport-ws "next" message carrying
+// data, up to the id: the message is head, the quoted id, nextTail. The
+// bytes are those gqlgen's transport writes for a response with only data.
+func nextHead(data json.RawMessage) []byte {
+	b := make([]byte, 0, len(nextPre)+len(data)+len(nextPost))
+	b = append(b, nextPre...)
+	b = append(b, data...)
+	return append(b, nextPost...)
+}
+
+const nextPre, nextPost, nextTail = `{"payload":{"data":`, `},"id":`, `,"type":"next"}`
 
 // renderOwn renders ev through gqlgen for this subscriber.
 func renderOwn(ctx context.Context, tap *renderTap, inner graphql.ResponseHandler, ev model.TableEvent) *graphql.Response {

@@ -5,9 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"io"
-	"net/http"
 	"reflect"
-	"slices"
 	"sync"
 	"time"
 
@@ -15,40 +13,13 @@ import (
 	"github.com/coder/websocket"
 )
 
-// wsImplementation adapts coder/websocket to gqlgen's WebSocket transport
-// like gqlgen's own CoderWebsocketImplementation, with one difference that
-// matters for fan-out (issue 9): a protocol message whose payload is
-// already JSON (every "next" carries the response gqlgen marshalled) is
-// written as is, instead of being marshalled again, which re-validated
-// and copied every response once more per subscriber.
-type wsImplementation struct {
-	accept websocket.AcceptOptions
-}
-
-var _ transport.WebsocketImplementation = wsImplementation{}
-
-// Accept implements transport.WebsocketImplementation.
-func (u wsImplementation) Accept(w http.ResponseWriter, r *http.Request, o transport.WebsocketAcceptOptions) (transport.WebsocketConn, error) {
-	for k, vs := range o.ResponseHeader {
-		for _, v := range vs {
-			w.Header().Add(k, v)
-		}
-	}
-	opts := u.accept
-	opts.Subprotocols = slices.Clone(opts.Subprotocols)
-	for _, p := range o.Subprotocols {
-		if !slices.Contains(opts.Subprotocols, p) {
-			opts.Subprotocols = append(opts.Subprotocols, p)
-		}
-	}
-	c, err := websocket.Accept(w, r, &opts)
-	if err != nil {
-		return nil, err
-	}
-	return &wsConn{c: c}, nil
-}
-
-// wsConn is one accepted connection.
+// wsConn adapts coder/websocket to gqlgen's WebSocket transport (which
+// speaks the legacy graphql-ws protocol over a connection wsTransport
+// accepted), like gqlgen's own CoderWebsocketImplementation, with one
+// difference that matters for fan-out (issue 9): a protocol message whose
+// payload is already JSON (every "data" carries the response gqlgen
+// marshalled) is written as is, instead of being marshalled again, which
+// re-validated and copied every response once more per subscriber.
 type wsConn struct {
 	c        *websocket.Conn
 	mu       sync.Mutex

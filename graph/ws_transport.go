@@ -1,0 +1,416 @@
+package graph
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"log"
+	"net/http"
+	"sync"
+	"time"
+
+	"github.com/99designs/gqlgen/graphql"
+	"github.com/99designs/gqlgen/graphql/errcode"
+	"github.com/99designs/gqlgen/graphql/handler/transport"
+	"github.com/coder/websocket"
+	"github.com/vektah/gqlparser/v2/gqlerror"
+
+	"github.com/pokertote/pokertote/graph/model"
+)
+
+// wsTransport serves /query's WebSockets. The graphql-transport-ws
+// protocol (the web client's, and every current client library's) is
+// spoken here; the legacy graphql-ws protocol is handed, already accepted,
+// to gqlgen's transport.
+//
+// Why its own (issue 9): with thousands of viewers of one table, gqlgen's
+// transport costs per subscriber and per event what the event itself does
+// not: it marshals every subscriber's graphql.Response again (encoding/json
+// re-validating the shared data), runs the executor's response middleware
+// per subscriber and event, and keeps three goroutines per connection
+// (reader, close watcher, subscription). Here a tableEvents subscription
+// whose response SharedRender renders once per document and seq is written
+// as the shared "next" message bytes with the subscriber's id spliced in
+// (no graphql.Response, no marshalling, no executor per subscriber); the
+// close watcher is a context.AfterFunc; a connection holds its reader (the
+// request's goroutine) and one goroutine per subscription, which is the
+// connection's writer for it, fed by the subscription's bounded buffer
+// (tableSubBuffer: a subscriber that falls that far behind is dropped, its
+// stream completes, and it resumes with afterSeq; nobody else waits).
+//
+// Everything else behaves as gqlgen's transport does (v0.17.98, whose
+// behaviour this follows message by message): connection_init with its
+// timeout and InitFunc (the JWT), the ack echoing the init payload,
+// queries and mutations and other subscriptions executed by gqlgen's
+// executor with the same extensions (complexity, depth, APQ, API-key
+// scope, error codes), "error" for protocol errors, "complete" after each
+// operation, pong for ping, the read limit (1009 past it), the close codes
+// and reasons. Not carried over: gqlgen's GetInitPayload and
+// AddSubscriptionError context helpers (their keys are private to gqlgen;
+// nothing here uses them) and server-initiated pings (gqlgen sends none
+// on this protocol without PingPongInterval, which is not set).
+type wsTransport struct {
+	accept      websocket.AcceptOptions
+	initFunc    transport.WebsocketInitFunc
+	initTimeout time.Duration
+	readLimit   int64 // > 0: the connection's read limit
+	// legacy speaks graphql-ws over a connection accepted here.
+	legacy transport.Websocket
+	// render shares rendered table events; nil for none.
+	render *sharedRender
+}
+
+const transportWS = "graphql-transport-ws"
+
+var _ graphql.Transport = wsTransport{}
+
+// Supports implements graphql.Transport.
+func (t wsTransport) Supports(r *http.Request) bool { return r.Header.Get("Upgrade") != "" }
+
+// Do implements graphql.Transport.
+func (t wsTransport) Do(w http.ResponseWriter, r *http.Request, exec graphql.GraphExecutor) {
+	opts := t.accept
+	opts.Subprotocols = []string{"graphql-ws", transportWS}
+	c, err := websocket.Accept(w, r, &opts)
+	if err != nil {
+		log.Printf("unable to upgrade %T to websocket %s: ", w, err.Error())
+		transport.SendErrorf(w, http.StatusBadRequest, "unable to upgrade")
+		return
+	}
+	if c.Subprotocol() != transportWS {
+		legacy := t.legacy
+		legacy.Implementation = acceptedConn{&wsConn{c: c}}
+		legacy.Do(w, r, exec)
+		return
+	}
+	if t.readLimit > 0 {
+		c.SetReadLimit(t.readLimit)
+	}
+	conn := &twsConn{t: &t, c: c, exec: exec, ctx: r.Context(), headers: r.Header, active: map[string]context.CancelFunc{}}
+	if !conn.init() {
+		return
+	}
+	conn.run()
+}
+
+// acceptedConn hands gqlgen's transport a connection accepted already.
+type acceptedConn struct{ c *wsConn }
+
+func (a acceptedConn) Accept(http.ResponseWriter, *http.Request, transport.WebsocketAcceptOptions) (transport.WebsocketConn, error) {
+	return a.c, nil
+}
+
+// twsConn is one graphql-transport-ws connection.
+type twsConn struct {
+	t       *wsTransport
+	c       *websocket.Conn
+	exec    graphql.GraphExecutor
+	ctx     context.Context
+	headers http.Header
+
+	// Writes need no lock: coder/websocket serialises them (and a write
+	// blocked on a slow peer must not hold up close).
+	mu     sync.Mutex // guards what follows
+	active map[string]context.CancelFunc
+	closed bool
+}
+
+// twsMessage is a protocol message as read (gqlgen's field order, so what
+// is written is byte for byte what gqlgen wrote).
+type twsMessage struct {
+	Payload json.RawMessage `json:"payload,omitempty"`
+	ID      string          `json:"id,omitempty"`
+	Type    string          `json:"type"`
+}
+
+var (
+	errTWSInvalid  = errors.New("invalid message received")
+	errTWSDirected = errors.New("not a client message")
+)
+
+// read returns the next client message: errTWSInvalid when it is not a
+// protocol message, errTWSDirected when it is one only a server sends.
+func (c *twsConn) read() (twsMessage, error) {
+	_, data, err := c.c.Read(context.Background())
+	if err != nil {
+		return twsMessage{}, err
+	}
+	var m twsMessage
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	if err := dec.Decode(&m); err != nil {
+		return m, errTWSInvalid
+	}
+	switch m.Type {
+	case "connection_init", "subscribe", "complete", "ping", "pong":
+		return m, nil
+	case "connection_ack", "next", "error":
+		return m, errTWSDirected
+	}
+	return m, errTWSInvalid
+}
+
+// init reads connection_init (within the init timeout), authenticates it
+// and acknowledges; false when the connection was refused.
+func (c *twsConn) init() bool {
+	var timer *time.Timer
+	if c.t.initTimeout > 0 {
+		timer = time.AfterFunc(c.t.initTimeout, func() { c.close(int(websocket.StatusProtocolError), "connection initialisation timeout") })
+	}
+	m, err := c.read()
+	if timer != nil && !timer.Stop() {
+		return false // timed out: closed
+	}
+	if err != nil {
+		c.close(int(websocket.StatusProtocolError), "decoding error")
+		return false
+	}
+	if m.Type != "connection_init" {
+		c.close(int(websocket.StatusProtocolError), "unexpected message")
+		return false
+	}
+	var payload transport.InitPayload
+	if len(m.Payload) > 0 {
+		payload = make(transport.InitPayload)
+		if err := json.Unmarshal(m.Payload, &payload); err != nil {
+			c.close(int(websocket.StatusProtocolError), "decoding error")
+			return false
+		}
+	}
+	ack := &payload
+	if c.t.initFunc != nil {
+		ctx, p, err := c.t.initFunc(c.ctx, payload)
+		if err != nil {
+			c.close(int(websocket.StatusNormalClosure), "terminated")
+			return false
+		}
+		c.ctx, ack = ctx, p
+	} else {
+		ack = nil
+	}
+	msg := twsMessage{Type: "connection_ack"}
+	if ack != nil {
+		b, err := json.Marshal(*ack)
+		if err != nil {
+			c.close(int(websocket.StatusInternalError), "init payload")
+			return false
+		}
+		msg.Payload = b
+	}
+	c.send(&msg)
+	return true
+}
+
+// run reads messages until the connection ends; then every operation of
+// the connection is cancelled.
+func (c *twsConn) run() {
+	ctx, cancel := context.WithCancel(c.ctx)
+	defer cancel()
+	// The request's (or the viewer's) context ending closes the connection.
+	stop := context.AfterFunc(ctx, func() { c.close(int(websocket.StatusNormalClosure), "terminated") })
+	defer stop()
+	defer c.close(int(websocket.StatusNormalClosure), "terminated")
+	for {
+		start := graphql.Now()
+		m, err := c.read()
+		if err != nil {
+			return
+		}
+		switch m.Type {
+		case "subscribe":
+			c.subscribe(start, m)
+		case "complete":
+			c.mu.Lock()
+			cancel := c.active[m.ID]
+			c.mu.Unlock()
+			if cancel != nil {
+				cancel()
+			}
+		case "ping":
+			c.send(&twsMessage{Type: "pong", Payload: m.Payload})
+		case "pong":
+		default: // a second connection_init
+			c.close(int(websocket.StatusProtocolError), "unexpected message")
+			return
+		}
+	}
+}
+
+// subscribe starts operation m.ID: a query, mutation or subscription.
+func (c *twsConn) subscribe(start time.Time, m twsMessage) {
+	ctx := graphql.StartOperationTrace(c.ctx)
+	params := &graphql.RawParams{}
+	dec := json.NewDecoder(bytes.NewReader(m.Payload))
+	dec.UseNumber()
+	if err := dec.Decode(params); err != nil {
+		c.sendError(m.ID, &gqlerror.Error{Message: "invalid json"})
+		c.complete(m.ID)
+		return
+	}
+	params.ReadTime = graphql.TraceTiming{Start: start, End: graphql.Now()}
+	params.Headers = c.headers
+	rc, errs := c.exec.CreateOperationContext(ctx, params)
+	if errs != nil {
+		resp := c.exec.DispatchError(graphql.WithOperationContext(ctx, rc), errs)
+		if errcode.GetErrorKind(errs) == errcode.KindProtocol {
+			c.sendError(m.ID, resp.Errors...)
+		} else {
+			c.sendResponse(m.ID, &graphql.Response{Errors: errs})
+		}
+		c.complete(m.ID)
+		return
+	}
+	ctx = graphql.WithOperationContext(ctx, rc)
+	var tap *renderTap
+	if c.t.render != nil {
+		if _, ok := tableEventsDoc(rc); ok {
+			tap = &renderTap{driven: true, forward: make(chan model.TableEvent, 1)}
+			ctx = context.WithValue(ctx, tapKey{}, tap)
+		}
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	c.mu.Lock()
+	c.active[m.ID] = cancel
+	c.mu.Unlock()
+	go c.serve(ctx, cancel, rc, m.ID, tap)
+}
+
+// serve runs one operation and writes its responses.
+func (c *twsConn) serve(ctx context.Context, cancel context.CancelFunc, rc *graphql.OperationContext, id string, tap *renderTap) {
+	defer func() {
+		if r := recover(); r != nil {
+			err := rc.Recover(ctx, r)
+			var gqlerr *gqlerror.Error
+			if !errors.As(err, &gqlerr) {
+				gqlerr = &gqlerror.Error{}
+				if err != nil {
+					gqlerr.Message = err.Error()
+				}
+			}
+			c.sendError(id, gqlerr)
+		}
+		if c.ctx.Err() == nil {
+			c.complete(id)
+		}
+		c.mu.Lock()
+		delete(c.active, id)
+		c.mu.Unlock()
+		cancel()
+	}()
+	responses, ctx := c.exec.DispatchOperation(ctx, rc)
+	if tap != nil && tap.pull != nil {
+		c.serveShared(ctx, tap, responses, id)
+		return
+	}
+	for {
+		resp := responses(ctx)
+		if resp == nil {
+			return
+		}
+		c.sendResponse(id, resp)
+	}
+}
+
+// serveShared writes a tableEvents stream: each event's shared "next"
+// message with id spliced in, or this subscriber's own response when the
+// event could not be shared.
+func (c *twsConn) serveShared(ctx context.Context, tap *renderTap, responses graphql.ResponseHandler, id string) {
+	quoted := appendJSONString(nil, id)
+	for {
+		it, ok := tap.pull(ctx)
+		if !ok {
+			return
+		}
+		r, own := c.t.render.next(ctx, tap, it, responses)
+		switch {
+		case r != nil:
+			if err := c.writeNext(r.head, quoted); err != nil {
+				return
+			}
+		case own != nil:
+			c.sendResponse(id, own)
+		default:
+			return // ctx ended
+		}
+	}
+}
+
+var twsBuffers = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+
+// writeNext writes head, the quoted id and nextTail as one message.
+func (c *twsConn) writeNext(head, quotedID []byte) error {
+	buf := twsBuffers.Get().(*bytes.Buffer)
+	buf.Reset()
+	buf.Grow(len(head) + len(quotedID) + len(nextTail))
+	buf.Write(head)
+	buf.Write(quotedID)
+	buf.WriteString(nextTail)
+	err := c.c.Write(context.Background(), websocket.MessageText, buf.Bytes())
+	if buf.Cap() <= 64<<10 {
+		twsBuffers.Put(buf)
+	}
+	return err
+}
+
+// send writes one protocol message.
+func (c *twsConn) send(m *twsMessage) {
+	buf := twsBuffers.Get().(*bytes.Buffer)
+	buf.Reset()
+	appendProtocolMessage(buf, m)
+	_ = c.c.Write(context.Background(), websocket.MessageText, buf.Bytes())
+	if buf.Cap() <= 64<<10 {
+		twsBuffers.Put(buf)
+	}
+}
+
+func (c *twsConn) sendResponse(id string, resp *graphql.Response) {
+	b, err := json.Marshal(resp)
+	if err != nil {
+		panic(err)
+	}
+	c.send(&twsMessage{Payload: b, ID: id, Type: "next"})
+}
+
+func (c *twsConn) complete(id string) { c.send(&twsMessage{ID: id, Type: "complete"}) }
+
+func (c *twsConn) sendError(id string, list ...*gqlerror.Error) {
+	errs := make([]error, len(list))
+	for i, e := range list {
+		errs[i] = e
+	}
+	b, err := json.Marshal(errs)
+	if err != nil {
+		panic(err)
+	}
+	c.send(&twsMessage{Payload: b, ID: id, Type: "error"})
+}
+
+// close starts the close handshake (in the background: a silent peer may
+// take seconds) and cancels every operation; once.
+func (c *twsConn) close(code int, reason string) {
+	c.mu.Lock()
+	if c.closed {
+		c.mu.Unlock()
+		return
+	}
+	c.closed = true
+	for _, cancel := range c.active {
+		cancel()
+	}
+	c.mu.Unlock()
+	go func() { _ = c.c.Close(websocket.StatusCode(code), reason) }()
+}
+
+// appendJSONString appends s as a JSON string, as encoding/json writes it.
+func appendJSONString(b []byte, s string) []byte {
+	for i := 0; i < len(s); i++ {
+		if ch := s[i]; ch < 0x20 || ch >= 0x7f || ch == '"' || ch == '\\' || ch == '<' || ch == '>' || ch == '&' {
+			q, _ := json.Marshal(s)
+			return append(b, q...)
+		}
+	}
+	b = append(b, '"')
+	b = append(b, s...)
+	return append(b, '"')
+}
