@@ -9,6 +9,7 @@ import (
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/vektah/gqlparser/v2/ast"
 
+	"github.com/pokertote/pokertote/domain/tote"
 	"github.com/pokertote/pokertote/graph/model"
 )
 
@@ -43,11 +44,22 @@ type renderTap struct {
 	forward chan model.TableEvent // gqlgen's channel, fed on a cache miss
 }
 
-// tapItem is one event the resolver wants sent.
+// tapItem is one event the resolver wants sent: a snapshot (already a
+// model event) or one of the read model's (or the outbox's) events,
+// converted only when this subscriber has to render it.
 type tapItem struct {
 	seq      int64
 	snapshot bool
 	event    model.TableEvent
+	live     *tote.TableEvent
+}
+
+// model is the item as the schema's type.
+func (it tapItem) model() model.TableEvent {
+	if it.event == nil && it.live != nil {
+		return toModelTableEvent(*it.live)
+	}
+	return it.event
 }
 
 type tapKey struct{}
@@ -170,7 +182,7 @@ func (s *sharedRender) next(ctx context.Context, tap *renderTap, it tapItem, res
 			return r, nil
 		}
 	}
-	resp := renderOwn(ctx, tap, respond, it.event)
+	resp := renderOwn(ctx, tap, respond, it.model())
 	if mine {
 		// Errors met while rendering are in resp when the executor's
 		// response handler rendered it (tap.driven); else they are still

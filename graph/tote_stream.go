@@ -3,6 +3,7 @@ package graph
 import (
 	"context"
 	"errors"
+	"sync"
 
 	"github.com/pokertote/pokertote/domain/errs"
 	"github.com/pokertote/pokertote/domain/event"
@@ -95,7 +96,7 @@ func (a *ToteAPI) TableEvents(ctx context.Context, tableID string, afterSeq *int
 				return
 			}
 			select {
-			case out <- it.event:
+			case out <- it.model():
 			case <-ctx.Done():
 				s.ended(ctx, ctx.Err())
 				return
@@ -174,7 +175,7 @@ func (s *tableStream) live1(ctx context.Context, e *tote.TableEvent) error {
 			return err
 		}
 	}
-	s.send(*e)
+	s.send(e)
 	return nil
 }
 
@@ -204,11 +205,11 @@ func (s *tableStream) catchUp(ctx context.Context, upTo int64) error {
 		}
 		return s.snapshot(ctx, cur.View)
 	}
-	for _, e := range evs {
-		if upTo > 0 && e.Seq > upTo {
+	for i := range evs {
+		if upTo > 0 && evs[i].Seq > upTo {
 			return nil
 		}
-		s.send(e)
+		s.send(&evs[i])
 	}
 	return nil
 }
@@ -224,15 +225,31 @@ func (s *tableStream) snapshot(ctx context.Context, v tote.TableView) error {
 	return nil
 }
 
-// send queues e unless it was queued already.
-func (s *tableStream) send(e tote.TableEvent) {
+// send queues e unless it was queued already. e is not converted to the
+// schema's type here: with SharedRender only the subscriber that renders
+// it for its document does that.
+func (s *tableStream) send(e *tote.TableEvent) {
 	if e.Seq <= s.last {
 		return
 	}
-	if m := toModelTableEvent(e); m != nil {
-		s.queue = append(s.queue, tapItem{seq: e.Seq, event: m})
+	if modelled(e.Type) {
+		s.queue = append(s.queue, tapItem{seq: e.Seq, live: e})
 	}
 	s.last = e.Seq
+}
+
+// modelledTypes caches modelled's answers.
+var modelledTypes sync.Map // tote.EventType → bool
+
+// modelled reports whether events of type t have a schema type
+// (toModelTableEvent gives one); those without are not sent.
+func modelled(t tote.EventType) bool {
+	if v, ok := modelledTypes.Load(t); ok {
+		return v.(bool)
+	}
+	ok := toModelTableEvent(tote.TableEvent{Type: t}) != nil
+	modelledTypes.Store(t, ok)
+	return ok
 }
 
 // MyEvents resolves Subscription.myEvents: the viewer's bets accepted and

@@ -8,6 +8,7 @@ import (
 	"log"
 	"net/http"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/99designs/gqlgen/graphql"
@@ -338,6 +339,10 @@ func (c *twsConn) serveShared(ctx context.Context, tap *renderTap, responses gra
 
 var twsBuffers = sync.Pool{New: func() any { return new(bytes.Buffer) }}
 
+// sharedWrites counts the "next" messages written from shared renderings
+// (tests check that the fast path is the one taken).
+var sharedWrites atomic.Int64
+
 // writeNext writes head, the quoted id and nextTail as one message.
 func (c *twsConn) writeNext(head, quotedID []byte) error {
 	buf := twsBuffers.Get().(*bytes.Buffer)
@@ -347,6 +352,7 @@ func (c *twsConn) writeNext(head, quotedID []byte) error {
 	buf.Write(quotedID)
 	buf.WriteString(nextTail)
 	err := c.c.Write(context.Background(), websocket.MessageText, buf.Bytes())
+	sharedWrites.Add(1)
 	if buf.Cap() <= 64<<10 {
 		twsBuffers.Put(buf)
 	}

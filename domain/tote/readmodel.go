@@ -226,6 +226,9 @@ func (m *ReadModel) Subscribe(id int64, buffer int) *event.Sub[*TableEvent] {
 	return m.out.Subscribe(event.TableTopic(id), buffer)
 }
 
+// Subscribers is how many subscriptions to table id's events are open.
+func (m *ReadModel) Subscribers(id int64) int { return m.out.Subscribers(event.TableTopic(id)) }
+
 // follow keeps table id's LiveTable current until ctx ends.
 func (m *ReadModel) follow(ctx context.Context, id int64, p *atomic.Pointer[LiveTable], first chan struct{}) {
 	backoff := 100 * time.Millisecond
