@@ -220,7 +220,29 @@ func renderOwn(ctx context.Context, tap *renderTap, inner graphql.ResponseHandle
 	case <-ctx.Done():
 		return nil
 	}
-	return inner(ctx)
+	if !tap.driven {
+		return inner(ctx)
+	}
+	// Rendering (gqlgen's generated code) runs deep; in a goroutine of its
+	// own, the subscriber's long-lived one keeps a small stack.
+	type result struct {
+		resp  *graphql.Response
+		panic any
+	}
+	ch := make(chan result, 1)
+	go func() {
+		defer func() {
+			if r := recover(); r != nil {
+				ch <- result{panic: r}
+			}
+		}()
+		ch <- result{resp: inner(ctx)}
+	}()
+	r := <-ch
+	if r.panic != nil {
+		panic(r.panic)
+	}
+	return r.resp
 }
 
 // tableEventsDoc is the cache key of a subscription whose only root field

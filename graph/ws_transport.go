@@ -92,7 +92,13 @@ func (t wsTransport) Do(w http.ResponseWriter, r *http.Request, exec graphql.Gra
 	if !conn.init() {
 		return
 	}
-	conn.run()
+	// This goroutine's stack grew serving the request and the handshake;
+	// the connection's reader is a fresh one (a small stack for as long as
+	// the connection lasts) and the handler returns. The hijacked
+	// connection outlives the request, whose context only the handler's
+	// return would have cancelled.
+	conn.ctx = context.WithoutCancel(conn.ctx)
+	go conn.run()
 }
 
 // acceptedConn hands gqlgen's transport a connection accepted already.
@@ -206,11 +212,6 @@ func (c *twsConn) init() bool {
 // run reads messages until the connection ends; then every operation of
 // the connection is cancelled.
 func (c *twsConn) run() {
-	ctx, cancel := context.WithCancel(c.ctx)
-	defer cancel()
-	// The request's (or the viewer's) context ending closes the connection.
-	stop := context.AfterFunc(ctx, func() { c.close(int(websocket.StatusNormalClosure), "terminated") })
-	defer stop()
 	defer c.close(int(websocket.StatusNormalClosure), "terminated")
 	for {
 		start := graphql.Now()
@@ -238,9 +239,11 @@ func (c *twsConn) run() {
 	}
 }
 
-// subscribe starts operation m.ID: a query, mutation or subscription.
+// subscribe starts operation m.ID: a query, mutation or subscription. It
+// is registered at once (a "complete" for it cancels it from now on); the
+// rest (parsing, validation, execution) runs in the operation's own
+// goroutine, which keeps the reader's stack small.
 func (c *twsConn) subscribe(start time.Time, m twsMessage) {
-	ctx := graphql.StartOperationTrace(c.ctx)
 	params := &graphql.RawParams{}
 	dec := json.NewDecoder(bytes.NewReader(m.Payload))
 	dec.UseNumber()
@@ -251,15 +254,35 @@ func (c *twsConn) subscribe(start time.Time, m twsMessage) {
 	}
 	params.ReadTime = graphql.TraceTiming{Start: start, End: graphql.Now()}
 	params.Headers = c.headers
-	rc, errs := c.exec.CreateOperationContext(ctx, params)
+	ctx, cancel := context.WithCancel(graphql.StartOperationTrace(c.ctx))
+	c.mu.Lock()
+	c.active[m.ID] = cancel
+	c.mu.Unlock()
+	go c.serve(ctx, cancel, params, m.ID)
+}
+
+// serve runs one operation and writes its responses.
+func (c *twsConn) serve(ctx context.Context, cancel context.CancelFunc, params *graphql.RawParams, id string) {
+	done := func() {
+		c.mu.Lock()
+		delete(c.active, id)
+		c.mu.Unlock()
+		cancel()
+	}
+	rc, errs := c.operation(ctx, params)
 	if errs != nil {
 		resp := c.exec.DispatchError(graphql.WithOperationContext(ctx, rc), errs)
 		if errcode.GetErrorKind(errs) == errcode.KindProtocol {
-			c.sendError(m.ID, resp.Errors...)
+			c.sendError(id, resp.Errors...)
 		} else {
-			c.sendResponse(m.ID, &graphql.Response{Errors: errs})
+			c.sendResponse(id, &graphql.Response{Errors: errs})
 		}
-		c.complete(m.ID)
+		c.complete(id)
+		done()
+		return
+	}
+	if rc == nil { // the operation could not be prepared: the connection is closed
+		done()
 		return
 	}
 	ctx = graphql.WithOperationContext(ctx, rc)
@@ -270,17 +293,8 @@ func (c *twsConn) subscribe(start time.Time, m twsMessage) {
 			ctx = context.WithValue(ctx, tapKey{}, tap)
 		}
 	}
-	ctx, cancel := context.WithCancel(ctx)
-	c.mu.Lock()
-	c.active[m.ID] = cancel
-	c.mu.Unlock()
-	go c.serve(ctx, cancel, rc, m.ID, tap)
-}
-
-// serve runs one operation and writes its responses.
-func (c *twsConn) serve(ctx context.Context, cancel context.CancelFunc, rc *graphql.OperationContext, id string, tap *renderTap) {
-	defer func() {
-		if r := recover(); r != nil {
+	finish := func(r any) {
+		if r != nil {
 			err := rc.Recover(ctx, r)
 			var gqlerr *gqlerror.Error
 			if !errors.As(err, &gqlerr) {
@@ -291,17 +305,30 @@ func (c *twsConn) serve(ctx context.Context, cancel context.CancelFunc, rc *grap
 			}
 			c.sendError(id, gqlerr)
 		}
-		if c.ctx.Err() == nil {
+		if !c.isClosed() { // a closed connection is not told
 			c.complete(id)
 		}
-		c.mu.Lock()
-		delete(c.active, id)
-		c.mu.Unlock()
-		cancel()
+		done()
+	}
+	handedOff := false
+	defer func() {
+		if r := recover(); r != nil || !handedOff {
+			finish(r)
+		}
 	}()
 	responses, ctx := c.exec.DispatchOperation(ctx, rc)
 	if tap != nil && tap.pull != nil {
-		c.serveShared(ctx, tap, responses, id)
+		// Preparing the operation, the resolver and the first item (a
+		// snapshot, or a replay from the store) grew this goroutine's
+		// stack; the stream runs in a fresh one, small for its lifetime.
+		it, ok := tap.pull(ctx)
+		handedOff = true
+		go func() {
+			defer func() { finish(recover()) }()
+			if ok {
+				c.serveShared(ctx, tap, responses, id, it)
+			}
+		}()
 		return
 	}
 	for {
@@ -313,16 +340,32 @@ func (c *twsConn) serve(ctx context.Context, cancel context.CancelFunc, rc *grap
 	}
 }
 
+func (c *twsConn) isClosed() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.closed
+}
+
+// operation parses and validates params. A panic there (which would have
+// ended the reader, and the connection, in gqlgen's transport) closes the
+// connection and returns neither.
+func (c *twsConn) operation(ctx context.Context, params *graphql.RawParams) (rc *graphql.OperationContext, errs gqlerror.List) {
+	defer func() {
+		if r := recover(); r != nil {
+			log.Printf("graphql-transport-ws: panic preparing an operation: %v", r)
+			rc, errs = nil, nil
+			_ = c.c.CloseNow()
+		}
+	}()
+	return c.exec.CreateOperationContext(ctx, params)
+}
+
 // serveShared writes a tableEvents stream: each event's shared "next"
 // message with id spliced in, or this subscriber's own response when the
 // event could not be shared.
-func (c *twsConn) serveShared(ctx context.Context, tap *renderTap, responses graphql.ResponseHandler, id string) {
+func (c *twsConn) serveShared(ctx context.Context, tap *renderTap, responses graphql.ResponseHandler, id string, it tapItem) {
 	quoted := appendJSONString(nil, id)
 	for {
-		it, ok := tap.pull(ctx)
-		if !ok {
-			return
-		}
 		r, own := c.t.render.next(ctx, tap, it, responses)
 		switch {
 		case r != nil:
@@ -333,6 +376,10 @@ func (c *twsConn) serveShared(ctx context.Context, tap *renderTap, responses gra
 			c.sendResponse(id, own)
 		default:
 			return // ctx ended
+		}
+		var ok bool
+		if it, ok = tap.pull(ctx); !ok {
+			return
 		}
 	}
 }
