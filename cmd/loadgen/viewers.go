@@ -47,6 +47,11 @@ type viewerResult struct {
 	Bytes     int64
 	// Delays counts delivered events by delay in 100 µs buckets.
 	Delays map[int]int64
+	// Spread counts delivered events, in 100 µs buckets, by the time
+	// from this process's first receipt of the same seq: the fan-out
+	// alone, without what happened before the first byte left (for the
+	// server: the dealer's commit, the broker, the read model).
+	Spread map[int]int64
 }
 
 type viewerFlags struct {
@@ -189,6 +194,7 @@ func viewersParent(ctx context.Context, f viewerFlags) error {
 	}
 	var total viewerResult
 	total.Delays = map[int]int64{}
+	total.Spread = map[int]int64{}
 	for _, k := range kids {
 		if !k.lines.Scan() {
 			return errors.New("a client process ended without a result")
@@ -205,6 +211,9 @@ func viewersParent(ctx context.Context, f viewerFlags) error {
 		for b, n := range r.Delays {
 			total.Delays[b] += n
 		}
+		for b, n := range r.Spread {
+			total.Spread[b] += n
+		}
 	}
 	window := time.Since(start)
 	cpu1, _ := cpuTicks(f.pid)
@@ -214,6 +223,7 @@ func viewersParent(ctx context.Context, f viewerFlags) error {
 		"events_per_s": float64(total.Messages) / float64(max(connected, 1)) / window.Seconds(),
 		"avg_bytes":    float64(total.Bytes) / float64(max(total.Messages, 1)),
 		"p50_ms":       percentile(total.Delays, 0.50), "p99_ms": percentile(total.Delays, 0.99), "max_ms": percentile(total.Delays, 1),
+		"spread_p50_ms": percentile(total.Spread, 0.50), "spread_p99_ms": percentile(total.Spread, 0.99),
 	}
 	if f.pid != 0 {
 		report["rss_before_kb"], report["rss_after_kb"] = rssBefore, rssAfter
@@ -292,7 +302,7 @@ func viewersChild(ctx context.Context, f viewerFlags) error {
 	dialer := &net.Dialer{LocalAddr: &net.TCPAddr{IP: src}, Timeout: 10 * time.Second}
 	client := &http.Client{Transport: &http.Transport{DialContext: dialer.DialContext}}
 	var measuring atomic.Bool
-	res := &childStats{delays: map[int]int64{}}
+	res := &childStats{delays: map[int]int64{}, spread: map[int]int64{}, first: map[int64]time.Time{}}
 	var wg sync.WaitGroup
 	var connected, failed atomic.Int64
 	ctx, cancel := context.WithCancel(ctx)
@@ -335,7 +345,7 @@ func viewersChild(ctx context.Context, f viewerFlags) error {
 	measuring.Store(false)
 	res.mu.Lock()
 	out := viewerResult{Connected: int(connected.Load()), Failed: int(failed.Load()), Dropped: int(res.dropped),
-		Messages: res.messages, Bytes: res.bytes, Delays: res.delays}
+		Messages: res.messages, Bytes: res.bytes, Delays: res.delays, Spread: res.spread}
 	b, _ = json.Marshal(out)
 	res.mu.Unlock()
 	fmt.Println(string(b))
@@ -350,6 +360,8 @@ type childStats struct {
 	bytes    int64
 	dropped  int64
 	delays   map[int]int64
+	spread   map[int]int64
+	first    map[int64]time.Time // first receipt by seq
 }
 
 type viewerConn struct{ c *websocket.Conn }
@@ -377,7 +389,7 @@ func dialViewer(ctx context.Context, client *http.Client, f viewerFlags) (*viewe
 	return &viewerConn{c: c}, nil
 }
 
-var atKey = []byte(`"at":"`)
+var atKey, seqKey = []byte(`"at":"`), []byte(`"seq":`)
 
 // read receives until ctx ends, recording each event's delay while
 // measuring. A stream that ends before ctx counts as dropped.
@@ -420,11 +432,27 @@ func (v *viewerConn) read(ctx context.Context, measuring *atomic.Bool, st *child
 		if err != nil {
 			continue
 		}
+		seq := int64(-1)
+		if k := bytes.Index(msg, seqKey); k >= 0 {
+			rest := msg[k+len(seqKey):]
+			end := bytes.IndexAny(rest, ",}")
+			if n, err := strconv.ParseInt(string(rest[:max(end, 0)]), 10, 64); err == nil {
+				seq = n
+			}
+		}
 		bucket := int(now.Sub(at) / (100 * time.Microsecond))
 		st.mu.Lock()
 		st.messages++
 		st.bytes += int64(len(msg))
 		st.delays[bucket]++
+		if seq >= 0 {
+			f, ok := st.first[seq]
+			if !ok || now.Before(f) {
+				f = now
+				st.first[seq] = now
+			}
+			st.spread[int(now.Sub(f)/(100*time.Microsecond))]++
+		}
 		st.mu.Unlock()
 	}
 }
