@@ -59,37 +59,29 @@ type HandlerOptions struct {
 // SSE for subscriptions, with a query cache, automatic persisted queries,
 // a complexity limit and a parser token limit.
 func NewHandler(es graphql.ExecutableSchema, o HandlerOptions) *handler.Server {
+	return newHandler(es, o, nil)
+}
+
+// newHandler is NewHandler with ws, when not nil, as the WebSocket
+// transport (tests compare wsTransport with gqlgen's).
+func newHandler(es graphql.ExecutableSchema, o HandlerOptions, ws graphql.Transport) *handler.Server {
 	shared := &sharedRender{ExecutableSchema: es, cache: newRenderCache()}
 	srv := handler.New(shared)
 	srv.AddTransport(transport.SSE{KeepAlivePingInterval: 15 * time.Second})
-	initFunc := func(ctx context.Context, p transport.InitPayload) (context.Context, *transport.InitPayload, error) {
-		token := p.GetString("authToken")
-		if token == "" {
-			token = strings.TrimPrefix(p.Authorization(), "Bearer ")
+	if ws == nil {
+		// graphql-transport-ws is served by wsTransport (shared table-event
+		// messages written straight to the socket); the legacy graphql-ws
+		// by gqlgen's transport over the same accepted connection.
+		ws = wsTransport{
+			accept:      websocket.AcceptOptions{OriginPatterns: originPatterns(o.AllowedOrigins)},
+			initFunc:    o.initFunc,
+			initTimeout: wsInitTimeout,
+			readLimit:   readLimit(o.MaxMessage),
+			render:      shared,
+			legacy:      gqlgenWebsocket(o),
 		}
-		if token == "" || o.Authenticate == nil {
-			return ctx, &p, nil
-		}
-		ctx, err := o.Authenticate(ctx, token)
-		return ctx, &p, err
 	}
-	accept := websocket.AcceptOptions{OriginPatterns: originPatterns(o.AllowedOrigins)}
-	// graphql-transport-ws is served by wsTransport (shared table-event
-	// messages written straight to the socket); the legacy graphql-ws by
-	// gqlgen's transport over the same accepted connection.
-	srv.AddTransport(wsTransport{
-		accept:      accept,
-		initFunc:    initFunc,
-		initTimeout: 10 * time.Second,
-		readLimit:   readLimit(o.MaxMessage),
-		render:      shared,
-		legacy: transport.Websocket{
-			KeepAlivePingInterval: 15 * time.Second,
-			InitTimeout:           10 * time.Second,
-			PayloadReadLimit:      &o.MaxMessage,
-			InitFunc:              initFunc,
-		},
-	})
+	srv.AddTransport(ws)
 	srv.AddTransport(transport.Options{})
 	srv.AddTransport(transport.GET{})
 	srv.AddTransport(transport.POST{})
@@ -120,6 +112,33 @@ func NewHandler(es graphql.ExecutableSchema, o HandlerOptions) *handler.Server {
 	srv.SetErrorPresenter(ErrorPresenter(o.Log))
 	srv.SetRecoverFunc(RecoverFunc(o.Log))
 	return srv
+}
+
+const wsInitTimeout = 10 * time.Second
+
+// gqlgenWebsocket is gqlgen's WebSocket transport as configured here.
+func gqlgenWebsocket(o HandlerOptions) transport.Websocket {
+	return transport.Websocket{
+		KeepAlivePingInterval: 15 * time.Second,
+		InitTimeout:           wsInitTimeout,
+		PayloadReadLimit:      &o.MaxMessage,
+		InitFunc:              o.initFunc,
+	}
+}
+
+// initFunc authenticates a WebSocket's connection_init: its authToken, or
+// its Authorization ("Bearer x"); none leaves the connection anonymous.
+// The ack echoes the payload (as it always has).
+func (o HandlerOptions) initFunc(ctx context.Context, p transport.InitPayload) (context.Context, *transport.InitPayload, error) {
+	token := p.GetString("authToken")
+	if token == "" {
+		token = strings.TrimPrefix(p.Authorization(), "Bearer ")
+	}
+	if token == "" || o.Authenticate == nil {
+		return ctx, &p, nil
+	}
+	ctx, err := o.Authenticate(ctx, token)
+	return ctx, &p, err
 }
 
 // readLimit is the WebSocket read limit gqlgen's transport applies for a
