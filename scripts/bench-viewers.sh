@@ -48,17 +48,20 @@ echo "== table list vs {__typename}: $CONNS connections, $LOBBY each"
 echo "== $N viewers of the server's biggest table for $DURATION ($PROCS client processes)"
 "$work/loadgen" viewers -url "ws://127.0.0.1:$PORT/query" -n "$N" -procs "$PROCS" -pid "$server" -duration "$DURATION" | tee "$work/server.json"
 
-# The reference sends what the server sent: its events per second and size.
-read -r interval size < <(python3 -c '
+# The reference sends what the server sent: its events per second and size,
+# in bursts of the same mean size (the server commits several events at
+# once, stamped with one at).
+read -r interval size burst < <(python3 -c '
 import json,sys
 s=json.load(open(sys.argv[1]))
 rate=max(s.get("events_per_s",5),0.5)
-print("%dms %d" % (1000/rate, s.get("avg_bytes",600)))' "$work/server.json")
-"$work/loadgen" refcast -addr "127.0.0.1:$REFPORT" -interval "$interval" -size "$size" &
+burst=max(int(round(s.get("events_per_burst",1))),1)
+print("%dms %d %d" % (1000*burst/rate, s.get("avg_bytes",600), burst))' "$work/server.json")
+"$work/loadgen" refcast -addr "127.0.0.1:$REFPORT" -interval "$interval" -size "$size" -burst "$burst" &
 ref=$!
 pids+=("$ref")
 sleep 0.5
-echo "== $N viewers of the reference broadcaster (an event every $interval, $size bytes)"
+echo "== $N viewers of the reference broadcaster ($burst events every $interval, $size bytes)"
 "$work/loadgen" viewers -url "ws://127.0.0.1:$REFPORT/query" -table 1 -n "$N" -procs "$PROCS" -pid "$ref" -duration "$DURATION" | tee "$work/ref.json"
 
 echo "== ratios (shared 2-core machine: the client harness and other work run beside both)"

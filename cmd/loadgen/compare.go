@@ -55,7 +55,8 @@ func runCompare(_ context.Context, args []string) error {
 	fmt.Printf("fan-out spread p99:  server %7.1f ms  reference %7.1f ms  ratio %s (first receipt of a seq to each receipt)\n", s["spread_p99_ms"], r["spread_p99_ms"], ratio(s["spread_p99_ms"], r["spread_p99_ms"]))
 	fmt.Printf("memory/connection:   server %7.1f KB  reference %7.1f KB  ratio %s (goal <= 1.2x)\n", s["kb_per_conn"], r["kb_per_conn"], ratio(s["kb_per_conn"], r["kb_per_conn"]))
 	fmt.Printf("CPU per message:     server %7.1f µs  reference %7.1f µs  ratio %s\n", s["cpu_us_per_msg"], r["cpu_us_per_msg"], ratio(s["cpu_us_per_msg"], r["cpu_us_per_msg"]))
-	fmt.Printf("events/s per viewer: server %.2f, reference %.2f; bytes/message: server %.0f, reference %.0f\n", s["events_per_s"], r["events_per_s"], s["avg_bytes"], r["avg_bytes"])
+	fmt.Printf("events/s per viewer: server %.2f, reference %.2f; bytes/message: server %.0f, reference %.0f; events per burst: server %.2f, reference %.2f\n",
+		s["events_per_s"], r["events_per_s"], s["avg_bytes"], r["avg_bytes"], s["events_per_burst"], r["events_per_burst"])
 	if l["req_per_s"] > 0 {
 		fmt.Printf("table list:          %8.0f req/s  {__typename} %8.0f req/s  ratio %s (goal >= 0.4x)\n", l["req_per_s"], t["req_per_s"], ratio(l["req_per_s"], t["req_per_s"]))
 	}

@@ -31,6 +31,7 @@ func runRefcast(ctx context.Context, args []string) error {
 	interval := fs.Duration("interval", 200*time.Millisecond, "time between events")
 	size := fs.Int("size", 600, "approximate bytes per message")
 	queue := fs.Int("queue", 256, "messages queued per subscriber before it is dropped")
+	burst := fs.Int("burst", 1, "events sent back to back every interval, sharing one at (the server commits several events at once)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -43,7 +44,7 @@ func runRefcast(ctx context.Context, args []string) error {
 	}
 	b := &broadcaster{subs: map[*refSub]struct{}{}, queue: *queue}
 	srv := &http.Server{Addr: *addr, Handler: http.HandlerFunc(b.serve), ReadHeaderTimeout: 10 * time.Second}
-	go b.run(ctx, *interval, *size)
+	go b.run(ctx, *interval, *size, max(*burst, 1))
 	go func() {
 		<-ctx.Done()
 		_ = srv.Close()
@@ -116,40 +117,50 @@ func (b *broadcaster) serve(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// run broadcasts one event per interval, encoded once per subscription id.
-func (b *broadcaster) run(ctx context.Context, interval time.Duration, size int) {
+// run broadcasts burst events per interval, each encoded once per
+// subscription id.
+func (b *broadcaster) run(ctx context.Context, interval time.Duration, size, burst int) {
 	t := time.NewTicker(interval)
 	defer t.Stop()
 	pad := strings.Repeat("x", max(size-220, 0))
-	for seq := int64(1); ; seq++ {
+	seq := int64(0)
+	for {
 		select {
 		case <-ctx.Done():
 			return
 		case <-t.C:
 		}
-		ev := fmt.Sprintf(`{"data":{"tableEvents":{"__typename":"CardsDealt","seq":%d,"at":%q,"drawId":"1","street":"FLOP","cards":["Ah","Kd","7c"],"pad":%q}}}`,
-			seq, time.Now().UTC().Format(time.RFC3339Nano), pad)
-		byID := map[string][]byte{}
-		var slow []*refSub
-		b.mu.Lock()
-		for s := range b.subs {
-			msg, ok := byID[s.id]
-			if !ok {
-				var buf bytes.Buffer
-				fmt.Fprintf(&buf, `{"id":%q,"type":"next","payload":%s}`, s.id, ev)
-				msg = buf.Bytes()
-				byID[s.id] = msg
-			}
-			select {
-			case s.q <- msg:
-			default:
-				slow = append(slow, s)
-			}
+		at := time.Now().UTC().Format(time.RFC3339Nano)
+		for range burst {
+			seq++
+			b.send(fmt.Sprintf(`{"data":{"tableEvents":{"__typename":"CardsDealt","seq":%d,"at":%q,"drawId":"1","street":"FLOP","cards":["Ah","Kd","7c"],"pad":%q}}}`,
+				seq, at, pad))
 		}
-		for _, s := range slow {
-			delete(b.subs, s)
-			close(s.q)
-		}
-		b.mu.Unlock()
 	}
+}
+
+// send queues ev to every subscriber, dropping those whose queue is full.
+func (b *broadcaster) send(ev string) {
+	byID := map[string][]byte{}
+	var slow []*refSub
+	b.mu.Lock()
+	for s := range b.subs {
+		msg, ok := byID[s.id]
+		if !ok {
+			var buf bytes.Buffer
+			fmt.Fprintf(&buf, `{"id":%q,"type":"next","payload":%s}`, s.id, ev)
+			msg = buf.Bytes()
+			byID[s.id] = msg
+		}
+		select {
+		case s.q <- msg:
+		default:
+			slow = append(slow, s)
+		}
+	}
+	for _, s := range slow {
+		delete(b.subs, s)
+		close(s.q)
+	}
+	b.mu.Unlock()
 }

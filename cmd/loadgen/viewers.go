@@ -52,6 +52,10 @@ type viewerResult struct {
 	// alone, without what happened before the first byte left (for the
 	// server: the dealer's commit, the broker, the read model).
 	Spread map[int]int64
+	// Seqs and Ats count the distinct seqs measured and their distinct
+	// "at"s: events committed together share one at and go out as a
+	// burst (refcast -burst sends the same pattern).
+	Seqs, Ats int
 }
 
 type viewerFlags struct {
@@ -214,6 +218,9 @@ func viewersParent(ctx context.Context, f viewerFlags) error {
 		for b, n := range r.Spread {
 			total.Spread[b] += n
 		}
+		if r.Seqs > total.Seqs { // every process sees every event
+			total.Seqs, total.Ats = r.Seqs, r.Ats
+		}
 	}
 	window := time.Since(start)
 	cpu1, _ := cpuTicks(f.pid)
@@ -224,6 +231,7 @@ func viewersParent(ctx context.Context, f viewerFlags) error {
 		"avg_bytes":    float64(total.Bytes) / float64(max(total.Messages, 1)),
 		"p50_ms":       percentile(total.Delays, 0.50), "p99_ms": percentile(total.Delays, 0.99), "max_ms": percentile(total.Delays, 1),
 		"spread_p50_ms": percentile(total.Spread, 0.50), "spread_p99_ms": percentile(total.Spread, 0.99),
+		"events_per_burst": float64(total.Seqs) / float64(max(total.Ats, 1)),
 	}
 	if f.pid != 0 {
 		report["rss_before_kb"], report["rss_after_kb"] = rssBefore, rssAfter
@@ -302,7 +310,7 @@ func viewersChild(ctx context.Context, f viewerFlags) error {
 	dialer := &net.Dialer{LocalAddr: &net.TCPAddr{IP: src}, Timeout: 10 * time.Second}
 	client := &http.Client{Transport: &http.Transport{DialContext: dialer.DialContext}}
 	var measuring atomic.Bool
-	res := &childStats{delays: map[int]int64{}, spread: map[int]int64{}, first: map[int64]time.Time{}}
+	res := &childStats{delays: map[int]int64{}, spread: map[int]int64{}, first: map[int64]time.Time{}, ats: map[string]bool{}}
 	var wg sync.WaitGroup
 	var connected, failed atomic.Int64
 	ctx, cancel := context.WithCancel(ctx)
@@ -345,7 +353,7 @@ func viewersChild(ctx context.Context, f viewerFlags) error {
 	measuring.Store(false)
 	res.mu.Lock()
 	out := viewerResult{Connected: int(connected.Load()), Failed: int(failed.Load()), Dropped: int(res.dropped),
-		Messages: res.messages, Bytes: res.bytes, Delays: res.delays, Spread: res.spread}
+		Messages: res.messages, Bytes: res.bytes, Delays: res.delays, Spread: res.spread, Seqs: len(res.first), Ats: len(res.ats)}
 	b, _ = json.Marshal(out)
 	res.mu.Unlock()
 	fmt.Println(string(b))
@@ -362,6 +370,7 @@ type childStats struct {
 	delays   map[int]int64
 	spread   map[int]int64
 	first    map[int64]time.Time // first receipt by seq
+	ats      map[string]bool     // distinct at values
 }
 
 type viewerConn struct{ c *websocket.Conn }
@@ -450,6 +459,7 @@ func (v *viewerConn) read(ctx context.Context, measuring *atomic.Bool, st *child
 			if !ok || now.Before(f) {
 				f = now
 				st.first[seq] = now
+				st.ats[string(rest[:j])] = true
 			}
 			st.spread[int(now.Sub(f)/(100*time.Microsecond))]++
 		}
