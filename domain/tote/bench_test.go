@@ -6,6 +6,7 @@ import (
 
 	"github.com/pokertote/pokertote/domain/cards"
 	"github.com/pokertote/pokertote/domain/money"
+	"github.com/pokertote/pokertote/domain/parimutuel"
 	"github.com/pokertote/pokertote/domain/tote"
 	"github.com/pokertote/pokertote/domain/tote/totetest"
 )
@@ -35,7 +36,7 @@ func BenchmarkDrawInMemory(b *testing.B) {
 	for b.Loop() {
 		d := h.RunUntil(h.Dealer, "PRE_DEAL", totetest.InPhase(tote.PhasePreDeal))
 		for i := range 30 {
-			h.MustBet(1, d, tote.MarketWin, []string{"1", "2", "3", "4", "5", "6"}[i%6], 100*money.KZT)
+			h.MustBet(1, d, parimutuel.MarketWin, []string{"1", "2", "3", "4", "5", "6"}[i%6], 100*money.KZT)
 		}
 		h.RunUntil(h.Dealer, "SETTLED", func(x tote.Draw) bool { return x.ID == d.ID && x.Phase == tote.PhaseSettled })
 	}

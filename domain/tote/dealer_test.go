@@ -11,6 +11,7 @@ import (
 	"github.com/pokertote/pokertote/domain/cards"
 	"github.com/pokertote/pokertote/domain/ledger"
 	"github.com/pokertote/pokertote/domain/money"
+	"github.com/pokertote/pokertote/domain/parimutuel"
 	"github.com/pokertote/pokertote/domain/tote"
 	"github.com/pokertote/pokertote/domain/tote/totetest"
 )
@@ -80,7 +81,7 @@ func TestPoolUpdatesCoalesce(t *testing.T) {
 	}
 	for tick := range 8 {
 		for i := range 10 {
-			h.MustBet(1, d, tote.MarketWin, fmt.Sprint(1+(tick+i)%6), 100*money.KZT)
+			h.MustBet(1, d, parimutuel.MarketWin, fmt.Sprint(1+(tick+i)%6), 100*money.KZT)
 		}
 		h.Clock.Advance(250 * time.Millisecond)
 		h.Dealer.Tick(h.Ctx)
@@ -129,7 +130,7 @@ func TestDealerFailureVoids(t *testing.T) {
 	h.Deposit(1, 1000*money.KZT)
 	broken := tote.NewDealer(h.Svc, h.Env.Leases, failingOdds{}, tote.DealerConfig{TableID: h.Table.ID, Owner: "A", LeaseTTL: 3 * time.Second})
 	d := h.RunUntil(broken, "PRE_DEAL", totetest.InPhase(tote.PhasePreDeal))
-	h.MustBet(1, d, tote.MarketWin, "1", 300*money.KZT)
+	h.MustBet(1, d, parimutuel.MarketWin, "1", 300*money.KZT)
 	v := h.RunUntil(broken, "VOID", totetest.InPhase(tote.PhaseVoid))
 	if !strings.Contains(v.VoidReason, "odds engine down") {
 		t.Errorf("void reason %q", v.VoidReason)

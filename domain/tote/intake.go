@@ -37,6 +37,7 @@ import (
 	"github.com/pokertote/pokertote/domain/event"
 	"github.com/pokertote/pokertote/domain/ledger"
 	"github.com/pokertote/pokertote/domain/money"
+	"github.com/pokertote/pokertote/domain/parimutuel"
 )
 
 // Intake limits.
@@ -58,7 +59,7 @@ type betJob struct {
 	// values (not its cancellation), see placeBatch.
 	ctx  context.Context
 	req  PlaceBetRequest
-	sel  Selection
+	sel  parimutuel.Selection
 	done chan struct{}
 	// gated is closed once the stake gate has answered (gateErr): the
 	// request asks the gate while its bet already waits in the queue (for
@@ -262,7 +263,7 @@ func (s *Service) placeBatchInTx(ctx context.Context, tx Tx, jobs []*betJob) err
 
 // checkBet is PlaceBet's check of one request against the locked draw
 // and its table.
-func checkBet(d Draw, t Table, r PlaceBetRequest, sel Selection, now time.Time) error {
+func checkBet(d Draw, t Table, r PlaceBetRequest, sel parimutuel.Selection, now time.Time) error {
 	if err := checkBettable(d, sel, now); err != nil {
 		return err
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/pokertote/pokertote/domain/errs"
 	"github.com/pokertote/pokertote/domain/ledger"
 	"github.com/pokertote/pokertote/domain/money"
+	"github.com/pokertote/pokertote/domain/parimutuel"
 )
 
 // MemStore is an in-memory Store and LeaseStore over a ledger.MemStore: the
@@ -226,16 +227,16 @@ func (s *MemStore) drawBetsLocked(drawID int64) []Bet {
 }
 
 // PoolTotals implements Store.
-func (s *MemStore) PoolTotals(_ context.Context, drawID int64, round Round) ([]SelectionTotal, error) {
+func (s *MemStore) PoolTotals(_ context.Context, drawID int64, round parimutuel.Round) ([]SelectionTotal, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.poolTotalsLocked(drawID, round), nil
 }
 
-func (s *MemStore) poolTotalsLocked(drawID int64, round Round) []SelectionTotal {
+func (s *MemStore) poolTotalsLocked(drawID int64, round parimutuel.Round) []SelectionTotal {
 	type key struct {
-		r   Round
-		sel Selection
+		r   parimutuel.Round
+		sel parimutuel.Selection
 	}
 	idx := map[key]int{}
 	var out []SelectionTotal

@@ -7,6 +7,7 @@ import (
 	"github.com/pokertote/pokertote/domain/errs"
 	"github.com/pokertote/pokertote/domain/ledger"
 	"github.com/pokertote/pokertote/domain/money"
+	"github.com/pokertote/pokertote/domain/parimutuel"
 )
 
 // CheckLease implements Tx.
@@ -170,7 +171,7 @@ func (tx *memTx) DrawBets(_ context.Context, drawID int64) ([]Bet, error) {
 }
 
 // RoundBetIDs implements Tx.
-func (tx *memTx) RoundBetIDs(_ context.Context, drawID int64, round Round) ([]int64, error) {
+func (tx *memTx) RoundBetIDs(_ context.Context, drawID int64, round parimutuel.Round) ([]int64, error) {
 	var ids []int64
 	for _, b := range tx.s.drawBetsLocked(drawID) {
 		if b.Round == round {
@@ -181,7 +182,7 @@ func (tx *memTx) RoundBetIDs(_ context.Context, drawID int64, round Round) ([]in
 }
 
 // PoolTotals implements Tx.
-func (tx *memTx) PoolTotals(_ context.Context, drawID int64, round Round) ([]SelectionTotal, error) {
+func (tx *memTx) PoolTotals(_ context.Context, drawID int64, round parimutuel.Round) ([]SelectionTotal, error) {
 	return tx.s.poolTotalsLocked(drawID, round), nil
 }
 

@@ -8,17 +8,18 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"github.com/pokertote/pokertote/domain/beacon"
 	"slices"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/pokertote/pokertote/domain/beacon"
 	"github.com/pokertote/pokertote/domain/cards"
 	"github.com/pokertote/pokertote/domain/errs"
 	"github.com/pokertote/pokertote/domain/ledger"
 	"github.com/pokertote/pokertote/domain/money"
+	"github.com/pokertote/pokertote/domain/parimutuel"
 	"github.com/pokertote/pokertote/domain/tote"
 )
 
@@ -109,7 +110,7 @@ func (SimpleOdds) PreDeal(_ context.Context, n int) (tote.LiveOdds, error) {
 func (SimpleOdds) Live(_ context.Context, pockets [][2]cards.Card, board []cards.Card) (tote.LiveOdds, error) {
 	o := tote.LiveOdds{Exact: true}
 	if len(board) >= 3 {
-		o.Leaders = tote.Leaders(pockets, board)
+		o.Leaders = parimutuel.Leaders(pockets, board)
 	}
 	return o, nil
 }
@@ -283,13 +284,13 @@ func InPhase(p tote.Phase) func(d tote.Draw) bool {
 }
 
 // Bet places a bet with a fresh key.
-func (h *Harness) Bet(user int64, d tote.Draw, m tote.Market, sel string, stake money.Amount) (tote.Bet, error) {
+func (h *Harness) Bet(user int64, d tote.Draw, m parimutuel.Market, sel string, stake money.Amount) (tote.Bet, error) {
 	return h.Svc.PlaceBet(h.Ctx, tote.PlaceBetRequest{UserID: user, DrawID: d.ID, Market: m, Selection: sel, Stake: stake,
 		IdempotencyKey: fmt.Sprintf("k%d-%s-%s-%d", user, m, sel, time.Now().UnixNano())})
 }
 
 // MustBet places a bet that must be accepted.
-func (h *Harness) MustBet(user int64, d tote.Draw, m tote.Market, sel string, stake money.Amount) tote.Bet {
+func (h *Harness) MustBet(user int64, d tote.Draw, m parimutuel.Market, sel string, stake money.Amount) tote.Bet {
 	h.T.Helper()
 	b, err := h.Bet(user, d, m, sel, stake)
 	if err != nil {
