@@ -38,7 +38,7 @@ type streamWorld struct {
 
 func newStreamWorld(t *testing.T) *streamWorld {
 	led := ledger.NewMemStore(nil)
-	store := tote.NewMemStore(led)
+	store := totetest.NewMemStore(led)
 	h := totetest.NewHarness(t, totetest.Env{Store: store, Leases: store, Ledger: led}, 2)
 	hub := event.NewHub()
 	t.Cleanup(hub.Close)

@@ -20,7 +20,7 @@ import (
 // its published result.
 func settledResult(t *testing.T) tote.DrawResult {
 	led := ledger.NewMemStore(nil)
-	store := tote.NewMemStore(led)
+	store := totetest.NewMemStore(led)
 	h := totetest.NewHarness(t, totetest.Env{Store: store, Leases: store, Ledger: led}, 4)
 	h.Deposit(1, 10_000*money.KZT)
 	d := h.RunUntil(h.Dealer, "PRE_DEAL", totetest.InPhase(tote.PhasePreDeal))

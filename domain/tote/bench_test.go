@@ -30,7 +30,7 @@ func BenchmarkExactOddsPocket10(b *testing.B) {
 // each through the dealer on the in-memory store: the cost of the state
 // machine and settlement without a database.
 func BenchmarkDrawInMemory(b *testing.B) {
-	h := totetest.NewHarness(b, newMemEnv(nil), 6)
+	h := totetest.NewHarness(b, totetest.MemEnv(nil), 6)
 	h.Deposit(1, 1_000_000_000*money.KZT)
 	b.ReportAllocs()
 	for b.Loop() {

@@ -108,3 +108,10 @@ type SelectionTotal struct {
 	Stake     money.Amount
 	Bets      int
 }
+
+// betKey identifies a bet by its player and idempotency key, which are
+// unique together.
+type betKey struct {
+	user int64
+	key  string
+}

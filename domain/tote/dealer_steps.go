@@ -225,7 +225,7 @@ func (d *Dealer) dealCards(ctx context.Context, act action) error {
 		if err != nil {
 			return err
 		}
-		next.Beacons = next.Beacons.clone()
+		next.Beacons = next.Beacons.Clone()
 		next.Beacons.Signatures[s-1] = b.Signature
 	}
 	deal, ok := next.Deal()

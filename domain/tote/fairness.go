@@ -29,8 +29,8 @@ type DrawBeacons struct {
 	Signatures [4]string    `json:"signatures"`
 }
 
-// clone returns a copy that shares nothing with b.
-func (b *DrawBeacons) clone() *DrawBeacons {
+// Clone returns a copy that shares nothing with b (nil stays nil).
+func (b *DrawBeacons) Clone() *DrawBeacons {
 	if b == nil {
 		return nil
 	}

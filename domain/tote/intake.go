@@ -217,14 +217,14 @@ func (s *Service) placeBatchInTx(ctx context.Context, tx Tx, jobs []*betJob) err
 	}
 	var staked []*betJob
 	var transfers []ledger.Transfer
-	first := map[memBetKey]*betJob{} // who took a key in this batch
+	first := map[betKey]*betJob{} // who took a key in this batch
 	var dups []*betJob
 	for i, j := range live {
 		if j.err = insErrs[i]; j.err != nil {
 			dups = append(dups, j)
 			continue
 		}
-		first[memBetKey{j.req.UserID, j.req.IdempotencyKey}] = j
+		first[betKey{j.req.UserID, j.req.IdempotencyKey}] = j
 		b := stored[i]
 		j.bet = b
 		staked = append(staked, j)
@@ -251,7 +251,7 @@ func (s *Service) placeBatchInTx(ctx context.Context, tx Tx, jobs []*betJob) err
 	// A request repeating the key of a bet of this batch whose stake then
 	// failed gets that failure, as it would have after waiting for it.
 	for _, j := range dups {
-		if f := first[memBetKey{j.req.UserID, j.req.IdempotencyKey}]; f != nil && f.err != nil {
+		if f := first[betKey{j.req.UserID, j.req.IdempotencyKey}]; f != nil && f.err != nil {
 			j.err = f.err
 		}
 	}

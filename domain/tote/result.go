@@ -161,7 +161,7 @@ func (r *DrawResult) fillCards(d *Draw) {
 	if d.PublicSeed != nil {
 		r.PublicSeed = hex.EncodeToString(d.PublicSeed)
 	}
-	r.Beacons = d.Beacons.clone()
+	r.Beacons = d.Beacons.Clone()
 	if len(d.Board) == 5 && len(d.Pockets) == d.Positions {
 		r.Hands = handViews(d.Pockets, d.Board, r.Winners)
 	}

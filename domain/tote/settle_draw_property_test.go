@@ -31,7 +31,7 @@ func randomSelection(t *rapid.T, m parimutuel.Market, n int) string {
 func TestDrawConservesMoney(t *testing.T) {
 	rapid.Check(t, func(rt *rapid.T) {
 		n := rapid.IntRange(2, 10).Draw(rt, "positions")
-		h := totetest.NewHarness(rt, newMemEnv(t), n)
+		h := totetest.NewHarness(rt, totetest.MemEnv(t), n)
 		users := rapid.IntRange(1, 5).Draw(rt, "users")
 		for u := 1; u <= users; u++ {
 			h.Deposit(int64(u), 1_000_000*money.KZT)

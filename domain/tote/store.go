@@ -175,7 +175,7 @@ type Auditor interface {
 }
 
 // Clock is the time source of the dealer and the services: the real clock
-// in production, a FakeClock in tests.
+// in production, a clocktest.Clock in tests.
 type Clock interface {
 	Now() time.Time
 	// After returns a channel that receives once d has passed.

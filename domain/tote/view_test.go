@@ -40,7 +40,7 @@ func viewJSON(t *testing.T, v tote.TableView) string {
 // with a snapshot renders what one that watched from the start renders.
 func TestViewFoldEqualsStore(t *testing.T) {
 	led := ledger.NewMemStore(nil)
-	store := tote.NewMemStore(led)
+	store := totetest.NewMemStore(led)
 	h := totetest.NewHarness(t, totetest.Env{Store: store, Leases: store, Ledger: led}, 3)
 	h.Deposit(7, 10_000*money.KZT)
 	h.Deposit(8, 10_000*money.KZT)
@@ -125,7 +125,7 @@ func TestApplyIgnoresOldAndForeignEvents(t *testing.T) {
 // labelled with the street RIVER (issue 11: they said DEALING_RIVER).
 func TestOddsAfterTheRiverSayRiver(t *testing.T) {
 	led := ledger.NewMemStore(nil)
-	store := tote.NewMemStore(led)
+	store := totetest.NewMemStore(led)
 	h := totetest.NewHarness(t, totetest.Env{Store: store, Leases: store, Ledger: led}, 2)
 	h.RunUntil(h.Dealer, "SETTLED", totetest.InPhase(tote.PhaseSettled))
 	d := h.Draw()

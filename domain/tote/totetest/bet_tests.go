@@ -10,6 +10,7 @@ import (
 	"github.com/pokertote/pokertote/domain/money"
 	"github.com/pokertote/pokertote/domain/parimutuel"
 	"github.com/pokertote/pokertote/domain/tote"
+	"github.com/pokertote/pokertote/internal/clocktest"
 )
 
 func testBetChecks(t *testing.T, env Env) {
@@ -142,7 +143,7 @@ func testCloseRace(t *testing.T, env Env) {
 		h.Deposit(int64(100+u), kzt(1_000_000))
 	}
 	d := h.RunUntil(h.Dealer, "PRE_DEAL", InPhase(tote.PhasePreDeal))
-	bettors, err := tote.NewService(tote.Config{Store: env.Store, Ledger: env.Ledger, Gate: AllowAll{}, Publisher: h.Pub, Clock: tote.NewFakeClock(Start)})
+	bettors, err := tote.NewService(tote.Config{Store: env.Store, Ledger: env.Ledger, Gate: AllowAll{}, Publisher: h.Pub, Clock: clocktest.New(Start)})
 	if err != nil {
 		t.Fatal(err)
 	}

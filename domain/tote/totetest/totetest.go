@@ -21,6 +21,7 @@ import (
 	"github.com/pokertote/pokertote/domain/money"
 	"github.com/pokertote/pokertote/domain/parimutuel"
 	"github.com/pokertote/pokertote/domain/tote"
+	"github.com/pokertote/pokertote/internal/clocktest"
 )
 
 // Env is one fresh, empty store with its lease store and ledger.
@@ -130,7 +131,7 @@ type Harness struct {
 	T      TB
 	Env    Env
 	Ctx    context.Context
-	Clock  *tote.FakeClock
+	Clock  *clocktest.Clock
 	Pub    *Recorder
 	Svc    *tote.Service
 	Dealer *tote.Dealer
@@ -144,7 +145,7 @@ type Harness struct {
 // timings (10 s rounds, 1 s cards, 5 s result) and its dealer "A".
 func NewHarness(t TB, env Env, n int) *Harness {
 	t.Helper()
-	h := &Harness{T: t, Env: env, Ctx: context.Background(), Clock: tote.NewFakeClock(Start), Pub: &Recorder{}}
+	h := &Harness{T: t, Env: env, Ctx: context.Background(), Clock: clocktest.New(Start), Pub: &Recorder{}}
 	svc, err := tote.NewService(tote.Config{Store: env.Store, Ledger: env.Ledger, Gate: AllowAll{}, Publisher: h.Pub, Clock: h.Clock, Beacon: h.Beacon()})
 	if err != nil {
 		t.Fatal(err)
