@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"gorm.io/gorm"
+	"gorm.io/gorm/clause"
 
 	"github.com/pokertote/pokertote/domain/account"
 	"github.com/pokertote/pokertote/domain/errs"
@@ -187,9 +188,11 @@ func (r *ProtectionRepo) UpdateExclusion(ctx context.Context, userID int64, fn f
 			return err
 		}
 		out = next
-		return tx.Exec(`INSERT INTO protection_exclusions (user_id, kind, since, ends_at) VALUES (?, ?, ?, ?)
-			ON CONFLICT (user_id) DO UPDATE SET kind = excluded.kind, since = excluded.since, ends_at = excluded.ends_at`,
-			userID, string(next.Kind), storedTime(next.Since), nullableTime(next.Until)).Error
+		row := exclusionRow{UserID: userID, Kind: string(next.Kind), Since: storedTime(next.Since), EndsAt: nullableTime(next.Until)}
+		return tx.Clauses(clause.OnConflict{
+			Columns:   []clause.Column{{Name: "user_id"}},
+			DoUpdates: clause.AssignmentColumns([]string{"kind", "since", "ends_at"}),
+		}).Create(&row).Error
 	})
 	if err != nil {
 		return protection.Exclusion{}, mapErr(err, "exclusion")

@@ -219,13 +219,16 @@ func testNotFound(t *testing.T, w *world) {
 func testVersions(t *testing.T, w *world) {
 	p := w.NewPlayer(t, "p", 1_000*money.KZT)
 	sn := start(t, w.service(t), p, "k", holdem.Stake{Ante: 100 * money.KZT})
+	orig := w.hand(t, sn.ID)
+	later := orig.Deadline.Add(time.Minute)
 	var updated holdem.Record
 	err := w.Store.Within(ctx, func(ctx context.Context, tx holdem.Tx) error {
 		r, err := tx.LockHand(ctx, sn.ID)
 		if err != nil {
 			return err
 		}
-		r.Cut = "changed"
+		r.Deadline = later
+		r.Cut = "not stored: a hand's cut never changes"
 		if err := tx.UpdateHand(ctx, &r); err != nil {
 			return err
 		}
@@ -234,7 +237,7 @@ func testVersions(t *testing.T, w *world) {
 		}
 		// The transaction reads its own write.
 		again, err := tx.LockHand(ctx, sn.ID)
-		if err != nil || again.Cut != "changed" || again.Version != 2 {
+		if err != nil || !again.Deadline.Equal(later) || again.Version != 2 || again.Cut != orig.Cut {
 			return fmt.Errorf("read own write: %+v, %v", again, err)
 		}
 		updated = r
@@ -243,6 +246,7 @@ func testVersions(t *testing.T, w *world) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	updated.Cut = orig.Cut // what the hand started with stays as it was
 	sameRecord(t, "after UpdateHand", w.hand(t, sn.ID), updated)
 	// A writer holding version 1 has lost.
 	err = w.Store.Within(ctx, func(ctx context.Context, tx holdem.Tx) error {
@@ -250,11 +254,11 @@ func testVersions(t *testing.T, w *world) {
 		if err != nil {
 			return err
 		}
-		r.Version, r.Cut = 1, "stale"
+		r.Version, r.Deadline = 1, later.Add(time.Hour)
 		return tx.UpdateHand(ctx, &r)
 	})
 	wantErr(t, "stale UpdateHand", err, errs.Conflict, holdem.ReasonHandChanged)
-	if r := w.hand(t, sn.ID); r.Version != 2 || r.Cut != "changed" {
+	if r := w.hand(t, sn.ID); r.Version != 2 || !r.Deadline.Equal(later) {
 		t.Fatalf("the stale update changed the hand: %+v", r)
 	}
 }
@@ -298,7 +302,7 @@ func testRollback(t *testing.T, w *world) {
 		if err != nil {
 			return err
 		}
-		r.Cut = "never"
+		r.Deadline = r.Deadline.Add(time.Hour)
 		if err := tx.UpdateHand(ctx, &r); err != nil {
 			return err
 		}
