@@ -377,7 +377,7 @@ type viewerConn struct{ c *websocket.Conn }
 
 // dialViewer connects, initialises graphql-transport-ws and subscribes.
 func dialViewer(ctx context.Context, client *http.Client, f viewerFlags) (*viewerConn, error) {
-	dctx, cancel := context.WithTimeout(ctx, 20*time.Second)
+	dctx, cancel := context.WithTimeout(ctx, 60*time.Second)
 	defer cancel()
 	c, _, err := websocket.Dial(dctx, f.url, &websocket.DialOptions{HTTPClient: client, Subprotocols: []string{"graphql-transport-ws"}})
 	if err != nil {
@@ -395,7 +395,25 @@ func dialViewer(ctx context.Context, client *http.Client, f viewerFlags) (*viewe
 	if err := c.Write(dctx, websocket.MessageText, sub); err != nil {
 		return nil, err
 	}
-	return &viewerConn{c: c}, nil
+	// Connected means receiving: the first message of the stream (the
+	// server's snapshot, the reference's next event) has arrived, so the
+	// window never opens on subscriptions still being set up.
+	for {
+		_, msg, err := c.Read(dctx)
+		if err != nil {
+			_ = c.CloseNow()
+			return nil, fmt.Errorf("no first message: %v", err)
+		}
+		if bytes.Contains(msg[:min(len(msg), 40)], []byte(`"ping"`)) {
+			_ = c.Write(dctx, websocket.MessageText, []byte(`{"type":"pong"}`))
+			continue
+		}
+		if !bytes.Contains(msg, []byte(`"next"`)) {
+			_ = c.CloseNow()
+			return nil, fmt.Errorf("first message %.200s", msg)
+		}
+		return &viewerConn{c: c}, nil
+	}
 }
 
 var atKey, seqKey = []byte(`"at":"`), []byte(`"seq":`)
