@@ -59,7 +59,7 @@ func TestWSTransportAnswersAsGqlgenDid(t *testing.T) {
 		"refused token":          {`{"type":"connection_init","payload":{"authToken":"bad"}}`},
 		"bearer token, myEvents": {`{"type":"connection_init","payload":{"Authorization":"Bearer good"}}`, sub("u", `subscription { myEvents { __typename } }`), `{"id":"u","type":"complete"}`},
 		"anonymous myEvents":     {init, sub("u", `subscription { myEvents { __typename } }`)},
-		"stream resolver error":  {init, fmt.Sprintf(`{"id":"s","type":"subscribe","payload":{"query":"subscription { tableEvents(tableId: \"x\") { seq } }"}}`)},
+		"stream resolver error":  {init, `{"id":"s","type":"subscribe","payload":{"query":"subscription { tableEvents(tableId: \"x\") { seq } }"}}`},
 		"payload not an object":  {init, `{"id":"j","type":"subscribe","payload":"x"}`},
 		"stream then complete":   {init, sub("e", stream), `{"id":"e","type":"complete"}`},
 		"mutation anonymous":     {init, sub("m", `mutation { logout(refreshToken: "x") }`)},
