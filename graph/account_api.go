@@ -3,7 +3,6 @@ package graph
 import (
 	"context"
 	"fmt"
-	"strconv"
 	"strings"
 	"time"
 
@@ -60,7 +59,7 @@ func (a *AccountsAPI) RefreshToken(ctx context.Context, token string) (*model.Au
 	}
 	u, err := a.Users.ByID(ctx, rec.UserID)
 	if err != nil {
-		return nil, errs.R(errs.Unauthenticated, "INVALID_TOKEN", "the session has ended; sign in again")
+		return nil, errs.R(errs.Unauthenticated, ReasonInvalidToken, "the session has ended; sign in again")
 	}
 	return a.payload(ctx, u, next, rec)
 }
@@ -209,7 +208,7 @@ func (a *AccountsAPI) ownerOrAdmin(ctx context.Context, obj *model.User) (int64,
 		return 0, err
 	}
 	if v.UserID != uid && v.Role != account.Admin {
-		return 0, errs.R(errs.Forbidden, "NOT_YOURS", "only the user and admins see this")
+		return 0, errs.R(errs.Forbidden, ReasonNotYours, "only the user and admins see this")
 	}
 	return uid, nil
 }
@@ -482,15 +481,4 @@ func accountPage(first *int, after *string) (account.Page, error) {
 	}
 	n, err := pr.afterID()
 	return account.Page{Limit: pr.size, After: n}, err
-}
-
-func id(n int64) string { return strconv.FormatInt(n, 10) }
-
-// parseID reads a numeric id; anything else is BAD_USER_INPUT.
-func parseID(s, noun string) (int64, error) {
-	n, err := strconv.ParseInt(s, 10, 64)
-	if err != nil || n <= 0 {
-		return 0, errs.R(errs.Invalid, "INVALID_ID", "%q is not a %s id", s, noun)
-	}
-	return n, nil
 }

@@ -36,7 +36,7 @@ func readPage(first *int, after *string) (pageReq, error) {
 		p.size = *first
 	}
 	if p.size < 1 || p.size > MaxPageSize {
-		return p, errs.R(errs.Invalid, "INVALID_PAGE_SIZE", "first must be 1 to %d", MaxPageSize)
+		return p, errs.R(errs.Invalid, ReasonInvalidPageSize, "first must be 1 to %d", MaxPageSize)
 	}
 	if after != nil && *after != "" {
 		raw, err := base64.RawURLEncoding.DecodeString(*after)
@@ -62,7 +62,7 @@ func (p pageReq) afterID() (int64, error) {
 }
 
 func errInvalidCursor() error {
-	return errs.R(errs.Invalid, "INVALID_CURSOR", "the page cursor is not valid")
+	return errs.R(errs.Invalid, ReasonInvalidCursor, "the page cursor is not valid")
 }
 
 // encodeCursor makes a store's cursor opaque.
