@@ -60,10 +60,6 @@ type VerificationChange struct {
 	Audit        *AuditEntry
 }
 
-// ReasonVerificationChanged is the reason of the Conflict a store returns
-// when a VerificationChange's From no longer holds.
-const ReasonVerificationChanged = "VERIFICATION_CHANGED"
-
 // AuditEntry is one admin action, kept forever.
 type AuditEntry struct {
 	ID int64

@@ -106,7 +106,7 @@ func decodeCursor(s string) (int64, error) {
 	if s == "" {
 		return 0, nil
 	}
-	bad := errs.R(errs.Invalid, "INVALID_CURSOR", "the page cursor is not valid")
+	bad := errs.R(errs.Invalid, ReasonInvalidCursor, "the page cursor is not valid")
 	if len(s) < 2 || len(s) > 14 || s[0] != 'h' {
 		return 0, bad
 	}

@@ -121,7 +121,7 @@ func DecodeCursor(s string) (int64, error) {
 	if s == "" {
 		return 0, nil
 	}
-	bad := errs.R(errs.Invalid, "INVALID_CURSOR", "the page cursor is not valid")
+	bad := errs.R(errs.Invalid, ReasonInvalidCursor, "the page cursor is not valid")
 	if len(s) < 2 || len(s) > 14 || s[0] != 'e' {
 		return 0, bad
 	}
@@ -131,13 +131,6 @@ func DecodeCursor(s string) (int64, error) {
 	}
 	return id, nil
 }
-
-// Reasons carried by ledger errors.
-const (
-	ReasonInsufficientFunds = "INSUFFICIENT_FUNDS"
-	ReasonKeyReused         = "IDEMPOTENCY_KEY_REUSED"
-	ReasonInconsistent      = "LEDGER_INCONSISTENT"
-)
 
 // InsufficientFunds is the error for a post that would take a never-negative
 // account below zero. Adapters return it so every store says the same thing.
