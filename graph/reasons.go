@@ -1,6 +1,9 @@
 package graph
 
-import "github.com/pokertote/pokertote/domain/auth"
+import (
+	"github.com/pokertote/pokertote/domain/auth"
+	"github.com/pokertote/pokertote/domain/paging"
+)
 
 // The reasons (extensions.reason) of the errors this package makes itself.
 // They are part of the API: docs/frontend.md lists them and the web client
@@ -27,7 +30,7 @@ const (
 
 	// Arguments (convert.go, connection.go, tote_convert.go).
 	ReasonInvalidID         = "INVALID_ID"
-	ReasonInvalidPageSize   = "INVALID_PAGE_SIZE"
+	ReasonInvalidPageSize   = paging.ReasonInvalidPageSize
 	ReasonInvalidCursor     = "INVALID_CURSOR"
 	ReasonInvalidSelection  = "INVALID_SELECTION"
 	ReasonInvalidTiming     = "INVALID_TIMING"

@@ -7,6 +7,7 @@ import (
 
 	"github.com/pokertote/pokertote/domain/errs"
 	"github.com/pokertote/pokertote/domain/money"
+	"github.com/pokertote/pokertote/domain/paging"
 )
 
 // Poster posts transfers. It is the one thing a service needs to move money,
@@ -76,19 +77,13 @@ type Page struct {
 
 // Page sizes.
 const (
-	DefaultPageSize = 50
-	MaxPageSize     = 200
+	DefaultPageSize = paging.Default
+	MaxPageSize     = paging.StoreMax
 )
 
 // Size is the page's limit after clamping.
 func (p Page) Size() int {
-	switch {
-	case p.Limit <= 0:
-		return DefaultPageSize
-	case p.Limit > MaxPageSize:
-		return MaxPageSize
-	}
-	return p.Limit
+	return paging.Size(p.Limit, MaxPageSize)
 }
 
 // HistoryPage is one page of an account's history, newest first.
