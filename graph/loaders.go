@@ -34,7 +34,7 @@ const loaderWait = 2 * time.Millisecond
 
 // newLoaders builds the loaders of one operation over the totalizator's
 // reads and the users.
-func newLoaders(toteReads func() (*tote.Service, error), users account.UserStore) *Loaders {
+func newLoaders(toteReads func() (*tote.Service, error), users *account.Service) *Loaders {
 	l := &Loaders{}
 	if toteReads != nil {
 		l.draws = dataloadgen.NewMappedLoader(func(ctx context.Context, ids []int64) (map[int64]tote.Draw, error) {
@@ -56,7 +56,7 @@ func newLoaders(toteReads func() (*tote.Service, error), users account.UserStore
 	}
 	if users != nil {
 		l.users = dataloadgen.NewMappedLoader(func(ctx context.Context, ids []int64) (map[int64]account.User, error) {
-			us, err := users.ByIDs(ctx, ids)
+			us, err := users.UsersByID(ctx, ids)
 			return byID(us, func(u account.User) int64 { return u.ID }), err
 		}, dataloadgen.WithWait(loaderWait))
 	}
@@ -79,9 +79,9 @@ func (r *Resolver) LoaderMiddleware() graphql.OperationMiddleware {
 			if r.Tote != nil {
 				toteReads = r.Tote.service
 			}
-			var users account.UserStore
+			var users *account.Service
 			if r.Accounts != nil {
-				users = r.Accounts.Users
+				users = r.Accounts.Service
 			}
 			ctx = context.WithValue(ctx, loadersKey{}, newLoaders(toteReads, users))
 		}
@@ -188,10 +188,10 @@ func loadTable(ctx context.Context, s *tote.Service, id int64) (tote.Table, erro
 }
 
 // loadUser is a user by id, like loadDraw.
-func loadUser(ctx context.Context, s account.UserStore, id int64) (account.User, error) {
+func loadUser(ctx context.Context, s *account.Service, id int64) (account.User, error) {
 	if l := loadersFrom(ctx); l != nil && l.users != nil {
 		u, err := l.users.Load(ctx, id)
 		return u, notFoundOf(err, "user")
 	}
-	return s.ByID(ctx, id)
+	return s.User(ctx, id)
 }
