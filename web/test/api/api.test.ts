@@ -1,8 +1,8 @@
 // The API as a frontend uses it, from Node: graphql-ws for the live table,
 // fetch for queries and mutations, and the types graphql-codegen generated
 // from the server's schema into the client's src/gql/graphql.ts (a schema
-// change that breaks these operations fails to compile). It builds and starts the Go server itself, on a free
-// port, and stops it at the end.
+// change that breaks these operations fails to compile). It builds and
+// starts the Go server itself, on a free port, and stops it at the end.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
