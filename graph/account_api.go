@@ -147,10 +147,11 @@ func (a *AccountsAPI) UserBalance(ctx context.Context, obj *model.User) (model.M
 	if err != nil {
 		return 0, err
 	}
-	if a.Cashier == nil {
-		return 0, errs.E(errs.Internal, "the cashier is not configured")
+	desk, err := a.desk()
+	if err != nil {
+		return 0, err
 	}
-	b, err := a.Cashier.Balance(ctx, uid)
+	b, err := desk.Balance(ctx, uid)
 	return model.Money(b), err
 }
 
@@ -348,10 +349,11 @@ func (a *AccountsAPI) MyLedger(ctx context.Context, first *int, after *string) (
 	if err != nil {
 		return nil, err
 	}
-	if a.Cashier == nil {
-		return nil, errs.E(errs.Internal, "the cashier is not configured")
+	desk, err := a.desk()
+	if err != nil {
+		return nil, err
 	}
-	page, err := a.Cashier.History(ctx, v.UserID, ledger.Page{Limit: pr.size, After: pr.after})
+	page, err := desk.History(ctx, v.UserID, ledger.Page{Limit: pr.size, After: pr.after})
 	if err != nil {
 		return nil, err
 	}
@@ -377,10 +379,19 @@ func (a *AccountsAPI) Withdraw(ctx context.Context, in model.CashInput) (*model.
 	return a.cash(ctx, in, (*cashier.Service).Withdraw)
 }
 
-// cash converts a cashier request, calls the desk and converts its receipt.
-func (a *AccountsAPI) cash(ctx context.Context, in model.CashInput, move func(*cashier.Service, context.Context, cashier.Request) (cashier.Receipt, error)) (*model.CashTransfer, error) {
+// desk is the cashier; nil answers with an internal error.
+func (a *AccountsAPI) desk() (*cashier.Service, error) {
 	if a.Cashier == nil {
 		return nil, errs.E(errs.Internal, "the cashier is not configured")
+	}
+	return a.Cashier, nil
+}
+
+// cash converts a cashier request, calls the desk and converts its receipt.
+func (a *AccountsAPI) cash(ctx context.Context, in model.CashInput, move func(*cashier.Service, context.Context, cashier.Request) (cashier.Receipt, error)) (*model.CashTransfer, error) {
+	desk, err := a.desk()
+	if err != nil {
+		return nil, err
 	}
 	admin, err := RequireViewer(ctx)
 	if err != nil {
@@ -390,7 +401,7 @@ func (a *AccountsAPI) cash(ctx context.Context, in model.CashInput, move func(*c
 	if err != nil {
 		return nil, err
 	}
-	rc, err := move(a.Cashier, ctx, cashier.Request{
+	rc, err := move(desk, ctx, cashier.Request{
 		AdminID: admin.UserID, UserID: uid, Amount: moneyOf(in.Amount), IdempotencyKey: in.IdempotencyKey, Memo: in.Memo,
 	})
 	if err != nil {
