@@ -10,6 +10,7 @@ import (
 
 	"github.com/pokertote/pokertote/domain/account"
 	"github.com/pokertote/pokertote/domain/auth"
+	"github.com/pokertote/pokertote/domain/cashier"
 	"github.com/pokertote/pokertote/domain/errs"
 	"github.com/pokertote/pokertote/domain/event"
 	"github.com/pokertote/pokertote/domain/protection"
@@ -151,7 +152,8 @@ func (a *App) authenticate(ctx context.Context, token string) (context.Context, 
 
 func (a *App) accountsAPI() *graph.AccountsAPI {
 	return &graph.AccountsAPI{
-		Service: a.accounts, Users: a.users, Access: a.access, Refresh: a.refresh,
-		Ledger: a.ledger, Publisher: a.broker, Now: time.Now, Epochs: a.epochs,
+		Service: a.accounts, Access: a.access, Refresh: a.refresh,
+		Now: time.Now, Epochs: a.epochs,
+		Cashier: cashier.New(cashier.Config{Users: a.users, Ledger: a.ledger, Publisher: a.broker, Now: time.Now}),
 	}
 }

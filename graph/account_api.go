@@ -2,30 +2,25 @@ package graph
 
 import (
 	"context"
-	"fmt"
-	"strconv"
-	"strings"
 	"time"
 
 	"github.com/pokertote/pokertote/domain/account"
 	"github.com/pokertote/pokertote/domain/auth"
+	"github.com/pokertote/pokertote/domain/cashier"
 	"github.com/pokertote/pokertote/domain/errs"
-	"github.com/pokertote/pokertote/domain/event"
 	"github.com/pokertote/pokertote/domain/ledger"
-	"github.com/pokertote/pokertote/domain/money"
 	"github.com/pokertote/pokertote/graph/model"
 )
 
 // AccountsAPI resolves accounts, sessions, age verification, the cashier and
-// the ledger history.
+// the wallet's history.
 type AccountsAPI struct {
-	Service   *account.Service
-	Users     account.UserStore
-	Access    *auth.AccessTokens
-	Refresh   *auth.RefreshTokens
-	Ledger    ledger.Store
-	Publisher event.Publisher
-	Now       func() time.Time
+	Service *account.Service
+	Access  *auth.AccessTokens
+	Refresh *auth.RefreshTokens
+	Now     func() time.Time
+	// Cashier records cash paid in and out at the desk.
+	Cashier *cashier.Service
 	// Epochs stamps access tokens with their user's token epoch and revokes
 	// them on a role change; nil issues tokens at epoch 0.
 	Epochs *auth.Epochs
@@ -58,9 +53,9 @@ func (a *AccountsAPI) RefreshToken(ctx context.Context, token string) (*model.Au
 	if err != nil {
 		return nil, err
 	}
-	u, err := a.Users.ByID(ctx, rec.UserID)
+	u, err := a.Service.User(ctx, rec.UserID)
 	if err != nil {
-		return nil, errs.R(errs.Unauthenticated, "INVALID_TOKEN", "the session has ended; sign in again")
+		return nil, errs.R(errs.Unauthenticated, ReasonInvalidToken, "the session has ended; sign in again")
 	}
 	return a.payload(ctx, u, next, rec)
 }
@@ -106,7 +101,7 @@ func (a *AccountsAPI) Me(ctx context.Context) (*model.User, error) {
 	if !ok {
 		return nil, nil
 	}
-	u, err := a.Users.ByID(ctx, v.UserID)
+	u, err := a.Service.User(ctx, v.UserID)
 	if err != nil {
 		return nil, err
 	}
@@ -119,7 +114,7 @@ func (a *AccountsAPI) User(ctx context.Context, id string) (*model.User, error) 
 	if err != nil {
 		return nil, err
 	}
-	u, err := loadUser(ctx, a.Users, uid)
+	u, err := loadUser(ctx, a.Service, uid)
 	return nullIfNotFound(u, err, func(u account.User) (*model.User, error) { return a.user(u), nil })
 }
 
@@ -152,7 +147,11 @@ func (a *AccountsAPI) UserBalance(ctx context.Context, obj *model.User) (model.M
 	if err != nil {
 		return 0, err
 	}
-	b, err := a.Ledger.Balance(ctx, ledger.WalletOf(uid))
+	desk, err := a.desk()
+	if err != nil {
+		return 0, err
+	}
+	b, err := desk.Balance(ctx, uid)
 	return model.Money(b), err
 }
 
@@ -162,7 +161,7 @@ func (a *AccountsAPI) UserVerification(ctx context.Context, obj *model.User) (*m
 	if err != nil {
 		return nil, err
 	}
-	v, err := a.Users.Verification(ctx, uid)
+	v, err := a.Service.Verification(ctx, uid)
 	if errs.Is(err, errs.NotFound) {
 		return &model.Verification{Status: model.VerificationStatusNone}, nil
 	}
@@ -209,7 +208,7 @@ func (a *AccountsAPI) ownerOrAdmin(ctx context.Context, obj *model.User) (int64,
 		return 0, err
 	}
 	if v.UserID != uid && v.Role != account.Admin {
-		return 0, errs.R(errs.Forbidden, "NOT_YOURS", "only the user and admins see this")
+		return 0, errs.R(errs.Forbidden, ReasonNotYours, "only the user and admins see this")
 	}
 	return uid, nil
 }
@@ -350,7 +349,11 @@ func (a *AccountsAPI) MyLedger(ctx context.Context, first *int, after *string) (
 	if err != nil {
 		return nil, err
 	}
-	page, err := a.Ledger.History(ctx, ledger.WalletOf(v.UserID), ledger.Page{Limit: pr.size, After: pr.after})
+	desk, err := a.desk()
+	if err != nil {
+		return nil, err
+	}
+	page, err := desk.History(ctx, v.UserID, ledger.Page{Limit: pr.size, After: pr.after})
 	if err != nil {
 		return nil, err
 	}
@@ -367,16 +370,29 @@ func (a *AccountsAPI) MyLedger(ctx context.Context, first *int, after *string) (
 
 // Deposit records cash paid in at the desk (admins, idempotent).
 func (a *AccountsAPI) Deposit(ctx context.Context, in model.CashInput) (*model.CashTransfer, error) {
-	return a.cash(ctx, in, ledger.Deposit)
+	return a.cash(ctx, in, (*cashier.Service).Deposit)
 }
 
 // Withdraw records cash paid out at the desk (admins, idempotent); the wallet
 // never goes negative.
 func (a *AccountsAPI) Withdraw(ctx context.Context, in model.CashInput) (*model.CashTransfer, error) {
-	return a.cash(ctx, in, ledger.Withdrawal)
+	return a.cash(ctx, in, (*cashier.Service).Withdraw)
 }
 
-func (a *AccountsAPI) cash(ctx context.Context, in model.CashInput, kind ledger.TransferKind) (*model.CashTransfer, error) {
+// desk is the cashier; nil answers with an internal error.
+func (a *AccountsAPI) desk() (*cashier.Service, error) {
+	if a.Cashier == nil {
+		return nil, errs.E(errs.Internal, "the cashier is not configured")
+	}
+	return a.Cashier, nil
+}
+
+// cash converts a cashier request, calls the desk and converts its receipt.
+func (a *AccountsAPI) cash(ctx context.Context, in model.CashInput, move func(*cashier.Service, context.Context, cashier.Request) (cashier.Receipt, error)) (*model.CashTransfer, error) {
+	desk, err := a.desk()
+	if err != nil {
+		return nil, err
+	}
 	admin, err := RequireViewer(ctx)
 	if err != nil {
 		return nil, err
@@ -385,46 +401,14 @@ func (a *AccountsAPI) cash(ctx context.Context, in model.CashInput, kind ledger.
 	if err != nil {
 		return nil, err
 	}
-	amount := money.Amount(in.Amount)
-	if amount <= 0 {
-		return nil, errs.R(errs.Invalid, "INVALID_AMOUNT", "the amount must be positive")
-	}
-	if strings.TrimSpace(in.IdempotencyKey) == "" || len(in.IdempotencyKey) > 100 {
-		return nil, errs.R(errs.Invalid, "INVALID_IDEMPOTENCY_KEY", "an idempotency key of 1 to 100 characters is required")
-	}
-	u, err := a.Users.ByID(ctx, uid)
+	rc, err := move(desk, ctx, cashier.Request{
+		AdminID: admin.UserID, UserID: uid, Amount: moneyOf(in.Amount), IdempotencyKey: in.IdempotencyKey, Memo: in.Memo,
+	})
 	if err != nil {
 		return nil, err
 	}
-	memo := "cashier"
-	if in.Memo != nil {
-		memo = strings.TrimSpace(*in.Memo)
-	}
-	from, to := ledger.CashAccount, ledger.WalletOf(uid)
-	if kind == ledger.Withdrawal {
-		from, to = to, from
-	}
-	t := ledger.Move("cash:"+in.IdempotencyKey, kind, memo, from, to, amount)
-	posted, err := a.Ledger.Post(ctx, t)
-	if err != nil {
-		return nil, err
-	}
-	if !posted.Replayed {
-		_, _ = a.Users.AppendAudit(ctx, account.AuditEntry{
-			At: a.Now(), ActorID: admin.UserID, Action: string(kind), SubjectID: uid,
-			Detail: fmt.Sprintf("%s of %s KZT at the desk (transfer %d): %s", kindWord(kind), amount, posted.ID, memo),
-		})
-	}
-	balance, err := a.Ledger.Balance(ctx, ledger.WalletOf(uid))
-	if err != nil {
-		return nil, err
-	}
-	if !posted.Replayed && a.Publisher != nil {
-		_ = a.Publisher.Publish(ctx, event.UserTopic(uid), event.UserEvent{
-			Type: event.BalanceChanged, At: posted.PostedAt, Balance: int64(balance),
-		}.Encode())
-	}
-	return &model.CashTransfer{TransferID: id(posted.ID), User: a.user(u), Amount: in.Amount, Balance: model.Money(balance), CreatedAt: posted.PostedAt}, nil
+	return &model.CashTransfer{TransferID: id(rc.TransferID), User: a.user(rc.User), Amount: model.Money(rc.Amount),
+		Balance: model.Money(rc.Balance), CreatedAt: rc.At}, nil
 }
 
 // user converts a domain user; private fields are resolved lazily.
@@ -434,14 +418,6 @@ func (a *AccountsAPI) user(u account.User) *model.User {
 		ID: id(u.ID), Email: u.Email, Name: u.Name, DateOfBirth: fromDomainDate(u.DateOfBirth),
 		Role: model.Role(u.Role), Age: account.AgeOn(u.DateOfBirth, today), CreatedAt: u.CreatedAt,
 	}
-}
-
-// kindWord names a cashier transfer in an audit sentence.
-func kindWord(k ledger.TransferKind) string {
-	if k == ledger.Withdrawal {
-		return "Withdrawal"
-	}
-	return "Deposit"
 }
 
 func verification(v account.Verification) *model.Verification {
@@ -482,15 +458,4 @@ func accountPage(first *int, after *string) (account.Page, error) {
 	}
 	n, err := pr.afterID()
 	return account.Page{Limit: pr.size, After: n}, err
-}
-
-func id(n int64) string { return strconv.FormatInt(n, 10) }
-
-// parseID reads a numeric id; anything else is BAD_USER_INPUT.
-func parseID(s, noun string) (int64, error) {
-	n, err := strconv.ParseInt(s, 10, 64)
-	if err != nil || n <= 0 {
-		return 0, errs.R(errs.Invalid, "INVALID_ID", "%q is not a %s id", s, noun)
-	}
-	return n, nil
 }

@@ -45,7 +45,7 @@ func ViewerFrom(ctx context.Context) (Viewer, bool) {
 func RequireViewer(ctx context.Context) (Viewer, error) {
 	v, ok := ViewerFrom(ctx)
 	if !ok {
-		return Viewer{}, errs.R(errs.Unauthenticated, "LOGIN_REQUIRED", "sign in first")
+		return Viewer{}, errs.R(errs.Unauthenticated, ReasonLoginRequired, "sign in first")
 	}
 	return v, nil
 }
@@ -90,7 +90,7 @@ func Directives() DirectiveRoot {
 				return nil, err
 			}
 			if !slices.Contains(roles, model.Role(v.Role)) {
-				return nil, errs.R(errs.Forbidden, "ROLE_REQUIRED", "this needs the %v role", roles)
+				return nil, errs.R(errs.Forbidden, ReasonRoleRequired, "this needs the %v role", roles)
 			}
 			return next(ctx)
 		},
@@ -102,10 +102,10 @@ func Directives() DirectiveRoot {
 // while checking is INTERNAL (503, try again); anything else is the one
 // INVALID_TOKEN answer that tells nothing about why.
 func writeAuthError(w http.ResponseWriter, err error) {
-	status, code, reason, msg := http.StatusUnauthorized, errs.Unauthenticated, "INVALID_TOKEN", "the access token is not valid; sign in again"
+	status, code, reason, msg := http.StatusUnauthorized, errs.Unauthenticated, ReasonInvalidToken, "the access token is not valid; sign in again"
 	switch {
-	case errs.ReasonOf(err) == "TOKEN_REVOKED":
-		reason, msg = "TOKEN_REVOKED", "your session was changed; refresh your token or sign in again"
+	case errs.ReasonOf(err) == ReasonTokenRevoked:
+		reason, msg = ReasonTokenRevoked, "your session was changed; refresh your token or sign in again"
 	case errs.Is(err, errs.Internal):
 		status, code, reason, msg = http.StatusServiceUnavailable, errs.Internal, "", "internal error"
 	}

@@ -6,19 +6,20 @@ import (
 	"strings"
 
 	"github.com/pokertote/pokertote/domain/errs"
+	"github.com/pokertote/pokertote/domain/paging"
 	"github.com/pokertote/pokertote/graph/model"
 )
 
-// Every paged list is a Relay cursor connection with one page-size rule:
-// first is 1 to MaxPageSize, DefaultPageSize when absent. Cursors are
+// Every paged list is a Relay cursor connection with the one page-size rule
+// of domain/paging: first is 1 to MaxPageSize, DefaultPageSize when absent. Cursors are
 // opaque to clients: base64url of "pt:" and the position the list's store
 // understands (an id, or a store's own cursor). Every list is newest (or
 // oldest) first by a unique key, so any edge's cursor continues after it.
 
 // Page sizes of every connection.
 const (
-	DefaultPageSize = 50
-	MaxPageSize     = 100
+	DefaultPageSize = paging.Default
+	MaxPageSize     = paging.Max
 )
 
 const cursorPrefix = "pt:"
@@ -31,12 +32,10 @@ type pageReq struct {
 
 // readPage checks first and decodes after.
 func readPage(first *int, after *string) (pageReq, error) {
-	p := pageReq{size: DefaultPageSize}
-	if first != nil {
-		p.size = *first
-	}
-	if p.size < 1 || p.size > MaxPageSize {
-		return p, errs.R(errs.Invalid, "INVALID_PAGE_SIZE", "first must be 1 to %d", MaxPageSize)
+	size, err := paging.First(first)
+	p := pageReq{size: size}
+	if err != nil {
+		return p, err
 	}
 	if after != nil && *after != "" {
 		raw, err := base64.RawURLEncoding.DecodeString(*after)
@@ -62,7 +61,7 @@ func (p pageReq) afterID() (int64, error) {
 }
 
 func errInvalidCursor() error {
-	return errs.R(errs.Invalid, "INVALID_CURSOR", "the page cursor is not valid")
+	return errs.R(errs.Invalid, ReasonInvalidCursor, "the page cursor is not valid")
 }
 
 // encodeCursor makes a store's cursor opaque.

@@ -2,7 +2,6 @@ package graph
 
 import (
 	"context"
-	"strconv"
 
 	"github.com/pokertote/pokertote/domain/cards"
 	"github.com/pokertote/pokertote/domain/errs"
@@ -82,7 +81,7 @@ func (a *HoldemAPI) HoldemDecide(ctx context.Context, input model.HoldemDecideIn
 	if err != nil {
 		return nil, err
 	}
-	handID, err := parseHoldemID(input.HandID)
+	handID, err := parseID(input.HandID, "hand")
 	if err != nil {
 		return nil, err
 	}
@@ -111,7 +110,7 @@ func (a *HoldemAPI) HoldemHand(ctx context.Context, id string) (*model.HoldemHan
 	if err != nil {
 		return nil, err
 	}
-	handID, err := parseHoldemID(id)
+	handID, err := parseID(id, "hand")
 	if err != nil {
 		return nil, err
 	}
@@ -154,12 +153,4 @@ func (a *HoldemAPI) HoldemHands(ctx context.Context, first *int, after *string) 
 	}
 	out.PageInfo = pageInfo(lastCursor(out.Edges, func(e model.HoldemHandEdge) string { return e.Cursor }), p.Next != "")
 	return out, nil
-}
-
-func parseHoldemID(s string) (int64, error) {
-	n, err := strconv.ParseInt(s, 10, 64)
-	if err != nil || n <= 0 {
-		return 0, errs.R(errs.Invalid, "INVALID_ID", "%q is not a hand id", s)
-	}
-	return n, nil
 }

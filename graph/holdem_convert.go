@@ -8,16 +8,8 @@ import (
 	"github.com/pokertote/pokertote/domain/cards"
 	"github.com/pokertote/pokertote/domain/hand"
 	"github.com/pokertote/pokertote/domain/holdem"
-	"github.com/pokertote/pokertote/domain/money"
 	"github.com/pokertote/pokertote/graph/model"
 )
-
-func moneyOf(m model.Money) money.Amount { return money.Amount(m) }
-
-func moneyPtr(a money.Amount) *model.Money {
-	m := model.Money(a)
-	return &m
-}
 
 func cardStrings(cs []cards.Card) []string {
 	out := make([]string, len(cs))

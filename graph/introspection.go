@@ -30,7 +30,7 @@ func (noIntrospection) MutateOperationContext(_ context.Context, oc *graphql.Ope
 	}
 	return &gqlerror.Error{
 		Message:    "introspection is disabled on this server; the schema is published as schema.graphqls",
-		Extensions: map[string]any{"code": string(errs.Forbidden), "reason": "INTROSPECTION_DISABLED"},
+		Extensions: map[string]any{"code": string(errs.Forbidden), "reason": ReasonIntrospectionDisabled},
 	}
 }
 

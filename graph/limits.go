@@ -14,14 +14,6 @@ import (
 	"github.com/pokertote/pokertote/domain/errs"
 )
 
-// Reasons of the errors an abusive or broken request gets.
-const (
-	ReasonRequestTooLarge    = "REQUEST_TOO_LARGE"
-	ReasonMalformedRequest   = "MALFORMED_REQUEST"
-	ReasonBatchNotSupported  = "BATCH_NOT_SUPPORTED"
-	ReasonDepthLimitExceeded = "DEPTH_LIMIT_EXCEEDED"
-)
-
 // MaxEcho is how many bytes of a message may come back to the client: an
 // error about a 10 MB argument must not be 10 MB long.
 const MaxEcho = 200

@@ -32,21 +32,22 @@ type loadersKey struct{}
 // resolvers of one list run concurrently and ask within microseconds.
 const loaderWait = 2 * time.Millisecond
 
-// newLoaders builds the loaders of one operation over the stores.
-func newLoaders(toteStore func() tote.Store, users account.UserStore) *Loaders {
+// newLoaders builds the loaders of one operation over the totalizator's
+// reads and the users.
+func newLoaders(toteReads func() (*tote.Service, error), users *account.Service) *Loaders {
 	l := &Loaders{}
-	if toteStore != nil {
+	if toteReads != nil {
 		l.draws = dataloadgen.NewMappedLoader(func(ctx context.Context, ids []int64) (map[int64]tote.Draw, error) {
-			s := toteStore()
-			if s == nil {
+			s, err := toteReads()
+			if err != nil {
 				return nil, errs.E(errs.Internal, "the totalizator is not running")
 			}
 			ds, err := s.DrawsByID(ctx, ids)
 			return byID(ds, func(d tote.Draw) int64 { return d.ID }), err
 		}, dataloadgen.WithWait(loaderWait))
 		l.tables = dataloadgen.NewMappedLoader(func(ctx context.Context, ids []int64) (map[int64]tote.Table, error) {
-			s := toteStore()
-			if s == nil {
+			s, err := toteReads()
+			if err != nil {
 				return nil, errs.E(errs.Internal, "the totalizator is not running")
 			}
 			ts, err := s.TablesByID(ctx, ids)
@@ -55,7 +56,7 @@ func newLoaders(toteStore func() tote.Store, users account.UserStore) *Loaders {
 	}
 	if users != nil {
 		l.users = dataloadgen.NewMappedLoader(func(ctx context.Context, ids []int64) (map[int64]account.User, error) {
-			us, err := users.ByIDs(ctx, ids)
+			us, err := users.UsersByID(ctx, ids)
 			return byID(us, func(u account.User) int64 { return u.ID }), err
 		}, dataloadgen.WithWait(loaderWait))
 	}
@@ -74,15 +75,15 @@ func byID[T any](items []T, id func(T) int64) map[int64]T {
 func (r *Resolver) LoaderMiddleware() graphql.OperationMiddleware {
 	return func(ctx context.Context, next graphql.OperationHandler) graphql.ResponseHandler {
 		if oc := graphql.GetOperationContext(ctx); oc.Operation != nil && oc.Operation.Operation != ast.Subscription {
-			var toteStore func() tote.Store
+			var toteReads func() (*tote.Service, error)
 			if r.Tote != nil {
-				toteStore = r.Tote.store
+				toteReads = r.Tote.service
 			}
-			var users account.UserStore
+			var users *account.Service
 			if r.Accounts != nil {
-				users = r.Accounts.Users
+				users = r.Accounts.Service
 			}
-			ctx = context.WithValue(ctx, loadersKey{}, newLoaders(toteStore, users))
+			ctx = context.WithValue(ctx, loadersKey{}, newLoaders(toteReads, users))
 		}
 		return next(ctx)
 	}
@@ -96,7 +97,7 @@ func loadersFrom(ctx context.Context) *Loaders {
 // notFoundOf maps a loader's miss onto the domain's NotFound.
 func notFoundOf(err error, noun string) error {
 	if errors.Is(err, dataloadgen.ErrNotFound) {
-		return errs.R(errs.NotFound, "NOT_FOUND", "%s not found", noun)
+		return errs.R(errs.NotFound, ReasonNotFound, "%s not found", noun)
 	}
 	return err
 }
@@ -160,8 +161,8 @@ func prefetchUsers(ctx context.Context, ids []int64) {
 }
 
 // loadDraw is a draw by id: through the operation's loader when there is
-// one, else straight from the store.
-func loadDraw(ctx context.Context, s tote.Store, id int64) (tote.Draw, error) {
+// one, else straight from the service.
+func loadDraw(ctx context.Context, s *tote.Service, id int64) (tote.Draw, error) {
 	if l := loadersFrom(ctx); l != nil && l.draws != nil {
 		d, err := l.draws.Load(ctx, id)
 		return d, notFoundOf(err, "draw")
@@ -178,7 +179,7 @@ func primeDraw(ctx context.Context, d tote.Draw) {
 }
 
 // loadTable is a table by id, like loadDraw.
-func loadTable(ctx context.Context, s tote.Store, id int64) (tote.Table, error) {
+func loadTable(ctx context.Context, s *tote.Service, id int64) (tote.Table, error) {
 	if l := loadersFrom(ctx); l != nil && l.tables != nil {
 		t, err := l.tables.Load(ctx, id)
 		return t, notFoundOf(err, "table")
@@ -187,10 +188,10 @@ func loadTable(ctx context.Context, s tote.Store, id int64) (tote.Table, error) 
 }
 
 // loadUser is a user by id, like loadDraw.
-func loadUser(ctx context.Context, s account.UserStore, id int64) (account.User, error) {
+func loadUser(ctx context.Context, s *account.Service, id int64) (account.User, error) {
 	if l := loadersFrom(ctx); l != nil && l.users != nil {
 		u, err := l.users.Load(ctx, id)
 		return u, notFoundOf(err, "user")
 	}
-	return s.ByID(ctx, id)
+	return s.User(ctx, id)
 }

@@ -265,13 +265,6 @@ func toModelRegisterEntry(e protection.RegisterEntry) *model.RegisterEntry {
 	return out
 }
 
-func deref(s *string) string {
-	if s == nil {
-		return ""
-	}
-	return *s
-}
-
 func toModelRealityCheck(r event.RealityCheckData) *model.RealityCheck {
 	return &model.RealityCheck{
 		SessionStartedAt: r.SessionStartedAt, ElapsedSeconds: int(r.ElapsedSeconds),

@@ -39,19 +39,11 @@ func (a *ToteAPI) service() (*tote.Service, error) {
 	return a.Service, nil
 }
 
-// store is the totalizator's store, nil when it is not running.
-func (a *ToteAPI) store() tote.Store {
-	if a == nil || a.Service == nil {
-		return nil
-	}
-	return a.Service.Store()
-}
-
 // drawModel loads the draw's table (batched per operation) and converts the
 // draw; its odds and result are converted only when asked for.
 func (a *ToteAPI) drawModel(ctx context.Context, svc *tote.Service, d tote.Draw) (*model.Draw, error) {
 	primeDraw(ctx, d)
-	t, err := loadTable(ctx, svc.Store(), d.TableID)
+	t, err := loadTable(ctx, svc, d.TableID)
 	if err != nil {
 		return nil, err
 	}
@@ -69,7 +61,7 @@ func (a *ToteAPI) domainDraw(ctx context.Context, obj *model.Draw) (tote.Draw, e
 	if err != nil {
 		return tote.Draw{}, err
 	}
-	return loadDraw(ctx, svc.Store(), n)
+	return loadDraw(ctx, svc, n)
 }
 
 // drawByID loads and converts a draw; nil when it does not exist.
@@ -82,7 +74,7 @@ func (a *ToteAPI) drawByID(ctx context.Context, drawID string) (*model.Draw, err
 	if err != nil {
 		return nil, err
 	}
-	d, err := loadDraw(ctx, svc.Store(), n)
+	d, err := loadDraw(ctx, svc, n)
 	return nullIfNotFound(d, err, func(d tote.Draw) (*model.Draw, error) { return a.drawModel(ctx, svc, d) })
 }
 
@@ -143,7 +135,7 @@ func (a *ToteAPI) DrawPools(ctx context.Context, obj *model.Draw, round *model.B
 	if err != nil {
 		return nil, err
 	}
-	d, err := svc.Store().Draw(ctx, n)
+	d, err := svc.Draw(ctx, n)
 	if err != nil {
 		return nil, err
 	}
@@ -333,7 +325,7 @@ func (a *ToteAPI) Tables(ctx context.Context) ([]model.Table, error) {
 	if a.Live != nil {
 		return a.liveTables(), nil
 	}
-	ts, err := svc.Store().Tables(ctx)
+	ts, err := svc.Tables(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -357,7 +349,7 @@ func (a *ToteAPI) Table(ctx context.Context, tableID string) (*model.Table, erro
 	if a.Live != nil {
 		return a.liveTable(ctx, n)
 	}
-	t, err := svc.Store().Table(ctx, n)
+	t, err := svc.Table(ctx, n)
 	return nullIfNotFound(t, err, func(t tote.Table) (*model.Table, error) { return toModelTable(t), nil })
 }
 
@@ -374,7 +366,7 @@ func (a *ToteAPI) TableCurrentDraw(ctx context.Context, obj *model.Table) (*mode
 	if a.Live != nil {
 		return a.liveCurrentDraw(ctx, n)
 	}
-	d, err := svc.Store().LatestDraw(ctx, n)
+	d, err := svc.LatestDraw(ctx, n)
 	return nullIfNotFound(d, err, func(d tote.Draw) (*model.Draw, error) { return a.drawModel(ctx, svc, d) })
 }
 
@@ -403,7 +395,7 @@ func (a *ToteAPI) MyBets(ctx context.Context, first *int, after *string, drawID 
 			return nil, err
 		}
 	}
-	bets, err := svc.Store().Bets(ctx, q)
+	bets, err := svc.Bets(ctx, q)
 	if err != nil {
 		return nil, err
 	}
@@ -447,7 +439,7 @@ func (a *ToteAPI) Results(ctx context.Context, tableID *string, from *time.Time,
 	if to != nil {
 		q.To = *to
 	}
-	draws, err := svc.Store().Results(ctx, q)
+	draws, err := svc.Results(ctx, q)
 	if err != nil {
 		return nil, err
 	}

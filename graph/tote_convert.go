@@ -36,7 +36,7 @@ func fromSelectionInput(in *model.SelectionInput) (parimutuel.Market, string, er
 		m, text = parimutuel.MarketExpress, fmt.Sprintf("%d-%d-%d", e.Flop, e.Turn, e.River)
 	}
 	if set != 1 {
-		return "", "", errs.R(errs.Invalid, "INVALID_SELECTION", "give exactly one of position, combination or express")
+		return "", "", errs.R(errs.Invalid, ReasonInvalidSelection, "give exactly one of position, combination or express")
 	}
 	return m, text, nil
 }
@@ -71,7 +71,7 @@ func toSettingsUpdate(in model.TableSettingsInput) (tote.SettingsUpdate, error) 
 	}
 	if in.RoundSeconds != nil {
 		if len(in.RoundSeconds) != 4 {
-			return u, errs.R(errs.Invalid, "INVALID_TIMING", "give the lengths of all four rounds")
+			return u, errs.R(errs.Invalid, ReasonInvalidTiming, "give the lengths of all four rounds")
 		}
 		var rs [4]time.Duration
 		for i, s := range in.RoundSeconds {
@@ -87,7 +87,7 @@ func toSettingsUpdate(in model.TableSettingsInput) (tote.SettingsUpdate, error) 
 	}
 	if in.ExpressShares != nil {
 		if len(in.ExpressShares) != 2 {
-			return u, errs.R(errs.Invalid, "INVALID_POOL_CONFIG", "give the shares of both EXPRESS categories")
+			return u, errs.R(errs.Invalid, ReasonInvalidPoolConfig, "give the shares of both EXPRESS categories")
 		}
 		var sh [2]money.BasisPoints
 		for i, s := range in.ExpressShares {
@@ -97,8 +97,6 @@ func toSettingsUpdate(in model.TableSettingsInput) (tote.SettingsUpdate, error) 
 	}
 	return u, nil
 }
-
-func ptrTo[T any](v T) *T { return &v }
 
 func roundPtr(r parimutuel.Round) *model.BettingRound {
 	if r == 0 {
@@ -223,13 +221,6 @@ func toModelResult(r tote.DrawResult) *model.DrawResult {
 		out.Pools[i] = mp
 	}
 	return out
-}
-
-func orEmpty[T any](s []T) []T {
-	if s == nil {
-		return []T{}
-	}
-	return s
 }
 
 // toModelBet converts a bet; its draw is resolved lazily from Draw.ID.

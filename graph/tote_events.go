@@ -58,13 +58,6 @@ func toModelTableEvent(e tote.TableEvent) model.TableEvent {
 	return nil
 }
 
-func optionalString(s string) *string {
-	if s == "" {
-		return nil
-	}
-	return &s
-}
-
 // toModelPositions converts the positions frozen in an event or a view.
 func toModelPositions(ps []tote.PositionState) []model.Position {
 	out := make([]model.Position, len(ps))

@@ -49,23 +49,23 @@ func (a *ToteAPI) TableEvents(ctx context.Context, tableID string, afterSeq *int
 		sub.Close()
 		return nil, err
 	}
-	s := &tableStream{api: a, store: svc.Store(), live: a.Live, table: n, sub: sub, start: lt}
+	s := &tableStream{api: a, store: svc, live: a.Live, table: n, sub: sub, start: lt}
 	if afterSeq != nil {
-		t, err := svc.Store().Table(ctx, n)
+		t, err := svc.Table(ctx, n)
 		if err != nil {
 			sub.Close()
 			return nil, err
 		}
 		if *afterSeq < 0 || *afterSeq > t.LastSeq {
 			sub.Close()
-			return nil, errs.R(errs.Invalid, "INVALID_SEQ", "afterSeq %d is not in the table's stream (its last event is %d)", *afterSeq, t.LastSeq)
+			return nil, errs.R(errs.Invalid, ReasonInvalidSeq, "afterSeq %d is not in the table's stream (its last event is %d)", *afterSeq, t.LastSeq)
 		}
 		s.last = *afterSeq
 		s.replay = t.LastSeq-*afterSeq <= tote.ReplayBound
 		if s.replay {
 			// Events pruned from the outbox (EVENT_RETENTION) cannot be
 			// replayed: the snapshot stands for them.
-			switch err := tote.ResumeFrom(ctx, svc.Store(), n, *afterSeq); {
+			switch err := svc.ResumeFrom(ctx, n, *afterSeq); {
 			case errs.ReasonOf(err) == tote.ReasonEventsPruned:
 				s.replay = false
 			case err != nil:
@@ -109,7 +109,7 @@ func (a *ToteAPI) TableEvents(ctx context.Context, tableID string, afterSeq *int
 // tableStream is one client's table subscription: next yields its events.
 type tableStream struct {
 	api    *ToteAPI
-	store  tote.Store
+	store  *tote.Service
 	live   *tote.ReadModel
 	table  int64
 	sub    *event.Sub[*tote.TableEvent]
@@ -306,7 +306,7 @@ func (a *ToteAPI) userEvent(ctx context.Context, svc *tote.Service, userID int64
 	}
 	switch ue.Type {
 	case event.BetAccepted, event.BetSettled:
-		b, err := svc.Store().Bet(ctx, ue.BetID)
+		b, err := svc.Bet(ctx, ue.BetID)
 		if err != nil || b.UserID != userID {
 			return nil
 		}

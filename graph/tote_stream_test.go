@@ -191,7 +191,7 @@ func TestTableEventsFromNow(t *testing.T) {
 	defer cancel()
 	ch := w.subscribe(t, ctx, nil)
 	snap := expectSnapshot(t, ch, int64(len(evs)))
-	d, err := w.api.Service.Store().LatestDraw(ctx, w.h.Table.ID)
+	d, err := w.api.Service.LatestDraw(ctx, w.h.Table.ID)
 	if err != nil {
 		t.Fatal(err)
 	}

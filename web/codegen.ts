@@ -1,11 +1,13 @@
 // graphql-codegen: TypeScript types of the schema (../schema.graphqls) and of
-// every operation the client sends (the /* GraphQL */ strings in src/api).
-// Output is committed (src/gql/graphql.ts); .ci/run regenerates and diffs it.
+// every operation sent to it: the client's (the /* GraphQL */ strings in
+// src/api) and the Node API test's (test/api/operations.graphql). One file
+// for both, so the client and the test can never disagree on a type; it is
+// committed (src/gql/graphql.ts) and .ci/run regenerates and diffs it.
 import type { CodegenConfig } from '@graphql-codegen/cli';
 
 const config: CodegenConfig = {
   schema: '../schema.graphqls',
-  documents: ['src/api/**/*.ts'],
+  documents: ['src/api/**/*.ts', 'test/api/operations.graphql'],
   generates: {
     'src/gql/graphql.ts': {
       plugins: ['typescript-operations'],

@@ -26,7 +26,7 @@ func LoadZone(name string) (*time.Location, error) {
 	}
 	loc, err := time.LoadLocation(name)
 	if err != nil {
-		return nil, errs.R(errs.Invalid, "INVALID_ZONE", "unknown time zone %q", name)
+		return nil, errs.R(errs.Invalid, ReasonInvalidZone, "unknown time zone %q", name)
 	}
 	return loc, nil
 }

@@ -23,7 +23,7 @@ type Date struct {
 // Anything else is an Invalid error with reason INVALID_DATE.
 func ParseDate(s string) (Date, error) {
 	bad := func() (Date, error) {
-		return Date{}, errs.R(errs.Invalid, "INVALID_DATE", "%q is not a date: write it as YYYY-MM-DD, like 2001-12-31", truncate(s, 40))
+		return Date{}, errs.R(errs.Invalid, ReasonInvalidDate, "%q is not a date: write it as YYYY-MM-DD, like 2001-12-31", truncate(s, 40))
 	}
 	if len(s) != 10 || s[4] != '-' || s[7] != '-' {
 		return bad()
@@ -127,7 +127,7 @@ func (d Date) After(e Date) bool { return d.Compare(e) > 0 }
 // MarshalText encodes d as YYYY-MM-DD (for JSON and database drivers).
 func (d Date) MarshalText() ([]byte, error) {
 	if !d.Valid() {
-		return nil, errs.R(errs.Invalid, "INVALID_DATE", "cannot encode invalid date %s", d)
+		return nil, errs.R(errs.Invalid, ReasonInvalidDate, "cannot encode invalid date %s", d)
 	}
 	return []byte(d.String()), nil
 }

@@ -39,7 +39,7 @@ func (s *MemStore) Create(_ context.Context, u User) (User, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if _, taken := s.byEmail[u.Email]; taken {
-		return User{}, errs.R(errs.Conflict, "EMAIL_TAKEN", "an account with this email already exists")
+		return User{}, errs.R(errs.Conflict, ReasonEmailTaken, "an account with this email already exists")
 	}
 	u.ID = int64(len(s.users) + 1)
 	if u.Verification == "" {

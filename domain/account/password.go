@@ -37,7 +37,7 @@ func DefaultArgon2Params() Argon2Params {
 func (p Argon2Params) Validate() error {
 	if p.Memory < 7168 || p.Time < 1 || uint64(p.Memory)*uint64(p.Time) < 35840 ||
 		p.Threads < 1 || p.SaltLen < 16 || p.KeyLen < 32 || !p.sane() {
-		return errs.R(errs.Invalid, "WEAK_PASSWORD_HASHING", "argon2id parameters %+v are below the OWASP minimum or absurd", p)
+		return errs.R(errs.Invalid, ReasonWeakPasswordHashing, "argon2id parameters %+v are below the OWASP minimum or absurd", p)
 	}
 	return nil
 }

@@ -42,7 +42,7 @@ const (
 // is lower-cased: mailbox names are case-insensitive at every provider
 // players use, and one person must not hold two accounts as Bob@x and bob@x.
 func NormalizeEmail(s string) (string, error) {
-	bad := errs.R(errs.Invalid, "INVALID_EMAIL", "that is not a valid email address")
+	bad := errs.R(errs.Invalid, ReasonInvalidEmail, "that is not a valid email address")
 	s = strings.ToLower(strings.TrimSpace(s))
 	if s == "" || len(s) > MaxEmailLen {
 		return "", bad
@@ -131,11 +131,11 @@ func EmailSkeleton(email string) string {
 // what counts.
 func ValidatePassword(pw string) error {
 	if !utf8.ValidString(pw) {
-		return errs.R(errs.Invalid, "INVALID_PASSWORD", "the password is not valid text")
+		return errs.R(errs.Invalid, ReasonInvalidPassword, "the password is not valid text")
 	}
 	n := utf8.RuneCountInString(pw)
 	if n < MinPasswordLen || n > MaxPasswordLen {
-		return errs.R(errs.Invalid, "INVALID_PASSWORD", "a password has %d to %d characters", MinPasswordLen, MaxPasswordLen)
+		return errs.R(errs.Invalid, ReasonInvalidPassword, "a password has %d to %d characters", MinPasswordLen, MaxPasswordLen)
 	}
 	return nil
 }
@@ -149,7 +149,7 @@ func ValidatePassword(pw string) error {
 // INVALID_NAME rather than silently dropped, so what the player sees is what
 // is stored.
 func NormalizeName(s string) (string, error) {
-	bad := errs.R(errs.Invalid, "INVALID_NAME", "a name has 1 to %d characters and no control characters", MaxNameLen)
+	bad := errs.R(errs.Invalid, ReasonInvalidName, "a name has 1 to %d characters and no control characters", MaxNameLen)
 	if !utf8.ValidString(s) {
 		return "", bad
 	}
@@ -165,7 +165,7 @@ func NormalizeName(s string) (string, error) {
 			// Cf holds the bidi controls (U+202A-202E, U+2066-2069,
 			// U+200E/F, U+061C) and the zero-width ones (U+200B-200D,
 			// U+2060, U+FEFF); the Hangul fillers render as nothing too.
-			return "", errs.R(errs.Invalid, "INVALID_NAME", "a name cannot hold invisible or text-direction characters")
+			return "", errs.R(errs.Invalid, ReasonInvalidName, "a name cannot hold invisible or text-direction characters")
 		}
 	}
 	return s, nil
@@ -178,10 +178,10 @@ func NormalizeName(s string) (string, error) {
 // is told at once rather than after an account exists.
 func validateDateOfBirth(dob, today Date, minAge int) error {
 	if !dob.Valid() || dob.After(today) || AgeOn(dob, today) > MaxAge {
-		return errs.R(errs.Invalid, "INVALID_DATE_OF_BIRTH", "that is not a possible date of birth")
+		return errs.R(errs.Invalid, ReasonInvalidDateOfBirth, "that is not a possible date of birth")
 	}
 	if AgeOn(dob, today) < minAge {
-		return errs.R(errs.Invalid, "UNDER_AGE", "you must be at least %d years old to register", minAge)
+		return errs.R(errs.Invalid, ReasonUnderAge, "you must be at least %d years old to register", minAge)
 	}
 	return nil
 }

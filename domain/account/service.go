@@ -145,7 +145,7 @@ func (s *Service) Register(ctx context.Context, r Registration) (User, error) {
 // tooling, never for the public registration mutation.
 func (s *Service) Provision(ctx context.Context, r Registration, role Role) (User, error) {
 	if !role.Valid() {
-		return User{}, errs.R(errs.Invalid, "INVALID_ROLE", "unknown role %q", role)
+		return User{}, errs.R(errs.Invalid, ReasonInvalidRole, "unknown role %q", role)
 	}
 	email, err := NormalizeEmail(r.Email)
 	if err != nil {
@@ -194,7 +194,7 @@ func (s *Service) refuseLookalike(ctx context.Context, email string) error {
 	sk := EmailSkeleton(email)
 	for _, a := range admins {
 		if a != email && EmailSkeleton(a) == sk {
-			return errs.R(errs.Invalid, "EMAIL_LOOKALIKE", "that address is too much like another account's; choose another")
+			return errs.R(errs.Invalid, ReasonEmailLookalike, "that address is too much like another account's; choose another")
 		}
 	}
 	return nil
@@ -222,7 +222,7 @@ func (s *Service) Login(ctx context.Context, email, password, ip string) (User, 
 		for _, k := range keys {
 			s.throttle.Fail(k)
 		}
-		return User{}, errs.R(errs.Unauthenticated, "INVALID_CREDENTIALS", "wrong email or password")
+		return User{}, errs.R(errs.Unauthenticated, ReasonInvalidCredentials, "wrong email or password")
 	}
 	if len(password) > maxPasswordBytes || len(email) > MaxEmailLen {
 		return fail()
@@ -267,27 +267,27 @@ func (s *Service) SubmitVerification(ctx context.Context, userID int64, sub Subm
 		return Verification{}, err
 	}
 	if u.Role != Player {
-		return Verification{}, errs.R(errs.Forbidden, "NOT_A_PLAYER", "only players verify their age")
+		return Verification{}, errs.R(errs.Forbidden, ReasonNotAPlayer, "only players verify their age")
 	}
 	if !sub.DocumentType.Valid() {
-		return Verification{}, errs.R(errs.Invalid, "INVALID_DOCUMENT_TYPE", "the document must be an ID card, a passport or a driver's license")
+		return Verification{}, errs.R(errs.Invalid, ReasonInvalidDocumentType, "the document must be an ID card, a passport or a driver's license")
 	}
 	if !sub.DateOfBirth.Valid() {
-		return Verification{}, errs.R(errs.Invalid, "INVALID_DATE", "the date of birth on the document is not a valid date")
+		return Verification{}, errs.R(errs.Invalid, ReasonInvalidDate, "the date of birth on the document is not a valid date")
 	}
 	hash, err := HashDocumentNumber(s.pepper, sub.DocumentNumber)
 	if err != nil {
 		return Verification{}, err
 	}
 	if sub.DateOfBirth != u.DateOfBirth {
-		return Verification{}, errs.R(errs.Invalid, "DOB_MISMATCH",
+		return Verification{}, errs.R(errs.Invalid, ReasonDobMismatch,
 			"the date of birth on the document (%s) differs from the one on your account; contact support", sub.DateOfBirth)
 	}
 	switch u.Verification {
 	case Pending:
-		return Verification{}, errs.R(errs.Conflict, "VERIFICATION_PENDING", "your document is already waiting for review")
+		return Verification{}, errs.R(errs.Conflict, ReasonVerificationPending, "your document is already waiting for review")
 	case Approved:
-		return Verification{}, errs.R(errs.Conflict, "ALREADY_VERIFIED", "your age is already verified")
+		return Verification{}, errs.R(errs.Conflict, ReasonAlreadyVerified, "your age is already verified")
 	}
 	if s.screen != nil {
 		if err := s.screen.ScreenDocument(ctx, hash, u.Name, u.DateOfBirth); err != nil {
@@ -330,17 +330,17 @@ func (s *Service) DecideVerification(ctx context.Context, adminID, verificationI
 	}
 	reason := strings.TrimSpace(d.Reason)
 	if !utf8.ValidString(reason) || utf8.RuneCountInString(reason) > maxReasonLen || (!d.Approve && reason == "") {
-		return Verification{}, errs.R(errs.Invalid, "INVALID_REASON", reasonRequiredMsg)
+		return Verification{}, errs.R(errs.Invalid, ReasonInvalidReason, reasonRequiredMsg)
 	}
 	v, err := s.store.VerificationByID(ctx, verificationID)
 	if err != nil {
 		return Verification{}, err
 	}
 	if v.UserID == adminID {
-		return Verification{}, errs.R(errs.Forbidden, "SELF_DECISION", "an admin cannot decide their own verification")
+		return Verification{}, errs.R(errs.Forbidden, ReasonSelfDecision, "an admin cannot decide their own verification")
 	}
 	if v.Status != Pending {
-		return Verification{}, errs.R(errs.Conflict, "NOT_PENDING", "this verification was already decided")
+		return Verification{}, errs.R(errs.Conflict, ReasonNotPending, "this verification was already decided")
 	}
 	now := s.now()
 	action := ActionVerificationRejected
@@ -356,7 +356,7 @@ func (s *Service) DecideVerification(ctx context.Context, adminID, verificationI
 		Audit:        &AuditEntry{At: now, ActorID: adminID, Action: action, SubjectID: v.UserID, Detail: verificationDetail(d.Approve, reason)},
 	})
 	if errs.ReasonOf(err) == ReasonVerificationChanged {
-		return Verification{}, errs.R(errs.Conflict, "NOT_PENDING", "this verification was already decided")
+		return Verification{}, errs.R(errs.Conflict, ReasonNotPending, "this verification was already decided")
 	}
 	return saved, err
 }
@@ -386,10 +386,10 @@ func (s *Service) SetRole(ctx context.Context, adminID, userID int64, role Role)
 		return User{}, err
 	}
 	if !role.Valid() {
-		return User{}, errs.R(errs.Invalid, "INVALID_ROLE", "unknown role %q", role)
+		return User{}, errs.R(errs.Invalid, ReasonInvalidRole, "unknown role %q", role)
 	}
 	if adminID == userID {
-		return User{}, errs.R(errs.Forbidden, "SELF_DECISION", "an admin cannot change their own role")
+		return User{}, errs.R(errs.Forbidden, ReasonSelfDecision, "an admin cannot change their own role")
 	}
 	prev, err := s.store.ByID(ctx, userID)
 	if err != nil {
@@ -420,7 +420,7 @@ func (s *Service) requireAdmin(ctx context.Context, id int64) error {
 		return err
 	}
 	if err != nil || u.Role != Admin {
-		return errs.R(errs.Forbidden, "NOT_ADMIN", "only an admin may do this")
+		return errs.R(errs.Forbidden, ReasonNotAdmin, "only an admin may do this")
 	}
 	return nil
 }
@@ -446,13 +446,13 @@ func (s *Service) EnsureCanStake(ctx context.Context, userID int64) error {
 // zone). v is u's latest verification (the zero Verification when none).
 func (s *Service) CanStake(u User, v Verification, now time.Time) error {
 	if u.Role != Player {
-		return errs.R(errs.Forbidden, "NOT_A_PLAYER", "only players may stake")
+		return errs.R(errs.Forbidden, ReasonNotAPlayer, "only players may stake")
 	}
 	if v.UserID != u.ID || v.Status != Approved || v.DateOfBirth != u.DateOfBirth {
-		return errs.R(errs.Forbidden, "NOT_VERIFIED", "verify your age before you bet")
+		return errs.R(errs.Forbidden, ReasonNotVerified, "verify your age before you bet")
 	}
 	if !s.IsAdult(u.DateOfBirth, now) {
-		return errs.R(errs.Forbidden, "UNDER_AGE", "you must be at least %d years old to bet", s.minAge)
+		return errs.R(errs.Forbidden, ReasonUnderAge, "you must be at least %d years old to bet", s.minAge)
 	}
 	return nil
 }

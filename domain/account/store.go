@@ -3,6 +3,8 @@ package account
 import (
 	"context"
 	"time"
+
+	"github.com/pokertote/pokertote/domain/paging"
 )
 
 // UserStore is the persistence the account Service consumes. Every method
@@ -60,10 +62,6 @@ type VerificationChange struct {
 	Audit        *AuditEntry
 }
 
-// ReasonVerificationChanged is the reason of the Conflict a store returns
-// when a VerificationChange's From no longer holds.
-const ReasonVerificationChanged = "VERIFICATION_CHANGED"
-
 // AuditEntry is one admin action, kept forever.
 type AuditEntry struct {
 	ID int64
@@ -105,8 +103,8 @@ const (
 )
 
 // Page asks for one page of a listing by id. After is the Next returned with
-// the previous page (0 for the first); Limit is clamped to 1..200, 50 when
-// zero. Listings return the Next cursor, 0 after the last page.
+// the previous page (0 for the first); Limit is clamped to 1..paging.StoreMax,
+// paging.Default when zero. Listings return the Next cursor, 0 after the last page.
 type Page struct {
 	After int64
 	Limit int
@@ -114,11 +112,5 @@ type Page struct {
 
 // Size is the page's limit after clamping.
 func (p Page) Size() int {
-	switch {
-	case p.Limit <= 0:
-		return 50
-	case p.Limit > 200:
-		return 200
-	}
-	return p.Limit
+	return paging.Size(p.Limit, paging.StoreMax)
 }

@@ -93,9 +93,6 @@ type throttleEntry struct {
 	strikes     int
 }
 
-// ReasonTooManyAttempts is the reason of the Forbidden error a locked key gets.
-const ReasonTooManyAttempts = "TOO_MANY_ATTEMPTS"
-
 // NewThrottle returns an empty throttle; now is its clock (nil: time.Now).
 func NewThrottle(cfg ThrottleConfig, now func() time.Time) *Throttle {
 	if now == nil {

@@ -81,7 +81,7 @@ const (
 // always has one spelling and therefore one hash.
 func NormalizeDocumentNumber(s string) (string, error) {
 	if len(s) > 4*MaxDocumentNumberLen {
-		return "", errs.R(errs.Invalid, "INVALID_DOCUMENT_NUMBER", "the document number is too long")
+		return "", errs.R(errs.Invalid, ReasonInvalidDocumentNumber, "the document number is too long")
 	}
 	var b strings.Builder
 	for _, r := range s {
@@ -93,12 +93,12 @@ func NormalizeDocumentNumber(s string) (string, error) {
 		case (r >= 'A' && r <= 'Z') || (r >= '0' && r <= '9'):
 			b.WriteRune(r)
 		default:
-			return "", errs.R(errs.Invalid, "INVALID_DOCUMENT_NUMBER", "a document number has only Latin letters and digits")
+			return "", errs.R(errs.Invalid, ReasonInvalidDocumentNumber, "a document number has only Latin letters and digits")
 		}
 	}
 	n := b.String()
 	if len(n) < MinDocumentNumberLen || len(n) > MaxDocumentNumberLen {
-		return "", errs.R(errs.Invalid, "INVALID_DOCUMENT_NUMBER", "a document number has %d to %d letters and digits", MinDocumentNumberLen, MaxDocumentNumberLen)
+		return "", errs.R(errs.Invalid, ReasonInvalidDocumentNumber, "a document number has %d to %d letters and digits", MinDocumentNumberLen, MaxDocumentNumberLen)
 	}
 	return n, nil
 }

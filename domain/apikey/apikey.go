@@ -28,14 +28,6 @@ import (
 // scanners and cannot be confused with an access token.
 const Prefix = "ptk_"
 
-// Reasons of the errors this package returns (extensions.reason).
-const (
-	ReasonInvalidKey  = "INVALID_API_KEY"
-	ReasonRevoked     = "API_KEY_REVOKED"
-	ReasonRateLimited = "RATE_LIMITED"
-	ReasonKeyScope    = "API_KEY_SCOPE"
-)
-
 // Limits of a key's settings.
 const (
 	DefaultPerMinute = 600
@@ -92,13 +84,13 @@ func NewService(store Store, now func() time.Time) *Service {
 func (s *Service) Create(ctx context.Context, adminID int64, name string, perMinute int) (Key, string, error) {
 	name = strings.TrimSpace(name)
 	if name == "" || !utf8.ValidString(name) || utf8.RuneCountInString(name) > maxNameRunes {
-		return Key{}, "", errs.R(errs.Invalid, "INVALID_NAME", "the key's name must be 1 to %d characters", maxNameRunes)
+		return Key{}, "", errs.R(errs.Invalid, ReasonInvalidName, "the key's name must be 1 to %d characters", maxNameRunes)
 	}
 	if perMinute == 0 {
 		perMinute = DefaultPerMinute
 	}
 	if perMinute < 1 || perMinute > MaxPerMinute {
-		return Key{}, "", errs.R(errs.Invalid, "INVALID_RATE", "requests per minute must be from 1 to %d", MaxPerMinute)
+		return Key{}, "", errs.R(errs.Invalid, ReasonInvalidRate, "requests per minute must be from 1 to %d", MaxPerMinute)
 	}
 	var idb [idBytes]byte
 	var secret [secretBytes]byte
@@ -145,7 +137,7 @@ func (s *Service) Authenticate(ctx context.Context, raw string) (Key, error) {
 // request).
 func (s *Service) Revoke(ctx context.Context, adminID int64, id string) (Key, error) {
 	if !validID(id) {
-		return Key{}, errs.R(errs.NotFound, "NOT_FOUND", "API key not found")
+		return Key{}, errs.R(errs.NotFound, ReasonNotFound, "API key not found")
 	}
 	return s.store.RevokeKey(ctx, id, adminID, s.now().UTC())
 }

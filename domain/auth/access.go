@@ -190,10 +190,6 @@ func (a *AccessTokens) Verify(token string) (Claims, error) {
 	return Claims{UserID: id, Role: c.Role, TokenID: c.ID, Epoch: c.Epoch, IssuedAt: c.IssuedAt.UTC(), ExpiresAt: c.ExpiresAt.UTC()}, nil
 }
 
-// ReasonInvalidToken is the reason of every access token failure and of a
-// malformed or unknown refresh token.
-const ReasonInvalidToken = "INVALID_TOKEN"
-
 func invalidToken(cause error) error {
 	return &errs.Error{Code: errs.Unauthenticated, Reason: ReasonInvalidToken, Message: "invalid or expired token", Err: cause}
 }

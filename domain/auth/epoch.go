@@ -37,10 +37,6 @@ type EpochNotifier interface {
 // about: the worst case of a revocation whose message was lost.
 const EpochCacheTTL = 5 * time.Second
 
-// ReasonTokenRevoked is the reason of an access token refused because its
-// user's sessions were revoked after it was issued.
-const ReasonTokenRevoked = "TOKEN_REVOKED"
-
 // Epochs checks access tokens against their users' epochs. Safe for
 // concurrent use.
 type Epochs struct {

@@ -95,17 +95,6 @@ func NewRefreshTokens(store RefreshStore, cfg RefreshConfig) *RefreshTokens {
 	return &RefreshTokens{store: store, ttl: cfg.TTL, now: cfg.Now}
 }
 
-// Reasons of refresh failures, all with code Unauthenticated.
-const (
-	// ReasonRefreshReused: a token was presented again after it had been
-	// exchanged; its whole family is now revoked.
-	ReasonRefreshReused = "REFRESH_REUSED"
-	// ReasonRefreshRevoked: the token's family was revoked (logout, reuse).
-	ReasonRefreshRevoked = "REFRESH_REVOKED"
-	// ReasonRefreshExpired: the token outlived its TTL unused.
-	ReasonRefreshExpired = "REFRESH_EXPIRED"
-)
-
 func sessionEnded(reason string) error {
 	return errs.R(errs.Unauthenticated, reason, "your session has ended; please sign in again")
 }

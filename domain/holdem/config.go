@@ -122,7 +122,7 @@ func DefaultConfig() Config {
 // error with reason INVALID_CONFIG.
 func (c Config) Validate() error {
 	bad := func(format string, args ...any) error {
-		return errs.R(errs.Invalid, "INVALID_CONFIG", "casino hold'em settings: "+format, args...)
+		return errs.R(errs.Invalid, ReasonInvalidConfig, "casino hold'em settings: "+format, args...)
 	}
 	for _, o := range c.Ante.entries() {
 		if o < 1 || o > MaxOdds {

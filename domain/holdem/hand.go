@@ -81,14 +81,14 @@ func Start(cfg Config, stakes []Stake, deal Deal, now time.Time) (*Hand, error) 
 		return nil, err
 	}
 	if len(stakes) < 1 || len(stakes) > MaxBoxes {
-		return nil, errs.R(errs.Invalid, "BOX_COUNT", "play one or two boxes, not %d", len(stakes))
+		return nil, errs.R(errs.Invalid, ReasonBoxCount, "play one or two boxes, not %d", len(stakes))
 	}
 	for i, s := range stakes {
 		if s.Ante < cfg.MinAnte || s.Ante > cfg.MaxAnte {
-			return nil, errs.R(errs.Invalid, "ANTE_OUT_OF_RANGE", "box %d: the ante must be between %s and %s KZT", i+1, cfg.MinAnte, cfg.MaxAnte)
+			return nil, errs.R(errs.Invalid, ReasonAnteOutOfRange, "box %d: the ante must be between %s and %s KZT", i+1, cfg.MinAnte, cfg.MaxAnte)
 		}
 		if s.Bonus < 0 || s.Bonus > cfg.MaxBonus {
-			return nil, errs.R(errs.Invalid, "BONUS_OUT_OF_RANGE", "box %d: the bonus must be between 0 and %s KZT", i+1, cfg.MaxBonus)
+			return nil, errs.R(errs.Invalid, ReasonBonusOutOfRange, "box %d: the bonus must be between 0 and %s KZT", i+1, cfg.MaxBonus)
 		}
 	}
 	if err := checkDeal(deal, len(stakes)); err != nil {
@@ -108,7 +108,7 @@ func Start(cfg Config, stakes []Stake, deal Deal, now time.Time) (*Hand, error) 
 
 func checkDeal(d Deal, boxes int) error {
 	if len(d.Pockets) != boxes {
-		return errs.R(errs.Internal, "INVALID_DEAL", "the deal has %d pockets for %d boxes", len(d.Pockets), boxes)
+		return errs.R(errs.Internal, ReasonInvalidDeal, "the deal has %d pockets for %d boxes", len(d.Pockets), boxes)
 	}
 	all := append(d.Dealer[:], d.Board[:]...)
 	for _, p := range d.Pockets {
@@ -117,7 +117,7 @@ func checkDeal(d Deal, boxes int) error {
 	var seen cards.Set
 	for _, c := range all {
 		if !c.Valid() || seen.Has(c) {
-			return errs.R(errs.Internal, "INVALID_DEAL", "the deal repeats a card or holds a non-card (%s)", c)
+			return errs.R(errs.Internal, ReasonInvalidDeal, "the deal repeats a card or holds a non-card (%s)", c)
 		}
 		seen = seen.With(c)
 	}
@@ -170,16 +170,16 @@ func (h *Hand) Decide(box int, d Decision, now time.Time) error {
 		return errTimedOut()
 	}
 	if box < 0 || box >= len(h.stakes) {
-		return errs.R(errs.Invalid, "NO_SUCH_BOX", "there is no box %d in this hand", box+1)
+		return errs.R(errs.Invalid, ReasonNoSuchBox, "there is no box %d in this hand", box+1)
 	}
 	if d != Fold && d != Call {
-		return errs.R(errs.Invalid, "INVALID_DECISION", "decide FOLD or CALL, not %q", d)
+		return errs.R(errs.Invalid, ReasonInvalidDecision, "decide FOLD or CALL, not %q", d)
 	}
 	if h.decisions[box] != Undecided {
-		return errs.R(errs.Conflict, "ALREADY_DECIDED", "box %d has already decided %s", box+1, h.decisions[box])
+		return errs.R(errs.Conflict, ReasonAlreadyDecided, "box %d has already decided %s", box+1, h.decisions[box])
 	}
 	if box != h.turn {
-		return errs.R(errs.Conflict, "OUT_OF_TURN", "box %d must decide before box %d", h.turn+1, box+1)
+		return errs.R(errs.Conflict, ReasonOutOfTurn, "box %d must decide before box %d", h.turn+1, box+1)
 	}
 	h.decisions[box] = d
 	h.turn++
@@ -189,12 +189,6 @@ func (h *Hand) Decide(box int, d Decision, now time.Time) error {
 	}
 	return nil
 }
-
-// Reasons of Decide's conflicts a caller may tell apart.
-const (
-	ReasonHandSettled      = "HAND_SETTLED"
-	ReasonDecisionTimedOut = "DECISION_TIMED_OUT"
-)
 
 func errTimedOut() error {
 	return errs.R(errs.Conflict, ReasonDecisionTimedOut, "the time to decide has run out: undecided boxes were folded")

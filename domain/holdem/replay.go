@@ -24,7 +24,7 @@ func ShuffledDeal(server cards.Seed, public []byte, boxes int) Deal {
 // state the hand was stored in. A record that does not replay is Internal.
 func Replay(r Record) (*Hand, error) {
 	bad := func(err error) error {
-		return &errs.Error{Code: errs.Internal, Reason: "HAND_REPLAY_FAILED", Message: "a stored hand could not be rebuilt", Err: err}
+		return &errs.Error{Code: errs.Internal, Reason: ReasonHandReplayFailed, Message: "a stored hand could not be rebuilt", Err: err}
 	}
 	if len(r.Stakes) < 1 || len(r.Stakes) > MaxBoxes {
 		return nil, bad(errs.E(errs.Internal, "hand %d has %d boxes", r.ID, len(r.Stakes)))

@@ -83,14 +83,14 @@ func (s *Service) clock() time.Time { return s.now().UTC().Truncate(time.Microse
 // ErrCommitmentRequired is Start's error for a request without a
 // commitment.
 func ErrCommitmentRequired() error {
-	return errs.R(errs.Invalid, "COMMITMENT_REQUIRED",
+	return errs.R(errs.Invalid, ReasonCommitmentRequired,
 		"ask for a shuffle commitment first (holdemCommit) and start the hand with it: the house's seed must be fixed before your cut is known")
 }
 
 // Limits on request fields.
 const (
-	// MaxKeyLen bounds an idempotency key.
-	MaxKeyLen = 100
+	// MaxKeyLen bounds an idempotency key (the ledger's one rule).
+	MaxKeyLen = ledger.MaxClientKeyLen
 	// MaxCutLen bounds the player's cut, in bytes.
 	MaxCutLen = 256
 )
@@ -176,27 +176,15 @@ func (r StartRequest) hash() [32]byte {
 	return sum
 }
 
-func checkKey(key string) error {
-	if key == "" || len(key) > MaxKeyLen {
-		return errs.R(errs.Invalid, "INVALID_IDEMPOTENCY_KEY", "the idempotency key must have 1 to %d characters", MaxKeyLen)
-	}
-	for i := 0; i < len(key); i++ {
-		if c := key[i]; c < ' ' || c >= 0x7f {
-			return errs.R(errs.Invalid, "INVALID_IDEMPOTENCY_KEY", "the idempotency key must be printable ASCII")
-		}
-	}
-	return nil
-}
-
 func (r StartRequest) check(cfg Config) error {
-	if err := checkKey(r.IdempotencyKey); err != nil {
+	if err := ledger.CheckClientKey(r.IdempotencyKey); err != nil {
 		return err
 	}
 	if len(r.Cut) > MaxCutLen || !utf8.ValidString(r.Cut) {
-		return errs.R(errs.Invalid, "INVALID_CUT", "the cut must be text of at most %d bytes", MaxCutLen)
+		return errs.R(errs.Invalid, ReasonInvalidCut, "the cut must be text of at most %d bytes", MaxCutLen)
 	}
 	if len(r.Stakes) < 1 || len(r.Stakes) > MaxBoxes {
-		return errs.R(errs.Invalid, "BOX_COUNT", "play one or two boxes, not %d", len(r.Stakes))
+		return errs.R(errs.Invalid, ReasonBoxCount, "play one or two boxes, not %d", len(r.Stakes))
 	}
 	// Start checks the stakes against the limits; any valid deal will do.
 	_, err := Start(cfg, r.Stakes, ShuffledDeal(cards.Seed{}, nil, len(r.Stakes)), time.Time{})
@@ -285,7 +273,7 @@ func (s *Service) startIn(ctx context.Context, tx Tx, p startPlan) (rec Record, 
 	}
 	ps, err := tx.TakePendingSeed(ctx, req.UserID, *p.commitment)
 	if errs.Is(err, errs.NotFound) {
-		err = errs.R(errs.Conflict, "UNKNOWN_COMMITMENT", "commitment %s is not a pending shuffle of yours (it may have been used already): ask for a new one", cards.FormatCommitment(*p.commitment))
+		err = errs.R(errs.Conflict, ReasonUnknownCommitment, "commitment %s is not a pending shuffle of yours (it may have been used already): ask for a new one", cards.FormatCommitment(*p.commitment))
 	}
 	if err != nil {
 		return Record{}, false, ledger.Posted{}, err
@@ -345,7 +333,7 @@ type DecideRequest struct {
 // DECISION_TIMED_OUT when the deadline had passed, in which case the hand
 // has been folded and settled and that is committed.
 func (s *Service) Decide(ctx context.Context, req DecideRequest) (Snapshot, error) {
-	if err := checkKey(req.IdempotencyKey); err != nil {
+	if err := ledger.CheckClientKey(req.IdempotencyKey); err != nil {
 		return Snapshot{}, err
 	}
 	now := s.clock()
@@ -445,7 +433,7 @@ func (s *Service) commit(ctx context.Context, tx Tx, r *Record, h *Hand, before 
 }
 
 func handNotFound() error {
-	return errs.R(errs.NotFound, "HAND_NOT_FOUND", "there is no such hand of yours")
+	return errs.R(errs.NotFound, ReasonHandNotFound, "there is no such hand of yours")
 }
 
 func ledgerKey(handID int64, what string) string {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/pokertote/pokertote/domain/cards"
 	"github.com/pokertote/pokertote/domain/errs"
+	"github.com/pokertote/pokertote/domain/paging"
 )
 
 // Hand returns one of the user's hands; NotFound when there is no such hand
@@ -24,8 +25,8 @@ func (s *Service) Hand(ctx context.Context, userID, handID int64) (Snapshot, err
 
 // Page sizes of Hands.
 const (
-	DefaultPageSize = 50
-	MaxPageSize     = 100
+	DefaultPageSize = paging.Default
+	MaxPageSize     = paging.Max
 )
 
 // SnapshotPage is one page of a user's hands, newest first.
@@ -43,12 +44,7 @@ func (s *Service) Hands(ctx context.Context, userID int64, after string, limit i
 	if err != nil {
 		return SnapshotPage{}, err
 	}
-	switch {
-	case limit <= 0:
-		limit = DefaultPageSize
-	case limit > MaxPageSize:
-		limit = MaxPageSize
-	}
+	limit = paging.Size(limit, MaxPageSize)
 	rs, err := s.store.Hands(ctx, userID, before, limit+1)
 	if err != nil {
 		return SnapshotPage{}, err
@@ -106,7 +102,7 @@ func decodeCursor(s string) (int64, error) {
 	if s == "" {
 		return 0, nil
 	}
-	bad := errs.R(errs.Invalid, "INVALID_CURSOR", "the page cursor is not valid")
+	bad := errs.R(errs.Invalid, ReasonInvalidCursor, "the page cursor is not valid")
 	if len(s) < 2 || len(s) > 14 || s[0] != 'h' {
 		return 0, bad
 	}

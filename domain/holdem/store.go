@@ -123,7 +123,3 @@ type Tx interface {
 	// commitment is the one given; NotFound otherwise.
 	TakePendingSeed(ctx context.Context, userID int64, commitment [cards.SeedSize]byte) (PendingSeed, error)
 }
-
-// ReasonHandChanged is the reason of the Conflict UpdateHand returns when
-// another writer changed the hand first.
-const ReasonHandChanged = "HAND_CHANGED"

@@ -141,7 +141,7 @@ func (s *MemStore) PendingSeed(_ context.Context, userID int64) (PendingSeed, er
 	defer s.mu.Unlock()
 	p, ok := s.seeds[userID]
 	if !ok {
-		return PendingSeed{}, errs.R(errs.NotFound, "NO_PENDING_SEED", "no pending shuffle")
+		return PendingSeed{}, errs.R(errs.NotFound, ReasonNoPendingSeed, "no pending shuffle")
 	}
 	return p, nil
 }
@@ -174,7 +174,7 @@ func (tx *memTx) HandByStartKey(_ context.Context, userID int64, key string) (Re
 
 func (tx *memTx) InsertHand(_ context.Context, r *Record) error {
 	if _, err := tx.s.byKeyLocked(tx, r.UserID, r.StartKey); err == nil {
-		return errs.R(errs.Conflict, "ALREADY_EXISTS", "a hand with this idempotency key already exists")
+		return errs.R(errs.Conflict, ReasonAlreadyExists, "a hand with this idempotency key already exists")
 	}
 	r.ID, r.Version = tx.nextID, 1
 	tx.nextID++
@@ -214,7 +214,7 @@ func (tx *memTx) UpdateHand(ctx context.Context, r *Record) error {
 func (tx *memTx) TakePendingSeed(_ context.Context, userID int64, c [cards.SeedSize]byte) (PendingSeed, error) {
 	p, ok := tx.s.seeds[userID]
 	if !ok || tx.taken[userID] || p.Commitment != c {
-		return PendingSeed{}, errs.R(errs.NotFound, "NO_PENDING_SEED", "no such pending shuffle")
+		return PendingSeed{}, errs.R(errs.NotFound, ReasonNoPendingSeed, "no such pending shuffle")
 	}
 	tx.taken[userID] = true
 	return p, nil

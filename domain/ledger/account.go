@@ -105,20 +105,20 @@ func (a AccountRef) String() string {
 // without spaces.
 func (a AccountRef) Validate() error {
 	if !a.Kind.Valid() {
-		return errs.R(errs.Invalid, "INVALID_ACCOUNT", "unknown account kind %q", a.Kind)
+		return errs.R(errs.Invalid, ReasonInvalidAccount, "unknown account kind %q", a.Kind)
 	}
 	if a.Kind.singleton() {
 		if a.Ref != "" {
-			return errs.R(errs.Invalid, "INVALID_ACCOUNT", "account %s takes no reference", a.Kind)
+			return errs.R(errs.Invalid, ReasonInvalidAccount, "account %s takes no reference", a.Kind)
 		}
 		return nil
 	}
 	if a.Ref == "" || len(a.Ref) > MaxRefLen {
-		return errs.R(errs.Invalid, "INVALID_ACCOUNT", "account %s needs a reference of 1 to %d characters", a.Kind, MaxRefLen)
+		return errs.R(errs.Invalid, ReasonInvalidAccount, "account %s needs a reference of 1 to %d characters", a.Kind, MaxRefLen)
 	}
 	for i := 0; i < len(a.Ref); i++ {
 		if c := a.Ref[i]; c <= ' ' || c >= 0x7f {
-			return errs.R(errs.Invalid, "INVALID_ACCOUNT", "account reference %q has a character other than printable ASCII", a.Ref)
+			return errs.R(errs.Invalid, ReasonInvalidAccount, "account reference %q has a character other than printable ASCII", a.Ref)
 		}
 	}
 	return nil

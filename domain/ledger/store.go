@@ -7,6 +7,7 @@ import (
 
 	"github.com/pokertote/pokertote/domain/errs"
 	"github.com/pokertote/pokertote/domain/money"
+	"github.com/pokertote/pokertote/domain/paging"
 )
 
 // Poster posts transfers. It is the one thing a service needs to move money,
@@ -76,19 +77,13 @@ type Page struct {
 
 // Page sizes.
 const (
-	DefaultPageSize = 50
-	MaxPageSize     = 200
+	DefaultPageSize = paging.Default
+	MaxPageSize     = paging.StoreMax
 )
 
 // Size is the page's limit after clamping.
 func (p Page) Size() int {
-	switch {
-	case p.Limit <= 0:
-		return DefaultPageSize
-	case p.Limit > MaxPageSize:
-		return MaxPageSize
-	}
-	return p.Limit
+	return paging.Size(p.Limit, MaxPageSize)
 }
 
 // HistoryPage is one page of an account's history, newest first.
@@ -121,7 +116,7 @@ func DecodeCursor(s string) (int64, error) {
 	if s == "" {
 		return 0, nil
 	}
-	bad := errs.R(errs.Invalid, "INVALID_CURSOR", "the page cursor is not valid")
+	bad := errs.R(errs.Invalid, ReasonInvalidCursor, "the page cursor is not valid")
 	if len(s) < 2 || len(s) > 14 || s[0] != 'e' {
 		return 0, bad
 	}
@@ -131,13 +126,6 @@ func DecodeCursor(s string) (int64, error) {
 	}
 	return id, nil
 }
-
-// Reasons carried by ledger errors.
-const (
-	ReasonInsufficientFunds = "INSUFFICIENT_FUNDS"
-	ReasonKeyReused         = "IDEMPOTENCY_KEY_REUSED"
-	ReasonInconsistent      = "LEDGER_INCONSISTENT"
-)
 
 // InsufficientFunds is the error for a post that would take a never-negative
 // account below zero. Adapters return it so every store says the same thing.

@@ -102,15 +102,13 @@ func Move(key string, kind TransferKind, memo string, from, to AccountRef, amoun
 // entry has one well-defined balance-after.
 func (t Transfer) Validate() error {
 	invalid := func(format string, args ...any) error {
-		return errs.R(errs.Invalid, "INVALID_TRANSFER", format, args...)
+		return errs.R(errs.Invalid, ReasonInvalidTransfer, format, args...)
 	}
 	if t.IdempotencyKey == "" || len(t.IdempotencyKey) > MaxKeyLen {
 		return invalid("idempotency key must have 1 to %d characters", MaxKeyLen)
 	}
-	for i := 0; i < len(t.IdempotencyKey); i++ {
-		if c := t.IdempotencyKey[i]; c < ' ' || c >= 0x7f {
-			return invalid("idempotency key must be printable ASCII")
-		}
+	if !printableASCII(t.IdempotencyKey) {
+		return invalid("idempotency key must be printable ASCII")
 	}
 	if !t.Kind.Valid() {
 		return invalid("unknown transfer kind %q", t.Kind)

@@ -59,15 +59,6 @@ func (e Exclusion) endsBefore(f Exclusion) bool {
 	return e.Until.Before(f.Until)
 }
 
-// Reasons of exclusion requests and refusals.
-const (
-	ReasonInvalidExclusion = "INVALID_EXCLUSION"
-	ReasonAlreadyExcluded  = "ALREADY_EXCLUDED"
-	ReasonTimedOut         = "TIMED_OUT"
-	ReasonSelfExcluded     = "SELF_EXCLUDED"
-	ReasonRegisterExcluded = "EXCLUDED"
-)
-
 // NewTimeOut is a time-out of d starting at now.
 func NewTimeOut(d time.Duration, now time.Time) (Exclusion, error) {
 	if d < MinTimeOut || d > MaxTimeOut {

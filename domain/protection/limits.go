@@ -28,7 +28,17 @@ func (k LimitKind) Valid() bool { return k == DepositLimit || k == StakeLimit ||
 
 // Reason is the refusal reason of a transfer that would break a limit of
 // this kind.
-func (k LimitKind) Reason() string { return string(k) + "_LIMIT" }
+func (k LimitKind) Reason() string {
+	switch k {
+	case DepositLimit:
+		return ReasonDepositLimit
+	case StakeLimit:
+		return ReasonStakeLimit
+	case LossLimit:
+		return ReasonLossLimit
+	}
+	return string(k) + "_LIMIT"
+}
 
 // CoolingOff is how long a raised or removed limit waits before it applies.
 const CoolingOff = 24 * time.Hour
@@ -59,9 +69,6 @@ func (l Limit) At(now time.Time) Limit {
 	}
 	return l
 }
-
-// ReasonInvalidLimit is the reason of a malformed limit request.
-const ReasonInvalidLimit = "INVALID_LIMIT"
 
 // Change applies a player's request to set the limit to amount (0 to remove
 // it) at now, following the rule of SPEC and issue 13: lowering (or setting a

@@ -54,9 +54,6 @@ func (e RegisterEntry) Matches(docs []string, nameKey string, dob account.Date) 
 	return e.NameKey != "" && e.NameKey == nameKey && e.DateOfBirth == dob
 }
 
-// ReasonInvalidRegister is the reason of a malformed register entry or file.
-const ReasonInvalidRegister = "INVALID_REGISTER_ENTRY"
-
 // Limits of the register's input.
 const (
 	MaxRegisterRows = 100_000

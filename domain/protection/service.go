@@ -204,7 +204,7 @@ func (s *Service) requirePlayer(ctx context.Context, id int64) error {
 		return err
 	}
 	if u.Role != account.Player {
-		return errs.R(errs.Forbidden, "NOT_A_PLAYER", "only players set limits and breaks")
+		return errs.R(errs.Forbidden, ReasonNotAPlayer, "only players set limits and breaks")
 	}
 	return nil
 }
@@ -215,7 +215,7 @@ func (s *Service) requireAdmin(ctx context.Context, id int64) error {
 		return err
 	}
 	if err != nil || u.Role != account.Admin {
-		return errs.R(errs.Forbidden, "NOT_ADMIN", "only an admin may do this")
+		return errs.R(errs.Forbidden, ReasonNotAdmin, "only an admin may do this")
 	}
 	return nil
 }

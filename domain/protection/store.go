@@ -45,6 +45,3 @@ const (
 	ActionRegisterAdded   = "EXCLUSION_REGISTER_ADDED"
 	ActionRegisterRemoved = "EXCLUSION_REGISTER_REMOVED"
 )
-
-// ReasonAlreadyRemoved is the reason of removing an entry twice.
-const ReasonAlreadyRemoved = "ALREADY_REMOVED"

@@ -83,9 +83,6 @@ func NewService(cfg Config) (*Service, error) {
 	}, nil
 }
 
-// Store is the service's store, for the read-only queries of the API.
-func (s *Service) Store() Store { return s.store }
-
 // scaled divides a table duration by the time scale.
 func (s *Service) scaled(d time.Duration) time.Duration {
 	return time.Duration(float64(d) / s.scale)

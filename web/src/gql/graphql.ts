@@ -182,6 +182,18 @@ export type Street =
   | 'RIVER'
   | 'TURN';
 
+export type TableInput = {
+  cardIntervalMs?: number | null | undefined;
+  commission?: string | null | undefined;
+  expressShares?: Array<string> | null | undefined;
+  maxStake?: string | null | undefined;
+  minStake?: string | null | undefined;
+  name: string;
+  positions: number;
+  resultSeconds?: number | null | undefined;
+  roundSeconds?: Array<number> | null | undefined;
+};
+
 export type TableStatus =
   | 'PAUSED'
   | 'RUNNING';
@@ -448,3 +460,96 @@ export type SetJackpotEnabledMutationVariables = Exact<{
 
 
 export type SetJackpotEnabledMutation = { setJackpotEnabled: { balance: string, enabled: boolean } };
+
+export type ApiRegisterMutationVariables = Exact<{
+  input: RegisterInput;
+}>;
+
+
+export type ApiRegisterMutation = { register: { accessToken: string, refreshToken: string, user: { id: string, balance: string, canStake: boolean, verification: { status: VerificationStatus } } } };
+
+export type ApiLoginMutationVariables = Exact<{
+  email: string;
+  password: string;
+}>;
+
+
+export type ApiLoginMutation = { login: { accessToken: string, user: { id: string, role: Role } } };
+
+export type ApiSubmitVerificationMutationVariables = Exact<{
+  input: VerificationInput;
+}>;
+
+
+export type ApiSubmitVerificationMutation = { submitVerification: { id: string | null, status: VerificationStatus } };
+
+export type ApiDecideVerificationMutationVariables = Exact<{
+  input: DecideVerificationInput;
+}>;
+
+
+export type ApiDecideVerificationMutation = { decideVerification: { status: VerificationStatus } };
+
+export type ApiDepositMutationVariables = Exact<{
+  input: CashInput;
+}>;
+
+
+export type ApiDepositMutation = { deposit: { balance: string } };
+
+export type ApiCreateTableMutationVariables = Exact<{
+  input: TableInput;
+}>;
+
+
+export type ApiCreateTableMutation = { createTable: { id: string, name: string, positions: number, settings: { commission: string, minStake: string } } };
+
+export type ApiTableQueryVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type ApiTableQuery = { table: { id: string, name: string, positions: number, lastSeq: number, currentDraw: { id: string, number: number, phase: DrawPhase, openRound: BettingRound | null, roundClosesAt: string | null, minStake: string, board: Array<string>, positions: Array<{ number: number, cards: Array<string>, status: PositionStatus, bestHand: { category: HandCategory, description: string } | null }>, pools: Array<{ round: BettingRound, market: Market, gross: string, selections: Array<{ selection: string, stake: string, impliedCoefficient: string | null }> }> } | null } | null };
+
+export type ApiTableEventsSubscriptionVariables = Exact<{
+  tableId: string | number;
+  afterSeq?: number | null | undefined;
+}>;
+
+
+export type ApiTableEventsSubscription = { tableEvents:
+    | { __typename: 'CardsDealt', seq: number }
+    | { __typename: 'DrawOpened', seq: number }
+    | { __typename: 'DrawSettled', seq: number }
+    | { __typename: 'DrawVoided', seq: number }
+    | { __typename: 'OddsUpdated', seq: number }
+    | { __typename: 'PoolUpdated', seq: number }
+    | { __typename: 'RoundClosed', seq: number }
+    | { __typename: 'RoundOpened', seq: number }
+    | { __typename: 'TablePaused', seq: number }
+    | { __typename: 'TableResumed', seq: number }
+    | { __typename: 'TableSnapshot', seq: number }
+   };
+
+export type ApiPlaceBetMutationVariables = Exact<{
+  input: PlaceBetInput;
+}>;
+
+
+export type ApiPlaceBetMutation = { placeBet: { id: string, round: BettingRound, market: Market, selection: string, stake: string, status: BetStatus } };
+
+export type ApiMyBetsQueryVariables = Exact<{
+  first?: number | null | undefined;
+  after?: string | null | undefined;
+}>;
+
+
+export type ApiMyBetsQuery = { myBets: { edges: Array<{ cursor: string, node: { id: string, stake: string, status: BetStatus, draw: { id: string, number: number, table: { id: string, name: string } } } }>, pageInfo: { hasNextPage: boolean, endCursor: string | null } } };
+
+export type ApiMyLedgerQueryVariables = Exact<{
+  first?: number | null | undefined;
+  after?: string | null | undefined;
+}>;
+
+
+export type ApiMyLedgerQuery = { myLedger: { edges: Array<{ node: { kind: LedgerEntryKind, amount: string, balanceAfter: string, memo: string } }>, pageInfo: { hasNextPage: boolean, endCursor: string | null } } };

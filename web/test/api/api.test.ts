@@ -1,8 +1,8 @@
 // The API as a frontend uses it, from Node: graphql-ws for the live table,
 // fetch for queries and mutations, and the types graphql-codegen generated
-// from the server's schema (a schema change that breaks these operations
-// fails to compile). It builds and starts the Go server itself, on a free
-// port, and stops it at the end.
+// from the server's schema into the client's src/gql/graphql.ts (a schema
+// change that breaks these operations fails to compile). It builds and
+// starts the Go server itself, on a free port, and stops it at the end.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
@@ -14,17 +14,17 @@ import { Kind, parse, print, type OperationDefinitionNode } from 'graphql';
 import { createClient, type Client } from 'graphql-ws';
 import WebSocket from 'ws';
 import type {
-  RegisterMutation, RegisterMutationVariables, LoginMutation, LoginMutationVariables,
-  SubmitVerificationMutation, SubmitVerificationMutationVariables,
-  DecideVerificationMutationVariables, DepositMutationVariables,
-  CreateTableMutation, CreateTableMutationVariables, TableQuery, TableQueryVariables,
-  TableEventsSubscription, TableEventsSubscriptionVariables,
-  PlaceBetMutation, PlaceBetMutationVariables, MyBetsQuery, MyBetsQueryVariables,
-  MyLedgerQuery, MyLedgerQueryVariables, SelectionInput,
-} from './__generated__/graphql.js';
+  ApiRegisterMutation, ApiRegisterMutationVariables, ApiLoginMutation, ApiLoginMutationVariables,
+  ApiSubmitVerificationMutation, ApiSubmitVerificationMutationVariables,
+  ApiDecideVerificationMutationVariables, ApiDepositMutationVariables,
+  ApiCreateTableMutation, ApiCreateTableMutationVariables, ApiTableQuery, ApiTableQueryVariables,
+  ApiTableEventsSubscription, ApiTableEventsSubscriptionVariables,
+  ApiPlaceBetMutation, ApiPlaceBetMutationVariables, ApiMyBetsQuery, ApiMyBetsQueryVariables,
+  ApiMyLedgerQuery, ApiMyLedgerQueryVariables, SelectionInput,
+} from '../../src/gql/graphql.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const repo = resolve(here, '../../../..'); // web/test/api/dist -> repository root
+const repo = resolve(here, '../../../../../..'); // web/test/api/dist/test/api -> repository root
 const ADMIN = { email: 'admin@pokertote.test', password: 'admin password 123' };
 
 let server: ChildProcess;
@@ -84,7 +84,7 @@ after(() => {
 
 // The operations, from the same file graphql-codegen typed (one source).
 const operations = new Map(
-  parse(readFileSync(join(here, '..', 'operations.graphql'), 'utf8')).definitions
+  parse(readFileSync(join(here, '../../..', 'operations.graphql'), 'utf8')).definitions
     .filter((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION)
     .map((d) => [d.name!.value, print(d)]),
 );
@@ -94,27 +94,27 @@ function op(name: string): string {
   return text;
 }
 const q = {
-  register: op('Register'), login: op('Login'), submit: op('SubmitVerification'), decide: op('DecideVerification'),
-  deposit: op('Deposit'), createTable: op('CreateTable'), table: op('Table'), events: op('TableEvents'),
-  placeBet: op('PlaceBet'), myBets: op('MyBets'), myLedger: op('MyLedger'),
+  register: op('ApiRegister'), login: op('ApiLogin'), submit: op('ApiSubmitVerification'), decide: op('ApiDecideVerification'),
+  deposit: op('ApiDeposit'), createTable: op('ApiCreateTable'), table: op('ApiTable'), events: op('ApiTableEvents'),
+  placeBet: op('ApiPlaceBet'), myBets: op('ApiMyBets'), myLedger: op('ApiMyLedger'),
 };
 
 test('join a table, watch it live, bet, page and read error reasons', async () => {
   // A new player: the register answer already carries owner-only fields.
-  const reg = await gql<RegisterMutation, RegisterMutationVariables>(q.register, {
+  const reg = await gql<ApiRegisterMutation, ApiRegisterMutationVariables>(q.register, {
     input: { email: 'node-player@example.kz', password: 'player password 1', name: 'Node', dateOfBirth: '1990-05-17' },
   });
   assert.equal(reg.register.user.balance, '0.00');
   assert.equal(reg.register.user.verification.status, 'NONE');
   const player = reg.register.accessToken;
 
-  const admin = (await gql<LoginMutation, LoginMutationVariables>(q.login, ADMIN)).login.accessToken;
-  const sub = await gql<SubmitVerificationMutation, SubmitVerificationMutationVariables>(q.submit, {
+  const admin = (await gql<ApiLoginMutation, ApiLoginMutationVariables>(q.login, ADMIN)).login.accessToken;
+  const sub = await gql<ApiSubmitVerificationMutation, ApiSubmitVerificationMutationVariables>(q.submit, {
     input: { documentType: 'ID_CARD', documentNumber: 'N123456', dateOfBirth: '1990-05-17' },
   }, player);
-  await gql<unknown, DecideVerificationMutationVariables>(q.decide, { input: { id: sub.submitVerification.id!, approve: true, reason: null } }, admin);
-  await gql<unknown, DepositMutationVariables>(q.deposit, { input: { userId: reg.register.user.id, amount: '5000.00', idempotencyKey: 'node-dep', memo: null } }, admin);
-  const table = (await gql<CreateTableMutation, CreateTableMutationVariables>(q.createTable, {
+  await gql<unknown, ApiDecideVerificationMutationVariables>(q.decide, { input: { id: sub.submitVerification.id!, approve: true, reason: null } }, admin);
+  await gql<unknown, ApiDepositMutationVariables>(q.deposit, { input: { userId: reg.register.user.id, amount: '5000.00', idempotencyKey: 'node-dep', memo: null } }, admin);
+  const table = (await gql<ApiCreateTableMutation, ApiCreateTableMutationVariables>(q.createTable, {
     input: { name: 'Node table', positions: 6, minStake: '100.00', maxStake: null, commission: '3.00', roundSeconds: null, cardIntervalMs: null, resultSeconds: null, expressShares: null },
   }, admin)).createTable;
   assert.equal(table.settings.commission, '3.00');
@@ -123,7 +123,7 @@ test('join a table, watch it live, bet, page and read error reasons', async () =
   const ws: Client = createClient({ url: base.replace('http', 'ws') + '/query', webSocketImpl: WebSocket, connectionParams: { authToken: player } });
   const seqs: number[] = [];
   const typenames = new Set<string>();
-  const stop = ws.subscribe<TableEventsSubscription, TableEventsSubscriptionVariables>(
+  const stop = ws.subscribe<ApiTableEventsSubscription, ApiTableEventsSubscriptionVariables>(
     { query: q.events, variables: { tableId: table.id, afterSeq: 0 } },
     {
       next: (m) => { if (m.data) { seqs.push(m.data.tableEvents.seq); typenames.add(m.data.tableEvents.__typename); } },
@@ -133,9 +133,9 @@ test('join a table, watch it live, bet, page and read error reasons', async () =
   );
 
   // Render the table: wait for its draw's first round.
-  let draw: NonNullable<TableQuery['table']>['currentDraw'] = null;
+  let draw: NonNullable<ApiTableQuery['table']>['currentDraw'] = null;
   for (let i = 0; i < 300 && !(draw?.openRound === 'PRE_DEAL'); i++) {
-    draw = (await gql<TableQuery, TableQueryVariables>(q.table, { id: table.id }, player)).table?.currentDraw ?? null;
+    draw = (await gql<ApiTableQuery, ApiTableQueryVariables>(q.table, { id: table.id }, player)).table?.currentDraw ?? null;
     if (draw?.openRound !== 'PRE_DEAL') await new Promise((r) => setTimeout(r, 50));
   }
   assert.ok(draw && draw.openRound === 'PRE_DEAL', 'the draw opened its first round');
@@ -144,27 +144,27 @@ test('join a table, watch it live, bet, page and read error reasons', async () =
   // Bet with typed selections: one of position, combination or express.
   const picks: SelectionInput[] = [{ position: 3 }, { combination: 'FLUSH' }, { express: { flop: 1, turn: 2, river: 2 } }];
   for (const [i, selection] of picks.entries()) {
-    const bet: PlaceBetMutation = await gql<PlaceBetMutation, PlaceBetMutationVariables>(q.placeBet, {
+    const bet: ApiPlaceBetMutation = await gql<ApiPlaceBetMutation, ApiPlaceBetMutationVariables>(q.placeBet, {
       input: { drawId: draw.id, selection, stake: '100.00', idempotencyKey: `node-bet-${i}` },
     }, player);
     assert.equal(bet.placeBet.status, 'ACCEPTED');
   }
   assert.deepEqual(
-    (await gql<PlaceBetMutation, PlaceBetMutationVariables>(q.placeBet, { input: { drawId: draw.id, selection: { position: 3 }, stake: '100.00', idempotencyKey: 'node-bet-0' } }, player)).placeBet.market,
+    (await gql<ApiPlaceBetMutation, ApiPlaceBetMutationVariables>(q.placeBet, { input: { drawId: draw.id, selection: { position: 3 }, stake: '100.00', idempotencyKey: 'node-bet-0' } }, player)).placeBet.market,
     'WIN', 'a retry with the same idempotency key answers the first bet');
 
   const reason = async (p: Promise<unknown>) => { try { await p; return 'none'; } catch (e) { return (e as ApiError).reason; } };
   assert.equal(await reason(gql(q.placeBet, { input: { drawId: draw.id, selection: { position: 3 }, stake: '10000.00', idempotencyKey: 'node-big' } }, player)), 'INSUFFICIENT_FUNDS');
 
   // Page with Relay cursors.
-  const first = (await gql<MyBetsQuery, MyBetsQueryVariables>(q.myBets, { first: 2, after: null }, player)).myBets;
+  const first = (await gql<ApiMyBetsQuery, ApiMyBetsQueryVariables>(q.myBets, { first: 2, after: null }, player)).myBets;
   assert.equal(first.edges.length, 2);
   assert.equal(first.pageInfo.hasNextPage, true);
-  const rest = (await gql<MyBetsQuery, MyBetsQueryVariables>(q.myBets, { first: 2, after: first.pageInfo.endCursor }, player)).myBets;
+  const rest = (await gql<ApiMyBetsQuery, ApiMyBetsQueryVariables>(q.myBets, { first: 2, after: first.pageInfo.endCursor }, player)).myBets;
   assert.equal(rest.edges.length, 1);
   assert.equal(rest.pageInfo.hasNextPage, false);
   assert.equal(rest.edges[0].node.draw.table.name, 'Node table');
-  const ledger = (await gql<MyLedgerQuery, MyLedgerQueryVariables>(q.myLedger, { first: 10, after: null }, player)).myLedger;
+  const ledger = (await gql<ApiMyLedgerQuery, ApiMyLedgerQueryVariables>(q.myLedger, { first: 10, after: null }, player)).myLedger;
   assert.deepEqual(ledger.edges.map((e) => e.node.kind), ['BET_STAKE', 'BET_STAKE', 'BET_STAKE', 'DEPOSIT']);
 
   // Error reasons a UI handles.

@@ -1,0 +1,37 @@
+package account
+
+// The reasons (extensions.reason) of the errors this package returns, in one
+// place: they are part of the API (docs/frontend.md lists them, the web
+// client translates them), so a value never changes.
+const (
+	// ReasonVerificationChanged is the reason of the Conflict a store returns
+	// when a VerificationChange's From no longer holds.
+	ReasonVerificationChanged = "VERIFICATION_CHANGED"
+	// ReasonTooManyAttempts is the reason of the Forbidden error a locked key gets.
+	ReasonTooManyAttempts = "TOO_MANY_ATTEMPTS"
+
+	// Refusals and failures named where they are made.
+	ReasonAlreadyVerified       = "ALREADY_VERIFIED"
+	ReasonDobMismatch           = "DOB_MISMATCH"
+	ReasonEmailLookalike        = "EMAIL_LOOKALIKE"
+	ReasonEmailTaken            = "EMAIL_TAKEN"
+	ReasonInvalidCredentials    = "INVALID_CREDENTIALS"
+	ReasonInvalidDate           = "INVALID_DATE"
+	ReasonInvalidDateOfBirth    = "INVALID_DATE_OF_BIRTH"
+	ReasonInvalidDocumentNumber = "INVALID_DOCUMENT_NUMBER"
+	ReasonInvalidDocumentType   = "INVALID_DOCUMENT_TYPE"
+	ReasonInvalidEmail          = "INVALID_EMAIL"
+	ReasonInvalidName           = "INVALID_NAME"
+	ReasonInvalidPassword       = "INVALID_PASSWORD"
+	ReasonInvalidReason         = "INVALID_REASON"
+	ReasonInvalidRole           = "INVALID_ROLE"
+	ReasonInvalidZone           = "INVALID_ZONE"
+	ReasonNotAPlayer            = "NOT_A_PLAYER"
+	ReasonNotAdmin              = "NOT_ADMIN"
+	ReasonNotPending            = "NOT_PENDING"
+	ReasonNotVerified           = "NOT_VERIFIED"
+	ReasonSelfDecision          = "SELF_DECISION"
+	ReasonUnderAge              = "UNDER_AGE"
+	ReasonVerificationPending   = "VERIFICATION_PENDING"
+	ReasonWeakPasswordHashing   = "WEAK_PASSWORD_HASHING"
+)

@@ -1,0 +1,58 @@
+package tote
+
+import "context"
+
+// The service's reads: everything the API shows of tables, draws, bets,
+// results and the outbox goes through these, never through the store
+// itself, whose transactions and writes stay inside the service. Each is
+// the store's read of the same name (see Store for what it answers).
+
+// Table is a table by id; NotFound when there is none.
+func (s *Service) Table(ctx context.Context, id int64) (Table, error) {
+	return s.store.Table(ctx, id)
+}
+
+// Tables lists every table.
+func (s *Service) Tables(ctx context.Context) ([]Table, error) { return s.store.Tables(ctx) }
+
+// TablesByID loads many tables at once (in no particular order; missing
+// ids are left out), for the API's per-request loaders.
+func (s *Service) TablesByID(ctx context.Context, ids []int64) ([]Table, error) {
+	return s.store.TablesByID(ctx, ids)
+}
+
+// Draw is a draw by id; NotFound when there is none.
+func (s *Service) Draw(ctx context.Context, id int64) (Draw, error) { return s.store.Draw(ctx, id) }
+
+// DrawsByID loads many draws at once, like TablesByID.
+func (s *Service) DrawsByID(ctx context.Context, ids []int64) ([]Draw, error) {
+	return s.store.DrawsByID(ctx, ids)
+}
+
+// LatestDraw is the table's newest draw; NotFound when it has none.
+func (s *Service) LatestDraw(ctx context.Context, tableID int64) (Draw, error) {
+	return s.store.LatestDraw(ctx, tableID)
+}
+
+// Bet is a bet by id; NotFound when there is none.
+func (s *Service) Bet(ctx context.Context, id int64) (Bet, error) { return s.store.Bet(ctx, id) }
+
+// Bets lists a player's bets newest first.
+func (s *Service) Bets(ctx context.Context, q BetQuery) ([]Bet, error) { return s.store.Bets(ctx, q) }
+
+// Results lists finished (SETTLED or VOID) draws newest first.
+func (s *Service) Results(ctx context.Context, q ResultQuery) ([]Draw, error) {
+	return s.store.Results(ctx, q)
+}
+
+// EventsAfter lists a table's outbox events with Seq > after, in order, at
+// most limit of them.
+func (s *Service) EventsAfter(ctx context.Context, tableID, after int64, limit int) ([]TableEvent, error) {
+	return s.store.EventsAfter(ctx, tableID, after, limit)
+}
+
+// ResumeFrom checks that a client resuming the table's stream after
+// afterSeq can be given every later event (see the function ResumeFrom).
+func (s *Service) ResumeFrom(ctx context.Context, tableID, afterSeq int64) error {
+	return ResumeFrom(ctx, s.store, tableID, afterSeq)
+}

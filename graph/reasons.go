@@ -1,0 +1,42 @@
+package graph
+
+import (
+	"github.com/pokertote/pokertote/domain/auth"
+	"github.com/pokertote/pokertote/domain/paging"
+)
+
+// The reasons (extensions.reason) of the errors this package makes itself.
+// They are part of the API: docs/frontend.md lists them and the web client
+// translates them, so a value never changes. Reasons of domain errors are in
+// their own packages' catalogues (account, auth, apikey, holdem, ledger,
+// protection, tote, ...).
+const (
+	// A request the transport refused (limits.go).
+	ReasonRequestTooLarge    = "REQUEST_TOO_LARGE"
+	ReasonMalformedRequest   = "MALFORMED_REQUEST"
+	ReasonBatchNotSupported  = "BATCH_NOT_SUPPORTED"
+	ReasonDepthLimitExceeded = "DEPTH_LIMIT_EXCEEDED"
+	// ReasonIntrospectionDisabled: the schema is not introspectable here.
+	ReasonIntrospectionDisabled = "INTROSPECTION_DISABLED"
+
+	// Who may ask (auth.go, the owner-only fields).
+	ReasonLoginRequired = "LOGIN_REQUIRED"
+	ReasonRoleRequired  = "ROLE_REQUIRED"
+	ReasonNotYours      = "NOT_YOURS"
+	// ReasonInvalidToken and ReasonTokenRevoked are auth's, answered by the
+	// HTTP middleware and refreshToken.
+	ReasonInvalidToken = auth.ReasonInvalidToken
+	ReasonTokenRevoked = auth.ReasonTokenRevoked
+
+	// Arguments (convert.go, connection.go, tote_convert.go).
+	ReasonInvalidID         = "INVALID_ID"
+	ReasonInvalidPageSize   = paging.ReasonInvalidPageSize
+	ReasonInvalidCursor     = "INVALID_CURSOR"
+	ReasonInvalidSelection  = "INVALID_SELECTION"
+	ReasonInvalidTiming     = "INVALID_TIMING"
+	ReasonInvalidPoolConfig = "INVALID_POOL_CONFIG"
+	// ReasonInvalidSeq: tableEvents' afterSeq is past the table's stream.
+	ReasonInvalidSeq = "INVALID_SEQ"
+	// ReasonNotFound: a nested lookup's id names nothing.
+	ReasonNotFound = "NOT_FOUND"
+)
