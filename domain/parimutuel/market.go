@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/pokertote/pokertote/domain/cards"
 	"github.com/pokertote/pokertote/domain/errs"
 	"github.com/pokertote/pokertote/domain/hand"
 )
@@ -164,17 +165,11 @@ func ExpressSelection(flop, turn, river int) Selection {
 	return Selection{Market: MarketExpress, Coupon: Coupon{Flop: flop, Turn: turn, River: river}}
 }
 
-// The smallest and largest table (SPEC 1: positions 2..10).
-const (
-	MinPositions = 2
-	MaxPositions = 10
-)
-
 // CheckTableSize reports an Invalid error unless a table of n positions can
-// exist.
+// exist: cards.MinPositions..cards.MaxPositions, 2..10 (SPEC 1).
 func CheckTableSize(n int) error {
-	if n < MinPositions || n > MaxPositions {
-		return errs.R(errs.Invalid, "INVALID_TABLE_SIZE", "a table has 2 to 10 positions, not %d", n)
+	if n < cards.MinPositions || n > cards.MaxPositions {
+		return errs.R(errs.Invalid, "INVALID_TABLE_SIZE", "a table has %d to %d positions, not %d", cards.MinPositions, cards.MaxPositions, n)
 	}
 	return nil
 }
@@ -298,7 +293,7 @@ func parsePosition(s string) (int, bool) {
 		}
 		p = p*10 + int(s[1]-'0')
 	}
-	if p > MaxPositions {
+	if p > cards.MaxPositions {
 		return 0, false
 	}
 	return p, true

@@ -1,6 +1,7 @@
 package parimutuel
 
 import (
+	"github.com/pokertote/pokertote/domain/cards"
 	"github.com/pokertote/pokertote/domain/errs"
 	"github.com/pokertote/pokertote/domain/money"
 )
@@ -27,15 +28,26 @@ type PoolConfig struct {
 // MinCommission is the lowest commission rule 16 allows: 3%.
 const MinCommission money.BasisPoints = 300
 
+// JackpotRate is the contribution of every pool to the jackpot while it is
+// enabled (SPEC rule 7: 0.01%).
+const JackpotRate money.BasisPoints = 1
+
+// The default split of an EXPRESS pool's net between category 1 (3 of 3)
+// and category 2 (2 of 3): 60% / 40% (SPEC 1.1).
+const (
+	DefaultExpressShare1 money.BasisPoints = 6000
+	DefaultExpressShare2                   = 10000 - DefaultExpressShare1
+)
+
 // DefaultPoolConfig is the rules' default: 3% commission, the jackpot enabled
 // at 0.01%, and an EXPRESS net split 60% / 40%.
 func DefaultPoolConfig() PoolConfig {
 	return PoolConfig{
 		Commission:     MinCommission,
 		JackpotEnabled: true,
-		JackpotRate:    1,
-		ExpressShare1:  6000,
-		ExpressShare2:  4000,
+		JackpotRate:    JackpotRate,
+		ExpressShare1:  DefaultExpressShare1,
+		ExpressShare2:  DefaultExpressShare2,
 	}
 }
 
@@ -158,7 +170,7 @@ type Outcome struct {
 // positionSet is a set of positions 1..10 as a bitmask.
 type positionSet uint16
 
-func (s positionSet) has(p int) bool { return p >= 1 && p <= MaxPositions && s&(1<<p) != 0 }
+func (s positionSet) has(p int) bool { return p >= 1 && p <= cards.MaxPositions && s&(1<<p) != 0 }
 
 // checkOutcome validates what market m reads from o on a table of n positions
 // and returns the winner, flop and turn sets.

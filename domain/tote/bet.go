@@ -20,6 +20,19 @@ const (
 	BetRefunded BetStatus = "REFUNDED"
 )
 
+// SettledStatus is the status a bet takes when its pool is settled, from
+// what the pool paid it: REFUNDED when its stake came back, WON when it was
+// paid anything, LOST otherwise. It is the one definition.
+func SettledStatus(refund bool, payout money.Amount) BetStatus {
+	switch {
+	case refund:
+		return BetRefunded
+	case payout > 0:
+		return BetWon
+	}
+	return BetLost
+}
+
 // Bet is one accepted bet: its stake sits in its pool's escrow until the
 // draw is settled.
 type Bet struct {

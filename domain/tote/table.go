@@ -28,10 +28,6 @@ const MinStakeFloor = 100 * money.KZT
 // the arithmetic limits of the ledger: 100,000,000.00 KZT.
 const MaxStakeCeiling = 100_000_000 * money.KZT
 
-// jackpotRate is the contribution of every pool to the jackpot while it is
-// enabled (rule 7: 0.01%).
-const jackpotRate money.BasisPoints = 1
-
 // TableSettings is what an admin may change on a table. The money settings
 // are copied into a draw when it opens (SPEC 1.1: the minimum stake never
 // changes during a draw), except MaxStake, which bets are checked against
@@ -63,8 +59,8 @@ func DefaultTableSettings() TableSettings {
 		RoundLengths:  [4]time.Duration{30 * time.Second, 20 * time.Second, 20 * time.Second, 20 * time.Second},
 		CardInterval:  2 * time.Second,
 		ResultDisplay: 10 * time.Second,
-		ExpressShare1: 6000,
-		ExpressShare2: 4000,
+		ExpressShare1: parimutuel.DefaultExpressShare1,
+		ExpressShare2: parimutuel.DefaultExpressShare2,
 	}
 }
 
@@ -110,7 +106,7 @@ func (s TableSettings) PoolConfig(jackpotEnabled bool) parimutuel.PoolConfig {
 	return parimutuel.PoolConfig{
 		Commission:     s.Commission,
 		JackpotEnabled: jackpotEnabled,
-		JackpotRate:    jackpotRate,
+		JackpotRate:    parimutuel.JackpotRate,
 		ExpressShare1:  s.ExpressShare1,
 		ExpressShare2:  s.ExpressShare2,
 	}

@@ -320,13 +320,7 @@ func compareStoredBets(res DrawResult, bets []Bet) []string {
 	for _, b := range bets {
 		rb, ok := published[b.ID]
 		delete(published, b.ID)
-		want := BetLost
-		switch {
-		case rb.Refund:
-			want = BetRefunded
-		case rb.Payout > 0:
-			want = BetWon
-		}
+		want := SettledStatus(rb.Refund, rb.Payout)
 		switch {
 		case !ok:
 			out = append(out, fmt.Sprintf("bet %d is not in the published result", b.ID))
