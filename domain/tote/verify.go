@@ -285,7 +285,7 @@ func (s *Service) VerifyDraw(ctx context.Context, id int64) (Draw, Verification,
 		return Draw{}, Verification{}, err
 	}
 	if !d.Phase.Finished() || d.Result == nil {
-		return Draw{}, Verification{}, errs.R(errs.Conflict, "DRAW_NOT_FINISHED", "draw #%d is not over yet: its seed is still secret", d.Number)
+		return Draw{}, Verification{}, errs.R(errs.Conflict, ReasonDrawNotFinished, "draw #%d is not over yet: its seed is still secret", d.Number)
 	}
 	v := VerifyResult(*d.Result)
 	if d.Result.Commitment != cards.FormatCommitment(d.Commitment) {
