@@ -112,7 +112,7 @@ func roundPtr(r parimutuel.Round) *model.BettingRound {
 // query.
 func toModelDraw(d tote.Draw, t tote.Table) *model.Draw {
 	out := &model.Draw{
-		ID: id(d.ID), Table: toModelTable(t), Number: int(d.Number), Phase: model.DrawPhase(d.Phase),
+		ID: id(d.ID), Table: toModelTable(t), Number: int(d.Number), Phase: model.DrawPhase(d.Phase.Public()),
 		OpenRound: roundPtr(d.OpenRound()), MinStake: model.Money(d.MinStake), MaxStake: model.Money(t.Settings.MaxStake),
 		Board: cardStrings(d.Board), Burned: []string{}, OpenedAt: d.OpenedAt,
 		Shuffle: &model.Shuffle{Commitment: cards.FormatCommitment(d.Commitment), Beacons: toModelBeacons(d.Beacons)},

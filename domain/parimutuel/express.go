@@ -1,6 +1,9 @@
 package parimutuel
 
-import "github.com/pokertote/pokertote/domain/money"
+import (
+	"github.com/pokertote/pokertote/domain/cards"
+	"github.com/pokertote/pokertote/domain/money"
+)
 
 // Guessed counts how many of coupon c's three predictions the outcome sets
 // make true: the flop leader among flopLeaders, the turn leader among
@@ -24,7 +27,7 @@ func (c Coupon) guessed(flop, turn, win positionSet) int {
 func setOf(ps []int) positionSet {
 	var s positionSet
 	for _, p := range ps {
-		if p >= 1 && p <= MaxPositions {
+		if p >= 1 && p <= cards.MaxPositions {
 			s |= 1 << p
 		}
 	}

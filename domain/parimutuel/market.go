@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/pokertote/pokertote/domain/cards"
 	"github.com/pokertote/pokertote/domain/errs"
 	"github.com/pokertote/pokertote/domain/hand"
 )
@@ -41,7 +42,7 @@ func (m Market) Validate() error {
 	case MarketWin, MarketCombination, MarketExpress:
 		return nil
 	}
-	return errs.R(errs.Invalid, "UNKNOWN_MARKET", "%q is not a market: choose WIN, COMBINATION or EXPRESS", string(m))
+	return errs.R(errs.Invalid, ReasonUnknownMarket, "%q is not a market: choose WIN, COMBINATION or EXPRESS", string(m))
 }
 
 // Round is a betting round of a draw, 1 to 4. Each round's bets form their
@@ -70,7 +71,7 @@ func (r Round) String() string {
 // Validate reports an Invalid error (reason UNKNOWN_ROUND) unless r is 1..4.
 func (r Round) Validate() error {
 	if r < RoundPreDeal || r > RoundTurn {
-		return errs.R(errs.Invalid, "UNKNOWN_ROUND", "round %d does not exist: rounds are 1 (PRE_DEAL) to 4 (TURN)", int(r))
+		return errs.R(errs.Invalid, ReasonUnknownRound, "round %d does not exist: rounds are 1 (PRE_DEAL) to 4 (TURN)", int(r))
 	}
 	return nil
 }
@@ -102,7 +103,7 @@ func CheckMarketRound(m Market, r Round) error {
 		return err
 	}
 	if !m.Offers(r) {
-		return errs.R(errs.Invalid, "MARKET_NOT_OFFERED_IN_ROUND", "%s bets are not taken in round %s: EXPRESS closes after round POCKET", m, r)
+		return errs.R(errs.Invalid, ReasonMarketNotOfferedInRound, "%s bets are not taken in round %s: EXPRESS closes after round POCKET", m, r)
 	}
 	return nil
 }
@@ -164,17 +165,11 @@ func ExpressSelection(flop, turn, river int) Selection {
 	return Selection{Market: MarketExpress, Coupon: Coupon{Flop: flop, Turn: turn, River: river}}
 }
 
-// The smallest and largest table (SPEC 1: positions 2..10).
-const (
-	MinPositions = 2
-	MaxPositions = 10
-)
-
 // CheckTableSize reports an Invalid error unless a table of n positions can
-// exist.
+// exist: cards.MinPositions..cards.MaxPositions, 2..10 (SPEC 1).
 func CheckTableSize(n int) error {
-	if n < MinPositions || n > MaxPositions {
-		return errs.R(errs.Invalid, "INVALID_TABLE_SIZE", "a table has 2 to 10 positions, not %d", n)
+	if n < cards.MinPositions || n > cards.MaxPositions {
+		return errs.R(errs.Invalid, ReasonInvalidTableSize, "a table has %d to %d positions, not %d", cards.MinPositions, cards.MaxPositions, n)
 	}
 	return nil
 }
@@ -192,11 +187,11 @@ func (s Selection) Validate(n int) error {
 		return err
 	}
 	shape := func() error {
-		return errs.R(errs.Invalid, "INVALID_SELECTION", "a %s selection sets only its own field", s.Market)
+		return errs.R(errs.Invalid, ReasonInvalidSelection, "a %s selection sets only its own field", s.Market)
 	}
 	position := func(what string, p int) error {
 		if p < 1 || p > n {
-			return errs.R(errs.Invalid, "POSITION_OUT_OF_RANGE", "%s %d is not on this table: positions are 1 to %d", what, p, n)
+			return errs.R(errs.Invalid, ReasonPositionOutOfRange, "%s %d is not on this table: positions are 1 to %d", what, p, n)
 		}
 		return nil
 	}
@@ -211,7 +206,7 @@ func (s Selection) Validate(n int) error {
 			return shape()
 		}
 		if !validCombination(s.Combination) {
-			return errs.R(errs.Invalid, "INVALID_SELECTION", "hand category %d does not exist: categories are HIGH_CARD to ROYAL_FLUSH", int(s.Combination))
+			return errs.R(errs.Invalid, ReasonInvalidSelection, "hand category %d does not exist: categories are HIGH_CARD to ROYAL_FLUSH", int(s.Combination))
 		}
 		return nil
 	default: // MarketExpress
@@ -254,7 +249,7 @@ func ParseSelection(m Market, text string) (Selection, error) {
 		return Selection{}, err
 	}
 	bad := func() (Selection, error) {
-		return Selection{}, errs.R(errs.Invalid, "INVALID_SELECTION", "%q is not a %s selection", text, m)
+		return Selection{}, errs.R(errs.Invalid, ReasonInvalidSelection, "%q is not a %s selection", text, m)
 	}
 	switch m {
 	case MarketWin:
@@ -298,7 +293,7 @@ func parsePosition(s string) (int, bool) {
 		}
 		p = p*10 + int(s[1]-'0')
 	}
-	if p > MaxPositions {
+	if p > cards.MaxPositions {
 		return 0, false
 	}
 	return p, true

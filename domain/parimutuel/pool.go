@@ -1,6 +1,7 @@
 package parimutuel
 
 import (
+	"github.com/pokertote/pokertote/domain/cards"
 	"github.com/pokertote/pokertote/domain/errs"
 	"github.com/pokertote/pokertote/domain/money"
 )
@@ -27,15 +28,26 @@ type PoolConfig struct {
 // MinCommission is the lowest commission rule 16 allows: 3%.
 const MinCommission money.BasisPoints = 300
 
+// JackpotRate is the contribution of every pool to the jackpot while it is
+// enabled (SPEC rule 7: 0.01%).
+const JackpotRate money.BasisPoints = 1
+
+// The default split of an EXPRESS pool's net between category 1 (3 of 3)
+// and category 2 (2 of 3): 60% / 40% (SPEC 1.1).
+const (
+	DefaultExpressShare1 money.BasisPoints = 6000
+	DefaultExpressShare2                   = 10000 - DefaultExpressShare1
+)
+
 // DefaultPoolConfig is the rules' default: 3% commission, the jackpot enabled
 // at 0.01%, and an EXPRESS net split 60% / 40%.
 func DefaultPoolConfig() PoolConfig {
 	return PoolConfig{
 		Commission:     MinCommission,
 		JackpotEnabled: true,
-		JackpotRate:    1,
-		ExpressShare1:  6000,
-		ExpressShare2:  4000,
+		JackpotRate:    JackpotRate,
+		ExpressShare1:  DefaultExpressShare1,
+		ExpressShare2:  DefaultExpressShare2,
 	}
 }
 
@@ -45,16 +57,16 @@ func DefaultPoolConfig() PoolConfig {
 // do not add up to exactly 100%.
 func (c PoolConfig) Validate() error {
 	if c.Commission < MinCommission {
-		return errs.R(errs.Invalid, "COMMISSION_TOO_LOW", "the commission is %s%%: it can never be below 3.00%%", c.Commission)
+		return errs.R(errs.Invalid, ReasonCommissionTooLow, "the commission is %s%%: it can never be below 3.00%%", c.Commission)
 	}
 	if c.JackpotRate < 0 || c.ExpressShare1 < 0 || c.ExpressShare2 < 0 {
-		return errs.R(errs.Invalid, "INVALID_POOL_CONFIG", "pool rates cannot be negative")
+		return errs.R(errs.Invalid, ReasonInvalidPoolConfig, "pool rates cannot be negative")
 	}
 	if c.Commission+c.JackpotRate >= 10000 {
-		return errs.R(errs.Invalid, "INVALID_POOL_CONFIG", "commission %s%% and jackpot %s%% leave nothing for the winners", c.Commission, c.JackpotRate)
+		return errs.R(errs.Invalid, ReasonInvalidPoolConfig, "commission %s%% and jackpot %s%% leave nothing for the winners", c.Commission, c.JackpotRate)
 	}
 	if c.ExpressShare1+c.ExpressShare2 != 10000 {
-		return errs.R(errs.Invalid, "INVALID_POOL_CONFIG", "the EXPRESS category shares %s%% and %s%% must add up to 100%%", c.ExpressShare1, c.ExpressShare2)
+		return errs.R(errs.Invalid, ReasonInvalidPoolConfig, "the EXPRESS category shares %s%% and %s%% must add up to 100%%", c.ExpressShare1, c.ExpressShare2)
 	}
 	return nil
 }
@@ -122,23 +134,23 @@ func (p Pool) validate() error {
 	var gross money.Amount
 	for _, b := range p.Bets {
 		if b.ID == "" || b.Player == "" {
-			return errs.R(errs.Invalid, "INVALID_BET", "every bet of pool %s needs an id and a player", p.ID)
+			return errs.R(errs.Invalid, ReasonInvalidBet, "every bet of pool %s needs an id and a player", p.ID)
 		}
 		if seen[b.ID] {
-			return errs.R(errs.Invalid, "DUPLICATE_BET", "bet %s appears twice in pool %s", b.ID, p.ID)
+			return errs.R(errs.Invalid, ReasonDuplicateBet, "bet %s appears twice in pool %s", b.ID, p.ID)
 		}
 		seen[b.ID] = true
 		if b.Stake < 1 {
-			return errs.R(errs.Invalid, "INVALID_STAKE", "bet %s has stake %s: a stake is at least 0.01", b.ID, b.Stake)
+			return errs.R(errs.Invalid, ReasonInvalidStake, "bet %s has stake %s: a stake is at least 0.01", b.ID, b.Stake)
 		}
 		if b.Selection.Market != p.Market {
-			return errs.R(errs.Invalid, "WRONG_MARKET", "bet %s backs a %s selection in a %s pool", b.ID, b.Selection.Market, p.Market)
+			return errs.R(errs.Invalid, ReasonWrongMarket, "bet %s backs a %s selection in a %s pool", b.ID, b.Selection.Market, p.Market)
 		}
 		if err := b.Selection.Validate(p.Positions); err != nil {
 			return err
 		}
 		if b.Stake > MaxPoolAmount-gross {
-			return errs.R(errs.Invalid, "POOL_TOO_LARGE", "pool %s holds more than %s", p.ID, MaxPoolAmount)
+			return errs.R(errs.Invalid, ReasonPoolTooLarge, "pool %s holds more than %s", p.ID, MaxPoolAmount)
 		}
 		gross += b.Stake
 	}
@@ -158,7 +170,7 @@ type Outcome struct {
 // positionSet is a set of positions 1..10 as a bitmask.
 type positionSet uint16
 
-func (s positionSet) has(p int) bool { return p >= 1 && p <= MaxPositions && s&(1<<p) != 0 }
+func (s positionSet) has(p int) bool { return p >= 1 && p <= cards.MaxPositions && s&(1<<p) != 0 }
 
 // checkOutcome validates what market m reads from o on a table of n positions
 // and returns the winner, flop and turn sets.
@@ -166,14 +178,14 @@ func checkOutcome(o Outcome, m Market, n int) (win, flop, turn positionSet, err 
 	set := func(what string, ps []int) (positionSet, error) {
 		var s positionSet
 		if len(ps) == 0 {
-			return 0, errs.R(errs.Invalid, "INVALID_OUTCOME", "the outcome names no %s", what)
+			return 0, errs.R(errs.Invalid, ReasonInvalidOutcome, "the outcome names no %s", what)
 		}
 		for _, p := range ps {
 			if p < 1 || p > n {
-				return 0, errs.R(errs.Invalid, "INVALID_OUTCOME", "%s %d is not on a table of %d positions", what, p, n)
+				return 0, errs.R(errs.Invalid, ReasonInvalidOutcome, "%s %d is not on a table of %d positions", what, p, n)
 			}
 			if s.has(p) {
-				return 0, errs.R(errs.Invalid, "INVALID_OUTCOME", "%s %d is named twice", what, p)
+				return 0, errs.R(errs.Invalid, ReasonInvalidOutcome, "%s %d is named twice", what, p)
 			}
 			s |= 1 << p
 		}
@@ -184,7 +196,7 @@ func checkOutcome(o Outcome, m Market, n int) (win, flop, turn positionSet, err 
 		win, err = set("winner", o.Winners)
 	case MarketCombination:
 		if !validCombination(o.Category) {
-			err = errs.R(errs.Invalid, "INVALID_OUTCOME", "the winning category %d does not exist", int(o.Category))
+			err = errs.R(errs.Invalid, ReasonInvalidOutcome, "the winning category %d does not exist", int(o.Category))
 		}
 	case MarketExpress:
 		if win, err = set("winner", o.Winners); err != nil {

@@ -25,10 +25,10 @@ func ImpliedCoefs(totals map[Selection]money.Amount, cfg PoolConfig) (map[Select
 	var gross money.Amount
 	for sel, a := range totals {
 		if a < 0 {
-			return nil, errs.R(errs.Invalid, "INVALID_STAKE", "the stakes on %s %s are negative", sel.Market, sel)
+			return nil, errs.R(errs.Invalid, ReasonInvalidStake, "the stakes on %s %s are negative", sel.Market, sel)
 		}
 		if a > MaxPoolAmount-gross {
-			return nil, errs.R(errs.Invalid, "POOL_TOO_LARGE", "the pool holds more than %s", MaxPoolAmount)
+			return nil, errs.R(errs.Invalid, ReasonPoolTooLarge, "the pool holds more than %s", MaxPoolAmount)
 		}
 		gross += a
 	}

@@ -146,7 +146,7 @@ func SettlePool(p Pool, o Outcome, jackpot money.Amount) (PoolSettlement, error)
 		return PoolSettlement{}, err
 	}
 	if jackpot < 0 || jackpot > MaxPoolAmount {
-		return PoolSettlement{}, errs.R(errs.Invalid, "INVALID_JACKPOT", "a jackpot balance of %s cannot be paid out", jackpot)
+		return PoolSettlement{}, errs.R(errs.Invalid, ReasonInvalidJackpot, "a jackpot balance of %s cannot be paid out", jackpot)
 	}
 	s := newSettlement(p)
 	if p.Market == MarketExpress {

@@ -20,6 +20,19 @@ const (
 	BetRefunded BetStatus = "REFUNDED"
 )
 
+// SettledStatus is the status a bet takes when its pool is settled, from
+// what the pool paid it: REFUNDED when its stake came back, WON when it was
+// paid anything, LOST otherwise. It is the one definition.
+func SettledStatus(refund bool, payout money.Amount) BetStatus {
+	switch {
+	case refund:
+		return BetRefunded
+	case payout > 0:
+		return BetWon
+	}
+	return BetLost
+}
+
 // Bet is one accepted bet: its stake sits in its pool's escrow until the
 // draw is settled.
 type Bet struct {
@@ -66,15 +79,15 @@ const MaxIdempotencyKey = 100
 // parse checks the request's own fields and returns its selection.
 func (r PlaceBetRequest) parse() (parimutuel.Selection, error) {
 	if r.IdempotencyKey == "" || len(r.IdempotencyKey) > MaxIdempotencyKey {
-		return parimutuel.Selection{}, errs.R(errs.Invalid, "INVALID_IDEMPOTENCY_KEY", "an idempotency key has 1 to %d characters", MaxIdempotencyKey)
+		return parimutuel.Selection{}, errs.R(errs.Invalid, ReasonInvalidIdempotencyKey, "an idempotency key has 1 to %d characters", MaxIdempotencyKey)
 	}
 	for i := 0; i < len(r.IdempotencyKey); i++ {
 		if c := r.IdempotencyKey[i]; c < ' ' || c >= 0x7f {
-			return parimutuel.Selection{}, errs.R(errs.Invalid, "INVALID_IDEMPOTENCY_KEY", "an idempotency key is printable ASCII")
+			return parimutuel.Selection{}, errs.R(errs.Invalid, ReasonInvalidIdempotencyKey, "an idempotency key is printable ASCII")
 		}
 	}
 	if r.Stake <= 0 {
-		return parimutuel.Selection{}, errs.R(errs.Invalid, "INVALID_STAKE", "a stake must be positive")
+		return parimutuel.Selection{}, errs.R(errs.Invalid, ReasonInvalidStake, "a stake must be positive")
 	}
 	return parimutuel.ParseSelection(r.Market, r.Selection)
 }

@@ -53,9 +53,8 @@ func (d *Dealer) plan() (action, time.Time) {
 	case PhaseDealingTurn:
 		return actDealTurn, dr.NextStepAt
 	case PhaseDealingRiver:
-		if len(dr.Board) < 5 {
-			return actDealRiver, dr.NextStepAt
-		}
+		return actDealRiver, dr.NextStepAt
+	case PhaseSettling:
 		return actSettle, dr.NextStepAt
 	}
 	return actNone, time.Time{}
@@ -320,6 +319,9 @@ func (d *Dealer) applyDeal(ctx context.Context, tx Tx, dr, next Draw, ev TableEv
 	if odds != nil {
 		dr.Odds = odds
 		events = append(events, TableEvent{TableID: dr.TableID, DrawID: dr.ID, Type: EventOddsUpdated, At: now, Odds: odds})
+	}
+	if ev.Street == StreetRiver {
+		dr.Phase = PhaseSettling
 	}
 	if open != 0 {
 		dr.Phase = bettingPhase(open)

@@ -39,7 +39,7 @@ func ExampleDealer() {
 		}
 		d, _ := store.LatestDraw(ctx, table.ID)
 		if len(kinds) > 0 {
-			fmt.Printf("%5.1fs %-14s %s\n", clock.Now().Sub(start).Seconds(), d.Phase, strings.Join(kinds, " "))
+			fmt.Printf("%5.1fs %-14s %s\n", clock.Now().Sub(start).Seconds(), d.Phase.Public(), strings.Join(kinds, " "))
 		}
 		if d.Phase == tote.PhaseSettled {
 			break
@@ -181,5 +181,38 @@ func TestExactOddsInEvents(t *testing.T) {
 	first := h.Events()[0]
 	if first.Type != tote.EventDrawOpened || first.Odds == nil || first.Odds.SampleSize != 2000 || first.Odds.Exact {
 		t.Errorf("pre-deal odds %+v", first.Odds)
+	}
+}
+
+// Round 4's close leaves the draw DEALING_RIVER with four board cards; the
+// river moves it to SETTLING, its own phase, which the API still shows as
+// DEALING_RIVER; the settlement follows from there.
+func TestRiverThenSettling(t *testing.T) {
+	h := newHarness(t, 3)
+	d := h.RunUntil(h.Dealer, "DEALING_RIVER", totetest.InPhase(tote.PhaseDealingRiver))
+	if len(d.Board) != 4 {
+		t.Fatalf("DEALING_RIVER with %d board cards, want 4", len(d.Board))
+	}
+	d = h.RunUntil(h.Dealer, "SETTLING", totetest.InPhase(tote.PhaseSettling))
+	if len(d.Board) != 5 || d.Result != nil {
+		t.Fatalf("SETTLING with %d board cards, result %v; want the river and no result yet", len(d.Board), d.Result)
+	}
+	if got := d.Phase.Public(); got != tote.PhaseDealingRiver {
+		t.Fatalf("SETTLING is published as %s, want DEALING_RIVER", got)
+	}
+	tbl, err := h.Env.Store.Table(h.Ctx, d.TableID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, err := tote.ViewOf(tbl, &d, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v.Draw == nil || v.Draw.Phase != tote.PhaseDealingRiver {
+		t.Fatalf("the read model's view of a SETTLING draw is %+v, want phase DEALING_RIVER", v.Draw)
+	}
+	d = h.RunUntil(h.Dealer, "SETTLED", totetest.InPhase(tote.PhaseSettled))
+	if len(d.Board) != 5 || d.Result == nil {
+		t.Fatalf("SETTLED with %d board cards, result %v", len(d.Board), d.Result)
 	}
 }

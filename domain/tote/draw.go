@@ -11,7 +11,7 @@ import (
 )
 
 // Phase is where a draw stands in the deal (SPEC 1.1). The string values are
-// stored and published and match the API's DrawPhase.
+// stored; Public is the one the API's DrawPhase and the events show.
 type Phase string
 
 // The phases of a draw, in order. A draw ends SETTLED or VOID.
@@ -24,9 +24,22 @@ const (
 	PhaseDealingTurn   Phase = "DEALING_TURN"
 	PhaseTurn          Phase = "TURN" // round 4 open
 	PhaseDealingRiver  Phase = "DEALING_RIVER"
-	PhaseSettled       Phase = "SETTLED"
-	PhaseVoid          Phase = "VOID"
+	// PhaseSettling is the dealer's step after the river: the board is
+	// complete and the settlement is due. Stored only: it is published as
+	// DEALING_RIVER (Public), as it was before it had a name of its own.
+	PhaseSettling Phase = "SETTLING"
+	PhaseSettled  Phase = "SETTLED"
+	PhaseVoid     Phase = "VOID"
 )
+
+// Public is the phase as the API and the events show it: PhaseSettling is
+// DEALING_RIVER there, every other phase itself.
+func (p Phase) Public() Phase {
+	if p == PhaseSettling {
+		return PhaseDealingRiver
+	}
+	return p
+}
 
 // Finished reports whether the draw is over (SETTLED or VOID).
 func (p Phase) Finished() bool { return p == PhaseSettled || p == PhaseVoid }

@@ -268,10 +268,10 @@ func checkBet(d Draw, t Table, r PlaceBetRequest, sel parimutuel.Selection, now 
 		return err
 	}
 	if r.Stake < d.MinStake {
-		return errs.R(errs.Invalid, "STAKE_TOO_LOW", "the minimum stake of this draw is %s", d.MinStake)
+		return errs.R(errs.Invalid, ReasonStakeTooLow, "the minimum stake of this draw is %s", d.MinStake)
 	}
 	if r.Stake > t.Settings.MaxStake {
-		return errs.R(errs.Invalid, "STAKE_TOO_HIGH", "the maximum stake of this table is %s", t.Settings.MaxStake)
+		return errs.R(errs.Invalid, ReasonStakeTooHigh, "the maximum stake of this table is %s", t.Settings.MaxStake)
 	}
 	return nil
 }

@@ -200,7 +200,7 @@ func (m *ReadModel) Lookup(ctx context.Context, id int64) (*LiveTable, error) {
 			}
 		}
 	}
-	return nil, errs.R(errs.NotFound, "NOT_FOUND", "table not found")
+	return nil, errs.R(errs.NotFound, ReasonNotFound, "table not found")
 }
 
 // Tables lists every table known, by id.

@@ -8,10 +8,6 @@ import (
 	"github.com/pokertote/pokertote/domain/errs"
 )
 
-// ReasonEventsPruned is the reason of the error a tableEvents resume gets
-// when events it would replay have been pruned from the outbox.
-const ReasonEventsPruned = "EVENTS_PRUNED"
-
 // EventRetention is a Store whose outbox can be pruned: table events older
 // than a configured age go once their draw is finished (SETTLED or VOID;
 // the draw itself, its result and its bets stay forever). Pruning takes a

@@ -205,7 +205,7 @@ func (s *Service) EnsureDemoTables(ctx context.Context) error {
 // refunded in full (rule 5) and DRAW_VOIDED is published.
 func (s *Service) VoidDraw(ctx context.Context, actor, drawID int64, reason string) (Draw, error) {
 	if reason == "" || len(reason) > 500 {
-		return Draw{}, errs.R(errs.Invalid, "INVALID_REASON", "give a reason of 1 to 500 characters")
+		return Draw{}, errs.R(errs.Invalid, ReasonInvalidReason, "give a reason of 1 to 500 characters")
 	}
 	var (
 		res   stepResult
@@ -217,7 +217,7 @@ func (s *Service) VoidDraw(ctx context.Context, actor, drawID int64, reason stri
 			return err
 		}
 		if d.Phase.Finished() {
-			return errs.R(errs.Conflict, "DRAW_FINISHED", "draw #%d is already %s", d.Number, d.Phase)
+			return errs.R(errs.Conflict, ReasonDrawFinished, "draw #%d is already %s", d.Number, d.Phase)
 		}
 		t, err := tx.LockTable(ctx, d.TableID)
 		if err != nil {
@@ -254,10 +254,10 @@ func (s *Service) Jackpot(ctx context.Context) (money.Amount, bool, error) {
 // same key moves nothing.
 func (s *Service) JackpotTopUp(ctx context.Context, actor int64, amount money.Amount, key string) error {
 	if amount <= 0 {
-		return errs.R(errs.Invalid, "INVALID_AMOUNT", "a top-up must be positive")
+		return errs.R(errs.Invalid, ReasonInvalidAmount, "a top-up must be positive")
 	}
 	if key == "" || len(key) > MaxIdempotencyKey {
-		return errs.R(errs.Invalid, "INVALID_IDEMPOTENCY_KEY", "an idempotency key has 1 to %d characters", MaxIdempotencyKey)
+		return errs.R(errs.Invalid, ReasonInvalidIdempotencyKey, "an idempotency key has 1 to %d characters", MaxIdempotencyKey)
 	}
 	t := ledger.Move(fmt.Sprintf("tote:jackpot-topup:%d:%s", actor, key), ledger.JackpotTopUp,
 		"jackpot top-up", ledger.OrganiserAccount, ledger.JackpotAccount, amount)

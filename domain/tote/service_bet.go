@@ -69,7 +69,7 @@ func (s *Service) answer(ctx context.Context, job *betJob) (Bet, error) {
 // replayBet answers a request whose key is taken by bet b.
 func replayBet(r PlaceBetRequest, b Bet, sel parimutuel.Selection) (Bet, error) {
 	if !r.sameRequest(b, sel) {
-		return Bet{}, errs.R(errs.Conflict, "IDEMPOTENCY_KEY_REUSED", "the idempotency key %q was used for another bet", r.IdempotencyKey)
+		return Bet{}, errs.R(errs.Conflict, ReasonIdempotencyKeyReused, "the idempotency key %q was used for another bet", r.IdempotencyKey)
 	}
 	return b, nil
 }
@@ -77,11 +77,11 @@ func replayBet(r PlaceBetRequest, b Bet, sel parimutuel.Selection) (Bet, error) 
 // checkBettable reports why draw d takes no bet on sel now, if it does not.
 func checkBettable(d Draw, sel parimutuel.Selection, now time.Time) error {
 	if d.Phase.Finished() {
-		return errs.R(errs.Conflict, "DRAW_FINISHED", "draw #%d is over", d.Number)
+		return errs.R(errs.Conflict, ReasonDrawFinished, "draw #%d is over", d.Number)
 	}
 	r := d.OpenRound()
 	if r == 0 || !now.Before(d.RoundClosesAt) {
-		return errs.R(errs.Conflict, "ROUND_CLOSED", "betting is closed while the next cards are dealt: wait for the next round")
+		return errs.R(errs.Conflict, ReasonRoundClosed, "betting is closed while the next cards are dealt: wait for the next round")
 	}
 	if err := parimutuel.CheckMarketRound(sel.Market, r); err != nil {
 		return err

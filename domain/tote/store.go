@@ -145,14 +145,6 @@ type LeaseStore interface {
 	ReleaseLease(ctx context.Context, l Lease) error
 }
 
-// Lease errors' reasons.
-const (
-	ReasonLeaseHeld    = "LEASE_HELD"
-	ReasonLeaseLost    = "LEASE_LOST"
-	ReasonDrawChanged  = "DRAW_CHANGED"
-	ReasonDuplicateBet = "DUPLICATE_BET"
-)
-
 // ErrLeaseLost is the error of a write by a dealer whose lease is gone.
 func ErrLeaseLost(tableID int64) error {
 	return errs.R(errs.Conflict, ReasonLeaseLost, "the dealer of table %d lost its lease", tableID)

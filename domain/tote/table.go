@@ -28,10 +28,6 @@ const MinStakeFloor = 100 * money.KZT
 // the arithmetic limits of the ledger: 100,000,000.00 KZT.
 const MaxStakeCeiling = 100_000_000 * money.KZT
 
-// jackpotRate is the contribution of every pool to the jackpot while it is
-// enabled (rule 7: 0.01%).
-const jackpotRate money.BasisPoints = 1
-
 // TableSettings is what an admin may change on a table. The money settings
 // are copied into a draw when it opens (SPEC 1.1: the minimum stake never
 // changes during a draw), except MaxStake, which bets are checked against
@@ -63,8 +59,8 @@ func DefaultTableSettings() TableSettings {
 		RoundLengths:  [4]time.Duration{30 * time.Second, 20 * time.Second, 20 * time.Second, 20 * time.Second},
 		CardInterval:  2 * time.Second,
 		ResultDisplay: 10 * time.Second,
-		ExpressShare1: 6000,
-		ExpressShare2: 4000,
+		ExpressShare1: parimutuel.DefaultExpressShare1,
+		ExpressShare2: parimutuel.DefaultExpressShare2,
 	}
 }
 
@@ -81,24 +77,24 @@ const (
 // COMMISSION_TOO_LOW, INVALID_POOL_CONFIG or INVALID_TIMING.
 func (s TableSettings) Validate() error {
 	if s.MinStake < MinStakeFloor {
-		return errs.R(errs.Invalid, "MIN_STAKE_TOO_LOW", "the minimum stake is %s: it can never be below %s", s.MinStake, MinStakeFloor)
+		return errs.R(errs.Invalid, ReasonMinStakeTooLow, "the minimum stake is %s: it can never be below %s", s.MinStake, MinStakeFloor)
 	}
 	if s.MaxStake < s.MinStake || s.MaxStake > MaxStakeCeiling {
-		return errs.R(errs.Invalid, "INVALID_STAKE_LIMITS", "the maximum stake %s must be between the minimum %s and %s", s.MaxStake, s.MinStake, MaxStakeCeiling)
+		return errs.R(errs.Invalid, ReasonInvalidStakeLimits, "the maximum stake %s must be between the minimum %s and %s", s.MaxStake, s.MinStake, MaxStakeCeiling)
 	}
 	if err := s.PoolConfig(true).Validate(); err != nil {
 		return err
 	}
 	for i, d := range s.RoundLengths {
 		if d < minRoundLength || d > maxRoundLength {
-			return errs.R(errs.Invalid, "INVALID_TIMING", "round %d lasts %s: a round lasts 1 s to 1 h", i+1, d)
+			return errs.R(errs.Invalid, ReasonInvalidTiming, "round %d lasts %s: a round lasts 1 s to 1 h", i+1, d)
 		}
 	}
 	if s.CardInterval < 0 || s.CardInterval > maxCardInterval {
-		return errs.R(errs.Invalid, "INVALID_TIMING", "the card interval %s must be 0 to 1 min", s.CardInterval)
+		return errs.R(errs.Invalid, ReasonInvalidTiming, "the card interval %s must be 0 to 1 min", s.CardInterval)
 	}
 	if s.ResultDisplay < 0 || s.ResultDisplay > maxResultDisplay {
-		return errs.R(errs.Invalid, "INVALID_TIMING", "the result display %s must be 0 to 10 min", s.ResultDisplay)
+		return errs.R(errs.Invalid, ReasonInvalidTiming, "the result display %s must be 0 to 10 min", s.ResultDisplay)
 	}
 	return nil
 }
@@ -110,7 +106,7 @@ func (s TableSettings) PoolConfig(jackpotEnabled bool) parimutuel.PoolConfig {
 	return parimutuel.PoolConfig{
 		Commission:     s.Commission,
 		JackpotEnabled: jackpotEnabled,
-		JackpotRate:    jackpotRate,
+		JackpotRate:    parimutuel.JackpotRate,
 		ExpressShare1:  s.ExpressShare1,
 		ExpressShare2:  s.ExpressShare2,
 	}
@@ -147,13 +143,13 @@ const maxTableName = 64
 func (t Table) Validate() error {
 	name := strings.TrimSpace(t.Name)
 	if name == "" || name != t.Name || utf8.RuneCountInString(name) > maxTableName || !utf8.ValidString(name) {
-		return errs.R(errs.Invalid, "INVALID_TABLE_NAME", "a table name is 1 to %d characters without surrounding spaces", maxTableName)
+		return errs.R(errs.Invalid, ReasonInvalidTableName, "a table name is 1 to %d characters without surrounding spaces", maxTableName)
 	}
 	if err := parimutuel.CheckTableSize(t.Positions); err != nil {
 		return err
 	}
 	if t.Status != TableRunning && t.Status != TablePaused {
-		return errs.R(errs.Invalid, "INVALID_TABLE_STATUS", "a table is RUNNING or PAUSED, not %q", t.Status)
+		return errs.R(errs.Invalid, ReasonInvalidTableStatus, "a table is RUNNING or PAUSED, not %q", t.Status)
 	}
 	return t.Settings.Validate()
 }

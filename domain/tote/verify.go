@@ -285,7 +285,7 @@ func (s *Service) VerifyDraw(ctx context.Context, id int64) (Draw, Verification,
 		return Draw{}, Verification{}, err
 	}
 	if !d.Phase.Finished() || d.Result == nil {
-		return Draw{}, Verification{}, errs.R(errs.Conflict, "DRAW_NOT_FINISHED", "draw #%d is not over yet: its seed is still secret", d.Number)
+		return Draw{}, Verification{}, errs.R(errs.Conflict, ReasonDrawNotFinished, "draw #%d is not over yet: its seed is still secret", d.Number)
 	}
 	v := VerifyResult(*d.Result)
 	if d.Result.Commitment != cards.FormatCommitment(d.Commitment) {
@@ -320,13 +320,7 @@ func compareStoredBets(res DrawResult, bets []Bet) []string {
 	for _, b := range bets {
 		rb, ok := published[b.ID]
 		delete(published, b.ID)
-		want := BetLost
-		switch {
-		case rb.Refund:
-			want = BetRefunded
-		case rb.Payout > 0:
-			want = BetWon
-		}
+		want := SettledStatus(rb.Refund, rb.Payout)
 		switch {
 		case !ok:
 			out = append(out, fmt.Sprintf("bet %d is not in the published result", b.ID))

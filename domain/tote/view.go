@@ -161,7 +161,7 @@ func ViewOf(t Table, d *Draw, totals []SelectionTotal) (TableView, error) {
 		return v, nil
 	}
 	dv := &DrawView{
-		ID: d.ID, Number: d.Number, Positions: d.Positions, Phase: d.Phase, MinStake: d.MinStake,
+		ID: d.ID, Number: d.Number, Positions: d.Positions, Phase: d.Phase.Public(), MinStake: d.MinStake,
 		Commitment: cards.FormatCommitment(d.Commitment), Board: cardStrings(d.Board), Hands: PositionStates(*d),
 		Odds: d.Odds, Result: d.Result, VoidReason: d.VoidReason, OpenedAt: d.OpenedAt,
 	}
