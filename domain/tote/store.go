@@ -38,6 +38,9 @@ type Store interface {
 	Bets(ctx context.Context, q BetQuery) ([]Bet, error)
 	// DrawBets lists every bet of a draw in id order.
 	DrawBets(ctx context.Context, drawID int64) ([]Bet, error)
+	// DrawBetsAfter is a page of DrawBets: at most limit bets with an id
+	// above afterID, in id order.
+	DrawBetsAfter(ctx context.Context, drawID, afterID int64, limit int) ([]Bet, error)
 	// PoolTotals sums the stakes of a draw per round and selection; round
 	// 0 means every round. The database adapter keeps these sums as bets
 	// are written, so reading them costs the same however many bets the
@@ -105,6 +108,18 @@ type Tx interface {
 	// SettleBets records how a settlement left each bet; only ACCEPTED
 	// bets change.
 	SettleBets(ctx context.Context, outcomes []BetOutcome, at time.Time) error
+	// PayPool settles every ACCEPTED bet of one pool at once, as streamed
+	// settlement does (settle_stream.go): a bet on a selection of rates is
+	// paid its stake (REFUNDED) when Refund, else floor(stake × Coef1) +
+	// floor(stake × Coef2) (WON when positive, LOST when 0); a bet on any
+	// other selection is LOST. It returns, per selection of rates holding
+	// bets it settled, their number, their stakes and the sums of the two
+	// floors (of the stakes, in Paid1, when refunded), in any order.
+	PayPool(ctx context.Context, drawID int64, round Round, market Market, rates []SelectionRate, at time.Time) ([]SelectionPaid, error)
+	// PoolCredits lists what a settled pool's bets pay each player (the
+	// sum of the payouts, players paid nothing left out), at most limit
+	// players with a user id above afterUser, in user id order.
+	PoolCredits(ctx context.Context, drawID int64, round Round, market Market, afterUser int64, limit int) ([]WalletCredit, error)
 
 	// AppendEvent adds e to its table's outbox with the next sequence
 	// number and returns it with Seq set.
