@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"runtime"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -90,56 +91,102 @@ func BenchmarkPlaceBet(b *testing.B) {
 }
 
 // BenchmarkSettleDraw measures the settlement step of a draw holding n bets
-// over round 1's three pools: one transaction reading the bets, posting one
-// transfer per pool, updating every bet and storing the result.
+// of 1,000 players over round 1's three pools (about 230 backed
+// selections): one transaction paying every bet, posting the pools' and
+// the players' money and storing the result, then the players' events. It
+// reports the peak heap growth during the step (sampled every
+// millisecond) beside the usual allocation figures.
 //
-//	POKERTOTE_REQUIRE_SERVICES=1 go test ./persistence -run '^$' -bench SettleDraw -benchtime 3x
+//	POKERTOTE_REQUIRE_SERVICES=1 go test ./persistence -run '^$' -bench 'SettleDraw/postgres/bets=100000' -benchtime 1x -benchmem
 func BenchmarkSettleDraw(b *testing.B) {
 	for _, dialect := range testDialects {
-		for _, n := range []int{1000, 10000} {
+		for _, n := range []int{1000, 10000, 100000} {
 			b.Run(fmt.Sprintf("%s/bets=%d", dialect, n), func(b *testing.B) {
-				const users = 32
+				const users = 1000
 				h := toteBenchHarness(b, dialect, users)
 				b.ReportAllocs()
 				b.ResetTimer()
+				var peak uint64
 				for range b.N {
 					b.StopTimer()
 					d := h.RunUntil(h.Dealer, "PRE_DEAL", func(x tote.Draw) bool { return x.Phase == tote.PhasePreDeal })
-					placeBets(b, h, d, n, users)
+					seedBets(b, h, d, n, users)
 					h.RunUntil(h.Dealer, "river", func(x tote.Draw) bool { return x.ID == d.ID && len(x.Board) == 5 })
 					h.Clock.Advance(time.Hour) // the settlement step is due
+					runtime.GC()
+					stop := samplePeakHeap(&peak)
 					b.StartTimer()
 					h.Dealer.Tick(h.Ctx)
 					b.StopTimer()
+					stop()
 					if got := h.Draw(); got.ID != d.ID || got.Phase != tote.PhaseSettled {
 						b.Fatalf("draw %d not settled: %s", got.ID, got.Phase)
 					}
 				}
+				b.ReportMetric(float64(peak)/(1<<20), "peak-heap-MB")
 			})
 		}
 	}
 }
 
-// placeBets places n bets on d from users goroutines.
-func placeBets(b *testing.B, h *totetest.Harness, d tote.Draw, n, users int) {
-	var next atomic.Int64
+// samplePeakHeap samples the live heap every millisecond until stop is
+// called and raises *peak to the largest growth over the heap at the
+// start.
+func samplePeakHeap(peak *uint64) (stop func()) {
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	base := ms.HeapAlloc
+	done := make(chan struct{})
 	var wg sync.WaitGroup
-	for w := range users {
-		wg.Go(func() {
-			for {
-				i := next.Add(1)
-				if i > int64(n) {
-					return
-				}
-				s := benchSelections[i%int64(len(benchSelections))]
-				_, err := h.Svc.PlaceBet(h.Ctx, tote.PlaceBetRequest{UserID: int64(w + 1), DrawID: d.ID, Market: s.m, Selection: s.sel,
-					Stake: 100*money.KZT + money.Amount(i%97), IdempotencyKey: fmt.Sprintf("d%d-%d", d.ID, i)})
-				if err != nil {
-					b.Error(err)
-					return
-				}
+	wg.Go(func() {
+		t := time.NewTicker(time.Millisecond)
+		defer t.Stop()
+		for {
+			var ms runtime.MemStats
+			runtime.ReadMemStats(&ms)
+			if ms.HeapAlloc > base && ms.HeapAlloc-base > *peak {
+				*peak = ms.HeapAlloc - base
 			}
-		})
+			select {
+			case <-done:
+				return
+			case <-t.C:
+			}
+		}
+	})
+	return func() { close(done); wg.Wait() }
+}
+
+// benchSelection is the i-th bet's market and selection: the three markets
+// in turn, over every position, ten hand categories and 216 coupons.
+func benchSelection(i int) (tote.Market, string) {
+	switch i % 3 {
+	case 0:
+		return tote.MarketWin, fmt.Sprint(i/3%6 + 1)
+	case 1:
+		return tote.MarketCombination, tote.Combination(i / 3 % tote.NumCombinations).String()
 	}
-	wg.Wait()
+	c := i / 3 % 216
+	return tote.MarketExpress, fmt.Sprintf("%d-%d-%d", c%6+1, c/6%6+1, c/36+1)
+}
+
+// seedBets places n bets on d from users players, in batches of 256
+// through Service.PlaceBets (one transaction a batch).
+func seedBets(b *testing.B, h *totetest.Harness, d tote.Draw, n, users int) {
+	const batch = 256
+	reqs := make([]tote.PlaceBetRequest, 0, batch)
+	for i := 0; i < n; i += batch {
+		reqs = reqs[:0]
+		for j := i; j < min(n, i+batch); j++ {
+			m, sel := benchSelection(j)
+			reqs = append(reqs, tote.PlaceBetRequest{UserID: int64(j%users + 1), DrawID: d.ID, Market: m, Selection: sel,
+				Stake: 100*money.KZT + money.Amount(j%97), IdempotencyKey: fmt.Sprintf("d%d-%d", d.ID, j)})
+		}
+		_, errList := h.Svc.PlaceBets(h.Ctx, reqs)
+		for _, err := range errList {
+			if err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
 }
