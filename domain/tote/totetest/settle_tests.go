@@ -162,5 +162,3 @@ func checkAgainstReference(rt *rapid.T, h *Harness, d tote.Draw, wallets map[int
 		rt.Fatalf("verify: %+v %v", v, err)
 	}
 }
-
-
