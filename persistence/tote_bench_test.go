@@ -20,6 +20,12 @@ import (
 // toteBenchHarness is a table of 6 positions with its dealer on a fresh
 // database, with users 1..users funded.
 func toteBenchHarness(b *testing.B, dialect string, users int) *totetest.Harness {
+	h, _, _ := toteBenchEnv(b, dialect, users)
+	return h
+}
+
+// toteBenchEnv is toteBenchHarness with its database and ledger.
+func toteBenchEnv(b *testing.B, dialect string, users int) (*totetest.Harness, *persistence.DB, *persistence.LedgerRepo) {
 	b.Helper()
 	o := persistence.Options{SQLitePath: filepath.Join(b.TempDir(), "bench.db")}
 	if dialect == "postgres" {
@@ -39,7 +45,7 @@ func toteBenchHarness(b *testing.B, dialect string, users int) *totetest.Harness
 	for u := 1; u <= users; u++ {
 		h.Deposit(int64(u), 100_000_000*money.KZT)
 	}
-	return h
+	return h, db, led
 }
 
 // benchSelections cycles through the markets of round 1.
@@ -103,14 +109,14 @@ func BenchmarkSettleDraw(b *testing.B) {
 		for _, n := range []int{1000, 10000, 100000} {
 			b.Run(fmt.Sprintf("%s/bets=%d", dialect, n), func(b *testing.B) {
 				const users = 1000
-				h := toteBenchHarness(b, dialect, users)
+				h, db, led := toteBenchEnv(b, dialect, users)
 				b.ReportAllocs()
 				b.ResetTimer()
 				var peak uint64
 				for range b.N {
 					b.StopTimer()
 					d := h.RunUntil(h.Dealer, "PRE_DEAL", func(x tote.Draw) bool { return x.Phase == tote.PhasePreDeal })
-					seedBets(b, h, d, n, users)
+					seedBets(b, h, db, led, d, n, users)
 					h.RunUntil(h.Dealer, "river", func(x tote.Draw) bool { return x.ID == d.ID && len(x.Board) == 5 })
 					h.Clock.Advance(time.Hour) // the settlement step is due
 					runtime.GC()
@@ -170,23 +176,22 @@ func benchSelection(i int) (tote.Market, string) {
 	return tote.MarketExpress, fmt.Sprintf("%d-%d-%d", c%6+1, c/6%6+1, c/36+1)
 }
 
-// seedBets places n bets on d from users players, in batches of 256
-// through Service.PlaceBets (one transaction a batch).
-func seedBets(b *testing.B, h *totetest.Harness, d tote.Draw, n, users int) {
-	const batch = 256
-	reqs := make([]tote.PlaceBetRequest, 0, batch)
-	for i := 0; i < n; i += batch {
-		reqs = reqs[:0]
-		for j := i; j < min(n, i+batch); j++ {
-			m, sel := benchSelection(j)
-			reqs = append(reqs, tote.PlaceBetRequest{UserID: int64(j%users + 1), DrawID: d.ID, Market: m, Selection: sel,
-				Stake: 100*money.KZT + money.Amount(j%97), IdempotencyKey: fmt.Sprintf("d%d-%d", d.ID, j)})
+// seedBets stores n accepted bets on d from users players, their stakes
+// moved into the escrows, directly in the database
+// (persistence.SeedBetsForBench): the bet path is measured elsewhere
+// (BenchmarkPlaceBet, scripts/bench-bets.sh).
+func seedBets(b *testing.B, h *totetest.Harness, db *persistence.DB, led *persistence.LedgerRepo, d tote.Draw, n, users int) {
+	bets := make([]tote.Bet, n)
+	for j := range bets {
+		m, s := benchSelection(j)
+		sel, err := tote.ParseSelection(m, s)
+		if err != nil {
+			b.Fatal(err)
 		}
-		_, errList := h.Svc.PlaceBets(h.Ctx, reqs)
-		for _, err := range errList {
-			if err != nil {
-				b.Fatal(err)
-			}
-		}
+		bets[j] = tote.Bet{DrawID: d.ID, TableID: d.TableID, UserID: int64(j%users + 1), Round: tote.RoundPreDeal, Selection: sel,
+			Stake: 100*money.KZT + money.Amount(j%97), IdempotencyKey: fmt.Sprintf("d%d-%d", d.ID, j)}
+	}
+	if err := persistence.SeedBetsForBench(h.Ctx, db, led, bets, h.Clock.Now()); err != nil {
+		b.Fatal(err)
 	}
 }
