@@ -15,9 +15,24 @@ import (
 // user ids, and the draw's bets are listed in pages by id. Nothing here
 // holds a row per bet in memory.
 
-// DrawBetsAfter implements tote.Store.
-func (r *ToteRepo) DrawBetsAfter(ctx context.Context, drawID, afterID int64, limit int) ([]tote.Bet, error) {
-	return findBets(r.read(ctx).Where("draw_id = ? AND id > ?", drawID, afterID).Order("id").Limit(limit))
+// PoolBetOwners implements tote.Store: a range of the pool index
+// (draw_id, round, market, id).
+func (r *ToteRepo) PoolBetOwners(ctx context.Context, drawID int64, round tote.Round, market tote.Market, afterID int64, limit int) ([]tote.BetOwner, error) {
+	rows, err := r.read(ctx).Raw("SELECT id, user_id FROM tote_bets WHERE draw_id = ? AND round = ? AND market = ? AND id > ? ORDER BY id LIMIT ?",
+		drawID, int(round), string(market), afterID, limit).Rows()
+	if err != nil {
+		return nil, toteErr(err, "bets")
+	}
+	defer rows.Close()
+	out := make([]tote.BetOwner, 0, limit)
+	for rows.Next() {
+		var o tote.BetOwner
+		if err := rows.Scan(&o.BetID, &o.UserID); err != nil {
+			return nil, toteErr(err, "bets")
+		}
+		out = append(out, o)
+	}
+	return out, toteErr(rows.Err(), "bets")
 }
 
 // payRatesSQL writes the rates as a VALUES list (selection, coef1, coef2,

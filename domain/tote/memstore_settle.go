@@ -10,14 +10,14 @@ import (
 
 // The in-memory store's side of streamed settlement (settle_stream.go).
 
-// DrawBetsAfter implements Store.
-func (s *MemStore) DrawBetsAfter(_ context.Context, drawID, afterID int64, limit int) ([]Bet, error) {
+// PoolBetOwners implements Store.
+func (s *MemStore) PoolBetOwners(_ context.Context, drawID int64, round Round, market Market, afterID int64, limit int) ([]BetOwner, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	var out []Bet
+	var out []BetOwner
 	for _, b := range s.drawBetsLocked(drawID) {
-		if b.ID > afterID && len(out) < limit {
-			out = append(out, b)
+		if b.Round == round && b.Selection.Market == market && b.ID > afterID && len(out) < limit {
+			out = append(out, BetOwner{BetID: b.ID, UserID: b.UserID})
 		}
 	}
 	return out, nil

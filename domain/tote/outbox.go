@@ -76,8 +76,9 @@ func (s *Service) publishTable(ctx context.Context, evs []TableEvent) {
 const settledPage = 2000
 
 // publishSettledBets tells every player of the settled draw drawID that
-// each of their bets was settled, reading the bets back a page at a time
-// and publishing a page per batch (one round trip on Redis).
+// each of their bets was settled, reading the bets back pool by pool a
+// page at a time and publishing a page per batch (one round trip on
+// Redis).
 func (s *Service) publishSettledBets(ctx context.Context, drawID int64, evs []TableEvent) {
 	at := s.clock.Now()
 	for _, e := range evs {
@@ -85,24 +86,26 @@ func (s *Service) publishSettledBets(ctx context.Context, drawID int64, evs []Ta
 			at = e.At
 		}
 	}
-	var after int64
 	msgs := make([]event.Message, 0, settledPage)
-	for {
-		bets, err := s.store.DrawBetsAfter(ctx, drawID, after, settledPage)
-		if err != nil {
-			s.log.WarnContext(ctx, "settled bets not announced", "draw", drawID, "after", after, "err", err)
-			return
-		}
-		msgs = msgs[:0]
-		for _, b := range bets {
-			msgs = append(msgs, event.Message{Topic: event.UserTopic(b.UserID), Data: event.UserEvent{Type: event.BetSettled, At: at, BetID: b.ID}.Encode()})
-			after = b.ID
-		}
-		if err := event.PublishAll(ctx, s.pub, msgs); err != nil {
-			s.log.WarnContext(ctx, "settled bets not published", "draw", drawID, "after", after, "err", err)
-		}
-		if len(bets) < settledPage {
-			return
+	for _, k := range DrawPools() {
+		var after int64
+		for {
+			owners, err := s.store.PoolBetOwners(ctx, drawID, k.Round, k.Market, after, settledPage)
+			if err != nil {
+				s.log.WarnContext(ctx, "settled bets not announced", "draw", drawID, "after", after, "err", err)
+				return
+			}
+			msgs = msgs[:0]
+			for _, o := range owners {
+				msgs = append(msgs, event.Message{Topic: event.UserTopic(o.UserID), Data: event.UserEvent{Type: event.BetSettled, At: at, BetID: o.BetID}.Encode()})
+				after = o.BetID
+			}
+			if err := event.PublishAll(ctx, s.pub, msgs); err != nil {
+				s.log.WarnContext(ctx, "settled bets not published", "draw", drawID, "after", after, "err", err)
+			}
+			if len(owners) < settledPage {
+				break
+			}
 		}
 	}
 }

@@ -57,6 +57,12 @@ type SelectionPaid struct {
 	Paid2     money.Amount
 }
 
+// BetOwner is a bet's id and its player.
+type BetOwner struct {
+	BetID  int64
+	UserID int64
+}
+
 // WalletCredit is what one settled pool pays one player.
 type WalletCredit struct {
 	UserID int64

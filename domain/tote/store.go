@@ -38,9 +38,9 @@ type Store interface {
 	Bets(ctx context.Context, q BetQuery) ([]Bet, error)
 	// DrawBets lists every bet of a draw in id order.
 	DrawBets(ctx context.Context, drawID int64) ([]Bet, error)
-	// DrawBetsAfter is a page of DrawBets: at most limit bets with an id
-	// above afterID, in id order.
-	DrawBetsAfter(ctx context.Context, drawID, afterID int64, limit int) ([]Bet, error)
+	// PoolBetOwners pages through one pool's bets: at most limit of them
+	// with an id above afterID, in id order, each as its id and player.
+	PoolBetOwners(ctx context.Context, drawID int64, round Round, market Market, afterID int64, limit int) ([]BetOwner, error)
 	// PoolTotals sums the stakes of a draw per round and selection; round
 	// 0 means every round. The database adapter keeps these sums as bets
 	// are written, so reading them costs the same however many bets the
