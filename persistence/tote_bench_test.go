@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"os"
 	"runtime"
 	"sync"
 	"sync/atomic"
@@ -125,6 +126,10 @@ func BenchmarkSettleDraw(b *testing.B) {
 					h.Dealer.Tick(h.Ctx)
 					b.StopTimer()
 					stop()
+					if os.Getenv("H8B_HOLD") != "" {
+						fmt.Println("HOLD", testenvDBName(h))
+						time.Sleep(90 * time.Second)
+					}
 					if got := h.Draw(); got.ID != d.ID || got.Phase != tote.PhaseSettled {
 						b.Fatalf("draw %d not settled: %s", got.ID, got.Phase)
 					}
@@ -195,3 +200,5 @@ func seedBets(b *testing.B, h *totetest.Harness, db *persistence.DB, led *persis
 		b.Fatal(err)
 	}
 }
+
+func testenvDBName(h *totetest.Harness) string { return "" }
