@@ -35,6 +35,7 @@ import (
 	"gorm.io/gorm/clause"
 
 	"github.com/pokertote/pokertote/domain/errs"
+	"github.com/pokertote/pokertote/domain/parimutuel"
 	"github.com/pokertote/pokertote/domain/tote"
 )
 
@@ -201,14 +202,14 @@ func (r *ToteRepo) DrawBets(ctx context.Context, drawID int64) ([]tote.Bet, erro
 }
 
 // PoolTotals implements tote.Store.
-func (r *ToteRepo) PoolTotals(ctx context.Context, drawID int64, round tote.Round) ([]tote.SelectionTotal, error) {
+func (r *ToteRepo) PoolTotals(ctx context.Context, drawID int64, round parimutuel.Round) ([]tote.SelectionTotal, error) {
 	return poolTotals(r.read(ctx), drawID, round)
 }
 
 // poolTotals reads a draw's stakes per round and selection from
 // tote_pool_totals, which triggers keep equal to the sums over tote_bets
 // (migration 00030): the cost no longer grows with the draw.
-func poolTotals(db *gorm.DB, drawID int64, round tote.Round) ([]tote.SelectionTotal, error) {
+func poolTotals(db *gorm.DB, drawID int64, round parimutuel.Round) ([]tote.SelectionTotal, error) {
 	var rows []struct {
 		Round     int
 		Market    string
@@ -226,11 +227,11 @@ func poolTotals(db *gorm.DB, drawID int64, round tote.Round) ([]tote.SelectionTo
 	}
 	out := make([]tote.SelectionTotal, len(rows))
 	for i, row := range rows {
-		sel, err := tote.ParseSelection(tote.Market(row.Market), row.Selection)
+		sel, err := parimutuel.ParseSelection(parimutuel.Market(row.Market), row.Selection)
 		if err != nil {
 			return nil, errs.Wrap(err, "a stored selection is unreadable")
 		}
-		out[i] = tote.SelectionTotal{Round: tote.Round(row.Round), Selection: sel, Stake: moneyOf(row.Stake), Bets: row.Bets}
+		out[i] = tote.SelectionTotal{Round: parimutuel.Round(row.Round), Selection: sel, Stake: moneyOf(row.Stake), Bets: row.Bets}
 	}
 	return out, nil
 }

@@ -3,8 +3,8 @@ package persistence_test
 import (
 	"context"
 	"fmt"
-	"path/filepath"
 	"os"
+	"path/filepath"
 	"runtime"
 	"sync"
 	"sync/atomic"
@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/pokertote/pokertote/domain/money"
+	"github.com/pokertote/pokertote/domain/parimutuel"
 	"github.com/pokertote/pokertote/domain/tote"
 	"github.com/pokertote/pokertote/domain/tote/totetest"
 	"github.com/pokertote/pokertote/internal/testenv"
@@ -51,11 +52,11 @@ func toteBenchEnv(b *testing.B, dialect string, users int) (*totetest.Harness, *
 
 // benchSelections cycles through the markets of round 1.
 var benchSelections = []struct {
-	m   tote.Market
+	m   parimutuel.Market
 	sel string
 }{
-	{tote.MarketWin, "1"}, {tote.MarketWin, "4"}, {tote.MarketCombination, "PAIR"}, {tote.MarketWin, "2"},
-	{tote.MarketExpress, "1-2-3"}, {tote.MarketWin, "6"}, {tote.MarketCombination, "TWO_PAIR"}, {tote.MarketExpress, "2-2-2"},
+	{parimutuel.MarketWin, "1"}, {parimutuel.MarketWin, "4"}, {parimutuel.MarketCombination, "PAIR"}, {parimutuel.MarketWin, "2"},
+	{parimutuel.MarketExpress, "1-2-3"}, {parimutuel.MarketWin, "6"}, {parimutuel.MarketCombination, "TWO_PAIR"}, {parimutuel.MarketExpress, "2-2-2"},
 }
 
 // BenchmarkPlaceBet measures placeBet through the service and the database
@@ -170,15 +171,15 @@ func samplePeakHeap(peak *uint64) (stop func()) {
 
 // benchSelection is the i-th bet's market and selection: the three markets
 // in turn, over every position, ten hand categories and 216 coupons.
-func benchSelection(i int) (tote.Market, string) {
+func benchSelection(i int) (parimutuel.Market, string) {
 	switch i % 3 {
 	case 0:
-		return tote.MarketWin, fmt.Sprint(i/3%6 + 1)
+		return parimutuel.MarketWin, fmt.Sprint(i/3%6 + 1)
 	case 1:
-		return tote.MarketCombination, tote.Combination(i / 3 % tote.NumCombinations).String()
+		return parimutuel.MarketCombination, parimutuel.Combination(i / 3 % parimutuel.NumCombinations).String()
 	}
 	c := i / 3 % 216
-	return tote.MarketExpress, fmt.Sprintf("%d-%d-%d", c%6+1, c/6%6+1, c/36+1)
+	return parimutuel.MarketExpress, fmt.Sprintf("%d-%d-%d", c%6+1, c/6%6+1, c/36+1)
 }
 
 // seedBets stores n accepted bets on d from users players, their stakes
@@ -189,11 +190,11 @@ func seedBets(b *testing.B, h *totetest.Harness, db *persistence.DB, led *persis
 	bets := make([]tote.Bet, n)
 	for j := range bets {
 		m, s := benchSelection(j)
-		sel, err := tote.ParseSelection(m, s)
+		sel, err := parimutuel.ParseSelection(m, s)
 		if err != nil {
 			b.Fatal(err)
 		}
-		bets[j] = tote.Bet{DrawID: d.ID, TableID: d.TableID, UserID: int64(j%users + 1), Round: tote.RoundPreDeal, Selection: sel,
+		bets[j] = tote.Bet{DrawID: d.ID, TableID: d.TableID, UserID: int64(j%users + 1), Round: parimutuel.RoundPreDeal, Selection: sel,
 			Stake: 100*money.KZT + money.Amount(j%97), IdempotencyKey: fmt.Sprintf("d%d-%d", d.ID, j)}
 	}
 	if err := persistence.SeedBetsForBench(h.Ctx, db, led, bets, h.Clock.Now()); err != nil {

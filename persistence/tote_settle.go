@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/pokertote/pokertote/domain/money"
+	"github.com/pokertote/pokertote/domain/parimutuel"
 	"github.com/pokertote/pokertote/domain/tote"
 )
 
@@ -17,7 +18,7 @@ import (
 
 // PoolBetOwners implements tote.Store: a range of the pool index
 // (draw_id, round, market, id).
-func (r *ToteRepo) PoolBetOwners(ctx context.Context, drawID int64, round tote.Round, market tote.Market, afterID int64, limit int) ([]tote.BetOwner, error) {
+func (r *ToteRepo) PoolBetOwners(ctx context.Context, drawID int64, round parimutuel.Round, market parimutuel.Market, afterID int64, limit int) ([]tote.BetOwner, error) {
 	rows, err := r.read(ctx).Raw("SELECT id, user_id FROM tote_bets WHERE draw_id = ? AND round = ? AND market = ? AND id > ? ORDER BY id LIMIT ?",
 		drawID, int(round), string(market), afterID, limit).Rows()
 	if err != nil {
@@ -61,7 +62,7 @@ func payRatesSQL(sb *strings.Builder, args []any, rates []tote.SelectionRate) []
 // per selection by the same statement; on SQLite (no data-modifying CTE)
 // the updated rows come back through RETURNING and are summed here as they
 // stream.
-func (t *toteTx) PayPool(ctx context.Context, drawID int64, round tote.Round, market tote.Market, rates []tote.SelectionRate, at time.Time) ([]tote.SelectionPaid, error) {
+func (t *toteTx) PayPool(ctx context.Context, drawID int64, round parimutuel.Round, market parimutuel.Market, rates []tote.SelectionRate, at time.Time) ([]tote.SelectionPaid, error) {
 	at = storedTime(at)
 	db := t.tx.WithContext(ctx)
 	var paid []tote.SelectionPaid
@@ -160,7 +161,7 @@ func (t *toteTx) sumReturned(rows sqlRows, err error, rates []tote.SelectionRate
 }
 
 // PoolCredits implements tote.Tx.
-func (t *toteTx) PoolCredits(ctx context.Context, drawID int64, round tote.Round, market tote.Market, afterUser int64, limit int) ([]tote.WalletCredit, error) {
+func (t *toteTx) PoolCredits(ctx context.Context, drawID int64, round parimutuel.Round, market parimutuel.Market, afterUser int64, limit int) ([]tote.WalletCredit, error) {
 	rows, err := t.tx.WithContext(ctx).Raw("SELECT user_id, SUM(payout) FROM tote_bets WHERE draw_id = ? AND round = ? AND market = ? AND payout > 0 AND user_id > ? "+
 		"GROUP BY user_id ORDER BY user_id LIMIT ?", drawID, int(round), string(market), afterUser, limit).Rows()
 	if err != nil {

@@ -11,6 +11,7 @@ import (
 	"github.com/pokertote/pokertote/domain/errs"
 	"github.com/pokertote/pokertote/domain/ledger"
 	"github.com/pokertote/pokertote/domain/money"
+	"github.com/pokertote/pokertote/domain/parimutuel"
 	"github.com/pokertote/pokertote/domain/tote"
 )
 
@@ -176,14 +177,14 @@ func (t *toteTx) DrawBets(ctx context.Context, drawID int64) ([]tote.Bet, error)
 }
 
 // RoundBetIDs implements tote.Tx.
-func (t *toteTx) RoundBetIDs(ctx context.Context, drawID int64, round tote.Round) ([]int64, error) {
+func (t *toteTx) RoundBetIDs(ctx context.Context, drawID int64, round parimutuel.Round) ([]int64, error) {
 	var ids []int64
 	err := t.tx.WithContext(ctx).Model(&toteBetRow{}).Where("draw_id = ? AND round = ?", drawID, int(round)).Order("id").Pluck("id", &ids).Error
 	return ids, toteErr(err, "bets")
 }
 
 // PoolTotals implements tote.Tx.
-func (t *toteTx) PoolTotals(ctx context.Context, drawID int64, round tote.Round) ([]tote.SelectionTotal, error) {
+func (t *toteTx) PoolTotals(ctx context.Context, drawID int64, round parimutuel.Round) ([]tote.SelectionTotal, error) {
 	return poolTotals(t.tx.WithContext(ctx), drawID, round)
 }
 

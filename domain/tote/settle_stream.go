@@ -12,6 +12,7 @@ import (
 
 	"github.com/pokertote/pokertote/domain/errs"
 	"github.com/pokertote/pokertote/domain/money"
+	"github.com/pokertote/pokertote/domain/parimutuel"
 )
 
 // Streamed settlement (issue 8): a pool is settled from its per-selection
@@ -103,21 +104,21 @@ func cmpString(a, b string) int {
 // depend on sums only, and the rate every bet of each selection is paid at.
 // void refunds every stake. The figures Paid, Breakage, TopUp and the
 // categories' NumBets are completed by completePool once the bets are paid.
-func planPool(d *Draw, k PoolKey, totals []SelectionTotal, cfg PoolConfig, o Outcome, jackpot money.Amount, void bool) (PoolSettlement, []SelectionRate, error) {
-	p := Pool{ID: PoolID(d.ID, k.Round, k.Market), Market: k.Market, Round: k.Round, Positions: d.Positions, Config: cfg}
-	p.Bets = make([]PoolBet, len(totals))
+func planPool(d *Draw, k PoolKey, totals []SelectionTotal, cfg parimutuel.PoolConfig, o parimutuel.Outcome, jackpot money.Amount, void bool) (parimutuel.PoolSettlement, []SelectionRate, error) {
+	p := parimutuel.Pool{ID: PoolID(d.ID, k.Round, k.Market), Market: k.Market, Round: k.Round, Positions: d.Positions, Config: cfg}
+	p.Bets = make([]parimutuel.PoolBet, len(totals))
 	for i, t := range totals {
-		p.Bets[i] = PoolBet{ID: t.Selection.String(), Player: "0", Stake: t.Stake, Selection: t.Selection}
+		p.Bets[i] = parimutuel.PoolBet{ID: t.Selection.String(), Player: "0", Stake: t.Stake, Selection: t.Selection}
 	}
-	var st PoolSettlement
+	var st parimutuel.PoolSettlement
 	var err error
 	if void {
-		st, err = VoidPool(p)
+		st, err = parimutuel.VoidPool(p)
 	} else {
-		st, err = SettlePool(p, o, jackpot)
+		st, err = parimutuel.SettlePool(p, o, jackpot)
 	}
 	if err != nil {
-		return PoolSettlement{}, nil, err
+		return parimutuel.PoolSettlement{}, nil, err
 	}
 	var coef [2]money.Coef
 	for i, c := range st.Categories {
@@ -139,7 +140,7 @@ func planPool(d *Draw, k PoolKey, totals []SelectionTotal, cfg PoolConfig, o Out
 		// The store computes stake × coef in 64 bits: refuse what could
 		// overflow (no real pool comes near).
 		if c := int64(r.Coef1) + int64(r.Coef2); c > 0 && int64(t.Stake) > math.MaxInt64/c {
-			return PoolSettlement{}, nil, errs.E(errs.Internal, "pool %s: stake %s at coefficient %d overflows", p.ID, t.Stake, c)
+			return parimutuel.PoolSettlement{}, nil, errs.E(errs.Internal, "pool %s: stake %s at coefficient %d overflows", p.ID, t.Stake, c)
 		}
 		rates[i] = r
 	}
@@ -155,7 +156,7 @@ func planPool(d *Draw, k PoolKey, totals []SelectionTotal, cfg PoolConfig, o Out
 // each category's winning bets and paid amount, and from them the pool's
 // Paid, Breakage and TopUp, reckoned per category as SettlePool does. It
 // fails when the bets paid are not the bets the totals counted.
-func completePool(st *PoolSettlement, totals []SelectionTotal, rates []SelectionRate, paid []SelectionPaid) error {
+func completePool(st *parimutuel.PoolSettlement, totals []SelectionTotal, rates []SelectionRate, paid []SelectionPaid) error {
 	bySel := make(map[string]SelectionPaid, len(paid))
 	for _, p := range paid {
 		bySel[p.Selection] = p
@@ -201,10 +202,26 @@ func completePool(st *PoolSettlement, totals []SelectionTotal, rates []Selection
 	return nil
 }
 
-// poolLegs is the pool-level money of a settlement (everything but the
-// players' credits), inflows first.
-func poolLegs(poolID string, s *PoolSettlement) []Leg {
-	return buildLegs(poolID, nil, s)
+// poolLegs is the pool-level money of a settlement: everything but the
+// players' credits, in parimutuel.SettlePool's order (inflows first, so
+// the escrow never dips below zero).
+func poolLegs(poolID string, s *parimutuel.PoolSettlement) []parimutuel.Leg {
+	escrow := parimutuel.Account{Kind: parimutuel.AccountPoolEscrow, Ref: poolID}
+	organiser := parimutuel.Account{Kind: parimutuel.AccountOrganiser}
+	jackpot := parimutuel.Account{Kind: parimutuel.AccountJackpot}
+	var legs []parimutuel.Leg
+	add := func(from, to parimutuel.Account, a money.Amount, why parimutuel.LegPurpose) {
+		if a > 0 {
+			legs = append(legs, parimutuel.Leg{From: from, To: to, Amount: a, Purpose: why})
+		}
+	}
+	add(organiser, escrow, s.TopUp, parimutuel.PurposeTopUp)
+	add(jackpot, escrow, s.JackpotPaid, parimutuel.PurposeJackpotPayout)
+	add(escrow, organiser, s.Commission, parimutuel.PurposeCommission)
+	add(escrow, organiser, s.Breakage, parimutuel.PurposeBreakage)
+	add(escrow, jackpot, s.JackpotContribution, parimutuel.PurposeJackpotContribution)
+	add(escrow, jackpot, s.Rollover, parimutuel.PurposeJackpotRollover)
+	return legs
 }
 
 // settlePoolStreamed pays one pool of draw d from its totals and posts its
@@ -212,17 +229,17 @@ func poolLegs(poolID string, s *PoolSettlement) []Leg {
 // transfer per further page of creditPage players under key:2, key:3 ...
 // (the whole settlement is one transaction: a crash rolls all of it back,
 // and the keys make a replay of a committed one answer instead of pay).
-func (s *Service) settlePoolStreamed(ctx context.Context, tx Tx, d *Draw, k PoolKey, totals []SelectionTotal, cfg PoolConfig, o Outcome, jackpot money.Amount, void bool, sink *settleSink) (PoolSettlement, []SelectionRate, []SelectionPaid, error) {
+func (s *Service) settlePoolStreamed(ctx context.Context, tx Tx, d *Draw, k PoolKey, totals []SelectionTotal, cfg parimutuel.PoolConfig, o parimutuel.Outcome, jackpot money.Amount, void bool, sink *settleSink) (parimutuel.PoolSettlement, []SelectionRate, []SelectionPaid, error) {
 	st, rates, err := planPool(d, k, totals, cfg, o, jackpot, void)
 	if err != nil {
-		return PoolSettlement{}, nil, nil, err
+		return parimutuel.PoolSettlement{}, nil, nil, err
 	}
 	paid, err := tx.PayPool(ctx, d.ID, k.Round, k.Market, rates, sink.at)
 	if err != nil {
-		return PoolSettlement{}, nil, nil, err
+		return parimutuel.PoolSettlement{}, nil, nil, err
 	}
 	if err := completePool(&st, totals, rates, paid); err != nil {
-		return PoolSettlement{}, nil, nil, err
+		return parimutuel.PoolSettlement{}, nil, nil, err
 	}
 	key, kind := "tote:settle:"+st.PoolID, settleKind(st)
 	memo := fmt.Sprintf("Draw #%d: %s pool of round %s %s", d.Number, st.Market, st.Round, settleWhat(st))
@@ -237,7 +254,7 @@ func (s *Service) settlePoolStreamed(ctx context.Context, tx Tx, d *Draw, k Pool
 		var credits []WalletCredit
 		if st.Paid+st.Refunds > 0 {
 			if credits, err = tx.PoolCredits(ctx, d.ID, k.Round, k.Market, after, creditPage); err != nil {
-				return PoolSettlement{}, nil, nil, err
+				return parimutuel.PoolSettlement{}, nil, nil, err
 			}
 		}
 		if part > 0 && len(credits) == 0 {
@@ -245,12 +262,12 @@ func (s *Service) settlePoolStreamed(ctx context.Context, tx Tx, d *Draw, k Pool
 		}
 		legs := head
 		head = nil
-		why := PurposePayout
+		why := parimutuel.PurposePayout
 		if st.Refunded {
-			why = PurposeRefund
+			why = parimutuel.PurposeRefund
 		}
 		for _, c := range credits {
-			legs = append(legs, Leg{From: Account{Kind: AccountPoolEscrow, Ref: st.PoolID}, To: Account{Kind: AccountPlayerWallet, Ref: strconv.FormatInt(c.UserID, 10)}, Amount: c.Amount, Purpose: why})
+			legs = append(legs, parimutuel.Leg{From: parimutuel.Account{Kind: parimutuel.AccountPoolEscrow, Ref: st.PoolID}, To: parimutuel.Account{Kind: parimutuel.AccountPlayerWallet, Ref: strconv.FormatInt(c.UserID, 10)}, Amount: c.Amount, Purpose: why})
 			paidOut += c.Amount
 			after = c.UserID
 		}
@@ -259,14 +276,14 @@ func (s *Service) settlePoolStreamed(ctx context.Context, tx Tx, d *Draw, k Pool
 			k = fmt.Sprintf("%s:%d", key, part+1)
 		}
 		if err := postTransfer(ctx, tx, k, kind, memo, legs, sink.balances); err != nil {
-			return PoolSettlement{}, nil, nil, err
+			return parimutuel.PoolSettlement{}, nil, nil, err
 		}
 		if len(credits) < creditPage {
 			break
 		}
 	}
 	if paidOut != st.Paid+st.Refunds {
-		return PoolSettlement{}, nil, nil, errs.E(errs.Internal, "pool %s: credited %s to players, the pool pays %s", st.PoolID, paidOut, st.Paid+st.Refunds)
+		return parimutuel.PoolSettlement{}, nil, nil, errs.E(errs.Internal, "pool %s: credited %s to players, the pool pays %s", st.PoolID, paidOut, st.Paid+st.Refunds)
 	}
 	return st, rates, paid, nil
 }
@@ -282,7 +299,7 @@ type settleSink struct {
 // settleStreamed settles (voidReason == "") or voids draw d pool by pool
 // from its totals and finishes it as finishInTx does; the players hear of
 // their bets after the commit (stepResult.settled).
-func (s *Service) settleStreamed(ctx context.Context, tx Tx, d Draw, t Table, outcome Outcome, voidReason string) (stepResult, error) {
+func (s *Service) settleStreamed(ctx context.Context, tx Tx, d Draw, t Table, outcome parimutuel.Outcome, voidReason string) (stepResult, error) {
 	void := voidReason != ""
 	totals, err := tx.PoolTotals(ctx, d.ID, 0)
 	if err != nil {
@@ -348,14 +365,14 @@ func (s *Service) settleStreamed(ctx context.Context, tx Tx, d Draw, t Table, ou
 }
 
 // settleKind and settleWhat name a settled pool's transfer and memo.
-func settleKind(st PoolSettlement) ledger.TransferKind {
+func settleKind(st parimutuel.PoolSettlement) ledger.TransferKind {
 	if st.Refunded {
 		return ledger.Refund
 	}
 	return ledger.Settlement
 }
 
-func settleWhat(st PoolSettlement) string {
+func settleWhat(st parimutuel.PoolSettlement) string {
 	if st.Refunded {
 		return "refunded"
 	}
@@ -365,7 +382,7 @@ func settleWhat(st PoolSettlement) string {
 // postTransfer posts legs as one balanced transfer under key (legs of one
 // account pair combined), through the batch poster where the store has one
 // (set-based on Postgres), and records the wallets' balances after.
-func postTransfer(ctx context.Context, tx Tx, key string, kind ledger.TransferKind, memo string, legs []Leg, balances map[int64]money.Amount) error {
+func postTransfer(ctx context.Context, tx Tx, key string, kind ledger.TransferKind, memo string, legs []parimutuel.Leg, balances map[int64]money.Amount) error {
 	entries := make([]ledger.Entry, 0, 2*len(legs))
 	for _, l := range legs {
 		from, err := ledgerAccount(l.From)

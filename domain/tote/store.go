@@ -8,6 +8,7 @@ import (
 	"github.com/pokertote/pokertote/domain/errs"
 	"github.com/pokertote/pokertote/domain/ledger"
 	"github.com/pokertote/pokertote/domain/money"
+	"github.com/pokertote/pokertote/domain/parimutuel"
 )
 
 // Store is the totalizator's persistence: reads outside any transaction and
@@ -40,12 +41,12 @@ type Store interface {
 	DrawBets(ctx context.Context, drawID int64) ([]Bet, error)
 	// PoolBetOwners pages through one pool's bets: at most limit of them
 	// with an id above afterID, in id order, each as its id and player.
-	PoolBetOwners(ctx context.Context, drawID int64, round Round, market Market, afterID int64, limit int) ([]BetOwner, error)
+	PoolBetOwners(ctx context.Context, drawID int64, round parimutuel.Round, market parimutuel.Market, afterID int64, limit int) ([]BetOwner, error)
 	// PoolTotals sums the stakes of a draw per round and selection; round
 	// 0 means every round. The database adapter keeps these sums as bets
 	// are written, so reading them costs the same however many bets the
 	// draw holds.
-	PoolTotals(ctx context.Context, drawID int64, round Round) ([]SelectionTotal, error)
+	PoolTotals(ctx context.Context, drawID int64, round parimutuel.Round) ([]SelectionTotal, error)
 	// Results lists finished (SETTLED or VOID) draws newest first.
 	Results(ctx context.Context, q ResultQuery) ([]Draw, error)
 	// EventsAfter lists a table's outbox events with Seq > after, in order,
@@ -103,8 +104,8 @@ type Tx interface {
 	// stake could not be taken, so that nothing of them remains.
 	DeleteBets(ctx context.Context, ids []int64) error
 	DrawBets(ctx context.Context, drawID int64) ([]Bet, error)
-	RoundBetIDs(ctx context.Context, drawID int64, round Round) ([]int64, error)
-	PoolTotals(ctx context.Context, drawID int64, round Round) ([]SelectionTotal, error)
+	RoundBetIDs(ctx context.Context, drawID int64, round parimutuel.Round) ([]int64, error)
+	PoolTotals(ctx context.Context, drawID int64, round parimutuel.Round) ([]SelectionTotal, error)
 	// SettleBets records how a settlement left each bet; only ACCEPTED
 	// bets change.
 	SettleBets(ctx context.Context, outcomes []BetOutcome, at time.Time) error
@@ -115,11 +116,11 @@ type Tx interface {
 	// other selection is LOST. It returns, per selection of rates holding
 	// bets it settled, their number, their stakes and the sums of the two
 	// floors (of the stakes, in Paid1, when refunded), in any order.
-	PayPool(ctx context.Context, drawID int64, round Round, market Market, rates []SelectionRate, at time.Time) ([]SelectionPaid, error)
+	PayPool(ctx context.Context, drawID int64, round parimutuel.Round, market parimutuel.Market, rates []SelectionRate, at time.Time) ([]SelectionPaid, error)
 	// PoolCredits lists what a settled pool's bets pay each player (the
 	// sum of the payouts, players paid nothing left out), at most limit
 	// players with a user id above afterUser, in user id order.
-	PoolCredits(ctx context.Context, drawID int64, round Round, market Market, afterUser int64, limit int) ([]WalletCredit, error)
+	PoolCredits(ctx context.Context, drawID int64, round parimutuel.Round, market parimutuel.Market, afterUser int64, limit int) ([]WalletCredit, error)
 
 	// AppendEvent adds e to its table's outbox with the next sequence
 	// number and returns it with Seq set.
@@ -189,7 +190,7 @@ type Auditor interface {
 }
 
 // Clock is the time source of the dealer and the services: the real clock
-// in production, a FakeClock in tests.
+// in production, a clocktest.Clock in tests.
 type Clock interface {
 	Now() time.Time
 	// After returns a channel that receives once d has passed.

@@ -5,6 +5,7 @@ import (
 	"math/big"
 
 	"github.com/pokertote/pokertote/domain/money"
+	"github.com/pokertote/pokertote/domain/parimutuel"
 )
 
 // Verifying a version-2 result (ResultVersionTotals): each pool publishes
@@ -21,17 +22,17 @@ import (
 
 // selectionPool rebuilds a version-2 pool's settlement input: one bet per
 // published selection, staking the selection's total.
-func selectionPool(pr PoolResult, positions int, cfg PoolConfig) (Pool, error) {
-	p := Pool{ID: pr.PoolID, Market: pr.Market, Round: pr.Round, Positions: positions, Config: cfg}
+func selectionPool(pr PoolResult, positions int, cfg parimutuel.PoolConfig) (parimutuel.Pool, error) {
+	p := parimutuel.Pool{ID: pr.PoolID, Market: pr.Market, Round: pr.Round, Positions: positions, Config: cfg}
 	for _, s := range pr.Selections {
-		sel, err := ParseSelection(pr.Market, s.Selection)
+		sel, err := parimutuel.ParseSelection(pr.Market, s.Selection)
 		if err != nil {
-			return Pool{}, err
+			return parimutuel.Pool{}, err
 		}
 		if s.NumBets < 1 || s.Stakes < money.Amount(s.NumBets) {
-			return Pool{}, fmt.Errorf("selection %s: %d bets cannot stake %s in all", s.Selection, s.NumBets, s.Stakes)
+			return parimutuel.Pool{}, fmt.Errorf("selection %s: %d bets cannot stake %s in all", s.Selection, s.NumBets, s.Stakes)
 		}
-		p.Bets = append(p.Bets, PoolBet{ID: s.Selection, Player: "0", Stake: s.Stakes, Selection: sel})
+		p.Bets = append(p.Bets, parimutuel.PoolBet{ID: s.Selection, Player: "0", Stake: s.Stakes, Selection: sel})
 	}
 	return p, nil
 }
@@ -39,19 +40,19 @@ func selectionPool(pr PoolResult, positions int, cfg PoolConfig) (Pool, error) {
 // selectionRates recomputes a version-2 pool from its selections: the
 // settlement of the aggregated pool and the rate each selection's bets
 // are paid at.
-func selectionRates(pr PoolResult, positions int, cfg PoolConfig, o Outcome, void bool) (PoolSettlement, []SelectionRate, error) {
+func selectionRates(pr PoolResult, positions int, cfg parimutuel.PoolConfig, o parimutuel.Outcome, void bool) (parimutuel.PoolSettlement, []SelectionRate, error) {
 	pool, err := selectionPool(pr, positions, cfg)
 	if err != nil {
-		return PoolSettlement{}, nil, err
+		return parimutuel.PoolSettlement{}, nil, err
 	}
-	var st PoolSettlement
+	var st parimutuel.PoolSettlement
 	if void {
-		st, err = VoidPool(pool)
+		st, err = parimutuel.VoidPool(pool)
 	} else {
-		st, err = SettlePool(pool, o, pr.JackpotBefore)
+		st, err = parimutuel.SettlePool(pool, o, pr.JackpotBefore)
 	}
 	if err != nil {
-		return PoolSettlement{}, nil, err
+		return parimutuel.PoolSettlement{}, nil, err
 	}
 	var coef [2]money.Coef
 	for i, c := range st.Categories {
@@ -86,10 +87,10 @@ func floorSumFits(part, stakes money.Amount, n int, k money.Coef) bool {
 
 // verifyPoolTotals recomputes a version-2 pool; it returns the differences
 // and the pool's settlement (for the jackpot chain).
-func verifyPoolTotals(pr PoolResult, positions int, cfg PoolConfig, o Outcome, void bool) ([]string, PoolSettlement, error) {
+func verifyPoolTotals(pr PoolResult, positions int, cfg parimutuel.PoolConfig, o parimutuel.Outcome, void bool) ([]string, parimutuel.PoolSettlement, error) {
 	st, rates, err := selectionRates(pr, positions, cfg, o, void)
 	if err != nil {
-		return nil, PoolSettlement{}, err
+		return nil, parimutuel.PoolSettlement{}, err
 	}
 	var out []string
 	if len(pr.Bets) > 0 {
@@ -179,12 +180,12 @@ func BetPayout(res DrawResult, poolID, selection string, stake money.Amount) (pa
 }
 
 // resultConfig is the pool settings and outcome a result publishes.
-func resultConfig(res DrawResult) (PoolConfig, Outcome) {
-	cfg := PoolConfig{
+func resultConfig(res DrawResult) (parimutuel.PoolConfig, parimutuel.Outcome) {
+	cfg := parimutuel.PoolConfig{
 		Commission: res.Commission, JackpotEnabled: res.JackpotEnabled, JackpotRate: res.JackpotRate,
 		ExpressShare1: res.ExpressShares[0], ExpressShare2: res.ExpressShares[1],
 	}
-	return cfg, Outcome{Winners: res.Winners, Category: res.Category, FlopLeaders: res.FlopLeaders, TurnLeaders: res.TurnLeaders}
+	return cfg, parimutuel.Outcome{Winners: res.Winners, Category: res.Category, FlopLeaders: res.FlopLeaders, TurnLeaders: res.TurnLeaders}
 }
 
 // compareStoredTotals lists the differences between stored bets and a

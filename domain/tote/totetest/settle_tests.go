@@ -9,6 +9,7 @@ import (
 
 	"github.com/pokertote/pokertote/domain/ledger"
 	"github.com/pokertote/pokertote/domain/money"
+	"github.com/pokertote/pokertote/domain/parimutuel"
 	"github.com/pokertote/pokertote/domain/tote"
 )
 
@@ -25,7 +26,7 @@ func testStreamedSettlementIsReference(t *testing.T, env Env) {
 	for u := int64(1); u <= users; u++ {
 		h.Deposit(u, kzt(10_000_000))
 	}
-	markets := []tote.Market{tote.MarketWin, tote.MarketCombination, tote.MarketExpress}
+	markets := []parimutuel.Market{parimutuel.MarketWin, parimutuel.MarketCombination, parimutuel.MarketExpress}
 	checks := 0
 	rapid.Check(t, func(rt *rapid.T) {
 		checks++
@@ -46,9 +47,9 @@ func testStreamedSettlementIsReference(t *testing.T, env Env) {
 		for u := int64(1); u <= users; u++ {
 			wallets[u] = h.Balance(ledger.WalletOf(u))
 		}
-		voidIn := tote.Round(rapid.IntRange(0, 10).Draw(rt, "void in round")) // 1..4: a void
+		voidIn := parimutuel.Round(rapid.IntRange(0, 10).Draw(rt, "void in round")) // 1..4: a void
 		d := hr.RunUntil(h.Dealer, "PRE_DEAL", func(x tote.Draw) bool { return x.Phase == tote.PhasePreDeal })
-		for r := tote.RoundPreDeal; r <= tote.RoundTurn; r++ {
+		for r := parimutuel.RoundPreDeal; r <= parimutuel.RoundTurn; r++ {
 			d = hr.RunUntil(h.Dealer, r.String(), func(x tote.Draw) bool { return x.ID == d.ID && x.OpenRound() == r })
 			for range rapid.IntRange(0, 14).Draw(rt, "bets") {
 				m := rapid.SampledFrom(markets).Draw(rt, "market")
@@ -58,9 +59,9 @@ func testStreamedSettlementIsReference(t *testing.T, env Env) {
 				pos := func() string { return itoa(rapid.IntRange(1, 5).Draw(rt, "position")) }
 				sel := pos()
 				switch m {
-				case tote.MarketCombination:
+				case parimutuel.MarketCombination:
 					sel = rapid.SampledFrom([]string{"HIGH_CARD", "PAIR", "TWO_PAIR", "THREE_OF_A_KIND", "STRAIGHT", "FLUSH"}).Draw(rt, "category")
-				case tote.MarketExpress:
+				case parimutuel.MarketExpress:
 					sel = pos() + "-" + pos() + "-" + pos()
 				}
 				stake := d.MinStake + money.Amount(rapid.Int64Range(0, 500_000).Draw(rt, "stake"))
@@ -90,9 +91,9 @@ func checkAgainstReference(rt *rapid.T, h *Harness, d tote.Draw, wallets map[int
 	if res == nil || res.Version != tote.ResultVersionTotals {
 		rt.Fatalf("draw %d published no version-%d result: %+v", d.ID, tote.ResultVersionTotals, res)
 	}
-	cfg := tote.PoolConfig{Commission: res.Commission, JackpotEnabled: res.JackpotEnabled, JackpotRate: res.JackpotRate,
+	cfg := parimutuel.PoolConfig{Commission: res.Commission, JackpotEnabled: res.JackpotEnabled, JackpotRate: res.JackpotRate,
 		ExpressShare1: res.ExpressShares[0], ExpressShare2: res.ExpressShares[1]}
-	outcome := tote.Outcome{Winners: res.Winners, Category: res.Category, FlopLeaders: res.FlopLeaders, TurnLeaders: res.TurnLeaders}
+	outcome := parimutuel.Outcome{Winners: res.Winners, Category: res.Category, FlopLeaders: res.FlopLeaders, TurnLeaders: res.TurnLeaders}
 	byPool := map[string][]tote.Bet{}
 	for _, b := range bets {
 		id := tote.PoolID(b.DrawID, b.Round, b.Selection.Market)
@@ -103,18 +104,18 @@ func checkAgainstReference(rt *rapid.T, h *Harness, d tote.Draw, wallets map[int
 	for _, pr := range res.Pools {
 		pb := byPool[pr.PoolID]
 		seen += len(pb)
-		p := tote.Pool{ID: pr.PoolID, Market: pr.Market, Round: pr.Round, Positions: d.Positions, Config: cfg}
+		p := parimutuel.Pool{ID: pr.PoolID, Market: pr.Market, Round: pr.Round, Positions: d.Positions, Config: cfg}
 		for _, b := range pb {
-			p.Bets = append(p.Bets, tote.PoolBet{ID: itoa64(b.ID), Player: itoa64(b.UserID), Stake: b.Stake, Selection: b.Selection})
+			p.Bets = append(p.Bets, parimutuel.PoolBet{ID: itoa64(b.ID), Player: itoa64(b.UserID), Stake: b.Stake, Selection: b.Selection})
 		}
-		var st tote.PoolSettlement
+		var st parimutuel.PoolSettlement
 		if res.Void {
-			st, err = tote.VoidPool(p)
+			st, err = parimutuel.VoidPool(p)
 		} else {
 			if pr.JackpotBefore != jackpot {
 				rt.Errorf("pool %s settled against jackpot %s, the reference chain gives %s", pr.PoolID, pr.JackpotBefore, jackpot)
 			}
-			st, err = tote.SettlePool(p, outcome, jackpot)
+			st, err = parimutuel.SettlePool(p, outcome, jackpot)
 			jackpot += st.JackpotChange()
 		}
 		if err != nil {
