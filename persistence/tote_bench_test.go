@@ -3,7 +3,6 @@ package persistence_test
 import (
 	"context"
 	"fmt"
-	"os"
 	"path/filepath"
 	"runtime"
 	"sync"
@@ -127,10 +126,6 @@ func BenchmarkSettleDraw(b *testing.B) {
 					h.Dealer.Tick(h.Ctx)
 					b.StopTimer()
 					stop()
-					if os.Getenv("H8B_HOLD") != "" {
-						fmt.Println("HOLD", testenvDBName(h))
-						time.Sleep(90 * time.Second)
-					}
 					if got := h.Draw(); got.ID != d.ID || got.Phase != tote.PhaseSettled {
 						b.Fatalf("draw %d not settled: %s", got.ID, got.Phase)
 					}
@@ -201,5 +196,3 @@ func seedBets(b *testing.B, h *totetest.Harness, db *persistence.DB, led *persis
 		b.Fatal(err)
 	}
 }
-
-func testenvDBName(h *totetest.Harness) string { return "" }
