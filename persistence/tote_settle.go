@@ -22,18 +22,18 @@ func (r *ToteRepo) PoolBetOwners(ctx context.Context, drawID int64, round parimu
 	rows, err := r.read(ctx).Raw("SELECT id, user_id FROM tote_bets WHERE draw_id = ? AND round = ? AND market = ? AND id > ? ORDER BY id LIMIT ?",
 		drawID, int(round), string(market), afterID, limit).Rows()
 	if err != nil {
-		return nil, toteErr(err, "bets")
+		return nil, mapErr(err, "bets")
 	}
 	defer rows.Close()
 	out := make([]tote.BetOwner, 0, limit)
 	for rows.Next() {
 		var o tote.BetOwner
 		if err := rows.Scan(&o.BetID, &o.UserID); err != nil {
-			return nil, toteErr(err, "bets")
+			return nil, mapErr(err, "bets")
 		}
 		out = append(out, o)
 	}
-	return out, toteErr(rows.Err(), "bets")
+	return out, mapErr(rows.Err(), "bets")
 }
 
 // payRatesSQL writes the rates as a VALUES list (selection, coef1, coef2,
@@ -86,14 +86,14 @@ func (t *toteTx) PayPool(ctx context.Context, drawID int64, round parimutuel.Rou
 			paid, err = t.sumReturned(rows, qerr, rates)
 		}
 		if err != nil {
-			return nil, toteErr(err, "bets")
+			return nil, mapErr(err, "bets")
 		}
 	}
 	// Bets on a selection without a rate (none, when the rates come from
 	// the pool's totals) lose.
 	err := db.Exec("UPDATE tote_bets SET status = 'LOST', payout = 0, settled_at = ? WHERE draw_id = ? AND round = ? AND market = ? AND status = 'ACCEPTED'",
 		at, drawID, int(round), string(market)).Error
-	return paid, toteErr(err, "bets")
+	return paid, mapErr(err, "bets")
 }
 
 type sqlRows interface {
@@ -165,7 +165,7 @@ func (t *toteTx) PoolCredits(ctx context.Context, drawID int64, round parimutuel
 	rows, err := t.tx.WithContext(ctx).Raw("SELECT user_id, SUM(payout) FROM tote_bets WHERE draw_id = ? AND round = ? AND market = ? AND payout > 0 AND user_id > ? "+
 		"GROUP BY user_id ORDER BY user_id LIMIT ?", drawID, int(round), string(market), afterUser, limit).Rows()
 	if err != nil {
-		return nil, toteErr(err, "bets")
+		return nil, mapErr(err, "bets")
 	}
 	defer rows.Close()
 	out := make([]tote.WalletCredit, 0, limit)
@@ -173,10 +173,10 @@ func (t *toteTx) PoolCredits(ctx context.Context, drawID int64, round parimutuel
 		var c tote.WalletCredit
 		var amount int64
 		if err := rows.Scan(&c.UserID, &amount); err != nil {
-			return nil, toteErr(err, "bets")
+			return nil, mapErr(err, "bets")
 		}
 		c.Amount = money.Amount(amount)
 		out = append(out, c)
 	}
-	return out, toteErr(rows.Err(), "bets")
+	return out, mapErr(rows.Err(), "bets")
 }
