@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"runtime"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -20,6 +21,12 @@ import (
 // toteBenchHarness is a table of 6 positions with its dealer on a fresh
 // database, with users 1..users funded.
 func toteBenchHarness(b *testing.B, dialect string, users int) *totetest.Harness {
+	h, _, _ := toteBenchEnv(b, dialect, users)
+	return h
+}
+
+// toteBenchEnv is toteBenchHarness with its database and ledger.
+func toteBenchEnv(b *testing.B, dialect string, users int) (*totetest.Harness, *persistence.DB, *persistence.LedgerRepo) {
 	b.Helper()
 	o := persistence.Options{SQLitePath: filepath.Join(b.TempDir(), "bench.db")}
 	if dialect == "postgres" {
@@ -39,7 +46,7 @@ func toteBenchHarness(b *testing.B, dialect string, users int) *totetest.Harness
 	for u := 1; u <= users; u++ {
 		h.Deposit(int64(u), 100_000_000*money.KZT)
 	}
-	return h
+	return h, db, led
 }
 
 // benchSelections cycles through the markets of round 1.
@@ -91,56 +98,101 @@ func BenchmarkPlaceBet(b *testing.B) {
 }
 
 // BenchmarkSettleDraw measures the settlement step of a draw holding n bets
-// over round 1's three pools: one transaction reading the bets, posting one
-// transfer per pool, updating every bet and storing the result.
+// of 1,000 players over round 1's three pools (about 230 backed
+// selections): one transaction paying every bet, posting the pools' and
+// the players' money and storing the result, then the players' events. It
+// reports the peak heap growth during the step (sampled every
+// millisecond) beside the usual allocation figures.
 //
-//	POKERTOTE_REQUIRE_SERVICES=1 go test ./persistence -run '^$' -bench SettleDraw -benchtime 3x
+//	POKERTOTE_REQUIRE_SERVICES=1 go test ./persistence -run '^$' -bench 'SettleDraw/postgres/bets=100000' -benchtime 1x -benchmem
 func BenchmarkSettleDraw(b *testing.B) {
 	for _, dialect := range testDialects {
-		for _, n := range []int{1000, 10000} {
+		for _, n := range []int{1000, 10000, 100000} {
 			b.Run(fmt.Sprintf("%s/bets=%d", dialect, n), func(b *testing.B) {
-				const users = 32
-				h := toteBenchHarness(b, dialect, users)
+				const users = 1000
+				h, db, led := toteBenchEnv(b, dialect, users)
 				b.ReportAllocs()
 				b.ResetTimer()
+				var peak uint64
 				for range b.N {
 					b.StopTimer()
 					d := h.RunUntil(h.Dealer, "PRE_DEAL", func(x tote.Draw) bool { return x.Phase == tote.PhasePreDeal })
-					placeBets(b, h, d, n, users)
+					seedBets(b, h, db, led, d, n, users)
 					h.RunUntil(h.Dealer, "river", func(x tote.Draw) bool { return x.ID == d.ID && len(x.Board) == 5 })
 					h.Clock.Advance(time.Hour) // the settlement step is due
+					runtime.GC()
+					stop := samplePeakHeap(&peak)
 					b.StartTimer()
 					h.Dealer.Tick(h.Ctx)
 					b.StopTimer()
+					stop()
 					if got := h.Draw(); got.ID != d.ID || got.Phase != tote.PhaseSettled {
 						b.Fatalf("draw %d not settled: %s", got.ID, got.Phase)
 					}
 				}
+				b.ReportMetric(float64(peak)/(1<<20), "peak-heap-MB")
 			})
 		}
 	}
 }
 
-// placeBets places n bets on d from users goroutines.
-func placeBets(b *testing.B, h *totetest.Harness, d tote.Draw, n, users int) {
-	var next atomic.Int64
+// samplePeakHeap samples the live heap every millisecond until stop is
+// called and raises *peak to the largest growth over the heap at the
+// start.
+func samplePeakHeap(peak *uint64) (stop func()) {
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	base := ms.HeapAlloc
+	done := make(chan struct{})
 	var wg sync.WaitGroup
-	for w := range users {
-		wg.Go(func() {
-			for {
-				i := next.Add(1)
-				if i > int64(n) {
-					return
-				}
-				s := benchSelections[i%int64(len(benchSelections))]
-				_, err := h.Svc.PlaceBet(h.Ctx, tote.PlaceBetRequest{UserID: int64(w + 1), DrawID: d.ID, Market: s.m, Selection: s.sel,
-					Stake: 100*money.KZT + money.Amount(i%97), IdempotencyKey: fmt.Sprintf("d%d-%d", d.ID, i)})
-				if err != nil {
-					b.Error(err)
-					return
-				}
+	wg.Go(func() {
+		t := time.NewTicker(time.Millisecond)
+		defer t.Stop()
+		for {
+			var ms runtime.MemStats
+			runtime.ReadMemStats(&ms)
+			if ms.HeapAlloc > base && ms.HeapAlloc-base > *peak {
+				*peak = ms.HeapAlloc - base
 			}
-		})
+			select {
+			case <-done:
+				return
+			case <-t.C:
+			}
+		}
+	})
+	return func() { close(done); wg.Wait() }
+}
+
+// benchSelection is the i-th bet's market and selection: the three markets
+// in turn, over every position, ten hand categories and 216 coupons.
+func benchSelection(i int) (parimutuel.Market, string) {
+	switch i % 3 {
+	case 0:
+		return parimutuel.MarketWin, fmt.Sprint(i/3%6 + 1)
+	case 1:
+		return parimutuel.MarketCombination, parimutuel.Combination(i / 3 % parimutuel.NumCombinations).String()
 	}
-	wg.Wait()
+	c := i / 3 % 216
+	return parimutuel.MarketExpress, fmt.Sprintf("%d-%d-%d", c%6+1, c/6%6+1, c/36+1)
+}
+
+// seedBets stores n accepted bets on d from users players, their stakes
+// moved into the escrows, directly in the database
+// (persistence.SeedBetsForBench): the bet path is measured elsewhere
+// (BenchmarkPlaceBet, scripts/bench-bets.sh).
+func seedBets(b *testing.B, h *totetest.Harness, db *persistence.DB, led *persistence.LedgerRepo, d tote.Draw, n, users int) {
+	bets := make([]tote.Bet, n)
+	for j := range bets {
+		m, s := benchSelection(j)
+		sel, err := parimutuel.ParseSelection(m, s)
+		if err != nil {
+			b.Fatal(err)
+		}
+		bets[j] = tote.Bet{DrawID: d.ID, TableID: d.TableID, UserID: int64(j%users + 1), Round: parimutuel.RoundPreDeal, Selection: sel,
+			Stake: 100*money.KZT + money.Amount(j%97), IdempotencyKey: fmt.Sprintf("d%d-%d", d.ID, j)}
+	}
+	if err := persistence.SeedBetsForBench(h.Ctx, db, led, bets, h.Clock.Now()); err != nil {
+		b.Fatal(err)
+	}
 }

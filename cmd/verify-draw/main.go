@@ -6,11 +6,16 @@
 // payouts, so that anyone can check a Pokertote draw without trusting the
 // server.
 //
-//	verify-draw -result result.json
+//	verify-draw -result result.json [-bet POOL,SELECTION,STAKE,PAYOUT]
 //	verify-draw -server-seed HEX -public-seed HEX [-commitment HEX] -positions N
 //
 // result.json is the published result: Draw.resultJson from the API (or a
 // DRAW_SETTLED event, or any JSON object holding it under "result"). The
+// -bet checks one bet of a version-2 result (which publishes each
+// selection's bets summed, not every bet): the bet of STAKE tiyn on
+// SELECTION in pool POOL must have returned PAYOUT tiyn, floor(stake ×
+// coefficient) of each category the selection won in, or the stake when
+// refunded. The
 // second form recomputes a version-1 draw (one deck from a public seed)
 // from its seeds. The exit status is 1 when anything does not match, 2 on
 // bad input.
@@ -24,11 +29,14 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/pokertote/pokertote/domain/beacon"
 	"github.com/pokertote/pokertote/domain/cards"
 	"github.com/pokertote/pokertote/domain/hand"
+	"github.com/pokertote/pokertote/domain/money"
 	"github.com/pokertote/pokertote/domain/parimutuel"
 	"github.com/pokertote/pokertote/domain/tote"
 )
@@ -56,6 +64,7 @@ type options struct {
 	result                         *tote.DrawResult
 	serverSeed, publicSeed, commit string
 	positions                      int
+	bet                            string
 }
 
 func parseArgs(args []string, stderr io.Writer) (options, error) {
@@ -67,6 +76,7 @@ func parseArgs(args []string, stderr io.Writer) (options, error) {
 	fs.StringVar(&o.publicSeed, "public-seed", "", "the public seed, hex (fixed when round 1 closed)")
 	fs.StringVar(&o.commit, "commitment", "", "the commitment published when the draw opened, 64 hex characters")
 	fs.IntVar(&o.positions, "positions", 0, "the table's number of positions (2..10)")
+	fs.StringVar(&o.bet, "bet", "", "with -result: check your bet, POOL,SELECTION,STAKE,PAYOUT (amounts in tiyn)")
 	if err := fs.Parse(args); err != nil {
 		return o, err
 	}
@@ -161,6 +171,13 @@ func run(args []string, stdout, stderr io.Writer) error {
 	}
 	if o.result != nil {
 		ok = printResult(w, *o.result) && ok
+		if o.bet != "" {
+			betOK, err := checkBet(w, *o.result, o.bet)
+			if err != nil {
+				return err
+			}
+			ok = betOK && ok
+		}
 	}
 	if w.err != nil {
 		return w.err
@@ -274,6 +291,9 @@ func printResult(w *printer, r tote.DrawResult) bool {
 			w.printf("    category %d: fund %s (jackpot %s), %d winning bets staking %s, coefficient %s",
 				c.Category, c.Fund, c.Jackpot, c.NumBets, c.Stakes, c.Coef)
 		}
+		for _, s := range p.Selections {
+			w.printf("    selection %-8s %3d bets staking %s returned %s", s.Selection, s.NumBets, s.Stakes, s.Payout)
+		}
 	}
 	for _, p := range v.Problems {
 		w.printf("PROBLEM: %s", p)
@@ -281,6 +301,32 @@ func printResult(w *printer, r tote.DrawResult) bool {
 	w.printf("commitment valid: %v, beacons valid: %v (%s), cards match: %v, payouts match: %v",
 		v.CommitmentValid, v.BeaconsValid, or(v.Beacon, "version 1"), v.CardsMatch, v.PayoutsMatch)
 	return len(v.Problems) == 0
+}
+
+// checkBet checks one bet "POOL,SELECTION,STAKE,PAYOUT" against the
+// published figures.
+func checkBet(w *printer, r tote.DrawResult, spec string) (bool, error) {
+	f := strings.Split(spec, ",")
+	if len(f) != 4 {
+		return false, fmt.Errorf("-bet %q: give POOL,SELECTION,STAKE,PAYOUT", spec)
+	}
+	stake, err1 := strconv.ParseInt(f[2], 10, 64)
+	payout, err2 := strconv.ParseInt(f[3], 10, 64)
+	if err1 != nil || err2 != nil || stake < 1 || payout < 0 {
+		return false, fmt.Errorf("-bet %q: STAKE and PAYOUT are whole tiyn", spec)
+	}
+	want, refund, found := tote.BetPayout(r, f[0], f[1], money.Amount(stake))
+	if !found {
+		w.printf("PROBLEM: bet on %s in pool %s: the result publishes no such selection (or is not version 2)", f[1], f[0])
+		return false, nil
+	}
+	what := map[bool]string{true: " (refunded)"}[refund]
+	if money.Amount(payout) != want {
+		w.printf("PROBLEM: bet of %s on %s in pool %s returned %s, the published figures give %s%s", money.Amount(stake), f[1], f[0], money.Amount(payout), want, what)
+		return false, nil
+	}
+	w.printf("bet of %s on %s in pool %s: returned %s%s, as the published figures give", money.Amount(stake), f[1], f[0], want, what)
+	return true, nil
 }
 
 // printer writes lines, keeping the first error.

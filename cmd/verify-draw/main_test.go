@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -63,7 +64,7 @@ func TestVerifiesPublishedResult(t *testing.T) {
 
 func TestDetectsTampering(t *testing.T) {
 	for name, tamper := range map[string]func(r *tote.DrawResult){
-		"payout":       func(r *tote.DrawResult) { r.Pools[0].Bets[0].Payout += 100 },
+		"payout":       func(r *tote.DrawResult) { r.Pools[0].Selections[0].Payout += 100 }, // version 2: selection totals
 		"commission":   func(r *tote.DrawResult) { r.Pools[0].Commission++ },
 		"board":        func(r *tote.DrawResult) { r.Board[0], r.Board[1] = r.Board[1], r.Board[0] },
 		"seed":         func(r *tote.DrawResult) { r.ServerSeed = strings.Repeat("ab", 32) },
@@ -101,5 +102,41 @@ func TestSeedsOnly(t *testing.T) {
 	}
 	if err := run([]string{"-server-seed", r.ServerSeed, "-positions", "4"}, &out, &out); err == nil || errors.Is(err, errMismatch) {
 		t.Fatalf("missing public seed accepted: %v", err)
+	}
+}
+
+// TestChecksOneBet: a player checks their own bet of a version-2 result
+// (which publishes selection totals): the right payout verifies, any other
+// does not, and a selection the pool does not publish is a problem.
+func TestChecksOneBet(t *testing.T) {
+	r := settledResult(t)
+	if r.Version != tote.ResultVersionTotals {
+		t.Fatalf("result version %d", r.Version)
+	}
+	pool := tote.PoolID(r.DrawID, parimutuel.RoundPreDeal, parimutuel.MarketWin)
+	winner := fmt.Sprint(r.Winners[0])
+	want, refund, ok := tote.BetPayout(r, pool, winner, 150*money.KZT)
+	if !ok || refund || want < 150*money.KZT*110/100 {
+		t.Fatalf("BetPayout(%s, %s) = %s %v %v", pool, winner, want, refund, ok)
+	}
+	path := writeJSON(t, r)
+	for _, tc := range []struct {
+		bet  string
+		pass bool
+		out  string
+	}{
+		{fmt.Sprintf("%s,%s,15000,%d", pool, winner, want), true, "as the published figures give"},
+		{fmt.Sprintf("%s,%s,15000,%d", pool, winner, want+1), false, "PROBLEM: bet of 150.00"},
+		{fmt.Sprintf("%s,9,15000,0", pool), false, "publishes no such selection"},
+	} {
+		var out bytes.Buffer
+		err := run([]string{"-result", path, "-bet", tc.bet}, &out, &out)
+		if (err == nil) != tc.pass || (err != nil && !errors.Is(err, errMismatch)) || !strings.Contains(out.String(), tc.out) {
+			t.Errorf("-bet %s: %v\n%s", tc.bet, err, out.String())
+		}
+	}
+	var out bytes.Buffer
+	if err := run([]string{"-result", path, "-bet", "x,1"}, &out, &out); err == nil || errors.Is(err, errMismatch) {
+		t.Errorf("a malformed -bet was accepted: %v", err)
 	}
 }

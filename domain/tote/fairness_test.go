@@ -108,7 +108,10 @@ func TestVerifierCatchesEveryTampering(t *testing.T) {
 		{"hand description", func(r *tote.DrawResult) { r.Hands[2].Description = "Royal flush" }, "hand of position 3: published"},
 		{"hands missing", func(r *tote.DrawResult) { r.Hands = r.Hands[:3] }, "hands: 3 published, 4 positions"},
 		{"winners", func(r *tote.DrawResult) { r.Winners = []int{5 - r.Winners[0]} }, "outcome: published winners"},
-		{"payout", func(r *tote.DrawResult) { r.Pools[0].Bets[0].Payout += 100 }, "pool " + r0(d) + ": bet"},
+		// A version-2 result publishes each selection's bets summed.
+		{"payout", func(r *tote.DrawResult) { r.Pools[0].Selections[0].Payout += 100 }, "pool " + r0(d) + ": selection"},
+		{"payout of category 2", func(r *tote.DrawResult) { r.Pools[0].Selections[0].Cat2 += 1 }, "pool " + r0(d) + ": selection"},
+		{"bets of a selection", func(r *tote.DrawResult) { r.Pools[0].Selections[0].NumBets++ }, "pool " + r0(d) + ": "},
 		{"pool commission", func(r *tote.DrawResult) { r.Pools[0].Commission++ }, "pool " + r0(d) + ": commission published"},
 		{"v1 public seed", func(r *tote.DrawResult) { r.Beacons, r.PublicSeed = nil, strings.Repeat("00", 32) }, "public seed: published 00"},
 		{"v1 without seed", func(r *tote.DrawResult) { r.Beacons, r.PublicSeed = nil, "" }, "public seed: cards were dealt but neither beacons nor a public seed"},

@@ -16,7 +16,13 @@ import (
 // status, every pool's figures with its bets, the jackpot used, and the
 // seeds, so that anyone can recompute every payout. It is stored as JSON
 // once and never changed.
+//
+// Version 0 (absent) lists every bet of every pool with its payout;
+// version 2 (ResultVersionTotals, issue 8) lists each pool's backed
+// selections with their bets, stakes and payouts summed, so that a result
+// stays the same size however many bets the draw took (docs/fairness.md).
 type DrawResult struct {
+	Version   int   `json:"version,omitempty"`
 	DrawID    int64 `json:"drawId"`
 	TableID   int64 `json:"tableId"`
 	Number    int64 `json:"number"`
@@ -86,7 +92,29 @@ type PoolResult struct {
 	Refunds             money.Amount            `json:"refunds"`
 	// JackpotBefore is the jackpot balance this pool was settled against.
 	JackpotBefore money.Amount `json:"jackpotBefore"`
-	Bets          []ResultBet  `json:"bets"`
+	// Bets lists every bet (results before version 2); Selections sums the
+	// bets of each backed selection (version 2), in ascending order.
+	Bets       []ResultBet       `json:"bets"`
+	Selections []ResultSelection `json:"selections,omitempty"`
+}
+
+// ResultVersionTotals is the result version whose pools publish
+// per-selection totals instead of every bet.
+const ResultVersionTotals = 2
+
+// ResultSelection is one backed selection of a pool as a version-2 result
+// publishes it: how many bets backed it, their stakes, and what they
+// returned in all (Cat2 of it in EXPRESS category 2; the rest in category
+// 1). Each bet returned floor(stake × coefficient) of each category the
+// selection is in, or its stake when Refund.
+type ResultSelection struct {
+	Selection string       `json:"selection"`
+	NumBets   int          `json:"numBets"`
+	Stakes    money.Amount `json:"stakes"`
+	Payout    money.Amount `json:"payout"`
+	Cat2      money.Amount `json:"cat2,omitempty"`
+	Refund    bool         `json:"refund,omitempty"`
+	Guessed   int          `json:"guessed,omitempty"`
 }
 
 // ResultCategory is a CategoryResult as the result publishes it.
@@ -144,6 +172,24 @@ func newPoolResult(s parimutuel.PoolSettlement, bets []Bet, jackpotBefore money.
 	for i, b := range bets {
 		p := s.Payouts[i]
 		r.Bets[i] = ResultBet{ID: b.ID, Selection: b.Selection.String(), Stake: b.Stake, Payout: p.Amount, Refund: p.Refund, Guessed: p.Guessed}
+	}
+	return r
+}
+
+// newPoolResultTotals is a streamed settlement's pool as a version-2
+// result publishes it: its figures and its selections' totals.
+func newPoolResultTotals(s parimutuel.PoolSettlement, totals []SelectionTotal, rates []SelectionRate, paid []SelectionPaid, jackpotBefore money.Amount) PoolResult {
+	r := newPoolResult(s, nil, jackpotBefore)
+	r.Bets = nil
+	bySel := make(map[string]SelectionPaid, len(paid))
+	for _, p := range paid {
+		bySel[p.Selection] = p
+	}
+	r.Selections = make([]ResultSelection, len(totals))
+	for i, t := range totals {
+		str := t.Selection.String()
+		p := bySel[str]
+		r.Selections[i] = ResultSelection{Selection: str, NumBets: t.Bets, Stakes: t.Stake, Payout: p.Paid1 + p.Paid2, Cat2: p.Paid2, Refund: rates[i].Refund, Guessed: rates[i].Guessed}
 	}
 	return r
 }

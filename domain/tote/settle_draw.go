@@ -13,61 +13,6 @@ import (
 	"github.com/pokertote/pokertote/domain/parimutuel"
 )
 
-// stepResult is what one transaction of the dealer or of an admin action
-// produced: the draw as stored, the events to append (then appended, with
-// their Seq), the pools they published and the players to notify.
-type stepResult struct {
-	draw   *Draw
-	table  *Table
-	events []TableEvent
-	pools  []PoolView
-	notes  []userNote
-}
-
-// userNote is a private event for one player, published after commit.
-type userNote struct {
-	userID int64
-	ev     event.UserEvent
-}
-
-// appendEvents appends res's events to the outbox, replacing each with the
-// stored one (Seq set).
-func appendEvents(ctx context.Context, tx Tx, res *stepResult) error {
-	for i, e := range res.events {
-		stored, err := tx.AppendEvent(ctx, e)
-		if err != nil {
-			return err
-		}
-		res.events[i] = stored
-	}
-	return nil
-}
-
-// publishStep publishes a committed step's table events, then its players'
-// events. A failed publish is logged: subscribers catch up from the outbox.
-func (s *Service) publishStep(ctx context.Context, res stepResult) {
-	s.publishTable(ctx, res.events)
-	for _, n := range res.notes {
-		if err := s.pub.Publish(ctx, event.UserTopic(n.userID), n.ev.Encode()); err != nil {
-			s.log.WarnContext(ctx, "user event not published", "user", n.userID, "type", n.ev.Type, "err", err)
-		}
-	}
-}
-
-func (s *Service) publishTable(ctx context.Context, evs []TableEvent) {
-	for _, e := range evs {
-		switch e.Type {
-		case EventDrawSettled:
-			s.stats.DrawsSettled.Add(1)
-		case EventDrawVoided:
-			s.stats.DrawsVoided.Add(1)
-		}
-		if err := s.pub.Publish(ctx, event.TableTopic(e.TableID), e.Encode()); err != nil {
-			s.log.WarnContext(ctx, "table event not published", "table", e.TableID, "seq", e.Seq, "err", err)
-		}
-	}
-}
-
 // groupBets splits a draw's bets into its pools, keeping their order.
 func groupBets(bets []Bet) map[PoolKey][]Bet {
 	out := map[PoolKey][]Bet{}
@@ -91,12 +36,22 @@ func poolOf(d *Draw, k PoolKey, bets []Bet, cfg parimutuel.PoolConfig) parimutue
 // outcome from its cards, the jackpot read and locked in tx, one balanced
 // transfer (or a few for huge pools) per pool, each bet's status and payout,
 // the immutable result, the seed revealed, and DRAW_SETTLED.
+//
+// A draw dealt from beacons (fair deal version 2) is settled streamed
+// (settle_stream.go): from its pools' per-selection totals, its bets paid
+// by set-based statements, and a result publishing per-selection totals
+// (result version 2), so that neither time nor memory holds a row per bet.
+// A version-1 draw's public seed is the hash of its round-1 bets, which
+// its result must list for a verifier: it keeps the in-memory settlement.
 func (s *Service) settleInTx(ctx context.Context, tx Tx, d Draw, t Table) (stepResult, error) {
 	deal, ok := d.Deal()
 	if !ok || len(d.Board) != 5 || len(d.Pockets) != d.Positions {
 		return stepResult{}, errs.E(errs.Internal, "draw id %d is not fully dealt", d.ID)
 	}
 	outcome := parimutuel.OutcomeOf(deal)
+	if d.Beacons != nil {
+		return s.settleStreamed(ctx, tx, d, t, outcome, "")
+	}
 	bets, err := tx.DrawBets(ctx, d.ID)
 	if err != nil {
 		return stepResult{}, err
@@ -153,6 +108,9 @@ func (s *Service) settleInTx(ctx context.Context, tx Tx, d Draw, t Table) (stepR
 // pool, the result recorded with the reason, the seed revealed, and
 // DRAW_VOIDED.
 func (s *Service) voidInTx(ctx context.Context, tx Tx, d Draw, t Table, reason string) (stepResult, error) {
+	if d.Beacons != nil {
+		return s.settleStreamed(ctx, tx, d, t, parimutuel.Outcome{}, reason)
+	}
 	bets, err := tx.DrawBets(ctx, d.ID)
 	if err != nil {
 		return stepResult{}, err
@@ -271,14 +229,19 @@ func postLegs(ctx context.Context, p ledger.Poster, key string, kind ledger.Tran
 		if err != nil {
 			return err
 		}
-		for _, e := range posted.Entries {
-			if e.Account.Kind == ledger.Wallet {
-				uid, _ := strconv.ParseInt(e.Account.Ref[len("user:"):], 10, 64)
-				balances[uid] = e.BalanceAfter
-			}
-		}
+		noteBalances(posted, balances)
 	}
 	return nil
+}
+
+// noteBalances records the balance after a posted transfer of every wallet
+// it moved.
+func noteBalances(posted ledger.Posted, balances map[int64]money.Amount) {
+	for _, e := range posted.Entries {
+		if uid, ok := e.Account.User(); ok {
+			balances[int64(uid)] = e.BalanceAfter
+		}
+	}
 }
 
 // ledgerAccount maps a settlement account onto the ledger's.

@@ -39,6 +39,9 @@ type Store interface {
 	Bets(ctx context.Context, q BetQuery) ([]Bet, error)
 	// DrawBets lists every bet of a draw in id order.
 	DrawBets(ctx context.Context, drawID int64) ([]Bet, error)
+	// PoolBetOwners pages through one pool's bets: at most limit of them
+	// with an id above afterID, in id order, each as its id and player.
+	PoolBetOwners(ctx context.Context, drawID int64, round parimutuel.Round, market parimutuel.Market, afterID int64, limit int) ([]BetOwner, error)
 	// PoolTotals sums the stakes of a draw per round and selection; round
 	// 0 means every round. The database adapter keeps these sums as bets
 	// are written, so reading them costs the same however many bets the
@@ -106,6 +109,18 @@ type Tx interface {
 	// SettleBets records how a settlement left each bet; only ACCEPTED
 	// bets change.
 	SettleBets(ctx context.Context, outcomes []BetOutcome, at time.Time) error
+	// PayPool settles every ACCEPTED bet of one pool at once, as streamed
+	// settlement does (settle_stream.go): a bet on a selection of rates is
+	// paid its stake (REFUNDED) when Refund, else floor(stake × Coef1) +
+	// floor(stake × Coef2) (WON when positive, LOST when 0); a bet on any
+	// other selection is LOST. It returns, per selection of rates holding
+	// bets it settled, their number, their stakes and the sums of the two
+	// floors (of the stakes, in Paid1, when refunded), in any order.
+	PayPool(ctx context.Context, drawID int64, round parimutuel.Round, market parimutuel.Market, rates []SelectionRate, at time.Time) ([]SelectionPaid, error)
+	// PoolCredits lists what a settled pool's bets pay each player (the
+	// sum of the payouts, players paid nothing left out), at most limit
+	// players with a user id above afterUser, in user id order.
+	PoolCredits(ctx context.Context, drawID int64, round parimutuel.Round, market parimutuel.Market, afterUser int64, limit int) ([]WalletCredit, error)
 
 	// AppendEvent adds e to its table's outbox with the next sequence
 	// number and returns it with Seq set.

@@ -180,15 +180,26 @@ func verifyPools(res DrawResult, problem func(string, ...any)) bool {
 		ok = false
 		problem(format, args...)
 	}
-	cfg := parimutuel.PoolConfig{
-		Commission: res.Commission, JackpotEnabled: res.JackpotEnabled, JackpotRate: res.JackpotRate,
-		ExpressShare1: res.ExpressShares[0], ExpressShare2: res.ExpressShares[1],
-	}
-	outcome := parimutuel.Outcome{Winners: res.Winners, Category: res.Category, FlopLeaders: res.FlopLeaders, TurnLeaders: res.TurnLeaders}
+	cfg, outcome := resultConfig(res)
 	jackpot := res.JackpotBefore
 	for _, pr := range res.Pools {
 		if !res.Void && pr.JackpotBefore != jackpot {
 			bad("pool %s: settled against a jackpot of %s, the pools before it leave %s", pr.PoolID, pr.JackpotBefore, jackpot)
+		}
+		if res.Version >= ResultVersionTotals {
+			diffs, st, err := verifyPoolTotals(pr, res.Positions, cfg, outcome, res.Void)
+			if err != nil {
+				bad("pool %s: %v", pr.PoolID, err)
+				continue
+			}
+			for _, d := range diffs {
+				bad("pool %s: %s", pr.PoolID, d)
+			}
+			jackpot += st.JackpotChange()
+			continue
+		}
+		if len(pr.Selections) > 0 {
+			bad("pool %s: a result before version %d publishes bets, not selections", pr.PoolID, ResultVersionTotals)
 		}
 		pool, err := poolFromResult(pr, res.Positions, cfg)
 		if err != nil {
@@ -296,7 +307,11 @@ func (s *Service) VerifyDraw(ctx context.Context, id int64) (Draw, Verification,
 	if err != nil {
 		return Draw{}, Verification{}, err
 	}
-	for _, p := range compareStoredBets(*d.Result, bets) {
+	compare := compareStoredBets
+	if d.Result.Version >= ResultVersionTotals {
+		compare = compareStoredTotals
+	}
+	for _, p := range compare(*d.Result, bets) {
 		v.PayoutsMatch = false
 		v.Problems = append(v.Problems, p)
 	}

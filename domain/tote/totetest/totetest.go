@@ -55,6 +55,7 @@ func Run(t *testing.T, newEnv func(t *testing.T) Env) {
 		{"BatchMixedResults", testBatchMixed},
 		{"ConcurrentMixedResults", testConcurrentMixed},
 		{"PoolTotalsEqualBets", testTotalsProperty},
+		{"StreamedSettlementIsReference", testStreamedSettlementIsReference},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) { tc.fn(t, newEnv(t)) })

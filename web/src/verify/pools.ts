@@ -8,18 +8,27 @@
 //   EXPRESS: fund1 = floor(N·share1/10000) for 3 of 3 (+ the jackpot while enabled),
 //   fund2 = N − fund1 for 2 of 3; an unbacked fund1 rolls into the jackpot
 //   (enabled) or into fund2 (disabled).
+//
+// A version-2 result (issue 8) publishes each pool's backed selections with
+// their bets, stakes and payouts summed instead of every bet. Everything that
+// depends on sums is recomputed exactly (the pool settled with one "bet" per
+// selection staking its total gives the same cuts, funds and coefficients);
+// a selection of n bets staking S in a category of coefficient k must return
+// P with S·k/100 − n < P ≤ S·k/100 (each bet's floor loses less than 1), and
+// the categories' paid, breakage and top-up follow from the selections'.
 
 export interface ResultBet { id: number; selection: string; stake: number; payout: number; refund?: boolean }
+export interface ResultSelection { selection: string; numBets: number; stakes: number; payout: number; cat2?: number; refund?: boolean; guessed?: number }
 export interface ResultCategory { category: number; coef: number; paid: number; fund: number }
 export interface PoolResult {
   poolId: string; round: string; market: string; numBets: number;
   gross: number; commission: number; jackpotContribution: number; net: number;
   paid: number; breakage: number; topUp: number; jackpotPaid: number; rollover: number;
   refunded: boolean; refunds: number; jackpotBefore: number;
-  categories: ResultCategory[] | null; bets: ResultBet[] | null;
+  categories: ResultCategory[] | null; bets: ResultBet[] | null; selections?: ResultSelection[] | null;
 }
 export interface DrawResultJson {
-  drawId: number; positions: number; void?: boolean;
+  version?: number; drawId: number; positions: number; void?: boolean;
   pockets?: string[][]; board?: string[]; burns?: string[];
   winners?: number[]; category: string; flopLeaders?: number[]; turnLeaders?: number[];
   commission: number; jackpotEnabled: boolean; jackpotRate: number; expressShares: [number, number];
@@ -33,6 +42,8 @@ const B = (x: number | undefined) => BigInt(x ?? 0);
 interface Settled {
   gross: bigint; commission: bigint; jc: bigint; net: bigint; paid: bigint; breakage: bigint; topUp: bigint;
   jackpotPaid: bigint; rollover: bigint; refunded: boolean; refunds: bigint; payouts: bigint[]; coefs: bigint[];
+  // per category (1, 2): its fund and which bets are in it; guessed per EXPRESS bet
+  funds: bigint[]; member: boolean[][]; guessed: number[];
 }
 
 function share(fund: bigint, stakes: bigint[], wins: boolean[]) {
@@ -40,12 +51,12 @@ function share(fund: bigint, stakes: bigint[], wins: boolean[]) {
   let n = 0;
   stakes.forEach((st, i) => { if (wins[i]) { s += st; n++; } });
   const pays = stakes.map(() => 0n);
-  if (n === 0) return { coef: 0n, paid: 0n, breakage: 0n, topUp: 0n, pays, n };
+  if (n === 0) return { coef: 0n, paid: 0n, breakage: 0n, topUp: 0n, pays, n, fund, wins };
   let coef = fund > 0n ? (fund * 100n) / s : 0n;
   if (coef < MIN_COEF) coef = MIN_COEF;
   let paid = 0n;
   stakes.forEach((st, i) => { if (wins[i]) { pays[i] = (st * coef) / 100n; paid += pays[i]; } });
-  return { coef, paid, breakage: paid > fund ? 0n : fund - paid, topUp: paid > fund ? paid - fund : 0n, pays, n };
+  return { coef, paid, breakage: paid > fund ? 0n : fund - paid, topUp: paid > fund ? paid - fund : 0n, pays, n, fund, wins };
 }
 
 /** settle recomputes one pool from its bets and the draw's outcome. */
@@ -53,7 +64,7 @@ export function settle(r: DrawResultJson, p: PoolResult, jackpot: bigint): Settl
   const bets = p.bets ?? [];
   const stakes = bets.map((b) => B(b.stake));
   const gross = stakes.reduce((a, b) => a + b, 0n);
-  const out: Settled = { gross, commission: 0n, jc: 0n, net: gross, paid: 0n, breakage: 0n, topUp: 0n, jackpotPaid: 0n, rollover: 0n, refunded: false, refunds: 0n, payouts: stakes.map(() => 0n), coefs: [] };
+  const out: Settled = { gross, commission: 0n, jc: 0n, net: gross, paid: 0n, breakage: 0n, topUp: 0n, jackpotPaid: 0n, rollover: 0n, refunded: false, refunds: 0n, payouts: stakes.map(() => 0n), coefs: [], funds: [], member: [], guessed: [] };
   const refund = () => { out.refunded = true; out.refunds = gross; out.payouts = stakes.slice(); out.net = gross; return out; };
   if (r.void) return refund();
   const winners = new Set(r.winners ?? []);
@@ -64,6 +75,7 @@ export function settle(r: DrawResultJson, p: PoolResult, jackpot: bigint): Settl
   };
   const add = (c: ReturnType<typeof share>) => {
     out.paid += c.paid; out.breakage += c.breakage; out.topUp += c.topUp; out.coefs.push(c.coef);
+    out.funds.push(c.fund); out.member.push(c.wins);
   };
   if (p.market === 'WIN' || p.market === 'COMBINATION') {
     const wins = bets.map((b) => (p.market === 'WIN' ? winners.has(Number(b.selection)) : b.selection === r.category));
@@ -81,6 +93,7 @@ export function settle(r: DrawResultJson, p: PoolResult, jackpot: bigint): Settl
     const [f, t, w] = b.selection.split('-').map(Number);
     return (flop.has(f) ? 1 : 0) + (turn.has(t) ? 1 : 0) + (winners.has(w) ? 1 : 0);
   });
+  out.guessed = guessed;
   const w1 = guessed.map((g) => g === 3);
   const w2 = guessed.map((g) => g >= 2);
   if (!w2.some(Boolean)) return refund();
@@ -101,6 +114,43 @@ export function settle(r: DrawResultJson, p: PoolResult, jackpot: bigint): Settl
   return out;
 }
 
+/** settleTotals recomputes a version-2 pool from its selections: the figures of the pool settled with one bet per
+ * selection, with paid, breakage and top-up reckoned from the published selections, each checked against what its
+ * stakes allow; problems are reported through bad. */
+function settleTotals(r: DrawResultJson, p: PoolResult, jackpot: bigint, bad: (m: string) => void): Settled {
+  const sels = p.selections ?? [];
+  const agg = settle(r, { ...p, bets: sels.map((x, i) => ({ id: i, selection: x.selection, stake: x.stakes, payout: 0 })) }, jackpot);
+  const paid = [0n, 0n];
+  sels.forEach((x, i) => {
+    const refund = agg.refunded;
+    const guessed = p.market === 'EXPRESS' && !r.void ? agg.guessed[i] ?? 0 : 0;
+    if (Boolean(x.refund) !== refund || (x.guessed ?? 0) !== guessed) bad(`selection ${x.selection} published refund ${Boolean(x.refund)} guessed ${x.guessed ?? 0}, recomputed ${refund} ${guessed}`);
+    if (x.numBets < 1 || B(x.stakes) < B(x.numBets)) bad(`selection ${x.selection}: ${x.numBets} bets cannot stake ${x.stakes}`);
+    if (refund) {
+      if (B(x.payout) !== B(x.stakes) || B(x.cat2) !== 0n) bad(`selection ${x.selection} is refunded: published ${x.payout}, its stakes are ${x.stakes}`);
+      return;
+    }
+    const parts = [B(x.payout) - B(x.cat2), B(x.cat2)];
+    for (const c of [0, 1]) {
+      const k = agg.member[c]?.[i] ? agg.coefs[c] : 0n;
+      const exact = B(x.stakes) * k;
+      const fits = k === 0n ? parts[c] === 0n : parts[c] >= 0n && parts[c] * 100n <= exact && (parts[c] + B(x.numBets)) * 100n > exact;
+      if (!fits) bad(`selection ${x.selection}: ${x.numBets} bets staking ${x.stakes} cannot return ${parts[c]} at coefficient ${k} in category ${c + 1}`);
+      if (k > 0n) paid[c] += parts[c];
+    }
+  });
+  if (!agg.refunded) {
+    agg.paid = 0n; agg.breakage = 0n; agg.topUp = 0n;
+    agg.funds.forEach((fund, c) => {
+      const backed = agg.member[c]?.some(Boolean);
+      agg.paid += paid[c];
+      if (backed && paid[c] > fund) agg.topUp += paid[c] - fund;
+      else if (backed) agg.breakage += fund - paid[c];
+    });
+  }
+  return agg;
+}
+
 /** verifyPools recomputes every pool and the jackpot chain; it returns the differences found. */
 export function verifyPools(r: DrawResultJson): string[] {
   const problems: string[] = [];
@@ -108,7 +158,8 @@ export function verifyPools(r: DrawResultJson): string[] {
   for (const p of r.pools ?? []) {
     const id = `${p.round}/${p.market}`;
     if (!r.void && B(p.jackpotBefore) !== jackpot) problems.push(`${id}: jackpot before ${p.jackpotBefore}, expected ${jackpot}`);
-    const s = settle(r, p, B(p.jackpotBefore));
+    const totals = (r.version ?? 0) >= 2;
+    const s = totals ? settleTotals(r, p, B(p.jackpotBefore), (m) => problems.push(`${id}: ${m}`)) : settle(r, p, B(p.jackpotBefore));
     const cmp = (name: string, got: number | undefined, want: bigint) => {
       if (B(got) !== want) problems.push(`${id}: ${name} published ${got ?? 0}, recomputed ${want}`);
     };
@@ -123,7 +174,14 @@ export function verifyPools(r: DrawResultJson): string[] {
     cmp('rollover', p.rollover, s.rollover);
     cmp('refunds', p.refunds, s.refunds);
     if (Boolean(p.refunded) !== s.refunded) problems.push(`${id}: refunded published ${p.refunded}, recomputed ${s.refunded}`);
-    if ((p.bets ?? []).length !== p.numBets) problems.push(`${id}: ${p.numBets} bets published, ${(p.bets ?? []).length} listed`);
+    const listed = totals ? (p.selections ?? []).reduce((a, x) => a + x.numBets, 0) : (p.bets ?? []).length;
+    if (listed !== p.numBets) problems.push(`${id}: ${p.numBets} bets published, ${listed} listed`);
+    if (totals && (p.bets ?? []).length > 0) problems.push(`${id}: a version-2 result lists bets`);
+    if (totals) {
+      (p.categories ?? []).forEach((c, i) => {
+        if (!s.refunded && s.funds[i] !== undefined && B(c.fund) !== s.funds[i]) problems.push(`${id}: category ${c.category} fund published ${c.fund}, recomputed ${s.funds[i]}`);
+      });
+    }
     (p.bets ?? []).forEach((b, i) => {
       if (B(b.payout) !== s.payouts[i]) problems.push(`${id}: bet ${b.id} (${b.selection}, ${b.stake}) published payout ${b.payout ?? 0}, recomputed ${s.payouts[i]}`);
     });

@@ -72,6 +72,46 @@ test('pool arithmetic: a WIN pool worked by hand verifies, a changed payout does
   assert.equal((await verifyDraw(JSON.stringify(result))).commitmentValid, false);
 });
 
+test('pool arithmetic, version 2: selection totals worked by hand verify; a payout out of what the stakes allow does not', async () => {
+  const seedHex = '000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f';
+  const commitment = '630dcd2966c4336691125448bbb25b4ff412a49c732db2c8abc1b8581bd710dd';
+  // G = 400.01, C = floor(40001 × 3%) = 12.00, N = 388.01; stakes on 1: 100.01 in 2 bets → coef floor(38801/10001 × 100) = 3.87;
+  // the two bets (50.00 and 50.01) are paid floor(5000 × 3.87) + floor(5001 × 3.87) = 19350 + 19353 = 387.03, breakage 0.98.
+  const result = {
+    version: 2, drawId: 1, positions: 6, winners: [1], category: 'PAIR', flopLeaders: [1], turnLeaders: [1],
+    commission: 300, jackpotEnabled: false, jackpotRate: 0, expressShares: [6000, 4000], jackpotBefore: 0, jackpotAfter: 0,
+    serverSeed: seedHex, commitment,
+    pools: [{
+      poolId: 'p', round: 'PRE_DEAL', market: 'WIN', numBets: 3, gross: 40001, commission: 1200, jackpotContribution: 0, net: 38801,
+      paid: 38703, breakage: 98, topUp: 0, jackpotPaid: 0, rollover: 0, refunded: false, refunds: 0, jackpotBefore: 0,
+      categories: [{ category: 1, coef: 387, paid: 38703, fund: 38801 }], bets: null,
+      selections: [{ selection: '1', numBets: 2, stakes: 10001, payout: 38703 }, { selection: '2', numBets: 1, stakes: 30000, payout: 0 }],
+    }, {
+      poolId: 'q', round: 'PRE_DEAL', market: 'COMBINATION', numBets: 1, gross: 10000, commission: 0, jackpotContribution: 0, net: 10000,
+      paid: 0, breakage: 0, topUp: 0, jackpotPaid: 0, rollover: 0, refunded: true, refunds: 10000, jackpotBefore: 0, categories: [], bets: null,
+      selections: [{ selection: 'FLUSH', numBets: 1, stakes: 10000, payout: 10000, refund: true }],
+    }],
+  };
+  const ok = await verifyDraw(JSON.stringify(result));
+  assert.deepEqual(ok.problems, []);
+  assert.equal(ok.ok, true);
+  const tamper = async (f, want) => {
+    const r = structuredClone(result);
+    f(r);
+    const v = await verifyDraw(JSON.stringify(r));
+    assert.equal(v.payoutsMatch, false, want.source);
+    assert.match(v.problems.join('\n'), want);
+  };
+  // 2 bets staking 100.01 at 3.87 return more than 387.03 - 0.02 and at most 387.03.
+  await tamper((r) => { r.pools[0].selections[0].payout = 38704; r.pools[0].paid = 38704; r.pools[0].categories[0].paid = 38704; r.pools[0].breakage = 97; }, /selection 1: 2 bets staking 10001 cannot return 38704/);
+  await tamper((r) => { r.pools[0].selections[0].payout = 38701; r.pools[0].paid = 38701; r.pools[0].categories[0].paid = 38701; r.pools[0].breakage = 100; }, /selection 1: 2 bets staking 10001 cannot return 38701/);
+  await tamper((r) => { r.pools[0].selections[1].payout = 1; }, /selection 2: 1 bets staking 30000 cannot return 1 at coefficient 0/);
+  await tamper((r) => { r.pools[0].breakage = 99; }, /breakage published 99, recomputed 98/);
+  await tamper((r) => { r.pools[0].selections[0].stakes = 10002; }, /gross published 40001, recomputed 40002/);
+  await tamper((r) => { r.pools[1].selections[0].payout = 9999; }, /selection FLUSH is refunded/);
+  await tamper((r) => { r.pools[0].numBets = 4; }, /4 bets published, 3 listed/);
+});
+
 test('beacon: quicknet round 1000 of docs/fairness.md verifies, another round or key does not; round after a deadline', async () => {
   const b = await load('verify/beacon.ts');
   const sig = 'b44679b9a59af2ec876b1a6b1ad52ea9b1615fc3982b19576350f93447cb1125e342b73a8dd2bacbe47e4b6b63ed5e39';

@@ -1,0 +1,411 @@
+package tote
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"time"
+
+	"github.com/pokertote/pokertote/domain/ledger"
+
+	"github.com/pokertote/pokertote/domain/errs"
+	"github.com/pokertote/pokertote/domain/money"
+	"github.com/pokertote/pokertote/domain/parimutuel"
+)
+
+// Streamed settlement (issue 8): a pool is settled from its per-selection
+// totals, never from its bets held in memory.
+//
+//  1. The coefficients: SettlePool on a pool holding one "bet" per backed
+//     selection (its total stake) gives exactly the figures that depend on
+//     sums only: gross, cuts, net, refund or not, the winning selections,
+//     each category's fund, jackpot, rollover, winning stakes and
+//     coefficient. What it cannot give is the sum of floor(stake × coef)
+//     over the real bets (Paid, and so breakage and top-up).
+//  2. The bets: the store pays every bet of the pool in one set-based
+//     statement from a rate per selection (Tx.PayPool) and returns, per
+//     selection, the sums of floor(stake × coef) it wrote; those complete the
+//     figures exactly as SettlePool computes them bet by bet.
+//  3. The money: the pool-level legs from the figures, and the players'
+//     credits read back from the paid bets in pages of user ids
+//     (Tx.PoolCredits), one transfer per page.
+//
+// Memory is one rate per backed selection plus one page: independent of the
+// number of bets. The property test (settle_stream_property_test.go) checks
+// that the result equals SettlePool over the individual bets.
+
+// SelectionRate says how a settlement pays every bet on one selection of a
+// pool: the stake back (Refund), or floor(stake × Coef1) + floor(stake ×
+// Coef2); a bet paid 0 is lost.
+type SelectionRate struct {
+	Selection string // as stored (Selection.String)
+	Refund    bool
+	Coef1     money.Coef
+	Coef2     money.Coef
+	Guessed   int // EXPRESS: how many of the coupon's 3 predictions came true
+}
+
+// SelectionPaid is what Tx.PayPool paid on one selection: its bets, their
+// stakes, and the sums of floor(stake × Coef1) and floor(stake × Coef2) (of
+// the stakes, in Paid1, for a refunded selection).
+type SelectionPaid struct {
+	Selection string
+	Bets      int
+	Stake     money.Amount
+	Paid1     money.Amount
+	Paid2     money.Amount
+}
+
+// BetOwner is a bet's id and its player.
+type BetOwner struct {
+	BetID  int64
+	UserID int64
+}
+
+// WalletCredit is what one settled pool pays one player.
+type WalletCredit struct {
+	UserID int64
+	Amount money.Amount
+}
+
+// creditPage is how many players one settlement transfer credits.
+const creditPage = 4000
+
+// poolTotals groups a draw's per-selection totals by pool, each pool's
+// selections in ascending order of their string.
+func poolTotals(totals []SelectionTotal) map[PoolKey][]SelectionTotal {
+	out := map[PoolKey][]SelectionTotal{}
+	for _, t := range totals {
+		if t.Bets <= 0 {
+			continue // every bet of the selection was withdrawn in its transaction
+		}
+		k := PoolKey{Round: t.Round, Market: t.Selection.Market}
+		out[k] = append(out[k], t)
+	}
+	for _, ts := range out {
+		slices.SortFunc(ts, func(a, b SelectionTotal) int { return cmpString(a.Selection.String(), b.Selection.String()) })
+	}
+	return out
+}
+
+func cmpString(a, b string) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+// planPool settles a pool from its per-selection totals: the figures that
+// depend on sums only, and the rate every bet of each selection is paid at.
+// void refunds every stake. The figures Paid, Breakage, TopUp and the
+// categories' NumBets are completed by completePool once the bets are paid.
+func planPool(d *Draw, k PoolKey, totals []SelectionTotal, cfg parimutuel.PoolConfig, o parimutuel.Outcome, jackpot money.Amount, void bool) (parimutuel.PoolSettlement, []SelectionRate, error) {
+	p := parimutuel.Pool{ID: PoolID(d.ID, k.Round, k.Market), Market: k.Market, Round: k.Round, Positions: d.Positions, Config: cfg}
+	p.Bets = make([]parimutuel.PoolBet, len(totals))
+	for i, t := range totals {
+		p.Bets[i] = parimutuel.PoolBet{ID: t.Selection.String(), Player: "0", Stake: t.Stake, Selection: t.Selection}
+	}
+	var st parimutuel.PoolSettlement
+	var err error
+	if void {
+		st, err = parimutuel.VoidPool(p)
+	} else {
+		st, err = parimutuel.SettlePool(p, o, jackpot)
+	}
+	if err != nil {
+		return parimutuel.PoolSettlement{}, nil, err
+	}
+	var coef [2]money.Coef
+	for i, c := range st.Categories {
+		coef[i] = c.Coef
+	}
+	rates := make([]SelectionRate, len(totals))
+	for i, t := range totals {
+		po := st.Payouts[i]
+		r := SelectionRate{Selection: t.Selection.String(), Refund: po.Refund, Guessed: po.Guessed}
+		// A backed category pays every stake at least floor(1 × 1.10) = 1,
+		// so a selection takes part in a category exactly when its
+		// aggregate won something there.
+		if po.Cat1 > 0 {
+			r.Coef1 = coef[0]
+		}
+		if po.Cat2 > 0 {
+			r.Coef2 = coef[1]
+		}
+		// The store computes stake × coef in 64 bits: refuse what could
+		// overflow (no real pool comes near).
+		if c := int64(r.Coef1) + int64(r.Coef2); c > 0 && int64(t.Stake) > math.MaxInt64/c {
+			return parimutuel.PoolSettlement{}, nil, errs.E(errs.Internal, "pool %s: stake %s at coefficient %d overflows", p.ID, t.Stake, c)
+		}
+		rates[i] = r
+	}
+	st.Payouts, st.Legs = nil, nil
+	st.NumBets = 0
+	for _, t := range totals {
+		st.NumBets += t.Bets
+	}
+	return st, rates, nil
+}
+
+// completePool finishes a planned pool with what paying its bets summed:
+// each category's winning bets and paid amount, and from them the pool's
+// Paid, Breakage and TopUp, reckoned per category as SettlePool does. It
+// fails when the bets paid are not the bets the totals counted.
+func completePool(st *parimutuel.PoolSettlement, totals []SelectionTotal, rates []SelectionRate, paid []SelectionPaid) error {
+	bySel := make(map[string]SelectionPaid, len(paid))
+	for _, p := range paid {
+		bySel[p.Selection] = p
+	}
+	if len(bySel) != len(paid) || len(paid) > len(totals) {
+		return errs.E(errs.Internal, "pool %s: %d selections paid, %d backed", st.PoolID, len(paid), len(totals))
+	}
+	for _, t := range totals {
+		p := bySel[t.Selection.String()]
+		if p.Bets != t.Bets || p.Stake != t.Stake {
+			return errs.E(errs.Internal, "pool %s: selection %s holds %d bets of %s, its totals say %d of %s",
+				st.PoolID, t.Selection, p.Bets, p.Stake, t.Bets, t.Stake)
+		}
+	}
+	if st.Refunded {
+		return nil
+	}
+	st.Paid, st.Breakage, st.TopUp = 0, 0, 0
+	for ci := range st.Categories {
+		c := &st.Categories[ci]
+		c.NumBets, c.Paid, c.Breakage, c.TopUp = 0, 0, 0, 0
+		for i, r := range rates {
+			in, amount := r.Coef1 > 0, bySel[r.Selection].Paid1
+			if ci == 1 {
+				in, amount = r.Coef2 > 0, bySel[r.Selection].Paid2
+			}
+			if in {
+				c.NumBets += totals[i].Bets
+				c.Paid += amount
+			}
+		}
+		if c.NumBets > 0 {
+			if c.Paid > c.Fund {
+				c.TopUp = c.Paid - c.Fund
+			} else {
+				c.Breakage = c.Fund - c.Paid
+			}
+		}
+		st.Paid += c.Paid
+		st.Breakage += c.Breakage
+		st.TopUp += c.TopUp
+	}
+	return nil
+}
+
+// poolLegs is the pool-level money of a settlement: everything but the
+// players' credits, in parimutuel.SettlePool's order (inflows first, so
+// the escrow never dips below zero).
+func poolLegs(poolID string, s *parimutuel.PoolSettlement) []parimutuel.Leg {
+	escrow := parimutuel.Account{Kind: parimutuel.AccountPoolEscrow, Ref: poolID}
+	organiser := parimutuel.Account{Kind: parimutuel.AccountOrganiser}
+	jackpot := parimutuel.Account{Kind: parimutuel.AccountJackpot}
+	var legs []parimutuel.Leg
+	add := func(from, to parimutuel.Account, a money.Amount, why parimutuel.LegPurpose) {
+		if a > 0 {
+			legs = append(legs, parimutuel.Leg{From: from, To: to, Amount: a, Purpose: why})
+		}
+	}
+	add(organiser, escrow, s.TopUp, parimutuel.PurposeTopUp)
+	add(jackpot, escrow, s.JackpotPaid, parimutuel.PurposeJackpotPayout)
+	add(escrow, organiser, s.Commission, parimutuel.PurposeCommission)
+	add(escrow, organiser, s.Breakage, parimutuel.PurposeBreakage)
+	add(escrow, jackpot, s.JackpotContribution, parimutuel.PurposeJackpotContribution)
+	add(escrow, jackpot, s.Rollover, parimutuel.PurposeJackpotRollover)
+	return legs
+}
+
+// settlePoolStreamed pays one pool of draw d from its totals and posts its
+// money: the pool legs with the first page of credits under key, then a
+// transfer per further page of creditPage players under key:2, key:3 ...
+// (the whole settlement is one transaction: a crash rolls all of it back,
+// and the keys make a replay of a committed one answer instead of pay).
+func (s *Service) settlePoolStreamed(ctx context.Context, tx Tx, d *Draw, k PoolKey, totals []SelectionTotal, cfg parimutuel.PoolConfig, o parimutuel.Outcome, jackpot money.Amount, void bool, sink *settleSink) (parimutuel.PoolSettlement, []SelectionRate, []SelectionPaid, error) {
+	st, rates, err := planPool(d, k, totals, cfg, o, jackpot, void)
+	if err != nil {
+		return parimutuel.PoolSettlement{}, nil, nil, err
+	}
+	paid, err := tx.PayPool(ctx, d.ID, k.Round, k.Market, rates, sink.at)
+	if err != nil {
+		return parimutuel.PoolSettlement{}, nil, nil, err
+	}
+	if err := completePool(&st, totals, rates, paid); err != nil {
+		return parimutuel.PoolSettlement{}, nil, nil, err
+	}
+	key, kind := "tote:settle:"+st.PoolID, settleKind(st)
+	memo := fmt.Sprintf("Draw #%d: %s pool of round %s %s", d.Number, st.Market, st.Round, settleWhat(st))
+	if void {
+		key = "tote:void:" + st.PoolID
+		memo = fmt.Sprintf("Draw #%d voided: %s pool of round %s refunded", d.Number, st.Market, st.Round)
+	}
+	head := poolLegs(st.PoolID, &st)
+	var after int64
+	var paidOut money.Amount
+	for part := 0; ; part++ {
+		var credits []WalletCredit
+		if st.Paid+st.Refunds > 0 {
+			if credits, err = tx.PoolCredits(ctx, d.ID, k.Round, k.Market, after, creditPage); err != nil {
+				return parimutuel.PoolSettlement{}, nil, nil, err
+			}
+		}
+		if part > 0 && len(credits) == 0 {
+			break
+		}
+		legs := head
+		head = nil
+		why := parimutuel.PurposePayout
+		if st.Refunded {
+			why = parimutuel.PurposeRefund
+		}
+		for _, c := range credits {
+			legs = append(legs, parimutuel.Leg{From: parimutuel.Account{Kind: parimutuel.AccountPoolEscrow, Ref: st.PoolID}, To: parimutuel.Account{Kind: parimutuel.AccountPlayerWallet, Ref: strconv.FormatInt(c.UserID, 10)}, Amount: c.Amount, Purpose: why})
+			paidOut += c.Amount
+			after = c.UserID
+		}
+		k := key
+		if part > 0 {
+			k = fmt.Sprintf("%s:%d", key, part+1)
+		}
+		if err := postTransfer(ctx, tx, k, kind, memo, legs, sink.balances); err != nil {
+			return parimutuel.PoolSettlement{}, nil, nil, err
+		}
+		if len(credits) < creditPage {
+			break
+		}
+	}
+	if paidOut != st.Paid+st.Refunds {
+		return parimutuel.PoolSettlement{}, nil, nil, errs.E(errs.Internal, "pool %s: credited %s to players, the pool pays %s", st.PoolID, paidOut, st.Paid+st.Refunds)
+	}
+	return st, rates, paid, nil
+}
+
+// settleSink is what a streamed settlement collects beside its figures:
+// the time, and each credited player's wallet balance after (one entry per
+// player, not per bet) for BALANCE_CHANGED.
+type settleSink struct {
+	at       time.Time
+	balances map[int64]money.Amount
+}
+
+// settleStreamed settles (voidReason == "") or voids draw d pool by pool
+// from its totals and finishes it as finishInTx does; the players hear of
+// their bets after the commit (stepResult.settled).
+func (s *Service) settleStreamed(ctx context.Context, tx Tx, d Draw, t Table, outcome parimutuel.Outcome, voidReason string) (stepResult, error) {
+	void := voidReason != ""
+	totals, err := tx.PoolTotals(ctx, d.ID, 0)
+	if err != nil {
+		return stepResult{}, err
+	}
+	cfg := d.Pool
+	var jackpot money.Amount
+	if !void {
+		if cfg.JackpotEnabled, err = tx.JackpotEnabled(ctx); err != nil {
+			return stepResult{}, err
+		}
+		if jackpot, err = tx.JackpotBalance(ctx); err != nil {
+			return stepResult{}, err
+		}
+	}
+	sink := &settleSink{at: s.clock.Now(), balances: map[int64]money.Amount{}}
+	res := DrawResult{
+		Version: ResultVersionTotals,
+		DrawID:  d.ID, TableID: d.TableID, Number: d.Number, Positions: d.Positions,
+		Commission: cfg.Commission, JackpotRate: cfg.JackpotRate,
+		ExpressShares: [2]money.BasisPoints{cfg.ExpressShare1, cfg.ExpressShare2},
+		SettledAt:     sink.at,
+	}
+	if void {
+		res.Void, res.VoidReason = true, voidReason
+	} else {
+		res.Winners, res.Category = outcome.Winners, outcome.Category
+		res.FlopLeaders, res.TurnLeaders = outcome.FlopLeaders, outcome.TurnLeaders
+		res.JackpotEnabled, res.JackpotBefore = cfg.JackpotEnabled, jackpot
+	}
+	byPool := poolTotals(totals)
+	for _, k := range DrawPools() {
+		sel := byPool[k]
+		if void && len(sel) == 0 {
+			continue
+		}
+		st, rates, paid, err := s.settlePoolStreamed(ctx, tx, &d, k, sel, cfg, outcome, jackpot, void, sink)
+		if err != nil {
+			return stepResult{}, err
+		}
+		before := jackpot
+		if void {
+			before = 0
+		}
+		res.Pools = append(res.Pools, newPoolResultTotals(st, sel, rates, paid, before))
+		if !void {
+			jackpot += st.JackpotChange()
+		}
+	}
+	phase := PhaseSettled
+	if void {
+		d.VoidReason = voidReason
+		phase = PhaseVoid
+	} else {
+		res.JackpotAfter = jackpot
+	}
+	out, err := s.finishInTx(ctx, tx, d, t, res, phase, nil, sink.balances)
+	if err != nil {
+		return stepResult{}, err
+	}
+	out.settled = d.ID
+	return out, nil
+}
+
+// settleKind and settleWhat name a settled pool's transfer and memo.
+func settleKind(st parimutuel.PoolSettlement) ledger.TransferKind {
+	if st.Refunded {
+		return ledger.Refund
+	}
+	return ledger.Settlement
+}
+
+func settleWhat(st parimutuel.PoolSettlement) string {
+	if st.Refunded {
+		return "refunded"
+	}
+	return "settled"
+}
+
+// postTransfer posts legs as one balanced transfer under key (legs of one
+// account pair combined), through the batch poster where the store has one
+// (set-based on Postgres), and records the wallets' balances after.
+func postTransfer(ctx context.Context, tx Tx, key string, kind ledger.TransferKind, memo string, legs []parimutuel.Leg, balances map[int64]money.Amount) error {
+	entries := make([]ledger.Entry, 0, 2*len(legs))
+	for _, l := range legs {
+		from, err := ledgerAccount(l.From)
+		if err != nil {
+			return err
+		}
+		to, err := ledgerAccount(l.To)
+		if err != nil {
+			return err
+		}
+		entries = append(entries, ledger.Entry{Account: from, Amount: -l.Amount}, ledger.Entry{Account: to, Amount: l.Amount})
+	}
+	entries = ledger.Combine(entries)
+	if len(entries) == 0 {
+		return nil
+	}
+	posted, errList, err := ledger.PostEach(ctx, tx.Ledger(), []ledger.Transfer{{IdempotencyKey: key, Kind: kind, Memo: memo, Entries: entries}})
+	if err != nil {
+		return err
+	}
+	if errList[0] != nil {
+		return errList[0]
+	}
+	noteBalances(posted[0], balances)
+	return nil
+}
