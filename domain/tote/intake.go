@@ -147,9 +147,14 @@ func (s *Service) placeBatch(jobs []*betJob) {
 		<-j.gated
 	}
 	began := time.Now()
-	err := s.store.Within(ctx, func(ctx context.Context, tx Tx) error {
-		return s.placeBatchInTx(ctx, tx, jobs)
-	})
+	var err error
+	if bp, ok := s.store.(BatchPlacer); ok && bp.PlacesBatches() {
+		err = s.placeBatchDirect(ctx, bp, jobs)
+	} else {
+		err = s.store.Within(ctx, func(ctx context.Context, tx Tx) error {
+			return s.placeBatchInTx(ctx, tx, jobs)
+		})
+	}
 	s.log.DebugContext(ctx, "bet batch", "draw", jobs[0].req.DrawID, "bets", len(jobs), "took", time.Since(began), "err", err)
 	var msgs []event.Message
 	for _, j := range jobs {
@@ -256,6 +261,106 @@ func (s *Service) placeBatchInTx(ctx context.Context, tx Tx, jobs []*betJob) err
 	}
 	if len(undo) > 0 {
 		return tx.DeleteBets(ctx, undo)
+	}
+	return nil
+}
+
+// BatchPlacer is a Store's optional fast path for a batch of bets: it does
+// in one transaction what placeBatchInTx does through Tx (share-lock the
+// draw, read it and its table, check each bet, store the bets, post each
+// stake with every ledger and player-protection check a single post makes,
+// and a result per bet), but in as few round trips as its database allows.
+// The Postgres store implements it (persistence/tote_batch_pg.go); a store
+// whose PlacesBatches is false goes through Within.
+type BatchPlacer interface {
+	PlacesBatches() bool
+	// PlaceBatch runs b in one transaction, again after a serialization
+	// failure (so b's functions must be pure). It returns a result per
+	// request of b, or an error failing them all.
+	PlaceBatch(ctx context.Context, b BatchWork) ([]BatchResult, error)
+}
+
+// BatchWork is the domain's part of a batch handed to a BatchPlacer: the
+// rules stay here, the store only moves rows and money.
+type BatchWork struct {
+	DrawID int64
+	// Users and Keys are each request's player and idempotency key, in
+	// request order (the store reads the players' wallets and the keys
+	// taken before the draw's checks run).
+	Users []int64
+	Keys  []string
+	// Check is called with the share-locked draw and its table: the bet of
+	// every request, or its error (a zero Bet then). Bets must be stored in
+	// request order; a key repeated within the batch is the store's to
+	// refuse (DUPLICATE_BET, as InsertBets).
+	Check func(d Draw, t Table) ([]Bet, []error)
+	// Stake is the stake transfer of stored bet b (its ID assigned).
+	Stake func(d Draw, b Bet) ledger.Transfer
+}
+
+// BatchResult is one request's outcome: the stored bet and the player's
+// wallet balance after its stake, or the error.
+type BatchResult struct {
+	Bet     Bet
+	Balance money.Amount
+	Err     error
+}
+
+// placeBatchDirect places jobs through a BatchPlacer.
+func (s *Service) placeBatchDirect(ctx context.Context, bp BatchPlacer, jobs []*betJob) error {
+	users := make([]int64, len(jobs))
+	keys := make([]string, len(jobs))
+	for i, j := range jobs {
+		users[i], keys[i] = j.req.UserID, j.req.IdempotencyKey
+	}
+	var checked []error // the last Check's verdicts (a retry calls it again)
+	res, err := bp.PlaceBatch(ctx, BatchWork{
+		DrawID: jobs[0].req.DrawID,
+		Users:  users,
+		Keys:   keys,
+		Check: func(d Draw, t Table) ([]Bet, []error) {
+			now := s.clock.Now()
+			bets := make([]Bet, len(jobs))
+			errList := make([]error, len(jobs))
+			for i, j := range jobs {
+				if errList[i] = j.gateErr; errList[i] != nil {
+					continue
+				}
+				if errList[i] = checkBet(d, t, j.req, j.sel, now); errList[i] != nil {
+					continue
+				}
+				bets[i] = Bet{
+					DrawID: d.ID, TableID: d.TableID, UserID: j.req.UserID, Round: d.OpenRound(), Selection: j.sel,
+					Stake: j.req.Stake, Status: BetAccepted, IdempotencyKey: j.req.IdempotencyKey, PlacedAt: now,
+				}
+			}
+			checked = errList
+			return bets, errList
+		},
+		Stake: stakeTransfer,
+	})
+	if err != nil {
+		return err
+	}
+	if len(res) != len(jobs) {
+		return errs.E(errs.Internal, "tote: the store answered a batch of %d bets with %d results", len(jobs), len(res))
+	}
+	first := map[memBetKey]*betJob{} // who took a key in this batch
+	for i, j := range jobs {
+		j.bet, j.balance, j.err = res[i].Bet, res[i].Balance, res[i].Err
+		k := memBetKey{j.req.UserID, j.req.IdempotencyKey}
+		if first[k] == nil && i < len(checked) && checked[i] == nil && errs.ReasonOf(j.err) != ReasonDuplicateBet {
+			first[k] = j
+		}
+	}
+	// As in placeBatchInTx: a repeat of a key whose first bet in this batch
+	// failed gets that failure.
+	for _, j := range jobs {
+		if errs.ReasonOf(j.err) == ReasonDuplicateBet {
+			if f := first[memBetKey{j.req.UserID, j.req.IdempotencyKey}]; f != nil && f != j && f.err != nil {
+				j.err = f.err
+			}
+		}
 	}
 	return nil
 }
