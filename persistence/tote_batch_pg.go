@@ -46,11 +46,14 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
+	"strings"
+	"sync"
 	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/stdlib"
+	"gorm.io/gorm"
 
 	"github.com/pokertote/pokertote/domain/errs"
 	"github.com/pokertote/pokertote/domain/ledger"
@@ -69,8 +72,6 @@ func (r *ToteRepo) PlacesBatches() bool { return r.db.dialect == Postgres }
 // batch's size (arrays), so pgx prepares each once per connection.
 const (
 	pgBatchLock  = `SELECT pg_advisory_xact_lock_shared($1, $2)`
-	pgBatchDraw  = `SELECT * FROM tote_draws WHERE id = $1`
-	pgBatchTable = `SELECT t.* FROM tote_tables t JOIN tote_draws d ON d.table_id = t.id WHERE d.id = $1`
 	pgBatchIDs   = `SELECT nextval('tote_bets_id_seq') FROM generate_series(1, $1)`
 	pgBatchTaken = `SELECT b.user_id, b.idempotency_key FROM tote_bets b
 	JOIN unnest($1::bigint[], $2::text[]) AS k(u, key) ON b.user_id = k.u AND b.idempotency_key = k.key`
@@ -147,6 +148,58 @@ SELECT ent.id, ent.transfer_id, ent.account_id, ent.balance_after,
 	(SELECT count(*) FROM bets), (SELECT count(*) FROM wal), (SELECT count(*) FROM cnt), (SELECT count(*) FROM ses)
 FROM ent ORDER BY ent.id`
 )
+
+// columnsOf lists the columns of row type T as GORM maps them (the same
+// names pgx.RowToStructByName matches), so the fast path reads exactly the
+// columns the GORM reads of the same rows do.
+func (r *ToteRepo) columnsOf(model any, alias string) (string, error) {
+	stmt := &gorm.Statement{DB: r.db.gorm}
+	if err := stmt.Parse(model); err != nil {
+		return "", fmt.Errorf("persistence: columns of %T: %w", model, err)
+	}
+	cols := make([]string, len(stmt.Schema.DBNames))
+	for i, c := range stmt.Schema.DBNames {
+		cols[i] = alias + "." + c
+	}
+	return strings.Join(cols, ", "), nil
+}
+
+// batchQueries are the fast path's reads whose column lists come from the
+// row types; built once per repository.
+type batchQueries struct {
+	draw, table, users, verifications string
+}
+
+// The fast path's statements with their column lists, built once (GORM's
+// naming is the same for every database).
+var (
+	batchOnce sync.Once
+	batchQ    batchQueries
+	batchErr  error
+)
+
+func (r *ToteRepo) batchSQL() (batchQueries, error) {
+	batchOnce.Do(func() {
+		var q batchQueries
+		cols := map[string]any{"d": &toteDrawRow{}, "t": &toteTableRow{}, "u": &userRow{}, "v": &verificationRow{}}
+		list := map[string]string{}
+		for alias, m := range cols {
+			c, err := r.columnsOf(m, alias)
+			if err != nil {
+				batchErr = err
+				return
+			}
+			list[alias] = c
+		}
+		q.draw = "SELECT " + list["d"] + " FROM tote_draws d WHERE d.id = $1"
+		q.table = "SELECT " + list["t"] + " FROM tote_tables t JOIN tote_draws d ON d.table_id = t.id WHERE d.id = $1"
+		q.users = "SELECT " + list["u"] + " FROM users u WHERE u.id = ANY($1::bigint[])"
+		// Each player's latest verification, as UserRepo.Verification.
+		q.verifications = "SELECT DISTINCT ON (v.user_id) " + list["v"] + " FROM verifications v WHERE v.user_id = ANY($1::bigint[]) ORDER BY v.user_id, v.id DESC"
+		batchQ = q
+	})
+	return batchQ, batchErr
+}
 
 // errBetKeyRace is reported (as a serialization failure, so the batch runs
 // again) when a key of the batch was taken between its reads and its write.
@@ -244,6 +297,10 @@ func (r *ToteRepo) placeBatchTx(ctx context.Context, pc *pgx.Conn, w tote.BatchW
 		return lockCompare(ledger.AccountRef{Kind: ledger.Wallet, Ref: a}, ledger.AccountRef{Kind: ledger.Wallet, Ref: b})
 	})
 
+	q, err := r.batchSQL()
+	if err != nil {
+		return nil, err
+	}
 	// Round trip 1: lock, read, lock the wallets and counters.
 	var (
 		drawRow  toteDrawRow
@@ -258,7 +315,7 @@ func (r *ToteRepo) placeBatchTx(ctx context.Context, pc *pgx.Conn, w tote.BatchW
 	b := &pgx.Batch{}
 	b.Queue("BEGIN")
 	b.Queue(pgBatchLock, int32(drawLockClass), int32(w.DrawID))
-	b.Queue(pgBatchDraw, w.DrawID).Query(func(rows pgx.Rows) error {
+	b.Queue(q.draw, w.DrawID).Query(func(rows pgx.Rows) error {
 		got, err := pgx.CollectRows(rows, pgx.RowToStructByName[toteDrawRow])
 		if err != nil {
 			return fmt.Errorf("read draw: %w", err)
@@ -269,7 +326,7 @@ func (r *ToteRepo) placeBatchTx(ctx context.Context, pc *pgx.Conn, w tote.BatchW
 		drawRow = got[0]
 		return nil
 	})
-	b.Queue(pgBatchTable, w.DrawID).Query(func(rows pgx.Rows) error {
+	b.Queue(q.table, w.DrawID).Query(func(rows pgx.Rows) error {
 		got, err := pgx.CollectRows(rows, pgx.RowToStructByName[toteTableRow])
 		if err != nil {
 			return fmt.Errorf("read table: %w", err)
@@ -362,6 +419,30 @@ func (r *ToteRepo) placeBatchTx(ctx context.Context, pc *pgx.Conn, w tote.BatchW
 		})
 		return err
 	})
+	var players map[int64]tote.Player
+	if w.ReadPlayers {
+		players = make(map[int64]tote.Player, len(uniq))
+		for _, u := range uniq {
+			players[u] = tote.Player{Err: userNotFound()}
+		}
+		b.Queue(q.users, uniq).Query(func(rows pgx.Rows) error {
+			got, err := pgx.CollectRows(rows, pgx.RowToStructByName[userRow])
+			for _, row := range got {
+				players[row.ID] = tote.Player{User: toDomainUser(row)}
+			}
+			return err
+		})
+		b.Queue(q.verifications, uniq).Query(func(rows pgx.Rows) error {
+			got, err := pgx.CollectRows(rows, pgx.RowToStructByName[verificationRow])
+			for _, row := range got {
+				if p := players[row.UserID]; p.Err == nil {
+					p.Verification = toDomainVerification(row)
+					players[row.UserID] = p
+				}
+			}
+			return err
+		})
+	}
 	if err := pc.SendBatch(ctx, b).Close(); err != nil {
 		return nil, err
 	}
@@ -389,7 +470,7 @@ func (r *ToteRepo) placeBatchTx(ctx context.Context, pc *pgx.Conn, w tote.BatchW
 	}
 
 	// In memory, in request order.
-	bets, checkErrs := w.Check(d, t)
+	bets, checkErrs := w.Check(d, t, players)
 	res := make([]tote.BatchResult, n)
 	type staked struct {
 		i   int

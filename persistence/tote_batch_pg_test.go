@@ -361,3 +361,91 @@ func TestBetBatchLimitsUnderConcurrency(t *testing.T) {
 	}
 	w.checkOpenBooks(t, "fast path")
 }
+
+// ensureOnly hides account.Service's CanStake: the intake then asks
+// EnsureCanStake before the batch (two reads per bet) instead of judging
+// the rows the fast path read with the draw.
+type ensureOnly struct{ tote.StakeGate }
+
+// TestBetBatchStakeGate checks that the stake gate judged inside the fast
+// path's batch answers every kind of player as EnsureCanStake before the
+// batch does: a verified adult bets; an unverified player, one whose
+// verification was rejected or names another birthday, one under age, an
+// admin, an affiliate and an unknown user are refused with the same
+// reasons; and a refused player's retry of a key is refused again, not
+// replayed.
+func TestBetBatchStakeGate(t *testing.T) {
+	ctx := context.Background()
+	type result struct{ code, reason string }
+	play := func(judge bool) []result {
+		w := newBatchWorld(t, true)
+		now := w.h.Clock.Now()
+		accounts, err := account.NewService(w.users, account.Config{DocumentPepper: []byte("a test pepper of at least 32 bytes!!"), Now: w.h.Clock.Now})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var gate tote.StakeGate = accounts
+		if !judge {
+			gate = ensureOnly{accounts}
+		}
+		svc, err := tote.NewService(tote.Config{Store: w.h.Env.Store, Ledger: w.h.Env.Ledger, Gate: gate, Publisher: w.h.Pub, Clock: w.h.Clock})
+		if err != nil {
+			t.Fatal(err)
+		}
+		verifyFrom := func(id int64, status account.VerificationStatus, dob string, from account.VerificationStatus) {
+			if _, err := w.users.SaveVerification(ctx, account.VerificationChange{
+				Verification: account.Verification{UserID: id, DocumentType: account.IDCard, DocumentHash: fmt.Sprintf("%064x", id),
+					DateOfBirth: account.MustParseDate(dob), Status: status, SubmittedAt: now},
+				From: from,
+			}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		verify := func(id int64, status account.VerificationStatus, dob string) {
+			verifyFrom(id, status, dob, account.NotSubmitted)
+		}
+		adultDOB, youngDOB := "1990-05-17", now.AddDate(-20, 0, 0).Format("2006-01-02")
+		adult := w.user(t, "Adult", account.Player, adultDOB)
+		verify(adult, account.Approved, adultDOB)
+		unverified := w.user(t, "Unverified", account.Player, adultDOB)
+		rejected := w.user(t, "Rejected", account.Player, adultDOB)
+		verify(rejected, account.Rejected, adultDOB)
+		otherDOB := w.user(t, "Other Birthday", account.Player, adultDOB)
+		verify(otherDOB, account.Approved, "1991-05-17")
+		young := w.user(t, "Young", account.Player, youngDOB)
+		verify(young, account.Approved, youngDOB)
+		affiliate := w.user(t, "Affiliate", account.Affiliate, adultDOB)
+		ids := []int64{adult, unverified, rejected, otherDOB, young, w.admin, affiliate, 999_999}
+		for _, id := range ids[:7] {
+			w.h.Deposit(id, 1000*money.KZT)
+		}
+		var reqs []tote.PlaceBetRequest
+		for i, id := range ids {
+			reqs = append(reqs, tote.PlaceBetRequest{UserID: id, DrawID: w.draw.ID, Market: tote.MarketWin, Selection: fmt.Sprint(1 + i%8),
+				Stake: 100 * money.KZT, IdempotencyKey: fmt.Sprintf("gate-%d", i)})
+		}
+		_, errList := svc.PlaceBets(ctx, reqs)
+		// The adult is then found unverified (a newer verification is
+		// pending): the gate refuses a retry of their bet too (the gate
+		// answers before any replay), and a new bet.
+		verifyFrom(adult, account.Pending, adultDOB, account.Approved)
+		_, more := svc.PlaceBets(ctx, []tote.PlaceBetRequest{reqs[0], {UserID: adult, DrawID: w.draw.ID, Market: tote.MarketWin,
+			Selection: "2", Stake: 100 * money.KZT, IdempotencyKey: "gate-new"}})
+		var out []result
+		for _, err := range append(errList, more...) {
+			out = append(out, result{string(errs.CodeOf(err)), errs.ReasonOf(err)})
+		}
+		if b := w.h.Balance(ledger.WalletOf(adult)); b != 900*money.KZT {
+			t.Errorf("the adult's wallet holds %s, want 900.00", b)
+		}
+		return out
+	}
+	judged, ensured := play(true), play(false)
+	if !slices.Equal(judged, ensured) {
+		t.Fatalf("gate judged in the batch: %v\ngate before the batch: %v", judged, ensured)
+	}
+	if judged[0] != (result{}) || judged[1].reason != "NOT_VERIFIED" || judged[4].reason != "UNDER_AGE" || judged[5].reason != "NOT_A_PLAYER" ||
+		judged[7].code != string(errs.NotFound) || judged[8].reason != "NOT_VERIFIED" || judged[9].reason != "NOT_VERIFIED" {
+		t.Fatalf("answers %v", judged)
+	}
+}

