@@ -102,8 +102,18 @@ func (a *App) apqCache() graphql.Cache[string] {
 	if a.redis == nil {
 		return nil
 	}
-	return persistence.NewRedisAPQCache(a.redis, a.cfg.RedisPrefix, 24*time.Hour)
+	return redisAPQ{persistence.NewRedisCache(a.redis, a.cfg.RedisPrefix+"apq:", 24*time.Hour)}
 }
+
+// redisAPQ is gqlgen's persisted-query cache over persistence's plain
+// Redis cache: query hash to query text.
+type redisAPQ struct{ c *persistence.RedisCache }
+
+var _ graphql.Cache[string] = redisAPQ{}
+
+func (r redisAPQ) Get(ctx context.Context, hash string) (string, bool) { return r.c.Get(ctx, hash) }
+
+func (r redisAPQ) Add(ctx context.Context, hash, query string) { r.c.Set(ctx, hash, query) }
 
 // ready reports 200 only when the database and (if configured) Redis answer.
 func (a *App) ready(w http.ResponseWriter, r *http.Request) {

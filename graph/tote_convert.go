@@ -9,6 +9,7 @@ import (
 	"github.com/pokertote/pokertote/domain/cards"
 	"github.com/pokertote/pokertote/domain/errs"
 	"github.com/pokertote/pokertote/domain/money"
+	"github.com/pokertote/pokertote/domain/parimutuel"
 	"github.com/pokertote/pokertote/domain/tote"
 	"github.com/pokertote/pokertote/graph/model"
 )
@@ -17,22 +18,22 @@ import (
 // the selection's canonical text (which the domain parses and checks
 // against the draw). Exactly one field must be set: @oneOf says so for
 // literals, and this says so for variables too.
-func fromSelectionInput(in *model.SelectionInput) (tote.Market, string, error) {
+func fromSelectionInput(in *model.SelectionInput) (parimutuel.Market, string, error) {
 	set := 0
-	var m tote.Market
+	var m parimutuel.Market
 	var text string
 	if in != nil && in.Position != nil {
 		set++
-		m, text = tote.MarketWin, strconv.Itoa(*in.Position)
+		m, text = parimutuel.MarketWin, strconv.Itoa(*in.Position)
 	}
 	if in != nil && in.Combination != nil {
 		set++
-		m, text = tote.MarketCombination, string(*in.Combination)
+		m, text = parimutuel.MarketCombination, string(*in.Combination)
 	}
 	if in != nil && in.Express != nil {
 		set++
 		e := in.Express
-		m, text = tote.MarketExpress, fmt.Sprintf("%d-%d-%d", e.Flop, e.Turn, e.River)
+		m, text = parimutuel.MarketExpress, fmt.Sprintf("%d-%d-%d", e.Flop, e.Turn, e.River)
 	}
 	if set != 1 {
 		return "", "", errs.R(errs.Invalid, "INVALID_SELECTION", "give exactly one of position, combination or express")
@@ -99,7 +100,7 @@ func toSettingsUpdate(in model.TableSettingsInput) (tote.SettingsUpdate, error) 
 
 func ptrTo[T any](v T) *T { return &v }
 
-func roundPtr(r tote.Round) *model.BettingRound {
+func roundPtr(r parimutuel.Round) *model.BettingRound {
 	if r == 0 {
 		return nil
 	}
@@ -210,7 +211,7 @@ func toModelResult(r tote.DrawResult) *model.DrawResult {
 		if p.RefundReason != "" {
 			mp.RefundReason = ptrTo(string(p.RefundReason))
 		}
-		if p.Market == tote.MarketExpress {
+		if p.Market == parimutuel.MarketExpress {
 			for _, c := range p.Categories {
 				mp.Categories = append(mp.Categories, model.ExpressCategoryResult{
 					Category: c.Category, Fund: model.Money(c.Fund), Jackpot: model.Money(c.Jackpot), Coupons: c.NumBets,

@@ -11,6 +11,7 @@ import (
 	"github.com/pokertote/pokertote/domain/event"
 	"github.com/pokertote/pokertote/domain/ledger"
 	"github.com/pokertote/pokertote/domain/money"
+	"github.com/pokertote/pokertote/domain/parimutuel"
 	"github.com/pokertote/pokertote/domain/tote"
 	"github.com/pokertote/pokertote/domain/tote/totetest"
 	"github.com/pokertote/pokertote/graph"
@@ -37,7 +38,7 @@ type streamWorld struct {
 
 func newStreamWorld(t *testing.T) *streamWorld {
 	led := ledger.NewMemStore(nil)
-	store := tote.NewMemStore(led)
+	store := totetest.NewMemStore(led)
 	h := totetest.NewHarness(t, totetest.Env{Store: store, Leases: store, Ledger: led}, 2)
 	hub := event.NewHub()
 	t.Cleanup(hub.Close)
@@ -256,7 +257,7 @@ func TestMyEvents(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := w.api.Service.PlaceBet(ctx, tote.PlaceBetRequest{UserID: 7, DrawID: d.ID, Market: tote.MarketWin, Selection: "1", Stake: 100 * money.KZT, IdempotencyKey: "k"})
+	b, err := w.api.Service.PlaceBet(ctx, tote.PlaceBetRequest{UserID: 7, DrawID: d.ID, Market: parimutuel.MarketWin, Selection: "1", Stake: 100 * money.KZT, IdempotencyKey: "k"})
 	if err != nil {
 		t.Fatal(err)
 	}

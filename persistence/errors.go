@@ -1,5 +1,20 @@
 package persistence
 
+// # Driver errors
+//
+// Every repository of this package turns a driver error into a domain
+// error with one function, mapErr, and asks what kind of failure an error
+// is with one function, classify, so that Postgres codes and SQLite
+// messages are told apart in this file only:
+//
+//	nil                                  -> nil
+//	a domain error (*errs.Error)          -> unchanged
+//	gorm.ErrRecordNotFound               -> NotFound "NOT_FOUND" "<noun> not found" (or the repository's own, notFound)
+//	unique violation (23505)             -> Conflict "ALREADY_EXISTS" "<noun> already exists" (or conflict(reason, message))
+//	serialization failure, deadlock      -> retried by retryTx (retry.go); Internal if it gets here
+//	check, foreign key, numeric overflow -> Internal, unless the repository maps it first (see violates)
+//	anything else                        -> Internal "database error"
+
 import (
 	"errors"
 	"strings"
@@ -10,39 +25,112 @@ import (
 	"github.com/pokertote/pokertote/domain/errs"
 )
 
+// failure is the kind of a driver error.
+type failure int
+
+const (
+	failOther           failure = iota
+	failNone                    // nil
+	failNoRow                   // gorm.ErrRecordNotFound
+	failUnique                  // unique constraint
+	failCheck                   // CHECK constraint
+	failForeignKey              // foreign key
+	failSerialization           // serialization failure or deadlock: retry the transaction
+	failNumericOverflow         // bigint out of range
+)
+
+// classify tells what kind of failure err is, in either dialect.
+func classify(err error) failure {
+	if err == nil {
+		return failNone
+	}
+	if errors.Is(err, gorm.ErrRecordNotFound) {
+		return failNoRow
+	}
+	var pg *pgconn.PgError
+	if errors.As(err, &pg) {
+		switch pg.Code {
+		case "23505":
+			return failUnique
+		case "23514":
+			return failCheck
+		case "23503":
+			return failForeignKey
+		case "40001", "40P01":
+			return failSerialization
+		case "22003":
+			return failNumericOverflow
+		}
+		return failOther
+	}
+	msg := err.Error()
+	switch {
+	case strings.Contains(msg, "UNIQUE constraint failed"):
+		return failUnique
+	case strings.Contains(msg, "CHECK constraint failed"):
+		return failCheck
+	case strings.Contains(msg, "FOREIGN KEY constraint failed"):
+		return failForeignKey
+	}
+	return failOther
+}
+
 // isUniqueViolation reports whether err is a unique-constraint failure in
 // either dialect.
-func isUniqueViolation(err error) bool {
-	var pg *pgconn.PgError
-	if errors.As(err, &pg) {
-		return pg.Code == "23505"
-	}
-	return err != nil && strings.Contains(err.Error(), "UNIQUE constraint failed")
-}
+func isUniqueViolation(err error) bool { return classify(err) == failUnique }
 
 // isCheckViolation reports whether err is a CHECK-constraint failure.
-func isCheckViolation(err error) bool {
-	var pg *pgconn.PgError
-	if errors.As(err, &pg) {
-		return pg.Code == "23514"
-	}
-	return err != nil && strings.Contains(err.Error(), "CHECK constraint failed")
-}
+func isCheckViolation(err error) bool { return classify(err) == failCheck }
+
+// isForeignKeyViolation reports a foreign-key failure in either dialect.
+func isForeignKeyViolation(err error) bool { return classify(err) == failForeignKey }
 
 // isSerializationFailure reports a Postgres serialization failure or
-// deadlock, after which the transaction may be retried.
-func isSerializationFailure(err error) bool {
+// deadlock, after which the transaction may be retried (retryTx does).
+func isSerializationFailure(err error) bool { return classify(err) == failSerialization }
+
+// isNumericOverflow reports a Postgres "bigint out of range".
+func isNumericOverflow(err error) bool { return classify(err) == failNumericOverflow }
+
+// violates reports whether err is a CHECK violation of the named constraint.
+func violates(err error, constraint string) bool {
+	if !isCheckViolation(err) {
+		return false
+	}
 	var pg *pgconn.PgError
 	if errors.As(err, &pg) {
-		return pg.Code == "40001" || pg.Code == "40P01"
+		return pg.ConstraintName == constraint
 	}
-	return false
+	return strings.Contains(err.Error(), constraint)
 }
 
-// mapErr turns a driver error into a domain error: no row -> NotFound with
-// the given noun, unique violation -> Conflict, anything else Internal.
-// Domain errors pass through unchanged.
-func mapErr(err error, noun string) error {
+// errMapping is what mapErr returns for the failures a repository names
+// itself.
+type errMapping struct {
+	notFound error
+	conflict func(err error) error
+}
+
+// errOption overrides one line of mapErr's table.
+type errOption func(*errMapping)
+
+// notFound makes a missing row e instead of the generic NOT_FOUND.
+func notFound(e error) errOption { return func(m *errMapping) { m.notFound = e } }
+
+// conflict makes a unique violation a Conflict with this reason and
+// message, wrapping the driver's error.
+func conflict(reason, message string) errOption {
+	return func(m *errMapping) {
+		m.conflict = func(err error) error {
+			return &errs.Error{Code: errs.Conflict, Reason: reason, Message: message, Err: err}
+		}
+	}
+}
+
+// mapErr turns a driver error into a domain error by the table at the top
+// of this file; noun names the thing looked for. Domain errors pass through
+// unchanged.
+func mapErr(err error, noun string, opts ...errOption) error {
 	if err == nil {
 		return nil
 	}
@@ -50,21 +138,21 @@ func mapErr(err error, noun string) error {
 	if errors.As(err, &de) {
 		return err
 	}
-	switch {
-	case errors.Is(err, gorm.ErrRecordNotFound):
+	var m errMapping
+	for _, o := range opts {
+		o(&m)
+	}
+	switch classify(err) {
+	case failNoRow:
+		if m.notFound != nil {
+			return m.notFound
+		}
 		return errs.R(errs.NotFound, "NOT_FOUND", "%s not found", noun)
-	case isUniqueViolation(err):
+	case failUnique:
+		if m.conflict != nil {
+			return m.conflict(err)
+		}
 		return &errs.Error{Code: errs.Conflict, Reason: "ALREADY_EXISTS", Message: noun + " already exists", Err: err}
-	default:
-		return errs.Wrap(err, "database error")
 	}
-}
-
-// isForeignKeyViolation reports a foreign-key failure in either dialect.
-func isForeignKeyViolation(err error) bool {
-	var pg *pgconn.PgError
-	if errors.As(err, &pg) {
-		return pg.Code == "23503"
-	}
-	return err != nil && strings.Contains(err.Error(), "FOREIGN KEY constraint failed")
+	return errs.Wrap(err, "database error")
 }

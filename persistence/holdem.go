@@ -2,7 +2,6 @@ package persistence
 
 import (
 	"context"
-	"errors"
 	"time"
 
 	"gorm.io/gorm"
@@ -37,10 +36,7 @@ func noPendingSeed() error {
 
 // holdemErr maps a driver error of a hand query onto a domain error.
 func holdemErr(err error) error {
-	if errors.Is(err, gorm.ErrRecordNotFound) {
-		return holdemHandNotFound()
-	}
-	return mapErr(err, "casino hold'em hand")
+	return mapErr(err, "casino hold'em hand", notFound(holdemHandNotFound()))
 }
 
 // Within implements holdem.Store. The transaction is retried as a whole
@@ -111,12 +107,8 @@ func (r *HoldemRepo) Due(ctx context.Context, now time.Time, limit int) ([]int64
 // PendingSeed implements holdem.Store.
 func (r *HoldemRepo) PendingSeed(ctx context.Context, userID int64) (holdem.PendingSeed, error) {
 	var row holdemPendingSeedRow
-	err := r.gorm(ctx).Where("user_id = ?", userID).Take(&row).Error
-	if errors.Is(err, gorm.ErrRecordNotFound) {
-		return holdem.PendingSeed{}, noPendingSeed()
-	}
-	if err != nil {
-		return holdem.PendingSeed{}, mapErr(err, "pending shuffle")
+	if err := r.gorm(ctx).Where("user_id = ?", userID).Take(&row).Error; err != nil {
+		return holdem.PendingSeed{}, mapErr(err, "pending shuffle", notFound(noPendingSeed()))
 	}
 	p, err := toDomainPendingSeed(row)
 	if err != nil {
@@ -167,13 +159,7 @@ func (t *holdemTx) InsertHand(_ context.Context, r *holdem.Record) error {
 }
 
 func (t *holdemTx) LockHand(_ context.Context, id int64) (holdem.Record, error) {
-	q := t.tx.Where("id = ?", id)
-	if t.repo.db.dialect == Postgres {
-		// SQLite has no row locks: its transactions start IMMEDIATE and
-		// run one at a time.
-		q = q.Clauses(clause.Locking{Strength: "UPDATE"})
-	}
-	return takeHand(q)
+	return takeHand(t.tx.Clauses(t.repo.db.lockRows(lockExclusive)...).Where("id = ?", id))
 }
 
 func (t *holdemTx) UpdateHand(_ context.Context, r *holdem.Record) error {
@@ -207,12 +193,8 @@ func (t *holdemTx) UpdateHand(_ context.Context, r *holdem.Record) error {
 
 func (t *holdemTx) TakePendingSeed(_ context.Context, userID int64, commitment [cards.SeedSize]byte) (holdem.PendingSeed, error) {
 	var row holdemPendingSeedRow
-	err := t.tx.Where("user_id = ? AND commitment = ?", userID, cards.FormatCommitment(commitment)).Take(&row).Error
-	if errors.Is(err, gorm.ErrRecordNotFound) {
-		return holdem.PendingSeed{}, noPendingSeed()
-	}
-	if err != nil {
-		return holdem.PendingSeed{}, mapErr(err, "pending shuffle")
+	if err := t.tx.Where("user_id = ? AND commitment = ?", userID, cards.FormatCommitment(commitment)).Take(&row).Error; err != nil {
+		return holdem.PendingSeed{}, mapErr(err, "pending shuffle", notFound(noPendingSeed()))
 	}
 	res := t.tx.Where("user_id = ? AND commitment = ?", userID, row.Commitment).Delete(&holdemPendingSeedRow{})
 	if res.Error != nil {

@@ -18,7 +18,7 @@ package persistence
 //		return err // INSUFFICIENT_FUNDS here rolls the bet back too
 //	})
 //
-// The helpers, all unexported and in this file:
+// The helpers, all unexported (retryTx in retry.go, the others in this file):
 //
 //	func (r *LedgerRepo) postTx(ctx context.Context, tx *gorm.DB, t ledger.Transfer) (ledger.Posted, error)
 //	func (r *LedgerRepo) poster(tx *gorm.DB) ledger.Poster // a ledgerTx, for domain services taking a Poster
@@ -65,13 +65,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math/rand/v2"
 	"slices"
 	"strings"
 	"time"
 
-	"github.com/jackc/pgx/v5/pgconn"
 	"gorm.io/gorm"
+	"gorm.io/gorm/clause"
 
 	"github.com/pokertote/pokertote/domain/account"
 	"github.com/pokertote/pokertote/domain/errs"
@@ -179,6 +178,22 @@ func (l ledgerTx) Post(ctx context.Context, t ledger.Transfer) (ledger.Posted, e
 // poster is a ledger.Poster posting inside tx.
 func (r *LedgerRepo) poster(tx *gorm.DB) ledger.Poster { return ledgerTx{r: r, tx: tx} }
 
+// lockBalance reads the balance of account a inside tx, a transaction of
+// the caller's, and on Postgres holds its row (FOR UPDATE) until tx ends,
+// so that callers who read a balance and then move it (the tote's jackpot
+// payout) take turns. An account that has no row yet has balance 0.
+func (r *LedgerRepo) lockBalance(tx *gorm.DB, a ledger.AccountRef) (money.Amount, error) {
+	var bals []int64
+	q := "SELECT balance FROM ledger_accounts WHERE kind = ? AND ref = ?" + r.db.lockSuffix(lockExclusive)
+	if err := tx.Raw(q, string(a.Kind), a.Ref).Scan(&bals).Error; err != nil {
+		return 0, err
+	}
+	if len(bals) == 0 {
+		return 0, nil
+	}
+	return money.Amount(bals[0]), nil
+}
+
 // InTx runs fn with a Poster whose posts commit together when fn returns nil
 // and are all undone when it returns an error or panics: the database twin
 // of ledger.MemStore.InTx. The transaction is retried as a whole after a
@@ -193,36 +208,6 @@ func (r *LedgerRepo) InTx(ctx context.Context, fn func(ctx context.Context, tx l
 func inTransaction(tx *gorm.DB) bool {
 	c, ok := tx.Statement.ConnPool.(gorm.TxCommitter)
 	return ok && c != nil
-}
-
-// Retry policy of retryTx.
-const (
-	txAttempts     = 6
-	txRetryBackoff = 2 * time.Millisecond
-)
-
-// retryTx runs fn in one transaction of db, again (after a short, growing,
-// jittered pause) when it fails with a Postgres serialization failure or
-// deadlock, up to txAttempts times in all. fn must not keep effects outside
-// the transaction from one attempt to the next.
-func retryTx(ctx context.Context, db *DB, fn func(tx *gorm.DB) error) error {
-	var err error
-	for attempt := range txAttempts {
-		if attempt > 0 {
-			pause := txRetryBackoff<<attempt + rand.N(txRetryBackoff<<attempt)
-			select {
-			case <-ctx.Done():
-				return errors.Join(err, ctx.Err())
-			case <-time.After(pause):
-			}
-		}
-		err = db.tx(ctx, fn)
-		if !isSerializationFailure(err) {
-			return err
-		}
-		db.log.DebugContext(ctx, "transaction retried", "attempt", attempt+1, "err", err)
-	}
-	return err
 }
 
 // post does the work of one post of a validated transfer inside tx. Any
@@ -362,21 +347,16 @@ func ensureAccounts(tx *gorm.DB, refs []ledger.AccountRef) ([]int64, error) {
 	if len(missing) == 0 {
 		return ids, nil
 	}
-	for chunk := range slices.Chunk(missing, chunkRows) {
-		var sb strings.Builder
-		args := make([]any, 0, 2*len(chunk))
-		sb.WriteString("INSERT INTO ledger_accounts (kind, ref, balance) VALUES ")
-		for i, a := range chunk {
-			if i > 0 {
-				sb.WriteString(", ")
-			}
-			sb.WriteString("(?, ?, 0)")
-			args = append(args, string(a.Kind), a.Ref)
-		}
-		sb.WriteString(" ON CONFLICT (kind, ref) DO NOTHING")
-		if err := tx.Exec(sb.String(), args...).Error; err != nil {
-			return nil, fmt.Errorf("create accounts: %w", err)
-		}
+	rows := make([]ledgerAccountRow, len(missing))
+	for i, a := range missing {
+		rows[i] = ledgerAccountRow{Kind: string(a.Kind), Ref: a.Ref}
+	}
+	// Created in lock order, chunkRows to a statement; an account a
+	// concurrent post created meanwhile is skipped and found below.
+	err = tx.Clauses(clause.OnConflict{Columns: []clause.Column{{Name: "kind"}, {Name: "ref"}}, DoNothing: true}).
+		CreateInBatches(&rows, chunkRows).Error
+	if err != nil {
+		return nil, fmt.Errorf("create accounts: %w", err)
 	}
 	if ids, err = findAccounts(tx, refs); err != nil {
 		return nil, err
@@ -460,24 +440,6 @@ func applyEntryGuarded(tx *gorm.DB, id int64, e ledger.Entry, guard bool) (money
 		return 0, &errs.Error{Code: errs.Internal, Message: fmt.Sprintf("the balance of %s would overflow", e.Account), Err: err}
 	}
 	return 0, fmt.Errorf("update balance of %s: %w", e.Account, err)
-}
-
-// violates reports whether err is a CHECK violation of the named constraint.
-func violates(err error, constraint string) bool {
-	if !isCheckViolation(err) {
-		return false
-	}
-	var pg *pgconn.PgError
-	if errors.As(err, &pg) {
-		return pg.ConstraintName == constraint
-	}
-	return strings.Contains(err.Error(), constraint)
-}
-
-// isNumericOverflow reports a Postgres "bigint out of range".
-func isNumericOverflow(err error) bool {
-	var pg *pgconn.PgError
-	return errors.As(err, &pg) && pg.Code == "22003"
 }
 
 // insertEntries records the entries of transfer tr in posting order and

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"gorm.io/gorm"
+	"gorm.io/gorm/clause"
 
 	"github.com/pokertote/pokertote/domain/account"
 	"github.com/pokertote/pokertote/domain/errs"
@@ -125,14 +126,6 @@ func (r *ProtectionRepo) Limits(ctx context.Context, userID int64) (protection.L
 	return ls, mapErr(err, "limit")
 }
 
-// forUpdate is the row-lock suffix of a read that is followed by a write.
-func (r *ProtectionRepo) forUpdate() string {
-	if r.db.dialect == Postgres {
-		return " FOR UPDATE"
-	}
-	return "" // SQLite: one connection, every transaction is serial
-}
-
 // UpdateLimit implements protection.Store: the row is created if missing,
 // then read FOR UPDATE, so concurrent changes of one limit queue up.
 func (r *ProtectionRepo) UpdateLimit(ctx context.Context, userID int64, kind protection.LimitKind, p protection.Period, fn func(protection.Limit) (protection.Limit, error)) (protection.Limit, error) {
@@ -147,7 +140,7 @@ func (r *ProtectionRepo) UpdateLimit(ctx context.Context, userID int64, kind pro
 			return err
 		}
 		var row limitRow
-		if err := tx.Raw(`SELECT * FROM protection_limits WHERE user_id = ? AND kind = ? AND period = ?`+r.forUpdate(),
+		if err := tx.Raw(`SELECT * FROM protection_limits WHERE user_id = ? AND kind = ? AND period = ?`+r.db.lockSuffix(lockExclusive),
 			userID, string(kind), string(p)).Scan(&row).Error; err != nil {
 			return err
 		}
@@ -180,7 +173,7 @@ func (r *ProtectionRepo) UpdateExclusion(ctx context.Context, userID int64, fn f
 	var out protection.Exclusion
 	err := retryTx(ctx, r.db, func(tx *gorm.DB) error {
 		var ids []int64
-		if err := tx.Raw(`SELECT id FROM users WHERE id = ?`+r.forUpdate(), userID).Scan(&ids).Error; err != nil {
+		if err := tx.Raw(`SELECT id FROM users WHERE id = ?`+r.db.lockSuffix(lockExclusive), userID).Scan(&ids).Error; err != nil {
 			return err
 		}
 		if len(ids) == 0 {
@@ -195,9 +188,11 @@ func (r *ProtectionRepo) UpdateExclusion(ctx context.Context, userID int64, fn f
 			return err
 		}
 		out = next
-		return tx.Exec(`INSERT INTO protection_exclusions (user_id, kind, since, ends_at) VALUES (?, ?, ?, ?)
-			ON CONFLICT (user_id) DO UPDATE SET kind = excluded.kind, since = excluded.since, ends_at = excluded.ends_at`,
-			userID, string(next.Kind), storedTime(next.Since), nullableTime(next.Until)).Error
+		row := exclusionRow{UserID: userID, Kind: string(next.Kind), Since: storedTime(next.Since), EndsAt: nullableTime(next.Until)}
+		return tx.Clauses(clause.OnConflict{
+			Columns:   []clause.Column{{Name: "user_id"}},
+			DoUpdates: clause.AssignmentColumns([]string{"kind", "since", "ends_at"}),
+		}).Create(&row).Error
 	})
 	if err != nil {
 		return protection.Exclusion{}, mapErr(err, "exclusion")

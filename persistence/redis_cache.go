@@ -5,7 +5,6 @@ import (
 	"log/slog"
 	"time"
 
-	"github.com/99designs/gqlgen/graphql"
 	"github.com/redis/go-redis/v9"
 
 	"github.com/pokertote/pokertote/domain/account"
@@ -96,28 +95,29 @@ func (t *RedisThrottle) Succeed(key string) {
 	}
 }
 
-// RedisAPQCache keeps automatic persisted queries in Redis, so a client that
-// registered a query hash on one replica can use it on any other.
-type RedisAPQCache struct {
+// RedisCache is a plain string cache in Redis shared by every replica:
+// values live under prefix+key for ttl. It knows nothing of GraphQL; the
+// app wraps it into gqlgen's persisted-query cache.
+type RedisCache struct {
 	client *redis.Client
 	prefix string
 	ttl    time.Duration
 }
 
-var _ graphql.Cache[string] = (*RedisAPQCache)(nil)
-
-// NewRedisAPQCache returns an APQ cache whose entries live for ttl.
-func NewRedisAPQCache(client *redis.Client, prefix string, ttl time.Duration) *RedisAPQCache {
-	return &RedisAPQCache{client: client, prefix: prefix + "apq:", ttl: ttl}
+// NewRedisCache returns a cache keeping its entries under prefix for ttl.
+func NewRedisCache(client *redis.Client, prefix string, ttl time.Duration) *RedisCache {
+	return &RedisCache{client: client, prefix: prefix, ttl: ttl}
 }
 
-// Get returns the query registered under hash.
-func (c *RedisAPQCache) Get(ctx context.Context, hash string) (string, bool) {
-	s, err := c.client.Get(ctx, c.prefix+hash).Result()
+// Get returns the value stored under key, and whether there is one (a
+// Redis that does not answer reads as a miss).
+func (c *RedisCache) Get(ctx context.Context, key string) (string, bool) {
+	s, err := c.client.Get(ctx, c.prefix+key).Result()
 	return s, err == nil
 }
 
-// Add registers query under hash.
-func (c *RedisAPQCache) Add(ctx context.Context, hash, query string) {
-	c.client.Set(ctx, c.prefix+hash, query, c.ttl)
+// Set stores value under key, best effort: a cache that cannot be written
+// only costs a later miss.
+func (c *RedisCache) Set(ctx context.Context, key, value string) {
+	c.client.Set(ctx, c.prefix+key, value, c.ttl)
 }

@@ -74,15 +74,15 @@ func TestRedisThrottleIsSharedAcrossReplicas(t *testing.T) {
 	}
 }
 
-func TestRedisAPQCache(t *testing.T) {
+func TestRedisCache(t *testing.T) {
 	c, prefix := redisClient(t)
 	ctx := context.Background()
-	a := persistence.NewRedisAPQCache(c, prefix, time.Minute)
-	b := persistence.NewRedisAPQCache(c, prefix, time.Minute)
+	a := persistence.NewRedisCache(c, prefix+"apq:", time.Minute)
+	b := persistence.NewRedisCache(c, prefix+"apq:", time.Minute)
 	if _, ok := b.Get(ctx, "h1"); ok {
 		t.Fatal("empty cache has h1")
 	}
-	a.Add(ctx, "h1", "{ me { id } }")
+	a.Set(ctx, "h1", "{ me { id } }")
 	if q, ok := b.Get(ctx, "h1"); !ok || q != "{ me { id } }" {
 		t.Fatalf("other replica reads %q, %v", q, ok)
 	}

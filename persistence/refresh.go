@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"gorm.io/gorm"
+	"gorm.io/gorm/clause"
 
 	"github.com/pokertote/pokertote/domain/auth"
 	"github.com/pokertote/pokertote/domain/errs"
@@ -46,6 +47,15 @@ func fromDomainRefresh(r auth.RefreshRecord) refreshRow {
 		UsedAt:    nullableTime(r.UsedAt),
 	}
 }
+
+// revokedFamilyRow is a row of refresh_families_revoked.
+type revokedFamilyRow struct {
+	FamilyID  string
+	RevokedAt time.Time
+}
+
+// TableName names the table of revokedFamilyRow for GORM.
+func (revokedFamilyRow) TableName() string { return "refresh_families_revoked" }
 
 func toDomainRefresh(r refreshRow) (auth.RefreshRecord, error) {
 	var h auth.TokenHash
@@ -116,9 +126,10 @@ func (s *RefreshRepo) MarkUsed(ctx context.Context, h auth.TokenHash, at time.Ti
 // RevokeFamily implements auth.RefreshStore. The first revocation's time is
 // kept.
 func (s *RefreshRepo) RevokeFamily(ctx context.Context, familyID string, at time.Time) error {
-	err := s.db.gorm.WithContext(ctx).Exec(
-		"INSERT INTO refresh_families_revoked (family_id, revoked_at) VALUES (?, ?) ON CONFLICT (family_id) DO NOTHING",
-		familyID, storedTime(at)).Error
+	row := revokedFamilyRow{FamilyID: familyID, RevokedAt: storedTime(at)}
+	err := s.db.gorm.WithContext(ctx).
+		Clauses(clause.OnConflict{Columns: []clause.Column{{Name: "family_id"}}, DoNothing: true}).
+		Create(&row).Error
 	return mapErr(err, "refresh token family")
 }
 

@@ -28,13 +28,12 @@ package persistence
 
 import (
 	"context"
-	"errors"
 	"strings"
 
 	"gorm.io/gorm"
-	"gorm.io/gorm/clause"
 
 	"github.com/pokertote/pokertote/domain/errs"
+	"github.com/pokertote/pokertote/domain/parimutuel"
 	"github.com/pokertote/pokertote/domain/tote"
 )
 
@@ -59,22 +58,7 @@ func (r *ToteRepo) Within(ctx context.Context, fn func(ctx context.Context, tx t
 	err := retryTx(ctx, r.db, func(tx *gorm.DB) error {
 		return fn(ctx, &toteTx{repo: r, tx: tx})
 	})
-	return toteErr(err, "")
-}
-
-// toteErr maps a driver error onto a domain error.
-func toteErr(err error, noun string) error {
-	if err == nil {
-		return nil
-	}
-	var de *errs.Error
-	if errors.As(err, &de) {
-		return err
-	}
-	if errors.Is(err, gorm.ErrRecordNotFound) {
-		return errs.R(errs.NotFound, "NOT_FOUND", "%s not found", noun)
-	}
-	return mapErr(err, noun)
+	return mapErr(err, "")
 }
 
 // read is the connection pool for reads outside a transaction.
@@ -88,7 +72,7 @@ func (r *ToteRepo) Table(ctx context.Context, id int64) (tote.Table, error) {
 func takeTable(q *gorm.DB) (tote.Table, error) {
 	var row toteTableRow
 	if err := q.Take(&row).Error; err != nil {
-		return tote.Table{}, toteErr(err, "table")
+		return tote.Table{}, mapErr(err, "table")
 	}
 	return toDomainTable(row), nil
 }
@@ -97,7 +81,7 @@ func takeTable(q *gorm.DB) (tote.Table, error) {
 func (r *ToteRepo) Tables(ctx context.Context) ([]tote.Table, error) {
 	var rows []toteTableRow
 	if err := r.read(ctx).Order("id").Find(&rows).Error; err != nil {
-		return nil, toteErr(err, "tables")
+		return nil, mapErr(err, "tables")
 	}
 	out := make([]tote.Table, len(rows))
 	for i, row := range rows {
@@ -115,7 +99,7 @@ func (r *ToteRepo) Draw(ctx context.Context, id int64) (tote.Draw, error) {
 func (r *ToteRepo) TablesByID(ctx context.Context, ids []int64) ([]tote.Table, error) {
 	var rows []toteTableRow
 	if err := r.read(ctx).Where("id IN ?", ids).Find(&rows).Error; err != nil {
-		return nil, toteErr(err, "tables")
+		return nil, mapErr(err, "tables")
 	}
 	out := make([]tote.Table, len(rows))
 	for i, row := range rows {
@@ -128,7 +112,7 @@ func (r *ToteRepo) TablesByID(ctx context.Context, ids []int64) ([]tote.Table, e
 func (r *ToteRepo) DrawsByID(ctx context.Context, ids []int64) ([]tote.Draw, error) {
 	var rows []toteDrawRow
 	if err := r.read(ctx).Where("id IN ?", ids).Find(&rows).Error; err != nil {
-		return nil, toteErr(err, "draws")
+		return nil, mapErr(err, "draws")
 	}
 	out := make([]tote.Draw, len(rows))
 	for i, row := range rows {
@@ -149,7 +133,7 @@ func (r *ToteRepo) LatestDraw(ctx context.Context, tableID int64) (tote.Draw, er
 func takeDraw(q *gorm.DB) (tote.Draw, error) {
 	var row toteDrawRow
 	if err := q.Take(&row).Error; err != nil {
-		return tote.Draw{}, toteErr(err, "draw")
+		return tote.Draw{}, mapErr(err, "draw")
 	}
 	d, err := toDomainDraw(row)
 	return d, errs.Wrap(err, "a stored draw is unreadable")
@@ -168,7 +152,7 @@ func (r *ToteRepo) BetByKey(ctx context.Context, userID int64, key string) (tote
 func takeBet(q *gorm.DB) (tote.Bet, error) {
 	var row toteBetRow
 	if err := q.Take(&row).Error; err != nil {
-		return tote.Bet{}, toteErr(err, "bet")
+		return tote.Bet{}, mapErr(err, "bet")
 	}
 	b, err := toDomainBet(row)
 	return b, errs.Wrap(err, "a stored bet is unreadable")
@@ -189,7 +173,7 @@ func (r *ToteRepo) Bets(ctx context.Context, q tote.BetQuery) ([]tote.Bet, error
 func findBets(q *gorm.DB) ([]tote.Bet, error) {
 	var rows []toteBetRow
 	if err := q.Find(&rows).Error; err != nil {
-		return nil, toteErr(err, "bets")
+		return nil, mapErr(err, "bets")
 	}
 	bets, err := toDomainBets(rows)
 	return bets, errs.Wrap(err, "a stored bet is unreadable")
@@ -201,14 +185,14 @@ func (r *ToteRepo) DrawBets(ctx context.Context, drawID int64) ([]tote.Bet, erro
 }
 
 // PoolTotals implements tote.Store.
-func (r *ToteRepo) PoolTotals(ctx context.Context, drawID int64, round tote.Round) ([]tote.SelectionTotal, error) {
+func (r *ToteRepo) PoolTotals(ctx context.Context, drawID int64, round parimutuel.Round) ([]tote.SelectionTotal, error) {
 	return poolTotals(r.read(ctx), drawID, round)
 }
 
 // poolTotals reads a draw's stakes per round and selection from
 // tote_pool_totals, which triggers keep equal to the sums over tote_bets
 // (migration 00030): the cost no longer grows with the draw.
-func poolTotals(db *gorm.DB, drawID int64, round tote.Round) ([]tote.SelectionTotal, error) {
+func poolTotals(db *gorm.DB, drawID int64, round parimutuel.Round) ([]tote.SelectionTotal, error) {
 	var rows []struct {
 		Round     int
 		Market    string
@@ -222,15 +206,15 @@ func poolTotals(db *gorm.DB, drawID int64, round tote.Round) ([]tote.SelectionTo
 		q = q.Where("round = ?", int(round))
 	}
 	if err := q.Scan(&rows).Error; err != nil {
-		return nil, toteErr(err, "pool totals")
+		return nil, mapErr(err, "pool totals")
 	}
 	out := make([]tote.SelectionTotal, len(rows))
 	for i, row := range rows {
-		sel, err := tote.ParseSelection(tote.Market(row.Market), row.Selection)
+		sel, err := parimutuel.ParseSelection(parimutuel.Market(row.Market), row.Selection)
 		if err != nil {
 			return nil, errs.Wrap(err, "a stored selection is unreadable")
 		}
-		out[i] = tote.SelectionTotal{Round: tote.Round(row.Round), Selection: sel, Stake: moneyOf(row.Stake), Bets: row.Bets}
+		out[i] = tote.SelectionTotal{Round: parimutuel.Round(row.Round), Selection: sel, Stake: moneyOf(row.Stake), Bets: row.Bets}
 	}
 	return out, nil
 }
@@ -252,7 +236,7 @@ func (r *ToteRepo) Results(ctx context.Context, q tote.ResultQuery) ([]tote.Draw
 	}
 	var rows []toteDrawRow
 	if err := db.Find(&rows).Error; err != nil {
-		return nil, toteErr(err, "results")
+		return nil, mapErr(err, "results")
 	}
 	out := make([]tote.Draw, len(rows))
 	for i, row := range rows {
@@ -269,7 +253,7 @@ func (r *ToteRepo) EventsAfter(ctx context.Context, tableID, after int64, limit 
 	var rows []toteEventRow
 	err := r.read(ctx).Where("table_id = ? AND seq > ?", tableID, after).Order("seq").Limit(limit).Find(&rows).Error
 	if err != nil {
-		return nil, toteErr(err, "events")
+		return nil, mapErr(err, "events")
 	}
 	out := make([]tote.TableEvent, len(rows))
 	for i, row := range rows {
@@ -293,30 +277,7 @@ func (r *ToteRepo) JackpotEnabled(ctx context.Context) (bool, error) {
 func jackpotEnabled(db *gorm.DB) (bool, error) {
 	var values []string
 	if err := db.Table("settings").Where("key = ?", jackpotSetting).Pluck("value", &values).Error; err != nil {
-		return false, toteErr(err, "setting")
+		return false, mapErr(err, "setting")
 	}
 	return len(values) == 0 || strings.TrimSpace(values[0]) != "false", nil
-}
-
-// lockClause is the row lock of mode on Postgres; SQLite needs none (its
-// transactions run one at a time).
-func (r *ToteRepo) lockClause(mode tote.LockMode) []clause.Expression {
-	if r.db.dialect != Postgres {
-		return nil
-	}
-	if mode == tote.Shared {
-		return []clause.Expression{clause.Locking{Strength: "SHARE"}}
-	}
-	return []clause.Expression{clause.Locking{Strength: "UPDATE"}}
-}
-
-// lockSuffix is lockClause for raw SQL.
-func (r *ToteRepo) lockSuffix(mode tote.LockMode) string {
-	switch {
-	case r.db.dialect != Postgres:
-		return ""
-	case mode == tote.Shared:
-		return " FOR SHARE"
-	}
-	return " FOR UPDATE"
 }

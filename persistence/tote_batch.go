@@ -60,7 +60,7 @@ func (t *toteTx) InsertBets(ctx context.Context, bets []tote.Bet) ([]tote.Bet, [
 			IdempotencyKey string
 		}
 		if err := db.Raw(sb.String(), args...).Scan(&rows).Error; err != nil {
-			return nil, nil, toteErr(err, "bet")
+			return nil, nil, mapErr(err, "bet")
 		}
 		ids := make(map[betKey]int64, len(rows))
 		for _, r := range rows {
@@ -84,7 +84,7 @@ func (t *toteTx) InsertBets(ctx context.Context, bets []tote.Bet) ([]tote.Bet, [
 func (t *toteTx) DeleteBets(ctx context.Context, ids []int64) error {
 	for chunk := range slices.Chunk(ids, chunkRows) {
 		if err := t.tx.WithContext(ctx).Exec("DELETE FROM tote_bets WHERE id IN ? AND status = 'ACCEPTED'", chunk).Error; err != nil {
-			return toteErr(err, "bets")
+			return mapErr(err, "bets")
 		}
 	}
 	return nil

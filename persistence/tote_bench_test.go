@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/pokertote/pokertote/domain/money"
+	"github.com/pokertote/pokertote/domain/parimutuel"
 	"github.com/pokertote/pokertote/domain/tote"
 	"github.com/pokertote/pokertote/domain/tote/totetest"
 	"github.com/pokertote/pokertote/internal/testenv"
@@ -43,11 +44,11 @@ func toteBenchHarness(b *testing.B, dialect string, users int) *totetest.Harness
 
 // benchSelections cycles through the markets of round 1.
 var benchSelections = []struct {
-	m   tote.Market
+	m   parimutuel.Market
 	sel string
 }{
-	{tote.MarketWin, "1"}, {tote.MarketWin, "4"}, {tote.MarketCombination, "PAIR"}, {tote.MarketWin, "2"},
-	{tote.MarketExpress, "1-2-3"}, {tote.MarketWin, "6"}, {tote.MarketCombination, "TWO_PAIR"}, {tote.MarketExpress, "2-2-2"},
+	{parimutuel.MarketWin, "1"}, {parimutuel.MarketWin, "4"}, {parimutuel.MarketCombination, "PAIR"}, {parimutuel.MarketWin, "2"},
+	{parimutuel.MarketExpress, "1-2-3"}, {parimutuel.MarketWin, "6"}, {parimutuel.MarketCombination, "TWO_PAIR"}, {parimutuel.MarketExpress, "2-2-2"},
 }
 
 // BenchmarkPlaceBet measures placeBet through the service and the database

@@ -37,13 +37,13 @@ func (r *ToteRepo) AcquireLease(ctx context.Context, tableID int64, owner string
 		out = toDomainLease(next)
 		return err
 	})
-	return out, toteErr(err, "lease")
+	return out, mapErr(err, "lease")
 }
 
 // lockLease reads a table's lease row, locked until commit on Postgres.
 func (r *ToteRepo) lockLease(ctx context.Context, tx *gorm.DB, tableID int64) (toteLeaseRow, bool, error) {
 	var row toteLeaseRow
-	err := tx.WithContext(ctx).Clauses(r.lockClause(tote.Exclusive)...).Where("table_id = ?", tableID).Take(&row).Error
+	err := tx.WithContext(ctx).Clauses(r.db.lockRows(lockExclusive)...).Where("table_id = ?", tableID).Take(&row).Error
 	if errors.Is(err, gorm.ErrRecordNotFound) {
 		return toteLeaseRow{}, false, nil
 	}
@@ -56,7 +56,7 @@ func (r *ToteRepo) RenewLease(ctx context.Context, l tote.Lease, now time.Time, 
 	res := r.read(ctx).Model(&toteLeaseRow{}).Where("table_id = ? AND owner = ? AND fence = ?", l.TableID, l.Owner, l.Fence).
 		Update("expires_at", exp)
 	if res.Error != nil {
-		return tote.Lease{}, toteErr(res.Error, "lease")
+		return tote.Lease{}, mapErr(res.Error, "lease")
 	}
 	if res.RowsAffected != 1 {
 		return tote.Lease{}, tote.ErrLeaseLost(l.TableID)
@@ -69,5 +69,5 @@ func (r *ToteRepo) RenewLease(ctx context.Context, l tote.Lease, now time.Time, 
 func (r *ToteRepo) ReleaseLease(ctx context.Context, l tote.Lease) error {
 	err := r.read(ctx).Model(&toteLeaseRow{}).Where("table_id = ? AND owner = ? AND fence = ?", l.TableID, l.Owner, l.Fence).
 		Update("expires_at", storedTime(time.Unix(0, 0))).Error
-	return toteErr(err, "lease")
+	return mapErr(err, "lease")
 }

@@ -17,7 +17,7 @@ func (r *ToteRepo) FirstRetainedSeq(ctx context.Context, tableID int64) (int64, 
 	var firsts []int64
 	err := r.db.gorm.WithContext(ctx).Raw("SELECT first_seq FROM tote_event_retention WHERE table_id = ?", tableID).Scan(&firsts).Error
 	if err != nil {
-		return 0, toteErr(err, "event retention")
+		return 0, mapErr(err, "event retention")
 	}
 	if len(firsts) == 0 {
 		return 1, nil
@@ -42,7 +42,7 @@ type pruneCandidate struct {
 func (r *ToteRepo) PruneEvents(ctx context.Context, before time.Time, batch int) (int, error) {
 	var tables []int64
 	if err := r.db.gorm.WithContext(ctx).Raw("SELECT id FROM tote_tables ORDER BY id").Scan(&tables).Error; err != nil {
-		return 0, toteErr(err, "tables")
+		return 0, mapErr(err, "tables")
 	}
 	total := 0
 	for _, id := range tables {
@@ -105,7 +105,7 @@ func (r *ToteRepo) pruneTable(ctx context.Context, tableID int64, before time.Ti
 		return res.Error
 	})
 	if err != nil {
-		return 0, toteErr(err, "event pruning")
+		return 0, mapErr(err, "event pruning")
 	}
 	return deleted, nil
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/pokertote/pokertote/domain/cards"
 	"github.com/pokertote/pokertote/domain/money"
+	"github.com/pokertote/pokertote/domain/parimutuel"
 	"github.com/pokertote/pokertote/domain/tote"
 )
 
@@ -148,7 +149,7 @@ func toDomainDraw(r toteDrawRow) (tote.Draw, error) {
 		ID: r.ID, TableID: r.TableID, Number: r.Number, Positions: r.Positions, Phase: tote.Phase(r.Phase),
 		RoundClosesAt: timeOrZero(r.RoundClosesAt), NextStepAt: timeOrZero(r.NextStepAt), Version: r.Version,
 		MinStake: money.Amount(r.MinStake),
-		Pool: tote.PoolConfig{
+		Pool: parimutuel.PoolConfig{
 			Commission: money.BasisPoints(r.CommissionBp), JackpotEnabled: r.JackpotEnabled, JackpotRate: money.BasisPoints(r.JackpotRateBp),
 			ExpressShare1: money.BasisPoints(r.ExpressShare1Bp), ExpressShare2: money.BasisPoints(r.ExpressShare2Bp),
 		},
@@ -242,12 +243,12 @@ func fromDomainBet(b tote.Bet) toteBetRow {
 }
 
 func toDomainBet(r toteBetRow) (tote.Bet, error) {
-	sel, err := tote.ParseSelection(tote.Market(r.Market), r.Selection)
+	sel, err := parimutuel.ParseSelection(parimutuel.Market(r.Market), r.Selection)
 	if err != nil {
 		return tote.Bet{}, fmt.Errorf("bet %d: %w", r.ID, err)
 	}
 	return tote.Bet{
-		ID: r.ID, DrawID: r.DrawID, TableID: r.TableID, UserID: r.UserID, Round: tote.Round(r.Round),
+		ID: r.ID, DrawID: r.DrawID, TableID: r.TableID, UserID: r.UserID, Round: parimutuel.Round(r.Round),
 		Selection: sel, Stake: money.Amount(r.Stake), Status: tote.BetStatus(r.Status), Payout: money.Amount(r.Payout),
 		IdempotencyKey: r.IdempotencyKey, PlacedAt: r.PlacedAt.UTC(), SettledAt: timeOrZero(r.SettledAt),
 	}, nil

@@ -11,6 +11,7 @@ import (
 	"github.com/pokertote/pokertote/domain/errs"
 	"github.com/pokertote/pokertote/domain/ledger"
 	"github.com/pokertote/pokertote/domain/money"
+	"github.com/pokertote/pokertote/domain/parimutuel"
 	"github.com/pokertote/pokertote/domain/tote"
 )
 
@@ -29,9 +30,9 @@ func moneyOf(n int64) money.Amount { return money.Amount(n) }
 // so a takeover waits for this transaction.
 func (t *toteTx) CheckLease(ctx context.Context, l tote.Lease) error {
 	var fences []int64
-	q := "SELECT fence FROM tote_leases WHERE table_id = ? AND owner = ? AND fence = ?" + t.repo.lockSuffix(tote.Shared)
+	q := "SELECT fence FROM tote_leases WHERE table_id = ? AND owner = ? AND fence = ?" + t.repo.db.lockSuffix(lockShared)
 	if err := t.tx.WithContext(ctx).Raw(q, l.TableID, l.Owner, l.Fence).Scan(&fences).Error; err != nil {
-		return toteErr(err, "lease")
+		return mapErr(err, "lease")
 	}
 	if len(fences) != 1 {
 		return tote.ErrLeaseLost(l.TableID)
@@ -45,7 +46,7 @@ func (t *toteTx) InsertTable(ctx context.Context, tab tote.Table) (tote.Table, e
 	row.ID = 0
 	res := t.tx.WithContext(ctx).Clauses(clause.OnConflict{Columns: []clause.Column{{Name: "name"}}, DoNothing: true}).Create(&row)
 	if res.Error != nil {
-		return tote.Table{}, toteErr(res.Error, "table")
+		return tote.Table{}, mapErr(res.Error, "table")
 	}
 	if res.RowsAffected == 0 {
 		return tote.Table{}, errs.R(errs.Conflict, "TABLE_NAME_TAKEN", "a table named %q exists", tab.Name)
@@ -60,7 +61,7 @@ func (t *toteTx) Table(ctx context.Context, id int64) (tote.Table, error) {
 
 // LockTable implements tote.Tx.
 func (t *toteTx) LockTable(ctx context.Context, id int64) (tote.Table, error) {
-	return takeTable(t.tx.WithContext(ctx).Clauses(t.repo.lockClause(tote.Exclusive)...).Where("id = ?", id))
+	return takeTable(t.tx.WithContext(ctx).Clauses(t.repo.db.lockRows(lockExclusive)...).Where("id = ?", id))
 }
 
 // UpdateTable implements tote.Tx. The event sequence is not touched.
@@ -70,7 +71,7 @@ func (t *toteTx) UpdateTable(ctx context.Context, tab tote.Table) error {
 		Select("name", "status", "min_stake", "max_stake", "commission_bp", "round1_ms", "round2_ms", "round3_ms", "round4_ms",
 			"card_interval_ms", "result_ms", "express_share1_bp", "express_share2_bp", "updated_at").Updates(&row)
 	if res.Error != nil {
-		return toteErr(res.Error, "table")
+		return mapErr(res.Error, "table")
 	}
 	if res.RowsAffected != 1 {
 		return errs.R(errs.NotFound, "NOT_FOUND", "table not found")
@@ -89,20 +90,16 @@ const drawLockClass = 0x746f7465
 // starve the close.)
 func (t *toteTx) LockDraw(ctx context.Context, id int64, mode tote.LockMode) (tote.Draw, error) {
 	db := t.tx.WithContext(ctx)
-	if t.repo.db.dialect == Postgres {
-		fn := "pg_advisory_xact_lock"
-		if mode == tote.Shared {
-			fn = "pg_advisory_xact_lock_shared"
-		}
-		// The two-key form: the id wraps into int4; two draws 2^32 apart
-		// sharing a lock only wait for each other a little.
-		if err := db.Exec("SELECT "+fn+"(?, ?)", drawLockClass, int32(id)).Error; err != nil {
-			return tote.Draw{}, toteErr(err, "draw")
-		}
+	lock := lockExclusive
+	if mode == tote.Shared {
+		lock = lockShared
+	}
+	if err := t.repo.db.advisoryXactLock(db, drawLockClass, int32(id), lock); err != nil {
+		return tote.Draw{}, mapErr(err, "draw")
 	}
 	q := db.Where("id = ?", id)
 	if mode == tote.Exclusive {
-		q = q.Clauses(t.repo.lockClause(tote.Exclusive)...)
+		q = q.Clauses(t.repo.db.lockRows(lockExclusive)...)
 	}
 	return takeDraw(q)
 }
@@ -122,7 +119,7 @@ func (t *toteTx) InsertDraw(ctx context.Context, d tote.Draw) (tote.Draw, error)
 	row.ID = 0
 	res := t.tx.WithContext(ctx).Clauses(clause.OnConflict{Columns: []clause.Column{{Name: "table_id"}, {Name: "number"}}, DoNothing: true}).Create(&row)
 	if res.Error != nil {
-		return tote.Draw{}, toteErr(res.Error, "draw")
+		return tote.Draw{}, mapErr(res.Error, "draw")
 	}
 	if res.RowsAffected == 0 {
 		return tote.Draw{}, tote.ErrDrawChanged(0)
@@ -146,7 +143,7 @@ func (t *toteTx) UpdateDraw(ctx context.Context, d tote.Draw) (tote.Draw, error)
 	res := t.tx.WithContext(ctx).Model(&toteDrawRow{}).Where("id = ? AND version = ?", d.ID, d.Version).
 		Select(drawColumns).Updates(&row)
 	if res.Error != nil {
-		return tote.Draw{}, toteErr(res.Error, "draw")
+		return tote.Draw{}, mapErr(res.Error, "draw")
 	}
 	if res.RowsAffected != 1 {
 		return tote.Draw{}, tote.ErrDrawChanged(d.ID)
@@ -161,7 +158,7 @@ func (t *toteTx) InsertBet(ctx context.Context, b tote.Bet) (tote.Bet, error) {
 	row.ID = 0
 	res := t.tx.WithContext(ctx).Clauses(clause.OnConflict{Columns: []clause.Column{{Name: "user_id"}, {Name: "idempotency_key"}}, DoNothing: true}).Create(&row)
 	if res.Error != nil {
-		return tote.Bet{}, toteErr(res.Error, "bet")
+		return tote.Bet{}, mapErr(res.Error, "bet")
 	}
 	if res.RowsAffected == 0 {
 		return tote.Bet{}, errs.R(errs.Conflict, tote.ReasonDuplicateBet, "a bet with key %q exists", b.IdempotencyKey)
@@ -176,14 +173,14 @@ func (t *toteTx) DrawBets(ctx context.Context, drawID int64) ([]tote.Bet, error)
 }
 
 // RoundBetIDs implements tote.Tx.
-func (t *toteTx) RoundBetIDs(ctx context.Context, drawID int64, round tote.Round) ([]int64, error) {
+func (t *toteTx) RoundBetIDs(ctx context.Context, drawID int64, round parimutuel.Round) ([]int64, error) {
 	var ids []int64
 	err := t.tx.WithContext(ctx).Model(&toteBetRow{}).Where("draw_id = ? AND round = ?", drawID, int(round)).Order("id").Pluck("id", &ids).Error
-	return ids, toteErr(err, "bets")
+	return ids, mapErr(err, "bets")
 }
 
 // PoolTotals implements tote.Tx.
-func (t *toteTx) PoolTotals(ctx context.Context, drawID int64, round tote.Round) ([]tote.SelectionTotal, error) {
+func (t *toteTx) PoolTotals(ctx context.Context, drawID int64, round parimutuel.Round) ([]tote.SelectionTotal, error) {
 	return poolTotals(t.tx.WithContext(ctx), drawID, round)
 }
 
@@ -208,7 +205,7 @@ func (t *toteTx) SettleBets(ctx context.Context, outcomes []tote.BetOutcome, at 
 		}
 		sb.WriteString(") AS v WHERE tote_bets.id = v.column1 AND tote_bets.status = 'ACCEPTED'")
 		if err := t.tx.WithContext(ctx).Exec(sb.String(), args...).Error; err != nil {
-			return toteErr(err, "bets")
+			return mapErr(err, "bets")
 		}
 	}
 	return nil
@@ -221,7 +218,7 @@ func (t *toteTx) AppendEvent(ctx context.Context, e tote.TableEvent) (tote.Table
 	db := t.tx.WithContext(ctx)
 	var seqs []int64
 	if err := db.Raw("UPDATE tote_tables SET last_seq = last_seq + 1 WHERE id = ? RETURNING last_seq", e.TableID).Scan(&seqs).Error; err != nil {
-		return tote.TableEvent{}, toteErr(err, "table")
+		return tote.TableEvent{}, mapErr(err, "table")
 	}
 	if len(seqs) != 1 {
 		return tote.TableEvent{}, errs.R(errs.NotFound, "NOT_FOUND", "table not found")
@@ -233,7 +230,7 @@ func (t *toteTx) AppendEvent(ctx context.Context, e tote.TableEvent) (tote.Table
 		row.DrawID = &e.DrawID
 	}
 	if err := db.Create(&row).Error; err != nil {
-		return tote.TableEvent{}, toteErr(err, "event")
+		return tote.TableEvent{}, mapErr(err, "event")
 	}
 	return e, nil
 }
@@ -241,18 +238,12 @@ func (t *toteTx) AppendEvent(ctx context.Context, e tote.TableEvent) (tote.Table
 // Ledger implements tote.Tx: posts inside this transaction.
 func (t *toteTx) Ledger() ledger.Poster { return t.repo.led.poster(t.tx) }
 
-// JackpotBalance implements tote.Tx: the JACKPOT account's balance, row-
-// locked on Postgres so that concurrent settlements take turns.
+// JackpotBalance implements tote.Tx: the ledger holds the JACKPOT
+// account's balance locked until commit, so concurrent settlements take
+// turns.
 func (t *toteTx) JackpotBalance(ctx context.Context) (money.Amount, error) {
-	var bals []int64
-	q := "SELECT balance FROM ledger_accounts WHERE kind = ? AND ref = ''" + t.repo.lockSuffix(tote.Exclusive)
-	if err := t.tx.WithContext(ctx).Raw(q, string(ledger.Jackpot)).Scan(&bals).Error; err != nil {
-		return 0, toteErr(err, "jackpot")
-	}
-	if len(bals) == 0 {
-		return 0, nil
-	}
-	return money.Amount(bals[0]), nil
+	bal, err := t.repo.led.lockBalance(t.tx.WithContext(ctx), ledger.JackpotAccount)
+	return bal, mapErr(err, "jackpot")
 }
 
 // JackpotEnabled implements tote.Tx.
@@ -269,5 +260,5 @@ func (t *toteTx) SetJackpotEnabled(ctx context.Context, on bool) error {
 	err := t.tx.WithContext(ctx).Exec(`INSERT INTO settings (key, value, updated_at) VALUES (?, ?, ?)
 		ON CONFLICT (key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at`,
 		jackpotSetting, v, storedTime(time.Now())).Error
-	return toteErr(err, "setting")
+	return mapErr(err, "setting")
 }

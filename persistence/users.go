@@ -2,7 +2,6 @@ package persistence
 
 import (
 	"context"
-	"errors"
 	"time"
 
 	"gorm.io/gorm"
@@ -22,6 +21,10 @@ var _ account.UserStore = (*UserRepo)(nil)
 
 // NewUserRepo returns the user store on db.
 func NewUserRepo(db *DB) *UserRepo { return &UserRepo{db: db, now: time.Now} }
+
+// SetClock sets the clock that stamps new users and audit entries given
+// without a time (tests).
+func (r *UserRepo) SetClock(now func() time.Time) { r.now = now }
 
 // userRow is a row of users.
 type userRow struct {
@@ -130,12 +133,8 @@ func (r *UserRepo) Create(ctx context.Context, u account.User) (account.User, er
 	}
 	row := fromDomainUser(u)
 	row.ID = 0
-	err := r.db.gorm.WithContext(ctx).Create(&row).Error
-	if isUniqueViolation(err) {
-		return account.User{}, &errs.Error{Code: errs.Conflict, Reason: "EMAIL_TAKEN", Message: "an account with this email already exists", Err: err}
-	}
-	if err != nil {
-		return account.User{}, mapErr(err, "user")
+	if err := r.db.gorm.WithContext(ctx).Create(&row).Error; err != nil {
+		return account.User{}, mapErr(err, "user", conflict("EMAIL_TAKEN", "an account with this email already exists"))
 	}
 	return toDomainUser(row), nil
 }
@@ -144,12 +143,8 @@ func (r *UserRepo) Create(ctx context.Context, u account.User) (account.User, er
 // lower(email) condition only lets the query use the unique index.
 func (r *UserRepo) ByEmail(ctx context.Context, email string) (account.User, error) {
 	var row userRow
-	err := r.db.gorm.WithContext(ctx).Where("lower(email) = lower(?) AND email = ?", email, email).Take(&row).Error
-	if errors.Is(err, gorm.ErrRecordNotFound) {
-		return account.User{}, userNotFound()
-	}
-	if err != nil {
-		return account.User{}, mapErr(err, "user")
+	if err := r.db.gorm.WithContext(ctx).Where("lower(email) = lower(?) AND email = ?", email, email).Take(&row).Error; err != nil {
+		return account.User{}, mapErr(err, "user", notFound(userNotFound()))
 	}
 	return toDomainUser(row), nil
 }
@@ -170,12 +165,8 @@ func (r *UserRepo) ByIDs(ctx context.Context, ids []int64) ([]account.User, erro
 // ByID implements account.UserStore.
 func (r *UserRepo) ByID(ctx context.Context, id int64) (account.User, error) {
 	var row userRow
-	err := r.db.gorm.WithContext(ctx).Where("id = ?", id).Take(&row).Error
-	if errors.Is(err, gorm.ErrRecordNotFound) {
-		return account.User{}, userNotFound()
-	}
-	if err != nil {
-		return account.User{}, mapErr(err, "user")
+	if err := r.db.gorm.WithContext(ctx).Where("id = ?", id).Take(&row).Error; err != nil {
+		return account.User{}, mapErr(err, "user", notFound(userNotFound()))
 	}
 	return toDomainUser(row), nil
 }
@@ -218,12 +209,8 @@ func (r *UserRepo) SetRole(ctx context.Context, userID int64, role account.Role,
 // Verification implements account.UserStore.
 func (r *UserRepo) Verification(ctx context.Context, userID int64) (account.Verification, error) {
 	var row verificationRow
-	err := r.db.gorm.WithContext(ctx).Where("user_id = ?", userID).Order("id DESC").Limit(1).Take(&row).Error
-	if errors.Is(err, gorm.ErrRecordNotFound) {
-		return account.Verification{}, verificationNotFound()
-	}
-	if err != nil {
-		return account.Verification{}, mapErr(err, "verification")
+	if err := r.db.gorm.WithContext(ctx).Where("user_id = ?", userID).Order("id DESC").Limit(1).Take(&row).Error; err != nil {
+		return account.Verification{}, mapErr(err, "verification", notFound(verificationNotFound()))
 	}
 	return toDomainVerification(row), nil
 }
@@ -231,12 +218,8 @@ func (r *UserRepo) Verification(ctx context.Context, userID int64) (account.Veri
 // VerificationByID implements account.UserStore.
 func (r *UserRepo) VerificationByID(ctx context.Context, id int64) (account.Verification, error) {
 	var row verificationRow
-	err := r.db.gorm.WithContext(ctx).Where("id = ?", id).Take(&row).Error
-	if errors.Is(err, gorm.ErrRecordNotFound) {
-		return account.Verification{}, verificationNotFound()
-	}
-	if err != nil {
-		return account.Verification{}, mapErr(err, "verification")
+	if err := r.db.gorm.WithContext(ctx).Where("id = ?", id).Take(&row).Error; err != nil {
+		return account.Verification{}, mapErr(err, "verification", notFound(verificationNotFound()))
 	}
 	return toDomainVerification(row), nil
 }

@@ -29,6 +29,7 @@ import (
 	"github.com/pokertote/pokertote/domain/beacon"
 	"github.com/pokertote/pokertote/domain/cards"
 	"github.com/pokertote/pokertote/domain/hand"
+	"github.com/pokertote/pokertote/domain/parimutuel"
 	"github.com/pokertote/pokertote/domain/tote"
 )
 
@@ -250,7 +251,7 @@ func printDeal(w *printer, deal cards.ToteDeal, streets int) {
 		w.printf("position %2d:  %s  %-34s %s", i+1, cards.Format(p[:]), v.Describe(), cards.Format(five[:]))
 	}
 	if streets == 4 {
-		out := tote.OutcomeOf(deal)
+		out := parimutuel.OutcomeOf(deal)
 		w.printf("winners %v with %s; leaders after the flop %v, after the turn %v", out.Winners, out.Category, out.FlopLeaders, out.TurnLeaders)
 	}
 }

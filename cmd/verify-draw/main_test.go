@@ -11,6 +11,7 @@ import (
 
 	"github.com/pokertote/pokertote/domain/ledger"
 	"github.com/pokertote/pokertote/domain/money"
+	"github.com/pokertote/pokertote/domain/parimutuel"
 	"github.com/pokertote/pokertote/domain/tote"
 	"github.com/pokertote/pokertote/domain/tote/totetest"
 )
@@ -19,15 +20,15 @@ import (
 // its published result.
 func settledResult(t *testing.T) tote.DrawResult {
 	led := ledger.NewMemStore(nil)
-	store := tote.NewMemStore(led)
+	store := totetest.NewMemStore(led)
 	h := totetest.NewHarness(t, totetest.Env{Store: store, Leases: store, Ledger: led}, 4)
 	h.Deposit(1, 10_000*money.KZT)
 	d := h.RunUntil(h.Dealer, "PRE_DEAL", totetest.InPhase(tote.PhasePreDeal))
 	for _, sel := range []string{"1", "2", "3", "4"} {
-		h.MustBet(1, d, tote.MarketWin, sel, 150*money.KZT)
+		h.MustBet(1, d, parimutuel.MarketWin, sel, 150*money.KZT)
 	}
-	h.MustBet(1, d, tote.MarketCombination, "PAIR", 200*money.KZT)
-	h.MustBet(1, d, tote.MarketExpress, "1-2-3", 100*money.KZT)
+	h.MustBet(1, d, parimutuel.MarketCombination, "PAIR", 200*money.KZT)
+	h.MustBet(1, d, parimutuel.MarketExpress, "1-2-3", 100*money.KZT)
 	d = h.RunUntil(h.Dealer, "SETTLED", totetest.InPhase(tote.PhaseSettled))
 	return *d.Result
 }
@@ -53,7 +54,7 @@ func TestVerifiesPublishedResult(t *testing.T) {
 	if err := run([]string{"-result", path}, &out, &out); err != nil {
 		t.Fatalf("%v\n%s", err, out.String())
 	}
-	for _, want := range []string{"matches SHA-256", "beacon chain: LOCAL", "river:   betting round 4 closed", "signature verifies", "position  4:", "pool " + tote.PoolID(r.DrawID, 1, tote.MarketWin), "OK: the draw verifies"} {
+	for _, want := range []string{"matches SHA-256", "beacon chain: LOCAL", "river:   betting round 4 closed", "signature verifies", "position  4:", "pool " + tote.PoolID(r.DrawID, 1, parimutuel.MarketWin), "OK: the draw verifies"} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("output lacks %q:\n%s", want, out.String())
 		}

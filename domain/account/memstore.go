@@ -2,6 +2,7 @@ package account
 
 import (
 	"context"
+	"slices"
 	"sync"
 	"time"
 
@@ -22,8 +23,8 @@ type MemStore struct {
 
 var _ UserStore = (*MemStore)(nil)
 
-// NewMemStore returns an empty store; now stamps audit entries that come
-// without a time (nil: time.Now).
+// NewMemStore returns an empty store; now stamps users and audit entries
+// that come without a time (nil: time.Now).
 func NewMemStore(now func() time.Time) *MemStore {
 	if now == nil {
 		now = time.Now
@@ -43,6 +44,9 @@ func (s *MemStore) Create(_ context.Context, u User) (User, error) {
 	u.ID = int64(len(s.users) + 1)
 	if u.Verification == "" {
 		u.Verification = NotSubmitted
+	}
+	if u.CreatedAt.IsZero() {
+		u.CreatedAt = s.now()
 	}
 	s.users = append(s.users, u)
 	s.byEmail[u.Email] = u.ID
@@ -191,6 +195,15 @@ func (s *MemStore) appendAuditLocked(e AuditEntry) AuditEntry {
 	if e.At.IsZero() {
 		e.At = s.now()
 	}
+	// As the database keeps it: the kind of no subject is none, and a
+	// subject without a kind is a user.
+	switch {
+	case e.SubjectID == 0:
+		e.SubjectKind = ""
+	case e.SubjectKind == "":
+		e.SubjectKind = SubjectUser
+	}
+	e.Changes = slices.Clone(e.Changes)
 	s.audit = append(s.audit, e)
 	return e
 }

@@ -32,6 +32,7 @@ func (s *MemRefreshStore) Create(_ context.Context, r RefreshRecord) error {
 		return errs.E(errs.Conflict, "refresh token already exists")
 	}
 	r.Revoked = false
+	r.UsedAt = time.Time{} // a new token is unused, as the interface says
 	s.records[r.Hash] = r
 	return nil
 }

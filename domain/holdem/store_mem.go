@@ -201,7 +201,13 @@ func (tx *memTx) UpdateHand(ctx context.Context, r *Record) error {
 		return errs.R(errs.Conflict, ReasonHandChanged, "the hand changed meanwhile; try again")
 	}
 	r.Version++
-	tx.hands[r.ID] = cloneRecord(*r)
+	// As the database does, only what play changes is stored; what the
+	// hand was started with (user, config, stakes, seed, cut, key) stays.
+	next := cloneRecord(*r)
+	cur.Version, cur.Phase, cur.Deadline, cur.Decisions = next.Version, next.Phase, next.Deadline, next.Decisions
+	cur.ExpiredAt, cur.Staked, cur.Returned, cur.Settlement = next.ExpiredAt, next.Staked, next.Returned, next.Settlement
+	cur.UpdatedAt, cur.SettledAt = next.UpdatedAt, next.SettledAt
+	tx.hands[r.ID] = cur
 	return nil
 }
 

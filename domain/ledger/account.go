@@ -1,9 +1,10 @@
 package ledger
 
 import (
-	"strconv"
+	"strings"
 
 	"github.com/pokertote/pokertote/domain/errs"
+	"github.com/pokertote/pokertote/domain/ids"
 )
 
 // AccountKind says what an account is for and whether it may go negative.
@@ -63,9 +64,26 @@ var (
 	HouseAccount     = AccountRef{Kind: House}
 )
 
-// WalletOf is the wallet of the user with the given id ({WALLET, "user:<id>"}).
-func WalletOf(userID int64) AccountRef {
-	return AccountRef{Kind: Wallet, Ref: "user:" + strconv.FormatInt(userID, 10)}
+// userRefPrefix starts the Ref of every user's wallet.
+const userRefPrefix = "user:"
+
+// UserWallet is the wallet of user id ({WALLET, "user:<id>"}).
+func UserWallet(id ids.UserID) AccountRef {
+	return AccountRef{Kind: Wallet, Ref: userRefPrefix + id.String()}
+}
+
+// WalletOf is UserWallet for an untyped id.
+func WalletOf(userID int64) AccountRef { return UserWallet(ids.UserID(userID)) }
+
+// User is the owner of a wallet named by UserWallet; it reports false for
+// any other account (another kind, or a Ref that is not "user:<positive
+// id>").
+func (a AccountRef) User() (ids.UserID, bool) {
+	rest, ok := strings.CutPrefix(a.Ref, userRefPrefix)
+	if a.Kind != Wallet || !ok {
+		return 0, false
+	}
+	return ids.ParseUserID(rest)
 }
 
 // EscrowOf is the escrow account of one pool; pool is the pool's key, for

@@ -1,7 +1,6 @@
 package protection
 
 import (
-	"strconv"
 	"strings"
 	"time"
 
@@ -56,23 +55,13 @@ func Classify(t ledger.Transfer) []Flow {
 		if e.Account.Kind != ledger.Wallet || e.Amount*sign <= 0 {
 			continue
 		}
-		id, ok := WalletUser(e.Account)
+		id, ok := e.Account.User()
 		if !ok {
 			continue
 		}
-		out = append(out, Flow{UserID: id, Kind: want, Amount: e.Amount * sign})
+		out = append(out, Flow{UserID: int64(id), Kind: want, Amount: e.Amount * sign})
 	}
 	return out
-}
-
-// WalletUser is the user id of a wallet named by ledger.WalletOf.
-func WalletUser(a ledger.AccountRef) (int64, bool) {
-	rest, ok := strings.CutPrefix(a.Ref, "user:")
-	if a.Kind != ledger.Wallet || !ok {
-		return 0, false
-	}
-	id, err := strconv.ParseInt(rest, 10, 64)
-	return id, err == nil && id > 0
 }
 
 // State is what the guard knows about a player when they stake or deposit.

@@ -5,6 +5,7 @@ import (
 
 	"github.com/pokertote/pokertote/domain/errs"
 	"github.com/pokertote/pokertote/domain/money"
+	"github.com/pokertote/pokertote/domain/parimutuel"
 )
 
 // BetStatus is where a bet stands. The values are stored and match the
@@ -26,8 +27,8 @@ type Bet struct {
 	DrawID    int64
 	TableID   int64
 	UserID    int64
-	Round     Round
-	Selection Selection // its Market is the bet's market
+	Round     parimutuel.Round
+	Selection parimutuel.Selection // its Market is the bet's market
 	Stake     money.Amount
 	Status    BetStatus
 	// Payout is what the bet returned (winnings or the refunded stake) once
@@ -53,7 +54,7 @@ type BetOutcome struct {
 type PlaceBetRequest struct {
 	UserID         int64
 	DrawID         int64
-	Market         Market
+	Market         parimutuel.Market
 	Selection      string // canonical form, see ParseSelection
 	Stake          money.Amount
 	IdempotencyKey string
@@ -63,24 +64,24 @@ type PlaceBetRequest struct {
 const MaxIdempotencyKey = 100
 
 // parse checks the request's own fields and returns its selection.
-func (r PlaceBetRequest) parse() (Selection, error) {
+func (r PlaceBetRequest) parse() (parimutuel.Selection, error) {
 	if r.IdempotencyKey == "" || len(r.IdempotencyKey) > MaxIdempotencyKey {
-		return Selection{}, errs.R(errs.Invalid, "INVALID_IDEMPOTENCY_KEY", "an idempotency key has 1 to %d characters", MaxIdempotencyKey)
+		return parimutuel.Selection{}, errs.R(errs.Invalid, "INVALID_IDEMPOTENCY_KEY", "an idempotency key has 1 to %d characters", MaxIdempotencyKey)
 	}
 	for i := 0; i < len(r.IdempotencyKey); i++ {
 		if c := r.IdempotencyKey[i]; c < ' ' || c >= 0x7f {
-			return Selection{}, errs.R(errs.Invalid, "INVALID_IDEMPOTENCY_KEY", "an idempotency key is printable ASCII")
+			return parimutuel.Selection{}, errs.R(errs.Invalid, "INVALID_IDEMPOTENCY_KEY", "an idempotency key is printable ASCII")
 		}
 	}
 	if r.Stake <= 0 {
-		return Selection{}, errs.R(errs.Invalid, "INVALID_STAKE", "a stake must be positive")
+		return parimutuel.Selection{}, errs.R(errs.Invalid, "INVALID_STAKE", "a stake must be positive")
 	}
-	return ParseSelection(r.Market, r.Selection)
+	return parimutuel.ParseSelection(r.Market, r.Selection)
 }
 
 // sameRequest reports whether bet b was placed by a request equal to r, so
 // that a retry with the same key returns b.
-func (r PlaceBetRequest) sameRequest(b Bet, sel Selection) bool {
+func (r PlaceBetRequest) sameRequest(b Bet, sel parimutuel.Selection) bool {
 	return b.UserID == r.UserID && b.DrawID == r.DrawID && b.Selection == sel && b.Stake == r.Stake
 }
 
@@ -102,8 +103,15 @@ type ResultQuery struct {
 
 // SelectionTotal is the money on one selection of one pool.
 type SelectionTotal struct {
-	Round     Round
-	Selection Selection
+	Round     parimutuel.Round
+	Selection parimutuel.Selection
 	Stake     money.Amount
 	Bets      int
+}
+
+// betKey identifies a bet by its player and idempotency key, which are
+// unique together.
+type betKey struct {
+	user int64
+	key  string
 }

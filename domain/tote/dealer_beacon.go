@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/pokertote/pokertote/domain/beacon"
+	"github.com/pokertote/pokertote/domain/parimutuel"
 )
 
 // errBeaconPending is a dealing step that must wait for its beacon round:
@@ -16,7 +17,7 @@ var errBeaconPending = errors.New("beacon round not available yet")
 // schedule is the table's timings, scaled, for planBeacons.
 func (d *Dealer) schedule(t Table) schedule {
 	s := schedule{card: d.svc.scaled(t.Settings.CardInterval), beaconWait: d.cfg.BeaconWait, positions: t.Positions}
-	for r := RoundPreDeal; r <= RoundTurn; r++ {
+	for r := parimutuel.RoundPreDeal; r <= parimutuel.RoundTurn; r++ {
 		s.rounds[r-1] = d.svc.scaled(t.Settings.RoundLength(r))
 	}
 	return s

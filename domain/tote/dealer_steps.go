@@ -7,6 +7,7 @@ import (
 
 	"github.com/pokertote/pokertote/domain/cards"
 	"github.com/pokertote/pokertote/domain/errs"
+	"github.com/pokertote/pokertote/domain/parimutuel"
 )
 
 // action is a dealer step.
@@ -169,7 +170,7 @@ func (d *Dealer) openDraw(ctx context.Context) error {
 		return stepResult{draw: &nd, table: &t, events: []TableEvent{
 			{TableID: t.ID, DrawID: nd.ID, Type: EventDrawOpened, At: now, Commitment: cards.FormatCommitment(nd.Commitment), MinStake: nd.MinStake, Odds: pre,
 				Number: nd.Number, Seats: nd.Positions, Beacons: plan.withoutSignatures()},
-			{TableID: t.ID, DrawID: nd.ID, Type: EventRoundOpened, At: now, Round: RoundPreDeal, ClosesAt: &closes},
+			{TableID: t.ID, DrawID: nd.ID, Type: EventRoundOpened, At: now, Round: parimutuel.RoundPreDeal, ClosesAt: &closes},
 		}}, nil
 	})
 }
@@ -187,7 +188,7 @@ func (d *Dealer) closeRound(ctx context.Context) error {
 		}
 		now := d.svc.clock.Now()
 		closed := TableEvent{TableID: dr.TableID, DrawID: dr.ID, Type: EventRoundClosed, At: now, Round: r}
-		if r == RoundPreDeal && dr.Beacons == nil { // version 1 only
+		if r == parimutuel.RoundPreDeal && dr.Beacons == nil { // version 1 only
 			ids, err := tx.RoundBetIDs(ctx, dr.ID, r)
 			if err != nil {
 				return stepResult{}, err
@@ -224,7 +225,7 @@ func (d *Dealer) dealCards(ctx context.Context, act action) error {
 		if err != nil {
 			return err
 		}
-		next.Beacons = next.Beacons.clone()
+		next.Beacons = next.Beacons.Clone()
 		next.Beacons.Signatures[s-1] = b.Signature
 	}
 	deal, ok := next.Deal()
@@ -232,23 +233,23 @@ func (d *Dealer) dealCards(ctx context.Context, act action) error {
 		return errs.E(errs.Internal, "draw id %d has no seed for its cards yet", next.ID)
 	}
 	ev := TableEvent{TableID: next.TableID, DrawID: next.ID, Type: EventCardsDealt}
-	var open Round
+	var open parimutuel.Round
 	switch act {
 	case actDealPocket:
 		i := len(next.Pockets)
 		next.Pockets = append(next.Pockets[:i:i], deal.Pockets[i])
 		ev.Position, ev.Street, ev.Cards = i+1, StreetPocket, cardStrings(deal.Pockets[i][:])
 		if len(next.Pockets) == next.Positions {
-			open = RoundPocket
+			open = parimutuel.RoundPocket
 		}
 	case actDealFlop:
 		next.Burns = append(next.Burns[:0:0], deal.Burns[0])
 		next.Board = append(next.Board[:0:0], deal.Flop[:]...)
-		ev.Street, ev.Cards, open = StreetFlop, cardStrings(deal.Flop[:]), RoundFlop
+		ev.Street, ev.Cards, open = StreetFlop, cardStrings(deal.Flop[:]), parimutuel.RoundFlop
 	case actDealTurn:
 		next.Burns = append(next.Burns[:1:1], deal.Burns[1])
 		next.Board = append(next.Board[:3:3], deal.Turn)
-		ev.Street, ev.Cards, open = StreetTurn, []string{deal.Turn.String()}, RoundTurn
+		ev.Street, ev.Cards, open = StreetTurn, []string{deal.Turn.String()}, parimutuel.RoundTurn
 	case actDealRiver:
 		next.Burns = append(next.Burns[:2:2], deal.Burns[2])
 		next.Board = append(next.Board[:4:4], deal.River)
@@ -280,7 +281,7 @@ func (d *Dealer) dealCards(ctx context.Context, act action) error {
 // and publishes them while round open takes bets. A failure is logged, not
 // retried: the cards and the round are already out, and the next street
 // brings fresh odds.
-func (d *Dealer) publishOdds(ctx context.Context, dealt Draw, open Round) error {
+func (d *Dealer) publishOdds(ctx context.Context, dealt Draw, open parimutuel.Round) error {
 	o, err := d.odds.Live(ctx, dealt.Pockets, dealt.Board)
 	if err != nil {
 		d.log.WarnContext(ctx, "live odds not computed", "draw", dealt.ID, "err", err)
@@ -304,7 +305,7 @@ func (d *Dealer) publishOdds(ctx context.Context, dealt Draw, open Round) error 
 // applyDeal stores the cards dealt by dealCards (dr is the locked row, next
 // the draw with its new cards) and, when a street is complete, the odds and
 // the next round.
-func (d *Dealer) applyDeal(ctx context.Context, tx Tx, dr, next Draw, ev TableEvent, open Round, odds *LiveOdds) (stepResult, error) {
+func (d *Dealer) applyDeal(ctx context.Context, tx Tx, dr, next Draw, ev TableEvent, open parimutuel.Round, odds *LiveOdds) (stepResult, error) {
 	now := d.svc.clock.Now()
 	dr.Pockets, dr.Board, dr.Burns, dr.Beacons = next.Pockets, next.Board, next.Burns, next.Beacons
 	ev.At = now
@@ -314,7 +315,7 @@ func (d *Dealer) applyDeal(ctx context.Context, tx Tx, dr, next Draw, ev TableEv
 	if dr.Beacons != nil && ev.Street == StreetPocket && open == 0 {
 		// Pockets keep to the committed timetable: a slow step does not push
 		// the later ones (and the next round's opening) further back.
-		dr.NextStepAt = dr.Beacons.cardDue(RoundPreDeal, len(dr.Pockets), d.svc.scaled(d.table.Settings.CardInterval))
+		dr.NextStepAt = dr.Beacons.cardDue(parimutuel.RoundPreDeal, len(dr.Pockets), d.svc.scaled(d.table.Settings.CardInterval))
 	}
 	if odds != nil {
 		dr.Odds = odds
@@ -339,7 +340,7 @@ func (d *Dealer) applyDeal(ctx context.Context, tx Tx, dr, next Draw, ev TableEv
 
 // poolEvents builds POOL_UPDATED events for the pools of round r whose
 // money changed since they were last published.
-func (d *Dealer) poolEvents(ctx context.Context, tx Tx, dr Draw, r Round) (stepResult, error) {
+func (d *Dealer) poolEvents(ctx context.Context, tx Tx, dr Draw, r parimutuel.Round) (stepResult, error) {
 	totals, err := tx.PoolTotals(ctx, dr.ID, r)
 	if err != nil {
 		return stepResult{}, err

@@ -11,8 +11,10 @@ import (
 	"github.com/pokertote/pokertote/domain/cards"
 	"github.com/pokertote/pokertote/domain/ledger"
 	"github.com/pokertote/pokertote/domain/money"
+	"github.com/pokertote/pokertote/domain/parimutuel"
 	"github.com/pokertote/pokertote/domain/tote"
 	"github.com/pokertote/pokertote/domain/tote/totetest"
+	"github.com/pokertote/pokertote/internal/clocktest"
 )
 
 // A table of two positions deals one draw on a fake clock: the dealer's
@@ -20,8 +22,8 @@ import (
 func ExampleDealer() {
 	ctx := context.Background()
 	led := ledger.NewMemStore(nil)
-	store := tote.NewMemStore(led)
-	clock := tote.NewFakeClock(time.Date(2025, 3, 1, 12, 0, 0, 0, time.UTC))
+	store := totetest.NewMemStore(led)
+	clock := clocktest.New(time.Date(2025, 3, 1, 12, 0, 0, 0, time.UTC))
 	svc, _ := tote.NewService(tote.Config{Store: store, Ledger: led, Gate: totetest.AllowAll{}, Publisher: &totetest.Recorder{}, Clock: clock, Beacon: totetest.LocalBeacon(clock)})
 	table, _ := svc.CreateTable(ctx, 1, tote.NewTable{Name: "Example", Positions: 2})
 	dealer := tote.NewDealer(svc, store, &tote.ExactOdds{Samples: 1000}, tote.DealerConfig{TableID: table.ID, Owner: "replica-1"})
@@ -59,7 +61,7 @@ func ExampleDealer() {
 }
 
 func newHarness(t *testing.T, n int) *totetest.Harness {
-	return totetest.NewHarness(t, newMemEnv(t), n)
+	return totetest.NewHarness(t, totetest.MemEnv(t), n)
 }
 
 // TestPoolUpdatesCoalesce: bets arriving faster than the pool tick are
@@ -80,7 +82,7 @@ func TestPoolUpdatesCoalesce(t *testing.T) {
 	}
 	for tick := range 8 {
 		for i := range 10 {
-			h.MustBet(1, d, tote.MarketWin, fmt.Sprint(1+(tick+i)%6), 100*money.KZT)
+			h.MustBet(1, d, parimutuel.MarketWin, fmt.Sprint(1+(tick+i)%6), 100*money.KZT)
 		}
 		h.Clock.Advance(250 * time.Millisecond)
 		h.Dealer.Tick(h.Ctx)
@@ -129,7 +131,7 @@ func TestDealerFailureVoids(t *testing.T) {
 	h.Deposit(1, 1000*money.KZT)
 	broken := tote.NewDealer(h.Svc, h.Env.Leases, failingOdds{}, tote.DealerConfig{TableID: h.Table.ID, Owner: "A", LeaseTTL: 3 * time.Second})
 	d := h.RunUntil(broken, "PRE_DEAL", totetest.InPhase(tote.PhasePreDeal))
-	h.MustBet(1, d, tote.MarketWin, "1", 300*money.KZT)
+	h.MustBet(1, d, parimutuel.MarketWin, "1", 300*money.KZT)
 	v := h.RunUntil(broken, "VOID", totetest.InPhase(tote.PhaseVoid))
 	if !strings.Contains(v.VoidReason, "odds engine down") {
 		t.Errorf("void reason %q", v.VoidReason)
@@ -142,8 +144,8 @@ func TestDealerFailureVoids(t *testing.T) {
 
 // TestTimeScale: a service with TimeScale 50 runs 30 s rounds in 600 ms.
 func TestTimeScale(t *testing.T) {
-	env := newMemEnv(t)
-	clock := tote.NewFakeClock(totetest.Start)
+	env := totetest.MemEnv(t)
+	clock := clocktest.New(totetest.Start)
 	svc, err := tote.NewService(tote.Config{Store: env.Store, Ledger: env.Ledger, Gate: totetest.AllowAll{}, Publisher: &totetest.Recorder{}, Clock: clock, TimeScale: 50, Beacon: totetest.LocalBeacon(clock)})
 	if err != nil {
 		t.Fatal(err)

@@ -7,6 +7,7 @@ import (
 	"github.com/pokertote/pokertote/domain/cards"
 	"github.com/pokertote/pokertote/domain/hand"
 	"github.com/pokertote/pokertote/domain/money"
+	"github.com/pokertote/pokertote/domain/parimutuel"
 )
 
 // Phase is where a draw stands in the deal (SPEC 1.1). The string values are
@@ -32,28 +33,28 @@ func (p Phase) Finished() bool { return p == PhaseSettled || p == PhaseVoid }
 
 // BettingRound is the round a phase takes bets in, or 0 while cards are
 // dealt and after the draw.
-func (p Phase) BettingRound() Round {
+func (p Phase) BettingRound() parimutuel.Round {
 	switch p {
 	case PhasePreDeal:
-		return RoundPreDeal
+		return parimutuel.RoundPreDeal
 	case PhasePocket:
-		return RoundPocket
+		return parimutuel.RoundPocket
 	case PhaseFlop:
-		return RoundFlop
+		return parimutuel.RoundFlop
 	case PhaseTurn:
-		return RoundTurn
+		return parimutuel.RoundTurn
 	}
 	return 0
 }
 
 // bettingPhase is the phase in which round r takes bets.
-func bettingPhase(r Round) Phase {
-	return [...]Phase{RoundPreDeal: PhasePreDeal, RoundPocket: PhasePocket, RoundFlop: PhaseFlop, RoundTurn: PhaseTurn}[r]
+func bettingPhase(r parimutuel.Round) Phase {
+	return [...]Phase{parimutuel.RoundPreDeal: PhasePreDeal, parimutuel.RoundPocket: PhasePocket, parimutuel.RoundFlop: PhaseFlop, parimutuel.RoundTurn: PhaseTurn}[r]
 }
 
 // dealingPhase is the phase that follows the close of round r.
-func dealingPhase(r Round) Phase {
-	return [...]Phase{RoundPreDeal: PhaseDealingPocket, RoundPocket: PhaseDealingFlop, RoundFlop: PhaseDealingTurn, RoundTurn: PhaseDealingRiver}[r]
+func dealingPhase(r parimutuel.Round) Phase {
+	return [...]Phase{parimutuel.RoundPreDeal: PhaseDealingPocket, parimutuel.RoundPocket: PhaseDealingFlop, parimutuel.RoundFlop: PhaseDealingTurn, parimutuel.RoundTurn: PhaseDealingRiver}[r]
 }
 
 // Draw is one deal of a table and everything persisted about it, so that
@@ -78,7 +79,7 @@ type Draw struct {
 	// MinStake and Pool are copied from the table when the draw opens.
 	// Pool.JackpotEnabled is decided at settlement.
 	MinStake money.Amount
-	Pool     PoolConfig
+	Pool     parimutuel.PoolConfig
 
 	ServerSeed cards.Seed // secret until Revealed
 	Commitment [cards.SeedSize]byte
@@ -101,7 +102,7 @@ type Draw struct {
 }
 
 // OpenRound is the round taking bets now (per the stored phase), or 0.
-func (d *Draw) OpenRound() Round { return d.Phase.BettingRound() }
+func (d *Draw) OpenRound() parimutuel.Round { return d.Phase.BettingRound() }
 
 // Deal recomputes the cards of the draw from its seeds: for a version-2
 // draw the streets whose beacon round has been fetched, for a version-1
@@ -170,7 +171,7 @@ func (d *Draw) PositionViews() []PositionView {
 
 // PoolID is the id of the pool of one market in one round of a draw, and the
 // reference of its escrow account: "<draw>:<round>:<market>".
-func PoolID(drawID int64, r Round, m Market) string {
+func PoolID(drawID int64, r parimutuel.Round, m parimutuel.Market) string {
 	return strconv.FormatInt(drawID, 10) + ":" + strconv.Itoa(int(r)) + ":" + string(m)
 }
 
@@ -178,8 +179,8 @@ func PoolID(drawID int64, r Round, m Market) string {
 // WIN, COMBINATION, then EXPRESS where offered.
 func DrawPools() []PoolKey {
 	var out []PoolKey
-	for r := RoundPreDeal; r <= RoundTurn; r++ {
-		for _, m := range Markets {
+	for r := parimutuel.RoundPreDeal; r <= parimutuel.RoundTurn; r++ {
+		for _, m := range parimutuel.Markets {
 			if m.Offers(r) {
 				out = append(out, PoolKey{Round: r, Market: m})
 			}
@@ -190,6 +191,6 @@ func DrawPools() []PoolKey {
 
 // PoolKey names a pool within a draw.
 type PoolKey struct {
-	Round  Round
-	Market Market
+	Round  parimutuel.Round
+	Market parimutuel.Market
 }

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/pokertote/pokertote/domain/money"
+	"github.com/pokertote/pokertote/domain/parimutuel"
 )
 
 // EventType names a table event. The values are stored in the outbox and
@@ -44,10 +45,10 @@ type TableEvent struct {
 	Type    EventType `json:"type"`
 	At      time.Time `json:"at"`
 
-	Round    Round    `json:"round,omitempty"`
-	Cards    []string `json:"cards,omitempty"`
-	Position int      `json:"position,omitempty"`
-	Street   string   `json:"street,omitempty"`
+	Round    parimutuel.Round `json:"round,omitempty"`
+	Cards    []string         `json:"cards,omitempty"`
+	Position int              `json:"position,omitempty"`
+	Street   string           `json:"street,omitempty"`
 	// ClosesAt is when the opened round closes (ROUND_OPENED).
 	ClosesAt *time.Time `json:"closesAt,omitempty"`
 	// Commitment (DRAW_OPENED), PublicSeed (ROUND_CLOSED of round 1) and
@@ -97,12 +98,12 @@ func DecodeTableEvent(b []byte) (TableEvent, error) {
 // PoolView is one pool as it stands: its totals per selection with the
 // implied coefficients of SPEC 1.6.
 type PoolView struct {
-	Round      Round           `json:"round"`
-	Market     Market          `json:"market"`
-	Gross      money.Amount    `json:"gross"`
-	Net        money.Amount    `json:"net"`
-	Bets       int             `json:"bets"`
-	Selections []SelectionView `json:"selections"`
+	Round      parimutuel.Round  `json:"round"`
+	Market     parimutuel.Market `json:"market"`
+	Gross      money.Amount      `json:"gross"`
+	Net        money.Amount      `json:"net"`
+	Bets       int               `json:"bets"`
+	Selections []SelectionView   `json:"selections"`
 }
 
 // SelectionView is the money on one selection and its implied coefficient
@@ -126,9 +127,9 @@ type PositionState struct {
 
 // BestHand is a position's best five cards with the board so far.
 type BestHand struct {
-	Category    Combination `json:"category"`
-	Description string      `json:"description"`
-	Cards       []string    `json:"cards"`
+	Category    parimutuel.Combination `json:"category"`
+	Description string                 `json:"description"`
+	Cards       []string               `json:"cards"`
 }
 
 // PositionStates freezes d's positions (PositionViews) into event form.

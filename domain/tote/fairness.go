@@ -6,6 +6,7 @@ import (
 
 	"github.com/pokertote/pokertote/domain/beacon"
 	"github.com/pokertote/pokertote/domain/cards"
+	"github.com/pokertote/pokertote/domain/parimutuel"
 )
 
 // FairnessVersion is the version of the fair deal new draws use: each
@@ -28,8 +29,8 @@ type DrawBeacons struct {
 	Signatures [4]string    `json:"signatures"`
 }
 
-// clone returns a copy that shares nothing with b.
-func (b *DrawBeacons) clone() *DrawBeacons {
+// Clone returns a copy that shares nothing with b (nil stays nil).
+func (b *DrawBeacons) Clone() *DrawBeacons {
 	if b == nil {
 		return nil
 	}
@@ -90,7 +91,7 @@ func planBeacons(c beacon.Chain, open time.Time, s schedule) DrawBeacons {
 // round r closes is due by the committed timetable: k+1 card intervals after
 // the street's beacon round is published. A step running late is due at
 // once, so lateness never adds up along the street.
-func (b *DrawBeacons) cardDue(r Round, k int, card time.Duration) time.Time {
+func (b *DrawBeacons) cardDue(r parimutuel.Round, k int, card time.Duration) time.Time {
 	return b.Chain.RoundTime(b.Rounds[r-1]).Add(time.Duration(k+1) * card)
 }
 

@@ -16,6 +16,7 @@ import (
 	"github.com/pokertote/pokertote/domain/beacon"
 	"github.com/pokertote/pokertote/domain/cards"
 	"github.com/pokertote/pokertote/domain/money"
+	"github.com/pokertote/pokertote/domain/parimutuel"
 )
 
 var updateDocs = flag.Bool("update-docs", false, "rewrite the worked example in docs/fairness.md and docs/fairness-example.json")
@@ -79,7 +80,7 @@ func workedExample(t *testing.T) (DrawResult, string) {
 	}
 	deal := cards.DealToteStreets(seed, 3, rands)
 	board := deal.Board()
-	o := OutcomeOf(deal)
+	o := parimutuel.OutcomeOf(deal)
 	res := DrawResult{
 		DrawID: 1, TableID: 1, Number: 1, Positions: 3,
 		Winners: o.Winners, Category: o.Category, FlopLeaders: o.FlopLeaders, TurnLeaders: o.TurnLeaders,

@@ -10,6 +10,7 @@ import (
 	"github.com/pokertote/pokertote/domain/beacon"
 	"github.com/pokertote/pokertote/domain/ledger"
 	"github.com/pokertote/pokertote/domain/money"
+	"github.com/pokertote/pokertote/domain/parimutuel"
 	"github.com/pokertote/pokertote/domain/tote"
 	"github.com/pokertote/pokertote/domain/tote/totetest"
 )
@@ -21,12 +22,12 @@ func settledDraw(t *testing.T) (*totetest.Harness, tote.Draw) {
 	h.Deposit(1, 10_000*money.KZT)
 	d := h.RunUntil(h.Dealer, "PRE_DEAL", totetest.InPhase(tote.PhasePreDeal))
 	for _, sel := range []string{"1", "2", "3", "4"} {
-		h.MustBet(1, d, tote.MarketWin, sel, 150*money.KZT)
+		h.MustBet(1, d, parimutuel.MarketWin, sel, 150*money.KZT)
 	}
-	h.MustBet(1, d, tote.MarketCombination, "PAIR", 200*money.KZT)
-	h.MustBet(1, d, tote.MarketExpress, "1-2-3", 100*money.KZT)
+	h.MustBet(1, d, parimutuel.MarketCombination, "PAIR", 200*money.KZT)
+	h.MustBet(1, d, parimutuel.MarketExpress, "1-2-3", 100*money.KZT)
 	d = h.RunUntil(h.Dealer, "POCKET", totetest.InPhase(tote.PhasePocket))
-	h.MustBet(1, d, tote.MarketWin, "2", 300*money.KZT)
+	h.MustBet(1, d, parimutuel.MarketWin, "2", 300*money.KZT)
 	d = h.RunUntil(h.Dealer, "SETTLED", totetest.InPhase(tote.PhaseSettled))
 	return h, d
 }
@@ -127,7 +128,7 @@ func TestVerifierCatchesEveryTampering(t *testing.T) {
 	}
 }
 
-func r0(d tote.Draw) string { return tote.PoolID(d.ID, tote.RoundPreDeal, tote.MarketWin) }
+func r0(d tote.Draw) string { return tote.PoolID(d.ID, parimutuel.RoundPreDeal, parimutuel.MarketWin) }
 
 // TestLateBeaconVoidsTheDraw: the flop's beacon round never arrives. The
 // dealer keeps asking until the street's deadline, never deals the flop from
@@ -144,9 +145,9 @@ func TestLateBeaconVoidsTheDraw(t *testing.T) {
 			h.Beacon()
 			h.BeaconGate.Withhold(func(r uint64) bool { return r == flopRound })
 			h.BeaconGate.Forge(forge)
-			h.MustBet(1, d, tote.MarketWin, "1", 500*money.KZT)
+			h.MustBet(1, d, parimutuel.MarketWin, "1", 500*money.KZT)
 			d = h.RunUntil(h.Dealer, "POCKET", totetest.InPhase(tote.PhasePocket))
-			h.MustBet(1, d, tote.MarketCombination, "PAIR", 300*money.KZT)
+			h.MustBet(1, d, parimutuel.MarketCombination, "PAIR", 300*money.KZT)
 			d = h.RunUntil(h.Dealer, "DEALING_FLOP", totetest.InPhase(tote.PhaseDealingFlop))
 			deadline := d.Beacons.Deadlines[1]
 			d = h.RunUntil(h.Dealer, "VOID", func(x tote.Draw) bool { return x.Phase.Finished() })

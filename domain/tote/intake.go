@@ -38,6 +38,7 @@ import (
 	"github.com/pokertote/pokertote/domain/event"
 	"github.com/pokertote/pokertote/domain/ledger"
 	"github.com/pokertote/pokertote/domain/money"
+	"github.com/pokertote/pokertote/domain/parimutuel"
 )
 
 // Intake limits.
@@ -59,7 +60,7 @@ type betJob struct {
 	// values (not its cancellation), see placeBatch.
 	ctx  context.Context
 	req  PlaceBetRequest
-	sel  Selection
+	sel  parimutuel.Selection
 	done chan struct{}
 	// gated is closed once the stake gate has answered (gateErr): the
 	// request asks the gate while its bet already waits in the queue (for
@@ -222,14 +223,14 @@ func (s *Service) placeBatchInTx(ctx context.Context, tx Tx, jobs []*betJob) err
 	}
 	var staked []*betJob
 	var transfers []ledger.Transfer
-	first := map[memBetKey]*betJob{} // who took a key in this batch
+	first := map[betKey]*betJob{} // who took a key in this batch
 	var dups []*betJob
 	for i, j := range live {
 		if j.err = insErrs[i]; j.err != nil {
 			dups = append(dups, j)
 			continue
 		}
-		first[memBetKey{j.req.UserID, j.req.IdempotencyKey}] = j
+		first[betKey{j.req.UserID, j.req.IdempotencyKey}] = j
 		b := stored[i]
 		j.bet = b
 		staked = append(staked, j)
@@ -256,7 +257,7 @@ func (s *Service) placeBatchInTx(ctx context.Context, tx Tx, jobs []*betJob) err
 	// A request repeating the key of a bet of this batch whose stake then
 	// failed gets that failure, as it would have after waiting for it.
 	for _, j := range dups {
-		if f := first[memBetKey{j.req.UserID, j.req.IdempotencyKey}]; f != nil && f.err != nil {
+		if f := first[betKey{j.req.UserID, j.req.IdempotencyKey}]; f != nil && f.err != nil {
 			j.err = f.err
 		}
 	}
@@ -422,7 +423,7 @@ func (s *Service) placeBatchDirect(ctx context.Context, bp BatchPlacer, jobs []*
 
 // checkBet is PlaceBet's check of one request against the locked draw
 // and its table.
-func checkBet(d Draw, t Table, r PlaceBetRequest, sel Selection, now time.Time) error {
+func checkBet(d Draw, t Table, r PlaceBetRequest, sel parimutuel.Selection, now time.Time) error {
 	if err := checkBettable(d, sel, now); err != nil {
 		return err
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/pokertote/pokertote/domain/cards"
+	"github.com/pokertote/pokertote/domain/parimutuel"
 )
 
 // LiveOdds is the live odds display of SPEC 1.6 for one state of the deal:
@@ -42,9 +43,9 @@ type PositionOdds struct {
 
 // CategoryOdds is the probability that the winning hand is of one category.
 type CategoryOdds struct {
-	Category    Combination `json:"category"`
-	Probability float64     `json:"probability"`
-	Count       int64       `json:"count"` // boards (or samples) ending so
+	Category    parimutuel.Combination `json:"category"`
+	Probability float64                `json:"probability"`
+	Count       int64                  `json:"count"` // boards (or samples) ending so
 }
 
 // OddsEngine computes live odds. The dealer calls it after every street,

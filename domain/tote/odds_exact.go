@@ -7,6 +7,7 @@ import (
 	"github.com/pokertote/pokertote/domain/cards"
 	"github.com/pokertote/pokertote/domain/hand"
 	"github.com/pokertote/pokertote/domain/odds"
+	"github.com/pokertote/pokertote/domain/parimutuel"
 )
 
 // ExactOdds is the OddsEngine of production: exact enumeration by
@@ -72,7 +73,7 @@ func (e *ExactOdds) Live(_ context.Context, pockets [][2]cards.Card, board []car
 		o.Categories = append(o.Categories, CategoryOdds{Category: hand.Category(c), Probability: r.CategoryProbability(hand.Category(c)), Count: r.Categories[c]})
 	}
 	if len(board) >= 3 {
-		o.Leaders = Leaders(pockets, board)
+		o.Leaders = parimutuel.Leaders(pockets, board)
 	}
 	return o, nil
 }

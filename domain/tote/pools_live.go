@@ -5,12 +5,13 @@ import (
 	"slices"
 
 	"github.com/pokertote/pokertote/domain/money"
+	"github.com/pokertote/pokertote/domain/parimutuel"
 )
 
 // BuildPoolViews groups selection totals into pool views, one per pool that
 // has money, in settlement order (round, then WIN, COMBINATION, EXPRESS),
 // each with its selections in natural order and their implied coefficients.
-func BuildPoolViews(totals []SelectionTotal, cfg PoolConfig) ([]PoolView, error) {
+func BuildPoolViews(totals []SelectionTotal, cfg parimutuel.PoolConfig) ([]PoolView, error) {
 	byPool := map[PoolKey][]SelectionTotal{}
 	for _, t := range totals {
 		k := PoolKey{Round: t.Round, Market: t.Selection.Market}
@@ -32,20 +33,20 @@ func BuildPoolViews(totals []SelectionTotal, cfg PoolConfig) ([]PoolView, error)
 }
 
 // poolView builds one pool's view from its selection totals.
-func poolView(k PoolKey, ts []SelectionTotal, cfg PoolConfig) (PoolView, error) {
+func poolView(k PoolKey, ts []SelectionTotal, cfg parimutuel.PoolConfig) (PoolView, error) {
 	slices.SortFunc(ts, func(a, b SelectionTotal) int { return compareSelections(a.Selection, b.Selection) })
-	stakes := make(map[Selection]money.Amount, len(ts))
+	stakes := make(map[parimutuel.Selection]money.Amount, len(ts))
 	v := PoolView{Round: k.Round, Market: k.Market, Selections: make([]SelectionView, len(ts))}
 	for _, t := range ts {
 		stakes[t.Selection] += t.Stake
 		v.Gross += t.Stake
 		v.Bets += t.Bets
 	}
-	coefs, err := ImpliedCoefs(stakes, cfg)
+	coefs, err := parimutuel.ImpliedCoefs(stakes, cfg)
 	if err != nil {
 		return PoolView{}, err
 	}
-	v.Net = v.Gross - cfg.Commission.Of(v.Gross) - cfg.jackpotRate().Of(v.Gross)
+	v.Net = cfg.Net(v.Gross)
 	for i, t := range ts {
 		v.Selections[i] = SelectionView{Selection: t.Selection.String(), Stake: t.Stake, Bets: t.Bets, Implied: coefs[t.Selection]}
 	}
@@ -54,7 +55,7 @@ func poolView(k PoolKey, ts []SelectionTotal, cfg PoolConfig) (PoolView, error) 
 
 // compareSelections orders selections of one market naturally: positions
 // and categories ascending, coupons by flop, turn, then river.
-func compareSelections(a, b Selection) int {
+func compareSelections(a, b parimutuel.Selection) int {
 	return cmp.Or(
 		cmp.Compare(a.Position, b.Position),
 		cmp.Compare(a.Combination, b.Combination),
@@ -77,7 +78,7 @@ func signatureOf(v PoolView) poolSignature { return poolSignature{bets: v.Bets, 
 // listing every selection of its market with zero rows for unbacked ones
 // (what a table view draws), except EXPRESS, which lists only the coupons
 // backed so far: its n³ possible coupons are too many to show as rows.
-func RoundPoolViews(totals []SelectionTotal, cfg PoolConfig, n int, r Round) ([]PoolView, error) {
+func RoundPoolViews(totals []SelectionTotal, cfg parimutuel.PoolConfig, n int, r parimutuel.Round) ([]PoolView, error) {
 	var mine []SelectionTotal
 	for _, t := range totals {
 		if t.Round == r {
@@ -89,7 +90,7 @@ func RoundPoolViews(totals []SelectionTotal, cfg PoolConfig, n int, r Round) ([]
 		return nil, err
 	}
 	var out []PoolView
-	for _, m := range Markets {
+	for _, m := range parimutuel.Markets {
 		if !m.Offers(r) {
 			continue
 		}
@@ -109,13 +110,13 @@ func RoundPoolViews(totals []SelectionTotal, cfg PoolConfig, n int, r Round) ([]
 func EmptyPoolView(k PoolKey, n int) PoolView {
 	v := PoolView{Round: k.Round, Market: k.Market, Selections: []SelectionView{}}
 	switch k.Market {
-	case MarketWin:
+	case parimutuel.MarketWin:
 		for p := 1; p <= n; p++ {
-			v.Selections = append(v.Selections, SelectionView{Selection: WinSelection(p).String()})
+			v.Selections = append(v.Selections, SelectionView{Selection: parimutuel.WinSelection(p).String()})
 		}
-	case MarketCombination:
-		for c := range NumCombinations {
-			v.Selections = append(v.Selections, SelectionView{Selection: CombinationSelection(Combination(c)).String()})
+	case parimutuel.MarketCombination:
+		for c := range parimutuel.NumCombinations {
+			v.Selections = append(v.Selections, SelectionView{Selection: parimutuel.CombinationSelection(parimutuel.Combination(c)).String()})
 		}
 	}
 	return v

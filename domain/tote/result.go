@@ -8,6 +8,7 @@ import (
 	"github.com/pokertote/pokertote/domain/cards"
 	"github.com/pokertote/pokertote/domain/hand"
 	"github.com/pokertote/pokertote/domain/money"
+	"github.com/pokertote/pokertote/domain/parimutuel"
 )
 
 // DrawResult is the published, permanent result of a finished draw (SPEC
@@ -30,10 +31,10 @@ type DrawResult struct {
 	Burns   []string   `json:"burns,omitempty"`
 	Hands   []HandView `json:"hands,omitempty"`
 
-	Winners     []int       `json:"winners,omitempty"`
-	Category    Combination `json:"category"`
-	FlopLeaders []int       `json:"flopLeaders,omitempty"`
-	TurnLeaders []int       `json:"turnLeaders,omitempty"`
+	Winners     []int                  `json:"winners,omitempty"`
+	Category    parimutuel.Combination `json:"category"`
+	FlopLeaders []int                  `json:"flopLeaders,omitempty"`
+	TurnLeaders []int                  `json:"turnLeaders,omitempty"`
 
 	Commission     money.BasisPoints    `json:"commission"`
 	JackpotEnabled bool                 `json:"jackpotEnabled"`
@@ -55,34 +56,34 @@ type DrawResult struct {
 
 // HandView is one position's final hand.
 type HandView struct {
-	Position    int         `json:"position"`
-	Category    Combination `json:"category"`
-	Description string      `json:"description"`
-	Cards       []string    `json:"cards"`
-	Status      string      `json:"status"` // WIN or LOSS
+	Position    int                    `json:"position"`
+	Category    parimutuel.Combination `json:"category"`
+	Description string                 `json:"description"`
+	Cards       []string               `json:"cards"`
+	Status      string                 `json:"status"` // WIN or LOSS
 }
 
 // PoolResult is one pool's published figures, with every bet in it
 // (anonymous: id, selection, stake and what it returned).
 type PoolResult struct {
-	PoolID              string           `json:"poolId"`
-	Round               Round            `json:"round"`
-	Market              Market           `json:"market"`
-	NumBets             int              `json:"numBets"`
-	Gross               money.Amount     `json:"gross"`
-	Commission          money.Amount     `json:"commission"`
-	JackpotContribution money.Amount     `json:"jackpotContribution"`
-	Net                 money.Amount     `json:"net"`
-	Winning             []string         `json:"winning"`
-	Categories          []ResultCategory `json:"categories"`
-	Paid                money.Amount     `json:"paid"`
-	Breakage            money.Amount     `json:"breakage"`
-	TopUp               money.Amount     `json:"topUp"`
-	JackpotPaid         money.Amount     `json:"jackpotPaid"`
-	Rollover            money.Amount     `json:"rollover"`
-	Refunded            bool             `json:"refunded"`
-	RefundReason        RefundReason     `json:"refundReason,omitempty"`
-	Refunds             money.Amount     `json:"refunds"`
+	PoolID              string                  `json:"poolId"`
+	Round               parimutuel.Round        `json:"round"`
+	Market              parimutuel.Market       `json:"market"`
+	NumBets             int                     `json:"numBets"`
+	Gross               money.Amount            `json:"gross"`
+	Commission          money.Amount            `json:"commission"`
+	JackpotContribution money.Amount            `json:"jackpotContribution"`
+	Net                 money.Amount            `json:"net"`
+	Winning             []string                `json:"winning"`
+	Categories          []ResultCategory        `json:"categories"`
+	Paid                money.Amount            `json:"paid"`
+	Breakage            money.Amount            `json:"breakage"`
+	TopUp               money.Amount            `json:"topUp"`
+	JackpotPaid         money.Amount            `json:"jackpotPaid"`
+	Rollover            money.Amount            `json:"rollover"`
+	Refunded            bool                    `json:"refunded"`
+	RefundReason        parimutuel.RefundReason `json:"refundReason,omitempty"`
+	Refunds             money.Amount            `json:"refunds"`
 	// JackpotBefore is the jackpot balance this pool was settled against.
 	JackpotBefore money.Amount `json:"jackpotBefore"`
 	Bets          []ResultBet  `json:"bets"`
@@ -115,7 +116,7 @@ type ResultBet struct {
 // Coef is the pool's single-category coefficient (WIN, COMBINATION), or 0
 // when it has none.
 func (p PoolResult) Coef() money.Coef {
-	if p.Market == MarketExpress || len(p.Categories) == 0 {
+	if p.Market == parimutuel.MarketExpress || len(p.Categories) == 0 {
 		return 0
 	}
 	return p.Categories[0].Coef
@@ -123,7 +124,7 @@ func (p PoolResult) Coef() money.Coef {
 
 // newPoolResult copies a settlement's figures and pairs each payout with its
 // bet.
-func newPoolResult(s PoolSettlement, bets []Bet, jackpotBefore money.Amount) PoolResult {
+func newPoolResult(s parimutuel.PoolSettlement, bets []Bet, jackpotBefore money.Amount) PoolResult {
 	r := PoolResult{
 		PoolID: s.PoolID, Round: s.Round, Market: s.Market, NumBets: s.NumBets,
 		Gross: s.Gross, Commission: s.Commission, JackpotContribution: s.JackpotContribution,
@@ -160,7 +161,7 @@ func (r *DrawResult) fillCards(d *Draw) {
 	if d.PublicSeed != nil {
 		r.PublicSeed = hex.EncodeToString(d.PublicSeed)
 	}
-	r.Beacons = d.Beacons.clone()
+	r.Beacons = d.Beacons.Clone()
 	if len(d.Board) == 5 && len(d.Pockets) == d.Positions {
 		r.Hands = handViews(d.Pockets, d.Board, r.Winners)
 	}

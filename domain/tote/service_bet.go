@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/pokertote/pokertote/domain/errs"
+	"github.com/pokertote/pokertote/domain/parimutuel"
 )
 
 // PlaceBet accepts a bet on the open round of a draw (SPEC 1.1, 1.4): the
@@ -68,7 +69,7 @@ func (s *Service) answer(ctx context.Context, job *betJob) (Bet, error) {
 }
 
 // replayBet answers a request whose key is taken by bet b.
-func replayBet(r PlaceBetRequest, b Bet, sel Selection) (Bet, error) {
+func replayBet(r PlaceBetRequest, b Bet, sel parimutuel.Selection) (Bet, error) {
 	if !r.sameRequest(b, sel) {
 		return Bet{}, errs.R(errs.Conflict, "IDEMPOTENCY_KEY_REUSED", "the idempotency key %q was used for another bet", r.IdempotencyKey)
 	}
@@ -76,7 +77,7 @@ func replayBet(r PlaceBetRequest, b Bet, sel Selection) (Bet, error) {
 }
 
 // checkBettable reports why draw d takes no bet on sel now, if it does not.
-func checkBettable(d Draw, sel Selection, now time.Time) error {
+func checkBettable(d Draw, sel parimutuel.Selection, now time.Time) error {
 	if d.Phase.Finished() {
 		return errs.R(errs.Conflict, "DRAW_FINISHED", "draw #%d is over", d.Number)
 	}
@@ -84,7 +85,7 @@ func checkBettable(d Draw, sel Selection, now time.Time) error {
 	if r == 0 || !now.Before(d.RoundClosesAt) {
 		return errs.R(errs.Conflict, "ROUND_CLOSED", "betting is closed while the next cards are dealt: wait for the next round")
 	}
-	if err := CheckMarketRound(sel.Market, r); err != nil {
+	if err := parimutuel.CheckMarketRound(sel.Market, r); err != nil {
 		return err
 	}
 	return sel.Validate(d.Positions)

@@ -10,6 +10,7 @@ import (
 	"github.com/pokertote/pokertote/domain/event"
 	"github.com/pokertote/pokertote/domain/ledger"
 	"github.com/pokertote/pokertote/domain/money"
+	"github.com/pokertote/pokertote/domain/parimutuel"
 )
 
 // stepResult is what one transaction of the dealer or of an admin action
@@ -77,11 +78,11 @@ func groupBets(bets []Bet) map[PoolKey][]Bet {
 }
 
 // poolOf builds the settlement input of one pool.
-func poolOf(d *Draw, k PoolKey, bets []Bet, cfg PoolConfig) Pool {
-	p := Pool{ID: PoolID(d.ID, k.Round, k.Market), Market: k.Market, Round: k.Round, Positions: d.Positions, Config: cfg}
-	p.Bets = make([]PoolBet, len(bets))
+func poolOf(d *Draw, k PoolKey, bets []Bet, cfg parimutuel.PoolConfig) parimutuel.Pool {
+	p := parimutuel.Pool{ID: PoolID(d.ID, k.Round, k.Market), Market: k.Market, Round: k.Round, Positions: d.Positions, Config: cfg}
+	p.Bets = make([]parimutuel.PoolBet, len(bets))
 	for i, b := range bets {
-		p.Bets[i] = PoolBet{ID: betIDString(b.ID), Player: strconv.FormatInt(b.UserID, 10), Stake: b.Stake, Selection: b.Selection}
+		p.Bets[i] = parimutuel.PoolBet{ID: betIDString(b.ID), Player: strconv.FormatInt(b.UserID, 10), Stake: b.Stake, Selection: b.Selection}
 	}
 	return p
 }
@@ -95,7 +96,7 @@ func (s *Service) settleInTx(ctx context.Context, tx Tx, d Draw, t Table) (stepR
 	if !ok || len(d.Board) != 5 || len(d.Pockets) != d.Positions {
 		return stepResult{}, errs.E(errs.Internal, "draw id %d is not fully dealt", d.ID)
 	}
-	outcome := OutcomeOf(deal)
+	outcome := parimutuel.OutcomeOf(deal)
 	bets, err := tx.DrawBets(ctx, d.ID)
 	if err != nil {
 		return stepResult{}, err
@@ -124,7 +125,7 @@ func (s *Service) settleInTx(ctx context.Context, tx Tx, d Draw, t Table) (stepR
 	byPool := groupBets(bets)
 	for _, k := range DrawPools() {
 		pb := byPool[k]
-		st, err := SettlePool(poolOf(&d, k, pb, cfg), outcome, jackpot)
+		st, err := parimutuel.SettlePool(poolOf(&d, k, pb, cfg), outcome, jackpot)
 		if err != nil {
 			return stepResult{}, err
 		}
@@ -170,7 +171,7 @@ func (s *Service) voidInTx(ctx context.Context, tx Tx, d Draw, t Table, reason s
 		if len(pb) == 0 {
 			continue
 		}
-		st, err := VoidPool(poolOf(&d, k, pb, d.Pool))
+		st, err := parimutuel.VoidPool(poolOf(&d, k, pb, d.Pool))
 		if err != nil {
 			return stepResult{}, err
 		}
@@ -217,7 +218,7 @@ func (s *Service) finishInTx(ctx context.Context, tx Tx, d Draw, t Table, res Dr
 }
 
 // betOutcomes pairs a pool's bets with their payouts.
-func betOutcomes(bets []Bet, payouts []Payout) []BetOutcome {
+func betOutcomes(bets []Bet, payouts []parimutuel.Payout) []BetOutcome {
 	out := make([]BetOutcome, len(bets))
 	for i, b := range bets {
 		p := payouts[i]
@@ -243,7 +244,7 @@ const maxLegsPerTransfer = 4000
 // zero between parts). The keys make a resumed settlement replay, never pay
 // twice; memo is what the player reads in their history (never the key).
 // balances collects each paid wallet's balance after.
-func postLegs(ctx context.Context, p ledger.Poster, key string, kind ledger.TransferKind, memo string, legs []Leg, balances map[int64]money.Amount) error {
+func postLegs(ctx context.Context, p ledger.Poster, key string, kind ledger.TransferKind, memo string, legs []parimutuel.Leg, balances map[int64]money.Amount) error {
 	for part := 0; part*maxLegsPerTransfer < len(legs); part++ {
 		chunk := legs[part*maxLegsPerTransfer : min(len(legs), (part+1)*maxLegsPerTransfer)]
 		entries := make([]ledger.Entry, 0, 2*len(chunk))
@@ -281,19 +282,19 @@ func postLegs(ctx context.Context, p ledger.Poster, key string, kind ledger.Tran
 }
 
 // ledgerAccount maps a settlement account onto the ledger's.
-func ledgerAccount(a Account) (ledger.AccountRef, error) {
+func ledgerAccount(a parimutuel.Account) (ledger.AccountRef, error) {
 	switch a.Kind {
-	case AccountPoolEscrow:
+	case parimutuel.AccountPoolEscrow:
 		return ledger.EscrowOf(a.Ref), nil
-	case AccountPlayerWallet:
+	case parimutuel.AccountPlayerWallet:
 		id, err := strconv.ParseInt(a.Ref, 10, 64)
 		if err != nil {
 			return ledger.AccountRef{}, errs.E(errs.Internal, "player %q is not a user id", a.Ref)
 		}
 		return ledger.WalletOf(id), nil
-	case AccountOrganiser:
+	case parimutuel.AccountOrganiser:
 		return ledger.OrganiserAccount, nil
-	case AccountJackpot:
+	case parimutuel.AccountJackpot:
 		return ledger.JackpotAccount, nil
 	}
 	return ledger.AccountRef{}, errs.E(errs.Internal, "unknown settlement account %q", a.Kind)

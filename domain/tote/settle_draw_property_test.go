@@ -8,18 +8,19 @@ import (
 
 	"github.com/pokertote/pokertote/domain/ledger"
 	"github.com/pokertote/pokertote/domain/money"
+	"github.com/pokertote/pokertote/domain/parimutuel"
 	"github.com/pokertote/pokertote/domain/tote"
 	"github.com/pokertote/pokertote/domain/tote/totetest"
 )
 
 // randomSelection draws a selection of market m on a table of n positions.
-func randomSelection(t *rapid.T, m tote.Market, n int) string {
+func randomSelection(t *rapid.T, m parimutuel.Market, n int) string {
 	pos := func(label string) int { return rapid.IntRange(1, n).Draw(t, label) }
 	switch m {
-	case tote.MarketWin:
+	case parimutuel.MarketWin:
 		return fmt.Sprint(pos("position"))
-	case tote.MarketCombination:
-		return tote.Combination(rapid.IntRange(0, tote.NumCombinations-1).Draw(t, "category")).String()
+	case parimutuel.MarketCombination:
+		return parimutuel.Combination(rapid.IntRange(0, parimutuel.NumCombinations-1).Draw(t, "category")).String()
 	}
 	return fmt.Sprintf("%d-%d-%d", pos("flop"), pos("turn"), pos("river"))
 }
@@ -30,7 +31,7 @@ func randomSelection(t *rapid.T, m tote.Market, n int) string {
 func TestDrawConservesMoney(t *testing.T) {
 	rapid.Check(t, func(rt *rapid.T) {
 		n := rapid.IntRange(2, 10).Draw(rt, "positions")
-		h := totetest.NewHarness(rt, newMemEnv(t), n)
+		h := totetest.NewHarness(rt, totetest.MemEnv(t), n)
 		users := rapid.IntRange(1, 5).Draw(rt, "users")
 		for u := 1; u <= users; u++ {
 			h.Deposit(int64(u), 1_000_000*money.KZT)
@@ -40,10 +41,10 @@ func TestDrawConservesMoney(t *testing.T) {
 		voidIn := rapid.IntRange(0, 12).Draw(rt, "void in round") // 1..4 voids then
 		var stakes money.Amount
 		var d tote.Draw
-		for r := tote.RoundPreDeal; r <= tote.RoundTurn; r++ {
+		for r := parimutuel.RoundPreDeal; r <= parimutuel.RoundTurn; r++ {
 			d = h.RunUntil(h.Dealer, r.String(), func(x tote.Draw) bool { return x.OpenRound() == r })
 			for range rapid.IntRange(0, 12).Draw(rt, "bets") {
-				m := rapid.SampledFrom(tote.Markets).Draw(rt, "market")
+				m := rapid.SampledFrom(parimutuel.Markets).Draw(rt, "market")
 				if !m.Offers(r) {
 					continue
 				}

@@ -8,6 +8,7 @@ import (
 	"github.com/pokertote/pokertote/domain/errs"
 	"github.com/pokertote/pokertote/domain/ledger"
 	"github.com/pokertote/pokertote/domain/money"
+	"github.com/pokertote/pokertote/domain/parimutuel"
 )
 
 // Store is the totalizator's persistence: reads outside any transaction and
@@ -42,7 +43,7 @@ type Store interface {
 	// 0 means every round. The database adapter keeps these sums as bets
 	// are written, so reading them costs the same however many bets the
 	// draw holds.
-	PoolTotals(ctx context.Context, drawID int64, round Round) ([]SelectionTotal, error)
+	PoolTotals(ctx context.Context, drawID int64, round parimutuel.Round) ([]SelectionTotal, error)
 	// Results lists finished (SETTLED or VOID) draws newest first.
 	Results(ctx context.Context, q ResultQuery) ([]Draw, error)
 	// EventsAfter lists a table's outbox events with Seq > after, in order,
@@ -100,8 +101,8 @@ type Tx interface {
 	// stake could not be taken, so that nothing of them remains.
 	DeleteBets(ctx context.Context, ids []int64) error
 	DrawBets(ctx context.Context, drawID int64) ([]Bet, error)
-	RoundBetIDs(ctx context.Context, drawID int64, round Round) ([]int64, error)
-	PoolTotals(ctx context.Context, drawID int64, round Round) ([]SelectionTotal, error)
+	RoundBetIDs(ctx context.Context, drawID int64, round parimutuel.Round) ([]int64, error)
+	PoolTotals(ctx context.Context, drawID int64, round parimutuel.Round) ([]SelectionTotal, error)
 	// SettleBets records how a settlement left each bet; only ACCEPTED
 	// bets change.
 	SettleBets(ctx context.Context, outcomes []BetOutcome, at time.Time) error
@@ -174,7 +175,7 @@ type Auditor interface {
 }
 
 // Clock is the time source of the dealer and the services: the real clock
-// in production, a FakeClock in tests.
+// in production, a clocktest.Clock in tests.
 type Clock interface {
 	Now() time.Time
 	// After returns a channel that receives once d has passed.

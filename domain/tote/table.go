@@ -7,6 +7,7 @@ import (
 
 	"github.com/pokertote/pokertote/domain/errs"
 	"github.com/pokertote/pokertote/domain/money"
+	"github.com/pokertote/pokertote/domain/parimutuel"
 )
 
 // TableStatus says whether a table deals new draws.
@@ -58,7 +59,7 @@ func DefaultTableSettings() TableSettings {
 	return TableSettings{
 		MinStake:      MinStakeFloor,
 		MaxStake:      1_000_000 * money.KZT,
-		Commission:    MinCommission,
+		Commission:    parimutuel.MinCommission,
 		RoundLengths:  [4]time.Duration{30 * time.Second, 20 * time.Second, 20 * time.Second, 20 * time.Second},
 		CardInterval:  2 * time.Second,
 		ResultDisplay: 10 * time.Second,
@@ -105,8 +106,8 @@ func (s TableSettings) Validate() error {
 // PoolConfig is the pool settings a draw opened now would copy: the
 // commission and EXPRESS shares of the table, the jackpot rate of rule 7, and
 // the jackpot flag given.
-func (s TableSettings) PoolConfig(jackpotEnabled bool) PoolConfig {
-	return PoolConfig{
+func (s TableSettings) PoolConfig(jackpotEnabled bool) parimutuel.PoolConfig {
+	return parimutuel.PoolConfig{
 		Commission:     s.Commission,
 		JackpotEnabled: jackpotEnabled,
 		JackpotRate:    jackpotRate,
@@ -116,7 +117,7 @@ func (s TableSettings) PoolConfig(jackpotEnabled bool) PoolConfig {
 }
 
 // RoundLength is how long round r stays open.
-func (s TableSettings) RoundLength(r Round) time.Duration {
+func (s TableSettings) RoundLength(r parimutuel.Round) time.Duration {
 	if r.Validate() != nil {
 		return 0
 	}
@@ -148,7 +149,7 @@ func (t Table) Validate() error {
 	if name == "" || name != t.Name || utf8.RuneCountInString(name) > maxTableName || !utf8.ValidString(name) {
 		return errs.R(errs.Invalid, "INVALID_TABLE_NAME", "a table name is 1 to %d characters without surrounding spaces", maxTableName)
 	}
-	if err := checkTableSize(t.Positions); err != nil {
+	if err := parimutuel.CheckTableSize(t.Positions); err != nil {
 		return err
 	}
 	if t.Status != TableRunning && t.Status != TablePaused {

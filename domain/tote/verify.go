@@ -9,6 +9,7 @@ import (
 	"github.com/pokertote/pokertote/domain/cards"
 	"github.com/pokertote/pokertote/domain/errs"
 	"github.com/pokertote/pokertote/domain/money"
+	"github.com/pokertote/pokertote/domain/parimutuel"
 )
 
 // Verification is what recomputing a finished draw from its published
@@ -94,7 +95,7 @@ func verifyPublicSeed(res DrawResult, seed cards.Seed, problem func(string, ...a
 	}
 	var ids []string
 	for _, p := range res.Pools {
-		if p.Round == RoundPreDeal {
+		if p.Round == parimutuel.RoundPreDeal {
 			for _, b := range p.Bets {
 				ids = append(ids, betIDString(b.ID))
 			}
@@ -151,7 +152,7 @@ func verifyCards(res DrawResult, deal cards.ToteDeal, streets int, problem func(
 		bad("cards: a settled draw publishes %d pockets and a board of 5, got %d and %d", res.Positions, len(res.Pockets), len(res.Board))
 		return false
 	}
-	o := OutcomeOf(deal)
+	o := parimutuel.OutcomeOf(deal)
 	if !slices.Equal(o.Winners, res.Winners) || o.Category != res.Category ||
 		!slices.Equal(o.FlopLeaders, res.FlopLeaders) || !slices.Equal(o.TurnLeaders, res.TurnLeaders) {
 		bad("outcome: published winners %v (%s), leaders %v/%v; the cards give %v (%s), %v/%v",
@@ -179,11 +180,11 @@ func verifyPools(res DrawResult, problem func(string, ...any)) bool {
 		ok = false
 		problem(format, args...)
 	}
-	cfg := PoolConfig{
+	cfg := parimutuel.PoolConfig{
 		Commission: res.Commission, JackpotEnabled: res.JackpotEnabled, JackpotRate: res.JackpotRate,
 		ExpressShare1: res.ExpressShares[0], ExpressShare2: res.ExpressShares[1],
 	}
-	outcome := Outcome{Winners: res.Winners, Category: res.Category, FlopLeaders: res.FlopLeaders, TurnLeaders: res.TurnLeaders}
+	outcome := parimutuel.Outcome{Winners: res.Winners, Category: res.Category, FlopLeaders: res.FlopLeaders, TurnLeaders: res.TurnLeaders}
 	jackpot := res.JackpotBefore
 	for _, pr := range res.Pools {
 		if !res.Void && pr.JackpotBefore != jackpot {
@@ -194,11 +195,11 @@ func verifyPools(res DrawResult, problem func(string, ...any)) bool {
 			bad("pool %s: %v", pr.PoolID, err)
 			continue
 		}
-		var st PoolSettlement
+		var st parimutuel.PoolSettlement
 		if res.Void {
-			st, err = VoidPool(pool)
+			st, err = parimutuel.VoidPool(pool)
 		} else {
-			st, err = SettlePool(pool, outcome, pr.JackpotBefore)
+			st, err = parimutuel.SettlePool(pool, outcome, pr.JackpotBefore)
 		}
 		if err != nil {
 			bad("pool %s: %v", pr.PoolID, err)
@@ -216,14 +217,14 @@ func verifyPools(res DrawResult, problem func(string, ...any)) bool {
 }
 
 // poolFromResult rebuilds a pool's settlement input from its published bets.
-func poolFromResult(pr PoolResult, positions int, cfg PoolConfig) (Pool, error) {
-	p := Pool{ID: pr.PoolID, Market: pr.Market, Round: pr.Round, Positions: positions, Config: cfg}
+func poolFromResult(pr PoolResult, positions int, cfg parimutuel.PoolConfig) (parimutuel.Pool, error) {
+	p := parimutuel.Pool{ID: pr.PoolID, Market: pr.Market, Round: pr.Round, Positions: positions, Config: cfg}
 	for _, b := range pr.Bets {
-		sel, err := ParseSelection(pr.Market, b.Selection)
+		sel, err := parimutuel.ParseSelection(pr.Market, b.Selection)
 		if err != nil {
-			return Pool{}, err
+			return parimutuel.Pool{}, err
 		}
-		p.Bets = append(p.Bets, PoolBet{ID: betIDString(b.ID), Player: "0", Stake: b.Stake, Selection: sel})
+		p.Bets = append(p.Bets, parimutuel.PoolBet{ID: betIDString(b.ID), Player: "0", Stake: b.Stake, Selection: sel})
 	}
 	return p, nil
 }
@@ -232,7 +233,7 @@ func poolFromResult(pr PoolResult, positions int, cfg PoolConfig) (Pool, error) 
 func betsOfResult(pr PoolResult) []Bet {
 	out := make([]Bet, len(pr.Bets))
 	for i, b := range pr.Bets {
-		sel, _ := ParseSelection(pr.Market, b.Selection)
+		sel, _ := parimutuel.ParseSelection(pr.Market, b.Selection)
 		out[i] = Bet{ID: b.ID, Stake: b.Stake, Selection: sel}
 	}
 	return out

@@ -7,6 +7,7 @@ import (
 
 	"github.com/pokertote/pokertote/domain/cards"
 	"github.com/pokertote/pokertote/domain/money"
+	"github.com/pokertote/pokertote/domain/parimutuel"
 )
 
 // TableView is everything a table view renders, as of the table's event
@@ -48,7 +49,7 @@ type DrawView struct {
 }
 
 // OpenRound is the round taking bets, or 0.
-func (d *DrawView) OpenRound() Round { return d.Phase.BettingRound() }
+func (d *DrawView) OpenRound() parimutuel.Round { return d.Phase.BettingRound() }
 
 // Apply folds event e into v and returns the new view; v is not changed.
 // Events at or below v.Seq are ignored (v is returned), so a caller may
@@ -173,7 +174,7 @@ func ViewOf(t Table, d *Draw, totals []SelectionTotal) (TableView, error) {
 	if d.Revealed {
 		dv.ServerSeed = d.ServerSeed.Hex()
 	}
-	for r := RoundPreDeal; r <= RoundTurn; r++ {
+	for r := parimutuel.RoundPreDeal; r <= parimutuel.RoundTurn; r++ {
 		pools, err := RoundPoolViews(totals, d.Pool, d.Positions, r)
 		if err != nil {
 			return TableView{}, err

@@ -7,6 +7,7 @@ import (
 
 	"github.com/pokertote/pokertote/domain/ledger"
 	"github.com/pokertote/pokertote/domain/money"
+	"github.com/pokertote/pokertote/domain/parimutuel"
 	"github.com/pokertote/pokertote/domain/tote"
 	"github.com/pokertote/pokertote/domain/tote/totetest"
 )
@@ -39,7 +40,7 @@ func viewJSON(t *testing.T, v tote.TableView) string {
 // with a snapshot renders what one that watched from the start renders.
 func TestViewFoldEqualsStore(t *testing.T) {
 	led := ledger.NewMemStore(nil)
-	store := tote.NewMemStore(led)
+	store := totetest.NewMemStore(led)
 	h := totetest.NewHarness(t, totetest.Env{Store: store, Leases: store, Ledger: led}, 3)
 	h.Deposit(7, 10_000*money.KZT)
 	h.Deposit(8, 10_000*money.KZT)
@@ -71,18 +72,18 @@ func TestViewFoldEqualsStore(t *testing.T) {
 	}
 	d := h.RunUntil(h.Dealer, "PRE_DEAL", totetest.InPhase(tote.PhasePreDeal))
 	check("draw opened")
-	h.MustBet(7, d, tote.MarketWin, "1", 100*money.KZT)
-	h.MustBet(8, d, tote.MarketCombination, "PAIR", 250*money.KZT)
-	h.MustBet(8, d, tote.MarketExpress, "1-2-3", 100*money.KZT)
+	h.MustBet(7, d, parimutuel.MarketWin, "1", 100*money.KZT)
+	h.MustBet(8, d, parimutuel.MarketCombination, "PAIR", 250*money.KZT)
+	h.MustBet(8, d, parimutuel.MarketExpress, "1-2-3", 100*money.KZT)
 	d = h.RunUntil(h.Dealer, "POCKET", totetest.InPhase(tote.PhasePocket))
 	check("round 1 closed, pockets dealt")
-	h.MustBet(7, d, tote.MarketWin, "2", 300*money.KZT)
+	h.MustBet(7, d, parimutuel.MarketWin, "2", 300*money.KZT)
 	d = h.RunUntil(h.Dealer, "FLOP", totetest.InPhase(tote.PhaseFlop))
 	check("flop")
 	if v := foldAll(h.Table.ID, h.Events()); v.Draw.Hands[0].Best == nil || len(v.Draw.Board) != 3 {
 		t.Fatalf("after the flop the view has no best hand or board: %+v", v.Draw)
 	}
-	h.MustBet(8, d, tote.MarketWin, "3", 100*money.KZT)
+	h.MustBet(8, d, parimutuel.MarketWin, "3", 100*money.KZT)
 	h.RunUntil(h.Dealer, "SETTLED", totetest.InPhase(tote.PhaseSettled))
 	check("settled")
 	v := foldAll(h.Table.ID, h.Events())
@@ -124,7 +125,7 @@ func TestApplyIgnoresOldAndForeignEvents(t *testing.T) {
 // labelled with the street RIVER (issue 11: they said DEALING_RIVER).
 func TestOddsAfterTheRiverSayRiver(t *testing.T) {
 	led := ledger.NewMemStore(nil)
-	store := tote.NewMemStore(led)
+	store := totetest.NewMemStore(led)
 	h := totetest.NewHarness(t, totetest.Env{Store: store, Leases: store, Ledger: led}, 2)
 	h.RunUntil(h.Dealer, "SETTLED", totetest.InPhase(tote.PhaseSettled))
 	d := h.Draw()

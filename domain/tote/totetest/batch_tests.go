@@ -11,6 +11,7 @@ import (
 	"github.com/pokertote/pokertote/domain/errs"
 	"github.com/pokertote/pokertote/domain/ledger"
 	"github.com/pokertote/pokertote/domain/money"
+	"github.com/pokertote/pokertote/domain/parimutuel"
 	"github.com/pokertote/pokertote/domain/tote"
 )
 
@@ -26,7 +27,7 @@ func testBatchMixed(t *testing.T, env Env) {
 	h.Deposit(2, kzt(150)) // enough for one bet of 100 only
 	d := h.RunUntil(h.Dealer, "PRE_DEAL", InPhase(tote.PhasePreDeal))
 	bet := func(user int64, sel string, stake int64, key string) tote.PlaceBetRequest {
-		return tote.PlaceBetRequest{UserID: user, DrawID: d.ID, Market: tote.MarketWin, Selection: sel, Stake: kzt(stake), IdempotencyKey: key}
+		return tote.PlaceBetRequest{UserID: user, DrawID: d.ID, Market: parimutuel.MarketWin, Selection: sel, Stake: kzt(stake), IdempotencyKey: key}
 	}
 	if _, err := h.Svc.PlaceBet(h.Ctx, bet(1, "1", 100, "earlier")); err != nil {
 		t.Fatal(err)
@@ -81,7 +82,7 @@ func testBatchMixed(t *testing.T, env Env) {
 	if len(stored) != 5 {
 		t.Errorf("%d bets stored, want 5 (earlier, a, b1, dup, reuse)", len(stored))
 	}
-	if got := h.Balance(ledger.EscrowOf(tote.PoolID(d.ID, 1, tote.MarketWin))); got != kzt(100+100+100+200+300) {
+	if got := h.Balance(ledger.EscrowOf(tote.PoolID(d.ID, 1, parimutuel.MarketWin))); got != kzt(100+100+100+200+300) {
 		t.Errorf("escrow holds %s", got)
 	}
 	checkTotals(h, d.ID)
@@ -110,7 +111,7 @@ func testConcurrentMixed(t *testing.T, env Env) {
 		for i := range 4 {
 			wg.Go(func() {
 				uid := int64(200 + u)
-				b, err := h.Svc.PlaceBet(h.Ctx, tote.PlaceBetRequest{UserID: uid, DrawID: d.ID, Market: tote.MarketWin,
+				b, err := h.Svc.PlaceBet(h.Ctx, tote.PlaceBetRequest{UserID: uid, DrawID: d.ID, Market: parimutuel.MarketWin,
 					Selection: itoa(1 + (u+i%3)%6), Stake: kzt(100), IdempotencyKey: fmt.Sprintf("k%d", i%3)})
 				mu.Lock()
 				defer mu.Unlock()
@@ -153,8 +154,8 @@ func checkTotals(h *Harness, drawID int64) {
 		h.T.Fatal(err)
 	}
 	type key struct {
-		r tote.Round
-		s tote.Selection
+		r parimutuel.Round
+		s parimutuel.Selection
 	}
 	want := map[key]tote.SelectionTotal{}
 	escrow := map[tote.PoolKey]money.Amount{}
@@ -195,16 +196,16 @@ func testTotalsProperty(t *testing.T, env Env) {
 		h.Deposit(int64(300+u), kzt(int64(500*u)))
 	}
 	d := h.RunUntil(h.Dealer, "PRE_DEAL", InPhase(tote.PhasePreDeal))
-	markets := []tote.Market{tote.MarketWin, tote.MarketCombination, tote.MarketExpress}
+	markets := []parimutuel.Market{parimutuel.MarketWin, parimutuel.MarketCombination, parimutuel.MarketExpress}
 	n := 0
 	rapid.Check(t, func(rt *rapid.T) {
 		reqs := rapid.SliceOfN(rapid.Custom(func(rt *rapid.T) tote.PlaceBetRequest {
 			m := rapid.SampledFrom(markets).Draw(rt, "market")
 			sel := itoa(rapid.IntRange(1, 6).Draw(rt, "pos"))
 			switch m {
-			case tote.MarketCombination:
+			case parimutuel.MarketCombination:
 				sel = rapid.SampledFrom([]string{"PAIR", "FLUSH", "STRAIGHT"}).Draw(rt, "cat")
-			case tote.MarketExpress:
+			case parimutuel.MarketExpress:
 				sel = sel + "-" + sel + "-" + itoa(rapid.IntRange(1, 6).Draw(rt, "river"))
 			}
 			return tote.PlaceBetRequest{UserID: int64(300 + rapid.IntRange(0, 4).Draw(rt, "user")), DrawID: d.ID, Market: m, Selection: sel,

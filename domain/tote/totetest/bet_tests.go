@@ -8,7 +8,9 @@ import (
 	"github.com/pokertote/pokertote/domain/errs"
 	"github.com/pokertote/pokertote/domain/ledger"
 	"github.com/pokertote/pokertote/domain/money"
+	"github.com/pokertote/pokertote/domain/parimutuel"
 	"github.com/pokertote/pokertote/domain/tote"
+	"github.com/pokertote/pokertote/internal/clocktest"
 )
 
 func testBetChecks(t *testing.T, env Env) {
@@ -17,20 +19,20 @@ func testBetChecks(t *testing.T, env Env) {
 	d := h.RunUntil(h.Dealer, "PRE_DEAL", InPhase(tote.PhasePreDeal))
 	cases := []struct {
 		name         string
-		m            tote.Market
+		m            parimutuel.Market
 		sel          string
 		stake        money.Amount
 		code         errs.Code
 		reason       string
 		user, drawID int64
 	}{
-		{"below the minimum", tote.MarketWin, "1", kzt(100) - 1, errs.Invalid, "STAKE_TOO_LOW", 1, 0},
-		{"above the maximum", tote.MarketWin, "1", kzt(1_000_000) + 1, errs.Invalid, "STAKE_TOO_HIGH", 1, 0},
-		{"position off the table", tote.MarketWin, "7", kzt(100), errs.Invalid, "POSITION_OUT_OF_RANGE", 1, 0},
-		{"malformed selection", tote.MarketCombination, "flush", kzt(100), errs.Invalid, "INVALID_SELECTION", 1, 0},
+		{"below the minimum", parimutuel.MarketWin, "1", kzt(100) - 1, errs.Invalid, "STAKE_TOO_LOW", 1, 0},
+		{"above the maximum", parimutuel.MarketWin, "1", kzt(1_000_000) + 1, errs.Invalid, "STAKE_TOO_HIGH", 1, 0},
+		{"position off the table", parimutuel.MarketWin, "7", kzt(100), errs.Invalid, "POSITION_OUT_OF_RANGE", 1, 0},
+		{"malformed selection", parimutuel.MarketCombination, "flush", kzt(100), errs.Invalid, "INVALID_SELECTION", 1, 0},
 		{"unknown market", "PLACE", "1", kzt(100), errs.Invalid, "UNKNOWN_MARKET", 1, 0},
-		{"no money", tote.MarketWin, "1", kzt(100), errs.Conflict, "INSUFFICIENT_FUNDS", 9, 0},
-		{"no such draw", tote.MarketWin, "1", kzt(100), errs.NotFound, "", 1, d.ID + 1000},
+		{"no money", parimutuel.MarketWin, "1", kzt(100), errs.Conflict, "INSUFFICIENT_FUNDS", 9, 0},
+		{"no such draw", parimutuel.MarketWin, "1", kzt(100), errs.NotFound, "", 1, d.ID + 1000},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -60,13 +62,13 @@ func testBetTiming(t *testing.T, env Env) {
 	d := h.RunUntil(h.Dealer, "PRE_DEAL", InPhase(tote.PhasePreDeal))
 	// The deadline has passed but the dealer has not closed the round yet.
 	h.Clock.Advance(d.RoundClosesAt.Sub(h.Clock.Now()))
-	_, err := h.Bet(1, d, tote.MarketWin, "1", kzt(100))
+	_, err := h.Bet(1, d, parimutuel.MarketWin, "1", kzt(100))
 	wantCode(t, err, errs.Conflict, "ROUND_CLOSED")
 	d = h.RunUntil(h.Dealer, "DEALING_POCKET", InPhase(tote.PhaseDealingPocket))
-	_, err = h.Bet(1, d, tote.MarketWin, "1", kzt(100))
+	_, err = h.Bet(1, d, parimutuel.MarketWin, "1", kzt(100))
 	wantCode(t, err, errs.Conflict, "ROUND_CLOSED")
 	d = h.RunUntil(h.Dealer, "FLOP", InPhase(tote.PhaseFlop))
-	_, err = h.Bet(1, d, tote.MarketExpress, "1-1-1", kzt(100))
+	_, err = h.Bet(1, d, parimutuel.MarketExpress, "1-1-1", kzt(100))
 	wantCode(t, err, errs.Invalid, "MARKET_NOT_OFFERED_IN_ROUND")
 
 	// The minimum stake changes from the next draw only (rule 9).
@@ -74,15 +76,15 @@ func testBetTiming(t *testing.T, env Env) {
 	if _, err := h.Svc.UpdateTable(h.Ctx, 1, h.Table.ID, tote.SettingsUpdate{MinStake: &two}); err != nil {
 		t.Fatal(err)
 	}
-	h.MustBet(1, d, tote.MarketWin, "2", kzt(150))
+	h.MustBet(1, d, parimutuel.MarketWin, "2", kzt(150))
 	d = h.RunUntil(h.Dealer, "SETTLED", InPhase(tote.PhaseSettled))
-	_, err = h.Bet(1, d, tote.MarketWin, "1", kzt(100))
+	_, err = h.Bet(1, d, parimutuel.MarketWin, "1", kzt(100))
 	wantCode(t, err, errs.Conflict, "DRAW_FINISHED")
 	d = h.RunUntil(h.Dealer, "draw 2", func(x tote.Draw) bool { return x.Number == 2 })
 	if d.MinStake != two {
 		t.Fatalf("draw 2 min stake %s, want %s", d.MinStake, two)
 	}
-	_, err = h.Bet(1, d, tote.MarketWin, "1", kzt(150))
+	_, err = h.Bet(1, d, parimutuel.MarketWin, "1", kzt(150))
 	wantCode(t, err, errs.Invalid, "STAKE_TOO_LOW")
 }
 
@@ -90,7 +92,7 @@ func testBetIdempotency(t *testing.T, env Env) {
 	h := NewHarness(t, env, 6)
 	h.Deposit(1, kzt(10_000))
 	d := h.RunUntil(h.Dealer, "PRE_DEAL", InPhase(tote.PhasePreDeal))
-	req := tote.PlaceBetRequest{UserID: 1, DrawID: d.ID, Market: tote.MarketWin, Selection: "3", Stake: kzt(250), IdempotencyKey: "same"}
+	req := tote.PlaceBetRequest{UserID: 1, DrawID: d.ID, Market: parimutuel.MarketWin, Selection: "3", Stake: kzt(250), IdempotencyKey: "same"}
 	n := 1
 	if env.Concurrent {
 		n = 8
@@ -141,7 +143,7 @@ func testCloseRace(t *testing.T, env Env) {
 		h.Deposit(int64(100+u), kzt(1_000_000))
 	}
 	d := h.RunUntil(h.Dealer, "PRE_DEAL", InPhase(tote.PhasePreDeal))
-	bettors, err := tote.NewService(tote.Config{Store: env.Store, Ledger: env.Ledger, Gate: AllowAll{}, Publisher: h.Pub, Clock: tote.NewFakeClock(Start)})
+	bettors, err := tote.NewService(tote.Config{Store: env.Store, Ledger: env.Ledger, Gate: AllowAll{}, Publisher: h.Pub, Clock: clocktest.New(Start)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -160,7 +162,7 @@ func testCloseRace(t *testing.T, env Env) {
 	if closed.Beacons == nil || closed.Beacons.Signatures != [4]string{} {
 		t.Errorf("at the close of round 1 no beacon may be known yet: %+v", closed.Beacons)
 	}
-	if got := h.Balance(ledger.EscrowOf(tote.PoolID(d.ID, 1, tote.MarketWin))); got != sum {
+	if got := h.Balance(ledger.EscrowOf(tote.PoolID(d.ID, 1, parimutuel.MarketWin))); got != sum {
 		t.Errorf("escrow holds %s, accepted stakes %s", got, sum)
 	}
 	t.Logf("%d bets accepted, the close came after %d", len(accepted), before)
@@ -184,7 +186,7 @@ func raceBets(t *testing.T, h *Harness, bettors *tote.Service, d tote.Draw, work
 	for w := range workers {
 		wg.Go(func() {
 			for i := range 5000 {
-				b, err := bettors.PlaceBet(h.Ctx, tote.PlaceBetRequest{UserID: int64(100 + w), DrawID: d.ID, Market: tote.MarketWin,
+				b, err := bettors.PlaceBet(h.Ctx, tote.PlaceBetRequest{UserID: int64(100 + w), DrawID: d.ID, Market: parimutuel.MarketWin,
 					Selection: itoa(1 + (w+i)%6), Stake: kzt(100) + money.Amount(i), IdempotencyKey: fmt.Sprintf("race-%d-%d", w, i)})
 				if errs.ReasonOf(err) == "ROUND_CLOSED" {
 					return

@@ -9,6 +9,7 @@ import (
 	"github.com/pokertote/pokertote/domain/errs"
 	"github.com/pokertote/pokertote/domain/ledger"
 	"github.com/pokertote/pokertote/domain/money"
+	"github.com/pokertote/pokertote/domain/parimutuel"
 	"github.com/pokertote/pokertote/domain/tote"
 )
 
@@ -22,17 +23,17 @@ func placeEverywhere(h *Harness, d tote.Draw) []tote.Bet {
 	h.T.Helper()
 	var out []tote.Bet
 	for p := 1; p <= d.Positions; p++ {
-		out = append(out, h.MustBet(1, d, tote.MarketWin, itoa(p), kzt(100)+money.Amount(p)*37))
+		out = append(out, h.MustBet(1, d, parimutuel.MarketWin, itoa(p), kzt(100)+money.Amount(p)*37))
 	}
 	for _, c := range []string{"HIGH_CARD", "PAIR", "TWO_PAIR", "THREE_OF_A_KIND", "STRAIGHT"} {
-		out = append(out, h.MustBet(2, d, tote.MarketCombination, c, kzt(150)))
+		out = append(out, h.MustBet(2, d, parimutuel.MarketCombination, c, kzt(150)))
 	}
-	if d.OpenRound() <= tote.RoundPocket {
+	if d.OpenRound() <= parimutuel.RoundPocket {
 		for _, c := range []string{"1-1-1", "1-2-3", "2-2-2", "3-3-3", "1-1-2"} {
-			out = append(out, h.MustBet(3, d, tote.MarketExpress, c, kzt(120)))
+			out = append(out, h.MustBet(3, d, parimutuel.MarketExpress, c, kzt(120)))
 		}
 	} else {
-		_, err := h.Bet(3, d, tote.MarketExpress, "1-1-1", kzt(120))
+		_, err := h.Bet(3, d, parimutuel.MarketExpress, "1-1-1", kzt(120))
 		wantCode(h.T, err, errs.Invalid, "MARKET_NOT_OFFERED_IN_ROUND")
 	}
 	return out
@@ -149,7 +150,7 @@ func testOutboxSequence(t *testing.T, env Env) {
 	h := NewHarness(t, env, 2)
 	h.Deposit(1, kzt(10_000))
 	d := h.RunUntil(h.Dealer, "PRE_DEAL", InPhase(tote.PhasePreDeal))
-	h.MustBet(1, d, tote.MarketWin, "1", kzt(100))
+	h.MustBet(1, d, parimutuel.MarketWin, "1", kzt(100))
 	h.RunUntil(h.Dealer, "SETTLED", InPhase(tote.PhaseSettled))
 	evs := h.Events()
 	for i, e := range evs {

@@ -9,6 +9,7 @@ import (
 	"github.com/pokertote/pokertote/domain/errs"
 	"github.com/pokertote/pokertote/domain/ledger"
 	"github.com/pokertote/pokertote/domain/money"
+	"github.com/pokertote/pokertote/domain/parimutuel"
 	"github.com/pokertote/pokertote/domain/tote"
 )
 
@@ -123,7 +124,7 @@ func testJackpotPaid(t *testing.T, env Env) {
 	for f := 1; f <= 3; f++ { // every coupon: someone guesses 3 of 3
 		for tu := 1; tu <= 3; tu++ {
 			for r := 1; r <= 3; r++ {
-				h.MustBet(1, d, tote.MarketExpress, itoa(f)+"-"+itoa(tu)+"-"+itoa(r), kzt(100))
+				h.MustBet(1, d, parimutuel.MarketExpress, itoa(f)+"-"+itoa(tu)+"-"+itoa(r), kzt(100))
 			}
 		}
 	}
@@ -131,7 +132,7 @@ func testJackpotPaid(t *testing.T, env Env) {
 	h.CheckBooks(d)
 	var express *tote.PoolResult
 	for i, p := range d.Result.Pools {
-		if p.Market == tote.MarketExpress && p.Round == tote.RoundPreDeal {
+		if p.Market == parimutuel.MarketExpress && p.Round == parimutuel.RoundPreDeal {
 			express = &d.Result.Pools[i]
 		}
 	}
@@ -146,9 +147,9 @@ func testJackpotPaid(t *testing.T, env Env) {
 		t.Fatal(err)
 	}
 	d = h.RunUntil(h.Dealer, "draw 2", func(x tote.Draw) bool { return x.Number == 2 && x.Phase == tote.PhasePreDeal })
-	h.MustBet(1, d, tote.MarketWin, "1", kzt(100))
-	h.MustBet(1, d, tote.MarketWin, "2", kzt(100))
-	h.MustBet(1, d, tote.MarketWin, "3", kzt(100))
+	h.MustBet(1, d, parimutuel.MarketWin, "1", kzt(100))
+	h.MustBet(1, d, parimutuel.MarketWin, "2", kzt(100))
+	h.MustBet(1, d, parimutuel.MarketWin, "3", kzt(100))
 	d = h.RunUntil(h.Dealer, "SETTLED", InPhase(tote.PhaseSettled))
 	if d.Result.JackpotEnabled || d.Result.Pools[0].JackpotContribution != 0 {
 		t.Errorf("a disabled jackpot took a contribution: %+v", d.Result.Pools[0])

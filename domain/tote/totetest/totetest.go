@@ -8,18 +8,20 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"github.com/pokertote/pokertote/domain/beacon"
 	"slices"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/pokertote/pokertote/domain/beacon"
 	"github.com/pokertote/pokertote/domain/cards"
 	"github.com/pokertote/pokertote/domain/errs"
 	"github.com/pokertote/pokertote/domain/ledger"
 	"github.com/pokertote/pokertote/domain/money"
+	"github.com/pokertote/pokertote/domain/parimutuel"
 	"github.com/pokertote/pokertote/domain/tote"
+	"github.com/pokertote/pokertote/internal/clocktest"
 )
 
 // Env is one fresh, empty store with its lease store and ledger.
@@ -109,7 +111,7 @@ func (SimpleOdds) PreDeal(_ context.Context, n int) (tote.LiveOdds, error) {
 func (SimpleOdds) Live(_ context.Context, pockets [][2]cards.Card, board []cards.Card) (tote.LiveOdds, error) {
 	o := tote.LiveOdds{Exact: true}
 	if len(board) >= 3 {
-		o.Leaders = tote.Leaders(pockets, board)
+		o.Leaders = parimutuel.Leaders(pockets, board)
 	}
 	return o, nil
 }
@@ -129,7 +131,7 @@ type Harness struct {
 	T      TB
 	Env    Env
 	Ctx    context.Context
-	Clock  *tote.FakeClock
+	Clock  *clocktest.Clock
 	Pub    *Recorder
 	Svc    *tote.Service
 	Dealer *tote.Dealer
@@ -143,7 +145,7 @@ type Harness struct {
 // timings (10 s rounds, 1 s cards, 5 s result) and its dealer "A".
 func NewHarness(t TB, env Env, n int) *Harness {
 	t.Helper()
-	h := &Harness{T: t, Env: env, Ctx: context.Background(), Clock: tote.NewFakeClock(Start), Pub: &Recorder{}}
+	h := &Harness{T: t, Env: env, Ctx: context.Background(), Clock: clocktest.New(Start), Pub: &Recorder{}}
 	svc, err := tote.NewService(tote.Config{Store: env.Store, Ledger: env.Ledger, Gate: AllowAll{}, Publisher: h.Pub, Clock: h.Clock, Beacon: h.Beacon()})
 	if err != nil {
 		t.Fatal(err)
@@ -283,13 +285,13 @@ func InPhase(p tote.Phase) func(d tote.Draw) bool {
 }
 
 // Bet places a bet with a fresh key.
-func (h *Harness) Bet(user int64, d tote.Draw, m tote.Market, sel string, stake money.Amount) (tote.Bet, error) {
+func (h *Harness) Bet(user int64, d tote.Draw, m parimutuel.Market, sel string, stake money.Amount) (tote.Bet, error) {
 	return h.Svc.PlaceBet(h.Ctx, tote.PlaceBetRequest{UserID: user, DrawID: d.ID, Market: m, Selection: sel, Stake: stake,
 		IdempotencyKey: fmt.Sprintf("k%d-%s-%s-%d", user, m, sel, time.Now().UnixNano())})
 }
 
 // MustBet places a bet that must be accepted.
-func (h *Harness) MustBet(user int64, d tote.Draw, m tote.Market, sel string, stake money.Amount) tote.Bet {
+func (h *Harness) MustBet(user int64, d tote.Draw, m parimutuel.Market, sel string, stake money.Amount) tote.Bet {
 	h.T.Helper()
 	b, err := h.Bet(user, d, m, sel, stake)
 	if err != nil {

@@ -1,4 +1,4 @@
-package tote
+package parimutuel
 
 import "github.com/pokertote/pokertote/domain/money"
 
@@ -24,7 +24,7 @@ func (c Coupon) guessed(flop, turn, win positionSet) int {
 func setOf(ps []int) positionSet {
 	var s positionSet
 	for _, p := range ps {
-		if p >= 1 && p <= marketMaxPositions {
+		if p >= 1 && p <= MaxPositions {
 			s |= 1 << p
 		}
 	}

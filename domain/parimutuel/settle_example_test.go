@@ -1,10 +1,10 @@
-package tote_test
+package parimutuel_test
 
 import (
 	"fmt"
 
 	"github.com/pokertote/pokertote/domain/money"
-	"github.com/pokertote/pokertote/domain/tote"
+	"github.com/pokertote/pokertote/domain/parimutuel"
 )
 
 // A WIN pool of three bets with the default 3% commission and 0.01% jackpot
@@ -19,16 +19,16 @@ import (
 //	paid floor(1000.00 × 1.33) = 1330.00 and floor(333.33 × 1.33) = 443.32
 //	breakage = 1778.16 − 1773.32 = 4.84, to the organiser
 func ExampleSettlePool() {
-	pool := tote.Pool{
-		ID: "pool-1", Market: tote.MarketWin, Round: tote.RoundPocket, Positions: 6,
-		Config: tote.DefaultPoolConfig(),
-		Bets: []tote.PoolBet{
-			{ID: "b1", Player: "alice", Stake: 100000, Selection: tote.WinSelection(3)},
-			{ID: "b2", Player: "bob", Stake: 50000, Selection: tote.WinSelection(5)},
-			{ID: "b3", Player: "carol", Stake: 33333, Selection: tote.WinSelection(3)},
+	pool := parimutuel.Pool{
+		ID: "pool-1", Market: parimutuel.MarketWin, Round: parimutuel.RoundPocket, Positions: 6,
+		Config: parimutuel.DefaultPoolConfig(),
+		Bets: []parimutuel.PoolBet{
+			{ID: "b1", Player: "alice", Stake: 100000, Selection: parimutuel.WinSelection(3)},
+			{ID: "b2", Player: "bob", Stake: 50000, Selection: parimutuel.WinSelection(5)},
+			{ID: "b3", Player: "carol", Stake: 33333, Selection: parimutuel.WinSelection(3)},
 		},
 	}
-	s, err := tote.SettlePool(pool, tote.Outcome{Winners: []int{3}}, 0)
+	s, err := parimutuel.SettlePool(pool, parimutuel.Outcome{Winners: []int{3}}, 0)
 	if err != nil {
 		panic(err)
 	}
@@ -57,15 +57,15 @@ func ExampleSettlePool() {
 //
 // The legs bring the top-up into the escrow first, then empty it.
 func ExampleSettlePool_minusPool() {
-	pool := tote.Pool{
-		ID: "pool-2", Market: tote.MarketWin, Round: tote.RoundTurn, Positions: 6,
-		Config: tote.DefaultPoolConfig(),
-		Bets: []tote.PoolBet{
-			{ID: "b1", Player: "alice", Stake: 100000, Selection: tote.WinSelection(2)},
-			{ID: "b2", Player: "bob", Stake: 10000, Selection: tote.WinSelection(4)},
+	pool := parimutuel.Pool{
+		ID: "pool-2", Market: parimutuel.MarketWin, Round: parimutuel.RoundTurn, Positions: 6,
+		Config: parimutuel.DefaultPoolConfig(),
+		Bets: []parimutuel.PoolBet{
+			{ID: "b1", Player: "alice", Stake: 100000, Selection: parimutuel.WinSelection(2)},
+			{ID: "b2", Player: "bob", Stake: 10000, Selection: parimutuel.WinSelection(4)},
 		},
 	}
-	s, err := tote.SettlePool(pool, tote.Outcome{Winners: []int{2}}, 0)
+	s, err := parimutuel.SettlePool(pool, parimutuel.Outcome{Winners: []int{2}}, 0)
 	if err != nil {
 		panic(err)
 	}
@@ -94,18 +94,18 @@ func ExampleSettlePool_minusPool() {
 //
 // The 3-of-3 coupon is paid in both categories: 5581.00 + 110.00.
 func ExampleSettlePool_express() {
-	pool := tote.Pool{
-		ID: "pool-3", Market: tote.MarketExpress, Round: tote.RoundPreDeal, Positions: 6,
-		Config: tote.DefaultPoolConfig(),
-		Bets: []tote.PoolBet{
-			{ID: "e1", Player: "alice", Stake: 10000, Selection: tote.ExpressSelection(2, 2, 5)},
-			{ID: "e2", Player: "bob", Stake: 20000, Selection: tote.ExpressSelection(2, 3, 5)},
-			{ID: "e3", Player: "carol", Stake: 30000, Selection: tote.ExpressSelection(1, 3, 5)},
-			{ID: "e4", Player: "dave", Stake: 40000, Selection: tote.ExpressSelection(4, 2, 5)},
+	pool := parimutuel.Pool{
+		ID: "pool-3", Market: parimutuel.MarketExpress, Round: parimutuel.RoundPreDeal, Positions: 6,
+		Config: parimutuel.DefaultPoolConfig(),
+		Bets: []parimutuel.PoolBet{
+			{ID: "e1", Player: "alice", Stake: 10000, Selection: parimutuel.ExpressSelection(2, 2, 5)},
+			{ID: "e2", Player: "bob", Stake: 20000, Selection: parimutuel.ExpressSelection(2, 3, 5)},
+			{ID: "e3", Player: "carol", Stake: 30000, Selection: parimutuel.ExpressSelection(1, 3, 5)},
+			{ID: "e4", Player: "dave", Stake: 40000, Selection: parimutuel.ExpressSelection(4, 2, 5)},
 		},
 	}
-	outcome := tote.Outcome{FlopLeaders: []int{2}, TurnLeaders: []int{2}, Winners: []int{5}}
-	s, err := tote.SettlePool(pool, outcome, 500000)
+	outcome := parimutuel.Outcome{FlopLeaders: []int{2}, TurnLeaders: []int{2}, Winners: []int{5}}
+	s, err := parimutuel.SettlePool(pool, outcome, 500000)
 	if err != nil {
 		panic(err)
 	}
@@ -132,18 +132,18 @@ func ExampleSettlePool_express() {
 // The live odds of an open WIN pool: N / stakes on each position, not raised
 // to 1.10. N = 1000.00 − 30.00 − 0.10 = 969.90.
 func ExampleImpliedCoefs() {
-	totals := map[tote.Selection]money.Amount{
-		tote.WinSelection(1): 60000,
-		tote.WinSelection(2): 30000,
-		tote.WinSelection(3): 10000,
-		tote.WinSelection(4): 0,
+	totals := map[parimutuel.Selection]money.Amount{
+		parimutuel.WinSelection(1): 60000,
+		parimutuel.WinSelection(2): 30000,
+		parimutuel.WinSelection(3): 10000,
+		parimutuel.WinSelection(4): 0,
 	}
-	coefs, err := tote.ImpliedCoefs(totals, tote.DefaultPoolConfig())
+	coefs, err := parimutuel.ImpliedCoefs(totals, parimutuel.DefaultPoolConfig())
 	if err != nil {
 		panic(err)
 	}
 	for p := 1; p <= 4; p++ {
-		fmt.Println(p, coefs[tote.WinSelection(p)])
+		fmt.Println(p, coefs[parimutuel.WinSelection(p)])
 	}
 	// Output:
 	// 1 1.61

@@ -1,4 +1,4 @@
-package tote
+package parimutuel
 
 import (
 	"github.com/pokertote/pokertote/domain/errs"
@@ -67,6 +67,22 @@ func (c PoolConfig) jackpotRate() money.BasisPoints {
 	return c.JackpotRate
 }
 
+// Cuts splits a pool's gross into the commission, the jackpot contribution
+// (zero while the jackpot is disabled) and the net that the winners share:
+// N = G − floor(G × commission) − floor(G × jackpot rate) (SPEC 1.5). It is
+// the one definition of the net pool.
+func (c PoolConfig) Cuts(gross money.Amount) (commission, jackpot, net money.Amount) {
+	commission = c.Commission.Of(gross)
+	jackpot = c.jackpotRate().Of(gross)
+	return commission, jackpot, gross - commission - jackpot
+}
+
+// Net is the net pool of gross: what Cuts leaves for the winners.
+func (c PoolConfig) Net(gross money.Amount) money.Amount {
+	_, _, net := c.Cuts(gross)
+	return net
+}
+
 // MaxPoolAmount is the largest gross, and the largest jackpot balance, that
 // SettlePool accepts: 10^14 KZT. Below it no intermediate product of the
 // arithmetic can overflow int64; above it SettlePool refuses with
@@ -96,7 +112,7 @@ func (p Pool) validate() error {
 	if err := CheckMarketRound(p.Market, p.Round); err != nil {
 		return err
 	}
-	if err := checkTableSize(p.Positions); err != nil {
+	if err := CheckTableSize(p.Positions); err != nil {
 		return err
 	}
 	if err := p.Config.Validate(); err != nil {
@@ -142,7 +158,7 @@ type Outcome struct {
 // positionSet is a set of positions 1..10 as a bitmask.
 type positionSet uint16
 
-func (s positionSet) has(p int) bool { return p >= 1 && p <= marketMaxPositions && s&(1<<p) != 0 }
+func (s positionSet) has(p int) bool { return p >= 1 && p <= MaxPositions && s&(1<<p) != 0 }
 
 // checkOutcome validates what market m reads from o on a table of n positions
 // and returns the winner, flop and turn sets.

@@ -1,4 +1,4 @@
-package tote_test
+package totetest_test
 
 import (
 	"testing"
@@ -8,4 +8,4 @@ import (
 
 // TestMemStoreEventRetention runs the outbox-pruning conformance test on the
 // in-memory twin.
-func TestMemStoreEventRetention(t *testing.T) { totetest.RunRetention(t, newMemEnv) }
+func TestMemStoreEventRetention(t *testing.T) { totetest.RunRetention(t, totetest.MemEnv) }

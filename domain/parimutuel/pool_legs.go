@@ -1,4 +1,4 @@
-package tote
+package parimutuel
 
 import "github.com/pokertote/pokertote/domain/money"
 

@@ -1,4 +1,4 @@
-package tote
+package parimutuel
 
 import (
 	"github.com/pokertote/pokertote/domain/errs"
@@ -32,7 +32,7 @@ func ImpliedCoefs(totals map[Selection]money.Amount, cfg PoolConfig) (map[Select
 		}
 		gross += a
 	}
-	net := gross - cfg.Commission.Of(gross) - cfg.jackpotRate().Of(gross)
+	net := cfg.Net(gross)
 	coefs := make(map[Selection]money.Coef, len(totals))
 	for sel, a := range totals {
 		coefs[sel] = money.CoefOf(net, a)

@@ -1,4 +1,4 @@
-package tote_test
+package parimutuel_test
 
 import (
 	"fmt"
@@ -9,15 +9,15 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/pokertote/pokertote/domain/money"
-	"github.com/pokertote/pokertote/domain/tote"
+	"github.com/pokertote/pokertote/domain/parimutuel"
 )
 
 // genConfig draws a valid pool configuration: commission from 3% up to 90%,
 // the jackpot on or off at up to 0.10%, any split of the EXPRESS net.
-func genConfig() *rapid.Generator[tote.PoolConfig] {
-	return rapid.Custom(func(t *rapid.T) tote.PoolConfig {
+func genConfig() *rapid.Generator[parimutuel.PoolConfig] {
+	return rapid.Custom(func(t *rapid.T) parimutuel.PoolConfig {
 		share1 := rapid.Int64Range(0, 10000).Draw(t, "share1")
-		return tote.PoolConfig{
+		return parimutuel.PoolConfig{
 			Commission: money.BasisPoints(rapid.OneOf(
 				rapid.Just(int64(300)), rapid.Int64Range(300, 1500), rapid.Int64Range(300, 9000),
 			).Draw(t, "commission")),
@@ -54,66 +54,66 @@ func genPositions(n int) *rapid.Generator[[]int] {
 }
 
 type randomPool struct {
-	pool    tote.Pool
-	outcome tote.Outcome
+	pool    parimutuel.Pool
+	outcome parimutuel.Outcome
 	jackpot money.Amount
 }
 
 func genRandomPool(t *rapid.T) randomPool {
 	n := rapid.IntRange(2, 10).Draw(t, "positions")
-	market := rapid.SampledFrom(tote.Markets).Draw(t, "market")
-	lastRound := tote.RoundTurn
-	if market == tote.MarketExpress {
-		lastRound = tote.RoundPocket
+	market := rapid.SampledFrom(parimutuel.Markets).Draw(t, "market")
+	lastRound := parimutuel.RoundTurn
+	if market == parimutuel.MarketExpress {
+		lastRound = parimutuel.RoundPocket
 	}
-	p := tote.Pool{
+	p := parimutuel.Pool{
 		ID:        "pool-x",
 		Market:    market,
-		Round:     tote.Round(rapid.IntRange(1, int(lastRound)).Draw(t, "round")),
+		Round:     parimutuel.Round(rapid.IntRange(1, int(lastRound)).Draw(t, "round")),
 		Positions: n,
 		Config:    genConfig().Draw(t, "config"),
 	}
 	// Selections from a narrowed range make winners common.
 	pos := rapid.IntRange(1, rapid.IntRange(1, n).Draw(t, "spread"))
-	sel := rapid.Custom(func(t *rapid.T) tote.Selection {
+	sel := rapid.Custom(func(t *rapid.T) parimutuel.Selection {
 		switch market {
-		case tote.MarketWin:
-			return tote.WinSelection(pos.Draw(t, "position"))
-		case tote.MarketCombination:
-			return tote.CombinationSelection(tote.Combination(rapid.IntRange(0, 9).Draw(t, "category")))
+		case parimutuel.MarketWin:
+			return parimutuel.WinSelection(pos.Draw(t, "position"))
+		case parimutuel.MarketCombination:
+			return parimutuel.CombinationSelection(parimutuel.Combination(rapid.IntRange(0, 9).Draw(t, "category")))
 		}
-		return tote.ExpressSelection(pos.Draw(t, "flop"), pos.Draw(t, "turn"), pos.Draw(t, "river"))
+		return parimutuel.ExpressSelection(pos.Draw(t, "flop"), pos.Draw(t, "turn"), pos.Draw(t, "river"))
 	})
 	count := rapid.IntRange(0, 200).Draw(t, "bets")
 	players := rapid.IntRange(1, 20)
 	for i := range count {
-		p.Bets = append(p.Bets, tote.PoolBet{
+		p.Bets = append(p.Bets, parimutuel.PoolBet{
 			ID:        fmt.Sprintf("bet-%d", i),
 			Player:    fmt.Sprintf("player-%d", players.Draw(t, "player")),
 			Stake:     genStake().Draw(t, "stake"),
 			Selection: sel.Draw(t, "selection"),
 		})
 	}
-	o := tote.Outcome{
+	o := parimutuel.Outcome{
 		Winners:     genPositions(n).Draw(t, "winners"),
-		Category:    tote.Combination(rapid.IntRange(0, 9).Draw(t, "category")),
+		Category:    parimutuel.Combination(rapid.IntRange(0, 9).Draw(t, "category")),
 		FlopLeaders: genPositions(n).Draw(t, "flopLeaders"),
 		TurnLeaders: genPositions(n).Draw(t, "turnLeaders"),
 	}
 	jackpot := money.Amount(rapid.OneOf(
-		rapid.Just(int64(0)), rapid.Int64Range(0, 1_000_000_000_000), rapid.Int64Range(0, int64(tote.MaxPoolAmount)),
+		rapid.Just(int64(0)), rapid.Int64Range(0, 1_000_000_000_000), rapid.Int64Range(0, int64(parimutuel.MaxPoolAmount)),
 	).Draw(t, "jackpot"))
 	return randomPool{pool: p, outcome: o, jackpot: jackpot}
 }
 
 // categoriesWon is the test's own reading of the rules: which categories a
 // bet wins (bit 0: category 1, bit 1: category 2).
-func categoriesWon(b tote.PoolBet, o tote.Outcome) (cat1, cat2 bool) {
+func categoriesWon(b parimutuel.PoolBet, o parimutuel.Outcome) (cat1, cat2 bool) {
 	s := b.Selection
 	switch s.Market {
-	case tote.MarketWin:
+	case parimutuel.MarketWin:
 		return slices.Contains(o.Winners, s.Position), false
-	case tote.MarketCombination:
+	case parimutuel.MarketCombination:
 		return s.Combination == o.Category, false
 	}
 	g := 0
@@ -139,7 +139,7 @@ func TestSettlePoolProperties(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		rp := genRandomPool(t)
 		p, o := rp.pool, rp.outcome
-		s, err := tote.SettlePool(p, o, rp.jackpot)
+		s, err := parimutuel.SettlePool(p, o, rp.jackpot)
 		if err != nil {
 			t.Fatalf("SettlePool: %v", err)
 		}
@@ -148,7 +148,7 @@ func TestSettlePoolProperties(t *testing.T) {
 		backed1, backed2 := false, false
 		for i, b := range p.Bets {
 			c1, c2 := categoriesWon(b, o)
-			backed1, backed2 = backed1 || c1, backed2 || c2 || (p.Market != tote.MarketExpress && c1)
+			backed1, backed2 = backed1 || c1, backed2 || c2 || (p.Market != parimutuel.MarketExpress && c1)
 			po := s.Payouts[i]
 			if s.Refunded {
 				continue
@@ -160,11 +160,11 @@ func TestSettlePoolProperties(t *testing.T) {
 			if (c1 && po.Cat1 < least) || (c2 && po.Cat2 < least) {
 				t.Fatalf("winning bet %+v paid %+v, less than floor(stake × 1.10) = %s per category", b, po, least)
 			}
-			if p.Market == tote.MarketExpress && c1 && !c2 {
+			if p.Market == parimutuel.MarketExpress && c1 && !c2 {
 				t.Fatalf("a 3-of-3 coupon must also win category 2")
 			}
 		}
-		if s.Refunded != !backed2 || (s.Refunded && s.RefundReason != tote.RefundNoWinner) {
+		if s.Refunded != !backed2 || (s.Refunded && s.RefundReason != parimutuel.RefundNoWinner) {
 			t.Fatalf("refunded = %v (%s) with a backed winner = %v", s.Refunded, s.RefundReason, backed2)
 		}
 		if s.Refunded {
@@ -185,16 +185,16 @@ func TestSettlePoolProperties(t *testing.T) {
 		for _, c := range s.Categories {
 			checkTruncation(t, c)
 		}
-		if p.Market != tote.MarketExpress {
+		if p.Market != parimutuel.MarketExpress {
 			checkImpliedAgrees(t, p, s)
 		}
 	})
 }
 
 // checkFunds checks where N (and the jackpot) went.
-func checkFunds(t *rapid.T, p tote.Pool, s tote.PoolSettlement, jackpot money.Amount, backed1 bool) {
+func checkFunds(t *rapid.T, p parimutuel.Pool, s parimutuel.PoolSettlement, jackpot money.Amount, backed1 bool) {
 	cfg := p.Config
-	if p.Market != tote.MarketExpress {
+	if p.Market != parimutuel.MarketExpress {
 		if len(s.Categories) != 1 || s.Categories[0].Fund != s.Net || s.JackpotPaid != 0 || s.Rollover != 0 {
 			t.Fatalf("%s pool shares %+v, want N = %s and no jackpot", p.Market, s.Categories, s.Net)
 		}
@@ -225,7 +225,7 @@ func checkFunds(t *rapid.T, p tote.Pool, s tote.PoolSettlement, jackpot money.Am
 // checkTruncation checks that a category's coefficient is fund / stakes
 // truncated (k×S ≤ 100×fund < (k+1)×S) unless it was raised to 1.10, and that
 // its breakage is rounding only.
-func checkTruncation(t *rapid.T, c tote.CategoryResult) {
+func checkTruncation(t *rapid.T, c parimutuel.CategoryResult) {
 	if c.NumBets == 0 {
 		return
 	}
@@ -249,13 +249,13 @@ func checkTruncation(t *rapid.T, c tote.CategoryResult) {
 // checkImpliedAgrees checks that when one selection wins, the live implied
 // coefficient computed from the same stakes is the settled one (before the
 // 1.10 floor).
-func checkImpliedAgrees(t *rapid.T, p tote.Pool, s tote.PoolSettlement) {
-	totals := map[tote.Selection]money.Amount{}
+func checkImpliedAgrees(t *rapid.T, p parimutuel.Pool, s parimutuel.PoolSettlement) {
+	totals := map[parimutuel.Selection]money.Amount{}
 	for _, b := range p.Bets {
 		totals[b.Selection] += b.Stake
 	}
 	backed := 0
-	var winner tote.Selection
+	var winner parimutuel.Selection
 	for _, w := range s.Winning {
 		if totals[w] > 0 {
 			backed++
@@ -265,7 +265,7 @@ func checkImpliedAgrees(t *rapid.T, p tote.Pool, s tote.PoolSettlement) {
 	if backed != 1 {
 		return
 	}
-	implied, err := tote.ImpliedCoefs(totals, p.Config)
+	implied, err := parimutuel.ImpliedCoefs(totals, p.Config)
 	if err != nil {
 		t.Fatalf("ImpliedCoefs: %v", err)
 	}
@@ -277,12 +277,12 @@ func checkImpliedAgrees(t *rapid.T, p tote.Pool, s tote.PoolSettlement) {
 func TestVoidPoolProperties(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		p := genRandomPool(t).pool
-		s, err := tote.VoidPool(p)
+		s, err := parimutuel.VoidPool(p)
 		if err != nil {
 			t.Fatalf("VoidPool: %v", err)
 		}
 		checkSettlement(t, p, s)
-		if !s.Refunded || s.RefundReason != tote.RefundVoidDraw || s.Refunds != s.Gross || len(s.Legs) != len(p.Bets) {
+		if !s.Refunded || s.RefundReason != parimutuel.RefundVoidDraw || s.Refunds != s.Gross || len(s.Legs) != len(p.Bets) {
 			t.Fatalf("void settlement %+v", s)
 		}
 	})

@@ -1,11 +1,13 @@
-package tote
+package totetest
 
 import (
 	"context"
 	"time"
+
+	"github.com/pokertote/pokertote/domain/tote"
 )
 
-var _ EventRetention = (*MemStore)(nil)
+var _ tote.EventRetention = (*MemStore)(nil)
 
 // FirstRetainedSeq implements EventRetention.
 func (s *MemStore) FirstRetainedSeq(_ context.Context, tableID int64) (int64, error) {
@@ -36,10 +38,10 @@ func (s *MemStore) PruneEvents(_ context.Context, before time.Time, batch int) (
 		next := first
 		for next <= int64(len(evs)) && next-first < int64(batch) {
 			e := evs[next-1]
-			if !PrunableEvent(e.At, before, e.DrawID, s.draws[e.DrawID].Phase) {
+			if !tote.PrunableEvent(e.At, before, e.DrawID, s.draws[e.DrawID].Phase) {
 				break
 			}
-			evs[next-1] = TableEvent{Seq: e.Seq, TableID: e.TableID}
+			evs[next-1] = tote.TableEvent{Seq: e.Seq, TableID: e.TableID}
 			next++
 		}
 		if next > first {

@@ -1,14 +1,18 @@
-package tote
+package totetest
 
 import (
 	"context"
 	"slices"
 	"sync"
+	"testing"
 	"time"
+
+	"github.com/pokertote/pokertote/domain/tote"
 
 	"github.com/pokertote/pokertote/domain/errs"
 	"github.com/pokertote/pokertote/domain/ledger"
 	"github.com/pokertote/pokertote/domain/money"
+	"github.com/pokertote/pokertote/domain/parimutuel"
 )
 
 // MemStore is an in-memory Store and LeaseStore over a ledger.MemStore: the
@@ -18,14 +22,14 @@ import (
 type MemStore struct {
 	mu      sync.Mutex
 	led     *ledger.MemStore
-	tables  map[int64]Table
-	draws   map[int64]Draw
+	tables  map[int64]tote.Table
+	draws   map[int64]tote.Draw
 	byTable map[int64][]int64 // draw ids per table, oldest first
-	bets    map[int64]Bet
+	bets    map[int64]tote.Bet
 	betIDs  []int64 // every bet id, ascending
 	keys    map[memBetKey]int64
-	events  map[int64][]TableEvent
-	leases  map[int64]Lease
+	events  map[int64][]tote.TableEvent
+	leases  map[int64]tote.Lease
 	// firstSeq is each table's lowest retained event seq once pruned
 	// (memstore_retention.go).
 	firstSeq map[int64]int64
@@ -39,21 +43,21 @@ type memBetKey struct {
 }
 
 var (
-	_ Store      = (*MemStore)(nil)
-	_ LeaseStore = (*MemStore)(nil)
+	_ tote.Store      = (*MemStore)(nil)
+	_ tote.LeaseStore = (*MemStore)(nil)
 )
 
 // NewMemStore returns an empty store whose transactions post to led.
 func NewMemStore(led *ledger.MemStore) *MemStore {
 	return &MemStore{
-		led: led, tables: map[int64]Table{}, draws: map[int64]Draw{}, byTable: map[int64][]int64{},
-		bets: map[int64]Bet{}, keys: map[memBetKey]int64{}, events: map[int64][]TableEvent{},
-		leases: map[int64]Lease{}, jackpot: true,
+		led: led, tables: map[int64]tote.Table{}, draws: map[int64]tote.Draw{}, byTable: map[int64][]int64{},
+		bets: map[int64]tote.Bet{}, keys: map[memBetKey]int64{}, events: map[int64][]tote.TableEvent{},
+		leases: map[int64]tote.Lease{}, jackpot: true,
 	}
 }
 
 // Within implements Store.
-func (s *MemStore) Within(ctx context.Context, fn func(ctx context.Context, tx Tx) error) error {
+func (s *MemStore) Within(ctx context.Context, fn func(ctx context.Context, tx tote.Tx) error) error {
 	if err := ctx.Err(); err != nil {
 		return errs.Wrap(err, "transaction cancelled")
 	}
@@ -86,56 +90,56 @@ func (s *MemStore) Within(ctx context.Context, fn func(ctx context.Context, tx T
 
 // cloneDraw copies a draw's slices so stored and returned copies never
 // share memory.
-func cloneDraw(d Draw) Draw {
+func cloneDraw(d tote.Draw) tote.Draw {
 	d.PublicSeed = slices.Clone(d.PublicSeed)
 	d.Pockets = slices.Clone(d.Pockets)
 	d.Board = slices.Clone(d.Board)
 	d.Burns = slices.Clone(d.Burns)
-	d.Beacons = d.Beacons.clone()
+	d.Beacons = d.Beacons.Clone()
 	return d
 }
 
 func notFound(what string) error { return errs.R(errs.NotFound, "NOT_FOUND", "%s not found", what) }
 
 // Table implements Store.
-func (s *MemStore) Table(_ context.Context, id int64) (Table, error) {
+func (s *MemStore) Table(_ context.Context, id int64) (tote.Table, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	t, ok := s.tables[id]
 	if !ok {
-		return Table{}, notFound("table")
+		return tote.Table{}, notFound("table")
 	}
 	return t, nil
 }
 
 // Tables implements Store.
-func (s *MemStore) Tables(context.Context) ([]Table, error) {
+func (s *MemStore) Tables(context.Context) ([]tote.Table, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	out := make([]Table, 0, len(s.tables))
+	out := make([]tote.Table, 0, len(s.tables))
 	for _, t := range s.tables {
 		out = append(out, t)
 	}
-	slices.SortFunc(out, func(a, b Table) int { return int(a.ID - b.ID) })
+	slices.SortFunc(out, func(a, b tote.Table) int { return int(a.ID - b.ID) })
 	return out, nil
 }
 
 // Draw implements Store.
-func (s *MemStore) Draw(_ context.Context, id int64) (Draw, error) {
+func (s *MemStore) Draw(_ context.Context, id int64) (tote.Draw, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	d, ok := s.draws[id]
 	if !ok {
-		return Draw{}, notFound("draw")
+		return tote.Draw{}, notFound("draw")
 	}
 	return cloneDraw(d), nil
 }
 
 // TablesByID implements Store.
-func (s *MemStore) TablesByID(_ context.Context, ids []int64) ([]Table, error) {
+func (s *MemStore) TablesByID(_ context.Context, ids []int64) ([]tote.Table, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	var out []Table
+	var out []tote.Table
 	for _, id := range ids {
 		if t, ok := s.tables[id]; ok {
 			out = append(out, t)
@@ -145,10 +149,10 @@ func (s *MemStore) TablesByID(_ context.Context, ids []int64) ([]Table, error) {
 }
 
 // DrawsByID implements Store.
-func (s *MemStore) DrawsByID(_ context.Context, ids []int64) ([]Draw, error) {
+func (s *MemStore) DrawsByID(_ context.Context, ids []int64) ([]tote.Draw, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	var out []Draw
+	var out []tote.Draw
 	for _, id := range ids {
 		if d, ok := s.draws[id]; ok {
 			out = append(out, cloneDraw(d))
@@ -158,47 +162,47 @@ func (s *MemStore) DrawsByID(_ context.Context, ids []int64) ([]Draw, error) {
 }
 
 // LatestDraw implements Store.
-func (s *MemStore) LatestDraw(_ context.Context, tableID int64) (Draw, error) {
+func (s *MemStore) LatestDraw(_ context.Context, tableID int64) (tote.Draw, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.latestLocked(tableID)
 }
 
-func (s *MemStore) latestLocked(tableID int64) (Draw, error) {
+func (s *MemStore) latestLocked(tableID int64) (tote.Draw, error) {
 	ids := s.byTable[tableID]
 	if len(ids) == 0 {
-		return Draw{}, notFound("draw")
+		return tote.Draw{}, notFound("draw")
 	}
 	return cloneDraw(s.draws[ids[len(ids)-1]]), nil
 }
 
 // Bet implements Store.
-func (s *MemStore) Bet(_ context.Context, id int64) (Bet, error) {
+func (s *MemStore) Bet(_ context.Context, id int64) (tote.Bet, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	b, ok := s.bets[id]
 	if !ok {
-		return Bet{}, notFound("bet")
+		return tote.Bet{}, notFound("bet")
 	}
 	return b, nil
 }
 
 // BetByKey implements Store.
-func (s *MemStore) BetByKey(_ context.Context, userID int64, key string) (Bet, error) {
+func (s *MemStore) BetByKey(_ context.Context, userID int64, key string) (tote.Bet, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	id, ok := s.keys[memBetKey{userID, key}]
 	if !ok {
-		return Bet{}, notFound("bet")
+		return tote.Bet{}, notFound("bet")
 	}
 	return s.bets[id], nil
 }
 
 // Bets implements Store.
-func (s *MemStore) Bets(_ context.Context, q BetQuery) ([]Bet, error) {
+func (s *MemStore) Bets(_ context.Context, q tote.BetQuery) ([]tote.Bet, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	var out []Bet
+	var out []tote.Bet
 	for i := len(s.betIDs) - 1; i >= 0 && len(out) < q.Limit; i-- {
 		b := s.bets[s.betIDs[i]]
 		if b.UserID == q.UserID && (q.DrawID == 0 || b.DrawID == q.DrawID) && (q.Before == 0 || b.ID < q.Before) {
@@ -209,14 +213,14 @@ func (s *MemStore) Bets(_ context.Context, q BetQuery) ([]Bet, error) {
 }
 
 // DrawBets implements Store.
-func (s *MemStore) DrawBets(_ context.Context, drawID int64) ([]Bet, error) {
+func (s *MemStore) DrawBets(_ context.Context, drawID int64) ([]tote.Bet, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.drawBetsLocked(drawID), nil
 }
 
-func (s *MemStore) drawBetsLocked(drawID int64) []Bet {
-	var out []Bet
+func (s *MemStore) drawBetsLocked(drawID int64) []tote.Bet {
+	var out []tote.Bet
 	for _, id := range s.betIDs {
 		if b := s.bets[id]; b.DrawID == drawID {
 			out = append(out, b)
@@ -226,19 +230,19 @@ func (s *MemStore) drawBetsLocked(drawID int64) []Bet {
 }
 
 // PoolTotals implements Store.
-func (s *MemStore) PoolTotals(_ context.Context, drawID int64, round Round) ([]SelectionTotal, error) {
+func (s *MemStore) PoolTotals(_ context.Context, drawID int64, round parimutuel.Round) ([]tote.SelectionTotal, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.poolTotalsLocked(drawID, round), nil
 }
 
-func (s *MemStore) poolTotalsLocked(drawID int64, round Round) []SelectionTotal {
+func (s *MemStore) poolTotalsLocked(drawID int64, round parimutuel.Round) []tote.SelectionTotal {
 	type key struct {
-		r   Round
-		sel Selection
+		r   parimutuel.Round
+		sel parimutuel.Selection
 	}
 	idx := map[key]int{}
-	var out []SelectionTotal
+	var out []tote.SelectionTotal
 	for _, b := range s.drawBetsLocked(drawID) {
 		if round != 0 && b.Round != round {
 			continue
@@ -248,7 +252,7 @@ func (s *MemStore) poolTotalsLocked(drawID int64, round Round) []SelectionTotal 
 		if !ok {
 			i = len(out)
 			idx[k] = i
-			out = append(out, SelectionTotal{Round: b.Round, Selection: b.Selection})
+			out = append(out, tote.SelectionTotal{Round: b.Round, Selection: b.Selection})
 		}
 		out[i].Stake += b.Stake
 		out[i].Bets++
@@ -257,10 +261,10 @@ func (s *MemStore) poolTotalsLocked(drawID int64, round Round) []SelectionTotal 
 }
 
 // Results implements Store.
-func (s *MemStore) Results(_ context.Context, q ResultQuery) ([]Draw, error) {
+func (s *MemStore) Results(_ context.Context, q tote.ResultQuery) ([]tote.Draw, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	var out []Draw
+	var out []tote.Draw
 	for _, d := range s.draws {
 		if !d.Phase.Finished() || (q.TableID != 0 && d.TableID != q.TableID) || (q.Before != 0 && d.ID >= q.Before) ||
 			(!q.From.IsZero() && d.SettledAt.Before(q.From)) || (!q.To.IsZero() && !d.SettledAt.Before(q.To)) {
@@ -268,12 +272,12 @@ func (s *MemStore) Results(_ context.Context, q ResultQuery) ([]Draw, error) {
 		}
 		out = append(out, cloneDraw(d))
 	}
-	slices.SortFunc(out, func(a, b Draw) int { return int(b.ID - a.ID) })
+	slices.SortFunc(out, func(a, b tote.Draw) int { return int(b.ID - a.ID) })
 	return out[:min(len(out), q.Limit)], nil
 }
 
 // EventsAfter implements Store.
-func (s *MemStore) EventsAfter(_ context.Context, tableID, after int64, limit int) ([]TableEvent, error) {
+func (s *MemStore) EventsAfter(_ context.Context, tableID, after int64, limit int) ([]tote.TableEvent, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	evs := s.events[tableID]
@@ -289,16 +293,16 @@ func (s *MemStore) JackpotEnabled(context.Context) (bool, error) {
 }
 
 // AcquireLease implements LeaseStore.
-func (s *MemStore) AcquireLease(_ context.Context, tableID int64, owner string, now time.Time, ttl time.Duration) (Lease, error) {
+func (s *MemStore) AcquireLease(_ context.Context, tableID int64, owner string, now time.Time, ttl time.Duration) (tote.Lease, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	l, ok := s.leases[tableID]
 	switch {
 	case ok && l.Owner == owner:
 	case !ok || !now.Before(l.ExpiresAt):
-		l = Lease{TableID: tableID, Owner: owner, Fence: l.Fence + 1}
+		l = tote.Lease{TableID: tableID, Owner: owner, Fence: l.Fence + 1}
 	default:
-		return Lease{}, errs.R(errs.Conflict, ReasonLeaseHeld, "table %d is dealt by %s", tableID, l.Owner)
+		return tote.Lease{}, errs.R(errs.Conflict, tote.ReasonLeaseHeld, "table %d is dealt by %s", tableID, l.Owner)
 	}
 	l.ExpiresAt = now.Add(ttl)
 	s.leases[tableID] = l
@@ -306,12 +310,12 @@ func (s *MemStore) AcquireLease(_ context.Context, tableID int64, owner string, 
 }
 
 // RenewLease implements LeaseStore.
-func (s *MemStore) RenewLease(_ context.Context, l Lease, now time.Time, ttl time.Duration) (Lease, error) {
+func (s *MemStore) RenewLease(_ context.Context, l tote.Lease, now time.Time, ttl time.Duration) (tote.Lease, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	cur, ok := s.leases[l.TableID]
 	if !ok || cur.Owner != l.Owner || cur.Fence != l.Fence {
-		return Lease{}, ErrLeaseLost(l.TableID)
+		return tote.Lease{}, tote.ErrLeaseLost(l.TableID)
 	}
 	cur.ExpiresAt = now.Add(ttl)
 	s.leases[l.TableID] = cur
@@ -319,7 +323,7 @@ func (s *MemStore) RenewLease(_ context.Context, l Lease, now time.Time, ttl tim
 }
 
 // ReleaseLease implements LeaseStore.
-func (s *MemStore) ReleaseLease(_ context.Context, l Lease) error {
+func (s *MemStore) ReleaseLease(_ context.Context, l tote.Lease) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if cur, ok := s.leases[l.TableID]; ok && cur.Owner == l.Owner && cur.Fence == l.Fence {
@@ -348,4 +352,12 @@ func (tx *memTx) nextID() int64 {
 	tx.s.seq++
 	tx.undo = append(tx.undo, func() { tx.s.seq-- })
 	return tx.s.seq
+}
+
+// MemEnv is a fresh in-memory store over a fresh in-memory ledger, the Env
+// that runs the conformance suite on the twin.
+func MemEnv(t *testing.T) Env {
+	led := ledger.NewMemStore(nil)
+	s := NewMemStore(led)
+	return Env{Store: s, Leases: s, Ledger: led}
 }

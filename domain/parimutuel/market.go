@@ -1,10 +1,12 @@
-// Package tote is the poker totalizator: its markets, betting rounds, and the
-// pari-mutuel arithmetic that settles each pool (SPEC 1.4, 1.5, 1.7).
+// Package parimutuel holds the rules of the poker totalizator: its markets,
+// betting rounds and selections, and the pari-mutuel arithmetic that settles
+// each pool (SPEC 1.4, 1.5, 1.7). It imports only money, hands, cards and
+// errs; package tote runs the draws that these rules settle.
 //
 // The settlement functions are pure: they take the bets, the outcome and the
 // settings, and return the published figures plus the money movements as
 // balanced legs for the ledger to post. They read no clock, store or network.
-package tote
+package parimutuel
 
 import (
 	"strconv"
@@ -164,14 +166,14 @@ func ExpressSelection(flop, turn, river int) Selection {
 
 // The smallest and largest table (SPEC 1: positions 2..10).
 const (
-	marketMinPositions = 2
-	marketMaxPositions = 10
+	MinPositions = 2
+	MaxPositions = 10
 )
 
-// checkTableSize reports an Invalid error unless a table of n positions can
+// CheckTableSize reports an Invalid error unless a table of n positions can
 // exist.
-func checkTableSize(n int) error {
-	if n < marketMinPositions || n > marketMaxPositions {
+func CheckTableSize(n int) error {
+	if n < MinPositions || n > MaxPositions {
 		return errs.R(errs.Invalid, "INVALID_TABLE_SIZE", "a table has 2 to 10 positions, not %d", n)
 	}
 	return nil
@@ -183,7 +185,7 @@ func checkTableSize(n int) error {
 // set, or the category is not 0..9) or POSITION_OUT_OF_RANGE (a position is
 // not 1..n).
 func (s Selection) Validate(n int) error {
-	if err := checkTableSize(n); err != nil {
+	if err := CheckTableSize(n); err != nil {
 		return err
 	}
 	if err := s.Market.Validate(); err != nil {
@@ -296,7 +298,7 @@ func parsePosition(s string) (int, bool) {
 		}
 		p = p*10 + int(s[1]-'0')
 	}
-	if p > marketMaxPositions {
+	if p > MaxPositions {
 		return 0, false
 	}
 	return p, true

@@ -1,28 +1,31 @@
-package tote
+package totetest
 
 import (
 	"context"
 	"time"
 
+	"github.com/pokertote/pokertote/domain/tote"
+
 	"github.com/pokertote/pokertote/domain/errs"
 	"github.com/pokertote/pokertote/domain/ledger"
 	"github.com/pokertote/pokertote/domain/money"
+	"github.com/pokertote/pokertote/domain/parimutuel"
 )
 
 // CheckLease implements Tx.
-func (tx *memTx) CheckLease(_ context.Context, l Lease) error {
+func (tx *memTx) CheckLease(_ context.Context, l tote.Lease) error {
 	cur, ok := tx.s.leases[l.TableID]
 	if !ok || cur.Owner != l.Owner || cur.Fence != l.Fence {
-		return ErrLeaseLost(l.TableID)
+		return tote.ErrLeaseLost(l.TableID)
 	}
 	return nil
 }
 
 // InsertTable implements Tx.
-func (tx *memTx) InsertTable(_ context.Context, t Table) (Table, error) {
+func (tx *memTx) InsertTable(_ context.Context, t tote.Table) (tote.Table, error) {
 	for _, o := range tx.s.tables {
 		if o.Name == t.Name {
-			return Table{}, errs.R(errs.Conflict, "TABLE_NAME_TAKEN", "a table named %q exists", t.Name)
+			return tote.Table{}, errs.R(errs.Conflict, "TABLE_NAME_TAKEN", "a table named %q exists", t.Name)
 		}
 	}
 	t.ID = tx.nextID()
@@ -32,19 +35,21 @@ func (tx *memTx) InsertTable(_ context.Context, t Table) (Table, error) {
 }
 
 // Table implements Tx.
-func (tx *memTx) Table(_ context.Context, id int64) (Table, error) {
+func (tx *memTx) Table(_ context.Context, id int64) (tote.Table, error) {
 	t, ok := tx.s.tables[id]
 	if !ok {
-		return Table{}, notFound("table")
+		return tote.Table{}, notFound("table")
 	}
 	return t, nil
 }
 
 // LockTable implements Tx.
-func (tx *memTx) LockTable(ctx context.Context, id int64) (Table, error) { return tx.Table(ctx, id) }
+func (tx *memTx) LockTable(ctx context.Context, id int64) (tote.Table, error) {
+	return tx.Table(ctx, id)
+}
 
 // UpdateTable implements Tx.
-func (tx *memTx) UpdateTable(_ context.Context, t Table) error {
+func (tx *memTx) UpdateTable(_ context.Context, t tote.Table) error {
 	old, ok := tx.s.tables[t.ID]
 	if !ok {
 		return notFound("table")
@@ -56,27 +61,27 @@ func (tx *memTx) UpdateTable(_ context.Context, t Table) error {
 }
 
 // LockDraw implements Tx.
-func (tx *memTx) LockDraw(_ context.Context, id int64, _ LockMode) (Draw, error) {
+func (tx *memTx) LockDraw(_ context.Context, id int64, _ tote.LockMode) (tote.Draw, error) {
 	d, ok := tx.s.draws[id]
 	if !ok {
-		return Draw{}, notFound("draw")
+		return tote.Draw{}, notFound("draw")
 	}
 	return cloneDraw(d), nil
 }
 
 // LatestDraw implements Tx.
-func (tx *memTx) LatestDraw(_ context.Context, tableID int64) (Draw, error) {
+func (tx *memTx) LatestDraw(_ context.Context, tableID int64) (tote.Draw, error) {
 	return tx.s.latestLocked(tableID)
 }
 
 // InsertDraw implements Tx.
-func (tx *memTx) InsertDraw(_ context.Context, d Draw) (Draw, error) {
+func (tx *memTx) InsertDraw(_ context.Context, d tote.Draw) (tote.Draw, error) {
 	if _, ok := tx.s.tables[d.TableID]; !ok {
-		return Draw{}, notFound("table")
+		return tote.Draw{}, notFound("table")
 	}
 	for _, id := range tx.s.byTable[d.TableID] {
 		if tx.s.draws[id].Number == d.Number {
-			return Draw{}, errs.R(errs.Conflict, ReasonDrawChanged, "draw #%d of table %d exists", d.Number, d.TableID)
+			return tote.Draw{}, errs.R(errs.Conflict, tote.ReasonDrawChanged, "draw #%d of table %d exists", d.Number, d.TableID)
 		}
 	}
 	d.ID, d.Version = tx.nextID(), 1
@@ -91,10 +96,10 @@ func (tx *memTx) InsertDraw(_ context.Context, d Draw) (Draw, error) {
 }
 
 // UpdateDraw implements Tx.
-func (tx *memTx) UpdateDraw(_ context.Context, d Draw) (Draw, error) {
+func (tx *memTx) UpdateDraw(_ context.Context, d tote.Draw) (tote.Draw, error) {
 	old, ok := tx.s.draws[d.ID]
 	if !ok || old.Version != d.Version {
-		return Draw{}, ErrDrawChanged(d.ID)
+		return tote.Draw{}, tote.ErrDrawChanged(d.ID)
 	}
 	d.Version++
 	tx.s.draws[d.ID] = cloneDraw(d)
@@ -103,13 +108,13 @@ func (tx *memTx) UpdateDraw(_ context.Context, d Draw) (Draw, error) {
 }
 
 // InsertBet implements Tx.
-func (tx *memTx) InsertBet(_ context.Context, b Bet) (Bet, error) {
+func (tx *memTx) InsertBet(_ context.Context, b tote.Bet) (tote.Bet, error) {
 	k := memBetKey{b.UserID, b.IdempotencyKey}
 	if _, dup := tx.s.keys[k]; dup {
-		return Bet{}, errs.R(errs.Conflict, ReasonDuplicateBet, "a bet with key %q exists", b.IdempotencyKey)
+		return tote.Bet{}, errs.R(errs.Conflict, tote.ReasonDuplicateBet, "a bet with key %q exists", b.IdempotencyKey)
 	}
 	if _, ok := tx.s.draws[b.DrawID]; !ok {
-		return Bet{}, notFound("draw")
+		return tote.Bet{}, notFound("draw")
 	}
 	b.ID = tx.nextID()
 	tx.s.bets[b.ID] = b
@@ -125,8 +130,8 @@ func (tx *memTx) InsertBet(_ context.Context, b Bet) (Bet, error) {
 }
 
 // InsertBets implements Tx: InsertBet for each bet.
-func (tx *memTx) InsertBets(ctx context.Context, bets []Bet) ([]Bet, []error, error) {
-	stored := make([]Bet, len(bets))
+func (tx *memTx) InsertBets(ctx context.Context, bets []tote.Bet) ([]tote.Bet, []error, error) {
+	stored := make([]tote.Bet, len(bets))
 	errList := make([]error, len(bets))
 	for i, b := range bets {
 		stored[i], errList[i] = tx.InsertBet(ctx, b)
@@ -165,12 +170,12 @@ func (tx *memTx) DeleteBets(_ context.Context, ids []int64) error {
 }
 
 // DrawBets implements Tx.
-func (tx *memTx) DrawBets(_ context.Context, drawID int64) ([]Bet, error) {
+func (tx *memTx) DrawBets(_ context.Context, drawID int64) ([]tote.Bet, error) {
 	return tx.s.drawBetsLocked(drawID), nil
 }
 
 // RoundBetIDs implements Tx.
-func (tx *memTx) RoundBetIDs(_ context.Context, drawID int64, round Round) ([]int64, error) {
+func (tx *memTx) RoundBetIDs(_ context.Context, drawID int64, round parimutuel.Round) ([]int64, error) {
 	var ids []int64
 	for _, b := range tx.s.drawBetsLocked(drawID) {
 		if b.Round == round {
@@ -181,15 +186,15 @@ func (tx *memTx) RoundBetIDs(_ context.Context, drawID int64, round Round) ([]in
 }
 
 // PoolTotals implements Tx.
-func (tx *memTx) PoolTotals(_ context.Context, drawID int64, round Round) ([]SelectionTotal, error) {
+func (tx *memTx) PoolTotals(_ context.Context, drawID int64, round parimutuel.Round) ([]tote.SelectionTotal, error) {
 	return tx.s.poolTotalsLocked(drawID, round), nil
 }
 
 // SettleBets implements Tx.
-func (tx *memTx) SettleBets(_ context.Context, outcomes []BetOutcome, at time.Time) error {
+func (tx *memTx) SettleBets(_ context.Context, outcomes []tote.BetOutcome, at time.Time) error {
 	for _, o := range outcomes {
 		old, ok := tx.s.bets[o.BetID]
-		if !ok || old.Status != BetAccepted {
+		if !ok || old.Status != tote.BetAccepted {
 			continue
 		}
 		b := old
@@ -201,10 +206,10 @@ func (tx *memTx) SettleBets(_ context.Context, outcomes []BetOutcome, at time.Ti
 }
 
 // AppendEvent implements Tx.
-func (tx *memTx) AppendEvent(_ context.Context, e TableEvent) (TableEvent, error) {
+func (tx *memTx) AppendEvent(_ context.Context, e tote.TableEvent) (tote.TableEvent, error) {
 	t, ok := tx.s.tables[e.TableID]
 	if !ok {
-		return TableEvent{}, notFound("table")
+		return tote.TableEvent{}, notFound("table")
 	}
 	old := t
 	t.LastSeq++

@@ -1,4 +1,4 @@
-package tote
+package parimutuel
 
 import (
 	"github.com/pokertote/pokertote/domain/errs"
@@ -195,9 +195,7 @@ func (s *PoolSettlement) refund(why RefundReason) {
 
 // takeCuts takes the commission and the jackpot contribution from the gross.
 func (s *PoolSettlement) takeCuts(c PoolConfig) {
-	s.Commission = c.Commission.Of(s.Gross)
-	s.JackpotContribution = c.jackpotRate().Of(s.Gross)
-	s.Net = s.Gross - s.Commission - s.JackpotContribution
+	s.Commission, s.JackpotContribution, s.Net = c.Cuts(s.Gross)
 }
 
 // settleSingle settles a WIN or COMBINATION pool: one category, fund N.

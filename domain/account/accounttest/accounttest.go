@@ -1,0 +1,527 @@
+// Package accounttest is the conformance suite of account.UserStore: users,
+// age verifications and the admin audit log. The in-memory twin
+// (account.MemStore) runs it in its unit tests; persistence runs the very
+// same tests against SQLite and Postgres, so the twin cannot drift from the
+// database it stands in for.
+//
+//	accounttest.Run(t, func(t *testing.T, now func() time.Time) account.UserStore { ... })
+package accounttest
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/pokertote/pokertote/domain/account"
+	"github.com/pokertote/pokertote/domain/errs"
+)
+
+// Start is the suite's clock: what the store's now returns.
+var Start = time.Date(2026, 3, 4, 5, 0, 0, 0, time.UTC)
+
+// Run runs the whole suite; newStore is called once per subtest and must
+// return an empty store that stamps entries given without a time (users'
+// CreatedAt, audit entries' At) with now.
+func Run(t *testing.T, newStore func(t *testing.T, now func() time.Time) account.UserStore) {
+	t.Helper()
+	tests := []struct {
+		name string
+		run  func(t *testing.T, s account.UserStore)
+	}{
+		{"CreateAndRead", testCreateAndRead},
+		{"EmailTaken", testEmailTaken},
+		{"EmailUniqueUnderConcurrency", testConcurrentCreate},
+		{"NotFound", testNotFound},
+		{"ByIDsLeavesMissingOut", testByIDs},
+		{"PasswordHash", testPasswordHash},
+		{"RoleChangeWithAudit", testSetRole},
+		{"VerificationLifecycle", testVerificationLifecycle},
+		{"VerificationChecksFrom", testVerificationChecksFrom},
+		{"OnlyLatestVerificationChanges", testOnlyLatest},
+		{"ConcurrentDecisionsOneWins", testConcurrentDecisions},
+		{"PendingPagesOldestFirst", testPendingPaging},
+		{"AuditPagesNewestFirst", testAuditPaging},
+		{"AuditKeepsWhatItWasGiven", testAuditFields},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			tc.run(t, newStore(t, func() time.Time { return Start }))
+		})
+	}
+}
+
+var ctx = context.Background()
+
+// NewUser is a valid player with the given email.
+func NewUser(email string) account.User {
+	return account.User{
+		Email:        email,
+		Name:         "Aigerim",
+		DateOfBirth:  account.MustParseDate("1990-02-28"),
+		Role:         account.Player,
+		PasswordHash: "$argon2id$v=19$m=65536,t=3,p=2$c2FsdA$aGFzaA",
+	}
+}
+
+func create(t *testing.T, s account.UserStore, email string) account.User {
+	t.Helper()
+	u, err := s.Create(ctx, NewUser(email))
+	if err != nil {
+		t.Fatalf("Create(%s): %v", email, err)
+	}
+	return u
+}
+
+func wantErr(t *testing.T, what string, err error, code errs.Code, reason string) {
+	t.Helper()
+	if errs.CodeOf(err) != code || (reason != "" && errs.ReasonOf(err) != reason) {
+		t.Fatalf("%s: error %v (code %q, reason %q), want code %q reason %q", what, err, errs.CodeOf(err), errs.ReasonOf(err), code, reason)
+	}
+}
+
+func must[T any](t *testing.T, what string) func(T, error) T {
+	return func(v T, err error) T {
+		t.Helper()
+		if err != nil {
+			t.Fatalf("%s: %v", what, err)
+		}
+		return v
+	}
+}
+
+// submission is a pending verification of user id.
+func submission(userID int64, n int) account.Verification {
+	return account.Verification{
+		UserID:       userID,
+		DocumentType: account.IDCard,
+		DocumentHash: fmt.Sprintf("%064x", n+1),
+		DateOfBirth:  account.MustParseDate("1990-02-28"),
+		Status:       account.Pending,
+		SubmittedAt:  Start.Add(time.Duration(n) * time.Minute),
+	}
+}
+
+func sameUser(t *testing.T, what string, got, want account.User) {
+	t.Helper()
+	if got.ID != want.ID || got.Email != want.Email || got.Name != want.Name || got.DateOfBirth != want.DateOfBirth ||
+		got.Role != want.Role || got.PasswordHash != want.PasswordHash || got.Verification != want.Verification ||
+		!got.CreatedAt.Equal(want.CreatedAt) {
+		t.Fatalf("%s = %+v, want %+v", what, got, want)
+	}
+}
+
+func testCreateAndRead(t *testing.T, s account.UserStore) {
+	a := create(t, s, "a@example.kz")
+	b := create(t, s, "b@example.kz")
+	if a.ID <= 0 || b.ID <= a.ID {
+		t.Fatalf("ids %d then %d: want positive and increasing", a.ID, b.ID)
+	}
+	if a.Verification != account.NotSubmitted {
+		t.Fatalf("new user's verification %q, want %q", a.Verification, account.NotSubmitted)
+	}
+	if !a.CreatedAt.Equal(Start) {
+		t.Fatalf("CreatedAt %v, want the store's clock %v", a.CreatedAt, Start)
+	}
+	sameUser(t, "ByID", must[account.User](t, "ByID")(s.ByID(ctx, a.ID)), a)
+	sameUser(t, "ByEmail", must[account.User](t, "ByEmail")(s.ByEmail(ctx, "b@example.kz")), b)
+
+	at := Start.Add(-time.Hour)
+	u := NewUser("c@example.kz")
+	u.CreatedAt = at
+	u.Role = account.Affiliate
+	c := must[account.User](t, "Create c")(s.Create(ctx, u))
+	if !c.CreatedAt.Equal(at) || c.Role != account.Affiliate {
+		t.Fatalf("created %+v: want CreatedAt %v and role kept", c, at)
+	}
+	sameUser(t, "ByID c", must[account.User](t, "ByID c")(s.ByID(ctx, c.ID)), c)
+}
+
+func testEmailTaken(t *testing.T, s account.UserStore) {
+	a := create(t, s, "taken@example.kz")
+	_, err := s.Create(ctx, NewUser("taken@example.kz"))
+	wantErr(t, "second Create", err, errs.Conflict, "EMAIL_TAKEN")
+	got := must[account.User](t, "ByEmail")(s.ByEmail(ctx, "taken@example.kz"))
+	if got.ID != a.ID {
+		t.Fatalf("the email now belongs to %d, want the first user %d", got.ID, a.ID)
+	}
+	// The refused user took no id: the next one follows the first.
+	b := create(t, s, "other@example.kz")
+	if b.ID <= a.ID {
+		t.Fatalf("next id %d after %d", b.ID, a.ID)
+	}
+}
+
+func testConcurrentCreate(t *testing.T, s account.UserStore) {
+	const n = 16
+	var wins, conflicts atomic.Int32
+	var wg sync.WaitGroup
+	for range n {
+		wg.Go(func() {
+			_, err := s.Create(ctx, NewUser("race@example.kz"))
+			switch {
+			case err == nil:
+				wins.Add(1)
+			case errs.ReasonOf(err) == "EMAIL_TAKEN":
+				conflicts.Add(1)
+			default:
+				t.Errorf("Create: %v", err)
+			}
+		})
+	}
+	wg.Wait()
+	if wins.Load() != 1 || conflicts.Load() != n-1 {
+		t.Fatalf("%d created, %d refused; want 1 and %d", wins.Load(), conflicts.Load(), n-1)
+	}
+}
+
+func testNotFound(t *testing.T, s account.UserStore) {
+	u := create(t, s, "here@example.kz")
+	const missing = 1 << 40
+	_, err := s.ByID(ctx, missing)
+	wantErr(t, "ByID", err, errs.NotFound, "")
+	_, err = s.ByEmail(ctx, "nobody@example.kz")
+	wantErr(t, "ByEmail", err, errs.NotFound, "")
+	_, err = s.ByEmail(ctx, "HERE@example.kz")
+	wantErr(t, "ByEmail compares exactly", err, errs.NotFound, "")
+	wantErr(t, "SetPasswordHash", s.SetPasswordHash(ctx, missing, "x"), errs.NotFound, "")
+	_, err = s.SetRole(ctx, missing, account.Admin, account.AuditEntry{ActorID: u.ID, Action: account.ActionRoleChanged})
+	wantErr(t, "SetRole", err, errs.NotFound, "")
+	_, err = s.Verification(ctx, u.ID)
+	wantErr(t, "Verification before any", err, errs.NotFound, "")
+	_, err = s.VerificationByID(ctx, missing)
+	wantErr(t, "VerificationByID", err, errs.NotFound, "")
+	_, err = s.SaveVerification(ctx, account.VerificationChange{Verification: submission(missing, 0), From: account.NotSubmitted})
+	wantErr(t, "SaveVerification of no user", err, errs.NotFound, "")
+	// The refused role change appended no audit entry.
+	if es := must[[]account.AuditEntry](t, "ListAudit")(listAudit(s, account.Page{})); len(es) != 0 {
+		t.Fatalf("audit after refused changes: %+v", es)
+	}
+}
+
+func listAudit(s account.UserStore, p account.Page) ([]account.AuditEntry, error) {
+	es, _, err := s.ListAudit(ctx, p)
+	return es, err
+}
+
+func testByIDs(t *testing.T, s account.UserStore) {
+	a := create(t, s, "a@example.kz")
+	b := create(t, s, "b@example.kz")
+	got := must[[]account.User](t, "ByIDs")(s.ByIDs(ctx, []int64{b.ID, 1 << 40, a.ID}))
+	ids := make([]int64, len(got))
+	for i, u := range got {
+		ids[i] = u.ID
+	}
+	slices.Sort(ids)
+	if !slices.Equal(ids, []int64{a.ID, b.ID}) {
+		t.Fatalf("ByIDs = %v, want %v", ids, []int64{a.ID, b.ID})
+	}
+	for _, u := range got {
+		if u.ID == b.ID {
+			sameUser(t, "ByIDs b", u, b)
+		}
+	}
+	if none := must[[]account.User](t, "ByIDs empty")(s.ByIDs(ctx, []int64{1 << 40})); len(none) != 0 {
+		t.Fatalf("ByIDs of missing ids = %+v", none)
+	}
+}
+
+func testPasswordHash(t *testing.T, s account.UserStore) {
+	a := create(t, s, "a@example.kz")
+	b := create(t, s, "b@example.kz")
+	if err := s.SetPasswordHash(ctx, a.ID, "$argon2id$new"); err != nil {
+		t.Fatal(err)
+	}
+	if got := must[account.User](t, "ByID")(s.ByID(ctx, a.ID)); got.PasswordHash != "$argon2id$new" {
+		t.Fatalf("hash %q after SetPasswordHash", got.PasswordHash)
+	}
+	if got := must[account.User](t, "ByID b")(s.ByID(ctx, b.ID)); got.PasswordHash != b.PasswordHash {
+		t.Fatalf("another user's hash changed to %q", got.PasswordHash)
+	}
+}
+
+func testSetRole(t *testing.T, s account.UserStore) {
+	admin := create(t, s, "boss@example.kz")
+	u := create(t, s, "p@example.kz")
+	if emails := must[[]string](t, "AdminEmails")(s.AdminEmails(ctx)); len(emails) != 0 {
+		t.Fatalf("AdminEmails before any admin = %v", emails)
+	}
+	got, err := s.SetRole(ctx, admin.ID, account.Admin, account.AuditEntry{
+		ActorID: admin.ID, Action: account.ActionRoleChanged, SubjectID: admin.ID, Detail: "bootstrap",
+	})
+	if err != nil || got.Role != account.Admin || got.ID != admin.ID {
+		t.Fatalf("SetRole = %+v, %v", got, err)
+	}
+	if _, err := s.SetRole(ctx, u.ID, account.Affiliate, account.AuditEntry{ActorID: admin.ID, Action: account.ActionRoleChanged, SubjectID: u.ID}); err != nil {
+		t.Fatal(err)
+	}
+	if got := must[account.User](t, "ByID")(s.ByID(ctx, u.ID)); got.Role != account.Affiliate {
+		t.Fatalf("role %q after SetRole", got.Role)
+	}
+	if emails := must[[]string](t, "AdminEmails")(s.AdminEmails(ctx)); !slices.Equal(emails, []string{"boss@example.kz"}) {
+		t.Fatalf("AdminEmails = %v", emails)
+	}
+	es := must[[]account.AuditEntry](t, "ListAudit")(listAudit(s, account.Page{}))
+	if len(es) != 2 || es[0].SubjectID != u.ID || es[1].SubjectID != admin.ID || es[1].Detail != "bootstrap" ||
+		es[0].Action != account.ActionRoleChanged || !es[0].At.Equal(Start) {
+		t.Fatalf("audit = %+v, want the two role changes newest first, stamped %v", es, Start)
+	}
+}
+
+func testVerificationLifecycle(t *testing.T, s account.UserStore) {
+	admin := create(t, s, "boss@example.kz")
+	u := create(t, s, "p@example.kz")
+	v, err := s.SaveVerification(ctx, account.VerificationChange{Verification: submission(u.ID, 0), From: account.NotSubmitted})
+	if err != nil || v.ID <= 0 || v.Status != account.Pending {
+		t.Fatalf("submit = %+v, %v", v, err)
+	}
+	if got := must[account.User](t, "ByID")(s.ByID(ctx, u.ID)); got.Verification != account.Pending {
+		t.Fatalf("user's status %q after submitting", got.Verification)
+	}
+	for what, got := range map[string]account.Verification{
+		"Verification":     must[account.Verification](t, "Verification")(s.Verification(ctx, u.ID)),
+		"VerificationByID": must[account.Verification](t, "VerificationByID")(s.VerificationByID(ctx, v.ID)),
+	} {
+		if got != v {
+			t.Fatalf("%s = %+v, want %+v", what, got, v)
+		}
+	}
+
+	// The admin rejects it, with audit; the user submits again; approved.
+	rej := v
+	rej.Status, rej.Reason, rej.DecidedAt, rej.DecidedBy = account.Rejected, "blurred", Start.Add(time.Hour), admin.ID
+	audit := &account.AuditEntry{ActorID: admin.ID, Action: account.ActionVerificationRejected, SubjectID: u.ID, Detail: "blurred"}
+	got, err := s.SaveVerification(ctx, account.VerificationChange{Verification: rej, From: account.Pending, Audit: audit})
+	if err != nil || got != rej {
+		t.Fatalf("reject = %+v, %v; want %+v", got, err, rej)
+	}
+	if got := must[account.User](t, "ByID")(s.ByID(ctx, u.ID)); got.Verification != account.Rejected {
+		t.Fatalf("user's status %q after rejection", got.Verification)
+	}
+	v2 := must[account.Verification](t, "resubmit")(s.SaveVerification(ctx, account.VerificationChange{Verification: submission(u.ID, 1), From: account.Rejected}))
+	if v2.ID <= v.ID {
+		t.Fatalf("second verification id %d after %d", v2.ID, v.ID)
+	}
+	if latest := must[account.Verification](t, "Verification")(s.Verification(ctx, u.ID)); latest.ID != v2.ID {
+		t.Fatalf("latest is %d, want %d", latest.ID, v2.ID)
+	}
+	if old := must[account.Verification](t, "VerificationByID old")(s.VerificationByID(ctx, v.ID)); old != rej {
+		t.Fatalf("the rejected one now reads %+v", old)
+	}
+	ok := v2
+	ok.Status, ok.DecidedAt, ok.DecidedBy = account.Approved, Start.Add(2*time.Hour), admin.ID
+	must[account.Verification](t, "approve")(s.SaveVerification(ctx, account.VerificationChange{Verification: ok, From: account.Pending,
+		Audit: &account.AuditEntry{ActorID: admin.ID, Action: account.ActionVerificationApproved, SubjectID: u.ID}}))
+	if got := must[account.User](t, "ByID")(s.ByID(ctx, u.ID)); got.Verification != account.Approved {
+		t.Fatalf("user's status %q after approval", got.Verification)
+	}
+	es := must[[]account.AuditEntry](t, "ListAudit")(listAudit(s, account.Page{}))
+	if len(es) != 2 || es[0].Action != account.ActionVerificationApproved || es[1].Action != account.ActionVerificationRejected {
+		t.Fatalf("audit = %+v, want approval then rejection (newest first)", es)
+	}
+}
+
+func testVerificationChecksFrom(t *testing.T, s account.UserStore) {
+	admin := create(t, s, "boss@example.kz")
+	u := create(t, s, "p@example.kz")
+	_, err := s.SaveVerification(ctx, account.VerificationChange{Verification: submission(u.ID, 0), From: account.Pending,
+		Audit: &account.AuditEntry{ActorID: admin.ID, Action: "X"}})
+	wantErr(t, "From PENDING while NONE", err, errs.Conflict, account.ReasonVerificationChanged)
+	if _, err := s.Verification(ctx, u.ID); errs.CodeOf(err) != errs.NotFound {
+		t.Fatalf("a refused change stored a verification (err %v)", err)
+	}
+	if got := must[account.User](t, "ByID")(s.ByID(ctx, u.ID)); got.Verification != account.NotSubmitted {
+		t.Fatalf("a refused change set the status to %q", got.Verification)
+	}
+	if es := must[[]account.AuditEntry](t, "ListAudit")(listAudit(s, account.Page{})); len(es) != 0 {
+		t.Fatalf("a refused change appended audit %+v", es)
+	}
+	must[account.Verification](t, "submit")(s.SaveVerification(ctx, account.VerificationChange{Verification: submission(u.ID, 0), From: account.NotSubmitted}))
+	_, err = s.SaveVerification(ctx, account.VerificationChange{Verification: submission(u.ID, 1), From: account.NotSubmitted})
+	wantErr(t, "second submission from NONE", err, errs.Conflict, account.ReasonVerificationChanged)
+}
+
+func testOnlyLatest(t *testing.T, s account.UserStore) {
+	admin := create(t, s, "boss@example.kz")
+	u := create(t, s, "p@example.kz")
+	v1 := must[account.Verification](t, "submit")(s.SaveVerification(ctx, account.VerificationChange{Verification: submission(u.ID, 0), From: account.NotSubmitted}))
+	rej := v1
+	rej.Status, rej.Reason, rej.DecidedAt, rej.DecidedBy = account.Rejected, "blurred", Start, admin.ID
+	must[account.Verification](t, "reject")(s.SaveVerification(ctx, account.VerificationChange{Verification: rej, From: account.Pending}))
+	must[account.Verification](t, "resubmit")(s.SaveVerification(ctx, account.VerificationChange{Verification: submission(u.ID, 1), From: account.Rejected}))
+	// Deciding the old one again, though the user is PENDING: refused.
+	old := v1
+	old.Status, old.DecidedAt, old.DecidedBy = account.Approved, Start, admin.ID
+	_, err := s.SaveVerification(ctx, account.VerificationChange{Verification: old, From: account.Pending})
+	wantErr(t, "decide a superseded verification", err, errs.Conflict, account.ReasonVerificationChanged)
+	if got := must[account.Verification](t, "VerificationByID")(s.VerificationByID(ctx, v1.ID)); got.Status != account.Rejected {
+		t.Fatalf("the superseded verification is now %q", got.Status)
+	}
+	if got := must[account.User](t, "ByID")(s.ByID(ctx, u.ID)); got.Verification != account.Pending {
+		t.Fatalf("user's status %q after the refused decision", got.Verification)
+	}
+}
+
+func testConcurrentDecisions(t *testing.T, s account.UserStore) {
+	admin := create(t, s, "boss@example.kz")
+	u := create(t, s, "p@example.kz")
+	v := must[account.Verification](t, "submit")(s.SaveVerification(ctx, account.VerificationChange{Verification: submission(u.ID, 0), From: account.NotSubmitted}))
+	const n = 8
+	var wins, lost atomic.Int32
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Go(func() {
+			d := v
+			d.Status, d.DecidedAt, d.DecidedBy = account.Approved, Start, admin.ID
+			if i%2 == 1 {
+				d.Status, d.Reason = account.Rejected, "no"
+			}
+			_, err := s.SaveVerification(ctx, account.VerificationChange{Verification: d, From: account.Pending,
+				Audit: &account.AuditEntry{ActorID: admin.ID, Action: "DECIDED", SubjectID: u.ID}})
+			switch {
+			case err == nil:
+				wins.Add(1)
+			case errs.ReasonOf(err) == account.ReasonVerificationChanged:
+				lost.Add(1)
+			default:
+				t.Errorf("decide: %v", err)
+			}
+		})
+	}
+	wg.Wait()
+	if wins.Load() != 1 || lost.Load() != n-1 {
+		t.Fatalf("%d decisions won, %d refused; want 1 and %d", wins.Load(), lost.Load(), n-1)
+	}
+	if es := must[[]account.AuditEntry](t, "ListAudit")(listAudit(s, account.Page{})); len(es) != 1 {
+		t.Fatalf("%d audit entries, want only the winner's", len(es))
+	}
+}
+
+func testPendingPaging(t *testing.T, s account.UserStore) {
+	admin := create(t, s, "boss@example.kz")
+	var pending []int64
+	for i := range 7 {
+		u := create(t, s, fmt.Sprintf("p%d@example.kz", i))
+		v := must[account.Verification](t, "submit")(s.SaveVerification(ctx, account.VerificationChange{Verification: submission(u.ID, i), From: account.NotSubmitted}))
+		if i%3 == 2 { // decided: not pending any more
+			v.Status, v.DecidedAt, v.DecidedBy = account.Approved, Start, admin.ID
+			must[account.Verification](t, "approve")(s.SaveVerification(ctx, account.VerificationChange{Verification: v, From: account.Pending}))
+			continue
+		}
+		pending = append(pending, v.ID)
+	}
+	// 5 pending: pages of 2, 2, 1; then a page of exactly the rest.
+	var got []int64
+	var pages int
+	after := int64(0)
+	for {
+		vs, next, err := s.ListPendingVerifications(ctx, account.Page{After: after, Limit: 2})
+		if err != nil {
+			t.Fatal(err)
+		}
+		pages++
+		if len(vs) > 2 || pages > 5 {
+			t.Fatalf("page %d has %d entries", pages, len(vs))
+		}
+		for _, v := range vs {
+			if v.Status != account.Pending {
+				t.Fatalf("listed a %s verification", v.Status)
+			}
+			got = append(got, v.ID)
+		}
+		if next == 0 {
+			break
+		}
+		if next != vs[len(vs)-1].ID {
+			t.Fatalf("next cursor %d, want the last id listed %d", next, vs[len(vs)-1].ID)
+		}
+		after = next
+	}
+	if !slices.Equal(got, pending) || pages != 3 {
+		t.Fatalf("pending ids %v in %d pages, want %v (oldest first) in 3", got, pages, pending)
+	}
+	vs, next, err := s.ListPendingVerifications(ctx, account.Page{After: pending[2], Limit: 2})
+	if err != nil || len(vs) != 2 || next != 0 {
+		t.Fatalf("a page holding exactly the rest: %d entries, next %d, %v; want 2, 0", len(vs), next, err)
+	}
+	all, next, err := s.ListPendingVerifications(ctx, account.Page{})
+	if err != nil || len(all) != 5 || next != 0 {
+		t.Fatalf("default page: %d entries, next %d, %v", len(all), next, err)
+	}
+}
+
+func testAuditPaging(t *testing.T, s account.UserStore) {
+	admin := create(t, s, "boss@example.kz")
+	var ids []int64
+	for i := range 5 {
+		e := must[account.AuditEntry](t, "AppendAudit")(s.AppendAudit(ctx, account.AuditEntry{ActorID: admin.ID, Action: fmt.Sprintf("A%d", i)}))
+		if len(ids) > 0 && e.ID <= ids[len(ids)-1] {
+			t.Fatalf("audit id %d after %d", e.ID, ids[len(ids)-1])
+		}
+		ids = append(ids, e.ID)
+	}
+	slices.Reverse(ids)
+	var got []int64
+	after, pages := int64(0), 0
+	for {
+		es, next, err := s.ListAudit(ctx, account.Page{After: after, Limit: 2})
+		if err != nil {
+			t.Fatal(err)
+		}
+		pages++
+		if pages > 5 {
+			t.Fatal("paging does not end")
+		}
+		for _, e := range es {
+			got = append(got, e.ID)
+		}
+		if next == 0 {
+			break
+		}
+		if next != es[len(es)-1].ID {
+			t.Fatalf("next cursor %d, want the last id listed %d", next, es[len(es)-1].ID)
+		}
+		after = next
+	}
+	if !slices.Equal(got, ids) || pages != 3 {
+		t.Fatalf("audit ids %v in %d pages, want %v (newest first) in 3", got, pages, ids)
+	}
+	es, next, err := s.ListAudit(ctx, account.Page{After: ids[3], Limit: 1})
+	if err != nil || len(es) != 1 || es[0].ID != ids[4] || next != 0 {
+		t.Fatalf("the last page: %+v, next %d, %v", es, next, err)
+	}
+	es, _, err = s.ListAudit(ctx, account.Page{Limit: 1000})
+	if err != nil || len(es) != 5 {
+		t.Fatalf("a page of 1000 (clamped to 200): %d entries, %v", len(es), err)
+	}
+}
+
+func testAuditFields(t *testing.T, s account.UserStore) {
+	admin := create(t, s, "boss@example.kz")
+	at := Start.Add(-90 * time.Minute)
+	in := account.AuditEntry{
+		At: at, ActorID: admin.ID, Action: "TABLE_SETTINGS_CHANGED", SubjectID: 3, SubjectKind: account.SubjectTable,
+		Detail: "commission lowered", Changes: []account.AuditChange{{Field: "commission", From: "5.00%", To: "3.00%"}},
+	}
+	e := must[account.AuditEntry](t, "AppendAudit")(s.AppendAudit(ctx, in))
+	noKind := must[account.AuditEntry](t, "AppendAudit no kind")(s.AppendAudit(ctx, account.AuditEntry{ActorID: admin.ID, Action: "X", SubjectID: admin.ID}))
+	system := must[account.AuditEntry](t, "AppendAudit no subject")(s.AppendAudit(ctx, account.AuditEntry{Action: "SWEEP"}))
+	es := must[[]account.AuditEntry](t, "ListAudit")(listAudit(s, account.Page{}))
+	if len(es) != 3 {
+		t.Fatalf("%d entries, want 3", len(es))
+	}
+	got := es[2]
+	if got.ID != e.ID || !got.At.Equal(at) || got.ActorID != admin.ID || got.Action != in.Action || got.SubjectID != 3 ||
+		got.SubjectKind != account.SubjectTable || got.Detail != in.Detail || !slices.Equal(got.Changes, in.Changes) {
+		t.Fatalf("stored %+v, read back %+v", in, got)
+	}
+	if k := es[1]; k.ID != noKind.ID || k.SubjectKind != account.SubjectUser || k.SubjectID != admin.ID || !k.At.Equal(Start) {
+		t.Fatalf("an entry without a subject kind reads %+v; want a user subject stamped %v", k, Start)
+	}
+	if sy := es[0]; sy.ID != system.ID || sy.ActorID != 0 || sy.SubjectID != 0 || sy.SubjectKind != "" || len(sy.Changes) != 0 {
+		t.Fatalf("an entry without actor or subject reads %+v", sy)
+	}
+}
