@@ -394,9 +394,8 @@ func (r *ToteRepo) placeBatchTx(ctx context.Context, pc *pgx.Conn, w tote.BatchW
 			ref     string
 		)
 		_, err := pgx.ForEachRow(rows, []any{&id, &ref, &bal}, func() error {
-			u, ok := protection.WalletUser(ledger.AccountRef{Kind: ledger.Wallet, Ref: ref})
-			if ok {
-				walletID[u], balance[u] = id, money.Amount(bal)
+			if u, ok := (ledger.AccountRef{Kind: ledger.Wallet, Ref: ref}).User(); ok {
+				walletID[int64(u)], balance[int64(u)] = id, money.Amount(bal)
 			}
 			return nil
 		})
@@ -605,8 +604,8 @@ func (r *ToteRepo) placeBatchTx(ctx context.Context, pc *pgx.Conn, w tote.BatchW
 				eRefs, eAccs, eAfters, eTls = append(eRefs, e.Account.Ref), append(eAccs, 0), append(eAfters, 0), append(eTls, tail[e.Account.Ref+"\x00"+tr.IdempotencyKey])
 				continue
 			}
-			u, _ := protection.WalletUser(e.Account)
-			eRefs, eAccs, eAfters, eTls = append(eRefs, ""), append(eAccs, walletID[u]), append(eAfters, int64(s.bal)), append(eTls, 0)
+			u, _ := e.Account.User()
+			eRefs, eAccs, eAfters, eTls = append(eRefs, ""), append(eAccs, walletID[int64(u)]), append(eAfters, int64(s.bal)), append(eTls, 0)
 		}
 	}
 	users := make([]int64, 0, len(touched))

@@ -14,6 +14,7 @@ import (
 	"github.com/pokertote/pokertote/domain/errs"
 	"github.com/pokertote/pokertote/domain/ledger"
 	"github.com/pokertote/pokertote/domain/money"
+	"github.com/pokertote/pokertote/domain/parimutuel"
 	"github.com/pokertote/pokertote/domain/protection"
 	"github.com/pokertote/pokertote/domain/tote"
 	"github.com/pokertote/pokertote/domain/tote/totetest"
@@ -107,7 +108,7 @@ func (w *batchWorld) run(t *testing.T, round int, players []batchPlayer, reqs []
 			w.h.Deposit(ids[i], money.Amount(p.deposit)*money.KZT)
 		}
 		if p.earlier > 0 {
-			if _, err := w.h.Svc.PlaceBet(ctx, tote.PlaceBetRequest{UserID: ids[i], DrawID: w.draw.ID, Market: tote.MarketWin, Selection: "1",
+			if _, err := w.h.Svc.PlaceBet(ctx, tote.PlaceBetRequest{UserID: ids[i], DrawID: w.draw.ID, Market: parimutuel.MarketWin, Selection: "1",
 				Stake: money.Amount(p.earlier) * money.KZT, IdempotencyKey: fmt.Sprintf("early-%d-%d", round, i)}); err != nil {
 				t.Fatalf("earlier bet: %v", err)
 			}
@@ -215,7 +216,7 @@ func TestBetBatchMatchesSinglePosts(t *testing.T) {
 			// selections the lower selection's would win there (the fast
 			// path keeps the first asked); that difference is not tested.
 			key := rng.IntN(n)
-			reqs[i] = tote.PlaceBetRequest{Market: tote.MarketWin, Selection: fmt.Sprint(1 + key%9),
+			reqs[i] = tote.PlaceBetRequest{Market: parimutuel.MarketWin, Selection: fmt.Sprint(1 + key%9),
 				Stake: money.Amount(stake) * money.KZT, IdempotencyKey: fmt.Sprintf("r%d-k%d", round, key)}
 			if rng.IntN(8) == 0 && i > 0 {
 				reqs[i] = reqs[rng.IntN(i)] // the same request again
@@ -269,7 +270,7 @@ func (w *batchWorld) checkOpenBooks(t *testing.T, name string) {
 	for _, b := range bets {
 		sum += b.Stake
 	}
-	escrow := ledger.EscrowOf(tote.PoolID(w.draw.ID, 1, tote.MarketWin))
+	escrow := ledger.EscrowOf(tote.PoolID(w.draw.ID, 1, parimutuel.MarketWin))
 	if got := w.h.Balance(escrow); got != sum {
 		t.Errorf("%s: escrow holds %s, the %d bets stake %s", name, got, len(bets), sum)
 	}
@@ -330,7 +331,7 @@ func TestBetBatchLimitsUnderConcurrency(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			u := []int64{a, b}[i%2]
-			_, err := w.h.Svc.PlaceBet(ctx, tote.PlaceBetRequest{UserID: u, DrawID: w.draw.ID, Market: tote.MarketWin,
+			_, err := w.h.Svc.PlaceBet(ctx, tote.PlaceBetRequest{UserID: u, DrawID: w.draw.ID, Market: parimutuel.MarketWin,
 				Selection: fmt.Sprint(1 + i%8), Stake: 100 * money.KZT, IdempotencyKey: fmt.Sprintf("race-%d", i)})
 			mu.Lock()
 			defer mu.Unlock()
@@ -421,7 +422,7 @@ func TestBetBatchStakeGate(t *testing.T) {
 		}
 		var reqs []tote.PlaceBetRequest
 		for i, id := range ids {
-			reqs = append(reqs, tote.PlaceBetRequest{UserID: id, DrawID: w.draw.ID, Market: tote.MarketWin, Selection: fmt.Sprint(1 + i%8),
+			reqs = append(reqs, tote.PlaceBetRequest{UserID: id, DrawID: w.draw.ID, Market: parimutuel.MarketWin, Selection: fmt.Sprint(1 + i%8),
 				Stake: 100 * money.KZT, IdempotencyKey: fmt.Sprintf("gate-%d", i)})
 		}
 		_, errList := svc.PlaceBets(ctx, reqs)
@@ -429,7 +430,7 @@ func TestBetBatchStakeGate(t *testing.T) {
 		// pending): the gate refuses a retry of their bet too (the gate
 		// answers before any replay), and a new bet.
 		verifyFrom(adult, account.Pending, adultDOB, account.Approved)
-		_, more := svc.PlaceBets(ctx, []tote.PlaceBetRequest{reqs[0], {UserID: adult, DrawID: w.draw.ID, Market: tote.MarketWin,
+		_, more := svc.PlaceBets(ctx, []tote.PlaceBetRequest{reqs[0], {UserID: adult, DrawID: w.draw.ID, Market: parimutuel.MarketWin,
 			Selection: "2", Stake: 100 * money.KZT, IdempotencyKey: "gate-new"}})
 		var out []result
 		for _, err := range append(errList, more...) {

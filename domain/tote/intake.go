@@ -398,13 +398,13 @@ func (s *Service) placeBatchDirect(ctx context.Context, bp BatchPlacer, jobs []*
 	if len(res) != len(jobs) {
 		return errs.E(errs.Internal, "tote: the store answered a batch of %d bets with %d results", len(jobs), len(res))
 	}
-	first := map[memBetKey]*betJob{} // who took a key in this batch
+	first := map[betKey]*betJob{} // who took a key in this batch
 	for i, j := range jobs {
 		j.bet, j.balance, j.err = res[i].Bet, res[i].Balance, res[i].Err
 		if i < len(judged) && judged[i] != nil {
 			j.gateErr = judged[i] // answered as the gate's refusal, never replayed
 		}
-		k := memBetKey{j.req.UserID, j.req.IdempotencyKey}
+		k := betKey{j.req.UserID, j.req.IdempotencyKey}
 		if first[k] == nil && i < len(checked) && checked[i] == nil && errs.ReasonOf(j.err) != ReasonDuplicateBet {
 			first[k] = j
 		}
@@ -413,7 +413,7 @@ func (s *Service) placeBatchDirect(ctx context.Context, bp BatchPlacer, jobs []*
 	// failed gets that failure.
 	for _, j := range jobs {
 		if errs.ReasonOf(j.err) == ReasonDuplicateBet {
-			if f := first[memBetKey{j.req.UserID, j.req.IdempotencyKey}]; f != nil && f != j && f.err != nil {
+			if f := first[betKey{j.req.UserID, j.req.IdempotencyKey}]; f != nil && f != j && f.err != nil {
 				j.err = f.err
 			}
 		}
