@@ -642,6 +642,9 @@ func (r *ToteRepo) placeBatchTx(ctx context.Context, pc *pgx.Conn, w tote.BatchW
 		})
 		return err
 	})
+	if w.Writing != nil {
+		w.Writing()
+	}
 	committed := false
 	b.Queue("COMMIT").Exec(func(pgconn.CommandTag) error {
 		committed = true

@@ -46,9 +46,16 @@ const (
 	// maxBatch bounds the bets of one transaction (its statements stay far
 	// below the drivers' parameter limits; its locks stay short).
 	maxBatch = 256
-	// maxInflight is how many batches of one draw may run at once: one
-	// commits while the next is checked and written.
+	// maxInflight is how many batches of one draw may run at once. Batches
+	// of a draw queue on the pool's escrow row for their write and commit,
+	// so splitting the waiting bets over more batches only makes more,
+	// smaller commits: the next batch starts when the one before commits,
+	// or, once overlapMin bets wait, as soon as the one before sends its
+	// write (its reads then overlap that commit). See drawQueue.reading.
 	maxInflight = 4
+	// overlapMin is how many waiting bets start a batch before the one in
+	// flight has committed (measured: docs/bets-load.md).
+	overlapMin = 8
 	// batchTimeout bounds one batch's transaction; it runs detached from
 	// any one request's context, since it answers many.
 	batchTimeout = 30 * time.Second
@@ -78,6 +85,12 @@ type betJob struct {
 type drawQueue struct {
 	pending []*betJob
 	running int
+	// reading is true while a batch holds the draw's turn: until it
+	// commits, or until it sends its write with overlapMin bets waiting
+	// (a BatchPlacer says when it writes). Bets arriving meanwhile wait for
+	// the next batch instead of starting one of their own, so each commit
+	// carries as many bets as arrived during the one before.
+	reading bool
 }
 
 // intake gathers concurrent bets per draw; see the top of this file.
@@ -100,7 +113,7 @@ func (s *Service) submit(job *betJob) {
 		in.draws[job.req.DrawID] = q
 	}
 	q.pending = append(q.pending, job)
-	start := q.running < maxInflight
+	start := !q.reading && q.running < maxInflight
 	if start {
 		q.running++
 	}
@@ -110,13 +123,34 @@ func (s *Service) submit(job *betJob) {
 	}
 }
 
+// writing is called when the batch holding drawID's turn sends its write:
+// with overlapMin bets waiting it gives the turn up (released) and starts
+// another batch for them.
+func (s *Service) writing(drawID int64, released *bool) {
+	in := &s.intake
+	in.mu.Lock()
+	q := in.draws[drawID]
+	start := !*released && len(q.pending) >= overlapMin && q.running < maxInflight
+	if start {
+		*released = true
+		q.reading = false
+		q.running++
+	}
+	in.mu.Unlock()
+	if start {
+		go s.runDraw(drawID)
+	}
+}
+
 // runDraw runs batches of a draw's queue until it is empty.
 func (s *Service) runDraw(drawID int64) {
 	in := &s.intake
 	for {
 		in.mu.Lock()
 		q := in.draws[drawID]
-		if len(q.pending) == 0 {
+		if len(q.pending) == 0 || q.reading {
+			// Nothing to do, or the batch reading now takes the waiting
+			// bets next (writing starts a runner for them).
 			q.running--
 			if q.running == 0 {
 				delete(in.draws, drawID)
@@ -127,8 +161,15 @@ func (s *Service) runDraw(drawID int64) {
 		n := min(len(q.pending), maxBatch)
 		jobs := q.pending[:n:n]
 		q.pending = q.pending[n:]
+		q.reading = true
 		in.mu.Unlock()
-		s.placeBatch(jobs)
+		released := false // guarded by in.mu
+		s.placeBatch(jobs, func() { s.writing(drawID, &released) })
+		in.mu.Lock()
+		if !released {
+			q.reading = false
+		}
+		in.mu.Unlock()
 	}
 }
 
@@ -139,7 +180,9 @@ func (s *Service) runDraw(drawID int64) {
 // it carries the values of the first request's context (its trace, its
 // request-scoped logger), so a trace of that bet shows the batch's
 // statements under it. The other bets of the batch show their wait.
-func (s *Service) placeBatch(jobs []*betJob) {
+//
+// writing (nil for none) is called when the batch starts its write.
+func (s *Service) placeBatch(jobs []*betJob, writing func()) {
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(jobs[0].ctx), batchTimeout)
 	defer cancel()
 	// Every gate has answered before the transaction takes a connection: a
@@ -151,7 +194,7 @@ func (s *Service) placeBatch(jobs []*betJob) {
 	began := time.Now()
 	var err error
 	if bp, ok := s.store.(BatchPlacer); ok && bp.PlacesBatches() {
-		err = s.placeBatchDirect(ctx, bp, jobs)
+		err = s.placeBatchDirect(ctx, bp, jobs, writing)
 	} else {
 		err = s.store.Within(ctx, func(ctx context.Context, tx Tx) error {
 			return s.placeBatchInTx(ctx, tx, jobs)
@@ -303,6 +346,9 @@ type BatchWork struct {
 	Check func(d Draw, t Table, players map[int64]Player) ([]Bet, []error)
 	// Stake is the stake transfer of stored bet b (its ID assigned).
 	Stake func(d Draw, b Bet) ledger.Transfer
+	// Writing, when set, is called as the batch's write is sent (the
+	// intake then lets the next batch start reading).
+	Writing func()
 }
 
 // Player is what a BatchPlacer read about a player for the stake gate: the
@@ -342,7 +388,7 @@ type BatchResult struct {
 }
 
 // placeBatchDirect places jobs through a BatchPlacer.
-func (s *Service) placeBatchDirect(ctx context.Context, bp BatchPlacer, jobs []*betJob) error {
+func (s *Service) placeBatchDirect(ctx context.Context, bp BatchPlacer, jobs []*betJob, writing func()) error {
 	users := make([]int64, len(jobs))
 	keys := make([]string, len(jobs))
 	for i, j := range jobs {
@@ -356,6 +402,7 @@ func (s *Service) placeBatchDirect(ctx context.Context, bp BatchPlacer, jobs []*
 		Users:       users,
 		Keys:        keys,
 		ReadPlayers: judging,
+		Writing:     writing,
 		Check: func(d Draw, t Table, players map[int64]Player) ([]Bet, []error) {
 			now := s.clock.Now()
 			bets := make([]Bet, len(jobs))

@@ -118,7 +118,7 @@ func (s *Service) PlaceBets(ctx context.Context, reqs []PlaceBetRequest) ([]Bet,
 		byDraw[r.DrawID] = append(byDraw[r.DrawID], jobs[i])
 	}
 	for _, d := range order {
-		s.placeBatch(byDraw[d])
+		s.placeBatch(byDraw[d], nil)
 	}
 	for i, j := range jobs {
 		if j != nil {
