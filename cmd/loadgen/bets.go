@@ -407,6 +407,8 @@ func betLoop(ctx context.Context, cfg betsConfig, players []player, draws *drawT
 			st.mu.Lock()
 			st.measuring, st.start = true, time.Now()
 			st.mu.Unlock()
+			// Scripts wait for this line to start their profiles.
+			fmt.Println("bets: measuring")
 		}
 	}()
 	var wg sync.WaitGroup

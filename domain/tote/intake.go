@@ -33,6 +33,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/pokertote/pokertote/domain/account"
 	"github.com/pokertote/pokertote/domain/errs"
 	"github.com/pokertote/pokertote/domain/event"
 	"github.com/pokertote/pokertote/domain/ledger"
@@ -45,9 +46,16 @@ const (
 	// maxBatch bounds the bets of one transaction (its statements stay far
 	// below the drivers' parameter limits; its locks stay short).
 	maxBatch = 256
-	// maxInflight is how many batches of one draw may run at once: one
-	// commits while the next is checked and written.
+	// maxInflight is how many batches of one draw may run at once. Batches
+	// of a draw queue on the pool's escrow row for their write and commit,
+	// so splitting the waiting bets over more batches only makes more,
+	// smaller commits: the next batch starts when the one before commits,
+	// or, once overlapMin bets wait, as soon as the one before sends its
+	// write (its reads then overlap that commit). See drawQueue.reading.
 	maxInflight = 4
+	// overlapMin is how many waiting bets start a batch before the one in
+	// flight has committed (measured: docs/bets-load.md).
+	overlapMin = 8
 	// batchTimeout bounds one batch's transaction; it runs detached from
 	// any one request's context, since it answers many.
 	batchTimeout = 30 * time.Second
@@ -77,6 +85,12 @@ type betJob struct {
 type drawQueue struct {
 	pending []*betJob
 	running int
+	// reading is true while a batch holds the draw's turn: until it
+	// commits, or until it sends its write with overlapMin bets waiting
+	// (a BatchPlacer says when it writes). Bets arriving meanwhile wait for
+	// the next batch instead of starting one of their own, so each commit
+	// carries as many bets as arrived during the one before.
+	reading bool
 }
 
 // intake gathers concurrent bets per draw; see the top of this file.
@@ -99,7 +113,7 @@ func (s *Service) submit(job *betJob) {
 		in.draws[job.req.DrawID] = q
 	}
 	q.pending = append(q.pending, job)
-	start := q.running < maxInflight
+	start := !q.reading && q.running < maxInflight
 	if start {
 		q.running++
 	}
@@ -109,13 +123,34 @@ func (s *Service) submit(job *betJob) {
 	}
 }
 
+// writing is called when the batch holding drawID's turn sends its write:
+// with overlapMin bets waiting it gives the turn up (released) and starts
+// another batch for them.
+func (s *Service) writing(drawID int64, released *bool) {
+	in := &s.intake
+	in.mu.Lock()
+	q := in.draws[drawID]
+	start := !*released && len(q.pending) >= overlapMin && q.running < maxInflight
+	if start {
+		*released = true
+		q.reading = false
+		q.running++
+	}
+	in.mu.Unlock()
+	if start {
+		go s.runDraw(drawID)
+	}
+}
+
 // runDraw runs batches of a draw's queue until it is empty.
 func (s *Service) runDraw(drawID int64) {
 	in := &s.intake
 	for {
 		in.mu.Lock()
 		q := in.draws[drawID]
-		if len(q.pending) == 0 {
+		if len(q.pending) == 0 || q.reading {
+			// Nothing to do, or the batch reading now takes the waiting
+			// bets next (writing starts a runner for them).
 			q.running--
 			if q.running == 0 {
 				delete(in.draws, drawID)
@@ -126,8 +161,15 @@ func (s *Service) runDraw(drawID int64) {
 		n := min(len(q.pending), maxBatch)
 		jobs := q.pending[:n:n]
 		q.pending = q.pending[n:]
+		q.reading = true
 		in.mu.Unlock()
-		s.placeBatch(jobs)
+		released := false // guarded by in.mu
+		s.placeBatch(jobs, func() { s.writing(drawID, &released) })
+		in.mu.Lock()
+		if !released {
+			q.reading = false
+		}
+		in.mu.Unlock()
 	}
 }
 
@@ -138,7 +180,9 @@ func (s *Service) runDraw(drawID int64) {
 // it carries the values of the first request's context (its trace, its
 // request-scoped logger), so a trace of that bet shows the batch's
 // statements under it. The other bets of the batch show their wait.
-func (s *Service) placeBatch(jobs []*betJob) {
+//
+// writing (nil for none) is called when the batch starts its write.
+func (s *Service) placeBatch(jobs []*betJob, writing func()) {
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(jobs[0].ctx), batchTimeout)
 	defer cancel()
 	// Every gate has answered before the transaction takes a connection: a
@@ -148,9 +192,14 @@ func (s *Service) placeBatch(jobs []*betJob) {
 		<-j.gated
 	}
 	began := time.Now()
-	err := s.store.Within(ctx, func(ctx context.Context, tx Tx) error {
-		return s.placeBatchInTx(ctx, tx, jobs)
-	})
+	var err error
+	if bp, ok := s.store.(BatchPlacer); ok && bp.PlacesBatches() {
+		err = s.placeBatchDirect(ctx, bp, jobs, writing)
+	} else {
+		err = s.store.Within(ctx, func(ctx context.Context, tx Tx) error {
+			return s.placeBatchInTx(ctx, tx, jobs)
+		})
+	}
 	s.log.DebugContext(ctx, "bet batch", "draw", jobs[0].req.DrawID, "bets", len(jobs), "took", time.Since(began), "err", err)
 	var msgs []event.Message
 	for _, j := range jobs {
@@ -257,6 +306,164 @@ func (s *Service) placeBatchInTx(ctx context.Context, tx Tx, jobs []*betJob) err
 	}
 	if len(undo) > 0 {
 		return tx.DeleteBets(ctx, undo)
+	}
+	return nil
+}
+
+// BatchPlacer is a Store's optional fast path for a batch of bets: it does
+// in one transaction what placeBatchInTx does through Tx (share-lock the
+// draw, read it and its table, check each bet, store the bets, post each
+// stake with every ledger and player-protection check a single post makes,
+// and a result per bet), but in as few round trips as its database allows.
+// The Postgres store implements it (persistence/tote_batch_pg.go); a store
+// whose PlacesBatches is false goes through Within.
+type BatchPlacer interface {
+	PlacesBatches() bool
+	// PlaceBatch runs b in one transaction, again after a serialization
+	// failure (so b's functions must be pure). It returns a result per
+	// request of b, or an error failing them all.
+	PlaceBatch(ctx context.Context, b BatchWork) ([]BatchResult, error)
+}
+
+// BatchWork is the domain's part of a batch handed to a BatchPlacer: the
+// rules stay here, the store only moves rows and money.
+type BatchWork struct {
+	DrawID int64
+	// Users and Keys are each request's player and idempotency key, in
+	// request order (the store reads the players' wallets and the keys
+	// taken before the draw's checks run).
+	Users []int64
+	Keys  []string
+	// ReadPlayers asks the store for each player's account and latest
+	// verification (Check's players), read in the same round trip as the
+	// draw: the stake gate then costs no statements of its own.
+	ReadPlayers bool
+	// Check is called with the share-locked draw and its table (and the
+	// players, when asked for): the bet of every request, or its error (a
+	// zero Bet then). Bets must be stored in request order; a key repeated
+	// within the batch is the store's to refuse (DUPLICATE_BET, as
+	// InsertBets).
+	Check func(d Draw, t Table, players map[int64]Player) ([]Bet, []error)
+	// Stake is the stake transfer of stored bet b (its ID assigned).
+	Stake func(d Draw, b Bet) ledger.Transfer
+	// Writing, when set, is called as the batch's write is sent (the
+	// intake then lets the next batch start reading).
+	Writing func()
+}
+
+// Player is what a BatchPlacer read about a player for the stake gate: the
+// account and its latest verification (zero when none), exactly as
+// account.UserStore's ByID and Verification give them, or Err (the user
+// is unknown) as ByID gives it.
+type Player struct {
+	User         account.User
+	Verification account.Verification
+	Err          error
+}
+
+// StakeJudge is a StakeGate that can judge a player from the rows a
+// BatchPlacer read (account.Service.CanStake, the rule EnsureCanStake
+// applies after its two reads).
+type StakeJudge interface {
+	CanStake(u account.User, v account.Verification, now time.Time) error
+}
+
+// judgesInBatch reports whether the stake gate runs inside the batch (on
+// rows the store reads with the draw) rather than before it.
+func (s *Service) judgesInBatch() (StakeJudge, bool) {
+	bp, ok := s.store.(BatchPlacer)
+	if !ok || !bp.PlacesBatches() {
+		return nil, false
+	}
+	j, ok := s.gate.(StakeJudge)
+	return j, ok
+}
+
+// BatchResult is one request's outcome: the stored bet and the player's
+// wallet balance after its stake, or the error.
+type BatchResult struct {
+	Bet     Bet
+	Balance money.Amount
+	Err     error
+}
+
+// placeBatchDirect places jobs through a BatchPlacer.
+func (s *Service) placeBatchDirect(ctx context.Context, bp BatchPlacer, jobs []*betJob, writing func()) error {
+	users := make([]int64, len(jobs))
+	keys := make([]string, len(jobs))
+	for i, j := range jobs {
+		users[i], keys[i] = j.req.UserID, j.req.IdempotencyKey
+	}
+	var checked []error // the last Check's verdicts (a retry calls it again)
+	var judged []error  // and the stake gate's
+	judge, judging := s.judgesInBatch()
+	res, err := bp.PlaceBatch(ctx, BatchWork{
+		DrawID:      jobs[0].req.DrawID,
+		Users:       users,
+		Keys:        keys,
+		ReadPlayers: judging,
+		Writing:     writing,
+		Check: func(d Draw, t Table, players map[int64]Player) ([]Bet, []error) {
+			now := s.clock.Now()
+			bets := make([]Bet, len(jobs))
+			errList := make([]error, len(jobs))
+			judged = make([]error, len(jobs))
+			for i, j := range jobs {
+				if errList[i] = j.gateErr; errList[i] != nil {
+					continue
+				}
+				if judging {
+					p, ok := players[j.req.UserID]
+					switch {
+					case !ok:
+						errList[i] = errs.E(errs.Internal, "tote: the store did not read player %d", j.req.UserID)
+					case p.Err != nil:
+						errList[i] = p.Err
+					default:
+						errList[i] = judge.CanStake(p.User, p.Verification, now)
+					}
+					if judged[i] = errList[i]; errList[i] != nil {
+						continue
+					}
+				}
+				if errList[i] = checkBet(d, t, j.req, j.sel, now); errList[i] != nil {
+					continue
+				}
+				bets[i] = Bet{
+					DrawID: d.ID, TableID: d.TableID, UserID: j.req.UserID, Round: d.OpenRound(), Selection: j.sel,
+					Stake: j.req.Stake, Status: BetAccepted, IdempotencyKey: j.req.IdempotencyKey, PlacedAt: now,
+				}
+			}
+			checked = errList
+			return bets, errList
+		},
+		Stake: stakeTransfer,
+	})
+	if err != nil {
+		return err
+	}
+	if len(res) != len(jobs) {
+		return errs.E(errs.Internal, "tote: the store answered a batch of %d bets with %d results", len(jobs), len(res))
+	}
+	first := map[betKey]*betJob{} // who took a key in this batch
+	for i, j := range jobs {
+		j.bet, j.balance, j.err = res[i].Bet, res[i].Balance, res[i].Err
+		if i < len(judged) && judged[i] != nil {
+			j.gateErr = judged[i] // answered as the gate's refusal, never replayed
+		}
+		k := betKey{j.req.UserID, j.req.IdempotencyKey}
+		if first[k] == nil && i < len(checked) && checked[i] == nil && errs.ReasonOf(j.err) != ReasonDuplicateBet {
+			first[k] = j
+		}
+	}
+	// As in placeBatchInTx: a repeat of a key whose first bet in this batch
+	// failed gets that failure.
+	for _, j := range jobs {
+		if errs.ReasonOf(j.err) == ReasonDuplicateBet {
+			if f := first[betKey{j.req.UserID, j.req.IdempotencyKey}]; f != nil && f != j && f.err != nil {
+				j.err = f.err
+			}
+		}
 	}
 	return nil
 }

