@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/pokertote/pokertote/domain/errs"
+	"github.com/pokertote/pokertote/domain/ledger"
 	"github.com/pokertote/pokertote/domain/money"
 	"github.com/pokertote/pokertote/domain/parimutuel"
 )
@@ -74,17 +75,12 @@ type PlaceBetRequest struct {
 }
 
 // MaxIdempotencyKey bounds a client's idempotency key in bytes.
-const MaxIdempotencyKey = 100
+const MaxIdempotencyKey = ledger.MaxClientKeyLen
 
 // parse checks the request's own fields and returns its selection.
 func (r PlaceBetRequest) parse() (parimutuel.Selection, error) {
-	if r.IdempotencyKey == "" || len(r.IdempotencyKey) > MaxIdempotencyKey {
-		return parimutuel.Selection{}, errs.R(errs.Invalid, ReasonInvalidIdempotencyKey, "an idempotency key has 1 to %d characters", MaxIdempotencyKey)
-	}
-	for i := 0; i < len(r.IdempotencyKey); i++ {
-		if c := r.IdempotencyKey[i]; c < ' ' || c >= 0x7f {
-			return parimutuel.Selection{}, errs.R(errs.Invalid, ReasonInvalidIdempotencyKey, "an idempotency key is printable ASCII")
-		}
+	if err := ledger.CheckClientKey(r.IdempotencyKey); err != nil {
+		return parimutuel.Selection{}, err
 	}
 	if r.Stake <= 0 {
 		return parimutuel.Selection{}, errs.R(errs.Invalid, ReasonInvalidStake, "a stake must be positive")

@@ -1,6 +1,9 @@
 package tote
 
-import "github.com/pokertote/pokertote/domain/parimutuel"
+import (
+	"github.com/pokertote/pokertote/domain/ledger"
+	"github.com/pokertote/pokertote/domain/parimutuel"
+)
 
 // The reasons of the errors this package and its stores return: stable
 // strings that the API passes on (extensions.reason) and clients match.
@@ -21,7 +24,7 @@ const (
 	ReasonInvalidStake          = parimutuel.ReasonInvalidStake
 	ReasonStakeTooLow           = "STAKE_TOO_LOW"
 	ReasonStakeTooHigh          = "STAKE_TOO_HIGH"
-	ReasonInvalidIdempotencyKey = "INVALID_IDEMPOTENCY_KEY"
+	ReasonInvalidIdempotencyKey = ledger.ReasonInvalidIdempotencyKey // ledger.CheckClientKey is the rule
 	ReasonIdempotencyKeyReused  = "IDEMPOTENCY_KEY_REUSED"
 	// ReasonDuplicateBet is a store's answer to a second bet under one
 	// player's idempotency key.

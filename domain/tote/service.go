@@ -256,8 +256,8 @@ func (s *Service) JackpotTopUp(ctx context.Context, actor int64, amount money.Am
 	if amount <= 0 {
 		return errs.R(errs.Invalid, ReasonInvalidAmount, "a top-up must be positive")
 	}
-	if key == "" || len(key) > MaxIdempotencyKey {
-		return errs.R(errs.Invalid, ReasonInvalidIdempotencyKey, "an idempotency key has 1 to %d characters", MaxIdempotencyKey)
+	if err := ledger.CheckClientKey(key); err != nil {
+		return err
 	}
 	t := ledger.Move(fmt.Sprintf("tote:jackpot-topup:%d:%s", actor, key), ledger.JackpotTopUp,
 		"jackpot top-up", ledger.OrganiserAccount, ledger.JackpotAccount, amount)

@@ -180,14 +180,7 @@ func betOutcomes(bets []Bet, payouts []parimutuel.Payout) []BetOutcome {
 	out := make([]BetOutcome, len(bets))
 	for i, b := range bets {
 		p := payouts[i]
-		st := BetLost
-		switch {
-		case p.Refund:
-			st = BetRefunded
-		case p.Amount > 0:
-			st = BetWon
-		}
-		out[i] = BetOutcome{BetID: b.ID, Status: st, Payout: p.Amount, userID: b.UserID}
+		out[i] = BetOutcome{BetID: b.ID, Status: SettledStatus(p.Refund, p.Amount), Payout: p.Amount, userID: b.UserID}
 	}
 	return out
 }
