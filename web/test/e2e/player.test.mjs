@@ -173,8 +173,11 @@ test('player: register, verify, deposit, bet in every market over a whole draw, 
     assert.equal(await player.locator('[data-testid=verdict]').getAttribute('data-ok'), 'false');
   }
   const tampered = structuredClone(json);
-  const pool = tampered.pools.find((p) => p.bets?.some((b) => b.payout > 0)) ?? tampered.pools[0];
-  pool.bets[0].payout += 100;
+  // Version-2 results publish per-selection totals; older ones every bet.
+  const won = (rows) => rows?.find((x) => x.payout > 0);
+  const pool = tampered.pools.find((p) => won(p.selections) || won(p.bets)) ?? tampered.pools[0];
+  const row = won(pool.selections) ?? won(pool.bets) ?? (pool.selections ?? pool.bets)[0];
+  row.payout += 100;
   await player.fill('textarea[name=result-json]', JSON.stringify(tampered));
   await player.getByRole('button', { name: 'Check' }).click();
   assert.equal(await player.locator('[data-testid=verdict]').getAttribute('data-ok'), 'false');
