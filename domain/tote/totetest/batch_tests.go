@@ -9,6 +9,7 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/pokertote/pokertote/domain/errs"
+	"github.com/pokertote/pokertote/domain/ids"
 	"github.com/pokertote/pokertote/domain/ledger"
 	"github.com/pokertote/pokertote/domain/money"
 	"github.com/pokertote/pokertote/domain/parimutuel"
@@ -27,7 +28,7 @@ func testBatchMixed(t *testing.T, env Env) {
 	h.Deposit(2, kzt(150)) // enough for one bet of 100 only
 	d := h.RunUntil(h.Dealer, "PRE_DEAL", InPhase(tote.PhasePreDeal))
 	bet := func(user int64, sel string, stake int64, key string) tote.PlaceBetRequest {
-		return tote.PlaceBetRequest{UserID: user, DrawID: d.ID, Market: parimutuel.MarketWin, Selection: sel, Stake: kzt(stake), IdempotencyKey: key}
+		return tote.PlaceBetRequest{UserID: ids.UserID(user), DrawID: d.ID, Market: parimutuel.MarketWin, Selection: sel, Stake: kzt(stake), IdempotencyKey: key}
 	}
 	if _, err := h.Svc.PlaceBet(h.Ctx, bet(1, "1", 100, "earlier")); err != nil {
 		t.Fatal(err)
@@ -106,19 +107,19 @@ func testConcurrentMixed(t *testing.T, env Env) {
 	var wg sync.WaitGroup
 	var mu sync.Mutex
 	accepted := map[int64]money.Amount{}
-	ids := map[int64]bool{}
+	betIDs := map[int64]bool{}
 	for u := range users {
 		for i := range 4 {
 			wg.Go(func() {
 				uid := int64(200 + u)
-				b, err := h.Svc.PlaceBet(h.Ctx, tote.PlaceBetRequest{UserID: uid, DrawID: d.ID, Market: parimutuel.MarketWin,
+				b, err := h.Svc.PlaceBet(h.Ctx, tote.PlaceBetRequest{UserID: ids.UserID(uid), DrawID: d.ID, Market: parimutuel.MarketWin,
 					Selection: itoa(1 + (u+i%3)%6), Stake: kzt(100), IdempotencyKey: fmt.Sprintf("k%d", i%3)})
 				mu.Lock()
 				defer mu.Unlock()
 				switch {
 				case err == nil:
-					if !ids[b.ID] {
-						ids[b.ID] = true
+					if !betIDs[b.ID] {
+						betIDs[b.ID] = true
 						accepted[uid] += b.Stake
 					}
 				case errs.ReasonOf(err) != ledger.ReasonInsufficientFunds:
@@ -208,7 +209,7 @@ func testTotalsProperty(t *testing.T, env Env) {
 			case parimutuel.MarketExpress:
 				sel = sel + "-" + sel + "-" + itoa(rapid.IntRange(1, 6).Draw(rt, "river"))
 			}
-			return tote.PlaceBetRequest{UserID: int64(300 + rapid.IntRange(0, 4).Draw(rt, "user")), DrawID: d.ID, Market: m, Selection: sel,
+			return tote.PlaceBetRequest{UserID: ids.UserID(300 + rapid.IntRange(0, 4).Draw(rt, "user")), DrawID: d.ID, Market: m, Selection: sel,
 				Stake: kzt(int64(rapid.IntRange(100, 400).Draw(rt, "stake"))), IdempotencyKey: fmt.Sprintf("p%d", rapid.IntRange(0, n+5).Draw(rt, "key"))}
 		}), 1, 20).Draw(rt, "batch")
 		n += len(reqs)

@@ -106,7 +106,7 @@ func checkAgainstReference(rt *rapid.T, h *Harness, d tote.Draw, wallets map[int
 		seen += len(pb)
 		p := parimutuel.Pool{ID: pr.PoolID, Market: pr.Market, Round: pr.Round, Positions: d.Positions, Config: cfg}
 		for _, b := range pb {
-			p.Bets = append(p.Bets, parimutuel.PoolBet{ID: itoa64(b.ID), Player: itoa64(b.UserID), Stake: b.Stake, Selection: b.Selection})
+			p.Bets = append(p.Bets, parimutuel.PoolBet{ID: itoa64(b.ID), Player: itoa64(int64(b.UserID)), Stake: b.Stake, Selection: b.Selection})
 		}
 		var st parimutuel.PoolSettlement
 		if res.Void {
@@ -133,7 +133,7 @@ func checkAgainstReference(rt *rapid.T, h *Harness, d tote.Draw, wallets map[int
 			if b.Payout != po.Amount || b.Status != want {
 				rt.Errorf("bet %d (%s %s, stake %s): %s %s, the reference pays %s %s", b.ID, pr.PoolID, b.Selection, b.Stake, b.Status, b.Payout, want, po.Amount)
 			}
-			wallets[b.UserID] += po.Amount - b.Stake
+			wallets[int64(b.UserID)] += po.Amount - b.Stake
 		}
 		got := []money.Amount{pr.Gross, pr.Commission, pr.JackpotContribution, pr.Net, pr.Paid, pr.Breakage, pr.TopUp, pr.JackpotPaid, pr.Rollover, pr.Refunds}
 		want := []money.Amount{st.Gross, st.Commission, st.JackpotContribution, st.Net, st.Paid, st.Breakage, st.TopUp, st.JackpotPaid, st.Rollover, st.Refunds}
