@@ -52,7 +52,7 @@ func (e *holdemEnv) newUser(t *testing.T, email string, kzt int64) int64 {
 	if err != nil {
 		t.Fatal(err)
 	}
-	mustPost(t, e.ledger, ledger.Move("deposit:"+email, ledger.Deposit, "", ledger.CashAccount, ledger.WalletOf(u.ID), money.Amount(kzt)*money.KZT))
+	mustPost(t, e.ledger, ledger.Move("deposit:"+email, ledger.Deposit, "", ledger.CashAccount, ledger.UserWallet(ids.UserID(u.ID)), money.Amount(kzt)*money.KZT))
 	return u.ID
 }
 

@@ -155,7 +155,7 @@ func (w *batchWorld) run(t *testing.T, round int, players []batchPlayer, reqs []
 		if err != nil {
 			t.Fatal(err)
 		}
-		fmt.Fprintf(&sb, "player %d: wallet %s", i, w.h.Balance(ledger.WalletOf(id)))
+		fmt.Fprintf(&sb, "player %d: wallet %s", i, w.h.Balance(ledger.UserWallet(ids.UserID(id))))
 		for _, p := range protection.Periods {
 			fmt.Fprintf(&sb, " %s %s/%s/%s", p, c[p].Deposits, c[p].Stakes, c[p].Returns)
 		}
@@ -348,7 +348,7 @@ func TestBetBatchLimitsUnderConcurrency(t *testing.T) {
 		t.Fatalf("accepted %d and %d (want 10 and 7), refusals %v", accepted[a], accepted[b], reasons)
 	}
 	for u, want := range map[int64]money.Amount{a: 4000 * money.KZT, b: 4300 * money.KZT} {
-		if got := w.h.Balance(ledger.WalletOf(u)); got != want {
+		if got := w.h.Balance(ledger.UserWallet(ids.UserID(u))); got != want {
 			t.Errorf("wallet of %d holds %s, want %s", u, got, want)
 		}
 		c, err := w.store.Counters(ctx, u, w.h.Clock.Now(), w.loc)
@@ -437,7 +437,7 @@ func TestBetBatchStakeGate(t *testing.T) {
 		for _, err := range append(errList, more...) {
 			out = append(out, result{string(errs.CodeOf(err)), errs.ReasonOf(err)})
 		}
-		if b := w.h.Balance(ledger.WalletOf(adult)); b != 900*money.KZT {
+		if b := w.h.Balance(ledger.UserWallet(ids.UserID(adult))); b != 900*money.KZT {
 			t.Errorf("the adult's wallet holds %s, want 900.00", b)
 		}
 		return out

@@ -70,11 +70,11 @@ func testBatchMixed(t *testing.T, env Env) {
 	if bets[4].ID != bets[5].ID {
 		t.Errorf("the same key in one batch gave bets %d and %d", bets[4].ID, bets[5].ID)
 	}
-	if h.Balance(ledger.WalletOf(1)) != kzt(100_000-100-100-200-300) {
-		t.Errorf("wallet 1 holds %s", h.Balance(ledger.WalletOf(1)))
+	if h.Balance(ledger.UserWallet(1)) != kzt(100_000-100-100-200-300) {
+		t.Errorf("wallet 1 holds %s", h.Balance(ledger.UserWallet(1)))
 	}
-	if h.Balance(ledger.WalletOf(2)) != kzt(50) || h.Balance(ledger.WalletOf(3)) != 0 {
-		t.Errorf("wallets 2 and 3 hold %s and %s", h.Balance(ledger.WalletOf(2)), h.Balance(ledger.WalletOf(3)))
+	if h.Balance(ledger.UserWallet(2)) != kzt(50) || h.Balance(ledger.UserWallet(3)) != 0 {
+		t.Errorf("wallets 2 and 3 hold %s and %s", h.Balance(ledger.UserWallet(2)), h.Balance(ledger.UserWallet(3)))
 	}
 	stored, err := env.Store.DrawBets(h.Ctx, d.ID)
 	if err != nil {
@@ -136,7 +136,7 @@ func testConcurrentMixed(t *testing.T, env Env) {
 		if want := kzt(int64(100 * min(u%4, 3))); accepted[uid] != want {
 			t.Errorf("user %d: %s accepted, want %s", uid, accepted[uid], want)
 		}
-		if got, want := h.Balance(ledger.WalletOf(uid)), kzt(int64(100*(u%4)))-accepted[uid]; got != want {
+		if got, want := h.Balance(ledger.UserWallet(ids.UserID(uid))), kzt(int64(100*(u%4)))-accepted[uid]; got != want {
 			t.Errorf("user %d holds %s, want %s", uid, got, want)
 		}
 	}

@@ -49,7 +49,7 @@ func testBetChecks(t *testing.T, env Env) {
 			}
 		})
 	}
-	if b := h.Balance(ledger.WalletOf(1)); b != kzt(10_000) {
+	if b := h.Balance(ledger.UserWallet(1)); b != kzt(10_000) {
 		t.Fatalf("refused bets moved money: wallet %s", b)
 	}
 }
@@ -121,7 +121,7 @@ func testBetIdempotency(t *testing.T, env Env) {
 	if err != nil || again.ID != first {
 		t.Fatalf("retry gave %+v, %v", again, err)
 	}
-	if b := h.Balance(ledger.WalletOf(1)); b != kzt(10_000-250) {
+	if b := h.Balance(ledger.UserWallet(1)); b != kzt(10_000-250) {
 		t.Fatalf("wallet %s after one bet placed %d times", b, n+1)
 	}
 	other := req
@@ -232,7 +232,7 @@ func testAdminVoid(t *testing.T, env Env) {
 	h.CheckBooks(v)
 	checkSettledBets(h, v, placed)
 	for u := int64(1); u <= 3; u++ {
-		if b := h.Balance(ledger.WalletOf(u)); b != kzt(100_000) {
+		if b := h.Balance(ledger.UserWallet(ids.UserID(u))); b != kzt(100_000) {
 			t.Errorf("user %d has %s after the void, want every stake back", u, b)
 		}
 	}

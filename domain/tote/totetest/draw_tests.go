@@ -109,7 +109,7 @@ func checkWallets(h *Harness, deposits map[int64]money.Amount, _ int64) {
 		for _, b := range bets {
 			want += b.Payout - b.Stake
 		}
-		if got := h.Balance(ledger.WalletOf(u)); got != want {
+		if got := h.Balance(ledger.UserWallet(ids.UserID(u))); got != want {
 			h.T.Errorf("wallet of user %d holds %s, want %s", u, got, want)
 		}
 	}

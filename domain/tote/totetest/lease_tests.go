@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/pokertote/pokertote/domain/errs"
+	"github.com/pokertote/pokertote/domain/ids"
 	"github.com/pokertote/pokertote/domain/ledger"
 	"github.com/pokertote/pokertote/domain/money"
 	"github.com/pokertote/pokertote/domain/parimutuel"
@@ -101,7 +102,7 @@ func testStalledTakeover(t *testing.T, env Env) {
 	}
 	h.CheckBooks(v)
 	for u := int64(1); u <= 3; u++ {
-		if b := h.Balance(ledger.WalletOf(u)); b != kzt(100_000) {
+		if b := h.Balance(ledger.UserWallet(ids.UserID(u))); b != kzt(100_000) {
 			t.Errorf("user %d has %s, want every stake back", u, b)
 		}
 	}

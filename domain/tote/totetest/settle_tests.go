@@ -7,6 +7,7 @@ import (
 
 	"pgregory.net/rapid"
 
+	"github.com/pokertote/pokertote/domain/ids"
 	"github.com/pokertote/pokertote/domain/ledger"
 	"github.com/pokertote/pokertote/domain/money"
 	"github.com/pokertote/pokertote/domain/parimutuel"
@@ -45,7 +46,7 @@ func testStreamedSettlementIsReference(t *testing.T, env Env) {
 		}
 		wallets := map[int64]money.Amount{}
 		for u := int64(1); u <= users; u++ {
-			wallets[u] = h.Balance(ledger.WalletOf(u))
+			wallets[u] = h.Balance(ledger.UserWallet(ids.UserID(u)))
 		}
 		voidIn := parimutuel.Round(rapid.IntRange(0, 10).Draw(rt, "void in round")) // 1..4: a void
 		d := hr.RunUntil(h.Dealer, "PRE_DEAL", func(x tote.Draw) bool { return x.Phase == tote.PhasePreDeal })
@@ -155,7 +156,7 @@ func checkAgainstReference(rt *rapid.T, h *Harness, d tote.Draw, wallets map[int
 		rt.Errorf("jackpot after %s, the reference %s", res.JackpotAfter, jackpot)
 	}
 	for u, want := range wallets {
-		if got := h.Balance(ledger.WalletOf(u)); got != want {
+		if got := h.Balance(ledger.UserWallet(ids.UserID(u))); got != want {
 			rt.Errorf("wallet %d: %s, the reference %s", u, got, want)
 		}
 	}

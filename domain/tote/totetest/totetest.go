@@ -241,7 +241,7 @@ func (h *Harness) NewDealer(owner string) *tote.Dealer {
 func (h *Harness) Deposit(user int64, a money.Amount) {
 	h.T.Helper()
 	key := fmt.Sprintf("deposit:%d:%d", user, time.Now().UnixNano())
-	if _, err := h.Env.Ledger.Post(h.Ctx, ledger.Move(key, ledger.Deposit, "test", ledger.CashAccount, ledger.WalletOf(user), a)); err != nil {
+	if _, err := h.Env.Ledger.Post(h.Ctx, ledger.Move(key, ledger.Deposit, "test", ledger.CashAccount, ledger.UserWallet(ids.UserID(user)), a)); err != nil {
 		h.T.Fatal(err)
 	}
 }
