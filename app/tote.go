@@ -11,6 +11,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/pokertote/pokertote/domain/beacon"
+	"github.com/pokertote/pokertote/domain/ids"
 	"github.com/pokertote/pokertote/domain/tote"
 	"github.com/pokertote/pokertote/drand"
 	"github.com/pokertote/pokertote/graph"
@@ -82,7 +83,7 @@ func (a *App) startTote(ctx context.Context) error {
 	live := tote.NewReadModel(repo, a.hub, a.log.With("component", "tote-readmodel"), 0)
 	a.resolver.Tote = &graph.ToteAPI{
 		Service: svc, Hub: a.hub, Live: live, Log: a.log,
-		HoldemHand: func(ctx context.Context, userID, handID int64) (*model.HoldemHand, error) {
+		HoldemHand: func(ctx context.Context, userID ids.UserID, handID int64) (*model.HoldemHand, error) {
 			return a.resolver.Holdem.EventHand(ctx, userID, handID)
 		},
 	}

@@ -8,6 +8,7 @@ import (
 	"github.com/pokertote/pokertote/domain/auth"
 	"github.com/pokertote/pokertote/domain/cashier"
 	"github.com/pokertote/pokertote/domain/errs"
+	"github.com/pokertote/pokertote/domain/ids"
 	"github.com/pokertote/pokertote/domain/ledger"
 	"github.com/pokertote/pokertote/graph/model"
 )
@@ -151,7 +152,7 @@ func (a *AccountsAPI) UserBalance(ctx context.Context, obj *model.User) (model.M
 	if err != nil {
 		return 0, err
 	}
-	b, err := desk.Balance(ctx, uid)
+	b, err := desk.Balance(ctx, ids.UserID(uid))
 	return model.Money(b), err
 }
 
@@ -177,7 +178,7 @@ func (a *AccountsAPI) UserCanStake(ctx context.Context, obj *model.User) (bool, 
 	if err != nil {
 		return false, err
 	}
-	err = a.Service.EnsureCanStake(ctx, uid)
+	err = a.Service.EnsureCanStake(ctx, ids.UserID(uid))
 	if errs.Is(err, errs.Forbidden) {
 		return false, nil
 	}
@@ -353,7 +354,7 @@ func (a *AccountsAPI) MyLedger(ctx context.Context, first *int, after *string) (
 	if err != nil {
 		return nil, err
 	}
-	page, err := desk.History(ctx, v.UserID, ledger.Page{Limit: pr.size, After: pr.after})
+	page, err := desk.History(ctx, ids.UserID(v.UserID), ledger.Page{Limit: pr.size, After: pr.after})
 	if err != nil {
 		return nil, err
 	}
@@ -402,7 +403,7 @@ func (a *AccountsAPI) cash(ctx context.Context, in model.CashInput, move func(*c
 		return nil, err
 	}
 	rc, err := move(desk, ctx, cashier.Request{
-		AdminID: admin.UserID, UserID: uid, Amount: moneyOf(in.Amount), IdempotencyKey: in.IdempotencyKey, Memo: in.Memo,
+		AdminID: ids.UserID(admin.UserID), UserID: ids.UserID(uid), Amount: moneyOf(in.Amount), IdempotencyKey: in.IdempotencyKey, Memo: in.Memo,
 	})
 	if err != nil {
 		return nil, err

@@ -6,6 +6,7 @@ import (
 	"github.com/pokertote/pokertote/domain/cards"
 	"github.com/pokertote/pokertote/domain/errs"
 	"github.com/pokertote/pokertote/domain/holdem"
+	"github.com/pokertote/pokertote/domain/ids"
 	"github.com/pokertote/pokertote/graph/model"
 )
 
@@ -33,7 +34,7 @@ func (a *HoldemAPI) HoldemCommit(ctx context.Context) (*model.HoldemCommitment, 
 	if err != nil {
 		return nil, err
 	}
-	pc, err := svc.Commit(ctx, v.UserID)
+	pc, err := svc.Commit(ctx, ids.UserID(v.UserID))
 	if err != nil {
 		return nil, err
 	}
@@ -50,7 +51,7 @@ func (a *HoldemAPI) HoldemStart(ctx context.Context, input model.HoldemStartInpu
 	if err != nil {
 		return nil, err
 	}
-	req := holdem.StartRequest{UserID: v.UserID, IdempotencyKey: input.IdempotencyKey}
+	req := holdem.StartRequest{UserID: ids.UserID(v.UserID), IdempotencyKey: input.IdempotencyKey}
 	for _, b := range input.Boxes {
 		s := holdem.Stake{Ante: moneyOf(b.Ante)}
 		if b.Bonus != nil {
@@ -86,7 +87,7 @@ func (a *HoldemAPI) HoldemDecide(ctx context.Context, input model.HoldemDecideIn
 		return nil, err
 	}
 	sn, err := svc.Decide(ctx, holdem.DecideRequest{
-		UserID: v.UserID, HandID: handID, Box: input.Box - 1,
+		UserID: ids.UserID(v.UserID), HandID: handID, Box: input.Box - 1,
 		Decision: holdem.Decision(input.Decision), IdempotencyKey: input.IdempotencyKey,
 	})
 	if err != nil {
@@ -114,13 +115,13 @@ func (a *HoldemAPI) HoldemHand(ctx context.Context, id string) (*model.HoldemHan
 	if err != nil {
 		return nil, err
 	}
-	return a.EventHand(ctx, v.UserID, handID)
+	return a.EventHand(ctx, ids.UserID(v.UserID), handID)
 }
 
 // EventHand is the hand a HOLDEM_UPDATED user event names, as the user may
 // see it now; nil when it is not theirs. The myEvents subscription uses it
 // to fill UserEvent.holdemHand.
-func (a *HoldemAPI) EventHand(ctx context.Context, userID, handID int64) (*model.HoldemHand, error) {
+func (a *HoldemAPI) EventHand(ctx context.Context, userID ids.UserID, handID int64) (*model.HoldemHand, error) {
 	svc, err := a.service()
 	if err != nil {
 		return nil, err
@@ -143,7 +144,7 @@ func (a *HoldemAPI) HoldemHands(ctx context.Context, first *int, after *string) 
 	if err != nil {
 		return nil, err
 	}
-	p, err := svc.Hands(ctx, v.UserID, pr.after, pr.size)
+	p, err := svc.Hands(ctx, ids.UserID(v.UserID), pr.after, pr.size)
 	if err != nil {
 		return nil, err
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/pokertote/pokertote/domain/errs"
 	"github.com/pokertote/pokertote/domain/event"
+	"github.com/pokertote/pokertote/domain/ids"
 	"github.com/pokertote/pokertote/domain/money"
 	"github.com/pokertote/pokertote/domain/tote"
 	"github.com/pokertote/pokertote/graph/model"
@@ -28,7 +29,7 @@ type ToteAPI struct {
 	lobby lobbyCache
 	// HoldemHand loads the Casino Hold'em hand a HOLDEM_UPDATED user event
 	// names, as its player may see it; nil leaves UserEvent.holdemHand null.
-	HoldemHand func(ctx context.Context, userID, handID int64) (*model.HoldemHand, error)
+	HoldemHand func(ctx context.Context, userID ids.UserID, handID int64) (*model.HoldemHand, error)
 	Log        *slog.Logger
 }
 
@@ -171,7 +172,7 @@ func (a *ToteAPI) PlaceBet(ctx context.Context, input model.PlaceBetInput) (*mod
 		return nil, err
 	}
 	b, err := svc.PlaceBet(ctx, tote.PlaceBetRequest{
-		UserID: v.UserID, DrawID: drawID, Market: market, Selection: sel,
+		UserID: ids.UserID(v.UserID), DrawID: drawID, Market: market, Selection: sel,
 		Stake: moneyOf(input.Stake), IdempotencyKey: input.IdempotencyKey,
 	})
 	if err != nil {
@@ -389,7 +390,7 @@ func (a *ToteAPI) MyBets(ctx context.Context, first *int, after *string, drawID 
 	if err != nil {
 		return nil, err
 	}
-	q := tote.BetQuery{UserID: v.UserID, Before: before, Limit: limit + 1} // one more tells whether a next page exists
+	q := tote.BetQuery{UserID: ids.UserID(v.UserID), Before: before, Limit: limit + 1} // one more tells whether a next page exists
 	if drawID != nil {
 		if q.DrawID, err = parseID(*drawID, "draw"); err != nil {
 			return nil, err

@@ -7,6 +7,7 @@ import (
 
 	"github.com/pokertote/pokertote/domain/errs"
 	"github.com/pokertote/pokertote/domain/event"
+	"github.com/pokertote/pokertote/domain/ids"
 	"github.com/pokertote/pokertote/domain/tote"
 	"github.com/pokertote/pokertote/graph/model"
 )
@@ -267,7 +268,7 @@ func (a *ToteAPI) MyEvents(ctx context.Context) (<-chan model.UserEvent, error) 
 	if err != nil {
 		return nil, err
 	}
-	sub := a.Hub.Subscribe(event.UserTopic(v.UserID), userSubBuffer)
+	sub := a.Hub.Subscribe(event.UserTopic(ids.UserID(v.UserID)), userSubBuffer)
 	out := make(chan model.UserEvent, 1)
 	go func() {
 		defer close(out)
@@ -283,7 +284,7 @@ func (a *ToteAPI) MyEvents(ctx context.Context) (<-chan model.UserEvent, error) 
 					return // dropped as slow, or shutting down: the client reconnects
 				}
 			}
-			m := a.userEvent(ctx, svc, v.UserID, msg)
+			m := a.userEvent(ctx, svc, ids.UserID(v.UserID), msg)
 			if m == nil {
 				continue
 			}
@@ -299,7 +300,7 @@ func (a *ToteAPI) MyEvents(ctx context.Context) (<-chan model.UserEvent, error) 
 
 // userEvent converts one user-topic message, loading what it names; nil
 // when there is nothing to forward.
-func (a *ToteAPI) userEvent(ctx context.Context, svc *tote.Service, userID int64, msg []byte) model.UserEvent {
+func (a *ToteAPI) userEvent(ctx context.Context, svc *tote.Service, userID ids.UserID, msg []byte) model.UserEvent {
 	ue, err := event.DecodeUserEvent(msg)
 	if err != nil {
 		return nil

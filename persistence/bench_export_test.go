@@ -7,6 +7,7 @@ import (
 
 	"gorm.io/gorm"
 
+	"github.com/pokertote/pokertote/domain/ids"
 	"github.com/pokertote/pokertote/domain/ledger"
 	"github.com/pokertote/pokertote/domain/money"
 	"github.com/pokertote/pokertote/domain/tote"
@@ -19,7 +20,7 @@ import (
 // 100,000 bets in seconds rather than through placeBet; nothing else
 // should.
 func SeedBetsForBench(ctx context.Context, db *DB, led *LedgerRepo, bets []tote.Bet, at time.Time) error {
-	stakes := map[string]map[int64]money.Amount{}
+	stakes := map[string]map[ids.UserID]money.Amount{}
 	rows := make([]toteBetRow, len(bets))
 	for i, b := range bets {
 		b.Status, b.PlacedAt = tote.BetAccepted, at
@@ -27,7 +28,7 @@ func SeedBetsForBench(ctx context.Context, db *DB, led *LedgerRepo, bets []tote.
 		rows[i].ID = 0
 		pool := tote.PoolID(b.DrawID, b.Round, b.Selection.Market)
 		if stakes[pool] == nil {
-			stakes[pool] = map[int64]money.Amount{}
+			stakes[pool] = map[ids.UserID]money.Amount{}
 		}
 		stakes[pool][b.UserID] += b.Stake
 	}
@@ -44,7 +45,7 @@ func SeedBetsForBench(ctx context.Context, db *DB, led *LedgerRepo, bets []tote.
 		var total money.Amount
 		entries := []ledger.Entry{}
 		for u, a := range byUser {
-			entries = append(entries, ledger.Entry{Account: ledger.WalletOf(u), Amount: -a})
+			entries = append(entries, ledger.Entry{Account: ledger.UserWallet(u), Amount: -a})
 			total += a
 		}
 		entries = append(entries, ledger.Entry{Account: ledger.EscrowOf(pool), Amount: total})

@@ -9,6 +9,7 @@ import (
 	"github.com/pokertote/pokertote/domain/account/accounttest"
 	"github.com/pokertote/pokertote/domain/auth/authtest"
 	"github.com/pokertote/pokertote/domain/holdem/holdemtest"
+	"github.com/pokertote/pokertote/domain/ids"
 	"github.com/pokertote/pokertote/domain/ledger"
 	"github.com/pokertote/pokertote/domain/money"
 	"github.com/pokertote/pokertote/persistence"
@@ -67,7 +68,7 @@ func TestHoldemRepoConformance(t *testing.T) {
 					Ledger: led,
 					NewPlayer: func(t *testing.T, name string, kzt money.Amount) int64 {
 						u := mustCreateUser(t, users, name+"@example.kz")
-						mustPost(t, led, ledger.Move("deposit:"+name, ledger.Deposit, "", ledger.CashAccount, ledger.WalletOf(u.ID), kzt))
+						mustPost(t, led, ledger.Move("deposit:"+name, ledger.Deposit, "", ledger.CashAccount, ledger.UserWallet(ids.UserID(u.ID)), kzt))
 						return u.ID
 					},
 				}

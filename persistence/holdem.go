@@ -10,6 +10,7 @@ import (
 	"github.com/pokertote/pokertote/domain/cards"
 	"github.com/pokertote/pokertote/domain/errs"
 	"github.com/pokertote/pokertote/domain/holdem"
+	"github.com/pokertote/pokertote/domain/ids"
 	"github.com/pokertote/pokertote/domain/ledger"
 )
 
@@ -67,13 +68,13 @@ func (r *HoldemRepo) Hand(ctx context.Context, id int64) (holdem.Record, error) 
 }
 
 // HandByStartKey implements holdem.Store.
-func (r *HoldemRepo) HandByStartKey(ctx context.Context, userID int64, key string) (holdem.Record, error) {
-	return takeHand(r.gorm(ctx).Where("user_id = ? AND start_key = ?", userID, key))
+func (r *HoldemRepo) HandByStartKey(ctx context.Context, userID ids.UserID, key string) (holdem.Record, error) {
+	return takeHand(r.gorm(ctx).Where("user_id = ? AND start_key = ?", int64(userID), key))
 }
 
 // Hands implements holdem.Store.
-func (r *HoldemRepo) Hands(ctx context.Context, userID, beforeID int64, limit int) ([]holdem.Record, error) {
-	q := r.gorm(ctx).Where("user_id = ?", userID)
+func (r *HoldemRepo) Hands(ctx context.Context, userID ids.UserID, beforeID int64, limit int) ([]holdem.Record, error) {
+	q := r.gorm(ctx).Where("user_id = ?", int64(userID))
 	if beforeID > 0 {
 		q = q.Where("id < ?", beforeID)
 	}
@@ -105,9 +106,9 @@ func (r *HoldemRepo) Due(ctx context.Context, now time.Time, limit int) ([]int64
 }
 
 // PendingSeed implements holdem.Store.
-func (r *HoldemRepo) PendingSeed(ctx context.Context, userID int64) (holdem.PendingSeed, error) {
+func (r *HoldemRepo) PendingSeed(ctx context.Context, userID ids.UserID) (holdem.PendingSeed, error) {
 	var row holdemPendingSeedRow
-	if err := r.gorm(ctx).Where("user_id = ?", userID).Take(&row).Error; err != nil {
+	if err := r.gorm(ctx).Where("user_id = ?", int64(userID)).Take(&row).Error; err != nil {
 		return holdem.PendingSeed{}, mapErr(err, "pending shuffle", notFound(noPendingSeed()))
 	}
 	p, err := toDomainPendingSeed(row)
@@ -135,8 +136,8 @@ type holdemTx struct {
 
 func (t *holdemTx) Ledger() ledger.Poster { return t.repo.ledger.poster(t.tx) }
 
-func (t *holdemTx) HandByStartKey(_ context.Context, userID int64, key string) (holdem.Record, error) {
-	return takeHand(t.tx.Where("user_id = ? AND start_key = ?", userID, key))
+func (t *holdemTx) HandByStartKey(_ context.Context, userID ids.UserID, key string) (holdem.Record, error) {
+	return takeHand(t.tx.Where("user_id = ? AND start_key = ?", int64(userID), key))
 }
 
 func (t *holdemTx) InsertHand(_ context.Context, r *holdem.Record) error {
@@ -191,12 +192,12 @@ func (t *holdemTx) UpdateHand(_ context.Context, r *holdem.Record) error {
 	return nil
 }
 
-func (t *holdemTx) TakePendingSeed(_ context.Context, userID int64, commitment [cards.SeedSize]byte) (holdem.PendingSeed, error) {
+func (t *holdemTx) TakePendingSeed(_ context.Context, userID ids.UserID, commitment [cards.SeedSize]byte) (holdem.PendingSeed, error) {
 	var row holdemPendingSeedRow
-	if err := t.tx.Where("user_id = ? AND commitment = ?", userID, cards.FormatCommitment(commitment)).Take(&row).Error; err != nil {
+	if err := t.tx.Where("user_id = ? AND commitment = ?", int64(userID), cards.FormatCommitment(commitment)).Take(&row).Error; err != nil {
 		return holdem.PendingSeed{}, mapErr(err, "pending shuffle", notFound(noPendingSeed()))
 	}
-	res := t.tx.Where("user_id = ? AND commitment = ?", userID, row.Commitment).Delete(&holdemPendingSeedRow{})
+	res := t.tx.Where("user_id = ? AND commitment = ?", int64(userID), row.Commitment).Delete(&holdemPendingSeedRow{})
 	if res.Error != nil {
 		return holdem.PendingSeed{}, mapErr(res.Error, "pending shuffle")
 	}

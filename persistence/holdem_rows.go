@@ -8,6 +8,7 @@ import (
 	"github.com/pokertote/pokertote/domain/cards"
 	"github.com/pokertote/pokertote/domain/hand"
 	"github.com/pokertote/pokertote/domain/holdem"
+	"github.com/pokertote/pokertote/domain/ids"
 	"github.com/pokertote/pokertote/domain/money"
 )
 
@@ -155,7 +156,7 @@ func fromDomainHoldemHand(r holdem.Record) (holdemHandRow, error) {
 		decisions[i] = holdemDecisionJSON{Box: d.Box, Decision: string(d.Decision), At: d.At.UTC(), Key: d.Key}
 	}
 	row := holdemHandRow{
-		ID: r.ID, UserID: r.UserID, State: string(r.Phase), Version: r.Version,
+		ID: r.ID, UserID: int64(r.UserID), State: string(r.Phase), Version: r.Version,
 		Deadline: nullableTime(r.Deadline), ServerSeed: r.ServerSeed.Hex(), Commitment: cards.FormatCommitment(r.Commitment),
 		Cut: r.Cut, ExpiredAt: nullableTime(r.ExpiredAt), Staked: int64(r.Staked), Returned: int64(r.Returned),
 		StartKey: r.StartKey, StartHash: r.StartHash[:], CreatedAt: storedTime(r.CreatedAt),
@@ -220,7 +221,7 @@ func toDomainHoldemHand(row holdemHandRow) (holdem.Record, error) {
 		return bad("config", err)
 	}
 	r := holdem.Record{
-		ID: row.ID, UserID: row.UserID, Version: row.Version, Config: config,
+		ID: row.ID, UserID: ids.UserID(row.UserID), Version: row.Version, Config: config,
 		ServerSeed: seed, Commitment: commitment, Cut: row.Cut, StartKey: row.StartKey,
 		CreatedAt: row.CreatedAt.UTC(), Phase: holdem.Phase(row.State),
 		Staked: money.Amount(row.Staked), Returned: money.Amount(row.Returned), UpdatedAt: row.UpdatedAt.UTC(),
@@ -245,7 +246,7 @@ func toDomainHoldemHand(row holdemHandRow) (holdem.Record, error) {
 }
 
 func fromDomainPendingSeed(p holdem.PendingSeed) holdemPendingSeedRow {
-	return holdemPendingSeedRow{UserID: p.UserID, ServerSeed: p.Seed.Hex(), Commitment: cards.FormatCommitment(p.Commitment), CreatedAt: storedTime(p.CreatedAt)}
+	return holdemPendingSeedRow{UserID: int64(p.UserID), ServerSeed: p.Seed.Hex(), Commitment: cards.FormatCommitment(p.Commitment), CreatedAt: storedTime(p.CreatedAt)}
 }
 
 func toDomainPendingSeed(row holdemPendingSeedRow) (holdem.PendingSeed, error) {
@@ -257,5 +258,5 @@ func toDomainPendingSeed(row holdemPendingSeedRow) (holdem.PendingSeed, error) {
 	if err != nil {
 		return holdem.PendingSeed{}, fmt.Errorf("pending seed of user %d: %w", row.UserID, err)
 	}
-	return holdem.PendingSeed{UserID: row.UserID, Seed: seed, Commitment: c, CreatedAt: row.CreatedAt.UTC()}, nil
+	return holdem.PendingSeed{UserID: ids.UserID(row.UserID), Seed: seed, Commitment: c, CreatedAt: row.CreatedAt.UTC()}, nil
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/pokertote/pokertote/domain/cards"
 	"github.com/pokertote/pokertote/domain/errs"
 	"github.com/pokertote/pokertote/domain/holdem"
+	"github.com/pokertote/pokertote/domain/ids"
 	"github.com/pokertote/pokertote/domain/ledger"
 	"github.com/pokertote/pokertote/domain/money"
 	"github.com/pokertote/pokertote/persistence"
@@ -24,13 +25,13 @@ type holdemEnv struct {
 	db     *persistence.DB
 	repo   *persistence.HoldemRepo
 	ledger *persistence.LedgerRepo
-	user   int64
+	user   ids.UserID
 	clock  atomic.Int64 // unix microseconds
 }
 
 type allowAll struct{}
 
-func (allowAll) EnsureCanStake(context.Context, int64) error { return nil }
+func (allowAll) EnsureCanStake(context.Context, ids.UserID) error { return nil }
 
 func newHoldemEnv(t *testing.T, dialect string) *holdemEnv {
 	t.Helper()
@@ -38,7 +39,7 @@ func newHoldemEnv(t *testing.T, dialect string) *holdemEnv {
 	e.ledger = persistence.NewLedgerRepo(e.db)
 	e.repo = persistence.NewHoldemRepo(e.db, e.ledger)
 	e.clock.Store(time.Date(2025, 3, 1, 12, 0, 0, 123456000, time.UTC).UnixMicro())
-	e.user = e.newUser(t, "p@x.kz", 10_000)
+	e.user = ids.UserID(e.newUser(t, "p@x.kz", 10_000))
 	return e
 }
 
@@ -51,7 +52,7 @@ func (e *holdemEnv) newUser(t *testing.T, email string, kzt int64) int64 {
 	if err != nil {
 		t.Fatal(err)
 	}
-	mustPost(t, e.ledger, ledger.Move("deposit:"+email, ledger.Deposit, "", ledger.CashAccount, ledger.WalletOf(u.ID), money.Amount(kzt)*money.KZT))
+	mustPost(t, e.ledger, ledger.Move("deposit:"+email, ledger.Deposit, "", ledger.CashAccount, ledger.UserWallet(ids.UserID(u.ID)), money.Amount(kzt)*money.KZT))
 	return u.ID
 }
 
@@ -67,7 +68,7 @@ func (e *holdemEnv) service(t *testing.T) *holdem.Service {
 	return svc
 }
 
-func startHand(t *testing.T, svc *holdem.Service, user int64, key string, stakes ...holdem.Stake) holdem.Snapshot {
+func startHand(t *testing.T, svc *holdem.Service, user ids.UserID, key string, stakes ...holdem.Stake) holdem.Snapshot {
 	t.Helper()
 	sn, err := svc.Start(context.Background(), holdem.StartRequest{UserID: user, Stakes: stakes, Cut: "cut ✂", IdempotencyKey: key, Commitment: commitmentOf(t, svc, user)})
 	if err != nil {
@@ -78,7 +79,7 @@ func startHand(t *testing.T, svc *holdem.Service, user int64, key string, stakes
 
 // commitmentOf asks for the user's shuffle commitment, as every hand starts
 // with one.
-func commitmentOf(t *testing.T, svc *holdem.Service, user int64) string {
+func commitmentOf(t *testing.T, svc *holdem.Service, user ids.UserID) string {
 	t.Helper()
 	pc, err := svc.Commit(context.Background(), user)
 	if err != nil {
@@ -104,7 +105,7 @@ func TestHoldemRepoPlaysAHand(t *testing.T) {
 			e := newHoldemEnv(t, dialect)
 			svc := e.service(t)
 			sn := startHand(t, svc, e.user, "start", holdem.Stake{Ante: 100 * money.KZT, Bonus: 25 * money.KZT}, holdem.Stake{Ante: 200 * money.KZT})
-			wantBalance(t, e.ledger, ledger.WalletOf(e.user), 9_675*money.KZT)
+			wantBalance(t, e.ledger, ledger.UserWallet(e.user), 9_675*money.KZT)
 			wantSame(t, svc, sn)
 
 			e.advance(1500 * time.Millisecond)
@@ -112,7 +113,7 @@ func TestHoldemRepoPlaysAHand(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			wantBalance(t, e.ledger, ledger.WalletOf(e.user), 9_475*money.KZT)
+			wantBalance(t, e.ledger, ledger.UserWallet(e.user), 9_475*money.KZT)
 			wantSame(t, svc, sn)
 
 			e.advance(time.Second)
@@ -124,7 +125,7 @@ func TestHoldemRepoPlaysAHand(t *testing.T) {
 				t.Fatalf("not settled: %+v", sn.View)
 			}
 			wantSame(t, svc, sn)
-			wantBalance(t, e.ledger, ledger.WalletOf(e.user), 10_000*money.KZT+sn.Returned-sn.Staked)
+			wantBalance(t, e.ledger, ledger.UserWallet(e.user), 10_000*money.KZT+sn.Returned-sn.Staked)
 			wantBalance(t, e.ledger, ledger.HouseAccount, sn.Staked-sn.Returned)
 			reconcile(t, e.ledger)
 
@@ -191,13 +192,13 @@ func TestHoldemRepoTx(t *testing.T) {
 			})
 			t.Run("rollback undoes the money", func(t *testing.T) {
 				err := e.repo.Within(ctx, func(ctx context.Context, tx holdem.Tx) error {
-					if _, err := tx.Ledger().Post(ctx, ledger.Move("rolled-back", ledger.HoldemStake, "", ledger.WalletOf(e.user), ledger.HouseAccount, money.KZT)); err != nil {
+					if _, err := tx.Ledger().Post(ctx, ledger.Move("rolled-back", ledger.HoldemStake, "", ledger.UserWallet(e.user), ledger.HouseAccount, money.KZT)); err != nil {
 						return err
 					}
 					return errs.E(errs.Conflict, "changed my mind")
 				})
 				wantErrCode(t, err, errs.Conflict, "")
-				wantBalance(t, e.ledger, ledger.WalletOf(e.user), 9_900*money.KZT)
+				wantBalance(t, e.ledger, ledger.UserWallet(e.user), 9_900*money.KZT)
 			})
 			t.Run("insufficient funds stores no hand", func(t *testing.T) {
 				_, err := svc.Start(ctx, holdem.StartRequest{UserID: e.user, Stakes: []holdem.Stake{{Ante: 10_000 * money.KZT}}, IdempotencyKey: "big", Commitment: commitmentOf(t, svc, e.user)})
@@ -339,13 +340,13 @@ func TestHoldemRepoReplicasSettleOnce(t *testing.T) {
 				}
 				net += sn.Returned - sn.Staked
 			}
-			wantBalance(t, e.ledger, ledger.WalletOf(e.user), 10_000*money.KZT+net)
+			wantBalance(t, e.ledger, ledger.UserWallet(e.user), 10_000*money.KZT+net)
 
 			// One request on every replica at once, with a pending seed
 			// only one of them can take.
 			startOnce(t, replicas, holdem.StartRequest{UserID: e.user, Stakes: []holdem.Stake{{Ante: 100 * money.KZT}},
 				Commitment: commitmentOf(t, replicas[0], e.user), IdempotencyKey: "retried with a commitment"})
-			wantBalance(t, e.ledger, ledger.WalletOf(e.user), 9_900*money.KZT+net)
+			wantBalance(t, e.ledger, ledger.UserWallet(e.user), 9_900*money.KZT+net)
 			reconcile(t, e.ledger)
 		})
 	}

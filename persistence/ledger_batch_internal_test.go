@@ -8,6 +8,7 @@ import (
 	"gorm.io/gorm"
 
 	"github.com/pokertote/pokertote/domain/errs"
+	"github.com/pokertote/pokertote/domain/ids"
 	"github.com/pokertote/pokertote/domain/ledger"
 	"github.com/pokertote/pokertote/domain/money"
 )
@@ -25,7 +26,7 @@ func TestPostBatchEqualsPostOneByOne(t *testing.T) {
 				r := NewLedgerRepo(db)
 				ctx := context.Background()
 				run := func(base int64, batch bool) ([]ledger.Posted, []error) {
-					w := func(n int64) ledger.AccountRef { return ledger.WalletOf(base + n) }
+					w := func(n int64) ledger.AccountRef { return ledger.UserWallet(ids.UserID(base + n)) }
 					esc := ledger.EscrowOf(fmt.Sprintf("batch-test-%d", base))
 					fund(t, r, fmt.Sprintf("bt-fund-%d-1", base), w(1), 1000)
 					fund(t, r, fmt.Sprintf("bt-fund-%d-2", base), w(2), 250)
@@ -95,7 +96,7 @@ func TestPostBatchEqualsPostOneByOne(t *testing.T) {
 					}
 				}
 				for n := int64(1); n <= 4; n++ {
-					if b, s := balanceOf(t, r, ledger.WalletOf(base+n)), balanceOf(t, r, ledger.WalletOf(base+1000+n)); b != s {
+					if b, s := balanceOf(t, r, ledger.UserWallet(ids.UserID(base+n))), balanceOf(t, r, ledger.UserWallet(ids.UserID(base+1000+n))); b != s {
 						t.Errorf("wallet %d: batch leaves %s, one by one %s", n, b, s)
 					}
 				}

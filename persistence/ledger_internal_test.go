@@ -63,7 +63,7 @@ func balanceOf(t *testing.T, r *LedgerRepo, a ledger.AccountRef) money.Amount {
 // caller's transaction usable with nothing of that post in it.
 func TestPostTxInCallersTransaction(t *testing.T) {
 	ctx := context.Background()
-	w, esc := ledger.WalletOf(1), ledger.EscrowOf("p")
+	w, esc := ledger.UserWallet(1), ledger.EscrowOf("p")
 	for dialect, db := range ledgerTestDBs(t) {
 		t.Run(dialect, func(t *testing.T) {
 			r := NewLedgerRepo(db)
@@ -122,7 +122,7 @@ func TestPostTxNeedsATransaction(t *testing.T) {
 	for dialect, db := range ledgerTestDBs(t) {
 		t.Run(dialect, func(t *testing.T) {
 			r := NewLedgerRepo(db)
-			_, err := r.postTx(context.Background(), db.gorm, ledger.Move("k", ledger.Deposit, "", ledger.CashAccount, ledger.WalletOf(1), 1))
+			_, err := r.postTx(context.Background(), db.gorm, ledger.Move("k", ledger.Deposit, "", ledger.CashAccount, ledger.UserWallet(1), 1))
 			if !errs.Is(err, errs.Internal) {
 				t.Fatalf("postTx outside a transaction: %v, want Internal", err)
 			}
@@ -134,7 +134,7 @@ func TestPostTxNeedsATransaction(t *testing.T) {
 // CHECK constraint still refuses, and the refusal reads INSUFFICIENT_FUNDS.
 func TestBalanceCheckIsLastLineOfDefence(t *testing.T) {
 	ctx := context.Background()
-	w := ledger.WalletOf(1)
+	w := ledger.UserWallet(1)
 	for dialect, db := range ledgerTestDBs(t) {
 		t.Run(dialect, func(t *testing.T) {
 			r := NewLedgerRepo(db)
@@ -159,7 +159,7 @@ func TestBalanceCheckIsLastLineOfDefence(t *testing.T) {
 
 func TestBalanceOverflowIsRefused(t *testing.T) {
 	ctx := context.Background()
-	w := ledger.WalletOf(1)
+	w := ledger.UserWallet(1)
 	for dialect, db := range ledgerTestDBs(t) {
 		t.Run(dialect, func(t *testing.T) {
 			r := NewLedgerRepo(db)
@@ -187,7 +187,7 @@ func TestLedgerRowsAreImmutable(t *testing.T) {
 	for dialect, db := range ledgerTestDBs(t) {
 		t.Run(dialect, func(t *testing.T) {
 			r := NewLedgerRepo(db)
-			fund(t, r, "dep", ledger.WalletOf(1), money.KZT)
+			fund(t, r, "dep", ledger.UserWallet(1), money.KZT)
 			for _, stmt := range []string{
 				"UPDATE ledger_entries SET amount = amount * 2",
 				"DELETE FROM ledger_entries",
@@ -212,7 +212,7 @@ func TestReconcileFindsCorruption(t *testing.T) {
 	for dialect, db := range ledgerTestDBs(t) {
 		t.Run(dialect, func(t *testing.T) {
 			r := NewLedgerRepo(db)
-			fund(t, r, "dep", ledger.WalletOf(1), money.KZT)
+			fund(t, r, "dep", ledger.UserWallet(1), money.KZT)
 			if err := r.Reconcile(ctx); err != nil {
 				t.Fatal(err)
 			}

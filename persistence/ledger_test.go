@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/pokertote/pokertote/domain/errs"
+	"github.com/pokertote/pokertote/domain/ids"
 	"github.com/pokertote/pokertote/domain/ledger"
 	"github.com/pokertote/pokertote/domain/ledger/ledgertest"
 	"github.com/pokertote/pokertote/domain/money"
@@ -92,7 +93,7 @@ func reconcile(t *testing.T, s ledger.Store) {
 
 func TestLedgerInTx(t *testing.T) {
 	ctx := context.Background()
-	w1, w2 := ledger.WalletOf(1), ledger.WalletOf(2)
+	w1, w2 := ledger.UserWallet(1), ledger.UserWallet(2)
 	esc := ledger.EscrowOf("d1:1:WIN")
 	for _, dialect := range testDialects {
 		t.Run(dialect, func(t *testing.T) {
@@ -173,12 +174,12 @@ func TestLedgerLargeTransfer(t *testing.T) {
 			ctx := context.Background()
 			r := persistence.NewLedgerRepo(openTestDB(t, dialect))
 			esc := ledger.EscrowOf("big")
-			mustPost(t, r, ledger.Move("fund", ledger.Deposit, "", ledger.CashAccount, ledger.WalletOf(0), kzt(legs)))
-			mustPost(t, r, ledger.Move("stake", ledger.BetStake, "", ledger.WalletOf(0), esc, kzt(legs)))
+			mustPost(t, r, ledger.Move("fund", ledger.Deposit, "", ledger.CashAccount, ledger.UserWallet(0), kzt(legs)))
+			mustPost(t, r, ledger.Move("stake", ledger.BetStake, "", ledger.UserWallet(0), esc, kzt(legs)))
 			tr := ledger.Transfer{IdempotencyKey: "settle", Kind: ledger.Settlement, Memo: "pool big"}
 			tr.Entries = append(tr.Entries, ledger.Entry{Account: esc, Amount: -kzt(legs)})
 			for i := 1; i <= legs; i++ {
-				tr.Entries = append(tr.Entries, ledger.Entry{Account: ledger.WalletOf(int64(i)), Amount: kzt(1)})
+				tr.Entries = append(tr.Entries, ledger.Entry{Account: ledger.UserWallet(ids.UserID(i)), Amount: kzt(1)})
 			}
 			p := mustPost(t, r, tr)
 			for i := 1; i < len(p.Entries); i++ {
@@ -191,7 +192,7 @@ func TestLedgerLargeTransfer(t *testing.T) {
 				t.Fatalf("replay differs from the first post")
 			}
 			wantBalance(t, r, esc, 0)
-			wantBalance(t, r, ledger.WalletOf(legs), kzt(1))
+			wantBalance(t, r, ledger.UserWallet(ids.UserID(legs)), kzt(1))
 			reconcile(t, r)
 			if _, err := r.History(ctx, esc, ledger.Page{}); err != nil {
 				t.Fatal(err)
@@ -204,13 +205,13 @@ func TestLedgerPostedAtRoundTrips(t *testing.T) {
 	for _, dialect := range testDialects {
 		t.Run(dialect, func(t *testing.T) {
 			r := persistence.NewLedgerRepo(openTestDB(t, dialect))
-			tr := ledger.Move("dep", ledger.Deposit, "memo ✓", ledger.CashAccount, ledger.WalletOf(1), kzt(1))
+			tr := ledger.Move("dep", ledger.Deposit, "memo ✓", ledger.CashAccount, ledger.UserWallet(1), kzt(1))
 			first := mustPost(t, r, tr)
 			again := mustPost(t, r, tr)
 			if !first.PostedAt.Equal(again.PostedAt) || again.PostedAt.Location() != time.UTC || again.Memo != "memo ✓" {
 				t.Fatalf("first PostedAt %v, replayed %v (memo %q)", first.PostedAt, again.PostedAt, again.Memo)
 			}
-			h, err := r.History(context.Background(), ledger.WalletOf(1), ledger.Page{})
+			h, err := r.History(context.Background(), ledger.UserWallet(1), ledger.Page{})
 			if err != nil || len(h.Items) != 1 || !h.Items[0].PostedAt.Equal(first.PostedAt) {
 				t.Fatalf("History = %+v, %v", h, err)
 			}
@@ -233,7 +234,7 @@ func TestLedgerConcurrentKeyReuse(t *testing.T) {
 			errsSeen := make([]error, n)
 			for i := range n {
 				wg.Go(func() {
-					tr := ledger.Move("one-key", ledger.Deposit, "", ledger.CashAccount, ledger.WalletOf(int64(i%2)), kzt(1))
+					tr := ledger.Move("one-key", ledger.Deposit, "", ledger.CashAccount, ledger.UserWallet(ids.UserID(i%2)), kzt(1))
 					results[i], errsSeen[i] = r.Post(context.Background(), tr)
 				})
 			}

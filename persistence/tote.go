@@ -33,6 +33,7 @@ import (
 	"gorm.io/gorm"
 
 	"github.com/pokertote/pokertote/domain/errs"
+	"github.com/pokertote/pokertote/domain/ids"
 	"github.com/pokertote/pokertote/domain/parimutuel"
 	"github.com/pokertote/pokertote/domain/tote"
 )
@@ -145,8 +146,8 @@ func (r *ToteRepo) Bet(ctx context.Context, id int64) (tote.Bet, error) {
 }
 
 // BetByKey implements tote.Store.
-func (r *ToteRepo) BetByKey(ctx context.Context, userID int64, key string) (tote.Bet, error) {
-	return takeBet(r.read(ctx).Where("user_id = ? AND idempotency_key = ?", userID, key))
+func (r *ToteRepo) BetByKey(ctx context.Context, userID ids.UserID, key string) (tote.Bet, error) {
+	return takeBet(r.read(ctx).Where("user_id = ? AND idempotency_key = ?", int64(userID), key))
 }
 
 func takeBet(q *gorm.DB) (tote.Bet, error) {
@@ -160,7 +161,7 @@ func takeBet(q *gorm.DB) (tote.Bet, error) {
 
 // Bets implements tote.Store.
 func (r *ToteRepo) Bets(ctx context.Context, q tote.BetQuery) ([]tote.Bet, error) {
-	db := r.read(ctx).Where("user_id = ?", q.UserID).Order("id DESC").Limit(q.Limit)
+	db := r.read(ctx).Where("user_id = ?", int64(q.UserID)).Order("id DESC").Limit(q.Limit)
 	if q.DrawID != 0 {
 		db = db.Where("draw_id = ?", q.DrawID)
 	}

@@ -67,7 +67,7 @@ func (t *toteTx) InsertBets(ctx context.Context, bets []tote.Bet) ([]tote.Bet, [
 			ids[betKey{r.UserID, r.IdempotencyKey}] = r.ID
 		}
 		for i, b := range chunk {
-			k := betKey{b.UserID, b.IdempotencyKey}
+			k := betKey{int64(b.UserID), b.IdempotencyKey}
 			id, ok := ids[k]
 			if !ok {
 				errList[idx[i]] = errs.R(errs.Conflict, tote.ReasonDuplicateBet, "a bet with key %q exists", b.IdempotencyKey)

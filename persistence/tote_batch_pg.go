@@ -56,6 +56,7 @@ import (
 	"gorm.io/gorm"
 
 	"github.com/pokertote/pokertote/domain/errs"
+	"github.com/pokertote/pokertote/domain/ids"
 	"github.com/pokertote/pokertote/domain/ledger"
 	"github.com/pokertote/pokertote/domain/money"
 	"github.com/pokertote/pokertote/domain/protection"
@@ -286,12 +287,15 @@ func (r *ToteRepo) placeBatchTx(ctx context.Context, pc *pgx.Conn, w tote.BatchW
 	for _, p := range protection.Periods {
 		starts[p] = p.Start(now, led.loc).String()
 	}
-	uniq := slices.Clone(w.Users)
+	uniq := make([]int64, len(w.Users)) // the user ids as the SQL reads them
+	for i, u := range w.Users {
+		uniq[i] = int64(u)
+	}
 	slices.Sort(uniq)
 	uniq = slices.Compact(uniq)
 	walletRefs := make([]string, len(uniq))
 	for i, u := range uniq {
-		walletRefs[i] = ledger.WalletOf(u).Ref
+		walletRefs[i] = ledger.UserWallet(ids.UserID(u)).Ref
 	}
 	slices.SortFunc(walletRefs, func(a, b string) int {
 		return lockCompare(ledger.AccountRef{Kind: ledger.Wallet, Ref: a}, ledger.AccountRef{Kind: ledger.Wallet, Ref: b})
@@ -418,25 +422,25 @@ func (r *ToteRepo) placeBatchTx(ctx context.Context, pc *pgx.Conn, w tote.BatchW
 		})
 		return err
 	})
-	var players map[int64]tote.Player
+	var players map[ids.UserID]tote.Player
 	if w.ReadPlayers {
-		players = make(map[int64]tote.Player, len(uniq))
+		players = make(map[ids.UserID]tote.Player, len(uniq))
 		for _, u := range uniq {
-			players[u] = tote.Player{Err: userNotFound()}
+			players[ids.UserID(u)] = tote.Player{Err: userNotFound()}
 		}
 		b.Queue(q.users, uniq).Query(func(rows pgx.Rows) error {
 			got, err := pgx.CollectRows(rows, pgx.RowToStructByName[userRow])
 			for _, row := range got {
-				players[row.ID] = tote.Player{User: toDomainUser(row)}
+				players[ids.UserID(row.ID)] = tote.Player{User: toDomainUser(row)}
 			}
 			return err
 		})
 		b.Queue(q.verifications, uniq).Query(func(rows pgx.Rows) error {
 			got, err := pgx.CollectRows(rows, pgx.RowToStructByName[verificationRow])
 			for _, row := range got {
-				if p := players[row.UserID]; p.Err == nil {
+				if p := players[ids.UserID(row.UserID)]; p.Err == nil {
 					p.Verification = toDomainVerification(row)
-					players[row.UserID] = p
+					players[ids.UserID(row.UserID)] = p
 				}
 			}
 			return err
@@ -485,7 +489,7 @@ func (r *ToteRepo) placeBatchTx(ctx context.Context, pc *pgx.Conn, w tote.BatchW
 			continue
 		}
 		bet := bets[i]
-		k := betKey{bet.UserID, bet.IdempotencyKey}
+		k := betKey{int64(bet.UserID), bet.IdempotencyKey}
 		if takenKey[k] || seen[k] {
 			res[i].Err = errs.R(errs.Conflict, tote.ReasonDuplicateBet, "a bet with key %q exists", bet.IdempotencyKey)
 			continue
@@ -565,7 +569,7 @@ func (r *ToteRepo) placeBatchTx(ctx context.Context, pc *pgx.Conn, w tote.BatchW
 	})
 	for _, o := range order {
 		bet := res[ok[o].i].Bet
-		bIDs, bUsers, bStakes = append(bIDs, bet.ID), append(bUsers, bet.UserID), append(bStakes, int64(bet.Stake))
+		bIDs, bUsers, bStakes = append(bIDs, bet.ID), append(bUsers, int64(bet.UserID)), append(bStakes, int64(bet.Stake))
 		bMarkets, bSels, bKeys = append(bMarkets, string(bet.Selection.Market)), append(bSels, bet.Selection.String()), append(bKeys, bet.IdempotencyKey)
 	}
 	escTotal := map[string]int64{}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/pokertote/pokertote/domain/account"
 	"github.com/pokertote/pokertote/domain/errs"
+	"github.com/pokertote/pokertote/domain/ids"
 	"github.com/pokertote/pokertote/domain/ledger"
 	"github.com/pokertote/pokertote/domain/money"
 	"github.com/pokertote/pokertote/domain/parimutuel"
@@ -101,30 +102,30 @@ func (o outcome) String() string {
 func (w *batchWorld) run(t *testing.T, round int, players []batchPlayer, reqs []tote.PlaceBetRequest, userIdx []int) ([]outcome, string) {
 	t.Helper()
 	ctx := context.Background()
-	ids := make([]int64, len(players))
+	uids := make([]int64, len(players))
 	for i, p := range players {
-		ids[i] = w.user(t, p.name, account.Player, "1990-05-17")
+		uids[i] = w.user(t, p.name, account.Player, "1990-05-17")
 		if p.deposit > 0 {
-			w.h.Deposit(ids[i], money.Amount(p.deposit)*money.KZT)
+			w.h.Deposit(uids[i], money.Amount(p.deposit)*money.KZT)
 		}
 		if p.earlier > 0 {
-			if _, err := w.h.Svc.PlaceBet(ctx, tote.PlaceBetRequest{UserID: ids[i], DrawID: w.draw.ID, Market: parimutuel.MarketWin, Selection: "1",
+			if _, err := w.h.Svc.PlaceBet(ctx, tote.PlaceBetRequest{UserID: ids.UserID(uids[i]), DrawID: w.draw.ID, Market: parimutuel.MarketWin, Selection: "1",
 				Stake: money.Amount(p.earlier) * money.KZT, IdempotencyKey: fmt.Sprintf("early-%d-%d", round, i)}); err != nil {
 				t.Fatalf("earlier bet: %v", err)
 			}
 		}
 		for _, l := range p.limits {
-			if _, err := w.prot.SetLimit(ctx, ids[i], l[0].(protection.LimitKind), l[1].(protection.Period), l[2].(int64)*int64(money.KZT)); err != nil {
+			if _, err := w.prot.SetLimit(ctx, uids[i], l[0].(protection.LimitKind), l[1].(protection.Period), l[2].(int64)*int64(money.KZT)); err != nil {
 				t.Fatal(err)
 			}
 		}
 		if p.timeout {
-			if _, err := w.prot.TakeTimeOut(ctx, ids[i], 48*time.Hour); err != nil {
+			if _, err := w.prot.TakeTimeOut(ctx, uids[i], 48*time.Hour); err != nil {
 				t.Fatal(err)
 			}
 		}
 		if p.selfExcl {
-			if _, err := w.prot.SelfExclude(ctx, ids[i], 6); err != nil {
+			if _, err := w.prot.SelfExclude(ctx, uids[i], 6); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -136,7 +137,7 @@ func (w *batchWorld) run(t *testing.T, round int, players []batchPlayer, reqs []
 	}
 	rs := slices.Clone(reqs)
 	for i := range rs {
-		rs[i].UserID = ids[userIdx[i]]
+		rs[i].UserID = ids.UserID(uids[userIdx[i]])
 		rs[i].DrawID = w.draw.ID
 	}
 	bets, errList := w.h.Svc.PlaceBets(ctx, rs)
@@ -149,12 +150,12 @@ func (w *batchWorld) run(t *testing.T, round int, players []batchPlayer, reqs []
 		out[i] = outcome{Stake: bets[i].Stake, Sel: bets[i].Selection.String()}
 	}
 	var sb strings.Builder
-	for i, id := range ids {
+	for i, id := range uids {
 		c, err := w.store.Counters(ctx, id, w.h.Clock.Now(), w.loc)
 		if err != nil {
 			t.Fatal(err)
 		}
-		fmt.Fprintf(&sb, "player %d: wallet %s", i, w.h.Balance(ledger.WalletOf(id)))
+		fmt.Fprintf(&sb, "player %d: wallet %s", i, w.h.Balance(ledger.UserWallet(ids.UserID(id))))
 		for _, p := range protection.Periods {
 			fmt.Fprintf(&sb, " %s %s/%s/%s", p, c[p].Deposits, c[p].Stakes, c[p].Returns)
 		}
@@ -166,7 +167,7 @@ func (w *batchWorld) run(t *testing.T, round int, players []batchPlayer, reqs []
 	}
 	var lines []string
 	for _, s := range sessions {
-		if i := slices.Index(ids, s.UserID); i >= 0 {
+		if i := slices.Index(uids, s.UserID); i >= 0 {
 			lines = append(lines, fmt.Sprintf("session of player %d: no %d stakes %s returns %s\n", i, s.No, s.Stakes, s.Returns))
 		}
 	}
@@ -331,7 +332,7 @@ func TestBetBatchLimitsUnderConcurrency(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			u := []int64{a, b}[i%2]
-			_, err := w.h.Svc.PlaceBet(ctx, tote.PlaceBetRequest{UserID: u, DrawID: w.draw.ID, Market: parimutuel.MarketWin,
+			_, err := w.h.Svc.PlaceBet(ctx, tote.PlaceBetRequest{UserID: ids.UserID(u), DrawID: w.draw.ID, Market: parimutuel.MarketWin,
 				Selection: fmt.Sprint(1 + i%8), Stake: 100 * money.KZT, IdempotencyKey: fmt.Sprintf("race-%d", i)})
 			mu.Lock()
 			defer mu.Unlock()
@@ -347,7 +348,7 @@ func TestBetBatchLimitsUnderConcurrency(t *testing.T) {
 		t.Fatalf("accepted %d and %d (want 10 and 7), refusals %v", accepted[a], accepted[b], reasons)
 	}
 	for u, want := range map[int64]money.Amount{a: 4000 * money.KZT, b: 4300 * money.KZT} {
-		if got := w.h.Balance(ledger.WalletOf(u)); got != want {
+		if got := w.h.Balance(ledger.UserWallet(ids.UserID(u))); got != want {
 			t.Errorf("wallet of %d holds %s, want %s", u, got, want)
 		}
 		c, err := w.store.Counters(ctx, u, w.h.Clock.Now(), w.loc)
@@ -416,13 +417,13 @@ func TestBetBatchStakeGate(t *testing.T) {
 		young := w.user(t, "Young", account.Player, youngDOB)
 		verify(young, account.Approved, youngDOB)
 		affiliate := w.user(t, "Affiliate", account.Affiliate, adultDOB)
-		ids := []int64{adult, unverified, rejected, otherDOB, young, w.admin, affiliate, 999_999}
-		for _, id := range ids[:7] {
+		uids := []int64{adult, unverified, rejected, otherDOB, young, w.admin, affiliate, 999_999}
+		for _, id := range uids[:7] {
 			w.h.Deposit(id, 1000*money.KZT)
 		}
 		var reqs []tote.PlaceBetRequest
-		for i, id := range ids {
-			reqs = append(reqs, tote.PlaceBetRequest{UserID: id, DrawID: w.draw.ID, Market: parimutuel.MarketWin, Selection: fmt.Sprint(1 + i%8),
+		for i, id := range uids {
+			reqs = append(reqs, tote.PlaceBetRequest{UserID: ids.UserID(id), DrawID: w.draw.ID, Market: parimutuel.MarketWin, Selection: fmt.Sprint(1 + i%8),
 				Stake: 100 * money.KZT, IdempotencyKey: fmt.Sprintf("gate-%d", i)})
 		}
 		_, errList := svc.PlaceBets(ctx, reqs)
@@ -430,13 +431,13 @@ func TestBetBatchStakeGate(t *testing.T) {
 		// pending): the gate refuses a retry of their bet too (the gate
 		// answers before any replay), and a new bet.
 		verifyFrom(adult, account.Pending, adultDOB, account.Approved)
-		_, more := svc.PlaceBets(ctx, []tote.PlaceBetRequest{reqs[0], {UserID: adult, DrawID: w.draw.ID, Market: parimutuel.MarketWin,
+		_, more := svc.PlaceBets(ctx, []tote.PlaceBetRequest{reqs[0], {UserID: ids.UserID(adult), DrawID: w.draw.ID, Market: parimutuel.MarketWin,
 			Selection: "2", Stake: 100 * money.KZT, IdempotencyKey: "gate-new"}})
 		var out []result
 		for _, err := range append(errList, more...) {
 			out = append(out, result{string(errs.CodeOf(err)), errs.ReasonOf(err)})
 		}
-		if b := w.h.Balance(ledger.WalletOf(adult)); b != 900*money.KZT {
+		if b := w.h.Balance(ledger.UserWallet(ids.UserID(adult))); b != 900*money.KZT {
 			t.Errorf("the adult's wallet holds %s, want 900.00", b)
 		}
 		return out

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/pokertote/pokertote/domain/ids"
 	"github.com/pokertote/pokertote/domain/money"
 	"github.com/pokertote/pokertote/domain/parimutuel"
 	"github.com/pokertote/pokertote/domain/tote"
@@ -82,7 +83,7 @@ func BenchmarkPlaceBet(b *testing.B) {
 							return
 						}
 						s := benchSelections[i%int64(len(benchSelections))]
-						_, err := h.Svc.PlaceBet(h.Ctx, tote.PlaceBetRequest{UserID: int64(w + 1), DrawID: d.ID, Market: s.m,
+						_, err := h.Svc.PlaceBet(h.Ctx, tote.PlaceBetRequest{UserID: ids.UserID(w + 1), DrawID: d.ID, Market: s.m,
 							Selection: s.sel, Stake: 100 * money.KZT, IdempotencyKey: fmt.Sprintf("b%d", i)})
 						if err != nil {
 							b.Error(err)
@@ -189,7 +190,7 @@ func seedBets(b *testing.B, h *totetest.Harness, db *persistence.DB, led *persis
 		if err != nil {
 			b.Fatal(err)
 		}
-		bets[j] = tote.Bet{DrawID: d.ID, TableID: d.TableID, UserID: int64(j%users + 1), Round: parimutuel.RoundPreDeal, Selection: sel,
+		bets[j] = tote.Bet{DrawID: d.ID, TableID: d.TableID, UserID: ids.UserID(j%users + 1), Round: parimutuel.RoundPreDeal, Selection: sel,
 			Stake: 100*money.KZT + money.Amount(j%97), IdempotencyKey: fmt.Sprintf("d%d-%d", d.ID, j)}
 	}
 	if err := persistence.SeedBetsForBench(h.Ctx, db, led, bets, h.Clock.Now()); err != nil {

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/pokertote/pokertote/domain/cards"
+	"github.com/pokertote/pokertote/domain/ids"
 	"github.com/pokertote/pokertote/domain/money"
 	"github.com/pokertote/pokertote/domain/parimutuel"
 	"github.com/pokertote/pokertote/domain/tote"
@@ -235,7 +236,7 @@ func (toteBetRow) TableName() string { return "tote_bets" }
 
 func fromDomainBet(b tote.Bet) toteBetRow {
 	return toteBetRow{
-		ID: b.ID, DrawID: b.DrawID, TableID: b.TableID, UserID: b.UserID, Round: int(b.Round),
+		ID: b.ID, DrawID: b.DrawID, TableID: b.TableID, UserID: int64(b.UserID), Round: int(b.Round),
 		Market: string(b.Selection.Market), Selection: b.Selection.String(), Stake: int64(b.Stake),
 		Status: string(b.Status), Payout: int64(b.Payout), IdempotencyKey: b.IdempotencyKey,
 		PlacedAt: storedTime(b.PlacedAt), SettledAt: nullableTime(b.SettledAt),
@@ -248,7 +249,7 @@ func toDomainBet(r toteBetRow) (tote.Bet, error) {
 		return tote.Bet{}, fmt.Errorf("bet %d: %w", r.ID, err)
 	}
 	return tote.Bet{
-		ID: r.ID, DrawID: r.DrawID, TableID: r.TableID, UserID: r.UserID, Round: parimutuel.Round(r.Round),
+		ID: r.ID, DrawID: r.DrawID, TableID: r.TableID, UserID: ids.UserID(r.UserID), Round: parimutuel.Round(r.Round),
 		Selection: sel, Stake: money.Amount(r.Stake), Status: tote.BetStatus(r.Status), Payout: money.Amount(r.Payout),
 		IdempotencyKey: r.IdempotencyKey, PlacedAt: r.PlacedAt.UTC(), SettledAt: timeOrZero(r.SettledAt),
 	}, nil

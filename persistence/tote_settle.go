@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/pokertote/pokertote/domain/ids"
 	"github.com/pokertote/pokertote/domain/money"
 	"github.com/pokertote/pokertote/domain/parimutuel"
 	"github.com/pokertote/pokertote/domain/tote"
@@ -28,9 +29,11 @@ func (r *ToteRepo) PoolBetOwners(ctx context.Context, drawID int64, round parimu
 	out := make([]tote.BetOwner, 0, limit)
 	for rows.Next() {
 		var o tote.BetOwner
-		if err := rows.Scan(&o.BetID, &o.UserID); err != nil {
+		var user int64
+		if err := rows.Scan(&o.BetID, &user); err != nil {
 			return nil, mapErr(err, "bets")
 		}
+		o.UserID = ids.UserID(user)
 		out = append(out, o)
 	}
 	return out, mapErr(rows.Err(), "bets")
@@ -161,9 +164,9 @@ func (t *toteTx) sumReturned(rows sqlRows, err error, rates []tote.SelectionRate
 }
 
 // PoolCredits implements tote.Tx.
-func (t *toteTx) PoolCredits(ctx context.Context, drawID int64, round parimutuel.Round, market parimutuel.Market, afterUser int64, limit int) ([]tote.WalletCredit, error) {
+func (t *toteTx) PoolCredits(ctx context.Context, drawID int64, round parimutuel.Round, market parimutuel.Market, afterUser ids.UserID, limit int) ([]tote.WalletCredit, error) {
 	rows, err := t.tx.WithContext(ctx).Raw("SELECT user_id, SUM(payout) FROM tote_bets WHERE draw_id = ? AND round = ? AND market = ? AND payout > 0 AND user_id > ? "+
-		"GROUP BY user_id ORDER BY user_id LIMIT ?", drawID, int(round), string(market), afterUser, limit).Rows()
+		"GROUP BY user_id ORDER BY user_id LIMIT ?", drawID, int(round), string(market), int64(afterUser), limit).Rows()
 	if err != nil {
 		return nil, mapErr(err, "bets")
 	}
@@ -171,10 +174,11 @@ func (t *toteTx) PoolCredits(ctx context.Context, drawID int64, round parimutuel
 	out := make([]tote.WalletCredit, 0, limit)
 	for rows.Next() {
 		var c tote.WalletCredit
-		var amount int64
-		if err := rows.Scan(&c.UserID, &amount); err != nil {
+		var user, amount int64
+		if err := rows.Scan(&user, &amount); err != nil {
 			return nil, mapErr(err, "bets")
 		}
+		c.UserID = ids.UserID(user)
 		c.Amount = money.Amount(amount)
 		out = append(out, c)
 	}

@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/pokertote/pokertote/domain/errs"
+	"github.com/pokertote/pokertote/domain/ids"
 )
 
 // Config configures a Service. Zero fields take the defaults noted.
@@ -427,12 +428,12 @@ func (s *Service) requireAdmin(ctx context.Context, id int64) error {
 
 // EnsureCanStake loads the user and their latest verification and applies
 // CanStake at the current time: the one call a betting service needs.
-func (s *Service) EnsureCanStake(ctx context.Context, userID int64) error {
-	u, err := s.store.ByID(ctx, userID)
+func (s *Service) EnsureCanStake(ctx context.Context, userID ids.UserID) error {
+	u, err := s.store.ByID(ctx, int64(userID))
 	if err != nil {
 		return err
 	}
-	v, err := s.store.Verification(ctx, userID)
+	v, err := s.store.Verification(ctx, int64(userID))
 	if err != nil && !errs.Is(err, errs.NotFound) {
 		return err
 	}

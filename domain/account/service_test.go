@@ -11,6 +11,7 @@ import (
 
 	"github.com/pokertote/pokertote/domain/account"
 	"github.com/pokertote/pokertote/domain/errs"
+	"github.com/pokertote/pokertote/domain/ids"
 	"github.com/pokertote/pokertote/internal/clocktest"
 )
 
@@ -466,19 +467,19 @@ func TestEnsureCanStake(t *testing.T) {
 	f := newFixture(t)
 	p := f.player(t, "p@x.kz")
 	admin := f.admin(t, "admin@x.kz")
-	wantErr(t, f.svc.EnsureCanStake(ctx, p.ID), errs.Forbidden, "NOT_VERIFIED")
+	wantErr(t, f.svc.EnsureCanStake(ctx, ids.UserID(p.ID)), errs.Forbidden, "NOT_VERIFIED")
 	v, err := f.svc.SubmitVerification(ctx, p.ID, submission("1990-01-01"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	wantErr(t, f.svc.EnsureCanStake(ctx, p.ID), errs.Forbidden, "NOT_VERIFIED")
+	wantErr(t, f.svc.EnsureCanStake(ctx, ids.UserID(p.ID)), errs.Forbidden, "NOT_VERIFIED")
 	if _, err := f.svc.DecideVerification(ctx, admin.ID, v.ID, account.Decision{Approve: true}); err != nil {
 		t.Fatal(err)
 	}
-	if err := f.svc.EnsureCanStake(ctx, p.ID); err != nil {
+	if err := f.svc.EnsureCanStake(ctx, ids.UserID(p.ID)); err != nil {
 		t.Fatalf("EnsureCanStake after approval: %v", err)
 	}
-	wantErr(t, f.svc.EnsureCanStake(ctx, admin.ID), errs.Forbidden, "NOT_A_PLAYER")
+	wantErr(t, f.svc.EnsureCanStake(ctx, ids.UserID(admin.ID)), errs.Forbidden, "NOT_A_PLAYER")
 	wantErr(t, f.svc.EnsureCanStake(ctx, 999), errs.NotFound, "")
 }
 

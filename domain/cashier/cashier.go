@@ -18,6 +18,7 @@ import (
 	"github.com/pokertote/pokertote/domain/account"
 	"github.com/pokertote/pokertote/domain/errs"
 	"github.com/pokertote/pokertote/domain/event"
+	"github.com/pokertote/pokertote/domain/ids"
 	"github.com/pokertote/pokertote/domain/ledger"
 	"github.com/pokertote/pokertote/domain/money"
 )
@@ -60,8 +61,8 @@ func New(c Config) *Service {
 
 // Request is an admin's cash transfer for a player.
 type Request struct {
-	AdminID int64
-	UserID  int64
+	AdminID ids.UserID
+	UserID  ids.UserID
 	// Amount is positive.
 	Amount money.Amount
 	// IdempotencyKey follows ledger.CheckClientKey: repeating a request
@@ -103,7 +104,7 @@ func (s *Service) move(ctx context.Context, kind ledger.TransferKind, r Request)
 	if err := ledger.CheckClientKey(r.IdempotencyKey); err != nil {
 		return Receipt{}, err
 	}
-	u, err := s.users.ByID(ctx, r.UserID)
+	u, err := s.users.ByID(ctx, int64(r.UserID)) // account still keys users by int64
 	if err != nil {
 		return Receipt{}, err
 	}
@@ -111,7 +112,7 @@ func (s *Service) move(ctx context.Context, kind ledger.TransferKind, r Request)
 	if r.Memo != nil {
 		memo = strings.TrimSpace(*r.Memo)
 	}
-	from, to := ledger.CashAccount, ledger.WalletOf(r.UserID)
+	from, to := ledger.CashAccount, ledger.UserWallet(r.UserID)
 	if kind == ledger.Withdrawal {
 		from, to = to, from
 	}
@@ -123,11 +124,11 @@ func (s *Service) move(ctx context.Context, kind ledger.TransferKind, r Request)
 		// The money has moved; a lost audit line must not turn that into
 		// an error the admin would retry.
 		_, _ = s.users.AppendAudit(ctx, account.AuditEntry{
-			At: s.now(), ActorID: r.AdminID, Action: string(kind), SubjectID: r.UserID,
+			At: s.now(), ActorID: int64(r.AdminID), Action: string(kind), SubjectID: int64(r.UserID),
 			Detail: fmt.Sprintf("%s of %s KZT at the desk (transfer %d): %s", kindWord(kind), r.Amount, posted.ID, memo),
 		})
 	}
-	balance, err := s.ledger.Balance(ctx, ledger.WalletOf(r.UserID))
+	balance, err := s.ledger.Balance(ctx, ledger.UserWallet(r.UserID))
 	if err != nil {
 		return Receipt{}, err
 	}
@@ -148,11 +149,11 @@ func kindWord(k ledger.TransferKind) string {
 }
 
 // Balance is the player's wallet balance.
-func (s *Service) Balance(ctx context.Context, userID int64) (money.Amount, error) {
-	return s.ledger.Balance(ctx, ledger.WalletOf(userID))
+func (s *Service) Balance(ctx context.Context, userID ids.UserID) (money.Amount, error) {
+	return s.ledger.Balance(ctx, ledger.UserWallet(userID))
 }
 
 // History is one page of the player's wallet entries, newest first.
-func (s *Service) History(ctx context.Context, userID int64, p ledger.Page) (ledger.HistoryPage, error) {
-	return s.ledger.History(ctx, ledger.WalletOf(userID), p)
+func (s *Service) History(ctx context.Context, userID ids.UserID, p ledger.Page) (ledger.HistoryPage, error) {
+	return s.ledger.History(ctx, ledger.UserWallet(userID), p)
 }

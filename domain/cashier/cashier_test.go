@@ -13,6 +13,7 @@ import (
 	"github.com/pokertote/pokertote/domain/cashier"
 	"github.com/pokertote/pokertote/domain/errs"
 	"github.com/pokertote/pokertote/domain/event"
+	"github.com/pokertote/pokertote/domain/ids"
 	"github.com/pokertote/pokertote/domain/ledger"
 	"github.com/pokertote/pokertote/domain/money"
 )
@@ -66,7 +67,7 @@ func newDesk(t tb) *desk {
 }
 
 func (d *desk) req(amount money.Amount, key string) cashier.Request {
-	return cashier.Request{AdminID: d.admin.ID, UserID: d.player.ID, Amount: amount, IdempotencyKey: key}
+	return cashier.Request{AdminID: ids.UserID(d.admin.ID), UserID: ids.UserID(d.player.ID), Amount: amount, IdempotencyKey: key}
 }
 
 func (d *desk) audit(t tb) []account.AuditEntry {
@@ -93,7 +94,7 @@ func TestDepositThenReplay(t *testing.T) {
 		!strings.HasPrefix(audit[0].Detail, "Deposit of 500.00 KZT at the desk") || !strings.HasSuffix(audit[0].Detail, ": cashier") {
 		t.Fatalf("audit %+v", audit)
 	}
-	if len(d.pub.events) != 1 || d.pub.topics[0] != event.UserTopic(d.player.ID) ||
+	if len(d.pub.events) != 1 || d.pub.topics[0] != event.UserTopic(ids.UserID(d.player.ID)) ||
 		d.pub.events[0].Type != event.BalanceChanged || d.pub.events[0].Balance != int64(500*money.KZT) {
 		t.Fatalf("published %v %+v", d.pub.topics, d.pub.events)
 	}
@@ -108,7 +109,7 @@ func TestDepositThenReplay(t *testing.T) {
 	if len(d.audit(t)) != 1 || len(d.pub.events) != 1 {
 		t.Fatal("a replay audited or published again")
 	}
-	if bal, err := d.svc.Balance(ctx, d.player.ID); err != nil || bal != 500*money.KZT {
+	if bal, err := d.svc.Balance(ctx, ids.UserID(d.player.ID)); err != nil || bal != 500*money.KZT {
 		t.Fatalf("balance %s, %v", bal, err)
 	}
 	if err := d.ledger.Reconcile(ctx); err != nil {
@@ -136,7 +137,7 @@ func TestWithdrawNeverOverdraws(t *testing.T) {
 	if err != nil || r.Balance != 60*money.KZT {
 		t.Fatalf("withdraw: %+v, %v", r, err)
 	}
-	h, err := d.svc.History(ctx, d.player.ID, ledger.Page{})
+	h, err := d.svc.History(ctx, ids.UserID(d.player.ID), ledger.Page{})
 	if err != nil || len(h.Items) != 2 {
 		t.Fatalf("history %+v, %v", h, err)
 	}
@@ -166,14 +167,14 @@ func TestRefusedRequestsMoveNothing(t *testing.T) {
 		{"blank key", d.req(1, "   "), errs.Invalid, "INVALID_IDEMPOTENCY_KEY"},
 		{"long key", d.req(1, strings.Repeat("k", 101)), errs.Invalid, "INVALID_IDEMPOTENCY_KEY"},
 		{"non-ASCII key", d.req(1, "ключ"), errs.Invalid, "INVALID_IDEMPOTENCY_KEY"},
-		{"no such user", cashier.Request{AdminID: d.admin.ID, UserID: 999, Amount: 1, IdempotencyKey: "k"}, errs.NotFound, ""},
+		{"no such user", cashier.Request{AdminID: ids.UserID(d.admin.ID), UserID: 999, Amount: 1, IdempotencyKey: "k"}, errs.NotFound, ""},
 	} {
 		_, err := d.svc.Deposit(ctx, c.req)
 		if !errs.Is(err, c.code) || errs.ReasonOf(err) != c.reason {
 			t.Errorf("%s: %v, want %s / %q", c.name, err, c.code, c.reason)
 		}
 	}
-	if bal, _ := d.svc.Balance(ctx, d.player.ID); bal != 0 || len(d.audit(t)) != 0 || len(d.pub.events) != 0 {
+	if bal, _ := d.svc.Balance(ctx, ids.UserID(d.player.ID)); bal != 0 || len(d.audit(t)) != 0 || len(d.pub.events) != 0 {
 		t.Fatalf("refused requests left balance %s, %d audit lines, %d events", bal, len(d.audit(t)), len(d.pub.events))
 	}
 }
@@ -231,7 +232,7 @@ func TestDeskBalanceProperty(t *testing.T) {
 				rt.Fatalf("receipt balance %s, want %s", first.Balance, want)
 			}
 		}
-		if bal, err := d.svc.Balance(ctx, d.player.ID); err != nil || bal != want || bal < 0 {
+		if bal, err := d.svc.Balance(ctx, ids.UserID(d.player.ID)); err != nil || bal != want || bal < 0 {
 			rt.Fatalf("balance %s (%v), want %s", bal, err, want)
 		}
 		if len(d.audit(rt)) != moved || len(d.pub.events) != moved {

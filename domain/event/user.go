@@ -4,10 +4,12 @@ import (
 	"encoding/json"
 	"strconv"
 	"time"
+
+	"github.com/pokertote/pokertote/domain/ids"
 )
 
 // UserTopic is the topic of one user's private events.
-func UserTopic(userID int64) string { return "user:" + strconv.FormatInt(userID, 10) }
+func UserTopic(userID ids.UserID) string { return "user:" + userID.String() }
 
 // TableTopic is the topic of one table's public event stream.
 func TableTopic(tableID int64) string { return "table:" + strconv.FormatInt(tableID, 10) }

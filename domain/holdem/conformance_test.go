@@ -8,6 +8,7 @@ import (
 
 	"github.com/pokertote/pokertote/domain/holdem"
 	"github.com/pokertote/pokertote/domain/holdem/holdemtest"
+	"github.com/pokertote/pokertote/domain/ids"
 	"github.com/pokertote/pokertote/domain/ledger"
 	"github.com/pokertote/pokertote/domain/money"
 )
@@ -23,7 +24,7 @@ func TestMemStoreConformance(t *testing.T) {
 			Ledger: l,
 			NewPlayer: func(t *testing.T, name string, kzt money.Amount) int64 {
 				id := users.Add(1)
-				if _, err := l.Post(context.Background(), ledger.Move("deposit:"+name, ledger.Deposit, "", ledger.CashAccount, ledger.WalletOf(id), kzt)); err != nil {
+				if _, err := l.Post(context.Background(), ledger.Move("deposit:"+name, ledger.Deposit, "", ledger.CashAccount, ledger.UserWallet(ids.UserID(id)), kzt)); err != nil {
 					t.Fatal(err)
 				}
 				return id

@@ -13,6 +13,7 @@ import (
 	"github.com/pokertote/pokertote/domain/cards"
 	"github.com/pokertote/pokertote/domain/errs"
 	"github.com/pokertote/pokertote/domain/event"
+	"github.com/pokertote/pokertote/domain/ids"
 	"github.com/pokertote/pokertote/domain/ledger"
 	"github.com/pokertote/pokertote/domain/money"
 )
@@ -20,7 +21,7 @@ import (
 // StakeChecker says whether a user may stake money now (age-verified and old
 // enough): account.Service.EnsureCanStake.
 type StakeChecker interface {
-	EnsureCanStake(ctx context.Context, userID int64) error
+	EnsureCanStake(ctx context.Context, userID ids.UserID) error
 }
 
 // Service plays Casino Hold'em for real money: it starts hands, takes
@@ -99,7 +100,7 @@ const (
 // commitment and cut, and the server seed once the hand is settled.
 type Snapshot struct {
 	ID     int64
-	UserID int64
+	UserID ids.UserID
 	View   View
 	// Commitment is SHA-256 of the server seed, shown from the start.
 	Commitment [cards.SeedSize]byte
@@ -136,7 +137,7 @@ func snapshotOf(r Record) (Snapshot, error) {
 
 // StartRequest asks to start a hand.
 type StartRequest struct {
-	UserID int64
+	UserID ids.UserID
 	// Stakes has one entry per box (1 or 2).
 	Stakes []Stake
 	// Cut is the player's optional text, mixed into the shuffle.
@@ -293,7 +294,7 @@ func (s *Service) startIn(ctx context.Context, tx Tx, p startPlan) (rec Record, 
 		return Record{}, false, ledger.Posted{}, err
 	}
 	posted, err = tx.Ledger().Post(ctx, ledger.Move(ledgerKey(rec.ID, "stake"), ledger.HoldemStake,
-		memo(rec.ID, "ante and bonus"), ledger.WalletOf(req.UserID), ledger.HouseAccount, rec.Staked))
+		memo(rec.ID, "ante and bonus"), ledger.UserWallet(req.UserID), ledger.HouseAccount, rec.Staked))
 	if errs.ReasonOf(err) == ledger.ReasonInsufficientFunds {
 		err = errs.R(errs.Conflict, ledger.ReasonInsufficientFunds, "your balance is too low for this hand: it needs %s KZT", rec.Staked)
 	}
@@ -312,7 +313,7 @@ func replayStart(r Record, hash [32]byte) (Snapshot, error) {
 
 // DecideRequest asks for one box's decision.
 type DecideRequest struct {
-	UserID int64
+	UserID ids.UserID
 	HandID int64
 	// Box is 0-based.
 	Box      int
@@ -408,7 +409,7 @@ func (s *Service) commit(ctx context.Context, tx Tx, r *Record, h *Hand, before 
 			continue
 		}
 		p, err := tx.Ledger().Post(ctx, ledger.Move(ledgerKey(r.ID, "bet:"+strconv.Itoa(box+1)), ledger.HoldemStake,
-			memo(r.ID, "bet on box "+strconv.Itoa(box+1)), ledger.WalletOf(r.UserID), ledger.HouseAccount, bet))
+			memo(r.ID, "bet on box "+strconv.Itoa(box+1)), ledger.UserWallet(r.UserID), ledger.HouseAccount, bet))
 		if errs.ReasonOf(err) == ledger.ReasonInsufficientFunds {
 			return nil, errs.R(errs.Conflict, ledger.ReasonInsufficientFunds,
 				"your balance is too low to call: the bet on box %d is %s KZT; fold, or deposit and call before the deadline", box+1, bet)
@@ -420,7 +421,7 @@ func (s *Service) commit(ctx context.Context, tx Tx, r *Record, h *Hand, before 
 	}
 	if paid := legsTotal(after, -1, LegPayout) - legsTotal(before, -1, LegPayout); paid > 0 {
 		p, err := tx.Ledger().Post(ctx, ledger.Move(ledgerKey(r.ID, "payout"), ledger.HoldemPayout,
-			memo(r.ID, "payout"), ledger.HouseAccount, ledger.WalletOf(r.UserID), paid))
+			memo(r.ID, "payout"), ledger.HouseAccount, ledger.UserWallet(r.UserID), paid))
 		if err != nil {
 			return nil, err
 		}
@@ -461,7 +462,7 @@ func (s *Service) publish(ctx context.Context, r Record, posted ...ledger.Posted
 	}
 	at := r.UpdatedAt
 	send(event.UserEvent{Type: event.HoldemUpdated, At: at, HoldemHandID: r.ID})
-	wallet := ledger.WalletOf(r.UserID)
+	wallet := ledger.UserWallet(r.UserID)
 	for i := len(posted) - 1; i >= 0; i-- {
 		for _, e := range posted[i].Entries {
 			if e.Account == wallet && !posted[i].Replayed {

@@ -12,6 +12,7 @@ import (
 	"github.com/pokertote/pokertote/domain/errs"
 	"github.com/pokertote/pokertote/domain/event"
 	"github.com/pokertote/pokertote/domain/holdem"
+	"github.com/pokertote/pokertote/domain/ids"
 	"github.com/pokertote/pokertote/domain/ledger"
 	"github.com/pokertote/pokertote/domain/money"
 )
@@ -27,12 +28,12 @@ type fixture struct {
 	mu      sync.Mutex
 	now     time.Time
 	seed    cards.Seed
-	blocked map[int64]error
+	blocked map[ids.UserID]error
 }
 
 func newFixture(t *testing.T) *fixture {
 	t.Helper()
-	f := &fixture{now: t0, blocked: map[int64]error{}, pub: &recorder{}}
+	f := &fixture{now: t0, blocked: map[ids.UserID]error{}, pub: &recorder{}}
 	f.ledger = ledger.NewMemStore(f.clock)
 	f.store = holdem.NewMemStore(f.ledger)
 	svc, err := holdem.NewService(f.store, f, holdem.DefaultConfig(),
@@ -68,16 +69,16 @@ func (f *fixture) useSeed(s cards.Seed) {
 }
 
 // EnsureCanStake makes the fixture the Service's StakeChecker.
-func (f *fixture) EnsureCanStake(_ context.Context, userID int64) error {
+func (f *fixture) EnsureCanStake(_ context.Context, userID ids.UserID) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	return f.blocked[userID]
 }
 
-func (f *fixture) deposit(t *testing.T, user int64, a money.Amount) {
+func (f *fixture) deposit(t *testing.T, user ids.UserID, a money.Amount) {
 	t.Helper()
-	key := "deposit:" + strconv.FormatInt(user, 10) + ":" + strconv.FormatInt(int64(a), 10) + ":" + f.clock().String()
-	if _, err := f.ledger.Post(context.Background(), ledger.Move(key, ledger.Deposit, "", ledger.CashAccount, ledger.WalletOf(user), a)); err != nil {
+	key := "deposit:" + user.String() + ":" + strconv.FormatInt(int64(a), 10) + ":" + f.clock().String()
+	if _, err := f.ledger.Post(context.Background(), ledger.Move(key, ledger.Deposit, "", ledger.CashAccount, ledger.UserWallet(user), a)); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -92,9 +93,9 @@ func (f *fixture) balance(t *testing.T, a ledger.AccountRef) money.Amount {
 }
 
 // wantMoney checks the player's wallet and the house bank.
-func (f *fixture) wantMoney(t *testing.T, user int64, wallet, house money.Amount) {
+func (f *fixture) wantMoney(t *testing.T, user ids.UserID, wallet, house money.Amount) {
 	t.Helper()
-	if got := f.balance(t, ledger.WalletOf(user)); got != wallet {
+	if got := f.balance(t, ledger.UserWallet(user)); got != wallet {
 		t.Errorf("wallet = %s, want %s", got, wallet)
 	}
 	if got := f.balance(t, ledger.HouseAccount); got != house {

@@ -7,12 +7,13 @@ import (
 
 	"github.com/pokertote/pokertote/domain/cards"
 	"github.com/pokertote/pokertote/domain/errs"
+	"github.com/pokertote/pokertote/domain/ids"
 	"github.com/pokertote/pokertote/domain/paging"
 )
 
 // Hand returns one of the user's hands; NotFound when there is no such hand
 // or it is someone else's.
-func (s *Service) Hand(ctx context.Context, userID, handID int64) (Snapshot, error) {
+func (s *Service) Hand(ctx context.Context, userID ids.UserID, handID int64) (Snapshot, error) {
 	r, err := s.store.Hand(ctx, handID)
 	if err == nil && r.UserID != userID {
 		err = handNotFound()
@@ -39,7 +40,7 @@ type SnapshotPage struct {
 // Hands lists the user's hands newest first, limit at a time (clamped to
 // 1..MaxPageSize, DefaultPageSize when 0 or less), after the cursor of the
 // previous page ("" for the first).
-func (s *Service) Hands(ctx context.Context, userID int64, after string, limit int) (SnapshotPage, error) {
+func (s *Service) Hands(ctx context.Context, userID ids.UserID, after string, limit int) (SnapshotPage, error) {
 	before, err := decodeCursor(after)
 	if err != nil {
 		return SnapshotPage{}, err
@@ -76,7 +77,7 @@ type PreCommitment struct {
 // hand from that seed: since the seed was fixed and published before the
 // player chose the cut, the server cannot have picked it to suit the cut.
 // Asking again before starting returns the same commitment.
-func (s *Service) Commit(ctx context.Context, userID int64) (PreCommitment, error) {
+func (s *Service) Commit(ctx context.Context, userID ids.UserID) (PreCommitment, error) {
 	p, err := s.store.PendingSeed(ctx, userID)
 	if errs.Is(err, errs.NotFound) {
 		var seed cards.Seed

@@ -11,11 +11,12 @@ import (
 	"github.com/pokertote/pokertote/domain/errs"
 	"github.com/pokertote/pokertote/domain/event"
 	"github.com/pokertote/pokertote/domain/holdem"
+	"github.com/pokertote/pokertote/domain/ids"
 	"github.com/pokertote/pokertote/domain/ledger"
 	"github.com/pokertote/pokertote/domain/money"
 )
 
-const player = int64(7)
+const player = ids.UserID(7)
 
 var (
 	ctx       = context.Background()
@@ -37,7 +38,7 @@ func (f *fixture) start(t *testing.T, key string, stakes []holdem.Stake) holdem.
 
 // commitment asks for the player's shuffle commitment, as a client does
 // before every hand.
-func (f *fixture) commitment(t *testing.T, user int64) string {
+func (f *fixture) commitment(t *testing.T, user ids.UserID) string {
 	t.Helper()
 	pc, err := f.svc.Commit(ctx, user)
 	if err != nil {

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/pokertote/pokertote/domain/cards"
+	"github.com/pokertote/pokertote/domain/ids"
 	"github.com/pokertote/pokertote/domain/ledger"
 	"github.com/pokertote/pokertote/domain/money"
 )
@@ -16,7 +17,7 @@ import (
 // kept for queries and for the audit trail.
 type Record struct {
 	ID     int64
-	UserID int64
+	UserID ids.UserID
 	// Version increases with every update; UpdateHand succeeds only on the
 	// version it read, so two writers (two replicas' sweepers, a sweeper and
 	// a late decision) can never both settle a hand.
@@ -71,7 +72,7 @@ type DecisionRecord struct {
 // committed to (SHA-256) before they choose their cut: the two-step flow in
 // which the server cannot pick a seed after seeing the cut.
 type PendingSeed struct {
-	UserID     int64
+	UserID     ids.UserID
 	Seed       cards.Seed
 	Commitment [cards.SeedSize]byte
 	CreatedAt  time.Time
@@ -89,15 +90,15 @@ type Store interface {
 	Hand(ctx context.Context, id int64) (Record, error)
 	// HandByStartKey returns the user's hand started with key; NotFound when
 	// there is none.
-	HandByStartKey(ctx context.Context, userID int64, key string) (Record, error)
+	HandByStartKey(ctx context.Context, userID ids.UserID, key string) (Record, error)
 	// Hands lists the user's hands newest first: at most limit of them with
 	// an id below beforeID (0: from the newest).
-	Hands(ctx context.Context, userID, beforeID int64, limit int) ([]Record, error)
+	Hands(ctx context.Context, userID ids.UserID, beforeID int64, limit int) ([]Record, error)
 	// Due lists the ids of at most limit hands still deciding whose deadline
 	// is at or before now, the most overdue first.
 	Due(ctx context.Context, now time.Time, limit int) ([]int64, error)
 	// PendingSeed returns the user's pending seed; NotFound when none.
-	PendingSeed(ctx context.Context, userID int64) (PendingSeed, error)
+	PendingSeed(ctx context.Context, userID ids.UserID) (PendingSeed, error)
 	// AddPendingSeed stores p unless the user already has a pending seed, and
 	// returns the one stored (p, or the one that was already there).
 	AddPendingSeed(ctx context.Context, p PendingSeed) (PendingSeed, error)
@@ -108,7 +109,7 @@ type Tx interface {
 	// Ledger posts transfers within the transaction.
 	Ledger() ledger.Poster
 	// HandByStartKey is Store.HandByStartKey within the transaction.
-	HandByStartKey(ctx context.Context, userID int64, key string) (Record, error)
+	HandByStartKey(ctx context.Context, userID ids.UserID, key string) (Record, error)
 	// InsertHand stores a new hand and sets its ID and Version (1). A second
 	// hand with the same user and StartKey is a Conflict.
 	InsertHand(ctx context.Context, r *Record) error
@@ -121,5 +122,5 @@ type Tx interface {
 	UpdateHand(ctx context.Context, r *Record) error
 	// TakePendingSeed removes and returns the user's pending seed if its
 	// commitment is the one given; NotFound otherwise.
-	TakePendingSeed(ctx context.Context, userID int64, commitment [cards.SeedSize]byte) (PendingSeed, error)
+	TakePendingSeed(ctx context.Context, userID ids.UserID, commitment [cards.SeedSize]byte) (PendingSeed, error)
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/pokertote/pokertote/domain/cards"
 	"github.com/pokertote/pokertote/domain/errs"
+	"github.com/pokertote/pokertote/domain/ids"
 	"github.com/pokertote/pokertote/domain/ledger"
 )
 
@@ -20,7 +21,7 @@ type MemStore struct {
 	mu     sync.Mutex
 	ledger *ledger.MemStore
 	hands  map[int64]Record
-	seeds  map[int64]PendingSeed
+	seeds  map[ids.UserID]PendingSeed
 	nextID int64
 }
 
@@ -28,7 +29,7 @@ var _ Store = (*MemStore)(nil)
 
 // NewMemStore returns an empty store whose transactions post to l.
 func NewMemStore(l *ledger.MemStore) *MemStore {
-	return &MemStore{ledger: l, hands: make(map[int64]Record), seeds: make(map[int64]PendingSeed), nextID: 1}
+	return &MemStore{ledger: l, hands: make(map[int64]Record), seeds: make(map[ids.UserID]PendingSeed), nextID: 1}
 }
 
 // cloneRecord copies r so that no slice or pointer is shared with the store.
@@ -47,7 +48,7 @@ func (s *MemStore) Within(ctx context.Context, fn func(ctx context.Context, tx T
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.ledger.InTx(ctx, func(ctx context.Context, p ledger.Poster) error {
-		tx := &memTx{s: s, poster: p, hands: make(map[int64]Record), taken: make(map[int64]bool), nextID: s.nextID}
+		tx := &memTx{s: s, poster: p, hands: make(map[int64]Record), taken: make(map[ids.UserID]bool), nextID: s.nextID}
 		if err := fn(ctx, tx); err != nil {
 			return err
 		}
@@ -74,13 +75,13 @@ func (s *MemStore) Hand(_ context.Context, id int64) (Record, error) {
 }
 
 // HandByStartKey implements Store.
-func (s *MemStore) HandByStartKey(_ context.Context, userID int64, key string) (Record, error) {
+func (s *MemStore) HandByStartKey(_ context.Context, userID ids.UserID, key string) (Record, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.byKeyLocked(nil, userID, key)
 }
 
-func (s *MemStore) byKeyLocked(tx *memTx, userID int64, key string) (Record, error) {
+func (s *MemStore) byKeyLocked(tx *memTx, userID ids.UserID, key string) (Record, error) {
 	find := func(m map[int64]Record) (Record, bool) {
 		for _, r := range m {
 			if r.UserID == userID && r.StartKey == key {
@@ -101,7 +102,7 @@ func (s *MemStore) byKeyLocked(tx *memTx, userID int64, key string) (Record, err
 }
 
 // Hands implements Store.
-func (s *MemStore) Hands(_ context.Context, userID, beforeID int64, limit int) ([]Record, error) {
+func (s *MemStore) Hands(_ context.Context, userID ids.UserID, beforeID int64, limit int) ([]Record, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	var out []Record
@@ -136,7 +137,7 @@ func (s *MemStore) Due(_ context.Context, now time.Time, limit int) ([]int64, er
 }
 
 // PendingSeed implements Store.
-func (s *MemStore) PendingSeed(_ context.Context, userID int64) (PendingSeed, error) {
+func (s *MemStore) PendingSeed(_ context.Context, userID ids.UserID) (PendingSeed, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	p, ok := s.seeds[userID]
@@ -161,14 +162,14 @@ func (s *MemStore) AddPendingSeed(_ context.Context, p PendingSeed) (PendingSeed
 type memTx struct {
 	s      *MemStore
 	poster ledger.Poster
-	hands  map[int64]Record // written in this transaction
-	taken  map[int64]bool   // users whose pending seed was taken
+	hands  map[int64]Record    // written in this transaction
+	taken  map[ids.UserID]bool // users whose pending seed was taken
 	nextID int64
 }
 
 func (tx *memTx) Ledger() ledger.Poster { return tx.poster }
 
-func (tx *memTx) HandByStartKey(_ context.Context, userID int64, key string) (Record, error) {
+func (tx *memTx) HandByStartKey(_ context.Context, userID ids.UserID, key string) (Record, error) {
 	return tx.s.byKeyLocked(tx, userID, key)
 }
 
@@ -211,7 +212,7 @@ func (tx *memTx) UpdateHand(ctx context.Context, r *Record) error {
 	return nil
 }
 
-func (tx *memTx) TakePendingSeed(_ context.Context, userID int64, c [cards.SeedSize]byte) (PendingSeed, error) {
+func (tx *memTx) TakePendingSeed(_ context.Context, userID ids.UserID, c [cards.SeedSize]byte) (PendingSeed, error) {
 	p, ok := tx.s.seeds[userID]
 	if !ok || tx.taken[userID] || p.Commitment != c {
 		return PendingSeed{}, errs.R(errs.NotFound, ReasonNoPendingSeed, "no such pending shuffle")

@@ -72,9 +72,6 @@ func UserWallet(id ids.UserID) AccountRef {
 	return AccountRef{Kind: Wallet, Ref: userRefPrefix + id.String()}
 }
 
-// WalletOf is UserWallet for an untyped id.
-func WalletOf(userID int64) AccountRef { return UserWallet(ids.UserID(userID)) }
-
 // User is the owner of a wallet named by UserWallet; it reports false for
 // any other account (another kind, or a Ref that is not "user:<positive
 // id>").

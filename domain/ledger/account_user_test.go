@@ -20,9 +20,6 @@ func TestUserWalletRoundTrip(t *testing.T) {
 		if got, ok := a.User(); !ok || got != u {
 			t.Fatalf("%v.User() = %d, %v; want %d", a, got, ok, u)
 		}
-		if ledger.WalletOf(int64(u)) != a {
-			t.Fatalf("WalletOf(%d) = %v, UserWallet = %v", u, ledger.WalletOf(int64(u)), a)
-		}
 	})
 }
 

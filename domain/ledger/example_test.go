@@ -13,7 +13,7 @@ import (
 func ExampleMemStore() {
 	ctx := context.Background()
 	s := ledger.NewMemStore(nil)
-	wallet := ledger.WalletOf(42)
+	wallet := ledger.UserWallet(42)
 	pool := ledger.EscrowOf("d1:1:WIN")
 
 	_, _ = s.Post(ctx, ledger.Move("cash:1", ledger.Deposit, "cashier", ledger.CashAccount, wallet, 500*money.KZT))
@@ -38,7 +38,7 @@ func ExampleMemStore() {
 func ExampleMemStore_InTx() {
 	ctx := context.Background()
 	s := ledger.NewMemStore(nil)
-	wallet := ledger.WalletOf(42)
+	wallet := ledger.UserWallet(42)
 	_, _ = s.Post(ctx, ledger.Move("cash:1", ledger.Deposit, "", ledger.CashAccount, wallet, 100*money.KZT))
 
 	err := s.InTx(ctx, func(ctx context.Context, tx ledger.Poster) error {

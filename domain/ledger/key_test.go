@@ -37,7 +37,7 @@ func FuzzCheckClientKey(f *testing.F) {
 		}
 		// A key the rule accepts always makes a valid transfer key.
 		if err == nil {
-			tr := ledger.Move("cash:"+key, ledger.Deposit, "m", ledger.CashAccount, ledger.WalletOf(1), 1)
+			tr := ledger.Move("cash:"+key, ledger.Deposit, "m", ledger.CashAccount, ledger.UserWallet(1), 1)
 			if err := tr.Validate(); err != nil {
 				t.Fatalf("accepted key %q makes an invalid transfer: %v", key, err)
 			}

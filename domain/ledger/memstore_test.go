@@ -17,7 +17,7 @@ func TestMemStoreConformance(t *testing.T) {
 
 func TestMemStoreInTx(t *testing.T) {
 	ctx := context.Background()
-	w1, w2 := ledger.WalletOf(1), ledger.WalletOf(2)
+	w1, w2 := ledger.UserWallet(1), ledger.UserWallet(2)
 	esc := ledger.EscrowOf("d1:1:WIN")
 	setup := func(t *testing.T) *ledger.MemStore {
 		t.Helper()
@@ -140,7 +140,7 @@ func TestMemStoreInTx(t *testing.T) {
 func TestMemStoreReturnsCopies(t *testing.T) {
 	ctx := context.Background()
 	s := ledger.NewMemStore(nil)
-	tr := ledger.Move("dep", ledger.Deposit, "", ledger.CashAccount, ledger.WalletOf(1), 100)
+	tr := ledger.Move("dep", ledger.Deposit, "", ledger.CashAccount, ledger.UserWallet(1), 100)
 	p, err := s.Post(ctx, tr)
 	if err != nil {
 		t.Fatal(err)
@@ -156,7 +156,7 @@ func TestMemStoreCancelledContext(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	s := ledger.NewMemStore(nil)
-	if _, err := s.Post(ctx, ledger.Move("dep", ledger.Deposit, "", ledger.CashAccount, ledger.WalletOf(1), 100)); err == nil {
+	if _, err := s.Post(ctx, ledger.Move("dep", ledger.Deposit, "", ledger.CashAccount, ledger.UserWallet(1), 100)); err == nil {
 		t.Fatal("Post with a cancelled context succeeded")
 	}
 }

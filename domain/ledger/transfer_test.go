@@ -7,6 +7,7 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/pokertote/pokertote/domain/errs"
+	"github.com/pokertote/pokertote/domain/ids"
 	"github.com/pokertote/pokertote/domain/ledger"
 	"github.com/pokertote/pokertote/domain/money"
 )
@@ -17,7 +18,7 @@ func TestAccountRefValidate(t *testing.T) {
 		ref  ledger.AccountRef
 		ok   bool
 	}{
-		{"wallet", ledger.WalletOf(42), true},
+		{"wallet", ledger.UserWallet(42), true},
 		{"escrow", ledger.EscrowOf("d7:2:WIN"), true},
 		{"cash", ledger.CashAccount, true},
 		{"organiser", ledger.OrganiserAccount, true},
@@ -42,7 +43,7 @@ func TestAccountRefValidate(t *testing.T) {
 			}
 		})
 	}
-	if got := ledger.WalletOf(42).String(); got != "WALLET:user:42" {
+	if got := ledger.UserWallet(42).String(); got != "WALLET:user:42" {
 		t.Fatalf("String = %q", got)
 	}
 	if got := ledger.CashAccount.String(); got != "CASH" {
@@ -63,7 +64,7 @@ func TestMayGoNegative(t *testing.T) {
 }
 
 func TestTransferValidate(t *testing.T) {
-	w1, w2 := ledger.WalletOf(1), ledger.WalletOf(2)
+	w1, w2 := ledger.UserWallet(1), ledger.UserWallet(2)
 	ok := ledger.Move("k", ledger.Payout, "memo", w1, w2, 100)
 	with := func(f func(*ledger.Transfer)) ledger.Transfer {
 		tr := ok
@@ -74,7 +75,7 @@ func TestTransferValidate(t *testing.T) {
 	many := func(n int) []ledger.Entry {
 		es := make([]ledger.Entry, n)
 		for i := range es {
-			es[i] = ledger.Entry{Account: ledger.WalletOf(int64(i)), Amount: 1}
+			es[i] = ledger.Entry{Account: ledger.UserWallet(ids.UserID(i)), Amount: 1}
 		}
 		es[0] = ledger.Entry{Account: ledger.CashAccount, Amount: -money.Amount(n - 1)}
 		return es
@@ -123,7 +124,7 @@ func TestTransferValidate(t *testing.T) {
 }
 
 func TestRequestHash(t *testing.T) {
-	w1, w2 := ledger.WalletOf(1), ledger.WalletOf(2)
+	w1, w2 := ledger.UserWallet(1), ledger.UserWallet(2)
 	base := ledger.Transfer{IdempotencyKey: "k", Kind: ledger.Payout, Memo: "m", Entries: []ledger.Entry{
 		{Account: w1, Amount: -3}, {Account: w2, Amount: 2}, {Account: ledger.OrganiserAccount, Amount: 1},
 	}}
@@ -139,7 +140,7 @@ func TestRequestHash(t *testing.T) {
 		{Kind: ledger.Payout, Memo: "m2", Entries: base.Entries},
 		{Kind: ledger.Payout, Memo: "m", Entries: base.Entries[:2]},
 		{Kind: ledger.Payout, Memo: "m", Entries: []ledger.Entry{{Account: w1, Amount: -3}, {Account: w2, Amount: 1}, {Account: ledger.OrganiserAccount, Amount: 2}}},
-		{Kind: ledger.Payout, Memo: "m", Entries: []ledger.Entry{{Account: w1, Amount: -3}, {Account: ledger.WalletOf(3), Amount: 2}, {Account: ledger.OrganiserAccount, Amount: 1}}},
+		{Kind: ledger.Payout, Memo: "m", Entries: []ledger.Entry{{Account: w1, Amount: -3}, {Account: ledger.UserWallet(3), Amount: 2}, {Account: ledger.OrganiserAccount, Amount: 1}}},
 		// Length prefixes keep kind/memo boundaries apart.
 		{Kind: "PAYOUTm", Memo: "", Entries: base.Entries},
 	}
@@ -151,7 +152,7 @@ func TestRequestHash(t *testing.T) {
 }
 
 func TestCombine(t *testing.T) {
-	w1, w2 := ledger.WalletOf(1), ledger.WalletOf(2)
+	w1, w2 := ledger.UserWallet(1), ledger.UserWallet(2)
 	esc := ledger.EscrowOf("p")
 	got := ledger.Combine([]ledger.Entry{
 		{Account: esc, Amount: -10}, {Account: w1, Amount: 4}, {Account: w2, Amount: 3},
@@ -175,7 +176,7 @@ func TestCombinePreservesSum(t *testing.T) {
 		var sum money.Amount
 		for range n {
 			e := ledger.Entry{
-				Account: ledger.WalletOf(rapid.Int64Range(1, 4).Draw(t, "user")),
+				Account: ledger.UserWallet(ids.UserID(rapid.Int64Range(1, 4).Draw(t, "user"))),
 				Amount:  money.Amount(rapid.Int64Range(-1000, 1000).Draw(t, "amount")),
 			}
 			sum += e.Amount

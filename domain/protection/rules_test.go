@@ -113,7 +113,7 @@ func TestExclusionRules(t *testing.T) {
 }
 
 func TestClassify(t *testing.T) {
-	w := ledger.WalletOf(7)
+	w := ledger.UserWallet(7)
 	tests := []struct {
 		name string
 		tr   ledger.Transfer
@@ -125,7 +125,7 @@ func TestClassify(t *testing.T) {
 		{"holdem", ledger.Move("k", ledger.HoldemStake, "", w, ledger.HouseAccount, 5), []protection.Flow{{UserID: 7, Kind: protection.FlowStake, Amount: 5}}},
 		{"refund", ledger.Move("k", ledger.Refund, "", ledger.EscrowOf("p"), w, 5), []protection.Flow{{UserID: 7, Kind: protection.FlowReturn, Amount: 5}}},
 		{"settlement", ledger.Transfer{IdempotencyKey: "k", Kind: ledger.Settlement, Entries: []ledger.Entry{
-			{Account: ledger.EscrowOf("p"), Amount: -9}, {Account: w, Amount: 4}, {Account: ledger.WalletOf(8), Amount: 3}, {Account: ledger.OrganiserAccount, Amount: 2}}},
+			{Account: ledger.EscrowOf("p"), Amount: -9}, {Account: w, Amount: 4}, {Account: ledger.UserWallet(8), Amount: 3}, {Account: ledger.OrganiserAccount, Amount: 2}}},
 			[]protection.Flow{{UserID: 7, Kind: protection.FlowReturn, Amount: 4}, {UserID: 8, Kind: protection.FlowReturn, Amount: 3}}},
 		{"odd wallet", ledger.Move("k", ledger.Deposit, "", ledger.CashAccount, ledger.AccountRef{Kind: ledger.Wallet, Ref: "bot"}, 5), nil},
 	}

@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/pokertote/pokertote/domain/errs"
+	"github.com/pokertote/pokertote/domain/ids"
 	"github.com/pokertote/pokertote/domain/ledger"
 	"github.com/pokertote/pokertote/domain/money"
 	"github.com/pokertote/pokertote/domain/parimutuel"
@@ -40,7 +41,7 @@ type Bet struct {
 	ID        int64
 	DrawID    int64
 	TableID   int64
-	UserID    int64
+	UserID    ids.UserID
 	Round     parimutuel.Round
 	Selection parimutuel.Selection // its Market is the bet's market
 	Stake     money.Amount
@@ -61,12 +62,12 @@ type BetOutcome struct {
 	BetID  int64
 	Status BetStatus
 	Payout money.Amount
-	userID int64 // whom to notify
+	userID ids.UserID // whom to notify
 }
 
 // PlaceBetRequest is a player's bet as the API receives it.
 type PlaceBetRequest struct {
-	UserID         int64
+	UserID         ids.UserID
 	DrawID         int64
 	Market         parimutuel.Market
 	Selection      string // canonical form, see ParseSelection
@@ -96,7 +97,7 @@ func (r PlaceBetRequest) sameRequest(b Bet, sel parimutuel.Selection) bool {
 
 // BetQuery selects a player's bets, newest first.
 type BetQuery struct {
-	UserID int64
+	UserID ids.UserID
 	DrawID int64 // 0: every draw
 	Before int64 // bet id cursor; 0: from the newest
 	Limit  int
@@ -121,6 +122,6 @@ type SelectionTotal struct {
 // betKey identifies a bet by its player and idempotency key, which are
 // unique together.
 type betKey struct {
-	user int64
+	user ids.UserID
 	key  string
 }

@@ -136,7 +136,7 @@ func TestDealerFailureVoids(t *testing.T) {
 	if !strings.Contains(v.VoidReason, "odds engine down") {
 		t.Errorf("void reason %q", v.VoidReason)
 	}
-	if b := h.Balance(ledger.WalletOf(1)); b != 1000*money.KZT {
+	if b := h.Balance(ledger.UserWallet(1)); b != 1000*money.KZT {
 		t.Errorf("wallet %s after the void, want the stake back", b)
 	}
 	h.CheckBooks(v)

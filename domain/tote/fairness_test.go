@@ -160,7 +160,7 @@ func TestLateBeaconVoidsTheDraw(t *testing.T) {
 			if !d.SettledAt.After(deadline) || d.SettledAt.After(deadline.Add(time.Second)) {
 				t.Errorf("voided at %s, the deadline was %s", d.SettledAt, deadline)
 			}
-			if got := h.Balance(ledger.WalletOf(1)); got != 10_000*money.KZT {
+			if got := h.Balance(ledger.UserWallet(1)); got != 10_000*money.KZT {
 				t.Errorf("wallet holds %s after the void, deposited %s", got, 10_000*money.KZT)
 			}
 			h.CheckBooks(d)

@@ -36,6 +36,7 @@ import (
 	"github.com/pokertote/pokertote/domain/account"
 	"github.com/pokertote/pokertote/domain/errs"
 	"github.com/pokertote/pokertote/domain/event"
+	"github.com/pokertote/pokertote/domain/ids"
 	"github.com/pokertote/pokertote/domain/ledger"
 	"github.com/pokertote/pokertote/domain/money"
 	"github.com/pokertote/pokertote/domain/parimutuel"
@@ -290,7 +291,7 @@ func (s *Service) placeBatchInTx(ctx context.Context, tx Tx, jobs []*betJob) err
 			j.bet = Bet{}
 			continue
 		}
-		wallet := ledger.WalletOf(j.req.UserID)
+		wallet := ledger.UserWallet(j.req.UserID)
 		for _, e := range posted[i].Entries {
 			if e.Account == wallet {
 				j.balance = e.BalanceAfter
@@ -332,7 +333,7 @@ type BatchWork struct {
 	// Users and Keys are each request's player and idempotency key, in
 	// request order (the store reads the players' wallets and the keys
 	// taken before the draw's checks run).
-	Users []int64
+	Users []ids.UserID
 	Keys  []string
 	// ReadPlayers asks the store for each player's account and latest
 	// verification (Check's players), read in the same round trip as the
@@ -343,7 +344,7 @@ type BatchWork struct {
 	// zero Bet then). Bets must be stored in request order; a key repeated
 	// within the batch is the store's to refuse (DUPLICATE_BET, as
 	// InsertBets).
-	Check func(d Draw, t Table, players map[int64]Player) ([]Bet, []error)
+	Check func(d Draw, t Table, players map[ids.UserID]Player) ([]Bet, []error)
 	// Stake is the stake transfer of stored bet b (its ID assigned).
 	Stake func(d Draw, b Bet) ledger.Transfer
 	// Writing, when set, is called as the batch's write is sent (the
@@ -389,7 +390,7 @@ type BatchResult struct {
 
 // placeBatchDirect places jobs through a BatchPlacer.
 func (s *Service) placeBatchDirect(ctx context.Context, bp BatchPlacer, jobs []*betJob, writing func()) error {
-	users := make([]int64, len(jobs))
+	users := make([]ids.UserID, len(jobs))
 	keys := make([]string, len(jobs))
 	for i, j := range jobs {
 		users[i], keys[i] = j.req.UserID, j.req.IdempotencyKey
@@ -403,7 +404,7 @@ func (s *Service) placeBatchDirect(ctx context.Context, bp BatchPlacer, jobs []*
 		Keys:        keys,
 		ReadPlayers: judging,
 		Writing:     writing,
-		Check: func(d Draw, t Table, players map[int64]Player) ([]Bet, []error) {
+		Check: func(d Draw, t Table, players map[ids.UserID]Player) ([]Bet, []error) {
 			now := s.clock.Now()
 			bets := make([]Bet, len(jobs))
 			errList := make([]error, len(jobs))
@@ -489,5 +490,5 @@ func stakeTransfer(d Draw, b Bet) ledger.Transfer {
 	return ledger.Move(
 		fmt.Sprintf("tote:bet:%d", b.ID), ledger.BetStake,
 		fmt.Sprintf("Bet #%d on draw #%d: %s %s in round %s", b.ID, d.Number, b.Selection.Market, b.Selection, b.Round),
-		ledger.WalletOf(b.UserID), ledger.EscrowOf(PoolID(d.ID, b.Round, b.Selection.Market)), b.Stake)
+		ledger.UserWallet(b.UserID), ledger.EscrowOf(PoolID(d.ID, b.Round, b.Selection.Market)), b.Stake)
 }

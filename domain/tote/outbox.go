@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/pokertote/pokertote/domain/event"
+	"github.com/pokertote/pokertote/domain/ids"
 )
 
 // The outbox plumbing shared by the dealer's steps and the admin actions:
@@ -27,7 +28,7 @@ type stepResult struct {
 
 // userNote is a private event for one player, published after commit.
 type userNote struct {
-	userID int64
+	userID ids.UserID
 	ev     event.UserEvent
 }
 

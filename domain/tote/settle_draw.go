@@ -8,6 +8,7 @@ import (
 
 	"github.com/pokertote/pokertote/domain/errs"
 	"github.com/pokertote/pokertote/domain/event"
+	"github.com/pokertote/pokertote/domain/ids"
 	"github.com/pokertote/pokertote/domain/ledger"
 	"github.com/pokertote/pokertote/domain/money"
 	"github.com/pokertote/pokertote/domain/parimutuel"
@@ -27,7 +28,7 @@ func poolOf(d *Draw, k PoolKey, bets []Bet, cfg parimutuel.PoolConfig) parimutue
 	p := parimutuel.Pool{ID: PoolID(d.ID, k.Round, k.Market), Market: k.Market, Round: k.Round, Positions: d.Positions, Config: cfg}
 	p.Bets = make([]parimutuel.PoolBet, len(bets))
 	for i, b := range bets {
-		p.Bets[i] = parimutuel.PoolBet{ID: betIDString(b.ID), Player: strconv.FormatInt(b.UserID, 10), Stake: b.Stake, Selection: b.Selection}
+		p.Bets[i] = parimutuel.PoolBet{ID: betIDString(b.ID), Player: b.UserID.String(), Stake: b.Stake, Selection: b.Selection}
 	}
 	return p
 }
@@ -76,7 +77,7 @@ func (s *Service) settleInTx(ctx context.Context, tx Tx, d Draw, t Table) (stepR
 		JackpotBefore: jackpot, SettledAt: now,
 	}
 	var outcomes []BetOutcome
-	balances := map[int64]money.Amount{}
+	balances := map[ids.UserID]money.Amount{}
 	byPool := groupBets(bets)
 	for _, k := range DrawPools() {
 		pb := byPool[k]
@@ -122,7 +123,7 @@ func (s *Service) voidInTx(ctx context.Context, tx Tx, d Draw, t Table, reason s
 		SettledAt:     s.clock.Now(),
 	}
 	var outcomes []BetOutcome
-	balances := map[int64]money.Amount{}
+	balances := map[ids.UserID]money.Amount{}
 	byPool := groupBets(bets)
 	for _, k := range DrawPools() {
 		pb := byPool[k]
@@ -146,7 +147,7 @@ func (s *Service) voidInTx(ctx context.Context, tx Tx, d Draw, t Table, reason s
 
 // finishInTx records a settled or void draw: bets, result, revealed seed,
 // the next draw's time and the closing event.
-func (s *Service) finishInTx(ctx context.Context, tx Tx, d Draw, t Table, res DrawResult, phase Phase, outcomes []BetOutcome, balances map[int64]money.Amount) (stepResult, error) {
+func (s *Service) finishInTx(ctx context.Context, tx Tx, d Draw, t Table, res DrawResult, phase Phase, outcomes []BetOutcome, balances map[ids.UserID]money.Amount) (stepResult, error) {
 	now := res.SettledAt
 	if err := tx.SettleBets(ctx, outcomes, now); err != nil {
 		return stepResult{}, err
@@ -195,7 +196,7 @@ const maxLegsPerTransfer = 4000
 // zero between parts). The keys make a resumed settlement replay, never pay
 // twice; memo is what the player reads in their history (never the key).
 // balances collects each paid wallet's balance after.
-func postLegs(ctx context.Context, p ledger.Poster, key string, kind ledger.TransferKind, memo string, legs []parimutuel.Leg, balances map[int64]money.Amount) error {
+func postLegs(ctx context.Context, p ledger.Poster, key string, kind ledger.TransferKind, memo string, legs []parimutuel.Leg, balances map[ids.UserID]money.Amount) error {
 	for part := 0; part*maxLegsPerTransfer < len(legs); part++ {
 		chunk := legs[part*maxLegsPerTransfer : min(len(legs), (part+1)*maxLegsPerTransfer)]
 		entries := make([]ledger.Entry, 0, 2*len(chunk))
@@ -229,10 +230,10 @@ func postLegs(ctx context.Context, p ledger.Poster, key string, kind ledger.Tran
 
 // noteBalances records the balance after a posted transfer of every wallet
 // it moved.
-func noteBalances(posted ledger.Posted, balances map[int64]money.Amount) {
+func noteBalances(posted ledger.Posted, balances map[ids.UserID]money.Amount) {
 	for _, e := range posted.Entries {
 		if uid, ok := e.Account.User(); ok {
-			balances[int64(uid)] = e.BalanceAfter
+			balances[uid] = e.BalanceAfter
 		}
 	}
 }
@@ -247,7 +248,7 @@ func ledgerAccount(a parimutuel.Account) (ledger.AccountRef, error) {
 		if err != nil {
 			return ledger.AccountRef{}, errs.E(errs.Internal, "player %q is not a user id", a.Ref)
 		}
-		return ledger.WalletOf(id), nil
+		return ledger.UserWallet(ids.UserID(id)), nil
 	case parimutuel.AccountOrganiser:
 		return ledger.OrganiserAccount, nil
 	case parimutuel.AccountJackpot:

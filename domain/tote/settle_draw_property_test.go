@@ -6,6 +6,7 @@ import (
 
 	"pgregory.net/rapid"
 
+	"github.com/pokertote/pokertote/domain/ids"
 	"github.com/pokertote/pokertote/domain/ledger"
 	"github.com/pokertote/pokertote/domain/money"
 	"github.com/pokertote/pokertote/domain/parimutuel"
@@ -91,7 +92,7 @@ func checkDraw(rt *rapid.T, h *totetest.Harness, d tote.Draw, users int, stakes,
 		rt.Fatal(err)
 	}
 	var returned money.Amount
-	perUser := map[int64]money.Amount{}
+	perUser := map[ids.UserID]money.Amount{}
 	for _, b := range bets {
 		returned += b.Payout
 		perUser[b.UserID] += b.Payout - b.Stake
@@ -100,7 +101,7 @@ func checkDraw(rt *rapid.T, h *totetest.Harness, d tote.Draw, users int, stakes,
 		}
 	}
 	for u := 1; u <= users; u++ {
-		if got, want := h.Balance(ledger.WalletOf(int64(u))), 1_000_000*money.KZT+perUser[int64(u)]; got != want {
+		if got, want := h.Balance(ledger.UserWallet(ids.UserID(u))), 1_000_000*money.KZT+perUser[ids.UserID(u)]; got != want {
 			rt.Errorf("wallet %d: %s, want %s", u, got, want)
 		}
 	}

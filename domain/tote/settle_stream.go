@@ -5,9 +5,9 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"strconv"
 	"time"
 
+	"github.com/pokertote/pokertote/domain/ids"
 	"github.com/pokertote/pokertote/domain/ledger"
 
 	"github.com/pokertote/pokertote/domain/errs"
@@ -61,12 +61,12 @@ type SelectionPaid struct {
 // BetOwner is a bet's id and its player.
 type BetOwner struct {
 	BetID  int64
-	UserID int64
+	UserID ids.UserID
 }
 
 // WalletCredit is what one settled pool pays one player.
 type WalletCredit struct {
-	UserID int64
+	UserID ids.UserID
 	Amount money.Amount
 }
 
@@ -248,7 +248,7 @@ func (s *Service) settlePoolStreamed(ctx context.Context, tx Tx, d *Draw, k Pool
 		memo = fmt.Sprintf("Draw #%d voided: %s pool of round %s refunded", d.Number, st.Market, st.Round)
 	}
 	head := poolLegs(st.PoolID, &st)
-	var after int64
+	var after ids.UserID
 	var paidOut money.Amount
 	for part := 0; ; part++ {
 		var credits []WalletCredit
@@ -267,7 +267,7 @@ func (s *Service) settlePoolStreamed(ctx context.Context, tx Tx, d *Draw, k Pool
 			why = parimutuel.PurposeRefund
 		}
 		for _, c := range credits {
-			legs = append(legs, parimutuel.Leg{From: parimutuel.Account{Kind: parimutuel.AccountPoolEscrow, Ref: st.PoolID}, To: parimutuel.Account{Kind: parimutuel.AccountPlayerWallet, Ref: strconv.FormatInt(c.UserID, 10)}, Amount: c.Amount, Purpose: why})
+			legs = append(legs, parimutuel.Leg{From: parimutuel.Account{Kind: parimutuel.AccountPoolEscrow, Ref: st.PoolID}, To: parimutuel.Account{Kind: parimutuel.AccountPlayerWallet, Ref: c.UserID.String()}, Amount: c.Amount, Purpose: why})
 			paidOut += c.Amount
 			after = c.UserID
 		}
@@ -293,7 +293,7 @@ func (s *Service) settlePoolStreamed(ctx context.Context, tx Tx, d *Draw, k Pool
 // player, not per bet) for BALANCE_CHANGED.
 type settleSink struct {
 	at       time.Time
-	balances map[int64]money.Amount
+	balances map[ids.UserID]money.Amount
 }
 
 // settleStreamed settles (voidReason == "") or voids draw d pool by pool
@@ -315,7 +315,7 @@ func (s *Service) settleStreamed(ctx context.Context, tx Tx, d Draw, t Table, ou
 			return stepResult{}, err
 		}
 	}
-	sink := &settleSink{at: s.clock.Now(), balances: map[int64]money.Amount{}}
+	sink := &settleSink{at: s.clock.Now(), balances: map[ids.UserID]money.Amount{}}
 	res := DrawResult{
 		Version: ResultVersionTotals,
 		DrawID:  d.ID, TableID: d.TableID, Number: d.Number, Positions: d.Positions,
@@ -382,7 +382,7 @@ func settleWhat(st parimutuel.PoolSettlement) string {
 // postTransfer posts legs as one balanced transfer under key (legs of one
 // account pair combined), through the batch poster where the store has one
 // (set-based on Postgres), and records the wallets' balances after.
-func postTransfer(ctx context.Context, tx Tx, key string, kind ledger.TransferKind, memo string, legs []parimutuel.Leg, balances map[int64]money.Amount) error {
+func postTransfer(ctx context.Context, tx Tx, key string, kind ledger.TransferKind, memo string, legs []parimutuel.Leg, balances map[ids.UserID]money.Amount) error {
 	entries := make([]ledger.Entry, 0, 2*len(legs))
 	for _, l := range legs {
 		from, err := ledgerAccount(l.From)

@@ -6,6 +6,7 @@ import (
 
 	"github.com/pokertote/pokertote/domain/account"
 	"github.com/pokertote/pokertote/domain/errs"
+	"github.com/pokertote/pokertote/domain/ids"
 	"github.com/pokertote/pokertote/domain/ledger"
 	"github.com/pokertote/pokertote/domain/money"
 	"github.com/pokertote/pokertote/domain/parimutuel"
@@ -34,7 +35,7 @@ type Store interface {
 	LatestDraw(ctx context.Context, tableID int64) (Draw, error)
 	Bet(ctx context.Context, id int64) (Bet, error)
 	// BetByKey finds a player's bet by its idempotency key.
-	BetByKey(ctx context.Context, userID int64, key string) (Bet, error)
+	BetByKey(ctx context.Context, userID ids.UserID, key string) (Bet, error)
 	// Bets lists a player's bets newest first.
 	Bets(ctx context.Context, q BetQuery) ([]Bet, error)
 	// DrawBets lists every bet of a draw in id order.
@@ -120,7 +121,7 @@ type Tx interface {
 	// PoolCredits lists what a settled pool's bets pay each player (the
 	// sum of the payouts, players paid nothing left out), at most limit
 	// players with a user id above afterUser, in user id order.
-	PoolCredits(ctx context.Context, drawID int64, round parimutuel.Round, market parimutuel.Market, afterUser int64, limit int) ([]WalletCredit, error)
+	PoolCredits(ctx context.Context, drawID int64, round parimutuel.Round, market parimutuel.Market, afterUser ids.UserID, limit int) ([]WalletCredit, error)
 
 	// AppendEvent adds e to its table's outbox with the next sequence
 	// number and returns it with Seq set.
@@ -173,7 +174,7 @@ func ErrDrawChanged(drawID int64) error {
 // StakeGate says whether a user may stake money now (verified, 21+);
 // account.Service implements it.
 type StakeGate interface {
-	EnsureCanStake(ctx context.Context, userID int64) error
+	EnsureCanStake(ctx context.Context, userID ids.UserID) error
 }
 
 // Auditor records admin actions; the account store implements it.

@@ -19,6 +19,7 @@ import (
 	"github.com/pokertote/pokertote/domain/cards"
 	"github.com/pokertote/pokertote/domain/errs"
 	"github.com/pokertote/pokertote/domain/holdem"
+	"github.com/pokertote/pokertote/domain/ids"
 	"github.com/pokertote/pokertote/domain/ledger"
 	"github.com/pokertote/pokertote/domain/money"
 )
@@ -77,7 +78,7 @@ func (w *world) advance(d time.Duration) { w.clock.Add(d.Microseconds()) }
 
 type allowAll struct{}
 
-func (allowAll) EnsureCanStake(context.Context, int64) error { return nil }
+func (allowAll) EnsureCanStake(context.Context, ids.UserID) error { return nil }
 
 // service is a Casino Hold'em service on the store, as one replica runs it.
 func (w *world) service(t *testing.T) *holdem.Service {
@@ -89,7 +90,7 @@ func (w *world) service(t *testing.T) *holdem.Service {
 	return svc
 }
 
-func commitment(t *testing.T, svc *holdem.Service, user int64) string {
+func commitment(t *testing.T, svc *holdem.Service, user ids.UserID) string {
 	t.Helper()
 	pc, err := svc.Commit(ctx, user)
 	if err != nil {
@@ -98,7 +99,7 @@ func commitment(t *testing.T, svc *holdem.Service, user int64) string {
 	return cards.FormatCommitment(pc.Commitment)
 }
 
-func start(t *testing.T, svc *holdem.Service, user int64, key string, stakes ...holdem.Stake) holdem.Snapshot {
+func start(t *testing.T, svc *holdem.Service, user ids.UserID, key string, stakes ...holdem.Stake) holdem.Snapshot {
 	t.Helper()
 	sn, err := svc.Start(ctx, holdem.StartRequest{UserID: user, Stakes: stakes, Cut: "cut ✂", IdempotencyKey: key, Commitment: commitment(t, svc, user)})
 	if err != nil {
@@ -114,9 +115,9 @@ func wantErr(t *testing.T, what string, err error, code errs.Code, reason string
 	}
 }
 
-func (w *world) wallet(t *testing.T, user int64) money.Amount {
+func (w *world) wallet(t *testing.T, user ids.UserID) money.Amount {
 	t.Helper()
-	b, err := w.Ledger.Balance(ctx, ledger.WalletOf(user))
+	b, err := w.Ledger.Balance(ctx, ledger.UserWallet(user))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -153,7 +154,7 @@ func sameRecord(t *testing.T, what string, got, want holdem.Record) {
 
 func testReadBack(t *testing.T, w *world) {
 	svc := w.service(t)
-	p := w.NewPlayer(t, "p", 10_000*money.KZT)
+	p := ids.UserID(w.NewPlayer(t, "p", 10_000*money.KZT))
 	sn := start(t, svc, p, "k1", holdem.Stake{Ante: 100 * money.KZT, Bonus: 25 * money.KZT}, holdem.Stake{Ante: 200 * money.KZT})
 	r := w.hand(t, sn.ID)
 	if r.ID != sn.ID || r.UserID != p || r.Version != 1 || r.Phase != holdem.Deciding || r.Staked != 325*money.KZT ||
@@ -195,8 +196,8 @@ func testReadBack(t *testing.T, w *world) {
 }
 
 func testNotFound(t *testing.T, w *world) {
-	p := w.NewPlayer(t, "p", 1_000*money.KZT)
-	q := w.NewPlayer(t, "q", 1_000*money.KZT)
+	p := ids.UserID(w.NewPlayer(t, "p", 1_000*money.KZT))
+	q := ids.UserID(w.NewPlayer(t, "q", 1_000*money.KZT))
 	sn := start(t, w.service(t), p, "mine", holdem.Stake{Ante: 100 * money.KZT})
 	_, err := w.Store.Hand(ctx, sn.ID+1000)
 	wantErr(t, "Hand", err, errs.NotFound, "")
@@ -217,7 +218,7 @@ func testNotFound(t *testing.T, w *world) {
 }
 
 func testVersions(t *testing.T, w *world) {
-	p := w.NewPlayer(t, "p", 1_000*money.KZT)
+	p := ids.UserID(w.NewPlayer(t, "p", 1_000*money.KZT))
 	sn := start(t, w.service(t), p, "k", holdem.Stake{Ante: 100 * money.KZT})
 	orig := w.hand(t, sn.ID)
 	later := orig.Deadline.Add(time.Minute)
@@ -264,8 +265,8 @@ func testVersions(t *testing.T, w *world) {
 }
 
 func testDuplicateKey(t *testing.T, w *world) {
-	p := w.NewPlayer(t, "p", 1_000*money.KZT)
-	q := w.NewPlayer(t, "q", 1_000*money.KZT)
+	p := ids.UserID(w.NewPlayer(t, "p", 1_000*money.KZT))
+	q := ids.UserID(w.NewPlayer(t, "q", 1_000*money.KZT))
 	sn := start(t, w.service(t), p, "k", holdem.Stake{Ante: 100 * money.KZT})
 	orig := w.hand(t, sn.ID)
 	err := w.Store.Within(ctx, func(ctx context.Context, tx holdem.Tx) error {
@@ -290,12 +291,12 @@ func testDuplicateKey(t *testing.T, w *world) {
 }
 
 func testRollback(t *testing.T, w *world) {
-	p := w.NewPlayer(t, "p", 1_000*money.KZT)
+	p := ids.UserID(w.NewPlayer(t, "p", 1_000*money.KZT))
 	sn := start(t, w.service(t), p, "k", holdem.Stake{Ante: 100 * money.KZT})
 	before := w.hand(t, sn.ID)
 	var inserted int64
 	err := w.Store.Within(ctx, func(ctx context.Context, tx holdem.Tx) error {
-		if _, err := tx.Ledger().Post(ctx, ledger.Move("rolled-back", ledger.HoldemStake, "", ledger.WalletOf(p), ledger.HouseAccount, money.KZT)); err != nil {
+		if _, err := tx.Ledger().Post(ctx, ledger.Move("rolled-back", ledger.HoldemStake, "", ledger.UserWallet(p), ledger.HouseAccount, money.KZT)); err != nil {
 			return err
 		}
 		r, err := tx.LockHand(ctx, sn.ID)
@@ -326,13 +327,13 @@ func testRollback(t *testing.T, w *world) {
 		t.Fatalf("a rolled-back insert is found by key (%v)", err)
 	}
 	// The ledger key was not used either: posting it now works.
-	if _, err := w.Ledger.Post(ctx, ledger.Move("rolled-back", ledger.HoldemStake, "", ledger.WalletOf(p), ledger.HouseAccount, money.KZT)); err != nil {
+	if _, err := w.Ledger.Post(ctx, ledger.Move("rolled-back", ledger.HoldemStake, "", ledger.UserWallet(p), ledger.HouseAccount, money.KZT)); err != nil {
 		t.Fatalf("the rolled-back key: %v", err)
 	}
 }
 
 func testInsufficientFunds(t *testing.T, w *world) {
-	p := w.NewPlayer(t, "p", 1_000*money.KZT)
+	p := ids.UserID(w.NewPlayer(t, "p", 1_000*money.KZT))
 	svc := w.service(t)
 	_, err := svc.Start(ctx, holdem.StartRequest{UserID: p, Stakes: []holdem.Stake{{Ante: 10_000 * money.KZT}}, IdempotencyKey: "big", Commitment: commitment(t, svc, p)})
 	wantErr(t, "Start beyond the wallet", err, errs.Conflict, ledger.ReasonInsufficientFunds)
@@ -349,7 +350,7 @@ func testInsufficientFunds(t *testing.T, w *world) {
 
 func testDue(t *testing.T, w *world) {
 	svc := w.service(t)
-	p := w.NewPlayer(t, "p", 1_000*money.KZT)
+	p := ids.UserID(w.NewPlayer(t, "p", 1_000*money.KZT))
 	var ids []int64
 	var deadlines []time.Time
 	for i := range 3 {
@@ -386,8 +387,8 @@ func testDue(t *testing.T, w *world) {
 
 func testHandsPaging(t *testing.T, w *world) {
 	svc := w.service(t)
-	p := w.NewPlayer(t, "p", 10_000*money.KZT)
-	q := w.NewPlayer(t, "q", 10_000*money.KZT)
+	p := ids.UserID(w.NewPlayer(t, "p", 10_000*money.KZT))
+	q := ids.UserID(w.NewPlayer(t, "q", 10_000*money.KZT))
 	var mine []int64
 	for i := range 5 {
 		mine = append(mine, start(t, svc, p, fmt.Sprint("k", i), holdem.Stake{Ante: 100 * money.KZT}).ID)
@@ -421,7 +422,7 @@ func testHandsPaging(t *testing.T, w *world) {
 }
 
 func testPendingSeeds(t *testing.T, w *world) {
-	p := w.NewPlayer(t, "p", 1_000*money.KZT)
+	p := ids.UserID(w.NewPlayer(t, "p", 1_000*money.KZT))
 	first := holdem.PendingSeed{UserID: p, Seed: cards.Seed{1}, Commitment: cards.Commitment(cards.Seed{1}), CreatedAt: Start}
 	second := holdem.PendingSeed{UserID: p, Seed: cards.Seed{2}, Commitment: cards.Commitment(cards.Seed{2}), CreatedAt: Start.Add(time.Second)}
 	if got, err := w.Store.AddPendingSeed(ctx, first); err != nil || got != first {
@@ -471,7 +472,7 @@ func testPendingSeeds(t *testing.T, w *world) {
 
 func testRetriedStart(t *testing.T, w *world) {
 	svc := w.service(t)
-	p := w.NewPlayer(t, "p", 1_000*money.KZT)
+	p := ids.UserID(w.NewPlayer(t, "p", 1_000*money.KZT))
 	req := holdem.StartRequest{UserID: p, Stakes: []holdem.Stake{{Ante: 100 * money.KZT}}, IdempotencyKey: "once", Commitment: commitment(t, svc, p)}
 	const n = 6
 	ids := make([]int64, n)
@@ -501,7 +502,7 @@ func testRetriedStart(t *testing.T, w *world) {
 }
 
 func testReplicasSettleOnce(t *testing.T, w *world) {
-	p := w.NewPlayer(t, "p", 10_000*money.KZT)
+	p := ids.UserID(w.NewPlayer(t, "p", 10_000*money.KZT))
 	replicas := []*holdem.Service{w.service(t), w.service(t), w.service(t)}
 	var ids []int64
 	for i := range 4 {

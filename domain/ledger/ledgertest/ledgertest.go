@@ -120,7 +120,7 @@ func reconcile(t testing.TB, s ledger.Store) {
 }
 
 func testDepositAndBalance(t *testing.T, s ledger.Store) {
-	w := ledger.WalletOf(42)
+	w := ledger.UserWallet(42)
 	p := mustPost(t, s, deposit("dep-1", w, kzt(100)))
 	if p.ID <= 0 || p.Replayed || p.Kind != ledger.Deposit || p.IdempotencyKey != "dep-1" || p.Memo != "cashier deposit" {
 		t.Fatalf("Posted = %+v", p)
@@ -153,9 +153,9 @@ func testDepositAndBalance(t *testing.T, s ledger.Store) {
 }
 
 func testUnknownAccountIsZero(t *testing.T, s ledger.Store) {
-	wantBalance(t, s, ledger.WalletOf(7), 0)
+	wantBalance(t, s, ledger.UserWallet(7), 0)
 	wantBalance(t, s, ledger.JackpotAccount, 0)
-	h, err := s.History(context.Background(), ledger.WalletOf(7), ledger.Page{})
+	h, err := s.History(context.Background(), ledger.UserWallet(7), ledger.Page{})
 	if err != nil || len(h.Items) != 0 || h.Next != "" {
 		t.Fatalf("History of an unknown account = %+v, %v", h, err)
 	}
@@ -166,7 +166,7 @@ func testUnknownAccountIsZero(t *testing.T, s ledger.Store) {
 }
 
 func testInvalidTransfer(t *testing.T, s ledger.Store) {
-	w := ledger.WalletOf(1)
+	w := ledger.UserWallet(1)
 	bad := []ledger.Transfer{
 		{},
 		{IdempotencyKey: "k", Kind: ledger.Deposit, Entries: []ledger.Entry{{Account: w, Amount: 1}}},
@@ -190,7 +190,7 @@ func testInvalidTransfer(t *testing.T, s ledger.Store) {
 }
 
 func testInsufficientFunds(t *testing.T, s ledger.Store) {
-	w := ledger.WalletOf(1)
+	w := ledger.UserWallet(1)
 	mustPost(t, s, deposit("dep", w, kzt(10)))
 	_, err := s.Post(context.Background(), withdraw("wd", w, kzt(10)+1))
 	wantReason(t, err, errs.Conflict, ledger.ReasonInsufficientFunds)
@@ -215,13 +215,13 @@ func testInsufficientFunds(t *testing.T, s ledger.Store) {
 }
 
 func testNegativeByKind(t *testing.T, s ledger.Store) {
-	w := ledger.WalletOf(9)
+	w := ledger.UserWallet(9)
 	mustPost(t, s, deposit("seed", w, kzt(1000)))
 	tests := []struct {
 		account  ledger.AccountRef
 		negative bool
 	}{
-		{ledger.WalletOf(10), false},
+		{ledger.UserWallet(10), false},
 		{ledger.EscrowOf("d1:1:WIN"), false},
 		{ledger.JackpotAccount, false},
 		{ledger.OrganiserAccount, true},
@@ -245,7 +245,7 @@ func testNegativeByKind(t *testing.T, s ledger.Store) {
 }
 
 func testIdempotentReplay(t *testing.T, s ledger.Store) {
-	w1, w2 := ledger.WalletOf(1), ledger.WalletOf(2)
+	w1, w2 := ledger.UserWallet(1), ledger.UserWallet(2)
 	mustPost(t, s, deposit("dep", w1, kzt(100)))
 	tr := ledger.Transfer{
 		IdempotencyKey: "split",
@@ -279,11 +279,11 @@ func testIdempotentReplay(t *testing.T, s ledger.Store) {
 }
 
 func testKeyReused(t *testing.T, s ledger.Store) {
-	w := ledger.WalletOf(1)
+	w := ledger.UserWallet(1)
 	mustPost(t, s, deposit("dep", w, kzt(100)))
 	variants := []ledger.Transfer{
 		deposit("dep", w, kzt(101)),
-		deposit("dep", ledger.WalletOf(2), kzt(100)),
+		deposit("dep", ledger.UserWallet(2), kzt(100)),
 		ledger.Move("dep", ledger.Refund, "cashier deposit", ledger.CashAccount, w, kzt(100)),
 		ledger.Move("dep", ledger.Deposit, "another memo", ledger.CashAccount, w, kzt(100)),
 	}
@@ -294,13 +294,13 @@ func testKeyReused(t *testing.T, s ledger.Store) {
 		}
 	}
 	wantBalance(t, s, w, kzt(100))
-	wantBalance(t, s, ledger.WalletOf(2), 0)
+	wantBalance(t, s, ledger.UserWallet(2), 0)
 	reconcile(t, s)
 }
 
 func testHistory(t *testing.T, s ledger.Store) {
 	ctx := context.Background()
-	w := ledger.WalletOf(5)
+	w := ledger.UserWallet(5)
 	var want []ledger.HistoryItem // oldest first
 	var bal money.Amount
 	for i := 1; i <= 11; i++ {
@@ -318,7 +318,7 @@ func testHistory(t *testing.T, s ledger.Store) {
 		bal += e.Amount
 		want = append(want, ledger.HistoryItem{EntryID: e.ID, TransferID: p.ID, Kind: tr.Kind, Memo: tr.Memo, Amount: e.Amount, BalanceAfter: bal})
 		// Another account's traffic must not show up.
-		mustPost(t, s, deposit(fmt.Sprintf("other-%d", i), ledger.WalletOf(6), 1))
+		mustPost(t, s, deposit(fmt.Sprintf("other-%d", i), ledger.UserWallet(6), 1))
 	}
 	var got []ledger.HistoryItem
 	page := ledger.Page{Limit: 4}
@@ -356,7 +356,7 @@ func testHistory(t *testing.T, s ledger.Store) {
 }
 
 func testConcurrentDebits(t *testing.T, s ledger.Store, n int) {
-	w := ledger.WalletOf(77)
+	w := ledger.UserWallet(77)
 	funds := int64(n / 10)
 	mustPost(t, s, deposit("fund", w, kzt(funds)))
 	var ok, short atomic.Int64
@@ -389,7 +389,7 @@ func testConcurrentDebits(t *testing.T, s ledger.Store, n int) {
 }
 
 func testConcurrentSameKey(t *testing.T, s ledger.Store, n int) {
-	w := ledger.WalletOf(3)
+	w := ledger.UserWallet(3)
 	tr := deposit("same-key", w, kzt(25))
 	results := make([]ledger.Posted, n)
 	errsSeen := make([]error, n)
@@ -424,7 +424,7 @@ func testConcurrentSameKey(t *testing.T, s ledger.Store, n int) {
 // testConcurrentMoves moves money back and forth between wallets from many
 // goroutines: a store that locks accounts in posting order deadlocks here.
 func testConcurrentMoves(t *testing.T, s ledger.Store, n int) {
-	wallets := []ledger.AccountRef{ledger.WalletOf(1), ledger.WalletOf(2), ledger.WalletOf(3), ledger.WalletOf(4)}
+	wallets := []ledger.AccountRef{ledger.UserWallet(1), ledger.UserWallet(2), ledger.UserWallet(3), ledger.UserWallet(4)}
 	for i, w := range wallets {
 		mustPost(t, s, deposit(fmt.Sprintf("fund-%d", i), w, kzt(10)))
 	}

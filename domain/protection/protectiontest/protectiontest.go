@@ -17,6 +17,7 @@ import (
 
 	"github.com/pokertote/pokertote/domain/account"
 	"github.com/pokertote/pokertote/domain/errs"
+	"github.com/pokertote/pokertote/domain/ids"
 	"github.com/pokertote/pokertote/domain/ledger"
 	"github.com/pokertote/pokertote/domain/money"
 	"github.com/pokertote/pokertote/domain/protection"
@@ -129,30 +130,30 @@ func (w *world) admin(t testing.TB) int64 {
 var dob = account.MustParseDate("1990-05-17")
 
 func (w *world) deposit(id int64, a money.Amount) error {
-	_, err := w.Ledger.Post(w.ctx, ledger.Move(w.key("dep"), ledger.Deposit, "cashier", ledger.CashAccount, ledger.WalletOf(id), a))
+	_, err := w.Ledger.Post(w.ctx, ledger.Move(w.key("dep"), ledger.Deposit, "cashier", ledger.CashAccount, ledger.UserWallet(ids.UserID(id)), a))
 	return err
 }
 
 func (w *world) withdraw(id int64, a money.Amount) error {
-	_, err := w.Ledger.Post(w.ctx, ledger.Move(w.key("wd"), ledger.Withdrawal, "cashier", ledger.WalletOf(id), ledger.CashAccount, a))
+	_, err := w.Ledger.Post(w.ctx, ledger.Move(w.key("wd"), ledger.Withdrawal, "cashier", ledger.UserWallet(ids.UserID(id)), ledger.CashAccount, a))
 	return err
 }
 
 // bet stakes on the totalizator: wallet → a pool's escrow.
 func (w *world) bet(id int64, a money.Amount) error {
-	_, err := w.Ledger.Post(w.ctx, ledger.Move(w.key("bet"), ledger.BetStake, "bet", ledger.WalletOf(id), ledger.EscrowOf("d1:1:WIN"), a))
+	_, err := w.Ledger.Post(w.ctx, ledger.Move(w.key("bet"), ledger.BetStake, "bet", ledger.UserWallet(ids.UserID(id)), ledger.EscrowOf("d1:1:WIN"), a))
 	return err
 }
 
 // ante stakes in Casino Hold'em: wallet → house.
 func (w *world) ante(id int64, a money.Amount) error {
-	_, err := w.Ledger.Post(w.ctx, ledger.Move(w.key("ante"), ledger.HoldemStake, "ante", ledger.WalletOf(id), ledger.HouseAccount, a))
+	_, err := w.Ledger.Post(w.ctx, ledger.Move(w.key("ante"), ledger.HoldemStake, "ante", ledger.UserWallet(ids.UserID(id)), ledger.HouseAccount, a))
 	return err
 }
 
 // payout returns money from the house (a Hold'em win).
 func (w *world) payout(id int64, a money.Amount) error {
-	_, err := w.Ledger.Post(w.ctx, ledger.Move(w.key("pay"), ledger.HoldemPayout, "win", ledger.HouseAccount, ledger.WalletOf(id), a))
+	_, err := w.Ledger.Post(w.ctx, ledger.Move(w.key("pay"), ledger.HoldemPayout, "win", ledger.HouseAccount, ledger.UserWallet(ids.UserID(id)), a))
 	return err
 }
 
@@ -181,7 +182,7 @@ func refused(t testing.TB, err error, code errs.Code, reason string) {
 
 func (w *world) balance(t testing.TB, id int64) money.Amount {
 	t.Helper()
-	b, err := w.Ledger.Balance(w.ctx, ledger.WalletOf(id))
+	b, err := w.Ledger.Balance(w.ctx, ledger.UserWallet(ids.UserID(id)))
 	ok(t, err)
 	return b
 }
@@ -485,10 +486,10 @@ func testRollback(t *testing.T, w *world) {
 	// A unit of work whose second stake is refused: the first is undone too
 	// when the work fails, and its counters with it.
 	err := w.InTx(w.ctx, func(ctx context.Context, tx ledger.Poster) error {
-		if _, err := tx.Post(ctx, ledger.Move(w.key("bet"), ledger.BetStake, "bet", ledger.WalletOf(id), ledger.EscrowOf("d:1:W"), kzt(70))); err != nil {
+		if _, err := tx.Post(ctx, ledger.Move(w.key("bet"), ledger.BetStake, "bet", ledger.UserWallet(ids.UserID(id)), ledger.EscrowOf("d:1:W"), kzt(70))); err != nil {
 			return err
 		}
-		_, err := tx.Post(ctx, ledger.Move(w.key("bet"), ledger.BetStake, "bet", ledger.WalletOf(id), ledger.EscrowOf("d:1:P"), kzt(70)))
+		_, err := tx.Post(ctx, ledger.Move(w.key("bet"), ledger.BetStake, "bet", ledger.UserWallet(ids.UserID(id)), ledger.EscrowOf("d:1:P"), kzt(70)))
 		return err
 	})
 	refused(t, err, errs.Conflict, "STAKE_LIMIT")
@@ -500,10 +501,10 @@ func testRollback(t *testing.T, w *world) {
 	}
 	// A refused post inside a unit of work that goes on leaves the rest.
 	err = w.InTx(w.ctx, func(ctx context.Context, tx ledger.Poster) error {
-		if _, err := tx.Post(ctx, ledger.Move(w.key("bet"), ledger.BetStake, "bet", ledger.WalletOf(id), ledger.EscrowOf("d:1:W"), kzt(70))); err != nil {
+		if _, err := tx.Post(ctx, ledger.Move(w.key("bet"), ledger.BetStake, "bet", ledger.UserWallet(ids.UserID(id)), ledger.EscrowOf("d:1:W"), kzt(70))); err != nil {
 			return err
 		}
-		_, err := tx.Post(ctx, ledger.Move(w.key("bet"), ledger.BetStake, "bet", ledger.WalletOf(id), ledger.EscrowOf("d:1:P"), kzt(70)))
+		_, err := tx.Post(ctx, ledger.Move(w.key("bet"), ledger.BetStake, "bet", ledger.UserWallet(ids.UserID(id)), ledger.EscrowOf("d:1:P"), kzt(70)))
 		if errs.ReasonOf(err) != "STAKE_LIMIT" {
 			return fmt.Errorf("second stake: %v, want STAKE_LIMIT", err)
 		}
@@ -518,7 +519,7 @@ func testRollback(t *testing.T, w *world) {
 	err = w.InTx(w.ctx, func(ctx context.Context, tx ledger.Poster) error {
 		var ts []ledger.Transfer
 		for range 3 {
-			ts = append(ts, ledger.Move(w.key("bet"), ledger.BetStake, "bet", ledger.WalletOf(id), ledger.EscrowOf("d:2:W"), kzt(15)))
+			ts = append(ts, ledger.Move(w.key("bet"), ledger.BetStake, "bet", ledger.UserWallet(ids.UserID(id)), ledger.EscrowOf("d:2:W"), kzt(15)))
 		}
 		_, errList, err := ledger.PostEach(ctx, tx, ts)
 		if err != nil {

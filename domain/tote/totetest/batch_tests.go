@@ -9,6 +9,7 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/pokertote/pokertote/domain/errs"
+	"github.com/pokertote/pokertote/domain/ids"
 	"github.com/pokertote/pokertote/domain/ledger"
 	"github.com/pokertote/pokertote/domain/money"
 	"github.com/pokertote/pokertote/domain/parimutuel"
@@ -27,7 +28,7 @@ func testBatchMixed(t *testing.T, env Env) {
 	h.Deposit(2, kzt(150)) // enough for one bet of 100 only
 	d := h.RunUntil(h.Dealer, "PRE_DEAL", InPhase(tote.PhasePreDeal))
 	bet := func(user int64, sel string, stake int64, key string) tote.PlaceBetRequest {
-		return tote.PlaceBetRequest{UserID: user, DrawID: d.ID, Market: parimutuel.MarketWin, Selection: sel, Stake: kzt(stake), IdempotencyKey: key}
+		return tote.PlaceBetRequest{UserID: ids.UserID(user), DrawID: d.ID, Market: parimutuel.MarketWin, Selection: sel, Stake: kzt(stake), IdempotencyKey: key}
 	}
 	if _, err := h.Svc.PlaceBet(h.Ctx, bet(1, "1", 100, "earlier")); err != nil {
 		t.Fatal(err)
@@ -69,11 +70,11 @@ func testBatchMixed(t *testing.T, env Env) {
 	if bets[4].ID != bets[5].ID {
 		t.Errorf("the same key in one batch gave bets %d and %d", bets[4].ID, bets[5].ID)
 	}
-	if h.Balance(ledger.WalletOf(1)) != kzt(100_000-100-100-200-300) {
-		t.Errorf("wallet 1 holds %s", h.Balance(ledger.WalletOf(1)))
+	if h.Balance(ledger.UserWallet(1)) != kzt(100_000-100-100-200-300) {
+		t.Errorf("wallet 1 holds %s", h.Balance(ledger.UserWallet(1)))
 	}
-	if h.Balance(ledger.WalletOf(2)) != kzt(50) || h.Balance(ledger.WalletOf(3)) != 0 {
-		t.Errorf("wallets 2 and 3 hold %s and %s", h.Balance(ledger.WalletOf(2)), h.Balance(ledger.WalletOf(3)))
+	if h.Balance(ledger.UserWallet(2)) != kzt(50) || h.Balance(ledger.UserWallet(3)) != 0 {
+		t.Errorf("wallets 2 and 3 hold %s and %s", h.Balance(ledger.UserWallet(2)), h.Balance(ledger.UserWallet(3)))
 	}
 	stored, err := env.Store.DrawBets(h.Ctx, d.ID)
 	if err != nil {
@@ -106,19 +107,19 @@ func testConcurrentMixed(t *testing.T, env Env) {
 	var wg sync.WaitGroup
 	var mu sync.Mutex
 	accepted := map[int64]money.Amount{}
-	ids := map[int64]bool{}
+	betIDs := map[int64]bool{}
 	for u := range users {
 		for i := range 4 {
 			wg.Go(func() {
 				uid := int64(200 + u)
-				b, err := h.Svc.PlaceBet(h.Ctx, tote.PlaceBetRequest{UserID: uid, DrawID: d.ID, Market: parimutuel.MarketWin,
+				b, err := h.Svc.PlaceBet(h.Ctx, tote.PlaceBetRequest{UserID: ids.UserID(uid), DrawID: d.ID, Market: parimutuel.MarketWin,
 					Selection: itoa(1 + (u+i%3)%6), Stake: kzt(100), IdempotencyKey: fmt.Sprintf("k%d", i%3)})
 				mu.Lock()
 				defer mu.Unlock()
 				switch {
 				case err == nil:
-					if !ids[b.ID] {
-						ids[b.ID] = true
+					if !betIDs[b.ID] {
+						betIDs[b.ID] = true
 						accepted[uid] += b.Stake
 					}
 				case errs.ReasonOf(err) != ledger.ReasonInsufficientFunds:
@@ -135,7 +136,7 @@ func testConcurrentMixed(t *testing.T, env Env) {
 		if want := kzt(int64(100 * min(u%4, 3))); accepted[uid] != want {
 			t.Errorf("user %d: %s accepted, want %s", uid, accepted[uid], want)
 		}
-		if got, want := h.Balance(ledger.WalletOf(uid)), kzt(int64(100*(u%4)))-accepted[uid]; got != want {
+		if got, want := h.Balance(ledger.UserWallet(ids.UserID(uid))), kzt(int64(100*(u%4)))-accepted[uid]; got != want {
 			t.Errorf("user %d holds %s, want %s", uid, got, want)
 		}
 	}
@@ -208,7 +209,7 @@ func testTotalsProperty(t *testing.T, env Env) {
 			case parimutuel.MarketExpress:
 				sel = sel + "-" + sel + "-" + itoa(rapid.IntRange(1, 6).Draw(rt, "river"))
 			}
-			return tote.PlaceBetRequest{UserID: int64(300 + rapid.IntRange(0, 4).Draw(rt, "user")), DrawID: d.ID, Market: m, Selection: sel,
+			return tote.PlaceBetRequest{UserID: ids.UserID(300 + rapid.IntRange(0, 4).Draw(rt, "user")), DrawID: d.ID, Market: m, Selection: sel,
 				Stake: kzt(int64(rapid.IntRange(100, 400).Draw(rt, "stake"))), IdempotencyKey: fmt.Sprintf("p%d", rapid.IntRange(0, n+5).Draw(rt, "key"))}
 		}), 1, 20).Draw(rt, "batch")
 		n += len(reqs)

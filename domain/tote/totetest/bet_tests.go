@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/pokertote/pokertote/domain/errs"
+	"github.com/pokertote/pokertote/domain/ids"
 	"github.com/pokertote/pokertote/domain/ledger"
 	"github.com/pokertote/pokertote/domain/money"
 	"github.com/pokertote/pokertote/domain/parimutuel"
@@ -41,14 +42,14 @@ func testBetChecks(t *testing.T, env Env) {
 				id = c.drawID
 			}
 			key := "checks-" + c.name
-			_, err := h.Svc.PlaceBet(h.Ctx, tote.PlaceBetRequest{UserID: c.user, DrawID: id, Market: c.m, Selection: c.sel, Stake: c.stake, IdempotencyKey: key})
+			_, err := h.Svc.PlaceBet(h.Ctx, tote.PlaceBetRequest{UserID: ids.UserID(c.user), DrawID: id, Market: c.m, Selection: c.sel, Stake: c.stake, IdempotencyKey: key})
 			wantCode(t, err, c.code, c.reason)
-			if _, err := env.Store.BetByKey(h.Ctx, c.user, key); !errs.Is(err, errs.NotFound) {
+			if _, err := env.Store.BetByKey(h.Ctx, ids.UserID(c.user), key); !errs.Is(err, errs.NotFound) {
 				t.Errorf("a refused bet was stored: %v", err)
 			}
 		})
 	}
-	if b := h.Balance(ledger.WalletOf(1)); b != kzt(10_000) {
+	if b := h.Balance(ledger.UserWallet(1)); b != kzt(10_000) {
 		t.Fatalf("refused bets moved money: wallet %s", b)
 	}
 }
@@ -120,7 +121,7 @@ func testBetIdempotency(t *testing.T, env Env) {
 	if err != nil || again.ID != first {
 		t.Fatalf("retry gave %+v, %v", again, err)
 	}
-	if b := h.Balance(ledger.WalletOf(1)); b != kzt(10_000-250) {
+	if b := h.Balance(ledger.UserWallet(1)); b != kzt(10_000-250) {
 		t.Fatalf("wallet %s after one bet placed %d times", b, n+1)
 	}
 	other := req
@@ -186,7 +187,7 @@ func raceBets(t *testing.T, h *Harness, bettors *tote.Service, d tote.Draw, work
 	for w := range workers {
 		wg.Go(func() {
 			for i := range 5000 {
-				b, err := bettors.PlaceBet(h.Ctx, tote.PlaceBetRequest{UserID: int64(100 + w), DrawID: d.ID, Market: parimutuel.MarketWin,
+				b, err := bettors.PlaceBet(h.Ctx, tote.PlaceBetRequest{UserID: ids.UserID(100 + w), DrawID: d.ID, Market: parimutuel.MarketWin,
 					Selection: itoa(1 + (w+i)%6), Stake: kzt(100) + money.Amount(i), IdempotencyKey: fmt.Sprintf("race-%d-%d", w, i)})
 				if errs.ReasonOf(err) == "ROUND_CLOSED" {
 					return
@@ -231,7 +232,7 @@ func testAdminVoid(t *testing.T, env Env) {
 	h.CheckBooks(v)
 	checkSettledBets(h, v, placed)
 	for u := int64(1); u <= 3; u++ {
-		if b := h.Balance(ledger.WalletOf(u)); b != kzt(100_000) {
+		if b := h.Balance(ledger.UserWallet(ids.UserID(u))); b != kzt(100_000) {
 			t.Errorf("user %d has %s after the void, want every stake back", u, b)
 		}
 	}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/pokertote/pokertote/domain/cards"
 	"github.com/pokertote/pokertote/domain/errs"
+	"github.com/pokertote/pokertote/domain/ids"
 	"github.com/pokertote/pokertote/domain/ledger"
 	"github.com/pokertote/pokertote/domain/money"
 	"github.com/pokertote/pokertote/domain/parimutuel"
@@ -101,14 +102,14 @@ func checkWallets(h *Harness, deposits map[int64]money.Amount, _ int64) {
 	h.T.Helper()
 	for u, dep := range deposits {
 		want := dep
-		bets, err := h.Env.Store.Bets(h.Ctx, tote.BetQuery{UserID: u, Limit: 1 << 20})
+		bets, err := h.Env.Store.Bets(h.Ctx, tote.BetQuery{UserID: ids.UserID(u), Limit: 1 << 20})
 		if err != nil {
 			h.T.Fatal(err)
 		}
 		for _, b := range bets {
 			want += b.Payout - b.Stake
 		}
-		if got := h.Balance(ledger.WalletOf(u)); got != want {
+		if got := h.Balance(ledger.UserWallet(ids.UserID(u))); got != want {
 			h.T.Errorf("wallet of user %d holds %s, want %s", u, got, want)
 		}
 	}

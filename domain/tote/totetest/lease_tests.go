@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/pokertote/pokertote/domain/errs"
+	"github.com/pokertote/pokertote/domain/ids"
 	"github.com/pokertote/pokertote/domain/ledger"
 	"github.com/pokertote/pokertote/domain/money"
 	"github.com/pokertote/pokertote/domain/parimutuel"
@@ -101,7 +102,7 @@ func testStalledTakeover(t *testing.T, env Env) {
 	}
 	h.CheckBooks(v)
 	for u := int64(1); u <= 3; u++ {
-		if b := h.Balance(ledger.WalletOf(u)); b != kzt(100_000) {
+		if b := h.Balance(ledger.UserWallet(ids.UserID(u))); b != kzt(100_000) {
 			t.Errorf("user %d has %s, want every stake back", u, b)
 		}
 	}
@@ -215,30 +216,30 @@ func testResults(t *testing.T, env Env) {
 	h.RunUntil(h.Dealer, "draw 3", func(x tote.Draw) bool { return x.Number == 3 })
 	got, err := env.Store.Results(h.Ctx, tote.ResultQuery{TableID: h.Table.ID, Limit: 10})
 	if err != nil || len(got) != 2 || got[0].ID != second.ID || got[1].ID != first.ID {
-		t.Fatalf("results %v %v", ids(got), err)
+		t.Fatalf("results %v %v", drawIDs(got), err)
 	}
 	if resultJSON(t, got[0].Result) != resultJSON(t, second.Result) {
 		t.Error("stored result changed")
 	}
 	got, _ = env.Store.Results(h.Ctx, tote.ResultQuery{TableID: h.Table.ID, Before: second.ID, Limit: 10})
 	if len(got) != 1 || got[0].ID != first.ID {
-		t.Errorf("page after %d: %v", second.ID, ids(got))
+		t.Errorf("page after %d: %v", second.ID, drawIDs(got))
 	}
 	got, _ = env.Store.Results(h.Ctx, tote.ResultQuery{TableID: h.Table.ID, From: first.SettledAt.Add(time.Second), Limit: 10})
 	if len(got) != 1 || got[0].ID != second.ID {
-		t.Errorf("from filter: %v", ids(got))
+		t.Errorf("from filter: %v", drawIDs(got))
 	}
 	got, _ = env.Store.Results(h.Ctx, tote.ResultQuery{TableID: h.Table.ID, To: second.SettledAt, Limit: 10})
 	if len(got) != 1 || got[0].ID != first.ID {
-		t.Errorf("to filter: %v", ids(got))
+		t.Errorf("to filter: %v", drawIDs(got))
 	}
 	got, _ = env.Store.Results(h.Ctx, tote.ResultQuery{TableID: h.Table.ID + 999, Limit: 10})
 	if len(got) != 0 {
-		t.Errorf("other table: %v", ids(got))
+		t.Errorf("other table: %v", drawIDs(got))
 	}
 }
 
-func ids(ds []tote.Draw) []int64 {
+func drawIDs(ds []tote.Draw) []int64 {
 	var out []int64
 	for _, d := range ds {
 		out = append(out, d.ID)

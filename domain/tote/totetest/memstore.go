@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/pokertote/pokertote/domain/ids"
 	"github.com/pokertote/pokertote/domain/tote"
 
 	"github.com/pokertote/pokertote/domain/errs"
@@ -38,7 +39,7 @@ type MemStore struct {
 }
 
 type memBetKey struct {
-	user int64
+	user ids.UserID
 	key  string
 }
 
@@ -188,7 +189,7 @@ func (s *MemStore) Bet(_ context.Context, id int64) (tote.Bet, error) {
 }
 
 // BetByKey implements Store.
-func (s *MemStore) BetByKey(_ context.Context, userID int64, key string) (tote.Bet, error) {
+func (s *MemStore) BetByKey(_ context.Context, userID ids.UserID, key string) (tote.Bet, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	id, ok := s.keys[memBetKey{userID, key}]

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/pokertote/pokertote/domain/ids"
 	"github.com/pokertote/pokertote/domain/money"
 	"github.com/pokertote/pokertote/domain/parimutuel"
 	"github.com/pokertote/pokertote/domain/tote"
@@ -63,8 +64,8 @@ func (tx *memTx) PayPool(_ context.Context, drawID int64, round parimutuel.Round
 }
 
 // PoolCredits implements tote.Tx.
-func (tx *memTx) PoolCredits(_ context.Context, drawID int64, round parimutuel.Round, market parimutuel.Market, afterUser int64, limit int) ([]tote.WalletCredit, error) {
-	sums := map[int64]money.Amount{}
+func (tx *memTx) PoolCredits(_ context.Context, drawID int64, round parimutuel.Round, market parimutuel.Market, afterUser ids.UserID, limit int) ([]tote.WalletCredit, error) {
+	sums := map[ids.UserID]money.Amount{}
 	for _, b := range tx.s.drawBetsLocked(drawID) {
 		if b.Round == round && b.Selection.Market == market && b.Payout > 0 && b.UserID > afterUser {
 			sums[b.UserID] += b.Payout

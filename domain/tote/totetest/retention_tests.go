@@ -97,6 +97,6 @@ func RunRetention(t *testing.T, newEnv func(t *testing.T) Env) {
 	}
 	res, err := env.Store.Results(h.Ctx, tote.ResultQuery{TableID: h.Table.ID, Limit: 10})
 	if err != nil || len(res) != 1 || res[0].ID != d1.ID {
-		t.Fatalf("results after pruning = %v, %v", ids(res), err)
+		t.Fatalf("results after pruning = %v, %v", drawIDs(res), err)
 	}
 }

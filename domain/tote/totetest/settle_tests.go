@@ -7,6 +7,7 @@ import (
 
 	"pgregory.net/rapid"
 
+	"github.com/pokertote/pokertote/domain/ids"
 	"github.com/pokertote/pokertote/domain/ledger"
 	"github.com/pokertote/pokertote/domain/money"
 	"github.com/pokertote/pokertote/domain/parimutuel"
@@ -45,7 +46,7 @@ func testStreamedSettlementIsReference(t *testing.T, env Env) {
 		}
 		wallets := map[int64]money.Amount{}
 		for u := int64(1); u <= users; u++ {
-			wallets[u] = h.Balance(ledger.WalletOf(u))
+			wallets[u] = h.Balance(ledger.UserWallet(ids.UserID(u)))
 		}
 		voidIn := parimutuel.Round(rapid.IntRange(0, 10).Draw(rt, "void in round")) // 1..4: a void
 		d := hr.RunUntil(h.Dealer, "PRE_DEAL", func(x tote.Draw) bool { return x.Phase == tote.PhasePreDeal })
@@ -106,7 +107,7 @@ func checkAgainstReference(rt *rapid.T, h *Harness, d tote.Draw, wallets map[int
 		seen += len(pb)
 		p := parimutuel.Pool{ID: pr.PoolID, Market: pr.Market, Round: pr.Round, Positions: d.Positions, Config: cfg}
 		for _, b := range pb {
-			p.Bets = append(p.Bets, parimutuel.PoolBet{ID: itoa64(b.ID), Player: itoa64(b.UserID), Stake: b.Stake, Selection: b.Selection})
+			p.Bets = append(p.Bets, parimutuel.PoolBet{ID: itoa64(b.ID), Player: itoa64(int64(b.UserID)), Stake: b.Stake, Selection: b.Selection})
 		}
 		var st parimutuel.PoolSettlement
 		if res.Void {
@@ -133,7 +134,7 @@ func checkAgainstReference(rt *rapid.T, h *Harness, d tote.Draw, wallets map[int
 			if b.Payout != po.Amount || b.Status != want {
 				rt.Errorf("bet %d (%s %s, stake %s): %s %s, the reference pays %s %s", b.ID, pr.PoolID, b.Selection, b.Stake, b.Status, b.Payout, want, po.Amount)
 			}
-			wallets[b.UserID] += po.Amount - b.Stake
+			wallets[int64(b.UserID)] += po.Amount - b.Stake
 		}
 		got := []money.Amount{pr.Gross, pr.Commission, pr.JackpotContribution, pr.Net, pr.Paid, pr.Breakage, pr.TopUp, pr.JackpotPaid, pr.Rollover, pr.Refunds}
 		want := []money.Amount{st.Gross, st.Commission, st.JackpotContribution, st.Net, st.Paid, st.Breakage, st.TopUp, st.JackpotPaid, st.Rollover, st.Refunds}
@@ -155,7 +156,7 @@ func checkAgainstReference(rt *rapid.T, h *Harness, d tote.Draw, wallets map[int
 		rt.Errorf("jackpot after %s, the reference %s", res.JackpotAfter, jackpot)
 	}
 	for u, want := range wallets {
-		if got := h.Balance(ledger.WalletOf(u)); got != want {
+		if got := h.Balance(ledger.UserWallet(ids.UserID(u))); got != want {
 			rt.Errorf("wallet %d: %s, the reference %s", u, got, want)
 		}
 	}

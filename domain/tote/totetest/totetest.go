@@ -17,6 +17,7 @@ import (
 	"github.com/pokertote/pokertote/domain/beacon"
 	"github.com/pokertote/pokertote/domain/cards"
 	"github.com/pokertote/pokertote/domain/errs"
+	"github.com/pokertote/pokertote/domain/ids"
 	"github.com/pokertote/pokertote/domain/ledger"
 	"github.com/pokertote/pokertote/domain/money"
 	"github.com/pokertote/pokertote/domain/parimutuel"
@@ -69,7 +70,7 @@ var Start = time.Date(2025, 3, 1, 12, 0, 0, 0, time.UTC)
 type AllowAll struct{}
 
 // EnsureCanStake always allows.
-func (AllowAll) EnsureCanStake(context.Context, int64) error { return nil }
+func (AllowAll) EnsureCanStake(context.Context, ids.UserID) error { return nil }
 
 // Recorder is an event.Publisher that keeps every message.
 type Recorder struct {
@@ -240,7 +241,7 @@ func (h *Harness) NewDealer(owner string) *tote.Dealer {
 func (h *Harness) Deposit(user int64, a money.Amount) {
 	h.T.Helper()
 	key := fmt.Sprintf("deposit:%d:%d", user, time.Now().UnixNano())
-	if _, err := h.Env.Ledger.Post(h.Ctx, ledger.Move(key, ledger.Deposit, "test", ledger.CashAccount, ledger.WalletOf(user), a)); err != nil {
+	if _, err := h.Env.Ledger.Post(h.Ctx, ledger.Move(key, ledger.Deposit, "test", ledger.CashAccount, ledger.UserWallet(ids.UserID(user)), a)); err != nil {
 		h.T.Fatal(err)
 	}
 }
@@ -287,7 +288,7 @@ func InPhase(p tote.Phase) func(d tote.Draw) bool {
 
 // Bet places a bet with a fresh key.
 func (h *Harness) Bet(user int64, d tote.Draw, m parimutuel.Market, sel string, stake money.Amount) (tote.Bet, error) {
-	return h.Svc.PlaceBet(h.Ctx, tote.PlaceBetRequest{UserID: user, DrawID: d.ID, Market: m, Selection: sel, Stake: stake,
+	return h.Svc.PlaceBet(h.Ctx, tote.PlaceBetRequest{UserID: ids.UserID(user), DrawID: d.ID, Market: m, Selection: sel, Stake: stake,
 		IdempotencyKey: fmt.Sprintf("k%d-%s-%s-%d", user, m, sel, time.Now().UnixNano())})
 }
 
