@@ -64,7 +64,10 @@ test('pool updates at 4/s cause no layout shift; phone screen fits; controls are
   const cats = ['PAIR', 'TWO_PAIR', 'FLUSH', 'STRAIGHT', 'HIGH_CARD'];
   let total = 0;
   const tok = (await server.login('jank@pokertote.test', 'player-password-123')).accessToken; // fresh: tokens live 8 s here
-  for (let i = 0; i < 20; i++) {
+  // Bets go in at about 4/s until the page has seen 20 table events: the
+  // dealer's pool tick may fold two bets into one POOL_UPDATED.
+  const seqNow = async () => Number(await page.locator('.table-page').getAttribute('data-seq'));
+  for (let i = 0; i < 60 && (i < 20 || (await seqNow()) - seq0 < 20); i++) {
     const m = markets[i % 3];
     const pos = String(1 + (i % t.positions));
     const selection = m === 'WIN' ? pos : m === 'COMBINATION' ? cats[i % cats.length] : `${pos}-${1 + ((i + 1) % t.positions)}-${pos}`;
