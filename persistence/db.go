@@ -11,6 +11,7 @@ import (
 	"embed"
 	"errors"
 	"fmt"
+	"go.opentelemetry.io/otel/trace"
 	"io/fs"
 	"log/slog"
 	"os"
@@ -60,6 +61,9 @@ type DB struct {
 	sql     *sql.DB
 	dialect Dialect
 	log     *slog.Logger
+	// tracer records the spans of statements sent outside GORM (the pgx
+	// hot path); nil until EnableTracing.
+	tracer trace.Tracer
 }
 
 // Open connects to the database and checks that it answers. It does not

@@ -446,7 +446,7 @@ func (r *ToteRepo) placeBatchTx(ctx context.Context, pc *pgx.Conn, w tote.BatchW
 			return err
 		})
 	}
-	if err := pc.SendBatch(ctx, b).Close(); err != nil {
+	if err := r.db.sendBatch(ctx, pc, b, "select"); err != nil {
 		return nil, err
 	}
 	if len(betIDs) != n {
@@ -654,7 +654,7 @@ func (r *ToteRepo) placeBatchTx(ctx context.Context, pc *pgx.Conn, w tote.BatchW
 		committed = true
 		return nil
 	})
-	if err := pc.SendBatch(ctx, b).Close(); err != nil {
+	if err := r.db.sendBatch(ctx, pc, b, "insert"); err != nil {
 		switch {
 		case committed:
 		case isUniqueViolation(err):
