@@ -190,6 +190,23 @@ func betOutcomes(bets []Bet, payouts []parimutuel.Payout) []BetOutcome {
 // ledger.MaxEntries even before legs are combined.
 const maxLegsPerTransfer = 4000
 
+// legEntries turns pool legs into ledger entries, two per leg.
+func legEntries(legs []parimutuel.Leg) ([]ledger.Entry, error) {
+	entries := make([]ledger.Entry, 0, 2*len(legs))
+	for _, l := range legs {
+		from, err := ledgerAccount(l.From)
+		if err != nil {
+			return nil, err
+		}
+		to, err := ledgerAccount(l.To)
+		if err != nil {
+			return nil, err
+		}
+		entries = append(entries, ledger.Entry{Account: from, Amount: -l.Amount}, ledger.Entry{Account: to, Amount: l.Amount})
+	}
+	return entries, nil
+}
+
 // postLegs posts a pool's legs as balanced transfers under key (key, then
 // key:2, key:3 ... for a pool with very many winners; every leg balances on
 // its own and the legs come inflows first, so the escrow never dips below
@@ -199,17 +216,9 @@ const maxLegsPerTransfer = 4000
 func postLegs(ctx context.Context, p ledger.Poster, key string, kind ledger.TransferKind, memo string, legs []parimutuel.Leg, balances map[ids.UserID]money.Amount) error {
 	for part := 0; part*maxLegsPerTransfer < len(legs); part++ {
 		chunk := legs[part*maxLegsPerTransfer : min(len(legs), (part+1)*maxLegsPerTransfer)]
-		entries := make([]ledger.Entry, 0, 2*len(chunk))
-		for _, l := range chunk {
-			from, err := ledgerAccount(l.From)
-			if err != nil {
-				return err
-			}
-			to, err := ledgerAccount(l.To)
-			if err != nil {
-				return err
-			}
-			entries = append(entries, ledger.Entry{Account: from, Amount: -l.Amount}, ledger.Entry{Account: to, Amount: l.Amount})
+		entries, err := legEntries(chunk)
+		if err != nil {
+			return err
 		}
 		k := key
 		if part > 0 {

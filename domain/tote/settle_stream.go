@@ -383,17 +383,9 @@ func settleWhat(st parimutuel.PoolSettlement) string {
 // account pair combined), through the batch poster where the store has one
 // (set-based on Postgres), and records the wallets' balances after.
 func postTransfer(ctx context.Context, tx Tx, key string, kind ledger.TransferKind, memo string, legs []parimutuel.Leg, balances map[ids.UserID]money.Amount) error {
-	entries := make([]ledger.Entry, 0, 2*len(legs))
-	for _, l := range legs {
-		from, err := ledgerAccount(l.From)
-		if err != nil {
-			return err
-		}
-		to, err := ledgerAccount(l.To)
-		if err != nil {
-			return err
-		}
-		entries = append(entries, ledger.Entry{Account: from, Amount: -l.Amount}, ledger.Entry{Account: to, Amount: l.Amount})
+	entries, err := legEntries(legs)
+	if err != nil {
+		return err
 	}
 	entries = ledger.Combine(entries)
 	if len(entries) == 0 {
