@@ -12,7 +12,7 @@ package persistence
 //  1. one pipeline (one network flush): BEGIN; the draw's shared advisory
 //     lock; the draw and its table (read after the lock, each statement with
 //     its own snapshot, so the round-close race is exactly as in LockDraw);
-//     bet ids from the sequence; the requests' keys already taken; the
+//     bet ids from the sequence; the
 //     players' protection state (exclusion, register, limits); their
 //     wallets, locked FOR UPDATE in the ledger's order; their counters of the
 //     current periods, locked after the wallets (the guard's lock order);
@@ -29,10 +29,15 @@ package persistence
 //     derived from the row the upsert returned, entry ids drawn after the
 //     lock), moves the counters and the sessions of play; then COMMIT.
 //
-// A key taken between 1 and 3 (two batches placing one new key at once)
-// fails statement 3 on the unique index; that is reported as a
-// serialization failure and the whole batch runs again, then finding the
-// key taken. Deadlocks and serialization failures are retried the same way
+// Keys are not looked up first: a bet's key is new in all but a client's
+// retry, and the unique index (user, key) checks every insert anyway. A
+// batch meeting a taken key (a retry, or two batches placing one new key at
+// once) fails statement 3 on that index and runs again at once, this time
+// reading the requests' taken keys in round trip 1 (DUPLICATE_BET for
+// those, the others placed). The lookup was the batch's costliest read
+// (docs/bets-load.md: a join whose plan, cached per connection while the
+// table was small, scanned every bet of the table), and it grew with the
+// table. Deadlocks and serialization failures are retried the same way
 // as retryTx does. A COMMIT whose outcome is unknown is errs.CommitUnknown.
 //
 // These statements bypass GORM (and so its statement counter and SQL spans)
@@ -74,8 +79,11 @@ func (r *ToteRepo) PlacesBatches() bool { return r.db.dialect == Postgres }
 const (
 	pgBatchLock  = `SELECT pg_advisory_xact_lock_shared($1, $2)`
 	pgBatchIDs   = `SELECT nextval('tote_bets_id_seq') FROM generate_series(1, $1)`
-	pgBatchTaken = `SELECT b.user_id, b.idempotency_key FROM tote_bets b
-	JOIN unnest($1::bigint[], $2::text[]) AS k(u, key) ON b.user_id = k.u AND b.idempotency_key = k.key`
+	// One probe of the unique index per key (LATERAL … LIMIT 1 keeps the
+	// planner from a hash join over the whole table, which a plan cached
+	// while the table was small kept choosing as it grew).
+	pgBatchTaken = `SELECT k.u, k.key FROM unnest($1::bigint[], $2::text[]) AS k(u, key)
+	CROSS JOIN LATERAL (SELECT 1 FROM tote_bets b WHERE b.user_id = k.u AND b.idempotency_key = k.key LIMIT 1) AS taken`
 	// The same reads as loadProtectionState, for many players at once.
 	pgBatchState = `SELECT u.id, u.name, CAST(u.date_of_birth AS TEXT),
 	e.kind, e.since, e.ends_at,
@@ -212,11 +220,12 @@ func (r *ToteRepo) PlaceBatch(ctx context.Context, w tote.BatchWork) ([]tote.Bat
 		return nil, errs.E(errs.Internal, "persistence: PlaceBatch needs Postgres")
 	}
 	var (
-		res []tote.BatchResult
-		err error
+		res    []tote.BatchResult
+		err    error
+		lookup bool // read the taken keys (after a batch met one)
 	)
 	for attempt := range txAttempts {
-		if attempt > 0 {
+		if attempt > 0 && !(lookup && errors.Is(err, errBetKeyRace)) {
 			pause := txRetryBackoff<<attempt + rand.N(txRetryBackoff<<attempt)
 			select {
 			case <-ctx.Done():
@@ -224,7 +233,12 @@ func (r *ToteRepo) PlaceBatch(ctx context.Context, w tote.BatchWork) ([]tote.Bat
 			case <-time.After(pause):
 			}
 		}
-		res, err = r.placeBatchOnce(ctx, w)
+		res, err = r.placeBatchOnce(ctx, w, lookup)
+		if errors.Is(err, errBetKeyRace) && !lookup {
+			// A taken key, not contention: again at once, reading the keys.
+			lookup = true
+			continue
+		}
 		if !isSerializationFailure(err) {
 			break
 		}
@@ -237,7 +251,7 @@ func (r *ToteRepo) PlaceBatch(ctx context.Context, w tote.BatchWork) ([]tote.Bat
 }
 
 // placeBatchOnce is one attempt of PlaceBatch on one pooled connection.
-func (r *ToteRepo) placeBatchOnce(ctx context.Context, w tote.BatchWork) ([]tote.BatchResult, error) {
+func (r *ToteRepo) placeBatchOnce(ctx context.Context, w tote.BatchWork, lookup bool) ([]tote.BatchResult, error) {
 	conn, err := r.db.sql.Conn(ctx)
 	if err != nil {
 		return nil, err
@@ -251,7 +265,7 @@ func (r *ToteRepo) placeBatchOnce(ctx context.Context, w tote.BatchWork) ([]tote
 		}
 		pc := sc.Conn()
 		var txErr error
-		res, txErr = r.placeBatchTx(ctx, pc, w)
+		res, txErr = r.placeBatchTx(ctx, pc, w, lookup)
 		if pc.PgConn().TxStatus() != 'I' {
 			// Whatever failed left the transaction open: end it, or give
 			// the connection up.
@@ -277,9 +291,10 @@ type batchState struct {
 	docHits  int64
 }
 
-// placeBatchTx runs the transaction of one attempt on pc. It leaves the
-// transaction open only on error (the caller rolls it back).
-func (r *ToteRepo) placeBatchTx(ctx context.Context, pc *pgx.Conn, w tote.BatchWork) ([]tote.BatchResult, error) {
+// placeBatchTx runs the transaction of one attempt on pc, reading the
+// requests' taken keys if lookup. It leaves the transaction open only on
+// error (the caller rolls it back).
+func (r *ToteRepo) placeBatchTx(ctx context.Context, pc *pgx.Conn, w tote.BatchWork, lookup bool) ([]tote.BatchResult, error) {
 	n := len(w.Users)
 	led := r.led
 	now := storedTime(led.now())
@@ -346,14 +361,16 @@ func (r *ToteRepo) placeBatchTx(ctx context.Context, pc *pgx.Conn, w tote.BatchW
 		betIDs, err = pgx.CollectRows(rows, pgx.RowTo[int64])
 		return err
 	})
-	b.Queue(pgBatchTaken, w.Users, w.Keys).Query(func(rows pgx.Rows) error {
-		var k betKey
-		_, err := pgx.ForEachRow(rows, []any{&k.user, &k.key}, func() error {
-			takenKey[k] = true
-			return nil
+	if lookup {
+		b.Queue(pgBatchTaken, w.Users, w.Keys).Query(func(rows pgx.Rows) error {
+			var k betKey
+			_, err := pgx.ForEachRow(rows, []any{&k.user, &k.key}, func() error {
+				takenKey[k] = true
+				return nil
+			})
+			return err
 		})
-		return err
-	})
+	}
 	b.Queue(pgBatchState, uniq).Query(func(rows pgx.Rows) error {
 		var (
 			id                int64

@@ -451,3 +451,68 @@ func TestBetBatchStakeGate(t *testing.T) {
 		t.Fatalf("answers %v", judged)
 	}
 }
+
+// TestBetBatchKeysTakenEarlier: the fast path does not look keys up before
+// its write; a batch holding keys taken by earlier batches (a client's
+// retry, the same key with another selection) fails on the unique index and
+// runs again reading the keys. Every request gets the answer the single
+// posts give (a retry its first bet, another selection with the key
+// IDEMPOTENCY_KEY_REUSED), the others of the batch are placed once, and the
+// books agree.
+func TestBetBatchKeysTakenEarlier(t *testing.T) {
+	ctx := context.Background()
+	fast, slow := newBatchWorld(t, true), newBatchWorld(t, false)
+	play := func(w *batchWorld) ([]outcome, string) {
+		p := w.user(t, "Retrying Player", account.Player, "1990-05-17")
+		q := w.user(t, "Other Player", account.Player, "1990-05-17")
+		w.h.Deposit(p, 1000*money.KZT)
+		w.h.Deposit(q, 1000*money.KZT)
+		bet := func(u int64, sel, key string) tote.PlaceBetRequest {
+			return tote.PlaceBetRequest{UserID: ids.UserID(u), DrawID: w.draw.ID, Market: parimutuel.MarketWin, Selection: sel,
+				Stake: 100 * money.KZT, IdempotencyKey: key}
+		}
+		var out []outcome
+		for _, batch := range [][]tote.PlaceBetRequest{
+			{bet(p, "1", "a"), bet(p, "2", "b"), bet(q, "1", "a")},
+			// a retried as it was, b with another selection, new keys around them
+			{bet(p, "3", "c"), bet(p, "1", "a"), bet(q, "2", "c"), bet(p, "4", "b"), bet(p, "5", "d")},
+			// a batch of taken keys only
+			{bet(q, "1", "a"), bet(p, "3", "c")},
+			// and a fresh batch after them
+			{bet(p, "6", "e"), bet(q, "7", "e")},
+		} {
+			bets, errList := w.h.Svc.PlaceBets(ctx, batch)
+			for i := range batch {
+				if errList[i] != nil {
+					out = append(out, outcome{Code: string(errs.CodeOf(errList[i])), Reason: errs.ReasonOf(errList[i])})
+					continue
+				}
+				out = append(out, outcome{Stake: bets[i].Stake, Sel: bets[i].Selection.String()})
+			}
+		}
+		book := fmt.Sprintf("wallets %s %s", w.h.Balance(ledger.UserWallet(ids.UserID(p))), w.h.Balance(ledger.UserWallet(ids.UserID(q))))
+		return out, book
+	}
+	fastOut, fastBook := play(fast)
+	slowOut, slowBook := play(slow)
+	if !slices.Equal(fastOut, slowOut) || fastBook != slowBook {
+		t.Fatalf("fast path %v (%s)\nsingle posts %v (%s)", fastOut, fastBook, slowOut, slowBook)
+	}
+	// Retries answer the first bet and move nothing; b with another
+	// selection is refused; a, b, c, d, e of p and a, c, e of q are paid once.
+	refused := 0
+	for _, o := range fastOut {
+		if o.Code != "" {
+			refused++
+			if o.Reason != tote.ReasonIdempotencyKeyReused {
+				t.Errorf("refused by %s, want only %s", o, tote.ReasonIdempotencyKeyReused)
+			}
+		}
+	}
+	if refused != 1 || fastBook != "wallets 500.00 700.00" {
+		t.Fatalf("want one refusal and wallets 500.00 700.00, got %v (%s)", fastOut, fastBook)
+	}
+	for name, w := range map[string]*batchWorld{"fast path": fast, "single posts": slow} {
+		w.checkOpenBooks(t, name)
+	}
+}
