@@ -17,7 +17,11 @@
 # open-loop run at half the last closed-loop rate), PROFILE (a directory: for
 # each closed-loop run, keep the server's CPU profile (DEBUG_ADDR on PORT+1),
 # the bench database's top statements from pg_stat_statements, and the CPU
-# seconds the server and its Postgres backends spent per accepted bet).
+# seconds the server and its Postgres backends spent per accepted bet),
+# GROW (a number of bets, 0 for none: after the runs, the first client
+# count's draw is filled with that many more bets at 32 clients and the
+# first client count is measured again on it, to show the cost as a draw
+# grows; `GROW=100000` for issue 8's 100,000 bets).
 set -euo pipefail
 
 PGHOST=${PGHOST:-127.0.0.1}
@@ -31,6 +35,7 @@ PLAYERS=${PLAYERS:-64}
 POOLS=${POOLS:-1}
 OPEN_LOOP=${OPEN_LOOP:-1}
 PROFILE=${PROFILE:-}
+GROW=${GROW:-0}
 BENCH_DB=${BENCH_DB:-pokertote_bench_bets}
 PGBENCH_DB=${PGBENCH_DB:-pokertote_bench_pgbench}
 export PGHOST PGPORT PGUSER PGSSLMODE=disable
@@ -145,6 +150,21 @@ for c in $CLIENTS; do
 	fi
 	last_rate=$rate
 done
+if [[ "$GROW" -gt 0 ]]; then
+	first=${CLIENTS%% *}
+	table=$(awk '/^bets: table /{print $3; exit}' "$work/loadgen-$first.txt" | tr -d ',')
+	before=$(awk '/^RESULT/' "$work/loadgen-$first.txt")
+	bets_before=$(psql -AtX -d "$BENCH_DB" -c "SELECT count(*) FROM tote_bets b JOIN tote_draws d ON d.id = b.draw_id WHERE d.table_id = $table")
+	echo "growing table $table's draw by $GROW bets (32 clients)..."
+	"$work/loadgen" bets -url "$url" -players "$PLAYERS" -clients 32 -table "$table" -count "$GROW" -duration 600s -warmup 0s | awk '/^RESULT/{print "  fill: " $0}'
+	bets_now=$(psql -AtX -d "$BENCH_DB" -c "SELECT count(*) FROM tote_bets b JOIN tote_draws d ON d.id = b.draw_id WHERE d.table_id = $table")
+	after=$("$work/loadgen" bets -url "$url" -players "$PLAYERS" -clients "$first" -table "$table" -pools "$POOLS" -duration "${DURATION}s" | awk '/^RESULT/')
+	r0=$(sed -E 's/.*accepted_per_s=([0-9.]+).*/\1/' <<<"$before")
+	r1=$(sed -E 's/.*accepted_per_s=([0-9.]+).*/\1/' <<<"$after")
+	p0=$(sed -E 's/.*p99_ms=([0-9.]+).*/\1/' <<<"$before")
+	p1=$(sed -E 's/.*p99_ms=([0-9.]+).*/\1/' <<<"$after")
+	echo "flat cost, $first clients: $r0 bets/s (p99 $p0 ms) with $bets_before bets in the table's draw, $r1 bets/s (p99 $p1 ms) with $bets_now: ratio $(awk -v a="$r1" -v b="$r0" 'BEGIN{printf "%.2f", a/b}')"
+fi
 if [[ "$OPEN_LOOP" == 1 ]]; then
 	half=$(awk -v r="$last_rate" 'BEGIN{printf "%.0f", r/2}')
 	out=$("$work/loadgen" bets -url "$url" -players "$PLAYERS" -rate "$half" -pools "$POOLS" -duration "${DURATION}s" | awk '/^RESULT/')
