@@ -60,6 +60,10 @@ const (
 	// batchTimeout bounds one batch's transaction; it runs detached from
 	// any one request's context, since it answers many.
 	batchTimeout = 30 * time.Second
+	// maxPublishing bounds the batches whose players' events are on their
+	// way to the broker behind the intake's back; past it a batch publishes
+	// before its runner goes on (the broker's pace then holds the intake).
+	maxPublishing = 64
 )
 
 // betJob is one PlaceBet waiting in the intake.
@@ -98,6 +102,10 @@ type drawQueue struct {
 type intake struct {
 	mu    sync.Mutex
 	draws map[int64]*drawQueue
+	// published is closed once the last batch's events are out; the next
+	// batch's wait for it, so players' events leave in commit order.
+	published  chan struct{}
+	publishing int
 }
 
 // submit queues job and starts a batch runner for its draw unless enough
@@ -221,11 +229,44 @@ func (s *Service) placeBatch(jobs []*betJob, writing func()) {
 	for _, j := range jobs {
 		close(j.done)
 	}
-	// The players' events go out in one round trip where the broker can,
-	// in order, right after the answers (which need not wait for them).
-	if err := event.PublishAll(ctx, s.pub, msgs); err != nil {
-		s.log.WarnContext(ctx, "user events not published", "events", len(msgs), "err", err)
+	s.publishInOrder(ctx, msgs)
+}
+
+// publishInOrder sends a batch's players' events (in one round trip where
+// the broker can) after the events of every batch before it, without
+// holding up the draw's next batch: the answers need not wait for them, and
+// the runner's next transaction need not either. Past maxPublishing batches
+// in flight it publishes before returning.
+func (s *Service) publishInOrder(ctx context.Context, msgs []event.Message) {
+	if len(msgs) == 0 {
+		return
 	}
+	in := &s.intake
+	in.mu.Lock()
+	prev, done := in.published, make(chan struct{})
+	in.published = done
+	in.publishing++
+	wait := in.publishing > maxPublishing
+	in.mu.Unlock()
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), batchTimeout)
+	publish := func() {
+		defer cancel()
+		if prev != nil {
+			<-prev
+		}
+		if err := event.PublishAll(ctx, s.pub, msgs); err != nil {
+			s.log.WarnContext(ctx, "user events not published", "events", len(msgs), "err", err)
+		}
+		in.mu.Lock()
+		in.publishing--
+		in.mu.Unlock()
+		close(done)
+	}
+	if wait {
+		publish()
+		return
+	}
+	go publish()
 }
 
 // placeBatchInTx does the work of one batch inside tx; it may run again
