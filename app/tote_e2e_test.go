@@ -21,7 +21,10 @@ import (
 // WebSocket subscriber, on a fast clock (TIME_SCALE): a whole draw with
 // several players betting in every market and round, checked to the tiyn.
 
-const toteScale = 10 // rounds of 3/2/2/2 s, cards every 200 ms
+// toteScale = 5: rounds of 6/4/4/4 s, cards every 400 ms. At 10 (2 s rounds)
+// a loaded machine (load average 10+) closed a round before every player's
+// bets of it were in, failing the test with ROUND_CLOSED.
+const toteScale = 5
 
 // tableEvent is the part of a TableEvent the tests read.
 type tableEvent struct {
