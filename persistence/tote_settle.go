@@ -80,8 +80,8 @@ GROUP BY b.user_id ORDER BY b.user_id LIMIT ?`
 // has no statistics for them and guesses a handful of rows: it then joined
 // a pool of 33,000 bets to its rates by a nested loop scanning every rate
 // of the pool per bet (0.85 s per statement, EXPLAIN ANALYZE in
-// docs/bets-load.md); a hash join takes a few milliseconds whatever the
-// pool's size. SQLite looks each bet's rate up on the primary key.
+// docs/bets-load.md); a hash join takes about 30 ms. SQLite looks each
+// bet's rate up on the primary key.
 func (t *toteTx) withoutNestedLoops(db *gorm.DB, fn func() error) error {
 	if t.repo.db.dialect != Postgres {
 		return fn()
@@ -91,7 +91,7 @@ func (t *toteTx) withoutNestedLoops(db *gorm.DB, fn func() error) error {
 	}
 	err := fn()
 	if err != nil {
-		return err // the transaction is aborted anyway
+		return err // the caller rolls the whole transaction back
 	}
 	return db.Exec("SET LOCAL enable_nestloop = DEFAULT").Error
 }
@@ -104,7 +104,7 @@ func (t *toteTx) withoutNestedLoops(db *gorm.DB, fn func() error) error {
 // rate that could overflow 64 bits). It then sums the pool's bets per
 // selection as the view pays them, in one aggregate read. Bets on a
 // selection without a rate (none, when the rates come from the pool's
-// totals) are written LOST one by one, as before.
+// totals) are written LOST, as before.
 func (t *toteTx) PayPool(ctx context.Context, drawID int64, round parimutuel.Round, market parimutuel.Market, rates []tote.SelectionRate, at time.Time) ([]tote.SelectionPaid, error) {
 	at = storedTime(at)
 	db := t.tx.WithContext(ctx)
