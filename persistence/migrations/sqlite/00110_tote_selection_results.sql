@@ -44,6 +44,18 @@ LEFT JOIN tote_selection_results r
     ON r.draw_id = b.draw_id AND r.round = b.round AND r.market = b.market AND r.selection = b.selection;
 
 -- +goose Down
+-- Going down writes the derived settlement into every bet it covers, so
+-- that no settled bet reads as ACCEPTED once the rates are gone.
+UPDATE tote_bets SET
+    status = CASE WHEN r.refund = 1 THEN 'REFUNDED'
+        WHEN tote_bets.stake * r.coef1 / 100 + tote_bets.stake * r.coef2 / 100 > 0 THEN 'WON'
+        ELSE 'LOST' END,
+    payout = CASE WHEN r.refund = 1 THEN tote_bets.stake
+        ELSE tote_bets.stake * r.coef1 / 100 + tote_bets.stake * r.coef2 / 100 END,
+    settled_at = r.settled_at
+FROM tote_selection_results AS r
+WHERE r.draw_id = tote_bets.draw_id AND r.round = tote_bets.round AND r.market = tote_bets.market
+    AND r.selection = tote_bets.selection AND tote_bets.status = 'ACCEPTED';
 DROP VIEW tote_bets_settled;
 DROP TRIGGER tote_selection_results_no_delete;
 DROP TRIGGER tote_selection_results_no_update;
