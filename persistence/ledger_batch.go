@@ -91,11 +91,12 @@ func (r *LedgerRepo) postBatchTx(ctx context.Context, tx *gorm.DB, ts []ledger.T
 	if len(valid) == 0 {
 		return posted, errList, nil
 	}
-	if batchNeedsGuard(ts, valid) {
+	if batchNeedsGuard(ts, valid) && (r.db.dialect != Postgres || !onlyReturns(ts, valid)) {
 		// The protection guard (protection_guard.go) runs inside post: until
-		// the batch path applies it in memory, transfers that deposit,
-		// stake or return money to a player go one by one through postTx,
-		// so each is checked and counted exactly as a single post.
+		// the batch path applies it in memory, transfers that deposit or
+		// stake go one by one through postTx, so each is checked and
+		// counted exactly as a single post. Returns alone are counted by
+		// the Postgres batch path itself (protection_returns_pg.go).
 		for _, i := range valid {
 			posted[i], errList[i] = r.postTx(ctx, tx, ts[i])
 		}

@@ -60,7 +60,9 @@ FROM ent JOIN tr ON tr.id = ent.transfer_id`
 // the batch was taken between its two statements.
 var errBatchKeyRace = &pgconn.PgError{Code: "40001", Message: "a transfer key of the batch was taken meanwhile; the transaction is run again"}
 
-// postBatchPG is postBatchTx's work on Postgres for ts[valid...].
+// postBatchPG is postBatchTx's work on Postgres for ts[valid...]; the
+// returns to players among them (no deposit or stake comes here) are
+// counted by the protection guard's batch form, countReturnsPG.
 func (r *LedgerRepo) postBatchPG(ctx context.Context, tx *gorm.DB, ts []ledger.Transfer, valid []int, posted []ledger.Posted, errList []error) error {
 	pool := tx.Statement.ConnPool
 	var refs []ledger.AccountRef
@@ -158,6 +160,13 @@ func (r *LedgerRepo) postBatchPG(ctx context.Context, tx *gorm.DB, ts []ledger.T
 	}
 	if len(trID) != len(ok) || len(entID) != len(eKeys) || nbal != int64(len(balIDs)) {
 		return fmt.Errorf("write batch: %d transfers, %d entries, %d balances back for %d, %d, %d", len(trID), len(entID), nbal, len(ok), len(eKeys), len(balIDs))
+	}
+	applied := make([]int, len(ok))
+	for j, a := range ok {
+		applied[j] = a.i
+	}
+	if err := r.countReturnsPG(ctx, pool, ts, applied, now); err != nil {
+		return err
 	}
 	for _, a := range ok {
 		t := ts[a.i]

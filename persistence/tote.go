@@ -151,11 +151,11 @@ func (r *ToteRepo) BetByKey(ctx context.Context, userID ids.UserID, key string) 
 }
 
 func takeBet(q *gorm.DB) (tote.Bet, error) {
-	var row toteBetRow
+	var row toteBetRead
 	if err := q.Take(&row).Error; err != nil {
 		return tote.Bet{}, mapErr(err, "bet")
 	}
-	b, err := toDomainBet(row)
+	b, err := row.bet()
 	return b, errs.Wrap(err, "a stored bet is unreadable")
 }
 
@@ -172,7 +172,7 @@ func (r *ToteRepo) Bets(ctx context.Context, q tote.BetQuery) ([]tote.Bet, error
 }
 
 func findBets(q *gorm.DB) ([]tote.Bet, error) {
-	var rows []toteBetRow
+	var rows []toteBetRead
 	if err := q.Find(&rows).Error; err != nil {
 		return nil, mapErr(err, "bets")
 	}

@@ -234,6 +234,28 @@ type toteBetRow struct {
 // TableName is the table of toteBetRow.
 func (toteBetRow) TableName() string { return "tote_bets" }
 
+// toteBetRead is a bet as every reader sees it: a row of the view
+// tote_bets_settled (migration 00110), whose status and payout are derived
+// from the rate its selection was settled at, if any, and which names
+// that settlement's time beside the bet's own.
+type toteBetRead struct {
+	Bet           toteBetRow `gorm:"embedded"`
+	RateSettledAt *time.Time
+}
+
+// TableName is the view of toteBetRead.
+func (toteBetRead) TableName() string { return "tote_bets_settled" }
+
+// bet is the row as a domain bet: settled when its own row or its
+// selection's rate says so.
+func (r toteBetRead) bet() (tote.Bet, error) {
+	row := r.Bet
+	if row.SettledAt == nil {
+		row.SettledAt = r.RateSettledAt
+	}
+	return toDomainBet(row)
+}
+
 func fromDomainBet(b tote.Bet) toteBetRow {
 	return toteBetRow{
 		ID: b.ID, DrawID: b.DrawID, TableID: b.TableID, UserID: int64(b.UserID), Round: int(b.Round),
@@ -255,11 +277,11 @@ func toDomainBet(r toteBetRow) (tote.Bet, error) {
 	}, nil
 }
 
-func toDomainBets(rows []toteBetRow) ([]tote.Bet, error) {
+func toDomainBets(rows []toteBetRead) ([]tote.Bet, error) {
 	out := make([]tote.Bet, len(rows))
 	for i, r := range rows {
 		var err error
-		if out[i], err = toDomainBet(r); err != nil {
+		if out[i], err = r.bet(); err != nil {
 			return nil, err
 		}
 	}

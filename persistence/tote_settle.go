@@ -5,6 +5,8 @@ import (
 	"strings"
 	"time"
 
+	"gorm.io/gorm"
+
 	"github.com/pokertote/pokertote/domain/ids"
 	"github.com/pokertote/pokertote/domain/money"
 	"github.com/pokertote/pokertote/domain/parimutuel"
@@ -12,10 +14,11 @@ import (
 )
 
 // The database side of streamed settlement (domain/tote/settle_stream.go,
-// issue 8): a pool's bets are paid by one UPDATE ... FROM (VALUES one row
-// per backed selection), the players' credits are read back in pages of
-// user ids, and the draw's bets are listed in pages by id. Nothing here
-// holds a row per bet in memory.
+// issue 8): a pool's bets are paid by storing one rate per backed selection
+// (tote_selection_results; each bet's status and payout are derived from it
+// when read, through the view tote_bets_settled), the players' credits are
+// read back in pages of user ids, and the draw's bets are listed in pages
+// by id. Nothing here holds a row per bet in memory, nor writes one.
 
 // PoolBetOwners implements tote.Store: a range of the pool index
 // (draw_id, round, market, id).
@@ -39,148 +42,147 @@ func (r *ToteRepo) PoolBetOwners(ctx context.Context, drawID int64, round parimu
 	return out, mapErr(rows.Err(), "bets")
 }
 
-// payRatesSQL writes the rates as a VALUES list (selection, coef1, coef2,
-// refund) and appends their parameters.
-func payRatesSQL(sb *strings.Builder, args []any, rates []tote.SelectionRate) []any {
-	sb.WriteString("(VALUES ")
-	for i, r := range rates {
-		if i > 0 {
-			sb.WriteString(", ")
-		}
-		sb.WriteString("(CAST(? AS TEXT), CAST(? AS BIGINT), CAST(? AS BIGINT), CAST(? AS BIGINT))")
-		refund := 0
-		if r.Refund {
-			refund = 1
-		}
-		args = append(args, r.Selection, int64(r.Coef1), int64(r.Coef2), refund)
+// rateChunk bounds the rates of one INSERT (8 parameters each).
+const rateChunk = 500
+
+// rateJoin joins each bet b of tote_bets to its selection's stored rate r,
+// if any, and betPayout is a bet's payout as tote_bets_settled (migration
+// 00110) derives it: the settlement aggregates below run on the tables
+// themselves, so that Postgres may hash-join a pool's bets with its rates
+// (see withoutNestedLoops).
+const (
+	rateJoin = `LEFT JOIN tote_selection_results r
+	ON r.draw_id = b.draw_id AND r.round = b.round AND r.market = b.market AND r.selection = b.selection`
+	betPayout = `CASE WHEN b.status <> 'ACCEPTED' OR r.refund IS NULL THEN b.payout
+	WHEN r.refund = 1 THEN b.stake
+	ELSE b.stake * r.coef1 / 100 + b.stake * r.coef2 / 100 END`
+)
+
+// poolPaidSQL sums a pool's ACCEPTED bets per selection as
+// tote_bets_settled pays them: how many hold a stored rate, their number,
+// stakes, and the sums of floor(stake × coef1) and floor(stake × coef2)
+// (of the stakes, in the first, when refunded).
+const poolPaidSQL = `SELECT b.selection, COUNT(r.refund), COUNT(*), SUM(b.stake),
+	SUM(CASE WHEN r.refund = 1 THEN b.stake ELSE COALESCE(b.stake * r.coef1 / 100, 0) END),
+	SUM(CASE WHEN r.refund = 1 THEN 0 ELSE COALESCE(b.stake * r.coef2 / 100, 0) END)
+FROM tote_bets b ` + rateJoin + `
+WHERE b.draw_id = ? AND b.round = ? AND b.market = ? AND b.status = 'ACCEPTED'
+GROUP BY b.selection`
+
+// poolCreditsSQL sums a pool's payouts per player, a page of players.
+const poolCreditsSQL = `SELECT b.user_id, SUM(` + betPayout + `)
+FROM tote_bets b ` + rateJoin + `
+WHERE b.draw_id = ? AND b.round = ? AND b.market = ? AND b.user_id > ? AND ` + betPayout + ` > 0
+GROUP BY b.user_id ORDER BY b.user_id LIMIT ?`
+
+// withoutNestedLoops runs fn with Postgres' nested-loop joins off for the
+// rest of it, then back on. A settling draw's bets are new, so the planner
+// has no statistics for them and guesses a handful of rows: it then joined
+// a pool of 33,000 bets to its rates by a nested loop scanning every rate
+// of the pool per bet (0.85 s per statement, EXPLAIN ANALYZE in
+// docs/bets-load.md); a hash join takes about 30 ms. SQLite looks each
+// bet's rate up on the primary key.
+func (t *toteTx) withoutNestedLoops(db *gorm.DB, fn func() error) error {
+	if t.repo.db.dialect != Postgres {
+		return fn()
 	}
-	sb.WriteString(")")
-	return args
+	if err := db.Exec("SET LOCAL enable_nestloop = off").Error; err != nil {
+		return err
+	}
+	err := fn()
+	if err != nil {
+		return err // the caller rolls the whole transaction back
+	}
+	return db.Exec("SET LOCAL enable_nestloop = DEFAULT").Error
 }
 
-// PayPool implements tote.Tx. The payout of a bet is computed by the
-// database in 64-bit integers: stake × coef / 100 truncates as
-// money.Coef.Pay does for the positive amounts involved (planPool refuses
-// a rate that could overflow). On Postgres the UPDATE's rows are summed
-// per selection by the same statement; on SQLite (no data-modifying CTE)
-// the updated rows come back through RETURNING and are summed here as they
-// stream.
+// PayPool implements tote.Tx without writing a row per bet (migration
+// 00110): it stores each selection's rate in tote_selection_results, from
+// which tote_bets_settled, the view every reader of bets reads, derives
+// each ACCEPTED bet's status and payout (the product truncated by 100, as
+// money.Coef.Pay does for the positive amounts involved; planPool refuses a
+// rate that could overflow 64 bits). It then sums the pool's bets per
+// selection as the view pays them, in one aggregate read. Bets on a
+// selection without a rate (none, when the rates come from the pool's
+// totals) are written LOST, as before.
 func (t *toteTx) PayPool(ctx context.Context, drawID int64, round parimutuel.Round, market parimutuel.Market, rates []tote.SelectionRate, at time.Time) ([]tote.SelectionPaid, error) {
 	at = storedTime(at)
 	db := t.tx.WithContext(ctx)
-	var paid []tote.SelectionPaid
-	if len(rates) > 0 {
+	for start := 0; start < len(rates); start += rateChunk {
+		chunk := rates[start:min(len(rates), start+rateChunk)]
 		var sb strings.Builder
-		args := []any{at}
-		pay1 := "CASE WHEN v.column4 = 1 THEN b.stake ELSE b.stake * v.column2 / 100 END"
-		pay2 := "CASE WHEN v.column4 = 1 THEN 0 ELSE b.stake * v.column3 / 100 END"
-		sb.WriteString("UPDATE tote_bets AS b SET payout = " + pay1 + " + " + pay2 + ", status = CASE WHEN v.column4 = 1 THEN 'REFUNDED' WHEN " +
-			pay1 + " + " + pay2 + " > 0 THEN 'WON' ELSE 'LOST' END, settled_at = ? FROM ")
-		args = payRatesSQL(&sb, args, rates)
-		sb.WriteString(" AS v WHERE b.draw_id = ? AND b.round = ? AND b.market = ? AND b.status = 'ACCEPTED' AND b.selection = v.column1")
-		args = append(args, drawID, int(round), string(market))
-		var err error
-		if t.repo.db.dialect == Postgres {
-			q := "WITH u AS (" + sb.String() + " RETURNING b.selection, b.stake, " + pay1 + " AS p1, " + pay2 + " AS p2) " +
-				"SELECT selection, COUNT(*), SUM(stake), SUM(p1), SUM(p2) FROM u GROUP BY selection"
-			paid, err = t.scanPaid(db.Raw(q, args...).Rows())
-		} else {
-			rows, qerr := db.Raw(sb.String()+" RETURNING selection, stake, payout", args...).Rows()
-			paid, err = t.sumReturned(rows, qerr, rates)
+		args := make([]any, 0, 8*len(chunk))
+		sb.WriteString("INSERT INTO tote_selection_results (draw_id, round, market, selection, refund, coef1, coef2, settled_at) VALUES ")
+		for i, r := range chunk {
+			if i > 0 {
+				sb.WriteString(", ")
+			}
+			sb.WriteString("(?, ?, ?, ?, ?, ?, ?, ?)")
+			refund := 0
+			if r.Refund {
+				refund = 1
+			}
+			args = append(args, drawID, int(round), string(market), r.Selection, refund, int64(r.Coef1), int64(r.Coef2), at)
 		}
+		if err := db.Exec(sb.String(), args...).Error; err != nil {
+			return nil, mapErr(err, "selection results")
+		}
+	}
+	var paid []tote.SelectionPaid
+	var unrated []string
+	err := t.withoutNestedLoops(db, func() error {
+		rows, err := db.Raw(poolPaidSQL, drawID, int(round), string(market)).Rows()
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var p tote.SelectionPaid
+			var rated, stake, p1, p2 int64
+			if err := rows.Scan(&p.Selection, &rated, &p.Bets, &stake, &p1, &p2); err != nil {
+				return err
+			}
+			if rated == 0 {
+				unrated = append(unrated, p.Selection)
+				continue
+			}
+			p.Stake, p.Paid1, p.Paid2 = money.Amount(stake), money.Amount(p1), money.Amount(p2)
+			paid = append(paid, p)
+		}
+		return rows.Err()
+	})
+	if err != nil {
+		return nil, mapErr(err, "bets")
+	}
+	if len(unrated) > 0 {
+		err := db.Exec("UPDATE tote_bets SET status = 'LOST', payout = 0, settled_at = ? WHERE draw_id = ? AND round = ? AND market = ? AND status = 'ACCEPTED' AND selection IN ?",
+			at, drawID, int(round), string(market), unrated).Error
 		if err != nil {
 			return nil, mapErr(err, "bets")
 		}
 	}
-	// Bets on a selection without a rate (none, when the rates come from
-	// the pool's totals) lose.
-	err := db.Exec("UPDATE tote_bets SET status = 'LOST', payout = 0, settled_at = ? WHERE draw_id = ? AND round = ? AND market = ? AND status = 'ACCEPTED'",
-		at, drawID, int(round), string(market)).Error
-	return paid, mapErr(err, "bets")
+	return paid, nil
 }
 
-type sqlRows interface {
-	Next() bool
-	Scan(dest ...any) error
-	Err() error
-	Close() error
-}
-
-// scanPaid reads (selection, bets, stake, paid1, paid2) rows.
-func (t *toteTx) scanPaid(rows sqlRows, err error) ([]tote.SelectionPaid, error) {
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []tote.SelectionPaid
-	for rows.Next() {
-		var p tote.SelectionPaid
-		var stake, p1, p2 int64
-		if err := rows.Scan(&p.Selection, &p.Bets, &stake, &p1, &p2); err != nil {
-			return nil, err
-		}
-		p.Stake, p.Paid1, p.Paid2 = money.Amount(stake), money.Amount(p1), money.Amount(p2)
-		out = append(out, p)
-	}
-	return out, rows.Err()
-}
-
-// sumReturned sums (selection, stake, payout) rows per selection. SQLite's
-// RETURNING cannot name the rates, so each payout's category-2 part is
-// recomputed here with the rate the UPDATE used (payout = part 1 + part 2).
-func (t *toteTx) sumReturned(rows sqlRows, err error, rates []tote.SelectionRate) ([]tote.SelectionPaid, error) {
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	rateOf := make(map[string]tote.SelectionRate, len(rates))
-	for _, r := range rates {
-		rateOf[r.Selection] = r
-	}
-	idx := map[string]int{}
-	var out []tote.SelectionPaid
-	for rows.Next() {
-		var sel string
-		var stake, payout int64
-		if err := rows.Scan(&sel, &stake, &payout); err != nil {
-			return nil, err
-		}
-		i, ok := idx[sel]
-		if !ok {
-			i = len(out)
-			idx[sel] = i
-			out = append(out, tote.SelectionPaid{Selection: sel})
-		}
-		var p2 money.Amount
-		if r := rateOf[sel]; !r.Refund {
-			p2 = r.Coef2.Pay(money.Amount(stake))
-		}
-		out[i].Bets++
-		out[i].Stake += money.Amount(stake)
-		out[i].Paid1 += money.Amount(payout) - p2
-		out[i].Paid2 += p2
-	}
-	return out, rows.Err()
-}
-
-// PoolCredits implements tote.Tx.
+// PoolCredits implements tote.Tx: the pool's payouts as tote_bets_settled
+// derives them, summed per player.
 func (t *toteTx) PoolCredits(ctx context.Context, drawID int64, round parimutuel.Round, market parimutuel.Market, afterUser ids.UserID, limit int) ([]tote.WalletCredit, error) {
-	rows, err := t.tx.WithContext(ctx).Raw("SELECT user_id, SUM(payout) FROM tote_bets WHERE draw_id = ? AND round = ? AND market = ? AND payout > 0 AND user_id > ? "+
-		"GROUP BY user_id ORDER BY user_id LIMIT ?", drawID, int(round), string(market), int64(afterUser), limit).Rows()
-	if err != nil {
-		return nil, mapErr(err, "bets")
-	}
-	defer rows.Close()
+	db := t.tx.WithContext(ctx)
 	out := make([]tote.WalletCredit, 0, limit)
-	for rows.Next() {
-		var c tote.WalletCredit
-		var user, amount int64
-		if err := rows.Scan(&user, &amount); err != nil {
-			return nil, mapErr(err, "bets")
+	err := t.withoutNestedLoops(db, func() error {
+		rows, err := db.Raw(poolCreditsSQL, drawID, int(round), string(market), int64(afterUser), limit).Rows()
+		if err != nil {
+			return err
 		}
-		c.UserID = ids.UserID(user)
-		c.Amount = money.Amount(amount)
-		out = append(out, c)
-	}
-	return out, mapErr(rows.Err(), "bets")
+		defer rows.Close()
+		for rows.Next() {
+			var user, amount int64
+			if err := rows.Scan(&user, &amount); err != nil {
+				return err
+			}
+			out = append(out, tote.WalletCredit{UserID: ids.UserID(user), Amount: money.Amount(amount)})
+		}
+		return rows.Err()
+	})
+	return out, mapErr(err, "bets")
 }

@@ -24,10 +24,11 @@ import (
 //     each category's fund, jackpot, rollover, winning stakes and
 //     coefficient. What it cannot give is the sum of floor(stake × coef)
 //     over the real bets (Paid, and so breakage and top-up).
-//  2. The bets: the store pays every bet of the pool in one set-based
-//     statement from a rate per selection (Tx.PayPool) and returns, per
-//     selection, the sums of floor(stake × coef) it wrote; those complete the
-//     figures exactly as SettlePool computes them bet by bet.
+//  2. The bets: the store pays every bet of the pool at once from a rate
+//     per selection (Tx.PayPool; the database stores record the rates and
+//     derive each bet's payout when it is read) and returns, per
+//     selection, the sums of floor(stake × coef) over its bets; those
+//     complete the figures exactly as SettlePool computes them bet by bet.
 //  3. The money: the pool-level legs from the figures, and the players'
 //     credits read back from the paid bets in pages of user ids
 //     (Tx.PoolCredits), one transfer per page.

@@ -57,6 +57,7 @@ func Run(t *testing.T, newEnv func(t *testing.T) Env) {
 		{"ConcurrentMixedResults", testConcurrentMixed},
 		{"PoolTotalsEqualBets", testTotalsProperty},
 		{"StreamedSettlementIsReference", testStreamedSettlementIsReference},
+		{"BetReadersAgree", testBetReaders},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) { tc.fn(t, newEnv(t)) })
