@@ -27,6 +27,9 @@ import (
 // dashboard and alerts take max by table over replicas.
 type tableObserver struct {
 	next event.Publisher
+	// stages, when profiling (DEBUG_ADDR), starts each table event's
+	// record of its passage to the sockets (issue 9).
+	stages *event.StageLog
 
 	lastDealt  *prometheus.GaugeVec
 	poolGross  *prometheus.GaugeVec
@@ -64,6 +67,7 @@ func (o *tableObserver) collectors() []prometheus.Collector {
 func (o *tableObserver) Publish(ctx context.Context, topic string, data []byte) error {
 	if strings.HasPrefix(topic, "table:") {
 		if e, err := tote.DecodeTableEvent(data); err == nil {
+			o.stages.Begin(e.TableID, e.Seq, e.At, time.Now())
 			o.observe(e)
 		}
 	}

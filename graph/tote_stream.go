@@ -77,6 +77,7 @@ func (a *ToteAPI) TableEvents(ctx context.Context, tableID string, afterSeq *int
 	}
 	if tap := tapFrom(ctx); tap != nil {
 		context.AfterFunc(ctx, sub.Close)
+		tap.table = n
 		tap.pull = func(ctx context.Context) (tapItem, bool) {
 			it, err := s.next(ctx)
 			if err != nil {

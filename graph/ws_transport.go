@@ -17,6 +17,7 @@ import (
 	"github.com/coder/websocket"
 	"github.com/vektah/gqlparser/v2/gqlerror"
 
+	"github.com/pokertote/pokertote/domain/event"
 	"github.com/pokertote/pokertote/graph/model"
 )
 
@@ -60,6 +61,8 @@ type wsTransport struct {
 	legacy transport.Websocket
 	// render shares rendered table events; nil for none.
 	render *sharedRender
+	// stages records socket writes of table events (nil: none).
+	stages *event.StageLog
 }
 
 const transportWS = "graphql-transport-ws"
@@ -371,6 +374,10 @@ func (c *twsConn) serveShared(ctx context.Context, tap *renderTap, responses gra
 		case r != nil:
 			if err := c.writeNext(r.head, quoted); err != nil {
 				return
+			}
+			if c.t.stages != nil && !it.snapshot {
+				now := time.Now()
+				c.t.stages.Mark(tap.table, it.seq, event.StageFirstWrite, now)
 			}
 		case own != nil:
 			c.sendResponse(id, own)

@@ -9,6 +9,9 @@
 # starts is stopped on exit.
 #
 #   N=2000 PROCS=4 DURATION=20s scripts/bench-viewers.sh
+#
+# PROFILE=/tmp/x.pprof also saves the server's CPU profile of the window
+# (and x.pprof.heap, x.pprof.goroutine at its end).
 set -euo pipefail
 N=${N:-1000}
 PROCS=${PROCS:-4}
@@ -17,6 +20,8 @@ SCALE=${SCALE:-10}
 PORT=${PORT:-19080}
 REFPORT=${REFPORT:-19081}
 LOBBY=${LOBBY:-10s}
+# The server's profiles and stage log (/debug/fanout) are served here.
+DEBUG_PORT=${DEBUG_PORT:-$((PORT + 10))}
 CONNS=${CONNS:-32}
 
 cd "$(dirname "$0")/.."
@@ -32,7 +37,7 @@ trap cleanup EXIT
 go build -o "$work/server" ./cmd/server
 go build -o "$work/loadgen" ./cmd/loadgen
 
-DATA_DIR="$work/data" ADDR="127.0.0.1:$PORT" TIME_SCALE="$SCALE" LOG_LEVEL=warn DEMO_TABLES=true \
+DEBUG_ADDR="127.0.0.1:$DEBUG_PORT" DATA_DIR="$work/data" ADDR="127.0.0.1:$PORT" TIME_SCALE="$SCALE" LOG_LEVEL=warn DEMO_TABLES=true \
 	"$work/server" >"$work/server.log" 2>&1 &
 server=$!
 pids+=("$server")
@@ -46,7 +51,8 @@ echo "== table list vs {__typename}: $CONNS connections, $LOBBY each"
 "$work/loadgen" lobby -url "http://127.0.0.1:$PORT/query" -conns "$CONNS" -duration "$LOBBY" | tee "$work/list.json"
 
 echo "== $N viewers of the server's biggest table for $DURATION ($PROCS client processes)"
-"$work/loadgen" viewers -url "ws://127.0.0.1:$PORT/query" -n "$N" -procs "$PROCS" -pid "$server" -duration "$DURATION" | tee "$work/server.json"
+"$work/loadgen" viewers -url "ws://127.0.0.1:$PORT/query" -n "$N" -procs "$PROCS" -pid "$server" -duration "$DURATION" \
+	-stages "http://127.0.0.1:$DEBUG_PORT/debug/fanout" ${PROFILE:+-profile "$PROFILE"} | tee "$work/server.json"
 
 # The reference sends what the server sent: its events per second and size,
 # in bursts of the same mean size (the server commits several events at

@@ -40,6 +40,9 @@ type ReadModel struct {
 	hub     *event.Hub
 	log     *slog.Logger
 	refresh time.Duration
+	// Stages, when set, records when each event was received, folded and
+	// delivered (profiling the fan-out, issue 9); set before Run.
+	Stages *event.StageLog
 
 	out    *event.Fanout[*TableEvent]
 	mu     sync.RWMutex
@@ -283,7 +286,9 @@ func (m *ReadModel) followOnce(ctx context.Context, id int64, p *atomic.Pointer[
 				}
 				return errors.New("table feed closed")
 			}
+			received := time.Now()
 			e, err := DecodeTableEvent(msg)
+			m.Stages.Mark(id, e.Seq, event.StageReceived, received)
 			if err != nil {
 				m.log.WarnContext(ctx, "read model: unreadable event", "table", id, "err", err)
 				continue
@@ -365,7 +370,9 @@ func (m *ReadModel) apply(_ context.Context, p *atomic.Pointer[LiveTable], e *Ta
 	}
 	next.Table.LastSeq = next.View.Seq
 	p.Store(next)
+	m.Stages.Mark(e.TableID, e.Seq, event.StageFolded, time.Now())
 	m.out.Deliver(event.TableTopic(e.TableID), e)
+	m.Stages.Mark(e.TableID, e.Seq, event.StageDelivered, time.Now())
 	return nil
 }
 
