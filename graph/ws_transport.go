@@ -50,7 +50,9 @@ import (
 // operation, pong for ping, the read limit (1009 past it), the close codes
 // and reasons. Not carried over: gqlgen's GetInitPayload and
 // AddSubscriptionError context helpers (their keys are private to gqlgen;
-// nothing here uses them) and server-initiated pings (gqlgen sends none
+// nothing here uses them), the upgrade request's headers as the
+// operations' OperationContext.Headers (nothing here reads them; kept,
+// they cost about 1 KB a connection) and server-initiated pings (gqlgen sends none
 // on this protocol without PingPongInterval, which is not set).
 type wsTransport struct {
 	accept      websocket.AcceptOptions
@@ -91,7 +93,7 @@ func (t wsTransport) Do(w http.ResponseWriter, r *http.Request, exec graphql.Gra
 	if t.readLimit > 0 {
 		c.SetReadLimit(t.readLimit)
 	}
-	conn := &twsConn{t: &t, c: c, exec: exec, ctx: r.Context(), headers: r.Header, active: map[string]context.CancelFunc{}}
+	conn := &twsConn{t: &t, c: c, exec: exec, ctx: r.Context(), active: map[string]context.CancelFunc{}}
 	if !conn.init() {
 		return
 	}
@@ -113,11 +115,10 @@ func (a acceptedConn) Accept(http.ResponseWriter, *http.Request, transport.Webso
 
 // twsConn is one graphql-transport-ws connection.
 type twsConn struct {
-	t       *wsTransport
-	c       *websocket.Conn
-	exec    graphql.GraphExecutor
-	ctx     context.Context
-	headers http.Header
+	t    *wsTransport
+	c    *websocket.Conn
+	exec graphql.GraphExecutor
+	ctx  context.Context
 
 	// Writes need no lock: coder/websocket serialises them (and a write
 	// blocked on a slow peer must not hold up close).
@@ -256,7 +257,6 @@ func (c *twsConn) subscribe(start time.Time, m twsMessage) {
 		return
 	}
 	params.ReadTime = graphql.TraceTiming{Start: start, End: graphql.Now()}
-	params.Headers = c.headers
 	ctx, cancel := context.WithCancel(graphql.StartOperationTrace(c.ctx))
 	c.mu.Lock()
 	c.active[m.ID] = cancel

@@ -53,10 +53,11 @@ func NewFanout[T any]() *Fanout[T] {
 }
 
 // Sub receives the messages of one topic on C until it is closed; then Err
-// tells why.
+// tells why. A subscription made by SubscribeFunc has no C.
 type Sub[T any] struct {
 	C     <-chan T
 	c     chan T
+	fn    func(T)
 	hub   *Fanout[T]
 	topic string
 	once  sync.Once
@@ -71,28 +72,49 @@ func (h *Fanout[T]) Subscribe(topic string, buffer int) *Sub[T] {
 		buffer = 1
 	}
 	c := make(chan T, buffer)
-	s := &Sub[T]{C: c, c: c, hub: h, topic: topic, done: make(chan struct{})}
+	return h.add(&Sub[T]{C: c, c: c, hub: h, topic: topic, done: make(chan struct{})})
+}
+
+// add registers s (closed at once when the fan-out is).
+func (h *Fanout[T]) add(s *Sub[T]) *Sub[T] {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if h.closed {
 		s.closeLocked(ErrHubClosed)
 		return s
 	}
-	subs := h.topics[topic]
+	subs := h.topics[s.topic]
 	if subs == nil {
 		subs = make(map[*Sub[T]]struct{})
-		h.topics[topic] = subs
+		h.topics[s.topic] = subs
 	}
 	subs[s] = struct{}{}
 	return s
 }
 
+// SubscribeFunc registers fn to be called with each message of topic, in
+// the goroutine that delivers it, until the subscription is closed (a call
+// may still follow Close by one message). fn must not block: it runs in
+// the publisher's stead. Messages delivered concurrently reach fn
+// concurrently. The read model takes table events this way, so that an
+// event is folded and handed to its subscribers without waiting for a
+// goroutine of its own to be scheduled (issue 9).
+func (h *Fanout[T]) SubscribeFunc(topic string, fn func(T)) *Sub[T] {
+	return h.add(&Sub[T]{fn: fn, hub: h, topic: topic, done: make(chan struct{})})
+}
+
 // Deliver hands data to every subscriber of topic. A subscriber whose buffer
-// is full is closed with ErrSlowConsumer.
+// is full is closed with ErrSlowConsumer. Subscribers by SubscribeFunc are
+// called once the others have it.
 func (h *Fanout[T]) Deliver(topic string, data T) {
 	var slow []*Sub[T]
+	var fns []func(T)
 	h.mu.RLock()
 	for s := range h.topics[topic] {
+		if s.fn != nil {
+			fns = append(fns, s.fn)
+			continue
+		}
 		select {
 		case s.c <- data:
 		default:
@@ -102,6 +124,9 @@ func (h *Fanout[T]) Deliver(topic string, data T) {
 	h.mu.RUnlock()
 	for _, s := range slow {
 		s.close(ErrSlowConsumer)
+	}
+	for _, fn := range fns {
+		fn(data)
 	}
 }
 
@@ -161,7 +186,9 @@ func (s *Sub[T]) closeLocked(err error) {
 		s.mu.Lock()
 		s.err = err
 		s.mu.Unlock()
-		close(s.c)
+		if s.c != nil {
+			close(s.c)
+		}
 		close(s.done)
 	})
 }

@@ -100,3 +100,33 @@ func BenchmarkHubDeliver1000(b *testing.B) {
 	h.Close()
 	wg.Wait()
 }
+
+func TestSubscribeFuncRunsInTheDeliveringGoroutine(t *testing.T) {
+	h := event.NewHub()
+	var got []string
+	fs := h.SubscribeFunc("t", func(m []byte) { got = append(got, string(m)) }) // no lock: called in Deliver
+	cs := h.Subscribe("t", 4)
+	other := h.SubscribeFunc("u", func([]byte) { t.Error("a message of another topic") })
+	h.Deliver("t", []byte("a"))
+	h.Deliver("t", []byte("b"))
+	if len(got) != 2 || got[0] != "a" || got[1] != "b" {
+		t.Fatalf("the func subscriber got %q when Deliver returned, want a, b", got)
+	}
+	if len(cs.C) != 2 {
+		t.Errorf("the channel subscriber holds %d messages, want 2", len(cs.C))
+	}
+	if n := h.Subscribers("t"); n != 2 {
+		t.Errorf("Subscribers = %d, want 2", n)
+	}
+	fs.Close()
+	<-fs.Done()
+	h.Deliver("t", []byte("c"))
+	if len(got) != 2 {
+		t.Errorf("called after Close: %q", got)
+	}
+	h.Close()
+	<-other.Done()
+	if !errors.Is(other.Err(), event.ErrHubClosed) {
+		t.Errorf("func subscription after hub close: err = %v", other.Err())
+	}
+}

@@ -60,6 +60,10 @@ type ReadModel struct {
 type followed struct {
 	p     atomic.Pointer[LiveTable]
 	first chan struct{}
+	// mu is held while an event is folded and delivered (by the publisher
+	// inline, or by the table's goroutine), and while the table is
+	// rebuilt: one at a time, so subscribers get the events in seq order.
+	mu sync.Mutex
 }
 
 // NewReadModel returns a read model of store's tables fed by hub. refresh
@@ -126,7 +130,7 @@ func (m *ReadModel) syncTables() error {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				m.follow(ctx, t.ID, p, f.first)
+				m.follow(ctx, t.ID, f)
 			}()
 			continue
 		}
@@ -233,10 +237,10 @@ func (m *ReadModel) Subscribe(id int64, buffer int) *event.Sub[*TableEvent] {
 func (m *ReadModel) Subscribers(id int64) int { return m.out.Subscribers(event.TableTopic(id)) }
 
 // follow keeps table id's LiveTable current until ctx ends.
-func (m *ReadModel) follow(ctx context.Context, id int64, p *atomic.Pointer[LiveTable], first chan struct{}) {
+func (m *ReadModel) follow(ctx context.Context, id int64, f *followed) {
 	backoff := 100 * time.Millisecond
 	for ctx.Err() == nil {
-		err := m.followOnce(ctx, id, p, first)
+		err := m.followOnce(ctx, id, f)
 		if ctx.Err() != nil {
 			return
 		}
@@ -255,55 +259,124 @@ func (m *ReadModel) follow(ctx context.Context, id int64, p *atomic.Pointer[Live
 	}
 }
 
+// followBacklog is how many of a table's messages may wait for its
+// goroutine (those the publisher could not apply inline) before the read
+// model gives up on them and rebuilds the table.
+const followBacklog = 4096
+
 // followOnce subscribes, rebuilds from the store, then applies live events
-// until the subscription ends. The draw the lobby shows is reloaded by a
-// second goroutine, signalled after each event (coalescing bursts), so
-// that delivering an event never waits for a query.
-func (m *ReadModel) followOnce(ctx context.Context, id int64, p *atomic.Pointer[LiveTable], first chan struct{}) error {
-	sub := m.hub.Subscribe(event.TableTopic(id), 4096)
+// until the subscription ends.
+//
+// An event that follows the view's seq is folded and handed to the
+// subscribers inline, in the goroutine that delivers it to the hub (the
+// dealer's, in process; the Redis reader's otherwise): it does not wait
+// for this table's goroutine to be scheduled, which under load (thousands
+// of subscribers' writers queued before it) took hundreds of
+// milliseconds (issue 9). What cannot be applied so (a gap to fill from
+// the outbox, an event arriving while another is applied or the table is
+// rebuilt) is queued for this goroutine, which fills gaps and rebuilds.
+// The draw the lobby shows is reloaded by a second goroutine, signalled
+// after each event (coalescing bursts), so that delivering an event never
+// waits for a query.
+func (m *ReadModel) followOnce(ctx context.Context, id int64, f *followed) error {
+	p := &f.p
+	reload := make(chan struct{}, 1)
+	signal := func() {
+		select {
+		case reload <- struct{}{}:
+		default: // a reload is pending already
+		}
+	}
+	backlog := make(chan []byte, followBacklog)
+	lost := make(chan struct{})
+	var loseOnce sync.Once
+	sub := m.hub.SubscribeFunc(event.TableTopic(id), func(msg []byte) {
+		if m.applyInline(id, f, msg, backlog, signal) {
+			return
+		}
+		select {
+		case backlog <- msg:
+		default:
+			loseOnce.Do(func() { close(lost) })
+		}
+	})
 	defer sub.Close()
+	f.mu.Lock()
 	err := m.rebuild(ctx, id, p)
+	f.mu.Unlock()
 	select {
-	case <-first:
+	case <-f.first:
 	default:
-		close(first)
+		close(f.first)
 	}
 	if err != nil {
 		return err
 	}
 	ctx, stop := context.WithCancel(ctx)
 	defer stop()
-	reload := make(chan struct{}, 1)
 	go m.reloadDraws(ctx, id, p, reload)
 	for {
 		select {
 		case <-ctx.Done():
 			return nil
-		case msg, ok := <-sub.C:
-			if !ok {
-				if err := sub.Err(); err != nil {
-					return err
-				}
-				return errors.New("table feed closed")
+		case <-sub.Done():
+			if err := sub.Err(); err != nil {
+				return err
 			}
+			return errors.New("table feed closed")
+		case <-lost:
+			return event.ErrSlowConsumer
+		case msg := <-backlog:
 			received := time.Now()
 			e, err := DecodeTableEvent(msg)
-			m.Stages.Mark(id, e.Seq, event.StageReceived, received)
 			if err != nil {
 				m.log.WarnContext(ctx, "read model: unreadable event", "table", id, "err", err)
 				continue
 			}
-			if err := m.advance(ctx, id, p, e); err != nil {
+			m.Stages.Mark(id, e.Seq, event.StageReceived, received)
+			f.mu.Lock()
+			err = m.advance(ctx, id, p, e)
+			f.mu.Unlock()
+			if err != nil {
 				return err
 			}
 			if e.DrawID != 0 {
-				select {
-				case reload <- struct{}{}:
-				default: // a reload is pending already
-				}
+				signal()
 			}
 		}
 	}
+}
+
+// applyInline folds msg and hands it to the subscribers when it is the
+// event after the view's (or drops it when the view has it already); false
+// leaves it to the table's goroutine: an event is being applied or the
+// table rebuilt, events wait in backlog before it, or seqs are missing.
+func (m *ReadModel) applyInline(id int64, f *followed, msg []byte, backlog chan []byte, reloadDraw func()) bool {
+	if !f.mu.TryLock() {
+		return false
+	}
+	defer f.mu.Unlock()
+	cur := f.p.Load()
+	if cur == nil || len(backlog) > 0 {
+		return false
+	}
+	received := time.Now()
+	e, err := DecodeTableEvent(msg)
+	if err != nil {
+		return false // the goroutine logs it
+	}
+	if e.Seq <= cur.View.Seq {
+		return true // had it already
+	}
+	if e.Seq != cur.View.Seq+1 {
+		return false
+	}
+	m.Stages.Mark(id, e.Seq, event.StageReceived, received)
+	_ = m.apply(context.Background(), &f.p, &e)
+	if e.DrawID != 0 {
+		reloadDraw()
+	}
+	return true
 }
 
 // reloadDraws loads table id's latest draw into its LiveTable each time it
