@@ -57,13 +57,15 @@ echo "== $N viewers of the server's biggest table for $DURATION ($PROCS client p
 # The reference sends what the server sent: its events per second and size,
 # in bursts of the same mean size (the server commits several events at
 # once, stamped with one at): with 1.23, one event per burst and a second
-# in 23 % of them (until 30 Nov 18:15 it rounded to whole events).
+# in 23 % of them (until 30 Nov 18:15 it rounded to whole events;
+# REF_BURST=1 sends single events, as that did at these rates).
 read -r interval size burst < <(python3 -c '
 import json,sys
 s=json.load(open(sys.argv[1]))
 rate=max(s.get("events_per_s",5),0.5)
 burst=max(s.get("events_per_burst",1),1.0)
-print("%dms %d %.3f" % (1000*burst/rate, s.get("avg_bytes",600), burst))' "$work/server.json")
+if sys.argv[2]: burst=float(sys.argv[2])
+print("%dms %d %.3f" % (1000*burst/rate, s.get("avg_bytes",600), burst))' "$work/server.json" "${REF_BURST:-}")
 "$work/loadgen" refcast -addr "127.0.0.1:$REFPORT" -interval "$interval" -size "$size" -burst "$burst" &
 ref=$!
 pids+=("$ref")
