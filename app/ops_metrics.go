@@ -74,6 +74,23 @@ func (o *tableObserver) Publish(ctx context.Context, topic string, data []byte) 
 	return o.next.Publish(ctx, topic, data)
 }
 
+var _ event.BatchPublisher = (*tableObserver)(nil)
+
+// PublishBatch implements event.BatchPublisher: it observes each table
+// event and forwards the batch as one (a pipeline on Redis, one delivery
+// per topic in process).
+func (o *tableObserver) PublishBatch(ctx context.Context, msgs []event.Message) error {
+	for _, m := range msgs {
+		if strings.HasPrefix(m.Topic, "table:") {
+			if e, err := tote.DecodeTableEvent(m.Data); err == nil {
+				o.stages.Begin(e.TableID, e.Seq, e.At, time.Now())
+				o.observe(e)
+			}
+		}
+	}
+	return event.PublishAll(ctx, o.next, msgs)
+}
+
 func (o *tableObserver) observe(e tote.TableEvent) {
 	table := strconv.FormatInt(e.TableID, 10)
 	switch e.Type {

@@ -57,7 +57,7 @@ func NewFanout[T any]() *Fanout[T] {
 type Sub[T any] struct {
 	C     <-chan T
 	c     chan T
-	fn    func(T)
+	fn    func([]T)
 	hub   *Fanout[T]
 	topic string
 	once  sync.Once
@@ -92,14 +92,15 @@ func (h *Fanout[T]) add(s *Sub[T]) *Sub[T] {
 	return s
 }
 
-// SubscribeFunc registers fn to be called with each message of topic, in
-// the goroutine that delivers it, until the subscription is closed (a call
-// may still follow Close by one message). fn must not block: it runs in
-// the publisher's stead. Messages delivered concurrently reach fn
-// concurrently. The read model takes table events this way, so that an
-// event is folded and handed to its subscribers without waiting for a
-// goroutine of its own to be scheduled (issue 9).
-func (h *Fanout[T]) SubscribeFunc(topic string, fn func(T)) *Sub[T] {
+// SubscribeFunc registers fn to be called with the messages of topic, in
+// the goroutine that delivers them (a batch from DeliverBatch at once,
+// else one at a time), until the subscription is closed (a call may still
+// follow Close by one delivery). fn must not block, nor modify or keep the
+// slice: it runs in the publisher's stead. Deliveries made concurrently
+// reach fn concurrently. The read model takes table events this way, so
+// that an event is folded and handed to its subscribers without waiting
+// for a goroutine of its own to be scheduled (issue 9).
+func (h *Fanout[T]) SubscribeFunc(topic string, fn func([]T)) *Sub[T] {
 	return h.add(&Sub[T]{fn: fn, hub: h, topic: topic, done: make(chan struct{})})
 }
 
@@ -107,18 +108,36 @@ func (h *Fanout[T]) SubscribeFunc(topic string, fn func(T)) *Sub[T] {
 // is full is closed with ErrSlowConsumer. Subscribers by SubscribeFunc are
 // called once the others have it.
 func (h *Fanout[T]) Deliver(topic string, data T) {
+	h.DeliverBatch(topic, []T{data})
+}
+
+// DeliverBatch hands items, in order, to every subscriber of topic: each
+// subscriber's share goes into its buffer in one go, so a subscriber's
+// goroutine wakes once for the batch (events committed together reach
+// each subscriber together, not one whole fan-out after another). A
+// subscriber without room for all of them is closed with ErrSlowConsumer
+// after an in-order prefix. Subscribers by SubscribeFunc are called with
+// items once the others have them.
+func (h *Fanout[T]) DeliverBatch(topic string, items []T) {
+	if len(items) == 0 {
+		return
+	}
 	var slow []*Sub[T]
-	var fns []func(T)
+	var fns []func([]T)
 	h.mu.RLock()
 	for s := range h.topics[topic] {
 		if s.fn != nil {
 			fns = append(fns, s.fn)
 			continue
 		}
-		select {
-		case s.c <- data:
-		default:
-			slow = append(slow, s)
+	items:
+		for _, it := range items {
+			select {
+			case s.c <- it:
+			default:
+				slow = append(slow, s)
+				break items
+			}
 		}
 	}
 	h.mu.RUnlock()
@@ -126,7 +145,7 @@ func (h *Fanout[T]) Deliver(topic string, data T) {
 		s.close(ErrSlowConsumer)
 	}
 	for _, fn := range fns {
-		fn(data)
+		fn(items)
 	}
 }
 

@@ -290,14 +290,14 @@ func (m *ReadModel) followOnce(ctx context.Context, id int64, f *followed) error
 	backlog := make(chan []byte, followBacklog)
 	lost := make(chan struct{})
 	var loseOnce sync.Once
-	sub := m.hub.SubscribeFunc(event.TableTopic(id), func(msg []byte) {
-		if m.applyInline(id, f, msg, backlog, signal) {
-			return
-		}
-		select {
-		case backlog <- msg:
-		default:
-			loseOnce.Do(func() { close(lost) })
+	sub := m.hub.SubscribeFunc(event.TableTopic(id), func(msgs [][]byte) {
+		for _, msg := range msgs[m.applyInline(id, f, msgs, backlog, signal):] {
+			select {
+			case backlog <- msg:
+			default:
+				loseOnce.Do(func() { close(lost) })
+				return
+			}
 		}
 	})
 	defer sub.Close()
@@ -347,36 +347,44 @@ func (m *ReadModel) followOnce(ctx context.Context, id int64, f *followed) error
 	}
 }
 
-// applyInline folds msg and hands it to the subscribers when it is the
-// event after the view's (or drops it when the view has it already); false
-// leaves it to the table's goroutine: an event is being applied or the
-// table rebuilt, events wait in backlog before it, or seqs are missing.
-func (m *ReadModel) applyInline(id int64, f *followed, msg []byte, backlog chan []byte, reloadDraw func()) bool {
+// applyInline folds the events of msgs that follow the view's seq (and
+// skips those the view has already), then hands them to the subscribers
+// as one batch. It returns how many of msgs it took: the rest are left to
+// the table's goroutine (an event is being applied or the table rebuilt,
+// events wait in backlog before these, or seqs are missing).
+func (m *ReadModel) applyInline(id int64, f *followed, msgs [][]byte, backlog chan []byte, reloadDraw func()) int {
 	if !f.mu.TryLock() {
-		return false
+		return 0
 	}
 	defer f.mu.Unlock()
-	cur := f.p.Load()
-	if cur == nil || len(backlog) > 0 {
-		return false
+	if f.p.Load() == nil || len(backlog) > 0 {
+		return 0
 	}
 	received := time.Now()
-	e, err := DecodeTableEvent(msg)
-	if err != nil {
-		return false // the goroutine logs it
+	applied := make([]*TableEvent, 0, len(msgs))
+	taken, draw := 0, false
+	for _, msg := range msgs {
+		e, err := DecodeTableEvent(msg)
+		if err != nil {
+			break // the goroutine logs it
+		}
+		cur := f.p.Load()
+		if e.Seq > cur.View.Seq+1 {
+			break
+		}
+		taken++
+		if e.Seq <= cur.View.Seq {
+			continue // had it already
+		}
+		m.Stages.Mark(id, e.Seq, event.StageReceived, received)
+		applied = append(applied, m.fold(&f.p, &e))
+		draw = draw || e.DrawID != 0
 	}
-	if e.Seq <= cur.View.Seq {
-		return true // had it already
-	}
-	if e.Seq != cur.View.Seq+1 {
-		return false
-	}
-	m.Stages.Mark(id, e.Seq, event.StageReceived, received)
-	_ = m.apply(context.Background(), &f.p, &e)
-	if e.DrawID != 0 {
+	m.deliver(id, applied)
+	if draw {
 		reloadDraw()
 	}
-	return true
+	return taken
 }
 
 // reloadDraws loads table id's latest draw into its LiveTable each time it
@@ -433,10 +441,17 @@ func (m *ReadModel) advance(ctx context.Context, id int64, p *atomic.Pointer[Liv
 // apply folds e into the table, publishes the new LiveTable and hands e to
 // subscribers (followOnce has the draw reloaded for the lobby afterwards).
 func (m *ReadModel) apply(_ context.Context, p *atomic.Pointer[LiveTable], e *TableEvent) error {
-	cur := p.Load()
-	if e.Seq <= cur.View.Seq {
+	if e.Seq <= p.Load().View.Seq {
 		return nil
 	}
+	m.deliver(e.TableID, []*TableEvent{m.fold(p, e)})
+	return nil
+}
+
+// fold folds e, the event after the view's, into the table and publishes
+// the new LiveTable; it returns e.
+func (m *ReadModel) fold(p *atomic.Pointer[LiveTable], e *TableEvent) *TableEvent {
+	cur := p.Load()
 	next := &LiveTable{Table: cur.Table, Draw: cur.Draw, View: cur.View.Apply(*e)}
 	if e.Type == EventTablePaused || e.Type == EventTableResumed {
 		next.Table.Status = next.View.Status
@@ -444,9 +459,19 @@ func (m *ReadModel) apply(_ context.Context, p *atomic.Pointer[LiveTable], e *Ta
 	next.Table.LastSeq = next.View.Seq
 	p.Store(next)
 	m.Stages.Mark(e.TableID, e.Seq, event.StageFolded, time.Now())
-	m.out.Deliver(event.TableTopic(e.TableID), e)
-	m.Stages.Mark(e.TableID, e.Seq, event.StageDelivered, time.Now())
-	return nil
+	return e
+}
+
+// deliver hands table id's folded events to its subscribers, as one batch.
+func (m *ReadModel) deliver(id int64, evs []*TableEvent) {
+	if len(evs) == 0 {
+		return
+	}
+	m.out.DeliverBatch(event.TableTopic(id), evs)
+	now := time.Now()
+	for _, e := range evs {
+		m.Stages.Mark(id, e.Seq, event.StageDelivered, now)
+	}
 }
 
 // rebuild replaces table id's state with the store's. The table row is read
