@@ -256,6 +256,7 @@ func (c *twsConn) subscribe(start time.Time, m twsMessage) {
 		c.complete(m.ID)
 		return
 	}
+	params.Query = internQuery(params.Query)
 	params.ReadTime = graphql.TraceTiming{Start: start, End: graphql.Now()}
 	ctx, cancel := context.WithCancel(graphql.StartOperationTrace(c.ctx))
 	c.mu.Lock()
@@ -326,9 +327,12 @@ func (c *twsConn) serve(ctx context.Context, cancel context.CancelFunc, params *
 		// stack; the stream runs in a fresh one, small for its lifetime.
 		it, ok := tap.pull(ctx)
 		handedOff = true
+		first := &it // handed over, then cleared: the closure would keep the join's snapshot for the stream's life
 		go func() {
 			defer func() { finish(recover()) }()
 			if ok {
+				it := *first
+				*first = tapItem{}
 				c.serveShared(ctx, tap, responses, id, it)
 			}
 		}()
@@ -460,6 +464,34 @@ func (c *twsConn) close(code int, reason string) {
 	}
 	c.mu.Unlock()
 	go func() { _ = c.c.Close(websocket.StatusCode(code), reason) }()
+}
+
+// queryTexts holds one copy of each document text recently subscribed
+// with: a subscription keeps its operation's text for its life, and
+// thousands of viewers send the same one (about 1 KB each otherwise).
+var queryTexts = struct {
+	sync.Mutex
+	m map[string]string
+}{m: map[string]string{}}
+
+// queryTextsMax bounds queryTexts (it starts over when full).
+const queryTextsMax = 1024
+
+// internQuery returns the copy of q kept in queryTexts.
+func internQuery(q string) string {
+	if len(q) > 64<<10 {
+		return q
+	}
+	queryTexts.Lock()
+	defer queryTexts.Unlock()
+	if kept, ok := queryTexts.m[q]; ok {
+		return kept
+	}
+	if len(queryTexts.m) >= queryTextsMax {
+		clear(queryTexts.m)
+	}
+	queryTexts.m[q] = q
+	return q
 }
 
 // appendJSONString appends s as a JSON string, as encoding/json writes it.
