@@ -327,24 +327,34 @@ func (m *ReadModel) followOnce(ctx context.Context, id int64, f *followed) error
 		case <-lost:
 			return event.ErrSlowConsumer
 		case msg := <-backlog:
-			received := time.Now()
-			e, err := DecodeTableEvent(msg)
-			if err != nil {
-				m.log.WarnContext(ctx, "read model: unreadable event", "table", id, "err", err)
-				continue
-			}
-			m.Stages.Mark(id, e.Seq, event.StageReceived, received)
-			f.mu.Lock()
-			err = m.advance(ctx, id, p, e)
-			f.mu.Unlock()
-			if err != nil {
+			if err := m.applyQueued(ctx, id, f, msg, signal); err != nil {
 				return err
-			}
-			if e.DrawID != 0 {
-				signal()
 			}
 		}
 	}
+}
+
+// applyQueued applies a message the publisher left to the table's
+// goroutine: after filling the gap before it from the outbox, or by
+// rebuilding the table when the gap is too long.
+func (m *ReadModel) applyQueued(ctx context.Context, id int64, f *followed, msg []byte, reloadDraw func()) error {
+	received := time.Now()
+	e, err := DecodeTableEvent(msg)
+	if err != nil {
+		m.log.WarnContext(ctx, "read model: unreadable event", "table", id, "err", err)
+		return nil
+	}
+	m.Stages.Mark(id, e.Seq, event.StageReceived, received)
+	f.mu.Lock()
+	err = m.advance(ctx, id, &f.p, e)
+	f.mu.Unlock()
+	if err != nil {
+		return err
+	}
+	if e.DrawID != 0 {
+		reloadDraw()
+	}
+	return nil
 }
 
 // applyInline folds the events of msgs that follow the view's seq (and
