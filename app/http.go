@@ -59,6 +59,7 @@ func (a *App) routes() http.Handler {
 		Loaders:         a.resolver.LoaderMiddleware(),
 		CountError:      func(code, reason string) { gqlErrors.WithLabelValues(code, reason).Inc() },
 		Tracer:          a.tracerOrNil(),
+		Stages:          a.stages,
 	})
 
 	mux := http.NewServeMux()

@@ -27,6 +27,9 @@ import (
 // dashboard and alerts take max by table over replicas.
 type tableObserver struct {
 	next event.Publisher
+	// stages, when profiling (DEBUG_ADDR), starts each table event's
+	// record of its passage to the sockets (issue 9).
+	stages *event.StageLog
 
 	lastDealt  *prometheus.GaugeVec
 	poolGross  *prometheus.GaugeVec
@@ -83,9 +86,27 @@ func (o *tableObserver) PublishBatch(ctx context.Context, msgs []event.Message) 
 func (o *tableObserver) look(topic string, data []byte) {
 	if strings.HasPrefix(topic, "table:") {
 		if e, err := tote.DecodeTableEvent(data); err == nil {
+			o.stages.Begin(e.TableID, e.Seq, e.At, time.Now())
 			o.observe(e)
 		}
 	}
+}
+
+var _ event.BatchPublisher = (*tableObserver)(nil)
+
+// PublishBatch implements event.BatchPublisher: it observes each table
+// event and forwards the batch as one (a pipeline on Redis, one delivery
+// per topic in process).
+func (o *tableObserver) PublishBatch(ctx context.Context, msgs []event.Message) error {
+	for _, m := range msgs {
+		if strings.HasPrefix(m.Topic, "table:") {
+			if e, err := tote.DecodeTableEvent(m.Data); err == nil {
+				o.stages.Begin(e.TableID, e.Seq, e.At, time.Now())
+				o.observe(e)
+			}
+		}
+	}
+	return event.PublishAll(ctx, o.next, msgs)
 }
 
 func (o *tableObserver) observe(e tote.TableEvent) {

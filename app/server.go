@@ -32,6 +32,9 @@ type App struct {
 	redis  *redis.Client
 	hub    *event.Hub
 	broker event.Publisher
+	// stages records each table event's passage to the sockets when
+	// profiling (DEBUG_ADDR); nil otherwise.
+	stages *event.StageLog
 
 	users    *persistence.UserRepo
 	ledger   *persistence.LedgerRepo
@@ -67,6 +70,9 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (a *App, err error) 
 		log = slog.New(slog.DiscardHandler)
 	}
 	a = &App{cfg: cfg, log: log, hub: event.NewHub()}
+	if cfg.DebugAddr != "" {
+		a.stages = event.NewStageLog()
+	}
 	a.bgCtx, a.bgCancel = context.WithCancel(context.Background())
 	defer func() {
 		if err != nil {

@@ -71,6 +71,7 @@ func (a *App) startTote(ctx context.Context) error {
 		return fmt.Errorf("totalizator beacon: %w", err)
 	}
 	obs := newTableObserver(a.broker)
+	obs.stages = a.stages
 	svc, err := tote.NewService(tote.Config{
 		Store: repo, Ledger: a.ledger, Gate: a.accounts, Publisher: obs, Auditor: a.users,
 		Log: a.log.With("component", "tote"), TimeScale: a.cfg.TimeScale, Beacon: src,
@@ -81,6 +82,7 @@ func (a *App) startTote(ctx context.Context) error {
 	// The read model follows every table's events: the table queries, the
 	// join snapshot and the table subscriptions read it.
 	live := tote.NewReadModel(repo, a.hub, a.log.With("component", "tote-readmodel"), 0)
+	live.Stages = a.stages
 	a.resolver.Tote = &graph.ToteAPI{
 		Service: svc, Hub: a.hub, Live: live, Log: a.log,
 		HoldemHand: func(ctx context.Context, userID ids.UserID, handID int64) (*model.HoldemHand, error) {

@@ -15,6 +15,8 @@ import (
 	"github.com/coder/websocket"
 	"github.com/vektah/gqlparser/v2/ast"
 	"go.opentelemetry.io/otel/trace"
+
+	"github.com/pokertote/pokertote/domain/event"
 )
 
 // HandlerOptions are the choices made about the GraphQL endpoint.
@@ -52,6 +54,9 @@ type HandlerOptions struct {
 	// Tracer, when set, records OpenTelemetry spans of queries and
 	// mutations and their root fields (see Tracing); nil adds nothing.
 	Tracer trace.TracerProvider
+	// Stages, when set, records each table event's first and last socket
+	// write (profiling the fan-out, issue 9).
+	Stages *event.StageLog
 }
 
 // NewHandler builds the /query endpoint over es: POST and GET over HTTP,
@@ -78,6 +83,7 @@ func newHandler(es graphql.ExecutableSchema, o HandlerOptions, ws graphql.Transp
 			initTimeout: wsInitTimeout,
 			readLimit:   readLimit(o.MaxMessage),
 			render:      shared,
+			stages:      o.Stages,
 			legacy:      gqlgenWebsocket(o),
 		}
 	}

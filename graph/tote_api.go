@@ -27,6 +27,9 @@ type ToteAPI struct {
 	Live *tote.ReadModel
 	// lobby caches the table queries' conversions of the read model.
 	lobby lobbyCache
+	// jackpotReads shares one jackpot read among the snapshots of
+	// subscribers joining at the same time.
+	jackpotReads jackpotReads
 	// HoldemHand loads the Casino Hold'em hand a HOLDEM_UPDATED user event
 	// names, as its player may see it; nil leaves UserEvent.holdemHand null.
 	HoldemHand func(ctx context.Context, userID ids.UserID, handID int64) (*model.HoldemHand, error)

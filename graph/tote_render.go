@@ -39,6 +39,7 @@ const renderCacheSize = 4096
 // the next event; false ends the stream.
 type renderTap struct {
 	doc     [32]byte // the document and variables, afterSeq left out
+	table   int64    // the table streamed (set by the resolver)
 	driven  bool     // set by wsTransport, which pulls itself
 	pull    func(ctx context.Context) (tapItem, bool)
 	forward chan model.TableEvent // gqlgen's channel, fed on a cache miss

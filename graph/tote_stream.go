@@ -77,6 +77,7 @@ func (a *ToteAPI) TableEvents(ctx context.Context, tableID string, afterSeq *int
 	}
 	if tap := tapFrom(ctx); tap != nil {
 		context.AfterFunc(ctx, sub.Close)
+		tap.table = n
 		tap.pull = func(ctx context.Context) (tapItem, bool) {
 			it, err := s.next(ctx)
 			if err != nil {
@@ -118,12 +119,21 @@ type tableStream struct {
 	last   int64           // the seq last queued (a snapshot's seq counts)
 	replay bool            // start by replaying the outbox after last
 	begun  bool
-	queue  []tapItem
+	queue  []tapItem // from head on: what is still to send
+	head   int
 }
+
+// queueKeep is the capacity of a stream's queue kept once it is empty: a
+// replay's (up to tote.ReplayBound items) is let go.
+const queueKeep = 8
 
 // next returns the next event to send, or why the stream ended.
 func (s *tableStream) next(ctx context.Context) (tapItem, error) {
-	for len(s.queue) == 0 {
+	for s.head == len(s.queue) {
+		s.queue, s.head = s.queue[:0], 0
+		if cap(s.queue) > queueKeep {
+			s.queue = nil
+		}
 		if !s.begun {
 			s.begun = true
 			var err error
@@ -132,6 +142,7 @@ func (s *tableStream) next(ctx context.Context) (tapItem, error) {
 			} else {
 				err = s.snapshot(ctx, s.start.View)
 			}
+			s.start = nil // the join's state: not kept for the stream's life
 			if err != nil {
 				return tapItem{}, err
 			}
@@ -152,8 +163,11 @@ func (s *tableStream) next(ctx context.Context) (tapItem, error) {
 			}
 		}
 	}
-	it := s.queue[0]
-	s.queue = s.queue[1:]
+	// The slot is cleared so that the queue's array does not keep the
+	// event (or the join's snapshot) alive after it was sent.
+	it := s.queue[s.head]
+	s.queue[s.head] = tapItem{}
+	s.head++
 	return it, nil
 }
 
@@ -217,7 +231,7 @@ func (s *tableStream) catchUp(ctx context.Context, upTo int64) error {
 
 // snapshot queues v as a TableSnapshot.
 func (s *tableStream) snapshot(ctx context.Context, v tote.TableView) error {
-	jp, err := s.api.Jackpot(ctx)
+	jp, err := s.api.jackpotReads.read(ctx, s.api.Jackpot)
 	if err != nil {
 		return err
 	}

@@ -304,3 +304,51 @@ func TestTableEventsReplayIsBounded(t *testing.T) {
 	ch2 := w.subscribe(t, ctx, &recent)
 	expect(t, ch2, last-4, last-3, last-2, last-1, last, last+1)
 }
+
+// TestReadModelAppliesInThePublishersGoroutine: events that follow the
+// view are folded and handed to the subscribers before the hub's delivery
+// returns (no goroutine of the read model's in between), a batch reaches
+// each subscriber whole, and an event after a gap still arrives in order,
+// the gap filled from the outbox by the read model's own goroutine.
+func TestReadModelAppliesInThePublishersGoroutine(t *testing.T) {
+	w := newStreamWorld(t)
+	evs := w.advance(6)
+	table := w.h.Table.ID
+	lt, _ := w.live.Table(table)
+	start := lt.View.Seq
+	if int(start)+5 > len(evs) {
+		t.Fatalf("the read model starts at seq %d of %d events", start, len(evs))
+	}
+	sub := w.live.Subscribe(table, 16)
+	defer sub.Close()
+	next := evs[start : start+2]
+	w.hub.DeliverBatch(event.TableTopic(table), [][]byte{next[0].Encode(), next[1].Encode()})
+	if lt, _ := w.live.Table(table); lt.View.Seq != next[1].Seq {
+		t.Fatalf("after the delivery returned the view is at seq %d, want %d", lt.View.Seq, next[1].Seq)
+	}
+	if len(sub.C) != 2 {
+		t.Fatalf("the subscriber holds %d events when the delivery returned, want 2", len(sub.C))
+	}
+	for _, want := range []int64{next[0].Seq, next[1].Seq} {
+		if e := <-sub.C; e.Seq != want {
+			t.Fatalf("got seq %d, want %d", e.Seq, want)
+		}
+	}
+	w.deliver(next[1]) // a duplicate: nothing
+	w.deliver(evs[start+3])
+	for _, want := range []int64{evs[start+2].Seq, evs[start+3].Seq} {
+		select {
+		case e := <-sub.C:
+			if e.Seq != want {
+				t.Fatalf("got seq %d, want %d", e.Seq, want)
+			}
+		case <-time.After(2 * time.Second):
+			t.Fatalf("no event, want seq %d (the gap filled from the outbox)", want)
+		}
+	}
+	select {
+	case e := <-sub.C:
+		t.Fatalf("unexpected seq %d", e.Seq)
+	case <-time.After(50 * time.Millisecond):
+	}
+}

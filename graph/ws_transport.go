@@ -17,6 +17,7 @@ import (
 	"github.com/coder/websocket"
 	"github.com/vektah/gqlparser/v2/gqlerror"
 
+	"github.com/pokertote/pokertote/domain/event"
 	"github.com/pokertote/pokertote/graph/model"
 )
 
@@ -49,7 +50,9 @@ import (
 // operation, pong for ping, the read limit (1009 past it), the close codes
 // and reasons. Not carried over: gqlgen's GetInitPayload and
 // AddSubscriptionError context helpers (their keys are private to gqlgen;
-// nothing here uses them) and server-initiated pings (gqlgen sends none
+// nothing here uses them), the upgrade request's headers as the
+// operations' OperationContext.Headers (nothing here reads them; kept,
+// they cost about 1 KB a connection) and server-initiated pings (gqlgen sends none
 // on this protocol without PingPongInterval, which is not set).
 type wsTransport struct {
 	accept      websocket.AcceptOptions
@@ -60,6 +63,8 @@ type wsTransport struct {
 	legacy transport.Websocket
 	// render shares rendered table events; nil for none.
 	render *sharedRender
+	// stages records socket writes of table events (nil: none).
+	stages *event.StageLog
 }
 
 const transportWS = "graphql-transport-ws"
@@ -88,7 +93,7 @@ func (t wsTransport) Do(w http.ResponseWriter, r *http.Request, exec graphql.Gra
 	if t.readLimit > 0 {
 		c.SetReadLimit(t.readLimit)
 	}
-	conn := &twsConn{t: &t, c: c, exec: exec, ctx: r.Context(), headers: r.Header, active: map[string]context.CancelFunc{}}
+	conn := &twsConn{t: &t, c: c, exec: exec, ctx: r.Context(), active: map[string]context.CancelFunc{}}
 	if !conn.init() {
 		return
 	}
@@ -110,11 +115,10 @@ func (a acceptedConn) Accept(http.ResponseWriter, *http.Request, transport.Webso
 
 // twsConn is one graphql-transport-ws connection.
 type twsConn struct {
-	t       *wsTransport
-	c       *websocket.Conn
-	exec    graphql.GraphExecutor
-	ctx     context.Context
-	headers http.Header
+	t    *wsTransport
+	c    *websocket.Conn
+	exec graphql.GraphExecutor
+	ctx  context.Context
 
 	// Writes need no lock: coder/websocket serialises them (and a write
 	// blocked on a slow peer must not hold up close).
@@ -252,8 +256,8 @@ func (c *twsConn) subscribe(start time.Time, m twsMessage) {
 		c.complete(m.ID)
 		return
 	}
+	params.Query = internQuery(params.Query)
 	params.ReadTime = graphql.TraceTiming{Start: start, End: graphql.Now()}
-	params.Headers = c.headers
 	ctx, cancel := context.WithCancel(graphql.StartOperationTrace(c.ctx))
 	c.mu.Lock()
 	c.active[m.ID] = cancel
@@ -323,9 +327,12 @@ func (c *twsConn) serve(ctx context.Context, cancel context.CancelFunc, params *
 		// stack; the stream runs in a fresh one, small for its lifetime.
 		it, ok := tap.pull(ctx)
 		handedOff = true
+		first := &it // handed over, then cleared: the closure would keep the join's snapshot for the stream's life
 		go func() {
 			defer func() { finish(recover()) }()
 			if ok {
+				it := *first
+				*first = tapItem{}
 				c.serveShared(ctx, tap, responses, id, it)
 			}
 		}()
@@ -371,6 +378,10 @@ func (c *twsConn) serveShared(ctx context.Context, tap *renderTap, responses gra
 		case r != nil:
 			if err := c.writeNext(r.head, quoted); err != nil {
 				return
+			}
+			if c.t.stages != nil && !it.snapshot {
+				now := time.Now()
+				c.t.stages.Mark(tap.table, it.seq, event.StageFirstWrite, now)
 			}
 		case own != nil:
 			c.sendResponse(id, own)
@@ -453,6 +464,34 @@ func (c *twsConn) close(code int, reason string) {
 	}
 	c.mu.Unlock()
 	go func() { _ = c.c.Close(websocket.StatusCode(code), reason) }()
+}
+
+// queryTexts holds one copy of each document text recently subscribed
+// with: a subscription keeps its operation's text for its life, and
+// thousands of viewers send the same one (about 1 KB each otherwise).
+var queryTexts = struct {
+	sync.Mutex
+	m map[string]string
+}{m: map[string]string{}}
+
+// queryTextsMax bounds queryTexts (it starts over when full).
+const queryTextsMax = 1024
+
+// internQuery returns the copy of q kept in queryTexts.
+func internQuery(q string) string {
+	if len(q) > 64<<10 {
+		return q
+	}
+	queryTexts.Lock()
+	defer queryTexts.Unlock()
+	if kept, ok := queryTexts.m[q]; ok {
+		return kept
+	}
+	if len(queryTexts.m) >= queryTextsMax {
+		clear(queryTexts.m)
+	}
+	queryTexts.m[q] = q
+	return q
 }
 
 // appendJSONString appends s as a JSON string, as encoding/json writes it.

@@ -30,6 +30,26 @@ func (b *MemoryBroker) Publish(_ context.Context, topic string, data []byte) err
 	return nil
 }
 
+var _ event.BatchPublisher = (*MemoryBroker)(nil)
+
+// PublishBatch delivers msgs in order, each run of one topic as one batch
+// (DeliverBatch: a dealer's step's events reach each subscriber together).
+func (b *MemoryBroker) PublishBatch(_ context.Context, msgs []event.Message) error {
+	for i := 0; i < len(msgs); {
+		j := i + 1
+		for j < len(msgs) && msgs[j].Topic == msgs[i].Topic {
+			j++
+		}
+		batch := make([][]byte, 0, j-i)
+		for _, m := range msgs[i:j] {
+			batch = append(batch, m.Data)
+		}
+		b.hub.DeliverBatch(msgs[i].Topic, batch)
+		i = j
+	}
+	return nil
+}
+
 // RedisBroker publishes through Redis pub/sub so that every replica sees every
 // event. Each process holds one pattern subscription that feeds its hub.
 type RedisBroker struct {

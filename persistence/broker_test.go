@@ -66,3 +66,27 @@ func TestMemoryBrokerDeliversLocally(t *testing.T) {
 		t.Fatalf("got %q", got)
 	}
 }
+
+// TestMemoryBrokerDeliversABatchPerTopic: a batch reaches each topic's
+// func subscribers as one delivery per run of that topic, in order.
+func TestMemoryBrokerDeliversABatchPerTopic(t *testing.T) {
+	hub := event.NewHub()
+	b := persistence.NewMemoryBroker(hub)
+	var got []string
+	for _, topic := range []string{"a", "b"} {
+		hub.SubscribeFunc(topic, func(ms [][]byte) {
+			call := topic + ":"
+			for _, m := range ms {
+				call += string(m)
+			}
+			got = append(got, call)
+		})
+	}
+	msgs := []event.Message{{Topic: "a", Data: []byte("1")}, {Topic: "a", Data: []byte("2")}, {Topic: "b", Data: []byte("3")}, {Topic: "a", Data: []byte("4")}}
+	if err := event.PublishAll(context.Background(), b, msgs); err != nil {
+		t.Fatal(err)
+	}
+	if want := "[a:12 b:3 a:4]"; fmt.Sprint(got) != want {
+		t.Fatalf("deliveries %v, want %s", got, want)
+	}
+}

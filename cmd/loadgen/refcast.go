@@ -31,7 +31,7 @@ func runRefcast(ctx context.Context, args []string) error {
 	interval := fs.Duration("interval", 200*time.Millisecond, "time between events")
 	size := fs.Int("size", 600, "approximate bytes per message")
 	queue := fs.Int("queue", 256, "messages queued per subscriber before it is dropped")
-	burst := fs.Int("burst", 1, "events sent back to back every interval, sharing one at (the server commits several events at once)")
+	burst := fs.Float64("burst", 1, "mean events sent back to back every interval, sharing one at (the server commits several events at once); 1.25: one, and two every fourth time")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -117,13 +117,14 @@ func (b *broadcaster) serve(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// run broadcasts burst events per interval, each encoded once per
-// subscription id.
-func (b *broadcaster) run(ctx context.Context, interval time.Duration, size, burst int) {
+// run broadcasts burst events per interval on average (1.25: one, and
+// two every fourth time), each encoded once per subscription id.
+func (b *broadcaster) run(ctx context.Context, interval time.Duration, size int, burst float64) {
 	t := time.NewTicker(interval)
 	defer t.Stop()
 	pad := strings.Repeat("x", max(size-220, 0))
 	seq := int64(0)
+	owed := 0.0 // events due, the fraction carried to the next burst
 	for {
 		select {
 		case <-ctx.Done():
@@ -131,7 +132,10 @@ func (b *broadcaster) run(ctx context.Context, interval time.Duration, size, bur
 		case <-t.C:
 		}
 		at := time.Now().UTC().Format(time.RFC3339Nano)
-		for range burst {
+		owed += burst
+		n := int(owed)
+		owed -= float64(n)
+		for range n {
 			seq++
 			b.send(fmt.Sprintf(`{"data":{"tableEvents":{"__typename":"CardsDealt","seq":%d,"at":%q,"drawId":"1","street":"FLOP","cards":["Ah","Kd","7c"],"pad":%q}}}`,
 				seq, at, pad))

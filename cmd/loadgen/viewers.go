@@ -56,10 +56,16 @@ type viewerResult struct {
 	// "at"s: events committed together share one at and go out as a
 	// burst (refcast -burst sends the same pattern).
 	Seqs, Ats int
+	// BySeq counts delivered events by seq and delay from at (100 µs
+	// buckets): with the server's stage log (-stages) the parent shifts
+	// each seq's delays to start from when the event was published after
+	// its commit, the point the reference's at stands for.
+	BySeq map[int64]map[int]int64 `json:",omitempty"`
 }
 
 type viewerFlags struct {
 	url, table, query, src string
+	stages, profile        string
 	n, procs, pid          int
 	duration, settle       time.Duration
 	child                  bool
@@ -76,6 +82,8 @@ func runViewers(ctx context.Context, args []string) error {
 	fs.IntVar(&f.pid, "pid", 0, "server process to sample (RSS and CPU); 0: none")
 	fs.DurationVar(&f.duration, "duration", 30*time.Second, "measuring window, after every viewer connected")
 	fs.DurationVar(&f.settle, "settle", 3*time.Second, "pause between the last connection and the window")
+	fs.StringVar(&f.stages, "stages", "", "the server's stage log (http://DEBUG_ADDR/debug/fanout): adds delays from publication and per stage")
+	fs.StringVar(&f.profile, "profile", "", "with -stages: save the server's CPU profile of the window to this file (and its heap to file.heap)")
 	fs.BoolVar(&f.child, "child", false, "internal: run as one client process")
 	fs.StringVar(&f.src, "src", "127.0.0.2", "internal: source address of a child")
 	if err := fs.Parse(args); err != nil {
@@ -196,9 +204,23 @@ func viewersParent(ctx context.Context, f viewerFlags) error {
 	for _, k := range kids {
 		_, _ = k.stdin.Write([]byte("go\n"))
 	}
+	profiled := make(chan struct{})
+	go func() {
+		defer close(profiled)
+		if f.profile != "" && f.stages != "" {
+			base := strings.TrimSuffix(f.stages, "/debug/fanout")
+			secs := max(int(f.duration.Seconds())-1, 1)
+			if err := saveURL(ctx, fmt.Sprintf("%s/debug/pprof/profile?seconds=%d", base, secs), f.profile); err != nil {
+				fmt.Fprintln(os.Stderr, "viewers: profile:", err)
+			}
+			_ = saveURL(ctx, base+"/debug/pprof/heap", f.profile+".heap")
+			_ = saveURL(ctx, base+"/debug/pprof/goroutine", f.profile+".goroutine")
+		}
+	}()
 	var total viewerResult
 	total.Delays = map[int]int64{}
 	total.Spread = map[int]int64{}
+	total.BySeq = map[int64]map[int]int64{}
 	for _, k := range kids {
 		if !k.lines.Scan() {
 			return errors.New("a client process ended without a result")
@@ -218,12 +240,23 @@ func viewersParent(ctx context.Context, f viewerFlags) error {
 		for b, n := range r.Spread {
 			total.Spread[b] += n
 		}
+		for seq, h := range r.BySeq {
+			t := total.BySeq[seq]
+			if t == nil {
+				t = map[int]int64{}
+				total.BySeq[seq] = t
+			}
+			for b, n := range h {
+				t[b] += n
+			}
+		}
 		if r.Seqs > total.Seqs { // every process sees every event
 			total.Seqs, total.Ats = r.Seqs, r.Ats
 		}
 	}
 	window := time.Since(start)
 	cpu1, _ := cpuTicks(f.pid)
+	<-profiled
 	report := map[string]any{
 		"viewers": f.n, "connected": connected, "failed": total.Failed, "dropped": total.Dropped,
 		"messages": total.Messages, "window_s": window.Seconds(),
@@ -240,8 +273,90 @@ func viewersParent(ctx context.Context, f viewerFlags) error {
 		report["cpu_us_per_msg"] = float64(cpu1-cpu0) * 10_000 / float64(max(total.Messages, 1))
 		report["cpu_percent"] = float64(cpu1-cpu0) * 10 / window.Seconds() / 10
 	}
+	if f.stages != "" {
+		if err := addStages(ctx, f, total.BySeq, report); err != nil {
+			fmt.Fprintln(os.Stderr, "viewers: stage log:", err)
+		}
+	}
 	b, _ := json.Marshal(report)
 	fmt.Println(string(b))
+	return nil
+}
+
+// saveURL writes what url answers to path.
+func saveURL(ctx context.Context, url, path string) error {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+	if err != nil {
+		return err
+	}
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return err
+	}
+	defer res.Body.Close()
+	out, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(out, res.Body); err != nil {
+		_ = out.Close()
+		return err
+	}
+	return out.Close()
+}
+
+// addStages reads the server's stage log and adds to report, over the
+// events measured: the delay from publication (after the commit) to
+// receipt, and each stage's delay from at (p50, p99 over events).
+func addStages(ctx context.Context, f viewerFlags, bySeq map[int64]map[int]int64, report map[string]any) error {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, f.stages, nil)
+	if err != nil {
+		return err
+	}
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return err
+	}
+	defer res.Body.Close()
+	var recs []struct {
+		Table  int64            `json:"table"`
+		Seq    int64            `json:"seq"`
+		At     map[string]int64 `json:"at_ns"`
+		Writes int64            `json:"writes"`
+	}
+	if err := json.NewDecoder(res.Body).Decode(&recs); err != nil {
+		return err
+	}
+	table, _ := strconv.ParseInt(f.table, 10, 64)
+	fromPub := map[int]int64{}
+	perStage := map[string]map[int]int64{}
+	events := 0
+	for _, r := range recs {
+		h := bySeq[r.Seq]
+		if r.Table != table || h == nil || r.At["at"] == 0 {
+			continue
+		}
+		events++
+		at := r.At["at"]
+		shift := int((r.At["published"] - at) / 1e5)
+		for b, n := range h {
+			fromPub[b-shift] += n
+		}
+		for name, t := range r.At {
+			if t == 0 || name == "at" {
+				continue
+			}
+			if perStage[name] == nil {
+				perStage[name] = map[int]int64{}
+			}
+			perStage[name][int((t-at)/1e5)]++
+		}
+	}
+	report["stage_events"] = events
+	report["pub_p50_ms"], report["pub_p99_ms"] = percentile(fromPub, 0.50), percentile(fromPub, 0.99)
+	for name, h := range perStage {
+		report["stage_"+name+"_p50_ms"], report["stage_"+name+"_p99_ms"] = percentile(h, 0.50), percentile(h, 0.99)
+	}
 	return nil
 }
 
@@ -310,7 +425,7 @@ func viewersChild(ctx context.Context, f viewerFlags) error {
 	dialer := &net.Dialer{LocalAddr: &net.TCPAddr{IP: src}, Timeout: 10 * time.Second}
 	client := &http.Client{Transport: &http.Transport{DialContext: dialer.DialContext}}
 	var measuring atomic.Bool
-	res := &childStats{delays: map[int]int64{}, spread: map[int]int64{}, first: map[int64]time.Time{}, ats: map[string]bool{}}
+	res := &childStats{delays: map[int]int64{}, spread: map[int]int64{}, first: map[int64]time.Time{}, ats: map[string]bool{}, bySeq: map[int64]map[int]int64{}}
 	var wg sync.WaitGroup
 	var connected, failed atomic.Int64
 	ctx, cancel := context.WithCancel(ctx)
@@ -353,7 +468,7 @@ func viewersChild(ctx context.Context, f viewerFlags) error {
 	measuring.Store(false)
 	res.mu.Lock()
 	out := viewerResult{Connected: int(connected.Load()), Failed: int(failed.Load()), Dropped: int(res.dropped),
-		Messages: res.messages, Bytes: res.bytes, Delays: res.delays, Spread: res.spread, Seqs: len(res.first), Ats: len(res.ats)}
+		Messages: res.messages, Bytes: res.bytes, Delays: res.delays, Spread: res.spread, Seqs: len(res.first), Ats: len(res.ats), BySeq: res.bySeq}
 	b, _ = json.Marshal(out)
 	res.mu.Unlock()
 	fmt.Println(string(b))
@@ -371,6 +486,7 @@ type childStats struct {
 	spread   map[int]int64
 	first    map[int64]time.Time // first receipt by seq
 	ats      map[string]bool     // distinct at values
+	bySeq    map[int64]map[int]int64
 }
 
 type viewerConn struct{ c *websocket.Conn }
@@ -473,6 +589,12 @@ func (v *viewerConn) read(ctx context.Context, measuring *atomic.Bool, st *child
 		st.bytes += int64(len(msg))
 		st.delays[bucket]++
 		if seq >= 0 {
+			h := st.bySeq[seq]
+			if h == nil {
+				h = map[int]int64{}
+				st.bySeq[seq] = h
+			}
+			h[bucket]++
 			f, ok := st.first[seq]
 			if !ok || now.Before(f) {
 				f = now

@@ -53,10 +53,11 @@ func NewFanout[T any]() *Fanout[T] {
 }
 
 // Sub receives the messages of one topic on C until it is closed; then Err
-// tells why.
+// tells why. A subscription made by SubscribeFunc has no C.
 type Sub[T any] struct {
 	C     <-chan T
 	c     chan T
+	fn    func([]T)
 	hub   *Fanout[T]
 	topic string
 	once  sync.Once
@@ -71,37 +72,80 @@ func (h *Fanout[T]) Subscribe(topic string, buffer int) *Sub[T] {
 		buffer = 1
 	}
 	c := make(chan T, buffer)
-	s := &Sub[T]{C: c, c: c, hub: h, topic: topic, done: make(chan struct{})}
+	return h.add(&Sub[T]{C: c, c: c, hub: h, topic: topic, done: make(chan struct{})})
+}
+
+// add registers s (closed at once when the fan-out is).
+func (h *Fanout[T]) add(s *Sub[T]) *Sub[T] {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if h.closed {
 		s.closeLocked(ErrHubClosed)
 		return s
 	}
-	subs := h.topics[topic]
+	subs := h.topics[s.topic]
 	if subs == nil {
 		subs = make(map[*Sub[T]]struct{})
-		h.topics[topic] = subs
+		h.topics[s.topic] = subs
 	}
 	subs[s] = struct{}{}
 	return s
 }
 
+// SubscribeFunc registers fn to be called with the messages of topic, in
+// the goroutine that delivers them (a batch from DeliverBatch at once,
+// else one at a time), until the subscription is closed (a call may still
+// follow Close by one delivery). fn must not block, nor modify or keep the
+// slice: it runs in the publisher's stead. Deliveries made concurrently
+// reach fn concurrently. The read model takes table events this way, so
+// that an event is folded and handed to its subscribers without waiting
+// for a goroutine of its own to be scheduled (issue 9).
+func (h *Fanout[T]) SubscribeFunc(topic string, fn func([]T)) *Sub[T] {
+	return h.add(&Sub[T]{fn: fn, hub: h, topic: topic, done: make(chan struct{})})
+}
+
 // Deliver hands data to every subscriber of topic. A subscriber whose buffer
-// is full is closed with ErrSlowConsumer.
+// is full is closed with ErrSlowConsumer. Subscribers by SubscribeFunc are
+// called once the others have it.
 func (h *Fanout[T]) Deliver(topic string, data T) {
+	h.DeliverBatch(topic, []T{data})
+}
+
+// DeliverBatch hands items, in order, to every subscriber of topic: each
+// subscriber's share goes into its buffer in one go, so a subscriber's
+// goroutine wakes once for the batch (events committed together reach
+// each subscriber together, not one whole fan-out after another). A
+// subscriber without room for all of them is closed with ErrSlowConsumer
+// after an in-order prefix. Subscribers by SubscribeFunc are called with
+// items once the others have them.
+func (h *Fanout[T]) DeliverBatch(topic string, items []T) {
+	if len(items) == 0 {
+		return
+	}
 	var slow []*Sub[T]
+	var fns []func([]T)
 	h.mu.RLock()
 	for s := range h.topics[topic] {
-		select {
-		case s.c <- data:
-		default:
-			slow = append(slow, s)
+		if s.fn != nil {
+			fns = append(fns, s.fn)
+			continue
+		}
+	items:
+		for _, it := range items {
+			select {
+			case s.c <- it:
+			default:
+				slow = append(slow, s)
+				break items
+			}
 		}
 	}
 	h.mu.RUnlock()
 	for _, s := range slow {
 		s.close(ErrSlowConsumer)
+	}
+	for _, fn := range fns {
+		fn(items)
 	}
 }
 
@@ -161,7 +205,9 @@ func (s *Sub[T]) closeLocked(err error) {
 		s.mu.Lock()
 		s.err = err
 		s.mu.Unlock()
-		close(s.c)
+		if s.c != nil {
+			close(s.c)
+		}
 		close(s.done)
 	})
 }

@@ -100,3 +100,59 @@ func BenchmarkHubDeliver1000(b *testing.B) {
 	h.Close()
 	wg.Wait()
 }
+
+func TestSubscribeFuncRunsInTheDeliveringGoroutine(t *testing.T) {
+	h := event.NewHub()
+	var got []string
+	calls := 0
+	fs := h.SubscribeFunc("t", func(ms [][]byte) { // no lock: called in Deliver
+		calls++
+		for _, m := range ms {
+			got = append(got, string(m))
+		}
+	})
+	cs := h.Subscribe("t", 4)
+	other := h.SubscribeFunc("u", func([][]byte) { t.Error("a message of another topic") })
+	h.Deliver("t", []byte("a"))
+	h.DeliverBatch("t", [][]byte{[]byte("b"), []byte("c")})
+	if calls != 2 || len(got) != 3 || got[0] != "a" || got[1] != "b" || got[2] != "c" {
+		t.Fatalf("the func subscriber got %q in %d calls when Deliver returned, want a, b, c in 2", got, calls)
+	}
+	if len(cs.C) != 3 {
+		t.Errorf("the channel subscriber holds %d messages, want 3", len(cs.C))
+	}
+	if n := h.Subscribers("t"); n != 2 {
+		t.Errorf("Subscribers = %d, want 2", n)
+	}
+	fs.Close()
+	<-fs.Done()
+	h.Deliver("t", []byte("d"))
+	if len(got) != 3 {
+		t.Errorf("called after Close: %q", got)
+	}
+	h.Close()
+	<-other.Done()
+	if !errors.Is(other.Err(), event.ErrHubClosed) {
+		t.Errorf("func subscription after hub close: err = %v", other.Err())
+	}
+}
+
+func TestDeliverBatchDropsASubscriberWithoutRoomAfterAPrefix(t *testing.T) {
+	h := event.NewHub()
+	roomy, tight := h.Subscribe("t", 3), h.Subscribe("t", 2)
+	h.DeliverBatch("t", [][]byte{[]byte("1"), []byte("2"), []byte("3")})
+	<-tight.Done()
+	if !errors.Is(tight.Err(), event.ErrSlowConsumer) {
+		t.Fatalf("tight: err = %v, want ErrSlowConsumer", tight.Err())
+	}
+	var prefix []string
+	for m := range tight.C {
+		prefix = append(prefix, string(m))
+	}
+	if len(prefix) != 2 || prefix[0] != "1" || prefix[1] != "2" {
+		t.Errorf("tight got %q before it was dropped, want 1, 2", prefix)
+	}
+	if len(roomy.C) != 3 || roomy.Err() != nil {
+		t.Errorf("roomy holds %d (err %v), want all 3", len(roomy.C), roomy.Err())
+	}
+}

@@ -59,7 +59,13 @@ func (s *Service) publishStep(ctx context.Context, res stepResult) {
 	}
 }
 
+// publishTable publishes a step's table events as one batch: in process,
+// each subscriber receives the events committed together in one go.
 func (s *Service) publishTable(ctx context.Context, evs []TableEvent) {
+	if len(evs) == 0 {
+		return
+	}
+	msgs := make([]event.Message, 0, len(evs))
 	for _, e := range evs {
 		switch e.Type {
 		case EventDrawSettled:
@@ -67,9 +73,10 @@ func (s *Service) publishTable(ctx context.Context, evs []TableEvent) {
 		case EventDrawVoided:
 			s.stats.DrawsVoided.Add(1)
 		}
-		if err := s.pub.Publish(ctx, event.TableTopic(e.TableID), e.Encode()); err != nil {
-			s.log.WarnContext(ctx, "table event not published", "table", e.TableID, "seq", e.Seq, "err", err)
-		}
+		msgs = append(msgs, event.Message{Topic: event.TableTopic(e.TableID), Data: e.Encode()})
+	}
+	if err := event.PublishAll(ctx, s.pub, msgs); err != nil {
+		s.log.WarnContext(ctx, "table events not published", "table", evs[0].TableID, "seq", evs[0].Seq, "events", len(evs), "err", err)
 	}
 }
 

@@ -40,6 +40,9 @@ type ReadModel struct {
 	hub     *event.Hub
 	log     *slog.Logger
 	refresh time.Duration
+	// Stages, when set, records when each event was received, folded and
+	// delivered (profiling the fan-out, issue 9); set before Run.
+	Stages *event.StageLog
 
 	out    *event.Fanout[*TableEvent]
 	mu     sync.RWMutex
@@ -57,6 +60,10 @@ type ReadModel struct {
 type followed struct {
 	p     atomic.Pointer[LiveTable]
 	first chan struct{}
+	// mu is held while an event is folded and delivered (by the publisher
+	// inline, or by the table's goroutine), and while the table is
+	// rebuilt: one at a time, so subscribers get the events in seq order.
+	mu sync.Mutex
 }
 
 // NewReadModel returns a read model of store's tables fed by hub. refresh
@@ -123,7 +130,7 @@ func (m *ReadModel) syncTables() error {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				m.follow(ctx, t.ID, p, f.first)
+				m.follow(ctx, t.ID, f)
 			}()
 			continue
 		}
@@ -230,10 +237,10 @@ func (m *ReadModel) Subscribe(id int64, buffer int) *event.Sub[*TableEvent] {
 func (m *ReadModel) Subscribers(id int64) int { return m.out.Subscribers(event.TableTopic(id)) }
 
 // follow keeps table id's LiveTable current until ctx ends.
-func (m *ReadModel) follow(ctx context.Context, id int64, p *atomic.Pointer[LiveTable], first chan struct{}) {
+func (m *ReadModel) follow(ctx context.Context, id int64, f *followed) {
 	backoff := 100 * time.Millisecond
 	for ctx.Err() == nil {
-		err := m.followOnce(ctx, id, p, first)
+		err := m.followOnce(ctx, id, f)
 		if ctx.Err() != nil {
 			return
 		}
@@ -252,53 +259,142 @@ func (m *ReadModel) follow(ctx context.Context, id int64, p *atomic.Pointer[Live
 	}
 }
 
+// followBacklog is how many of a table's messages may wait for its
+// goroutine (those the publisher could not apply inline) before the read
+// model gives up on them and rebuilds the table.
+const followBacklog = 4096
+
 // followOnce subscribes, rebuilds from the store, then applies live events
-// until the subscription ends. The draw the lobby shows is reloaded by a
-// second goroutine, signalled after each event (coalescing bursts), so
-// that delivering an event never waits for a query.
-func (m *ReadModel) followOnce(ctx context.Context, id int64, p *atomic.Pointer[LiveTable], first chan struct{}) error {
-	sub := m.hub.Subscribe(event.TableTopic(id), 4096)
+// until the subscription ends.
+//
+// An event that follows the view's seq is folded and handed to the
+// subscribers inline, in the goroutine that delivers it to the hub (the
+// dealer's, in process; the Redis reader's otherwise): it does not wait
+// for this table's goroutine to be scheduled, which under load (thousands
+// of subscribers' writers queued before it) took hundreds of
+// milliseconds (issue 9). What cannot be applied so (a gap to fill from
+// the outbox, an event arriving while another is applied or the table is
+// rebuilt) is queued for this goroutine, which fills gaps and rebuilds.
+// The draw the lobby shows is reloaded by a second goroutine, signalled
+// after each event (coalescing bursts), so that delivering an event never
+// waits for a query.
+func (m *ReadModel) followOnce(ctx context.Context, id int64, f *followed) error {
+	p := &f.p
+	reload := make(chan struct{}, 1)
+	signal := func() {
+		select {
+		case reload <- struct{}{}:
+		default: // a reload is pending already
+		}
+	}
+	backlog := make(chan []byte, followBacklog)
+	lost := make(chan struct{})
+	var loseOnce sync.Once
+	sub := m.hub.SubscribeFunc(event.TableTopic(id), func(msgs [][]byte) {
+		for _, msg := range msgs[m.applyInline(id, f, msgs, backlog, signal):] {
+			select {
+			case backlog <- msg:
+			default:
+				loseOnce.Do(func() { close(lost) })
+				return
+			}
+		}
+	})
 	defer sub.Close()
+	f.mu.Lock()
 	err := m.rebuild(ctx, id, p)
+	f.mu.Unlock()
 	select {
-	case <-first:
+	case <-f.first:
 	default:
-		close(first)
+		close(f.first)
 	}
 	if err != nil {
 		return err
 	}
 	ctx, stop := context.WithCancel(ctx)
 	defer stop()
-	reload := make(chan struct{}, 1)
 	go m.reloadDraws(ctx, id, p, reload)
 	for {
 		select {
 		case <-ctx.Done():
 			return nil
-		case msg, ok := <-sub.C:
-			if !ok {
-				if err := sub.Err(); err != nil {
-					return err
-				}
-				return errors.New("table feed closed")
-			}
-			e, err := DecodeTableEvent(msg)
-			if err != nil {
-				m.log.WarnContext(ctx, "read model: unreadable event", "table", id, "err", err)
-				continue
-			}
-			if err := m.advance(ctx, id, p, e); err != nil {
+		case <-sub.Done():
+			if err := sub.Err(); err != nil {
 				return err
 			}
-			if e.DrawID != 0 {
-				select {
-				case reload <- struct{}{}:
-				default: // a reload is pending already
-				}
+			return errors.New("table feed closed")
+		case <-lost:
+			return event.ErrSlowConsumer
+		case msg := <-backlog:
+			if err := m.applyQueued(ctx, id, f, msg, signal); err != nil {
+				return err
 			}
 		}
 	}
+}
+
+// applyQueued applies a message the publisher left to the table's
+// goroutine: after filling the gap before it from the outbox, or by
+// rebuilding the table when the gap is too long.
+func (m *ReadModel) applyQueued(ctx context.Context, id int64, f *followed, msg []byte, reloadDraw func()) error {
+	received := time.Now()
+	e, err := DecodeTableEvent(msg)
+	if err != nil {
+		m.log.WarnContext(ctx, "read model: unreadable event", "table", id, "err", err)
+		return nil
+	}
+	m.Stages.Mark(id, e.Seq, event.StageReceived, received)
+	f.mu.Lock()
+	err = m.advance(ctx, id, &f.p, e)
+	f.mu.Unlock()
+	if err != nil {
+		return err
+	}
+	if e.DrawID != 0 {
+		reloadDraw()
+	}
+	return nil
+}
+
+// applyInline folds the events of msgs that follow the view's seq (and
+// skips those the view has already), then hands them to the subscribers
+// as one batch. It returns how many of msgs it took: the rest are left to
+// the table's goroutine (an event is being applied or the table rebuilt,
+// events wait in backlog before these, or seqs are missing).
+func (m *ReadModel) applyInline(id int64, f *followed, msgs [][]byte, backlog chan []byte, reloadDraw func()) int {
+	if !f.mu.TryLock() {
+		return 0
+	}
+	defer f.mu.Unlock()
+	if f.p.Load() == nil || len(backlog) > 0 {
+		return 0
+	}
+	received := time.Now()
+	applied := make([]*TableEvent, 0, len(msgs))
+	taken, draw := 0, false
+	for _, msg := range msgs {
+		e, err := DecodeTableEvent(msg)
+		if err != nil {
+			break // the goroutine logs it
+		}
+		cur := f.p.Load()
+		if e.Seq > cur.View.Seq+1 {
+			break
+		}
+		taken++
+		if e.Seq <= cur.View.Seq {
+			continue // had it already
+		}
+		m.Stages.Mark(id, e.Seq, event.StageReceived, received)
+		applied = append(applied, m.fold(&f.p, &e))
+		draw = draw || e.DrawID != 0
+	}
+	m.deliver(id, applied)
+	if draw {
+		reloadDraw()
+	}
+	return taken
 }
 
 // reloadDraws loads table id's latest draw into its LiveTable each time it
@@ -355,18 +451,37 @@ func (m *ReadModel) advance(ctx context.Context, id int64, p *atomic.Pointer[Liv
 // apply folds e into the table, publishes the new LiveTable and hands e to
 // subscribers (followOnce has the draw reloaded for the lobby afterwards).
 func (m *ReadModel) apply(_ context.Context, p *atomic.Pointer[LiveTable], e *TableEvent) error {
-	cur := p.Load()
-	if e.Seq <= cur.View.Seq {
+	if e.Seq <= p.Load().View.Seq {
 		return nil
 	}
+	m.deliver(e.TableID, []*TableEvent{m.fold(p, e)})
+	return nil
+}
+
+// fold folds e, the event after the view's, into the table and publishes
+// the new LiveTable; it returns e.
+func (m *ReadModel) fold(p *atomic.Pointer[LiveTable], e *TableEvent) *TableEvent {
+	cur := p.Load()
 	next := &LiveTable{Table: cur.Table, Draw: cur.Draw, View: cur.View.Apply(*e)}
 	if e.Type == EventTablePaused || e.Type == EventTableResumed {
 		next.Table.Status = next.View.Status
 	}
 	next.Table.LastSeq = next.View.Seq
 	p.Store(next)
-	m.out.Deliver(event.TableTopic(e.TableID), e)
-	return nil
+	m.Stages.Mark(e.TableID, e.Seq, event.StageFolded, time.Now())
+	return e
+}
+
+// deliver hands table id's folded events to its subscribers, as one batch.
+func (m *ReadModel) deliver(id int64, evs []*TableEvent) {
+	if len(evs) == 0 {
+		return
+	}
+	m.out.DeliverBatch(event.TableTopic(id), evs)
+	now := time.Now()
+	for _, e := range evs {
+		m.Stages.Mark(id, e.Seq, event.StageDelivered, now)
+	}
 }
 
 // rebuild replaces table id's state with the store's. The table row is read
