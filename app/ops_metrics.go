@@ -73,8 +73,9 @@ func (o *tableObserver) Publish(ctx context.Context, topic string, data []byte) 
 
 // PublishBatch implements event.BatchPublisher: the batch goes on to the
 // broker as one batch (one Redis round trip), as the bet intake and the
-// settlement hand it over. (Without it every message of a batch was its
-// own round trip, in the bet intake's loop: docs/bets-load.md.)
+// settlement hand it over, one delivery per topic in process (the dealer's
+// step's events). Without it every message of a batch was its own round
+// trip, in the bet intake's loop: docs/bets-load.md.
 func (o *tableObserver) PublishBatch(ctx context.Context, msgs []event.Message) error {
 	for _, m := range msgs {
 		o.look(m.Topic, m.Data)
@@ -90,23 +91,6 @@ func (o *tableObserver) look(topic string, data []byte) {
 			o.observe(e)
 		}
 	}
-}
-
-var _ event.BatchPublisher = (*tableObserver)(nil)
-
-// PublishBatch implements event.BatchPublisher: it observes each table
-// event and forwards the batch as one (a pipeline on Redis, one delivery
-// per topic in process).
-func (o *tableObserver) PublishBatch(ctx context.Context, msgs []event.Message) error {
-	for _, m := range msgs {
-		if strings.HasPrefix(m.Topic, "table:") {
-			if e, err := tote.DecodeTableEvent(m.Data); err == nil {
-				o.stages.Begin(e.TableID, e.Seq, e.At, time.Now())
-				o.observe(e)
-			}
-		}
-	}
-	return event.PublishAll(ctx, o.next, msgs)
 }
 
 func (o *tableObserver) observe(e tote.TableEvent) {
