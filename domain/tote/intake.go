@@ -386,7 +386,8 @@ type BatchWork struct {
 	ReadPlayers bool
 	// Check is called with the share-locked draw and its table (and the
 	// players, when asked for): the bet of every request, or its error (a
-	// zero Bet then). Bets must be stored in request order; a key repeated
+	// zero Bet then). No check of a bet reads the draw's odds, result or
+	// beacons, so a BatchPlacer may leave them out. Bets must be stored in request order; a key repeated
 	// within the batch is the store's to refuse (DUPLICATE_BET, as
 	// InsertBets).
 	Check func(d Draw, t Table, players map[ids.UserID]Player) ([]Bet, []error)
