@@ -158,6 +158,11 @@ if [[ "$GROW" -gt 0 ]]; then
 	echo "growing table $table's draw by $GROW bets (32 clients)..."
 	"$work/loadgen" bets -url "$url" -players "$PLAYERS" -clients 32 -table "$table" -count "$GROW" -duration 600s -warmup 0s | awk '/^RESULT/{print "  fill: " $0}'
 	bets_now=$(psql -AtX -d "$BENCH_DB" -c "SELECT count(*) FROM tote_bets b JOIN tote_draws d ON d.id = b.draw_id WHERE d.table_id = $table")
+	# The fill writes some 300 MB of WAL, which starts a checkpoint (by WAL
+	# volume) that would run through the next measurement with full-page
+	# writes; the first measurement ran just after the checkpoint that
+	# CREATE DATABASE forces. Checkpoint now, so both start alike.
+	psql -qX -d "$BENCH_DB" -c "CHECKPOINT" >/dev/null
 	after=$("$work/loadgen" bets -url "$url" -players "$PLAYERS" -clients "$first" -table "$table" -pools "$POOLS" -duration "${DURATION}s" | awk '/^RESULT/')
 	r0=$(sed -E 's/.*accepted_per_s=([0-9.]+).*/\1/' <<<"$before")
 	r1=$(sed -E 's/.*accepted_per_s=([0-9.]+).*/\1/' <<<"$after")
