@@ -2,14 +2,11 @@ package persistence
 
 import (
 	"context"
-	"io/fs"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/pressly/goose/v3"
 
 	"github.com/pokertote/pokertote/internal/testenv"
 )
@@ -26,26 +23,7 @@ func TestSettlingPhaseMigration(t *testing.T) {
 	} {
 		t.Run(string(d), func(t *testing.T) {
 			ctx := context.Background()
-			db, err := Open(ctx, o)
-			if err != nil {
-				t.Fatal(err)
-			}
-			t.Cleanup(func() { db.Close() })
-			sub, err := fs.Sub(migrationFiles, "migrations/"+string(d))
-			if err != nil {
-				t.Fatal(err)
-			}
-			gd := goose.DialectSQLite3
-			if d == Postgres {
-				gd = goose.DialectPostgres
-			}
-			p, err := goose.NewProvider(gd, db.sql, sub, goose.WithDisableGlobalRegistry(true))
-			if err != nil {
-				t.Fatal(err)
-			}
-			if _, err := p.UpTo(ctx, 99); err != nil {
-				t.Fatal(err)
-			}
+			db, p := openMigratedTo(t, d, o, 99)
 			now := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 			exec := func(q string, args ...any) {
 				t.Helper()
