@@ -283,22 +283,31 @@ func viewersParent(ctx context.Context, f viewerFlags) error {
 	return nil
 }
 
-// saveURL writes what url answers to path.
-func saveURL(ctx context.Context, url, path string) error {
+// getURL is a GET of url; the caller closes the body.
+func getURL(ctx context.Context, url string) (io.ReadCloser, error) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	res, err := http.DefaultClient.Do(req)
 	if err != nil {
+		return nil, err
+	}
+	return res.Body, nil
+}
+
+// saveURL writes what url answers to path.
+func saveURL(ctx context.Context, url, path string) error {
+	body, err := getURL(ctx, url)
+	if err != nil {
 		return err
 	}
-	defer res.Body.Close()
+	defer body.Close()
 	out, err := os.Create(path)
 	if err != nil {
 		return err
 	}
-	if _, err := io.Copy(out, res.Body); err != nil {
+	if _, err := io.Copy(out, body); err != nil {
 		_ = out.Close()
 		return err
 	}
@@ -309,22 +318,18 @@ func saveURL(ctx context.Context, url, path string) error {
 // events measured: the delay from publication (after the commit) to
 // receipt, and each stage's delay from at (p50, p99 over events).
 func addStages(ctx context.Context, f viewerFlags, bySeq map[int64]map[int]int64, report map[string]any) error {
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, f.stages, nil)
+	body, err := getURL(ctx, f.stages)
 	if err != nil {
 		return err
 	}
-	res, err := http.DefaultClient.Do(req)
-	if err != nil {
-		return err
-	}
-	defer res.Body.Close()
+	defer body.Close()
 	var recs []struct {
 		Table  int64            `json:"table"`
 		Seq    int64            `json:"seq"`
 		At     map[string]int64 `json:"at_ns"`
 		Writes int64            `json:"writes"`
 	}
-	if err := json.NewDecoder(res.Body).Decode(&recs); err != nil {
+	if err := json.NewDecoder(body).Decode(&recs); err != nil {
 		return err
 	}
 	table, _ := strconv.ParseInt(f.table, 10, 64)
