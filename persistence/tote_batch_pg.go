@@ -234,9 +234,10 @@ func (r *ToteRepo) PlaceBatch(ctx context.Context, w tote.BatchWork) ([]tote.Bat
 		res    []tote.BatchResult
 		err    error
 		lookup bool // read the taken keys (after a batch met one)
+		again  bool // the last attempt met a taken key: no pause
 	)
 	for attempt := range txAttempts {
-		if attempt > 0 && !(lookup && errors.Is(err, errBetKeyRace)) {
+		if attempt > 0 && !again {
 			pause := txRetryBackoff<<attempt + rand.N(txRetryBackoff<<attempt)
 			select {
 			case <-ctx.Done():
@@ -245,7 +246,7 @@ func (r *ToteRepo) PlaceBatch(ctx context.Context, w tote.BatchWork) ([]tote.Bat
 			}
 		}
 		res, err = r.placeBatchOnce(ctx, w, lookup)
-		if errors.Is(err, errBetKeyRace) && !lookup {
+		if again = errors.Is(err, errBetKeyRace) && !lookup; again {
 			// A taken key, not contention: again at once, reading the keys.
 			lookup = true
 			continue
