@@ -55,12 +55,15 @@ const (
 	// write (its reads then overlap that commit). See drawQueue.reading.
 	maxInflight = 4
 	// overlapMin is how many waiting bets start a batch before the one in
-	// flight has committed. One: with the user events off the loop and the
-	// keys no longer looked up, starting the next batch's reads as soon as
-	// the one before writes gave 8 clients +14 % and the open loop a lower
-	// p99 on an idle machine; 32 clients the same within noise
-	// (docs/bets-load.md, third pass).
-	overlapMin = 1
+	// flight has committed. Two: a lone straggler waits for the commit
+	// (about a millisecond) and rides with the bets that arrive meanwhile.
+	// With one, 8 closed-loop clients formed batches of 7 and of 1
+	// alternately (auto_explain of the write), and every batch costs the
+	// server and Postgres about the same whatever its size: two gave 8
+	// clients +18 % bets/s (median of four interleaved runs) and 20 % less
+	// Postgres CPU per bet; three and four were between (docs/bets-load.md,
+	// fourth pass). Earlier, eight (no overlap at 8 clients) lost to one.
+	overlapMin = 2
 	// batchTimeout bounds one batch's transaction; it runs detached from
 	// any one request's context, since it answers many.
 	batchTimeout = 30 * time.Second
