@@ -382,10 +382,10 @@ func (c *twsConn) serveShared(ctx context.Context, tap *renderTap, responses gra
 		if n == 0 {
 			return nil
 		}
-		err := c.cork.Uncork()
-		if n > 1 {
+		if n > 1 { // counted first: a test reads it once the client has the messages
 			batchedWrites.Add(int64(n))
 		}
+		err := c.cork.Uncork()
 		if c.t.stages != nil && err == nil {
 			now := time.Now()
 			for _, seq := range held[:n] {
