@@ -7,8 +7,6 @@ import (
 	"github.com/99designs/gqlgen/graphql/handler"
 	"github.com/99designs/gqlgen/graphql/handler/transport"
 	"github.com/coder/websocket"
-
-	"github.com/pokertote/pokertote/domain/tote"
 )
 
 // SharedWrites is how many "next" messages wsTransport wrote from shared
@@ -35,10 +33,3 @@ func (u coderImpl) Accept(w http.ResponseWriter, r *http.Request, o transport.We
 	}
 	return &wsConn{c: c}, nil
 }
-
-// BatchedWrites is how many "next" messages wsTransport wrote in a
-// write(2) carrying more than one (in this process).
-func BatchedWrites() int64 { return batchedWrites.Load() }
-
-// Modelled reports whether table events of type t are sent to subscribers.
-func Modelled(t tote.EventType) bool { return modelled(t) }

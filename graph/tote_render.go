@@ -42,7 +42,6 @@ type renderTap struct {
 	table   int64    // the table streamed (set by the resolver)
 	driven  bool     // set by wsTransport, which pulls itself
 	pull    func(ctx context.Context) (tapItem, bool)
-	more    func() bool           // whether pull has an item without waiting
 	forward chan model.TableEvent // gqlgen's channel, fed on a cache miss
 }
 
@@ -176,13 +175,9 @@ func (s *sharedRender) next(ctx context.Context, tap *renderTap, it tapItem, res
 	r, mine := s.cache.claim(key)
 	if !mine {
 		select {
-		case <-r.done: // rendered already, the common case: no select on two channels
-		default:
-			select {
-			case <-r.done:
-			case <-ctx.Done():
-				return nil, nil
-			}
+		case <-r.done:
+		case <-ctx.Done():
+			return nil, nil
 		}
 		if !r.failed {
 			return r, nil

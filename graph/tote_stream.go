@@ -77,7 +77,6 @@ func (a *ToteAPI) TableEvents(ctx context.Context, tableID string, afterSeq *int
 	}
 	if tap := tapFrom(ctx); tap != nil {
 		context.AfterFunc(ctx, sub.Close)
-		s.closedWithCtx = true
 		tap.table = n
 		tap.pull = func(ctx context.Context) (tapItem, bool) {
 			it, err := s.next(ctx)
@@ -87,7 +86,6 @@ func (a *ToteAPI) TableEvents(ctx context.Context, tableID string, afterSeq *int
 			}
 			return it, true
 		}
-		tap.more = s.ready
 		return tap.forward, nil
 	}
 	out := make(chan model.TableEvent, 1)
@@ -123,10 +121,6 @@ type tableStream struct {
 	begun  bool
 	queue  []tapItem // from head on: what is still to send
 	head   int
-	// closedWithCtx: sub is closed when the stream's context ends, so next
-	// waits on sub.C alone (a receive, not a select on two channels, per
-	// event and subscriber).
-	closedWithCtx bool
 }
 
 // queueKeep is the capacity of a stream's queue kept once it is empty: a
@@ -154,28 +148,19 @@ func (s *tableStream) next(ctx context.Context) (tapItem, error) {
 			}
 			continue
 		}
-		var e *tote.TableEvent
-		var ok bool
-		if s.closedWithCtx {
-			e, ok = <-s.sub.C
-		} else {
-			select {
-			case <-ctx.Done():
-				return tapItem{}, ctx.Err()
-			case e, ok = <-s.sub.C:
+		select {
+		case <-ctx.Done():
+			return tapItem{}, ctx.Err()
+		case e, ok := <-s.sub.C:
+			if !ok {
+				if err := s.sub.Err(); err != nil {
+					return tapItem{}, err
+				}
+				return tapItem{}, errors.New("subscription closed")
 			}
-		}
-		if !ok {
-			if err := s.sub.Err(); err != nil {
+			if err := s.live1(ctx, e); err != nil {
 				return tapItem{}, err
 			}
-			if err := ctx.Err(); err != nil {
-				return tapItem{}, err
-			}
-			return tapItem{}, errors.New("subscription closed")
-		}
-		if err := s.live1(ctx, e); err != nil {
-			return tapItem{}, err
 		}
 	}
 	// The slot is cleared so that the queue's array does not keep the
@@ -184,13 +169,6 @@ func (s *tableStream) next(ctx context.Context) (tapItem, error) {
 	s.queue[s.head] = tapItem{}
 	s.head++
 	return it, nil
-}
-
-// ready reports whether next has an item to return without waiting (a
-// live event in the buffer may still be one already sent: then it may
-// wait after all).
-func (s *tableStream) ready() bool {
-	return s.head < len(s.queue) || len(s.sub.C) > 0
 }
 
 // live1 queues live event e after what it reveals was missed.

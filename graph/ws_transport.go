@@ -78,8 +78,7 @@ func (t wsTransport) Supports(r *http.Request) bool { return r.Header.Get("Upgra
 func (t wsTransport) Do(w http.ResponseWriter, r *http.Request, exec graphql.GraphExecutor) {
 	opts := t.accept
 	opts.Subprotocols = []string{"graphql-ws", transportWS}
-	hj := &corkHijack{ResponseWriter: w}
-	c, err := websocket.Accept(hj, r, &opts)
+	c, err := websocket.Accept(w, r, &opts)
 	if err != nil {
 		log.Printf("unable to upgrade %T to websocket %s: ", w, err.Error())
 		transport.SendErrorf(w, http.StatusBadRequest, "unable to upgrade")
@@ -94,7 +93,7 @@ func (t wsTransport) Do(w http.ResponseWriter, r *http.Request, exec graphql.Gra
 	if t.readLimit > 0 {
 		c.SetReadLimit(t.readLimit)
 	}
-	conn := &twsConn{t: &t, c: c, cork: hj.conn, exec: exec, ctx: r.Context(), active: map[string]context.CancelFunc{}}
+	conn := &twsConn{t: &t, c: c, exec: exec, ctx: r.Context(), active: map[string]context.CancelFunc{}}
 	if !conn.init() {
 		return
 	}
@@ -118,7 +117,6 @@ func (a acceptedConn) Accept(http.ResponseWriter, *http.Request, transport.Webso
 type twsConn struct {
 	t    *wsTransport
 	c    *websocket.Conn
-	cork *corkConn // c's connection (nil: not hijacked through corkHijack)
 	exec graphql.GraphExecutor
 	ctx  context.Context
 
@@ -371,66 +369,24 @@ func (c *twsConn) operation(ctx context.Context, params *graphql.RawParams) (rc 
 
 // serveShared writes a tableEvents stream: each event's shared "next"
 // message with id spliced in, or this subscriber's own response when the
-// event could not be shared. While the next event is in hand already (a
-// burst committed together, a replay), the connection is corked: the
-// messages go out in one write(2), at most corkMax of them.
+// event could not be shared.
 func (c *twsConn) serveShared(ctx context.Context, tap *renderTap, responses graphql.ResponseHandler, id string, it tapItem) {
 	quoted := appendJSONString(nil, id)
-	var held [corkMax]int64 // seqs of the table events written while corked
-	n := 0                  // messages written while corked; 0: not corked
-	uncork := func() error {
-		if n == 0 {
-			return nil
-		}
-		if n > 1 { // counted first: a test reads it once the client has the messages
-			batchedWrites.Add(int64(n))
-		}
-		err := c.cork.Uncork()
-		if c.t.stages != nil && err == nil {
-			now := time.Now()
-			for _, seq := range held[:n] {
-				if seq > 0 {
-					c.t.stages.Mark(tap.table, seq, event.StageFirstWrite, now)
-				}
-			}
-		}
-		n = 0
-		return err
-	}
-	defer func() { _ = uncork() }()
 	for {
 		r, own := c.t.render.next(ctx, tap, it, responses)
-		if n == 0 && c.cork != nil && tap.more != nil && tap.more() {
-			c.cork.Cork()
-			n = 1
-		} else if n > 0 {
-			n++
-		}
 		switch {
 		case r != nil:
 			if err := c.writeNext(r.head, quoted); err != nil {
 				return
 			}
-			switch {
-			case n > 0 && !it.snapshot:
-				held[n-1] = it.seq
-			case n > 0:
-				held[n-1] = 0
-			case c.t.stages != nil && !it.snapshot:
-				c.t.stages.Mark(tap.table, it.seq, event.StageFirstWrite, time.Now())
+			if c.t.stages != nil && !it.snapshot {
+				now := time.Now()
+				c.t.stages.Mark(tap.table, it.seq, event.StageFirstWrite, now)
 			}
 		case own != nil:
 			c.sendResponse(id, own)
-			if n > 0 {
-				held[n-1] = 0
-			}
 		default:
 			return // ctx ended
-		}
-		if n > 0 && (n == corkMax || !tap.more()) {
-			if err := uncork(); err != nil {
-				return
-			}
 		}
 		var ok bool
 		if it, ok = tap.pull(ctx); !ok {
@@ -438,13 +394,6 @@ func (c *twsConn) serveShared(ctx context.Context, tap *renderTap, responses gra
 		}
 	}
 }
-
-// corkMax bounds the messages of one subscription sent in one write.
-const corkMax = 16
-
-// batchedWrites counts the "next" messages that went out in a write(2)
-// carrying more than one (tests check that bursts are batched).
-var batchedWrites atomic.Int64
 
 var twsBuffers = sync.Pool{New: func() any { return new(bytes.Buffer) }}
 
