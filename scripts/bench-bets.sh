@@ -10,10 +10,15 @@
 #
 #   scripts/bench-bets.sh                      # 8 and 32 clients, 20 s each
 #   CLIENTS="8 32" DURATION=30 scripts/bench-bets.sh
+#   ROUNDS=3 DURATION=10 scripts/bench-bets.sh  # pgbench and placeBet alternate
+#                                              # three times per client count;
+#                                              # the median ratio is printed
 #
 # Environment: PGHOST (127.0.0.1), PGPORT (5432), PGUSER (postgres), PORT
 # (18080, the server), REDIS_URL (redis://127.0.0.1:6379/0), CLIENTS ("8 32"),
-# DURATION (seconds, 20), PLAYERS (64), POOLS (1), OPEN_LOOP (1: also an
+# DURATION (seconds, 20), ROUNDS (1: pgbench then placeBet once per client
+# count; more alternate them that many times, since on a shared VM either
+# side drifts by a third within minutes, and print the median ratio), PLAYERS (64), POOLS (1), OPEN_LOOP (1: also an
 # open-loop run at half the last closed-loop rate), PROFILE (a directory: for
 # each closed-loop run, keep the server's CPU profile (DEBUG_ADDR on PORT+1),
 # the bench database's top statements from pg_stat_statements, and the CPU
@@ -31,6 +36,7 @@ PORT=${PORT:-18080}
 REDIS_URL=${REDIS_URL:-redis://127.0.0.1:6379/0}
 CLIENTS=${CLIENTS:-"8 32"}
 DURATION=${DURATION:-20}
+ROUNDS=${ROUNDS:-1}
 PLAYERS=${PLAYERS:-64}
 POOLS=${POOLS:-1}
 OPEN_LOOP=${OPEN_LOOP:-1}
@@ -100,53 +106,63 @@ printf '\n%-8s %-14s %-10s %-14s %-10s %-10s %-8s\n' clients pgbench_tps pg_avg_
 rows=()
 last_rate=0
 for c in $CLIENTS; do
-	pg=$(pgbench -n -c "$c" -j 2 -T "$DURATION" -b tpcb-like "$PGBENCH_DB" 2>/dev/null | tee "$work/pgbench-$c.txt" | awk '/^tps =/{print $3}')
-	pglat=$(awk '/^latency average/{print $4}' "$work/pgbench-$c.txt")
-	if [[ -n "$PROFILE" ]]; then
-		: >"$work/loadgen-$c.txt"
-		# Once the load generator's warm-up is over: reset the statement
-		# counts, take CPU ticks, profile for all but the last 2 s, and read
-		# the ticks and the statements again.
-		(
-			for _ in $(seq 1 600); do
-				grep -qs '^bets: measuring' "$work/loadgen-$c.txt" && break
-				sleep 0.2
-			done
-			psql -qX -d "$BENCH_DB" -c "SELECT pg_stat_statements_reset(0, (SELECT oid FROM pg_database WHERE datname = current_database()), 0)" >/dev/null
-			be=$(backends)
-			echo "$(cpu_ticks "$server_pid") $(cpu_ticks $be) $(date +%s.%N)" >"$work/ticks0-$c"
-			curl -fsS -o "$PROFILE/cpu-$c.pprof" "http://127.0.0.1:$((PORT + 1))/debug/pprof/profile?seconds=$((DURATION - 2))"
-			echo "$(cpu_ticks "$server_pid") $(cpu_ticks $be) $(date +%s.%N)" >"$work/ticks1-$c"
+	rates=() ratios=()
+	for round in $(seq 1 "$ROUNDS"); do
+		pg=$(pgbench -n -c "$c" -j 2 -T "$DURATION" -b tpcb-like "$PGBENCH_DB" 2>/dev/null | tee "$work/pgbench-$c.txt" | awk '/^tps =/{print $3}')
+		pglat=$(awk '/^latency average/{print $4}' "$work/pgbench-$c.txt")
+		if [[ -n "$PROFILE" && $round == 1 ]]; then
+			: >"$work/loadgen-$c.txt"
+			# Once the load generator's warm-up is over: reset the statement
+			# counts, take CPU ticks, profile for all but the last 2 s, and read
+			# the ticks and the statements again.
+			(
+				for _ in $(seq 1 600); do
+					grep -qs '^bets: measuring' "$work/loadgen-$c.txt" && break
+					sleep 0.2
+				done
+				psql -qX -d "$BENCH_DB" -c "SELECT pg_stat_statements_reset(0, (SELECT oid FROM pg_database WHERE datname = current_database()), 0)" >/dev/null
+				be=$(backends)
+				echo "$(cpu_ticks "$server_pid") $(cpu_ticks $be) $(date +%s.%N)" >"$work/ticks0-$c"
+				curl -fsS -o "$PROFILE/cpu-$c.pprof" "http://127.0.0.1:$((PORT + 1))/debug/pprof/profile?seconds=$((DURATION - 2))"
+				echo "$(cpu_ticks "$server_pid") $(cpu_ticks $be) $(date +%s.%N)" >"$work/ticks1-$c"
+				psql -X -d "$BENCH_DB" -c "SELECT calls, round(total_exec_time::numeric, 1) AS total_ms, round(mean_exec_time::numeric, 3) AS mean_ms,
+					rows, left(regexp_replace(query, '\s+', ' ', 'g'), 120) AS query
+					FROM pg_stat_statements WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database())
+					ORDER BY calls DESC LIMIT 40" >"$PROFILE/statements-$c.txt"
+			) &
+			prof_pid=$!
+		fi
+		out=$("$work/loadgen" bets -url "$url" -players "$PLAYERS" -clients "$c" -pools "$POOLS" -duration "${DURATION}s" | tee -a "$work/loadgen-$c.txt" | awk '/^RESULT/')
+		rate=$(sed -E 's/.*accepted_per_s=([0-9.]+).*/\1/' <<<"$out")
+		p50=$(sed -E 's/.*p50_ms=([0-9.]+).*/\1/' <<<"$out")
+		p99=$(sed -E 's/.*p99_ms=([0-9.]+).*/\1/' <<<"$out")
+		ratio=$(awk -v a="$rate" -v b="$pg" 'BEGIN{printf "%.2f", a/b}')
+		printf '%-8s %-14s %-10s %-14s %-10s %-10s %-8s\n' "$c" "$pg" "avg:$pglat" "$rate" "$p50" "$p99" "$ratio"
+		grep -E '^  refused' "$work/loadgen-$c.txt" || true
+		if [[ -n "$PROFILE" && $round == 1 ]]; then
+			wait "$prof_pid" || true
+			read -r s0 p0 t0 <"$work/ticks0-$c"
+			read -r s1 p1 t1 <"$work/ticks1-$c"
+			hz=$(getconf CLK_TCK)
+			# CPU per bet and statements per bet over the profiled window.
+			bets=$(awk -v r="$rate" -v a="$t0" -v b="$t1" 'BEGIN{printf "%d", r*(b-a)}')
+			awk -v s="$((s1 - s0))" -v p="$((p1 - p0))" -v hz="$hz" -v n="$bets" \
+				'BEGIN{printf "  cpu per accepted bet: server %.2f ms, postgres backends %.2f ms (~%d bets)\n", 1000*s/hz/n, 1000*p/hz/n, n}' | tee "$PROFILE/cpu-per-bet-$c.txt"
+			awk -v n="$bets" 'NR > 2 && $1 ~ /^[0-9]+$/ {c += $1} END {printf "  statements per accepted bet: %.1f\n", c/n}' "$PROFILE/statements-$c.txt" | tee -a "$PROFILE/cpu-per-bet-$c.txt"
 			psql -X -d "$BENCH_DB" -c "SELECT calls, round(total_exec_time::numeric, 1) AS total_ms, round(mean_exec_time::numeric, 3) AS mean_ms,
-				rows, left(regexp_replace(query, '\s+', ' ', 'g'), 120) AS query
+				rows, round(calls::numeric / $(awk -v r="$rate" -v d="$DURATION" 'BEGIN{printf "%d", r*d+1}'), 2) AS per_bet,
+				left(regexp_replace(query, '\s+', ' ', 'g'), 110) AS query
 				FROM pg_stat_statements WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database())
-				ORDER BY calls DESC LIMIT 40" >"$PROFILE/statements-$c.txt"
-		) &
-		prof_pid=$!
-	fi
-	out=$("$work/loadgen" bets -url "$url" -players "$PLAYERS" -clients "$c" -pools "$POOLS" -duration "${DURATION}s" | tee -a "$work/loadgen-$c.txt" | awk '/^RESULT/')
-	rate=$(sed -E 's/.*accepted_per_s=([0-9.]+).*/\1/' <<<"$out")
-	p50=$(sed -E 's/.*p50_ms=([0-9.]+).*/\1/' <<<"$out")
-	p99=$(sed -E 's/.*p99_ms=([0-9.]+).*/\1/' <<<"$out")
-	ratio=$(awk -v a="$rate" -v b="$pg" 'BEGIN{printf "%.2f", a/b}')
-	printf '%-8s %-14s %-10s %-14s %-10s %-10s %-8s\n' "$c" "$pg" "avg:$pglat" "$rate" "$p50" "$p99" "$ratio"
-	grep -E '^  refused' "$work/loadgen-$c.txt" || true
-	if [[ -n "$PROFILE" ]]; then
-		wait "$prof_pid" || true
-		read -r s0 p0 t0 <"$work/ticks0-$c"
-		read -r s1 p1 t1 <"$work/ticks1-$c"
-		hz=$(getconf CLK_TCK)
-		# CPU per bet and statements per bet over the profiled window.
-		bets=$(awk -v r="$rate" -v a="$t0" -v b="$t1" 'BEGIN{printf "%d", r*(b-a)}')
-		awk -v s="$((s1 - s0))" -v p="$((p1 - p0))" -v hz="$hz" -v n="$bets" \
-			'BEGIN{printf "  cpu per accepted bet: server %.2f ms, postgres backends %.2f ms (~%d bets)\n", 1000*s/hz/n, 1000*p/hz/n, n}' | tee "$PROFILE/cpu-per-bet-$c.txt"
-		awk -v n="$bets" 'NR > 2 && $1 ~ /^[0-9]+$/ {c += $1} END {printf "  statements per accepted bet: %.1f\n", c/n}' "$PROFILE/statements-$c.txt" | tee -a "$PROFILE/cpu-per-bet-$c.txt"
-		psql -X -d "$BENCH_DB" -c "SELECT calls, round(total_exec_time::numeric, 1) AS total_ms, round(mean_exec_time::numeric, 3) AS mean_ms,
-			rows, round(calls::numeric / $(awk -v r="$rate" -v d="$DURATION" 'BEGIN{printf "%d", r*d+1}'), 2) AS per_bet,
-			left(regexp_replace(query, '\s+', ' ', 'g'), 110) AS query
-			FROM pg_stat_statements WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database())
-			ORDER BY calls DESC LIMIT 30" >"$PROFILE/statements-$c.txt"
-		echo "  profile: $PROFILE/cpu-$c.pprof, $PROFILE/statements-$c.txt"
+				ORDER BY calls DESC LIMIT 30" >"$PROFILE/statements-$c.txt"
+			echo "  profile: $PROFILE/cpu-$c.pprof, $PROFILE/statements-$c.txt"
+		fi
+		rates+=("$rate") ratios+=("$ratio")
+	done
+	if [[ "$ROUNDS" -gt 1 ]]; then
+		med_ratio=$(printf '%s\n' "${ratios[@]}" | sort -g | awk '{a[NR]=$1} END{print (NR%2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}')
+		med_rate=$(printf '%s\n' "${rates[@]}" | sort -g | awk '{a[NR]=$1} END{print (NR%2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}')
+		printf '%-8s median of %s rounds: ratio %s (%s), bets/s %s\n' "$c" "$ROUNDS" "$med_ratio" "${ratios[*]}" "$med_rate"
+		rate=$med_rate
 	fi
 	last_rate=$rate
 done
