@@ -59,10 +59,12 @@ const (
 	// (about a millisecond) and rides with the bets that arrive meanwhile.
 	// With one, 8 closed-loop clients formed batches of 7 and of 1
 	// alternately (auto_explain of the write), and every batch costs the
-	// server and Postgres about the same whatever its size: two gave 8
-	// clients +18 % bets/s (median of four interleaved runs) and 20 % less
-	// Postgres CPU per bet; three and four were between (docs/bets-load.md,
-	// fourth pass). Earlier, eight (no overlap at 8 clients) lost to one.
+	// server and Postgres about the same whatever its size. Two halved the
+	// batches of one and gave 8 clients +18 % bets/s and 20 % less Postgres
+	// CPU per bet (medians of four interleaved runs on a loaded machine;
+	// idle, each setting's spread was wider than the differences, and two
+	// was never behind one: docs/bets-load.md, fourth pass). Earlier, eight
+	// (no overlap at 8 clients) lost to one.
 	overlapMin = 2
 	// batchTimeout bounds one batch's transaction; it runs detached from
 	// any one request's context, since it answers many.
