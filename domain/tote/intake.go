@@ -62,9 +62,9 @@ const (
 	// server and Postgres about the same whatever its size. Two halved the
 	// batches of one and gave 8 clients +18 % bets/s and 20 % less Postgres
 	// CPU per bet (medians of four interleaved runs on a loaded machine;
-	// idle, each setting's spread was wider than the differences, and two
-	// was never behind one: docs/bets-load.md, fourth pass). Earlier, eight
-	// (no overlap at 8 clients) lost to one.
+	// idle, medians of three 1,268 against 982 bets/s, though each
+	// setting's spread was wider than that: docs/bets-load.md, fourth
+	// pass). Earlier, eight (no overlap at 8 clients) lost to one.
 	overlapMin = 2
 	// batchTimeout bounds one batch's transaction; it runs detached from
 	// any one request's context, since it answers many.
