@@ -96,6 +96,10 @@ cpu_ticks() {
 	done
 	echo "$t"
 }
+# median N...: the median of the numbers.
+median() {
+	printf '%s\n' "$@" | sort -g | awk '{a[NR] = $1} END {print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2}'
+}
 backends() {
 	psql -AtX -d postgres -c "SELECT pid FROM pg_stat_activity WHERE datname = '$BENCH_DB' AND pid <> pg_backend_pid()"
 }
@@ -103,7 +107,6 @@ backends() {
 load=$(cut -d' ' -f1-3 /proc/loadavg)
 echo "machine: $(nproc) CPUs, load average before: $load"
 printf '\n%-8s %-14s %-10s %-14s %-10s %-10s %-8s\n' clients pgbench_tps pg_avg_ms bets_per_s p50_ms p99_ms ratio
-rows=()
 last_rate=0
 for c in $CLIENTS; do
 	rates=() ratios=()
@@ -159,8 +162,8 @@ for c in $CLIENTS; do
 		rates+=("$rate") ratios+=("$ratio")
 	done
 	if [[ "$ROUNDS" -gt 1 ]]; then
-		med_ratio=$(printf '%s\n' "${ratios[@]}" | sort -g | awk '{a[NR]=$1} END{print (NR%2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}')
-		med_rate=$(printf '%s\n' "${rates[@]}" | sort -g | awk '{a[NR]=$1} END{print (NR%2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}')
+		med_ratio=$(median "${ratios[@]}")
+		med_rate=$(median "${rates[@]}")
 		printf '%-8s median of %s rounds: ratio %s (%s), bets/s %s\n' "$c" "$ROUNDS" "$med_ratio" "${ratios[*]}" "$med_rate"
 		rate=$med_rate
 	fi
