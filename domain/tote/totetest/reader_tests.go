@@ -128,7 +128,10 @@ func testBetReaders(t *testing.T, env Env) {
 					b.ID, b.Selection, b.Stake, got.Status, got.Payout, coef[parimutuel.MarketWin], wantStatus, want)
 			}
 		}
-		if status[tote.BetWon] == 0 || status[tote.BetLost] == 0 || status[tote.BetAccepted] != 0 {
+		// The deal is random: a draw may leave no bet lost (a split pot, a
+		// refunded pool), so only require every bet settled and some bet
+		// paid or lost by its selection's rate.
+		if status[tote.BetWon]+status[tote.BetLost] == 0 || status[tote.BetAccepted] != 0 {
 			t.Errorf("statuses after settlement: %v", status)
 		}
 		if _, v, err := h.Svc.VerifyDraw(h.Ctx, d.ID); err != nil || !v.PayoutsMatch {
