@@ -72,9 +72,11 @@ func (a *App) startTote(ctx context.Context) error {
 	}
 	obs := newTableObserver(a.broker)
 	obs.stages = a.stages
+	intake := newIntakeMetrics()
 	svc, err := tote.NewService(tote.Config{
 		Store: repo, Ledger: a.ledger, Gate: a.accounts, Publisher: obs, Auditor: a.users,
 		Log: a.log.With("component", "tote"), TimeScale: a.cfg.TimeScale, Beacon: src,
+		Intake: intake,
 	})
 	if err != nil {
 		return fmt.Errorf("totalizator: %w", err)
@@ -90,6 +92,7 @@ func (a *App) startTote(ctx context.Context) error {
 		},
 	}
 	a.metrics = append(a.metrics, toteMetrics(svc.Stats())...)
+	a.metrics = append(a.metrics, intake.collectors()...)
 	a.startPruner(repo)
 	a.startOpsMetrics(obs, repo)
 	if a.cfg.DemoTables {
@@ -144,4 +147,53 @@ func toteMetrics(st *tote.Stats) []prometheus.Collector {
 		counter("draws_voided_total", "Draws voided on this replica (admin or dealer failure).", st.DrawsVoided.Load),
 		counter("dealer_step_failures_total", "Dealer steps that failed and were retried.", st.StepFailures.Load),
 	}
+}
+
+// intakeMetrics shows how the bet intake carries the round-close surge
+// (tote.IntakeObserver): the size of its batches, how long bets wait for a
+// batch, and how long a batch's transaction takes. docs/bets-load.md reads
+// the same three figures from a load test.
+type intakeMetrics struct {
+	size   prometheus.Histogram
+	waited prometheus.Histogram
+	took   *prometheus.HistogramVec
+}
+
+var _ tote.IntakeObserver = (*intakeMetrics)(nil)
+
+func newIntakeMetrics() *intakeMetrics {
+	// Milliseconds matter here: a lone bet's batch takes about 2 ms.
+	ms := []float64{.0005, .001, .002, .004, .008, .016, .032, .064, .128, .256, .512, 1, 2, 5}
+	return &intakeMetrics{
+		size: prometheus.NewHistogram(prometheus.HistogramOpts{
+			Namespace: "pokertote", Subsystem: "tote", Name: "bet_batch_bets",
+			Help:    "Bets per batch of the bet intake (one transaction each; at most 256).",
+			Buckets: []float64{1, 2, 4, 8, 16, 32, 64, 128, 256},
+		}),
+		waited: prometheus.NewHistogram(prometheus.HistogramOpts{
+			Namespace: "pokertote", Subsystem: "tote", Name: "bet_batch_wait_seconds",
+			Help:    "How long the oldest bet of a batch waited for the batch's transaction to start.",
+			Buckets: ms,
+		}),
+		took: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Namespace: "pokertote", Subsystem: "tote", Name: "bet_batch_seconds",
+			Help:    "How long a batch's transaction took, retries included, by outcome (ok: committed, even if some bets were refused; error: the whole batch failed).",
+			Buckets: ms,
+		}, []string{"outcome"}),
+	}
+}
+
+// BetBatch implements tote.IntakeObserver.
+func (m *intakeMetrics) BetBatch(bets int, waited, took time.Duration, failed bool) {
+	m.size.Observe(float64(bets))
+	m.waited.Observe(waited.Seconds())
+	outcome := "ok"
+	if failed {
+		outcome = "error"
+	}
+	m.took.WithLabelValues(outcome).Observe(took.Seconds())
+}
+
+func (m *intakeMetrics) collectors() []prometheus.Collector {
+	return []prometheus.Collector{m.size, m.waited, m.took}
 }

@@ -100,6 +100,16 @@ cpu_ticks() {
 median() {
 	printf '%s\n' "$@" | sort -g | awk '{a[NR] = $1} END {print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2}'
 }
+# intake: the server's intake metrics so far: batches, bets, seconds
+# waited, seconds in transactions (sums).
+intake() {
+	curl -fsS "http://127.0.0.1:$PORT/metrics" | awk '
+		/^pokertote_tote_bet_batch_bets_count / {n = $2}
+		/^pokertote_tote_bet_batch_bets_sum / {b = $2}
+		/^pokertote_tote_bet_batch_wait_seconds_sum / {w = $2}
+		/^pokertote_tote_bet_batch_seconds_sum/ {t += $2}
+		END {printf "%d %d %f %f\n", n, b, w, t}'
+}
 backends() {
 	psql -AtX -d postgres -c "SELECT pid FROM pg_stat_activity WHERE datname = '$BENCH_DB' AND pid <> pg_backend_pid()"
 }
@@ -126,7 +136,13 @@ for c in $CLIENTS; do
 				psql -qX -d "$BENCH_DB" -c "SELECT pg_stat_statements_reset(0, (SELECT oid FROM pg_database WHERE datname = current_database()), 0)" >/dev/null
 				be=$(backends)
 				echo "$(cpu_ticks "$server_pid") $(cpu_ticks $be) $(date +%s.%N)" >"$work/ticks0-$c"
+				# What the bench database's backends wait on, sampled every 5 ms
+				# while the profile runs (CPU, IO:WALSync, Lock:transactionid...).
+				timeout "$((DURATION - 2))" psql -AtX -d "$BENCH_DB" -f <(printf '%s\n' \
+					"SELECT coalesce(wait_event_type, 'CPU') || ':' || coalesce(wait_event, '-') || ' ' || left(regexp_replace(query, '\s+', ' ', 'g'), 24) FROM pg_stat_activity WHERE datname = current_database() AND state = 'active' AND pid <> pg_backend_pid() \\watch 0.005") \
+					2>/dev/null | grep -v '^$' | sort | uniq -c | sort -rn | head -15 >"$PROFILE/waits-$c.txt" &
 				curl -fsS -o "$PROFILE/cpu-$c.pprof" "http://127.0.0.1:$((PORT + 1))/debug/pprof/profile?seconds=$((DURATION - 2))"
+				wait
 				echo "$(cpu_ticks "$server_pid") $(cpu_ticks $be) $(date +%s.%N)" >"$work/ticks1-$c"
 				psql -X -d "$BENCH_DB" -c "SELECT calls, round(total_exec_time::numeric, 1) AS total_ms, round(mean_exec_time::numeric, 3) AS mean_ms,
 					rows, left(regexp_replace(query, '\s+', ' ', 'g'), 120) AS query
@@ -135,13 +151,18 @@ for c in $CLIENTS; do
 			) &
 			prof_pid=$!
 		fi
+		intake0=$(intake)
 		out=$("$work/loadgen" bets -url "$url" -players "$PLAYERS" -clients "$c" -pools "$POOLS" -duration "${DURATION}s" | tee -a "$work/loadgen-$c.txt" | awk '/^RESULT/')
+		intake1=$(intake)
 		rate=$(sed -E 's/.*accepted_per_s=([0-9.]+).*/\1/' <<<"$out")
 		p50=$(sed -E 's/.*p50_ms=([0-9.]+).*/\1/' <<<"$out")
 		p99=$(sed -E 's/.*p99_ms=([0-9.]+).*/\1/' <<<"$out")
 		ratio=$(awk -v a="$rate" -v b="$pg" 'BEGIN{printf "%.2f", a/b}')
 		printf '%-8s %-14s %-10s %-14s %-10s %-10s %-8s\n' "$c" "$pg" "avg:$pglat" "$rate" "$p50" "$p99" "$ratio"
 		grep -E '^  refused' "$work/loadgen-$c.txt" || true
+		# The server's own intake metrics over the run (warm-up included).
+		awk -v a="$intake0" -v b="$intake1" 'BEGIN{split(a, x); split(b, y); n = y[1] - x[1]
+			if (n > 0) printf "  intake: %d batches, %.1f bets per batch, oldest bet waited %.2f ms, transaction %.2f ms (means)\n", n, (y[2] - x[2]) / n, 1000 * (y[3] - x[3]) / n, 1000 * (y[4] - x[4]) / n}'
 		if [[ -n "$PROFILE" && $round == 1 ]]; then
 			wait "$prof_pid" || true
 			read -r s0 p0 t0 <"$work/ticks0-$c"
@@ -157,7 +178,7 @@ for c in $CLIENTS; do
 				left(regexp_replace(query, '\s+', ' ', 'g'), 110) AS query
 				FROM pg_stat_statements WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database())
 				ORDER BY calls DESC LIMIT 30" >"$PROFILE/statements-$c.txt"
-			echo "  profile: $PROFILE/cpu-$c.pprof, $PROFILE/statements-$c.txt"
+			echo "  profile: $PROFILE/cpu-$c.pprof, $PROFILE/statements-$c.txt, $PROFILE/waits-$c.txt"
 		fi
 		rates+=("$rate") ratios+=("$ratio")
 	done

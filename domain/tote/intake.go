@@ -83,6 +83,8 @@ type betJob struct {
 	req  PlaceBetRequest
 	sel  parimutuel.Selection
 	done chan struct{}
+	// queued is when the request handed its bet to the intake.
+	queued time.Time
 	// gated is closed once the stake gate has answered (gateErr): the
 	// request asks the gate while its bet already waits in the queue (for
 	// the batch in flight to commit), so the gate's reads overlap that wait
@@ -93,6 +95,19 @@ type betJob struct {
 	bet     Bet
 	balance money.Amount
 	err     error
+}
+
+// IntakeObserver is told about the intake's batches, for metrics: how the
+// round-close surge is carried (a batch's size), how long bets wait for a
+// batch to take them, and how long a batch's transaction takes.
+type IntakeObserver interface {
+	// BetBatch is called once per batch, after its transaction: the bets
+	// it carried (accepted or not), how long the oldest of them waited from
+	// its request's hand-off to the start of the transaction (for the batch
+	// in flight, and for the stake gate), and how long the transaction took,
+	// its retries included; failed tells that the whole batch failed (the
+	// store, not one bet's checks).
+	BetBatch(bets int, waited, took time.Duration, failed bool)
 }
 
 // drawQueue is the intake of one draw.
@@ -210,6 +225,10 @@ func (s *Service) placeBatch(jobs []*betJob, writing func()) {
 		<-j.gated
 	}
 	began := time.Now()
+	waited := began.Sub(jobs[0].queued)
+	for _, j := range jobs[1:] {
+		waited = max(waited, began.Sub(j.queued))
+	}
 	var err error
 	if bp, ok := s.store.(BatchPlacer); ok && bp.PlacesBatches() {
 		err = s.placeBatchDirect(ctx, bp, jobs, writing)
@@ -218,7 +237,11 @@ func (s *Service) placeBatch(jobs []*betJob, writing func()) {
 			return s.placeBatchInTx(ctx, tx, jobs)
 		})
 	}
-	s.log.DebugContext(ctx, "bet batch", "draw", jobs[0].req.DrawID, "bets", len(jobs), "took", time.Since(began), "err", err)
+	took := time.Since(began)
+	if s.watch != nil {
+		s.watch.BetBatch(len(jobs), waited, took, err != nil)
+	}
+	s.log.DebugContext(ctx, "bet batch", "draw", jobs[0].req.DrawID, "bets", len(jobs), "took", took, "err", err)
 	var msgs []event.Message
 	for _, j := range jobs {
 		if err != nil {

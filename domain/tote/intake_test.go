@@ -102,3 +102,68 @@ func TestBatchEventsLeaveInOrderWithoutHoldingTheIntake(t *testing.T) {
 		}
 	}
 }
+
+// batchWatch records what the intake tells its observer.
+type batchWatch struct {
+	mu  sync.Mutex
+	got []watchedBatch
+}
+
+type watchedBatch struct {
+	bets         int
+	waited, took time.Duration
+	failed       bool
+}
+
+func (w *batchWatch) BetBatch(bets int, waited, took time.Duration, failed bool) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.got = append(w.got, watchedBatch{bets, waited, took, failed})
+}
+
+func (w *batchWatch) batches() []watchedBatch {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return slices.Clone(w.got)
+}
+
+// The intake's observer hears of every batch once: its size counting the
+// refused bets too, its wait and its time, and whether the store failed the
+// whole batch.
+func TestIntakeObserverHearsOfEveryBatch(t *testing.T) {
+	env := totetest.MemEnv(t)
+	h := totetest.NewHarness(t, env, 3)
+	draw := h.RunUntil(h.Dealer, "PRE_DEAL", totetest.InPhase(tote.PhasePreDeal))
+	watch := &batchWatch{}
+	svc, err := tote.NewService(tote.Config{Store: env.Store, Ledger: env.Ledger, Gate: totetest.AllowAll{}, Publisher: &totetest.Recorder{},
+		Clock: h.Clock, Beacon: h.Beacon(), Intake: watch})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const player = 43
+	h.Deposit(player, 250*money.KZT)
+	bet := func(drawID int64, sel string, stake money.Amount, key string) tote.PlaceBetRequest {
+		return tote.PlaceBetRequest{UserID: ids.UserID(player), DrawID: drawID, Market: parimutuel.MarketWin, Selection: sel, Stake: stake, IdempotencyKey: key}
+	}
+	// One batch of three: two placed, the third short of funds.
+	_, errList := svc.PlaceBets(context.Background(), []tote.PlaceBetRequest{
+		bet(draw.ID, "1", 100*money.KZT, "w-1"), bet(draw.ID, "2", 100*money.KZT, "w-2"), bet(draw.ID, "3", 100*money.KZT, "w-3"),
+	})
+	if errList[0] != nil || errList[1] != nil || errList[2] == nil {
+		t.Fatalf("want two placed and one refused, got %v", errList)
+	}
+	// A batch on a draw that does not exist fails whole.
+	if _, errList := svc.PlaceBets(context.Background(), []tote.PlaceBetRequest{bet(draw.ID+1000, "1", 100*money.KZT, "w-4")}); errList[0] == nil {
+		t.Fatal("a bet on a missing draw was placed")
+	}
+	got := watch.batches()
+	if len(got) != 2 {
+		t.Fatalf("observer heard of %d batches, want 2: %+v", len(got), got)
+	}
+	if b := got[0]; b.bets != 3 || b.failed || b.took <= 0 || b.waited < 0 {
+		t.Fatalf("first batch %+v, want 3 bets, not failed, a positive time", b)
+	}
+	if b := got[1]; b.bets != 1 || !b.failed {
+		t.Fatalf("second batch %+v, want 1 bet, failed", b)
+	}
+}

@@ -33,6 +33,9 @@ type Config struct {
 	// is drawn from (docs/fairness.md). Without one no draw opens: there is
 	// no fallback to the house's own entropy.
 	Beacon beacon.Source
+	// Intake is told about every batch of the bet intake (nil: nobody),
+	// for the operators' metrics of the round-close surge.
+	Intake IntakeObserver
 }
 
 // Service is the totalizator's API for everything but dealing: tables,
@@ -50,6 +53,7 @@ type Service struct {
 	beacon  beacon.Source
 	stats   Stats
 	intake  intake
+	watch   IntakeObserver
 }
 
 // Stats counts what the service and its dealers did, for metrics.
@@ -80,6 +84,7 @@ func NewService(cfg Config) (*Service, error) {
 	return &Service{
 		store: cfg.Store, ledger: cfg.Ledger, gate: cfg.Gate, pub: cfg.Publisher,
 		clock: cfg.Clock, auditor: cfg.Auditor, log: cfg.Log, scale: cfg.TimeScale, beacon: cfg.Beacon,
+		watch: cfg.Intake,
 	}, nil
 }
 

@@ -31,7 +31,7 @@ func (s *Service) PlaceBet(ctx context.Context, r PlaceBetRequest) (Bet, error) 
 	if err != nil {
 		return Bet{}, err
 	}
-	job := &betJob{ctx: ctx, req: r, sel: sel, done: make(chan struct{}), gated: make(chan struct{})}
+	job := &betJob{ctx: ctx, req: r, sel: sel, done: make(chan struct{}), gated: make(chan struct{}), queued: time.Now()}
 	s.submit(job)
 	if _, inBatch := s.judgesInBatch(); !inBatch {
 		job.gateErr = s.gate.EnsureCanStake(ctx, r.UserID)
@@ -107,7 +107,7 @@ func (s *Service) PlaceBets(ctx context.Context, reqs []PlaceBetRequest) ([]Bet,
 			errList[i] = err
 			continue
 		}
-		jobs[i] = &betJob{ctx: ctx, req: r, sel: sel, done: make(chan struct{}), gated: make(chan struct{})}
+		jobs[i] = &betJob{ctx: ctx, req: r, sel: sel, done: make(chan struct{}), gated: make(chan struct{}), queued: time.Now()}
 		if _, inBatch := s.judgesInBatch(); !inBatch {
 			jobs[i].gateErr = s.gate.EnsureCanStake(ctx, r.UserID)
 		}
