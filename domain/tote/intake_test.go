@@ -20,8 +20,25 @@ import (
 type heldBroker struct {
 	release chan struct{}
 	once    sync.Once
-	mu      sync.Mutex
-	got     []event.UserEvent
+	lockedList[event.UserEvent]
+}
+
+// lockedList is a list that goroutines append to and a test reads.
+type lockedList[T any] struct {
+	mu  sync.Mutex
+	got []T
+}
+
+func (l *lockedList[T]) add(v T) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.got = append(l.got, v)
+}
+
+func (l *lockedList[T]) all() []T {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return slices.Clone(l.got)
 }
 
 func (b *heldBroker) Publish(_ context.Context, _ string, data []byte) error {
@@ -30,16 +47,15 @@ func (b *heldBroker) Publish(_ context.Context, _ string, data []byte) error {
 	if err != nil {
 		return err
 	}
-	b.mu.Lock()
-	b.got = append(b.got, e)
-	b.mu.Unlock()
+	b.add(e)
 	return nil
 }
 
-func (b *heldBroker) events() []event.UserEvent {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return slices.Clone(b.got)
+// preDealDraw deals an in-memory table's draw up to its first betting round.
+func preDealDraw(t *testing.T) (totetest.Env, *totetest.Harness, tote.Draw) {
+	env := totetest.MemEnv(t)
+	h := totetest.NewHarness(t, env, 3)
+	return env, h, h.RunUntil(h.Dealer, "PRE_DEAL", totetest.InPhase(tote.PhasePreDeal))
 }
 
 // A batch's players' events leave after its answers and behind the events
@@ -47,9 +63,7 @@ func (b *heldBroker) events() []event.UserEvent {
 // events holds up neither the answers nor the next batches, and the events
 // still arrive in commit order.
 func TestBatchEventsLeaveInOrderWithoutHoldingTheIntake(t *testing.T) {
-	env := totetest.MemEnv(t)
-	h := totetest.NewHarness(t, env, 3)
-	draw := h.RunUntil(h.Dealer, "PRE_DEAL", totetest.InPhase(tote.PhasePreDeal))
+	env, h, draw := preDealDraw(t)
 	broker := &heldBroker{release: make(chan struct{})}
 	svc, err := tote.NewService(tote.Config{Store: env.Store, Ledger: env.Ledger, Gate: totetest.AllowAll{}, Publisher: broker, Clock: h.Clock, Beacon: h.Beacon()})
 	if err != nil {
@@ -83,15 +97,15 @@ func TestBatchEventsLeaveInOrderWithoutHoldingTheIntake(t *testing.T) {
 		t.Fatal("the answers waited for the broker")
 	}
 	// All three answered while the broker still holds the first event.
-	if got := broker.events(); len(got) != 0 {
+	if got := broker.all(); len(got) != 0 {
 		t.Fatalf("%d events out before the broker took the first", len(got))
 	}
 	close(broker.release)
 	deadline := time.Now().Add(10 * time.Second)
-	for len(broker.events()) < 6 && time.Now().Before(deadline) {
+	for len(broker.all()) < 6 && time.Now().Before(deadline) {
 		time.Sleep(time.Millisecond)
 	}
-	got := broker.events()
+	got := broker.all()
 	if len(got) != 6 {
 		t.Fatalf("%d events, want 6", len(got))
 	}
@@ -104,10 +118,7 @@ func TestBatchEventsLeaveInOrderWithoutHoldingTheIntake(t *testing.T) {
 }
 
 // batchWatch records what the intake tells its observer.
-type batchWatch struct {
-	mu  sync.Mutex
-	got []watchedBatch
-}
+type batchWatch struct{ lockedList[watchedBatch] }
 
 type watchedBatch struct {
 	bets         int
@@ -116,24 +127,14 @@ type watchedBatch struct {
 }
 
 func (w *batchWatch) BetBatch(bets int, waited, took time.Duration, failed bool) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	w.got = append(w.got, watchedBatch{bets, waited, took, failed})
-}
-
-func (w *batchWatch) batches() []watchedBatch {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return slices.Clone(w.got)
+	w.add(watchedBatch{bets, waited, took, failed})
 }
 
 // The intake's observer hears of every batch once: its size counting the
 // refused bets too, its wait and its time, and whether the store failed the
 // whole batch.
 func TestIntakeObserverHearsOfEveryBatch(t *testing.T) {
-	env := totetest.MemEnv(t)
-	h := totetest.NewHarness(t, env, 3)
-	draw := h.RunUntil(h.Dealer, "PRE_DEAL", totetest.InPhase(tote.PhasePreDeal))
+	env, h, draw := preDealDraw(t)
 	watch := &batchWatch{}
 	svc, err := tote.NewService(tote.Config{Store: env.Store, Ledger: env.Ledger, Gate: totetest.AllowAll{}, Publisher: &totetest.Recorder{},
 		Clock: h.Clock, Beacon: h.Beacon(), Intake: watch})
@@ -156,7 +157,7 @@ func TestIntakeObserverHearsOfEveryBatch(t *testing.T) {
 	if _, errList := svc.PlaceBets(context.Background(), []tote.PlaceBetRequest{bet(draw.ID+1000, "1", 100*money.KZT, "w-4")}); errList[0] == nil {
 		t.Fatal("a bet on a missing draw was placed")
 	}
-	got := watch.batches()
+	got := watch.all()
 	if len(got) != 2 {
 		t.Fatalf("observer heard of %d batches, want 2: %+v", len(got), got)
 	}
