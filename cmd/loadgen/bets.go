@@ -343,9 +343,20 @@ type betStats struct {
 	accepted  int64
 	refused   map[string]int64
 	lat       []time.Duration // accepted bets' latencies
+	// lag is, in the open loop, how late each request left against its
+	// schedule (the generator's own delay, counted in lat too).
+	lag []time.Duration
 }
 
 func newBetStats() *betStats { return &betStats{refused: map[string]int64{}} }
+
+func (s *betStats) late(lag time.Duration) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.measuring {
+		s.lag = append(s.lag, lag)
+	}
+}
 
 func (s *betStats) record(lat time.Duration, err error) {
 	s.mu.Lock()
@@ -450,6 +461,7 @@ func betLoop(ctx context.Context, cfg betsConfig, players []player, draws *drawT
 			go func() {
 				defer wg.Done()
 				defer func() { <-inflight }()
+				st.late(time.Since(scheduled))
 				r := rand.New(rand.NewPCG(uint64(i), uint64(scheduled.UnixNano())))
 				err := place(r, players[i%len(players)])
 				if ctx.Err() == nil {
@@ -475,13 +487,15 @@ func report(cfg betsConfig, st *betStats, elapsed time.Duration) {
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	slices.Sort(st.lat)
-	pct := func(p float64) float64 {
-		if len(st.lat) == 0 {
+	slices.Sort(st.lag)
+	pctOf := func(d []time.Duration, p float64) float64 {
+		if len(d) == 0 {
 			return 0
 		}
-		i := int(p * float64(len(st.lat)-1))
-		return float64(st.lat[i].Microseconds()) / 1000
+		i := int(p * float64(len(d)-1))
+		return float64(d[i].Microseconds()) / 1000
 	}
+	pct := func(p float64) float64 { return pctOf(st.lat, p) }
 	mode := fmt.Sprintf("closed loop, %d clients", cfg.clients)
 	if cfg.rate > 0 {
 		mode = fmt.Sprintf("open loop, %.0f/s", cfg.rate)
@@ -498,10 +512,16 @@ func report(cfg betsConfig, st *betStats, elapsed time.Duration) {
 		fmt.Printf("  refused    %-40s %d\n", r, st.refused[r])
 	}
 	fmt.Printf("  latency    p50 %.2f ms  p99 %.2f ms  p999 %.2f ms (accepted bets)\n", pct(0.50), pct(0.99), pct(0.999))
+	if cfg.rate > 0 {
+		// Latency counts from the schedule, so a late send counts against
+		// the server; this says how much of it was the generator's.
+		fmt.Printf("  send lag   p50 %.2f ms  p99 %.2f ms  p999 %.2f ms (the generator's own delay, included above)\n",
+			pctOf(st.lag, 0.50), pctOf(st.lag, 0.99), pctOf(st.lag, 0.999))
+	}
 	var refused int64
 	for _, n := range st.refused {
 		refused += n
 	}
-	fmt.Printf("RESULT accepted_per_s=%.1f accepted=%d refused=%d p50_ms=%.2f p99_ms=%.2f p999_ms=%.2f reasons=%s\n",
-		perSec, st.accepted, refused, pct(0.50), pct(0.99), pct(0.999), strings.Join(reasons, ","))
+	fmt.Printf("RESULT accepted_per_s=%.1f accepted=%d refused=%d p50_ms=%.2f p99_ms=%.2f p999_ms=%.2f sendlag_p99ms=%.2f reasons=%s\n",
+		perSec, st.accepted, refused, pct(0.50), pct(0.99), pct(0.999), pctOf(st.lag, 0.99), strings.Join(reasons, ","))
 }
