@@ -162,8 +162,8 @@ type intakeMetrics struct {
 var _ tote.IntakeObserver = (*intakeMetrics)(nil)
 
 func newIntakeMetrics() *intakeMetrics {
-	// Milliseconds matter here: a lone bet's batch takes about 2 ms.
-	ms := []float64{.0005, .001, .002, .004, .008, .016, .032, .064, .128, .256, .512, 1, 2, 5}
+	// In seconds, from half a millisecond: a lone bet's batch takes about 2 ms.
+	quick := []float64{.0005, .001, .002, .004, .008, .016, .032, .064, .128, .256, .512, 1, 2, 5}
 	return &intakeMetrics{
 		size: prometheus.NewHistogram(prometheus.HistogramOpts{
 			Namespace: "pokertote", Subsystem: "tote", Name: "bet_batch_bets",
@@ -173,12 +173,12 @@ func newIntakeMetrics() *intakeMetrics {
 		waited: prometheus.NewHistogram(prometheus.HistogramOpts{
 			Namespace: "pokertote", Subsystem: "tote", Name: "bet_batch_wait_seconds",
 			Help:    "How long the oldest bet of a batch waited for the batch's transaction to start.",
-			Buckets: ms,
+			Buckets: quick,
 		}),
 		took: prometheus.NewHistogramVec(prometheus.HistogramOpts{
 			Namespace: "pokertote", Subsystem: "tote", Name: "bet_batch_seconds",
 			Help:    "How long a batch's transaction took, retries included, by outcome (ok: committed, even if some bets were refused; error: the whole batch failed).",
-			Buckets: ms,
+			Buckets: quick,
 		}, []string{"outcome"}),
 	}
 }

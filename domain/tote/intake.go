@@ -225,10 +225,7 @@ func (s *Service) placeBatch(jobs []*betJob, writing func()) {
 		<-j.gated
 	}
 	began := time.Now()
-	waited := began.Sub(jobs[0].queued)
-	for _, j := range jobs[1:] {
-		waited = max(waited, began.Sub(j.queued))
-	}
+	waited := began.Sub(jobs[0].queued) // the queue is first in, first out
 	var err error
 	if bp, ok := s.store.(BatchPlacer); ok && bp.PlacesBatches() {
 		err = s.placeBatchDirect(ctx, bp, jobs, writing)
