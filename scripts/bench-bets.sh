@@ -18,8 +18,11 @@
 # (18080, the server), REDIS_URL (redis://127.0.0.1:6379/0), CLIENTS ("8 32"),
 # DURATION (seconds, 20), ROUNDS (1: pgbench then placeBet once per client
 # count; more alternate them that many times, since on a shared VM either
-# side drifts by a third within minutes, and print the median ratio), PLAYERS (64), POOLS (1), OPEN_LOOP (1: also an
-# open-loop run at half the last closed-loop rate), PROFILE (a directory: for
+# side drifts by a third within minutes, and print the median ratio), PLAYERS (64), POOLS (1), OPEN_LOOP (1: also
+# open-loop runs after the closed-loop ones, each beside a reference: an
+# uncontended one-row commit through pgbench at the same rate), OPEN_LOOP_AT
+# (the open loop's rates as fractions of the last closed-loop rate, "0.5";
+# "0.5 0.25" adds a quarter), PROFILE (a directory: for
 # each closed-loop run, keep the server's CPU profile (DEBUG_ADDR on PORT+1),
 # the bench database's top statements from pg_stat_statements, and the CPU
 # seconds the server and its Postgres backends spent per accepted bet),
@@ -40,6 +43,7 @@ ROUNDS=${ROUNDS:-1}
 PLAYERS=${PLAYERS:-64}
 POOLS=${POOLS:-1}
 OPEN_LOOP=${OPEN_LOOP:-1}
+OPEN_LOOP_AT=${OPEN_LOOP_AT:-"0.5"}
 PROFILE=${PROFILE:-}
 GROW=${GROW:-0}
 BENCH_DB=${BENCH_DB:-pokertote_bench_bets}
@@ -211,8 +215,44 @@ if [[ "$GROW" -gt 0 ]]; then
 	echo "flat cost, $first clients: $r0 bets/s (p99 $p0 ms) with $bets_before bets in the table's draw, $r1 bets/s (p99 $p1 ms) with $bets_now: ratio $(awk -v a="$r1" -v b="$r0" 'BEGIN{printf "%.2f", a/b}')"
 fi
 if [[ "$OPEN_LOOP" == 1 ]]; then
-	half=$(awk -v r="$last_rate" 'BEGIN{printf "%.0f", r/2}')
-	out=$("$work/loadgen" bets -url "$url" -players "$PLAYERS" -rate "$half" -pools "$POOLS" -duration "${DURATION}s" | awk '/^RESULT/')
-	echo "open loop at $half bets/s: $out"
+	# Each open-loop rate (a fraction of the last closed-loop rate) is run
+	# twice: first pgbench with a one-row INSERT per transaction at that rate
+	# (an uncontended commit: the latency floor this machine's Postgres and
+	# disk set for any transaction, whatever it writes), then placeBet. Both
+	# count from the schedule (pgbench: time + schedule lag, from its -l log).
+	# The machine's CPU busy share during placeBet comes from /proc/stat.
+	psql -qX -d "$PGBENCH_DB" -c "DROP TABLE IF EXISTS bench_commit" -c "CREATE TABLE bench_commit (id bigserial PRIMARY KEY, at timestamptz NOT NULL DEFAULT now())"
+	echo "INSERT INTO bench_commit DEFAULT VALUES;" >"$work/commit.sql"
+	busy() { awk '/^cpu /{print $2 + $3 + $4 + $7 + $8, $2 + $3 + $4 + $5 + $6 + $7 + $8}' /proc/stat; }
+	printf '\n%-10s %-30s %-30s %-8s %-10s\n' "open loop" "one-row commit p50/p99/p999" "placeBet p50/p99/p999" cpu_busy p99_ratio
+	for f in $OPEN_LOOP_AT; do
+		r=$(awk -v r="$last_rate" -v f="$f" 'BEGIN{printf "%.0f", r*f}')
+		rm -f "$work"/commit_log*
+		(cd "$work" && pgbench -n -R "$r" -c 16 -j 2 -T "$DURATION" -f "$work/commit.sql" -l --log-prefix=commit_log "$PGBENCH_DB" >/dev/null 2>&1)
+		ref=$(cat "$work"/commit_log* | awk '{print ($3 + $NF) / 1000}' | sort -g |
+			awk '{a[NR] = $1} END {printf "%.2f %.2f %.2f", a[int(NR * 0.5)], a[int(NR * 0.99)], a[int(NR * 0.999)]}')
+		# The busy share is read from the end of the load generator's warm-up
+		# (its players' sign-ups hash passwords) to the end of its run.
+		: >"$work/open.txt"
+		(
+			for _ in $(seq 1 600); do
+				grep -qs '^bets: measuring' "$work/open.txt" && break
+				sleep 0.05
+			done
+			busy >"$work/busy0"
+		) &
+		watch_pid=$!
+		out=$("$work/loadgen" bets -url "$url" -players "$PLAYERS" -rate "$r" -pools "$POOLS" -duration "${DURATION}s" | tee "$work/open.txt" | awk '/^RESULT/')
+		b1=$(busy)
+		wait "$watch_pid"
+		b0=$(cat "$work/busy0")
+		p50=$(sed -E 's/.*p50_ms=([0-9.]+).*/\1/' <<<"$out")
+		p99=$(sed -E 's/.*p99_ms=([0-9.]+).*/\1/' <<<"$out")
+		p999=$(sed -E 's/.*p999_ms=([0-9.]+).*/\1/' <<<"$out")
+		read -r rp50 rp99 rp999 <<<"$ref"
+		cpu=$(awk -v a="$b0" -v b="$b1" 'BEGIN{split(a, x, " "); split(b, y, " "); printf "%.0f%%", 100 * (y[1] - x[1]) / (y[2] - x[2])}')
+		printf '%-10s %-30s %-30s %-8s %-10s\n' "$r/s" "$rp50 / $rp99 / $rp999 ms" "$p50 / $p99 / $p999 ms" "$cpu" "$(awk -v a="$p99" -v b="$rp99" 'BEGIN{printf "%.1f", a/b}')"
+		echo "  $out"
+	done
 fi
 echo "machine load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
