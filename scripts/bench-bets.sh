@@ -215,13 +215,13 @@ if [[ "$GROW" -gt 0 ]]; then
 	echo "flat cost, $first clients: $r0 bets/s (p99 $p0 ms) with $bets_before bets in the table's draw, $r1 bets/s (p99 $p1 ms) with $bets_now: ratio $(awk -v a="$r1" -v b="$r0" 'BEGIN{printf "%.2f", a/b}')"
 fi
 if [[ "$OPEN_LOOP" == 1 ]]; then
-	# Each open-loop rate (a fraction of the last closed-loop rate) is run
-	# twice: first pgbench with a one-row INSERT per transaction at that rate
-	# (an uncontended commit: the latency floor this machine's Postgres and
-	# disk set for any transaction, whatever it writes), then placeBet. Both
-	# count from the schedule (pgbench: time + schedule lag, from its -l log).
+	# At each open-loop rate (a fraction of the last closed-loop rate):
+	# first pgbench with a one-row INSERT per transaction at that rate (an
+	# uncontended commit: the tail this machine's Postgres and disk give the
+	# smallest durable transaction), then placeBet. Both count from the
+	# schedule (pgbench: time + schedule lag, from its -l log).
 	# The machine's CPU busy share during placeBet comes from /proc/stat.
-	psql -qX -d "$PGBENCH_DB" -c "DROP TABLE IF EXISTS bench_commit" -c "CREATE TABLE bench_commit (id bigserial PRIMARY KEY, at timestamptz NOT NULL DEFAULT now())"
+	PGOPTIONS='-c client_min_messages=warning' psql -qX -d "$PGBENCH_DB" -c "DROP TABLE IF EXISTS bench_commit" -c "CREATE TABLE bench_commit (id bigserial PRIMARY KEY, at timestamptz NOT NULL DEFAULT now())"
 	echo "INSERT INTO bench_commit DEFAULT VALUES;" >"$work/commit.sql"
 	busy() { awk '/^cpu /{print $2 + $3 + $4 + $7 + $8, $2 + $3 + $4 + $5 + $6 + $7 + $8}' /proc/stat; }
 	printf '\n%-10s %-30s %-30s %-8s %-10s\n' "open loop" "one-row commit p50/p99/p999" "placeBet p50/p99/p999" cpu_busy p99_ratio
