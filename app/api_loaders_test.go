@@ -95,7 +95,7 @@ func TestNoNPlusOne(t *testing.T) {
 				}
 				return s
 			}
-			small, large := count(5), count(50)
+			small, large := fewest(func() int { return count(5) }), fewest(func() int { return count(50) })
 			t.Logf("SQL statements: %d for 5 bets, %d for 50", small, large)
 			if small != large || large > 5 {
 				t.Fatalf("SQL statements: %d for a page of 5, %d for a page of 50; want the same small constant", small, large)
@@ -106,13 +106,28 @@ func TestNoNPlusOne(t *testing.T) {
 				admin.MustDo(t, `mutation($on: Boolean!) { setJackpotEnabled(enabled: $on) { enabled } }`, map[string]any{"on": i%2 == 0}, nil)
 			}
 			const audit = `query($n: Int) { auditLog(first: $n) { edges { node { action actor { email } } } } }`
-			small, large = statements(t, c.URL, admin.Token, audit, 5), statements(t, c.URL, admin.Token, audit, 50)
+			small = fewest(func() int { return statements(t, c.URL, admin.Token, audit, 5) })
+			large = fewest(func() int { return statements(t, c.URL, admin.Token, audit, 50) })
 			t.Logf("SQL statements: %d for 5 audit entries, %d for 50", small, large)
 			if small != large {
 				t.Fatalf("SQL statements: %d for 5 audit entries, %d for 50", small, large)
 			}
 		})
 	}
+}
+
+// fewest is the fewest statements of three runs of a request. A loader
+// fetches the keys asked for within its window (2 ms); on a machine loaded
+// enough that a list's resolvers take longer than that to ask, one batch
+// splits in two, and the page runs a statement more (seen once in CI with
+// the race detector on two cores). That is timing; a query per item is in
+// every run, so the fewest still shows it.
+func fewest(run func() int) int {
+	n := run()
+	for range 2 {
+		n = min(n, run())
+	}
+	return n
 }
 
 // statements runs query with {"n": n} and returns the server's count of its
