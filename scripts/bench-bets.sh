@@ -104,6 +104,18 @@ cpu_ticks() {
 median() {
 	printf '%s\n' "$@" | sort -g | awk '{a[NR] = $1} END {print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2}'
 }
+# field NAME RESULT: a number from loadgen's RESULT line (NAME=value).
+field() {
+	sed -E "s/.*[ ]$1=([0-9.]+).*/\\1/" <<<" $2"
+}
+# measuring FILE: waits (up to 2 min) until the load generator writing FILE
+# has finished its warm-up.
+measuring() {
+	for _ in $(seq 1 600); do
+		grep -qs '^bets: measuring' "$1" && return
+		sleep 0.2
+	done
+}
 # intake: the server's intake metrics so far: batches, bets, seconds
 # waited, seconds in transactions (sums).
 intake() {
@@ -133,10 +145,7 @@ for c in $CLIENTS; do
 			# counts, take CPU ticks, profile for all but the last 2 s, and read
 			# the ticks and the statements again.
 			(
-				for _ in $(seq 1 600); do
-					grep -qs '^bets: measuring' "$work/loadgen-$c.txt" && break
-					sleep 0.2
-				done
+				measuring "$work/loadgen-$c.txt"
 				psql -qX -d "$BENCH_DB" -c "SELECT pg_stat_statements_reset(0, (SELECT oid FROM pg_database WHERE datname = current_database()), 0)" >/dev/null
 				be=$(backends)
 				echo "$(cpu_ticks "$server_pid") $(cpu_ticks $be) $(date +%s.%N)" >"$work/ticks0-$c"
@@ -158,9 +167,9 @@ for c in $CLIENTS; do
 		intake0=$(intake)
 		out=$("$work/loadgen" bets -url "$url" -players "$PLAYERS" -clients "$c" -pools "$POOLS" -duration "${DURATION}s" | tee -a "$work/loadgen-$c.txt" | awk '/^RESULT/')
 		intake1=$(intake)
-		rate=$(sed -E 's/.*accepted_per_s=([0-9.]+).*/\1/' <<<"$out")
-		p50=$(sed -E 's/.*p50_ms=([0-9.]+).*/\1/' <<<"$out")
-		p99=$(sed -E 's/.*p99_ms=([0-9.]+).*/\1/' <<<"$out")
+		rate=$(field accepted_per_s "$out")
+		p50=$(field p50_ms "$out")
+		p99=$(field p99_ms "$out")
 		ratio=$(awk -v a="$rate" -v b="$pg" 'BEGIN{printf "%.2f", a/b}')
 		printf '%-8s %-14s %-10s %-14s %-10s %-10s %-8s\n' "$c" "$pg" "avg:$pglat" "$rate" "$p50" "$p99" "$ratio"
 		grep -E '^  refused' "$work/loadgen-$c.txt" || true
@@ -208,10 +217,10 @@ if [[ "$GROW" -gt 0 ]]; then
 	# CREATE DATABASE forces. Checkpoint now, so both start alike.
 	psql -qX -d "$BENCH_DB" -c "CHECKPOINT" >/dev/null
 	after=$("$work/loadgen" bets -url "$url" -players "$PLAYERS" -clients "$first" -table "$table" -pools "$POOLS" -duration "${DURATION}s" | awk '/^RESULT/')
-	r0=$(sed -E 's/.*accepted_per_s=([0-9.]+).*/\1/' <<<"$before")
-	r1=$(sed -E 's/.*accepted_per_s=([0-9.]+).*/\1/' <<<"$after")
-	p0=$(sed -E 's/.*p99_ms=([0-9.]+).*/\1/' <<<"$before")
-	p1=$(sed -E 's/.*p99_ms=([0-9.]+).*/\1/' <<<"$after")
+	r0=$(field accepted_per_s "$before")
+	r1=$(field accepted_per_s "$after")
+	p0=$(field p99_ms "$before")
+	p1=$(field p99_ms "$after")
 	echo "flat cost, $first clients: $r0 bets/s (p99 $p0 ms) with $bets_before bets in the table's draw, $r1 bets/s (p99 $p1 ms) with $bets_now: ratio $(awk -v a="$r1" -v b="$r0" 'BEGIN{printf "%.2f", a/b}')"
 fi
 if [[ "$OPEN_LOOP" == 1 ]]; then
@@ -235,10 +244,7 @@ if [[ "$OPEN_LOOP" == 1 ]]; then
 		# (its players' sign-ups hash passwords) to the end of its run.
 		: >"$work/open.txt"
 		(
-			for _ in $(seq 1 600); do
-				grep -qs '^bets: measuring' "$work/open.txt" && break
-				sleep 0.05
-			done
+			measuring "$work/open.txt"
 			busy >"$work/busy0"
 		) &
 		watch_pid=$!
@@ -246,9 +252,9 @@ if [[ "$OPEN_LOOP" == 1 ]]; then
 		b1=$(busy)
 		wait "$watch_pid"
 		b0=$(cat "$work/busy0")
-		p50=$(sed -E 's/.*p50_ms=([0-9.]+).*/\1/' <<<"$out")
-		p99=$(sed -E 's/.*p99_ms=([0-9.]+).*/\1/' <<<"$out")
-		p999=$(sed -E 's/.*p999_ms=([0-9.]+).*/\1/' <<<"$out")
+		p50=$(field p50_ms "$out")
+		p99=$(field p99_ms "$out")
+		p999=$(field p999_ms "$out")
 		read -r rp50 rp99 rp999 <<<"$ref"
 		cpu=$(awk -v a="$b0" -v b="$b1" 'BEGIN{split(a, x, " "); split(b, y, " "); printf "%.0f%%", 100 * (y[1] - x[1]) / (y[2] - x[2])}')
 		printf '%-10s %-30s %-30s %-8s %-10s\n' "$r/s" "$rp50 / $rp99 / $rp999 ms" "$p50 / $p99 / $p999 ms" "$cpu" "$(awk -v a="$p99" -v b="$rp99" 'BEGIN{printf "%.1f", a/b}')"
