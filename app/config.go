@@ -34,6 +34,10 @@ type Config struct {
 	DocumentPepper string        // DOCUMENT_PEPPER: key of the document-number hash
 	AdminEmail     string        // ADMIN_EMAIL: the first admin, created at start if missing
 	AdminPassword  string        // ADMIN_PASSWORD
+	// DevAdmin: DEV_ADMIN, development only (on by default there): with no
+	// ADMIN_EMAIL, create or reuse a development admin and print its
+	// credentials at start (dev_admin.go).
+	DevAdmin bool
 	TimeZone       string        // TIME_ZONE: operator's zone for ages and days, default Asia/Almaty
 	MinAge         int           // MIN_AGE: default 21
 	AllowedOrigins []string      // ALLOWED_ORIGINS: comma-separated WebSocket/CORS origins; "*" allows all
@@ -156,6 +160,7 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 	str("POKERTOTE_ENV", &c.Env)
 	c.Introspection = c.Development()
 	c.Playground = c.Development()
+	c.DevAdmin = c.Development()
 	if c.Development() {
 		c.LogFormat = "text"
 	} else {
@@ -188,6 +193,7 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 	str("DEBUG_ADDR", &c.DebugAddr)
 	str("ADMIN_EMAIL", &c.AdminEmail)
 	str("ADMIN_PASSWORD", &c.AdminPassword)
+	flag("DEV_ADMIN", &c.DevAdmin)
 	str("TIME_ZONE", &c.TimeZone)
 	num("MIN_AGE", &c.MinAge)
 	if v := getenv("ALLOWED_ORIGINS"); v != "" {
@@ -259,6 +265,9 @@ func (c Config) Validate() error {
 				problems = append(problems, errors.New("ALLOWED_ORIGINS must list the web origins in production, not *"))
 			}
 		}
+	}
+	if c.DevAdmin && !c.Development() {
+		problems = append(problems, errors.New("DEV_ADMIN is for development only: set ADMIN_EMAIL and ADMIN_PASSWORD in production"))
 	}
 	if (c.AdminEmail == "") != (c.AdminPassword == "") {
 		problems = append(problems, errors.New("ADMIN_EMAIL and ADMIN_PASSWORD go together"))

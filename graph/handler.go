@@ -106,6 +106,7 @@ func newHandler(es graphql.ExecutableSchema, o HandlerOptions, ws graphql.Transp
 	}
 	srv.Use(extension.AutomaticPersistedQuery{Cache: apq})
 	srv.Use(extension.FixedComplexityLimit(o.ComplexityLimit))
+	srv.Use(noDefer{})
 	srv.Use(DepthLimit(o.DepthLimit))
 	if o.Loaders != nil {
 		srv.AroundOperations(o.Loaders)
