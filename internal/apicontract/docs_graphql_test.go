@@ -69,7 +69,7 @@ func TestDocsGraphQLValidates(t *testing.T) {
 		for _, doc := range docs {
 			for _, op := range doc.Operations {
 				one := &ast.QueryDocument{Operations: ast.OperationList{op}, Fragments: usedFragments(op.SelectionSet, frags)}
-				if errs := validator.Validate(s, one); len(errs) > 0 {
+				if errs := validator.ValidateWithRules(s, one, nil); len(errs) > 0 {
 					t.Errorf("%s: operation %q (line %d) does not validate against schema.graphqls: %v", name, op.Name, op.Position.Line, errs)
 				}
 			}
