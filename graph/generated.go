@@ -4293,7 +4293,7 @@ type Draw {
   "The published result, once settled."
   result: DrawResult
   """
-  The published result exactly as stored, as JSON: the input of cmd/verify-draw and the web verifier (docs/fairness.md and docs/api-changelog.md describe it).
+  The published result exactly as stored, as JSON: the input of cmd/verify-draw and the web verifier (docs/fairness.md describes it).
   Unlike the GraphQL fields it uses the stored forms: every amount is an integer in tiyn (1 KZT = 100 tiyn: 10000 is "100.00"), rates in basis points (300 is "3.00" %), betting rounds by number (1 PRE_DEAL, 2 POCKET, 3 FLOP, 4 TURN), so a pool id "19:4:COMBINATION" is draw 19's round-TURN COMBINATION pool; hand categories by name.
   Result version 2 (` + "`" + `"version": 2` + "`" + `, every draw since issue 8) lists each pool's backed selections with their bets, stakes and payouts summed (` + "`" + `selections` + "`" + `); earlier results (no version) list every bet with its payout (` + "`" + `bets` + "`" + `).
   Null until the draw is settled or void.
