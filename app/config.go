@@ -38,21 +38,28 @@ type Config struct {
 	// ADMIN_EMAIL, create or reuse a development admin and print its
 	// credentials at start (dev_admin.go).
 	DevAdmin bool
-	TimeZone       string        // TIME_ZONE: operator's zone for ages and days, default Asia/Almaty
-	MinAge         int           // MIN_AGE: default 21
-	AllowedOrigins []string      // ALLOWED_ORIGINS: comma-separated WebSocket/CORS origins; "*" allows all
-	Introspection  bool          // INTROSPECTION: default true in development, false in production
-	Playground     bool          // PLAYGROUND: default true in development
-	Complexity     int           // QUERY_COMPLEXITY_LIMIT, default 1000
-	TokenLimit     int           // QUERY_TOKEN_LIMIT, default 15000
-	CountSQL       bool          // COUNT_SQL: answer each request's SQL statement count in the X-SQL-Statements header (finding N+1 queries), default false
-	DepthLimit     int           // QUERY_DEPTH_LIMIT: deepest selection allowed (introspection aside), default 12
-	MaxRequest     int64         // MAX_REQUEST_BYTES: largest HTTP body or WebSocket message, default 1 MiB
-	LogFormat      string        // LOG_FORMAT: text (default in development) or json
-	LogLevel       string        // LOG_LEVEL: debug, info (default), warn, error
-	DemoTables     bool          // DEMO_TABLES: create the two demo tables on first start, default true
-	DealerEnabled  bool          // DEALER: run table dealers in this replica, default true
-	TimeScale      float64       // TIME_SCALE: divides round lengths and card pacing (tests, demos), default 1
+	// TrustedDocuments: TRUSTED_DOCUMENTS, "enforce" (production's
+	// default) runs only registered documents (trusteddocs/) for players
+	// and anonymous clients; "off" (development's) runs any.
+	TrustedDocuments string
+	// TrustedExempt: TRUSTED_DOCUMENTS_EXEMPT, who may run any document
+	// when enforced: ADMIN, API_KEY (both by default), or "none".
+	TrustedExempt  []string
+	TimeZone       string   // TIME_ZONE: operator's zone for ages and days, default Asia/Almaty
+	MinAge         int      // MIN_AGE: default 21
+	AllowedOrigins []string // ALLOWED_ORIGINS: comma-separated WebSocket/CORS origins; "*" allows all
+	Introspection  bool     // INTROSPECTION: default true in development, false in production
+	Playground     bool     // PLAYGROUND: default true in development
+	Complexity     int      // QUERY_COMPLEXITY_LIMIT, default 1000
+	TokenLimit     int      // QUERY_TOKEN_LIMIT, default 15000
+	CountSQL       bool     // COUNT_SQL: answer each request's SQL statement count in the X-SQL-Statements header (finding N+1 queries), default false
+	DepthLimit     int      // QUERY_DEPTH_LIMIT: deepest selection allowed (introspection aside), default 12
+	MaxRequest     int64    // MAX_REQUEST_BYTES: largest HTTP body or WebSocket message, default 1 MiB
+	LogFormat      string   // LOG_FORMAT: text (default in development) or json
+	LogLevel       string   // LOG_LEVEL: debug, info (default), warn, error
+	DemoTables     bool     // DEMO_TABLES: create the two demo tables on first start, default true
+	DealerEnabled  bool     // DEALER: run table dealers in this replica, default true
+	TimeScale      float64  // TIME_SCALE: divides round lengths and card pacing (tests, demos), default 1
 	// RealityCheck is REALITY_CHECK_INTERVAL: a myEvents REALITY_CHECK every
 	// this much of a session of play, default 1h; 0 turns reminders off.
 	RealityCheck time.Duration
@@ -82,31 +89,33 @@ const defaultBeaconSecret = "pokertote local beacon: development only, proves no
 // DefaultConfig returns the defaults of every setting.
 func DefaultConfig() Config {
 	return Config{
-		Env:            "development",
-		Addr:           ":8080",
-		DataDir:        "data",
-		RedisPrefix:    "pokertote:",
-		JWTIssuer:      "pokertote",
-		JWTAudience:    "pokertote-api",
-		AccessTTL:      15 * time.Minute,
-		RefreshTTL:     30 * 24 * time.Hour,
-		TimeZone:       "Asia/Almaty",
-		MinAge:         21,
-		AllowedOrigins: []string{"*"},
-		Complexity:     1000,
-		TokenLimit:     15000,
-		DepthLimit:     12,
-		MaxRequest:     1 << 20,
-		LogFormat:      "text",
-		LogLevel:       "info",
-		Introspection:  true,
-		Playground:     true,
-		DemoTables:     true,
-		DealerEnabled:  true,
-		TimeScale:      1,
-		RealityCheck:   time.Hour,
-		Beacon:         "local",
-		BeaconSecret:   defaultBeaconSecret,
+		Env:              "development",
+		Addr:             ":8080",
+		DataDir:          "data",
+		RedisPrefix:      "pokertote:",
+		JWTIssuer:        "pokertote",
+		JWTAudience:      "pokertote-api",
+		AccessTTL:        15 * time.Minute,
+		RefreshTTL:       30 * 24 * time.Hour,
+		TimeZone:         "Asia/Almaty",
+		MinAge:           21,
+		AllowedOrigins:   []string{"*"},
+		Complexity:       1000,
+		TokenLimit:       15000,
+		DepthLimit:       12,
+		MaxRequest:       1 << 20,
+		LogFormat:        "text",
+		LogLevel:         "info",
+		Introspection:    true,
+		Playground:       true,
+		DemoTables:       true,
+		DealerEnabled:    true,
+		TimeScale:        1,
+		RealityCheck:     time.Hour,
+		Beacon:           "local",
+		TrustedDocuments: "off",
+		TrustedExempt:    []string{"ADMIN", "API_KEY"},
+		BeaconSecret:     defaultBeaconSecret,
 
 		EventRetention:     30 * 24 * time.Hour,
 		EventPruneInterval: 10 * time.Minute,
@@ -161,6 +170,18 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 	c.Introspection = c.Development()
 	c.Playground = c.Development()
 	c.DevAdmin = c.Development()
+	if !c.Development() {
+		c.TrustedDocuments = "enforce"
+	}
+	str("TRUSTED_DOCUMENTS", &c.TrustedDocuments)
+	if v := getenv("TRUSTED_DOCUMENTS_EXEMPT"); v != "" {
+		c.TrustedExempt = nil
+		for _, w := range strings.Split(v, ",") {
+			if w = strings.ToUpper(strings.TrimSpace(w)); w != "" && w != "NONE" {
+				c.TrustedExempt = append(c.TrustedExempt, w)
+			}
+		}
+	}
 	if c.Development() {
 		c.LogFormat = "text"
 	} else {
@@ -264,6 +285,14 @@ func (c Config) Validate() error {
 			if o == "*" {
 				problems = append(problems, errors.New("ALLOWED_ORIGINS must list the web origins in production, not *"))
 			}
+		}
+	}
+	if c.TrustedDocuments != "off" && c.TrustedDocuments != "enforce" {
+		problems = append(problems, fmt.Errorf("TRUSTED_DOCUMENTS=%q must be off or enforce", c.TrustedDocuments))
+	}
+	for _, w := range c.TrustedExempt {
+		if w != "ADMIN" && w != "API_KEY" {
+			problems = append(problems, fmt.Errorf("TRUSTED_DOCUMENTS_EXEMPT lists %q: only ADMIN, API_KEY or none", w))
 		}
 	}
 	if c.DevAdmin && !c.Development() {

@@ -60,6 +60,7 @@ func (a *App) routes() http.Handler {
 		CountError:      func(code, reason string) { gqlErrors.WithLabelValues(code, reason).Inc() },
 		Tracer:          a.tracerOrNil(),
 		Stages:          a.stages,
+		Trusted:         a.trusted,
 	})
 
 	mux := http.NewServeMux()
@@ -74,7 +75,8 @@ func (a *App) routes() http.Handler {
 			}
 		})
 	}
-	var query http.Handler = graph.LimitBody(a.cfg.MaxRequest, graph.APIKeyMiddleware(a.keyAuth, graph.AuthMiddleware(a.authenticate, gql)))
+	var query http.Handler = graph.LimitBody(a.cfg.MaxRequest, graph.DocumentIDMiddleware(a.trusted.Manifest,
+		graph.APIKeyMiddleware(a.keyAuth, graph.AuthMiddleware(a.authenticate, gql))))
 	if a.cfg.CountSQL {
 		query = countSQL(query)
 	}

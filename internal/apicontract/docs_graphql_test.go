@@ -12,6 +12,8 @@ import (
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/parser"
 	"github.com/vektah/gqlparser/v2/validator"
+
+	"github.com/pokertote/pokertote/trusteddocs"
 )
 
 // fence matches a fenced block of the given language and its body.
@@ -142,6 +144,29 @@ func TestPossibleTypes(t *testing.T) {
 	for name := range got {
 		if _, ok := want[name]; !ok {
 			t.Errorf("possibleTypes names %s, which is not an interface of the schema", name)
+		}
+	}
+}
+
+// TestTrustedDocumentsValidate: every registered document (trusteddocs/,
+// the web client's and any other team's) parses and validates against
+// schema.graphqls, so a schema change that breaks a registered client's
+// operation fails here, before any client sees it.
+func TestTrustedDocumentsValidate(t *testing.T) {
+	s := schema(t)
+	m, err := trusteddocs.Embedded()
+	if err != nil {
+		t.Fatal(err)
+	}
+	docs, sources := m.Documents()
+	for id, text := range docs {
+		doc, err := parser.ParseQuery(&ast.Source{Name: sources[id], Input: text})
+		if err != nil {
+			t.Errorf("%s %s does not parse: %v", sources[id], id, err)
+			continue
+		}
+		if errs := validator.ValidateWithRules(s, doc, nil); len(errs) > 0 {
+			t.Errorf("%s %s does not validate: %v", sources[id], id, errs)
 		}
 	}
 }

@@ -91,5 +91,7 @@ func TestReasonsDocumented(t *testing.T) {
 	if len(missing) > 0 {
 		t.Errorf("docs/frontend.md's reason table lacks %d reasons the server can return:\n  %s", len(missing), strings.Join(missing, "\n  "))
 	}
-	t.Logf("%d reasons, all documented", len(reasons))
+	if len(missing) == 0 {
+		t.Logf("%d reasons, all documented", len(reasons))
+	}
 }
