@@ -170,3 +170,34 @@ func TestTrustedDocumentsValidate(t *testing.T) {
 		}
 	}
 }
+
+// TestGraphiQLExamplesValidate: the example tabs GraphiQL opens with
+// (app/graphiql/examples.json) validate against the schema.
+func TestGraphiQLExamplesValidate(t *testing.T) {
+	s := schema(t)
+	b, err := os.ReadFile(filepath.Join(root, "app/graphiql/examples.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var tabs []struct{ Query, Variables string }
+	if err := json.Unmarshal(b, &tabs); err != nil {
+		t.Fatal(err)
+	}
+	if len(tabs) < 3 {
+		t.Fatalf("%d example tabs", len(tabs))
+	}
+	for i, tab := range tabs {
+		doc, err := parser.ParseQuery(&ast.Source{Name: "examples.json", Input: tab.Query})
+		if err != nil {
+			t.Errorf("tab %d does not parse: %v", i, err)
+			continue
+		}
+		if errs := validator.ValidateWithRules(s, doc, nil); len(errs) > 0 {
+			t.Errorf("tab %d does not validate: %v", i, errs)
+		}
+		var vars map[string]any
+		if err := json.Unmarshal([]byte(tab.Variables), &vars); err != nil {
+			t.Errorf("tab %d's variables are not JSON: %v", i, err)
+		}
+	}
+}
