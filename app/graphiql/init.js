@@ -33,6 +33,10 @@
       defaultEditorToolsVisibility: true,
       shouldPersistHeaders: true,
       defaultTabs: tabs,
+      // GraphiQL 3 seeds the first tab's editors from these, not from
+      // defaultTabs[0] (whose variables it would drop).
+      query: tabs ? tabs[0].query : undefined,
+      variables: tabs ? tabs[0].variables : undefined,
     }));
   }
   fetch('/graphiql/examples.json').then(function (r) { return r.json(); }).then(start, function () { start(undefined); });
