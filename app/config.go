@@ -44,22 +44,29 @@ type Config struct {
 	TrustedDocuments string
 	// TrustedExempt: TRUSTED_DOCUMENTS_EXEMPT, who may run any document
 	// when enforced: ADMIN, API_KEY (both by default), or "none".
-	TrustedExempt  []string
-	TimeZone       string   // TIME_ZONE: operator's zone for ages and days, default Asia/Almaty
-	MinAge         int      // MIN_AGE: default 21
-	AllowedOrigins []string // ALLOWED_ORIGINS: comma-separated WebSocket/CORS origins; "*" allows all
-	Introspection  bool     // INTROSPECTION: default true in development, false in production
-	Playground     bool     // PLAYGROUND: default true in development
-	Complexity     int      // QUERY_COMPLEXITY_LIMIT, default 1000
-	TokenLimit     int      // QUERY_TOKEN_LIMIT, default 15000
-	CountSQL       bool     // COUNT_SQL: answer each request's SQL statement count in the X-SQL-Statements header (finding N+1 queries), default false
-	DepthLimit     int      // QUERY_DEPTH_LIMIT: deepest selection allowed (introspection aside), default 12
-	MaxRequest     int64    // MAX_REQUEST_BYTES: largest HTTP body or WebSocket message, default 1 MiB
-	LogFormat      string   // LOG_FORMAT: text (default in development) or json
-	LogLevel       string   // LOG_LEVEL: debug, info (default), warn, error
-	DemoTables     bool     // DEMO_TABLES: create the two demo tables on first start, default true
-	DealerEnabled  bool     // DEALER: run table dealers in this replica, default true
-	TimeScale      float64  // TIME_SCALE: divides round lengths and card pacing (tests, demos), default 1
+	TrustedExempt []string
+	// WSSubscriptionsPerSocket, WSSocketsPerUser, WSSocketsPerAddress:
+	// WS_SUBSCRIPTIONS_PER_SOCKET (32), WS_SOCKETS_PER_USER (8),
+	// WS_SOCKETS_PER_ADDRESS (0: none; set it where the server sees the
+	// clients' own addresses, not a proxy's). 0 is no cap.
+	WSSubscriptionsPerSocket int
+	WSSocketsPerUser         int
+	WSSocketsPerAddress      int
+	TimeZone                 string   // TIME_ZONE: operator's zone for ages and days, default Asia/Almaty
+	MinAge                   int      // MIN_AGE: default 21
+	AllowedOrigins           []string // ALLOWED_ORIGINS: comma-separated WebSocket/CORS origins; "*" allows all
+	Introspection            bool     // INTROSPECTION: default true in development, false in production
+	Playground               bool     // PLAYGROUND: default true in development
+	Complexity               int      // QUERY_COMPLEXITY_LIMIT, default 1000
+	TokenLimit               int      // QUERY_TOKEN_LIMIT, default 15000
+	CountSQL                 bool     // COUNT_SQL: answer each request's SQL statement count in the X-SQL-Statements header (finding N+1 queries), default false
+	DepthLimit               int      // QUERY_DEPTH_LIMIT: deepest selection allowed (introspection aside), default 12
+	MaxRequest               int64    // MAX_REQUEST_BYTES: largest HTTP body or WebSocket message, default 1 MiB
+	LogFormat                string   // LOG_FORMAT: text (default in development) or json
+	LogLevel                 string   // LOG_LEVEL: debug, info (default), warn, error
+	DemoTables               bool     // DEMO_TABLES: create the two demo tables on first start, default true
+	DealerEnabled            bool     // DEALER: run table dealers in this replica, default true
+	TimeScale                float64  // TIME_SCALE: divides round lengths and card pacing (tests, demos), default 1
 	// RealityCheck is REALITY_CHECK_INTERVAL: a myEvents REALITY_CHECK every
 	// this much of a session of play, default 1h; 0 turns reminders off.
 	RealityCheck time.Duration
@@ -115,7 +122,10 @@ func DefaultConfig() Config {
 		Beacon:           "local",
 		TrustedDocuments: "off",
 		TrustedExempt:    []string{"ADMIN", "API_KEY"},
-		BeaconSecret:     defaultBeaconSecret,
+
+		WSSubscriptionsPerSocket: 32,
+		WSSocketsPerUser:         8,
+		BeaconSecret:             defaultBeaconSecret,
 
 		EventRetention:     30 * 24 * time.Hour,
 		EventPruneInterval: 10 * time.Minute,
@@ -215,6 +225,19 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 	str("ADMIN_EMAIL", &c.AdminEmail)
 	str("ADMIN_PASSWORD", &c.AdminPassword)
 	flag("DEV_ADMIN", &c.DevAdmin)
+	capOf := func(name string, dst *int) {
+		if v := getenv(name); v != "" {
+			n, err := strconv.Atoi(v)
+			if err != nil || n < 0 {
+				problems = append(problems, fmt.Errorf("%s=%q is not a whole number (0: no cap)", name, v))
+				return
+			}
+			*dst = n
+		}
+	}
+	capOf("WS_SUBSCRIPTIONS_PER_SOCKET", &c.WSSubscriptionsPerSocket)
+	capOf("WS_SOCKETS_PER_USER", &c.WSSocketsPerUser)
+	capOf("WS_SOCKETS_PER_ADDRESS", &c.WSSocketsPerAddress)
 	str("TIME_ZONE", &c.TimeZone)
 	num("MIN_AGE", &c.MinAge)
 	if v := getenv("ALLOWED_ORIGINS"); v != "" {

@@ -61,6 +61,8 @@ func (a *App) routes() http.Handler {
 		Tracer:          a.tracerOrNil(),
 		Stages:          a.stages,
 		Trusted:         a.trusted,
+		WSCaps: graph.WSCaps{SubscriptionsPerSocket: a.cfg.WSSubscriptionsPerSocket,
+			SocketsPerUser: a.cfg.WSSocketsPerUser, SocketsPerAddress: a.cfg.WSSocketsPerAddress},
 	})
 
 	mux := http.NewServeMux()

@@ -61,6 +61,9 @@ type HandlerOptions struct {
 	// trusted documents and, with Enforce, refuses unregistered documents
 	// (trusted_documents.go).
 	Trusted *TrustedDocuments
+	// WSCaps bounds operations per socket and sockets per user and per
+	// address on the WebSocket (ws_caps.go); zero values are no cap.
+	WSCaps WSCaps
 }
 
 // NewHandler builds the /query endpoint over es: POST and GET over HTTP,
@@ -89,6 +92,7 @@ func newHandler(es graphql.ExecutableSchema, o HandlerOptions, ws graphql.Transp
 			render:      shared,
 			stages:      o.Stages,
 			legacy:      gqlgenWebsocket(o),
+			caps:        newWSCounter(o.WSCaps),
 		}
 	}
 	srv.AddTransport(ws)
