@@ -57,7 +57,10 @@ func (a *App) buildAccounts(ctx context.Context) (err error) {
 	}
 	a.refresh = auth.NewRefreshTokens(persistence.NewRefreshRepo(a.db), auth.RefreshConfig{TTL: a.cfg.RefreshTTL})
 	a.startEpochs()
-	return a.ensureAdmin(ctx)
+	if err := a.ensureAdmin(ctx); err != nil {
+		return err
+	}
+	return a.ensureDevAdmin(ctx)
 }
 
 // startEpochs makes the token-epoch checker: revocations raise the epoch in

@@ -34,21 +34,39 @@ type Config struct {
 	DocumentPepper string        // DOCUMENT_PEPPER: key of the document-number hash
 	AdminEmail     string        // ADMIN_EMAIL: the first admin, created at start if missing
 	AdminPassword  string        // ADMIN_PASSWORD
-	TimeZone       string        // TIME_ZONE: operator's zone for ages and days, default Asia/Almaty
-	MinAge         int           // MIN_AGE: default 21
-	AllowedOrigins []string      // ALLOWED_ORIGINS: comma-separated WebSocket/CORS origins; "*" allows all
-	Introspection  bool          // INTROSPECTION: default true in development, false in production
-	Playground     bool          // PLAYGROUND: default true in development
-	Complexity     int           // QUERY_COMPLEXITY_LIMIT, default 1000
-	TokenLimit     int           // QUERY_TOKEN_LIMIT, default 15000
-	CountSQL       bool          // COUNT_SQL: answer each request's SQL statement count in the X-SQL-Statements header (finding N+1 queries), default false
-	DepthLimit     int           // QUERY_DEPTH_LIMIT: deepest selection allowed (introspection aside), default 12
-	MaxRequest     int64         // MAX_REQUEST_BYTES: largest HTTP body or WebSocket message, default 1 MiB
-	LogFormat      string        // LOG_FORMAT: text (default in development) or json
-	LogLevel       string        // LOG_LEVEL: debug, info (default), warn, error
-	DemoTables     bool          // DEMO_TABLES: create the two demo tables on first start, default true
-	DealerEnabled  bool          // DEALER: run table dealers in this replica, default true
-	TimeScale      float64       // TIME_SCALE: divides round lengths and card pacing (tests, demos), default 1
+	// DevAdmin: DEV_ADMIN, development only (on by default there): with no
+	// ADMIN_EMAIL, create or reuse a development admin and print its
+	// credentials at start (dev_admin.go).
+	DevAdmin bool
+	// TrustedDocuments: TRUSTED_DOCUMENTS, "enforce" (production's
+	// default) runs only registered documents (trusteddocs/) for players
+	// and anonymous clients; "off" (development's) runs any.
+	TrustedDocuments string
+	// TrustedExempt: TRUSTED_DOCUMENTS_EXEMPT, who may run any document
+	// when enforced: ADMIN, API_KEY (both by default), or "none".
+	TrustedExempt []string
+	// WSSubscriptionsPerSocket, WSSocketsPerUser, WSSocketsPerAddress:
+	// WS_SUBSCRIPTIONS_PER_SOCKET (32), WS_SOCKETS_PER_USER (8),
+	// WS_SOCKETS_PER_ADDRESS (0: none; set it where the server sees the
+	// clients' own addresses, not a proxy's). 0 is no cap.
+	WSSubscriptionsPerSocket int
+	WSSocketsPerUser         int
+	WSSocketsPerAddress      int
+	TimeZone                 string   // TIME_ZONE: operator's zone for ages and days, default Asia/Almaty
+	MinAge                   int      // MIN_AGE: default 21
+	AllowedOrigins           []string // ALLOWED_ORIGINS: comma-separated WebSocket/CORS origins; "*" allows all
+	Introspection            bool     // INTROSPECTION: default true in development, false in production
+	Playground               bool     // PLAYGROUND: default true in development
+	Complexity               int      // QUERY_COMPLEXITY_LIMIT, default 1000
+	TokenLimit               int      // QUERY_TOKEN_LIMIT, default 15000
+	CountSQL                 bool     // COUNT_SQL: answer each request's SQL statement count in the X-SQL-Statements header (finding N+1 queries), default false
+	DepthLimit               int      // QUERY_DEPTH_LIMIT: deepest selection allowed (introspection aside), default 12
+	MaxRequest               int64    // MAX_REQUEST_BYTES: largest HTTP body or WebSocket message, default 1 MiB
+	LogFormat                string   // LOG_FORMAT: text (default in development) or json
+	LogLevel                 string   // LOG_LEVEL: debug, info (default), warn, error
+	DemoTables               bool     // DEMO_TABLES: create the two demo tables on first start, default true
+	DealerEnabled            bool     // DEALER: run table dealers in this replica, default true
+	TimeScale                float64  // TIME_SCALE: divides round lengths and card pacing (tests, demos), default 1
 	// RealityCheck is REALITY_CHECK_INTERVAL: a myEvents REALITY_CHECK every
 	// this much of a session of play, default 1h; 0 turns reminders off.
 	RealityCheck time.Duration
@@ -78,31 +96,36 @@ const defaultBeaconSecret = "pokertote local beacon: development only, proves no
 // DefaultConfig returns the defaults of every setting.
 func DefaultConfig() Config {
 	return Config{
-		Env:            "development",
-		Addr:           ":8080",
-		DataDir:        "data",
-		RedisPrefix:    "pokertote:",
-		JWTIssuer:      "pokertote",
-		JWTAudience:    "pokertote-api",
-		AccessTTL:      15 * time.Minute,
-		RefreshTTL:     30 * 24 * time.Hour,
-		TimeZone:       "Asia/Almaty",
-		MinAge:         21,
-		AllowedOrigins: []string{"*"},
-		Complexity:     1000,
-		TokenLimit:     15000,
-		DepthLimit:     12,
-		MaxRequest:     1 << 20,
-		LogFormat:      "text",
-		LogLevel:       "info",
-		Introspection:  true,
-		Playground:     true,
-		DemoTables:     true,
-		DealerEnabled:  true,
-		TimeScale:      1,
-		RealityCheck:   time.Hour,
-		Beacon:         "local",
-		BeaconSecret:   defaultBeaconSecret,
+		Env:              "development",
+		Addr:             ":8080",
+		DataDir:          "data",
+		RedisPrefix:      "pokertote:",
+		JWTIssuer:        "pokertote",
+		JWTAudience:      "pokertote-api",
+		AccessTTL:        15 * time.Minute,
+		RefreshTTL:       30 * 24 * time.Hour,
+		TimeZone:         "Asia/Almaty",
+		MinAge:           21,
+		AllowedOrigins:   []string{"*"},
+		Complexity:       1000,
+		TokenLimit:       15000,
+		DepthLimit:       12,
+		MaxRequest:       1 << 20,
+		LogFormat:        "text",
+		LogLevel:         "info",
+		Introspection:    true,
+		Playground:       true,
+		DemoTables:       true,
+		DealerEnabled:    true,
+		TimeScale:        1,
+		RealityCheck:     time.Hour,
+		Beacon:           "local",
+		TrustedDocuments: "off",
+		TrustedExempt:    []string{"ADMIN", "API_KEY"},
+
+		WSSubscriptionsPerSocket: 32,
+		WSSocketsPerUser:         8,
+		BeaconSecret:             defaultBeaconSecret,
 
 		EventRetention:     30 * 24 * time.Hour,
 		EventPruneInterval: 10 * time.Minute,
@@ -156,6 +179,19 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 	str("POKERTOTE_ENV", &c.Env)
 	c.Introspection = c.Development()
 	c.Playground = c.Development()
+	c.DevAdmin = c.Development()
+	if !c.Development() {
+		c.TrustedDocuments = "enforce"
+	}
+	str("TRUSTED_DOCUMENTS", &c.TrustedDocuments)
+	if v := getenv("TRUSTED_DOCUMENTS_EXEMPT"); v != "" {
+		c.TrustedExempt = nil
+		for _, w := range strings.Split(v, ",") {
+			if w = strings.ToUpper(strings.TrimSpace(w)); w != "" && w != "NONE" {
+				c.TrustedExempt = append(c.TrustedExempt, w)
+			}
+		}
+	}
 	if c.Development() {
 		c.LogFormat = "text"
 	} else {
@@ -188,6 +224,20 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 	str("DEBUG_ADDR", &c.DebugAddr)
 	str("ADMIN_EMAIL", &c.AdminEmail)
 	str("ADMIN_PASSWORD", &c.AdminPassword)
+	flag("DEV_ADMIN", &c.DevAdmin)
+	capOf := func(name string, dst *int) {
+		if v := getenv(name); v != "" {
+			n, err := strconv.Atoi(v)
+			if err != nil || n < 0 {
+				problems = append(problems, fmt.Errorf("%s=%q is not a whole number (0: no cap)", name, v))
+				return
+			}
+			*dst = n
+		}
+	}
+	capOf("WS_SUBSCRIPTIONS_PER_SOCKET", &c.WSSubscriptionsPerSocket)
+	capOf("WS_SOCKETS_PER_USER", &c.WSSocketsPerUser)
+	capOf("WS_SOCKETS_PER_ADDRESS", &c.WSSocketsPerAddress)
 	str("TIME_ZONE", &c.TimeZone)
 	num("MIN_AGE", &c.MinAge)
 	if v := getenv("ALLOWED_ORIGINS"); v != "" {
@@ -259,6 +309,17 @@ func (c Config) Validate() error {
 				problems = append(problems, errors.New("ALLOWED_ORIGINS must list the web origins in production, not *"))
 			}
 		}
+	}
+	if c.TrustedDocuments != "off" && c.TrustedDocuments != "enforce" {
+		problems = append(problems, fmt.Errorf("TRUSTED_DOCUMENTS=%q must be off or enforce", c.TrustedDocuments))
+	}
+	for _, w := range c.TrustedExempt {
+		if w != "ADMIN" && w != "API_KEY" {
+			problems = append(problems, fmt.Errorf("TRUSTED_DOCUMENTS_EXEMPT lists %q: only ADMIN, API_KEY or none", w))
+		}
+	}
+	if c.DevAdmin && !c.Development() {
+		problems = append(problems, errors.New("DEV_ADMIN is for development only: set ADMIN_EMAIL and ADMIN_PASSWORD in production"))
 	}
 	if (c.AdminEmail == "") != (c.AdminPassword == "") {
 		problems = append(problems, errors.New("ADMIN_EMAIL and ADMIN_PASSWORD go together"))

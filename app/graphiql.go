@@ -15,6 +15,18 @@ import (
 //go:embed graphiql
 var graphiqlFiles embed.FS
 
+// favicon is the site's icon (/favicon.ico), for the IDE and the client.
+//
+//go:embed favicon.ico
+var favicon []byte
+
+// faviconHandler serves /favicon.ico.
+func faviconHandler(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("Content-Type", "image/x-icon")
+	w.Header().Set("Cache-Control", "public, max-age=86400")
+	_, _ = w.Write(favicon)
+}
+
 // graphiqlCSP allows only this origin's scripts, styles, fonts and API
 // (GraphiQL sets element styles from script and its fonts are data: URLs).
 const graphiqlCSP = "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; " +

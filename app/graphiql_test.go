@@ -48,6 +48,13 @@ func TestGraphiQLServedFromTheBinary(t *testing.T) {
 			t.Errorf("%s: %d %s, %d bytes", m[1], r.StatusCode, ct, len(body))
 		}
 	}
+	// The example tabs and the icon are served too.
+	if r, body := get(t, "/graphiql/examples.json"); r.StatusCode != 200 || !strings.Contains(body, "subscription JoinTable") || !strings.Contains(body, "Authorization") {
+		t.Errorf("examples.json: %d %.80q", r.StatusCode, body)
+	}
+	if r, body := get(t, "/favicon.ico"); r.StatusCode != 200 || r.Header.Get("Content-Type") != "image/x-icon" || !strings.HasPrefix(body, "\x00\x00\x01\x00") {
+		t.Errorf("/favicon.ico: %d %s, %d bytes", r.StatusCode, r.Header.Get("Content-Type"), len(body))
+	}
 	// "/" is the web client (issue 12), not a redirect to the IDE.
 	if r, body := get(t, "/"); r.StatusCode != http.StatusOK || !strings.HasPrefix(r.Header.Get("Content-Type"), "text/html") || !strings.Contains(string(body), "Pokertote") {
 		t.Errorf("GET /: %d %s, want the web client", r.StatusCode, r.Header.Get("Content-Type"))

@@ -60,6 +60,9 @@ func (a *App) routes() http.Handler {
 		CountError:      func(code, reason string) { gqlErrors.WithLabelValues(code, reason).Inc() },
 		Tracer:          a.tracerOrNil(),
 		Stages:          a.stages,
+		Trusted:         a.trusted,
+		WSCaps: graph.WSCaps{SubscriptionsPerSocket: a.cfg.WSSubscriptionsPerSocket,
+			SocketsPerUser: a.cfg.WSSocketsPerUser, SocketsPerAddress: a.cfg.WSSocketsPerAddress},
 	})
 
 	mux := http.NewServeMux()
@@ -74,7 +77,8 @@ func (a *App) routes() http.Handler {
 			}
 		})
 	}
-	var query http.Handler = graph.LimitBody(a.cfg.MaxRequest, graph.APIKeyMiddleware(a.keyAuth, graph.AuthMiddleware(a.authenticate, gql)))
+	var query http.Handler = graph.LimitBody(a.cfg.MaxRequest, graph.DocumentIDMiddleware(a.trusted.Manifest,
+		graph.APIKeyMiddleware(a.keyAuth, graph.AuthMiddleware(a.authenticate, gql))))
 	if a.cfg.CountSQL {
 		query = countSQL(query)
 	}
@@ -88,6 +92,7 @@ func (a *App) routes() http.Handler {
 		mux.Handle("GET /graphiql", ide)
 		mux.Handle("GET /graphiql/", ide)
 	}
+	mux.HandleFunc("GET /favicon.ico", faviconHandler)
 	// The reference web client, embedded (web/dist), with SPA fallback.
 	mux.Handle("/", web.Handler())
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {

@@ -46,9 +46,10 @@ type App struct {
 	epochs     *auth.Epochs
 
 	resolver *graph.Resolver
-	keyAuth  graph.APIKeyAuth       // affiliates' API keys on /query
-	tracer   trace.TracerProvider   // nil: tracing off
-	metrics  []prometheus.Collector // registered on /metrics
+	keyAuth  graph.APIKeyAuth        // affiliates' API keys on /query
+	trusted  *graph.TrustedDocuments // the trusted documents (trusted_documents.go)
+	tracer   trace.TracerProvider    // nil: tracing off
+	metrics  []prometheus.Collector  // registered on /metrics
 	server   *http.Server
 	listener net.Listener
 
@@ -89,6 +90,9 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (a *App, err error) 
 		return nil, err
 	}
 	if err = a.buildAccounts(ctx); err != nil {
+		return nil, err
+	}
+	if err = a.loadTrustedDocuments(); err != nil {
 		return nil, err
 	}
 	a.resolver = &graph.Resolver{

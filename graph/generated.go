@@ -215,15 +215,16 @@ type ComplexityRoot struct {
 	}
 
 	DrawOpened struct {
-		At         func(childComplexity int) int
-		Commitment func(childComplexity int) int
-		DrawID     func(childComplexity int) int
-		MinStake   func(childComplexity int) int
-		Number     func(childComplexity int) int
-		Odds       func(childComplexity int) int
-		Seats      func(childComplexity int) int
-		Seq        func(childComplexity int) int
-		TableID    func(childComplexity int) int
+		At            func(childComplexity int) int
+		Commitment    func(childComplexity int) int
+		DrawID        func(childComplexity int) int
+		MinStake      func(childComplexity int) int
+		Number        func(childComplexity int) int
+		Odds          func(childComplexity int) int
+		PositionCount func(childComplexity int) int
+		Seats         func(childComplexity int) int
+		Seq           func(childComplexity int) int
+		TableID       func(childComplexity int) int
 	}
 
 	DrawResult struct {
@@ -1490,6 +1491,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.DrawOpened.Odds(childComplexity), true
+	case "DrawOpened.positionCount":
+		if e.ComplexityRoot.DrawOpened.PositionCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DrawOpened.PositionCount(childComplexity), true
 	case "DrawOpened.seats":
 		if e.ComplexityRoot.DrawOpened.Seats == nil {
 			break
@@ -3888,6 +3895,12 @@ scalar Time
 "A 64-bit integer (event sequence numbers)."
 scalar Int64
 
+"""
+Declared by GraphQL's prelude, which the server's schema includes (introspection shows it); written here so this file and the served schema agree.
+This API does not deliver incremental responses: an operation that uses @defer is refused with BAD_USER_INPUT / DEFER_NOT_SUPPORTED.
+"""
+directive @defer(if: Boolean = true, label: String) on FRAGMENT_SPREAD | INLINE_FRAGMENT
+
 "Requires a valid access token (Authorization: Bearer, or authToken in the WebSocket connection_init payload)."
 directive @authenticated on FIELD_DEFINITION
 "Requires one of the given roles."
@@ -4118,7 +4131,7 @@ type HandInfo {
 type Shuffle {
   "SHA-256 of the server seed, hex, published before the first card."
   commitment: String!
-  "The public seed mixed in, hex; null until it is fixed."
+  "The public seed mixed into the shuffle, hex. Casino Hold'em: the player's cut, fixed when the hand starts. Totalizator draws of fair-deal version 1: fixed when round PRE_DEAL closes (SHA-256 over its bets' ids). Version-2 draws (every draw since issue 10) have none and answer null: their public randomness is ` + "`" + `beacons` + "`" + ` (docs/fairness.md)."
   publicSeed: String
   "The server seed, hex; null until the draw or hand is over."
   serverSeed: String
@@ -4279,7 +4292,12 @@ type Draw {
   pools(round: BettingRound, market: Market): [Pool!]!
   "The published result, once settled."
   result: DrawResult
-  "The published result exactly as stored, as JSON (amounts in tiyn, every bet with its payout): the input of cmd/verify-draw."
+  """
+  The published result exactly as stored, as JSON: the input of cmd/verify-draw and the web verifier (docs/fairness.md describes it).
+  Unlike the GraphQL fields it uses the stored forms: every amount is an integer in tiyn (1 KZT = 100 tiyn: 10000 is "100.00"), rates in basis points (300 is "3.00" %), betting rounds by number (1 PRE_DEAL, 2 POCKET, 3 FLOP, 4 TURN), so a pool id "19:4:COMBINATION" is draw 19's round-TURN COMBINATION pool; hand categories by name.
+  Result version 2 (` + "`" + `"version": 2` + "`" + `, every draw since issue 8) lists each pool's backed selections with their bets, stakes and payouts summed (` + "`" + `selections` + "`" + `); earlier results (no version) list every bet with its payout (` + "`" + `bets` + "`" + `).
+  Null until the draw is settled or void.
+  """
   resultJson: String
 }
 
@@ -4365,6 +4383,7 @@ type PoolResult {
   minusPoolTopUp: Money!
   jackpotPaid: Money!
   refunded: Boolean!
+  "Why every stake was returned, when refunded: NO_BETS (the pool took no bet: nothing to return), NO_WINNER (nobody backed a winning selection; for EXPRESS no coupon guessed 2 of 3), VOID_DRAW (the draw was void). New values may be added: show unknown ones as refunded."
   refundReason: String
 }
 
@@ -4530,7 +4549,7 @@ type DrawSnapshot {
   minStake: Money!
   "SHA-256 of the server seed (hex)."
   commitment: String!
-  "Fixed when round 1 closes (hex)."
+  "Fair-deal version 1 only: fixed when round PRE_DEAL closes (hex); null for version-2 draws (every draw since issue 10), whose public randomness is the beacon rounds (Draw.shuffle.beacons)."
   publicSeed: String
   "Revealed when the draw is over (hex)."
   serverSeed: String
@@ -4552,8 +4571,10 @@ type DrawOpened implements TableEvent {
   at: Time!
   drawId: ID!
   number: Int!
-  "Number of positions dealt (named seats so it never clashes with the positions lists of other events in one selection)."
-  seats: Int!
+  "Number of positions dealt (2 to 10). Named positionCount, not positions, so it never clashes with the positions lists of other events (CardsDealt, TableSnapshot) in one selection."
+  positionCount: Int!
+  "The number of positions dealt: use positionCount."
+  seats: Int! @deprecated(reason: "Use positionCount (the same number; every other type says positions).")
   minStake: Money!
   "SHA-256 of the server seed (hex)."
   commitment: String!
@@ -4577,7 +4598,7 @@ type RoundClosed implements TableEvent {
   at: Time!
   drawId: ID!
   round: BettingRound!
-  "Round PRE_DEAL only: the public seed fixed by the round's bets (hex)."
+  "Round PRE_DEAL of a fair-deal version-1 draw only: the public seed fixed by the round's bets (hex); null for version-2 draws (beacons instead)."
   publicSeed: String
 }
 
@@ -9755,6 +9776,29 @@ func (ec *executionContext) _DrawOpened_number(ctx context.Context, field graphq
 	)
 }
 func (ec *executionContext) fieldContext_DrawOpened_number(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DrawOpened", field, false, false, "Int")
+}
+
+func (ec *executionContext) _DrawOpened_positionCount(ctx context.Context, field graphql.CollectedField, obj *model.DrawOpened) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DrawOpened_positionCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PositionCount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DrawOpened_positionCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("DrawOpened", field, false, false, "Int")
 }
 
@@ -22788,6 +22832,11 @@ func (ec *executionContext) _DrawOpened(ctx context.Context, sel ast.SelectionSe
 			}
 		case "number":
 			out.Values[i] = ec._DrawOpened_number(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "positionCount":
+			out.Values[i] = ec._DrawOpened_positionCount(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}

@@ -57,6 +57,13 @@ type HandlerOptions struct {
 	// Stages, when set, records each table event's first and last socket
 	// write (profiling the fan-out, issue 9).
 	Stages *event.StageLog
+	// Trusted, when set, answers documentIds and APQ hashes from the
+	// trusted documents and, with Enforce, refuses unregistered documents
+	// (trusted_documents.go).
+	Trusted *TrustedDocuments
+	// WSCaps bounds operations per socket and sockets per user and per
+	// address on the WebSocket (ws_caps.go); zero values are no cap.
+	WSCaps WSCaps
 }
 
 // NewHandler builds the /query endpoint over es: POST and GET over HTTP,
@@ -85,6 +92,7 @@ func newHandler(es graphql.ExecutableSchema, o HandlerOptions, ws graphql.Transp
 			render:      shared,
 			stages:      o.Stages,
 			legacy:      gqlgenWebsocket(o),
+			caps:        newWSCounter(o.WSCaps),
 		}
 	}
 	srv.AddTransport(ws)
@@ -104,8 +112,15 @@ func newHandler(es graphql.ExecutableSchema, o HandlerOptions, ws graphql.Transp
 	if apq == nil {
 		apq = lru.New[string](1000)
 	}
+	if o.Trusted != nil && o.Trusted.Manifest != nil {
+		apq = manifestAPQ{m: o.Trusted.Manifest, next: apq}
+	}
 	srv.Use(extension.AutomaticPersistedQuery{Cache: apq})
 	srv.Use(extension.FixedComplexityLimit(o.ComplexityLimit))
+	srv.Use(noDefer{})
+	if o.Trusted != nil {
+		srv.Use(*o.Trusted)
+	}
 	srv.Use(DepthLimit(o.DepthLimit))
 	if o.Loaders != nil {
 		srv.AroundOperations(o.Loaders)

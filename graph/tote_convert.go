@@ -206,8 +206,8 @@ func toModelResult(r tote.DrawResult) *model.DrawResult {
 			MinusPoolTopUp: model.Money(p.TopUp), JackpotPaid: model.Money(p.JackpotPaid), Refunded: p.Refunded,
 			Categories: []model.ExpressCategoryResult{},
 		}
-		if p.RefundReason != "" {
-			mp.RefundReason = ptrTo(string(p.RefundReason))
+		if why := refundReason(p); why != "" {
+			mp.RefundReason = ptrTo(why)
 		}
 		if p.Market == parimutuel.MarketExpress {
 			for _, c := range p.Categories {
@@ -245,4 +245,17 @@ func pageArgs(first *int, after *string) (limit int, before int64, err error) {
 	}
 	before, err = pr.afterID()
 	return pr.size, before, err
+}
+
+// RefundNoBets is PoolResult.refundReason for a pool that took no bet. The
+// stored result says NO_WINNER for it (results are permanent, and the
+// verifiers recompute that value); the API tells the two cases apart.
+const RefundNoBets = "NO_BETS"
+
+// refundReason is the refundReason the API answers for a pool's result.
+func refundReason(p tote.PoolResult) string {
+	if p.Refunded && p.RefundReason == parimutuel.RefundNoWinner && p.NumBets == 0 {
+		return RefundNoBets
+	}
+	return string(p.RefundReason)
 }

@@ -12,7 +12,7 @@ func toModelTableEvent(e tote.TableEvent) model.TableEvent {
 	tid, did, at := id(e.TableID), id(e.DrawID), e.At
 	switch e.Type {
 	case tote.EventDrawOpened:
-		return &model.DrawOpened{Seq: e.Seq, TableID: tid, At: at, DrawID: did, Number: int(e.Number), Seats: e.Seats,
+		return &model.DrawOpened{Seq: e.Seq, TableID: tid, At: at, DrawID: did, Number: int(e.Number), PositionCount: e.Seats, Seats: e.Seats,
 			MinStake: model.Money(e.MinStake), Commitment: e.Commitment, Odds: toModelOdds(e.Odds)}
 	case tote.EventRoundOpened:
 		out := &model.RoundOpened{Seq: e.Seq, TableID: tid, At: at, DrawID: did, Round: model.BettingRound(e.Round.String())}

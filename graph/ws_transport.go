@@ -65,6 +65,8 @@ type wsTransport struct {
 	render *sharedRender
 	// stages records socket writes of table events (nil: none).
 	stages *event.StageLog
+	// caps counts sockets per user and address (ws_caps.go); nil: none.
+	caps *wsCounter
 }
 
 const transportWS = "graphql-transport-ws"
@@ -84,9 +86,14 @@ func (t wsTransport) Do(w http.ResponseWriter, r *http.Request, exec graphql.Gra
 		transport.SendErrorf(w, http.StatusBadRequest, "unable to upgrade")
 		return
 	}
+	releaseAddr, ok := t.caps.admitAddress(socketAddress(r))
+	if !ok {
+		_ = c.Close(CloseTooMany, ReasonSocketsPerAddress)
+		return
+	}
 	if c.Subprotocol() != transportWS {
 		legacy := t.legacy
-		legacy.Implementation = acceptedConn{&wsConn{c: c}}
+		legacy.Implementation = acceptedConn{releasingConn{&wsConn{c: c}, releaseAddr}}
 		legacy.Do(w, r, exec)
 		return
 	}
@@ -95,6 +102,13 @@ func (t wsTransport) Do(w http.ResponseWriter, r *http.Request, exec graphql.Gra
 	}
 	conn := &twsConn{t: &t, c: c, exec: exec, ctx: r.Context(), active: map[string]context.CancelFunc{}}
 	if !conn.init() {
+		releaseAddr()
+		return
+	}
+	releaseUser, ok := t.caps.admitUser(conn.ctx)
+	if !ok {
+		conn.close(CloseTooMany, ReasonSocketsPerUser)
+		releaseAddr()
 		return
 	}
 	// This goroutine's stack grew serving the request and the handshake;
@@ -103,11 +117,15 @@ func (t wsTransport) Do(w http.ResponseWriter, r *http.Request, exec graphql.Gra
 	// connection outlives the request, whose context only the handler's
 	// return would have cancelled.
 	conn.ctx = context.WithoutCancel(conn.ctx)
-	go conn.run()
+	go func() {
+		defer releaseAddr()
+		defer releaseUser()
+		conn.run()
+	}()
 }
 
 // acceptedConn hands gqlgen's transport a connection accepted already.
-type acceptedConn struct{ c *wsConn }
+type acceptedConn struct{ c transport.WebsocketConn }
 
 func (a acceptedConn) Accept(http.ResponseWriter, *http.Request, transport.WebsocketAcceptOptions) (transport.WebsocketConn, error) {
 	return a.c, nil
@@ -260,6 +278,12 @@ func (c *twsConn) subscribe(start time.Time, m twsMessage) {
 	params.ReadTime = graphql.TraceTiming{Start: start, End: graphql.Now()}
 	ctx, cancel := context.WithCancel(graphql.StartOperationTrace(c.ctx))
 	c.mu.Lock()
+	if c.t.caps.overSocket(len(c.active)) {
+		c.mu.Unlock()
+		cancel()
+		c.sendError(m.ID, tooManySubscriptions())
+		return
+	}
 	c.active[m.ID] = cancel
 	c.mu.Unlock()
 	go c.serve(ctx, cancel, params, m.ID)

@@ -243,7 +243,10 @@ type Draw struct {
 	Pools []Pool `json:"pools"`
 	// The published result, once settled.
 	Result *DrawResult `json:"result,omitempty"`
-	// The published result exactly as stored, as JSON (amounts in tiyn, every bet with its payout): the input of cmd/verify-draw.
+	// The published result exactly as stored, as JSON: the input of cmd/verify-draw and the web verifier (docs/fairness.md describes it).
+	// Unlike the GraphQL fields it uses the stored forms: every amount is an integer in tiyn (1 KZT = 100 tiyn: 10000 is "100.00"), rates in basis points (300 is "3.00" %), betting rounds by number (1 PRE_DEAL, 2 POCKET, 3 FLOP, 4 TURN), so a pool id "19:4:COMBINATION" is draw 19's round-TURN COMBINATION pool; hand categories by name.
+	// Result version 2 (`"version": 2`, every draw since issue 8) lists each pool's backed selections with their bets, stakes and payouts summed (`selections`); earlier results (no version) list every bet with its payout (`bets`).
+	// Null until the draw is settled or void.
 	ResultJSON *string `json:"resultJson,omitempty"`
 }
 
@@ -266,7 +269,9 @@ type DrawOpened struct {
 	At      time.Time `json:"at"`
 	DrawID  string    `json:"drawId"`
 	Number  int       `json:"number"`
-	// Number of positions dealt (named seats so it never clashes with the positions lists of other events in one selection).
+	// Number of positions dealt (2 to 10). Named positionCount, not positions, so it never clashes with the positions lists of other events (CardsDealt, TableSnapshot) in one selection.
+	PositionCount int `json:"positionCount"`
+	// The number of positions dealt: use positionCount.
 	Seats    int   `json:"seats"`
 	MinStake Money `json:"minStake"`
 	// SHA-256 of the server seed (hex).
@@ -311,7 +316,7 @@ type DrawSnapshot struct {
 	MinStake      Money      `json:"minStake"`
 	// SHA-256 of the server seed (hex).
 	Commitment string `json:"commitment"`
-	// Fixed when round 1 closes (hex).
+	// Fair-deal version 1 only: fixed when round PRE_DEAL closes (hex); null for version-2 draws (every draw since issue 10), whose public randomness is the beacon rounds (Draw.shuffle.beacons).
 	PublicSeed *string `json:"publicSeed,omitempty"`
 	// Revealed when the draw is over (hex).
 	ServerSeed *string  `json:"serverSeed,omitempty"`
@@ -645,7 +650,8 @@ type PoolResult struct {
 	MinusPoolTopUp      Money                   `json:"minusPoolTopUp"`
 	JackpotPaid         Money                   `json:"jackpotPaid"`
 	Refunded            bool                    `json:"refunded"`
-	RefundReason        *string                 `json:"refundReason,omitempty"`
+	// Why every stake was returned, when refunded: NO_BETS (the pool took no bet: nothing to return), NO_WINNER (nobody backed a winning selection; for EXPRESS no coupon guessed 2 of 3), VOID_DRAW (the draw was void). New values may be added: show unknown ones as refunded.
+	RefundReason *string `json:"refundReason,omitempty"`
 }
 
 // A pool's totals changed; the pool lists every selection of its market (EXPRESS: every backed coupon).
@@ -781,7 +787,7 @@ type RoundClosed struct {
 	At      time.Time    `json:"at"`
 	DrawID  string       `json:"drawId"`
 	Round   BettingRound `json:"round"`
-	// Round PRE_DEAL only: the public seed fixed by the round's bets (hex).
+	// Round PRE_DEAL of a fair-deal version-1 draw only: the public seed fixed by the round's bets (hex); null for version-2 draws (beacons instead).
 	PublicSeed *string `json:"publicSeed,omitempty"`
 }
 
@@ -828,7 +834,7 @@ type SetLimitInput struct {
 type Shuffle struct {
 	// SHA-256 of the server seed, hex, published before the first card.
 	Commitment string `json:"commitment"`
-	// The public seed mixed in, hex; null until it is fixed.
+	// The public seed mixed into the shuffle, hex. Casino Hold'em: the player's cut, fixed when the hand starts. Totalizator draws of fair-deal version 1: fixed when round PRE_DEAL closes (SHA-256 over its bets' ids). Version-2 draws (every draw since issue 10) have none and answer null: their public randomness is `beacons` (docs/fairness.md).
 	PublicSeed *string `json:"publicSeed,omitempty"`
 	// The server seed, hex; null until the draw or hand is over.
 	ServerSeed *string `json:"serverSeed,omitempty"`

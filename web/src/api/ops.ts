@@ -105,7 +105,7 @@ export const TableEvents = /* GraphQL */ `
           result { ...ResultFields }
         }
       }
-      ... on DrawOpened { drawId number seats minStake commitment odds { ...OddsFields } }
+      ... on DrawOpened { drawId number positionCount minStake commitment odds { ...OddsFields } }
       ... on RoundOpened { drawId round closesAt }
       ... on RoundClosed { drawId round publicSeed }
       ... on CardsDealt { drawId street board positions { number cards status bestHand { category description cards } } }

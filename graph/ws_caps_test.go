@@ -1,0 +1,164 @@
+package graph_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"log/slog"
+	"net/http/httptest"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/coder/websocket"
+
+	"github.com/pokertote/pokertote/domain/account"
+	"github.com/pokertote/pokertote/graph"
+)
+
+// capsSocket is a graphql-transport-ws connection with a token ("" for
+// anonymous), or the close status and reason it was refused with.
+type capsSocket struct {
+	c      *websocket.Conn
+	status websocket.StatusCode
+	reason string
+}
+
+func dialCaps(t *testing.T, ctx context.Context, addr, token string) *capsSocket {
+	t.Helper()
+	c, _, err := websocket.Dial(ctx, "ws://"+addr+"/query", &websocket.DialOptions{Subprotocols: []string{"graphql-transport-ws"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = c.CloseNow() })
+	s := &capsSocket{c: c}
+	b, _ := json.Marshal(map[string]any{"type": "connection_init", "payload": map[string]any{"authToken": token}})
+	if err := c.Write(ctx, websocket.MessageText, b); err != nil {
+		s.closed(err)
+		return s
+	}
+	for {
+		m, err := s.read(ctx)
+		if err != nil {
+			s.closed(err)
+			return s
+		}
+		if m.Type == "connection_ack" {
+			// A socket over the per-user cap is closed right after its ack;
+			// a ping tells the two apart.
+			b, _ := json.Marshal(map[string]any{"type": "ping"})
+			if err := c.Write(ctx, websocket.MessageText, b); err != nil {
+				s.closed(err)
+				return s
+			}
+			if m, err := s.read(ctx); err != nil || m.Type != "pong" {
+				s.closed(err)
+			}
+			return s
+		}
+	}
+}
+
+func (s *capsSocket) closed(err error) {
+	var ce websocket.CloseError
+	if errors.As(err, &ce) {
+		s.status, s.reason = ce.Code, ce.Reason
+	} else {
+		s.status, s.reason = -1, err.Error()
+	}
+}
+
+func (s *capsSocket) read(ctx context.Context) (twsMsg, error) {
+	_, b, err := s.c.Read(ctx)
+	if err != nil {
+		return twsMsg{}, err
+	}
+	var m twsMsg
+	err = json.Unmarshal(b, &m)
+	return m, err
+}
+
+func (s *capsSocket) subscribe(t *testing.T, ctx context.Context, id, doc string, vars map[string]any) twsMsg {
+	t.Helper()
+	b, _ := json.Marshal(map[string]any{"id": id, "type": "subscribe", "payload": map[string]any{"query": doc, "variables": vars}})
+	if err := s.c.Write(ctx, websocket.MessageText, b); err != nil {
+		t.Fatal(err)
+	}
+	for {
+		m, err := s.read(ctx)
+		if err != nil {
+			t.Fatalf("subscription %s: %v", id, err)
+		}
+		if m.ID == id {
+			return m
+		}
+	}
+}
+
+// TestWebSocketCaps: a socket runs at most SubscriptionsPerSocket
+// operations at once, a user holds at most SocketsPerUser sockets and an
+// address at most SocketsPerAddress; over a cap the client gets the stable
+// reason (an error on the operation, or close 4429 with the reason), and a
+// closed socket frees its place.
+func TestWebSocketCaps(t *testing.T) {
+	w := newStreamWorld(t)
+	es := graph.NewExecutableSchema(graph.Config{Resolvers: &graph.Resolver{Tote: w.api}, Directives: graph.Directives()})
+	srv := httptest.NewServer(graph.NewHandler(es, graph.HandlerOptions{
+		Log: slog.New(slog.DiscardHandler), ComplexityLimit: 1000, TokenLimit: 15000, AllowedOrigins: []string{"*"},
+		Authenticate: func(ctx context.Context, token string) (context.Context, error) {
+			n, err := strconv.ParseInt(strings.TrimPrefix(token, "u"), 10, 64)
+			if err != nil {
+				return ctx, err
+			}
+			return graph.WithViewer(ctx, graph.Viewer{UserID: n, Role: account.Player}), nil
+		},
+		WSCaps: graph.WSCaps{SubscriptionsPerSocket: 2, SocketsPerUser: 2, SocketsPerAddress: 3},
+	}))
+	t.Cleanup(srv.Close)
+	addr := srv.Listener.Addr().String()
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	const doc = `subscription($t: ID!) { tableEvents(tableId: $t) { __typename seq } }`
+	vars := map[string]any{"t": id(w.h.Table.ID)}
+
+	a := dialCaps(t, ctx, addr, "u1")
+	if a.status != 0 {
+		t.Fatalf("first socket refused: %d %s", a.status, a.reason)
+	}
+	for _, sub := range []string{"1", "2"} {
+		if m := a.subscribe(t, ctx, sub, doc, vars); m.Type != "next" {
+			t.Fatalf("subscription %s: %s %s", sub, m.Type, m.Payload)
+		}
+	}
+	if m := a.subscribe(t, ctx, "3", doc, vars); m.Type != "error" || !strings.Contains(string(m.Payload), graph.ReasonSubscriptionsPerSocket) {
+		t.Errorf("third subscription on one socket: %s %s, want error %s", m.Type, m.Payload, graph.ReasonSubscriptionsPerSocket)
+	}
+
+	if b := dialCaps(t, ctx, addr, "u1"); b.status != 0 {
+		t.Fatalf("user 1's second socket refused: %d %s", b.status, b.reason)
+	}
+	if c := dialCaps(t, ctx, addr, "u1"); c.status != graph.CloseTooMany || c.reason != graph.ReasonSocketsPerUser {
+		t.Errorf("user 1's third socket: %d %q, want %d %s", c.status, c.reason, graph.CloseTooMany, graph.ReasonSocketsPerUser)
+	}
+	if d := dialCaps(t, ctx, addr, ""); d.status != 0 {
+		t.Fatalf("an anonymous third socket of the address refused: %d %s", d.status, d.reason)
+	}
+	if e := dialCaps(t, ctx, addr, "u2"); e.status != graph.CloseTooMany || e.reason != graph.ReasonSocketsPerAddress {
+		t.Errorf("the address's fourth socket: %d %q, want %d %s", e.status, e.reason, graph.CloseTooMany, graph.ReasonSocketsPerAddress)
+	}
+
+	// Closing a socket frees its place for the user and the address (the
+	// server notices the close asynchronously: try until it has).
+	_ = a.c.Close(websocket.StatusNormalClosure, "")
+	for {
+		f := dialCaps(t, ctx, addr, "u1")
+		if f.status == 0 {
+			break
+		}
+		if ctx.Err() != nil {
+			t.Fatalf("a closed socket's place was never freed: %d %s", f.status, f.reason)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
