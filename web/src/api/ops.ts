@@ -147,8 +147,11 @@ export const MyBets = /* GraphQL */ `
 `;
 
 export const MyLedger = /* GraphQL */ `
-  query MyLedger($first: Int) {
-    myLedger(first: $first) { edges { node { id transferId kind amount balanceAfter memo createdAt } } }
+  query MyLedger($first: Int, $after: String) {
+    myLedger(first: $first, after: $after) {
+      edges { node { id transferId kind amount balanceAfter memo createdAt } }
+      pageInfo { hasNextPage endCursor }
+    }
   }
 `;
 

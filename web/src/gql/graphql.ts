@@ -330,10 +330,11 @@ export type MyBetsQuery = { myBets: { edges: Array<{ node: { id: string, round: 
 
 export type MyLedgerQueryVariables = Exact<{
   first?: number | null | undefined;
+  after?: string | null | undefined;
 }>;
 
 
-export type MyLedgerQuery = { myLedger: { edges: Array<{ node: { id: string, transferId: string, kind: LedgerEntryKind, amount: string, balanceAfter: string, memo: string, createdAt: string } }> } };
+export type MyLedgerQuery = { myLedger: { edges: Array<{ node: { id: string, transferId: string, kind: LedgerEntryKind, amount: string, balanceAfter: string, memo: string, createdAt: string } }>, pageInfo: { hasNextPage: boolean, endCursor: string | null } } };
 
 export type DrawResultJsonQueryVariables = Exact<{
   id: string | number;
