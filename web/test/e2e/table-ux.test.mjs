@@ -116,3 +116,21 @@ test('the table never moves: cumulative layout shift below 0.1 over two whole dr
   assert.ok(cls < 0.1, `cumulative layout shift ${cls.toFixed(3)} over two draws: ${shifted.join('; ')}`);
   assert.deepEqual(page.errors, []);
 });
+
+test('the browser gets the client precompressed and large /query answers compressed', async () => {
+  const page = await newPage(browser, server);
+  const seen = [];
+  page.on('response', async (r) => {
+    const u = new URL(r.url());
+    seen.push({ path: u.pathname, method: r.request().method(), enc: (await r.allHeaders())['content-encoding'] ?? '', body: r.request().postData() ?? '' });
+  });
+  await page.goto('/table/1');
+  await page.waitForSelector('.felt');
+  await sleep(300);
+  const app = seen.find((s) => /^\/assets\/app-.*\.js$/.test(s.path));
+  const css = seen.find((s) => /^\/assets\/app-.*\.css$/.test(s.path));
+  assert.equal(app?.enc, 'br', `app script: ${JSON.stringify(app)}`);
+  assert.equal(css?.enc, 'br', `stylesheet: ${JSON.stringify(css)}`);
+  const snap = seen.find((s) => s.path === '/query' && s.body.includes('TableSnapshot'));
+  assert.match(snap?.enc ?? '', /^(gzip|zstd|br)$/, `the table snapshot answer: ${JSON.stringify(snap?.enc)}`);
+});
