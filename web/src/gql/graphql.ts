@@ -395,6 +395,21 @@ export type UserByIdQueryVariables = Exact<{
 
 export type UserByIdQuery = { user: { id: string, email: string, name: string, dateOfBirth: string, role: Role, age: number, canStake: boolean, balance: string, verification: { id: string | null, status: VerificationStatus, documentType: DocumentType | null, reason: string | null, submittedAt: string | null, decidedAt: string | null } } | null };
 
+export type UserByEmailQueryVariables = Exact<{
+  email: string;
+}>;
+
+
+export type UserByEmailQuery = { userByEmail: { id: string, email: string, name: string, role: Role, balance: string } | null };
+
+export type AuditLogQueryVariables = Exact<{
+  first?: number | null | undefined;
+  after?: string | null | undefined;
+}>;
+
+
+export type AuditLogQuery = { auditLog: { edges: Array<{ node: { id: string, action: string, subject: string, detail: string, createdAt: string, actor: { id: string, email: string } | null, changes: Array<{ field: string, from: string, to: string }> } }>, pageInfo: { hasNextPage: boolean, endCursor: string | null } } };
+
 export type DepositMutationVariables = Exact<{
   input: CashInput;
 }>;

@@ -62,7 +62,6 @@ test('player: register, verify, deposit, bet in every market over a whole draw, 
   await player.fill('input[name=reg-dob]', '1995-03-08');
   await player.getByRole('button', { name: 'Register' }).click();
   await player.waitForSelector('[data-testid=user-email]');
-  const userId = await player.locator('[data-testid=user-id]').textContent();
   await player.fill('input[name=doc-number]', 'N12345678');
   await player.getByRole('button', { name: 'Submit' }).click();
   await waitFor(async () => (await player.locator('[data-testid=verification-status]').textContent()) === 'Pending', 'pending verification');
@@ -74,10 +73,14 @@ test('player: register, verify, deposit, bet in every market over a whole draw, 
   await admin.getByRole('button', { name: 'Sign in' }).first().click();
   await admin.waitForSelector('[data-testid=user-email]');
   await admin.goto('/admin');
-  await admin.fill('input[name=cash-user]', userId);
+  // The cashier finds the player by email (as typed, in capitals) and echoes amount, player and balance.
+  await admin.fill('input[name=cash-email]', ME.email.toUpperCase());
+  await admin.getByRole('button', { name: 'Find' }).click();
+  await waitFor(async () => (await admin.locator('[data-testid=cash-user]').textContent()).includes(ME.email), 'player found');
   await admin.fill('input[name=cash-amount]', '5000');
   await admin.getByRole('button', { name: 'Deposit' }).click();
-  await admin.locator('#cash-h ~ .alert.ok').waitFor();
+  const echo = await waitFor(async () => admin.locator('[data-testid=cash-msg] .alert.ok').textContent(), 'deposit answer');
+  assert.match(echo, new RegExp(`Deposit ₸5,000\\.00 for ${ME.email.replace('.', '\\.')}: balance now ₸5,000\\.00`));
   await waitFor(async () => (await player.locator('[data-testid=balance]').textContent()).replace(/[^\d.]/g, '') === '5000.00', 'live balance after deposit');
 
   // Not verified yet: the server refuses, and the player reads why in Russian.
