@@ -387,7 +387,11 @@ export function errorText(e: unknown): string {
   return t('err.other', { code: err?.reason || err?.code || 'NETWORK' });
 }
 
-const LOCALE: Record<Lang, string> = { en: 'en-GB', ru: 'ru-RU', kk: 'kk-KZ' };
+// Kazakh writes numbers as Russian does in Kazakhstan (CLDR: "5 980,00 ₸");
+// a browser whose ICU has no Kazakh data (Chromium's bundled one, for one)
+// would fall back to English separators, so it gets ru-KZ's instead.
+const kkLocale = Intl.NumberFormat.supportedLocalesOf(['kk-KZ']).length ? 'kk-KZ' : 'ru-KZ';
+const LOCALE: Record<Lang, string> = { en: 'en-GB', ru: 'ru-RU', kk: kkLocale };
 /**
  * The operator's time zone: ages and days are counted in it on the server
  * (TIME_ZONE, default Asia/Almaty); the API does not publish it, so the

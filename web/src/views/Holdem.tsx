@@ -85,7 +85,8 @@ export function Holdem() {
 function HandView({ hand, decide, busy }: { hand: api.Hand; decide: (b: number, d: 'CALL' | 'FOLD') => void; busy: boolean }) {
   // The decision in turn takes the keyboard focus, so Enter calls and Tab reaches fold.
   const turnRef = useRef<HTMLButtonElement>(null);
-  useEffect(() => { if (hand.phase === 'DECIDING') turnRef.current?.focus(); }, [hand.phase, hand.turn]);
+  // (after the request: a button disabled while it is sent cannot take the focus)
+  useEffect(() => { if (hand.phase === 'DECIDING' && !busy) turnRef.current?.focus(); }, [hand.phase, hand.turn, busy]);
   const live = hand.phase !== 'SETTLED';
   return (
     <div class="felt holdem-felt" data-testid="holdem-hand" data-phase={hand.phase}>

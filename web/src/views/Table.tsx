@@ -50,10 +50,10 @@ function Felt({ d, n }: { d: DrawState; n: number }) {
   const positions = d.positions.length ? d.positions : Array.from({ length: n }, (_, i) => ({ number: i + 1, cards: [] as string[], status: 'PENDING', bestHand: null }));
   return (
     <div class="felt">
-      <div class="board" aria-label={t('board')}>
+      <div class="board" role="group" aria-label={t('board')}>
         <span class="lbl">{t('board')}</span>
         <span data-testid="board"><Cards cards={d.board} slots={5} /></span>
-        <span class="burns" aria-label={t('burns')}>{d.burned.length > 0 && <><span class="lbl">{t('burns')}</span><Cards cards={d.burned} /></>}</span>
+        <span class="burns" role="group" aria-label={t('burns')}>{d.burned.length > 0 && <><span class="lbl">{t('burns')}</span><Cards cards={d.burned} /></>}</span>
       </div>
       <ol class="positions">
         {positions.map((p) => {
