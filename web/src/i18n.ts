@@ -387,10 +387,11 @@ export function errorText(e: unknown): string {
   return t('err.other', { code: err?.reason || err?.code || 'NETWORK' });
 }
 
-// Kazakh writes numbers as Russian does in Kazakhstan (CLDR: "5 980,00 ₸");
-// a browser whose ICU has no Kazakh data (Chromium's bundled one, for one)
-// would fall back to English separators, so it gets ru-KZ's instead.
-const kkLocale = Intl.NumberFormat.supportedLocalesOf(['kk-KZ']).length ? 'kk-KZ' : 'ru-KZ';
+// Kazakh writes numbers as Russian does in Kazakhstan (CLDR: "5 980,00 ₸").
+// Chromium's ICU lists kk-KZ but formats it with the root locale's English
+// separators ("₸ 5,980.00"), so the client asks for a decimal comma and
+// takes ru-KZ's (the same separators and sign position) when it is missing.
+const kkLocale = new Intl.NumberFormat('kk-KZ', { minimumFractionDigits: 1 }).format(1.5) === '1,5' ? 'kk-KZ' : 'ru-KZ';
 const LOCALE: Record<Lang, string> = { en: 'en-GB', ru: 'ru-RU', kk: kkLocale };
 /**
  * The operator's time zone: ages and days are counted in it on the server
