@@ -119,6 +119,12 @@ func (a *AccountsAPI) User(ctx context.Context, id string) (*model.User, error) 
 	return nullIfNotFound(u, err, func(u account.User) (*model.User, error) { return a.user(u), nil })
 }
 
+// UserByEmail is a user by email, for admins (the cashier's search).
+func (a *AccountsAPI) UserByEmail(ctx context.Context, email string) (*model.User, error) {
+	u, err := a.Service.UserByEmail(ctx, email)
+	return nullIfNotFound(u, err, func(u account.User) (*model.User, error) { return a.user(u), nil })
+}
+
 // SetRole changes a user's role (admins).
 func (a *AccountsAPI) SetRole(ctx context.Context, userID string, role model.Role) (*model.User, error) {
 	v, err := RequireViewer(ctx)

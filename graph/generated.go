@@ -574,6 +574,7 @@ type ComplexityRoot struct {
 		Table                func(childComplexity int, id string) int
 		Tables               func(childComplexity int) int
 		User                 func(childComplexity int, id string) int
+		UserByEmail          func(childComplexity int, email string) int
 		VerifyDraw           func(childComplexity int, id string) int
 	}
 
@@ -775,6 +776,7 @@ type QueryResolver interface {
 	Me(ctx context.Context) (*model.User, error)
 	MyLedger(ctx context.Context, first *int, after *string) (*model.LedgerEntryConnection, error)
 	User(ctx context.Context, id string) (*model.User, error)
+	UserByEmail(ctx context.Context, email string) (*model.User, error)
 	PendingVerifications(ctx context.Context, first *int, after *string) (*model.PendingVerificationConnection, error)
 	AuditLog(ctx context.Context, first *int, after *string) (*model.AuditEntryConnection, error)
 	Tables(ctx context.Context) ([]model.Table, error)
@@ -3198,6 +3200,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.User(childComplexity, args["id"].(string)), true
+	case "Query.userByEmail":
+		if e.ComplexityRoot.Query.UserByEmail == nil {
+			break
+		}
+
+		args, err := ec.field_Query_userByEmail_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.UserByEmail(childComplexity, args["email"].(string)), true
 	case "Query.verifyDraw":
 		if e.ComplexityRoot.Query.VerifyDraw == nil {
 			break
@@ -4871,6 +4884,8 @@ type Query {
   myLedger(first: Int = 50, after: String): LedgerEntryConnection! @authenticated
   "A user by id (admins)."
   user(id: ID!): User @hasRole(roles: [ADMIN])
+  "A user by email, normalized as at registration; null when no one has it (admins: the cashier's search)."
+  userByEmail(email: String!): User @hasRole(roles: [ADMIN])
   "Verifications waiting for an admin's decision, oldest first."
   pendingVerifications(first: Int = 50, after: String): PendingVerificationConnection! @hasRole(roles: [ADMIN])
   "Every admin action, newest first."
@@ -6968,6 +6983,20 @@ func (ec *executionContext) field_Query_table_args(ctx context.Context, rawArgs 
 		return nil, err
 	}
 	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_userByEmail_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "email",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["email"] = arg0
 	return args, nil
 }
 
@@ -16585,6 +16614,68 @@ func (ec *executionContext) fieldContext_Query_user(ctx context.Context, field g
 	return fc, nil
 }
 
+func (ec *executionContext) _Query_userByEmail(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_userByEmail(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().UserByEmail(ctx, fc.Args["email"].(string))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				roles, err := ec.unmarshalNRole2ᚕgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐRoleᚄ(ctx, []any{"ADMIN"})
+				if err != nil {
+					var zeroVal *model.User
+					return zeroVal, err
+				}
+				if ec.Directives.HasRole == nil {
+					var zeroVal *model.User
+					return zeroVal, errors.New("directive hasRole is not implemented")
+				}
+				return ec.Directives.HasRole(ctx, nil, directive0, roles)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *model.User) graphql.Marshaler {
+			return ec.marshalOUser2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐUser(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Query_userByEmail(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_User(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_userByEmail_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Query_pendingVerifications(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -25083,6 +25174,12 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 				true, false,
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Query_user(ctx, field)
+				})
+		case "userByEmail":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_userByEmail(ctx, field)
 				})
 		case "pendingVerifications":
 			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,

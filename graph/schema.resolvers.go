@@ -180,6 +180,10 @@ func (r *queryResolver) User(ctx context.Context, id string) (*model.User, error
 	return r.Accounts.User(ctx, id)
 }
 
+func (r *queryResolver) UserByEmail(ctx context.Context, email string) (*model.User, error) {
+	return r.Accounts.UserByEmail(ctx, email)
+}
+
 func (r *queryResolver) PendingVerifications(ctx context.Context, first *int, after *string) (*model.PendingVerificationConnection, error) {
 	return r.Accounts.PendingVerifications(ctx, first, after)
 }

@@ -1,10 +1,12 @@
 // Builds the client into dist/ deterministically: the same sources give the
 // same bytes (content-hashed names, no timestamps, sorted output), so
 // .ci/run can rebuild and fail when the committed bundle differs. It also
-// fails when the gzipped bundle exceeds the 250 KB budget.
+// fails when the gzipped bundle exceeds the 250 KB budget. Each text file
+// gets precompressed .br and .gz siblings (deterministic: zlib writes no
+// timestamp) that the Go server sends to browsers that accept them.
 import * as esbuild from 'esbuild';
 import { rmSync, mkdirSync, writeFileSync, readFileSync } from 'node:fs';
-import { gzipSync } from 'node:zlib';
+import { gzipSync, gunzipSync, brotliCompressSync, brotliDecompressSync, constants as zc } from 'node:zlib';
 import { basename } from 'node:path';
 
 const BUDGET = 250 * 1024;
@@ -39,6 +41,14 @@ ${css ? `<link rel="stylesheet" href="/assets/${basename(css)}">\n` : ''}<script
 `;
 writeFileSync('dist/index.html', html);
 let gz = 0;
-for (const f of [...outs, 'dist/index.html']) gz += gzipSync(readFileSync(f), { level: 9 }).length;
+for (const f of [...outs, 'dist/index.html']) {
+  const b = readFileSync(f);
+  const g = gzipSync(b, { level: 9 });
+  gz += g.length;
+  const br = brotliCompressSync(b, { params: { [zc.BROTLI_PARAM_QUALITY]: 11, [zc.BROTLI_PARAM_SIZE_HINT]: b.length } });
+  if (!gunzipSync(g).equals(b) || !brotliDecompressSync(br).equals(b)) throw new Error(`${f}: a compressed copy does not decode to the file`);
+  writeFileSync(f + '.gz', g);
+  writeFileSync(f + '.br', br);
+}
 console.log(`built ${outs.map((f) => basename(f)).join(', ')}; ${(gz / 1024).toFixed(1)} KB gzipped (budget ${BUDGET / 1024} KB)`);
 if (gz > BUDGET) { console.error('bundle over budget'); process.exit(1); }

@@ -11,6 +11,7 @@ import (
 	"io/fs"
 	"net/http"
 	"path"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -50,7 +51,7 @@ func Handler() http.Handler {
 		h := w.Header()
 		h.Set("Content-Type", "text/html; charset=utf-8")
 		h.Set("Cache-Control", "no-cache")
-		http.ServeContent(w, r, "index.html", time.Time{}, bytes.NewReader(index))
+		serve(w, r, files, "index.html", index)
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		h := w.Header()
@@ -82,6 +83,78 @@ func Handler() http.Handler {
 		} else {
 			h.Set("Cache-Control", "public, max-age=3600")
 		}
-		http.ServeContent(w, r, name, time.Time{}, bytes.NewReader(b))
+		serve(w, r, files, name, b)
 	})
+}
+
+// encodings are the precompressed siblings web/build.mjs writes next to each
+// text file, best first.
+var encodings = []struct{ coding, ext string }{{"br", ".br"}, {"gzip", ".gz"}}
+
+// serve sends the file, or its precompressed sibling when the browser accepts
+// that coding (Content-Encoding set, Vary: Accept-Encoding so caches keep
+// both). The Content-Type is that of the file itself (by its name).
+func serve(w http.ResponseWriter, r *http.Request, files fs.FS, name string, plain []byte) {
+	h := w.Header()
+	body := plain
+	for _, e := range encodings {
+		b, err := fs.ReadFile(files, name+e.ext)
+		if err != nil {
+			continue
+		}
+		h.Add("Vary", "Accept-Encoding")
+		if accepts(r.Header.Get("Accept-Encoding"), e.coding) {
+			h.Set("Content-Encoding", e.coding)
+			body = b
+			break
+		}
+	}
+	if h.Get("Content-Encoding") != "" {
+		// ServeContent sniffs the type from the name only when none is set:
+		// set it from the plain file's name, never from the compressed bytes.
+		if h.Get("Content-Type") == "" {
+			if ct := contentType(name); ct != "" {
+				h.Set("Content-Type", ct)
+			}
+		}
+	}
+	http.ServeContent(w, r, name, time.Time{}, bytes.NewReader(body))
+}
+
+func contentType(name string) string {
+	switch path.Ext(name) {
+	case ".js":
+		return "text/javascript; charset=utf-8"
+	case ".css":
+		return "text/css; charset=utf-8"
+	case ".html":
+		return "text/html; charset=utf-8"
+	}
+	return ""
+}
+
+// accepts reports whether an Accept-Encoding header allows coding (by name
+// or "*"), honouring q=0 as a refusal (RFC 9110, section 12.5.3).
+func accepts(header, coding string) bool {
+	ok := false
+	for part := range strings.SplitSeq(header, ",") {
+		name, params, _ := strings.Cut(strings.TrimSpace(part), ";")
+		name = strings.ToLower(strings.TrimSpace(name))
+		if name != coding && name != "*" {
+			continue
+		}
+		q := 1.0
+		for p := range strings.SplitSeq(params, ";") {
+			if k, v, found := strings.Cut(strings.TrimSpace(p), "="); found && strings.EqualFold(strings.TrimSpace(k), "q") {
+				if f, err := strconv.ParseFloat(strings.TrimSpace(v), 64); err == nil {
+					q = f
+				}
+			}
+		}
+		if name == coding {
+			return q > 0
+		}
+		ok = q > 0 // "*" counts unless the coding is named
+	}
+	return ok
 }

@@ -520,3 +520,24 @@ func TestSetRole(t *testing.T) {
 		}
 	})
 }
+
+// TestUserByEmailNormalizesAsRegistration: the cashier finds a player by the
+// address as they typed it at registration, in any case and with spaces;
+// an unknown address is NotFound, a non-address Invalid, and a lookalike
+// (another person's address) is not matched.
+func TestUserByEmailNormalizesAsRegistration(t *testing.T) {
+	f := newFixture(t)
+	ctx := context.Background()
+	u := f.player(t, "Aigerim.Cash@example.kz")
+	for _, q := range []string{"aigerim.cash@example.kz", "  AIGERIM.CASH@EXAMPLE.KZ "} {
+		got, err := f.svc.UserByEmail(ctx, q)
+		if err != nil || got.ID != u.ID {
+			t.Errorf("UserByEmail(%q) = %v, %v; want user %d", q, got.ID, err, u.ID)
+		}
+	}
+	for q, code := range map[string]errs.Code{"nobody@example.kz": errs.NotFound, "aigerimcash@example.kz": errs.NotFound, "not an email": errs.Invalid, "": errs.Invalid} {
+		if _, err := f.svc.UserByEmail(ctx, q); !errs.Is(err, code) {
+			t.Errorf("UserByEmail(%q) = %v, want %v", q, err, code)
+		}
+	}
+}

@@ -184,6 +184,70 @@ const T: Record<string, [string, string, string]> = {
   CALL: ['Call', 'Колл', 'Колл'],
   FOLD: ['Fold', 'Фолд', 'Фолд'],
   DECIDING: ['Deciding', 'Решение', 'Шешім'],
+  // the interface (issue 28)
+  hiddenCard: ['hidden card', 'закрытая карта', 'жабық карта'],
+  cardName: ['{rank} of {suit}', '{rank} {suit}', '{rank} {suit}'],
+  hearts: ['hearts', 'черви', 'шыңғыл'], diamonds: ['diamonds', 'бубны', 'қиық'], clubs: ['clubs', 'трефы', 'шыбын'], spades: ['spades', 'пики', 'қарға'],
+  sec: ['s', 'с', 'с'],
+  seconds: ['{n} seconds', '{n} с', '{n} секунд'],
+  online: ['Connected', 'Подключено', 'Қосылған'],
+  positionsCount: ['{n} positions', 'Позиций: {n}', 'Позиция саны: {n}'],
+  potential: ['Potential payout', 'Возможная выплата', 'Ықтимал төлем'],
+  coefNow: ['Coefficient now', 'Коэффициент сейчас', 'Қазіргі коэффициент'],
+  coefNone: ['no stakes yet', 'ставок ещё нет', 'әзірге бәс жоқ'],
+  openSlip: ['Open bet slip', 'Открыть купон', 'Купонды ашу'],
+  closeSlip: ['Close bet slip', 'Закрыть купон', 'Купонды жабу'],
+  pickRow: ['Bet on {sel}', 'Ставка на {sel}', '{sel} бәс қою'],
+  verifyToBet: ['To bet, verify your identity first.', 'Чтобы делать ставки, пройдите верификацию.', 'Бәс қою үшін алдымен верификациядан өтіңіз.'],
+  pendingToBet: ['Your documents are being checked: betting opens when they are approved.', 'Документы на проверке: ставки откроются после подтверждения.', 'Құжаттар тексерілуде: бәс расталғаннан кейін ашылады.'],
+  goVerify: ['Go to verification', 'Перейти к верификации', 'Верификацияға өту'],
+  noBetsYet: ['No bets yet.', 'Ставок пока нет.', 'Әзірге бәс жоқ.'],
+  loading: ['Loading…', 'Загрузка…', 'Жүктелуде…'],
+  noCoupons: ['No coupons yet.', 'Купонов пока нет.', 'Әзірге купон жоқ.'],
+  expressNotHere: ['Express is taken before the flop only.', 'Экспресс принимается только до флопа.', 'Экспресс тек флопқа дейін қабылданады.'],
+  noStakesDraw: ['No bets were placed in this draw.', 'В этом тираже ставок не было.', 'Бұл тиражда бәс болған жоқ.'],
+  voided: ['Draw voided: {reason}', 'Тираж аннулирован: {reason}', 'Тираж жойылды: {reason}'],
+  expressCat1: ['3 of 3', '3 из 3', '3-тен 3'],
+  expressCat2: ['2 of 3', '2 из 3', '3-тен 2'],
+  resultOf: ['Result of draw #{n}', 'Результат тиража #{n}', '#{n} тираж нәтижесі'],
+  close: ['Close', 'Закрыть', 'Жабу'],
+  PLAYER: ['Player', 'Игрок', 'Ойыншы'],
+  ADMIN: ['Administrator', 'Администратор', 'Әкімші'],
+  date: ['Date', 'Дата', 'Күні'],
+  kind: ['Operation', 'Операция', 'Операция'],
+  memo: ['Note', 'Примечание', 'Ескертпе'],
+  more: ['Show more', 'Показать ещё', 'Тағы көрсету'],
+  noEntries: ['No entries yet.', 'Записей пока нет.', 'Әзірге жазба жоқ.'],
+  DEPOSIT: ['Deposit', 'Пополнение', 'Толтыру'],
+  WITHDRAWAL: ['Withdrawal', 'Вывод', 'Шығару'],
+  BET_STAKE: ['Bet', 'Ставка', 'Бәс'],
+  // PAYOUT of a bet or a hand (the bet's status is its own key, WON)
+  PAYOUT: ['Payout', 'Выплата', 'Төлем'],
+  REFUND: ['Refund', 'Возврат', 'Қайтарым'],
+  COMMISSION: ['Commission', 'Комиссия', 'Комиссия'],
+  BREAKAGE: ['Breakage', 'Округление', 'Дөңгелектеу'],
+  JACKPOT: ['Jackpot', 'Джекпот', 'Джекпот'],
+  JACKPOT_TOPUP: ['Jackpot top-up', 'Пополнение джекпота', 'Джекпотты толтыру'],
+  JACKPOT_ROLLOVER: ['Jackpot rollover', 'Перенос в джекпот', 'Джекпотқа көшіру'],
+  TOPUP: ['Pool top-up', 'Доплата пула', 'Пулды толтыру'],
+  SETTLEMENT: ['Settlement', 'Расчёт', 'Есеп айырысу'],
+  HOLDEM_STAKE: ["Hold'em stake", 'Ставка в Холдеме', 'Холдемдегі бәс'],
+  HOLDEM_PAYOUT: ["Hold'em payout", 'Выплата в Холдеме', 'Холдемдегі төлем'],
+  confirmVoid: ['Void draw #{n}? Every bet of it is refunded. This cannot be undone.', 'Аннулировать тираж #{n}? Все ставки будут возвращены. Это нельзя отменить.', '#{n} тиражды жою керек пе? Барлық бәс қайтарылады. Мұны болдырмау мүмкін емес.'],
+  confirmPause: ['Pause {name}? The current draw finishes, no new draw starts.', 'Поставить {name} на паузу? Текущий тираж завершится, новый не начнётся.', '{name} үзіліске қою керек пе? Ағымдағы тираж аяқталады, жаңасы басталмайды.'],
+  confirm: ['Confirm', 'Подтвердить', 'Растау'],
+  cancel: ['Cancel', 'Отмена', 'Болдырмау'],
+  userEmail: ['Player email', 'Почта игрока', 'Ойыншы поштасы'],
+  find: ['Find', 'Найти', 'Табу'],
+  cashDone: ['{kind} {amount} for {email}: balance now {balance}.', '{kind} {amount} для {email}: баланс теперь {balance}.', '{email} үшін {kind} {amount}: қазіргі баланс {balance}.'],
+  auditLog: ['Audit log', 'Журнал аудита', 'Аудит журналы'],
+  action: ['Action', 'Действие', 'Әрекет'],
+  actor: ['Who', 'Кто', 'Кім'],
+  target: ['Object', 'Объект', 'Нысан'],
+  details: ['Details', 'Подробности', 'Толығырақ'],
+  filterAction: ['Action contains', 'Действие содержит', 'Әрекетте бар'],
+  filterActor: ['Who (email) contains', 'Кто (почта) содержит', 'Кім (пошта) бар'],
+  role: ['Role', 'Роль', 'Рөл'],
   // refusal reasons (extensions.reason)
   'err.INSUFFICIENT_FUNDS': ['Not enough money on your balance.', 'Недостаточно средств на балансе.', 'Балансыңызда қаражат жеткіліксіз.'],
   'err.STAKE_TOO_LOW': ['The stake is below the table minimum.', 'Ставка меньше минимальной на столе.', 'Бәс үстелдің ең азынан кем.'],
@@ -229,7 +293,63 @@ const T: Record<string, [string, string, string]> = {
   'err.UNAUTHENTICATED': ['Please sign in.', 'Пожалуйста, войдите.', 'Кіріңіз.'],
   'err.FORBIDDEN': ['You may not do this.', 'Недостаточно прав.', 'Рұқсат жоқ.'],
   'err.NETWORK': ['The server cannot be reached.', 'Сервер недоступен.', 'Сервер қолжетімсіз.'],
-  'err.other': ['The server refused: {msg}', 'Сервер отказал: {msg}', 'Сервер бас тартты: {msg}'],
+
+  // refusal reasons added with issue 28 (every reason of the server's catalogues: domain/*/reasons.go, graph/reasons.go)
+  'err.ALREADY_EXCLUDED': ['You are already excluded for this period.', 'Вы уже исключены на этот срок.', 'Сіз бұл мерзімге шектелгенсіз.'],
+  'err.ALREADY_EXISTS': ['This already exists.', 'Такая запись уже есть.', 'Мұндай жазба бар.'],
+  'err.ALREADY_REMOVED': ['This entry was already removed.', 'Эта запись уже удалена.', 'Бұл жазба жойылған.'],
+  'err.API_KEY_REVOKED': ['This API key was revoked.', 'Этот API-ключ отозван.', 'Бұл API кілті кері қайтарылды.'],
+  'err.API_KEY_SCOPE': ['An API key may only read public data.', 'API-ключ может только читать открытые данные.', 'API кілті тек ашық деректерді оқи алады.'],
+  'err.COMMISSION_TOO_LOW': ['The commission is below the allowed minimum.', 'Комиссия ниже допустимой.', 'Комиссия рұқсат етілгеннен төмен.'],
+  'err.DEPOSIT_LIMIT': ['This deposit would exceed your deposit limit.', 'Пополнение превысит ваш лимит пополнений.', 'Толтыру шегіңізден асады.'],
+  'err.STAKE_LIMIT': ['This stake would exceed your stake limit.', 'Ставка превысит ваш лимит ставок.', 'Бәс шегіңізден асады.'],
+  'err.LOSS_LIMIT': ['This stake would exceed your loss limit.', 'Ставка превысит ваш лимит проигрыша.', 'Бәс ұтылыс шегіңізден асады.'],
+  'err.DRAW_NOT_FINISHED': ['The draw is not finished yet.', 'Тираж ещё не завершён.', 'Тираж әлі аяқталмады.'],
+  'err.DUPLICATE_BET': ['This bet was already placed.', 'Эта ставка уже сделана.', 'Бұл бәс қойылған.'],
+  'err.EMAIL_LOOKALIKE': ['This email looks like one already registered.', 'Эта почта похожа на уже зарегистрированную.', 'Бұл пошта тіркелгенге ұқсас.'],
+  'err.EXCLUDED': ['Play is closed for this person (exclusion register).', 'Игра для этого лица закрыта (реестр исключений).', 'Бұл тұлғаға ойын жабық (шектеу тізілімі).'],
+  'err.SELF_EXCLUDED': ['You have excluded yourself from play for now.', 'Вы сами ограничили себе игру на этот срок.', 'Сіз өзіңізге ойынды шектедіңіз.'],
+  'err.TIMED_OUT': ['You are taking a time-out.', 'У вас перерыв в игре.', 'Сізде ойын үзілісі.'],
+  'err.INVALID_EXCLUSION': ['Choose a valid exclusion period.', 'Выберите допустимый срок ограничения.', 'Шектеудің дұрыс мерзімін таңдаңыз.'],
+  'err.INVALID_LIMIT': ['Enter a valid limit.', 'Введите корректный лимит.', 'Дұрыс шекті енгізіңіз.'],
+  'err.INVALID_REASON': ['Enter a reason.', 'Укажите причину.', 'Себебін көрсетіңіз.'],
+  'err.INVALID_ROLE': ['No such role.', 'Такой роли нет.', 'Мұндай рөл жоқ.'],
+  'err.INVALID_STAKE_LIMITS': ['The minimum stake must not exceed the maximum.', 'Минимальная ставка не может быть больше максимальной.', 'Ең аз бәс ең көбінен аспауы керек.'],
+  'err.MIN_STAKE_TOO_LOW': ['The minimum stake is too low.', 'Минимальная ставка слишком мала.', 'Ең аз бәс тым төмен.'],
+  'err.INVALID_TABLE_NAME': ['Enter a table name.', 'Введите название стола.', 'Үстел атауын енгізіңіз.'],
+  'err.INVALID_TABLE_SIZE': ['A table has 2 to 10 positions.', 'На столе от 2 до 10 позиций.', 'Үстелде 2-ден 10-ға дейін позиция.'],
+  'err.INVALID_TABLE_STATUS': ['The table is not in a state that allows this.', 'Состояние стола этого не позволяет.', 'Үстел күйі бұған мүмкіндік бермейді.'],
+  'err.INVALID_TIMING': ['Enter valid round times.', 'Введите корректное время раундов.', 'Раунд уақытын дұрыс енгізіңіз.'],
+  'err.INVALID_RATE': ['Enter a valid rate.', 'Введите корректный лимит запросов.', 'Сұраныс шегін дұрыс енгізіңіз.'],
+  'err.INVALID_JACKPOT': ['The jackpot amount is not valid.', 'Недопустимая сумма джекпота.', 'Джекпот сомасы жарамсыз.'],
+  'err.INVALID_TOKEN': ['Your session has ended: sign in again.', 'Сеанс завершён: войдите снова.', 'Сеанс аяқталды: қайта кіріңіз.'],
+  'err.TOKEN_REVOKED': ['Your session has ended: sign in again.', 'Сеанс завершён: войдите снова.', 'Сеанс аяқталды: қайта кіріңіз.'],
+  'err.REFRESH_EXPIRED': ['Your session has expired: sign in again.', 'Сеанс истёк: войдите снова.', 'Сеанс мерзімі өтті: қайта кіріңіз.'],
+  'err.REFRESH_REUSED': ['Your session was used elsewhere and closed: sign in again.', 'Сеанс использован повторно и закрыт: войдите снова.', 'Сеанс қайта қолданылып, жабылды: қайта кіріңіз.'],
+  'err.REFRESH_REVOKED': ['You were signed out: sign in again.', 'Вы вышли из системы: войдите снова.', 'Сіз жүйеден шықтыңыз: қайта кіріңіз.'],
+  'err.LOGIN_REQUIRED': ['Please sign in.', 'Пожалуйста, войдите.', 'Кіріңіз.'],
+  'err.ROLE_REQUIRED': ['You may not do this.', 'Недостаточно прав.', 'Рұқсат жоқ.'],
+  'err.NOT_ADMIN': ['Only an administrator may do this.', 'Это может только администратор.', 'Мұны тек әкімші жасай алады.'],
+  'err.NOT_YOURS': ['This belongs to another player.', 'Это принадлежит другому игроку.', 'Бұл басқа ойыншыныкі.'],
+  'err.NOT_FOUND': ['Not found.', 'Не найдено.', 'Табылмады.'],
+  'err.INVALID_ID': ['No such item.', 'Такой записи нет.', 'Мұндай жазба жоқ.'],
+  'err.SELF_DECISION': ['You cannot decide your own verification.', 'Нельзя решать по своей заявке.', 'Өз өтініміңіз бойынша шешім қабылдай алмайсыз.'],
+  'err.TOO_MANY_ATTEMPTS': ['Too many attempts: try again later.', 'Слишком много попыток: попробуйте позже.', 'Тым көп әрекет: кейінірек көріңіз.'],
+  'err.RATE_LIMITED': ['Too many requests: wait a moment.', 'Слишком много запросов: подождите.', 'Сұраныс тым көп: күте тұрыңыз.'],
+  'err.REQUEST_TOO_LARGE': ['The request is too large.', 'Слишком большой запрос.', 'Сұраныс тым үлкен.'],
+  'err.INVALID_API_KEY': ['The API key is not valid.', 'Недействительный API-ключ.', 'API кілті жарамсыз.'],
+  'err.NO_PENDING_SEED': ['Get a new commitment first.', 'Сначала получите новое обязательство.', 'Алдымен жаңа міндеттеме алыңыз.'],
+  'err.NO_SUCH_BOX': ['No such box in this hand.', 'В раздаче нет такого бокса.', 'Таратуда мұндай бокс жоқ.'],
+  'err.INVALID_DECISION': ['Choose call or fold.', 'Выберите колл или фолд.', 'Колл не фолдты таңдаңыз.'],
+  'err.POOL_TOO_LARGE': ['The pool is full for now.', 'Пул сейчас переполнен.', 'Пул қазір толы.'],
+  'err.INVALID_REGISTER_ENTRY': ['The register entry is not valid.', 'Запись реестра некорректна.', 'Тізілім жазбасы жарамсыз.'],
+  'err.INVALID_ZONE': ['Unknown time zone.', 'Неизвестный часовой пояс.', 'Белгісіз уақыт белдеуі.'],
+  'err.INVALID_TRANSFER': ['The transfer is not valid.', 'Некорректный перевод.', 'Аударым жарамсыз.'],
+  'err.UNKNOWN_ROUND': ['No such betting round.', 'Такого раунда ставок нет.', 'Мұндай бәс раунды жоқ.'],
+  'err.WRONG_MARKET': ['This selection belongs to another market.', 'Этот исход относится к другому рынку.', 'Бұл нәтиже басқа нарыққа жатады.'],
+  'err.INVALID_BET': ['The bet is not valid.', 'Недопустимая ставка.', 'Бәс жарамсыз.'],
+  'err.INTERNAL': ['Something went wrong on our side: try again.', 'Сбой на нашей стороне: попробуйте ещё раз.', 'Біз жақта ақау: қайталап көріңіз.'],
+  'err.other': ['The server refused the request ({code}).', 'Сервер отклонил запрос ({code}).', 'Сервер сұранысты қабылдамады ({code}).'],
 };
 
 const IDX: Record<Lang, number> = { en: 0, ru: 1, kk: 2 };
@@ -245,20 +365,72 @@ export function t(key: string, vars?: Record<string, string | number>): string {
 /** has reports whether a key exists (the tests check every reason is translated). */
 export function has(key: string): boolean { return key in T; }
 
-/** errorText turns an API refusal into a sentence in the player's language. */
+// Reasons that name a fault of the service or a client bug rather than
+// something the player can change: they read as one "our side" sentence.
+const INTERNAL = new Set(`BATCH_NOT_SUPPORTED DEPTH_LIMIT_EXCEEDED DRAW_CHANGED EVENTS_PRUNED HAND_CHANGED HAND_REPLAY_FAILED
+  INTROSPECTION_DISABLED INVALID_ACCOUNT INVALID_CONFIG INVALID_CURSOR INVALID_DEAL INVALID_OUTCOME INVALID_POOL_CONFIG INVALID_SEQ
+  LEASE_HELD LEASE_LOST LEDGER_INCONSISTENT MALFORMED_REQUEST VERIFICATION_CHANGED WEAK_PASSWORD_HASHING`.split(/\s+/));
+
+/** translated reports whether a refusal reason reads as a sentence of its own or as the "our side" one (the unit test checks the server's catalogue). */
+export function translated(reason: string): boolean { return has('err.' + reason) || INTERNAL.has(reason); }
+
+/**
+ * errorText turns an API refusal into a sentence in the player's language, by
+ * its stable extensions.reason (then its code); the server's English message
+ * is never shown, only the reason code of one the client does not know yet.
+ */
 export function errorText(e: unknown): string {
   const err = e as { code?: string; reason?: string; message?: string };
   if (err?.reason && has('err.' + err.reason)) return t('err.' + err.reason);
+  if (err?.reason && INTERNAL.has(err.reason)) return t('err.INTERNAL');
   if (err?.code && has('err.' + err.code)) return t('err.' + err.code);
-  return t('err.other', { msg: err?.message ?? String(e) });
+  return t('err.other', { code: err?.reason || err?.code || 'NETWORK' });
 }
 
-/** money formats a "1250.00" string for display with grouping and ₸. */
+// Kazakh writes numbers as Russian does in Kazakhstan (CLDR: "5 980,00 ₸").
+// Chromium's ICU lists kk-KZ but formats it with the root locale's English
+// separators ("₸ 5,980.00"), so the client asks for a decimal comma and
+// takes ru-KZ's (the same separators and sign position) when it is missing.
+const kkLocale = new Intl.NumberFormat('kk-KZ', { minimumFractionDigits: 1 }).format(1.5) === '1,5' ? 'kk-KZ' : 'ru-KZ';
+const LOCALE: Record<Lang, string> = { en: 'en-GB', ru: 'ru-RU', kk: kkLocale };
+/**
+ * The operator's time zone: ages and days are counted in it on the server
+ * (TIME_ZONE, default Asia/Almaty); the API does not publish it, so the
+ * client shows dates in the same default.
+ */
+export const OPERATOR_ZONE = 'Asia/Almaty';
+
+const fmts = new Map<string, Intl.NumberFormat | Intl.DateTimeFormat>();
+function nf(kind: string, opts: Intl.NumberFormatOptions): Intl.NumberFormat {
+  const k = lang.value + kind;
+  let f = fmts.get(k) as Intl.NumberFormat | undefined;
+  if (!f) { f = new Intl.NumberFormat(LOCALE[lang.value], opts); fmts.set(k, f); }
+  return f;
+}
+
+/** money formats a "1250.00" string in the language's own way (ru/kk "1 250,00 ₸", en "₸1,250.00"). */
 export function money(s: string | null | undefined): string {
   if (s == null) return '—';
-  const [w, f = '00'] = s.split('.');
-  const neg = w.startsWith('-');
-  const digits = neg ? w.slice(1) : w;
-  const grouped = digits.replace(/\B(?=(\d{3})+(?!\d))/g, '\u202f');
-  return (neg ? '−' : '') + grouped + '.' + f + '\u00a0₸';
+  return nf('money', { style: 'currency', currency: 'KZT', currencyDisplay: 'narrowSymbol', minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(Number(s)).replace('-', '−');
+}
+
+/** num formats a count or a decimal string ("2.35") with the language's separators, keeping its decimals. */
+export function num(v: string | number | null | undefined, digits?: number): string {
+  if (v == null || v === '') return '—';
+  const d = digits ?? (typeof v === 'string' && v.includes('.') ? v.split('.')[1].length : 0);
+  return nf('num' + d, { minimumFractionDigits: d, maximumFractionDigits: d }).format(Number(v));
+}
+
+/** pct formats a share (0.253) as a percentage with one decimal. */
+export function pct(v: number): string {
+  return nf('pct', { style: 'percent', minimumFractionDigits: 1, maximumFractionDigits: 1 }).format(v);
+}
+
+/** dateTime formats an RFC 3339 time in the operator's zone. */
+export function dateTime(iso: string | null | undefined): string {
+  if (!iso) return '—';
+  const k = lang.value + 'dt';
+  let f = fmts.get(k) as Intl.DateTimeFormat | undefined;
+  if (!f) { f = new Intl.DateTimeFormat(LOCALE[lang.value], { timeZone: OPERATOR_ZONE, dateStyle: 'short', timeStyle: 'medium' }); fmts.set(k, f); }
+  return f.format(new Date(iso));
 }

@@ -45,7 +45,7 @@ function App() {
         </nav>
         <div class="right">
           {user && <span class="balance">{t('balance')}: <b class="num" data-testid="balance">{money(user.balance)}</b></span>}
-          <span class={'dot ' + (online.value ? 'on' : 'off')} role="status" aria-label={online.value ? 'online' : t('offline')} title={online.value ? 'online' : t('offline')} />
+          <span class={'dot ' + (online.value ? 'on' : 'off')} role="status" aria-label={online.value ? t('online') : t('offline')} title={online.value ? t('online') : t('offline')} />
           <label class="lang"><span class="sr-only">{t('language')}</span>
             <select name="lang" value={lang.value} onChange={(e) => setLang((e.target as HTMLSelectElement).value as Lang)}>
               {LANGS.map((l) => <option key={l.id} value={l.id}>{l.label}</option>)}

@@ -28,20 +28,21 @@ const RANK: Record<string, string> = { T: '10', J: 'J', Q: 'Q', K: 'K', A: 'A' }
 
 /** Card draws one card ("Ah"); an empty slot when card is undefined, a back when hidden. */
 export function Card({ card, hidden }: { card?: string; hidden?: boolean }) {
-  if (hidden) return <span class="card back" role="img" aria-label="hidden card" />;
+  if (hidden) return <span class="card back" role="img" aria-label={t('hiddenCard')} />;
   if (!card) return <span class="card slot" aria-hidden="true" />;
   const [glyph, name] = SUIT[card[1]] ?? ['?', '?'];
   const rank = RANK[card[0]] ?? card[0];
   return (
-    <span class={'card ' + (card[1] === 'h' || card[1] === 'd' ? 'red' : 'black')} role="img" aria-label={`${rank} of ${name}`} data-card={card}>
+    <span class={'card ' + (card[1] === 'h' || card[1] === 'd' ? 'red' : 'black')} role="img" aria-label={t('cardName', { rank, suit: t(name) })} data-card={card}>
       {rank}<small>{glyph}</small>
     </span>
   );
 }
 
-export function Cards({ cards, slots = 0 }: { cards: readonly string[]; slots?: number }) {
+/** Cards draws cards padded to slots; the padding is drawn as card backs when hidden (dealt but not shown), else as empty slots. */
+export function Cards({ cards, slots = 0, hidden = false }: { cards: readonly string[]; slots?: number; hidden?: boolean }) {
   const n = Math.max(slots, cards.length);
-  return <span class="cards">{Array.from({ length: n }, (_, i) => <Card key={i} card={cards[i]} />)}</span>;
+  return <span class="cards">{Array.from({ length: n }, (_, i) => <Card key={i} card={cards[i]} hidden={hidden && !cards[i]} />)}</span>;
 }
 
 /** useNow re-renders every period ms. */
@@ -60,8 +61,8 @@ export function Countdown({ at, label }: { at: string | null | undefined; label?
   if (!at) return null;
   const left = Math.max(0, Math.ceil((Date.parse(at) - now) / 1000));
   return (
-    <span class="countdown" role="timer" aria-label={(label ?? t('closesIn')) + ' ' + left + ' s'}>
-      {label ?? t('closesIn')} <b class="num">{String(left).padStart(2, '\u2007')} s</b>
+    <span class={'countdown' + (left <= 5 ? ' soon' : '')} role="timer" aria-label={(label ?? t('closesIn')) + ' ' + t('seconds', { n: left })}>
+      {label ?? t('closesIn')} <b class="num">{String(left).padStart(2, '\u2007')}{'\u00a0'}{t('sec')}</b>
     </span>
   );
 }

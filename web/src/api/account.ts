@@ -66,9 +66,13 @@ export async function submitVerification(input: VerificationInput) {
 
 export type LedgerEntry = MyLedgerQuery['myLedger']['edges'][number]['node'];
 
-/** ledger lists the latest entries of the signed-in player's wallet, newest first. */
-export async function ledger(first = 20): Promise<LedgerEntry[]> {
-  return (await gql<MyLedgerQuery>(MyLedger, { first })).myLedger.edges.map((e) => e.node);
+/** A page of the ledger and the cursor of the next one (null at the end). */
+export interface LedgerPage { rows: LedgerEntry[]; next: string | null }
+
+/** ledger lists entries of the signed-in player's wallet, newest first, a page after the cursor. */
+export async function ledger(first = 20, after?: string | null): Promise<LedgerPage> {
+  const c = (await gql<MyLedgerQuery>(MyLedger, { first, after: after ?? null })).myLedger;
+  return { rows: c.edges.map((e) => e.node), next: c.pageInfo.hasNextPage ? c.pageInfo.endCursor ?? null : null };
 }
 
 /** ageOn reports the age in whole years of someone born on dob (YYYY-MM-DD) on the given day. */

@@ -1,12 +1,48 @@
-// The admin adapter: the paged lists the admin pages read (their page shape
-// lives here only).
+// The admin adapter: every call the back office makes (verifications, the
+// cashier, table settings, pause/resume, void, jackpot, the audit log), and
+// the paged lists' shape, live here only.
 import { gql } from './client';
-import { PendingVerifications } from './ops';
-import type { PendingVerificationsQuery } from '../gql/graphql';
+import * as ops from './ops';
+import type {
+  PendingVerificationsQuery, TablesQuery, UserByEmailQuery, AuditLogQuery, DepositMutation, WithdrawMutation,
+} from '../gql/graphql';
 
 export type Pending = PendingVerificationsQuery['pendingVerifications']['edges'][number]['node'];
+export type AdminTables = TablesQuery;
+export type FoundUser = NonNullable<UserByEmailQuery['userByEmail']>;
+export type AuditEntry = AuditLogQuery['auditLog']['edges'][number]['node'];
 
 /** pendingVerifications lists the verifications waiting for a decision, oldest first. */
 export async function pendingVerifications(): Promise<Pending[]> {
-  return (await gql<PendingVerificationsQuery>(PendingVerifications)).pendingVerifications.edges.map((e) => e.node);
+  return (await gql<PendingVerificationsQuery>(ops.PendingVerifications)).pendingVerifications.edges.map((e) => e.node);
+}
+
+export const decideVerification = (id: string, approve: boolean, reason: string | null) =>
+  gql(ops.DecideVerification, { input: { id, approve, reason: approve ? null : reason } });
+
+/** userByEmail finds a user for the cashier (null when no one has the address). */
+export async function userByEmail(email: string): Promise<FoundUser | null> {
+  return (await gql<UserByEmailQuery>(ops.UserByEmail, { email })).userByEmail ?? null;
+}
+
+/** cash deposits or withdraws and returns the resulting balance. */
+export async function cash(kind: 'deposit' | 'withdraw', userId: string, amount: string, idempotencyKey: string): Promise<{ amount: string; balance: string }> {
+  const input = { input: { userId, amount, idempotencyKey, memo: 'cashier desk' } };
+  if (kind === 'deposit') return (await gql<DepositMutation>(ops.Deposit, input)).deposit;
+  return (await gql<WithdrawMutation>(ops.Withdraw, input)).withdraw;
+}
+
+export const tables = () => gql<TablesQuery>(ops.Tables);
+export const setMinStake = (tableId: string, amount: string) => gql(ops.SetMinStake, { tableId, amount });
+export const setCommission = (tableId: string, percent: string) => gql(ops.SetCommission, { tableId, percent });
+export const pauseTable = (tableId: string) => gql(ops.PauseTable, { tableId });
+export const resumeTable = (tableId: string) => gql(ops.ResumeTable, { tableId });
+export const voidDraw = (drawId: string, reason: string) => gql(ops.VoidDraw, { drawId, reason });
+export const jackpotTopUp = (amount: string, key: string) => gql(ops.JackpotTopUp, { amount, key });
+export const setJackpotEnabled = (enabled: boolean) => gql(ops.SetJackpotEnabled, { enabled });
+
+/** auditLog reads a page of the audit trail, newest first, and the cursor of the next (null at the end). */
+export async function auditLog(first = 50, after?: string | null): Promise<{ rows: AuditEntry[]; next: string | null }> {
+  const c = (await gql<AuditLogQuery>(ops.AuditLog, { first, after: after ?? null })).auditLog;
+  return { rows: c.edges.map((e) => e.node), next: c.pageInfo.hasNextPage ? c.pageInfo.endCursor ?? null : null };
 }

@@ -112,7 +112,9 @@ function ws(): Client {
     },
     on: {
       connected: () => { online.value = true; },
-      closed: () => { online.value = false; },
+      // A lazy socket closes normally (1000) when its last subscription ends
+      // (a visitor leaves the table): that is not a lost connection.
+      closed: (e) => { online.value = (e as { code?: number } | undefined)?.code === 1000; },
     },
   });
   return socket;

@@ -147,8 +147,11 @@ export const MyBets = /* GraphQL */ `
 `;
 
 export const MyLedger = /* GraphQL */ `
-  query MyLedger($first: Int) {
-    myLedger(first: $first) { edges { node { id transferId kind amount balanceAfter memo createdAt } } }
+  query MyLedger($first: Int, $after: String) {
+    myLedger(first: $first, after: $after) {
+      edges { node { id transferId kind amount balanceAfter memo createdAt } }
+      pageInfo { hasNextPage endCursor }
+    }
   }
 `;
 
@@ -198,6 +201,15 @@ export const DecideVerification = /* GraphQL */ `
   mutation DecideVerification($input: DecideVerificationInput!) { decideVerification(input: $input) { id status } }
 `;
 export const UserById = /* GraphQL */ `query UserById($id: ID!) { user(id: $id) { ...UserFields } }`;
+export const UserByEmail = /* GraphQL */ `query UserByEmail($email: String!) { userByEmail(email: $email) { id email name role balance } }`;
+export const AuditLog = /* GraphQL */ `
+  query AuditLog($first: Int, $after: String) {
+    auditLog(first: $first, after: $after) {
+      edges { node { id action subject detail createdAt actor { id email } changes { field from to } } }
+      pageInfo { hasNextPage endCursor }
+    }
+  }
+`;
 export const Deposit = /* GraphQL */ `
   mutation Deposit($input: CashInput!) { deposit(input: $input) { transferId amount balance } }
 `;

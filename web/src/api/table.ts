@@ -9,8 +9,8 @@
 // ignored, and a jump (seq > last+1) means events were missed, so the state is
 // reloaded from the snapshot query and the stream resumes after it.
 import { gql, subscribe } from './client';
-import { TableSnapshot, TableEvents, DrawBurns } from './ops';
-import type { TableSnapshotQuery, TableEventsSubscription, DrawBurnsQuery } from '../gql/graphql';
+import { TableSnapshot, TableEvents, DrawBurns, Tables, DrawResultJson } from './ops';
+import type { TableSnapshotQuery, TableEventsSubscription, DrawBurnsQuery, TablesQuery, DrawResultJsonQuery } from '../gql/graphql';
 
 import { fold, fromSnapshot, type TableState } from './tableState';
 export * from './tableState';
@@ -60,4 +60,13 @@ export function watchTable(id: string, onState: (s: TableState) => void, onError
   };
   void start();
   return () => { stopped = true; stopSub?.(); };
+}
+
+/** The lobby's list: every table with its current draw, and the jackpot. */
+export type TablesList = TablesQuery;
+export const listTables = () => gql<TablesQuery>(Tables);
+
+/** publishedResult reads a finished draw's published result JSON (null until it is published). */
+export async function publishedResult(drawId: string): Promise<string | null> {
+  return (await gql<DrawResultJsonQuery>(DrawResultJson, { id: drawId })).draw?.resultJson ?? null;
 }

@@ -330,10 +330,11 @@ export type MyBetsQuery = { myBets: { edges: Array<{ node: { id: string, round: 
 
 export type MyLedgerQueryVariables = Exact<{
   first?: number | null | undefined;
+  after?: string | null | undefined;
 }>;
 
 
-export type MyLedgerQuery = { myLedger: { edges: Array<{ node: { id: string, transferId: string, kind: LedgerEntryKind, amount: string, balanceAfter: string, memo: string, createdAt: string } }> } };
+export type MyLedgerQuery = { myLedger: { edges: Array<{ node: { id: string, transferId: string, kind: LedgerEntryKind, amount: string, balanceAfter: string, memo: string, createdAt: string } }>, pageInfo: { hasNextPage: boolean, endCursor: string | null } } };
 
 export type DrawResultJsonQueryVariables = Exact<{
   id: string | number;
@@ -393,6 +394,21 @@ export type UserByIdQueryVariables = Exact<{
 
 
 export type UserByIdQuery = { user: { id: string, email: string, name: string, dateOfBirth: string, role: Role, age: number, canStake: boolean, balance: string, verification: { id: string | null, status: VerificationStatus, documentType: DocumentType | null, reason: string | null, submittedAt: string | null, decidedAt: string | null } } | null };
+
+export type UserByEmailQueryVariables = Exact<{
+  email: string;
+}>;
+
+
+export type UserByEmailQuery = { userByEmail: { id: string, email: string, name: string, role: Role, balance: string } | null };
+
+export type AuditLogQueryVariables = Exact<{
+  first?: number | null | undefined;
+  after?: string | null | undefined;
+}>;
+
+
+export type AuditLogQuery = { auditLog: { edges: Array<{ node: { id: string, action: string, subject: string, detail: string, createdAt: string, actor: { id: string, email: string } | null, changes: Array<{ field: string, from: string, to: string }> } }>, pageInfo: { hasNextPage: boolean, endCursor: string | null } } };
 
 export type DepositMutationVariables = Exact<{
   input: CashInput;

@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { me, login, register, logout, submitVerification, ageOn, userTick, ledger, type LedgerEntry } from '../api/account';
+import { dateTime } from '../i18n';
 import type { DocumentType } from '../gql/graphql';
 import { t, money, errorText } from '../i18n';
 import { Field, Alert } from '../ui';
@@ -11,7 +12,7 @@ export function Account() {
   return (
     <section class="account" aria-labelledby="acc-h">
       <h1 id="acc-h">{t('account')}</h1>
-      <p><b data-testid="user-email">{user.email}</b> · {user.name} · {user.role} · id <code data-testid="user-id">{user.id}</code></p>
+      <p><b data-testid="user-email">{user.email}</b> · {user.name} · <span data-testid="user-role">{t(user.role)}</span> · id <code data-testid="user-id">{user.id}</code></p>
       <p>{t('balance')}: <b class="num" data-testid="account-balance">{money(user.balance)}</b></p>
       <p>{t('verification')}: <b data-testid="verification-status">{t(user.verification.status)}</b>{user.verification.reason && <> ({user.verification.reason})</>}</p>
       {(user.verification.status === 'NONE' || user.verification.status === 'REJECTED') && user.role === 'PLAYER' && <Verification dob={user.dateOfBirth} />}
@@ -80,16 +81,30 @@ function Verification({ dob }: { dob: string }) {
   );
 }
 
+const LEDGER_PAGE = 20;
+
+/** Ledger: the wallet's entries, newest first, by kind and date in the operator's zone, a page at a time (the connection's cursor). */
 function Ledger() {
-  const [rows, setRows] = useState<LedgerEntry[]>([]);
-  useEffect(() => { ledger(20).then(setRows, () => undefined); }, [userTick.value]);
+  const [rows, setRows] = useState<LedgerEntry[] | null>(null);
+  const [next, setNext] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  // A new entry (user event) reloads the first page; "show more" appends the next.
+  useEffect(() => { ledger(LEDGER_PAGE).then((p) => { setRows(p.rows); setNext(p.next); }, () => setRows([])); }, [userTick.value]);
+  const more = async () => {
+    if (!next || busy) return;
+    setBusy(true);
+    try { const p = await ledger(LEDGER_PAGE, next); setRows([...(rows ?? []), ...p.rows]); setNext(p.next); } finally { setBusy(false); }
+  };
   return (
     <section aria-labelledby="ledger-h">
       <h2 id="ledger-h">{t('ledger')}</h2>
-      <table class="bets" data-testid="ledger">
-        <thead><tr><th scope="col">{t('status')}</th><th scope="col">{t('amount')}</th><th scope="col">{t('balance')}</th><th scope="col">{t('reason')}</th></tr></thead>
-        <tbody>{rows.map((r) => <tr key={r.id}><td>{r.kind}</td><td class="num">{money(r.amount)}</td><td class="num" data-testid="ledger-balance">{money(r.balanceAfter)}</td><td>{r.memo}</td></tr>)}</tbody>
-      </table>
+      {rows === null ? <p class="muted" aria-busy="true">{t('loading')}</p> : rows.length === 0 ? <p class="muted">{t('noEntries')}</p> : (
+        <table class="bets ledger" data-testid="ledger">
+          <thead><tr><th scope="col">{t('date')}</th><th scope="col">{t('kind')}</th><th scope="col">{t('amount')}</th><th scope="col">{t('balance')}</th></tr></thead>
+          <tbody>{rows.map((r) => <tr key={r.id} data-kind={r.kind}><td class="num"><small>{dateTime(r.createdAt)}</small></td><td>{t(r.kind)}</td><td class="num">{money(r.amount)}</td><td class="num" data-testid="ledger-balance">{money(r.balanceAfter)}</td></tr>)}</tbody>
+        </table>
+      )}
+      {next && <p><button type="button" class="ghost" disabled={busy} onClick={more}>{t('more')}</button></p>}
     </section>
   );
 }

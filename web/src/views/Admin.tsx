@@ -1,14 +1,12 @@
-import { useEffect, useState } from 'preact/hooks';
-import { gql } from '../api/client';
-import * as ops from '../api/ops';
-import type { TablesQuery } from '../gql/graphql';
-import { pendingVerifications, type Pending as PendingRow } from '../api/admin';
+import { useEffect, useRef, useState } from 'preact/hooks';
+import type { ComponentChildren } from 'preact';
+import * as admin from '../api/admin';
 import { me, newKey } from '../api/account';
 import { tiyn, fmtTiyn } from '../api/bets';
-import { t, money, errorText } from '../i18n';
+import { t, money, errorText, dateTime } from '../i18n';
 import { Field, Alert } from '../ui';
 
-/** Admin: pending verifications, cashier, tables, jackpot. */
+/** Admin: pending verifications, cashier (by email), tables (live), jackpot, audit log. */
 export function Admin() {
   if (me.value?.role !== 'ADMIN') return <section><h1>{t('admin')}</h1><Alert kind="error">{t('err.FORBIDDEN')}</Alert></section>;
   return (
@@ -17,115 +15,214 @@ export function Admin() {
       <Pending />
       <Cashier />
       <TablesAdmin />
+      <Audit />
     </section>
   );
 }
 
+type Msg = { kind: 'error' | 'ok'; text: string } | null;
+
 function useAction() {
-  const [msg, setMsg] = useState<{ kind: 'error' | 'ok'; text: string } | null>(null);
-  const run = async (f: () => Promise<unknown>) => {
+  const [msg, setMsg] = useState<Msg>(null);
+  const run = async (f: () => Promise<string | void>) => {
     setMsg(null);
-    try { await f(); setMsg({ kind: 'ok', text: t('done') }); } catch (e) { setMsg({ kind: 'error', text: errorText(e) }); }
+    try { const text = await f(); setMsg({ kind: 'ok', text: text || t('done') }); } catch (e) { setMsg({ kind: 'error', text: errorText(e) }); }
   };
   return [msg && <Alert kind={msg.kind}>{msg.text}</Alert>, run] as const;
 }
 
+/** useLive calls load now and every period ms while the page is open. */
+function useLive(load: () => void, period: number) {
+  useEffect(() => { load(); const id = setInterval(load, period); return () => clearInterval(id); }, []);
+}
+
+/**
+ * Confirm asks before an action that cannot be taken back (void, pause):
+ * the first click shows what will happen and two buttons; only Confirm acts.
+ */
+function Confirm({ label, question, onConfirm, children }: { label: string; question: string; onConfirm: () => void; children?: ComponentChildren }) {
+  const [asking, setAsking] = useState(false);
+  if (!asking) return <button type="button" onClick={() => setAsking(true)}>{label}</button>;
+  return (
+    <div class="confirm" role="alertdialog" aria-label={label} aria-describedby="confirm-q">
+      <p id="confirm-q"><b>{question}</b></p>
+      {children}
+      <button type="button" class="danger" autoFocus onClick={() => { setAsking(false); onConfirm(); }}>{t('confirm')}</button>{' '}
+      <button type="button" class="ghost" onClick={() => setAsking(false)}>{t('cancel')}</button>
+    </div>
+  );
+}
+
 function Pending() {
-  const [items, setItems] = useState<PendingRow[]>([]);
+  const [items, setItems] = useState<admin.Pending[] | null>(null);
   const [msg, run] = useAction();
-  const load = () => pendingVerifications().then(setItems, () => undefined);
-  useEffect(() => { load(); const id = setInterval(load, 3000); return () => clearInterval(id); }, []);
-  const decide = (id: string, approve: boolean) => run(async () => { await gql(ops.DecideVerification, { input: { id, approve, reason: approve ? null : 'document unreadable' } }); await load(); });
+  const load = () => admin.pendingVerifications().then(setItems, () => undefined);
+  useLive(load, 3000);
+  const decide = (id: string, approve: boolean) => run(async () => { await admin.decideVerification(id, approve, 'document unreadable'); await load(); });
   return (
     <section aria-labelledby="pv-h">
       <h2 id="pv-h">{t('pendingVerifications')}</h2>
       {msg}
-      <table class="bets">
-        <thead><tr><th scope="col">{t('email')}</th><th scope="col">{t('docType')}</th><th scope="col">{t('dob')}</th><th scope="col"><span class="sr-only">{t('status')}</span></th></tr></thead>
-        <tbody>
-          {items.map((v) => (
-            <tr key={v.id} data-email={v.user.email}>
-              <td>{v.user.email} <small>({v.user.id})</small></td><td>{t(v.documentType)}</td><td>{v.dateOfBirth}</td>
-              <td><button type="button" onClick={() => decide(v.id, true)}>{t('approve')}</button> <button type="button" onClick={() => decide(v.id, false)}>{t('reject')}</button></td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      {items === null ? <p class="muted" aria-busy="true">{t('loading')}</p> : items.length === 0 ? <p class="muted">{t('noEntries')}</p> : (
+        <table class="bets">
+          <thead><tr><th scope="col">{t('email')}</th><th scope="col">{t('docType')}</th><th scope="col">{t('dob')}</th><th scope="col"><span class="sr-only">{t('status')}</span></th></tr></thead>
+          <tbody>
+            {items.map((v) => (
+              <tr key={v.id} data-email={v.user.email}>
+                <td>{v.user.email}</td><td>{t(v.documentType)}</td><td>{v.dateOfBirth}</td>
+                <td><button type="button" onClick={() => decide(v.id, true)}>{t('approve')}</button> <button type="button" onClick={() => decide(v.id, false)}>{t('reject')}</button></td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
     </section>
   );
 }
 
+/** Cashier: find the player by email, then deposit or withdraw; the answer echoes the amount, the player and the resulting balance. */
 function Cashier() {
-  const [userId, setUserId] = useState('');
+  const [email, setEmail] = useState('');
+  const [user, setUser] = useState<admin.FoundUser | null>(null);
   const [amount, setAmount] = useState('');
   const [key, setKey] = useState(newKey());
   const [msg, run] = useAction();
-  const send = (doc: string) => run(async () => {
+  const find = () => run(async () => {
+    setUser(null);
+    const u = await admin.userByEmail(email);
+    if (!u) throw { reason: 'NOT_FOUND' };
+    setUser(u);
+    return `${u.name} · ${u.email} · ${t('balance')} ${money(u.balance)}`;
+  });
+  const send = (kind: 'deposit' | 'withdraw') => run(async () => {
+    if (!user) throw { reason: 'NOT_FOUND' };
     const a = tiyn(amount);
     if (a === null || a <= 0n) throw { reason: 'INVALID_AMOUNT' };
-    await gql(doc, { input: { userId, amount: fmtTiyn(a), idempotencyKey: key, memo: 'cashier desk' } });
+    const r = await admin.cash(kind, user.id, fmtTiyn(a), key);
     setKey(newKey());
+    setUser({ ...user, balance: r.balance });
+    return t('cashDone', { kind: t(kind), amount: money(r.amount), email: user.email, balance: money(r.balance) });
   });
   return (
     <section aria-labelledby="cash-h" class="card-form">
       <h2 id="cash-h">{t('cashier')}</h2>
-      <Field label={t('userId')}><input name="cash-user" value={userId} onInput={(e) => { setUserId((e.target as HTMLInputElement).value); setKey(newKey()); }} /></Field>
+      <form class="inline" onSubmit={(e) => { e.preventDefault(); void find(); }}>
+        <Field label={t('userEmail')}><input name="cash-email" type="email" autocomplete="off" value={email} onInput={(e) => { setEmail((e.target as HTMLInputElement).value); setUser(null); setKey(newKey()); }} /></Field>
+        <button type="submit">{t('find')}</button>
+      </form>
+      <p data-testid="cash-user" class="muted">{user ? `${user.name} · ${user.email} · ${t('balance')} ${money(user.balance)}` : '\u00a0'}</p>
       <Field label={t('amount')}><input name="cash-amount" inputMode="decimal" value={amount} onInput={(e) => { setAmount((e.target as HTMLInputElement).value); setKey(newKey()); }} /></Field>
-      <p><button type="button" onClick={() => send(ops.Deposit)}>{t('deposit')}</button> <button type="button" onClick={() => send(ops.Withdraw)}>{t('withdraw')}</button></p>
-      {msg}
+      <p><button type="button" disabled={!user} onClick={() => send('deposit')}>{t('deposit')}</button> <button type="button" disabled={!user} onClick={() => send('withdraw')}>{t('withdraw')}</button></p>
+      <div aria-live="polite" data-testid="cash-msg">{msg}</div>
     </section>
   );
 }
 
+/** The tables, refreshed every 2 s so status and the current draw never go stale; the inputs keep what the operator types. */
 function TablesAdmin() {
-  const [data, setData] = useState<TablesQuery | null>(null);
+  const [data, setData] = useState<admin.AdminTables | null>(null);
   const [msg, run] = useAction();
-  const load = () => gql<TablesQuery>(ops.Tables).then(setData, () => undefined);
-  useEffect(() => { load(); }, []);
+  const load = () => admin.tables().then(setData, () => undefined);
+  useLive(load, 2000);
   const act = (f: () => Promise<unknown>) => run(async () => { await f(); await load(); });
   return (
     <section aria-labelledby="tadm-h">
       <h2 id="tadm-h">{t('tables')}</h2>
       {msg}
+      {!data && <p class="muted" aria-busy="true">{t('loading')}</p>}
       {data?.tables.map((tb) => <TableRow key={tb.id} tb={tb} act={act} />)}
       {data && <Jackpot jp={data.jackpot} act={act} />}
     </section>
   );
 }
 
-function TableRow({ tb, act }: { tb: TablesQuery['tables'][number]; act: (f: () => Promise<unknown>) => void }) {
+function TableRow({ tb, act }: { tb: admin.AdminTables['tables'][number]; act: (f: () => Promise<unknown>) => void }) {
   const [min, setMin] = useState(tb.settings.minStake);
   const [com, setCom] = useState(tb.settings.commission);
   const [reason, setReason] = useState('');
+  const d = tb.currentDraw;
   return (
-    <fieldset class="card-form" data-admin-table={tb.id}>
-      <legend>{tb.name} · {tb.status === 'PAUSED' ? t('paused') : t('running')}</legend>
+    <fieldset class="card-form" data-admin-table={tb.id} data-status={tb.status}>
+      <legend>{tb.name} · {tb.status === 'PAUSED' ? t('paused') : t('running')}{d && <> · {t('draw')} #{d.number} · {t(d.phase)}</>}</legend>
       <Field label={t('minStake')}><input name={`min-${tb.id}`} value={min} onInput={(e) => setMin((e.target as HTMLInputElement).value)} /></Field>
-      <button type="button" onClick={() => act(() => gql(ops.SetMinStake, { tableId: tb.id, amount: min }))}>{t('save')}</button>
+      <button type="button" onClick={() => act(() => admin.setMinStake(tb.id, min))}>{t('save')}</button>
       <Field label={t('commission')}><input name={`com-${tb.id}`} value={com} onInput={(e) => setCom((e.target as HTMLInputElement).value)} /></Field>
-      <button type="button" onClick={() => act(() => gql(ops.SetCommission, { tableId: tb.id, percent: com }))}>{t('save')}</button>
-      <p>{tb.status === 'PAUSED'
-        ? <button type="button" onClick={() => act(() => gql(ops.ResumeTable, { tableId: tb.id }))}>{t('resume')}</button>
-        : <button type="button" onClick={() => act(() => gql(ops.PauseTable, { tableId: tb.id }))}>{t('pause')}</button>}</p>
-      {tb.currentDraw && tb.currentDraw.phase !== 'SETTLED' && tb.currentDraw.phase !== 'VOID' && (
-        <p>
+      <button type="button" onClick={() => act(() => admin.setCommission(tb.id, com))}>{t('save')}</button>
+      <div class="admin-actions">{tb.status === 'PAUSED'
+        ? <button type="button" onClick={() => act(() => admin.resumeTable(tb.id))}>{t('resume')}</button>
+        : <Confirm label={t('pause')} question={t('confirmPause', { name: tb.name })} onConfirm={() => act(() => admin.pauseTable(tb.id))} />}</div>
+      {d && d.phase !== 'SETTLED' && d.phase !== 'VOID' && (
+        <div class="admin-actions">
           <Field label={t('reason')}><input name={`void-${tb.id}`} value={reason} onInput={(e) => setReason((e.target as HTMLInputElement).value)} /></Field>
-          <button type="button" onClick={() => act(() => gql(ops.VoidDraw, { drawId: tb.currentDraw!.id, reason: reason || 'operator' }))}>{t('voidDraw')} #{tb.currentDraw.number}</button>
-        </p>
+          <Confirm key={d.id} label={`${t('voidDraw')} #${d.number}`} question={t('confirmVoid', { n: d.number })} onConfirm={() => act(() => admin.voidDraw(d.id, reason || 'operator'))} />
+        </div>
       )}
     </fieldset>
   );
 }
 
-function Jackpot({ jp, act }: { jp: TablesQuery['jackpot']; act: (f: () => Promise<unknown>) => void }) {
+function Jackpot({ jp, act }: { jp: admin.AdminTables['jackpot']; act: (f: () => Promise<unknown>) => void }) {
   const [amount, setAmount] = useState('');
   const [key, setKey] = useState(newKey());
   return (
     <fieldset class="card-form">
       <legend>{t('jackpot')}: {money(jp.balance)}</legend>
       <Field label={t('amount')}><input name="jackpot-amount" value={amount} onInput={(e) => { setAmount((e.target as HTMLInputElement).value); setKey(newKey()); }} /></Field>
-      <button type="button" onClick={() => act(async () => { await gql(ops.JackpotTopUp, { amount, key }); setKey(newKey()); })}>{t('topUp')}</button>
-      <label class="radio"><input type="checkbox" checked={jp.enabled} onChange={(e) => act(() => gql(ops.SetJackpotEnabled, { enabled: (e.target as HTMLInputElement).checked }))} /> {t('enabled')}</label>
+      <button type="button" onClick={() => act(async () => { await admin.jackpotTopUp(amount, key); setKey(newKey()); })}>{t('topUp')}</button>
+      <label class="radio"><input type="checkbox" checked={jp.enabled} onChange={(e) => act(() => admin.setJackpotEnabled((e.target as HTMLInputElement).checked))} /> {t('enabled')}</label>
     </fieldset>
+  );
+}
+
+/**
+ * Audit: every admin action, newest first, refreshed every 5 s, paged with
+ * the connection's cursor; filtered by action, by who acted and by object
+ * over the entries loaded (the API pages the whole trail; it has no filter
+ * arguments).
+ */
+function Audit() {
+  const [rows, setRows] = useState<admin.AuditEntry[] | null>(null);
+  const [next, setNext] = useState<string | null>(null);
+  const [extra, setExtra] = useState<admin.AuditEntry[]>([]);
+  const [f, setF] = useState({ action: '', actor: '', subject: '' });
+  // The refresh reloads the first page; once older pages are shown, their cursor is kept.
+  const paged = useRef(false);
+  const load = () => admin.auditLog(50).then((p) => { setRows(p.rows); if (!paged.current) setNext(p.next); }, () => undefined);
+  useLive(load, 5000);
+  const more = async () => { if (!next) return; const p = await admin.auditLog(50, next); paged.current = true; setExtra([...extra, ...p.rows]); setNext(p.next); };
+  const seen = new Set<string>();
+  const all = [...(rows ?? []), ...extra].filter((r) => !seen.has(r.id) && seen.add(r.id));
+  const actions = [...new Set(all.map((r) => r.action))].sort();
+  const has = (v: string, q: string) => v.toLowerCase().includes(q.trim().toLowerCase());
+  const shown = all.filter((r) => (!f.action || r.action === f.action) && has(r.actor?.email ?? '', f.actor) && has(r.subject + ' ' + r.detail, f.subject));
+  const set = (k: keyof typeof f) => (e: Event) => setF({ ...f, [k]: (e.target as HTMLInputElement).value });
+  return (
+    <section aria-labelledby="audit-h" class="audit">
+      <h2 id="audit-h">{t('auditLog')}</h2>
+      <div class="filters">
+        <Field label={t('action')}>
+          <select name="audit-action" value={f.action} onChange={set('action')}>
+            <option value="">—</option>
+            {actions.map((a) => <option key={a} value={a}>{a}</option>)}
+          </select>
+        </Field>
+        <Field label={t('filterActor')}><input name="audit-actor" value={f.actor} onInput={set('actor')} /></Field>
+        <Field label={t('target')}><input name="audit-subject" value={f.subject} onInput={set('subject')} /></Field>
+      </div>
+      {rows === null ? <p class="muted" aria-busy="true">{t('loading')}</p> : shown.length === 0 ? <p class="muted">{t('noEntries')}</p> : (
+        <table class="bets" data-testid="audit">
+          <thead><tr><th scope="col">{t('date')}</th><th scope="col">{t('actor')}</th><th scope="col">{t('action')}</th><th scope="col">{t('details')}</th></tr></thead>
+          <tbody>
+            {shown.map((r) => (
+              <tr key={r.id} data-action={r.action}>
+                <td class="num"><small>{dateTime(r.createdAt)}</small></td><td>{r.actor?.email ?? '—'}</td>
+                <td><code>{r.action}</code><br /><small>{r.subject}</small></td><td>{r.detail}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      {next && <p><button type="button" class="ghost" onClick={more}>{t('more')}</button></p>}
+    </section>
   );
 }

@@ -1,17 +1,34 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { signal } from '@preact/signals';
 import type { DrawState } from '../api/table';
-import { marketsIn, checkStake, placeBet, myBets, type Slip, type MyBet } from '../api/bets';
+import { marketsIn, checkStake, placeBet, myBets, tiyn, fmtTiyn, type Slip, type MyBet } from '../api/bets';
 import { me, userTick, newKey } from '../api/account';
-import { t, money, errorText } from '../i18n';
-import { Field, Alert } from '../ui';
+import { t, money, num, errorText } from '../i18n';
+import { Field, Alert, Countdown, Link } from '../ui';
 import type { Market } from '../gql/graphql';
 
 const CATS = ['HIGH_CARD', 'PAIR', 'TWO_PAIR', 'THREE_OF_A_KIND', 'STRAIGHT', 'FLUSH', 'FULL_HOUSE', 'FOUR_OF_A_KIND', 'STRAIGHT_FLUSH', 'ROYAL_FLUSH'];
+const ALL: Market[] = ['WIN', 'COMBINATION', 'EXPRESS'];
+
+/** A pool row the player tapped: the slip takes its market and selection. */
+const tapped = signal<{ market: Market; selection: string; at: number } | null>(null);
+export function pickFromPool(market: string, selection: string) {
+  tapped.value = { market: market as Market, selection, at: Date.now() };
+}
+
+/** selectionKey writes the slip's pick as the pools name it ("3", "FLUSH", "1-2-3"). */
+function selectionKey(market: Market, pick: string[], cat: string): string {
+  return market === 'WIN' ? pick[0] : market === 'COMBINATION' ? cat : pick.join('-');
+}
 
 /**
- * BetSlip: WIN, COMBINATION and EXPRESS in the rounds they are offered. The
- * stake is checked before sending; the slip keeps one idempotency key until
- * it is accepted (or edited), so a double click or a retry bets once.
+ * BetSlip: WIN, COMBINATION and EXPRESS in the rounds they are offered, with
+ * the round's countdown, the selection's live coefficient and the potential
+ * payout at that coefficient. The stake is checked before sending; the slip
+ * keeps one idempotency key until it is accepted (or edited), so a double
+ * click or a retry bets once. On a phone it is a panel fixed at the bottom of
+ * the screen: its bar (countdown, coefficient, payout) is always in view and
+ * opens the form; tapping a pool row fills and opens it.
  */
 export function BetSlip({ draw, positions }: { draw: DrawState; positions: number }) {
   const markets = marketsIn(draw.openRound);
@@ -21,8 +38,10 @@ export function BetSlip({ draw, positions }: { draw: DrawState; positions: numbe
   const [stake, setStake] = useState('');
   const [key, setKey] = useState(newKey());
   const [busy, setBusy] = useState(false);
-  const [msg, setMsg] = useState<{ kind: 'error' | 'ok'; text: string } | null>(null);
-  const [bets, setBets] = useState<MyBet[]>([]);
+  const [open, setOpen] = useState(false);
+  const [msg, setMsg] = useState<{ kind: 'error' | 'ok'; text: string; verify?: boolean } | null>(null);
+  const [bets, setBets] = useState<MyBet[] | null>(null);
+  const stakeRef = useRef<HTMLInputElement>(null);
   const user = me.value;
 
   useEffect(() => {
@@ -30,87 +49,138 @@ export function BetSlip({ draw, positions }: { draw: DrawState; positions: numbe
     myBets().then(setBets, () => undefined);
   }, [draw.id, userTick.value, !!user]);
   useEffect(() => { if (!markets.includes(market) && markets.length) setMarket(markets[0]); }, [draw.openRound]);
+  useEffect(() => {
+    const p = tapped.value;
+    if (!p) return;
+    setMarket(p.market);
+    if (p.market === 'WIN') setPick([p.selection, pick[1], pick[2]]);
+    else if (p.market === 'COMBINATION') setCat(p.selection);
+    else setPick(p.selection.split('-'));
+    setKey(newKey()); setMsg(null); setOpen(true);
+    setTimeout(() => stakeRef.current?.focus({ preventScroll: false }), 0);
+  }, [tapped.value]);
 
   const edit = <T,>(f: (v: T) => void) => (v: T) => { f(v); setKey(newKey()); setMsg(null); };
+  const sel = selectionKey(market, pick, cat);
+  const pool = draw.openRound ? draw.pools.find((p) => p.round === draw.openRound && p.market === market) : undefined;
+  const coef = pool?.selections.find((s) => s.selection === sel)?.impliedCoefficient ?? null;
+  const st = tiyn(stake);
+  const potential = coef && st !== null && st > 0n ? fmtTiyn((st * tiyn(coef)!) / 100n) : null;
 
-  if (!user) return <section class="slip"><h2>{t('betSlip')}</h2><p>{t('signInToBet')}</p>{draw.openRound && <p><small>{markets.map((m) => t(m)).join(' · ')}</small></p>}</section>;
+  const bar = (
+    <div class="slip-bar">
+      <h2 id="slip-h">{t('betSlip')} {draw.openRound && <small>· {t(draw.openRound)}</small>}</h2>
+      <span class="cd-slot" data-testid="slip-countdown">{draw.openRound ? <Countdown at={draw.roundClosesAt} /> : <small>{t('noRound')}</small>}</span>
+      <span class="slip-figs">
+        <span>{t('coefNow')}: <b class="num" data-testid="slip-coef">{coef ? num(coef) : t('coefNone')}</b></span>
+        <span>{t('potential')}: <b class="num" data-testid="slip-potential">{potential ? money(potential) : '—'}</b></span>
+      </span>
+      <button type="button" class="slip-toggle" aria-expanded={open} aria-controls="slip-body" onClick={() => setOpen(!open)}>{open ? t('closeSlip') : t('openSlip')}</button>
+    </div>
+  );
 
-  const slip: Slip = { drawId: draw.id, market, pick: market === 'WIN' ? [pick[0]] : market === 'COMBINATION' ? [cat] : pick, stake, key };
+  if (!user) return <section class={'slip ' + (open ? 'open' : 'closed')} aria-labelledby="slip-h">{bar}<div class="slip-body" id="slip-body"><p>{t('signInToBet')} <Link href="/account">{t('signIn')}</Link></p></div></section>;
+
+  const verification = user.verification.status;
   const submit = async (e: Event) => {
     e.preventDefault();
     if (busy) return;
+    // Who may bet comes before what is staked: an unverified player reads
+    // that (and where to verify), not a balance check.
+    if (user.role === 'PLAYER' && verification !== 'APPROVED') {
+      setMsg({ kind: 'error', text: t(verification === 'PENDING' ? 'pendingToBet' : 'verifyToBet'), verify: verification !== 'PENDING' });
+      return;
+    }
     const bad = checkStake(stake, draw.minStake, draw.maxStake, me.value?.balance ?? null);
-    if (bad) { setMsg({ kind: 'error', text: t(bad[0], bad[1]) }); return; }
+    if (bad) { setMsg({ kind: 'error', text: t(bad[0], bad[1] && Object.fromEntries(Object.entries(bad[1]).map(([k, v]) => [k, money(v)]))) }); return; }
     setBusy(true);
     setMsg(null);
+    const slip: Slip = { drawId: draw.id, market, pick: market === 'WIN' ? [pick[0]] : market === 'COMBINATION' ? [cat] : pick, stake, key };
     try {
       await placeBet(slip);
       setMsg({ kind: 'ok', text: t('betAccepted') });
       setKey(newKey());
       setBets(await myBets());
     } catch (err) {
-      setMsg({ kind: 'error', text: errorText(err) });
+      const r = (err as { reason?: string }).reason;
+      setMsg({ kind: 'error', text: errorText(err), verify: r === 'NOT_VERIFIED' });
     } finally {
       setBusy(false);
     }
   };
   const posOpts = Array.from({ length: positions }, (_, i) => String(i + 1));
+  const closed = !draw.openRound;
   return (
-    <section class="slip" aria-labelledby="slip-h">
-      <h2 id="slip-h">{t('betSlip')} {draw.openRound && <small>· {t(draw.openRound)}</small>}</h2>
-      {!draw.openRound ? <p>{t('noRound')}</p> : (
+    <section class={'slip ' + (open ? 'open' : 'closed')} aria-labelledby="slip-h" data-testid="slip">
+      {bar}
+      <div class="slip-body" id="slip-body">
         <form onSubmit={submit} novalidate>
-          <fieldset class="markets">
-            <legend>{t('market')}</legend>
-            {markets.map((m) => (
-              <label key={m} class="radio"><input type="radio" name="market" value={m} checked={market === m} onChange={() => edit(setMarket)(m)} /> {t(m)}</label>
-            ))}
-          </fieldset>
-          {market === 'WIN' && (
-            <Field label={t('position')}>
-              <select name="win" value={pick[0]} onChange={(e) => edit(setPick)([(e.target as HTMLSelectElement).value, pick[1], pick[2]])}>
-                {posOpts.map((p) => <option key={p} value={p}>{p}</option>)}
-              </select>
-            </Field>
-          )}
-          {market === 'COMBINATION' && (
-            <Field label={t('COMBINATION')}>
-              <select name="combination" value={cat} onChange={(e) => edit(setCat)((e.target as HTMLSelectElement).value)}>
-                {CATS.map((c) => <option key={c} value={c}>{t(c)}</option>)}
-              </select>
-            </Field>
-          )}
-          {market === 'EXPRESS' && (
-            <fieldset class="express">
-              <legend>{t('express')}</legend>
-              {(['flop', 'turn', 'river'] as const).map((leg, i) => (
-                <Field key={leg} label={t(leg)}>
-                  <select name={'express-' + leg} value={pick[i]} onChange={(e) => { const p = pick.slice(); p[i] = (e.target as HTMLSelectElement).value; edit(setPick)(p); }}>
+          <fieldset class="slip-fields" disabled={closed}>
+            <fieldset class="markets">
+              <legend>{t('market')}</legend>
+              {ALL.map((m) => (
+                <label key={m} class="radio"><input type="radio" name="market" value={m} checked={market === m} disabled={!markets.includes(m)} onChange={() => edit(setMarket)(m)} /> {t(m)}</label>
+              ))}
+            </fieldset>
+            <div class="pick-area">
+              {market === 'WIN' && (
+                <Field label={t('position')}>
+                  <select name="win" value={pick[0]} onChange={(e) => edit(setPick)([(e.target as HTMLSelectElement).value, pick[1], pick[2]])}>
                     {posOpts.map((p) => <option key={p} value={p}>{p}</option>)}
                   </select>
                 </Field>
-              ))}
-            </fieldset>
-          )}
-          <Field label={t('stake')} hint={`${money(draw.minStake)} – ${money(draw.maxStake)}`}>
-            <input name="stake" inputMode="decimal" autocomplete="off" value={stake} onInput={(e) => edit(setStake)((e.target as HTMLInputElement).value)} />
-          </Field>
-          <button type="submit" disabled={busy} data-key={key}>{t('placeBet')}</button>
-          <div aria-live="polite">{msg && <Alert kind={msg.kind}>{msg.text}</Alert>}</div>
+              )}
+              {market === 'COMBINATION' && (
+                <Field label={t('COMBINATION')}>
+                  <select name="combination" value={cat} onChange={(e) => edit(setCat)((e.target as HTMLSelectElement).value)}>
+                    {CATS.map((c) => <option key={c} value={c}>{t(c)}</option>)}
+                  </select>
+                </Field>
+              )}
+              {market === 'EXPRESS' && (
+                <fieldset class="express">
+                  <legend>{t('express')}</legend>
+                  {(['flop', 'turn', 'river'] as const).map((leg, i) => (
+                    <Field key={leg} label={t(leg)}>
+                      <select name={'express-' + leg} value={pick[i]} onChange={(e) => { const p = pick.slice(); p[i] = (e.target as HTMLSelectElement).value; edit(setPick)(p); }}>
+                        {posOpts.map((p) => <option key={p} value={p}>{p}</option>)}
+                      </select>
+                    </Field>
+                  ))}
+                </fieldset>
+              )}
+            </div>
+            <label class="field">
+              <span>{t('stake')}</span>
+              <input ref={stakeRef} name="stake" inputMode="decimal" autocomplete="off" value={stake} aria-invalid={msg?.kind === 'error' ? 'true' : undefined}
+                aria-describedby="stake-hint stake-msg" onInput={(e) => edit(setStake)((e.target as HTMLInputElement).value)} />
+              <small class="hint" id="stake-hint">{money(draw.minStake)} – {money(draw.maxStake)}</small>
+            </label>
+            <div class="field-msg" id="stake-msg" aria-live="polite">{msg && <Alert kind={msg.kind}>{msg.text}{msg.verify && <> <Link href="/account">{t('goVerify')}</Link></>}</Alert>}</div>
+            <button type="submit" disabled={busy} data-key={key}>{t('placeBet')}</button>
+          </fieldset>
         </form>
-      )}
-      <h3>{t('myBets')}</h3>
-      <table class="bets" data-testid="my-bets">
-        <thead><tr><th scope="col">{t('selection')}</th><th scope="col">{t('stake')}</th><th scope="col">{t('status')}</th><th scope="col">{t('payout')}</th></tr></thead>
-        <tbody>
-          {bets.map((b) => (
-            <tr key={b.id} data-bet={b.id} data-status={b.status}>
-              <td><small>#{b.draw.number} · {t(b.round)} · {t(b.market)}</small><br /><b>{b.market === 'COMBINATION' ? t(b.selection) : b.selection}</b></td>
-              <td class="num">{money(b.stake)}</td><td>{t(b.status)}</td><td class="num" data-testid="payout">{money(b.payout)}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+        <h3>{t('myBets')}</h3>
+        <MyBets bets={bets} />
+      </div>
     </section>
+  );
+}
+
+function MyBets({ bets }: { bets: MyBet[] | null }) {
+  if (bets === null) return <p class="muted" aria-busy="true">{t('loading')}</p>;
+  if (bets.length === 0) return <p class="muted" data-testid="my-bets-empty">{t('noBetsYet')}</p>;
+  return (
+    <table class="bets mybets" data-testid="my-bets">
+      <thead><tr><th scope="col">{t('selection')}</th><th scope="col">{t('stake')} / {t('payout')}</th></tr></thead>
+      <tbody>
+        {bets.map((b) => (
+          <tr key={b.id} data-bet={b.id} data-status={b.status}>
+            <td><small>#{b.draw.number} · {t(b.round)} · {t(b.market)}</small><br /><b>{b.market === 'COMBINATION' ? t(b.selection) : b.selection.split('-').join(' – ')}</b></td>
+            <td class="num"><span>{money(b.stake)}</span><br /><small class={'st ' + b.status.toLowerCase()}>{t(b.status)}</small> <span data-testid="payout">{money(b.payout)}</span></td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
   );
 }

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import * as api from '../api/holdem';
 import { me, newKey, userTick } from '../api/account';
 import { t, money, errorText } from '../i18n';
@@ -54,6 +54,7 @@ export function Holdem() {
     <section class="holdem" aria-labelledby="holdem-h">
       <h1 id="holdem-h">{t('holdem')}</h1>
       {err && <Alert kind="error">{err}</Alert>}
+      {hand && <HandView hand={hand} decide={decide} busy={busy} />}
       {(!hand || hand.phase === 'SETTLED') && (
         <form class="card-form" onSubmit={deal}>
           <Field label={t('boxes')}>
@@ -77,33 +78,37 @@ export function Holdem() {
           <button type="submit" disabled={busy}>{hand ? t('newHand') : t('deal')}</button>
         </form>
       )}
-      {hand && <HandView hand={hand} decide={decide} busy={busy} />}
     </section>
   );
 }
 
 function HandView({ hand, decide, busy }: { hand: api.Hand; decide: (b: number, d: 'CALL' | 'FOLD') => void; busy: boolean }) {
+  // The decision in turn takes the keyboard focus, so Enter calls and Tab reaches fold.
+  const turnRef = useRef<HTMLButtonElement>(null);
+  // (after the request: a button disabled while it is sent cannot take the focus)
+  useEffect(() => { if (hand.phase === 'DECIDING' && !busy) turnRef.current?.focus(); }, [hand.phase, hand.turn, busy]);
+  const live = hand.phase !== 'SETTLED';
   return (
     <div class="felt holdem-felt" data-testid="holdem-hand" data-phase={hand.phase}>
-      <p>{t('dealer')}: <Cards cards={hand.dealerCards} slots={2} />{' '}
+      <p>{t('dealer')}: <Cards cards={hand.dealerCards} slots={2} hidden={live} />{' '}
         {hand.dealerHand && <>{t(hand.dealerHand.category)} · {hand.dealerQualifies ? t('dealerQualifies') : t('dealerNotQualified')}</>}</p>
-      <p>{t('board')}: <Cards cards={hand.board} slots={5} /></p>
-      {hand.phase === 'DECIDING' && <p>{t('decideBy')} <Countdown at={hand.decisionDeadline} label=" " /></p>}
-      <ol class="positions">
+      <p>{t('board')}: <Cards cards={hand.board} slots={5} hidden={live} /></p>
+      <p class="cd-slot">{hand.phase === 'DECIDING' && <>{t('decideBy')} <Countdown at={hand.decisionDeadline} label=" " /></>}</p>
+      <ol class="positions boxes">
         {hand.boxes.map((b) => (
           <li key={b.index} class="pos" data-box={b.index}>
             <span class="pn">{t('box')} {b.index}</span>
-            <Cards cards={b.cards} slots={2} />
+            <Cards cards={b.cards} slots={2} hidden={live} />
             <span>{t('ante')} {money(b.ante)}{b.bonus !== '0.00' && <> · {t('bonus')} {money(b.bonus)}</>}</span>
             {b.hand && <span class="best">{t(b.hand.category)}</span>}
             {hand.phase === 'DECIDING' && hand.turn === b.index && (
-              <span class="actions">
-                <button type="button" disabled={busy} onClick={() => decide(b.index, 'CALL')}>{t('call')} ({money(String(Number(b.ante) * 2))})</button>
+              <span class="actions" role="group" aria-label={`${t('box')} ${b.index}`}>
+                <button type="button" ref={turnRef} disabled={busy} onClick={() => decide(b.index, 'CALL')}>{t('call')} ({money(String(Number(b.ante) * 2))})</button>
                 <button type="button" disabled={busy} onClick={() => decide(b.index, 'FOLD')}>{t('fold')}</button>
               </span>
             )}
             {b.decision && <span class="badge">{t(b.decision)}{b.timedOut ? ' ⏱' : ''}</span>}
-            {b.outcome && <span class="badge ok" data-testid="outcome">{t(b.outcome)}</span>}
+            {b.outcome && b.outcome !== b.decision && <span class="badge ok" data-testid="outcome">{t(b.outcome)}</span>}
             {b.anteReturn != null && <small>{t('ante')} {money(b.anteReturn)} · {t('bet')} {money(b.betReturn)} · {t('bonus')} {money(b.bonusReturn)}</small>}
           </li>
         ))}

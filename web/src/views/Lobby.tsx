@@ -1,17 +1,15 @@
 import { useEffect, useState } from 'preact/hooks';
-import { gql } from '../api/client';
-import { Tables } from '../api/ops';
-import type { TablesQuery } from '../gql/graphql';
+import { listTables, type TablesList } from '../api/table';
 import { t, money, errorText } from '../i18n';
 import { Link, Countdown, Alert } from '../ui';
 
 /** Lobby: every table with its phase, current draw and countdown, and the jackpot. */
 export function Lobby() {
-  const [data, setData] = useState<TablesQuery | null>(null);
+  const [data, setData] = useState<TablesList | null>(null);
   const [err, setErr] = useState('');
   useEffect(() => {
     let live = true;
-    const load = () => gql<TablesQuery>(Tables).then((d) => { if (live) { setData(d); setErr(''); } }, (e) => live && setErr(errorText(e)));
+    const load = () => listTables().then((d) => { if (live) { setData(d); setErr(''); } }, (e) => live && setErr(errorText(e)));
     load();
     const id = setInterval(load, 2000);
     return () => { live = false; clearInterval(id); };
@@ -20,12 +18,13 @@ export function Lobby() {
     <section aria-labelledby="lobby-h">
       <h1 id="lobby-h">{t('tables')}</h1>
       {err && <Alert kind="error">{err}</Alert>}
+      {!data && !err && <p class="muted" aria-busy="true">{t('loading')}</p>}
       {data && <p class="jackpot">{t('jackpot')}: <b class="num" data-testid="jackpot">{money(data.jackpot.balance)}</b></p>}
       <ul class="lobby">
         {data?.tables.map((tb) => (
           <li key={tb.id} class="tile" data-table={tb.id}>
             <h2><Link href={`/table/${tb.id}`}>{tb.name}</Link></h2>
-            <p>{tb.positions} × {t('position').toLowerCase()} · {t('minStake')} {money(tb.settings.minStake)}</p>
+            <p>{t('positionsCount', { n: tb.positions })} · {t('minStake')} {money(tb.settings.minStake)}</p>
             <p>
               {tb.status === 'PAUSED' ? <span class="badge warn">{t('paused')}</span> : <span class="badge">{t('running')}</span>}{' '}
               {tb.currentDraw && <>{t('draw')} #{tb.currentDraw.number} · <span data-testid="phase">{t(tb.currentDraw.phase)}</span></>}

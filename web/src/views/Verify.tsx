@@ -1,7 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
-import { gql } from '../api/client';
-import { DrawResultJson } from '../api/ops';
-import type { DrawResultJsonQuery } from '../gql/graphql';
+import { publishedResult } from '../api/table';
 import { verifyDraw, type Verdict } from '../verify';
 import { t, errorText } from '../i18n';
 import { Field, Alert } from '../ui';
@@ -15,9 +13,9 @@ export function Verify() {
   const load = async (drawId: string) => {
     setErr(''); setVerdict(null);
     try {
-      const d = (await gql<DrawResultJsonQuery>(DrawResultJson, { id: drawId })).draw;
-      if (!d?.resultJson) { setErr(t('err.other', { msg: 'no published result' })); return; }
-      const pretty = JSON.stringify(JSON.parse(d.resultJson), null, 1);
+      const json = await publishedResult(drawId);
+      if (!json) { setErr(t('err.DRAW_NOT_FINISHED')); return; }
+      const pretty = JSON.stringify(JSON.parse(json), null, 1);
       setJson(pretty);
       setVerdict(await verifyDraw(pretty));
     } catch (e) { setErr(errorText(e)); }

@@ -118,8 +118,8 @@ export async function launch() {
 }
 
 /** newPage opens a page in its own context (its own storage: another person). */
-export async function newPage(browser, server, { locale = 'en-US', viewport = { width: 1280, height: 860 } } = {}) {
-  const ctx = await browser.newContext({ locale, viewport, baseURL: server.url });
+export async function newPage(browser, server, { locale = 'en-US', viewport = { width: 1280, height: 860 }, hasTouch = viewport.width < 600 } = {}) {
+  const ctx = await browser.newContext({ locale, viewport, baseURL: server.url, hasTouch, isMobile: hasTouch });
   const page = await ctx.newPage();
   page.errors = [];
   page.on('pageerror', (e) => page.errors.push(e.message));

@@ -120,7 +120,15 @@ test('admin pages: table settings, pause and resume, void a draw (then verified 
   const before = await waitFor(async () => { const s = await settings(); return s.currentDraw && !['SETTLED', 'VOID'].includes(s.currentDraw.phase) && s; }, 'a running draw');
   await admin.goto('/admin');
   await admin.locator('[data-admin-table="2"] input[name=void-2]').fill('e2e: operator test');
+  // Void asks first: Cancel leaves the draw running, Confirm voids it.
   await admin.locator('[data-admin-table="2"]').getByRole('button', { name: /Void current draw/ }).click();
+  const ask = admin.locator('[data-admin-table="2"] [role=alertdialog]');
+  assert.match(await ask.textContent(), /Void draw #\d+\? Every bet of it is refunded/);
+  await ask.getByRole('button', { name: 'Cancel' }).click();
+  await sleep(500);
+  assert.notEqual((await server.gql('query($id:ID!){draw(id:$id){phase}}', { id: before.currentDraw.id })).draw.phase, 'VOID', 'Cancel voided the draw');
+  await admin.locator('[data-admin-table="2"]').getByRole('button', { name: /Void current draw/ }).click();
+  await ask.getByRole('button', { name: 'Confirm' }).click();
   await waitFor(async () => (await server.gql('query($id:ID!){draw(id:$id){phase}}', { id: before.currentDraw.id })).draw.phase === 'VOID', 'draw voided');
   await admin.goto(`/verify?draw=${before.currentDraw.id}`);
   await waitFor(async () => (await admin.locator('[data-testid=verdict]').getAttribute('data-ok')) === 'true', 'voided draw verifies');
@@ -128,6 +136,9 @@ test('admin pages: table settings, pause and resume, void a draw (then verified 
   // Pause, resume.
   await admin.goto('/admin');
   await admin.locator('[data-admin-table="2"]').getByRole('button', { name: 'Pause' }).click();
+  await admin.locator('[data-admin-table="2"] [role=alertdialog]').getByRole('button', { name: 'Confirm' }).click();
+  // The tables section refreshes by itself: the legend says paused without a reload.
+  await waitFor(async () => (await admin.locator('[data-admin-table="2"]').getAttribute('data-status')) === 'PAUSED', 'paused shown live');
   await waitFor(async () => (await settings()).status === 'PAUSED', 'paused');
   await admin.locator('[data-admin-table="2"]').getByRole('button', { name: 'Resume' }).click();
   await waitFor(async () => (await settings()).status === 'RUNNING', 'resumed');
@@ -137,6 +148,14 @@ test('admin pages: table settings, pause and resume, void a draw (then verified 
   await admin.fill('input[name=jackpot-amount]', '1000.00');
   await admin.getByRole('button', { name: 'Top up' }).click();
   await waitFor(async () => Number((await server.gql('{jackpot{balance}}')).jackpot.balance) === Number(jp0) + 1000, 'jackpot topped up');
+  // The audit log lists the void, the pause and the top-up, and filters by action.
+  await waitFor(async () => (await admin.locator('[data-testid=audit] tr[data-action]').count()) >= 3, 'audit entries');
+  const actions = await admin.locator('[data-testid=audit] tr[data-action]').evaluateAll((rs) => rs.map((r) => r.getAttribute('data-action')));
+  const voidAction = actions.find((a) => /void/i.test(a));
+  assert.ok(voidAction, `no void in the audit log: ${actions}`);
+  await admin.locator('select[name=audit-action]').selectOption(voidAction);
+  const filtered = await admin.locator('[data-testid=audit] tr[data-action]').evaluateAll((rs) => rs.map((r) => r.getAttribute('data-action')));
+  assert.ok(filtered.length >= 1 && filtered.every((a) => a === voidAction), `filtered: ${filtered}`);
   await shot(admin, 'admin');
   assert.deepEqual(admin.errors, []);
 });

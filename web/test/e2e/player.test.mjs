@@ -62,7 +62,6 @@ test('player: register, verify, deposit, bet in every market over a whole draw, 
   await player.fill('input[name=reg-dob]', '1995-03-08');
   await player.getByRole('button', { name: 'Register' }).click();
   await player.waitForSelector('[data-testid=user-email]');
-  const userId = await player.locator('[data-testid=user-id]').textContent();
   await player.fill('input[name=doc-number]', 'N12345678');
   await player.getByRole('button', { name: 'Submit' }).click();
   await waitFor(async () => (await player.locator('[data-testid=verification-status]').textContent()) === 'Pending', 'pending verification');
@@ -74,11 +73,15 @@ test('player: register, verify, deposit, bet in every market over a whole draw, 
   await admin.getByRole('button', { name: 'Sign in' }).first().click();
   await admin.waitForSelector('[data-testid=user-email]');
   await admin.goto('/admin');
-  await admin.fill('input[name=cash-user]', userId);
+  // The cashier finds the player by email (as typed, in capitals) and echoes amount, player and balance.
+  await admin.fill('input[name=cash-email]', ME.email.toUpperCase());
+  await admin.getByRole('button', { name: 'Find' }).click();
+  await waitFor(async () => (await admin.locator('[data-testid=cash-user]').textContent()).includes(ME.email), 'player found');
   await admin.fill('input[name=cash-amount]', '5000');
   await admin.getByRole('button', { name: 'Deposit' }).click();
-  await admin.locator('#cash-h ~ .alert.ok').waitFor();
-  await waitFor(async () => (await player.locator('[data-testid=balance]').textContent()).startsWith('5\u202f000.00'), 'live balance after deposit');
+  const echo = await waitFor(async () => admin.locator('[data-testid=cash-msg] .alert.ok').textContent(), 'deposit answer');
+  assert.match(echo, new RegExp(`Deposit ₸5,000\\.00 for ${ME.email.replace('.', '\\.')}: balance now ₸5,000\\.00`));
+  await waitFor(async () => (await player.locator('[data-testid=balance]').textContent()).replace(/[^\d.]/g, '') === '5000.00', 'live balance after deposit');
 
   // Not verified yet: the server refuses, and the player reads why in Russian.
   await player.goto('/table/1');
@@ -86,15 +89,10 @@ test('player: register, verify, deposit, bet in every market over a whole draw, 
   await waitFor(async () => (await currentDraw('1'))?.openRound, 'an open round');
   await player.locator('input[name=stake]').fill('100');
   await player.locator('.slip button[type=submit]').click();
+  // Who may bet comes before what is staked: a pending player reads that
+  // their documents are being checked (not a balance or a stake check).
   const refusal = await waitFor(async () => player.locator('.slip .alert.error').textContent(), 'refusal');
-  assert.match(refusal, /верификац|личность/, `refusal not in Russian: ${refusal}`);
-  // Client-side checks before sending, in Russian too.
-  await player.locator('input[name=stake]').fill('12,345.6');
-  await player.locator('.slip button[type=submit]').click();
-  assert.match(await player.locator('.slip .alert.error').textContent(), /Введите сумму/);
-  await player.locator('input[name=stake]').fill('99999');
-  await player.locator('.slip button[type=submit]').click();
-  assert.match(await player.locator('.slip .alert.error').textContent(), /больше вашего баланса/);
+  assert.match(refusal, /Документы на проверке/, `refusal not the pending one in Russian: ${refusal}`);
   await player.locator('select[name=lang]').selectOption('en');
 
   // The admin approves the pending verification.
@@ -104,6 +102,21 @@ test('player: register, verify, deposit, bet in every market over a whole draw, 
 
   // A whole draw: WIN, COMBINATION and EXPRESS before the deal; a double-clicked
   // EXPRESS in round 2 (one bet only); WIN on the flop; COMBINATION on the turn.
+  // Client-side checks before sending, in Russian, at the stake field.
+  await player.goto('/table/1');
+  await player.reload();
+  await player.locator('select[name=lang]').selectOption('ru');
+  await waitFor(async () => (await currentDraw('1'))?.openRound, 'an open round');
+  await player.waitForSelector('.slip form fieldset:not([disabled])');
+  await player.locator('input[name=stake]').fill('12,345.6');
+  await player.locator('.slip button[type=submit]').click();
+  assert.match(await player.locator('#stake-msg .alert.error').textContent(), /Введите сумму/);
+  await player.locator('input[name=stake]').fill('99999');
+  await player.locator('.slip button[type=submit]').click();
+  assert.match(await player.locator('#stake-msg .alert.error').textContent(), /больше вашего баланса/);
+  assert.equal(await player.locator('input[name=stake]').getAttribute('aria-invalid'), 'true');
+  await player.locator('select[name=lang]').selectOption('en');
+
   const d1 = await waitRound('1', 'PRE_DEAL', 5);
   await player.goto('/table/1');
   await player.waitForSelector('.slip form');
@@ -137,7 +150,7 @@ test('player: register, verify, deposit, bet in every market over a whole draw, 
   await waitFor(async () => (await player.locator('[data-testid=my-bets] tbody tr[data-status=ACCEPTED]').count()) === 0, 'UI shows settled bets');
   for (const b of bets) {
     const shown = await player.locator(`tr[data-bet="${b.id}"] [data-testid=payout]`).textContent();
-    assert.equal(shown.replace(/[\s\u202f\u00a0₸]/g, ''), b.payout.replace(/\s/g, ''), `payout of bet ${b.id}`);
+    assert.equal(shown.replace(/[\s\u202f\u00a0₸,]/g, ''), b.payout.replace(/\s/g, ''), `payout of bet ${b.id}`);
   }
   const tok = await token(player);
   const led = (await server.gql(`{ me { balance } myLedger(first: 100) { ${page('amount balanceAfter')} } }`, {}, tok));
@@ -147,7 +160,7 @@ test('player: register, verify, deposit, bet in every market over a whole draw, 
   assert.equal(money(led.me.balance), 500000 - staked + paid, 'balance = deposit − stakes + payouts');
   assert.equal(entries[0].balanceAfter, led.me.balance, 'ledger ends at the balance');
   assert.equal(entries.reduce((a, e) => a + money(e.amount), 0), money(led.me.balance), 'ledger entries sum to the balance');
-  await waitFor(async () => money((await player.locator('[data-testid=balance]').textContent()).replace(/[\s\u202f\u00a0₸]/g, '')) === money(led.me.balance), 'header balance = ledger');
+  await waitFor(async () => money((await player.locator('[data-testid=balance]').textContent()).replace(/[\s\u202f\u00a0₸,]/g, '')) === money(led.me.balance), 'header balance = ledger');
 
   // A late joiner sees the same table as the player who watched from the start.
   await waitFor(async () => { const d = await currentDraw('1'); return d && d.id !== d1.id && ['POCKET', 'FLOP', 'DEALING_FLOP', 'TURN', 'DEALING_TURN'].includes(d.phase); }, 'next draw dealt', 120_000);
@@ -210,9 +223,9 @@ test('player: register, verify, deposit, bet in every market over a whole draw, 
   assert.equal(h.shuffle.commitment, commitment, 'the hand is dealt from the commitment shown before the cut');
   assert.deepEqual(h.boxes.map((b) => b.decision), ['CALL', 'FOLD']);
   assert.equal(money(h.totalStake), 100 * 100 + 150 * 100 + 100 * 100 + 200 * 100);
-  const shownReturn = (await player.locator('[data-testid=total-return]').textContent()).replace(/[\s\u202f\u00a0₸]/g, '');
+  const shownReturn = (await player.locator('[data-testid=total-return]').textContent()).replace(/[\s\u202f\u00a0₸,]/g, '');
   assert.equal(money(shownReturn), money(h.totalReturn));
-  await waitFor(async () => money((await player.locator('[data-testid=balance]').textContent()).replace(/[\s\u202f\u00a0₸]/g, '')) === money(hands.me.balance), 'header balance after Hold\'em');
+  await waitFor(async () => money((await player.locator('[data-testid=balance]').textContent()).replace(/[\s\u202f\u00a0₸,]/g, '')) === money(hands.me.balance), 'header balance after Hold\'em');
 
   assert.deepEqual(player.errors, [], 'no script errors in the page');
   assert.deepEqual(late.errors, []);

@@ -3,6 +3,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { load } from './bundle.mjs';
+import { readFileSync, readdirSync } from 'node:fs';
+import { resolve, join } from 'node:path';
 
 globalThis.localStorage ??= { getItem: () => null, setItem() {}, removeItem() {} };
 if (!globalThis.navigator) Object.defineProperty(globalThis, 'navigator', { value: { language: 'ru' } });
@@ -30,11 +32,53 @@ test('every player-facing refusal is translated into all three languages', () =>
   assert.match(i18n.errorText({ reason: 'INSUFFICIENT_FUNDS' }), /Недостаточно средств/);
   i18n.setLang('kk');
   assert.match(i18n.errorText({ reason: 'INSUFFICIENT_FUNDS' }), /қаражат жеткіліксіз/);
-  assert.match(i18n.errorText({ code: 'INTERNAL', reason: 'SOMETHING_NEW', message: 'boom' }), /boom/, 'an unknown reason still shows the server message');
+  const unknown = i18n.errorText({ code: 'BAD_USER_INPUT', reason: 'SOMETHING_NEW', message: 'boom' });
+  assert.doesNotMatch(unknown, /boom/, 'the server\'s English message is never shown');
+  assert.match(unknown, /SOMETHING_NEW/, 'an unknown reason is named by its code');
 });
 
-test('money is shown with grouping, two decimals and the tenge sign', () => {
-  assert.equal(i18n.money('1234567.50'), '1\u202f234\u202f567.50\u00a0₸');
-  assert.equal(i18n.money('-100.00'), '−100.00\u00a0₸');
+// The server's reason catalogues: every constant of domain/*/reasons.go and graph/reasons.go.
+const REPO = resolve(import.meta.dirname, '../../..');
+function serverReasons() {
+  const files = [join(REPO, 'graph/reasons.go'), ...readdirSync(join(REPO, 'domain')).map((d) => join(REPO, 'domain', d, 'reasons.go'))];
+  const out = new Set();
+  for (const f of files) {
+    let src;
+    try { src = readFileSync(f, 'utf8'); } catch { continue; }
+    for (const m of src.matchAll(/^\s*Reason\w+\s*=\s*"([A-Z_]+)"/gm)) out.add(m[1]);
+  }
+  return [...out];
+}
+
+test("every reason of the server's catalogues reads as a sentence in ru, kk and en", () => {
+  const all = serverReasons();
+  assert.ok(all.length > 80, `only ${all.length} reasons found in the catalogues`);
+  assert.deepEqual(all.filter((r) => !i18n.translated(r)), [], 'reasons with no text in the client catalogue');
+  for (const l of ['ru', 'kk', 'en']) {
+    i18n.setLang(l);
+    for (const r of all) {
+      const text = i18n.errorText({ code: 'BAD_USER_INPUT', reason: r, message: 'server text' });
+      assert.ok(!text.includes('server text') && !text.includes(r), `${r} in ${l}: ${text}`);
+    }
+  }
+});
+
+test("money and numbers are written in each language's own way (Intl)", () => {
+  const norm = (s) => s.replace(/[\u00a0\u202f]/g, ' ');
+  i18n.setLang('ru');
+  assert.equal(norm(i18n.money('5980.00')), '5 980,00 ₸', 'ru: space groups, comma decimals');
+  assert.equal(norm(i18n.money('-100.50')), '−100,50 ₸');
+  assert.equal(i18n.num('2.35'), '2,35');
+  i18n.setLang('kk');
+  assert.equal(norm(i18n.money('1234567.50')), '1 234 567,50 ₸', 'kk: space groups, comma decimals');
+  i18n.setLang('en');
+  assert.equal(i18n.money('1234567.50'), '₸1,234,567.50', 'en: comma groups, point decimals');
+  assert.equal(i18n.num('2.35'), '2.35');
   assert.equal(i18n.money(null), '—');
+});
+
+test("dates are shown in the operator's time zone (Asia/Almaty, UTC+5)", () => {
+  i18n.setLang('ru');
+  // 19:30 UTC on 14 June is 00:30 on 15 June in Almaty.
+  assert.match(i18n.dateTime('2025-06-14T19:30:00Z'), /15\.06\.2025.*00:30/);
 });
