@@ -574,6 +574,7 @@ type ComplexityRoot struct {
 		Tables               func(childComplexity int) int
 		User                 func(childComplexity int, id string) int
 		VerifyDraw           func(childComplexity int, id string) int
+		VoidCounts           func(childComplexity int, tableID string) int
 	}
 
 	RealityCheck struct {
@@ -712,6 +713,11 @@ type ComplexityRoot struct {
 		Status       func(childComplexity int) int
 		SubmittedAt  func(childComplexity int) int
 	}
+
+	VoidCount struct {
+		Count func(childComplexity int) int
+		Kind  func(childComplexity int) int
+	}
 }
 
 // endregion ***************************** api!.gotpl *****************************
@@ -783,6 +789,7 @@ type QueryResolver interface {
 	Results(ctx context.Context, tableID *string, from *time.Time, to *time.Time, first *int, after *string) (*model.DrawConnection, error)
 	Jackpot(ctx context.Context) (*model.Jackpot, error)
 	VerifyDraw(ctx context.Context, id string) (*model.DrawVerification, error)
+	VoidCounts(ctx context.Context, tableID string) ([]model.VoidCount, error)
 	HoldemSettings(ctx context.Context) (*model.HoldemSettings, error)
 	HoldemHand(ctx context.Context, id string) (*model.HoldemHand, error)
 	HoldemHands(ctx context.Context, first *int, after *string) (*model.HoldemHandConnection, error)
@@ -3202,6 +3209,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.VerifyDraw(childComplexity, args["id"].(string)), true
+	case "Query.voidCounts":
+		if e.ComplexityRoot.Query.VoidCounts == nil {
+			break
+		}
+
+		args, err := ec.field_Query_voidCounts_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.VoidCounts(childComplexity, args["tableId"].(string)), true
 
 	case "RealityCheck.elapsedSeconds":
 		if e.ComplexityRoot.RealityCheck.ElapsedSeconds == nil {
@@ -3740,6 +3758,19 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Verification.SubmittedAt(childComplexity), true
+
+	case "VoidCount.count":
+		if e.ComplexityRoot.VoidCount.Count == nil {
+			break
+		}
+
+		return e.ComplexityRoot.VoidCount.Count(childComplexity), true
+	case "VoidCount.kind":
+		if e.ComplexityRoot.VoidCount.Kind == nil {
+			break
+		}
+
+		return e.ComplexityRoot.VoidCount.Kind(childComplexity), true
 
 	}
 	return 0, false
@@ -4843,6 +4874,22 @@ input HoldemDecideInput {
   idempotencyKey: String!
 }
 
+"Why a draw was voided (docs/fairness.md, section 6)."
+enum VoidKind {
+  "An admin voided it while betting round 1 was open, before any card or beacon round could be known."
+  ADMIN_BEFORE_DEAL
+  "A street's committed beacon round was not available by its committed deadline."
+  BEACON_MISSING
+  "Voided before void kinds were recorded; the reason is free text."
+  LEGACY
+}
+
+"The number of a table's void draws of one kind."
+type VoidCount {
+  kind: VoidKind!
+  count: Int!
+}
+
 type Query {
   "The signed-in user, or null without a token."
   me: User
@@ -4864,6 +4911,8 @@ type Query {
   jackpot: Jackpot!
   "Recomputes a finished draw from its revealed seeds and its bets."
   verifyDraw(id: ID!): DrawVerification!
+  "How many draws of a table were voided, per kind (every kind, zeros included); public, so that anyone can count voids (docs/fairness.md, section 6)."
+  voidCounts(tableId: ID!): [VoidCount!]!
   holdemSettings: HoldemSettings!
   "One of the signed-in player's hands; null when there is no such hand of theirs."
   holdemHand(id: ID!): HoldemHand @authenticated
@@ -4896,7 +4945,7 @@ type Mutation {
   "Pauses dealing after the current draw."
   pauseTable(tableId: ID!): Table! @hasRole(roles: [ADMIN])
   resumeTable(tableId: ID!): Table! @hasRole(roles: [ADMIN])
-  "Voids a draw that is not yet settled: every stake is refunded in full."
+  "Voids a draw whose betting round 1 is still open: every stake is refunded in full. Refused (Conflict VOID_AFTER_DEAL) once round 1 has closed."
   voidDraw(drawId: ID!, reason: String!): Draw! @hasRole(roles: [ADMIN])
   "Moves organiser money into the jackpot."
   jackpotTopUp(amount: Money!, idempotencyKey: String!): Jackpot! @hasRole(roles: [ADMIN])
@@ -6078,6 +6127,16 @@ func (ec *executionContext) childFields_Verification(ctx context.Context, field 
 	return nil, fmt.Errorf("no field named %q was found under type Verification", field.Name)
 }
 
+func (ec *executionContext) childFields_VoidCount(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "kind":
+		return ec.fieldContext_VoidCount_kind(ctx, field)
+	case "count":
+		return ec.fieldContext_VoidCount_count(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type VoidCount", field.Name)
+}
+
 func (ec *executionContext) childFields___Directive(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "name":
@@ -6975,6 +7034,20 @@ func (ec *executionContext) field_Query_verifyDraw_args(ctx context.Context, raw
 		return nil, err
 	}
 	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_voidCounts_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "tableId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["tableId"] = arg0
 	return args, nil
 }
 
@@ -16980,6 +17053,50 @@ func (ec *executionContext) fieldContext_Query_verifyDraw(ctx context.Context, f
 	return fc, nil
 }
 
+func (ec *executionContext) _Query_voidCounts(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_voidCounts(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().VoidCounts(ctx, fc.Args["tableId"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []model.VoidCount) graphql.Marshaler {
+			return ec.marshalNVoidCount2ᚕgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐVoidCountᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_voidCounts(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_VoidCount(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_voidCounts_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Query_holdemSettings(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -19468,6 +19585,52 @@ func (ec *executionContext) _Verification_decidedAt(ctx context.Context, field g
 }
 func (ec *executionContext) fieldContext_Verification_decidedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Verification", field, false, false, "Time")
+}
+
+func (ec *executionContext) _VoidCount_kind(ctx context.Context, field graphql.CollectedField, obj *model.VoidCount) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_VoidCount_kind(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Kind, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.VoidKind) graphql.Marshaler {
+			return ec.marshalNVoidKind2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐVoidKind(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_VoidCount_kind(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("VoidCount", field, false, false, "VoidKind")
+}
+
+func (ec *executionContext) _VoidCount_count(ctx context.Context, field graphql.CollectedField, obj *model.VoidCount) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_VoidCount_count(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Count, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_VoidCount_count(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("VoidCount", field, false, false, "Int")
 }
 
 func (ec *executionContext) ___Directive_name(ctx context.Context, field graphql.CollectedField, obj *introspection.Directive) (ret graphql.Marshaler) {
@@ -25089,6 +25252,12 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Query_verifyDraw(ctx, field)
 				})
+		case "voidCounts":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_voidCounts(ctx, field)
+				})
 		case "holdemSettings":
 			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
 				true, true,
@@ -26031,6 +26200,44 @@ func (ec *executionContext) _Verification(ctx context.Context, sel ast.Selection
 		case "decidedAt":
 			out.Values[i] = ec._Verification_decidedAt(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var voidCountImplementors = []string{"VoidCount"}
+
+func (ec *executionContext) _VoidCount(ctx context.Context, sel ast.SelectionSet, obj *model.VoidCount) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, voidCountImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("VoidCount")
+		case "kind":
+			out.Values[i] = ec._VoidCount_kind(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "count":
+			out.Values[i] = ec._VoidCount_count(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
 		default:
@@ -27664,6 +27871,36 @@ func (ec *executionContext) unmarshalNVerificationStatus2githubᚗcomᚋpokertot
 }
 
 func (ec *executionContext) marshalNVerificationStatus2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐVerificationStatus(ctx context.Context, sel ast.SelectionSet, v model.VerificationStatus) graphql.Marshaler {
+	return v
+}
+
+func (ec *executionContext) marshalNVoidCount2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐVoidCount(ctx context.Context, sel ast.SelectionSet, v model.VoidCount) graphql.Marshaler {
+	return ec._VoidCount(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNVoidCount2ᚕgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐVoidCountᚄ(ctx context.Context, sel ast.SelectionSet, v []model.VoidCount) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNVoidCount2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐVoidCount(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) unmarshalNVoidKind2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐVoidKind(ctx context.Context, v any) (model.VoidKind, error) {
+	var res model.VoidKind
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNVoidKind2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐVoidKind(ctx context.Context, sel ast.SelectionSet, v model.VoidKind) graphql.Marshaler {
 	return v
 }
 

@@ -216,6 +216,10 @@ func (r *queryResolver) VerifyDraw(ctx context.Context, id string) (*model.DrawV
 	return r.Tote.VerifyDraw(ctx, id)
 }
 
+func (r *queryResolver) VoidCounts(ctx context.Context, tableID string) ([]model.VoidCount, error) {
+	return r.Tote.VoidCounts(ctx, tableID)
+}
+
 func (r *queryResolver) HoldemSettings(ctx context.Context) (*model.HoldemSettings, error) {
 	return r.Holdem.HoldemSettings(ctx)
 }

@@ -507,3 +507,25 @@ func (a *ToteAPI) VerifyDraw(ctx context.Context, drawID string) (*model.DrawVer
 	}
 	return out, nil
 }
+
+// VoidCounts resolves Query.voidCounts: public, anyone may count a table's
+// voids by kind.
+func (a *ToteAPI) VoidCounts(ctx context.Context, tableID string) ([]model.VoidCount, error) {
+	svc, err := a.service()
+	if err != nil {
+		return nil, err
+	}
+	n, err := parseID(tableID, "table")
+	if err != nil {
+		return nil, err
+	}
+	counts, err := svc.VoidCounts(ctx, n)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]model.VoidCount, len(counts))
+	for i, c := range counts {
+		out[i] = model.VoidCount{Kind: model.VoidKind(c.Kind), Count: int(c.Count)}
+	}
+	return out, nil
+}

@@ -249,6 +249,24 @@ func (r *ToteRepo) Results(ctx context.Context, q tote.ResultQuery) ([]tote.Draw
 	return out, nil
 }
 
+// VoidCounts implements tote.Store.
+func (r *ToteRepo) VoidCounts(ctx context.Context, tableID int64) ([]tote.VoidCount, error) {
+	var rows []struct {
+		VoidKind string
+		N        int64
+	}
+	err := r.read(ctx).Model(&toteDrawRow{}).Select("void_kind, count(*) AS n").
+		Where("table_id = ? AND phase = ?", tableID, string(tote.PhaseVoid)).Group("void_kind").Scan(&rows).Error
+	if err != nil {
+		return nil, mapErr(err, "void counts")
+	}
+	out := make([]tote.VoidCount, len(rows))
+	for i, row := range rows {
+		out[i] = tote.VoidCount{Kind: tote.VoidKind(row.VoidKind), Count: row.N}
+	}
+	return out, nil
+}
+
 // EventsAfter implements tote.Store.
 func (r *ToteRepo) EventsAfter(ctx context.Context, tableID, after int64, limit int) ([]tote.TableEvent, error) {
 	var rows []toteEventRow

@@ -93,6 +93,7 @@ type toteDrawRow struct {
 	Result          *string
 	Beacons         *string
 	VoidReason      string
+	VoidKind        *string
 	OpenedAt        time.Time
 	SettledAt       *time.Time
 }
@@ -113,6 +114,10 @@ func fromDomainDraw(d tote.Draw) (toteDrawRow, error) {
 	if d.PublicSeed != nil {
 		s := hex.EncodeToString(d.PublicSeed)
 		r.PublicSeed = &s
+	}
+	if d.VoidKind != "" {
+		k := string(d.VoidKind)
+		r.VoidKind = &k
 	}
 	flat := make([]cards.Card, 0, 2*len(d.Pockets))
 	for _, p := range d.Pockets {
@@ -162,6 +167,9 @@ func toDomainDraw(r toteDrawRow) (tote.Draw, error) {
 	}
 	if d.Commitment, err = cards.ParseCommitment(r.Commitment); err != nil {
 		return tote.Draw{}, fmt.Errorf("draw id %d: %w", r.ID, err)
+	}
+	if r.VoidKind != nil {
+		d.VoidKind = tote.VoidKind(*r.VoidKind)
 	}
 	if r.PublicSeed != nil {
 		if d.PublicSeed, err = hex.DecodeString(*r.PublicSeed); err != nil {

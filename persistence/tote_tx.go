@@ -130,7 +130,7 @@ func (t *toteTx) InsertDraw(ctx context.Context, d tote.Draw) (tote.Draw, error)
 
 // drawColumns are the columns a draw's update may change.
 var drawColumns = []string{"phase", "round_closes_at", "next_step_at", "version", "public_seed", "revealed",
-	"pockets", "board", "burns", "odds", "result", "void_reason", "settled_at", "beacons"}
+	"pockets", "board", "burns", "odds", "result", "void_reason", "void_kind", "settled_at", "beacons"}
 
 // UpdateDraw implements tote.Tx with a version check.
 func (t *toteTx) UpdateDraw(ctx context.Context, d tote.Draw) (tote.Draw, error) {

@@ -110,7 +110,7 @@ func TestSeedsOnly(t *testing.T) {
 // does not, and a selection the pool does not publish is a problem.
 func TestChecksOneBet(t *testing.T) {
 	r := settledResult(t)
-	if r.Version != tote.ResultVersionTotals {
+	if r.Version != tote.ResultVersion {
 		t.Fatalf("result version %d", r.Version)
 	}
 	pool := tote.PoolID(r.DrawID, parimutuel.RoundPreDeal, parimutuel.MarketWin)

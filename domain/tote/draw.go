@@ -109,6 +109,8 @@ type Draw struct {
 	Odds       *LiveOdds   // for the cards dealt so far
 	Result     *DrawResult // once SETTLED or VOID
 	VoidReason string
+	// VoidKind is why a VOID draw was voided (void.go); "" otherwise.
+	VoidKind VoidKind
 
 	OpenedAt  time.Time
 	SettledAt time.Time // when it was SETTLED or VOID

@@ -30,6 +30,9 @@ type DrawResult struct {
 
 	Void       bool   `json:"void,omitempty"`
 	VoidReason string `json:"voidReason,omitempty"`
+	// VoidDetail is the void's structured cause (void.go), from result
+	// version 3 on; VoidReason is then VoidDetail.Reason().
+	VoidDetail *VoidDetail `json:"voidDetail,omitempty"`
 
 	// The cards; empty for a draw voided before they were dealt.
 	Pockets [][]string `json:"pockets,omitempty"`
@@ -101,6 +104,15 @@ type PoolResult struct {
 // ResultVersionTotals is the result version whose pools publish
 // per-selection totals instead of every bet.
 const ResultVersionTotals = 2
+
+// ResultVersionCommitted (issue 26) adds, to version 2, a void's
+// structured cause (voidDetail) and the commitments to each round's bets
+// (betRoots), and publishes no hands for a void draw.
+const ResultVersionCommitted = 3
+
+// ResultVersion is the version new results are written in: the one place
+// it is bumped.
+const ResultVersion = ResultVersionCommitted
 
 // ResultSelection is one backed selection of a pool as a version-2 result
 // publishes it: how many bets backed it, their stakes, and what they
@@ -208,7 +220,7 @@ func (r *DrawResult) fillCards(d *Draw) {
 		r.PublicSeed = hex.EncodeToString(d.PublicSeed)
 	}
 	r.Beacons = d.Beacons.Clone()
-	if len(d.Board) == 5 && len(d.Pockets) == d.Positions {
+	if !r.Void && len(d.Board) == 5 && len(d.Pockets) == d.Positions {
 		r.Hands = handViews(d.Pockets, d.Board, r.Winners)
 	}
 }

@@ -55,6 +55,9 @@ type Store interface {
 	EventsAfter(ctx context.Context, tableID, after int64, limit int) ([]TableEvent, error)
 	// JackpotEnabled is the game-wide jackpot flag (true until changed).
 	JackpotEnabled(ctx context.Context) (bool, error)
+	// VoidCounts counts a table's void draws by Draw.VoidKind (kinds
+	// without a void may be left out).
+	VoidCounts(ctx context.Context, tableID int64) ([]VoidCount, error)
 }
 
 // LockMode says how Tx.LockDraw locks a draw.

@@ -936,6 +936,12 @@ type VerificationInput struct {
 	DateOfBirth    Date         `json:"dateOfBirth"`
 }
 
+// The number of a table's void draws of one kind.
+type VoidCount struct {
+	Kind  VoidKind `json:"kind"`
+	Count int      `json:"count"`
+}
+
 type BetStatus string
 
 const (
@@ -2029,6 +2035,67 @@ func (e *VerificationStatus) UnmarshalJSON(b []byte) error {
 }
 
 func (e VerificationStatus) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
+}
+
+// Why a draw was voided (docs/fairness.md, section 6).
+type VoidKind string
+
+const (
+	// An admin voided it while betting round 1 was open, before any card or beacon round could be known.
+	VoidKindAdminBeforeDeal VoidKind = "ADMIN_BEFORE_DEAL"
+	// A street's committed beacon round was not available by its committed deadline.
+	VoidKindBeaconMissing VoidKind = "BEACON_MISSING"
+	// Voided before void kinds were recorded; the reason is free text.
+	VoidKindLegacy VoidKind = "LEGACY"
+)
+
+var AllVoidKind = []VoidKind{
+	VoidKindAdminBeforeDeal,
+	VoidKindBeaconMissing,
+	VoidKindLegacy,
+}
+
+func (e VoidKind) IsValid() bool {
+	switch e {
+	case VoidKindAdminBeforeDeal, VoidKindBeaconMissing, VoidKindLegacy:
+		return true
+	}
+	return false
+}
+
+func (e VoidKind) String() string {
+	return string(e)
+}
+
+func (e *VoidKind) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = VoidKind(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid VoidKind", str)
+	}
+	return nil
+}
+
+func (e VoidKind) MarshalGQL(w io.Writer) {
+	_, _ = fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *VoidKind) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e VoidKind) MarshalJSON() ([]byte, error) {
 	var buf bytes.Buffer
 	e.MarshalGQL(&buf)
 	return buf.Bytes(), nil

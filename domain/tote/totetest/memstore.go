@@ -277,6 +277,23 @@ func (s *MemStore) Results(_ context.Context, q tote.ResultQuery) ([]tote.Draw, 
 	return out[:min(len(out), q.Limit)], nil
 }
 
+// VoidCounts implements Store.
+func (s *MemStore) VoidCounts(_ context.Context, tableID int64) ([]tote.VoidCount, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	n := map[tote.VoidKind]int64{}
+	for _, d := range s.draws {
+		if d.TableID == tableID && d.Phase == tote.PhaseVoid {
+			n[d.VoidKind]++
+		}
+	}
+	var out []tote.VoidCount
+	for k, c := range n {
+		out = append(out, tote.VoidCount{Kind: k, Count: c})
+	}
+	return out, nil
+}
+
 // EventsAfter implements Store.
 func (s *MemStore) EventsAfter(_ context.Context, tableID, after int64, limit int) ([]tote.TableEvent, error) {
 	s.mu.Lock()
