@@ -119,16 +119,17 @@ type ComplexityRoot struct {
 	}
 
 	Bet struct {
-		Draw      func(childComplexity int) int
-		ID        func(childComplexity int) int
-		Market    func(childComplexity int) int
-		Payout    func(childComplexity int) int
-		PlacedAt  func(childComplexity int) int
-		Round     func(childComplexity int) int
-		Selection func(childComplexity int) int
-		SettledAt func(childComplexity int) int
-		Stake     func(childComplexity int) int
-		Status    func(childComplexity int) int
+		Draw           func(childComplexity int) int
+		ID             func(childComplexity int) int
+		InclusionProof func(childComplexity int) int
+		Market         func(childComplexity int) int
+		Payout         func(childComplexity int) int
+		PlacedAt       func(childComplexity int) int
+		Round          func(childComplexity int) int
+		Selection      func(childComplexity int) int
+		SettledAt      func(childComplexity int) int
+		Stake          func(childComplexity int) int
+		Status         func(childComplexity int) int
 	}
 
 	BetAccepted struct {
@@ -144,6 +145,21 @@ type ComplexityRoot struct {
 	BetEdge struct {
 		Cursor func(childComplexity int) int
 		Node   func(childComplexity int) int
+	}
+
+	BetInclusionProof struct {
+		Index     func(childComplexity int) int
+		LeafBytes func(childComplexity int) int
+		Path      func(childComplexity int) int
+		Root      func(childComplexity int) int
+		Size      func(childComplexity int) int
+	}
+
+	BetRoot struct {
+		NumBets func(childComplexity int) int
+		Root    func(childComplexity int) int
+		Round   func(childComplexity int) int
+		Stakes  func(childComplexity int) int
 	}
 
 	BetSettled struct {
@@ -615,6 +631,7 @@ type ComplexityRoot struct {
 
 	RoundClosed struct {
 		At         func(childComplexity int) int
+		BetRoot    func(childComplexity int) int
 		DrawID     func(childComplexity int) int
 		PublicSeed func(childComplexity int) int
 		Round      func(childComplexity int) int
@@ -729,6 +746,8 @@ type AuditEntryResolver interface {
 }
 type BetResolver interface {
 	Draw(ctx context.Context, obj *model.Bet) (*model.Draw, error)
+
+	InclusionProof(ctx context.Context, obj *model.Bet) (*model.BetInclusionProof, error)
 }
 type DrawResolver interface {
 	Table(ctx context.Context, obj *model.Draw) (*model.Table, error)
@@ -1096,6 +1115,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Bet.ID(childComplexity), true
+	case "Bet.inclusionProof":
+		if e.ComplexityRoot.Bet.InclusionProof == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Bet.InclusionProof(childComplexity), true
 	case "Bet.market":
 		if e.ComplexityRoot.Bet.Market == nil {
 			break
@@ -1183,6 +1208,62 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.BetEdge.Node(childComplexity), true
+
+	case "BetInclusionProof.index":
+		if e.ComplexityRoot.BetInclusionProof.Index == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BetInclusionProof.Index(childComplexity), true
+	case "BetInclusionProof.leafBytes":
+		if e.ComplexityRoot.BetInclusionProof.LeafBytes == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BetInclusionProof.LeafBytes(childComplexity), true
+	case "BetInclusionProof.path":
+		if e.ComplexityRoot.BetInclusionProof.Path == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BetInclusionProof.Path(childComplexity), true
+	case "BetInclusionProof.root":
+		if e.ComplexityRoot.BetInclusionProof.Root == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BetInclusionProof.Root(childComplexity), true
+	case "BetInclusionProof.size":
+		if e.ComplexityRoot.BetInclusionProof.Size == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BetInclusionProof.Size(childComplexity), true
+
+	case "BetRoot.numBets":
+		if e.ComplexityRoot.BetRoot.NumBets == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BetRoot.NumBets(childComplexity), true
+	case "BetRoot.root":
+		if e.ComplexityRoot.BetRoot.Root == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BetRoot.Root(childComplexity), true
+	case "BetRoot.round":
+		if e.ComplexityRoot.BetRoot.Round == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BetRoot.Round(childComplexity), true
+	case "BetRoot.stakes":
+		if e.ComplexityRoot.BetRoot.Stakes == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BetRoot.Stakes(childComplexity), true
 
 	case "BetSettled.at":
 		if e.ComplexityRoot.BetSettled.At == nil {
@@ -3358,6 +3439,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.RoundClosed.At(childComplexity), true
+	case "RoundClosed.betRoot":
+		if e.ComplexityRoot.RoundClosed.BetRoot == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RoundClosed.BetRoot(childComplexity), true
 	case "RoundClosed.drawId":
 		if e.ComplexityRoot.RoundClosed.DrawID == nil {
 			break
@@ -4432,6 +4519,30 @@ type Bet {
   payout: Money
   placedAt: Time!
   settledAt: Time
+  "The proof that this bet is in its round's bet root, published in ROUND_CLOSED (docs/fairness.md, section 11); null while the round is open."
+  inclusionProof: BetInclusionProof
+}
+
+"The commitment to one betting round's accepted bets (docs/fairness.md, section 11): the RFC 6962 Merkle root of their leaves (id, round, market, selection, stake; no player identity), in ascending order of id, with their number and stakes."
+type BetRoot {
+  round: BettingRound!
+  "64 lower-case hex digits."
+  root: String!
+  numBets: Int!
+  stakes: Money!
+}
+
+"An RFC 6962 inclusion proof of a bet in its round's bet root: hash leafBytes (0x00 prefix), then fold path from the leaf up by index and size; the result must be root.root."
+type BetInclusionProof {
+  root: BetRoot!
+  "The bet's leaf bytes (hex): ASCII 'pokertote/bet/v1', id (8 bytes), round (1), market (length-prefixed), selection (length-prefixed), stake in tiyn (8)."
+  leafBytes: String!
+  "The bet's index among the round's bets in ascending order of id."
+  index: Int!
+  "How many bets the round took."
+  size: Int!
+  "The audit path, sibling hashes from the leaf up (hex)."
+  path: [String!]!
 }
 
 "A page of bets."
@@ -4610,6 +4721,8 @@ type RoundClosed implements TableEvent {
   round: BettingRound!
   "Round PRE_DEAL only: the public seed fixed by the round's bets (hex)."
   publicSeed: String
+  "The commitment to every bet the round accepted, published before the next street's beacon round (record it to check the result later)."
+  betRoot: BetRoot
 }
 
 "Cards dealt: one position's pocket, or the flop, turn or river. Carries the board and every position after the card."
@@ -5315,6 +5428,8 @@ func (ec *executionContext) childFields_Bet(ctx context.Context, field graphql.C
 		return ec.fieldContext_Bet_placedAt(ctx, field)
 	case "settledAt":
 		return ec.fieldContext_Bet_settledAt(ctx, field)
+	case "inclusionProof":
+		return ec.fieldContext_Bet_inclusionProof(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Bet", field.Name)
 }
@@ -5337,6 +5452,36 @@ func (ec *executionContext) childFields_BetEdge(ctx context.Context, field graph
 		return ec.fieldContext_BetEdge_node(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type BetEdge", field.Name)
+}
+
+func (ec *executionContext) childFields_BetInclusionProof(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "root":
+		return ec.fieldContext_BetInclusionProof_root(ctx, field)
+	case "leafBytes":
+		return ec.fieldContext_BetInclusionProof_leafBytes(ctx, field)
+	case "index":
+		return ec.fieldContext_BetInclusionProof_index(ctx, field)
+	case "size":
+		return ec.fieldContext_BetInclusionProof_size(ctx, field)
+	case "path":
+		return ec.fieldContext_BetInclusionProof_path(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type BetInclusionProof", field.Name)
+}
+
+func (ec *executionContext) childFields_BetRoot(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "round":
+		return ec.fieldContext_BetRoot_round(ctx, field)
+	case "root":
+		return ec.fieldContext_BetRoot_root(ctx, field)
+	case "numBets":
+		return ec.fieldContext_BetRoot_numBets(ctx, field)
+	case "stakes":
+		return ec.fieldContext_BetRoot_stakes(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type BetRoot", field.Name)
 }
 
 func (ec *executionContext) childFields_CashTransfer(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -8401,6 +8546,38 @@ func (ec *executionContext) fieldContext_Bet_settledAt(_ context.Context, field 
 	return graphql.NewScalarFieldContext("Bet", field, false, false, "Time")
 }
 
+func (ec *executionContext) _Bet_inclusionProof(ctx context.Context, field graphql.CollectedField, obj *model.Bet) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Bet_inclusionProof(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Bet().InclusionProof(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.BetInclusionProof) graphql.Marshaler {
+			return ec.marshalOBetInclusionProof2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐBetInclusionProof(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Bet_inclusionProof(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Bet",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_BetInclusionProof(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _BetAccepted_at(ctx context.Context, field graphql.CollectedField, obj *model.BetAccepted) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -8573,6 +8750,222 @@ func (ec *executionContext) fieldContext_BetEdge_node(_ context.Context, field g
 		},
 	}
 	return fc, nil
+}
+
+func (ec *executionContext) _BetInclusionProof_root(ctx context.Context, field graphql.CollectedField, obj *model.BetInclusionProof) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BetInclusionProof_root(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Root, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.BetRoot) graphql.Marshaler {
+			return ec.marshalNBetRoot2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐBetRoot(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_BetInclusionProof_root(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "BetInclusionProof",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_BetRoot(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _BetInclusionProof_leafBytes(ctx context.Context, field graphql.CollectedField, obj *model.BetInclusionProof) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BetInclusionProof_leafBytes(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.LeafBytes, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_BetInclusionProof_leafBytes(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BetInclusionProof", field, false, false, "String")
+}
+
+func (ec *executionContext) _BetInclusionProof_index(ctx context.Context, field graphql.CollectedField, obj *model.BetInclusionProof) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BetInclusionProof_index(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Index, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_BetInclusionProof_index(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BetInclusionProof", field, false, false, "Int")
+}
+
+func (ec *executionContext) _BetInclusionProof_size(ctx context.Context, field graphql.CollectedField, obj *model.BetInclusionProof) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BetInclusionProof_size(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Size, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_BetInclusionProof_size(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BetInclusionProof", field, false, false, "Int")
+}
+
+func (ec *executionContext) _BetInclusionProof_path(ctx context.Context, field graphql.CollectedField, obj *model.BetInclusionProof) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BetInclusionProof_path(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Path, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalNString2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_BetInclusionProof_path(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BetInclusionProof", field, false, false, "String")
+}
+
+func (ec *executionContext) _BetRoot_round(ctx context.Context, field graphql.CollectedField, obj *model.BetRoot) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BetRoot_round(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Round, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.BettingRound) graphql.Marshaler {
+			return ec.marshalNBettingRound2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐBettingRound(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_BetRoot_round(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BetRoot", field, false, false, "BettingRound")
+}
+
+func (ec *executionContext) _BetRoot_root(ctx context.Context, field graphql.CollectedField, obj *model.BetRoot) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BetRoot_root(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Root, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_BetRoot_root(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BetRoot", field, false, false, "String")
+}
+
+func (ec *executionContext) _BetRoot_numBets(ctx context.Context, field graphql.CollectedField, obj *model.BetRoot) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BetRoot_numBets(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.NumBets, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_BetRoot_numBets(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BetRoot", field, false, false, "Int")
+}
+
+func (ec *executionContext) _BetRoot_stakes(ctx context.Context, field graphql.CollectedField, obj *model.BetRoot) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BetRoot_stakes(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Stakes, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.Money) graphql.Marshaler {
+			return ec.marshalNMoney2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐMoney(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_BetRoot_stakes(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BetRoot", field, false, false, "Money")
 }
 
 func (ec *executionContext) _BetSettled_at(ctx context.Context, field graphql.CollectedField, obj *model.BetSettled) (ret graphql.Marshaler) {
@@ -18133,6 +18526,38 @@ func (ec *executionContext) fieldContext_RoundClosed_publicSeed(_ context.Contex
 	return graphql.NewScalarFieldContext("RoundClosed", field, false, false, "String")
 }
 
+func (ec *executionContext) _RoundClosed_betRoot(ctx context.Context, field graphql.CollectedField, obj *model.RoundClosed) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RoundClosed_betRoot(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.BetRoot, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.BetRoot) graphql.Marshaler {
+			return ec.marshalOBetRoot2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐBetRoot(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_RoundClosed_betRoot(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "RoundClosed",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_BetRoot(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _RoundOpened_seq(ctx context.Context, field graphql.CollectedField, obj *model.RoundOpened) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -22338,6 +22763,12 @@ func (ec *executionContext) _Bet(ctx context.Context, sel ast.SelectionSet, obj 
 			if out.Values[i] == graphql.RequiredNull {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
+		case "inclusionProof":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Bet_inclusionProof(ctx, field, obj)
+				})
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -22449,6 +22880,107 @@ func (ec *executionContext) _BetEdge(ctx context.Context, sel ast.SelectionSet, 
 			}
 		case "node":
 			out.Values[i] = ec._BetEdge_node(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var betInclusionProofImplementors = []string{"BetInclusionProof"}
+
+func (ec *executionContext) _BetInclusionProof(ctx context.Context, sel ast.SelectionSet, obj *model.BetInclusionProof) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, betInclusionProofImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("BetInclusionProof")
+		case "root":
+			out.Values[i] = ec._BetInclusionProof_root(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "leafBytes":
+			out.Values[i] = ec._BetInclusionProof_leafBytes(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "index":
+			out.Values[i] = ec._BetInclusionProof_index(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "size":
+			out.Values[i] = ec._BetInclusionProof_size(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "path":
+			out.Values[i] = ec._BetInclusionProof_path(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var betRootImplementors = []string{"BetRoot"}
+
+func (ec *executionContext) _BetRoot(ctx context.Context, sel ast.SelectionSet, obj *model.BetRoot) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, betRootImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("BetRoot")
+		case "round":
+			out.Values[i] = ec._BetRoot_round(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "root":
+			out.Values[i] = ec._BetRoot_root(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "numBets":
+			out.Values[i] = ec._BetRoot_numBets(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "stakes":
+			out.Values[i] = ec._BetRoot_stakes(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -25611,6 +26143,11 @@ func (ec *executionContext) _RoundClosed(ctx context.Context, sel ast.SelectionS
 			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
+		case "betRoot":
+			out.Values[i] = ec._RoundClosed_betRoot(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -26773,6 +27310,14 @@ func (ec *executionContext) marshalNBetEdge2ᚕgithubᚗcomᚋpokertoteᚋpokert
 	}
 
 	return ret
+}
+
+func (ec *executionContext) marshalNBetRoot2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐBetRoot(ctx context.Context, sel ast.SelectionSet, v *model.BetRoot) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "BetRoot!")
+		return graphql.Null
+	}
+	return ec._BetRoot(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalNBetStatus2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐBetStatus(ctx context.Context, v any) (model.BetStatus, error) {
@@ -28051,6 +28596,20 @@ func (ec *executionContext) marshalOBeacons2ᚖgithubᚗcomᚋpokertoteᚋpokert
 		return graphql.Null
 	}
 	return ec._Beacons(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOBetInclusionProof2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐBetInclusionProof(ctx context.Context, sel ast.SelectionSet, v *model.BetInclusionProof) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._BetInclusionProof(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOBetRoot2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐBetRoot(ctx context.Context, sel ast.SelectionSet, v *model.BetRoot) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._BetRoot(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalOBettingRound2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐBettingRound(ctx context.Context, v any) (*model.BettingRound, error) {

@@ -20,6 +20,10 @@ func (r *betResolver) Draw(ctx context.Context, obj *model.Bet) (*model.Draw, er
 	return r.Tote.BetDraw(ctx, obj)
 }
 
+func (r *betResolver) InclusionProof(ctx context.Context, obj *model.Bet) (*model.BetInclusionProof, error) {
+	return r.Tote.BetInclusionProof(ctx, obj)
+}
+
 func (r *drawResolver) Table(ctx context.Context, obj *model.Draw) (*model.Table, error) {
 	return r.Tote.DrawTable(ctx, obj)
 }

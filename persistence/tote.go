@@ -32,6 +32,7 @@ import (
 
 	"gorm.io/gorm"
 
+	"github.com/pokertote/pokertote/domain/betroot"
 	"github.com/pokertote/pokertote/domain/errs"
 	"github.com/pokertote/pokertote/domain/ids"
 	"github.com/pokertote/pokertote/domain/parimutuel"
@@ -183,6 +184,11 @@ func findBets(q *gorm.DB) ([]tote.Bet, error) {
 // DrawBets implements tote.Store.
 func (r *ToteRepo) DrawBets(ctx context.Context, drawID int64) ([]tote.Bet, error) {
 	return findBets(r.read(ctx).Where("draw_id = ?", drawID).Order("id"))
+}
+
+// RoundLeaves implements tote.Store.
+func (r *ToteRepo) RoundLeaves(ctx context.Context, drawID int64, round parimutuel.Round) ([]betroot.Leaf, error) {
+	return roundLeaves(r.read(ctx), drawID, round)
 }
 
 // PoolTotals implements tote.Store.

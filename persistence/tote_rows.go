@@ -94,6 +94,7 @@ type toteDrawRow struct {
 	Beacons         *string
 	VoidReason      string
 	VoidKind        *string
+	BetRoots        *string
 	OpenedAt        time.Time
 	SettledAt       *time.Time
 }
@@ -133,6 +134,11 @@ func fromDomainDraw(d tote.Draw) (toteDrawRow, error) {
 	}
 	if r.Beacons, err = jsonColumn(d.Beacons); err != nil {
 		return toteDrawRow{}, err
+	}
+	if len(d.BetRoots) > 0 {
+		if r.BetRoots, err = jsonColumn(&d.BetRoots); err != nil {
+			return toteDrawRow{}, err
+		}
 	}
 	return r, nil
 }
@@ -189,6 +195,11 @@ func toDomainDraw(r toteDrawRow) (tote.Draw, error) {
 		d.Beacons = new(tote.DrawBeacons)
 		if err := json.Unmarshal([]byte(*r.Beacons), d.Beacons); err != nil {
 			return tote.Draw{}, fmt.Errorf("draw %d beacons: %w", r.ID, err)
+		}
+	}
+	if r.BetRoots != nil {
+		if err := json.Unmarshal([]byte(*r.BetRoots), &d.BetRoots); err != nil {
+			return tote.Draw{}, fmt.Errorf("draw %d bet roots: %w", r.ID, err)
 		}
 	}
 	if r.Result != nil {

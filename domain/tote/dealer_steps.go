@@ -199,6 +199,14 @@ func (d *Dealer) closeRound(ctx context.Context) error {
 			dr.PublicSeed = cards.PublicSeedFromIDs(strs)
 			closed.PublicSeed = hex.EncodeToString(dr.PublicSeed)
 		}
+		if dr.Beacons != nil {
+			root, err := roundRoot(ctx, tx, dr, r)
+			if err != nil {
+				return stepResult{}, err
+			}
+			dr.BetRoots = append(dr.BetRoots[:len(dr.BetRoots):len(dr.BetRoots)], root)
+			closed.BetRoot = &root
+		}
 		dr.Phase, dr.RoundClosesAt = dealingPhase(r), time.Time{}
 		dr.NextStepAt = now.Add(d.svc.scaled(d.table.Settings.CardInterval))
 		if dr.Beacons != nil { // the street is dealt once its beacon round is out

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/pokertote/pokertote/domain/betroot"
 	"github.com/pokertote/pokertote/domain/cards"
 	"github.com/pokertote/pokertote/domain/hand"
 	"github.com/pokertote/pokertote/domain/money"
@@ -59,8 +60,11 @@ type DrawResult struct {
 	PublicSeed string `json:"publicSeed,omitempty"` // version 1 only
 	// Beacons is the beacon commitment and every round fetched (fair deal
 	// version 2, docs/fairness.md); nil for a version-1 draw.
-	Beacons   *DrawBeacons `json:"beacons,omitempty"`
-	SettledAt time.Time    `json:"settledAt"`
+	Beacons *DrawBeacons `json:"beacons,omitempty"`
+	// BetRoots commits to each closed betting round's bets (result version
+	// 3, bet_roots.go), as ROUND_CLOSED published them.
+	BetRoots  []betroot.Root `json:"betRoots,omitempty"`
+	SettledAt time.Time      `json:"settledAt"`
 }
 
 // HandView is one position's final hand.
@@ -220,6 +224,9 @@ func (r *DrawResult) fillCards(d *Draw) {
 		r.PublicSeed = hex.EncodeToString(d.PublicSeed)
 	}
 	r.Beacons = d.Beacons.Clone()
+	if r.Version >= ResultVersionCommitted {
+		r.BetRoots = append([]betroot.Root(nil), d.BetRoots...)
+	}
 	if !r.Void && len(d.Board) == 5 && len(d.Pockets) == d.Positions {
 		r.Hands = handViews(d.Pockets, d.Board, r.Winners)
 	}

@@ -66,6 +66,9 @@ func VerifyResult(res DrawResult) Verification {
 	if !verifyVoid(res, problem) {
 		v.CardsMatch = false
 	}
+	if !verifyBetRoots(res, problem) {
+		v.PayoutsMatch = false
+	}
 	return v
 }
 

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/pokertote/pokertote/domain/beacon"
+	"github.com/pokertote/pokertote/domain/betroot"
 	"github.com/pokertote/pokertote/domain/cards"
 	"github.com/pokertote/pokertote/domain/money"
 )
@@ -29,6 +30,12 @@ func voidResult(t *testing.T, detail VoidDetail, open time.Time) DrawResult {
 	}
 }
 
+// emptyRoot is the root of round r with no bet.
+func emptyRoot(r int) betroot.Root {
+	root, _ := betroot.Of(r, nil)
+	return root
+}
+
 // TestVerifyVoidCauses: a version-3 void verifies only with a cause that
 // fits the committed times (issue 26): an admin void before round 1's
 // close, a missing beacon after its street's deadline. Relabelled,
@@ -45,6 +52,7 @@ func TestVerifyVoidCauses(t *testing.T) {
 		dl := r.Beacons.Deadlines[0]
 		d := VoidDetail{Kind: VoidBeaconMissing, At: dl.Add(time.Millisecond), Street: 1, Round: r.Beacons.Rounds[0], Deadline: &dl, Why: "relay down"}
 		r.VoidDetail, r.VoidReason = &d, d.Reason()
+		r.BetRoots = []betroot.Root{emptyRoot(1)} // round 1 closed, with no bet
 		return r
 	}
 	if v := VerifyResult(missing()); len(v.Problems) > 0 {
@@ -64,9 +72,13 @@ func TestVerifyVoidCauses(t *testing.T) {
 		"reason text relabelled": func(r *DrawResult) {
 			r.VoidReason = "beacon failure: round 1 was not available"
 		},
-		"empty reason":   func(r *DrawResult) { r.VoidReason = "" },
-		"no cause":       func(r *DrawResult) { r.VoidDetail = nil },
-		"legacy kind":    func(r *DrawResult) { d := *r.VoidDetail; d.Kind = VoidLegacy; r.VoidDetail, r.VoidReason = &d, d.Reason() },
+		"empty reason": func(r *DrawResult) { r.VoidReason = "" },
+		"no cause":     func(r *DrawResult) { r.VoidDetail = nil },
+		"legacy kind": func(r *DrawResult) {
+			d := *r.VoidDetail
+			d.Kind = VoidLegacy
+			r.VoidDetail, r.VoidReason = &d, d.Reason()
+		},
 		"jackpot moved":  func(r *DrawResult) { r.JackpotAfter = 0 },
 		"hands in void":  func(r *DrawResult) { r.Hands = []HandView{{Position: 1, Status: PositionLoss}} },
 		"winner in void": func(r *DrawResult) { r.Winners = []int{1} },

@@ -127,6 +127,8 @@ type Bet struct {
 	Payout    *Money     `json:"payout,omitempty"`
 	PlacedAt  time.Time  `json:"placedAt"`
 	SettledAt *time.Time `json:"settledAt,omitempty"`
+	// The proof that this bet is in its round's bet root, published in ROUND_CLOSED (docs/fairness.md, section 11); null while the round is open.
+	InclusionProof *BetInclusionProof `json:"inclusionProof,omitempty"`
 }
 
 // A bet of the user's was accepted (the bet as it stands when forwarded).
@@ -147,6 +149,28 @@ type BetEdge struct {
 	// Pass as `after` to continue after this item.
 	Cursor string `json:"cursor"`
 	Node   *Bet   `json:"node"`
+}
+
+// An RFC 6962 inclusion proof of a bet in its round's bet root: hash leafBytes (0x00 prefix), then fold path from the leaf up by index and size; the result must be root.root.
+type BetInclusionProof struct {
+	Root *BetRoot `json:"root"`
+	// The bet's leaf bytes (hex): ASCII 'pokertote/bet/v1', id (8 bytes), round (1), market (length-prefixed), selection (length-prefixed), stake in tiyn (8).
+	LeafBytes string `json:"leafBytes"`
+	// The bet's index among the round's bets in ascending order of id.
+	Index int `json:"index"`
+	// How many bets the round took.
+	Size int `json:"size"`
+	// The audit path, sibling hashes from the leaf up (hex).
+	Path []string `json:"path"`
+}
+
+// The commitment to one betting round's accepted bets (docs/fairness.md, section 11): the RFC 6962 Merkle root of their leaves (id, round, market, selection, stake; no player identity), in ascending order of id, with their number and stakes.
+type BetRoot struct {
+	Round BettingRound `json:"round"`
+	// 64 lower-case hex digits.
+	Root    string `json:"root"`
+	NumBets int    `json:"numBets"`
+	Stakes  Money  `json:"stakes"`
 }
 
 // A bet of the user's was settled or refunded.
@@ -783,6 +807,8 @@ type RoundClosed struct {
 	Round   BettingRound `json:"round"`
 	// Round PRE_DEAL only: the public seed fixed by the round's bets (hex).
 	PublicSeed *string `json:"publicSeed,omitempty"`
+	// The commitment to every bet the round accepted, published before the next street's beacon round (record it to check the result later).
+	BetRoot *BetRoot `json:"betRoot,omitempty"`
 }
 
 func (RoundClosed) IsTableEvent() {}

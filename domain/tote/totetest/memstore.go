@@ -10,6 +10,7 @@ import (
 	"github.com/pokertote/pokertote/domain/ids"
 	"github.com/pokertote/pokertote/domain/tote"
 
+	"github.com/pokertote/pokertote/domain/betroot"
 	"github.com/pokertote/pokertote/domain/errs"
 	"github.com/pokertote/pokertote/domain/ledger"
 	"github.com/pokertote/pokertote/domain/money"
@@ -97,6 +98,7 @@ func cloneDraw(d tote.Draw) tote.Draw {
 	d.Board = slices.Clone(d.Board)
 	d.Burns = slices.Clone(d.Burns)
 	d.Beacons = d.Beacons.Clone()
+	d.BetRoots = slices.Clone(d.BetRoots)
 	return d
 }
 
@@ -218,6 +220,23 @@ func (s *MemStore) DrawBets(_ context.Context, drawID int64) ([]tote.Bet, error)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.drawBetsLocked(drawID), nil
+}
+
+// RoundLeaves implements Store.
+func (s *MemStore) RoundLeaves(_ context.Context, drawID int64, round parimutuel.Round) ([]betroot.Leaf, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.roundLeavesLocked(drawID, round), nil
+}
+
+func (s *MemStore) roundLeavesLocked(drawID int64, round parimutuel.Round) []betroot.Leaf {
+	var out []betroot.Leaf
+	for _, b := range s.drawBetsLocked(drawID) {
+		if b.Round == round {
+			out = append(out, tote.LeafOf(b))
+		}
+	}
+	return out
 }
 
 func (s *MemStore) drawBetsLocked(drawID int64) []tote.Bet {
