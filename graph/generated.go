@@ -4967,7 +4967,7 @@ input HoldemBoxInput {
 input HoldemStartInput {
   "One or two boxes."
   boxes: [HoldemBoxInput!]!
-  "Optional: any text of the player's (at most 256 bytes), mixed into the shuffle."
+  "Required (BAD_USER_INPUT CUT_REQUIRED when empty): any text of the player's (at most 256 bytes), mixed into the shuffle; the web client draws 16 random bytes (hex) unless the player types one."
   cut: String
   """
   Required (BAD_USER_INPUT COMMITMENT_REQUIRED without it): the commitment

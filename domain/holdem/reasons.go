@@ -23,6 +23,9 @@ const (
 	ReasonBonusOutOfRange    = "BONUS_OUT_OF_RANGE"
 	ReasonBoxCount           = "BOX_COUNT"
 	ReasonCommitmentRequired = "COMMITMENT_REQUIRED"
+	// ReasonCutRequired refuses a hand without the player's cut: with an
+	// empty cut the house's seed alone would fix the deck (issue 26).
+	ReasonCutRequired = "CUT_REQUIRED"
 	ReasonHandNotFound       = "HAND_NOT_FOUND"
 	ReasonHandReplayFailed   = "HAND_REPLAY_FAILED"
 	ReasonInvalidConfig      = "INVALID_CONFIG"

@@ -531,7 +531,7 @@ type HoldemSettings struct {
 type HoldemStartInput struct {
 	// One or two boxes.
 	Boxes []HoldemBoxInput `json:"boxes"`
-	// Optional: any text of the player's (at most 256 bytes), mixed into the shuffle.
+	// Required (BAD_USER_INPUT CUT_REQUIRED when empty): any text of the player's (at most 256 bytes), mixed into the shuffle; the web client draws 16 random bytes (hex) unless the player types one.
 	Cut *string `json:"cut,omitempty"`
 	// Required (BAD_USER_INPUT COMMITMENT_REQUIRED without it): the commitment
 	// returned by holdemCommit. The hand is dealt from that seed, which was fixed

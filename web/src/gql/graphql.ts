@@ -111,7 +111,7 @@ export type HoldemStartInput = {
    * the cut (docs/fairness.md).
    */
   commitment?: string | null | undefined;
-  /** Optional: any text of the player's (at most 256 bytes), mixed into the shuffle. */
+  /** Required (BAD_USER_INPUT CUT_REQUIRED when empty): any text of the player's (at most 256 bytes), mixed into the shuffle; the web client draws 16 random bytes (hex) unless the player types one. */
   cut?: string | null | undefined;
   idempotencyKey: string;
 };
