@@ -328,6 +328,13 @@ export type MyBetsQueryVariables = Exact<{
 
 export type MyBetsQuery = { myBets: { edges: Array<{ node: { id: string, round: BettingRound, market: Market, selection: string, stake: string, status: BetStatus, payout: string | null, placedAt: string, settledAt: string | null, draw: { id: string, number: number } } }> }, me: { id: string, balance: string } | null };
 
+export type MyBetProofsQueryVariables = Exact<{
+  drawId: string | number;
+}>;
+
+
+export type MyBetProofsQuery = { myBets: { edges: Array<{ node: { id: string, round: BettingRound, market: Market, selection: string, stake: string, inclusionProof: { index: number, size: number, path: Array<string>, root: { round: BettingRound, root: string, numBets: number, stakes: string } } | null } }> } };
+
 export type MyLedgerQueryVariables = Exact<{
   first?: number | null | undefined;
 }>;
