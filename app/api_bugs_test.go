@@ -111,6 +111,18 @@ func TestTextsPeopleRead(t *testing.T) {
 				map[string]any{"in": map[string]any{"drawId": drawID, "selection": map[string]any{"position": 3}, "stake": "100.00", "idempotencyKey": "texts"}}, nil)
 			admin.MustDo(t, `mutation($d: ID!) { voidDraw(drawId: $d, reason: "dealer error") { id } }`, map[string]any{"d": drawID}, nil)
 
+			t.Run("anyone counts a table's voids by kind", func(t *testing.T) {
+				var out struct {
+					VoidCounts []struct {
+						Kind  string
+						Count int
+					}
+				}
+				c.MustDo(t, `query($t: ID!) { voidCounts(tableId: $t) { kind count } }`, map[string]any{"t": tableID}, &out) // no token
+				if len(out.VoidCounts) != 3 || out.VoidCounts[0].Kind != "ADMIN_BEFORE_DEAL" || out.VoidCounts[0].Count != 1 || out.VoidCounts[1].Count != 0 {
+					t.Errorf("void counts %+v", out.VoidCounts)
+				}
+			})
 			t.Run("messages name a draw by its number", func(t *testing.T) {
 				e := admin.MustFail(t, "CONFLICT", "DRAW_FINISHED", `mutation($d: ID!) { voidDraw(drawId: $d, reason: "again") { id } }`, map[string]any{"d": drawID})
 				if want := fmt.Sprintf("draw #%d ", number); !strings.Contains(e.Message, want) || strings.Contains(e.Message, "#"+drawID+" ") {

@@ -23,7 +23,6 @@ import (
 // fast test and demo servers also take tables over quickly.
 const (
 	toteLeaseTTL = 10 * time.Second
-	toteMaxStall = 5 * time.Minute
 	toteScan     = 2 * time.Second
 	// toteBeaconWait is how long a street waits for its beacon round.
 	toteBeaconWait = 20 * time.Second
@@ -114,7 +113,6 @@ func (a *App) startTote(ctx context.Context) error {
 	dcfg := tote.DealerConfig{
 		Owner:    dealerOwner(),
 		LeaseTTL: max(time.Duration(float64(toteLeaseTTL)/scale), 500*time.Millisecond),
-		MaxStall: max(time.Duration(float64(toteMaxStall)/scale), 5*time.Second),
 		// How long a street waits for its beacon round before the draw is
 		// voided (also capped at half the next betting round).
 		BeaconWait: max(time.Duration(float64(toteBeaconWait)/scale), 50*time.Millisecond),
@@ -141,12 +139,20 @@ func toteMetrics(st *tote.Stats) []prometheus.Collector {
 		return prometheus.NewCounterFunc(prometheus.CounterOpts{Namespace: "pokertote", Subsystem: "tote", Name: name, Help: help},
 			func() float64 { return float64(v()) })
 	}
-	return []prometheus.Collector{
+	out := []prometheus.Collector{
 		counter("bets_accepted_total", "Bets accepted by this replica.", st.BetsAccepted.Load),
 		counter("draws_settled_total", "Draws settled by this replica's dealers.", st.DrawsSettled.Load),
-		counter("draws_voided_total", "Draws voided on this replica (admin or dealer failure).", st.DrawsVoided.Load),
+		counter("draws_voided_total", "Draws voided on this replica (admin before the deal, or a missing beacon).", st.DrawsVoided.Load),
 		counter("dealer_step_failures_total", "Dealer steps that failed and were retried.", st.StepFailures.Load),
 	}
+	for i, k := range tote.VoidKinds {
+		out = append(out, prometheus.NewCounterFunc(prometheus.CounterOpts{
+			Namespace: "pokertote", Subsystem: "tote", Name: "voids_total",
+			Help:        "Draws voided on this replica, by kind (ADMIN_BEFORE_DEAL, BEACON_MISSING; LEGACY is never counted live).",
+			ConstLabels: prometheus.Labels{"kind": string(k)},
+		}, func() float64 { return float64(st.Voids[i].Load()) }))
+	}
+	return out
 }
 
 // intakeMetrics shows how the bet intake carries the round-close surge

@@ -119,16 +119,17 @@ type ComplexityRoot struct {
 	}
 
 	Bet struct {
-		Draw      func(childComplexity int) int
-		ID        func(childComplexity int) int
-		Market    func(childComplexity int) int
-		Payout    func(childComplexity int) int
-		PlacedAt  func(childComplexity int) int
-		Round     func(childComplexity int) int
-		Selection func(childComplexity int) int
-		SettledAt func(childComplexity int) int
-		Stake     func(childComplexity int) int
-		Status    func(childComplexity int) int
+		Draw           func(childComplexity int) int
+		ID             func(childComplexity int) int
+		InclusionProof func(childComplexity int) int
+		Market         func(childComplexity int) int
+		Payout         func(childComplexity int) int
+		PlacedAt       func(childComplexity int) int
+		Round          func(childComplexity int) int
+		Selection      func(childComplexity int) int
+		SettledAt      func(childComplexity int) int
+		Stake          func(childComplexity int) int
+		Status         func(childComplexity int) int
 	}
 
 	BetAccepted struct {
@@ -144,6 +145,21 @@ type ComplexityRoot struct {
 	BetEdge struct {
 		Cursor func(childComplexity int) int
 		Node   func(childComplexity int) int
+	}
+
+	BetInclusionProof struct {
+		Index     func(childComplexity int) int
+		LeafBytes func(childComplexity int) int
+		Path      func(childComplexity int) int
+		Root      func(childComplexity int) int
+		Size      func(childComplexity int) int
+	}
+
+	BetRoot struct {
+		NumBets func(childComplexity int) int
+		Root    func(childComplexity int) int
+		Round   func(childComplexity int) int
+		Stakes  func(childComplexity int) int
 	}
 
 	BetSettled struct {
@@ -576,6 +592,7 @@ type ComplexityRoot struct {
 		User                 func(childComplexity int, id string) int
 		UserByEmail          func(childComplexity int, email string) int
 		VerifyDraw           func(childComplexity int, id string) int
+		VoidCounts           func(childComplexity int, tableID string) int
 	}
 
 	RealityCheck struct {
@@ -616,6 +633,7 @@ type ComplexityRoot struct {
 
 	RoundClosed struct {
 		At         func(childComplexity int) int
+		BetRoot    func(childComplexity int) int
 		DrawID     func(childComplexity int) int
 		PublicSeed func(childComplexity int) int
 		Round      func(childComplexity int) int
@@ -714,6 +732,11 @@ type ComplexityRoot struct {
 		Status       func(childComplexity int) int
 		SubmittedAt  func(childComplexity int) int
 	}
+
+	VoidCount struct {
+		Count func(childComplexity int) int
+		Kind  func(childComplexity int) int
+	}
 }
 
 // endregion ***************************** api!.gotpl *****************************
@@ -725,6 +748,8 @@ type AuditEntryResolver interface {
 }
 type BetResolver interface {
 	Draw(ctx context.Context, obj *model.Bet) (*model.Draw, error)
+
+	InclusionProof(ctx context.Context, obj *model.Bet) (*model.BetInclusionProof, error)
 }
 type DrawResolver interface {
 	Table(ctx context.Context, obj *model.Draw) (*model.Table, error)
@@ -786,6 +811,7 @@ type QueryResolver interface {
 	Results(ctx context.Context, tableID *string, from *time.Time, to *time.Time, first *int, after *string) (*model.DrawConnection, error)
 	Jackpot(ctx context.Context) (*model.Jackpot, error)
 	VerifyDraw(ctx context.Context, id string) (*model.DrawVerification, error)
+	VoidCounts(ctx context.Context, tableID string) ([]model.VoidCount, error)
 	HoldemSettings(ctx context.Context) (*model.HoldemSettings, error)
 	HoldemHand(ctx context.Context, id string) (*model.HoldemHand, error)
 	HoldemHands(ctx context.Context, first *int, after *string) (*model.HoldemHandConnection, error)
@@ -1092,6 +1118,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Bet.ID(childComplexity), true
+	case "Bet.inclusionProof":
+		if e.ComplexityRoot.Bet.InclusionProof == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Bet.InclusionProof(childComplexity), true
 	case "Bet.market":
 		if e.ComplexityRoot.Bet.Market == nil {
 			break
@@ -1179,6 +1211,62 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.BetEdge.Node(childComplexity), true
+
+	case "BetInclusionProof.index":
+		if e.ComplexityRoot.BetInclusionProof.Index == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BetInclusionProof.Index(childComplexity), true
+	case "BetInclusionProof.leafBytes":
+		if e.ComplexityRoot.BetInclusionProof.LeafBytes == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BetInclusionProof.LeafBytes(childComplexity), true
+	case "BetInclusionProof.path":
+		if e.ComplexityRoot.BetInclusionProof.Path == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BetInclusionProof.Path(childComplexity), true
+	case "BetInclusionProof.root":
+		if e.ComplexityRoot.BetInclusionProof.Root == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BetInclusionProof.Root(childComplexity), true
+	case "BetInclusionProof.size":
+		if e.ComplexityRoot.BetInclusionProof.Size == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BetInclusionProof.Size(childComplexity), true
+
+	case "BetRoot.numBets":
+		if e.ComplexityRoot.BetRoot.NumBets == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BetRoot.NumBets(childComplexity), true
+	case "BetRoot.root":
+		if e.ComplexityRoot.BetRoot.Root == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BetRoot.Root(childComplexity), true
+	case "BetRoot.round":
+		if e.ComplexityRoot.BetRoot.Round == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BetRoot.Round(childComplexity), true
+	case "BetRoot.stakes":
+		if e.ComplexityRoot.BetRoot.Stakes == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BetRoot.Stakes(childComplexity), true
 
 	case "BetSettled.at":
 		if e.ComplexityRoot.BetSettled.At == nil {
@@ -3222,6 +3310,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.VerifyDraw(childComplexity, args["id"].(string)), true
+	case "Query.voidCounts":
+		if e.ComplexityRoot.Query.VoidCounts == nil {
+			break
+		}
+
+		args, err := ec.field_Query_voidCounts_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.VoidCounts(childComplexity, args["tableId"].(string)), true
 
 	case "RealityCheck.elapsedSeconds":
 		if e.ComplexityRoot.RealityCheck.ElapsedSeconds == nil {
@@ -3360,6 +3459,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.RoundClosed.At(childComplexity), true
+	case "RoundClosed.betRoot":
+		if e.ComplexityRoot.RoundClosed.BetRoot == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RoundClosed.BetRoot(childComplexity), true
 	case "RoundClosed.drawId":
 		if e.ComplexityRoot.RoundClosed.DrawID == nil {
 			break
@@ -3760,6 +3865,19 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Verification.SubmittedAt(childComplexity), true
+
+	case "VoidCount.count":
+		if e.ComplexityRoot.VoidCount.Count == nil {
+			break
+		}
+
+		return e.ComplexityRoot.VoidCount.Count(childComplexity), true
+	case "VoidCount.kind":
+		if e.ComplexityRoot.VoidCount.Kind == nil {
+			break
+		}
+
+		return e.ComplexityRoot.VoidCount.Kind(childComplexity), true
 
 	}
 	return 0, false
@@ -4433,6 +4551,30 @@ type Bet {
   payout: Money
   placedAt: Time!
   settledAt: Time
+  "The proof that this bet is in its round's bet root, published in ROUND_CLOSED (docs/fairness.md, section 11); null while the round is open."
+  inclusionProof: BetInclusionProof
+}
+
+"The commitment to one betting round's accepted bets (docs/fairness.md, section 11): the RFC 6962 Merkle root of their leaves (id, round, market, selection, stake; no player identity), in ascending order of id, with their number and stakes."
+type BetRoot {
+  round: BettingRound!
+  "64 lower-case hex digits."
+  root: String!
+  numBets: Int!
+  stakes: Money!
+}
+
+"An RFC 6962 inclusion proof of a bet in its round's bet root: hash leafBytes (0x00 prefix), then fold path from the leaf up by index and size; the result must be root.root."
+type BetInclusionProof {
+  root: BetRoot!
+  "The bet's leaf bytes (hex): ASCII 'pokertote/bet/v1', id (8 bytes), round (1), market (length-prefixed), selection (length-prefixed), stake in tiyn (8)."
+  leafBytes: String!
+  "The bet's index among the round's bets in ascending order of id."
+  index: Int!
+  "How many bets the round took."
+  size: Int!
+  "The audit path, sibling hashes from the leaf up (hex)."
+  path: [String!]!
 }
 
 "A page of bets."
@@ -4613,6 +4755,8 @@ type RoundClosed implements TableEvent {
   round: BettingRound!
   "Round PRE_DEAL of a fair-deal version-1 draw only: the public seed fixed by the round's bets (hex); null for version-2 draws (beacons instead)."
   publicSeed: String
+  "The commitment to every bet the round accepted, published before the next street's beacon round (record it to check the result later)."
+  betRoot: BetRoot
 }
 
 "Cards dealt: one position's pocket, or the flop, turn or river. Carries the board and every position after the card."
@@ -4857,7 +5001,7 @@ input HoldemBoxInput {
 input HoldemStartInput {
   "One or two boxes."
   boxes: [HoldemBoxInput!]!
-  "Optional: any text of the player's (at most 256 bytes), mixed into the shuffle."
+  "Required (BAD_USER_INPUT CUT_REQUIRED when empty): any text of the player's (at most 256 bytes), mixed into the shuffle; the web client draws 16 random bytes (hex) unless the player types one."
   cut: String
   """
   Required (BAD_USER_INPUT COMMITMENT_REQUIRED without it): the commitment
@@ -4875,6 +5019,22 @@ input HoldemDecideInput {
   box: Int!
   decision: HoldemDecision!
   idempotencyKey: String!
+}
+
+"Why a draw was voided (docs/fairness.md, section 6)."
+enum VoidKind {
+  "An admin voided it while betting round 1 was open, before any card or beacon round could be known."
+  ADMIN_BEFORE_DEAL
+  "A street's committed beacon round was not available by its committed deadline."
+  BEACON_MISSING
+  "Voided before void kinds were recorded; the reason is free text."
+  LEGACY
+}
+
+"The number of a table's void draws of one kind."
+type VoidCount {
+  kind: VoidKind!
+  count: Int!
 }
 
 type Query {
@@ -4900,6 +5060,8 @@ type Query {
   jackpot: Jackpot!
   "Recomputes a finished draw from its revealed seeds and its bets."
   verifyDraw(id: ID!): DrawVerification!
+  "How many draws of a table were voided, per kind (every kind, zeros included); public, so that anyone can count voids (docs/fairness.md, section 6)."
+  voidCounts(tableId: ID!): [VoidCount!]!
   holdemSettings: HoldemSettings!
   "One of the signed-in player's hands; null when there is no such hand of theirs."
   holdemHand(id: ID!): HoldemHand @authenticated
@@ -4932,7 +5094,7 @@ type Mutation {
   "Pauses dealing after the current draw."
   pauseTable(tableId: ID!): Table! @hasRole(roles: [ADMIN])
   resumeTable(tableId: ID!): Table! @hasRole(roles: [ADMIN])
-  "Voids a draw that is not yet settled: every stake is refunded in full."
+  "Voids a draw whose betting round 1 is still open: every stake is refunded in full. Refused (Conflict VOID_AFTER_DEAL) once round 1 has closed."
   voidDraw(drawId: ID!, reason: String!): Draw! @hasRole(roles: [ADMIN])
   "Moves organiser money into the jackpot."
   jackpotTopUp(amount: Money!, idempotencyKey: String!): Jackpot! @hasRole(roles: [ADMIN])
@@ -5302,6 +5464,8 @@ func (ec *executionContext) childFields_Bet(ctx context.Context, field graphql.C
 		return ec.fieldContext_Bet_placedAt(ctx, field)
 	case "settledAt":
 		return ec.fieldContext_Bet_settledAt(ctx, field)
+	case "inclusionProof":
+		return ec.fieldContext_Bet_inclusionProof(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Bet", field.Name)
 }
@@ -5324,6 +5488,36 @@ func (ec *executionContext) childFields_BetEdge(ctx context.Context, field graph
 		return ec.fieldContext_BetEdge_node(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type BetEdge", field.Name)
+}
+
+func (ec *executionContext) childFields_BetInclusionProof(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "root":
+		return ec.fieldContext_BetInclusionProof_root(ctx, field)
+	case "leafBytes":
+		return ec.fieldContext_BetInclusionProof_leafBytes(ctx, field)
+	case "index":
+		return ec.fieldContext_BetInclusionProof_index(ctx, field)
+	case "size":
+		return ec.fieldContext_BetInclusionProof_size(ctx, field)
+	case "path":
+		return ec.fieldContext_BetInclusionProof_path(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type BetInclusionProof", field.Name)
+}
+
+func (ec *executionContext) childFields_BetRoot(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "round":
+		return ec.fieldContext_BetRoot_round(ctx, field)
+	case "root":
+		return ec.fieldContext_BetRoot_root(ctx, field)
+	case "numBets":
+		return ec.fieldContext_BetRoot_numBets(ctx, field)
+	case "stakes":
+		return ec.fieldContext_BetRoot_stakes(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type BetRoot", field.Name)
 }
 
 func (ec *executionContext) childFields_CashTransfer(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -6112,6 +6306,16 @@ func (ec *executionContext) childFields_Verification(ctx context.Context, field 
 		return ec.fieldContext_Verification_decidedAt(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Verification", field.Name)
+}
+
+func (ec *executionContext) childFields_VoidCount(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "kind":
+		return ec.fieldContext_VoidCount_kind(ctx, field)
+	case "count":
+		return ec.fieldContext_VoidCount_count(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type VoidCount", field.Name)
 }
 
 func (ec *executionContext) childFields___Directive(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -7025,6 +7229,20 @@ func (ec *executionContext) field_Query_verifyDraw_args(ctx context.Context, raw
 		return nil, err
 	}
 	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_voidCounts_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "tableId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["tableId"] = arg0
 	return args, nil
 }
 
@@ -8378,6 +8596,38 @@ func (ec *executionContext) fieldContext_Bet_settledAt(_ context.Context, field 
 	return graphql.NewScalarFieldContext("Bet", field, false, false, "Time")
 }
 
+func (ec *executionContext) _Bet_inclusionProof(ctx context.Context, field graphql.CollectedField, obj *model.Bet) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Bet_inclusionProof(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Bet().InclusionProof(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.BetInclusionProof) graphql.Marshaler {
+			return ec.marshalOBetInclusionProof2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐBetInclusionProof(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Bet_inclusionProof(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Bet",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_BetInclusionProof(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _BetAccepted_at(ctx context.Context, field graphql.CollectedField, obj *model.BetAccepted) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -8550,6 +8800,222 @@ func (ec *executionContext) fieldContext_BetEdge_node(_ context.Context, field g
 		},
 	}
 	return fc, nil
+}
+
+func (ec *executionContext) _BetInclusionProof_root(ctx context.Context, field graphql.CollectedField, obj *model.BetInclusionProof) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BetInclusionProof_root(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Root, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.BetRoot) graphql.Marshaler {
+			return ec.marshalNBetRoot2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐBetRoot(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_BetInclusionProof_root(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "BetInclusionProof",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_BetRoot(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _BetInclusionProof_leafBytes(ctx context.Context, field graphql.CollectedField, obj *model.BetInclusionProof) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BetInclusionProof_leafBytes(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.LeafBytes, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_BetInclusionProof_leafBytes(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BetInclusionProof", field, false, false, "String")
+}
+
+func (ec *executionContext) _BetInclusionProof_index(ctx context.Context, field graphql.CollectedField, obj *model.BetInclusionProof) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BetInclusionProof_index(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Index, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_BetInclusionProof_index(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BetInclusionProof", field, false, false, "Int")
+}
+
+func (ec *executionContext) _BetInclusionProof_size(ctx context.Context, field graphql.CollectedField, obj *model.BetInclusionProof) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BetInclusionProof_size(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Size, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_BetInclusionProof_size(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BetInclusionProof", field, false, false, "Int")
+}
+
+func (ec *executionContext) _BetInclusionProof_path(ctx context.Context, field graphql.CollectedField, obj *model.BetInclusionProof) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BetInclusionProof_path(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Path, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalNString2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_BetInclusionProof_path(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BetInclusionProof", field, false, false, "String")
+}
+
+func (ec *executionContext) _BetRoot_round(ctx context.Context, field graphql.CollectedField, obj *model.BetRoot) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BetRoot_round(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Round, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.BettingRound) graphql.Marshaler {
+			return ec.marshalNBettingRound2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐBettingRound(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_BetRoot_round(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BetRoot", field, false, false, "BettingRound")
+}
+
+func (ec *executionContext) _BetRoot_root(ctx context.Context, field graphql.CollectedField, obj *model.BetRoot) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BetRoot_root(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Root, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_BetRoot_root(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BetRoot", field, false, false, "String")
+}
+
+func (ec *executionContext) _BetRoot_numBets(ctx context.Context, field graphql.CollectedField, obj *model.BetRoot) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BetRoot_numBets(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.NumBets, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_BetRoot_numBets(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BetRoot", field, false, false, "Int")
+}
+
+func (ec *executionContext) _BetRoot_stakes(ctx context.Context, field graphql.CollectedField, obj *model.BetRoot) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BetRoot_stakes(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Stakes, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.Money) graphql.Marshaler {
+			return ec.marshalNMoney2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐMoney(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_BetRoot_stakes(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BetRoot", field, false, false, "Money")
 }
 
 func (ec *executionContext) _BetSettled_at(ctx context.Context, field graphql.CollectedField, obj *model.BetSettled) (ret graphql.Marshaler) {
@@ -17115,6 +17581,50 @@ func (ec *executionContext) fieldContext_Query_verifyDraw(ctx context.Context, f
 	return fc, nil
 }
 
+func (ec *executionContext) _Query_voidCounts(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_voidCounts(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().VoidCounts(ctx, fc.Args["tableId"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []model.VoidCount) graphql.Marshaler {
+			return ec.marshalNVoidCount2ᚕgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐVoidCountᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_voidCounts(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_VoidCount(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_voidCounts_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Query_holdemSettings(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -18149,6 +18659,38 @@ func (ec *executionContext) _RoundClosed_publicSeed(ctx context.Context, field g
 }
 func (ec *executionContext) fieldContext_RoundClosed_publicSeed(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("RoundClosed", field, false, false, "String")
+}
+
+func (ec *executionContext) _RoundClosed_betRoot(ctx context.Context, field graphql.CollectedField, obj *model.RoundClosed) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RoundClosed_betRoot(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.BetRoot, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.BetRoot) graphql.Marshaler {
+			return ec.marshalOBetRoot2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐBetRoot(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_RoundClosed_betRoot(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "RoundClosed",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_BetRoot(ctx, field)
+		},
+	}
+	return fc, nil
 }
 
 func (ec *executionContext) _RoundOpened_seq(ctx context.Context, field graphql.CollectedField, obj *model.RoundOpened) (ret graphql.Marshaler) {
@@ -19603,6 +20145,52 @@ func (ec *executionContext) _Verification_decidedAt(ctx context.Context, field g
 }
 func (ec *executionContext) fieldContext_Verification_decidedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Verification", field, false, false, "Time")
+}
+
+func (ec *executionContext) _VoidCount_kind(ctx context.Context, field graphql.CollectedField, obj *model.VoidCount) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_VoidCount_kind(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Kind, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.VoidKind) graphql.Marshaler {
+			return ec.marshalNVoidKind2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐVoidKind(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_VoidCount_kind(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("VoidCount", field, false, false, "VoidKind")
+}
+
+func (ec *executionContext) _VoidCount_count(ctx context.Context, field graphql.CollectedField, obj *model.VoidCount) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_VoidCount_count(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Count, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_VoidCount_count(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("VoidCount", field, false, false, "Int")
 }
 
 func (ec *executionContext) ___Directive_name(ctx context.Context, field graphql.CollectedField, obj *introspection.Directive) (ret graphql.Marshaler) {
@@ -22310,6 +22898,12 @@ func (ec *executionContext) _Bet(ctx context.Context, sel ast.SelectionSet, obj 
 			if out.Values[i] == graphql.RequiredNull {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
+		case "inclusionProof":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Bet_inclusionProof(ctx, field, obj)
+				})
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -22421,6 +23015,107 @@ func (ec *executionContext) _BetEdge(ctx context.Context, sel ast.SelectionSet, 
 			}
 		case "node":
 			out.Values[i] = ec._BetEdge_node(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var betInclusionProofImplementors = []string{"BetInclusionProof"}
+
+func (ec *executionContext) _BetInclusionProof(ctx context.Context, sel ast.SelectionSet, obj *model.BetInclusionProof) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, betInclusionProofImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("BetInclusionProof")
+		case "root":
+			out.Values[i] = ec._BetInclusionProof_root(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "leafBytes":
+			out.Values[i] = ec._BetInclusionProof_leafBytes(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "index":
+			out.Values[i] = ec._BetInclusionProof_index(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "size":
+			out.Values[i] = ec._BetInclusionProof_size(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "path":
+			out.Values[i] = ec._BetInclusionProof_path(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var betRootImplementors = []string{"BetRoot"}
+
+func (ec *executionContext) _BetRoot(ctx context.Context, sel ast.SelectionSet, obj *model.BetRoot) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, betRootImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("BetRoot")
+		case "round":
+			out.Values[i] = ec._BetRoot_round(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "root":
+			out.Values[i] = ec._BetRoot_root(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "numBets":
+			out.Values[i] = ec._BetRoot_numBets(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "stakes":
+			out.Values[i] = ec._BetRoot_stakes(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -25235,6 +25930,12 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Query_verifyDraw(ctx, field)
 				})
+		case "voidCounts":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_voidCounts(ctx, field)
+				})
 		case "holdemSettings":
 			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
 				true, true,
@@ -25585,6 +26286,11 @@ func (ec *executionContext) _RoundClosed(ctx context.Context, sel ast.SelectionS
 			}
 		case "publicSeed":
 			out.Values[i] = ec._RoundClosed_publicSeed(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "betRoot":
+			out.Values[i] = ec._RoundClosed_betRoot(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
@@ -26196,6 +26902,44 @@ func (ec *executionContext) _Verification(ctx context.Context, sel ast.Selection
 	return out
 }
 
+var voidCountImplementors = []string{"VoidCount"}
+
+func (ec *executionContext) _VoidCount(ctx context.Context, sel ast.SelectionSet, obj *model.VoidCount) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, voidCountImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("VoidCount")
+		case "kind":
+			out.Values[i] = ec._VoidCount_kind(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "count":
+			out.Values[i] = ec._VoidCount_count(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
 var __DirectiveImplementors = []string{"__Directive"}
 
 func (ec *executionContext) ___Directive(ctx context.Context, sel ast.SelectionSet, obj *introspection.Directive) graphql.Marshaler {
@@ -26712,6 +27456,14 @@ func (ec *executionContext) marshalNBetEdge2ᚕgithubᚗcomᚋpokertoteᚋpokert
 	}
 
 	return ret
+}
+
+func (ec *executionContext) marshalNBetRoot2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐBetRoot(ctx context.Context, sel ast.SelectionSet, v *model.BetRoot) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "BetRoot!")
+		return graphql.Null
+	}
+	return ec._BetRoot(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalNBetStatus2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐBetStatus(ctx context.Context, v any) (model.BetStatus, error) {
@@ -27813,6 +28565,36 @@ func (ec *executionContext) marshalNVerificationStatus2githubᚗcomᚋpokertote�
 	return v
 }
 
+func (ec *executionContext) marshalNVoidCount2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐVoidCount(ctx context.Context, sel ast.SelectionSet, v model.VoidCount) graphql.Marshaler {
+	return ec._VoidCount(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNVoidCount2ᚕgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐVoidCountᚄ(ctx context.Context, sel ast.SelectionSet, v []model.VoidCount) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNVoidCount2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐVoidCount(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) unmarshalNVoidKind2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐVoidKind(ctx context.Context, v any) (model.VoidKind, error) {
+	var res model.VoidKind
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNVoidKind2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐVoidKind(ctx context.Context, sel ast.SelectionSet, v model.VoidKind) graphql.Marshaler {
+	return v
+}
+
 func (ec *executionContext) marshalN__Directive2githubᚗcomᚋ99designsᚋgqlgenᚋgraphqlᚋintrospectionᚐDirective(ctx context.Context, sel ast.SelectionSet, v introspection.Directive) graphql.Marshaler {
 	return ec.___Directive(ctx, sel, &v)
 }
@@ -27960,6 +28742,20 @@ func (ec *executionContext) marshalOBeacons2ᚖgithubᚗcomᚋpokertoteᚋpokert
 		return graphql.Null
 	}
 	return ec._Beacons(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOBetInclusionProof2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐBetInclusionProof(ctx context.Context, sel ast.SelectionSet, v *model.BetInclusionProof) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._BetInclusionProof(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOBetRoot2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐBetRoot(ctx context.Context, sel ast.SelectionSet, v *model.BetRoot) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._BetRoot(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalOBettingRound2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐBettingRound(ctx context.Context, v any) (*model.BettingRound, error) {

@@ -20,6 +20,10 @@ func (r *betResolver) Draw(ctx context.Context, obj *model.Bet) (*model.Draw, er
 	return r.Tote.BetDraw(ctx, obj)
 }
 
+func (r *betResolver) InclusionProof(ctx context.Context, obj *model.Bet) (*model.BetInclusionProof, error) {
+	return r.Tote.BetInclusionProof(ctx, obj)
+}
+
 func (r *drawResolver) Table(ctx context.Context, obj *model.Draw) (*model.Table, error) {
 	return r.Tote.DrawTable(ctx, obj)
 }
@@ -218,6 +222,10 @@ func (r *queryResolver) Jackpot(ctx context.Context) (*model.Jackpot, error) {
 
 func (r *queryResolver) VerifyDraw(ctx context.Context, id string) (*model.DrawVerification, error) {
 	return r.Tote.VerifyDraw(ctx, id)
+}
+
+func (r *queryResolver) VoidCounts(ctx context.Context, tableID string) ([]model.VoidCount, error) {
+	return r.Tote.VoidCounts(ctx, tableID)
 }
 
 func (r *queryResolver) HoldemSettings(ctx context.Context) (*model.HoldemSettings, error) {

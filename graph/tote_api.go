@@ -2,14 +2,17 @@ package graph
 
 import (
 	"context"
+	"encoding/hex"
 	"encoding/json"
 	"log/slog"
 	"time"
 
+	"github.com/pokertote/pokertote/domain/betroot"
 	"github.com/pokertote/pokertote/domain/errs"
 	"github.com/pokertote/pokertote/domain/event"
 	"github.com/pokertote/pokertote/domain/ids"
 	"github.com/pokertote/pokertote/domain/money"
+	"github.com/pokertote/pokertote/domain/parimutuel"
 	"github.com/pokertote/pokertote/domain/tote"
 	"github.com/pokertote/pokertote/graph/model"
 )
@@ -506,4 +509,67 @@ func (a *ToteAPI) VerifyDraw(ctx context.Context, drawID string) (*model.DrawVer
 		out.Beacon = ptrTo(v.Beacon)
 	}
 	return out, nil
+}
+
+// VoidCounts resolves Query.voidCounts: public, anyone may count a table's
+// voids by kind.
+func (a *ToteAPI) VoidCounts(ctx context.Context, tableID string) ([]model.VoidCount, error) {
+	svc, err := a.service()
+	if err != nil {
+		return nil, err
+	}
+	n, err := parseID(tableID, "table")
+	if err != nil {
+		return nil, err
+	}
+	counts, err := svc.VoidCounts(ctx, n)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]model.VoidCount, len(counts))
+	for i, c := range counts {
+		out[i] = model.VoidCount{Kind: model.VoidKind(c.Kind), Count: int(c.Count)}
+	}
+	return out, nil
+}
+
+// BetInclusionProof resolves Bet.inclusionProof: the proof of the viewer's
+// own bet in its round's bet root; null while the round is open (no root
+// yet) and for a draw without roots.
+func (a *ToteAPI) BetInclusionProof(ctx context.Context, obj *model.Bet) (*model.BetInclusionProof, error) {
+	svc, err := a.service()
+	if err != nil {
+		return nil, err
+	}
+	v, err := RequireViewer(ctx)
+	if err != nil {
+		return nil, err
+	}
+	n, err := parseID(obj.ID, "bet")
+	if err != nil {
+		return nil, err
+	}
+	b, err := svc.Bet(ctx, n)
+	if err != nil {
+		return nil, err
+	}
+	if int64(b.UserID) != v.UserID {
+		return nil, nil
+	}
+	p, err := svc.ProveBet(ctx, b)
+	if errs.Is(err, errs.NotFound) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	return &model.BetInclusionProof{
+		Root: toModelBetRoot(p.Root), LeafBytes: hex.EncodeToString(p.Leaf.Bytes()),
+		Index: int(p.Proof.Index), Size: int(p.Proof.Size), Path: orEmpty(p.Proof.Path),
+	}, nil
+}
+
+// toModelBetRoot converts a round's bet root.
+func toModelBetRoot(r betroot.Root) *model.BetRoot {
+	return &model.BetRoot{Round: model.BettingRound(parimutuel.Round(r.Round).String()), Root: r.Root, NumBets: r.NumBets, Stakes: model.Money(r.Stakes)}
 }

@@ -21,8 +21,12 @@ func toModelTableEvent(e tote.TableEvent) model.TableEvent {
 		}
 		return out
 	case tote.EventRoundClosed:
-		return &model.RoundClosed{Seq: e.Seq, TableID: tid, At: at, DrawID: did, Round: model.BettingRound(e.Round.String()),
+		out := &model.RoundClosed{Seq: e.Seq, TableID: tid, At: at, DrawID: did, Round: model.BettingRound(e.Round.String()),
 			PublicSeed: optionalString(e.PublicSeed)}
+		if e.BetRoot != nil {
+			out.BetRoot = toModelBetRoot(*e.BetRoot)
+		}
+		return out
 	case tote.EventCardsDealt:
 		out := &model.CardsDealt{Seq: e.Seq, TableID: tid, At: at, DrawID: did, Street: model.Street(e.Street),
 			Cards: orEmpty(e.Cards), Board: orEmpty(e.Board), Positions: toModelPositions(e.Hands)}

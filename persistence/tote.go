@@ -32,6 +32,7 @@ import (
 
 	"gorm.io/gorm"
 
+	"github.com/pokertote/pokertote/domain/betroot"
 	"github.com/pokertote/pokertote/domain/errs"
 	"github.com/pokertote/pokertote/domain/ids"
 	"github.com/pokertote/pokertote/domain/parimutuel"
@@ -185,6 +186,11 @@ func (r *ToteRepo) DrawBets(ctx context.Context, drawID int64) ([]tote.Bet, erro
 	return findBets(r.read(ctx).Where("draw_id = ?", drawID).Order("id"))
 }
 
+// RoundLeaves implements tote.Store.
+func (r *ToteRepo) RoundLeaves(ctx context.Context, drawID int64, round parimutuel.Round) ([]betroot.Leaf, error) {
+	return roundLeaves(r.read(ctx), drawID, round)
+}
+
 // PoolTotals implements tote.Store.
 func (r *ToteRepo) PoolTotals(ctx context.Context, drawID int64, round parimutuel.Round) ([]tote.SelectionTotal, error) {
 	return poolTotals(r.read(ctx), drawID, round)
@@ -245,6 +251,24 @@ func (r *ToteRepo) Results(ctx context.Context, q tote.ResultQuery) ([]tote.Draw
 		if out[i], err = toDomainDraw(row); err != nil {
 			return nil, errs.Wrap(err, "a stored draw is unreadable")
 		}
+	}
+	return out, nil
+}
+
+// VoidCounts implements tote.Store.
+func (r *ToteRepo) VoidCounts(ctx context.Context, tableID int64) ([]tote.VoidCount, error) {
+	var rows []struct {
+		VoidKind string
+		N        int64
+	}
+	err := r.read(ctx).Model(&toteDrawRow{}).Select("void_kind, count(*) AS n").
+		Where("table_id = ? AND phase = ?", tableID, string(tote.PhaseVoid)).Group("void_kind").Scan(&rows).Error
+	if err != nil {
+		return nil, mapErr(err, "void counts")
+	}
+	out := make([]tote.VoidCount, len(rows))
+	for i, row := range rows {
+		out[i] = tote.VoidCount{Kind: tote.VoidKind(row.VoidKind), Count: row.N}
 	}
 	return out, nil
 }

@@ -93,6 +93,8 @@ type toteDrawRow struct {
 	Result          *string
 	Beacons         *string
 	VoidReason      string
+	VoidKind        *string
+	BetRoots        *string
 	OpenedAt        time.Time
 	SettledAt       *time.Time
 }
@@ -114,6 +116,10 @@ func fromDomainDraw(d tote.Draw) (toteDrawRow, error) {
 		s := hex.EncodeToString(d.PublicSeed)
 		r.PublicSeed = &s
 	}
+	if d.VoidKind != "" {
+		k := string(d.VoidKind)
+		r.VoidKind = &k
+	}
 	flat := make([]cards.Card, 0, 2*len(d.Pockets))
 	for _, p := range d.Pockets {
 		flat = append(flat, p[0], p[1])
@@ -128,6 +134,11 @@ func fromDomainDraw(d tote.Draw) (toteDrawRow, error) {
 	}
 	if r.Beacons, err = jsonColumn(d.Beacons); err != nil {
 		return toteDrawRow{}, err
+	}
+	if len(d.BetRoots) > 0 {
+		if r.BetRoots, err = jsonColumn(&d.BetRoots); err != nil {
+			return toteDrawRow{}, err
+		}
 	}
 	return r, nil
 }
@@ -163,6 +174,9 @@ func toDomainDraw(r toteDrawRow) (tote.Draw, error) {
 	if d.Commitment, err = cards.ParseCommitment(r.Commitment); err != nil {
 		return tote.Draw{}, fmt.Errorf("draw id %d: %w", r.ID, err)
 	}
+	if r.VoidKind != nil {
+		d.VoidKind = tote.VoidKind(*r.VoidKind)
+	}
 	if r.PublicSeed != nil {
 		if d.PublicSeed, err = hex.DecodeString(*r.PublicSeed); err != nil {
 			return tote.Draw{}, fmt.Errorf("draw id %d public seed: %w", r.ID, err)
@@ -181,6 +195,11 @@ func toDomainDraw(r toteDrawRow) (tote.Draw, error) {
 		d.Beacons = new(tote.DrawBeacons)
 		if err := json.Unmarshal([]byte(*r.Beacons), d.Beacons); err != nil {
 			return tote.Draw{}, fmt.Errorf("draw %d beacons: %w", r.ID, err)
+		}
+	}
+	if r.BetRoots != nil {
+		if err := json.Unmarshal([]byte(*r.BetRoots), &d.BetRoots); err != nil {
+			return tote.Draw{}, fmt.Errorf("draw %d bet roots: %w", r.ID, err)
 		}
 	}
 	if r.Result != nil {

@@ -8,6 +8,7 @@ import (
 	"gorm.io/gorm"
 	"gorm.io/gorm/clause"
 
+	"github.com/pokertote/pokertote/domain/betroot"
 	"github.com/pokertote/pokertote/domain/errs"
 	"github.com/pokertote/pokertote/domain/ledger"
 	"github.com/pokertote/pokertote/domain/money"
@@ -130,7 +131,7 @@ func (t *toteTx) InsertDraw(ctx context.Context, d tote.Draw) (tote.Draw, error)
 
 // drawColumns are the columns a draw's update may change.
 var drawColumns = []string{"phase", "round_closes_at", "next_step_at", "version", "public_seed", "revealed",
-	"pockets", "board", "burns", "odds", "result", "void_reason", "settled_at", "beacons"}
+	"pockets", "board", "burns", "odds", "result", "void_reason", "void_kind", "settled_at", "beacons", "bet_roots"}
 
 // UpdateDraw implements tote.Tx with a version check.
 func (t *toteTx) UpdateDraw(ctx context.Context, d tote.Draw) (tote.Draw, error) {
@@ -177,6 +178,33 @@ func (t *toteTx) RoundBetIDs(ctx context.Context, drawID int64, round parimutuel
 	var ids []int64
 	err := t.tx.WithContext(ctx).Model(&toteBetRow{}).Where("draw_id = ? AND round = ?", drawID, int(round)).Order("id").Pluck("id", &ids).Error
 	return ids, mapErr(err, "bets")
+}
+
+// RoundLeaves implements tote.Tx.
+func (t *toteTx) RoundLeaves(ctx context.Context, drawID int64, round parimutuel.Round) ([]betroot.Leaf, error) {
+	return roundLeaves(t.tx.WithContext(ctx), drawID, round)
+}
+
+// roundLeaves reads one round's bets as leaves of its bet root: four
+// columns per bet, in id order.
+func roundLeaves(db *gorm.DB, drawID int64, round parimutuel.Round) ([]betroot.Leaf, error) {
+	var rows []struct {
+		ID        int64
+		Round     int
+		Market    string
+		Selection string
+		Stake     int64
+	}
+	err := db.Model(&toteBetRow{}).Select("id, round, market, selection, stake").
+		Where("draw_id = ? AND round = ?", drawID, int(round)).Order("id").Scan(&rows).Error
+	if err != nil {
+		return nil, mapErr(err, "bets")
+	}
+	out := make([]betroot.Leaf, len(rows))
+	for i, r := range rows {
+		out[i] = betroot.Leaf{ID: r.ID, Round: r.Round, Market: r.Market, Selection: r.Selection, Stake: r.Stake}
+	}
+	return out, nil
 }
 
 // PoolTotals implements tote.Tx.

@@ -6,7 +6,7 @@
 // payouts, so that anyone can check a Pokertote draw without trusting the
 // server.
 //
-//	verify-draw -result result.json [-bet POOL,SELECTION,STAKE,PAYOUT]
+//	verify-draw -result result.json [-commitment HEX] [-roots ROUND:ROOT:BETS:STAKES,...] [-bet POOL,SELECTION,STAKE,PAYOUT] [-allow-local]
 //	verify-draw -server-seed HEX -public-seed HEX [-commitment HEX] -positions N
 //
 // result.json is the published result: Draw.resultJson from the API (or a
@@ -17,8 +17,12 @@
 // coefficient) of each category the selection won in, or the stake when
 // refunded. The
 // second form recomputes a version-1 draw (one deck from a public seed)
-// from its seeds. The exit status is 1 when anything does not match, 2 on
-// bad input.
+// from its seeds. -commitment and -roots take what a player recorded while
+// the draw ran (the DRAW_OPENED commitment, the ROUND_CLOSED bet roots): a
+// result re-committed after the fact fails against them. The exit status
+// is 1 when anything does not match, 2 on bad input, and 3 for a draw that
+// verifies but was dealt on a local beacon chain (the server's own, which
+// proves nothing to players) unless -allow-local is given.
 package main
 
 import (
@@ -34,6 +38,7 @@ import (
 	"time"
 
 	"github.com/pokertote/pokertote/domain/beacon"
+	"github.com/pokertote/pokertote/domain/betroot"
 	"github.com/pokertote/pokertote/domain/cards"
 	"github.com/pokertote/pokertote/domain/hand"
 	"github.com/pokertote/pokertote/domain/money"
@@ -44,6 +49,9 @@ import (
 // errMismatch is the outcome of a draw that does not verify.
 var errMismatch = errors.New("the draw does NOT verify")
 
+// errLocal is a draw that verifies on a local beacon chain.
+var errLocal = errors.New("the draw verifies, but on a LOCAL beacon chain: the server's own, which proves nothing to players (pass -allow-local to accept it)")
+
 func main() {
 	err := run(os.Args[1:], os.Stdout, os.Stderr)
 	switch {
@@ -51,6 +59,9 @@ func main() {
 	case errors.Is(err, errMismatch):
 		fmt.Fprintln(os.Stderr, "verify-draw:", err)
 		os.Exit(1)
+	case errors.Is(err, errLocal):
+		fmt.Fprintln(os.Stderr, "verify-draw:", err)
+		os.Exit(3)
 	case errors.Is(err, flag.ErrHelp):
 		os.Exit(2)
 	default:
@@ -65,6 +76,8 @@ type options struct {
 	serverSeed, publicSeed, commit string
 	positions                      int
 	bet                            string
+	roots                          []betroot.Root
+	allowLocal                     bool
 }
 
 func parseArgs(args []string, stderr io.Writer) (options, error) {
@@ -77,8 +90,16 @@ func parseArgs(args []string, stderr io.Writer) (options, error) {
 	fs.StringVar(&o.commit, "commitment", "", "the commitment published when the draw opened, 64 hex characters")
 	fs.IntVar(&o.positions, "positions", 0, "the table's number of positions (2..10)")
 	fs.StringVar(&o.bet, "bet", "", "with -result: check your bet, POOL,SELECTION,STAKE,PAYOUT (amounts in tiyn)")
+	roots := fs.String("roots", "", "with -result: the bet roots you recorded from ROUND_CLOSED, ROUND:ROOT:NUMBETS:STAKES,... (stakes in tiyn)")
+	fs.BoolVar(&o.allowLocal, "allow-local", false, "accept a draw dealt on a local beacon chain (exit 0 instead of 3)")
 	if err := fs.Parse(args); err != nil {
 		return o, err
+	}
+	if *roots != "" {
+		var err error
+		if o.roots, err = parseRoots(*roots); err != nil {
+			return o, err
+		}
 	}
 	if *resultPath != "" {
 		r, err := readResult(*resultPath)
@@ -100,6 +121,25 @@ func parseArgs(args []string, stderr io.Writer) (options, error) {
 		return o, errors.New("without -result give -public-seed (a version-2 draw needs its result: the beacons are in it)")
 	}
 	return o, nil
+}
+
+// parseRoots reads -roots: ROUND:ROOT:NUMBETS:STAKES, comma-separated.
+func parseRoots(s string) ([]betroot.Root, error) {
+	var out []betroot.Root
+	for _, part := range strings.Split(s, ",") {
+		f := strings.Split(part, ":")
+		if len(f) != 4 {
+			return nil, fmt.Errorf("-roots %q: give ROUND:ROOT:NUMBETS:STAKES", part)
+		}
+		round, err1 := strconv.Atoi(f[0])
+		n, err2 := strconv.Atoi(f[2])
+		stakes, err3 := strconv.ParseInt(f[3], 10, 64)
+		if _, err := betroot.ParseHash(f[1]); err != nil || err1 != nil || err2 != nil || err3 != nil || round < 1 || round > 4 {
+			return nil, fmt.Errorf("-roots %q: ROUND 1..4, ROOT 64 lower-case hex, NUMBETS and STAKES whole numbers", part)
+		}
+		out = append(out, betroot.Root{Round: round, Root: f[1], NumBets: n, Stakes: stakes})
+	}
+	return out, nil
 }
 
 func or(a, b string) string {
@@ -171,6 +211,18 @@ func run(args []string, stdout, stderr io.Writer) error {
 	}
 	if o.result != nil {
 		ok = printResult(w, *o.result) && ok
+		if len(o.roots) > 0 {
+			bad := tote.CheckRecordedRoots(*o.result, o.roots)
+			for _, p := range bad {
+				w.printf("PROBLEM: %s", p)
+			}
+			if len(bad) == 0 {
+				w.printf("bet roots: the %d you recorded match the result's", len(o.roots))
+			}
+			ok = len(bad) == 0 && ok
+		} else if len(o.result.BetRoots) > 0 {
+			w.printf("bet roots: not compared with what you recorded (pass -roots)")
+		}
 		if o.bet != "" {
 			betOK, err := checkBet(w, *o.result, o.bet)
 			if err != nil {
@@ -184,6 +236,13 @@ func run(args []string, stdout, stderr io.Writer) error {
 	}
 	if !ok {
 		return errMismatch
+	}
+	if o.result != nil && o.result.Beacons != nil && !o.result.Beacons.Chain.IsQuicknet() {
+		if !o.allowLocal {
+			return errLocal
+		}
+		w.printf("\nOK: the draw verifies, on a LOCAL beacon chain (accepted by -allow-local): it proves nothing to players.")
+		return w.err
 	}
 	w.printf("\nOK: the draw verifies.")
 	return w.err

@@ -52,10 +52,15 @@ func TestVerifiesPublishedResult(t *testing.T) {
 	// The result as Draw.resultJson returns it: a JSON string in a response.
 	inner, _ := json.Marshal(r)
 	path := writeJSON(t, map[string]any{"resultJson": string(inner)})
-	if err := run([]string{"-result", path}, &out, &out); err != nil {
+	// A local chain's draw has its own verdict and exit status (3).
+	if err := run([]string{"-result", path}, &out, &out); !errors.Is(err, errLocal) {
+		t.Fatalf("a local-chain draw: %v\n%s", err, out.String())
+	}
+	out.Reset()
+	if err := run([]string{"-result", path, "-allow-local"}, &out, &out); err != nil {
 		t.Fatalf("%v\n%s", err, out.String())
 	}
-	for _, want := range []string{"matches SHA-256", "beacon chain: LOCAL", "river:   betting round 4 closed", "signature verifies", "position  4:", "pool " + tote.PoolID(r.DrawID, 1, parimutuel.MarketWin), "OK: the draw verifies"} {
+	for _, want := range []string{"matches SHA-256", "beacon chain: LOCAL", "river:   betting round 4 closed", "signature verifies", "position  4:", "pool " + tote.PoolID(r.DrawID, 1, parimutuel.MarketWin), "OK: the draw verifies, on a LOCAL beacon chain"} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("output lacks %q:\n%s", want, out.String())
 		}
@@ -80,7 +85,7 @@ func TestDetectsTampering(t *testing.T) {
 			r := settledResult(t)
 			tamper(&r)
 			var out bytes.Buffer
-			err := run([]string{"-result", writeJSON(t, r)}, &out, &out)
+			err := run([]string{"-result", writeJSON(t, r), "-allow-local"}, &out, &out)
 			if !errors.Is(err, errMismatch) {
 				t.Fatalf("tampered %s verified: %v\n%s", name, err, out.String())
 			}
@@ -110,7 +115,7 @@ func TestSeedsOnly(t *testing.T) {
 // does not, and a selection the pool does not publish is a problem.
 func TestChecksOneBet(t *testing.T) {
 	r := settledResult(t)
-	if r.Version != tote.ResultVersionTotals {
+	if r.Version != tote.ResultVersion {
 		t.Fatalf("result version %d", r.Version)
 	}
 	pool := tote.PoolID(r.DrawID, parimutuel.RoundPreDeal, parimutuel.MarketWin)
@@ -130,7 +135,7 @@ func TestChecksOneBet(t *testing.T) {
 		{fmt.Sprintf("%s,9,15000,0", pool), false, "publishes no such selection"},
 	} {
 		var out bytes.Buffer
-		err := run([]string{"-result", path, "-bet", tc.bet}, &out, &out)
+		err := run([]string{"-result", path, "-allow-local", "-bet", tc.bet}, &out, &out)
 		if (err == nil) != tc.pass || (err != nil && !errors.Is(err, errMismatch)) || !strings.Contains(out.String(), tc.out) {
 			t.Errorf("-bet %s: %v\n%s", tc.bet, err, out.String())
 		}
@@ -138,5 +143,36 @@ func TestChecksOneBet(t *testing.T) {
 	var out bytes.Buffer
 	if err := run([]string{"-result", path, "-bet", "x,1"}, &out, &out); err == nil || errors.Is(err, errMismatch) {
 		t.Errorf("a malformed -bet was accepted: %v", err)
+	}
+}
+
+// TestRecordedRoots: the bet roots a player recorded from ROUND_CLOSED
+// must match the result's; a re-committed root fails, a malformed one is
+// bad input. A new seed with its own commitment is caught by -commitment.
+func TestRecordedRoots(t *testing.T) {
+	r := settledResult(t)
+	path := writeJSON(t, r)
+	rec := func(rt tote.DrawResult) string {
+		var parts []string
+		for _, x := range rt.BetRoots {
+			parts = append(parts, fmt.Sprintf("%d:%s:%d:%d", x.Round, x.Root, x.NumBets, x.Stakes))
+		}
+		return strings.Join(parts, ",")
+	}
+	var out bytes.Buffer
+	if err := run([]string{"-result", path, "-allow-local", "-roots", rec(r)}, &out, &out); err != nil || !strings.Contains(out.String(), "the 4 you recorded match") {
+		t.Fatalf("%v\n%s", err, out.String())
+	}
+	moved := r
+	moved.BetRoots = append(moved.BetRoots[:0:0], r.BetRoots...)
+	moved.BetRoots[0].NumBets++
+	if err := run([]string{"-result", path, "-allow-local", "-roots", rec(moved)}, &out, &out); !errors.Is(err, errMismatch) {
+		t.Errorf("a root other than the recorded one verified: %v", err)
+	}
+	if err := run([]string{"-result", path, "-roots", "1:ABC:1:1"}, &out, &out); err == nil || errors.Is(err, errMismatch) {
+		t.Errorf("a malformed -roots was accepted: %v", err)
+	}
+	if err := run([]string{"-result", path, "-allow-local", "-commitment", strings.Repeat("ab", 32)}, &out, &out); !errors.Is(err, errMismatch) {
+		t.Errorf("a commitment other than the recorded one verified: %v", err)
 	}
 }

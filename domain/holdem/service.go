@@ -188,8 +188,13 @@ func (r StartRequest) check(cfg Config) error {
 		return errs.R(errs.Invalid, ReasonBoxCount, "play one or two boxes, not %d", len(r.Stakes))
 	}
 	// Start checks the stakes against the limits; any valid deal will do.
-	_, err := Start(cfg, r.Stakes, ShuffledDeal(cards.Seed{}, nil, len(r.Stakes)), time.Time{})
-	return err
+	if _, err := Start(cfg, r.Stakes, ShuffledDeal(cards.Seed{}, nil, len(r.Stakes)), time.Time{}); err != nil {
+		return err
+	}
+	if r.Cut == "" { // checked last: the other answers stay as they were
+		return errs.R(errs.Invalid, ReasonCutRequired, "give a cut: any text of yours, mixed into the shuffle (the web client draws a random one); without it the house's seed alone would fix the deck")
+	}
+	return nil
 }
 
 // Start starts a hand: it checks the request and that the player may stake,

@@ -54,6 +54,9 @@ func (f *fixture) startWith(t *testing.T, req holdem.StartRequest) (holdem.Snaps
 	if req.Commitment == "" {
 		req.Commitment = f.commitment(t, req.UserID)
 	}
+	if req.Cut == "" {
+		req.Cut = "a test cut"
+	}
 	return f.svc.Start(ctx, req)
 }
 
@@ -319,6 +322,10 @@ func TestServiceInvalidRequests(t *testing.T) {
 			wantCode(t, err, errs.Invalid, tc.reason)
 		})
 	}
+	// An empty cut would let the house's seed alone fix the deck (issue
+	// 26): refused, nothing moves.
+	_, err := f.svc.Start(ctx, holdem.StartRequest{UserID: player, Stakes: oneBox, IdempotencyKey: "k", Commitment: f.commitment(t, player)})
+	wantCode(t, err, errs.Invalid, "CUT_REQUIRED")
 	f.wantMoney(t, player, 1000*money.KZT, 0)
 }
 

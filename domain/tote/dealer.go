@@ -21,12 +21,6 @@ type DealerConfig struct {
 	// PoolTick is how often open pools are checked for new money and
 	// POOL_UPDATED published when they changed. Default 250 ms.
 	PoolTick time.Duration
-	// MaxStall voids, on takeover, a draw whose next step is overdue by
-	// more than this (players waited too long). Default 5 min.
-	MaxStall time.Duration
-	// MaxFailures voids a draw after this many consecutive failed steps.
-	// Default 5.
-	MaxFailures int
 	// IdlePoll is how often a paused table, or a replica without the
 	// lease, looks again. Default 1 s (at most LeaseTTL/3).
 	IdlePoll time.Duration
@@ -43,12 +37,6 @@ func (c *DealerConfig) defaults() {
 	}
 	if c.PoolTick <= 0 {
 		c.PoolTick = 250 * time.Millisecond
-	}
-	if c.MaxStall <= 0 {
-		c.MaxStall = 5 * time.Minute
-	}
-	if c.MaxFailures <= 0 {
-		c.MaxFailures = 5
 	}
 	if c.IdlePoll <= 0 {
 		c.IdlePoll = time.Second
@@ -125,9 +113,6 @@ func (d *Dealer) Tick(ctx context.Context) time.Duration {
 	}
 	if !d.loaded {
 		if err := d.load(ctx); err != nil {
-			return d.failed(ctx, err)
-		}
-		if err := d.voidIfStalled(ctx); err != nil {
 			return d.failed(ctx, err)
 		}
 	} else if d.table.Status == TablePaused {
@@ -211,23 +196,13 @@ func (d *Dealer) load(ctx context.Context) error {
 	return nil
 }
 
-// voidIfStalled voids, on takeover, a draw whose next step is overdue by
-// more than MaxStall: its players have waited too long for it to go on.
-func (d *Dealer) voidIfStalled(ctx context.Context) error {
-	act, due := d.plan()
-	if d.draw == nil || d.draw.Phase.Finished() || act == actNone {
-		return nil
-	}
-	late := d.svc.clock.Now().Sub(due)
-	if late <= d.cfg.MaxStall {
-		return nil
-	}
-	return d.voidDraw(ctx, "dealer failure: the draw stalled for "+late.Round(time.Second).String())
-}
-
 // failed handles a step's error and returns how long to wait before trying
 // again. A lost lease stops dealing; a changed draw is reloaded; anything
-// else is retried with backoff, and after MaxFailures the draw is voided.
+// else is retried with backoff (at most 5 s), however long it takes: a
+// draw is never voided for a dealer's failure, since after round 1 closes
+// its cards are known to whoever holds the seed, and a void then would be
+// an option to call off an outcome (void.go). A draw taken over after any
+// stall goes on where it stopped.
 func (d *Dealer) failed(ctx context.Context, err error) time.Duration {
 	switch errs.ReasonOf(err) {
 	case ReasonLeaseLost:
@@ -245,14 +220,6 @@ func (d *Dealer) failed(ctx context.Context, err error) time.Duration {
 	d.svc.stats.StepFailures.Add(1)
 	d.log.ErrorContext(ctx, "dealer step failed", "failures", d.failures, "err", err)
 	d.loaded = false
-	if d.failures >= d.cfg.MaxFailures && d.draw != nil && !d.draw.Phase.Finished() {
-		if verr := d.load(ctx); verr == nil && d.draw != nil && !d.draw.Phase.Finished() {
-			if verr = d.voidDraw(ctx, "dealer failure: "+err.Error()); verr == nil {
-				d.failures = 0
-				return 0
-			}
-		}
-	}
 	backoff := min(100*time.Millisecond<<min(d.failures, 6), 5*time.Second)
 	d.retryAt = d.svc.clock.Now().Add(backoff)
 	return backoff

@@ -50,9 +50,12 @@ func (d *Dealer) streetBeacon(ctx context.Context, dr Draw, s int) (beacon.Beaco
 		d.log.DebugContext(ctx, "waiting for the beacon", "draw", dr.ID, "round", r, "why", why)
 		return beacon.Beacon{}, errBeaconPending
 	}
-	reason := fmt.Sprintf("beacon failure: round %d of beacon chain %s (%s) was not available by %s (%v); every stake is refunded",
-		r, bc.Chain.Name, bc.Chain.Hash, bc.Deadlines[s-1].Format(time.RFC3339Nano), why)
-	if err := d.voidDraw(ctx, reason); err != nil {
+	deadline := bc.Deadlines[s-1]
+	detail := VoidDetail{
+		Kind: VoidBeaconMissing, At: now.Truncate(time.Millisecond).UTC(), Street: s, Round: r, Deadline: &deadline,
+		Why: fmt.Sprintf("chain %s %s: %v", bc.Chain.Name, bc.Chain.Hash, why),
+	}
+	if err := d.voidDraw(ctx, detail); err != nil {
 		return beacon.Beacon{}, err
 	}
 	return beacon.Beacon{}, errBeaconPending // the draw is over; the next Tick plans on from it

@@ -199,6 +199,14 @@ func (d *Dealer) closeRound(ctx context.Context) error {
 			dr.PublicSeed = cards.PublicSeedFromIDs(strs)
 			closed.PublicSeed = hex.EncodeToString(dr.PublicSeed)
 		}
+		if dr.Beacons != nil {
+			root, err := roundRoot(ctx, tx, dr, r)
+			if err != nil {
+				return stepResult{}, err
+			}
+			dr.BetRoots = append(dr.BetRoots[:len(dr.BetRoots):len(dr.BetRoots)], root)
+			closed.BetRoot = &root
+		}
 		dr.Phase, dr.RoundClosesAt = dealingPhase(r), time.Time{}
 		dr.NextStepAt = now.Add(d.svc.scaled(d.table.Settings.CardInterval))
 		if dr.Beacons != nil { // the street is dealt once its beacon round is out
@@ -261,11 +269,14 @@ func (d *Dealer) dealCards(ctx context.Context, act action) error {
 	oddsAfter := streetDone && d.odds != nil && next.Beacons != nil && open != 0
 	var odds *LiveOdds
 	if streetDone && d.odds != nil && !oddsAfter {
-		o, err := d.odds.Live(ctx, next.Pockets, next.Board)
-		if err != nil {
-			return err
+		// Odds are a courtesy: once round 1 has closed nothing may keep the
+		// draw from being dealt to the end (void.go), so a failed
+		// computation only leaves the odds out.
+		if o, err := d.odds.Live(ctx, next.Pockets, next.Board); err != nil {
+			d.log.WarnContext(ctx, "live odds not computed", "draw", next.ID, "err", err)
+		} else {
+			odds = &o
 		}
-		odds = &o
 	}
 	err := d.commit(ctx, Exclusive, func(ctx context.Context, tx Tx, dr Draw) (stepResult, error) {
 		return d.applyDeal(ctx, tx, dr, next, ev, open, odds)
@@ -404,13 +415,14 @@ func (d *Dealer) poolsChanged(views []PoolView) bool {
 	return false
 }
 
-// voidDraw voids the current draw for a dealer failure.
-func (d *Dealer) voidDraw(ctx context.Context, reason string) error {
-	d.log.WarnContext(ctx, "voiding draw", "draw", d.draw.ID, "reason", reason)
+// voidDraw voids the current draw for a missing beacon: the only void a
+// dealer makes (void.go).
+func (d *Dealer) voidDraw(ctx context.Context, detail VoidDetail) error {
+	d.log.WarnContext(ctx, "voiding draw", "draw", d.draw.ID, "reason", detail.Reason())
 	return d.commit(ctx, Exclusive, func(ctx context.Context, tx Tx, dr Draw) (stepResult, error) {
 		if dr.Phase.Finished() {
 			return stepResult{draw: &dr}, nil
 		}
-		return d.svc.voidInTx(ctx, tx, dr, d.table, reason)
+		return d.svc.voidInTx(ctx, tx, dr, d.table, detail)
 	})
 }

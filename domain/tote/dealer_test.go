@@ -124,20 +124,18 @@ func (failingOdds) Live(context.Context, [][2]cards.Card, []cards.Card) (tote.Li
 	return tote.LiveOdds{}, errors.New("odds engine down")
 }
 
-// TestDealerFailureVoids: a step that keeps failing voids the draw with
-// every stake refunded, and the table goes on.
-func TestDealerFailureVoids(t *testing.T) {
+// TestDealerFailureNeverVoids: a failing odds engine does not stop the
+// deal: after round 1 closes nothing but a missing beacon may void a draw
+// (void.go), so the draw is dealt to the end and settled, without odds.
+func TestDealerFailureNeverVoids(t *testing.T) {
 	h := newHarness(t, 2)
 	h.Deposit(1, 1000*money.KZT)
 	broken := tote.NewDealer(h.Svc, h.Env.Leases, failingOdds{}, tote.DealerConfig{TableID: h.Table.ID, Owner: "A", LeaseTTL: 3 * time.Second})
 	d := h.RunUntil(broken, "PRE_DEAL", totetest.InPhase(tote.PhasePreDeal))
 	h.MustBet(1, d, parimutuel.MarketWin, "1", 300*money.KZT)
-	v := h.RunUntil(broken, "VOID", totetest.InPhase(tote.PhaseVoid))
-	if !strings.Contains(v.VoidReason, "odds engine down") {
-		t.Errorf("void reason %q", v.VoidReason)
-	}
-	if b := h.Balance(ledger.UserWallet(1)); b != 1000*money.KZT {
-		t.Errorf("wallet %s after the void, want the stake back", b)
+	v := h.RunUntil(broken, "finished", func(x tote.Draw) bool { return x.ID == d.ID && x.Phase.Finished() })
+	if v.Phase != tote.PhaseSettled {
+		t.Fatalf("the draw ended %s: %q", v.Phase, v.VoidReason)
 	}
 	h.CheckBooks(v)
 }

@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/pokertote/pokertote/domain/betroot"
 	"github.com/pokertote/pokertote/domain/cards"
 	"github.com/pokertote/pokertote/domain/hand"
 	"github.com/pokertote/pokertote/domain/money"
@@ -109,6 +110,11 @@ type Draw struct {
 	Odds       *LiveOdds   // for the cards dealt so far
 	Result     *DrawResult // once SETTLED or VOID
 	VoidReason string
+	// VoidKind is why a VOID draw was voided (void.go); "" otherwise.
+	VoidKind VoidKind
+	// BetRoots commits to the bets of each closed betting round, in round
+	// order (bet_roots.go); version-2 draws only.
+	BetRoots []betroot.Root
 
 	OpenedAt  time.Time
 	SettledAt time.Time // when it was SETTLED or VOID

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"time"
 
+	"github.com/pokertote/pokertote/domain/betroot"
 	"github.com/pokertote/pokertote/domain/money"
 	"github.com/pokertote/pokertote/domain/parimutuel"
 )
@@ -54,10 +55,13 @@ type TableEvent struct {
 	// Commitment (DRAW_OPENED), PublicSeed (ROUND_CLOSED of round 1) and
 	// ServerSeed (DRAW_SETTLED, DRAW_VOIDED) publish the shuffle's seeds
 	// as they become known, in hex.
-	Commitment string       `json:"commitment,omitempty"`
-	PublicSeed string       `json:"publicSeed,omitempty"`
-	ServerSeed string       `json:"serverSeed,omitempty"`
-	MinStake   money.Amount `json:"minStake,omitempty"`
+	Commitment string `json:"commitment,omitempty"`
+	PublicSeed string `json:"publicSeed,omitempty"`
+	// BetRoot (ROUND_CLOSED of a version-2 draw) commits to every bet the
+	// round accepted (bet_roots.go), before the next street's beacon.
+	BetRoot    *betroot.Root `json:"betRoot,omitempty"`
+	ServerSeed string        `json:"serverSeed,omitempty"`
+	MinStake   money.Amount  `json:"minStake,omitempty"`
 	// Beacons (DRAW_OPENED) commits to the beacon chain and rounds every
 	// street will be drawn from (docs/fairness.md).
 	Beacons *DrawBeacons `json:"beacons,omitempty"`

@@ -171,6 +171,13 @@ func TestLateBeaconVoidsTheDraw(t *testing.T) {
 			if d.Result.Beacons.Signatures[1] != "" || len(d.Result.Pockets) != 4 {
 				t.Errorf("void result: signatures %q, pockets %v", d.Result.Beacons.Signatures, d.Result.Pockets)
 			}
+			if vd := d.Result.VoidDetail; vd == nil || vd.Kind != tote.VoidBeaconMissing || vd.Street != 2 || vd.Round != flopRound || !vd.Deadline.Equal(deadline) {
+				t.Errorf("void detail %+v", vd)
+			}
+			counts, err := h.Svc.VoidCounts(h.Ctx, h.Table.ID)
+			if err != nil || counts[1] != (tote.VoidCount{Kind: tote.VoidBeaconMissing, Count: 1}) || counts[0].Count != 0 {
+				t.Errorf("void counts %+v %v", counts, err)
+			}
 			h.BeaconGate.Withhold(nil)
 			next := h.RunUntil(h.Dealer, "draw 2", func(x tote.Draw) bool { return x.Number == 2 })
 			if !next.OpenedAt.Equal(d.SettledAt.Add(5 * time.Second)) {

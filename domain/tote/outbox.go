@@ -72,6 +72,9 @@ func (s *Service) publishTable(ctx context.Context, evs []TableEvent) {
 			s.stats.DrawsSettled.Add(1)
 		case EventDrawVoided:
 			s.stats.DrawsVoided.Add(1)
+			if e.Result != nil && e.Result.VoidDetail != nil {
+				s.stats.countVoid(e.Result.VoidDetail.Kind)
+			}
 		}
 		msgs = append(msgs, event.Message{Topic: event.TableTopic(e.TableID), Data: e.Encode()})
 	}

@@ -31,6 +31,9 @@ const (
 	ReasonDuplicateBet = parimutuel.ReasonDuplicateBet
 	ReasonRoundClosed  = "ROUND_CLOSED"
 	ReasonDrawFinished = "DRAW_FINISHED"
+	// ReasonVoidAfterDeal refuses an admin void once betting round 1 has
+	// closed (void.go).
+	ReasonVoidAfterDeal = "VOID_AFTER_DEAL"
 
 	// Verification (verify.go).
 	ReasonDrawNotFinished = "DRAW_NOT_FINISHED"

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/pokertote/pokertote/domain/betroot"
 	"github.com/pokertote/pokertote/domain/cards"
 	"github.com/pokertote/pokertote/domain/hand"
 	"github.com/pokertote/pokertote/domain/money"
@@ -30,6 +31,9 @@ type DrawResult struct {
 
 	Void       bool   `json:"void,omitempty"`
 	VoidReason string `json:"voidReason,omitempty"`
+	// VoidDetail is the void's structured cause (void.go), from result
+	// version 3 on; VoidReason is then VoidDetail.Reason().
+	VoidDetail *VoidDetail `json:"voidDetail,omitempty"`
 
 	// The cards; empty for a draw voided before they were dealt.
 	Pockets [][]string `json:"pockets,omitempty"`
@@ -56,8 +60,11 @@ type DrawResult struct {
 	PublicSeed string `json:"publicSeed,omitempty"` // version 1 only
 	// Beacons is the beacon commitment and every round fetched (fair deal
 	// version 2, docs/fairness.md); nil for a version-1 draw.
-	Beacons   *DrawBeacons `json:"beacons,omitempty"`
-	SettledAt time.Time    `json:"settledAt"`
+	Beacons *DrawBeacons `json:"beacons,omitempty"`
+	// BetRoots commits to each closed betting round's bets (result version
+	// 3, bet_roots.go), as ROUND_CLOSED published them.
+	BetRoots  []betroot.Root `json:"betRoots,omitempty"`
+	SettledAt time.Time      `json:"settledAt"`
 }
 
 // HandView is one position's final hand.
@@ -101,6 +108,15 @@ type PoolResult struct {
 // ResultVersionTotals is the result version whose pools publish
 // per-selection totals instead of every bet.
 const ResultVersionTotals = 2
+
+// ResultVersionCommitted (issue 26) adds, to version 2, a void's
+// structured cause (voidDetail) and the commitments to each round's bets
+// (betRoots), and publishes no hands for a void draw.
+const ResultVersionCommitted = 3
+
+// ResultVersion is the version new results are written in: the one place
+// it is bumped.
+const ResultVersion = ResultVersionCommitted
 
 // ResultSelection is one backed selection of a pool as a version-2 result
 // publishes it: how many bets backed it, their stakes, and what they
@@ -208,7 +224,10 @@ func (r *DrawResult) fillCards(d *Draw) {
 		r.PublicSeed = hex.EncodeToString(d.PublicSeed)
 	}
 	r.Beacons = d.Beacons.Clone()
-	if len(d.Board) == 5 && len(d.Pockets) == d.Positions {
+	if r.Version >= ResultVersionCommitted {
+		r.BetRoots = append([]betroot.Root(nil), d.BetRoots...)
+	}
+	if !r.Void && len(d.Board) == 5 && len(d.Pockets) == d.Positions {
 		r.Hands = handViews(d.Pockets, d.Board, r.Winners)
 	}
 }

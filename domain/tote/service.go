@@ -62,6 +62,17 @@ type Stats struct {
 	DrawsSettled atomic.Int64
 	DrawsVoided  atomic.Int64
 	StepFailures atomic.Int64
+	// Voids counts DrawsVoided by kind, index of VoidKinds.
+	Voids [3]atomic.Int64
+}
+
+// countVoid counts a published void of kind k.
+func (st *Stats) countVoid(k VoidKind) {
+	for i, vk := range VoidKinds {
+		if vk == k {
+			st.Voids[i].Add(1)
+		}
+	}
 }
 
 // Stats returns the service's live counters.
@@ -206,8 +217,12 @@ func (s *Service) EnsureDemoTables(ctx context.Context) error {
 	return nil
 }
 
-// VoidDraw voids a draw that is not finished, with a reason: every stake is
-// refunded in full (rule 5) and DRAW_VOIDED is published.
+// VoidDraw voids a draw whose betting round 1 is still open, with a
+// reason: every stake is refunded in full (rule 5) and DRAW_VOIDED is
+// published. Once round 1 has closed (its deadline passed) the draw's cards
+// follow from the committed seed and beacons alone and it cannot be voided
+// (Conflict VOID_AFTER_DEAL): a void then would be an option to call off an
+// outcome the house disliked (issue 26).
 func (s *Service) VoidDraw(ctx context.Context, actor, drawID int64, reason string) (Draw, error) {
 	if reason == "" || len(reason) > 500 {
 		return Draw{}, errs.R(errs.Invalid, ReasonInvalidReason, "give a reason of 1 to 500 characters")
@@ -224,12 +239,17 @@ func (s *Service) VoidDraw(ctx context.Context, actor, drawID int64, reason stri
 		if d.Phase.Finished() {
 			return errs.R(errs.Conflict, ReasonDrawFinished, "draw #%d is already %s", d.Number, d.Phase)
 		}
+		now := s.clock.Now()
+		if !adminVoidAllowed(d, now) {
+			return errs.R(errs.Conflict, ReasonVoidAfterDeal, "draw #%d cannot be voided: its betting round 1 has closed, so its cards follow from the committed seed and beacons", d.Number)
+		}
 		t, err := tx.LockTable(ctx, d.TableID)
 		if err != nil {
 			return err
 		}
 		table = t
-		if res, err = s.voidInTx(ctx, tx, d, t, "voided by an admin: "+reason); err != nil {
+		detail := VoidDetail{Kind: VoidAdminBeforeDeal, At: now.Truncate(time.Millisecond).UTC(), Why: reason}
+		if res, err = s.voidInTx(ctx, tx, d, t, detail); err != nil {
 			return err
 		}
 		return appendEvents(ctx, tx, &res)
@@ -243,6 +263,28 @@ func (s *Service) VoidDraw(ctx context.Context, actor, drawID int64, reason stri
 		Detail: fmt.Sprintf("Draw #%d of table %q voided, every stake refunded: %s", res.draw.Number, table.Name, reason),
 	})
 	return *res.draw, nil
+}
+
+// VoidCounts is how many draws of a table were voided, per kind (every
+// kind listed, zero included): public, so that anyone can count voids.
+func (s *Service) VoidCounts(ctx context.Context, tableID int64) ([]VoidCount, error) {
+	if _, err := s.store.Table(ctx, tableID); err != nil {
+		return nil, err
+	}
+	got, err := s.store.VoidCounts(ctx, tableID)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]VoidCount, len(VoidKinds))
+	for i, k := range VoidKinds {
+		out[i].Kind = k
+		for _, c := range got {
+			if c.Kind == k {
+				out[i].Count += c.Count
+			}
+		}
+	}
+	return out, nil
 }
 
 // Jackpot is the jackpot's balance and whether it is enabled.

@@ -51,7 +51,7 @@ func (s *Service) settleInTx(ctx context.Context, tx Tx, d Draw, t Table) (stepR
 	}
 	outcome := parimutuel.OutcomeOf(deal)
 	if d.Beacons != nil {
-		return s.settleStreamed(ctx, tx, d, t, outcome, "")
+		return s.settleStreamed(ctx, tx, d, t, outcome, nil)
 	}
 	bets, err := tx.DrawBets(ctx, d.ID)
 	if err != nil {
@@ -106,19 +106,21 @@ func (s *Service) settleInTx(ctx context.Context, tx Tx, d Draw, t Table) (stepR
 }
 
 // voidInTx voids draw d: every stake refunded in full, one transfer per
-// pool, the result recorded with the reason, the seed revealed, and
-// DRAW_VOIDED.
-func (s *Service) voidInTx(ctx context.Context, tx Tx, d Draw, t Table, reason string) (stepResult, error) {
+// pool, the result recorded with the void's kind and reason, the seed
+// revealed, and DRAW_VOIDED.
+func (s *Service) voidInTx(ctx context.Context, tx Tx, d Draw, t Table, detail VoidDetail) (stepResult, error) {
+	d.VoidKind = detail.Kind
 	if d.Beacons != nil {
-		return s.settleStreamed(ctx, tx, d, t, parimutuel.Outcome{}, reason)
+		return s.settleStreamed(ctx, tx, d, t, parimutuel.Outcome{}, &detail)
 	}
+	reason := detail.Reason()
 	bets, err := tx.DrawBets(ctx, d.ID)
 	if err != nil {
 		return stepResult{}, err
 	}
 	res := DrawResult{
 		DrawID: d.ID, TableID: d.TableID, Number: d.Number, Positions: d.Positions,
-		Void: true, VoidReason: reason, Commission: d.Pool.Commission, JackpotRate: d.Pool.JackpotRate,
+		Void: true, VoidReason: reason, VoidDetail: &detail, Commission: d.Pool.Commission, JackpotRate: d.Pool.JackpotRate,
 		ExpressShares: [2]money.BasisPoints{d.Pool.ExpressShare1, d.Pool.ExpressShare2},
 		SettledAt:     s.clock.Now(),
 	}

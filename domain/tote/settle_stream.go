@@ -297,39 +297,38 @@ type settleSink struct {
 	balances map[ids.UserID]money.Amount
 }
 
-// settleStreamed settles (voidReason == "") or voids draw d pool by pool
+// settleStreamed settles (voided == nil) or voids draw d pool by pool
 // from its totals and finishes it as finishInTx does; the players hear of
-// their bets after the commit (stepResult.settled).
-func (s *Service) settleStreamed(ctx context.Context, tx Tx, d Draw, t Table, outcome parimutuel.Outcome, voidReason string) (stepResult, error) {
-	void := voidReason != ""
+// their bets after the commit (stepResult.settled). A void publishes the
+// jackpot as it stands (flag and balance, unchanged by the refunds).
+func (s *Service) settleStreamed(ctx context.Context, tx Tx, d Draw, t Table, outcome parimutuel.Outcome, voided *VoidDetail) (stepResult, error) {
+	void := voided != nil
 	totals, err := tx.PoolTotals(ctx, d.ID, 0)
 	if err != nil {
 		return stepResult{}, err
 	}
 	cfg := d.Pool
 	var jackpot money.Amount
-	if !void {
-		if cfg.JackpotEnabled, err = tx.JackpotEnabled(ctx); err != nil {
-			return stepResult{}, err
-		}
-		if jackpot, err = tx.JackpotBalance(ctx); err != nil {
-			return stepResult{}, err
-		}
+	if cfg.JackpotEnabled, err = tx.JackpotEnabled(ctx); err != nil {
+		return stepResult{}, err
+	}
+	if jackpot, err = tx.JackpotBalance(ctx); err != nil {
+		return stepResult{}, err
 	}
 	sink := &settleSink{at: s.clock.Now(), balances: map[ids.UserID]money.Amount{}}
 	res := DrawResult{
-		Version: ResultVersionTotals,
+		Version: ResultVersion,
 		DrawID:  d.ID, TableID: d.TableID, Number: d.Number, Positions: d.Positions,
 		Commission: cfg.Commission, JackpotRate: cfg.JackpotRate,
 		ExpressShares: [2]money.BasisPoints{cfg.ExpressShare1, cfg.ExpressShare2},
 		SettledAt:     sink.at,
 	}
+	res.JackpotEnabled, res.JackpotBefore = cfg.JackpotEnabled, jackpot
 	if void {
-		res.Void, res.VoidReason = true, voidReason
+		res.Void, res.VoidReason, res.VoidDetail = true, voided.Reason(), voided
 	} else {
 		res.Winners, res.Category = outcome.Winners, outcome.Category
 		res.FlopLeaders, res.TurnLeaders = outcome.FlopLeaders, outcome.TurnLeaders
-		res.JackpotEnabled, res.JackpotBefore = cfg.JackpotEnabled, jackpot
 	}
 	byPool := poolTotals(totals)
 	for _, k := range DrawPools() {
@@ -341,21 +340,16 @@ func (s *Service) settleStreamed(ctx context.Context, tx Tx, d Draw, t Table, ou
 		if err != nil {
 			return stepResult{}, err
 		}
-		before := jackpot
-		if void {
-			before = 0
-		}
-		res.Pools = append(res.Pools, newPoolResultTotals(st, sel, rates, paid, before))
+		res.Pools = append(res.Pools, newPoolResultTotals(st, sel, rates, paid, jackpot))
 		if !void {
 			jackpot += st.JackpotChange()
 		}
 	}
+	res.JackpotAfter = jackpot
 	phase := PhaseSettled
 	if void {
-		d.VoidReason = voidReason
+		d.VoidReason = res.VoidReason
 		phase = PhaseVoid
-	} else {
-		res.JackpotAfter = jackpot
 	}
 	out, err := s.finishInTx(ctx, tx, d, t, res, phase, nil, sink.balances)
 	if err != nil {

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/pokertote/pokertote/domain/account"
+	"github.com/pokertote/pokertote/domain/betroot"
 	"github.com/pokertote/pokertote/domain/errs"
 	"github.com/pokertote/pokertote/domain/ids"
 	"github.com/pokertote/pokertote/domain/ledger"
@@ -55,6 +56,12 @@ type Store interface {
 	EventsAfter(ctx context.Context, tableID, after int64, limit int) ([]TableEvent, error)
 	// JackpotEnabled is the game-wide jackpot flag (true until changed).
 	JackpotEnabled(ctx context.Context) (bool, error)
+	// RoundLeaves lists the bets of one round of a draw, in id order, as
+	// the round's bet root commits to them (betroot.Leaf).
+	RoundLeaves(ctx context.Context, drawID int64, round parimutuel.Round) ([]betroot.Leaf, error)
+	// VoidCounts counts a table's void draws by Draw.VoidKind (kinds
+	// without a void may be left out).
+	VoidCounts(ctx context.Context, tableID int64) ([]VoidCount, error)
 }
 
 // LockMode says how Tx.LockDraw locks a draw.
@@ -106,6 +113,8 @@ type Tx interface {
 	DeleteBets(ctx context.Context, ids []int64) error
 	DrawBets(ctx context.Context, drawID int64) ([]Bet, error)
 	RoundBetIDs(ctx context.Context, drawID int64, round parimutuel.Round) ([]int64, error)
+	// RoundLeaves is Store.RoundLeaves in the transaction.
+	RoundLeaves(ctx context.Context, drawID int64, round parimutuel.Round) ([]betroot.Leaf, error)
 	PoolTotals(ctx context.Context, drawID int64, round parimutuel.Round) ([]SelectionTotal, error)
 	// SettleBets records how a settlement left each bet; only ACCEPTED
 	// bets change.

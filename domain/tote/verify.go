@@ -63,6 +63,12 @@ func VerifyResult(res DrawResult) Verification {
 		v.CardsMatch = v.BeaconsValid && verifyCards(res, deal, streets, problem)
 	}
 	v.PayoutsMatch = verifyPools(res, problem)
+	if !verifyVoid(res, problem) {
+		v.CardsMatch = false
+	}
+	if !verifyBetRoots(res, problem) {
+		v.PayoutsMatch = false
+	}
 	return v
 }
 
@@ -143,7 +149,15 @@ func verifyCards(res DrawResult, deal cards.ToteDeal, streets int, problem func(
 	same("board", res.Board, cardStrings(board[:dealtBoard]))
 	same("burned cards", res.Burns, cardStrings(deal.Burns[:dealtBurns]))
 	if res.Void {
-		if len(res.Hands) > 0 || len(res.Winners) > 0 {
+		switch {
+		case res.Version >= ResultVersionCommitted: // verifyVoid checks
+		case len(res.Hands) > 0 && streets == 4 && len(res.Pockets) == res.Positions && len(res.Board) == 5:
+			// A void after the river, before version 3: its settler wrote
+			// every hand with no winner.
+			if !legacyVoidHands(res, handViews(deal.Pockets, board[:], nil)) {
+				bad("hands: the void draw's published hands are not the cards' (every one LOSS)")
+			}
+		case len(res.Hands) > 0 || len(res.Winners) > 0:
 			bad("hands: a void draw publishes no hands or winners")
 		}
 		return ok

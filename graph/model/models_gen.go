@@ -127,6 +127,8 @@ type Bet struct {
 	Payout    *Money     `json:"payout,omitempty"`
 	PlacedAt  time.Time  `json:"placedAt"`
 	SettledAt *time.Time `json:"settledAt,omitempty"`
+	// The proof that this bet is in its round's bet root, published in ROUND_CLOSED (docs/fairness.md, section 11); null while the round is open.
+	InclusionProof *BetInclusionProof `json:"inclusionProof,omitempty"`
 }
 
 // A bet of the user's was accepted (the bet as it stands when forwarded).
@@ -147,6 +149,28 @@ type BetEdge struct {
 	// Pass as `after` to continue after this item.
 	Cursor string `json:"cursor"`
 	Node   *Bet   `json:"node"`
+}
+
+// An RFC 6962 inclusion proof of a bet in its round's bet root: hash leafBytes (0x00 prefix), then fold path from the leaf up by index and size; the result must be root.root.
+type BetInclusionProof struct {
+	Root *BetRoot `json:"root"`
+	// The bet's leaf bytes (hex): ASCII 'pokertote/bet/v1', id (8 bytes), round (1), market (length-prefixed), selection (length-prefixed), stake in tiyn (8).
+	LeafBytes string `json:"leafBytes"`
+	// The bet's index among the round's bets in ascending order of id.
+	Index int `json:"index"`
+	// How many bets the round took.
+	Size int `json:"size"`
+	// The audit path, sibling hashes from the leaf up (hex).
+	Path []string `json:"path"`
+}
+
+// The commitment to one betting round's accepted bets (docs/fairness.md, section 11): the RFC 6962 Merkle root of their leaves (id, round, market, selection, stake; no player identity), in ascending order of id, with their number and stakes.
+type BetRoot struct {
+	Round BettingRound `json:"round"`
+	// 64 lower-case hex digits.
+	Root    string `json:"root"`
+	NumBets int    `json:"numBets"`
+	Stakes  Money  `json:"stakes"`
 }
 
 // A bet of the user's was settled or refunded.
@@ -512,7 +536,7 @@ type HoldemSettings struct {
 type HoldemStartInput struct {
 	// One or two boxes.
 	Boxes []HoldemBoxInput `json:"boxes"`
-	// Optional: any text of the player's (at most 256 bytes), mixed into the shuffle.
+	// Required (BAD_USER_INPUT CUT_REQUIRED when empty): any text of the player's (at most 256 bytes), mixed into the shuffle; the web client draws 16 random bytes (hex) unless the player types one.
 	Cut *string `json:"cut,omitempty"`
 	// Required (BAD_USER_INPUT COMMITMENT_REQUIRED without it): the commitment
 	// returned by holdemCommit. The hand is dealt from that seed, which was fixed
@@ -789,6 +813,8 @@ type RoundClosed struct {
 	Round   BettingRound `json:"round"`
 	// Round PRE_DEAL of a fair-deal version-1 draw only: the public seed fixed by the round's bets (hex); null for version-2 draws (beacons instead).
 	PublicSeed *string `json:"publicSeed,omitempty"`
+	// The commitment to every bet the round accepted, published before the next street's beacon round (record it to check the result later).
+	BetRoot *BetRoot `json:"betRoot,omitempty"`
 }
 
 func (RoundClosed) IsTableEvent() {}
@@ -940,6 +966,12 @@ type VerificationInput struct {
 	DocumentType   DocumentType `json:"documentType"`
 	DocumentNumber string       `json:"documentNumber"`
 	DateOfBirth    Date         `json:"dateOfBirth"`
+}
+
+// The number of a table's void draws of one kind.
+type VoidCount struct {
+	Kind  VoidKind `json:"kind"`
+	Count int      `json:"count"`
 }
 
 type BetStatus string
@@ -2035,6 +2067,67 @@ func (e *VerificationStatus) UnmarshalJSON(b []byte) error {
 }
 
 func (e VerificationStatus) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
+}
+
+// Why a draw was voided (docs/fairness.md, section 6).
+type VoidKind string
+
+const (
+	// An admin voided it while betting round 1 was open, before any card or beacon round could be known.
+	VoidKindAdminBeforeDeal VoidKind = "ADMIN_BEFORE_DEAL"
+	// A street's committed beacon round was not available by its committed deadline.
+	VoidKindBeaconMissing VoidKind = "BEACON_MISSING"
+	// Voided before void kinds were recorded; the reason is free text.
+	VoidKindLegacy VoidKind = "LEGACY"
+)
+
+var AllVoidKind = []VoidKind{
+	VoidKindAdminBeforeDeal,
+	VoidKindBeaconMissing,
+	VoidKindLegacy,
+}
+
+func (e VoidKind) IsValid() bool {
+	switch e {
+	case VoidKindAdminBeforeDeal, VoidKindBeaconMissing, VoidKindLegacy:
+		return true
+	}
+	return false
+}
+
+func (e VoidKind) String() string {
+	return string(e)
+}
+
+func (e *VoidKind) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = VoidKind(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid VoidKind", str)
+	}
+	return nil
+}
+
+func (e VoidKind) MarshalGQL(w io.Writer) {
+	_, _ = fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *VoidKind) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e VoidKind) MarshalJSON() ([]byte, error) {
 	var buf bytes.Buffer
 	e.MarshalGQL(&buf)
 	return buf.Bytes(), nil

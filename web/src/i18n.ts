@@ -282,6 +282,7 @@ const T: Record<string, [string, string, string]> = {
   'err.INVALID_NAME': ['Enter your name.', 'Введите имя.', 'Атыңызды енгізіңіз.'],
   'err.NOT_A_PLAYER': ['Only players can do this.', 'Это доступно только игрокам.', 'Бұл тек ойыншыларға қолжетімді.'],
   'err.NOT_PENDING': ['This verification was already decided.', 'По этой заявке уже принято решение.', 'Бұл өтінім бойынша шешім қабылданған.'],
+  'err.CUT_REQUIRED': ['Give a cut (any text); a random one is drawn for you.', 'Укажите сдвиг (любой текст); случайный выбирается за вас.', 'Кесуді көрсетіңіз (кез келген мәтін); кездейсоқ кесу сіз үшін таңдалады.'],
   'err.INVALID_CUT': ['The cut is too long (at most 256 bytes).', 'Сдвиг слишком длинный (не более 256 байт).', 'Кесу тым ұзын (256 байттан аспауы керек).'],
   'err.UNKNOWN_COMMITMENT': ['That commitment is unknown or used: get a new one.', 'Обязательство неизвестно или использовано: получите новое.', 'Міндеттеме белгісіз немесе қолданылған: жаңасын алыңыз.'],
   'err.COMMITMENT_REQUIRED': ['Get the commitment before dealing.', 'Сначала получите обязательство.', 'Алдымен міндеттемені алыңыз.'],

@@ -218,16 +218,17 @@ func testAdminVoid(t *testing.T, env Env) {
 	}
 	d := h.RunUntil(h.Dealer, "PRE_DEAL", InPhase(tote.PhasePreDeal))
 	placed := placeEverywhere(h, d)
-	d = h.RunUntil(h.Dealer, "POCKET", InPhase(tote.PhasePocket))
-	placed = append(placed, placeEverywhere(h, d)...)
 	_, err := h.Svc.VoidDraw(h.Ctx, 1, d.ID, "")
 	wantCode(t, err, errs.Invalid, "INVALID_REASON")
 	v, err := h.Svc.VoidDraw(h.Ctx, 1, d.ID, "camera failure")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if v.Phase != tote.PhaseVoid || !v.Revealed || v.Result == nil || !v.Result.Void {
+	if v.Phase != tote.PhaseVoid || !v.Revealed || v.Result == nil || !v.Result.Void || v.VoidKind != tote.VoidAdminBeforeDeal {
 		t.Fatalf("voided draw %+v", v)
+	}
+	if vd := v.Result.VoidDetail; vd == nil || vd.Kind != tote.VoidAdminBeforeDeal || vd.Why != "camera failure" {
+		t.Errorf("void detail %+v", vd)
 	}
 	h.CheckBooks(v)
 	checkSettledBets(h, v, placed)
@@ -248,9 +249,28 @@ func testAdminVoid(t *testing.T, env Env) {
 	_, err = h.Svc.VoidDraw(h.Ctx, 1, d.ID, "again")
 	wantCode(t, err, errs.Conflict, "DRAW_FINISHED")
 	evs := h.Events()
-	if last := evs[len(evs)-1]; last.Type != tote.EventDrawVoided || last.Reason != "voided by an admin: camera failure" {
+	if last := evs[len(evs)-1]; last.Type != tote.EventDrawVoided || last.Reason != "voided by an admin before betting round 1 closed: camera failure" {
 		t.Errorf("last event %+v", last)
 	}
-	// The dealer notices and goes on with the next draw.
-	h.RunUntil(h.Dealer, "draw 2", func(x tote.Draw) bool { return x.Number == 2 && x.Phase == tote.PhasePreDeal })
+	// The dealer notices and goes on with the next draw; once its round 1
+	// has closed, no admin can void it: not while the pockets are dealt,
+	// not in a later round, not after the river.
+	d2 := h.RunUntil(h.Dealer, "draw 2", func(x tote.Draw) bool { return x.Number == 2 && x.Phase == tote.PhasePreDeal })
+	placeEverywhere(h, d2)
+	for _, ph := range []tote.Phase{tote.PhaseDealingPocket, tote.PhasePocket, tote.PhaseTurn, tote.PhaseSettling} {
+		x := h.RunUntil(h.Dealer, string(ph), func(x tote.Draw) bool { return x.ID == d2.ID && (x.Phase == ph || x.Phase.Finished()) })
+		if x.Phase.Finished() {
+			break
+		}
+		_, err = h.Svc.VoidDraw(h.Ctx, 1, d2.ID, "the house dislikes the cards")
+		wantCode(t, err, errs.Conflict, "VOID_AFTER_DEAL")
+	}
+	s := h.RunUntil(h.Dealer, "settled", func(x tote.Draw) bool { return x.ID == d2.ID && x.Phase.Finished() })
+	if s.Phase != tote.PhaseSettled {
+		t.Errorf("draw 2 ended %s (%s)", s.Phase, s.VoidReason)
+	}
+	counts, err := h.Svc.VoidCounts(h.Ctx, h.Table.ID)
+	if err != nil || len(counts) != len(tote.VoidKinds) || counts[0] != (tote.VoidCount{Kind: tote.VoidAdminBeforeDeal, Count: 1}) || counts[1].Count != 0 {
+		t.Errorf("void counts %+v %v", counts, err)
+	}
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/pokertote/pokertote/domain/ids"
 	"github.com/pokertote/pokertote/domain/tote"
 
+	"github.com/pokertote/pokertote/domain/betroot"
 	"github.com/pokertote/pokertote/domain/errs"
 	"github.com/pokertote/pokertote/domain/ledger"
 	"github.com/pokertote/pokertote/domain/money"
@@ -97,6 +98,7 @@ func cloneDraw(d tote.Draw) tote.Draw {
 	d.Board = slices.Clone(d.Board)
 	d.Burns = slices.Clone(d.Burns)
 	d.Beacons = d.Beacons.Clone()
+	d.BetRoots = slices.Clone(d.BetRoots)
 	return d
 }
 
@@ -220,6 +222,23 @@ func (s *MemStore) DrawBets(_ context.Context, drawID int64) ([]tote.Bet, error)
 	return s.drawBetsLocked(drawID), nil
 }
 
+// RoundLeaves implements Store.
+func (s *MemStore) RoundLeaves(_ context.Context, drawID int64, round parimutuel.Round) ([]betroot.Leaf, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.roundLeavesLocked(drawID, round), nil
+}
+
+func (s *MemStore) roundLeavesLocked(drawID int64, round parimutuel.Round) []betroot.Leaf {
+	var out []betroot.Leaf
+	for _, b := range s.drawBetsLocked(drawID) {
+		if b.Round == round {
+			out = append(out, tote.LeafOf(b))
+		}
+	}
+	return out
+}
+
 func (s *MemStore) drawBetsLocked(drawID int64) []tote.Bet {
 	var out []tote.Bet
 	for _, id := range s.betIDs {
@@ -275,6 +294,23 @@ func (s *MemStore) Results(_ context.Context, q tote.ResultQuery) ([]tote.Draw, 
 	}
 	slices.SortFunc(out, func(a, b tote.Draw) int { return int(b.ID - a.ID) })
 	return out[:min(len(out), q.Limit)], nil
+}
+
+// VoidCounts implements Store.
+func (s *MemStore) VoidCounts(_ context.Context, tableID int64) ([]tote.VoidCount, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	n := map[tote.VoidKind]int64{}
+	for _, d := range s.draws {
+		if d.TableID == tableID && d.Phase == tote.PhaseVoid {
+			n[d.VoidKind]++
+		}
+	}
+	var out []tote.VoidCount
+	for k, c := range n {
+		out = append(out, tote.VoidCount{Kind: k, Count: c})
+	}
+	return out, nil
 }
 
 // EventsAfter implements Store.

@@ -6,6 +6,7 @@ import (
 
 	"github.com/pokertote/pokertote/domain/tote"
 
+	"github.com/pokertote/pokertote/domain/betroot"
 	"github.com/pokertote/pokertote/domain/errs"
 	"github.com/pokertote/pokertote/domain/ledger"
 	"github.com/pokertote/pokertote/domain/money"
@@ -183,6 +184,11 @@ func (tx *memTx) RoundBetIDs(_ context.Context, drawID int64, round parimutuel.R
 		}
 	}
 	return ids, nil
+}
+
+// RoundLeaves implements Tx.
+func (tx *memTx) RoundLeaves(_ context.Context, drawID int64, round parimutuel.Round) ([]betroot.Leaf, error) {
+	return tx.s.roundLeavesLocked(drawID, round), nil
 }
 
 // PoolTotals implements Tx.

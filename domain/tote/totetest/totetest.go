@@ -234,7 +234,7 @@ func (g *BeaconGate) Beacon(ctx context.Context, r uint64) (beacon.Beacon, error
 // NewDealer returns another dealer of the harness's table.
 func (h *Harness) NewDealer(owner string) *tote.Dealer {
 	return tote.NewDealer(h.Svc, h.Env.Leases, SimpleOdds{}, tote.DealerConfig{
-		TableID: h.Table.ID, Owner: owner, LeaseTTL: 3 * time.Second, PoolTick: 250 * time.Millisecond, MaxStall: time.Minute,
+		TableID: h.Table.ID, Owner: owner, LeaseTTL: 3 * time.Second, PoolTick: 250 * time.Millisecond,
 	})
 }
 

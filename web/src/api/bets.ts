@@ -2,8 +2,9 @@
 // how a selection is written: today a string, "3", "FLUSH", "2-5-5"), checks a
 // stake before it is sent, and lists my bets.
 import { gql } from './client';
-import { PlaceBet, MyBets } from './ops';
-import type { PlaceBetMutation, MyBetsQuery, Market, BettingRound, SelectionInput, HandCategory } from '../gql/graphql';
+import { PlaceBet, MyBets, MyBetProofs } from './ops';
+import { checkInclusion } from '../verify/merkle';
+import type { MyBetProofsQuery, PlaceBetMutation, MyBetsQuery, Market, BettingRound, SelectionInput, HandCategory } from '../gql/graphql';
 
 export type MyBet = MyBetsQuery['myBets']['edges'][number]['node'];
 
@@ -63,4 +64,28 @@ export async function placeBet(s: Slip) {
 /** myBets lists the player's latest bets (of one draw when drawId is given), newest first. */
 export async function myBets(drawId?: string): Promise<MyBet[]> {
   return (await gql<MyBetsQuery>(MyBets, { drawId, first: 20 })).myBets.edges.map((e) => e.node);
+}
+
+const ROUND_NUMBER: Record<BettingRound, number> = { PRE_DEAL: 1, POCKET: 2, FLOP: 3, TURN: 4 };
+
+export interface BetProofVerdict { betId: string; round: BettingRound; ok: boolean | null; root: string | null; problem?: string }
+
+/**
+ * checkMyBetProofs fetches the inclusion proof of each of the player's bets
+ * of a draw and checks it in the browser (verify/merkle.ts) from the bet as
+ * the player knows it (id, round, market, selection, stake), against the
+ * round's root the player saw (seenRoots, by round, from ROUND_CLOSED) when
+ * given. ok is null for a bet whose round has not closed yet.
+ */
+export async function checkMyBetProofs(drawId: string, seenRoots: Partial<Record<BettingRound, string>> = {}): Promise<BetProofVerdict[]> {
+  const bets = (await gql<MyBetProofsQuery>(MyBetProofs, { drawId })).myBets.edges.map((e) => e.node);
+  return Promise.all(bets.map(async (b): Promise<BetProofVerdict> => {
+    const p = b.inclusionProof;
+    if (!p) return { betId: b.id, round: b.round, ok: null, root: null };
+    const stake = tiyn(b.stake);
+    if (stake === null) return { betId: b.id, round: b.round, ok: false, root: p.root.root, problem: `stake ${b.stake} is not an amount` };
+    const v = await checkInclusion({ id: Number(b.id), round: ROUND_NUMBER[b.round], market: b.market, selection: b.selection, stake: Number(stake) },
+      { root: p.root.root, index: p.index, size: p.size, path: p.path }, seenRoots[b.round]);
+    return { betId: b.id, round: b.round, ok: v.ok, root: p.root.root, problem: v.problem };
+  }));
 }

@@ -146,6 +146,14 @@ export const MyBets = /* GraphQL */ `
   }
 `;
 
+export const MyBetProofs = /* GraphQL */ `
+  query MyBetProofs($drawId: ID!) {
+    myBets(drawId: $drawId, first: 100) {
+      edges { node { id round market selection stake inclusionProof { root { round root numBets stakes } index size path } } }
+    }
+  }
+`;
+
 export const MyLedger = /* GraphQL */ `
   query MyLedger($first: Int, $after: String) {
     myLedger(first: $first, after: $after) {

@@ -111,7 +111,7 @@ export type HoldemStartInput = {
    * the cut (docs/fairness.md).
    */
   commitment?: string | null | undefined;
-  /** Optional: any text of the player's (at most 256 bytes), mixed into the shuffle. */
+  /** Required (BAD_USER_INPUT CUT_REQUIRED when empty): any text of the player's (at most 256 bytes), mixed into the shuffle; the web client draws 16 random bytes (hex) unless the player types one. */
   cut?: string | null | undefined;
   idempotencyKey: string;
 };
@@ -327,6 +327,13 @@ export type MyBetsQueryVariables = Exact<{
 
 
 export type MyBetsQuery = { myBets: { edges: Array<{ node: { id: string, round: BettingRound, market: Market, selection: string, stake: string, status: BetStatus, payout: string | null, placedAt: string, settledAt: string | null, draw: { id: string, number: number } } }> }, me: { id: string, balance: string } | null };
+
+export type MyBetProofsQueryVariables = Exact<{
+  drawId: string | number;
+}>;
+
+
+export type MyBetProofsQuery = { myBets: { edges: Array<{ node: { id: string, round: BettingRound, market: Market, selection: string, stake: string, inclusionProof: { index: number, size: number, path: Array<string>, root: { round: BettingRound, root: string, numBets: number, stakes: string } } | null } }> } };
 
 export type MyLedgerQueryVariables = Exact<{
   first?: number | null | undefined;

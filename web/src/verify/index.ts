@@ -3,6 +3,7 @@
 import { hexToBytes, sha256Hex, shuffle, dealTote, dealStreets, cardName, outcomeOf, type ToteDeal } from './fair';
 import { verifyPools, type DrawResultJson } from './pools';
 import { checkBeacons, type Beacons } from './beacon';
+import { verifyCommitted } from './commit';
 
 export interface Verdict { commitmentValid: boolean; cardsMatch: boolean; payoutsMatch: boolean; beaconsValid: boolean | null; problems: string[]; notes: string[]; ok: boolean }
 
@@ -62,7 +63,7 @@ export async function verifyDraw(json: string): Promise<Verdict> {
       }
     }
   } else if (commitmentValid && (r.pockets ?? []).length > 0) problems.push('cards were dealt but neither beacons nor a public seed are published');
-  const poolProblems = verifyPools(r);
+  const poolProblems = [...verifyPools(r), ...verifyCommitted(r)];
   problems.push(...poolProblems);
   const payoutsMatch = poolProblems.length === 0;
   const dealt = (r.pockets ?? []).length > 0;

@@ -11,7 +11,7 @@ export function Holdem() {
   const [boxes, setBoxes] = useState(2);
   const [ante, setAnte] = useState(['100', '100']);
   const [bonus, setBonus] = useState(['', '']);
-  const [cut, setCut] = useState('');
+  const [cut, setCut] = useState(api.randomCut);
   const [commitment, setCommitment] = useState<string | null>(null);
   const [hand, setHand] = useState<api.Hand | null>(null);
   const [key, setKey] = useState(newKey());
@@ -44,8 +44,8 @@ export function Holdem() {
         return { ante: fmtTiyn(a), bonus: b !== null ? fmtTiyn(b) : undefined };
       });
       const c = commitment ?? (await api.commit()).commitment;
-      const h = await api.start({ boxes: bx, cut: cut || undefined, commitment: c, idempotencyKey: key });
-      setHand(h); setKey(newKey()); setCommitment(null);
+      const h = await api.start({ boxes: bx, cut, commitment: c, idempotencyKey: key });
+      setHand(h); setKey(newKey()); setCommitment(null); setCut(api.randomCut());
     });
   };
   const decide = (box: number, d: 'CALL' | 'FOLD') => run(async () => { setHand(await api.decide(hand!.id, box, d)); });
@@ -93,6 +93,7 @@ function HandView({ hand, decide, busy }: { hand: api.Hand; decide: (b: number, 
       <p>{t('dealer')}: <Cards cards={hand.dealerCards} slots={2} hidden={live} />{' '}
         {hand.dealerHand && <>{t(hand.dealerHand.category)} · {hand.dealerQualifies ? t('dealerQualifies') : t('dealerNotQualified')}</>}</p>
       <p>{t('board')}: <Cards cards={hand.board} slots={5} hidden={live} /></p>
+      <p class="mono" data-testid="hand-cut">{t('cut')}: <code>{hand.cut}</code></p>
       <p class="cd-slot">{hand.phase === 'DECIDING' && <>{t('decideBy')} <Countdown at={hand.decisionDeadline} label=" " /></>}</p>
       <ol class="positions boxes">
         {hand.boxes.map((b) => (

@@ -1,0 +1,117 @@
+package tote
+
+import (
+	"slices"
+	"time"
+)
+
+// verifyVoid checks a result's void against the draw's committed times
+// (issue 26, docs/fairness.md section 6). From result version 3 a void
+// publishes its structured cause, and only two causes exist: an admin
+// void before round 1's close deadline, with no beacon fetched and no card
+// dealt; or a street's beacon round missing past its committed deadline,
+// with every earlier street dealt and none after. The published reason
+// must be the one written from the cause, so a relabelled or empty reason
+// fails; the jackpot must stand unchanged. Results before version 3 carry
+// no cause: their reason is free text, as it always was.
+func verifyVoid(res DrawResult, problem func(string, ...any)) bool {
+	ok := true
+	bad := func(format string, args ...any) {
+		ok = false
+		problem(format, args...)
+	}
+	if res.Version < ResultVersionCommitted {
+		if !res.Void && (res.VoidReason != "" || res.VoidDetail != nil) {
+			bad("void: a settled draw publishes a void reason")
+		}
+		return ok
+	}
+	if !res.Void {
+		if res.VoidReason != "" || res.VoidDetail != nil {
+			bad("void: a settled draw publishes a void reason or cause")
+		}
+		return ok
+	}
+	v := res.VoidDetail
+	if v == nil {
+		bad("void: a version-%d void publishes its cause (voidDetail)", res.Version)
+		return false
+	}
+	if res.VoidReason != v.Reason() {
+		bad("void: the reason %q is not the one its cause gives (%q)", res.VoidReason, v.Reason())
+	}
+	if len(res.Hands) > 0 || len(res.Winners) > 0 {
+		bad("void: a void draw publishes no hands or winners")
+	}
+	if res.JackpotAfter != res.JackpotBefore {
+		bad("void: the jackpot went from %s to %s; a void moves nothing", res.JackpotBefore, res.JackpotAfter)
+	}
+	for _, p := range res.Pools {
+		if p.JackpotBefore != res.JackpotBefore {
+			bad("void: pool %s publishes a jackpot of %s, the draw %s", p.PoolID, p.JackpotBefore, res.JackpotBefore)
+		}
+	}
+	b := res.Beacons
+	if b == nil {
+		bad("void: a version-%d result publishes its beacons", res.Version)
+		return false
+	}
+	fetched := 0
+	for fetched < 4 && b.Signatures[fetched] != "" {
+		fetched++
+	}
+	switch v.Kind {
+	case VoidAdminBeforeDeal:
+		if !v.At.Before(b.ClosesAt[0]) {
+			bad("void: an admin void at %s, not before betting round 1 closed (%s)", v.At.Format(timeLayout), b.ClosesAt[0].Format(timeLayout))
+		}
+		if fetched > 0 || len(res.Pockets) > 0 || len(res.Board) > 0 || len(res.Burns) > 0 {
+			bad("void: an admin void before the deal, yet %d beacon rounds fetched and cards published", fetched)
+		}
+	case VoidBeaconMissing:
+		s := v.Street
+		if s < 1 || s > 4 {
+			bad("void: a missing beacon of street %d", s)
+			return false
+		}
+		if v.Round != b.Rounds[s-1] {
+			bad("void: the %s's committed round is %d, the void names round %d", streetNames[s-1], b.Rounds[s-1], v.Round)
+		}
+		if v.Deadline == nil || !v.Deadline.Equal(b.Deadlines[s-1]) {
+			bad("void: the %s's committed deadline is %s, the void names %v", streetNames[s-1], b.Deadlines[s-1].Format(timeLayout), fmtTime(v.Deadline))
+		}
+		if !v.At.After(b.Deadlines[s-1]) {
+			bad("void: voided at %s, not after the %s's deadline %s", v.At.Format(timeLayout), streetNames[s-1], b.Deadlines[s-1].Format(timeLayout))
+		}
+		if fetched != s-1 {
+			bad("void: the %s's beacon is missing, but %d streets have signatures (want %d)", streetNames[s-1], fetched, s-1)
+		}
+	default:
+		bad("void: unknown cause %q (a version-%d void is %s or %s)", v.Kind, res.Version, VoidAdminBeforeDeal, VoidBeaconMissing)
+	}
+	return ok
+}
+
+// fmtTime writes an optional time for a problem line.
+func fmtTime(t *time.Time) string {
+	if t == nil {
+		return "none"
+	}
+	return t.Format(timeLayout)
+}
+
+// legacyVoidHands reports whether hands published by a void result before
+// version 3 are what its settler wrote: every position's best five with
+// the full board, each LOSS (such a void after the river filled them).
+func legacyVoidHands(res DrawResult, want []HandView) bool {
+	if len(res.Winners) > 0 || len(res.Hands) != len(want) {
+		return false
+	}
+	for i, h := range res.Hands {
+		w := want[i]
+		if h.Position != w.Position || h.Category != w.Category || h.Description != w.Description || !slices.Equal(h.Cards, w.Cards) || h.Status != w.Status {
+			return false
+		}
+	}
+	return true
+}
