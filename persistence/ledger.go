@@ -233,11 +233,6 @@ func (r *LedgerRepo) post(tx *gorm.DB, t ledger.Transfer) (ledger.Posted, error)
 		return replay(tx, t.IdempotencyKey, hash)
 	}
 
-	states, err := r.guardCheck(tx, t, tr.CreatedAt)
-	if err != nil {
-		return ledger.Posted{}, err
-	}
-
 	order := lockOrder(t.Entries)
 	refs := make([]ledger.AccountRef, len(order))
 	for i, j := range order {
@@ -253,8 +248,23 @@ func (r *LedgerRepo) post(tx *gorm.DB, t ledger.Transfer) (ledger.Posted, error)
 		accountIDs[j] = ids[i]
 		after[j], err = applyEntry(tx, ids[i], t.Entries[j])
 		if err != nil {
+			if errs.ReasonOf(err) == ledger.ReasonInsufficientFunds {
+				// An excluded player hears so rather than of a short wallet.
+				if _, xErr := r.guardCheck(tx, t, tr.CreatedAt); errs.CodeOf(xErr) == errs.Forbidden {
+					return ledger.Posted{}, xErr
+				}
+			}
 			return ledger.Posted{}, err
 		}
+	}
+
+	// The protection state is read after the wallets are locked (their
+	// balance updates above): an exclusion is set holding the wallet
+	// (holdWallet, issue 22), so it committed before this read or starts
+	// after this post commits.
+	states, err := r.guardCheck(tx, t, tr.CreatedAt)
+	if err != nil {
+		return ledger.Posted{}, err
 	}
 
 	if err := r.guardCount(tx, states, tr.CreatedAt); err != nil {

@@ -12,22 +12,26 @@ package persistence
 //  1. one pipeline (one network flush): BEGIN; the draw's shared advisory
 //     lock; the draw and its table (read after the lock, each statement with
 //     its own snapshot, so the round-close race is exactly as in LockDraw);
-//     bet ids from the sequence; the
-//     players' protection state (exclusion, register, limits); their
-//     wallets, locked FOR UPDATE in the ledger's order; their counters of the
-//     current periods, locked after the wallets (the guard's lock order);
+//     bet ids from the sequence; the players' wallets, locked FOR UPDATE in
+//     the ledger's order; their protection state (exclusion, register,
+//     limits), read after the wallets' locks (an exclusion is set holding
+//     the wallet, issue 22); their counters of the current periods and
+//     their sessions of play, locked after the wallets (the guard's lock
+//     order);
 //  2. in memory, in request order, exactly the checks a single post makes:
 //     the domain's checks (draw, table, stake), the key (DUPLICATE_BET), the
 //     transfer's Validate, protection.Excluded, the wallet's balance
-//     (INSUFFICIENT_FUNDS), then protection.Decide on the counters as the
-//     earlier stakes of the batch left them (the limit that breaks, by name);
-//     a refused stake moves nothing and stores no bet;
+//     (INSUFFICIENT_FUNDS), then protection.Admit on the counters and the
+//     session as the earlier stakes of the batch left them (the limit that
+//     breaks, by name; the counters and session after the stake); a refused
+//     stake moves nothing and stores no bet;
 //  3. one pipeline: a data-modifying CTE that inserts the bets, the transfers,
 //     sets the wallets' balances, adds each escrow's total with one upsert
 //     (the hot row is locked only here, for this statement and the COMMIT
 //     sent with it), inserts the entries (escrow balances after each entry
 //     derived from the row the upsert returned, entry ids drawn after the
-//     lock), moves the counters and the sessions of play; then COMMIT.
+//     lock), stores the counters and the sessions of play as Admit left
+//     them (no rule in the SQL); then COMMIT.
 //
 // Keys are not looked up first: a bet's key is new in all but a client's
 // retry, and the unique index (user, key) checks every insert anyway. A
@@ -104,6 +108,9 @@ ORDER BY v.ord FOR UPDATE OF a`
 WHERE user_id = ANY($1::bigint[])
 	AND ((period = 'DAY' AND period_start = $2) OR (period = 'WEEK' AND period_start = $3) OR (period = 'MONTH' AND period_start = $4))
 ORDER BY user_id, period FOR UPDATE`
+	// Sessions of play, locked after the counters.
+	pgBatchSessions = `SELECT user_id, session_no, started_us, last_play_us, stakes, returned, checks FROM protection_sessions
+WHERE user_id = ANY($1::bigint[]) ORDER BY user_id FOR UPDATE`
 	// The write: bets, transfers, wallets, escrows, entries, counters,
 	// sessions of play, in one statement.
 	pgBatchWrite = `WITH bets AS (
@@ -135,22 +142,16 @@ ORDER BY user_id, period FOR UPDATE`
 	RETURNING id, transfer_id, account_id, balance_after
 ), cnt AS (
 	INSERT INTO protection_counters AS c (user_id, period, period_start, deposits, stakes, returned)
-	SELECT v.u, v.p, v.ps, 0, v.st, 0 FROM unnest($26::bigint[], $27::text[], $28::text[], $29::bigint[]) WITH ORDINALITY AS v(u, p, ps, st, ord)
+	SELECT v.u, v.p, v.ps, v.d, v.st, v.r FROM unnest($26::bigint[], $27::text[], $28::text[], $29::bigint[], $30::bigint[], $31::bigint[]) WITH ORDINALITY AS v(u, p, ps, d, st, r, ord)
 	ORDER BY v.ord
-	ON CONFLICT (user_id, period, period_start) DO UPDATE SET stakes = c.stakes + excluded.stakes
+	ON CONFLICT (user_id, period, period_start) DO UPDATE SET deposits = excluded.deposits, stakes = excluded.stakes, returned = excluded.returned
 	RETURNING 1
 ), ses AS (
 	INSERT INTO protection_sessions AS s (user_id, session_no, started_us, last_play_us, stakes, returned, checks)
-	SELECT v.u, 1, $30, $30, v.st, 0, 0 FROM unnest($26::bigint[], $29::bigint[]) WITH ORDINALITY AS v(u, st, ord)
-	WHERE v.ord % 3 = 1 -- the counters' arrays hold three rows (periods) per player
+	SELECT v.u, v.n, v.su, v.lu, v.st, v.r, v.c FROM unnest($32::bigint[], $33::bigint[], $34::bigint[], $35::bigint[], $36::bigint[], $37::bigint[], $38::int[]) WITH ORDINALITY AS v(u, n, su, lu, st, r, c, ord)
 	ORDER BY v.ord
-	ON CONFLICT (user_id) DO UPDATE SET
-		session_no = CASE WHEN s.last_play_us < $31 THEN s.session_no + 1 ELSE s.session_no END,
-		started_us = CASE WHEN s.last_play_us < $31 THEN excluded.started_us ELSE s.started_us END,
-		stakes = CASE WHEN s.last_play_us < $31 THEN excluded.stakes ELSE s.stakes + excluded.stakes END,
-		returned = CASE WHEN s.last_play_us < $31 THEN 0 ELSE s.returned END,
-		checks = CASE WHEN s.last_play_us < $31 THEN 0 ELSE s.checks END,
-		last_play_us = excluded.last_play_us
+	ON CONFLICT (user_id) DO UPDATE SET session_no = excluded.session_no, started_us = excluded.started_us,
+		last_play_us = excluded.last_play_us, stakes = excluded.stakes, returned = excluded.returned, checks = excluded.checks
 	RETURNING 1
 )
 SELECT ent.id, ent.transfer_id, ent.account_id, ent.balance_after,
@@ -342,6 +343,7 @@ func (r *ToteRepo) placeBatchTx(ctx context.Context, pc *pgx.Conn, w tote.BatchW
 		walletID = map[int64]int64{} // user -> account id
 		balance  = map[int64]money.Amount{}
 		counters = map[int64]protection.Counters{}
+		sessions = map[int64]protection.Session{}
 	)
 	b := &pgx.Batch{}
 	b.Queue("BEGIN")
@@ -389,6 +391,22 @@ func (r *ToteRepo) placeBatchTx(ctx context.Context, pc *pgx.Conn, w tote.BatchW
 			return err
 		})
 	}
+	b.Queue(pgBatchWallets, walletRefs).Query(func(rows pgx.Rows) error {
+		var (
+			id, bal int64
+			ref     string
+		)
+		_, err := pgx.ForEachRow(rows, []any{&id, &ref, &bal}, func() error {
+			if u, ok := (ledger.AccountRef{Kind: ledger.Wallet, Ref: ref}).User(); ok {
+				walletID[int64(u)], balance[int64(u)] = id, money.Amount(bal)
+			}
+			return nil
+		})
+		return err
+	})
+	// The protection state is read after the wallets are locked: an
+	// exclusion holds the wallet while it reads the clock (holdWallet), so
+	// it committed before this read or starts after this batch commits.
 	b.Queue(pgBatchState, uniq).Query(func(rows pgx.Rows) error {
 		var (
 			id                int64
@@ -427,19 +445,6 @@ func (r *ToteRepo) placeBatchTx(ctx context.Context, pc *pgx.Conn, w tote.BatchW
 		})
 		return err
 	})
-	b.Queue(pgBatchWallets, walletRefs).Query(func(rows pgx.Rows) error {
-		var (
-			id, bal int64
-			ref     string
-		)
-		_, err := pgx.ForEachRow(rows, []any{&id, &ref, &bal}, func() error {
-			if u, ok := (ledger.AccountRef{Kind: ledger.Wallet, Ref: ref}).User(); ok {
-				walletID[int64(u)], balance[int64(u)] = id, money.Amount(bal)
-			}
-			return nil
-		})
-		return err
-	})
 	b.Queue(pgBatchCounters, uniq, starts[protection.Day], starts[protection.Week], starts[protection.Month]).Query(func(rows pgx.Rows) error {
 		var (
 			u               int64
@@ -453,6 +458,14 @@ func (r *ToteRepo) placeBatchTx(ctx context.Context, pc *pgx.Conn, w tote.BatchW
 				counters[u] = c
 			}
 			c[protection.Period(period)] = protection.Counter{Period: protection.Period(period), Deposits: money.Amount(dep), Stakes: money.Amount(stake), Returns: money.Amount(ret)}
+			return nil
+		})
+		return err
+	})
+	b.Queue(pgBatchSessions, uniq).Query(func(rows pgx.Rows) error {
+		var row sessionRow
+		_, err := pgx.ForEachRow(rows, []any{&row.UserID, &row.SessionNo, &row.StartedUs, &row.LastPlayUs, &row.Stakes, &row.Returned, &row.Checks}, func() error {
+			sessions[row.UserID] = toDomainSession(row)
 			return nil
 		})
 		return err
@@ -518,7 +531,6 @@ func (r *ToteRepo) placeBatchTx(ctx context.Context, pc *pgx.Conn, w tote.BatchW
 	var ok []staked
 	seen := map[betKey]bool{}
 	touched := map[int64]bool{}
-	stakeBy := map[int64]money.Amount{}
 	for i := range n {
 		if res[i].Err = checkErrs[i]; res[i].Err != nil {
 			continue
@@ -551,23 +563,17 @@ func (r *ToteRepo) placeBatchTx(ctx context.Context, pc *pgx.Conn, w tote.BatchW
 			res[i].Err = ledger.InsufficientFunds(wallet)
 			continue
 		}
-		c := counters[flow.UserID]
-		if c == nil {
-			c = protection.Counters{}
-			counters[flow.UserID] = c
+		ses, has := sessions[flow.UserID]
+		if !has {
+			ses.UserID = flow.UserID
 		}
-		if res[i].Err = protection.Decide(flow, st, c, now); res[i].Err != nil {
+		a, err := protection.Admit(flow, st, counters[flow.UserID], ses, now)
+		if res[i].Err = err; err != nil {
 			continue
 		}
 		balance[flow.UserID] = cur - flow.Amount
-		for _, p := range protection.Periods {
-			cnt := c[p]
-			cnt.Period = p
-			cnt.Stakes += flow.Amount
-			c[p] = cnt
-		}
+		counters[flow.UserID], sessions[flow.UserID] = a.Counters, a.Session
 		touched[flow.UserID] = true
-		stakeBy[flow.UserID] += flow.Amount
 		res[i].Bet = bet
 		ok = append(ok, staked{i: i, t: tr, bal: cur - flow.Amount})
 	}
@@ -589,8 +595,11 @@ func (r *ToteRepo) placeBatchTx(ctx context.Context, pc *pgx.Conn, w tote.BatchW
 		escAmts                     []int64
 		eKeys, eRefs                []string
 		eAccs, eAmts, eAfters, eTls []int64
-		cUsers, cStakes             []int64
-		cPeriods, cStarts           []string
+		cUsers, cDeps, cStakes, cRets []int64
+		cPeriods, cStarts             []string
+		sUsers, sNos, sStarted, sLast []int64
+		sStakes, sRets                []int64
+		sChecks                       []int32
 	)
 	// Bets in selection order (the deferred totals triggers then lock the
 	// totals rows in one order in every transaction), as InsertBets.
@@ -655,11 +664,15 @@ func (r *ToteRepo) placeBatchTx(ctx context.Context, pc *pgx.Conn, w tote.BatchW
 	for _, u := range users {
 		wIDs, wBals = append(wIDs, walletID[u]), append(wBals, int64(balance[u]))
 		for _, p := range protection.Periods {
-			cUsers, cPeriods, cStarts, cStakes = append(cUsers, u), append(cPeriods, string(p)), append(cStarts, starts[p]), append(cStakes, int64(stakeBy[u]))
+			c := counters[u][p]
+			cUsers, cPeriods, cStarts = append(cUsers, u), append(cPeriods, string(p)), append(cStarts, starts[p])
+			cDeps, cStakes, cRets = append(cDeps, int64(c.Deposits)), append(cStakes, int64(c.Stakes)), append(cRets, int64(c.Returns))
 		}
+		// Every admitted stake plays the session (protection.Admit).
+		row := fromDomainSession(sessions[u])
+		sUsers, sNos, sStarted, sLast = append(sUsers, u), append(sNos, row.SessionNo), append(sStarted, row.StartedUs), append(sLast, row.LastPlayUs)
+		sStakes, sRets, sChecks = append(sStakes, row.Stakes), append(sRets, row.Returned), append(sChecks, int32(row.Checks))
 	}
-	nowUs := now.UnixMicro()
-	cut := now.Add(-protection.SessionIdle).UnixMicro()
 	type entryBack struct{ id, transfer, account, after int64 }
 	var back []entryBack
 	var nBets, nWal, nCnt, nSes int64
@@ -671,8 +684,8 @@ func (r *ToteRepo) placeBatchTx(ctx context.Context, pc *pgx.Conn, w tote.BatchW
 		wIDs, wBals,
 		escRefs, escAmts,
 		eKeys, eAccs, eRefs, eAmts, eAfters, eTls,
-		cUsers, cPeriods, cStarts, cStakes,
-		nowUs, cut,
+		cUsers, cPeriods, cStarts, cDeps, cStakes, cRets,
+		sUsers, sNos, sStarted, sLast, sStakes, sRets, sChecks,
 	).Query(func(rows pgx.Rows) error {
 		var e entryBack
 		_, err := pgx.ForEachRow(rows, []any{&e.id, &e.transfer, &e.account, &e.after, &nBets, &nWal, &nCnt, &nSes}, func() error {
