@@ -586,15 +586,15 @@ func (r *ToteRepo) placeBatchTx(ctx context.Context, pc *pgx.Conn, w tote.BatchW
 
 	// Round trip 2: the write and the commit.
 	var (
-		bIDs, bUsers, bStakes       []int64
-		bMarkets, bSels, bKeys      []string
-		tKeys, tKinds, tMemos       []string
-		tHashes                     [][]byte
-		wIDs, wBals                 []int64
-		escRefs                     []string
-		escAmts                     []int64
-		eKeys, eRefs                []string
-		eAccs, eAmts, eAfters, eTls []int64
+		bIDs, bUsers, bStakes         []int64
+		bMarkets, bSels, bKeys        []string
+		tKeys, tKinds, tMemos         []string
+		tHashes                       [][]byte
+		wIDs, wBals                   []int64
+		escRefs                       []string
+		escAmts                       []int64
+		eKeys, eRefs                  []string
+		eAccs, eAmts, eAfters, eTls   []int64
 		cUsers, cDeps, cStakes, cRets []int64
 		cPeriods, cStarts             []string
 		sUsers, sNos, sStarted, sLast []int64
