@@ -242,7 +242,7 @@ func (r *LedgerRepo) lockBalances(tx *gorm.DB, ids []int64) (map[int64]money.Amo
 		}
 		sb.WriteString(") AS v ON a.id = v.column1 ORDER BY v.column2")
 		if r.db.dialect == Postgres {
-			sb.WriteString(" FOR UPDATE OF a")
+			sb.WriteString(pgForUpdateOfA)
 		}
 		var rows []struct {
 			ID      int64

@@ -16,7 +16,11 @@ package persistence
 //
 // The money core's own locks (the balance rows a post updates, in
 // lockOrder) are taken by the ledger; another repository that needs a
-// balance held asks the LedgerRepo (lockBalance).
+// balance held asks the LedgerRepo (lockBalance). The Postgres-only fast
+// paths (pgx statements prepared once, tote_batch_pg.go and
+// ledger_batch_pg.go) append the lock clauses below to their statements and
+// take the draw's lock with pgDrawLockShared. TestLocksAndRetriesInOnePlace
+// refuses a lock clause or a retry loop anywhere else in the package.
 
 import (
 	"fmt"
@@ -26,6 +30,17 @@ import (
 
 	"github.com/pokertote/pokertote/domain/ids"
 	"github.com/pokertote/pokertote/domain/ledger"
+)
+
+// The lock clauses of the Postgres-only statements.
+const (
+	// pgForUpdate locks the rows a statement reads.
+	pgForUpdate = " FOR UPDATE"
+	// pgForUpdateOfA locks the rows of the statement's table aliased a.
+	pgForUpdateOfA = " FOR UPDATE OF a"
+	// pgDrawLockShared is advisoryXactLock(drawLockClass, id, lockShared)
+	// as one statement of a pipeline.
+	pgDrawLockShared = `SELECT pg_advisory_xact_lock_shared($1, $2)`
 )
 
 // lockMode is how strongly a lock is held.

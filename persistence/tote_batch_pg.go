@@ -53,7 +53,6 @@ import (
 	"database/sql/driver"
 	"errors"
 	"fmt"
-	"math/rand/v2"
 	"slices"
 	"strings"
 	"sync"
@@ -81,7 +80,6 @@ func (r *ToteRepo) PlacesBatches() bool { return r.db.dialect == Postgres }
 // The statements of the fast path. Their text does not depend on the
 // batch's size (arrays), so pgx prepares each once per connection.
 const (
-	pgBatchLock = `SELECT pg_advisory_xact_lock_shared($1, $2)`
 	pgBatchIDs  = `SELECT nextval('tote_bets_id_seq') FROM generate_series(1, $1)`
 	// One probe of the unique index per key (LATERAL … LIMIT 1 keeps the
 	// planner from a hash join over the whole table, which a plan cached
@@ -103,14 +101,14 @@ WHERE u.id = ANY($1::bigint[])`
 	// Wallets locked in the order given (the ledger's lock order).
 	pgBatchWallets = `SELECT a.id, a.ref, a.balance FROM ledger_accounts a
 JOIN unnest($1::text[]) WITH ORDINALITY AS v(ref, ord) ON a.kind = 'WALLET' AND a.ref = v.ref
-ORDER BY v.ord FOR UPDATE OF a`
+ORDER BY v.ord` + pgForUpdateOfA
 	pgBatchCounters = `SELECT user_id, period, deposits, stakes, returned FROM protection_counters
 WHERE user_id = ANY($1::bigint[])
 	AND ((period = 'DAY' AND period_start = $2) OR (period = 'WEEK' AND period_start = $3) OR (period = 'MONTH' AND period_start = $4))
-ORDER BY user_id, period FOR UPDATE`
+ORDER BY user_id, period` + pgForUpdate
 	// Sessions of play, locked after the counters.
 	pgBatchSessions = `SELECT user_id, session_no, started_us, last_play_us, stakes, returned, checks FROM protection_sessions
-WHERE user_id = ANY($1::bigint[]) ORDER BY user_id FOR UPDATE`
+WHERE user_id = ANY($1::bigint[]) ORDER BY user_id` + pgForUpdate
 	// The write: bets, transfers, wallets, escrows, entries, counters,
 	// sessions of play, in one statement.
 	pgBatchWrite = `WITH bets AS (
@@ -233,30 +231,18 @@ func (r *ToteRepo) PlaceBatch(ctx context.Context, w tote.BatchWork) ([]tote.Bat
 	}
 	var (
 		res    []tote.BatchResult
-		err    error
 		lookup bool // read the taken keys (after a batch met one)
-		again  bool // the last attempt met a taken key: no pause
 	)
-	for attempt := range txAttempts {
-		if attempt > 0 && !again {
-			pause := txRetryBackoff<<attempt + rand.N(txRetryBackoff<<attempt)
-			select {
-			case <-ctx.Done():
-				return nil, errors.Join(err, ctx.Err())
-			case <-time.After(pause):
-			}
-		}
+	err := retry(ctx, r.db, "bet batch", func() (bool, error) {
+		var err error
 		res, err = r.placeBatchOnce(ctx, w, lookup)
-		if again = errors.Is(err, errBetKeyRace) && !lookup; again {
+		if errors.Is(err, errBetKeyRace) && !lookup {
 			// A taken key, not contention: again at once, reading the keys.
 			lookup = true
-			continue
+			return true, err
 		}
-		if !isSerializationFailure(err) {
-			break
-		}
-		r.db.log.DebugContext(ctx, "bet batch retried", "attempt", attempt+1, "err", err)
-	}
+		return false, err
+	})
 	if err != nil {
 		return nil, mapErr(err, "bet")
 	}
@@ -353,7 +339,7 @@ func (r *ToteRepo) placeBatchTx(ctx context.Context, pc *pgx.Conn, w tote.BatchW
 	// (0.23 ms of planning for 0.04 ms of execution, pg_stat_statements
 	// with track_planning: docs/bets-load.md). For this transaction only.
 	b.Queue("SET LOCAL plan_cache_mode = force_generic_plan")
-	b.Queue(pgBatchLock, int32(drawLockClass), int32(w.DrawID))
+	b.Queue(pgDrawLockShared, int32(drawLockClass), int32(w.DrawID))
 	b.Queue(q.draw, w.DrawID).Query(func(rows pgx.Rows) error {
 		got, err := pgx.CollectRows(rows, pgx.RowToStructByName[toteDrawRow])
 		if err != nil {
