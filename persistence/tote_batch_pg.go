@@ -20,8 +20,8 @@ package persistence
 //     order);
 //  2. in memory, in request order, exactly the checks a single post makes:
 //     the domain's checks (draw, table, stake), the key (DUPLICATE_BET), the
-//     transfer's Validate, protection.Excluded, the wallet's balance
-//     (INSUFFICIENT_FUNDS), then protection.Admit on the counters and the
+//     transfer's Validate, protection.Excluded, ledger.Apply on the wallet's
+//     balance (INSUFFICIENT_FUNDS), then protection.Admit on the counters and the
 //     session as the earlier stakes of the batch left them (the limit that
 //     breaks, by name; the counters and session after the stake); a refused
 //     stake moves nothing and stores no bet;
@@ -544,9 +544,11 @@ func (r *ToteRepo) placeBatchTx(ctx context.Context, pc *pgx.Conn, w tote.BatchW
 		if res[i].Err = protection.Excluded(flow, st, now); res[i].Err != nil {
 			continue
 		}
-		cur := balance[flow.UserID]
-		if _, has := walletID[flow.UserID]; !has || cur < flow.Amount {
-			res[i].Err = ledger.InsufficientFunds(wallet)
+		// The wallet as read (a player without one holds zero); the
+		// escrows' balances are not read (their row is locked only by the
+		// write), so Apply's figures for them are not used.
+		moved := ledger.Balances{wallet: balance[flow.UserID]}
+		if _, res[i].Err = ledger.Apply(tr, moved); res[i].Err != nil {
 			continue
 		}
 		ses, has := sessions[flow.UserID]
@@ -557,11 +559,11 @@ func (r *ToteRepo) placeBatchTx(ctx context.Context, pc *pgx.Conn, w tote.BatchW
 		if res[i].Err = err; err != nil {
 			continue
 		}
-		balance[flow.UserID] = cur - flow.Amount
+		balance[flow.UserID] = moved[wallet]
 		counters[flow.UserID], sessions[flow.UserID] = a.Counters, a.Session
 		touched[flow.UserID] = true
 		res[i].Bet = bet
-		ok = append(ok, staked{i: i, t: tr, bal: cur - flow.Amount})
+		ok = append(ok, staked{i: i, t: tr, bal: moved[wallet]})
 	}
 	if len(ok) == 0 {
 		if _, err := pc.Exec(ctx, "COMMIT"); err != nil {

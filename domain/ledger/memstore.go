@@ -3,7 +3,6 @@ package ledger
 import (
 	"context"
 	"fmt"
-	"math"
 	"sort"
 	"strings"
 	"sync"
@@ -109,17 +108,9 @@ func (s *MemStore) postLocked(t Transfer) (Posted, error) {
 		}
 		return Posted{}, err
 	}
-	after := make([]money.Amount, len(t.Entries))
-	for i, e := range t.Entries {
-		old := s.balances[e.Account]
-		nb := old + e.Amount
-		if (e.Amount > 0 && nb < old) || (e.Amount < 0 && nb > old) || nb == math.MinInt64 {
-			return fail(errs.E(errs.Internal, "balance of %s would overflow", e.Account))
-		}
-		if nb < 0 && !e.Account.Kind.MayGoNegative() {
-			return fail(InsufficientFunds(e.Account))
-		}
-		after[i] = nb
+	after, err := Apply(t, Balances(s.balances))
+	if err != nil {
+		return fail(err)
 	}
 	p := Posted{
 		ID:             int64(len(s.transfers) + 1),
@@ -134,7 +125,6 @@ func (s *MemStore) postLocked(t Transfer) (Posted, error) {
 		pe := PostedEntry{ID: int64(len(s.entries) + 1), Account: e.Account, Amount: e.Amount, BalanceAfter: after[i]}
 		p.Entries[i] = pe
 		s.entries = append(s.entries, memEntry{transfer: ti, entry: pe})
-		s.balances[e.Account] = after[i]
 		s.byAccount[e.Account] = append(s.byAccount[e.Account], pe.ID)
 	}
 	s.transfers = append(s.transfers, memTransfer{posted: p, hash: hash, undo: undo})
