@@ -80,7 +80,7 @@ func (r *ToteRepo) PlacesBatches() bool { return r.db.dialect == Postgres }
 // The statements of the fast path. Their text does not depend on the
 // batch's size (arrays), so pgx prepares each once per connection.
 const (
-	pgBatchIDs  = `SELECT nextval('tote_bets_id_seq') FROM generate_series(1, $1)`
+	pgBatchIDs = `SELECT nextval('tote_bets_id_seq') FROM generate_series(1, $1)`
 	// One probe of the unique index per key (LATERAL … LIMIT 1 keeps the
 	// planner from a hash join over the whole table, which a plan cached
 	// while the table was small kept choosing as it grew).
