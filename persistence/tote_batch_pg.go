@@ -506,65 +506,33 @@ func (r *ToteRepo) placeBatchTx(ctx context.Context, pc *pgx.Conn, w tote.BatchW
 		}
 	}
 
-	// In memory, in request order.
-	bets, checkErrs := w.Check(d, t, players)
-	res := make([]tote.BatchResult, n)
-	type staked struct {
-		i   int
-		t   ledger.Transfer
-		bal money.Amount // wallet after
+	// In memory: the plan (tote.PlanBatch, the rules), in request order.
+	snap := tote.BatchSnapshot{Draw: d, Table: t, Players: players, BetIDs: betIDs, Now: now,
+		Wallets:  make(map[ids.UserID]money.Amount, len(walletID)),
+		States:   make(map[ids.UserID]protection.State, len(stateOf)),
+		Counters: make(map[ids.UserID]protection.Counters, len(counters)),
+		Sessions: make(map[ids.UserID]protection.Session, len(sessions)),
 	}
-	var ok []staked
-	seen := map[betKey]bool{}
-	touched := map[int64]bool{}
-	for i := range n {
-		if res[i].Err = checkErrs[i]; res[i].Err != nil {
-			continue
-		}
-		bet := bets[i]
-		k := betKey{int64(bet.UserID), bet.IdempotencyKey}
-		if takenKey[k] || seen[k] {
-			res[i].Err = errs.R(errs.Conflict, tote.ReasonDuplicateBet, "a bet with key %q exists", bet.IdempotencyKey)
-			continue
-		}
-		seen[k] = true
-		bet.ID = betIDs[i]
-		tr := w.Stake(d, bet)
-		if res[i].Err = tr.Validate(); res[i].Err != nil {
-			continue
-		}
-		flow, wallet, err := stakeFlow(tr)
-		if err != nil {
-			return nil, err
-		}
-		st := protection.State{}
-		if s := stateOf[flow.UserID]; s != nil {
-			st = s.state
-		}
-		if res[i].Err = protection.Excluded(flow, st, now); res[i].Err != nil {
-			continue
-		}
-		// The wallet as read (a player without one holds zero); the
-		// escrows' balances are not read (their row is locked only by the
-		// write), so Apply's figures for them are not used.
-		moved := ledger.Balances{wallet: balance[flow.UserID]}
-		if _, res[i].Err = ledger.Apply(tr, moved); res[i].Err != nil {
-			continue
-		}
-		ses, has := sessions[flow.UserID]
-		if !has {
-			ses.UserID = flow.UserID
-		}
-		a, err := protection.Admit(flow, st, counters[flow.UserID], ses, now)
-		if res[i].Err = err; err != nil {
-			continue
-		}
-		balance[flow.UserID] = moved[wallet]
-		counters[flow.UserID], sessions[flow.UserID] = a.Counters, a.Session
-		touched[flow.UserID] = true
-		res[i].Bet = bet
-		ok = append(ok, staked{i: i, t: tr, bal: moved[wallet]})
+	if lookup {
+		snap.Taken = func(u ids.UserID, key string) bool { return takenKey[betKey{int64(u), key}] }
 	}
+	for u := range walletID {
+		snap.Wallets[ids.UserID(u)] = balance[u]
+	}
+	for u, st := range stateOf {
+		snap.States[ids.UserID(u)] = st.state
+	}
+	for u, c := range counters {
+		snap.Counters[ids.UserID(u)] = c
+	}
+	for u, ses := range sessions {
+		snap.Sessions[ids.UserID(u)] = ses
+	}
+	plan, err := tote.PlanBatch(w, snap)
+	if err != nil {
+		return nil, err
+	}
+	res, ok := plan.Results, plan.Stakes
 	if len(ok) == 0 {
 		if _, err := pc.Exec(ctx, "COMMIT"); err != nil {
 			return nil, err
@@ -596,17 +564,17 @@ func (r *ToteRepo) placeBatchTx(ctx context.Context, pc *pgx.Conn, w tote.BatchW
 		order[i] = i
 	}
 	slices.SortStableFunc(order, func(a, c int) int {
-		x, y := res[ok[a].i].Bet, res[ok[c].i].Bet
+		x, y := res[ok[a].Request].Bet, res[ok[c].Request].Bet
 		return cmp.Or(cmp.Compare(x.Selection.Market, y.Selection.Market), cmp.Compare(x.Selection.String(), y.Selection.String()))
 	})
 	for _, o := range order {
-		bet := res[ok[o].i].Bet
+		bet := res[ok[o].Request].Bet
 		bIDs, bUsers, bStakes = append(bIDs, bet.ID), append(bUsers, int64(bet.UserID)), append(bStakes, int64(bet.Stake))
 		bMarkets, bSels, bKeys = append(bMarkets, string(bet.Selection.Market)), append(bSels, bet.Selection.String()), append(bKeys, bet.IdempotencyKey)
 	}
 	escTotal := map[string]int64{}
 	for _, s := range ok {
-		for _, e := range s.t.Entries {
+		for _, e := range s.Transfer.Entries {
 			if e.Account.Kind == ledger.Escrow {
 				escTotal[e.Account.Ref] += int64(e.Amount)
 			}
@@ -623,15 +591,15 @@ func (r *ToteRepo) placeBatchTx(ctx context.Context, pc *pgx.Conn, w tote.BatchW
 	// the amounts of its later entries in this batch (tail).
 	tail := map[string]int64{}
 	for k := len(ok) - 1; k >= 0; k-- {
-		for _, e := range ok[k].t.Entries {
+		for _, e := range ok[k].Transfer.Entries {
 			if e.Account.Kind == ledger.Escrow {
-				tail[e.Account.Ref+"\x00"+ok[k].t.IdempotencyKey] = tail[e.Account.Ref]
+				tail[e.Account.Ref+"\x00"+ok[k].Transfer.IdempotencyKey] = tail[e.Account.Ref]
 				tail[e.Account.Ref] += int64(e.Amount)
 			}
 		}
 	}
 	for _, s := range ok {
-		tr := s.t
+		tr := s.Transfer
 		h := tr.RequestHash()
 		tKeys, tHashes, tKinds, tMemos = append(tKeys, tr.IdempotencyKey), append(tHashes, h[:]), append(tKinds, string(tr.Kind)), append(tMemos, tr.Memo)
 		for _, e := range tr.Entries {
@@ -641,23 +609,19 @@ func (r *ToteRepo) placeBatchTx(ctx context.Context, pc *pgx.Conn, w tote.BatchW
 				continue
 			}
 			u, _ := e.Account.User()
-			eRefs, eAccs, eAfters, eTls = append(eRefs, ""), append(eAccs, walletID[int64(u)]), append(eAfters, int64(s.bal)), append(eTls, 0)
+			eRefs, eAccs, eAfters, eTls = append(eRefs, ""), append(eAccs, walletID[int64(u)]), append(eAfters, int64(s.Balance)), append(eTls, 0)
 		}
 	}
-	users := make([]int64, 0, len(touched))
-	for u := range touched {
-		users = append(users, u)
-	}
-	slices.Sort(users)
-	for _, u := range users {
-		wIDs, wBals = append(wIDs, walletID[u]), append(wBals, int64(balance[u]))
+	for _, pl := range plan.Players {
+		u := int64(pl.User)
+		wIDs, wBals = append(wIDs, walletID[u]), append(wBals, int64(pl.Balance))
 		for _, p := range protection.Periods {
-			c := counters[u][p]
+			c := pl.Counters[p]
 			cUsers, cPeriods, cStarts = append(cUsers, u), append(cPeriods, string(p)), append(cStarts, starts[p])
 			cDeps, cStakes, cRets = append(cDeps, int64(c.Deposits)), append(cStakes, int64(c.Stakes)), append(cRets, int64(c.Returns))
 		}
 		// Every admitted stake plays the session (protection.Admit).
-		row := fromDomainSession(sessions[u])
+		row := fromDomainSession(pl.Session)
 		sUsers, sNos, sStarted, sLast = append(sUsers, u), append(sNos, row.SessionNo), append(sStarted, row.StartedUs), append(sLast, row.LastPlayUs)
 		sStakes, sRets, sChecks = append(sStakes, row.Stakes), append(sRets, row.Returned), append(sChecks, int32(row.Checks))
 	}
@@ -702,36 +666,11 @@ func (r *ToteRepo) placeBatchTx(ctx context.Context, pc *pgx.Conn, w tote.BatchW
 			return nil, err
 		}
 	}
-	if len(back) != len(eKeys) || nBets != int64(len(ok)) || nWal != int64(len(wIDs)) || nCnt != int64(len(cUsers)) || nSes != int64(len(users)) {
+	if len(back) != len(eKeys) || nBets != int64(len(ok)) || nWal != int64(len(wIDs)) || nCnt != int64(len(cUsers)) || nSes != int64(len(sUsers)) {
 		return nil, fmt.Errorf("bet batch: the write answered %d entries, %d bets, %d wallets, %d counters, %d sessions for %d, %d, %d, %d, %d",
-			len(back), nBets, nWal, nCnt, nSes, len(eKeys), len(ok), len(wIDs), len(cUsers), len(users))
-	}
-	for _, s := range ok {
-		res[s.i].Balance = s.bal
+			len(back), nBets, nWal, nCnt, nSes, len(eKeys), len(ok), len(wIDs), len(cUsers), len(sUsers))
 	}
 	return res, nil
-}
-
-// stakeFlow checks that tr is a stake this path can post (one player's
-// wallet debited, escrows credited) and returns the player's flow.
-func stakeFlow(tr ledger.Transfer) (protection.Flow, ledger.AccountRef, error) {
-	flows := protection.Classify(tr)
-	var wallet ledger.AccountRef
-	wallets := 0
-	for _, e := range tr.Entries {
-		switch {
-		case e.Account.Kind == ledger.Wallet && e.Amount < 0:
-			wallet = e.Account
-			wallets++
-		case e.Account.Kind == ledger.Escrow && e.Amount > 0:
-		default:
-			return protection.Flow{}, wallet, errs.E(errs.Internal, "persistence: the bet batch posts stakes from a wallet to escrows only, not %s", tr.IdempotencyKey)
-		}
-	}
-	if len(flows) != 1 || wallets != 1 || flows[0].Kind != protection.FlowStake {
-		return protection.Flow{}, wallet, errs.E(errs.Internal, "persistence: transfer %s is not one player's stake", tr.IdempotencyKey)
-	}
-	return flows[0], wallet, nil
 }
 
 // registerNamesPG is registerNames on a pgx connection.
