@@ -28,9 +28,10 @@ package persistence
 //     after the locks were taken (so one account's entries commit in id
 //     order, as with single posts).
 //
-// Whoever adds a per-transfer check to post (limits, exclusions) must add it
-// to checkBatchTransfer too, so that a stake is checked the same way on
-// either path.
+// The rules are not written here: balances move through ledger.Apply on
+// both paths, and a transfer the protection guard counts (a deposit, a
+// stake, a return) goes through post and its guard (protection.Admit), or,
+// for returns alone on Postgres, countReturnsPG (protection.Admit too).
 
 import (
 	"cmp"
