@@ -18,14 +18,16 @@ package persistence
 //     the wallet, issue 22); their counters of the current periods and
 //     their sessions of play, locked after the wallets (the guard's lock
 //     order);
-//  2. in memory, in request order, exactly the checks a single post makes:
-//     the domain's checks (draw, table, stake), the key (DUPLICATE_BET), the
-//     transfer's Validate, protection.Excluded, ledger.Apply on the wallet's
-//     balance (INSUFFICIENT_FUNDS), then protection.Admit on the counters and the
+//  2. in memory, tote.PlanBatch on that snapshot (tote.BatchSnapshot): in
+//     request order, exactly the checks a single post makes: the domain's
+//     checks (draw, table, stake), the key (DUPLICATE_BET), the transfer's
+//     Validate, protection.Excluded, ledger.Apply on the wallet's balance
+//     (INSUFFICIENT_FUNDS), then protection.Admit on the counters and the
 //     session as the earlier stakes of the batch left them (the limit that
 //     breaks, by name; the counters and session after the stake); a refused
 //     stake moves nothing and stores no bet;
-//  3. one pipeline: a data-modifying CTE that inserts the bets, the transfers,
+//  3. one pipeline writing the plan: a data-modifying CTE that inserts the
+//     bets, the transfers,
 //     sets the wallets' balances, adds each escrow's total with one upsert
 //     (the hot row is locked only here, for this statement and the COMMIT
 //     sent with it), inserts the entries (escrow balances after each entry
