@@ -46,15 +46,14 @@ package persistence
 //     Unlike catching the unique violation, this leaves a caller's
 //     transaction usable.
 //  2. The accounts are created if missing (INSERT ... ON CONFLICT DO NOTHING),
-//     then each balance is moved by one conditional
-//     UPDATE ... SET balance = balance + $a WHERE id = $id AND balance + $a >= 0
-//     RETURNING balance (the condition only for never-negative kinds): no row
-//     back is INSUFFICIENT_FUNDS and the whole post is undone. Accounts are
-//     created and updated in one total order (see lockOrder), so two posts
-//     never wait for each other in a cycle. The CHECK constraint on
-//     ledger_accounts is the last line of defence and also maps to
-//     INSUFFICIENT_FUNDS.
-//  3. The entries are inserted with the balances the updates returned, in
+//     then locked and read with one SELECT ... FOR UPDATE (lockBalances), in
+//     one total order (see lockOrder), so two posts never wait for each
+//     other in a cycle. ledger.Apply, the one home of "never below zero",
+//     decides (INSUFFICIENT_FUNDS undoes the whole post) and gives the
+//     balances after each entry, which one UPDATE stores (setBalances). The
+//     CHECK constraint on ledger_accounts is the last line of defence and
+//     also maps to INSUFFICIENT_FUNDS.
+//  3. The entries are inserted with the balances Apply returned, in
 //     posting order, and never updated (triggers refuse UPDATE and DELETE).
 //     Entry ids are drawn after the account's row lock is taken, so one
 //     account's entries commit in id order and history pages never skip one.
@@ -233,11 +232,6 @@ func (r *LedgerRepo) post(tx *gorm.DB, t ledger.Transfer) (ledger.Posted, error)
 		return replay(tx, t.IdempotencyKey, hash)
 	}
 
-	states, err := r.guardCheck(tx, t, tr.CreatedAt)
-	if err != nil {
-		return ledger.Posted{}, err
-	}
-
 	order := lockOrder(t.Entries)
 	refs := make([]ledger.AccountRef, len(order))
 	for i, j := range order {
@@ -248,13 +242,43 @@ func (r *LedgerRepo) post(tx *gorm.DB, t ledger.Transfer) (ledger.Posted, error)
 		return ledger.Posted{}, err
 	}
 	accountIDs := make([]int64, len(t.Entries))
-	after := make([]money.Amount, len(t.Entries))
 	for i, j := range order {
 		accountIDs[j] = ids[i]
-		after[j], err = applyEntry(tx, ids[i], t.Entries[j])
-		if err != nil {
-			return ledger.Posted{}, err
+	}
+	// The accounts are locked in lock order and read; ledger.Apply decides
+	// (never below zero); the balances it returns are stored.
+	bal, err := r.lockBalances(tx, ids)
+	if err != nil {
+		return ledger.Posted{}, err
+	}
+	byRef := make(ledger.Balances, len(t.Entries))
+	for j, e := range t.Entries {
+		byRef[e.Account] = bal[accountIDs[j]]
+	}
+	after, err := ledger.Apply(t, byRef)
+	if err != nil {
+		if errs.ReasonOf(err) == ledger.ReasonInsufficientFunds {
+			// An excluded player hears so rather than of a short wallet.
+			if _, xErr := r.guardCheck(tx, t, tr.CreatedAt); errs.CodeOf(xErr) == errs.Forbidden {
+				return ledger.Posted{}, xErr
+			}
 		}
+		return ledger.Posted{}, err
+	}
+	for j, e := range t.Entries {
+		bal[accountIDs[j]] = byRef[e.Account]
+	}
+	if err := setBalances(tx, bal); err != nil {
+		return ledger.Posted{}, err
+	}
+
+	// The protection state is read after the wallets are locked (their
+	// balance updates above): an exclusion is set holding the wallet
+	// (holdWallet, issue 22), so it committed before this read or starts
+	// after this post commits.
+	states, err := r.guardCheck(tx, t, tr.CreatedAt)
+	if err != nil {
+		return ledger.Posted{}, err
 	}
 
 	if err := r.guardCount(tx, states, tr.CreatedAt); err != nil {
@@ -399,47 +423,6 @@ func findAccounts(tx *gorm.DB, refs []ledger.AccountRef) ([]int64, error) {
 		}
 	}
 	return ids, nil
-}
-
-// The balance updates. Only never-negative accounts carry the guard.
-const (
-	updateGuarded = "UPDATE ledger_accounts SET balance = balance + ? WHERE id = ? AND balance + ? >= 0 RETURNING balance"
-	updateFree    = "UPDATE ledger_accounts SET balance = balance + ? WHERE id = ? RETURNING balance"
-)
-
-// applyEntry moves the balance of account id by e.Amount and returns the
-// balance after it, or InsufficientFunds when a never-negative account
-// would go below zero.
-func applyEntry(tx *gorm.DB, id int64, e ledger.Entry) (money.Amount, error) {
-	return applyEntryGuarded(tx, id, e, !e.Account.Kind.MayGoNegative())
-}
-
-// applyEntryGuarded is applyEntry with the guard chosen by the caller; only
-// tests turn it off for a never-negative account, to reach the CHECK
-// constraint behind it.
-func applyEntryGuarded(tx *gorm.DB, id int64, e ledger.Entry, guard bool) (money.Amount, error) {
-	var (
-		after []int64
-		err   error
-	)
-	if guard {
-		err = tx.Raw(updateGuarded, int64(e.Amount), id, int64(e.Amount)).Scan(&after).Error
-	} else {
-		err = tx.Raw(updateFree, int64(e.Amount), id).Scan(&after).Error
-	}
-	switch {
-	case err == nil && len(after) == 1:
-		return money.Amount(after[0]), nil
-	case err == nil && len(after) == 0:
-		return 0, ledger.InsufficientFunds(e.Account)
-	case err == nil:
-		return 0, fmt.Errorf("update of account %s touched %d rows", e.Account, len(after))
-	case violates(err, "ledger_accounts_balance_sign"):
-		return 0, ledger.InsufficientFunds(e.Account)
-	case violates(err, "ledger_accounts_balance_integer") || isNumericOverflow(err):
-		return 0, &errs.Error{Code: errs.Internal, Message: fmt.Sprintf("the balance of %s would overflow", e.Account), Err: err}
-	}
-	return 0, fmt.Errorf("update balance of %s: %w", e.Account, err)
 }
 
 // insertEntries records the entries of transfer tr in posting order and

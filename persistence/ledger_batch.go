@@ -28,16 +28,16 @@ package persistence
 //     after the locks were taken (so one account's entries commit in id
 //     order, as with single posts).
 //
-// Whoever adds a per-transfer check to post (limits, exclusions) must add it
-// to checkBatchTransfer too, so that a stake is checked the same way on
-// either path.
+// The rules are not written here: balances move through ledger.Apply on
+// both paths, and a transfer the protection guard counts (a deposit, a
+// stake, a return) goes through post and its guard (protection.Admit), or,
+// for returns alone on Postgres, countReturnsPG (protection.Admit too).
 
 import (
 	"cmp"
 	"context"
 	"errors"
 	"fmt"
-	"math"
 	"slices"
 	"strings"
 	"time"
@@ -242,7 +242,7 @@ func (r *LedgerRepo) lockBalances(tx *gorm.DB, ids []int64) (map[int64]money.Amo
 		}
 		sb.WriteString(") AS v ON a.id = v.column1 ORDER BY v.column2")
 		if r.db.dialect == Postgres {
-			sb.WriteString(" FOR UPDATE OF a")
+			sb.WriteString(pgForUpdateOfA)
 		}
 		var rows []struct {
 			ID      int64
@@ -261,30 +261,20 @@ func (r *LedgerRepo) lockBalances(tx *gorm.DB, ids []int64) (map[int64]money.Amo
 	return bal, nil
 }
 
-// applyInMemory applies t to the balances bal when no never-negative
-// account goes below zero and nothing overflows, and returns each entry's
-// balance after; otherwise bal is unchanged.
+// applyInMemory applies t to the balances bal (by account id) through
+// ledger.Apply and returns each entry's balance after; on error bal is
+// unchanged.
 func applyInMemory(t ledger.Transfer, idOf map[ledger.AccountRef]int64, bal map[int64]money.Amount) ([]money.Amount, error) {
-	next := make(map[int64]money.Amount, len(t.Entries))
-	after := make([]money.Amount, len(t.Entries))
-	for j, e := range t.Entries {
-		id := idOf[e.Account]
-		cur, ok := next[id]
-		if !ok {
-			cur = bal[id]
-		}
-		if (e.Amount > 0 && cur > math.MaxInt64-e.Amount) || (e.Amount < 0 && cur < math.MinInt64-e.Amount) {
-			return nil, &errs.Error{Code: errs.Internal, Message: fmt.Sprintf("the balance of %s would overflow", e.Account)}
-		}
-		cur += e.Amount
-		if cur < 0 && !e.Account.Kind.MayGoNegative() {
-			return nil, ledger.InsufficientFunds(e.Account)
-		}
-		next[id] = cur
-		after[j] = cur
+	b := make(ledger.Balances, len(t.Entries))
+	for _, e := range t.Entries {
+		b[e.Account] = bal[idOf[e.Account]]
 	}
-	for id, b := range next {
-		bal[id] = b
+	after, err := ledger.Apply(t, b)
+	if err != nil {
+		return nil, err
+	}
+	for a, v := range b {
+		bal[idOf[a]] = v
 	}
 	return after, nil
 }
@@ -352,7 +342,14 @@ func setBalances(tx *gorm.DB, bal map[int64]money.Amount) error {
 		}
 		sb.WriteString(") AS v WHERE ledger_accounts.id = v.column1")
 		res := tx.Exec(sb.String(), args...)
-		if res.Error != nil {
+		switch {
+		case res.Error == nil:
+		case violates(res.Error, "ledger_accounts_balance_sign"):
+			// The CHECK behind ledger.Apply: reached only if Apply was bypassed.
+			return errs.R(errs.Conflict, ledger.ReasonInsufficientFunds, "a balance would go below zero")
+		case violates(res.Error, "ledger_accounts_balance_integer") || isNumericOverflow(res.Error):
+			return &errs.Error{Code: errs.Internal, Message: "a balance would overflow", Err: res.Error}
+		default:
 			return fmt.Errorf("update balances: %w", res.Error)
 		}
 		if res.RowsAffected != int64(len(chunk)) {

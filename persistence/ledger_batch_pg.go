@@ -35,7 +35,7 @@ const lockAccountsPG = `SELECT a.id, a.kind, a.ref, a.balance,
 FROM ledger_accounts a
 JOIN unnest($1::text[], $2::text[]) WITH ORDINALITY AS v(kind, ref, ord) ON a.kind = v.kind AND a.ref = v.ref
 ORDER BY v.ord
-FOR UPDATE OF a`
+` + pgForUpdateOfA
 
 // writeBatchPG inserts the transfers, sets the balances and inserts the
 // entries (in posting order, ids drawn in that order) in one statement.

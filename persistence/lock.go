@@ -16,11 +16,31 @@ package persistence
 //
 // The money core's own locks (the balance rows a post updates, in
 // lockOrder) are taken by the ledger; another repository that needs a
-// balance held asks the LedgerRepo (lockBalance).
+// balance held asks the LedgerRepo (lockBalance). The Postgres-only fast
+// paths (pgx statements prepared once, tote_batch_pg.go and
+// ledger_batch_pg.go) append the lock clauses below to their statements and
+// take the draw's lock with pgDrawLockShared. TestLocksAndRetriesInOnePlace
+// refuses a lock clause or a retry loop anywhere else in the package.
 
 import (
+	"fmt"
+
 	"gorm.io/gorm"
 	"gorm.io/gorm/clause"
+
+	"github.com/pokertote/pokertote/domain/ids"
+	"github.com/pokertote/pokertote/domain/ledger"
+)
+
+// The lock clauses of the Postgres-only statements.
+const (
+	// pgForUpdate locks the rows a statement reads.
+	pgForUpdate = " FOR UPDATE"
+	// pgForUpdateOfA locks the rows of the statement's table aliased a.
+	pgForUpdateOfA = " FOR UPDATE OF a"
+	// pgDrawLockShared is advisoryXactLock(drawLockClass, id, lockShared)
+	// as one statement of a pipeline.
+	pgDrawLockShared = `SELECT pg_advisory_xact_lock_shared($1, $2)`
 )
 
 // lockMode is how strongly a lock is held.
@@ -69,4 +89,26 @@ func (db *DB) advisoryXactLock(tx *gorm.DB, class, key int32, mode lockMode) err
 		fn = "pg_advisory_xact_lock_shared"
 	}
 	return tx.Exec("SELECT "+fn+"(?, ?)", class, key).Error
+}
+
+// holdWallet creates the player's wallet if missing (at zero) and holds its
+// row until tx ends, on Postgres (SQLite runs one transaction at a time). It
+// is the lock every stake and deposit of the player takes before it reads
+// the player's protection state (post, PlaceBatch), so a change of that
+// state made under it (an exclusion, issue 22) is ordered with the money:
+// a stake committed before it, or one that reads it.
+func (db *DB) holdWallet(tx *gorm.DB, userID int64) error {
+	ref := ledger.UserWallet(ids.UserID(userID))
+	if _, err := ensureAccounts(tx, []ledger.AccountRef{ref}); err != nil {
+		return err
+	}
+	var got []int64
+	q := "SELECT id FROM ledger_accounts WHERE kind = ? AND ref = ?" + db.lockSuffix(lockExclusive)
+	if err := tx.Raw(q, string(ref.Kind), ref.Ref).Scan(&got).Error; err != nil {
+		return fmt.Errorf("hold wallet %s: %w", ref, err)
+	}
+	if len(got) != 1 {
+		return fmt.Errorf("hold wallet %s: %d rows", ref, len(got))
+	}
+	return nil
 }

@@ -168,7 +168,9 @@ func (r *ProtectionRepo) Exclusion(ctx context.Context, userID int64) (protectio
 
 // UpdateExclusion implements protection.Store. Postgres: the user's row is
 // locked first, so two requests of one player queue up even when neither
-// has an exclusion row yet.
+// has an exclusion row yet; then the player's wallet (holdWallet), so the
+// player's stakes and deposits in flight commit before fn reads the clock,
+// and later ones read the exclusion after their own lock of the wallet.
 func (r *ProtectionRepo) UpdateExclusion(ctx context.Context, userID int64, fn func(protection.Exclusion) (protection.Exclusion, error)) (protection.Exclusion, error) {
 	var out protection.Exclusion
 	err := retryTx(ctx, r.db, func(tx *gorm.DB) error {
@@ -178,6 +180,9 @@ func (r *ProtectionRepo) UpdateExclusion(ctx context.Context, userID int64, fn f
 		}
 		if len(ids) == 0 {
 			return errs.E(errs.NotFound, "user not found")
+		}
+		if err := r.db.holdWallet(tx, userID); err != nil {
+			return err
 		}
 		cur, err := readExclusion(tx, userID)
 		if err != nil {
@@ -210,7 +215,7 @@ func zeroOrStored(t time.Time) time.Time {
 
 // Counters implements protection.Store.
 func (r *ProtectionRepo) Counters(ctx context.Context, userID int64, at time.Time, loc *time.Location) (protection.Counters, error) {
-	c, err := readCounters(r.db.gorm.WithContext(ctx), userID, at, loc)
+	c, err := readCounters(r.db.gorm.WithContext(ctx), userID, at, loc, "")
 	return c, mapErr(err, "counters")
 }
 

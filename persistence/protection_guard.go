@@ -10,45 +10,38 @@ package persistence
 //  1. classifies the transfer (protection.Classify): a deposit, a stake, or
 //     returns of stakes, per player wallet;
 //  2. for a deposit or stake, reads the player's exclusion, register match
-//     and limits in one query, and refuses an excluded player at once
-//     (protection.Excluded), before any balance moves;
-//  3. after the balance updates, moves the player's day, week and month
-//     counters with ONE guarded UPDATE ... WHERE <the limits still hold>
-//     RETURNING (rows of a new period are created at zero first, then
-//     updated the same way), and the player's session of play with one
-//     upsert. Two stakes racing each other serialize on the counter
-//     rows; the second re-evaluates the WHERE on the first's committed
-//     counters (Postgres re-checks an updated row under READ COMMITTED;
-//     SQLite has one writer), so together they never exceed a limit. A row
-//     missing from RETURNING means a limit would break: the counters are
-//     read back and Decide names the limit, and the caller's savepoint or
-//     transaction undoes the whole post.
+//     and limits in one query, after the balance updates have locked the
+//     player's wallet (an exclusion is set holding that row, holdWallet,
+//     so it committed before this read or starts after this post commits:
+//     issue 22), and refuses an excluded player (protection.Excluded); a
+//     short wallet of an excluded player is answered with the exclusion;
+//  3. after the balance updates, reads the player's day, week and month
+//     counters and session of play, locked after the wallet, asks
+//     protection.Admit (the one home of the limits, by name, and of the
+//     session's rule) and writes the counters and session it returns. A
+//     refusal leaves the caller's savepoint or transaction to undo the
+//     whole post. Two stakes of one player serialise on the wallet row
+//     (and again on the counter rows), so the second reads the counters
+//     the first committed, and together they never exceed a limit.
 //
 // Lock order: a post locks its wallet rows before the counters of the same
 // player, and every post does, so a transaction waiting for a counter row
 // never holds what its holder waits for. Limits and exclusions are read
-// without locks: a limit change committed before the read applies; one
-// racing the stake is ordered after it.
+// without locks of their own, after the wallet's: a limit change committed
+// before the read applies; one racing the stake is ordered after it; an
+// exclusion waits for the wallet (holdWallet) before it reads the clock.
 
 import (
 	"fmt"
-	"math"
-	"slices"
-	"strings"
 	"time"
 
 	"gorm.io/gorm"
 
 	"github.com/pokertote/pokertote/domain/account"
-	"github.com/pokertote/pokertote/domain/errs"
 	"github.com/pokertote/pokertote/domain/ledger"
 	"github.com/pokertote/pokertote/domain/money"
 	"github.com/pokertote/pokertote/domain/protection"
 )
-
-// noCap stands for "no limit" in a guarded counter update; far above any
-// counter, yet far from overflowing when added to one.
-const noCap = math.MaxInt64 / 4
 
 // guardedFlow is one player's flow in a transfer with the state read for it.
 type guardedFlow struct {
@@ -58,8 +51,8 @@ type guardedFlow struct {
 
 // guardCheck classifies t and, for deposits and stakes, reads each
 // player's state and refuses what no counter can allow (steps 1 and 2 at
-// the top of the file). It takes no locks, so post runs it before the
-// balance updates: an excluded player hears so before a short wallet.
+// the top of the file). post runs it after the balance updates, once the
+// players' wallets are locked.
 func (r *LedgerRepo) guardCheck(tx *gorm.DB, t ledger.Transfer, now time.Time) ([]guardedFlow, error) {
 	flows := protection.Classify(t)
 	out := make([]guardedFlow, 0, len(flows))
@@ -79,20 +72,32 @@ func (r *LedgerRepo) guardCheck(tx *gorm.DB, t ledger.Transfer, now time.Time) (
 	return out, nil
 }
 
-// guardCount moves the counters of the flows guardCheck admitted (step 3),
-// after the balance updates, so counter rows are always locked after the
-// wallet rows of the same player.
+// guardCount moves the counters and the session of play of the flows
+// guardCheck admitted (step 3), after the balance updates, so counter and
+// session rows are always locked after the wallet rows of the same player:
+// it reads them (locked), asks protection.Admit, and writes what Admit
+// returns. No rule of protection is written here.
 func (r *LedgerRepo) guardCount(tx *gorm.DB, flows []guardedFlow, now time.Time) error {
 	for _, g := range flows {
-		caps := map[protection.Period]protection.GuardCaps{}
-		if g.flow.Checked() {
-			caps = g.state.Caps(now)
-		}
-		if err := r.bumpCounters(tx, g.flow, g.state, caps, now); err != nil {
+		c, err := readCounters(tx, g.flow.UserID, now, r.loc, r.db.lockSuffix(lockExclusive))
+		if err != nil {
 			return err
 		}
-		if err := playSession(tx, g.flow, now); err != nil {
+		ses, err := readSession(tx, g.flow.UserID, r.db.lockSuffix(lockExclusive))
+		if err != nil {
 			return err
+		}
+		a, err := protection.Admit(g.flow, g.state, c, ses, now)
+		if err != nil {
+			return err
+		}
+		if err := writeCounters(tx, g.flow.UserID, a.Counters, now, r.loc); err != nil {
+			return err
+		}
+		if a.Played {
+			if err := writeSession(tx, a.Session); err != nil {
+				return err
+			}
 		}
 	}
 	return nil
@@ -118,151 +123,55 @@ func toDomainSession(r sessionRow) protection.Session {
 	}
 }
 
-// playSession moves the player's session of play (reality checks) by f in
-// one statement, the SQL form of protection.Session.Play: a stake after
-// SessionIdle without one starts a new session, a return counts while the
-// session goes on. It runs after the counters, so the row is locked after
-// the wallet's.
-func playSession(tx *gorm.DB, f protection.Flow, now time.Time) error {
-	nowUs := now.UnixMicro()
-	cut := now.Add(-protection.SessionIdle).UnixMicro()
-	var err error
-	switch f.Kind {
-	case protection.FlowStake:
-		err = tx.Exec(`INSERT INTO protection_sessions (user_id, session_no, started_us, last_play_us, stakes, returned, checks)
-			VALUES (?, 1, ?, ?, ?, 0, 0)
-			ON CONFLICT (user_id) DO UPDATE SET
-				session_no = CASE WHEN protection_sessions.last_play_us < ? THEN protection_sessions.session_no + 1 ELSE protection_sessions.session_no END,
-				started_us = CASE WHEN protection_sessions.last_play_us < ? THEN excluded.started_us ELSE protection_sessions.started_us END,
-				stakes = CASE WHEN protection_sessions.last_play_us < ? THEN excluded.stakes ELSE protection_sessions.stakes + excluded.stakes END,
-				returned = CASE WHEN protection_sessions.last_play_us < ? THEN 0 ELSE protection_sessions.returned END,
-				checks = CASE WHEN protection_sessions.last_play_us < ? THEN 0 ELSE protection_sessions.checks END,
-				last_play_us = excluded.last_play_us`,
-			f.UserID, nowUs, nowUs, int64(f.Amount), cut, cut, cut, cut, cut).Error
-	case protection.FlowReturn:
-		err = tx.Exec(`UPDATE protection_sessions SET returned = returned + ? WHERE user_id = ? AND last_play_us >= ?`,
-			int64(f.Amount), f.UserID, cut).Error
+func fromDomainSession(s protection.Session) sessionRow {
+	return sessionRow{UserID: s.UserID, SessionNo: s.No, StartedUs: s.StartedAt.UnixMicro(), LastPlayUs: s.LastPlayAt.UnixMicro(),
+		Stakes: int64(s.Stakes), Returned: int64(s.Returns), Checks: s.Checks}
+}
+
+// readSession reads the player's session of play (the zero Session when
+// none), with lock appended to the query.
+func readSession(tx *gorm.DB, userID int64, lock string) (protection.Session, error) {
+	var rows []sessionRow
+	if err := tx.Raw(`SELECT user_id, session_no, started_us, last_play_us, stakes, returned, checks
+		FROM protection_sessions WHERE user_id = ?`+lock, userID).Scan(&rows).Error; err != nil {
+		return protection.Session{}, fmt.Errorf("read session of play: %w", err)
 	}
+	if len(rows) == 0 {
+		return protection.Session{UserID: userID}, nil
+	}
+	return toDomainSession(rows[0]), nil
+}
+
+// writeSession stores s as protection.Admit returned it.
+func writeSession(tx *gorm.DB, s protection.Session) error {
+	row := fromDomainSession(s)
+	err := tx.Exec(`INSERT INTO protection_sessions (user_id, session_no, started_us, last_play_us, stakes, returned, checks)
+		VALUES (?, ?, ?, ?, ?, ?, ?)
+		ON CONFLICT (user_id) DO UPDATE SET session_no = excluded.session_no, started_us = excluded.started_us,
+			last_play_us = excluded.last_play_us, stakes = excluded.stakes, returned = excluded.returned, checks = excluded.checks`,
+		row.UserID, row.SessionNo, row.StartedUs, row.LastPlayUs, row.Stakes, row.Returned, row.Checks).Error
 	if err != nil {
 		return fmt.Errorf("move session of play: %w", err)
 	}
 	return nil
 }
 
-// bumpCounters adds f to the player's counters of the periods holding now,
-// refusing (the caller's savepoint or transaction then undoes any part
-// already moved) when a cap would break. The common case is one guarded
-// UPDATE of the three rows; only when some row is missing (a new period)
-// are those rows created and updated again.
-func (r *LedgerRepo) bumpCounters(tx *gorm.DB, f protection.Flow, st protection.State, caps map[protection.Period]protection.GuardCaps, now time.Time) error {
-	var dep, stake, ret int64
-	switch f.Kind {
-	case protection.FlowDeposit:
-		dep = int64(f.Amount)
-	case protection.FlowStake:
-		stake = int64(f.Amount)
-	case protection.FlowReturn:
-		ret = int64(f.Amount)
-	}
-	capOf := func(p protection.Period, k protection.LimitKind) int64 {
-		c, ok := caps[p]
-		if !ok {
-			return noCap
-		}
-		var v int64
-		switch {
-		case k == protection.DepositLimit && f.Kind == protection.FlowDeposit:
-			v = c.Deposits
-		case k == protection.StakeLimit && f.Kind == protection.FlowStake:
-			v = c.Stakes
-		case k == protection.LossLimit && f.Kind == protection.FlowStake:
-			v = c.Loss
-		default:
-			return noCap
-		}
-		if v < 0 {
-			return noCap
-		}
-		return v
-	}
-	starts := map[protection.Period]string{}
+// writeCounters stores the player's counters of the periods holding now as
+// protection.Admit returned them (rows of a new period created).
+func writeCounters(tx *gorm.DB, userID int64, c protection.Counters, now time.Time, loc *time.Location) error {
+	args := make([]any, 0, 6*len(protection.Periods))
 	for _, p := range protection.Periods {
-		starts[p] = p.Start(now, r.loc).String()
+		cnt := c[p]
+		args = append(args, userID, string(p), p.Start(now, loc).String(), int64(cnt.Deposits), int64(cnt.Stakes), int64(cnt.Returns))
 	}
-	update := func(periods []protection.Period) ([]string, error) {
-		args := []any{dep, stake, ret, f.UserID}
-		var sb strings.Builder
-		for i, p := range periods {
-			if i > 0 {
-				sb.WriteString(" OR ")
-			}
-			sb.WriteString("(period = ? AND period_start = ?)")
-			args = append(args, string(p), starts[p])
-		}
-		for _, k := range []protection.LimitKind{protection.DepositLimit, protection.StakeLimit, protection.LossLimit} {
-			args = append(args, map[protection.LimitKind]int64{protection.DepositLimit: dep, protection.StakeLimit: stake, protection.LossLimit: stake}[k],
-				capOf(protection.Day, k), capOf(protection.Week, k), capOf(protection.Month, k))
-		}
-		var got []string
-		err := tx.Raw(`UPDATE protection_counters
-			SET deposits = deposits + ?, stakes = stakes + ?, returned = returned + ?
-			WHERE user_id = ? AND (`+sb.String()+`)
-				AND deposits + ? <= CASE period WHEN 'DAY' THEN CAST(? AS BIGINT) WHEN 'WEEK' THEN CAST(? AS BIGINT) ELSE CAST(? AS BIGINT) END
-				AND stakes + ? <= CASE period WHEN 'DAY' THEN CAST(? AS BIGINT) WHEN 'WEEK' THEN CAST(? AS BIGINT) ELSE CAST(? AS BIGINT) END
-				AND stakes + ? - returned <= CASE period WHEN 'DAY' THEN CAST(? AS BIGINT) WHEN 'WEEK' THEN CAST(? AS BIGINT) ELSE CAST(? AS BIGINT) END
-			RETURNING period`, args...).Scan(&got).Error
-		if err != nil {
-			return nil, fmt.Errorf("move protection counters: %w", err)
-		}
-		return got, nil
-	}
-	got, err := update(protection.Periods)
+	err := tx.Exec(`INSERT INTO protection_counters (user_id, period, period_start, deposits, stakes, returned)
+		VALUES (?, ?, ?, ?, ?, ?), (?, ?, ?, ?, ?, ?), (?, ?, ?, ?, ?, ?)
+		ON CONFLICT (user_id, period, period_start) DO UPDATE SET
+			deposits = excluded.deposits, stakes = excluded.stakes, returned = excluded.returned`, args...).Error
 	if err != nil {
-		return err
+		return fmt.Errorf("move protection counters: %w", err)
 	}
-	if len(got) < len(protection.Periods) {
-		// Rows of a new period may be missing: create them (at zero) and
-		// update those not moved yet.
-		var rest []protection.Period
-		ins := []any{}
-		for _, p := range protection.Periods {
-			if !slices.Contains(got, string(p)) {
-				rest = append(rest, p)
-				ins = append(ins, f.UserID, string(p), starts[p])
-			}
-		}
-		values := strings.TrimSuffix(strings.Repeat("(?, ?, ?), ", len(rest)), ", ")
-		if err := tx.Exec(`INSERT INTO protection_counters (user_id, period, period_start) VALUES `+values+`
-			ON CONFLICT (user_id, period, period_start) DO NOTHING`, ins...).Error; err != nil {
-			return fmt.Errorf("create protection counters: %w", err)
-		}
-		more, err := update(rest)
-		if err != nil {
-			return err
-		}
-		got = append(got, more...)
-	}
-	if len(got) == len(protection.Periods) {
-		return nil
-	}
-	counters, err := readCounters(tx, f.UserID, now, r.loc)
-	if err != nil {
-		return err
-	}
-	// The periods whose guard held were updated (the savepoint or
-	// transaction undoes them with the refusal); take f back out of them so
-	// Decide sees the counters as they were before f.
-	for _, p := range got {
-		c := counters[protection.Period(p)]
-		c.Deposits -= money.Amount(dep)
-		c.Stakes -= money.Amount(stake)
-		c.Returns -= money.Amount(ret)
-		counters[protection.Period(p)] = c
-	}
-	if err := protection.Decide(f, st, counters, now); err != nil {
-		return err
-	}
-	return errs.R(errs.Conflict, protection.StakeLimit.Reason(), "a limit you set does not allow this now")
+	return nil
 }
 
 // counterRow is a row of protection_counters.
@@ -274,8 +183,9 @@ type counterRow struct {
 	Returned    int64
 }
 
-// readCounters reads the user's counters of the periods holding at.
-func readCounters(tx *gorm.DB, userID int64, at time.Time, loc *time.Location) (protection.Counters, error) {
+// readCounters reads the user's counters of the periods holding at (zero
+// where no row is stored yet), with lock appended to the query.
+func readCounters(tx *gorm.DB, userID int64, at time.Time, loc *time.Location, lock string) (protection.Counters, error) {
 	starts := make([]any, 0, 7)
 	starts = append(starts, userID)
 	for _, p := range protection.Periods {
@@ -283,7 +193,7 @@ func readCounters(tx *gorm.DB, userID int64, at time.Time, loc *time.Location) (
 	}
 	var rows []counterRow
 	err := tx.Raw(`SELECT period, period_start, deposits, stakes, returned FROM protection_counters
-		WHERE user_id = ? AND ((period = ? AND period_start = ?) OR (period = ? AND period_start = ?) OR (period = ? AND period_start = ?))`,
+		WHERE user_id = ? AND ((period = ? AND period_start = ?) OR (period = ? AND period_start = ?) OR (period = ? AND period_start = ?))`+lock,
 		starts...).Scan(&rows).Error
 	if err != nil {
 		return nil, fmt.Errorf("read protection counters: %w", err)

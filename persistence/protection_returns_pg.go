@@ -2,6 +2,7 @@ package persistence
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"slices"
 	"time"
@@ -9,36 +10,37 @@ import (
 	"gorm.io/gorm"
 
 	"github.com/pokertote/pokertote/domain/ledger"
+	"github.com/pokertote/pokertote/domain/money"
 	"github.com/pokertote/pokertote/domain/protection"
 )
 
 // The protection guard's count of returns, for a batch at once (issue 8).
 //
 // A return of stakes (a settlement's or a refund's credit to a player) is
-// never refused: no limit caps it, so guardCount's guarded UPDATE always
-// holds for it. What it does is move the player's day, week and month
-// counters (rows of a new period created at zero first) and their session
-// of play, if one goes on. A settlement credits thousands of players in
-// one transfer; one by one that was three statements a player (measured:
-// most of a 100,000-bet settlement's posting time, docs/bets-load.md).
-// countReturnsPG does the same for every player of a batch in one
-// statement, after the balance updates as guardCount does (counter and
-// session rows are locked after the wallet rows of the same players).
+// never refused: no limit caps it. What it does is move the player's day,
+// week and month counters and their session of play, if one goes on. A
+// settlement credits thousands of players in one transfer; one by one that
+// was three statements a player (measured: most of a 100,000-bet
+// settlement's posting time, docs/bets-load.md). countReturnsPG does the
+// same for every player of a batch in two round trips, after the balance
+// updates as guardCount does (counter and session rows are locked after
+// the wallet rows of the same players): it reads their counters and
+// sessions (the bet batch's reads, locked), asks protection.Admit for each
+// player's returns, and stores what Admit returns, as guardCount does one
+// flow at a time.
 
-// countReturnsSQL upserts the counters of the periods holding now by each
-// player's returns, and moves each player's session of play still going on
-// ($5: the last play at or after it). The players are distinct.
+// countReturnsSQL stores the counters of the periods holding now and the
+// sessions of play protection.Admit returned.
 const countReturnsSQL = `WITH c AS (
-	INSERT INTO protection_counters AS c (user_id, period, period_start, returned)
-	SELECT v.u, p.period, p.start, v.a
-	FROM unnest($1::bigint[], $2::bigint[]) AS v(u, a), unnest($3::text[], $4::text[]) AS p(period, start)
-	ORDER BY v.u, p.period
-	ON CONFLICT (user_id, period, period_start) DO UPDATE SET returned = c.returned + excluded.returned
+	INSERT INTO protection_counters AS c (user_id, period, period_start, deposits, stakes, returned)
+	SELECT v.u, v.p, v.ps, v.d, v.st, v.r FROM unnest($1::bigint[], $2::text[], $3::text[], $4::bigint[], $5::bigint[], $6::bigint[]) WITH ORDINALITY AS v(u, p, ps, d, st, r, ord)
+	ORDER BY v.ord
+	ON CONFLICT (user_id, period, period_start) DO UPDATE SET deposits = excluded.deposits, stakes = excluded.stakes, returned = excluded.returned
 	RETURNING 1
 ), s AS (
-	UPDATE protection_sessions s SET returned = s.returned + v.a
-	FROM unnest($1::bigint[], $2::bigint[]) AS v(u, a)
-	WHERE s.user_id = v.u AND s.last_play_us >= $5
+	UPDATE protection_sessions s SET session_no = v.n, started_us = v.su, last_play_us = v.lu, stakes = v.st, returned = v.r, checks = v.c
+	FROM unnest($7::bigint[], $8::bigint[], $9::bigint[], $10::bigint[], $11::bigint[], $12::bigint[], $13::int[]) AS v(u, n, su, lu, st, r, c)
+	WHERE s.user_id = v.u
 	RETURNING 1
 )
 SELECT (SELECT count(*) FROM c), (SELECT count(*) FROM s)`
@@ -82,18 +84,86 @@ func (r *LedgerRepo) countReturnsPG(ctx context.Context, pool gorm.ConnPool, ts 
 	for i, u := range users {
 		amounts[i] = sum[u]
 	}
-	periods := make([]string, len(protection.Periods))
-	starts := make([]string, len(protection.Periods))
+	starts := make([]any, len(protection.Periods))
 	for i, p := range protection.Periods {
-		periods[i], starts[i] = string(p), p.Start(now, r.loc).String()
+		starts[i] = p.Start(now, r.loc).String()
 	}
-	cut := now.Add(-protection.SessionIdle).UnixMicro()
-	var counters, sessions int64
-	if err := pool.QueryRowContext(ctx, countReturnsSQL, users, amounts, periods, starts, cut).Scan(&counters, &sessions); err != nil {
+	counters := make(map[int64]protection.Counters, len(users))
+	sessions := make(map[int64]protection.Session, len(users))
+	err := scanRows(ctx, pool, pgBatchCounters, []any{users, starts[0], starts[1], starts[2]}, func(rows *sql.Rows) error {
+		var (
+			u               int64
+			period          string
+			dep, stake, ret int64
+		)
+		if err := rows.Scan(&u, &period, &dep, &stake, &ret); err != nil {
+			return err
+		}
+		if counters[u] == nil {
+			counters[u] = protection.Counters{}
+		}
+		counters[u][protection.Period(period)] = protection.Counter{Period: protection.Period(period), Deposits: money.Amount(dep), Stakes: money.Amount(stake), Returns: money.Amount(ret)}
+		return nil
+	})
+	if err != nil {
 		return fmt.Errorf("count returns: %w", err)
 	}
-	if counters != int64(len(users)*len(periods)) {
-		return fmt.Errorf("count returns: %d counters moved for %d players", counters, len(users))
+	err = scanRows(ctx, pool, pgBatchSessions, []any{users}, func(rows *sql.Rows) error {
+		var row sessionRow
+		if err := rows.Scan(&row.UserID, &row.SessionNo, &row.StartedUs, &row.LastPlayUs, &row.Stakes, &row.Returned, &row.Checks); err != nil {
+			return err
+		}
+		sessions[row.UserID] = toDomainSession(row)
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("count returns: %w", err)
+	}
+	var (
+		cUsers, cDeps, cStakes, cRets []int64
+		cPeriods, cStarts             []string
+		sUsers, sNos, sStarted, sLast []int64
+		sStakes, sRets                []int64
+		sChecks                       []int32
+	)
+	for _, u := range users {
+		a, err := protection.Admit(protection.Flow{UserID: u, Kind: protection.FlowReturn, Amount: money.Amount(sum[u])}, protection.State{}, counters[u], sessions[u], now)
+		if err != nil {
+			return fmt.Errorf("count returns: %w", err)
+		}
+		for i, p := range protection.Periods {
+			c := a.Counters[p]
+			cUsers, cPeriods, cStarts = append(cUsers, u), append(cPeriods, string(p)), append(cStarts, starts[i].(string))
+			cDeps, cStakes, cRets = append(cDeps, int64(c.Deposits)), append(cStakes, int64(c.Stakes)), append(cRets, int64(c.Returns))
+		}
+		if a.Played {
+			row := fromDomainSession(a.Session)
+			sUsers, sNos, sStarted, sLast = append(sUsers, u), append(sNos, row.SessionNo), append(sStarted, row.StartedUs), append(sLast, row.LastPlayUs)
+			sStakes, sRets, sChecks = append(sStakes, row.Stakes), append(sRets, row.Returned), append(sChecks, int32(row.Checks))
+		}
+	}
+	var nc, ns int64
+	if err := pool.QueryRowContext(ctx, countReturnsSQL, cUsers, cPeriods, cStarts, cDeps, cStakes, cRets,
+		sUsers, sNos, sStarted, sLast, sStakes, sRets, sChecks).Scan(&nc, &ns); err != nil {
+		return fmt.Errorf("count returns: %w", err)
+	}
+	if nc != int64(len(cUsers)) || ns != int64(len(sUsers)) {
+		return fmt.Errorf("count returns: %d counters and %d sessions moved for %d and %d", nc, ns, len(cUsers), len(sUsers))
 	}
 	return nil
+}
+
+// scanRows runs query on pool and calls each for every row.
+func scanRows(ctx context.Context, pool gorm.ConnPool, query string, args []any, each func(*sql.Rows) error) error {
+	rows, err := pool.QueryContext(ctx, query, args...)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		if err := each(rows); err != nil {
+			return err
+		}
+	}
+	return rows.Err()
 }

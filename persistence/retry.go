@@ -24,21 +24,34 @@ const (
 // deadlock, up to txAttempts times in all. fn must not keep effects outside
 // the transaction from one attempt to the next.
 func retryTx(ctx context.Context, db *DB, fn func(tx *gorm.DB) error) error {
-	var err error
-	for attempt := range txAttempts {
-		if attempt > 0 {
-			pause := txRetryBackoff<<attempt + rand.N(txRetryBackoff<<attempt)
+	return retry(ctx, db, "transaction", func() (bool, error) { return false, db.tx(ctx, fn) })
+}
+
+// retry is the package's one retry loop: it runs attempt, again after a
+// short, growing, jittered pause when it fails with a serialization failure
+// or deadlock, and again at once when it says so (again, with its error),
+// up to txAttempts times in all. It returns the last attempt's error.
+func retry(ctx context.Context, db *DB, what string, attempt func() (again bool, err error)) error {
+	var (
+		err   error
+		again bool
+	)
+	for n := range txAttempts {
+		if n > 0 && !again {
+			pause := txRetryBackoff<<n + rand.N(txRetryBackoff<<n)
 			select {
 			case <-ctx.Done():
 				return errors.Join(err, ctx.Err())
 			case <-time.After(pause):
 			}
 		}
-		err = db.tx(ctx, fn)
+		if again, err = attempt(); again {
+			continue
+		}
 		if !isSerializationFailure(err) {
 			return err
 		}
-		db.log.DebugContext(ctx, "transaction retried", "attempt", attempt+1, "err", err)
+		db.log.DebugContext(ctx, what+" retried", "attempt", n+1, "err", err)
 	}
 	return err
 }

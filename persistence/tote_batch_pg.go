@@ -12,22 +12,28 @@ package persistence
 //  1. one pipeline (one network flush): BEGIN; the draw's shared advisory
 //     lock; the draw and its table (read after the lock, each statement with
 //     its own snapshot, so the round-close race is exactly as in LockDraw);
-//     bet ids from the sequence; the
-//     players' protection state (exclusion, register, limits); their
-//     wallets, locked FOR UPDATE in the ledger's order; their counters of the
-//     current periods, locked after the wallets (the guard's lock order);
-//  2. in memory, in request order, exactly the checks a single post makes:
-//     the domain's checks (draw, table, stake), the key (DUPLICATE_BET), the
-//     transfer's Validate, protection.Excluded, the wallet's balance
-//     (INSUFFICIENT_FUNDS), then protection.Decide on the counters as the
-//     earlier stakes of the batch left them (the limit that breaks, by name);
-//     a refused stake moves nothing and stores no bet;
-//  3. one pipeline: a data-modifying CTE that inserts the bets, the transfers,
+//     bet ids from the sequence; the players' wallets, locked FOR UPDATE in
+//     the ledger's order; their protection state (exclusion, register,
+//     limits), read after the wallets' locks (an exclusion is set holding
+//     the wallet, issue 22); their counters of the current periods and
+//     their sessions of play, locked after the wallets (the guard's lock
+//     order);
+//  2. in memory, tote.PlanBatch on that snapshot (tote.BatchSnapshot): in
+//     request order, exactly the checks a single post makes: the domain's
+//     checks (draw, table, stake), the key (DUPLICATE_BET), the transfer's
+//     Validate, protection.Excluded, ledger.Apply on the wallet's balance
+//     (INSUFFICIENT_FUNDS), then protection.Admit on the counters and the
+//     session as the earlier stakes of the batch left them (the limit that
+//     breaks, by name; the counters and session after the stake); a refused
+//     stake moves nothing and stores no bet;
+//  3. one pipeline writing the plan: a data-modifying CTE that inserts the
+//     bets, the transfers,
 //     sets the wallets' balances, adds each escrow's total with one upsert
 //     (the hot row is locked only here, for this statement and the COMMIT
 //     sent with it), inserts the entries (escrow balances after each entry
 //     derived from the row the upsert returned, entry ids drawn after the
-//     lock), moves the counters and the sessions of play; then COMMIT.
+//     lock), stores the counters and the sessions of play as Admit left
+//     them (no rule in the SQL); then COMMIT.
 //
 // Keys are not looked up first: a bet's key is new in all but a client's
 // retry, and the unique index (user, key) checks every insert anyway. A
@@ -49,7 +55,6 @@ import (
 	"database/sql/driver"
 	"errors"
 	"fmt"
-	"math/rand/v2"
 	"slices"
 	"strings"
 	"sync"
@@ -77,8 +82,7 @@ func (r *ToteRepo) PlacesBatches() bool { return r.db.dialect == Postgres }
 // The statements of the fast path. Their text does not depend on the
 // batch's size (arrays), so pgx prepares each once per connection.
 const (
-	pgBatchLock = `SELECT pg_advisory_xact_lock_shared($1, $2)`
-	pgBatchIDs  = `SELECT nextval('tote_bets_id_seq') FROM generate_series(1, $1)`
+	pgBatchIDs = `SELECT nextval('tote_bets_id_seq') FROM generate_series(1, $1)`
 	// One probe of the unique index per key (LATERAL … LIMIT 1 keeps the
 	// planner from a hash join over the whole table, which a plan cached
 	// while the table was small kept choosing as it grew).
@@ -99,11 +103,14 @@ WHERE u.id = ANY($1::bigint[])`
 	// Wallets locked in the order given (the ledger's lock order).
 	pgBatchWallets = `SELECT a.id, a.ref, a.balance FROM ledger_accounts a
 JOIN unnest($1::text[]) WITH ORDINALITY AS v(ref, ord) ON a.kind = 'WALLET' AND a.ref = v.ref
-ORDER BY v.ord FOR UPDATE OF a`
+ORDER BY v.ord` + pgForUpdateOfA
 	pgBatchCounters = `SELECT user_id, period, deposits, stakes, returned FROM protection_counters
 WHERE user_id = ANY($1::bigint[])
 	AND ((period = 'DAY' AND period_start = $2) OR (period = 'WEEK' AND period_start = $3) OR (period = 'MONTH' AND period_start = $4))
-ORDER BY user_id, period FOR UPDATE`
+ORDER BY user_id, period` + pgForUpdate
+	// Sessions of play, locked after the counters.
+	pgBatchSessions = `SELECT user_id, session_no, started_us, last_play_us, stakes, returned, checks FROM protection_sessions
+WHERE user_id = ANY($1::bigint[]) ORDER BY user_id` + pgForUpdate
 	// The write: bets, transfers, wallets, escrows, entries, counters,
 	// sessions of play, in one statement.
 	pgBatchWrite = `WITH bets AS (
@@ -135,22 +142,16 @@ ORDER BY user_id, period FOR UPDATE`
 	RETURNING id, transfer_id, account_id, balance_after
 ), cnt AS (
 	INSERT INTO protection_counters AS c (user_id, period, period_start, deposits, stakes, returned)
-	SELECT v.u, v.p, v.ps, 0, v.st, 0 FROM unnest($26::bigint[], $27::text[], $28::text[], $29::bigint[]) WITH ORDINALITY AS v(u, p, ps, st, ord)
+	SELECT v.u, v.p, v.ps, v.d, v.st, v.r FROM unnest($26::bigint[], $27::text[], $28::text[], $29::bigint[], $30::bigint[], $31::bigint[]) WITH ORDINALITY AS v(u, p, ps, d, st, r, ord)
 	ORDER BY v.ord
-	ON CONFLICT (user_id, period, period_start) DO UPDATE SET stakes = c.stakes + excluded.stakes
+	ON CONFLICT (user_id, period, period_start) DO UPDATE SET deposits = excluded.deposits, stakes = excluded.stakes, returned = excluded.returned
 	RETURNING 1
 ), ses AS (
 	INSERT INTO protection_sessions AS s (user_id, session_no, started_us, last_play_us, stakes, returned, checks)
-	SELECT v.u, 1, $30, $30, v.st, 0, 0 FROM unnest($26::bigint[], $29::bigint[]) WITH ORDINALITY AS v(u, st, ord)
-	WHERE v.ord % 3 = 1 -- the counters' arrays hold three rows (periods) per player
+	SELECT v.u, v.n, v.su, v.lu, v.st, v.r, v.c FROM unnest($32::bigint[], $33::bigint[], $34::bigint[], $35::bigint[], $36::bigint[], $37::bigint[], $38::int[]) WITH ORDINALITY AS v(u, n, su, lu, st, r, c, ord)
 	ORDER BY v.ord
-	ON CONFLICT (user_id) DO UPDATE SET
-		session_no = CASE WHEN s.last_play_us < $31 THEN s.session_no + 1 ELSE s.session_no END,
-		started_us = CASE WHEN s.last_play_us < $31 THEN excluded.started_us ELSE s.started_us END,
-		stakes = CASE WHEN s.last_play_us < $31 THEN excluded.stakes ELSE s.stakes + excluded.stakes END,
-		returned = CASE WHEN s.last_play_us < $31 THEN 0 ELSE s.returned END,
-		checks = CASE WHEN s.last_play_us < $31 THEN 0 ELSE s.checks END,
-		last_play_us = excluded.last_play_us
+	ON CONFLICT (user_id) DO UPDATE SET session_no = excluded.session_no, started_us = excluded.started_us,
+		last_play_us = excluded.last_play_us, stakes = excluded.stakes, returned = excluded.returned, checks = excluded.checks
 	RETURNING 1
 )
 SELECT ent.id, ent.transfer_id, ent.account_id, ent.balance_after,
@@ -232,30 +233,18 @@ func (r *ToteRepo) PlaceBatch(ctx context.Context, w tote.BatchWork) ([]tote.Bat
 	}
 	var (
 		res    []tote.BatchResult
-		err    error
 		lookup bool // read the taken keys (after a batch met one)
-		again  bool // the last attempt met a taken key: no pause
 	)
-	for attempt := range txAttempts {
-		if attempt > 0 && !again {
-			pause := txRetryBackoff<<attempt + rand.N(txRetryBackoff<<attempt)
-			select {
-			case <-ctx.Done():
-				return nil, errors.Join(err, ctx.Err())
-			case <-time.After(pause):
-			}
-		}
+	err := retry(ctx, r.db, "bet batch", func() (bool, error) {
+		var err error
 		res, err = r.placeBatchOnce(ctx, w, lookup)
-		if again = errors.Is(err, errBetKeyRace) && !lookup; again {
+		if errors.Is(err, errBetKeyRace) && !lookup {
 			// A taken key, not contention: again at once, reading the keys.
 			lookup = true
-			continue
+			return true, err
 		}
-		if !isSerializationFailure(err) {
-			break
-		}
-		r.db.log.DebugContext(ctx, "bet batch retried", "attempt", attempt+1, "err", err)
-	}
+		return false, err
+	})
 	if err != nil {
 		return nil, mapErr(err, "bet")
 	}
@@ -342,6 +331,7 @@ func (r *ToteRepo) placeBatchTx(ctx context.Context, pc *pgx.Conn, w tote.BatchW
 		walletID = map[int64]int64{} // user -> account id
 		balance  = map[int64]money.Amount{}
 		counters = map[int64]protection.Counters{}
+		sessions = map[int64]protection.Session{}
 	)
 	b := &pgx.Batch{}
 	b.Queue("BEGIN")
@@ -351,7 +341,7 @@ func (r *ToteRepo) placeBatchTx(ctx context.Context, pc *pgx.Conn, w tote.BatchW
 	// (0.23 ms of planning for 0.04 ms of execution, pg_stat_statements
 	// with track_planning: docs/bets-load.md). For this transaction only.
 	b.Queue("SET LOCAL plan_cache_mode = force_generic_plan")
-	b.Queue(pgBatchLock, int32(drawLockClass), int32(w.DrawID))
+	b.Queue(pgDrawLockShared, int32(drawLockClass), int32(w.DrawID))
 	b.Queue(q.draw, w.DrawID).Query(func(rows pgx.Rows) error {
 		got, err := pgx.CollectRows(rows, pgx.RowToStructByName[toteDrawRow])
 		if err != nil {
@@ -389,6 +379,22 @@ func (r *ToteRepo) placeBatchTx(ctx context.Context, pc *pgx.Conn, w tote.BatchW
 			return err
 		})
 	}
+	b.Queue(pgBatchWallets, walletRefs).Query(func(rows pgx.Rows) error {
+		var (
+			id, bal int64
+			ref     string
+		)
+		_, err := pgx.ForEachRow(rows, []any{&id, &ref, &bal}, func() error {
+			if u, ok := (ledger.AccountRef{Kind: ledger.Wallet, Ref: ref}).User(); ok {
+				walletID[int64(u)], balance[int64(u)] = id, money.Amount(bal)
+			}
+			return nil
+		})
+		return err
+	})
+	// The protection state is read after the wallets are locked: an
+	// exclusion holds the wallet while it reads the clock (holdWallet), so
+	// it committed before this read or starts after this batch commits.
 	b.Queue(pgBatchState, uniq).Query(func(rows pgx.Rows) error {
 		var (
 			id                int64
@@ -427,19 +433,6 @@ func (r *ToteRepo) placeBatchTx(ctx context.Context, pc *pgx.Conn, w tote.BatchW
 		})
 		return err
 	})
-	b.Queue(pgBatchWallets, walletRefs).Query(func(rows pgx.Rows) error {
-		var (
-			id, bal int64
-			ref     string
-		)
-		_, err := pgx.ForEachRow(rows, []any{&id, &ref, &bal}, func() error {
-			if u, ok := (ledger.AccountRef{Kind: ledger.Wallet, Ref: ref}).User(); ok {
-				walletID[int64(u)], balance[int64(u)] = id, money.Amount(bal)
-			}
-			return nil
-		})
-		return err
-	})
 	b.Queue(pgBatchCounters, uniq, starts[protection.Day], starts[protection.Week], starts[protection.Month]).Query(func(rows pgx.Rows) error {
 		var (
 			u               int64
@@ -453,6 +446,14 @@ func (r *ToteRepo) placeBatchTx(ctx context.Context, pc *pgx.Conn, w tote.BatchW
 				counters[u] = c
 			}
 			c[protection.Period(period)] = protection.Counter{Period: protection.Period(period), Deposits: money.Amount(dep), Stakes: money.Amount(stake), Returns: money.Amount(ret)}
+			return nil
+		})
+		return err
+	})
+	b.Queue(pgBatchSessions, uniq).Query(func(rows pgx.Rows) error {
+		var row sessionRow
+		_, err := pgx.ForEachRow(rows, []any{&row.UserID, &row.SessionNo, &row.StartedUs, &row.LastPlayUs, &row.Stakes, &row.Returned, &row.Checks}, func() error {
+			sessions[row.UserID] = toDomainSession(row)
 			return nil
 		})
 		return err
@@ -507,70 +508,33 @@ func (r *ToteRepo) placeBatchTx(ctx context.Context, pc *pgx.Conn, w tote.BatchW
 		}
 	}
 
-	// In memory, in request order.
-	bets, checkErrs := w.Check(d, t, players)
-	res := make([]tote.BatchResult, n)
-	type staked struct {
-		i   int
-		t   ledger.Transfer
-		bal money.Amount // wallet after
+	// In memory: the plan (tote.PlanBatch, the rules), in request order.
+	snap := tote.BatchSnapshot{Draw: d, Table: t, Players: players, BetIDs: betIDs, Now: now,
+		Wallets:  make(map[ids.UserID]money.Amount, len(walletID)),
+		States:   make(map[ids.UserID]protection.State, len(stateOf)),
+		Counters: make(map[ids.UserID]protection.Counters, len(counters)),
+		Sessions: make(map[ids.UserID]protection.Session, len(sessions)),
 	}
-	var ok []staked
-	seen := map[betKey]bool{}
-	touched := map[int64]bool{}
-	stakeBy := map[int64]money.Amount{}
-	for i := range n {
-		if res[i].Err = checkErrs[i]; res[i].Err != nil {
-			continue
-		}
-		bet := bets[i]
-		k := betKey{int64(bet.UserID), bet.IdempotencyKey}
-		if takenKey[k] || seen[k] {
-			res[i].Err = errs.R(errs.Conflict, tote.ReasonDuplicateBet, "a bet with key %q exists", bet.IdempotencyKey)
-			continue
-		}
-		seen[k] = true
-		bet.ID = betIDs[i]
-		tr := w.Stake(d, bet)
-		if res[i].Err = tr.Validate(); res[i].Err != nil {
-			continue
-		}
-		flow, wallet, err := stakeFlow(tr)
-		if err != nil {
-			return nil, err
-		}
-		st := protection.State{}
-		if s := stateOf[flow.UserID]; s != nil {
-			st = s.state
-		}
-		if res[i].Err = protection.Excluded(flow, st, now); res[i].Err != nil {
-			continue
-		}
-		cur := balance[flow.UserID]
-		if _, has := walletID[flow.UserID]; !has || cur < flow.Amount {
-			res[i].Err = ledger.InsufficientFunds(wallet)
-			continue
-		}
-		c := counters[flow.UserID]
-		if c == nil {
-			c = protection.Counters{}
-			counters[flow.UserID] = c
-		}
-		if res[i].Err = protection.Decide(flow, st, c, now); res[i].Err != nil {
-			continue
-		}
-		balance[flow.UserID] = cur - flow.Amount
-		for _, p := range protection.Periods {
-			cnt := c[p]
-			cnt.Period = p
-			cnt.Stakes += flow.Amount
-			c[p] = cnt
-		}
-		touched[flow.UserID] = true
-		stakeBy[flow.UserID] += flow.Amount
-		res[i].Bet = bet
-		ok = append(ok, staked{i: i, t: tr, bal: cur - flow.Amount})
+	if lookup {
+		snap.Taken = func(u ids.UserID, key string) bool { return takenKey[betKey{int64(u), key}] }
 	}
+	for u := range walletID {
+		snap.Wallets[ids.UserID(u)] = balance[u]
+	}
+	for u, st := range stateOf {
+		snap.States[ids.UserID(u)] = st.state
+	}
+	for u, c := range counters {
+		snap.Counters[ids.UserID(u)] = c
+	}
+	for u, ses := range sessions {
+		snap.Sessions[ids.UserID(u)] = ses
+	}
+	plan, err := tote.PlanBatch(w, snap)
+	if err != nil {
+		return nil, err
+	}
+	res, ok := plan.Results, plan.Stakes
 	if len(ok) == 0 {
 		if _, err := pc.Exec(ctx, "COMMIT"); err != nil {
 			return nil, err
@@ -580,17 +544,20 @@ func (r *ToteRepo) placeBatchTx(ctx context.Context, pc *pgx.Conn, w tote.BatchW
 
 	// Round trip 2: the write and the commit.
 	var (
-		bIDs, bUsers, bStakes       []int64
-		bMarkets, bSels, bKeys      []string
-		tKeys, tKinds, tMemos       []string
-		tHashes                     [][]byte
-		wIDs, wBals                 []int64
-		escRefs                     []string
-		escAmts                     []int64
-		eKeys, eRefs                []string
-		eAccs, eAmts, eAfters, eTls []int64
-		cUsers, cStakes             []int64
-		cPeriods, cStarts           []string
+		bIDs, bUsers, bStakes         []int64
+		bMarkets, bSels, bKeys        []string
+		tKeys, tKinds, tMemos         []string
+		tHashes                       [][]byte
+		wIDs, wBals                   []int64
+		escRefs                       []string
+		escAmts                       []int64
+		eKeys, eRefs                  []string
+		eAccs, eAmts, eAfters, eTls   []int64
+		cUsers, cDeps, cStakes, cRets []int64
+		cPeriods, cStarts             []string
+		sUsers, sNos, sStarted, sLast []int64
+		sStakes, sRets                []int64
+		sChecks                       []int32
 	)
 	// Bets in selection order (the deferred totals triggers then lock the
 	// totals rows in one order in every transaction), as InsertBets.
@@ -599,17 +566,17 @@ func (r *ToteRepo) placeBatchTx(ctx context.Context, pc *pgx.Conn, w tote.BatchW
 		order[i] = i
 	}
 	slices.SortStableFunc(order, func(a, c int) int {
-		x, y := res[ok[a].i].Bet, res[ok[c].i].Bet
+		x, y := res[ok[a].Request].Bet, res[ok[c].Request].Bet
 		return cmp.Or(cmp.Compare(x.Selection.Market, y.Selection.Market), cmp.Compare(x.Selection.String(), y.Selection.String()))
 	})
 	for _, o := range order {
-		bet := res[ok[o].i].Bet
+		bet := res[ok[o].Request].Bet
 		bIDs, bUsers, bStakes = append(bIDs, bet.ID), append(bUsers, int64(bet.UserID)), append(bStakes, int64(bet.Stake))
 		bMarkets, bSels, bKeys = append(bMarkets, string(bet.Selection.Market)), append(bSels, bet.Selection.String()), append(bKeys, bet.IdempotencyKey)
 	}
 	escTotal := map[string]int64{}
 	for _, s := range ok {
-		for _, e := range s.t.Entries {
+		for _, e := range s.Transfer.Entries {
 			if e.Account.Kind == ledger.Escrow {
 				escTotal[e.Account.Ref] += int64(e.Amount)
 			}
@@ -626,15 +593,15 @@ func (r *ToteRepo) placeBatchTx(ctx context.Context, pc *pgx.Conn, w tote.BatchW
 	// the amounts of its later entries in this batch (tail).
 	tail := map[string]int64{}
 	for k := len(ok) - 1; k >= 0; k-- {
-		for _, e := range ok[k].t.Entries {
+		for _, e := range ok[k].Transfer.Entries {
 			if e.Account.Kind == ledger.Escrow {
-				tail[e.Account.Ref+"\x00"+ok[k].t.IdempotencyKey] = tail[e.Account.Ref]
+				tail[e.Account.Ref+"\x00"+ok[k].Transfer.IdempotencyKey] = tail[e.Account.Ref]
 				tail[e.Account.Ref] += int64(e.Amount)
 			}
 		}
 	}
 	for _, s := range ok {
-		tr := s.t
+		tr := s.Transfer
 		h := tr.RequestHash()
 		tKeys, tHashes, tKinds, tMemos = append(tKeys, tr.IdempotencyKey), append(tHashes, h[:]), append(tKinds, string(tr.Kind)), append(tMemos, tr.Memo)
 		for _, e := range tr.Entries {
@@ -644,22 +611,22 @@ func (r *ToteRepo) placeBatchTx(ctx context.Context, pc *pgx.Conn, w tote.BatchW
 				continue
 			}
 			u, _ := e.Account.User()
-			eRefs, eAccs, eAfters, eTls = append(eRefs, ""), append(eAccs, walletID[int64(u)]), append(eAfters, int64(s.bal)), append(eTls, 0)
+			eRefs, eAccs, eAfters, eTls = append(eRefs, ""), append(eAccs, walletID[int64(u)]), append(eAfters, int64(s.Balance)), append(eTls, 0)
 		}
 	}
-	users := make([]int64, 0, len(touched))
-	for u := range touched {
-		users = append(users, u)
-	}
-	slices.Sort(users)
-	for _, u := range users {
-		wIDs, wBals = append(wIDs, walletID[u]), append(wBals, int64(balance[u]))
+	for _, pl := range plan.Players {
+		u := int64(pl.User)
+		wIDs, wBals = append(wIDs, walletID[u]), append(wBals, int64(pl.Balance))
 		for _, p := range protection.Periods {
-			cUsers, cPeriods, cStarts, cStakes = append(cUsers, u), append(cPeriods, string(p)), append(cStarts, starts[p]), append(cStakes, int64(stakeBy[u]))
+			c := pl.Counters[p]
+			cUsers, cPeriods, cStarts = append(cUsers, u), append(cPeriods, string(p)), append(cStarts, starts[p])
+			cDeps, cStakes, cRets = append(cDeps, int64(c.Deposits)), append(cStakes, int64(c.Stakes)), append(cRets, int64(c.Returns))
 		}
+		// Every admitted stake plays the session (protection.Admit).
+		row := fromDomainSession(pl.Session)
+		sUsers, sNos, sStarted, sLast = append(sUsers, u), append(sNos, row.SessionNo), append(sStarted, row.StartedUs), append(sLast, row.LastPlayUs)
+		sStakes, sRets, sChecks = append(sStakes, row.Stakes), append(sRets, row.Returned), append(sChecks, int32(row.Checks))
 	}
-	nowUs := now.UnixMicro()
-	cut := now.Add(-protection.SessionIdle).UnixMicro()
 	type entryBack struct{ id, transfer, account, after int64 }
 	var back []entryBack
 	var nBets, nWal, nCnt, nSes int64
@@ -671,8 +638,8 @@ func (r *ToteRepo) placeBatchTx(ctx context.Context, pc *pgx.Conn, w tote.BatchW
 		wIDs, wBals,
 		escRefs, escAmts,
 		eKeys, eAccs, eRefs, eAmts, eAfters, eTls,
-		cUsers, cPeriods, cStarts, cStakes,
-		nowUs, cut,
+		cUsers, cPeriods, cStarts, cDeps, cStakes, cRets,
+		sUsers, sNos, sStarted, sLast, sStakes, sRets, sChecks,
 	).Query(func(rows pgx.Rows) error {
 		var e entryBack
 		_, err := pgx.ForEachRow(rows, []any{&e.id, &e.transfer, &e.account, &e.after, &nBets, &nWal, &nCnt, &nSes}, func() error {
@@ -701,36 +668,11 @@ func (r *ToteRepo) placeBatchTx(ctx context.Context, pc *pgx.Conn, w tote.BatchW
 			return nil, err
 		}
 	}
-	if len(back) != len(eKeys) || nBets != int64(len(ok)) || nWal != int64(len(wIDs)) || nCnt != int64(len(cUsers)) || nSes != int64(len(users)) {
+	if len(back) != len(eKeys) || nBets != int64(len(ok)) || nWal != int64(len(wIDs)) || nCnt != int64(len(cUsers)) || nSes != int64(len(sUsers)) {
 		return nil, fmt.Errorf("bet batch: the write answered %d entries, %d bets, %d wallets, %d counters, %d sessions for %d, %d, %d, %d, %d",
-			len(back), nBets, nWal, nCnt, nSes, len(eKeys), len(ok), len(wIDs), len(cUsers), len(users))
-	}
-	for _, s := range ok {
-		res[s.i].Balance = s.bal
+			len(back), nBets, nWal, nCnt, nSes, len(eKeys), len(ok), len(wIDs), len(cUsers), len(sUsers))
 	}
 	return res, nil
-}
-
-// stakeFlow checks that tr is a stake this path can post (one player's
-// wallet debited, escrows credited) and returns the player's flow.
-func stakeFlow(tr ledger.Transfer) (protection.Flow, ledger.AccountRef, error) {
-	flows := protection.Classify(tr)
-	var wallet ledger.AccountRef
-	wallets := 0
-	for _, e := range tr.Entries {
-		switch {
-		case e.Account.Kind == ledger.Wallet && e.Amount < 0:
-			wallet = e.Account
-			wallets++
-		case e.Account.Kind == ledger.Escrow && e.Amount > 0:
-		default:
-			return protection.Flow{}, wallet, errs.E(errs.Internal, "persistence: the bet batch posts stakes from a wallet to escrows only, not %s", tr.IdempotencyKey)
-		}
-	}
-	if len(flows) != 1 || wallets != 1 || flows[0].Kind != protection.FlowStake {
-		return protection.Flow{}, wallet, errs.E(errs.Internal, "persistence: transfer %s is not one player's stake", tr.IdempotencyKey)
-	}
-	return flows[0], wallet, nil
 }
 
 // registerNamesPG is registerNames on a pgx connection.

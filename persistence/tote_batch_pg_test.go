@@ -30,6 +30,7 @@ type withinOnly struct{ tote.Store }
 // players in the users table and the protection service.
 type batchWorld struct {
 	h     *totetest.Harness
+	led   *persistence.LedgerRepo
 	users *persistence.UserRepo
 	prot  *protection.Service
 	store *persistence.ProtectionRepo
@@ -39,7 +40,13 @@ type batchWorld struct {
 }
 
 func newBatchWorld(t *testing.T, fast bool) *batchWorld {
-	db := openTestDB(t, "postgres")
+	return newBatchWorldOn(t, "postgres", fast)
+}
+
+// newBatchWorldOn is newBatchWorld on dialect ("postgres" or "sqlite"; on
+// SQLite the intake always takes the general path).
+func newBatchWorldOn(t *testing.T, dialect string, fast bool) *batchWorld {
+	db := openTestDB(t, dialect)
 	led := persistence.NewLedgerRepo(db)
 	repo := persistence.NewToteRepo(db, led)
 	var store tote.Store = repo
@@ -52,7 +59,7 @@ func newBatchWorld(t *testing.T, fast bool) *batchWorld {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w := &batchWorld{h: h, users: persistence.NewUserRepo(db), store: persistence.NewProtectionRepo(db), loc: loc}
+	w := &batchWorld{h: h, led: led, users: persistence.NewUserRepo(db), store: persistence.NewProtectionRepo(db), loc: loc}
 	w.prot = protection.NewService(w.store, w.users, loc, h.Clock.Now)
 	w.draw = h.RunUntil(h.Dealer, "PRE_DEAL", totetest.InPhase(tote.PhasePreDeal))
 	w.admin = w.user(t, "Admin", account.Admin, "1970-01-01")

@@ -3,7 +3,6 @@ package ledger
 import (
 	"context"
 	"fmt"
-	"math"
 	"sort"
 	"strings"
 	"sync"
@@ -35,8 +34,9 @@ type memTransfer struct {
 // Guard is consulted by a store for every new (not replayed) transfer,
 // inside the atomic step that moves its money: it may refuse the transfer
 // (nothing moves) or record what the transfer means to it. A guard's
-// refusal of an excluded player comes before a short wallet's
-// INSUFFICIENT_FUNDS. The player-protection rules (limits,
+// refusal of an excluded player (Forbidden) comes before a short wallet's
+// INSUFFICIENT_FUNDS, which comes before its other refusals (a limit), as
+// in every store. The player-protection rules (limits,
 // exclusions) are a Guard; see package protection.
 type Guard interface {
 	// Admit checks t at now and records its effects; undo reverts them when
@@ -96,30 +96,34 @@ func (s *MemStore) postLocked(t Transfer) (Posted, error) {
 		p.Replayed = true
 		return p, nil
 	}
+	// The balances are applied to a copy first: the refusals come in the
+	// order every store gives them (an exclusion, then a short wallet,
+	// then a limit), and nothing moves unless both Apply and the guard
+	// admit the transfer.
+	moved := make(Balances, len(t.Entries))
+	for _, e := range t.Entries {
+		moved[e.Account] = s.balances[e.Account]
+	}
+	after, applyErr := Apply(t, moved)
 	var undo func()
 	if s.guard != nil {
 		var err error
-		if undo, err = s.guard.Admit(t, s.now()); err != nil {
+		undo, err = s.guard.Admit(t, s.now())
+		if err != nil && (applyErr == nil || errs.CodeOf(err) == errs.Forbidden) {
 			return Posted{}, err
 		}
+		if err != nil {
+			undo = nil // refused: the guard moved nothing
+		}
 	}
-	fail := func(err error) (Posted, error) {
+	if applyErr != nil {
 		if undo != nil {
 			undo()
 		}
-		return Posted{}, err
+		return Posted{}, applyErr
 	}
-	after := make([]money.Amount, len(t.Entries))
-	for i, e := range t.Entries {
-		old := s.balances[e.Account]
-		nb := old + e.Amount
-		if (e.Amount > 0 && nb < old) || (e.Amount < 0 && nb > old) || nb == math.MinInt64 {
-			return fail(errs.E(errs.Internal, "balance of %s would overflow", e.Account))
-		}
-		if nb < 0 && !e.Account.Kind.MayGoNegative() {
-			return fail(InsufficientFunds(e.Account))
-		}
-		after[i] = nb
+	for a, b := range moved {
+		s.balances[a] = b
 	}
 	p := Posted{
 		ID:             int64(len(s.transfers) + 1),
@@ -134,7 +138,6 @@ func (s *MemStore) postLocked(t Transfer) (Posted, error) {
 		pe := PostedEntry{ID: int64(len(s.entries) + 1), Account: e.Account, Amount: e.Amount, BalanceAfter: after[i]}
 		p.Entries[i] = pe
 		s.entries = append(s.entries, memEntry{transfer: ti, entry: pe})
-		s.balances[e.Account] = after[i]
 		s.byAccount[e.Account] = append(s.byAccount[e.Account], pe.ID)
 	}
 	s.transfers = append(s.transfers, memTransfer{posted: p, hash: hash, undo: undo})

@@ -154,28 +154,6 @@ func kindsOf(k FlowKind) []LimitKind {
 	return nil
 }
 
-// GuardCaps are the caps a guarded counter update enforces for one flow in
-// one period: -1 where there is no limit.
-type GuardCaps struct {
-	Deposits, Stakes, Loss int64
-}
-
-// Caps returns, per period, the caps of s at now that a guarded update of
-// the counters must keep for f.
-func (s State) Caps(now time.Time) map[Period]GuardCaps {
-	out := make(map[Period]GuardCaps, len(Periods))
-	c := func(k LimitKind, p Period) int64 {
-		if a := s.Limits.Cap(k, p, now); a > 0 {
-			return int64(a)
-		}
-		return -1
-	}
-	for _, p := range Periods {
-		out[p] = GuardCaps{Deposits: c(DepositLimit, p), Stakes: c(StakeLimit, p), Loss: c(LossLimit, p)}
-	}
-	return out
-}
-
 func until(e Exclusion) string {
 	if e.Permanent() {
 		return "permanently"

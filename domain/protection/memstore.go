@@ -246,8 +246,8 @@ func (s *MemStore) matchesLocked(docs []string, nameKey string, dob account.Date
 	return false
 }
 
-// Admit implements ledger.Guard: it applies Decide to each player's flow in
-// t and moves their counters, all or nothing.
+// Admit implements ledger.Guard: it applies the package's Admit to each
+// player's flow in t and stores what it returns, all or nothing.
 func (s *MemStore) Admit(t ledger.Transfer, now time.Time) (func(), error) {
 	flows := Classify(t)
 	if len(flows) == 0 {
@@ -297,33 +297,27 @@ func (s *MemStore) Admit(t ledger.Transfer, now time.Time) (func(), error) {
 		}
 	}
 	for i, f := range flows {
+		st := states[i]
 		if f.Checked() {
-			st := states[i]
 			st.Limits, st.Exclusion = s.limitsLocked(f.UserID), s.excl[f.UserID]
-			if err := Decide(f, st, s.countersLocked(f.UserID, now, s.loc), now); err != nil {
-				undo()
-				return nil, err
-			}
+		}
+		old, had := s.sessions[f.UserID]
+		a, err := Admit(f, st, s.countersLocked(f.UserID, now, s.loc), old, now)
+		if err != nil {
+			undo()
+			return nil, err
 		}
 		for _, p := range Periods {
 			k := counterKey{f.UserID, p, p.Start(now, s.loc)}
-			old, had := s.counters[k]
-			changes = append(changes, change{k, old, had})
-			c := old
-			switch f.Kind {
-			case FlowDeposit:
-				c.Deposits += f.Amount
-			case FlowStake:
-				c.Stakes += f.Amount
-			case FlowReturn:
-				c.Returns += f.Amount
-			}
+			prev, had := s.counters[k]
+			changes = append(changes, change{k, prev, had})
+			c := a.Counters[p]
+			c.Start = k.start
 			s.counters[k] = c
 		}
-		old, had := s.sessions[f.UserID]
-		if next, ok := old.Play(f, now); ok {
+		if a.Played {
 			sessionChanges = append(sessionChanges, sessionChange{f.UserID, old, had})
-			s.sessions[f.UserID] = next
+			s.sessions[f.UserID] = a.Session
 		}
 	}
 	return func() {

@@ -88,30 +88,32 @@ func (s *Service) SetLimit(ctx context.Context, userID int64, kind LimitKind, p 
 
 // TakeTimeOut starts (or extends) a time-out of d.
 func (s *Service) TakeTimeOut(ctx context.Context, userID int64, d time.Duration) (Exclusion, error) {
-	now := s.now()
-	next, err := NewTimeOut(d, now)
-	if err != nil {
-		return Exclusion{}, err
-	}
-	return s.exclude(ctx, userID, next, now)
+	return s.exclude(ctx, userID, func(now time.Time) (Exclusion, error) { return NewTimeOut(d, now) })
 }
 
 // SelfExclude starts (or extends) a self-exclusion of months months, 0 for
 // permanent.
 func (s *Service) SelfExclude(ctx context.Context, userID int64, months int) (Exclusion, error) {
-	now := s.now()
-	next, err := NewSelfExclusion(months, now)
-	if err != nil {
-		return Exclusion{}, err
-	}
-	return s.exclude(ctx, userID, next, now)
+	return s.exclude(ctx, userID, func(now time.Time) (Exclusion, error) { return NewSelfExclusion(months, now) })
 }
 
-func (s *Service) exclude(ctx context.Context, userID int64, next Exclusion, now time.Time) (Exclusion, error) {
+// exclude stores the exclusion build(now) makes. The instant it starts is
+// read inside the store's update, after the store has taken the lock every
+// stake and deposit of the player takes (issue 22): a bet is committed
+// before that instant, or it reads the exclusion and is refused.
+func (s *Service) exclude(ctx context.Context, userID int64, build func(now time.Time) (Exclusion, error)) (Exclusion, error) {
+	if _, err := build(s.now()); err != nil {
+		return Exclusion{}, err // refused before any lock is taken
+	}
 	if err := s.requirePlayer(ctx, userID); err != nil {
 		return Exclusion{}, err
 	}
 	return s.store.UpdateExclusion(ctx, userID, func(cur Exclusion) (Exclusion, error) {
+		now := s.now()
+		next, err := build(now)
+		if err != nil {
+			return Exclusion{}, err
+		}
 		return Replace(cur, next, now)
 	})
 }

@@ -20,7 +20,10 @@ type Store interface {
 	// Exclusion is the user's latest own exclusion (zero when none).
 	Exclusion(ctx context.Context, userID int64) (Exclusion, error)
 	// UpdateExclusion reads the user's exclusion, applies fn and stores its
-	// result, atomically.
+	// result, atomically, and serialised with the player's money: fn runs
+	// after the lock every stake and deposit of the player takes (a
+	// database store: the player's wallet row), so a stake either commits
+	// before fn runs or reads fn's result after it commits.
 	UpdateExclusion(ctx context.Context, userID int64, fn func(Exclusion) (Exclusion, error)) (Exclusion, error)
 	// Counters are the user's counters of the periods holding at in loc.
 	Counters(ctx context.Context, userID int64, at time.Time, loc *time.Location) (Counters, error)

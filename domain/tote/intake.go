@@ -385,7 +385,8 @@ func (s *Service) placeBatchInTx(ctx context.Context, tx Tx, jobs []*betJob) err
 // in one transaction what placeBatchInTx does through Tx (share-lock the
 // draw, read it and its table, check each bet, store the bets, post each
 // stake with every ledger and player-protection check a single post makes,
-// and a result per bet), but in as few round trips as its database allows.
+// and a result per bet), but in as few round trips as its database allows:
+// it reads a BatchSnapshot, lets PlanBatch decide, and writes the plan.
 // The Postgres store implements it (persistence/tote_batch_pg.go); a store
 // whose PlacesBatches is false goes through Within.
 type BatchPlacer interface {
