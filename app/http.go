@@ -60,6 +60,7 @@ func (a *App) routes() http.Handler {
 		CountError:      func(code, reason string) { gqlErrors.WithLabelValues(code, reason).Inc() },
 		Tracer:          a.tracerOrNil(),
 		Stages:          a.stages,
+		Connections:     a.conns,
 	})
 
 	mux := http.NewServeMux()

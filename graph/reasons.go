@@ -40,3 +40,14 @@ const (
 	// ReasonNotFound: a nested lookup's id names nothing.
 	ReasonNotFound = "NOT_FOUND"
 )
+
+// The reasons a WebSocket is closed with when its authority ends (the close
+// frame's reason; authority.go), beside ReasonTokenRevoked and
+// apikey.ReasonRevoked.
+const (
+	// ReasonTokenExpired: the socket's access token expired (close 4401).
+	ReasonTokenExpired = "TOKEN_EXPIRED"
+	// ReasonRightsChanged: the user's role changed, or they took a break
+	// (close 4403).
+	ReasonRightsChanged = "RIGHTS_CHANGED"
+)
