@@ -152,7 +152,7 @@ func (db *DB) Migrate(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("persistence: migrations: %w", err)
 	}
-	opts := []goose.ProviderOption{goose.WithDisableGlobalRegistry(true)}
+	opts := []goose.ProviderOption{goose.WithDisableGlobalRegistry(true), goose.WithGoMigrations(goMigrations(db.dialect)...)}
 	gd := goose.DialectSQLite3
 	if db.dialect == Postgres {
 		gd = goose.DialectPostgres
