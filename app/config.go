@@ -31,6 +31,10 @@ type Config struct {
 	JWTAudience    string        // JWT_AUDIENCE
 	AccessTTL      time.Duration // ACCESS_TOKEN_TTL, default 15m
 	RefreshTTL     time.Duration // REFRESH_TOKEN_TTL, default 720h
+	// RequestTimeout bounds one query or mutation over HTTP (REQUEST_TIMEOUT,
+	// default 20s): one that cannot reach its database answers UNAVAILABLE
+	// then instead of hanging. Subscriptions and sockets are not bounded.
+	RequestTimeout time.Duration
 	DocumentPepper string        // DOCUMENT_PEPPER: key of the document-number hash
 	AdminEmail     string        // ADMIN_EMAIL: the first admin, created at start if missing
 	AdminPassword  string        // ADMIN_PASSWORD
@@ -86,6 +90,7 @@ func DefaultConfig() Config {
 		JWTAudience:    "pokertote-api",
 		AccessTTL:      15 * time.Minute,
 		RefreshTTL:     30 * 24 * time.Hour,
+		RequestTimeout: 20 * time.Second,
 		TimeZone:       "Asia/Almaty",
 		MinAge:         21,
 		AllowedOrigins: []string{"*"},
@@ -183,6 +188,7 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 	str("JWT_AUDIENCE", &c.JWTAudience)
 	dur("ACCESS_TOKEN_TTL", &c.AccessTTL)
 	dur("REFRESH_TOKEN_TTL", &c.RefreshTTL)
+	dur("REQUEST_TIMEOUT", &c.RequestTimeout)
 	dur("REALITY_CHECK_INTERVAL", &c.RealityCheck)
 	str("DOCUMENT_PEPPER", &c.DocumentPepper)
 	str("DEBUG_ADDR", &c.DebugAddr)

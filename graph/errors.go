@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"log/slog"
+	"net"
 
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/vektah/gqlparser/v2/gqlerror"
@@ -18,6 +19,11 @@ import (
 func ErrorPresenter(log *slog.Logger) graphql.ErrorPresenterFunc {
 	return func(ctx context.Context, err error) *gqlerror.Error {
 		gerr := graphql.DefaultErrorPresenter(ctx, err)
+		if unavailable(err) {
+			log.WarnContext(ctx, "store unavailable", "path", gerr.Path.String(), "err", err)
+			return &gqlerror.Error{Message: "the service cannot reach its database right now; try again", Path: gerr.Path, Locations: gerr.Locations,
+				Extensions: map[string]any{"code": string(errs.Unavailable)}}
+		}
 		if canceled(ctx, err) {
 			// The client went away (closed its subscription or its
 			// connection): nothing failed on our side, and nobody reads
@@ -69,6 +75,20 @@ func ErrorPresenter(log *slog.Logger) graphql.ErrorPresenterFunc {
 	}
 }
 
+// unavailable reports whether err is a store that did not answer: the
+// request's deadline passed (statement, connect or request timeout), or
+// the network failed on the way (a refused or cut connection).
+func unavailable(err error) bool {
+	if errs.ReasonOf(err) == errs.ReasonCommitUnknown {
+		return false // the client must learn that the outcome is unknown
+	}
+	if errs.Is(err, errs.Unavailable) || errors.Is(err, context.DeadlineExceeded) {
+		return true
+	}
+	var ne net.Error
+	return errors.As(err, &ne)
+}
+
 // canceled reports whether err is the cancellation of the request's own
 // context, however it was wrapped on the way.
 func canceled(ctx context.Context, err error) bool {
@@ -77,7 +97,7 @@ func canceled(ctx context.Context, err error) bool {
 
 var stableCodes = map[errs.Code]bool{
 	errs.Invalid: true, errs.NotFound: true, errs.Conflict: true,
-	errs.Unauthenticated: true, errs.Forbidden: true, errs.Internal: true,
+	errs.Unauthenticated: true, errs.Forbidden: true, errs.Internal: true, errs.Unavailable: true,
 }
 
 func internalError(gerr *gqlerror.Error) *gqlerror.Error {
