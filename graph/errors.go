@@ -3,10 +3,13 @@ package graph
 import (
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
 	"net"
+	"strings"
 
 	"github.com/99designs/gqlgen/graphql"
+	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
 
 	"github.com/pokertote/pokertote/domain/errs"
@@ -42,7 +45,7 @@ func ErrorPresenter(log *slog.Logger) graphql.ErrorPresenterFunc {
 				if msg, reason, ok := transportError(gerr.Message); ok {
 					return &gqlerror.Error{Message: msg, Extensions: map[string]any{"code": string(errs.Invalid), "reason": reason}}
 				}
-				gerr.Message = shorten(gerr.Message)
+				gerr.Message = shorten(variablePath(gerr) + gerr.Message)
 				reason, _ := gerr.Extensions["code"].(string)
 				if stableCodes[errs.Code(reason)] {
 					return gerr // made by one of our extensions, already in our terms
@@ -73,6 +76,28 @@ func ErrorPresenter(log *slog.Logger) graphql.ErrorPresenterFunc {
 		}
 		return gerr
 	}
+}
+
+// variablePath names the variable a coercion error is about
+// ("$in.selection.position: "), or "" for other errors.
+func variablePath(gerr *gqlerror.Error) string {
+	if len(gerr.Path) < 2 || gerr.Path[0] != ast.PathName("variable") {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteString("$")
+	for i, el := range gerr.Path[1:] {
+		switch el := el.(type) {
+		case ast.PathName:
+			if i > 0 {
+				b.WriteByte('.')
+			}
+			b.WriteString(string(el))
+		case ast.PathIndex:
+			fmt.Fprintf(&b, "[%d]", int(el))
+		}
+	}
+	return b.String() + ": "
 }
 
 // unavailable reports whether err is a store that did not answer: the

@@ -114,6 +114,7 @@ func newHandler(es graphql.ExecutableSchema, o HandlerOptions, ws graphql.Transp
 		srv.AroundOperations(o.Loaders)
 	}
 	srv.Use(APIKeyScope{})
+	srv.Use(StrictVariables{Schema: es.Schema()})
 	srv.Use(Authority{})
 	srv.Use(ErrorCounter{Count: o.CountError})
 	if o.Tracer != nil {

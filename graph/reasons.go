@@ -37,6 +37,9 @@ const (
 	ReasonInvalidPoolConfig = "INVALID_POOL_CONFIG"
 	// ReasonInvalidSeq: tableEvents' afterSeq is past the table's stream.
 	ReasonInvalidSeq = "INVALID_SEQ"
+	// ReasonInvalidVariable: a variable breaks a rule its literal would
+	// (@oneOf, an enum's names, Int; variables.go).
+	ReasonInvalidVariable = "INVALID_VARIABLE"
 	// ReasonNotFound: a nested lookup's id names nothing.
 	ReasonNotFound = "NOT_FOUND"
 )
