@@ -86,8 +86,12 @@ func (a *App) startEpochs() {
 					sub = a.hub.Subscribe(auth.EpochTopic, 1024)
 					continue
 				}
-				if uid, epoch, ok := auth.DecodeEpoch(msg); ok {
+				if uid, epoch, cause, ok := auth.DecodeEpoch(msg); ok {
 					a.epochs.Observe(uid, epoch)
+					// This replica's sockets and streams opened with an
+					// older token end now (the revoking replica hears its
+					// own message too).
+					a.conns.CloseUser(uid, epoch, cause)
 				}
 			}
 		}
@@ -98,8 +102,8 @@ func (a *App) startEpochs() {
 type epochNotifier struct{ pub event.Publisher }
 
 // PublishEpoch implements auth.EpochNotifier.
-func (n epochNotifier) PublishEpoch(ctx context.Context, userID, epoch int64) error {
-	return n.pub.Publish(ctx, auth.EpochTopic, auth.EncodeEpoch(userID, epoch))
+func (n epochNotifier) PublishEpoch(ctx context.Context, userID, epoch int64, cause auth.Cause) error {
+	return n.pub.Publish(ctx, auth.EpochTopic, auth.EncodeEpoch(userID, epoch, cause))
 }
 
 // devSecret returns a random 32-byte secret kept in the data folder, made on
@@ -150,7 +154,7 @@ func (a *App) authenticate(ctx context.Context, token string) (context.Context, 
 	if err := a.epochs.Check(ctx, c); err != nil {
 		return ctx, err
 	}
-	return graph.WithViewer(ctx, graph.Viewer{UserID: c.UserID, Role: c.Role}), nil
+	return graph.WithViewer(ctx, graph.Viewer{UserID: c.UserID, Role: c.Role, Epoch: c.Epoch, Expires: c.ExpiresAt}), nil
 }
 
 func (a *App) accountsAPI() *graph.AccountsAPI {

@@ -1,12 +1,18 @@
 package app
 
 import (
+	"context"
+
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/pokertote/pokertote/domain/apikey"
 	"github.com/pokertote/pokertote/graph"
 	"github.com/pokertote/pokertote/persistence"
 )
+
+// apiKeyRevokedTopic is the broker topic on which a revoked key's id goes
+// to every replica.
+const apiKeyRevokedTopic = "apikey:revoked"
 
 // startAffiliates builds the API-key service, its rate limiter (shared
 // through Redis when there is one, else in-process) and the per-key usage
@@ -28,7 +34,32 @@ func (a *App) startAffiliates() {
 		Help: "Requests whose API key was refused, by reason (INVALID_API_KEY, API_KEY_REVOKED, ERROR).",
 	}, []string{"reason"})
 	a.metrics = append(a.metrics, requests, rejected)
-	a.resolver.Affiliates = &graph.AffiliatesAPI{Keys: svc}
+	a.resolver.Affiliates = &graph.AffiliatesAPI{Keys: svc, Revoked: func(ctx context.Context, id string) {
+		// Every replica (this one too) closes the key's sockets on hearing
+		// it; a lost message leaves them to the per-operation check.
+		if err := a.broker.Publish(ctx, apiKeyRevokedTopic, []byte(id)); err != nil {
+			a.log.WarnContext(ctx, "API key revocation not broadcast", "key", id, "err", err)
+		}
+	}}
+	sub := a.hub.Subscribe(apiKeyRevokedTopic, 256)
+	a.goBackground("api-key-revocations", func(ctx context.Context) error {
+		for {
+			select {
+			case <-ctx.Done():
+				sub.Close()
+				return nil
+			case msg, ok := <-sub.C:
+				if !ok {
+					if ctx.Err() != nil {
+						return nil
+					}
+					sub = a.hub.Subscribe(apiKeyRevokedTopic, 256)
+					continue
+				}
+				a.conns.CloseKey(string(msg))
+			}
+		}
+	})
 	a.keyAuth = graph.APIKeyAuth{
 		Authenticate: svc.Authenticate,
 		Limiter:      limiter,

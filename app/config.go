@@ -19,21 +19,25 @@ import (
 // Config is every setting of the server, read from the environment. Zero
 // values are replaced by the defaults of DefaultConfig.
 type Config struct {
-	Env            string        // POKERTOTE_ENV: development (default) or production
-	Addr           string        // ADDR: listen address, default :8080 (PORT=n also works)
-	DatabaseURL    string        // DATABASE_URL: Postgres; empty selects embedded SQLite
-	DataDir        string        // DATA_DIR: folder of the embedded database, default ./data
-	SQLitePath     string        // SQLITE_PATH: default DATA_DIR/pokertote.db
-	RedisURL       string        // REDIS_URL: Redis pub/sub; empty selects the in-process broker
-	RedisPrefix    string        // REDIS_PREFIX: channel namespace, default "pokertote:"
-	JWTSecret      string        // JWT_SECRET: at least 32 bytes; generated in development
-	JWTIssuer      string        // JWT_ISSUER
-	JWTAudience    string        // JWT_AUDIENCE
-	AccessTTL      time.Duration // ACCESS_TOKEN_TTL, default 15m
-	RefreshTTL     time.Duration // REFRESH_TOKEN_TTL, default 720h
-	DocumentPepper string        // DOCUMENT_PEPPER: key of the document-number hash
-	AdminEmail     string        // ADMIN_EMAIL: the first admin, created at start if missing
-	AdminPassword  string        // ADMIN_PASSWORD
+	Env         string        // POKERTOTE_ENV: development (default) or production
+	Addr        string        // ADDR: listen address, default :8080 (PORT=n also works)
+	DatabaseURL string        // DATABASE_URL: Postgres; empty selects embedded SQLite
+	DataDir     string        // DATA_DIR: folder of the embedded database, default ./data
+	SQLitePath  string        // SQLITE_PATH: default DATA_DIR/pokertote.db
+	RedisURL    string        // REDIS_URL: Redis pub/sub; empty selects the in-process broker
+	RedisPrefix string        // REDIS_PREFIX: channel namespace, default "pokertote:"
+	JWTSecret   string        // JWT_SECRET: at least 32 bytes; generated in development
+	JWTIssuer   string        // JWT_ISSUER
+	JWTAudience string        // JWT_AUDIENCE
+	AccessTTL   time.Duration // ACCESS_TOKEN_TTL, default 15m
+	RefreshTTL  time.Duration // REFRESH_TOKEN_TTL, default 720h
+	// RequestTimeout bounds one query or mutation over HTTP (REQUEST_TIMEOUT,
+	// default 20s): one that cannot reach its database answers UNAVAILABLE
+	// then instead of hanging. Subscriptions and sockets are not bounded.
+	RequestTimeout time.Duration
+	DocumentPepper string // DOCUMENT_PEPPER: key of the document-number hash
+	AdminEmail     string // ADMIN_EMAIL: the first admin, created at start if missing
+	AdminPassword  string // ADMIN_PASSWORD
 	// DevAdmin: DEV_ADMIN, development only (on by default there): with no
 	// ADMIN_EMAIL, create or reuse a development admin and print its
 	// credentials at start (dev_admin.go).
@@ -104,6 +108,7 @@ func DefaultConfig() Config {
 		JWTAudience:      "pokertote-api",
 		AccessTTL:        15 * time.Minute,
 		RefreshTTL:       30 * 24 * time.Hour,
+		RequestTimeout:   20 * time.Second,
 		TimeZone:         "Asia/Almaty",
 		MinAge:           21,
 		AllowedOrigins:   []string{"*"},
@@ -219,6 +224,7 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 	str("JWT_AUDIENCE", &c.JWTAudience)
 	dur("ACCESS_TOKEN_TTL", &c.AccessTTL)
 	dur("REFRESH_TOKEN_TTL", &c.RefreshTTL)
+	dur("REQUEST_TIMEOUT", &c.RequestTimeout)
 	dur("REALITY_CHECK_INTERVAL", &c.RealityCheck)
 	str("DOCUMENT_PEPPER", &c.DocumentPepper)
 	str("DEBUG_ADDR", &c.DebugAddr)

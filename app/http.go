@@ -65,6 +65,7 @@ func (a *App) routes() http.Handler {
 		Trusted:         a.trusted,
 		WSCaps: graph.WSCaps{SubscriptionsPerSocket: a.cfg.WSSubscriptionsPerSocket,
 			SocketsPerUser: a.cfg.WSSocketsPerUser, SocketsPerAddress: a.cfg.WSSocketsPerAddress},
+		Connections: a.conns,
 	})
 
 	mux := http.NewServeMux()
@@ -81,6 +82,7 @@ func (a *App) routes() http.Handler {
 	}
 	var query http.Handler = graph.LimitBody(a.cfg.MaxRequest, graph.DocumentIDMiddleware(a.trusted.Manifest,
 		graph.APIKeyMiddleware(a.keyAuth, graph.AuthMiddleware(a.authenticate, gql))))
+	query = a.requestDeadline(query)
 	if a.cfg.CountSQL {
 		query = countSQL(query)
 	}
@@ -145,27 +147,56 @@ func (r redisAPQ) Get(ctx context.Context, hash string) (string, bool) { return 
 
 func (r redisAPQ) Add(ctx context.Context, hash, query string) { r.c.Set(ctx, hash, query) }
 
-// ready reports 200 only when the database and (if configured) Redis answer.
+// ready reports 200 only when the database and (if configured) Redis
+// answer, within 1 s in all: both are asked at once, and one that does not
+// answer by then is unavailable (503), so a replica cut from either leaves
+// the load balancer's rotation promptly.
 func (a *App) ready(w http.ResponseWriter, r *http.Request) {
-	ctx, cancel := context.WithTimeout(r.Context(), 3*time.Second)
+	ctx, cancel := context.WithTimeout(r.Context(), readyBudget)
 	defer cancel()
+	type result struct {
+		name string
+		err  error
+	}
+	results := make(chan result, 2)
+	n := 1
+	go func() { results <- result{"database", a.db.Ping(ctx)} }()
+	if a.redis != nil {
+		n++
+		go func() { results <- result{"redis", a.redis.Ping(ctx).Err()} }()
+	}
 	checks := map[string]string{}
 	code := http.StatusOK
-	if err := a.db.Ping(ctx); err != nil {
-		checks["database"] = "unavailable"
-		code = http.StatusServiceUnavailable
-	} else {
-		checks["database"] = "ok"
-	}
-	if a.redis != nil {
-		if err := a.redis.Ping(ctx).Err(); err != nil {
-			checks["redis"] = "unavailable"
+	for range n {
+		res := <-results
+		if res.err != nil {
+			checks[res.name] = "unavailable"
 			code = http.StatusServiceUnavailable
 		} else {
-			checks["redis"] = "ok"
+			checks[res.name] = "ok"
 		}
 	}
 	writeJSON(w, code, checks)
+}
+
+// readyBudget is how long /readyz waits for the stores.
+const readyBudget = 800 * time.Millisecond
+
+// requestDeadline bounds a query or mutation over HTTP by RequestTimeout;
+// WebSocket upgrades and SSE streams last as long as the client stays.
+func (a *App) requestDeadline(next http.Handler) http.Handler {
+	if a.cfg.RequestTimeout <= 0 {
+		return next
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get("Upgrade") != "" || strings.Contains(r.Header.Get("Accept"), "text/event-stream") {
+			next.ServeHTTP(w, r)
+			return
+		}
+		ctx, cancel := context.WithTimeout(r.Context(), a.cfg.RequestTimeout)
+		defer cancel()
+		next.ServeHTTP(w, r.WithContext(ctx))
+	})
 }
 
 // cors answers browser preflights and allows the configured origins.

@@ -44,6 +44,9 @@ type App struct {
 	access     *auth.AccessTokens
 	refresh    *auth.RefreshTokens
 	epochs     *auth.Epochs
+	// conns are this replica's open sockets and streams by principal, closed
+	// when a revocation is heard (issue 22).
+	conns *graph.Connections
 
 	resolver *graph.Resolver
 	keyAuth  graph.APIKeyAuth        // affiliates' API keys on /query
@@ -70,7 +73,7 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (a *App, err error) 
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	a = &App{cfg: cfg, log: log, hub: event.NewHub()}
+	a = &App{cfg: cfg, log: log, hub: event.NewHub(), conns: graph.NewConnections()}
 	if cfg.DebugAddr != "" {
 		a.stages = event.NewStageLog()
 	}

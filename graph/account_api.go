@@ -141,7 +141,7 @@ func (a *AccountsAPI) SetRole(ctx context.Context, userID string, role model.Rol
 	}
 	if a.Epochs != nil {
 		// Tokens issued under the old role die within seconds everywhere.
-		if err := a.Epochs.Revoke(ctx, uid); err != nil {
+		if err := a.Epochs.RevokeRights(ctx, uid); err != nil {
 			return nil, err
 		}
 	}

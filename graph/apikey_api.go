@@ -12,6 +12,9 @@ import (
 type AffiliatesAPI struct {
 	// Keys makes, lists and revokes keys; nil answers with an internal error.
 	Keys *apikey.Service
+	// Revoked, when set, is told of each revoked key (the app broadcasts it
+	// so that every replica closes the key's sockets and streams).
+	Revoked func(ctx context.Context, keyID string)
 }
 
 func (a *AffiliatesAPI) keys() (*apikey.Service, error) {
@@ -57,6 +60,9 @@ func (a *AffiliatesAPI) RevokeAPIKey(ctx context.Context, id string) (*model.API
 	k, err := svc.Revoke(ctx, v.UserID, id)
 	if err != nil {
 		return nil, err
+	}
+	if a.Revoked != nil {
+		a.Revoked(ctx, k.ID)
 	}
 	return toModelAPIKey(k), nil
 }

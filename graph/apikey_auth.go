@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/99designs/gqlgen/graphql"
@@ -42,10 +43,57 @@ type APIKeyAuth struct {
 
 type apiKeyCtx struct{}
 
+// keyCred is the API key a request (or a socket) came with: kept so that
+// every operation is charged, and on a socket checked again.
+type keyCred struct {
+	id        string
+	perMinute int
+	raw       string
+	auth      *APIKeyAuth
+	// prepaid is what the middleware already took for the HTTP request
+	// (1), spent by its first operation.
+	prepaid atomic.Int32
+}
+
+func keyCredFrom(ctx context.Context) *keyCred {
+	k, _ := ctx.Value(apiKeyCtx{}).(*keyCred)
+	return k
+}
+
 // APIKeyFrom returns the id of the API key a request came with, if any.
 func APIKeyFrom(ctx context.Context) (string, bool) {
-	id, ok := ctx.Value(apiKeyCtx{}).(string)
-	return id, ok
+	if k := keyCredFrom(ctx); k != nil {
+		return k.id, true
+	}
+	return "", false
+}
+
+// charge takes the operation's cost (its root fields, so that aliases do
+// not multiply the allowance) from the key's rate, less what the request
+// paid already; nil when it may run.
+func (k *keyCred) charge(ctx context.Context, oc *graphql.OperationContext) *gqlerror.Error {
+	cost := rootFieldCost(oc)
+	if cost > k.perMinute {
+		k.auth.count(k.id, KeyRateLimited)
+		return refusal(errs.R(errs.Forbidden, apikey.ReasonRateLimited,
+			"this operation has %d root fields (aliases count each); this API key allows %d per minute", cost, k.perMinute))
+	}
+	cost -= int(k.prepaid.Swap(0))
+	if cost <= 0 {
+		return nil
+	}
+	ok, retry, err := k.auth.Limiter.Allow(ctx, k.id, k.perMinute, cost)
+	if err != nil { // fail closed, as the middleware does
+		k.auth.log().ErrorContext(ctx, "API key rate limit failed", "key", k.id, "err", err)
+		return refusal(errs.E(errs.Internal, "internal error"))
+	}
+	if !ok {
+		k.auth.count(k.id, KeyRateLimited)
+		e := refusal(errs.R(errs.Forbidden, apikey.ReasonRateLimited, "this API key is over its %d requests per minute; retry in %s", k.perMinute, retry.Round(time.Millisecond)))
+		e.Extensions["retryAfterSeconds"] = int((retry + time.Second - 1) / time.Second)
+		return e
+	}
+	return nil
 }
 
 // apiKeyOf reads "X-API-Key: k" or "Authorization: ApiKey k".
@@ -62,7 +110,8 @@ func apiKeyOf(r *http.Request) string {
 
 // APIKeyMiddleware serves a request carrying an API key as the key's
 // affiliate (role AFFILIATE, no user), after checking the key and taking
-// one request from its allowance; no password, token or refresh is
+// one request from its allowance (an operation of more root fields takes
+// the rest when it runs, see Authority); no password, token or refresh is
 // involved. A bad or revoked key is 401 UNAUTHENTICATED, a key over its
 // rate 429 FORBIDDEN / RATE_LIMITED with Retry-After. Requests without a key
 // pass through untouched, to the bearer-token middleware.
@@ -86,7 +135,7 @@ func APIKeyMiddleware(a APIKeyAuth, next http.Handler) http.Handler {
 			writeGraphQLError(w, http.StatusServiceUnavailable, errs.E(errs.Internal, "internal error"), 0)
 			return
 		}
-		ok, retry, err := a.Limiter.Allow(r.Context(), k.ID, k.PerMinute)
+		ok, retry, err := a.Limiter.Allow(r.Context(), k.ID, k.PerMinute, 1)
 		if err != nil { // fail closed: an unlimited key is worse than a short outage
 			a.log().ErrorContext(r.Context(), "API key rate limit failed", "key", k.ID, "err", err)
 			writeGraphQLError(w, http.StatusServiceUnavailable, errs.E(errs.Internal, "internal error"), 0)
@@ -101,7 +150,9 @@ func APIKeyMiddleware(a APIKeyAuth, next http.Handler) http.Handler {
 		// The key stands in for any bearer token: the request is the key's.
 		r = r.Clone(r.Context())
 		r.Header.Del("Authorization")
-		ctx := context.WithValue(r.Context(), apiKeyCtx{}, k.ID)
+		cred := &keyCred{id: k.ID, perMinute: k.PerMinute, raw: raw, auth: &a}
+		cred.prepaid.Store(1)
+		ctx := context.WithValue(r.Context(), apiKeyCtx{}, cred)
 		ctx = WithViewer(ctx, Viewer{Role: account.Affiliate})
 		sw := &scopeWatcher{}
 		ctx = context.WithValue(ctx, scopeWatcherCtx{}, sw)

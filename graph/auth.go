@@ -6,6 +6,7 @@ import (
 	"net"
 	"net/http"
 	"slices"
+	"time"
 
 	"github.com/99designs/gqlgen/graphql"
 
@@ -18,6 +19,11 @@ import (
 type Viewer struct {
 	UserID int64
 	Role   account.Role
+	// Epoch and Expires are the token's (see auth.Claims): a long-lived
+	// connection is closed when its user's epoch rises past Epoch, or at
+	// Expires.
+	Epoch   int64
+	Expires time.Time
 }
 
 type viewerKey struct{}
@@ -71,6 +77,7 @@ func AuthMiddleware(authenticate func(context.Context, string) (context.Context,
 			writeAuthError(w, err)
 			return
 		}
+		ctx = withCredential(ctx, token, authenticate)
 		next.ServeHTTP(w, r.WithContext(ctx))
 	})
 }

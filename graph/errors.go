@@ -3,9 +3,13 @@ package graph
 import (
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
+	"net"
+	"strings"
 
 	"github.com/99designs/gqlgen/graphql"
+	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
 
 	"github.com/pokertote/pokertote/domain/errs"
@@ -18,6 +22,11 @@ import (
 func ErrorPresenter(log *slog.Logger) graphql.ErrorPresenterFunc {
 	return func(ctx context.Context, err error) *gqlerror.Error {
 		gerr := graphql.DefaultErrorPresenter(ctx, err)
+		if unavailable(err) {
+			log.WarnContext(ctx, "store unavailable", "path", gerr.Path.String(), "err", err)
+			return &gqlerror.Error{Message: "the service cannot reach its database right now; try again", Path: gerr.Path, Locations: gerr.Locations,
+				Extensions: map[string]any{"code": string(errs.Unavailable)}}
+		}
 		if canceled(ctx, err) {
 			// The client went away (closed its subscription or its
 			// connection): nothing failed on our side, and nobody reads
@@ -36,7 +45,7 @@ func ErrorPresenter(log *slog.Logger) graphql.ErrorPresenterFunc {
 				if msg, reason, ok := transportError(gerr.Message); ok {
 					return &gqlerror.Error{Message: msg, Extensions: map[string]any{"code": string(errs.Invalid), "reason": reason}}
 				}
-				gerr.Message = shorten(gerr.Message)
+				gerr.Message = shorten(variablePath(gerr) + gerr.Message)
 				reason, _ := gerr.Extensions["code"].(string)
 				if stableCodes[errs.Code(reason)] {
 					return gerr // made by one of our extensions, already in our terms
@@ -69,6 +78,42 @@ func ErrorPresenter(log *slog.Logger) graphql.ErrorPresenterFunc {
 	}
 }
 
+// variablePath names the variable a coercion error is about
+// ("$in.selection.position: "), or "" for other errors.
+func variablePath(gerr *gqlerror.Error) string {
+	if len(gerr.Path) < 2 || gerr.Path[0] != ast.PathName("variable") {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteString("$")
+	for i, el := range gerr.Path[1:] {
+		switch el := el.(type) {
+		case ast.PathName:
+			if i > 0 {
+				b.WriteByte('.')
+			}
+			b.WriteString(string(el))
+		case ast.PathIndex:
+			fmt.Fprintf(&b, "[%d]", int(el))
+		}
+	}
+	return b.String() + ": "
+}
+
+// unavailable reports whether err is a store that did not answer: the
+// request's deadline passed (statement, connect or request timeout), or
+// the network failed on the way (a refused or cut connection).
+func unavailable(err error) bool {
+	if errs.ReasonOf(err) == errs.ReasonCommitUnknown {
+		return false // the client must learn that the outcome is unknown
+	}
+	if errs.Is(err, errs.Unavailable) || errors.Is(err, context.DeadlineExceeded) {
+		return true
+	}
+	var ne net.Error
+	return errors.As(err, &ne)
+}
+
 // canceled reports whether err is the cancellation of the request's own
 // context, however it was wrapped on the way.
 func canceled(ctx context.Context, err error) bool {
@@ -77,7 +122,7 @@ func canceled(ctx context.Context, err error) bool {
 
 var stableCodes = map[errs.Code]bool{
 	errs.Invalid: true, errs.NotFound: true, errs.Conflict: true,
-	errs.Unauthenticated: true, errs.Forbidden: true, errs.Internal: true,
+	errs.Unauthenticated: true, errs.Forbidden: true, errs.Internal: true, errs.Unavailable: true,
 }
 
 func internalError(gerr *gqlerror.Error) *gqlerror.Error {

@@ -64,6 +64,9 @@ type HandlerOptions struct {
 	// WSCaps bounds operations per socket and sockets per user and per
 	// address on the WebSocket (ws_caps.go); zero values are no cap.
 	WSCaps WSCaps
+	// Connections, when set, registers each authenticated WebSocket and SSE
+	// stream by principal, so that a revocation closes it (authority.go).
+	Connections *Connections
 }
 
 // NewHandler builds the /query endpoint over es: POST and GET over HTTP,
@@ -79,7 +82,7 @@ func NewHandler(es graphql.ExecutableSchema, o HandlerOptions) *handler.Server {
 func newHandler(es graphql.ExecutableSchema, o HandlerOptions, ws graphql.Transport) *handler.Server {
 	shared := &sharedRender{ExecutableSchema: es, cache: newRenderCache()}
 	srv := handler.New(shared)
-	srv.AddTransport(transport.SSE{KeepAlivePingInterval: 15 * time.Second})
+	srv.AddTransport(sseTransport{SSE: transport.SSE{KeepAlivePingInterval: 15 * time.Second}, conns: o.Connections})
 	if ws == nil {
 		// graphql-transport-ws is served by wsTransport (shared table-event
 		// messages written straight to the socket); the legacy graphql-ws
@@ -126,6 +129,8 @@ func newHandler(es graphql.ExecutableSchema, o HandlerOptions, ws graphql.Transp
 		srv.AroundOperations(o.Loaders)
 	}
 	srv.Use(APIKeyScope{})
+	srv.Use(StrictVariables{Schema: es.Schema()})
+	srv.Use(Authority{})
 	srv.Use(ErrorCounter{Count: o.CountError})
 	if o.Tracer != nil {
 		srv.Use(Tracing{Provider: o.Tracer})
@@ -144,22 +149,47 @@ func gqlgenWebsocket(o HandlerOptions) transport.Websocket {
 		InitTimeout:           wsInitTimeout,
 		PayloadReadLimit:      &o.MaxMessage,
 		InitFunc:              o.initFunc,
+		CloseFunc:             func(ctx context.Context, _ int) { connHandleFrom(ctx).release() },
 	}
 }
 
 // initFunc authenticates a WebSocket's connection_init: its authToken, or
 // its Authorization ("Bearer x"); none leaves the connection anonymous.
-// The ack echoes the payload (as it always has).
+// The ack echoes the payload (as it always has). An authenticated socket
+// (by token, or by the upgrade's API key) is registered in Connections
+// with the credential every operation is checked against again.
 func (o HandlerOptions) initFunc(ctx context.Context, p transport.InitPayload) (context.Context, *transport.InitPayload, error) {
 	token := p.GetString("authToken")
 	if token == "" {
 		token = strings.TrimPrefix(p.Authorization(), "Bearer ")
 	}
-	if token == "" || o.Authenticate == nil {
-		return ctx, &p, nil
+	if token != "" && o.Authenticate != nil {
+		authed, err := o.Authenticate(ctx, token)
+		if err != nil {
+			return authed, &p, err
+		}
+		ctx = withCredential(authed, token, o.Authenticate)
 	}
-	ctx, err := o.Authenticate(ctx, token)
-	return ctx, &p, err
+	connHandleFrom(ctx).register(ctx, o.Connections)
+	return ctx, &p, nil
+}
+
+// sseTransport is gqlgen's SSE transport whose authenticated streams are
+// registered in conns: a revocation or the token's expiry ends the stream
+// (it completes).
+type sseTransport struct {
+	transport.SSE
+	conns *Connections
+}
+
+// Do implements graphql.Transport.
+func (t sseTransport) Do(w http.ResponseWriter, r *http.Request, exec graphql.GraphExecutor) {
+	ctx, cancel := context.WithCancel(r.Context())
+	defer cancel()
+	ctx, h := withConnHandle(ctx, func(int, string) { cancel() })
+	defer h.release()
+	h.register(ctx, t.conns)
+	t.SSE.Do(w, r.WithContext(ctx), exec)
 }
 
 // readLimit is the WebSocket read limit gqlgen's transport applies for a

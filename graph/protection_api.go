@@ -18,9 +18,10 @@ type ProtectionAPI struct {
 	// Service applies the rules; nil answers every field with an internal error.
 	Service *protection.Service
 	// Sessions, when set, revokes the player's access tokens once they take
-	// a break, so every replica sees the new state on the next request.
+	// a break, so every replica sees the new state on the next request and
+	// closes their open sockets (a change of rights: close 4403).
 	Sessions interface {
-		Revoke(ctx context.Context, userID int64) error
+		RevokeRights(ctx context.Context, userID int64) error
 	}
 }
 
@@ -28,7 +29,7 @@ func (a *ProtectionAPI) revoke(ctx context.Context, userID int64) error {
 	if a.Sessions == nil {
 		return nil
 	}
-	return a.Sessions.Revoke(ctx, userID)
+	return a.Sessions.RevokeRights(ctx, userID)
 }
 
 func (a *ProtectionAPI) service() (*protection.Service, error) {

@@ -37,6 +37,20 @@ const (
 	ReasonInvalidPoolConfig = "INVALID_POOL_CONFIG"
 	// ReasonInvalidSeq: tableEvents' afterSeq is past the table's stream.
 	ReasonInvalidSeq = "INVALID_SEQ"
+	// ReasonInvalidVariable: a variable breaks a rule its literal would
+	// (@oneOf, an enum's names, Int; variables.go).
+	ReasonInvalidVariable = "INVALID_VARIABLE"
 	// ReasonNotFound: a nested lookup's id names nothing.
 	ReasonNotFound = "NOT_FOUND"
+)
+
+// The reasons a WebSocket is closed with when its authority ends (the close
+// frame's reason; authority.go), beside ReasonTokenRevoked and
+// apikey.ReasonRevoked.
+const (
+	// ReasonTokenExpired: the socket's access token expired (close 4401).
+	ReasonTokenExpired = "TOKEN_EXPIRED"
+	// ReasonRightsChanged: the user's role changed, or they took a break
+	// (close 4403).
+	ReasonRightsChanged = "RIGHTS_CHANGED"
 )

@@ -93,14 +93,19 @@ func (t wsTransport) Do(w http.ResponseWriter, r *http.Request, exec graphql.Gra
 	}
 	if c.Subprotocol() != transportWS {
 		legacy := t.legacy
-		legacy.Implementation = acceptedConn{releasingConn{&wsConn{c: c}, releaseAddr}}
-		legacy.Do(w, r, exec)
+		wc := &wsConn{c: c}
+		legacy.Implementation = acceptedConn{releasingConn{wc, releaseAddr}}
+		ctx, _ := withConnHandle(r.Context(), func(code int, reason string) { _ = wc.WriteClose(code, reason) })
+		legacy.Do(w, r.WithContext(ctx), exec)
 		return
 	}
 	if t.readLimit > 0 {
 		c.SetReadLimit(t.readLimit)
 	}
-	conn := &twsConn{t: &t, c: c, exec: exec, ctx: r.Context(), active: map[string]context.CancelFunc{}}
+	conn := &twsConn{t: &t, c: c, exec: exec, active: map[string]context.CancelFunc{}}
+	// The handle lets a revocation close the connection (authority.go);
+	// initFunc registers it once the connection is authenticated.
+	conn.ctx, conn.handle = withConnHandle(r.Context(), conn.close)
 	if !conn.init() {
 		releaseAddr()
 		return
@@ -137,6 +142,8 @@ type twsConn struct {
 	c    *websocket.Conn
 	exec graphql.GraphExecutor
 	ctx  context.Context
+	// handle is the connection in the registry of connections by principal.
+	handle *connHandle
 
 	// Writes need no lock: coder/websocket serialises them (and a write
 	// blocked on a slow peer must not hold up close).
@@ -487,6 +494,7 @@ func (c *twsConn) close(code int, reason string) {
 		cancel()
 	}
 	c.mu.Unlock()
+	c.handle.release()
 	go func() { _ = c.c.Close(websocket.StatusCode(code), reason) }()
 }
 

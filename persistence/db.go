@@ -16,6 +16,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
@@ -52,7 +53,40 @@ type Options struct {
 	// connection: it has a single writer, and one connection makes every
 	// transaction serializable without busy retries).
 	MaxOpenConns int
-	Logger       *slog.Logger
+	// ConnectTimeout bounds opening a Postgres connection (0: 3 s), and
+	// StatementTimeout one statement on the server (0: 15 s), unless the
+	// URL sets connect_timeout or statement_timeout itself: a replica cut
+	// from its database answers within bounded time instead of hanging
+	// (issue 22; the request's own deadline covers a silent network).
+	ConnectTimeout   time.Duration
+	StatementTimeout time.Duration
+	Logger           *slog.Logger
+}
+
+// withTimeouts adds connect_timeout and statement_timeout to a Postgres
+// URL or keyword/value string that does not set them.
+func withTimeouts(dsn string, connect, statement time.Duration) string {
+	if connect <= 0 {
+		connect = 3 * time.Second
+	}
+	if statement <= 0 {
+		statement = 15 * time.Second
+	}
+	add := func(dsn, key, value string) string {
+		if strings.Contains(dsn, key+"=") {
+			return dsn
+		}
+		if strings.HasPrefix(dsn, "postgres://") || strings.HasPrefix(dsn, "postgresql://") {
+			sep := "?"
+			if strings.Contains(dsn, "?") {
+				sep = "&"
+			}
+			return dsn + sep + key + "=" + value
+		}
+		return dsn + " " + key + "=" + value
+	}
+	dsn = add(dsn, "connect_timeout", strconv.Itoa(max(int(connect/time.Second), 1)))
+	return add(dsn, "statement_timeout", strconv.FormatInt(statement.Milliseconds(), 10))
 }
 
 // DB is an open database with its dialect.
@@ -85,7 +119,7 @@ func Open(ctx context.Context, o Options) (*DB, error) {
 	)
 	if o.DatabaseURL != "" {
 		dialect = Postgres
-		gdb, err = gorm.Open(postgres.Open(o.DatabaseURL), cfg)
+		gdb, err = gorm.Open(postgres.Open(withTimeouts(o.DatabaseURL, o.ConnectTimeout, o.StatementTimeout)), cfg)
 	} else {
 		dialect = SQLite
 		if o.SQLitePath == "" {
@@ -132,7 +166,7 @@ func Open(ctx context.Context, o Options) (*DB, error) {
 // Dialect reports which database this is.
 func (db *DB) Dialect() Dialect { return db.dialect }
 
-// Ping checks that the database answers.
+// Ping checks that the database answers (within 3 s, or ctx's deadline).
 func (db *DB) Ping(ctx context.Context) error {
 	ctx, cancel := context.WithTimeout(ctx, 3*time.Second)
 	defer cancel()
@@ -152,7 +186,7 @@ func (db *DB) Migrate(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("persistence: migrations: %w", err)
 	}
-	opts := []goose.ProviderOption{goose.WithDisableGlobalRegistry(true)}
+	opts := []goose.ProviderOption{goose.WithDisableGlobalRegistry(true), goose.WithGoMigrations(goMigrations(db.dialect)...)}
 	gd := goose.DialectSQLite3
 	if db.dialect == Postgres {
 		gd = goose.DialectPostgres

@@ -27,7 +27,7 @@ func openMigratedTo(t *testing.T, d Dialect, o Options, version int64) (*DB, *go
 	if d == Postgres {
 		gd = goose.DialectPostgres
 	}
-	p, err := goose.NewProvider(gd, db.sql, sub, goose.WithDisableGlobalRegistry(true))
+	p, err := goose.NewProvider(gd, db.sql, sub, goose.WithDisableGlobalRegistry(true), goose.WithGoMigrations(goMigrations(d)...))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,7 +13,8 @@ import (
 // gcraScript is apikey.GCRA run atomically in Redis, on Redis's own clock so
 // that replicas with skewed clocks share one allowance. KEYS[1] holds the
 // key's theoretical arrival time in microseconds; ARGV[1] is the window in
-// microseconds, ARGV[2] the requests allowed per window. It returns
+// microseconds, ARGV[2] the requests allowed per window, ARGV[3] the
+// request's cost (in requests). It returns
 // {1, 0} when the request passes, {0, microseconds to wait} when not.
 var gcraScript = redis.NewScript(`
 local window = tonumber(ARGV[1])
@@ -22,7 +23,7 @@ local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000000 + tonumber(t[2])
 local tat = tonumber(redis.call('GET', KEYS[1]) or '0')
 if tat < now then tat = now end
-local new_tat = tat + window / limit
+local new_tat = tat + (window / limit) * tonumber(ARGV[3])
 local allow_at = new_tat - window
 if now < allow_at then
   return {0, math.ceil(allow_at - now)}
@@ -47,9 +48,9 @@ func NewRedisRateLimiter(rdb redis.UniversalClient, prefix string) *RedisRateLim
 }
 
 // Allow implements apikey.Limiter.
-func (l *RedisRateLimiter) Allow(ctx context.Context, keyID string, perMinute int) (bool, time.Duration, error) {
+func (l *RedisRateLimiter) Allow(ctx context.Context, keyID string, perMinute, cost int) (bool, time.Duration, error) {
 	res, err := gcraScript.Run(ctx, l.rdb, []string{l.prefix + "ratelimit:apikey:" + keyID},
-		apikey.Window.Microseconds(), perMinute).Int64Slice()
+		apikey.Window.Microseconds(), perMinute, max(cost, 1)).Int64Slice()
 	if err != nil {
 		return false, 0, fmt.Errorf("rate limit of API key %s: %w", keyID, err)
 	}

@@ -53,22 +53,42 @@ func TestMemLimiterAllowsPerMinuteThenOnePerInterval(t *testing.T) {
 	l := apikey.NewMemLimiter(clock.Now)
 	ctx := context.Background()
 	for i := range 6 {
-		if ok, _, _ := l.Allow(ctx, "k", 6); !ok {
+		if ok, _, _ := l.Allow(ctx, "k", 6, 1); !ok {
 			t.Fatalf("request %d of a burst of 6 refused", i+1)
 		}
 	}
-	ok, retry, _ := l.Allow(ctx, "k", 6)
+	ok, retry, _ := l.Allow(ctx, "k", 6, 1)
 	if ok || retry != 10*time.Second {
 		t.Fatalf("7th request: ok=%v retry=%v, want refused for 10s", ok, retry)
 	}
-	if ok, _, _ := l.Allow(ctx, "other", 6); !ok {
+	if ok, _, _ := l.Allow(ctx, "other", 6, 1); !ok {
 		t.Fatal("another key shares the first key's allowance")
 	}
 	clock.Advance(10 * time.Second)
-	if ok, _, _ := l.Allow(ctx, "k", 6); !ok {
+	if ok, _, _ := l.Allow(ctx, "k", 6, 1); !ok {
 		t.Fatal("refused after waiting the retry time")
 	}
-	if ok, _, _ := l.Allow(ctx, "k", 6); ok {
+	if ok, _, _ := l.Allow(ctx, "k", 6, 1); ok {
 		t.Fatal("a second request passed in one interval")
+	}
+}
+
+// A request of cost n spends n requests: 300 aliases are not one request.
+func TestMemLimiterCountsCost(t *testing.T) {
+	clock := clocktest.New(time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC))
+	l := apikey.NewMemLimiter(clock.Now)
+	ctx := context.Background()
+	if ok, _, _ := l.Allow(ctx, "k", 6, 4); !ok {
+		t.Fatal("a request of cost 4 refused on a fresh allowance of 6")
+	}
+	ok, retry, _ := l.Allow(ctx, "k", 6, 3)
+	if ok || retry != 10*time.Second {
+		t.Fatalf("cost 3 after 4 of 6: ok=%v retry=%v, want refused for 10s", ok, retry)
+	}
+	if ok, _, _ := l.Allow(ctx, "k", 6, 2); !ok {
+		t.Fatal("cost 2 after 4 of 6 refused")
+	}
+	if ok, _, _ := l.Allow(ctx, "other", 6, 7); ok {
+		t.Fatal("a cost above the whole allowance passed")
 	}
 }

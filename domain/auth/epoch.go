@@ -28,10 +28,22 @@ type EpochStore interface {
 	BumpTokenEpoch(ctx context.Context, userID int64) (int64, error)
 }
 
-// EpochNotifier tells the other replicas that a user's epoch rose.
+// EpochNotifier tells the other replicas that a user's epoch rose, and why.
 type EpochNotifier interface {
-	PublishEpoch(ctx context.Context, userID, epoch int64) error
+	PublishEpoch(ctx context.Context, userID, epoch int64, cause Cause) error
 }
+
+// Cause says why a user's tokens were revoked, so that the connections
+// they hold open can be told how to go on.
+type Cause string
+
+const (
+	// CauseSession: the session ended (logout, a reused refresh token).
+	CauseSession Cause = "session"
+	// CauseRights: the user's rights changed (a role change, a time-out or
+	// a self-exclusion); a refreshed token carries the new ones.
+	CauseRights Cause = "rights"
+)
 
 // EpochCacheTTL bounds how long a replica trusts an epoch it has not heard
 // about: the worst case of a revocation whose message was lost.
@@ -124,10 +136,22 @@ func (e *Epochs) Check(ctx context.Context, c Claims) error {
 	return nil
 }
 
-// Revoke ends every access token the user holds: the epoch rises in the
+// Revoke ends every access token the user holds because a session ended
+// (RevokeFor with CauseSession).
+func (e *Epochs) Revoke(ctx context.Context, userID int64) error {
+	return e.RevokeFor(ctx, userID, CauseSession)
+}
+
+// RevokeRights ends every access token the user holds because their rights
+// changed (RevokeFor with CauseRights).
+func (e *Epochs) RevokeRights(ctx context.Context, userID int64) error {
+	return e.RevokeFor(ctx, userID, CauseRights)
+}
+
+// RevokeFor ends every access token the user holds: the epoch rises in the
 // store, in this replica at once, and in the others when the notifier's
 // message arrives (or their cache entry expires).
-func (e *Epochs) Revoke(ctx context.Context, userID int64) error {
+func (e *Epochs) RevokeFor(ctx context.Context, userID int64, cause Cause) error {
 	epoch, err := e.store.BumpTokenEpoch(ctx, userID)
 	if err != nil {
 		return err
@@ -136,7 +160,7 @@ func (e *Epochs) Revoke(ctx context.Context, userID int64) error {
 	if e.notify != nil {
 		// A lost message is covered by the cache TTL; the revocation itself
 		// is stored, so it does not fail for this.
-		_ = e.notify.PublishEpoch(ctx, userID, epoch)
+		_ = e.notify.PublishEpoch(ctx, userID, epoch, cause)
 	}
 	return nil
 }
@@ -145,21 +169,34 @@ func (e *Epochs) Revoke(ctx context.Context, userID int64) error {
 // raised epochs.
 const EpochTopic = "auth:epochs"
 
-// EncodeEpoch is the message of EpochTopic: "<user id>:<epoch>".
-func EncodeEpoch(userID, epoch int64) []byte {
-	return []byte(strconv.FormatInt(userID, 10) + ":" + strconv.FormatInt(epoch, 10))
+// EncodeEpoch is the message of EpochTopic: "<user id>:<epoch>" for
+// CauseSession, "<user id>:<epoch>:rights" for CauseRights.
+func EncodeEpoch(userID, epoch int64, cause Cause) []byte {
+	s := strconv.FormatInt(userID, 10) + ":" + strconv.FormatInt(epoch, 10)
+	if cause == CauseRights {
+		s += ":" + string(CauseRights)
+	}
+	return []byte(s)
 }
 
 // DecodeEpoch reads a message made by EncodeEpoch; ok is false for anything
 // else.
-func DecodeEpoch(b []byte) (userID, epoch int64, ok bool) {
-	u, e, found := strings.Cut(string(b), ":")
+func DecodeEpoch(b []byte) (userID, epoch int64, cause Cause, ok bool) {
+	u, rest, found := strings.Cut(string(b), ":")
 	if !found {
-		return 0, 0, false
+		return 0, 0, "", false
+	}
+	e, c, hasCause := strings.Cut(rest, ":")
+	cause = CauseSession
+	if hasCause {
+		if Cause(c) != CauseRights {
+			return 0, 0, "", false
+		}
+		cause = CauseRights
 	}
 	userID, err1 := strconv.ParseInt(u, 10, 64)
 	epoch, err2 := strconv.ParseInt(e, 10, 64)
-	return userID, epoch, err1 == nil && err2 == nil && userID > 0 && epoch >= 0
+	return userID, epoch, cause, err1 == nil && err2 == nil && userID > 0 && epoch >= 0
 }
 
 // MemEpochStore is the in-memory EpochStore for the embedded twin and

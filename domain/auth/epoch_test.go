@@ -12,7 +12,7 @@ import (
 
 type notes struct{ got [][2]int64 }
 
-func (n *notes) PublishEpoch(_ context.Context, u, e int64) error {
+func (n *notes) PublishEpoch(_ context.Context, u, e int64, _ auth.Cause) error {
 	n.got = append(n.got, [2]int64{u, e})
 	return nil
 }
@@ -45,9 +45,12 @@ func TestEpochs(t *testing.T) {
 		t.Fatalf("revoking replica: %v, want TOKEN_REVOKED", err)
 	}
 	// b hears the message; lost does not, and trusts its cache until the TTL.
-	uid, epoch, ok := auth.DecodeEpoch(auth.EncodeEpoch(n.got[0][0], n.got[0][1]))
-	if !ok {
-		t.Fatal("DecodeEpoch failed on EncodeEpoch")
+	uid, epoch, cause, ok := auth.DecodeEpoch(auth.EncodeEpoch(n.got[0][0], n.got[0][1], auth.CauseSession))
+	if !ok || cause != auth.CauseSession {
+		t.Fatalf("DecodeEpoch failed on EncodeEpoch: %v %v", ok, cause)
+	}
+	if _, _, cause, ok := auth.DecodeEpoch(auth.EncodeEpoch(7, 2, auth.CauseRights)); !ok || cause != auth.CauseRights {
+		t.Fatalf("the rights cause did not survive: %v %v", ok, cause)
 	}
 	b.Observe(uid, epoch)
 	if err := b.Check(ctx, old); errs.ReasonOf(err) != auth.ReasonTokenRevoked {
@@ -66,8 +69,8 @@ func TestEpochs(t *testing.T) {
 	if err := b.Check(ctx, fresh); err != nil {
 		t.Fatalf("new token: %v", err)
 	}
-	for _, bad := range []string{"", "7", "x:1", "7:-1", "0:1", "7:1:2"} {
-		if _, _, ok := auth.DecodeEpoch([]byte(bad)); ok {
+	for _, bad := range []string{"", "7", "x:1", "7:-1", "0:1", "7:1:2", "7:1:", "7:1:rights:x"} {
+		if _, _, _, ok := auth.DecodeEpoch([]byte(bad)); ok {
 			t.Errorf("DecodeEpoch(%q) accepted", bad)
 		}
 	}

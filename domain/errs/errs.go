@@ -23,6 +23,10 @@ const (
 	Unauthenticated Code = "UNAUTHENTICATED"
 	Forbidden       Code = "FORBIDDEN"
 	Internal        Code = "INTERNAL"
+	// Unavailable: a store (the database, Redis) did not answer in time or
+	// cannot be reached; nothing was decided, try again (with the same
+	// idempotency key for money).
+	Unavailable Code = "UNAVAILABLE"
 )
 
 // Error is a domain error: a Code, a user-facing Message, an optional Reason

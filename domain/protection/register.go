@@ -5,11 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"time"
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/mtibben/confusables"
 	"golang.org/x/text/unicode/norm"
 
 	"github.com/pokertote/pokertote/domain/account"
@@ -60,27 +62,63 @@ const (
 	maxNoteLen      = 500
 )
 
-// NameKey is the form names are compared in: NFKC (so compatibility forms
-// and composed/decomposed letters agree), lower case, spaces collapsed, and
-// punctuation other than letters, digits, spaces, hyphens and apostrophes
-// dropped. "  Ivanov  IVAN " and "ivanov ivan" have the same key.
+// NameKey is the form names are compared in, made so that a look-alike of
+// a registered name has its key (issue 22): NFKC (compatibility forms,
+// composed and decomposed letters agree) and lower case; words split at
+// spaces and dashes; in each word the Unicode TR 39 confusable skeleton
+// (confusables.Skeleton: Cyrillic "А" and "і", dotless "ı", Greek "ο" read
+// as their Latin twins), lower-cased and skeletonised again until stable,
+// keeping only letters, digits and marks (punctuation, apostrophes,
+// control, bidi and zero-width characters dropped); then the words sorted
+// and joined with nothing between them, so that word order, a hyphen and a
+// missing space do not matter. "Ivanov Ivan", "ivan-IVANOV" and
+// "IvanIvanov" share a key ("IvanovIvan", run together in the other
+// order, does not: one word is not split). NameKey(NameKey(x)) ==
+// NameKey(x).
 func NameKey(name string) string {
-	s := norm.NFKC.String(name)
+	k := nameKeyPass(name)
+	for range 4 { // a skeleton may hold compatibility forms ("º"), which fold again
+		next := nameKeyPass(k)
+		if next == k {
+			break
+		}
+		k = next
+	}
+	return k
+}
+
+func nameKeyPass(name string) string {
+	s := strings.ToLower(norm.NFKC.String(name))
+	words := strings.FieldsFunc(s, func(r rune) bool { return unicode.IsSpace(r) || unicode.Is(unicode.Pd, r) })
+	keys := make([]string, 0, len(words))
+	for _, w := range words {
+		if k := wordSkeleton(w); k != "" {
+			keys = append(keys, k)
+		}
+	}
+	slices.Sort(keys)
+	return strings.Join(keys, "")
+}
+
+// wordSkeleton is one word's skeleton, lower case, letters, digits and
+// marks only, in NFC. Case is folded first, as TR 39 says for
+// case-insensitive comparison (so a capital drawn like a Latin capital
+// whose lower case is not, as Greek "Ε" and "ε", is not caught).
+func wordSkeleton(w string) string {
+	for range 4 { // a skeleton's lower case may map again ("0" -> "O" -> "o")
+		next := confusables.Skeleton(strings.ToLower(w))
+		if next == w {
+			break
+		}
+		w = next
+	}
 	var b strings.Builder
-	space := false
-	for _, r := range strings.ToLower(s) {
-		switch {
-		case unicode.IsSpace(r):
-			space = b.Len() > 0
-		case unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.Is(unicode.Mn, r) || r == '-' || r == '\'':
-			if space {
-				b.WriteByte(' ')
-				space = false
-			}
+	for _, r := range w {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.Is(unicode.M, r) {
 			b.WriteRune(r)
 		}
 	}
-	return b.String()
+	return norm.NFC.String(b.String())
 }
 
 // NewRegisterEntry checks and normalizes an entry an admin enters: either a

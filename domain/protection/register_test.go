@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"strings"
 	"testing"
+	"unicode"
 
 	"github.com/pokertote/pokertote/domain/account"
 	"github.com/pokertote/pokertote/domain/errs"
@@ -12,12 +13,13 @@ import (
 
 func TestNameKey(t *testing.T) {
 	tests := []struct{ in, want string }{
-		{"  Ivanov  IVAN ", "ivanov ivan"},
-		{"O'Brien-Smith, Anne", "o'brien-smith anne"},
-		{"Ａｉｇｅｒｉｍ", "aigerim"},                  // full-width forms fold under NFKC
-		{"Jose\u0301", norm("José")},            // decomposed equals composed
-		{"Әлия\tНұрланқызы", "әлия нұрланқызы"}, // Kazakh letters kept
-		{"\u202eevil", "evil"},                  // a bidi override is dropped
+		{"  Ivanov  IVAN ", norm("ivan ivanov")},
+		{"O'Brien-Smith, Anne", norm("anne obrien smith")},
+		{"Ａｉｇｅｒｉｍ", norm("aigerim")},       // full-width forms fold under NFKC
+		{"Jose\u0301", norm("José")},             // decomposed equals composed
+		{"Әлия\tНұрланқызы", norm("нұрланқызы әлия")}, // Kazakh letters, word order
+		{"\u202eevil", norm("evil")},             // a bidi override is dropped
+		{"e\u200bvil", norm("evil")},             // so is a zero-width space
 	}
 	for _, tc := range tests {
 		t.Run(tc.in, func(t *testing.T) {
@@ -26,6 +28,83 @@ func TestNameKey(t *testing.T) {
 			}
 		})
 	}
+	if protection.NameKey("Anna Ivanova") == protection.NameKey("Anna Ivanov") {
+		t.Fatal("different names share a key")
+	}
+}
+
+// TestNameKeyLookAlikes: the register entry "Aigerim Nurlanqyzy" catches the
+// look-alikes the issue registered anyway (issue 22).
+func TestNameKeyLookAlikes(t *testing.T) {
+	want := protection.NameKey("Aigerim Nurlanqyzy")
+	for _, alike := range []string{
+		"\u0410igerim Nurlanqyzy", // Cyrillic А
+		"A\u0456gerim Nurlanqyzy", // Cyrillic і
+		"A\u0131gerim Nurlanqyzy", // dotless ı
+		"Aigerim-Nurlanqyzy", "Aigerim\u2010Nurlanqyzy", "AigerimNurlanqyzy", "Nurlanqyzy Aigerim",
+		"AIGERIM NURLANQYZY", "  aigerim   nurlanqyzy ", "Aigerim Nurlanqyzy.",
+		"\u0391igerim Nurlanqyzy", // Greek Α
+		"Nurlanqyz\u04AF A\u0456gerim", // Kazakh ү, Cyrillic і, surname first
+		"Aigerim Nur\u217Canqyzy", // Roman numeral Ⅼ (NFKC)
+		"Aiger\u0456m Nurlanq\u0443zy",
+	} {
+		if got := protection.NameKey(alike); got != want {
+			t.Errorf("NameKey(%q) = %q, want %q (the registered name's)", alike, got, want)
+		}
+	}
+}
+
+// lookAlikes are, per Latin letter, characters of other scripts drawn like
+// it (test data, written independently of the skeleton's table).
+var lookAlikes = map[rune][]rune{
+	'a': {'\u0430', '\u0410', '\u03b1', '\u0391', '\uff41'},
+	'e': {'\u0435', '\u0415', '\uff45'},
+	'i': {'\u0456', '\u0406', '\u0131', '\u03b9', '\uff49'},
+	'o': {'\u043e', '\u041e', '\u03bf', '\u039f', '\uff4f'},
+	'r': {'\uff52'},
+	'g': {'\uff47'},
+	'n': {'\uff4e'},
+	'u': {'\uff55'},
+	'l': {'\uff4c'},
+	'q': {'\u051b', '\uff51'},
+	'y': {'\u0443', '\uff59'},
+	'z': {'\uff5a'},
+	'm': {'\uff4d'},
+}
+
+// FuzzNameKeyConfusables: any mix of look-alike letters, word order,
+// hyphens and spaces in "Aigerim Nurlanqyzy" has its key; and NameKey is
+// idempotent on anything.
+func FuzzNameKeyConfusables(f *testing.F) {
+	f.Add(uint64(0), uint8(0), "")
+	f.Add(uint64(0xdeadbeef), uint8(3), "Иван")
+	f.Add(uint64(1<<63|12345), uint8(6), "Ａ-b c\u200b")
+	want := protection.NameKey("Aigerim Nurlanqyzy")
+	f.Fuzz(func(t *testing.T, picks uint64, layout uint8, free string) {
+		if k := protection.NameKey(free); protection.NameKey(k) != k {
+			t.Fatalf("NameKey(%q) = %q, whose key is %q", free, k, protection.NameKey(k))
+		}
+		words := [2][]rune{[]rune("Aigerim"), []rune("Nurlanqyzy")}
+		bits := picks
+		for w := range words {
+			for i, r := range words[w] {
+				subs := lookAlikes[unicode.ToLower(r)]
+				if len(subs) > 0 && bits&1 == 1 {
+					words[w][i] = subs[int(bits>>1)%len(subs)]
+				}
+				bits = bits>>1 | bits<<63
+			}
+		}
+		first, second := string(words[0]), string(words[1])
+		sep := [...]string{" ", "-", "", "  ", " - "}[int(layout>>1)%5]
+		if layout&1 == 1 && sep != "" { // run together, only in the key's order (see NameKey)
+			first, second = second, first
+		}
+		name := first + sep + second
+		if got := protection.NameKey(name); got != want {
+			t.Fatalf("NameKey(%q) = %q, want %q", name, got, want)
+		}
+	})
 }
 
 func norm(s string) string { return protection.NameKey(s) }
@@ -40,9 +119,9 @@ func TestParseRegisterCSV(t *testing.T) {
 		{name: "documents", in: "document_hash\n" + hash + "\n" + strings.ToUpper(hash) + "\n",
 			want: []protection.RegisterEntry{{DocumentHash: hash}, {DocumentHash: hash}}},
 		{name: "names with BOM and note", in: "\ufeffname,date_of_birth,note\r\n\"Ivanov, Ivan\",1980-02-29,court\r\n\r\n",
-			want: []protection.RegisterEntry{{NameKey: "ivanov ivan", DateOfBirth: account.MustParseDate("1980-02-29"), Note: "court"}}},
+			want: []protection.RegisterEntry{{NameKey: protection.NameKey("Ivan Ivanov"), DateOfBirth: account.MustParseDate("1980-02-29"), Note: "court"}}},
 		{name: "mixed rows", in: "document_hash,name,date_of_birth\n" + hash + ",,\n,Anna,2000-01-01\n",
-			want: []protection.RegisterEntry{{DocumentHash: hash}, {NameKey: "anna", DateOfBirth: account.MustParseDate("2000-01-01")}}},
+			want: []protection.RegisterEntry{{DocumentHash: hash}, {NameKey: protection.NameKey("Anna"), DateOfBirth: account.MustParseDate("2000-01-01")}}},
 		{name: "empty", in: "", bad: "header"},
 		{name: "unknown column", in: "iin\n123\n", bad: "unknown column"},
 		{name: "duplicate column", in: "name,name,date_of_birth\n", bad: "twice"},

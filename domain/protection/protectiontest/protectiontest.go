@@ -439,6 +439,10 @@ func testRegister(t *testing.T, w *world) {
 	ok(t, w.withdraw(byName, kzt(100)))
 	// Screening at registration and verification.
 	refused(t, w.svc.ScreenRegistration(w.ctx, "IVANOV ivan", dob), errs.Forbidden, protection.ReasonRegisterExcluded)
+	// Look-alikes (issue 22): Cyrillic letters, surname last, a hyphen, no space.
+	for _, alike := range []string{"Ivаnov Ivan", "Ivan Ivanov", "Ivanov-Ivan", "IvanIvanov", "Іvanov Ivan"} {
+		refused(t, w.svc.ScreenRegistration(w.ctx, alike, dob), errs.Forbidden, protection.ReasonRegisterExcluded)
+	}
 	ok(t, w.svc.ScreenRegistration(w.ctx, "Ivanova Ivanna", dob))
 	refused(t, w.svc.ScreenDocument(w.ctx, docHash, "Someone Else", dob), errs.Forbidden, protection.ReasonRegisterExcluded)
 	// Removal is audited and lifts the refusal; removing twice is a conflict.
@@ -452,7 +456,7 @@ func testRegister(t *testing.T, w *world) {
 	ok(t, w.ante(byDoc, kzt(1)))
 	active, _, err := w.svc.Register(w.ctx, admin, false, account.Page{})
 	ok(t, err)
-	if len(active) != 1 || active[0].ID != added[0].ID || active[0].NameKey != "ivanov ivan" || active[0].Note != "court order" {
+	if len(active) != 1 || active[0].ID != added[0].ID || active[0].NameKey != protection.NameKey("Ivanov Ivan") || active[0].Note != "court order" {
 		t.Fatalf("active register = %+v", active)
 	}
 	all, _, err := w.svc.Register(w.ctx, admin, true, account.Page{})
