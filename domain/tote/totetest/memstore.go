@@ -97,6 +97,7 @@ func cloneDraw(d tote.Draw) tote.Draw {
 	d.Board = slices.Clone(d.Board)
 	d.Burns = slices.Clone(d.Burns)
 	d.Beacons = d.Beacons.Clone()
+	d.Chances = slices.Clone(d.Chances)
 	return d
 }
 
