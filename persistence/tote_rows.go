@@ -90,18 +90,18 @@ type toteDrawRow struct {
 	SuspendAtBp int64
 	Chances     string
 	ServerSeed  string
-	Commitment      string
-	PublicSeed      *string
-	Revealed        bool
-	Pockets         string
-	Board           string
-	Burns           string
-	Odds            *string
-	Result          *string
-	Beacons         *string
-	VoidReason      string
-	OpenedAt        time.Time
-	SettledAt       *time.Time
+	Commitment  string
+	PublicSeed  *string
+	Revealed    bool
+	Pockets     string
+	Board       string
+	Burns       string
+	Odds        *string
+	Result      *string
+	Beacons     *string
+	VoidReason  string
+	OpenedAt    time.Time
+	SettledAt   *time.Time
 }
 
 // TableName is the table of toteDrawRow.
