@@ -58,6 +58,12 @@ type DrawResult struct {
 	// version 2, docs/fairness.md); nil for a version-1 draw.
 	Beacons   *DrawBeacons `json:"beacons,omitempty"`
 	SettledAt time.Time    `json:"settledAt"`
+
+	// SuspendAt and Chances publish what each betting round after the deal
+	// opened with (SPEC 1.9, suspension.go); absent from results of draws
+	// dealt before suspension existed.
+	SuspendAt money.BasisPoints `json:"suspendAt,omitempty"`
+	Chances   []RoundChances    `json:"chances,omitempty"`
 }
 
 // HandView is one position's final hand.

@@ -58,6 +58,8 @@ func Run(t *testing.T, newEnv func(t *testing.T) Env) {
 		{"PoolTotalsEqualBets", testTotalsProperty},
 		{"StreamedSettlementIsReference", testStreamedSettlementIsReference},
 		{"BetReadersAgree", testBetReaders},
+		{"SuspendedSelections", testSuspendedSelections},
+		{"SuspendedRace", testSuspendedRace},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) { tc.fn(t, newEnv(t)) })
