@@ -343,7 +343,7 @@ func (d *Dealer) applyDeal(ctx context.Context, tx Tx, dr, next Draw, ev TableEv
 		closes := dr.RoundClosesAt
 		opened := TableEvent{TableID: dr.TableID, DrawID: dr.ID, Type: EventRoundOpened, At: now, Round: open, ClosesAt: &closes}
 		if n := len(dr.Chances); n > 0 && dr.Chances[n-1].Round == open {
-			opened.Chances, opened.SuspendAt = &dr.Chances[n-1], dr.SuspendAt
+			opened.Chances, opened.SuspendAt = &dr.Chances[n-1], dr.suspendAt()
 		}
 		events = append(events, opened)
 	}
