@@ -192,6 +192,8 @@ export type TableInput = {
   positions: number;
   resultSeconds?: number | null | undefined;
   roundSeconds?: Array<number> | null | undefined;
+  /** SUSPEND_AT, percent: 50 to 90 (INVALID_SUSPEND_AT otherwise). */
+  suspendAt?: string | null | undefined;
 };
 
 export type TableStatus =
