@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
-import type { DrawState } from '../api/table';
+import { suspendedIn, type DrawState } from '../api/table';
 import { marketsIn, checkStake, placeBet, myBets, type Slip, type MyBet } from '../api/bets';
 import { me, userTick, newKey } from '../api/account';
 import { t, money, errorText } from '../i18n';
@@ -35,6 +35,8 @@ export function BetSlip({ draw, positions }: { draw: DrawState; positions: numbe
 
   if (!user) return <section class="slip"><h2>{t('betSlip')}</h2><p>{t('signInToBet')}</p>{draw.openRound && <p><small>{markets.map((m) => t(m)).join(' · ')}</small></p>}</section>;
 
+  const suspended = suspendedIn(draw);
+  const off = (m: string, s: string) => suspended.has(m + ' ' + s);
   const slip: Slip = { drawId: draw.id, market, pick: market === 'WIN' ? [pick[0]] : market === 'COMBINATION' ? [cat] : pick, stake, key };
   const submit = async (e: Event) => {
     e.preventDefault();
@@ -69,14 +71,14 @@ export function BetSlip({ draw, positions }: { draw: DrawState; positions: numbe
           {market === 'WIN' && (
             <Field label={t('position')}>
               <select name="win" value={pick[0]} onChange={(e) => edit(setPick)([(e.target as HTMLSelectElement).value, pick[1], pick[2]])}>
-                {posOpts.map((p) => <option key={p} value={p}>{p}</option>)}
+                {posOpts.map((p) => <option key={p} value={p} disabled={off('WIN', p)}>{p}{off('WIN', p) ? ' · ' + t('suspended') : ''}</option>)}
               </select>
             </Field>
           )}
           {market === 'COMBINATION' && (
             <Field label={t('COMBINATION')}>
               <select name="combination" value={cat} onChange={(e) => edit(setCat)((e.target as HTMLSelectElement).value)}>
-                {CATS.map((c) => <option key={c} value={c}>{t(c)}</option>)}
+                {CATS.map((c) => <option key={c} value={c} disabled={off('COMBINATION', c)}>{t(c)}{off('COMBINATION', c) ? ' · ' + t('suspended') : ''}</option>)}
               </select>
             </Field>
           )}
@@ -95,7 +97,8 @@ export function BetSlip({ draw, positions }: { draw: DrawState; positions: numbe
           <Field label={t('stake')} hint={`${money(draw.minStake)} – ${money(draw.maxStake)}`}>
             <input name="stake" inputMode="decimal" autocomplete="off" value={stake} onInput={(e) => edit(setStake)((e.target as HTMLInputElement).value)} />
           </Field>
-          <button type="submit" disabled={busy} data-key={key}>{t('placeBet')}</button>
+          {off(market, slip.pick.join('-')) && <Alert kind="error"><span data-testid="slip-suspended">{t('suspendedHint')}</span></Alert>}
+          <button type="submit" disabled={busy || off(market, slip.pick.join('-'))} data-key={key}>{t('placeBet')}</button>
           <div aria-live="polite">{msg && <Alert kind={msg.kind}>{msg.text}</Alert>}</div>
         </form>
       )}

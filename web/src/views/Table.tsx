@@ -1,5 +1,5 @@
 import { useEffect, useState, useMemo } from 'preact/hooks';
-import { watchTable, poolKey, type TableState, type DrawState } from '../api/table';
+import { watchTable, poolKey, suspendedIn, type TableState, type DrawState } from '../api/table';
 import { t, money, errorText } from '../i18n';
 import { Cards, Countdown, Alert, Link } from '../ui';
 import { BetSlip } from './BetSlip';
@@ -98,6 +98,7 @@ function Pools({ d, n }: { d: DrawState; n: number }) {
           : m === 'COMBINATION' ? CATS
           : [...sel.values()].sort((a, b) => Number(b.stake) - Number(a.stake)).slice(0, EXPRESS_ROWS).map((s) => s.selection);
         while (rows.length < (m === 'EXPRESS' ? EXPRESS_ROWS : 0)) rows.push('');
+        const off = round === d.openRound ? suspendedIn(d) : new Set<string>();
         return (
           <table key={m} class="pool" data-pool={round + '/' + m}>
             <caption><span class="pm">{t(m)}</span> <span class="fig">{t('gross')} <b class="num" data-testid="pool-gross">{money(p?.gross ?? '0.00')}</b></span> <span class="fig">{t('bets')} <b class="num">{p?.bets ?? 0}</b></span></caption>
@@ -105,7 +106,8 @@ function Pools({ d, n }: { d: DrawState; n: number }) {
             <tbody>
               {rows.map((r, i) => {
                 const s = sel.get(r);
-                return <tr key={r || 'pad' + i}><td>{m === 'COMBINATION' ? t(r) : r || '\u00a0'}</td><td class="num">{s ? money(s.stake) : ''}</td><td class="num">{s?.impliedCoefficient ?? ''}</td></tr>;
+                const sus = off.has(m + ' ' + r);
+                return <tr key={r || 'pad' + i} data-suspended={sus ? '' : undefined}><td>{m === 'COMBINATION' ? t(r) : r || '\u00a0'}{sus && <small class="suspended"> · {t('suspended')}</small>}</td><td class="num">{s ? money(s.stake) : ''}</td><td class="num">{s?.impliedCoefficient ?? ''}</td></tr>;
               })}
             </tbody>
           </table>
