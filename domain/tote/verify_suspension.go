@@ -32,10 +32,20 @@ func verifySuspensions(res DrawResult, problem func(string, ...any)) bool {
 		bad("suspension: %v", err)
 		return false
 	}
-	pockets, board, err := publishedCards(res)
+	want, err := recomputeChances(res)
 	if err != nil {
 		bad("suspension: %v", err)
 		return false
+	}
+	return checkSuspensions(res, want, problem) && ok
+}
+
+// recomputeChances computes, from the result's cards, the chances of every
+// round that opened after the deal.
+func recomputeChances(res DrawResult) ([]RoundChances, error) {
+	pockets, board, err := publishedCards(res)
+	if err != nil {
+		return nil, err
 	}
 	var want []RoundChances
 	for r := parimutuel.RoundPocket; r <= parimutuel.RoundTurn; r++ {
@@ -45,10 +55,20 @@ func verifySuspensions(res DrawResult, problem func(string, ...any)) bool {
 		}
 		rc, err := ChancesAtOpening(pockets, board[:n], r, res.SuspendAt, 0)
 		if err != nil {
-			bad("suspension: round %s: %v", r, err)
-			return false
+			return nil, fmt.Errorf("round %s: %w", r, err)
 		}
 		want = append(want, rc)
+	}
+	return want, nil
+}
+
+// checkSuspensions compares the published chances with want, the cards',
+// and fails every pool that took a bet on a selection suspended by want.
+func checkSuspensions(res DrawResult, want []RoundChances, problem func(string, ...any)) bool {
+	ok := true
+	bad := func(format string, args ...any) {
+		ok = false
+		problem(format, args...)
 	}
 	if !reflect.DeepEqual(normChances(res.Chances), normChances(want)) {
 		bad("suspension: the published chances %s differ from the cards' %s", FormatChances(res.Chances), FormatChances(want))

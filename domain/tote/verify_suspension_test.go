@@ -2,6 +2,7 @@ package tote_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -33,8 +34,8 @@ func suspendedDraw(t *testing.T) tote.DrawResult {
 }
 
 // TestVerifySuspensionTampered: the honest result verifies; one whose pool
-// took a bet on a suspended selection, or whose published chances were
-// changed, fails with a suspension problem.
+// took a bet on a suspended selection fails VerifyResult; and (checked
+// against the same recomputation) changed chances or a hidden round fail.
 func TestVerifySuspensionTampered(t *testing.T) {
 	res := suspendedDraw(t)
 	if v := tote.VerifyResult(res); !v.SuspensionsMatch || len(v.Problems) > 0 {
@@ -68,13 +69,29 @@ func TestVerifySuspensionTampered(t *testing.T) {
 	if v := tote.VerifyResult(tampered); v.SuspensionsMatch || !hasProblem(v.Problems, "suspended in round TURN") {
 		t.Fatalf("a bet on suspended WIN %s passes: %v", suspended, v.Problems)
 	}
-	// Chances that hide the suspension.
+	want, err := tote.RecomputeChances(res)
+	if err != nil {
+		t.Fatal(err)
+	}
+	check := func(r tote.DrawResult) []string {
+		var ps []string
+		tote.CheckSuspensions(r, want, func(f string, a ...any) { ps = append(ps, fmt.Sprintf(f, a...)) })
+		return ps
+	}
+	if ps := check(res); len(ps) > 0 {
+		t.Fatalf("the honest result against its recomputation: %v", ps)
+	}
 	hidden := clone()
 	hidden.Chances[0].Chances[0].Paid = 0
-	if v := tote.VerifyResult(hidden); v.SuspensionsMatch || !hasProblem(v.Problems, "published chances") {
-		t.Fatalf("changed chances pass: %v", v.Problems)
+	if ps := check(hidden); !hasProblem(ps, "published chances") {
+		t.Fatalf("changed chances pass: %v", ps)
 	}
-	// A SUSPEND_AT above 90 % is no SUSPEND_AT.
+	dropped := clone()
+	dropped.Chances = dropped.Chances[:2]
+	if ps := check(dropped); !hasProblem(ps, "published chances") {
+		t.Fatalf("a round's chances left out pass: %v", ps)
+	}
+	// A SUSPEND_AT above 90 % is no SUSPEND_AT (refused before any work).
 	high := clone()
 	high.SuspendAt = 9500
 	if v := tote.VerifyResult(high); v.SuspensionsMatch {
