@@ -201,6 +201,7 @@ type ComplexityRoot struct {
 	Draw struct {
 		Board         func(childComplexity int) int
 		Burned        func(childComplexity int) int
+		Chances       func(childComplexity int) int
 		ID            func(childComplexity int) int
 		MaxStake      func(childComplexity int) int
 		MinStake      func(childComplexity int) int
@@ -244,6 +245,7 @@ type ComplexityRoot struct {
 	}
 
 	DrawResult struct {
+		Chances          func(childComplexity int) int
 		LeadersAfterFlop func(childComplexity int) int
 		LeadersAfterTurn func(childComplexity int) int
 		Pools            func(childComplexity int) int
@@ -264,6 +266,7 @@ type ComplexityRoot struct {
 
 	DrawSnapshot struct {
 		Board         func(childComplexity int) int
+		Chances       func(childComplexity int) int
 		Commitment    func(childComplexity int) int
 		DrawID        func(childComplexity int) int
 		MinStake      func(childComplexity int) int
@@ -631,6 +634,12 @@ type ComplexityRoot struct {
 		Node   func(childComplexity int) int
 	}
 
+	RoundChances struct {
+		Chances   func(childComplexity int) int
+		Round     func(childComplexity int) int
+		SuspendAt func(childComplexity int) int
+	}
+
 	RoundClosed struct {
 		At         func(childComplexity int) int
 		BetRoot    func(childComplexity int) int
@@ -643,11 +652,21 @@ type ComplexityRoot struct {
 
 	RoundOpened struct {
 		At       func(childComplexity int) int
+		Chances  func(childComplexity int) int
 		ClosesAt func(childComplexity int) int
 		DrawID   func(childComplexity int) int
 		Round    func(childComplexity int) int
 		Seq      func(childComplexity int) int
 		TableID  func(childComplexity int) int
+	}
+
+	SelectionChance struct {
+		Market      func(childComplexity int) int
+		Of          func(childComplexity int) int
+		Paid        func(childComplexity int) int
+		Probability func(childComplexity int) int
+		Selection   func(childComplexity int) int
+		Suspended   func(childComplexity int) int
 	}
 
 	SelectionTotal struct {
@@ -699,6 +718,7 @@ type ComplexityRoot struct {
 		MinStake       func(childComplexity int) int
 		ResultSeconds  func(childComplexity int) int
 		RoundSeconds   func(childComplexity int) int
+		SuspendAt      func(childComplexity int) int
 	}
 
 	TableSnapshot struct {
@@ -755,6 +775,7 @@ type DrawResolver interface {
 	Table(ctx context.Context, obj *model.Draw) (*model.Table, error)
 
 	Odds(ctx context.Context, obj *model.Draw) (*model.Odds, error)
+
 	Pools(ctx context.Context, obj *model.Draw, round *model.BettingRound, market *model.Market) ([]model.Pool, error)
 	Result(ctx context.Context, obj *model.Draw) (*model.DrawResult, error)
 	ResultJSON(ctx context.Context, obj *model.Draw) (*string, error)
@@ -1411,6 +1432,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Draw.Burned(childComplexity), true
+	case "Draw.chances":
+		if e.ComplexityRoot.Draw.Chances == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Draw.Chances(childComplexity), true
 	case "Draw.id":
 		if e.ComplexityRoot.Draw.ID == nil {
 			break
@@ -1606,6 +1633,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.DrawOpened.TableID(childComplexity), true
 
+	case "DrawResult.chances":
+		if e.ComplexityRoot.DrawResult.Chances == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DrawResult.Chances(childComplexity), true
 	case "DrawResult.leadersAfterFlop":
 		if e.ComplexityRoot.DrawResult.LeadersAfterFlop == nil {
 			break
@@ -1692,6 +1725,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.DrawSnapshot.Board(childComplexity), true
+	case "DrawSnapshot.chances":
+		if e.ComplexityRoot.DrawSnapshot.Chances == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DrawSnapshot.Chances(childComplexity), true
 	case "DrawSnapshot.commitment":
 		if e.ComplexityRoot.DrawSnapshot.Commitment == nil {
 			break
@@ -3453,6 +3492,25 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.RegisterEntryEdge.Node(childComplexity), true
 
+	case "RoundChances.chances":
+		if e.ComplexityRoot.RoundChances.Chances == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RoundChances.Chances(childComplexity), true
+	case "RoundChances.round":
+		if e.ComplexityRoot.RoundChances.Round == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RoundChances.Round(childComplexity), true
+	case "RoundChances.suspendAt":
+		if e.ComplexityRoot.RoundChances.SuspendAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RoundChances.SuspendAt(childComplexity), true
+
 	case "RoundClosed.at":
 		if e.ComplexityRoot.RoundClosed.At == nil {
 			break
@@ -3502,6 +3560,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.RoundOpened.At(childComplexity), true
+	case "RoundOpened.chances":
+		if e.ComplexityRoot.RoundOpened.Chances == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RoundOpened.Chances(childComplexity), true
 	case "RoundOpened.closesAt":
 		if e.ComplexityRoot.RoundOpened.ClosesAt == nil {
 			break
@@ -3532,6 +3596,43 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.RoundOpened.TableID(childComplexity), true
+
+	case "SelectionChance.market":
+		if e.ComplexityRoot.SelectionChance.Market == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SelectionChance.Market(childComplexity), true
+	case "SelectionChance.of":
+		if e.ComplexityRoot.SelectionChance.Of == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SelectionChance.Of(childComplexity), true
+	case "SelectionChance.paid":
+		if e.ComplexityRoot.SelectionChance.Paid == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SelectionChance.Paid(childComplexity), true
+	case "SelectionChance.probability":
+		if e.ComplexityRoot.SelectionChance.Probability == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SelectionChance.Probability(childComplexity), true
+	case "SelectionChance.selection":
+		if e.ComplexityRoot.SelectionChance.Selection == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SelectionChance.Selection(childComplexity), true
+	case "SelectionChance.suspended":
+		if e.ComplexityRoot.SelectionChance.Suspended == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SelectionChance.Suspended(childComplexity), true
 
 	case "SelectionTotal.bets":
 		if e.ComplexityRoot.SelectionTotal.Bets == nil {
@@ -3724,6 +3825,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.TableSettings.RoundSeconds(childComplexity), true
+	case "TableSettings.suspendAt":
+		if e.ComplexityRoot.TableSettings.SuspendAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TableSettings.SuspendAt(childComplexity), true
 
 	case "TableSnapshot.at":
 		if e.ComplexityRoot.TableSnapshot.At == nil {
@@ -4374,6 +4481,31 @@ type TableSettings {
   resultSeconds: Int!
   "Share of the EXPRESS net pool for category 1 (3 of 3) and category 2 (2 of 3), percent."
   expressShares: [Percent!]!
+  "SUSPEND_AT (SPEC 1.9), percent: a selection paid with an exact chance at least this high when its round opens takes no bet in that round. 50 to 90 (the default); copied into each draw when it opens."
+  suspendAt: Percent!
+}
+
+"A selection's exact chance of being paid in a betting round, fixed when the round opened (SPEC 1.9): WIN, the position wins or ties; COMBINATION, the winning hand has the category; EXPRESS, the coupon guesses at least 2 of 3."
+type SelectionChance {
+  market: Market!
+  "As in Bet.selection: \"3\", \"FLUSH\", \"1-2-2\"."
+  selection: String!
+  "Paid on ` + "`" + `paid` + "`" + ` of ` + "`" + `of` + "`" + ` equally likely boards (EXPRESS: deals of flop, turn and river)."
+  paid: Int64!
+  of: Int64!
+  "paid / of, for display."
+  probability: Float!
+  "At or above the draw's suspendAt: refused with SELECTION_SUSPENDED for the whole round."
+  suspended: Boolean!
+}
+
+"What a betting round after the deal opened with (rounds POCKET, FLOP, TURN; PRE_DEAL has none: every position is symmetric there)."
+type RoundChances {
+  round: BettingRound!
+  "The draw's SUSPEND_AT, percent."
+  suspendAt: Percent!
+  "Every WIN position and every COMBINATION category, and the EXPRESS coupons at or above suspendAt (a coupon not listed is below it)."
+  chances: [SelectionChance!]!
 }
 
 type Table {
@@ -4419,6 +4551,8 @@ type Draw {
   voidReason: String
   "Live odds for the current state of the deal."
   odds: Odds
+  "What each round after the deal opened with, so far: the exact chances and the suspended selections (SPEC 1.9)."
+  chances: [RoundChances!]!
   "Every pool of the draw with live totals."
   pools(round: BettingRound, market: Market): [Pool!]!
   "The published result, once settled."
@@ -4525,6 +4659,8 @@ type DrawResult {
   leadersAfterTurn: [Int!]!
   pools: [PoolResult!]!
   settledAt: Time!
+  "What each round after the deal opened with (SPEC 1.9); empty for draws dealt before suspension existed."
+  chances: [RoundChances!]!
 }
 
 "A page of draws."
@@ -4644,6 +4780,8 @@ input TableInput {
   cardIntervalMs: Int
   resultSeconds: Int
   expressShares: [Percent!]
+  "SUSPEND_AT, percent: 50 to 90 (INVALID_SUSPEND_AT otherwise)."
+  suspendAt: Percent
 }
 
 input TableSettingsInput {
@@ -4654,6 +4792,8 @@ input TableSettingsInput {
   cardIntervalMs: Int
   resultSeconds: Int
   expressShares: [Percent!]
+  "SUSPEND_AT, percent: 50 to 90 (INVALID_SUSPEND_AT otherwise); applies from the next draw, audited."
+  suspendAt: Percent
 }
 
 # ---------------------------------------------------------------- table and user events
@@ -4717,6 +4857,8 @@ type DrawSnapshot {
   "Once settled or voided."
   result: DrawResult
   voidReason: String
+  "The open round's chances and suspended selections (SPEC 1.9); null for PRE_DEAL and while no round is open."
+  chances: RoundChances
 }
 
 "A draw opened: round PRE_DEAL follows (RoundOpened)."
@@ -4745,6 +4887,8 @@ type RoundOpened implements TableEvent {
   round: BettingRound!
   "When the round closes (server time)."
   closesAt: Time!
+  "Rounds after the deal: each selection's exact chance and whether it is suspended for this round (SPEC 1.9)."
+  chances: RoundChances
 }
 
 type RoundClosed implements TableEvent {
@@ -5592,6 +5736,8 @@ func (ec *executionContext) childFields_Draw(ctx context.Context, field graphql.
 		return ec.fieldContext_Draw_voidReason(ctx, field)
 	case "odds":
 		return ec.fieldContext_Draw_odds(ctx, field)
+	case "chances":
+		return ec.fieldContext_Draw_chances(ctx, field)
 	case "pools":
 		return ec.fieldContext_Draw_pools(ctx, field)
 	case "result":
@@ -5636,6 +5782,8 @@ func (ec *executionContext) childFields_DrawResult(ctx context.Context, field gr
 		return ec.fieldContext_DrawResult_pools(ctx, field)
 	case "settledAt":
 		return ec.fieldContext_DrawResult_settledAt(ctx, field)
+	case "chances":
+		return ec.fieldContext_DrawResult_chances(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type DrawResult", field.Name)
 }
@@ -5672,6 +5820,8 @@ func (ec *executionContext) childFields_DrawSnapshot(ctx context.Context, field 
 		return ec.fieldContext_DrawSnapshot_result(ctx, field)
 	case "voidReason":
 		return ec.fieldContext_DrawSnapshot_voidReason(ctx, field)
+	case "chances":
+		return ec.fieldContext_DrawSnapshot_chances(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type DrawSnapshot", field.Name)
 }
@@ -6194,6 +6344,36 @@ func (ec *executionContext) childFields_RegisterEntryEdge(ctx context.Context, f
 	return nil, fmt.Errorf("no field named %q was found under type RegisterEntryEdge", field.Name)
 }
 
+func (ec *executionContext) childFields_RoundChances(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "round":
+		return ec.fieldContext_RoundChances_round(ctx, field)
+	case "suspendAt":
+		return ec.fieldContext_RoundChances_suspendAt(ctx, field)
+	case "chances":
+		return ec.fieldContext_RoundChances_chances(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type RoundChances", field.Name)
+}
+
+func (ec *executionContext) childFields_SelectionChance(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "market":
+		return ec.fieldContext_SelectionChance_market(ctx, field)
+	case "selection":
+		return ec.fieldContext_SelectionChance_selection(ctx, field)
+	case "paid":
+		return ec.fieldContext_SelectionChance_paid(ctx, field)
+	case "of":
+		return ec.fieldContext_SelectionChance_of(ctx, field)
+	case "probability":
+		return ec.fieldContext_SelectionChance_probability(ctx, field)
+	case "suspended":
+		return ec.fieldContext_SelectionChance_suspended(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SelectionChance", field.Name)
+}
+
 func (ec *executionContext) childFields_SelectionTotal(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "selection":
@@ -6258,6 +6438,8 @@ func (ec *executionContext) childFields_TableSettings(ctx context.Context, field
 		return ec.fieldContext_TableSettings_resultSeconds(ctx, field)
 	case "expressShares":
 		return ec.fieldContext_TableSettings_expressShares(ctx, field)
+	case "suspendAt":
+		return ec.fieldContext_TableSettings_suspendAt(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type TableSettings", field.Name)
 }
@@ -9941,6 +10123,38 @@ func (ec *executionContext) fieldContext_Draw_odds(_ context.Context, field grap
 	return fc, nil
 }
 
+func (ec *executionContext) _Draw_chances(ctx context.Context, field graphql.CollectedField, obj *model.Draw) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Draw_chances(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Chances, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []model.RoundChances) graphql.Marshaler {
+			return ec.marshalNRoundChances2ᚕgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐRoundChancesᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Draw_chances(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Draw",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_RoundChances(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Draw_pools(ctx context.Context, field graphql.CollectedField, obj *model.Draw) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -10545,6 +10759,38 @@ func (ec *executionContext) fieldContext_DrawResult_settledAt(_ context.Context,
 	return graphql.NewScalarFieldContext("DrawResult", field, false, false, "Time")
 }
 
+func (ec *executionContext) _DrawResult_chances(ctx context.Context, field graphql.CollectedField, obj *model.DrawResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DrawResult_chances(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Chances, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []model.RoundChances) graphql.Marshaler {
+			return ec.marshalNRoundChances2ᚕgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐRoundChancesᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DrawResult_chances(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "DrawResult",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_RoundChances(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _DrawSettled_seq(ctx context.Context, field graphql.CollectedField, obj *model.DrawSettled) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -11103,6 +11349,38 @@ func (ec *executionContext) _DrawSnapshot_voidReason(ctx context.Context, field 
 }
 func (ec *executionContext) fieldContext_DrawSnapshot_voidReason(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("DrawSnapshot", field, false, false, "String")
+}
+
+func (ec *executionContext) _DrawSnapshot_chances(ctx context.Context, field graphql.CollectedField, obj *model.DrawSnapshot) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DrawSnapshot_chances(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Chances, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.RoundChances) graphql.Marshaler {
+			return ec.marshalORoundChances2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐRoundChances(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_DrawSnapshot_chances(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "DrawSnapshot",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_RoundChances(ctx, field)
+		},
+	}
+	return fc, nil
 }
 
 func (ec *executionContext) _DrawVerification_draw(ctx context.Context, field graphql.CollectedField, obj *model.DrawVerification) (ret graphql.Marshaler) {
@@ -18523,6 +18801,84 @@ func (ec *executionContext) fieldContext_RegisterEntryEdge_node(_ context.Contex
 	return fc, nil
 }
 
+func (ec *executionContext) _RoundChances_round(ctx context.Context, field graphql.CollectedField, obj *model.RoundChances) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RoundChances_round(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Round, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.BettingRound) graphql.Marshaler {
+			return ec.marshalNBettingRound2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐBettingRound(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RoundChances_round(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RoundChances", field, false, false, "BettingRound")
+}
+
+func (ec *executionContext) _RoundChances_suspendAt(ctx context.Context, field graphql.CollectedField, obj *model.RoundChances) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RoundChances_suspendAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.SuspendAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.Percent) graphql.Marshaler {
+			return ec.marshalNPercent2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐPercent(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RoundChances_suspendAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RoundChances", field, false, false, "Percent")
+}
+
+func (ec *executionContext) _RoundChances_chances(ctx context.Context, field graphql.CollectedField, obj *model.RoundChances) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RoundChances_chances(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Chances, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []model.SelectionChance) graphql.Marshaler {
+			return ec.marshalNSelectionChance2ᚕgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐSelectionChanceᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RoundChances_chances(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "RoundChances",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SelectionChance(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _RoundClosed_seq(ctx context.Context, field graphql.CollectedField, obj *model.RoundClosed) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -18829,6 +19185,176 @@ func (ec *executionContext) _RoundOpened_closesAt(ctx context.Context, field gra
 }
 func (ec *executionContext) fieldContext_RoundOpened_closesAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("RoundOpened", field, false, false, "Time")
+}
+
+func (ec *executionContext) _RoundOpened_chances(ctx context.Context, field graphql.CollectedField, obj *model.RoundOpened) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RoundOpened_chances(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Chances, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.RoundChances) graphql.Marshaler {
+			return ec.marshalORoundChances2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐRoundChances(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_RoundOpened_chances(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "RoundOpened",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_RoundChances(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SelectionChance_market(ctx context.Context, field graphql.CollectedField, obj *model.SelectionChance) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SelectionChance_market(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Market, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.Market) graphql.Marshaler {
+			return ec.marshalNMarket2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐMarket(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SelectionChance_market(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SelectionChance", field, false, false, "Market")
+}
+
+func (ec *executionContext) _SelectionChance_selection(ctx context.Context, field graphql.CollectedField, obj *model.SelectionChance) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SelectionChance_selection(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Selection, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SelectionChance_selection(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SelectionChance", field, false, false, "String")
+}
+
+func (ec *executionContext) _SelectionChance_paid(ctx context.Context, field graphql.CollectedField, obj *model.SelectionChance) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SelectionChance_paid(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Paid, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt642int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SelectionChance_paid(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SelectionChance", field, false, false, "Int64")
+}
+
+func (ec *executionContext) _SelectionChance_of(ctx context.Context, field graphql.CollectedField, obj *model.SelectionChance) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SelectionChance_of(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Of, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt642int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SelectionChance_of(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SelectionChance", field, false, false, "Int64")
+}
+
+func (ec *executionContext) _SelectionChance_probability(ctx context.Context, field graphql.CollectedField, obj *model.SelectionChance) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SelectionChance_probability(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Probability, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v float64) graphql.Marshaler {
+			return ec.marshalNFloat2float64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SelectionChance_probability(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SelectionChance", field, false, false, "Float")
+}
+
+func (ec *executionContext) _SelectionChance_suspended(ctx context.Context, field graphql.CollectedField, obj *model.SelectionChance) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SelectionChance_suspended(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Suspended, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SelectionChance_suspended(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SelectionChance", field, false, false, "Boolean")
 }
 
 func (ec *executionContext) _SelectionTotal_selection(ctx context.Context, field graphql.CollectedField, obj *model.SelectionTotal) (ret graphql.Marshaler) {
@@ -19588,6 +20114,29 @@ func (ec *executionContext) _TableSettings_expressShares(ctx context.Context, fi
 	)
 }
 func (ec *executionContext) fieldContext_TableSettings_expressShares(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TableSettings", field, false, false, "Percent")
+}
+
+func (ec *executionContext) _TableSettings_suspendAt(ctx context.Context, field graphql.CollectedField, obj *model.TableSettings) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TableSettings_suspendAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.SuspendAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.Percent) graphql.Marshaler {
+			return ec.marshalNPercent2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐPercent(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TableSettings_suspendAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("TableSettings", field, false, false, "Percent")
 }
 
@@ -21977,7 +22526,7 @@ func (ec *executionContext) unmarshalInputTableInput(ctx context.Context, obj an
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"name", "positions", "minStake", "maxStake", "commission", "roundSeconds", "cardIntervalMs", "resultSeconds", "expressShares"}
+	fieldsInOrder := [...]string{"name", "positions", "minStake", "maxStake", "commission", "roundSeconds", "cardIntervalMs", "resultSeconds", "expressShares", "suspendAt"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -22047,6 +22596,13 @@ func (ec *executionContext) unmarshalInputTableInput(ctx context.Context, obj an
 				return it, err
 			}
 			it.ExpressShares = data
+		case "suspendAt":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("suspendAt"))
+			data, err := ec.unmarshalOPercent2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐPercent(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SuspendAt = data
 		}
 	}
 	return it, nil
@@ -22075,7 +22631,7 @@ func (ec *executionContext) unmarshalInputTableSettingsInput(ctx context.Context
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"minStake", "maxStake", "commission", "roundSeconds", "cardIntervalMs", "resultSeconds", "expressShares"}
+	fieldsInOrder := [...]string{"minStake", "maxStake", "commission", "roundSeconds", "cardIntervalMs", "resultSeconds", "expressShares", "suspendAt"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -22131,6 +22687,13 @@ func (ec *executionContext) unmarshalInputTableSettingsInput(ctx context.Context
 				return it, err
 			}
 			it.ExpressShares = data
+		case "suspendAt":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("suspendAt"))
+			data, err := ec.unmarshalOPercent2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐPercent(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SuspendAt = data
 		}
 	}
 	return it, nil
@@ -23474,6 +24037,11 @@ func (ec *executionContext) _Draw(ctx context.Context, sel ast.SelectionSet, obj
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Draw_odds(ctx, field, obj)
 				})
+		case "chances":
+			out.Values[i] = ec._Draw_chances(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
 		case "pools":
 			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
 				true, true,
@@ -23704,6 +24272,11 @@ func (ec *executionContext) _DrawResult(ctx context.Context, sel ast.SelectionSe
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "chances":
+			out.Values[i] = ec._DrawResult_chances(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -23867,6 +24440,11 @@ func (ec *executionContext) _DrawSnapshot(ctx context.Context, sel ast.Selection
 			}
 		case "voidReason":
 			out.Values[i] = ec._DrawSnapshot_voidReason(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "chances":
+			out.Values[i] = ec._DrawSnapshot_chances(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
@@ -26248,6 +26826,49 @@ func (ec *executionContext) _RegisterEntryEdge(ctx context.Context, sel ast.Sele
 	return out
 }
 
+var roundChancesImplementors = []string{"RoundChances"}
+
+func (ec *executionContext) _RoundChances(ctx context.Context, sel ast.SelectionSet, obj *model.RoundChances) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, roundChancesImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("RoundChances")
+		case "round":
+			out.Values[i] = ec._RoundChances_round(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "suspendAt":
+			out.Values[i] = ec._RoundChances_suspendAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "chances":
+			out.Values[i] = ec._RoundChances_chances(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
 var roundClosedImplementors = []string{"RoundClosed", "TableEvent"}
 
 func (ec *executionContext) _RoundClosed(ctx context.Context, sel ast.SelectionSet, obj *model.RoundClosed) graphql.Marshaler {
@@ -26349,6 +26970,69 @@ func (ec *executionContext) _RoundOpened(ctx context.Context, sel ast.SelectionS
 			}
 		case "closesAt":
 			out.Values[i] = ec._RoundOpened_closesAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "chances":
+			out.Values[i] = ec._RoundOpened_chances(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var selectionChanceImplementors = []string{"SelectionChance"}
+
+func (ec *executionContext) _SelectionChance(ctx context.Context, sel ast.SelectionSet, obj *model.SelectionChance) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, selectionChanceImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SelectionChance")
+		case "market":
+			out.Values[i] = ec._SelectionChance_market(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "selection":
+			out.Values[i] = ec._SelectionChance_selection(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "paid":
+			out.Values[i] = ec._SelectionChance_paid(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "of":
+			out.Values[i] = ec._SelectionChance_of(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "probability":
+			out.Values[i] = ec._SelectionChance_probability(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "suspended":
+			out.Values[i] = ec._SelectionChance_suspended(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -26680,6 +27364,11 @@ func (ec *executionContext) _TableSettings(ctx context.Context, sel ast.Selectio
 			}
 		case "expressShares":
 			out.Values[i] = ec._TableSettings_expressShares(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "suspendAt":
+			out.Values[i] = ec._TableSettings_suspendAt(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -28357,6 +29046,46 @@ func (ec *executionContext) marshalNRole2ᚕgithubᚗcomᚋpokertoteᚋpokertote
 	return ret
 }
 
+func (ec *executionContext) marshalNRoundChances2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐRoundChances(ctx context.Context, sel ast.SelectionSet, v model.RoundChances) graphql.Marshaler {
+	return ec._RoundChances(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNRoundChances2ᚕgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐRoundChancesᚄ(ctx context.Context, sel ast.SelectionSet, v []model.RoundChances) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNRoundChances2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐRoundChances(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNSelectionChance2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐSelectionChance(ctx context.Context, sel ast.SelectionSet, v model.SelectionChance) graphql.Marshaler {
+	return ec._SelectionChance(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNSelectionChance2ᚕgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐSelectionChanceᚄ(ctx context.Context, sel ast.SelectionSet, v []model.SelectionChance) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNSelectionChance2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐSelectionChance(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
 func (ec *executionContext) unmarshalNSelectionInput2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐSelectionInput(ctx context.Context, v any) (*model.SelectionInput, error) {
 	res, err := ec.unmarshalInputSelectionInput(ctx, v)
 	return &res, graphql.ErrorOnPath(ctx, err)
@@ -29127,6 +29856,13 @@ func (ec *executionContext) marshalOPercent2ᚖgithubᚗcomᚋpokertoteᚋpokert
 		return graphql.Null
 	}
 	return v
+}
+
+func (ec *executionContext) marshalORoundChances2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐRoundChances(ctx context.Context, sel ast.SelectionSet, v *model.RoundChances) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._RoundChances(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalOStreet2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐStreet(ctx context.Context, v any) (*model.Street, error) {

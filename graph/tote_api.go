@@ -196,6 +196,7 @@ func (a *ToteAPI) CreateTable(ctx context.Context, input model.TableInput) (*mod
 	u, err := toSettingsUpdate(model.TableSettingsInput{
 		MinStake: input.MinStake, MaxStake: input.MaxStake, Commission: input.Commission, RoundSeconds: input.RoundSeconds,
 		CardIntervalMs: input.CardIntervalMs, ResultSeconds: input.ResultSeconds, ExpressShares: input.ExpressShares,
+		SuspendAt: input.SuspendAt,
 	})
 	if err != nil {
 		return nil, err

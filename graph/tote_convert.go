@@ -53,6 +53,7 @@ func toModelTable(t tote.Table) *model.Table {
 			MinStake: model.Money(s.MinStake), MaxStake: model.Money(s.MaxStake), Commission: model.Percent(s.Commission),
 			RoundSeconds: secs, CardIntervalMs: int(s.CardInterval / time.Millisecond), ResultSeconds: int(s.ResultDisplay / time.Second),
 			ExpressShares: []model.Percent{model.Percent(s.ExpressShare1), model.Percent(s.ExpressShare2)},
+			SuspendAt:     model.Percent(s.SuspendAt),
 		},
 	}
 }
@@ -95,6 +96,9 @@ func toSettingsUpdate(in model.TableSettingsInput) (tote.SettingsUpdate, error) 
 		}
 		u.ExpressShares = &sh
 	}
+	if in.SuspendAt != nil {
+		u.SuspendAt = ptrTo(money.BasisPoints(*in.SuspendAt))
+	}
 	return u, nil
 }
 
@@ -116,6 +120,7 @@ func toModelDraw(d tote.Draw, t tote.Table) *model.Draw {
 		OpenRound: roundPtr(d.OpenRound()), MinStake: model.Money(d.MinStake), MaxStake: model.Money(t.Settings.MaxStake),
 		Board: cardStrings(d.Board), Burned: []string{}, OpenedAt: d.OpenedAt,
 		Shuffle: &model.Shuffle{Commitment: cards.FormatCommitment(d.Commitment), Beacons: toModelBeacons(d.Beacons)},
+		Chances: toModelChances(d.Chances, d.SuspendAt),
 		// Odds, Result and ResultJSON are resolved from the stored draw
 		// only when asked for (DrawOdds, DrawResult, DrawResultJSON).
 	}
@@ -194,7 +199,7 @@ func toModelPool(v tote.PoolView) model.Pool {
 
 func toModelResult(r tote.DrawResult) *model.DrawResult {
 	out := &model.DrawResult{Winners: orEmpty(r.Winners), LeadersAfterFlop: orEmpty(r.FlopLeaders), LeadersAfterTurn: orEmpty(r.TurnLeaders),
-		SettledAt: r.SettledAt, Pools: make([]model.PoolResult, len(r.Pools))}
+		SettledAt: r.SettledAt, Pools: make([]model.PoolResult, len(r.Pools)), Chances: toModelChances(r.Chances, r.SuspendAt)}
 	if !r.Void {
 		out.WinningCategory = ptrTo(model.HandCategory(r.Category.String()))
 	}

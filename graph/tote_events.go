@@ -19,6 +19,7 @@ func toModelTableEvent(e tote.TableEvent) model.TableEvent {
 		if e.ClosesAt != nil {
 			out.ClosesAt = *e.ClosesAt
 		}
+		out.Chances = toModelOpenChances(e.Chances, e.SuspendAt)
 		return out
 	case tote.EventRoundClosed:
 		out := &model.RoundClosed{Seq: e.Seq, TableID: tid, At: at, DrawID: did, Round: model.BettingRound(e.Round.String()),
@@ -84,6 +85,7 @@ func toModelSnapshot(v tote.TableView, jackpot *model.Jackpot) *model.TableSnaps
 			MinStake: model.Money(d.MinStake), Commitment: d.Commitment, PublicSeed: optionalString(d.PublicSeed),
 			ServerSeed: optionalString(d.ServerSeed), Board: orEmpty(d.Board), Positions: toModelPositions(d.Hands),
 			Odds: toModelOdds(d.Odds), Pools: make([]model.Pool, len(d.Pools)), VoidReason: optionalString(d.VoidReason),
+			Chances: toModelOpenChances(d.Chances, d.SuspendAt),
 		}
 		if !d.RoundClosesAt.IsZero() {
 			ds.RoundClosesAt = ptrTo(d.RoundClosesAt)

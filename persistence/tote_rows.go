@@ -30,6 +30,7 @@ type toteTableRow struct {
 	ResultMs        int64
 	ExpressShare1Bp int64
 	ExpressShare2Bp int64
+	SuspendAtBp     int64
 	LastSeq         int64
 	CreatedAt       time.Time
 	UpdatedAt       time.Time
@@ -46,7 +47,7 @@ func fromDomainTable(t tote.Table) toteTableRow {
 		Round1Ms: s.RoundLengths[0].Milliseconds(), Round2Ms: s.RoundLengths[1].Milliseconds(),
 		Round3Ms: s.RoundLengths[2].Milliseconds(), Round4Ms: s.RoundLengths[3].Milliseconds(),
 		CardIntervalMs: s.CardInterval.Milliseconds(), ResultMs: s.ResultDisplay.Milliseconds(),
-		ExpressShare1Bp: int64(s.ExpressShare1), ExpressShare2Bp: int64(s.ExpressShare2),
+		ExpressShare1Bp: int64(s.ExpressShare1), ExpressShare2Bp: int64(s.ExpressShare2), SuspendAtBp: int64(s.SuspendAt),
 		LastSeq: t.LastSeq, CreatedAt: storedTime(t.CreatedAt), UpdatedAt: storedTime(t.UpdatedAt),
 	}
 }
@@ -62,6 +63,7 @@ func toDomainTable(r toteTableRow) tote.Table {
 			CardInterval:  ms(r.CardIntervalMs),
 			ResultDisplay: ms(r.ResultMs),
 			ExpressShare1: money.BasisPoints(r.ExpressShare1Bp), ExpressShare2: money.BasisPoints(r.ExpressShare2Bp),
+			SuspendAt: money.BasisPoints(r.SuspendAtBp),
 		},
 	}
 }
@@ -82,21 +84,26 @@ type toteDrawRow struct {
 	JackpotRateBp   int64
 	ExpressShare1Bp int64
 	ExpressShare2Bp int64
-	ServerSeed      string
-	Commitment      string
-	PublicSeed      *string
-	Revealed        bool
-	Pockets         string
-	Board           string
-	Burns           string
-	Odds            *string
-	Result          *string
-	Beacons         *string
-	VoidReason      string
-	VoidKind        *string
-	BetRoots        *string
-	OpenedAt        time.Time
-	SettledAt       *time.Time
+	// SuspendAtBp and Chances (migration 00130): the draw's SUSPEND_AT and
+	// what each round opened with (tote.FormatChances), read by the Postgres
+	// fast path's check with the rest of the row.
+	SuspendAtBp int64
+	Chances     string
+	ServerSeed  string
+	Commitment  string
+	PublicSeed  *string
+	Revealed    bool
+	Pockets     string
+	Board       string
+	Burns       string
+	Odds        *string
+	Result      *string
+	Beacons     *string
+	VoidReason  string
+	VoidKind    *string
+	BetRoots    *string
+	OpenedAt    time.Time
+	SettledAt   *time.Time
 }
 
 // TableName is the table of toteDrawRow.
@@ -108,6 +115,7 @@ func fromDomainDraw(d tote.Draw) (toteDrawRow, error) {
 		RoundClosesAt: nullableTime(d.RoundClosesAt), NextStepAt: nullableTime(d.NextStepAt), Version: d.Version,
 		MinStake: int64(d.MinStake), CommissionBp: int64(d.Pool.Commission), JackpotEnabled: d.Pool.JackpotEnabled,
 		JackpotRateBp: int64(d.Pool.JackpotRate), ExpressShare1Bp: int64(d.Pool.ExpressShare1), ExpressShare2Bp: int64(d.Pool.ExpressShare2),
+		SuspendAtBp: int64(d.SuspendAt), Chances: tote.FormatChances(d.Chances),
 		ServerSeed: d.ServerSeed.Hex(), Commitment: cards.FormatCommitment(d.Commitment), Revealed: d.Revealed,
 		Board: cards.Format(d.Board), Burns: cards.Format(d.Burns), VoidReason: d.VoidReason,
 		OpenedAt: storedTime(d.OpenedAt), SettledAt: nullableTime(d.SettledAt),
@@ -166,8 +174,12 @@ func toDomainDraw(r toteDrawRow) (tote.Draw, error) {
 			ExpressShare1: money.BasisPoints(r.ExpressShare1Bp), ExpressShare2: money.BasisPoints(r.ExpressShare2Bp),
 		},
 		Revealed: r.Revealed, VoidReason: r.VoidReason, OpenedAt: r.OpenedAt.UTC(), SettledAt: timeOrZero(r.SettledAt),
+		SuspendAt: money.BasisPoints(r.SuspendAtBp),
 	}
 	var err error
+	if d.Chances, err = tote.ParseChances(r.Chances); err != nil {
+		return tote.Draw{}, fmt.Errorf("draw id %d: %w", r.ID, err)
+	}
 	if d.ServerSeed, err = cards.ParseSeed(r.ServerSeed); err != nil {
 		return tote.Draw{}, fmt.Errorf("draw id %d: %w", r.ID, err)
 	}

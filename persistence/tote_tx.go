@@ -70,7 +70,7 @@ func (t *toteTx) UpdateTable(ctx context.Context, tab tote.Table) error {
 	row := fromDomainTable(tab)
 	res := t.tx.WithContext(ctx).Model(&toteTableRow{}).Where("id = ?", tab.ID).
 		Select("name", "status", "min_stake", "max_stake", "commission_bp", "round1_ms", "round2_ms", "round3_ms", "round4_ms",
-			"card_interval_ms", "result_ms", "express_share1_bp", "express_share2_bp", "updated_at").Updates(&row)
+			"card_interval_ms", "result_ms", "express_share1_bp", "express_share2_bp", "suspend_at_bp", "updated_at").Updates(&row)
 	if res.Error != nil {
 		return mapErr(res.Error, "table")
 	}
@@ -131,7 +131,7 @@ func (t *toteTx) InsertDraw(ctx context.Context, d tote.Draw) (tote.Draw, error)
 
 // drawColumns are the columns a draw's update may change.
 var drawColumns = []string{"phase", "round_closes_at", "next_step_at", "version", "public_seed", "revealed",
-	"pockets", "board", "burns", "odds", "result", "void_reason", "void_kind", "settled_at", "beacons", "bet_roots"}
+	"pockets", "board", "burns", "odds", "result", "void_reason", "void_kind", "settled_at", "beacons", "bet_roots", "chances"}
 
 // UpdateDraw implements tote.Tx with a version check.
 func (t *toteTx) UpdateDraw(ctx context.Context, d tote.Draw) (tote.Draw, error) {

@@ -50,6 +50,7 @@ func settingsChanges(before, after TableSettings) []account.AuditChange {
 	add("resultSeconds", seconds([]time.Duration{before.ResultDisplay}), seconds([]time.Duration{after.ResultDisplay}))
 	add("expressShares", percent(before.ExpressShare1)+"/"+percent(before.ExpressShare2),
 		percent(after.ExpressShare1)+"/"+percent(after.ExpressShare2))
+	add("suspendAt", percent(before.SuspendAt), percent(after.SuspendAt))
 	return out
 }
 

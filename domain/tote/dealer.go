@@ -29,6 +29,9 @@ type DealerConfig struct {
 	// round) before it voids the draw. Default 20 s; it is fixed into each
 	// draw when it opens.
 	BeaconWait time.Duration
+	// OddsWorkers bounds the goroutines of the enumeration of a round's
+	// chances at its opening (0: every core).
+	OddsWorkers int
 }
 
 func (c *DealerConfig) defaults() {

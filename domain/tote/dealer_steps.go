@@ -158,7 +158,7 @@ func (d *Dealer) openDraw(ctx context.Context) error {
 		nd := Draw{
 			TableID: t.ID, Number: prev.Number + 1, Positions: t.Positions, Phase: PhasePreDeal,
 			RoundClosesAt: plan.ClosesAt[0],
-			MinStake:      t.Settings.MinStake, Pool: t.Settings.PoolConfig(jackpot),
+			MinStake:      t.Settings.MinStake, Pool: t.Settings.PoolConfig(jackpot), SuspendAt: t.Settings.SuspendAt,
 			ServerSeed: seed, Commitment: cards.Commitment(seed), Odds: pre, OpenedAt: now,
 			Beacons: &plan,
 		}
@@ -262,6 +262,16 @@ func (d *Dealer) dealCards(ctx context.Context, act action) error {
 		next.Board = append(next.Board[:4:4], deal.River)
 		ev.Street, ev.Cards = StreetRiver, []string{deal.River.String()}
 	}
+	if open != 0 {
+		// The round opens with its chances in the same transaction (SPEC
+		// 1.9): no bet on a suspended selection can be taken before they
+		// are stored.
+		rc, err := ChancesAtOpening(next.Pockets, next.Board, open, next.SuspendAt, d.cfg.OddsWorkers)
+		if err != nil {
+			return err
+		}
+		next.Chances = append(next.Chances[:len(next.Chances):len(next.Chances)], rc)
+	}
 	streetDone := open != 0 || act == actDealRiver
 	// A version-2 draw's next round closes at its committed deadline, so it
 	// opens with the cards and the odds follow in their own step: the time
@@ -317,7 +327,7 @@ func (d *Dealer) publishOdds(ctx context.Context, dealt Draw, open parimutuel.Ro
 // the next round.
 func (d *Dealer) applyDeal(ctx context.Context, tx Tx, dr, next Draw, ev TableEvent, open parimutuel.Round, odds *LiveOdds) (stepResult, error) {
 	now := d.svc.clock.Now()
-	dr.Pockets, dr.Board, dr.Burns, dr.Beacons = next.Pockets, next.Board, next.Burns, next.Beacons
+	dr.Pockets, dr.Board, dr.Burns, dr.Beacons, dr.Chances = next.Pockets, next.Board, next.Burns, next.Beacons, next.Chances
 	ev.At = now
 	ev.Board, ev.Hands = cardStrings(dr.Board), PositionStates(dr)
 	events := []TableEvent{ev}
@@ -342,7 +352,11 @@ func (d *Dealer) applyDeal(ctx context.Context, tx Tx, dr, next Draw, ev TableEv
 		}
 		dr.NextStepAt = time.Time{}
 		closes := dr.RoundClosesAt
-		events = append(events, TableEvent{TableID: dr.TableID, DrawID: dr.ID, Type: EventRoundOpened, At: now, Round: open, ClosesAt: &closes})
+		opened := TableEvent{TableID: dr.TableID, DrawID: dr.ID, Type: EventRoundOpened, At: now, Round: open, ClosesAt: &closes}
+		if n := len(dr.Chances); n > 0 && dr.Chances[n-1].Round == open {
+			opened.Chances, opened.SuspendAt = &dr.Chances[n-1], dr.suspendAt()
+		}
+		events = append(events, opened)
 	}
 	nd, err := tx.UpdateDraw(ctx, dr)
 	if err != nil {

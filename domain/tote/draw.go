@@ -94,6 +94,12 @@ type Draw struct {
 	// Pool.JackpotEnabled is decided at settlement.
 	MinStake money.Amount
 	Pool     parimutuel.PoolConfig
+	// SuspendAt is the table's SUSPEND_AT copied when the draw opens (SPEC
+	// 1.9); Chances holds what each round after the deal opened with, in
+	// the transaction that opened it: a selection whose chance reaches
+	// SuspendAt takes no bet in that round.
+	SuspendAt money.BasisPoints
+	Chances   []RoundChances
 
 	ServerSeed cards.Seed // secret until Revealed
 	Commitment [cards.SeedSize]byte

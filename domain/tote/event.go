@@ -77,6 +77,12 @@ type TableEvent struct {
 	Board []string        `json:"board,omitempty"`
 	Hands []PositionState `json:"hands,omitempty"`
 
+	// Chances (ROUND_OPENED of rounds 2 to 4) is what the round opened
+	// with, and SuspendAt the draw's threshold: a selection at or above it
+	// takes no bet in the round (SPEC 1.9).
+	Chances   *RoundChances     `json:"chances,omitempty"`
+	SuspendAt money.BasisPoints `json:"suspendAt,omitempty"`
+
 	Odds   *LiveOdds   `json:"odds,omitempty"`
 	Pool   *PoolView   `json:"pool,omitempty"`
 	Result *DrawResult `json:"result,omitempty"`

@@ -34,6 +34,12 @@ const (
 	// ReasonVoidAfterDeal refuses an admin void once betting round 1 has
 	// closed (void.go).
 	ReasonVoidAfterDeal = "VOID_AFTER_DEAL"
+	// ReasonSelectionSuspended refuses a bet on a selection whose chance of
+	// being paid reached the draw's SUSPEND_AT when its round opened (SPEC
+	// 1.9, suspension.go).
+	ReasonSelectionSuspended = "SELECTION_SUSPENDED"
+	// ReasonInvalidSuspendAt is a table's SUSPEND_AT outside 50 % to 90 %.
+	ReasonInvalidSuspendAt = "INVALID_SUSPEND_AT"
 
 	// Verification (verify.go).
 	ReasonDrawNotFinished = "DRAW_NOT_FINISHED"

@@ -65,6 +65,12 @@ type DrawResult struct {
 	// 3, bet_roots.go), as ROUND_CLOSED published them.
 	BetRoots  []betroot.Root `json:"betRoots,omitempty"`
 	SettledAt time.Time      `json:"settledAt"`
+
+	// SuspendAt and Chances publish what each betting round after the deal
+	// opened with (SPEC 1.9, suspension.go); absent from results of draws
+	// dealt before suspension existed.
+	SuspendAt money.BasisPoints `json:"suspendAt,omitempty"`
+	Chances   []RoundChances    `json:"chances,omitempty"`
 }
 
 // HandView is one position's final hand.

@@ -88,7 +88,10 @@ func checkBettable(d Draw, sel parimutuel.Selection, now time.Time) error {
 	if err := parimutuel.CheckMarketRound(sel.Market, r); err != nil {
 		return err
 	}
-	return sel.Validate(d.Positions)
+	if err := sel.Validate(d.Positions); err != nil {
+		return err
+	}
+	return checkNotSuspended(d, r, sel)
 }
 
 // PlaceBets places several bets at once, each with its own result exactly

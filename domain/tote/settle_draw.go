@@ -155,6 +155,7 @@ func (s *Service) finishInTx(ctx context.Context, tx Tx, d Draw, t Table, res Dr
 		return stepResult{}, err
 	}
 	res.fillCards(&d)
+	res.fillSuspension(&d)
 	d.Phase, d.Result, d.Revealed = phase, &res, true
 	d.RoundClosesAt, d.SettledAt = time.Time{}, now
 	d.NextStepAt = now.Add(s.scaled(t.Settings.ResultDisplay))

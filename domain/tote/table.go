@@ -46,6 +46,10 @@ type TableSettings struct {
 	// ExpressShare1 and ExpressShare2 split an EXPRESS pool's net between its
 	// categories; they add up to 100%.
 	ExpressShare1, ExpressShare2 money.BasisPoints
+	// SuspendAt is SUSPEND_AT (SPEC 1.9): a selection paid with a chance at
+	// least this high when its round opens is suspended for that round. At
+	// most (and by default) 90 %; copied into a draw when it opens.
+	SuspendAt money.BasisPoints
 }
 
 // DefaultTableSettings are the defaults of SPEC 1.1: 100.00 KZT minimum,
@@ -61,6 +65,7 @@ func DefaultTableSettings() TableSettings {
 		ResultDisplay: 10 * time.Second,
 		ExpressShare1: parimutuel.DefaultExpressShare1,
 		ExpressShare2: parimutuel.DefaultExpressShare2,
+		SuspendAt:     SuspendAtMax,
 	}
 }
 
@@ -74,7 +79,8 @@ const (
 
 // Validate reports an Invalid error when the settings break the rules:
 // MIN_STAKE_TOO_LOW (below 100.00 KZT, rule 15), INVALID_STAKE_LIMITS,
-// COMMISSION_TOO_LOW, INVALID_POOL_CONFIG or INVALID_TIMING.
+// COMMISSION_TOO_LOW, INVALID_POOL_CONFIG, INVALID_TIMING or
+// INVALID_SUSPEND_AT.
 func (s TableSettings) Validate() error {
 	if s.MinStake < MinStakeFloor {
 		return errs.R(errs.Invalid, ReasonMinStakeTooLow, "the minimum stake is %s: it can never be below %s", s.MinStake, MinStakeFloor)
@@ -96,7 +102,7 @@ func (s TableSettings) Validate() error {
 	if s.ResultDisplay < 0 || s.ResultDisplay > maxResultDisplay {
 		return errs.R(errs.Invalid, ReasonInvalidTiming, "the result display %s must be 0 to 10 min", s.ResultDisplay)
 	}
-	return nil
+	return CheckSuspendAt(s.SuspendAt)
 }
 
 // PoolConfig is the pool settings a draw opened now would copy: the
@@ -164,6 +170,7 @@ type SettingsUpdate struct {
 	CardInterval  *time.Duration
 	ResultDisplay *time.Duration
 	ExpressShares *[2]money.BasisPoints
+	SuspendAt     *money.BasisPoints
 }
 
 // Apply returns s with the update's fields replaced.
@@ -188,6 +195,9 @@ func (u SettingsUpdate) Apply(s TableSettings) TableSettings {
 	}
 	if u.ExpressShares != nil {
 		s.ExpressShare1, s.ExpressShare2 = u.ExpressShares[0], u.ExpressShares[1]
+	}
+	if u.SuspendAt != nil {
+		s.SuspendAt = *u.SuspendAt
 	}
 	return s
 }

@@ -35,7 +35,11 @@ type Verification struct {
 	// PayoutsMatch: every pool recomputed from its bets gives the published
 	// figures, coefficients and payouts.
 	PayoutsMatch bool
-	Problems     []string
+	// SuspensionsMatch: each round's chances recomputed from the published
+	// cards are the published ones, and no pool took a bet on a selection
+	// its round opened suspended (SPEC 1.9; verify_suspension.go).
+	SuspensionsMatch bool
+	Problems         []string
 }
 
 // VerifyResult recomputes a published result (SPEC 1.8, docs/fairness.md):
@@ -69,6 +73,7 @@ func VerifyResult(res DrawResult) Verification {
 	if !verifyBetRoots(res, problem) {
 		v.PayoutsMatch = false
 	}
+	v.SuspensionsMatch = verifySuspensions(res, problem)
 	return v
 }
 

@@ -46,6 +46,11 @@ type DrawView struct {
 	Result     *DrawResult
 	VoidReason string
 	OpenedAt   time.Time
+	// Chances is what the open round opened with (nil for PRE_DEAL and
+	// while no round is open) and SuspendAt the draw's threshold with it
+	// (SPEC 1.9); both are zero without chances.
+	Chances   *RoundChances
+	SuspendAt money.BasisPoints
 }
 
 // OpenRound is the round taking bets, or 0.
@@ -81,8 +86,10 @@ func (v TableView) Apply(e TableEvent) TableView {
 		if e.ClosesAt != nil {
 			d.RoundClosesAt = *e.ClosesAt
 		}
+		d.Chances, d.SuspendAt = e.Chances, e.SuspendAt
 	case EventRoundClosed:
 		d.Phase, d.RoundClosesAt = dealingPhase(e.Round), time.Time{}
+		d.Chances, d.SuspendAt = nil, 0
 		if e.PublicSeed != "" {
 			d.PublicSeed = e.PublicSeed
 		}
@@ -96,6 +103,7 @@ func (v TableView) Apply(e TableEvent) TableView {
 		}
 	case EventDrawSettled, EventDrawVoided:
 		d.Phase, d.RoundClosesAt = PhaseSettled, time.Time{}
+		d.Chances, d.SuspendAt = nil, 0
 		if e.Type == EventDrawVoided {
 			d.Phase, d.VoidReason = PhaseVoid, e.Reason
 		}
@@ -165,8 +173,13 @@ func ViewOf(t Table, d *Draw, totals []SelectionTotal) (TableView, error) {
 		Commitment: cards.FormatCommitment(d.Commitment), Board: cardStrings(d.Board), Hands: PositionStates(*d),
 		Odds: d.Odds, Result: d.Result, VoidReason: d.VoidReason, OpenedAt: d.OpenedAt,
 	}
-	if d.OpenRound() != 0 {
+	if r := d.OpenRound(); r != 0 {
 		dv.RoundClosesAt = d.RoundClosesAt
+		for i := range d.Chances {
+			if d.Chances[i].Round == r {
+				dv.Chances, dv.SuspendAt = &d.Chances[i], d.suspendAt()
+			}
+		}
 	}
 	if d.PublicSeed != nil {
 		dv.PublicSeed = hex.EncodeToString(d.PublicSeed)

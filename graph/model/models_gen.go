@@ -263,6 +263,8 @@ type Draw struct {
 	VoidReason *string    `json:"voidReason,omitempty"`
 	// Live odds for the current state of the deal.
 	Odds *Odds `json:"odds,omitempty"`
+	// What each round after the deal opened with, so far: the exact chances and the suspended selections (SPEC 1.9).
+	Chances []RoundChances `json:"chances"`
 	// Every pool of the draw with live totals.
 	Pools []Pool `json:"pools"`
 	// The published result, once settled.
@@ -313,6 +315,8 @@ type DrawResult struct {
 	LeadersAfterTurn []int         `json:"leadersAfterTurn"`
 	Pools            []PoolResult  `json:"pools"`
 	SettledAt        time.Time     `json:"settledAt"`
+	// What each round after the deal opened with (SPEC 1.9); empty for draws dealt before suspension existed.
+	Chances []RoundChances `json:"chances"`
 }
 
 type DrawSettled struct {
@@ -353,6 +357,8 @@ type DrawSnapshot struct {
 	// Once settled or voided.
 	Result     *DrawResult `json:"result,omitempty"`
 	VoidReason *string     `json:"voidReason,omitempty"`
+	// The open round's chances and suspended selections (SPEC 1.9); null for PRE_DEAL and while no round is open.
+	Chances *RoundChances `json:"chances,omitempty"`
 }
 
 type DrawVerification struct {
@@ -805,6 +811,15 @@ type RegisterInput struct {
 	DateOfBirth Date   `json:"dateOfBirth"`
 }
 
+// What a betting round after the deal opened with (rounds POCKET, FLOP, TURN; PRE_DEAL has none: every position is symmetric there).
+type RoundChances struct {
+	Round BettingRound `json:"round"`
+	// The draw's SUSPEND_AT, percent.
+	SuspendAt Percent `json:"suspendAt"`
+	// Every WIN position and every COMBINATION category, and the EXPRESS coupons at or above suspendAt (a coupon not listed is below it).
+	Chances []SelectionChance `json:"chances"`
+}
+
 type RoundClosed struct {
 	Seq     int64        `json:"seq"`
 	TableID string       `json:"tableId"`
@@ -827,9 +842,25 @@ type RoundOpened struct {
 	Round   BettingRound `json:"round"`
 	// When the round closes (server time).
 	ClosesAt time.Time `json:"closesAt"`
+	// Rounds after the deal: each selection's exact chance and whether it is suspended for this round (SPEC 1.9).
+	Chances *RoundChances `json:"chances,omitempty"`
 }
 
 func (RoundOpened) IsTableEvent() {}
+
+// A selection's exact chance of being paid in a betting round, fixed when the round opened (SPEC 1.9): WIN, the position wins or ties; COMBINATION, the winning hand has the category; EXPRESS, the coupon guesses at least 2 of 3.
+type SelectionChance struct {
+	Market Market `json:"market"`
+	// As in Bet.selection: "3", "FLUSH", "1-2-2".
+	Selection string `json:"selection"`
+	// Paid on `paid` of `of` equally likely boards (EXPRESS: deals of flop, turn and river).
+	Paid int64 `json:"paid"`
+	Of   int64 `json:"of"`
+	// paid / of, for display.
+	Probability float64 `json:"probability"`
+	// At or above the draw's suspendAt: refused with SELECTION_SUSPENDED for the whole round.
+	Suspended bool `json:"suspended"`
+}
 
 // What a bet backs: exactly one of its fields, which names the market.
 type SelectionInput struct {
@@ -893,6 +924,8 @@ type TableInput struct {
 	CardIntervalMs *int      `json:"cardIntervalMs,omitempty"`
 	ResultSeconds  *int      `json:"resultSeconds,omitempty"`
 	ExpressShares  []Percent `json:"expressShares,omitempty"`
+	// SUSPEND_AT, percent: 50 to 90 (INVALID_SUSPEND_AT otherwise).
+	SuspendAt *Percent `json:"suspendAt,omitempty"`
 }
 
 type TablePaused struct {
@@ -925,6 +958,8 @@ type TableSettings struct {
 	ResultSeconds int `json:"resultSeconds"`
 	// Share of the EXPRESS net pool for category 1 (3 of 3) and category 2 (2 of 3), percent.
 	ExpressShares []Percent `json:"expressShares"`
+	// SUSPEND_AT (SPEC 1.9), percent: a selection paid with an exact chance at least this high when its round opens takes no bet in that round. 50 to 90 (the default); copied into each draw when it opens.
+	SuspendAt Percent `json:"suspendAt"`
 }
 
 type TableSettingsInput struct {
@@ -935,6 +970,8 @@ type TableSettingsInput struct {
 	CardIntervalMs *int      `json:"cardIntervalMs,omitempty"`
 	ResultSeconds  *int      `json:"resultSeconds,omitempty"`
 	ExpressShares  []Percent `json:"expressShares,omitempty"`
+	// SUSPEND_AT, percent: 50 to 90 (INVALID_SUSPEND_AT otherwise); applies from the next draw, audited.
+	SuspendAt *Percent `json:"suspendAt,omitempty"`
 }
 
 // Everything a table view renders, as of seq: the first event of a join (and sent again when a client fell too far behind to replay). Replace the client's state with it; live events follow from seq + 1.

@@ -99,6 +99,7 @@ func cloneDraw(d tote.Draw) tote.Draw {
 	d.Burns = slices.Clone(d.Burns)
 	d.Beacons = d.Beacons.Clone()
 	d.BetRoots = slices.Clone(d.BetRoots)
+	d.Chances = slices.Clone(d.Chances)
 	return d
 }
 

@@ -22,14 +22,18 @@ func testBetReaders(t *testing.T, env Env) {
 	}
 	place := func(d tote.Draw) []tote.Bet {
 		var bets []tote.Bet
-		for pos := 1; pos <= 5; pos++ {
-			bets = append(bets, h.MustBet(1, d, parimutuel.MarketWin, itoa(pos), kzt(100)+money.Amount(pos*37)))
+		bet := func(user int64, m parimutuel.Market, sel string, stake money.Amount) {
+			if b, ok := h.BetIfOffered(user, d, m, sel, stake); ok {
+				bets = append(bets, b)
+			}
 		}
-		bets = append(bets,
-			h.MustBet(2, d, parimutuel.MarketCombination, "HIGH_CARD", kzt(150)),
-			h.MustBet(2, d, parimutuel.MarketCombination, "PAIR", kzt(170)+3),
-			h.MustBet(3, d, parimutuel.MarketExpress, "1-2-3", kzt(210)+1),
-			h.MustBet(3, d, parimutuel.MarketWin, "2", kzt(333)+33))
+		for pos := 1; pos <= 5; pos++ {
+			bet(1, parimutuel.MarketWin, itoa(pos), kzt(100)+money.Amount(pos*37))
+		}
+		bet(2, parimutuel.MarketCombination, "HIGH_CARD", kzt(150))
+		bet(2, parimutuel.MarketCombination, "PAIR", kzt(170)+3)
+		bet(3, parimutuel.MarketExpress, "1-2-3", kzt(210)+1)
+		bet(3, parimutuel.MarketWin, "2", kzt(333)+33)
 		return bets
 	}
 	// read reads bet b through every reader and fails unless all agree.

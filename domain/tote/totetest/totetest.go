@@ -58,6 +58,8 @@ func Run(t *testing.T, newEnv func(t *testing.T) Env) {
 		{"PoolTotalsEqualBets", testTotalsProperty},
 		{"StreamedSettlementIsReference", testStreamedSettlementIsReference},
 		{"BetReadersAgree", testBetReaders},
+		{"SuspendedSelections", testSuspendedSelections},
+		{"SuspendedRace", testSuspendedRace},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) { tc.fn(t, newEnv(t)) })
@@ -301,6 +303,24 @@ func (h *Harness) MustBet(user int64, d tote.Draw, m parimutuel.Market, sel stri
 		h.T.Fatalf("bet %s %s %s: %v", m, sel, stake, err)
 	}
 	return b
+}
+
+// BetIfOffered places a bet unless its selection is suspended in d's open
+// round (SPEC 1.9): then the bet must be refused with SELECTION_SUSPENDED.
+// ok says whether it was placed.
+func (h *Harness) BetIfOffered(user int64, d tote.Draw, m parimutuel.Market, sel string, stake money.Amount) (b tote.Bet, ok bool) {
+	h.T.Helper()
+	s, err := parimutuel.ParseSelection(m, sel)
+	if err != nil {
+		h.T.Fatal(err)
+	}
+	if _, suspended := d.Suspended(d.OpenRound(), s); suspended {
+		if _, err := h.Bet(user, d, m, sel, stake); errs.ReasonOf(err) != tote.ReasonSelectionSuspended {
+			h.T.Fatalf("bet %s %s on a suspended selection: %v, want %s", m, sel, err, tote.ReasonSelectionSuspended)
+		}
+		return tote.Bet{}, false
+	}
+	return h.MustBet(user, d, m, sel, stake), true
 }
 
 // CheckBooks checks that the ledger reconciles and every escrow of the

@@ -34,6 +34,20 @@ export function tiyn(s: string): bigint | null {
 
 export const fmtTiyn = (v: bigint) => `${v / 100n}.${String(v % 100n).padStart(2, '0')}`;
 
+/** MIN_COEFFICIENT is the coefficient every winning bet is paid at least (SPEC 1.5, rule 13). */
+export const MIN_COEFFICIENT = '1.10';
+
+/**
+ * paidCoefficient is what a winning bet would be paid at the pool's implied
+ * coefficient now: never below the guaranteed 1.10 (floored says it was raised).
+ */
+export function paidCoefficient(implied: string): { value: string; floored: boolean } {
+  const v = tiyn(implied);
+  const min = tiyn(MIN_COEFFICIENT)!;
+  if (v === null || v >= min) return { value: implied, floored: false };
+  return { value: MIN_COEFFICIENT, floored: true };
+}
+
 /** checkStake returns an i18n key (and values) for a bad stake, or null. */
 export function checkStake(stake: string, min: string, max: string, balance: string | null): [string, Record<string, string>?] | null {
   const v = tiyn(stake);

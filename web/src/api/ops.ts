@@ -38,6 +38,13 @@ export const DRAW_FIELDS = /* GraphQL */ `
     openedAt settledAt voidReason
     positions { number cards status bestHand { category description cards } }
     shuffle { commitment publicSeed serverSeed }
+    chances { ...ChanceFields }
+  }
+`;
+export const CHANCE_FIELDS = /* GraphQL */ `
+  fragment ChanceFields on RoundChances {
+    round suspendAt
+    chances { market selection probability suspended }
   }
 `;
 export const ODDS_FIELDS = /* GraphQL */ `
@@ -103,10 +110,11 @@ export const TableEvents = /* GraphQL */ `
           odds { ...OddsFields }
           pools { ...PoolFields }
           result { ...ResultFields }
+          chances { ...ChanceFields }
         }
       }
       ... on DrawOpened { drawId number positionCount minStake commitment odds { ...OddsFields } }
-      ... on RoundOpened { drawId round closesAt }
+      ... on RoundOpened { drawId round closesAt chances { ...ChanceFields } }
       ... on RoundClosed { drawId round publicSeed }
       ... on CardsDealt { drawId street board positions { number cards status bestHand { category description cards } } }
       ... on OddsUpdated { drawId odds { ...OddsFields } }
@@ -245,7 +253,7 @@ export const SetJackpotEnabled = /* GraphQL */ `
 /** withFragments appends every fragment a document spreads (one level of nesting is enough here). */
 const FRAGMENTS: Record<string, string> = {
   UserFields: USER_FIELDS, AuthFields: AUTH_FIELDS, DrawFields: DRAW_FIELDS, OddsFields: ODDS_FIELDS,
-  PoolFields: POOL_FIELDS, ResultFields: RESULT_FIELDS, HandFields: HOLDEM_FIELDS,
+  PoolFields: POOL_FIELDS, ResultFields: RESULT_FIELDS, HandFields: HOLDEM_FIELDS, ChanceFields: CHANCE_FIELDS,
 };
 export function withFragments(doc: string): string {
   const need = new Set<string>();

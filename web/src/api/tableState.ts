@@ -51,8 +51,18 @@ export function fromEventSnapshot(s: TableState, ev: Ev<'TableSnapshot'>): Table
       openedAt: prev?.openedAt ?? ev.at, settledAt: d.result?.settledAt ?? null, voidReason: d.voidReason,
       positions: d.positions, shuffle: { commitment: d.commitment, publicSeed: d.publicSeed, serverSeed: d.serverSeed },
       odds: d.odds, pools: d.pools, result: d.result,
+      chances: d.chances ? [...(prev?.chances ?? []).filter((c) => c.round !== d.chances!.round), d.chances] : prev?.chances ?? [],
     },
   };
+}
+
+/**
+ * suspendedIn lists the selections ("MARKET selection") the open round opened
+ * suspended (SPEC 1.9): a bet on one is refused with SELECTION_SUSPENDED.
+ */
+export function suspendedIn(d: DrawState | null): Set<string> {
+  const rc = d?.openRound ? d.chances?.find((c) => c.round === d.openRound) : undefined;
+  return new Set((rc?.chances ?? []).filter((c) => c.suspended).map((c) => c.market + ' ' + c.selection));
 }
 
 /**
@@ -75,11 +85,14 @@ export function fold(s: TableState, ev: TableEvent): TableState | 'gap' {
       next.draw = {
         id: ev.drawId, number: ev.number, phase: 'PRE_DEAL', openRound: null, roundClosesAt: null, minStake: ev.minStake,
         maxStake: s.settings.maxStake, board: [], burned: [], openedAt: ev.at, settledAt: null, voidReason: null,
-        positions: [], shuffle: { commitment: ev.commitment, publicSeed: null, serverSeed: null }, odds: ev.odds, pools: [], result: null,
+        positions: [], shuffle: { commitment: ev.commitment, publicSeed: null, serverSeed: null }, odds: ev.odds, pools: [], result: null, chances: [],
       };
       break;
     case 'RoundOpened':
-      if (mine(ev.drawId)) next.draw = { ...d!, phase: ev.round, openRound: ev.round, roundClosesAt: ev.closesAt };
+      if (mine(ev.drawId)) {
+        const chances = ev.chances ? [...(d!.chances ?? []).filter((c) => c.round !== ev.round), ev.chances] : d!.chances ?? [];
+        next.draw = { ...d!, phase: ev.round, openRound: ev.round, roundClosesAt: ev.closesAt, chances };
+      }
       break;
     case 'RoundClosed':
       if (mine(ev.drawId)) next.draw = { ...d!, phase: (AFTER[ev.round] ?? d!.phase) as DrawState['phase'], openRound: null, roundClosesAt: null, shuffle: { ...d!.shuffle, publicSeed: ev.publicSeed ?? d!.shuffle.publicSeed } };

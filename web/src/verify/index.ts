@@ -4,8 +4,9 @@ import { hexToBytes, sha256Hex, shuffle, dealTote, dealStreets, cardName, outcom
 import { verifyPools, type DrawResultJson } from './pools';
 import { checkBeacons, type Beacons } from './beacon';
 import { verifyCommitted } from './commit';
+import { checkSuspension } from './suspension';
 
-export interface Verdict { commitmentValid: boolean; cardsMatch: boolean; payoutsMatch: boolean; beaconsValid: boolean | null; problems: string[]; notes: string[]; ok: boolean }
+export interface Verdict { commitmentValid: boolean; cardsMatch: boolean; payoutsMatch: boolean; beaconsValid: boolean | null; suspensionsMatch?: boolean; problems: string[]; notes: string[]; ok: boolean }
 
 const same = (a: unknown, b: unknown) => JSON.stringify(a ?? []) === JSON.stringify(b ?? []);
 
@@ -67,8 +68,12 @@ export async function verifyDraw(json: string): Promise<Verdict> {
   problems.push(...poolProblems);
   const payoutsMatch = poolProblems.length === 0;
   const dealt = (r.pockets ?? []).length > 0;
+  const sus = checkSuspension(r);
+  problems.push(...sus.problems);
+  notes.push(...sus.notes);
+  const suspensionsMatch = sus.problems.length === 0;
   return {
-    commitmentValid, cardsMatch: dealt ? cardsMatch : true, payoutsMatch, beaconsValid, problems, notes,
-    ok: commitmentValid && (dealt ? cardsMatch : true) && payoutsMatch && beaconsValid !== false,
+    commitmentValid, cardsMatch: dealt ? cardsMatch : true, payoutsMatch, beaconsValid, suspensionsMatch, problems, notes,
+    ok: commitmentValid && (dealt ? cardsMatch : true) && payoutsMatch && beaconsValid !== false && suspensionsMatch,
   };
 }

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { signal } from '@preact/signals';
-import type { DrawState } from '../api/table';
-import { marketsIn, checkStake, placeBet, myBets, tiyn, fmtTiyn, type Slip, type MyBet } from '../api/bets';
+import { suspendedIn, type DrawState } from '../api/table';
+import { marketsIn, checkStake, placeBet, myBets, tiyn, fmtTiyn, paidCoefficient, type Slip, type MyBet } from '../api/bets';
 import { me, userTick, newKey } from '../api/account';
 import { t, money, num, errorText } from '../i18n';
 import { Field, Alert, Countdown, Link } from '../ui';
@@ -63,7 +63,9 @@ export function BetSlip({ draw, positions }: { draw: DrawState; positions: numbe
   const edit = <T,>(f: (v: T) => void) => (v: T) => { f(v); setKey(newKey()); setMsg(null); };
   const sel = selectionKey(market, pick, cat);
   const pool = draw.openRound ? draw.pools.find((p) => p.round === draw.openRound && p.market === market) : undefined;
-  const coef = pool?.selections.find((s) => s.selection === sel)?.impliedCoefficient ?? null;
+  const implied = pool?.selections.find((s) => s.selection === sel)?.impliedCoefficient ?? null;
+  const paid = implied ? paidCoefficient(implied) : null;
+  const coef = paid?.value ?? null;
   const st = tiyn(stake);
   const potential = coef && st !== null && st > 0n ? fmtTiyn((st * tiyn(coef)!) / 100n) : null;
 
@@ -72,13 +74,15 @@ export function BetSlip({ draw, positions }: { draw: DrawState; positions: numbe
       <h2 id="slip-h">{t('betSlip')} {draw.openRound && <small>· {t(draw.openRound)}</small>}</h2>
       <span class="cd-slot" data-testid="slip-countdown">{draw.openRound ? <Countdown at={draw.roundClosesAt} /> : <small>{t('noRound')}</small>}</span>
       <span class="slip-figs">
-        <span>{t('coefNow')}: <b class="num" data-testid="slip-coef">{coef ? num(coef) : t('coefNone')}</b></span>
+        <span>{t('coefNow')}: <b class="num" data-testid="slip-coef" title={paid?.floored ? t('floored') : undefined}>{coef ? num(coef) + (paid?.floored ? '*' : '') : t('coefNone')}</b></span>
         <span>{t('potential')}: <b class="num" data-testid="slip-potential">{potential ? money(potential) : '—'}</b></span>
       </span>
       <button type="button" class="slip-toggle" aria-expanded={open} aria-controls="slip-body" onClick={() => setOpen(!open)}>{open ? t('closeSlip') : t('openSlip')}</button>
     </div>
   );
 
+  const suspended = suspendedIn(draw);
+  const off = (m: string, s: string) => suspended.has(m + ' ' + s);
   if (!user) return <section class={'slip ' + (open ? 'open' : 'closed')} aria-labelledby="slip-h">{bar}<div class="slip-body" id="slip-body"><p>{t('signInToBet')} <Link href="/account">{t('signIn')}</Link></p></div></section>;
 
   const verification = user.verification.status;
@@ -126,14 +130,14 @@ export function BetSlip({ draw, positions }: { draw: DrawState; positions: numbe
               {market === 'WIN' && (
                 <Field label={t('position')}>
                   <select name="win" value={pick[0]} onChange={(e) => edit(setPick)([(e.target as HTMLSelectElement).value, pick[1], pick[2]])}>
-                    {posOpts.map((p) => <option key={p} value={p}>{p}</option>)}
+                    {posOpts.map((p) => <option key={p} value={p} disabled={off('WIN', p)}>{p}{off('WIN', p) ? ' · ' + t('suspended') : ''}</option>)}
                   </select>
                 </Field>
               )}
               {market === 'COMBINATION' && (
                 <Field label={t('COMBINATION')}>
                   <select name="combination" value={cat} onChange={(e) => edit(setCat)((e.target as HTMLSelectElement).value)}>
-                    {CATS.map((c) => <option key={c} value={c}>{t(c)}</option>)}
+                    {CATS.map((c) => <option key={c} value={c} disabled={off('COMBINATION', c)}>{t(c)}{off('COMBINATION', c) ? ' · ' + t('suspended') : ''}</option>)}
                   </select>
                 </Field>
               )}
@@ -157,7 +161,8 @@ export function BetSlip({ draw, positions }: { draw: DrawState; positions: numbe
               <small class="hint" id="stake-hint">{money(draw.minStake)} – {money(draw.maxStake)}</small>
             </label>
             <div class="field-msg" id="stake-msg" aria-live="polite">{msg && <Alert kind={msg.kind}>{msg.text}{msg.verify && <> <Link href="/account">{t('goVerify')}</Link></>}</Alert>}</div>
-            <button type="submit" disabled={busy} data-key={key}>{t('placeBet')}</button>
+            {off(market, sel) && <Alert kind="error"><span data-testid="slip-suspended">{t('suspendedHint')}</span></Alert>}
+            <button type="submit" disabled={busy || off(market, sel)} data-key={key}>{t('placeBet')}</button>
           </fieldset>
         </form>
         <h3>{t('myBets')}</h3>

@@ -1,8 +1,9 @@
 import { useEffect, useState, useMemo } from 'preact/hooks';
-import { watchTable, poolKey, type TableState, type DrawState } from '../api/table';
+import { watchTable, poolKey, suspendedIn, type TableState, type DrawState } from '../api/table';
 import { t, money, num, pct, errorText } from '../i18n';
 import { Cards, Countdown, Alert, Link } from '../ui';
 import { BetSlip, pickFromPool } from './BetSlip';
+import { paidCoefficient } from '../api/bets';
 
 const ROUNDS = ['PRE_DEAL', 'POCKET', 'FLOP', 'TURN'] as const;
 const MARKETS = ['WIN', 'COMBINATION', 'EXPRESS'] as const;
@@ -116,6 +117,7 @@ function Pools({ d, n }: { d: DrawState; n: number }) {
           : [...sel.values()].sort((a, b) => Number(b.stake) - Number(a.stake)).slice(0, EXPRESS_ROWS).map((s) => s.selection);
         const empty = m === 'EXPRESS' && rows.length === 0 ? (offered ? t('noCoupons') : t('expressNotHere')) : '';
         while (rows.length < (m === 'EXPRESS' ? EXPRESS_ROWS : 0)) rows.push('');
+        const off = round === d.openRound ? suspendedIn(d) : new Set<string>();
         return (
           <table key={m} class="pool" data-pool={round + '/' + m}>
             <caption><span class="pm">{t(m)}</span> <span class="fig">{t('gross')} <b class="num" data-testid="pool-gross">{money(p?.gross ?? '0.00')}</b></span> <span class="fig">{t('bets')} <b class="num">{num(p?.bets ?? 0)}</b></span></caption>
@@ -124,12 +126,13 @@ function Pools({ d, n }: { d: DrawState; n: number }) {
               {rows.map((r, i) => {
                 const s = sel.get(r);
                 const label = r ? selectionText(m, r) : i === 0 ? empty : '';
+                const sus = off.has(m + ' ' + r);
                 return (
-                  <tr key={r || 'pad' + i} data-selection={r || undefined}>
-                    <td>{r && bettable
+                  <tr key={r || 'pad' + i} data-selection={r || undefined} data-suspended={sus ? '' : undefined}>
+                    <td>{r && bettable && !sus
                       ? <button type="button" class="pick" aria-label={t('pickRow', { sel: label })} onClick={() => pickFromPool(m, r)}>{label}</button>
-                      : <span class={r ? '' : 'muted'}>{label || '\u00a0'}</span>}</td>
-                    <td class="num">{s ? money(s.stake) : ''}</td><td class="num">{s?.impliedCoefficient ? num(s.impliedCoefficient) : ''}</td>
+                      : <span class={r ? '' : 'muted'}>{label || '\u00a0'}</span>}{sus && <small class="suspended"> · {t('suspended')}</small>}</td>
+                    <td class="num">{s ? money(s.stake) : ''}</td><td class="num">{s?.impliedCoefficient ? coefText(s.impliedCoefficient) : ''}</td>
                   </tr>
                 );
               })}
@@ -178,4 +181,10 @@ function Result({ d }: { d: DrawState }) {
       )}
     </section>
   );
+}
+
+/** coefText shows a live coefficient as a winner would be paid it: a pool-implied one below 1.10 is shown at the guaranteed 1.10 and marked. */
+function coefText(implied: string) {
+  const c = paidCoefficient(implied);
+  return c.floored ? <span class="floored" title={t('floored')} data-floored="">{num(c.value)}<span aria-hidden="true">*</span><span class="sr-only"> ({t('floored')})</span></span> : num(c.value);
 }

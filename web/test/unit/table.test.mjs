@@ -44,3 +44,17 @@ test('typed events fold into the table; duplicates ignored, gaps reported, snaps
   assert.equal(joined.draw.pools[0].gross, '9.00');
   assert.equal(joined.jackpot.balance, '5.00');
 });
+
+test('a round opens with its suspended selections; the next round replaces them (SPEC 1.9)', async () => {
+  const ts = await load('api/tableState.ts');
+  const base = { id: '1', name: 'T', positions: 2, status: 'RUNNING', settings: { maxStake: '1000000.00' }, jackpot: { balance: '0', enabled: true }, seq: 1, draw: null };
+  let s = ts.fold(base, { __typename: 'DrawOpened', seq: 2, tableId: '1', at: 't', drawId: '9', number: 1, seats: 2, minStake: '100.00', commitment: 'c', odds: null });
+  const rc = (round, sus) => ({ round, suspendAt: '90.00', chances: [{ market: 'WIN', selection: '1', probability: 0.95, suspended: sus }, { market: 'WIN', selection: '2', probability: 0.05, suspended: false }] });
+  s = ts.fold(s, { __typename: 'RoundOpened', seq: 3, tableId: '1', at: 't', drawId: '9', round: 'FLOP', closesAt: 't', chances: rc('FLOP', true) });
+  assert.deepEqual([...ts.suspendedIn(s.draw)], ['WIN 1']);
+  s = ts.fold(s, { __typename: 'RoundClosed', seq: 4, tableId: '1', at: 't', drawId: '9', round: 'FLOP', publicSeed: null });
+  assert.equal(ts.suspendedIn(s.draw).size, 0, 'no round open, nothing to suspend');
+  s = ts.fold(s, { __typename: 'RoundOpened', seq: 5, tableId: '1', at: 't', drawId: '9', round: 'TURN', closesAt: 't', chances: rc('TURN', false) });
+  assert.equal(ts.suspendedIn(s.draw).size, 0);
+  assert.equal(s.draw.chances.length, 2);
+});
