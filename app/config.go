@@ -7,6 +7,7 @@ package app
 import (
 	"errors"
 	"fmt"
+	"net"
 	"net/url"
 	"path/filepath"
 	"strconv"
@@ -19,36 +20,42 @@ import (
 // Config is every setting of the server, read from the environment. Zero
 // values are replaced by the defaults of DefaultConfig.
 type Config struct {
-	Env            string        // POKERTOTE_ENV: development (default) or production
-	Addr           string        // ADDR: listen address, default :8080 (PORT=n also works)
-	DatabaseURL    string        // DATABASE_URL: Postgres; empty selects embedded SQLite
-	DataDir        string        // DATA_DIR: folder of the embedded database, default ./data
-	SQLitePath     string        // SQLITE_PATH: default DATA_DIR/pokertote.db
-	RedisURL       string        // REDIS_URL: Redis pub/sub; empty selects the in-process broker
-	RedisPrefix    string        // REDIS_PREFIX: channel namespace, default "pokertote:"
-	JWTSecret      string        // JWT_SECRET: at least 32 bytes; generated in development
-	JWTIssuer      string        // JWT_ISSUER
-	JWTAudience    string        // JWT_AUDIENCE
-	AccessTTL      time.Duration // ACCESS_TOKEN_TTL, default 15m
-	RefreshTTL     time.Duration // REFRESH_TOKEN_TTL, default 720h
-	DocumentPepper string        // DOCUMENT_PEPPER: key of the document-number hash
-	AdminEmail     string        // ADMIN_EMAIL: the first admin, created at start if missing
-	AdminPassword  string        // ADMIN_PASSWORD
-	TimeZone       string        // TIME_ZONE: operator's zone for ages and days, default Asia/Almaty
-	MinAge         int           // MIN_AGE: default 21
-	AllowedOrigins []string      // ALLOWED_ORIGINS: comma-separated WebSocket/CORS origins; "*" allows all
-	Introspection  bool          // INTROSPECTION: default true in development, false in production
-	Playground     bool          // PLAYGROUND: default true in development
-	Complexity     int           // QUERY_COMPLEXITY_LIMIT, default 1000
-	TokenLimit     int           // QUERY_TOKEN_LIMIT, default 15000
-	CountSQL       bool          // COUNT_SQL: answer each request's SQL statement count in the X-SQL-Statements header (finding N+1 queries), default false
-	DepthLimit     int           // QUERY_DEPTH_LIMIT: deepest selection allowed (introspection aside), default 12
-	MaxRequest     int64         // MAX_REQUEST_BYTES: largest HTTP body or WebSocket message, default 1 MiB
-	LogFormat      string        // LOG_FORMAT: text (default in development) or json
-	LogLevel       string        // LOG_LEVEL: debug, info (default), warn, error
-	DemoTables     bool          // DEMO_TABLES: create the two demo tables on first start, default true
-	DealerEnabled  bool          // DEALER: run table dealers in this replica, default true
-	TimeScale      float64       // TIME_SCALE: divides round lengths and card pacing (tests, demos), default 1
+	Env         string // POKERTOTE_ENV: development (default) or production
+	Addr        string // ADDR: listen address, default :8080 (PORT=n also works)
+	DatabaseURL string // DATABASE_URL: Postgres; empty selects embedded SQLite
+	DataDir     string // DATA_DIR: folder of the embedded database, default ./data
+	SQLitePath  string // SQLITE_PATH: default DATA_DIR/pokertote.db
+	RedisURL    string // REDIS_URL: Redis pub/sub; empty selects the in-process broker
+	RedisPrefix string // REDIS_PREFIX: channel namespace, default "pokertote:"
+	// High availability (issue 27, docs/scaling.md).
+	DatabaseReadURL       string        // DATABASE_READ_URL: a streaming replica (or several hosts) for reads that tolerate lag; empty: every read on DATABASE_URL
+	ReadYourWrites        time.Duration // READ_YOUR_WRITES_WINDOW: a player's reads stay on the primary this long after their last mutation, default 10s
+	RedisSentinels        []string      // REDIS_SENTINELS: comma-separated host:port of Redis Sentinels; the master is found through them (REDIS_URL then only gives its password and db)
+	RedisMasterName       string        // REDIS_MASTER_NAME: the master's name in the sentinels, default mymaster
+	RedisSentinelPassword string        // REDIS_SENTINEL_PASSWORD: the sentinels' own password, if any
+	JWTSecret             string        // JWT_SECRET: at least 32 bytes; generated in development
+	JWTIssuer             string        // JWT_ISSUER
+	JWTAudience           string        // JWT_AUDIENCE
+	AccessTTL             time.Duration // ACCESS_TOKEN_TTL, default 15m
+	RefreshTTL            time.Duration // REFRESH_TOKEN_TTL, default 720h
+	DocumentPepper        string        // DOCUMENT_PEPPER: key of the document-number hash
+	AdminEmail            string        // ADMIN_EMAIL: the first admin, created at start if missing
+	AdminPassword         string        // ADMIN_PASSWORD
+	TimeZone              string        // TIME_ZONE: operator's zone for ages and days, default Asia/Almaty
+	MinAge                int           // MIN_AGE: default 21
+	AllowedOrigins        []string      // ALLOWED_ORIGINS: comma-separated WebSocket/CORS origins; "*" allows all
+	Introspection         bool          // INTROSPECTION: default true in development, false in production
+	Playground            bool          // PLAYGROUND: default true in development
+	Complexity            int           // QUERY_COMPLEXITY_LIMIT, default 1000
+	TokenLimit            int           // QUERY_TOKEN_LIMIT, default 15000
+	CountSQL              bool          // COUNT_SQL: answer each request's SQL statement count in the X-SQL-Statements header (finding N+1 queries), default false
+	DepthLimit            int           // QUERY_DEPTH_LIMIT: deepest selection allowed (introspection aside), default 12
+	MaxRequest            int64         // MAX_REQUEST_BYTES: largest HTTP body or WebSocket message, default 1 MiB
+	LogFormat             string        // LOG_FORMAT: text (default in development) or json
+	LogLevel              string        // LOG_LEVEL: debug, info (default), warn, error
+	DemoTables            bool          // DEMO_TABLES: create the two demo tables on first start, default true
+	DealerEnabled         bool          // DEALER: run table dealers in this replica, default true
+	TimeScale             float64       // TIME_SCALE: divides round lengths and card pacing (tests, demos), default 1
 	// RealityCheck is REALITY_CHECK_INTERVAL: a myEvents REALITY_CHECK every
 	// this much of a session of play, default 1h; 0 turns reminders off.
 	RealityCheck time.Duration
@@ -78,31 +85,33 @@ const defaultBeaconSecret = "pokertote local beacon: development only, proves no
 // DefaultConfig returns the defaults of every setting.
 func DefaultConfig() Config {
 	return Config{
-		Env:            "development",
-		Addr:           ":8080",
-		DataDir:        "data",
-		RedisPrefix:    "pokertote:",
-		JWTIssuer:      "pokertote",
-		JWTAudience:    "pokertote-api",
-		AccessTTL:      15 * time.Minute,
-		RefreshTTL:     30 * 24 * time.Hour,
-		TimeZone:       "Asia/Almaty",
-		MinAge:         21,
-		AllowedOrigins: []string{"*"},
-		Complexity:     1000,
-		TokenLimit:     15000,
-		DepthLimit:     12,
-		MaxRequest:     1 << 20,
-		LogFormat:      "text",
-		LogLevel:       "info",
-		Introspection:  true,
-		Playground:     true,
-		DemoTables:     true,
-		DealerEnabled:  true,
-		TimeScale:      1,
-		RealityCheck:   time.Hour,
-		Beacon:         "local",
-		BeaconSecret:   defaultBeaconSecret,
+		Env:             "development",
+		Addr:            ":8080",
+		DataDir:         "data",
+		RedisPrefix:     "pokertote:",
+		ReadYourWrites:  10 * time.Second,
+		RedisMasterName: "mymaster",
+		JWTIssuer:       "pokertote",
+		JWTAudience:     "pokertote-api",
+		AccessTTL:       15 * time.Minute,
+		RefreshTTL:      30 * 24 * time.Hour,
+		TimeZone:        "Asia/Almaty",
+		MinAge:          21,
+		AllowedOrigins:  []string{"*"},
+		Complexity:      1000,
+		TokenLimit:      15000,
+		DepthLimit:      12,
+		MaxRequest:      1 << 20,
+		LogFormat:       "text",
+		LogLevel:        "info",
+		Introspection:   true,
+		Playground:      true,
+		DemoTables:      true,
+		DealerEnabled:   true,
+		TimeScale:       1,
+		RealityCheck:    time.Hour,
+		Beacon:          "local",
+		BeaconSecret:    defaultBeaconSecret,
 
 		EventRetention:     30 * 24 * time.Hour,
 		EventPruneInterval: 10 * time.Minute,
@@ -178,6 +187,11 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 	str("SQLITE_PATH", &c.SQLitePath)
 	str("REDIS_URL", &c.RedisURL)
 	str("REDIS_PREFIX", &c.RedisPrefix)
+	str("DATABASE_READ_URL", &c.DatabaseReadURL)
+	dur("READ_YOUR_WRITES_WINDOW", &c.ReadYourWrites)
+	c.RedisSentinels = splitList(getenv("REDIS_SENTINELS"))
+	str("REDIS_MASTER_NAME", &c.RedisMasterName)
+	str("REDIS_SENTINEL_PASSWORD", &c.RedisSentinelPassword)
 	str("JWT_SECRET", &c.JWTSecret)
 	str("JWT_ISSUER", &c.JWTIssuer)
 	str("JWT_AUDIENCE", &c.JWTAudience)
@@ -191,12 +205,7 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 	str("TIME_ZONE", &c.TimeZone)
 	num("MIN_AGE", &c.MinAge)
 	if v := getenv("ALLOWED_ORIGINS"); v != "" {
-		c.AllowedOrigins = nil
-		for _, o := range strings.Split(v, ",") {
-			if o = strings.TrimSpace(o); o != "" {
-				c.AllowedOrigins = append(c.AllowedOrigins, o)
-			}
-		}
+		c.AllowedOrigins = splitList(v)
 	}
 	flag("INTROSPECTION", &c.Introspection)
 	flag("PLAYGROUND", &c.Playground)
@@ -235,6 +244,17 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 	return c, errors.Join(problems...)
 }
 
+// splitList reads a comma-separated list, dropping blanks.
+func splitList(v string) []string {
+	var out []string
+	for _, s := range strings.Split(v, ",") {
+		if s = strings.TrimSpace(s); s != "" {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
 // Validate checks the settings that must hold whatever their source.
 func (c Config) Validate() error {
 	var problems []error
@@ -267,6 +287,22 @@ func (c Config) Validate() error {
 		if u, err := url.Parse(c.DatabaseURL); err != nil || (u.Scheme != "postgres" && u.Scheme != "postgresql") {
 			problems = append(problems, errors.New("DATABASE_URL must be a postgres:// URL"))
 		}
+	}
+	if c.DatabaseReadURL != "" {
+		if u, err := url.Parse(c.DatabaseReadURL); err != nil || (u.Scheme != "postgres" && u.Scheme != "postgresql") {
+			problems = append(problems, errors.New("DATABASE_READ_URL must be a postgres:// URL"))
+		}
+		if c.DatabaseURL == "" {
+			problems = append(problems, errors.New("DATABASE_READ_URL needs DATABASE_URL: the embedded database has no replicas"))
+		}
+	}
+	for _, s := range c.RedisSentinels {
+		if _, port, err := net.SplitHostPort(s); err != nil || port == "" {
+			problems = append(problems, fmt.Errorf("REDIS_SENTINELS: %q is not host:port", s))
+		}
+	}
+	if len(c.RedisSentinels) > 0 && c.RedisMasterName == "" {
+		problems = append(problems, errors.New("REDIS_SENTINELS needs REDIS_MASTER_NAME"))
 	}
 	if c.RedisURL != "" {
 		if u, err := url.Parse(c.RedisURL); err != nil || (u.Scheme != "redis" && u.Scheme != "rediss") {
