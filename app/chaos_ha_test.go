@@ -438,7 +438,9 @@ func TestHAChaos(t *testing.T) {
 	// Read load: results, verifyDraw and players' histories for 10 s with
 	// the bets paused; the share of it served by the standby.
 	paused.Store(true)
-	time.Sleep(time.Second)
+	// Past the players' read-your-writes window (10 s): their histories
+	// may then come from the standby.
+	time.Sleep(11 * time.Second)
 	var settled []string
 	state.mu.Lock()
 	for _, e := range state.events {
