@@ -50,8 +50,8 @@ func ErrorPresenter(log *slog.Logger) graphql.ErrorPresenterFunc {
 			log.ErrorContext(ctx, "internal error", "path", gerr.Path.String(), "err", err)
 			return internalError(gerr)
 		}
-		if de.Code == errs.Internal && de.Reason == errs.ReasonCommitUnknown {
-			log.ErrorContext(ctx, "commit outcome unknown", "path", gerr.Path.String(), "err", err)
+		if de.Code == errs.Internal && (de.Reason == errs.ReasonCommitUnknown || de.Reason == errs.ReasonDatabaseUnavailable) {
+			log.ErrorContext(ctx, "database connection failed", "reason", de.Reason, "path", gerr.Path.String(), "err", err)
 			gerr.Message = de.Message
 			gerr.Extensions = map[string]any{"code": string(de.Code), "reason": de.Reason}
 			return gerr

@@ -2,7 +2,11 @@ package persistence
 
 import (
 	"context"
+	"database/sql/driver"
 	"errors"
+	"fmt"
+	"io"
+	"net"
 	"net/url"
 	"testing"
 	"time"
@@ -10,6 +14,7 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 	"gorm.io/gorm"
 
+	"github.com/pokertote/pokertote/domain/errs"
 	"github.com/pokertote/pokertote/internal/tcpproxy"
 	"github.com/pokertote/pokertote/internal/testenv"
 )
@@ -108,7 +113,10 @@ func TestPoolFollowsThePrimary(t *testing.T) {
 	first.Cut()
 	failed := 0
 	for i := range 20 {
-		if err := write(); err != nil {
+		if err := mapErr(write(), "setting"); err != nil {
+			if r := errs.ReasonOf(err); r != errs.ReasonDatabaseUnavailable && r != errs.ReasonCommitUnknown {
+				t.Fatalf("write %d after the cut failed with %v (reason %q), want DATABASE_UNAVAILABLE or COMMIT_UNKNOWN", i, err, r)
+			}
 			failed++
 			if failed > 4 {
 				t.Fatalf("write %d after the cut: %v (%d failed: more than the pool's connections)", i, err, failed)
@@ -119,4 +127,28 @@ func TestPoolFollowsThePrimary(t *testing.T) {
 		t.Fatal("no connection went to the second host after the first was cut")
 	}
 	t.Logf("after the cut: %d of 20 writes failed on connections that were cut, %d connections to the second host", failed, second.Accepted())
+}
+
+// TestUnavailableErrors: a connection that failed, a server shutting down
+// and a session on a node that became a standby map to
+// DATABASE_UNAVAILABLE; a constraint does not.
+func TestUnavailableErrors(t *testing.T) {
+	for _, err := range []error{
+		io.ErrUnexpectedEOF,
+		&net.OpError{Op: "dial", Err: errors.New("connection refused")},
+		&pgconn.PgError{Code: "57P01"},
+		&pgconn.PgError{Code: "25006"},
+		&pgconn.PgError{Code: "08006"},
+		fmt.Errorf("bet batch: %w", driver.ErrBadConn),
+	} {
+		if r := errs.ReasonOf(mapErr(err, "bet")); r != errs.ReasonDatabaseUnavailable {
+			t.Errorf("%v maps to reason %q, want DATABASE_UNAVAILABLE", err, r)
+		}
+	}
+	if r := errs.ReasonOf(mapErr(&pgconn.PgError{Code: "23514"}, "bet")); r == errs.ReasonDatabaseUnavailable {
+		t.Error("a check violation maps to DATABASE_UNAVAILABLE")
+	}
+	if r := errs.ReasonOf(mapErr(errs.CommitUnknown(io.ErrUnexpectedEOF), "bet")); r != errs.ReasonCommitUnknown {
+		t.Errorf("a commit of unknown outcome maps to %q", r)
+	}
 }
