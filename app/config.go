@@ -7,6 +7,7 @@ package app
 import (
 	"errors"
 	"fmt"
+	"net"
 	"net/url"
 	"path/filepath"
 	"strconv"
@@ -19,18 +20,24 @@ import (
 // Config is every setting of the server, read from the environment. Zero
 // values are replaced by the defaults of DefaultConfig.
 type Config struct {
-	Env         string        // POKERTOTE_ENV: development (default) or production
-	Addr        string        // ADDR: listen address, default :8080 (PORT=n also works)
-	DatabaseURL string        // DATABASE_URL: Postgres; empty selects embedded SQLite
-	DataDir     string        // DATA_DIR: folder of the embedded database, default ./data
-	SQLitePath  string        // SQLITE_PATH: default DATA_DIR/pokertote.db
-	RedisURL    string        // REDIS_URL: Redis pub/sub; empty selects the in-process broker
-	RedisPrefix string        // REDIS_PREFIX: channel namespace, default "pokertote:"
-	JWTSecret   string        // JWT_SECRET: at least 32 bytes; generated in development
-	JWTIssuer   string        // JWT_ISSUER
-	JWTAudience string        // JWT_AUDIENCE
-	AccessTTL   time.Duration // ACCESS_TOKEN_TTL, default 15m
-	RefreshTTL  time.Duration // REFRESH_TOKEN_TTL, default 720h
+	Env         string // POKERTOTE_ENV: development (default) or production
+	Addr        string // ADDR: listen address, default :8080 (PORT=n also works)
+	DatabaseURL string // DATABASE_URL: Postgres; empty selects embedded SQLite
+	DataDir     string // DATA_DIR: folder of the embedded database, default ./data
+	SQLitePath  string // SQLITE_PATH: default DATA_DIR/pokertote.db
+	RedisURL    string // REDIS_URL: Redis pub/sub; empty selects the in-process broker
+	RedisPrefix string // REDIS_PREFIX: channel namespace, default "pokertote:"
+	// High availability (issue 27, docs/scaling.md).
+	DatabaseReadURL       string        // DATABASE_READ_URL: a streaming replica (or several hosts) for reads that tolerate lag; empty: every read on DATABASE_URL
+	ReadYourWrites        time.Duration // READ_YOUR_WRITES_WINDOW: a player's reads stay on the primary this long after their last mutation, default 10s
+	RedisSentinels        []string      // REDIS_SENTINELS: comma-separated host:port of Redis Sentinels; the master is found through them (REDIS_URL then only gives its password and db)
+	RedisMasterName       string        // REDIS_MASTER_NAME: the master's name in the sentinels, default mymaster
+	RedisSentinelPassword string        // REDIS_SENTINEL_PASSWORD: the sentinels' own password, if any
+	JWTSecret             string        // JWT_SECRET: at least 32 bytes; generated in development
+	JWTIssuer             string        // JWT_ISSUER
+	JWTAudience           string        // JWT_AUDIENCE
+	AccessTTL             time.Duration // ACCESS_TOKEN_TTL, default 15m
+	RefreshTTL            time.Duration // REFRESH_TOKEN_TTL, default 720h
 	// RequestTimeout bounds one query or mutation over HTTP (REQUEST_TIMEOUT,
 	// default 20s): one that cannot reach its database answers UNAVAILABLE
 	// then instead of hanging. Subscriptions and sockets are not bounded.
@@ -104,6 +111,8 @@ func DefaultConfig() Config {
 		Addr:             ":8080",
 		DataDir:          "data",
 		RedisPrefix:      "pokertote:",
+		ReadYourWrites:   10 * time.Second,
+		RedisMasterName:  "mymaster",
 		JWTIssuer:        "pokertote",
 		JWTAudience:      "pokertote-api",
 		AccessTTL:        15 * time.Minute,
@@ -219,6 +228,11 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 	str("SQLITE_PATH", &c.SQLitePath)
 	str("REDIS_URL", &c.RedisURL)
 	str("REDIS_PREFIX", &c.RedisPrefix)
+	str("DATABASE_READ_URL", &c.DatabaseReadURL)
+	dur("READ_YOUR_WRITES_WINDOW", &c.ReadYourWrites)
+	c.RedisSentinels = splitList(getenv("REDIS_SENTINELS"))
+	str("REDIS_MASTER_NAME", &c.RedisMasterName)
+	str("REDIS_SENTINEL_PASSWORD", &c.RedisSentinelPassword)
 	str("JWT_SECRET", &c.JWTSecret)
 	str("JWT_ISSUER", &c.JWTIssuer)
 	str("JWT_AUDIENCE", &c.JWTAudience)
@@ -247,12 +261,7 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 	str("TIME_ZONE", &c.TimeZone)
 	num("MIN_AGE", &c.MinAge)
 	if v := getenv("ALLOWED_ORIGINS"); v != "" {
-		c.AllowedOrigins = nil
-		for _, o := range strings.Split(v, ",") {
-			if o = strings.TrimSpace(o); o != "" {
-				c.AllowedOrigins = append(c.AllowedOrigins, o)
-			}
-		}
+		c.AllowedOrigins = splitList(v)
 	}
 	flag("INTROSPECTION", &c.Introspection)
 	flag("PLAYGROUND", &c.Playground)
@@ -289,6 +298,17 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 		problems = append(problems, err)
 	}
 	return c, errors.Join(problems...)
+}
+
+// splitList reads a comma-separated list, dropping blanks.
+func splitList(v string) []string {
+	var out []string
+	for _, s := range strings.Split(v, ",") {
+		if s = strings.TrimSpace(s); s != "" {
+			out = append(out, s)
+		}
+	}
+	return out
 }
 
 // Validate checks the settings that must hold whatever their source.
@@ -334,6 +354,22 @@ func (c Config) Validate() error {
 		if u, err := url.Parse(c.DatabaseURL); err != nil || (u.Scheme != "postgres" && u.Scheme != "postgresql") {
 			problems = append(problems, errors.New("DATABASE_URL must be a postgres:// URL"))
 		}
+	}
+	if c.DatabaseReadURL != "" {
+		if u, err := url.Parse(c.DatabaseReadURL); err != nil || (u.Scheme != "postgres" && u.Scheme != "postgresql") {
+			problems = append(problems, errors.New("DATABASE_READ_URL must be a postgres:// URL"))
+		}
+		if c.DatabaseURL == "" {
+			problems = append(problems, errors.New("DATABASE_READ_URL needs DATABASE_URL: the embedded database has no replicas"))
+		}
+	}
+	for _, s := range c.RedisSentinels {
+		if _, port, err := net.SplitHostPort(s); err != nil || port == "" {
+			problems = append(problems, fmt.Errorf("REDIS_SENTINELS: %q is not host:port", s))
+		}
+	}
+	if len(c.RedisSentinels) > 0 && c.RedisMasterName == "" {
+		problems = append(problems, errors.New("REDIS_SENTINELS needs REDIS_MASTER_NAME"))
 	}
 	if c.RedisURL != "" {
 		if u, err := url.Parse(c.RedisURL); err != nil || (u.Scheme != "redis" && u.Scheme != "rediss") {

@@ -27,6 +27,7 @@ import (
 // routes is the HTTP surface: the GraphQL endpoint, the web client at /, the
 // playground at /graphiql (in development), health and readiness probes, and Prometheus metrics.
 func (a *App) routes() http.Handler {
+	reads := a.replicaReads() // before the registry: it adds collectors
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	requests := prometheus.NewCounterVec(prometheus.CounterOpts{
@@ -59,6 +60,7 @@ func (a *App) routes() http.Handler {
 		Authenticate:    a.authenticate,
 		APQCache:        a.apqCache(),
 		Loaders:         a.resolver.LoaderMiddleware(),
+		Reads:           reads,
 		CountError:      func(code, reason string) { gqlErrors.WithLabelValues(code, reason).Inc() },
 		Tracer:          a.tracerOrNil(),
 		Stages:          a.stages,

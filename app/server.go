@@ -29,7 +29,7 @@ type App struct {
 	loc *time.Location
 
 	db     *persistence.DB
-	redis  *redis.Client
+	redis  redis.UniversalClient
 	hub    *event.Hub
 	broker event.Publisher
 	// stages records each table event's passage to the sockets when
@@ -131,7 +131,7 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (a *App, err error) 
 // openStorage opens the database (Postgres or embedded SQLite) and the
 // broker (Redis or in-process), and migrates the schema.
 func (a *App) openStorage(ctx context.Context) error {
-	db, err := persistence.Open(ctx, persistence.Options{DatabaseURL: a.cfg.DatabaseURL, SQLitePath: a.cfg.SQLitePath, Logger: a.log})
+	db, err := persistence.Open(ctx, persistence.Options{DatabaseURL: a.cfg.DatabaseURL, ReadURL: a.cfg.DatabaseReadURL, SQLitePath: a.cfg.SQLitePath, Logger: a.log})
 	if err != nil {
 		return err
 	}
@@ -146,21 +146,21 @@ func (a *App) openStorage(ctx context.Context) error {
 	}
 	a.log.Info("database ready", "dialect", db.Dialect(), "at", where)
 
-	if a.cfg.RedisURL == "" {
+	ro := persistence.RedisOptions{URL: a.cfg.RedisURL, Sentinels: a.cfg.RedisSentinels,
+		MasterName: a.cfg.RedisMasterName, SentinelPassword: a.cfg.RedisSentinelPassword}
+	if ro.URL == "" && len(ro.Sentinels) == 0 {
 		a.broker = persistence.NewMemoryBroker(a.hub)
 		a.log.Info("broker ready", "kind", "in-process")
 		return nil
 	}
-	opt, err := redis.ParseURL(a.cfg.RedisURL)
-	if err != nil {
-		return fmt.Errorf("REDIS_URL: %w", err)
+	if a.redis, err = persistence.OpenRedis(ro); err != nil {
+		return err
 	}
-	a.redis = redis.NewClient(opt)
 	a.closers = append(a.closers, a.redis.Close)
 	pctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()
 	if err := a.redis.Ping(pctx).Err(); err != nil {
-		return fmt.Errorf("redis at %s does not answer: %w", persistence.RedactURL(a.cfg.RedisURL), err)
+		return fmt.Errorf("redis at %s does not answer: %w", persistence.RedisWhere(ro), err)
 	}
 	rb := persistence.NewRedisBroker(a.redis, a.hub, a.cfg.RedisPrefix, a.log)
 	a.goBackground("redis-subscription", rb.Run)
@@ -170,7 +170,7 @@ func (a *App) openStorage(ctx context.Context) error {
 		return errors.New("redis subscription was not confirmed in time")
 	}
 	a.broker = rb
-	a.log.Info("broker ready", "kind", "redis", "at", persistence.RedactURL(a.cfg.RedisURL))
+	a.log.Info("broker ready", "kind", "redis", "at", persistence.RedisWhere(ro))
 	return nil
 }
 

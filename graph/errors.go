@@ -24,8 +24,11 @@ func ErrorPresenter(log *slog.Logger) graphql.ErrorPresenterFunc {
 		gerr := graphql.DefaultErrorPresenter(ctx, err)
 		if unavailable(err) {
 			log.WarnContext(ctx, "store unavailable", "path", gerr.Path.String(), "err", err)
-			return &gqlerror.Error{Message: "the service cannot reach its database right now; try again", Path: gerr.Path, Locations: gerr.Locations,
-				Extensions: map[string]any{"code": string(errs.Unavailable)}}
+			// One code and one reason whichever layer noticed it first: the
+			// request's deadline, the network, or persistence's mapping of a
+			// failed connection (a failover, a partition).
+			return &gqlerror.Error{Message: "the service cannot reach its database right now; nothing was changed: try again (with the same idempotency key for money)", Path: gerr.Path, Locations: gerr.Locations,
+				Extensions: map[string]any{"code": string(errs.Unavailable), "reason": errs.ReasonDatabaseUnavailable}}
 		}
 		if canceled(ctx, err) {
 			// The client went away (closed its subscription or its
@@ -60,7 +63,7 @@ func ErrorPresenter(log *slog.Logger) graphql.ErrorPresenterFunc {
 			return internalError(gerr)
 		}
 		if de.Code == errs.Internal && de.Reason == errs.ReasonCommitUnknown {
-			log.ErrorContext(ctx, "commit outcome unknown", "path", gerr.Path.String(), "err", err)
+			log.ErrorContext(ctx, "database connection failed", "reason", de.Reason, "path", gerr.Path.String(), "err", err)
 			gerr.Message = de.Message
 			gerr.Extensions = map[string]any{"code": string(de.Code), "reason": de.Reason}
 			return gerr

@@ -44,6 +44,9 @@ type HandlerOptions struct {
 	// Loaders gives each query and mutation its per-request dataloaders
 	// (Resolver.LoaderMiddleware); nil for none.
 	Loaders graphql.OperationMiddleware
+	// Reads sends lag-tolerant queries to the read replica
+	// (ReplicaReads.Middleware); nil for none.
+	Reads graphql.OperationMiddleware
 	// Authenticate turns a bearer token into a context carrying the viewer.
 	// It is called for WebSocket connection_init payloads; HTTP requests are
 	// authenticated by middleware before they reach the handler.
@@ -127,6 +130,9 @@ func newHandler(es graphql.ExecutableSchema, o HandlerOptions, ws graphql.Transp
 	srv.Use(DepthLimit(o.DepthLimit))
 	if o.Loaders != nil {
 		srv.AroundOperations(o.Loaders)
+	}
+	if o.Reads != nil {
+		srv.AroundOperations(o.Reads)
 	}
 	srv.Use(APIKeyScope{})
 	srv.Use(StrictVariables{Schema: es.Schema()})

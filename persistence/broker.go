@@ -53,7 +53,7 @@ func (b *MemoryBroker) PublishBatch(_ context.Context, msgs []event.Message) err
 // RedisBroker publishes through Redis pub/sub so that every replica sees every
 // event. Each process holds one pattern subscription that feeds its hub.
 type RedisBroker struct {
-	client *redis.Client
+	client redis.UniversalClient
 	hub    *event.Hub
 	prefix string
 	log    *slog.Logger
@@ -66,7 +66,7 @@ var _ event.Publisher = (*RedisBroker)(nil)
 
 // NewRedisBroker returns a broker over client; prefix namespaces the channels
 // (several deployments, or test packages, can share one Redis).
-func NewRedisBroker(client *redis.Client, hub *event.Hub, prefix string, log *slog.Logger) *RedisBroker {
+func NewRedisBroker(client redis.UniversalClient, hub *event.Hub, prefix string, log *slog.Logger) *RedisBroker {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
@@ -91,7 +91,7 @@ func (b *RedisBroker) Ready() <-chan struct{} { return b.ready }
 func (b *RedisBroker) Run(ctx context.Context) error {
 	backoff := 100 * time.Millisecond
 	for ctx.Err() == nil {
-		err := b.subscribeOnce(ctx)
+		err := b.subscribeOnce(ctx, func() { backoff = 100 * time.Millisecond })
 		if ctx.Err() != nil {
 			return nil
 		}
@@ -106,7 +106,10 @@ func (b *RedisBroker) Run(ctx context.Context) error {
 	return nil
 }
 
-func (b *RedisBroker) subscribeOnce(ctx context.Context) error {
+// subscribeOnce holds one subscription; confirmed runs once Redis has
+// confirmed it (the next loss starts the backoff afresh: a Sentinel
+// failover is a loss each time, and the events must flow again quickly).
+func (b *RedisBroker) subscribeOnce(ctx context.Context, confirmed func()) error {
 	ps := b.client.PSubscribe(ctx, b.prefix+"*")
 	defer ps.Close()
 	// A blocked read does not watch ctx; closing the subscription ends it.
@@ -115,6 +118,7 @@ func (b *RedisBroker) subscribeOnce(ctx context.Context) error {
 	if _, err := ps.Receive(ctx); err != nil {
 		return err
 	}
+	confirmed()
 	b.readyOnce.Do(func() { close(b.ready) })
 	for {
 		msg, err := ps.ReceiveMessage(ctx)

@@ -61,6 +61,9 @@ type Options struct {
 	ConnectTimeout   time.Duration
 	StatementTimeout time.Duration
 	Logger           *slog.Logger
+	// ReadURL is a Postgres read replica for lag-tolerant reads
+	// (replica.go); empty: every read on DatabaseURL.
+	ReadURL string
 }
 
 // withTimeouts adds connect_timeout and statement_timeout to a Postgres
@@ -98,6 +101,9 @@ type DB struct {
 	// tracer records the spans of statements sent outside GORM (the pgx
 	// hot path); nil until EnableTracing.
 	tracer trace.Tracer
+	// replica serves lag-tolerant plain reads; nil without ReadURL.
+	replica *replica
+	reads   poolReads
 }
 
 // Open connects to the database and checks that it answers. It does not
@@ -160,6 +166,12 @@ func Open(ctx context.Context, o Options) (*DB, error) {
 		_ = sqlDB.Close()
 		return nil, err
 	}
+	if o.ReadURL != "" && dialect == Postgres {
+		if db.replica, err = openReplica(ctx, o.ReadURL, cfg, o.MaxOpenConns); err != nil {
+			_ = sqlDB.Close()
+			return nil, err
+		}
+	}
 	return db, nil
 }
 
@@ -176,8 +188,13 @@ func (db *DB) Ping(ctx context.Context) error {
 	return nil
 }
 
-// Close closes the connection pool.
-func (db *DB) Close() error { return db.sql.Close() }
+// Close closes the connection pools.
+func (db *DB) Close() error {
+	if db.replica != nil {
+		_ = db.replica.sql.Close()
+	}
+	return db.sql.Close()
+}
 
 // Migrate applies every pending versioned migration of this dialect. On
 // Postgres a session advisory lock makes concurrent replicas take turns.

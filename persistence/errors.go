@@ -13,10 +13,15 @@ package persistence
 //	unique violation (23505)             -> Conflict "ALREADY_EXISTS" "<noun> already exists" (or conflict(reason, message))
 //	serialization failure, deadlock      -> retried by retryTx (retry.go); Internal if it gets here
 //	check, foreign key, numeric overflow -> Internal, unless the repository maps it first (see violates)
+//	connection failed or refused, server  -> Unavailable "DATABASE_UNAVAILABLE" (a failover, a partition: nothing was
+//	shutting down, session read-only        changed; a failed COMMIT is COMMIT_UNKNOWN before it gets here)
 //	anything else                        -> Internal "database error"
 
 import (
+	"database/sql/driver"
 	"errors"
+	"io"
+	"net"
 	"strings"
 
 	"github.com/jackc/pgx/v5/pgconn"
@@ -37,6 +42,7 @@ const (
 	failForeignKey              // foreign key
 	failSerialization           // serialization failure or deadlock: retry the transaction
 	failNumericOverflow         // bigint out of range
+	failUnavailable             // no usable connection: a failover or partition
 )
 
 // classify tells what kind of failure err is, in either dialect.
@@ -60,8 +66,21 @@ func classify(err error) failure {
 			return failSerialization
 		case "22003":
 			return failNumericOverflow
+		case "57P01", "57P02", "57P03", "25006":
+			// The server is shutting down or not yet up, or this session is
+			// on a node that is now a standby (read-only).
+			return failUnavailable
+		}
+		if strings.HasPrefix(pg.Code, "08") {
+			return failUnavailable
 		}
 		return failOther
+	}
+	var ce *pgconn.ConnectError
+	var ne net.Error
+	if errors.As(err, &ce) || errors.As(err, &ne) || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) ||
+		errors.Is(err, driver.ErrBadConn) || errors.Is(err, pgconn.ErrConnClosed) || errors.Is(err, net.ErrClosed) {
+		return failUnavailable
 	}
 	msg := err.Error()
 	switch {
@@ -153,6 +172,8 @@ func mapErr(err error, noun string, opts ...errOption) error {
 			return m.conflict(err)
 		}
 		return &errs.Error{Code: errs.Conflict, Reason: "ALREADY_EXISTS", Message: noun + " already exists", Err: err}
+	case failUnavailable:
+		return errs.DatabaseUnavailable(err)
 	}
 	return errs.Wrap(err, "database error")
 }

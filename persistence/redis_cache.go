@@ -20,7 +20,7 @@ import (
 // password check still stands, and an outage of the cache must not lock
 // every player out.
 type RedisThrottle struct {
-	client *redis.Client
+	client redis.UniversalClient
 	prefix string
 	cfg    account.ThrottleConfig
 	log    *slog.Logger
@@ -29,7 +29,7 @@ type RedisThrottle struct {
 var _ account.LoginLimiter = (*RedisThrottle)(nil)
 
 // NewRedisThrottle returns a limiter keeping its counters under prefix.
-func NewRedisThrottle(client *redis.Client, prefix string, cfg account.ThrottleConfig, log *slog.Logger) *RedisThrottle {
+func NewRedisThrottle(client redis.UniversalClient, prefix string, cfg account.ThrottleConfig, log *slog.Logger) *RedisThrottle {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
@@ -99,13 +99,13 @@ func (t *RedisThrottle) Succeed(key string) {
 // values live under prefix+key for ttl. It knows nothing of GraphQL; the
 // app wraps it into gqlgen's persisted-query cache.
 type RedisCache struct {
-	client *redis.Client
+	client redis.UniversalClient
 	prefix string
 	ttl    time.Duration
 }
 
 // NewRedisCache returns a cache keeping its entries under prefix for ttl.
-func NewRedisCache(client *redis.Client, prefix string, ttl time.Duration) *RedisCache {
+func NewRedisCache(client redis.UniversalClient, prefix string, ttl time.Duration) *RedisCache {
 	return &RedisCache{client: client, prefix: prefix, ttl: ttl}
 }
 

@@ -63,8 +63,9 @@ func (r *ToteRepo) Within(ctx context.Context, fn func(ctx context.Context, tx t
 	return mapErr(err, "")
 }
 
-// read is the connection pool for reads outside a transaction.
-func (r *ToteRepo) read(ctx context.Context) *gorm.DB { return r.db.gorm.WithContext(ctx) }
+// read is the connection pool for reads outside a transaction (the read
+// replica for a LagTolerant context, replica.go).
+func (r *ToteRepo) read(ctx context.Context) *gorm.DB { return r.db.reader(ctx) }
 
 // Table implements tote.Store.
 func (r *ToteRepo) Table(ctx context.Context, id int64) (tote.Table, error) {

@@ -105,6 +105,20 @@ func Is(err error, code Code) bool { return CodeOf(err) == code }
 // learn the outcome without doing it twice.
 const ReasonCommitUnknown = "COMMIT_UNKNOWN"
 
+// ReasonDatabaseUnavailable is the reason of the Unavailable error of a
+// change or read the database could not serve: its connection failed
+// before any commit was sent (the primary is down or failing over, a
+// partition), so nothing was changed. Like COMMIT_UNKNOWN it is shown to
+// the client, who retries shortly (with the same idempotency key for a
+// money mutation: always safe).
+const ReasonDatabaseUnavailable = "DATABASE_UNAVAILABLE"
+
+// DatabaseUnavailable is the error of a database that did not answer.
+func DatabaseUnavailable(cause error) error {
+	return &Error{Code: Unavailable, Reason: ReasonDatabaseUnavailable, Err: cause,
+		Message: "the database is not answering (a failover may be in progress); nothing was changed: retry shortly"}
+}
+
 // CommitUnknown is the error of a commit whose outcome is unknown.
 func CommitUnknown(cause error) error {
 	return &Error{Code: Internal, Reason: ReasonCommitUnknown, Err: cause,

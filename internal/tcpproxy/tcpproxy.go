@@ -1,0 +1,115 @@
+// Package tcpproxy is a TCP forwarder that tests and the chaos run cut and
+// restore, to partition a process from a database or broker without
+// touching the network (issue 27).
+package tcpproxy
+
+import (
+	"io"
+	"net"
+	"sync"
+	"sync/atomic"
+)
+
+// Proxy forwards connections accepted on its address to a target.
+type Proxy struct {
+	ln     net.Listener
+	target atomic.Pointer[string]
+
+	mu    sync.Mutex
+	cut   bool
+	conns map[net.Conn]struct{}
+	total atomic.Int64
+	wg    sync.WaitGroup
+}
+
+// Start listens on listen (host:port; port 0 picks one) and forwards to
+// target.
+func Start(listen, target string) (*Proxy, error) {
+	ln, err := net.Listen("tcp", listen)
+	if err != nil {
+		return nil, err
+	}
+	p := &Proxy{ln: ln, conns: map[net.Conn]struct{}{}}
+	p.target.Store(&target)
+	p.wg.Add(1)
+	go p.accept()
+	return p, nil
+}
+
+// Addr is the proxy's listening address.
+func (p *Proxy) Addr() string { return p.ln.Addr().String() }
+
+// Accepted is the number of connections forwarded since Start.
+func (p *Proxy) Accepted() int64 { return p.total.Load() }
+
+// Cut closes every forwarded connection and refuses new ones (they are
+// accepted and closed at once) until Restore: a partition.
+func (p *Proxy) Cut() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.cut = true
+	for c := range p.conns {
+		_ = c.Close()
+	}
+}
+
+// Restore forwards again.
+func (p *Proxy) Restore() {
+	p.mu.Lock()
+	p.cut = false
+	p.mu.Unlock()
+}
+
+// Close stops listening and closes every connection.
+func (p *Proxy) Close() error {
+	err := p.ln.Close()
+	p.Cut()
+	p.wg.Wait()
+	return err
+}
+
+func (p *Proxy) accept() {
+	defer p.wg.Done()
+	for {
+		c, err := p.ln.Accept()
+		if err != nil {
+			return
+		}
+		p.mu.Lock()
+		if p.cut {
+			p.mu.Unlock()
+			_ = c.Close()
+			continue
+		}
+		p.mu.Unlock()
+		up, err := net.Dial("tcp", *p.target.Load())
+		if err != nil {
+			_ = c.Close()
+			continue
+		}
+		p.mu.Lock()
+		if p.cut {
+			p.mu.Unlock()
+			_ = c.Close()
+			_ = up.Close()
+			continue
+		}
+		p.conns[c], p.conns[up] = struct{}{}, struct{}{}
+		p.mu.Unlock()
+		p.total.Add(1)
+		p.wg.Add(2)
+		go p.pipe(c, up)
+		go p.pipe(up, c)
+	}
+}
+
+func (p *Proxy) pipe(dst, src net.Conn) {
+	defer p.wg.Done()
+	_, _ = io.Copy(dst, src)
+	_ = dst.Close()
+	_ = src.Close()
+	p.mu.Lock()
+	delete(p.conns, dst)
+	delete(p.conns, src)
+	p.mu.Unlock()
+}
