@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/pokertote/pokertote/app"
+	"github.com/pokertote/pokertote/domain/protection"
 )
 
 // TestPlayerProtectionAPI drives limits, a time-out and the exclusion
@@ -118,7 +119,7 @@ func TestPlayerProtectionAPI(t *testing.T) {
 				}
 				admin.MustDo(t, `mutation($csv: String!) { importExclusionRegister(csv: $csv) { id nameKey active } }`,
 					map[string]any{"csv": "name,date_of_birth,note\n\"Excluded  PERSON\",1985-01-01,court order 12\n"}, &imp)
-				if len(imp.ImportExclusionRegister) != 1 || imp.ImportExclusionRegister[0].NameKey != "excluded person" {
+				if len(imp.ImportExclusionRegister) != 1 || imp.ImportExclusionRegister[0].NameKey != protection.NameKey("excluded person") {
 					t.Fatalf("import = %+v", imp)
 				}
 				admin.MustFail(t, "BAD_USER_INPUT", "INVALID_REGISTER_ENTRY", `mutation { importExclusionRegister(csv: "iin\n1\n") { id } }`, nil)

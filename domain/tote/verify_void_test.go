@@ -27,6 +27,7 @@ func voidResult(t *testing.T, detail VoidDetail, open time.Time) DrawResult {
 		Void: true, VoidReason: detail.Reason(), VoidDetail: &detail,
 		JackpotEnabled: true, JackpotBefore: 5000 * money.KZT, JackpotAfter: 5000 * money.KZT,
 		ServerSeed: seed.Hex(), Commitment: cards.FormatCommitment(cards.Commitment(seed)), Beacons: &plan,
+		SuspendAt: SuspendAtMax, // every result since version 3 publishes it (finishInTx)
 	}
 }
 
