@@ -81,7 +81,6 @@ type tally struct {
 	arbitrage      [3][3]int        // selections with p × 1.10 > 1
 	accepted       [3][3]int        // of those, bets the draw's check accepts
 	topUp          money.Amount     // minus-pool top-ups the accepted bets cause
-	expressFull    int              // pocket rounds whose EXPRESS needed the full walk
 	elapsed        [3]time.Duration // time to compute the rounds' chances
 }
 

@@ -232,20 +232,6 @@ func (e *enumerator) winnersCached(cache *outcomeCache, b hand.Key) uint16 {
 	return c.won
 }
 
-func (x *Express) merge(o *Express) {
-	x.Deals += o.Deals
-	for a := range MaxPositions {
-		for b := range MaxPositions {
-			x.ft[a][b] += o.ft[a][b]
-			x.fr[a][b] += o.fr[a][b]
-			x.tr[a][b] += o.tr[a][b]
-			for c := range MaxPositions {
-				x.ftr[a][b][c] += o.ftr[a][b][c]
-			}
-		}
-	}
-}
-
 func trailing(m uint16) int { return bits.TrailingZeros16(m) }
 
 // ExpressCanReach reports whether any EXPRESS coupon of the dealt table
