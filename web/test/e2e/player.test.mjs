@@ -29,8 +29,14 @@ async function waitRound(tableId, round, secs) {
 
 async function bet(page, market, pick, stake, { dbl = false } = {}) {
   await page.locator(`input[name=market][value=${market}]`).check();
-  if (market === 'WIN') await page.locator('select[name=win]').selectOption(pick[0]);
-  if (market === 'COMBINATION') await page.locator('select[name=combination]').selectOption(pick[0]);
+  // A selection the round opened suspended (SPEC 1.9) is a disabled option:
+  // the player takes the first open one instead.
+  const open = async (name, want) => {
+    const opts = await page.locator(`select[name=${name}] option:not([disabled])`).evaluateAll((os) => os.map((o) => o.value));
+    return opts.includes(want) ? want : opts[0];
+  };
+  if (market === 'WIN') await page.locator('select[name=win]').selectOption(await open('win', pick[0]));
+  if (market === 'COMBINATION') await page.locator('select[name=combination]').selectOption(await open('combination', pick[0]));
   if (market === 'EXPRESS') {
     for (const [i, leg] of ['flop', 'turn', 'river'].entries()) await page.locator(`select[name=express-${leg}]`).selectOption(pick[i]);
   }
