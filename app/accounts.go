@@ -69,8 +69,25 @@ func (a *App) buildAccounts(ctx context.Context) (err error) {
 func (a *App) startEpochs() {
 	a.epochs = auth.NewEpochs(a.users, epochNotifier{a.broker}, 0, nil)
 	a.refresh.OnRevoke(a.epochs.Revoke)
-	sub := a.hub.Subscribe(auth.EpochTopic, 1024)
-	a.goBackground("token-epochs", func(ctx context.Context) error {
+	a.follow("token-epochs", auth.EpochTopic, 1024, func(msg []byte) {
+		if uid, epoch, cause, ok := auth.DecodeEpoch(msg); ok {
+			a.epochs.Observe(uid, epoch)
+			// This replica's sockets and streams opened with an older
+			// token end now (the revoking replica hears its own message
+			// too).
+			a.conns.CloseUser(uid, epoch, cause)
+		}
+	})
+}
+
+// follow hands every message of topic on the hub to handle, in a background
+// task named name, until the app closes. A subscription the hub drops (a
+// slow consumer) is taken again: what was missed is covered by the
+// receivers' own fallbacks (the epoch cache's TTL, the per-operation
+// check of an API key).
+func (a *App) follow(name, topic string, buffer int, handle func([]byte)) {
+	sub := a.hub.Subscribe(topic, buffer)
+	a.goBackground(name, func(ctx context.Context) error {
 		for {
 			select {
 			case <-ctx.Done():
@@ -81,18 +98,10 @@ func (a *App) startEpochs() {
 					if ctx.Err() != nil {
 						return nil
 					}
-					// Dropped as a slow consumer: the cache TTL covers what
-					// was missed; listen again.
-					sub = a.hub.Subscribe(auth.EpochTopic, 1024)
+					sub = a.hub.Subscribe(topic, buffer)
 					continue
 				}
-				if uid, epoch, cause, ok := auth.DecodeEpoch(msg); ok {
-					a.epochs.Observe(uid, epoch)
-					// This replica's sockets and streams opened with an
-					// older token end now (the revoking replica hears its
-					// own message too).
-					a.conns.CloseUser(uid, epoch, cause)
-				}
+				handle(msg)
 			}
 		}
 	})

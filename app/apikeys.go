@@ -41,25 +41,7 @@ func (a *App) startAffiliates() {
 			a.log.WarnContext(ctx, "API key revocation not broadcast", "key", id, "err", err)
 		}
 	}}
-	sub := a.hub.Subscribe(apiKeyRevokedTopic, 256)
-	a.goBackground("api-key-revocations", func(ctx context.Context) error {
-		for {
-			select {
-			case <-ctx.Done():
-				sub.Close()
-				return nil
-			case msg, ok := <-sub.C:
-				if !ok {
-					if ctx.Err() != nil {
-						return nil
-					}
-					sub = a.hub.Subscribe(apiKeyRevokedTopic, 256)
-					continue
-				}
-				a.conns.CloseKey(string(msg))
-			}
-		}
-	})
+	a.follow("api-key-revocations", apiKeyRevokedTopic, 256, func(msg []byte) { a.conns.CloseKey(string(msg)) })
 	a.keyAuth = graph.APIKeyAuth{
 		Authenticate: svc.Authenticate,
 		Limiter:      limiter,
