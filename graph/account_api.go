@@ -78,6 +78,11 @@ func (a *AccountsAPI) signIn(ctx context.Context, u account.User) (*model.AuthPa
 }
 
 func (a *AccountsAPI) payload(ctx context.Context, u account.User, refresh string, rec auth.RefreshRecord) (*model.AuthPayload, error) {
+	// Every token is issued here (sign-in, registration, refresh): a
+	// disabled account gets none.
+	if err := account.EnsureEnabled(u); err != nil {
+		return nil, err
+	}
 	var epoch int64
 	if a.Epochs != nil {
 		var err error
@@ -144,6 +149,53 @@ func (a *AccountsAPI) SetRole(ctx context.Context, userID string, role model.Rol
 		if err := a.Epochs.RevokeRights(ctx, uid); err != nil {
 			return nil, err
 		}
+	}
+	return a.user(u), nil
+}
+
+// DisableAccount disables a user's account (admins): the account is
+// marked, then every refresh family and access token of the user is
+// revoked, which closes their connections on every replica (4401
+// ACCOUNT_DISABLED). Marked first, so no token can be issued in between.
+func (a *AccountsAPI) DisableAccount(ctx context.Context, userID string, reason string) (*model.User, error) {
+	v, err := RequireViewer(ctx)
+	if err != nil {
+		return nil, err
+	}
+	uid, err := parseID(userID, "user")
+	if err != nil {
+		return nil, err
+	}
+	u, err := a.Service.DisableAccount(ctx, v.UserID, uid, reason)
+	if err != nil {
+		return nil, err
+	}
+	if a.Refresh != nil {
+		if err := a.Refresh.RevokeUser(ctx, uid); err != nil {
+			return nil, err
+		}
+	}
+	if a.Epochs != nil {
+		if err := a.Epochs.RevokeFor(ctx, uid, auth.CauseDisabled); err != nil {
+			return nil, err
+		}
+	}
+	return a.user(u), nil
+}
+
+// EnableAccount enables a disabled account again (admins).
+func (a *AccountsAPI) EnableAccount(ctx context.Context, userID string) (*model.User, error) {
+	v, err := RequireViewer(ctx)
+	if err != nil {
+		return nil, err
+	}
+	uid, err := parseID(userID, "user")
+	if err != nil {
+		return nil, err
+	}
+	u, err := a.Service.EnableAccount(ctx, v.UserID, uid)
+	if err != nil {
+		return nil, err
 	}
 	return a.user(u), nil
 }
@@ -424,6 +476,7 @@ func (a *AccountsAPI) user(u account.User) *model.User {
 	return &model.User{
 		ID: id(u.ID), Email: u.Email, Name: u.Name, DateOfBirth: fromDomainDate(u.DateOfBirth),
 		Role: model.Role(u.Role), Age: account.AgeOn(u.DateOfBirth, today), CreatedAt: u.CreatedAt,
+		DisabledAt: u.DisabledAt, DisabledReason: optionalString(u.DisabledReason),
 	}
 }
 

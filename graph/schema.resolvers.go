@@ -84,6 +84,14 @@ func (r *mutationResolver) SetRole(ctx context.Context, userID string, role mode
 	return r.Accounts.SetRole(ctx, userID, role)
 }
 
+func (r *mutationResolver) DisableAccount(ctx context.Context, userID string, reason string) (*model.User, error) {
+	return r.Accounts.DisableAccount(ctx, userID, reason)
+}
+
+func (r *mutationResolver) EnableAccount(ctx context.Context, userID string) (*model.User, error) {
+	return r.Accounts.EnableAccount(ctx, userID)
+}
+
 func (r *mutationResolver) PlaceBet(ctx context.Context, input model.PlaceBetInput) (*model.Bet, error) {
 	return r.Tote.PlaceBet(ctx, input)
 }

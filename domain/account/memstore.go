@@ -110,6 +110,22 @@ func (s *MemStore) SetRole(_ context.Context, userID int64, role Role, audit Aud
 	return s.users[userID-1], nil
 }
 
+// SetDisabled implements UserStore.
+func (s *MemStore) SetDisabled(_ context.Context, userID int64, at *time.Time, reason string, audit AuditEntry) (User, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if userID < 1 || userID > int64(len(s.users)) {
+		return User{}, notFound("user")
+	}
+	u := &s.users[userID-1]
+	u.DisabledAt, u.DisabledReason = at, reason
+	if at == nil {
+		u.DisabledReason = ""
+	}
+	s.appendAuditLocked(audit)
+	return *u, nil
+}
+
 // Verification implements UserStore.
 func (s *MemStore) Verification(_ context.Context, userID int64) (Verification, error) {
 	s.mu.Lock()

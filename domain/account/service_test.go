@@ -521,6 +521,47 @@ func TestSetRole(t *testing.T) {
 	})
 }
 
+// TestDisableAccount: an admin disables an account with a reason (audited);
+// it can then neither sign in (told so only with the right password) nor
+// stake, until enabled again.
+func TestDisableAccount(t *testing.T) {
+	ctx := context.Background()
+	f := newFixture(t)
+	admin := f.admin(t, "admin@x.kz")
+	p := f.player(t, "p@x.kz")
+	const pw = "long enough password"
+	wantErr(t, pick(f.svc.DisableAccount(ctx, p.ID, admin.ID, "no")), errs.Forbidden, "NOT_ADMIN")
+	wantErr(t, pick(f.svc.DisableAccount(ctx, admin.ID, admin.ID, "no")), errs.Forbidden, "SELF_DECISION")
+	for _, bad := range []string{"", "   ", strings.Repeat("я", 501)} {
+		wantErr(t, pick(f.svc.DisableAccount(ctx, admin.ID, p.ID, bad)), errs.Invalid, "INVALID_REASON")
+	}
+	wantErr(t, pick(f.svc.EnableAccount(ctx, admin.ID, p.ID)), errs.Conflict, "NOT_DISABLED")
+	wantErr(t, pick(f.svc.DisableAccount(ctx, admin.ID, 999, "gone")), errs.NotFound, "")
+
+	u, err := f.svc.DisableAccount(ctx, admin.ID, p.ID, "  account sold  ")
+	if err != nil || !u.Disabled() || u.DisabledReason != "account sold" {
+		t.Fatalf("DisableAccount = %+v, %v", u, err)
+	}
+	wantErr(t, pick(f.svc.DisableAccount(ctx, admin.ID, p.ID, "again")), errs.Conflict, "ALREADY_DISABLED")
+	wantErr(t, pick(f.svc.Login(ctx, p.Email, pw, "")), errs.Forbidden, "ACCOUNT_DISABLED")
+	wantErr(t, pick(f.svc.Login(ctx, p.Email, "wrong password here", "")), errs.Unauthenticated, "INVALID_CREDENTIALS")
+	wantErr(t, f.svc.CanStake(u, account.Verification{UserID: u.ID, Status: account.Approved, DateOfBirth: u.DateOfBirth}, f.clk.Now()), errs.Forbidden, "ACCOUNT_DISABLED")
+	log, _, _ := f.svc.AuditLog(ctx, admin.ID, account.Page{})
+	if len(log) == 0 || log[0].Action != account.ActionAccountDisabled || log[0].SubjectID != p.ID || log[0].Detail != "Account disabled: account sold" {
+		t.Fatalf("audit log %+v lacks the disable", log)
+	}
+
+	if u, err = f.svc.EnableAccount(ctx, admin.ID, p.ID); err != nil || u.Disabled() || u.DisabledReason != "" {
+		t.Fatalf("EnableAccount = %+v, %v", u, err)
+	}
+	if _, err := f.svc.Login(ctx, p.Email, pw, ""); err != nil {
+		t.Fatalf("login after enable: %v", err)
+	}
+}
+
+// pick drops a result, keeping its error.
+func pick[T any](_ T, err error) error { return err }
+
 // TestUserByEmailNormalizesAsRegistration: the cashier finds a player by the
 // address as they typed it at registration, in any case and with spaces;
 // an unknown address is NotFound, a non-address Invalid, and a lookalike

@@ -29,6 +29,9 @@ type UserStore interface {
 	SetPasswordHash(ctx context.Context, userID int64, hash string) error
 	// SetRole changes a user's role and appends audit, atomically.
 	SetRole(ctx context.Context, userID int64, role Role, audit AuditEntry) (User, error)
+	// SetDisabled disables the account at at with reason (at nil enables it
+	// and clears the reason) and appends audit, atomically.
+	SetDisabled(ctx context.Context, userID int64, at *time.Time, reason string, audit AuditEntry) (User, error)
 
 	// Verification is the user's latest verification.
 	Verification(ctx context.Context, userID int64) (Verification, error)
@@ -100,6 +103,8 @@ const (
 	ActionVerificationApproved = "VERIFICATION_APPROVED"
 	ActionVerificationRejected = "VERIFICATION_REJECTED"
 	ActionRoleChanged          = "ROLE_CHANGED"
+	ActionAccountDisabled      = "ACCOUNT_DISABLED"
+	ActionAccountEnabled       = "ACCOUNT_ENABLED"
 )
 
 // Page asks for one page of a listing by id. After is the Next returned with

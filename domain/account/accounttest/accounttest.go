@@ -39,6 +39,7 @@ func Run(t *testing.T, newStore func(t *testing.T, now func() time.Time) account
 		{"ByIDsLeavesMissingOut", testByIDs},
 		{"PasswordHash", testPasswordHash},
 		{"RoleChangeWithAudit", testSetRole},
+		{"DisableWithAudit", testSetDisabled},
 		{"VerificationLifecycle", testVerificationLifecycle},
 		{"VerificationChecksFrom", testVerificationChecksFrom},
 		{"OnlyLatestVerificationChanges", testOnlyLatest},
@@ -269,6 +270,43 @@ func testSetRole(t *testing.T, s account.UserStore) {
 		es[0].Action != account.ActionRoleChanged || !es[0].At.Equal(Start) {
 		t.Fatalf("audit = %+v, want the two role changes newest first, stamped %v", es, Start)
 	}
+}
+
+func testSetDisabled(t *testing.T, s account.UserStore) {
+	admin := create(t, s, "boss@example.kz")
+	u := create(t, s, "p@example.kz")
+	other := create(t, s, "q@example.kz")
+	if got := must[account.User](t, "ByID")(s.ByID(ctx, u.ID)); got.Disabled() || got.DisabledReason != "" {
+		t.Fatalf("a new user reads disabled: %+v", got)
+	}
+	at := Start.Add(90 * time.Minute)
+	got, err := s.SetDisabled(ctx, u.ID, &at, "chargeback fraud", account.AuditEntry{
+		ActorID: admin.ID, Action: account.ActionAccountDisabled, SubjectID: u.ID, Detail: "Account disabled: chargeback fraud",
+	})
+	if err != nil || got.ID != u.ID || got.DisabledAt == nil || !got.DisabledAt.Equal(at) || got.DisabledReason != "chargeback fraud" {
+		t.Fatalf("SetDisabled = %+v, %v", got, err)
+	}
+	for _, read := range []func() (account.User, error){
+		func() (account.User, error) { return s.ByID(ctx, u.ID) },
+		func() (account.User, error) { return s.ByEmail(ctx, u.Email) },
+	} {
+		if got := must[account.User](t, "read")(read()); got.DisabledAt == nil || !got.DisabledAt.Equal(at) || got.DisabledReason != "chargeback fraud" {
+			t.Fatalf("read back %+v, want disabled at %v", got, at)
+		}
+	}
+	if got := must[account.User](t, "ByID other")(s.ByID(ctx, other.ID)); got.Disabled() {
+		t.Fatal("another user reads disabled")
+	}
+	got, err = s.SetDisabled(ctx, u.ID, nil, "ignored", account.AuditEntry{ActorID: admin.ID, Action: account.ActionAccountEnabled, SubjectID: u.ID})
+	if err != nil || got.Disabled() || got.DisabledReason != "" {
+		t.Fatalf("enable = %+v, %v", got, err)
+	}
+	es := must[[]account.AuditEntry](t, "ListAudit")(listAudit(s, account.Page{}))
+	if len(es) != 2 || es[0].Action != account.ActionAccountEnabled || es[1].Action != account.ActionAccountDisabled || es[1].SubjectID != u.ID {
+		t.Fatalf("audit = %+v, want the disable and the enable, newest first", es)
+	}
+	_, err = s.SetDisabled(ctx, 1<<40, &at, "x", account.AuditEntry{ActorID: admin.ID, Action: account.ActionAccountDisabled})
+	wantErr(t, "SetDisabled", err, errs.NotFound, "")
 }
 
 func testVerificationLifecycle(t *testing.T, s account.UserStore) {
