@@ -5,6 +5,7 @@ import { gql } from './client';
 import * as ops from './ops';
 import type {
   PendingVerificationsQuery, TablesQuery, UserByEmailQuery, AuditLogQuery, DepositMutation, WithdrawMutation,
+  DisableAccountMutation, EnableAccountMutation,
 } from '../gql/graphql';
 
 export type Pending = PendingVerificationsQuery['pendingVerifications']['edges'][number]['node'];
@@ -23,6 +24,14 @@ export const decideVerification = (id: string, approve: boolean, reason: string 
 /** userByEmail finds a user for the cashier (null when no one has the address). */
 export async function userByEmail(email: string): Promise<FoundUser | null> {
   return (await gql<UserByEmailQuery>(ops.UserByEmail, { email })).userByEmail ?? null;
+}
+
+/** disableAccount ends the user's sessions everywhere and refuses their sign-in until enabled; enableAccount undoes it. Both answer the account's state. */
+export async function disableAccount(userId: string, reason: string) {
+  return (await gql<DisableAccountMutation>(ops.DisableAccount, { userId, reason })).disableAccount;
+}
+export async function enableAccount(userId: string) {
+  return (await gql<EnableAccountMutation>(ops.EnableAccount, { userId })).enableAccount;
 }
 
 /** cash deposits or withdraws and returns the resulting balance. */

@@ -217,7 +217,13 @@ export const DecideVerification = /* GraphQL */ `
   mutation DecideVerification($input: DecideVerificationInput!) { decideVerification(input: $input) { id status } }
 `;
 export const UserById = /* GraphQL */ `query UserById($id: ID!) { user(id: $id) { ...UserFields } }`;
-export const UserByEmail = /* GraphQL */ `query UserByEmail($email: String!) { userByEmail(email: $email) { id email name role balance } }`;
+export const UserByEmail = /* GraphQL */ `query UserByEmail($email: String!) { userByEmail(email: $email) { id email name role balance disabledAt disabledReason } }`;
+export const DisableAccount = /* GraphQL */ `
+  mutation DisableAccount($userId: ID!, $reason: String!) { disableAccount(userId: $userId, reason: $reason) { id disabledAt disabledReason } }
+`;
+export const EnableAccount = /* GraphQL */ `
+  mutation EnableAccount($userId: ID!) { enableAccount(userId: $userId) { id disabledAt disabledReason } }
+`;
 export const AuditLog = /* GraphQL */ `
   query AuditLog($first: Int, $after: String) {
     auditLog(first: $first, after: $after) {

@@ -411,7 +411,22 @@ export type UserByEmailQueryVariables = Exact<{
 }>;
 
 
-export type UserByEmailQuery = { userByEmail: { id: string, email: string, name: string, role: Role, balance: string } | null };
+export type UserByEmailQuery = { userByEmail: { id: string, email: string, name: string, role: Role, balance: string, disabledAt: string | null, disabledReason: string | null } | null };
+
+export type DisableAccountMutationVariables = Exact<{
+  userId: string | number;
+  reason: string;
+}>;
+
+
+export type DisableAccountMutation = { disableAccount: { id: string, disabledAt: string | null, disabledReason: string | null } };
+
+export type EnableAccountMutationVariables = Exact<{
+  userId: string | number;
+}>;
+
+
+export type EnableAccountMutation = { enableAccount: { id: string, disabledAt: string | null, disabledReason: string | null } };
 
 export type AuditLogQueryVariables = Exact<{
   first?: number | null | undefined;

@@ -114,7 +114,39 @@ function Cashier() {
       <Field label={t('amount')}><input name="cash-amount" inputMode="decimal" value={amount} onInput={(e) => { setAmount((e.target as HTMLInputElement).value); setKey(newKey()); }} /></Field>
       <p><button type="button" disabled={!user} onClick={() => send('deposit')}>{t('deposit')}</button> <button type="button" disabled={!user} onClick={() => send('withdraw')}>{t('withdraw')}</button></p>
       <div aria-live="polite" data-testid="cash-msg">{msg}</div>
+      {user && <AccountState user={user} onChange={(u) => setUser({ ...user, ...u })} />}
     </section>
+  );
+}
+
+/**
+ * AccountState shows whether the found account is disabled (with the
+ * reason and time) and disables it (a reason is required; confirmed first:
+ * every session of the player ends at once) or enables it again.
+ */
+function AccountState({ user, onChange }: { user: admin.FoundUser; onChange: (u: Pick<admin.FoundUser, 'disabledAt' | 'disabledReason'>) => void }) {
+  const [reason, setReason] = useState('');
+  const [msg, run] = useAction();
+  const disable = () => run(async () => {
+    if (!reason.trim()) throw { reason: 'INVALID_REASON' };
+    onChange(await admin.disableAccount(user.id, reason.trim()));
+    setReason('');
+    return t('accountDisabledDone', { email: user.email });
+  });
+  const enable = () => run(async () => { onChange(await admin.enableAccount(user.id)); return t('accountEnabledDone', { email: user.email }); });
+  return (
+    <div data-testid="account-state">
+      {user.disabledAt
+        ? <p><b>{t('accountDisabled', { at: dateTime(user.disabledAt) })}</b>{user.disabledReason ? ` · ${user.disabledReason}` : ''}</p>
+        : <p class="muted">{t('accountEnabled')}</p>}
+      {user.disabledAt
+        ? <Confirm label={t('enableAccount')} question={t('enableAccountQ', { email: user.email })} onConfirm={() => void enable()} />
+        : <>
+          <Field label={t('disableReason')}><input name="disable-reason" autocomplete="off" maxLength={500} value={reason} onInput={(e) => setReason((e.target as HTMLInputElement).value)} /></Field>
+          <Confirm label={t('disableAccount')} question={t('disableAccountQ', { email: user.email })} onConfirm={() => void disable()} />
+        </>}
+      <div aria-live="polite" data-testid="account-msg">{msg}</div>
+    </div>
   );
 }
 
