@@ -96,6 +96,7 @@ class Deal {
   readonly pl: Int32Array; readonly ph: Int32Array; // pockets
   readonly ul: Int32Array; readonly uh: Int32Array; // unseen cards, ascending
   readonly bl: number; readonly bh: number; // the board so far
+  best = 0; // the winning hand's value at the last winners()
   constructor(pockets: number[][], board: number[]) {
     this.n = pockets.length;
     this.pl = Int32Array.from(pockets, (p) => lo(p[0]) | lo(p[1]));
@@ -122,7 +123,6 @@ class Deal {
     this.best = best;
     return won;
   }
-  best = 0;
 }
 
 /** pause yields to the page now and then, so that a long enumeration does not freeze it. */
