@@ -149,6 +149,8 @@ const T: Record<string, [string, string, string]> = {
   cardsOk: ['Cards match the shuffle', 'Карты совпадают с тасовкой', 'Карталар араластыруға сәйкес'],
   poolsOk: ['Pools and payouts recompute', 'Пулы и выплаты сходятся', 'Пулдар мен төлемдер сәйкес'],
   beaconsOk: ['Beacon rounds and signatures check out', 'Раунды маяка и подписи верны', 'Маяк раундтары мен қолтаңбалары дұрыс'],
+  suspensionsOk: ['Suspended selections recompute from the cards, and none took a bet', 'Приостановленные исходы пересчитаны по картам, ставок на них нет', 'Тоқтатылған нұсқалар карталардан қайта есептелді, оларға бәс жоқ'],
+  verifying: ['Checking… (every board of the deal is enumerated)', 'Проверка… (перебираются все доски раздачи)', 'Тексерілуде… (таратудың барлық тақталары саналады)'],
   localBeacon: ["Dealt on the server's own local beacon: the cards follow from the seeds, but a local beacon proves nothing to a player.",
     'Раздано на собственном локальном маяке сервера: карты следуют из сидов, но локальный маяк ничего не доказывает игроку.',
     'Сервердің жергілікті маягында таратылды: карталар сидтерден шығады, бірақ жергілікті маяк ойыншыға ештеңе дәлелдемейді.'],

@@ -32,13 +32,17 @@ function portFree(port) {
   });
 }
 
-/** freePort picks a free port in this worktree's range, 22000-22999. */
+/**
+ * freePort picks a free port in 22100-22999, or in E2E_PORTS (such as
+ * 18200-18299) where engineers sharing a machine each keep to a range.
+ */
 export async function freePort() {
+  const [lo, hi] = (process.env.E2E_PORTS ?? '22100-22999').split('-').map(Number);
   for (let i = 0; i < 200; i++) {
-    const p = 22100 + Math.floor(Math.random() * 900);
+    const p = lo + Math.floor(Math.random() * (hi - lo + 1));
     if (await portFree(p)) return p;
   }
-  throw new Error('no free port in 22100-22999');
+  throw new Error(`no free port in ${lo}-${hi}`);
 }
 
 /** Server is one running cmd/server; restart() stops it and starts it again on the same port and data. */
