@@ -416,6 +416,11 @@ export type UserByEmailQuery = { userByEmail: { id: string, email: string, name:
 export type AuditLogQueryVariables = Exact<{
   first?: number | null | undefined;
   after?: string | null | undefined;
+  actorId?: string | number | null | undefined;
+  action?: string | null | undefined;
+  tableId?: string | number | null | undefined;
+  from?: string | null | undefined;
+  to?: string | null | undefined;
 }>;
 
 
