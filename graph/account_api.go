@@ -346,8 +346,9 @@ func (a *AccountsAPI) PendingVerificationUser(ctx context.Context, obj *model.Pe
 	return a.User(ctx, obj.User.ID)
 }
 
-// AuditLog lists admin actions, newest first (admins).
-func (a *AccountsAPI) AuditLog(ctx context.Context, first *int, after *string) (*model.AuditEntryConnection, error) {
+// AuditLog lists admin actions, newest first, narrowed by each filter given
+// (admins).
+func (a *AccountsAPI) AuditLog(ctx context.Context, first *int, after *string, actorID *string, action *string, tableID *string, from *time.Time, to *time.Time) (*model.AuditEntryConnection, error) {
 	v, err := RequireViewer(ctx)
 	if err != nil {
 		return nil, err
@@ -356,7 +357,27 @@ func (a *AccountsAPI) AuditLog(ctx context.Context, first *int, after *string) (
 	if err != nil {
 		return nil, err
 	}
-	items, next, err := a.Service.AuditLog(ctx, v.UserID, p)
+	var f account.AuditFilter
+	if actorID != nil {
+		if f.ActorID, err = parseID(*actorID, "user"); err != nil {
+			return nil, err
+		}
+	}
+	if tableID != nil {
+		if f.TableID, err = parseID(*tableID, "table"); err != nil {
+			return nil, err
+		}
+	}
+	if action != nil {
+		f.Action = *action
+	}
+	if from != nil {
+		f.From = *from
+	}
+	if to != nil {
+		f.To = *to
+	}
+	items, next, err := a.Service.AuditLog(ctx, v.UserID, f, p)
 	if err != nil {
 		return nil, err
 	}

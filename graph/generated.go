@@ -579,7 +579,7 @@ type ComplexityRoot struct {
 
 	Query struct {
 		APIKeys              func(childComplexity int) int
-		AuditLog             func(childComplexity int, first *int, after *string) int
+		AuditLog             func(childComplexity int, first *int, after *string, actorID *string, action *string, tableID *string, from *time.Time, to *time.Time) int
 		Draw                 func(childComplexity int, id string) int
 		ExclusionRegister    func(childComplexity int, all *bool, first *int, after *string) int
 		HoldemHand           func(childComplexity int, id string) int
@@ -830,7 +830,7 @@ type QueryResolver interface {
 	User(ctx context.Context, id string) (*model.User, error)
 	UserByEmail(ctx context.Context, email string) (*model.User, error)
 	PendingVerifications(ctx context.Context, first *int, after *string) (*model.PendingVerificationConnection, error)
-	AuditLog(ctx context.Context, first *int, after *string) (*model.AuditEntryConnection, error)
+	AuditLog(ctx context.Context, first *int, after *string, actorID *string, action *string, tableID *string, from *time.Time, to *time.Time) (*model.AuditEntryConnection, error)
 	Tables(ctx context.Context) ([]model.Table, error)
 	Table(ctx context.Context, id string) (*model.Table, error)
 	Draw(ctx context.Context, id string) (*model.Draw, error)
@@ -3213,7 +3213,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Query.AuditLog(childComplexity, args["first"].(*int), args["after"].(*string)), true
+		return e.ComplexityRoot.Query.AuditLog(childComplexity, args["first"].(*int), args["after"].(*string), args["actorId"].(*string), args["action"].(*string), args["tableId"].(*string), args["from"].(*time.Time), args["to"].(*time.Time)), true
 	case "Query.draw":
 		if e.ComplexityRoot.Query.Draw == nil {
 			break
@@ -5236,8 +5236,13 @@ type Query {
   userByEmail(email: String!): User @hasRole(roles: [ADMIN])
   "Verifications waiting for an admin's decision, oldest first."
   pendingVerifications(first: Int = 50, after: String): PendingVerificationConnection! @hasRole(roles: [ADMIN])
-  "Every admin action, newest first."
-  auditLog(first: Int = 50, after: String): AuditEntryConnection! @hasRole(roles: [ADMIN])
+  """
+  Admin actions, newest first; each argument given narrows the list (all of
+  them must match): who acted, the action ("TOTE_DRAW_VOIDED"), the table
+  (its own entries and its draws'), and the time, from inclusive to
+  exclusive. A cursor stays valid when the filters change.
+  """
+  auditLog(first: Int = 50, after: String, actorId: ID, action: String, tableId: ID, from: Time, to: Time): AuditEntryConnection! @hasRole(roles: [ADMIN])
   tables: [Table!]!
   table(id: ID!): Table
   draw(id: ID!): Draw
@@ -7243,6 +7248,46 @@ func (ec *executionContext) field_Query_auditLog_args(ctx context.Context, rawAr
 		return nil, err
 	}
 	args["after"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "actorId",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOID2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["actorId"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "action",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["action"] = arg3
+	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "tableId",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOID2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["tableId"] = arg4
+	arg5, err := graphql.ProcessArgField(ctx, rawArgs, "from",
+		func(ctx context.Context, v any) (*time.Time, error) {
+			return ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["from"] = arg5
+	arg6, err := graphql.ProcessArgField(ctx, rawArgs, "to",
+		func(ctx context.Context, v any) (*time.Time, error) {
+			return ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["to"] = arg6
 	return args, nil
 }
 
@@ -17704,7 +17749,7 @@ func (ec *executionContext) _Query_auditLog(ctx context.Context, field graphql.C
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Query().AuditLog(ctx, fc.Args["first"].(*int), fc.Args["after"].(*string))
+			return ec.Resolvers.Query().AuditLog(ctx, fc.Args["first"].(*int), fc.Args["after"].(*string), fc.Args["actorId"].(*string), fc.Args["action"].(*string), fc.Args["tableId"].(*string), fc.Args["from"].(*time.Time), fc.Args["to"].(*time.Time))
 		},
 		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
 			directive0 := next

@@ -200,8 +200,8 @@ func (r *queryResolver) PendingVerifications(ctx context.Context, first *int, af
 	return r.Accounts.PendingVerifications(ctx, first, after)
 }
 
-func (r *queryResolver) AuditLog(ctx context.Context, first *int, after *string) (*model.AuditEntryConnection, error) {
-	return r.Accounts.AuditLog(ctx, first, after)
+func (r *queryResolver) AuditLog(ctx context.Context, first *int, after *string, actorID *string, action *string, tableID *string, from *time.Time, to *time.Time) (*model.AuditEntryConnection, error) {
+	return r.Accounts.AuditLog(ctx, first, after, actorID, action, tableID, from, to)
 }
 
 func (r *queryResolver) Tables(ctx context.Context) ([]model.Table, error) {

@@ -376,12 +376,12 @@ func (s *Service) PendingVerifications(ctx context.Context, adminID int64, p Pag
 	return s.store.ListPendingVerifications(ctx, p)
 }
 
-// AuditLog lists admin actions, newest first, for an admin.
-func (s *Service) AuditLog(ctx context.Context, adminID int64, p Page) ([]AuditEntry, int64, error) {
+// AuditLog lists the admin actions f selects, newest first, for an admin.
+func (s *Service) AuditLog(ctx context.Context, adminID int64, f AuditFilter, p Page) ([]AuditEntry, int64, error) {
 	if err := s.requireAdmin(ctx, adminID); err != nil {
 		return nil, 0, err
 	}
-	return s.store.ListAudit(ctx, p)
+	return s.store.ListAudit(ctx, f, p)
 }
 
 // SetRole gives a user another role (for example AFFILIATE for a partner's

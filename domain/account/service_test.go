@@ -293,7 +293,7 @@ func TestVerificationFlow(t *testing.T) {
 	_, err = f.svc.SubmitVerification(ctx, p.ID, submission("1990-01-01"))
 	wantErr(t, err, errs.Conflict, "ALREADY_VERIFIED")
 
-	audit, _, err := f.svc.AuditLog(ctx, admin.ID, account.Page{})
+	audit, _, err := f.svc.AuditLog(ctx, admin.ID, account.AuditFilter{}, account.Page{})
 	if err != nil || len(audit) != 2 {
 		t.Fatalf("audit = %+v, %v", audit, err)
 	}
@@ -380,7 +380,7 @@ func TestConcurrentDecisions(t *testing.T) {
 	if wins != 1 {
 		t.Fatalf("%d admins decided the same verification, want exactly 1", wins)
 	}
-	audit, _, _ := f.svc.AuditLog(ctx, admins[0].ID, account.Page{})
+	audit, _, _ := f.svc.AuditLog(ctx, admins[0].ID, account.AuditFilter{}, account.Page{})
 	if len(audit) != 1 {
 		t.Fatalf("audit has %d entries, want 1", len(audit))
 	}
@@ -499,7 +499,7 @@ func TestSetRole(t *testing.T) {
 		if err != nil || u.Role != account.Affiliate {
 			t.Fatalf("SetRole = %+v, %v", u, err)
 		}
-		log, _, _ := svc.AuditLog(ctx, admin.ID, account.Page{})
+		log, _, _ := svc.AuditLog(ctx, admin.ID, account.AuditFilter{}, account.Page{})
 		if len(log) == 0 || log[0].Action != account.ActionRoleChanged || log[0].SubjectID != p.ID {
 			t.Fatalf("audit log %+v lacks the role change", log)
 		}
@@ -546,7 +546,7 @@ func TestDisableAccount(t *testing.T) {
 	wantErr(t, pick(f.svc.Login(ctx, p.Email, pw, "")), errs.Forbidden, "ACCOUNT_DISABLED")
 	wantErr(t, pick(f.svc.Login(ctx, p.Email, "wrong password here", "")), errs.Unauthenticated, "INVALID_CREDENTIALS")
 	wantErr(t, f.svc.CanStake(u, account.Verification{UserID: u.ID, Status: account.Approved, DateOfBirth: u.DateOfBirth}, f.clk.Now()), errs.Forbidden, "ACCOUNT_DISABLED")
-	log, _, _ := f.svc.AuditLog(ctx, admin.ID, account.Page{})
+	log, _, _ := f.svc.AuditLog(ctx, admin.ID, account.AuditFilter{}, account.Page{})
 	if len(log) == 0 || log[0].Action != account.ActionAccountDisabled || log[0].SubjectID != p.ID || log[0].Detail != "Account disabled: account sold" {
 		t.Fatalf("audit log %+v lacks the disable", log)
 	}

@@ -260,7 +260,31 @@ const T: Record<string, [string, string, string]> = {
   target: ['Object', 'Объект', 'Нысан'],
   details: ['Details', 'Подробности', 'Толығырақ'],
   filterAction: ['Action contains', 'Действие содержит', 'Әрекетте бар'],
-  filterActor: ['Who (email) contains', 'Кто (почта) содержит', 'Кім (пошта) бар'],
+  filterActor: ['Who (email)', 'Кто (почта)', 'Кім (пошта)'],
+  any: ['Any', 'Любое', 'Кез келген'],
+  fromTime: ['From (Almaty time)', 'С (время Алматы)', 'Бастап (Алматы уақыты)'],
+  toTime: ['Until (Almaty time)', 'До (время Алматы)', 'Дейін (Алматы уақыты)'],
+  applyFilters: ['Show', 'Показать', 'Көрсету'],
+  noSuchUser: ['No user has this email.', 'Пользователя с такой почтой нет.', 'Мұндай поштасы бар пайдаланушы жоқ.'],
+  badTime: ['Enter a date and time.', 'Введите дату и время.', 'Күн мен уақытты енгізіңіз.'],
+  'audit.VERIFICATION_APPROVED': ['Verification approved', 'Верификация одобрена', 'Верификация мақұлданды'],
+  'audit.VERIFICATION_REJECTED': ['Verification rejected', 'Верификация отклонена', 'Верификация қабылданбады'],
+  'audit.ROLE_CHANGED': ['Role changed', 'Роль изменена', 'Рөл өзгертілді'],
+  'audit.ACCOUNT_DISABLED': ['Account disabled', 'Аккаунт отключён', 'Аккаунт өшірілді'],
+  'audit.ACCOUNT_ENABLED': ['Account enabled', 'Аккаунт включён', 'Аккаунт қосылды'],
+  'audit.DEPOSIT': ['Deposit at the desk', 'Пополнение в кассе', 'Кассада толтыру'],
+  'audit.WITHDRAWAL': ['Withdrawal at the desk', 'Вывод в кассе', 'Кассада шығару'],
+  'audit.TOTE_TABLE_CREATED': ['Table created', 'Стол создан', 'Үстел құрылды'],
+  'audit.TOTE_TABLE_UPDATED': ['Table settings changed', 'Настройки стола изменены', 'Үстел баптаулары өзгертілді'],
+  'audit.TOTE_TABLE_PAUSED': ['Table paused', 'Стол на паузе', 'Үстел үзіліске қойылды'],
+  'audit.TOTE_TABLE_RESUMED': ['Table resumed', 'Стол возобновлён', 'Үстел жалғастырылды'],
+  'audit.TOTE_DRAW_VOIDED': ['Draw voided', 'Тираж аннулирован', 'Тираж жойылды'],
+  'audit.TOTE_JACKPOT_TOPUP': ['Jackpot topped up', 'Джекпот пополнен', 'Джекпот толтырылды'],
+  'audit.TOTE_JACKPOT_ENABLED': ['Jackpot switched', 'Джекпот переключён', 'Джекпот ауыстырылды'],
+  'audit.EXCLUSION_REGISTER_ADDED': ['Added to the exclusion register', 'Добавлен в реестр самоисключения', 'Өзін-өзі шектеу тізіліміне қосылды'],
+  'audit.EXCLUSION_REGISTER_REMOVED': ['Removed from the exclusion register', 'Удалён из реестра самоисключения', 'Өзін-өзі шектеу тізілімінен алынды'],
+  'audit.API_KEY_CREATED': ['API key created', 'API-ключ создан', 'API кілті құрылды'],
+  'audit.API_KEY_REVOKED': ['API key revoked', 'API-ключ отозван', 'API кілті қайтарылды'],
   role: ['Role', 'Роль', 'Рөл'],
   // refusal reasons (extensions.reason)
   'err.INSUFFICIENT_FUNDS': ['Not enough money on your balance.', 'Недостаточно средств на балансе.', 'Балансыңызда қаражат жеткіліксіз.'],
@@ -459,3 +483,26 @@ export function dateTime(iso: string | null | undefined): string {
   if (!f) { f = new Intl.DateTimeFormat(LOCALE[lang.value], { timeZone: OPERATOR_ZONE, dateStyle: 'short', timeStyle: 'medium' }); fmts.set(k, f); }
   return f.format(new Date(iso));
 }
+
+/**
+ * fromOperatorTime reads a wall-clock time typed in the operator's zone
+ * ("2026-12-01T19:05", as a datetime-local input gives it) as an RFC 3339
+ * instant; null when it is not such a time. The zone's offset is looked up
+ * at that moment (a zone may have changed its offset over the years).
+ */
+export function fromOperatorTime(local: string): string | null {
+  const m = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2}))?$/.exec(local);
+  if (!m) return null;
+  const wall = Date.UTC(+m[1], +m[2] - 1, +m[3], +m[4], +m[5], +(m[6] ?? 0));
+  const offset = (at: number) => {
+    const p = Object.fromEntries(zoneParts.formatToParts(new Date(at)).map((x) => [x.type, x.value]));
+    return Date.UTC(+p.year, +p.month - 1, +p.day, +p.hour % 24, +p.minute, +p.second) - at;
+  };
+  // The instant whose wall time is `wall`: subtract the offset there (twice, in case it differs an offset away).
+  let at = wall - offset(wall);
+  at = wall - offset(at);
+  return new Date(at).toISOString();
+}
+const zoneParts = new Intl.DateTimeFormat('en-US', {
+  timeZone: OPERATOR_ZONE, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit',
+});

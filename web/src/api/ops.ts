@@ -225,8 +225,8 @@ export const EnableAccount = /* GraphQL */ `
   mutation EnableAccount($userId: ID!) { enableAccount(userId: $userId) { id disabledAt disabledReason } }
 `;
 export const AuditLog = /* GraphQL */ `
-  query AuditLog($first: Int, $after: String) {
-    auditLog(first: $first, after: $after) {
+  query AuditLog($first: Int, $after: String, $actorId: ID, $action: String, $tableId: ID, $from: Time, $to: Time) {
+    auditLog(first: $first, after: $after, actorId: $actorId, action: $action, tableId: $tableId, from: $from, to: $to) {
       edges { node { id action subject detail createdAt actor { id email } changes { field from to } } }
       pageInfo { hasNextPage endCursor }
     }

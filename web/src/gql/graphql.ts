@@ -431,6 +431,11 @@ export type EnableAccountMutation = { enableAccount: { id: string, disabledAt: s
 export type AuditLogQueryVariables = Exact<{
   first?: number | null | undefined;
   after?: string | null | undefined;
+  actorId?: string | number | null | undefined;
+  action?: string | null | undefined;
+  tableId?: string | number | null | undefined;
+  from?: string | null | undefined;
+  to?: string | null | undefined;
 }>;
 
 

@@ -122,8 +122,8 @@ export async function launch() {
 }
 
 /** newPage opens a page in its own context (its own storage: another person). */
-export async function newPage(browser, server, { locale = 'en-US', viewport = { width: 1280, height: 860 }, hasTouch = viewport.width < 600 } = {}) {
-  const ctx = await browser.newContext({ locale, viewport, baseURL: server.url, hasTouch, isMobile: hasTouch });
+export async function newPage(browser, server, { locale = 'en-US', viewport = { width: 1280, height: 860 }, hasTouch = viewport.width < 600, timezoneId } = {}) {
+  const ctx = await browser.newContext({ locale, viewport, baseURL: server.url, hasTouch, isMobile: hasTouch, timezoneId });
   const page = await ctx.newPage();
   page.errors = [];
   page.on('pageerror', (e) => page.errors.push(e.message));
@@ -174,6 +174,15 @@ export async function playerViaApi(server, email, deposit = '5000.00') {
   await server.gql('mutation($i:CashInput!){deposit(input:$i){balance}}', { i: { userId: reg.user.id, amount: deposit, idempotencyKey: 'dep-' + email } }, admin.accessToken);
   return reg;
 }
+
+/** setLang switches the page's interface language (as the header's select would) and reloads it. */
+export async function setLang(page, lang) {
+  await page.evaluate((l) => localStorage.setItem('pokertote.lang', l), lang);
+  await page.reload();
+}
+
+/** spaces writes every kind of space (no-break, narrow no-break) as a plain one, to compare formatted numbers. */
+export const spaces = (s) => (s ?? '').replace(/[\s\u00a0\u202f]+/g, ' ').trim();
 
 /** signIn fills the sign-in form. */
 export async function signIn(page, email, password) {
