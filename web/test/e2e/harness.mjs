@@ -32,13 +32,19 @@ function portFree(port) {
   });
 }
 
-/** freePort picks a free port in this worktree's range, 22000-22999. */
+/**
+ * freePort picks a free port in this worktree's range: 22100-22999, or the
+ * 100 ports from E2E_PORT_BASE when set (engineers sharing a machine each
+ * have their own range).
+ */
 export async function freePort() {
+  const base = Number(process.env.E2E_PORT_BASE) || 22100;
+  const span = process.env.E2E_PORT_BASE ? 100 : 900;
   for (let i = 0; i < 200; i++) {
-    const p = 22100 + Math.floor(Math.random() * 900);
+    const p = base + Math.floor(Math.random() * span);
     if (await portFree(p)) return p;
   }
-  throw new Error('no free port in 22100-22999');
+  throw new Error(`no free port in ${base}-${base + span - 1}`);
 }
 
 /** Server is one running cmd/server; restart() stops it and starts it again on the same port and data. */
