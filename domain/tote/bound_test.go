@@ -189,3 +189,49 @@ func TestEarlyBeaconVoidsAtClose(t *testing.T) {
 		t.Fatalf("a late close ended the draw %s (%q)", d.Phase, d.VoidReason)
 	}
 }
+
+// TestVoidCountsOfEveryKind: one table with a draw voided by each live
+// cause (an admin before the deal, a missing beacon, an early one) answers
+// the public counts with one of each, in the order of tote.VoidKinds.
+func TestVoidCountsOfEveryKind(t *testing.T) {
+	h := newHarness(t, 3)
+	h.Deposit(1, 10_000*money.KZT)
+	h.Beacon()
+	next := func(n int64) tote.Draw {
+		return h.RunUntil(h.Dealer, "PRE_DEAL", func(x tote.Draw) bool { return x.Number == n && x.Phase == tote.PhasePreDeal })
+	}
+	finished := func(what string) tote.Draw {
+		return h.RunUntil(h.Dealer, what, func(x tote.Draw) bool { return x.Phase.Finished() })
+	}
+	d := next(1)
+	h.MustBet(1, d, parimutuel.MarketWin, "1", 100*money.KZT)
+	if _, err := h.Svc.VoidDraw(h.Ctx, 99, d.ID, "camera failure"); err != nil {
+		t.Fatal(err)
+	}
+	d = next(2)
+	flop := d.Beacons.Rounds[1]
+	h.BeaconGate.Withhold(func(r uint64) bool { return r == flop })
+	if d = finished("beacon missing"); d.VoidKind != tote.VoidBeaconMissing {
+		t.Fatalf("draw 2 ended %s %s", d.Phase, d.VoidKind)
+	}
+	h.BeaconGate.Withhold(nil)
+	d = next(3)
+	pockets := d.Beacons.Rounds[0]
+	h.BeaconGate.Ahead(func(r uint64) bool { return r == pockets })
+	if d = finished("beacon early"); d.VoidKind != tote.VoidBeaconEarly {
+		t.Fatalf("draw 3 ended %s %s", d.Phase, d.VoidKind)
+	}
+	counts, err := h.Svc.VoidCounts(h.Ctx, h.Table.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []tote.VoidCount{{Kind: tote.VoidAdminBeforeDeal, Count: 1}, {Kind: tote.VoidBeaconMissing, Count: 1}, {Kind: tote.VoidBeaconEarly, Count: 1}, {Kind: tote.VoidLegacy, Count: 0}}
+	if len(counts) != len(want) {
+		t.Fatalf("void counts %+v, want %+v", counts, want)
+	}
+	for i := range want {
+		if counts[i] != want[i] {
+			t.Errorf("void counts %+v, want %+v", counts, want)
+		}
+	}
+}
