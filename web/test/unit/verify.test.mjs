@@ -142,3 +142,21 @@ test("docs/fairness-example.json (the worked example on quicknet, fair deal 3) v
   assert.equal(bad.cardsMatch, false);
   assert.equal(bad.ok, false);
 });
+
+// The expected lines are what hand.BestFive and Value.Describe print for the same seven cards.
+test('best five and description as the server writes them (hand.BestFive, Describe)', () => {
+  const c = (s) => s.split(' ').map((x) => '23456789TJQKA'.indexOf(x[0]) * 4 + 'cdhs'.indexOf(x[1]));
+  const show = (s) => { const { score, five } = fair.bestFive(c(s)); return `${fair.describe(score)}: ${five.map(fair.cardName).join(' ')}`; };
+  assert.equal(show('Ah 2h 9h 4h 5h Kc Kd'), 'Flush, ace high: Ah 9h 5h 4h 2h');
+  assert.equal(show('Kc Kd 5h Ks 5c 2d 3d'), 'Full house, kings over fives: Kc Kd Ks 5h 5c');
+  assert.equal(show('Ac 2d 3h 4s 5c 9d Kd'), 'Straight, five high: 5c 4s 3h 2d Ac');
+  assert.equal(show('Ac Ad Th Ts 2c 3d 7h'), 'Two pair, aces and tens: Ac Ad Th Ts 7h');
+  assert.equal(show('6c 6d Th 2s 3c 8d Kh'), 'Pair, sixes: 6c 6d Kh Th 8d');
+  assert.equal(show('Qc 9d 7h 5s 3c 2d Jh'), 'High card, queen: Qc Jh 9d 7h 5s');
+  assert.equal(show('Ah Kh Qh Jh Th 2c 3d'), 'Royal flush: Ah Kh Qh Jh Th');
+  assert.equal(show('7c 7d 7h 7s Ac 2d 3d'), 'Four of a kind, sevens: 7c 7d 7h 7s Ac');
+  assert.equal(show('9c 9d 9h 2s Ac Kd 3d'), 'Three of a kind, nines: 9c 9d 9h Ac Kd');
+  assert.equal(show('5d 4d 3d 2d Ad 5c 5h'), 'Straight flush, five high: 5d 4d 3d 2d Ad');
+  // The board plays: the earliest cards of the seven are taken.
+  assert.equal(show('2c 3d Ah Kh Qh Jh Th'), 'Royal flush: Ah Kh Qh Jh Th');
+});
