@@ -14,9 +14,9 @@ import (
 const joinSub = `subscription($t: ID!, $after: Int64) {
   tableEvents(tableId: $t, afterSeq: $after) {
     __typename seq at
-    ... on TableSnapshot { status draw { drawId number phase openRound roundClosesAt minStake commitment publicSeed serverSeed
+    ... on TableSnapshot { status draw { drawId number phase openRound roundClosesAt minStake commitment beacons { ...beacons } publicSeed serverSeed
         board positions { ...pos } odds { ...odds } pools { ...pool } result { winners } voidReason } }
-    ... on DrawOpened { drawId number seats minStake commitment odds { ...odds } }
+    ... on DrawOpened { drawId number seats minStake commitment beacons { ...beacons } odds { ...odds } }
     ... on RoundOpened { drawId round closesAt }
     ... on RoundClosed { drawId round publicSeed }
     ... on CardsDealt { drawId street position cards board positions { ...pos } }
@@ -28,7 +28,8 @@ const joinSub = `subscription($t: ID!, $after: Int64) {
 }
 fragment pos on Position { number cards status bestHand { category description cards } }
 fragment odds on Odds { street boards exact leaders positions { position win tie equity } }
-fragment pool on Pool { round market gross net bets selections { selection stake bets impliedCoefficient } }`
+fragment pool on Pool { round market gross net bets selections { selection stake bets impliedCoefficient } }
+fragment beacons on Beacons { version chain { name hash scheme publicKey genesis periodMs } streets { name closesAt round publishedAt deadline signature } }`
 
 // rawEvent is one typed event as the join document asks for it.
 type rawEvent struct {
@@ -39,6 +40,7 @@ type rawEvent struct {
 	Positions  json.RawMessage
 	MinStake   string
 	Commitment string
+	Beacons    json.RawMessage
 	Odds       json.RawMessage
 	Round      string
 	ClosesAt   *string
@@ -62,6 +64,7 @@ type viewDraw struct {
 	RoundClosesAt *string
 	MinStake      string
 	Commitment    string
+	Beacons       json.RawMessage
 	PublicSeed    *string
 	ServerSeed    *string
 	Board         []string
@@ -82,7 +85,7 @@ func fold(d *viewDraw, e rawEvent) *viewDraw {
 	}
 	if e.Typename == "DrawOpened" {
 		return &viewDraw{DrawID: e.DrawID, Number: e.Number, Phase: "PRE_DEAL", MinStake: e.MinStake, Commitment: e.Commitment,
-			Odds: e.Odds, Board: []string{}}
+			Beacons: e.Beacons, Odds: e.Odds, Board: []string{}}
 	}
 	if d == nil || e.DrawID != d.DrawID {
 		return d
@@ -251,6 +254,19 @@ func TestJoinMidDraw(t *testing.T) {
 			}
 			if err := json.Unmarshal(snap.Positions, &pos); err != nil || len(pos) != 6 || len(pos[0].Cards) != 2 || pos[0].BestHand == nil {
 				t.Fatalf("snapshot positions %s (%v)", snap.Positions, err)
+			}
+			// The snapshot carries the draw's beacon commitment as DrawOpened
+			// published it (issue 26): four streets, no signature.
+			var bc struct {
+				Version int
+				Chain   struct{ Name string }
+				Streets []struct {
+					Round     int64
+					Signature *string
+				}
+			}
+			if err := json.Unmarshal(snap.Beacons, &bc); err != nil || bc.Version != 3 || bc.Chain.Name != "local" || len(bc.Streets) != 4 || bc.Streets[3].Round == 0 || bc.Streets[0].Signature != nil {
+				t.Fatalf("snapshot beacons %s (%v)", snap.Beacons, err)
 			}
 			var win struct {
 				Selections []struct{ Selection, Stake string }

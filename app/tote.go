@@ -142,13 +142,13 @@ func toteMetrics(st *tote.Stats) []prometheus.Collector {
 	out := []prometheus.Collector{
 		counter("bets_accepted_total", "Bets accepted by this replica.", st.BetsAccepted.Load),
 		counter("draws_settled_total", "Draws settled by this replica's dealers.", st.DrawsSettled.Load),
-		counter("draws_voided_total", "Draws voided on this replica (admin before the deal, or a missing beacon).", st.DrawsVoided.Load),
+		counter("draws_voided_total", "Draws voided on this replica (admin before the deal, a missing beacon, or one published before its round closed).", st.DrawsVoided.Load),
 		counter("dealer_step_failures_total", "Dealer steps that failed and were retried.", st.StepFailures.Load),
 	}
 	for i, k := range tote.VoidKinds {
 		out = append(out, prometheus.NewCounterFunc(prometheus.CounterOpts{
 			Namespace: "pokertote", Subsystem: "tote", Name: "voids_total",
-			Help:        "Draws voided on this replica, by kind (ADMIN_BEFORE_DEAL, BEACON_MISSING; LEGACY is never counted live).",
+			Help:        "Draws voided on this replica, by kind (ADMIN_BEFORE_DEAL, BEACON_MISSING, BEACON_BEFORE_CLOSE; LEGACY is never counted live).",
 			ConstLabels: prometheus.Labels{"kind": string(k)},
 		}, func() float64 { return float64(st.Voids[i].Load()) }))
 	}

@@ -233,6 +233,7 @@ type ComplexityRoot struct {
 
 	DrawOpened struct {
 		At            func(childComplexity int) int
+		Beacons       func(childComplexity int) int
 		Commitment    func(childComplexity int) int
 		DrawID        func(childComplexity int) int
 		MinStake      func(childComplexity int) int
@@ -265,6 +266,7 @@ type ComplexityRoot struct {
 	}
 
 	DrawSnapshot struct {
+		Beacons       func(childComplexity int) int
 		Board         func(childComplexity int) int
 		Chances       func(childComplexity int) int
 		Commitment    func(childComplexity int) int
@@ -1584,6 +1586,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.DrawOpened.At(childComplexity), true
+	case "DrawOpened.beacons":
+		if e.ComplexityRoot.DrawOpened.Beacons == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DrawOpened.Beacons(childComplexity), true
 	case "DrawOpened.commitment":
 		if e.ComplexityRoot.DrawOpened.Commitment == nil {
 			break
@@ -1725,6 +1733,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.DrawSettled.TableID(childComplexity), true
 
+	case "DrawSnapshot.beacons":
+		if e.ComplexityRoot.DrawSnapshot.Beacons == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DrawSnapshot.Beacons(childComplexity), true
 	case "DrawSnapshot.board":
 		if e.ComplexityRoot.DrawSnapshot.Board == nil {
 			break
@@ -4411,7 +4425,7 @@ type HandInfo {
 
 "The provably fair shuffle of one draw or hand (SPEC 1.8)."
 type Shuffle {
-  "SHA-256 of the server seed, hex, published before the first card."
+  "The commitment, hex, published before the first card: SHA-256 of the server seed (Casino Hold'em, totalizator fair deal 2); for a draw of fair deal 3 the hash of the seed, the positions and the beacons (docs/fairness.md, section 1.1)."
   commitment: String!
   "The public seed mixed into the shuffle, hex. Casino Hold'em: the player's cut, fixed when the hand starts. Totalizator draws of fair-deal version 1: fixed when round PRE_DEAL closes (SHA-256 over its bets' ids). Version-2 draws (every draw since issue 10) have none and answer null: their public randomness is ` + "`" + `beacons` + "`" + ` (docs/fairness.md)."
   publicSeed: String
@@ -4425,7 +4439,7 @@ type Shuffle {
 
 "A draw's commitment to its public randomness beacon, and the rounds fetched so far."
 type Beacons {
-  "Version of the fair deal (2)."
+  "Version of the fair deal: 2 (issue 10) or 3 (issue 26: the commitment covers the beacons, each round at least one period after its close)."
   version: Int!
   chain: BeaconChain!
   "One per street, in order: pockets, flop, turn, river."
@@ -4886,8 +4900,10 @@ type DrawSnapshot {
   "When the open round closes (server time)."
   roundClosesAt: Time
   minStake: Money!
-  "SHA-256 of the server seed (hex)."
+  "The commitment to the draw (hex), as DrawOpened published it."
   commitment: String!
+  "The draw's beacon commitment as DrawOpened published it (chain, each street's close time, round and deadline; no signatures); null only for a version-1 draw."
+  beacons: Beacons
   "Fair-deal version 1 only: fixed when round PRE_DEAL closes (hex); null for version-2 draws (every draw since issue 10), whose public randomness is the beacon rounds (Draw.shuffle.beacons)."
   publicSeed: String
   "Revealed when the draw is over (hex)."
@@ -4917,8 +4933,10 @@ type DrawOpened implements TableEvent {
   "The number of positions dealt: use positionCount."
   seats: Int! @deprecated(reason: "Use positionCount (the same number; every other type says positions).")
   minStake: Money!
-  "SHA-256 of the server seed (hex)."
+  "The commitment to the draw (hex): SHA-256 of the server seed for fair-deal version 2; from version 3 (issue 26) the hash of the server seed, the number of positions and every field of beacons but the signatures (docs/fairness.md, section 1.1). Record it: ` + "`" + `verify-draw -commitment` + "`" + ` checks the result against it."
   commitment: String!
+  "The beacon chain and, per street, the close time, beacon round and deadline the cards will be drawn from, fixed now, before any bet (no signatures yet); null only for a version-1 draw. Record them: ` + "`" + `verify-draw -rounds` + "`" + ` checks the result against them."
+  beacons: Beacons
   "The pre-deal odds."
   odds: Odds
 }
@@ -5215,6 +5233,8 @@ enum VoidKind {
   ADMIN_BEFORE_DEAL
   "A street's committed beacon round was not available by its committed deadline."
   BEACON_MISSING
+  "When a betting round closed, the beacon round its street is drawn from was already published (the server's clock was behind the chain): result version 4 on."
+  BEACON_BEFORE_CLOSE
   "Voided before void kinds were recorded; the reason is free text."
   LEGACY
 }
@@ -5857,6 +5877,8 @@ func (ec *executionContext) childFields_DrawSnapshot(ctx context.Context, field 
 		return ec.fieldContext_DrawSnapshot_minStake(ctx, field)
 	case "commitment":
 		return ec.fieldContext_DrawSnapshot_commitment(ctx, field)
+	case "beacons":
+		return ec.fieldContext_DrawSnapshot_beacons(ctx, field)
 	case "publicSeed":
 		return ec.fieldContext_DrawSnapshot_publicSeed(ctx, field)
 	case "serverSeed":
@@ -10713,6 +10735,38 @@ func (ec *executionContext) fieldContext_DrawOpened_commitment(_ context.Context
 	return graphql.NewScalarFieldContext("DrawOpened", field, false, false, "String")
 }
 
+func (ec *executionContext) _DrawOpened_beacons(ctx context.Context, field graphql.CollectedField, obj *model.DrawOpened) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DrawOpened_beacons(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Beacons, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Beacons) graphql.Marshaler {
+			return ec.marshalOBeacons2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐBeacons(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_DrawOpened_beacons(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "DrawOpened",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Beacons(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _DrawOpened_odds(ctx context.Context, field graphql.CollectedField, obj *model.DrawOpened) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -11262,6 +11316,38 @@ func (ec *executionContext) _DrawSnapshot_commitment(ctx context.Context, field 
 }
 func (ec *executionContext) fieldContext_DrawSnapshot_commitment(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("DrawSnapshot", field, false, false, "String")
+}
+
+func (ec *executionContext) _DrawSnapshot_beacons(ctx context.Context, field graphql.CollectedField, obj *model.DrawSnapshot) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DrawSnapshot_beacons(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Beacons, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Beacons) graphql.Marshaler {
+			return ec.marshalOBeacons2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐBeacons(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_DrawSnapshot_beacons(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "DrawSnapshot",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Beacons(ctx, field)
+		},
+	}
+	return fc, nil
 }
 
 func (ec *executionContext) _DrawSnapshot_publicSeed(ctx context.Context, field graphql.CollectedField, obj *model.DrawSnapshot) (ret graphql.Marshaler) {
@@ -24512,6 +24598,11 @@ func (ec *executionContext) _DrawOpened(ctx context.Context, sel ast.SelectionSe
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "beacons":
+			out.Values[i] = ec._DrawOpened_beacons(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		case "odds":
 			out.Values[i] = ec._DrawOpened_odds(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
@@ -24704,6 +24795,11 @@ func (ec *executionContext) _DrawSnapshot(ctx context.Context, sel ast.Selection
 		case "commitment":
 			out.Values[i] = ec._DrawSnapshot_commitment(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "beacons":
+			out.Values[i] = ec._DrawSnapshot_beacons(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		case "publicSeed":

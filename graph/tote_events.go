@@ -13,7 +13,7 @@ func toModelTableEvent(e tote.TableEvent) model.TableEvent {
 	switch e.Type {
 	case tote.EventDrawOpened:
 		return &model.DrawOpened{Seq: e.Seq, TableID: tid, At: at, DrawID: did, Number: int(e.Number), PositionCount: e.Seats, Seats: e.Seats,
-			MinStake: model.Money(e.MinStake), Commitment: e.Commitment, Odds: toModelOdds(e.Odds)}
+			MinStake: model.Money(e.MinStake), Commitment: e.Commitment, Beacons: toModelBeacons(e.Beacons), Odds: toModelOdds(e.Odds)}
 	case tote.EventRoundOpened:
 		out := &model.RoundOpened{Seq: e.Seq, TableID: tid, At: at, DrawID: did, Round: model.BettingRound(e.Round.String())}
 		if e.ClosesAt != nil {
@@ -85,7 +85,7 @@ func toModelSnapshot(v tote.TableView, jackpot *model.Jackpot) *model.TableSnaps
 			MinStake: model.Money(d.MinStake), Commitment: d.Commitment, PublicSeed: optionalString(d.PublicSeed),
 			ServerSeed: optionalString(d.ServerSeed), Board: orEmpty(d.Board), Positions: toModelPositions(d.Hands),
 			Odds: toModelOdds(d.Odds), Pools: make([]model.Pool, len(d.Pools)), VoidReason: optionalString(d.VoidReason),
-			Chances: toModelOpenChances(d.Chances, d.SuspendAt),
+			Chances: toModelOpenChances(d.Chances, d.SuspendAt), Beacons: toModelBeacons(d.Beacons),
 		}
 		if !d.RoundClosesAt.IsZero() {
 			ds.RoundClosesAt = ptrTo(d.RoundClosesAt)

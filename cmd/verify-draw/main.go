@@ -6,7 +6,7 @@
 // payouts, so that anyone can check a Pokertote draw without trusting the
 // server.
 //
-//	verify-draw -result result.json [-commitment HEX] [-roots ROUND:ROOT:BETS:STAKES,...] [-bet POOL,SELECTION,STAKE,PAYOUT] [-allow-local]
+//	verify-draw -result result.json [-commitment HEX] [-rounds ROUND[@CLOSESAT],...] [-roots ROUND:ROOT:BETS:STAKES,...] [-bet POOL,SELECTION,STAKE,PAYOUT] [-allow-local]
 //	verify-draw -server-seed HEX -public-seed HEX [-commitment HEX] -positions N
 //
 // result.json is the published result: Draw.resultJson from the API (or a
@@ -17,9 +17,10 @@
 // coefficient) of each category the selection won in, or the stake when
 // refunded. The
 // second form recomputes a version-1 draw (one deck from a public seed)
-// from its seeds. -commitment and -roots take what a player recorded while
-// the draw ran (the DRAW_OPENED commitment, the ROUND_CLOSED bet roots): a
-// result re-committed after the fact fails against them. The exit status
+// from its seeds. -commitment, -rounds and -roots take what a player
+// recorded while the draw ran (DRAW_OPENED's commitment and its four
+// beacon rounds with their close times, the ROUND_CLOSED bet roots): a
+// result re-committed or re-dealt after the fact fails against them. The exit status
 // is 1 when anything does not match, 2 on bad input, and 3 for a draw that
 // verifies but was dealt on a local beacon chain (the server's own, which
 // proves nothing to players) unless -allow-local is given.
@@ -77,6 +78,7 @@ type options struct {
 	positions                      int
 	bet                            string
 	roots                          []betroot.Root
+	rounds                         []tote.RecordedRound
 	allowLocal                     bool
 }
 
@@ -90,10 +92,17 @@ func parseArgs(args []string, stderr io.Writer) (options, error) {
 	fs.StringVar(&o.commit, "commitment", "", "the commitment published when the draw opened, 64 hex characters")
 	fs.IntVar(&o.positions, "positions", 0, "the table's number of positions (2..10)")
 	fs.StringVar(&o.bet, "bet", "", "with -result: check your bet, POOL,SELECTION,STAKE,PAYOUT (amounts in tiyn)")
+	rounds := fs.String("rounds", "", "with -result: the four beacon rounds you recorded from DRAW_OPENED, street by street, ROUND or ROUND@CLOSESAT (RFC 3339), comma-separated")
 	roots := fs.String("roots", "", "with -result: the bet roots you recorded from ROUND_CLOSED, ROUND:ROOT:NUMBETS:STAKES,... (stakes in tiyn)")
 	fs.BoolVar(&o.allowLocal, "allow-local", false, "accept a draw dealt on a local beacon chain (exit 0 instead of 3)")
 	if err := fs.Parse(args); err != nil {
 		return o, err
+	}
+	if *rounds != "" {
+		var err error
+		if o.rounds, err = parseRounds(*rounds); err != nil {
+			return o, err
+		}
 	}
 	if *roots != "" {
 		var err error
@@ -138,6 +147,32 @@ func parseRoots(s string) ([]betroot.Root, error) {
 			return nil, fmt.Errorf("-roots %q: ROUND 1..4, ROOT 64 lower-case hex, NUMBETS and STAKES whole numbers", part)
 		}
 		out = append(out, betroot.Root{Round: round, Root: f[1], NumBets: n, Stakes: stakes})
+	}
+	return out, nil
+}
+
+// parseRounds reads -rounds: four ROUND or ROUND@CLOSESAT, comma-separated,
+// pockets first.
+func parseRounds(s string) ([]tote.RecordedRound, error) {
+	parts := strings.Split(s, ",")
+	if len(parts) != 4 {
+		return nil, fmt.Errorf("-rounds %q: give the four streets' rounds, ROUND or ROUND@CLOSESAT, comma-separated", s)
+	}
+	out := make([]tote.RecordedRound, 4)
+	for i, part := range parts {
+		num, closes, hasClose := strings.Cut(part, "@")
+		r, err := strconv.ParseUint(num, 10, 64)
+		if err != nil || r == 0 {
+			return nil, fmt.Errorf("-rounds %q: a round is a whole number from 1", part)
+		}
+		out[i].Round = r
+		if hasClose {
+			t, err := time.Parse(time.RFC3339Nano, closes)
+			if err != nil {
+				return nil, fmt.Errorf("-rounds %q: the close time is RFC 3339 (2026-12-01T19:20:00.500Z): %v", part, err)
+			}
+			out[i].ClosesAt = &t
+		}
 	}
 	return out, nil
 }
@@ -195,7 +230,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 		return fmt.Errorf("a table has %d to %d positions, not %d", cards.MinPositions, cards.MaxPositions, o.positions)
 	}
 	w := &printer{w: stdout}
-	ok := printCommitment(w, o, seed)
+	ok := printCommitment(w, o, seed, o.result)
 	switch {
 	case o.result != nil && o.result.Beacons != nil && o.publicSeed == "":
 		ok = printBeacons(w, *o.result, seed) && ok
@@ -211,6 +246,18 @@ func run(args []string, stdout, stderr io.Writer) error {
 	}
 	if o.result != nil {
 		ok = printResult(w, *o.result) && ok
+		if len(o.rounds) > 0 {
+			bad := tote.CheckRecordedRounds(*o.result, o.rounds)
+			for _, p := range bad {
+				w.printf("PROBLEM: %s", p)
+			}
+			if len(bad) == 0 {
+				w.printf("beacon rounds: the 4 you recorded match the result's")
+			}
+			ok = len(bad) == 0 && ok
+		} else if o.result.Beacons != nil {
+			w.printf("beacon rounds: not compared with what you recorded (pass -rounds)")
+		}
 		if len(o.roots) > 0 {
 			bad := tote.CheckRecordedRoots(*o.result, o.roots)
 			for _, p := range bad {
@@ -249,17 +296,32 @@ func run(args []string, stdout, stderr io.Writer) error {
 }
 
 // printCommitment prints the seed and its commitment; false when the
-// commitment does not match.
-func printCommitment(w *printer, o options, seed cards.Seed) bool {
-	commitment := cards.FormatCommitment(cards.Commitment(seed))
+// commitment does not match. From fair deal 3 the commitment covers the
+// positions and the beacons too (tote.DrawCommitment).
+func printCommitment(w *printer, o options, seed cards.Seed, r *tote.DrawResult) bool {
+	var b *tote.DrawBeacons
+	positions := o.positions
+	what := "SHA-256 of the server seed"
+	if r != nil && o.publicSeed == "" {
+		b, positions = r.Beacons, r.Positions
+		if b != nil && b.Version >= tote.FairnessBound {
+			what = "the hash of the server seed, positions and beacon commitment"
+		}
+	}
+	c, err := tote.DrawCommitment(seed, positions, b)
+	if err != nil {
+		w.printf("commitment:   cannot be computed: %v  MISMATCH", err)
+		return false
+	}
+	commitment := cards.FormatCommitment(c)
 	w.printf("server seed:  %s", seed.Hex())
 	switch {
 	case o.commit == "":
 		w.printf("commitment:   %s (not checked: pass -commitment)", commitment)
 	case o.commit == commitment:
-		w.printf("commitment:   %s (matches SHA-256 of the server seed)", commitment)
+		w.printf("commitment:   %s (matches %s)", commitment, what)
 	default:
-		w.printf("commitment:   published %s, but SHA-256 of the server seed is %s  MISMATCH", o.commit, commitment)
+		w.printf("commitment:   published %s, but %s is %s  MISMATCH", o.commit, what, commitment)
 		return false
 	}
 	return true
@@ -286,9 +348,9 @@ func printBeacons(w *printer, r tote.DrawResult, seed cards.Seed) bool {
 		round := b.Rounds[i]
 		line := fmt.Sprintf("%-8s betting round %d closed %s; beacon round %d published %s", name+":", i+1,
 			b.ClosesAt[i].Format("15:04:05.000"), round, c.RoundTime(round).Format("15:04:05.000"))
-		if want := c.FirstRoundAfter(b.ClosesAt[i]); want != round {
+		if want := b.RoundFor(b.ClosesAt[i]); want != round {
 			ok = false
-			line += fmt.Sprintf("  WRONG ROUND (the first after the close is %d)", want)
+			line += fmt.Sprintf("  WRONG ROUND (the round the close commits to is %d)", want)
 		}
 		switch {
 		case b.Signatures[i] == "":

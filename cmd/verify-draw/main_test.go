@@ -9,7 +9,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/pokertote/pokertote/domain/cards"
 	"github.com/pokertote/pokertote/domain/ledger"
 	"github.com/pokertote/pokertote/domain/money"
 	"github.com/pokertote/pokertote/domain/parimutuel"
@@ -60,7 +62,7 @@ func TestVerifiesPublishedResult(t *testing.T) {
 	if err := run([]string{"-result", path, "-allow-local"}, &out, &out); err != nil {
 		t.Fatalf("%v\n%s", err, out.String())
 	}
-	for _, want := range []string{"matches SHA-256", "beacon chain: LOCAL", "river:   betting round 4 closed", "signature verifies", "position  4:", "pool " + tote.PoolID(r.DrawID, 1, parimutuel.MarketWin), "OK: the draw verifies, on a LOCAL beacon chain"} {
+	for _, want := range []string{"matches the hash of the server seed, positions and beacon commitment", "beacon chain: LOCAL", "beacon rounds: not compared with what you recorded", "river:   betting round 4 closed", "signature verifies", "position  4:", "pool " + tote.PoolID(r.DrawID, 1, parimutuel.MarketWin), "OK: the draw verifies, on a LOCAL beacon chain"} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("output lacks %q:\n%s", want, out.String())
 		}
@@ -98,7 +100,12 @@ func TestDetectsTampering(t *testing.T) {
 func TestSeedsOnly(t *testing.T) {
 	r := settledResult(t)
 	var out bytes.Buffer
-	err := run([]string{"-server-seed", r.ServerSeed, "-public-seed", "00ff", "-commitment", r.Commitment, "-positions", "4"}, &out, &out)
+	seed, err := cards.ParseSeed(r.ServerSeed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A version-1 draw's commitment is SHA-256 of its seed.
+	err = run([]string{"-server-seed", r.ServerSeed, "-public-seed", "00ff", "-commitment", cards.FormatCommitment(cards.Commitment(seed)), "-positions", "4"}, &out, &out)
 	if err != nil || !strings.Contains(out.String(), "version 1") || !strings.Contains(out.String(), "winners [") {
 		t.Fatalf("%v\n%s", err, out.String())
 	}
@@ -174,5 +181,123 @@ func TestRecordedRoots(t *testing.T) {
 	}
 	if err := run([]string{"-result", path, "-allow-local", "-commitment", strings.Repeat("ab", 32)}, &out, &out); !errors.Is(err, errMismatch) {
 		t.Errorf("a commitment other than the recorded one verified: %v", err)
+	}
+}
+
+// TestCorpus runs the shared tamper corpus (testdata/fairness, issue 26)
+// through the command as a player would, passing what they recorded
+// (-commitment, -rounds, -roots): each case gets its verdict, "ok" (exit
+// 0), "local" (exit 3) or "reject" (exit 1).
+func TestCorpus(t *testing.T) {
+	files, err := filepath.Glob("../../testdata/fairness/*/*.json")
+	if err != nil || len(files) < 20 {
+		t.Fatalf("the corpus has %d files (%v)", len(files), err)
+	}
+	for _, f := range files {
+		t.Run(filepath.Base(filepath.Dir(f))+"/"+filepath.Base(f), func(t *testing.T) {
+			raw, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var c struct {
+				Expect        string `json:"expect"`
+				VerifiesAlone bool   `json:"verifiesAlone"`
+				Recorded      *struct {
+					Commitment string               `json:"commitment"`
+					Rounds     []tote.RecordedRound `json:"rounds"`
+					Roots      []struct {
+						Round   int    `json:"round"`
+						Root    string `json:"root"`
+						NumBets int    `json:"numBets"`
+						Stakes  int64  `json:"stakes"`
+					} `json:"roots"`
+				} `json:"recorded"`
+			}
+			if err := json.Unmarshal(raw, &c); err != nil {
+				t.Fatal(err)
+			}
+			args := []string{"-result", f}
+			if rec := c.Recorded; rec != nil {
+				if rec.Commitment != "" {
+					args = append(args, "-commitment", rec.Commitment)
+				}
+				if len(rec.Rounds) > 0 {
+					var parts []string
+					for _, r := range rec.Rounds {
+						parts = append(parts, fmt.Sprintf("%d@%s", r.Round, r.ClosesAt.Format(time.RFC3339Nano)))
+					}
+					args = append(args, "-rounds", strings.Join(parts, ","))
+				}
+				if len(rec.Roots) > 0 {
+					var parts []string
+					for _, r := range rec.Roots {
+						parts = append(parts, fmt.Sprintf("%d:%s:%d:%d", r.Round, r.Root, r.NumBets, r.Stakes))
+					}
+					args = append(args, "-roots", strings.Join(parts, ","))
+				}
+			}
+			verdict := func(args []string) (string, string) {
+				var out bytes.Buffer
+				err := run(args, &out, &out)
+				switch {
+				case err == nil:
+					return "ok", out.String()
+				case errors.Is(err, errLocal):
+					return "local", out.String()
+				case errors.Is(err, errMismatch):
+					return "reject", out.String()
+				}
+				return "bad input: " + err.Error(), out.String()
+			}
+			if got, out := verdict(args); got != c.Expect {
+				t.Errorf("verdict %s, want %s\n%s", got, c.Expect, out)
+			}
+			if c.VerifiesAlone {
+				if got, out := verdict([]string{"-result", f}); got != "ok" && got != "local" {
+					t.Errorf("without what was recorded: %s, want it to verify\n%s", got, out)
+				}
+			}
+		})
+	}
+}
+
+// TestRecordedRounds: the rounds and close times a player recorded from
+// DRAW_OPENED must be the result's; a moved round or close fails, a
+// malformed -rounds is bad input.
+func TestRecordedRounds(t *testing.T) {
+	r := settledResult(t)
+	path := writeJSON(t, r)
+	rec := func(b tote.DrawBeacons, withClose bool) string {
+		var parts []string
+		for i := range 4 {
+			p := fmt.Sprint(b.Rounds[i])
+			if withClose {
+				p += "@" + b.ClosesAt[i].Format(time.RFC3339Nano)
+			}
+			parts = append(parts, p)
+		}
+		return strings.Join(parts, ",")
+	}
+	var out bytes.Buffer
+	for _, withClose := range []bool{false, true} {
+		out.Reset()
+		if err := run([]string{"-result", path, "-allow-local", "-rounds", rec(*r.Beacons, withClose)}, &out, &out); err != nil || !strings.Contains(out.String(), "beacon rounds: the 4 you recorded match") {
+			t.Fatalf("%v\n%s", err, out.String())
+		}
+	}
+	moved := *r.Beacons
+	moved.Rounds[3]++
+	if err := run([]string{"-result", path, "-allow-local", "-rounds", rec(moved, false)}, &out, &out); !errors.Is(err, errMismatch) {
+		t.Errorf("a river round other than the recorded one verified: %v", err)
+	}
+	moved = *r.Beacons
+	moved.ClosesAt[3] = moved.ClosesAt[3].Add(time.Second)
+	if err := run([]string{"-result", path, "-allow-local", "-rounds", rec(moved, true)}, &out, &out); !errors.Is(err, errMismatch) {
+		t.Errorf("a close other than the recorded one verified: %v", err)
+	}
+	for _, bad := range []string{"1,2,3", "a,b,c,d", "1,2,3,4@yesterday", "0,1,2,3"} {
+		if err := run([]string{"-result", path, "-rounds", bad}, &out, &out); err == nil || errors.Is(err, errMismatch) {
+			t.Errorf("-rounds %q was accepted: %v", bad, err)
+		}
 	}
 }

@@ -154,6 +154,20 @@ func (c Chain) FirstRoundAfter(t time.Time) uint64 {
 	return uint64((ms-c.GenesisUnixMs)/c.PeriodMs) + 2
 }
 
+// FirstRoundAPeriodAfter is the first round published at least one full
+// period after t: the round a betting round closing at t commits to from
+// fair-deal version 3 on, so that a clock a little behind the chain's
+// still closes the round before its beacon exists. It is FirstRoundAfter
+// of t + period - 1 ms: floor((t_ms + period - 1 - genesis) / period) + 2,
+// or 1 when t_ms + period - 1 is before genesis.
+func (c Chain) FirstRoundAPeriodAfter(t time.Time) uint64 {
+	ms := t.UnixMilli() + c.PeriodMs - 1
+	if ms < c.GenesisUnixMs {
+		return 1
+	}
+	return uint64((ms-c.GenesisUnixMs)/c.PeriodMs) + 2
+}
+
 // Beacon is one published round: its number and its signature.
 type Beacon struct {
 	Round     uint64 `json:"round"`

@@ -94,6 +94,37 @@ func TestRoundTimes(t *testing.T) {
 	}
 }
 
+// TestRoundAPeriodAfter: fair deal 3's round is the first published at
+// least one full period after the close, so it is published in
+// [close + period, close + 2 periods).
+func TestRoundAPeriodAfter(t *testing.T) {
+	c := beacon.Quicknet
+	genesis := time.Unix(1692803367, 0)
+	period := 3 * time.Second
+	for _, tc := range []struct {
+		at   time.Time
+		want uint64
+	}{
+		{genesis.Add(-time.Hour), 1},
+		{genesis.Add(-3 * time.Second), 1}, // round 1 at genesis is exactly a period after
+		{genesis.Add(-2999 * time.Millisecond), 2},
+		{genesis, 2},
+		{genesis.Add(time.Millisecond), 3},
+		{genesis.Add(3 * time.Second), 3},
+		{genesis.Add(3*time.Second + 500*time.Microsecond), 3},
+	} {
+		got := c.FirstRoundAPeriodAfter(tc.at)
+		if got != tc.want {
+			t.Errorf("FirstRoundAPeriodAfter(%s) = %d, want %d", tc.at, got, tc.want)
+		}
+		at := c.RoundTime(got)
+		closes := tc.at.Truncate(time.Millisecond)
+		if got > 1 && (at.Before(closes.Add(period)) || !at.Before(closes.Add(2*period))) {
+			t.Errorf("round %d at %s is not in [close + period, close + 2 periods) of %s", got, at, tc.at)
+		}
+	}
+}
+
 func TestLocalChain(t *testing.T) {
 	now := beacon.LocalGenesis.Add(time.Minute)
 	clock := func() time.Time { return now }

@@ -102,6 +102,8 @@ func verifyBetRoots(res DrawResult, problem func(string, ...any)) bool {
 			closed = 0
 		case VoidBeaconMissing:
 			closed = res.VoidDetail.Street
+		case VoidBeaconEarly: // the round it names never closed
+			closed = max(res.VoidDetail.Street-1, 0)
 		}
 	}
 	if len(res.BetRoots) != closed {
@@ -136,7 +138,9 @@ func verifyBetRoots(res DrawResult, problem func(string, ...any)) bool {
 		}
 	}
 	for round, s := range got {
-		open := res.Void && closed == 0 && round == 1 // an admin void refunds the open round 1
+		// An admin void refunds the open round 1; an early beacon, the round
+		// that was closing.
+		open := res.Void && round == closed+1 && (closed == 0 || res.VoidDetail != nil && res.VoidDetail.Kind == VoidBeaconEarly)
 		if round > len(res.BetRoots) && !open && (s.n > 0 || s.stakes > 0) {
 			bad("bet roots: round %d's pools publish %d bets, but the round has no root", round, s.n)
 		}

@@ -84,3 +84,34 @@ func (d *Dealer) fetchBeacon(ctx context.Context, c beacon.Chain, r uint64) (bea
 	}
 	return b, nil
 }
+
+// beaconEarly checks, as betting round r of dr closes, that the beacon
+// round street r is drawn from is not published yet: it is committed to be
+// at least a full period after the close, so the dealer's source having it
+// means the server's clock (which stopped the bets) is that far behind the
+// chain, and a bet of the round could have been placed knowing the street.
+// Then the draw is voided, BEACON_BEFORE_CLOSE, with the round's
+// signature. A close that runs only after the round's time (a stalled
+// dealer, a takeover) proves nothing either way, since bets stopped at the
+// committed close by the clock, and is never voided for it; a source that
+// cannot answer in time counts as "not published".
+func (d *Dealer) beaconEarly(ctx context.Context, dr Draw, r parimutuel.Round) (VoidDetail, bool) {
+	bc := dr.Beacons
+	s := int(r)
+	round := bc.Rounds[s-1]
+	now := d.svc.clock.Now()
+	if !now.Before(bc.Chain.RoundTime(round)) {
+		return VoidDetail{}, false
+	}
+	wait := min(max(time.Duration(bc.Chain.PeriodMs)*time.Millisecond/2, time.Millisecond), time.Second)
+	ctx, cancel := context.WithTimeout(ctx, wait)
+	defer cancel()
+	b, err := d.fetchBeacon(ctx, bc.Chain, round)
+	if err != nil {
+		return VoidDetail{}, false
+	}
+	return VoidDetail{
+		Kind: VoidBeaconEarly, At: now.Truncate(time.Millisecond).UTC(), Street: s, Round: round, Signature: b.Signature,
+		Why: fmt.Sprintf("chain %s %s", bc.Chain.Name, bc.Chain.Hash),
+	}, true
+}

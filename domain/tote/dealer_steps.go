@@ -155,11 +155,15 @@ func (d *Dealer) openDraw(ctx context.Context) error {
 		}
 		now := d.svc.clock.Now()
 		plan := planBeacons(chain, now, d.schedule(t))
+		commitment, err := DrawCommitment(seed, t.Positions, &plan)
+		if err != nil {
+			return stepResult{}, errs.Wrap(err, "the beacon chain cannot be committed to")
+		}
 		nd := Draw{
 			TableID: t.ID, Number: prev.Number + 1, Positions: t.Positions, Phase: PhasePreDeal,
 			RoundClosesAt: plan.ClosesAt[0],
 			MinStake:      t.Settings.MinStake, Pool: t.Settings.PoolConfig(jackpot), SuspendAt: t.Settings.SuspendAt,
-			ServerSeed: seed, Commitment: cards.Commitment(seed), Odds: pre, OpenedAt: now,
+			ServerSeed: seed, Commitment: commitment, Odds: pre, OpenedAt: now,
 			Beacons: &plan,
 		}
 		if nd, err = tx.InsertDraw(ctx, nd); err != nil {
@@ -179,6 +183,11 @@ func (d *Dealer) openDraw(ctx context.Context) error {
 // with it. Closing round 1 fixes the public seed: the hash of the round's
 // accepted bet ids (SPEC 1.8).
 func (d *Dealer) closeRound(ctx context.Context) error {
+	if dr := d.draw; dr != nil && dr.Beacons != nil && dr.OpenRound() != 0 {
+		if detail, early := d.beaconEarly(ctx, *dr, dr.OpenRound()); early {
+			return d.voidDraw(ctx, detail)
+		}
+	}
 	return d.commit(ctx, Exclusive, func(ctx context.Context, tx Tx, dr Draw) (stepResult, error) {
 		r := dr.OpenRound()
 		res, err := d.poolEvents(ctx, tx, dr, r)
@@ -429,8 +438,8 @@ func (d *Dealer) poolsChanged(views []PoolView) bool {
 	return false
 }
 
-// voidDraw voids the current draw for a missing beacon: the only void a
-// dealer makes (void.go).
+// voidDraw voids the current draw for a missing or early beacon: the only
+// voids a dealer makes (void.go).
 func (d *Dealer) voidDraw(ctx context.Context, detail VoidDetail) error {
 	d.log.WarnContext(ctx, "voiding draw", "draw", d.draw.ID, "reason", detail.Reason())
 	return d.commit(ctx, Exclusive, func(ctx context.Context, tx Tx, dr Draw) (stepResult, error) {

@@ -1,7 +1,10 @@
 package tote
 
 import (
+	"crypto/sha256"
+	"encoding/binary"
 	"encoding/hex"
+	"fmt"
 	"time"
 
 	"github.com/pokertote/pokertote/domain/beacon"
@@ -10,8 +13,20 @@ import (
 )
 
 // FairnessVersion is the version of the fair deal new draws use: each
-// street drawn from its own beacon round (docs/fairness.md).
-const FairnessVersion = 2
+// street drawn from its own beacon round (docs/fairness.md). Version 2
+// (issue 10) committed to the server seed alone (SHA-256 of it) and drew
+// each street from the first round after its close; version 3 (issue 26)
+// commits, in the one commitment of DRAW_OPENED, to the seed, the number
+// of positions, the chain and every close time, round and deadline
+// (DrawCommitment), and draws each street from the first round at least
+// one full period after its close (beacon.Chain.FirstRoundAPeriodAfter).
+const FairnessVersion = FairnessBound
+
+// The fair-deal versions a verifier knows.
+const (
+	FairnessPerStreet = 2 // issue 10
+	FairnessBound     = 3 // issue 26
+)
 
 // DrawBeacons is a draw's commitment to its beacon, fixed and published
 // (DRAW_OPENED) when the draw opens, before any bet: the chain, the close
@@ -38,6 +53,71 @@ func (b *DrawBeacons) Clone() *DrawBeacons {
 	return &c
 }
 
+// RoundFor is the beacon round a betting round closing at t commits to
+// under b's version: the first round after t (version 2), or the first at
+// least one full period after t (version 3).
+func (b *DrawBeacons) RoundFor(t time.Time) uint64 {
+	if b.Version >= FairnessBound {
+		return b.Chain.FirstRoundAPeriodAfter(t)
+	}
+	return b.Chain.FirstRoundAfter(t)
+}
+
+// commitmentTag starts the preimage of a version-3 draw's commitment.
+const commitmentTag = "pokertote/tote/commitment/v3"
+
+// DrawCommitment is the commitment a draw publishes when it opens
+// (docs/fairness.md, section 1.1). For a version-1 or version-2 draw it is
+// SHA-256 of the server seed. For version 3 it is SHA-256 of
+//
+//	"pokertote/tote/commitment/v3" ‖ server seed (32) ‖ positions (1 byte)
+//	‖ len(name) (1) ‖ name ‖ chain hash (32) ‖ len(scheme) (1) ‖ scheme
+//	‖ public key (96) ‖ genesisUnixMs (8) ‖ periodMs (8)
+//	‖ for each street 1..4: closesAt (Unix ms, 8) ‖ round (8) ‖ deadline (Unix ms, 8)
+//
+// (integers big-endian), so the one hex string a player records from
+// DRAW_OPENED also fixes the chain, every round and every time the result
+// will be checked against. An error is a chain whose hash or key is not
+// hex of the right size.
+func DrawCommitment(seed cards.Seed, positions int, b *DrawBeacons) ([cards.SeedSize]byte, error) {
+	if b == nil || b.Version < FairnessBound {
+		return cards.Commitment(seed), nil
+	}
+	c := b.Chain
+	hash, err1 := hex.DecodeString(c.Hash)
+	pk, err2 := hex.DecodeString(c.PublicKey)
+	if err1 != nil || err2 != nil || len(hash) != 32 || len(pk) != beacon.PublicKeySize || len(c.Name) > 255 || len(c.Scheme) > 255 || positions < 0 || positions > 255 {
+		return [cards.SeedSize]byte{}, fmt.Errorf("the chain's hash (32 bytes) or public key (%d bytes) is not hex of its size", beacon.PublicKeySize)
+	}
+	h := sha256.New()
+	u64 := func(v uint64) {
+		var w [8]byte
+		binary.BigEndian.PutUint64(w[:], v)
+		h.Write(w[:])
+	}
+	str := func(s string) {
+		h.Write([]byte{byte(len(s))})
+		h.Write([]byte(s))
+	}
+	h.Write([]byte(commitmentTag))
+	h.Write(seed[:])
+	h.Write([]byte{byte(positions)})
+	str(c.Name)
+	h.Write(hash)
+	str(c.Scheme)
+	h.Write(pk)
+	u64(uint64(c.GenesisUnixMs))
+	u64(uint64(c.PeriodMs))
+	for i := range 4 {
+		u64(uint64(b.ClosesAt[i].UnixMilli()))
+		u64(b.Rounds[i])
+		u64(uint64(b.Deadlines[i].UnixMilli()))
+	}
+	var out [cards.SeedSize]byte
+	h.Sum(out[:0])
+	return out, nil
+}
+
 // withoutSignatures is the commitment as DRAW_OPENED publishes it.
 func (b DrawBeacons) withoutSignatures() *DrawBeacons {
 	b.Signatures = [4]string{}
@@ -54,7 +134,7 @@ type schedule struct {
 
 // planBeacons fixes a draw's timetable and beacon rounds when it opens at
 // open. Round 1 closes at open + its length; street s is drawn from the
-// first beacon round after round s closes, and is dealt once that round is
+// first beacon round at least one period after round s closes (RoundFor), and is dealt once that round is
 // published (pockets one card interval apart, the last opening round 2;
 // a board street one card interval after its round). Round s+1 then lasts
 // its length, so
@@ -71,7 +151,7 @@ func planBeacons(c beacon.Chain, open time.Time, s schedule) DrawBeacons {
 	b := DrawBeacons{Version: FairnessVersion, Chain: c}
 	b.ClosesAt[0] = ms(open.Add(s.rounds[0]))
 	for i := range 4 {
-		b.Rounds[i] = c.FirstRoundAfter(b.ClosesAt[i])
+		b.Rounds[i] = b.RoundFor(b.ClosesAt[i])
 		at := c.RoundTime(b.Rounds[i])
 		wait := s.beaconWait
 		if i < 3 {

@@ -5,6 +5,7 @@ import (
 	"crypto/hmac"
 	"crypto/sha256"
 	"encoding/binary"
+	"encoding/hex"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -14,6 +15,7 @@ import (
 	"time"
 
 	"github.com/pokertote/pokertote/domain/beacon"
+	"github.com/pokertote/pokertote/domain/betroot"
 	"github.com/pokertote/pokertote/domain/cards"
 	"github.com/pokertote/pokertote/domain/money"
 	"github.com/pokertote/pokertote/domain/parimutuel"
@@ -41,14 +43,14 @@ func workedExample(t *testing.T) (DrawResult, string) {
 	var out strings.Builder
 	p := func(format string, args ...any) { fmt.Fprintf(&out, format+"\n", args...) }
 	p("server seed  %s", seed.Hex())
-	p("commitment   %s  (SHA-256 of the seed's 32 bytes)", cards.FormatCommitment(cards.Commitment(seed)))
 	p("positions    3")
 	var rands [][32]byte
 	var used cards.Set
 	for i, rb := range exampleRounds {
-		// Each betting round closes half a second before its round.
-		b.ClosesAt[i] = c.RoundTime(rb.Round).Add(-500 * time.Millisecond)
-		b.Rounds[i] = c.FirstRoundAfter(b.ClosesAt[i])
+		// Each betting round closes a period and a half second before its
+		// round: the first round at least one full period after the close.
+		b.ClosesAt[i] = c.RoundTime(rb.Round).Add(-time.Duration(c.PeriodMs)*time.Millisecond - 500*time.Millisecond)
+		b.Rounds[i] = b.RoundFor(b.ClosesAt[i])
 		b.Deadlines[i] = c.RoundTime(rb.Round).Add(20 * time.Second)
 		b.Signatures[i] = rb.Signature
 		rnd, err := beacon.Verify(c, rb)
@@ -70,7 +72,8 @@ func workedExample(t *testing.T) (DrawResult, string) {
 		p("")
 		p("street %d (%s)", i+1, streetNames[i])
 		p("  betting round %d closes  %s = %d ms", i+1, b.ClosesAt[i].Format(timeLayout), b.ClosesAt[i].UnixMilli())
-		p("  beacon round            floor((%d - %d) / %d) + 2 = %d, published %s", b.ClosesAt[i].UnixMilli(), c.GenesisUnixMs, c.PeriodMs, b.Rounds[i], c.RoundTime(b.Rounds[i]).Format(timeLayout))
+		p("  beacon round            floor((%d + %d - 1 - %d) / %d) + 2 = %d, published %s", b.ClosesAt[i].UnixMilli(), c.PeriodMs, c.GenesisUnixMs, c.PeriodMs, b.Rounds[i], c.RoundTime(b.Rounds[i]).Format(timeLayout))
+		p("  deadline                %s = %d ms", b.Deadlines[i].Format(timeLayout), b.Deadlines[i].UnixMilli())
 		p("  message                 SHA-256(%x) = %x", r8, msg)
 		p("  signature               %s  (verifies)", rb.Signature)
 		p("  randomness              SHA-256(signature) = %x", rnd)
@@ -78,15 +81,28 @@ func workedExample(t *testing.T) (DrawResult, string) {
 		p("  HMAC block 0            %x", mac.Sum(nil))
 		p("  cards drawn             %s", cards.Format(got))
 	}
+	commitment, err := DrawCommitment(seed, 3, &b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sha256.Sum256(commitmentPreimage(seed, 3, b)) != commitment {
+		t.Fatal("DrawCommitment is not SHA-256 of the preimage the worked example writes out")
+	}
+	p("")
+	p("commitment   SHA-256 of the preimage (%d bytes):", len(commitmentPreimage(seed, 3, b)))
+	for _, line := range preimageLines(seed, 3, b) {
+		p("  %s", line)
+	}
+	p("             = %s", cards.FormatCommitment(commitment))
 	deal := cards.DealToteStreets(seed, 3, rands)
 	board := deal.Board()
 	o := parimutuel.OutcomeOf(deal)
 	res := DrawResult{
-		DrawID: 1, TableID: 1, Number: 1, Positions: 3,
+		Version: ResultVersion, DrawID: 1, TableID: 1, Number: 1, Positions: 3,
 		Winners: o.Winners, Category: o.Category, FlopLeaders: o.FlopLeaders, TurnLeaders: o.TurnLeaders,
 		Commission: 300, JackpotRate: 1, ExpressShares: [2]money.BasisPoints{6000, 4000},
 		Pools:      []PoolResult{},
-		ServerSeed: seed.Hex(), Commitment: cards.FormatCommitment(cards.Commitment(seed)),
+		ServerSeed: seed.Hex(), Commitment: cards.FormatCommitment(commitment), SuspendAt: 9000,
 		Beacons: &b, SettledAt: c.RoundTime(exampleRounds[3].Round).Add(2 * time.Second),
 	}
 	for _, pk := range deal.Pockets {
@@ -94,6 +110,16 @@ func workedExample(t *testing.T) (DrawResult, string) {
 	}
 	res.Board, res.Burns = cardStrings(board[:]), cardStrings(deal.Burns[:])
 	res.Hands = handViews(deal.Pockets, board[:], o.Winners)
+	if res.Chances, err = recomputeChances(res); err != nil {
+		t.Fatal(err)
+	}
+	for r := 1; r <= 4; r++ {
+		root, err := betroot.Of(r, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.BetRoots = append(res.BetRoots, root)
+	}
 	p("")
 	p("deal         position 1 %s, position 2 %s, position 3 %s", strings.Join(res.Pockets[0], " "), strings.Join(res.Pockets[1], " "), strings.Join(res.Pockets[2], " "))
 	p("             burns %s; board %s", strings.Join(res.Burns, " "), strings.Join(res.Board, " "))
@@ -157,4 +183,51 @@ func TestWorkedExampleInDocs(t *testing.T) {
 	if v := VerifyResult(back); len(v.Problems) > 0 {
 		t.Errorf("the example JSON does not verify: %v", v.Problems)
 	}
+}
+
+// commitmentPreimage writes DrawCommitment's preimage out again, piece by
+// piece, so the worked example shows it (and checks DrawCommitment).
+func commitmentPreimage(seed cards.Seed, positions int, b DrawBeacons) []byte {
+	var out []byte
+	for _, piece := range preimagePieces(seed, positions, b) {
+		out = append(out, piece.bytes...)
+	}
+	return out
+}
+
+type preimagePiece struct {
+	name  string
+	bytes []byte
+}
+
+func preimagePieces(seed cards.Seed, positions int, b DrawBeacons) []preimagePiece {
+	u64 := func(v int64) []byte { return binary.BigEndian.AppendUint64(nil, uint64(v)) }
+	hexb := func(h string) []byte { out, _ := hex.DecodeString(h); return out }
+	c := b.Chain
+	ps := []preimagePiece{
+		{"tag", []byte(commitmentTag)},
+		{"server seed", seed[:]},
+		{"positions", []byte{byte(positions)}},
+		{"name", append([]byte{byte(len(c.Name))}, c.Name...)},
+		{"chain hash", hexb(c.Hash)},
+		{"scheme", append([]byte{byte(len(c.Scheme))}, c.Scheme...)},
+		{"public key", hexb(c.PublicKey)},
+		{"genesisUnixMs", u64(c.GenesisUnixMs)},
+		{"periodMs", u64(c.PeriodMs)},
+	}
+	for i := range 4 {
+		ps = append(ps,
+			preimagePiece{fmt.Sprintf("closesAt[%d]", i), u64(b.ClosesAt[i].UnixMilli())},
+			preimagePiece{fmt.Sprintf("rounds[%d]", i), u64(int64(b.Rounds[i]))},
+			preimagePiece{fmt.Sprintf("deadlines[%d]", i), u64(b.Deadlines[i].UnixMilli())})
+	}
+	return ps
+}
+
+func preimageLines(seed cards.Seed, positions int, b DrawBeacons) []string {
+	var out []string
+	for _, p := range preimagePieces(seed, positions, b) {
+		out = append(out, fmt.Sprintf("%-14s %x", p.name, p.bytes))
+	}
+	return out
 }

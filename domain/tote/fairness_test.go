@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/pokertote/pokertote/domain/beacon"
+	"github.com/pokertote/pokertote/domain/cards"
 	"github.com/pokertote/pokertote/domain/ledger"
 	"github.com/pokertote/pokertote/domain/money"
 	"github.com/pokertote/pokertote/domain/parimutuel"
@@ -58,7 +59,9 @@ func TestSettledDrawVerifiesFromItsJSON(t *testing.T) {
 	}
 	b := r.Beacons
 	for i := range 4 {
-		if b.Signatures[i] == "" || !b.Chain.RoundTime(b.Rounds[i]).After(b.ClosesAt[i]) {
+		// Fair deal 3: the round is at least one full period after the close.
+		period := time.Duration(b.Chain.PeriodMs) * time.Millisecond
+		if b.Signatures[i] == "" || b.Chain.RoundTime(b.Rounds[i]).Before(b.ClosesAt[i].Add(period)) || b.Version != tote.FairnessBound {
 			t.Errorf("street %d: round %d at %s, close %s, signature %q", i+1, b.Rounds[i], b.Chain.RoundTime(b.Rounds[i]), b.ClosesAt[i], b.Signatures[i])
 		}
 	}
@@ -79,8 +82,8 @@ func TestVerifierCatchesEveryTampering(t *testing.T) {
 		tamper func(r *tote.DrawResult)
 		want   string
 	}{
-		{"commitment", func(r *tote.DrawResult) { r.Commitment = flip(r.Commitment, 3) }, "commitment: SHA-256 of the server seed is"},
-		{"server seed", func(r *tote.DrawResult) { r.ServerSeed = flip(r.ServerSeed, 9) }, "commitment: SHA-256 of the server seed is"},
+		{"commitment", func(r *tote.DrawResult) { r.Commitment = flip(r.Commitment, 3) }, "commitment: the hash of the server seed, positions and beacon commitment is"},
+		{"server seed", func(r *tote.DrawResult) { r.ServerSeed = flip(r.ServerSeed, 9) }, "commitment: the hash of the server seed, positions and beacon commitment is"},
 		{"chain key", func(r *tote.DrawResult) { r.Beacons.Chain.PublicKey = other.Chain().PublicKey }, "beacon chain: local chain hash is"},
 		{"other chain", func(r *tote.DrawResult) { r.Beacons.Chain = other.Chain() }, "beacon signature of the pockets"},
 		{"claims quicknet", func(r *tote.DrawResult) { r.Beacons.Chain = beacon.Quicknet }, "beacon round of the pockets: committed round"},
@@ -90,7 +93,8 @@ func TestVerifierCatchesEveryTampering(t *testing.T) {
 		{"signature of another round", func(r *tote.DrawResult) { r.Beacons.Signatures[2] = r.Beacons.Signatures[1] }, "beacon signature of the turn (round"},
 		{"signature missing", func(r *tote.DrawResult) { r.Beacons.Signatures[3] = "" }, "board: published"},
 		{"signature gap", func(r *tote.DrawResult) { r.Beacons.Signatures[1] = "" }, "beacon signatures: the turn has one but the flop"},
-		{"version", func(r *tote.DrawResult) { r.Beacons.Version = 3 }, "beacons: fair deal version 3"},
+		{"version", func(r *tote.DrawResult) { r.Beacons.Version = 4 }, "beacons: fair deal version 4"},
+		{"version downgraded", func(r *tote.DrawResult) { r.Beacons.Version = tote.FairnessPerStreet }, "versions: a result of version 4 with a fair deal of version 2"},
 		{"pocket", func(r *tote.DrawResult) { r.Pockets[1][0], r.Pockets[1][1] = r.Pockets[1][1], r.Pockets[1][0] }, "pocket of position 2: published"},
 		{"pocket from another position", func(r *tote.DrawResult) { r.Pockets[0], r.Pockets[2] = r.Pockets[2], r.Pockets[0] }, "pocket of position 1: published"},
 		{"board", func(r *tote.DrawResult) { r.Board[4] = r.Burns[2] }, "board: published"},
@@ -113,13 +117,19 @@ func TestVerifierCatchesEveryTampering(t *testing.T) {
 		{"payout of category 2", func(r *tote.DrawResult) { r.Pools[0].Selections[0].Cat2 += 1 }, "pool " + r0(d) + ": selection"},
 		{"bets of a selection", func(r *tote.DrawResult) { r.Pools[0].Selections[0].NumBets++ }, "pool " + r0(d) + ": "},
 		{"pool commission", func(r *tote.DrawResult) { r.Pools[0].Commission++ }, "pool " + r0(d) + ": commission published"},
-		{"v1 public seed", func(r *tote.DrawResult) { r.Beacons, r.PublicSeed = nil, strings.Repeat("00", 32) }, "public seed: published 00"},
-		{"v1 without seed", func(r *tote.DrawResult) { r.Beacons, r.PublicSeed = nil, "" }, "public seed: cards were dealt but neither beacons nor a public seed"},
+		{"v1 public seed", func(r *tote.DrawResult) { r.Version, r.Beacons, r.PublicSeed = 0, nil, strings.Repeat("00", 32) }, "public seed: published 00"},
+		{"v1 without seed", func(r *tote.DrawResult) { r.Version, r.Beacons, r.PublicSeed = 0, nil, "" }, "public seed: cards were dealt but neither beacons nor a public seed"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			r := copyResult(t, *d.Result)
 			tc.tamper(&r)
+			if !strings.HasPrefix(tc.want, "commitment") {
+				// The commitment covers the chain and the rounds (fair deal
+				// 3): a tamperer who knows the seed commits again, so that
+				// the check named by the case is the one that must catch it.
+				recommit(t, &r)
+			}
 			v := tote.VerifyResult(r)
 			for _, p := range v.Problems {
 				if strings.HasPrefix(p, tc.want) {
@@ -128,6 +138,19 @@ func TestVerifierCatchesEveryTampering(t *testing.T) {
 			}
 			t.Errorf("no problem line starting %q; problems: %q", tc.want, v.Problems)
 		})
+	}
+}
+
+// recommit recomputes r's commitment from its seed, positions and beacons,
+// as someone who rewrote them and knows the seed would.
+func recommit(t *testing.T, r *tote.DrawResult) {
+	t.Helper()
+	seed, err := cards.ParseSeed(r.ServerSeed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c, err := tote.DrawCommitment(seed, r.Positions, r.Beacons); err == nil {
+		r.Commitment = cards.FormatCommitment(c)
 	}
 }
 

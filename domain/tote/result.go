@@ -120,9 +120,25 @@ const ResultVersionTotals = 2
 // (betRoots), and publishes no hands for a void draw.
 const ResultVersionCommitted = 3
 
+// ResultVersionBound (issue 26) is version 3 for a draw of fair deal 3:
+// its commitment covers the positions, the chain, and every close time,
+// beacon round and deadline (DrawCommitment), each round is at least one
+// period after its close, and a void may also be BEACON_BEFORE_CLOSE.
+const ResultVersionBound = 4
+
 // ResultVersion is the version new results are written in: the one place
-// it is bumped.
-const ResultVersion = ResultVersionCommitted
+// it is bumped. A draw opened before its fair deal existed is settled in
+// the version of its deal (resultVersionOf).
+const ResultVersion = ResultVersionBound
+
+// resultVersionOf is the version d's result is written in: ResultVersion,
+// or ResultVersionCommitted for a draw opened on fair deal 2 or earlier.
+func resultVersionOf(d Draw) int {
+	if d.Beacons == nil || d.Beacons.Version < FairnessBound {
+		return ResultVersionCommitted
+	}
+	return ResultVersion
+}
 
 // ResultSelection is one backed selection of a pool as a version-2 result
 // publishes it: how many bets backed it, their stakes, and what they

@@ -63,7 +63,7 @@ type Stats struct {
 	DrawsVoided  atomic.Int64
 	StepFailures atomic.Int64
 	// Voids counts DrawsVoided by kind, index of VoidKinds.
-	Voids [3]atomic.Int64
+	Voids [4]atomic.Int64
 }
 
 // countVoid counts a published void of kind k.

@@ -317,7 +317,7 @@ func (s *Service) settleStreamed(ctx context.Context, tx Tx, d Draw, t Table, ou
 	}
 	sink := &settleSink{at: s.clock.Now(), balances: map[ids.UserID]money.Amount{}}
 	res := DrawResult{
-		Version: ResultVersion,
+		Version: resultVersionOf(d),
 		DrawID:  d.ID, TableID: d.TableID, Number: d.Number, Positions: d.Positions,
 		Commission: cfg.Commission, JackpotRate: cfg.JackpotRate,
 		ExpressShares: [2]money.BasisPoints{cfg.ExpressShare1, cfg.ExpressShare2},

@@ -54,7 +54,11 @@ func VerifyResult(res DrawResult) Verification {
 		problem("positions: a table of %d positions cannot exist", res.Positions)
 		return v
 	}
+	canonical := verifyCanonical(res, problem)
 	seed, ok := verifyCommitment(res, &v, problem)
+	if !canonical {
+		v.CommitmentValid = false
+	}
 	if ok {
 		var deal cards.ToteDeal
 		var streets int
@@ -89,12 +93,42 @@ func verifyCommitment(res DrawResult, v *Verification, problem func(string, ...a
 		problem("commitment: %v", err)
 		return cards.Seed{}, false
 	}
-	if c := cards.Commitment(seed); c != commitment {
-		problem("commitment: SHA-256 of the server seed is %s, the published commitment is %s", cards.FormatCommitment(c), res.Commitment)
+	c, err := DrawCommitment(seed, res.Positions, res.Beacons)
+	if err != nil {
+		problem("commitment: %v", err)
+		return cards.Seed{}, false
+	}
+	if c != commitment {
+		what := "SHA-256 of the server seed"
+		if res.Beacons != nil && res.Beacons.Version >= FairnessBound {
+			what = "the hash of the server seed, positions and beacon commitment"
+		}
+		problem("commitment: %s is %s, the published commitment is %s", what, cards.FormatCommitment(c), res.Commitment)
+		return cards.Seed{}, false
+	}
+	if !versionsAgree(res) {
+		problem("versions: a result of version %d with a fair deal of version %d (a result of version %d or later is of fair deal %d, earlier ones of %d or less)",
+			res.Version, beaconsVersion(res), ResultVersionBound, FairnessBound, FairnessPerStreet)
 		return cards.Seed{}, false
 	}
 	v.CommitmentValid = true
 	return seed, true
+}
+
+// beaconsVersion is the fair-deal version of res (1 without beacons).
+func beaconsVersion(res DrawResult) int {
+	if res.Beacons == nil {
+		return 1
+	}
+	return res.Beacons.Version
+}
+
+// versionsAgree reports whether res's result version and fair-deal version
+// go together: results of version 4 on are of draws whose commitment
+// covers the beacons (fair deal 3), and only they are; so neither can be
+// relabelled to dodge the other's checks.
+func versionsAgree(res DrawResult) bool {
+	return (res.Version >= ResultVersionBound) == (beaconsVersion(res) >= FairnessBound)
 }
 
 // verifyPublicSeed checks a version-1 draw's public seed against the

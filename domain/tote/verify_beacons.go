@@ -19,8 +19,8 @@ func verifyBeacons(res DrawResult, seed cards.Seed, problem func(string, ...any)
 		ok = false
 		problem(format, args...)
 	}
-	if b.Version != FairnessVersion {
-		bad("beacons: fair deal version %d, this verifier knows version %d", b.Version, FairnessVersion)
+	if b.Version != FairnessPerStreet && b.Version != FairnessBound {
+		bad("beacons: fair deal version %d, this verifier knows versions %d and %d", b.Version, FairnessPerStreet, FairnessBound)
 		return cards.ToteDeal{}, 0, false
 	}
 	if err := b.Chain.Validate(); err != nil {
@@ -35,9 +35,15 @@ func verifyBeacons(res DrawResult, seed cards.Seed, problem func(string, ...any)
 		if i > 0 && !b.ClosesAt[i].After(b.ClosesAt[i-1]) {
 			bad("beacon schedule: round %d closes at %s, not after round %d (%s)", i+1, b.ClosesAt[i].Format(timeLayout), i, b.ClosesAt[i-1].Format(timeLayout))
 		}
-		if want := b.Chain.FirstRoundAfter(b.ClosesAt[i]); b.Rounds[i] != want {
-			bad("beacon round of the %s: committed round %d, but the first round after betting round %d closed (%s) is %d",
-				streetNames[i], b.Rounds[i], i+1, b.ClosesAt[i].Format(timeLayout), want)
+		if want := b.RoundFor(b.ClosesAt[i]); b.Rounds[i] != want {
+			bad("beacon round of the %s: committed round %d, but the first round %s betting round %d closed (%s) is %d",
+				streetNames[i], b.Rounds[i], roundRule(b.Version), i+1, b.ClosesAt[i].Format(timeLayout), want)
+		}
+		if i > 0 && !b.Deadlines[i].After(b.Deadlines[i-1]) {
+			bad("beacon schedule: the %s's deadline %s is not after the %s's (%s)", streetNames[i], b.Deadlines[i].Format(timeLayout), streetNames[i-1], b.Deadlines[i-1].Format(timeLayout))
+		}
+		if at := b.Chain.RoundTime(b.Rounds[i]); b.Deadlines[i].Before(at) {
+			bad("beacon schedule: the %s's deadline %s is before its round is published (%s)", streetNames[i], b.Deadlines[i].Format(timeLayout), at.Format(timeLayout))
 		}
 	}
 	var rands [][32]byte
@@ -64,6 +70,14 @@ func verifyBeacons(res DrawResult, seed cards.Seed, problem func(string, ...any)
 		return cards.ToteDeal{}, 0, true
 	}
 	return cards.DealToteStreets(seed, res.Positions, rands), len(rands), true
+}
+
+// roundRule says in a problem line which round a version commits to.
+func roundRule(version int) string {
+	if version >= FairnessBound {
+		return "at least one period after"
+	}
+	return "after"
 }
 
 // timeLayout writes deadlines in problem lines.

@@ -88,14 +88,32 @@ func floorSumFits(part, stakes money.Amount, n int, k money.Coef) bool {
 // verifyPoolTotals recomputes a version-2 pool; it returns the differences
 // and the pool's settlement (for the jackpot chain).
 func verifyPoolTotals(pr PoolResult, positions int, cfg parimutuel.PoolConfig, o parimutuel.Outcome, void bool) ([]string, parimutuel.PoolSettlement, error) {
-	st, rates, err := selectionRates(pr, positions, cfg, o, void)
+	want, st, out, err := poolTotalsWant(pr, positions, cfg, o, void)
 	if err != nil {
 		return nil, parimutuel.PoolSettlement{}, err
 	}
-	var out []string
 	if len(pr.Bets) > 0 {
 		out = append(out, fmt.Sprintf("a version-%d result lists %d bets; it publishes selections", ResultVersionTotals, len(pr.Bets)))
 	}
+	for i := 1; i < len(pr.Selections); i++ {
+		if a, b := pr.Selections[i-1].Selection, pr.Selections[i].Selection; a >= b {
+			out = append(out, fmt.Sprintf("selections %q and %q are not in strictly ascending order", a, b))
+		}
+	}
+	out = append(out, diffPool(pr, want)...)
+	return out, st, nil
+}
+
+// poolTotalsWant is the pool a version-2 result must publish given its
+// published selections: every figure recomputed from their totals, with
+// the per-bet sums (paid per category) taken from the selections; notes
+// lists the selections whose totals their stakes do not allow.
+func poolTotalsWant(pr PoolResult, positions int, cfg parimutuel.PoolConfig, o parimutuel.Outcome, void bool) (PoolResult, parimutuel.PoolSettlement, []string, error) {
+	st, rates, err := selectionRates(pr, positions, cfg, o, void)
+	if err != nil {
+		return PoolResult{}, parimutuel.PoolSettlement{}, nil, err
+	}
+	var out []string
 	// The figures bet by bet, from the published selections (each checked
 	// against what its stakes allow), per category as SettlePool reckons.
 	st.NumBets = 0
@@ -144,9 +162,7 @@ func verifyPoolTotals(pr PoolResult, positions int, cfg parimutuel.PoolConfig, o
 			st.TopUp += c.TopUp
 		}
 	}
-	want := newPoolResult(st, nil, pr.JackpotBefore)
-	out = append(out, diffPool(pr, want)...)
-	return out, st, nil
+	return newPoolResult(st, nil, pr.JackpotBefore), st, out, nil
 }
 
 // BetPayout is what a bet of stake on selection in pool poolID of a

@@ -3,6 +3,8 @@ package tote
 import (
 	"slices"
 	"time"
+
+	"github.com/pokertote/pokertote/domain/beacon"
 )
 
 // verifyVoid checks a result's void against the draw's committed times
@@ -86,8 +88,36 @@ func verifyVoid(res DrawResult, problem func(string, ...any)) bool {
 		if fetched != s-1 {
 			bad("void: the %s's beacon is missing, but %d streets have signatures (want %d)", streetNames[s-1], fetched, s-1)
 		}
+	case VoidBeaconEarly:
+		if res.Version < ResultVersionBound {
+			bad("void: a version-%d void cannot be %s (version %d on)", res.Version, v.Kind, ResultVersionBound)
+			return false
+		}
+		s := v.Street
+		if s < 1 || s > 4 {
+			bad("void: an early beacon of street %d", s)
+			return false
+		}
+		if v.Round != b.Rounds[s-1] {
+			bad("void: the %s's committed round is %d, the void names round %d", streetNames[s-1], b.Rounds[s-1], v.Round)
+		}
+		if v.Deadline != nil {
+			bad("void: an early beacon names no deadline")
+		}
+		if v.At.Before(b.ClosesAt[s-1]) {
+			bad("void: voided at %s, before betting round %d's close %s", v.At.Format(timeLayout), s, b.ClosesAt[s-1].Format(timeLayout))
+		}
+		if at := b.Chain.RoundTime(v.Round); !v.At.Before(at) {
+			bad("void: voided at %s, not before round %d's time %s: a round published by then is not early", v.At.Format(timeLayout), v.Round, at.Format(timeLayout))
+		}
+		if _, err := beacon.Verify(b.Chain, beacon.Beacon{Round: v.Round, Signature: v.Signature}); err != nil {
+			bad("void: the early round's signature: %v", err)
+		}
+		if fetched != s-1 {
+			bad("void: betting round %d closed on an early beacon, but %d streets have signatures (want %d)", s, fetched, s-1)
+		}
 	default:
-		bad("void: unknown cause %q (a version-%d void is %s or %s)", v.Kind, res.Version, VoidAdminBeforeDeal, VoidBeaconMissing)
+		bad("void: unknown cause %q (a version-%d void is %s, %s or, from version %d, %s)", v.Kind, res.Version, VoidAdminBeforeDeal, VoidBeaconMissing, ResultVersionBound, VoidBeaconEarly)
 	}
 	return ok
 }

@@ -22,11 +22,15 @@ func voidResult(t *testing.T, detail VoidDetail, open time.Time) DrawResult {
 		t.Fatal(err)
 	}
 	plan := planBeacons(beacon.Quicknet, open, schedule{rounds: [4]time.Duration{time.Minute, time.Minute, time.Minute, time.Minute}, card: time.Second, beaconWait: 20 * time.Second, positions: 3})
+	commitment, err := DrawCommitment(seed, 3, &plan)
+	if err != nil {
+		t.Fatal(err)
+	}
 	return DrawResult{
 		Version: ResultVersion, DrawID: 1, TableID: 1, Number: 1, Positions: 3,
 		Void: true, VoidReason: detail.Reason(), VoidDetail: &detail,
 		JackpotEnabled: true, JackpotBefore: 5000 * money.KZT, JackpotAfter: 5000 * money.KZT,
-		ServerSeed: seed.Hex(), Commitment: cards.FormatCommitment(cards.Commitment(seed)), Beacons: &plan,
+		ServerSeed: seed.Hex(), Commitment: cards.FormatCommitment(commitment), Beacons: &plan,
 		SuspendAt: SuspendAtMax, // every result since version 3 publishes it (finishInTx)
 	}
 }
@@ -122,14 +126,7 @@ func TestVerifyVoidCauses(t *testing.T) {
 // after the river (its settler filled every hand, each LOSS, and no
 // winner) verifies; the project's own verifier used to reject it.
 func TestLegacyVoidAfterRiverVerifies(t *testing.T) {
-	raw, err := os.ReadFile("../../docs/fairness-example.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var r DrawResult
-	if err := json.Unmarshal(raw, &r); err != nil {
-		t.Fatal(err)
-	}
+	r := corpusResult(t, "genuine/quicknet-v2-example.json")
 	r.Void, r.VoidReason = true, "dealer failure: settlement failed"
 	r.Winners, r.FlopLeaders, r.TurnLeaders = nil, nil, nil
 	for i := range r.Hands {
@@ -142,4 +139,21 @@ func TestLegacyVoidAfterRiverVerifies(t *testing.T) {
 	if v := VerifyResult(r); len(v.Problems) == 0 || !strings.Contains(strings.Join(v.Problems, ";"), "hands") {
 		t.Errorf("a tampered hand in a legacy void verifies: %v", v.Problems)
 	}
+}
+
+// corpusResult reads the result of one case of the shared corpus
+// (testdata/fairness, corpus_test.go).
+func corpusResult(t *testing.T, name string) DrawResult {
+	t.Helper()
+	raw, err := os.ReadFile("../../testdata/fairness/" + name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var c struct {
+		Result DrawResult `json:"result"`
+	}
+	if err := json.Unmarshal(raw, &c); err != nil {
+		t.Fatal(err)
+	}
+	return c.Result
 }

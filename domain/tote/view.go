@@ -51,6 +51,11 @@ type DrawView struct {
 	// (SPEC 1.9); both are zero without chances.
 	Chances   *RoundChances
 	SuspendAt money.BasisPoints
+	// Beacons is the beacon commitment as DRAW_OPENED published it (no
+	// signatures): the chain and each street's close time, round and
+	// deadline, which the commitment covers (fair deal 3). Nil for a
+	// version-1 draw.
+	Beacons *DrawBeacons
 }
 
 // OpenRound is the round taking bets, or 0.
@@ -125,7 +130,7 @@ func openedDraw(e TableEvent) *DrawView {
 	d := &DrawView{
 		ID: e.DrawID, Number: e.Number, Positions: e.Seats, Phase: PhasePreDeal, MinStake: e.MinStake,
 		Commitment: e.Commitment, Odds: e.Odds, OpenedAt: e.At, Board: []string{},
-		Hands: emptyHands(e.Seats), Pools: emptyPools(e.Seats),
+		Hands: emptyHands(e.Seats), Pools: emptyPools(e.Seats), Beacons: e.Beacons.Clone(),
 	}
 	return d
 }
@@ -172,6 +177,9 @@ func ViewOf(t Table, d *Draw, totals []SelectionTotal) (TableView, error) {
 		ID: d.ID, Number: d.Number, Positions: d.Positions, Phase: d.Phase.Public(), MinStake: d.MinStake,
 		Commitment: cards.FormatCommitment(d.Commitment), Board: cardStrings(d.Board), Hands: PositionStates(*d),
 		Odds: d.Odds, Result: d.Result, VoidReason: d.VoidReason, OpenedAt: d.OpenedAt,
+	}
+	if d.Beacons != nil {
+		dv.Beacons = d.Beacons.withoutSignatures()
 	}
 	if r := d.OpenRound(); r != 0 {
 		dv.RoundClosesAt = d.RoundClosesAt

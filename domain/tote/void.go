@@ -6,14 +6,18 @@ import (
 )
 
 // VoidKind is why a draw was voided, as a verifier can check it (issue
-// 26). A draw can be voided for two causes only:
+// 26). A draw can be voided for three causes only:
 //
 //   - ADMIN_BEFORE_DEAL: an admin voided it while betting round 1 was open,
 //     before its close deadline, so before any beacon round the draw uses
 //     could be known and before any card existed;
 //   - BEACON_MISSING: the beacon round of a street was not available
 //     (unpublished, unreachable or failing verification) by that street's
-//     committed deadline.
+//     committed deadline;
+//   - BEACON_BEFORE_CLOSE (result version 4): when a betting round closed,
+//     the beacon round its street is drawn from was already published
+//     (the server's clock was a full period behind the chain), so a bet
+//     of that round could have been placed knowing the street.
 //
 // After round 1 closes the cards follow from the committed seed and the
 // beacons alone, so nobody, the operator included, can call a draw off
@@ -26,11 +30,12 @@ type VoidKind string
 const (
 	VoidAdminBeforeDeal VoidKind = "ADMIN_BEFORE_DEAL"
 	VoidBeaconMissing   VoidKind = "BEACON_MISSING"
+	VoidBeaconEarly     VoidKind = "BEACON_BEFORE_CLOSE"
 	VoidLegacy          VoidKind = "LEGACY"
 )
 
 // VoidKinds lists every kind, in the order the public counts show them.
-var VoidKinds = []VoidKind{VoidAdminBeforeDeal, VoidBeaconMissing, VoidLegacy}
+var VoidKinds = []VoidKind{VoidAdminBeforeDeal, VoidBeaconMissing, VoidBeaconEarly, VoidLegacy}
 
 // VoidDetail is the structured cause of a void, published in the result
 // (voidDetail) and checked by the verifier against the draw's committed
@@ -40,10 +45,14 @@ type VoidDetail struct {
 	// At is when the server decided the void (UTC, whole milliseconds).
 	At time.Time `json:"at"`
 	// Street (1 pockets .. 4 river), Round and Deadline name the beacon
-	// round that was missing and the deadline it missed (BEACON_MISSING).
-	Street   int        `json:"street,omitempty"`
-	Round    uint64     `json:"round,omitempty"`
-	Deadline *time.Time `json:"deadline,omitempty"`
+	// round that was missing and the deadline it missed (BEACON_MISSING),
+	// or the round found published when betting round Street closed
+	// (BEACON_BEFORE_CLOSE, no deadline) with its Signature as the dealer
+	// fetched it then.
+	Street    int        `json:"street,omitempty"`
+	Round     uint64     `json:"round,omitempty"`
+	Deadline  *time.Time `json:"deadline,omitempty"`
+	Signature string     `json:"signature,omitempty"`
 	// Why is the dealer's or the admin's own words (an error, the admin's
 	// reason). It is published for people; no check trusts it.
 	Why string `json:"why,omitempty"`
@@ -63,6 +72,9 @@ func (v VoidDetail) Reason() string {
 		}
 		return fmt.Sprintf("beacon failure: round %d (the %s) was not available by %s (%s); every stake is refunded",
 			v.Round, streetName(v.Street), dl, v.Why)
+	case VoidBeaconEarly:
+		return fmt.Sprintf("beacon early: round %d (the %s) was already published when betting round %d closed at %s; every stake is refunded",
+			v.Round, streetName(v.Street), v.Street, v.At.UTC().Format(timeLayout))
 	}
 	return string(v.Kind) + ": " + v.Why
 }

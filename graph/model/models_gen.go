@@ -108,7 +108,7 @@ type BeaconStreet struct {
 
 // A draw's commitment to its public randomness beacon, and the rounds fetched so far.
 type Beacons struct {
-	// Version of the fair deal (2).
+	// Version of the fair deal: 2 (issue 10) or 3 (issue 26: the commitment covers the beacons, each round at least one period after its close).
 	Version int          `json:"version"`
 	Chain   *BeaconChain `json:"chain"`
 	// One per street, in order: pockets, flop, turn, river.
@@ -300,8 +300,10 @@ type DrawOpened struct {
 	// The number of positions dealt: use positionCount.
 	Seats    int   `json:"seats"`
 	MinStake Money `json:"minStake"`
-	// SHA-256 of the server seed (hex).
+	// The commitment to the draw (hex): SHA-256 of the server seed for fair-deal version 2; from version 3 (issue 26) the hash of the server seed, the number of positions and every field of beacons but the signatures (docs/fairness.md, section 1.1). Record it: `verify-draw -commitment` checks the result against it.
 	Commitment string `json:"commitment"`
+	// The beacon chain and, per street, the close time, beacon round and deadline the cards will be drawn from, fixed now, before any bet (no signatures yet); null only for a version-1 draw. Record them: `verify-draw -rounds` checks the result against them.
+	Beacons *Beacons `json:"beacons,omitempty"`
 	// The pre-deal odds.
 	Odds *Odds `json:"odds,omitempty"`
 }
@@ -342,8 +344,10 @@ type DrawSnapshot struct {
 	// When the open round closes (server time).
 	RoundClosesAt *time.Time `json:"roundClosesAt,omitempty"`
 	MinStake      Money      `json:"minStake"`
-	// SHA-256 of the server seed (hex).
+	// The commitment to the draw (hex), as DrawOpened published it.
 	Commitment string `json:"commitment"`
+	// The draw's beacon commitment as DrawOpened published it (chain, each street's close time, round and deadline; no signatures); null only for a version-1 draw.
+	Beacons *Beacons `json:"beacons,omitempty"`
 	// Fair-deal version 1 only: fixed when round PRE_DEAL closes (hex); null for version-2 draws (every draw since issue 10), whose public randomness is the beacon rounds (Draw.shuffle.beacons).
 	PublicSeed *string `json:"publicSeed,omitempty"`
 	// Revealed when the draw is over (hex).
@@ -889,7 +893,7 @@ type SetLimitInput struct {
 
 // The provably fair shuffle of one draw or hand (SPEC 1.8).
 type Shuffle struct {
-	// SHA-256 of the server seed, hex, published before the first card.
+	// The commitment, hex, published before the first card: SHA-256 of the server seed (Casino Hold'em, totalizator fair deal 2); for a draw of fair deal 3 the hash of the seed, the positions and the beacons (docs/fairness.md, section 1.1).
 	Commitment string `json:"commitment"`
 	// The public seed mixed into the shuffle, hex. Casino Hold'em: the player's cut, fixed when the hand starts. Totalizator draws of fair-deal version 1: fixed when round PRE_DEAL closes (SHA-256 over its bets' ids). Version-2 draws (every draw since issue 10) have none and answer null: their public randomness is `beacons` (docs/fairness.md).
 	PublicSeed *string `json:"publicSeed,omitempty"`
@@ -2117,6 +2121,8 @@ const (
 	VoidKindAdminBeforeDeal VoidKind = "ADMIN_BEFORE_DEAL"
 	// A street's committed beacon round was not available by its committed deadline.
 	VoidKindBeaconMissing VoidKind = "BEACON_MISSING"
+	// When a betting round closed, the beacon round its street is drawn from was already published (the server's clock was behind the chain): result version 4 on.
+	VoidKindBeaconBeforeClose VoidKind = "BEACON_BEFORE_CLOSE"
 	// Voided before void kinds were recorded; the reason is free text.
 	VoidKindLegacy VoidKind = "LEGACY"
 )
@@ -2124,12 +2130,13 @@ const (
 var AllVoidKind = []VoidKind{
 	VoidKindAdminBeforeDeal,
 	VoidKindBeaconMissing,
+	VoidKindBeaconBeforeClose,
 	VoidKindLegacy,
 }
 
 func (e VoidKind) IsValid() bool {
 	switch e {
-	case VoidKindAdminBeforeDeal, VoidKindBeaconMissing, VoidKindLegacy:
+	case VoidKindAdminBeforeDeal, VoidKindBeaconMissing, VoidKindBeaconBeforeClose, VoidKindLegacy:
 		return true
 	}
 	return false

@@ -196,6 +196,16 @@ type BeaconGate struct {
 	mu     sync.Mutex
 	hold   func(round uint64) bool
 	forge  bool
+	ahead  func(round uint64) bool
+}
+
+// Ahead makes the gate answer the rounds ahead selects (nil: none) before
+// their time, signed by the local chain: a server clock behind the chain,
+// as a dealer sees it. Source must be a *beacon.Local.
+func (g *BeaconGate) Ahead(ahead func(round uint64) bool) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.ahead = ahead
 }
 
 // Withhold makes the gate answer "not published" for every round hold
@@ -220,8 +230,11 @@ func (g *BeaconGate) Chain() beacon.Chain { return g.Source.Chain() }
 // Beacon implements beacon.Source.
 func (g *BeaconGate) Beacon(ctx context.Context, r uint64) (beacon.Beacon, error) {
 	g.mu.Lock()
-	hold, forge := g.hold, g.forge
+	hold, forge, ahead := g.hold, g.forge, g.ahead
 	g.mu.Unlock()
+	if l, ok := g.Source.(*beacon.Local); ok && ahead != nil && ahead(r) {
+		return l.Sign(r), nil
+	}
 	if hold != nil && hold(r) {
 		if forge {
 			b, err := g.Source.Beacon(ctx, r-1)

@@ -106,6 +106,7 @@ export const TableEvents = /* GraphQL */ `
         status jackpot { balance enabled }
         draw {
           drawId number phase openRound roundClosesAt minStake commitment publicSeed serverSeed board voidReason
+          beacons { streets { round closesAt } }
           positions { number cards status bestHand { category description cards } }
           odds { ...OddsFields }
           pools { ...PoolFields }
@@ -113,9 +114,9 @@ export const TableEvents = /* GraphQL */ `
           chances { ...ChanceFields }
         }
       }
-      ... on DrawOpened { drawId number positionCount minStake commitment odds { ...OddsFields } }
+      ... on DrawOpened { drawId number positionCount minStake commitment beacons { streets { round closesAt } } odds { ...OddsFields } }
       ... on RoundOpened { drawId round closesAt chances { ...ChanceFields } }
-      ... on RoundClosed { drawId round publicSeed }
+      ... on RoundClosed { drawId round publicSeed betRoot { round root numBets stakes } }
       ... on CardsDealt { drawId street board positions { number cards status bestHand { category description cards } } }
       ... on OddsUpdated { drawId odds { ...OddsFields } }
       ... on PoolUpdated { drawId pool { ...PoolFields } }

@@ -13,6 +13,7 @@ import { TableSnapshot, TableEvents, DrawBurns, Tables, DrawResultJson } from '.
 import type { TableSnapshotQuery, TableEventsSubscription, DrawBurnsQuery, TablesQuery, DrawResultJsonQuery } from '../gql/graphql';
 
 import { fold, fromSnapshot, type TableState } from './tableState';
+import { recordEvent } from './recorded';
 export * from './tableState';
 
 /** loadTable fetches the snapshot. */
@@ -38,6 +39,7 @@ export function watchTable(id: string, onState: (s: TableState) => void, onError
       stopSub?.();
       stopSub = subscribe<TableEventsSubscription>(TableEvents, () => ({ tableId: id, afterSeq: state!.seq }), (data) => {
         if (!state) return;
+        recordEvent(data.tableEvents);
         const n = fold(state, data.tableEvents);
         if (n === 'gap') { void start(); return; }
         if (n !== state) {

@@ -4,6 +4,7 @@
 // from the result. BLS12-381 comes from @noble/curves (audited); it is loaded
 // only when a version-2 result is checked.
 import { sha256Hex, hexToBytes } from './fair';
+import { FAIR_BOUND, canonicalHex, localChainHash, roundFor } from './bound';
 
 export const QUICKNET = {
   name: 'quicknet',
@@ -15,7 +16,7 @@ export const QUICKNET = {
 };
 
 export interface Chain { name: string; hash: string; scheme: string; publicKey: string; genesisUnixMs: number; periodMs: number }
-export interface Beacons { version: number; chain: Chain; closesAt: string[]; rounds: number[]; signatures?: string[] }
+export interface Beacons { version: number; chain: Chain; closesAt: string[]; rounds: number[]; deadlines?: string[]; signatures?: string[] }
 
 /** roundAfter is the first round published strictly after t (Unix ms). */
 export function roundAfter(t: number, c: Pick<Chain, 'genesisUnixMs' | 'periodMs'>): number {
@@ -43,34 +44,53 @@ export async function verifyRound(round: number, sigHex: string, publicKeyHex: s
  * checkBeacons lists the problems of a result's beacons for the streets dealt
  * (dealt[s-1] true when street s has published cards), and a note when the
  * draw was dealt on the server's local chain (valid, but it proves nothing to
- * a player).
+ * a player): the version (2 or 3), the chain against quicknet's constants or a
+ * local chain's recomputed hash, each round against its close (fair deal 3:
+ * at least one period after it), the schedule's order, every signature, all
+ * hex canonical (lower-case).
  */
 export async function checkBeacons(b: Beacons, dealt: boolean[]): Promise<{ problems: string[]; notes: string[] }> {
   const problems: string[] = [];
   const notes: string[] = [];
   const c = b.chain;
+  const v = b.version;
+  if (v !== 2 && v !== FAIR_BOUND) return { problems: [`beacons: fair deal version ${v}, this verifier knows versions 2 and ${FAIR_BOUND}`], notes };
+  if (!c) return { problems: ['beacons: no chain'], notes };
+  if (!canonicalHex(c.hash, 32)) problems.push('beacon chain: the hash is not 64 lower-case hex digits');
+  if (!canonicalHex(c.publicKey, 96)) problems.push('beacon chain: the public key is not 192 lower-case hex digits');
   let publicKey = QUICKNET.publicKey;
-  if (c?.name === 'quicknet') {
-    for (const k of ['hash', 'scheme', 'publicKey', 'genesisUnixMs', 'periodMs'] as const) {
-      if (String(c[k]).toLowerCase() !== String(QUICKNET[k]).toLowerCase()) problems.push(`beacon chain: ${k} is not quicknet's`);
+  if (c.name === 'quicknet' || c.hash === QUICKNET.hash) {
+    for (const k of ['name', 'hash', 'scheme', 'publicKey', 'genesisUnixMs', 'periodMs'] as const) {
+      if (c[k] !== QUICKNET[k]) problems.push(`beacon chain: ${k} is not quicknet's`);
     }
-  } else if (c?.name === 'local') {
+  } else if (c.name === 'local') {
     notes.push('localBeacon');
     publicKey = c.publicKey;
+    const want = await localChainHash(c);
+    if (want !== c.hash) problems.push(`beacon chain: local chain hash is ${c.hash}, its key, genesis and period give ${want}`);
   } else {
-    problems.push(`unknown beacon chain ${c?.name}`);
+    problems.push(`unknown beacon chain ${c.name}`);
   }
-  if (c?.scheme !== QUICKNET.scheme) problems.push(`beacon scheme ${c?.scheme} is not supported`);
+  if (c.scheme !== QUICKNET.scheme) problems.push(`beacon scheme ${c.scheme} is not supported`);
+  if (!(c.periodMs > 0)) return { problems: [...problems, 'beacon chain: the period is not positive'], notes };
+  const four = (x: unknown) => Array.isArray(x) && x.length === 4;
+  if (!four(b.closesAt) || !four(b.rounds) || !four(b.deadlines) || !b.rounds.every((r) => Number.isSafeInteger(r) && r >= 1)) return { problems: [...problems, 'beacons: closesAt, rounds and deadlines are four entries each, rounds whole numbers from 1'], notes };
+  const roundTime = (r: number) => c.genesisUnixMs + (r - 1) * c.periodMs;
   for (let s = 1; s <= 4; s++) {
     const closes = Date.parse(b.closesAt?.[s - 1] ?? '');
     if (s > 1 && !(closes > Date.parse(b.closesAt[s - 2]))) problems.push(`beacon deadlines are not in order at street ${s}`);
-    const want = roundAfter(closes, c);
-    if (b.rounds?.[s - 1] !== want) problems.push(`street ${s}: beacon round ${b.rounds?.[s - 1]}, the first after ${b.closesAt?.[s - 1]} is ${want}`);
+    const want = roundFor(closes, c, v);
+    if (b.rounds?.[s - 1] !== want) problems.push(`street ${s}: beacon round ${b.rounds?.[s - 1]}, the round betting round ${s}'s close ${b.closesAt?.[s - 1]} commits to is ${want}`);
+    const dl = Date.parse(b.deadlines?.[s - 1] ?? '');
+    if (s > 1 && !(dl > Date.parse(b.deadlines?.[s - 2] ?? ''))) problems.push(`street ${s}: its deadline is not after the one before`);
+    if (!(dl >= roundTime(b.rounds?.[s - 1] ?? 0))) problems.push(`street ${s}: its deadline is before its round is published`);
     const sig = b.signatures?.[s - 1] ?? '';
     if (!sig) {
       if (dealt[s - 1]) problems.push(`street ${s} has cards but no beacon signature`);
+      if ((b.signatures ?? []).slice(s).some((x) => x)) problems.push(`beacon signatures: a later street has one but street ${s} has none`);
       continue;
     }
+    if (!canonicalHex(sig, 48)) { problems.push(`street ${s}: the signature is not 96 lower-case hex digits`); continue; }
     if (!(await verifyRound(b.rounds[s - 1], sig, publicKey))) problems.push(`street ${s}: the signature of beacon round ${b.rounds[s - 1]} does not verify`);
   }
   return { problems, notes };

@@ -4,9 +4,9 @@
 // bet root against the round's pools.
 import type { DrawResultJson } from './pools';
 
-export interface VoidDetail { kind: string; at: string; street?: number; round?: number; deadline?: string; why?: string }
+export interface VoidDetail { kind: string; at: string; street?: number; round?: number; deadline?: string; signature?: string; why?: string }
 export interface BetRoot { round: number; root: string; numBets: number; stakes: number }
-interface V3 { voidReason?: string; voidDetail?: VoidDetail; betRoots?: BetRoot[]; hands?: unknown[]; beacons?: { closesAt: string[]; rounds: number[]; deadlines?: string[]; signatures?: string[] } }
+interface V3 { voidReason?: string; voidDetail?: VoidDetail; betRoots?: BetRoot[]; hands?: unknown[]; beacons?: { closesAt: string[]; rounds: number[]; deadlines?: string[]; signatures?: string[]; chain?: { genesisUnixMs: number; periodMs: number } } }
 
 const STREETS = ['pockets', 'flop', 'turn', 'river'];
 const ms = (s?: string) => (s ? Date.parse(s) : NaN);
@@ -17,6 +17,7 @@ const fmt = (s?: string) => (s ? new Date(Date.parse(s)).toISOString() : '');
 export function voidReason(v: VoidDetail): string {
   if (v.kind === 'ADMIN_BEFORE_DEAL') return `voided by an admin before betting round 1 closed: ${v.why ?? ''}`;
   if (v.kind === 'BEACON_MISSING') return `beacon failure: round ${v.round ?? 0} (the ${STREETS[(v.street ?? 0) - 1] ?? `street ${v.street}`}) was not available by ${fmt(v.deadline)} (${v.why ?? ''}); every stake is refunded`;
+  if (v.kind === 'BEACON_BEFORE_CLOSE') return `beacon early: round ${v.round ?? 0} (the ${STREETS[(v.street ?? 0) - 1] ?? `street ${v.street}`}) was already published when betting round ${v.street ?? 0} closed at ${fmt(v.at)}; every stake is refunded`;
   return `${v.kind}: ${v.why ?? ''}`;
 }
 
@@ -26,6 +27,7 @@ export function verifyCommitted(r: DrawResultJson & V3): string[] {
   if ((r.version ?? 0) < 3) return out;
   const b = r.beacons;
   let closed = 4;
+  let openRound = 0; // a round open when the draw was voided: its bets refunded, no root
   if (r.void) {
     const v = r.voidDetail;
     if (!v) return ['void: a version-3 void publishes its cause (voidDetail)'];
@@ -38,6 +40,7 @@ export function verifyCommitted(r: DrawResultJson & V3): string[] {
     if (!b) out.push('void: no beacons');
     else if (v.kind === 'ADMIN_BEFORE_DEAL') {
       closed = 0;
+      openRound = 1;
       if (!(ms(v.at) < ms(b.closesAt[0]))) out.push('void: an admin void not before betting round 1 closed');
       if (nFetched > 0 || (r.pockets ?? []).length || (r.board ?? []).length || (r.burns ?? []).length) out.push('void: an admin void before the deal with beacons or cards');
     } else if (v.kind === 'BEACON_MISSING') {
@@ -49,6 +52,20 @@ export function verifyCommitted(r: DrawResultJson & V3): string[] {
         if (ms(v.deadline) !== ms(b.deadlines?.[s - 1])) out.push(`void: the ${STREETS[s - 1]}'s deadline is not the committed one`);
         if (!(ms(v.at) > ms(b.deadlines?.[s - 1]))) out.push('void: voided before the deadline');
         if (nFetched !== s - 1) out.push(`void: ${nFetched} streets have signatures, want ${s - 1}`);
+      }
+    } else if (v.kind === 'BEACON_BEFORE_CLOSE' && (r.version ?? 0) >= 4) {
+      const s = v.street ?? 0;
+      closed = Math.max(s - 1, 0);
+      openRound = s;
+      if (s < 1 || s > 4) out.push(`void: an early beacon of street ${s}`);
+      else {
+        if (v.round !== b.rounds[s - 1]) out.push(`void: the ${STREETS[s - 1]}'s committed round is ${b.rounds[s - 1]}, the void names ${v.round}`);
+        if (v.deadline) out.push('void: an early beacon names no deadline');
+        if (ms(v.at) < ms(b.closesAt[s - 1])) out.push(`void: voided before betting round ${s} closed`);
+        const due = b.chain ? b.chain.genesisUnixMs + ((v.round ?? 0) - 1) * b.chain.periodMs : NaN;
+        if (!(ms(v.at) < due)) out.push(`void: voided at ${v.at}, not before round ${v.round} was due: a round published by then is not early`);
+        if (nFetched !== s - 1) out.push(`void: ${nFetched} streets have signatures, want ${s - 1}`);
+        // The round's signature itself is verified by verifyDraw (BLS is asynchronous).
       }
     } else out.push(`void: unknown cause ${v.kind}`);
   } else if (r.voidReason || r.voidDetail) out.push('void: a settled draw publishes a void reason');
@@ -67,6 +84,6 @@ export function verifyCommitted(r: DrawResultJson & V3): string[] {
     const [n, st] = sums.get(x.round) ?? [0, 0];
     if (n !== x.numBets || st !== x.stakes) out.push(`bet root of round ${x.round} commits to ${x.numBets} bets staking ${x.stakes}; the pools publish ${n} staking ${st}`);
   });
-  for (const [k, [n]] of sums) if (k > roots.length && n > 0 && !(r.void && closed === 0 && k === 1)) out.push(`bet roots: round ${k}'s pools publish ${n} bets, but the round has no root`);
+  for (const [k, [n, st]] of sums) if (k > roots.length && (n > 0 || st > 0) && k !== openRound) out.push(`bet roots: round ${k}'s pools publish ${n} bets, but the round has no root`);
   return out;
 }

@@ -177,3 +177,64 @@ async function fisherYates(server: Uint8Array<ArrayBuffer>, pub: Uint8Array<Arra
     [cards[i], cards[j]] = [cards[j], cards[i]];
   }
 }
+
+const RANK_NAMES = ['two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'jack', 'queen', 'king', 'ace'];
+const plural = (r: number) => (r === 4 ? 'sixes' : RANK_NAMES[r] + 's');
+
+/** displayRanks are the ranks of a five-card score's cards in display order (hand.Value.ranks): the biggest group first, then kickers high to low; straights from the top, the wheel 5-4-3-2-A. */
+function displayRanks(score: number): number[] {
+  const cat = Math.floor(score / 16 ** 5);
+  const kick = [4, 3, 2, 1, 0].map((i) => Math.floor(score / 16 ** i) % 16);
+  const straight = (top: number) => [0, 1, 2, 3, 4].map((i) => (top - i < 0 ? 12 : top - i));
+  switch (cat) {
+    case 9: return straight(12);
+    case 8: case 4: return straight(kick[0]);
+    case 7: return [kick[0], kick[0], kick[0], kick[0], kick[1]];
+    case 6: return [kick[0], kick[0], kick[0], kick[1], kick[1]];
+    case 3: return [kick[0], kick[0], kick[0], kick[1], kick[2]];
+    case 2: return [kick[0], kick[0], kick[1], kick[1], kick[2]];
+    case 1: return [kick[0], kick[0], kick[1], kick[2], kick[3]];
+  }
+  return kick;
+}
+
+/** describe writes a hand as the server does (hand.Value.Describe): "Flush, ace high", "Full house, kings over fives". */
+export function describe(score: number): string {
+  const r = displayRanks(score);
+  switch (Math.floor(score / 16 ** 5)) {
+    case 0: return 'High card, ' + RANK_NAMES[r[0]];
+    case 1: return 'Pair, ' + plural(r[0]);
+    case 2: return 'Two pair, ' + plural(r[0]) + ' and ' + plural(r[2]);
+    case 3: return 'Three of a kind, ' + plural(r[0]);
+    case 4: return 'Straight, ' + RANK_NAMES[r[0]] + ' high';
+    case 5: return 'Flush, ' + RANK_NAMES[r[0]] + ' high';
+    case 6: return 'Full house, ' + plural(r[0]) + ' over ' + plural(r[3]);
+    case 7: return 'Four of a kind, ' + plural(r[0]);
+    case 8: return 'Straight flush, ' + RANK_NAMES[r[0]] + ' high';
+    case 9: return 'Royal flush';
+  }
+  return 'Unknown hand';
+}
+
+/**
+ * bestFive is the best five of 5 to 7 cards as the server publishes them
+ * (hand.BestFive): the score and the five cards in display order, each the
+ * earliest card of cs with its rank (and, for a flush, the flush's suit).
+ */
+export function bestFive(cs: number[]): { score: number; five: number[] } {
+  const score = evaluate(cs);
+  const cat = Math.floor(score / 16 ** 5);
+  const flush = cat === 5 || cat === 8 || cat === 9;
+  let suit = -1;
+  if (flush) {
+    const per = [0, 0, 0, 0];
+    for (const c of cs) if (++per[c & 3] >= 5) suit = c & 3;
+  }
+  const used = new Set<number>();
+  const five = displayRanks(score).map((r) => {
+    const j = cs.findIndex((c, i) => !used.has(i) && c >> 2 === r && (!flush || (c & 3) === suit));
+    used.add(j);
+    return cs[j];
+  });
+  return { score, five };
+}

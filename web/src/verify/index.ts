@@ -1,30 +1,53 @@
 // verifyDraw: the browser's own check of a published draw result (the JSON of
-// Draw.resultJson): commitment, shuffle and deal, outcome, and every pool.
-import { hexToBytes, sha256Hex, shuffle, dealTote, dealStreets, cardName, outcomeOf, type ToteDeal } from './fair';
+// Draw.resultJson): commitment, shuffle and deal, hands and outcome, every
+// pool, the void's cause and the bet roots, the suspended selections, and,
+// given what the player recorded while the draw ran, that the result is the
+// one they saw committed. It makes the checks tote.VerifyResult makes
+// (docs/fairness.md, section 4); testdata/fairness is the corpus both run.
+import { hexToBytes, sha256Hex, shuffle, dealTote, dealStreets, cardName, outcomeOf, bestFive, describe, categoryOf, type ToteDeal } from './fair';
 import { verifyPools, type DrawResultJson } from './pools';
-import { checkBeacons, type Beacons } from './beacon';
-import { verifyCommitted } from './commit';
+import { checkBeacons, verifyRound, QUICKNET, type Beacons } from './beacon';
+import { verifyCommitted, type VoidDetail } from './commit';
 import { checkSuspension } from './suspension';
+import { FAIR_BOUND, RESULT_BOUND, canonicalHex, checkRecorded, drawCommitment, type Recorded } from './bound';
 
-export interface Verdict { commitmentValid: boolean; cardsMatch: boolean; payoutsMatch: boolean; beaconsValid: boolean | null; suspensionsMatch?: boolean; problems: string[]; notes: string[]; ok: boolean }
+export type { Recorded } from './bound';
+
+/**
+ * Verdict: ok is true when every check holds; verdict says what that means:
+ * "ok" on quicknet, "local" on the server's own chain (it verifies, but proves
+ * nothing to a player: never shown as a plain tick), "reject" otherwise.
+ */
+export interface Verdict { commitmentValid: boolean; cardsMatch: boolean; payoutsMatch: boolean; beaconsValid: boolean | null; suspensionsMatch?: boolean; problems: string[]; notes: string[]; ok: boolean; verdict: 'ok' | 'local' | 'reject' }
+
+interface HandJson { position: number; category: string; description: string; cards: string[]; status: string }
+type Full = DrawResultJson & { beacons?: Beacons; hands?: HandJson[]; voidDetail?: VoidDetail };
 
 const same = (a: unknown, b: unknown) => JSON.stringify(a ?? []) === JSON.stringify(b ?? []);
 
-export async function verifyDraw(json: string): Promise<Verdict> {
+export async function verifyDraw(json: string, recorded?: Recorded): Promise<Verdict> {
   const problems: string[] = [];
-  let r: DrawResultJson;
-  try { r = JSON.parse(json); } catch { return { commitmentValid: false, cardsMatch: false, payoutsMatch: false, beaconsValid: null, problems: ['not JSON'], notes: [], ok: false }; }
+  let r: Full;
+  try { r = JSON.parse(json); } catch { return { commitmentValid: false, cardsMatch: false, payoutsMatch: false, beaconsValid: null, problems: ['not JSON'], notes: [], ok: false, verdict: 'reject' }; }
   let commitmentValid = false;
   let cardsMatch = false;
+  const beacons = r.beacons;
+  if (!(r.positions >= 2 && r.positions <= 10)) problems.push(`positions: a table of ${r.positions} positions cannot exist`);
   const server = hexToBytes(r.serverSeed ?? '');
-  if (!server || server.length !== 32) problems.push('server seed is not 32 bytes of hex');
+  if (!canonicalHex(r.serverSeed, 32) || !server) problems.push('server seed is not 64 lower-case hex digits');
+  else if (!canonicalHex(r.commitment, 32)) problems.push('commitment is not 64 lower-case hex digits');
   else {
-    const c = await sha256Hex(server);
-    commitmentValid = c === (r.commitment ?? '').toLowerCase();
-    if (!commitmentValid) problems.push(`SHA-256 of the server seed is ${c}, the commitment is ${r.commitment}`);
+    const c = await drawCommitment(server, r.positions, beacons);
+    commitmentValid = c === r.commitment;
+    if (!commitmentValid) problems.push(`commitment: ${beacons && beacons.version >= FAIR_BOUND ? 'the hash of the server seed, positions and beacon commitment' : 'SHA-256 of the server seed'} is ${c}, the commitment is ${r.commitment}`);
+    const bv = beacons ? beacons.version : 1;
+    if (((r.version ?? 0) >= RESULT_BOUND) !== (bv >= FAIR_BOUND)) {
+      commitmentValid = false;
+      problems.push(`versions: a result of version ${r.version ?? 0} with a fair deal of version ${bv}`);
+    }
   }
+  if (r.publicSeed && !/^([0-9a-f]{2})*$/.test(r.publicSeed)) { commitmentValid = false; problems.push('public seed is not lower-case hex'); }
   let deal: ToteDeal | null = null;
-  const beacons = (r as { beacons?: Beacons }).beacons;
   let beaconsValid: boolean | null = null;
   const notes: string[] = [];
   if (beacons) {
@@ -36,7 +59,7 @@ export async function verifyDraw(json: string): Promise<Verdict> {
     notes.push(...bc.notes);
   }
   if (commitmentValid && server && beacons) {
-    // Version 2: per-street beacon randomness R_s = SHA-256(signature).
+    // Per-street beacon randomness R_s = SHA-256(signature).
     const rs = await Promise.all([0, 1, 2, 3].map(async (i) => {
       const sig = hexToBytes(beacons.signatures?.[i] ?? '');
       return sig && sig.length ? hexToBytes(await sha256Hex(sig)) : null;
@@ -49,22 +72,49 @@ export async function verifyDraw(json: string): Promise<Verdict> {
   }
   if (deal) {
     cardsMatch = true;
+    const bad = (m: string) => { cardsMatch = false; problems.push(m); };
     const check = (what: string, got: string[] | undefined, want: string[]) => {
       const g = got ?? [];
-      if (g.length > want.length || !same(g, want.slice(0, g.length))) { cardsMatch = false; problems.push(`${what}: published ${g.join(' ')}, the seeds deal ${want.join(' ')}`); }
+      if (g.length > want.length || !same(g, want.slice(0, g.length))) bad(`${what}: published ${g.join(' ')}, the seeds deal ${want.join(' ')}`);
     };
+    if ((r.pockets ?? []).length > r.positions) bad(`pockets: ${(r.pockets ?? []).length} published for ${r.positions} positions`);
     (r.pockets ?? []).forEach((p, i) => check(`pocket ${i + 1}`, p, deal.pockets[i]?.map(cardName) ?? []));
     check('board', r.board, deal.board.map(cardName));
     check('burns', r.burns, deal.burns.map(cardName));
+    const full = deal.pockets.length === r.positions && deal.board.length === 5;
+    const handsOf = (winners: number[]) => deal.pockets.map((p, i): HandJson => {
+      const { score, five } = bestFive([...p, ...deal.board]);
+      return { position: i + 1, category: categoryOf(score), description: describe(score), cards: five.map(cardName), status: winners.includes(i + 1) ? 'WIN' : 'LOSS' };
+    });
+    const hands = r.hands ?? [];
     if (!r.void) {
-      const o = outcomeOf(deal as ToteDeal);
-      if (!same(o.winners, r.winners) || o.category !== r.category || !same(o.flopLeaders, r.flopLeaders) || !same(o.turnLeaders, r.turnLeaders)) {
-        cardsMatch = false;
-        problems.push(`outcome: published winners ${r.winners} (${r.category}), leaders ${r.flopLeaders}/${r.turnLeaders}; the cards give ${o.winners} (${o.category}), ${o.flopLeaders}/${o.turnLeaders}`);
+      if (!full || (r.pockets ?? []).length !== r.positions || (r.board ?? []).length !== 5) bad(`cards: a settled draw publishes ${r.positions} pockets and a board of 5`);
+      else {
+        const o = outcomeOf(deal);
+        if (!same(o.winners, r.winners) || o.category !== r.category || !same(o.flopLeaders, r.flopLeaders) || !same(o.turnLeaders, r.turnLeaders)) {
+          bad(`outcome: published winners ${r.winners} (${r.category}), leaders ${r.flopLeaders}/${r.turnLeaders}; the cards give ${o.winners} (${o.category}), ${o.flopLeaders}/${o.turnLeaders}`);
+        }
+        const want = handsOf(o.winners);
+        if (hands.length !== want.length) bad(`hands: ${hands.length} published, ${want.length} positions`);
+        else hands.forEach((h, i) => {
+          const w = want[i];
+          if (h.position !== w.position || h.category !== w.category || h.description !== w.description || !same(h.cards, w.cards) || h.status !== w.status) {
+            bad(`hand of position ${w.position}: published ${h.category} "${h.description}" ${(h.cards ?? []).join(' ')} ${h.status}, the cards give ${w.category} "${w.description}" ${w.cards.join(' ')} ${w.status}`);
+          }
+        });
       }
-    }
+    } else if ((r.version ?? 0) < 3 && hands.length > 0) {
+      // A void after the river before version 3: its settler wrote every hand, each LOSS, no winner.
+      if (!full || (r.winners ?? []).length > 0 || !same(hands, handsOf([]))) bad('hands: the void draw\'s published hands are not the cards\' (every one LOSS)');
+    } else if ((r.version ?? 0) < 3 && (r.winners ?? []).length > 0) bad('hands: a void draw publishes no hands or winners');
   } else if (commitmentValid && (r.pockets ?? []).length > 0) problems.push('cards were dealt but neither beacons nor a public seed are published');
   const poolProblems = [...verifyPools(r), ...verifyCommitted(r)];
+  const early = r.voidDetail;
+  if (r.void && early?.kind === 'BEACON_BEFORE_CLOSE' && beacons) {
+    const key = beacons.chain?.name === 'local' ? beacons.chain.publicKey : QUICKNET.publicKey;
+    if (!canonicalHex(early.signature, 48) || !(await verifyRound(early.round ?? 0, early.signature ?? '', key))) poolProblems.push(`void: the early round ${early.round}'s signature does not verify`);
+  }
+  if (early?.signature !== undefined && early.signature !== '' && !canonicalHex(early.signature, 48)) poolProblems.push('void: the signature is not lower-case hex');
   problems.push(...poolProblems);
   const payoutsMatch = poolProblems.length === 0;
   const dealt = (r.pockets ?? []).length > 0;
@@ -72,8 +122,10 @@ export async function verifyDraw(json: string): Promise<Verdict> {
   problems.push(...sus.problems);
   notes.push(...sus.notes);
   const suspensionsMatch = sus.problems.length === 0;
+  if (recorded) problems.push(...checkRecorded(r, recorded));
+  const ok = problems.length === 0 && commitmentValid && (dealt ? cardsMatch : true) && payoutsMatch && beaconsValid !== false && suspensionsMatch;
   return {
     commitmentValid, cardsMatch: dealt ? cardsMatch : true, payoutsMatch, beaconsValid, suspensionsMatch, problems, notes,
-    ok: commitmentValid && (dealt ? cardsMatch : true) && payoutsMatch && beaconsValid !== false && suspensionsMatch,
+    ok, verdict: !ok ? 'reject' : notes.includes('localBeacon') ? 'local' : 'ok',
   };
 }

@@ -19,12 +19,14 @@
 
 export interface ResultBet { id: number; selection: string; stake: number; payout: number; refund?: boolean }
 export interface ResultSelection { selection: string; numBets: number; stakes: number; payout: number; cat2?: number; refund?: boolean; guessed?: number }
-export interface ResultCategory { category: number; coef: number; paid: number; fund: number }
+export interface ResultCategory { category: number; coef: number; paid: number; fund: number; jackpot?: number; stakes?: number; numBets?: number; breakage?: number; topUp?: number; rollover?: number }
+/** Cat is a category recomputed: the fields of ResultCategory, exactly. */
+interface Cat { category: number; fund: bigint; jackpot: bigint; stakes: bigint; numBets: number; coef: bigint; paid: bigint; breakage: bigint; topUp: bigint; rollover: bigint }
 export interface PoolResult {
   poolId: string; round: string; market: string; numBets: number;
   gross: number; commission: number; jackpotContribution: number; net: number;
   paid: number; breakage: number; topUp: number; jackpotPaid: number; rollover: number;
-  refunded: boolean; refunds: number; jackpotBefore: number;
+  refunded: boolean; refunds: number; jackpotBefore: number; winning?: string[] | null;
   categories: ResultCategory[] | null; bets: ResultBet[] | null; selections?: ResultSelection[] | null;
 }
 export interface DrawResultJson {
@@ -44,6 +46,7 @@ interface Settled {
   jackpotPaid: bigint; rollover: bigint; refunded: boolean; refunds: bigint; payouts: bigint[]; coefs: bigint[];
   // per category (1, 2): its fund and which bets are in it; guessed per EXPRESS bet
   funds: bigint[]; member: boolean[][]; guessed: number[];
+  cats: Cat[]; winning: string[];
 }
 
 function share(fund: bigint, stakes: bigint[], wins: boolean[]) {
@@ -51,12 +54,27 @@ function share(fund: bigint, stakes: bigint[], wins: boolean[]) {
   let n = 0;
   stakes.forEach((st, i) => { if (wins[i]) { s += st; n++; } });
   const pays = stakes.map(() => 0n);
-  if (n === 0) return { coef: 0n, paid: 0n, breakage: 0n, topUp: 0n, pays, n, fund, wins };
+  if (n === 0) return { coef: 0n, paid: 0n, breakage: 0n, topUp: 0n, pays, n, fund, wins, s };
   let coef = fund > 0n ? (fund * 100n) / s : 0n;
   if (coef < MIN_COEF) coef = MIN_COEF;
   let paid = 0n;
   stakes.forEach((st, i) => { if (wins[i]) { pays[i] = (st * coef) / 100n; paid += pays[i]; } });
-  return { coef, paid, breakage: paid > fund ? 0n : fund - paid, topUp: paid > fund ? paid - fund : 0n, pays, n, fund, wins };
+  return { coef, paid, breakage: paid > fund ? 0n : fund - paid, topUp: paid > fund ? paid - fund : 0n, pays, n, fund, wins, s };
+}
+
+const STREET_LEADERS = (r: DrawResultJson) => [new Set(r.flopLeaders ?? []), new Set(r.turnLeaders ?? []), new Set(r.winners ?? [])];
+
+/** winningOf lists a pool's winning selections as the server does: WIN every winning position, COMBINATION the category, EXPRESS every coupon of flop leader, turn leader and winner, ascending. */
+function winningOf(r: DrawResultJson, market: string): string[] {
+  if (r.void) return [];
+  if (market === 'WIN') return Array.from({ length: r.positions }, (_, i) => i + 1).filter((p) => (r.winners ?? []).includes(p)).map(String);
+  if (market === 'COMBINATION') return [r.category];
+  const [f, t, w] = STREET_LEADERS(r);
+  const out: string[] = [];
+  for (let a = 1; a <= r.positions; a++) for (let b = 1; b <= r.positions; b++) for (let c = 1; c <= r.positions; c++) {
+    if (f.has(a) && t.has(b) && w.has(c)) out.push(`${a}-${b}-${c}`);
+  }
+  return out;
 }
 
 /** settle recomputes one pool from its bets and the draw's outcome. */
@@ -64,7 +82,7 @@ export function settle(r: DrawResultJson, p: PoolResult, jackpot: bigint): Settl
   const bets = p.bets ?? [];
   const stakes = bets.map((b) => B(b.stake));
   const gross = stakes.reduce((a, b) => a + b, 0n);
-  const out: Settled = { gross, commission: 0n, jc: 0n, net: gross, paid: 0n, breakage: 0n, topUp: 0n, jackpotPaid: 0n, rollover: 0n, refunded: false, refunds: 0n, payouts: stakes.map(() => 0n), coefs: [], funds: [], member: [], guessed: [] };
+  const out: Settled = { gross, commission: 0n, jc: 0n, net: gross, paid: 0n, breakage: 0n, topUp: 0n, jackpotPaid: 0n, rollover: 0n, refunded: false, refunds: 0n, payouts: stakes.map(() => 0n), coefs: [], funds: [], member: [], guessed: [], cats: [], winning: winningOf(r, p.market) };
   const refund = () => { out.refunded = true; out.refunds = gross; out.payouts = stakes.slice(); out.net = gross; return out; };
   if (r.void) return refund();
   const winners = new Set(r.winners ?? []);
@@ -73,9 +91,10 @@ export function settle(r: DrawResultJson, p: PoolResult, jackpot: bigint): Settl
     out.jc = r.jackpotEnabled ? (gross * B(r.jackpotRate)) / 10000n : 0n;
     out.net = gross - out.commission - out.jc;
   };
-  const add = (c: ReturnType<typeof share>) => {
+  const add = (c: ReturnType<typeof share>, jackpot = 0n, rollover = 0n) => {
     out.paid += c.paid; out.breakage += c.breakage; out.topUp += c.topUp; out.coefs.push(c.coef);
     out.funds.push(c.fund); out.member.push(c.wins);
+    out.cats.push({ category: out.cats.length + 1, fund: c.fund, jackpot, stakes: c.s, numBets: c.n, coef: c.coef, paid: c.paid, breakage: c.breakage, topUp: c.topUp, rollover });
   };
   if (p.market === 'WIN' || p.market === 'COMBINATION') {
     const wins = bets.map((b) => (p.market === 'WIN' ? winners.has(Number(b.selection)) : b.selection === r.category));
@@ -107,7 +126,7 @@ export function settle(r: DrawResultJson, p: PoolResult, jackpot: bigint): Settl
   else if (!backed1) { fund2 += fund1; fund1 = 0n; }
   const c1 = share(fund1 + pot, stakes, w1);
   out.jackpotPaid = pot;
-  add(c1);
+  add(c1, pot, out.rollover);
   const c2 = share(fund2, stakes, w2);
   add(c2);
   out.payouts = stakes.map((_, i) => c1.pays[i] + c2.pays[i]);
@@ -146,6 +165,13 @@ function settleTotals(r: DrawResultJson, p: PoolResult, jackpot: bigint, bad: (m
       agg.paid += paid[c];
       if (backed && paid[c] > fund) agg.topUp += paid[c] - fund;
       else if (backed) agg.breakage += fund - paid[c];
+      const cat = agg.cats[c];
+      if (cat) {
+        cat.numBets = sels.reduce((n, x, i) => n + (agg.member[c]?.[i] ? x.numBets : 0), 0);
+        cat.paid = paid[c];
+        cat.breakage = cat.numBets > 0 && paid[c] <= fund ? fund - paid[c] : 0n;
+        cat.topUp = cat.numBets > 0 && paid[c] > fund ? paid[c] - fund : 0n;
+      }
     });
   }
   return agg;
@@ -177,19 +203,22 @@ export function verifyPools(r: DrawResultJson): string[] {
     const listed = totals ? (p.selections ?? []).reduce((a, x) => a + x.numBets, 0) : (p.bets ?? []).length;
     if (listed !== p.numBets) problems.push(`${id}: ${p.numBets} bets published, ${listed} listed`);
     if (totals && (p.bets ?? []).length > 0) problems.push(`${id}: a version-2 result lists bets`);
-    if (totals) {
-      (p.categories ?? []).forEach((c, i) => {
-        if (!s.refunded && s.funds[i] !== undefined && B(c.fund) !== s.funds[i]) problems.push(`${id}: category ${c.category} fund published ${c.fund}, recomputed ${s.funds[i]}`);
-      });
-    }
+    if (totals && (p.selections ?? []).some((x, i, all) => i > 0 && !(all[i - 1].selection < x.selection))) problems.push(`${id}: selections are not in strictly ascending order`);
+    const cats = s.refunded ? [] : s.cats;
+    const pc = p.categories ?? [];
+    if (pc.length !== cats.length) problems.push(`${id}: ${pc.length} categories published, ${cats.length} recomputed`);
+    pc.forEach((c, i) => {
+      const w = cats[i];
+      if (!w) return;
+      for (const k of ['fund', 'jackpot', 'stakes', 'coef', 'paid', 'breakage', 'topUp', 'rollover'] as const) {
+        if (B(c[k]) !== w[k]) problems.push(`${id}: category ${w.category} ${k} published ${c[k] ?? 0}, recomputed ${w[k]}`);
+      }
+      if (c.category !== w.category || (c.numBets ?? 0) !== w.numBets) problems.push(`${id}: category ${c.category} with ${c.numBets ?? 0} bets published, recomputed category ${w.category} with ${w.numBets}`);
+    });
+    if (JSON.stringify(p.winning ?? []) !== JSON.stringify(s.winning)) problems.push(`${id}: winning selections published ${JSON.stringify(p.winning ?? [])}, recomputed ${JSON.stringify(s.winning)}`);
     (p.bets ?? []).forEach((b, i) => {
       if (B(b.payout) !== s.payouts[i]) problems.push(`${id}: bet ${b.id} (${b.selection}, ${b.stake}) published payout ${b.payout ?? 0}, recomputed ${s.payouts[i]}`);
     });
-    if (!s.refunded) {
-      (p.categories ?? []).forEach((c, i) => {
-        if (s.coefs[i] !== undefined && B(c.coef) !== s.coefs[i]) problems.push(`${id}: category ${c.category} coefficient published ${c.coef}, recomputed ${s.coefs[i]}`);
-      });
-    }
     jackpot += s.jc + s.rollover - s.jackpotPaid;
   }
   if (!r.void && jackpot !== B(r.jackpotAfter)) problems.push(`jackpot after: published ${r.jackpotAfter}, recomputed ${jackpot}`);

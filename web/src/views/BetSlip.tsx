@@ -1,11 +1,12 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { signal } from '@preact/signals';
 import { suspendedIn, type DrawState } from '../api/table';
-import { marketsIn, checkStake, placeBet, myBets, tiyn, fmtTiyn, paidCoefficient, type Slip, type MyBet } from '../api/bets';
+import { marketsIn, checkStake, placeBet, myBets, tiyn, fmtTiyn, paidCoefficient, checkMyBetProofs, type Slip, type MyBet, type BetProofVerdict } from '../api/bets';
+import { seenRoots } from '../api/recorded';
 import { me, userTick, newKey } from '../api/account';
 import { t, money, num, errorText } from '../i18n';
 import { Field, Alert, Countdown, Link } from '../ui';
-import type { Market } from '../gql/graphql';
+import type { Market, BettingRound } from '../gql/graphql';
 
 const CATS = ['HIGH_CARD', 'PAIR', 'TWO_PAIR', 'THREE_OF_A_KIND', 'STRAIGHT', 'FLUSH', 'FULL_HOUSE', 'FOUR_OF_A_KIND', 'STRAIGHT_FLUSH', 'ROYAL_FLUSH'];
 const ALL: Market[] = ['WIN', 'COMBINATION', 'EXPRESS'];
@@ -166,13 +167,31 @@ export function BetSlip({ draw, positions }: { draw: DrawState; positions: numbe
           </fieldset>
         </form>
         <h3>{t('myBets')}</h3>
-        <MyBets bets={bets} />
+        <MyBets bets={bets} phase={draw.phase} />
       </div>
     </section>
   );
 }
 
-function MyBets({ bets }: { bets: MyBet[] | null }) {
+const ROUND_NAMES: BettingRound[] = ['PRE_DEAL', 'POCKET', 'FLOP', 'TURN'];
+
+/**
+ * MyBets lists the player's bets; once a bet's round has closed it shows the
+ * bet's inclusion proof checked here, in the browser (verify/merkle.ts),
+ * against the round's bet root this browser saw in RoundClosed.
+ */
+function MyBets({ bets, phase }: { bets: MyBet[] | null; phase: string }) {
+  const [proofs, setProofs] = useState<Record<string, BetProofVerdict>>({});
+  useEffect(() => {
+    if (!bets?.length) return;
+    let live = true;
+    const draws = [...new Set(bets.map((b) => b.draw.id))];
+    void Promise.all(draws.map((id) => {
+      const seen = Object.fromEntries(Object.entries(seenRoots(id)).map(([r, root]) => [ROUND_NAMES[Number(r) - 1], root]));
+      return checkMyBetProofs(id, seen).catch(() => [] as BetProofVerdict[]);
+    })).then((all) => { if (live) setProofs(Object.fromEntries(all.flat().map((v) => [v.betId, v]))); });
+    return () => { live = false; };
+  }, [bets, phase]);
   if (bets === null) return <p class="muted" aria-busy="true">{t('loading')}</p>;
   if (bets.length === 0) return <p class="muted" data-testid="my-bets-empty">{t('noBetsYet')}</p>;
   return (
@@ -182,10 +201,21 @@ function MyBets({ bets }: { bets: MyBet[] | null }) {
         {bets.map((b) => (
           <tr key={b.id} data-bet={b.id} data-status={b.status}>
             <td><small>#{b.draw.number} · {t(b.round)} · {t(b.market)}</small><br /><b>{b.market === 'COMBINATION' ? t(b.selection) : b.selection.split('-').join(' – ')}</b></td>
-            <td class="num"><span>{money(b.stake)}</span><br /><small class={'st ' + b.status.toLowerCase()}>{t(b.status)}</small> <span data-testid="payout">{money(b.payout)}</span></td>
+            <td class="num"><span>{money(b.stake)}</span><br /><small class={'st ' + b.status.toLowerCase()}>{t(b.status)}</small> <span data-testid="payout">{money(b.payout)}</span>
+              <Proof v={proofs[b.id]} /></td>
           </tr>
         ))}
       </tbody>
     </table>
+  );
+}
+
+/** Proof shows a bet's inclusion proof as the browser checked it: nothing while its round is open. */
+function Proof({ v }: { v?: BetProofVerdict }) {
+  const state = !v || v.ok === null ? 'pending' : v.ok ? 'ok' : 'bad';
+  return (
+    <><br /><small class={'proof ' + state} data-testid="proof" data-proof={state} data-root={v?.root ?? ''} title={v?.problem ?? v?.root ?? ''}>
+      {state === 'ok' ? '✔ ' + t('proofOk') : state === 'bad' ? '✘ ' + t('proofBad') : ''}
+    </small></>
   );
 }

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { publishedResult } from '../api/table';
-import { verifyDraw, type Verdict } from '../verify';
+import { verifyDraw, type Verdict, type Recorded } from '../verify';
+import { recordedOf } from '../api/recorded';
 import { t, errorText } from '../i18n';
 import { Field, Alert } from '../ui';
 
@@ -10,12 +11,13 @@ export function Verify() {
   const [json, setJson] = useState('');
   const [verdict, setVerdict] = useState<Verdict | null>(null);
   const [err, setErr] = useState('');
+  const [recorded, setRecorded] = useState<Recorded | null>(null);
   const [busy, setBusy] = useState(false);
   // The suspension check enumerates every board of the POCKET round (up to
   // 1.7 million) and yields to the page as it goes: say it is working.
-  const check = async (text: string) => {
+  const check = async (text: string, rec?: Recorded) => {
     setBusy(true);
-    try { setVerdict(await verifyDraw(text)); } finally { setBusy(false); }
+    try { setVerdict(await verifyDraw(text, rec)); } finally { setBusy(false); }
   };
   const load = async (drawId: string) => {
     setErr(''); setVerdict(null);
@@ -24,7 +26,10 @@ export function Verify() {
       if (!json) { setErr(t('err.DRAW_NOT_FINISHED')); return; }
       const pretty = JSON.stringify(JSON.parse(json), null, 1);
       setJson(pretty);
-      await check(pretty);
+      // Checked against what this browser recorded while the draw ran, if it watched it.
+      const rec = recordedOf(drawId);
+      setRecorded(rec ?? null);
+      await check(pretty, rec);
     } catch (e) { setErr(errorText(e)); }
   };
   useEffect(() => { if (id) void load(id); }, []);
@@ -37,20 +42,21 @@ export function Verify() {
         <button type="submit">{t('load')}</button>
       </form>
       {err && <Alert kind="error">{err}</Alert>}
-      <form class="card-form" onSubmit={(e) => { e.preventDefault(); setVerdict(null); void check(json); }}>
+      <form class="card-form" onSubmit={(e) => { e.preventDefault(); setVerdict(null); setRecorded(null); void check(json); }}>
         <Field label={t('resultJson')}><textarea name="result-json" rows={10} spellcheck={false} value={json} onInput={(e) => { setJson((e.target as HTMLTextAreaElement).value); setVerdict(null); }} /></Field>
         <button type="submit">{t('check')}</button>
       </form>
       {busy && <p data-testid="verifying" aria-live="polite">{t('verifying')}</p>}
       {verdict && (
-        <div class={'verdict ' + (verdict.ok ? 'ok' : 'bad')} data-testid="verdict" data-ok={String(verdict.ok)} role="status">
-          <h2>{verdict.ok ? '✔ ' + t('verified') : '✘ ' + t('notVerified')}</h2>
+        <div class={'verdict ' + (verdict.verdict === 'ok' ? 'ok' : 'bad')} data-testid="verdict" data-ok={String(verdict.ok)} data-verdict={verdict.verdict} role="status">
+          <h2>{verdict.verdict === 'ok' ? '✔ ' + t('verified') : verdict.verdict === 'local' ? '⚠ ' + t('verifiedLocal') : '✘ ' + t('notVerified')}</h2>
           <ul>
             <li>{verdict.commitmentValid ? '✔' : '✘'} {t('commitmentOk')}</li>
             <li>{verdict.cardsMatch ? '✔' : '✘'} {t('cardsOk')}</li>
             <li>{verdict.payoutsMatch ? '✔' : '✘'} {t('poolsOk')}</li>
             {verdict.beaconsValid !== null && <li>{verdict.beaconsValid ? '✔' : '✘'} {t('beaconsOk')}</li>}
             {verdict.suspensionsMatch !== undefined && <li>{verdict.suspensionsMatch ? '✔' : '✘'} {t('suspensionsOk')}</li>}
+            {recorded && <li data-testid="recorded-checked">{verdict.problems.some((p) => /recorded/.test(p)) ? '✘' : '✔'} {t('recordedOk')}</li>}
           </ul>
           {verdict.notes.length > 0 && <ul>{verdict.notes.map((n, i) => <li key={i} data-note={n}>{t(n)}</li>)}</ul>}
           {verdict.problems.length > 0 && <><h3>{t('problems')}</h3><ul class="mono">{verdict.problems.map((p, i) => <li key={i}>{p}</li>)}</ul></>}

@@ -112,12 +112,18 @@ test('admin pages: table settings, pause and resume, void a draw (then verified 
   await t2.getByRole('button', { name: 'Save' }).first().click();
   await t2.locator('input[name=com-2]').fill('4.00');
   await t2.getByRole('button', { name: 'Save' }).nth(1).click();
-  const settings = async () => (await server.gql('{table(id:"2"){status settings{minStake commission} currentDraw{id phase}}}')).table;
+  const settings = async () => (await server.gql('{table(id:"2"){status settings{minStake commission} currentDraw{id phase roundClosesAt}}}')).table;
   await waitFor(async () => { const s = await settings(); return s.settings.minStake === '200.00' && s.settings.commission === '4.00'; }, 'settings saved');
   assert.deepEqual(await unlabeled(admin), [], 'admin page');
 
   // Void the current draw of table 2 (its stakes are refunded), then check it in the browser verifier.
-  const before = await waitFor(async () => { const s = await settings(); return s.currentDraw && !['SETTLED', 'VOID'].includes(s.currentDraw.phase) && s; }, 'a running draw');
+  // An admin may void a draw only while its betting round 1 is open (issue
+  // 26): take one with time left in that round for the two clicks.
+  const before = await waitFor(async () => {
+    const s = await settings();
+    const d = s.currentDraw;
+    return d && d.phase === 'PRE_DEAL' && Date.parse(d.roundClosesAt) - Date.now() > 4000 && s;
+  }, 'a draw in betting round 1', 150_000);
   await admin.goto('/admin');
   await admin.locator('[data-admin-table="2"] input[name=void-2]').fill('e2e: operator test');
   // Void asks first: Cancel leaves the draw running, Confirm voids it.

@@ -134,6 +134,16 @@ test('player: register, verify, deposit, bet in every market over a whole draw, 
   const myBetsNow = async () => nodes((await server.gql(`query($d:ID){myBets(drawId:$d){${page('id round market selection stake status payout')}}}`, { d: d1.id }, await token(player))).myBets);
   const before = (await myBetsNow()).length;
   assert.equal(before, 3);
+  // Round 1 has closed: each of its bets shows its inclusion proof, checked
+  // by the browser against the bet root it saw in RoundClosed (issue 26).
+  for (const b of await myBetsNow()) {
+    await waitFor(async () => (await player.locator(`tr[data-bet="${b.id}"] [data-testid=proof]`).getAttribute('data-proof')) === 'ok', `inclusion proof of bet ${b.id} checked`, 30_000);
+  }
+  const proved = (await myBetsNow())[0];
+  const proofRoot = await player.locator(`tr[data-bet="${proved.id}"] [data-testid=proof]`).getAttribute('data-root');
+  const served = await server.gql(`query($d:ID){myBets(drawId:$d){${page('id inclusionProof { root { root } }')}}}`, { d: d1.id }, await token(player));
+  assert.equal(proofRoot, nodes(served.myBets).find((x) => x.id === proved.id).inclusionProof.root.root, 'the proof shown is of the round\'s published root');
+  assert.match(await player.locator(`tr[data-bet="${proved.id}"] [data-testid=proof]`).textContent(), /proof checked here/);
   assert.equal(await bet(player, 'EXPRESS', ['2', '2', '2'], '200', { dbl: true }), 'Bet accepted');
   await sleep(500);
   assert.equal((await myBetsNow()).length, before + 1, 'a double click placed two bets');
@@ -180,6 +190,10 @@ test('player: register, verify, deposit, bet in every market over a whole draw, 
   // The browser verifier accepts the real result and rejects a tampered one.
   await player.goto(`/verify?draw=${d1.id}`);
   await waitFor(async () => (await player.locator('[data-testid=verdict]').getAttribute('data-ok')) === 'true', 'verified draw');
+  // Dealt on the local chain: it checks out but gets its own verdict, never a
+  // plain tick; and it was compared with what this browser recorded.
+  assert.equal(await player.locator('[data-testid=verdict]').getAttribute('data-verdict'), 'local');
+  assert.match(await player.locator('[data-testid=recorded-checked]').textContent(), /^✔/);
   await shot(player, 'verify');
   const json = JSON.parse(await player.locator('textarea[name=result-json]').inputValue());
   if (json.beacons) {
@@ -232,6 +246,20 @@ test('player: register, verify, deposit, bet in every market over a whole draw, 
   const shownReturn = (await player.locator('[data-testid=total-return]').textContent()).replace(/[\s\u202f\u00a0₸,]/g, '');
   assert.equal(money(shownReturn), money(h.totalReturn));
   await waitFor(async () => money((await player.locator('[data-testid=balance]').textContent()).replace(/[\s\u202f\u00a0₸,]/g, '')) === money(hands.me.balance), 'header balance after Hold\'em');
+
+  // A new hand with the cut the client drew (nothing typed): a random cut by
+  // default (16 bytes from WebCrypto, hex), shown on the hand, and the one
+  // the server dealt from (issue 26: the house never picks the deck alone).
+  await player.goto('/holdem');
+  const drawn = await waitFor(async () => { const c = await player.locator('input[name=cut]').inputValue(); return /^[0-9a-f]{32}$/.test(c) && c; }, 'random cut in the form');
+  await waitFor(async () => /^[0-9a-f]{64}$/.test((await player.locator('[data-testid=commitment] code').textContent()).trim()), 'commitment of the second hand');
+  await player.fill('input[name=ante1]', '100');
+  await player.getByRole('button', { name: 'Deal' }).click();
+  await player.waitForSelector('[data-testid=holdem-hand]');
+  assert.equal((await player.locator('[data-testid=hand-cut] code').textContent()).trim(), drawn, 'the hand shows the random cut');
+  const second = nodes((await server.gql(`{ holdemHands(first: 1) { ${page('id cut')} } }`, {}, await token(player))).holdemHands)[0];
+  assert.equal(second.cut, drawn, 'the server dealt from the cut the client drew');
+  assert.notEqual(second.id, h.id);
 
   assert.deepEqual(player.errors, [], 'no script errors in the page');
   assert.deepEqual(late.errors, []);

@@ -52,11 +52,11 @@ test('pool arithmetic: a WIN pool worked by hand verifies, a changed payout does
     pools: [{
       poolId: 'p', round: 'PRE_DEAL', market: 'WIN', numBets: 2, gross: 40000, commission: 1200, jackpotContribution: 0, net: 38800,
       paid: 38800, breakage: 0, topUp: 0, jackpotPaid: 0, rollover: 0, refunded: false, refunds: 0, jackpotBefore: 0,
-      categories: [{ category: 1, coef: 388, paid: 38800, fund: 38800 }],
+      categories: [{ category: 1, coef: 388, paid: 38800, fund: 38800, jackpot: 0, stakes: 10000, numBets: 1, breakage: 0, topUp: 0, rollover: 0 }], winning: ['1'],
       bets: [{ id: 1, selection: '1', stake: 10000, payout: 38800 }, { id: 2, selection: '2', stake: 30000, payout: 0 }],
     }, {
       poolId: 'q', round: 'PRE_DEAL', market: 'COMBINATION', numBets: 1, gross: 10000, commission: 0, jackpotContribution: 0, net: 10000,
-      paid: 0, breakage: 0, topUp: 0, jackpotPaid: 0, rollover: 0, refunded: true, refunds: 10000, jackpotBefore: 0, categories: [],
+      paid: 0, breakage: 0, topUp: 0, jackpotPaid: 0, rollover: 0, refunded: true, refunds: 10000, jackpotBefore: 0, categories: [], winning: ['PAIR'],
       bets: [{ id: 3, selection: 'FLUSH', stake: 10000, payout: 10000, refund: true }],
     }],
   };
@@ -84,11 +84,11 @@ test('pool arithmetic, version 2: selection totals worked by hand verify; a payo
     pools: [{
       poolId: 'p', round: 'PRE_DEAL', market: 'WIN', numBets: 3, gross: 40001, commission: 1200, jackpotContribution: 0, net: 38801,
       paid: 38703, breakage: 98, topUp: 0, jackpotPaid: 0, rollover: 0, refunded: false, refunds: 0, jackpotBefore: 0,
-      categories: [{ category: 1, coef: 387, paid: 38703, fund: 38801 }], bets: null,
+      categories: [{ category: 1, coef: 387, paid: 38703, fund: 38801, jackpot: 0, stakes: 10001, numBets: 2, breakage: 98, topUp: 0, rollover: 0 }], winning: ['1'], bets: null,
       selections: [{ selection: '1', numBets: 2, stakes: 10001, payout: 38703 }, { selection: '2', numBets: 1, stakes: 30000, payout: 0 }],
     }, {
       poolId: 'q', round: 'PRE_DEAL', market: 'COMBINATION', numBets: 1, gross: 10000, commission: 0, jackpotContribution: 0, net: 10000,
-      paid: 0, breakage: 0, topUp: 0, jackpotPaid: 0, rollover: 0, refunded: true, refunds: 10000, jackpotBefore: 0, categories: [], bets: null,
+      paid: 0, breakage: 0, topUp: 0, jackpotPaid: 0, rollover: 0, refunded: true, refunds: 10000, jackpotBefore: 0, categories: [], winning: ['PAIR'], bets: null,
       selections: [{ selection: 'FLUSH', numBets: 1, stakes: 10000, payout: 10000, refund: true }],
     }],
   };
@@ -127,17 +127,36 @@ test('beacon: quicknet round 1000 of docs/fairness.md verifies, another round or
   assert.match(problems.join('\n'), /hash is not quicknet's/);
 });
 
-test("docs/fairness-example.json (issue 10's worked example on quicknet) verifies; a changed river does not", async () => {
+test("docs/fairness-example.json (the worked example on quicknet, fair deal 3) verifies; a changed river does not", async () => {
   const { readFileSync } = await import('node:fs');
   const text = readFileSync(new URL('../../../docs/fairness-example.json', import.meta.url), 'utf8');
   const v = await verifyDraw(text);
   assert.deepEqual(v.problems, []);
   assert.equal(v.ok, true);
   assert.equal(v.beaconsValid, true, 'a version-2 example checks its beacons');
-  assert.deepEqual(v.notes, [], 'quicknet, not the local beacon');
+  assert.ok(!v.notes.includes('localBeacon'), 'quicknet, not the local beacon');
+  assert.equal(v.verdict, 'ok');
   const r = JSON.parse(text);
   r.board[4] = r.board[4] === '2c' ? '3c' : '2c';
   const bad = await verifyDraw(JSON.stringify(r));
   assert.equal(bad.cardsMatch, false);
   assert.equal(bad.ok, false);
+});
+
+// The expected lines are what hand.BestFive and Value.Describe print for the same seven cards.
+test('best five and description as the server writes them (hand.BestFive, Describe)', () => {
+  const c = (s) => s.split(' ').map((x) => '23456789TJQKA'.indexOf(x[0]) * 4 + 'cdhs'.indexOf(x[1]));
+  const show = (s) => { const { score, five } = fair.bestFive(c(s)); return `${fair.describe(score)}: ${five.map(fair.cardName).join(' ')}`; };
+  assert.equal(show('Ah 2h 9h 4h 5h Kc Kd'), 'Flush, ace high: Ah 9h 5h 4h 2h');
+  assert.equal(show('Kc Kd 5h Ks 5c 2d 3d'), 'Full house, kings over fives: Kc Kd Ks 5h 5c');
+  assert.equal(show('Ac 2d 3h 4s 5c 9d Kd'), 'Straight, five high: 5c 4s 3h 2d Ac');
+  assert.equal(show('Ac Ad Th Ts 2c 3d 7h'), 'Two pair, aces and tens: Ac Ad Th Ts 7h');
+  assert.equal(show('6c 6d Th 2s 3c 8d Kh'), 'Pair, sixes: 6c 6d Kh Th 8d');
+  assert.equal(show('Qc 9d 7h 5s 3c 2d Jh'), 'High card, queen: Qc Jh 9d 7h 5s');
+  assert.equal(show('Ah Kh Qh Jh Th 2c 3d'), 'Royal flush: Ah Kh Qh Jh Th');
+  assert.equal(show('7c 7d 7h 7s Ac 2d 3d'), 'Four of a kind, sevens: 7c 7d 7h 7s Ac');
+  assert.equal(show('9c 9d 9h 2s Ac Kd 3d'), 'Three of a kind, nines: 9c 9d 9h Ac Kd');
+  assert.equal(show('5d 4d 3d 2d Ad 5c 5h'), 'Straight flush, five high: 5d 4d 3d 2d Ad');
+  // The board plays: the earliest cards of the seven are taken.
+  assert.equal(show('2c 3d Ah Kh Qh Jh Th'), 'Royal flush: Ah Kh Qh Jh Th');
 });
