@@ -35,7 +35,7 @@ PGPORT=${PGPORT:-5432}
 PGUSER=${PGUSER:-postgres}
 REDIS_URL=${REDIS_URL:-redis://127.0.0.1:6379/0}
 KEEP=${KEEP:-}
-export PGHOST PGPORT PGUSER PGSSLMODE=disable
+export PGHOST PGPORT PGUSER PGSSLMODE=disable PGOPTIONS='-c client_min_messages=warning'
 
 cd "$(dirname "$0")/.."
 work=$(mktemp -d)
