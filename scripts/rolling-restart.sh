@@ -45,7 +45,7 @@ cleanup() {
 	[[ -n "$loadgen_pid" ]] && kill "$loadgen_pid" 2>/dev/null || true
 	for r in "${!pid[@]}"; do kill -9 "${pid[$r]}" 2>/dev/null || true; done
 	wait 2>/dev/null || true
-	if [[ -n "$KEEP" ]]; then mkdir -p "$KEEP" && cp "$work"/*.log "$work"/*.json "$KEEP"/ 2>/dev/null || true; fi
+	if [[ -n "$KEEP" ]]; then mkdir -p "$KEEP" && cp "$work"/*.log "$work"/*.json "$work"/marks "$KEEP"/ 2>/dev/null || true; fi
 	psql -qX -d postgres -c "DROP DATABASE IF EXISTS $DB" >/dev/null 2>&1 || true
 	rm -rf "$work"
 }
@@ -81,9 +81,11 @@ ready() {
 	echo "replica on :$1 not ready within 60 s" >&2
 	exit 1
 }
-# restart NAME PORT: SIGTERM, wait for the exit, start again, wait until ready.
+# restart NAME PORT INDEX: SIGTERM, wait for the exit, start again, wait
+# until ready; the SIGTERM and the ready are marked for loadgen.
 restart() {
 	local t0=$EPOCHREALTIME
+	echo "$t0 sigterm $3" >>"$work/marks"
 	kill -TERM "${pid[$1]}"
 	wait "${pid[$1]}" || true
 	local stopped
@@ -91,6 +93,7 @@ restart() {
 	start "$1" "$2"
 	local up
 	up=$(ready "$2")
+	echo "$EPOCHREALTIME ready $3" >>"$work/marks"
 	echo "== replica $1: exited ${stopped}s after SIGTERM, ready ${up}s after its start"
 	grep -h '"drained"\|msg=drained' "$work/$1.log" | tail -1 || true
 }
@@ -102,7 +105,7 @@ echo "replica B ready in $(ready "$PORT_B") s"
 
 echo "== $N viewers and $BET_RATE bets/s on both replicas"
 timeout 900 "$work/loadgen" rolling -urls "http://127.0.0.1:$PORT_A/query,http://127.0.0.1:$PORT_B/query" \
-	-n "$N" -legacy "$LEGACY" -bet-rate "$BET_RATE" -duration 10m -stop-file "$work/stop" -json "$work/rolling.json" \
+	-n "$N" -legacy "$LEGACY" -bet-rate "$BET_RATE" -duration 10m -stop-file "$work/stop" -marks "$work/marks" -json "$work/rolling.json" \
 	>"$work/loadgen.log" 2>&1 &
 loadgen_pid=$!
 for _ in $(seq 3000); do
@@ -112,9 +115,9 @@ for _ in $(seq 3000); do
 done
 cat "$work/loadgen.log"
 sleep "$SETTLE"
-restart A "$PORT_A"
+restart A "$PORT_A" 0
 sleep "$SETTLE"
-restart B "$PORT_B"
+restart B "$PORT_B" 1
 sleep "$SETTLE"
 touch "$work/stop"
 wait "$loadgen_pid" || true

@@ -60,6 +60,7 @@ type rollingFlags struct {
 	duration                  time.Duration
 	stopFile, adminEmail      string
 	adminPassword, jsonReport string
+	marks                     string
 }
 
 func runRolling(ctx context.Context, args []string) error {
@@ -77,6 +78,7 @@ func runRolling(ctx context.Context, args []string) error {
 	fs.StringVar(&f.adminEmail, "admin-email", os.Getenv("ADMIN_EMAIL"), "admin sign-in (default $ADMIN_EMAIL)")
 	fs.StringVar(&f.adminPassword, "admin-password", os.Getenv("ADMIN_PASSWORD"), "admin password (default $ADMIN_PASSWORD)")
 	fs.StringVar(&f.jsonReport, "json", "", "also write the report as JSON to this file")
+	fs.StringVar(&f.marks, "marks", "", `the restart script's marks, lines "UNIX_SECONDS sigterm|ready REPLICA_INDEX": closes and reconnects are counted from each replica's SIGTERM`)
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -136,10 +138,10 @@ func newBalancer(urls []string) *balancer {
 // poll checks every replica every 100 ms until ctx ends.
 func (b *balancer) poll(ctx context.Context) {
 	// As a load balancer's health check: an answer other than 200 takes
-	// the replica out at once; no answer (refused, or none within 1 s)
-	// only twice in a row, so that a slow moment on a loaded machine is
-	// not counted as a restart.
-	client := &http.Client{Timeout: time.Second, Transport: &http.Transport{DisableKeepAlives: true}}
+	// the replica out at once; no answer (refused, or none within 2 s)
+	// only three times in a row, so that a slow moment on a loaded machine
+	// is not counted as a restart.
+	client := &http.Client{Timeout: 2 * time.Second, Transport: &http.Transport{DisableKeepAlives: true}}
 	up := make([]bool, len(b.urls))
 	silent := make([]int, len(b.urls))
 	for i := range up {
@@ -151,7 +153,7 @@ func (b *balancer) poll(ctx context.Context) {
 		res, err := client.Do(req)
 		if err != nil {
 			silent[i]++
-			return silent[i] < 2 && up[i]
+			return silent[i] < 3 && up[i]
 		}
 		silent[i] = 0
 		res.Body.Close()
@@ -251,16 +253,51 @@ func newRollStats() *rollStats {
 		refused: map[string]int{}, failures: map[string]int{}, acceptedBy: map[string][]string{}}
 }
 
-// perSecond buckets times by the second since replica i left the rotation
-// (a time before it counts in second 0).
-func (b *balancer) perSecondLocked(i int, times []time.Duration) map[int]int {
+// perSecondLocked buckets times by the second since replica i's last
+// SIGTERM before them (from the marks), or, without marks, since it left
+// the rotation (a time before it counts in second 0).
+func (b *balancer) perSecondLocked(i int, times []time.Duration, sigterms []time.Duration) map[int]int {
 	h := map[int]int{}
 	for _, at := range times {
-		if from := b.leftRotationLocked(i, at); from >= 0 {
+		from := time.Duration(-1)
+		if len(sigterms) > 0 {
+			for _, s := range sigterms {
+				if s <= at {
+					from = s
+				}
+			}
+		} else {
+			from = b.leftRotationLocked(i, at)
+		}
+		if from >= 0 {
 			h[int(max(at-from, 0)/time.Second)]++
 		}
 	}
 	return h
+}
+
+// mark is one line of the restart script's marks, from the run's start.
+type mark struct {
+	at      time.Duration
+	what    string
+	replica int
+}
+
+func readMarks(path string, t0 time.Time) []mark {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil
+	}
+	var out []mark
+	for _, line := range strings.Split(string(b), "\n") {
+		var secs float64
+		var m mark
+		if n, _ := fmt.Sscanf(line, "%f %s %d", &secs, &m.what, &m.replica); n == 3 {
+			m.at = time.Unix(0, int64(secs*1e9)).Sub(t0)
+			out = append(out, m)
+		}
+	}
+	return out
 }
 
 func rolling(ctx context.Context, f rollingFlags) error {
@@ -655,14 +692,21 @@ func placeRolling(ctx context.Context, bal *balancer, httpc *http.Client, p play
 			st.acceptedBy[p.id] = append(st.acceptedBy[p.id], out.PlaceBet.ID)
 			st.mu.Unlock()
 			return
-		case errors.As(err, &ge) && ge.Extensions.Code != "UNAVAILABLE" && ge.Extensions.Reason != "COMMIT_UNKNOWN":
-			// An answer: the bet was refused (a round that closed, a
-			// suspended selection), which is the game, not the restart.
+		case errors.As(err, &ge) && gameRefusals[ge.Extensions.Reason]:
+			// An answer: the bet was refused by the game (a round that
+			// closed, a suspended selection), not by the restart.
 			st.mu.Lock()
 			st.refused[ge.Extensions.Code+"/"+ge.Extensions.Reason]++
 			if attempt > 0 {
 				st.retried++
 			}
+			st.mu.Unlock()
+			return
+		case errors.As(err, &ge) && ge.Extensions.Code != "UNAVAILABLE" && ge.Extensions.Reason != "COMMIT_UNKNOWN":
+			// Any other answer is final, and a failure of the run.
+			st.mu.Lock()
+			st.failed++
+			st.failures[ge.Extensions.Code+"/"+ge.Extensions.Reason]++
 			st.mu.Unlock()
 			return
 		case errors.As(err, &ge):
@@ -676,6 +720,11 @@ func placeRolling(ctx context.Context, bal *balancer, httpc *http.Client, p play
 	st.failures[last]++
 	st.mu.Unlock()
 }
+
+// gameRefusals are the refusals a bet meets in the normal course of the
+// game: the open round closed (or the draw finished) between the loadgen's
+// look at the draw and the bet, or the selection was suspended.
+var gameRefusals = map[string]bool{"ROUND_CLOSED": true, "DRAW_FINISHED": true, "SELECTION_SUSPENDED": true, "MARKET_NOT_OFFERED_IN_ROUND": true}
 
 func shortErr(err error) string {
 	s := err.Error()
@@ -751,7 +800,30 @@ func rollingReport(f rollingFlags, bal *balancer, st *rollStats, measured time.D
 	report["closes_by_code"] = codes
 	fmt.Printf("  closes     by code %v (1012: restart; -1: no close frame), reconnect dials refused %d\n", st.closes, st.dialFails)
 	unready := map[string]any{}
+	marks := readMarks(f.marks, bal.t0)
 	for i, u := range bal.urls {
+		var sigterms []time.Duration
+		var restarts []string
+		var sig time.Duration = -1
+		for _, m := range marks {
+			if m.replica != i {
+				continue
+			}
+			switch m.what {
+			case "sigterm":
+				sigterms = append(sigterms, m.at)
+				sig = m.at
+			case "ready":
+				if sig >= 0 {
+					restarts = append(restarts, fmt.Sprintf("%.1fs", (m.at-sig).Seconds()))
+					sig = -1
+				}
+			}
+		}
+		if len(restarts) > 0 {
+			fmt.Printf("  restart    %s: SIGTERM to ready again (the new process) %s\n", u, strings.Join(restarts, ", "))
+			report[fmt.Sprintf("replica%d_sigterm_to_ready", i)] = restarts
+		}
 		var spans []string
 		var total time.Duration
 		for _, s := range bal.spans[i] {
@@ -763,9 +835,13 @@ func rollingReport(f rollingFlags, bal *balancer, st *rollStats, measured time.D
 			spans = append(spans, fmt.Sprintf("%.1fs from %.1fs", (to-s.from).Seconds(), s.from.Seconds()))
 		}
 		unready[u] = map[string]any{"total_s": total.Seconds(), "spans": spans}
-		fmt.Printf("  unready    %s: %s in all (%s)\n", u, total.Round(100*time.Millisecond), strings.Join(spans, ", "))
-		closes, resumes := bal.perSecondLocked(i, st.closeAt[i]), bal.perSecondLocked(i, st.resumeAt[i])
-		fmt.Printf("  closes/s   1012 of %s, by second since it left the rotation: %s\n", u, histogram(closes))
+		fmt.Printf("  unready    %s, as the balancer saw it: %s in all (%s)\n", u, total.Round(100*time.Millisecond), strings.Join(spans, ", "))
+		closes, resumes := bal.perSecondLocked(i, st.closeAt[i], sigterms), bal.perSecondLocked(i, st.resumeAt[i], sigterms)
+		since := "it left the rotation"
+		if len(sigterms) > 0 {
+			since = "its SIGTERM"
+		}
+		fmt.Printf("  closes/s   1012 of %s, by second since %s: %s\n", u, since, histogram(closes))
 		fmt.Printf("  resumed/s  its viewers reconnected (elsewhere), by second since then: %s\n", histogram(resumes))
 		report[fmt.Sprintf("replica%d_closes_per_s", i)] = histogramList(closes)
 		report[fmt.Sprintf("replica%d_resumes_per_s", i)] = histogramList(resumes)
