@@ -270,7 +270,8 @@ func (a *App) Shutdown() error {
 	}
 	rep := a.drain.Drain(context.Background(), a.cfg.DrainWindow)
 	a.log.Info("drained", "closed", rep.Closed, "waited_for_operations", rep.Waited,
-		"closing_took", rep.Took.Round(time.Millisecond), "since_sigterm", time.Since(start).Round(time.Millisecond))
+		"closing_took", rep.Took.Round(time.Millisecond), "since_sigterm", time.Since(start).Round(time.Millisecond),
+		"closes_per_second", fmt.Sprint(rep.PerSecond))
 	return a.Close()
 }
 

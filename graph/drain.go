@@ -87,7 +87,9 @@ func (d *Drain) Len() int {
 type DrainReport struct {
 	Closed int           // connections closed by the drain
 	Waited int           // of which had operations in flight at their turn
-	Took   time.Duration // from the first close to the last
+	Took   time.Duration // from the drain's start to the last close
+	// PerSecond counts the closes sent in each second of the drain.
+	PerSecond []int
 }
 
 // Drain refuses new connections from now on and closes the open ones over
@@ -128,6 +130,8 @@ func (d *Drain) Drain(ctx context.Context, window time.Duration) DrainReport {
 	var wg sync.WaitGroup
 	var waited atomic.Int64
 	start := time.Now()
+	var secMu sync.Mutex
+	perSecond := []int{}
 	paced := true
 	var elapsed time.Duration
 	for i := 0; i < n; {
@@ -144,12 +148,19 @@ func (d *Drain) Drain(ctx context.Context, window time.Duration) DrainReport {
 				if h.closeAfterOps(d.opTimeout()) {
 					waited.Add(1)
 				}
+				sec := int(time.Since(start) / time.Second)
+				secMu.Lock()
+				for len(perSecond) <= sec {
+					perSecond = append(perSecond, 0)
+				}
+				perSecond[sec]++
+				secMu.Unlock()
 			})
 			i++
 		}
 	}
 	wg.Wait()
-	rep.Closed, rep.Waited, rep.Took = n, int(waited.Load()), time.Since(start)
+	rep.Closed, rep.Waited, rep.Took, rep.PerSecond = n, int(waited.Load()), time.Since(start), perSecond
 	return rep
 }
 

@@ -28,6 +28,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"net"
 	"net/http"
@@ -126,13 +127,21 @@ type balancer struct {
 	mu    sync.Mutex
 	spans [][]span // per replica: when it was out of rotation
 	none  []span   // when no replica was ready
+	// why: per replica, the health checks that failed by cause: draining
+	// (503 DRAINING), stores (503: the database or Redis did not answer
+	// within /readyz's budget), other (another status), silent (no answer).
+	why []map[string]int
 }
 
 // span is a stretch of time, from the run's start.
 type span struct{ from, to time.Duration }
 
 func newBalancer(urls []string) *balancer {
-	return &balancer{urls: urls, ready: make([]atomic.Bool, len(urls)), spans: make([][]span, len(urls)), t0: time.Now()}
+	why := make([]map[string]int, len(urls))
+	for i := range why {
+		why[i] = map[string]int{}
+	}
+	return &balancer{urls: urls, ready: make([]atomic.Bool, len(urls)), spans: make([][]span, len(urls)), why: why, t0: time.Now()}
 }
 
 // poll checks every replica every 100 ms until ctx ends.
@@ -153,11 +162,28 @@ func (b *balancer) poll(ctx context.Context) {
 		res, err := client.Do(req)
 		if err != nil {
 			silent[i]++
+			b.mu.Lock()
+			b.why[i]["silent"]++
+			b.mu.Unlock()
 			return silent[i] < 3 && up[i]
 		}
 		silent[i] = 0
+		body, _ := io.ReadAll(io.LimitReader(res.Body, 1024))
 		res.Body.Close()
-		return res.StatusCode == http.StatusOK
+		if res.StatusCode == http.StatusOK {
+			return true
+		}
+		cause := "other"
+		switch {
+		case bytes.Contains(body, []byte("DRAINING")):
+			cause = "draining"
+		case bytes.Contains(body, []byte("unavailable")):
+			cause = "stores"
+		}
+		b.mu.Lock()
+		b.why[i][cause]++
+		b.mu.Unlock()
+		return false
 	}
 	for ctx.Err() == nil {
 		now := time.Since(b.t0)
@@ -834,8 +860,8 @@ func rollingReport(f rollingFlags, bal *balancer, st *rollStats, measured time.D
 			total += to - s.from
 			spans = append(spans, fmt.Sprintf("%.1fs from %.1fs", (to-s.from).Seconds(), s.from.Seconds()))
 		}
-		unready[u] = map[string]any{"total_s": total.Seconds(), "spans": spans}
-		fmt.Printf("  unready    %s, as the balancer saw it: %s in all (%s)\n", u, total.Round(100*time.Millisecond), strings.Join(spans, ", "))
+		unready[u] = map[string]any{"total_s": total.Seconds(), "spans": spans, "failed_checks": bal.why[i]}
+		fmt.Printf("  unready    %s, as the balancer saw it: %s in all (%s); failed checks by cause %v\n", u, total.Round(100*time.Millisecond), strings.Join(spans, ", "), bal.why[i])
 		closes, resumes := bal.perSecondLocked(i, st.closeAt[i], sigterms), bal.perSecondLocked(i, st.resumeAt[i], sigterms)
 		since := "it left the rotation"
 		if len(sigterms) > 0 {
