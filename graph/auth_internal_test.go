@@ -18,9 +18,9 @@ import (
 // The rolling-restart run (scripts/rolling-restart.sh) met this under load.
 func TestAuthErrorsSayWhatFailed(t *testing.T) {
 	for _, tc := range []struct {
-		err            error
-		status         int
-		code, reason   string
+		err          error
+		status       int
+		code, reason string
 	}{
 		{errs.R(errs.Unavailable, errs.ReasonDatabaseUnavailable, "database error"), http.StatusServiceUnavailable, "UNAVAILABLE", "DATABASE_UNAVAILABLE"},
 		{errs.E(errs.Internal, "boom"), http.StatusServiceUnavailable, "INTERNAL", ""},
