@@ -5,6 +5,7 @@
 package app
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"net"
@@ -94,9 +95,19 @@ type Config struct {
 	ReconcileInterval  time.Duration // RECONCILE_INTERVAL: how often each replica checks the ledger's books, default 15m
 	OTLPEndpoint       string        // OTEL_EXPORTER_OTLP_ENDPOINT (or ..._TRACES_ENDPOINT): traces are exported over OTLP/HTTP when set
 
+	// DrainWindow is DRAIN_WINDOW (default 10s): on SIGTERM the replica
+	// answers /readyz 503 at once, hands its tables' dealer leases over,
+	// refuses new WebSockets and SSE streams, and closes the open ones
+	// spread evenly over this window (close code 1012) before it stops;
+	// docs/scaling.md, "Deploys".
+	DrainWindow time.Duration
+
 	// TracerProvider, when set by an embedder or a test, receives the
 	// spans instead of the OTLP exporter; never read from the environment.
 	TracerProvider trace.TracerProvider
+	// DrainPace, when set by a test, paces the drain's closes instead of a
+	// timer (graph.Drain.Pace); never read from the environment.
+	DrainPace func(ctx context.Context, step time.Duration) bool
 }
 
 // defaultBeaconSecret keys the local beacon when BEACON_SECRET is not set.
@@ -141,6 +152,7 @@ func DefaultConfig() Config {
 		WSSocketsPerUser:         8,
 		BeaconSecret:             defaultBeaconSecret,
 
+		DrainWindow:        10 * time.Second,
 		EventRetention:     30 * 24 * time.Hour,
 		EventPruneInterval: 10 * time.Minute,
 		ReconcileInterval:  15 * time.Minute,
@@ -292,6 +304,14 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 	dur("EVENT_RETENTION", &c.EventRetention)
 	dur("EVENT_PRUNE_INTERVAL", &c.EventPruneInterval)
 	dur("RECONCILE_INTERVAL", &c.ReconcileInterval)
+	if v := getenv("DRAIN_WINDOW"); v != "" {
+		d, err := time.ParseDuration(v)
+		if err != nil || d < 0 || d > 10*time.Minute {
+			problems = append(problems, fmt.Errorf("DRAIN_WINDOW=%q is not a duration from 0s to 10m", v))
+		} else {
+			c.DrainWindow = d
+		}
+	}
 	str("OTEL_EXPORTER_OTLP_ENDPOINT", &c.OTLPEndpoint)
 	str("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", &c.OTLPEndpoint)
 	if err := c.Validate(); err != nil {
@@ -316,6 +336,9 @@ func (c Config) Validate() error {
 	var problems []error
 	if c.Env != "development" && c.Env != "production" {
 		problems = append(problems, fmt.Errorf("POKERTOTE_ENV=%q must be development or production", c.Env))
+	}
+	if c.DrainWindow < 0 {
+		problems = append(problems, errors.New("DRAIN_WINDOW must not be negative"))
 	}
 	if c.RealityCheck < 0 {
 		problems = append(problems, errors.New("REALITY_CHECK_INTERVAL must not be negative"))

@@ -45,7 +45,29 @@ func backends(t *testing.T) []backend {
 // ends. tweak may adjust the configuration.
 func startServer(t *testing.T, b backend, tweak func(*app.Config)) (*app.App, *gqltest.Client) {
 	t.Helper()
+	a, c, stop := startStoppable(t, b, tweak)
+	t.Cleanup(func() {
+		select {
+		case err := <-stop():
+			if err != nil {
+				t.Errorf("server stopped with %v", err)
+			}
+		case <-time.After(20 * time.Second):
+			t.Error("server did not stop within 20 s")
+		}
+	})
+	return a, c
+}
+
+// startStoppable runs a whole server like startServer; stop ends its Run
+// (as SIGTERM does: it drains, then closes) and delivers Run's result.
+// Every call of stop delivers the result.
+func startStoppable(t *testing.T, b backend, tweak func(*app.Config)) (*app.App, *gqltest.Client, func() <-chan error) {
+	t.Helper()
 	cfg := app.DefaultConfig()
+	// A test's sockets are few: close them over a tenth of a second, not
+	// production's ten.
+	cfg.DrainWindow = 100 * time.Millisecond
 	cfg.Addr = "127.0.0.1:0"
 	cfg.JWTSecret = "test secret of at least thirty-two bytes!"
 	cfg.DocumentPepper = "test pepper of at least thirty-two bytes!"
@@ -67,20 +89,16 @@ func startServer(t *testing.T, b backend, tweak func(*app.Config)) (*app.App, *g
 		t.Fatalf("app.New: %v", err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- a.Run(ctx) }()
-	t.Cleanup(func() {
+	var res error
+	finished := make(chan struct{})
+	go func() { res = a.Run(ctx); close(finished) }()
+	stop := func() <-chan error {
 		cancel()
-		select {
-		case err := <-done:
-			if err != nil {
-				t.Errorf("server stopped with %v", err)
-			}
-		case <-time.After(20 * time.Second):
-			t.Error("server did not stop within 20 s")
-		}
-	})
-	return a, gqltest.New(a.Addr())
+		out := make(chan error, 1)
+		go func() { <-finished; out <- res }()
+		return out
+	}
+	return a, gqltest.New(a.Addr()), stop
 }
 
 // testLogger shows server logs only with -v, or when LOG_TESTS=1.

@@ -68,6 +68,7 @@ func (a *App) routes() http.Handler {
 		WSCaps: graph.WSCaps{SubscriptionsPerSocket: a.cfg.WSSubscriptionsPerSocket,
 			SocketsPerUser: a.cfg.WSSocketsPerUser, SocketsPerAddress: a.cfg.WSSocketsPerAddress},
 		Connections: a.conns,
+		Drain:       a.drain,
 	})
 
 	mux := http.NewServeMux()
@@ -152,8 +153,14 @@ func (r redisAPQ) Add(ctx context.Context, hash, query string) { r.c.Set(ctx, ha
 // ready reports 200 only when the database and (if configured) Redis
 // answer, within 1 s in all: both are asked at once, and one that does not
 // answer by then is unavailable (503), so a replica cut from either leaves
-// the load balancer's rotation promptly.
+// the load balancer's rotation promptly. A replica that is stopping
+// answers 503 {"status":"draining","reason":"DRAINING"} at once (Shutdown).
 func (a *App) ready(w http.ResponseWriter, r *http.Request) {
+	if a.drain.Draining() {
+		w.Header().Set("Retry-After", "1")
+		writeJSON(w, http.StatusServiceUnavailable, map[string]string{"status": "draining", "reason": graph.ReasonDraining})
+		return
+	}
 	ctx, cancel := context.WithTimeout(r.Context(), readyBudget)
 	defer cancel()
 	type result struct {

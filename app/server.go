@@ -47,6 +47,9 @@ type App struct {
 	// conns are this replica's open sockets and streams by principal, closed
 	// when a revocation is heard (issue 22).
 	conns *graph.Connections
+	// drain is every open socket and stream, closed spread over
+	// DRAIN_WINDOW when the replica stops (Shutdown).
+	drain *graph.Drain
 
 	resolver *graph.Resolver
 	keyAuth  graph.APIKeyAuth        // affiliates' API keys on /query
@@ -61,9 +64,15 @@ type App struct {
 	bgCtx    context.Context
 	bgCancel context.CancelFunc
 	bg       sync.WaitGroup
-	closers  []func() error // run in reverse order on Close
-	closeMu  sync.Once
-	closeErr error
+	// The dealers run under dealerCtx, a child of bgCtx, which Shutdown
+	// ends first: each gives its table's lease up, so that another
+	// replica deals on while this one drains.
+	dealerCtx  context.Context
+	dealerStop context.CancelFunc
+	dealers    sync.WaitGroup
+	closers    []func() error // run in reverse order on Close
+	closeMu    sync.Once
+	closeErr   error
 }
 
 // New opens the database and broker, migrates, builds the services and
@@ -73,11 +82,13 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (a *App, err error) 
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	a = &App{cfg: cfg, log: log, hub: event.NewHub(), conns: graph.NewConnections()}
+	a = &App{cfg: cfg, log: log, hub: event.NewHub(), conns: graph.NewConnections(), drain: graph.NewDrain()}
+	a.drain.Pace, a.drain.OpTimeout = cfg.DrainPace, cfg.RequestTimeout
 	if cfg.DebugAddr != "" {
 		a.stages = event.NewStageLog()
 	}
 	a.bgCtx, a.bgCancel = context.WithCancel(context.Background())
+	a.dealerCtx, a.dealerStop = context.WithCancel(a.bgCtx)
 	defer func() {
 		if err != nil {
 			_ = a.Close()
@@ -185,11 +196,26 @@ func (a *App) goBackground(name string, fn func(ctx context.Context) error) {
 	}()
 }
 
+// goDealer runs fn like goBackground, under dealerCtx: Shutdown ends it
+// before the drain (the dealers give their leases up).
+func (a *App) goDealer(name string, fn func(ctx context.Context) error) {
+	a.bg.Add(1)
+	a.dealers.Add(1)
+	go func() {
+		defer a.bg.Done()
+		defer a.dealers.Done()
+		if err := fn(a.dealerCtx); err != nil && a.dealerCtx.Err() == nil {
+			a.log.Error("background task stopped", "task", name, "err", err)
+		}
+	}()
+}
+
 // Addr is the address the server listens on (with the real port when the
 // configuration asked for port 0).
 func (a *App) Addr() string { return a.listener.Addr().String() }
 
-// Run serves HTTP until ctx ends, then shuts down gracefully.
+// Run serves HTTP until ctx ends (SIGTERM), then drains and stops
+// (Shutdown).
 func (a *App) Run(ctx context.Context) error {
 	errc := make(chan error, 1)
 	go func() { errc <- a.server.Serve(a.listener) }()
@@ -202,12 +228,57 @@ func (a *App) Run(ctx context.Context) error {
 		return err
 	case <-ctx.Done():
 	}
+	return a.Shutdown()
+}
+
+// Draining reports whether the replica is stopping (Shutdown has begun):
+// /readyz answers 503 from then on.
+func (a *App) Draining() bool { return a.drain.Draining() }
+
+// Shutdown stops the replica without a storm (docs/scaling.md, "Deploys"):
+//  1. /readyz answers 503 (reason DRAINING) at once, so the load balancer
+//     takes the replica out of rotation; keep-alive is turned off, so HTTP
+//     clients open their next connection (through the balancer) elsewhere.
+//     The listener stays open meanwhile: what the balancer still sends
+//     before it notices is served.
+//  2. The dealers stop and give their tables' leases up, so another
+//     replica deals on within its idle poll, not a lease's TTL later.
+//  3. New WebSockets and SSE streams are refused (503, Retry-After); the
+//     open ones are closed spread evenly over DRAIN_WINDOW, each once its
+//     queries and mutations in flight have answered, WebSockets with code
+//     1012 (service restart), SSE streams by completing.
+//  4. Close: the listener closes and the HTTP requests in flight finish
+//     (up to 10 s), then the background work, the broker and the database
+//     stop.
+func (a *App) Shutdown() error {
+	start := time.Now()
+	a.drain.Begin()
+	if a.server != nil {
+		a.server.SetKeepAlivesEnabled(false)
+	}
+	a.log.Info("draining", "sockets", a.drain.Len(), "window", a.cfg.DrainWindow)
+	dealersDone := make(chan struct{})
+	go func() {
+		a.dealerStop()
+		a.dealers.Wait()
+		close(dealersDone)
+	}()
+	select {
+	case <-dealersDone:
+	case <-time.After(5 * time.Second):
+		a.log.Warn("the dealers did not stop within 5 s; draining anyway")
+	}
+	rep := a.drain.Drain(context.Background(), a.cfg.DrainWindow)
+	a.log.Info("drained", "closed", rep.Closed, "waited_for_operations", rep.Waited,
+		"closing_took", rep.Took.Round(time.Millisecond), "since_sigterm", time.Since(start).Round(time.Millisecond),
+		"closes_per_second", fmt.Sprint(rep.PerSecond))
 	return a.Close()
 }
 
 // Close stops serving (waiting up to 10 s for requests in flight), stops the
 // background work and closes the broker and database, in reverse order of
-// opening. It is safe to call more than once.
+// opening, without draining the sockets first (Shutdown does). It is safe
+// to call more than once.
 func (a *App) Close() error {
 	a.closeMu.Do(func() {
 		var errs []error

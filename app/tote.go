@@ -119,7 +119,7 @@ func (a *App) startTote(ctx context.Context) error {
 	}
 	scan := max(time.Duration(float64(toteScan)/scale), 200*time.Millisecond)
 	sup := tote.NewSupervisor(svc, repo, &tote.ExactOdds{}, dcfg, scan)
-	a.goBackground("tote-dealers", sup.Run)
+	a.goDealer("tote-dealers", sup.Run)
 	a.log.Info("totalizator ready", "dealer", dcfg.Owner, "lease_ttl", dcfg.LeaseTTL, "time_scale", scale)
 	return nil
 }

@@ -168,3 +168,121 @@ func TestTrustedDocumentsInProduction(t *testing.T) {
 func refusedUntrusted(err string) bool {
 	return strings.Contains(err, "only registered documents") && strings.Contains(err, "FORBIDDEN")
 }
+
+// TestTrustedDocumentsOverEveryTransport: in production configuration the
+// allowlist holds on every transport, graphql-transport-ws, graphql-ws and
+// SSE alike: anonymous and player connections run the registered documents
+// and are refused an ad-hoc one (FORBIDDEN / DOCUMENT_NOT_TRUSTED), while an
+// affiliate's API key (X-API-Key on the upgrade or the stream's request)
+// runs ad-hoc documents.
+func TestTrustedDocumentsOverEveryTransport(t *testing.T) {
+	_, c := startServer(t, backend{name: "sqlite"}, func(cfg *app.Config) {
+		cfg.Env = "production"
+		cfg.AllowedOrigins = []string{"https://app.example.kz"}
+		cfg.BeaconAllowLocal = true
+		cfg.Introspection, cfg.Playground = false, false
+		cfg.TrustedDocuments = "enforce"
+	})
+	_, login := webDoc(t, "Login")
+	var in struct {
+		Login struct{ AccessToken string } `json:"login"`
+	}
+	c.MustDo(t, login, map[string]any{"email": testAdminEmail, "password": testAdminPassword}, &in)
+	admin := c.WithToken(in.Login.AccessToken)
+	tableID := createTable(t, admin, unique("trusted-transports"))
+	_, register := webDoc(t, "Register")
+	var reg struct {
+		Register struct{ AccessToken string } `json:"register"`
+	}
+	c.MustDo(t, register, map[string]any{"input": map[string]any{"email": unique("p") + "@example.kz", "password": "player password 1", "name": "Player", "dateOfBirth": "1990-05-17"}}, &reg)
+	player := c.WithToken(reg.Register.AccessToken)
+	_, key := createKey(t, admin, "trusted-transports", 600)
+	keyHeader := http.Header{"X-Api-Key": {key}}
+
+	_, events := webDoc(t, "TableEvents")
+	_, tables := webDoc(t, "Tables")
+	registered := map[string]struct {
+		doc  string
+		vars map[string]any
+	}{
+		"registered subscription": {events, map[string]any{"tableId": tableID}},
+		"registered query":        {tables, nil},
+	}
+	adhoc := map[string]struct {
+		doc  string
+		vars map[string]any
+	}{
+		"ad-hoc subscription": {`subscription($t: ID!) { tableEvents(tableId: $t) { __typename seq } }`, map[string]any{"t": tableID}},
+		"ad-hoc query":        {`{ tables { id name } }`, nil},
+	}
+	type who struct {
+		name   string
+		c      *gqltest.Client
+		header http.Header
+		exempt bool
+	}
+	principals := []who{{"anonymous", c, nil, false}, {"player", player, nil, false}, {"API key", withKey(c, key), keyHeader, true}}
+
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	// first runs doc over the transport and returns its first response.
+	first := func(t *testing.T, proto string, p who, doc string, vars map[string]any) gqltest.Response {
+		t.Helper()
+		if proto == "sse" {
+			st, err := p.c.SSE(ctx, doc, vars, nil)
+			if err != nil {
+				t.Fatalf("SSE: %v", err)
+			}
+			defer st.Close()
+			select {
+			case r, ok := <-st.Next:
+				if !ok {
+					t.Fatalf("the stream ended without a response (completed %v)", st.Completed())
+				}
+				return r
+			case <-ctx.Done():
+				t.Fatal("no response")
+			}
+		}
+		sock, err := p.c.Socket(ctx, gqltest.SocketOptions{Legacy: proto == "graphql-ws", Header: p.header})
+		if err != nil {
+			t.Fatalf("socket: %v", err)
+		}
+		defer sock.Close()
+		ch, err := sock.Start(ctx, doc, vars)
+		if err != nil {
+			t.Fatal(err)
+		}
+		select {
+		case r, ok := <-ch:
+			if !ok {
+				code, reason, _ := sock.CloseStatus()
+				t.Fatalf("the operation ended without a response (socket closed %d %q)", code, reason)
+			}
+			return r
+		case <-ctx.Done():
+			t.Fatal("no response")
+		}
+		return gqltest.Response{}
+	}
+	for _, proto := range []string{"graphql-transport-ws", "graphql-ws", "sse"} {
+		for _, p := range principals {
+			t.Run(proto+"/"+p.name, func(t *testing.T) {
+				for what, op := range registered {
+					if r := first(t, proto, p, op.doc, op.vars); len(r.Errors) > 0 || len(r.Data) == 0 || string(r.Data) == "null" {
+						t.Errorf("%s: refused %+v", what, r.Errors)
+					}
+				}
+				for what, op := range adhoc {
+					r := first(t, proto, p, op.doc, op.vars)
+					switch {
+					case p.exempt && (len(r.Errors) > 0 || len(r.Data) == 0 || string(r.Data) == "null"):
+						t.Errorf("%s with an API key: refused %+v", what, r.Errors)
+					case !p.exempt && (len(r.Errors) == 0 || r.Errors[0].Reason() != "DOCUMENT_NOT_TRUSTED" || r.Errors[0].Code() != "FORBIDDEN"):
+						t.Errorf("%s: %s %+v, want FORBIDDEN / DOCUMENT_NOT_TRUSTED", what, r.Data, r.Errors)
+					}
+				}
+			})
+		}
+	}
+}

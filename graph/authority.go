@@ -294,6 +294,11 @@ func authorise(ctx context.Context) *gqlerror.Error {
 				if errs.Is(err, errs.Internal) {
 					return refusal(errs.E(errs.Internal, "internal error"))
 				}
+				if errs.Is(err, errs.Unavailable) {
+					// The check could not be made (the database did not
+					// answer): the token may be fine; the socket stays.
+					return refusal(errs.R(errs.Unavailable, errs.ReasonDatabaseUnavailable, "the service cannot reach its database right now; nothing was changed: try again"))
+				}
 				reason := errs.ReasonOf(err)
 				if v, ok := ViewerFrom(ctx); ok && !v.Expires.IsZero() && !time.Now().Before(v.Expires) {
 					reason = ReasonTokenExpired

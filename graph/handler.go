@@ -70,6 +70,10 @@ type HandlerOptions struct {
 	// Connections, when set, registers each authenticated WebSocket and SSE
 	// stream by principal, so that a revocation closes it (authority.go).
 	Connections *Connections
+	// Drain, when set, knows every WebSocket and SSE stream so that a
+	// shutdown closes them spread over a window (drain.go), and refuses
+	// new ones while draining.
+	Drain *Drain
 }
 
 // NewHandler builds the /query endpoint over es: POST and GET over HTTP,
@@ -85,7 +89,7 @@ func NewHandler(es graphql.ExecutableSchema, o HandlerOptions) *handler.Server {
 func newHandler(es graphql.ExecutableSchema, o HandlerOptions, ws graphql.Transport) *handler.Server {
 	shared := &sharedRender{ExecutableSchema: es, cache: newRenderCache()}
 	srv := handler.New(shared)
-	srv.AddTransport(sseTransport{SSE: transport.SSE{KeepAlivePingInterval: 15 * time.Second}, conns: o.Connections})
+	srv.AddTransport(sseTransport{SSE: transport.SSE{KeepAlivePingInterval: 15 * time.Second}, conns: o.Connections, drain: o.Drain})
 	if ws == nil {
 		// graphql-transport-ws is served by wsTransport (shared table-event
 		// messages written straight to the socket); the legacy graphql-ws
@@ -99,6 +103,7 @@ func newHandler(es graphql.ExecutableSchema, o HandlerOptions, ws graphql.Transp
 			stages:      o.Stages,
 			legacy:      gqlgenWebsocket(o),
 			caps:        newWSCounter(o.WSCaps),
+			drain:       o.Drain,
 		}
 	}
 	srv.AddTransport(ws)
@@ -128,6 +133,9 @@ func newHandler(es graphql.ExecutableSchema, o HandlerOptions, ws graphql.Transp
 		srv.Use(*o.Trusted)
 	}
 	srv.Use(DepthLimit(o.DepthLimit))
+	if o.Drain != nil {
+		srv.AroundOperations(drainOps)
+	}
 	if o.Loaders != nil {
 		srv.AroundOperations(o.Loaders)
 	}
@@ -182,16 +190,29 @@ func (o HandlerOptions) initFunc(ctx context.Context, p transport.InitPayload) (
 
 // sseTransport is gqlgen's SSE transport whose authenticated streams are
 // registered in conns: a revocation or the token's expiry ends the stream
-// (it completes).
+// (it completes). Every stream is registered in drain too: a shutdown ends
+// it (it completes) in its turn, and a new one is refused while draining.
 type sseTransport struct {
 	transport.SSE
 	conns *Connections
+	drain *Drain
 }
 
 // Do implements graphql.Transport.
 func (t sseTransport) Do(w http.ResponseWriter, r *http.Request, exec graphql.GraphExecutor) {
+	if t.drain.refuseNew(w) {
+		return
+	}
 	ctx, cancel := context.WithCancel(r.Context())
 	defer cancel()
+	dh, ok := t.drain.register(func(int, string) { cancel() })
+	if !ok {
+		writeDraining(w)
+		return
+	}
+	dh.counted = true
+	defer dh.release()
+	ctx = withDrainHandle(ctx, dh)
 	ctx, h := withConnHandle(ctx, func(int, string) { cancel() })
 	defer h.release()
 	h.register(ctx, t.conns)

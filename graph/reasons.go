@@ -53,4 +53,9 @@ const (
 	// ReasonRightsChanged: the user's role changed, or they took a break
 	// (close 4403).
 	ReasonRightsChanged = "RIGHTS_CHANGED"
+	// ReasonDraining: the replica is restarting (drain.go): its sockets
+	// close with 1012, new sockets and streams are refused with HTTP 503,
+	// an operation sent on a socket being closed is refused (UNAVAILABLE)
+	// before it runs, and /readyz answers 503 with it.
+	ReasonDraining = "DRAINING"
 )

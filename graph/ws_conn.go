@@ -41,6 +41,12 @@ func (w *wsConn) NextReader() (int, io.Reader, error) {
 		case websocket.StatusNormalClosure, websocket.StatusNoStatusRcvd:
 			return int(typ), nil, transport.ErrWebsocketClosed
 		}
+		w.mu.Lock()
+		closing := w.closing
+		w.mu.Unlock()
+		if closing { // closed from this side (a drain's 1012, a revocation's 4401): nothing to report
+			return int(typ), nil, transport.ErrWebsocketClosed
+		}
 		return int(typ), nil, err
 	}
 	return int(typ), bytes.NewReader(data), nil

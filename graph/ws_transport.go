@@ -15,6 +15,7 @@ import (
 	"github.com/99designs/gqlgen/graphql/errcode"
 	"github.com/99designs/gqlgen/graphql/handler/transport"
 	"github.com/coder/websocket"
+	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
 
 	"github.com/pokertote/pokertote/domain/event"
@@ -67,6 +68,8 @@ type wsTransport struct {
 	stages *event.StageLog
 	// caps counts sockets per user and address (ws_caps.go); nil: none.
 	caps *wsCounter
+	// drain closes the sockets when the replica stops (drain.go); nil: none.
+	drain *Drain
 }
 
 const transportWS = "graphql-transport-ws"
@@ -78,6 +81,9 @@ func (t wsTransport) Supports(r *http.Request) bool { return r.Header.Get("Upgra
 
 // Do implements graphql.Transport.
 func (t wsTransport) Do(w http.ResponseWriter, r *http.Request, exec graphql.GraphExecutor) {
+	if t.drain.refuseNew(w) {
+		return
+	}
 	opts := t.accept
 	opts.Subprotocols = []string{"graphql-ws", transportWS}
 	c, err := websocket.Accept(w, r, &opts)
@@ -94,8 +100,16 @@ func (t wsTransport) Do(w http.ResponseWriter, r *http.Request, exec graphql.Gra
 	if c.Subprotocol() != transportWS {
 		legacy := t.legacy
 		wc := &wsConn{c: c}
+		dh, ok := t.drain.register(func(code int, reason string) { _ = wc.WriteClose(code, reason) })
+		if !ok {
+			_ = c.Close(CloseServiceRestart, ReasonDraining)
+			releaseAddr()
+			return
+		}
+		dh.counted = true
+		defer dh.release()
 		legacy.Implementation = acceptedConn{releasingConn{wc, releaseAddr}}
-		ctx, _ := withConnHandle(r.Context(), func(code int, reason string) { _ = wc.WriteClose(code, reason) })
+		ctx, _ := withConnHandle(withDrainHandle(r.Context(), dh), func(code int, reason string) { _ = wc.WriteClose(code, reason) })
 		legacy.Do(w, r.WithContext(ctx), exec)
 		return
 	}
@@ -103,16 +117,26 @@ func (t wsTransport) Do(w http.ResponseWriter, r *http.Request, exec graphql.Gra
 		c.SetReadLimit(t.readLimit)
 	}
 	conn := &twsConn{t: &t, c: c, exec: exec, active: map[string]context.CancelFunc{}}
+	// The drain closes the connection when the replica stops (drain.go).
+	dh, ok := t.drain.register(conn.close)
+	if !ok {
+		_ = c.Close(CloseServiceRestart, ReasonDraining)
+		releaseAddr()
+		return
+	}
+	conn.drain = dh
 	// The handle lets a revocation close the connection (authority.go);
 	// initFunc registers it once the connection is authenticated.
 	conn.ctx, conn.handle = withConnHandle(r.Context(), conn.close)
 	if !conn.init() {
+		dh.release()
 		releaseAddr()
 		return
 	}
 	releaseUser, ok := t.caps.admitUser(conn.ctx)
 	if !ok {
 		conn.close(CloseTooMany, ReasonSocketsPerUser)
+		dh.release()
 		releaseAddr()
 		return
 	}
@@ -125,6 +149,7 @@ func (t wsTransport) Do(w http.ResponseWriter, r *http.Request, exec graphql.Gra
 	go func() {
 		defer releaseAddr()
 		defer releaseUser()
+		defer dh.release()
 		conn.run()
 	}()
 }
@@ -144,6 +169,9 @@ type twsConn struct {
 	ctx  context.Context
 	// handle is the connection in the registry of connections by principal.
 	handle *connHandle
+	// drain is the connection in the replica's drain (drain.go): it counts
+	// the queries and mutations in flight, which a shutdown waits for.
+	drain *drainHandle
 
 	// Writes need no lock: coder/websocket serialises them (and a write
 	// blocked on a slow peer must not hold up close).
@@ -291,6 +319,15 @@ func (c *twsConn) subscribe(start time.Time, m twsMessage) {
 		c.sendError(m.ID, tooManySubscriptions())
 		return
 	}
+	// Counted in flight from now until answered (a subscription only
+	// until it is known to be one), so that a drain closing the socket
+	// waits for it; refused when the socket's turn to close has come.
+	if !c.drain.opStart() {
+		c.mu.Unlock()
+		cancel()
+		c.sendError(m.ID, errDraining())
+		return
+	}
 	c.active[m.ID] = cancel
 	c.mu.Unlock()
 	go c.serve(ctx, cancel, params, m.ID)
@@ -298,13 +335,19 @@ func (c *twsConn) subscribe(start time.Time, m twsMessage) {
 
 // serve runs one operation and writes its responses.
 func (c *twsConn) serve(ctx context.Context, cancel context.CancelFunc, params *graphql.RawParams, id string) {
+	var inFlight sync.Once // the drain's count of this operation, undone once
+	settled := func() { inFlight.Do(c.drain.opDone) }
 	done := func() {
 		c.mu.Lock()
 		delete(c.active, id)
 		c.mu.Unlock()
 		cancel()
+		settled()
 	}
 	rc, errs := c.operation(ctx, params)
+	if rc != nil && rc.Operation != nil && rc.Operation.Operation == ast.Subscription {
+		settled() // a subscription lasts: the drain ends it, the client resumes it
+	}
 	if errs != nil {
 		resp := c.exec.DispatchError(graphql.WithOperationContext(ctx, rc), errs)
 		if errcode.GetErrorKind(errs) == errcode.KindProtocol {

@@ -4,6 +4,7 @@
 //
 //	loadgen bets    -url http://127.0.0.1:8080/query ...   (placeBet surge)
 //	loadgen viewers -url ws://127.0.0.1:8080/query ...     (subscription fan-out)
+//	loadgen rolling -urls http://127.0.0.1:18801/query,... (a rolling restart: scripts/rolling-restart.sh)
 //
 // Every workload is bounded in time and count and targets loopback only.
 package main

@@ -494,10 +494,25 @@ type childStats struct {
 	bySeq    map[int64]map[int]int64
 }
 
-type viewerConn struct{ c *websocket.Conn }
+// viewerConn is one viewer's socket. On a close 1012 (the server
+// restarting: docs/frontend.md) it connects again and resumes from the last
+// seq it saw, as a client must; with the default document only (a -query of
+// one's own has no afterSeq).
+type viewerConn struct {
+	c      *websocket.Conn
+	client *http.Client
+	f      viewerFlags
+	last   int64 // the last seq seen, -1 before the first
+}
 
 // dialViewer connects, initialises graphql-transport-ws and subscribes.
 func dialViewer(ctx context.Context, client *http.Client, f viewerFlags) (*viewerConn, error) {
+	return dialViewerAfter(ctx, client, f, -1)
+}
+
+// dialViewerAfter is dialViewer resuming after seq last (-1: from a
+// snapshot).
+func dialViewerAfter(ctx context.Context, client *http.Client, f viewerFlags, last int64) (*viewerConn, error) {
 	dctx, cancel := context.WithTimeout(ctx, 60*time.Second)
 	defer cancel()
 	c, _, err := websocket.Dial(dctx, f.url, &websocket.DialOptions{HTTPClient: client, Subprotocols: []string{"graphql-transport-ws"}})
@@ -512,7 +527,11 @@ func dialViewer(ctx context.Context, client *http.Client, f viewerFlags) (*viewe
 		_ = c.CloseNow()
 		return nil, fmt.Errorf("no ack: %v %s", err, msg)
 	}
-	sub, _ := json.Marshal(map[string]any{"id": "1", "type": "subscribe", "payload": map[string]any{"query": f.query, "variables": map[string]any{"t": f.table}}})
+	query, vars := f.query, map[string]any{"t": f.table}
+	if last >= 0 && query == viewersQuery {
+		query, vars["a"] = rollingQuery, last
+	}
+	sub, _ := json.Marshal(map[string]any{"id": "1", "type": "subscribe", "payload": map[string]any{"query": query, "variables": vars}})
 	if err := c.Write(dctx, websocket.MessageText, sub); err != nil {
 		return nil, err
 	}
@@ -533,7 +552,7 @@ func dialViewer(ctx context.Context, client *http.Client, f viewerFlags) (*viewe
 			_ = c.CloseNow()
 			return nil, fmt.Errorf("first message %.200s", msg)
 		}
-		return &viewerConn{c: c}, nil
+		return &viewerConn{c: c, client: client, f: f, last: max(last, seqOf(msg))}, nil
 	}
 }
 
@@ -542,10 +561,19 @@ var atKey, seqKey = []byte(`"at":"`), []byte(`"seq":`)
 // read receives until ctx ends, recording each event's delay while
 // measuring. A stream that ends before ctx counts as dropped.
 func (v *viewerConn) read(ctx context.Context, measuring *atomic.Bool, st *childStats) {
-	defer v.c.CloseNow()
+	defer func() { _ = v.c.CloseNow() }()
 	for {
 		_, msg, err := v.c.Read(ctx)
 		now := time.Now()
+		if err != nil && websocket.CloseStatus(err) == CloseServiceRestart && ctx.Err() == nil && v.f.query == viewersQuery {
+			// The server restarts: connect again (the first message of
+			// the resumed stream is the next event, or its replay).
+			_ = v.c.CloseNow()
+			if nv, derr := dialViewerAfter(ctx, v.client, v.f, v.last); derr == nil {
+				v.c, v.last = nv.c, nv.last
+				continue
+			}
+		}
 		if err != nil {
 			if ctx.Err() == nil {
 				st.mu.Lock()
@@ -563,6 +591,9 @@ func (v *viewerConn) read(ctx context.Context, measuring *atomic.Bool, st *child
 			st.dropped++
 			st.mu.Unlock()
 			return
+		}
+		if seq := seqOf(msg); seq > v.last {
+			v.last = seq
 		}
 		if !measuring.Load() || bytes.Contains(msg, []byte(`"TableSnapshot"`)) {
 			continue
@@ -610,6 +641,24 @@ func (v *viewerConn) read(ctx context.Context, measuring *atomic.Bool, st *child
 		}
 		st.mu.Unlock()
 	}
+}
+
+// CloseServiceRestart is the close code of a server that is restarting.
+const CloseServiceRestart = 1012
+
+// seqOf is a "next" message's seq, -1 when it has none.
+func seqOf(msg []byte) int64 {
+	k := bytes.Index(msg, seqKey)
+	if k < 0 {
+		return -1
+	}
+	rest := msg[k+len(seqKey):]
+	end := bytes.IndexAny(rest, ",}")
+	n, err := strconv.ParseInt(string(rest[:max(end, 0)]), 10, 64)
+	if err != nil {
+		return -1
+	}
+	return n
 }
 
 // raiseFileLimit lifts the soft RLIMIT_NOFILE to the hard limit: one

@@ -23,6 +23,9 @@ import (
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	// The first SIGTERM drains (DRAIN_WINDOW, then the requests in flight);
+	// a second one stops the process at once.
+	context.AfterFunc(ctx, stop)
 	if err := run(ctx, os.Args[1:], os.Getenv, os.Stderr); err != nil {
 		fmt.Fprintln(os.Stderr, "pokertote:", err)
 		os.Exit(1)

@@ -46,8 +46,15 @@ func (c *Client) Socket(ctx context.Context, o SocketOptions) (*Socket, error) {
 	if o.Legacy {
 		protocol = "graphql-ws"
 	}
-	conn, _, err := websocket.Dial(ctx, u, &websocket.DialOptions{Subprotocols: []string{protocol}, HTTPHeader: o.Header})
+	conn, res, err := websocket.Dial(ctx, u, &websocket.DialOptions{Subprotocols: []string{protocol}, HTTPHeader: o.Header})
 	if err != nil {
+		if res != nil && res.StatusCode != http.StatusSwitchingProtocols {
+			se := &StatusError{Status: res.StatusCode, Header: res.Header}
+			if res.Body != nil {
+				_ = json.NewDecoder(res.Body).Decode(&se.Body)
+			}
+			return nil, fmt.Errorf("dial %s: %w", u, se)
+		}
 		return nil, fmt.Errorf("dial %s: %w", u, err)
 	}
 	conn.SetReadLimit(8 << 20)

@@ -372,6 +372,7 @@ const T: Record<string, [string, string, string]> = {
   'err.INVALID_TOKEN': ['Your session has ended: sign in again.', 'Сеанс завершён: войдите снова.', 'Сеанс аяқталды: қайта кіріңіз.'],
   'err.TOKEN_EXPIRED': ['Your session has expired: sign in again.', 'Сеанс истёк: войдите снова.', 'Сеанс мерзімі бітті: қайта кіріңіз.'],
   'err.RIGHTS_CHANGED': ['Your account rights have changed: sign in again.', 'Права вашей учётной записи изменились: войдите снова.', 'Тіркелгіңіздің құқықтары өзгерді: қайта кіріңіз.'],
+  'err.DRAINING': ['The server is restarting: reconnecting, try again in a moment.', 'Сервер перезапускается: переподключаемся, повторите через мгновение.', 'Сервер қайта іске қосылуда: қайта қосыламыз, сәлден кейін қайталаңыз.'],
   'err.INVALID_VARIABLE': ['The request had a wrong value: please reload the page.', 'В запросе неверное значение: обновите страницу.', 'Сұраныста қате мән бар: бетті жаңартыңыз.'],
   'err.VOID_AFTER_DEAL': ['A draw can be voided only before betting round 1 closes; this one will finish.', 'Тираж можно аннулировать только до закрытия первого раунда ставок; этот тираж будет доигран.', 'Тиражды тек бірінші бәс раунды жабылғанға дейін жоюға болады; бұл тираж аяқталады.'],
   'err.INVALID_SUSPEND_AT': ['The suspension threshold must be between 50 % and 90 %.', 'Порог приостановки должен быть от 50 % до 90 %.', 'Тоқтату шегі 50 % мен 90 % аралығында болуы керек.'],
