@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/coder/websocket"
+
 	"github.com/pokertote/pokertote/app"
 	"github.com/pokertote/pokertote/internal/gqltest"
 )
@@ -288,6 +290,16 @@ func TestSocketClosedAtTokenExpiry(t *testing.T) {
 			closedAs(t, "expiry (graphql-transport-ws)", tws, 4401, "TOKEN_EXPIRED", issued)
 			closedAs(t, "expiry (graphql-ws)", legacy, 4401, "TOKEN_EXPIRED", issued)
 			streamEnded(t, "expiry (SSE)", sse, issued)
+			// A new socket with the expired token is refused as the open one
+			// was closed (4401 and the token's reason), so the client
+			// refreshes instead of retrying the same token.
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			defer cancel()
+			_, err := c.WithToken(tok.access).Socket(ctx, gqltest.SocketOptions{})
+			var ce websocket.CloseError
+			if !errors.As(err, &ce) || ce.Code != 4401 || ce.Reason != "INVALID_TOKEN" {
+				t.Fatalf("connection_init with an expired token: %v, want close 4401 INVALID_TOKEN", err)
+			}
 		})
 	}
 }

@@ -1,5 +1,5 @@
 // Test harness: builds and starts the Go server (temp DATA_DIR, fast clock,
-// a bootstrap admin, a port in 22000-22999), launches Debian's Chromium
+// a bootstrap admin, a port in E2E_PORTS or 22100-22999), launches Debian's Chromium
 // headless through playwright-core, and talks GraphQL from Node to check what
 // the browser shows against the server's own records (ledger, bets).
 import { chromium } from 'playwright-core';
@@ -32,13 +32,17 @@ function portFree(port) {
   });
 }
 
-/** freePort picks a free port in this worktree's range, 22000-22999. */
+// The ports the servers listen on: E2E_PORTS ("18100-18199") when engineers
+// share a machine, each with a range of their own; 22100-22999 otherwise.
+const [PORT_LO, PORT_HI] = (process.env.E2E_PORTS || '22100-22999').split('-').map(Number);
+
+/** freePort picks a free port in the range. */
 export async function freePort() {
   for (let i = 0; i < 200; i++) {
-    const p = 22100 + Math.floor(Math.random() * 900);
+    const p = PORT_LO + Math.floor(Math.random() * (PORT_HI - PORT_LO + 1));
     if (await portFree(p)) return p;
   }
-  throw new Error('no free port in 22100-22999');
+  throw new Error(`no free port in ${PORT_LO}-${PORT_HI}`);
 }
 
 /** Server is one running cmd/server; restart() stops it and starts it again on the same port and data. */
