@@ -227,7 +227,8 @@ function retire(c: Conn | null) {
   if (!c || c.retired) return;
   c.retired = true;
   c.handles.clear();
-  c.client.dispose();
+  // dispose waits for a connection under way, and rejects if it fails.
+  Promise.resolve(c.client.dispose()).catch(() => undefined);
 }
 
 function open(): Conn {
