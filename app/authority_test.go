@@ -297,8 +297,8 @@ func TestSocketClosedAtTokenExpiry(t *testing.T) {
 			defer cancel()
 			_, err := c.WithToken(tok.access).Socket(ctx, gqltest.SocketOptions{})
 			var ce websocket.CloseError
-			if !errors.As(err, &ce) || ce.Code != 4401 || ce.Reason != "INVALID_TOKEN" {
-				t.Fatalf("connection_init with an expired token: %v, want close 4401 INVALID_TOKEN", err)
+			if !errors.As(err, &ce) || ce.Code != 4401 || ce.Reason != "TOKEN_EXPIRED" {
+				t.Fatalf("connection_init with an expired token: %v, want close 4401 TOKEN_EXPIRED", err)
 			}
 		})
 	}

@@ -12,7 +12,7 @@
 // socket the page opens and the token it sent in connection_init.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { Server, launch, newPage, signIn, playerViaApi, waitFor, tableState, token, shot, ADMIN, page as conn, nodes } from './harness.mjs';
+import { Server, launch, newPage, signIn, playerViaApi, waitFor, tableState, token, shot, ADMIN, page as conn, nodes, betInput, sleep } from './harness.mjs';
 
 const TTL = 15_000;
 let server, browser;
@@ -64,6 +64,28 @@ async function lastSeq(id) {
   return Number((await server.gql('query($id:ID!){table(id:$id){lastSeq}}', { id })).table.lastSeq);
 }
 
+/**
+ * bettor places small bets from another player through the API while a
+ * round is open, so that events (pools) keep coming while the page changes
+ * sockets. It signs in again before its own 15 s token runs out.
+ */
+async function bettor(email) {
+  await playerViaApi(server, email, '1000000.00');
+  let stop = false, n = 0;
+  const done = (async () => {
+    let tok, at = 0;
+    while (!stop) {
+      if (Date.now() - at > TTL / 2) { tok = (await server.login(email, 'player-password-123')).accessToken; at = Date.now(); }
+      const d = (await server.gql('query($id:ID!){table(id:$id){positions currentDraw{id openRound}}}', { id: '1' })).table;
+      if (d.currentDraw?.openRound) {
+        await server.gql('mutation($i:PlaceBetInput!){placeBet(input:$i){id}}', { i: betInput(d.currentDraw.id, 'WIN', String(1 + (n % d.positions)), '100.00', `bg-${email}-${n}`) }, tok).then(() => n++, () => undefined);
+      }
+      await sleep(300);
+    }
+  })();
+  return async () => { stop = true; await done; return n; };
+}
+
 test('a player keeps a live table past two token expiries: new sockets with new tokens, no gap, no duplicate, a bet accepted after', async () => {
   const email = 'long-session@pokertote.test';
   await playerViaApi(server, email);
@@ -71,6 +93,8 @@ test('a player keeps a live table past two token expiries: new sockets with new 
   await signIn(page, email, 'player-password-123');
   const signedInAt = Date.now();
   const first = await session(page);
+  page.sockets.length = 0; // the account page's socket goes with its document (Playwright reports no close)
+  const stopBets = await bettor('busy-table@pokertote.test');
   await page.goto('/table/1');
   await waitFor(async () => (await tableState(page))?.seq > 0, 'the table', 30_000);
 
@@ -83,10 +107,13 @@ test('a player keeps a live table past two token expiries: new sockets with new 
   // Every refresh opened a socket with the new token, and the old one was
   // closed: one socket open, with the current token (waited for, as a
   // refresh may be under way).
+  let seen;
   await waitFor(async () => {
+    const now = (await session(page)).accessToken;
     const open = page.sockets.filter((s) => !s.closed);
-    return open.length === 1 && open[0].token === (await session(page)).accessToken;
-  }, 'one socket open, with the current token', 10_000);
+    seen = JSON.stringify({ current: now.slice(-8), sockets: page.sockets.map((s) => [s.token?.slice(-8), s.closed]) });
+    return open.length === 1 && open[0].token === now;
+  }, 'one socket open, with the current token', 10_000).catch((e) => { throw new Error(e.message + ': ' + seen); });
   const tokens = page.sockets.map((s) => s.token).filter(Boolean);
   assert.ok(new Set(tokens).size >= 3, `sockets opened with ${new Set(tokens).size} distinct tokens, want the first and two refreshed`);
   assert.ok(page.sockets.filter((s) => s.token === first.accessToken).every((s) => s.closed), 'the first token\'s socket is closed');
@@ -96,11 +123,13 @@ test('a player keeps a live table past two token expiries: new sockets with new 
   assert.deepEqual(trace.filter((e) => e.kind === 'signedOut'), [], 'still signed in');
 
   // The page shows what the server has, and has shown every event once.
+  const background = await stopBets();
   await waitFor(async () => (await tableState(page)).seq === await lastSeq('1'), 'the page caught up with the table', 30_000);
   const { applied, duplicates } = checkStream(await traceOf(page));
   const lastConnected = trace.filter((e) => e.kind === 'connected').at(-1).at;
-  assert.ok((await traceOf(page)).some((e) => e.kind === 'tableEvent' && e.applied === 'applied' && e.at > lastConnected), 'events after the last reconnection');
-  console.log(`# ${applied.length} events shown in order (seq ${applied[0]}..${applied.at(-1)}), ${duplicates} duplicates of the sockets' overlap dropped, ${new Set(tokens).size} tokens`);
+  await waitFor(async () => (await traceOf(page)).some((e) => e.kind === 'tableEvent' && e.applied === 'applied' && e.at > lastConnected), 'events after the last reconnection', 30_000)
+    .catch(async (e) => { throw new Error(e.message + ': ' + JSON.stringify((await traceOf(page)).slice(-30))); });
+  console.log(`# ${applied.length} events shown in order (seq ${applied[0]}..${applied.at(-1)}), ${duplicates} duplicates of the sockets' overlap dropped, ${new Set(tokens).size} tokens, ${background} bets of another player meanwhile`);
 
   // A bet after the refreshes, through the slip, is accepted and recorded.
   const d = await waitFor(async () => {
