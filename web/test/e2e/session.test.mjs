@@ -23,9 +23,11 @@ before(async () => {
 });
 after(async () => { await browser?.close(); await server?.close(); });
 
-/** traced opens a page that records its transport's trace and the tokens of the sockets it opens. */
-async function traced() {
-  const p = await newPage(browser, server);
+/** traced opens a page that records its transport's trace and the tokens of the sockets it opens (in ctx: another tab of the same person). */
+async function traced(ctx) {
+  const p = ctx ? await ctx.newPage() : await newPage(browser, server);
+  p.errors ??= [];
+  if (ctx) p.on('pageerror', (e) => p.errors.push(e.message));
   await p.addInitScript(() => { window.__pokertoteTrace = []; });
   p.sockets = [];
   p.on('websocket', (ws) => {
@@ -94,9 +96,19 @@ test('a player keeps a live table past two token expiries: new sockets with new 
   const signedInAt = Date.now();
   const first = await session(page);
   page.sockets.length = 0; // the account page's socket goes with its document (Playwright reports no close)
+  // Every refresh either tab sends, with the refresh token it spends.
+  const refreshes = [];
+  page.context().on('request', (r) => {
+    const body = r.method() === 'POST' && r.url().endsWith('/query') ? r.postDataJSON() : null;
+    if (body?.query?.includes('refreshToken(')) refreshes.push(body.variables.token);
+  });
   const stopBets = await bettor('busy-table@pokertote.test');
   await page.goto('/table/1');
-  await waitFor(async () => (await tableState(page))?.seq > 0, 'the table', 30_000);
+  // A second tab of the same person, at the same table: the session is
+  // refreshed once for both (a refresh token spent twice ends the session).
+  const tab2 = await traced(page.context());
+  await tab2.goto('/table/1');
+  await waitFor(async () => (await tableState(page))?.seq > 0 && (await tableState(tab2))?.seq > 0, 'the table, in both tabs', 30_000);
 
   // Two expiries of the signed-in token's lifetime, and some.
   await waitFor(async () => (await traceOf(page)).filter((e) => e.kind === 'refreshed').length >= 2 && Date.now() > signedInAt + 2 * TTL + 3000, 'two refreshes and two expiries', 4 * TTL);
@@ -121,6 +133,16 @@ test('a player keeps a live table past two token expiries: new sockets with new 
   const trace = await traceOf(page);
   assert.deepEqual(trace.filter((e) => e.kind === 'closed' && e.action !== 'none'), [], 'no socket was closed by the server');
   assert.deepEqual(trace.filter((e) => e.kind === 'signedOut'), [], 'still signed in');
+  // Once across tabs: no refresh token was sent twice, both tabs hold the
+  // same session, and the other tab adopted rotations rather than refreshing.
+  assert.ok(refreshes.length >= 2, `${refreshes.length} refreshes`);
+  assert.equal(new Set(refreshes).size, refreshes.length, 'no refresh token was spent twice');
+  await waitFor(async () => (await traceOf(tab2)).filter((e) => e.kind === 'connect').at(-1).token === (await session(page)).accessToken.slice(-16),
+    'the other tab\'s socket carries the current token', 10_000);
+  const t2 = await traceOf(tab2);
+  assert.deepEqual(t2.filter((e) => e.kind === 'signedOut' || (e.kind === 'closed' && e.action !== 'none')), [], 'the other tab was not cut off');
+  assert.ok(t2.filter((e) => e.kind === 'connected').length >= 3, 'the other tab moved to new sockets too');
+  checkStream(t2);
 
   // The page shows what the server has, and has shown every event once.
   const background = await stopBets();
@@ -129,7 +151,7 @@ test('a player keeps a live table past two token expiries: new sockets with new 
   const lastConnected = trace.filter((e) => e.kind === 'connected').at(-1).at;
   await waitFor(async () => (await traceOf(page)).some((e) => e.kind === 'tableEvent' && e.applied === 'applied' && e.at > lastConnected), 'events after the last reconnection', 30_000)
     .catch(async (e) => { throw new Error(e.message + ': ' + JSON.stringify((await traceOf(page)).slice(-30))); });
-  console.log(`# ${applied.length} events shown in order (seq ${applied[0]}..${applied.at(-1)}), ${duplicates} duplicates of the sockets' overlap dropped, ${new Set(tokens).size} tokens, ${background} bets of another player meanwhile`);
+  console.log(`# ${applied.length} events shown in order (seq ${applied[0]}..${applied.at(-1)}), ${duplicates} duplicates of the sockets' overlap dropped, ${new Set(tokens).size} tokens, ${background} bets of another player meanwhile; ${refreshes.length} refreshes for two tabs`);
 
   // A bet after the refreshes, through the slip, is accepted and recorded.
   const d = await waitFor(async () => {
@@ -147,7 +169,7 @@ test('a player keeps a live table past two token expiries: new sockets with new 
   assert.equal(mine.length, 1);
   assert.equal(mine[0].stake, '100.00');
   await shot(page, 'session-after-two-expiries');
-  if (page.errors.length) throw new Error('script errors: ' + page.errors.join('; '));
+  for (const p of [page, tab2]) if (p.errors.length) throw new Error('script errors: ' + p.errors.join('; '));
 });
 
 test('a logout elsewhere closes the page\'s socket and signs it out; a role change closes it and the page shows the new rights', async () => {
