@@ -21,7 +21,8 @@ before(async () => {
   await server.start();
   browser = await launch();
 });
-after(async () => { await browser?.close(); await server?.close(); });
+const stops = []; // of the background bettors, before the server goes
+after(async () => { await Promise.all(stops.map((f) => f())); await browser?.close(); await server?.close(); });
 
 /** traced opens a page that records its transport's trace and the tokens of the sockets it opens (in ctx: another tab of the same person). */
 async function traced(ctx) {
@@ -77,16 +78,21 @@ async function bettor(email) {
   const done = (async () => {
     let tok, at = 0;
     while (!stop) {
-      if (Date.now() - at > TTL / 2) { tok = (await server.login(email, 'player-password-123')).accessToken; at = Date.now(); }
-      const d = (await server.gql('query($id:ID!){table(id:$id){positions currentDraw{id openRound}}}', { id: '1' })).table;
-      if (d.currentDraw?.openRound) {
-        await server.gql('mutation($i:PlaceBetInput!){placeBet(input:$i){id}}', { i: betInput(d.currentDraw.id, 'WIN', String(1 + (n % d.positions)), '100.00', `bg-${email}-${n}`) }, tok).then(() => n++, () => undefined);
-      }
+      try {
+        if (Date.now() - at > TTL / 2) { tok = (await server.login(email, 'player-password-123')).accessToken; at = Date.now(); }
+        const d = (await server.gql('query($id:ID!){table(id:$id){positions currentDraw{id openRound}}}', { id: '1' })).table;
+        if (d.currentDraw?.openRound) {
+          await server.gql('mutation($i:PlaceBetInput!){placeBet(input:$i){id}}', { i: betInput(d.currentDraw.id, 'WIN', String(1 + (n % d.positions)), '100.00', `bg-${email}-${n}`) }, tok).then(() => n++, () => undefined);
+        }
+      } catch { /* the server is going away, or busy: try again */ }
       await sleep(300);
     }
   })();
-  return async () => { stop = true; await done; return n; };
+  const end = async () => { stop = true; await done; return n; };
+  stops.push(end);
+  return end;
 }
+
 
 test('a player keeps a live table past two token expiries: new sockets with new tokens, no gap, no duplicate, a bet accepted after', async () => {
   const email = 'long-session@pokertote.test';
@@ -111,7 +117,8 @@ test('a player keeps a live table past two token expiries: new sockets with new 
   await waitFor(async () => (await tableState(page))?.seq > 0 && (await tableState(tab2))?.seq > 0, 'the table, in both tabs', 30_000);
 
   // Two expiries of the signed-in token's lifetime, and some.
-  await waitFor(async () => (await traceOf(page)).filter((e) => e.kind === 'refreshed').length >= 2 && Date.now() > signedInAt + 2 * TTL + 3000, 'two refreshes and two expiries', 4 * TTL);
+  // (Either tab may be the one that refreshes; the other adopts.)
+  await waitFor(async () => refreshes.length >= 2 && Date.now() > signedInAt + 2 * TTL + 3000, 'two refreshes and two expiries', 4 * TTL);
   const s2 = await session(page);
   assert.notEqual(s2.accessToken, first.accessToken, 'the access token was refreshed');
   assert.notEqual(s2.refreshToken, first.refreshToken, 'the refresh token rotated');
