@@ -237,6 +237,36 @@ func TestSocketAuthority(t *testing.T) {
 				}, 4403, "RIGHTS_CHANGED")
 			})
 
+			t.Run("disabled account", func(t *testing.T) {
+				var email, refresh string
+				var uid string
+				revoked(t, tws, "10.00", func(p player, tok tokens) {
+					email, refresh, uid = p.Email, tok.refresh, p.ID
+					admin.MustDo(t, `mutation($u: ID!, $r: String!) { disableAccount(userId: $u, reason: $r) { disabledAt } }`,
+						map[string]any{"u": p.ID, "r": "chargeback fraud"}, nil)
+				}, 4401, "ACCOUNT_DISABLED")
+				// It cannot come back by itself: not by its refresh token, not
+				// by its password (on either replica); the admin sees why.
+				cB.MustFail(t, "UNAUTHENTICATED", "REFRESH_REVOKED", `mutation($r: String!) { refreshToken(refreshToken: $r) { accessToken } }`, map[string]any{"r": refresh})
+				for _, c := range []*gqltest.Client{cA, cB} {
+					c.MustFail(t, "FORBIDDEN", "ACCOUNT_DISABLED", `mutation($e: String!, $p: String!) { login(email: $e, password: $p) { accessToken } }`,
+						map[string]any{"e": email, "p": "player password 1"})
+				}
+				var seen struct {
+					User struct {
+						DisabledAt     *string
+						DisabledReason *string
+					}
+				}
+				admin.MustDo(t, `query($u: ID!) { user(id: $u) { disabledAt disabledReason } }`, map[string]any{"u": uid}, &seen)
+				if seen.User.DisabledAt == nil || seen.User.DisabledReason == nil || *seen.User.DisabledReason != "chargeback fraud" {
+					t.Fatalf("the admin reads %+v", seen.User)
+				}
+				admin.MustDo(t, `mutation($u: ID!) { enableAccount(userId: $u) { disabledAt } }`, map[string]any{"u": uid}, nil)
+				back := signIn(t, cB, email, "player password 1")
+				back.MustDo(t, `{ me { id } }`, nil, nil)
+			})
+
 			t.Run("API key over a socket", func(t *testing.T) {
 				for _, o := range []gqltest.SocketOptions{tws, legacy} {
 					id, key := createKey(t, admin, unique("socket"), 2)

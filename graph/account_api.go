@@ -78,6 +78,11 @@ func (a *AccountsAPI) signIn(ctx context.Context, u account.User) (*model.AuthPa
 }
 
 func (a *AccountsAPI) payload(ctx context.Context, u account.User, refresh string, rec auth.RefreshRecord) (*model.AuthPayload, error) {
+	// Every token is issued here (sign-in, registration, refresh): a
+	// disabled account gets none.
+	if err := account.EnsureEnabled(u); err != nil {
+		return nil, err
+	}
 	var epoch int64
 	if a.Epochs != nil {
 		var err error
@@ -144,6 +149,53 @@ func (a *AccountsAPI) SetRole(ctx context.Context, userID string, role model.Rol
 		if err := a.Epochs.RevokeRights(ctx, uid); err != nil {
 			return nil, err
 		}
+	}
+	return a.user(u), nil
+}
+
+// DisableAccount disables a user's account (admins): the account is
+// marked, then every refresh family and access token of the user is
+// revoked, which closes their connections on every replica (4401
+// ACCOUNT_DISABLED). Marked first, so no token can be issued in between.
+func (a *AccountsAPI) DisableAccount(ctx context.Context, userID string, reason string) (*model.User, error) {
+	v, err := RequireViewer(ctx)
+	if err != nil {
+		return nil, err
+	}
+	uid, err := parseID(userID, "user")
+	if err != nil {
+		return nil, err
+	}
+	u, err := a.Service.DisableAccount(ctx, v.UserID, uid, reason)
+	if err != nil {
+		return nil, err
+	}
+	if a.Refresh != nil {
+		if err := a.Refresh.RevokeUser(ctx, uid); err != nil {
+			return nil, err
+		}
+	}
+	if a.Epochs != nil {
+		if err := a.Epochs.RevokeFor(ctx, uid, auth.CauseDisabled); err != nil {
+			return nil, err
+		}
+	}
+	return a.user(u), nil
+}
+
+// EnableAccount enables a disabled account again (admins).
+func (a *AccountsAPI) EnableAccount(ctx context.Context, userID string) (*model.User, error) {
+	v, err := RequireViewer(ctx)
+	if err != nil {
+		return nil, err
+	}
+	uid, err := parseID(userID, "user")
+	if err != nil {
+		return nil, err
+	}
+	u, err := a.Service.EnableAccount(ctx, v.UserID, uid)
+	if err != nil {
+		return nil, err
 	}
 	return a.user(u), nil
 }
@@ -294,8 +346,9 @@ func (a *AccountsAPI) PendingVerificationUser(ctx context.Context, obj *model.Pe
 	return a.User(ctx, obj.User.ID)
 }
 
-// AuditLog lists admin actions, newest first (admins).
-func (a *AccountsAPI) AuditLog(ctx context.Context, first *int, after *string) (*model.AuditEntryConnection, error) {
+// AuditLog lists admin actions, newest first, narrowed by each filter given
+// (admins).
+func (a *AccountsAPI) AuditLog(ctx context.Context, first *int, after *string, actorID *string, action *string, tableID *string, from *time.Time, to *time.Time) (*model.AuditEntryConnection, error) {
 	v, err := RequireViewer(ctx)
 	if err != nil {
 		return nil, err
@@ -304,7 +357,27 @@ func (a *AccountsAPI) AuditLog(ctx context.Context, first *int, after *string) (
 	if err != nil {
 		return nil, err
 	}
-	items, next, err := a.Service.AuditLog(ctx, v.UserID, p)
+	var f account.AuditFilter
+	if actorID != nil {
+		if f.ActorID, err = parseID(*actorID, "user"); err != nil {
+			return nil, err
+		}
+	}
+	if tableID != nil {
+		if f.TableID, err = parseID(*tableID, "table"); err != nil {
+			return nil, err
+		}
+	}
+	if action != nil {
+		f.Action = *action
+	}
+	if from != nil {
+		f.From = *from
+	}
+	if to != nil {
+		f.To = *to
+	}
+	items, next, err := a.Service.AuditLog(ctx, v.UserID, f, p)
 	if err != nil {
 		return nil, err
 	}
@@ -424,6 +497,7 @@ func (a *AccountsAPI) user(u account.User) *model.User {
 	return &model.User{
 		ID: id(u.ID), Email: u.Email, Name: u.Name, DateOfBirth: fromDomainDate(u.DateOfBirth),
 		Role: model.Role(u.Role), Age: account.AgeOn(u.DateOfBirth, today), CreatedAt: u.CreatedAt,
+		DisabledAt: u.DisabledAt, DisabledReason: optionalString(u.DisabledReason),
 	}
 }
 

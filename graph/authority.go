@@ -9,6 +9,7 @@ import (
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
 
+	"github.com/pokertote/pokertote/domain/account"
 	"github.com/pokertote/pokertote/domain/apikey"
 	"github.com/pokertote/pokertote/domain/auth"
 	"github.com/pokertote/pokertote/domain/errs"
@@ -31,7 +32,7 @@ import (
 // Close codes of a WebSocket whose authority ended (graphql-ws' convention).
 const (
 	// CloseUnauthorized: the token expired or was revoked (logout, a reused
-	// refresh token), or the API key was revoked. The client refreshes its
+	// refresh token, a disabled account), or the API key was revoked. The client refreshes its
 	// token (or signs in) and reconnects, resuming its streams.
 	CloseUnauthorized = 4401
 	// CloseForbidden: the user's rights changed (a role change, a time-out,
@@ -92,7 +93,8 @@ func NewConnections() *Connections {
 
 // CloseUser closes the user's connections opened with a token issued
 // before epoch (a newer token's connection stays): CloseForbidden when the
-// cause is a change of rights, else CloseUnauthorized. It returns how many
+// cause is a change of rights, else CloseUnauthorized (reason
+// ACCOUNT_DISABLED when an admin disabled the account). It returns how many
 // it closed.
 func (c *Connections) CloseUser(userID, epoch int64, cause auth.Cause) int {
 	if c == nil {
@@ -107,8 +109,11 @@ func (c *Connections) CloseUser(userID, epoch int64, cause auth.Cause) int {
 	}
 	c.mu.Unlock()
 	code, reason := CloseUnauthorized, ReasonTokenRevoked
-	if cause == auth.CauseRights {
+	switch cause {
+	case auth.CauseRights:
 		code, reason = CloseForbidden, ReasonRightsChanged
+	case auth.CauseDisabled:
+		code, reason = CloseUnauthorized, account.ReasonAccountDisabled
 	}
 	for _, h := range victims {
 		h.end(code, reason)

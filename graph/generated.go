@@ -424,6 +424,8 @@ type ComplexityRoot struct {
 		CreateTable             func(childComplexity int, input model.TableInput) int
 		DecideVerification      func(childComplexity int, input model.DecideVerificationInput) int
 		Deposit                 func(childComplexity int, input model.CashInput) int
+		DisableAccount          func(childComplexity int, userID string, reason string) int
+		EnableAccount           func(childComplexity int, userID string) int
 		HoldemCommit            func(childComplexity int) int
 		HoldemDecide            func(childComplexity int, input model.HoldemDecideInput) int
 		HoldemStart             func(childComplexity int, input model.HoldemStartInput) int
@@ -577,7 +579,7 @@ type ComplexityRoot struct {
 
 	Query struct {
 		APIKeys              func(childComplexity int) int
-		AuditLog             func(childComplexity int, first *int, after *string) int
+		AuditLog             func(childComplexity int, first *int, after *string, actorID *string, action *string, tableID *string, from *time.Time, to *time.Time) int
 		Draw                 func(childComplexity int, id string) int
 		ExclusionRegister    func(childComplexity int, all *bool, first *int, after *string) int
 		HoldemHand           func(childComplexity int, id string) int
@@ -731,16 +733,18 @@ type ComplexityRoot struct {
 	}
 
 	User struct {
-		Age          func(childComplexity int) int
-		Balance      func(childComplexity int) int
-		CanStake     func(childComplexity int) int
-		CreatedAt    func(childComplexity int) int
-		DateOfBirth  func(childComplexity int) int
-		Email        func(childComplexity int) int
-		ID           func(childComplexity int) int
-		Name         func(childComplexity int) int
-		Role         func(childComplexity int) int
-		Verification func(childComplexity int) int
+		Age            func(childComplexity int) int
+		Balance        func(childComplexity int) int
+		CanStake       func(childComplexity int) int
+		CreatedAt      func(childComplexity int) int
+		DateOfBirth    func(childComplexity int) int
+		DisabledAt     func(childComplexity int) int
+		DisabledReason func(childComplexity int) int
+		Email          func(childComplexity int) int
+		ID             func(childComplexity int) int
+		Name           func(childComplexity int) int
+		Role           func(childComplexity int) int
+		Verification   func(childComplexity int) int
 	}
 
 	Verification struct {
@@ -793,6 +797,8 @@ type MutationResolver interface {
 	Deposit(ctx context.Context, input model.CashInput) (*model.CashTransfer, error)
 	Withdraw(ctx context.Context, input model.CashInput) (*model.CashTransfer, error)
 	SetRole(ctx context.Context, userID string, role model.Role) (*model.User, error)
+	DisableAccount(ctx context.Context, userID string, reason string) (*model.User, error)
+	EnableAccount(ctx context.Context, userID string) (*model.User, error)
 	PlaceBet(ctx context.Context, input model.PlaceBetInput) (*model.Bet, error)
 	CreateTable(ctx context.Context, input model.TableInput) (*model.Table, error)
 	UpdateTableSettings(ctx context.Context, tableID string, input model.TableSettingsInput) (*model.Table, error)
@@ -824,7 +830,7 @@ type QueryResolver interface {
 	User(ctx context.Context, id string) (*model.User, error)
 	UserByEmail(ctx context.Context, email string) (*model.User, error)
 	PendingVerifications(ctx context.Context, first *int, after *string) (*model.PendingVerificationConnection, error)
-	AuditLog(ctx context.Context, first *int, after *string) (*model.AuditEntryConnection, error)
+	AuditLog(ctx context.Context, first *int, after *string, actorID *string, action *string, tableID *string, from *time.Time, to *time.Time) (*model.AuditEntryConnection, error)
 	Tables(ctx context.Context) ([]model.Table, error)
 	Table(ctx context.Context, id string) (*model.Table, error)
 	Draw(ctx context.Context, id string) (*model.Draw, error)
@@ -2409,6 +2415,28 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.Deposit(childComplexity, args["input"].(model.CashInput)), true
+	case "Mutation.disableAccount":
+		if e.ComplexityRoot.Mutation.DisableAccount == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_disableAccount_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.DisableAccount(childComplexity, args["userId"].(string), args["reason"].(string)), true
+	case "Mutation.enableAccount":
+		if e.ComplexityRoot.Mutation.EnableAccount == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_enableAccount_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.EnableAccount(childComplexity, args["userId"].(string)), true
 	case "Mutation.holdemCommit":
 		if e.ComplexityRoot.Mutation.HoldemCommit == nil {
 			break
@@ -3185,7 +3213,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Query.AuditLog(childComplexity, args["first"].(*int), args["after"].(*string)), true
+		return e.ComplexityRoot.Query.AuditLog(childComplexity, args["first"].(*int), args["after"].(*string), args["actorId"].(*string), args["action"].(*string), args["tableId"].(*string), args["from"].(*time.Time), args["to"].(*time.Time)), true
 	case "Query.draw":
 		if e.ComplexityRoot.Query.Draw == nil {
 			break
@@ -3899,6 +3927,18 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.User.DateOfBirth(childComplexity), true
+	case "User.disabledAt":
+		if e.ComplexityRoot.User.DisabledAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.User.DisabledAt(childComplexity), true
+	case "User.disabledReason":
+		if e.ComplexityRoot.User.DisabledReason == nil {
+			break
+		}
+
+		return e.ComplexityRoot.User.DisabledReason(childComplexity), true
 	case "User.email":
 		if e.ComplexityRoot.User.Email == nil {
 			break
@@ -4188,6 +4228,10 @@ type User {
   canStake: Boolean!
   balance: Money!
   createdAt: Time!
+  "When an admin disabled the account (null while it is enabled). A disabled account cannot sign in or refresh (ACCOUNT_DISABLED)."
+  disabledAt: Time
+  "The admin's reason for disabling the account (null while it is enabled)."
+  disabledReason: String
 }
 
 type Verification {
@@ -5192,8 +5236,13 @@ type Query {
   userByEmail(email: String!): User @hasRole(roles: [ADMIN])
   "Verifications waiting for an admin's decision, oldest first."
   pendingVerifications(first: Int = 50, after: String): PendingVerificationConnection! @hasRole(roles: [ADMIN])
-  "Every admin action, newest first."
-  auditLog(first: Int = 50, after: String): AuditEntryConnection! @hasRole(roles: [ADMIN])
+  """
+  Admin actions, newest first; each argument given narrows the list (all of
+  them must match): who acted, the action ("TOTE_DRAW_VOIDED"), the table
+  (its own entries and its draws'), and the time, from inclusive to
+  exclusive. A cursor stays valid when the filters change.
+  """
+  auditLog(first: Int = 50, after: String, actorId: ID, action: String, tableId: ID, from: Time, to: Time): AuditEntryConnection! @hasRole(roles: [ADMIN])
   tables: [Table!]!
   table(id: ID!): Table
   draw(id: ID!): Draw
@@ -5229,6 +5278,10 @@ type Mutation {
   withdraw(input: CashInput!): CashTransfer! @hasRole(roles: [ADMIN])
   "Sets a user's role."
   setRole(userId: ID!, role: Role!): User! @hasRole(roles: [ADMIN])
+  "Disables an account (a reason of 1 to 500 characters is required, and audited): its sessions end on every replica (open connections close 4401 ACCOUNT_DISABLED) and it cannot sign in or refresh until enabled. Its money stays where it is."
+  disableAccount(userId: ID!, reason: String!): User! @hasRole(roles: [ADMIN])
+  "Enables a disabled account again (audited); the user signs in anew."
+  enableAccount(userId: ID!): User! @hasRole(roles: [ADMIN])
   placeBet(input: PlaceBetInput!): Bet! @authenticated
   createTable(input: TableInput!): Table! @hasRole(roles: [ADMIN])
   "Changes a table's settings; the minimum stake applies from the next draw (never below 100.00)."
@@ -6466,6 +6519,10 @@ func (ec *executionContext) childFields_User(ctx context.Context, field graphql.
 		return ec.fieldContext_User_balance(ctx, field)
 	case "createdAt":
 		return ec.fieldContext_User_createdAt(ctx, field)
+	case "disabledAt":
+		return ec.fieldContext_User_disabledAt(ctx, field)
+	case "disabledReason":
+		return ec.fieldContext_User_disabledReason(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type User", field.Name)
 }
@@ -6719,6 +6776,42 @@ func (ec *executionContext) field_Mutation_deposit_args(ctx context.Context, raw
 		return nil, err
 	}
 	args["input"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_disableAccount_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "userId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["userId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "reason",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["reason"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_enableAccount_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "userId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["userId"] = arg0
 	return args, nil
 }
 
@@ -7155,6 +7248,46 @@ func (ec *executionContext) field_Query_auditLog_args(ctx context.Context, rawAr
 		return nil, err
 	}
 	args["after"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "actorId",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOID2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["actorId"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "action",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["action"] = arg3
+	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "tableId",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOID2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["tableId"] = arg4
+	arg5, err := graphql.ProcessArgField(ctx, rawArgs, "from",
+		func(ctx context.Context, v any) (*time.Time, error) {
+			return ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["from"] = arg5
+	arg6, err := graphql.ProcessArgField(ctx, rawArgs, "to",
+		func(ctx context.Context, v any) (*time.Time, error) {
+			return ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["to"] = arg6
 	return args, nil
 }
 
@@ -14009,6 +14142,130 @@ func (ec *executionContext) fieldContext_Mutation_setRole(ctx context.Context, f
 	return fc, nil
 }
 
+func (ec *executionContext) _Mutation_disableAccount(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_disableAccount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().DisableAccount(ctx, fc.Args["userId"].(string), fc.Args["reason"].(string))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				roles, err := ec.unmarshalNRole2ᚕgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐRoleᚄ(ctx, []any{"ADMIN"})
+				if err != nil {
+					var zeroVal *model.User
+					return zeroVal, err
+				}
+				if ec.Directives.HasRole == nil {
+					var zeroVal *model.User
+					return zeroVal, errors.New("directive hasRole is not implemented")
+				}
+				return ec.Directives.HasRole(ctx, nil, directive0, roles)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *model.User) graphql.Marshaler {
+			return ec.marshalNUser2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐUser(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_disableAccount(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_User(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_disableAccount_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_enableAccount(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_enableAccount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().EnableAccount(ctx, fc.Args["userId"].(string))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				roles, err := ec.unmarshalNRole2ᚕgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐRoleᚄ(ctx, []any{"ADMIN"})
+				if err != nil {
+					var zeroVal *model.User
+					return zeroVal, err
+				}
+				if ec.Directives.HasRole == nil {
+					var zeroVal *model.User
+					return zeroVal, errors.New("directive hasRole is not implemented")
+				}
+				return ec.Directives.HasRole(ctx, nil, directive0, roles)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *model.User) graphql.Marshaler {
+			return ec.marshalNUser2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐUser(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_enableAccount(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_User(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_enableAccount_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Mutation_placeBet(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -17492,7 +17749,7 @@ func (ec *executionContext) _Query_auditLog(ctx context.Context, field graphql.C
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Query().AuditLog(ctx, fc.Args["first"].(*int), fc.Args["after"].(*string))
+			return ec.Resolvers.Query().AuditLog(ctx, fc.Args["first"].(*int), fc.Args["after"].(*string), fc.Args["actorId"].(*string), fc.Args["action"].(*string), fc.Args["tableId"].(*string), fc.Args["from"].(*time.Time), fc.Args["to"].(*time.Time))
 		},
 		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
 			directive0 := next
@@ -20533,6 +20790,52 @@ func (ec *executionContext) _User_createdAt(ctx context.Context, field graphql.C
 }
 func (ec *executionContext) fieldContext_User_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("User", field, false, false, "Time")
+}
+
+func (ec *executionContext) _User_disabledAt(ctx context.Context, field graphql.CollectedField, obj *model.User) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_User_disabledAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.DisabledAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_User_disabledAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("User", field, false, false, "Time")
+}
+
+func (ec *executionContext) _User_disabledReason(ctx context.Context, field graphql.CollectedField, obj *model.User) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_User_disabledReason(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.DisabledReason, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_User_disabledReason(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("User", field, false, false, "String")
 }
 
 func (ec *executionContext) _Verification_id(ctx context.Context, field graphql.CollectedField, obj *model.Verification) (ret graphql.Marshaler) {
@@ -25431,6 +25734,20 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "disableAccount":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_disableAccount(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "enableAccount":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_enableAccount(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		case "placeBet":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_placeBet(ctx, field)
@@ -27509,6 +27826,16 @@ func (ec *executionContext) _User(ctx context.Context, sel ast.SelectionSet, obj
 		case "createdAt":
 			out.Values[i] = ec._User_createdAt(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "disabledAt":
+			out.Values[i] = ec._User_disabledAt(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "disabledReason":
+			out.Values[i] = ec._User_disabledReason(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
 		default:

@@ -84,6 +84,14 @@ func (r *mutationResolver) SetRole(ctx context.Context, userID string, role mode
 	return r.Accounts.SetRole(ctx, userID, role)
 }
 
+func (r *mutationResolver) DisableAccount(ctx context.Context, userID string, reason string) (*model.User, error) {
+	return r.Accounts.DisableAccount(ctx, userID, reason)
+}
+
+func (r *mutationResolver) EnableAccount(ctx context.Context, userID string) (*model.User, error) {
+	return r.Accounts.EnableAccount(ctx, userID)
+}
+
 func (r *mutationResolver) PlaceBet(ctx context.Context, input model.PlaceBetInput) (*model.Bet, error) {
 	return r.Tote.PlaceBet(ctx, input)
 }
@@ -192,8 +200,8 @@ func (r *queryResolver) PendingVerifications(ctx context.Context, first *int, af
 	return r.Accounts.PendingVerifications(ctx, first, after)
 }
 
-func (r *queryResolver) AuditLog(ctx context.Context, first *int, after *string) (*model.AuditEntryConnection, error) {
-	return r.Accounts.AuditLog(ctx, first, after)
+func (r *queryResolver) AuditLog(ctx context.Context, first *int, after *string, actorID *string, action *string, tableID *string, from *time.Time, to *time.Time) (*model.AuditEntryConnection, error) {
+	return r.Accounts.AuditLog(ctx, first, after, actorID, action, tableID, from, to)
 }
 
 func (r *queryResolver) Tables(ctx context.Context) ([]model.Table, error) {

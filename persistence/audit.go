@@ -13,9 +13,10 @@ import (
 )
 
 // auditRow is a row of audit_log (created by 00001_foundation, changes by
-// 00060_audit_changes). What an action concerns is kept in the generic
-// subject column as "<kind>:<id>" ("user:7", "table:2"); changes is a JSON
-// array of {field, from, to}, or empty.
+// 00060_audit_changes, table_id by 00190_audit_filters). What an action
+// concerns is kept in the generic subject column as "<kind>:<id>" ("user:7",
+// "table:2"); changes is a JSON array of {field, from, to}, or empty;
+// table_id is the table of a table's or a draw's entry, for the filter.
 type auditRow struct {
 	ID        int64
 	ActorID   *int64
@@ -23,6 +24,7 @@ type auditRow struct {
 	Subject   string
 	Detail    string
 	Changes   string
+	TableID   *int64
 	CreatedAt time.Time
 }
 
@@ -60,6 +62,7 @@ func fromDomainAudit(e account.AuditEntry) auditRow {
 		Action:    e.Action,
 		Subject:   subject,
 		Detail:    e.Detail,
+		TableID:   nullableID(e.TableID),
 		CreatedAt: storedTime(e.At),
 	}
 }
@@ -88,6 +91,7 @@ func toDomainAudit(r auditRow) account.AuditEntry {
 		SubjectKind: kind,
 		Detail:      r.Detail,
 		Changes:     changes,
+		TableID:     idOrZero(r.TableID),
 	}
 }
 
@@ -114,13 +118,28 @@ func (r *UserRepo) appendAudit(tx *gorm.DB, e account.AuditEntry) (account.Audit
 	return toDomainAudit(row), nil
 }
 
-// ListAudit implements account.UserStore: entries newest first, before the
-// cursor p.After.
-func (r *UserRepo) ListAudit(ctx context.Context, p account.Page) ([]account.AuditEntry, int64, error) {
+// ListAudit implements account.UserStore: the entries f selects, newest
+// first, before the cursor p.After (migration 00190 indexes each filter).
+func (r *UserRepo) ListAudit(ctx context.Context, f account.AuditFilter, p account.Page) ([]account.AuditEntry, int64, error) {
 	size := p.Size()
 	q := r.db.gorm.WithContext(ctx).Order("id DESC").Limit(size + 1)
 	if p.After > 0 {
 		q = q.Where("id < ?", p.After)
+	}
+	if f.ActorID != 0 {
+		q = q.Where("actor_id = ?", f.ActorID)
+	}
+	if f.Action != "" {
+		q = q.Where("action = ?", f.Action)
+	}
+	if f.TableID != 0 {
+		q = q.Where("table_id = ?", f.TableID)
+	}
+	if !f.From.IsZero() {
+		q = q.Where("created_at >= ?", storedTime(f.From))
+	}
+	if !f.To.IsZero() {
+		q = q.Where("created_at < ?", storedTime(f.To))
 	}
 	var rows []auditRow
 	if err := q.Find(&rows).Error; err != nil {

@@ -133,6 +133,27 @@ func (s *RefreshRepo) RevokeFamily(ctx context.Context, familyID string, at time
 	return mapErr(err, "refresh token family")
 }
 
+// RevokeUser implements auth.RefreshStore: the user's families are read,
+// then revoked in one insert (a family revoked already keeps its first
+// time). A token created between the two in a new family is not covered;
+// the caller has already made the account unable to get one.
+func (s *RefreshRepo) RevokeUser(ctx context.Context, userID int64, at time.Time) error {
+	var families []string
+	db := s.db.gorm.WithContext(ctx)
+	if err := db.Raw(`SELECT DISTINCT family_id FROM refresh_tokens WHERE user_id = ?`, userID).Scan(&families).Error; err != nil {
+		return mapErr(err, "refresh token family")
+	}
+	if len(families) == 0 {
+		return nil
+	}
+	rows := make([]revokedFamilyRow, len(families))
+	for i, f := range families {
+		rows[i] = revokedFamilyRow{FamilyID: f, RevokedAt: storedTime(at)}
+	}
+	err := db.Clauses(clause.OnConflict{Columns: []clause.Column{{Name: "family_id"}}, DoNothing: true}).Create(&rows).Error
+	return mapErr(err, "refresh token family")
+}
+
 // Prune deletes tokens that expired before now, then the revocations of
 // families with no token left, and reports how many tokens it deleted. Call
 // it now and then so the table follows live sessions.

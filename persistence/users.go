@@ -36,6 +36,9 @@ type userRow struct {
 	PasswordHash string
 	Verification string
 	CreatedAt    time.Time
+	// DisabledAt and DisabledReason: migration 00200.
+	DisabledAt     *time.Time
+	DisabledReason string
 }
 
 // TableName names the table of userRow for GORM.
@@ -56,15 +59,26 @@ func fromDomainUser(u account.User) userRow {
 
 func toDomainUser(r userRow) account.User {
 	return account.User{
-		ID:           r.ID,
-		Email:        r.Email,
-		Name:         r.Name,
-		DateOfBirth:  account.Date(r.DateOfBirth),
-		Role:         account.Role(r.Role),
-		PasswordHash: r.PasswordHash,
-		CreatedAt:    r.CreatedAt.UTC(),
-		Verification: account.VerificationStatus(r.Verification),
+		ID:             r.ID,
+		Email:          r.Email,
+		Name:           r.Name,
+		DateOfBirth:    account.Date(r.DateOfBirth),
+		Role:           account.Role(r.Role),
+		PasswordHash:   r.PasswordHash,
+		CreatedAt:      r.CreatedAt.UTC(),
+		Verification:   account.VerificationStatus(r.Verification),
+		DisabledAt:     utcPtr(r.DisabledAt),
+		DisabledReason: r.DisabledReason,
 	}
+}
+
+// utcPtr is t in UTC (nil stays nil).
+func utcPtr(t *time.Time) *time.Time {
+	if t == nil {
+		return nil
+	}
+	u := t.UTC()
+	return &u
 }
 
 // verificationRow is a row of verifications.
@@ -189,6 +203,35 @@ func (r *UserRepo) SetRole(ctx context.Context, userID int64, role account.Role,
 	var row userRow
 	err := retryTx(ctx, r.db, func(tx *gorm.DB) error {
 		res := tx.Exec("UPDATE users SET role = ? WHERE id = ?", string(role), userID)
+		if res.Error != nil {
+			return res.Error
+		}
+		if res.RowsAffected == 0 {
+			return userNotFound()
+		}
+		if _, err := r.appendAudit(tx, audit); err != nil {
+			return err
+		}
+		return tx.Where("id = ?", userID).Take(&row).Error
+	})
+	if err != nil {
+		return account.User{}, mapErr(err, "user")
+	}
+	return toDomainUser(row), nil
+}
+
+// SetDisabled implements account.UserStore: the account's disabled state
+// changes and the audit entry is appended in one transaction.
+func (r *UserRepo) SetDisabled(ctx context.Context, userID int64, at *time.Time, reason string, audit account.AuditEntry) (account.User, error) {
+	var row userRow
+	if at == nil {
+		reason = ""
+	} else {
+		st := storedTime(*at)
+		at = &st
+	}
+	err := retryTx(ctx, r.db, func(tx *gorm.DB) error {
+		res := tx.Exec("UPDATE users SET disabled_at = ?, disabled_reason = ? WHERE id = ?", at, reason, userID)
 		if res.Error != nil {
 			return res.Error
 		}

@@ -93,7 +93,7 @@ func TestUserRepoUsers(t *testing.T) {
 				if err != nil || got.Role != account.Affiliate || got.ID != u.ID {
 					t.Fatalf("SetRole = %+v, %v", got, err)
 				}
-				list, _, err := r.ListAudit(ctx, account.Page{Limit: 1})
+				list, _, err := r.ListAudit(ctx, account.AuditFilter{}, account.Page{Limit: 1})
 				if err != nil || len(list) != 1 || list[0].Action != "ROLE_CHANGED" || list[0].SubjectID != u.ID || list[0].ActorID != admin.ID {
 					t.Fatalf("audit after SetRole = %+v, %v", list, err)
 				}
@@ -189,7 +189,7 @@ func TestUserRepoVerificationLifecycle(t *testing.T) {
 			if got, err := r.VerificationByID(ctx, v.ID); err != nil || got != rejected {
 				t.Fatalf("VerificationByID = %+v, %v", got, err)
 			}
-			list, _, err := r.ListAudit(ctx, account.Page{})
+			list, _, err := r.ListAudit(ctx, account.AuditFilter{}, account.Page{})
 			if err != nil || len(list) != 1 || list[0].Action != account.ActionVerificationRejected || list[0].Detail != "photo unreadable" {
 				t.Fatalf("audit = %+v, %v", list, err)
 			}
@@ -267,7 +267,7 @@ func TestUserRepoConcurrentDecisions(t *testing.T) {
 			if won.Load() != 1 || lost.Load() != n-1 {
 				t.Fatalf("%d decisions landed, %d refused; want 1 and %d", won.Load(), lost.Load(), n-1)
 			}
-			if list, _, err := r.ListAudit(ctx, account.Page{}); err != nil || len(list) != 1 {
+			if list, _, err := r.ListAudit(ctx, account.AuditFilter{}, account.Page{}); err != nil || len(list) != 1 {
 				t.Fatalf("audit has %d entries (%v), want 1: refused decisions leave none", len(list), err)
 			}
 		})
@@ -354,7 +354,7 @@ func TestUserRepoAudit(t *testing.T) {
 				if pages > 4 {
 					t.Fatal("paging does not end")
 				}
-				list, next, err := r.ListAudit(ctx, p)
+				list, next, err := r.ListAudit(ctx, account.AuditFilter{}, p)
 				if err != nil {
 					t.Fatal(err)
 				}

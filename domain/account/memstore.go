@@ -110,6 +110,22 @@ func (s *MemStore) SetRole(_ context.Context, userID int64, role Role, audit Aud
 	return s.users[userID-1], nil
 }
 
+// SetDisabled implements UserStore.
+func (s *MemStore) SetDisabled(_ context.Context, userID int64, at *time.Time, reason string, audit AuditEntry) (User, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if userID < 1 || userID > int64(len(s.users)) {
+		return User{}, notFound("user")
+	}
+	u := &s.users[userID-1]
+	u.DisabledAt, u.DisabledReason = at, reason
+	if at == nil {
+		u.DisabledReason = ""
+	}
+	s.appendAuditLocked(audit)
+	return *u, nil
+}
+
 // Verification implements UserStore.
 func (s *MemStore) Verification(_ context.Context, userID int64) (Verification, error) {
 	s.mu.Lock()
@@ -209,21 +225,26 @@ func (s *MemStore) appendAuditLocked(e AuditEntry) AuditEntry {
 }
 
 // ListAudit implements UserStore.
-func (s *MemStore) ListAudit(_ context.Context, p Page) ([]AuditEntry, int64, error) {
+func (s *MemStore) ListAudit(_ context.Context, f AuditFilter, p Page) ([]AuditEntry, int64, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	end := int64(len(s.audit))
 	if p.After > 0 {
 		end = min(end, p.After-1)
 	}
-	size := int64(p.Size())
+	size := p.Size()
 	var out []AuditEntry
-	for i := end - 1; i >= 0 && int64(len(out)) < size; i-- {
-		out = append(out, s.audit[i])
-	}
 	var next int64
-	if len(out) > 0 && out[len(out)-1].ID > 1 {
-		next = out[len(out)-1].ID
+	for i := end - 1; i >= 0; i-- {
+		if !f.Match(s.audit[i]) {
+			continue
+		}
+		if len(out) == size {
+			// One more matches: a next page exists, after the last listed.
+			next = out[len(out)-1].ID
+			break
+		}
+		out = append(out, s.audit[i])
 	}
 	return out, next, nil
 }

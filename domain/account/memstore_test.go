@@ -78,7 +78,7 @@ func TestMemStoreAuditPaging(t *testing.T) {
 	var got string
 	page := account.Page{Limit: 3}
 	for range 5 {
-		es, next, err := s.ListAudit(ctx, page)
+		es, next, err := s.ListAudit(ctx, account.AuditFilter{}, page)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -10,7 +10,12 @@ const (
 	// ReasonTooManyAttempts is the reason of the Forbidden error a locked key gets.
 	ReasonTooManyAttempts = "TOO_MANY_ATTEMPTS"
 
+	// ReasonAccountDisabled: an admin disabled the account; it cannot sign
+	// in or refresh (Forbidden), and its open connections were closed.
+	ReasonAccountDisabled = "ACCOUNT_DISABLED"
+
 	// Refusals and failures named where they are made.
+	ReasonAlreadyDisabled       = "ALREADY_DISABLED"
 	ReasonAlreadyVerified       = "ALREADY_VERIFIED"
 	ReasonDobMismatch           = "DOB_MISMATCH"
 	ReasonEmailLookalike        = "EMAIL_LOOKALIKE"
@@ -26,6 +31,7 @@ const (
 	ReasonInvalidReason         = "INVALID_REASON"
 	ReasonInvalidRole           = "INVALID_ROLE"
 	ReasonInvalidZone           = "INVALID_ZONE"
+	ReasonNotDisabled           = "NOT_DISABLED"
 	ReasonNotAPlayer            = "NOT_A_PLAYER"
 	ReasonNotAdmin              = "NOT_ADMIN"
 	ReasonNotPending            = "NOT_PENDING"

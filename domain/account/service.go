@@ -244,6 +244,11 @@ func (s *Service) Login(ctx context.Context, email, password, ip string) (User, 
 		return fail()
 	}
 	s.throttle.Succeed(keys[0])
+	// Told only after the right password, so the refusal does not reveal
+	// to a stranger that the address has a (disabled) account.
+	if err := EnsureEnabled(u); err != nil {
+		return User{}, err
+	}
 	if s.hasher.NeedsRehash(u.PasswordHash) {
 		h := s.hasher.Hash(password)
 		if s.store.SetPasswordHash(ctx, u.ID, h) == nil {
@@ -371,12 +376,12 @@ func (s *Service) PendingVerifications(ctx context.Context, adminID int64, p Pag
 	return s.store.ListPendingVerifications(ctx, p)
 }
 
-// AuditLog lists admin actions, newest first, for an admin.
-func (s *Service) AuditLog(ctx context.Context, adminID int64, p Page) ([]AuditEntry, int64, error) {
+// AuditLog lists the admin actions f selects, newest first, for an admin.
+func (s *Service) AuditLog(ctx context.Context, adminID int64, f AuditFilter, p Page) ([]AuditEntry, int64, error) {
 	if err := s.requireAdmin(ctx, adminID); err != nil {
 		return nil, 0, err
 	}
-	return s.store.ListAudit(ctx, p)
+	return s.store.ListAudit(ctx, f, p)
 }
 
 // SetRole gives a user another role (for example AFFILIATE for a partner's
@@ -401,6 +406,68 @@ func (s *Service) SetRole(ctx context.Context, adminID, userID int64, role Role)
 		Detail:  "Role changed from " + string(prev.Role) + " to " + string(role),
 		Changes: []AuditChange{{Field: "role", From: string(prev.Role), To: string(role)}},
 	})
+}
+
+// DisableAccount disables a user's account for reason (required, as a
+// rejection's is): from now on it cannot sign in or refresh. The caller
+// revokes the user's tokens and closes their connections (the API layer
+// does, through auth.Epochs). Admins cannot disable themselves. Errors:
+// Forbidden NOT_ADMIN / SELF_DECISION, Invalid INVALID_REASON, Conflict
+// ALREADY_DISABLED, NotFound.
+func (s *Service) DisableAccount(ctx context.Context, adminID, userID int64, reason string) (User, error) {
+	if err := s.requireAdmin(ctx, adminID); err != nil {
+		return User{}, err
+	}
+	reason = strings.TrimSpace(reason)
+	if !utf8.ValidString(reason) || utf8.RuneCountInString(reason) > maxReasonLen || reason == "" {
+		return User{}, errs.R(errs.Invalid, ReasonInvalidReason, "disabling an account needs a reason of 1 to %d characters", maxReasonLen)
+	}
+	if adminID == userID {
+		return User{}, errs.R(errs.Forbidden, ReasonSelfDecision, "an admin cannot disable their own account")
+	}
+	prev, err := s.store.ByID(ctx, userID)
+	if err != nil {
+		return User{}, err
+	}
+	if prev.Disabled() {
+		return User{}, errs.R(errs.Conflict, ReasonAlreadyDisabled, "the account is already disabled")
+	}
+	at := s.now().UTC()
+	return s.store.SetDisabled(ctx, userID, &at, reason, AuditEntry{
+		At: at, ActorID: adminID, Action: ActionAccountDisabled, SubjectID: userID,
+		Detail:  "Account disabled: " + reason,
+		Changes: []AuditChange{{Field: "disabled", From: "false", To: "true"}},
+	})
+}
+
+// EnableAccount enables a disabled account again; the user signs in anew
+// (the sessions that were open when it was disabled stay ended). Errors:
+// Forbidden NOT_ADMIN, Conflict NOT_DISABLED, NotFound.
+func (s *Service) EnableAccount(ctx context.Context, adminID, userID int64) (User, error) {
+	if err := s.requireAdmin(ctx, adminID); err != nil {
+		return User{}, err
+	}
+	prev, err := s.store.ByID(ctx, userID)
+	if err != nil {
+		return User{}, err
+	}
+	if !prev.Disabled() {
+		return User{}, errs.R(errs.Conflict, ReasonNotDisabled, "the account is not disabled")
+	}
+	return s.store.SetDisabled(ctx, userID, nil, "", AuditEntry{
+		At: s.now(), ActorID: adminID, Action: ActionAccountEnabled, SubjectID: userID,
+		Detail:  "Account enabled",
+		Changes: []AuditChange{{Field: "disabled", From: "true", To: "false"}},
+	})
+}
+
+// EnsureEnabled refuses a disabled account: Forbidden ACCOUNT_DISABLED. It
+// is the gate of every way to get a token (sign-in, registration, refresh).
+func EnsureEnabled(u User) error {
+	if u.Disabled() {
+		return errs.R(errs.Forbidden, ReasonAccountDisabled, "this account has been disabled; contact support")
+	}
+	return nil
 }
 
 // verificationDetail is the audit sentence of a verification decision.
@@ -441,11 +508,16 @@ func (s *Service) EnsureCanStake(ctx context.Context, userID ids.UserID) error {
 }
 
 // CanStake reports whether u may stake money at now: nil, or a Forbidden
-// error with reason NOT_A_PLAYER (affiliates and admins never stake),
+// error with reason ACCOUNT_DISABLED, NOT_A_PLAYER (affiliates and admins never stake),
 // NOT_VERIFIED (v is not u's APPROVED verification for u's date of birth)
 // or UNDER_AGE (not yet the minimum age on now's date in the operator's
 // zone). v is u's latest verification (the zero Verification when none).
 func (s *Service) CanStake(u User, v Verification, now time.Time) error {
+	// Its tokens were revoked when it was disabled; this is the money's own
+	// guard should a request still get through.
+	if err := EnsureEnabled(u); err != nil {
+		return err
+	}
 	if u.Role != Player {
 		return errs.R(errs.Forbidden, ReasonNotAPlayer, "only players may stake")
 	}

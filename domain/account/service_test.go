@@ -293,7 +293,7 @@ func TestVerificationFlow(t *testing.T) {
 	_, err = f.svc.SubmitVerification(ctx, p.ID, submission("1990-01-01"))
 	wantErr(t, err, errs.Conflict, "ALREADY_VERIFIED")
 
-	audit, _, err := f.svc.AuditLog(ctx, admin.ID, account.Page{})
+	audit, _, err := f.svc.AuditLog(ctx, admin.ID, account.AuditFilter{}, account.Page{})
 	if err != nil || len(audit) != 2 {
 		t.Fatalf("audit = %+v, %v", audit, err)
 	}
@@ -380,7 +380,7 @@ func TestConcurrentDecisions(t *testing.T) {
 	if wins != 1 {
 		t.Fatalf("%d admins decided the same verification, want exactly 1", wins)
 	}
-	audit, _, _ := f.svc.AuditLog(ctx, admins[0].ID, account.Page{})
+	audit, _, _ := f.svc.AuditLog(ctx, admins[0].ID, account.AuditFilter{}, account.Page{})
 	if len(audit) != 1 {
 		t.Fatalf("audit has %d entries, want 1", len(audit))
 	}
@@ -499,7 +499,7 @@ func TestSetRole(t *testing.T) {
 		if err != nil || u.Role != account.Affiliate {
 			t.Fatalf("SetRole = %+v, %v", u, err)
 		}
-		log, _, _ := svc.AuditLog(ctx, admin.ID, account.Page{})
+		log, _, _ := svc.AuditLog(ctx, admin.ID, account.AuditFilter{}, account.Page{})
 		if len(log) == 0 || log[0].Action != account.ActionRoleChanged || log[0].SubjectID != p.ID {
 			t.Fatalf("audit log %+v lacks the role change", log)
 		}
@@ -520,6 +520,47 @@ func TestSetRole(t *testing.T) {
 		}
 	})
 }
+
+// TestDisableAccount: an admin disables an account with a reason (audited);
+// it can then neither sign in (told so only with the right password) nor
+// stake, until enabled again.
+func TestDisableAccount(t *testing.T) {
+	ctx := context.Background()
+	f := newFixture(t)
+	admin := f.admin(t, "admin@x.kz")
+	p := f.player(t, "p@x.kz")
+	const pw = "long enough password"
+	wantErr(t, pick(f.svc.DisableAccount(ctx, p.ID, admin.ID, "no")), errs.Forbidden, "NOT_ADMIN")
+	wantErr(t, pick(f.svc.DisableAccount(ctx, admin.ID, admin.ID, "no")), errs.Forbidden, "SELF_DECISION")
+	for _, bad := range []string{"", "   ", strings.Repeat("я", 501)} {
+		wantErr(t, pick(f.svc.DisableAccount(ctx, admin.ID, p.ID, bad)), errs.Invalid, "INVALID_REASON")
+	}
+	wantErr(t, pick(f.svc.EnableAccount(ctx, admin.ID, p.ID)), errs.Conflict, "NOT_DISABLED")
+	wantErr(t, pick(f.svc.DisableAccount(ctx, admin.ID, 999, "gone")), errs.NotFound, "")
+
+	u, err := f.svc.DisableAccount(ctx, admin.ID, p.ID, "  account sold  ")
+	if err != nil || !u.Disabled() || u.DisabledReason != "account sold" {
+		t.Fatalf("DisableAccount = %+v, %v", u, err)
+	}
+	wantErr(t, pick(f.svc.DisableAccount(ctx, admin.ID, p.ID, "again")), errs.Conflict, "ALREADY_DISABLED")
+	wantErr(t, pick(f.svc.Login(ctx, p.Email, pw, "")), errs.Forbidden, "ACCOUNT_DISABLED")
+	wantErr(t, pick(f.svc.Login(ctx, p.Email, "wrong password here", "")), errs.Unauthenticated, "INVALID_CREDENTIALS")
+	wantErr(t, f.svc.CanStake(u, account.Verification{UserID: u.ID, Status: account.Approved, DateOfBirth: u.DateOfBirth}, f.clk.Now()), errs.Forbidden, "ACCOUNT_DISABLED")
+	log, _, _ := f.svc.AuditLog(ctx, admin.ID, account.AuditFilter{}, account.Page{})
+	if len(log) == 0 || log[0].Action != account.ActionAccountDisabled || log[0].SubjectID != p.ID || log[0].Detail != "Account disabled: account sold" {
+		t.Fatalf("audit log %+v lacks the disable", log)
+	}
+
+	if u, err = f.svc.EnableAccount(ctx, admin.ID, p.ID); err != nil || u.Disabled() || u.DisabledReason != "" {
+		t.Fatalf("EnableAccount = %+v, %v", u, err)
+	}
+	if _, err := f.svc.Login(ctx, p.Email, pw, ""); err != nil {
+		t.Fatalf("login after enable: %v", err)
+	}
+}
+
+// pick drops a result, keeping its error.
+func pick[T any](_ T, err error) error { return err }
 
 // TestUserByEmailNormalizesAsRegistration: the cashier finds a player by the
 // address as they typed it at registration, in any case and with spaces;

@@ -29,6 +29,9 @@ type UserStore interface {
 	SetPasswordHash(ctx context.Context, userID int64, hash string) error
 	// SetRole changes a user's role and appends audit, atomically.
 	SetRole(ctx context.Context, userID int64, role Role, audit AuditEntry) (User, error)
+	// SetDisabled disables the account at at with reason (at nil enables it
+	// and clears the reason) and appends audit, atomically.
+	SetDisabled(ctx context.Context, userID int64, at *time.Time, reason string, audit AuditEntry) (User, error)
 
 	// Verification is the user's latest verification.
 	Verification(ctx context.Context, userID int64) (Verification, error)
@@ -43,8 +46,8 @@ type UserStore interface {
 	// AppendAudit records an admin action and returns it with ID and At set
 	// (At is kept when the caller set it).
 	AppendAudit(ctx context.Context, e AuditEntry) (AuditEntry, error)
-	// ListAudit lists audit entries newest first.
-	ListAudit(ctx context.Context, p Page) ([]AuditEntry, int64, error)
+	// ListAudit lists the audit entries f selects, newest first.
+	ListAudit(ctx context.Context, f AuditFilter, p Page) ([]AuditEntry, int64, error)
 }
 
 // VerificationChange is one atomic step of a user's verification. The store
@@ -81,6 +84,27 @@ type AuditEntry struct {
 	// Changes lists each setting the action changed, before and after, in
 	// the display form an admin reads ("100.00", "3.00%").
 	Changes []AuditChange
+	// TableID is the totalizator table the action concerns, the table
+	// itself (settings, pause) or one of its draws (a void); 0 when none.
+	TableID int64
+}
+
+// AuditFilter selects audit entries: each field set must match (zero
+// fields match everything).
+type AuditFilter struct {
+	ActorID int64     // who acted; 0: anyone
+	Action  string    // exactly this action; "": any
+	TableID int64     // about this table or one of its draws; 0: any
+	From    time.Time // At at or after From; zero: unbounded
+	To      time.Time // At before To; zero: unbounded
+}
+
+// Match reports whether f selects e (the in-memory twin's filter, and the
+// definition the stores' queries follow).
+func (f AuditFilter) Match(e AuditEntry) bool {
+	return (f.ActorID == 0 || e.ActorID == f.ActorID) && (f.Action == "" || e.Action == f.Action) &&
+		(f.TableID == 0 || e.TableID == f.TableID) &&
+		(f.From.IsZero() || !e.At.Before(f.From)) && (f.To.IsZero() || e.At.Before(f.To))
 }
 
 // AuditChange is one setting an admin action changed.
@@ -100,6 +124,8 @@ const (
 	ActionVerificationApproved = "VERIFICATION_APPROVED"
 	ActionVerificationRejected = "VERIFICATION_REJECTED"
 	ActionRoleChanged          = "ROLE_CHANGED"
+	ActionAccountDisabled      = "ACCOUNT_DISABLED"
+	ActionAccountEnabled       = "ACCOUNT_ENABLED"
 )
 
 // Page asks for one page of a listing by id. After is the Next returned with

@@ -33,4 +33,13 @@ type User struct {
 	// Verification is the status of the user's latest age verification
 	// (NONE before the first submission).
 	Verification VerificationStatus
+	// DisabledAt is when an admin disabled the account (nil while it is
+	// enabled): a disabled account cannot sign in or refresh, and its tokens
+	// were revoked when it was disabled.
+	DisabledAt *time.Time
+	// DisabledReason is the admin's reason (admins only; "" while enabled).
+	DisabledReason string
 }
+
+// Disabled reports whether an admin disabled the account.
+func (u User) Disabled() bool { return u.DisabledAt != nil }

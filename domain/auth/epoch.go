@@ -43,6 +43,9 @@ const (
 	// CauseRights: the user's rights changed (a role change, a time-out or
 	// a self-exclusion); a refreshed token carries the new ones.
 	CauseRights Cause = "rights"
+	// CauseDisabled: an admin disabled the account; it cannot sign in again
+	// until enabled.
+	CauseDisabled Cause = "disabled"
 )
 
 // EpochCacheTTL bounds how long a replica trusts an epoch it has not heard
@@ -170,11 +173,12 @@ func (e *Epochs) RevokeFor(ctx context.Context, userID int64, cause Cause) error
 const EpochTopic = "auth:epochs"
 
 // EncodeEpoch is the message of EpochTopic: "<user id>:<epoch>" for
-// CauseSession, "<user id>:<epoch>:rights" for CauseRights.
+// CauseSession, "<user id>:<epoch>:<cause>" for CauseRights and
+// CauseDisabled.
 func EncodeEpoch(userID, epoch int64, cause Cause) []byte {
 	s := strconv.FormatInt(userID, 10) + ":" + strconv.FormatInt(epoch, 10)
-	if cause == CauseRights {
-		s += ":" + string(CauseRights)
+	if cause == CauseRights || cause == CauseDisabled {
+		s += ":" + string(cause)
 	}
 	return []byte(s)
 }
@@ -189,10 +193,10 @@ func DecodeEpoch(b []byte) (userID, epoch int64, cause Cause, ok bool) {
 	e, c, hasCause := strings.Cut(rest, ":")
 	cause = CauseSession
 	if hasCause {
-		if Cause(c) != CauseRights {
+		if Cause(c) != CauseRights && Cause(c) != CauseDisabled {
 			return 0, 0, "", false
 		}
-		cause = CauseRights
+		cause = Cause(c)
 	}
 	userID, err1 := strconv.ParseInt(u, 10, 64)
 	epoch, err2 := strconv.ParseInt(e, 10, 64)

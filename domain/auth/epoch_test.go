@@ -49,8 +49,10 @@ func TestEpochs(t *testing.T) {
 	if !ok || cause != auth.CauseSession {
 		t.Fatalf("DecodeEpoch failed on EncodeEpoch: %v %v", ok, cause)
 	}
-	if _, _, cause, ok := auth.DecodeEpoch(auth.EncodeEpoch(7, 2, auth.CauseRights)); !ok || cause != auth.CauseRights {
-		t.Fatalf("the rights cause did not survive: %v %v", ok, cause)
+	for _, want := range []auth.Cause{auth.CauseRights, auth.CauseDisabled} {
+		if _, _, cause, ok := auth.DecodeEpoch(auth.EncodeEpoch(7, 2, want)); !ok || cause != want {
+			t.Fatalf("the %s cause did not survive: %v %v", want, ok, cause)
+		}
 	}
 	b.Observe(uid, epoch)
 	if err := b.Check(ctx, old); errs.ReasonOf(err) != auth.ReasonTokenRevoked {
@@ -69,7 +71,7 @@ func TestEpochs(t *testing.T) {
 	if err := b.Check(ctx, fresh); err != nil {
 		t.Fatalf("new token: %v", err)
 	}
-	for _, bad := range []string{"", "7", "x:1", "7:-1", "0:1", "7:1:2", "7:1:", "7:1:rights:x"} {
+	for _, bad := range []string{"", "7", "x:1", "7:-1", "0:1", "7:1:2", "7:1:", "7:1:rights:x", "7:1:session", "7:1:Disabled"} {
 		if _, _, _, ok := auth.DecodeEpoch([]byte(bad)); ok {
 			t.Errorf("DecodeEpoch(%q) accepted", bad)
 		}

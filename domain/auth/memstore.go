@@ -75,6 +75,18 @@ func (s *MemRefreshStore) RevokeFamily(_ context.Context, familyID string, at ti
 	return nil
 }
 
+// RevokeUser implements RefreshStore.
+func (s *MemRefreshStore) RevokeUser(_ context.Context, userID int64, at time.Time) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, r := range s.records {
+		if _, done := s.revoked[r.FamilyID]; r.UserID == userID && !done {
+			s.revoked[r.FamilyID] = at
+		}
+	}
+	return nil
+}
+
 // Prune forgets tokens that expired before now, and the revocation of
 // families that have no token left, so memory follows live sessions. It
 // returns how many tokens it dropped.

@@ -67,6 +67,9 @@ type RefreshStore interface {
 	// tokens created in it later, reads as Revoked (for SQL: a row in a
 	// revoked-families table that Get joins). Revoking twice is fine.
 	RevokeFamily(ctx context.Context, familyID string, at time.Time) error
+	// RevokeUser revokes every family the user has a token in, as
+	// RevokeFamily does each (a disabled account's sessions end for good).
+	RevokeUser(ctx context.Context, userID int64, at time.Time) error
 }
 
 // RefreshConfig configures refresh tokens. Zero fields take the defaults.
@@ -182,6 +185,14 @@ func (r *RefreshTokens) revokeFamily(ctx context.Context, rec RefreshRecord, now
 		return r.onRevoke(ctx, rec.UserID)
 	}
 	return nil
+}
+
+// RevokeUser ends every session of the user (an admin disabled the
+// account): each family they hold a token in is revoked for good. The
+// caller revokes their access tokens with the cause it knows (onRevoke is
+// not called).
+func (r *RefreshTokens) RevokeUser(ctx context.Context, userID int64) error {
+	return r.store.RevokeUser(ctx, userID, r.now())
 }
 
 // Revoke ends the session a refresh token belongs to (logout): its whole

@@ -72,7 +72,7 @@ func (d *desk) req(amount money.Amount, key string) cashier.Request {
 
 func (d *desk) audit(t tb) []account.AuditEntry {
 	t.Helper()
-	es, _, err := d.users.ListAudit(context.Background(), account.Page{})
+	es, _, err := d.users.ListAudit(context.Background(), account.AuditFilter{}, account.Page{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -29,7 +29,7 @@ func (s *Service) audit(ctx context.Context, actor int64, e account.AuditEntry) 
 // tableAudit is an audit entry about table t.
 func tableAudit(action string, t Table, detail string, changes ...account.AuditChange) account.AuditEntry {
 	return account.AuditEntry{
-		Action: action, SubjectKind: account.SubjectTable, SubjectID: t.ID,
+		Action: action, SubjectKind: account.SubjectTable, SubjectID: t.ID, TableID: t.ID,
 		Detail: detail, Changes: changes,
 	}
 }

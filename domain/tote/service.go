@@ -259,7 +259,7 @@ func (s *Service) VoidDraw(ctx context.Context, actor, drawID int64, reason stri
 	}
 	s.publishStep(ctx, res)
 	s.audit(ctx, actor, account.AuditEntry{
-		Action: "TOTE_DRAW_VOIDED", SubjectKind: account.SubjectDraw, SubjectID: drawID,
+		Action: "TOTE_DRAW_VOIDED", SubjectKind: account.SubjectDraw, SubjectID: drawID, TableID: table.ID,
 		Detail: fmt.Sprintf("Draw #%d of table %q voided, every stake refunded: %s", res.draw.Number, table.Name, reason),
 	})
 	return *res.draw, nil

@@ -17,6 +17,10 @@ type User struct {
 	CanStake  bool      `json:"canStake"`
 	Balance   Money     `json:"balance"`
 	CreatedAt time.Time `json:"createdAt"`
+	// DisabledAt and DisabledReason: set while an admin has disabled the
+	// account (issue 22).
+	DisabledAt     *time.Time `json:"disabledAt"`
+	DisabledReason *string    `json:"disabledReason"`
 	// SignedIn marks the user of an AuthPayload: the tokens issued in the
 	// same answer are this user's, so the owner-only fields are theirs to
 	// read although the request itself carried no (or another) token.

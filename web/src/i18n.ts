@@ -149,6 +149,8 @@ const T: Record<string, [string, string, string]> = {
   cardsOk: ['Cards match the shuffle', 'Карты совпадают с тасовкой', 'Карталар араластыруға сәйкес'],
   poolsOk: ['Pools and payouts recompute', 'Пулы и выплаты сходятся', 'Пулдар мен төлемдер сәйкес'],
   beaconsOk: ['Beacon rounds and signatures check out', 'Раунды маяка и подписи верны', 'Маяк раундтары мен қолтаңбалары дұрыс'],
+  suspensionsOk: ['Suspended selections recompute from the cards, and none took a bet', 'Приостановленные исходы пересчитаны по картам, ставок на них нет', 'Тоқтатылған нұсқалар карталардан қайта есептелді, оларға бәс жоқ'],
+  verifying: ['Checking… (every board of the deal is enumerated)', 'Проверка… (перебираются все доски раздачи)', 'Тексерілуде… (таратудың барлық тақталары саналады)'],
   localBeacon: ["Dealt on the server's own local beacon: the cards follow from the seeds, but a local beacon proves nothing to a player.",
     'Раздано на собственном локальном маяке сервера: карты следуют из сидов, но локальный маяк ничего не доказывает игроку.',
     'Сервердің жергілікті маягында таратылды: карталар сидтерден шығады, бірақ жергілікті маяк ойыншыға ештеңе дәлелдемейді.'],
@@ -243,6 +245,15 @@ const T: Record<string, [string, string, string]> = {
   cancel: ['Cancel', 'Отмена', 'Болдырмау'],
   userEmail: ['Player email', 'Почта игрока', 'Ойыншы поштасы'],
   find: ['Find', 'Найти', 'Табу'],
+  accountEnabled: ['The account is enabled.', 'Аккаунт включён.', 'Аккаунт қосулы.'],
+  accountDisabled: ['Account disabled {at}', 'Аккаунт отключён {at}', 'Аккаунт өшірілген {at}'],
+  disableReason: ['Reason for disabling', 'Причина отключения', 'Өшіру себебі'],
+  disableAccount: ['Disable account', 'Отключить аккаунт', 'Аккаунтты өшіру'],
+  disableAccountQ: ['Disable {email}? Every session of the player ends at once; their money stays.', 'Отключить {email}? Все сеансы игрока завершатся сразу; деньги останутся на счёте.', '{email} өшірілсін бе? Ойыншының барлық сеанстары бірден аяқталады; ақшасы шотта қалады.'],
+  accountDisabledDone: ['{email} is disabled.', '{email} отключён.', '{email} өшірілді.'],
+  enableAccount: ['Enable account', 'Включить аккаунт', 'Аккаунтты қосу'],
+  enableAccountQ: ['Enable {email} again? The player signs in anew.', 'Снова включить {email}? Игрок войдёт заново.', '{email} қайта қосылсын ба? Ойыншы қайта кіреді.'],
+  accountEnabledDone: ['{email} is enabled.', '{email} включён.', '{email} қосылды.'],
   cashDone: ['{kind} {amount} for {email}: balance now {balance}.', '{kind} {amount} для {email}: баланс теперь {balance}.', '{email} үшін {kind} {amount}: қазіргі баланс {balance}.'],
   auditLog: ['Audit log', 'Журнал аудита', 'Аудит журналы'],
   action: ['Action', 'Действие', 'Әрекет'],
@@ -250,7 +261,31 @@ const T: Record<string, [string, string, string]> = {
   target: ['Object', 'Объект', 'Нысан'],
   details: ['Details', 'Подробности', 'Толығырақ'],
   filterAction: ['Action contains', 'Действие содержит', 'Әрекетте бар'],
-  filterActor: ['Who (email) contains', 'Кто (почта) содержит', 'Кім (пошта) бар'],
+  filterActor: ['Who (email)', 'Кто (почта)', 'Кім (пошта)'],
+  any: ['Any', 'Любое', 'Кез келген'],
+  fromTime: ['From (Almaty time)', 'С (время Алматы)', 'Бастап (Алматы уақыты)'],
+  toTime: ['Until (Almaty time)', 'До (время Алматы)', 'Дейін (Алматы уақыты)'],
+  applyFilters: ['Show', 'Показать', 'Көрсету'],
+  noSuchUser: ['No user has this email.', 'Пользователя с такой почтой нет.', 'Мұндай поштасы бар пайдаланушы жоқ.'],
+  badTime: ['Enter a date and time.', 'Введите дату и время.', 'Күн мен уақытты енгізіңіз.'],
+  'audit.VERIFICATION_APPROVED': ['Verification approved', 'Верификация одобрена', 'Верификация мақұлданды'],
+  'audit.VERIFICATION_REJECTED': ['Verification rejected', 'Верификация отклонена', 'Верификация қабылданбады'],
+  'audit.ROLE_CHANGED': ['Role changed', 'Роль изменена', 'Рөл өзгертілді'],
+  'audit.ACCOUNT_DISABLED': ['Account disabled', 'Аккаунт отключён', 'Аккаунт өшірілді'],
+  'audit.ACCOUNT_ENABLED': ['Account enabled', 'Аккаунт включён', 'Аккаунт қосылды'],
+  'audit.DEPOSIT': ['Deposit at the desk', 'Пополнение в кассе', 'Кассада толтыру'],
+  'audit.WITHDRAWAL': ['Withdrawal at the desk', 'Вывод в кассе', 'Кассада шығару'],
+  'audit.TOTE_TABLE_CREATED': ['Table created', 'Стол создан', 'Үстел құрылды'],
+  'audit.TOTE_TABLE_UPDATED': ['Table settings changed', 'Настройки стола изменены', 'Үстел баптаулары өзгертілді'],
+  'audit.TOTE_TABLE_PAUSED': ['Table paused', 'Стол на паузе', 'Үстел үзіліске қойылды'],
+  'audit.TOTE_TABLE_RESUMED': ['Table resumed', 'Стол возобновлён', 'Үстел жалғастырылды'],
+  'audit.TOTE_DRAW_VOIDED': ['Draw voided', 'Тираж аннулирован', 'Тираж жойылды'],
+  'audit.TOTE_JACKPOT_TOPUP': ['Jackpot topped up', 'Джекпот пополнен', 'Джекпот толтырылды'],
+  'audit.TOTE_JACKPOT_ENABLED': ['Jackpot switched', 'Джекпот переключён', 'Джекпот ауыстырылды'],
+  'audit.EXCLUSION_REGISTER_ADDED': ['Added to the exclusion register', 'Добавлен в реестр самоисключения', 'Өзін-өзі шектеу тізіліміне қосылды'],
+  'audit.EXCLUSION_REGISTER_REMOVED': ['Removed from the exclusion register', 'Удалён из реестра самоисключения', 'Өзін-өзі шектеу тізілімінен алынды'],
+  'audit.API_KEY_CREATED': ['API key created', 'API-ключ создан', 'API кілті құрылды'],
+  'audit.API_KEY_REVOKED': ['API key revoked', 'API-ключ отозван', 'API кілті қайтарылды'],
   role: ['Role', 'Роль', 'Рөл'],
   // refusal reasons (extensions.reason)
   'err.INSUFFICIENT_FUNDS': ['Not enough money on your balance.', 'Недостаточно средств на балансе.', 'Балансыңызда қаражат жеткіліксіз.'],
@@ -273,6 +308,8 @@ const T: Record<string, [string, string, string]> = {
   'err.INVALID_EMAIL': ['Enter a valid email.', 'Введите корректную почту.', 'Дұрыс поштаны енгізіңіз.'],
   'err.INVALID_PASSWORD': ['The password is too short or too weak.', 'Пароль слишком короткий или простой.', 'Құпиясөз тым қысқа немесе әлсіз.'],
   'err.DOB_MISMATCH': ["The document's date of birth differs from the account's.", 'Дата рождения в документе не совпадает.', 'Құжаттағы туған күн сәйкес емес.'],
+  'err.ACCOUNT_DISABLED': ['This account has been disabled. Contact support.', 'Этот аккаунт отключён. Обратитесь в службу поддержки.', 'Бұл аккаунт өшірілген. Қолдау қызметіне хабарласыңыз.'],
+  'err.ALREADY_DISABLED': ['The account is already disabled.', 'Аккаунт уже отключён.', 'Аккаунт әлдеқашан өшірілген.'],
   'err.ALREADY_VERIFIED': ['Already verified.', 'Уже подтверждено.', 'Расталған.'],
   'err.ANTE_OUT_OF_RANGE': ['The ante is outside the limits.', 'Анте вне допустимых пределов.', 'Анте шектен тыс.'],
   'err.BONUS_OUT_OF_RANGE': ['The bonus is outside the limits.', 'Бонус вне допустимых пределов.', 'Бонус шектен тыс.'],
@@ -286,6 +323,7 @@ const T: Record<string, [string, string, string]> = {
   'err.INVALID_DOCUMENT_TYPE': ['Choose a document type.', 'Выберите тип документа.', 'Құжат түрін таңдаңыз.'],
   'err.INVALID_NAME': ['Enter your name.', 'Введите имя.', 'Атыңызды енгізіңіз.'],
   'err.NOT_A_PLAYER': ['Only players can do this.', 'Это доступно только игрокам.', 'Бұл тек ойыншыларға қолжетімді.'],
+  'err.NOT_DISABLED': ['The account is not disabled.', 'Аккаунт не отключён.', 'Аккаунт өшірілмеген.'],
   'err.NOT_PENDING': ['This verification was already decided.', 'По этой заявке уже принято решение.', 'Бұл өтінім бойынша шешім қабылданған.'],
   'err.CUT_REQUIRED': ['Give a cut (any text); a random one is drawn for you.', 'Укажите сдвиг (любой текст); случайный выбирается за вас.', 'Кесуді көрсетіңіз (кез келген мәтін); кездейсоқ кесу сіз үшін таңдалады.'],
   'err.INVALID_CUT': ['The cut is too long (at most 256 bytes).', 'Сдвиг слишком длинный (не более 256 байт).', 'Кесу тым ұзын (256 байттан аспауы керек).'],
@@ -446,3 +484,26 @@ export function dateTime(iso: string | null | undefined): string {
   if (!f) { f = new Intl.DateTimeFormat(LOCALE[lang.value], { timeZone: OPERATOR_ZONE, dateStyle: 'short', timeStyle: 'medium' }); fmts.set(k, f); }
   return f.format(new Date(iso));
 }
+
+/**
+ * fromOperatorTime reads a wall-clock time typed in the operator's zone
+ * ("2026-12-01T19:05", as a datetime-local input gives it) as an RFC 3339
+ * instant; null when it is not such a time. The zone's offset is looked up
+ * at that moment (a zone may have changed its offset over the years).
+ */
+export function fromOperatorTime(local: string): string | null {
+  const m = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2}))?$/.exec(local);
+  if (!m) return null;
+  const wall = Date.UTC(+m[1], +m[2] - 1, +m[3], +m[4], +m[5], +(m[6] ?? 0));
+  const offset = (at: number) => {
+    const p = Object.fromEntries(zoneParts.formatToParts(new Date(at)).map((x) => [x.type, x.value]));
+    return Date.UTC(+p.year, +p.month - 1, +p.day, +p.hour % 24, +p.minute, +p.second) - at;
+  };
+  // The instant whose wall time is `wall`: subtract the offset there (twice, in case it differs an offset away).
+  let at = wall - offset(wall);
+  at = wall - offset(at);
+  return new Date(at).toISOString();
+}
+const zoneParts = new Intl.DateTimeFormat('en-US', {
+  timeZone: OPERATOR_ZONE, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit',
+});

@@ -39,6 +39,7 @@ func Run(t *testing.T, newStore func(t *testing.T, now func() time.Time) account
 		{"ByIDsLeavesMissingOut", testByIDs},
 		{"PasswordHash", testPasswordHash},
 		{"RoleChangeWithAudit", testSetRole},
+		{"DisableWithAudit", testSetDisabled},
 		{"VerificationLifecycle", testVerificationLifecycle},
 		{"VerificationChecksFrom", testVerificationChecksFrom},
 		{"OnlyLatestVerificationChanges", testOnlyLatest},
@@ -46,6 +47,7 @@ func Run(t *testing.T, newStore func(t *testing.T, now func() time.Time) account
 		{"PendingPagesOldestFirst", testPendingPaging},
 		{"AuditPagesNewestFirst", testAuditPaging},
 		{"AuditKeepsWhatItWasGiven", testAuditFields},
+		{"AuditFiltersAndPagesUnderThem", testAuditFilters},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -203,7 +205,7 @@ func testNotFound(t *testing.T, s account.UserStore) {
 }
 
 func listAudit(s account.UserStore, p account.Page) ([]account.AuditEntry, error) {
-	es, _, err := s.ListAudit(ctx, p)
+	es, _, err := s.ListAudit(ctx, account.AuditFilter{}, p)
 	return es, err
 }
 
@@ -269,6 +271,43 @@ func testSetRole(t *testing.T, s account.UserStore) {
 		es[0].Action != account.ActionRoleChanged || !es[0].At.Equal(Start) {
 		t.Fatalf("audit = %+v, want the two role changes newest first, stamped %v", es, Start)
 	}
+}
+
+func testSetDisabled(t *testing.T, s account.UserStore) {
+	admin := create(t, s, "boss@example.kz")
+	u := create(t, s, "p@example.kz")
+	other := create(t, s, "q@example.kz")
+	if got := must[account.User](t, "ByID")(s.ByID(ctx, u.ID)); got.Disabled() || got.DisabledReason != "" {
+		t.Fatalf("a new user reads disabled: %+v", got)
+	}
+	at := Start.Add(90 * time.Minute)
+	got, err := s.SetDisabled(ctx, u.ID, &at, "chargeback fraud", account.AuditEntry{
+		ActorID: admin.ID, Action: account.ActionAccountDisabled, SubjectID: u.ID, Detail: "Account disabled: chargeback fraud",
+	})
+	if err != nil || got.ID != u.ID || got.DisabledAt == nil || !got.DisabledAt.Equal(at) || got.DisabledReason != "chargeback fraud" {
+		t.Fatalf("SetDisabled = %+v, %v", got, err)
+	}
+	for _, read := range []func() (account.User, error){
+		func() (account.User, error) { return s.ByID(ctx, u.ID) },
+		func() (account.User, error) { return s.ByEmail(ctx, u.Email) },
+	} {
+		if got := must[account.User](t, "read")(read()); got.DisabledAt == nil || !got.DisabledAt.Equal(at) || got.DisabledReason != "chargeback fraud" {
+			t.Fatalf("read back %+v, want disabled at %v", got, at)
+		}
+	}
+	if got := must[account.User](t, "ByID other")(s.ByID(ctx, other.ID)); got.Disabled() {
+		t.Fatal("another user reads disabled")
+	}
+	got, err = s.SetDisabled(ctx, u.ID, nil, "ignored", account.AuditEntry{ActorID: admin.ID, Action: account.ActionAccountEnabled, SubjectID: u.ID})
+	if err != nil || got.Disabled() || got.DisabledReason != "" {
+		t.Fatalf("enable = %+v, %v", got, err)
+	}
+	es := must[[]account.AuditEntry](t, "ListAudit")(listAudit(s, account.Page{}))
+	if len(es) != 2 || es[0].Action != account.ActionAccountEnabled || es[1].Action != account.ActionAccountDisabled || es[1].SubjectID != u.ID {
+		t.Fatalf("audit = %+v, want the disable and the enable, newest first", es)
+	}
+	_, err = s.SetDisabled(ctx, 1<<40, &at, "x", account.AuditEntry{ActorID: admin.ID, Action: account.ActionAccountDisabled})
+	wantErr(t, "SetDisabled", err, errs.NotFound, "")
 }
 
 func testVerificationLifecycle(t *testing.T, s account.UserStore) {
@@ -467,7 +506,7 @@ func testAuditPaging(t *testing.T, s account.UserStore) {
 	var got []int64
 	after, pages := int64(0), 0
 	for {
-		es, next, err := s.ListAudit(ctx, account.Page{After: after, Limit: 2})
+		es, next, err := s.ListAudit(ctx, account.AuditFilter{}, account.Page{After: after, Limit: 2})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -489,11 +528,11 @@ func testAuditPaging(t *testing.T, s account.UserStore) {
 	if !slices.Equal(got, ids) || pages != 3 {
 		t.Fatalf("audit ids %v in %d pages, want %v (newest first) in 3", got, pages, ids)
 	}
-	es, next, err := s.ListAudit(ctx, account.Page{After: ids[3], Limit: 1})
+	es, next, err := s.ListAudit(ctx, account.AuditFilter{}, account.Page{After: ids[3], Limit: 1})
 	if err != nil || len(es) != 1 || es[0].ID != ids[4] || next != 0 {
 		t.Fatalf("the last page: %+v, next %d, %v", es, next, err)
 	}
-	es, _, err = s.ListAudit(ctx, account.Page{Limit: 1000})
+	es, _, err = s.ListAudit(ctx, account.AuditFilter{}, account.Page{Limit: 1000})
 	if err != nil || len(es) != 5 {
 		t.Fatalf("a page of 1000 (clamped to 200): %d entries, %v", len(es), err)
 	}
@@ -523,5 +562,88 @@ func testAuditFields(t *testing.T, s account.UserStore) {
 	}
 	if sy := es[0]; sy.ID != system.ID || sy.ActorID != 0 || sy.SubjectID != 0 || sy.SubjectKind != "" || len(sy.Changes) != 0 {
 		t.Fatalf("an entry without actor or subject reads %+v", sy)
+	}
+}
+
+// testAuditFilters checks each filter of ListAudit alone and together, the
+// time range's ends (From inclusive, To exclusive), and that paging under
+// a filter reports a next page only when another matching entry exists.
+func testAuditFilters(t *testing.T, s account.UserStore) {
+	a := create(t, s, "a@example.kz")
+	b := create(t, s, "b@example.kz")
+	add := func(actor int64, action string, kind string, subject, table int64, at time.Time) int64 {
+		t.Helper()
+		return must[account.AuditEntry](t, "AppendAudit")(s.AppendAudit(ctx, account.AuditEntry{
+			At: at, ActorID: actor, Action: action, SubjectKind: kind, SubjectID: subject, TableID: table,
+		})).ID
+	}
+	h := time.Hour
+	e1 := add(a.ID, "TOTE_TABLE_UPDATED", account.SubjectTable, 1, 1, Start.Add(-3*h))
+	e2 := add(b.ID, "TOTE_DRAW_VOIDED", account.SubjectDraw, 9, 1, Start.Add(-2*h))
+	e3 := add(a.ID, "TOTE_TABLE_PAUSED", account.SubjectTable, 2, 2, Start.Add(-h))
+	e4 := add(a.ID, "DEPOSIT", account.SubjectUser, b.ID, 0, Start)
+	e5 := add(b.ID, "TOTE_TABLE_UPDATED", account.SubjectTable, 2, 2, Start.Add(h))
+	e6 := add(0, "SWEEP", "", 0, 0, Start.Add(2*h))
+
+	ids := func(f account.AuditFilter) []int64 {
+		t.Helper()
+		es, next, err := s.ListAudit(ctx, f, account.Page{})
+		if err != nil || next != 0 {
+			t.Fatalf("ListAudit(%+v): next %d, %v", f, next, err)
+		}
+		out := make([]int64, len(es))
+		for i, e := range es {
+			out[i] = e.ID
+		}
+		return out
+	}
+	for _, c := range []struct {
+		name string
+		f    account.AuditFilter
+		want []int64
+	}{
+		{"none", account.AuditFilter{}, []int64{e6, e5, e4, e3, e2, e1}},
+		{"actor", account.AuditFilter{ActorID: a.ID}, []int64{e4, e3, e1}},
+		{"action", account.AuditFilter{Action: "TOTE_TABLE_UPDATED"}, []int64{e5, e1}},
+		{"table (its own and its draws')", account.AuditFilter{TableID: 1}, []int64{e2, e1}},
+		{"from, inclusive", account.AuditFilter{From: Start.Add(-h)}, []int64{e6, e5, e4, e3}},
+		{"to, exclusive", account.AuditFilter{To: Start}, []int64{e3, e2, e1}},
+		{"from and to", account.AuditFilter{From: Start.Add(-2 * h), To: Start.Add(h)}, []int64{e4, e3, e2}},
+		{"actor and table", account.AuditFilter{ActorID: b.ID, TableID: 2}, []int64{e5}},
+		{"all at once", account.AuditFilter{ActorID: a.ID, Action: "TOTE_TABLE_PAUSED", TableID: 2, From: Start.Add(-h), To: Start}, []int64{e3}},
+		{"nothing matches", account.AuditFilter{ActorID: b.ID, Action: "DEPOSIT"}, []int64{}},
+		{"unknown actor", account.AuditFilter{ActorID: 1 << 40}, []int64{}},
+	} {
+		if got := ids(c.f); !slices.Equal(got, c.want) {
+			t.Errorf("%s: ids %v, want %v", c.name, got, c.want)
+		}
+	}
+	// The table is read back with the entry.
+	es := must[[]account.AuditEntry](t, "ListAudit")(listAudit(s, account.Page{}))
+	if es[4].ID != e2 || es[4].TableID != 1 || es[1].ID != e5 || es[1].TableID != 2 || es[2].TableID != 0 {
+		t.Fatalf("tables read back: %+v", es)
+	}
+	// Paging under a filter: b's entries one at a time. The first page has
+	// a next (e2 matches); the second does not, though e1 is older (not b's).
+	page := func(f account.AuditFilter, after int64) ([]account.AuditEntry, int64) {
+		t.Helper()
+		es, next, err := s.ListAudit(ctx, f, account.Page{After: after, Limit: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return es, next
+	}
+	byB := account.AuditFilter{ActorID: b.ID}
+	p1, n1 := page(byB, 0)
+	if len(p1) != 1 || p1[0].ID != e5 || n1 != e5 {
+		t.Fatalf("b's first page %+v, next %d; want e5 (%d) and a next", p1, n1, e5)
+	}
+	p2, n2 := page(byB, n1)
+	if len(p2) != 1 || p2[0].ID != e2 || n2 != 0 {
+		t.Fatalf("b's second page %+v, next %d; want e2 (%d) and no next", p2, n2, e2)
+	}
+	// A cursor of one filter continues another: a's entries older than e5.
+	if p, n := page(account.AuditFilter{ActorID: a.ID}, e5); len(p) != 1 || p[0].ID != e4 || n != e4 {
+		t.Fatalf("a's entries after e5: %+v, next %d", p, n)
 	}
 }

@@ -47,6 +47,7 @@ func Run(t *testing.T, newEnv func(t *testing.T) Env) {
 		{"MarkUsedOnce", testMarkUsed},
 		{"MarkUsedRaceOneWins", testMarkUsedRace},
 		{"RevokeFamily", testRevokeFamily},
+		{"RevokeUser", testRevokeUser},
 		{"PruneExpired", testPrune},
 	}
 	for _, tc := range tests {
@@ -206,6 +207,36 @@ func testRevokeFamily(t *testing.T, e Env) {
 	create(t, e, later)
 	if !get(t, e, later.Hash).Revoked {
 		t.Fatal("a token created in a revoked family later reads not revoked")
+	}
+}
+
+func testRevokeUser(t *testing.T, e Env) {
+	a1 := Record(e.Users[0], "fam-a", "a1", Start)
+	a2 := Record(e.Users[0], "fam-b", "a2", Start)
+	other := Record(e.Users[1], "fam-c", "c1", Start)
+	for _, r := range []auth.RefreshRecord{a1, a2, other} {
+		create(t, e, r)
+	}
+	if err := e.Store.RevokeFamily(ctx, "fam-b", Start); err != nil {
+		t.Fatal(err)
+	}
+	for range 2 { // twice is fine, and so is a family revoked already
+		if err := e.Store.RevokeUser(ctx, e.Users[0], Start.Add(time.Minute)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, h := range []auth.TokenHash{a1.Hash, a2.Hash} {
+		if !get(t, e, h).Revoked {
+			t.Fatal("a token of the revoked user reads not revoked")
+		}
+	}
+	if get(t, e, other.Hash).Revoked {
+		t.Fatal("another user's token reads revoked")
+	}
+	later := Record(e.Users[0], "fam-a", "a3", Start.Add(time.Hour))
+	create(t, e, later)
+	if !get(t, e, later.Hash).Revoked {
+		t.Fatal("a token created later in a family of the revoked user reads not revoked")
 	}
 }
 

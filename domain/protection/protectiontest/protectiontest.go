@@ -464,7 +464,7 @@ func testRegister(t *testing.T, w *world) {
 	if len(all) != 2 || all[0].ID != docEntry.ID || all[0].RemovedAt.IsZero() || all[0].RemovedBy != admin {
 		t.Fatalf("whole register = %+v", all)
 	}
-	audit, _, err := w.Users.ListAudit(w.ctx, account.Page{})
+	audit, _, err := w.Users.ListAudit(w.ctx, account.AuditFilter{}, account.Page{})
 	ok(t, err)
 	var adds, removes int
 	for _, a := range audit {

@@ -18,7 +18,7 @@
 import { createClient, type Client } from 'graphql-ws';
 import { signal } from '@preact/signals';
 import { withFragments, Refresh } from './ops';
-import { backoff, closeAction, expiresWithin, refreshIn, type Session } from './session';
+import { backoff, closeAction, expiresWithin, refreshIn, refusedRefresh, type Session } from './session';
 export type { Session } from './session';
 
 /** A GraphQL error with the server's stable code and reason (extensions). */
@@ -105,8 +105,9 @@ let refreshing: Promise<void> | null = null;
  * refresh rotates the refresh token once, however many callers need it at the
  * same time in this tab, and once across tabs: under a Web Lock it first
  * rereads the stored session, and adopts it when another tab rotated it
- * meanwhile. A refusal (UNAUTHENTICATED: revoked, reused, expired) signs out
- * with its reason; a network failure keeps the session (the caller retries).
+ * meanwhile. A refusal (UNAUTHENTICATED: revoked, reused, expired;
+ * FORBIDDEN: the account disabled) signs out with its reason; a network
+ * failure keeps the session (the caller retries).
  */
 export function refresh(): Promise<void> {
   refreshing ??= (async () => {
@@ -132,7 +133,7 @@ export function refresh(): Promise<void> {
       const locks = typeof navigator !== 'undefined' ? navigator.locks : undefined;
       if (locks) await locks.request(LOCK, run); else await run();
     } catch (e) {
-      if (e instanceof ApiError && e.code === 'UNAUTHENTICATED' && session.value === had && had) signOut(e.reason);
+      if (e instanceof ApiError && refusedRefresh(e.code, e.reason) && session.value === had && had) signOut(e.reason);
       throw e;
     } finally {
       refreshing = null;
@@ -152,7 +153,7 @@ function schedule(failures: number) {
   refreshTimer = setTimeout(() => {
     if (session.value !== s) return;
     refresh().catch((e) => {
-      if (session.value === s && !(e instanceof ApiError && e.code === 'UNAUTHENTICATED')) schedule(failures + 1);
+      if (session.value === s && !(e instanceof ApiError && refusedRefresh(e.code, e.reason))) schedule(failures + 1);
     });
   }, wait);
 }
@@ -357,7 +358,7 @@ function renew(rights: boolean, tries: number) {
     if (rights) { sessionNotice.value = 'err.RIGHTS_CHANGED'; emit('rightsChanged'); }
     if (!conn) rotate();
   }, (e) => {
-    if (e instanceof ApiError && e.code === 'UNAUTHENTICATED') { if (!conn) rotate(); return; }
+    if (e instanceof ApiError && refusedRefresh(e.code, e.reason)) { if (!conn) rotate(); return; }
     setTimeout(() => renew(rights, tries + 1), backoff(tries + 1, Math.random()));
   });
 }

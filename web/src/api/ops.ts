@@ -217,10 +217,16 @@ export const DecideVerification = /* GraphQL */ `
   mutation DecideVerification($input: DecideVerificationInput!) { decideVerification(input: $input) { id status } }
 `;
 export const UserById = /* GraphQL */ `query UserById($id: ID!) { user(id: $id) { ...UserFields } }`;
-export const UserByEmail = /* GraphQL */ `query UserByEmail($email: String!) { userByEmail(email: $email) { id email name role balance } }`;
+export const UserByEmail = /* GraphQL */ `query UserByEmail($email: String!) { userByEmail(email: $email) { id email name role balance disabledAt disabledReason } }`;
+export const DisableAccount = /* GraphQL */ `
+  mutation DisableAccount($userId: ID!, $reason: String!) { disableAccount(userId: $userId, reason: $reason) { id disabledAt disabledReason } }
+`;
+export const EnableAccount = /* GraphQL */ `
+  mutation EnableAccount($userId: ID!) { enableAccount(userId: $userId) { id disabledAt disabledReason } }
+`;
 export const AuditLog = /* GraphQL */ `
-  query AuditLog($first: Int, $after: String) {
-    auditLog(first: $first, after: $after) {
+  query AuditLog($first: Int, $after: String, $actorId: ID, $action: String, $tableId: ID, $from: Time, $to: Time) {
+    auditLog(first: $first, after: $after, actorId: $actorId, action: $action, tableId: $tableId, from: $from, to: $to) {
       edges { node { id action subject detail createdAt actor { id email } changes { field from to } } }
       pageInfo { hasNextPage endCursor }
     }

@@ -29,14 +29,14 @@ export const CLOSE_FORBIDDEN = 4403;
  * - renew: refresh the token, then reconnect with the new one (an expired or
  *   revoked token: the refresh itself tells whether this session still lives);
  * - rights: the same, and the page re-reads who the user is (role, protection);
- * - signOut: the credential is gone for good (a revoked API key);
+ * - signOut: the credential is gone for good (a revoked API key, a disabled account);
  * - reconnect: a restart (1012), a drop or anything else: reconnect after a backoff.
  */
 export type CloseAction = 'none' | 'renew' | 'rights' | 'signOut' | 'reconnect';
 
 export function closeAction(code: number, reason: string, hasSubscriptions: boolean): CloseAction {
   if (code === 1000) return hasSubscriptions ? 'reconnect' : 'none';
-  if (code === CLOSE_UNAUTHORIZED) return reason === 'API_KEY_REVOKED' ? 'signOut' : 'renew';
+  if (code === CLOSE_UNAUTHORIZED) return reason === 'API_KEY_REVOKED' || reason === 'ACCOUNT_DISABLED' ? 'signOut' : 'renew';
   if (code === CLOSE_FORBIDDEN) return 'rights';
   return 'reconnect';
 }
@@ -76,4 +76,14 @@ const BACKOFF_CAP = 15_000;
  */
 export function backoff(attempt: number, rand: number): number {
   return Math.floor(rand * Math.min(BACKOFF_CAP, BACKOFF_BASE * 2 ** Math.min(attempt, 16)));
+}
+
+/**
+ * refusedRefresh reports whether a refresh's error is the server refusing
+ * the session (sign out: revoked, reused, expired, the account disabled)
+ * rather than failing to answer or limiting the rate (keep the session, try
+ * again).
+ */
+export function refusedRefresh(code: string, reason: string): boolean {
+  return code === 'UNAUTHENTICATED' || (code === 'FORBIDDEN' && reason === 'ACCOUNT_DISABLED');
 }

@@ -411,11 +411,31 @@ export type UserByEmailQueryVariables = Exact<{
 }>;
 
 
-export type UserByEmailQuery = { userByEmail: { id: string, email: string, name: string, role: Role, balance: string } | null };
+export type UserByEmailQuery = { userByEmail: { id: string, email: string, name: string, role: Role, balance: string, disabledAt: string | null, disabledReason: string | null } | null };
+
+export type DisableAccountMutationVariables = Exact<{
+  userId: string | number;
+  reason: string;
+}>;
+
+
+export type DisableAccountMutation = { disableAccount: { id: string, disabledAt: string | null, disabledReason: string | null } };
+
+export type EnableAccountMutationVariables = Exact<{
+  userId: string | number;
+}>;
+
+
+export type EnableAccountMutation = { enableAccount: { id: string, disabledAt: string | null, disabledReason: string | null } };
 
 export type AuditLogQueryVariables = Exact<{
   first?: number | null | undefined;
   after?: string | null | undefined;
+  actorId?: string | number | null | undefined;
+  action?: string | null | undefined;
+  tableId?: string | number | null | undefined;
+  from?: string | null | undefined;
+  to?: string | null | undefined;
 }>;
 
 

@@ -68,7 +68,7 @@ export async function verifyDraw(json: string): Promise<Verdict> {
   problems.push(...poolProblems);
   const payoutsMatch = poolProblems.length === 0;
   const dealt = (r.pockets ?? []).length > 0;
-  const sus = checkSuspension(r);
+  const sus = await checkSuspension(r);
   problems.push(...sus.problems);
   notes.push(...sus.notes);
   const suspensionsMatch = sus.problems.length === 0;

@@ -3,7 +3,7 @@ import type { ComponentChildren } from 'preact';
 import * as admin from '../api/admin';
 import { me, newKey } from '../api/account';
 import { tiyn, fmtTiyn } from '../api/bets';
-import { t, money, errorText, dateTime } from '../i18n';
+import { t, has, money, errorText, dateTime, fromOperatorTime } from '../i18n';
 import { Field, Alert } from '../ui';
 
 /** Admin: pending verifications, cashier (by email), tables (live), jackpot, audit log. */
@@ -114,7 +114,39 @@ function Cashier() {
       <Field label={t('amount')}><input name="cash-amount" inputMode="decimal" value={amount} onInput={(e) => { setAmount((e.target as HTMLInputElement).value); setKey(newKey()); }} /></Field>
       <p><button type="button" disabled={!user} onClick={() => send('deposit')}>{t('deposit')}</button> <button type="button" disabled={!user} onClick={() => send('withdraw')}>{t('withdraw')}</button></p>
       <div aria-live="polite" data-testid="cash-msg">{msg}</div>
+      {user && <AccountState user={user} onChange={(u) => setUser({ ...user, ...u })} />}
     </section>
+  );
+}
+
+/**
+ * AccountState shows whether the found account is disabled (with the
+ * reason and time) and disables it (a reason is required; confirmed first:
+ * every session of the player ends at once) or enables it again.
+ */
+function AccountState({ user, onChange }: { user: admin.FoundUser; onChange: (u: Pick<admin.FoundUser, 'disabledAt' | 'disabledReason'>) => void }) {
+  const [reason, setReason] = useState('');
+  const [msg, run] = useAction();
+  const disable = () => run(async () => {
+    if (!reason.trim()) throw { reason: 'INVALID_REASON' };
+    onChange(await admin.disableAccount(user.id, reason.trim()));
+    setReason('');
+    return t('accountDisabledDone', { email: user.email });
+  });
+  const enable = () => run(async () => { onChange(await admin.enableAccount(user.id)); return t('accountEnabledDone', { email: user.email }); });
+  return (
+    <div data-testid="account-state">
+      {user.disabledAt
+        ? <p><b>{t('accountDisabled', { at: dateTime(user.disabledAt) })}</b>{user.disabledReason ? ` · ${user.disabledReason}` : ''}</p>
+        : <p class="muted">{t('accountEnabled')}</p>}
+      {user.disabledAt
+        ? <Confirm label={t('enableAccount')} question={t('enableAccountQ', { email: user.email })} onConfirm={() => void enable()} />
+        : <>
+          <Field label={t('disableReason')}><input name="disable-reason" autocomplete="off" maxLength={500} value={reason} onInput={(e) => setReason((e.target as HTMLInputElement).value)} /></Field>
+          <Confirm label={t('disableAccount')} question={t('disableAccountQ', { email: user.email })} onConfirm={() => void disable()} />
+        </>}
+      <div aria-live="polite" data-testid="account-msg">{msg}</div>
+    </div>
   );
 }
 
@@ -175,48 +207,110 @@ function Jackpot({ jp, act }: { jp: admin.AdminTables['jackpot']; act: (f: () =>
 }
 
 /**
- * Audit: every admin action, newest first, refreshed every 5 s, paged with
- * the connection's cursor; filtered by action, by who acted and by object
- * over the entries loaded (the API pages the whole trail; it has no filter
- * arguments).
+ * Audit: the admin actions, newest first, filtered on the server (action,
+ * who acted by email, table, a time range typed in the operator's zone) and
+ * paged with the connection's cursor; the first page is refreshed every 5 s
+ * under the same filters. A filter applies when it is changed (a select at
+ * once, a typed field when it is left or Enter is pressed).
  */
 function Audit() {
   const [rows, setRows] = useState<admin.AuditEntry[] | null>(null);
   const [next, setNext] = useState<string | null>(null);
   const [extra, setExtra] = useState<admin.AuditEntry[]>([]);
-  const [f, setF] = useState({ action: '', actor: '', subject: '' });
-  // The refresh reloads the first page; once older pages are shown, their cursor is kept.
+  const [tables, setTables] = useState<{ id: string; name: string }[]>([]);
+  const [draft, setDraft] = useState({ action: '', actor: '', table: '', from: '', to: '' });
+  const [problem, setProblem] = useState('');
+  // The filters in force (the server's arguments), a generation so that an
+  // answer to older filters is dropped, and whether older pages are shown.
+  const applied = useRef<admin.AuditFilter | null>({});
+  const gen = useRef(0);
   const paged = useRef(false);
-  const load = () => admin.auditLog(50).then((p) => { setRows(p.rows); if (!paged.current) setNext(p.next); }, () => undefined);
-  useLive(load, 5000);
-  const more = async () => { if (!next) return; const p = await admin.auditLog(50, next); paged.current = true; setExtra([...extra, ...p.rows]); setNext(p.next); };
+  const load = async (fresh = false) => {
+    const g = fresh ? ++gen.current : gen.current;
+    const f = applied.current;
+    if (f === null) { setRows([]); setNext(null); return; } // an actor no one is
+    try {
+      const p = await admin.auditLog(50, null, f);
+      if (g !== gen.current) return;
+      setRows(p.rows);
+      if (!paged.current) setNext(p.next);
+    } catch (e) { if (g === gen.current) setProblem(errorText(e)); }
+  };
+  useLive(() => { void load(); }, 5000);
+  useEffect(() => { admin.tables().then((d) => setTables(d.tables.map((x) => ({ id: x.id, name: x.name }))), () => undefined); }, []);
+  const apply = async (d: typeof draft) => {
+    const g = ++gen.current;
+    setProblem('');
+    let f: admin.AuditFilter | null = {};
+    if (d.action) f.action = d.action;
+    if (d.table) f.tableId = d.table;
+    for (const k of ['from', 'to'] as const) {
+      if (!d[k]) continue;
+      const at = fromOperatorTime(d[k]);
+      if (!at) { setProblem(t('badTime')); return; }
+      f[k] = at;
+    }
+    if (d.actor.trim()) {
+      try {
+        const u = await admin.userByEmail(d.actor.trim());
+        if (g !== gen.current) return;
+        if (u) f.actorId = u.id; else { f = null; setProblem(t('noSuchUser')); }
+      } catch (e) { setProblem(errorText(e)); return; }
+    }
+    applied.current = f;
+    paged.current = false;
+    setExtra([]);
+    setRows(null);
+    await load(true);
+  };
+  const change = (k: keyof typeof draft, now: boolean) => (e: Event) => {
+    const d = { ...draft, [k]: (e.target as HTMLInputElement).value };
+    setDraft(d);
+    if (now) void apply(d);
+  };
+  const more = async () => {
+    const f = applied.current;
+    if (!next || f === null) return;
+    const g = gen.current;
+    const p = await admin.auditLog(50, next, f);
+    if (g !== gen.current) return;
+    paged.current = true;
+    setExtra([...extra, ...p.rows]);
+    setNext(p.next);
+  };
   const seen = new Set<string>();
-  const all = [...(rows ?? []), ...extra].filter((r) => !seen.has(r.id) && seen.add(r.id));
-  const actions = [...new Set(all.map((r) => r.action))].sort();
-  const has = (v: string, q: string) => v.toLowerCase().includes(q.trim().toLowerCase());
-  const shown = all.filter((r) => (!f.action || r.action === f.action) && has(r.actor?.email ?? '', f.actor) && has(r.subject + ' ' + r.detail, f.subject));
-  const set = (k: keyof typeof f) => (e: Event) => setF({ ...f, [k]: (e.target as HTMLInputElement).value });
+  const shown = [...(rows ?? []), ...extra].filter((r) => !seen.has(r.id) && seen.add(r.id));
+  const actions = [...new Set([...admin.AUDIT_ACTIONS, ...shown.map((r) => r.action)])];
   return (
     <section aria-labelledby="audit-h" class="audit">
       <h2 id="audit-h">{t('auditLog')}</h2>
-      <div class="filters">
+      <form class="filters" data-testid="audit-filters" onSubmit={(e) => { e.preventDefault(); void apply(draft); }}>
         <Field label={t('action')}>
-          <select name="audit-action" value={f.action} onChange={set('action')}>
-            <option value="">—</option>
-            {actions.map((a) => <option key={a} value={a}>{a}</option>)}
+          <select name="audit-action" value={draft.action} onChange={change('action', true)}>
+            <option value="">{t('any')}</option>
+            {actions.map((a) => <option key={a} value={a}>{actionText(a)}</option>)}
           </select>
         </Field>
-        <Field label={t('filterActor')}><input name="audit-actor" value={f.actor} onInput={set('actor')} /></Field>
-        <Field label={t('target')}><input name="audit-subject" value={f.subject} onInput={set('subject')} /></Field>
-      </div>
-      {rows === null ? <p class="muted" aria-busy="true">{t('loading')}</p> : shown.length === 0 ? <p class="muted">{t('noEntries')}</p> : (
+        <Field label={t('filterActor')}><input name="audit-actor" type="email" autocomplete="off" value={draft.actor} onInput={change('actor', false)} onChange={change('actor', true)} /></Field>
+        <Field label={t('table')}>
+          <select name="audit-table" value={draft.table} onChange={change('table', true)}>
+            <option value="">{t('any')}</option>
+            {tables.map((x) => <option key={x.id} value={x.id}>{x.name}</option>)}
+          </select>
+        </Field>
+        <Field label={t('fromTime')}><input name="audit-from" type="datetime-local" value={draft.from} onInput={change('from', false)} onChange={change('from', true)} /></Field>
+        <Field label={t('toTime')}><input name="audit-to" type="datetime-local" value={draft.to} onInput={change('to', false)} onChange={change('to', true)} /></Field>
+        <button type="submit">{t('applyFilters')}</button>
+      </form>
+      <div class="field-msg" aria-live="polite">{problem && <Alert kind="error">{problem}</Alert>}</div>
+      {rows === null ? <p class="muted" aria-busy="true">{t('loading')}</p> : shown.length === 0 ? <p class="muted" data-testid="audit-empty">{t('noEntries')}</p> : (
         <table class="bets" data-testid="audit">
           <thead><tr><th scope="col">{t('date')}</th><th scope="col">{t('actor')}</th><th scope="col">{t('action')}</th><th scope="col">{t('details')}</th></tr></thead>
           <tbody>
             {shown.map((r) => (
-              <tr key={r.id} data-action={r.action}>
+              <tr key={r.id} data-action={r.action} data-subject={r.subject}>
                 <td class="num"><small>{dateTime(r.createdAt)}</small></td><td>{r.actor?.email ?? '—'}</td>
-                <td><code>{r.action}</code><br /><small>{r.subject}</small></td><td>{r.detail}</td>
+                <td>{actionText(r.action)}<br /><small><code>{r.action}</code>{r.subject && <> · {r.subject}</>}</small></td><td>{r.detail}</td>
               </tr>
             ))}
           </tbody>
@@ -225,4 +319,9 @@ function Audit() {
       {next && <p><button type="button" class="ghost" onClick={more}>{t('more')}</button></p>}
     </section>
   );
+}
+
+/** actionText names an audit action in the interface's language (the code itself when the catalogue does not know it). */
+function actionText(a: string): string {
+  return has('audit.' + a) ? t('audit.' + a) : a;
 }

@@ -10,6 +10,13 @@ export function Verify() {
   const [json, setJson] = useState('');
   const [verdict, setVerdict] = useState<Verdict | null>(null);
   const [err, setErr] = useState('');
+  const [busy, setBusy] = useState(false);
+  // The suspension check enumerates every board of the POCKET round (up to
+  // 1.7 million) and yields to the page as it goes: say it is working.
+  const check = async (text: string) => {
+    setBusy(true);
+    try { setVerdict(await verifyDraw(text)); } finally { setBusy(false); }
+  };
   const load = async (drawId: string) => {
     setErr(''); setVerdict(null);
     try {
@@ -17,7 +24,7 @@ export function Verify() {
       if (!json) { setErr(t('err.DRAW_NOT_FINISHED')); return; }
       const pretty = JSON.stringify(JSON.parse(json), null, 1);
       setJson(pretty);
-      setVerdict(await verifyDraw(pretty));
+      await check(pretty);
     } catch (e) { setErr(errorText(e)); }
   };
   useEffect(() => { if (id) void load(id); }, []);
@@ -30,10 +37,11 @@ export function Verify() {
         <button type="submit">{t('load')}</button>
       </form>
       {err && <Alert kind="error">{err}</Alert>}
-      <form class="card-form" onSubmit={async (e) => { e.preventDefault(); setVerdict(await verifyDraw(json)); }}>
+      <form class="card-form" onSubmit={(e) => { e.preventDefault(); setVerdict(null); void check(json); }}>
         <Field label={t('resultJson')}><textarea name="result-json" rows={10} spellcheck={false} value={json} onInput={(e) => { setJson((e.target as HTMLTextAreaElement).value); setVerdict(null); }} /></Field>
         <button type="submit">{t('check')}</button>
       </form>
+      {busy && <p data-testid="verifying" aria-live="polite">{t('verifying')}</p>}
       {verdict && (
         <div class={'verdict ' + (verdict.ok ? 'ok' : 'bad')} data-testid="verdict" data-ok={String(verdict.ok)} role="status">
           <h2>{verdict.ok ? '✔ ' + t('verified') : '✘ ' + t('notVerified')}</h2>
@@ -42,6 +50,7 @@ export function Verify() {
             <li>{verdict.cardsMatch ? '✔' : '✘'} {t('cardsOk')}</li>
             <li>{verdict.payoutsMatch ? '✔' : '✘'} {t('poolsOk')}</li>
             {verdict.beaconsValid !== null && <li>{verdict.beaconsValid ? '✔' : '✘'} {t('beaconsOk')}</li>}
+            {verdict.suspensionsMatch !== undefined && <li>{verdict.suspensionsMatch ? '✔' : '✘'} {t('suspensionsOk')}</li>}
           </ul>
           {verdict.notes.length > 0 && <ul>{verdict.notes.map((n, i) => <li key={i} data-note={n}>{t(n)}</li>)}</ul>}
           {verdict.problems.length > 0 && <><h3>{t('problems')}</h3><ul class="mono">{verdict.problems.map((p, i) => <li key={i}>{p}</li>)}</ul></>}

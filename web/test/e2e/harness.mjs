@@ -1,5 +1,5 @@
 // Test harness: builds and starts the Go server (temp DATA_DIR, fast clock,
-// a bootstrap admin, a port in E2E_PORTS or 22100-22999), launches Debian's Chromium
+// a bootstrap admin, a port in 22000-22999), launches Debian's Chromium
 // headless through playwright-core, and talks GraphQL from Node to check what
 // the browser shows against the server's own records (ledger, bets).
 import { chromium } from 'playwright-core';
@@ -32,17 +32,17 @@ function portFree(port) {
   });
 }
 
-// The ports the servers listen on: E2E_PORTS ("18100-18199") when engineers
-// share a machine, each with a range of their own; 22100-22999 otherwise.
-const [PORT_LO, PORT_HI] = (process.env.E2E_PORTS || '22100-22999').split('-').map(Number);
-
-/** freePort picks a free port in the range. */
+/**
+ * freePort picks a free port in 22100-22999, or in E2E_PORTS (such as
+ * 18200-18299) where engineers sharing a machine each keep to a range.
+ */
 export async function freePort() {
+  const [lo, hi] = (process.env.E2E_PORTS ?? '22100-22999').split('-').map(Number);
   for (let i = 0; i < 200; i++) {
-    const p = PORT_LO + Math.floor(Math.random() * (PORT_HI - PORT_LO + 1));
+    const p = lo + Math.floor(Math.random() * (hi - lo + 1));
     if (await portFree(p)) return p;
   }
-  throw new Error(`no free port in ${PORT_LO}-${PORT_HI}`);
+  throw new Error(`no free port in ${lo}-${hi}`);
 }
 
 /** Server is one running cmd/server; restart() stops it and starts it again on the same port and data. */
@@ -122,8 +122,8 @@ export async function launch() {
 }
 
 /** newPage opens a page in its own context (its own storage: another person). */
-export async function newPage(browser, server, { locale = 'en-US', viewport = { width: 1280, height: 860 }, hasTouch = viewport.width < 600 } = {}) {
-  const ctx = await browser.newContext({ locale, viewport, baseURL: server.url, hasTouch, isMobile: hasTouch });
+export async function newPage(browser, server, { locale = 'en-US', viewport = { width: 1280, height: 860 }, hasTouch = viewport.width < 600, timezoneId } = {}) {
+  const ctx = await browser.newContext({ locale, viewport, baseURL: server.url, hasTouch, isMobile: hasTouch, timezoneId });
   const page = await ctx.newPage();
   page.errors = [];
   page.on('pageerror', (e) => page.errors.push(e.message));
@@ -174,6 +174,15 @@ export async function playerViaApi(server, email, deposit = '5000.00') {
   await server.gql('mutation($i:CashInput!){deposit(input:$i){balance}}', { i: { userId: reg.user.id, amount: deposit, idempotencyKey: 'dep-' + email } }, admin.accessToken);
   return reg;
 }
+
+/** setLang switches the page's interface language (as the header's select would) and reloads it. */
+export async function setLang(page, lang) {
+  await page.evaluate((l) => localStorage.setItem('pokertote.lang', l), lang);
+  await page.reload();
+}
+
+/** spaces writes every kind of space (no-break, narrow no-break) as a plain one, to compare formatted numbers. */
+export const spaces = (s) => (s ?? '').replace(/[\s\u00a0\u202f]+/g, ' ').trim();
 
 /** signIn fills the sign-in form. */
 export async function signIn(page, email, password) {

@@ -82,3 +82,15 @@ test("dates are shown in the operator's time zone (Asia/Almaty, UTC+5)", () => {
   // 19:30 UTC on 14 June is 00:30 on 15 June in Almaty.
   assert.match(i18n.dateTime('2025-06-14T19:30:00Z'), /15\.06\.2025.*00:30/);
 });
+
+test("times typed in the operator's zone are read as Almaty's wall clock", () => {
+  // 00:30 on 15 June in Almaty is 19:30 UTC on 14 June (UTC+5).
+  assert.equal(i18n.fromOperatorTime('2025-06-15T00:30'), '2025-06-14T19:30:00.000Z');
+  assert.equal(i18n.fromOperatorTime('2026-12-01T19:05:30'), '2026-12-01T14:05:30.000Z');
+  // Before March 2024 Almaty kept UTC+6.
+  assert.equal(i18n.fromOperatorTime('2023-06-15T00:30'), '2023-06-14T18:30:00.000Z');
+  for (const bad of ['', '2025-06-15', '15.06.2025 00:30', '2025-06-15T0:30']) assert.equal(i18n.fromOperatorTime(bad), null, bad);
+  // It is dateTime's inverse.
+  i18n.setLang('ru');
+  assert.match(i18n.dateTime(i18n.fromOperatorTime('2025-01-31T23:59')), /31\.01\.2025.*23:59/);
+});

@@ -11,6 +11,7 @@ test('each close the server sends has its action', () => {
   assert.equal(s.closeAction(4401, 'TOKEN_REVOKED', true), 'renew', 'a revoked token: the refresh tells whether this session lives');
   assert.equal(s.closeAction(4401, 'INVALID_TOKEN', false), 'renew');
   assert.equal(s.closeAction(4401, 'API_KEY_REVOKED', true), 'signOut');
+  assert.equal(s.closeAction(4401, 'ACCOUNT_DISABLED', true), 'signOut', 'refresh is refused until an admin enables it');
   assert.equal(s.closeAction(4403, 'RIGHTS_CHANGED', true), 'rights');
   assert.equal(s.closeAction(1012, '', true), 'reconnect', 'a replica draining');
   assert.equal(s.closeAction(1006, '', true), 'reconnect', 'a dropped connection');
@@ -18,6 +19,15 @@ test('each close the server sends has its action', () => {
   assert.equal(s.closeAction(4429, 'SOCKETS_PER_USER', true), 'reconnect');
   assert.equal(s.closeAction(1000, '', false), 'none', 'the lazy socket closing after its last subscription');
   assert.equal(s.closeAction(1000, 'terminated', true), 'reconnect', 'a normal close under live subscriptions is a lost connection');
+});
+
+test('a refresh refused ends the session; one not answered, or rate limited, does not', () => {
+  for (const r of ['REFRESH_REVOKED', 'REFRESH_REUSED', 'REFRESH_EXPIRED', 'INVALID_TOKEN']) assert.ok(s.refusedRefresh('UNAUTHENTICATED', r), r);
+  assert.ok(s.refusedRefresh('FORBIDDEN', 'ACCOUNT_DISABLED'));
+  assert.ok(!s.refusedRefresh('FORBIDDEN', 'RATE_LIMITED'));
+  assert.ok(!s.refusedRefresh('UNAVAILABLE', 'DATABASE_UNAVAILABLE'));
+  assert.ok(!s.refusedRefresh('NETWORK', ''));
+  assert.ok(!s.refusedRefresh('INTERNAL', ''));
 });
 
 const at = (ms) => new Date(ms).toISOString();
