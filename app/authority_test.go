@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/coder/websocket"
+
 	"github.com/pokertote/pokertote/app"
 	"github.com/pokertote/pokertote/internal/gqltest"
 )
@@ -177,12 +179,19 @@ func TestSocketAuthority(t *testing.T) {
 					if got := p.balance(t); got != "1.00" {
 						t.Fatalf("balance %s after the demotion, want 1.00", got)
 					}
-					// A new socket with the old token is refused at connection_init.
+					// A new socket with the old token is refused at connection_init:
+					// on graphql-transport-ws with 4401 and the token's reason, so
+					// the client refreshes rather than retrying the token.
 					ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 					defer cancel()
-					if s, err := cB.WithToken(tok.access).Socket(ctx, o); err == nil {
+					s, err := cB.WithToken(tok.access).Socket(ctx, o)
+					if err == nil {
 						s.Close()
 						t.Fatal("a socket opened with the demoted admin's old token")
+					}
+					var ce websocket.CloseError
+					if !o.Legacy && (!errors.As(err, &ce) || ce.Code != 4401 || ce.Reason != "TOKEN_REVOKED") {
+						t.Fatalf("connection_init with the demoted admin's old token: %v, want close 4401 TOKEN_REVOKED", err)
 					}
 				})
 			}
@@ -318,6 +327,20 @@ func TestSocketClosedAtTokenExpiry(t *testing.T) {
 			closedAs(t, "expiry (graphql-transport-ws)", tws, 4401, "TOKEN_EXPIRED", issued)
 			closedAs(t, "expiry (graphql-ws)", legacy, 4401, "TOKEN_EXPIRED", issued)
 			streamEnded(t, "expiry (SSE)", sse, issued)
+			// A new socket with the expired token (within the JWT leeway,
+			// which HTTP still accepts) is closed as the open one was, at
+			// once: before or just after its ack.
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			defer cancel()
+			late, err := c.WithToken(tok.access).Socket(ctx, gqltest.SocketOptions{})
+			var ce websocket.CloseError
+			switch {
+			case err == nil:
+				t.Cleanup(late.Close)
+				closedAs(t, "a new socket with the expired token", late, 4401, "TOKEN_EXPIRED", issued)
+			case !errors.As(err, &ce) || ce.Code != 4401 || ce.Reason != "TOKEN_EXPIRED":
+				t.Fatalf("connection_init with an expired token: %v, want close 4401 TOKEN_EXPIRED", err)
+			}
 		})
 	}
 }

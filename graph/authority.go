@@ -41,6 +41,24 @@ const (
 	CloseForbidden = 4403
 )
 
+// initRefusal is the close of a connection_init whose token is refused:
+// CloseUnauthorized with the token's reason (the client refreshes it and
+// reconnects, as after the same close of an open socket), or 1011 when the
+// check itself failed (the client reconnects after a backoff).
+func initRefusal(err error) (int, string) {
+	if !errs.Is(err, errs.Unauthenticated) {
+		return closeInternalError, "internal error"
+	}
+	reason := errs.ReasonOf(err)
+	if reason == "" {
+		reason = ReasonInvalidToken
+	}
+	return CloseUnauthorized, reason
+}
+
+// closeInternalError is RFC 6455's 1011.
+const closeInternalError = 1011
+
 // credential is what a connection authenticated with: a bearer token and
 // the function that verifies it (the HTTP middleware's).
 type credential struct {

@@ -246,7 +246,7 @@ func (c *twsConn) init() bool {
 	if c.t.initFunc != nil {
 		ctx, p, err := c.t.initFunc(c.ctx, payload)
 		if err != nil {
-			c.close(int(websocket.StatusNormalClosure), "terminated")
+			c.close(initRefusal(err))
 			return false
 		}
 		c.ctx, ack = ctx, p

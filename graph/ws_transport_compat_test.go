@@ -13,6 +13,7 @@ import (
 	"github.com/coder/websocket"
 
 	"github.com/pokertote/pokertote/domain/account"
+	"github.com/pokertote/pokertote/domain/errs"
 	"github.com/pokertote/pokertote/graph"
 )
 
@@ -22,7 +23,10 @@ import (
 // before wsTransport) gave: acks echoing the init payload, queries,
 // validation and resolver errors, invalid JSON, ping, a table stream and its
 // complete from the client, unexpected and unknown messages, a message past
-// the read limit.
+// the read limit. One answer differs on purpose (issue 22): a refused token
+// at connection_init closes 4401 with the token's reason (1011 when the
+// check failed), where gqlgen closed 1000 "terminated", which a client could
+// not tell from a normal close.
 func TestWSTransportAnswersAsGqlgenDid(t *testing.T) {
 	w := newStreamWorld(t)
 	evs := w.advance(4)
@@ -32,8 +36,12 @@ func TestWSTransportAnswersAsGqlgenDid(t *testing.T) {
 		Log: slog.New(slog.DiscardHandler), ComplexityLimit: 1000, TokenLimit: 15000, DepthLimit: 4,
 		MaxMessage: 4096, AllowedOrigins: []string{"*"},
 		Authenticate: func(ctx context.Context, token string) (context.Context, error) {
-			if token != "good" {
-				return ctx, errors.New("refused")
+			switch token {
+			case "good":
+			case "broken":
+				return ctx, errors.New("the check failed")
+			default:
+				return ctx, errs.R(errs.Unauthenticated, graph.ReasonTokenRevoked, "refused")
 			}
 			return graph.WithViewer(ctx, graph.Viewer{UserID: 1, Role: account.Player}), nil
 		},
@@ -56,7 +64,6 @@ func TestWSTransportAnswersAsGqlgenDid(t *testing.T) {
 		"parse error":            {init, sub("p", `{ tables { `)},
 		"depth limit":            {init, sub("d", `{ tables { currentDraw { positions { bestHand { cards } } } } }`)},
 		"resolver error":         {init, sub("r", `{ table(id: "nope") { id } }`)},
-		"refused token":          {`{"type":"connection_init","payload":{"authToken":"bad"}}`},
 		"bearer token, myEvents": {`{"type":"connection_init","payload":{"Authorization":"Bearer good"}}`, sub("u", `subscription { myEvents { __typename } }`), `{"id":"u","type":"complete"}`},
 		"anonymous myEvents":     {init, sub("u", `subscription { myEvents { __typename } }`)},
 		"stream resolver error":  {init, `{"id":"s","type":"subscribe","payload":{"query":"subscription { tableEvents(tableId: \"x\") { seq } }"}}`},
@@ -70,6 +77,16 @@ func TestWSTransportAnswersAsGqlgenDid(t *testing.T) {
 		"server message type":    {init, `{"type":"next","id":"1"}`},
 		"unknown type":           {init, `{"type":"hello"}`},
 		"past the read limit":    {init, sub("big", `{ __typename }`+strings.Repeat(" ", 5000))},
+	}
+	// Refused tokens: the one answer that differs from gqlgen's.
+	for token, want := range map[string]string{"bad": `closed 4401 "TOKEN_REVOKED"`, "broken": `closed 1011 "internal error"`} {
+		init := fmt.Sprintf(`{"type":"connection_init","payload":{"authToken":%q}}`, token)
+		if got := converse(t, ours.Listener.Addr().String(), []string{init}); strings.Join(got, "\n") != want {
+			t.Errorf("token %q refused: %v, want %s", token, got, want)
+		}
+		if got := converse(t, theirs.Listener.Addr().String(), []string{init}); strings.Join(got, "\n") != `closed 1000 "terminated"` {
+			t.Errorf("gqlgen's transport refused token %q: %v (the difference documented above changed)", token, got)
+		}
 	}
 	for name, script := range scripts {
 		t.Run(name, func(t *testing.T) {

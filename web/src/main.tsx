@@ -6,7 +6,7 @@ import './style.css';
 import { route, Link } from './ui';
 import { t, lang, setLang, LANGS, money, type Lang } from './i18n';
 import { me, loadMe } from './api/account';
-import { online } from './api/client';
+import { online, sessionNotice } from './api/client';
 import { Lobby } from './views/Lobby';
 import { Table } from './views/Table';
 import { Holdem } from './views/Holdem';
@@ -53,6 +53,12 @@ function App() {
           </label>
         </div>
       </header>
+      {sessionNotice.value && (
+        <p class="session-notice" role="status" data-testid="session-notice">
+          <span>{t(sessionNotice.value)}</span>
+          <button type="button" class="ghost" aria-label={t('dismiss')} onClick={() => { sessionNotice.value = null; }}>×</button>
+        </p>
+      )}
       <main id="main" tabIndex={-1}><Page /></main>
     </>
   );

@@ -1,7 +1,7 @@
 // The account adapter: who is signed in, their balance live, sign in / out,
 // register, and the user event stream (bets settled, balance changes).
 import { signal } from '@preact/signals';
-import { gql, session, setSession, subscribe, type Session } from './client';
+import { gql, session, setSession, subscribe, onSessionChange, type Session } from './client';
 import { Me, Login, Register, Logout, MyEvents, SubmitVerification, MyLedger } from './ops';
 import type { MyLedgerQuery, MeQuery, LoginMutation, RegisterMutation, MyEventsSubscription, RegisterInput, VerificationInput, SubmitVerificationMutation } from '../gql/graphql';
 
@@ -14,23 +14,46 @@ export const lastUserEvent = signal<MyEventsSubscription['myEvents'] | null>(nul
 let stopEvents: (() => void) | null = null;
 
 export async function loadMe(): Promise<void> {
-  if (!session.value) { me.value = null; return; }
+  if (!session.value) { stopMyEvents(); me.value = null; return; }
   try {
     me.value = (await gql<MeQuery>(Me)).me;
   } catch {
     me.value = null;
   }
-  stopEvents?.();
-  stopEvents = null;
+  stopMyEvents();
   if (me.value) {
+    // myEvents has no seq to resume from: on a new socket it goes on from
+    // now, and the user's state is read again instead (balance, then every
+    // list through userTick).
     stopEvents = subscribe<MyEventsSubscription>(MyEvents, () => ({}), (d) => {
       const ev = d.myEvents;
       lastUserEvent.value = ev;
       if (ev.__typename === 'BalanceChanged' && me.value) me.value = { ...me.value, balance: ev.balance };
       userTick.value++;
-    });
+    }, undefined, () => { void rereadMe(); });
   }
 }
+
+function stopMyEvents() {
+  stopEvents?.();
+  stopEvents = null;
+}
+
+/** rereadMe reads the user again without restarting their stream. */
+async function rereadMe() {
+  try {
+    const m = (await gql<MeQuery>(Me)).me;
+    if (m && session.value) { me.value = m; userTick.value++; }
+  } catch { /* the next event or reconnection reads it */ }
+}
+
+// The server ended the session or changed the user's rights (a role, a
+// time-out), or another tab signed in or out: who the user is is read again,
+// so the page re-renders with what they may do now.
+onSessionChange((c) => {
+  if (c === 'signedOut') { stopMyEvents(); me.value = null; return; }
+  if (c === 'rightsChanged' || c === 'signedIn') void loadMe();
+});
 
 // The payload's user is asked for its id only: the private fields (balance,
 // verification) need the token, which the request did not carry yet; loadMe
@@ -51,11 +74,13 @@ export async function register(input: RegisterInput) {
 
 export async function logout() {
   const s = session.value;
-  stopEvents?.();
-  stopEvents = null;
-  if (s) await gql(Logout, { token: s.refreshToken }).catch(() => undefined);
+  stopMyEvents();
+  // Signed out here first: the socket turns anonymous before the server,
+  // hearing the logout, closes the old one (TOKEN_REVOKED), which is then
+  // not this tab's to act on.
   setSession(null);
   me.value = null;
+  if (s) await gql(Logout, { token: s.refreshToken }).catch(() => undefined);
 }
 
 export async function submitVerification(input: VerificationInput) {

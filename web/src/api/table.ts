@@ -8,7 +8,7 @@
 // duplicates (a resubscription replays from an older afterSeq) and are
 // ignored, and a jump (seq > last+1) means events were missed, so the state is
 // reloaded from the snapshot query and the stream resumes after it.
-import { gql, subscribe } from './client';
+import { gql, subscribe, trace } from './client';
 import { TableSnapshot, TableEvents, DrawBurns, Tables, DrawResultJson } from './ops';
 import type { TableSnapshotQuery, TableEventsSubscription, DrawBurnsQuery, TablesQuery, DrawResultJsonQuery } from '../gql/graphql';
 
@@ -35,12 +35,15 @@ export function watchTable(id: string, onState: (s: TableState) => void, onError
       const s = await loadTable(id);
       if (stopped || !s) return;
       state = s;
+      trace({ kind: 'tableSnapshot', table: id, seq: s.seq });
       onState(s);
       stopSub?.();
       stopSub = subscribe<TableEventsSubscription>(TableEvents, () => ({ tableId: id, afterSeq: state!.seq }), (data) => {
         if (!state) return;
-        recordEvent(data.tableEvents);
-        const n = fold(state, data.tableEvents);
+        const ev = data.tableEvents;
+        recordEvent(ev);
+        const n = fold(state, ev);
+        trace({ kind: 'tableEvent', table: id, seq: Number(ev.seq), type: ev.__typename, applied: n === 'gap' ? 'gap' : n === state ? 'duplicate' : 'applied' });
         if (n === 'gap') { void start(); return; }
         if (n !== state) {
           state = n;
@@ -54,7 +57,12 @@ export function watchTable(id: string, onState: (s: TableState) => void, onError
             }, () => undefined);
           }
         }
-      }, onError);
+      }, (e) => {
+        // afterSeq no longer served (pruned, or past a restored stream):
+        // join afresh from the snapshot.
+        if (reasonOf(e) === 'EVENTS_PRUNED' || reasonOf(e) === 'INVALID_SEQ') { stopSub?.(); if (!stopped) setTimeout(start, 500); return; }
+        onError(e);
+      });
     } catch (e) {
       onError(e);
       if (!stopped) setTimeout(start, 1000);
@@ -62,6 +70,12 @@ export function watchTable(id: string, onState: (s: TableState) => void, onError
   };
   void start();
   return () => { stopped = true; stopSub?.(); };
+}
+
+/** reasonOf is the reason of a subscription's error (graphql-ws hands over the GraphQL errors). */
+function reasonOf(e: unknown): string {
+  const first = Array.isArray(e) ? e[0] : e;
+  return (first as { extensions?: { reason?: string } } | undefined)?.extensions?.reason ?? '';
 }
 
 /** The lobby's list: every table with its current draw, and the jackpot. */
