@@ -242,3 +242,55 @@ test('a logout elsewhere closes the page\'s socket and signs it out; a role chan
   await shot(p2, 'session-demoted');
   for (const p of [page, p2]) if (p.errors.length) throw new Error('script errors: ' + p.errors.join('; '));
 });
+
+test('an admin disables an account from the cashier: the player\'s page is closed 4401 ACCOUNT_DISABLED and signed out, sign-in is refused until the admin enables it', async () => {
+  const email = 'disabled@pokertote.test';
+  await playerViaApi(server, email);
+  const page = await traced();
+  await signIn(page, email, 'player-password-123');
+  await page.goto('/table/1');
+  await waitFor(async () => (await traceOf(page)).some((e) => e.kind === 'connected'), 'a socket', 30_000);
+
+  // The operator, on the admin page: find the player, give a reason, confirm.
+  const adm = await newPage(browser, server);
+  await signIn(adm, ADMIN.email, ADMIN.password);
+  await adm.goto('/admin');
+  await adm.locator('input[name=cash-email]').fill(email);
+  await adm.getByRole('button', { name: 'Find' }).click();
+  const state = adm.getByTestId('account-state');
+  await state.getByText('The account is enabled.').waitFor({ timeout: 10_000 });
+  // No reason, no disabling: the confirmation is asked, the server is not.
+  await state.getByRole('button', { name: 'Disable account' }).click();
+  await state.getByRole('button', { name: 'Confirm' }).click();
+  await state.getByTestId('account-msg').getByText('Enter a reason.').waitFor({ timeout: 10_000 });
+  assert.equal((await traceOf(page)).filter((e) => e.kind === 'closed' && e.action !== 'none').length, 0, 'nothing happened to the player');
+  await state.locator('input[name=disable-reason]').fill('chargeback fraud');
+  await state.getByRole('button', { name: 'Disable account' }).click();
+  await state.getByRole('alertdialog').getByText(`Disable ${email}?`).waitFor();
+  const began = Date.now();
+  await state.getByRole('button', { name: 'Confirm' }).click();
+  await state.getByTestId('account-msg').getByText(`${email} is disabled.`).waitFor({ timeout: 10_000 });
+  await state.getByText('chargeback fraud').waitFor();
+
+  // The player's page: closed with the reason, signed out, told why.
+  const close = await waitFor(async () => (await traceOf(page)).find((e) => e.kind === 'closed' && e.action !== 'none'), 'the socket closed', 10_000);
+  assert.deepEqual([close.code, close.reason], [4401, 'ACCOUNT_DISABLED']);
+  console.log(`# disable to the player's socket closed: ${close.at - began} ms`);
+  await page.getByTestId('session-notice').getByText('This account has been disabled. Contact support.').waitFor({ timeout: 10_000 });
+  assert.equal(await session(page), null, 'the session is gone');
+  // Signing in again is refused with the same text, at the form.
+  await page.goto('/account');
+  await page.getByLabel('Email').first().fill(email);
+  await page.getByLabel('Password').first().fill('player-password-123');
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByText('This account has been disabled. Contact support.').first().waitFor({ timeout: 10_000 });
+  assert.equal(await page.getByTestId('user-email').count(), 0, 'not signed in');
+  await shot(page, 'session-disabled');
+
+  // Enabled again, the player signs in anew.
+  await state.getByRole('button', { name: 'Enable account' }).click();
+  await state.getByRole('button', { name: 'Confirm' }).click();
+  await state.getByTestId('account-msg').getByText(`${email} is enabled.`).waitFor({ timeout: 10_000 });
+  await signIn(page, email, 'player-password-123');
+  for (const p of [page, adm]) if (p.errors?.length) throw new Error('script errors: ' + p.errors.join('; '));
+});
