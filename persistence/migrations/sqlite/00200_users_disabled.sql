@@ -2,11 +2,11 @@
 -- An account an operator disabled (issue 22: fraud, a compromised account,
 -- a court order): it cannot sign in or refresh, and its tokens were revoked
 -- when it was disabled. NULL while the account is enabled; the reason is
--- what the admin gave, shown to admins only. (SQLite cannot add a CHECK to
--- an existing table; the service never stores a disabled account without
--- a reason.)
+-- what the admin gave, shown to admins only. (SQLite adds the table's CHECK
+-- as the reason column's own.)
 ALTER TABLE users ADD COLUMN disabled_at DATETIME;
-ALTER TABLE users ADD COLUMN disabled_reason TEXT NOT NULL DEFAULT '';
+ALTER TABLE users ADD COLUMN disabled_reason TEXT NOT NULL DEFAULT ''
+    CONSTRAINT users_disabled_has_reason CHECK (disabled_at IS NULL OR disabled_reason <> '');
 
 -- +goose Down
 ALTER TABLE users DROP COLUMN disabled_reason;
