@@ -46,6 +46,7 @@ func TestClosingSubscriptionsIsNoError(t *testing.T) {
 	cfg.DemoTables, cfg.Introspection = false, true
 	cfg.SQLitePath = filepath.Join(t.TempDir(), "pokertote.db")
 	fastTote(&cfg)
+	seedSQLite(t, &cfg)
 	a, err := app.New(context.Background(), cfg, slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelInfo})))
 	if err != nil {
 		t.Fatal(err)
