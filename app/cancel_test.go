@@ -37,6 +37,7 @@ func (l *lockedBuffer) String() string {
 // level=ERROR "internal error ... context canceled" in the server's log
 // (issue 11).
 func TestClosingSubscriptionsIsNoError(t *testing.T) {
+	t.Parallel()
 	var logs lockedBuffer
 	cfg := app.DefaultConfig()
 	cfg.Addr = "127.0.0.1:0"

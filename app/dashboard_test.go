@@ -35,6 +35,7 @@ type grafanaDashboard struct {
 // one draw with bets and serves an API key first, so that every labelled
 // series has appeared in its /metrics.
 func TestDashboardAndAlertsUseExportedMetrics(t *testing.T) {
+	t.Parallel()
 	raw, err := os.ReadFile("../deploy/grafana/pokertote.json")
 	if err != nil {
 		t.Fatal(err)

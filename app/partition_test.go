@@ -91,6 +91,7 @@ func (p *cutProxy) Addr() string { return p.ln.Addr().String() }
 // 1 s budget, and a request that needs the database answers UNAVAILABLE
 // within the request timeout, instead of hanging. The times are printed.
 func TestPartitionFromPostgres(t *testing.T) {
+	t.Parallel()
 	dbURL := migratedPostgres.Postgres(t)
 	redisURL, prefix := testenv.Redis(t)
 	u, err := url.Parse(dbURL)
