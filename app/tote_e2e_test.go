@@ -435,6 +435,7 @@ func fastTote(cfg *app.Config) {
 
 func TestToteDrawEndToEnd(t *testing.T) {
 	t.Parallel()
+	testenv.SkipShort(t, "plays a whole draw in real time on each backend")
 	for _, b := range backends(t) {
 		t.Run(b.name, func(t *testing.T) {
 			_, c := startServer(t, b, fastTote)
