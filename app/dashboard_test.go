@@ -37,7 +37,6 @@ type grafanaDashboard struct {
 // one draw with bets and serves an API key first, so that every labelled
 // series has appeared in its /metrics.
 func TestDashboardAndAlertsUseExportedMetrics(t *testing.T) {
-	t.Parallel()
 	testenv.SkipShort(t, "plays a whole draw in real time so that every series appears")
 	raw, err := os.ReadFile("../deploy/grafana/pokertote.json")
 	if err != nil {

@@ -25,7 +25,6 @@ import (
 // exactly once: balances are checked to the tiyn against the published
 // result.
 func TestDealerFailoverAfterCrash(t *testing.T) {
-	t.Parallel()
 	testenv.SkipShort(t, "kills a dealing replica mid-draw and waits out its lease: minutes of real-time draws")
 	b := backends(t)[1]
 	bin := filepath.Join(t.TempDir(), "pokertote")

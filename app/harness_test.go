@@ -69,6 +69,11 @@ func seedSQLite(t *testing.T, cfg *app.Config) {
 	migratedSQLite.CopyTo(t, cfg.SQLitePath)
 }
 
+// Every test here calls t.Parallel except those that play whole draws in
+// real time (their players' bets must land inside rounds of a few
+// seconds): they run one at a time, before the parallel ones start, so the
+// others' load does not close a round on them.
+
 // backends returns the embedded default and Postgres + Redis, for tests
 // that must pass on both.
 func backends(t *testing.T) []backend {

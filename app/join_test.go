@@ -209,7 +209,6 @@ func next(t *testing.T, ch <-chan rawEvent) rawEvent {
 // on it renders exactly what a viewer that watched from the table's first
 // event renders, seq by seq, until the draw is settled.
 func TestJoinMidDraw(t *testing.T) {
-	t.Parallel()
 	testenv.SkipShort(t, "plays a whole draw in real time on each backend")
 	for _, b := range backends(t) {
 		t.Run(b.name, func(t *testing.T) {

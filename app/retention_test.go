@@ -16,7 +16,6 @@ import (
 // watermark starts with a snapshot of the table, one resuming from a recent seq
 // gets the next events without a gap. Both backends, a real WebSocket.
 func TestOutboxPruningAndResume(t *testing.T) {
-	t.Parallel()
 	testenv.SkipShort(t, "waits for a draw to settle and for the pruner, on each backend")
 	for _, b := range backends(t) {
 		t.Run(b.name, func(t *testing.T) {

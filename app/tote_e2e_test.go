@@ -434,7 +434,6 @@ func fastTote(cfg *app.Config) {
 }
 
 func TestToteDrawEndToEnd(t *testing.T) {
-	t.Parallel()
 	testenv.SkipShort(t, "plays a whole draw in real time on each backend")
 	for _, b := range backends(t) {
 		t.Run(b.name, func(t *testing.T) {
@@ -495,7 +494,6 @@ func TestToteDrawEndToEnd(t *testing.T) {
 // only the first deals; a subscriber on the second sees every card the first
 // dealt, and a bet placed through the second lands in the first's draw.
 func TestTwoReplicasShareOneTable(t *testing.T) {
-	t.Parallel()
 	testenv.SkipShort(t, "plays a whole draw in real time across two replicas")
 	b := backends(t)[1]
 	_, dealer := startServer(t, b, fastTote)
