@@ -14,6 +14,7 @@ import (
 )
 
 func TestAccountsAndCashier(t *testing.T) {
+	t.Parallel()
 	for _, b := range backends(t) {
 		t.Run(b.name, func(t *testing.T) {
 			_, c := startServer(t, b, nil)
@@ -130,6 +131,7 @@ func TestAccountsAndCashier(t *testing.T) {
 }
 
 func TestSessions(t *testing.T) {
+	t.Parallel()
 	_, c := startServer(t, backend{name: "sqlite"}, nil)
 	var reg struct {
 		Register struct{ AccessToken, RefreshToken string }
@@ -163,6 +165,7 @@ func TestSessions(t *testing.T) {
 // TestForgedTokensAreRefused sends hostile tokens over HTTP: each is answered
 // 401 with UNAUTHENTICATED, never served as anonymous or as someone else.
 func TestForgedTokensAreRefused(t *testing.T) {
+	t.Parallel()
 	_, c := startServer(t, backend{name: "sqlite"}, nil)
 	valid := signIn(t, c, testAdminEmail, testAdminPassword).Token
 	parts := strings.Split(valid, ".")
@@ -190,6 +193,7 @@ func TestForgedTokensAreRefused(t *testing.T) {
 }
 
 func TestOperationalEndpoints(t *testing.T) {
+	t.Parallel()
 	a, c := startServer(t, backends(t)[1], func(cfg *app.Config) { cfg.Introspection = false; cfg.Complexity = 20 })
 	get := func(path string) (int, string) {
 		res, err := http.Get("http://" + a.Addr() + path)

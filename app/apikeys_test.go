@@ -55,6 +55,7 @@ func createKey(t *testing.T, admin *gqltest.Client, name string, perMinute int) 
 // everything else, and stops working the moment an admin revokes it; both
 // actions are audited and usage is counted per key in the metrics.
 func TestAPIKeyScopeAndRevocation(t *testing.T) {
+	t.Parallel()
 	for _, b := range backends(t) {
 		t.Run(b.name, func(t *testing.T) {
 			a, c := startServer(t, b, nil)
@@ -163,6 +164,7 @@ func TestAPIKeyScopeAndRevocation(t *testing.T) {
 // a key allowed 5 requests a minute gets 5 in all, alternating between the
 // replicas, not 5 on each.
 func TestAPIKeyRateLimitAcrossReplicas(t *testing.T) {
+	t.Parallel()
 	b := backends(t)[1]
 	_, one := startServer(t, b, nil)
 	_, two := startServer(t, b, nil)

@@ -153,6 +153,7 @@ func replicas(t *testing.T, b backend, tweak func(*app.Config)) (cA, cB *gqltest
 const depositMutation = `mutation($u: ID!, $a: Money!, $k: String!) { deposit(input: {userId: $u, amount: $a, idempotencyKey: $k}) { balance } }`
 
 func TestSocketAuthority(t *testing.T) {
+	t.Parallel()
 	for _, b := range backends(t) {
 		t.Run(b.name, func(t *testing.T) {
 			cA, cB := replicas(t, b, nil)
@@ -313,6 +314,7 @@ func TestSocketAuthority(t *testing.T) {
 // their access token: at its expiry the socket is closed 4401
 // TOKEN_EXPIRED and the stream ends; before it, operations run.
 func TestSocketClosedAtTokenExpiry(t *testing.T) {
+	t.Parallel()
 	for _, b := range backends(t) {
 		t.Run(b.name, func(t *testing.T) {
 			_, c := startServer(t, b, func(cfg *app.Config) { cfg.AccessTTL = 3 * time.Second })

@@ -37,6 +37,7 @@ func (l *lockedBuffer) String() string {
 // level=ERROR "internal error ... context canceled" in the server's log
 // (issue 11).
 func TestClosingSubscriptionsIsNoError(t *testing.T) {
+	t.Parallel()
 	var logs lockedBuffer
 	cfg := app.DefaultConfig()
 	cfg.Addr = "127.0.0.1:0"
@@ -46,6 +47,7 @@ func TestClosingSubscriptionsIsNoError(t *testing.T) {
 	cfg.DemoTables, cfg.Introspection = false, true
 	cfg.SQLitePath = filepath.Join(t.TempDir(), "pokertote.db")
 	fastTote(&cfg)
+	seedSQLite(t, &cfg)
 	a, err := app.New(context.Background(), cfg, slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelInfo})))
 	if err != nil {
 		t.Fatal(err)

@@ -16,6 +16,7 @@ import (
 // credentials, and reuses them after a restart; production refuses the
 // setting, and it is off there by default.
 func TestDevAdmin(t *testing.T) {
+	t.Parallel()
 	dev, err := app.LoadConfig(func(string) string { return "" })
 	if err != nil || !dev.DevAdmin {
 		t.Fatalf("development: DevAdmin %v, err %v; want on by default", dev.DevAdmin, err)

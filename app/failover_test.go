@@ -15,6 +15,7 @@ import (
 
 	"github.com/pokertote/pokertote/domain/money"
 	"github.com/pokertote/pokertote/internal/gqltest"
+	"github.com/pokertote/pokertote/internal/testenv"
 )
 
 // TestDealerFailoverAfterCrash kills the dealing replica with SIGKILL in the
@@ -24,6 +25,7 @@ import (
 // exactly once: balances are checked to the tiyn against the published
 // result.
 func TestDealerFailoverAfterCrash(t *testing.T) {
+	testenv.SkipShort(t, "kills a dealing replica mid-draw and waits out its lease: minutes of real-time draws")
 	b := backends(t)[1]
 	bin := filepath.Join(t.TempDir(), "pokertote")
 	build := exec.Command("go", "build", "-o", bin, "../cmd/server")

@@ -14,6 +14,7 @@ import (
 	"github.com/pokertote/pokertote/app"
 	"github.com/pokertote/pokertote/internal/gqltest"
 	"github.com/pokertote/pokertote/internal/testenv"
+	"github.com/pokertote/pokertote/persistence"
 )
 
 // Test admin credentials of every harness server.
@@ -30,6 +31,49 @@ type backend struct {
 	redisPrefix string
 }
 
+// TestMain drops the template databases when the package's tests end.
+func TestMain(m *testing.M) { testenv.Main(m) }
+
+// The migrated templates (internal/testenv/template.go): the migrations run
+// once per test process and each server starts on a copy, where its own
+// Migrate finds nothing to apply.
+var (
+	migratedPostgres = &testenv.PostgresTemplate{Build: func(ctx context.Context, u string) error {
+		return openAndMigrate(ctx, persistence.Options{DatabaseURL: u})
+	}}
+	migratedSQLite = &testenv.SQLiteTemplate{Build: func(ctx context.Context, path string) error {
+		return openAndMigrate(ctx, persistence.Options{SQLitePath: path})
+	}}
+)
+
+func openAndMigrate(ctx context.Context, o persistence.Options) error {
+	db, err := persistence.Open(ctx, o)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	return db.Migrate(ctx)
+}
+
+// seedSQLite puts a copy of the migrated SQLite template where a server on
+// the embedded database (no DatabaseURL) will open its file, unless the
+// file is there already (a restart on the same database).
+func seedSQLite(t *testing.T, cfg *app.Config) {
+	t.Helper()
+	if cfg.DatabaseURL != "" || cfg.SQLitePath == "" {
+		return
+	}
+	if _, err := os.Stat(cfg.SQLitePath); err == nil {
+		return
+	}
+	migratedSQLite.CopyTo(t, cfg.SQLitePath)
+}
+
+// Every test here calls t.Parallel except those that play whole draws in
+// real time (their players' bets must land inside rounds of a few
+// seconds): they run one at a time, before the parallel ones start, so the
+// others' load does not close a round on them.
+
 // backends returns the embedded default and Postgres + Redis, for tests
 // that must pass on both.
 func backends(t *testing.T) []backend {
@@ -37,7 +81,7 @@ func backends(t *testing.T) []backend {
 	redisURL, prefix := testenv.Redis(t)
 	return []backend{
 		{name: "sqlite"},
-		{name: "postgres+redis", databaseURL: testenv.Postgres(t), redisURL: redisURL, redisPrefix: prefix},
+		{name: "postgres+redis", databaseURL: migratedPostgres.Postgres(t), redisURL: redisURL, redisPrefix: prefix},
 	}
 }
 
@@ -81,6 +125,7 @@ func startStoppable(t *testing.T, b backend, tweak func(*app.Config)) (*app.App,
 	if tweak != nil {
 		tweak(&cfg)
 	}
+	seedSQLite(t, &cfg)
 	if err := cfg.Validate(); err != nil {
 		t.Fatalf("config: %v", err)
 	}

@@ -427,6 +427,7 @@ func launch(t *testing.T, b backend, tweak func(*app.Config)) (*gqltest.Client, 
 	cfg.DemoTables, cfg.DealerEnabled = false, false
 	cfg.DatabaseURL, cfg.RedisURL, cfg.RedisPrefix = b.databaseURL, b.redisURL, b.redisPrefix
 	tweak(&cfg)
+	seedSQLite(t, &cfg)
 	a, err := app.New(context.Background(), cfg, testLogger(t))
 	if err != nil {
 		t.Fatalf("app.New: %v", err)

@@ -14,6 +14,7 @@ import (
 // value in the wrong case and a string for an Int are BAD_USER_INPUT naming
 // the field (they were accepted as WIN, INTERNAL, and coerced).
 func TestVariablesFollowTheLiteralsRules(t *testing.T) {
+	t.Parallel()
 	_, c := startServer(t, backend{name: "sqlite"}, nil)
 	p := newPlayer(t, c, "")
 	const q = `mutation($in: PlaceBetInput!) { placeBet(input: $in) { id } }`

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/pokertote/pokertote/internal/gqltest"
+	"github.com/pokertote/pokertote/internal/testenv"
 )
 
 // joinSub asks for everything a table view renders, from every event type.
@@ -211,6 +212,7 @@ func next(t *testing.T, ch <-chan rawEvent) rawEvent {
 // on it renders exactly what a viewer that watched from the table's first
 // event renders, seq by seq, until the draw is settled.
 func TestJoinMidDraw(t *testing.T) {
+	testenv.SkipShort(t, "plays a whole draw in real time on each backend")
 	for _, b := range backends(t) {
 		t.Run(b.name, func(t *testing.T) {
 			_, c := startServer(t, b, fastTote)

@@ -91,7 +91,8 @@ func (p *cutProxy) Addr() string { return p.ln.Addr().String() }
 // 1 s budget, and a request that needs the database answers UNAVAILABLE
 // within the request timeout, instead of hanging. The times are printed.
 func TestPartitionFromPostgres(t *testing.T) {
-	dbURL := testenv.Postgres(t)
+	t.Parallel()
+	dbURL := migratedPostgres.Postgres(t)
 	redisURL, prefix := testenv.Redis(t)
 	u, err := url.Parse(dbURL)
 	if err != nil {

@@ -14,6 +14,7 @@ import (
 // register through the GraphQL API on both backends: the refusals come from
 // the ledger's guard inside the Hold'em and cashier transactions.
 func TestPlayerProtectionAPI(t *testing.T) {
+	t.Parallel()
 	for _, b := range backends(t) {
 		t.Run(b.name, func(t *testing.T) {
 			_, c := startServer(t, b, nil)
@@ -156,6 +157,7 @@ func TestPlayerProtectionAPI(t *testing.T) {
 // staked gets a REALITY_CHECK on myEvents with the session's time and net
 // result, on both backends.
 func TestRealityCheckOnMyEvents(t *testing.T) {
+	t.Parallel()
 	for _, b := range backends(t) {
 		t.Run(b.name, func(t *testing.T) {
 			_, c := startServer(t, b, func(cfg *app.Config) { cfg.RealityCheck = 2 * time.Second })

@@ -18,6 +18,7 @@ import (
 // TestTableEventsOverSSE reads a table's stream as server-sent events, the
 // transport for clients that cannot open a WebSocket.
 func TestTableEventsOverSSE(t *testing.T) {
+	t.Parallel()
 	a, c := startServer(t, backend{name: "sqlite"}, fastTote)
 	tableID := createTable(t, signIn(t, c, testAdminEmail, testAdminPassword), unique("sse"))
 	body, _ := json.Marshal(map[string]any{"query": tableEventsSub, "variables": map[string]any{"t": tableID, "after": 0}})
@@ -58,6 +59,7 @@ func TestTableEventsOverSSE(t *testing.T) {
 // opened with the access token in connection_init and carries their balance
 // changes; without a token it is refused.
 func TestMyEventsNeedTheTokenInConnectionInit(t *testing.T) {
+	t.Parallel()
 	_, c := startServer(t, backend{name: "sqlite"}, nil)
 	p := newPlayer(t, c, "")
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
@@ -120,6 +122,7 @@ func TestMyEventsNeedTheTokenInConnectionInit(t *testing.T) {
 // TestWebSocketOriginsAreChecked: a browser page from an origin that is not
 // allowed cannot open the WebSocket.
 func TestWebSocketOriginsAreChecked(t *testing.T) {
+	t.Parallel()
 	a, _ := startServer(t, backend{name: "sqlite"}, func(cfg *app.Config) {
 		cfg.AllowedOrigins = []string{"https://app.pokertote.kz"}
 	})

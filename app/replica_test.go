@@ -21,6 +21,7 @@ import (
 // balance (me) and every mutation stay on the primary, which they could not
 // do otherwise (the replica's sessions refuse writes).
 func TestReadReplicaReads(t *testing.T) {
+	t.Parallel()
 	b := backends(t)[1]
 	const window = 2 * time.Second
 	srv, c := startServer(t, b, func(cfg *app.Config) {

@@ -14,6 +14,7 @@ import (
 // revokes their refresh family (logout) or records their self-exclusion:
 // well before B's cache entry would expire, so the news came over Redis.
 func TestRevocationReachesOtherReplica(t *testing.T) {
+	t.Parallel()
 	b := backends(t)[1]
 	_, cA := startServer(t, b, nil)
 	_, cB := startServer(t, b, nil)

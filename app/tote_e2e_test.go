@@ -15,6 +15,7 @@ import (
 	"github.com/pokertote/pokertote/domain/money"
 	"github.com/pokertote/pokertote/domain/tote"
 	"github.com/pokertote/pokertote/internal/gqltest"
+	"github.com/pokertote/pokertote/internal/testenv"
 )
 
 // End-to-end tests of the totalizator through the GraphQL API, with a real
@@ -433,6 +434,7 @@ func fastTote(cfg *app.Config) {
 }
 
 func TestToteDrawEndToEnd(t *testing.T) {
+	testenv.SkipShort(t, "plays a whole draw in real time on each backend")
 	for _, b := range backends(t) {
 		t.Run(b.name, func(t *testing.T) {
 			_, c := startServer(t, b, fastTote)
@@ -492,6 +494,7 @@ func TestToteDrawEndToEnd(t *testing.T) {
 // only the first deals; a subscriber on the second sees every card the first
 // dealt, and a bet placed through the second lands in the first's draw.
 func TestTwoReplicasShareOneTable(t *testing.T) {
+	testenv.SkipShort(t, "plays a whole draw in real time across two replicas")
 	b := backends(t)[1]
 	_, dealer := startServer(t, b, fastTote)
 	_, other := startServer(t, b, func(cfg *app.Config) { cfg.TimeScale = toteScale; cfg.DealerEnabled = false })

@@ -18,6 +18,7 @@ import (
 // placeBet" is the parent of the resolver span "Mutation.placeBet", which is
 // the parent (or ancestor) of the SQL spans, among them the bet's INSERT.
 func TestTracingOfOneBet(t *testing.T) {
+	t.Parallel()
 	for _, b := range backends(t) {
 		t.Run(b.name, func(t *testing.T) {
 			exp := tracetest.NewInMemoryExporter()

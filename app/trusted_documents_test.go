@@ -73,6 +73,7 @@ func wantRefused(t *testing.T, what, reason string, r gqltest.Response) {
 // registered documents (by text, documentId or APQ hash, over HTTP and
 // WebSocket) and nothing else; admins and API keys run any document.
 func TestTrustedDocumentsInProduction(t *testing.T) {
+	t.Parallel()
 	_, c := startServer(t, backend{name: "sqlite"}, func(cfg *app.Config) {
 		cfg.Env = "production"
 		cfg.AllowedOrigins = []string{"https://app.example.kz"}

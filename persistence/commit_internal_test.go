@@ -8,7 +8,6 @@ import (
 	"gorm.io/gorm"
 
 	"github.com/pokertote/pokertote/domain/errs"
-	"github.com/pokertote/pokertote/internal/testenv"
 )
 
 // TestCommitUnknown drops the transaction's connection just before its
@@ -17,7 +16,7 @@ import (
 // of fn itself is returned as it is.
 func TestCommitUnknown(t *testing.T) {
 	ctx := context.Background()
-	db, err := Open(ctx, Options{DatabaseURL: testenv.Postgres(t)})
+	db, err := Open(ctx, MigratedOptions(t, "postgres"))
 	if err != nil {
 		t.Fatal(err)
 	}

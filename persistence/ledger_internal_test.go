@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"math"
-	"path/filepath"
 	"testing"
 
 	"github.com/jackc/pgx/v5/pgconn"
@@ -13,7 +12,6 @@ import (
 	"github.com/pokertote/pokertote/domain/errs"
 	"github.com/pokertote/pokertote/domain/ledger"
 	"github.com/pokertote/pokertote/domain/money"
-	"github.com/pokertote/pokertote/internal/testenv"
 )
 
 // ledgerTestDBs opens a fresh migrated database of each dialect for the
@@ -23,13 +21,7 @@ func ledgerTestDBs(t *testing.T) map[string]*DB {
 	ctx := context.Background()
 	out := map[string]*DB{}
 	for _, dialect := range []string{"sqlite", "postgres"} {
-		var o Options
-		if dialect == "sqlite" {
-			o.SQLitePath = filepath.Join(t.TempDir(), "test.db")
-		} else {
-			o.DatabaseURL = testenv.Postgres(t)
-		}
-		db, err := Open(ctx, o)
+		db, err := Open(ctx, MigratedOptions(t, dialect))
 		if err != nil {
 			t.Fatalf("open %s: %v", dialect, err)
 		}

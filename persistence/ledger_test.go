@@ -3,7 +3,6 @@ package persistence_test
 import (
 	"context"
 	"fmt"
-	"path/filepath"
 	"sync"
 	"testing"
 	"time"
@@ -13,7 +12,6 @@ import (
 	"github.com/pokertote/pokertote/domain/ledger"
 	"github.com/pokertote/pokertote/domain/ledger/ledgertest"
 	"github.com/pokertote/pokertote/domain/money"
-	"github.com/pokertote/pokertote/internal/testenv"
 	"github.com/pokertote/pokertote/persistence"
 )
 
@@ -22,18 +20,13 @@ import (
 var testDialects = []string{"sqlite", "postgres"}
 
 // openTestDB opens a fresh, migrated database of one dialect, private to t
-// (a new SQLite file, or a new Postgres database that is dropped after t).
+// (a copy of the migrated SQLite file, or of the migrated Postgres
+// template, dropped after t).
 func openTestDB(t *testing.T, dialect string) *persistence.DB {
 	t.Helper()
-	var o persistence.Options
-	switch dialect {
-	case "sqlite":
-		o.SQLitePath = filepath.Join(t.TempDir(), "test.db")
-	case "postgres":
-		o.DatabaseURL = testenv.Postgres(t)
+	o := persistence.MigratedOptions(t, dialect)
+	if dialect == "postgres" {
 		o.MaxOpenConns = 20
-	default:
-		t.Fatalf("unknown dialect %q", dialect)
 	}
 	ctx := context.Background()
 	db, err := persistence.Open(ctx, o)

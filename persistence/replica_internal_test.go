@@ -16,7 +16,6 @@ import (
 
 	"github.com/pokertote/pokertote/domain/errs"
 	"github.com/pokertote/pokertote/internal/tcpproxy"
-	"github.com/pokertote/pokertote/internal/testenv"
 )
 
 // TestReadReplicaRouting opens a database with a read pool on a second
@@ -26,7 +25,7 @@ import (
 // read pool is refused as read-only rather than performed.
 func TestReadReplicaRouting(t *testing.T) {
 	ctx := context.Background()
-	u := testenv.Postgres(t)
+	u := MigratedOptions(t, "postgres").DatabaseURL
 	db, err := Open(ctx, Options{DatabaseURL: u, ReadURL: u + "&application_name=pokertote-replica"})
 	if err != nil {
 		t.Fatal(err)
@@ -72,7 +71,7 @@ func TestReadReplicaRouting(t *testing.T) {
 // a cut connection fail.
 func TestPoolFollowsThePrimary(t *testing.T) {
 	ctx := context.Background()
-	u, err := url.Parse(testenv.Postgres(t))
+	u, err := url.Parse(MigratedOptions(t, "postgres").DatabaseURL)
 	if err != nil {
 		t.Fatal(err)
 	}

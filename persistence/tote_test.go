@@ -13,6 +13,7 @@ import (
 func TestToteConformance(t *testing.T) {
 	for _, dialect := range testDialects {
 		t.Run(dialect, func(t *testing.T) {
+			t.Parallel() // the dialects share no state
 			totetest.Run(t, func(t *testing.T) totetest.Env {
 				db := openTestDB(t, dialect)
 				led := persistence.NewLedgerRepo(db)

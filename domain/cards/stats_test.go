@@ -165,13 +165,23 @@ func runsTest(t *tally) result {
 	return result{name: "runs of low and high cards", stat: math.Abs(z), crit: normalQuantile(1 - statAlpha/2), detail: ", |z|"}
 }
 
+// shuffleCount is how many shuffles a statistical test deals: statShuffles,
+// or under -short (the fast loop) at most the race build's 100,000, at
+// which every negative control still fails by a wide margin.
+func shuffleCount() int {
+	if testing.Short() {
+		return min(statShuffles, 100_000)
+	}
+	return statShuffles
+}
+
 func TestShuffleStatistics(t *testing.T) {
-	fair := collect(cards.Shuffle, statShuffles)
+	fair := collect(cards.Shuffle, shuffleCount())
 	for _, r := range []result{tableTest(fair), positionTest(fair), pairTest(fair), runsTest(fair)} {
 		t.Run(r.name, func(t *testing.T) {
 			t.Log(r)
 			if !r.pass() {
-				t.Errorf("the shuffle fails at 99%% confidence over %d shuffles: %v", statShuffles, r)
+				t.Errorf("the shuffle fails at 99%% confidence over %d shuffles: %v", fair.shuffles, r)
 			}
 		})
 	}
@@ -191,7 +201,7 @@ func TestBiasedShufflesFail(t *testing.T) {
 	}
 	for _, ctl := range controls {
 		t.Run(ctl.name, func(t *testing.T) {
-			tl := collect(ctl.shuffle, statShuffles)
+			tl := collect(ctl.shuffle, shuffleCount())
 			for _, r := range []result{positionTest(tl), pairTest(tl), runsTest(tl)} {
 				t.Log(r)
 			}

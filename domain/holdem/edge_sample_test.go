@@ -35,11 +35,12 @@ const (
 
 // edgeSample is the sample size asked for and the widest 99.9% half-width
 // the test accepts. Under -race the flop kernel runs about 3.5 times slower,
-// so the sample is half as large. From the exact per-flop values, this
-// design's standard error is 0.064 points of edge with n = 600 (634 flops
-// drawn, 530 classes evaluated) and 0.090 with n = 300 (351 flops drawn).
+// so the sample is half as large, and -short (the fast loop) takes the same
+// half. From the exact per-flop values, this design's standard error is
+// 0.064 points of edge with n = 600 (634 flops drawn, 530 classes
+// evaluated) and 0.090 with n = 300 (351 flops drawn).
 func edgeSample() (size int, maxHalfWidth float64) {
-	if raceDetector {
+	if raceDetector || testing.Short() {
 		return 300, 0.004
 	}
 	return 600, 0.003

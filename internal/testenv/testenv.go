@@ -1,6 +1,7 @@
 // Package testenv finds the real Postgres and Redis that persistence and
-// end-to-end tests run against. Each test gets a fresh database (or a fresh
-// Redis channel prefix), so packages can run in parallel and leave nothing
+// end-to-end tests run against. Each test gets a fresh database (empty, or a
+// copy of a migrated template: template.go) or a fresh Redis channel
+// prefix, so packages and tests can run in parallel and leave nothing
 // behind.
 //
 // When a service does not answer, the test is skipped with the reason; when
@@ -11,10 +12,8 @@ package testenv
 import (
 	"context"
 	"crypto/rand"
-	"database/sql"
 	"encoding/hex"
 	"fmt"
-	"net/url"
 	"os"
 	"testing"
 	"time"
@@ -50,38 +49,15 @@ func AdminPostgresURL() string {
 }
 
 // Postgres creates a fresh, empty database for this test, drops it when the
-// test ends, and returns its URL.
+// test ends, and returns its URL. Tests that want a migrated database take
+// a copy of a PostgresTemplate instead.
 func Postgres(t testing.TB) string {
 	t.Helper()
-	admin := AdminPostgresURL()
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	db, err := sql.Open("pgx", admin)
-	if err == nil {
-		err = db.PingContext(ctx)
-	}
+	db, err := admin()
 	if err != nil {
-		unavailable(t, "PostgreSQL at "+admin, err)
+		unavailable(t, "PostgreSQL at "+AdminPostgresURL(), err)
 	}
-	name := "pokertote_t_" + randomHex(6)
-	if _, err := db.ExecContext(ctx, "CREATE DATABASE "+name); err != nil {
-		db.Close()
-		t.Fatalf("create test database: %v", err)
-	}
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		defer cancel()
-		if _, err := db.ExecContext(ctx, "DROP DATABASE IF EXISTS "+name+" WITH (FORCE)"); err != nil {
-			t.Logf("drop test database %s: %v", name, err)
-		}
-		db.Close()
-	})
-	u, err := url.Parse(admin)
-	if err != nil {
-		t.Fatalf("parse %s: %v", admin, err)
-	}
-	u.Path = "/" + name
-	return u.String()
+	return createDatabase(t, db, "")
 }
 
 // Redis checks that Redis answers and returns its URL and a channel prefix
@@ -110,4 +86,19 @@ func randomHex(n int) string {
 	b := make([]byte, n)
 	_, _ = rand.Read(b)
 	return hex.EncodeToString(b)
+}
+
+// SkipShort skips a slow test under -short, the fast loop of day-to-day
+// work, saying why (the full run, which CI does, covers it). CI never skips:
+// with CI=true (as .ci/run runs) it fails instead, so a -short slipped into
+// CI's command cannot pass by skipping.
+func SkipShort(t testing.TB, why string) {
+	t.Helper()
+	if !testing.Short() {
+		return
+	}
+	if os.Getenv("CI") == "true" {
+		t.Fatalf("-short under CI=true: CI runs every test (skipped under -short: %s)", why)
+	}
+	t.Skipf("-short: %s; the full run (go test -race ./..., as CI) covers it", why)
 }

@@ -51,6 +51,7 @@ func Run(t *testing.T, newStore func(t *testing.T, now func() time.Time) account
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel() // each test has its own store
 			tc.run(t, newStore(t, func() time.Time { return Start }))
 		})
 	}

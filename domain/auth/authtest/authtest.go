@@ -51,7 +51,10 @@ func Run(t *testing.T, newEnv func(t *testing.T) Env) {
 		{"PruneExpired", testPrune},
 	}
 	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) { tc.run(t, newEnv(t)) })
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel() // each test has its own store
+			tc.run(t, newEnv(t))
+		})
 	}
 }
 

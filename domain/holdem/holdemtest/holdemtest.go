@@ -58,6 +58,7 @@ func Run(t *testing.T, newEnv func(t *testing.T) Env) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel() // each test has its own store and clock
 			e := newEnv(t)
 			w := &world{Env: e}
 			w.clock.Store(Start.UnixMicro())

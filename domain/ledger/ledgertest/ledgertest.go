@@ -70,6 +70,7 @@ func Run(t *testing.T, newStore func(t *testing.T) ledger.Store, opts ...Option)
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel() // each test has its own store
 			tc.run(t, newStore(t))
 		})
 	}

@@ -79,6 +79,7 @@ func Run(t *testing.T, newEnv func(t *testing.T, now func() time.Time, loc *time
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel() // each test has its own store and clock
 			clock := clocktest.New(Start)
 			env := newEnv(t, clock.Now, loc)
 			w := &world{Env: env, clock: clock, loc: loc, ctx: context.Background(),

@@ -62,7 +62,10 @@ func Run(t *testing.T, newEnv func(t *testing.T) Env) {
 		{"SuspendedRace", testSuspendedRace},
 	}
 	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) { tc.fn(t, newEnv(t)) })
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel() // each test has its own store, table and fake clock
+			tc.fn(t, newEnv(t))
+		})
 	}
 }
 
