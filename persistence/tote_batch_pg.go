@@ -11,7 +11,9 @@ package persistence
 //
 //  1. one pipeline (one network flush): BEGIN; the draw's shared advisory
 //     lock; the draw and its table (read after the lock, each statement with
-//     its own snapshot, so the round-close race is exactly as in LockDraw);
+//     its own snapshot, so the round-close race is exactly as in LockDraw;
+//     the draw's chances are parsed only when their text changes,
+//     chancesCache);
 //     bet ids from the sequence; the players' wallets, locked FOR UPDATE in
 //     the ledger's order; their protection state (exclusion, register,
 //     limits), read after the wallets' locks (an exclusion is set holding
@@ -441,7 +443,12 @@ func (r *ToteRepo) placeBatchTx(ctx context.Context, pc *pgx.Conn, w tote.BatchW
 	if len(betIDs) != n {
 		return nil, fmt.Errorf("bet batch: %d ids for %d bets", len(betIDs), n)
 	}
+	raw := drawRow.Chances
+	drawRow.Chances = "" // parsed once per change, below
 	d, err := toDomainDraw(drawRow)
+	if err == nil {
+		d.Chances, err = r.chances.parse(d.ID, raw)
+	}
 	if err != nil {
 		return nil, errs.Wrap(err, "a stored draw is unreadable")
 	}
@@ -532,6 +539,51 @@ func (r *ToteRepo) placeBatchTx(ctx context.Context, pc *pgx.Conn, w tote.BatchW
 			len(back), nBets, nWal, nCnt, nSes, len(wr.entries), len(wr.bets), nPlayers)
 	}
 	return res, nil
+}
+
+// chancesCache keeps the parsed chances (tote.ParseChances) of the draws
+// the fast path met lately, by draw id, with the stored text each was
+// parsed from. A draw's chances change only when a betting round opens,
+// yet every batch reads the draw: parsing a late round's chances cost
+// about half of what PlanBatch itself costs for a batch of 8 bets
+// (BenchmarkParseChances and BenchmarkPlanBatch, docs/bench/2026-12-01-stake-engine.md).
+// The parsed chances are shared by the batches of a draw: nothing may
+// modify them.
+type chancesCache struct {
+	mu sync.Mutex
+	m  map[int64]parsedChances
+}
+
+// parsedChances is one draw's stored chances and their parsed form.
+type parsedChances struct {
+	raw    string
+	parsed []tote.RoundChances
+}
+
+// chancesCached bounds the draws the cache holds (all are forgotten when it
+// is full: the live draws come back at their next batch).
+const chancesCached = 64
+
+// parse is tote.ParseChances(raw), parsed once while draw drawID's stored
+// chances stay raw.
+func (c *chancesCache) parse(drawID int64, raw string) ([]tote.RoundChances, error) {
+	c.mu.Lock()
+	e, ok := c.m[drawID]
+	c.mu.Unlock()
+	if ok && e.raw == raw {
+		return e.parsed, nil
+	}
+	parsed, err := tote.ParseChances(raw)
+	if err != nil {
+		return nil, fmt.Errorf("draw id %d: %w", drawID, err)
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.m == nil || len(c.m) >= chancesCached {
+		c.m = make(map[int64]parsedChances, chancesCached)
+	}
+	c.m[drawID] = parsedChances{raw: raw, parsed: parsed}
+	return parsed, nil
 }
 
 // pgRegisterMatch is registerMatchSelect with pgx's placeholders.
