@@ -197,7 +197,7 @@ func (r *ToteRepo) batchSQL() (batchQueries, error) {
 			}
 			list[alias] = c
 		}
-		// The batch's checks read no odds, result or beacons (BatchWork.Check):
+		// The batch's checks read no odds, result or beacons (PlanBatch):
 		// decoding the odds' JSON on every batch was 7 % of the server's CPU.
 		draw, err := r.columnsOf(&toteDrawRow{}, "d", "odds", "result", "beacons")
 		if err != nil {

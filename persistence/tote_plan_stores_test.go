@@ -74,6 +74,7 @@ func planSameMoney(t *testing.T, seed uint64) {
 	}
 	markets := []parimutuel.Market{parimutuel.MarketWin, parimutuel.MarketCombination, parimutuel.MarketExpress}
 	keys := 0
+	seen := map[string]int{} // the twin's answers by reason ("" accepted)
 	for round := range 16 {
 		n := 1 + rng.IntN(16)
 		reqs := make([]tote.PlaceBetRequest, n)
@@ -115,6 +116,9 @@ func planSameMoney(t *testing.T, seed uint64) {
 			book := planBook(t, h, draws[name].ID, players, markets)
 			if want == nil {
 				want, wantBook = got, book
+				for _, err := range errList {
+					seen[errs.ReasonOf(err)]++
+				}
 				continue
 			}
 			for i := range reqs {
@@ -130,6 +134,7 @@ func planSameMoney(t *testing.T, seed uint64) {
 			return
 		}
 	}
+	t.Logf("answers by reason: %v", seen)
 	for _, name := range names {
 		if err := hs[name].Env.Ledger.Reconcile(ctx); err != nil {
 			t.Errorf("%s: %v", name, err)
