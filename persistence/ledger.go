@@ -60,7 +60,6 @@ package persistence
 
 import (
 	"bytes"
-	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -338,16 +337,7 @@ func lockOrder(entries []ledger.Entry) []int {
 	for i := range order {
 		order[i] = i
 	}
-	slices.SortFunc(order, func(i, j int) int {
-		a, b := entries[i].Account, entries[j].Account
-		if na, nb := a.Kind.MayGoNegative(), b.Kind.MayGoNegative(); na != nb {
-			if na {
-				return 1
-			}
-			return -1
-		}
-		return cmp.Or(cmp.Compare(a.Kind, b.Kind), cmp.Compare(a.Ref, b.Ref))
-	})
+	slices.SortFunc(order, func(i, j int) int { return lockCompare(entries[i].Account, entries[j].Account) })
 	return order
 }
 

@@ -137,8 +137,9 @@ func (r *LedgerRepo) postBatchTx(ctx context.Context, tx *gorm.DB, ts []ledger.T
 	return posted, errList, nil
 }
 
-// lockCompare is lockOrder's order on accounts: never-negative first, then
-// by kind and reference.
+// lockCompare is the one lock order on accounts (lockOrder, the batch
+// poster, the bet batches' wallets and escrows): never-negative first,
+// then by kind and reference.
 func lockCompare(a, b ledger.AccountRef) int {
 	if na, nb := a.Kind.MayGoNegative(), b.Kind.MayGoNegative(); na != nb {
 		if na {

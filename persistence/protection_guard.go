@@ -37,7 +37,6 @@ import (
 
 	"gorm.io/gorm"
 
-	"github.com/pokertote/pokertote/domain/account"
 	"github.com/pokertote/pokertote/domain/ledger"
 	"github.com/pokertote/pokertote/domain/money"
 	"github.com/pokertote/pokertote/domain/protection"
@@ -211,95 +210,157 @@ func readCounters(tx *gorm.DB, userID int64, at time.Time, loc *time.Location, l
 	return out, nil
 }
 
-// stateRow is one row of loadProtectionState's query: the user, their
-// exclusion, one of their limits (if any), and how many register entries
-// may name them.
-type stateRow struct {
-	Name           string
-	DateOfBirth    sqlDate
-	ExKind         *string
-	ExSince        *time.Time
-	ExEndsAt       *time.Time
-	LKind          *string
-	LPeriod        *string
-	LAmount        *int64
-	LPending       *bool
-	LPendingAmount *int64
-	LPendingAt     *time.Time
-	NameHits       int64
-	DocHits        int64
-}
+// protectionStateSelect is the one read of players' protection state
+// (issue 24): per player one row per limit (or one row without), with the
+// exclusion and how many active register entries may name them. The
+// caller appends the WHERE on u.id: loadProtectionStates (GORM, both
+// dialects) and the Postgres bet batch (pgBatchState, for an array of
+// players), which both fold the rows with protectionStates.
+const protectionStateSelect = `SELECT u.id, u.name, CAST(u.date_of_birth AS TEXT),
+	e.kind, e.since, e.ends_at,
+	l.kind, l.period, l.amount, l.pending, l.pending_amount, l.pending_at,
+	(SELECT COUNT(*) FROM exclusion_register r WHERE r.removed_at IS NULL AND r.name_key <> ''
+		AND r.birth_date = CAST(u.date_of_birth AS TEXT)),
+	(SELECT COUNT(*) FROM exclusion_register r WHERE r.removed_at IS NULL AND r.document_hash <> ''
+		AND r.document_hash IN (SELECT v.document_hash FROM verifications v WHERE v.user_id = u.id))
+FROM users u
+LEFT JOIN protection_exclusions e ON e.user_id = u.id
+LEFT JOIN protection_limits l ON l.user_id = u.id
+`
 
-// loadProtectionState reads what the guard needs about a player in one
-// query: limits, own exclusion, and whether the register names them (a
-// register entry with their birthday is compared by name key in Go, on the
-// rare path). A wallet without an account (ledger tests) has no state.
-func loadProtectionState(tx *gorm.DB, userID int64) (protection.State, error) {
-	var st protection.State
-	var rows []stateRow
-	err := tx.Raw(`SELECT u.name, u.date_of_birth,
-			e.kind AS ex_kind, e.since AS ex_since, e.ends_at AS ex_ends_at,
-			l.kind AS l_kind, l.period AS l_period, l.amount AS l_amount, l.pending AS l_pending,
-			l.pending_amount AS l_pending_amount, l.pending_at AS l_pending_at,
-			(SELECT COUNT(*) FROM exclusion_register r WHERE r.removed_at IS NULL AND r.name_key <> ''
-				AND r.birth_date = CAST(u.date_of_birth AS TEXT)) AS name_hits,
-			(SELECT COUNT(*) FROM exclusion_register r WHERE r.removed_at IS NULL AND r.document_hash <> ''
-				AND r.document_hash IN (SELECT v.document_hash FROM verifications v WHERE v.user_id = u.id)) AS doc_hits
-		FROM users u
-		LEFT JOIN protection_exclusions e ON e.user_id = u.id
-		LEFT JOIN protection_limits l ON l.user_id = u.id
-		WHERE u.id = ?`, userID).Scan(&rows).Error
-	if err != nil {
-		return st, fmt.Errorf("read protection state: %w", err)
-	}
-	if len(rows) == 0 {
-		return st, nil
-	}
-	first := rows[0]
-	if first.ExKind != nil && first.ExSince != nil {
-		st.Exclusion = protection.Exclusion{Kind: protection.ExclusionKind(*first.ExKind), Since: first.ExSince.UTC(), Until: timeOrZero(first.ExEndsAt)}
-	}
-	for _, row := range rows {
-		if row.LKind == nil || row.LPeriod == nil {
-			continue
-		}
-		l := protection.Limit{Kind: protection.LimitKind(*row.LKind), Period: protection.Period(*row.LPeriod), PendingAt: timeOrZero(row.LPendingAt)}
-		if row.LAmount != nil {
-			l.Amount = money.Amount(*row.LAmount)
-		}
-		if row.LPending != nil {
-			l.Pending = *row.LPending
-		}
-		if row.LPendingAmount != nil {
-			l.PendingAmount = money.Amount(*row.LPendingAmount)
-		}
-		st.Limits = append(st.Limits, l)
-	}
-	switch {
-	case first.DocHits > 0:
-		st.Registered = true
-	case first.NameHits > 0:
-		st.Registered, err = registerNames(tx, userID, protection.NameKey(first.Name), account.Date(first.DateOfBirth))
-	}
-	return st, err
-}
-
-// registerNames reports whether an active register entry names the user by
-// one of their documents, or by name key and date of birth.
-func registerNames(tx *gorm.DB, userID int64, nameKey string, dob account.Date) (bool, error) {
-	var keys []string
-	err := tx.Raw(`SELECT name_key FROM exclusion_register
+// registerMatchSelect lists the name keys of the active register entries
+// that may name a player (by birthday, or by one of their documents: those
+// list an empty key); parameters: the date of birth, the user id. registerNamed
+// decides.
+const registerMatchSelect = `SELECT name_key FROM exclusion_register
 		WHERE removed_at IS NULL AND (
 			(name_key <> '' AND birth_date = ?)
-			OR (document_hash <> '' AND document_hash IN (SELECT document_hash FROM verifications WHERE user_id = ?)))`,
-		dob.String(), userID).Scan(&keys).Error
-	if err != nil {
-		return false, fmt.Errorf("match the exclusion register: %w", err)
-	}
+			OR (document_hash <> '' AND document_hash IN (SELECT document_hash FROM verifications WHERE user_id = ?)))`
+
+// registerNamed reports whether one of the register's name keys (as
+// registerMatchSelect lists them) names the player of nameKey: an entry
+// by document names them whatever the name.
+func registerNamed(keys []string, nameKey string) bool {
 	for _, k := range keys {
 		if k == "" || k == nameKey {
-			return true, nil
+			return true
 		}
 	}
-	return false, nil
+	return false
+}
+
+// stateRow is one row of protectionStateSelect, scanned in column order.
+type stateRow struct {
+	ID                int64
+	Name, DateOfBirth string
+	ExKind            *string
+	ExSince, ExEndsAt *time.Time
+	LKind, LPeriod    *string
+	LAmount           *int64
+	LPending          *bool
+	LPendingAmount    *int64
+	LPendingAt        *time.Time
+	NameHits, DocHits int64
+}
+
+// dest lists the row's fields in the select's column order.
+func (r *stateRow) dest() []any {
+	return []any{&r.ID, &r.Name, &r.DateOfBirth, &r.ExKind, &r.ExSince, &r.ExEndsAt, &r.LKind, &r.LPeriod, &r.LAmount,
+		&r.LPending, &r.LPendingAmount, &r.LPendingAt, &r.NameHits, &r.DocHits}
+}
+
+// playerState is what protectionStateSelect's rows say about one player.
+type playerState struct {
+	state             protection.State
+	name, dob         string
+	nameHits, docHits int64
+}
+
+// protectionStates folds protectionStateSelect's rows by player (add) and
+// then matches the register (resolve).
+type protectionStates map[int64]*playerState
+
+// add folds one row.
+func (ps protectionStates) add(row stateRow) {
+	st := ps[row.ID]
+	if st == nil {
+		st = &playerState{name: row.Name, dob: row.DateOfBirth, nameHits: row.NameHits, docHits: row.DocHits}
+		if row.ExKind != nil && row.ExSince != nil {
+			st.state.Exclusion = protection.Exclusion{Kind: protection.ExclusionKind(*row.ExKind), Since: row.ExSince.UTC(), Until: timeOrZero(row.ExEndsAt)}
+		}
+		ps[row.ID] = st
+	}
+	if row.LKind == nil || row.LPeriod == nil {
+		return
+	}
+	l := protection.Limit{Kind: protection.LimitKind(*row.LKind), Period: protection.Period(*row.LPeriod), PendingAt: timeOrZero(row.LPendingAt)}
+	if row.LAmount != nil {
+		l.Amount = money.Amount(*row.LAmount)
+	}
+	if row.LPending != nil {
+		l.Pending = *row.LPending
+	}
+	if row.LPendingAmount != nil {
+		l.PendingAmount = money.Amount(*row.LPendingAmount)
+	}
+	st.state.Limits = append(st.state.Limits, l)
+}
+
+// resolve sets each player's register match: an entry by one of their
+// documents names them; one with their birthday (the rare path) is
+// compared by name key, with the keys names lists (registerMatchSelect
+// run for the player).
+func (ps protectionStates) resolve(names func(userID int64, dob string) ([]string, error)) error {
+	for id, st := range ps {
+		switch {
+		case st.docHits > 0:
+			st.state.Registered = true
+		case st.nameHits > 0:
+			keys, err := names(id, st.dob)
+			if err != nil {
+				return fmt.Errorf("match the exclusion register: %w", err)
+			}
+			st.state.Registered = registerNamed(keys, protection.NameKey(st.name))
+		}
+	}
+	return nil
+}
+
+// loadProtectionStates reads what the guard needs about players in one
+// query (and one more per player a register entry with their birthday may
+// name): limits, own exclusion, and whether the register names them. A
+// wallet without an account (ledger tests) has no state.
+func loadProtectionStates(tx *gorm.DB, userIDs []int64) (protectionStates, error) {
+	ps := protectionStates{}
+	rows, err := tx.Raw(protectionStateSelect+"WHERE u.id IN ?", userIDs).Rows()
+	if err != nil {
+		return nil, fmt.Errorf("read protection state: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var row stateRow
+		if err := rows.Scan(row.dest()...); err != nil {
+			return nil, fmt.Errorf("read protection state: %w", err)
+		}
+		ps.add(row)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("read protection state: %w", err)
+	}
+	rows.Close()
+	err = ps.resolve(func(userID int64, dob string) ([]string, error) {
+		var keys []string
+		err := tx.Raw(registerMatchSelect, dob, userID).Scan(&keys).Error
+		return keys, err
+	})
+	return ps, err
+}
+
+// loadProtectionState is loadProtectionStates for one player.
+func loadProtectionState(tx *gorm.DB, userID int64) (protection.State, error) {
+	ps, err := loadProtectionStates(tx, []int64{userID})
+	if err != nil || ps[userID] == nil {
+		return protection.State{}, err
+	}
+	return ps[userID].state, nil
 }

@@ -30,7 +30,7 @@ func TestExclusionSerialisedWithBets(t *testing.T) {
 	for _, c := range []struct {
 		name, dialect string
 		fast          bool
-	}{{"postgres-fast-path", "postgres", true}, {"postgres-single-posts", "postgres", false}, {"sqlite", "sqlite", false}} {
+	}{{"postgres-fast-path", "postgres", true}, {"postgres-single-posts", "postgres", false}, {"sqlite", "sqlite", false}, {"sqlite-batch", "sqlite", true}} {
 		t.Run(c.name, func(t *testing.T) {
 			w := newBatchWorldOn(t, c.dialect, c.fast)
 			ctx := context.Background()

@@ -44,6 +44,9 @@ import (
 type ToteRepo struct {
 	db  *DB
 	led *LedgerRepo
+	// chances are the parsed chances of the draws the bet batch met lately
+	// (tote_batch_pg.go).
+	chances chancesCache
 }
 
 var (

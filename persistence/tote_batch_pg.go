@@ -11,7 +11,9 @@ package persistence
 //
 //  1. one pipeline (one network flush): BEGIN; the draw's shared advisory
 //     lock; the draw and its table (read after the lock, each statement with
-//     its own snapshot, so the round-close race is exactly as in LockDraw);
+//     its own snapshot, so the round-close race is exactly as in LockDraw;
+//     the draw's chances are parsed only when their text changes,
+//     chancesCache);
 //     bet ids from the sequence; the players' wallets, locked FOR UPDATE in
 //     the ledger's order; their protection state (exclusion, register,
 //     limits), read after the wallets' locks (an exclusion is set holding
@@ -50,7 +52,6 @@ package persistence
 // and use pgx directly: this is the measured hot path of issue 8.
 
 import (
-	"cmp"
 	"context"
 	"database/sql/driver"
 	"errors"
@@ -75,9 +76,10 @@ import (
 
 var _ tote.BatchPlacer = (*ToteRepo)(nil)
 
-// PlacesBatches implements tote.BatchPlacer: only on Postgres (SQLite's
-// one connection gains nothing from pipelining; it goes through Within).
-func (r *ToteRepo) PlacesBatches() bool { return r.db.dialect == Postgres }
+// ReadsPlayers implements tote.BatchPlacer: the Postgres fast path reads
+// the players with the draw; SQLite's batch leaves the stake gate to run
+// before it.
+func (r *ToteRepo) ReadsPlayers() bool { return r.db.dialect == Postgres }
 
 // The statements of the fast path. Their text does not depend on the
 // batch's size (arrays), so pgx prepares each once per connection.
@@ -88,18 +90,8 @@ const (
 	// while the table was small kept choosing as it grew).
 	pgBatchTaken = `SELECT k.u, k.key FROM unnest($1::bigint[], $2::text[]) AS k(u, key)
 	CROSS JOIN LATERAL (SELECT 1 FROM tote_bets b WHERE b.user_id = k.u AND b.idempotency_key = k.key LIMIT 1) AS taken`
-	// The same reads as loadProtectionState, for many players at once.
-	pgBatchState = `SELECT u.id, u.name, CAST(u.date_of_birth AS TEXT),
-	e.kind, e.since, e.ends_at,
-	l.kind, l.period, l.amount, l.pending, l.pending_amount, l.pending_at,
-	(SELECT COUNT(*) FROM exclusion_register r WHERE r.removed_at IS NULL AND r.name_key <> ''
-		AND r.birth_date = CAST(u.date_of_birth AS TEXT)),
-	(SELECT COUNT(*) FROM exclusion_register r WHERE r.removed_at IS NULL AND r.document_hash <> ''
-		AND r.document_hash IN (SELECT v.document_hash FROM verifications v WHERE v.user_id = u.id))
-FROM users u
-LEFT JOIN protection_exclusions e ON e.user_id = u.id
-LEFT JOIN protection_limits l ON l.user_id = u.id
-WHERE u.id = ANY($1::bigint[])`
+	// The protection state (protectionStateSelect), for many players at once.
+	pgBatchState = protectionStateSelect + `WHERE u.id = ANY($1::bigint[])`
 	// Wallets locked in the order given (the ledger's lock order).
 	pgBatchWallets = `SELECT a.id, a.ref, a.balance FROM ledger_accounts a
 JOIN unnest($1::text[]) WITH ORDINALITY AS v(ref, ord) ON a.kind = 'WALLET' AND a.ref = v.ref
@@ -205,7 +197,7 @@ func (r *ToteRepo) batchSQL() (batchQueries, error) {
 			}
 			list[alias] = c
 		}
-		// The batch's checks read no odds, result or beacons (BatchWork.Check):
+		// The batch's checks read no odds, result or beacons (PlanBatch):
 		// decoding the odds' JSON on every batch was 7 % of the server's CPU.
 		draw, err := r.columnsOf(&toteDrawRow{}, "d", "odds", "result", "beacons")
 		if err != nil {
@@ -226,10 +218,11 @@ func (r *ToteRepo) batchSQL() (batchQueries, error) {
 // again) when a key of the batch was taken between its reads and its write.
 var errBetKeyRace = &pgconn.PgError{Code: "40001", Message: "a key of the bet batch was taken meanwhile; the batch is run again"}
 
-// PlaceBatch implements tote.BatchPlacer; see the top of this file.
+// PlaceBatch implements tote.BatchPlacer; see the top of this file (and
+// tote_batch_sqlite.go for SQLite).
 func (r *ToteRepo) PlaceBatch(ctx context.Context, w tote.BatchWork) ([]tote.BatchResult, error) {
-	if !r.PlacesBatches() {
-		return nil, errs.E(errs.Internal, "persistence: PlaceBatch needs Postgres")
+	if r.db.dialect != Postgres {
+		return r.placeBatchSQLite(ctx, w)
 	}
 	var (
 		res    []tote.BatchResult
@@ -283,28 +276,20 @@ func (r *ToteRepo) placeBatchOnce(ctx context.Context, w tote.BatchWork, lookup 
 	return res, err
 }
 
-// batchState is what the first round trip read about one player.
-type batchState struct {
-	state    protection.State
-	name     string
-	dob      string
-	nameHits int64
-	docHits  int64
-}
-
 // placeBatchTx runs the transaction of one attempt on pc, reading the
 // requests' taken keys if lookup. It leaves the transaction open only on
 // error (the caller rolls it back).
 func (r *ToteRepo) placeBatchTx(ctx context.Context, pc *pgx.Conn, w tote.BatchWork, lookup bool) ([]tote.BatchResult, error) {
-	n := len(w.Users)
+	n := len(w.Requests)
+	users := w.Users()
 	led := r.led
 	now := storedTime(led.now())
 	starts := map[protection.Period]string{}
 	for _, p := range protection.Periods {
 		starts[p] = p.Start(now, led.loc).String()
 	}
-	uniq := make([]int64, len(w.Users)) // the user ids as the SQL reads them
-	for i, u := range w.Users {
+	uniq := make([]int64, n) // the user ids as the SQL reads them
+	for i, u := range users {
 		uniq[i] = int64(u)
 	}
 	slices.Sort(uniq)
@@ -327,7 +312,7 @@ func (r *ToteRepo) placeBatchTx(ctx context.Context, pc *pgx.Conn, w tote.BatchW
 		tableRow toteTableRow
 		betIDs   []int64
 		takenKey = map[betKey]bool{}
-		stateOf  = map[int64]*batchState{}
+		stateOf  = protectionStates{}
 		walletID = map[int64]int64{} // user -> account id
 		balance  = map[int64]money.Amount{}
 		counters = map[int64]protection.Counters{}
@@ -370,7 +355,7 @@ func (r *ToteRepo) placeBatchTx(ctx context.Context, pc *pgx.Conn, w tote.BatchW
 		return err
 	})
 	if lookup {
-		b.Queue(pgBatchTaken, w.Users, w.Keys).Query(func(rows pgx.Rows) error {
+		b.Queue(pgBatchTaken, users, w.Keys()).Query(func(rows pgx.Rows) error {
 			var k betKey
 			_, err := pgx.ForEachRow(rows, []any{&k.user, &k.key}, func() error {
 				takenKey[k] = true
@@ -396,39 +381,9 @@ func (r *ToteRepo) placeBatchTx(ctx context.Context, pc *pgx.Conn, w tote.BatchW
 	// exclusion holds the wallet while it reads the clock (holdWallet), so
 	// it committed before this read or starts after this batch commits.
 	b.Queue(pgBatchState, uniq).Query(func(rows pgx.Rows) error {
-		var (
-			id                int64
-			name, dob         string
-			exKind            *string
-			exSince, exEnds   *time.Time
-			lKind, lPeriod    *string
-			lAmount, lPendAmt *int64
-			lPending          *bool
-			lPendAt           *time.Time
-			nameHits, docHits int64
-		)
-		_, err := pgx.ForEachRow(rows, []any{&id, &name, &dob, &exKind, &exSince, &exEnds, &lKind, &lPeriod, &lAmount, &lPending, &lPendAmt, &lPendAt, &nameHits, &docHits}, func() error {
-			st := stateOf[id]
-			if st == nil {
-				st = &batchState{name: name, dob: dob, nameHits: nameHits, docHits: docHits}
-				if exKind != nil && exSince != nil {
-					st.state.Exclusion = protection.Exclusion{Kind: protection.ExclusionKind(*exKind), Since: exSince.UTC(), Until: timeOrZero(exEnds)}
-				}
-				stateOf[id] = st
-			}
-			if lKind != nil && lPeriod != nil {
-				l := protection.Limit{Kind: protection.LimitKind(*lKind), Period: protection.Period(*lPeriod), PendingAt: timeOrZero(lPendAt)}
-				if lAmount != nil {
-					l.Amount = money.Amount(*lAmount)
-				}
-				if lPending != nil {
-					l.Pending = *lPending
-				}
-				if lPendAmt != nil {
-					l.PendingAmount = money.Amount(*lPendAmt)
-				}
-				st.state.Limits = append(st.state.Limits, l)
-			}
+		var row stateRow
+		_, err := pgx.ForEachRow(rows, row.dest(), func() error {
+			stateOf.add(row)
 			return nil
 		})
 		return err
@@ -459,7 +414,7 @@ func (r *ToteRepo) placeBatchTx(ctx context.Context, pc *pgx.Conn, w tote.BatchW
 		return err
 	})
 	var players map[ids.UserID]tote.Player
-	if w.ReadPlayers {
+	if w.ReadPlayers() {
 		players = make(map[ids.UserID]tote.Player, len(uniq))
 		for _, u := range uniq {
 			players[ids.UserID(u)] = tote.Player{Err: userNotFound()}
@@ -488,24 +443,25 @@ func (r *ToteRepo) placeBatchTx(ctx context.Context, pc *pgx.Conn, w tote.BatchW
 	if len(betIDs) != n {
 		return nil, fmt.Errorf("bet batch: %d ids for %d bets", len(betIDs), n)
 	}
+	raw := drawRow.Chances
+	drawRow.Chances = "" // parsed once per change, below
 	d, err := toDomainDraw(drawRow)
+	if err == nil {
+		d.Chances, err = r.chances.parse(d.ID, raw)
+	}
 	if err != nil {
 		return nil, errs.Wrap(err, "a stored draw is unreadable")
 	}
 	t := toDomainTable(tableRow)
-	// The register's rare path (an entry with a player's birthday): as
-	// loadProtectionState, compared by name key.
-	for _, u := range uniq {
-		st := stateOf[u]
-		switch {
-		case st == nil:
-		case st.docHits > 0:
-			st.state.Registered = true
-		case st.nameHits > 0:
-			if st.state.Registered, err = registerNamesPG(ctx, pc, u, protection.NameKey(st.name), st.dob); err != nil {
-				return nil, err
-			}
+	// The register's rare path (an entry with a player's birthday).
+	if err := stateOf.resolve(func(userID int64, dob string) ([]string, error) {
+		rows, err := pc.Query(ctx, pgRegisterMatch, dob, userID)
+		if err != nil {
+			return nil, err
 		}
+		return pgx.CollectRows(rows, pgx.RowTo[string])
+	}); err != nil {
+		return nil, err
 	}
 
 	// In memory: the plan (tote.PlanBatch, the rules), in request order.
@@ -534,8 +490,8 @@ func (r *ToteRepo) placeBatchTx(ctx context.Context, pc *pgx.Conn, w tote.BatchW
 	if err != nil {
 		return nil, err
 	}
-	res, ok := plan.Results, plan.Stakes
-	if len(ok) == 0 {
+	res := plan.Results
+	if len(plan.Stakes) == 0 {
 		if _, err := pc.Exec(ctx, "COMMIT"); err != nil {
 			return nil, err
 		}
@@ -543,104 +499,13 @@ func (r *ToteRepo) placeBatchTx(ctx context.Context, pc *pgx.Conn, w tote.BatchW
 	}
 
 	// Round trip 2: the write and the commit.
-	var (
-		bIDs, bUsers, bStakes         []int64
-		bMarkets, bSels, bKeys        []string
-		tKeys, tKinds, tMemos         []string
-		tHashes                       [][]byte
-		wIDs, wBals                   []int64
-		escRefs                       []string
-		escAmts                       []int64
-		eKeys, eRefs                  []string
-		eAccs, eAmts, eAfters, eTls   []int64
-		cUsers, cDeps, cStakes, cRets []int64
-		cPeriods, cStarts             []string
-		sUsers, sNos, sStarted, sLast []int64
-		sStakes, sRets                []int64
-		sChecks                       []int32
-	)
-	// Bets in selection order (the deferred totals triggers then lock the
-	// totals rows in one order in every transaction), as InsertBets.
-	order := make([]int, len(ok))
-	for i := range order {
-		order[i] = i
-	}
-	slices.SortStableFunc(order, func(a, c int) int {
-		x, y := res[ok[a].Request].Bet, res[ok[c].Request].Bet
-		return cmp.Or(cmp.Compare(x.Selection.Market, y.Selection.Market), cmp.Compare(x.Selection.String(), y.Selection.String()))
-	})
-	for _, o := range order {
-		bet := res[ok[o].Request].Bet
-		bIDs, bUsers, bStakes = append(bIDs, bet.ID), append(bUsers, int64(bet.UserID)), append(bStakes, int64(bet.Stake))
-		bMarkets, bSels, bKeys = append(bMarkets, string(bet.Selection.Market)), append(bSels, bet.Selection.String()), append(bKeys, bet.IdempotencyKey)
-	}
-	escTotal := map[string]int64{}
-	for _, s := range ok {
-		for _, e := range s.Transfer.Entries {
-			if e.Account.Kind == ledger.Escrow {
-				escTotal[e.Account.Ref] += int64(e.Amount)
-			}
-		}
-	}
-	for ref := range escTotal {
-		escRefs = append(escRefs, ref)
-	}
-	slices.Sort(escRefs)
-	for _, ref := range escRefs {
-		escAmts = append(escAmts, escTotal[ref])
-	}
-	// Each escrow entry's balance after is the escrow's final balance less
-	// the amounts of its later entries in this batch (tail).
-	tail := map[string]int64{}
-	for k := len(ok) - 1; k >= 0; k-- {
-		for _, e := range ok[k].Transfer.Entries {
-			if e.Account.Kind == ledger.Escrow {
-				tail[e.Account.Ref+"\x00"+ok[k].Transfer.IdempotencyKey] = tail[e.Account.Ref]
-				tail[e.Account.Ref] += int64(e.Amount)
-			}
-		}
-	}
-	for _, s := range ok {
-		tr := s.Transfer
-		h := tr.RequestHash()
-		tKeys, tHashes, tKinds, tMemos = append(tKeys, tr.IdempotencyKey), append(tHashes, h[:]), append(tKinds, string(tr.Kind)), append(tMemos, tr.Memo)
-		for _, e := range tr.Entries {
-			eKeys, eAmts = append(eKeys, tr.IdempotencyKey), append(eAmts, int64(e.Amount))
-			if e.Account.Kind == ledger.Escrow {
-				eRefs, eAccs, eAfters, eTls = append(eRefs, e.Account.Ref), append(eAccs, 0), append(eAfters, 0), append(eTls, tail[e.Account.Ref+"\x00"+tr.IdempotencyKey])
-				continue
-			}
-			u, _ := e.Account.User()
-			eRefs, eAccs, eAfters, eTls = append(eRefs, ""), append(eAccs, walletID[int64(u)]), append(eAfters, int64(s.Balance)), append(eTls, 0)
-		}
-	}
-	for _, pl := range plan.Players {
-		u := int64(pl.User)
-		wIDs, wBals = append(wIDs, walletID[u]), append(wBals, int64(pl.Balance))
-		for _, p := range protection.Periods {
-			c := pl.Counters[p]
-			cUsers, cPeriods, cStarts = append(cUsers, u), append(cPeriods, string(p)), append(cStarts, starts[p])
-			cDeps, cStakes, cRets = append(cDeps, int64(c.Deposits)), append(cStakes, int64(c.Stakes)), append(cRets, int64(c.Returns))
-		}
-		// Every admitted stake plays the session (protection.Admit).
-		row := fromDomainSession(pl.Session)
-		sUsers, sNos, sStarted, sLast = append(sUsers, u), append(sNos, row.SessionNo), append(sStarted, row.StartedUs), append(sLast, row.LastPlayUs)
-		sStakes, sRets, sChecks = append(sStakes, row.Stakes), append(sRets, row.Returned), append(sChecks, int32(row.Checks))
-	}
+	wr := planRows(plan)
+	args := wr.pgArgs(d, now, walletID, starts)
 	type entryBack struct{ id, transfer, account, after int64 }
 	var back []entryBack
 	var nBets, nWal, nCnt, nSes int64
 	b = &pgx.Batch{}
-	b.Queue(pgBatchWrite,
-		d.ID, d.TableID, int(d.OpenRound()), now,
-		bIDs, bUsers, bMarkets, bSels, bStakes, bKeys,
-		now, tKeys, tHashes, tKinds, tMemos,
-		wIDs, wBals,
-		escRefs, escAmts,
-		eKeys, eAccs, eRefs, eAmts, eAfters, eTls,
-		cUsers, cPeriods, cStarts, cDeps, cStakes, cRets,
-		sUsers, sNos, sStarted, sLast, sStakes, sRets, sChecks,
-	).Query(func(rows pgx.Rows) error {
+	b.Queue(pgBatchWrite, args...).Query(func(rows pgx.Rows) error {
 		var e entryBack
 		_, err := pgx.ForEachRow(rows, []any{&e.id, &e.transfer, &e.account, &e.after, &nBets, &nWal, &nCnt, &nSes}, func() error {
 			back = append(back, e)
@@ -668,30 +533,138 @@ func (r *ToteRepo) placeBatchTx(ctx context.Context, pc *pgx.Conn, w tote.BatchW
 			return nil, err
 		}
 	}
-	if len(back) != len(eKeys) || nBets != int64(len(ok)) || nWal != int64(len(wIDs)) || nCnt != int64(len(cUsers)) || nSes != int64(len(sUsers)) {
-		return nil, fmt.Errorf("bet batch: the write answered %d entries, %d bets, %d wallets, %d counters, %d sessions for %d, %d, %d, %d, %d",
-			len(back), nBets, nWal, nCnt, nSes, len(eKeys), len(ok), len(wIDs), len(cUsers), len(sUsers))
+	nPlayers := int64(len(wr.players))
+	if len(back) != len(wr.entries) || nBets != int64(len(wr.bets)) || nWal != nPlayers || nCnt != nPlayers*int64(len(protection.Periods)) || nSes != nPlayers {
+		return nil, fmt.Errorf("bet batch: the write answered %d entries, %d bets, %d wallets, %d counters, %d sessions for %d entries, %d bets, %d players",
+			len(back), nBets, nWal, nCnt, nSes, len(wr.entries), len(wr.bets), nPlayers)
 	}
 	return res, nil
 }
 
-// registerNamesPG is registerNames on a pgx connection.
-func registerNamesPG(ctx context.Context, pc *pgx.Conn, userID int64, nameKey, dob string) (bool, error) {
-	rows, err := pc.Query(ctx, `SELECT name_key FROM exclusion_register
-		WHERE removed_at IS NULL AND (
-			(name_key <> '' AND birth_date = $1)
-			OR (document_hash <> '' AND document_hash IN (SELECT document_hash FROM verifications WHERE user_id = $2)))`, dob, userID)
-	if err != nil {
-		return false, fmt.Errorf("match the exclusion register: %w", err)
+// chancesCache keeps the parsed chances (tote.ParseChances) of the draws
+// the fast path met lately, by draw id, with the stored text each was
+// parsed from. A draw's chances change only when a betting round opens,
+// yet every batch reads the draw: parsing a late round's chances cost
+// about half of what PlanBatch itself costs for a batch of 8 bets
+// (BenchmarkParseChances and BenchmarkPlanBatch, docs/bench/2026-12-01-stake-engine.md).
+// The parsed chances are shared by the batches of a draw: nothing may
+// modify them.
+type chancesCache struct {
+	mu sync.Mutex
+	m  map[int64]parsedChances
+}
+
+// parsedChances is one draw's stored chances and their parsed form.
+type parsedChances struct {
+	raw    string
+	parsed []tote.RoundChances
+}
+
+// chancesCached bounds the draws the cache holds (all are forgotten when it
+// is full: the live draws come back at their next batch).
+const chancesCached = 64
+
+// parse is tote.ParseChances(raw), parsed once while draw drawID's stored
+// chances stay raw.
+func (c *chancesCache) parse(drawID int64, raw string) ([]tote.RoundChances, error) {
+	c.mu.Lock()
+	e, ok := c.m[drawID]
+	c.mu.Unlock()
+	if ok && e.raw == raw {
+		return e.parsed, nil
 	}
-	keys, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	parsed, err := tote.ParseChances(raw)
 	if err != nil {
-		return false, fmt.Errorf("match the exclusion register: %w", err)
+		return nil, fmt.Errorf("draw id %d: %w", drawID, err)
 	}
-	for _, k := range keys {
-		if k == "" || k == nameKey {
-			return true, nil
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.m == nil || len(c.m) >= chancesCached {
+		c.m = make(map[int64]parsedChances, chancesCached)
+	}
+	c.m[drawID] = parsedChances{raw: raw, parsed: parsed}
+	return parsed, nil
+}
+
+// pgRegisterMatch is registerMatchSelect with pgx's placeholders.
+var pgRegisterMatch = pgParams(registerMatchSelect)
+
+// pgParams numbers the ? placeholders of a statement written for GORM
+// ($1, $2, ...) for pgx.
+func pgParams(q string) string {
+	var sb strings.Builder
+	n := 0
+	for _, c := range q {
+		if c != '?' {
+			sb.WriteRune(c)
+			continue
 		}
+		n++
+		fmt.Fprintf(&sb, "$%d", n)
 	}
-	return false, nil
+	return sb.String()
+}
+
+// pgArgs are the parameters $1 to $38 of pgBatchWrite: the rows as
+// arrays, one per column, for the draw d at now; walletID holds the
+// players' wallet ids, starts the periods' starts.
+func (w batchRows) pgArgs(d tote.Draw, now time.Time, walletID map[int64]int64, starts map[protection.Period]string) []any {
+	var (
+		bIDs, bUsers, bStakes         []int64
+		bMarkets, bSels, bKeys        []string
+		tKeys, tKinds, tMemos         []string
+		tHashes                       [][]byte
+		wIDs, wBals                   []int64
+		escRefs                       []string
+		escAmts                       []int64
+		eKeys, eRefs                  []string
+		eAccs, eAmts, eAfters, eTls   []int64
+		cUsers, cDeps, cStakes, cRets []int64
+		cPeriods, cStarts             []string
+		sUsers, sNos, sStarted, sLast []int64
+		sStakes, sRets                []int64
+		sChecks                       []int32
+	)
+	for _, bet := range w.bets {
+		bIDs, bUsers, bStakes = append(bIDs, bet.ID), append(bUsers, int64(bet.UserID)), append(bStakes, int64(bet.Stake))
+		bMarkets, bSels, bKeys = append(bMarkets, string(bet.Selection.Market)), append(bSels, bet.Selection.String()), append(bKeys, bet.IdempotencyKey)
+	}
+	for _, tr := range w.transfers {
+		h := tr.RequestHash()
+		tKeys, tHashes, tKinds, tMemos = append(tKeys, tr.IdempotencyKey), append(tHashes, h[:]), append(tKinds, string(tr.Kind)), append(tMemos, tr.Memo)
+	}
+	for _, e := range w.escrows {
+		escRefs, escAmts = append(escRefs, e.ref), append(escAmts, int64(e.amount))
+	}
+	for _, e := range w.entries {
+		eKeys, eRefs, eAmts, eTls = append(eKeys, e.key), append(eRefs, e.ref), append(eAmts, int64(e.amount)), append(eTls, int64(e.tail))
+		if e.ref != "" {
+			eAccs, eAfters = append(eAccs, 0), append(eAfters, 0)
+			continue
+		}
+		eAccs, eAfters = append(eAccs, walletID[int64(e.user)]), append(eAfters, int64(e.after))
+	}
+	for _, pl := range w.players {
+		u := int64(pl.User)
+		wIDs, wBals = append(wIDs, walletID[u]), append(wBals, int64(pl.Balance))
+		for _, p := range protection.Periods {
+			c := pl.Counters[p]
+			cUsers, cPeriods, cStarts = append(cUsers, u), append(cPeriods, string(p)), append(cStarts, starts[p])
+			cDeps, cStakes, cRets = append(cDeps, int64(c.Deposits)), append(cStakes, int64(c.Stakes)), append(cRets, int64(c.Returns))
+		}
+		// Every admitted stake plays the session (protection.Admit).
+		row := fromDomainSession(pl.Session)
+		sUsers, sNos, sStarted, sLast = append(sUsers, u), append(sNos, row.SessionNo), append(sStarted, row.StartedUs), append(sLast, row.LastPlayUs)
+		sStakes, sRets, sChecks = append(sStakes, row.Stakes), append(sRets, row.Returned), append(sChecks, int32(row.Checks))
+	}
+	return []any{
+		d.ID, d.TableID, int(d.OpenRound()), now,
+		bIDs, bUsers, bMarkets, bSels, bStakes, bKeys,
+		now, tKeys, tHashes, tKinds, tMemos,
+		wIDs, wBals,
+		escRefs, escAmts,
+		eKeys, eAccs, eRefs, eAmts, eAfters, eTls,
+		cUsers, cPeriods, cStarts, cDeps, cStakes, cRets,
+		sUsers, sNos, sStarted, sLast, sStakes, sRets, sChecks,
+	}
 }

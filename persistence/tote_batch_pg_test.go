@@ -43,8 +43,8 @@ func newBatchWorld(t *testing.T, fast bool) *batchWorld {
 	return newBatchWorldOn(t, "postgres", fast)
 }
 
-// newBatchWorldOn is newBatchWorld on dialect ("postgres" or "sqlite"; on
-// SQLite the intake always takes the general path).
+// newBatchWorldOn is newBatchWorld on dialect ("postgres" or "sqlite"; fast
+// is the store's own bet batch on either).
 func newBatchWorldOn(t *testing.T, dialect string, fast bool) *batchWorld {
 	db := openTestDB(t, dialect)
 	led := persistence.NewLedgerRepo(db)

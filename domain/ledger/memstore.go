@@ -301,6 +301,21 @@ type memTx struct {
 	done bool
 }
 
+// Balance reads account a's balance inside the transaction (the store is
+// locked for all of it), for a caller that reads a snapshot before it posts
+// (the tote twin's bet batch).
+func (tx *memTx) Balance(_ context.Context, a AccountRef) (money.Amount, error) {
+	if err := a.Validate(); err != nil {
+		return 0, err
+	}
+	tx.mu.Lock()
+	defer tx.mu.Unlock()
+	if tx.done {
+		return 0, errs.E(errs.Internal, "ledger transaction already finished")
+	}
+	return tx.s.balances[a], nil
+}
+
 func (tx *memTx) Post(ctx context.Context, t Transfer) (Posted, error) {
 	if err := t.Validate(); err != nil {
 		return Posted{}, err

@@ -12,8 +12,9 @@ import (
 )
 
 // BatchSnapshot is what a BatchPlacer read, inside the batch's transaction
-// and under its locks, for PlanBatch: the share-locked draw and its table,
-// the players (when the work asked for them), and for each player of the
+// and under its locks, for PlanBatch: the share-locked draw and its table
+// (the draw's odds, result and beacons may be left out: no check reads
+// them), the players (when the work has a Judge), and for each player of the
 // batch the wallet (locked), the protection state (read after the wallet's
 // lock), the counters of the periods holding Now and the session of play
 // (locked after the wallet).
@@ -31,7 +32,9 @@ type BatchSnapshot struct {
 	States   map[ids.UserID]protection.State
 	Counters map[ids.UserID]protection.Counters
 	Sessions map[ids.UserID]protection.Session
-	Now      time.Time
+	// Now is the store's clock: the periods of the counters and the
+	// session of play.
+	Now time.Time
 }
 
 // PlannedStake is a stake PlanBatch admitted: the request it answers, its
@@ -64,40 +67,63 @@ type BatchPlan struct {
 
 // PlanBatch is the bet batch's state machine (issue 24): it applies the
 // requests of w to the snapshot s in request order, exactly as single
-// posts one after another would, and decides each one: the domain's checks
-// of the bet (w.Check: the draw and round, the table, the stake's range,
-// the stake gate), the key (DUPLICATE_BET when taken before or earlier in
-// the batch), the transfer's Validate, the player's exclusion
-// (protection.Excluded, so an excluded player hears so before a short
-// wallet), the funds (ledger.Apply) and the limits, counters and session
-// (protection.Admit) as the earlier stakes of the batch left them. A
-// refused request moves nothing. The store only writes the plan. It is
-// pure: the same snapshot and work give the same plan.
+// posts one after another would, and decides each one: the stake gate
+// (a refusal the intake got before the batch, or w.Judge on the players
+// of the snapshot), the domain's checks of the bet (checkBet: the draw and
+// round, the table, the stake's range, the selection), the key
+// (DUPLICATE_BET when taken before or earlier in the batch), the
+// transfer's Validate, the player's exclusion (protection.Excluded, so an
+// excluded player hears so before a short wallet), the funds
+// (ledger.Apply) and the limits, counters and session (protection.Admit)
+// as the earlier stakes of the batch left them. A request repeating a key
+// whose first use in the batch failed gets that failure
+// (inheritFirstFailures). A refused request moves nothing. The bets are
+// dated, and checked, at w.Clock's time, read once here (after the
+// store's locks). Every store (the Postgres fast path, SQLite, the twin)
+// reads the snapshot, calls PlanBatch and writes the plan; none decides
+// anything of its own. It is pure but for that one clock reading.
 func PlanBatch(w BatchWork, s BatchSnapshot) (BatchPlan, error) {
-	n := len(w.Users)
+	n := len(w.Requests)
 	if len(s.BetIDs) != n {
 		return BatchPlan{}, errs.E(errs.Internal, "tote: %d bet ids for %d bets", len(s.BetIDs), n)
 	}
-	bets, checked := w.Check(s.Draw, s.Table, s.Players)
+	if w.Clock == nil {
+		return BatchPlan{}, errs.E(errs.Internal, "tote: a bet batch without a clock")
+	}
+	now := w.Clock.Now()
 	plan := BatchPlan{Results: make([]BatchResult, n)}
 	balance := map[ids.UserID]money.Amount{}
 	counters := map[ids.UserID]protection.Counters{}
 	sessions := map[ids.UserID]protection.Session{}
 	seen := map[betKey]bool{}
-	for i := range n {
+	keys := make([]betKey, n)
+	took := make([]bool, n)
+	for i, q := range w.Requests {
 		r := &plan.Results[i]
-		if r.Err = checked[i]; r.Err != nil {
+		keys[i] = betKey{q.UserID, q.Key}
+		if r.Err = q.Refused; r.Err != nil {
 			continue
 		}
-		bet := bets[i]
-		k := betKey{bet.UserID, bet.IdempotencyKey}
+		if w.Judge != nil {
+			if r.Err = judge(w.Judge, s.Players, q.UserID, now); r.Err != nil {
+				r.GateRefused = true
+				continue
+			}
+		}
+		if r.Err = checkBet(s.Draw, s.Table, q.Stake, q.Selection, now); r.Err != nil {
+			continue
+		}
+		k := keys[i]
 		if seen[k] || (s.Taken != nil && s.Taken(k.user, k.key)) {
-			r.Err = errs.R(errs.Conflict, ReasonDuplicateBet, "a bet with key %q exists", bet.IdempotencyKey)
+			r.Err = errs.R(errs.Conflict, ReasonDuplicateBet, "a bet with key %q exists", q.Key)
 			continue
 		}
-		seen[k] = true
-		bet.ID = s.BetIDs[i]
-		tr := w.Stake(s.Draw, bet)
+		seen[k], took[i] = true, true
+		bet := Bet{
+			ID: s.BetIDs[i], DrawID: s.Draw.ID, TableID: s.Draw.TableID, UserID: q.UserID, Round: s.Draw.OpenRound(), Selection: q.Selection,
+			Stake: q.Stake, Status: BetAccepted, IdempotencyKey: q.Key, PlacedAt: now,
+		}
+		tr := stakeTransfer(s.Draw, bet)
 		if r.Err = tr.Validate(); r.Err != nil {
 			continue
 		}
@@ -133,6 +159,11 @@ func PlanBatch(w BatchWork, s BatchSnapshot) (BatchPlan, error) {
 		r.Bet, r.Balance = bet, moved[wallet]
 		plan.Stakes = append(plan.Stakes, PlannedStake{Request: i, Transfer: tr, Balance: moved[wallet]})
 	}
+	errOf := make([]*error, n)
+	for i := range plan.Results {
+		errOf[i] = &plan.Results[i].Err
+	}
+	inheritFirstFailures(keys, took, errOf)
 	users := make([]ids.UserID, len(plan.Stakes))
 	for i, st := range plan.Stakes {
 		users[i] = plan.Results[st.Request].Bet.UserID
@@ -142,6 +173,48 @@ func PlanBatch(w BatchWork, s BatchSnapshot) (BatchPlan, error) {
 		plan.Players = append(plan.Players, PlannedPlayer{User: u, Balance: balance[u], Counters: counters[u], Session: sessions[u]})
 	}
 	return plan, nil
+}
+
+// inheritFirstFailures is the one home of the rule that a request repeating
+// a key which an earlier request of the same batch took, and then failed
+// with (its funds, a limit), gets that failure, as it would have had it
+// waited for the first: keys[i] is request i's key, took[i] says request i
+// took its key in this batch (it passed the checks and the key was free),
+// and *errOf[i] is its answer; a DUPLICATE_BET of such a key becomes the
+// failure of the request that took it. A repeat of a key taken before the
+// batch, or taken by a request that succeeded, stays DUPLICATE_BET (the
+// intake answers it with the stored bet). PlanBatch and the intake's
+// reference path (placeBatchInTx) both apply it.
+func inheritFirstFailures(keys []betKey, took []bool, errOf []*error) {
+	first := map[betKey]int{}
+	for i, k := range keys {
+		if took[i] {
+			if _, ok := first[k]; !ok {
+				first[k] = i
+			}
+		}
+	}
+	for i, k := range keys {
+		if errs.ReasonOf(*errOf[i]) != ReasonDuplicateBet {
+			continue
+		}
+		if f, ok := first[k]; ok && f != i && *errOf[f] != nil {
+			*errOf[i] = *errOf[f]
+		}
+	}
+}
+
+// judge is the stake gate's verdict on player u from the rows the store
+// read (BatchSnapshot.Players).
+func judge(j StakeJudge, players map[ids.UserID]Player, u ids.UserID, now time.Time) error {
+	p, ok := players[u]
+	switch {
+	case !ok:
+		return errs.E(errs.Internal, "tote: the store did not read player %d", u)
+	case p.Err != nil:
+		return p.Err
+	}
+	return j.CanStake(p.User, p.Verification, now)
 }
 
 // stakeFlow checks that tr is a stake a bet batch can post (player u's

@@ -34,7 +34,9 @@ func TestPlanBatchIsTheTwinsPosts(t *testing.T) {
 	loc := time.UTC
 	now := time.Date(2026, 12, 1, 16, 0, 0, 0, time.UTC)
 	minStake := 100 * money.KZT
-	draw := tote.Draw{ID: 7, Number: 7, TableID: 1}
+	draw := tote.Draw{ID: 7, Number: 7, TableID: 1, Positions: 6, Phase: tote.PhasePreDeal, RoundClosesAt: now.Add(time.Minute), MinStake: minStake}
+	table := tote.Table{ID: 1}
+	table.Settings.MaxStake = 1_000_000 * money.KZT
 	rapid.Check(t, func(rt *rapid.T) {
 		clock := now
 		led := ledger.NewMemStore(func() time.Time { return clock })
@@ -74,7 +76,7 @@ func TestPlanBatchIsTheTwinsPosts(t *testing.T) {
 		clock = now
 
 		// The snapshot a store would read.
-		snap := tote.BatchSnapshot{Draw: draw, Now: now, Wallets: map[ids.UserID]money.Amount{}, States: map[ids.UserID]protection.State{},
+		snap := tote.BatchSnapshot{Draw: draw, Table: table, Now: now, Wallets: map[ids.UserID]money.Amount{}, States: map[ids.UserID]protection.State{},
 			Counters: map[ids.UserID]protection.Counters{}, Sessions: map[ids.UserID]protection.Session{}}
 		read := func() {
 			sessions, err := prot.ActiveSessions(ctx, time.Time{})
@@ -104,37 +106,26 @@ func TestPlanBatchIsTheTwinsPosts(t *testing.T) {
 			key   string
 		}
 		reqs := make([]req, n)
-		w := tote.BatchWork{DrawID: draw.ID}
+		w := tote.BatchWork{DrawID: draw.ID, Clock: fixedClock(now)}
+		sel := parimutuel.Selection{Market: parimutuel.MarketWin, Position: 1}
 		for i := range reqs {
 			reqs[i] = req{ids.UserID(rapid.IntRange(1, players).Draw(rt, "user")),
 				money.Amount(rapid.SampledFrom([]int{50, 100, 150, 200, 300, 500}).Draw(rt, "stake")) * money.KZT,
 				fmt.Sprintf("k%d", rapid.IntRange(0, n).Draw(rt, "key"))}
-			w.Users, w.Keys = append(w.Users, reqs[i].user), append(w.Keys, reqs[i].key)
+			w.Requests = append(w.Requests, tote.BatchRequest{UserID: reqs[i].user, Key: reqs[i].key, Selection: sel, Stake: reqs[i].stake})
 			snap.BetIDs = append(snap.BetIDs, int64(1000+i))
 		}
 		tooLow := errs.R(errs.Invalid, tote.ReasonStakeTooLow, "too low")
-		w.Check = func(d tote.Draw, _ tote.Table, _ map[ids.UserID]tote.Player) ([]tote.Bet, []error) {
-			bets, errList := make([]tote.Bet, n), make([]error, n)
-			for i, r := range reqs {
-				if r.stake < minStake {
-					errList[i] = tooLow
-					continue
-				}
-				bets[i] = tote.Bet{DrawID: d.ID, UserID: r.user, Selection: parimutuel.Selection{Market: parimutuel.MarketWin, Position: 1},
-					Stake: r.stake, Status: tote.BetAccepted, IdempotencyKey: r.key, PlacedAt: now}
-			}
-			return bets, errList
-		}
-		w.Stake = func(d tote.Draw, b tote.Bet) ledger.Transfer {
-			return ledger.Move(fmt.Sprintf("tote:bet:%d", b.ID), ledger.BetStake, "", ledger.UserWallet(b.UserID), ledger.EscrowOf("pool"), b.Stake)
-		}
+		escrow := ledger.EscrowOf(tote.PoolID(draw.ID, 1, parimutuel.MarketWin))
 		plan, err := tote.PlanBatch(w, snap)
 		if err != nil {
 			rt.Fatal(err)
 		}
 
-		// The same stakes, one post after another through the twin.
+		// The same stakes, one post after another through the twin; a
+		// repeat of a key whose first post failed gets that failure.
 		seen := map[string]bool{}
+		failed := map[string]error{}
 		for i, r := range reqs {
 			got := plan.Results[i]
 			var want error
@@ -143,12 +134,14 @@ func TestPlanBatchIsTheTwinsPosts(t *testing.T) {
 			switch {
 			case r.stake < minStake:
 				want = tooLow
+			case seen[k] && failed[k] != nil:
+				want = failed[k]
 			case seen[k]:
 				want = errs.R(errs.Conflict, tote.ReasonDuplicateBet, "taken")
 			default:
 				seen[k] = true
-				p, err := led.Post(ctx, ledger.Move(fmt.Sprintf("tote:bet:%d", 1000+i), ledger.BetStake, "", ledger.UserWallet(r.user), ledger.EscrowOf("pool"), r.stake))
-				want = err
+				p, err := led.Post(ctx, ledger.Move(fmt.Sprintf("tote:bet:%d", 1000+i), ledger.BetStake, "", ledger.UserWallet(r.user), escrow, r.stake))
+				want, failed[k] = err, err
 				for _, e := range p.Entries {
 					if e.Account == ledger.UserWallet(r.user) {
 						balance = e.BalanceAfter
@@ -158,7 +151,7 @@ func TestPlanBatchIsTheTwinsPosts(t *testing.T) {
 			if errs.CodeOf(got.Err) != errs.CodeOf(want) || errs.ReasonOf(got.Err) != errs.ReasonOf(want) {
 				rt.Fatalf("request %d (%+v): plan %v, twin %v", i, r, got.Err, want)
 			}
-			if want == nil && (got.Balance != balance || got.Bet.ID != int64(1000+i) || got.Bet.UserID != r.user) {
+			if want == nil && (got.Balance != balance || got.Bet.ID != int64(1000+i) || got.Bet.UserID != r.user || got.Bet.PlacedAt != now) {
 				rt.Fatalf("request %d (%+v): plan bet %d of %d balance %s, twin balance %s", i, r, got.Bet.ID, got.Bet.UserID, got.Balance, balance)
 			}
 		}
@@ -199,3 +192,9 @@ func TestPlanBatchIsTheTwinsPosts(t *testing.T) {
 		}
 	})
 }
+
+// fixedClock is a tote.Clock standing still.
+type fixedClock time.Time
+
+func (c fixedClock) Now() time.Time                       { return time.Time(c) }
+func (c fixedClock) After(time.Duration) <-chan time.Time { return nil }

@@ -8,22 +8,20 @@ package tote
 // escrow row serialises the commits: throughput falls as clients grow. The
 // intake instead queues the bets of a draw and lets one batch at a time
 // (a few per draw at most) carry every bet waiting at that moment into ONE
-// transaction: one shared draw lock, one read of the table, the checks of
-// every bet in memory, one multi-row insert of the bets, one batch of
-// stake posts through the ledger's in-transaction poster (which applies
-// the per-transfer checks to each stake and reports a result per stake),
+// transaction of the store (BatchPlacer): one shared draw lock, one
+// snapshot (the draw, its table, the players' wallets and protection
+// state), PlanBatch deciding every bet in memory, one write of the plan
 // and one commit. There is no timer: while a batch commits the next one
 // fills up, so a lone bet waits for nobody and a surge forms large
-// batches by itself (natural batching).
+// batches by itself (natural batching). A lone bet is a batch of one.
 //
 // Every bet keeps its own answer: a bet failing its checks (round closed,
-// stake out of range, selection invalid), its key already taken, or its
-// wallet short, gets its own error, and the others of the batch commit. A
-// stake that fails in the ledger has its bet row deleted again in the same
-// transaction, so nothing of it remains.
+// stake out of range, selection invalid), its key already taken, its
+// wallet short or a limit reached gets its own error, moves nothing and
+// stores nothing, and the others of the batch commit.
 //
 // The round-close race is unchanged: the batch takes the draw's Shared
-// lock before it reads the draw and the clock, exactly as a single bet did,
+// lock before it reads the draw, and PlanBatch reads the clock after it,
 // so every bet of a batch commits before the close or the whole batch sees
 // the round closed.
 
@@ -227,7 +225,7 @@ func (s *Service) placeBatch(jobs []*betJob, writing func()) {
 	began := time.Now()
 	waited := began.Sub(jobs[0].queued) // the queue is first in, first out
 	var err error
-	if bp, ok := s.store.(BatchPlacer); ok && bp.PlacesBatches() {
+	if bp, ok := s.store.(BatchPlacer); ok {
 		err = s.placeBatchDirect(ctx, bp, jobs, writing)
 	} else {
 		err = s.store.Within(ctx, func(ctx context.Context, tx Tx) error {
@@ -298,8 +296,14 @@ func (s *Service) publishInOrder(ctx context.Context, msgs []event.Message) {
 	go publish()
 }
 
-// placeBatchInTx does the work of one batch inside tx; it may run again
-// after a serialization failure, so it starts from a clean slate.
+// placeBatchInTx does the work of one batch inside tx, for a Store that is
+// not a BatchPlacer: checkBet per bet, InsertBets, then each stake through
+// the ledger's own checked post (ledger.PostEach: ledger.Apply and, in the
+// database ledger, its protection guard, protection.Admit). Every store of
+// this repository is a BatchPlacer; the differential tests hide that
+// (persistence's withinOnly) to compare PlanBatch with these single posts.
+// It may run again after a serialization failure, so it starts from a
+// clean slate.
 func (s *Service) placeBatchInTx(ctx context.Context, tx Tx, jobs []*betJob) error {
 	for _, j := range jobs {
 		j.bet, j.balance, j.err = Bet{}, 0, nil
@@ -319,7 +323,7 @@ func (s *Service) placeBatchInTx(ctx context.Context, tx Tx, jobs []*betJob) err
 		if j.err = j.gateErr; j.err != nil {
 			continue
 		}
-		if j.err = checkBet(d, t, j.req, j.sel, now); j.err != nil {
+		if j.err = checkBet(d, t, j.req.Stake, j.sel, now); j.err != nil {
 			continue
 		}
 		live = append(live, j)
@@ -337,14 +341,12 @@ func (s *Service) placeBatchInTx(ctx context.Context, tx Tx, jobs []*betJob) err
 	}
 	var staked []*betJob
 	var transfers []ledger.Transfer
-	first := map[betKey]*betJob{} // who took a key in this batch
-	var dups []*betJob
+	took := make([]bool, len(live)) // the request took its key in this batch
 	for i, j := range live {
 		if j.err = insErrs[i]; j.err != nil {
-			dups = append(dups, j)
 			continue
 		}
-		first[betKey{j.req.UserID, j.req.IdempotencyKey}] = j
+		took[i] = true
 		b := stored[i]
 		j.bet = b
 		staked = append(staked, j)
@@ -368,60 +370,86 @@ func (s *Service) placeBatchInTx(ctx context.Context, tx Tx, jobs []*betJob) err
 			}
 		}
 	}
-	// A request repeating the key of a bet of this batch whose stake then
-	// failed gets that failure, as it would have after waiting for it.
-	for _, j := range dups {
-		if f := first[betKey{j.req.UserID, j.req.IdempotencyKey}]; f != nil && f.err != nil {
-			j.err = f.err
-		}
+	keys, errOf := make([]betKey, len(live)), make([]*error, len(live))
+	for i, j := range live {
+		keys[i], errOf[i] = betKey{j.req.UserID, j.req.IdempotencyKey}, &j.err
 	}
+	inheritFirstFailures(keys, took, errOf)
 	if len(undo) > 0 {
 		return tx.DeleteBets(ctx, undo)
 	}
 	return nil
 }
 
-// BatchPlacer is a Store's optional fast path for a batch of bets: it does
-// in one transaction what placeBatchInTx does through Tx (share-lock the
-// draw, read it and its table, check each bet, store the bets, post each
-// stake with every ledger and player-protection check a single post makes,
-// and a result per bet), but in as few round trips as its database allows:
-// it reads a BatchSnapshot, lets PlanBatch decide, and writes the plan.
-// The Postgres store implements it (persistence/tote_batch_pg.go); a store
-// whose PlacesBatches is false goes through Within.
+// BatchPlacer is a Store's way of placing a batch of bets in one
+// transaction (issue 24): it reads a BatchSnapshot (the share-locked draw
+// and its table, bet ids, the players' wallets, protection state, counters
+// and sessions, under the locks a single post takes), calls PlanBatch, and
+// writes the plan; it decides nothing itself. A single bet is a batch of
+// one. The Postgres store does it in two round trips
+// (persistence/tote_batch_pg.go), SQLite in one transaction of plain
+// statements (persistence/tote_batch_sqlite.go), the twin in memory
+// (totetest.MemStore). A store that is not one goes through Within
+// (placeBatchInTx).
 type BatchPlacer interface {
-	PlacesBatches() bool
-	// PlaceBatch runs b in one transaction, again after a serialization
-	// failure (so b's functions must be pure). It returns a result per
-	// request of b, or an error failing them all.
-	PlaceBatch(ctx context.Context, b BatchWork) ([]BatchResult, error)
+	// ReadsPlayers reports whether the store reads the players for the
+	// stake gate (BatchWork.Judge) in the batch.
+	ReadsPlayers() bool
+	// PlaceBatch runs w in one transaction, again after a serialization
+	// failure. It returns PlanBatch's result per request of w, or an error
+	// failing them all.
+	PlaceBatch(ctx context.Context, w BatchWork) ([]BatchResult, error)
 }
 
-// BatchWork is the domain's part of a batch handed to a BatchPlacer: the
-// rules stay here, the store only moves rows and money.
+// BatchWork is a batch of bets on one draw as the intake hands it to a
+// BatchPlacer: data only, the rules are PlanBatch's.
 type BatchWork struct {
-	DrawID int64
-	// Users and Keys are each request's player and idempotency key, in
-	// request order (the store reads the players' wallets and the keys
-	// taken before the draw's checks run).
-	Users []ids.UserID
-	Keys  []string
-	// ReadPlayers asks the store for each player's account and latest
-	// verification (Check's players), read in the same round trip as the
-	// draw: the stake gate then costs no statements of its own.
-	ReadPlayers bool
-	// Check is called with the share-locked draw and its table (and the
-	// players, when asked for): the bet of every request, or its error (a
-	// zero Bet then). No check of a bet reads the draw's odds, result or
-	// beacons, so a BatchPlacer may leave them out. Bets must be stored in request order; a key repeated
-	// within the batch is the store's to refuse (DUPLICATE_BET, as
-	// InsertBets).
-	Check func(d Draw, t Table, players map[ids.UserID]Player) ([]Bet, []error)
-	// Stake is the stake transfer of stored bet b (its ID assigned).
-	Stake func(d Draw, b Bet) ledger.Transfer
+	DrawID   int64
+	Requests []BatchRequest
+	// Judge, when set, is the stake gate, judging each player from the
+	// rows the store read with the draw (BatchSnapshot.Players): the gate
+	// then costs no statements of its own. Only for a store that
+	// ReadsPlayers.
+	Judge StakeJudge
+	// Clock dates the bets and checks them against the round's deadline;
+	// PlanBatch reads it once, after the store took the draw's lock.
+	Clock Clock
 	// Writing, when set, is called as the batch's write is sent (the
 	// intake then lets the next batch start reading).
 	Writing func()
+}
+
+// BatchRequest is one bet of a batch: the player, the key, the parsed
+// selection and the stake, and the stake gate's refusal when it answered
+// before the batch.
+type BatchRequest struct {
+	UserID    ids.UserID
+	Key       string
+	Selection parimutuel.Selection
+	Stake     money.Amount
+	Refused   error
+}
+
+// ReadPlayers reports whether the store must read the players (w has a
+// Judge).
+func (w BatchWork) ReadPlayers() bool { return w.Judge != nil }
+
+// Users lists each request's player, in request order.
+func (w BatchWork) Users() []ids.UserID {
+	out := make([]ids.UserID, len(w.Requests))
+	for i, q := range w.Requests {
+		out[i] = q.UserID
+	}
+	return out
+}
+
+// Keys lists each request's idempotency key, in request order.
+func (w BatchWork) Keys() []string {
+	out := make([]string, len(w.Requests))
+	for i, q := range w.Requests {
+		out[i] = q.Key
+	}
+	return out
 }
 
 // Player is what a BatchPlacer read about a player for the stake gate: the
@@ -445,7 +473,7 @@ type StakeJudge interface {
 // rows the store reads with the draw) rather than before it.
 func (s *Service) judgesInBatch() (StakeJudge, bool) {
 	bp, ok := s.store.(BatchPlacer)
-	if !ok || !bp.PlacesBatches() {
+	if !ok || !bp.ReadsPlayers() {
 		return nil, false
 	}
 	j, ok := s.gate.(StakeJudge)
@@ -453,104 +481,50 @@ func (s *Service) judgesInBatch() (StakeJudge, bool) {
 }
 
 // BatchResult is one request's outcome: the stored bet and the player's
-// wallet balance after its stake, or the error.
+// wallet balance after its stake, or the error. GateRefused says the
+// error is the stake gate's (w.Judge): it is the answer, never replayed.
 type BatchResult struct {
-	Bet     Bet
-	Balance money.Amount
-	Err     error
+	Bet         Bet
+	Balance     money.Amount
+	Err         error
+	GateRefused bool
 }
 
 // placeBatchDirect places jobs through a BatchPlacer.
 func (s *Service) placeBatchDirect(ctx context.Context, bp BatchPlacer, jobs []*betJob, writing func()) error {
-	users := make([]ids.UserID, len(jobs))
-	keys := make([]string, len(jobs))
-	for i, j := range jobs {
-		users[i], keys[i] = j.req.UserID, j.req.IdempotencyKey
+	w := BatchWork{DrawID: jobs[0].req.DrawID, Requests: make([]BatchRequest, len(jobs)), Clock: s.clock, Writing: writing}
+	if judge, ok := s.judgesInBatch(); ok {
+		w.Judge = judge
 	}
-	var checked []error // the last Check's verdicts (a retry calls it again)
-	var judged []error  // and the stake gate's
-	judge, judging := s.judgesInBatch()
-	res, err := bp.PlaceBatch(ctx, BatchWork{
-		DrawID:      jobs[0].req.DrawID,
-		Users:       users,
-		Keys:        keys,
-		ReadPlayers: judging,
-		Writing:     writing,
-		Check: func(d Draw, t Table, players map[ids.UserID]Player) ([]Bet, []error) {
-			now := s.clock.Now()
-			bets := make([]Bet, len(jobs))
-			errList := make([]error, len(jobs))
-			judged = make([]error, len(jobs))
-			for i, j := range jobs {
-				if errList[i] = j.gateErr; errList[i] != nil {
-					continue
-				}
-				if judging {
-					p, ok := players[j.req.UserID]
-					switch {
-					case !ok:
-						errList[i] = errs.E(errs.Internal, "tote: the store did not read player %d", j.req.UserID)
-					case p.Err != nil:
-						errList[i] = p.Err
-					default:
-						errList[i] = judge.CanStake(p.User, p.Verification, now)
-					}
-					if judged[i] = errList[i]; errList[i] != nil {
-						continue
-					}
-				}
-				if errList[i] = checkBet(d, t, j.req, j.sel, now); errList[i] != nil {
-					continue
-				}
-				bets[i] = Bet{
-					DrawID: d.ID, TableID: d.TableID, UserID: j.req.UserID, Round: d.OpenRound(), Selection: j.sel,
-					Stake: j.req.Stake, Status: BetAccepted, IdempotencyKey: j.req.IdempotencyKey, PlacedAt: now,
-				}
-			}
-			checked = errList
-			return bets, errList
-		},
-		Stake: stakeTransfer,
-	})
+	for i, j := range jobs {
+		w.Requests[i] = BatchRequest{UserID: j.req.UserID, Key: j.req.IdempotencyKey, Selection: j.sel, Stake: j.req.Stake, Refused: j.gateErr}
+	}
+	res, err := bp.PlaceBatch(ctx, w)
 	if err != nil {
 		return err
 	}
 	if len(res) != len(jobs) {
 		return errs.E(errs.Internal, "tote: the store answered a batch of %d bets with %d results", len(jobs), len(res))
 	}
-	first := map[betKey]*betJob{} // who took a key in this batch
 	for i, j := range jobs {
 		j.bet, j.balance, j.err = res[i].Bet, res[i].Balance, res[i].Err
-		if i < len(judged) && judged[i] != nil {
-			j.gateErr = judged[i] // answered as the gate's refusal, never replayed
-		}
-		k := betKey{j.req.UserID, j.req.IdempotencyKey}
-		if first[k] == nil && i < len(checked) && checked[i] == nil && errs.ReasonOf(j.err) != ReasonDuplicateBet {
-			first[k] = j
-		}
-	}
-	// As in placeBatchInTx: a repeat of a key whose first bet in this batch
-	// failed gets that failure.
-	for _, j := range jobs {
-		if errs.ReasonOf(j.err) == ReasonDuplicateBet {
-			if f := first[betKey{j.req.UserID, j.req.IdempotencyKey}]; f != nil && f != j && f.err != nil {
-				j.err = f.err
-			}
+		if res[i].GateRefused {
+			j.gateErr = res[i].Err // answered as the gate's refusal, never replayed
 		}
 	}
 	return nil
 }
 
-// checkBet is PlaceBet's check of one request against the locked draw
-// and its table.
-func checkBet(d Draw, t Table, r PlaceBetRequest, sel parimutuel.Selection, now time.Time) error {
+// checkBet is PlaceBet's check of one bet (its stake and parsed
+// selection) against the locked draw and its table.
+func checkBet(d Draw, t Table, stake money.Amount, sel parimutuel.Selection, now time.Time) error {
 	if err := checkBettable(d, sel, now); err != nil {
 		return err
 	}
-	if r.Stake < d.MinStake {
+	if stake < d.MinStake {
 		return errs.R(errs.Invalid, ReasonStakeTooLow, "the minimum stake of this draw is %s", d.MinStake)
 	}
-	if r.Stake > t.Settings.MaxStake {
+	if stake > t.Settings.MaxStake {
 		return errs.R(errs.Invalid, ReasonStakeTooHigh, "the maximum stake of this table is %s", t.Settings.MaxStake)
 	}
 	return nil

@@ -118,6 +118,19 @@ func (tx *memTx) InsertBet(_ context.Context, b tote.Bet) (tote.Bet, error) {
 		return tote.Bet{}, notFound("draw")
 	}
 	b.ID = tx.nextID()
+	return b, tx.storeBet(b)
+}
+
+// storeBet stores bet b with its ID given (above every bet id stored); a
+// taken key is refused.
+func (tx *memTx) storeBet(b tote.Bet) error {
+	k := memBetKey{b.UserID, b.IdempotencyKey}
+	if _, dup := tx.s.keys[k]; dup {
+		return errs.R(errs.Conflict, tote.ReasonDuplicateBet, "a bet with key %q exists", b.IdempotencyKey)
+	}
+	if n := len(tx.s.betIDs); n > 0 && tx.s.betIDs[n-1] >= b.ID {
+		return errs.E(errs.Internal, "totetest: bet id %d after %d", b.ID, tx.s.betIDs[n-1])
+	}
 	tx.s.bets[b.ID] = b
 	tx.s.keys[k] = b.ID
 	n := len(tx.s.betIDs)
@@ -127,7 +140,7 @@ func (tx *memTx) InsertBet(_ context.Context, b tote.Bet) (tote.Bet, error) {
 		delete(tx.s.keys, k)
 		tx.s.betIDs = tx.s.betIDs[:n]
 	})
-	return b, nil
+	return nil
 }
 
 // InsertBets implements Tx: InsertBet for each bet.
