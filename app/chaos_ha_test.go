@@ -31,6 +31,7 @@ import (
 
 	"github.com/pokertote/pokertote/internal/gqltest"
 	"github.com/pokertote/pokertote/internal/tcpproxy"
+	"github.com/pokertote/pokertote/persistence"
 )
 
 // haEnv is what deploy/ha/env.sh exports to the chaos run.
@@ -490,9 +491,11 @@ func TestHAChaos(t *testing.T) {
 	// the bets paused; the share of it served by the standby.
 	paused.Store(true)
 	// Read-your-writes by WAL position: a player's history goes to the
-	// standby as soon as it has replayed their last bet, so there is no
-	// window to wait out; only the bets in flight settle.
-	time.Sleep(time.Second)
+	// standby as soon as it has replayed their last bet. Only the players
+	// whose writes had no known position during the partition (replica B
+	// could not ask the primary) are held on the primary, for
+	// persistence.UnknownHold after it: wait that out.
+	time.Sleep(persistence.UnknownHold)
 	var settled []string
 	state.mu.Lock()
 	for _, e := range state.events {

@@ -32,10 +32,20 @@ type WritePositions struct {
 	now  func() time.Time
 }
 
+// writeAt is a player's highest known position and when it was last
+// raised, and when a write of theirs last had no known position.
 type writeAt struct {
-	lsn LSN
-	at  time.Time
+	lsn       LSN
+	at        time.Time
+	unknownAt time.Time
 }
+
+// UnknownHold is how long a write whose position the primary did not give
+// (a failover, a partition) keeps its player's reads on the primary. It
+// is not extended by the player's later writes, whose known positions
+// cover it once asked after it (a position is asked after the mutation
+// answered).
+const UnknownHold = 10 * time.Second
 
 // NewWritePositions returns the in-process set; position is the primary's
 // WAL position now (DB.WALPosition).
@@ -46,12 +56,13 @@ func NewWritePositions(position func(context.Context) (LSN, error), keep time.Du
 	return &WritePositions{position: position, keep: keep, log: log, last: map[int64]writeAt{}, now: time.Now}
 }
 
-// NewRedisWritePositions returns the set shared through Redis: one key per
-// writer under prefix+"wal:", holding the highest position recorded by any
-// replica, expiring keep after the last write.
+// NewRedisWritePositions returns the set shared through Redis: per
+// writer, prefix+"wal:<id>" holds the highest position recorded by any
+// replica, expiring keep after the last write, and prefix+"walx:<id>"
+// marks a write of unknown position for UnknownHold.
 func NewRedisWritePositions(rdb redis.UniversalClient, prefix string, position func(context.Context) (LSN, error), keep time.Duration, log *slog.Logger) *WritePositions {
 	w := NewWritePositions(position, keep, log)
-	w.rdb, w.prefix = rdb, prefix+"wal:"
+	w.rdb, w.prefix = rdb, prefix
 	return w
 }
 
@@ -68,8 +79,8 @@ return 1`)
 
 // Wrote records that userID's writes so far are done: it asks the primary
 // for its WAL position and keeps the highest seen for the player. When the
-// primary does not answer the position is UnknownLSN: the player's reads
-// stay on the primary for keep.
+// primary does not answer, the player's reads stay on the primary for
+// UnknownHold (After answers UnknownLSN).
 func (w *WritePositions) Wrote(ctx context.Context, userID int64) {
 	// A primary that does not answer within a second (a failover) must not
 	// hold the mutation's answer longer: the player then reads on it.
@@ -85,11 +96,16 @@ func (w *WritePositions) Wrote(ctx context.Context, userID int64) {
 	}
 	now := w.now()
 	w.mu.Lock()
-	if prev, ok := w.last[userID]; !ok || now.Sub(prev.at) >= w.keep || prev.lsn < lsn {
-		w.last[userID] = writeAt{lsn: lsn, at: now}
-	} else {
-		w.last[userID] = writeAt{lsn: prev.lsn, at: now}
+	rec := w.last[userID]
+	switch {
+	case lsn == UnknownLSN:
+		rec.unknownAt = now
+	case rec.at.IsZero() || now.Sub(rec.at) >= w.keep || rec.lsn < lsn:
+		rec.lsn, rec.at = lsn, now
+	default:
+		rec.at = now
 	}
+	w.last[userID] = rec
 	if len(w.last) > 100000 {
 		w.pruneLocked(now)
 	}
@@ -99,7 +115,12 @@ func (w *WritePositions) Wrote(ctx context.Context, userID int64) {
 	}
 	rctx, rcancel := context.WithTimeout(context.WithoutCancel(ctx), time.Second)
 	defer rcancel()
-	if err := raiseScript.Run(rctx, w.rdb, []string{w.key(userID)}, fmt.Sprintf("%016x", uint64(lsn)), w.keep.Milliseconds()).Err(); err != nil {
+	if lsn == UnknownLSN {
+		err = w.rdb.Set(rctx, w.key("walx:", userID), "1", min(UnknownHold, w.keep)).Err()
+	} else {
+		err = raiseScript.Run(rctx, w.rdb, []string{w.key("wal:", userID)}, fmt.Sprintf("%016x", uint64(lsn)), w.keep.Milliseconds()).Err()
+	}
+	if err != nil {
 		w.log.Warn("read-your-writes: could not record a write position in redis", "err", err)
 	}
 }
@@ -110,22 +131,30 @@ func (w *WritePositions) Wrote(ctx context.Context, userID int64) {
 func (w *WritePositions) After(ctx context.Context, userID int64) (lsn LSN, ok bool) {
 	now := w.now()
 	w.mu.Lock()
-	if rec, found := w.last[userID]; found && now.Sub(rec.at) < w.keep {
+	rec, found := w.last[userID]
+	w.mu.Unlock()
+	if found && !rec.unknownAt.IsZero() && now.Sub(rec.unknownAt) < min(UnknownHold, w.keep) {
+		return UnknownLSN, true
+	}
+	if found && now.Sub(rec.at) < w.keep {
 		lsn = rec.lsn
 	}
-	w.mu.Unlock()
 	if w.rdb == nil {
 		return lsn, true
 	}
 	ctx, cancel := context.WithTimeout(ctx, time.Second)
 	defer cancel()
-	s, err := w.rdb.Get(ctx, w.key(userID)).Result()
-	switch {
-	case err == redis.Nil:
-		return lsn, true
-	case err != nil:
+	vals, err := w.rdb.MGet(ctx, w.key("wal:", userID), w.key("walx:", userID)).Result()
+	if err != nil || len(vals) != 2 {
 		return UnknownLSN, false
 	}
+	if vals[1] != nil {
+		return UnknownLSN, true
+	}
+	if vals[0] == nil {
+		return lsn, true
+	}
+	s, _ := vals[0].(string)
 	shared, err := strconv.ParseUint(s, 16, 64)
 	if err != nil {
 		return UnknownLSN, false
@@ -144,11 +173,13 @@ func (w *WritePositions) ReadAfter(ctx context.Context, userID int64) (context.C
 	return LagTolerantAfter(ctx, lsn), true
 }
 
-func (w *WritePositions) key(userID int64) string { return w.prefix + strconv.FormatInt(userID, 10) }
+func (w *WritePositions) key(kind string, userID int64) string {
+	return w.prefix + kind + strconv.FormatInt(userID, 10)
+}
 
 func (w *WritePositions) pruneLocked(now time.Time) {
 	for id, rec := range w.last {
-		if now.Sub(rec.at) >= w.keep {
+		if now.Sub(rec.at) >= w.keep && now.Sub(rec.unknownAt) >= UnknownHold {
 			delete(w.last, id)
 		}
 	}

@@ -61,9 +61,9 @@ func TestWritePositionsAcrossReplicas(t *testing.T) {
 }
 
 // TestWritePositionsUnknown: when the primary does not give its position,
-// the player's reads stay on the primary (UnknownLSN); when Redis does not
-// answer, After says it cannot tell; once the window has passed, the
-// player needs nothing.
+// the player's reads stay on the primary (UnknownLSN) for the hold, which
+// later known writes do not extend; when Redis does not answer, After says
+// it cannot tell; once the window has passed, the player needs nothing.
 func TestWritePositionsUnknown(t *testing.T) {
 	ctx := context.Background()
 	p := &positions{err: errors.New("no primary")}
@@ -75,6 +75,28 @@ func TestWritePositionsUnknown(t *testing.T) {
 	time.Sleep(60 * time.Millisecond)
 	if got, _ := w.After(ctx, 1); got != persistence.NoLSN {
 		t.Fatalf("after the window: %v, want nothing", got)
+	}
+	// An unknown position holds the reads on the primary for its hold only:
+	// later writes of known position do not extend it, and once it has
+	// passed their position applies (here through another replica's set,
+	// sharing the Redis).
+	c, prefix := redisClient(t)
+	p.lsn, p.err = 0, errors.New("failover")
+	const keep = 400 * time.Millisecond
+	a := persistence.NewRedisWritePositions(c, prefix, p.at, keep, nil)
+	b := persistence.NewRedisWritePositions(c, prefix, p.at, keep, nil)
+	start := time.Now()
+	a.Wrote(ctx, 3)
+	p.lsn, p.err = 0x42, nil
+	time.Sleep(100 * time.Millisecond)
+	a.Wrote(ctx, 3)
+	if got, ok := b.After(ctx, 3); !ok || got != persistence.UnknownLSN {
+		t.Fatalf("within the hold of an unknown write: %v (ok %v), want UnknownLSN", got, ok)
+	}
+	time.Sleep(keep - time.Since(start) + 50*time.Millisecond)
+	a.Wrote(ctx, 3) // keeps the known position alive past the first keep
+	if got, ok := b.After(ctx, 3); !ok || got != 0x42 {
+		t.Fatalf("after the hold of the unknown write: %v (ok %v), want the later known position 0/42", got, ok)
 	}
 	dead := redis.NewClient(&redis.Options{Addr: "127.0.0.1:1", MaxRetries: -1, DialTimeout: 100 * time.Millisecond})
 	defer dead.Close()
