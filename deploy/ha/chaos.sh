@@ -15,7 +15,8 @@ cd "$(dirname "$0")"
 . ./env.sh
 CHAOS_OUT=${CHAOS_OUT:-/tmp/pokertote-chaos.out}
 HA_SERVERS=0 ./up.sh
-[ -n "${KEEP_UP:-}" ] || trap './down.sh' EXIT
+HA_SCRIPTS=$(pwd)
+[ -n "${KEEP_UP:-}" ] || trap '"$HA_SCRIPTS/down.sh"' EXIT
 export HA_DIR MONITOR_PORT NODE1_PORT NODE2_PORT REDIS_MASTER_PORT REDIS_REPLICA_PORT
 export HA_SENTINELS=$(sentinels_csv)
 cd ../..

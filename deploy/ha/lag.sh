@@ -21,7 +21,8 @@ OUT=${LAG_OUT:-/tmp/pokertote-lag}
 # The demo tables settle draws within the run, for the reads to verify.
 export HA_TIME_SCALE=${HA_TIME_SCALE:-10}
 HA_SERVERS=2 ./up.sh >/dev/null
-[ -n "${KEEP_UP:-}" ] || trap './down.sh >/dev/null' EXIT
+HA_SCRIPTS=$(pwd)
+[ -n "${KEEP_UP:-}" ] || trap '"$HA_SCRIPTS/down.sh" >/dev/null' EXIT
 REPO=$(cd ../.. && pwd)
 (cd "$REPO" && go build -o "$HA_DIR/loadgen" ./cmd/loadgen)
 mkdir -p "$OUT"
