@@ -82,7 +82,11 @@ wait_for "a synchronous standby" 180 sh -c "'$PG_BIN/psql' -qAtX -h 127.0.0.1 -p
 if [ "$HA_STANDBYS" -ge 2 ]; then
 	start_keeper node3 "$HA_DIR/pg/node3" create postgres --pgport "$NODE3_PORT" --monitor "$MONITOR_URL" --dbname "$DB_NAME" --name node3
 	wait_for "two synchronous standbys" 180 sh -c "'$PG_BIN/psql' -qAtX -h 127.0.0.1 -p $MONITOR_PORT -U postgres -d pg_auto_failover -c \"SELECT count(*) FROM pgautofailover.node WHERE reportedstate IN ('primary','secondary')\" | grep -qx 3"
-	as_pg pg_autoctl set formation number-sync-standbys 1 --pgdata "$HA_DIR/pg/monitor" >/dev/null
+	# pg_auto_failover sets 1 by itself when the second standby joins (and
+	# then refuses setting it again): set it only if it is still 0.
+	if [ "$(sql_at "$MONITOR_PORT" pg_auto_failover "SELECT number_sync_standbys FROM pgautofailover.formation WHERE formationid = 'default'")" = 0 ]; then
+		as_pg pg_autoctl set formation number-sync-standbys 1 --pgdata "$HA_DIR/pg/monitor" >/dev/null
+	fi
 fi
 as_pg pg_autoctl show state --pgdata "$HA_DIR/pg/monitor"
 
