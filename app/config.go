@@ -30,7 +30,7 @@ type Config struct {
 	RedisPrefix string // REDIS_PREFIX: channel namespace, default "pokertote:"
 	// High availability (issue 27, docs/scaling.md).
 	DatabaseReadURL       string        // DATABASE_READ_URL: a streaming replica (or several hosts) for reads that tolerate lag; empty: every read on DATABASE_URL
-	ReadYourWrites        time.Duration // READ_YOUR_WRITES_WINDOW: a player's reads stay on the primary this long after their last mutation, default 10s
+	ReadYourWrites        time.Duration // READ_YOUR_WRITES_WINDOW: how long the WAL position of a player's last mutation is kept; their reads go to the replica only once it has replayed past it; default 1m
 	RedisSentinels        []string      // REDIS_SENTINELS: comma-separated host:port of Redis Sentinels; the master is found through them (REDIS_URL then only gives its password and db)
 	RedisMasterName       string        // REDIS_MASTER_NAME: the master's name in the sentinels, default mymaster
 	RedisSentinelPassword string        // REDIS_SENTINEL_PASSWORD: the sentinels' own password, if any
@@ -122,7 +122,7 @@ func DefaultConfig() Config {
 		Addr:             ":8080",
 		DataDir:          "data",
 		RedisPrefix:      "pokertote:",
-		ReadYourWrites:   10 * time.Second,
+		ReadYourWrites:   time.Minute,
 		RedisMasterName:  "mymaster",
 		JWTIssuer:        "pokertote",
 		JWTAudience:      "pokertote-api",

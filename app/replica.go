@@ -9,18 +9,18 @@ import (
 )
 
 // replicaReads is the GraphQL middleware that sends lag-tolerant queries
-// to DATABASE_READ_URL (graph.ReplicaReads) with read-your-writes through
-// Redis when there is one, in this process otherwise; nil without a read
-// replica. It also registers the reads per pool on /metrics.
+// to DATABASE_READ_URL (graph.ReplicaReads) with read-your-writes by WAL
+// position, the players' positions shared through Redis when there is one,
+// in this process otherwise; nil without a read replica. It also registers the reads per pool on /metrics.
 func (a *App) replicaReads() graphql.OperationMiddleware {
 	if !a.db.HasReplica() {
 		return nil
 	}
-	var recent *persistence.RecentWriters
+	var writes *persistence.WritePositions
 	if a.redis != nil {
-		recent = persistence.NewRedisRecentWriters(a.redis, a.cfg.RedisPrefix, a.cfg.ReadYourWrites, a.log)
+		writes = persistence.NewRedisWritePositions(a.redis, a.cfg.RedisPrefix, a.db.WALPosition, a.cfg.ReadYourWrites, a.log)
 	} else {
-		recent = persistence.NewRecentWriters(a.cfg.ReadYourWrites)
+		writes = persistence.NewWritePositions(a.db.WALPosition, a.cfg.ReadYourWrites, a.log)
 	}
 	vec := func(pool string, read func(persistence.ReadCounts) int64) prometheus.Collector {
 		return prometheus.NewCounterFunc(prometheus.CounterOpts{
@@ -31,6 +31,10 @@ func (a *App) replicaReads() graphql.OperationMiddleware {
 	}
 	a.metrics = append(a.metrics,
 		vec("primary", func(c persistence.ReadCounts) int64 { return c.Primary }),
-		vec("replica", func(c persistence.ReadCounts) int64 { return c.Replica }))
-	return graph.ReplicaReads{Mark: persistence.LagTolerant, Recent: recent}.Middleware
+		vec("replica", func(c persistence.ReadCounts) int64 { return c.Replica }),
+		prometheus.NewCounterFunc(prometheus.CounterOpts{
+			Namespace: "pokertote", Subsystem: "db", Name: "replica_behind_reads_total",
+			Help: "Lag-tolerant reads of a player that went to the primary because the read replica had not yet replayed their last write.",
+		}, func() float64 { return float64(a.db.ReadCounts().Behind) }))
+	return graph.ReplicaReads{Mark: persistence.LagTolerant, Writes: writes}.Middleware
 }

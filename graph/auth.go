@@ -106,16 +106,17 @@ func Directives() DirectiveRoot {
 
 // writeAuthError answers a request whose token was refused. A token revoked
 // since it was issued says so (TOKEN_REVOKED: refresh it); a database that
-// did not answer the check is UNAVAILABLE / DATABASE_UNAVAILABLE (503, try
-// again: the token may be fine), another store failure INTERNAL (503);
-// anything else is the one INVALID_TOKEN answer that tells nothing about
-// why.
+// did not answer while checking (a failover, a partition: the token's
+// epoch is read from it) is UNAVAILABLE / DATABASE_UNAVAILABLE (503, try
+// again: the token is not at fault, and a client must not sign out for
+// it); any other store failure is INTERNAL (503); anything else is the one
+// INVALID_TOKEN answer that tells nothing about why.
 func writeAuthError(w http.ResponseWriter, err error) {
 	status, code, reason, msg := http.StatusUnauthorized, errs.Unauthenticated, ReasonInvalidToken, "the access token is not valid; sign in again"
 	switch {
 	case errs.ReasonOf(err) == ReasonTokenRevoked:
 		reason, msg = ReasonTokenRevoked, "your session was changed; refresh your token or sign in again"
-	case errs.Is(err, errs.Unavailable):
+	case unavailable(err):
 		status, code, reason, msg = http.StatusServiceUnavailable, errs.Unavailable, errs.ReasonDatabaseUnavailable,
 			"the service cannot reach its database right now; nothing was changed: try again (with the same idempotency key for money)"
 	case errs.Is(err, errs.Internal):

@@ -309,6 +309,11 @@ func authorise(ctx context.Context) *gqlerror.Error {
 	if h != nil {
 		if cred := credentialFrom(ctx); cred != nil && cred.authenticate != nil {
 			if _, err := cred.authenticate(ctx, cred.token); err != nil {
+				if unavailable(err) {
+					// The token's epoch could not be read: the database,
+					// not the token, is at fault; the socket stays open.
+					return refusal(errs.DatabaseUnavailable(err))
+				}
 				if errs.Is(err, errs.Internal) {
 					return refusal(errs.E(errs.Internal, "internal error"))
 				}

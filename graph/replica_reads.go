@@ -17,24 +17,27 @@ var lagTolerantFields = map[string]bool{
 	"__typename": true,
 }
 
-// RecentWriters remembers which players changed something lately, so that
-// their next reads see their own writes (read-your-writes).
-type RecentWriters interface {
-	// Wrote records that userID ran a mutation now.
+// WritePositions remembers how far each player's writes reach, so that
+// their next reads see them (read-your-writes).
+type WritePositions interface {
+	// Wrote records that userID's mutation is done (its commits made).
 	Wrote(ctx context.Context, userID int64)
-	// Recent reports whether userID wrote within the window.
-	Recent(ctx context.Context, userID int64) bool
+	// ReadAfter returns ctx marked for lag-tolerant reads that must see
+	// userID's writes; ok is false when that cannot be told (the reads
+	// then stay on the primary).
+	ReadAfter(ctx context.Context, userID int64) (rctx context.Context, ok bool)
 }
 
 // ReplicaReads is the operation middleware that sends lag-tolerant queries
 // to the read replica: a query all of whose root fields are in
 // lagTolerantFields, or any query of an affiliate's API key, gets its
-// context marked by Mark, unless the viewer is a player who wrote within
-// the window (their reads stay on the primary). A mutation by a signed-in
-// user is recorded in Recent, before it runs and again when it answers.
+// context marked by Mark, or for a signed-in player by Writes.ReadAfter
+// (the replica serves them once it has replayed their last write). A
+// mutation by a signed-in user is recorded in Writes when it answers,
+// before the answer leaves.
 type ReplicaReads struct {
 	Mark   func(context.Context) context.Context
-	Recent RecentWriters
+	Writes WritePositions
 }
 
 // Middleware implements graphql.OperationMiddleware.
@@ -50,11 +53,10 @@ func (r ReplicaReads) Middleware(ctx context.Context, next graphql.OperationHand
 		if !signedIn {
 			return next(ctx)
 		}
-		r.Recent.Wrote(ctx, v.UserID)
 		h := next(ctx)
 		return func(ctx context.Context) *graphql.Response {
 			res := h(ctx)
-			r.Recent.Wrote(ctx, v.UserID)
+			r.Writes.Wrote(ctx, v.UserID)
 			return res
 		}
 	case ast.Query:
@@ -65,7 +67,10 @@ func (r ReplicaReads) Middleware(ctx context.Context, next graphql.OperationHand
 		if _, ok := firstOutside(oc.Doc, oc.Operation.SelectionSet, lagTolerantFields, 0); !ok {
 			return next(ctx)
 		}
-		if signedIn && r.Recent.Recent(ctx, v.UserID) {
+		if signedIn {
+			if rctx, ok := r.Writes.ReadAfter(ctx, v.UserID); ok {
+				return next(rctx)
+			}
 			return next(ctx)
 		}
 		return next(r.Mark(ctx))

@@ -104,6 +104,8 @@ type DB struct {
 	// replica serves lag-tolerant plain reads; nil without ReadURL.
 	replica *replica
 	reads   poolReads
+	// wal coalesces the WAL position queries of read-your-writes (wal.go).
+	wal walRounds
 }
 
 // Open connects to the database and checks that it answers. It does not

@@ -64,7 +64,9 @@ func takeHand(q *gorm.DB) (holdem.Record, error) {
 
 // Hand implements holdem.Store.
 func (r *HoldemRepo) Hand(ctx context.Context, id int64) (holdem.Record, error) {
-	return takeHand(r.db.reader(ctx).Where("id = ?", id))
+	rd, done := r.db.reader(ctx)
+	defer done()
+	return takeHand(rd.Where("id = ?", id))
 }
 
 // HandByStartKey implements holdem.Store.
@@ -74,7 +76,9 @@ func (r *HoldemRepo) HandByStartKey(ctx context.Context, userID ids.UserID, key 
 
 // Hands implements holdem.Store.
 func (r *HoldemRepo) Hands(ctx context.Context, userID ids.UserID, beforeID int64, limit int) ([]holdem.Record, error) {
-	q := r.db.reader(ctx).Where("user_id = ?", int64(userID))
+	rd, done := r.db.reader(ctx)
+	defer done()
+	q := rd.Where("user_id = ?", int64(userID))
 	if beforeID > 0 {
 		q = q.Where("id < ?", beforeID)
 	}

@@ -55,7 +55,9 @@ func (r *LedgerRepo) History(ctx context.Context, a ledger.AccountRef, p ledger.
 	q += " ORDER BY e.id DESC LIMIT ?"
 	args = append(args, size+1)
 	var rows []historyRow
-	if err := r.db.reader(ctx).Raw(q, args...).Scan(&rows).Error; err != nil {
+	rd, done := r.db.reader(ctx)
+	defer done()
+	if err := rd.Raw(q, args...).Scan(&rows).Error; err != nil {
 		return ledger.HistoryPage{}, errs.Wrap(err, "reading the history failed")
 	}
 	var page ledger.HistoryPage

@@ -67,12 +67,15 @@ func (r *ToteRepo) Within(ctx context.Context, fn func(ctx context.Context, tx t
 }
 
 // read is the connection pool for reads outside a transaction (the read
-// replica for a LagTolerant context, replica.go).
-func (r *ToteRepo) read(ctx context.Context) *gorm.DB { return r.db.reader(ctx) }
+// replica for a LagTolerant context, replica.go); call done once the read
+// is over.
+func (r *ToteRepo) read(ctx context.Context) (rd *gorm.DB, done func()) { return r.db.reader(ctx) }
 
 // Table implements tote.Store.
 func (r *ToteRepo) Table(ctx context.Context, id int64) (tote.Table, error) {
-	return takeTable(r.read(ctx).Where("id = ?", id))
+	rd, done := r.read(ctx)
+	defer done()
+	return takeTable(rd.Where("id = ?", id))
 }
 
 func takeTable(q *gorm.DB) (tote.Table, error) {
@@ -86,7 +89,9 @@ func takeTable(q *gorm.DB) (tote.Table, error) {
 // Tables implements tote.Store.
 func (r *ToteRepo) Tables(ctx context.Context) ([]tote.Table, error) {
 	var rows []toteTableRow
-	if err := r.read(ctx).Order("id").Find(&rows).Error; err != nil {
+	rd, done := r.read(ctx)
+	defer done()
+	if err := rd.Order("id").Find(&rows).Error; err != nil {
 		return nil, mapErr(err, "tables")
 	}
 	out := make([]tote.Table, len(rows))
@@ -98,13 +103,17 @@ func (r *ToteRepo) Tables(ctx context.Context) ([]tote.Table, error) {
 
 // Draw implements tote.Store.
 func (r *ToteRepo) Draw(ctx context.Context, id int64) (tote.Draw, error) {
-	return takeDraw(r.read(ctx).Where("id = ?", id))
+	rd, done := r.read(ctx)
+	defer done()
+	return takeDraw(rd.Where("id = ?", id))
 }
 
 // TablesByID implements tote.Store: one query for many tables.
 func (r *ToteRepo) TablesByID(ctx context.Context, ids []int64) ([]tote.Table, error) {
 	var rows []toteTableRow
-	if err := r.read(ctx).Where("id IN ?", ids).Find(&rows).Error; err != nil {
+	rd, done := r.read(ctx)
+	defer done()
+	if err := rd.Where("id IN ?", ids).Find(&rows).Error; err != nil {
 		return nil, mapErr(err, "tables")
 	}
 	out := make([]tote.Table, len(rows))
@@ -117,7 +126,9 @@ func (r *ToteRepo) TablesByID(ctx context.Context, ids []int64) ([]tote.Table, e
 // DrawsByID implements tote.Store: one query for many draws.
 func (r *ToteRepo) DrawsByID(ctx context.Context, ids []int64) ([]tote.Draw, error) {
 	var rows []toteDrawRow
-	if err := r.read(ctx).Where("id IN ?", ids).Find(&rows).Error; err != nil {
+	rd, done := r.read(ctx)
+	defer done()
+	if err := rd.Where("id IN ?", ids).Find(&rows).Error; err != nil {
 		return nil, mapErr(err, "draws")
 	}
 	out := make([]tote.Draw, len(rows))
@@ -133,7 +144,9 @@ func (r *ToteRepo) DrawsByID(ctx context.Context, ids []int64) ([]tote.Draw, err
 
 // LatestDraw implements tote.Store.
 func (r *ToteRepo) LatestDraw(ctx context.Context, tableID int64) (tote.Draw, error) {
-	return takeDraw(r.read(ctx).Where("table_id = ?", tableID).Order("number DESC"))
+	rd, done := r.read(ctx)
+	defer done()
+	return takeDraw(rd.Where("table_id = ?", tableID).Order("number DESC"))
 }
 
 func takeDraw(q *gorm.DB) (tote.Draw, error) {
@@ -147,12 +160,16 @@ func takeDraw(q *gorm.DB) (tote.Draw, error) {
 
 // Bet implements tote.Store.
 func (r *ToteRepo) Bet(ctx context.Context, id int64) (tote.Bet, error) {
-	return takeBet(r.read(ctx).Where("id = ?", id))
+	rd, done := r.read(ctx)
+	defer done()
+	return takeBet(rd.Where("id = ?", id))
 }
 
 // BetByKey implements tote.Store.
 func (r *ToteRepo) BetByKey(ctx context.Context, userID ids.UserID, key string) (tote.Bet, error) {
-	return takeBet(r.read(ctx).Where("user_id = ? AND idempotency_key = ?", int64(userID), key))
+	rd, done := r.read(ctx)
+	defer done()
+	return takeBet(rd.Where("user_id = ? AND idempotency_key = ?", int64(userID), key))
 }
 
 func takeBet(q *gorm.DB) (tote.Bet, error) {
@@ -166,7 +183,9 @@ func takeBet(q *gorm.DB) (tote.Bet, error) {
 
 // Bets implements tote.Store.
 func (r *ToteRepo) Bets(ctx context.Context, q tote.BetQuery) ([]tote.Bet, error) {
-	db := r.read(ctx).Where("user_id = ?", int64(q.UserID)).Order("id DESC").Limit(q.Limit)
+	rd, done := r.read(ctx)
+	defer done()
+	db := rd.Where("user_id = ?", int64(q.UserID)).Order("id DESC").Limit(q.Limit)
 	if q.DrawID != 0 {
 		db = db.Where("draw_id = ?", q.DrawID)
 	}
@@ -187,17 +206,23 @@ func findBets(q *gorm.DB) ([]tote.Bet, error) {
 
 // DrawBets implements tote.Store.
 func (r *ToteRepo) DrawBets(ctx context.Context, drawID int64) ([]tote.Bet, error) {
-	return findBets(r.read(ctx).Where("draw_id = ?", drawID).Order("id"))
+	rd, done := r.read(ctx)
+	defer done()
+	return findBets(rd.Where("draw_id = ?", drawID).Order("id"))
 }
 
 // RoundLeaves implements tote.Store.
 func (r *ToteRepo) RoundLeaves(ctx context.Context, drawID int64, round parimutuel.Round) ([]betroot.Leaf, error) {
-	return roundLeaves(r.read(ctx), drawID, round)
+	rd, done := r.read(ctx)
+	defer done()
+	return roundLeaves(rd, drawID, round)
 }
 
 // PoolTotals implements tote.Store.
 func (r *ToteRepo) PoolTotals(ctx context.Context, drawID int64, round parimutuel.Round) ([]tote.SelectionTotal, error) {
-	return poolTotals(r.read(ctx), drawID, round)
+	rd, done := r.read(ctx)
+	defer done()
+	return poolTotals(rd, drawID, round)
 }
 
 // poolTotals reads a draw's stakes per round and selection from
@@ -232,7 +257,9 @@ func poolTotals(db *gorm.DB, drawID int64, round parimutuel.Round) ([]tote.Selec
 
 // Results implements tote.Store.
 func (r *ToteRepo) Results(ctx context.Context, q tote.ResultQuery) ([]tote.Draw, error) {
-	db := r.read(ctx).Where("phase IN ?", []string{string(tote.PhaseSettled), string(tote.PhaseVoid)}).Order("id DESC").Limit(q.Limit)
+	rd, done := r.read(ctx)
+	defer done()
+	db := rd.Where("phase IN ?", []string{string(tote.PhaseSettled), string(tote.PhaseVoid)}).Order("id DESC").Limit(q.Limit)
 	if q.TableID != 0 {
 		db = db.Where("table_id = ?", q.TableID)
 	}
@@ -265,7 +292,9 @@ func (r *ToteRepo) VoidCounts(ctx context.Context, tableID int64) ([]tote.VoidCo
 		VoidKind string
 		N        int64
 	}
-	err := r.read(ctx).Model(&toteDrawRow{}).Select("void_kind, count(*) AS n").
+	rd, done := r.read(ctx)
+	defer done()
+	err := rd.Model(&toteDrawRow{}).Select("void_kind, count(*) AS n").
 		Where("table_id = ? AND phase = ?", tableID, string(tote.PhaseVoid)).Group("void_kind").Scan(&rows).Error
 	if err != nil {
 		return nil, mapErr(err, "void counts")
@@ -280,7 +309,9 @@ func (r *ToteRepo) VoidCounts(ctx context.Context, tableID int64) ([]tote.VoidCo
 // EventsAfter implements tote.Store.
 func (r *ToteRepo) EventsAfter(ctx context.Context, tableID, after int64, limit int) ([]tote.TableEvent, error) {
 	var rows []toteEventRow
-	err := r.read(ctx).Where("table_id = ? AND seq > ?", tableID, after).Order("seq").Limit(limit).Find(&rows).Error
+	rd, done := r.read(ctx)
+	defer done()
+	err := rd.Where("table_id = ? AND seq > ?", tableID, after).Order("seq").Limit(limit).Find(&rows).Error
 	if err != nil {
 		return nil, mapErr(err, "events")
 	}
@@ -300,7 +331,9 @@ const jackpotSetting = "tote.jackpot_enabled"
 
 // JackpotEnabled implements tote.Store.
 func (r *ToteRepo) JackpotEnabled(ctx context.Context) (bool, error) {
-	return jackpotEnabled(r.read(ctx))
+	rd, done := r.read(ctx)
+	defer done()
+	return jackpotEnabled(rd)
 }
 
 func jackpotEnabled(db *gorm.DB) (bool, error) {

@@ -53,7 +53,7 @@ func (r *ToteRepo) lockLease(ctx context.Context, tx *gorm.DB, tableID int64) (t
 // RenewLease implements tote.LeaseStore.
 func (r *ToteRepo) RenewLease(ctx context.Context, l tote.Lease, now time.Time, ttl time.Duration) (tote.Lease, error) {
 	exp := storedTime(now.Add(ttl))
-	res := r.read(ctx).Model(&toteLeaseRow{}).Where("table_id = ? AND owner = ? AND fence = ?", l.TableID, l.Owner, l.Fence).
+	res := r.db.gorm.WithContext(ctx).Model(&toteLeaseRow{}).Where("table_id = ? AND owner = ? AND fence = ?", l.TableID, l.Owner, l.Fence).
 		Update("expires_at", exp)
 	if res.Error != nil {
 		return tote.Lease{}, mapErr(res.Error, "lease")
@@ -67,7 +67,7 @@ func (r *ToteRepo) RenewLease(ctx context.Context, l tote.Lease, now time.Time, 
 
 // ReleaseLease implements tote.LeaseStore: the lease expires at once.
 func (r *ToteRepo) ReleaseLease(ctx context.Context, l tote.Lease) error {
-	err := r.read(ctx).Model(&toteLeaseRow{}).Where("table_id = ? AND owner = ? AND fence = ?", l.TableID, l.Owner, l.Fence).
+	err := r.db.gorm.WithContext(ctx).Model(&toteLeaseRow{}).Where("table_id = ? AND owner = ? AND fence = ?", l.TableID, l.Owner, l.Fence).
 		Update("expires_at", storedTime(time.Unix(0, 0))).Error
 	return mapErr(err, "lease")
 }

@@ -95,6 +95,7 @@ type gqlClient struct {
 	http  *http.Client
 	url   string
 	token string
+	key   string // an affiliate's API key (X-API-Key), instead of a token
 }
 
 // gqlError is one GraphQL error's stable code and reason.
@@ -124,6 +125,9 @@ func (c *gqlClient) do(ctx context.Context, query string, vars map[string]any, o
 	req.Header.Set("Content-Type", "application/json")
 	if c.token != "" {
 		req.Header.Set("Authorization", "Bearer "+c.token)
+	}
+	if c.key != "" {
+		req.Header.Set("X-API-Key", c.key)
 	}
 	resp, err := c.http.Do(req)
 	if err != nil {

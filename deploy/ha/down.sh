@@ -18,10 +18,10 @@ stop_pid() { # pidfile, signal
 }
 for f in "$HA_DIR"/run/server-*.pid; do stop_pid "$f"; done
 for f in "$HA_DIR"/run/sentinel-*.pid "$HA_DIR"/run/redis-*.pid; do stop_pid "$f"; done
-for n in node2 node1 monitor; do stop_pid "$HA_DIR/run/$n.pid"; done
+for n in node3 node2 node1 monitor; do stop_pid "$HA_DIR/run/$n.pid"; done
 # A postmaster whose keeper was killed (chaos.sh) may outlive it: stop each
 # data folder's own postmaster by its postmaster.pid.
-for d in "$HA_DIR"/pg/node1 "$HA_DIR"/pg/node2 "$HA_DIR"/pg/monitor; do
+for d in "$HA_DIR"/pg/node1 "$HA_DIR"/pg/node2 "$HA_DIR"/pg/node3 "$HA_DIR"/pg/monitor; do
 	if [ -f "$d/postmaster.pid" ]; then
 		pid=$(head -1 "$d/postmaster.pid")
 		kill -0 "$pid" 2>/dev/null && kill -QUIT "$pid" 2>/dev/null

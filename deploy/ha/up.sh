@@ -2,6 +2,10 @@
 # Brings up the local HA topology of issue 27 on 127.0.0.1 (docs/scaling.md):
 #   - Postgres 15 primary + synchronous hot standby managed by pg_auto_failover
 #     (monitor on :5500, nodes on :5501 and :5502), failover in seconds;
+#     HA_STANDBYS=2 adds a second standby on :5503 and sets
+#     number-sync-standbys 1 (losing one standby then keeps commits
+#     synchronous on the other; losing both stops writes rather than run
+#     unreplicated);
 #   - Redis master :6390 + replica :6391 + three Sentinels :26390-26392;
 #   - two Pokertote server replicas :8091 and :8092 (HA_SERVERS=0: none)
 #     following the primary (multi-host DATABASE_URL) and the Redis master
@@ -70,9 +74,20 @@ start_keeper node1 "$HA_DIR/pg/node1" create postgres --pgport "$NODE1_PORT" --m
 wait_for "node1 as primary" 120 sh -c "'$PG_BIN/psql' -qAtX -h 127.0.0.1 -p $MONITOR_PORT -U postgres -d pg_auto_failover -c \"SELECT 1 FROM pgautofailover.node WHERE reportedstate IN ('single','primary','wait_primary')\" | grep -q 1"
 start_keeper node2 "$HA_DIR/pg/node2" create postgres --pgport "$NODE2_PORT" --monitor "$MONITOR_URL" --dbname "$DB_NAME" --name node2
 wait_for "a synchronous standby" 180 sh -c "'$PG_BIN/psql' -qAtX -h 127.0.0.1 -p $MONITOR_PORT -U postgres -d pg_auto_failover -c \"SELECT count(*) FROM pgautofailover.node WHERE reportedstate IN ('primary','secondary')\" | grep -qx 2"
-# Commits wait for the standby (synchronous_standby_names names it, and
-# synchronous_commit is on): what was answered is on both nodes.
-as_pg pg_autoctl set formation number-sync-standbys 1 --pgdata "$HA_DIR/pg/monitor" >/dev/null 2>&1 || true
+# Commits wait for the standby (synchronous_standby_names = '*' while it is
+# healthy, synchronous_commit on): what was answered is on both nodes. With
+# one standby number_sync_standbys must stay 0, so a primary that loses its
+# standby goes on alone (wait_primary, synchronous_standby_names = '').
+# With a second standby it is 1: one standby may be lost, both stop writes.
+if [ "$HA_STANDBYS" -ge 2 ]; then
+	start_keeper node3 "$HA_DIR/pg/node3" create postgres --pgport "$NODE3_PORT" --monitor "$MONITOR_URL" --dbname "$DB_NAME" --name node3
+	wait_for "two synchronous standbys" 180 sh -c "'$PG_BIN/psql' -qAtX -h 127.0.0.1 -p $MONITOR_PORT -U postgres -d pg_auto_failover -c \"SELECT count(*) FROM pgautofailover.node WHERE reportedstate IN ('primary','secondary')\" | grep -qx 3"
+	# pg_auto_failover sets 1 by itself when the second standby joins (and
+	# then refuses setting it again): set it only if it is still 0.
+	if [ "$(sql_at "$MONITOR_PORT" pg_auto_failover "SELECT number_sync_standbys FROM pgautofailover.formation WHERE formationid = 'default'")" = 0 ]; then
+		as_pg pg_autoctl set formation number-sync-standbys 1 --pgdata "$HA_DIR/pg/monitor" >/dev/null
+	fi
+fi
 as_pg pg_autoctl show state --pgdata "$HA_DIR/pg/monitor"
 
 # --- Redis: master, replica, three sentinels --------------------------------
