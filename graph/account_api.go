@@ -130,13 +130,20 @@ func (a *AccountsAPI) UserByEmail(ctx context.Context, email string) (*model.Use
 	return nullIfNotFound(u, err, func(u account.User) (*model.User, error) { return a.user(u), nil })
 }
 
-// SetRole changes a user's role (admins).
-func (a *AccountsAPI) SetRole(ctx context.Context, userID string, role model.Role) (*model.User, error) {
+// viewerAndUser is the signed-in viewer and the user id an admin's
+// mutation names.
+func viewerAndUser(ctx context.Context, userID string) (Viewer, int64, error) {
 	v, err := RequireViewer(ctx)
 	if err != nil {
-		return nil, err
+		return Viewer{}, 0, err
 	}
 	uid, err := parseID(userID, "user")
+	return v, uid, err
+}
+
+// SetRole changes a user's role (admins).
+func (a *AccountsAPI) SetRole(ctx context.Context, userID string, role model.Role) (*model.User, error) {
+	v, uid, err := viewerAndUser(ctx, userID)
 	if err != nil {
 		return nil, err
 	}
@@ -158,11 +165,7 @@ func (a *AccountsAPI) SetRole(ctx context.Context, userID string, role model.Rol
 // revoked, which closes their connections on every replica (4401
 // ACCOUNT_DISABLED). Marked first, so no token can be issued in between.
 func (a *AccountsAPI) DisableAccount(ctx context.Context, userID string, reason string) (*model.User, error) {
-	v, err := RequireViewer(ctx)
-	if err != nil {
-		return nil, err
-	}
-	uid, err := parseID(userID, "user")
+	v, uid, err := viewerAndUser(ctx, userID)
 	if err != nil {
 		return nil, err
 	}
@@ -185,11 +188,7 @@ func (a *AccountsAPI) DisableAccount(ctx context.Context, userID string, reason 
 
 // EnableAccount enables a disabled account again (admins).
 func (a *AccountsAPI) EnableAccount(ctx context.Context, userID string) (*model.User, error) {
-	v, err := RequireViewer(ctx)
-	if err != nil {
-		return nil, err
-	}
-	uid, err := parseID(userID, "user")
+	v, uid, err := viewerAndUser(ctx, userID)
 	if err != nil {
 		return nil, err
 	}

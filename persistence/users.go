@@ -200,38 +200,28 @@ func (r *UserRepo) SetPasswordHash(ctx context.Context, userID int64, hash strin
 // SetRole implements account.UserStore: the role changes and the audit
 // entry is appended in one transaction.
 func (r *UserRepo) SetRole(ctx context.Context, userID int64, role account.Role, audit account.AuditEntry) (account.User, error) {
-	var row userRow
-	err := retryTx(ctx, r.db, func(tx *gorm.DB) error {
-		res := tx.Exec("UPDATE users SET role = ? WHERE id = ?", string(role), userID)
-		if res.Error != nil {
-			return res.Error
-		}
-		if res.RowsAffected == 0 {
-			return userNotFound()
-		}
-		if _, err := r.appendAudit(tx, audit); err != nil {
-			return err
-		}
-		return tx.Where("id = ?", userID).Take(&row).Error
-	})
-	if err != nil {
-		return account.User{}, mapErr(err, "user")
-	}
-	return toDomainUser(row), nil
+	return r.changeUser(ctx, userID, audit, "UPDATE users SET role = ? WHERE id = ?", string(role), userID)
 }
 
 // SetDisabled implements account.UserStore: the account's disabled state
 // changes and the audit entry is appended in one transaction.
 func (r *UserRepo) SetDisabled(ctx context.Context, userID int64, at *time.Time, reason string, audit account.AuditEntry) (account.User, error) {
-	var row userRow
 	if at == nil {
 		reason = ""
 	} else {
 		st := storedTime(*at)
 		at = &st
 	}
+	return r.changeUser(ctx, userID, audit, "UPDATE users SET disabled_at = ?, disabled_reason = ? WHERE id = ?", at, reason, userID)
+}
+
+// changeUser runs an admin's change of one user's row (update, which must
+// hit the row, else NotFound) with its audit entry in one transaction, and
+// returns the user as stored.
+func (r *UserRepo) changeUser(ctx context.Context, userID int64, audit account.AuditEntry, update string, args ...any) (account.User, error) {
+	var row userRow
 	err := retryTx(ctx, r.db, func(tx *gorm.DB) error {
-		res := tx.Exec("UPDATE users SET disabled_at = ?, disabled_reason = ? WHERE id = ?", at, reason, userID)
+		res := tx.Exec(update, args...)
 		if res.Error != nil {
 			return res.Error
 		}
