@@ -154,6 +154,20 @@ func (c *gqlClient) do(ctx context.Context, query string, vars map[string]any, o
 	return nil
 }
 
+// signInAdmin signs the admin in through c and returns c with their token.
+func signInAdmin(ctx context.Context, c *gqlClient, email, password string) (*gqlClient, error) {
+	var login struct {
+		Login struct {
+			AccessToken string `json:"accessToken"`
+		} `json:"login"`
+	}
+	if err := c.do(ctx, `mutation($e: String!, $p: String!) { login(email: $e, password: $p) { accessToken } }`,
+		map[string]any{"e": email, "p": password}, &login); err != nil {
+		return nil, fmt.Errorf("admin sign-in: %w", err)
+	}
+	return c.with(login.Login.AccessToken), nil
+}
+
 func (c *gqlClient) with(token string) *gqlClient {
 	return &gqlClient{http: c.http, url: c.url, token: token}
 }
@@ -177,16 +191,10 @@ func runBets(ctx context.Context, args []string) error {
 		Timeout:   30 * time.Second,
 		Transport: &http.Transport{MaxIdleConns: conns, MaxIdleConnsPerHost: conns, IdleConnTimeout: time.Minute},
 	}}
-	var login struct {
-		Login struct {
-			AccessToken string `json:"accessToken"`
-		} `json:"login"`
+	admin, err := signInAdmin(ctx, base, cfg.adminEmail, cfg.adminPassword)
+	if err != nil {
+		return err
 	}
-	if err := base.do(ctx, `mutation($e: String!, $p: String!) { login(email: $e, password: $p) { accessToken } }`,
-		map[string]any{"e": cfg.adminEmail, "p": cfg.adminPassword}, &login); err != nil {
-		return fmt.Errorf("admin sign-in: %w", err)
-	}
-	admin := base.with(login.Login.AccessToken)
 	run := strconv.FormatInt(time.Now().UnixNano(), 36)
 
 	tableID := cfg.tableID

@@ -136,21 +136,16 @@ func runReads(ctx context.Context, args []string) error {
 	}
 	hc := &http.Client{Timeout: 30 * time.Second, Transport: &http.Transport{MaxIdleConns: 256, MaxIdleConnsPerHost: 256, IdleConnTimeout: time.Minute}}
 	base := &gqlClient{url: cfg.urls[0], http: hc}
-	var login struct {
-		Login struct {
-			AccessToken string `json:"accessToken"`
-		} `json:"login"`
-	}
-	if err := base.do(ctx, `mutation($e: String!, $p: String!) { login(email: $e, password: $p) { accessToken } }`,
-		map[string]any{"e": cfg.adminEmail, "p": cfg.adminPassword}, &login); err != nil {
-		return fmt.Errorf("admin sign-in: %w", err)
+	admin, err := signInAdmin(ctx, base, cfg.adminEmail, cfg.adminPassword)
+	if err != nil {
+		return err
 	}
 	var made struct {
 		CreateApiKey struct {
 			Key string `json:"key"`
 		} `json:"createApiKey"`
 	}
-	if err := base.with(login.Login.AccessToken).do(ctx, `mutation($n: String!) { createApiKey(input: {name: $n, requestsPerMinute: 60000}) { key } }`,
+	if err := admin.do(ctx, `mutation($n: String!) { createApiKey(input: {name: $n, requestsPerMinute: 60000}) { key } }`,
 		map[string]any{"n": "loadgen reads " + strconv.FormatInt(time.Now().UnixNano(), 36)}, &made); err != nil {
 		return fmt.Errorf("create the API key: %w", err)
 	}

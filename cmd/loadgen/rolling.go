@@ -346,18 +346,11 @@ func rolling(ctx context.Context, f rollingFlags) error {
 	var players []player
 	if f.betRate > 0 {
 		base := &gqlClient{http: httpc, url: f.urls[0]}
-		var login struct {
-			Login struct {
-				AccessToken string `json:"accessToken"`
-			} `json:"login"`
+		admin, err := signInAdmin(ctx, base, f.adminEmail, f.adminPassword)
+		if err != nil {
+			return err
 		}
-		if err := base.do(ctx, `mutation($e: String!, $p: String!) { login(email: $e, password: $p) { accessToken } }`,
-			map[string]any{"e": f.adminEmail, "p": f.adminPassword}, &login); err != nil {
-			return fmt.Errorf("admin sign-in: %w", err)
-		}
-		admin := base.with(login.Login.AccessToken)
 		run := strconv.FormatInt(time.Now().UnixNano(), 36)
-		var err error
 		if players, err = preparePlayers(ctx, base, admin, betsConfig{players: f.players, deposit: "10000000.00"}, run); err != nil {
 			return err
 		}
