@@ -210,12 +210,18 @@ function MyBets({ bets, phase }: { bets: MyBet[] | null; phase: string }) {
   );
 }
 
-/** Proof shows a bet's inclusion proof as the browser checked it: nothing while its round is open. */
+/**
+ * Proof shows a bet's inclusion proof as the browser checked it, nothing
+ * while its round is open: a mark beside the status (the sentence in its
+ * tooltip and for screen readers), so a bet's row does not grow by lines; a
+ * failed proof is spelled out.
+ */
 function Proof({ v }: { v?: BetProofVerdict }) {
   const state = !v || v.ok === null ? 'pending' : v.ok ? 'ok' : 'bad';
+  const text = state === 'ok' ? t('proofOk') : state === 'bad' ? t('proofBad') : '';
   return (
-    <><br /><small class={'proof ' + state} data-testid="proof" data-proof={state} data-root={v?.root ?? ''} title={v?.problem ?? v?.root ?? ''}>
-      {state === 'ok' ? '✔ ' + t('proofOk') : state === 'bad' ? '✘ ' + t('proofBad') : ''}
-    </small></>
+    <small class={'proof ' + state} data-testid="proof" data-proof={state} data-root={v?.root ?? ''} title={v?.problem ?? (text ? text + ' · ' + (v?.root ?? '') : '')}>
+      {state === 'ok' ? <> ✔<span class="sr-only">{' ' + text}</span></> : state === 'bad' ? <><br />{'✘ ' + text}</> : ''}
+    </small>
   );
 }
