@@ -14,6 +14,7 @@ import (
 	"github.com/pokertote/pokertote/domain/money"
 	"github.com/pokertote/pokertote/domain/parimutuel"
 	"github.com/pokertote/pokertote/domain/tote"
+	"github.com/pokertote/pokertote/domain/tote/verify"
 	"github.com/pokertote/pokertote/graph/model"
 )
 
@@ -496,7 +497,7 @@ func (a *ToteAPI) VerifyDraw(ctx context.Context, drawID string) (*model.DrawVer
 	if err != nil {
 		return nil, err
 	}
-	d, v, err := svc.VerifyDraw(ctx, n)
+	d, v, err := verify.Draw(ctx, svc, n)
 	if err != nil {
 		return nil, err
 	}

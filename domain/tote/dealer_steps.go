@@ -154,7 +154,7 @@ func (d *Dealer) openDraw(ctx context.Context) error {
 			return stepResult{}, err
 		}
 		now := d.svc.clock.Now()
-		plan := planBeacons(chain, now, d.schedule(t))
+		plan := PlanBeacons(chain, now, d.schedule(t))
 		commitment, err := DrawCommitment(seed, t.Positions, &plan)
 		if err != nil {
 			return stepResult{}, errs.Wrap(err, "the beacon chain cannot be committed to")
@@ -203,7 +203,7 @@ func (d *Dealer) closeRound(ctx context.Context) error {
 			}
 			strs := make([]string, len(ids))
 			for i, id := range ids {
-				strs[i] = betIDString(id)
+				strs[i] = FormatBetID(id)
 			}
 			dr.PublicSeed = cards.PublicSeedFromIDs(strs)
 			closed.PublicSeed = hex.EncodeToString(dr.PublicSeed)
@@ -254,14 +254,14 @@ func (d *Dealer) dealCards(ctx context.Context, act action) error {
 	case actDealPocket:
 		i := len(next.Pockets)
 		next.Pockets = append(next.Pockets[:i:i], deal.Pockets[i])
-		ev.Position, ev.Street, ev.Cards = i+1, StreetPocket, cardStrings(deal.Pockets[i][:])
+		ev.Position, ev.Street, ev.Cards = i+1, StreetPocket, CardStrings(deal.Pockets[i][:])
 		if len(next.Pockets) == next.Positions {
 			open = parimutuel.RoundPocket
 		}
 	case actDealFlop:
 		next.Burns = append(next.Burns[:0:0], deal.Burns[0])
 		next.Board = append(next.Board[:0:0], deal.Flop[:]...)
-		ev.Street, ev.Cards, open = StreetFlop, cardStrings(deal.Flop[:]), parimutuel.RoundFlop
+		ev.Street, ev.Cards, open = StreetFlop, CardStrings(deal.Flop[:]), parimutuel.RoundFlop
 	case actDealTurn:
 		next.Burns = append(next.Burns[:1:1], deal.Burns[1])
 		next.Board = append(next.Board[:3:3], deal.Turn)
@@ -338,7 +338,7 @@ func (d *Dealer) applyDeal(ctx context.Context, tx Tx, dr, next Draw, ev TableEv
 	now := d.svc.clock.Now()
 	dr.Pockets, dr.Board, dr.Burns, dr.Beacons, dr.Chances = next.Pockets, next.Board, next.Burns, next.Beacons, next.Chances
 	ev.At = now
-	ev.Board, ev.Hands = cardStrings(dr.Board), PositionStates(dr)
+	ev.Board, ev.Hands = CardStrings(dr.Board), PositionStates(dr)
 	events := []TableEvent{ev}
 	dr.NextStepAt = now.Add(d.svc.scaled(d.table.Settings.CardInterval))
 	if dr.Beacons != nil && ev.Street == StreetPocket && open == 0 {

@@ -175,7 +175,7 @@ func ViewOf(t Table, d *Draw, totals []SelectionTotal) (TableView, error) {
 	}
 	dv := &DrawView{
 		ID: d.ID, Number: d.Number, Positions: d.Positions, Phase: d.Phase.Public(), MinStake: d.MinStake,
-		Commitment: cards.FormatCommitment(d.Commitment), Board: cardStrings(d.Board), Hands: PositionStates(*d),
+		Commitment: cards.FormatCommitment(d.Commitment), Board: CardStrings(d.Board), Hands: PositionStates(*d),
 		Odds: d.Odds, Result: d.Result, VoidReason: d.VoidReason, OpenedAt: d.OpenedAt,
 	}
 	if d.Beacons != nil {

@@ -1,4 +1,4 @@
-package tote_test
+package verify_test
 
 import (
 	"encoding/json"
@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/pokertote/pokertote/domain/tote"
+	"github.com/pokertote/pokertote/domain/tote/verify"
 )
 
 // FuzzVerifyResult: the verifier reads untrusted JSON (anyone's result
@@ -13,7 +14,7 @@ import (
 // a result it accepts really is self-consistent (verifying it twice gives
 // the same answer).
 func FuzzVerifyResult(f *testing.F) {
-	example, err := os.ReadFile("../../docs/fairness-example.json")
+	example, err := os.ReadFile("../../../docs/fairness-example.json")
 	if err != nil {
 		f.Fatal(err)
 	}
@@ -25,8 +26,8 @@ func FuzzVerifyResult(f *testing.F) {
 		if json.Unmarshal(b, &r) != nil {
 			return
 		}
-		v := tote.VerifyResult(r)
-		w := tote.VerifyResult(r)
+		v := verify.Result(r)
+		w := verify.Result(r)
 		if len(v.Problems) != len(w.Problems) {
 			t.Fatalf("two verifications differ: %v / %v", v.Problems, w.Problems)
 		}
