@@ -13,6 +13,7 @@ import (
 	"github.com/pokertote/pokertote/domain/beacon"
 	"github.com/pokertote/pokertote/domain/ids"
 	"github.com/pokertote/pokertote/domain/tote"
+	"github.com/pokertote/pokertote/domain/tote/readmodel"
 	"github.com/pokertote/pokertote/drand"
 	"github.com/pokertote/pokertote/graph"
 	"github.com/pokertote/pokertote/graph/model"
@@ -82,7 +83,7 @@ func (a *App) startTote(ctx context.Context) error {
 	}
 	// The read model follows every table's events: the table queries, the
 	// join snapshot and the table subscriptions read it.
-	live := tote.NewReadModel(repo, a.hub, a.log.With("component", "tote-readmodel"), 0)
+	live := readmodel.New(repo, a.hub, a.log.With("component", "tote-readmodel"), 0)
 	live.Stages = a.stages
 	a.resolver.Tote = &graph.ToteAPI{
 		Service: svc, Hub: a.hub, Live: live, Log: a.log,

@@ -14,6 +14,7 @@ import (
 	"github.com/pokertote/pokertote/domain/money"
 	"github.com/pokertote/pokertote/domain/parimutuel"
 	"github.com/pokertote/pokertote/domain/tote"
+	"github.com/pokertote/pokertote/domain/tote/readmodel"
 	"github.com/pokertote/pokertote/domain/tote/verify"
 	"github.com/pokertote/pokertote/graph/model"
 )
@@ -28,7 +29,7 @@ type ToteAPI struct {
 	Hub *event.Hub
 	// Live is the read model: table subscriptions, their join snapshot and
 	// the table queries read it. nil reads tables from the store.
-	Live *tote.ReadModel
+	Live *readmodel.Model
 	// lobby caches the table queries' conversions of the read model.
 	lobby lobbyCache
 	// jackpotReads shares one jackpot read among the snapshots of

@@ -172,7 +172,7 @@ func (d *Dealer) openDraw(ctx context.Context) error {
 		closes := nd.RoundClosesAt
 		return stepResult{draw: &nd, table: &t, events: []TableEvent{
 			{TableID: t.ID, DrawID: nd.ID, Type: EventDrawOpened, At: now, Commitment: cards.FormatCommitment(nd.Commitment), MinStake: nd.MinStake, Odds: pre,
-				Number: nd.Number, Seats: nd.Positions, Beacons: plan.withoutSignatures()},
+				Number: nd.Number, Seats: nd.Positions, Beacons: plan.WithoutSignatures()},
 			{TableID: t.ID, DrawID: nd.ID, Type: EventRoundOpened, At: now, Round: parimutuel.RoundPreDeal, ClosesAt: &closes},
 		}}, nil
 	})
@@ -216,7 +216,7 @@ func (d *Dealer) closeRound(ctx context.Context) error {
 			dr.BetRoots = append(dr.BetRoots[:len(dr.BetRoots):len(dr.BetRoots)], root)
 			closed.BetRoot = &root
 		}
-		dr.Phase, dr.RoundClosesAt = dealingPhase(r), time.Time{}
+		dr.Phase, dr.RoundClosesAt = DealingPhase(r), time.Time{}
 		dr.NextStepAt = now.Add(d.svc.scaled(d.table.Settings.CardInterval))
 		if dr.Beacons != nil { // the street is dealt once its beacon round is out
 			dr.NextStepAt = dr.Beacons.cardDue(r, 0, d.svc.scaled(d.table.Settings.CardInterval))
@@ -317,7 +317,7 @@ func (d *Dealer) publishOdds(ctx context.Context, dealt Draw, open parimutuel.Ro
 		return nil
 	}
 	return d.commit(ctx, Exclusive, func(ctx context.Context, tx Tx, dr Draw) (stepResult, error) {
-		if dr.Phase != bettingPhase(open) {
+		if dr.Phase != BettingPhase(open) {
 			return stepResult{draw: &dr}, nil
 		}
 		dr.Odds = &o
@@ -354,7 +354,7 @@ func (d *Dealer) applyDeal(ctx context.Context, tx Tx, dr, next Draw, ev TableEv
 		dr.Phase = PhaseSettling
 	}
 	if open != 0 {
-		dr.Phase = bettingPhase(open)
+		dr.Phase = BettingPhase(open)
 		dr.RoundClosesAt = now.Add(d.svc.scaled(d.table.Settings.RoundLength(open)))
 		if dr.Beacons != nil { // the deadline committed when the draw opened
 			dr.RoundClosesAt = dr.Beacons.ClosesAt[open-1]
@@ -363,7 +363,7 @@ func (d *Dealer) applyDeal(ctx context.Context, tx Tx, dr, next Draw, ev TableEv
 		closes := dr.RoundClosesAt
 		opened := TableEvent{TableID: dr.TableID, DrawID: dr.ID, Type: EventRoundOpened, At: now, Round: open, ClosesAt: &closes}
 		if n := len(dr.Chances); n > 0 && dr.Chances[n-1].Round == open {
-			opened.Chances, opened.SuspendAt = &dr.Chances[n-1], dr.suspendAt()
+			opened.Chances, opened.SuspendAt = &dr.Chances[n-1], dr.EffectiveSuspendAt()
 		}
 		events = append(events, opened)
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/pokertote/pokertote/domain/money"
 	"github.com/pokertote/pokertote/domain/parimutuel"
 	"github.com/pokertote/pokertote/domain/tote"
+	"github.com/pokertote/pokertote/domain/tote/readmodel"
 	"github.com/pokertote/pokertote/domain/tote/totetest"
 	"github.com/pokertote/pokertote/internal/clocktest"
 )
@@ -202,7 +203,7 @@ func TestRiverThenSettling(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	v, err := tote.ViewOf(tbl, &d, nil)
+	v, err := readmodel.ViewOf(tbl, &d, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -118,8 +118,8 @@ func DrawCommitment(seed cards.Seed, positions int, b *DrawBeacons) ([cards.Seed
 	return out, nil
 }
 
-// withoutSignatures is the commitment as DRAW_OPENED publishes it.
-func (b DrawBeacons) withoutSignatures() *DrawBeacons {
+// WithoutSignatures is the commitment as DRAW_OPENED publishes it.
+func (b DrawBeacons) WithoutSignatures() *DrawBeacons {
 	b.Signatures = [4]string{}
 	return &b
 }

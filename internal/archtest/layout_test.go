@@ -29,8 +29,9 @@ var floors = [][]string{
 		"domain/ledger/ledgertest", "domain/account/accounttest"},
 	// tote, the model: table, draw, bet, events, the result, the stores.
 	{"domain/tote", "domain/holdem/holdemtest", "domain/protection/protectiontest", "domain/auth/authtest"},
-	// A draw's result recomputed and checked: what cmd/verify-draw runs.
-	{"domain/tote/verify"},
+	// Above the model: a draw's result recomputed and checked (all that
+	// cmd/verify-draw links of tote), and the tables folded from events.
+	{"domain/tote/verify", "domain/tote/readmodel"},
 	{"domain/tote/totetest"},
 }
 

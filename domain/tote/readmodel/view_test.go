@@ -1,4 +1,4 @@
-package tote_test
+package readmodel_test
 
 import (
 	"encoding/json"
@@ -9,12 +9,13 @@ import (
 	"github.com/pokertote/pokertote/domain/money"
 	"github.com/pokertote/pokertote/domain/parimutuel"
 	"github.com/pokertote/pokertote/domain/tote"
+	"github.com/pokertote/pokertote/domain/tote/readmodel"
 	"github.com/pokertote/pokertote/domain/tote/totetest"
 )
 
 // foldAll folds events into the view of an empty running table.
-func foldAll(tableID int64, evs []tote.TableEvent) tote.TableView {
-	v := tote.TableView{TableID: tableID, Status: tote.TableRunning}
+func foldAll(tableID int64, evs []tote.TableEvent) readmodel.TableView {
+	v := readmodel.TableView{TableID: tableID, Status: tote.TableRunning}
 	for _, e := range evs {
 		v = v.Apply(e)
 	}
@@ -23,7 +24,7 @@ func foldAll(tableID int64, evs []tote.TableEvent) tote.TableView {
 
 // viewJSON is a view's JSON without At (the store keeps the table's update
 // time, the fold the last event's).
-func viewJSON(t *testing.T, v tote.TableView) string {
+func viewJSON(t *testing.T, v readmodel.TableView) string {
 	t.Helper()
 	v.At = time.Time{}
 	b, err := json.Marshal(v)
@@ -58,7 +59,7 @@ func TestViewFoldEqualsStore(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		want, err := tote.ViewOf(tb, &d, totals)
+		want, err := readmodel.ViewOf(tb, &d, totals)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -104,7 +105,7 @@ func TestViewFoldEqualsStore(t *testing.T) {
 // the view's) changes nothing, and an event of another draw moves only seq.
 func TestApplyIgnoresOldAndForeignEvents(t *testing.T) {
 	open := tote.TableEvent{Seq: 1, TableID: 1, DrawID: 5, Type: tote.EventDrawOpened, Number: 3, Seats: 2}
-	v := tote.TableView{TableID: 1}.Apply(open)
+	v := readmodel.TableView{TableID: 1}.Apply(open)
 	if v.Draw == nil || v.Draw.ID != 5 || len(v.Draw.Hands) != 2 || len(v.Draw.Pools) != 10 {
 		t.Fatalf("opened view %+v", v.Draw)
 	}
