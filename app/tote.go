@@ -13,6 +13,7 @@ import (
 	"github.com/pokertote/pokertote/domain/beacon"
 	"github.com/pokertote/pokertote/domain/ids"
 	"github.com/pokertote/pokertote/domain/tote"
+	"github.com/pokertote/pokertote/domain/tote/liveodds"
 	"github.com/pokertote/pokertote/domain/tote/readmodel"
 	"github.com/pokertote/pokertote/drand"
 	"github.com/pokertote/pokertote/graph"
@@ -119,7 +120,7 @@ func (a *App) startTote(ctx context.Context) error {
 		BeaconWait: max(time.Duration(float64(toteBeaconWait)/scale), 50*time.Millisecond),
 	}
 	scan := max(time.Duration(float64(toteScan)/scale), 200*time.Millisecond)
-	sup := tote.NewSupervisor(svc, repo, &tote.ExactOdds{}, dcfg, scan)
+	sup := tote.NewSupervisor(svc, repo, &liveodds.Exact{}, dcfg, scan)
 	a.goDealer("tote-dealers", sup.Run)
 	a.log.Info("totalizator ready", "dealer", dcfg.Owner, "lease_ttl", dcfg.LeaseTTL, "time_scale", scale)
 	return nil

@@ -30,8 +30,9 @@ var floors = [][]string{
 	// tote, the model: table, draw, bet, events, the result, the stores.
 	{"domain/tote", "domain/holdem/holdemtest", "domain/protection/protectiontest", "domain/auth/authtest"},
 	// Above the model: a draw's result recomputed and checked (all that
-	// cmd/verify-draw links of tote), and the tables folded from events.
-	{"domain/tote/verify", "domain/tote/readmodel"},
+	// cmd/verify-draw links of tote), the tables folded from events, and
+	// the production odds engine the dealer is handed.
+	{"domain/tote/verify", "domain/tote/readmodel", "domain/tote/liveodds"},
 	{"domain/tote/totetest"},
 }
 

@@ -9,6 +9,7 @@ import (
 	"github.com/pokertote/pokertote/domain/money"
 	"github.com/pokertote/pokertote/domain/parimutuel"
 	"github.com/pokertote/pokertote/domain/tote"
+	"github.com/pokertote/pokertote/domain/tote/liveodds"
 	"github.com/pokertote/pokertote/domain/tote/readmodel"
 	"github.com/pokertote/pokertote/domain/tote/totetest"
 )
@@ -130,7 +131,7 @@ func TestOddsAfterTheRiverSayRiver(t *testing.T) {
 	h := totetest.NewHarness(t, totetest.Env{Store: store, Leases: store, Ledger: led}, 2)
 	h.RunUntil(h.Dealer, "SETTLED", totetest.InPhase(tote.PhaseSettled))
 	d := h.Draw()
-	o, err := (&tote.ExactOdds{Workers: 1}).Live(h.Ctx, d.Pockets, d.Board)
+	o, err := (&liveodds.Exact{Workers: 1}).Live(h.Ctx, d.Pockets, d.Board)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -138,7 +139,7 @@ func TestOddsAfterTheRiverSayRiver(t *testing.T) {
 		t.Fatalf("odds after the river: street %q, want RIVER", o.Street)
 	}
 	for n, want := range map[int]string{0: tote.StreetPocket, 3: tote.StreetFlop, 4: tote.StreetTurn, 5: tote.StreetRiver} {
-		o, err := (&tote.ExactOdds{Workers: 1}).Live(h.Ctx, d.Pockets, d.Board[:n])
+		o, err := (&liveodds.Exact{Workers: 1}).Live(h.Ctx, d.Pockets, d.Board[:n])
 		if err != nil {
 			t.Fatal(err)
 		}
