@@ -5,7 +5,6 @@
 // out next. What stands on the model lives in its subpackages: verify
 // (a published result recomputed and checked; all cmd/verify-draw links),
 // readmodel (every table in memory, folded from the events) and liveodds
-// (the production OddsEngine). The
-// pari-mutuel rules it applies — markets, selections, pools, the
-// settlement arithmetic — live in package parimutuel.
+// (the production OddsEngine). The pari-mutuel rules it applies — markets,
+// selections, pools, the settlement arithmetic — live in package parimutuel.
 package tote
