@@ -9,11 +9,11 @@ import (
 	"github.com/pokertote/pokertote/domain/tote/verify"
 )
 
-// FuzzVerifyResult: the verifier reads untrusted JSON (anyone's result
+// FuzzResult: the verifier reads untrusted JSON (anyone's result
 // file); whatever it is given, it answers with problems, never a panic, and
 // a result it accepts really is self-consistent (verifying it twice gives
 // the same answer).
-func FuzzVerifyResult(f *testing.F) {
+func FuzzResult(f *testing.F) {
 	example, err := os.ReadFile("../../../docs/fairness-example.json")
 	if err != nil {
 		f.Fatal(err)

@@ -35,7 +35,7 @@ func suspendedDraw(t *testing.T) tote.DrawResult {
 }
 
 // TestVerifySuspensionTampered: the honest result verifies; one whose pool
-// took a bet on a suspended selection fails VerifyResult; and (checked
+// took a bet on a suspended selection fails verify.Result; and (checked
 // against the same recomputation) changed chances or a hidden round fail.
 func TestVerifySuspensionTampered(t *testing.T) {
 	res := suspendedDraw(t)
