@@ -51,6 +51,12 @@ type App struct {
 	// DRAIN_WINDOW when the replica stops (Shutdown).
 	drain *graph.Drain
 
+	// The areas' GraphQL APIs the start functions build over their
+	// services; newResolver puts them together once they all exist.
+	toteAPI       *graph.ToteAPI
+	holdemAPI     *graph.HoldemAPI
+	affiliatesAPI *graph.AffiliatesAPI
+
 	resolver *graph.Resolver
 	keyAuth  graph.APIKeyAuth        // affiliates' API keys on /query
 	trusted  *graph.TrustedDocuments // the trusted documents (trusted_documents.go)
@@ -109,12 +115,6 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (a *App, err error) 
 	if err = a.loadTrustedDocuments(); err != nil {
 		return nil, err
 	}
-	a.resolver = &graph.Resolver{
-		Accounts:   a.accountsAPI(),
-		Tote:       &graph.ToteAPI{},
-		Holdem:     &graph.HoldemAPI{},
-		Protection: &graph.ProtectionAPI{Service: a.protection, Sessions: a.epochs},
-	}
 	a.startAffiliates()
 	if err = a.startTote(ctx); err != nil {
 		return nil, err
@@ -123,6 +123,7 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (a *App, err error) 
 		return nil, err
 	}
 	a.startRealityChecks()
+	a.resolver = a.newResolver()
 	a.server = &http.Server{
 		Handler:           a.routes(),
 		ReadHeaderTimeout: 10 * time.Second,
@@ -137,6 +138,17 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (a *App, err error) 
 		return nil, err
 	}
 	return a, nil
+}
+
+// newResolver builds the GraphQL resolver over the running services: one
+// API per area, and myEvents fed by every area that has user events.
+func (a *App) newResolver() *graph.Resolver {
+	accounts := a.accountsAPI()
+	protection := graph.NewProtectionAPI(a.protection, a.epochs)
+	return &graph.Resolver{
+		Accounts: accounts, Tote: a.toteAPI, Holdem: a.holdemAPI, Protection: protection, Affiliates: a.affiliatesAPI,
+		Events: graph.NewUserEventsAPI(a.hub, a.toteAPI, accounts, a.holdemAPI, protection),
+	}
 }
 
 // openStorage opens the database (Postgres or embedded SQLite) and the

@@ -103,7 +103,7 @@ func (s *capsSocket) subscribe(t *testing.T, ctx context.Context, id, doc string
 // closed socket frees its place.
 func TestWebSocketCaps(t *testing.T) {
 	w := newStreamWorld(t)
-	es := graph.NewExecutableSchema(graph.Config{Resolvers: &graph.Resolver{Tote: w.api}, Directives: graph.Directives()})
+	es := graph.NewExecutableSchema(graph.Config{Resolvers: &graph.Resolver{Tote: w.api, Events: w.events}, Directives: graph.Directives()})
 	srv := httptest.NewServer(graph.NewHandler(es, graph.HandlerOptions{
 		Log: slog.New(slog.DiscardHandler), ComplexityLimit: 1000, TokenLimit: 15000, AllowedOrigins: []string{"*"},
 		Authenticate: func(ctx context.Context, token string) (context.Context, error) {

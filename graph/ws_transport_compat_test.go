@@ -31,7 +31,7 @@ func TestWSTransportAnswersAsGqlgenDid(t *testing.T) {
 	w := newStreamWorld(t)
 	evs := w.advance(4)
 	w.caughtUp(evs)
-	es := graph.NewExecutableSchema(graph.Config{Resolvers: &graph.Resolver{Tote: w.api}, Directives: graph.Directives()})
+	es := graph.NewExecutableSchema(graph.Config{Resolvers: &graph.Resolver{Tote: w.api, Events: w.events}, Directives: graph.Directives()})
 	o := graph.HandlerOptions{
 		Log: slog.New(slog.DiscardHandler), ComplexityLimit: 1000, TokenLimit: 15000, DepthLimit: 4,
 		MaxMessage: 4096, AllowedOrigins: []string{"*"},

@@ -101,7 +101,7 @@ func (cl *twsClient) read(ctx context.Context) twsMsg {
 // while the others receive every event.
 func TestSharedNextMessages(t *testing.T) {
 	w := newStreamWorld(t)
-	es := graph.NewExecutableSchema(graph.Config{Resolvers: &graph.Resolver{Tote: w.api}, Directives: graph.Directives()})
+	es := graph.NewExecutableSchema(graph.Config{Resolvers: &graph.Resolver{Tote: w.api, Events: w.events}, Directives: graph.Directives()})
 	srv := httptest.NewUnstartedServer(graph.NewHandler(es, graph.HandlerOptions{
 		Log: slog.New(slog.DiscardHandler), ComplexityLimit: 1000, TokenLimit: 15000, AllowedOrigins: []string{"*"},
 	}))
