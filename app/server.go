@@ -19,6 +19,7 @@ import (
 	"github.com/pokertote/pokertote/domain/event"
 	"github.com/pokertote/pokertote/domain/protection"
 	"github.com/pokertote/pokertote/graph"
+	"github.com/pokertote/pokertote/graph/wstransport"
 	"github.com/pokertote/pokertote/persistence"
 )
 
@@ -49,7 +50,7 @@ type App struct {
 	conns *graph.Connections
 	// drain is every open socket and stream, closed spread over
 	// DRAIN_WINDOW when the replica stops (Shutdown).
-	drain *graph.Drain
+	drain *wstransport.Drain
 
 	// The areas' GraphQL APIs the start functions build over their
 	// services; newResolver puts them together once they all exist.
@@ -88,7 +89,7 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (a *App, err error) 
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	a = &App{cfg: cfg, log: log, hub: event.NewHub(), conns: graph.NewConnections(), drain: graph.NewDrain()}
+	a = &App{cfg: cfg, log: log, hub: event.NewHub(), conns: graph.NewConnections(), drain: wstransport.NewDrain()}
 	a.drain.Pace, a.drain.OpTimeout = cfg.DrainPace, cfg.RequestTimeout
 	if cfg.DebugAddr != "" {
 		a.stages = event.NewStageLog()
