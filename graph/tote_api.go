@@ -14,6 +14,8 @@ import (
 	"github.com/pokertote/pokertote/domain/money"
 	"github.com/pokertote/pokertote/domain/parimutuel"
 	"github.com/pokertote/pokertote/domain/tote"
+	"github.com/pokertote/pokertote/domain/tote/readmodel"
+	"github.com/pokertote/pokertote/domain/tote/verify"
 	"github.com/pokertote/pokertote/graph/model"
 )
 
@@ -22,7 +24,7 @@ type ToteAPI struct {
 	svc *tote.Service
 	// live is the read model: table subscriptions, their join snapshot and
 	// the table queries read it.
-	live *tote.ReadModel
+	live *readmodel.Model
 	// lobby caches the table queries' conversions of the read model.
 	lobby lobbyCache
 	// jackpotReads shares one jackpot read among the snapshots of
@@ -34,7 +36,7 @@ type ToteAPI struct {
 // NewToteAPI returns the totalizator's resolvers over svc and its read
 // model live (both required); log (nil: none) records why table streams
 // ended.
-func NewToteAPI(svc *tote.Service, live *tote.ReadModel, log *slog.Logger) *ToteAPI {
+func NewToteAPI(svc *tote.Service, live *readmodel.Model, log *slog.Logger) *ToteAPI {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
@@ -417,7 +419,7 @@ func (a *ToteAPI) VerifyDraw(ctx context.Context, drawID string) (*model.DrawVer
 	if err != nil {
 		return nil, err
 	}
-	d, v, err := a.svc.VerifyDraw(ctx, n)
+	d, v, err := verify.Draw(ctx, a.svc, n)
 	if err != nil {
 		return nil, err
 	}
