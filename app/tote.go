@@ -152,8 +152,8 @@ func toteMetrics(st *tote.Stats) []prometheus.Collector {
 
 // intakeMetrics shows how the bet intake carries the round-close surge
 // (tote.IntakeObserver): the size of its batches, how long bets wait for a
-// batch, and how long a batch's transaction takes. docs/bets-load.md reads
-// the same three figures from a load test.
+// batch, and how long a batch's transaction takes. scripts/bench-bets.sh
+// prints the same three figures after a load test (docs/bets-load.md).
 type intakeMetrics struct {
 	size   prometheus.Histogram
 	waited prometheus.Histogram
@@ -163,7 +163,8 @@ type intakeMetrics struct {
 var _ tote.IntakeObserver = (*intakeMetrics)(nil)
 
 func newIntakeMetrics() *intakeMetrics {
-	// In seconds, from half a millisecond: a lone bet's batch takes about 2 ms.
+	// In seconds, from half a millisecond: below a lone bet's batch on a
+	// quiet local Postgres (a few ms: docs/bench/2026-12-01-bets.md).
 	quick := []float64{.0005, .001, .002, .004, .008, .016, .032, .064, .128, .256, .512, 1, 2, 5}
 	return &intakeMetrics{
 		size: prometheus.NewHistogram(prometheus.HistogramOpts{
