@@ -454,12 +454,20 @@ func (r *ToteRepo) placeBatchTx(ctx context.Context, pc *pgx.Conn, w tote.BatchW
 	}
 	t := toDomainTable(tableRow)
 	// The register's rare path (an entry with a player's birthday).
-	if err := stateOf.resolve(func(userID int64, dob string) ([]string, error) {
-		rows, err := pc.Query(ctx, pgRegisterMatch, dob, userID)
+	if err := stateOf.resolve(func(userID int64, dob string) ([]registerCandidate, []string, error) {
+		rows, err := pc.Query(ctx, pgRegisterCandidates, dob, userID)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
-		return pgx.CollectRows(rows, pgx.RowTo[string])
+		got, err := pgx.CollectRows(rows, pgx.RowToStructByPos[registerCandidate])
+		if err != nil {
+			return nil, nil, err
+		}
+		if rows, err = pc.Query(ctx, pgPlayerDocuments, userID); err != nil {
+			return nil, nil, err
+		}
+		docs, err := pgx.CollectRows(rows, pgx.RowTo[string])
+		return got, docs, err
 	}); err != nil {
 		return nil, err
 	}
@@ -586,8 +594,11 @@ func (c *chancesCache) parse(drawID int64, raw string) ([]tote.RoundChances, err
 	return parsed, nil
 }
 
-// pgRegisterMatch is registerMatchSelect with pgx's placeholders.
-var pgRegisterMatch = pgParams(registerMatchSelect)
+// registerCandidatesSelect and playerDocumentsSelect with pgx's placeholders.
+var (
+	pgRegisterCandidates = pgParams(registerCandidatesSelect)
+	pgPlayerDocuments    = pgParams(playerDocumentsSelect)
+)
 
 // pgParams numbers the ? placeholders of a statement written for GORM
 // ($1, $2, ...) for pgx.
