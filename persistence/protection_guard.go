@@ -38,6 +38,7 @@ import (
 	"gorm.io/gorm"
 
 	"github.com/pokertote/pokertote/domain/account"
+	"github.com/pokertote/pokertote/domain/ids"
 	"github.com/pokertote/pokertote/domain/ledger"
 	"github.com/pokertote/pokertote/domain/money"
 	"github.com/pokertote/pokertote/domain/protection"
@@ -126,6 +127,48 @@ func toDomainSession(r sessionRow) protection.Session {
 func fromDomainSession(s protection.Session) sessionRow {
 	return sessionRow{UserID: s.UserID, SessionNo: s.No, StartedUs: s.StartedAt.UnixMicro(), LastPlayUs: s.LastPlayAt.UnixMicro(),
 		Stakes: int64(s.Stakes), Returned: int64(s.Returns), Checks: s.Checks}
+}
+
+// standingRow is one row of pgBatchStanding, scanned in column order: a
+// counter (Period set) or a session of play.
+type standingRow struct {
+	UserID                           int64
+	Period                           *string
+	Deposits                         *int64
+	Stakes, Returned                 int64
+	SessionNo, StartedUs, LastPlayUs *int64
+	Checks                           *int64
+}
+
+// dest lists the row's fields in the select's column order.
+func (r *standingRow) dest() []any {
+	return []any{&r.UserID, &r.Period, &r.Deposits, &r.Stakes, &r.Returned, &r.SessionNo, &r.StartedUs, &r.LastPlayUs, &r.Checks}
+}
+
+// fold adds the row to the players' counters or sessions.
+func (r *standingRow) fold(counters map[ids.UserID]protection.Counters, sessions map[ids.UserID]protection.Session) {
+	u := ids.UserID(r.UserID)
+	if r.Period == nil {
+		sessions[u] = toDomainSession(sessionRow{UserID: r.UserID, SessionNo: deref(r.SessionNo), StartedUs: deref(r.StartedUs),
+			LastPlayUs: deref(r.LastPlayUs), Stakes: r.Stakes, Returned: r.Returned, Checks: int(deref(r.Checks))})
+		return
+	}
+	c := counters[u]
+	if c == nil {
+		c = make(protection.Counters, len(protection.Periods))
+		counters[u] = c
+	}
+	p := protection.Period(*r.Period)
+	c[p] = protection.Counter{Period: p, Deposits: money.Amount(deref(r.Deposits)), Stakes: money.Amount(r.Stakes), Returns: money.Amount(r.Returned)}
+}
+
+// deref is *p, or zero for nil.
+func deref[T any](p *T) T {
+	var zero T
+	if p == nil {
+		return zero
+	}
+	return *p
 }
 
 // readSession reads the player's session of play (the zero Session when
