@@ -11,13 +11,11 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/pokertote/pokertote/domain/beacon"
-	"github.com/pokertote/pokertote/domain/ids"
 	"github.com/pokertote/pokertote/domain/tote"
 	"github.com/pokertote/pokertote/domain/tote/liveodds"
 	"github.com/pokertote/pokertote/domain/tote/readmodel"
 	"github.com/pokertote/pokertote/drand"
 	"github.com/pokertote/pokertote/graph"
-	"github.com/pokertote/pokertote/graph/model"
 	"github.com/pokertote/pokertote/persistence"
 )
 
@@ -86,12 +84,7 @@ func (a *App) startTote(ctx context.Context) error {
 	// join snapshot and the table subscriptions read it.
 	live := readmodel.New(repo, a.hub, a.log.With("component", "tote-readmodel"), 0)
 	live.Stages = a.stages
-	a.resolver.Tote = &graph.ToteAPI{
-		Service: svc, Hub: a.hub, Live: live, Log: a.log,
-		HoldemHand: func(ctx context.Context, userID ids.UserID, handID int64) (*model.HoldemHand, error) {
-			return a.resolver.Holdem.EventHand(ctx, userID, handID)
-		},
-	}
+	a.toteAPI = graph.NewToteAPI(svc, live, a.log)
 	a.metrics = append(a.metrics, toteMetrics(svc.Stats())...)
 	a.metrics = append(a.metrics, intake.collectors()...)
 	a.startPruner(repo)
