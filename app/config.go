@@ -108,7 +108,7 @@ type Config struct {
 	// spans instead of the OTLP exporter; never read from the environment.
 	TracerProvider trace.TracerProvider
 	// DrainPace, when set by a test, paces the drain's closes instead of a
-	// timer (graph.Drain.Pace); never read from the environment.
+	// timer (wstransport.Drain.Pace); never read from the environment.
 	DrainPace func(ctx context.Context, step time.Duration) bool
 	// ToteClock, when set by a test, is the clock of the totalizator: its
 	// dealers, bet intake, local beacon and outbox pruner (nil: the wall
