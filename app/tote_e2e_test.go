@@ -493,7 +493,7 @@ func TestToteDrawEndToEnd(t *testing.T) {
 			players := []player{newPlayer(t, c, "100000.00"), newPlayer(t, c, "100000.00"), newPlayer(t, c, "100000.00")}
 			tableID := createLongTable(t, admin, unique("e2e"))
 			events := watch(t, c, tableID)
-			drawID, seen := playDraw(t, clk, events, players, 90*time.Second)
+			drawID, seen := playDraw(t, clk, events, players, 3*time.Minute)
 			checkStream(t, seen, drawID)
 			checkSettlement(t, c, drawID, players, 100000*money.KZT)
 
@@ -555,7 +555,7 @@ func TestTwoReplicasShareOneTable(t *testing.T) {
 	tableID := createLongTable(t, admin, unique("replicas"))
 	players := []player{newPlayer(t, other, "100000.00"), newPlayer(t, other, "100000.00")}
 	events := watch(t, other, tableID)
-	drawID, seen := playDraw(t, clk, events, players, 90*time.Second)
+	drawID, seen := playDraw(t, clk, events, players, 3*time.Minute)
 	checkStream(t, seen, drawID)
 	checkSettlement(t, dealer, drawID, players, 100000*money.KZT)
 
