@@ -10,6 +10,7 @@ import (
 
 	"github.com/pokertote/pokertote/domain/auth"
 	"github.com/pokertote/pokertote/domain/errs"
+	"github.com/pokertote/pokertote/domain/errs/errstest"
 	"github.com/pokertote/pokertote/internal/clocktest"
 )
 
@@ -24,13 +25,6 @@ func newRefresh(t *testing.T) refreshFixture {
 	clk := clocktest.New(time.Date(2025, 6, 1, 12, 0, 0, 0, time.UTC))
 	store := auth.NewMemRefreshStore()
 	return refreshFixture{rt: auth.NewRefreshTokens(store, auth.RefreshConfig{Now: clk.Now}), store: store, clk: clk}
-}
-
-func wantSessionError(t *testing.T, err error, reason string) {
-	t.Helper()
-	if !errs.Is(err, errs.Unauthenticated) || errs.ReasonOf(err) != reason {
-		t.Fatalf("error = %v (code %q, reason %q), want Unauthenticated %s", err, errs.CodeOf(err), errs.ReasonOf(err), reason)
-	}
 }
 
 func TestRefreshRotation(t *testing.T) {
@@ -76,12 +70,12 @@ func TestRefreshReuseRevokesFamily(t *testing.T) {
 	}
 	// A thief replays the rotated token.
 	_, _, err = f.rt.Rotate(ctx, t1)
-	wantSessionError(t, err, auth.ReasonRefreshReused)
+	errstest.Is(t, err, errs.Unauthenticated, auth.ReasonRefreshReused)
 	// The legitimate holder's current token is dead too.
 	_, _, err = f.rt.Rotate(ctx, t2)
-	wantSessionError(t, err, auth.ReasonRefreshRevoked)
+	errstest.Is(t, err, errs.Unauthenticated, auth.ReasonRefreshRevoked)
 	_, _, err = f.rt.Rotate(ctx, t1)
-	wantSessionError(t, err, auth.ReasonRefreshRevoked)
+	errstest.Is(t, err, errs.Unauthenticated, auth.ReasonRefreshRevoked)
 	// The other family is untouched.
 	if _, _, err := f.rt.Rotate(ctx, other); err != nil {
 		t.Fatalf("unrelated family: %v", err)
@@ -117,7 +111,7 @@ func TestRefreshConcurrentUse(t *testing.T) {
 	}
 	// The losers saw reuse and revoked the family, the winner's token included.
 	_, _, err := f.rt.Rotate(ctx, winner)
-	wantSessionError(t, err, auth.ReasonRefreshRevoked)
+	errstest.Is(t, err, errs.Unauthenticated, auth.ReasonRefreshRevoked)
 }
 
 func TestRefreshExpiry(t *testing.T) {
@@ -132,7 +126,7 @@ func TestRefreshExpiry(t *testing.T) {
 	// Rotation slides the session: the new token has a fresh 30 days.
 	f.clk.Advance(auth.DefaultRefreshTTL)
 	_, _, err = f.rt.Rotate(ctx, t2)
-	wantSessionError(t, err, auth.ReasonRefreshExpired)
+	errstest.Is(t, err, errs.Unauthenticated, auth.ReasonRefreshExpired)
 
 	if n := f.store.Prune(f.clk.Now()); n != 1 || f.store.Len() != 1 {
 		t.Fatalf("Prune dropped %d, %d left; want 1 and 1", n, f.store.Len())
@@ -153,14 +147,14 @@ func TestRefreshLogout(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, _, err := f.rt.Rotate(ctx, t2)
-	wantSessionError(t, err, auth.ReasonRefreshRevoked)
+	errstest.Is(t, err, errs.Unauthenticated, auth.ReasonRefreshRevoked)
 	if err := f.rt.Revoke(ctx, t2); err != nil {
 		t.Fatalf("second logout: %v", err)
 	}
 	if _, _, err := f.rt.Rotate(ctx, other); err != nil {
 		t.Fatalf("other session ended by logout: %v", err)
 	}
-	wantSessionError(t, f.rt.Revoke(ctx, "nonsense"), auth.ReasonInvalidToken)
+	errstest.Is(t, f.rt.Revoke(ctx, "nonsense"), errs.Unauthenticated, auth.ReasonInvalidToken)
 }
 
 func TestRefreshMalformed(t *testing.T) {
@@ -170,7 +164,7 @@ func TestRefreshMalformed(t *testing.T) {
 	unknown, _, _ := auth.NewRefreshTokens(auth.NewMemRefreshStore(), auth.RefreshConfig{}).Issue(ctx, 1)
 	for _, tok := range []string{"", "abc", strings.Repeat("!", 43), issued + "A", issued[:42], issued + "=", strings.Repeat("A", 1<<20), unknown} {
 		_, _, err := f.rt.Rotate(ctx, tok)
-		wantSessionError(t, err, auth.ReasonInvalidToken)
+		errstest.Is(t, err, errs.Unauthenticated, auth.ReasonInvalidToken)
 	}
 }
 

@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/pokertote/pokertote/domain/cards"
-	"github.com/pokertote/pokertote/domain/errs"
 	"github.com/pokertote/pokertote/domain/event"
 	"github.com/pokertote/pokertote/domain/holdem"
 	"github.com/pokertote/pokertote/domain/ids"
@@ -168,11 +167,4 @@ func seedFor(t *testing.T, cut string, stakes []holdem.Stake, decisions []holdem
 	}
 	t.Fatal("no seed found for the wanted hand")
 	return cards.Seed{}
-}
-
-func wantCode(t *testing.T, err error, code errs.Code, reason string) {
-	t.Helper()
-	if errs.CodeOf(err) != code || (reason != "" && errs.ReasonOf(err) != reason) {
-		t.Fatalf("error = %v (code %q, reason %q), want code %q reason %q", err, errs.CodeOf(err), errs.ReasonOf(err), code, reason)
-	}
 }

@@ -19,6 +19,9 @@ type Amount int64
 // KZT is one tenge in tiyn.
 const KZT Amount = 100
 
+// Tenge is n whole tenge.
+func Tenge(n int64) Amount { return Amount(n) * KZT }
+
 // String formats the amount as tenge with exactly two decimals ("1234.05",
 // "-0.50"). This is also the wire format of the Money scalar.
 func (a Amount) String() string {
