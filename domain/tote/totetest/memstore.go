@@ -103,7 +103,9 @@ func cloneDraw(d tote.Draw) tote.Draw {
 	return d
 }
 
-func notFound(what string) error { return errs.R(errs.NotFound, "NOT_FOUND", "%s not found", what) }
+func notFound(what string) error {
+	return errs.R(errs.NotFound, tote.ReasonNotFound, "%s not found", what)
+}
 
 // Table implements Store.
 func (s *MemStore) Table(_ context.Context, id int64) (tote.Table, error) {
