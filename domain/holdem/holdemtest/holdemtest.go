@@ -1,6 +1,6 @@
 // Package holdemtest is the conformance suite of holdem.Store: Casino
 // Hold'em hands, their versions and pending seeds, with the hand's money
-// committed in the same transaction. The in-memory twin (holdem.MemStore)
+// committed in the same transaction. The in-memory twin (MemStore)
 // runs it in its unit tests; persistence runs the very same tests against
 // SQLite and Postgres.
 //

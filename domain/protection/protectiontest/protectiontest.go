@@ -30,7 +30,7 @@ import (
 // zone given to the factory.
 type Env struct {
 	Ledger ledger.Store
-	// InTx runs fn in one ledger transaction (ledger.MemStore.InTx or the
+	// InTx runs fn in one ledger transaction (ledgertest.MemStore.InTx or the
 	// database's), all of fn's posts undone when fn fails.
 	InTx  func(ctx context.Context, fn func(ctx context.Context, tx ledger.Poster) error) error
 	Store protection.Store
