@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/pokertote/pokertote/domain/auth"
+	"github.com/pokertote/pokertote/domain/auth/authtest"
 	"github.com/pokertote/pokertote/domain/errs"
 	"github.com/pokertote/pokertote/domain/errs/errstest"
 	"github.com/pokertote/pokertote/internal/clocktest"
@@ -16,14 +17,14 @@ import (
 
 type refreshFixture struct {
 	rt    *auth.RefreshTokens
-	store *auth.MemRefreshStore
+	store *authtest.MemRefreshStore
 	clk   *clocktest.Clock
 }
 
 func newRefresh(t *testing.T) refreshFixture {
 	t.Helper()
 	clk := clocktest.New(time.Date(2025, 6, 1, 12, 0, 0, 0, time.UTC))
-	store := auth.NewMemRefreshStore()
+	store := authtest.NewMemRefreshStore()
 	return refreshFixture{rt: auth.NewRefreshTokens(store, auth.RefreshConfig{Now: clk.Now}), store: store, clk: clk}
 }
 
@@ -161,7 +162,7 @@ func TestRefreshMalformed(t *testing.T) {
 	ctx := context.Background()
 	f := newRefresh(t)
 	issued, _, _ := f.rt.Issue(ctx, 1)
-	unknown, _, _ := auth.NewRefreshTokens(auth.NewMemRefreshStore(), auth.RefreshConfig{}).Issue(ctx, 1)
+	unknown, _, _ := auth.NewRefreshTokens(authtest.NewMemRefreshStore(), auth.RefreshConfig{}).Issue(ctx, 1)
 	for _, tok := range []string{"", "abc", strings.Repeat("!", 43), issued + "A", issued[:42], issued + "=", strings.Repeat("A", 1<<20), unknown} {
 		_, _, err := f.rt.Rotate(ctx, tok)
 		errstest.Is(t, err, errs.Unauthenticated, auth.ReasonInvalidToken)
@@ -170,7 +171,7 @@ func TestRefreshMalformed(t *testing.T) {
 
 func TestMemRefreshStore(t *testing.T) {
 	ctx := context.Background()
-	s := auth.NewMemRefreshStore()
+	s := authtest.NewMemRefreshStore()
 	now := time.Date(2025, 6, 1, 12, 0, 0, 0, time.UTC)
 	rec := auth.RefreshRecord{Hash: sha256.Sum256([]byte("x")), FamilyID: "f", UserID: 1, IssuedAt: now, ExpiresAt: now.Add(time.Hour)}
 	if err := s.Create(ctx, rec); err != nil {
