@@ -6,6 +6,7 @@ import (
 
 	"github.com/pokertote/pokertote/domain/errs"
 	"github.com/pokertote/pokertote/domain/tote"
+	"github.com/pokertote/pokertote/domain/tote/readmodel"
 	"github.com/pokertote/pokertote/graph/model"
 )
 
@@ -23,16 +24,16 @@ type lobbyCache struct {
 }
 
 type cachedDraw struct {
-	lt   *tote.LiveTable
+	lt   *readmodel.LiveTable
 	draw *model.Draw
 }
 
 type cachedTable struct {
-	lt    *tote.LiveTable
+	lt    *readmodel.LiveTable
 	table *model.Table
 }
 
-func (c *lobbyCache) table(lt *tote.LiveTable) *model.Table {
+func (c *lobbyCache) table(lt *readmodel.LiveTable) *model.Table {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.tables == nil {
@@ -46,7 +47,7 @@ func (c *lobbyCache) table(lt *tote.LiveTable) *model.Table {
 	return m
 }
 
-func (c *lobbyCache) draw(lt *tote.LiveTable) *model.Draw {
+func (c *lobbyCache) draw(lt *readmodel.LiveTable) *model.Draw {
 	if lt.Draw == nil {
 		return nil
 	}
@@ -68,7 +69,7 @@ func (c *lobbyCache) draw(lt *tote.LiveTable) *model.Draw {
 
 // liveTables lists the tables from the read model.
 func (a *ToteAPI) liveTables() []model.Table {
-	lts := a.Live.Tables()
+	lts := a.live.Tables()
 	out := make([]model.Table, len(lts))
 	for i, lt := range lts {
 		out[i] = *a.lobby.table(lt)
@@ -78,13 +79,13 @@ func (a *ToteAPI) liveTables() []model.Table {
 
 // liveTable is one table from the read model; nil when there is none.
 func (a *ToteAPI) liveTable(ctx context.Context, id int64) (*model.Table, error) {
-	lt, err := a.Live.Lookup(ctx, id)
-	return nullIfNotFound(lt, err, func(lt *tote.LiveTable) (*model.Table, error) { return a.lobby.table(lt), nil })
+	lt, err := a.live.Lookup(ctx, id)
+	return nullIfNotFound(lt, err, func(lt *readmodel.LiveTable) (*model.Table, error) { return a.lobby.table(lt), nil })
 }
 
 // liveCurrentDraw is a table's current draw from the read model.
 func (a *ToteAPI) liveCurrentDraw(ctx context.Context, id int64) (*model.Draw, error) {
-	lt, err := a.Live.Lookup(ctx, id)
+	lt, err := a.live.Lookup(ctx, id)
 	if errs.Is(err, errs.NotFound) {
 		return nil, nil
 	}
@@ -97,7 +98,5 @@ func (a *ToteAPI) liveCurrentDraw(ctx context.Context, id int64) (*model.Draw, e
 // syncLive makes the read model reflect a change made through this replica
 // before the mutation answers.
 func (a *ToteAPI) syncLive(ctx context.Context, t tote.Table) {
-	if a.Live != nil {
-		a.Live.Sync(ctx, t)
-	}
+	a.live.Sync(ctx, t)
 }

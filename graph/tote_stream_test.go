@@ -13,6 +13,7 @@ import (
 	"github.com/pokertote/pokertote/domain/money"
 	"github.com/pokertote/pokertote/domain/parimutuel"
 	"github.com/pokertote/pokertote/domain/tote"
+	"github.com/pokertote/pokertote/domain/tote/readmodel"
 	"github.com/pokertote/pokertote/domain/tote/totetest"
 	"github.com/pokertote/pokertote/graph"
 	"github.com/pokertote/pokertote/graph/model"
@@ -32,8 +33,11 @@ func (p hubPublisher) Publish(_ context.Context, topic string, data []byte) erro
 type streamWorld struct {
 	h    *totetest.Harness
 	hub  *event.Hub
-	live *tote.ReadModel
+	live *readmodel.Model
+	svc  *tote.Service
 	api  *graph.ToteAPI
+	// events is myEvents over the hub: the bets' and the wallet's events.
+	events *graph.UserEventsAPI
 }
 
 func newStreamWorld(t *testing.T) *streamWorld {
@@ -46,13 +50,14 @@ func newStreamWorld(t *testing.T) *streamWorld {
 	if err != nil {
 		t.Fatal(err)
 	}
-	live := tote.NewReadModel(store, hub, nil, time.Hour)
+	live := readmodel.New(store, hub, nil, time.Hour)
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() { defer close(done); _ = live.Run(ctx) }()
 	t.Cleanup(func() { cancel(); <-done })
 	<-live.Ready()
-	return &streamWorld{h: h, hub: hub, live: live, api: &graph.ToteAPI{Service: svc, Hub: hub, Live: live}}
+	api := graph.NewToteAPI(svc, live, nil)
+	return &streamWorld{h: h, hub: hub, live: live, svc: svc, api: api, events: graph.NewUserEventsAPI(hub, api, &graph.AccountsAPI{})}
 }
 
 // advance runs the dealer until the outbox holds at least n events.
@@ -191,7 +196,7 @@ func TestTableEventsFromNow(t *testing.T) {
 	defer cancel()
 	ch := w.subscribe(t, ctx, nil)
 	snap := expectSnapshot(t, ch, int64(len(evs)))
-	d, err := w.api.Service.LatestDraw(ctx, w.h.Table.ID)
+	d, err := w.svc.LatestDraw(ctx, w.h.Table.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -253,11 +258,11 @@ func TestMyEvents(t *testing.T) {
 	d := w.h.RunUntil(w.h.Dealer, "PRE_DEAL", totetest.InPhase(tote.PhasePreDeal))
 	ctx, cancel := context.WithCancel(graph.WithViewer(context.Background(), graph.Viewer{UserID: 7}))
 	defer cancel()
-	ch, err := w.api.MyEvents(ctx)
+	ch, err := w.events.MyEvents(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := w.api.Service.PlaceBet(ctx, tote.PlaceBetRequest{UserID: 7, DrawID: d.ID, Market: parimutuel.MarketWin, Selection: "1", Stake: 100 * money.KZT, IdempotencyKey: "k"})
+	b, err := w.svc.PlaceBet(ctx, tote.PlaceBetRequest{UserID: 7, DrawID: d.ID, Market: parimutuel.MarketWin, Selection: "1", Stake: 100 * money.KZT, IdempotencyKey: "k"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -279,12 +284,12 @@ func TestMyEvents(t *testing.T) {
 }
 
 // TestTableEventsReplayIsBounded: a client resuming further behind than
-// tote.ReplayBound gets one snapshot at the table's current seq instead of
+// readmodel.ReplayBound gets one snapshot at the table's current seq instead of
 // hundreds of historic events, then live events; one resuming within the
 // bound gets the replay.
 func TestTableEventsReplayIsBounded(t *testing.T) {
 	w := newStreamWorld(t)
-	evs := w.advance(tote.ReplayBound + 20)
+	evs := w.advance(readmodel.ReplayBound + 20)
 	w.caughtUp(evs)
 	last := evs[len(evs)-1].Seq
 	ctx, cancel := context.WithCancel(context.Background())

@@ -1,0 +1,131 @@
+package wstransport
+
+import (
+	"context"
+	"net"
+	"net/http"
+	"sync"
+
+	"github.com/99designs/gqlgen/graphql/handler/transport"
+	"github.com/vektah/gqlparser/v2/gqlerror"
+
+	"github.com/pokertote/pokertote/domain/errs"
+)
+
+// The reasons of the WebSocket caps. A socket over a cap is closed with
+// code CloseTooMany and the reason as its close reason; a subscription over
+// the per-socket cap gets an error with the reason and completes.
+const (
+	ReasonSocketsPerAddress      = "SOCKETS_PER_ADDRESS"
+	ReasonSocketsPerUser         = "SOCKETS_PER_USER"
+	ReasonSubscriptionsPerSocket = "SUBSCRIPTIONS_PER_SOCKET"
+)
+
+// CloseTooMany is the close code of a socket refused by a cap (4429, as
+// graphql-ws names too many requests; its client does not retry a 4xxx
+// close it does not know without backing off).
+const CloseTooMany = 4429
+
+// Caps bounds what one client holds: operations per socket, and sockets
+// per signed-in user and per address. Zero is no cap.
+type Caps struct {
+	SubscriptionsPerSocket int
+	SocketsPerUser         int
+	SocketsPerAddress      int
+}
+
+// wsCounter counts the open sockets per user and per address.
+type wsCounter struct {
+	caps  Caps
+	user  func(ctx context.Context) (int64, bool)
+	mu    sync.Mutex
+	users map[int64]int
+	addrs map[string]int
+}
+
+func newWSCounter(c Caps, user func(ctx context.Context) (int64, bool)) *wsCounter {
+	return &wsCounter{caps: c, user: user, users: map[int64]int{}, addrs: map[string]int{}}
+}
+
+// socketAddress is the client's address: clientIP's (the one the
+// authentication middleware recorded) when it knows it, else the
+// connection's.
+func socketAddress(r *http.Request, clientIP func(ctx context.Context) string) string {
+	if clientIP != nil {
+		if ip := clientIP(r.Context()); ip != "" {
+			return ip
+		}
+	}
+	host, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		return r.RemoteAddr
+	}
+	return host
+}
+
+// admitAddress counts a socket of addr; ok is false (and nothing counted)
+// when addr holds its cap already. release undoes the count, once.
+func (w *wsCounter) admitAddress(addr string) (release func(), ok bool) {
+	if w == nil || w.caps.SocketsPerAddress <= 0 {
+		return func() {}, true
+	}
+	return admit(&w.mu, w.addrs, addr, w.caps.SocketsPerAddress)
+}
+
+// admitUser counts a socket of ctx's signed-in user (anonymous sockets
+// are counted by address only).
+func (w *wsCounter) admitUser(ctx context.Context) (release func(), ok bool) {
+	if w == nil || w.caps.SocketsPerUser <= 0 || w.user == nil {
+		return func() {}, true
+	}
+	userID, signedIn := w.user(ctx)
+	if !signedIn {
+		return func() {}, true
+	}
+	return admit(&w.mu, w.users, userID, w.caps.SocketsPerUser)
+}
+
+func admit[K comparable](mu *sync.Mutex, m map[K]int, k K, limit int) (func(), bool) {
+	mu.Lock()
+	defer mu.Unlock()
+	if m[k] >= limit {
+		return nil, false
+	}
+	m[k]++
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			mu.Lock()
+			defer mu.Unlock()
+			if m[k]--; m[k] <= 0 {
+				delete(m, k)
+			}
+		})
+	}, true
+}
+
+// overSocket reports whether a socket running active operations is at
+// its cap.
+func (w *wsCounter) overSocket(active int) bool {
+	return w != nil && w.caps.SubscriptionsPerSocket > 0 && active >= w.caps.SubscriptionsPerSocket
+}
+
+// tooManySubscriptions is the error of a subscribe over the per-socket cap.
+func tooManySubscriptions() *gqlerror.Error {
+	return &gqlerror.Error{
+		Message:    "this connection runs as many operations as it may at once: complete one first",
+		Extensions: map[string]any{"code": string(errs.Forbidden), "reason": ReasonSubscriptionsPerSocket},
+	}
+}
+
+// releasingConn is a legacy-protocol connection that undoes its counts when
+// gqlgen's transport closes it.
+type releasingConn struct {
+	transport.WebsocketConn
+	release func()
+}
+
+func (r releasingConn) Close() error {
+	r.release()
+	return r.WebsocketConn.Close()
+}
