@@ -37,7 +37,7 @@ func testStreamedSettlementIsReference(t *testing.T, env Env) {
 	})
 	const users = 6
 	for u := int64(1); u <= users; u++ {
-		h.Deposit(u, kzt(10_000_000))
+		h.Deposit(u, money.Tenge(10_000_000))
 	}
 	markets := []parimutuel.Market{parimutuel.MarketWin, parimutuel.MarketCombination, parimutuel.MarketExpress}
 	checks := 0
