@@ -16,6 +16,7 @@ import (
 	"github.com/pokertote/pokertote/domain/protection"
 	"github.com/pokertote/pokertote/graph"
 	"github.com/pokertote/pokertote/persistence"
+	"github.com/pokertote/pokertote/persistence/redisbus"
 )
 
 // buildAccounts makes the account service, the token issuers and the ledger,
@@ -35,7 +36,7 @@ func (a *App) buildAccounts(ctx context.Context) (err error) {
 	}
 	var limiter account.LoginLimiter // nil: the service's in-process throttle
 	if a.redis != nil {
-		limiter = persistence.NewRedisThrottle(a.redis, a.cfg.RedisPrefix, account.ThrottleConfig{}, a.log)
+		limiter = redisbus.NewThrottle(a.redis, a.cfg.RedisPrefix, account.ThrottleConfig{}, a.log)
 	}
 	svc, err := account.NewService(a.users, account.Config{Location: a.loc, MinAge: a.cfg.MinAge, DocumentPepper: pepper, Throttle: limiter, Screen: a.protection})
 	if err != nil {

@@ -8,18 +8,19 @@ import (
 	"gorm.io/gorm"
 
 	"github.com/pokertote/pokertote/domain/apikey"
+	"github.com/pokertote/pokertote/persistence/sqldb"
 )
 
 // APIKeyRepo is the database apikey.Store. Creating and revoking a key
 // append their audit_log entry in the same transaction.
 type APIKeyRepo struct {
-	db *DB
+	db *sqldb.DB
 }
 
 var _ apikey.Store = (*APIKeyRepo)(nil)
 
 // NewAPIKeyRepo returns the API-key store on db.
-func NewAPIKeyRepo(db *DB) *APIKeyRepo { return &APIKeyRepo{db: db} }
+func NewAPIKeyRepo(db *sqldb.DB) *APIKeyRepo { return &APIKeyRepo{db: db} }
 
 // apiKeyRow is a row of api_keys.
 type apiKeyRow struct {
@@ -51,7 +52,7 @@ func auditAPIKeySubject(id string) string { return "api_key:" + id }
 // CreateKey implements apikey.Store.
 func (r *APIKeyRepo) CreateKey(ctx context.Context, k apikey.Key, hash []byte) (apikey.Key, error) {
 	row := apiKeyRow{ID: k.ID, Name: k.Name, SecretHash: hash, PerMinute: k.PerMinute, CreatedBy: k.CreatedBy, CreatedAt: storedTime(k.CreatedAt)}
-	err := r.db.tx(ctx, func(tx *gorm.DB) error {
+	err := r.db.Tx(ctx, func(tx *gorm.DB) error {
 		if err := tx.Create(&row).Error; err != nil {
 			return err
 		}
@@ -61,7 +62,7 @@ func (r *APIKeyRepo) CreateKey(ctx context.Context, k apikey.Key, hash []byte) (
 		}).Error
 	})
 	if err != nil {
-		return apikey.Key{}, mapErr(err, "API key")
+		return apikey.Key{}, sqldb.MapErr(err, "API key")
 	}
 	return toDomainAPIKey(row), nil
 }
@@ -69,8 +70,8 @@ func (r *APIKeyRepo) CreateKey(ctx context.Context, k apikey.Key, hash []byte) (
 // KeyByID implements apikey.Store.
 func (r *APIKeyRepo) KeyByID(ctx context.Context, id string) (apikey.Key, []byte, error) {
 	var row apiKeyRow
-	if err := r.db.gorm.WithContext(ctx).Where("id = ?", id).Take(&row).Error; err != nil {
-		return apikey.Key{}, nil, mapErr(err, "API key")
+	if err := r.db.Gorm().WithContext(ctx).Where("id = ?", id).Take(&row).Error; err != nil {
+		return apikey.Key{}, nil, sqldb.MapErr(err, "API key")
 	}
 	return toDomainAPIKey(row), row.SecretHash, nil
 }
@@ -78,7 +79,7 @@ func (r *APIKeyRepo) KeyByID(ctx context.Context, id string) (apikey.Key, []byte
 // RevokeKey implements apikey.Store.
 func (r *APIKeyRepo) RevokeKey(ctx context.Context, id string, by int64, at time.Time) (apikey.Key, error) {
 	var row apiKeyRow
-	err := r.db.tx(ctx, func(tx *gorm.DB) error {
+	err := r.db.Tx(ctx, func(tx *gorm.DB) error {
 		res := tx.Model(&apiKeyRow{}).Where("id = ? AND revoked_at IS NULL", id).
 			Updates(map[string]any{"revoked_by": by, "revoked_at": storedTime(at)})
 		if res.Error != nil {
@@ -96,7 +97,7 @@ func (r *APIKeyRepo) RevokeKey(ctx context.Context, id string, by int64, at time
 		}).Error
 	})
 	if err != nil {
-		return apikey.Key{}, mapErr(err, "API key")
+		return apikey.Key{}, sqldb.MapErr(err, "API key")
 	}
 	return toDomainAPIKey(row), nil
 }
@@ -104,8 +105,8 @@ func (r *APIKeyRepo) RevokeKey(ctx context.Context, id string, by int64, at time
 // ListKeys implements apikey.Store.
 func (r *APIKeyRepo) ListKeys(ctx context.Context) ([]apikey.Key, error) {
 	var rows []apiKeyRow
-	if err := r.db.gorm.WithContext(ctx).Order("created_at DESC, id").Find(&rows).Error; err != nil {
-		return nil, mapErr(err, "API keys")
+	if err := r.db.Gorm().WithContext(ctx).Order("created_at DESC, id").Find(&rows).Error; err != nil {
+		return nil, sqldb.MapErr(err, "API keys")
 	}
 	out := make([]apikey.Key, len(rows))
 	for i, row := range rows {

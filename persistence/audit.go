@@ -10,6 +10,7 @@ import (
 	"gorm.io/gorm"
 
 	"github.com/pokertote/pokertote/domain/account"
+	"github.com/pokertote/pokertote/persistence/sqldb"
 )
 
 // auditRow is a row of audit_log (created by 00001_foundation, changes by
@@ -97,9 +98,9 @@ func toDomainAudit(r auditRow) account.AuditEntry {
 
 // AppendAudit implements account.UserStore.
 func (r *UserRepo) AppendAudit(ctx context.Context, e account.AuditEntry) (account.AuditEntry, error) {
-	out, err := r.appendAudit(r.db.gorm.WithContext(ctx), e)
+	out, err := r.appendAudit(r.db.Gorm().WithContext(ctx), e)
 	if err != nil {
-		return account.AuditEntry{}, mapErr(err, "audit entry")
+		return account.AuditEntry{}, sqldb.MapErr(err, "audit entry")
 	}
 	return out, nil
 }
@@ -122,7 +123,7 @@ func (r *UserRepo) appendAudit(tx *gorm.DB, e account.AuditEntry) (account.Audit
 // first, before the cursor p.After (migration 00190 indexes each filter).
 func (r *UserRepo) ListAudit(ctx context.Context, f account.AuditFilter, p account.Page) ([]account.AuditEntry, int64, error) {
 	size := p.Size()
-	q := r.db.gorm.WithContext(ctx).Order("id DESC").Limit(size + 1)
+	q := r.db.Gorm().WithContext(ctx).Order("id DESC").Limit(size + 1)
 	if p.After > 0 {
 		q = q.Where("id < ?", p.After)
 	}
@@ -143,7 +144,7 @@ func (r *UserRepo) ListAudit(ctx context.Context, f account.AuditFilter, p accou
 	}
 	var rows []auditRow
 	if err := q.Find(&rows).Error; err != nil {
-		return nil, 0, mapErr(err, "audit entry")
+		return nil, 0, sqldb.MapErr(err, "audit entry")
 	}
 	var next int64
 	if len(rows) > size {

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/pokertote/pokertote/domain/auth"
+	"github.com/pokertote/pokertote/persistence/sqldb"
 )
 
 var _ auth.EpochStore = (*UserRepo)(nil)
@@ -11,8 +12,8 @@ var _ auth.EpochStore = (*UserRepo)(nil)
 // TokenEpoch implements auth.EpochStore.
 func (r *UserRepo) TokenEpoch(ctx context.Context, userID int64) (int64, error) {
 	var epochs []int64
-	if err := r.db.gorm.WithContext(ctx).Raw(`SELECT token_epoch FROM users WHERE id = ?`, userID).Scan(&epochs).Error; err != nil {
-		return 0, mapErr(err, "user")
+	if err := r.db.Gorm().WithContext(ctx).Raw(`SELECT token_epoch FROM users WHERE id = ?`, userID).Scan(&epochs).Error; err != nil {
+		return 0, sqldb.MapErr(err, "user")
 	}
 	if len(epochs) == 0 {
 		return 0, userNotFound()
@@ -23,9 +24,9 @@ func (r *UserRepo) TokenEpoch(ctx context.Context, userID int64) (int64, error) 
 // BumpTokenEpoch implements auth.EpochStore.
 func (r *UserRepo) BumpTokenEpoch(ctx context.Context, userID int64) (int64, error) {
 	var epochs []int64
-	err := r.db.gorm.WithContext(ctx).Raw(`UPDATE users SET token_epoch = token_epoch + 1 WHERE id = ? RETURNING token_epoch`, userID).Scan(&epochs).Error
+	err := r.db.Gorm().WithContext(ctx).Raw(`UPDATE users SET token_epoch = token_epoch + 1 WHERE id = ? RETURNING token_epoch`, userID).Scan(&epochs).Error
 	if err != nil {
-		return 0, mapErr(err, "user")
+		return 0, sqldb.MapErr(err, "user")
 	}
 	if len(epochs) == 0 {
 		return 0, userNotFound()

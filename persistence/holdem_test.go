@@ -17,12 +17,13 @@ import (
 	"github.com/pokertote/pokertote/domain/ledger"
 	"github.com/pokertote/pokertote/domain/money"
 	"github.com/pokertote/pokertote/persistence"
+	"github.com/pokertote/pokertote/persistence/sqldb"
 )
 
 // holdemEnv is a Casino Hold'em service over one test database, with a
 // settable clock and a player who may stake.
 type holdemEnv struct {
-	db     *persistence.DB
+	db     *sqldb.DB
 	repo   *persistence.HoldemRepo
 	ledger *persistence.LedgerRepo
 	user   ids.UserID

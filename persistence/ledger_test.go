@@ -13,6 +13,8 @@ import (
 	"github.com/pokertote/pokertote/domain/ledger/ledgertest"
 	"github.com/pokertote/pokertote/domain/money"
 	"github.com/pokertote/pokertote/persistence"
+	"github.com/pokertote/pokertote/persistence/sqldb"
+	"github.com/pokertote/pokertote/persistence/sqldb/sqldbtest"
 )
 
 // testDialects are the databases every repository test runs against, as
@@ -22,14 +24,14 @@ var testDialects = []string{"sqlite", "postgres"}
 // openTestDB opens a fresh, migrated database of one dialect, private to t
 // (a copy of the migrated SQLite file, or of the migrated Postgres
 // template, dropped after t).
-func openTestDB(t *testing.T, dialect string) *persistence.DB {
+func openTestDB(t *testing.T, dialect string) *sqldb.DB {
 	t.Helper()
-	o := persistence.MigratedOptions(t, dialect)
+	o := sqldbtest.MigratedOptions(t, dialect)
 	if dialect == "postgres" {
 		o.MaxOpenConns = 20
 	}
 	ctx := context.Background()
-	db, err := persistence.Open(ctx, o)
+	db, err := sqldb.Open(ctx, o)
 	if err != nil {
 		t.Fatalf("open %s: %v", dialect, err)
 	}

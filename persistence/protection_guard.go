@@ -40,6 +40,7 @@ import (
 	"github.com/pokertote/pokertote/domain/ledger"
 	"github.com/pokertote/pokertote/domain/money"
 	"github.com/pokertote/pokertote/domain/protection"
+	"github.com/pokertote/pokertote/persistence/sqldb"
 )
 
 // guardedFlow is one player's flow in a transfer with the state read for it.
@@ -78,11 +79,11 @@ func (r *LedgerRepo) guardCheck(tx *gorm.DB, t ledger.Transfer, now time.Time) (
 // returns. No rule of protection is written here.
 func (r *LedgerRepo) guardCount(tx *gorm.DB, flows []guardedFlow, now time.Time) error {
 	for _, g := range flows {
-		c, err := readCounters(tx, g.flow.UserID, now, r.loc, r.db.lockSuffix(lockExclusive))
+		c, err := readCounters(tx, g.flow.UserID, now, r.loc, r.db.LockSuffix(sqldb.LockExclusive))
 		if err != nil {
 			return err
 		}
-		ses, err := readSession(tx, g.flow.UserID, r.db.lockSuffix(lockExclusive))
+		ses, err := readSession(tx, g.flow.UserID, r.db.LockSuffix(sqldb.LockExclusive))
 		if err != nil {
 			return err
 		}

@@ -9,19 +9,20 @@ import (
 
 	"github.com/pokertote/pokertote/domain/auth"
 	"github.com/pokertote/pokertote/domain/errs"
+	"github.com/pokertote/pokertote/persistence/sqldb"
 )
 
 // RefreshRepo is the database auth.RefreshStore. Tokens are kept by hash
 // only; a family's revocation is a row of its own, so tokens created in a
 // revoked family later are revoked too.
 type RefreshRepo struct {
-	db *DB
+	db *sqldb.DB
 }
 
 var _ auth.RefreshStore = (*RefreshRepo)(nil)
 
 // NewRefreshRepo returns the refresh-token store on db.
-func NewRefreshRepo(db *DB) *RefreshRepo { return &RefreshRepo{db: db} }
+func NewRefreshRepo(db *sqldb.DB) *RefreshRepo { return &RefreshRepo{db: db} }
 
 // refreshRow is a row of refresh_tokens, with Revoked computed by a join.
 type refreshRow struct {
@@ -80,21 +81,21 @@ func refreshNotFound() error { return errs.E(errs.NotFound, "refresh token not f
 func (s *RefreshRepo) Create(ctx context.Context, r auth.RefreshRecord) error {
 	row := fromDomainRefresh(r)
 	row.UsedAt = nil // a new token is unused
-	err := s.db.gorm.WithContext(ctx).Create(&row).Error
-	return mapErr(err, "refresh token")
+	err := s.db.Gorm().WithContext(ctx).Create(&row).Error
+	return sqldb.MapErr(err, "refresh token")
 }
 
 // Get implements auth.RefreshStore.
 func (s *RefreshRepo) Get(ctx context.Context, h auth.TokenHash) (auth.RefreshRecord, error) {
 	var row refreshRow
-	err := s.db.gorm.WithContext(ctx).Raw(`
+	err := s.db.Gorm().WithContext(ctx).Raw(`
 		SELECT t.hash, t.family_id, t.user_id, t.issued_at, t.expires_at, t.used_at,
 		       (r.family_id IS NOT NULL) AS revoked
 		FROM refresh_tokens t
 		LEFT JOIN refresh_families_revoked r ON r.family_id = t.family_id
 		WHERE t.hash = ?`, h[:]).Scan(&row).Error
 	if err != nil {
-		return auth.RefreshRecord{}, mapErr(err, "refresh token")
+		return auth.RefreshRecord{}, sqldb.MapErr(err, "refresh token")
 	}
 	if row.Hash == nil {
 		return auth.RefreshRecord{}, refreshNotFound()
@@ -105,17 +106,17 @@ func (s *RefreshRepo) Get(ctx context.Context, h auth.TokenHash) (auth.RefreshRe
 // MarkUsed implements auth.RefreshStore with one conditional UPDATE: the
 // database, not this process, decides which of two concurrent exchanges wins.
 func (s *RefreshRepo) MarkUsed(ctx context.Context, h auth.TokenHash, at time.Time) (bool, error) {
-	db := s.db.gorm.WithContext(ctx)
+	db := s.db.Gorm().WithContext(ctx)
 	res := db.Exec("UPDATE refresh_tokens SET used_at = ? WHERE hash = ? AND used_at IS NULL", storedTime(at), h[:])
 	if res.Error != nil {
-		return false, mapErr(res.Error, "refresh token")
+		return false, sqldb.MapErr(res.Error, "refresh token")
 	}
 	if res.RowsAffected == 1 {
 		return true, nil
 	}
 	var n int64
 	if err := db.Model(&refreshRow{}).Where("hash = ?", h[:]).Count(&n).Error; err != nil {
-		return false, mapErr(err, "refresh token")
+		return false, sqldb.MapErr(err, "refresh token")
 	}
 	if n == 0 {
 		return false, refreshNotFound()
@@ -127,10 +128,10 @@ func (s *RefreshRepo) MarkUsed(ctx context.Context, h auth.TokenHash, at time.Ti
 // kept.
 func (s *RefreshRepo) RevokeFamily(ctx context.Context, familyID string, at time.Time) error {
 	row := revokedFamilyRow{FamilyID: familyID, RevokedAt: storedTime(at)}
-	err := s.db.gorm.WithContext(ctx).
+	err := s.db.Gorm().WithContext(ctx).
 		Clauses(clause.OnConflict{Columns: []clause.Column{{Name: "family_id"}}, DoNothing: true}).
 		Create(&row).Error
-	return mapErr(err, "refresh token family")
+	return sqldb.MapErr(err, "refresh token family")
 }
 
 // RevokeUser implements auth.RefreshStore: the user's families are read,
@@ -139,9 +140,9 @@ func (s *RefreshRepo) RevokeFamily(ctx context.Context, familyID string, at time
 // the caller has already made the account unable to get one.
 func (s *RefreshRepo) RevokeUser(ctx context.Context, userID int64, at time.Time) error {
 	var families []string
-	db := s.db.gorm.WithContext(ctx)
+	db := s.db.Gorm().WithContext(ctx)
 	if err := db.Raw(`SELECT DISTINCT family_id FROM refresh_tokens WHERE user_id = ?`, userID).Scan(&families).Error; err != nil {
-		return mapErr(err, "refresh token family")
+		return sqldb.MapErr(err, "refresh token family")
 	}
 	if len(families) == 0 {
 		return nil
@@ -151,7 +152,7 @@ func (s *RefreshRepo) RevokeUser(ctx context.Context, userID int64, at time.Time
 		rows[i] = revokedFamilyRow{FamilyID: f, RevokedAt: storedTime(at)}
 	}
 	err := db.Clauses(clause.OnConflict{Columns: []clause.Column{{Name: "family_id"}}, DoNothing: true}).Create(&rows).Error
-	return mapErr(err, "refresh token family")
+	return sqldb.MapErr(err, "refresh token family")
 }
 
 // Prune deletes tokens that expired before now, then the revocations of
@@ -159,7 +160,7 @@ func (s *RefreshRepo) RevokeUser(ctx context.Context, userID int64, at time.Time
 // it now and then so the table follows live sessions.
 func (s *RefreshRepo) Prune(ctx context.Context, now time.Time) (int64, error) {
 	var n int64
-	err := s.db.tx(ctx, func(tx *gorm.DB) error {
+	err := s.db.Tx(ctx, func(tx *gorm.DB) error {
 		res := tx.Exec("DELETE FROM refresh_tokens WHERE expires_at < ?", storedTime(now))
 		if res.Error != nil {
 			return res.Error
@@ -169,7 +170,7 @@ func (s *RefreshRepo) Prune(ctx context.Context, now time.Time) (int64, error) {
 			WHERE NOT EXISTS (SELECT 1 FROM refresh_tokens t WHERE t.family_id = refresh_families_revoked.family_id)`).Error
 	})
 	if err != nil {
-		return 0, mapErr(err, "refresh token")
+		return 0, sqldb.MapErr(err, "refresh token")
 	}
 	return n, nil
 }

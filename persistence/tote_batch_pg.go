@@ -72,6 +72,7 @@ import (
 	"github.com/pokertote/pokertote/domain/money"
 	"github.com/pokertote/pokertote/domain/protection"
 	"github.com/pokertote/pokertote/domain/tote"
+	"github.com/pokertote/pokertote/persistence/sqldb"
 )
 
 var _ tote.BatchPlacer = (*ToteRepo)(nil)
@@ -79,7 +80,7 @@ var _ tote.BatchPlacer = (*ToteRepo)(nil)
 // ReadsPlayers implements tote.BatchPlacer: the Postgres fast path reads
 // the players with the draw; SQLite's batch leaves the stake gate to run
 // before it.
-func (r *ToteRepo) ReadsPlayers() bool { return r.db.dialect == Postgres }
+func (r *ToteRepo) ReadsPlayers() bool { return r.db.Dialect() == sqldb.Postgres }
 
 // The statements of the fast path. Their text does not depend on the
 // batch's size (arrays), so pgx prepares each once per connection.
@@ -95,14 +96,14 @@ const (
 	// Wallets locked in the order given (the ledger's lock order).
 	pgBatchWallets = `SELECT a.id, a.ref, a.balance FROM ledger_accounts a
 JOIN unnest($1::text[]) WITH ORDINALITY AS v(ref, ord) ON a.kind = 'WALLET' AND a.ref = v.ref
-ORDER BY v.ord` + pgForUpdateOfA
+ORDER BY v.ord` + sqldb.PGForUpdateOfA
 	pgBatchCounters = `SELECT user_id, period, deposits, stakes, returned FROM protection_counters
 WHERE user_id = ANY($1::bigint[])
 	AND ((period = 'DAY' AND period_start = $2) OR (period = 'WEEK' AND period_start = $3) OR (period = 'MONTH' AND period_start = $4))
-ORDER BY user_id, period` + pgForUpdate
+ORDER BY user_id, period` + sqldb.PGForUpdate
 	// Sessions of play, locked after the counters.
 	pgBatchSessions = `SELECT user_id, session_no, started_us, last_play_us, stakes, returned, checks FROM protection_sessions
-WHERE user_id = ANY($1::bigint[]) ORDER BY user_id` + pgForUpdate
+WHERE user_id = ANY($1::bigint[]) ORDER BY user_id` + sqldb.PGForUpdate
 	// The write: bets, transfers, wallets, escrows, entries, counters,
 	// sessions of play, in one statement.
 	pgBatchWrite = `WITH bets AS (
@@ -156,7 +157,7 @@ FROM ent ORDER BY ent.id`
 // columns the GORM reads of the same rows do; the columns named in nulls
 // are read as NULL (text).
 func (r *ToteRepo) columnsOf(model any, alias string, nulls ...string) (string, error) {
-	stmt := &gorm.Statement{DB: r.db.gorm}
+	stmt := &gorm.Statement{DB: r.db.Gorm()}
 	if err := stmt.Parse(model); err != nil {
 		return "", fmt.Errorf("persistence: columns of %T: %w", model, err)
 	}
@@ -221,14 +222,14 @@ var errBetKeyRace = &pgconn.PgError{Code: "40001", Message: "a key of the bet ba
 // PlaceBatch implements tote.BatchPlacer; see the top of this file (and
 // tote_batch_sqlite.go for SQLite).
 func (r *ToteRepo) PlaceBatch(ctx context.Context, w tote.BatchWork) ([]tote.BatchResult, error) {
-	if r.db.dialect != Postgres {
+	if r.db.Dialect() != sqldb.Postgres {
 		return r.placeBatchSQLite(ctx, w)
 	}
 	var (
 		res    []tote.BatchResult
 		lookup bool // read the taken keys (after a batch met one)
 	)
-	err := retry(ctx, r.db, "bet batch", func() (bool, error) {
+	err := sqldb.Retry(ctx, r.db, "bet batch", func() (bool, error) {
 		var err error
 		res, err = r.placeBatchOnce(ctx, w, lookup)
 		if errors.Is(err, errBetKeyRace) && !lookup {
@@ -239,14 +240,14 @@ func (r *ToteRepo) PlaceBatch(ctx context.Context, w tote.BatchWork) ([]tote.Bat
 		return false, err
 	})
 	if err != nil {
-		return nil, mapErr(err, "bet")
+		return nil, sqldb.MapErr(err, "bet")
 	}
 	return res, nil
 }
 
 // placeBatchOnce is one attempt of PlaceBatch on one pooled connection.
 func (r *ToteRepo) placeBatchOnce(ctx context.Context, w tote.BatchWork, lookup bool) ([]tote.BatchResult, error) {
-	conn, err := r.db.sql.Conn(ctx)
+	conn, err := r.db.SQL().Conn(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -326,7 +327,7 @@ func (r *ToteRepo) placeBatchTx(ctx context.Context, pc *pgx.Conn, w tote.BatchW
 	// (0.23 ms of planning for 0.04 ms of execution, pg_stat_statements
 	// with track_planning: docs/bets-load.md). For this transaction only.
 	b.Queue("SET LOCAL plan_cache_mode = force_generic_plan")
-	b.Queue(pgDrawLockShared, int32(drawLockClass), int32(w.DrawID))
+	b.Queue(sqldb.PGDrawLockShared, int32(drawLockClass), int32(w.DrawID))
 	b.Queue(q.draw, w.DrawID).Query(func(rows pgx.Rows) error {
 		got, err := pgx.CollectRows(rows, pgx.RowToStructByName[toteDrawRow])
 		if err != nil {
@@ -437,7 +438,7 @@ func (r *ToteRepo) placeBatchTx(ctx context.Context, pc *pgx.Conn, w tote.BatchW
 			return err
 		})
 	}
-	if err := r.db.sendBatch(ctx, pc, b, "select"); err != nil {
+	if err := r.db.SendBatch(ctx, pc, b, "select"); err != nil {
 		return nil, err
 	}
 	if len(betIDs) != n {
@@ -521,12 +522,12 @@ func (r *ToteRepo) placeBatchTx(ctx context.Context, pc *pgx.Conn, w tote.BatchW
 		committed = true
 		return nil
 	})
-	if err := r.db.sendBatch(ctx, pc, b, "insert"); err != nil {
+	if err := r.db.SendBatch(ctx, pc, b, "insert"); err != nil {
 		switch {
 		case committed:
-		case isUniqueViolation(err):
+		case sqldb.IsUniqueViolation(err):
 			return nil, fmt.Errorf("bet batch: %w", errors.Join(errBetKeyRace, err))
-		case len(back) > 0 && !knownRollback(err):
+		case len(back) > 0 && !sqldb.KnownRollback(err):
 			// The write went through; the COMMIT's fate is unknown.
 			return nil, errs.CommitUnknown(err)
 		default:

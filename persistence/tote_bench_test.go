@@ -17,6 +17,7 @@ import (
 	"github.com/pokertote/pokertote/domain/tote/totetest"
 	"github.com/pokertote/pokertote/internal/testenv"
 	"github.com/pokertote/pokertote/persistence"
+	"github.com/pokertote/pokertote/persistence/sqldb"
 )
 
 // toteBenchHarness is a table of 6 positions with its dealer on a fresh
@@ -27,13 +28,13 @@ func toteBenchHarness(b *testing.B, dialect string, users int) *totetest.Harness
 }
 
 // toteBenchEnv is toteBenchHarness with its database and ledger.
-func toteBenchEnv(b *testing.B, dialect string, users int) (*totetest.Harness, *persistence.DB, *persistence.LedgerRepo) {
+func toteBenchEnv(b *testing.B, dialect string, users int) (*totetest.Harness, *sqldb.DB, *persistence.LedgerRepo) {
 	b.Helper()
-	o := persistence.Options{SQLitePath: filepath.Join(b.TempDir(), "bench.db")}
+	o := sqldb.Options{SQLitePath: filepath.Join(b.TempDir(), "bench.db")}
 	if dialect == "postgres" {
-		o = persistence.Options{DatabaseURL: testenv.Postgres(b), MaxOpenConns: 20}
+		o = sqldb.Options{DatabaseURL: testenv.Postgres(b), MaxOpenConns: 20}
 	}
-	db, err := persistence.Open(context.Background(), o)
+	db, err := sqldb.Open(context.Background(), o)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -182,7 +183,7 @@ func benchSelection(i int) (parimutuel.Market, string) {
 // moved into the escrows, directly in the database
 // (persistence.SeedBetsForBench): the bet path is measured elsewhere
 // (BenchmarkPlaceBet, scripts/bench-bets.sh).
-func seedBets(b *testing.B, h *totetest.Harness, db *persistence.DB, led *persistence.LedgerRepo, d tote.Draw, n, users int) {
+func seedBets(b *testing.B, h *totetest.Harness, db *sqldb.DB, led *persistence.LedgerRepo, d tote.Draw, n, users int) {
 	bets := make([]tote.Bet, n)
 	for j := range bets {
 		m, s := benchSelection(j)

@@ -8,19 +8,20 @@ import (
 
 	"github.com/pokertote/pokertote/domain/account"
 	"github.com/pokertote/pokertote/domain/errs"
+	"github.com/pokertote/pokertote/persistence/sqldb"
 )
 
 // UserRepo is the database account.UserStore: users, their age
 // verifications and the admin audit log (audit.go).
 type UserRepo struct {
-	db  *DB
+	db  *sqldb.DB
 	now func() time.Time
 }
 
 var _ account.UserStore = (*UserRepo)(nil)
 
 // NewUserRepo returns the user store on db.
-func NewUserRepo(db *DB) *UserRepo { return &UserRepo{db: db, now: time.Now} }
+func NewUserRepo(db *sqldb.DB) *UserRepo { return &UserRepo{db: db, now: time.Now} }
 
 // SetClock sets the clock that stamps new users and audit entries given
 // without a time (tests).
@@ -147,8 +148,8 @@ func (r *UserRepo) Create(ctx context.Context, u account.User) (account.User, er
 	}
 	row := fromDomainUser(u)
 	row.ID = 0
-	if err := r.db.gorm.WithContext(ctx).Create(&row).Error; err != nil {
-		return account.User{}, mapErr(err, "user", conflict("EMAIL_TAKEN", "an account with this email already exists"))
+	if err := r.db.Gorm().WithContext(ctx).Create(&row).Error; err != nil {
+		return account.User{}, sqldb.MapErr(err, "user", sqldb.Conflict("EMAIL_TAKEN", "an account with this email already exists"))
 	}
 	return toDomainUser(row), nil
 }
@@ -157,8 +158,8 @@ func (r *UserRepo) Create(ctx context.Context, u account.User) (account.User, er
 // lower(email) condition only lets the query use the unique index.
 func (r *UserRepo) ByEmail(ctx context.Context, email string) (account.User, error) {
 	var row userRow
-	if err := r.db.gorm.WithContext(ctx).Where("lower(email) = lower(?) AND email = ?", email, email).Take(&row).Error; err != nil {
-		return account.User{}, mapErr(err, "user", notFound(userNotFound()))
+	if err := r.db.Gorm().WithContext(ctx).Where("lower(email) = lower(?) AND email = ?", email, email).Take(&row).Error; err != nil {
+		return account.User{}, sqldb.MapErr(err, "user", sqldb.NotFound(userNotFound()))
 	}
 	return toDomainUser(row), nil
 }
@@ -166,8 +167,8 @@ func (r *UserRepo) ByEmail(ctx context.Context, email string) (account.User, err
 // ByIDs implements account.UserStore: one query for many users.
 func (r *UserRepo) ByIDs(ctx context.Context, ids []int64) ([]account.User, error) {
 	var rows []userRow
-	if err := r.db.gorm.WithContext(ctx).Where("id IN ?", ids).Find(&rows).Error; err != nil {
-		return nil, mapErr(err, "users")
+	if err := r.db.Gorm().WithContext(ctx).Where("id IN ?", ids).Find(&rows).Error; err != nil {
+		return nil, sqldb.MapErr(err, "users")
 	}
 	out := make([]account.User, len(rows))
 	for i, row := range rows {
@@ -179,17 +180,17 @@ func (r *UserRepo) ByIDs(ctx context.Context, ids []int64) ([]account.User, erro
 // ByID implements account.UserStore.
 func (r *UserRepo) ByID(ctx context.Context, id int64) (account.User, error) {
 	var row userRow
-	if err := r.db.gorm.WithContext(ctx).Where("id = ?", id).Take(&row).Error; err != nil {
-		return account.User{}, mapErr(err, "user", notFound(userNotFound()))
+	if err := r.db.Gorm().WithContext(ctx).Where("id = ?", id).Take(&row).Error; err != nil {
+		return account.User{}, sqldb.MapErr(err, "user", sqldb.NotFound(userNotFound()))
 	}
 	return toDomainUser(row), nil
 }
 
 // SetPasswordHash implements account.UserStore.
 func (r *UserRepo) SetPasswordHash(ctx context.Context, userID int64, hash string) error {
-	res := r.db.gorm.WithContext(ctx).Exec("UPDATE users SET password_hash = ? WHERE id = ?", hash, userID)
+	res := r.db.Gorm().WithContext(ctx).Exec("UPDATE users SET password_hash = ? WHERE id = ?", hash, userID)
 	if res.Error != nil {
-		return mapErr(res.Error, "user")
+		return sqldb.MapErr(res.Error, "user")
 	}
 	if res.RowsAffected == 0 {
 		return userNotFound()
@@ -220,7 +221,7 @@ func (r *UserRepo) SetDisabled(ctx context.Context, userID int64, at *time.Time,
 // returns the user as stored.
 func (r *UserRepo) changeUser(ctx context.Context, userID int64, audit account.AuditEntry, update string, args ...any) (account.User, error) {
 	var row userRow
-	err := retryTx(ctx, r.db, func(tx *gorm.DB) error {
+	err := sqldb.RetryTx(ctx, r.db, func(tx *gorm.DB) error {
 		res := tx.Exec(update, args...)
 		if res.Error != nil {
 			return res.Error
@@ -234,7 +235,7 @@ func (r *UserRepo) changeUser(ctx context.Context, userID int64, audit account.A
 		return tx.Where("id = ?", userID).Take(&row).Error
 	})
 	if err != nil {
-		return account.User{}, mapErr(err, "user")
+		return account.User{}, sqldb.MapErr(err, "user")
 	}
 	return toDomainUser(row), nil
 }
@@ -242,8 +243,8 @@ func (r *UserRepo) changeUser(ctx context.Context, userID int64, audit account.A
 // Verification implements account.UserStore.
 func (r *UserRepo) Verification(ctx context.Context, userID int64) (account.Verification, error) {
 	var row verificationRow
-	if err := r.db.gorm.WithContext(ctx).Where("user_id = ?", userID).Order("id DESC").Limit(1).Take(&row).Error; err != nil {
-		return account.Verification{}, mapErr(err, "verification", notFound(verificationNotFound()))
+	if err := r.db.Gorm().WithContext(ctx).Where("user_id = ?", userID).Order("id DESC").Limit(1).Take(&row).Error; err != nil {
+		return account.Verification{}, sqldb.MapErr(err, "verification", sqldb.NotFound(verificationNotFound()))
 	}
 	return toDomainVerification(row), nil
 }
@@ -251,8 +252,8 @@ func (r *UserRepo) Verification(ctx context.Context, userID int64) (account.Veri
 // VerificationByID implements account.UserStore.
 func (r *UserRepo) VerificationByID(ctx context.Context, id int64) (account.Verification, error) {
 	var row verificationRow
-	if err := r.db.gorm.WithContext(ctx).Where("id = ?", id).Take(&row).Error; err != nil {
-		return account.Verification{}, mapErr(err, "verification", notFound(verificationNotFound()))
+	if err := r.db.Gorm().WithContext(ctx).Where("id = ?", id).Take(&row).Error; err != nil {
+		return account.Verification{}, sqldb.MapErr(err, "verification", sqldb.NotFound(verificationNotFound()))
 	}
 	return toDomainVerification(row), nil
 }
@@ -263,7 +264,7 @@ func (r *UserRepo) VerificationByID(ctx context.Context, id int64) (account.Veri
 // once the second waits, then finds the status changed and gets Conflict.
 func (r *UserRepo) SaveVerification(ctx context.Context, c account.VerificationChange) (account.Verification, error) {
 	var saved verificationRow
-	err := retryTx(ctx, r.db, func(tx *gorm.DB) error {
+	err := sqldb.RetryTx(ctx, r.db, func(tx *gorm.DB) error {
 		row := fromDomainVerification(c.Verification)
 		res := tx.Exec("UPDATE users SET verification = ? WHERE id = ? AND verification = ?", row.Status, row.UserID, string(c.From))
 		if res.Error != nil {
@@ -295,7 +296,7 @@ func (r *UserRepo) SaveVerification(ctx context.Context, c account.VerificationC
 		return nil
 	})
 	if err != nil {
-		return account.Verification{}, mapErr(err, "verification")
+		return account.Verification{}, sqldb.MapErr(err, "verification")
 	}
 	return toDomainVerification(saved), nil
 }
@@ -331,11 +332,11 @@ func updateLatestVerification(tx *gorm.DB, row verificationRow) error {
 func (r *UserRepo) ListPendingVerifications(ctx context.Context, p account.Page) ([]account.Verification, int64, error) {
 	size := p.Size()
 	var rows []verificationRow
-	err := r.db.gorm.WithContext(ctx).
+	err := r.db.Gorm().WithContext(ctx).
 		Where("status = 'PENDING' AND id > ?", max(p.After, 0)). // a literal, to match the partial index
 		Order("id").Limit(size + 1).Find(&rows).Error
 	if err != nil {
-		return nil, 0, mapErr(err, "verification")
+		return nil, 0, sqldb.MapErr(err, "verification")
 	}
 	var next int64
 	if len(rows) > size {
@@ -352,8 +353,8 @@ func (r *UserRepo) ListPendingVerifications(ctx context.Context, p account.Page)
 // AdminEmails implements account.UserStore.
 func (r *UserRepo) AdminEmails(ctx context.Context) ([]string, error) {
 	var out []string
-	if err := r.db.gorm.WithContext(ctx).Raw(`SELECT email FROM users WHERE role = 'ADMIN'`).Scan(&out).Error; err != nil {
-		return nil, mapErr(err, "user")
+	if err := r.db.Gorm().WithContext(ctx).Raw(`SELECT email FROM users WHERE role = 'ADMIN'`).Scan(&out).Error; err != nil {
+		return nil, sqldb.MapErr(err, "user")
 	}
 	return out, nil
 }
