@@ -7,7 +7,7 @@ import (
 
 	"github.com/pokertote/pokertote/domain/apikey"
 	"github.com/pokertote/pokertote/graph"
-	"github.com/pokertote/pokertote/persistence"
+	"github.com/pokertote/pokertote/persistence/accountdb"
 	"github.com/pokertote/pokertote/persistence/redisbus"
 )
 
@@ -21,7 +21,7 @@ const apiKeyRevokedTopic = "apikey:revoked"
 // one, so its cardinality stays small; unknown keys are counted by reason
 // only.
 func (a *App) startAffiliates() {
-	svc := apikey.NewService(persistence.NewAPIKeyRepo(a.db), nil)
+	svc := apikey.NewService(accountdb.NewAPIKeyRepo(a.db), nil)
 	var limiter apikey.Limiter = apikey.NewMemLimiter(nil)
 	if a.redis != nil {
 		limiter = redisbus.NewRateLimiter(a.redis, a.cfg.RedisPrefix)

@@ -20,6 +20,7 @@ import (
 	"github.com/pokertote/pokertote/domain/protection"
 	"github.com/pokertote/pokertote/graph"
 	"github.com/pokertote/pokertote/persistence"
+	"github.com/pokertote/pokertote/persistence/accountdb"
 	"github.com/pokertote/pokertote/persistence/dsn"
 	"github.com/pokertote/pokertote/persistence/redisbus"
 	"github.com/pokertote/pokertote/persistence/sqldb"
@@ -39,7 +40,7 @@ type App struct {
 	// profiling (DEBUG_ADDR); nil otherwise.
 	stages *event.StageLog
 
-	users    *persistence.UserRepo
+	users    *accountdb.UserRepo
 	ledger   *persistence.LedgerRepo
 	accounts *account.Service
 	// protection keeps limits, breaks and the exclusion register (issue 13).

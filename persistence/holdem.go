@@ -104,7 +104,7 @@ func (r *HoldemRepo) Hands(ctx context.Context, userID ids.UserID, beforeID int6
 func (r *HoldemRepo) Due(ctx context.Context, now time.Time, limit int) ([]int64, error) {
 	var ids []int64
 	err := r.gorm(ctx).Model(&holdemHandRow{}).
-		Where("state = ? AND deadline <= ?", string(holdem.Deciding), storedTime(now)).
+		Where("state = ? AND deadline <= ?", string(holdem.Deciding), sqldb.StoredTime(now)).
 		Order("deadline").Limit(limit).Pluck("id", &ids).Error
 	if err != nil {
 		return nil, holdemErr(err)

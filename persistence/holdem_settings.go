@@ -77,7 +77,7 @@ func (r *HoldemRepo) SaveHoldemSettings(ctx context.Context, cfg holdem.Config) 
 	if err != nil {
 		return errs.Wrap(err, "the settings could not be stored")
 	}
-	row := settingRow{Key: HoldemSettingsKey, Value: v, UpdatedAt: storedTime(time.Now())}
+	row := settingRow{Key: HoldemSettingsKey, Value: v, UpdatedAt: sqldb.StoredTime(time.Now())}
 	err = r.gorm(ctx).Clauses(clause.OnConflict{
 		Columns:   []clause.Column{{Name: "key"}},
 		DoUpdates: clause.AssignmentColumns([]string{"value", "updated_at"}),

@@ -220,7 +220,7 @@ func (r *LedgerRepo) post(tx *gorm.DB, t ledger.Transfer) (ledger.Posted, error)
 		RequestHash:    hash[:],
 		Kind:           string(t.Kind),
 		Memo:           t.Memo,
-		CreatedAt:      storedTime(r.now()),
+		CreatedAt:      sqldb.StoredTime(r.now()),
 	}
 	err := tx.Raw(`INSERT INTO ledger_transfers (idempotency_key, request_hash, kind, memo, created_at)
 		VALUES (?, ?, ?, ?, ?)

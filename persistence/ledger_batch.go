@@ -194,7 +194,7 @@ func (r *LedgerRepo) postBatch(tx *gorm.DB, ts []ledger.Transfer, valid []int, p
 	}
 
 	// 3. Transfer rows.
-	now := storedTime(r.now())
+	now := sqldb.StoredTime(r.now())
 	trIDs, err := insertTransfers(tx, ts, ok, now)
 	if err != nil || len(trIDs) != len(ok) {
 		return false, err

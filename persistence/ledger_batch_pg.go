@@ -113,7 +113,7 @@ func (r *LedgerRepo) postBatchPG(ctx context.Context, tx *gorm.DB, ts []ledger.T
 	if len(ok) == 0 {
 		return nil
 	}
-	now := storedTime(r.now())
+	now := sqldb.StoredTime(r.now())
 	var (
 		trKeys, trKinds, trMemos []string
 		trHashes                 [][]byte

@@ -13,6 +13,7 @@ import (
 	"github.com/pokertote/pokertote/domain/errs"
 	"github.com/pokertote/pokertote/domain/money"
 	"github.com/pokertote/pokertote/domain/protection"
+	"github.com/pokertote/pokertote/persistence/accountdb"
 	"github.com/pokertote/pokertote/persistence/sqldb"
 )
 
@@ -45,7 +46,7 @@ func toDomainLimit(r limitRow) protection.Limit {
 	return protection.Limit{
 		Kind: protection.LimitKind(r.Kind), Period: protection.Period(r.Period),
 		Amount: money.Amount(r.Amount), Pending: r.Pending,
-		PendingAmount: money.Amount(r.PendingAmount), PendingAt: timeOrZero(r.PendingAt),
+		PendingAmount: money.Amount(r.PendingAmount), PendingAt: sqldb.TimeOrZero(r.PendingAt),
 	}
 }
 
@@ -77,7 +78,7 @@ func (registerRow) TableName() string { return "exclusion_register" }
 func toDomainRegister(r registerRow) protection.RegisterEntry {
 	e := protection.RegisterEntry{
 		ID: r.ID, DocumentHash: r.DocumentHash, NameKey: r.NameKey, Note: r.Note,
-		AddedAt: r.AddedAt.UTC(), RemovedAt: timeOrZero(r.RemovedAt),
+		AddedAt: r.AddedAt.UTC(), RemovedAt: sqldb.TimeOrZero(r.RemovedAt),
 	}
 	if r.BirthDate != "" {
 		e.DateOfBirth, _ = account.ParseDate(r.BirthDate)
@@ -118,7 +119,7 @@ func readExclusion(tx *gorm.DB, userID int64) (protection.Exclusion, error) {
 		return protection.Exclusion{}, nil
 	}
 	r := rows[0]
-	return protection.Exclusion{Kind: protection.ExclusionKind(r.Kind), Since: r.Since.UTC(), Until: timeOrZero(r.EndsAt)}, nil
+	return protection.Exclusion{Kind: protection.ExclusionKind(r.Kind), Since: r.Since.UTC(), Until: sqldb.TimeOrZero(r.EndsAt)}, nil
 }
 
 // Limits implements protection.Store.
@@ -132,7 +133,7 @@ func (r *ProtectionRepo) Limits(ctx context.Context, userID int64) (protection.L
 func (r *ProtectionRepo) UpdateLimit(ctx context.Context, userID int64, kind protection.LimitKind, p protection.Period, fn func(protection.Limit) (protection.Limit, error)) (protection.Limit, error) {
 	var out protection.Limit
 	err := sqldb.RetryTx(ctx, r.db, func(tx *gorm.DB) error {
-		now := storedTime(time.Now())
+		now := sqldb.StoredTime(time.Now())
 		if err := tx.Exec(`INSERT INTO protection_limits (user_id, kind, period, updated_at) VALUES (?, ?, ?, ?)
 			ON CONFLICT (user_id, kind, period) DO NOTHING`, userID, string(kind), string(p), now).Error; err != nil {
 			if sqldb.IsForeignKeyViolation(err) {
@@ -152,7 +153,7 @@ func (r *ProtectionRepo) UpdateLimit(ctx context.Context, userID int64, kind pro
 		out = next
 		return tx.Exec(`UPDATE protection_limits SET amount = ?, pending = ?, pending_amount = ?, pending_at = ?, updated_at = ?
 			WHERE user_id = ? AND kind = ? AND period = ?`,
-			int64(next.Amount), next.Pending, int64(next.PendingAmount), nullableTime(next.PendingAt), now,
+			int64(next.Amount), next.Pending, int64(next.PendingAmount), sqldb.NullableTime(next.PendingAt), now,
 			userID, string(kind), string(p)).Error
 	})
 	if err != nil {
@@ -194,7 +195,7 @@ func (r *ProtectionRepo) UpdateExclusion(ctx context.Context, userID int64, fn f
 			return err
 		}
 		out = next
-		row := exclusionRow{UserID: userID, Kind: string(next.Kind), Since: storedTime(next.Since), EndsAt: nullableTime(next.Until)}
+		row := exclusionRow{UserID: userID, Kind: string(next.Kind), Since: sqldb.StoredTime(next.Since), EndsAt: sqldb.NullableTime(next.Until)}
 		return tx.Clauses(clause.OnConflict{
 			Columns:   []clause.Column{{Name: "user_id"}},
 			DoUpdates: clause.AssignmentColumns([]string{"kind", "since", "ends_at"}),
@@ -203,7 +204,7 @@ func (r *ProtectionRepo) UpdateExclusion(ctx context.Context, userID int64, fn f
 	if err != nil {
 		return protection.Exclusion{}, sqldb.MapErr(err, "exclusion")
 	}
-	out.Since, out.Until = storedTime(out.Since), zeroOrStored(out.Until)
+	out.Since, out.Until = sqldb.StoredTime(out.Since), zeroOrStored(out.Until)
 	return out, nil
 }
 
@@ -211,7 +212,7 @@ func zeroOrStored(t time.Time) time.Time {
 	if t.IsZero() {
 		return t
 	}
-	return storedTime(t)
+	return sqldb.StoredTime(t)
 }
 
 // Counters implements protection.Store.
@@ -227,7 +228,7 @@ func (r *ProtectionRepo) AddRegisterEntries(ctx context.Context, entries []prote
 		for i, e := range entries {
 			row := registerRow{
 				DocumentHash: e.DocumentHash, NameKey: e.NameKey, Note: e.Note,
-				AddedBy: nullableID(e.AddedBy), AddedAt: storedTime(e.AddedAt),
+				AddedBy: sqldb.NullableID(e.AddedBy), AddedAt: sqldb.StoredTime(e.AddedAt),
 			}
 			if !e.DateOfBirth.IsZero() {
 				row.BirthDate = e.DateOfBirth.String()
@@ -238,9 +239,7 @@ func (r *ProtectionRepo) AddRegisterEntries(ctx context.Context, entries []prote
 			out[i] = toDomainRegister(row)
 			a := audit
 			a.Detail = registerAuditDetail(out[i], audit.Detail)
-			arow := fromDomainAudit(a)
-			arow.ID = 0
-			if err := tx.Create(&arow).Error; err != nil {
+			if err := accountdb.InsertAudit(tx, a); err != nil {
 				return err
 			}
 		}
@@ -269,7 +268,7 @@ func (r *ProtectionRepo) RemoveRegisterEntry(ctx context.Context, id, by int64, 
 	var out protection.RegisterEntry
 	err := r.db.Tx(ctx, func(tx *gorm.DB) error {
 		res := tx.Exec(`UPDATE exclusion_register SET removed_at = ?, removed_by = ? WHERE id = ? AND removed_at IS NULL`,
-			storedTime(at), nullableID(by), id)
+			sqldb.StoredTime(at), sqldb.NullableID(by), id)
 		if res.Error != nil {
 			return res.Error
 		}
@@ -282,9 +281,7 @@ func (r *ProtectionRepo) RemoveRegisterEntry(ctx context.Context, id, by int64, 
 		}
 		out = toDomainRegister(row)
 		audit.Detail = registerAuditDetail(out, audit.Detail)
-		arow := fromDomainAudit(audit)
-		arow.ID = 0
-		return tx.Create(&arow).Error
+		return accountdb.InsertAudit(tx, audit)
 	})
 	if err != nil {
 		return protection.RegisterEntry{}, sqldb.MapErr(err, "register entry")

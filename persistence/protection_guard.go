@@ -287,14 +287,14 @@ func (ps protectionStates) add(row stateRow) {
 	if st == nil {
 		st = &playerState{name: row.Name, dob: row.DateOfBirth, nameHits: row.NameHits, docHits: row.DocHits}
 		if row.ExKind != nil && row.ExSince != nil {
-			st.state.Exclusion = protection.Exclusion{Kind: protection.ExclusionKind(*row.ExKind), Since: row.ExSince.UTC(), Until: timeOrZero(row.ExEndsAt)}
+			st.state.Exclusion = protection.Exclusion{Kind: protection.ExclusionKind(*row.ExKind), Since: row.ExSince.UTC(), Until: sqldb.TimeOrZero(row.ExEndsAt)}
 		}
 		ps[row.ID] = st
 	}
 	if row.LKind == nil || row.LPeriod == nil {
 		return
 	}
-	l := protection.Limit{Kind: protection.LimitKind(*row.LKind), Period: protection.Period(*row.LPeriod), PendingAt: timeOrZero(row.LPendingAt)}
+	l := protection.Limit{Kind: protection.LimitKind(*row.LKind), Period: protection.Period(*row.LPeriod), PendingAt: sqldb.TimeOrZero(row.LPendingAt)}
 	if row.LAmount != nil {
 		l.Amount = money.Amount(*row.LAmount)
 	}

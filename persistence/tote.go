@@ -268,10 +268,10 @@ func (r *ToteRepo) Results(ctx context.Context, q tote.ResultQuery) ([]tote.Draw
 		db = db.Where("id < ?", q.Before)
 	}
 	if !q.From.IsZero() {
-		db = db.Where("settled_at >= ?", storedTime(q.From))
+		db = db.Where("settled_at >= ?", sqldb.StoredTime(q.From))
 	}
 	if !q.To.IsZero() {
-		db = db.Where("settled_at < ?", storedTime(q.To))
+		db = db.Where("settled_at < ?", sqldb.StoredTime(q.To))
 	}
 	var rows []toteDrawRow
 	if err := db.Find(&rows).Error; err != nil {

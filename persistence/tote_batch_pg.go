@@ -72,6 +72,7 @@ import (
 	"github.com/pokertote/pokertote/domain/money"
 	"github.com/pokertote/pokertote/domain/protection"
 	"github.com/pokertote/pokertote/domain/tote"
+	"github.com/pokertote/pokertote/persistence/accountdb"
 	"github.com/pokertote/pokertote/persistence/sqldb"
 )
 
@@ -188,7 +189,8 @@ var (
 func (r *ToteRepo) batchSQL() (batchQueries, error) {
 	batchOnce.Do(func() {
 		var q batchQueries
-		cols := map[string]any{"t": &toteTableRow{}, "u": &userRow{}, "v": &verificationRow{}}
+		user, verification := accountdb.PlayerModels()
+		cols := map[string]any{"t": &toteTableRow{}, "u": user, "v": verification}
 		list := map[string]string{}
 		for alias, m := range cols {
 			c, err := r.columnsOf(m, alias)
@@ -284,7 +286,7 @@ func (r *ToteRepo) placeBatchTx(ctx context.Context, pc *pgx.Conn, w tote.BatchW
 	n := len(w.Requests)
 	users := w.Users()
 	led := r.led
-	now := storedTime(led.now())
+	now := sqldb.StoredTime(led.now())
 	starts := map[protection.Period]string{}
 	for _, p := range protection.Periods {
 		starts[p] = p.Start(now, led.loc).String()
@@ -418,21 +420,21 @@ func (r *ToteRepo) placeBatchTx(ctx context.Context, pc *pgx.Conn, w tote.BatchW
 	if w.ReadPlayers() {
 		players = make(map[ids.UserID]tote.Player, len(uniq))
 		for _, u := range uniq {
-			players[ids.UserID(u)] = tote.Player{Err: userNotFound()}
+			players[ids.UserID(u)] = tote.Player{Err: accountdb.UserNotFound()}
 		}
 		b.Queue(q.users, uniq).Query(func(rows pgx.Rows) error {
-			got, err := pgx.CollectRows(rows, pgx.RowToStructByName[userRow])
-			for _, row := range got {
-				players[ids.UserID(row.ID)] = tote.Player{User: toDomainUser(row)}
+			got, err := accountdb.CollectUsers(rows)
+			for _, u := range got {
+				players[ids.UserID(u.ID)] = tote.Player{User: u}
 			}
 			return err
 		})
 		b.Queue(q.verifications, uniq).Query(func(rows pgx.Rows) error {
-			got, err := pgx.CollectRows(rows, pgx.RowToStructByName[verificationRow])
-			for _, row := range got {
-				if p := players[ids.UserID(row.UserID)]; p.Err == nil {
-					p.Verification = toDomainVerification(row)
-					players[ids.UserID(row.UserID)] = p
+			got, err := accountdb.CollectVerifications(rows)
+			for _, v := range got {
+				if p := players[ids.UserID(v.UserID)]; p.Err == nil {
+					p.Verification = v
+					players[ids.UserID(v.UserID)] = p
 				}
 			}
 			return err

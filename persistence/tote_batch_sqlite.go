@@ -85,7 +85,7 @@ func (r *ToteRepo) readBatchSnapshot(ctx context.Context, tx *gorm.DB, w tote.Ba
 	if err != nil {
 		return tote.BatchSnapshot{}, nil, err
 	}
-	now := storedTime(r.led.now())
+	now := sqldb.StoredTime(r.led.now())
 	snap := tote.BatchSnapshot{Draw: d, Table: t, Now: now, BetIDs: make([]int64, len(w.Requests)),
 		Wallets: map[ids.UserID]money.Amount{}, States: map[ids.UserID]protection.State{},
 		Counters: map[ids.UserID]protection.Counters{}, Sessions: map[ids.UserID]protection.Session{},

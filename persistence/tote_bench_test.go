@@ -18,6 +18,7 @@ import (
 	"github.com/pokertote/pokertote/internal/testenv"
 	"github.com/pokertote/pokertote/persistence"
 	"github.com/pokertote/pokertote/persistence/sqldb"
+	"github.com/pokertote/pokertote/persistence/sqldb/sqldbtest"
 )
 
 // toteBenchHarness is a table of 6 positions with its dealer on a fresh
@@ -66,7 +67,7 @@ var benchSelections = []struct {
 //
 //	POKERTOTE_REQUIRE_SERVICES=1 go test ./persistence -run '^$' -bench PlaceBet -benchtime 3000x
 func BenchmarkPlaceBet(b *testing.B) {
-	for _, dialect := range testDialects {
+	for _, dialect := range sqldbtest.Dialects {
 		b.Run(dialect, func(b *testing.B) {
 			const workers = 16
 			h := toteBenchHarness(b, dialect, workers)
@@ -108,7 +109,7 @@ func BenchmarkPlaceBet(b *testing.B) {
 //
 //	POKERTOTE_REQUIRE_SERVICES=1 go test ./persistence -run '^$' -bench 'SettleDraw/postgres/bets=100000' -benchtime 1x -benchmem
 func BenchmarkSettleDraw(b *testing.B) {
-	for _, dialect := range testDialects {
+	for _, dialect := range sqldbtest.Dialects {
 		for _, n := range []int{1000, 10000, 100000} {
 			b.Run(fmt.Sprintf("%s/bets=%d", dialect, n), func(b *testing.B) {
 				const users = 1000

@@ -22,7 +22,7 @@ func (r *ToteRepo) AcquireLease(ctx context.Context, tableID int64, owner string
 		if err != nil {
 			return err
 		}
-		next := toteLeaseRow{TableID: tableID, Owner: owner, Fence: 1, ExpiresAt: storedTime(now.Add(ttl))}
+		next := toteLeaseRow{TableID: tableID, Owner: owner, Fence: 1, ExpiresAt: sqldb.StoredTime(now.Add(ttl))}
 		switch {
 		case !found:
 			err = tx.Create(&next).Error
@@ -53,7 +53,7 @@ func (r *ToteRepo) lockLease(ctx context.Context, tx *gorm.DB, tableID int64) (t
 
 // RenewLease implements tote.LeaseStore.
 func (r *ToteRepo) RenewLease(ctx context.Context, l tote.Lease, now time.Time, ttl time.Duration) (tote.Lease, error) {
-	exp := storedTime(now.Add(ttl))
+	exp := sqldb.StoredTime(now.Add(ttl))
 	res := r.db.Gorm().WithContext(ctx).Model(&toteLeaseRow{}).Where("table_id = ? AND owner = ? AND fence = ?", l.TableID, l.Owner, l.Fence).
 		Update("expires_at", exp)
 	if res.Error != nil {
@@ -69,6 +69,6 @@ func (r *ToteRepo) RenewLease(ctx context.Context, l tote.Lease, now time.Time, 
 // ReleaseLease implements tote.LeaseStore: the lease expires at once.
 func (r *ToteRepo) ReleaseLease(ctx context.Context, l tote.Lease) error {
 	err := r.db.Gorm().WithContext(ctx).Model(&toteLeaseRow{}).Where("table_id = ? AND owner = ? AND fence = ?", l.TableID, l.Owner, l.Fence).
-		Update("expires_at", storedTime(time.Unix(0, 0))).Error
+		Update("expires_at", sqldb.StoredTime(time.Unix(0, 0))).Error
 	return sqldb.MapErr(err, "lease")
 }

@@ -98,7 +98,7 @@ func (r *ToteRepo) pruneTable(ctx context.Context, tableID int64, before time.Ti
 		}
 		if err := tx.Exec(`INSERT INTO tote_event_retention (table_id, first_seq, pruned_at) VALUES (?, ?, ?)
 			ON CONFLICT (table_id) DO UPDATE SET first_seq = `+greatest+`(tote_event_retention.first_seq, excluded.first_seq), pruned_at = excluded.pruned_at`,
-			tableID, next, storedTime(time.Now())).Error; err != nil {
+			tableID, next, sqldb.StoredTime(time.Now())).Error; err != nil {
 			return err
 		}
 		res := tx.Exec("DELETE FROM tote_events WHERE table_id = ? AND seq < ?", tableID, next)

@@ -109,7 +109,7 @@ func (t *toteTx) withoutNestedLoops(db *gorm.DB, fn func() error) error {
 // selection without a rate (none, when the rates come from the pool's
 // totals) are written LOST, as before.
 func (t *toteTx) PayPool(ctx context.Context, drawID int64, round parimutuel.Round, market parimutuel.Market, rates []tote.SelectionRate, at time.Time) ([]tote.SelectionPaid, error) {
-	at = storedTime(at)
+	at = sqldb.StoredTime(at)
 	db := t.tx.WithContext(ctx)
 	for start := 0; start < len(rates); start += rateChunk {
 		chunk := rates[start:min(len(rates), start+rateChunk)]

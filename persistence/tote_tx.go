@@ -223,7 +223,7 @@ func (t *toteTx) SettleBets(ctx context.Context, outcomes []tote.BetOutcome, at 
 		chunk := outcomes[start:min(len(outcomes), start+settleChunk)]
 		var sb strings.Builder
 		args := make([]any, 0, 1+3*len(chunk))
-		args = append(args, storedTime(at))
+		args = append(args, sqldb.StoredTime(at))
 		sb.WriteString("UPDATE tote_bets SET status = v.column2, payout = v.column3, settled_at = ? FROM (VALUES ")
 		for i, o := range chunk {
 			if i > 0 {
@@ -253,7 +253,7 @@ func (t *toteTx) AppendEvent(ctx context.Context, e tote.TableEvent) (tote.Table
 		return tote.TableEvent{}, errs.R(errs.NotFound, "NOT_FOUND", "table not found")
 	}
 	e.Seq = seqs[0]
-	e.At = storedTime(e.At)
+	e.At = sqldb.StoredTime(e.At)
 	row := toteEventRow{TableID: e.TableID, Seq: e.Seq, Type: string(e.Type), Payload: string(e.Encode()), CreatedAt: e.At}
 	if e.DrawID != 0 {
 		row.DrawID = &e.DrawID
@@ -288,6 +288,6 @@ func (t *toteTx) SetJackpotEnabled(ctx context.Context, on bool) error {
 	}
 	err := t.tx.WithContext(ctx).Exec(`INSERT INTO settings (key, value, updated_at) VALUES (?, ?, ?)
 		ON CONFLICT (key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at`,
-		jackpotSetting, v, storedTime(time.Now())).Error
+		jackpotSetting, v, sqldb.StoredTime(time.Now())).Error
 	return sqldb.MapErr(err, "setting")
 }

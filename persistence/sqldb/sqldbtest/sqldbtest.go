@@ -44,3 +44,28 @@ func MigratedOptions(t testing.TB, dialect string) sqldb.Options {
 	t.Fatalf("unknown dialect %q", dialect)
 	return sqldb.Options{}
 }
+
+// Dialects are the databases every repository test runs against, as named
+// subtests.
+var Dialects = []string{"sqlite", "postgres"}
+
+// Open opens a fresh, migrated database of one dialect, private to t (a
+// copy of the migrated SQLite file, or of the migrated Postgres template,
+// dropped after t).
+func Open(t testing.TB, dialect string) *sqldb.DB {
+	t.Helper()
+	o := MigratedOptions(t, dialect)
+	if dialect == "postgres" {
+		o.MaxOpenConns = 20
+	}
+	ctx := context.Background()
+	db, err := sqldb.Open(ctx, o)
+	if err != nil {
+		t.Fatalf("open %s: %v", dialect, err)
+	}
+	t.Cleanup(func() { db.Close() })
+	if err := db.Migrate(ctx); err != nil {
+		t.Fatalf("migrate %s: %v", dialect, err)
+	}
+	return db
+}

@@ -1,4 +1,4 @@
-package persistence
+package accountdb
 
 import (
 	"context"
@@ -59,12 +59,12 @@ func fromDomainAudit(e account.AuditEntry) auditRow {
 	return auditRow{
 		Changes:   changes,
 		ID:        e.ID,
-		ActorID:   nullableID(e.ActorID),
+		ActorID:   sqldb.NullableID(e.ActorID),
 		Action:    e.Action,
 		Subject:   subject,
 		Detail:    e.Detail,
-		TableID:   nullableID(e.TableID),
-		CreatedAt: storedTime(e.At),
+		TableID:   sqldb.NullableID(e.TableID),
+		CreatedAt: sqldb.StoredTime(e.At),
 	}
 }
 
@@ -86,13 +86,13 @@ func toDomainAudit(r auditRow) account.AuditEntry {
 	return account.AuditEntry{
 		ID:          r.ID,
 		At:          r.CreatedAt.UTC(),
-		ActorID:     idOrZero(r.ActorID),
+		ActorID:     sqldb.IDOrZero(r.ActorID),
 		Action:      r.Action,
 		SubjectID:   subject,
 		SubjectKind: kind,
 		Detail:      r.Detail,
 		Changes:     changes,
-		TableID:     idOrZero(r.TableID),
+		TableID:     sqldb.IDOrZero(r.TableID),
 	}
 }
 
@@ -137,10 +137,10 @@ func (r *UserRepo) ListAudit(ctx context.Context, f account.AuditFilter, p accou
 		q = q.Where("table_id = ?", f.TableID)
 	}
 	if !f.From.IsZero() {
-		q = q.Where("created_at >= ?", storedTime(f.From))
+		q = q.Where("created_at >= ?", sqldb.StoredTime(f.From))
 	}
 	if !f.To.IsZero() {
-		q = q.Where("created_at < ?", storedTime(f.To))
+		q = q.Where("created_at < ?", sqldb.StoredTime(f.To))
 	}
 	var rows []auditRow
 	if err := q.Find(&rows).Error; err != nil {
@@ -156,4 +156,12 @@ func (r *UserRepo) ListAudit(ctx context.Context, f account.AuditFilter, p accou
 		out[i] = toDomainAudit(row)
 	}
 	return out, next, nil
+}
+
+// InsertAudit appends e to the audit log in tx, under a new id: the other
+// stores record the audit entry of a change in the change's transaction.
+func InsertAudit(tx *gorm.DB, e account.AuditEntry) error {
+	row := fromDomainAudit(e)
+	row.ID = 0
+	return tx.Create(&row).Error
 }

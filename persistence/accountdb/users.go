@@ -1,4 +1,4 @@
-package persistence
+package accountdb
 
 import (
 	"context"
@@ -54,7 +54,7 @@ func fromDomainUser(u account.User) userRow {
 		Role:         string(u.Role),
 		PasswordHash: u.PasswordHash,
 		Verification: string(u.Verification),
-		CreatedAt:    storedTime(u.CreatedAt),
+		CreatedAt:    sqldb.StoredTime(u.CreatedAt),
 	}
 }
 
@@ -109,9 +109,9 @@ func fromDomainVerification(v account.Verification) verificationRow {
 		DocumentHash: v.DocumentHash,
 		DateOfBirth:  sqlDate(v.DateOfBirth),
 		Reason:       v.Reason,
-		SubmittedAt:  storedTime(v.SubmittedAt),
-		DecidedAt:    nullableTime(v.DecidedAt),
-		DecidedBy:    nullableID(v.DecidedBy),
+		SubmittedAt:  sqldb.StoredTime(v.SubmittedAt),
+		DecidedAt:    sqldb.NullableTime(v.DecidedAt),
+		DecidedBy:    sqldb.NullableID(v.DecidedBy),
 	}
 }
 
@@ -125,8 +125,8 @@ func toDomainVerification(r verificationRow) account.Verification {
 		Status:       account.VerificationStatus(r.Status),
 		Reason:       r.Reason,
 		SubmittedAt:  r.SubmittedAt.UTC(),
-		DecidedAt:    timeOrZero(r.DecidedAt),
-		DecidedBy:    idOrZero(r.DecidedBy),
+		DecidedAt:    sqldb.TimeOrZero(r.DecidedAt),
+		DecidedBy:    sqldb.IDOrZero(r.DecidedBy),
 	}
 }
 
@@ -210,7 +210,7 @@ func (r *UserRepo) SetDisabled(ctx context.Context, userID int64, at *time.Time,
 	if at == nil {
 		reason = ""
 	} else {
-		st := storedTime(*at)
+		st := sqldb.StoredTime(*at)
 		at = &st
 	}
 	return r.changeUser(ctx, userID, audit, "UPDATE users SET disabled_at = ?, disabled_reason = ? WHERE id = ?", at, reason, userID)

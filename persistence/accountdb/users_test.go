@@ -1,4 +1,4 @@
-package persistence_test
+package accountdb_test
 
 import (
 	"context"
@@ -10,27 +10,10 @@ import (
 
 	"github.com/pokertote/pokertote/domain/account"
 	"github.com/pokertote/pokertote/domain/errs"
-	"github.com/pokertote/pokertote/persistence"
+	"github.com/pokertote/pokertote/persistence/accountdb"
+	"github.com/pokertote/pokertote/persistence/accountdb/accountdbtest"
+	"github.com/pokertote/pokertote/persistence/sqldb/sqldbtest"
 )
-
-func newUser(email string) account.User {
-	return account.User{
-		Email:        email,
-		Name:         "Aigerim",
-		DateOfBirth:  account.MustParseDate("1990-02-28"),
-		Role:         account.Player,
-		PasswordHash: "$argon2id$v=19$m=65536,t=3,p=2$c2FsdA$aGFzaA",
-	}
-}
-
-func mustCreateUser(t *testing.T, r *persistence.UserRepo, email string) account.User {
-	t.Helper()
-	u, err := r.Create(context.Background(), newUser(email))
-	if err != nil {
-		t.Fatalf("Create(%s): %v", email, err)
-	}
-	return u
-}
 
 func wantCode(t *testing.T, what string, err error, code errs.Code, reason string) {
 	t.Helper()
@@ -41,10 +24,10 @@ func wantCode(t *testing.T, what string, err error, code errs.Code, reason strin
 
 func TestUserRepoUsers(t *testing.T) {
 	ctx := context.Background()
-	for _, dialect := range testDialects {
+	for _, dialect := range sqldbtest.Dialects {
 		t.Run(dialect, func(t *testing.T) {
-			r := persistence.NewUserRepo(openTestDB(t, dialect))
-			u := mustCreateUser(t, r, "aigerim@example.kz")
+			r := accountdb.NewUserRepo(sqldbtest.Open(t, dialect))
+			u := accountdbtest.MustCreateUser(t, r, "aigerim@example.kz")
 			if u.ID <= 0 || u.Verification != account.NotSubmitted || u.CreatedAt.IsZero() {
 				t.Fatalf("created user = %+v", u)
 			}
@@ -64,7 +47,7 @@ func TestUserRepoUsers(t *testing.T) {
 
 			t.Run("email taken", func(t *testing.T) {
 				for _, email := range []string{"aigerim@example.kz", "Aigerim@Example.KZ"} {
-					_, err := r.Create(ctx, newUser(email))
+					_, err := r.Create(ctx, accountdbtest.NewUser(email))
 					wantCode(t, "Create "+email, err, errs.Conflict, "EMAIL_TAKEN")
 				}
 			})
@@ -88,7 +71,7 @@ func TestUserRepoUsers(t *testing.T) {
 				}
 			})
 			t.Run("role with audit", func(t *testing.T) {
-				admin := mustCreateUser(t, r, "admin@example.kz")
+				admin := accountdbtest.MustCreateUser(t, r, "admin@example.kz")
 				got, err := r.SetRole(ctx, u.ID, account.Affiliate, account.AuditEntry{ActorID: admin.ID, Action: "ROLE_CHANGED", SubjectID: u.ID, Detail: "AFFILIATE"})
 				if err != nil || got.Role != account.Affiliate || got.ID != u.ID {
 					t.Fatalf("SetRole = %+v, %v", got, err)
@@ -105,14 +88,14 @@ func TestUserRepoUsers(t *testing.T) {
 // TestUserRepoConcurrentRegistration races one email: exactly one account.
 func TestUserRepoConcurrentRegistration(t *testing.T) {
 	const n = 20
-	for _, dialect := range testDialects {
+	for _, dialect := range sqldbtest.Dialects {
 		t.Run(dialect, func(t *testing.T) {
-			r := persistence.NewUserRepo(openTestDB(t, dialect))
+			r := accountdb.NewUserRepo(sqldbtest.Open(t, dialect))
 			var ok, taken atomic.Int64
 			var wg sync.WaitGroup
 			for range n {
 				wg.Go(func() {
-					_, err := r.Create(context.Background(), newUser("race@example.kz"))
+					_, err := r.Create(context.Background(), accountdbtest.NewUser("race@example.kz"))
 					switch {
 					case err == nil:
 						ok.Add(1)
@@ -144,11 +127,11 @@ func submission(userID int64) account.Verification {
 
 func TestUserRepoVerificationLifecycle(t *testing.T) {
 	ctx := context.Background()
-	for _, dialect := range testDialects {
+	for _, dialect := range sqldbtest.Dialects {
 		t.Run(dialect, func(t *testing.T) {
-			r := persistence.NewUserRepo(openTestDB(t, dialect))
-			u := mustCreateUser(t, r, "player@example.kz")
-			admin := mustCreateUser(t, r, "admin@example.kz")
+			r := accountdb.NewUserRepo(sqldbtest.Open(t, dialect))
+			u := accountdbtest.MustCreateUser(t, r, "player@example.kz")
+			admin := accountdbtest.MustCreateUser(t, r, "admin@example.kz")
 
 			_, err := r.Verification(ctx, u.ID)
 			wantCode(t, "Verification before any", err, errs.NotFound, "")
@@ -231,11 +214,11 @@ func TestUserRepoVerificationLifecycle(t *testing.T) {
 func TestUserRepoConcurrentDecisions(t *testing.T) {
 	const n = 20
 	ctx := context.Background()
-	for _, dialect := range testDialects {
+	for _, dialect := range sqldbtest.Dialects {
 		t.Run(dialect, func(t *testing.T) {
-			r := persistence.NewUserRepo(openTestDB(t, dialect))
-			u := mustCreateUser(t, r, "player@example.kz")
-			admin := mustCreateUser(t, r, "admin@example.kz")
+			r := accountdb.NewUserRepo(sqldbtest.Open(t, dialect))
+			u := accountdbtest.MustCreateUser(t, r, "player@example.kz")
+			admin := accountdbtest.MustCreateUser(t, r, "admin@example.kz")
 			v, err := r.SaveVerification(ctx, account.VerificationChange{Verification: submission(u.ID), From: account.NotSubmitted})
 			if err != nil {
 				t.Fatal(err)
@@ -276,12 +259,12 @@ func TestUserRepoConcurrentDecisions(t *testing.T) {
 
 func TestUserRepoPendingPaging(t *testing.T) {
 	ctx := context.Background()
-	for _, dialect := range testDialects {
+	for _, dialect := range sqldbtest.Dialects {
 		t.Run(dialect, func(t *testing.T) {
-			r := persistence.NewUserRepo(openTestDB(t, dialect))
+			r := accountdb.NewUserRepo(sqldbtest.Open(t, dialect))
 			var want []int64
 			for i := range 7 {
-				u := mustCreateUser(t, r, fmt.Sprintf("p%d@example.kz", i))
+				u := accountdbtest.MustCreateUser(t, r, fmt.Sprintf("p%d@example.kz", i))
 				v, err := r.SaveVerification(ctx, account.VerificationChange{Verification: submission(u.ID), From: account.NotSubmitted})
 				if err != nil {
 					t.Fatal(err)
@@ -328,10 +311,10 @@ func TestUserRepoPendingPaging(t *testing.T) {
 
 func TestUserRepoAudit(t *testing.T) {
 	ctx := context.Background()
-	for _, dialect := range testDialects {
+	for _, dialect := range sqldbtest.Dialects {
 		t.Run(dialect, func(t *testing.T) {
-			r := persistence.NewUserRepo(openTestDB(t, dialect))
-			admin := mustCreateUser(t, r, "admin@example.kz")
+			r := accountdb.NewUserRepo(sqldbtest.Open(t, dialect))
+			admin := accountdbtest.MustCreateUser(t, r, "admin@example.kz")
 			at := time.Date(2025, 1, 2, 3, 4, 5, 6000, time.UTC)
 			var want []account.AuditEntry
 			for i := range 5 {

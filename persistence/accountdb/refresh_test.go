@@ -1,4 +1,4 @@
-package persistence_test
+package accountdb_test
 
 import (
 	"context"
@@ -11,15 +11,17 @@ import (
 
 	"github.com/pokertote/pokertote/domain/auth"
 	"github.com/pokertote/pokertote/domain/errs"
-	"github.com/pokertote/pokertote/persistence"
+	"github.com/pokertote/pokertote/persistence/accountdb"
+	"github.com/pokertote/pokertote/persistence/accountdb/accountdbtest"
+	"github.com/pokertote/pokertote/persistence/sqldb/sqldbtest"
 )
 
 // refreshFixture is a refresh store on a fresh database with one user.
-func refreshFixture(t *testing.T, dialect string) (*persistence.RefreshRepo, int64) {
+func refreshFixture(t *testing.T, dialect string) (*accountdb.RefreshRepo, int64) {
 	t.Helper()
-	db := openTestDB(t, dialect)
-	u := mustCreateUser(t, persistence.NewUserRepo(db), "player@example.kz")
-	return persistence.NewRefreshRepo(db), u.ID
+	db := sqldbtest.Open(t, dialect)
+	u := accountdbtest.MustCreateUser(t, accountdb.NewUserRepo(db), "player@example.kz")
+	return accountdb.NewRefreshRepo(db), u.ID
 }
 
 func record(userID int64, family, token string, issued time.Time) auth.RefreshRecord {
@@ -35,7 +37,7 @@ func record(userID int64, family, token string, issued time.Time) auth.RefreshRe
 func TestRefreshRepoCreateGet(t *testing.T) {
 	ctx := context.Background()
 	issued := time.Date(2025, 6, 14, 19, 30, 0, 0, time.UTC)
-	for _, dialect := range testDialects {
+	for _, dialect := range sqldbtest.Dialects {
 		t.Run(dialect, func(t *testing.T) {
 			s, userID := refreshFixture(t, dialect)
 			rec := record(userID, "fam-1", "token-1", issued)
@@ -77,7 +79,7 @@ func TestRefreshRepoCreateGet(t *testing.T) {
 // database lets exactly one win.
 func TestRefreshRepoMarkUsedIsAtomic(t *testing.T) {
 	const n = 20
-	for _, dialect := range testDialects {
+	for _, dialect := range sqldbtest.Dialects {
 		t.Run(dialect, func(t *testing.T) {
 			s, userID := refreshFixture(t, dialect)
 			for round := range 5 {
@@ -113,7 +115,7 @@ func TestRefreshRepoMarkUsedIsAtomic(t *testing.T) {
 func TestRefreshRepoRevokeFamily(t *testing.T) {
 	ctx := context.Background()
 	now := time.Now()
-	for _, dialect := range testDialects {
+	for _, dialect := range sqldbtest.Dialects {
 		t.Run(dialect, func(t *testing.T) {
 			s, userID := refreshFixture(t, dialect)
 			a1, b1 := record(userID, "fam-a", "a1", now), record(userID, "fam-b", "b1", now)
@@ -150,7 +152,7 @@ func TestRefreshRepoRevokeFamily(t *testing.T) {
 // whole family.
 func TestRefreshRepoWithRotation(t *testing.T) {
 	ctx := context.Background()
-	for _, dialect := range testDialects {
+	for _, dialect := range sqldbtest.Dialects {
 		t.Run(dialect, func(t *testing.T) {
 			s, userID := refreshFixture(t, dialect)
 			tokens := auth.NewRefreshTokens(s, auth.RefreshConfig{})
@@ -173,7 +175,7 @@ func TestRefreshRepoWithRotation(t *testing.T) {
 func TestRefreshRepoPrune(t *testing.T) {
 	ctx := context.Background()
 	now := time.Date(2025, 6, 14, 12, 0, 0, 0, time.UTC)
-	for _, dialect := range testDialects {
+	for _, dialect := range sqldbtest.Dialects {
 		t.Run(dialect, func(t *testing.T) {
 			s, userID := refreshFixture(t, dialect)
 			old := record(userID, "old", "old", now.Add(-40*24*time.Hour))

@@ -1,4 +1,4 @@
-package persistence
+package accountdb
 
 import (
 	"context"
@@ -51,13 +51,13 @@ func auditAPIKeySubject(id string) string { return "api_key:" + id }
 
 // CreateKey implements apikey.Store.
 func (r *APIKeyRepo) CreateKey(ctx context.Context, k apikey.Key, hash []byte) (apikey.Key, error) {
-	row := apiKeyRow{ID: k.ID, Name: k.Name, SecretHash: hash, PerMinute: k.PerMinute, CreatedBy: k.CreatedBy, CreatedAt: storedTime(k.CreatedAt)}
+	row := apiKeyRow{ID: k.ID, Name: k.Name, SecretHash: hash, PerMinute: k.PerMinute, CreatedBy: k.CreatedBy, CreatedAt: sqldb.StoredTime(k.CreatedAt)}
 	err := r.db.Tx(ctx, func(tx *gorm.DB) error {
 		if err := tx.Create(&row).Error; err != nil {
 			return err
 		}
 		return tx.Create(&auditRow{
-			ActorID: nullableID(k.CreatedBy), Action: "API_KEY_CREATED", Subject: auditAPIKeySubject(k.ID),
+			ActorID: sqldb.NullableID(k.CreatedBy), Action: "API_KEY_CREATED", Subject: auditAPIKeySubject(k.ID),
 			Detail: fmt.Sprintf("%s, %d requests/minute", k.Name, k.PerMinute), CreatedAt: row.CreatedAt,
 		}).Error
 	})
@@ -81,7 +81,7 @@ func (r *APIKeyRepo) RevokeKey(ctx context.Context, id string, by int64, at time
 	var row apiKeyRow
 	err := r.db.Tx(ctx, func(tx *gorm.DB) error {
 		res := tx.Model(&apiKeyRow{}).Where("id = ? AND revoked_at IS NULL", id).
-			Updates(map[string]any{"revoked_by": by, "revoked_at": storedTime(at)})
+			Updates(map[string]any{"revoked_by": by, "revoked_at": sqldb.StoredTime(at)})
 		if res.Error != nil {
 			return res.Error
 		}
@@ -92,8 +92,8 @@ func (r *APIKeyRepo) RevokeKey(ctx context.Context, id string, by int64, at time
 			return nil // already revoked: nothing to audit
 		}
 		return tx.Create(&auditRow{
-			ActorID: nullableID(by), Action: "API_KEY_REVOKED", Subject: auditAPIKeySubject(id),
-			Detail: row.Name, CreatedAt: storedTime(at),
+			ActorID: sqldb.NullableID(by), Action: "API_KEY_REVOKED", Subject: auditAPIKeySubject(id),
+			Detail: row.Name, CreatedAt: sqldb.StoredTime(at),
 		}).Error
 	})
 	if err != nil {

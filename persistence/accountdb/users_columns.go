@@ -1,4 +1,4 @@
-package persistence
+package accountdb
 
 import (
 	"database/sql/driver"
@@ -44,42 +44,4 @@ func (d *sqlDate) Scan(src any) error {
 	}
 	*d = sqlDate(date)
 	return nil
-}
-
-// storedTime is t as the database keeps it: UTC, to the microsecond (the
-// precision of a Postgres TIMESTAMPTZ), so a value read back equals the one
-// returned when it was written, on both dialects.
-func storedTime(t time.Time) time.Time { return t.UTC().Truncate(time.Microsecond) }
-
-// nullableTime is t for a nullable column: nil for the zero time.
-func nullableTime(t time.Time) *time.Time {
-	if t.IsZero() {
-		return nil
-	}
-	st := storedTime(t)
-	return &st
-}
-
-// timeOrZero reads a nullable column back: the zero time for NULL.
-func timeOrZero(t *time.Time) time.Time {
-	if t == nil {
-		return time.Time{}
-	}
-	return t.UTC()
-}
-
-// nullableID is id for a nullable reference column: nil for 0.
-func nullableID(id int64) *int64 {
-	if id == 0 {
-		return nil
-	}
-	return &id
-}
-
-// idOrZero reads a nullable reference column back: 0 for NULL.
-func idOrZero(id *int64) int64 {
-	if id == nil {
-		return 0
-	}
-	return *id
 }

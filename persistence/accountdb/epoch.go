@@ -1,4 +1,4 @@
-package persistence
+package accountdb
 
 import (
 	"context"

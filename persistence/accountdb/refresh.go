@@ -1,4 +1,4 @@
-package persistence
+package accountdb
 
 import (
 	"context"
@@ -43,9 +43,9 @@ func fromDomainRefresh(r auth.RefreshRecord) refreshRow {
 		Hash:      r.Hash[:],
 		FamilyID:  r.FamilyID,
 		UserID:    r.UserID,
-		IssuedAt:  storedTime(r.IssuedAt),
-		ExpiresAt: storedTime(r.ExpiresAt),
-		UsedAt:    nullableTime(r.UsedAt),
+		IssuedAt:  sqldb.StoredTime(r.IssuedAt),
+		ExpiresAt: sqldb.StoredTime(r.ExpiresAt),
+		UsedAt:    sqldb.NullableTime(r.UsedAt),
 	}
 }
 
@@ -70,7 +70,7 @@ func toDomainRefresh(r refreshRow) (auth.RefreshRecord, error) {
 		UserID:    r.UserID,
 		IssuedAt:  r.IssuedAt.UTC(),
 		ExpiresAt: r.ExpiresAt.UTC(),
-		UsedAt:    timeOrZero(r.UsedAt),
+		UsedAt:    sqldb.TimeOrZero(r.UsedAt),
 		Revoked:   r.Revoked,
 	}, nil
 }
@@ -107,7 +107,7 @@ func (s *RefreshRepo) Get(ctx context.Context, h auth.TokenHash) (auth.RefreshRe
 // database, not this process, decides which of two concurrent exchanges wins.
 func (s *RefreshRepo) MarkUsed(ctx context.Context, h auth.TokenHash, at time.Time) (bool, error) {
 	db := s.db.Gorm().WithContext(ctx)
-	res := db.Exec("UPDATE refresh_tokens SET used_at = ? WHERE hash = ? AND used_at IS NULL", storedTime(at), h[:])
+	res := db.Exec("UPDATE refresh_tokens SET used_at = ? WHERE hash = ? AND used_at IS NULL", sqldb.StoredTime(at), h[:])
 	if res.Error != nil {
 		return false, sqldb.MapErr(res.Error, "refresh token")
 	}
@@ -127,7 +127,7 @@ func (s *RefreshRepo) MarkUsed(ctx context.Context, h auth.TokenHash, at time.Ti
 // RevokeFamily implements auth.RefreshStore. The first revocation's time is
 // kept.
 func (s *RefreshRepo) RevokeFamily(ctx context.Context, familyID string, at time.Time) error {
-	row := revokedFamilyRow{FamilyID: familyID, RevokedAt: storedTime(at)}
+	row := revokedFamilyRow{FamilyID: familyID, RevokedAt: sqldb.StoredTime(at)}
 	err := s.db.Gorm().WithContext(ctx).
 		Clauses(clause.OnConflict{Columns: []clause.Column{{Name: "family_id"}}, DoNothing: true}).
 		Create(&row).Error
@@ -149,7 +149,7 @@ func (s *RefreshRepo) RevokeUser(ctx context.Context, userID int64, at time.Time
 	}
 	rows := make([]revokedFamilyRow, len(families))
 	for i, f := range families {
-		rows[i] = revokedFamilyRow{FamilyID: f, RevokedAt: storedTime(at)}
+		rows[i] = revokedFamilyRow{FamilyID: f, RevokedAt: sqldb.StoredTime(at)}
 	}
 	err := db.Clauses(clause.OnConflict{Columns: []clause.Column{{Name: "family_id"}}, DoNothing: true}).Create(&rows).Error
 	return sqldb.MapErr(err, "refresh token family")
@@ -161,7 +161,7 @@ func (s *RefreshRepo) RevokeUser(ctx context.Context, userID int64, at time.Time
 func (s *RefreshRepo) Prune(ctx context.Context, now time.Time) (int64, error) {
 	var n int64
 	err := s.db.Tx(ctx, func(tx *gorm.DB) error {
-		res := tx.Exec("DELETE FROM refresh_tokens WHERE expires_at < ?", storedTime(now))
+		res := tx.Exec("DELETE FROM refresh_tokens WHERE expires_at < ?", sqldb.StoredTime(now))
 		if res.Error != nil {
 			return res.Error
 		}
