@@ -7,10 +7,10 @@ package persistence
 // A repository of this package that must change its own rows and move money
 // atomically (accept a bet and move its stake, settle a Casino Hold'em hand)
 // posts through its own transaction with postTx, and retries the whole
-// transaction with retryTx on a serialization failure or deadlock:
+// transaction with sqldb.RetryTx on a serialization failure or deadlock:
 //
 //	led := NewLedgerRepo(db) // or a *LedgerRepo the repository holds
-//	err := retryTx(ctx, db, func(tx *gorm.DB) error {
+//	err := sqldb.RetryTx(ctx, db, func(tx *gorm.DB) error {
 //		if err := tx.Create(&betRow).Error; err != nil {
 //			return err
 //		}
@@ -18,23 +18,23 @@ package persistence
 //		return err // INSUFFICIENT_FUNDS here rolls the bet back too
 //	})
 //
-// The helpers, all unexported (retryTx in retry.go, the others in this file):
+// The helpers (unexported, in this file, but sqldb's RetryTx):
 //
 //	func (r *LedgerRepo) postTx(ctx context.Context, tx *gorm.DB, t ledger.Transfer) (ledger.Posted, error)
 //	func (r *LedgerRepo) poster(tx *gorm.DB) ledger.Poster // a ledgerTx, for domain services taking a Poster
-//	func retryTx(ctx context.Context, db *DB, fn func(tx *gorm.DB) error) error
+//	func RetryTx(ctx context.Context, db *sqldb.DB, fn func(tx *gorm.DB) error) error // in sqldb
 //
 // postTx validates t and runs inside a SAVEPOINT: when it fails (for any
 // reason, INSUFFICIENT_FUNDS and IDEMPOTENCY_KEY_REUSED included) nothing of
 // that post remains in tx and tx stays usable, so the caller may go on and
 // commit its other work; when it succeeds, the money moves if and only if tx
 // commits. A replayed key returns the first post with Replayed set and moves
-// nothing. The caller's transaction must be a real one (db.tx, retryTx or
+// nothing. The caller's transaction must be a real one (db.Tx, sqldb.RetryTx or
 // gorm's Transaction; postTx refuses a bare *gorm.DB) at the default READ
 // COMMITTED isolation. The balance rows a post locks stay locked until the
 // caller commits, and CASH and HOUSE are hot: post late in the transaction
 // and keep it short. Locks the caller took before posting can still form a
-// cycle with other transactions; retryTx runs the whole function again
+// cycle with other transactions; sqldb.RetryTx runs the whole function again
 // when Postgres breaks such a deadlock.
 //
 // # How a post is made safe

@@ -11,7 +11,7 @@ package persistence
 // which answers replays). Should a concurrent post take one of the keys
 // between the two statements (two posts of one new key at once), the
 // write statement fails as a whole on the unique index and the error is
-// reported as a serialization failure, so retryTx runs the caller's
+// reported as a serialization failure, so sqldb.RetryTx runs the caller's
 // transaction again, which then finds the key taken.
 
 import (

@@ -100,7 +100,7 @@ func TestPostTxInCallersTransaction(t *testing.T) {
 				return boom
 			})
 			if !errors.Is(err, boom) {
-				t.Fatalf("retryTx = %v, want boom", err)
+				t.Fatalf("sqldb.RetryTx = %v, want boom", err)
 			}
 			if b := balanceOf(t, r, w); b != 6*money.KZT {
 				t.Fatalf("wallet = %s after rollback, want 6.00", b)
@@ -236,7 +236,7 @@ func TestRetryTxRetriesSerializationFailures(t *testing.T) {
 		return nil
 	})
 	if err != nil || calls != 3 {
-		t.Fatalf("retryTx = %v after %d calls, want nil after 3", err, calls)
+		t.Fatalf("sqldb.RetryTx = %v after %d calls, want nil after 3", err, calls)
 	}
 	calls = 0
 	err = sqldb.RetryTx(ctx, db, func(tx *gorm.DB) error {
@@ -244,11 +244,11 @@ func TestRetryTxRetriesSerializationFailures(t *testing.T) {
 		return &pgconn.PgError{Code: "40001"}
 	})
 	if !sqldb.IsSerializationFailure(err) || calls != sqldb.TxAttempts {
-		t.Fatalf("retryTx = %v after %d calls, want the failure after %d", err, calls, sqldb.TxAttempts)
+		t.Fatalf("sqldb.RetryTx = %v after %d calls, want the failure after %d", err, calls, sqldb.TxAttempts)
 	}
 	calls = 0
 	boom := errors.New("boom")
 	if err := sqldb.RetryTx(ctx, db, func(tx *gorm.DB) error { calls++; return boom }); !errors.Is(err, boom) || calls != 1 {
-		t.Fatalf("retryTx = %v after %d calls, want boom after 1", err, calls)
+		t.Fatalf("sqldb.RetryTx = %v after %d calls, want boom after 1", err, calls)
 	}
 }

@@ -46,7 +46,7 @@ package persistence
 // (docs/bets-load.md: a join whose plan, cached per connection while the
 // table was small, scanned every bet of the table), and it grew with the
 // table. Deadlocks and serialization failures are retried the same way
-// as retryTx does. A COMMIT whose outcome is unknown is errs.CommitUnknown.
+// as sqldb.RetryTx does. A COMMIT whose outcome is unknown is errs.CommitUnknown.
 //
 // These statements bypass GORM (and so its statement counter and SQL spans)
 // and use pgx directly: this is the measured hot path of issue 8.

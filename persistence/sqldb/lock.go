@@ -29,11 +29,11 @@ import (
 
 // The lock clauses of the Postgres-only statements.
 const (
-	// pgForUpdate locks the rows a statement reads.
+	// PGForUpdate locks the rows a statement reads.
 	PGForUpdate = " FOR UPDATE"
-	// pgForUpdateOfA locks the rows of the statement's table aliased a.
+	// PGForUpdateOfA locks the rows of the statement's table aliased a.
 	PGForUpdateOfA = " FOR UPDATE OF a"
-	// pgDrawLockShared is AdvisoryXactLock(drawLockClass, id, lockShared)
+	// PGDrawLockShared is AdvisoryXactLock(class, id, LockShared)
 	// as one statement of a pipeline.
 	PGDrawLockShared = `SELECT pg_advisory_xact_lock_shared($1, $2)`
 )
@@ -42,9 +42,9 @@ const (
 type LockMode int
 
 const (
-	// lockExclusive is FOR UPDATE, or an exclusive advisory lock.
+	// LockExclusive is FOR UPDATE, or an exclusive advisory lock.
 	LockExclusive LockMode = iota
-	// lockShared is FOR SHARE, or a shared advisory lock.
+	// LockShared is FOR SHARE, or a shared advisory lock.
 	LockShared
 )
 

@@ -47,7 +47,7 @@ func TestLocksAndRetriesInOnePlace(t *testing.T) {
 				}
 			case *ast.Ident:
 				switch n.Name {
-				case "IsSerializationFailure", "TxAttempts", "TxRetryBackoff":
+				case "IsSerializationFailure", "TxAttempts", "txRetryBackoff":
 					if name != filepath.Join("..", "sqldb", "retry.go") && name != filepath.Join("..", "sqldb", "errors.go") {
 						t.Errorf("%s: %s outside retry.go: retry through retry or RetryTx", fset.Position(n.Pos()), n.Name)
 					}

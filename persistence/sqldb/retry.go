@@ -13,11 +13,12 @@ import (
 // with RetryTx, so that a Postgres serialization failure or deadlock (see
 // classify in errors.go) costs a retry rather than an error.
 
-// Retry policy of RetryTx.
-const (
-	TxAttempts     = 6
-	TxRetryBackoff = 2 * time.Millisecond
-)
+// TxAttempts is how many times Retry and RetryTx run their work at most.
+const TxAttempts = 6
+
+// txRetryBackoff is the first pause between attempts; it doubles, with
+// jitter, on each.
+const txRetryBackoff = 2 * time.Millisecond
 
 // RetryTx runs fn in one transaction of db, again (after a short, growing,
 // jittered pause) when it fails with a Postgres serialization failure or
@@ -38,7 +39,7 @@ func Retry(ctx context.Context, db *DB, what string, attempt func() (again bool,
 	)
 	for n := range TxAttempts {
 		if n > 0 && !again {
-			pause := TxRetryBackoff<<n + rand.N(TxRetryBackoff<<n)
+			pause := txRetryBackoff<<n + rand.N(txRetryBackoff<<n)
 			select {
 			case <-ctx.Done():
 				return errors.Join(err, ctx.Err())
