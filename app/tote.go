@@ -13,6 +13,8 @@ import (
 	"github.com/pokertote/pokertote/domain/beacon"
 	"github.com/pokertote/pokertote/domain/ids"
 	"github.com/pokertote/pokertote/domain/tote"
+	"github.com/pokertote/pokertote/domain/tote/liveodds"
+	"github.com/pokertote/pokertote/domain/tote/readmodel"
 	"github.com/pokertote/pokertote/drand"
 	"github.com/pokertote/pokertote/graph"
 	"github.com/pokertote/pokertote/graph/model"
@@ -82,7 +84,7 @@ func (a *App) startTote(ctx context.Context) error {
 	}
 	// The read model follows every table's events: the table queries, the
 	// join snapshot and the table subscriptions read it.
-	live := tote.NewReadModel(repo, a.hub, a.log.With("component", "tote-readmodel"), 0)
+	live := readmodel.New(repo, a.hub, a.log.With("component", "tote-readmodel"), 0)
 	live.Stages = a.stages
 	a.resolver.Tote = &graph.ToteAPI{
 		Service: svc, Hub: a.hub, Live: live, Log: a.log,
@@ -118,7 +120,7 @@ func (a *App) startTote(ctx context.Context) error {
 		BeaconWait: max(time.Duration(float64(toteBeaconWait)/scale), 50*time.Millisecond),
 	}
 	scan := max(time.Duration(float64(toteScan)/scale), 200*time.Millisecond)
-	sup := tote.NewSupervisor(svc, repo, &tote.ExactOdds{}, dcfg, scan)
+	sup := tote.NewSupervisor(svc, repo, &liveodds.Exact{}, dcfg, scan)
 	a.goDealer("tote-dealers", sup.Run)
 	a.log.Info("totalizator ready", "dealer", dcfg.Owner, "lease_ttl", dcfg.LeaseTTL, "time_scale", scale)
 	return nil

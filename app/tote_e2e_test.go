@@ -14,6 +14,7 @@ import (
 	"github.com/pokertote/pokertote/app"
 	"github.com/pokertote/pokertote/domain/money"
 	"github.com/pokertote/pokertote/domain/tote"
+	"github.com/pokertote/pokertote/domain/tote/verify"
 	"github.com/pokertote/pokertote/internal/gqltest"
 	"github.com/pokertote/pokertote/internal/testenv"
 )
@@ -340,7 +341,7 @@ func verifyPublishedJSON(t *testing.T, c *gqltest.Client, drawID string) {
 	if err := json.Unmarshal([]byte(out.Draw.ResultJSON), &res); err != nil {
 		t.Fatalf("resultJson: %v", err)
 	}
-	v := tote.VerifyResult(res)
+	v := verify.Result(res)
 	if len(v.Problems) > 0 || !v.BeaconsValid || v.Beacon != "local" || res.Beacons.Signatures[3] == "" {
 		t.Errorf("the published result does not verify on its own: %+v", v)
 	}

@@ -14,6 +14,8 @@ import (
 	"github.com/pokertote/pokertote/domain/money"
 	"github.com/pokertote/pokertote/domain/parimutuel"
 	"github.com/pokertote/pokertote/domain/tote"
+	"github.com/pokertote/pokertote/domain/tote/readmodel"
+	"github.com/pokertote/pokertote/domain/tote/verify"
 	"github.com/pokertote/pokertote/graph/model"
 )
 
@@ -27,7 +29,7 @@ type ToteAPI struct {
 	Hub *event.Hub
 	// Live is the read model: table subscriptions, their join snapshot and
 	// the table queries read it. nil reads tables from the store.
-	Live *tote.ReadModel
+	Live *readmodel.Model
 	// lobby caches the table queries' conversions of the read model.
 	lobby lobbyCache
 	// jackpotReads shares one jackpot read among the snapshots of
@@ -496,7 +498,7 @@ func (a *ToteAPI) VerifyDraw(ctx context.Context, drawID string) (*model.DrawVer
 	if err != nil {
 		return nil, err
 	}
-	d, v, err := svc.VerifyDraw(ctx, n)
+	d, v, err := verify.Draw(ctx, svc, n)
 	if err != nil {
 		return nil, err
 	}

@@ -2,6 +2,7 @@ package graph
 
 import (
 	"github.com/pokertote/pokertote/domain/tote"
+	"github.com/pokertote/pokertote/domain/tote/readmodel"
 	"github.com/pokertote/pokertote/graph/model"
 )
 
@@ -77,7 +78,7 @@ func toModelPositions(ps []tote.PositionState) []model.Position {
 }
 
 // toModelSnapshot converts a read-model view into the join snapshot.
-func toModelSnapshot(v tote.TableView, jackpot *model.Jackpot) *model.TableSnapshot {
+func toModelSnapshot(v readmodel.TableView, jackpot *model.Jackpot) *model.TableSnapshot {
 	out := &model.TableSnapshot{Seq: v.Seq, TableID: id(v.TableID), At: v.At, Status: model.TableStatus(v.Status), Jackpot: jackpot}
 	if d := v.Draw; d != nil {
 		ds := &model.DrawSnapshot{

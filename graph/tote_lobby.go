@@ -6,6 +6,7 @@ import (
 
 	"github.com/pokertote/pokertote/domain/errs"
 	"github.com/pokertote/pokertote/domain/tote"
+	"github.com/pokertote/pokertote/domain/tote/readmodel"
 	"github.com/pokertote/pokertote/graph/model"
 )
 
@@ -23,16 +24,16 @@ type lobbyCache struct {
 }
 
 type cachedDraw struct {
-	lt   *tote.LiveTable
+	lt   *readmodel.LiveTable
 	draw *model.Draw
 }
 
 type cachedTable struct {
-	lt    *tote.LiveTable
+	lt    *readmodel.LiveTable
 	table *model.Table
 }
 
-func (c *lobbyCache) table(lt *tote.LiveTable) *model.Table {
+func (c *lobbyCache) table(lt *readmodel.LiveTable) *model.Table {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.tables == nil {
@@ -46,7 +47,7 @@ func (c *lobbyCache) table(lt *tote.LiveTable) *model.Table {
 	return m
 }
 
-func (c *lobbyCache) draw(lt *tote.LiveTable) *model.Draw {
+func (c *lobbyCache) draw(lt *readmodel.LiveTable) *model.Draw {
 	if lt.Draw == nil {
 		return nil
 	}
@@ -79,7 +80,7 @@ func (a *ToteAPI) liveTables() []model.Table {
 // liveTable is one table from the read model; nil when there is none.
 func (a *ToteAPI) liveTable(ctx context.Context, id int64) (*model.Table, error) {
 	lt, err := a.Live.Lookup(ctx, id)
-	return nullIfNotFound(lt, err, func(lt *tote.LiveTable) (*model.Table, error) { return a.lobby.table(lt), nil })
+	return nullIfNotFound(lt, err, func(lt *readmodel.LiveTable) (*model.Table, error) { return a.lobby.table(lt), nil })
 }
 
 // liveCurrentDraw is a table's current draw from the read model.

@@ -9,6 +9,7 @@ import (
 	"github.com/pokertote/pokertote/domain/event"
 	"github.com/pokertote/pokertote/domain/ids"
 	"github.com/pokertote/pokertote/domain/tote"
+	"github.com/pokertote/pokertote/domain/tote/readmodel"
 	"github.com/pokertote/pokertote/graph/model"
 )
 
@@ -21,7 +22,7 @@ const (
 
 // TableEvents resolves Subscription.tableEvents. The protocol: subscribe to
 // the read model's decoded events first; then, without afterSeq (or with
-// one more than tote.ReplayBound events behind), send one TableSnapshot of
+// one more than readmodel.ReplayBound events behind), send one TableSnapshot of
 // the read model's view; otherwise replay the outbox after afterSeq. Then
 // forward live events, dropping any already sent (seq <= last) and filling
 // a gap (a live seq beyond last+1) from the outbox, or with a fresh
@@ -62,7 +63,7 @@ func (a *ToteAPI) TableEvents(ctx context.Context, tableID string, afterSeq *int
 			return nil, errs.R(errs.Invalid, ReasonInvalidSeq, "afterSeq %d is not in the table's stream (its last event is %d)", *afterSeq, t.LastSeq)
 		}
 		s.last = *afterSeq
-		s.replay = t.LastSeq-*afterSeq <= tote.ReplayBound
+		s.replay = t.LastSeq-*afterSeq <= readmodel.ReplayBound
 		if s.replay {
 			// Events pruned from the outbox (EVENT_RETENTION) cannot be
 			// replayed: the snapshot stands for them.
@@ -112,19 +113,19 @@ func (a *ToteAPI) TableEvents(ctx context.Context, tableID string, afterSeq *int
 type tableStream struct {
 	api    *ToteAPI
 	store  *tote.Service
-	live   *tote.ReadModel
+	live   *readmodel.Model
 	table  int64
 	sub    *event.Sub[*tote.TableEvent]
-	start  *tote.LiveTable // the read model's state at subscription
-	last   int64           // the seq last queued (a snapshot's seq counts)
-	replay bool            // start by replaying the outbox after last
+	start  *readmodel.LiveTable // the read model's state at subscription
+	last   int64                // the seq last queued (a snapshot's seq counts)
+	replay bool                 // start by replaying the outbox after last
 	begun  bool
 	queue  []tapItem // from head on: what is still to send
 	head   int
 }
 
 // queueKeep is the capacity of a stream's queue kept once it is empty: a
-// replay's (up to tote.ReplayBound items) is let go.
+// replay's (up to readmodel.ReplayBound items) is let go.
 const queueKeep = 8
 
 // next returns the next event to send, or why the stream ended.
@@ -177,7 +178,7 @@ func (s *tableStream) live1(ctx context.Context, e *tote.TableEvent) error {
 		return nil
 	}
 	if e.Seq > s.last+1 {
-		if e.Seq-s.last > tote.ReplayBound {
+		if e.Seq-s.last > readmodel.ReplayBound {
 			// Too far behind to replay: the read model has applied e, so
 			// its view is at e.Seq or later.
 			cur, err := s.live.Lookup(ctx, s.table)
@@ -203,11 +204,11 @@ func (s *tableStream) ended(ctx context.Context, err error) {
 }
 
 // catchUp queues the outbox's events after s.last, up to seq upTo (0: up
-// to the latest), at most tote.ReplayBound of them: the callers check that
+// to the latest), at most readmodel.ReplayBound of them: the callers check that
 // the distance is within the bound. When the retained outbox starts after
 // s.last+1 (pruned), it queues a snapshot instead.
 func (s *tableStream) catchUp(ctx context.Context, upTo int64) error {
-	evs, err := s.store.EventsAfter(ctx, s.table, s.last, tote.ReplayBound)
+	evs, err := s.store.EventsAfter(ctx, s.table, s.last, readmodel.ReplayBound)
 	if err != nil {
 		return err
 	}
@@ -230,7 +231,7 @@ func (s *tableStream) catchUp(ctx context.Context, upTo int64) error {
 }
 
 // snapshot queues v as a TableSnapshot.
-func (s *tableStream) snapshot(ctx context.Context, v tote.TableView) error {
+func (s *tableStream) snapshot(ctx context.Context, v readmodel.TableView) error {
 	jp, err := s.api.jackpotReads.read(ctx, s.api.Jackpot)
 	if err != nil {
 		return err

@@ -13,6 +13,7 @@ import (
 	"github.com/pokertote/pokertote/domain/money"
 	"github.com/pokertote/pokertote/domain/parimutuel"
 	"github.com/pokertote/pokertote/domain/tote"
+	"github.com/pokertote/pokertote/domain/tote/readmodel"
 	"github.com/pokertote/pokertote/domain/tote/totetest"
 	"github.com/pokertote/pokertote/graph"
 	"github.com/pokertote/pokertote/graph/model"
@@ -32,7 +33,7 @@ func (p hubPublisher) Publish(_ context.Context, topic string, data []byte) erro
 type streamWorld struct {
 	h    *totetest.Harness
 	hub  *event.Hub
-	live *tote.ReadModel
+	live *readmodel.Model
 	api  *graph.ToteAPI
 }
 
@@ -46,7 +47,7 @@ func newStreamWorld(t *testing.T) *streamWorld {
 	if err != nil {
 		t.Fatal(err)
 	}
-	live := tote.NewReadModel(store, hub, nil, time.Hour)
+	live := readmodel.New(store, hub, nil, time.Hour)
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() { defer close(done); _ = live.Run(ctx) }()
@@ -279,12 +280,12 @@ func TestMyEvents(t *testing.T) {
 }
 
 // TestTableEventsReplayIsBounded: a client resuming further behind than
-// tote.ReplayBound gets one snapshot at the table's current seq instead of
+// readmodel.ReplayBound gets one snapshot at the table's current seq instead of
 // hundreds of historic events, then live events; one resuming within the
 // bound gets the replay.
 func TestTableEventsReplayIsBounded(t *testing.T) {
 	w := newStreamWorld(t)
-	evs := w.advance(tote.ReplayBound + 20)
+	evs := w.advance(readmodel.ReplayBound + 20)
 	w.caughtUp(evs)
 	last := evs[len(evs)-1].Seq
 	ctx, cancel := context.WithCancel(context.Background())

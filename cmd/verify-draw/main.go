@@ -45,6 +45,7 @@ import (
 	"github.com/pokertote/pokertote/domain/money"
 	"github.com/pokertote/pokertote/domain/parimutuel"
 	"github.com/pokertote/pokertote/domain/tote"
+	"github.com/pokertote/pokertote/domain/tote/verify"
 )
 
 // errMismatch is the outcome of a draw that does not verify.
@@ -78,7 +79,7 @@ type options struct {
 	positions                      int
 	bet                            string
 	roots                          []betroot.Root
-	rounds                         []tote.RecordedRound
+	rounds                         []verify.RecordedRound
 	allowLocal                     bool
 }
 
@@ -153,12 +154,12 @@ func parseRoots(s string) ([]betroot.Root, error) {
 
 // parseRounds reads -rounds: four ROUND or ROUND@CLOSESAT, comma-separated,
 // pockets first.
-func parseRounds(s string) ([]tote.RecordedRound, error) {
+func parseRounds(s string) ([]verify.RecordedRound, error) {
 	parts := strings.Split(s, ",")
 	if len(parts) != 4 {
 		return nil, fmt.Errorf("-rounds %q: give the four streets' rounds, ROUND or ROUND@CLOSESAT, comma-separated", s)
 	}
-	out := make([]tote.RecordedRound, 4)
+	out := make([]verify.RecordedRound, 4)
 	for i, part := range parts {
 		num, closes, hasClose := strings.Cut(part, "@")
 		r, err := strconv.ParseUint(num, 10, 64)
@@ -247,7 +248,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 	if o.result != nil {
 		ok = printResult(w, *o.result) && ok
 		if len(o.rounds) > 0 {
-			bad := tote.CheckRecordedRounds(*o.result, o.rounds)
+			bad := verify.CheckRecordedRounds(*o.result, o.rounds)
 			for _, p := range bad {
 				w.printf("PROBLEM: %s", p)
 			}
@@ -259,7 +260,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 			w.printf("beacon rounds: not compared with what you recorded (pass -rounds)")
 		}
 		if len(o.roots) > 0 {
-			bad := tote.CheckRecordedRoots(*o.result, o.roots)
+			bad := verify.CheckRecordedRoots(*o.result, o.roots)
 			for _, p := range bad {
 				w.printf("PROBLEM: %s", p)
 			}
@@ -396,7 +397,7 @@ func printDeal(w *printer, deal cards.ToteDeal, streets int) {
 
 // printResult recomputes every pool of the published result.
 func printResult(w *printer, r tote.DrawResult) bool {
-	v := tote.VerifyResult(r)
+	v := verify.Result(r)
 	w.printf("\ndraw #%d of table %d (id %d)%s", r.Number, r.TableID, r.DrawID, map[bool]string{true: ", VOID: " + r.VoidReason}[r.Void])
 	w.printf("commission %s%%, jackpot %s (rate %s%%), EXPRESS shares %s%%/%s%%, jackpot before %s, after %s",
 		r.Commission, map[bool]string{true: "on", false: "off"}[r.JackpotEnabled], r.JackpotRate,
@@ -436,7 +437,7 @@ func checkBet(w *printer, r tote.DrawResult, spec string) (bool, error) {
 	if err1 != nil || err2 != nil || stake < 1 || payout < 0 {
 		return false, fmt.Errorf("-bet %q: STAKE and PAYOUT are whole tiyn", spec)
 	}
-	want, refund, found := tote.BetPayout(r, f[0], f[1], money.Amount(stake))
+	want, refund, found := verify.BetPayout(r, f[0], f[1], money.Amount(stake))
 	if !found {
 		w.printf("PROBLEM: bet on %s in pool %s: the result publishes no such selection (or is not version 2)", f[1], f[0])
 		return false, nil

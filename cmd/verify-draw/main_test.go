@@ -17,6 +17,7 @@ import (
 	"github.com/pokertote/pokertote/domain/parimutuel"
 	"github.com/pokertote/pokertote/domain/tote"
 	"github.com/pokertote/pokertote/domain/tote/totetest"
+	"github.com/pokertote/pokertote/domain/tote/verify"
 )
 
 // settledResult deals one draw with bets on an in-memory table and returns
@@ -127,7 +128,7 @@ func TestChecksOneBet(t *testing.T) {
 	}
 	pool := tote.PoolID(r.DrawID, parimutuel.RoundPreDeal, parimutuel.MarketWin)
 	winner := fmt.Sprint(r.Winners[0])
-	want, refund, ok := tote.BetPayout(r, pool, winner, 150*money.KZT)
+	want, refund, ok := verify.BetPayout(r, pool, winner, 150*money.KZT)
 	if !ok || refund || want < 150*money.KZT*110/100 {
 		t.Fatalf("BetPayout(%s, %s) = %s %v %v", pool, winner, want, refund, ok)
 	}
@@ -203,8 +204,8 @@ func TestCorpus(t *testing.T) {
 				Expect        string `json:"expect"`
 				VerifiesAlone bool   `json:"verifiesAlone"`
 				Recorded      *struct {
-					Commitment string               `json:"commitment"`
-					Rounds     []tote.RecordedRound `json:"rounds"`
+					Commitment string                 `json:"commitment"`
+					Rounds     []verify.RecordedRound `json:"rounds"`
 					Roots      []struct {
 						Round   int    `json:"round"`
 						Root    string `json:"root"`

@@ -44,13 +44,13 @@ func settingsChanges(before, after TableSettings) []account.AuditChange {
 	}
 	add("minStake", before.MinStake.String(), after.MinStake.String())
 	add("maxStake", before.MaxStake.String(), after.MaxStake.String())
-	add("commission", percent(before.Commission), percent(after.Commission))
+	add("commission", FormatPercent(before.Commission), FormatPercent(after.Commission))
 	add("roundSeconds", seconds(before.RoundLengths[:]), seconds(after.RoundLengths[:]))
 	add("cardIntervalMs", fmt.Sprint(before.CardInterval.Milliseconds()), fmt.Sprint(after.CardInterval.Milliseconds()))
 	add("resultSeconds", seconds([]time.Duration{before.ResultDisplay}), seconds([]time.Duration{after.ResultDisplay}))
-	add("expressShares", percent(before.ExpressShare1)+"/"+percent(before.ExpressShare2),
-		percent(after.ExpressShare1)+"/"+percent(after.ExpressShare2))
-	add("suspendAt", percent(before.SuspendAt), percent(after.SuspendAt))
+	add("expressShares", FormatPercent(before.ExpressShare1)+"/"+FormatPercent(before.ExpressShare2),
+		FormatPercent(after.ExpressShare1)+"/"+FormatPercent(after.ExpressShare2))
+	add("suspendAt", FormatPercent(before.SuspendAt), FormatPercent(after.SuspendAt))
 	return out
 }
 
@@ -67,7 +67,7 @@ func describeChanges(changes []account.AuditChange) string {
 	return strings.Join(parts, ", ")
 }
 
-func percent(b money.BasisPoints) string {
+func FormatPercent(b money.BasisPoints) string {
 	return money.Amount(b).String() + "%"
 }
 

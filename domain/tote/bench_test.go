@@ -1,30 +1,13 @@
 package tote_test
 
 import (
-	"context"
 	"testing"
 
-	"github.com/pokertote/pokertote/domain/cards"
 	"github.com/pokertote/pokertote/domain/money"
 	"github.com/pokertote/pokertote/domain/parimutuel"
 	"github.com/pokertote/pokertote/domain/tote"
 	"github.com/pokertote/pokertote/domain/tote/totetest"
 )
-
-// BenchmarkExactOddsPocket10 is the dealer's heaviest odds step: ten
-// pockets just dealt, every board of the 32 unseen cards enumerated.
-//
-//	go test ./domain/tote -run '^$' -bench ExactOdds
-func BenchmarkExactOddsPocket10(b *testing.B) {
-	deal := cards.DealTote(cards.Shuffle(cards.Seed{7}, []byte("bench")), 10)
-	e := &tote.ExactOdds{}
-	b.ReportAllocs()
-	for b.Loop() {
-		if _, err := e.Live(context.Background(), deal.Pockets, nil); err != nil {
-			b.Fatal(err)
-		}
-	}
-}
 
 // BenchmarkDrawInMemory runs whole draws of a 6-position table with 30 bets
 // each through the dealer on the in-memory store: the cost of the state

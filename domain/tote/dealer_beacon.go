@@ -14,11 +14,11 @@ import (
 // not a failure, the dealer asks again after beaconPoll.
 var errBeaconPending = errors.New("beacon round not available yet")
 
-// schedule is the table's timings, scaled, for planBeacons.
-func (d *Dealer) schedule(t Table) schedule {
-	s := schedule{card: d.svc.scaled(t.Settings.CardInterval), beaconWait: d.cfg.BeaconWait, positions: t.Positions}
+// schedule is the table's timings, scaled, for PlanBeacons.
+func (d *Dealer) schedule(t Table) BeaconSchedule {
+	s := BeaconSchedule{Card: d.svc.scaled(t.Settings.CardInterval), BeaconWait: d.cfg.BeaconWait, Positions: t.Positions}
 	for r := parimutuel.RoundPreDeal; r <= parimutuel.RoundTurn; r++ {
-		s.rounds[r-1] = d.svc.scaled(t.Settings.RoundLength(r))
+		s.Rounds[r-1] = d.svc.scaled(t.Settings.RoundLength(r))
 	}
 	return s
 }

@@ -154,7 +154,7 @@ func (d *Dealer) openDraw(ctx context.Context) error {
 			return stepResult{}, err
 		}
 		now := d.svc.clock.Now()
-		plan := planBeacons(chain, now, d.schedule(t))
+		plan := PlanBeacons(chain, now, d.schedule(t))
 		commitment, err := DrawCommitment(seed, t.Positions, &plan)
 		if err != nil {
 			return stepResult{}, errs.Wrap(err, "the beacon chain cannot be committed to")
@@ -172,7 +172,7 @@ func (d *Dealer) openDraw(ctx context.Context) error {
 		closes := nd.RoundClosesAt
 		return stepResult{draw: &nd, table: &t, events: []TableEvent{
 			{TableID: t.ID, DrawID: nd.ID, Type: EventDrawOpened, At: now, Commitment: cards.FormatCommitment(nd.Commitment), MinStake: nd.MinStake, Odds: pre,
-				Number: nd.Number, Seats: nd.Positions, Beacons: plan.withoutSignatures()},
+				Number: nd.Number, Seats: nd.Positions, Beacons: plan.WithoutSignatures()},
 			{TableID: t.ID, DrawID: nd.ID, Type: EventRoundOpened, At: now, Round: parimutuel.RoundPreDeal, ClosesAt: &closes},
 		}}, nil
 	})
@@ -203,7 +203,7 @@ func (d *Dealer) closeRound(ctx context.Context) error {
 			}
 			strs := make([]string, len(ids))
 			for i, id := range ids {
-				strs[i] = betIDString(id)
+				strs[i] = FormatBetID(id)
 			}
 			dr.PublicSeed = cards.PublicSeedFromIDs(strs)
 			closed.PublicSeed = hex.EncodeToString(dr.PublicSeed)
@@ -216,7 +216,7 @@ func (d *Dealer) closeRound(ctx context.Context) error {
 			dr.BetRoots = append(dr.BetRoots[:len(dr.BetRoots):len(dr.BetRoots)], root)
 			closed.BetRoot = &root
 		}
-		dr.Phase, dr.RoundClosesAt = dealingPhase(r), time.Time{}
+		dr.Phase, dr.RoundClosesAt = DealingPhase(r), time.Time{}
 		dr.NextStepAt = now.Add(d.svc.scaled(d.table.Settings.CardInterval))
 		if dr.Beacons != nil { // the street is dealt once its beacon round is out
 			dr.NextStepAt = dr.Beacons.cardDue(r, 0, d.svc.scaled(d.table.Settings.CardInterval))
@@ -254,14 +254,14 @@ func (d *Dealer) dealCards(ctx context.Context, act action) error {
 	case actDealPocket:
 		i := len(next.Pockets)
 		next.Pockets = append(next.Pockets[:i:i], deal.Pockets[i])
-		ev.Position, ev.Street, ev.Cards = i+1, StreetPocket, cardStrings(deal.Pockets[i][:])
+		ev.Position, ev.Street, ev.Cards = i+1, StreetPocket, CardStrings(deal.Pockets[i][:])
 		if len(next.Pockets) == next.Positions {
 			open = parimutuel.RoundPocket
 		}
 	case actDealFlop:
 		next.Burns = append(next.Burns[:0:0], deal.Burns[0])
 		next.Board = append(next.Board[:0:0], deal.Flop[:]...)
-		ev.Street, ev.Cards, open = StreetFlop, cardStrings(deal.Flop[:]), parimutuel.RoundFlop
+		ev.Street, ev.Cards, open = StreetFlop, CardStrings(deal.Flop[:]), parimutuel.RoundFlop
 	case actDealTurn:
 		next.Burns = append(next.Burns[:1:1], deal.Burns[1])
 		next.Board = append(next.Board[:3:3], deal.Turn)
@@ -317,7 +317,7 @@ func (d *Dealer) publishOdds(ctx context.Context, dealt Draw, open parimutuel.Ro
 		return nil
 	}
 	return d.commit(ctx, Exclusive, func(ctx context.Context, tx Tx, dr Draw) (stepResult, error) {
-		if dr.Phase != bettingPhase(open) {
+		if dr.Phase != BettingPhase(open) {
 			return stepResult{draw: &dr}, nil
 		}
 		dr.Odds = &o
@@ -338,7 +338,7 @@ func (d *Dealer) applyDeal(ctx context.Context, tx Tx, dr, next Draw, ev TableEv
 	now := d.svc.clock.Now()
 	dr.Pockets, dr.Board, dr.Burns, dr.Beacons, dr.Chances = next.Pockets, next.Board, next.Burns, next.Beacons, next.Chances
 	ev.At = now
-	ev.Board, ev.Hands = cardStrings(dr.Board), PositionStates(dr)
+	ev.Board, ev.Hands = CardStrings(dr.Board), PositionStates(dr)
 	events := []TableEvent{ev}
 	dr.NextStepAt = now.Add(d.svc.scaled(d.table.Settings.CardInterval))
 	if dr.Beacons != nil && ev.Street == StreetPocket && open == 0 {
@@ -354,7 +354,7 @@ func (d *Dealer) applyDeal(ctx context.Context, tx Tx, dr, next Draw, ev TableEv
 		dr.Phase = PhaseSettling
 	}
 	if open != 0 {
-		dr.Phase = bettingPhase(open)
+		dr.Phase = BettingPhase(open)
 		dr.RoundClosesAt = now.Add(d.svc.scaled(d.table.Settings.RoundLength(open)))
 		if dr.Beacons != nil { // the deadline committed when the draw opened
 			dr.RoundClosesAt = dr.Beacons.ClosesAt[open-1]
@@ -363,7 +363,7 @@ func (d *Dealer) applyDeal(ctx context.Context, tx Tx, dr, next Draw, ev TableEv
 		closes := dr.RoundClosesAt
 		opened := TableEvent{TableID: dr.TableID, DrawID: dr.ID, Type: EventRoundOpened, At: now, Round: open, ClosesAt: &closes}
 		if n := len(dr.Chances); n > 0 && dr.Chances[n-1].Round == open {
-			opened.Chances, opened.SuspendAt = &dr.Chances[n-1], dr.suspendAt()
+			opened.Chances, opened.SuspendAt = &dr.Chances[n-1], dr.EffectiveSuspendAt()
 		}
 		events = append(events, opened)
 	}

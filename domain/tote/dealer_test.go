@@ -13,6 +13,8 @@ import (
 	"github.com/pokertote/pokertote/domain/money"
 	"github.com/pokertote/pokertote/domain/parimutuel"
 	"github.com/pokertote/pokertote/domain/tote"
+	"github.com/pokertote/pokertote/domain/tote/liveodds"
+	"github.com/pokertote/pokertote/domain/tote/readmodel"
 	"github.com/pokertote/pokertote/domain/tote/totetest"
 	"github.com/pokertote/pokertote/internal/clocktest"
 )
@@ -26,7 +28,7 @@ func ExampleDealer() {
 	clock := clocktest.New(time.Date(2025, 3, 1, 12, 0, 0, 0, time.UTC))
 	svc, _ := tote.NewService(tote.Config{Store: store, Ledger: led, Gate: totetest.AllowAll{}, Publisher: &totetest.Recorder{}, Clock: clock, Beacon: totetest.LocalBeacon(clock)})
 	table, _ := svc.CreateTable(ctx, 1, tote.NewTable{Name: "Example", Positions: 2})
-	dealer := tote.NewDealer(svc, store, &tote.ExactOdds{Samples: 1000}, tote.DealerConfig{TableID: table.ID, Owner: "replica-1"})
+	dealer := tote.NewDealer(svc, store, &liveodds.Exact{Samples: 1000}, tote.DealerConfig{TableID: table.ID, Owner: "replica-1"})
 
 	start, seen := clock.Now(), int64(0)
 	for {
@@ -164,7 +166,7 @@ func TestTimeScale(t *testing.T) {
 // events and the draw.
 func TestExactOddsInEvents(t *testing.T) {
 	h := newHarness(t, 3)
-	dealer := tote.NewDealer(h.Svc, h.Env.Leases, &tote.ExactOdds{Samples: 2000}, tote.DealerConfig{TableID: h.Table.ID, Owner: "X"})
+	dealer := tote.NewDealer(h.Svc, h.Env.Leases, &liveodds.Exact{Samples: 2000}, tote.DealerConfig{TableID: h.Table.ID, Owner: "X"})
 	d := h.RunUntil(dealer, "FLOP", totetest.InPhase(tote.PhaseFlop))
 	if d.Odds == nil || !d.Odds.Exact || d.Odds.Boards != 903 || len(d.Odds.Positions) != 3 || len(d.Odds.Leaders) == 0 {
 		t.Fatalf("flop odds %+v", d.Odds) // 43 unseen cards, 2 to come: C(43,2) = 903
@@ -202,7 +204,7 @@ func TestRiverThenSettling(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	v, err := tote.ViewOf(tbl, &d, nil)
+	v, err := readmodel.ViewOf(tbl, &d, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

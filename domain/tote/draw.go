@@ -61,13 +61,13 @@ func (p Phase) BettingRound() parimutuel.Round {
 	return 0
 }
 
-// bettingPhase is the phase in which round r takes bets.
-func bettingPhase(r parimutuel.Round) Phase {
+// BettingPhase is the phase in which round r takes bets.
+func BettingPhase(r parimutuel.Round) Phase {
 	return [...]Phase{parimutuel.RoundPreDeal: PhasePreDeal, parimutuel.RoundPocket: PhasePocket, parimutuel.RoundFlop: PhaseFlop, parimutuel.RoundTurn: PhaseTurn}[r]
 }
 
-// dealingPhase is the phase that follows the close of round r.
-func dealingPhase(r parimutuel.Round) Phase {
+// DealingPhase is the phase that follows the close of round r.
+func DealingPhase(r parimutuel.Round) Phase {
 	return [...]Phase{parimutuel.RoundPreDeal: PhaseDealingPocket, parimutuel.RoundPocket: PhaseDealingFlop, parimutuel.RoundFlop: PhaseDealingTurn, parimutuel.RoundTurn: PhaseDealingRiver}[r]
 }
 

@@ -149,10 +149,10 @@ func PositionStates(d Draw) []PositionState {
 	for i, v := range views {
 		ps := PositionState{Number: v.Number, Status: v.Status}
 		if len(v.Cards) > 0 {
-			ps.Cards = cardStrings(v.Cards)
+			ps.Cards = CardStrings(v.Cards)
 		}
 		if v.Best != 0 {
-			ps.Best = &BestHand{Category: v.Best.Category(), Description: v.Best.Describe(), Cards: cardStrings(v.BestFive[:])}
+			ps.Best = &BestHand{Category: v.Best.Category(), Description: v.Best.Describe(), Cards: CardStrings(v.BestFive[:])}
 		}
 		out[i] = ps
 	}

@@ -63,8 +63,8 @@ func (b *DrawBeacons) RoundFor(t time.Time) uint64 {
 	return b.Chain.FirstRoundAfter(t)
 }
 
-// commitmentTag starts the preimage of a version-3 draw's commitment.
-const commitmentTag = "pokertote/tote/commitment/v3"
+// CommitmentTag starts the preimage of a version-3 draw's commitment.
+const CommitmentTag = "pokertote/tote/commitment/v3"
 
 // DrawCommitment is the commitment a draw publishes when it opens
 // (docs/fairness.md, section 1.1). For a version-1 or version-2 draw it is
@@ -99,7 +99,7 @@ func DrawCommitment(seed cards.Seed, positions int, b *DrawBeacons) ([cards.Seed
 		h.Write([]byte{byte(len(s))})
 		h.Write([]byte(s))
 	}
-	h.Write([]byte(commitmentTag))
+	h.Write([]byte(CommitmentTag))
 	h.Write(seed[:])
 	h.Write([]byte{byte(positions)})
 	str(c.Name)
@@ -118,21 +118,21 @@ func DrawCommitment(seed cards.Seed, positions int, b *DrawBeacons) ([cards.Seed
 	return out, nil
 }
 
-// withoutSignatures is the commitment as DRAW_OPENED publishes it.
-func (b DrawBeacons) withoutSignatures() *DrawBeacons {
+// WithoutSignatures is the commitment as DRAW_OPENED publishes it.
+func (b DrawBeacons) WithoutSignatures() *DrawBeacons {
 	b.Signatures = [4]string{}
 	return &b
 }
 
-// schedule is what planBeacons needs: the table's timings already scaled.
-type schedule struct {
-	rounds     [4]time.Duration
-	card       time.Duration
-	beaconWait time.Duration
-	positions  int
+// BeaconSchedule is what PlanBeacons needs: the table's timings already scaled.
+type BeaconSchedule struct {
+	Rounds     [4]time.Duration
+	Card       time.Duration
+	BeaconWait time.Duration
+	Positions  int
 }
 
-// planBeacons fixes a draw's timetable and beacon rounds when it opens at
+// PlanBeacons fixes a draw's timetable and beacon rounds when it opens at
 // open. Round 1 closes at open + its length; street s is drawn from the
 // first beacon round at least one period after round s closes (RoundFor), and is dealt once that round is
 // published (pockets one card interval apart, the last opening round 2;
@@ -146,21 +146,21 @@ type schedule struct {
 // min(beaconWait, half the next betting round) (beaconWait for the river),
 // so a late beacon never leaves the next round less than half its length;
 // past the deadline the draw is voided.
-func planBeacons(c beacon.Chain, open time.Time, s schedule) DrawBeacons {
+func PlanBeacons(c beacon.Chain, open time.Time, s BeaconSchedule) DrawBeacons {
 	ms := func(t time.Time) time.Time { return t.Truncate(time.Millisecond).UTC() }
 	b := DrawBeacons{Version: FairnessVersion, Chain: c}
-	b.ClosesAt[0] = ms(open.Add(s.rounds[0]))
+	b.ClosesAt[0] = ms(open.Add(s.Rounds[0]))
 	for i := range 4 {
 		b.Rounds[i] = b.RoundFor(b.ClosesAt[i])
 		at := c.RoundTime(b.Rounds[i])
-		wait := s.beaconWait
+		wait := s.BeaconWait
 		if i < 3 {
-			wait = min(wait, s.rounds[i+1]/2)
-			dealt := s.card
+			wait = min(wait, s.Rounds[i+1]/2)
+			dealt := s.Card
 			if i == 0 {
-				dealt = time.Duration(s.positions) * s.card
+				dealt = time.Duration(s.Positions) * s.Card
 			}
-			b.ClosesAt[i+1] = ms(at.Add(dealt + s.rounds[i+1]))
+			b.ClosesAt[i+1] = ms(at.Add(dealt + s.Rounds[i+1]))
 		}
 		b.Deadlines[i] = ms(at.Add(wait))
 	}

@@ -188,9 +188,9 @@ func (p PoolResult) Coef() money.Coef {
 	return p.Categories[0].Coef
 }
 
-// newPoolResult copies a settlement's figures and pairs each payout with its
+// NewPoolResult copies a settlement's figures and pairs each payout with its
 // bet.
-func newPoolResult(s parimutuel.PoolSettlement, bets []Bet, jackpotBefore money.Amount) PoolResult {
+func NewPoolResult(s parimutuel.PoolSettlement, bets []Bet, jackpotBefore money.Amount) PoolResult {
 	r := PoolResult{
 		PoolID: s.PoolID, Round: s.Round, Market: s.Market, NumBets: s.NumBets,
 		Gross: s.Gross, Commission: s.Commission, JackpotContribution: s.JackpotContribution,
@@ -217,7 +217,7 @@ func newPoolResult(s parimutuel.PoolSettlement, bets []Bet, jackpotBefore money.
 // newPoolResultTotals is a streamed settlement's pool as a version-2
 // result publishes it: its figures and its selections' totals.
 func newPoolResultTotals(s parimutuel.PoolSettlement, totals []SelectionTotal, rates []SelectionRate, paid []SelectionPaid, jackpotBefore money.Amount) PoolResult {
-	r := newPoolResult(s, nil, jackpotBefore)
+	r := NewPoolResult(s, nil, jackpotBefore)
 	r.Bets = nil
 	bySel := make(map[string]SelectionPaid, len(paid))
 	for _, p := range paid {
@@ -238,8 +238,8 @@ func (r *DrawResult) fillCards(d *Draw) {
 	for i, p := range d.Pockets {
 		r.Pockets[i] = []string{p[0].String(), p[1].String()}
 	}
-	r.Board = cardStrings(d.Board)
-	r.Burns = cardStrings(d.Burns)
+	r.Board = CardStrings(d.Board)
+	r.Burns = CardStrings(d.Burns)
 	r.ServerSeed = d.ServerSeed.Hex()
 	r.Commitment = cards.FormatCommitment(d.Commitment)
 	if d.PublicSeed != nil {
@@ -250,13 +250,13 @@ func (r *DrawResult) fillCards(d *Draw) {
 		r.BetRoots = append([]betroot.Root(nil), d.BetRoots...)
 	}
 	if !r.Void && len(d.Board) == 5 && len(d.Pockets) == d.Positions {
-		r.Hands = handViews(d.Pockets, d.Board, r.Winners)
+		r.Hands = HandViews(d.Pockets, d.Board, r.Winners)
 	}
 }
 
-// handViews is every position's final hand and status as a result
+// HandViews is every position's final hand and status as a result
 // publishes them (the settler and the verifier both use it).
-func handViews(pockets [][2]cards.Card, board []cards.Card, winnerList []int) []HandView {
+func HandViews(pockets [][2]cards.Card, board []cards.Card, winnerList []int) []HandView {
 	winners := map[int]bool{}
 	for _, w := range winnerList {
 		winners[w] = true
@@ -270,14 +270,14 @@ func handViews(pockets [][2]cards.Card, board []cards.Card, winnerList []int) []
 		}
 		out = append(out, HandView{
 			Position: i + 1, Category: v.Category(), Description: v.Describe(),
-			Cards: cardStrings(five[:]), Status: status,
+			Cards: CardStrings(five[:]), Status: status,
 		})
 	}
 	return out
 }
 
-// cardStrings formats cards one string each.
-func cardStrings(cs []cards.Card) []string {
+// CardStrings formats cards one string each.
+func CardStrings(cs []cards.Card) []string {
 	out := make([]string, len(cs))
 	for i, c := range cs {
 		out[i] = c.String()
@@ -285,5 +285,10 @@ func cardStrings(cs []cards.Card) []string {
 	return out
 }
 
-// betIDString is how a bet id is written in a pool's PoolBet.
-func betIDString(id int64) string { return strconv.FormatInt(id, 10) }
+// FormatBetID is how a bet id is written in a pool's PoolBet.
+func FormatBetID(id int64) string { return strconv.FormatInt(id, 10) }
+
+// fillSuspension records the draw's SUSPEND_AT and its rounds' chances.
+func (r *DrawResult) fillSuspension(d *Draw) {
+	r.SuspendAt, r.Chances = d.SuspendAt, d.Chances
+}

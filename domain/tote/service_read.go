@@ -24,6 +24,11 @@ func (s *Service) TablesByID(ctx context.Context, ids []int64) ([]Table, error) 
 // Draw is a draw by id; NotFound when there is none.
 func (s *Service) Draw(ctx context.Context, id int64) (Draw, error) { return s.store.Draw(ctx, id) }
 
+// DrawBets lists a draw's bets.
+func (s *Service) DrawBets(ctx context.Context, drawID int64) ([]Bet, error) {
+	return s.store.DrawBets(ctx, drawID)
+}
+
 // DrawsByID loads many draws at once, like TablesByID.
 func (s *Service) DrawsByID(ctx context.Context, ids []int64) ([]Draw, error) {
 	return s.store.DrawsByID(ctx, ids)

@@ -28,7 +28,7 @@ func poolOf(d *Draw, k PoolKey, bets []Bet, cfg parimutuel.PoolConfig) parimutue
 	p := parimutuel.Pool{ID: PoolID(d.ID, k.Round, k.Market), Market: k.Market, Round: k.Round, Positions: d.Positions, Config: cfg}
 	p.Bets = make([]parimutuel.PoolBet, len(bets))
 	for i, b := range bets {
-		p.Bets[i] = parimutuel.PoolBet{ID: betIDString(b.ID), Player: b.UserID.String(), Stake: b.Stake, Selection: b.Selection}
+		p.Bets[i] = parimutuel.PoolBet{ID: FormatBetID(b.ID), Player: b.UserID.String(), Stake: b.Stake, Selection: b.Selection}
 	}
 	return p
 }
@@ -97,7 +97,7 @@ func (s *Service) settleInTx(ctx context.Context, tx Tx, d Draw, t Table) (stepR
 		if err := postLegs(ctx, tx.Ledger(), "tote:settle:"+st.PoolID, kind, memo, st.Legs, balances); err != nil {
 			return stepResult{}, err
 		}
-		res.Pools = append(res.Pools, newPoolResult(st, pb, jackpot))
+		res.Pools = append(res.Pools, NewPoolResult(st, pb, jackpot))
 		outcomes = append(outcomes, betOutcomes(pb, st.Payouts)...)
 		jackpot += st.JackpotChange()
 	}
@@ -140,7 +140,7 @@ func (s *Service) voidInTx(ctx context.Context, tx Tx, d Draw, t Table, detail V
 		if err := postLegs(ctx, tx.Ledger(), "tote:void:"+st.PoolID, ledger.Refund, memo, st.Legs, balances); err != nil {
 			return stepResult{}, err
 		}
-		res.Pools = append(res.Pools, newPoolResult(st, pb, 0))
+		res.Pools = append(res.Pools, NewPoolResult(st, pb, 0))
 		outcomes = append(outcomes, betOutcomes(pb, st.Payouts)...)
 	}
 	d.VoidReason = reason
@@ -168,7 +168,7 @@ func (s *Service) finishInTx(ctx context.Context, tx Tx, d Draw, t Table, res Dr
 		typ = EventDrawVoided
 	}
 	ev := TableEvent{TableID: d.TableID, DrawID: d.ID, Type: typ, At: now, Result: &res, ServerSeed: res.ServerSeed, Reason: d.VoidReason,
-		Board: cardStrings(d.Board), Hands: PositionStates(d)}
+		Board: CardStrings(d.Board), Hands: PositionStates(d)}
 	out := stepResult{draw: &nd, events: []TableEvent{ev}}
 	for _, o := range outcomes {
 		out.notes = append(out.notes, userNote{userID: o.userID, ev: event.UserEvent{Type: event.BetSettled, At: now, BetID: o.BetID}})

@@ -13,6 +13,7 @@ import (
 	"github.com/pokertote/pokertote/domain/parimutuel"
 	"github.com/pokertote/pokertote/domain/tote"
 	"github.com/pokertote/pokertote/domain/tote/totetest"
+	"github.com/pokertote/pokertote/domain/tote/verify"
 )
 
 // randomSelection draws a selection of market m on a table of n positions.
@@ -124,7 +125,7 @@ func checkDraw(rt *rapid.T, h *totetest.Harness, d tote.Draw, users int, stakes,
 			}
 		}
 	}
-	if _, v, err := h.Svc.VerifyDraw(h.Ctx, d.ID); err != nil || len(v.Problems) > 0 || !v.CommitmentValid || !v.PayoutsMatch {
+	if _, v, err := verify.Draw(h.Ctx, h.Svc, d.ID); err != nil || len(v.Problems) > 0 || !v.CommitmentValid || !v.PayoutsMatch {
 		rt.Fatalf("verify: %+v %v", v, err)
 	}
 }

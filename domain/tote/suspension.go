@@ -120,16 +120,16 @@ func (d *Draw) Suspended(r parimutuel.Round, sel parimutuel.Selection) (Selectio
 		}
 		for _, c := range rc.Chances {
 			if c.Market == sel.Market && c.Selection == s {
-				return c, c.SuspendedAt(d.suspendAt())
+				return c, c.SuspendedAt(d.EffectiveSuspendAt())
 			}
 		}
 	}
 	return SelectionChance{}, false
 }
 
-// suspendAt is the draw's SUSPEND_AT; a draw stored before it had one
+// EffectiveSuspendAt is the draw's SUSPEND_AT; a draw stored before it had one
 // (zero) has the default.
-func (d *Draw) suspendAt() money.BasisPoints {
+func (d *Draw) EffectiveSuspendAt() money.BasisPoints {
 	if d.SuspendAt == 0 {
 		return SuspendAtMax
 	}
@@ -144,14 +144,14 @@ func checkNotSuspended(d Draw, r parimutuel.Round, sel parimutuel.Selection) err
 	}
 	return errs.R(errs.Conflict, ReasonSelectionSuspended,
 		"%s %s is suspended in round %s: it is paid with a chance of %.2f %% (%d of %d), at or above this draw's %s (SPEC 1.9)",
-		sel.Market, sel, r, 100*c.Probability(), c.Paid, c.Of, percent(d.suspendAt()))
+		sel.Market, sel, r, 100*c.Probability(), c.Paid, c.Of, FormatPercent(d.EffectiveSuspendAt()))
 }
 
 // CheckSuspendAt reports an Invalid error (INVALID_SUSPEND_AT) unless at is
 // 50.00 % to 90.00 %.
 func CheckSuspendAt(at money.BasisPoints) error {
 	if at < SuspendAtMin || at > SuspendAtMax {
-		return errs.R(errs.Invalid, ReasonInvalidSuspendAt, "SUSPEND_AT is %s: it must be %s to %s", percent(at), percent(SuspendAtMin), percent(SuspendAtMax))
+		return errs.R(errs.Invalid, ReasonInvalidSuspendAt, "SUSPEND_AT is %s: it must be %s to %s", FormatPercent(at), FormatPercent(SuspendAtMin), FormatPercent(SuspendAtMax))
 	}
 	return nil
 }

@@ -68,13 +68,13 @@ func (v VoidDetail) Reason() string {
 	case VoidBeaconMissing:
 		dl := ""
 		if v.Deadline != nil {
-			dl = v.Deadline.UTC().Format(timeLayout)
+			dl = v.Deadline.UTC().Format(TimeLayout)
 		}
 		return fmt.Sprintf("beacon failure: round %d (the %s) was not available by %s (%s); every stake is refunded",
 			v.Round, streetName(v.Street), dl, v.Why)
 	case VoidBeaconEarly:
 		return fmt.Sprintf("beacon early: round %d (the %s) was already published when betting round %d closed at %s; every stake is refunded",
-			v.Round, streetName(v.Street), v.Street, v.At.UTC().Format(timeLayout))
+			v.Round, streetName(v.Street), v.Street, v.At.UTC().Format(TimeLayout))
 	}
 	return string(v.Kind) + ": " + v.Why
 }
@@ -82,7 +82,7 @@ func (v VoidDetail) Reason() string {
 // streetName names street s (1..4), or "street s" outside that range.
 func streetName(s int) string {
 	if s >= 1 && s <= 4 {
-		return streetNames[s-1]
+		return StreetNames[s-1]
 	}
 	return fmt.Sprintf("street %d", s)
 }
@@ -98,3 +98,10 @@ type VoidCount struct {
 	Kind  VoidKind
 	Count int64
 }
+
+// StreetNames name the streets in void reasons and the verifier's problem
+// lines, index s-1.
+var StreetNames = [4]string{"pockets", "flop", "turn", "river"}
+
+// TimeLayout writes deadlines in void reasons and problem lines.
+const TimeLayout = "2006-01-02T15:04:05.000Z07:00"

@@ -11,6 +11,7 @@ import (
 	"github.com/pokertote/pokertote/domain/money"
 	"github.com/pokertote/pokertote/domain/parimutuel"
 	"github.com/pokertote/pokertote/domain/tote"
+	"github.com/pokertote/pokertote/domain/tote/verify"
 	"github.com/pokertote/pokertote/internal/clocktest"
 )
 
@@ -243,7 +244,7 @@ func testAdminVoid(t *testing.T, env Env) {
 			t.Errorf("bet %d: %s %s of %s", b.ID, b.Status, b.Payout, b.Stake)
 		}
 	}
-	if _, ver, err := h.Svc.VerifyDraw(h.Ctx, v.ID); err != nil || len(ver.Problems) > 0 || !ver.CardsMatch {
+	if _, ver, err := verify.Draw(h.Ctx, h.Svc, v.ID); err != nil || len(ver.Problems) > 0 || !ver.CardsMatch {
 		t.Errorf("verify void draw: %+v %v", ver, err)
 	}
 	_, err = h.Svc.VoidDraw(h.Ctx, 1, d.ID, "again")

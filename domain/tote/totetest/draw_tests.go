@@ -12,6 +12,7 @@ import (
 	"github.com/pokertote/pokertote/domain/money"
 	"github.com/pokertote/pokertote/domain/parimutuel"
 	"github.com/pokertote/pokertote/domain/tote"
+	"github.com/pokertote/pokertote/domain/tote/verify"
 )
 
 // kzt is whole tenge.
@@ -64,7 +65,7 @@ func testFullDraw(t *testing.T, env Env) {
 	}
 	checkSettledBets(h, d, bets)
 	checkWallets(h, map[int64]money.Amount{1: kzt(100_000), 2: kzt(100_000), 3: kzt(100_000)}, d.ID)
-	_, v, err := h.Svc.VerifyDraw(h.Ctx, d.ID)
+	_, v, err := verify.Draw(h.Ctx, h.Svc, d.ID)
 	if err != nil || !v.CommitmentValid || !v.CardsMatch || !v.PayoutsMatch || len(v.Problems) > 0 {
 		t.Fatalf("verify: %+v, %v", v, err)
 	}

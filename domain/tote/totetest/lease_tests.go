@@ -9,6 +9,7 @@ import (
 	"github.com/pokertote/pokertote/domain/money"
 	"github.com/pokertote/pokertote/domain/parimutuel"
 	"github.com/pokertote/pokertote/domain/tote"
+	"github.com/pokertote/pokertote/domain/tote/verify"
 )
 
 func testLeaseTakeover(t *testing.T, env Env) {
@@ -40,7 +41,7 @@ func testLeaseTakeover(t *testing.T, env Env) {
 	h.CheckBooks(d)
 	checkSettledBets(h, d, bets)
 	checkWallets(h, map[int64]money.Amount{1: kzt(100_000), 2: kzt(100_000), 3: kzt(100_000)}, d.ID)
-	if _, v, err := h.Svc.VerifyDraw(h.Ctx, d.ID); err != nil || len(v.Problems) > 0 {
+	if _, v, err := verify.Draw(h.Ctx, h.Svc, d.ID); err != nil || len(v.Problems) > 0 {
 		t.Fatalf("verify after takeover: %+v %v", v, err)
 	}
 	testFencing(t, env, h.Table.ID+1000)
@@ -101,7 +102,7 @@ func testStalledTakeover(t *testing.T, env Env) {
 		t.Fatalf("the stalled draw ended %s: %q", v.Phase, v.VoidReason)
 	}
 	h.CheckBooks(v)
-	if _, ver, err := h.Svc.VerifyDraw(h.Ctx, v.ID); err != nil || len(ver.Problems) > 0 {
+	if _, ver, err := verify.Draw(h.Ctx, h.Svc, v.ID); err != nil || len(ver.Problems) > 0 {
 		t.Errorf("verify: %v %v", err, ver.Problems)
 	}
 }

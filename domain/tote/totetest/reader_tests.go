@@ -7,6 +7,7 @@ import (
 	"github.com/pokertote/pokertote/domain/money"
 	"github.com/pokertote/pokertote/domain/parimutuel"
 	"github.com/pokertote/pokertote/domain/tote"
+	"github.com/pokertote/pokertote/domain/tote/verify"
 )
 
 // testBetReaders: every way a bet is read (by id, by key, a player's bets,
@@ -138,7 +139,7 @@ func testBetReaders(t *testing.T, env Env) {
 		if status[tote.BetWon]+status[tote.BetLost] == 0 || status[tote.BetAccepted] != 0 {
 			t.Errorf("statuses after settlement: %v", status)
 		}
-		if _, v, err := h.Svc.VerifyDraw(h.Ctx, d.ID); err != nil || !v.PayoutsMatch {
+		if _, v, err := verify.Draw(h.Ctx, h.Svc, d.ID); err != nil || !v.PayoutsMatch {
 			t.Errorf("verify draw %d: %v %v", d.ID, err, v.Problems)
 		}
 		h.CheckBooks(d)

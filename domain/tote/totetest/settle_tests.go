@@ -13,6 +13,7 @@ import (
 	"github.com/pokertote/pokertote/domain/money"
 	"github.com/pokertote/pokertote/domain/parimutuel"
 	"github.com/pokertote/pokertote/domain/tote"
+	"github.com/pokertote/pokertote/domain/tote/verify"
 )
 
 // testStreamedSettlementIsReference is the property test of streamed
@@ -167,7 +168,7 @@ func checkAgainstReference(rt *rapid.T, h *Harness, d tote.Draw, wallets map[int
 			rt.Errorf("wallet %d: %s, the reference %s", u, got, want)
 		}
 	}
-	if _, v, err := h.Svc.VerifyDraw(h.Ctx, d.ID); err != nil || len(v.Problems) > 0 || !v.PayoutsMatch {
+	if _, v, err := verify.Draw(h.Ctx, h.Svc, d.ID); err != nil || len(v.Problems) > 0 || !v.PayoutsMatch {
 		rt.Fatalf("verify: %+v %v", v, err)
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/pokertote/pokertote/domain/money"
 	"github.com/pokertote/pokertote/domain/parimutuel"
 	"github.com/pokertote/pokertote/domain/tote"
+	"github.com/pokertote/pokertote/domain/tote/verify"
 )
 
 // testSuspendedSelections (SPEC 1.9): SUSPEND_AT lowered to 50 % applies
@@ -88,7 +89,7 @@ func testSuspendedSelections(t *testing.T, env Env) {
 	if len(d.Result.Chances) != 3 || d.Result.SuspendAt != half {
 		t.Fatalf("the result publishes %d rounds of chances at %d", len(d.Result.Chances), d.Result.SuspendAt)
 	}
-	if v := tote.VerifyResult(*d.Result); len(v.Problems) > 0 || !v.SuspensionsMatch {
+	if v := verify.Result(*d.Result); len(v.Problems) > 0 || !v.SuspensionsMatch {
 		t.Fatalf("the result does not verify: %v", v.Problems)
 	}
 }

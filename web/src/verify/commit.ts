@@ -1,5 +1,5 @@
 // Checks of a version-3 result (issue 26, docs/fairness.md sections 6 and
-// 11), as domain/tote/verify_void.go and bet_roots.go make them: the void's
+// 11), as domain/tote/verify/verify_void.go and bet_roots.go make them: the void's
 // structured cause against the committed times, and each closed round's
 // bet root against the round's pools.
 import type { DrawResultJson } from './pools';

@@ -2,7 +2,7 @@
 // Draw.resultJson): commitment, shuffle and deal, hands and outcome, every
 // pool, the void's cause and the bet roots, the suspended selections, and,
 // given what the player recorded while the draw ran, that the result is the
-// one they saw committed. It makes the checks tote.VerifyResult makes
+// one they saw committed. It makes the checks verify.Result makes
 // (docs/fairness.md, section 4); testdata/fairness is the corpus both run.
 import { hexToBytes, sha256Hex, shuffle, dealTote, dealStreets, cardName, outcomeOf, bestFive, describe, categoryOf, type ToteDeal } from './fair';
 import { verifyPools, type DrawResultJson } from './pools';

@@ -1,7 +1,7 @@
 // The shared tamper corpus (testdata/fairness, issue 26) through the
 // browser's verifier: every genuine result gets its verdict ("ok" on
 // quicknet, "local" on the server's own chain), every tampered one is
-// rejected, as the Go verifier (go test ./domain/tote -run
+// rejected, as the Go verifier (go test ./domain/tote/verify -run
 // TestFairnessCorpus; ./cmd/verify-draw -run TestCorpus) does. A tamper
 // that only what the player recorded can catch must verify without it.
 import { test } from 'node:test';

@@ -1,4 +1,4 @@
-package tote
+package verify
 
 import (
 	"crypto/sha256"
@@ -6,6 +6,7 @@ import (
 
 	"github.com/pokertote/pokertote/domain/cards"
 	"github.com/pokertote/pokertote/domain/parimutuel"
+	"github.com/pokertote/pokertote/domain/tote"
 )
 
 // Resettle recomputes, after a tamper, everything of res that follows from
@@ -17,7 +18,7 @@ import (
 // corpus (testdata/fairness) is made with it: a tamper that survives it
 // is caught only by a check a verifier makes, not by arithmetic left
 // undone.
-func Resettle(res *DrawResult, roots bool) error {
+func Resettle(res *tote.DrawResult, roots bool) error {
 	pockets, board, err := publishedCards(*res)
 	if err != nil {
 		return err
@@ -26,7 +27,7 @@ func Resettle(res *DrawResult, roots bool) error {
 		deal := cards.ToteDeal{Pockets: pockets, Flop: [3]cards.Card(board[:3]), Turn: board[3], River: board[4]}
 		o := parimutuel.OutcomeOf(deal)
 		res.Winners, res.Category, res.FlopLeaders, res.TurnLeaders = o.Winners, o.Category, o.FlopLeaders, o.TurnLeaders
-		res.Hands = handViews(pockets, board, o.Winners)
+		res.Hands = tote.HandViews(pockets, board, o.Winners)
 	}
 	cfg, outcome := resultConfig(*res)
 	jackpot := res.JackpotBefore
@@ -83,7 +84,7 @@ func Resettle(res *DrawResult, roots bool) error {
 	if err != nil {
 		return err
 	}
-	c, err := DrawCommitment(seed, res.Positions, res.Beacons)
+	c, err := tote.DrawCommitment(seed, res.Positions, res.Beacons)
 	if err != nil {
 		return err
 	}

@@ -1,4 +1,4 @@
-package tote
+package readmodel
 
 import (
 	"encoding/hex"
@@ -8,6 +8,7 @@ import (
 	"github.com/pokertote/pokertote/domain/cards"
 	"github.com/pokertote/pokertote/domain/money"
 	"github.com/pokertote/pokertote/domain/parimutuel"
+	"github.com/pokertote/pokertote/domain/tote"
 )
 
 // TableView is everything a table view renders, as of the table's event
@@ -19,7 +20,7 @@ type TableView struct {
 	Seq     int64
 	At      time.Time // when event Seq happened
 	TableID int64
-	Status  TableStatus
+	Status  tote.TableStatus
 	// Draw is the current (or last shown) draw; nil before the first one.
 	Draw *DrawView
 }
@@ -29,7 +30,7 @@ type DrawView struct {
 	ID        int64
 	Number    int64
 	Positions int
-	Phase     Phase
+	Phase     tote.Phase
 	// RoundClosesAt is when the open round closes; zero when none is open.
 	RoundClosesAt time.Time
 	MinStake      money.Amount
@@ -38,24 +39,24 @@ type DrawView struct {
 	PublicSeed string
 	ServerSeed string
 	Board      []string
-	Hands      []PositionState
-	Odds       *LiveOdds
+	Hands      []tote.PositionState
+	Odds       *tote.LiveOdds
 	// Pools is every pool of the draw in DrawPools order, each listing its
 	// selections (see RoundPoolViews).
-	Pools      []PoolView
-	Result     *DrawResult
+	Pools      []tote.PoolView
+	Result     *tote.DrawResult
 	VoidReason string
 	OpenedAt   time.Time
 	// Chances is what the open round opened with (nil for PRE_DEAL and
 	// while no round is open) and SuspendAt the draw's threshold with it
 	// (SPEC 1.9); both are zero without chances.
-	Chances   *RoundChances
+	Chances   *tote.RoundChances
 	SuspendAt money.BasisPoints
 	// Beacons is the beacon commitment as DRAW_OPENED published it (no
 	// signatures): the chain and each street's close time, round and
 	// deadline, which the commitment covers (fair deal 3). Nil for a
 	// version-1 draw.
-	Beacons *DrawBeacons
+	Beacons *tote.DrawBeacons
 }
 
 // OpenRound is the round taking bets, or 0.
@@ -65,19 +66,19 @@ func (d *DrawView) OpenRound() parimutuel.Round { return d.Phase.BettingRound() 
 // Events at or below v.Seq are ignored (v is returned), so a caller may
 // apply a replayed event twice. An event of a draw other than the current
 // one (except DRAW_OPENED) changes only Seq and At.
-func (v TableView) Apply(e TableEvent) TableView {
+func (v TableView) Apply(e tote.TableEvent) TableView {
 	if e.Seq != 0 && e.Seq <= v.Seq {
 		return v
 	}
 	v.Seq, v.At = e.Seq, e.At
 	switch e.Type {
-	case EventTablePaused:
-		v.Status = TablePaused
+	case tote.EventTablePaused:
+		v.Status = tote.TablePaused
 		return v
-	case EventTableResumed:
-		v.Status = TableRunning
+	case tote.EventTableResumed:
+		v.Status = tote.TableRunning
 		return v
-	case EventDrawOpened:
+	case tote.EventDrawOpened:
 		v.Draw = openedDraw(e)
 		return v
 	}
@@ -86,31 +87,31 @@ func (v TableView) Apply(e TableEvent) TableView {
 	}
 	d := *v.Draw
 	switch e.Type {
-	case EventRoundOpened:
-		d.Phase = bettingPhase(e.Round)
+	case tote.EventRoundOpened:
+		d.Phase = tote.BettingPhase(e.Round)
 		if e.ClosesAt != nil {
 			d.RoundClosesAt = *e.ClosesAt
 		}
 		d.Chances, d.SuspendAt = e.Chances, e.SuspendAt
-	case EventRoundClosed:
-		d.Phase, d.RoundClosesAt = dealingPhase(e.Round), time.Time{}
+	case tote.EventRoundClosed:
+		d.Phase, d.RoundClosesAt = tote.DealingPhase(e.Round), time.Time{}
 		d.Chances, d.SuspendAt = nil, 0
 		if e.PublicSeed != "" {
 			d.PublicSeed = e.PublicSeed
 		}
-	case EventCardsDealt:
+	case tote.EventCardsDealt:
 		d.Board, d.Hands = e.Board, e.Hands
-	case EventOddsUpdated:
+	case tote.EventOddsUpdated:
 		d.Odds = e.Odds
-	case EventPoolUpdated:
+	case tote.EventPoolUpdated:
 		if e.Pool != nil {
 			d.Pools = withPool(d.Pools, *e.Pool)
 		}
-	case EventDrawSettled, EventDrawVoided:
-		d.Phase, d.RoundClosesAt = PhaseSettled, time.Time{}
+	case tote.EventDrawSettled, tote.EventDrawVoided:
+		d.Phase, d.RoundClosesAt = tote.PhaseSettled, time.Time{}
 		d.Chances, d.SuspendAt = nil, 0
-		if e.Type == EventDrawVoided {
-			d.Phase, d.VoidReason = PhaseVoid, e.Reason
+		if e.Type == tote.EventDrawVoided {
+			d.Phase, d.VoidReason = tote.PhaseVoid, e.Reason
 		}
 		d.Result, d.ServerSeed = e.Result, e.ServerSeed
 		if e.Hands != nil {
@@ -126,34 +127,34 @@ func (v TableView) Apply(e TableEvent) TableView {
 
 // openedDraw is the draw a DRAW_OPENED event starts: round 1 open, no
 // cards, every pool empty.
-func openedDraw(e TableEvent) *DrawView {
+func openedDraw(e tote.TableEvent) *DrawView {
 	d := &DrawView{
-		ID: e.DrawID, Number: e.Number, Positions: e.Seats, Phase: PhasePreDeal, MinStake: e.MinStake,
+		ID: e.DrawID, Number: e.Number, Positions: e.Seats, Phase: tote.PhasePreDeal, MinStake: e.MinStake,
 		Commitment: e.Commitment, Odds: e.Odds, OpenedAt: e.At, Board: []string{},
 		Hands: emptyHands(e.Seats), Pools: emptyPools(e.Seats), Beacons: e.Beacons.Clone(),
 	}
 	return d
 }
 
-func emptyHands(n int) []PositionState {
-	out := make([]PositionState, n)
+func emptyHands(n int) []tote.PositionState {
+	out := make([]tote.PositionState, n)
 	for i := range out {
-		out[i] = PositionState{Number: i + 1, Status: PositionPending}
+		out[i] = tote.PositionState{Number: i + 1, Status: tote.PositionPending}
 	}
 	return out
 }
 
-func emptyPools(n int) []PoolView {
-	var out []PoolView
-	for _, k := range DrawPools() {
-		out = append(out, EmptyPoolView(k, n))
+func emptyPools(n int) []tote.PoolView {
+	var out []tote.PoolView
+	for _, k := range tote.DrawPools() {
+		out = append(out, tote.EmptyPoolView(k, n))
 	}
 	return out
 }
 
 // withPool returns pools with p in place of the pool of its round and
 // market (a new slice; pools is not changed).
-func withPool(pools []PoolView, p PoolView) []PoolView {
+func withPool(pools []tote.PoolView, p tote.PoolView) []tote.PoolView {
 	out := slices.Clone(pools)
 	for i, q := range out {
 		if q.Round == p.Round && q.Market == p.Market {
@@ -168,24 +169,24 @@ func withPool(pools []PoolView, p PoolView) []PoolView {
 // LastSeq is the view's Seq), its latest draw (nil: none yet) and that
 // draw's pool totals of every round. It is how a read model starts and
 // recovers from a missed event.
-func ViewOf(t Table, d *Draw, totals []SelectionTotal) (TableView, error) {
+func ViewOf(t tote.Table, d *tote.Draw, totals []tote.SelectionTotal) (TableView, error) {
 	v := TableView{Seq: t.LastSeq, At: t.UpdatedAt, TableID: t.ID, Status: t.Status}
 	if d == nil {
 		return v, nil
 	}
 	dv := &DrawView{
 		ID: d.ID, Number: d.Number, Positions: d.Positions, Phase: d.Phase.Public(), MinStake: d.MinStake,
-		Commitment: cards.FormatCommitment(d.Commitment), Board: cardStrings(d.Board), Hands: PositionStates(*d),
+		Commitment: cards.FormatCommitment(d.Commitment), Board: tote.CardStrings(d.Board), Hands: tote.PositionStates(*d),
 		Odds: d.Odds, Result: d.Result, VoidReason: d.VoidReason, OpenedAt: d.OpenedAt,
 	}
 	if d.Beacons != nil {
-		dv.Beacons = d.Beacons.withoutSignatures()
+		dv.Beacons = d.Beacons.WithoutSignatures()
 	}
 	if r := d.OpenRound(); r != 0 {
 		dv.RoundClosesAt = d.RoundClosesAt
 		for i := range d.Chances {
 			if d.Chances[i].Round == r {
-				dv.Chances, dv.SuspendAt = &d.Chances[i], d.suspendAt()
+				dv.Chances, dv.SuspendAt = &d.Chances[i], d.EffectiveSuspendAt()
 			}
 		}
 	}
@@ -196,7 +197,7 @@ func ViewOf(t Table, d *Draw, totals []SelectionTotal) (TableView, error) {
 		dv.ServerSeed = d.ServerSeed.Hex()
 	}
 	for r := parimutuel.RoundPreDeal; r <= parimutuel.RoundTurn; r++ {
-		pools, err := RoundPoolViews(totals, d.Pool, d.Positions, r)
+		pools, err := tote.RoundPoolViews(totals, d.Pool, d.Positions, r)
 		if err != nil {
 			return TableView{}, err
 		}

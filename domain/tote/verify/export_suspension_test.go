@@ -1,4 +1,4 @@
-package tote
+package verify
 
 // RecomputeChances and CheckSuspensions expose the two halves of the
 // verifier's suspension check to the external tests, so that tampered

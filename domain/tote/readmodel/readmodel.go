@@ -1,4 +1,4 @@
-package tote
+package readmodel
 
 import (
 	"context"
@@ -11,6 +11,7 @@ import (
 
 	"github.com/pokertote/pokertote/domain/errs"
 	"github.com/pokertote/pokertote/domain/event"
+	"github.com/pokertote/pokertote/domain/tote"
 )
 
 // ReplayBound is the most events a catch-up reads from the outbox: a
@@ -23,20 +24,20 @@ const ReplayBound = 256
 // client folds from the events. Its fields are never changed once
 // published; the read model swaps in a new LiveTable per event.
 type LiveTable struct {
-	Table Table // Table.LastSeq equals View.Seq
-	Draw  *Draw // nil before the first draw
+	Table tote.Table // Table.LastSeq equals View.Seq
+	Draw  *tote.Draw // nil before the first draw
 	View  TableView
 }
 
-// ReadModel keeps every table in memory, current with the table events:
+// Model keeps every table in memory, current with the table events:
 // the lobby and table queries read it instead of the database, and the
 // join snapshot is its view. It decodes each table event once per process
 // and fans the decoded event out to local subscribers, after applying it,
 // in seq order without gaps. It starts from the store, and rebuilds a table
 // from the store when it misses events it cannot replay (more than
 // ReplayBound) or when its hub subscription is dropped.
-type ReadModel struct {
-	store   Store
+type Model struct {
+	store   tote.Store
 	hub     *event.Hub
 	log     *slog.Logger
 	refresh time.Duration
@@ -44,7 +45,7 @@ type ReadModel struct {
 	// delivered (profiling the fan-out, issue 9); set before Run.
 	Stages *event.StageLog
 
-	out    *event.Fanout[*TableEvent]
+	out    *event.Fanout[*tote.TableEvent]
 	mu     sync.RWMutex
 	tables map[int64]*followed
 	ready  chan struct{}
@@ -66,22 +67,22 @@ type followed struct {
 	mu sync.Mutex
 }
 
-// NewReadModel returns a read model of store's tables fed by hub. refresh
+// New returns a read model of store's tables fed by hub. refresh
 // is how often it re-reads the list of tables and their settings (changes
 // that publish no event); 0 means 2 seconds.
-func NewReadModel(store Store, hub *event.Hub, log *slog.Logger, refresh time.Duration) *ReadModel {
+func New(store tote.Store, hub *event.Hub, log *slog.Logger, refresh time.Duration) *Model {
 	if refresh <= 0 {
 		refresh = 2 * time.Second
 	}
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return &ReadModel{store: store, hub: hub, log: log, refresh: refresh, out: event.NewFanout[*TableEvent](),
+	return &Model{store: store, hub: hub, log: log, refresh: refresh, out: event.NewFanout[*tote.TableEvent](),
 		tables: map[int64]*followed{}, ready: make(chan struct{})}
 }
 
 // Run follows every table until ctx ends.
-func (m *ReadModel) Run(ctx context.Context) error {
+func (m *Model) Run(ctx context.Context) error {
 	defer m.out.Close()
 	var wg sync.WaitGroup
 	defer wg.Wait()
@@ -103,11 +104,11 @@ func (m *ReadModel) Run(ctx context.Context) error {
 }
 
 // Ready is closed once every table known at start has its view.
-func (m *ReadModel) Ready() <-chan struct{} { return m.ready }
+func (m *Model) Ready() <-chan struct{} { return m.ready }
 
 // syncTables starts following tables not yet followed and refreshes the
 // rows (name, settings) of the others.
-func (m *ReadModel) syncTables() error {
+func (m *Model) syncTables() error {
 	m.syncMu.Lock()
 	defer m.syncMu.Unlock()
 	ctx, wg := m.runCtx, m.wg
@@ -158,13 +159,13 @@ func (m *ReadModel) syncTables() error {
 
 // sameRow reports whether the rows agree on what changes without an event
 // (name, settings).
-func sameRow(a, b Table) bool {
+func sameRow(a, b tote.Table) bool {
 	return a.Name == b.Name && a.Settings == b.Settings
 }
 
 // Table is one table's current state; false when the read model does not
 // know it (yet).
-func (m *ReadModel) Table(id int64) (*LiveTable, bool) {
+func (m *Model) Table(id int64) (*LiveTable, bool) {
 	m.mu.RLock()
 	f := m.tables[id]
 	m.mu.RUnlock()
@@ -179,7 +180,7 @@ func (m *ReadModel) Table(id int64) (*LiveTable, bool) {
 // the read model does not know yet (created since its last refresh) is
 // looked up in the store and followed from now on. NotFound when there is
 // no such table.
-func (m *ReadModel) Lookup(ctx context.Context, id int64) (*LiveTable, error) {
+func (m *Model) Lookup(ctx context.Context, id int64) (*LiveTable, error) {
 	for attempt := 0; attempt < 2; attempt++ {
 		m.mu.RLock()
 		f := m.tables[id]
@@ -207,11 +208,11 @@ func (m *ReadModel) Lookup(ctx context.Context, id int64) (*LiveTable, error) {
 			}
 		}
 	}
-	return nil, errs.R(errs.NotFound, ReasonNotFound, "table not found")
+	return nil, errs.R(errs.NotFound, tote.ReasonNotFound, "table not found")
 }
 
 // Tables lists every table known, by id.
-func (m *ReadModel) Tables() []*LiveTable {
+func (m *Model) Tables() []*LiveTable {
 	m.mu.RLock()
 	out := make([]*LiveTable, 0, len(m.tables))
 	for _, f := range m.tables {
@@ -229,15 +230,15 @@ func (m *ReadModel) Tables() []*LiveTable {
 // not keep up with buffer events is dropped (event.ErrSlowConsumer). The
 // read model may skip seqs when it rebuilt from the store; subscribers fill
 // such a gap themselves.
-func (m *ReadModel) Subscribe(id int64, buffer int) *event.Sub[*TableEvent] {
+func (m *Model) Subscribe(id int64, buffer int) *event.Sub[*tote.TableEvent] {
 	return m.out.Subscribe(event.TableTopic(id), buffer)
 }
 
 // Subscribers is how many subscriptions to table id's events are open.
-func (m *ReadModel) Subscribers(id int64) int { return m.out.Subscribers(event.TableTopic(id)) }
+func (m *Model) Subscribers(id int64) int { return m.out.Subscribers(event.TableTopic(id)) }
 
 // follow keeps table id's LiveTable current until ctx ends.
-func (m *ReadModel) follow(ctx context.Context, id int64, f *followed) {
+func (m *Model) follow(ctx context.Context, id int64, f *followed) {
 	backoff := 100 * time.Millisecond
 	for ctx.Err() == nil {
 		err := m.followOnce(ctx, id, f)
@@ -278,7 +279,7 @@ const followBacklog = 4096
 // The draw the lobby shows is reloaded by a second goroutine, signalled
 // after each event (coalescing bursts), so that delivering an event never
 // waits for a query.
-func (m *ReadModel) followOnce(ctx context.Context, id int64, f *followed) error {
+func (m *Model) followOnce(ctx context.Context, id int64, f *followed) error {
 	p := &f.p
 	reload := make(chan struct{}, 1)
 	signal := func() {
@@ -337,9 +338,9 @@ func (m *ReadModel) followOnce(ctx context.Context, id int64, f *followed) error
 // applyQueued applies a message the publisher left to the table's
 // goroutine: after filling the gap before it from the outbox, or by
 // rebuilding the table when the gap is too long.
-func (m *ReadModel) applyQueued(ctx context.Context, id int64, f *followed, msg []byte, reloadDraw func()) error {
+func (m *Model) applyQueued(ctx context.Context, id int64, f *followed, msg []byte, reloadDraw func()) error {
 	received := time.Now()
-	e, err := DecodeTableEvent(msg)
+	e, err := tote.DecodeTableEvent(msg)
 	if err != nil {
 		m.log.WarnContext(ctx, "read model: unreadable event", "table", id, "err", err)
 		return nil
@@ -362,7 +363,7 @@ func (m *ReadModel) applyQueued(ctx context.Context, id int64, f *followed, msg 
 // as one batch. It returns how many of msgs it took: the rest are left to
 // the table's goroutine (an event is being applied or the table rebuilt,
 // events wait in backlog before these, or seqs are missing).
-func (m *ReadModel) applyInline(id int64, f *followed, msgs [][]byte, backlog chan []byte, reloadDraw func()) int {
+func (m *Model) applyInline(id int64, f *followed, msgs [][]byte, backlog chan []byte, reloadDraw func()) int {
 	if !f.mu.TryLock() {
 		return 0
 	}
@@ -371,10 +372,10 @@ func (m *ReadModel) applyInline(id int64, f *followed, msgs [][]byte, backlog ch
 		return 0
 	}
 	received := time.Now()
-	applied := make([]*TableEvent, 0, len(msgs))
+	applied := make([]*tote.TableEvent, 0, len(msgs))
 	taken, draw := 0, false
 	for _, msg := range msgs {
-		e, err := DecodeTableEvent(msg)
+		e, err := tote.DecodeTableEvent(msg)
 		if err != nil {
 			break // the goroutine logs it
 		}
@@ -399,7 +400,7 @@ func (m *ReadModel) applyInline(id int64, f *followed, msgs [][]byte, backlog ch
 
 // reloadDraws loads table id's latest draw into its LiveTable each time it
 // is signalled.
-func (m *ReadModel) reloadDraws(ctx context.Context, id int64, p *atomic.Pointer[LiveTable], signal <-chan struct{}) {
+func (m *Model) reloadDraws(ctx context.Context, id int64, p *atomic.Pointer[LiveTable], signal <-chan struct{}) {
 	for {
 		select {
 		case <-ctx.Done():
@@ -426,7 +427,7 @@ func (m *ReadModel) reloadDraws(ctx context.Context, id int64, p *atomic.Pointer
 
 // advance applies live event e, first replaying from the outbox the events
 // it skipped (or rebuilding when too many were skipped).
-func (m *ReadModel) advance(ctx context.Context, id int64, p *atomic.Pointer[LiveTable], e TableEvent) error {
+func (m *Model) advance(ctx context.Context, id int64, p *atomic.Pointer[LiveTable], e tote.TableEvent) error {
 	cur := p.Load()
 	if e.Seq <= cur.View.Seq {
 		return nil
@@ -450,20 +451,20 @@ func (m *ReadModel) advance(ctx context.Context, id int64, p *atomic.Pointer[Liv
 
 // apply folds e into the table, publishes the new LiveTable and hands e to
 // subscribers (followOnce has the draw reloaded for the lobby afterwards).
-func (m *ReadModel) apply(_ context.Context, p *atomic.Pointer[LiveTable], e *TableEvent) error {
+func (m *Model) apply(_ context.Context, p *atomic.Pointer[LiveTable], e *tote.TableEvent) error {
 	if e.Seq <= p.Load().View.Seq {
 		return nil
 	}
-	m.deliver(e.TableID, []*TableEvent{m.fold(p, e)})
+	m.deliver(e.TableID, []*tote.TableEvent{m.fold(p, e)})
 	return nil
 }
 
 // fold folds e, the event after the view's, into the table and publishes
 // the new LiveTable; it returns e.
-func (m *ReadModel) fold(p *atomic.Pointer[LiveTable], e *TableEvent) *TableEvent {
+func (m *Model) fold(p *atomic.Pointer[LiveTable], e *tote.TableEvent) *tote.TableEvent {
 	cur := p.Load()
 	next := &LiveTable{Table: cur.Table, Draw: cur.Draw, View: cur.View.Apply(*e)}
-	if e.Type == EventTablePaused || e.Type == EventTableResumed {
+	if e.Type == tote.EventTablePaused || e.Type == tote.EventTableResumed {
 		next.Table.Status = next.View.Status
 	}
 	next.Table.LastSeq = next.View.Seq
@@ -473,7 +474,7 @@ func (m *ReadModel) fold(p *atomic.Pointer[LiveTable], e *TableEvent) *TableEven
 }
 
 // deliver hands table id's folded events to its subscribers, as one batch.
-func (m *ReadModel) deliver(id int64, evs []*TableEvent) {
+func (m *Model) deliver(id int64, evs []*tote.TableEvent) {
 	if len(evs) == 0 {
 		return
 	}
@@ -488,7 +489,7 @@ func (m *ReadModel) deliver(id int64, evs []*TableEvent) {
 // before and after the draw: when its LastSeq did not move in between, the
 // draw read is the one of that seq (every change of a draw appends an
 // event in its transaction).
-func (m *ReadModel) rebuild(ctx context.Context, id int64, p *atomic.Pointer[LiveTable]) error {
+func (m *Model) rebuild(ctx context.Context, id int64, p *atomic.Pointer[LiveTable]) error {
 	for attempt := 0; ; attempt++ {
 		lt, stable, err := m.load(ctx, id)
 		if err != nil {
@@ -501,13 +502,13 @@ func (m *ReadModel) rebuild(ctx context.Context, id int64, p *atomic.Pointer[Liv
 	}
 }
 
-func (m *ReadModel) load(ctx context.Context, id int64) (*LiveTable, bool, error) {
+func (m *Model) load(ctx context.Context, id int64) (*LiveTable, bool, error) {
 	t, err := m.store.Table(ctx, id)
 	if err != nil {
 		return nil, false, err
 	}
-	var dp *Draw
-	var totals []SelectionTotal
+	var dp *tote.Draw
+	var totals []tote.SelectionTotal
 	d, err := m.store.LatestDraw(ctx, id)
 	switch {
 	case err == nil:
@@ -533,7 +534,7 @@ func (m *ReadModel) load(ctx context.Context, id int64) (*LiveTable, bool, error
 // replica (a new table, new settings, a pause): it re-reads the table rows
 // and waits, up to a second, until the view has applied t.LastSeq, so
 // that a query right after the mutation reads what it wrote.
-func (m *ReadModel) Sync(ctx context.Context, t Table) {
+func (m *Model) Sync(ctx context.Context, t tote.Table) {
 	m.syncMu.Lock()
 	running := m.runCtx != nil
 	m.syncMu.Unlock()

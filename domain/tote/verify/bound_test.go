@@ -1,4 +1,4 @@
-package tote_test
+package verify_test
 
 import (
 	"strings"
@@ -11,6 +11,7 @@ import (
 	"github.com/pokertote/pokertote/domain/parimutuel"
 	"github.com/pokertote/pokertote/domain/tote"
 	"github.com/pokertote/pokertote/domain/tote/totetest"
+	"github.com/pokertote/pokertote/domain/tote/verify"
 )
 
 // drawOpened is the DRAW_OPENED event of draw id.
@@ -69,7 +70,7 @@ func TestResultBindsWhatPlayersSaw(t *testing.T) {
 	} {
 		r := copyResult(t, res)
 		tamper(&r)
-		v := tote.VerifyResult(r)
+		v := verify.Result(r)
 		if v.CommitmentValid || !strings.HasPrefix(strings.Join(v.Problems, "\n"), "commitment: the hash of the server seed, positions and beacon commitment is") {
 			t.Errorf("%s: %+v", name, v)
 		}
@@ -78,17 +79,17 @@ func TestResultBindsWhatPlayersSaw(t *testing.T) {
 			t.Errorf("%s: the new commitment equals the recorded one", name)
 		}
 	}
-	rounds := make([]tote.RecordedRound, 4)
+	rounds := make([]verify.RecordedRound, 4)
 	for i := range rounds {
-		rounds[i] = tote.RecordedRound{Round: b.Rounds[i], ClosesAt: &b.ClosesAt[i]}
+		rounds[i] = verify.RecordedRound{Round: b.Rounds[i], ClosesAt: &b.ClosesAt[i]}
 	}
-	if p := tote.CheckRecordedRounds(res, rounds); len(p) > 0 {
+	if p := verify.CheckRecordedRounds(res, rounds); len(p) > 0 {
 		t.Fatalf("the recorded rounds: %q", p)
 	}
 	moved := copyResult(t, res)
 	moved.Beacons.ClosesAt[3] = moved.Beacons.ClosesAt[3].Add(period)
 	moved.Beacons.Rounds[3]++
-	if p := tote.CheckRecordedRounds(moved, rounds); len(p) != 2 {
+	if p := verify.CheckRecordedRounds(moved, rounds); len(p) != 2 {
 		t.Errorf("a moved river round and close against the recorded ones: %q", p)
 	}
 }
@@ -111,7 +112,7 @@ func TestEachRoundAPeriodAfterItsClose(t *testing.T) {
 	if first := b.Chain.FirstRoundAfter(b.ClosesAt[3]); first != b.Rounds[3] {
 		r.Beacons.Rounds[3] = first
 		recommit(t, &r)
-		if v := tote.VerifyResult(r); !strings.Contains(strings.Join(v.Problems, "\n"), "beacon round of the river: committed round") {
+		if v := verify.Result(r); !strings.Contains(strings.Join(v.Problems, "\n"), "beacon round of the river: committed round") {
 			t.Errorf("the first round after the close (not a period after it) verified: %q", v.Problems)
 		}
 	}
@@ -124,7 +125,7 @@ func TestEachRoundAPeriodAfterItsClose(t *testing.T) {
 // relabelling its cause does not. A close that runs late (the round's time
 // already passed, as after a stalled dealer) is not voided.
 func TestEarlyBeaconVoidsAtClose(t *testing.T) {
-	h := newHarness(t, 4)
+	h := totetest.NewHarness(t, totetest.MemEnv(t), 4)
 	h.Deposit(1, 10_000*money.KZT)
 	d := h.RunUntil(h.Dealer, "PRE_DEAL", totetest.InPhase(tote.PhasePreDeal))
 	pockets := d.Beacons.Rounds[0]
@@ -145,7 +146,7 @@ func TestEarlyBeaconVoidsAtClose(t *testing.T) {
 	}
 	h.CheckBooks(d)
 	res := copyResult(t, *d.Result)
-	if v := tote.VerifyResult(res); len(v.Problems) > 0 {
+	if v := verify.Result(res); len(v.Problems) > 0 {
 		t.Fatalf("the early-beacon void does not verify: %q", v.Problems)
 	}
 	if len(res.BetRoots) != 0 || !strings.HasPrefix(res.VoidReason, "beacon early: round") {
@@ -164,7 +165,7 @@ func TestEarlyBeaconVoidsAtClose(t *testing.T) {
 		detail := *r.VoidDetail
 		tamper(&detail)
 		r.VoidDetail, r.VoidReason = &detail, detail.Reason()
-		if v := tote.VerifyResult(r); len(v.Problems) == 0 {
+		if v := verify.Result(r); len(v.Problems) == 0 {
 			t.Errorf("%s: verifies", name)
 		}
 	}
@@ -194,7 +195,7 @@ func TestEarlyBeaconVoidsAtClose(t *testing.T) {
 // cause (an admin before the deal, a missing beacon, an early one) answers
 // the public counts with one of each, in the order of tote.VoidKinds.
 func TestVoidCountsOfEveryKind(t *testing.T) {
-	h := newHarness(t, 3)
+	h := totetest.NewHarness(t, totetest.MemEnv(t), 3)
 	h.Deposit(1, 10_000*money.KZT)
 	h.Beacon()
 	next := func(n int64) tote.Draw {

@@ -1,4 +1,4 @@
-package tote_test
+package readmodel_test
 
 import (
 	"encoding/json"
@@ -9,12 +9,14 @@ import (
 	"github.com/pokertote/pokertote/domain/money"
 	"github.com/pokertote/pokertote/domain/parimutuel"
 	"github.com/pokertote/pokertote/domain/tote"
+	"github.com/pokertote/pokertote/domain/tote/liveodds"
+	"github.com/pokertote/pokertote/domain/tote/readmodel"
 	"github.com/pokertote/pokertote/domain/tote/totetest"
 )
 
 // foldAll folds events into the view of an empty running table.
-func foldAll(tableID int64, evs []tote.TableEvent) tote.TableView {
-	v := tote.TableView{TableID: tableID, Status: tote.TableRunning}
+func foldAll(tableID int64, evs []tote.TableEvent) readmodel.TableView {
+	v := readmodel.TableView{TableID: tableID, Status: tote.TableRunning}
 	for _, e := range evs {
 		v = v.Apply(e)
 	}
@@ -23,7 +25,7 @@ func foldAll(tableID int64, evs []tote.TableEvent) tote.TableView {
 
 // viewJSON is a view's JSON without At (the store keeps the table's update
 // time, the fold the last event's).
-func viewJSON(t *testing.T, v tote.TableView) string {
+func viewJSON(t *testing.T, v readmodel.TableView) string {
 	t.Helper()
 	v.At = time.Time{}
 	b, err := json.Marshal(v)
@@ -58,7 +60,7 @@ func TestViewFoldEqualsStore(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		want, err := tote.ViewOf(tb, &d, totals)
+		want, err := readmodel.ViewOf(tb, &d, totals)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -104,7 +106,7 @@ func TestViewFoldEqualsStore(t *testing.T) {
 // the view's) changes nothing, and an event of another draw moves only seq.
 func TestApplyIgnoresOldAndForeignEvents(t *testing.T) {
 	open := tote.TableEvent{Seq: 1, TableID: 1, DrawID: 5, Type: tote.EventDrawOpened, Number: 3, Seats: 2}
-	v := tote.TableView{TableID: 1}.Apply(open)
+	v := readmodel.TableView{TableID: 1}.Apply(open)
 	if v.Draw == nil || v.Draw.ID != 5 || len(v.Draw.Hands) != 2 || len(v.Draw.Pools) != 10 {
 		t.Fatalf("opened view %+v", v.Draw)
 	}
@@ -129,7 +131,7 @@ func TestOddsAfterTheRiverSayRiver(t *testing.T) {
 	h := totetest.NewHarness(t, totetest.Env{Store: store, Leases: store, Ledger: led}, 2)
 	h.RunUntil(h.Dealer, "SETTLED", totetest.InPhase(tote.PhaseSettled))
 	d := h.Draw()
-	o, err := (&tote.ExactOdds{Workers: 1}).Live(h.Ctx, d.Pockets, d.Board)
+	o, err := (&liveodds.Exact{Workers: 1}).Live(h.Ctx, d.Pockets, d.Board)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -137,7 +139,7 @@ func TestOddsAfterTheRiverSayRiver(t *testing.T) {
 		t.Fatalf("odds after the river: street %q, want RIVER", o.Street)
 	}
 	for n, want := range map[int]string{0: tote.StreetPocket, 3: tote.StreetFlop, 4: tote.StreetTurn, 5: tote.StreetRiver} {
-		o, err := (&tote.ExactOdds{Workers: 1}).Live(h.Ctx, d.Pockets, d.Board[:n])
+		o, err := (&liveodds.Exact{Workers: 1}).Live(h.Ctx, d.Pockets, d.Board[:n])
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,4 +1,4 @@
-package tote_test
+package verify_test
 
 import (
 	"bytes"
@@ -19,6 +19,7 @@ import (
 	"github.com/pokertote/pokertote/domain/parimutuel"
 	"github.com/pokertote/pokertote/domain/tote"
 	"github.com/pokertote/pokertote/domain/tote/totetest"
+	"github.com/pokertote/pokertote/domain/tote/verify"
 	"github.com/pokertote/pokertote/internal/clocktest"
 )
 
@@ -28,7 +29,7 @@ var updateCorpus = flag.Bool("update-corpus", false, "regenerate testdata/fairne
 // tampered ones, each with the verdict every verifier must give. The Go
 // verifiers (this test, cmd/verify-draw's TestCorpus) and the browser's
 // (web/test/unit/corpus.test.mjs) all run it.
-const corpusDir = "../../testdata/fairness"
+const corpusDir = "../../../testdata/fairness"
 
 // corpusCase is one file of the corpus.
 type corpusCase struct {
@@ -50,9 +51,9 @@ type corpusCase struct {
 }
 
 type corpusRecorded struct {
-	Commitment string               `json:"commitment,omitempty"`
-	Rounds     []tote.RecordedRound `json:"rounds,omitempty"`
-	Roots      []betroot.Root       `json:"roots,omitempty"`
+	Commitment string                 `json:"commitment,omitempty"`
+	Rounds     []verify.RecordedRound `json:"rounds,omitempty"`
+	Roots      []betroot.Root         `json:"roots,omitempty"`
 }
 
 // goVerdict is the Go verifier's verdict on c, with the recorded data or
@@ -62,16 +63,16 @@ func goVerdict(c corpusCase, recorded bool) (string, []string) {
 	if err := json.Unmarshal(c.Result, &r); err != nil {
 		return "reject", []string{err.Error()}
 	}
-	v := tote.VerifyResult(r)
+	v := verify.Result(r)
 	problems := v.Problems
 	if rec := c.Recorded; rec != nil && recorded {
 		if rec.Commitment != "" && rec.Commitment != r.Commitment {
 			problems = append(problems, "commitment: published "+r.Commitment+", recorded "+rec.Commitment)
 		}
 		if len(rec.Rounds) > 0 {
-			problems = append(problems, tote.CheckRecordedRounds(r, rec.Rounds)...)
+			problems = append(problems, verify.CheckRecordedRounds(r, rec.Rounds)...)
 		}
-		problems = append(problems, tote.CheckRecordedRoots(r, rec.Roots)...)
+		problems = append(problems, verify.CheckRecordedRoots(r, rec.Roots)...)
 	}
 	switch {
 	case len(problems) > 0:
@@ -110,7 +111,7 @@ func readCorpus(t *testing.T) map[string]corpusCase {
 // corpus its verdict: each genuine result verifies (on quicknet "ok", on
 // the local chain "local"), each tampered one is rejected, and a tamper
 // that only what the player recorded can catch verifies without it.
-// go test ./domain/tote -run TestFairnessCorpus -update-corpus makes the
+// go test ./domain/tote/verify -run TestFairnessCorpus -update-corpus makes the
 // corpus again from fresh genuine draws.
 func TestFairnessCorpus(t *testing.T) {
 	if *updateCorpus {
@@ -153,7 +154,7 @@ func TestOldFairDealStillVerifies(t *testing.T) {
 	if r.Beacons == nil || r.Beacons.Version != tote.FairnessPerStreet {
 		t.Fatalf("the old example is not of fair deal 2: %+v", r.Beacons)
 	}
-	if v := tote.VerifyResult(r); len(v.Problems) > 0 || v.Beacon != "quicknet" {
+	if v := verify.Result(r); len(v.Problems) > 0 || v.Beacon != "quicknet" {
 		t.Fatalf("a fair-deal-2 result: %q", v.Problems)
 	}
 }
@@ -163,7 +164,7 @@ func TestOldFairDealStillVerifies(t *testing.T) {
 // holds, and returns it with what a player recorded from the events.
 func genuineDraw(t *testing.T, prepare func(h *totetest.Harness, d tote.Draw), admin bool) (tote.DrawResult, corpusRecorded) {
 	t.Helper()
-	h := newHarness(t, 4)
+	h := totetest.NewHarness(t, totetest.MemEnv(t), 4)
 	h.Deposit(1, 10_000*money.KZT)
 	h.Deposit(2, 10_000*money.KZT)
 	d := h.RunUntil(h.Dealer, "PRE_DEAL", totetest.InPhase(tote.PhasePreDeal))
@@ -201,7 +202,7 @@ func genuineDraw(t *testing.T, prepare func(h *totetest.Harness, d tote.Draw), a
 			rec.Commitment = e.Commitment
 			for i := range 4 {
 				closes := e.Beacons.ClosesAt[i]
-				rec.Rounds = append(rec.Rounds, tote.RecordedRound{Round: e.Beacons.Rounds[i], ClosesAt: &closes})
+				rec.Rounds = append(rec.Rounds, verify.RecordedRound{Round: e.Beacons.Rounds[i], ClosesAt: &closes})
 			}
 		case e.Type == tote.EventRoundClosed && e.BetRoot != nil:
 			rec.Roots = append(rec.Roots, *e.BetRoot)
@@ -262,7 +263,7 @@ func writeCorpus(t *testing.T) {
 	}
 	resettle := func(r *tote.DrawResult, roots bool) {
 		t.Helper()
-		if err := tote.Resettle(r, roots); err != nil {
+		if err := verify.Resettle(r, roots); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -350,7 +351,7 @@ func writeCorpus(t *testing.T) {
 			try.ServerSeed = seed.Hex()
 			redeal(t, &try)
 			resettle(&try, false)
-			if v := tote.VerifyResult(try); len(v.Problems) == 0 {
+			if v := verify.Result(try); len(v.Problems) == 0 {
 				*r = try
 				return
 			}
@@ -474,7 +475,7 @@ func cardList(cs []cards.Card) []string {
 // readExample reads docs/fairness-example.json.
 func readExample(t *testing.T) tote.DrawResult {
 	t.Helper()
-	raw, err := os.ReadFile("../../docs/fairness-example.json")
+	raw, err := os.ReadFile("../../../docs/fairness-example.json")
 	if err != nil {
 		t.Fatal(err)
 	}

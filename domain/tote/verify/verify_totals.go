@@ -1,4 +1,4 @@
-package tote
+package verify
 
 import (
 	"fmt"
@@ -6,6 +6,7 @@ import (
 
 	"github.com/pokertote/pokertote/domain/money"
 	"github.com/pokertote/pokertote/domain/parimutuel"
+	"github.com/pokertote/pokertote/domain/tote"
 )
 
 // Verifying a version-2 result (ResultVersionTotals): each pool publishes
@@ -18,11 +19,11 @@ import (
 // coefficient k returns P with S·k/100 − n < P ≤ S·k/100, the categories'
 // Paid is the sum of their selections', and breakage and top-up follow
 // from Fund − Paid. A player checks their own bet exactly with BetPayout;
-// the server checks every stored bet (Service.VerifyDraw).
+// the server checks every stored bet (Service.Draw).
 
 // selectionPool rebuilds a version-2 pool's settlement input: one bet per
 // published selection, staking the selection's total.
-func selectionPool(pr PoolResult, positions int, cfg parimutuel.PoolConfig) (parimutuel.Pool, error) {
+func selectionPool(pr tote.PoolResult, positions int, cfg parimutuel.PoolConfig) (parimutuel.Pool, error) {
 	p := parimutuel.Pool{ID: pr.PoolID, Market: pr.Market, Round: pr.Round, Positions: positions, Config: cfg}
 	for _, s := range pr.Selections {
 		sel, err := parimutuel.ParseSelection(pr.Market, s.Selection)
@@ -40,7 +41,7 @@ func selectionPool(pr PoolResult, positions int, cfg parimutuel.PoolConfig) (par
 // selectionRates recomputes a version-2 pool from its selections: the
 // settlement of the aggregated pool and the rate each selection's bets
 // are paid at.
-func selectionRates(pr PoolResult, positions int, cfg parimutuel.PoolConfig, o parimutuel.Outcome, void bool) (parimutuel.PoolSettlement, []SelectionRate, error) {
+func selectionRates(pr tote.PoolResult, positions int, cfg parimutuel.PoolConfig, o parimutuel.Outcome, void bool) (parimutuel.PoolSettlement, []tote.SelectionRate, error) {
 	pool, err := selectionPool(pr, positions, cfg)
 	if err != nil {
 		return parimutuel.PoolSettlement{}, nil, err
@@ -58,10 +59,10 @@ func selectionRates(pr PoolResult, positions int, cfg parimutuel.PoolConfig, o p
 	for i, c := range st.Categories {
 		coef[i] = c.Coef
 	}
-	rates := make([]SelectionRate, len(pool.Bets))
+	rates := make([]tote.SelectionRate, len(pool.Bets))
 	for i, b := range pool.Bets {
 		po := st.Payouts[i]
-		rates[i] = SelectionRate{Selection: b.ID, Refund: po.Refund, Guessed: po.Guessed}
+		rates[i] = tote.SelectionRate{Selection: b.ID, Refund: po.Refund, Guessed: po.Guessed}
 		if po.Cat1 > 0 {
 			rates[i].Coef1 = coef[0]
 		}
@@ -87,13 +88,13 @@ func floorSumFits(part, stakes money.Amount, n int, k money.Coef) bool {
 
 // verifyPoolTotals recomputes a version-2 pool; it returns the differences
 // and the pool's settlement (for the jackpot chain).
-func verifyPoolTotals(pr PoolResult, positions int, cfg parimutuel.PoolConfig, o parimutuel.Outcome, void bool) ([]string, parimutuel.PoolSettlement, error) {
+func verifyPoolTotals(pr tote.PoolResult, positions int, cfg parimutuel.PoolConfig, o parimutuel.Outcome, void bool) ([]string, parimutuel.PoolSettlement, error) {
 	want, st, out, err := poolTotalsWant(pr, positions, cfg, o, void)
 	if err != nil {
 		return nil, parimutuel.PoolSettlement{}, err
 	}
 	if len(pr.Bets) > 0 {
-		out = append(out, fmt.Sprintf("a version-%d result lists %d bets; it publishes selections", ResultVersionTotals, len(pr.Bets)))
+		out = append(out, fmt.Sprintf("a version-%d result lists %d bets; it publishes selections", tote.ResultVersionTotals, len(pr.Bets)))
 	}
 	for i := 1; i < len(pr.Selections); i++ {
 		if a, b := pr.Selections[i-1].Selection, pr.Selections[i].Selection; a >= b {
@@ -108,10 +109,10 @@ func verifyPoolTotals(pr PoolResult, positions int, cfg parimutuel.PoolConfig, o
 // published selections: every figure recomputed from their totals, with
 // the per-bet sums (paid per category) taken from the selections; notes
 // lists the selections whose totals their stakes do not allow.
-func poolTotalsWant(pr PoolResult, positions int, cfg parimutuel.PoolConfig, o parimutuel.Outcome, void bool) (PoolResult, parimutuel.PoolSettlement, []string, error) {
+func poolTotalsWant(pr tote.PoolResult, positions int, cfg parimutuel.PoolConfig, o parimutuel.Outcome, void bool) (tote.PoolResult, parimutuel.PoolSettlement, []string, error) {
 	st, rates, err := selectionRates(pr, positions, cfg, o, void)
 	if err != nil {
-		return PoolResult{}, parimutuel.PoolSettlement{}, nil, err
+		return tote.PoolResult{}, parimutuel.PoolSettlement{}, nil, err
 	}
 	var out []string
 	// The figures bet by bet, from the published selections (each checked
@@ -162,7 +163,7 @@ func poolTotalsWant(pr PoolResult, positions int, cfg parimutuel.PoolConfig, o p
 			st.TopUp += c.TopUp
 		}
 	}
-	return newPoolResult(st, nil, pr.JackpotBefore), st, out, nil
+	return tote.NewPoolResult(st, nil, pr.JackpotBefore), st, out, nil
 }
 
 // BetPayout is what a bet of stake on selection in pool poolID of a
@@ -170,8 +171,8 @@ func poolTotalsWant(pr PoolResult, positions int, cfg parimutuel.PoolConfig, o p
 // pool was refunded, else floor(stake × coef) of each category the
 // selection is in. ok is false when the result does not publish the
 // selection in that pool (or is not version 2).
-func BetPayout(res DrawResult, poolID, selection string, stake money.Amount) (payout money.Amount, refund, ok bool) {
-	if res.Version < ResultVersionTotals {
+func BetPayout(res tote.DrawResult, poolID, selection string, stake money.Amount) (payout money.Amount, refund, ok bool) {
+	if res.Version < tote.ResultVersionTotals {
 		return 0, false, false
 	}
 	cfg, outcome := resultConfig(res)
@@ -196,7 +197,7 @@ func BetPayout(res DrawResult, poolID, selection string, stake money.Amount) (pa
 }
 
 // resultConfig is the pool settings and outcome a result publishes.
-func resultConfig(res DrawResult) (parimutuel.PoolConfig, parimutuel.Outcome) {
+func resultConfig(res tote.DrawResult) (parimutuel.PoolConfig, parimutuel.Outcome) {
 	cfg := parimutuel.PoolConfig{
 		Commission: res.Commission, JackpotEnabled: res.JackpotEnabled, JackpotRate: res.JackpotRate,
 		ExpressShare1: res.ExpressShares[0], ExpressShare2: res.ExpressShares[1],
@@ -208,14 +209,14 @@ func resultConfig(res DrawResult) (parimutuel.PoolConfig, parimutuel.Outcome) {
 // version-2 result: every stored bet returned exactly BetPayout, with the
 // matching status, and each selection's published totals are the sums of
 // its stored bets.
-func compareStoredTotals(res DrawResult, bets []Bet) []string {
+func compareStoredTotals(res tote.DrawResult, bets []tote.Bet) []string {
 	type key struct{ pool, sel string }
 	type sums struct {
 		n              int
 		stakes, payout money.Amount
 	}
-	published := map[key]ResultSelection{}
-	rateOf := map[key]SelectionRate{}
+	published := map[key]tote.ResultSelection{}
+	rateOf := map[key]tote.SelectionRate{}
 	cfg, outcome := resultConfig(res)
 	var out []string
 	for _, pr := range res.Pools {
@@ -231,17 +232,17 @@ func compareStoredTotals(res DrawResult, bets []Bet) []string {
 	}
 	stored := map[key]sums{}
 	for _, b := range bets {
-		k := key{PoolID(b.DrawID, b.Round, b.Selection.Market), b.Selection.String()}
+		k := key{tote.PoolID(b.DrawID, b.Round, b.Selection.Market), b.Selection.String()}
 		r, ok := rateOf[k]
 		if !ok {
 			out = append(out, fmt.Sprintf("bet %d (%s %s) is not in a published selection", b.ID, k.pool, k.sel))
 			continue
 		}
-		want, status := b.Stake, BetRefunded
+		want, status := b.Stake, tote.BetRefunded
 		if !r.Refund {
-			want, status = r.Coef1.Pay(b.Stake)+r.Coef2.Pay(b.Stake), BetLost
+			want, status = r.Coef1.Pay(b.Stake)+r.Coef2.Pay(b.Stake), tote.BetLost
 			if want > 0 {
-				status = BetWon
+				status = tote.BetWon
 			}
 		}
 		if b.Payout != want || b.Status != status {

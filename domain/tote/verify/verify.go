@@ -1,4 +1,4 @@
-package tote
+package verify
 
 import (
 	"context"
@@ -10,6 +10,7 @@ import (
 	"github.com/pokertote/pokertote/domain/errs"
 	"github.com/pokertote/pokertote/domain/money"
 	"github.com/pokertote/pokertote/domain/parimutuel"
+	"github.com/pokertote/pokertote/domain/tote"
 )
 
 // Verification is what recomputing a finished draw from its published
@@ -42,12 +43,12 @@ type Verification struct {
 	Problems         []string
 }
 
-// VerifyResult recomputes a published result (SPEC 1.8, docs/fairness.md):
+// Result recomputes a published result (SPEC 1.8, docs/fairness.md):
 // the commitment, the beacon chain, rounds and signatures, every street's
 // cards, the hands and the outcome, and every pool from its bets with the
 // published settings and jackpot. It needs nothing but the result, so
 // anyone holding the published JSON can run it (cmd/verify-draw does).
-func VerifyResult(res DrawResult) Verification {
+func Result(res tote.DrawResult) Verification {
 	v := Verification{}
 	problem := func(format string, args ...any) { v.Problems = append(v.Problems, fmt.Sprintf(format, args...)) }
 	if res.Positions < cards.MinPositions || res.Positions > cards.MaxPositions {
@@ -82,7 +83,7 @@ func VerifyResult(res DrawResult) Verification {
 }
 
 // verifyCommitment checks the revealed seed against the commitment.
-func verifyCommitment(res DrawResult, v *Verification, problem func(string, ...any)) (cards.Seed, bool) {
+func verifyCommitment(res tote.DrawResult, v *Verification, problem func(string, ...any)) (cards.Seed, bool) {
 	seed, err := cards.ParseSeed(res.ServerSeed)
 	if err != nil {
 		problem("server seed: %v", err)
@@ -93,14 +94,14 @@ func verifyCommitment(res DrawResult, v *Verification, problem func(string, ...a
 		problem("commitment: %v", err)
 		return cards.Seed{}, false
 	}
-	c, err := DrawCommitment(seed, res.Positions, res.Beacons)
+	c, err := tote.DrawCommitment(seed, res.Positions, res.Beacons)
 	if err != nil {
 		problem("commitment: %v", err)
 		return cards.Seed{}, false
 	}
 	if c != commitment {
 		what := "SHA-256 of the server seed"
-		if res.Beacons != nil && res.Beacons.Version >= FairnessBound {
+		if res.Beacons != nil && res.Beacons.Version >= tote.FairnessBound {
 			what = "the hash of the server seed, positions and beacon commitment"
 		}
 		problem("commitment: %s is %s, the published commitment is %s", what, cards.FormatCommitment(c), res.Commitment)
@@ -108,7 +109,7 @@ func verifyCommitment(res DrawResult, v *Verification, problem func(string, ...a
 	}
 	if !versionsAgree(res) {
 		problem("versions: a result of version %d with a fair deal of version %d (a result of version %d or later is of fair deal %d, earlier ones of %d or less)",
-			res.Version, beaconsVersion(res), ResultVersionBound, FairnessBound, FairnessPerStreet)
+			res.Version, beaconsVersion(res), tote.ResultVersionBound, tote.FairnessBound, tote.FairnessPerStreet)
 		return cards.Seed{}, false
 	}
 	v.CommitmentValid = true
@@ -116,7 +117,7 @@ func verifyCommitment(res DrawResult, v *Verification, problem func(string, ...a
 }
 
 // beaconsVersion is the fair-deal version of res (1 without beacons).
-func beaconsVersion(res DrawResult) int {
+func beaconsVersion(res tote.DrawResult) int {
 	if res.Beacons == nil {
 		return 1
 	}
@@ -127,13 +128,13 @@ func beaconsVersion(res DrawResult) int {
 // go together: results of version 4 on are of draws whose commitment
 // covers the beacons (fair deal 3), and only they are; so neither can be
 // relabelled to dodge the other's checks.
-func versionsAgree(res DrawResult) bool {
-	return (res.Version >= ResultVersionBound) == (beaconsVersion(res) >= FairnessBound)
+func versionsAgree(res tote.DrawResult) bool {
+	return (res.Version >= tote.ResultVersionBound) == (beaconsVersion(res) >= tote.FairnessBound)
 }
 
 // verifyPublicSeed checks a version-1 draw's public seed against the
 // round-1 bets the result publishes and deals its deck.
-func verifyPublicSeed(res DrawResult, seed cards.Seed, problem func(string, ...any)) (cards.ToteDeal, int, bool) {
+func verifyPublicSeed(res tote.DrawResult, seed cards.Seed, problem func(string, ...any)) (cards.ToteDeal, int, bool) {
 	if res.Positions < cards.MinPositions || res.Positions > cards.MaxPositions {
 		problem("positions: a table of %d positions cannot exist", res.Positions)
 		return cards.ToteDeal{}, 0, false
@@ -142,7 +143,7 @@ func verifyPublicSeed(res DrawResult, seed cards.Seed, problem func(string, ...a
 	for _, p := range res.Pools {
 		if p.Round == parimutuel.RoundPreDeal {
 			for _, b := range p.Bets {
-				ids = append(ids, betIDString(b.ID))
+				ids = append(ids, tote.FormatBetID(b.ID))
 			}
 		}
 	}
@@ -164,7 +165,7 @@ func verifyPublicSeed(res DrawResult, seed cards.Seed, problem func(string, ...a
 
 // verifyCards compares the published cards, hands and outcome with the
 // deal of the first streets streets.
-func verifyCards(res DrawResult, deal cards.ToteDeal, streets int, problem func(string, ...any)) bool {
+func verifyCards(res tote.DrawResult, deal cards.ToteDeal, streets int, problem func(string, ...any)) bool {
 	ok := true
 	bad := func(format string, args ...any) {
 		ok = false
@@ -182,18 +183,18 @@ func verifyCards(res DrawResult, deal cards.ToteDeal, streets int, problem func(
 		bad("pockets: %d published for %d positions, %d streets drawn", len(res.Pockets), res.Positions, streets)
 	} else {
 		for i, p := range res.Pockets {
-			same(fmt.Sprintf("pocket of position %d", i+1), p, cardStrings(deal.Pockets[i][:]))
+			same(fmt.Sprintf("pocket of position %d", i+1), p, tote.CardStrings(deal.Pockets[i][:]))
 		}
 	}
-	same("board", res.Board, cardStrings(board[:dealtBoard]))
-	same("burned cards", res.Burns, cardStrings(deal.Burns[:dealtBurns]))
+	same("board", res.Board, tote.CardStrings(board[:dealtBoard]))
+	same("burned cards", res.Burns, tote.CardStrings(deal.Burns[:dealtBurns]))
 	if res.Void {
 		switch {
-		case res.Version >= ResultVersionCommitted: // verifyVoid checks
+		case res.Version >= tote.ResultVersionCommitted: // verifyVoid checks
 		case len(res.Hands) > 0 && streets == 4 && len(res.Pockets) == res.Positions && len(res.Board) == 5:
 			// A void after the river, before version 3: its settler wrote
 			// every hand with no winner.
-			if !legacyVoidHands(res, handViews(deal.Pockets, board[:], nil)) {
+			if !legacyVoidHands(res, tote.HandViews(deal.Pockets, board[:], nil)) {
 				bad("hands: the void draw's published hands are not the cards' (every one LOSS)")
 			}
 		case len(res.Hands) > 0 || len(res.Winners) > 0:
@@ -211,7 +212,7 @@ func verifyCards(res DrawResult, deal cards.ToteDeal, streets int, problem func(
 		bad("outcome: published winners %v (%s), leaders %v/%v; the cards give %v (%s), %v/%v",
 			res.Winners, res.Category, res.FlopLeaders, res.TurnLeaders, o.Winners, o.Category, o.FlopLeaders, o.TurnLeaders)
 	}
-	want := handViews(deal.Pockets, board[:], o.Winners)
+	want := tote.HandViews(deal.Pockets, board[:], o.Winners)
 	if len(res.Hands) != len(want) {
 		bad("hands: %d published, %d positions", len(res.Hands), len(want))
 		return false
@@ -227,7 +228,7 @@ func verifyCards(res DrawResult, deal cards.ToteDeal, streets int, problem func(
 }
 
 // verifyPools recomputes every pool and compares it with the published one.
-func verifyPools(res DrawResult, problem func(string, ...any)) bool {
+func verifyPools(res tote.DrawResult, problem func(string, ...any)) bool {
 	ok := true
 	bad := func(format string, args ...any) {
 		ok = false
@@ -239,7 +240,7 @@ func verifyPools(res DrawResult, problem func(string, ...any)) bool {
 		if !res.Void && pr.JackpotBefore != jackpot {
 			bad("pool %s: settled against a jackpot of %s, the pools before it leave %s", pr.PoolID, pr.JackpotBefore, jackpot)
 		}
-		if res.Version >= ResultVersionTotals {
+		if res.Version >= tote.ResultVersionTotals {
 			diffs, st, err := verifyPoolTotals(pr, res.Positions, cfg, outcome, res.Void)
 			if err != nil {
 				bad("pool %s: %v", pr.PoolID, err)
@@ -252,7 +253,7 @@ func verifyPools(res DrawResult, problem func(string, ...any)) bool {
 			continue
 		}
 		if len(pr.Selections) > 0 {
-			bad("pool %s: a result before version %d publishes bets, not selections", pr.PoolID, ResultVersionTotals)
+			bad("pool %s: a result before version %d publishes bets, not selections", pr.PoolID, tote.ResultVersionTotals)
 		}
 		pool, err := poolFromResult(pr, res.Positions, cfg)
 		if err != nil {
@@ -269,7 +270,7 @@ func verifyPools(res DrawResult, problem func(string, ...any)) bool {
 			bad("pool %s: %v", pr.PoolID, err)
 			continue
 		}
-		for _, d := range diffPool(pr, newPoolResult(st, betsOfResult(pr), pr.JackpotBefore)) {
+		for _, d := range diffPool(pr, tote.NewPoolResult(st, betsOfResult(pr), pr.JackpotBefore)) {
 			bad("pool %s: %s", pr.PoolID, d)
 		}
 		jackpot += st.JackpotChange()
@@ -281,31 +282,31 @@ func verifyPools(res DrawResult, problem func(string, ...any)) bool {
 }
 
 // poolFromResult rebuilds a pool's settlement input from its published bets.
-func poolFromResult(pr PoolResult, positions int, cfg parimutuel.PoolConfig) (parimutuel.Pool, error) {
+func poolFromResult(pr tote.PoolResult, positions int, cfg parimutuel.PoolConfig) (parimutuel.Pool, error) {
 	p := parimutuel.Pool{ID: pr.PoolID, Market: pr.Market, Round: pr.Round, Positions: positions, Config: cfg}
 	for _, b := range pr.Bets {
 		sel, err := parimutuel.ParseSelection(pr.Market, b.Selection)
 		if err != nil {
 			return parimutuel.Pool{}, err
 		}
-		p.Bets = append(p.Bets, parimutuel.PoolBet{ID: betIDString(b.ID), Player: "0", Stake: b.Stake, Selection: sel})
+		p.Bets = append(p.Bets, parimutuel.PoolBet{ID: tote.FormatBetID(b.ID), Player: "0", Stake: b.Stake, Selection: sel})
 	}
 	return p, nil
 }
 
-// betsOfResult turns published bets back into bets for newPoolResult.
-func betsOfResult(pr PoolResult) []Bet {
-	out := make([]Bet, len(pr.Bets))
+// betsOfResult turns published bets back into bets for NewPoolResult.
+func betsOfResult(pr tote.PoolResult) []tote.Bet {
+	out := make([]tote.Bet, len(pr.Bets))
 	for i, b := range pr.Bets {
 		sel, _ := parimutuel.ParseSelection(pr.Market, b.Selection)
-		out[i] = Bet{ID: b.ID, Stake: b.Stake, Selection: sel}
+		out[i] = tote.Bet{ID: b.ID, Stake: b.Stake, Selection: sel}
 	}
 	return out
 }
 
 // diffPool lists the figures in which a published pool differs from its
 // recomputation.
-func diffPool(got, want PoolResult) []string {
+func diffPool(got, want tote.PoolResult) []string {
 	var out []string
 	amount := func(name string, g, w money.Amount) {
 		if g != w {
@@ -339,29 +340,36 @@ func diffPool(got, want PoolResult) []string {
 	return out
 }
 
-// VerifyDraw recomputes a finished draw: VerifyResult on its published
+// Reader reads what Draw recomputes: a tote.Service or a
+// store.
+type Reader interface {
+	Draw(ctx context.Context, id int64) (tote.Draw, error)
+	DrawBets(ctx context.Context, drawID int64) ([]tote.Bet, error)
+}
+
+// Draw recomputes a finished draw: Result on its published
 // result, plus the bets as stored against the bets the result publishes
 // (every stored bet is in its pool exactly once, with the published stake,
 // selection and payout, and a status that matches).
-func (s *Service) VerifyDraw(ctx context.Context, id int64) (Draw, Verification, error) {
-	d, err := s.store.Draw(ctx, id)
+func Draw(ctx context.Context, r Reader, id int64) (tote.Draw, Verification, error) {
+	d, err := r.Draw(ctx, id)
 	if err != nil {
-		return Draw{}, Verification{}, err
+		return tote.Draw{}, Verification{}, err
 	}
 	if !d.Phase.Finished() || d.Result == nil {
-		return Draw{}, Verification{}, errs.R(errs.Conflict, ReasonDrawNotFinished, "draw #%d is not over yet: its seed is still secret", d.Number)
+		return tote.Draw{}, Verification{}, errs.R(errs.Conflict, tote.ReasonDrawNotFinished, "draw #%d is not over yet: its seed is still secret", d.Number)
 	}
-	v := VerifyResult(*d.Result)
+	v := Result(*d.Result)
 	if d.Result.Commitment != cards.FormatCommitment(d.Commitment) {
 		v.CommitmentValid = false
 		v.Problems = append(v.Problems, "the result's commitment is not the one published when the draw opened")
 	}
-	bets, err := s.store.DrawBets(ctx, id)
+	bets, err := r.DrawBets(ctx, id)
 	if err != nil {
-		return Draw{}, Verification{}, err
+		return tote.Draw{}, Verification{}, err
 	}
 	compare := compareStoredBets
-	if d.Result.Version >= ResultVersionTotals {
+	if d.Result.Version >= tote.ResultVersionTotals {
 		compare = compareStoredTotals
 	}
 	for _, p := range compare(*d.Result, bets) {
@@ -373,8 +381,8 @@ func (s *Service) VerifyDraw(ctx context.Context, id int64) (Draw, Verification,
 
 // compareStoredBets lists the differences between stored bets and the
 // bets a result publishes.
-func compareStoredBets(res DrawResult, bets []Bet) []string {
-	published := map[int64]ResultBet{}
+func compareStoredBets(res tote.DrawResult, bets []tote.Bet) []string {
+	published := map[int64]tote.ResultBet{}
 	pools := map[int64]string{}
 	var out []string
 	for _, p := range res.Pools {
@@ -388,12 +396,12 @@ func compareStoredBets(res DrawResult, bets []Bet) []string {
 	for _, b := range bets {
 		rb, ok := published[b.ID]
 		delete(published, b.ID)
-		want := SettledStatus(rb.Refund, rb.Payout)
+		want := tote.SettledStatus(rb.Refund, rb.Payout)
 		switch {
 		case !ok:
 			out = append(out, fmt.Sprintf("bet %d is not in the published result", b.ID))
-		case pools[b.ID] != PoolID(b.DrawID, b.Round, b.Selection.Market) || rb.Stake != b.Stake || rb.Selection != b.Selection.String():
-			out = append(out, fmt.Sprintf("bet %d is published as %s %s %s, stored as %s %s %s", b.ID, pools[b.ID], rb.Selection, rb.Stake, PoolID(b.DrawID, b.Round, b.Selection.Market), b.Selection, b.Stake))
+		case pools[b.ID] != tote.PoolID(b.DrawID, b.Round, b.Selection.Market) || rb.Stake != b.Stake || rb.Selection != b.Selection.String():
+			out = append(out, fmt.Sprintf("bet %d is published as %s %s %s, stored as %s %s %s", b.ID, pools[b.ID], rb.Selection, rb.Stake, tote.PoolID(b.DrawID, b.Round, b.Selection.Market), b.Selection, b.Stake))
 		case rb.Payout != b.Payout || b.Status != want:
 			out = append(out, fmt.Sprintf("bet %d returned %s (%s), the result says %s (%s)", b.ID, b.Payout, b.Status, rb.Payout, want))
 		}

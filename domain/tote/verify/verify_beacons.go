@@ -1,26 +1,24 @@
-package tote
+package verify
 
 import (
 	"github.com/pokertote/pokertote/domain/beacon"
 	"github.com/pokertote/pokertote/domain/cards"
+	"github.com/pokertote/pokertote/domain/tote"
 )
-
-// streetNames name the streets in problem lines, index s-1.
-var streetNames = [4]string{"pockets", "flop", "turn", "river"}
 
 // verifyBeacons checks a version-2 draw's beacon commitment (chain, round
 // numbers against the close deadlines, signatures) and deals the streets
 // whose rounds are published. It returns the deal, how many streets it
 // covers, and whether every beacon link holds.
-func verifyBeacons(res DrawResult, seed cards.Seed, problem func(string, ...any)) (cards.ToteDeal, int, bool) {
+func verifyBeacons(res tote.DrawResult, seed cards.Seed, problem func(string, ...any)) (cards.ToteDeal, int, bool) {
 	b := res.Beacons
 	ok := true
 	bad := func(format string, args ...any) {
 		ok = false
 		problem(format, args...)
 	}
-	if b.Version != FairnessPerStreet && b.Version != FairnessBound {
-		bad("beacons: fair deal version %d, this verifier knows versions %d and %d", b.Version, FairnessPerStreet, FairnessBound)
+	if b.Version != tote.FairnessPerStreet && b.Version != tote.FairnessBound {
+		bad("beacons: fair deal version %d, this verifier knows versions %d and %d", b.Version, tote.FairnessPerStreet, tote.FairnessBound)
 		return cards.ToteDeal{}, 0, false
 	}
 	if err := b.Chain.Validate(); err != nil {
@@ -33,17 +31,17 @@ func verifyBeacons(res DrawResult, seed cards.Seed, problem func(string, ...any)
 	}
 	for i := range 4 {
 		if i > 0 && !b.ClosesAt[i].After(b.ClosesAt[i-1]) {
-			bad("beacon schedule: round %d closes at %s, not after round %d (%s)", i+1, b.ClosesAt[i].Format(timeLayout), i, b.ClosesAt[i-1].Format(timeLayout))
+			bad("beacon schedule: round %d closes at %s, not after round %d (%s)", i+1, b.ClosesAt[i].Format(tote.TimeLayout), i, b.ClosesAt[i-1].Format(tote.TimeLayout))
 		}
 		if want := b.RoundFor(b.ClosesAt[i]); b.Rounds[i] != want {
 			bad("beacon round of the %s: committed round %d, but the first round %s betting round %d closed (%s) is %d",
-				streetNames[i], b.Rounds[i], roundRule(b.Version), i+1, b.ClosesAt[i].Format(timeLayout), want)
+				tote.StreetNames[i], b.Rounds[i], roundRule(b.Version), i+1, b.ClosesAt[i].Format(tote.TimeLayout), want)
 		}
 		if i > 0 && !b.Deadlines[i].After(b.Deadlines[i-1]) {
-			bad("beacon schedule: the %s's deadline %s is not after the %s's (%s)", streetNames[i], b.Deadlines[i].Format(timeLayout), streetNames[i-1], b.Deadlines[i-1].Format(timeLayout))
+			bad("beacon schedule: the %s's deadline %s is not after the %s's (%s)", tote.StreetNames[i], b.Deadlines[i].Format(tote.TimeLayout), tote.StreetNames[i-1], b.Deadlines[i-1].Format(tote.TimeLayout))
 		}
 		if at := b.Chain.RoundTime(b.Rounds[i]); b.Deadlines[i].Before(at) {
-			bad("beacon schedule: the %s's deadline %s is before its round is published (%s)", streetNames[i], b.Deadlines[i].Format(timeLayout), at.Format(timeLayout))
+			bad("beacon schedule: the %s's deadline %s is before its round is published (%s)", tote.StreetNames[i], b.Deadlines[i].Format(tote.TimeLayout), at.Format(tote.TimeLayout))
 		}
 	}
 	var rands [][32]byte
@@ -51,14 +49,14 @@ func verifyBeacons(res DrawResult, seed cards.Seed, problem func(string, ...any)
 		if sig == "" {
 			for j := i + 1; j < 4; j++ {
 				if b.Signatures[j] != "" {
-					bad("beacon signatures: the %s has one but the %s, dealt before it, has none", streetNames[j], streetNames[i])
+					bad("beacon signatures: the %s has one but the %s, dealt before it, has none", tote.StreetNames[j], tote.StreetNames[i])
 				}
 			}
 			break
 		}
 		r, err := beacon.Verify(b.Chain, beacon.Beacon{Round: b.Rounds[i], Signature: sig})
 		if err != nil {
-			bad("beacon signature of the %s (round %d): %v", streetNames[i], b.Rounds[i], err)
+			bad("beacon signature of the %s (round %d): %v", tote.StreetNames[i], b.Rounds[i], err)
 			return cards.ToteDeal{}, 0, false
 		}
 		rands = append(rands, r)
@@ -74,11 +72,8 @@ func verifyBeacons(res DrawResult, seed cards.Seed, problem func(string, ...any)
 
 // roundRule says in a problem line which round a version commits to.
 func roundRule(version int) string {
-	if version >= FairnessBound {
+	if version >= tote.FairnessBound {
 		return "at least one period after"
 	}
 	return "after"
 }
-
-// timeLayout writes deadlines in problem lines.
-const timeLayout = "2006-01-02T15:04:05.000Z07:00"

@@ -1,4 +1,4 @@
-package tote_test
+package verify_test
 
 import (
 	"strings"
@@ -7,6 +7,7 @@ import (
 	"github.com/pokertote/pokertote/domain/betroot"
 	"github.com/pokertote/pokertote/domain/money"
 	"github.com/pokertote/pokertote/domain/tote"
+	"github.com/pokertote/pokertote/domain/tote/verify"
 )
 
 // TestBetRootsCommitEveryRound: each ROUND_CLOSED of a draw carries the
@@ -30,10 +31,10 @@ func TestBetRootsCommitEveryRound(t *testing.T) {
 		t.Fatalf("roots published at the closes: %+v", published)
 	}
 	r := copyResult(t, *d.Result)
-	if len(r.BetRoots) != 4 || len(tote.CheckRecordedRoots(r, []betroot.Root{published[1], published[2], published[3], published[4]})) > 0 {
+	if len(r.BetRoots) != 4 || len(verify.CheckRecordedRoots(r, []betroot.Root{published[1], published[2], published[3], published[4]})) > 0 {
 		t.Fatalf("the result's roots %+v, published %+v", r.BetRoots, published)
 	}
-	if v := tote.VerifyResult(r); len(v.Problems) > 0 {
+	if v := verify.Result(r); len(v.Problems) > 0 {
 		t.Fatalf("%v", v.Problems)
 	}
 	bets, err := h.Env.Store.DrawBets(h.Ctx, d.ID)
@@ -99,7 +100,7 @@ func TestBetRootsCommitEveryRound(t *testing.T) {
 	for name, tamper := range tampers {
 		x := copyResult(t, *d.Result)
 		tamper(&x)
-		v := tote.VerifyResult(x)
+		v := verify.Result(x)
 		if !strings.Contains(strings.Join(v.Problems, "\n"), "bet root") {
 			t.Errorf("%s: no bet-root problem: %v", name, v.Problems)
 		}
@@ -108,7 +109,7 @@ func TestBetRootsCommitEveryRound(t *testing.T) {
 	// bets) verifies on its own, but not against the roots a player saw.
 	x := copyResult(t, *d.Result)
 	x.BetRoots[0].NumBets++
-	if p := tote.CheckRecordedRoots(x, []betroot.Root{published[1]}); len(p) == 0 {
+	if p := verify.CheckRecordedRoots(x, []betroot.Root{published[1]}); len(p) == 0 {
 		t.Error("a re-committed root matches the recorded one")
 	}
 }

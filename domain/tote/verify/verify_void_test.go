@@ -1,4 +1,4 @@
-package tote
+package verify
 
 import (
 	"encoding/json"
@@ -11,27 +11,28 @@ import (
 	"github.com/pokertote/pokertote/domain/betroot"
 	"github.com/pokertote/pokertote/domain/cards"
 	"github.com/pokertote/pokertote/domain/money"
+	"github.com/pokertote/pokertote/domain/tote"
 )
 
 // voidResult is a version-3 void result of a draw on chain c opened at
 // open, voided by detail before any beacon was fetched.
-func voidResult(t *testing.T, detail VoidDetail, open time.Time) DrawResult {
+func voidResult(t *testing.T, detail tote.VoidDetail, open time.Time) tote.DrawResult {
 	t.Helper()
 	seed, err := cards.NewServerSeed()
 	if err != nil {
 		t.Fatal(err)
 	}
-	plan := planBeacons(beacon.Quicknet, open, schedule{rounds: [4]time.Duration{time.Minute, time.Minute, time.Minute, time.Minute}, card: time.Second, beaconWait: 20 * time.Second, positions: 3})
-	commitment, err := DrawCommitment(seed, 3, &plan)
+	plan := tote.PlanBeacons(beacon.Quicknet, open, tote.BeaconSchedule{Rounds: [4]time.Duration{time.Minute, time.Minute, time.Minute, time.Minute}, Card: time.Second, BeaconWait: 20 * time.Second, Positions: 3})
+	commitment, err := tote.DrawCommitment(seed, 3, &plan)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return DrawResult{
-		Version: ResultVersion, DrawID: 1, TableID: 1, Number: 1, Positions: 3,
+	return tote.DrawResult{
+		Version: tote.ResultVersion, DrawID: 1, TableID: 1, Number: 1, Positions: 3,
 		Void: true, VoidReason: detail.Reason(), VoidDetail: &detail,
 		JackpotEnabled: true, JackpotBefore: 5000 * money.KZT, JackpotAfter: 5000 * money.KZT,
 		ServerSeed: seed.Hex(), Commitment: cards.FormatCommitment(commitment), Beacons: &plan,
-		SuspendAt: SuspendAtMax, // every result since version 3 publishes it (finishInTx)
+		SuspendAt: tote.SuspendAtMax, // every result since version 3 publishes it (finishInTx)
 	}
 }
 
@@ -48,65 +49,65 @@ func emptyRoot(r int) betroot.Root {
 // jackpot in a void.
 func TestVerifyVoidCauses(t *testing.T) {
 	open := time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
-	admin := voidResult(t, VoidDetail{Kind: VoidAdminBeforeDeal, At: open.Add(10 * time.Second), Why: "camera failure"}, open)
-	if v := VerifyResult(admin); len(v.Problems) > 0 {
+	admin := voidResult(t, tote.VoidDetail{Kind: tote.VoidAdminBeforeDeal, At: open.Add(10 * time.Second), Why: "camera failure"}, open)
+	if v := Result(admin); len(v.Problems) > 0 {
 		t.Fatalf("an admin void before the close: %v", v.Problems)
 	}
-	missing := func() DrawResult {
-		r := voidResult(t, VoidDetail{}, open)
+	missing := func() tote.DrawResult {
+		r := voidResult(t, tote.VoidDetail{}, open)
 		dl := r.Beacons.Deadlines[0]
-		d := VoidDetail{Kind: VoidBeaconMissing, At: dl.Add(time.Millisecond), Street: 1, Round: r.Beacons.Rounds[0], Deadline: &dl, Why: "relay down"}
+		d := tote.VoidDetail{Kind: tote.VoidBeaconMissing, At: dl.Add(time.Millisecond), Street: 1, Round: r.Beacons.Rounds[0], Deadline: &dl, Why: "relay down"}
 		r.VoidDetail, r.VoidReason = &d, d.Reason()
 		r.BetRoots = []betroot.Root{emptyRoot(1)} // round 1 closed, with no bet
 		return r
 	}
-	if v := VerifyResult(missing()); len(v.Problems) > 0 {
+	if v := Result(missing()); len(v.Problems) > 0 {
 		t.Fatalf("a missing pocket beacon: %v", v.Problems)
 	}
-	tampers := map[string]func(r *DrawResult){
-		"admin void after the close": func(r *DrawResult) {
+	tampers := map[string]func(r *tote.DrawResult){
+		"admin void after the close": func(r *tote.DrawResult) {
 			d := *r.VoidDetail
 			d.At = r.Beacons.ClosesAt[0].Add(time.Second)
 			r.VoidDetail, r.VoidReason = &d, d.Reason()
 		},
-		"admin void relabelled a beacon failure": func(r *DrawResult) {
+		"admin void relabelled a beacon failure": func(r *tote.DrawResult) {
 			dl := r.Beacons.Deadlines[0]
-			d := VoidDetail{Kind: VoidBeaconMissing, At: r.VoidDetail.At, Street: 1, Round: r.Beacons.Rounds[0], Deadline: &dl, Why: "x"}
+			d := tote.VoidDetail{Kind: tote.VoidBeaconMissing, At: r.VoidDetail.At, Street: 1, Round: r.Beacons.Rounds[0], Deadline: &dl, Why: "x"}
 			r.VoidDetail, r.VoidReason = &d, d.Reason()
 		},
-		"reason text relabelled": func(r *DrawResult) {
+		"reason text relabelled": func(r *tote.DrawResult) {
 			r.VoidReason = "beacon failure: round 1 was not available"
 		},
-		"empty reason": func(r *DrawResult) { r.VoidReason = "" },
-		"no cause":     func(r *DrawResult) { r.VoidDetail = nil },
-		"legacy kind": func(r *DrawResult) {
+		"empty reason": func(r *tote.DrawResult) { r.VoidReason = "" },
+		"no cause":     func(r *tote.DrawResult) { r.VoidDetail = nil },
+		"legacy kind": func(r *tote.DrawResult) {
 			d := *r.VoidDetail
-			d.Kind = VoidLegacy
+			d.Kind = tote.VoidLegacy
 			r.VoidDetail, r.VoidReason = &d, d.Reason()
 		},
-		"jackpot moved":  func(r *DrawResult) { r.JackpotAfter = 0 },
-		"hands in void":  func(r *DrawResult) { r.Hands = []HandView{{Position: 1, Status: PositionLoss}} },
-		"winner in void": func(r *DrawResult) { r.Winners = []int{1} },
+		"jackpot moved":  func(r *tote.DrawResult) { r.JackpotAfter = 0 },
+		"hands in void":  func(r *tote.DrawResult) { r.Hands = []tote.HandView{{Position: 1, Status: tote.PositionLoss}} },
+		"winner in void": func(r *tote.DrawResult) { r.Winners = []int{1} },
 	}
 	for name, tamper := range tampers {
 		r := voidResult(t, *admin.VoidDetail, open)
 		tamper(&r)
-		if v := VerifyResult(r); len(v.Problems) == 0 {
+		if v := Result(r); len(v.Problems) == 0 {
 			t.Errorf("%s: verifies", name)
 		}
 	}
-	beaconTampers := map[string]func(r *DrawResult){
-		"before its deadline": func(r *DrawResult) {
+	beaconTampers := map[string]func(r *tote.DrawResult){
+		"before its deadline": func(r *tote.DrawResult) {
 			d := *r.VoidDetail
 			d.At = d.Deadline.Add(-time.Second)
 			r.VoidDetail, r.VoidReason = &d, d.Reason()
 		},
-		"another round": func(r *DrawResult) {
+		"another round": func(r *tote.DrawResult) {
 			d := *r.VoidDetail
 			d.Round++
 			r.VoidDetail, r.VoidReason = &d, d.Reason()
 		},
-		"a later street than fetched": func(r *DrawResult) {
+		"a later street than fetched": func(r *tote.DrawResult) {
 			d := *r.VoidDetail
 			d.Street, d.Round, d.Deadline = 4, r.Beacons.Rounds[3], &r.Beacons.Deadlines[3]
 			d.At = d.Deadline.Add(time.Second)
@@ -116,7 +117,7 @@ func TestVerifyVoidCauses(t *testing.T) {
 	for name, tamper := range beaconTampers {
 		r := missing()
 		tamper(&r)
-		if v := VerifyResult(r); len(v.Problems) == 0 {
+		if v := Result(r); len(v.Problems) == 0 {
 			t.Errorf("missing beacon %s: verifies", name)
 		}
 	}
@@ -130,27 +131,27 @@ func TestLegacyVoidAfterRiverVerifies(t *testing.T) {
 	r.Void, r.VoidReason = true, "dealer failure: settlement failed"
 	r.Winners, r.FlopLeaders, r.TurnLeaders = nil, nil, nil
 	for i := range r.Hands {
-		r.Hands[i].Status = PositionLoss
+		r.Hands[i].Status = tote.PositionLoss
 	}
-	if v := VerifyResult(r); len(v.Problems) > 0 || !v.CardsMatch {
+	if v := Result(r); len(v.Problems) > 0 || !v.CardsMatch {
 		t.Fatalf("a legacy void after the river: %v", v.Problems)
 	}
 	r.Hands[0].Description = "Royal flush"
-	if v := VerifyResult(r); len(v.Problems) == 0 || !strings.Contains(strings.Join(v.Problems, ";"), "hands") {
+	if v := Result(r); len(v.Problems) == 0 || !strings.Contains(strings.Join(v.Problems, ";"), "hands") {
 		t.Errorf("a tampered hand in a legacy void verifies: %v", v.Problems)
 	}
 }
 
 // corpusResult reads the result of one case of the shared corpus
 // (testdata/fairness, corpus_test.go).
-func corpusResult(t *testing.T, name string) DrawResult {
+func corpusResult(t *testing.T, name string) tote.DrawResult {
 	t.Helper()
-	raw, err := os.ReadFile("../../testdata/fairness/" + name)
+	raw, err := os.ReadFile("../../../testdata/fairness/" + name)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var c struct {
-		Result DrawResult `json:"result"`
+		Result tote.DrawResult `json:"result"`
 	}
 	if err := json.Unmarshal(raw, &c); err != nil {
 		t.Fatal(err)

@@ -1,4 +1,4 @@
-package tote_test
+package verify_test
 
 import (
 	"encoding/hex"
@@ -14,12 +14,13 @@ import (
 	"github.com/pokertote/pokertote/domain/parimutuel"
 	"github.com/pokertote/pokertote/domain/tote"
 	"github.com/pokertote/pokertote/domain/tote/totetest"
+	"github.com/pokertote/pokertote/domain/tote/verify"
 )
 
 // settledDraw deals one draw of 4 positions with bets in rounds 1 and 2.
 func settledDraw(t *testing.T) (*totetest.Harness, tote.Draw) {
 	t.Helper()
-	h := newHarness(t, 4)
+	h := totetest.NewHarness(t, totetest.MemEnv(t), 4)
 	h.Deposit(1, 10_000*money.KZT)
 	d := h.RunUntil(h.Dealer, "PRE_DEAL", totetest.InPhase(tote.PhasePreDeal))
 	for _, sel := range []string{"1", "2", "3", "4"} {
@@ -50,7 +51,7 @@ func copyResult(t *testing.T, r tote.DrawResult) tote.DrawResult {
 func TestSettledDrawVerifiesFromItsJSON(t *testing.T) {
 	_, d := settledDraw(t)
 	r := copyResult(t, *d.Result)
-	v := tote.VerifyResult(r)
+	v := verify.Result(r)
 	if len(v.Problems) > 0 || !v.CommitmentValid || !v.BeaconsValid || !v.CardsMatch || !v.PayoutsMatch {
 		t.Fatalf("%+v", v)
 	}
@@ -130,7 +131,7 @@ func TestVerifierCatchesEveryTampering(t *testing.T) {
 				// the check named by the case is the one that must catch it.
 				recommit(t, &r)
 			}
-			v := tote.VerifyResult(r)
+			v := verify.Result(r)
 			for _, p := range v.Problems {
 				if strings.HasPrefix(p, tc.want) {
 					return
@@ -164,7 +165,7 @@ func TestLateBeaconVoidsTheDraw(t *testing.T) {
 	for _, forge := range []bool{false, true} {
 		name := map[bool]string{false: "withheld", true: "forged"}[forge]
 		t.Run(name, func(t *testing.T) {
-			h := newHarness(t, 4)
+			h := totetest.NewHarness(t, totetest.MemEnv(t), 4)
 			h.Deposit(1, 10_000*money.KZT)
 			d := h.RunUntil(h.Dealer, "PRE_DEAL", totetest.InPhase(tote.PhasePreDeal))
 			flopRound := d.Beacons.Rounds[1]
@@ -187,7 +188,7 @@ func TestLateBeaconVoidsTheDraw(t *testing.T) {
 				t.Errorf("wallet holds %s after the void, deposited %s", got, 10_000*money.KZT)
 			}
 			h.CheckBooks(d)
-			v := tote.VerifyResult(*d.Result)
+			v := verify.Result(*d.Result)
 			if len(v.Problems) > 0 || !v.CardsMatch {
 				t.Errorf("void result does not verify: %+v", v)
 			}

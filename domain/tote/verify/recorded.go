@@ -1,7 +1,8 @@
-package tote
+package verify
 
 import (
 	"fmt"
+	"github.com/pokertote/pokertote/domain/tote"
 	"time"
 )
 
@@ -17,7 +18,7 @@ type RecordedRound struct {
 // with the ones a player recorded, street by street: a river re-dealt on
 // a later round, its close moved to fit, then fails even if everything
 // else was recomputed to match (docs/fairness.md, section 7).
-func CheckRecordedRounds(res DrawResult, recorded []RecordedRound) []string {
+func CheckRecordedRounds(res tote.DrawResult, recorded []RecordedRound) []string {
 	b := res.Beacons
 	if b == nil {
 		return []string{"beacon rounds: recorded, but the result publishes no beacons"}
@@ -28,10 +29,10 @@ func CheckRecordedRounds(res DrawResult, recorded []RecordedRound) []string {
 			break
 		}
 		if b.Rounds[i] != want.Round {
-			out = append(out, fmt.Sprintf("beacon round of the %s: published %d, recorded %d", streetNames[i], b.Rounds[i], want.Round))
+			out = append(out, fmt.Sprintf("beacon round of the %s: published %d, recorded %d", tote.StreetNames[i], b.Rounds[i], want.Round))
 		}
 		if want.ClosesAt != nil && !b.ClosesAt[i].Equal(*want.ClosesAt) {
-			out = append(out, fmt.Sprintf("close of betting round %d: published %s, recorded %s", i+1, b.ClosesAt[i].Format(timeLayout), want.ClosesAt.UTC().Format(timeLayout)))
+			out = append(out, fmt.Sprintf("close of betting round %d: published %s, recorded %s", i+1, b.ClosesAt[i].Format(tote.TimeLayout), want.ClosesAt.UTC().Format(tote.TimeLayout)))
 		}
 	}
 	return out

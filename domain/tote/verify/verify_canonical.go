@@ -1,12 +1,15 @@
-package tote
+package verify
 
-import "fmt"
+import (
+	"fmt"
+	"github.com/pokertote/pokertote/domain/tote"
+)
 
 // verifyCanonical checks that every hex string of a result is written the
 // one way the server writes it: lower-case, of its size (issue 26). Two
 // spellings of one value would let two different-looking results both
 // verify, and a verifier in another language might compare the text.
-func verifyCanonical(res DrawResult, problem func(string, ...any)) bool {
+func verifyCanonical(res tote.DrawResult, problem func(string, ...any)) bool {
 	ok := true
 	// A negative size is an optional string (empty allowed) of -size bytes.
 	check := func(what, s string, size int) {

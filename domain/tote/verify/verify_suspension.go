@@ -1,4 +1,4 @@
-package tote
+package verify
 
 import (
 	"fmt"
@@ -6,12 +6,8 @@ import (
 
 	"github.com/pokertote/pokertote/domain/cards"
 	"github.com/pokertote/pokertote/domain/parimutuel"
+	"github.com/pokertote/pokertote/domain/tote"
 )
-
-// fillSuspension records the draw's SUSPEND_AT and its rounds' chances.
-func (r *DrawResult) fillSuspension(d *Draw) {
-	r.SuspendAt, r.Chances = d.SuspendAt, d.Chances
-}
 
 // verifySuspensions recomputes, from the published cards, the chances of
 // every round that opened after the deal (round 2 once every pocket is
@@ -21,9 +17,9 @@ func (r *DrawResult) fillSuspension(d *Draw) {
 // result without SUSPEND_AT predates SPEC 1.9 and is not checked; from
 // ResultVersionCommitted on every result is written with it, so one that
 // drops it (to hide a bet on a suspended selection) fails.
-func verifySuspensions(res DrawResult, problem func(string, ...any)) bool {
+func verifySuspensions(res tote.DrawResult, problem func(string, ...any)) bool {
 	if res.SuspendAt == 0 && len(res.Chances) == 0 {
-		if res.Version >= ResultVersionCommitted {
+		if res.Version >= tote.ResultVersionCommitted {
 			problem("suspension: a version-%d result must publish suspendAt and the rounds' chances", res.Version)
 			return false
 		}
@@ -34,7 +30,7 @@ func verifySuspensions(res DrawResult, problem func(string, ...any)) bool {
 		ok = false
 		problem(format, args...)
 	}
-	if err := CheckSuspendAt(res.SuspendAt); err != nil {
+	if err := tote.CheckSuspendAt(res.SuspendAt); err != nil {
 		bad("suspension: %v", err)
 		return false
 	}
@@ -48,18 +44,18 @@ func verifySuspensions(res DrawResult, problem func(string, ...any)) bool {
 
 // recomputeChances computes, from the result's cards, the chances of every
 // round that opened after the deal.
-func recomputeChances(res DrawResult) ([]RoundChances, error) {
+func recomputeChances(res tote.DrawResult) ([]tote.RoundChances, error) {
 	pockets, board, err := publishedCards(res)
 	if err != nil {
 		return nil, err
 	}
-	var want []RoundChances
+	var want []tote.RoundChances
 	for r := parimutuel.RoundPocket; r <= parimutuel.RoundTurn; r++ {
 		n := []int{parimutuel.RoundPocket: 0, parimutuel.RoundFlop: 3, parimutuel.RoundTurn: 4}[r]
 		if len(pockets) < res.Positions || len(board) < n {
 			break
 		}
-		rc, err := ChancesAtOpening(pockets, board[:n], r, res.SuspendAt, 0)
+		rc, err := tote.ChancesAtOpening(pockets, board[:n], r, res.SuspendAt, 0)
 		if err != nil {
 			return nil, fmt.Errorf("round %s: %w", r, err)
 		}
@@ -70,16 +66,16 @@ func recomputeChances(res DrawResult) ([]RoundChances, error) {
 
 // checkSuspensions compares the published chances with want, the cards',
 // and fails every pool that took a bet on a selection suspended by want.
-func checkSuspensions(res DrawResult, want []RoundChances, problem func(string, ...any)) bool {
+func checkSuspensions(res tote.DrawResult, want []tote.RoundChances, problem func(string, ...any)) bool {
 	ok := true
 	bad := func(format string, args ...any) {
 		ok = false
 		problem(format, args...)
 	}
 	if !reflect.DeepEqual(normChances(res.Chances), normChances(want)) {
-		bad("suspension: the published chances %s differ from the cards' %s", FormatChances(res.Chances), FormatChances(want))
+		bad("suspension: the published chances %s differ from the cards' %s", tote.FormatChances(res.Chances), tote.FormatChances(want))
 	}
-	d := Draw{SuspendAt: res.SuspendAt, Chances: want}
+	d := tote.Draw{SuspendAt: res.SuspendAt, Chances: want}
 	for _, p := range res.Pools {
 		for _, s := range backedSelections(p) {
 			sel, err := parimutuel.ParseSelection(p.Market, s)
@@ -88,7 +84,7 @@ func checkSuspensions(res DrawResult, want []RoundChances, problem func(string, 
 			}
 			if c, sus := d.Suspended(p.Round, sel); sus {
 				bad("suspension: pool %s took a bet on %s %s, suspended in round %s (paid %d of %d, at or above %s)",
-					p.PoolID, p.Market, s, p.Round, c.Paid, c.Of, percent(res.SuspendAt))
+					p.PoolID, p.Market, s, p.Round, c.Paid, c.Of, tote.FormatPercent(res.SuspendAt))
 			}
 		}
 	}
@@ -96,7 +92,7 @@ func checkSuspensions(res DrawResult, want []RoundChances, problem func(string, 
 }
 
 // backedSelections lists the selections a published pool took bets on.
-func backedSelections(p PoolResult) []string {
+func backedSelections(p tote.PoolResult) []string {
 	var out []string
 	for _, b := range p.Bets {
 		out = append(out, b.Selection)
@@ -123,7 +119,7 @@ func parseCardStrings(ss []string) ([]cards.Card, error) {
 }
 
 // publishedCards parses the result's pockets and board.
-func publishedCards(res DrawResult) ([][2]cards.Card, []cards.Card, error) {
+func publishedCards(res tote.DrawResult) ([][2]cards.Card, []cards.Card, error) {
 	var pockets [][2]cards.Card
 	for i, p := range res.Pockets {
 		cs, err := parseCardStrings(p)
@@ -140,7 +136,7 @@ func publishedCards(res DrawResult) ([][2]cards.Card, []cards.Card, error) {
 }
 
 // normChances makes an empty list and nil equal.
-func normChances(rcs []RoundChances) []RoundChances {
+func normChances(rcs []tote.RoundChances) []tote.RoundChances {
 	if len(rcs) == 0 {
 		return nil
 	}

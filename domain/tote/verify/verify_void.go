@@ -1,10 +1,11 @@
-package tote
+package verify
 
 import (
 	"slices"
 	"time"
 
 	"github.com/pokertote/pokertote/domain/beacon"
+	"github.com/pokertote/pokertote/domain/tote"
 )
 
 // verifyVoid checks a result's void against the draw's committed times
@@ -16,13 +17,13 @@ import (
 // must be the one written from the cause, so a relabelled or empty reason
 // fails; the jackpot must stand unchanged. Results before version 3 carry
 // no cause: their reason is free text, as it always was.
-func verifyVoid(res DrawResult, problem func(string, ...any)) bool {
+func verifyVoid(res tote.DrawResult, problem func(string, ...any)) bool {
 	ok := true
 	bad := func(format string, args ...any) {
 		ok = false
 		problem(format, args...)
 	}
-	if res.Version < ResultVersionCommitted {
+	if res.Version < tote.ResultVersionCommitted {
 		if !res.Void && (res.VoidReason != "" || res.VoidDetail != nil) {
 			bad("void: a settled draw publishes a void reason")
 		}
@@ -63,34 +64,34 @@ func verifyVoid(res DrawResult, problem func(string, ...any)) bool {
 		fetched++
 	}
 	switch v.Kind {
-	case VoidAdminBeforeDeal:
+	case tote.VoidAdminBeforeDeal:
 		if !v.At.Before(b.ClosesAt[0]) {
-			bad("void: an admin void at %s, not before betting round 1 closed (%s)", v.At.Format(timeLayout), b.ClosesAt[0].Format(timeLayout))
+			bad("void: an admin void at %s, not before betting round 1 closed (%s)", v.At.Format(tote.TimeLayout), b.ClosesAt[0].Format(tote.TimeLayout))
 		}
 		if fetched > 0 || len(res.Pockets) > 0 || len(res.Board) > 0 || len(res.Burns) > 0 {
 			bad("void: an admin void before the deal, yet %d beacon rounds fetched and cards published", fetched)
 		}
-	case VoidBeaconMissing:
+	case tote.VoidBeaconMissing:
 		s := v.Street
 		if s < 1 || s > 4 {
 			bad("void: a missing beacon of street %d", s)
 			return false
 		}
 		if v.Round != b.Rounds[s-1] {
-			bad("void: the %s's committed round is %d, the void names round %d", streetNames[s-1], b.Rounds[s-1], v.Round)
+			bad("void: the %s's committed round is %d, the void names round %d", tote.StreetNames[s-1], b.Rounds[s-1], v.Round)
 		}
 		if v.Deadline == nil || !v.Deadline.Equal(b.Deadlines[s-1]) {
-			bad("void: the %s's committed deadline is %s, the void names %v", streetNames[s-1], b.Deadlines[s-1].Format(timeLayout), fmtTime(v.Deadline))
+			bad("void: the %s's committed deadline is %s, the void names %v", tote.StreetNames[s-1], b.Deadlines[s-1].Format(tote.TimeLayout), fmtTime(v.Deadline))
 		}
 		if !v.At.After(b.Deadlines[s-1]) {
-			bad("void: voided at %s, not after the %s's deadline %s", v.At.Format(timeLayout), streetNames[s-1], b.Deadlines[s-1].Format(timeLayout))
+			bad("void: voided at %s, not after the %s's deadline %s", v.At.Format(tote.TimeLayout), tote.StreetNames[s-1], b.Deadlines[s-1].Format(tote.TimeLayout))
 		}
 		if fetched != s-1 {
-			bad("void: the %s's beacon is missing, but %d streets have signatures (want %d)", streetNames[s-1], fetched, s-1)
+			bad("void: the %s's beacon is missing, but %d streets have signatures (want %d)", tote.StreetNames[s-1], fetched, s-1)
 		}
-	case VoidBeaconEarly:
-		if res.Version < ResultVersionBound {
-			bad("void: a version-%d void cannot be %s (version %d on)", res.Version, v.Kind, ResultVersionBound)
+	case tote.VoidBeaconEarly:
+		if res.Version < tote.ResultVersionBound {
+			bad("void: a version-%d void cannot be %s (version %d on)", res.Version, v.Kind, tote.ResultVersionBound)
 			return false
 		}
 		s := v.Street
@@ -99,16 +100,16 @@ func verifyVoid(res DrawResult, problem func(string, ...any)) bool {
 			return false
 		}
 		if v.Round != b.Rounds[s-1] {
-			bad("void: the %s's committed round is %d, the void names round %d", streetNames[s-1], b.Rounds[s-1], v.Round)
+			bad("void: the %s's committed round is %d, the void names round %d", tote.StreetNames[s-1], b.Rounds[s-1], v.Round)
 		}
 		if v.Deadline != nil {
 			bad("void: an early beacon names no deadline")
 		}
 		if v.At.Before(b.ClosesAt[s-1]) {
-			bad("void: voided at %s, before betting round %d's close %s", v.At.Format(timeLayout), s, b.ClosesAt[s-1].Format(timeLayout))
+			bad("void: voided at %s, before betting round %d's close %s", v.At.Format(tote.TimeLayout), s, b.ClosesAt[s-1].Format(tote.TimeLayout))
 		}
 		if at := b.Chain.RoundTime(v.Round); !v.At.Before(at) {
-			bad("void: voided at %s, not before round %d's time %s: a round published by then is not early", v.At.Format(timeLayout), v.Round, at.Format(timeLayout))
+			bad("void: voided at %s, not before round %d's time %s: a round published by then is not early", v.At.Format(tote.TimeLayout), v.Round, at.Format(tote.TimeLayout))
 		}
 		if _, err := beacon.Verify(b.Chain, beacon.Beacon{Round: v.Round, Signature: v.Signature}); err != nil {
 			bad("void: the early round's signature: %v", err)
@@ -117,7 +118,7 @@ func verifyVoid(res DrawResult, problem func(string, ...any)) bool {
 			bad("void: betting round %d closed on an early beacon, but %d streets have signatures (want %d)", s, fetched, s-1)
 		}
 	default:
-		bad("void: unknown cause %q (a version-%d void is %s, %s or, from version %d, %s)", v.Kind, res.Version, VoidAdminBeforeDeal, VoidBeaconMissing, ResultVersionBound, VoidBeaconEarly)
+		bad("void: unknown cause %q (a version-%d void is %s, %s or, from version %d, %s)", v.Kind, res.Version, tote.VoidAdminBeforeDeal, tote.VoidBeaconMissing, tote.ResultVersionBound, tote.VoidBeaconEarly)
 	}
 	return ok
 }
@@ -127,13 +128,13 @@ func fmtTime(t *time.Time) string {
 	if t == nil {
 		return "none"
 	}
-	return t.Format(timeLayout)
+	return t.Format(tote.TimeLayout)
 }
 
 // legacyVoidHands reports whether hands published by a void result before
 // version 3 are what its settler wrote: every position's best five with
 // the full board, each LOSS (such a void after the river filled them).
-func legacyVoidHands(res DrawResult, want []HandView) bool {
+func legacyVoidHands(res tote.DrawResult, want []tote.HandView) bool {
 	if len(res.Winners) > 0 || len(res.Hands) != len(want) {
 		return false
 	}

@@ -1,4 +1,4 @@
-package tote_test
+package verify_test
 
 import (
 	"encoding/json"
@@ -6,14 +6,15 @@ import (
 	"testing"
 
 	"github.com/pokertote/pokertote/domain/tote"
+	"github.com/pokertote/pokertote/domain/tote/verify"
 )
 
-// FuzzVerifyResult: the verifier reads untrusted JSON (anyone's result
+// FuzzResult: the verifier reads untrusted JSON (anyone's result
 // file); whatever it is given, it answers with problems, never a panic, and
 // a result it accepts really is self-consistent (verifying it twice gives
 // the same answer).
-func FuzzVerifyResult(f *testing.F) {
-	example, err := os.ReadFile("../../docs/fairness-example.json")
+func FuzzResult(f *testing.F) {
+	example, err := os.ReadFile("../../../docs/fairness-example.json")
 	if err != nil {
 		f.Fatal(err)
 	}
@@ -25,8 +26,8 @@ func FuzzVerifyResult(f *testing.F) {
 		if json.Unmarshal(b, &r) != nil {
 			return
 		}
-		v := tote.VerifyResult(r)
-		w := tote.VerifyResult(r)
+		v := verify.Result(r)
+		w := verify.Result(r)
 		if len(v.Problems) != len(w.Problems) {
 			t.Fatalf("two verifications differ: %v / %v", v.Problems, w.Problems)
 		}

@@ -1,4 +1,4 @@
-package tote_test
+package verify_test
 
 import (
 	"encoding/json"
@@ -10,6 +10,7 @@ import (
 	"github.com/pokertote/pokertote/domain/parimutuel"
 	"github.com/pokertote/pokertote/domain/tote"
 	"github.com/pokertote/pokertote/domain/tote/totetest"
+	"github.com/pokertote/pokertote/domain/tote/verify"
 )
 
 // suspendedDraw settles a draw of two positions at SUSPEND_AT 50 %, where
@@ -17,7 +18,7 @@ import (
 // the other positions where they are open.
 func suspendedDraw(t *testing.T) tote.DrawResult {
 	t.Helper()
-	h := newHarness(t, 2)
+	h := totetest.NewHarness(t, totetest.MemEnv(t), 2)
 	half := money.BasisPoints(5000)
 	if _, err := h.Svc.UpdateTable(h.Ctx, 1, h.Table.ID, tote.SettingsUpdate{SuspendAt: &half}); err != nil {
 		t.Fatal(err)
@@ -34,11 +35,11 @@ func suspendedDraw(t *testing.T) tote.DrawResult {
 }
 
 // TestVerifySuspensionTampered: the honest result verifies; one whose pool
-// took a bet on a suspended selection fails VerifyResult; and (checked
+// took a bet on a suspended selection fails verify.Result; and (checked
 // against the same recomputation) changed chances or a hidden round fail.
 func TestVerifySuspensionTampered(t *testing.T) {
 	res := suspendedDraw(t)
-	if v := tote.VerifyResult(res); !v.SuspensionsMatch || len(v.Problems) > 0 {
+	if v := verify.Result(res); !v.SuspensionsMatch || len(v.Problems) > 0 {
 		t.Fatalf("the honest result fails: %v", v.Problems)
 	}
 	clone := func() tote.DrawResult {
@@ -66,16 +67,16 @@ func TestVerifySuspensionTampered(t *testing.T) {
 			tampered.Pools[i].Bets = append(tampered.Pools[i].Bets, tote.ResultBet{ID: 99, Selection: suspended, Stake: 1000 * money.KZT})
 		}
 	}
-	if v := tote.VerifyResult(tampered); v.SuspensionsMatch || !hasProblem(v.Problems, "suspended in round TURN") {
+	if v := verify.Result(tampered); v.SuspensionsMatch || !hasProblem(v.Problems, "suspended in round TURN") {
 		t.Fatalf("a bet on suspended WIN %s passes: %v", suspended, v.Problems)
 	}
-	want, err := tote.RecomputeChances(res)
+	want, err := verify.RecomputeChances(res)
 	if err != nil {
 		t.Fatal(err)
 	}
 	check := func(r tote.DrawResult) []string {
 		var ps []string
-		tote.CheckSuspensions(r, want, func(f string, a ...any) { ps = append(ps, fmt.Sprintf(f, a...)) })
+		verify.CheckSuspensions(r, want, func(f string, a ...any) { ps = append(ps, fmt.Sprintf(f, a...)) })
 		return ps
 	}
 	if ps := check(res); len(ps) > 0 {
@@ -95,13 +96,13 @@ func TestVerifySuspensionTampered(t *testing.T) {
 	// predated SPEC 1.9: its version says it does not.
 	stripped := tampered
 	stripped.SuspendAt, stripped.Chances = 0, nil
-	if v := tote.VerifyResult(stripped); v.SuspensionsMatch || !hasProblem(v.Problems, "must publish suspendAt") {
+	if v := verify.Result(stripped); v.SuspensionsMatch || !hasProblem(v.Problems, "must publish suspendAt") {
 		t.Fatalf("a result with its suspension fields stripped passes: %v", v.Problems)
 	}
 	// A SUSPEND_AT above 90 % is no SUSPEND_AT (refused before any work).
 	high := clone()
 	high.SuspendAt = 9500
-	if v := tote.VerifyResult(high); v.SuspensionsMatch {
+	if v := verify.Result(high); v.SuspensionsMatch {
 		t.Fatal("SUSPEND_AT 95 % passes")
 	}
 }
