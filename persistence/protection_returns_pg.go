@@ -20,8 +20,8 @@ import (
 // never refused: no limit caps it. What it does is move the player's day,
 // week and month counters and their session of play, if one goes on. A
 // settlement credits thousands of players in one transfer; one by one that
-// was three statements a player (measured: most of a 100,000-bet
-// settlement's posting time, docs/bets-load.md). countReturnsPG does the
+// is three statements a player, most of a large settlement's posting time
+// (profiled: docs/bench/2026-12-01-bets.md). countReturnsPG does the
 // same for every player of a batch in two round trips, after the balance
 // updates as guardCount does (counter and session rows are locked after
 // the wallet rows of the same players): it reads their counters and

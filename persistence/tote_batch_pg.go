@@ -3,11 +3,11 @@ package persistence
 // The bet intake's Postgres fast path (tote.BatchPlacer): a batch of bets in
 // two network round trips, on the pool's own pgx connection.
 //
-// The profile of the bet path (docs/bets-load.md) showed a batch of bets
-// costing about 18 statements per bet, each its own round trip through
-// database/sql and GORM, and the pool's escrow row locked by the first
-// stake's balance update until the commit, so the batches of one draw
-// queued on it for most of their transaction. Here the batch is:
+// Through database/sql and GORM a batch of bets costs a round trip per
+// statement, many per bet, and the pool's escrow row stays locked from the
+// first stake's balance update to the commit, so the batches of one draw
+// queue on it for most of their transaction (the profile is in
+// docs/bench/2026-12-01-bets.md). Here the batch is:
 //
 //  1. one pipeline (one network flush): BEGIN; the draw's shared advisory
 //     lock; the draw and its table (read after the lock, each statement with
@@ -42,14 +42,15 @@ package persistence
 // batch meeting a taken key (a retry, or two batches placing one new key at
 // once) fails statement 3 on that index and runs again at once, this time
 // reading the requests' taken keys in round trip 1 (DUPLICATE_BET for
-// those, the others placed). The lookup was the batch's costliest read
-// (docs/bets-load.md: a join whose plan, cached per connection while the
-// table was small, scanned every bet of the table), and it grew with the
-// table. Deadlocks and serialization failures are retried the same way
+// those, the others placed). A lookup on every batch would be its
+// costliest read and grow with the table: its plan, cached per connection
+// while the table was small, scans every bet of the table
+// (docs/bench/2026-12-01-bets.md, third pass). Deadlocks and serialization failures are retried the same way
 // as sqldb.RetryTx does. A COMMIT whose outcome is unknown is errs.CommitUnknown.
 //
 // These statements bypass GORM (and so its statement counter and SQL spans)
-// and use pgx directly: this is the measured hot path of issue 8.
+// and use pgx directly: on the bet path each statement's overhead is
+// paid by every batch of a surge (docs/bets-load.md).
 
 import (
 	"context"
@@ -200,8 +201,8 @@ func (r *ToteRepo) batchSQL() (batchQueries, error) {
 			}
 			list[alias] = c
 		}
-		// The batch's checks read no odds, result or beacons (PlanBatch):
-		// decoding the odds' JSON on every batch was 7 % of the server's CPU.
+		// The batch's checks read no odds, result or beacons (PlanBatch), so
+		// a batch does not read or decode their JSON.
 		draw, err := r.columnsOf(&toteDrawRow{}, "d", "odds", "result", "beacons")
 		if err != nil {
 			batchErr = err
@@ -325,9 +326,9 @@ func (r *ToteRepo) placeBatchTx(ctx context.Context, pc *pgx.Conn, w tote.BatchW
 	b.Queue("BEGIN")
 	// The batch's statements are prepared once per connection and their
 	// shape does not depend on the arrays' lengths; left to choose, the
-	// server planned the protection-state read afresh on half the batches
-	// (0.23 ms of planning for 0.04 ms of execution, pg_stat_statements
-	// with track_planning: docs/bets-load.md). For this transaction only.
+	// server plans the protection-state read afresh on many batches, and
+	// planning it costs several times executing it (pg_stat_statements with
+	// track_planning: docs/bench/2026-12-01-bets.md). For this transaction only.
 	b.Queue("SET LOCAL plan_cache_mode = force_generic_plan")
 	b.Queue(sqldb.PGDrawLockShared, int32(drawLockClass), int32(w.DrawID))
 	b.Queue(q.draw, w.DrawID).Query(func(rows pgx.Rows) error {
