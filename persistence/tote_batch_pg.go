@@ -14,12 +14,12 @@ package persistence
 //     its own snapshot, so the round-close race is exactly as in LockDraw;
 //     the draw's chances are parsed only when their text changes,
 //     chancesCache);
-//     bet ids from the sequence; the players' wallets, locked FOR UPDATE in
-//     the ledger's order; their protection state (exclusion, register,
-//     limits), read after the wallets' locks (an exclusion is set holding
-//     the wallet, issue 22); their counters of the current periods and
-//     their sessions of play, locked after the wallets (the guard's lock
-//     order);
+//     bet ids from the sequence; the players for the stake gate; then the
+//     players' wallets, locked FOR UPDATE in the ledger's order; their
+//     protection state (exclusion, register, limits), read after the
+//     wallets' locks (an exclusion is set holding the wallet, issue 22);
+//     their counters of the current periods and their sessions of play,
+//     locked after the wallets (the guard's lock order) in one statement;
 //  2. in memory, tote.PlanBatch on that snapshot (tote.BatchSnapshot): in
 //     request order, exactly the checks a single post makes: the domain's
 //     checks (draw, table, stake), the key (DUPLICATE_BET), the transfer's
@@ -99,13 +99,21 @@ const (
 	pgBatchWallets = `SELECT a.id, a.ref, a.balance FROM ledger_accounts a
 JOIN unnest($1::text[]) WITH ORDINALITY AS v(ref, ord) ON a.kind = 'WALLET' AND a.ref = v.ref
 ORDER BY v.ord` + sqldb.PGForUpdateOfA
-	pgBatchCounters = `SELECT user_id, period, deposits, stakes, returned FROM protection_counters
-WHERE user_id = ANY($1::bigint[])
-	AND ((period = 'DAY' AND period_start = $2) OR (period = 'WEEK' AND period_start = $3) OR (period = 'MONTH' AND period_start = $4))
-ORDER BY user_id, period` + sqldb.PGForUpdate
-	// Sessions of play, locked after the counters.
-	pgBatchSessions = `SELECT user_id, session_no, started_us, last_play_us, stakes, returned, checks FROM protection_sessions
-WHERE user_id = ANY($1::bigint[]) ORDER BY user_id` + sqldb.PGForUpdate
+	// The players' standing: their counters of the current periods, then
+	// their sessions of play, locked in that order after the wallets (the
+	// guard's lock order), in one statement; a session's row has no period.
+	// The branches of a UNION ALL run one after the other, and a query that
+	// locks rows never runs in parallel.
+	pgBatchStanding = `SELECT user_id, period, deposits, stakes, returned,
+	CAST(NULL AS bigint) AS session_no, CAST(NULL AS bigint) AS started_us, CAST(NULL AS bigint) AS last_play_us, CAST(NULL AS int) AS checks
+FROM (SELECT user_id, period, deposits, stakes, returned FROM protection_counters
+	WHERE user_id = ANY($1::bigint[])
+		AND ((period = 'DAY' AND period_start = $2) OR (period = 'WEEK' AND period_start = $3) OR (period = 'MONTH' AND period_start = $4))
+	ORDER BY user_id, period` + sqldb.PGForUpdate + `) AS c
+UNION ALL
+SELECT user_id, NULL, NULL, stakes, returned, session_no, started_us, last_play_us, checks
+FROM (SELECT user_id, session_no, started_us, last_play_us, stakes, returned, checks FROM protection_sessions
+	WHERE user_id = ANY($1::bigint[]) ORDER BY user_id` + sqldb.PGForUpdate + `) AS s`
 	// The write: bets, transfers, wallets, escrows, entries, counters,
 	// sessions of play, in one statement.
 	pgBatchWrite = `WITH bets AS (
@@ -310,17 +318,21 @@ func (r *ToteRepo) placeBatchTx(ctx context.Context, pc *pgx.Conn, w tote.BatchW
 	if err != nil {
 		return nil, err
 	}
-	// Round trip 1: lock, read, lock the wallets and counters.
+	// Round trip 1: lock, read, lock the wallets and counters. The reads
+	// that need no lock of the batch's come before the wallets' locks, so
+	// that concurrent batches of the same players wait for each other as
+	// briefly as they can; the snapshot's maps are filled as the rows come.
 	var (
 		drawRow  toteDrawRow
 		tableRow toteTableRow
-		betIDs   []int64
-		takenKey = map[betKey]bool{}
+		takenKey map[betKey]bool
 		stateOf  = protectionStates{}
-		walletID = map[int64]int64{} // user -> account id
-		balance  = map[int64]money.Amount{}
-		counters = map[int64]protection.Counters{}
-		sessions = map[int64]protection.Session{}
+		walletID = make(map[int64]int64, len(uniq)) // user -> account id
+		snap     = tote.BatchSnapshot{Now: now,
+			Wallets:  make(map[ids.UserID]money.Amount, len(uniq)),
+			Counters: make(map[ids.UserID]protection.Counters, len(uniq)),
+			Sessions: make(map[ids.UserID]protection.Session, len(uniq)),
+		}
 	)
 	b := &pgx.Batch{}
 	b.Queue("BEGIN")
@@ -355,16 +367,43 @@ func (r *ToteRepo) placeBatchTx(ctx context.Context, pc *pgx.Conn, w tote.BatchW
 	})
 	b.Queue(pgBatchIDs, n).Query(func(rows pgx.Rows) error {
 		var err error
-		betIDs, err = pgx.CollectRows(rows, pgx.RowTo[int64])
+		snap.BetIDs, err = pgx.CollectRows(rows, pgx.RowTo[int64])
 		return err
 	})
 	if lookup {
+		takenKey = map[betKey]bool{}
 		b.Queue(pgBatchTaken, users, w.Keys()).Query(func(rows pgx.Rows) error {
 			var k betKey
 			_, err := pgx.ForEachRow(rows, []any{&k.user, &k.key}, func() error {
 				takenKey[k] = true
 				return nil
 			})
+			return err
+		})
+		snap.Taken = func(u ids.UserID, key string) bool { return takenKey[betKey{int64(u), key}] }
+	}
+	if w.ReadPlayers() {
+		// The stake gate's rows (the account, its latest verification):
+		// no lock of the batch's orders them.
+		snap.Players = make(map[ids.UserID]tote.Player, len(uniq))
+		for _, u := range uniq {
+			snap.Players[ids.UserID(u)] = tote.Player{Err: accountdb.UserNotFound()}
+		}
+		b.Queue(q.users, uniq).Query(func(rows pgx.Rows) error {
+			got, err := accountdb.CollectUsers(rows)
+			for _, u := range got {
+				snap.Players[ids.UserID(u.ID)] = tote.Player{User: u}
+			}
+			return err
+		})
+		b.Queue(q.verifications, uniq).Query(func(rows pgx.Rows) error {
+			got, err := accountdb.CollectVerifications(rows)
+			for _, v := range got {
+				if p := snap.Players[ids.UserID(v.UserID)]; p.Err == nil {
+					p.Verification = v
+					snap.Players[ids.UserID(v.UserID)] = p
+				}
+			}
 			return err
 		})
 	}
@@ -375,7 +414,7 @@ func (r *ToteRepo) placeBatchTx(ctx context.Context, pc *pgx.Conn, w tote.BatchW
 		)
 		_, err := pgx.ForEachRow(rows, []any{&id, &ref, &bal}, func() error {
 			if u, ok := (ledger.AccountRef{Kind: ledger.Wallet, Ref: ref}).User(); ok {
-				walletID[int64(u)], balance[int64(u)] = id, money.Amount(bal)
+				walletID[int64(u)], snap.Wallets[u] = id, money.Amount(bal)
 			}
 			return nil
 		})
@@ -392,60 +431,19 @@ func (r *ToteRepo) placeBatchTx(ctx context.Context, pc *pgx.Conn, w tote.BatchW
 		})
 		return err
 	})
-	b.Queue(pgBatchCounters, uniq, starts[protection.Day], starts[protection.Week], starts[protection.Month]).Query(func(rows pgx.Rows) error {
-		var (
-			u               int64
-			period          string
-			dep, stake, ret int64
-		)
-		_, err := pgx.ForEachRow(rows, []any{&u, &period, &dep, &stake, &ret}, func() error {
-			c := counters[u]
-			if c == nil {
-				c = protection.Counters{}
-				counters[u] = c
-			}
-			c[protection.Period(period)] = protection.Counter{Period: protection.Period(period), Deposits: money.Amount(dep), Stakes: money.Amount(stake), Returns: money.Amount(ret)}
+	b.Queue(pgBatchStanding, uniq, starts[protection.Day], starts[protection.Week], starts[protection.Month]).Query(func(rows pgx.Rows) error {
+		var row standingRow
+		_, err := pgx.ForEachRow(rows, row.dest(), func() error {
+			row.fold(snap.Counters, snap.Sessions)
 			return nil
 		})
 		return err
 	})
-	b.Queue(pgBatchSessions, uniq).Query(func(rows pgx.Rows) error {
-		var row sessionRow
-		_, err := pgx.ForEachRow(rows, []any{&row.UserID, &row.SessionNo, &row.StartedUs, &row.LastPlayUs, &row.Stakes, &row.Returned, &row.Checks}, func() error {
-			sessions[row.UserID] = toDomainSession(row)
-			return nil
-		})
-		return err
-	})
-	var players map[ids.UserID]tote.Player
-	if w.ReadPlayers() {
-		players = make(map[ids.UserID]tote.Player, len(uniq))
-		for _, u := range uniq {
-			players[ids.UserID(u)] = tote.Player{Err: accountdb.UserNotFound()}
-		}
-		b.Queue(q.users, uniq).Query(func(rows pgx.Rows) error {
-			got, err := accountdb.CollectUsers(rows)
-			for _, u := range got {
-				players[ids.UserID(u.ID)] = tote.Player{User: u}
-			}
-			return err
-		})
-		b.Queue(q.verifications, uniq).Query(func(rows pgx.Rows) error {
-			got, err := accountdb.CollectVerifications(rows)
-			for _, v := range got {
-				if p := players[ids.UserID(v.UserID)]; p.Err == nil {
-					p.Verification = v
-					players[ids.UserID(v.UserID)] = p
-				}
-			}
-			return err
-		})
-	}
 	if err := r.db.SendBatch(ctx, pc, b, "select"); err != nil {
 		return nil, err
 	}
-	if len(betIDs) != n {
-		return nil, fmt.Errorf("bet batch: %d ids for %d bets", len(betIDs), n)
+	if len(snap.BetIDs) != n {
+		return nil, fmt.Errorf("bet batch: %d ids for %d bets", len(snap.BetIDs), n)
 	}
 	raw := drawRow.Chances
 	drawRow.Chances = "" // parsed once per change, below
@@ -456,39 +454,30 @@ func (r *ToteRepo) placeBatchTx(ctx context.Context, pc *pgx.Conn, w tote.BatchW
 	if err != nil {
 		return nil, errs.Wrap(err, "a stored draw is unreadable")
 	}
-	t := toDomainTable(tableRow)
-	// The register's rare path (an entry with a player's birthday).
-	if err := stateOf.resolve(func(userID int64, dob string) ([]string, error) {
-		rows, err := pc.Query(ctx, pgRegisterMatch, dob, userID)
+	snap.Draw, snap.Table = d, toDomainTable(tableRow)
+	// The register's rare path (a player an entry may name).
+	if err := stateOf.resolve(func(userID int64, dob string) ([]registerCandidate, []string, error) {
+		rows, err := pc.Query(ctx, pgRegisterCandidates, dob, userID)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
-		return pgx.CollectRows(rows, pgx.RowTo[string])
+		got, err := pgx.CollectRows(rows, pgx.RowToStructByPos[registerCandidate])
+		if err != nil {
+			return nil, nil, err
+		}
+		if rows, err = pc.Query(ctx, pgPlayerDocuments, userID); err != nil {
+			return nil, nil, err
+		}
+		docs, err := pgx.CollectRows(rows, pgx.RowTo[string])
+		return got, docs, err
 	}); err != nil {
 		return nil, err
 	}
 
 	// In memory: the plan (tote.PlanBatch, the rules), in request order.
-	snap := tote.BatchSnapshot{Draw: d, Table: t, Players: players, BetIDs: betIDs, Now: now,
-		Wallets:  make(map[ids.UserID]money.Amount, len(walletID)),
-		States:   make(map[ids.UserID]protection.State, len(stateOf)),
-		Counters: make(map[ids.UserID]protection.Counters, len(counters)),
-		Sessions: make(map[ids.UserID]protection.Session, len(sessions)),
-	}
-	if lookup {
-		snap.Taken = func(u ids.UserID, key string) bool { return takenKey[betKey{int64(u), key}] }
-	}
-	for u := range walletID {
-		snap.Wallets[ids.UserID(u)] = balance[u]
-	}
+	snap.States = make(map[ids.UserID]protection.State, len(stateOf))
 	for u, st := range stateOf {
 		snap.States[ids.UserID(u)] = st.state
-	}
-	for u, c := range counters {
-		snap.Counters[ids.UserID(u)] = c
-	}
-	for u, ses := range sessions {
-		snap.Sessions[ids.UserID(u)] = ses
 	}
 	plan, err := tote.PlanBatch(w, snap)
 	if err != nil {
@@ -504,7 +493,7 @@ func (r *ToteRepo) placeBatchTx(ctx context.Context, pc *pgx.Conn, w tote.BatchW
 
 	// Round trip 2: the write and the commit.
 	wr := planRows(plan)
-	args := wr.pgArgs(d, now, walletID, starts)
+	args := wr.pgArgs(snap.Draw, now, walletID, starts)
 	type entryBack struct{ id, transfer, account, after int64 }
 	var back []entryBack
 	var nBets, nWal, nCnt, nSes int64
@@ -590,8 +579,11 @@ func (c *chancesCache) parse(drawID int64, raw string) ([]tote.RoundChances, err
 	return parsed, nil
 }
 
-// pgRegisterMatch is registerMatchSelect with pgx's placeholders.
-var pgRegisterMatch = pgParams(registerMatchSelect)
+// registerCandidatesSelect and playerDocumentsSelect with pgx's placeholders.
+var (
+	pgRegisterCandidates = pgParams(registerCandidatesSelect)
+	pgPlayerDocuments    = pgParams(playerDocumentsSelect)
+)
 
 // pgParams numbers the ? placeholders of a statement written for GORM
 // ($1, $2, ...) for pgx.
