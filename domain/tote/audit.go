@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/pokertote/pokertote/domain/account"
-	"github.com/pokertote/pokertote/domain/money"
 )
 
 // The audit trail is read by people: each entry names what it concerns
@@ -65,10 +64,6 @@ func describeChanges(changes []account.AuditChange) string {
 		parts[i] = fmt.Sprintf("%s %s → %s", c.Field, c.From, c.To)
 	}
 	return strings.Join(parts, ", ")
-}
-
-func FormatPercent(b money.BasisPoints) string {
-	return money.Amount(b).String() + "%"
 }
 
 func seconds(ds []time.Duration) string {

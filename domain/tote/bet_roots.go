@@ -42,34 +42,3 @@ type BetProof struct {
 	Root  betroot.Root
 	Proof betroot.Proof
 }
-
-// ProveBet returns the inclusion proof of bet b in its round's root; NotFound
-// while the round is open (it has no root yet) or for a draw without roots.
-func (s *Service) ProveBet(ctx context.Context, b Bet) (BetProof, error) {
-	d, err := s.store.Draw(ctx, b.DrawID)
-	if err != nil {
-		return BetProof{}, err
-	}
-	var root *betroot.Root
-	for i := range d.BetRoots {
-		if d.BetRoots[i].Round == int(b.Round) {
-			root = &d.BetRoots[i]
-		}
-	}
-	if root == nil {
-		return BetProof{}, errs.R(errs.NotFound, ReasonNotFound, "round %s of draw #%d has no bet root yet", b.Round, d.Number)
-	}
-	leaves, err := s.store.RoundLeaves(ctx, b.DrawID, b.Round)
-	if err != nil {
-		return BetProof{}, err
-	}
-	p, err := betroot.Prove(leaves, b.ID)
-	if err != nil {
-		return BetProof{}, errs.E(errs.Internal, "bet %d: %v", b.ID, err)
-	}
-	leaf := LeafOf(b)
-	if err := betroot.Verify(leaf, p, root.Root); err != nil {
-		return BetProof{}, errs.E(errs.Internal, "bet %d does not prove against its round's published root: %v", b.ID, err)
-	}
-	return BetProof{Leaf: leaf, Root: *root, Proof: p}, nil
-}

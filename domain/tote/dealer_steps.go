@@ -449,3 +449,16 @@ func (d *Dealer) voidDraw(ctx context.Context, detail VoidDetail) error {
 		return d.svc.voidInTx(ctx, tx, dr, d.table, detail)
 	})
 }
+
+// streetOf is the street a dealing step draws.
+func streetOf(act action) int {
+	switch act {
+	case actDealFlop:
+		return cards.StreetFlop
+	case actDealTurn:
+		return cards.StreetTurn
+	case actDealRiver:
+		return cards.StreetRiver
+	}
+	return cards.StreetPockets
+}

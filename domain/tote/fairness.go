@@ -188,16 +188,3 @@ func (b *DrawBeacons) randomness() [][32]byte {
 	}
 	return out
 }
-
-// streetOf is the street a dealing step draws.
-func streetOf(act action) int {
-	switch act {
-	case actDealFlop:
-		return cards.StreetFlop
-	case actDealTurn:
-		return cards.StreetTurn
-	case actDealRiver:
-		return cards.StreetRiver
-	}
-	return cards.StreetPockets
-}

@@ -76,24 +76,6 @@ func replayBet(r PlaceBetRequest, b Bet, sel parimutuel.Selection) (Bet, error) 
 	return b, nil
 }
 
-// checkBettable reports why draw d takes no bet on sel now, if it does not.
-func checkBettable(d Draw, sel parimutuel.Selection, now time.Time) error {
-	if d.Phase.Finished() {
-		return errs.R(errs.Conflict, ReasonDrawFinished, "draw #%d is over", d.Number)
-	}
-	r := d.OpenRound()
-	if r == 0 || !now.Before(d.RoundClosesAt) {
-		return errs.R(errs.Conflict, ReasonRoundClosed, "betting is closed while the next cards are dealt: wait for the next round")
-	}
-	if err := parimutuel.CheckMarketRound(sel.Market, r); err != nil {
-		return err
-	}
-	if err := sel.Validate(d.Positions); err != nil {
-		return err
-	}
-	return checkNotSuspended(d, r, sel)
-}
-
 // PlaceBets places several bets at once, each with its own result exactly
 // as PlaceBet would give it: the requests on one draw are checked and
 // stored in ONE transaction of the intake (one bad bet never fails the

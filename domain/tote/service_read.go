@@ -1,6 +1,11 @@
 package tote
 
-import "context"
+import (
+	"context"
+
+	"github.com/pokertote/pokertote/domain/betroot"
+	"github.com/pokertote/pokertote/domain/errs"
+)
 
 // The service's reads: everything the API shows of tables, draws, bets,
 // results and the outbox goes through these, never through the store
@@ -60,4 +65,35 @@ func (s *Service) EventsAfter(ctx context.Context, tableID, after int64, limit i
 // afterSeq can be given every later event (see the function ResumeFrom).
 func (s *Service) ResumeFrom(ctx context.Context, tableID, afterSeq int64) error {
 	return ResumeFrom(ctx, s.store, tableID, afterSeq)
+}
+
+// ProveBet returns the inclusion proof of bet b in its round's root; NotFound
+// while the round is open (it has no root yet) or for a draw without roots.
+func (s *Service) ProveBet(ctx context.Context, b Bet) (BetProof, error) {
+	d, err := s.store.Draw(ctx, b.DrawID)
+	if err != nil {
+		return BetProof{}, err
+	}
+	var root *betroot.Root
+	for i := range d.BetRoots {
+		if d.BetRoots[i].Round == int(b.Round) {
+			root = &d.BetRoots[i]
+		}
+	}
+	if root == nil {
+		return BetProof{}, errs.R(errs.NotFound, ReasonNotFound, "round %s of draw #%d has no bet root yet", b.Round, d.Number)
+	}
+	leaves, err := s.store.RoundLeaves(ctx, b.DrawID, b.Round)
+	if err != nil {
+		return BetProof{}, err
+	}
+	p, err := betroot.Prove(leaves, b.ID)
+	if err != nil {
+		return BetProof{}, errs.E(errs.Internal, "bet %d: %v", b.ID, err)
+	}
+	leaf := LeafOf(b)
+	if err := betroot.Verify(leaf, p, root.Root); err != nil {
+		return BetProof{}, errs.E(errs.Internal, "bet %d does not prove against its round's published root: %v", b.ID, err)
+	}
+	return BetProof{Leaf: leaf, Root: *root, Proof: p}, nil
 }
