@@ -15,6 +15,7 @@ import (
 	"github.com/pokertote/pokertote/domain/tote"
 	"github.com/pokertote/pokertote/domain/tote/liveodds"
 	"github.com/pokertote/pokertote/domain/tote/readmodel"
+	"github.com/pokertote/pokertote/domain/tote/service"
 	"github.com/pokertote/pokertote/drand"
 	"github.com/pokertote/pokertote/graph"
 	"github.com/pokertote/pokertote/graph/model"
@@ -74,7 +75,7 @@ func (a *App) startTote(ctx context.Context) error {
 	obs := newTableObserver(a.broker)
 	obs.stages = a.stages
 	intake := newIntakeMetrics()
-	svc, err := tote.NewService(tote.Config{
+	svc, err := service.NewService(service.Config{
 		Store: repo, Ledger: a.ledger, Gate: a.accounts, Publisher: obs, Auditor: a.users,
 		Log: a.log.With("component", "tote"), TimeScale: a.cfg.TimeScale, Beacon: src,
 		Intake: intake,
@@ -112,7 +113,7 @@ func (a *App) startTote(ctx context.Context) error {
 		return nil
 	}
 	scale := max(a.cfg.TimeScale, 1)
-	dcfg := tote.DealerConfig{
+	dcfg := service.DealerConfig{
 		Owner:    dealerOwner(),
 		LeaseTTL: max(time.Duration(float64(toteLeaseTTL)/scale), 500*time.Millisecond),
 		// How long a street waits for its beacon round before the draw is
@@ -120,7 +121,7 @@ func (a *App) startTote(ctx context.Context) error {
 		BeaconWait: max(time.Duration(float64(toteBeaconWait)/scale), 50*time.Millisecond),
 	}
 	scan := max(time.Duration(float64(toteScan)/scale), 200*time.Millisecond)
-	sup := tote.NewSupervisor(svc, repo, &liveodds.Exact{}, dcfg, scan)
+	sup := service.NewSupervisor(svc, repo, &liveodds.Exact{}, dcfg, scan)
 	a.goDealer("tote-dealers", sup.Run)
 	a.log.Info("totalizator ready", "dealer", dcfg.Owner, "lease_ttl", dcfg.LeaseTTL, "time_scale", scale)
 	return nil
@@ -136,7 +137,7 @@ func dealerOwner() string {
 }
 
 // toteMetrics exposes the totalizator's counters.
-func toteMetrics(st *tote.Stats) []prometheus.Collector {
+func toteMetrics(st *service.Stats) []prometheus.Collector {
 	counter := func(name, help string, v func() int64) prometheus.Collector {
 		return prometheus.NewCounterFunc(prometheus.CounterOpts{Namespace: "pokertote", Subsystem: "tote", Name: name, Help: help},
 			func() float64 { return float64(v()) })
@@ -158,7 +159,7 @@ func toteMetrics(st *tote.Stats) []prometheus.Collector {
 }
 
 // intakeMetrics shows how the bet intake carries the round-close surge
-// (tote.IntakeObserver): the size of its batches, how long bets wait for a
+// (service.IntakeObserver): the size of its batches, how long bets wait for a
 // batch, and how long a batch's transaction takes. docs/bets-load.md reads
 // the same three figures from a load test.
 type intakeMetrics struct {
@@ -167,7 +168,7 @@ type intakeMetrics struct {
 	took   *prometheus.HistogramVec
 }
 
-var _ tote.IntakeObserver = (*intakeMetrics)(nil)
+var _ service.IntakeObserver = (*intakeMetrics)(nil)
 
 func newIntakeMetrics() *intakeMetrics {
 	// In seconds, from half a millisecond: a lone bet's batch takes about 2 ms.
@@ -191,7 +192,7 @@ func newIntakeMetrics() *intakeMetrics {
 	}
 }
 
-// BetBatch implements tote.IntakeObserver.
+// BetBatch implements service.IntakeObserver.
 func (m *intakeMetrics) BetBatch(bets int, waited, took time.Duration, failed bool) {
 	m.size.Observe(float64(bets))
 	m.waited.Observe(waited.Seconds())

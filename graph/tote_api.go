@@ -15,6 +15,7 @@ import (
 	"github.com/pokertote/pokertote/domain/parimutuel"
 	"github.com/pokertote/pokertote/domain/tote"
 	"github.com/pokertote/pokertote/domain/tote/readmodel"
+	"github.com/pokertote/pokertote/domain/tote/service"
 	"github.com/pokertote/pokertote/domain/tote/verify"
 	"github.com/pokertote/pokertote/graph/model"
 )
@@ -23,7 +24,7 @@ import (
 type ToteAPI struct {
 	// Service is the totalizator; nil answers every field with an internal
 	// error.
-	Service *tote.Service
+	Service *service.Service
 	// Hub feeds the user subscriptions with this replica's share of the
 	// broker.
 	Hub *event.Hub
@@ -41,7 +42,7 @@ type ToteAPI struct {
 	Log        *slog.Logger
 }
 
-func (a *ToteAPI) service() (*tote.Service, error) {
+func (a *ToteAPI) service() (*service.Service, error) {
 	if a == nil || a.Service == nil {
 		return nil, errs.E(errs.Internal, "the totalizator is not configured")
 	}
@@ -50,7 +51,7 @@ func (a *ToteAPI) service() (*tote.Service, error) {
 
 // drawModel loads the draw's table (batched per operation) and converts the
 // draw; its odds and result are converted only when asked for.
-func (a *ToteAPI) drawModel(ctx context.Context, svc *tote.Service, d tote.Draw) (*model.Draw, error) {
+func (a *ToteAPI) drawModel(ctx context.Context, svc *service.Service, d tote.Draw) (*model.Draw, error) {
 	primeDraw(ctx, d)
 	t, err := loadTable(ctx, svc, d.TableID)
 	if err != nil {
@@ -203,7 +204,7 @@ func (a *ToteAPI) CreateTable(ctx context.Context, input model.TableInput) (*mod
 	if err != nil {
 		return nil, err
 	}
-	t, err := svc.CreateTable(ctx, v.UserID, tote.NewTable{Name: input.Name, Positions: input.Positions, Update: u})
+	t, err := svc.CreateTable(ctx, v.UserID, service.NewTable{Name: input.Name, Positions: input.Positions, Update: u})
 	if err != nil {
 		return nil, err
 	}
@@ -213,7 +214,7 @@ func (a *ToteAPI) CreateTable(ctx context.Context, input model.TableInput) (*mod
 
 // admin returns the service and the viewer (the @hasRole directive has
 // checked the role).
-func (a *ToteAPI) admin(ctx context.Context) (*tote.Service, Viewer, error) {
+func (a *ToteAPI) admin(ctx context.Context) (*service.Service, Viewer, error) {
 	svc, err := a.service()
 	if err != nil {
 		return nil, Viewer{}, err
@@ -260,15 +261,15 @@ func (a *ToteAPI) SetCommission(ctx context.Context, tableID string, percent mod
 
 // PauseTable resolves Mutation.pauseTable (admins).
 func (a *ToteAPI) PauseTable(ctx context.Context, tableID string) (*model.Table, error) {
-	return a.setStatus(ctx, tableID, (*tote.Service).PauseTable)
+	return a.setStatus(ctx, tableID, (*service.Service).PauseTable)
 }
 
 // ResumeTable resolves Mutation.resumeTable (admins).
 func (a *ToteAPI) ResumeTable(ctx context.Context, tableID string) (*model.Table, error) {
-	return a.setStatus(ctx, tableID, (*tote.Service).ResumeTable)
+	return a.setStatus(ctx, tableID, (*service.Service).ResumeTable)
 }
 
-func (a *ToteAPI) setStatus(ctx context.Context, tableID string, fn func(*tote.Service, context.Context, int64, int64) (tote.Table, error)) (*model.Table, error) {
+func (a *ToteAPI) setStatus(ctx context.Context, tableID string, fn func(*service.Service, context.Context, int64, int64) (tote.Table, error)) (*model.Table, error) {
 	svc, v, err := a.admin(ctx)
 	if err != nil {
 		return nil, err

@@ -10,6 +10,7 @@ import (
 	"github.com/pokertote/pokertote/domain/ids"
 	"github.com/pokertote/pokertote/domain/tote"
 	"github.com/pokertote/pokertote/domain/tote/readmodel"
+	"github.com/pokertote/pokertote/domain/tote/service"
 	"github.com/pokertote/pokertote/graph/model"
 )
 
@@ -112,7 +113,7 @@ func (a *ToteAPI) TableEvents(ctx context.Context, tableID string, afterSeq *int
 // tableStream is one client's table subscription: next yields its events.
 type tableStream struct {
 	api    *ToteAPI
-	store  *tote.Service
+	store  *service.Service
 	live   *readmodel.Model
 	table  int64
 	sub    *event.Sub[*tote.TableEvent]
@@ -315,7 +316,7 @@ func (a *ToteAPI) MyEvents(ctx context.Context) (<-chan model.UserEvent, error) 
 
 // userEvent converts one user-topic message, loading what it names; nil
 // when there is nothing to forward.
-func (a *ToteAPI) userEvent(ctx context.Context, svc *tote.Service, userID ids.UserID, msg []byte) model.UserEvent {
+func (a *ToteAPI) userEvent(ctx context.Context, svc *service.Service, userID ids.UserID, msg []byte) model.UserEvent {
 	ue, err := event.DecodeUserEvent(msg)
 	if err != nil {
 		return nil

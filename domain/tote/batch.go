@@ -115,9 +115,9 @@ type BatchResult struct {
 	GateRefused bool
 }
 
-// checkBet is PlaceBet's check of one bet (its stake and parsed
+// CheckBet is PlaceBet's check of one bet (its stake and parsed
 // selection) against the locked draw and its table.
-func checkBet(d Draw, t Table, stake money.Amount, sel parimutuel.Selection, now time.Time) error {
+func CheckBet(d Draw, t Table, stake money.Amount, sel parimutuel.Selection, now time.Time) error {
 	if err := checkBettable(d, sel, now); err != nil {
 		return err
 	}
@@ -130,9 +130,9 @@ func checkBet(d Draw, t Table, stake money.Amount, sel parimutuel.Selection, now
 	return nil
 }
 
-// stakeTransfer moves bet b's stake from the player's wallet into its
+// StakeTransfer moves bet b's stake from the player's wallet into its
 // pool's escrow.
-func stakeTransfer(d Draw, b Bet) ledger.Transfer {
+func StakeTransfer(d Draw, b Bet) ledger.Transfer {
 	return ledger.Move(
 		fmt.Sprintf("tote:bet:%d", b.ID), ledger.BetStake,
 		fmt.Sprintf("Bet #%d on draw #%d: %s %s in round %s", b.ID, d.Number, b.Selection.Market, b.Selection, b.Round),

@@ -23,8 +23,8 @@ func LeafOf(b Bet) betroot.Leaf {
 	return betroot.Leaf{ID: b.ID, Round: int(b.Round), Market: string(b.Selection.Market), Selection: b.Selection.String(), Stake: int64(b.Stake)}
 }
 
-// roundRoot commits to the bets of round r of draw dr, in tx.
-func roundRoot(ctx context.Context, tx Tx, dr Draw, r parimutuel.Round) (betroot.Root, error) {
+// RoundRoot commits to the bets of round r of draw dr, in tx.
+func RoundRoot(ctx context.Context, tx Tx, dr Draw, r parimutuel.Round) (betroot.Root, error) {
 	leaves, err := tx.RoundLeaves(ctx, dr.ID, r)
 	if err != nil {
 		return betroot.Root{}, err

@@ -1,4 +1,4 @@
-package tote
+package service
 
 // The bet intake: group commit per draw.
 //
@@ -26,6 +26,8 @@ package tote
 // the round closed.
 
 import (
+	"github.com/pokertote/pokertote/domain/tote"
+
 	"context"
 	"sync"
 	"time"
@@ -75,7 +77,7 @@ type betJob struct {
 	// ctx is the request's context: the batch it leads runs under its
 	// values (not its cancellation), see placeBatch.
 	ctx  context.Context
-	req  PlaceBetRequest
+	req  tote.PlaceBetRequest
 	sel  parimutuel.Selection
 	done chan struct{}
 	// queued is when the request handed its bet to the intake.
@@ -87,7 +89,7 @@ type betJob struct {
 	gated   chan struct{}
 	gateErr error
 
-	bet     Bet
+	bet     tote.Bet
 	balance money.Amount
 	err     error
 }
@@ -222,10 +224,10 @@ func (s *Service) placeBatch(jobs []*betJob, writing func()) {
 	began := time.Now()
 	waited := began.Sub(jobs[0].queued) // the queue is first in, first out
 	var err error
-	if bp, ok := s.store.(BatchPlacer); ok {
+	if bp, ok := s.store.(tote.BatchPlacer); ok {
 		err = s.placeBatchDirect(ctx, bp, jobs, writing)
 	} else {
-		err = s.store.Within(ctx, func(ctx context.Context, tx Tx) error {
+		err = s.store.Within(ctx, func(ctx context.Context, tx tote.Tx) error {
 			return s.placeBatchInTx(ctx, tx, jobs)
 		})
 	}
@@ -294,18 +296,18 @@ func (s *Service) publishInOrder(ctx context.Context, msgs []event.Message) {
 }
 
 // placeBatchInTx does the work of one batch inside tx, for a Store that is
-// not a BatchPlacer: checkBet per bet, InsertBets, then each stake through
+// not a BatchPlacer: tote.CheckBet per bet, InsertBets, then each stake through
 // the ledger's own checked post (ledger.PostEach: ledger.Apply and, in the
 // database ledger, its protection guard, protection.Admit). Every store of
 // this repository is a BatchPlacer; the differential tests hide that
 // (persistence's withinOnly) to compare PlanBatch with these single posts.
 // It may run again after a serialization failure, so it starts from a
 // clean slate.
-func (s *Service) placeBatchInTx(ctx context.Context, tx Tx, jobs []*betJob) error {
+func (s *Service) placeBatchInTx(ctx context.Context, tx tote.Tx, jobs []*betJob) error {
 	for _, j := range jobs {
-		j.bet, j.balance, j.err = Bet{}, 0, nil
+		j.bet, j.balance, j.err = tote.Bet{}, 0, nil
 	}
-	d, err := tx.LockDraw(ctx, jobs[0].req.DrawID, Shared)
+	d, err := tx.LockDraw(ctx, jobs[0].req.DrawID, tote.Shared)
 	if err != nil {
 		return err
 	}
@@ -315,18 +317,18 @@ func (s *Service) placeBatchInTx(ctx context.Context, tx Tx, jobs []*betJob) err
 		return err
 	}
 	var live []*betJob
-	var bets []Bet
+	var bets []tote.Bet
 	for _, j := range jobs {
 		if j.err = j.gateErr; j.err != nil {
 			continue
 		}
-		if j.err = checkBet(d, t, j.req.Stake, j.sel, now); j.err != nil {
+		if j.err = tote.CheckBet(d, t, j.req.Stake, j.sel, now); j.err != nil {
 			continue
 		}
 		live = append(live, j)
-		bets = append(bets, Bet{
+		bets = append(bets, tote.Bet{
 			DrawID: d.ID, TableID: d.TableID, UserID: j.req.UserID, Round: d.OpenRound(), Selection: j.sel,
-			Stake: j.req.Stake, Status: BetAccepted, IdempotencyKey: j.req.IdempotencyKey, PlacedAt: now,
+			Stake: j.req.Stake, Status: tote.BetAccepted, IdempotencyKey: j.req.IdempotencyKey, PlacedAt: now,
 		})
 	}
 	if len(live) == 0 {
@@ -347,7 +349,7 @@ func (s *Service) placeBatchInTx(ctx context.Context, tx Tx, jobs []*betJob) err
 		b := stored[i]
 		j.bet = b
 		staked = append(staked, j)
-		transfers = append(transfers, stakeTransfer(d, b))
+		transfers = append(transfers, tote.StakeTransfer(d, b))
 	}
 	posted, postErrs, err := ledger.PostEach(ctx, tx.Ledger(), transfers)
 	if err != nil {
@@ -357,7 +359,7 @@ func (s *Service) placeBatchInTx(ctx context.Context, tx Tx, jobs []*betJob) err
 	for i, j := range staked {
 		if j.err = postErrs[i]; j.err != nil {
 			undo = append(undo, j.bet.ID)
-			j.bet = Bet{}
+			j.bet = tote.Bet{}
 			continue
 		}
 		wallet := ledger.UserWallet(j.req.UserID)
@@ -367,11 +369,11 @@ func (s *Service) placeBatchInTx(ctx context.Context, tx Tx, jobs []*betJob) err
 			}
 		}
 	}
-	keys, errOf := make([]betKey, len(live)), make([]*error, len(live))
+	keys, errOf := make([]tote.BetKey, len(live)), make([]*error, len(live))
 	for i, j := range live {
-		keys[i], errOf[i] = betKey{j.req.UserID, j.req.IdempotencyKey}, &j.err
+		keys[i], errOf[i] = tote.BetKey{User: j.req.UserID, Key: j.req.IdempotencyKey}, &j.err
 	}
-	inheritFirstFailures(keys, took, errOf)
+	tote.InheritFirstFailures(keys, took, errOf)
 	if len(undo) > 0 {
 		return tx.DeleteBets(ctx, undo)
 	}
@@ -380,23 +382,23 @@ func (s *Service) placeBatchInTx(ctx context.Context, tx Tx, jobs []*betJob) err
 
 // judgesInBatch reports whether the stake gate runs inside the batch (on
 // rows the store reads with the draw) rather than before it.
-func (s *Service) judgesInBatch() (StakeJudge, bool) {
-	bp, ok := s.store.(BatchPlacer)
+func (s *Service) judgesInBatch() (tote.StakeJudge, bool) {
+	bp, ok := s.store.(tote.BatchPlacer)
 	if !ok || !bp.ReadsPlayers() {
 		return nil, false
 	}
-	j, ok := s.gate.(StakeJudge)
+	j, ok := s.gate.(tote.StakeJudge)
 	return j, ok
 }
 
 // placeBatchDirect places jobs through a BatchPlacer.
-func (s *Service) placeBatchDirect(ctx context.Context, bp BatchPlacer, jobs []*betJob, writing func()) error {
-	w := BatchWork{DrawID: jobs[0].req.DrawID, Requests: make([]BatchRequest, len(jobs)), Clock: s.clock, Writing: writing}
+func (s *Service) placeBatchDirect(ctx context.Context, bp tote.BatchPlacer, jobs []*betJob, writing func()) error {
+	w := tote.BatchWork{DrawID: jobs[0].req.DrawID, Requests: make([]tote.BatchRequest, len(jobs)), Clock: s.clock, Writing: writing}
 	if judge, ok := s.judgesInBatch(); ok {
 		w.Judge = judge
 	}
 	for i, j := range jobs {
-		w.Requests[i] = BatchRequest{UserID: j.req.UserID, Key: j.req.IdempotencyKey, Selection: j.sel, Stake: j.req.Stake, Refused: j.gateErr}
+		w.Requests[i] = tote.BatchRequest{UserID: j.req.UserID, Key: j.req.IdempotencyKey, Selection: j.sel, Stake: j.req.Stake, Refused: j.gateErr}
 	}
 	res, err := bp.PlaceBatch(ctx, w)
 	if err != nil {
