@@ -34,13 +34,13 @@ func (a *App) startAffiliates() {
 		Help: "Requests whose API key was refused, by reason (INVALID_API_KEY, API_KEY_REVOKED, ERROR).",
 	}, []string{"reason"})
 	a.metrics = append(a.metrics, requests, rejected)
-	a.resolver.Affiliates = &graph.AffiliatesAPI{Keys: svc, Revoked: func(ctx context.Context, id string) {
+	a.affiliatesAPI = graph.NewAffiliatesAPI(svc, func(ctx context.Context, id string) {
 		// Every replica (this one too) closes the key's sockets on hearing
 		// it; a lost message leaves them to the per-operation check.
 		if err := a.broker.Publish(ctx, apiKeyRevokedTopic, []byte(id)); err != nil {
 			a.log.WarnContext(ctx, "API key revocation not broadcast", "key", id, "err", err)
 		}
-	}}
+	})
 	a.follow("api-key-revocations", apiKeyRevokedTopic, 256, func(msg []byte) { a.conns.CloseKey(string(msg)) })
 	a.keyAuth = graph.APIKeyAuth{
 		Authenticate: svc.Authenticate,

@@ -106,7 +106,7 @@ type Config struct {
 	// spans instead of the OTLP exporter; never read from the environment.
 	TracerProvider trace.TracerProvider
 	// DrainPace, when set by a test, paces the drain's closes instead of a
-	// timer (graph.Drain.Pace); never read from the environment.
+	// timer (wstransport.Drain.Pace); never read from the environment.
 	DrainPace func(ctx context.Context, step time.Duration) bool
 }
 

@@ -27,10 +27,7 @@ func (a *App) startHoldem(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("casino hold'em: %w", err)
 	}
-	if a.resolver.Holdem == nil {
-		a.resolver.Holdem = &graph.HoldemAPI{}
-	}
-	a.resolver.Holdem.Service = svc
+	a.holdemAPI = graph.NewHoldemAPI(svc, a.log)
 	interval := holdem.SweepInterval(cfg.DecisionTimeout)
 	a.goBackground("holdem-sweeper", func(ctx context.Context) error { return svc.RunSweeper(ctx, interval) })
 	a.log.Info("casino hold'em ready", "decision_timeout", cfg.DecisionTimeout, "sweep_every", interval)

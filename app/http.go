@@ -20,6 +20,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
 	"github.com/pokertote/pokertote/graph"
+	"github.com/pokertote/pokertote/graph/wstransport"
 	"github.com/pokertote/pokertote/persistence"
 	"github.com/pokertote/pokertote/web"
 )
@@ -65,7 +66,7 @@ func (a *App) routes() http.Handler {
 		Tracer:          a.tracerOrNil(),
 		Stages:          a.stages,
 		Trusted:         a.trusted,
-		WSCaps: graph.WSCaps{SubscriptionsPerSocket: a.cfg.WSSubscriptionsPerSocket,
+		WSCaps: wstransport.Caps{SubscriptionsPerSocket: a.cfg.WSSubscriptionsPerSocket,
 			SocketsPerUser: a.cfg.WSSocketsPerUser, SocketsPerAddress: a.cfg.WSSocketsPerAddress},
 		Connections: a.conns,
 		Drain:       a.drain,
@@ -158,7 +159,7 @@ func (r redisAPQ) Add(ctx context.Context, hash, query string) { r.c.Set(ctx, ha
 func (a *App) ready(w http.ResponseWriter, r *http.Request) {
 	if a.drain.Draining() {
 		w.Header().Set("Retry-After", "1")
-		writeJSON(w, http.StatusServiceUnavailable, map[string]string{"status": "draining", "reason": graph.ReasonDraining})
+		writeJSON(w, http.StatusServiceUnavailable, map[string]string{"status": "draining", "reason": wstransport.ReasonDraining})
 		return
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), readyBudget)

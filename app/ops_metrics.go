@@ -74,8 +74,8 @@ func (o *tableObserver) Publish(ctx context.Context, topic string, data []byte) 
 // PublishBatch implements event.BatchPublisher: the batch goes on to the
 // broker as one batch (one Redis round trip), as the bet intake and the
 // settlement hand it over, one delivery per topic in process (the dealer's
-// step's events). Without it every message of a batch was its own round
-// trip, in the bet intake's loop: docs/bets-load.md.
+// step's events). Without it every message of a batch would be its own
+// round trip, in the bet intake's loop (docs/bets-load.md).
 func (o *tableObserver) PublishBatch(ctx context.Context, msgs []event.Message) error {
 	for _, m := range msgs {
 		o.look(m.Topic, m.Data)

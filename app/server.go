@@ -19,6 +19,7 @@ import (
 	"github.com/pokertote/pokertote/domain/event"
 	"github.com/pokertote/pokertote/domain/protection"
 	"github.com/pokertote/pokertote/graph"
+	"github.com/pokertote/pokertote/graph/wstransport"
 	"github.com/pokertote/pokertote/persistence"
 )
 
@@ -49,7 +50,13 @@ type App struct {
 	conns *graph.Connections
 	// drain is every open socket and stream, closed spread over
 	// DRAIN_WINDOW when the replica stops (Shutdown).
-	drain *graph.Drain
+	drain *wstransport.Drain
+
+	// The areas' GraphQL APIs the start functions build over their
+	// services; newResolver puts them together once they all exist.
+	toteAPI       *graph.ToteAPI
+	holdemAPI     *graph.HoldemAPI
+	affiliatesAPI *graph.AffiliatesAPI
 
 	resolver *graph.Resolver
 	keyAuth  graph.APIKeyAuth        // affiliates' API keys on /query
@@ -82,7 +89,7 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (a *App, err error) 
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	a = &App{cfg: cfg, log: log, hub: event.NewHub(), conns: graph.NewConnections(), drain: graph.NewDrain()}
+	a = &App{cfg: cfg, log: log, hub: event.NewHub(), conns: graph.NewConnections(), drain: wstransport.NewDrain()}
 	a.drain.Pace, a.drain.OpTimeout = cfg.DrainPace, cfg.RequestTimeout
 	if cfg.DebugAddr != "" {
 		a.stages = event.NewStageLog()
@@ -109,12 +116,6 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (a *App, err error) 
 	if err = a.loadTrustedDocuments(); err != nil {
 		return nil, err
 	}
-	a.resolver = &graph.Resolver{
-		Accounts:   a.accountsAPI(),
-		Tote:       &graph.ToteAPI{},
-		Holdem:     &graph.HoldemAPI{},
-		Protection: &graph.ProtectionAPI{Service: a.protection, Sessions: a.epochs},
-	}
 	a.startAffiliates()
 	if err = a.startTote(ctx); err != nil {
 		return nil, err
@@ -123,6 +124,7 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (a *App, err error) 
 		return nil, err
 	}
 	a.startRealityChecks()
+	a.resolver = a.newResolver()
 	a.server = &http.Server{
 		Handler:           a.routes(),
 		ReadHeaderTimeout: 10 * time.Second,
@@ -137,6 +139,17 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (a *App, err error) 
 		return nil, err
 	}
 	return a, nil
+}
+
+// newResolver builds the GraphQL resolver over the running services: one
+// API per area, and myEvents fed by every area that has user events.
+func (a *App) newResolver() *graph.Resolver {
+	accounts := a.accountsAPI()
+	protection := graph.NewProtectionAPI(a.protection, a.epochs)
+	return &graph.Resolver{
+		Accounts: accounts, Tote: a.toteAPI, Holdem: a.holdemAPI, Protection: protection, Affiliates: a.affiliatesAPI,
+		Events: graph.NewUserEventsAPI(a.hub, a.toteAPI, accounts, a.holdemAPI, protection),
+	}
 }
 
 // openStorage opens the database (Postgres or embedded SQLite) and the

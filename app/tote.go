@@ -11,14 +11,12 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/pokertote/pokertote/domain/beacon"
-	"github.com/pokertote/pokertote/domain/ids"
 	"github.com/pokertote/pokertote/domain/tote"
 	"github.com/pokertote/pokertote/domain/tote/liveodds"
 	"github.com/pokertote/pokertote/domain/tote/readmodel"
 	"github.com/pokertote/pokertote/domain/tote/service"
 	"github.com/pokertote/pokertote/drand"
 	"github.com/pokertote/pokertote/graph"
-	"github.com/pokertote/pokertote/graph/model"
 	"github.com/pokertote/pokertote/persistence"
 )
 
@@ -87,12 +85,7 @@ func (a *App) startTote(ctx context.Context) error {
 	// join snapshot and the table subscriptions read it.
 	live := readmodel.New(repo, a.hub, a.log.With("component", "tote-readmodel"), 0)
 	live.Stages = a.stages
-	a.resolver.Tote = &graph.ToteAPI{
-		Service: svc, Hub: a.hub, Live: live, Log: a.log,
-		HoldemHand: func(ctx context.Context, userID ids.UserID, handID int64) (*model.HoldemHand, error) {
-			return a.resolver.Holdem.EventHand(ctx, userID, handID)
-		},
-	}
+	a.toteAPI = graph.NewToteAPI(svc, live, a.log)
 	a.metrics = append(a.metrics, toteMetrics(svc.Stats())...)
 	a.metrics = append(a.metrics, intake.collectors()...)
 	a.startPruner(repo)
@@ -160,8 +153,8 @@ func toteMetrics(st *service.Stats) []prometheus.Collector {
 
 // intakeMetrics shows how the bet intake carries the round-close surge
 // (service.IntakeObserver): the size of its batches, how long bets wait for a
-// batch, and how long a batch's transaction takes. docs/bets-load.md reads
-// the same three figures from a load test.
+// batch, and how long a batch's transaction takes. scripts/bench-bets.sh
+// prints the same three figures after a load test (docs/bets-load.md).
 type intakeMetrics struct {
 	size   prometheus.Histogram
 	waited prometheus.Histogram
@@ -171,7 +164,8 @@ type intakeMetrics struct {
 var _ service.IntakeObserver = (*intakeMetrics)(nil)
 
 func newIntakeMetrics() *intakeMetrics {
-	// In seconds, from half a millisecond: a lone bet's batch takes about 2 ms.
+	// In seconds, from half a millisecond: below a lone bet's batch on a
+	// quiet local Postgres (a few ms: docs/bench/2026-12-01-bets.md).
 	quick := []float64{.0005, .001, .002, .004, .008, .016, .032, .064, .128, .256, .512, 1, 2, 5}
 	return &intakeMetrics{
 		size: prometheus.NewHistogram(prometheus.HistogramOpts{

@@ -8,6 +8,7 @@ import (
 	"github.com/pokertote/pokertote/domain/auth"
 	"github.com/pokertote/pokertote/domain/cashier"
 	"github.com/pokertote/pokertote/domain/errs"
+	"github.com/pokertote/pokertote/domain/event"
 	"github.com/pokertote/pokertote/domain/ids"
 	"github.com/pokertote/pokertote/domain/ledger"
 	"github.com/pokertote/pokertote/graph/model"
@@ -197,6 +198,14 @@ func (a *AccountsAPI) EnableAccount(ctx context.Context, userID string) (*model.
 		return nil, err
 	}
 	return a.user(u), nil
+}
+
+// UserEventTypes implements UserEventSource: the wallet's balance changed.
+func (a *AccountsAPI) UserEventTypes() []string { return []string{event.BalanceChanged} }
+
+// UserEvent implements UserEventSource: the balance the message carries.
+func (a *AccountsAPI) UserEvent(_ context.Context, _ ids.UserID, ue event.UserEvent) model.UserEvent {
+	return &model.BalanceChanged{At: ue.At, Balance: model.Money(ue.Balance)}
 }
 
 // UserBalance is the user's wallet balance; only the user and admins see it.

@@ -4,32 +4,25 @@ import (
 	"context"
 
 	"github.com/pokertote/pokertote/domain/apikey"
-	"github.com/pokertote/pokertote/domain/errs"
 	"github.com/pokertote/pokertote/graph/model"
 )
 
 // AffiliatesAPI resolves the admins' API-key fields.
 type AffiliatesAPI struct {
-	// Keys makes, lists and revokes keys; nil answers with an internal error.
-	Keys *apikey.Service
-	// Revoked, when set, is told of each revoked key (the app broadcasts it
+	keys *apikey.Service
+	// revoked, when set, is told of each revoked key (the app broadcasts it
 	// so that every replica closes the key's sockets and streams).
-	Revoked func(ctx context.Context, keyID string)
+	revoked func(ctx context.Context, keyID string)
 }
 
-func (a *AffiliatesAPI) keys() (*apikey.Service, error) {
-	if a == nil || a.Keys == nil {
-		return nil, errs.E(errs.Internal, "API keys are not configured")
-	}
-	return a.Keys, nil
+// NewAffiliatesAPI returns the API-key resolvers over keys (required);
+// revoked (nil: none) is told of each key revoked.
+func NewAffiliatesAPI(keys *apikey.Service, revoked func(ctx context.Context, keyID string)) *AffiliatesAPI {
+	return &AffiliatesAPI{keys: keys, revoked: revoked}
 }
 
 // CreateAPIKey resolves Mutation.createApiKey.
 func (a *AffiliatesAPI) CreateAPIKey(ctx context.Context, in model.CreateAPIKeyInput) (*model.CreatedAPIKey, error) {
-	svc, err := a.keys()
-	if err != nil {
-		return nil, err
-	}
 	v, err := RequireViewer(ctx)
 	if err != nil {
 		return nil, err
@@ -40,7 +33,7 @@ func (a *AffiliatesAPI) CreateAPIKey(ctx context.Context, in model.CreateAPIKeyI
 			perMinute = -1 // an explicit 0 is invalid, not the default
 		}
 	}
-	k, raw, err := svc.Create(ctx, v.UserID, in.Name, perMinute)
+	k, raw, err := a.keys.Create(ctx, v.UserID, in.Name, perMinute)
 	if err != nil {
 		return nil, err
 	}
@@ -49,31 +42,23 @@ func (a *AffiliatesAPI) CreateAPIKey(ctx context.Context, in model.CreateAPIKeyI
 
 // RevokeAPIKey resolves Mutation.revokeApiKey.
 func (a *AffiliatesAPI) RevokeAPIKey(ctx context.Context, id string) (*model.APIKey, error) {
-	svc, err := a.keys()
-	if err != nil {
-		return nil, err
-	}
 	v, err := RequireViewer(ctx)
 	if err != nil {
 		return nil, err
 	}
-	k, err := svc.Revoke(ctx, v.UserID, id)
+	k, err := a.keys.Revoke(ctx, v.UserID, id)
 	if err != nil {
 		return nil, err
 	}
-	if a.Revoked != nil {
-		a.Revoked(ctx, k.ID)
+	if a.revoked != nil {
+		a.revoked(ctx, k.ID)
 	}
 	return toModelAPIKey(k), nil
 }
 
 // APIKeys resolves Query.apiKeys.
 func (a *AffiliatesAPI) APIKeys(ctx context.Context) ([]model.APIKey, error) {
-	svc, err := a.keys()
-	if err != nil {
-		return nil, err
-	}
-	keys, err := svc.List(ctx)
+	keys, err := a.keys.List(ctx)
 	if err != nil {
 		return nil, err
 	}

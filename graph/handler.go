@@ -17,6 +17,7 @@ import (
 	"go.opentelemetry.io/otel/trace"
 
 	"github.com/pokertote/pokertote/domain/event"
+	"github.com/pokertote/pokertote/graph/wstransport"
 )
 
 // HandlerOptions are the choices made about the GraphQL endpoint.
@@ -65,15 +66,15 @@ type HandlerOptions struct {
 	// (trusted_documents.go).
 	Trusted *TrustedDocuments
 	// WSCaps bounds operations per socket and sockets per user and per
-	// address on the WebSocket (ws_caps.go); zero values are no cap.
-	WSCaps WSCaps
+	// address on the WebSocket; zero values are no cap.
+	WSCaps wstransport.Caps
 	// Connections, when set, registers each authenticated WebSocket and SSE
 	// stream by principal, so that a revocation closes it (authority.go).
 	Connections *Connections
 	// Drain, when set, knows every WebSocket and SSE stream so that a
-	// shutdown closes them spread over a window (drain.go), and refuses
-	// new ones while draining.
-	Drain *Drain
+	// shutdown closes them spread over a window, and refuses new ones
+	// while draining.
+	Drain *wstransport.Drain
 }
 
 // NewHandler builds the /query endpoint over es: POST and GET over HTTP,
@@ -85,26 +86,29 @@ func NewHandler(es graphql.ExecutableSchema, o HandlerOptions) *handler.Server {
 }
 
 // newHandler is NewHandler with ws, when not nil, as the WebSocket
-// transport (tests compare wsTransport with gqlgen's).
+// transport (tests compare wstransport with gqlgen's).
 func newHandler(es graphql.ExecutableSchema, o HandlerOptions, ws graphql.Transport) *handler.Server {
-	shared := &sharedRender{ExecutableSchema: es, cache: newRenderCache()}
+	shared := &sharedRender{ExecutableSchema: es, cache: newRenderCache(), stages: o.Stages}
 	srv := handler.New(shared)
 	srv.AddTransport(sseTransport{SSE: transport.SSE{KeepAlivePingInterval: 15 * time.Second}, conns: o.Connections, drain: o.Drain})
 	if ws == nil {
-		// graphql-transport-ws is served by wsTransport (shared table-event
+		// graphql-transport-ws is served by wstransport (shared table-event
 		// messages written straight to the socket); the legacy graphql-ws
 		// by gqlgen's transport over the same accepted connection.
-		ws = wsTransport{
-			accept:      websocket.AcceptOptions{OriginPatterns: originPatterns(o.AllowedOrigins)},
-			initFunc:    o.initFunc,
-			initTimeout: wsInitTimeout,
-			readLimit:   readLimit(o.MaxMessage),
-			render:      shared,
-			stages:      o.Stages,
-			legacy:      gqlgenWebsocket(o),
-			caps:        newWSCounter(o.WSCaps),
-			drain:       o.Drain,
-		}
+		ws = wstransport.New(wstransport.Options{
+			Accept:      websocket.AcceptOptions{OriginPatterns: originPatterns(o.AllowedOrigins)},
+			InitFunc:    o.initFunc,
+			InitRefusal: initRefusal,
+			InitTimeout: wsInitTimeout,
+			ReadLimit:   readLimit(o.MaxMessage),
+			Legacy:      gqlgenWebsocket(o),
+			Shared:      shared,
+			Caps:        o.WSCaps,
+			UserID:      viewerID,
+			ClientIP:    ClientIP,
+			Drain:       o.Drain,
+			Track:       trackConn,
+		})
 	}
 	srv.AddTransport(ws)
 	srv.AddTransport(transport.Options{})
@@ -134,7 +138,7 @@ func newHandler(es graphql.ExecutableSchema, o HandlerOptions, ws graphql.Transp
 	}
 	srv.Use(DepthLimit(o.DepthLimit))
 	if o.Drain != nil {
-		srv.AroundOperations(drainOps)
+		srv.AroundOperations(wstransport.DrainOps)
 	}
 	if o.Loaders != nil {
 		srv.AroundOperations(o.Loaders)
@@ -190,33 +194,40 @@ func (o HandlerOptions) initFunc(ctx context.Context, p transport.InitPayload) (
 
 // sseTransport is gqlgen's SSE transport whose authenticated streams are
 // registered in conns: a revocation or the token's expiry ends the stream
-// (it completes). Every stream is registered in drain too: a shutdown ends
-// it (it completes) in its turn, and a new one is refused while draining.
+// (it completes). Every stream is held by drain too: a shutdown ends it (it
+// completes) in its turn, and a new one is refused while draining.
 type sseTransport struct {
 	transport.SSE
 	conns *Connections
-	drain *Drain
+	drain *wstransport.Drain
 }
 
 // Do implements graphql.Transport.
 func (t sseTransport) Do(w http.ResponseWriter, r *http.Request, exec graphql.GraphExecutor) {
-	if t.drain.refuseNew(w) {
-		return
-	}
 	ctx, cancel := context.WithCancel(r.Context())
 	defer cancel()
-	dh, ok := t.drain.register(func(int, string) { cancel() })
+	ctx, release, ok := t.drain.Hold(ctx, w, func(int, string) { cancel() })
 	if !ok {
-		writeDraining(w)
 		return
 	}
-	dh.counted = true
-	defer dh.release()
-	ctx = withDrainHandle(ctx, dh)
+	defer release()
 	ctx, h := withConnHandle(ctx, func(int, string) { cancel() })
 	defer h.release()
 	h.register(ctx, t.conns)
 	t.SSE.Do(w, r.WithContext(ctx), exec)
+}
+
+// viewerID is the signed-in user of ctx, for the per-user socket cap.
+func viewerID(ctx context.Context) (int64, bool) {
+	v, ok := ViewerFrom(ctx)
+	return v.UserID, ok
+}
+
+// trackConn registers a WebSocket in the registry of connections by
+// principal (once initFunc has authenticated it): a revocation closes it.
+func trackConn(ctx context.Context, closeConn func(code int, reason string)) (context.Context, func()) {
+	ctx, h := withConnHandle(ctx, closeConn)
+	return ctx, func() { h.release() }
 }
 
 // readLimit is the WebSocket read limit gqlgen's transport applies for a

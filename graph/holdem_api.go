@@ -2,9 +2,10 @@ package graph
 
 import (
 	"context"
+	"log/slog"
 
 	"github.com/pokertote/pokertote/domain/cards"
-	"github.com/pokertote/pokertote/domain/errs"
+	"github.com/pokertote/pokertote/domain/event"
 	"github.com/pokertote/pokertote/domain/holdem"
 	"github.com/pokertote/pokertote/domain/ids"
 	"github.com/pokertote/pokertote/graph/model"
@@ -13,28 +14,26 @@ import (
 // HoldemAPI resolves the Casino Hold'em part of the schema. Boxes are
 // 0-based in the domain and numbered 1 and 2 in the API.
 type HoldemAPI struct {
-	// Service plays the hands; nil answers every field with an internal error.
-	Service *holdem.Service
+	svc *holdem.Service
+	log *slog.Logger
 }
 
-func (a *HoldemAPI) service() (*holdem.Service, error) {
-	if a == nil || a.Service == nil {
-		return nil, errs.E(errs.Internal, "casino hold'em is not configured")
+// NewHoldemAPI returns Casino Hold'em's resolvers over svc (required); log
+// (nil: none) records a hand its user event could not load.
+func NewHoldemAPI(svc *holdem.Service, log *slog.Logger) *HoldemAPI {
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
 	}
-	return a.Service, nil
+	return &HoldemAPI{svc: svc, log: log}
 }
 
 // HoldemCommit resolves Mutation.holdemCommit.
 func (a *HoldemAPI) HoldemCommit(ctx context.Context) (*model.HoldemCommitment, error) {
-	svc, err := a.service()
-	if err != nil {
-		return nil, err
-	}
 	v, err := RequireViewer(ctx)
 	if err != nil {
 		return nil, err
 	}
-	pc, err := svc.Commit(ctx, ids.UserID(v.UserID))
+	pc, err := a.svc.Commit(ctx, ids.UserID(v.UserID))
 	if err != nil {
 		return nil, err
 	}
@@ -43,10 +42,6 @@ func (a *HoldemAPI) HoldemCommit(ctx context.Context) (*model.HoldemCommitment, 
 
 // HoldemStart resolves Mutation.holdemStart.
 func (a *HoldemAPI) HoldemStart(ctx context.Context, input model.HoldemStartInput) (*model.HoldemHand, error) {
-	svc, err := a.service()
-	if err != nil {
-		return nil, err
-	}
 	v, err := RequireViewer(ctx)
 	if err != nil {
 		return nil, err
@@ -65,7 +60,7 @@ func (a *HoldemAPI) HoldemStart(ctx context.Context, input model.HoldemStartInpu
 	if input.Commitment != nil {
 		req.Commitment = *input.Commitment
 	}
-	sn, err := svc.Start(ctx, req)
+	sn, err := a.svc.Start(ctx, req)
 	if err != nil {
 		return nil, err
 	}
@@ -74,10 +69,6 @@ func (a *HoldemAPI) HoldemStart(ctx context.Context, input model.HoldemStartInpu
 
 // HoldemDecide resolves Mutation.holdemDecide.
 func (a *HoldemAPI) HoldemDecide(ctx context.Context, input model.HoldemDecideInput) (*model.HoldemHand, error) {
-	svc, err := a.service()
-	if err != nil {
-		return nil, err
-	}
 	v, err := RequireViewer(ctx)
 	if err != nil {
 		return nil, err
@@ -86,7 +77,7 @@ func (a *HoldemAPI) HoldemDecide(ctx context.Context, input model.HoldemDecideIn
 	if err != nil {
 		return nil, err
 	}
-	sn, err := svc.Decide(ctx, holdem.DecideRequest{
+	sn, err := a.svc.Decide(ctx, holdem.DecideRequest{
 		UserID: ids.UserID(v.UserID), HandID: handID, Box: input.Box - 1,
 		Decision: holdem.Decision(input.Decision), IdempotencyKey: input.IdempotencyKey,
 	})
@@ -98,11 +89,7 @@ func (a *HoldemAPI) HoldemDecide(ctx context.Context, input model.HoldemDecideIn
 
 // HoldemSettings resolves Query.holdemSettings.
 func (a *HoldemAPI) HoldemSettings(ctx context.Context) (*model.HoldemSettings, error) {
-	svc, err := a.service()
-	if err != nil {
-		return nil, err
-	}
-	return toModelHoldemSettings(svc.Config()), nil
+	return toModelHoldemSettings(a.svc.Config()), nil
 }
 
 // HoldemHand resolves Query.holdemHand: null when the viewer has no such hand.
@@ -115,27 +102,34 @@ func (a *HoldemAPI) HoldemHand(ctx context.Context, id string) (*model.HoldemHan
 	if err != nil {
 		return nil, err
 	}
-	return a.EventHand(ctx, ids.UserID(v.UserID), handID)
+	return a.userHand(ctx, ids.UserID(v.UserID), handID)
 }
 
-// EventHand is the hand a HOLDEM_UPDATED user event names, as the user may
-// see it now; nil when it is not theirs. The myEvents subscription uses it
-// to fill UserEvent.holdemHand.
-func (a *HoldemAPI) EventHand(ctx context.Context, userID ids.UserID, handID int64) (*model.HoldemHand, error) {
-	svc, err := a.service()
-	if err != nil {
-		return nil, err
+// UserEventTypes implements UserEventSource: a hand changed.
+func (a *HoldemAPI) UserEventTypes() []string { return []string{event.HoldemUpdated} }
+
+// UserEvent implements UserEventSource: the hand as its player may see it
+// now.
+func (a *HoldemAPI) UserEvent(ctx context.Context, userID ids.UserID, ue event.UserEvent) model.UserEvent {
+	h, err := a.userHand(ctx, userID, ue.HoldemHandID)
+	if err != nil || h == nil {
+		if err != nil && ctx.Err() == nil {
+			a.log.WarnContext(ctx, "holdem hand not loaded for an event", "hand", ue.HoldemHandID, "err", err)
+		}
+		return nil
 	}
-	sn, err := svc.Hand(ctx, userID, handID)
+	return &model.HoldemHandUpdated{At: ue.At, Hand: h}
+}
+
+// userHand is the user's hand as they may see it now; nil when it is not
+// theirs.
+func (a *HoldemAPI) userHand(ctx context.Context, userID ids.UserID, handID int64) (*model.HoldemHand, error) {
+	sn, err := a.svc.Hand(ctx, userID, handID)
 	return nullIfNotFound(sn, err, func(sn holdem.Snapshot) (*model.HoldemHand, error) { return toModelHoldemHand(sn), nil })
 }
 
 // HoldemHands resolves Query.holdemHands.
 func (a *HoldemAPI) HoldemHands(ctx context.Context, first *int, after *string) (*model.HoldemHandConnection, error) {
-	svc, err := a.service()
-	if err != nil {
-		return nil, err
-	}
 	v, err := RequireViewer(ctx)
 	if err != nil {
 		return nil, err
@@ -144,7 +138,7 @@ func (a *HoldemAPI) HoldemHands(ctx context.Context, first *int, after *string) 
 	if err != nil {
 		return nil, err
 	}
-	p, err := svc.Hands(ctx, ids.UserID(v.UserID), pr.after, pr.size)
+	p, err := a.svc.Hands(ctx, ids.UserID(v.UserID), pr.after, pr.size)
 	if err != nil {
 		return nil, err
 	}

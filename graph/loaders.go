@@ -35,23 +35,15 @@ const loaderWait = 2 * time.Millisecond
 
 // newLoaders builds the loaders of one operation over the totalizator's
 // reads and the users.
-func newLoaders(toteReads func() (*service.Service, error), users *account.Service) *Loaders {
+func newLoaders(draws *service.Service, users *account.Service) *Loaders {
 	l := &Loaders{}
-	if toteReads != nil {
+	if draws != nil {
 		l.draws = dataloadgen.NewMappedLoader(func(ctx context.Context, ids []int64) (map[int64]tote.Draw, error) {
-			s, err := toteReads()
-			if err != nil {
-				return nil, errs.E(errs.Internal, "the totalizator is not running")
-			}
-			ds, err := s.DrawsByID(ctx, ids)
+			ds, err := draws.DrawsByID(ctx, ids)
 			return byID(ds, func(d tote.Draw) int64 { return d.ID }), err
 		}, dataloadgen.WithWait(loaderWait))
 		l.tables = dataloadgen.NewMappedLoader(func(ctx context.Context, ids []int64) (map[int64]tote.Table, error) {
-			s, err := toteReads()
-			if err != nil {
-				return nil, errs.E(errs.Internal, "the totalizator is not running")
-			}
-			ts, err := s.TablesByID(ctx, ids)
+			ts, err := draws.TablesByID(ctx, ids)
 			return byID(ts, func(t tote.Table) int64 { return t.ID }), err
 		}, dataloadgen.WithWait(loaderWait))
 	}
@@ -76,15 +68,15 @@ func byID[T any](items []T, id func(T) int64) map[int64]T {
 func (r *Resolver) LoaderMiddleware() graphql.OperationMiddleware {
 	return func(ctx context.Context, next graphql.OperationHandler) graphql.ResponseHandler {
 		if oc := graphql.GetOperationContext(ctx); oc.Operation != nil && oc.Operation.Operation != ast.Subscription {
-			var toteReads func() (*service.Service, error)
+			var draws *service.Service
 			if r.Tote != nil {
-				toteReads = r.Tote.service
+				draws = r.Tote.svc
 			}
 			var users *account.Service
 			if r.Accounts != nil {
 				users = r.Accounts.Service
 			}
-			ctx = context.WithValue(ctx, loadersKey{}, newLoaders(toteReads, users))
+			ctx = context.WithValue(ctx, loadersKey{}, newLoaders(draws, users))
 		}
 		return next(ctx)
 	}

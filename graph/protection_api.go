@@ -8,6 +8,7 @@ import (
 	"github.com/pokertote/pokertote/domain/account"
 	"github.com/pokertote/pokertote/domain/errs"
 	"github.com/pokertote/pokertote/domain/event"
+	"github.com/pokertote/pokertote/domain/ids"
 	"github.com/pokertote/pokertote/domain/protection"
 	"github.com/pokertote/pokertote/graph/model"
 )
@@ -15,48 +16,51 @@ import (
 // ProtectionAPI resolves the player-protection part of the schema (issue
 // 13): limits, breaks and the exclusion register.
 type ProtectionAPI struct {
-	// Service applies the rules; nil answers every field with an internal error.
-	Service *protection.Service
-	// Sessions, when set, revokes the player's access tokens once they take
+	svc *protection.Service
+	// sessions, when set, revokes the player's access tokens once they take
 	// a break, so every replica sees the new state on the next request and
 	// closes their open sockets (a change of rights: close 4403).
-	Sessions interface {
-		RevokeRights(ctx context.Context, userID int64) error
-	}
+	sessions Sessions
+}
+
+// Sessions revokes a user's access tokens when their rights change.
+type Sessions interface {
+	RevokeRights(ctx context.Context, userID int64) error
+}
+
+// NewProtectionAPI returns player protection's resolvers over svc
+// (required); sessions (nil: none) revokes a player's tokens once they take
+// a break.
+func NewProtectionAPI(svc *protection.Service, sessions Sessions) *ProtectionAPI {
+	return &ProtectionAPI{svc: svc, sessions: sessions}
 }
 
 func (a *ProtectionAPI) revoke(ctx context.Context, userID int64) error {
-	if a.Sessions == nil {
+	if a.sessions == nil {
 		return nil
 	}
-	return a.Sessions.RevokeRights(ctx, userID)
+	return a.sessions.RevokeRights(ctx, userID)
 }
 
-func (a *ProtectionAPI) service() (*protection.Service, error) {
-	if a == nil || a.Service == nil {
-		return nil, errs.E(errs.Internal, "player protection is not configured")
-	}
-	return a.Service, nil
-}
+// UserEventTypes implements UserEventSource: a reality check.
+func (a *ProtectionAPI) UserEventTypes() []string { return []string{event.RealityCheck} }
 
-// serviceFor is the service and the signed-in viewer every protection
-// resolver starts from.
-func (a *ProtectionAPI) serviceFor(ctx context.Context) (*protection.Service, Viewer, error) {
-	svc, err := a.service()
-	if err != nil {
-		return nil, Viewer{}, err
+// UserEvent implements UserEventSource: the reminder with the session's
+// figures the message carries.
+func (a *ProtectionAPI) UserEvent(_ context.Context, _ ids.UserID, ue event.UserEvent) model.UserEvent {
+	if ue.Reality == nil {
+		return nil
 	}
-	v, err := RequireViewer(ctx)
-	return svc, v, err
+	return &model.RealityCheckReminder{At: ue.At, Session: toModelRealityCheck(*ue.Reality)}
 }
 
 // MyProtection resolves Query.myProtection.
 func (a *ProtectionAPI) MyProtection(ctx context.Context) (*model.Protection, error) {
-	svc, v, err := a.serviceFor(ctx)
+	v, err := RequireViewer(ctx)
 	if err != nil {
 		return nil, err
 	}
-	o, err := svc.Overview(ctx, v.UserID)
+	o, err := a.svc.Overview(ctx, v.UserID)
 	if err != nil {
 		return nil, err
 	}
@@ -80,7 +84,7 @@ func (a *ProtectionAPI) MyProtection(ctx context.Context) (*model.Protection, er
 
 // SetLimit resolves Mutation.setLimit.
 func (a *ProtectionAPI) SetLimit(ctx context.Context, in model.SetLimitInput) (*model.ProtectionLimit, error) {
-	svc, v, err := a.serviceFor(ctx)
+	v, err := RequireViewer(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -88,7 +92,7 @@ func (a *ProtectionAPI) SetLimit(ctx context.Context, in model.SetLimitInput) (*
 	if in.Amount != nil {
 		amount = int64(*in.Amount)
 	}
-	l, err := svc.SetLimit(ctx, v.UserID, protection.LimitKind(in.Kind), protection.Period(in.Period), amount)
+	l, err := a.svc.SetLimit(ctx, v.UserID, protection.LimitKind(in.Kind), protection.Period(in.Period), amount)
 	if err != nil {
 		return nil, err
 	}
@@ -97,14 +101,14 @@ func (a *ProtectionAPI) SetLimit(ctx context.Context, in model.SetLimitInput) (*
 
 // TakeTimeOut resolves Mutation.takeTimeOut.
 func (a *ProtectionAPI) TakeTimeOut(ctx context.Context, hours int) (*model.Exclusion, error) {
-	svc, v, err := a.serviceFor(ctx)
+	v, err := RequireViewer(ctx)
 	if err != nil {
 		return nil, err
 	}
 	if hours <= 0 || hours > 10_000 {
 		return nil, errs.R(errs.Invalid, protection.ReasonInvalidExclusion, "a time-out lasts 24 hours to 6 weeks")
 	}
-	e, err := svc.TakeTimeOut(ctx, v.UserID, time.Duration(hours)*time.Hour)
+	e, err := a.svc.TakeTimeOut(ctx, v.UserID, time.Duration(hours)*time.Hour)
 	if err != nil {
 		return nil, err
 	}
@@ -116,7 +120,7 @@ func (a *ProtectionAPI) TakeTimeOut(ctx context.Context, hours int) (*model.Excl
 
 // SelfExclude resolves Mutation.selfExclude.
 func (a *ProtectionAPI) SelfExclude(ctx context.Context, months *int) (*model.Exclusion, error) {
-	svc, v, err := a.serviceFor(ctx)
+	v, err := RequireViewer(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -126,7 +130,7 @@ func (a *ProtectionAPI) SelfExclude(ctx context.Context, months *int) (*model.Ex
 			m = -1 // 0 is not "permanent" on the wire: null is
 		}
 	}
-	e, err := svc.SelfExclude(ctx, v.UserID, m)
+	e, err := a.svc.SelfExclude(ctx, v.UserID, m)
 	if err != nil {
 		return nil, err
 	}
@@ -138,7 +142,7 @@ func (a *ProtectionAPI) SelfExclude(ctx context.Context, months *int) (*model.Ex
 
 // ExclusionRegister resolves Query.exclusionRegister.
 func (a *ProtectionAPI) ExclusionRegister(ctx context.Context, all *bool, first *int, after *string) (*model.RegisterEntryConnection, error) {
-	svc, v, err := a.serviceFor(ctx)
+	v, err := RequireViewer(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -146,7 +150,7 @@ func (a *ProtectionAPI) ExclusionRegister(ctx context.Context, all *bool, first 
 	if err != nil {
 		return nil, err
 	}
-	entries, next, err := svc.Register(ctx, v.UserID, all != nil && *all, p)
+	entries, next, err := a.svc.Register(ctx, v.UserID, all != nil && *all, p)
 	if err != nil {
 		return nil, err
 	}
@@ -160,7 +164,7 @@ func (a *ProtectionAPI) ExclusionRegister(ctx context.Context, all *bool, first 
 
 // AddRegisterEntry resolves Mutation.addRegisterEntry.
 func (a *ProtectionAPI) AddRegisterEntry(ctx context.Context, in model.RegisterEntryInput) (*model.RegisterEntry, error) {
-	svc, v, err := a.serviceFor(ctx)
+	v, err := RequireViewer(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -168,7 +172,7 @@ func (a *ProtectionAPI) AddRegisterEntry(ctx context.Context, in model.RegisterE
 	if in.DateOfBirth != nil {
 		dob = toDomainDate(*in.DateOfBirth)
 	}
-	e, err := svc.AddRegisterEntry(ctx, v.UserID, deref(in.DocumentHash), deref(in.Name), dob, deref(in.Note))
+	e, err := a.svc.AddRegisterEntry(ctx, v.UserID, deref(in.DocumentHash), deref(in.Name), dob, deref(in.Note))
 	if err != nil {
 		return nil, err
 	}
@@ -180,14 +184,14 @@ const maxRegisterCSV = 16 << 20
 
 // ImportExclusionRegister resolves Mutation.importExclusionRegister.
 func (a *ProtectionAPI) ImportExclusionRegister(ctx context.Context, csv string) ([]model.RegisterEntry, error) {
-	svc, v, err := a.serviceFor(ctx)
+	v, err := RequireViewer(ctx)
 	if err != nil {
 		return nil, err
 	}
 	if len(csv) > maxRegisterCSV {
 		return nil, errs.R(errs.Invalid, protection.ReasonInvalidRegister, "the file is larger than %d MiB", maxRegisterCSV>>20)
 	}
-	entries, err := svc.ImportRegister(ctx, v.UserID, strings.NewReader(csv))
+	entries, err := a.svc.ImportRegister(ctx, v.UserID, strings.NewReader(csv))
 	if err != nil {
 		return nil, err
 	}
@@ -200,7 +204,7 @@ func (a *ProtectionAPI) ImportExclusionRegister(ctx context.Context, csv string)
 
 // RemoveRegisterEntry resolves Mutation.removeRegisterEntry.
 func (a *ProtectionAPI) RemoveRegisterEntry(ctx context.Context, entryID, reason string) (*model.RegisterEntry, error) {
-	svc, v, err := a.serviceFor(ctx)
+	v, err := RequireViewer(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -208,7 +212,7 @@ func (a *ProtectionAPI) RemoveRegisterEntry(ctx context.Context, entryID, reason
 	if err != nil {
 		return nil, err
 	}
-	e, err := svc.RemoveRegisterEntry(ctx, v.UserID, n, reason)
+	e, err := a.svc.RemoveRegisterEntry(ctx, v.UserID, n, reason)
 	if err != nil {
 		return nil, err
 	}

@@ -45,17 +45,12 @@ const (
 )
 
 // The reasons a WebSocket is closed with when its authority ends (the close
-// frame's reason; authority.go), beside ReasonTokenRevoked and
-// apikey.ReasonRevoked.
+// frame's reason; authority.go), beside ReasonTokenRevoked,
+// apikey.ReasonRevoked and wstransport.ReasonDraining.
 const (
 	// ReasonTokenExpired: the socket's access token expired (close 4401).
 	ReasonTokenExpired = "TOKEN_EXPIRED"
 	// ReasonRightsChanged: the user's role changed, or they took a break
 	// (close 4403).
 	ReasonRightsChanged = "RIGHTS_CHANGED"
-	// ReasonDraining: the replica is restarting (drain.go): its sockets
-	// close with 1012, new sockets and streams are refused with HTTP 503,
-	// an operation sent on a socket being closed is refused (UNAVAILABLE)
-	// before it runs, and /readyz answers 503 with it.
-	ReasonDraining = "DRAINING"
 )

@@ -6,7 +6,8 @@ package graph
 
 //go:generate go -C .. tool gqlgen generate
 
-// Resolver is the root resolver; it holds the domain services the API calls.
+// Resolver is the root resolver: one API per area, each built over its
+// domain service.
 type Resolver struct {
 	Accounts *AccountsAPI
 	Tote     *ToteAPI
@@ -15,4 +16,6 @@ type Resolver struct {
 	Protection *ProtectionAPI
 	// Affiliates manages affiliates' API keys (issue 13).
 	Affiliates *AffiliatesAPI
+	// Events streams the viewer's own events of every area (myEvents).
+	Events *UserEventsAPI
 }

@@ -265,7 +265,7 @@ func (r *subscriptionResolver) TableEvents(ctx context.Context, tableID string, 
 }
 
 func (r *subscriptionResolver) MyEvents(ctx context.Context) (<-chan model.UserEvent, error) {
-	return r.Tote.MyEvents(ctx)
+	return r.Events.MyEvents(ctx)
 }
 
 func (r *tableResolver) CurrentDraw(ctx context.Context, obj *model.Table) (*model.Draw, error) {

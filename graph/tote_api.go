@@ -22,38 +22,33 @@ import (
 
 // ToteAPI resolves the totalizator part of the schema.
 type ToteAPI struct {
-	// Service is the totalizator; nil answers every field with an internal
-	// error.
-	Service *service.Service
-	// Hub feeds the user subscriptions with this replica's share of the
-	// broker.
-	Hub *event.Hub
-	// Live is the read model: table subscriptions, their join snapshot and
-	// the table queries read it. nil reads tables from the store.
-	Live *readmodel.Model
+	svc *service.Service
+	// live is the read model: table subscriptions, their join snapshot and
+	// the table queries read it.
+	live *readmodel.Model
 	// lobby caches the table queries' conversions of the read model.
 	lobby lobbyCache
 	// jackpotReads shares one jackpot read among the snapshots of
 	// subscribers joining at the same time.
 	jackpotReads jackpotReads
-	// HoldemHand loads the Casino Hold'em hand a HOLDEM_UPDATED user event
-	// names, as its player may see it; nil leaves UserEvent.holdemHand null.
-	HoldemHand func(ctx context.Context, userID ids.UserID, handID int64) (*model.HoldemHand, error)
-	Log        *slog.Logger
+	log          *slog.Logger
 }
 
-func (a *ToteAPI) service() (*service.Service, error) {
-	if a == nil || a.Service == nil {
-		return nil, errs.E(errs.Internal, "the totalizator is not configured")
+// NewToteAPI returns the totalizator's resolvers over svc and its read
+// model live (both required); log (nil: none) records why table streams
+// ended.
+func NewToteAPI(svc *service.Service, live *readmodel.Model, log *slog.Logger) *ToteAPI {
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
 	}
-	return a.Service, nil
+	return &ToteAPI{svc: svc, live: live, log: log}
 }
 
 // drawModel loads the draw's table (batched per operation) and converts the
 // draw; its odds and result are converted only when asked for.
-func (a *ToteAPI) drawModel(ctx context.Context, svc *service.Service, d tote.Draw) (*model.Draw, error) {
+func (a *ToteAPI) drawModel(ctx context.Context, d tote.Draw) (*model.Draw, error) {
 	primeDraw(ctx, d)
-	t, err := loadTable(ctx, svc, d.TableID)
+	t, err := loadTable(ctx, a.svc, d.TableID)
 	if err != nil {
 		return nil, err
 	}
@@ -63,29 +58,21 @@ func (a *ToteAPI) drawModel(ctx context.Context, svc *service.Service, d tote.Dr
 // domainDraw is the stored draw behind a converted one (from the
 // operation's loader, where it was primed or loaded).
 func (a *ToteAPI) domainDraw(ctx context.Context, obj *model.Draw) (tote.Draw, error) {
-	svc, err := a.service()
-	if err != nil {
-		return tote.Draw{}, err
-	}
 	n, err := parseID(obj.ID, "draw")
 	if err != nil {
 		return tote.Draw{}, err
 	}
-	return loadDraw(ctx, svc, n)
+	return loadDraw(ctx, a.svc, n)
 }
 
 // drawByID loads and converts a draw; nil when it does not exist.
 func (a *ToteAPI) drawByID(ctx context.Context, drawID string) (*model.Draw, error) {
-	svc, err := a.service()
-	if err != nil {
-		return nil, err
-	}
 	n, err := parseID(drawID, "draw")
 	if err != nil {
 		return nil, err
 	}
-	d, err := loadDraw(ctx, svc, n)
-	return nullIfNotFound(d, err, func(d tote.Draw) (*model.Draw, error) { return a.drawModel(ctx, svc, d) })
+	d, err := loadDraw(ctx, a.svc, n)
+	return nullIfNotFound(d, err, func(d tote.Draw) (*model.Draw, error) { return a.drawModel(ctx, d) })
 }
 
 // BetDraw resolves Bet.draw.
@@ -137,19 +124,15 @@ func (a *ToteAPI) DrawVerificationDraw(_ context.Context, obj *model.DrawVerific
 // DrawPools resolves Draw.pools: live totals per selection with implied
 // coefficients, optionally of one round or market.
 func (a *ToteAPI) DrawPools(ctx context.Context, obj *model.Draw, round *model.BettingRound, market *model.Market) ([]model.Pool, error) {
-	svc, err := a.service()
-	if err != nil {
-		return nil, err
-	}
 	n, err := parseID(obj.ID, "draw")
 	if err != nil {
 		return nil, err
 	}
-	d, err := svc.Draw(ctx, n)
+	d, err := a.svc.Draw(ctx, n)
 	if err != nil {
 		return nil, err
 	}
-	views, err := svc.Pools(ctx, d)
+	views, err := a.svc.Pools(ctx, d)
 	if err != nil {
 		return nil, err
 	}
@@ -164,10 +147,6 @@ func (a *ToteAPI) DrawPools(ctx context.Context, obj *model.Draw, round *model.B
 
 // PlaceBet resolves Mutation.placeBet.
 func (a *ToteAPI) PlaceBet(ctx context.Context, input model.PlaceBetInput) (*model.Bet, error) {
-	svc, err := a.service()
-	if err != nil {
-		return nil, err
-	}
 	v, err := RequireViewer(ctx)
 	if err != nil {
 		return nil, err
@@ -180,7 +159,7 @@ func (a *ToteAPI) PlaceBet(ctx context.Context, input model.PlaceBetInput) (*mod
 	if err != nil {
 		return nil, err
 	}
-	b, err := svc.PlaceBet(ctx, tote.PlaceBetRequest{
+	b, err := a.svc.PlaceBet(ctx, tote.PlaceBetRequest{
 		UserID: ids.UserID(v.UserID), DrawID: drawID, Market: market, Selection: sel,
 		Stake: moneyOf(input.Stake), IdempotencyKey: input.IdempotencyKey,
 	})
@@ -192,7 +171,7 @@ func (a *ToteAPI) PlaceBet(ctx context.Context, input model.PlaceBetInput) (*mod
 
 // CreateTable resolves Mutation.createTable (admins).
 func (a *ToteAPI) CreateTable(ctx context.Context, input model.TableInput) (*model.Table, error) {
-	svc, v, err := a.admin(ctx)
+	v, err := RequireViewer(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -204,23 +183,12 @@ func (a *ToteAPI) CreateTable(ctx context.Context, input model.TableInput) (*mod
 	if err != nil {
 		return nil, err
 	}
-	t, err := svc.CreateTable(ctx, v.UserID, service.NewTable{Name: input.Name, Positions: input.Positions, Update: u})
+	t, err := a.svc.CreateTable(ctx, v.UserID, service.NewTable{Name: input.Name, Positions: input.Positions, Update: u})
 	if err != nil {
 		return nil, err
 	}
 	a.syncLive(ctx, t)
 	return toModelTable(t), nil
-}
-
-// admin returns the service and the viewer (the @hasRole directive has
-// checked the role).
-func (a *ToteAPI) admin(ctx context.Context) (*service.Service, Viewer, error) {
-	svc, err := a.service()
-	if err != nil {
-		return nil, Viewer{}, err
-	}
-	v, err := RequireViewer(ctx)
-	return svc, v, err
 }
 
 // UpdateTableSettings resolves Mutation.updateTableSettings (admins).
@@ -233,7 +201,7 @@ func (a *ToteAPI) UpdateTableSettings(ctx context.Context, tableID string, input
 }
 
 func (a *ToteAPI) updateTable(ctx context.Context, tableID string, u tote.SettingsUpdate) (*model.Table, error) {
-	svc, v, err := a.admin(ctx)
+	v, err := RequireViewer(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -241,7 +209,7 @@ func (a *ToteAPI) updateTable(ctx context.Context, tableID string, u tote.Settin
 	if err != nil {
 		return nil, err
 	}
-	t, err := svc.UpdateTable(ctx, v.UserID, n, u)
+	t, err := a.svc.UpdateTable(ctx, v.UserID, n, u)
 	if err != nil {
 		return nil, err
 	}
@@ -270,7 +238,7 @@ func (a *ToteAPI) ResumeTable(ctx context.Context, tableID string) (*model.Table
 }
 
 func (a *ToteAPI) setStatus(ctx context.Context, tableID string, fn func(*service.Service, context.Context, int64, int64) (tote.Table, error)) (*model.Table, error) {
-	svc, v, err := a.admin(ctx)
+	v, err := RequireViewer(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -278,7 +246,7 @@ func (a *ToteAPI) setStatus(ctx context.Context, tableID string, fn func(*servic
 	if err != nil {
 		return nil, err
 	}
-	t, err := fn(svc, ctx, v.UserID, n)
+	t, err := fn(a.svc, ctx, v.UserID, n)
 	if err != nil {
 		return nil, err
 	}
@@ -288,7 +256,7 @@ func (a *ToteAPI) setStatus(ctx context.Context, tableID string, fn func(*servic
 
 // VoidDraw resolves Mutation.voidDraw (admins).
 func (a *ToteAPI) VoidDraw(ctx context.Context, drawID string, reason string) (*model.Draw, error) {
-	svc, v, err := a.admin(ctx)
+	v, err := RequireViewer(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -296,20 +264,20 @@ func (a *ToteAPI) VoidDraw(ctx context.Context, drawID string, reason string) (*
 	if err != nil {
 		return nil, err
 	}
-	d, err := svc.VoidDraw(ctx, v.UserID, n, reason)
+	d, err := a.svc.VoidDraw(ctx, v.UserID, n, reason)
 	if err != nil {
 		return nil, err
 	}
-	return a.drawModel(ctx, svc, d)
+	return a.drawModel(ctx, d)
 }
 
 // JackpotTopUp resolves Mutation.jackpotTopUp (admins).
 func (a *ToteAPI) JackpotTopUp(ctx context.Context, amount model.Money, idempotencyKey string) (*model.Jackpot, error) {
-	svc, v, err := a.admin(ctx)
+	v, err := RequireViewer(ctx)
 	if err != nil {
 		return nil, err
 	}
-	if err := svc.JackpotTopUp(ctx, v.UserID, moneyOf(amount), idempotencyKey); err != nil {
+	if err := a.svc.JackpotTopUp(ctx, v.UserID, moneyOf(amount), idempotencyKey); err != nil {
 		return nil, err
 	}
 	return a.Jackpot(ctx)
@@ -317,11 +285,11 @@ func (a *ToteAPI) JackpotTopUp(ctx context.Context, amount model.Money, idempote
 
 // SetJackpotEnabled resolves Mutation.setJackpotEnabled (admins).
 func (a *ToteAPI) SetJackpotEnabled(ctx context.Context, enabled bool) (*model.Jackpot, error) {
-	svc, v, err := a.admin(ctx)
+	v, err := RequireViewer(ctx)
 	if err != nil {
 		return nil, err
 	}
-	if err := svc.SetJackpotEnabled(ctx, v.UserID, enabled); err != nil {
+	if err := a.svc.SetJackpotEnabled(ctx, v.UserID, enabled); err != nil {
 		return nil, err
 	}
 	return a.Jackpot(ctx)
@@ -329,56 +297,25 @@ func (a *ToteAPI) SetJackpotEnabled(ctx context.Context, enabled bool) (*model.J
 
 // Tables resolves Query.tables.
 func (a *ToteAPI) Tables(ctx context.Context) ([]model.Table, error) {
-	svc, err := a.service()
-	if err != nil {
-		return nil, err
-	}
-	if a.Live != nil {
-		return a.liveTables(), nil
-	}
-	ts, err := svc.Tables(ctx)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]model.Table, len(ts))
-	for i, t := range ts {
-		out[i] = *toModelTable(t)
-	}
-	return out, nil
+	return a.liveTables(), nil
 }
 
 // Table resolves Query.table: null when there is no such table.
 func (a *ToteAPI) Table(ctx context.Context, tableID string) (*model.Table, error) {
-	svc, err := a.service()
-	if err != nil {
-		return nil, err
-	}
 	n, err := parseID(tableID, "table")
 	if err != nil {
 		return nil, err
 	}
-	if a.Live != nil {
-		return a.liveTable(ctx, n)
-	}
-	t, err := svc.Table(ctx, n)
-	return nullIfNotFound(t, err, func(t tote.Table) (*model.Table, error) { return toModelTable(t), nil })
+	return a.liveTable(ctx, n)
 }
 
 // TableCurrentDraw resolves Table.currentDraw: the table's newest draw.
 func (a *ToteAPI) TableCurrentDraw(ctx context.Context, obj *model.Table) (*model.Draw, error) {
-	svc, err := a.service()
-	if err != nil {
-		return nil, err
-	}
 	n, err := parseID(obj.ID, "table")
 	if err != nil {
 		return nil, err
 	}
-	if a.Live != nil {
-		return a.liveCurrentDraw(ctx, n)
-	}
-	d, err := svc.LatestDraw(ctx, n)
-	return nullIfNotFound(d, err, func(d tote.Draw) (*model.Draw, error) { return a.drawModel(ctx, svc, d) })
+	return a.liveCurrentDraw(ctx, n)
 }
 
 // Draw resolves Query.draw: null when there is no such draw.
@@ -388,10 +325,6 @@ func (a *ToteAPI) Draw(ctx context.Context, drawID string) (*model.Draw, error) 
 
 // MyBets resolves Query.myBets: the viewer's bets, newest first.
 func (a *ToteAPI) MyBets(ctx context.Context, first *int, after *string, drawID *string) (*model.BetConnection, error) {
-	svc, err := a.service()
-	if err != nil {
-		return nil, err
-	}
 	v, err := RequireViewer(ctx)
 	if err != nil {
 		return nil, err
@@ -406,7 +339,7 @@ func (a *ToteAPI) MyBets(ctx context.Context, first *int, after *string, drawID 
 			return nil, err
 		}
 	}
-	bets, err := svc.Bets(ctx, q)
+	bets, err := a.svc.Bets(ctx, q)
 	if err != nil {
 		return nil, err
 	}
@@ -430,10 +363,6 @@ func (a *ToteAPI) MyBets(ctx context.Context, first *int, after *string, drawID 
 // Results resolves Query.results: finished draws, newest first, by table
 // and settlement time (affiliates and admins).
 func (a *ToteAPI) Results(ctx context.Context, tableID *string, from *time.Time, to *time.Time, first *int, after *string) (*model.DrawConnection, error) {
-	svc, err := a.service()
-	if err != nil {
-		return nil, err
-	}
 	limit, before, err := pageArgs(first, after)
 	if err != nil {
 		return nil, err
@@ -450,7 +379,7 @@ func (a *ToteAPI) Results(ctx context.Context, tableID *string, from *time.Time,
 	if to != nil {
 		q.To = *to
 	}
-	draws, err := svc.Results(ctx, q)
+	draws, err := a.svc.Results(ctx, q)
 	if err != nil {
 		return nil, err
 	}
@@ -465,7 +394,7 @@ func (a *ToteAPI) Results(ctx context.Context, tableID *string, from *time.Time,
 		_, _ = l.tables.LoadAll(ctx, ids) // one batch for the page
 	}
 	for _, d := range draws {
-		md, err := a.drawModel(ctx, svc, d)
+		md, err := a.drawModel(ctx, d)
 		if err != nil {
 			return nil, err
 		}
@@ -477,11 +406,7 @@ func (a *ToteAPI) Results(ctx context.Context, tableID *string, from *time.Time,
 
 // Jackpot resolves Query.jackpot.
 func (a *ToteAPI) Jackpot(ctx context.Context) (*model.Jackpot, error) {
-	svc, err := a.service()
-	if err != nil {
-		return nil, err
-	}
-	bal, on, err := svc.Jackpot(ctx)
+	bal, on, err := a.svc.Jackpot(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -491,19 +416,15 @@ func (a *ToteAPI) Jackpot(ctx context.Context) (*model.Jackpot, error) {
 // VerifyDraw resolves Query.verifyDraw: the draw recomputed from its
 // revealed seeds and its bets.
 func (a *ToteAPI) VerifyDraw(ctx context.Context, drawID string) (*model.DrawVerification, error) {
-	svc, err := a.service()
-	if err != nil {
-		return nil, err
-	}
 	n, err := parseID(drawID, "draw")
 	if err != nil {
 		return nil, err
 	}
-	d, v, err := verify.Draw(ctx, svc, n)
+	d, v, err := verify.Draw(ctx, a.svc, n)
 	if err != nil {
 		return nil, err
 	}
-	md, err := a.drawModel(ctx, svc, d)
+	md, err := a.drawModel(ctx, d)
 	if err != nil {
 		return nil, err
 	}
@@ -518,15 +439,11 @@ func (a *ToteAPI) VerifyDraw(ctx context.Context, drawID string) (*model.DrawVer
 // VoidCounts resolves Query.voidCounts: public, anyone may count a table's
 // voids by kind.
 func (a *ToteAPI) VoidCounts(ctx context.Context, tableID string) ([]model.VoidCount, error) {
-	svc, err := a.service()
-	if err != nil {
-		return nil, err
-	}
 	n, err := parseID(tableID, "table")
 	if err != nil {
 		return nil, err
 	}
-	counts, err := svc.VoidCounts(ctx, n)
+	counts, err := a.svc.VoidCounts(ctx, n)
 	if err != nil {
 		return nil, err
 	}
@@ -541,10 +458,6 @@ func (a *ToteAPI) VoidCounts(ctx context.Context, tableID string) ([]model.VoidC
 // own bet in its round's bet root; null while the round is open (no root
 // yet) and for a draw without roots.
 func (a *ToteAPI) BetInclusionProof(ctx context.Context, obj *model.Bet) (*model.BetInclusionProof, error) {
-	svc, err := a.service()
-	if err != nil {
-		return nil, err
-	}
 	v, err := RequireViewer(ctx)
 	if err != nil {
 		return nil, err
@@ -553,14 +466,14 @@ func (a *ToteAPI) BetInclusionProof(ctx context.Context, obj *model.Bet) (*model
 	if err != nil {
 		return nil, err
 	}
-	b, err := svc.Bet(ctx, n)
+	b, err := a.svc.Bet(ctx, n)
 	if err != nil {
 		return nil, err
 	}
 	if int64(b.UserID) != v.UserID {
 		return nil, nil
 	}
-	p, err := svc.ProveBet(ctx, b)
+	p, err := a.svc.ProveBet(ctx, b)
 	if errs.Is(err, errs.NotFound) {
 		return nil, nil
 	}
@@ -576,4 +489,20 @@ func (a *ToteAPI) BetInclusionProof(ctx context.Context, obj *model.Bet) (*model
 // toModelBetRoot converts a round's bet root.
 func toModelBetRoot(r betroot.Root) *model.BetRoot {
 	return &model.BetRoot{Round: model.BettingRound(parimutuel.Round(r.Round).String()), Root: r.Root, NumBets: r.NumBets, Stakes: model.Money(r.Stakes)}
+}
+
+// UserEventTypes implements UserEventSource: a bet accepted or settled.
+func (a *ToteAPI) UserEventTypes() []string { return []string{event.BetAccepted, event.BetSettled} }
+
+// UserEvent implements UserEventSource: the bet as it stands now, when it
+// is the user's.
+func (a *ToteAPI) UserEvent(ctx context.Context, userID ids.UserID, ue event.UserEvent) model.UserEvent {
+	b, err := a.svc.Bet(ctx, ue.BetID)
+	if err != nil || b.UserID != userID {
+		return nil
+	}
+	if ue.Type == event.BetAccepted {
+		return &model.BetAccepted{At: ue.At, Bet: toModelBet(b)}
+	}
+	return &model.BetSettled{At: ue.At, Bet: toModelBet(b)}
 }

@@ -69,7 +69,7 @@ func (c *lobbyCache) draw(lt *readmodel.LiveTable) *model.Draw {
 
 // liveTables lists the tables from the read model.
 func (a *ToteAPI) liveTables() []model.Table {
-	lts := a.Live.Tables()
+	lts := a.live.Tables()
 	out := make([]model.Table, len(lts))
 	for i, lt := range lts {
 		out[i] = *a.lobby.table(lt)
@@ -79,13 +79,13 @@ func (a *ToteAPI) liveTables() []model.Table {
 
 // liveTable is one table from the read model; nil when there is none.
 func (a *ToteAPI) liveTable(ctx context.Context, id int64) (*model.Table, error) {
-	lt, err := a.Live.Lookup(ctx, id)
+	lt, err := a.live.Lookup(ctx, id)
 	return nullIfNotFound(lt, err, func(lt *readmodel.LiveTable) (*model.Table, error) { return a.lobby.table(lt), nil })
 }
 
 // liveCurrentDraw is a table's current draw from the read model.
 func (a *ToteAPI) liveCurrentDraw(ctx context.Context, id int64) (*model.Draw, error) {
-	lt, err := a.Live.Lookup(ctx, id)
+	lt, err := a.live.Lookup(ctx, id)
 	if errs.Is(err, errs.NotFound) {
 		return nil, nil
 	}
@@ -98,7 +98,5 @@ func (a *ToteAPI) liveCurrentDraw(ctx context.Context, id int64) (*model.Draw, e
 // syncLive makes the read model reflect a change made through this replica
 // before the mutation answers.
 func (a *ToteAPI) syncLive(ctx context.Context, t tote.Table) {
-	if a.Live != nil {
-		a.Live.Sync(ctx, t)
-	}
+	a.live.Sync(ctx, t)
 }

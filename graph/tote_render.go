@@ -5,12 +5,15 @@ import (
 	"crypto/sha256"
 	"encoding/json"
 	"sync"
+	"time"
 
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/vektah/gqlparser/v2/ast"
 
+	"github.com/pokertote/pokertote/domain/event"
 	"github.com/pokertote/pokertote/domain/tote"
 	"github.com/pokertote/pokertote/graph/model"
+	"github.com/pokertote/pokertote/graph/wstransport"
 )
 
 // A table event's response depends only on the subscription's document, its
@@ -40,9 +43,17 @@ const renderCacheSize = 4096
 type renderTap struct {
 	doc     [32]byte // the document and variables, afterSeq left out
 	table   int64    // the table streamed (set by the resolver)
-	driven  bool     // set by wsTransport, which pulls itself
+	driven  bool     // set for wstransport, which pulls itself (Tap)
 	pull    func(ctx context.Context) (tapItem, bool)
 	forward chan model.TableEvent // gqlgen's channel, fed on a cache miss
+
+	// For wstransport (the tap as its Stream): the renderer, the item
+	// pulled and not yet rendered, and the seq and kind of the one
+	// rendered last.
+	shared   *sharedRender
+	cur      tapItem
+	seq      int64
+	snapshot bool
 }
 
 // tapItem is one event the resolver wants sent: a snapshot (already a
@@ -81,7 +92,7 @@ type renderKey struct {
 // when data (or failed) is set.
 type rendered struct {
 	done   chan struct{}
-	head   []byte          // data in a "next" message, up to the id (nextHead)
+	head   []byte          // data in a "next" message, up to the id (wstransport.NextHead)
 	data   json.RawMessage // within head
 	failed bool
 }
@@ -126,6 +137,52 @@ func (c *renderCache) claim(k renderKey) (*rendered, bool) {
 type sharedRender struct {
 	graphql.ExecutableSchema
 	cache *renderCache
+	// stages records socket writes of table events (nil: none).
+	stages *event.StageLog
+}
+
+var _ wstransport.Sharer = (*sharedRender)(nil)
+
+// Tap implements wstransport.Sharer: a subscription whose only root field
+// is tableEvents gets a tap, which the transport pulls (Exec leaves it to
+// the transport).
+func (s *sharedRender) Tap(ctx context.Context, rc *graphql.OperationContext) (context.Context, wstransport.Stream) {
+	if _, ok := tableEventsDoc(rc); !ok {
+		return ctx, nil
+	}
+	tap := &renderTap{driven: true, forward: make(chan model.TableEvent, 1), shared: s}
+	return context.WithValue(ctx, tapKey{}, tap), tap
+}
+
+// Started implements wstransport.Stream: the resolver set pull.
+func (t *renderTap) Started() bool { return t.pull != nil }
+
+// Pull implements wstransport.Stream.
+func (t *renderTap) Pull(ctx context.Context) bool {
+	it, ok := t.pull(ctx)
+	t.cur = it
+	return ok
+}
+
+// Render implements wstransport.Stream. The item is let go of first: the
+// tap would keep the join's snapshot for the stream's life.
+func (t *renderTap) Render(ctx context.Context, responses graphql.ResponseHandler) ([]byte, *graphql.Response) {
+	it := t.cur
+	t.cur = tapItem{}
+	t.seq, t.snapshot = it.seq, it.snapshot
+	r, own := t.shared.next(ctx, t, it, responses)
+	if r != nil {
+		return r.head, nil
+	}
+	return nil, own
+}
+
+// Written implements wstransport.Stream: the first socket write of a live
+// event is a stage of its passage (profiling).
+func (t *renderTap) Written() {
+	if st := t.shared.stages; st != nil && !t.snapshot {
+		st.Mark(t.table, t.seq, event.StageFirstWrite, time.Now())
+	}
 }
 
 // SharedRender returns es with table-event responses rendered once per
@@ -142,7 +199,7 @@ func (s *sharedRender) Exec(ctx context.Context) graphql.ResponseHandler {
 		return s.ExecutableSchema.Exec(ctx)
 	}
 	if tap := tapFrom(ctx); tap != nil && tap.driven {
-		// The WebSocket transport drives the stream itself (wsTransport):
+		// The WebSocket transport drives the stream itself (Tap):
 		// it pulls events and forwards only those it has to render.
 		tap.doc = doc
 		return s.ExecutableSchema.Exec(ctx)
@@ -189,8 +246,7 @@ func (s *sharedRender) next(ctx context.Context, tap *renderTap, it tapItem, res
 		// response handler rendered it (tap.driven); else they are still
 		// in ctx, the executor adding them after this handler returns.
 		if resp != nil && len(resp.Errors) == 0 && len(resp.Extensions) == 0 && (tap.driven || len(graphql.GetErrors(ctx)) == 0) {
-			r.head = nextHead(resp.Data)
-			r.data = r.head[len(nextPre) : len(r.head)-len(nextPost)]
+			r.head, r.data = wstransport.NextHead(resp.Data)
 		} else {
 			r.failed = true
 		}
@@ -201,18 +257,6 @@ func (s *sharedRender) next(ctx context.Context, tap *renderTap, it tapItem, res
 	}
 	return nil, resp
 }
-
-// nextHead is the start of a graphql-transport-ws "next" message carrying
-// data, up to the id: the message is head, the quoted id, nextTail. The
-// bytes are those gqlgen's transport writes for a response with only data.
-func nextHead(data json.RawMessage) []byte {
-	b := make([]byte, 0, len(nextPre)+len(data)+len(nextPost))
-	b = append(b, nextPre...)
-	b = append(b, data...)
-	return append(b, nextPost...)
-}
-
-const nextPre, nextPost, nextTail = `{"payload":{"data":`, `},"id":`, `,"type":"next"}`
 
 // renderOwn renders ev through gqlgen for this subscriber.
 func renderOwn(ctx context.Context, tap *renderTap, inner graphql.ResponseHandler, ev model.TableEvent) *graphql.Response {

@@ -19,7 +19,7 @@ import (
 // once per document and seq and shared.
 func TestSharedRenderKeepsDocumentsApart(t *testing.T) {
 	w := newStreamWorld(t)
-	es := graph.NewExecutableSchema(graph.Config{Resolvers: &graph.Resolver{Tote: w.api}, Directives: graph.Directives()})
+	es := graph.NewExecutableSchema(graph.Config{Resolvers: &graph.Resolver{Tote: w.api, Events: w.events}, Directives: graph.Directives()})
 	srv := httptest.NewServer(graph.NewHandler(es, graph.HandlerOptions{
 		Log: slog.New(slog.DiscardHandler), ComplexityLimit: 1000, TokenLimit: 15000, AllowedOrigins: []string{"*"},
 	}))

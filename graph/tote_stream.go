@@ -7,19 +7,15 @@ import (
 
 	"github.com/pokertote/pokertote/domain/errs"
 	"github.com/pokertote/pokertote/domain/event"
-	"github.com/pokertote/pokertote/domain/ids"
 	"github.com/pokertote/pokertote/domain/tote"
 	"github.com/pokertote/pokertote/domain/tote/readmodel"
 	"github.com/pokertote/pokertote/domain/tote/service"
 	"github.com/pokertote/pokertote/graph/model"
 )
 
-// Subscription buffers: a client whose buffer fills is dropped (its stream
-// ends) and reconnects with its last seq.
-const (
-	tableSubBuffer = 128
-	userSubBuffer  = 64
-)
+// tableSubBuffer is a table subscriber's buffer: a client whose buffer
+// fills is dropped (its stream ends) and reconnects with its last seq.
+const tableSubBuffer = 128
 
 // TableEvents resolves Subscription.tableEvents. The protocol: subscribe to
 // the read model's decoded events first; then, without afterSeq (or with
@@ -35,26 +31,19 @@ const (
 // Under SharedRender the stream runs in the transport's own goroutine
 // (renderTap.pull); otherwise a goroutine feeds the returned channel.
 func (a *ToteAPI) TableEvents(ctx context.Context, tableID string, afterSeq *int64) (<-chan model.TableEvent, error) {
-	svc, err := a.service()
-	if err != nil {
-		return nil, err
-	}
-	if a.Live == nil {
-		return nil, errs.E(errs.Internal, "the table read model is not configured")
-	}
 	n, err := parseID(tableID, "table")
 	if err != nil {
 		return nil, err
 	}
-	sub := a.Live.Subscribe(n, tableSubBuffer)
-	lt, err := a.Live.Lookup(ctx, n)
+	sub := a.live.Subscribe(n, tableSubBuffer)
+	lt, err := a.live.Lookup(ctx, n)
 	if err != nil {
 		sub.Close()
 		return nil, err
 	}
-	s := &tableStream{api: a, store: svc, live: a.Live, table: n, sub: sub, start: lt}
+	s := &tableStream{api: a, store: a.svc, live: a.live, table: n, sub: sub, start: lt}
 	if afterSeq != nil {
-		t, err := svc.Table(ctx, n)
+		t, err := a.svc.Table(ctx, n)
 		if err != nil {
 			sub.Close()
 			return nil, err
@@ -68,7 +57,7 @@ func (a *ToteAPI) TableEvents(ctx context.Context, tableID string, afterSeq *int
 		if s.replay {
 			// Events pruned from the outbox (EVENT_RETENTION) cannot be
 			// replayed: the snapshot stands for them.
-			switch err := svc.ResumeFrom(ctx, n, *afterSeq); {
+			switch err := a.svc.ResumeFrom(ctx, n, *afterSeq); {
 			case errs.ReasonOf(err) == tote.ReasonEventsPruned:
 				s.replay = false
 			case err != nil:
@@ -199,8 +188,8 @@ func (s *tableStream) live1(ctx context.Context, e *tote.TableEvent) error {
 // ended closes the subscription and logs why, unless the client left.
 func (s *tableStream) ended(ctx context.Context, err error) {
 	s.sub.Close()
-	if ctx.Err() == nil && s.api.Log != nil {
-		s.api.Log.InfoContext(ctx, "table stream ended", "table", s.table, "last", s.last, "err", err)
+	if ctx.Err() == nil {
+		s.api.log.InfoContext(ctx, "table stream ended", "table", s.table, "last", s.last, "err", err)
 	}
 }
 
@@ -267,89 +256,4 @@ func modelled(t tote.EventType) bool {
 	ok := toModelTableEvent(tote.TableEvent{Type: t}) != nil
 	modelledTypes.Store(t, ok)
 	return ok
-}
-
-// MyEvents resolves Subscription.myEvents: the viewer's bets accepted and
-// settled, balance changes, and Casino Hold'em hand updates. Each message
-// names what changed; the current bet or hand is loaded when forwarded.
-func (a *ToteAPI) MyEvents(ctx context.Context) (<-chan model.UserEvent, error) {
-	svc, err := a.service()
-	if err != nil {
-		return nil, err
-	}
-	if a.Hub == nil {
-		return nil, errs.E(errs.Internal, "the event hub is not configured")
-	}
-	v, err := RequireViewer(ctx)
-	if err != nil {
-		return nil, err
-	}
-	sub := a.Hub.Subscribe(event.UserTopic(ids.UserID(v.UserID)), userSubBuffer)
-	out := make(chan model.UserEvent, 1)
-	go func() {
-		defer close(out)
-		defer sub.Close()
-		for {
-			var msg []byte
-			var ok bool
-			select {
-			case <-ctx.Done():
-				return
-			case msg, ok = <-sub.C:
-				if !ok {
-					return // dropped as slow, or shutting down: the client reconnects
-				}
-			}
-			m := a.userEvent(ctx, svc, ids.UserID(v.UserID), msg)
-			if m == nil {
-				continue
-			}
-			select {
-			case out <- m:
-			case <-ctx.Done():
-				return
-			}
-		}
-	}()
-	return out, nil
-}
-
-// userEvent converts one user-topic message, loading what it names; nil
-// when there is nothing to forward.
-func (a *ToteAPI) userEvent(ctx context.Context, svc *service.Service, userID ids.UserID, msg []byte) model.UserEvent {
-	ue, err := event.DecodeUserEvent(msg)
-	if err != nil {
-		return nil
-	}
-	switch ue.Type {
-	case event.BetAccepted, event.BetSettled:
-		b, err := svc.Bet(ctx, ue.BetID)
-		if err != nil || b.UserID != userID {
-			return nil
-		}
-		if ue.Type == event.BetAccepted {
-			return &model.BetAccepted{At: ue.At, Bet: toModelBet(b)}
-		}
-		return &model.BetSettled{At: ue.At, Bet: toModelBet(b)}
-	case event.BalanceChanged:
-		return &model.BalanceChanged{At: ue.At, Balance: model.Money(ue.Balance)}
-	case event.HoldemUpdated:
-		if a.HoldemHand == nil {
-			return nil
-		}
-		h, err := a.HoldemHand(ctx, userID, ue.HoldemHandID)
-		if err != nil || h == nil {
-			if err != nil && a.Log != nil && ctx.Err() == nil {
-				a.Log.WarnContext(ctx, "holdem hand not loaded for an event", "hand", ue.HoldemHandID, "err", err)
-			}
-			return nil
-		}
-		return &model.HoldemHandUpdated{At: ue.At, Hand: h}
-	case event.RealityCheck:
-		if ue.Reality == nil {
-			return nil
-		}
-		return &model.RealityCheckReminder{At: ue.At, Session: toModelRealityCheck(*ue.Reality)}
-	}
-	return nil
 }

@@ -35,7 +35,10 @@ type streamWorld struct {
 	h    *totetest.Harness
 	hub  *event.Hub
 	live *readmodel.Model
+	svc  *service.Service
 	api  *graph.ToteAPI
+	// events is myEvents over the hub: the bets' and the wallet's events.
+	events *graph.UserEventsAPI
 }
 
 func newStreamWorld(t *testing.T) *streamWorld {
@@ -54,7 +57,8 @@ func newStreamWorld(t *testing.T) *streamWorld {
 	go func() { defer close(done); _ = live.Run(ctx) }()
 	t.Cleanup(func() { cancel(); <-done })
 	<-live.Ready()
-	return &streamWorld{h: h, hub: hub, live: live, api: &graph.ToteAPI{Service: svc, Hub: hub, Live: live}}
+	api := graph.NewToteAPI(svc, live, nil)
+	return &streamWorld{h: h, hub: hub, live: live, svc: svc, api: api, events: graph.NewUserEventsAPI(hub, api, &graph.AccountsAPI{})}
 }
 
 // advance runs the dealer until the outbox holds at least n events.
@@ -193,7 +197,7 @@ func TestTableEventsFromNow(t *testing.T) {
 	defer cancel()
 	ch := w.subscribe(t, ctx, nil)
 	snap := expectSnapshot(t, ch, int64(len(evs)))
-	d, err := w.api.Service.LatestDraw(ctx, w.h.Table.ID)
+	d, err := w.svc.LatestDraw(ctx, w.h.Table.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -255,11 +259,11 @@ func TestMyEvents(t *testing.T) {
 	d := w.h.RunUntil(w.h.Dealer, "PRE_DEAL", totetest.InPhase(tote.PhasePreDeal))
 	ctx, cancel := context.WithCancel(graph.WithViewer(context.Background(), graph.Viewer{UserID: 7}))
 	defer cancel()
-	ch, err := w.api.MyEvents(ctx)
+	ch, err := w.events.MyEvents(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := w.api.Service.PlaceBet(ctx, tote.PlaceBetRequest{UserID: 7, DrawID: d.ID, Market: parimutuel.MarketWin, Selection: "1", Stake: 100 * money.KZT, IdempotencyKey: "k"})
+	b, err := w.svc.PlaceBet(ctx, tote.PlaceBetRequest{UserID: 7, DrawID: d.ID, Market: parimutuel.MarketWin, Selection: "1", Stake: 100 * money.KZT, IdempotencyKey: "k"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -15,6 +15,7 @@ import (
 
 	"github.com/pokertote/pokertote/domain/account"
 	"github.com/pokertote/pokertote/graph"
+	"github.com/pokertote/pokertote/graph/wstransport"
 )
 
 // capsSocket is a graphql-transport-ws connection with a token ("" for
@@ -103,7 +104,7 @@ func (s *capsSocket) subscribe(t *testing.T, ctx context.Context, id, doc string
 // closed socket frees its place.
 func TestWebSocketCaps(t *testing.T) {
 	w := newStreamWorld(t)
-	es := graph.NewExecutableSchema(graph.Config{Resolvers: &graph.Resolver{Tote: w.api}, Directives: graph.Directives()})
+	es := graph.NewExecutableSchema(graph.Config{Resolvers: &graph.Resolver{Tote: w.api, Events: w.events}, Directives: graph.Directives()})
 	srv := httptest.NewServer(graph.NewHandler(es, graph.HandlerOptions{
 		Log: slog.New(slog.DiscardHandler), ComplexityLimit: 1000, TokenLimit: 15000, AllowedOrigins: []string{"*"},
 		Authenticate: func(ctx context.Context, token string) (context.Context, error) {
@@ -113,7 +114,7 @@ func TestWebSocketCaps(t *testing.T) {
 			}
 			return graph.WithViewer(ctx, graph.Viewer{UserID: n, Role: account.Player}), nil
 		},
-		WSCaps: graph.WSCaps{SubscriptionsPerSocket: 2, SocketsPerUser: 2, SocketsPerAddress: 3},
+		WSCaps: wstransport.Caps{SubscriptionsPerSocket: 2, SocketsPerUser: 2, SocketsPerAddress: 3},
 	}))
 	t.Cleanup(srv.Close)
 	addr := srv.Listener.Addr().String()
@@ -131,21 +132,21 @@ func TestWebSocketCaps(t *testing.T) {
 			t.Fatalf("subscription %s: %s %s", sub, m.Type, m.Payload)
 		}
 	}
-	if m := a.subscribe(t, ctx, "3", doc, vars); m.Type != "error" || !strings.Contains(string(m.Payload), graph.ReasonSubscriptionsPerSocket) {
-		t.Errorf("third subscription on one socket: %s %s, want error %s", m.Type, m.Payload, graph.ReasonSubscriptionsPerSocket)
+	if m := a.subscribe(t, ctx, "3", doc, vars); m.Type != "error" || !strings.Contains(string(m.Payload), wstransport.ReasonSubscriptionsPerSocket) {
+		t.Errorf("third subscription on one socket: %s %s, want error %s", m.Type, m.Payload, wstransport.ReasonSubscriptionsPerSocket)
 	}
 
 	if b := dialCaps(t, ctx, addr, "u1"); b.status != 0 {
 		t.Fatalf("user 1's second socket refused: %d %s", b.status, b.reason)
 	}
-	if c := dialCaps(t, ctx, addr, "u1"); c.status != graph.CloseTooMany || c.reason != graph.ReasonSocketsPerUser {
-		t.Errorf("user 1's third socket: %d %q, want %d %s", c.status, c.reason, graph.CloseTooMany, graph.ReasonSocketsPerUser)
+	if c := dialCaps(t, ctx, addr, "u1"); c.status != wstransport.CloseTooMany || c.reason != wstransport.ReasonSocketsPerUser {
+		t.Errorf("user 1's third socket: %d %q, want %d %s", c.status, c.reason, wstransport.CloseTooMany, wstransport.ReasonSocketsPerUser)
 	}
 	if d := dialCaps(t, ctx, addr, ""); d.status != 0 {
 		t.Fatalf("an anonymous third socket of the address refused: %d %s", d.status, d.reason)
 	}
-	if e := dialCaps(t, ctx, addr, "u2"); e.status != graph.CloseTooMany || e.reason != graph.ReasonSocketsPerAddress {
-		t.Errorf("the address's fourth socket: %d %q, want %d %s", e.status, e.reason, graph.CloseTooMany, graph.ReasonSocketsPerAddress)
+	if e := dialCaps(t, ctx, addr, "u2"); e.status != wstransport.CloseTooMany || e.reason != wstransport.ReasonSocketsPerAddress {
+		t.Errorf("the address's fourth socket: %d %q, want %d %s", e.status, e.reason, wstransport.CloseTooMany, wstransport.ReasonSocketsPerAddress)
 	}
 
 	// Closing a socket frees its place for the user and the address (the

@@ -20,7 +20,7 @@ import (
 // TestWSTransportAnswersAsGqlgenDid: wsTransport (graphql-transport-ws)
 // answers every scripted conversation with the messages, in the order, and
 // the close code and reason that gqlgen's own transport (as configured
-// before wsTransport) gave: acks echoing the init payload, queries,
+// before wstransport) gave: acks echoing the init payload, queries,
 // validation and resolver errors, invalid JSON, ping, a table stream and its
 // complete from the client, unexpected and unknown messages, a message past
 // the read limit. One answer differs on purpose (issue 22): a refused token
@@ -31,7 +31,7 @@ func TestWSTransportAnswersAsGqlgenDid(t *testing.T) {
 	w := newStreamWorld(t)
 	evs := w.advance(4)
 	w.caughtUp(evs)
-	es := graph.NewExecutableSchema(graph.Config{Resolvers: &graph.Resolver{Tote: w.api}, Directives: graph.Directives()})
+	es := graph.NewExecutableSchema(graph.Config{Resolvers: &graph.Resolver{Tote: w.api, Events: w.events}, Directives: graph.Directives()})
 	o := graph.HandlerOptions{
 		Log: slog.New(slog.DiscardHandler), ComplexityLimit: 1000, TokenLimit: 15000, DepthLimit: 4,
 		MaxMessage: 4096, AllowedOrigins: []string{"*"},
@@ -93,7 +93,7 @@ func TestWSTransportAnswersAsGqlgenDid(t *testing.T) {
 			want := converse(t, theirs.Listener.Addr().String(), script)
 			got := converse(t, ours.Listener.Addr().String(), script)
 			if strings.Join(got, "\n") != strings.Join(want, "\n") {
-				t.Fatalf("wsTransport answered\n\t%s\ngqlgen's transport\n\t%s", strings.Join(got, "\n\t"), strings.Join(want, "\n\t"))
+				t.Fatalf("wstransport answered\n\t%s\ngqlgen's transport\n\t%s", strings.Join(got, "\n\t"), strings.Join(want, "\n\t"))
 			}
 		})
 	}

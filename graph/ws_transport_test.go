@@ -15,6 +15,7 @@ import (
 
 	"github.com/pokertote/pokertote/domain/tote"
 	"github.com/pokertote/pokertote/graph"
+	"github.com/pokertote/pokertote/graph/wstransport"
 )
 
 // smallSendBuffers gives every accepted connection a small kernel send
@@ -101,7 +102,7 @@ func (cl *twsClient) read(ctx context.Context) twsMsg {
 // while the others receive every event.
 func TestSharedNextMessages(t *testing.T) {
 	w := newStreamWorld(t)
-	es := graph.NewExecutableSchema(graph.Config{Resolvers: &graph.Resolver{Tote: w.api}, Directives: graph.Directives()})
+	es := graph.NewExecutableSchema(graph.Config{Resolvers: &graph.Resolver{Tote: w.api, Events: w.events}, Directives: graph.Directives()})
 	srv := httptest.NewUnstartedServer(graph.NewHandler(es, graph.HandlerOptions{
 		Log: slog.New(slog.DiscardHandler), ComplexityLimit: 1000, TokenLimit: 15000, AllowedOrigins: []string{"*"},
 	}))
@@ -140,7 +141,7 @@ func TestSharedNextMessages(t *testing.T) {
 	// next (a burst of thousands would overrun anyone's buffer); slow
 	// reads none of them meanwhile.
 	const live, batch = 1500, 50
-	before := graph.SharedWrites()
+	before := wstransport.SharedWrites()
 	last := first + live
 
 	// check reads one message of doc's shape at seq want.
@@ -201,7 +202,7 @@ func TestSharedNextMessages(t *testing.T) {
 			check("b", m, long, nextB)
 		}
 	}
-	if n := graph.SharedWrites() - before; n < 3*live-2*2 {
+	if n := wstransport.SharedWrites() - before; n < 3*live-2*2 {
 		t.Fatalf("%d shared writes for %d events to 3 keeping-up subscribers: the fast path was not taken", n, live)
 	}
 

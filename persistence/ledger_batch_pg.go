@@ -4,7 +4,7 @@ package persistence
 // postBatch, in two statements (one lock-and-read, one write) whose SQL
 // text does not depend on the batch's size (arrays through unnest), so the
 // driver prepares each once per connection instead of once per batch size.
-// Measured on the bet intake: see docs/bets-load.md.
+// The bet intake posts every batch's stakes through it: docs/bets-load.md.
 //
 // No savepoint is needed: the lock statement also counts the batch's keys
 // already taken, and a batch with any goes the one-by-one way (postTx,

@@ -316,24 +316,30 @@ func (r *ProtectionRepo) ListRegister(ctx context.Context, all bool, p account.P
 	return out, next, nil
 }
 
-// RegisterMatches implements protection.Store.
+// RegisterMatches implements protection.Store: it reads the active
+// entries by one of docs or with date of birth dob (the register's partial
+// indexes), and protection.RegisterNames decides.
 func (r *ProtectionRepo) RegisterMatches(ctx context.Context, docs []string, nameKey string, dob account.Date) (bool, error) {
-	q := r.db.gorm.WithContext(ctx).Model(&registerRow{}).Where("removed_at IS NULL")
+	q := r.db.gorm.WithContext(ctx).Select("document_hash", "name_key", "birth_date").Where("removed_at IS NULL")
 	switch {
-	case len(docs) > 0 && nameKey != "" && dob.Valid():
-		q = q.Where("(document_hash <> '' AND document_hash IN ?) OR (name_key = ? AND birth_date = ?)", docs, nameKey, dob.String())
+	case len(docs) > 0 && dob.Valid():
+		q = q.Where("(document_hash <> '' AND document_hash IN ?) OR (name_key <> '' AND birth_date = ?)", docs, dob.String())
 	case len(docs) > 0:
 		q = q.Where("document_hash <> '' AND document_hash IN ?", docs)
-	case nameKey != "" && dob.Valid():
-		q = q.Where("name_key = ? AND birth_date = ?", nameKey, dob.String())
+	case dob.Valid():
+		q = q.Where("name_key <> '' AND birth_date = ?", dob.String())
 	default:
 		return false, nil
 	}
-	var n int64
-	if err := q.Count(&n).Error; err != nil {
+	var rows []registerRow
+	if err := q.Find(&rows).Error; err != nil {
 		return false, mapErr(err, "register entry")
 	}
-	return n > 0, nil
+	entries := make([]protection.RegisterEntry, len(rows))
+	for i, row := range rows {
+		entries[i] = toDomainRegister(row)
+	}
+	return protection.RegisterNames(entries, docs, nameKey, dob), nil
 }
 
 var _ protection.SessionStore = (*ProtectionRepo)(nil)

@@ -37,6 +37,8 @@ import (
 
 	"gorm.io/gorm"
 
+	"github.com/pokertote/pokertote/domain/account"
+	"github.com/pokertote/pokertote/domain/ids"
 	"github.com/pokertote/pokertote/domain/ledger"
 	"github.com/pokertote/pokertote/domain/money"
 	"github.com/pokertote/pokertote/domain/protection"
@@ -127,6 +129,48 @@ func fromDomainSession(s protection.Session) sessionRow {
 		Stakes: int64(s.Stakes), Returned: int64(s.Returns), Checks: s.Checks}
 }
 
+// standingRow is one row of pgBatchStanding, scanned in column order: a
+// counter (Period set) or a session of play.
+type standingRow struct {
+	UserID                           int64
+	Period                           *string
+	Deposits                         *int64
+	Stakes, Returned                 int64
+	SessionNo, StartedUs, LastPlayUs *int64
+	Checks                           *int64
+}
+
+// dest lists the row's fields in the select's column order.
+func (r *standingRow) dest() []any {
+	return []any{&r.UserID, &r.Period, &r.Deposits, &r.Stakes, &r.Returned, &r.SessionNo, &r.StartedUs, &r.LastPlayUs, &r.Checks}
+}
+
+// fold adds the row to the players' counters or sessions.
+func (r *standingRow) fold(counters map[ids.UserID]protection.Counters, sessions map[ids.UserID]protection.Session) {
+	u := ids.UserID(r.UserID)
+	if r.Period == nil {
+		sessions[u] = toDomainSession(sessionRow{UserID: r.UserID, SessionNo: deref(r.SessionNo), StartedUs: deref(r.StartedUs),
+			LastPlayUs: deref(r.LastPlayUs), Stakes: r.Stakes, Returned: r.Returned, Checks: int(deref(r.Checks))})
+		return
+	}
+	c := counters[u]
+	if c == nil {
+		c = make(protection.Counters, len(protection.Periods))
+		counters[u] = c
+	}
+	p := protection.Period(*r.Period)
+	c[p] = protection.Counter{Period: p, Deposits: money.Amount(deref(r.Deposits)), Stakes: money.Amount(r.Stakes), Returns: money.Amount(r.Returned)}
+}
+
+// deref is *p, or zero for nil.
+func deref[T any](p *T) T {
+	var zero T
+	if p == nil {
+		return zero
+	}
+	return *p
+}
+
 // readSession reads the player's session of play (the zero Session when
 // none), with lock appended to the query.
 func readSession(tx *gorm.DB, userID int64, lock string) (protection.Session, error) {
@@ -212,9 +256,11 @@ func readCounters(tx *gorm.DB, userID int64, at time.Time, loc *time.Location, l
 
 // protectionStateSelect is the one read of players' protection state
 // (issue 24): per player one row per limit (or one row without), with the
-// exclusion and how many active register entries may name them. The
-// caller appends the WHERE on u.id: loadProtectionStates (GORM, both
-// dialects) and the Postgres bet batch (pgBatchState, for an array of
+// exclusion and how many active register entries may name them (by their
+// birthday, by one of their documents: the candidates registerCandidates
+// reads, counted here so that the common player, with none, costs no more
+// reads). The caller appends the WHERE on u.id: loadProtectionStates (GORM,
+// both dialects) and the Postgres bet batch (pgBatchState, for an array of
 // players), which both fold the rows with protectionStates.
 const protectionStateSelect = `SELECT u.id, u.name, CAST(u.date_of_birth AS TEXT),
 	e.kind, e.since, e.ends_at,
@@ -228,25 +274,29 @@ LEFT JOIN protection_exclusions e ON e.user_id = u.id
 LEFT JOIN protection_limits l ON l.user_id = u.id
 `
 
-// registerMatchSelect lists the name keys of the active register entries
-// that may name a player (by birthday, or by one of their documents: those
-// list an empty key); parameters: the date of birth, the user id. registerNamed
-// decides.
-const registerMatchSelect = `SELECT name_key FROM exclusion_register
+// registerCandidatesSelect lists the register entries that may name a
+// player: the active ones with their date of birth or by one of their
+// documents (the predicates of the register's two partial indexes);
+// parameters: the date of birth, the user id. protection.RegisterNames
+// decides which of them name the player.
+const registerCandidatesSelect = `SELECT document_hash, name_key, birth_date FROM exclusion_register
 		WHERE removed_at IS NULL AND (
 			(name_key <> '' AND birth_date = ?)
 			OR (document_hash <> '' AND document_hash IN (SELECT document_hash FROM verifications WHERE user_id = ?)))`
 
-// registerNamed reports whether one of the register's name keys (as
-// registerMatchSelect lists them) names the player of nameKey: an entry
-// by document names them whatever the name.
-func registerNamed(keys []string, nameKey string) bool {
-	for _, k := range keys {
-		if k == "" || k == nameKey {
-			return true
-		}
-	}
-	return false
+// playerDocumentsSelect lists the document hashes of a player's
+// verifications (the docs of protection.RegisterNames); parameter: the
+// user id.
+const playerDocumentsSelect = `SELECT document_hash FROM verifications WHERE user_id = ? AND document_hash <> ''`
+
+// registerCandidate is a row of registerCandidatesSelect.
+type registerCandidate struct {
+	DocumentHash, NameKey, BirthDate string
+}
+
+// entry is the candidate as protection.RegisterNames reads it.
+func (c registerCandidate) entry() protection.RegisterEntry {
+	return toDomainRegister(registerRow{DocumentHash: c.DocumentHash, NameKey: c.NameKey, BirthDate: c.BirthDate})
 }
 
 // stateRow is one row of protectionStateSelect, scanned in column order.
@@ -306,22 +356,29 @@ func (ps protectionStates) add(row stateRow) {
 	st.state.Limits = append(st.state.Limits, l)
 }
 
-// resolve sets each player's register match: an entry by one of their
-// documents names them; one with their birthday (the rare path) is
-// compared by name key, with the keys names lists (registerMatchSelect
-// run for the player).
-func (ps protectionStates) resolve(names func(userID int64, dob string) ([]string, error)) error {
+// resolve sets each player's register match: for a player with
+// candidates (the rare path), protection.RegisterNames on the entries and
+// documents candidates reads for them (registerCandidatesSelect and
+// playerDocumentsSelect run for the player).
+func (ps protectionStates) resolve(candidates func(userID int64, dob string) ([]registerCandidate, []string, error)) error {
 	for id, st := range ps {
-		switch {
-		case st.docHits > 0:
-			st.state.Registered = true
-		case st.nameHits > 0:
-			keys, err := names(id, st.dob)
-			if err != nil {
-				return fmt.Errorf("match the exclusion register: %w", err)
-			}
-			st.state.Registered = registerNamed(keys, protection.NameKey(st.name))
+		if st.nameHits == 0 && st.docHits == 0 {
+			continue
 		}
+		rows, docs, err := candidates(id, st.dob)
+		if err != nil {
+			return fmt.Errorf("match the exclusion register: %w", err)
+		}
+		entries := make([]protection.RegisterEntry, len(rows))
+		for i, c := range rows {
+			entries[i] = c.entry()
+		}
+		var dob account.Date
+		if st.dob != "" {
+			// A date the register cannot hold names nobody by birthday.
+			dob, _ = account.ParseDate(st.dob)
+		}
+		st.state.Registered = protection.RegisterNames(entries, docs, protection.NameKey(st.name), dob)
 	}
 	return nil
 }
@@ -348,10 +405,16 @@ func loadProtectionStates(tx *gorm.DB, userIDs []int64) (protectionStates, error
 		return nil, fmt.Errorf("read protection state: %w", err)
 	}
 	rows.Close()
-	err = ps.resolve(func(userID int64, dob string) ([]string, error) {
-		var keys []string
-		err := tx.Raw(registerMatchSelect, dob, userID).Scan(&keys).Error
-		return keys, err
+	err = ps.resolve(func(userID int64, dob string) ([]registerCandidate, []string, error) {
+		var (
+			rows []registerCandidate
+			docs []string
+		)
+		if err := tx.Raw(registerCandidatesSelect, dob, userID).Scan(&rows).Error; err != nil {
+			return nil, nil, err
+		}
+		err := tx.Raw(playerDocumentsSelect, userID).Scan(&docs).Error
+		return rows, docs, err
 	})
 	return ps, err
 }

@@ -9,6 +9,7 @@ import (
 
 	"gorm.io/gorm"
 
+	"github.com/pokertote/pokertote/domain/ids"
 	"github.com/pokertote/pokertote/domain/ledger"
 	"github.com/pokertote/pokertote/domain/money"
 	"github.com/pokertote/pokertote/domain/protection"
@@ -20,8 +21,8 @@ import (
 // never refused: no limit caps it. What it does is move the player's day,
 // week and month counters and their session of play, if one goes on. A
 // settlement credits thousands of players in one transfer; one by one that
-// was three statements a player (measured: most of a 100,000-bet
-// settlement's posting time, docs/bets-load.md). countReturnsPG does the
+// is three statements a player, most of a large settlement's posting time
+// (profiled: docs/bench/2026-12-01-bets.md). countReturnsPG does the
 // same for every player of a batch in two round trips, after the balance
 // updates as guardCount does (counter and session rows are locked after
 // the wallet rows of the same players): it reads their counters and
@@ -88,32 +89,14 @@ func (r *LedgerRepo) countReturnsPG(ctx context.Context, pool gorm.ConnPool, ts 
 	for i, p := range protection.Periods {
 		starts[i] = p.Start(now, r.loc).String()
 	}
-	counters := make(map[int64]protection.Counters, len(users))
-	sessions := make(map[int64]protection.Session, len(users))
-	err := scanRows(ctx, pool, pgBatchCounters, []any{users, starts[0], starts[1], starts[2]}, func(rows *sql.Rows) error {
-		var (
-			u               int64
-			period          string
-			dep, stake, ret int64
-		)
-		if err := rows.Scan(&u, &period, &dep, &stake, &ret); err != nil {
+	counters := make(map[ids.UserID]protection.Counters, len(users))
+	sessions := make(map[ids.UserID]protection.Session, len(users))
+	err := scanRows(ctx, pool, pgBatchStanding, []any{users, starts[0], starts[1], starts[2]}, func(rows *sql.Rows) error {
+		var row standingRow
+		if err := rows.Scan(row.dest()...); err != nil {
 			return err
 		}
-		if counters[u] == nil {
-			counters[u] = protection.Counters{}
-		}
-		counters[u][protection.Period(period)] = protection.Counter{Period: protection.Period(period), Deposits: money.Amount(dep), Stakes: money.Amount(stake), Returns: money.Amount(ret)}
-		return nil
-	})
-	if err != nil {
-		return fmt.Errorf("count returns: %w", err)
-	}
-	err = scanRows(ctx, pool, pgBatchSessions, []any{users}, func(rows *sql.Rows) error {
-		var row sessionRow
-		if err := rows.Scan(&row.UserID, &row.SessionNo, &row.StartedUs, &row.LastPlayUs, &row.Stakes, &row.Returned, &row.Checks); err != nil {
-			return err
-		}
-		sessions[row.UserID] = toDomainSession(row)
+		row.fold(counters, sessions)
 		return nil
 	})
 	if err != nil {
@@ -127,7 +110,7 @@ func (r *LedgerRepo) countReturnsPG(ctx context.Context, pool gorm.ConnPool, ts 
 		sChecks                       []int32
 	)
 	for _, u := range users {
-		a, err := protection.Admit(protection.Flow{UserID: u, Kind: protection.FlowReturn, Amount: money.Amount(sum[u])}, protection.State{}, counters[u], sessions[u], now)
+		a, err := protection.Admit(protection.Flow{UserID: u, Kind: protection.FlowReturn, Amount: money.Amount(sum[u])}, protection.State{}, counters[ids.UserID(u)], sessions[ids.UserID(u)], now)
 		if err != nil {
 			return fmt.Errorf("count returns: %w", err)
 		}

@@ -3,23 +3,23 @@ package persistence
 // The bet intake's Postgres fast path (tote.BatchPlacer): a batch of bets in
 // two network round trips, on the pool's own pgx connection.
 //
-// The profile of the bet path (docs/bets-load.md) showed a batch of bets
-// costing about 18 statements per bet, each its own round trip through
-// database/sql and GORM, and the pool's escrow row locked by the first
-// stake's balance update until the commit, so the batches of one draw
-// queued on it for most of their transaction. Here the batch is:
+// Through database/sql and GORM a batch of bets costs a round trip per
+// statement, many per bet, and the pool's escrow row stays locked from the
+// first stake's balance update to the commit, so the batches of one draw
+// queue on it for most of their transaction (the profile is in
+// docs/bench/2026-12-01-bets.md). Here the batch is:
 //
 //  1. one pipeline (one network flush): BEGIN; the draw's shared advisory
 //     lock; the draw and its table (read after the lock, each statement with
 //     its own snapshot, so the round-close race is exactly as in LockDraw;
 //     the draw's chances are parsed only when their text changes,
 //     chancesCache);
-//     bet ids from the sequence; the players' wallets, locked FOR UPDATE in
-//     the ledger's order; their protection state (exclusion, register,
-//     limits), read after the wallets' locks (an exclusion is set holding
-//     the wallet, issue 22); their counters of the current periods and
-//     their sessions of play, locked after the wallets (the guard's lock
-//     order);
+//     bet ids from the sequence; the players for the stake gate; then the
+//     players' wallets, locked FOR UPDATE in the ledger's order; their
+//     protection state (exclusion, register, limits), read after the
+//     wallets' locks (an exclusion is set holding the wallet, issue 22);
+//     their counters of the current periods and their sessions of play,
+//     locked after the wallets (the guard's lock order) in one statement;
 //  2. in memory, tote.PlanBatch on that snapshot (tote.BatchSnapshot): in
 //     request order, exactly the checks a single post makes: the domain's
 //     checks (draw, table, stake), the key (DUPLICATE_BET), the transfer's
@@ -42,14 +42,15 @@ package persistence
 // batch meeting a taken key (a retry, or two batches placing one new key at
 // once) fails statement 3 on that index and runs again at once, this time
 // reading the requests' taken keys in round trip 1 (DUPLICATE_BET for
-// those, the others placed). The lookup was the batch's costliest read
-// (docs/bets-load.md: a join whose plan, cached per connection while the
-// table was small, scanned every bet of the table), and it grew with the
-// table. Deadlocks and serialization failures are retried the same way
+// those, the others placed). A lookup on every batch would be its
+// costliest read and grow with the table: its plan, cached per connection
+// while the table was small, scans every bet of the table
+// (docs/bench/2026-12-01-bets.md, third pass). Deadlocks and serialization failures are retried the same way
 // as retryTx does. A COMMIT whose outcome is unknown is errs.CommitUnknown.
 //
 // These statements bypass GORM (and so its statement counter and SQL spans)
-// and use pgx directly: this is the measured hot path of issue 8.
+// and use pgx directly: on the bet path each statement's overhead is
+// paid by every batch of a surge (docs/bets-load.md).
 
 import (
 	"context"
@@ -96,13 +97,21 @@ const (
 	pgBatchWallets = `SELECT a.id, a.ref, a.balance FROM ledger_accounts a
 JOIN unnest($1::text[]) WITH ORDINALITY AS v(ref, ord) ON a.kind = 'WALLET' AND a.ref = v.ref
 ORDER BY v.ord` + pgForUpdateOfA
-	pgBatchCounters = `SELECT user_id, period, deposits, stakes, returned FROM protection_counters
-WHERE user_id = ANY($1::bigint[])
-	AND ((period = 'DAY' AND period_start = $2) OR (period = 'WEEK' AND period_start = $3) OR (period = 'MONTH' AND period_start = $4))
-ORDER BY user_id, period` + pgForUpdate
-	// Sessions of play, locked after the counters.
-	pgBatchSessions = `SELECT user_id, session_no, started_us, last_play_us, stakes, returned, checks FROM protection_sessions
-WHERE user_id = ANY($1::bigint[]) ORDER BY user_id` + pgForUpdate
+	// The players' standing: their counters of the current periods, then
+	// their sessions of play, locked in that order after the wallets (the
+	// guard's lock order), in one statement; a session's row has no period.
+	// The branches of a UNION ALL run one after the other, and a query that
+	// locks rows never runs in parallel.
+	pgBatchStanding = `SELECT user_id, period, deposits, stakes, returned,
+	CAST(NULL AS bigint) AS session_no, CAST(NULL AS bigint) AS started_us, CAST(NULL AS bigint) AS last_play_us, CAST(NULL AS int) AS checks
+FROM (SELECT user_id, period, deposits, stakes, returned FROM protection_counters
+	WHERE user_id = ANY($1::bigint[])
+		AND ((period = 'DAY' AND period_start = $2) OR (period = 'WEEK' AND period_start = $3) OR (period = 'MONTH' AND period_start = $4))
+	ORDER BY user_id, period` + pgForUpdate + `) AS c
+UNION ALL
+SELECT user_id, NULL, NULL, stakes, returned, session_no, started_us, last_play_us, checks
+FROM (SELECT user_id, session_no, started_us, last_play_us, stakes, returned, checks FROM protection_sessions
+	WHERE user_id = ANY($1::bigint[]) ORDER BY user_id` + pgForUpdate + `) AS s`
 	// The write: bets, transfers, wallets, escrows, entries, counters,
 	// sessions of play, in one statement.
 	pgBatchWrite = `WITH bets AS (
@@ -197,8 +206,8 @@ func (r *ToteRepo) batchSQL() (batchQueries, error) {
 			}
 			list[alias] = c
 		}
-		// The batch's checks read no odds, result or beacons (PlanBatch):
-		// decoding the odds' JSON on every batch was 7 % of the server's CPU.
+		// The batch's checks read no odds, result or beacons (PlanBatch), so
+		// a batch does not read or decode their JSON.
 		draw, err := r.columnsOf(&toteDrawRow{}, "d", "odds", "result", "beacons")
 		if err != nil {
 			batchErr = err
@@ -306,25 +315,29 @@ func (r *ToteRepo) placeBatchTx(ctx context.Context, pc *pgx.Conn, w tote.BatchW
 	if err != nil {
 		return nil, err
 	}
-	// Round trip 1: lock, read, lock the wallets and counters.
+	// Round trip 1: lock, read, lock the wallets and counters. The reads
+	// that need no lock of the batch's come before the wallets' locks, so
+	// that concurrent batches of the same players wait for each other as
+	// briefly as they can; the snapshot's maps are filled as the rows come.
 	var (
 		drawRow  toteDrawRow
 		tableRow toteTableRow
-		betIDs   []int64
-		takenKey = map[betKey]bool{}
+		takenKey map[betKey]bool
 		stateOf  = protectionStates{}
-		walletID = map[int64]int64{} // user -> account id
-		balance  = map[int64]money.Amount{}
-		counters = map[int64]protection.Counters{}
-		sessions = map[int64]protection.Session{}
+		walletID = make(map[int64]int64, len(uniq)) // user -> account id
+		snap     = tote.BatchSnapshot{Now: now,
+			Wallets:  make(map[ids.UserID]money.Amount, len(uniq)),
+			Counters: make(map[ids.UserID]protection.Counters, len(uniq)),
+			Sessions: make(map[ids.UserID]protection.Session, len(uniq)),
+		}
 	)
 	b := &pgx.Batch{}
 	b.Queue("BEGIN")
 	// The batch's statements are prepared once per connection and their
 	// shape does not depend on the arrays' lengths; left to choose, the
-	// server planned the protection-state read afresh on half the batches
-	// (0.23 ms of planning for 0.04 ms of execution, pg_stat_statements
-	// with track_planning: docs/bets-load.md). For this transaction only.
+	// server plans the protection-state read afresh on many batches, and
+	// planning it costs several times executing it (pg_stat_statements with
+	// track_planning: docs/bench/2026-12-01-bets.md). For this transaction only.
 	b.Queue("SET LOCAL plan_cache_mode = force_generic_plan")
 	b.Queue(pgDrawLockShared, int32(drawLockClass), int32(w.DrawID))
 	b.Queue(q.draw, w.DrawID).Query(func(rows pgx.Rows) error {
@@ -351,16 +364,43 @@ func (r *ToteRepo) placeBatchTx(ctx context.Context, pc *pgx.Conn, w tote.BatchW
 	})
 	b.Queue(pgBatchIDs, n).Query(func(rows pgx.Rows) error {
 		var err error
-		betIDs, err = pgx.CollectRows(rows, pgx.RowTo[int64])
+		snap.BetIDs, err = pgx.CollectRows(rows, pgx.RowTo[int64])
 		return err
 	})
 	if lookup {
+		takenKey = map[betKey]bool{}
 		b.Queue(pgBatchTaken, users, w.Keys()).Query(func(rows pgx.Rows) error {
 			var k betKey
 			_, err := pgx.ForEachRow(rows, []any{&k.user, &k.key}, func() error {
 				takenKey[k] = true
 				return nil
 			})
+			return err
+		})
+		snap.Taken = func(u ids.UserID, key string) bool { return takenKey[betKey{int64(u), key}] }
+	}
+	if w.ReadPlayers() {
+		// The stake gate's rows (the account, its latest verification):
+		// no lock of the batch's orders them.
+		snap.Players = make(map[ids.UserID]tote.Player, len(uniq))
+		for _, u := range uniq {
+			snap.Players[ids.UserID(u)] = tote.Player{Err: userNotFound()}
+		}
+		b.Queue(q.users, uniq).Query(func(rows pgx.Rows) error {
+			got, err := pgx.CollectRows(rows, pgx.RowToStructByName[userRow])
+			for _, row := range got {
+				snap.Players[ids.UserID(row.ID)] = tote.Player{User: toDomainUser(row)}
+			}
+			return err
+		})
+		b.Queue(q.verifications, uniq).Query(func(rows pgx.Rows) error {
+			got, err := pgx.CollectRows(rows, pgx.RowToStructByName[verificationRow])
+			for _, row := range got {
+				if p := snap.Players[ids.UserID(row.UserID)]; p.Err == nil {
+					p.Verification = toDomainVerification(row)
+					snap.Players[ids.UserID(row.UserID)] = p
+				}
+			}
 			return err
 		})
 	}
@@ -371,7 +411,7 @@ func (r *ToteRepo) placeBatchTx(ctx context.Context, pc *pgx.Conn, w tote.BatchW
 		)
 		_, err := pgx.ForEachRow(rows, []any{&id, &ref, &bal}, func() error {
 			if u, ok := (ledger.AccountRef{Kind: ledger.Wallet, Ref: ref}).User(); ok {
-				walletID[int64(u)], balance[int64(u)] = id, money.Amount(bal)
+				walletID[int64(u)], snap.Wallets[u] = id, money.Amount(bal)
 			}
 			return nil
 		})
@@ -388,60 +428,19 @@ func (r *ToteRepo) placeBatchTx(ctx context.Context, pc *pgx.Conn, w tote.BatchW
 		})
 		return err
 	})
-	b.Queue(pgBatchCounters, uniq, starts[protection.Day], starts[protection.Week], starts[protection.Month]).Query(func(rows pgx.Rows) error {
-		var (
-			u               int64
-			period          string
-			dep, stake, ret int64
-		)
-		_, err := pgx.ForEachRow(rows, []any{&u, &period, &dep, &stake, &ret}, func() error {
-			c := counters[u]
-			if c == nil {
-				c = protection.Counters{}
-				counters[u] = c
-			}
-			c[protection.Period(period)] = protection.Counter{Period: protection.Period(period), Deposits: money.Amount(dep), Stakes: money.Amount(stake), Returns: money.Amount(ret)}
+	b.Queue(pgBatchStanding, uniq, starts[protection.Day], starts[protection.Week], starts[protection.Month]).Query(func(rows pgx.Rows) error {
+		var row standingRow
+		_, err := pgx.ForEachRow(rows, row.dest(), func() error {
+			row.fold(snap.Counters, snap.Sessions)
 			return nil
 		})
 		return err
 	})
-	b.Queue(pgBatchSessions, uniq).Query(func(rows pgx.Rows) error {
-		var row sessionRow
-		_, err := pgx.ForEachRow(rows, []any{&row.UserID, &row.SessionNo, &row.StartedUs, &row.LastPlayUs, &row.Stakes, &row.Returned, &row.Checks}, func() error {
-			sessions[row.UserID] = toDomainSession(row)
-			return nil
-		})
-		return err
-	})
-	var players map[ids.UserID]tote.Player
-	if w.ReadPlayers() {
-		players = make(map[ids.UserID]tote.Player, len(uniq))
-		for _, u := range uniq {
-			players[ids.UserID(u)] = tote.Player{Err: userNotFound()}
-		}
-		b.Queue(q.users, uniq).Query(func(rows pgx.Rows) error {
-			got, err := pgx.CollectRows(rows, pgx.RowToStructByName[userRow])
-			for _, row := range got {
-				players[ids.UserID(row.ID)] = tote.Player{User: toDomainUser(row)}
-			}
-			return err
-		})
-		b.Queue(q.verifications, uniq).Query(func(rows pgx.Rows) error {
-			got, err := pgx.CollectRows(rows, pgx.RowToStructByName[verificationRow])
-			for _, row := range got {
-				if p := players[ids.UserID(row.UserID)]; p.Err == nil {
-					p.Verification = toDomainVerification(row)
-					players[ids.UserID(row.UserID)] = p
-				}
-			}
-			return err
-		})
-	}
 	if err := r.db.sendBatch(ctx, pc, b, "select"); err != nil {
 		return nil, err
 	}
-	if len(betIDs) != n {
-		return nil, fmt.Errorf("bet batch: %d ids for %d bets", len(betIDs), n)
+	if len(snap.BetIDs) != n {
+		return nil, fmt.Errorf("bet batch: %d ids for %d bets", len(snap.BetIDs), n)
 	}
 	raw := drawRow.Chances
 	drawRow.Chances = "" // parsed once per change, below
@@ -452,39 +451,30 @@ func (r *ToteRepo) placeBatchTx(ctx context.Context, pc *pgx.Conn, w tote.BatchW
 	if err != nil {
 		return nil, errs.Wrap(err, "a stored draw is unreadable")
 	}
-	t := toDomainTable(tableRow)
-	// The register's rare path (an entry with a player's birthday).
-	if err := stateOf.resolve(func(userID int64, dob string) ([]string, error) {
-		rows, err := pc.Query(ctx, pgRegisterMatch, dob, userID)
+	snap.Draw, snap.Table = d, toDomainTable(tableRow)
+	// The register's rare path (a player an entry may name).
+	if err := stateOf.resolve(func(userID int64, dob string) ([]registerCandidate, []string, error) {
+		rows, err := pc.Query(ctx, pgRegisterCandidates, dob, userID)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
-		return pgx.CollectRows(rows, pgx.RowTo[string])
+		got, err := pgx.CollectRows(rows, pgx.RowToStructByPos[registerCandidate])
+		if err != nil {
+			return nil, nil, err
+		}
+		if rows, err = pc.Query(ctx, pgPlayerDocuments, userID); err != nil {
+			return nil, nil, err
+		}
+		docs, err := pgx.CollectRows(rows, pgx.RowTo[string])
+		return got, docs, err
 	}); err != nil {
 		return nil, err
 	}
 
 	// In memory: the plan (tote.PlanBatch, the rules), in request order.
-	snap := tote.BatchSnapshot{Draw: d, Table: t, Players: players, BetIDs: betIDs, Now: now,
-		Wallets:  make(map[ids.UserID]money.Amount, len(walletID)),
-		States:   make(map[ids.UserID]protection.State, len(stateOf)),
-		Counters: make(map[ids.UserID]protection.Counters, len(counters)),
-		Sessions: make(map[ids.UserID]protection.Session, len(sessions)),
-	}
-	if lookup {
-		snap.Taken = func(u ids.UserID, key string) bool { return takenKey[betKey{int64(u), key}] }
-	}
-	for u := range walletID {
-		snap.Wallets[ids.UserID(u)] = balance[u]
-	}
+	snap.States = make(map[ids.UserID]protection.State, len(stateOf))
 	for u, st := range stateOf {
 		snap.States[ids.UserID(u)] = st.state
-	}
-	for u, c := range counters {
-		snap.Counters[ids.UserID(u)] = c
-	}
-	for u, ses := range sessions {
-		snap.Sessions[ids.UserID(u)] = ses
 	}
 	plan, err := tote.PlanBatch(w, snap)
 	if err != nil {
@@ -500,7 +490,7 @@ func (r *ToteRepo) placeBatchTx(ctx context.Context, pc *pgx.Conn, w tote.BatchW
 
 	// Round trip 2: the write and the commit.
 	wr := planRows(plan)
-	args := wr.pgArgs(d, now, walletID, starts)
+	args := wr.pgArgs(snap.Draw, now, walletID, starts)
 	type entryBack struct{ id, transfer, account, after int64 }
 	var back []entryBack
 	var nBets, nWal, nCnt, nSes int64
@@ -586,8 +576,11 @@ func (c *chancesCache) parse(drawID int64, raw string) ([]tote.RoundChances, err
 	return parsed, nil
 }
 
-// pgRegisterMatch is registerMatchSelect with pgx's placeholders.
-var pgRegisterMatch = pgParams(registerMatchSelect)
+// registerCandidatesSelect and playerDocumentsSelect with pgx's placeholders.
+var (
+	pgRegisterCandidates = pgParams(registerCandidatesSelect)
+	pgPlayerDocuments    = pgParams(playerDocumentsSelect)
+)
 
 // pgParams numbers the ? placeholders of a statement written for GORM
 // ($1, $2, ...) for pgx.

@@ -80,9 +80,9 @@ GROUP BY b.user_id ORDER BY b.user_id LIMIT ?`
 // withoutNestedLoops runs fn with Postgres' nested-loop joins off for the
 // rest of it, then back on. A settling draw's bets are new, so the planner
 // has no statistics for them and guesses a handful of rows: it then joined
-// a pool of 33,000 bets to its rates by a nested loop scanning every rate
-// of the pool per bet (0.85 s per statement, EXPLAIN ANALYZE in
-// docs/bets-load.md); a hash join takes about 30 ms. SQLite looks each
+// a pool of bets to its rates by a nested loop scanning every rate of the
+// pool per bet, an order of magnitude slower than a hash join (EXPLAIN
+// ANALYZE in docs/bench/2026-12-01-bets.md). SQLite looks each
 // bet's rate up on the primary key.
 func (t *toteTx) withoutNestedLoops(db *gorm.DB, fn func() error) error {
 	if t.repo.db.dialect != Postgres {

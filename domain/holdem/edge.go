@@ -75,7 +75,7 @@ func EvaluateFlop(ante Paytable, flop [3]cards.Card) FlopTally {
 // never shared. Its methods are marked //go:norace: they touch nothing but
 // this private memory, so the race detector has nothing to find in them,
 // while instrumenting their few billion array accesses makes a -race test
-// run about 19 times slower (5 with the mark). The goroutines that run
+// run several times slower (docs/bench/2026-11-29-poker-core.md). The goroutines that run
 // flops in parallel, in cmd/holdem-edge and the tests, stay instrumented.
 type flopKernel struct {
 	callSum [cards.NumCards * cards.NumCards]int64 // by a*52+b, a < b

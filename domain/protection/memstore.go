@@ -238,12 +238,7 @@ func (s *MemStore) RegisterMatches(_ context.Context, docs []string, nameKey str
 }
 
 func (s *MemStore) matchesLocked(docs []string, nameKey string, dob account.Date) bool {
-	for _, e := range s.register {
-		if e.Matches(docs, nameKey, dob) {
-			return true
-		}
-	}
-	return false
+	return RegisterNames(s.register, docs, nameKey, dob)
 }
 
 // Admit implements ledger.Guard: it applies the package's Admit to each

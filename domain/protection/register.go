@@ -39,8 +39,25 @@ type RegisterEntry struct {
 // Active reports whether the entry is in force.
 func (e RegisterEntry) Active() bool { return e.RemovedAt.IsZero() }
 
+// RegisterNames reports whether one of entries names the person with the
+// document hashes docs, name key nameKey (NameKey of their name) and date
+// of birth dob: the one definition of the register's match (issue 24).
+// A store reads the entries that may name the person (its candidates: the
+// active entries by one of docs or with dob, or simply all of them) and
+// calls it; an entry that does not name the person changes nothing, so a
+// store may read more than it needs, never less.
+func RegisterNames(entries []RegisterEntry, docs []string, nameKey string, dob account.Date) bool {
+	for _, e := range entries {
+		if e.Matches(docs, nameKey, dob) {
+			return true
+		}
+	}
+	return false
+}
+
 // Matches reports whether the entry names the person with one of the
-// document hashes docs, or name key and date of birth.
+// document hashes docs, or name key and date of birth (an entry in force
+// only; RegisterNames applies it to a register).
 func (e RegisterEntry) Matches(docs []string, nameKey string, dob account.Date) bool {
 	if !e.Active() {
 		return false

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"strings"
 	"testing"
+	"time"
 	"unicode"
 
 	"github.com/pokertote/pokertote/domain/account"
@@ -186,4 +187,44 @@ func FuzzParseRegisterCSV(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestRegisterNames is the register's match, the one definition every
+// store calls on the entries it read: an entry by document names whoever
+// holds the document, whatever their name; one by name needs the name key
+// and the date of birth; a removed entry names nobody.
+func TestRegisterNames(t *testing.T) {
+	doc := strings.Repeat("ab", 32)
+	dob := account.MustParseDate("1990-05-17")
+	key := protection.NameKey("Ivanov Ivan")
+	byDoc := protection.RegisterEntry{DocumentHash: doc}
+	byName := protection.RegisterEntry{NameKey: key, DateOfBirth: dob}
+	removed := byName
+	removed.RemovedAt = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	other := protection.RegisterEntry{NameKey: protection.NameKey("Petrov Pyotr"), DateOfBirth: dob}
+	tests := []struct {
+		name    string
+		entries []protection.RegisterEntry
+		docs    []string
+		nameKey string
+		dob     account.Date
+		want    bool
+	}{
+		{"no entries", nil, []string{doc}, key, dob, false},
+		{"by document, another name", []protection.RegisterEntry{byDoc}, []string{"x", doc}, protection.NameKey("Someone Else"), account.Date{}, true},
+		{"by document, not theirs", []protection.RegisterEntry{byDoc}, []string{"x"}, key, dob, false},
+		{"by name and birthday", []protection.RegisterEntry{other, byName}, nil, key, dob, true},
+		{"by name, another birthday", []protection.RegisterEntry{byName}, nil, key, account.MustParseDate("1990-05-18"), false},
+		{"by name, no birthday", []protection.RegisterEntry{byName}, nil, key, account.Date{}, false},
+		{"same birthday, another name", []protection.RegisterEntry{other}, nil, key, dob, false},
+		{"an empty name key", []protection.RegisterEntry{byDoc, other}, nil, "", dob, false},
+		{"removed", []protection.RegisterEntry{removed}, []string{doc}, key, dob, false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := protection.RegisterNames(tc.entries, tc.docs, tc.nameKey, tc.dob); got != tc.want {
+				t.Fatalf("RegisterNames = %v, want %v", got, tc.want)
+			}
+		})
+	}
 }

@@ -272,8 +272,8 @@ const followBacklog = 4096
 // subscribers inline, in the goroutine that delivers it to the hub (the
 // dealer's, in process; the Redis reader's otherwise): it does not wait
 // for this table's goroutine to be scheduled, which under load (thousands
-// of subscribers' writers queued before it) took hundreds of
-// milliseconds (issue 9). What cannot be applied so (a gap to fill from
+// of subscribers' writers queued before it) can take hundreds of
+// milliseconds (docs/bench/2026-11-30-fanout.md). What cannot be applied so (a gap to fill from
 // the outbox, an event arriving while another is applied or the table is
 // rebuilt) is queued for this goroutine, which fills gaps and rebuilds.
 // The draw the lobby shows is reloaded by a second goroutine, signalled

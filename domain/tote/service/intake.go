@@ -54,14 +54,12 @@ const (
 	// overlapMin is how many waiting bets start a batch before the one in
 	// flight has committed. Two: a lone straggler waits for the commit
 	// (about a millisecond) and rides with the bets that arrive meanwhile.
-	// With one, 8 closed-loop clients formed batches of 7 and of 1
-	// alternately (auto_explain of the write), and every batch costs the
-	// server and Postgres about the same whatever its size. Two halved the
-	// batches of one and gave 8 clients +18 % bets/s and 20 % less Postgres
-	// CPU per bet (medians of four interleaved runs on a loaded machine;
-	// idle, medians of three 1,268 against 982 bets/s, though each
-	// setting's spread was wider than that: docs/bets-load.md, fourth
-	// pass). Earlier, eight (no overlap at 8 clients) lost to one.
+	// Every batch costs the server and Postgres about the same whatever its
+	// size, so a batch of one is the costliest bet there is: with one, 8
+	// closed-loop clients formed batches of 7 and of 1 alternately. Two
+	// beat one, and one beat eight (no overlap at 8 clients), on the runs
+	// of docs/bench/2026-12-01-bets.md (fourth pass), though the spread of
+	// a shared machine was wide.
 	overlapMin = 2
 	// batchTimeout bounds one batch's transaction; it runs detached from
 	// any one request's context, since it answers many.

@@ -2,6 +2,9 @@
 // register, and the user event stream (bets settled, balance changes).
 import { signal } from '@preact/signals';
 import { gql, session, setSession, subscribe, onSessionChange, type Session } from './client';
+// The header shows the connection's state and why a session ended; the
+// signals live in the client, and screens reach them through this adapter.
+export { online, sessionNotice } from './client';
 import { Me, Login, Register, Logout, MyEvents, SubmitVerification, MyLedger } from './ops';
 import type { MyLedgerQuery, MeQuery, LoginMutation, RegisterMutation, MyEventsSubscription, RegisterInput, VerificationInput, SubmitVerificationMutation } from '../gql/graphql';
 

@@ -1,4 +1,4 @@
-package graph
+package wstransport
 
 import (
 	"context"
@@ -26,9 +26,9 @@ const (
 // close it does not know without backing off).
 const CloseTooMany = 4429
 
-// WSCaps bounds what one client holds: operations per socket, and sockets
+// Caps bounds what one client holds: operations per socket, and sockets
 // per signed-in user and per address. Zero is no cap.
-type WSCaps struct {
+type Caps struct {
 	SubscriptionsPerSocket int
 	SocketsPerUser         int
 	SocketsPerAddress      int
@@ -36,21 +36,25 @@ type WSCaps struct {
 
 // wsCounter counts the open sockets per user and per address.
 type wsCounter struct {
-	caps  WSCaps
+	caps  Caps
+	user  func(ctx context.Context) (int64, bool)
 	mu    sync.Mutex
 	users map[int64]int
 	addrs map[string]int
 }
 
-func newWSCounter(c WSCaps) *wsCounter {
-	return &wsCounter{caps: c, users: map[int64]int{}, addrs: map[string]int{}}
+func newWSCounter(c Caps, user func(ctx context.Context) (int64, bool)) *wsCounter {
+	return &wsCounter{caps: c, user: user, users: map[int64]int{}, addrs: map[string]int{}}
 }
 
-// socketAddress is the client's address: the one AuthMiddleware recorded,
-// else the connection's.
-func socketAddress(r *http.Request) string {
-	if ip := ClientIP(r.Context()); ip != "" {
-		return ip
+// socketAddress is the client's address: clientIP's (the one the
+// authentication middleware recorded) when it knows it, else the
+// connection's.
+func socketAddress(r *http.Request, clientIP func(ctx context.Context) string) string {
+	if clientIP != nil {
+		if ip := clientIP(r.Context()); ip != "" {
+			return ip
+		}
 	}
 	host, _, err := net.SplitHostPort(r.RemoteAddr)
 	if err != nil {
@@ -71,11 +75,14 @@ func (w *wsCounter) admitAddress(addr string) (release func(), ok bool) {
 // admitUser counts a socket of ctx's signed-in user (anonymous sockets
 // are counted by address only).
 func (w *wsCounter) admitUser(ctx context.Context) (release func(), ok bool) {
-	v, signedIn := ViewerFrom(ctx)
-	if w == nil || w.caps.SocketsPerUser <= 0 || !signedIn {
+	if w == nil || w.caps.SocketsPerUser <= 0 || w.user == nil {
 		return func() {}, true
 	}
-	return admit(&w.mu, w.users, v.UserID, w.caps.SocketsPerUser)
+	userID, signedIn := w.user(ctx)
+	if !signedIn {
+		return func() {}, true
+	}
+	return admit(&w.mu, w.users, userID, w.caps.SocketsPerUser)
 }
 
 func admit[K comparable](mu *sync.Mutex, m map[K]int, k K, limit int) (func(), bool) {

@@ -1,4 +1,4 @@
-package graph
+package wstransport
 
 import (
 	"context"
@@ -39,6 +39,12 @@ import (
 // because it is restarting (RFC 6455's 1012): reconnect at once (to
 // another replica) and resume.
 const CloseServiceRestart = 1012
+
+// ReasonDraining: the replica is restarting: its sockets close with
+// CloseServiceRestart, new sockets and streams are refused with HTTP 503,
+// an operation sent on a socket being closed is refused (UNAVAILABLE)
+// before it runs, and /readyz answers 503 with it.
+const ReasonDraining = "DRAINING"
 
 // Drain is the registry of a replica's long-lived connections. The zero
 // value is not usable (NewDrain); a nil *Drain registers nothing and never
@@ -214,6 +220,24 @@ func (d *Drain) register(closeConn func(code int, reason string)) (*drainHandle,
 	return h, true
 }
 
+// Hold registers a long-lived connection another transport serves (SSE),
+// whose queries and mutations DrainOps counts: the returned ctx carries its
+// handle, closeConn ends it, release takes it out when it ended. ok is
+// false (and the request answered with 503, Retry-After and the reason)
+// while draining.
+func (d *Drain) Hold(ctx context.Context, w http.ResponseWriter, closeConn func(code int, reason string)) (_ context.Context, release func(), ok bool) {
+	if d.refuseNew(w) {
+		return ctx, nil, false
+	}
+	dh, ok := d.register(closeConn)
+	if !ok {
+		writeDraining(w)
+		return ctx, nil, false
+	}
+	dh.counted = true
+	return withDrainHandle(ctx, dh), dh.release, true
+}
+
 // refuseNew answers a new WebSocket upgrade or SSE request while draining:
 // 503 with Retry-After and the reason, so that the client (or a proxy)
 // tries another replica; false when not draining.
@@ -255,7 +279,7 @@ type drainHandle struct {
 
 	// counted: the operation middleware counts this connection's
 	// operations (the legacy WebSocket, SSE); graphql-transport-ws counts
-	// its own, from the moment a message arrives (ws_transport.go).
+	// its own, from the moment a message arrives (transport.go).
 	counted bool
 
 	mu      sync.Mutex
@@ -347,12 +371,12 @@ func (h *drainHandle) closeAfterOps(timeout time.Duration) (waited bool) {
 	return idle != nil
 }
 
-// drainOps is the operation middleware that counts each connection's
+// DrainOps is the operation middleware that counts each connection's
 // queries and mutations in flight until their answer is written (the
 // transports call the response handler again after writing; it returns nil
 // then), and refuses new ones on a connection being closed. Subscriptions
 // are not counted: the close ends them, and the client resumes them.
-func drainOps(ctx context.Context, next graphql.OperationHandler) graphql.ResponseHandler {
+func DrainOps(ctx context.Context, next graphql.OperationHandler) graphql.ResponseHandler {
 	h := drainHandleFrom(ctx)
 	if h == nil || !h.counted {
 		return next(ctx)

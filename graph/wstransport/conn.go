@@ -1,10 +1,11 @@
-package graph
+package wstransport
 
 import (
 	"bytes"
 	"context"
 	"encoding/json"
 	"io"
+	"net/http"
 	"reflect"
 	"sync"
 	"time"
@@ -14,7 +15,7 @@ import (
 )
 
 // wsConn adapts coder/websocket to gqlgen's WebSocket transport (which
-// speaks the legacy graphql-ws protocol over a connection wsTransport
+// speaks the legacy graphql-ws protocol over a connection Transport
 // accepted), like gqlgen's own CoderWebsocketImplementation, with one
 // difference that matters for fan-out (issue 9): a protocol message whose
 // payload is already JSON (every "data" carries the response gqlgen
@@ -166,4 +167,20 @@ func (w *wsConn) stopDeadlineLocked() {
 		w.deadline.Stop()
 		w.deadline = nil
 	}
+}
+
+// Acceptor accepts WebSockets for gqlgen's own transport over
+// coder/websocket, through the adapter this transport hands it legacy
+// connections with (tests compare the two transports).
+type Acceptor struct{ Options websocket.AcceptOptions }
+
+// Accept implements gqlgen's transport.WebsocketImplementation.
+func (u Acceptor) Accept(w http.ResponseWriter, r *http.Request, o transport.WebsocketAcceptOptions) (transport.WebsocketConn, error) {
+	opts := u.Options
+	opts.Subprotocols = o.Subprotocols
+	c, err := websocket.Accept(w, r, &opts)
+	if err != nil {
+		return nil, err
+	}
+	return &wsConn{c: c}, nil
 }

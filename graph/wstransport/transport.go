@@ -1,4 +1,37 @@
-package graph
+// Package wstransport serves a GraphQL endpoint's WebSockets. The
+// graphql-transport-ws protocol (the web client's, and every current client library's) is
+// spoken here; the legacy graphql-ws protocol is handed, already accepted,
+// to gqlgen's transport.
+//
+// Why its own (issue 9): with thousands of viewers of one table, gqlgen's
+// transport costs per subscriber and per event what the event itself does
+// not: it marshals every subscriber's graphql.Response again (encoding/json
+// re-validating the shared data), runs the executor's response middleware
+// per subscriber and event, and keeps three goroutines per connection
+// (reader, close watcher, subscription). Here a tableEvents subscription
+// whose response the Sharer renders once per document and seq is written
+// as the shared "next" message bytes with the subscriber's id spliced in
+// (no graphql.Response, no marshalling, no executor per subscriber); the
+// close watcher is a context.AfterFunc; a connection holds its reader (the
+// request's goroutine) and one goroutine per subscription, which is the
+// connection's writer for it, fed by the subscription's bounded buffer
+// (a subscriber that falls that far behind is dropped, its stream
+// completes, and it resumes with afterSeq; nobody else waits).
+//
+// Everything else behaves as gqlgen's transport does (FollowsGQLGen, whose
+// behaviour this follows message by message): connection_init with its
+// timeout and InitFunc (the JWT), the ack echoing the init payload,
+// queries and mutations and other subscriptions executed by gqlgen's
+// executor with the same extensions (complexity, depth, APQ, API-key
+// scope, error codes), "error" for protocol errors, "complete" after each
+// operation, pong for ping, the read limit (1009 past it), the close codes
+// and reasons. Not carried over: gqlgen's GetInitPayload and
+// AddSubscriptionError context helpers (their keys are private to gqlgen;
+// nothing here uses them), the upgrade request's headers as the
+// operations' OperationContext.Headers (nothing here reads them; kept,
+// they cost about 1 KB a connection) and server-initiated pings (gqlgen sends none
+// on this protocol without PingPongInterval, which is not set).
+package wstransport
 
 import (
 	"bytes"
@@ -17,74 +50,72 @@ import (
 	"github.com/coder/websocket"
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
-
-	"github.com/pokertote/pokertote/domain/event"
-	"github.com/pokertote/pokertote/graph/model"
 )
 
-// wsTransport serves /query's WebSockets. The graphql-transport-ws
-// protocol (the web client's, and every current client library's) is
-// spoken here; the legacy graphql-ws protocol is handed, already accepted,
-// to gqlgen's transport.
-//
-// Why its own (issue 9): with thousands of viewers of one table, gqlgen's
-// transport costs per subscriber and per event what the event itself does
-// not: it marshals every subscriber's graphql.Response again (encoding/json
-// re-validating the shared data), runs the executor's response middleware
-// per subscriber and event, and keeps three goroutines per connection
-// (reader, close watcher, subscription). Here a tableEvents subscription
-// whose response SharedRender renders once per document and seq is written
-// as the shared "next" message bytes with the subscriber's id spliced in
-// (no graphql.Response, no marshalling, no executor per subscriber); the
-// close watcher is a context.AfterFunc; a connection holds its reader (the
-// request's goroutine) and one goroutine per subscription, which is the
-// connection's writer for it, fed by the subscription's bounded buffer
-// (tableSubBuffer: a subscriber that falls that far behind is dropped, its
-// stream completes, and it resumes with afterSeq; nobody else waits).
-//
-// Everything else behaves as gqlgen's transport does (v0.17.98, whose
-// behaviour this follows message by message): connection_init with its
-// timeout and InitFunc (the JWT), the ack echoing the init payload,
-// queries and mutations and other subscriptions executed by gqlgen's
-// executor with the same extensions (complexity, depth, APQ, API-key
-// scope, error codes), "error" for protocol errors, "complete" after each
-// operation, pong for ping, the read limit (1009 past it), the close codes
-// and reasons. Not carried over: gqlgen's GetInitPayload and
-// AddSubscriptionError context helpers (their keys are private to gqlgen;
-// nothing here uses them), the upgrade request's headers as the
-// operations' OperationContext.Headers (nothing here reads them; kept,
-// they cost about 1 KB a connection) and server-initiated pings (gqlgen sends none
-// on this protocol without PingPongInterval, which is not set).
-type wsTransport struct {
-	accept      websocket.AcceptOptions
-	initFunc    transport.WebsocketInitFunc
-	initTimeout time.Duration
-	readLimit   int64 // > 0: the connection's read limit
-	// legacy speaks graphql-ws over a connection accepted here.
-	legacy transport.Websocket
-	// render shares rendered table events; nil for none.
-	render *sharedRender
-	// stages records socket writes of table events (nil: none).
-	stages *event.StageLog
-	// caps counts sockets per user and address (ws_caps.go); nil: none.
+// FollowsGQLGen is the gqlgen release whose WebSocket transport this one
+// follows message by message; a test fails when go.mod names another, so
+// that an upgrade reads gqlgen's transport again.
+const FollowsGQLGen = "v0.17.98"
+
+// Options are the transport's choices and its hooks into the API it serves.
+type Options struct {
+	// Accept are the upgrade's options (the allowed origins); the
+	// subprotocols are the transport's own.
+	Accept websocket.AcceptOptions
+	// InitFunc authenticates connection_init; nil acknowledges without a
+	// payload.
+	InitFunc transport.WebsocketInitFunc
+	// InitRefusal is the close code and reason of a connection whose
+	// InitFunc failed; nil closes 1011 "internal error".
+	InitRefusal func(err error) (code int, reason string)
+	// InitTimeout bounds the wait for connection_init; 0 waits for ever.
+	InitTimeout time.Duration
+	// ReadLimit, when positive, is a connection's read limit.
+	ReadLimit int64
+	// Legacy speaks graphql-ws over a connection accepted here.
+	Legacy transport.Websocket
+	// Shared renders shareable subscriptions once for all their
+	// subscribers; nil for none.
+	Shared Sharer
+	// Caps bounds operations per socket and sockets per user and per
+	// address; UserID names a connection's signed-in user (false:
+	// anonymous, counted by address only) and ClientIP the client's
+	// address when it knows it (else the connection's).
+	Caps     Caps
+	UserID   func(ctx context.Context) (int64, bool)
+	ClientIP func(ctx context.Context) string
+	// Drain closes the sockets when the replica stops (drain.go); nil: none.
+	Drain *Drain
+	// Track registers a connection by its principal once InitFunc has run
+	// on ctx (a revocation closes it with closeConn); untrack is called
+	// when it closes. nil tracks nothing.
+	Track func(ctx context.Context, closeConn func(code int, reason string)) (_ context.Context, untrack func())
+}
+
+// Transport is the WebSocket transport of a gqlgen handler.
+type Transport struct {
+	o    Options
 	caps *wsCounter
-	// drain closes the sockets when the replica stops (drain.go); nil: none.
-	drain *Drain
+}
+
+// New returns the transport o describes.
+func New(o Options) *Transport {
+	return &Transport{o: o, caps: newWSCounter(o.Caps, o.UserID)}
 }
 
 const transportWS = "graphql-transport-ws"
 
-var _ graphql.Transport = wsTransport{}
+var _ graphql.Transport = (*Transport)(nil)
 
 // Supports implements graphql.Transport.
-func (t wsTransport) Supports(r *http.Request) bool { return r.Header.Get("Upgrade") != "" }
+func (t *Transport) Supports(r *http.Request) bool { return r.Header.Get("Upgrade") != "" }
 
 // Do implements graphql.Transport.
-func (t wsTransport) Do(w http.ResponseWriter, r *http.Request, exec graphql.GraphExecutor) {
-	if t.drain.refuseNew(w) {
+func (t *Transport) Do(w http.ResponseWriter, r *http.Request, exec graphql.GraphExecutor) {
+	if t.o.Drain.refuseNew(w) {
 		return
 	}
-	opts := t.accept
+	opts := t.o.Accept
 	opts.Subprotocols = []string{"graphql-ws", transportWS}
 	c, err := websocket.Accept(w, r, &opts)
 	if err != nil {
@@ -92,15 +123,15 @@ func (t wsTransport) Do(w http.ResponseWriter, r *http.Request, exec graphql.Gra
 		transport.SendErrorf(w, http.StatusBadRequest, "unable to upgrade")
 		return
 	}
-	releaseAddr, ok := t.caps.admitAddress(socketAddress(r))
+	releaseAddr, ok := t.caps.admitAddress(socketAddress(r, t.o.ClientIP))
 	if !ok {
 		_ = c.Close(CloseTooMany, ReasonSocketsPerAddress)
 		return
 	}
 	if c.Subprotocol() != transportWS {
-		legacy := t.legacy
+		legacy := t.o.Legacy
 		wc := &wsConn{c: c}
-		dh, ok := t.drain.register(func(code int, reason string) { _ = wc.WriteClose(code, reason) })
+		dh, ok := t.o.Drain.register(func(code int, reason string) { _ = wc.WriteClose(code, reason) })
 		if !ok {
 			_ = c.Close(CloseServiceRestart, ReasonDraining)
 			releaseAddr()
@@ -109,25 +140,25 @@ func (t wsTransport) Do(w http.ResponseWriter, r *http.Request, exec graphql.Gra
 		dh.counted = true
 		defer dh.release()
 		legacy.Implementation = acceptedConn{releasingConn{wc, releaseAddr}}
-		ctx, _ := withConnHandle(withDrainHandle(r.Context(), dh), func(code int, reason string) { _ = wc.WriteClose(code, reason) })
+		ctx, _ := t.track(withDrainHandle(r.Context(), dh), func(code int, reason string) { _ = wc.WriteClose(code, reason) })
 		legacy.Do(w, r.WithContext(ctx), exec)
 		return
 	}
-	if t.readLimit > 0 {
-		c.SetReadLimit(t.readLimit)
+	if t.o.ReadLimit > 0 {
+		c.SetReadLimit(t.o.ReadLimit)
 	}
-	conn := &twsConn{t: &t, c: c, exec: exec, active: map[string]context.CancelFunc{}}
+	conn := &twsConn{t: t, c: c, exec: exec, active: map[string]context.CancelFunc{}}
 	// The drain closes the connection when the replica stops (drain.go).
-	dh, ok := t.drain.register(conn.close)
+	dh, ok := t.o.Drain.register(conn.close)
 	if !ok {
 		_ = c.Close(CloseServiceRestart, ReasonDraining)
 		releaseAddr()
 		return
 	}
 	conn.drain = dh
-	// The handle lets a revocation close the connection (authority.go);
-	// initFunc registers it once the connection is authenticated.
-	conn.ctx, conn.handle = withConnHandle(r.Context(), conn.close)
+	// Tracked, a revocation closes the connection; InitFunc registers it
+	// once the connection is authenticated.
+	conn.ctx, conn.untrack = t.track(r.Context(), conn.close)
 	if !conn.init() {
 		dh.release()
 		releaseAddr()
@@ -154,6 +185,14 @@ func (t wsTransport) Do(w http.ResponseWriter, r *http.Request, exec graphql.Gra
 	}()
 }
 
+// track is Options.Track, or nothing.
+func (t *Transport) track(ctx context.Context, closeConn func(code int, reason string)) (context.Context, func()) {
+	if t.o.Track == nil {
+		return ctx, func() {}
+	}
+	return t.o.Track(ctx, closeConn)
+}
+
 // acceptedConn hands gqlgen's transport a connection accepted already.
 type acceptedConn struct{ c transport.WebsocketConn }
 
@@ -163,12 +202,13 @@ func (a acceptedConn) Accept(http.ResponseWriter, *http.Request, transport.Webso
 
 // twsConn is one graphql-transport-ws connection.
 type twsConn struct {
-	t    *wsTransport
+	t    *Transport
 	c    *websocket.Conn
 	exec graphql.GraphExecutor
 	ctx  context.Context
-	// handle is the connection in the registry of connections by principal.
-	handle *connHandle
+	// untrack takes the connection out of the registry of connections by
+	// principal (Options.Track).
+	untrack func()
 	// drain is the connection in the replica's drain (drain.go): it counts
 	// the queries and mutations in flight, which a shutdown waits for.
 	drain *drainHandle
@@ -219,8 +259,8 @@ func (c *twsConn) read() (twsMessage, error) {
 // and acknowledges; false when the connection was refused.
 func (c *twsConn) init() bool {
 	var timer *time.Timer
-	if c.t.initTimeout > 0 {
-		timer = time.AfterFunc(c.t.initTimeout, func() { c.close(int(websocket.StatusProtocolError), "connection initialisation timeout") })
+	if c.t.o.InitTimeout > 0 {
+		timer = time.AfterFunc(c.t.o.InitTimeout, func() { c.close(int(websocket.StatusProtocolError), "connection initialisation timeout") })
 	}
 	m, err := c.read()
 	if timer != nil && !timer.Stop() {
@@ -243,10 +283,10 @@ func (c *twsConn) init() bool {
 		}
 	}
 	ack := &payload
-	if c.t.initFunc != nil {
-		ctx, p, err := c.t.initFunc(c.ctx, payload)
+	if c.t.o.InitFunc != nil {
+		ctx, p, err := c.t.o.InitFunc(c.ctx, payload)
 		if err != nil {
-			c.close(initRefusal(err))
+			c.close(c.t.initRefusal(err))
 			return false
 		}
 		c.ctx, ack = ctx, p
@@ -264,6 +304,14 @@ func (c *twsConn) init() bool {
 	}
 	c.send(&msg)
 	return true
+}
+
+// initRefusal is Options.InitRefusal, or 1011.
+func (t *Transport) initRefusal(err error) (int, string) {
+	if t.o.InitRefusal == nil {
+		return int(websocket.StatusInternalError), "internal error"
+	}
+	return t.o.InitRefusal(err)
 }
 
 // run reads messages until the connection ends; then every operation of
@@ -364,12 +412,9 @@ func (c *twsConn) serve(ctx context.Context, cancel context.CancelFunc, params *
 		return
 	}
 	ctx = graphql.WithOperationContext(ctx, rc)
-	var tap *renderTap
-	if c.t.render != nil {
-		if _, ok := tableEventsDoc(rc); ok {
-			tap = &renderTap{driven: true, forward: make(chan model.TableEvent, 1)}
-			ctx = context.WithValue(ctx, tapKey{}, tap)
-		}
+	var stream Stream
+	if c.t.o.Shared != nil {
+		ctx, stream = c.t.o.Shared.Tap(ctx, rc)
 	}
 	finish := func(r any) {
 		if r != nil {
@@ -395,19 +440,16 @@ func (c *twsConn) serve(ctx context.Context, cancel context.CancelFunc, params *
 		}
 	}()
 	responses, ctx := c.exec.DispatchOperation(ctx, rc)
-	if tap != nil && tap.pull != nil {
+	if stream != nil && stream.Started() {
 		// Preparing the operation, the resolver and the first item (a
 		// snapshot, or a replay from the store) grew this goroutine's
 		// stack; the stream runs in a fresh one, small for its lifetime.
-		it, ok := tap.pull(ctx)
+		ok := stream.Pull(ctx)
 		handedOff = true
-		first := &it // handed over, then cleared: the closure would keep the join's snapshot for the stream's life
 		go func() {
 			defer func() { finish(recover()) }()
 			if ok {
-				it := *first
-				*first = tapItem{}
-				c.serveShared(ctx, tap, responses, id, it)
+				c.serveShared(ctx, stream, responses, id)
 			}
 		}()
 		return
@@ -441,29 +483,25 @@ func (c *twsConn) operation(ctx context.Context, params *graphql.RawParams) (rc 
 	return c.exec.CreateOperationContext(ctx, params)
 }
 
-// serveShared writes a tableEvents stream: each event's shared "next"
-// message with id spliced in, or this subscriber's own response when the
-// event could not be shared.
-func (c *twsConn) serveShared(ctx context.Context, tap *renderTap, responses graphql.ResponseHandler, id string, it tapItem) {
+// serveShared writes a shared stream: each event's shared "next" message
+// with id spliced in, or this subscriber's own response when the event
+// could not be shared.
+func (c *twsConn) serveShared(ctx context.Context, s Stream, responses graphql.ResponseHandler, id string) {
 	quoted := appendJSONString(nil, id)
 	for {
-		r, own := c.t.render.next(ctx, tap, it, responses)
+		head, own := s.Render(ctx, responses)
 		switch {
-		case r != nil:
-			if err := c.writeNext(r.head, quoted); err != nil {
+		case head != nil:
+			if err := c.writeNext(head, quoted); err != nil {
 				return
 			}
-			if c.t.stages != nil && !it.snapshot {
-				now := time.Now()
-				c.t.stages.Mark(tap.table, it.seq, event.StageFirstWrite, now)
-			}
+			s.Written()
 		case own != nil:
 			c.sendResponse(id, own)
 		default:
 			return // ctx ended
 		}
-		var ok bool
-		if it, ok = tap.pull(ctx); !ok {
+		if !s.Pull(ctx) {
 			return
 		}
 	}
@@ -471,9 +509,13 @@ func (c *twsConn) serveShared(ctx context.Context, tap *renderTap, responses gra
 
 var twsBuffers = sync.Pool{New: func() any { return new(bytes.Buffer) }}
 
-// sharedWrites counts the "next" messages written from shared renderings
-// (tests check that the fast path is the one taken).
+// sharedWrites counts the "next" messages written from shared renderings.
 var sharedWrites atomic.Int64
+
+// SharedWrites is how many "next" messages were written from shared
+// renderings so far in this process (tests check that the fast path is
+// the one taken).
+func SharedWrites() int64 { return sharedWrites.Load() }
 
 // writeNext writes head, the quoted id and nextTail as one message.
 func (c *twsConn) writeNext(head, quotedID []byte) error {
@@ -537,7 +579,7 @@ func (c *twsConn) close(code int, reason string) {
 		cancel()
 	}
 	c.mu.Unlock()
-	c.handle.release()
+	c.untrack()
 	go func() { _ = c.c.Close(websocket.StatusCode(code), reason) }()
 }
 
