@@ -16,6 +16,8 @@ import (
 	"time"
 
 	"go.opentelemetry.io/otel/trace"
+
+	"github.com/pokertote/pokertote/domain/tote"
 )
 
 // Config is every setting of the server, read from the environment. Zero
@@ -108,6 +110,11 @@ type Config struct {
 	// DrainPace, when set by a test, paces the drain's closes instead of a
 	// timer (wstransport.Drain.Pace); never read from the environment.
 	DrainPace func(ctx context.Context, step time.Duration) bool
+	// ToteClock, when set by a test, is the clock of the totalizator: its
+	// dealers, bet intake, local beacon and outbox pruner (nil: the wall
+	// clock). End-to-end tests skip it past a betting round once their
+	// bets are in; never read from the environment.
+	ToteClock tote.Clock
 }
 
 // defaultBeaconSecret keys the local beacon when BEACON_SECRET is not set.

@@ -61,7 +61,7 @@ func TestDealerFailoverAfterCrash(t *testing.T) {
 	events := watch(t, survivor, tableID)
 
 	killedAt := ""
-	drawID, seen := playDrawWith(t, events, players, 120*time.Second, func(e tableEvent) {
+	drawID, seen := playDrawWith(t, nil, events, players, 120*time.Second, func(e tableEvent) {
 		if killedAt == "" && e.Type == "ROUND_OPENED" && e.Round != nil && *e.Round == "FLOP" {
 			kill()
 			killedAt = e.DrawID

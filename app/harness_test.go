@@ -69,10 +69,12 @@ func seedSQLite(t *testing.T, cfg *app.Config) {
 	migratedSQLite.CopyTo(t, cfg.SQLitePath)
 }
 
-// Every test here calls t.Parallel except those that play whole draws in
-// real time (their players' bets must land inside rounds of a few
-// seconds): they run one at a time, before the parallel ones start, so the
-// others' load does not close a round on them.
+// Every test here calls t.Parallel but TestDealerFailoverAfterCrash: its
+// dealing replica is another process, on the wall clock, so its players'
+// bets must land inside rounds of a few seconds, and it runs alone before
+// the parallel tests start, so their load does not close a round on it.
+// The other tests that play whole draws run their servers on a skipping
+// clock (onClock) and close each round themselves once their bets are in.
 
 // backends returns the embedded default and Postgres + Redis, for tests
 // that must pass on both.

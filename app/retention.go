@@ -19,7 +19,7 @@ func (a *App) startPruner(store tote.Store) {
 	})
 	a.metrics = append(a.metrics, pruned)
 	p := &tote.Pruner{
-		Store: r, MaxAge: a.cfg.EventRetention, Interval: a.cfg.EventPruneInterval,
+		Store: r, MaxAge: a.cfg.EventRetention, Interval: a.cfg.EventPruneInterval, Now: a.toteClock().Now,
 		Log: a.log.With("component", "outbox-pruner"), Pruned: func(n int) { pruned.Add(float64(n)) },
 	}
 	a.goBackground("outbox-pruner", p.Run)

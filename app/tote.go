@@ -49,7 +49,7 @@ func (a *App) beaconSource(ctx context.Context) (beacon.Source, error) {
 		return c, nil
 	}
 	period := max(time.Duration(float64(localBeaconPeriod)/max(a.cfg.TimeScale, 1)), time.Millisecond)
-	l, err := beacon.NewLocal([]byte(a.cfg.BeaconSecret), period, time.Now)
+	l, err := beacon.NewLocal([]byte(a.cfg.BeaconSecret), period, a.toteClock().Now)
 	if err != nil {
 		return nil, err
 	}
@@ -76,7 +76,7 @@ func (a *App) startTote(ctx context.Context) error {
 	svc, err := service.NewService(service.Config{
 		Store: repo, Ledger: a.ledger, Gate: a.accounts, Publisher: obs, Auditor: a.users,
 		Log: a.log.With("component", "tote"), TimeScale: a.cfg.TimeScale, Beacon: src,
-		Intake: intake,
+		Intake: intake, Clock: a.toteClock(),
 	})
 	if err != nil {
 		return fmt.Errorf("totalizator: %w", err)
@@ -118,6 +118,15 @@ func (a *App) startTote(ctx context.Context) error {
 	a.goDealer("tote-dealers", sup.Run)
 	a.log.Info("totalizator ready", "dealer", dcfg.Owner, "lease_ttl", dcfg.LeaseTTL, "time_scale", scale)
 	return nil
+}
+
+// toteClock is the totalizator's clock: the wall clock unless a test set
+// Config.ToteClock.
+func (a *App) toteClock() tote.Clock {
+	if a.cfg.ToteClock != nil {
+		return a.cfg.ToteClock
+	}
+	return tote.RealClock{}
 }
 
 // dealerOwner names this process in the lease table: host, pid and a random

@@ -15,6 +15,7 @@ import (
 	"github.com/pokertote/pokertote/domain/money"
 	"github.com/pokertote/pokertote/domain/tote"
 	"github.com/pokertote/pokertote/domain/tote/verify"
+	"github.com/pokertote/pokertote/internal/clocktest"
 	"github.com/pokertote/pokertote/internal/gqltest"
 	"github.com/pokertote/pokertote/internal/testenv"
 )
@@ -25,7 +26,9 @@ import (
 
 // toteScale = 5: rounds of 6/4/4/4 s, cards every 400 ms. At 10 (2 s rounds)
 // a loaded machine (load average 10+) closed a round before every player's
-// bets of it were in, failing the test with ROUND_CLOSED.
+// bets of it were in, failing the test with ROUND_CLOSED. Tests on a
+// skipping clock (onClock) bet on tables with rounds of a minute at this
+// scale and close them themselves.
 const toteScale = 5
 
 // tableEvent is the part of a TableEvent the tests read.
@@ -79,10 +82,24 @@ func (e *tableEvent) UnmarshalJSON(b []byte) error {
 // createTable makes a 6-position table as the admin and returns its id.
 func createTable(t *testing.T, admin *gqltest.Client, name string) string {
 	t.Helper()
+	return createTableWith(t, admin, name, "")
+}
+
+// createLongTable is createTable with betting rounds of five minutes (one
+// at toteScale) for a server on a skipping clock (onClock): each round
+// lasts until the test skips past its close, so a loaded machine cannot
+// close it on the players.
+func createLongTable(t *testing.T, admin *gqltest.Client, name string) string {
+	t.Helper()
+	return createTableWith(t, admin, name, ", roundSeconds: [300, 300, 300, 300]")
+}
+
+func createTableWith(t *testing.T, admin *gqltest.Client, name, input string) string {
+	t.Helper()
 	var out struct {
 		CreateTable struct{ ID string }
 	}
-	admin.MustDo(t, `mutation($n: String!) { createTable(input: {name: $n, positions: 6, minStake: "100.00", maxStake: "50000.00"}) { id } }`,
+	admin.MustDo(t, `mutation($n: String!) { createTable(input: {name: $n, positions: 6, minStake: "100.00", maxStake: "50000.00"`+input+`}) { id } }`,
 		map[string]any{"n": name}, &out)
 	return out.CreateTable.ID
 }
@@ -144,16 +161,23 @@ func plans(player int, round string) []betPlan {
 }
 
 // playDraw follows a table's events until one draw in which every round got
-// its bets has settled; it returns that draw's id and the events seen.
-func playDraw(t *testing.T, events <-chan tableEvent, players []player, deadline time.Duration) (string, []tableEvent) {
+// its bets has settled; it returns that draw's id and the events seen. The
+// table's server runs on clk (onClock), which skips each round to its close
+// once the bets are in.
+func playDraw(t *testing.T, clk *clocktest.Skipping, events <-chan tableEvent, players []player, deadline time.Duration) (string, []tableEvent) {
 	t.Helper()
-	return playDrawWith(t, events, players, deadline, nil)
+	return playDrawWith(t, clk, events, players, deadline, nil)
 }
 
 // playDrawWith is playDraw with a hook called after each event of the draw
-// being played has been handled.
-func playDrawWith(t *testing.T, events <-chan tableEvent, players []player, deadline time.Duration, hook func(tableEvent)) (string, []tableEvent) {
+// being played has been handled. clk nil is the wall clock (a server in
+// another process): rounds then close in real time.
+func playDrawWith(t *testing.T, clk *clocktest.Skipping, events <-chan tableEvent, players []player, deadline time.Duration, hook func(tableEvent)) (string, []tableEvent) {
 	t.Helper()
+	until := time.Until
+	if clk != nil {
+		until = clk.Until
+	}
 	timeout := time.After(deadline)
 	var seen []tableEvent
 	target := ""
@@ -169,12 +193,14 @@ func playDrawWith(t *testing.T, events <-chan tableEvent, players []player, dead
 			seen = append(seen, e)
 			switch {
 			case e.Type == "ROUND_OPENED" && e.Round != nil && (target == "" || e.DrawID == target):
-				if *e.Round == "PRE_DEAL" && (e.ClosesAt == nil || time.Until(*e.ClosesAt) < time.Second) {
+				if *e.Round == "PRE_DEAL" && (e.ClosesAt == nil || until(*e.ClosesAt) < time.Second) {
+					skipRound(clk, e.ClosesAt)
 					continue // joined too late to bet all four rounds of this draw
 				}
 				target = e.DrawID
 				placeRound(t, players, e.DrawID, *e.Round)
 				betRounds[*e.Round] = true
+				skipRound(clk, e.ClosesAt)
 			case e.Type == "DRAW_SETTLED" && e.DrawID == target && target != "":
 				if len(betRounds) != 4 {
 					t.Fatalf("draw %s settled with bets in rounds %v only", target, betRounds)
@@ -434,16 +460,40 @@ func fastTote(cfg *app.Config) {
 	cfg.TimeScale = toteScale
 }
 
+// onClock is fastTote with the totalizator on clk: a test that plays whole
+// draws shares one skipping clock between its servers, bets on tables made
+// by createLongTable, and skips each round to its close (skipRound) once
+// its bets are in. Its draws then take as long as the betting, not the
+// rounds, and the test can run beside others.
+func onClock(clk *clocktest.Skipping) func(*app.Config) {
+	return func(cfg *app.Config) {
+		fastTote(cfg)
+		cfg.ToteClock = clk
+	}
+}
+
+// skipRound moves clk (nil: the wall clock, nothing to do) to closesAt, the
+// close of a round the test has placed its bets in: the dealer closes it
+// at once.
+func skipRound(clk *clocktest.Skipping, closesAt *time.Time) {
+	if clk != nil && closesAt != nil {
+		clk.SkipTo(*closesAt)
+	}
+}
+
 func TestToteDrawEndToEnd(t *testing.T) {
-	testenv.SkipShort(t, "plays a whole draw in real time on each backend")
+	testenv.SkipShort(t, "plays a whole draw on each backend")
+	t.Parallel()
 	for _, b := range backends(t) {
 		t.Run(b.name, func(t *testing.T) {
-			_, c := startServer(t, b, fastTote)
+			t.Parallel()
+			clk := clocktest.NewSkipping()
+			_, c := startServer(t, b, onClock(clk))
 			admin := signIn(t, c, testAdminEmail, testAdminPassword)
 			players := []player{newPlayer(t, c, "100000.00"), newPlayer(t, c, "100000.00"), newPlayer(t, c, "100000.00")}
-			tableID := createTable(t, admin, unique("e2e"))
+			tableID := createLongTable(t, admin, unique("e2e"))
 			events := watch(t, c, tableID)
-			drawID, seen := playDraw(t, events, players, 90*time.Second)
+			drawID, seen := playDraw(t, clk, events, players, 3*time.Minute)
 			checkStream(t, seen, drawID)
 			checkSettlement(t, c, drawID, players, 100000*money.KZT)
 
@@ -495,15 +545,17 @@ func TestToteDrawEndToEnd(t *testing.T) {
 // only the first deals; a subscriber on the second sees every card the first
 // dealt, and a bet placed through the second lands in the first's draw.
 func TestTwoReplicasShareOneTable(t *testing.T) {
-	testenv.SkipShort(t, "plays a whole draw in real time across two replicas")
+	testenv.SkipShort(t, "plays a whole draw across two replicas")
+	t.Parallel()
 	b := backends(t)[1]
-	_, dealer := startServer(t, b, fastTote)
-	_, other := startServer(t, b, func(cfg *app.Config) { cfg.TimeScale = toteScale; cfg.DealerEnabled = false })
+	clk := clocktest.NewSkipping()
+	_, dealer := startServer(t, b, onClock(clk))
+	_, other := startServer(t, b, func(cfg *app.Config) { onClock(clk)(cfg); cfg.DealerEnabled = false })
 	admin := signIn(t, dealer, testAdminEmail, testAdminPassword)
-	tableID := createTable(t, admin, unique("replicas"))
+	tableID := createLongTable(t, admin, unique("replicas"))
 	players := []player{newPlayer(t, other, "100000.00"), newPlayer(t, other, "100000.00")}
 	events := watch(t, other, tableID)
-	drawID, seen := playDraw(t, events, players, 90*time.Second)
+	drawID, seen := playDraw(t, clk, events, players, 3*time.Minute)
 	checkStream(t, seen, drawID)
 	checkSettlement(t, dealer, drawID, players, 100000*money.KZT)
 

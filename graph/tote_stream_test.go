@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/pokertote/pokertote/domain/event"
-	"github.com/pokertote/pokertote/domain/ledger"
+	"github.com/pokertote/pokertote/domain/ledger/ledgertest"
 	"github.com/pokertote/pokertote/domain/money"
 	"github.com/pokertote/pokertote/domain/parimutuel"
 	"github.com/pokertote/pokertote/domain/tote"
@@ -42,7 +42,7 @@ type streamWorld struct {
 }
 
 func newStreamWorld(t *testing.T) *streamWorld {
-	led := ledger.NewMemStore(nil)
+	led := ledgertest.NewMemStore(nil)
 	store := totetest.NewMemStore(led)
 	h := totetest.NewHarness(t, totetest.Env{Store: store, Leases: store, Ledger: led}, 2)
 	hub := event.NewHub()

@@ -166,12 +166,12 @@ func mapErr(err error, noun string, opts ...errOption) error {
 		if m.notFound != nil {
 			return m.notFound
 		}
-		return errs.R(errs.NotFound, "NOT_FOUND", "%s not found", noun)
+		return errs.R(errs.NotFound, errs.ReasonNotFound, "%s not found", noun)
 	case failUnique:
 		if m.conflict != nil {
 			return m.conflict(err)
 		}
-		return &errs.Error{Code: errs.Conflict, Reason: "ALREADY_EXISTS", Message: noun + " already exists", Err: err}
+		return &errs.Error{Code: errs.Conflict, Reason: errs.ReasonAlreadyExists, Message: noun + " already exists", Err: err}
 	case failUnavailable:
 		return errs.DatabaseUnavailable(err)
 	}

@@ -28,11 +28,11 @@ var _ holdem.Store = (*HoldemRepo)(nil)
 func NewHoldemRepo(db *DB, led *LedgerRepo) *HoldemRepo { return &HoldemRepo{db: db, ledger: led} }
 
 func holdemHandNotFound() error {
-	return errs.R(errs.NotFound, "HAND_NOT_FOUND", "there is no such hand of yours")
+	return errs.R(errs.NotFound, holdem.ReasonHandNotFound, "there is no such hand of yours")
 }
 
 func noPendingSeed() error {
-	return errs.R(errs.NotFound, "NO_PENDING_SEED", "no such pending shuffle")
+	return errs.R(errs.NotFound, holdem.ReasonNoPendingSeed, "no such pending shuffle")
 }
 
 // holdemErr maps a driver error of a hand query onto a domain error.
@@ -157,7 +157,7 @@ func (t *holdemTx) InsertHand(_ context.Context, r *holdem.Record) error {
 		return holdemErr(res.Error)
 	}
 	if res.RowsAffected == 0 {
-		return errs.R(errs.Conflict, "ALREADY_EXISTS", "a hand with this idempotency key already exists")
+		return errs.R(errs.Conflict, holdem.ReasonAlreadyExists, "a hand with this idempotency key already exists")
 	}
 	r.ID = row.ID
 	return nil

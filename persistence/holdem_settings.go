@@ -51,14 +51,14 @@ func (r *HoldemRepo) HoldemSettings(ctx context.Context, def holdem.Config) (hol
 	ante, bonus := maps.Clone(j.Ante), maps.Clone(j.Bonus)
 	j.Ante, j.Bonus = nil, nil
 	if err := json.Unmarshal([]byte(row.Value), &j); err != nil {
-		return holdem.Config{}, errs.R(errs.Invalid, "INVALID_CONFIG", "the stored casino hold'em settings are not valid JSON: %v", err)
+		return holdem.Config{}, errs.R(errs.Invalid, holdem.ReasonInvalidConfig, "the stored casino hold'em settings are not valid JSON: %v", err)
 	}
 	maps.Copy(ante, j.Ante)
 	maps.Copy(bonus, j.Bonus)
 	j.Ante, j.Bonus = ante, bonus
 	cfg, err := configFromJSON(j)
 	if err != nil {
-		return holdem.Config{}, errs.R(errs.Invalid, "INVALID_CONFIG", "the stored casino hold'em settings: %v", err)
+		return holdem.Config{}, errs.R(errs.Invalid, holdem.ReasonInvalidConfig, "the stored casino hold'em settings: %v", err)
 	}
 	if err := cfg.Validate(); err != nil {
 		return holdem.Config{}, err

@@ -12,6 +12,7 @@ import (
 	"github.com/pokertote/pokertote/domain/account"
 	"github.com/pokertote/pokertote/domain/cards"
 	"github.com/pokertote/pokertote/domain/errs"
+	"github.com/pokertote/pokertote/domain/errs/errstest"
 	"github.com/pokertote/pokertote/domain/holdem"
 	"github.com/pokertote/pokertote/domain/ids"
 	"github.com/pokertote/pokertote/domain/ledger"
@@ -88,13 +89,6 @@ func commitmentOf(t *testing.T, svc *holdem.Service, user ids.UserID) string {
 	return cards.FormatCommitment(pc.Commitment)
 }
 
-func wantErrCode(t *testing.T, err error, code errs.Code, reason string) {
-	t.Helper()
-	if errs.CodeOf(err) != code || (reason != "" && errs.ReasonOf(err) != reason) {
-		t.Fatalf("error = %v (code %q reason %q), want %q %q", err, errs.CodeOf(err), errs.ReasonOf(err), code, reason)
-	}
-}
-
 // TestHoldemRepoPlaysAHand plays a two-box hand on each database and checks
 // that every stored state reads back as the one the service computed, and
 // that the money moved with it.
@@ -143,7 +137,7 @@ func TestHoldemRepoPlaysAHand(t *testing.T) {
 				t.Errorf("HandByStartKey = %v, %v", got.ID, err)
 			}
 			_, err = e.repo.Hand(ctx, sn.ID+100)
-			wantErrCode(t, err, errs.NotFound, "HAND_NOT_FOUND")
+			errstest.Is(t, err, errs.NotFound, "HAND_NOT_FOUND")
 		})
 	}
 }
@@ -178,7 +172,7 @@ func TestHoldemRepoTx(t *testing.T) {
 					r.Version--
 					return tx.UpdateHand(ctx, &r)
 				})
-				wantErrCode(t, err, errs.Conflict, holdem.ReasonHandChanged)
+				errstest.Is(t, err, errs.Conflict, holdem.ReasonHandChanged)
 			})
 			t.Run("duplicate start key", func(t *testing.T) {
 				err := e.repo.Within(ctx, func(ctx context.Context, tx holdem.Tx) error {
@@ -188,7 +182,7 @@ func TestHoldemRepoTx(t *testing.T) {
 					}
 					return tx.InsertHand(ctx, &r)
 				})
-				wantErrCode(t, err, errs.Conflict, "")
+				errstest.Code(t, err, errs.Conflict)
 			})
 			t.Run("rollback undoes the money", func(t *testing.T) {
 				err := e.repo.Within(ctx, func(ctx context.Context, tx holdem.Tx) error {
@@ -197,14 +191,14 @@ func TestHoldemRepoTx(t *testing.T) {
 					}
 					return errs.E(errs.Conflict, "changed my mind")
 				})
-				wantErrCode(t, err, errs.Conflict, "")
+				errstest.Code(t, err, errs.Conflict)
 				wantBalance(t, e.ledger, ledger.UserWallet(e.user), 9_900*money.KZT)
 			})
 			t.Run("insufficient funds stores no hand", func(t *testing.T) {
 				_, err := svc.Start(ctx, holdem.StartRequest{UserID: e.user, Stakes: []holdem.Stake{{Ante: 10_000 * money.KZT}}, IdempotencyKey: "big", Cut: "c", Commitment: commitmentOf(t, svc, e.user)})
-				wantErrCode(t, err, errs.Conflict, ledger.ReasonInsufficientFunds)
+				errstest.Is(t, err, errs.Conflict, ledger.ReasonInsufficientFunds)
 				_, err = e.repo.HandByStartKey(ctx, e.user, "big")
-				wantErrCode(t, err, errs.NotFound, "")
+				errstest.Code(t, err, errs.NotFound)
 			})
 		})
 	}
@@ -267,7 +261,7 @@ func TestHoldemRepoPendingSeeds(t *testing.T) {
 			ctx := context.Background()
 			e := newHoldemEnv(t, dialect)
 			_, err := e.repo.PendingSeed(ctx, e.user)
-			wantErrCode(t, err, errs.NotFound, "")
+			errstest.Code(t, err, errs.NotFound)
 			first := holdem.PendingSeed{UserID: e.user, Seed: cards.Seed{1}, Commitment: cards.Commitment(cards.Seed{1}), CreatedAt: e.now()}
 			got, err := e.repo.AddPendingSeed(ctx, first)
 			if err != nil || got != first {
@@ -287,12 +281,12 @@ func TestHoldemRepoPendingSeeds(t *testing.T) {
 				return p, err
 			}
 			_, err = take(second.Commitment)
-			wantErrCode(t, err, errs.NotFound, "")
+			errstest.Code(t, err, errs.NotFound)
 			if p, err := take(first.Commitment); err != nil || p != first {
 				t.Fatalf("take = %+v, %v", p, err)
 			}
 			_, err = take(first.Commitment)
-			wantErrCode(t, err, errs.NotFound, "")
+			errstest.Code(t, err, errs.NotFound)
 		})
 	}
 }
@@ -371,7 +365,7 @@ func TestHoldemSettings(t *testing.T) {
 				t.Fatalf("stored settings read back as %+v, %v", got, err)
 			}
 			cfg.Ante.HighCard = 0
-			wantErrCode(t, e.repo.SaveHoldemSettings(ctx, cfg), errs.Invalid, "INVALID_CONFIG")
+			errstest.Is(t, e.repo.SaveHoldemSettings(ctx, cfg), errs.Invalid, "INVALID_CONFIG")
 		})
 	}
 }

@@ -194,7 +194,7 @@ func (r *LedgerRepo) lockBalance(tx *gorm.DB, a ledger.AccountRef) (money.Amount
 
 // InTx runs fn with a Poster whose posts commit together when fn returns nil
 // and are all undone when it returns an error or panics: the database twin
-// of ledger.MemStore.InTx. The transaction is retried as a whole after a
+// of ledgertest.MemStore.InTx. The transaction is retried as a whole after a
 // serialization failure or deadlock, so fn must be safe to run again.
 func (r *LedgerRepo) InTx(ctx context.Context, fn func(ctx context.Context, tx ledger.Poster) error) error {
 	return retryTx(ctx, r.db, func(tx *gorm.DB) error {

@@ -55,8 +55,6 @@ func TestLedgerConformance(t *testing.T) {
 	}
 }
 
-func kzt(n int64) money.Amount { return money.Amount(n) * money.KZT }
-
 func mustPost(t *testing.T, s ledger.Poster, tr ledger.Transfer) ledger.Posted {
 	t.Helper()
 	p, err := s.Post(context.Background(), tr)
@@ -91,55 +89,55 @@ func TestLedgerInTx(t *testing.T) {
 	for _, dialect := range testDialects {
 		t.Run(dialect, func(t *testing.T) {
 			r := persistence.NewLedgerRepo(openTestDB(t, dialect))
-			mustPost(t, r, ledger.Move("dep", ledger.Deposit, "", ledger.CashAccount, w1, kzt(10)))
+			mustPost(t, r, ledger.Move("dep", ledger.Deposit, "", ledger.CashAccount, w1, money.Tenge(10)))
 
 			t.Run("commit", func(t *testing.T) {
 				err := r.InTx(ctx, func(ctx context.Context, tx ledger.Poster) error {
-					if _, err := tx.Post(ctx, ledger.Move("stake", ledger.BetStake, "", w1, esc, kzt(4))); err != nil {
+					if _, err := tx.Post(ctx, ledger.Move("stake", ledger.BetStake, "", w1, esc, money.Tenge(4))); err != nil {
 						return err
 					}
-					_, err := tx.Post(ctx, ledger.Move("gift", ledger.Payout, "", w1, w2, kzt(1)))
+					_, err := tx.Post(ctx, ledger.Move("gift", ledger.Payout, "", w1, w2, money.Tenge(1)))
 					return err
 				})
 				if err != nil {
 					t.Fatal(err)
 				}
-				wantBalance(t, r, w1, kzt(5))
-				wantBalance(t, r, esc, kzt(4))
-				wantBalance(t, r, w2, kzt(1))
+				wantBalance(t, r, w1, money.Tenge(5))
+				wantBalance(t, r, esc, money.Tenge(4))
+				wantBalance(t, r, w2, money.Tenge(1))
 			})
 			t.Run("error undoes every post", func(t *testing.T) {
 				err := r.InTx(ctx, func(ctx context.Context, tx ledger.Poster) error {
-					if _, err := tx.Post(ctx, ledger.Move("stake-2", ledger.BetStake, "", w1, esc, kzt(2))); err != nil {
+					if _, err := tx.Post(ctx, ledger.Move("stake-2", ledger.BetStake, "", w1, esc, money.Tenge(2))); err != nil {
 						return err
 					}
-					_, err := tx.Post(ctx, ledger.Move("gift-2", ledger.Payout, "", w1, w2, kzt(4)))
+					_, err := tx.Post(ctx, ledger.Move("gift-2", ledger.Payout, "", w1, w2, money.Tenge(4)))
 					return err
 				})
 				if errs.ReasonOf(err) != ledger.ReasonInsufficientFunds {
 					t.Fatalf("InTx = %v, want INSUFFICIENT_FUNDS", err)
 				}
-				wantBalance(t, r, w1, kzt(5))
-				wantBalance(t, r, esc, kzt(4))
+				wantBalance(t, r, w1, money.Tenge(5))
+				wantBalance(t, r, esc, money.Tenge(4))
 				// Both keys stay free.
-				mustPost(t, r, ledger.Move("stake-2", ledger.BetStake, "", w1, esc, kzt(2)))
-				if p := mustPost(t, r, ledger.Move("gift-2", ledger.Payout, "", w1, w2, kzt(3))); p.Replayed {
+				mustPost(t, r, ledger.Move("stake-2", ledger.BetStake, "", w1, esc, money.Tenge(2)))
+				if p := mustPost(t, r, ledger.Move("gift-2", ledger.Payout, "", w1, w2, money.Tenge(3))); p.Replayed {
 					t.Fatalf("gift-2 replayed a post that was rolled back")
 				}
 				wantBalance(t, r, w1, 0)
 			})
 			t.Run("failed post inside keeps the others", func(t *testing.T) {
-				mustPost(t, r, ledger.Move("dep-3", ledger.Deposit, "", ledger.CashAccount, w1, kzt(3)))
+				mustPost(t, r, ledger.Move("dep-3", ledger.Deposit, "", ledger.CashAccount, w1, money.Tenge(3)))
 				err := r.InTx(ctx, func(ctx context.Context, tx ledger.Poster) error {
-					if _, err := tx.Post(ctx, ledger.Move("stake-3", ledger.BetStake, "", w1, esc, kzt(2))); err != nil {
+					if _, err := tx.Post(ctx, ledger.Move("stake-3", ledger.BetStake, "", w1, esc, money.Tenge(2))); err != nil {
 						return err
 					}
-					_, err := tx.Post(ctx, ledger.Move("too-much", ledger.BetStake, "", w1, esc, kzt(2)))
+					_, err := tx.Post(ctx, ledger.Move("too-much", ledger.BetStake, "", w1, esc, money.Tenge(2)))
 					if errs.ReasonOf(err) != ledger.ReasonInsufficientFunds {
 						return fmt.Errorf("second stake: %v, want INSUFFICIENT_FUNDS", err)
 					}
 					// The transaction is still usable after the failed post.
-					p, err := tx.Post(ctx, ledger.Move("stake-3", ledger.BetStake, "", w1, esc, kzt(2)))
+					p, err := tx.Post(ctx, ledger.Move("stake-3", ledger.BetStake, "", w1, esc, money.Tenge(2)))
 					if err == nil && !p.Replayed {
 						return fmt.Errorf("repeat of stake-3 in the same transaction was not a replay")
 					}
@@ -148,9 +146,9 @@ func TestLedgerInTx(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				wantBalance(t, r, w1, kzt(1))
+				wantBalance(t, r, w1, money.Tenge(1))
 				h, err := r.History(ctx, w1, ledger.Page{Limit: 1})
-				if err != nil || len(h.Items) != 1 || h.Items[0].Amount != -kzt(2) {
+				if err != nil || len(h.Items) != 1 || h.Items[0].Amount != -money.Tenge(2) {
 					t.Fatalf("latest history item = %+v, %v; want the 2-KZT stake", h, err)
 				}
 			})
@@ -167,12 +165,12 @@ func TestLedgerLargeTransfer(t *testing.T) {
 			ctx := context.Background()
 			r := persistence.NewLedgerRepo(openTestDB(t, dialect))
 			esc := ledger.EscrowOf("big")
-			mustPost(t, r, ledger.Move("fund", ledger.Deposit, "", ledger.CashAccount, ledger.UserWallet(0), kzt(legs)))
-			mustPost(t, r, ledger.Move("stake", ledger.BetStake, "", ledger.UserWallet(0), esc, kzt(legs)))
+			mustPost(t, r, ledger.Move("fund", ledger.Deposit, "", ledger.CashAccount, ledger.UserWallet(0), money.Tenge(legs)))
+			mustPost(t, r, ledger.Move("stake", ledger.BetStake, "", ledger.UserWallet(0), esc, money.Tenge(legs)))
 			tr := ledger.Transfer{IdempotencyKey: "settle", Kind: ledger.Settlement, Memo: "pool big"}
-			tr.Entries = append(tr.Entries, ledger.Entry{Account: esc, Amount: -kzt(legs)})
+			tr.Entries = append(tr.Entries, ledger.Entry{Account: esc, Amount: -money.Tenge(legs)})
 			for i := 1; i <= legs; i++ {
-				tr.Entries = append(tr.Entries, ledger.Entry{Account: ledger.UserWallet(ids.UserID(i)), Amount: kzt(1)})
+				tr.Entries = append(tr.Entries, ledger.Entry{Account: ledger.UserWallet(ids.UserID(i)), Amount: money.Tenge(1)})
 			}
 			p := mustPost(t, r, tr)
 			for i := 1; i < len(p.Entries); i++ {
@@ -185,7 +183,7 @@ func TestLedgerLargeTransfer(t *testing.T) {
 				t.Fatalf("replay differs from the first post")
 			}
 			wantBalance(t, r, esc, 0)
-			wantBalance(t, r, ledger.UserWallet(ids.UserID(legs)), kzt(1))
+			wantBalance(t, r, ledger.UserWallet(ids.UserID(legs)), money.Tenge(1))
 			reconcile(t, r)
 			if _, err := r.History(ctx, esc, ledger.Page{}); err != nil {
 				t.Fatal(err)
@@ -198,7 +196,7 @@ func TestLedgerPostedAtRoundTrips(t *testing.T) {
 	for _, dialect := range testDialects {
 		t.Run(dialect, func(t *testing.T) {
 			r := persistence.NewLedgerRepo(openTestDB(t, dialect))
-			tr := ledger.Move("dep", ledger.Deposit, "memo ✓", ledger.CashAccount, ledger.UserWallet(1), kzt(1))
+			tr := ledger.Move("dep", ledger.Deposit, "memo ✓", ledger.CashAccount, ledger.UserWallet(1), money.Tenge(1))
 			first := mustPost(t, r, tr)
 			again := mustPost(t, r, tr)
 			if !first.PostedAt.Equal(again.PostedAt) || again.PostedAt.Location() != time.UTC || again.Memo != "memo ✓" {
@@ -227,7 +225,7 @@ func TestLedgerConcurrentKeyReuse(t *testing.T) {
 			errsSeen := make([]error, n)
 			for i := range n {
 				wg.Go(func() {
-					tr := ledger.Move("one-key", ledger.Deposit, "", ledger.CashAccount, ledger.UserWallet(ids.UserID(i%2)), kzt(1))
+					tr := ledger.Move("one-key", ledger.Deposit, "", ledger.CashAccount, ledger.UserWallet(ids.UserID(i%2)), money.Tenge(1))
 					results[i], errsSeen[i] = r.Post(context.Background(), tr)
 				})
 			}
@@ -246,7 +244,7 @@ func TestLedgerConcurrentKeyReuse(t *testing.T) {
 			if fresh != 1 {
 				t.Fatalf("%d posts moved money, want 1", fresh)
 			}
-			wantBalance(t, r, ledger.CashAccount, -kzt(1))
+			wantBalance(t, r, ledger.CashAccount, -money.Tenge(1))
 			reconcile(t, r)
 		})
 	}

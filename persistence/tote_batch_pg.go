@@ -346,7 +346,7 @@ func (r *ToteRepo) placeBatchTx(ctx context.Context, pc *pgx.Conn, w tote.BatchW
 			return fmt.Errorf("read draw: %w", err)
 		}
 		if len(got) == 0 {
-			return errs.R(errs.NotFound, "NOT_FOUND", "draw not found")
+			return errs.R(errs.NotFound, tote.ReasonNotFound, "draw not found")
 		}
 		drawRow = got[0]
 		return nil
@@ -357,7 +357,7 @@ func (r *ToteRepo) placeBatchTx(ctx context.Context, pc *pgx.Conn, w tote.BatchW
 			return fmt.Errorf("read table: %w", err)
 		}
 		if len(got) == 0 {
-			return errs.R(errs.NotFound, "NOT_FOUND", "table not found")
+			return errs.R(errs.NotFound, tote.ReasonNotFound, "table not found")
 		}
 		tableRow = got[0]
 		return nil

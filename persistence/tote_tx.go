@@ -50,7 +50,7 @@ func (t *toteTx) InsertTable(ctx context.Context, tab tote.Table) (tote.Table, e
 		return tote.Table{}, mapErr(res.Error, "table")
 	}
 	if res.RowsAffected == 0 {
-		return tote.Table{}, errs.R(errs.Conflict, "TABLE_NAME_TAKEN", "a table named %q exists", tab.Name)
+		return tote.Table{}, errs.R(errs.Conflict, tote.ReasonTableNameTaken, "a table named %q exists", tab.Name)
 	}
 	return toDomainTable(row), nil
 }
@@ -75,7 +75,7 @@ func (t *toteTx) UpdateTable(ctx context.Context, tab tote.Table) error {
 		return mapErr(res.Error, "table")
 	}
 	if res.RowsAffected != 1 {
-		return errs.R(errs.NotFound, "NOT_FOUND", "table not found")
+		return errs.R(errs.NotFound, tote.ReasonNotFound, "table not found")
 	}
 	return nil
 }
@@ -249,7 +249,7 @@ func (t *toteTx) AppendEvent(ctx context.Context, e tote.TableEvent) (tote.Table
 		return tote.TableEvent{}, mapErr(err, "table")
 	}
 	if len(seqs) != 1 {
-		return tote.TableEvent{}, errs.R(errs.NotFound, "NOT_FOUND", "table not found")
+		return tote.TableEvent{}, errs.R(errs.NotFound, tote.ReasonNotFound, "table not found")
 	}
 	e.Seq = seqs[0]
 	e.At = storedTime(e.At)

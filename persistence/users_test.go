@@ -10,6 +10,7 @@ import (
 
 	"github.com/pokertote/pokertote/domain/account"
 	"github.com/pokertote/pokertote/domain/errs"
+	"github.com/pokertote/pokertote/domain/errs/errstest"
 	"github.com/pokertote/pokertote/persistence"
 )
 
@@ -30,13 +31,6 @@ func mustCreateUser(t *testing.T, r *persistence.UserRepo, email string) account
 		t.Fatalf("Create(%s): %v", email, err)
 	}
 	return u
-}
-
-func wantCode(t *testing.T, what string, err error, code errs.Code, reason string) {
-	t.Helper()
-	if errs.CodeOf(err) != code || (reason != "" && errs.ReasonOf(err) != reason) {
-		t.Fatalf("%s: error %v (code %q, reason %q), want code %q reason %q", what, err, errs.CodeOf(err), errs.ReasonOf(err), code, reason)
-	}
 }
 
 func TestUserRepoUsers(t *testing.T) {
@@ -65,18 +59,18 @@ func TestUserRepoUsers(t *testing.T) {
 			t.Run("email taken", func(t *testing.T) {
 				for _, email := range []string{"aigerim@example.kz", "Aigerim@Example.KZ"} {
 					_, err := r.Create(ctx, newUser(email))
-					wantCode(t, "Create "+email, err, errs.Conflict, "EMAIL_TAKEN")
+					errstest.Is(t, err, errs.Conflict, "EMAIL_TAKEN")
 				}
 			})
 			t.Run("not found", func(t *testing.T) {
 				_, err := r.ByEmail(ctx, "nobody@example.kz")
-				wantCode(t, "ByEmail", err, errs.NotFound, "")
+				errstest.Code(t, err, errs.NotFound)
 				_, err = r.ByID(ctx, u.ID+100)
-				wantCode(t, "ByID", err, errs.NotFound, "")
+				errstest.Code(t, err, errs.NotFound)
 				err = r.SetPasswordHash(ctx, u.ID+100, "x")
-				wantCode(t, "SetPasswordHash", err, errs.NotFound, "")
+				errstest.Code(t, err, errs.NotFound)
 				_, err = r.SetRole(ctx, u.ID+100, account.Admin, account.AuditEntry{Action: "ROLE_CHANGED"})
-				wantCode(t, "SetRole", err, errs.NotFound, "")
+				errstest.Code(t, err, errs.NotFound)
 			})
 			t.Run("password hash", func(t *testing.T) {
 				if err := r.SetPasswordHash(ctx, u.ID, "$argon2id$new"); err != nil {
@@ -151,11 +145,11 @@ func TestUserRepoVerificationLifecycle(t *testing.T) {
 			admin := mustCreateUser(t, r, "admin@example.kz")
 
 			_, err := r.Verification(ctx, u.ID)
-			wantCode(t, "Verification before any", err, errs.NotFound, "")
+			errstest.Code(t, err, errs.NotFound)
 			_, err = r.VerificationByID(ctx, 12345)
-			wantCode(t, "VerificationByID unknown", err, errs.NotFound, "")
+			errstest.Code(t, err, errs.NotFound)
 			_, err = r.SaveVerification(ctx, account.VerificationChange{Verification: submission(u.ID + 100), From: account.NotSubmitted})
-			wantCode(t, "SaveVerification for an unknown user", err, errs.NotFound, "")
+			errstest.Code(t, err, errs.NotFound)
 
 			// Submit.
 			v, err := r.SaveVerification(ctx, account.VerificationChange{Verification: submission(u.ID), From: account.NotSubmitted})
@@ -173,7 +167,7 @@ func TestUserRepoVerificationLifecycle(t *testing.T) {
 			}
 			// A second submission racing the first sees the status changed.
 			_, err = r.SaveVerification(ctx, account.VerificationChange{Verification: submission(u.ID), From: account.NotSubmitted})
-			wantCode(t, "second submission", err, errs.Conflict, account.ReasonVerificationChanged)
+			errstest.Is(t, err, errs.Conflict, account.ReasonVerificationChanged)
 
 			// Reject, with audit.
 			rejected := v
@@ -203,7 +197,7 @@ func TestUserRepoVerificationLifecycle(t *testing.T) {
 			stale := rejected
 			stale.Status = account.Approved
 			_, err = r.SaveVerification(ctx, account.VerificationChange{Verification: stale, From: account.Pending})
-			wantCode(t, "deciding a superseded verification", err, errs.Conflict, account.ReasonVerificationChanged)
+			errstest.Is(t, err, errs.Conflict, account.ReasonVerificationChanged)
 			if got, err := r.ByID(ctx, u.ID); err != nil || got.Verification != account.Pending {
 				t.Fatalf("a refused change left the user at %+v, %v", got, err)
 			}

@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/pokertote/pokertote/domain/cards"
-	"github.com/pokertote/pokertote/domain/ledger"
+	"github.com/pokertote/pokertote/domain/ledger/ledgertest"
 	"github.com/pokertote/pokertote/domain/money"
 	"github.com/pokertote/pokertote/domain/parimutuel"
 	"github.com/pokertote/pokertote/domain/tote"
@@ -23,7 +23,7 @@ import (
 // settledResult deals one draw with bets on an in-memory table and returns
 // its published result.
 func settledResult(t *testing.T) tote.DrawResult {
-	led := ledger.NewMemStore(nil)
+	led := ledgertest.NewMemStore(nil)
 	store := totetest.NewMemStore(led)
 	h := totetest.NewHarness(t, totetest.Env{Store: store, Leases: store, Ledger: led}, 4)
 	h.Deposit(1, 10_000*money.KZT)

@@ -11,6 +11,7 @@ import (
 
 	"github.com/pokertote/pokertote/domain/account"
 	"github.com/pokertote/pokertote/domain/errs"
+	"github.com/pokertote/pokertote/domain/errs/errstest"
 	"github.com/pokertote/pokertote/domain/ids"
 	"github.com/pokertote/pokertote/internal/clocktest"
 )
@@ -61,13 +62,6 @@ func (f fixture) admin(t *testing.T, email string) account.User {
 	return u
 }
 
-func wantErr(t *testing.T, err error, code errs.Code, reason string) {
-	t.Helper()
-	if errs.CodeOf(err) != code || errs.ReasonOf(err) != reason {
-		t.Fatalf("error = %v (code %q, reason %q), want %q %q", err, errs.CodeOf(err), errs.ReasonOf(err), code, reason)
-	}
-}
-
 func TestNewServiceConfig(t *testing.T) {
 	store := account.NewMemStore(nil)
 	if _, err := account.NewService(store, account.Config{DocumentPepper: pepper[:31]}, account.WithCheapHashing); err == nil {
@@ -112,7 +106,7 @@ func TestRegister(t *testing.T) {
 	}
 
 	_, err = f.svc.Register(ctx, reg("AIGERIM@example.kz", "1990-01-01"))
-	wantErr(t, err, errs.Conflict, "EMAIL_TAKEN")
+	errstest.Is(t, err, errs.Conflict, "EMAIL_TAKEN")
 
 	tests := []struct {
 		name   string
@@ -133,7 +127,7 @@ func TestRegister(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := f.svc.Register(ctx, tc.r)
-			wantErr(t, err, errs.Invalid, tc.reason)
+			errstest.Is(t, err, errs.Invalid, tc.reason)
 			if _, err := f.store.ByEmail(ctx, "a@x.kz"); !errs.Is(err, errs.NotFound) {
 				t.Fatalf("a refused registration created an account")
 			}
@@ -154,14 +148,14 @@ func TestLogin(t *testing.T) {
 		t.Fatalf("Login = %+v, %v", got, err)
 	}
 	_, err = f.svc.Login(ctx, "p@x.kz", "wrong password!", "10.0.0.1")
-	wantErr(t, err, errs.Unauthenticated, "INVALID_CREDENTIALS")
+	errstest.Is(t, err, errs.Unauthenticated, "INVALID_CREDENTIALS")
 	_, errUnknown := f.svc.Login(ctx, "nobody@x.kz", "long enough password", "10.0.0.1")
-	wantErr(t, errUnknown, errs.Unauthenticated, "INVALID_CREDENTIALS")
+	errstest.Is(t, errUnknown, errs.Unauthenticated, "INVALID_CREDENTIALS")
 	if err.Error() != errUnknown.Error() {
 		t.Fatalf("unknown email and wrong password answer differently: %q vs %q", errUnknown, err)
 	}
 	_, err = f.svc.Login(ctx, "p@x.kz", strings.Repeat("x", 5000), "")
-	wantErr(t, err, errs.Unauthenticated, "INVALID_CREDENTIALS")
+	errstest.Is(t, err, errs.Unauthenticated, "INVALID_CREDENTIALS")
 }
 
 func TestLoginThrottled(t *testing.T) {
@@ -170,11 +164,11 @@ func TestLoginThrottled(t *testing.T) {
 	f.player(t, "p@x.kz")
 	for i := range 5 {
 		_, err := f.svc.Login(ctx, "p@x.kz", "wrong password!", fmt.Sprintf("10.0.0.%d", i))
-		wantErr(t, err, errs.Unauthenticated, "INVALID_CREDENTIALS")
+		errstest.Is(t, err, errs.Unauthenticated, "INVALID_CREDENTIALS")
 	}
 	// Locked by email, even with the right password from a fresh address.
 	_, err := f.svc.Login(ctx, "P@x.kz", "long enough password", "10.9.9.9")
-	wantErr(t, err, errs.Forbidden, account.ReasonTooManyAttempts)
+	errstest.Is(t, err, errs.Forbidden, account.ReasonTooManyAttempts)
 	f.clk.Advance(time.Minute)
 	if _, err := f.svc.Login(ctx, "p@x.kz", "long enough password", "10.9.9.9"); err != nil {
 		t.Fatalf("Login after the lockout: %v", err)
@@ -196,7 +190,7 @@ func TestLoginThrottledByIP(t *testing.T) {
 		_, _ = f.svc.Login(ctx, fmt.Sprintf("guess%d@x.kz", i), "some password!", "203.0.113.7")
 	}
 	_, err := f.svc.Login(ctx, "victim@x.kz", "long enough password", "203.0.113.7")
-	wantErr(t, err, errs.Forbidden, account.ReasonTooManyAttempts)
+	errstest.Is(t, err, errs.Forbidden, account.ReasonTooManyAttempts)
 	if _, err := f.svc.Login(ctx, "victim@x.kz", "long enough password", "198.51.100.1"); err != nil {
 		t.Fatalf("Login from another address: %v", err)
 	}
@@ -246,21 +240,21 @@ func TestVerificationFlow(t *testing.T) {
 		t.Fatalf("user status %s, want PENDING", u.Verification)
 	}
 	_, err = f.svc.SubmitVerification(ctx, p.ID, submission("1990-01-01"))
-	wantErr(t, err, errs.Conflict, "VERIFICATION_PENDING")
+	errstest.Is(t, err, errs.Conflict, "VERIFICATION_PENDING")
 
 	pending, next, err := f.svc.PendingVerifications(ctx, admin.ID, account.Page{})
 	if err != nil || len(pending) != 1 || pending[0].ID != v.ID || next != 0 {
 		t.Fatalf("pending = %+v, %d, %v", pending, next, err)
 	}
 	_, _, err = f.svc.PendingVerifications(ctx, p.ID, account.Page{})
-	wantErr(t, err, errs.Forbidden, "NOT_ADMIN")
+	errstest.Is(t, err, errs.Forbidden, "NOT_ADMIN")
 
 	_, err = f.svc.DecideVerification(ctx, p.ID, v.ID, account.Decision{Approve: true})
-	wantErr(t, err, errs.Forbidden, "NOT_ADMIN")
+	errstest.Is(t, err, errs.Forbidden, "NOT_ADMIN")
 	_, err = f.svc.DecideVerification(ctx, admin.ID, v.ID, account.Decision{Approve: false, Reason: "  "})
-	wantErr(t, err, errs.Invalid, "INVALID_REASON")
+	errstest.Is(t, err, errs.Invalid, "INVALID_REASON")
 	_, err = f.svc.DecideVerification(ctx, admin.ID, 999, account.Decision{Approve: true})
-	wantErr(t, err, errs.NotFound, "")
+	errstest.Is(t, err, errs.NotFound, "")
 
 	f.clk.Advance(time.Hour)
 	rej, err := f.svc.DecideVerification(ctx, admin.ID, v.ID, account.Decision{Reason: "photo unreadable"})
@@ -268,10 +262,10 @@ func TestVerificationFlow(t *testing.T) {
 		t.Fatalf("rejected = %+v, %v", rej, err)
 	}
 	_, err = f.svc.DecideVerification(ctx, admin.ID, v.ID, account.Decision{Approve: true})
-	wantErr(t, err, errs.Conflict, "NOT_PENDING")
+	errstest.Is(t, err, errs.Conflict, "NOT_PENDING")
 	u, _ := f.store.ByID(ctx, p.ID)
 	latest, _ := f.store.Verification(ctx, p.ID)
-	wantErr(t, f.svc.CanStake(u, latest, f.clk.Now()), errs.Forbidden, "NOT_VERIFIED")
+	errstest.Is(t, f.svc.CanStake(u, latest, f.clk.Now()), errs.Forbidden, "NOT_VERIFIED")
 
 	// A rejected player submits again; the admin approves.
 	v2, err := f.svc.SubmitVerification(ctx, p.ID, submission("1990-01-01"))
@@ -291,7 +285,7 @@ func TestVerificationFlow(t *testing.T) {
 		t.Fatalf("CanStake after approval: %v", err)
 	}
 	_, err = f.svc.SubmitVerification(ctx, p.ID, submission("1990-01-01"))
-	wantErr(t, err, errs.Conflict, "ALREADY_VERIFIED")
+	errstest.Is(t, err, errs.Conflict, "ALREADY_VERIFIED")
 
 	audit, _, err := f.svc.AuditLog(ctx, admin.ID, account.AuditFilter{}, account.Page{})
 	if err != nil || len(audit) != 2 {
@@ -325,7 +319,7 @@ func TestSubmitVerificationRefusals(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := f.svc.SubmitVerification(ctx, tc.user, tc.sub)
-			wantErr(t, err, tc.code, tc.reason)
+			errstest.Is(t, err, tc.code, tc.reason)
 		})
 	}
 	if u, _ := f.store.ByID(ctx, p.ID); u.Verification != account.NotSubmitted {
@@ -345,7 +339,7 @@ func TestAdminCannotDecideOwnVerification(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err = f.svc.DecideVerification(ctx, admin.ID, v.ID, account.Decision{Approve: true})
-	wantErr(t, err, errs.Forbidden, "SELF_DECISION")
+	errstest.Is(t, err, errs.Forbidden, "SELF_DECISION")
 }
 
 func TestConcurrentDecisions(t *testing.T) {
@@ -419,7 +413,7 @@ func TestCanStake(t *testing.T) {
 				}
 				return
 			}
-			wantErr(t, err, errs.Forbidden, tc.reason)
+			errstest.Is(t, err, errs.Forbidden, tc.reason)
 		})
 	}
 }
@@ -467,20 +461,20 @@ func TestEnsureCanStake(t *testing.T) {
 	f := newFixture(t)
 	p := f.player(t, "p@x.kz")
 	admin := f.admin(t, "admin@x.kz")
-	wantErr(t, f.svc.EnsureCanStake(ctx, ids.UserID(p.ID)), errs.Forbidden, "NOT_VERIFIED")
+	errstest.Is(t, f.svc.EnsureCanStake(ctx, ids.UserID(p.ID)), errs.Forbidden, "NOT_VERIFIED")
 	v, err := f.svc.SubmitVerification(ctx, p.ID, submission("1990-01-01"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	wantErr(t, f.svc.EnsureCanStake(ctx, ids.UserID(p.ID)), errs.Forbidden, "NOT_VERIFIED")
+	errstest.Is(t, f.svc.EnsureCanStake(ctx, ids.UserID(p.ID)), errs.Forbidden, "NOT_VERIFIED")
 	if _, err := f.svc.DecideVerification(ctx, admin.ID, v.ID, account.Decision{Approve: true}); err != nil {
 		t.Fatal(err)
 	}
 	if err := f.svc.EnsureCanStake(ctx, ids.UserID(p.ID)); err != nil {
 		t.Fatalf("EnsureCanStake after approval: %v", err)
 	}
-	wantErr(t, f.svc.EnsureCanStake(ctx, ids.UserID(admin.ID)), errs.Forbidden, "NOT_A_PLAYER")
-	wantErr(t, f.svc.EnsureCanStake(ctx, 999), errs.NotFound, "")
+	errstest.Is(t, f.svc.EnsureCanStake(ctx, ids.UserID(admin.ID)), errs.Forbidden, "NOT_A_PLAYER")
+	errstest.Is(t, f.svc.EnsureCanStake(ctx, 999), errs.NotFound, "")
 }
 
 func TestSetRole(t *testing.T) {
@@ -530,22 +524,22 @@ func TestDisableAccount(t *testing.T) {
 	admin := f.admin(t, "admin@x.kz")
 	p := f.player(t, "p@x.kz")
 	const pw = "long enough password"
-	wantErr(t, pick(f.svc.DisableAccount(ctx, p.ID, admin.ID, "no")), errs.Forbidden, "NOT_ADMIN")
-	wantErr(t, pick(f.svc.DisableAccount(ctx, admin.ID, admin.ID, "no")), errs.Forbidden, "SELF_DECISION")
+	errstest.Is(t, pick(f.svc.DisableAccount(ctx, p.ID, admin.ID, "no")), errs.Forbidden, "NOT_ADMIN")
+	errstest.Is(t, pick(f.svc.DisableAccount(ctx, admin.ID, admin.ID, "no")), errs.Forbidden, "SELF_DECISION")
 	for _, bad := range []string{"", "   ", strings.Repeat("я", 501)} {
-		wantErr(t, pick(f.svc.DisableAccount(ctx, admin.ID, p.ID, bad)), errs.Invalid, "INVALID_REASON")
+		errstest.Is(t, pick(f.svc.DisableAccount(ctx, admin.ID, p.ID, bad)), errs.Invalid, "INVALID_REASON")
 	}
-	wantErr(t, pick(f.svc.EnableAccount(ctx, admin.ID, p.ID)), errs.Conflict, "NOT_DISABLED")
-	wantErr(t, pick(f.svc.DisableAccount(ctx, admin.ID, 999, "gone")), errs.NotFound, "")
+	errstest.Is(t, pick(f.svc.EnableAccount(ctx, admin.ID, p.ID)), errs.Conflict, "NOT_DISABLED")
+	errstest.Is(t, pick(f.svc.DisableAccount(ctx, admin.ID, 999, "gone")), errs.NotFound, "")
 
 	u, err := f.svc.DisableAccount(ctx, admin.ID, p.ID, "  account sold  ")
 	if err != nil || !u.Disabled() || u.DisabledReason != "account sold" {
 		t.Fatalf("DisableAccount = %+v, %v", u, err)
 	}
-	wantErr(t, pick(f.svc.DisableAccount(ctx, admin.ID, p.ID, "again")), errs.Conflict, "ALREADY_DISABLED")
-	wantErr(t, pick(f.svc.Login(ctx, p.Email, pw, "")), errs.Forbidden, "ACCOUNT_DISABLED")
-	wantErr(t, pick(f.svc.Login(ctx, p.Email, "wrong password here", "")), errs.Unauthenticated, "INVALID_CREDENTIALS")
-	wantErr(t, f.svc.CanStake(u, account.Verification{UserID: u.ID, Status: account.Approved, DateOfBirth: u.DateOfBirth}, f.clk.Now()), errs.Forbidden, "ACCOUNT_DISABLED")
+	errstest.Is(t, pick(f.svc.DisableAccount(ctx, admin.ID, p.ID, "again")), errs.Conflict, "ALREADY_DISABLED")
+	errstest.Is(t, pick(f.svc.Login(ctx, p.Email, pw, "")), errs.Forbidden, "ACCOUNT_DISABLED")
+	errstest.Is(t, pick(f.svc.Login(ctx, p.Email, "wrong password here", "")), errs.Unauthenticated, "INVALID_CREDENTIALS")
+	errstest.Is(t, f.svc.CanStake(u, account.Verification{UserID: u.ID, Status: account.Approved, DateOfBirth: u.DateOfBirth}, f.clk.Now()), errs.Forbidden, "ACCOUNT_DISABLED")
 	log, _, _ := f.svc.AuditLog(ctx, admin.ID, account.AuditFilter{}, account.Page{})
 	if len(log) == 0 || log[0].Action != account.ActionAccountDisabled || log[0].SubjectID != p.ID || log[0].Detail != "Account disabled: account sold" {
 		t.Fatalf("audit log %+v lacks the disable", log)

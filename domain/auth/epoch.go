@@ -202,28 +202,3 @@ func DecodeEpoch(b []byte) (userID, epoch int64, cause Cause, ok bool) {
 	epoch, err2 := strconv.ParseInt(e, 10, 64)
 	return userID, epoch, cause, err1 == nil && err2 == nil && userID > 0 && epoch >= 0
 }
-
-// MemEpochStore is the in-memory EpochStore for the embedded twin and
-// tests; unknown users are at epoch 0.
-type MemEpochStore struct {
-	mu     sync.Mutex
-	epochs map[int64]int64
-}
-
-// NewMemEpochStore returns an empty store.
-func NewMemEpochStore() *MemEpochStore { return &MemEpochStore{epochs: map[int64]int64{}} }
-
-// TokenEpoch implements EpochStore.
-func (s *MemEpochStore) TokenEpoch(_ context.Context, userID int64) (int64, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.epochs[userID], nil
-}
-
-// BumpTokenEpoch implements EpochStore.
-func (s *MemEpochStore) BumpTokenEpoch(_ context.Context, userID int64) (int64, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.epochs[userID]++
-	return s.epochs[userID], nil
-}

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/pokertote/pokertote/domain/auth"
+	"github.com/pokertote/pokertote/domain/auth/authtest"
 	"github.com/pokertote/pokertote/domain/errs"
 	"github.com/pokertote/pokertote/internal/clocktest"
 )
@@ -23,7 +24,7 @@ func (n *notes) PublishEpoch(_ context.Context, u, e int64, _ auth.Cause) error 
 func TestEpochs(t *testing.T) {
 	ctx := context.Background()
 	clock := clocktest.New(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
-	store := auth.NewMemEpochStore()
+	store := authtest.NewMemEpochStore()
 	n := &notes{}
 	a := auth.NewEpochs(store, n, 5*time.Second, clock.Now)
 	b := auth.NewEpochs(store, nil, 5*time.Second, clock.Now)

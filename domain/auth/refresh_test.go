@@ -9,28 +9,23 @@ import (
 	"time"
 
 	"github.com/pokertote/pokertote/domain/auth"
+	"github.com/pokertote/pokertote/domain/auth/authtest"
 	"github.com/pokertote/pokertote/domain/errs"
+	"github.com/pokertote/pokertote/domain/errs/errstest"
 	"github.com/pokertote/pokertote/internal/clocktest"
 )
 
 type refreshFixture struct {
 	rt    *auth.RefreshTokens
-	store *auth.MemRefreshStore
+	store *authtest.MemRefreshStore
 	clk   *clocktest.Clock
 }
 
 func newRefresh(t *testing.T) refreshFixture {
 	t.Helper()
 	clk := clocktest.New(time.Date(2025, 6, 1, 12, 0, 0, 0, time.UTC))
-	store := auth.NewMemRefreshStore()
+	store := authtest.NewMemRefreshStore()
 	return refreshFixture{rt: auth.NewRefreshTokens(store, auth.RefreshConfig{Now: clk.Now}), store: store, clk: clk}
-}
-
-func wantSessionError(t *testing.T, err error, reason string) {
-	t.Helper()
-	if !errs.Is(err, errs.Unauthenticated) || errs.ReasonOf(err) != reason {
-		t.Fatalf("error = %v (code %q, reason %q), want Unauthenticated %s", err, errs.CodeOf(err), errs.ReasonOf(err), reason)
-	}
 }
 
 func TestRefreshRotation(t *testing.T) {
@@ -76,12 +71,12 @@ func TestRefreshReuseRevokesFamily(t *testing.T) {
 	}
 	// A thief replays the rotated token.
 	_, _, err = f.rt.Rotate(ctx, t1)
-	wantSessionError(t, err, auth.ReasonRefreshReused)
+	errstest.Is(t, err, errs.Unauthenticated, auth.ReasonRefreshReused)
 	// The legitimate holder's current token is dead too.
 	_, _, err = f.rt.Rotate(ctx, t2)
-	wantSessionError(t, err, auth.ReasonRefreshRevoked)
+	errstest.Is(t, err, errs.Unauthenticated, auth.ReasonRefreshRevoked)
 	_, _, err = f.rt.Rotate(ctx, t1)
-	wantSessionError(t, err, auth.ReasonRefreshRevoked)
+	errstest.Is(t, err, errs.Unauthenticated, auth.ReasonRefreshRevoked)
 	// The other family is untouched.
 	if _, _, err := f.rt.Rotate(ctx, other); err != nil {
 		t.Fatalf("unrelated family: %v", err)
@@ -117,7 +112,7 @@ func TestRefreshConcurrentUse(t *testing.T) {
 	}
 	// The losers saw reuse and revoked the family, the winner's token included.
 	_, _, err := f.rt.Rotate(ctx, winner)
-	wantSessionError(t, err, auth.ReasonRefreshRevoked)
+	errstest.Is(t, err, errs.Unauthenticated, auth.ReasonRefreshRevoked)
 }
 
 func TestRefreshExpiry(t *testing.T) {
@@ -132,7 +127,7 @@ func TestRefreshExpiry(t *testing.T) {
 	// Rotation slides the session: the new token has a fresh 30 days.
 	f.clk.Advance(auth.DefaultRefreshTTL)
 	_, _, err = f.rt.Rotate(ctx, t2)
-	wantSessionError(t, err, auth.ReasonRefreshExpired)
+	errstest.Is(t, err, errs.Unauthenticated, auth.ReasonRefreshExpired)
 
 	if n := f.store.Prune(f.clk.Now()); n != 1 || f.store.Len() != 1 {
 		t.Fatalf("Prune dropped %d, %d left; want 1 and 1", n, f.store.Len())
@@ -153,30 +148,30 @@ func TestRefreshLogout(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, _, err := f.rt.Rotate(ctx, t2)
-	wantSessionError(t, err, auth.ReasonRefreshRevoked)
+	errstest.Is(t, err, errs.Unauthenticated, auth.ReasonRefreshRevoked)
 	if err := f.rt.Revoke(ctx, t2); err != nil {
 		t.Fatalf("second logout: %v", err)
 	}
 	if _, _, err := f.rt.Rotate(ctx, other); err != nil {
 		t.Fatalf("other session ended by logout: %v", err)
 	}
-	wantSessionError(t, f.rt.Revoke(ctx, "nonsense"), auth.ReasonInvalidToken)
+	errstest.Is(t, f.rt.Revoke(ctx, "nonsense"), errs.Unauthenticated, auth.ReasonInvalidToken)
 }
 
 func TestRefreshMalformed(t *testing.T) {
 	ctx := context.Background()
 	f := newRefresh(t)
 	issued, _, _ := f.rt.Issue(ctx, 1)
-	unknown, _, _ := auth.NewRefreshTokens(auth.NewMemRefreshStore(), auth.RefreshConfig{}).Issue(ctx, 1)
+	unknown, _, _ := auth.NewRefreshTokens(authtest.NewMemRefreshStore(), auth.RefreshConfig{}).Issue(ctx, 1)
 	for _, tok := range []string{"", "abc", strings.Repeat("!", 43), issued + "A", issued[:42], issued + "=", strings.Repeat("A", 1<<20), unknown} {
 		_, _, err := f.rt.Rotate(ctx, tok)
-		wantSessionError(t, err, auth.ReasonInvalidToken)
+		errstest.Is(t, err, errs.Unauthenticated, auth.ReasonInvalidToken)
 	}
 }
 
 func TestMemRefreshStore(t *testing.T) {
 	ctx := context.Background()
-	s := auth.NewMemRefreshStore()
+	s := authtest.NewMemRefreshStore()
 	now := time.Date(2025, 6, 1, 12, 0, 0, 0, time.UTC)
 	rec := auth.RefreshRecord{Hash: sha256.Sum256([]byte("x")), FamilyID: "f", UserID: 1, IssuedAt: now, ExpiresAt: now.Add(time.Hour)}
 	if err := s.Create(ctx, rec); err != nil {

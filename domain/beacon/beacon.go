@@ -81,10 +81,10 @@ func (c Chain) IsQuicknet() bool { return c.Hash == Quicknet.Hash }
 // chain's hash).
 func (c Chain) Validate() error {
 	if c.Scheme != SchemeUnchainedG1 {
-		return errs.R(errs.Invalid, "BEACON_SCHEME", "beacon scheme %q is not supported, only %s", c.Scheme, SchemeUnchainedG1)
+		return errs.R(errs.Invalid, ReasonBeaconScheme, "beacon scheme %q is not supported, only %s", c.Scheme, SchemeUnchainedG1)
 	}
 	if c.PeriodMs <= 0 {
-		return errs.R(errs.Invalid, "BEACON_CHAIN", "a beacon period of %d ms is not positive", c.PeriodMs)
+		return errs.R(errs.Invalid, ReasonBeaconChain, "a beacon period of %d ms is not positive", c.PeriodMs)
 	}
 	if _, err := c.publicKey(); err != nil {
 		return err
@@ -92,14 +92,14 @@ func (c Chain) Validate() error {
 	switch {
 	case c.IsQuicknet():
 		if c != Quicknet {
-			return errs.R(errs.Invalid, "BEACON_CHAIN", "the chain claims quicknet's hash but not its key, genesis and period")
+			return errs.R(errs.Invalid, ReasonBeaconChain, "the chain claims quicknet's hash but not its key, genesis and period")
 		}
 	case c.Name == "local":
 		if c.Hash != LocalChainHash(c) {
-			return errs.R(errs.Invalid, "BEACON_CHAIN", "local chain hash is %s, its key, genesis and period give %s", c.Hash, LocalChainHash(c))
+			return errs.R(errs.Invalid, ReasonBeaconChain, "local chain hash is %s, its key, genesis and period give %s", c.Hash, LocalChainHash(c))
 		}
 	default:
-		return errs.R(errs.Invalid, "BEACON_CHAIN", "unknown beacon chain %q (%s)", c.Name, c.Hash)
+		return errs.R(errs.Invalid, ReasonBeaconChain, "unknown beacon chain %q (%s)", c.Name, c.Hash)
 	}
 	return nil
 }
@@ -110,11 +110,11 @@ func (c Chain) publicKey() (*bls.PublicKey[bls.KeyG2SigG1], error) {
 	}
 	b, err := hex.DecodeString(c.PublicKey)
 	if err != nil || len(b) != PublicKeySize {
-		return nil, errs.R(errs.Invalid, "BEACON_CHAIN", "a beacon public key is %d bytes of hex", PublicKeySize)
+		return nil, errs.R(errs.Invalid, ReasonBeaconChain, "a beacon public key is %d bytes of hex", PublicKeySize)
 	}
 	pk := new(bls.PublicKey[bls.KeyG2SigG1])
 	if err := pk.UnmarshalBinary(b); err != nil || !pk.Validate() {
-		return nil, errs.R(errs.Invalid, "BEACON_CHAIN", "the beacon public key is not a point of G2")
+		return nil, errs.R(errs.Invalid, ReasonBeaconChain, "the beacon public key is not a point of G2")
 	}
 	keys.Store(c.PublicKey, pk)
 	return pk, nil
@@ -195,10 +195,10 @@ func Verify(c Chain, b Beacon) ([32]byte, error) {
 	}
 	sig, err := hex.DecodeString(b.Signature)
 	if err != nil || len(sig) != SignatureSize {
-		return [32]byte{}, errs.R(errs.Invalid, "BEACON_INVALID", "round %d: a signature is %d bytes of hex", b.Round, SignatureSize)
+		return [32]byte{}, errs.R(errs.Invalid, ReasonBeaconInvalid, "round %d: a signature is %d bytes of hex", b.Round, SignatureSize)
 	}
 	if b.Round == 0 {
-		return [32]byte{}, errs.R(errs.Invalid, "BEACON_INVALID", "rounds start at 1")
+		return [32]byte{}, errs.R(errs.Invalid, ReasonBeaconInvalid, "rounds start at 1")
 	}
 	key := c.PublicKey + "/" + strconv.FormatUint(b.Round, 10) + "/" + b.Signature
 	verified.Lock()
@@ -209,7 +209,7 @@ func Verify(c Chain, b Beacon) ([32]byte, error) {
 	}
 	msg := Message(b.Round)
 	if !bls.Verify(pk, msg[:], bls.Signature(sig)) {
-		return [32]byte{}, errs.R(errs.Invalid, "BEACON_INVALID", "round %d: the signature does not verify against the public key of chain %s", b.Round, short(c.Hash))
+		return [32]byte{}, errs.R(errs.Invalid, ReasonBeaconInvalid, "round %d: the signature does not verify against the public key of chain %s", b.Round, short(c.Hash))
 	}
 	r = Randomness(sig)
 	verified.Lock()

@@ -50,10 +50,10 @@ type Local struct {
 // every period from LocalGenesis, reading the time from now.
 func NewLocal(secret []byte, period time.Duration, now func() time.Time) (*Local, error) {
 	if len(secret) < 32 {
-		return nil, errs.R(errs.Invalid, "BEACON_KEY", "a local beacon secret has at least 32 bytes")
+		return nil, errs.R(errs.Invalid, ReasonBeaconKey, "a local beacon secret has at least 32 bytes")
 	}
 	if period < time.Millisecond {
-		return nil, errs.R(errs.Invalid, "BEACON_CHAIN", "a local beacon period is at least 1 ms")
+		return nil, errs.R(errs.Invalid, ReasonBeaconChain, "a local beacon period is at least 1 ms")
 	}
 	key, err := bls.KeyGen[bls.KeyG2SigG1](secret, []byte("pokertote/local-beacon/v1"), nil)
 	if err != nil {

@@ -104,7 +104,7 @@ func (s Suit) String() string {
 func Parse(s string) (Card, error) {
 	c, ok := parse(s)
 	if !ok {
-		return 0, errs.R(errs.Invalid, "INVALID_CARD", "%s", badCardMessage(s))
+		return 0, errs.R(errs.Invalid, ReasonInvalidCard, "%s", badCardMessage(s))
 	}
 	return c, nil
 }
@@ -147,10 +147,10 @@ func ParseList(s string) ([]Card, error) {
 		}
 		c, ok := parse(rest[:min(2, len(rest))])
 		if !ok {
-			return nil, errs.R(errs.Invalid, "INVALID_CARD", "card %d of %q: %s", n, s, badCardMessage(badToken(rest)))
+			return nil, errs.R(errs.Invalid, ReasonInvalidCard, "card %d of %q: %s", n, s, badCardMessage(badToken(rest)))
 		}
 		if seen.Has(c) {
-			return nil, errs.R(errs.Invalid, "DUPLICATE_CARD", "card %s appears twice in %q", c, s)
+			return nil, errs.R(errs.Invalid, ReasonDuplicateCard, "card %s appears twice in %q", c, s)
 		}
 		seen = seen.With(c)
 		out = append(out, c)

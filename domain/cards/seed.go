@@ -52,7 +52,7 @@ func (s Seed) Format(f fmt.State, _ rune) { io.WriteString(f, s.String()) }
 // (either case), the form Hex writes. Anything else is an errs.Invalid
 // error with reason INVALID_SEED.
 func ParseSeed(s string) (Seed, error) {
-	b, err := decodeHex32(s, "server seed", "INVALID_SEED")
+	b, err := decodeHex32(s, "server seed", ReasonInvalidSeed)
 	return Seed(b), err
 }
 
@@ -60,7 +60,7 @@ func ParseSeed(s string) (Seed, error) {
 // (either case), the form FormatCommitment writes. Anything else is an
 // errs.Invalid error with reason INVALID_COMMITMENT.
 func ParseCommitment(s string) ([SeedSize]byte, error) {
-	return decodeHex32(s, "commitment", "INVALID_COMMITMENT")
+	return decodeHex32(s, "commitment", ReasonInvalidCommitment)
 }
 
 // FormatCommitment returns a commitment as 64 lower-case hexadecimal

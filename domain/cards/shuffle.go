@@ -53,7 +53,7 @@ func Shuffle(server Seed, public []byte) Deck {
 func Verify(server Seed, commitment [SeedSize]byte, public []byte) (Deck, error) {
 	got := Commitment(server)
 	if subtle.ConstantTimeCompare(got[:], commitment[:]) != 1 {
-		return Deck{}, errs.R(errs.Invalid, "COMMITMENT_MISMATCH",
+		return Deck{}, errs.R(errs.Invalid, ReasonCommitmentMismatch,
 			"the server seed does not match the commitment: SHA-256 of the seed is %s, the commitment is %s",
 			FormatCommitment(got), FormatCommitment(commitment))
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/pokertote/pokertote/domain/event"
 	"github.com/pokertote/pokertote/domain/ids"
 	"github.com/pokertote/pokertote/domain/ledger"
+	"github.com/pokertote/pokertote/domain/ledger/ledgertest"
 	"github.com/pokertote/pokertote/domain/money"
 )
 
@@ -45,7 +46,7 @@ func (p *published) Publish(_ context.Context, topic string, data []byte) error 
 type desk struct {
 	svc    *cashier.Service
 	users  *account.MemStore
-	ledger *ledger.MemStore
+	ledger *ledgertest.MemStore
 	pub    *published
 	player account.User
 	admin  account.User
@@ -53,7 +54,7 @@ type desk struct {
 
 func newDesk(t tb) *desk {
 	now := func() time.Time { return time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC) }
-	d := &desk{users: account.NewMemStore(now), ledger: ledger.NewMemStore(now), pub: &published{}}
+	d := &desk{users: account.NewMemStore(now), ledger: ledgertest.NewMemStore(now), pub: &published{}}
 	d.svc = cashier.New(cashier.Config{Users: d.users, Ledger: d.ledger, Publisher: d.pub, Now: now})
 	ctx := context.Background()
 	var err error

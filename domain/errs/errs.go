@@ -98,6 +98,13 @@ func ReasonOf(err error) string {
 // Is reports whether err carries the given code.
 func Is(err error, code Code) bool { return CodeOf(err) == code }
 
+// The reasons an adapter gives the errors it maps from its driver's (no row,
+// unique violation) when the caller named no finer one.
+const (
+	ReasonNotFound      = "NOT_FOUND"
+	ReasonAlreadyExists = "ALREADY_EXISTS"
+)
+
 // ReasonCommitUnknown is the reason of the Internal error of a change whose
 // commit was sent but never confirmed (the database connection dropped at
 // commit): it may or may not have happened. Unlike other internal errors it

@@ -48,7 +48,7 @@ func ParseCategory(s string) (Category, error) {
 			return Category(c), nil
 		}
 	}
-	return 0, errs.R(errs.Invalid, "INVALID_CATEGORY", "%q is not a hand category: use one of HIGH_CARD, PAIR, TWO_PAIR, THREE_OF_A_KIND, STRAIGHT, FLUSH, FULL_HOUSE, FOUR_OF_A_KIND, STRAIGHT_FLUSH, ROYAL_FLUSH", s)
+	return 0, errs.R(errs.Invalid, ReasonInvalidCategory, "%q is not a hand category: use one of HIGH_CARD, PAIR, TWO_PAIR, THREE_OF_A_KIND, STRAIGHT, FLUSH, FULL_HOUSE, FOUR_OF_A_KIND, STRAIGHT_FLUSH, ROYAL_FLUSH", s)
 }
 
 // MarshalText writes the category by name ("FLUSH"), so stored results and

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/pokertote/pokertote/domain/errs"
+	"github.com/pokertote/pokertote/domain/errs/errstest"
 	"github.com/pokertote/pokertote/domain/hand"
 	"github.com/pokertote/pokertote/domain/holdem"
 )
@@ -47,7 +48,7 @@ func TestConfigValidate(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			c := holdem.DefaultConfig()
 			tc.change(&c)
-			wantErr(t, c.Validate(), errs.Invalid, "INVALID_CONFIG")
+			errstest.Is(t, c.Validate(), errs.Invalid, "INVALID_CONFIG")
 		})
 	}
 }

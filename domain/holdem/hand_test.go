@@ -7,6 +7,7 @@ import (
 
 	"github.com/pokertote/pokertote/domain/cards"
 	"github.com/pokertote/pokertote/domain/errs"
+	"github.com/pokertote/pokertote/domain/errs/errstest"
 	"github.com/pokertote/pokertote/domain/holdem"
 	"github.com/pokertote/pokertote/domain/money"
 )
@@ -167,7 +168,7 @@ func TestTimeout(t *testing.T) {
 	t.Run("a decision after the deadline is refused and the hand expires", func(t *testing.T) {
 		h := twoBoxes(t)
 		err := h.Decide(0, holdem.Call, t0.Add(31*time.Second))
-		wantErr(t, err, errs.Conflict, "DECISION_TIMED_OUT")
+		errstest.Is(t, err, errs.Conflict, "DECISION_TIMED_OUT")
 		if s := settlement(t, h); s.Boxes[0].Decision != holdem.Fold || !s.Boxes[0].TimedOut {
 			t.Errorf("box 1 = %+v", s.Boxes[0])
 		}
@@ -180,9 +181,9 @@ func TestTimeout(t *testing.T) {
 		if !h.Expire(t0.Add(40 * time.Second)) {
 			t.Fatal("did not expire")
 		}
-		wantErr(t, h.Decide(1, holdem.Call, t0.Add(41*time.Second)), errs.Conflict, "DECISION_TIMED_OUT")
+		errstest.Is(t, h.Decide(1, holdem.Call, t0.Add(41*time.Second)), errs.Conflict, "DECISION_TIMED_OUT")
 		// Box 1 decided in time: for it the hand is simply settled.
-		wantErr(t, h.Decide(0, holdem.Call, t0.Add(41*time.Second)), errs.Conflict, "HAND_SETTLED")
+		errstest.Is(t, h.Decide(0, holdem.Call, t0.Add(41*time.Second)), errs.Conflict, "HAND_SETTLED")
 	})
 }
 
@@ -212,7 +213,7 @@ func TestDecideErrors(t *testing.T) {
 				}
 			}
 			legs := len(h.Legs())
-			wantErr(t, h.Decide(tc.box, tc.d, t0), tc.code, tc.reason)
+			errstest.Is(t, h.Decide(tc.box, tc.d, t0), tc.code, tc.reason)
 			if len(h.Legs()) != legs {
 				t.Error("a refused decision moved money")
 			}
@@ -255,7 +256,7 @@ func TestStartErrors(t *testing.T) {
 			if h != nil {
 				t.Error("Start returned a hand with an error")
 			}
-			wantErr(t, err, tc.code, tc.reason)
+			errstest.Is(t, err, tc.code, tc.reason)
 		})
 	}
 }

@@ -5,7 +5,6 @@ import (
 	"time"
 
 	"github.com/pokertote/pokertote/domain/cards"
-	"github.com/pokertote/pokertote/domain/errs"
 	"github.com/pokertote/pokertote/domain/holdem"
 	"github.com/pokertote/pokertote/domain/money"
 )
@@ -56,11 +55,4 @@ func settlement(t *testing.T, h *holdem.Hand) holdem.Settlement {
 		t.Fatalf("hand not settled (phase %s)", h.Phase())
 	}
 	return s
-}
-
-func wantErr(t *testing.T, err error, code errs.Code, reason string) {
-	t.Helper()
-	if errs.CodeOf(err) != code || errs.ReasonOf(err) != reason {
-		t.Fatalf("error = %v (code %q, reason %q), want code %q reason %q", err, errs.CodeOf(err), errs.ReasonOf(err), code, reason)
-	}
 }

@@ -353,7 +353,7 @@ func (s *Service) Decide(ctx context.Context, req DecideRequest) (Snapshot, erro
 		late, replayed, posted = nil, false, nil
 		r, err := tx.LockHand(ctx, req.HandID)
 		if err == nil && r.UserID != req.UserID {
-			err = handNotFound()
+			err = HandNotFound()
 		}
 		if err != nil {
 			return err
@@ -438,7 +438,9 @@ func (s *Service) commit(ctx context.Context, tx Tx, r *Record, h *Hand, before 
 	return posted, nil
 }
 
-func handNotFound() error {
+// HandNotFound is the error of a hand id that names none of the caller's
+// hands: the same whether the hand does not exist or is another player's.
+func HandNotFound() error {
 	return errs.R(errs.NotFound, ReasonHandNotFound, "there is no such hand of yours")
 }
 

@@ -9,11 +9,12 @@ import (
 	"time"
 
 	"github.com/pokertote/pokertote/domain/cards"
-	"github.com/pokertote/pokertote/domain/errs"
 	"github.com/pokertote/pokertote/domain/event"
 	"github.com/pokertote/pokertote/domain/holdem"
+	"github.com/pokertote/pokertote/domain/holdem/holdemtest"
 	"github.com/pokertote/pokertote/domain/ids"
 	"github.com/pokertote/pokertote/domain/ledger"
+	"github.com/pokertote/pokertote/domain/ledger/ledgertest"
 	"github.com/pokertote/pokertote/domain/money"
 )
 
@@ -21,8 +22,8 @@ import (
 // settable seed and a fake age check.
 type fixture struct {
 	svc    *holdem.Service
-	store  *holdem.MemStore
-	ledger *ledger.MemStore
+	store  *holdemtest.MemStore
+	ledger *ledgertest.MemStore
 	pub    *recorder
 
 	mu      sync.Mutex
@@ -34,8 +35,8 @@ type fixture struct {
 func newFixture(t *testing.T) *fixture {
 	t.Helper()
 	f := &fixture{now: t0, blocked: map[ids.UserID]error{}, pub: &recorder{}}
-	f.ledger = ledger.NewMemStore(f.clock)
-	f.store = holdem.NewMemStore(f.ledger)
+	f.ledger = ledgertest.NewMemStore(f.clock)
+	f.store = holdemtest.NewMemStore(f.ledger)
 	svc, err := holdem.NewService(f.store, f, holdem.DefaultConfig(),
 		holdem.WithClock(f.clock), holdem.WithPublisher(f.pub),
 		holdem.WithSeedSource(func() (cards.Seed, error) {
@@ -168,11 +169,4 @@ func seedFor(t *testing.T, cut string, stakes []holdem.Stake, decisions []holdem
 	}
 	t.Fatal("no seed found for the wanted hand")
 	return cards.Seed{}
-}
-
-func wantCode(t *testing.T, err error, code errs.Code, reason string) {
-	t.Helper()
-	if errs.CodeOf(err) != code || (reason != "" && errs.ReasonOf(err) != reason) {
-		t.Fatalf("error = %v (code %q, reason %q), want code %q reason %q", err, errs.CodeOf(err), errs.ReasonOf(err), code, reason)
-	}
 }

@@ -16,7 +16,7 @@ import (
 func (s *Service) Hand(ctx context.Context, userID ids.UserID, handID int64) (Snapshot, error) {
 	r, err := s.store.Hand(ctx, handID)
 	if err == nil && r.UserID != userID {
-		err = handNotFound()
+		err = HandNotFound()
 	}
 	if err != nil {
 		return Snapshot{}, err

@@ -2,6 +2,7 @@ package holdem
 
 import (
 	"context"
+	"slices"
 	"time"
 
 	"github.com/pokertote/pokertote/domain/cards"
@@ -59,6 +60,18 @@ type Record struct {
 	UpdatedAt  time.Time
 }
 
+// Clone returns a copy of r that shares no slice or pointer with r, for a
+// store that keeps its records in memory.
+func (r Record) Clone() Record {
+	r.Stakes = slices.Clone(r.Stakes)
+	r.Decisions = slices.Clone(r.Decisions)
+	if r.Settlement != nil {
+		s := r.Settlement.clone()
+		r.Settlement = &s
+	}
+	return r
+}
+
 // DecisionRecord is one decision as recorded, with the idempotency key of
 // the request that made it.
 type DecisionRecord struct {
@@ -80,8 +93,8 @@ type PendingSeed struct {
 
 // Store keeps hands and pending seeds. Reads run on their own; every change
 // runs in Within, whose Tx also posts ledger transfers, so a hand's rows and
-// its money commit together or not at all. MemStore is the in-memory
-// implementation; the persistence package has the database one.
+// its money commit together or not at all. The persistence package
+// implements it on SQLite and Postgres; holdemtest.MemStore is its test twin.
 type Store interface {
 	// Within runs fn in one transaction, committed when fn returns nil and
 	// rolled back when it returns an error or panics.

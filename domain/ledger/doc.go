@@ -35,8 +35,8 @@
 //
 // commits the bet and its stake together or neither. The adapter's top-level
 // Store.Post simply opens its own transaction around the same code. The
-// in-memory MemStore offers the same shape for ledger-only work through
-// MemStore.InTx.
+// test twin, ledgertest.MemStore, offers the same shape for ledger-only
+// work through its InTx.
 //
 // # Who may go negative
 //

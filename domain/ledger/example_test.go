@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/pokertote/pokertote/domain/ledger"
+	"github.com/pokertote/pokertote/domain/ledger/ledgertest"
 	"github.com/pokertote/pokertote/domain/money"
 )
 
@@ -12,7 +13,7 @@ import (
 // stake that moves nothing.
 func ExampleMemStore() {
 	ctx := context.Background()
-	s := ledger.NewMemStore(nil)
+	s := ledgertest.NewMemStore(nil)
 	wallet := ledger.UserWallet(42)
 	pool := ledger.EscrowOf("d1:1:WIN")
 
@@ -37,7 +38,7 @@ func ExampleMemStore() {
 // inserting the bet row), the stake is undone.
 func ExampleMemStore_InTx() {
 	ctx := context.Background()
-	s := ledger.NewMemStore(nil)
+	s := ledgertest.NewMemStore(nil)
 	wallet := ledger.UserWallet(42)
 	_, _ = s.Post(ctx, ledger.Move("cash:1", ledger.Deposit, "", ledger.CashAccount, wallet, 100*money.KZT))
 

@@ -19,6 +19,9 @@ type Amount int64
 // KZT is one tenge in tiyn.
 const KZT Amount = 100
 
+// Tenge is n whole tenge.
+func Tenge(n int64) Amount { return Amount(n) * KZT }
+
 // String formats the amount as tenge with exactly two decimals ("1234.05",
 // "-0.50"). This is also the wire format of the Money scalar.
 func (a Amount) String() string {
@@ -40,7 +43,7 @@ func (a Amount) String() string {
 // string is never rounded or guessed at.
 func ParseAmount(s string) (Amount, error) {
 	bad := func() (Amount, error) {
-		return 0, errs.R(errs.Invalid, "INVALID_AMOUNT", "%q is not an amount of money: write tenge with at most two decimals, like 150.25", s)
+		return 0, errs.R(errs.Invalid, ReasonInvalidAmount, "%q is not an amount of money: write tenge with at most two decimals, like 150.25", s)
 	}
 	if s == "" || len(s) > 24 {
 		return bad()
@@ -98,7 +101,7 @@ func (c Coef) String() string { return Amount(c).String() }
 func ParseCoef(s string) (Coef, error) {
 	a, err := ParseAmount(s)
 	if err != nil {
-		return 0, errs.R(errs.Invalid, "INVALID_COEFFICIENT", "%q is not a coefficient: write it with at most two decimals, like 1.85", s)
+		return 0, errs.R(errs.Invalid, ReasonInvalidCoefficient, "%q is not a coefficient: write it with at most two decimals, like 1.85", s)
 	}
 	return Coef(a), nil
 }

@@ -41,6 +41,14 @@ func TestAmountString(t *testing.T) {
 	}
 }
 
+func TestTenge(t *testing.T) {
+	for n, want := range map[int64]money.Amount{0: 0, 1: 100, -3: -300, 1500: 150000} {
+		if got := money.Tenge(n); got != want {
+			t.Errorf("Tenge(%d) = %d, want %d", n, got, want)
+		}
+	}
+}
+
 func TestCoef(t *testing.T) {
 	if got := money.CoefOf(9700, 3000); got != 323 {
 		t.Fatalf("CoefOf(97.00, 30.00) = %v, want 3.23", got)

@@ -38,11 +38,11 @@ func (e Estimate) Probability(c hand.Category) float64 {
 // seed gives the same Estimate.
 func PreDealCategories(positions, samples int, seed uint64) (Estimate, error) {
 	if positions < MinPositions || positions > MaxPositions {
-		return Estimate{}, errs.R(errs.Invalid, "WRONG_POSITION_COUNT",
+		return Estimate{}, errs.R(errs.Invalid, ReasonWrongPositionCount,
 			"a table has %d to %d positions, got %d", MinPositions, MaxPositions, positions)
 	}
 	if samples < 1 || samples > MaxPreDealSamples {
-		return Estimate{}, errs.R(errs.Invalid, "WRONG_SAMPLE_COUNT",
+		return Estimate{}, errs.R(errs.Invalid, ReasonWrongSampleCount,
 			"the sample size must be 1 to %d, got %d", MaxPreDealSamples, samples)
 	}
 	rng := rand.New(rand.NewPCG(seed, seed^0x6a09e667f3bcc909))

@@ -20,11 +20,11 @@ type deal struct {
 // parseDeal validates pockets and a board of one of the sizes in allowed.
 func parseDeal(pockets [][2]cards.Card, board []cards.Card, allowed ...int) (*deal, error) {
 	if len(pockets) < MinPositions || len(pockets) > MaxPositions {
-		return nil, errs.R(errs.Invalid, "WRONG_POSITION_COUNT",
+		return nil, errs.R(errs.Invalid, ReasonWrongPositionCount,
 			"a table has %d to %d positions, got %d", MinPositions, MaxPositions, len(pockets))
 	}
 	if !contains(allowed, len(board)) {
-		return nil, errs.R(errs.Invalid, "WRONG_BOARD_SIZE",
+		return nil, errs.R(errs.Invalid, ReasonWrongBoardSize,
 			"the board has %d cards; want %s", len(board), boardSizes(allowed))
 	}
 	d := &deal{pockets: make([]hand.Key, len(pockets)), missing: 5 - len(board)}
@@ -32,10 +32,10 @@ func parseDeal(pockets [][2]cards.Card, board []cards.Card, allowed ...int) (*de
 	var owner [cards.NumCards]int8 // position index, or -1 for the board
 	use := func(c cards.Card, who int) error {
 		if !c.Valid() {
-			return errs.R(errs.Invalid, "INVALID_CARD", "%s holds card number %d, which is not one of the 52 cards", placeName(who), uint8(c))
+			return errs.R(errs.Invalid, cards.ReasonInvalidCard, "%s holds card number %d, which is not one of the 52 cards", placeName(who), uint8(c))
 		}
 		if seen.Has(c) {
-			return errs.R(errs.Invalid, "DUPLICATE_CARD", "card %s is dealt twice: to %s and to %s", c, placeName(int(owner[c])), placeName(who))
+			return errs.R(errs.Invalid, cards.ReasonDuplicateCard, "card %s is dealt twice: to %s and to %s", c, placeName(int(owner[c])), placeName(who))
 		}
 		seen = seen.With(c)
 		owner[c] = int8(who)

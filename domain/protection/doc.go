@@ -8,7 +8,7 @@
 // Every stake (a totalizator bet, a Casino Hold'em ante, bonus or bet) and
 // every deposit is a ledger transfer. The ledger stores call a Guard for each
 // transfer inside the very transaction that moves the money (persistence's
-// in-transaction poster; ledger.MemStore for the in-memory twin), so a
+// in-transaction poster; ledgertest.MemStore for the in-memory twin), so a
 // refused stake leaves no bet behind and no interleaving of two stakes can
 // exceed a limit: the per-player per-period counters are moved by guarded
 // updates in that same transaction. Classify says what a transfer means to

@@ -42,7 +42,7 @@ func UserIdentity(users account.UserStore) Identity {
 
 // MemStore is the in-memory Store and ledger.Guard: the twin of the
 // database adapter for the embedded mode and fast tests. Install it on a
-// ledger.MemStore with SetGuard.
+// ledgertest.MemStore with SetGuard.
 type MemStore struct {
 	mu       sync.Mutex
 	loc      *time.Location

@@ -7,17 +7,18 @@ import (
 
 	"github.com/pokertote/pokertote/domain/account"
 	"github.com/pokertote/pokertote/domain/ledger"
+	"github.com/pokertote/pokertote/domain/ledger/ledgertest"
 	"github.com/pokertote/pokertote/domain/protection"
 	"github.com/pokertote/pokertote/domain/protection/protectiontest"
 )
 
 // TestMemStoreConformance runs the protection suite on the in-memory twins:
-// ledger.MemStore guarded by protection.MemStore over account.MemStore.
+// ledgertest.MemStore guarded by protection.MemStore over account.MemStore.
 func TestMemStoreConformance(t *testing.T) {
 	protectiontest.Run(t, func(t *testing.T, now func() time.Time, loc *time.Location) protectiontest.Env {
 		users := account.NewMemStore(now)
 		store := protection.NewMemStore(loc, protection.UserIdentity(users), users.AppendAudit)
-		led := ledger.NewMemStore(now)
+		led := ledgertest.NewMemStore(now)
 		led.SetGuard(store)
 		return protectiontest.Env{
 			Ledger: led, Store: store, Users: users,

@@ -11,6 +11,7 @@ import (
 	"github.com/pokertote/pokertote/domain/errs"
 	"github.com/pokertote/pokertote/domain/ids"
 	"github.com/pokertote/pokertote/domain/ledger"
+	"github.com/pokertote/pokertote/domain/ledger/ledgertest"
 	"github.com/pokertote/pokertote/domain/money"
 	"github.com/pokertote/pokertote/domain/parimutuel"
 	"github.com/pokertote/pokertote/domain/protection"
@@ -23,7 +24,7 @@ import (
 // ago that opened a session of play) and a random batch of bets (stakes out
 // of range, keys repeated), tote.PlanBatch on a snapshot of the twin's state
 // gives, request by request, the outcome of posting the same stakes one
-// after another through the twin (ledger.MemStore guarded by
+// after another through the twin (ledgertest.MemStore guarded by
 // protection.MemStore: ledger.Apply and protection.Admit), and leaves the
 // same wallets, counters and sessions. The Postgres fast path runs
 // PlanBatch; SQLite and the twin post one stake at a time through the same
@@ -39,7 +40,7 @@ func TestPlanBatchIsTheTwinsPosts(t *testing.T) {
 	table.Settings.MaxStake = 1_000_000 * money.KZT
 	rapid.Check(t, func(rt *rapid.T) {
 		clock := now
-		led := ledger.NewMemStore(func() time.Time { return clock })
+		led := ledgertest.NewMemStore(func() time.Time { return clock })
 		prot := protection.NewMemStore(loc, nil, nil)
 		led.SetGuard(prot)
 		players := rapid.IntRange(1, 4).Draw(rt, "players")

@@ -12,6 +12,7 @@ import (
 const (
 	// Tables and their settings (table.go, service.go).
 	ReasonInvalidTableName   = "INVALID_TABLE_NAME"
+	ReasonTableNameTaken     = "TABLE_NAME_TAKEN"
 	ReasonInvalidTableStatus = "INVALID_TABLE_STATUS"
 	ReasonMinStakeTooLow     = "MIN_STAKE_TOO_LOW"
 	ReasonInvalidStakeLimits = "INVALID_STAKE_LIMITS"

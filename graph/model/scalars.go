@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/pokertote/pokertote/domain/account"
 	"github.com/pokertote/pokertote/domain/errs"
 	"github.com/pokertote/pokertote/domain/money"
 )
@@ -26,7 +27,7 @@ func (m Money) MarshalGQL(w io.Writer) {
 func (m *Money) UnmarshalGQL(v any) error {
 	s, ok := v.(string)
 	if !ok {
-		return errs.R(errs.Invalid, "INVALID_AMOUNT", "money must be a string like \"100.00\", got %v", v)
+		return errs.R(errs.Invalid, money.ReasonInvalidAmount, "money must be a string like \"100.00\", got %v", v)
 	}
 	a, err := money.ParseAmount(s)
 	if err != nil {
@@ -48,7 +49,7 @@ func (c Coefficient) MarshalGQL(w io.Writer) {
 func (c *Coefficient) UnmarshalGQL(v any) error {
 	s, ok := v.(string)
 	if !ok {
-		return errs.R(errs.Invalid, "INVALID_COEFFICIENT", "a coefficient must be a string like \"1.10\", got %v", v)
+		return errs.R(errs.Invalid, money.ReasonInvalidCoefficient, "a coefficient must be a string like \"1.10\", got %v", v)
 	}
 	k, err := money.ParseCoef(s)
 	if err != nil {
@@ -69,7 +70,7 @@ type Date struct {
 func ParseDate(s string) (Date, error) {
 	t, err := time.Parse(time.DateOnly, s)
 	if err != nil {
-		return Date{}, errs.R(errs.Invalid, "INVALID_DATE", "%q is not a date: write YYYY-MM-DD", s)
+		return Date{}, errs.R(errs.Invalid, account.ReasonInvalidDate, "%q is not a date: write YYYY-MM-DD", s)
 	}
 	return Date{t.Year(), t.Month(), t.Day()}, nil
 }
@@ -84,7 +85,7 @@ func (d Date) MarshalGQL(w io.Writer) { _, _ = io.WriteString(w, strconv.Quote(d
 func (d *Date) UnmarshalGQL(v any) error {
 	s, ok := v.(string)
 	if !ok {
-		return errs.R(errs.Invalid, "INVALID_DATE", "a date must be a string YYYY-MM-DD, got %v", v)
+		return errs.R(errs.Invalid, account.ReasonInvalidDate, "a date must be a string YYYY-MM-DD, got %v", v)
 	}
 	p, err := ParseDate(s)
 	if err != nil {
@@ -107,11 +108,11 @@ func (p Percent) MarshalGQL(w io.Writer) {
 func (p *Percent) UnmarshalGQL(v any) error {
 	s, ok := v.(string)
 	if !ok {
-		return errs.R(errs.Invalid, "INVALID_PERCENT", "a percentage must be a string like \"3.00\"")
+		return errs.R(errs.Invalid, ReasonInvalidPercent, "a percentage must be a string like \"3.00\"")
 	}
 	a, err := money.ParseAmount(s)
 	if err != nil || a < 0 || a > 100*money.KZT {
-		return errs.R(errs.Invalid, "INVALID_PERCENT", "a percentage is a string from \"0.00\" to \"100.00\"")
+		return errs.R(errs.Invalid, ReasonInvalidPercent, "a percentage is a string from \"0.00\" to \"100.00\"")
 	}
 	*p = Percent(a)
 	return nil

@@ -1,8 +1,9 @@
-// Package clocktest is the one settable clock for tests: it stands still
-// until Advance moves it. Code that takes a `now func() time.Time` gets
+// Package clocktest holds the settable clocks of tests. Clock stands still
+// until Advance moves it: code that takes a `now func() time.Time` gets
 // clock.Now; code that sleeps on a clock (tote.Clock: Now and After) gets
 // the clock itself, and the test drives it through a whole draw in
-// microseconds. Safe for concurrent use.
+// microseconds. Skipping (skipping.go) runs in real time until the test
+// skips it forward, for whole servers. Both are safe for concurrent use.
 package clocktest
 
 import (

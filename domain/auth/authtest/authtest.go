@@ -1,6 +1,6 @@
 // Package authtest is the conformance suite of auth.RefreshStore: refresh
 // tokens, their single use and their families' revocation. The in-memory
-// twin (auth.MemRefreshStore) runs it in its unit tests; persistence runs
+// twin (MemRefreshStore) runs it in its unit tests; persistence runs
 // the very same tests against SQLite and Postgres.
 //
 //	authtest.Run(t, func(t *testing.T) authtest.Env { ... })

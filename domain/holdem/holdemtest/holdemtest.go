@@ -1,6 +1,6 @@
 // Package holdemtest is the conformance suite of holdem.Store: Casino
 // Hold'em hands, their versions and pending seeds, with the hand's money
-// committed in the same transaction. The in-memory twin (holdem.MemStore)
+// committed in the same transaction. The in-memory twin (MemStore)
 // runs it in its unit tests; persistence runs the very same tests against
 // SQLite and Postgres.
 //
@@ -18,6 +18,7 @@ import (
 
 	"github.com/pokertote/pokertote/domain/cards"
 	"github.com/pokertote/pokertote/domain/errs"
+	"github.com/pokertote/pokertote/domain/errs/errstest"
 	"github.com/pokertote/pokertote/domain/holdem"
 	"github.com/pokertote/pokertote/domain/ids"
 	"github.com/pokertote/pokertote/domain/ledger"
@@ -109,13 +110,6 @@ func start(t *testing.T, svc *holdem.Service, user ids.UserID, key string, stake
 	return sn
 }
 
-func wantErr(t *testing.T, what string, err error, code errs.Code, reason string) {
-	t.Helper()
-	if errs.CodeOf(err) != code || (reason != "" && errs.ReasonOf(err) != reason) {
-		t.Fatalf("%s: error %v (code %q, reason %q), want code %q reason %q", what, err, errs.CodeOf(err), errs.ReasonOf(err), code, reason)
-	}
-}
-
 func (w *world) wallet(t *testing.T, user ids.UserID) money.Amount {
 	t.Helper()
 	b, err := w.Ledger.Balance(ctx, ledger.UserWallet(user))
@@ -201,18 +195,18 @@ func testNotFound(t *testing.T, w *world) {
 	q := ids.UserID(w.NewPlayer(t, "q", 1_000*money.KZT))
 	sn := start(t, w.service(t), p, "mine", holdem.Stake{Ante: 100 * money.KZT})
 	_, err := w.Store.Hand(ctx, sn.ID+1000)
-	wantErr(t, "Hand", err, errs.NotFound, "")
+	errstest.Code(t, err, errs.NotFound)
 	_, err = w.Store.HandByStartKey(ctx, q, "mine")
-	wantErr(t, "another user's key", err, errs.NotFound, "")
+	errstest.Code(t, err, errs.NotFound)
 	_, err = w.Store.HandByStartKey(ctx, p, "other")
-	wantErr(t, "unknown key", err, errs.NotFound, "")
+	errstest.Code(t, err, errs.NotFound)
 	_, err = w.Store.PendingSeed(ctx, q)
-	wantErr(t, "PendingSeed", err, errs.NotFound, "")
+	errstest.Code(t, err, errs.NotFound)
 	err = w.Store.Within(ctx, func(ctx context.Context, tx holdem.Tx) error {
 		_, err := tx.LockHand(ctx, sn.ID+1000)
 		return err
 	})
-	wantErr(t, "LockHand", err, errs.NotFound, "")
+	errstest.Code(t, err, errs.NotFound)
 	if hs, err := w.Store.Hands(ctx, q, 0, 10); err != nil || len(hs) != 0 {
 		t.Fatalf("Hands of a user with none = %d, %v", len(hs), err)
 	}
@@ -259,7 +253,7 @@ func testVersions(t *testing.T, w *world) {
 		r.Version, r.Deadline = 1, later.Add(time.Hour)
 		return tx.UpdateHand(ctx, &r)
 	})
-	wantErr(t, "stale UpdateHand", err, errs.Conflict, holdem.ReasonHandChanged)
+	errstest.Is(t, err, errs.Conflict, holdem.ReasonHandChanged)
 	if r := w.hand(t, sn.ID); r.Version != 2 || !r.Deadline.Equal(later) {
 		t.Fatalf("the stale update changed the hand: %+v", r)
 	}
@@ -275,7 +269,7 @@ func testDuplicateKey(t *testing.T, w *world) {
 		r.ID = 0
 		return tx.InsertHand(ctx, &r)
 	})
-	wantErr(t, "second hand with one start key", err, errs.Conflict, "")
+	errstest.Code(t, err, errs.Conflict)
 	// The same key is another user's own.
 	var other holdem.Record
 	err = w.Store.Within(ctx, func(ctx context.Context, tx holdem.Tx) error {
@@ -316,7 +310,7 @@ func testRollback(t *testing.T, w *world) {
 		inserted = n.ID
 		return errs.E(errs.Conflict, "changed my mind")
 	})
-	wantErr(t, "Within", err, errs.Conflict, "")
+	errstest.Code(t, err, errs.Conflict)
 	if got := w.wallet(t, p); got != 900*money.KZT {
 		t.Fatalf("wallet %v after a rolled-back post, want 900", got)
 	}
@@ -337,7 +331,7 @@ func testInsufficientFunds(t *testing.T, w *world) {
 	p := ids.UserID(w.NewPlayer(t, "p", 1_000*money.KZT))
 	svc := w.service(t)
 	_, err := svc.Start(ctx, holdem.StartRequest{UserID: p, Stakes: []holdem.Stake{{Ante: 10_000 * money.KZT}}, IdempotencyKey: "big", Cut: "c", Commitment: commitment(t, svc, p)})
-	wantErr(t, "Start beyond the wallet", err, errs.Conflict, ledger.ReasonInsufficientFunds)
+	errstest.Is(t, err, errs.Conflict, ledger.ReasonInsufficientFunds)
 	if _, err := w.Store.HandByStartKey(ctx, p, "big"); errs.CodeOf(err) != errs.NotFound {
 		t.Fatalf("a refused start stored a hand (%v)", err)
 	}
@@ -453,9 +447,9 @@ func testPendingSeeds(t *testing.T, w *world) {
 		return got, err
 	}
 	_, err := take(second.Commitment, false)
-	wantErr(t, "take with another commitment", err, errs.NotFound, "")
+	errstest.Code(t, err, errs.NotFound)
 	_, err = take(first.Commitment, true)
-	wantErr(t, "rolled-back take", err, errs.Conflict, "")
+	errstest.Code(t, err, errs.Conflict)
 	if got, err := w.Store.PendingSeed(ctx, p); err != nil || got != first {
 		t.Fatalf("after a rolled-back take PendingSeed = %+v, %v", got, err)
 	}
@@ -463,9 +457,9 @@ func testPendingSeeds(t *testing.T, w *world) {
 		t.Fatalf("take = %+v, %v", got, err)
 	}
 	_, err = take(first.Commitment, false)
-	wantErr(t, "second take", err, errs.NotFound, "")
+	errstest.Code(t, err, errs.NotFound)
 	_, err = w.Store.PendingSeed(ctx, p)
-	wantErr(t, "PendingSeed after the take", err, errs.NotFound, "")
+	errstest.Code(t, err, errs.NotFound)
 	if got, err := w.Store.AddPendingSeed(ctx, second); err != nil || got != second {
 		t.Fatalf("AddPendingSeed after the take = %+v, %v", got, err)
 	}

@@ -17,6 +17,7 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/pokertote/pokertote/domain/errs"
+	"github.com/pokertote/pokertote/domain/errs/errstest"
 	"github.com/pokertote/pokertote/domain/ledger"
 	"github.com/pokertote/pokertote/domain/money"
 )
@@ -76,8 +77,6 @@ func Run(t *testing.T, newStore func(t *testing.T) ledger.Store, opts ...Option)
 	}
 }
 
-func kzt(n int64) money.Amount { return money.Amount(n) * money.KZT }
-
 func deposit(key string, to ledger.AccountRef, amount money.Amount) ledger.Transfer {
 	return ledger.Move(key, ledger.Deposit, "cashier deposit", ledger.CashAccount, to, amount)
 }
@@ -106,13 +105,6 @@ func wantBalance(t testing.TB, s ledger.Store, a ledger.AccountRef, want money.A
 	}
 }
 
-func wantReason(t testing.TB, err error, code errs.Code, reason string) {
-	t.Helper()
-	if errs.CodeOf(err) != code || errs.ReasonOf(err) != reason {
-		t.Fatalf("error = %v (code %q, reason %q), want code %q reason %q", err, errs.CodeOf(err), errs.ReasonOf(err), code, reason)
-	}
-}
-
 func reconcile(t testing.TB, s ledger.Store) {
 	t.Helper()
 	if err := s.Reconcile(context.Background()); err != nil {
@@ -122,7 +114,7 @@ func reconcile(t testing.TB, s ledger.Store) {
 
 func testDepositAndBalance(t *testing.T, s ledger.Store) {
 	w := ledger.UserWallet(42)
-	p := mustPost(t, s, deposit("dep-1", w, kzt(100)))
+	p := mustPost(t, s, deposit("dep-1", w, money.Tenge(100)))
 	if p.ID <= 0 || p.Replayed || p.Kind != ledger.Deposit || p.IdempotencyKey != "dep-1" || p.Memo != "cashier deposit" {
 		t.Fatalf("Posted = %+v", p)
 	}
@@ -133,8 +125,8 @@ func testDepositAndBalance(t *testing.T, s ledger.Store) {
 		t.Fatalf("got %d entries, want 2", len(p.Entries))
 	}
 	want := []ledger.PostedEntry{
-		{Account: ledger.CashAccount, Amount: -kzt(100), BalanceAfter: -kzt(100)},
-		{Account: w, Amount: kzt(100), BalanceAfter: kzt(100)},
+		{Account: ledger.CashAccount, Amount: -money.Tenge(100), BalanceAfter: -money.Tenge(100)},
+		{Account: w, Amount: money.Tenge(100), BalanceAfter: money.Tenge(100)},
 	}
 	for i, e := range p.Entries {
 		if e.ID <= 0 || e.Account != want[i].Account || e.Amount != want[i].Amount || e.BalanceAfter != want[i].BalanceAfter {
@@ -144,12 +136,12 @@ func testDepositAndBalance(t *testing.T, s ledger.Store) {
 	if p.Entries[1].ID <= p.Entries[0].ID {
 		t.Fatalf("entry ids not increasing: %d, %d", p.Entries[0].ID, p.Entries[1].ID)
 	}
-	p2 := mustPost(t, s, deposit("dep-2", w, kzt(5)))
+	p2 := mustPost(t, s, deposit("dep-2", w, money.Tenge(5)))
 	if p2.ID <= p.ID {
 		t.Fatalf("transfer ids not increasing: %d then %d", p.ID, p2.ID)
 	}
-	wantBalance(t, s, w, kzt(105))
-	wantBalance(t, s, ledger.CashAccount, -kzt(105))
+	wantBalance(t, s, w, money.Tenge(105))
+	wantBalance(t, s, ledger.CashAccount, -money.Tenge(105))
 	reconcile(t, s)
 }
 
@@ -192,15 +184,15 @@ func testInvalidTransfer(t *testing.T, s ledger.Store) {
 
 func testInsufficientFunds(t *testing.T, s ledger.Store) {
 	w := ledger.UserWallet(1)
-	mustPost(t, s, deposit("dep", w, kzt(10)))
-	_, err := s.Post(context.Background(), withdraw("wd", w, kzt(10)+1))
-	wantReason(t, err, errs.Conflict, ledger.ReasonInsufficientFunds)
-	wantBalance(t, s, w, kzt(10))
-	wantBalance(t, s, ledger.CashAccount, -kzt(10))
+	mustPost(t, s, deposit("dep", w, money.Tenge(10)))
+	_, err := s.Post(context.Background(), withdraw("wd", w, money.Tenge(10)+1))
+	errstest.Is(t, err, errs.Conflict, ledger.ReasonInsufficientFunds)
+	wantBalance(t, s, w, money.Tenge(10))
+	wantBalance(t, s, ledger.CashAccount, -money.Tenge(10))
 
 	// A failed post records nothing: the same key succeeds once funds arrive.
 	mustPost(t, s, deposit("dep-more", w, 1))
-	p := mustPost(t, s, withdraw("wd", w, kzt(10)+1))
+	p := mustPost(t, s, withdraw("wd", w, money.Tenge(10)+1))
 	if p.Replayed {
 		t.Fatalf("first successful post of a key reported Replayed")
 	}
@@ -210,14 +202,14 @@ func testInsufficientFunds(t *testing.T, s ledger.Store) {
 	mustPost(t, s, deposit("dep-3", w, 1))
 	mustPost(t, s, withdraw("wd-3", w, 1))
 	_, err = s.Post(context.Background(), withdraw("wd-4", w, 1))
-	wantReason(t, err, errs.Conflict, ledger.ReasonInsufficientFunds)
+	errstest.Is(t, err, errs.Conflict, ledger.ReasonInsufficientFunds)
 	wantBalance(t, s, w, 0)
 	reconcile(t, s)
 }
 
 func testNegativeByKind(t *testing.T, s ledger.Store) {
 	w := ledger.UserWallet(9)
-	mustPost(t, s, deposit("seed", w, kzt(1000)))
+	mustPost(t, s, deposit("seed", w, money.Tenge(1000)))
 	tests := []struct {
 		account  ledger.AccountRef
 		negative bool
@@ -230,15 +222,15 @@ func testNegativeByKind(t *testing.T, s ledger.Store) {
 	}
 	for i, tc := range tests {
 		t.Run(string(tc.account.Kind), func(t *testing.T) {
-			_, err := s.Post(context.Background(), ledger.Move(fmt.Sprintf("neg-%d", i), ledger.Payout, "", tc.account, w, kzt(1)))
+			_, err := s.Post(context.Background(), ledger.Move(fmt.Sprintf("neg-%d", i), ledger.Payout, "", tc.account, w, money.Tenge(1)))
 			if tc.negative {
 				if err != nil {
 					t.Fatalf("%s may go negative, Post: %v", tc.account, err)
 				}
-				wantBalance(t, s, tc.account, -kzt(1))
+				wantBalance(t, s, tc.account, -money.Tenge(1))
 				return
 			}
-			wantReason(t, err, errs.Conflict, ledger.ReasonInsufficientFunds)
+			errstest.Is(t, err, errs.Conflict, ledger.ReasonInsufficientFunds)
 			wantBalance(t, s, tc.account, 0)
 		})
 	}
@@ -247,15 +239,15 @@ func testNegativeByKind(t *testing.T, s ledger.Store) {
 
 func testIdempotentReplay(t *testing.T, s ledger.Store) {
 	w1, w2 := ledger.UserWallet(1), ledger.UserWallet(2)
-	mustPost(t, s, deposit("dep", w1, kzt(100)))
+	mustPost(t, s, deposit("dep", w1, money.Tenge(100)))
 	tr := ledger.Transfer{
 		IdempotencyKey: "split",
 		Kind:           ledger.BetStake,
 		Memo:           "two legs",
 		Entries: []ledger.Entry{
-			{Account: w1, Amount: -kzt(30)},
-			{Account: w2, Amount: kzt(20)},
-			{Account: ledger.OrganiserAccount, Amount: kzt(10)},
+			{Account: w1, Amount: -money.Tenge(30)},
+			{Account: w2, Amount: money.Tenge(20)},
+			{Account: ledger.OrganiserAccount, Amount: money.Tenge(10)},
 		},
 	}
 	first := mustPost(t, s, tr)
@@ -273,20 +265,20 @@ func testIdempotentReplay(t *testing.T, s ledger.Store) {
 			}
 		}
 	}
-	wantBalance(t, s, w1, kzt(70))
-	wantBalance(t, s, w2, kzt(20))
-	wantBalance(t, s, ledger.OrganiserAccount, kzt(10))
+	wantBalance(t, s, w1, money.Tenge(70))
+	wantBalance(t, s, w2, money.Tenge(20))
+	wantBalance(t, s, ledger.OrganiserAccount, money.Tenge(10))
 	reconcile(t, s)
 }
 
 func testKeyReused(t *testing.T, s ledger.Store) {
 	w := ledger.UserWallet(1)
-	mustPost(t, s, deposit("dep", w, kzt(100)))
+	mustPost(t, s, deposit("dep", w, money.Tenge(100)))
 	variants := []ledger.Transfer{
-		deposit("dep", w, kzt(101)),
-		deposit("dep", ledger.UserWallet(2), kzt(100)),
-		ledger.Move("dep", ledger.Refund, "cashier deposit", ledger.CashAccount, w, kzt(100)),
-		ledger.Move("dep", ledger.Deposit, "another memo", ledger.CashAccount, w, kzt(100)),
+		deposit("dep", w, money.Tenge(101)),
+		deposit("dep", ledger.UserWallet(2), money.Tenge(100)),
+		ledger.Move("dep", ledger.Refund, "cashier deposit", ledger.CashAccount, w, money.Tenge(100)),
+		ledger.Move("dep", ledger.Deposit, "another memo", ledger.CashAccount, w, money.Tenge(100)),
 	}
 	for i, tr := range variants {
 		_, err := s.Post(context.Background(), tr)
@@ -294,7 +286,7 @@ func testKeyReused(t *testing.T, s ledger.Store) {
 			t.Errorf("variant %d: error = %v, want Conflict %s", i, err, ledger.ReasonKeyReused)
 		}
 	}
-	wantBalance(t, s, w, kzt(100))
+	wantBalance(t, s, w, money.Tenge(100))
 	wantBalance(t, s, ledger.UserWallet(2), 0)
 	reconcile(t, s)
 }
@@ -359,13 +351,13 @@ func testHistory(t *testing.T, s ledger.Store) {
 func testConcurrentDebits(t *testing.T, s ledger.Store, n int) {
 	w := ledger.UserWallet(77)
 	funds := int64(n / 10)
-	mustPost(t, s, deposit("fund", w, kzt(funds)))
+	mustPost(t, s, deposit("fund", w, money.Tenge(funds)))
 	var ok, short atomic.Int64
 	var wg sync.WaitGroup
 	errc := make(chan error, n)
 	for i := range n {
 		wg.Go(func() {
-			_, err := s.Post(context.Background(), withdraw(fmt.Sprintf("debit-%d", i), w, kzt(1)))
+			_, err := s.Post(context.Background(), withdraw(fmt.Sprintf("debit-%d", i), w, money.Tenge(1)))
 			switch {
 			case err == nil:
 				ok.Add(1)
@@ -391,7 +383,7 @@ func testConcurrentDebits(t *testing.T, s ledger.Store, n int) {
 
 func testConcurrentSameKey(t *testing.T, s ledger.Store, n int) {
 	w := ledger.UserWallet(3)
-	tr := deposit("same-key", w, kzt(25))
+	tr := deposit("same-key", w, money.Tenge(25))
 	results := make([]ledger.Posted, n)
 	errsSeen := make([]error, n)
 	var wg sync.WaitGroup
@@ -414,7 +406,7 @@ func testConcurrentSameKey(t *testing.T, s ledger.Store, n int) {
 	if fresh != 1 {
 		t.Fatalf("%d posts claim to have moved the money, want exactly 1", fresh)
 	}
-	wantBalance(t, s, w, kzt(25))
+	wantBalance(t, s, w, money.Tenge(25))
 	h, err := s.History(context.Background(), w, ledger.Page{})
 	if err != nil || len(h.Items) != 1 {
 		t.Fatalf("History = %d items, %v; want exactly one transfer", len(h.Items), err)
@@ -427,7 +419,7 @@ func testConcurrentSameKey(t *testing.T, s ledger.Store, n int) {
 func testConcurrentMoves(t *testing.T, s ledger.Store, n int) {
 	wallets := []ledger.AccountRef{ledger.UserWallet(1), ledger.UserWallet(2), ledger.UserWallet(3), ledger.UserWallet(4)}
 	for i, w := range wallets {
-		mustPost(t, s, deposit(fmt.Sprintf("fund-%d", i), w, kzt(10)))
+		mustPost(t, s, deposit(fmt.Sprintf("fund-%d", i), w, money.Tenge(10)))
 	}
 	var wg sync.WaitGroup
 	errc := make(chan error, n)
@@ -440,7 +432,7 @@ func testConcurrentMoves(t *testing.T, s ledger.Store, n int) {
 			from, to = to, from
 		}
 		wg.Go(func() {
-			_, err := s.Post(context.Background(), ledger.Move(fmt.Sprintf("mv-%d", i), ledger.Payout, "", from, to, kzt(1)))
+			_, err := s.Post(context.Background(), ledger.Move(fmt.Sprintf("mv-%d", i), ledger.Payout, "", from, to, money.Tenge(1)))
 			if err != nil && errs.ReasonOf(err) != ledger.ReasonInsufficientFunds {
 				errc <- err
 			}
@@ -462,7 +454,7 @@ func testConcurrentMoves(t *testing.T, s ledger.Store, n int) {
 		}
 		total += b
 	}
-	if total != kzt(40) {
+	if total != money.Tenge(40) {
 		t.Fatalf("wallets hold %s in total, want 40.00", total)
 	}
 	reconcile(t, s)

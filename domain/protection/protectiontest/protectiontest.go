@@ -17,6 +17,7 @@ import (
 
 	"github.com/pokertote/pokertote/domain/account"
 	"github.com/pokertote/pokertote/domain/errs"
+	"github.com/pokertote/pokertote/domain/errs/errstest"
 	"github.com/pokertote/pokertote/domain/ids"
 	"github.com/pokertote/pokertote/domain/ledger"
 	"github.com/pokertote/pokertote/domain/money"
@@ -29,7 +30,7 @@ import (
 // zone given to the factory.
 type Env struct {
 	Ledger ledger.Store
-	// InTx runs fn in one ledger transaction (ledger.MemStore.InTx or the
+	// InTx runs fn in one ledger transaction (ledgertest.MemStore.InTx or the
 	// database's), all of fn's posts undone when fn fails.
 	InTx  func(ctx context.Context, fn func(ctx context.Context, tx ledger.Poster) error) error
 	Store protection.Store
@@ -98,8 +99,6 @@ type world struct {
 	svc   *protection.Service
 	keys  atomic.Int64
 }
-
-func kzt(n int64) money.Amount { return money.Amount(n) * money.KZT }
 
 func (w *world) key(what string) string { return fmt.Sprintf("%s-%d", what, w.keys.Add(1)) }
 
@@ -174,13 +173,6 @@ func ok(t testing.TB, err error) {
 	}
 }
 
-func refused(t testing.TB, err error, code errs.Code, reason string) {
-	t.Helper()
-	if errs.CodeOf(err) != code || errs.ReasonOf(err) != reason {
-		t.Fatalf("error = %v (code %q, reason %q), want code %q reason %q", err, errs.CodeOf(err), errs.ReasonOf(err), code, reason)
-	}
-}
-
 func (w *world) balance(t testing.TB, id int64) money.Amount {
 	t.Helper()
 	b, err := w.Ledger.Balance(w.ctx, ledger.UserWallet(ids.UserID(id)))
@@ -208,111 +200,111 @@ func (w *world) advanceTo(t testing.TB, y int, m time.Month, d, h, min int) {
 
 func testDepositLimit(t *testing.T, w *world) {
 	id := w.player(t, "Aigerim", dob)
-	w.setLimit(t, id, protection.DepositLimit, protection.Day, kzt(100))
-	ok(t, w.deposit(id, kzt(60)))
-	refused(t, w.deposit(id, kzt(50)), errs.Conflict, "DEPOSIT_LIMIT")
-	refused(t, w.deposit(id, kzt(101)), errs.Conflict, "DEPOSIT_LIMIT")
-	ok(t, w.deposit(id, kzt(40)))
-	if b := w.balance(t, id); b != kzt(100) {
+	w.setLimit(t, id, protection.DepositLimit, protection.Day, money.Tenge(100))
+	ok(t, w.deposit(id, money.Tenge(60)))
+	errstest.Is(t, w.deposit(id, money.Tenge(50)), errs.Conflict, "DEPOSIT_LIMIT")
+	errstest.Is(t, w.deposit(id, money.Tenge(101)), errs.Conflict, "DEPOSIT_LIMIT")
+	ok(t, w.deposit(id, money.Tenge(40)))
+	if b := w.balance(t, id); b != money.Tenge(100) {
 		t.Fatalf("balance = %s, want 100.00: a refused deposit moved money", b)
 	}
-	if c := w.counters(t, id)[protection.Day]; c.Deposits != kzt(100) {
+	if c := w.counters(t, id)[protection.Day]; c.Deposits != money.Tenge(100) {
 		t.Fatalf("day counter = %+v, want deposits 100.00", c)
 	}
 	// Withdrawals and stakes are not deposits.
-	ok(t, w.withdraw(id, kzt(10)))
-	ok(t, w.bet(id, kzt(10)))
+	ok(t, w.withdraw(id, money.Tenge(10)))
+	ok(t, w.bet(id, money.Tenge(10)))
 	// Local midnight in Almaty starts a new day.
 	w.advanceTo(t, 2026, 3, 4, 23, 59)
-	refused(t, w.deposit(id, kzt(1)), errs.Conflict, "DEPOSIT_LIMIT")
+	errstest.Is(t, w.deposit(id, money.Tenge(1)), errs.Conflict, "DEPOSIT_LIMIT")
 	w.advanceTo(t, 2026, 3, 5, 0, 0)
-	ok(t, w.deposit(id, kzt(100)))
+	ok(t, w.deposit(id, money.Tenge(100)))
 }
 
 func testStakeLimit(t *testing.T, w *world) {
 	id := w.player(t, "Bauyrzhan", dob)
-	ok(t, w.deposit(id, kzt(1000)))
-	w.setLimit(t, id, protection.StakeLimit, protection.Week, kzt(100))
-	ok(t, w.bet(id, kzt(50)))
-	ok(t, w.ante(id, kzt(30)))
-	refused(t, w.ante(id, kzt(25)), errs.Conflict, "STAKE_LIMIT")
-	refused(t, w.bet(id, kzt(21)), errs.Conflict, "STAKE_LIMIT")
-	ok(t, w.payout(id, kzt(500))) // winnings do not give stake room back
-	refused(t, w.bet(id, kzt(21)), errs.Conflict, "STAKE_LIMIT")
-	ok(t, w.bet(id, kzt(20)))
-	if b := w.balance(t, id); b != kzt(1000-100+500) {
+	ok(t, w.deposit(id, money.Tenge(1000)))
+	w.setLimit(t, id, protection.StakeLimit, protection.Week, money.Tenge(100))
+	ok(t, w.bet(id, money.Tenge(50)))
+	ok(t, w.ante(id, money.Tenge(30)))
+	errstest.Is(t, w.ante(id, money.Tenge(25)), errs.Conflict, "STAKE_LIMIT")
+	errstest.Is(t, w.bet(id, money.Tenge(21)), errs.Conflict, "STAKE_LIMIT")
+	ok(t, w.payout(id, money.Tenge(500))) // winnings do not give stake room back
+	errstest.Is(t, w.bet(id, money.Tenge(21)), errs.Conflict, "STAKE_LIMIT")
+	ok(t, w.bet(id, money.Tenge(20)))
+	if b := w.balance(t, id); b != money.Tenge(1000-100+500) {
 		t.Fatalf("balance = %s, want 1400.00", b)
 	}
 	// The week runs Monday to Sunday in Almaty: Sunday 23:00 still counts,
 	// Monday 00:00 starts afresh.
 	w.advanceTo(t, 2026, 3, 8, 23, 0)
-	refused(t, w.bet(id, kzt(1)), errs.Conflict, "STAKE_LIMIT")
+	errstest.Is(t, w.bet(id, money.Tenge(1)), errs.Conflict, "STAKE_LIMIT")
 	w.advanceTo(t, 2026, 3, 9, 0, 0)
-	ok(t, w.bet(id, kzt(100)))
+	ok(t, w.bet(id, money.Tenge(100)))
 }
 
 func testLossLimit(t *testing.T, w *world) {
 	id := w.player(t, "Dana", dob)
-	ok(t, w.deposit(id, kzt(1000)))
-	w.setLimit(t, id, protection.LossLimit, protection.Day, kzt(150))
-	ok(t, w.bet(id, kzt(100)))
-	ok(t, w.payout(id, kzt(80))) // net loss 20
-	ok(t, w.ante(id, kzt(130)))  // 150
-	refused(t, w.ante(id, kzt(1)), errs.Conflict, "LOSS_LIMIT")
-	ok(t, w.payout(id, kzt(60))) // 90
-	ok(t, w.bet(id, kzt(60)))    // 150
-	refused(t, w.bet(id, kzt(1)), errs.Conflict, "LOSS_LIMIT")
+	ok(t, w.deposit(id, money.Tenge(1000)))
+	w.setLimit(t, id, protection.LossLimit, protection.Day, money.Tenge(150))
+	ok(t, w.bet(id, money.Tenge(100)))
+	ok(t, w.payout(id, money.Tenge(80))) // net loss 20
+	ok(t, w.ante(id, money.Tenge(130)))  // 150
+	errstest.Is(t, w.ante(id, money.Tenge(1)), errs.Conflict, "LOSS_LIMIT")
+	ok(t, w.payout(id, money.Tenge(60))) // 90
+	ok(t, w.bet(id, money.Tenge(60)))    // 150
+	errstest.Is(t, w.bet(id, money.Tenge(1)), errs.Conflict, "LOSS_LIMIT")
 	c := w.counters(t, id)[protection.Day]
-	if c.Stakes != kzt(290) || c.Returns != kzt(140) || c.NetLoss() != kzt(150) {
+	if c.Stakes != money.Tenge(290) || c.Returns != money.Tenge(140) || c.NetLoss() != money.Tenge(150) {
 		t.Fatalf("day counter = %+v, want stakes 290, returns 140", c)
 	}
 	// A player ahead for the period may stake the limit plus their winnings.
 	other := w.player(t, "Erlan", dob)
-	ok(t, w.deposit(other, kzt(1000)))
-	w.setLimit(t, other, protection.LossLimit, protection.Month, kzt(50))
-	ok(t, w.bet(other, kzt(50)))
-	ok(t, w.payout(other, kzt(200))) // net loss -150
-	ok(t, w.bet(other, kzt(200)))    // 50
-	refused(t, w.bet(other, kzt(1)), errs.Conflict, "LOSS_LIMIT")
+	ok(t, w.deposit(other, money.Tenge(1000)))
+	w.setLimit(t, other, protection.LossLimit, protection.Month, money.Tenge(50))
+	ok(t, w.bet(other, money.Tenge(50)))
+	ok(t, w.payout(other, money.Tenge(200))) // net loss -150
+	ok(t, w.bet(other, money.Tenge(200)))    // 50
+	errstest.Is(t, w.bet(other, money.Tenge(1)), errs.Conflict, "LOSS_LIMIT")
 }
 
 func testCoolingOff(t *testing.T, w *world) {
 	id := w.player(t, "Gulnara", dob)
-	ok(t, w.deposit(id, kzt(10_000)))
-	w.setLimit(t, id, protection.StakeLimit, protection.Month, kzt(100))
-	ok(t, w.bet(id, kzt(60)))
+	ok(t, w.deposit(id, money.Tenge(10_000)))
+	w.setLimit(t, id, protection.StakeLimit, protection.Month, money.Tenge(100))
+	ok(t, w.bet(id, money.Tenge(60)))
 	// Lowering applies at once.
-	l := w.setLimit(t, id, protection.StakeLimit, protection.Month, kzt(70))
-	if l.Amount != kzt(70) || l.Pending {
+	l := w.setLimit(t, id, protection.StakeLimit, protection.Month, money.Tenge(70))
+	if l.Amount != money.Tenge(70) || l.Pending {
 		t.Fatalf("lowered limit = %+v", l)
 	}
-	refused(t, w.bet(id, kzt(11)), errs.Conflict, "STAKE_LIMIT")
+	errstest.Is(t, w.bet(id, money.Tenge(11)), errs.Conflict, "STAKE_LIMIT")
 	// Raising waits 24 hours.
-	l = w.setLimit(t, id, protection.StakeLimit, protection.Month, kzt(500))
-	if l.Amount != kzt(70) || !l.Pending || l.PendingAmount != kzt(500) || !l.PendingAt.Equal(w.clock.Now().Add(protection.CoolingOff)) {
+	l = w.setLimit(t, id, protection.StakeLimit, protection.Month, money.Tenge(500))
+	if l.Amount != money.Tenge(70) || !l.Pending || l.PendingAmount != money.Tenge(500) || !l.PendingAt.Equal(w.clock.Now().Add(protection.CoolingOff)) {
 		t.Fatalf("raised limit = %+v", l)
 	}
-	refused(t, w.bet(id, kzt(11)), errs.Conflict, "STAKE_LIMIT")
+	errstest.Is(t, w.bet(id, money.Tenge(11)), errs.Conflict, "STAKE_LIMIT")
 	w.clock.Advance(protection.CoolingOff - time.Second)
-	refused(t, w.bet(id, kzt(11)), errs.Conflict, "STAKE_LIMIT")
+	errstest.Is(t, w.bet(id, money.Tenge(11)), errs.Conflict, "STAKE_LIMIT")
 	w.clock.Advance(time.Second)
-	ok(t, w.bet(id, kzt(400)))
-	refused(t, w.bet(id, kzt(41)), errs.Conflict, "STAKE_LIMIT")
+	ok(t, w.bet(id, money.Tenge(400)))
+	errstest.Is(t, w.bet(id, money.Tenge(41)), errs.Conflict, "STAKE_LIMIT")
 	// Removing waits too; lowering again cancels a pending removal.
 	l = w.setLimit(t, id, protection.StakeLimit, protection.Month, 0)
-	if l.Amount != kzt(500) || !l.Pending || l.PendingAmount != 0 {
+	if l.Amount != money.Tenge(500) || !l.Pending || l.PendingAmount != 0 {
 		t.Fatalf("removed limit = %+v", l)
 	}
-	refused(t, w.bet(id, kzt(41)), errs.Conflict, "STAKE_LIMIT")
-	l = w.setLimit(t, id, protection.StakeLimit, protection.Month, kzt(480))
-	if l.Amount != kzt(480) || l.Pending {
+	errstest.Is(t, w.bet(id, money.Tenge(41)), errs.Conflict, "STAKE_LIMIT")
+	l = w.setLimit(t, id, protection.StakeLimit, protection.Month, money.Tenge(480))
+	if l.Amount != money.Tenge(480) || l.Pending {
 		t.Fatalf("lowered again = %+v", l)
 	}
 	w.clock.Advance(2 * protection.CoolingOff)
-	refused(t, w.bet(id, kzt(21)), errs.Conflict, "STAKE_LIMIT")
+	errstest.Is(t, w.bet(id, money.Tenge(21)), errs.Conflict, "STAKE_LIMIT")
 	w.setLimit(t, id, protection.StakeLimit, protection.Month, 0)
 	w.clock.Advance(protection.CoolingOff)
-	ok(t, w.bet(id, kzt(5000)))
+	ok(t, w.bet(id, money.Tenge(5000)))
 	// The overview shows the state as it stands.
 	o, err := w.svc.Overview(w.ctx, id)
 	ok(t, err)
@@ -321,90 +313,90 @@ func testCoolingOff(t *testing.T, w *world) {
 			t.Fatalf("overview limit %+v, want none", l)
 		}
 	}
-	if o.Counters[protection.Month].Stakes != kzt(5460) {
+	if o.Counters[protection.Month].Stakes != money.Tenge(5460) {
 		t.Fatalf("month stakes = %s, want 5460.00", o.Counters[protection.Month].Stakes)
 	}
 	// Bad requests.
 	_, err = w.svc.SetLimit(w.ctx, id, "SPEND", protection.Day, 1)
-	refused(t, err, errs.Invalid, protection.ReasonInvalidLimit)
+	errstest.Is(t, err, errs.Invalid, protection.ReasonInvalidLimit)
 	_, err = w.svc.SetLimit(w.ctx, id, protection.StakeLimit, protection.Day, -1)
-	refused(t, err, errs.Invalid, protection.ReasonInvalidLimit)
+	errstest.Is(t, err, errs.Invalid, protection.ReasonInvalidLimit)
 	_, err = w.svc.SetLimit(w.ctx, w.admin(t), protection.StakeLimit, protection.Day, 1)
-	refused(t, err, errs.Forbidden, "NOT_A_PLAYER")
+	errstest.Is(t, err, errs.Forbidden, "NOT_A_PLAYER")
 }
 
 func testMonthCalendar(t *testing.T, w *world) {
 	id := w.player(t, "Kairat", dob)
-	ok(t, w.deposit(id, kzt(1000)))
+	ok(t, w.deposit(id, money.Tenge(1000)))
 	w.advanceTo(t, 2026, 3, 31, 23, 30) // 18:30 UTC: already April 1st nowhere but still March here
-	w.setLimit(t, id, protection.StakeLimit, protection.Month, kzt(100))
-	ok(t, w.bet(id, kzt(100)))
-	refused(t, w.bet(id, kzt(1)), errs.Conflict, "STAKE_LIMIT")
+	w.setLimit(t, id, protection.StakeLimit, protection.Month, money.Tenge(100))
+	ok(t, w.bet(id, money.Tenge(100)))
+	errstest.Is(t, w.bet(id, money.Tenge(1)), errs.Conflict, "STAKE_LIMIT")
 	w.advanceTo(t, 2026, 4, 1, 0, 0) // 19:00 UTC on March 31st, but April in Almaty
-	ok(t, w.bet(id, kzt(100)))
+	ok(t, w.bet(id, money.Tenge(100)))
 	c := w.counters(t, id)
-	if c[protection.Month].Start != account.MustParseDate("2026-04-01") || c[protection.Month].Stakes != kzt(100) {
+	if c[protection.Month].Start != account.MustParseDate("2026-04-01") || c[protection.Month].Stakes != money.Tenge(100) {
 		t.Fatalf("month counter = %+v", c[protection.Month])
 	}
-	if c[protection.Week].Start != account.MustParseDate("2026-03-30") || c[protection.Week].Stakes != kzt(200) {
+	if c[protection.Week].Start != account.MustParseDate("2026-03-30") || c[protection.Week].Stakes != money.Tenge(200) {
 		t.Fatalf("week counter = %+v (the week spans the month's end)", c[protection.Week])
 	}
 }
 
 func testTimeOut(t *testing.T, w *world) {
 	id := w.player(t, "Madina", dob)
-	ok(t, w.deposit(id, kzt(100)))
+	ok(t, w.deposit(id, money.Tenge(100)))
 	_, err := w.svc.TakeTimeOut(w.ctx, id, 23*time.Hour)
-	refused(t, err, errs.Invalid, protection.ReasonInvalidExclusion)
+	errstest.Is(t, err, errs.Invalid, protection.ReasonInvalidExclusion)
 	_, err = w.svc.TakeTimeOut(w.ctx, id, 43*24*time.Hour)
-	refused(t, err, errs.Invalid, protection.ReasonInvalidExclusion)
+	errstest.Is(t, err, errs.Invalid, protection.ReasonInvalidExclusion)
 	e, err := w.svc.TakeTimeOut(w.ctx, id, 48*time.Hour)
 	ok(t, err)
 	if e.Kind != protection.TimeOut || !e.Until.Equal(w.clock.Now().Add(48*time.Hour)) {
 		t.Fatalf("time-out = %+v", e)
 	}
-	refused(t, w.bet(id, kzt(1)), errs.Forbidden, protection.ReasonTimedOut)
-	refused(t, w.ante(id, kzt(1)), errs.Forbidden, protection.ReasonTimedOut)
-	refused(t, w.deposit(id, kzt(1)), errs.Forbidden, protection.ReasonTimedOut)
-	ok(t, w.withdraw(id, kzt(10))) // money may always leave
-	ok(t, w.payout(id, kzt(5)))    // and winnings of earlier stakes arrive
+	errstest.Is(t, w.bet(id, money.Tenge(1)), errs.Forbidden, protection.ReasonTimedOut)
+	errstest.Is(t, w.ante(id, money.Tenge(1)), errs.Forbidden, protection.ReasonTimedOut)
+	errstest.Is(t, w.deposit(id, money.Tenge(1)), errs.Forbidden, protection.ReasonTimedOut)
+	ok(t, w.withdraw(id, money.Tenge(10))) // money may always leave
+	ok(t, w.payout(id, money.Tenge(5)))    // and winnings of earlier stakes arrive
 	// Not revocable: a shorter break is refused; a longer one extends it.
 	_, err = w.svc.TakeTimeOut(w.ctx, id, 24*time.Hour)
-	refused(t, err, errs.Conflict, protection.ReasonAlreadyExcluded)
+	errstest.Is(t, err, errs.Conflict, protection.ReasonAlreadyExcluded)
 	e, err = w.svc.TakeTimeOut(w.ctx, id, 72*time.Hour)
 	ok(t, err)
 	w.clock.Advance(72*time.Hour - time.Second)
-	refused(t, w.bet(id, kzt(1)), errs.Forbidden, protection.ReasonTimedOut)
+	errstest.Is(t, w.bet(id, money.Tenge(1)), errs.Forbidden, protection.ReasonTimedOut)
 	w.clock.Advance(time.Second)
-	ok(t, w.bet(id, kzt(1)))
-	ok(t, w.deposit(id, kzt(1)))
+	ok(t, w.bet(id, money.Tenge(1)))
+	ok(t, w.deposit(id, money.Tenge(1)))
 	_ = e
 }
 
 func testSelfExclusion(t *testing.T, w *world) {
 	id := w.player(t, "Nurlan", dob)
-	ok(t, w.deposit(id, kzt(100)))
+	ok(t, w.deposit(id, money.Tenge(100)))
 	_, err := w.svc.SelfExclude(w.ctx, id, 5)
-	refused(t, err, errs.Invalid, protection.ReasonInvalidExclusion)
+	errstest.Is(t, err, errs.Invalid, protection.ReasonInvalidExclusion)
 	e, err := w.svc.SelfExclude(w.ctx, id, 6)
 	ok(t, err)
 	if e.Kind != protection.SelfExclusion || !e.Until.Equal(w.clock.Now().AddDate(0, 6, 0)) {
 		t.Fatalf("self-exclusion = %+v", e)
 	}
-	refused(t, w.bet(id, kzt(1)), errs.Forbidden, protection.ReasonSelfExcluded)
-	refused(t, w.deposit(id, kzt(1)), errs.Forbidden, protection.ReasonSelfExcluded)
-	ok(t, w.withdraw(id, kzt(100)))
+	errstest.Is(t, w.bet(id, money.Tenge(1)), errs.Forbidden, protection.ReasonSelfExcluded)
+	errstest.Is(t, w.deposit(id, money.Tenge(1)), errs.Forbidden, protection.ReasonSelfExcluded)
+	ok(t, w.withdraw(id, money.Tenge(100)))
 	_, err = w.svc.TakeTimeOut(w.ctx, id, 42*24*time.Hour)
-	refused(t, err, errs.Conflict, protection.ReasonAlreadyExcluded)
+	errstest.Is(t, err, errs.Conflict, protection.ReasonAlreadyExcluded)
 	e, err = w.svc.SelfExclude(w.ctx, id, 0)
 	ok(t, err)
 	if !e.Permanent() {
 		t.Fatalf("permanent self-exclusion = %+v", e)
 	}
 	_, err = w.svc.SelfExclude(w.ctx, id, 60)
-	refused(t, err, errs.Conflict, protection.ReasonAlreadyExcluded)
+	errstest.Is(t, err, errs.Conflict, protection.ReasonAlreadyExcluded)
 	w.clock.Advance(10 * 365 * 24 * time.Hour)
-	refused(t, w.bet(id, kzt(1)), errs.Forbidden, protection.ReasonSelfExcluded)
+	errstest.Is(t, w.bet(id, money.Tenge(1)), errs.Forbidden, protection.ReasonSelfExcluded)
 	got, err := w.Store.Exclusion(w.ctx, id)
 	ok(t, err)
 	if !got.Permanent() || !got.ActiveAt(w.clock.Now()) {
@@ -425,36 +417,36 @@ func testRegister(t *testing.T, w *world) {
 	})
 	ok(t, err)
 	for _, id := range []int64{byName, byDoc, other} {
-		ok(t, w.deposit(id, kzt(100)))
+		ok(t, w.deposit(id, money.Tenge(100)))
 	}
 	_, err = w.svc.ImportRegister(w.ctx, byName, stringsReader("document_hash\n"+docHash+"\n"))
-	refused(t, err, errs.Forbidden, "NOT_ADMIN")
+	errstest.Is(t, err, errs.Forbidden, "NOT_ADMIN")
 	added, err := w.svc.ImportRegister(w.ctx, admin, stringsReader("name,date_of_birth,note\n\"ivanov ivan\",1990-05-17,court order\n"))
 	ok(t, err)
 	docEntry, err := w.svc.AddRegisterEntry(w.ctx, admin, docHash, "", account.Date{}, "")
 	ok(t, err)
-	refused(t, w.bet(byName, kzt(1)), errs.Forbidden, protection.ReasonRegisterExcluded)
-	refused(t, w.deposit(byName, kzt(1)), errs.Forbidden, protection.ReasonRegisterExcluded)
-	refused(t, w.ante(byDoc, kzt(1)), errs.Forbidden, protection.ReasonRegisterExcluded)
-	ok(t, w.bet(other, kzt(1))) // same name, another birthday
-	ok(t, w.withdraw(byName, kzt(100)))
+	errstest.Is(t, w.bet(byName, money.Tenge(1)), errs.Forbidden, protection.ReasonRegisterExcluded)
+	errstest.Is(t, w.deposit(byName, money.Tenge(1)), errs.Forbidden, protection.ReasonRegisterExcluded)
+	errstest.Is(t, w.ante(byDoc, money.Tenge(1)), errs.Forbidden, protection.ReasonRegisterExcluded)
+	ok(t, w.bet(other, money.Tenge(1))) // same name, another birthday
+	ok(t, w.withdraw(byName, money.Tenge(100)))
 	// Screening at registration and verification.
-	refused(t, w.svc.ScreenRegistration(w.ctx, "IVANOV ivan", dob), errs.Forbidden, protection.ReasonRegisterExcluded)
+	errstest.Is(t, w.svc.ScreenRegistration(w.ctx, "IVANOV ivan", dob), errs.Forbidden, protection.ReasonRegisterExcluded)
 	// Look-alikes (issue 22): Cyrillic letters, surname last, a hyphen, no space.
 	for _, alike := range []string{"Ivаnov Ivan", "Ivan Ivanov", "Ivanov-Ivan", "IvanIvanov", "Іvanov Ivan"} {
-		refused(t, w.svc.ScreenRegistration(w.ctx, alike, dob), errs.Forbidden, protection.ReasonRegisterExcluded)
+		errstest.Is(t, w.svc.ScreenRegistration(w.ctx, alike, dob), errs.Forbidden, protection.ReasonRegisterExcluded)
 	}
 	ok(t, w.svc.ScreenRegistration(w.ctx, "Ivanova Ivanna", dob))
-	refused(t, w.svc.ScreenDocument(w.ctx, docHash, "Someone Else", dob), errs.Forbidden, protection.ReasonRegisterExcluded)
+	errstest.Is(t, w.svc.ScreenDocument(w.ctx, docHash, "Someone Else", dob), errs.Forbidden, protection.ReasonRegisterExcluded)
 	// Removal is audited and lifts the refusal; removing twice is a conflict.
 	_, err = w.svc.RemoveRegisterEntry(w.ctx, admin, docEntry.ID, "entered in error")
 	ok(t, err)
 	_, err = w.svc.RemoveRegisterEntry(w.ctx, admin, docEntry.ID, "again")
-	refused(t, err, errs.Conflict, protection.ReasonAlreadyRemoved)
+	errstest.Is(t, err, errs.Conflict, protection.ReasonAlreadyRemoved)
 	if _, err = w.svc.RemoveRegisterEntry(w.ctx, admin, 999_999, "none"); !errs.Is(err, errs.NotFound) {
 		t.Fatalf("removing an unknown entry: %v, want NOT_FOUND", err)
 	}
-	ok(t, w.ante(byDoc, kzt(1)))
+	ok(t, w.ante(byDoc, money.Tenge(1)))
 	active, _, err := w.svc.Register(w.ctx, admin, false, account.Page{})
 	ok(t, err)
 	if len(active) != 1 || active[0].ID != added[0].ID || active[0].NameKey != protection.NameKey("Ivanov Ivan") || active[0].Note != "court order" {
@@ -486,37 +478,37 @@ func testRegister(t *testing.T, w *world) {
 
 func testRollback(t *testing.T, w *world) {
 	id := w.player(t, "Olzhas", dob)
-	ok(t, w.deposit(id, kzt(1000)))
-	w.setLimit(t, id, protection.StakeLimit, protection.Day, kzt(100))
+	ok(t, w.deposit(id, money.Tenge(1000)))
+	w.setLimit(t, id, protection.StakeLimit, protection.Day, money.Tenge(100))
 	// A unit of work whose second stake is refused: the first is undone too
 	// when the work fails, and its counters with it.
 	err := w.InTx(w.ctx, func(ctx context.Context, tx ledger.Poster) error {
-		if _, err := tx.Post(ctx, ledger.Move(w.key("bet"), ledger.BetStake, "bet", ledger.UserWallet(ids.UserID(id)), ledger.EscrowOf("d:1:W"), kzt(70))); err != nil {
+		if _, err := tx.Post(ctx, ledger.Move(w.key("bet"), ledger.BetStake, "bet", ledger.UserWallet(ids.UserID(id)), ledger.EscrowOf("d:1:W"), money.Tenge(70))); err != nil {
 			return err
 		}
-		_, err := tx.Post(ctx, ledger.Move(w.key("bet"), ledger.BetStake, "bet", ledger.UserWallet(ids.UserID(id)), ledger.EscrowOf("d:1:P"), kzt(70)))
+		_, err := tx.Post(ctx, ledger.Move(w.key("bet"), ledger.BetStake, "bet", ledger.UserWallet(ids.UserID(id)), ledger.EscrowOf("d:1:P"), money.Tenge(70)))
 		return err
 	})
-	refused(t, err, errs.Conflict, "STAKE_LIMIT")
+	errstest.Is(t, err, errs.Conflict, "STAKE_LIMIT")
 	if c := w.counters(t, id)[protection.Day]; c.Stakes != 0 {
 		t.Fatalf("counters kept a rolled-back stake: %+v", c)
 	}
-	if b := w.balance(t, id); b != kzt(1000) {
+	if b := w.balance(t, id); b != money.Tenge(1000) {
 		t.Fatalf("balance = %s after a rolled-back unit of work", b)
 	}
 	// A refused post inside a unit of work that goes on leaves the rest.
 	err = w.InTx(w.ctx, func(ctx context.Context, tx ledger.Poster) error {
-		if _, err := tx.Post(ctx, ledger.Move(w.key("bet"), ledger.BetStake, "bet", ledger.UserWallet(ids.UserID(id)), ledger.EscrowOf("d:1:W"), kzt(70))); err != nil {
+		if _, err := tx.Post(ctx, ledger.Move(w.key("bet"), ledger.BetStake, "bet", ledger.UserWallet(ids.UserID(id)), ledger.EscrowOf("d:1:W"), money.Tenge(70))); err != nil {
 			return err
 		}
-		_, err := tx.Post(ctx, ledger.Move(w.key("bet"), ledger.BetStake, "bet", ledger.UserWallet(ids.UserID(id)), ledger.EscrowOf("d:1:P"), kzt(70)))
+		_, err := tx.Post(ctx, ledger.Move(w.key("bet"), ledger.BetStake, "bet", ledger.UserWallet(ids.UserID(id)), ledger.EscrowOf("d:1:P"), money.Tenge(70)))
 		if errs.ReasonOf(err) != "STAKE_LIMIT" {
 			return fmt.Errorf("second stake: %v, want STAKE_LIMIT", err)
 		}
 		return nil
 	})
 	ok(t, err)
-	if c := w.counters(t, id)[protection.Day]; c.Stakes != kzt(70) {
+	if c := w.counters(t, id)[protection.Day]; c.Stakes != money.Tenge(70) {
 		t.Fatalf("counters = %+v, want stakes 70.00", c)
 	}
 	// A batch of stakes (the tote's bet intake, ledger.PostEach) is checked
@@ -524,7 +516,7 @@ func testRollback(t *testing.T, w *world) {
 	err = w.InTx(w.ctx, func(ctx context.Context, tx ledger.Poster) error {
 		var ts []ledger.Transfer
 		for range 3 {
-			ts = append(ts, ledger.Move(w.key("bet"), ledger.BetStake, "bet", ledger.UserWallet(ids.UserID(id)), ledger.EscrowOf("d:2:W"), kzt(15)))
+			ts = append(ts, ledger.Move(w.key("bet"), ledger.BetStake, "bet", ledger.UserWallet(ids.UserID(id)), ledger.EscrowOf("d:2:W"), money.Tenge(15)))
 		}
 		_, errList, err := ledger.PostEach(ctx, tx, ts)
 		if err != nil {
@@ -536,25 +528,25 @@ func testRollback(t *testing.T, w *world) {
 		return nil
 	})
 	ok(t, err)
-	if c := w.counters(t, id)[protection.Day]; c.Stakes != kzt(100) {
+	if c := w.counters(t, id)[protection.Day]; c.Stakes != money.Tenge(100) {
 		t.Fatalf("counters after the batch = %+v, want stakes 100.00", c)
 	}
 }
 
 func testConcurrentStakes(t *testing.T, w *world, n int) {
 	id := w.player(t, "Saule", dob)
-	ok(t, w.deposit(id, kzt(int64(n)*10)))
+	ok(t, w.deposit(id, money.Tenge(int64(n)*10)))
 	limit := int64(n) / 4 * 10
-	w.setLimit(t, id, protection.StakeLimit, protection.Day, kzt(limit))
+	w.setLimit(t, id, protection.StakeLimit, protection.Day, money.Tenge(limit))
 	var wg sync.WaitGroup
 	var won, lost atomic.Int64
 	for i := range n {
 		wg.Go(func() {
 			var err error
 			if i%2 == 0 {
-				err = w.bet(id, kzt(10))
+				err = w.bet(id, money.Tenge(10))
 			} else {
-				err = w.ante(id, kzt(10))
+				err = w.ante(id, money.Tenge(10))
 			}
 			switch errs.ReasonOf(err) {
 			case "":
@@ -573,10 +565,10 @@ func testConcurrentStakes(t *testing.T, w *world, n int) {
 	if won.Load() != limit/10 || lost.Load() != int64(n)-limit/10 {
 		t.Fatalf("%d stakes went through and %d were refused; want exactly %d through", won.Load(), lost.Load(), limit/10)
 	}
-	if c := w.counters(t, id)[protection.Day]; c.Stakes != kzt(limit) {
+	if c := w.counters(t, id)[protection.Day]; c.Stakes != money.Tenge(limit) {
 		t.Fatalf("counter = %+v, want stakes %d", c, limit)
 	}
-	if b := w.balance(t, id); b != kzt(int64(n)*10-limit) {
+	if b := w.balance(t, id); b != money.Tenge(int64(n)*10-limit) {
 		t.Fatalf("balance = %s", b)
 	}
 }
@@ -587,8 +579,8 @@ func testConcurrentStakes(t *testing.T, w *world, n int) {
 // the counter agree.
 func testRacingLimitChange(t *testing.T, w *world, n int) {
 	id := w.player(t, "Timur", dob)
-	ok(t, w.deposit(id, kzt(int64(n)*20)))
-	oldLimit, newLimit := kzt(int64(n)*10/2), kzt(int64(n)*10/8)
+	ok(t, w.deposit(id, money.Tenge(int64(n)*20)))
+	oldLimit, newLimit := money.Tenge(int64(n)*10/2), money.Tenge(int64(n)*10/8)
 	w.setLimit(t, id, protection.StakeLimit, protection.Day, oldLimit)
 	var wg sync.WaitGroup
 	start := make(chan struct{})
@@ -603,7 +595,7 @@ func testRacingLimitChange(t *testing.T, w *world, n int) {
 				began = true
 			default:
 			}
-			err := w.bet(id, kzt(10))
+			err := w.bet(id, money.Tenge(10))
 			if err != nil && errs.ReasonOf(err) != "STAKE_LIMIT" {
 				t.Errorf("stake %d: %v", i, err)
 			}
@@ -626,25 +618,25 @@ func testRacingLimitChange(t *testing.T, w *world, n int) {
 	// Each stake begun after the lowering returned read the new limit, and
 	// its guarded update left the counter at or below it: the counter only
 	// grows, so at most newLimit/10 of them can have gone through.
-	if kzt(10)*money.Amount(afterLowering.Load()) > newLimit {
-		t.Fatalf("%d stakes begun after the lowering went through; the new limit %s allows at most %d", afterLowering.Load(), newLimit, newLimit/kzt(10))
+	if money.Tenge(10)*money.Amount(afterLowering.Load()) > newLimit {
+		t.Fatalf("%d stakes begun after the lowering went through; the new limit %s allows at most %d", afterLowering.Load(), newLimit, newLimit/money.Tenge(10))
 	}
 	// From here on the new limit holds.
-	err := w.bet(id, kzt(10))
-	if c.Stakes+kzt(10) > newLimit {
-		refused(t, err, errs.Conflict, "STAKE_LIMIT")
+	err := w.bet(id, money.Tenge(10))
+	if c.Stakes+money.Tenge(10) > newLimit {
+		errstest.Is(t, err, errs.Conflict, "STAKE_LIMIT")
 	} else {
 		ok(t, err)
 	}
-	if b := w.balance(t, id); b != kzt(int64(n)*20)-w.counters(t, id)[protection.Day].Stakes {
+	if b := w.balance(t, id); b != money.Tenge(int64(n)*20)-w.counters(t, id)[protection.Day].Stakes {
 		t.Fatalf("balance %s does not match the stakes counted", b)
 	}
 }
 
 func testRealityChecks(t *testing.T, w *world) {
 	id := w.player(t, "Yerlan", dob)
-	ok(t, w.deposit(id, kzt(1000)))
-	w.setLimit(t, id, protection.StakeLimit, protection.Day, kzt(500))
+	ok(t, w.deposit(id, money.Tenge(1000)))
+	w.setLimit(t, id, protection.StakeLimit, protection.Day, money.Tenge(500))
 	const every = 15 * time.Minute
 	due := func(want int) []protection.Reminder {
 		t.Helper()
@@ -657,31 +649,31 @@ func testRealityChecks(t *testing.T, w *world) {
 	}
 	due(0)
 	start := w.clock.Now()
-	ok(t, w.bet(id, kzt(100)))
+	ok(t, w.bet(id, money.Tenge(100)))
 	w.clock.Advance(10 * time.Minute)
-	ok(t, w.payout(id, kzt(30)))
-	refused(t, w.ante(id, kzt(450)), errs.Conflict, "STAKE_LIMIT") // refused: not in the session
-	ok(t, w.ante(id, kzt(50)))
+	ok(t, w.payout(id, money.Tenge(30)))
+	errstest.Is(t, w.ante(id, money.Tenge(450)), errs.Conflict, "STAKE_LIMIT") // refused: not in the session
+	ok(t, w.ante(id, money.Tenge(50)))
 	w.clock.Advance(4 * time.Minute)
 	due(0)
 	w.clock.Advance(time.Minute)
 	r := due(1)[0]
-	if r.UserID != id || !r.StartedAt.Equal(start) || r.Elapsed != every || r.Stakes != kzt(150) || r.Returns != kzt(30) || r.Net() != -kzt(120) {
+	if r.UserID != id || !r.StartedAt.Equal(start) || r.Elapsed != every || r.Stakes != money.Tenge(150) || r.Returns != money.Tenge(30) || r.Net() != -money.Tenge(120) {
 		t.Fatalf("reminder = %+v", r)
 	}
 	due(0) // claimed once, not twice
-	ok(t, w.bet(id, kzt(10)))
+	ok(t, w.bet(id, money.Tenge(10)))
 	w.clock.Advance(every)
-	if r := due(1)[0]; r.Elapsed != 2*every || r.Stakes != kzt(160) {
+	if r := due(1)[0]; r.Elapsed != 2*every || r.Stakes != money.Tenge(160) {
 		t.Fatalf("second reminder = %+v", r)
 	}
 	// Half an hour without a stake ends the session; the next starts afresh.
 	w.clock.Advance(protection.SessionIdle + time.Minute)
 	due(0)
-	ok(t, w.bet(id, kzt(5)))
+	ok(t, w.bet(id, money.Tenge(5)))
 	restart := w.clock.Now()
 	w.clock.Advance(every)
-	if r := due(1)[0]; !r.StartedAt.Equal(restart) || r.Stakes != kzt(5) || r.Returns != 0 {
+	if r := due(1)[0]; !r.StartedAt.Equal(restart) || r.Stakes != money.Tenge(5) || r.Returns != 0 {
 		t.Fatalf("new session's reminder = %+v", r)
 	}
 }

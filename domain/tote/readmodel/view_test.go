@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/pokertote/pokertote/domain/ledger"
+	"github.com/pokertote/pokertote/domain/ledger/ledgertest"
 	"github.com/pokertote/pokertote/domain/money"
 	"github.com/pokertote/pokertote/domain/parimutuel"
 	"github.com/pokertote/pokertote/domain/tote"
@@ -41,7 +41,7 @@ func viewJSON(t *testing.T, v readmodel.TableView) string {
 // point where the published pools are final: so a client that joins late
 // with a snapshot renders what one that watched from the start renders.
 func TestViewFoldEqualsStore(t *testing.T) {
-	led := ledger.NewMemStore(nil)
+	led := ledgertest.NewMemStore(nil)
 	store := totetest.NewMemStore(led)
 	h := totetest.NewHarness(t, totetest.Env{Store: store, Leases: store, Ledger: led}, 3)
 	h.Deposit(7, 10_000*money.KZT)
@@ -126,7 +126,7 @@ func TestApplyIgnoresOldAndForeignEvents(t *testing.T) {
 // TestOddsAfterTheRiverSayRiver: the odds computed after the river are
 // labelled with the street RIVER (issue 11: they said DEALING_RIVER).
 func TestOddsAfterTheRiverSayRiver(t *testing.T) {
-	led := ledger.NewMemStore(nil)
+	led := ledgertest.NewMemStore(nil)
 	store := totetest.NewMemStore(led)
 	h := totetest.NewHarness(t, totetest.Env{Store: store, Leases: store, Ledger: led}, 2)
 	h.RunUntil(h.Dealer, "SETTLED", totetest.InPhase(tote.PhaseSettled))

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/pokertote/pokertote/domain/cards"
-	"github.com/pokertote/pokertote/domain/ledger"
+	"github.com/pokertote/pokertote/domain/ledger/ledgertest"
 	"github.com/pokertote/pokertote/domain/money"
 	"github.com/pokertote/pokertote/domain/parimutuel"
 	"github.com/pokertote/pokertote/domain/tote"
@@ -24,7 +24,7 @@ import (
 // steps, each one transaction, with the events each appends to the outbox.
 func ExampleDealer() {
 	ctx := context.Background()
-	led := ledger.NewMemStore(nil)
+	led := ledgertest.NewMemStore(nil)
 	store := totetest.NewMemStore(led)
 	clock := clocktest.New(time.Date(2025, 3, 1, 12, 0, 0, 0, time.UTC))
 	svc, _ := service.NewService(service.Config{Store: store, Ledger: led, Gate: totetest.AllowAll{}, Publisher: &totetest.Recorder{}, Clock: clock, Beacon: totetest.LocalBeacon(clock)})

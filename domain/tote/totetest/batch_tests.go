@@ -9,6 +9,7 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/pokertote/pokertote/domain/errs"
+	"github.com/pokertote/pokertote/domain/errs/errstest"
 	"github.com/pokertote/pokertote/domain/ids"
 	"github.com/pokertote/pokertote/domain/ledger"
 	"github.com/pokertote/pokertote/domain/money"
@@ -24,11 +25,11 @@ import (
 // bets.
 func testBatchMixed(t *testing.T, env Env) {
 	h := NewHarness(t, env, 6)
-	h.Deposit(1, kzt(100_000))
-	h.Deposit(2, kzt(150)) // enough for one bet of 100 only
+	h.Deposit(1, money.Tenge(100_000))
+	h.Deposit(2, money.Tenge(150)) // enough for one bet of 100 only
 	d := h.RunUntil(h.Dealer, "PRE_DEAL", InPhase(tote.PhasePreDeal))
 	bet := func(user int64, sel string, stake int64, key string) tote.PlaceBetRequest {
-		return tote.PlaceBetRequest{UserID: ids.UserID(user), DrawID: d.ID, Market: parimutuel.MarketWin, Selection: sel, Stake: kzt(stake), IdempotencyKey: key}
+		return tote.PlaceBetRequest{UserID: ids.UserID(user), DrawID: d.ID, Market: parimutuel.MarketWin, Selection: sel, Stake: money.Tenge(stake), IdempotencyKey: key}
 	}
 	if _, err := h.Svc.PlaceBet(h.Ctx, bet(1, "1", 100, "earlier")); err != nil {
 		t.Fatal(err)
@@ -59,21 +60,21 @@ func testBatchMixed(t *testing.T, env Env) {
 	for _, i := range []int{0, 1, 4, 5, 6, 10} {
 		ok(i)
 	}
-	wantCode(t, errList[2], errs.Conflict, ledger.ReasonInsufficientFunds)
-	wantCode(t, errList[3], errs.Conflict, ledger.ReasonInsufficientFunds)
-	wantCode(t, errList[7], errs.Conflict, "IDEMPOTENCY_KEY_REUSED")
-	wantCode(t, errList[8], errs.Invalid, "STAKE_TOO_HIGH")
-	wantCode(t, errList[9], errs.Invalid, "")
-	wantCode(t, errList[11], errs.Conflict, "IDEMPOTENCY_KEY_REUSED")
-	wantCode(t, errList[12], errs.Invalid, "STAKE_TOO_LOW")
-	wantCode(t, errList[13], errs.Invalid, "STAKE_TOO_HIGH")
+	errstest.Is(t, errList[2], errs.Conflict, ledger.ReasonInsufficientFunds)
+	errstest.Is(t, errList[3], errs.Conflict, ledger.ReasonInsufficientFunds)
+	errstest.Is(t, errList[7], errs.Conflict, "IDEMPOTENCY_KEY_REUSED")
+	errstest.Is(t, errList[8], errs.Invalid, "STAKE_TOO_HIGH")
+	errstest.Code(t, errList[9], errs.Invalid)
+	errstest.Is(t, errList[11], errs.Conflict, "IDEMPOTENCY_KEY_REUSED")
+	errstest.Is(t, errList[12], errs.Invalid, "STAKE_TOO_LOW")
+	errstest.Is(t, errList[13], errs.Invalid, "STAKE_TOO_HIGH")
 	if bets[4].ID != bets[5].ID {
 		t.Errorf("the same key in one batch gave bets %d and %d", bets[4].ID, bets[5].ID)
 	}
-	if h.Balance(ledger.UserWallet(1)) != kzt(100_000-100-100-200-300) {
+	if h.Balance(ledger.UserWallet(1)) != money.Tenge(100_000-100-100-200-300) {
 		t.Errorf("wallet 1 holds %s", h.Balance(ledger.UserWallet(1)))
 	}
-	if h.Balance(ledger.UserWallet(2)) != kzt(50) || h.Balance(ledger.UserWallet(3)) != 0 {
+	if h.Balance(ledger.UserWallet(2)) != money.Tenge(50) || h.Balance(ledger.UserWallet(3)) != 0 {
 		t.Errorf("wallets 2 and 3 hold %s and %s", h.Balance(ledger.UserWallet(2)), h.Balance(ledger.UserWallet(3)))
 	}
 	stored, err := env.Store.DrawBets(h.Ctx, d.ID)
@@ -83,7 +84,7 @@ func testBatchMixed(t *testing.T, env Env) {
 	if len(stored) != 5 {
 		t.Errorf("%d bets stored, want 5 (earlier, a, b1, dup, reuse)", len(stored))
 	}
-	if got := h.Balance(ledger.EscrowOf(tote.PoolID(d.ID, 1, parimutuel.MarketWin))); got != kzt(100+100+100+200+300) {
+	if got := h.Balance(ledger.EscrowOf(tote.PoolID(d.ID, 1, parimutuel.MarketWin))); got != money.Tenge(100+100+100+200+300) {
 		t.Errorf("escrow holds %s", got)
 	}
 	checkTotals(h, d.ID)
@@ -100,7 +101,7 @@ func testConcurrentMixed(t *testing.T, env Env) {
 	users := 12
 	for u := range users {
 		if u%4 > 0 {
-			h.Deposit(int64(200+u), kzt(int64(100*(u%4)))) // 0, 100, 200, 300 KZT
+			h.Deposit(int64(200+u), money.Tenge(int64(100*(u%4)))) // 0, 100, 200, 300 KZT
 		}
 	}
 	d := h.RunUntil(h.Dealer, "PRE_DEAL", InPhase(tote.PhasePreDeal))
@@ -113,7 +114,7 @@ func testConcurrentMixed(t *testing.T, env Env) {
 			wg.Go(func() {
 				uid := int64(200 + u)
 				b, err := h.Svc.PlaceBet(h.Ctx, tote.PlaceBetRequest{UserID: ids.UserID(uid), DrawID: d.ID, Market: parimutuel.MarketWin,
-					Selection: itoa(1 + (u+i%3)%6), Stake: kzt(100), IdempotencyKey: fmt.Sprintf("k%d", i%3)})
+					Selection: itoa(1 + (u+i%3)%6), Stake: money.Tenge(100), IdempotencyKey: fmt.Sprintf("k%d", i%3)})
 				mu.Lock()
 				defer mu.Unlock()
 				switch {
@@ -133,10 +134,10 @@ func testConcurrentMixed(t *testing.T, env Env) {
 		uid := int64(200 + u)
 		// Keys k0, k1, k2 (k0 twice): at most three bets, as many as the
 		// money allows.
-		if want := kzt(int64(100 * min(u%4, 3))); accepted[uid] != want {
+		if want := money.Tenge(int64(100 * min(u%4, 3))); accepted[uid] != want {
 			t.Errorf("user %d: %s accepted, want %s", uid, accepted[uid], want)
 		}
-		if got, want := h.Balance(ledger.UserWallet(ids.UserID(uid))), kzt(int64(100*(u%4)))-accepted[uid]; got != want {
+		if got, want := h.Balance(ledger.UserWallet(ids.UserID(uid))), money.Tenge(int64(100*(u%4)))-accepted[uid]; got != want {
 			t.Errorf("user %d holds %s, want %s", uid, got, want)
 		}
 	}
@@ -194,7 +195,7 @@ func checkTotals(h *Harness, drawID int64) {
 func testTotalsProperty(t *testing.T, env Env) {
 	h := NewHarness(t, env, 6)
 	for u := 1; u < 5; u++ {
-		h.Deposit(int64(300+u), kzt(int64(500*u)))
+		h.Deposit(int64(300+u), money.Tenge(int64(500*u)))
 	}
 	d := h.RunUntil(h.Dealer, "PRE_DEAL", InPhase(tote.PhasePreDeal))
 	markets := []parimutuel.Market{parimutuel.MarketWin, parimutuel.MarketCombination, parimutuel.MarketExpress}
@@ -210,7 +211,7 @@ func testTotalsProperty(t *testing.T, env Env) {
 				sel = sel + "-" + sel + "-" + itoa(rapid.IntRange(1, 6).Draw(rt, "river"))
 			}
 			return tote.PlaceBetRequest{UserID: ids.UserID(300 + rapid.IntRange(0, 4).Draw(rt, "user")), DrawID: d.ID, Market: m, Selection: sel,
-				Stake: kzt(int64(rapid.IntRange(100, 400).Draw(rt, "stake"))), IdempotencyKey: fmt.Sprintf("p%d", rapid.IntRange(0, n+5).Draw(rt, "key"))}
+				Stake: money.Tenge(int64(rapid.IntRange(100, 400).Draw(rt, "stake"))), IdempotencyKey: fmt.Sprintf("p%d", rapid.IntRange(0, n+5).Draw(rt, "key"))}
 		}), 1, 20).Draw(rt, "batch")
 		n += len(reqs)
 		_, errList := h.Svc.PlaceBets(h.Ctx, reqs)

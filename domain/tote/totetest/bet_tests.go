@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/pokertote/pokertote/domain/errs"
+	"github.com/pokertote/pokertote/domain/errs/errstest"
 	"github.com/pokertote/pokertote/domain/ids"
 	"github.com/pokertote/pokertote/domain/ledger"
 	"github.com/pokertote/pokertote/domain/money"
@@ -18,7 +19,7 @@ import (
 
 func testBetChecks(t *testing.T, env Env) {
 	h := NewHarness(t, env, 6)
-	h.Deposit(1, kzt(10_000))
+	h.Deposit(1, money.Tenge(10_000))
 	d := h.RunUntil(h.Dealer, "PRE_DEAL", InPhase(tote.PhasePreDeal))
 	cases := []struct {
 		name         string
@@ -29,13 +30,13 @@ func testBetChecks(t *testing.T, env Env) {
 		reason       string
 		user, drawID int64
 	}{
-		{"below the minimum", parimutuel.MarketWin, "1", kzt(100) - 1, errs.Invalid, "STAKE_TOO_LOW", 1, 0},
-		{"above the maximum", parimutuel.MarketWin, "1", kzt(1_000_000) + 1, errs.Invalid, "STAKE_TOO_HIGH", 1, 0},
-		{"position off the table", parimutuel.MarketWin, "7", kzt(100), errs.Invalid, "POSITION_OUT_OF_RANGE", 1, 0},
-		{"malformed selection", parimutuel.MarketCombination, "flush", kzt(100), errs.Invalid, "INVALID_SELECTION", 1, 0},
-		{"unknown market", "PLACE", "1", kzt(100), errs.Invalid, "UNKNOWN_MARKET", 1, 0},
-		{"no money", parimutuel.MarketWin, "1", kzt(100), errs.Conflict, "INSUFFICIENT_FUNDS", 9, 0},
-		{"no such draw", parimutuel.MarketWin, "1", kzt(100), errs.NotFound, "", 1, d.ID + 1000},
+		{"below the minimum", parimutuel.MarketWin, "1", money.Tenge(100) - 1, errs.Invalid, "STAKE_TOO_LOW", 1, 0},
+		{"above the maximum", parimutuel.MarketWin, "1", money.Tenge(1_000_000) + 1, errs.Invalid, "STAKE_TOO_HIGH", 1, 0},
+		{"position off the table", parimutuel.MarketWin, "7", money.Tenge(100), errs.Invalid, "POSITION_OUT_OF_RANGE", 1, 0},
+		{"malformed selection", parimutuel.MarketCombination, "flush", money.Tenge(100), errs.Invalid, "INVALID_SELECTION", 1, 0},
+		{"unknown market", "PLACE", "1", money.Tenge(100), errs.Invalid, "UNKNOWN_MARKET", 1, 0},
+		{"no money", parimutuel.MarketWin, "1", money.Tenge(100), errs.Conflict, "INSUFFICIENT_FUNDS", 9, 0},
+		{"no such draw", parimutuel.MarketWin, "1", money.Tenge(100), errs.NotFound, "NOT_FOUND", 1, d.ID + 1000},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -45,13 +46,13 @@ func testBetChecks(t *testing.T, env Env) {
 			}
 			key := "checks-" + c.name
 			_, err := h.Svc.PlaceBet(h.Ctx, tote.PlaceBetRequest{UserID: ids.UserID(c.user), DrawID: id, Market: c.m, Selection: c.sel, Stake: c.stake, IdempotencyKey: key})
-			wantCode(t, err, c.code, c.reason)
+			errstest.Is(t, err, c.code, c.reason)
 			if _, err := env.Store.BetByKey(h.Ctx, ids.UserID(c.user), key); !errs.Is(err, errs.NotFound) {
 				t.Errorf("a refused bet was stored: %v", err)
 			}
 		})
 	}
-	if b := h.Balance(ledger.UserWallet(1)); b != kzt(10_000) {
+	if b := h.Balance(ledger.UserWallet(1)); b != money.Tenge(10_000) {
 		t.Fatalf("refused bets moved money: wallet %s", b)
 	}
 }
@@ -61,41 +62,41 @@ func testBetChecks(t *testing.T, env Env) {
 // changed during a draw applies from the next one.
 func testBetTiming(t *testing.T, env Env) {
 	h := NewHarness(t, env, 6)
-	h.Deposit(1, kzt(10_000))
+	h.Deposit(1, money.Tenge(10_000))
 	d := h.RunUntil(h.Dealer, "PRE_DEAL", InPhase(tote.PhasePreDeal))
 	// The deadline has passed but the dealer has not closed the round yet.
 	h.Clock.Advance(d.RoundClosesAt.Sub(h.Clock.Now()))
-	_, err := h.Bet(1, d, parimutuel.MarketWin, "1", kzt(100))
-	wantCode(t, err, errs.Conflict, "ROUND_CLOSED")
+	_, err := h.Bet(1, d, parimutuel.MarketWin, "1", money.Tenge(100))
+	errstest.Is(t, err, errs.Conflict, "ROUND_CLOSED")
 	d = h.RunUntil(h.Dealer, "DEALING_POCKET", InPhase(tote.PhaseDealingPocket))
-	_, err = h.Bet(1, d, parimutuel.MarketWin, "1", kzt(100))
-	wantCode(t, err, errs.Conflict, "ROUND_CLOSED")
+	_, err = h.Bet(1, d, parimutuel.MarketWin, "1", money.Tenge(100))
+	errstest.Is(t, err, errs.Conflict, "ROUND_CLOSED")
 	d = h.RunUntil(h.Dealer, "FLOP", InPhase(tote.PhaseFlop))
-	_, err = h.Bet(1, d, parimutuel.MarketExpress, "1-1-1", kzt(100))
-	wantCode(t, err, errs.Invalid, "MARKET_NOT_OFFERED_IN_ROUND")
+	_, err = h.Bet(1, d, parimutuel.MarketExpress, "1-1-1", money.Tenge(100))
+	errstest.Is(t, err, errs.Invalid, "MARKET_NOT_OFFERED_IN_ROUND")
 
 	// The minimum stake changes from the next draw only (rule 9).
-	two := kzt(200)
+	two := money.Tenge(200)
 	if _, err := h.Svc.UpdateTable(h.Ctx, 1, h.Table.ID, tote.SettingsUpdate{MinStake: &two}); err != nil {
 		t.Fatal(err)
 	}
-	h.MustBet(1, d, parimutuel.MarketWin, "2", kzt(150))
+	h.MustBet(1, d, parimutuel.MarketWin, "2", money.Tenge(150))
 	d = h.RunUntil(h.Dealer, "SETTLED", InPhase(tote.PhaseSettled))
-	_, err = h.Bet(1, d, parimutuel.MarketWin, "1", kzt(100))
-	wantCode(t, err, errs.Conflict, "DRAW_FINISHED")
+	_, err = h.Bet(1, d, parimutuel.MarketWin, "1", money.Tenge(100))
+	errstest.Is(t, err, errs.Conflict, "DRAW_FINISHED")
 	d = h.RunUntil(h.Dealer, "draw 2", func(x tote.Draw) bool { return x.Number == 2 })
 	if d.MinStake != two {
 		t.Fatalf("draw 2 min stake %s, want %s", d.MinStake, two)
 	}
-	_, err = h.Bet(1, d, parimutuel.MarketWin, "1", kzt(150))
-	wantCode(t, err, errs.Invalid, "STAKE_TOO_LOW")
+	_, err = h.Bet(1, d, parimutuel.MarketWin, "1", money.Tenge(150))
+	errstest.Is(t, err, errs.Invalid, "STAKE_TOO_LOW")
 }
 
 func testBetIdempotency(t *testing.T, env Env) {
 	h := NewHarness(t, env, 6)
-	h.Deposit(1, kzt(10_000))
+	h.Deposit(1, money.Tenge(10_000))
 	d := h.RunUntil(h.Dealer, "PRE_DEAL", InPhase(tote.PhasePreDeal))
-	req := tote.PlaceBetRequest{UserID: 1, DrawID: d.ID, Market: parimutuel.MarketWin, Selection: "3", Stake: kzt(250), IdempotencyKey: "same"}
+	req := tote.PlaceBetRequest{UserID: 1, DrawID: d.ID, Market: parimutuel.MarketWin, Selection: "3", Stake: money.Tenge(250), IdempotencyKey: "same"}
 	n := 1
 	if env.Concurrent {
 		n = 8
@@ -123,13 +124,13 @@ func testBetIdempotency(t *testing.T, env Env) {
 	if err != nil || again.ID != first {
 		t.Fatalf("retry gave %+v, %v", again, err)
 	}
-	if b := h.Balance(ledger.UserWallet(1)); b != kzt(10_000-250) {
+	if b := h.Balance(ledger.UserWallet(1)); b != money.Tenge(10_000-250) {
 		t.Fatalf("wallet %s after one bet placed %d times", b, n+1)
 	}
 	other := req
-	other.Stake = kzt(300)
+	other.Stake = money.Tenge(300)
 	_, err = h.Svc.PlaceBet(h.Ctx, other)
-	wantCode(t, err, errs.Conflict, "IDEMPOTENCY_KEY_REUSED")
+	errstest.Is(t, err, errs.Conflict, "IDEMPOTENCY_KEY_REUSED")
 }
 
 // testCloseRace races many bets against the close of round 1. The bettors'
@@ -143,7 +144,7 @@ func testCloseRace(t *testing.T, env Env) {
 		workers, before = 16, 300
 	}
 	for u := range workers {
-		h.Deposit(int64(100+u), kzt(1_000_000))
+		h.Deposit(int64(100+u), money.Tenge(1_000_000))
 	}
 	d := h.RunUntil(h.Dealer, "PRE_DEAL", InPhase(tote.PhasePreDeal))
 	bettors, err := service.NewService(service.Config{Store: env.Store, Ledger: env.Ledger, Gate: AllowAll{}, Publisher: h.Pub, Clock: clocktest.New(Start)})
@@ -174,7 +175,7 @@ func testCloseRace(t *testing.T, env Env) {
 	checkSettledBets(h, d, accepted)
 	deposits := map[int64]money.Amount{}
 	for u := range workers {
-		deposits[int64(100+u)] = kzt(1_000_000)
+		deposits[int64(100+u)] = money.Tenge(1_000_000)
 	}
 	checkWallets(h, deposits, d.ID)
 }
@@ -190,7 +191,7 @@ func raceBets(t *testing.T, h *Harness, bettors *service.Service, d tote.Draw, w
 		wg.Go(func() {
 			for i := range 5000 {
 				b, err := bettors.PlaceBet(h.Ctx, tote.PlaceBetRequest{UserID: ids.UserID(100 + w), DrawID: d.ID, Market: parimutuel.MarketWin,
-					Selection: itoa(1 + (w+i)%6), Stake: kzt(100) + money.Amount(i), IdempotencyKey: fmt.Sprintf("race-%d-%d", w, i)})
+					Selection: itoa(1 + (w+i)%6), Stake: money.Tenge(100) + money.Amount(i), IdempotencyKey: fmt.Sprintf("race-%d-%d", w, i)})
 				if errs.ReasonOf(err) == "ROUND_CLOSED" {
 					return
 				}
@@ -216,12 +217,12 @@ func raceBets(t *testing.T, h *Harness, bettors *service.Service, d tote.Draw, w
 func testAdminVoid(t *testing.T, env Env) {
 	h := NewHarness(t, env, 6)
 	for u := int64(1); u <= 3; u++ {
-		h.Deposit(u, kzt(100_000))
+		h.Deposit(u, money.Tenge(100_000))
 	}
 	d := h.RunUntil(h.Dealer, "PRE_DEAL", InPhase(tote.PhasePreDeal))
 	placed := placeEverywhere(h, d)
 	_, err := h.Svc.VoidDraw(h.Ctx, 1, d.ID, "")
-	wantCode(t, err, errs.Invalid, "INVALID_REASON")
+	errstest.Is(t, err, errs.Invalid, "INVALID_REASON")
 	v, err := h.Svc.VoidDraw(h.Ctx, 1, d.ID, "camera failure")
 	if err != nil {
 		t.Fatal(err)
@@ -235,7 +236,7 @@ func testAdminVoid(t *testing.T, env Env) {
 	h.CheckBooks(v)
 	checkSettledBets(h, v, placed)
 	for u := int64(1); u <= 3; u++ {
-		if b := h.Balance(ledger.UserWallet(ids.UserID(u))); b != kzt(100_000) {
+		if b := h.Balance(ledger.UserWallet(ids.UserID(u))); b != money.Tenge(100_000) {
 			t.Errorf("user %d has %s after the void, want every stake back", u, b)
 		}
 	}
@@ -249,7 +250,7 @@ func testAdminVoid(t *testing.T, env Env) {
 		t.Errorf("verify void draw: %+v %v", ver, err)
 	}
 	_, err = h.Svc.VoidDraw(h.Ctx, 1, d.ID, "again")
-	wantCode(t, err, errs.Conflict, "DRAW_FINISHED")
+	errstest.Is(t, err, errs.Conflict, "DRAW_FINISHED")
 	evs := h.Events()
 	if last := evs[len(evs)-1]; last.Type != tote.EventDrawVoided || last.Reason != "voided by an admin before betting round 1 closed: camera failure" {
 		t.Errorf("last event %+v", last)
@@ -265,7 +266,7 @@ func testAdminVoid(t *testing.T, env Env) {
 			break
 		}
 		_, err = h.Svc.VoidDraw(h.Ctx, 1, d2.ID, "the house dislikes the cards")
-		wantCode(t, err, errs.Conflict, "VOID_AFTER_DEAL")
+		errstest.Is(t, err, errs.Conflict, "VOID_AFTER_DEAL")
 	}
 	s := h.RunUntil(h.Dealer, "settled", func(x tote.Draw) bool { return x.ID == d2.ID && x.Phase.Finished() })
 	if s.Phase != tote.PhaseSettled {

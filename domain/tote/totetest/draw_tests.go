@@ -7,6 +7,7 @@ import (
 
 	"github.com/pokertote/pokertote/domain/cards"
 	"github.com/pokertote/pokertote/domain/errs"
+	"github.com/pokertote/pokertote/domain/errs/errstest"
 	"github.com/pokertote/pokertote/domain/ids"
 	"github.com/pokertote/pokertote/domain/ledger"
 	"github.com/pokertote/pokertote/domain/money"
@@ -14,9 +15,6 @@ import (
 	"github.com/pokertote/pokertote/domain/tote"
 	"github.com/pokertote/pokertote/domain/tote/verify"
 )
-
-// kzt is whole tenge.
-func kzt(n int64) money.Amount { return money.Amount(n) * money.KZT }
 
 // placeEverywhere places a spread of bets in the open round of d: WIN on
 // every position, COMBINATION on five categories, and (rounds 1, 2) a few
@@ -30,18 +28,18 @@ func placeEverywhere(h *Harness, d tote.Draw) []tote.Bet {
 		}
 	}
 	for p := 1; p <= d.Positions; p++ {
-		place(1, parimutuel.MarketWin, itoa(p), kzt(100)+money.Amount(p)*37)
+		place(1, parimutuel.MarketWin, itoa(p), money.Tenge(100)+money.Amount(p)*37)
 	}
 	for _, c := range []string{"HIGH_CARD", "PAIR", "TWO_PAIR", "THREE_OF_A_KIND", "STRAIGHT"} {
-		place(2, parimutuel.MarketCombination, c, kzt(150))
+		place(2, parimutuel.MarketCombination, c, money.Tenge(150))
 	}
 	if d.OpenRound() <= parimutuel.RoundPocket {
 		for _, c := range []string{"1-1-1", "1-2-3", "2-2-2", "3-3-3", "1-1-2"} {
-			place(3, parimutuel.MarketExpress, c, kzt(120))
+			place(3, parimutuel.MarketExpress, c, money.Tenge(120))
 		}
 	} else {
-		_, err := h.Bet(3, d, parimutuel.MarketExpress, "1-1-1", kzt(120))
-		wantCode(h.T, err, errs.Invalid, "MARKET_NOT_OFFERED_IN_ROUND")
+		_, err := h.Bet(3, d, parimutuel.MarketExpress, "1-1-1", money.Tenge(120))
+		errstest.Is(h.T, err, errs.Invalid, "MARKET_NOT_OFFERED_IN_ROUND")
 	}
 	return out
 }
@@ -51,7 +49,7 @@ func itoa(n int) string { return strconv.Itoa(n) }
 func testFullDraw(t *testing.T, env Env) {
 	h := NewHarness(t, env, 6)
 	for u := int64(1); u <= 3; u++ {
-		h.Deposit(u, kzt(100_000))
+		h.Deposit(u, money.Tenge(100_000))
 	}
 	var bets []tote.Bet
 	for _, p := range []tote.Phase{tote.PhasePreDeal, tote.PhasePocket, tote.PhaseFlop, tote.PhaseTurn} {
@@ -64,7 +62,7 @@ func testFullDraw(t *testing.T, env Env) {
 		t.Fatalf("settled draw incomplete: %+v", d)
 	}
 	checkSettledBets(h, d, bets)
-	checkWallets(h, map[int64]money.Amount{1: kzt(100_000), 2: kzt(100_000), 3: kzt(100_000)}, d.ID)
+	checkWallets(h, map[int64]money.Amount{1: money.Tenge(100_000), 2: money.Tenge(100_000), 3: money.Tenge(100_000)}, d.ID)
 	_, v, err := verify.Draw(h.Ctx, h.Svc, d.ID)
 	if err != nil || !v.CommitmentValid || !v.CardsMatch || !v.PayoutsMatch || len(v.Problems) > 0 {
 		t.Fatalf("verify: %+v, %v", v, err)
@@ -155,9 +153,9 @@ func checkEventOrder(h *Harness, d tote.Draw) {
 
 func testOutboxSequence(t *testing.T, env Env) {
 	h := NewHarness(t, env, 2)
-	h.Deposit(1, kzt(10_000))
+	h.Deposit(1, money.Tenge(10_000))
 	d := h.RunUntil(h.Dealer, "PRE_DEAL", InPhase(tote.PhasePreDeal))
-	h.MustBet(1, d, parimutuel.MarketWin, "1", kzt(100))
+	h.MustBet(1, d, parimutuel.MarketWin, "1", money.Tenge(100))
 	h.RunUntil(h.Dealer, "SETTLED", InPhase(tote.PhaseSettled))
 	evs := h.Events()
 	for i, e := range evs {
@@ -182,7 +180,7 @@ func testOutboxSequence(t *testing.T, env Env) {
 			pool = e.Pool
 		}
 	}
-	if pool == nil || pool.Gross != kzt(100) || pool.Bets != 1 || pool.Selections[0].Implied != 96 {
+	if pool == nil || pool.Gross != money.Tenge(100) || pool.Bets != 1 || pool.Selections[0].Implied != 96 {
 		t.Errorf("final POOL_UPDATED %+v", pool)
 	}
 	for _, m := range h.Pub.Messages("table:" + itoa64(h.Table.ID)) {

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/pokertote/pokertote/domain/errs"
+	"github.com/pokertote/pokertote/domain/errs/errstest"
 	"github.com/pokertote/pokertote/domain/money"
 	"github.com/pokertote/pokertote/domain/parimutuel"
 	"github.com/pokertote/pokertote/domain/tote"
@@ -16,7 +17,7 @@ import (
 func testLeaseTakeover(t *testing.T, env Env) {
 	h := NewHarness(t, env, 6)
 	for u := int64(1); u <= 3; u++ {
-		h.Deposit(u, kzt(100_000))
+		h.Deposit(u, money.Tenge(100_000))
 	}
 	var bets []tote.Bet
 	for _, p := range []tote.Phase{tote.PhasePreDeal, tote.PhasePocket, tote.PhaseFlop} {
@@ -41,7 +42,7 @@ func testLeaseTakeover(t *testing.T, env Env) {
 	}
 	h.CheckBooks(d)
 	checkSettledBets(h, d, bets)
-	checkWallets(h, map[int64]money.Amount{1: kzt(100_000), 2: kzt(100_000), 3: kzt(100_000)}, d.ID)
+	checkWallets(h, map[int64]money.Amount{1: money.Tenge(100_000), 2: money.Tenge(100_000), 3: money.Tenge(100_000)}, d.ID)
 	if _, v, err := verify.Draw(h.Ctx, h.Svc, d.ID); err != nil || len(v.Problems) > 0 {
 		t.Fatalf("verify after takeover: %+v %v", v, err)
 	}
@@ -88,7 +89,7 @@ func testFencing(t *testing.T, env Env, tableID int64) {
 func testStalledTakeover(t *testing.T, env Env) {
 	h := NewHarness(t, env, 6)
 	for u := int64(1); u <= 3; u++ {
-		h.Deposit(u, kzt(100_000))
+		h.Deposit(u, money.Tenge(100_000))
 	}
 	d := h.RunUntil(h.Dealer, "PRE_DEAL", InPhase(tote.PhasePreDeal))
 	placeEverywhere(h, d)
@@ -110,8 +111,8 @@ func testStalledTakeover(t *testing.T, env Env) {
 
 func testJackpotPaid(t *testing.T, env Env) {
 	h := NewHarness(t, env, 3)
-	h.Deposit(1, kzt(100_000))
-	top := kzt(1000)
+	h.Deposit(1, money.Tenge(100_000))
+	top := money.Tenge(1000)
 	if err := h.Svc.JackpotTopUp(h.Ctx, 7, top, "t1"); err != nil {
 		t.Fatal(err)
 	}
@@ -125,7 +126,7 @@ func testJackpotPaid(t *testing.T, env Env) {
 	for f := 1; f <= 3; f++ { // every coupon: someone guesses 3 of 3
 		for tu := 1; tu <= 3; tu++ {
 			for r := 1; r <= 3; r++ {
-				h.MustBet(1, d, parimutuel.MarketExpress, itoa(f)+"-"+itoa(tu)+"-"+itoa(r), kzt(100))
+				h.MustBet(1, d, parimutuel.MarketExpress, itoa(f)+"-"+itoa(tu)+"-"+itoa(r), money.Tenge(100))
 			}
 		}
 	}
@@ -148,9 +149,9 @@ func testJackpotPaid(t *testing.T, env Env) {
 		t.Fatal(err)
 	}
 	d = h.RunUntil(h.Dealer, "draw 2", func(x tote.Draw) bool { return x.Number == 2 && x.Phase == tote.PhasePreDeal })
-	h.MustBet(1, d, parimutuel.MarketWin, "1", kzt(100))
-	h.MustBet(1, d, parimutuel.MarketWin, "2", kzt(100))
-	h.MustBet(1, d, parimutuel.MarketWin, "3", kzt(100))
+	h.MustBet(1, d, parimutuel.MarketWin, "1", money.Tenge(100))
+	h.MustBet(1, d, parimutuel.MarketWin, "2", money.Tenge(100))
+	h.MustBet(1, d, parimutuel.MarketWin, "3", money.Tenge(100))
 	d = h.RunUntil(h.Dealer, "SETTLED", InPhase(tote.PhaseSettled))
 	if d.Result.JackpotEnabled || d.Result.Pools[0].JackpotContribution != 0 {
 		t.Errorf("a disabled jackpot took a contribution: %+v", d.Result.Pools[0])
@@ -168,7 +169,7 @@ func testTablesAdmin(t *testing.T, env Env) {
 	}{
 		{service.NewTable{Name: "big", Positions: 11}, "INVALID_TABLE_SIZE"},
 		{service.NewTable{Name: " padded", Positions: 6}, "INVALID_TABLE_NAME"},
-		{service.NewTable{Name: "cheap", Positions: 6, Update: tote.SettingsUpdate{MinStake: ptr(kzt(100) - 1)}}, "MIN_STAKE_TOO_LOW"},
+		{service.NewTable{Name: "cheap", Positions: 6, Update: tote.SettingsUpdate{MinStake: ptr(money.Tenge(100) - 1)}}, "MIN_STAKE_TOO_LOW"},
 		{service.NewTable{Name: "greedy", Positions: 6, Update: tote.SettingsUpdate{Commission: ptr(money.BasisPoints(299))}}, "COMMISSION_TOO_LOW"},
 		{service.NewTable{Name: "shares", Positions: 6, Update: tote.SettingsUpdate{ExpressShares: &[2]money.BasisPoints{5000, 4000}}}, "INVALID_POOL_CONFIG"},
 		{service.NewTable{Name: h.Table.Name, Positions: 6}, ""},
@@ -176,9 +177,9 @@ func testTablesAdmin(t *testing.T, env Env) {
 	for _, c := range bad {
 		_, err := h.Svc.CreateTable(h.Ctx, 1, c.nt)
 		if c.reason == "" {
-			wantCode(t, err, errs.Conflict, "")
+			errstest.Code(t, err, errs.Conflict)
 		} else {
-			wantCode(t, err, errs.Invalid, c.reason)
+			errstest.Is(t, err, errs.Invalid, c.reason)
 		}
 	}
 	h.RunUntil(h.Dealer, "PRE_DEAL", InPhase(tote.PhasePreDeal))

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/pokertote/pokertote/domain/ids"
+	"github.com/pokertote/pokertote/domain/ledger/ledgertest"
 	"github.com/pokertote/pokertote/domain/tote"
 
 	"github.com/pokertote/pokertote/domain/betroot"
@@ -17,13 +18,13 @@ import (
 	"github.com/pokertote/pokertote/domain/parimutuel"
 )
 
-// MemStore is an in-memory Store and LeaseStore over a ledger.MemStore: the
+// MemStore is an in-memory Store and LeaseStore over a ledgertest.MemStore: the
 // twin of the database adapter for fast tests. One mutex guards it; Within
 // holds it for the whole transaction, so transactions run one at a time,
 // and an undo log rolls a failed one back. It is safe for concurrent use.
 type MemStore struct {
 	mu      sync.Mutex
-	led     *ledger.MemStore
+	led     *ledgertest.MemStore
 	tables  map[int64]tote.Table
 	draws   map[int64]tote.Draw
 	byTable map[int64][]int64 // draw ids per table, oldest first
@@ -50,7 +51,7 @@ var (
 )
 
 // NewMemStore returns an empty store whose transactions post to led.
-func NewMemStore(led *ledger.MemStore) *MemStore {
+func NewMemStore(led *ledgertest.MemStore) *MemStore {
 	return &MemStore{
 		led: led, tables: map[int64]tote.Table{}, draws: map[int64]tote.Draw{}, byTable: map[int64][]int64{},
 		bets: map[int64]tote.Bet{}, keys: map[memBetKey]int64{}, events: map[int64][]tote.TableEvent{},
@@ -103,7 +104,9 @@ func cloneDraw(d tote.Draw) tote.Draw {
 	return d
 }
 
-func notFound(what string) error { return errs.R(errs.NotFound, "NOT_FOUND", "%s not found", what) }
+func notFound(what string) error {
+	return errs.R(errs.NotFound, tote.ReasonNotFound, "%s not found", what)
+}
 
 // Table implements Store.
 func (s *MemStore) Table(_ context.Context, id int64) (tote.Table, error) {
@@ -395,7 +398,7 @@ func (tx *memTx) nextID() int64 {
 // MemEnv is a fresh in-memory store over a fresh in-memory ledger, the Env
 // that runs the conformance suite on the twin.
 func MemEnv(t *testing.T) Env {
-	led := ledger.NewMemStore(nil)
+	led := ledgertest.NewMemStore(nil)
 	s := NewMemStore(led)
 	return Env{Store: s, Leases: s, Ledger: led}
 }

@@ -17,7 +17,7 @@ var _ tote.BatchPlacer = (*MemStore)(nil)
 func (s *MemStore) ReadsPlayers() bool { return false }
 
 // balanceReader is the ledger twin's transaction, which reads balances
-// under the lock it holds (ledger.MemStore.InTx).
+// under the lock it holds (ledgertest.MemStore.InTx).
 type balanceReader interface {
 	Balance(ctx context.Context, a ledger.AccountRef) (money.Amount, error)
 }

@@ -26,7 +26,7 @@ func (tx *memTx) CheckLease(_ context.Context, l tote.Lease) error {
 func (tx *memTx) InsertTable(_ context.Context, t tote.Table) (tote.Table, error) {
 	for _, o := range tx.s.tables {
 		if o.Name == t.Name {
-			return tote.Table{}, errs.R(errs.Conflict, "TABLE_NAME_TAKEN", "a table named %q exists", t.Name)
+			return tote.Table{}, errs.R(errs.Conflict, tote.ReasonTableNameTaken, "a table named %q exists", t.Name)
 		}
 	}
 	t.ID = tx.nextID()

@@ -19,7 +19,7 @@ import (
 func testBetReaders(t *testing.T, env Env) {
 	h := NewHarness(t, env, 5)
 	for u := int64(1); u <= 3; u++ {
-		h.Deposit(u, kzt(100_000))
+		h.Deposit(u, money.Tenge(100_000))
 	}
 	place := func(d tote.Draw) []tote.Bet {
 		var bets []tote.Bet
@@ -29,12 +29,12 @@ func testBetReaders(t *testing.T, env Env) {
 			}
 		}
 		for pos := 1; pos <= 5; pos++ {
-			bet(1, parimutuel.MarketWin, itoa(pos), kzt(100)+money.Amount(pos*37))
+			bet(1, parimutuel.MarketWin, itoa(pos), money.Tenge(100)+money.Amount(pos*37))
 		}
-		bet(2, parimutuel.MarketCombination, "HIGH_CARD", kzt(150))
-		bet(2, parimutuel.MarketCombination, "PAIR", kzt(170)+3)
-		bet(3, parimutuel.MarketExpress, "1-2-3", kzt(210)+1)
-		bet(3, parimutuel.MarketWin, "2", kzt(333)+33)
+		bet(2, parimutuel.MarketCombination, "HIGH_CARD", money.Tenge(150))
+		bet(2, parimutuel.MarketCombination, "PAIR", money.Tenge(170)+3)
+		bet(3, parimutuel.MarketExpress, "1-2-3", money.Tenge(210)+1)
+		bet(3, parimutuel.MarketWin, "2", money.Tenge(333)+33)
 		return bets
 	}
 	// read reads bet b through every reader and fails unless all agree.

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/pokertote/pokertote/domain/errs"
+	"github.com/pokertote/pokertote/domain/money"
 	"github.com/pokertote/pokertote/domain/parimutuel"
 	"github.com/pokertote/pokertote/domain/tote"
 )
@@ -21,9 +22,9 @@ func RunRetention(t *testing.T, newEnv func(t *testing.T) Env) {
 		t.Fatalf("%T does not implement tote.EventRetention", env.Store)
 	}
 	h := NewHarness(t, env, 2)
-	h.Deposit(1, kzt(10_000))
+	h.Deposit(1, money.Tenge(10_000))
 	d1 := h.RunUntil(h.Dealer, "PRE_DEAL", InPhase(tote.PhasePreDeal))
-	h.MustBet(1, d1, parimutuel.MarketWin, "1", kzt(100))
+	h.MustBet(1, d1, parimutuel.MarketWin, "1", money.Tenge(100))
 	h.RunUntil(h.Dealer, "SETTLED", InPhase(tote.PhaseSettled))
 	d2 := h.RunUntil(h.Dealer, "the next draw", func(d tote.Draw) bool { return d.ID != d1.ID && d.Phase == tote.PhasePreDeal })
 	all := h.Events()

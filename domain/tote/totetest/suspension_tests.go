@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/pokertote/pokertote/domain/errs"
+	"github.com/pokertote/pokertote/domain/errs/errstest"
 	"github.com/pokertote/pokertote/domain/ids"
 	"github.com/pokertote/pokertote/domain/ledger"
 	"github.com/pokertote/pokertote/domain/money"
@@ -24,7 +25,7 @@ import (
 // round takes bets on selections below the line.
 func testSuspendedSelections(t *testing.T, env Env) {
 	h := NewHarness(t, env, 2)
-	h.Deposit(1, kzt(100_000))
+	h.Deposit(1, money.Tenge(100_000))
 	d := h.RunUntil(h.Dealer, "PRE_DEAL", InPhase(tote.PhasePreDeal))
 	half := money.BasisPoints(5000)
 	if _, err := h.Svc.UpdateTable(h.Ctx, 1, h.Table.ID, tote.SettingsUpdate{SuspendAt: &half}); err != nil {
@@ -32,7 +33,7 @@ func testSuspendedSelections(t *testing.T, env Env) {
 	}
 	above := money.BasisPoints(9001)
 	_, err := h.Svc.UpdateTable(h.Ctx, 1, h.Table.ID, tote.SettingsUpdate{SuspendAt: &above})
-	wantCode(t, err, errs.Invalid, tote.ReasonInvalidSuspendAt)
+	errstest.Is(t, err, errs.Invalid, tote.ReasonInvalidSuspendAt)
 	if d.SuspendAt != tote.SuspendAtMax || h.Draw().SuspendAt != tote.SuspendAtMax {
 		t.Fatalf("the open draw's SUSPEND_AT changed: %d", h.Draw().SuspendAt)
 	}
@@ -56,7 +57,7 @@ func testSuspendedSelections(t *testing.T, env Env) {
 			}
 			before := h.Balance(ledger.UserWallet(1))
 			key := fmt.Sprintf("suspended-%s-%d", r, p)
-			_, err := h.Svc.PlaceBet(h.Ctx, tote.PlaceBetRequest{UserID: 1, DrawID: d.ID, Market: parimutuel.MarketWin, Selection: sel.String(), Stake: kzt(1000), IdempotencyKey: key})
+			_, err := h.Svc.PlaceBet(h.Ctx, tote.PlaceBetRequest{UserID: 1, DrawID: d.ID, Market: parimutuel.MarketWin, Selection: sel.String(), Stake: money.Tenge(1000), IdempotencyKey: key})
 			if !sus {
 				if err != nil {
 					t.Fatalf("round %s WIN %d below the line (%d of %d): %v", r, p, c.Paid, c.Of, err)
@@ -64,7 +65,7 @@ func testSuspendedSelections(t *testing.T, env Env) {
 				continue
 			}
 			suspended++
-			wantCode(t, err, errs.Conflict, tote.ReasonSelectionSuspended)
+			errstest.Is(t, err, errs.Conflict, tote.ReasonSelectionSuspended)
 			if _, err := env.Store.BetByKey(h.Ctx, 1, key); !errs.Is(err, errs.NotFound) {
 				t.Errorf("a refused bet was stored: %v", err)
 			}
@@ -111,7 +112,7 @@ func testSuspendedRace(t *testing.T, env Env) {
 		workers, per = 12, 80
 	}
 	for u := range workers {
-		h.Deposit(int64(100+u), kzt(1_000_000))
+		h.Deposit(int64(100+u), money.Tenge(1_000_000))
 	}
 	d := h.RunUntil(h.Dealer, "DEALING_POCKET", InPhase(tote.PhaseDealingPocket))
 	d = h.RunUntil(h.Dealer, "the last pocket due", func(x tote.Draw) bool { return len(x.Pockets) == x.Positions-1 })
@@ -130,7 +131,7 @@ func testSuspendedRace(t *testing.T, env Env) {
 			answered := 0
 			for i := 0; answered < per && i < 100_000; i++ {
 				b, err := bettors.PlaceBet(h.Ctx, tote.PlaceBetRequest{UserID: ids.UserID(100 + w), DrawID: d.ID, Market: parimutuel.MarketWin,
-					Selection: itoa(1 + (w+i)%2), Stake: kzt(100) + money.Amount(i), IdempotencyKey: fmt.Sprintf("srace-%d-%d", w, i)})
+					Selection: itoa(1 + (w+i)%2), Stake: money.Tenge(100) + money.Amount(i), IdempotencyKey: fmt.Sprintf("srace-%d-%d", w, i)})
 				switch errs.ReasonOf(err) {
 				case tote.ReasonRoundClosed:
 					closed.Add(1)

@@ -364,14 +364,6 @@ func (h *Harness) Events() []tote.TableEvent {
 	return evs
 }
 
-// wantCode fails unless err has the code and reason.
-func wantCode(t TB, err error, code errs.Code, reason string) {
-	t.Helper()
-	if errs.CodeOf(err) != code || (reason != "" && errs.ReasonOf(err) != reason) {
-		t.Fatalf("got %v (code %s, reason %s), want %s %s", err, errs.CodeOf(err), errs.ReasonOf(err), code, reason)
-	}
-}
-
 // resultJSON is a result's JSON, to compare stored results.
 func resultJSON(t TB, r *tote.DrawResult) string {
 	t.Helper()

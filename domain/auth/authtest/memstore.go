@@ -1,31 +1,32 @@
-package auth
+package authtest
 
 import (
 	"context"
 	"sync"
 	"time"
 
+	"github.com/pokertote/pokertote/domain/auth"
 	"github.com/pokertote/pokertote/domain/errs"
 )
 
-// MemRefreshStore is an in-memory RefreshStore guarded by one mutex: the
+// MemRefreshStore is an in-memory auth.RefreshStore guarded by one mutex: the
 // store of the embedded mode and of fast tests. It is safe for concurrent
 // use; call Prune now and then to drop expired tokens.
 type MemRefreshStore struct {
 	mu      sync.Mutex
-	records map[TokenHash]RefreshRecord
+	records map[auth.TokenHash]auth.RefreshRecord
 	revoked map[string]time.Time // family id → when
 }
 
-var _ RefreshStore = (*MemRefreshStore)(nil)
+var _ auth.RefreshStore = (*MemRefreshStore)(nil)
 
 // NewMemRefreshStore returns an empty store.
 func NewMemRefreshStore() *MemRefreshStore {
-	return &MemRefreshStore{records: make(map[TokenHash]RefreshRecord), revoked: make(map[string]time.Time)}
+	return &MemRefreshStore{records: make(map[auth.TokenHash]auth.RefreshRecord), revoked: make(map[string]time.Time)}
 }
 
-// Create implements RefreshStore.
-func (s *MemRefreshStore) Create(_ context.Context, r RefreshRecord) error {
+// Create implements auth.RefreshStore.
+func (s *MemRefreshStore) Create(_ context.Context, r auth.RefreshRecord) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if _, dup := s.records[r.Hash]; dup {
@@ -37,20 +38,20 @@ func (s *MemRefreshStore) Create(_ context.Context, r RefreshRecord) error {
 	return nil
 }
 
-// Get implements RefreshStore.
-func (s *MemRefreshStore) Get(_ context.Context, h TokenHash) (RefreshRecord, error) {
+// Get implements auth.RefreshStore.
+func (s *MemRefreshStore) Get(_ context.Context, h auth.TokenHash) (auth.RefreshRecord, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	r, ok := s.records[h]
 	if !ok {
-		return RefreshRecord{}, errs.E(errs.NotFound, "refresh token not found")
+		return auth.RefreshRecord{}, errs.E(errs.NotFound, "refresh token not found")
 	}
 	_, r.Revoked = s.revoked[r.FamilyID]
 	return r, nil
 }
 
-// MarkUsed implements RefreshStore.
-func (s *MemRefreshStore) MarkUsed(_ context.Context, h TokenHash, at time.Time) (bool, error) {
+// MarkUsed implements auth.RefreshStore.
+func (s *MemRefreshStore) MarkUsed(_ context.Context, h auth.TokenHash, at time.Time) (bool, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	r, ok := s.records[h]
@@ -65,7 +66,7 @@ func (s *MemRefreshStore) MarkUsed(_ context.Context, h TokenHash, at time.Time)
 	return true, nil
 }
 
-// RevokeFamily implements RefreshStore.
+// RevokeFamily implements auth.RefreshStore.
 func (s *MemRefreshStore) RevokeFamily(_ context.Context, familyID string, at time.Time) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -75,7 +76,7 @@ func (s *MemRefreshStore) RevokeFamily(_ context.Context, familyID string, at ti
 	return nil
 }
 
-// RevokeUser implements RefreshStore.
+// RevokeUser implements auth.RefreshStore.
 func (s *MemRefreshStore) RevokeUser(_ context.Context, userID int64, at time.Time) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -116,4 +117,29 @@ func (s *MemRefreshStore) Len() int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return len(s.records)
+}
+
+// MemEpochStore is the in-memory auth.EpochStore for the embedded twin and
+// tests; unknown users are at epoch 0.
+type MemEpochStore struct {
+	mu     sync.Mutex
+	epochs map[int64]int64
+}
+
+// NewMemEpochStore returns an empty store.
+func NewMemEpochStore() *MemEpochStore { return &MemEpochStore{epochs: map[int64]int64{}} }
+
+// TokenEpoch implements auth.EpochStore.
+func (s *MemEpochStore) TokenEpoch(_ context.Context, userID int64) (int64, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.epochs[userID], nil
+}
+
+// BumpTokenEpoch implements auth.EpochStore.
+func (s *MemEpochStore) BumpTokenEpoch(_ context.Context, userID int64) (int64, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.epochs[userID]++
+	return s.epochs[userID], nil
 }

@@ -1,4 +1,4 @@
-package holdem_test
+package holdemtest_test
 
 import (
 	"context"
@@ -6,10 +6,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/pokertote/pokertote/domain/holdem"
 	"github.com/pokertote/pokertote/domain/holdem/holdemtest"
 	"github.com/pokertote/pokertote/domain/ids"
 	"github.com/pokertote/pokertote/domain/ledger"
+	"github.com/pokertote/pokertote/domain/ledger/ledgertest"
 	"github.com/pokertote/pokertote/domain/money"
 )
 
@@ -17,10 +17,10 @@ import (
 // persistence runs it against SQLite and Postgres.
 func TestMemStoreConformance(t *testing.T) {
 	holdemtest.Run(t, func(t *testing.T) holdemtest.Env {
-		l := ledger.NewMemStore(time.Now)
+		l := ledgertest.NewMemStore(time.Now)
 		var users atomic.Int64
 		return holdemtest.Env{
-			Store:  holdem.NewMemStore(l),
+			Store:  holdemtest.NewMemStore(l),
 			Ledger: l,
 			NewPlayer: func(t *testing.T, name string, kzt money.Amount) int64 {
 				id := users.Add(1)

@@ -1,4 +1,4 @@
-package ledger_test
+package ledgertest_test
 
 import (
 	"context"
@@ -12,22 +12,22 @@ import (
 )
 
 func TestMemStoreConformance(t *testing.T) {
-	ledgertest.Run(t, func(t *testing.T) ledger.Store { return ledger.NewMemStore(nil) })
+	ledgertest.Run(t, func(t *testing.T) ledger.Store { return ledgertest.NewMemStore(nil) })
 }
 
 func TestMemStoreInTx(t *testing.T) {
 	ctx := context.Background()
 	w1, w2 := ledger.UserWallet(1), ledger.UserWallet(2)
 	esc := ledger.EscrowOf("d1:1:WIN")
-	setup := func(t *testing.T) *ledger.MemStore {
+	setup := func(t *testing.T) *ledgertest.MemStore {
 		t.Helper()
-		s := ledger.NewMemStore(nil)
+		s := ledgertest.NewMemStore(nil)
 		if _, err := s.Post(ctx, ledger.Move("dep", ledger.Deposit, "", ledger.CashAccount, w1, 10*money.KZT)); err != nil {
 			t.Fatal(err)
 		}
 		return s
 	}
-	balance := func(t *testing.T, s *ledger.MemStore, a ledger.AccountRef) money.Amount {
+	balance := func(t *testing.T, s *ledgertest.MemStore, a ledger.AccountRef) money.Amount {
 		t.Helper()
 		b, err := s.Balance(ctx, a)
 		if err != nil {
@@ -139,7 +139,7 @@ func TestMemStoreInTx(t *testing.T) {
 
 func TestMemStoreReturnsCopies(t *testing.T) {
 	ctx := context.Background()
-	s := ledger.NewMemStore(nil)
+	s := ledgertest.NewMemStore(nil)
 	tr := ledger.Move("dep", ledger.Deposit, "", ledger.CashAccount, ledger.UserWallet(1), 100)
 	p, err := s.Post(ctx, tr)
 	if err != nil {
@@ -155,7 +155,7 @@ func TestMemStoreReturnsCopies(t *testing.T) {
 func TestMemStoreCancelledContext(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	s := ledger.NewMemStore(nil)
+	s := ledgertest.NewMemStore(nil)
 	if _, err := s.Post(ctx, ledger.Move("dep", ledger.Deposit, "", ledger.CashAccount, ledger.UserWallet(1), 100)); err == nil {
 		t.Fatal("Post with a cancelled context succeeded")
 	}

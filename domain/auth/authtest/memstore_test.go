@@ -1,10 +1,9 @@
-package auth_test
+package authtest_test
 
 import (
 	"testing"
 	"time"
 
-	"github.com/pokertote/pokertote/domain/auth"
 	"github.com/pokertote/pokertote/domain/auth/authtest"
 )
 
@@ -12,7 +11,7 @@ import (
 // in-memory twin; persistence runs it against SQLite and Postgres.
 func TestMemRefreshStoreConformance(t *testing.T) {
 	authtest.Run(t, func(t *testing.T) authtest.Env {
-		s := auth.NewMemRefreshStore()
+		s := authtest.NewMemRefreshStore()
 		return authtest.Env{
 			Store: s,
 			Prune: func(now time.Time) (int64, error) { return int64(s.Prune(now)), nil },
