@@ -18,6 +18,7 @@ import (
 	"github.com/pokertote/pokertote/domain/parimutuel"
 	"github.com/pokertote/pokertote/domain/protection"
 	"github.com/pokertote/pokertote/domain/tote"
+	"github.com/pokertote/pokertote/domain/tote/service"
 	"github.com/pokertote/pokertote/domain/tote/totetest"
 	"github.com/pokertote/pokertote/persistence"
 	"github.com/pokertote/pokertote/persistence/accountdb"
@@ -399,7 +400,7 @@ func TestBetBatchStakeGate(t *testing.T) {
 		if !judge {
 			gate = ensureOnly{accounts}
 		}
-		svc, err := tote.NewService(tote.Config{Store: w.h.Env.Store, Ledger: w.h.Env.Ledger, Gate: gate, Publisher: w.h.Pub, Clock: w.h.Clock})
+		svc, err := service.NewService(service.Config{Store: w.h.Env.Store, Ledger: w.h.Env.Ledger, Gate: gate, Publisher: w.h.Pub, Clock: w.h.Clock})
 		if err != nil {
 			t.Fatal(err)
 		}

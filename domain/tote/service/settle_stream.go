@@ -1,6 +1,8 @@
-package tote
+package service
 
 import (
+	"github.com/pokertote/pokertote/domain/tote"
+
 	"context"
 	"fmt"
 	"math"
@@ -37,56 +39,22 @@ import (
 // number of bets. The property test (settle_stream_property_test.go) checks
 // that the result equals SettlePool over the individual bets.
 
-// SelectionRate says how a settlement pays every bet on one selection of a
-// pool: the stake back (Refund), or floor(stake × Coef1) + floor(stake ×
-// Coef2); a bet paid 0 is lost.
-type SelectionRate struct {
-	Selection string // as stored (Selection.String)
-	Refund    bool
-	Coef1     money.Coef
-	Coef2     money.Coef
-	Guessed   int // EXPRESS: how many of the coupon's 3 predictions came true
-}
-
-// SelectionPaid is what Tx.PayPool paid on one selection: its bets, their
-// stakes, and the sums of floor(stake × Coef1) and floor(stake × Coef2) (of
-// the stakes, in Paid1, for a refunded selection).
-type SelectionPaid struct {
-	Selection string
-	Bets      int
-	Stake     money.Amount
-	Paid1     money.Amount
-	Paid2     money.Amount
-}
-
-// BetOwner is a bet's id and its player.
-type BetOwner struct {
-	BetID  int64
-	UserID ids.UserID
-}
-
-// WalletCredit is what one settled pool pays one player.
-type WalletCredit struct {
-	UserID ids.UserID
-	Amount money.Amount
-}
-
 // creditPage is how many players one settlement transfer credits.
 const creditPage = 4000
 
 // poolTotals groups a draw's per-selection totals by pool, each pool's
 // selections in ascending order of their string.
-func poolTotals(totals []SelectionTotal) map[PoolKey][]SelectionTotal {
-	out := map[PoolKey][]SelectionTotal{}
+func poolTotals(totals []tote.SelectionTotal) map[tote.PoolKey][]tote.SelectionTotal {
+	out := map[tote.PoolKey][]tote.SelectionTotal{}
 	for _, t := range totals {
 		if t.Bets <= 0 {
 			continue // every bet of the selection was withdrawn in its transaction
 		}
-		k := PoolKey{Round: t.Round, Market: t.Selection.Market}
+		k := tote.PoolKey{Round: t.Round, Market: t.Selection.Market}
 		out[k] = append(out[k], t)
 	}
 	for _, ts := range out {
-		slices.SortFunc(ts, func(a, b SelectionTotal) int { return cmpString(a.Selection.String(), b.Selection.String()) })
+		slices.SortFunc(ts, func(a, b tote.SelectionTotal) int { return cmpString(a.Selection.String(), b.Selection.String()) })
 	}
 	return out
 }
@@ -105,8 +73,8 @@ func cmpString(a, b string) int {
 // depend on sums only, and the rate every bet of each selection is paid at.
 // void refunds every stake. The figures Paid, Breakage, TopUp and the
 // categories' NumBets are completed by completePool once the bets are paid.
-func planPool(d *Draw, k PoolKey, totals []SelectionTotal, cfg parimutuel.PoolConfig, o parimutuel.Outcome, jackpot money.Amount, void bool) (parimutuel.PoolSettlement, []SelectionRate, error) {
-	p := parimutuel.Pool{ID: PoolID(d.ID, k.Round, k.Market), Market: k.Market, Round: k.Round, Positions: d.Positions, Config: cfg}
+func planPool(d *tote.Draw, k tote.PoolKey, totals []tote.SelectionTotal, cfg parimutuel.PoolConfig, o parimutuel.Outcome, jackpot money.Amount, void bool) (parimutuel.PoolSettlement, []tote.SelectionRate, error) {
+	p := parimutuel.Pool{ID: tote.PoolID(d.ID, k.Round, k.Market), Market: k.Market, Round: k.Round, Positions: d.Positions, Config: cfg}
 	p.Bets = make([]parimutuel.PoolBet, len(totals))
 	for i, t := range totals {
 		p.Bets[i] = parimutuel.PoolBet{ID: t.Selection.String(), Player: "0", Stake: t.Stake, Selection: t.Selection}
@@ -125,10 +93,10 @@ func planPool(d *Draw, k PoolKey, totals []SelectionTotal, cfg parimutuel.PoolCo
 	for i, c := range st.Categories {
 		coef[i] = c.Coef
 	}
-	rates := make([]SelectionRate, len(totals))
+	rates := make([]tote.SelectionRate, len(totals))
 	for i, t := range totals {
 		po := st.Payouts[i]
-		r := SelectionRate{Selection: t.Selection.String(), Refund: po.Refund, Guessed: po.Guessed}
+		r := tote.SelectionRate{Selection: t.Selection.String(), Refund: po.Refund, Guessed: po.Guessed}
 		// A backed category pays every stake at least floor(1 × 1.10) = 1,
 		// so a selection takes part in a category exactly when its
 		// aggregate won something there.
@@ -157,8 +125,8 @@ func planPool(d *Draw, k PoolKey, totals []SelectionTotal, cfg parimutuel.PoolCo
 // each category's winning bets and paid amount, and from them the pool's
 // Paid, Breakage and TopUp, reckoned per category as SettlePool does. It
 // fails when the bets paid are not the bets the totals counted.
-func completePool(st *parimutuel.PoolSettlement, totals []SelectionTotal, rates []SelectionRate, paid []SelectionPaid) error {
-	bySel := make(map[string]SelectionPaid, len(paid))
+func completePool(st *parimutuel.PoolSettlement, totals []tote.SelectionTotal, rates []tote.SelectionRate, paid []tote.SelectionPaid) error {
+	bySel := make(map[string]tote.SelectionPaid, len(paid))
 	for _, p := range paid {
 		bySel[p.Selection] = p
 	}
@@ -230,7 +198,7 @@ func poolLegs(poolID string, s *parimutuel.PoolSettlement) []parimutuel.Leg {
 // transfer per further page of creditPage players under key:2, key:3 ...
 // (the whole settlement is one transaction: a crash rolls all of it back,
 // and the keys make a replay of a committed one answer instead of pay).
-func (s *Service) settlePoolStreamed(ctx context.Context, tx Tx, d *Draw, k PoolKey, totals []SelectionTotal, cfg parimutuel.PoolConfig, o parimutuel.Outcome, jackpot money.Amount, void bool, sink *settleSink) (parimutuel.PoolSettlement, []SelectionRate, []SelectionPaid, error) {
+func (s *Service) settlePoolStreamed(ctx context.Context, tx tote.Tx, d *tote.Draw, k tote.PoolKey, totals []tote.SelectionTotal, cfg parimutuel.PoolConfig, o parimutuel.Outcome, jackpot money.Amount, void bool, sink *settleSink) (parimutuel.PoolSettlement, []tote.SelectionRate, []tote.SelectionPaid, error) {
 	st, rates, err := planPool(d, k, totals, cfg, o, jackpot, void)
 	if err != nil {
 		return parimutuel.PoolSettlement{}, nil, nil, err
@@ -252,7 +220,7 @@ func (s *Service) settlePoolStreamed(ctx context.Context, tx Tx, d *Draw, k Pool
 	var after ids.UserID
 	var paidOut money.Amount
 	for part := 0; ; part++ {
-		var credits []WalletCredit
+		var credits []tote.WalletCredit
 		if st.Paid+st.Refunds > 0 {
 			if credits, err = tx.PoolCredits(ctx, d.ID, k.Round, k.Market, after, creditPage); err != nil {
 				return parimutuel.PoolSettlement{}, nil, nil, err
@@ -301,7 +269,7 @@ type settleSink struct {
 // from its totals and finishes it as finishInTx does; the players hear of
 // their bets after the commit (stepResult.settled). A void publishes the
 // jackpot as it stands (flag and balance, unchanged by the refunds).
-func (s *Service) settleStreamed(ctx context.Context, tx Tx, d Draw, t Table, outcome parimutuel.Outcome, voided *VoidDetail) (stepResult, error) {
+func (s *Service) settleStreamed(ctx context.Context, tx tote.Tx, d tote.Draw, t tote.Table, outcome parimutuel.Outcome, voided *tote.VoidDetail) (stepResult, error) {
 	void := voided != nil
 	totals, err := tx.PoolTotals(ctx, d.ID, 0)
 	if err != nil {
@@ -316,8 +284,8 @@ func (s *Service) settleStreamed(ctx context.Context, tx Tx, d Draw, t Table, ou
 		return stepResult{}, err
 	}
 	sink := &settleSink{at: s.clock.Now(), balances: map[ids.UserID]money.Amount{}}
-	res := DrawResult{
-		Version: resultVersionOf(d),
+	res := tote.DrawResult{
+		Version: tote.ResultVersionOf(d),
 		DrawID:  d.ID, TableID: d.TableID, Number: d.Number, Positions: d.Positions,
 		Commission: cfg.Commission, JackpotRate: cfg.JackpotRate,
 		ExpressShares: [2]money.BasisPoints{cfg.ExpressShare1, cfg.ExpressShare2},
@@ -331,7 +299,7 @@ func (s *Service) settleStreamed(ctx context.Context, tx Tx, d Draw, t Table, ou
 		res.FlopLeaders, res.TurnLeaders = outcome.FlopLeaders, outcome.TurnLeaders
 	}
 	byPool := poolTotals(totals)
-	for _, k := range DrawPools() {
+	for _, k := range tote.DrawPools() {
 		sel := byPool[k]
 		if void && len(sel) == 0 {
 			continue
@@ -340,16 +308,16 @@ func (s *Service) settleStreamed(ctx context.Context, tx Tx, d Draw, t Table, ou
 		if err != nil {
 			return stepResult{}, err
 		}
-		res.Pools = append(res.Pools, newPoolResultTotals(st, sel, rates, paid, jackpot))
+		res.Pools = append(res.Pools, tote.NewPoolResultTotals(st, sel, rates, paid, jackpot))
 		if !void {
 			jackpot += st.JackpotChange()
 		}
 	}
 	res.JackpotAfter = jackpot
-	phase := PhaseSettled
+	phase := tote.PhaseSettled
 	if void {
 		d.VoidReason = res.VoidReason
-		phase = PhaseVoid
+		phase = tote.PhaseVoid
 	}
 	out, err := s.finishInTx(ctx, tx, d, t, res, phase, nil, sink.balances)
 	if err != nil {
@@ -377,7 +345,7 @@ func settleWhat(st parimutuel.PoolSettlement) string {
 // postTransfer posts legs as one balanced transfer under key (legs of one
 // account pair combined), through the batch poster where the store has one
 // (set-based on Postgres), and records the wallets' balances after.
-func postTransfer(ctx context.Context, tx Tx, key string, kind ledger.TransferKind, memo string, legs []parimutuel.Leg, balances map[ids.UserID]money.Amount) error {
+func postTransfer(ctx context.Context, tx tote.Tx, key string, kind ledger.TransferKind, memo string, legs []parimutuel.Leg, balances map[ids.UserID]money.Amount) error {
 	entries, err := legEntries(legs)
 	if err != nil {
 		return err

@@ -1,6 +1,8 @@
-package tote
+package service
 
 import (
+	"github.com/pokertote/pokertote/domain/tote"
+
 	"context"
 	"time"
 
@@ -26,10 +28,10 @@ import (
 //
 // The bet goes through the draw's intake (intake.go), which commits the
 // bets arriving together in one transaction, each with its own result.
-func (s *Service) PlaceBet(ctx context.Context, r PlaceBetRequest) (Bet, error) {
-	sel, err := r.parse()
+func (s *Service) PlaceBet(ctx context.Context, r tote.PlaceBetRequest) (tote.Bet, error) {
+	sel, err := r.Parse()
 	if err != nil {
-		return Bet{}, err
+		return tote.Bet{}, err
 	}
 	job := &betJob{ctx: ctx, req: r, sel: sel, done: make(chan struct{}), gated: make(chan struct{}), queued: time.Now()}
 	s.submit(job)
@@ -42,17 +44,17 @@ func (s *Service) PlaceBet(ctx context.Context, r PlaceBetRequest) (Bet, error) 
 	case <-ctx.Done():
 		// The batch may still commit the bet: a retry with the same key
 		// finds it.
-		return Bet{}, errs.Wrap(ctx.Err(), "placing the bet was cancelled")
+		return tote.Bet{}, errs.Wrap(ctx.Err(), "placing the bet was cancelled")
 	}
 	return s.answer(ctx, job)
 }
 
 // answer turns a finished job into PlaceBet's result. (The batch has
 // published an accepted bet's events already.)
-func (s *Service) answer(ctx context.Context, job *betJob) (Bet, error) {
+func (s *Service) answer(ctx context.Context, job *betJob) (tote.Bet, error) {
 	r, sel := job.req, job.sel
 	if job.gateErr != nil {
-		return Bet{}, job.gateErr
+		return tote.Bet{}, job.gateErr
 	}
 	if job.err != nil {
 		// A retry of a bet that was placed earlier may now fail the checks
@@ -61,51 +63,33 @@ func (s *Service) answer(ctx context.Context, job *betJob) (Bet, error) {
 		if b, lookupErr := s.store.BetByKey(ctx, r.UserID, r.IdempotencyKey); lookupErr == nil {
 			return replayBet(r, b, sel)
 		} else if !errs.Is(lookupErr, errs.NotFound) {
-			return Bet{}, lookupErr
+			return tote.Bet{}, lookupErr
 		}
-		return Bet{}, job.err
+		return tote.Bet{}, job.err
 	}
 	return job.bet, nil
 }
 
 // replayBet answers a request whose key is taken by bet b.
-func replayBet(r PlaceBetRequest, b Bet, sel parimutuel.Selection) (Bet, error) {
-	if !r.sameRequest(b, sel) {
-		return Bet{}, errs.R(errs.Conflict, ReasonIdempotencyKeyReused, "the idempotency key %q was used for another bet", r.IdempotencyKey)
+func replayBet(r tote.PlaceBetRequest, b tote.Bet, sel parimutuel.Selection) (tote.Bet, error) {
+	if !r.SameRequest(b, sel) {
+		return tote.Bet{}, errs.R(errs.Conflict, tote.ReasonIdempotencyKeyReused, "the idempotency key %q was used for another bet", r.IdempotencyKey)
 	}
 	return b, nil
-}
-
-// checkBettable reports why draw d takes no bet on sel now, if it does not.
-func checkBettable(d Draw, sel parimutuel.Selection, now time.Time) error {
-	if d.Phase.Finished() {
-		return errs.R(errs.Conflict, ReasonDrawFinished, "draw #%d is over", d.Number)
-	}
-	r := d.OpenRound()
-	if r == 0 || !now.Before(d.RoundClosesAt) {
-		return errs.R(errs.Conflict, ReasonRoundClosed, "betting is closed while the next cards are dealt: wait for the next round")
-	}
-	if err := parimutuel.CheckMarketRound(sel.Market, r); err != nil {
-		return err
-	}
-	if err := sel.Validate(d.Positions); err != nil {
-		return err
-	}
-	return checkNotSuspended(d, r, sel)
 }
 
 // PlaceBets places several bets at once, each with its own result exactly
 // as PlaceBet would give it: the requests on one draw are checked and
 // stored in ONE transaction of the intake (one bad bet never fails the
 // others). It is how a client (or a test) hands the intake a ready batch.
-func (s *Service) PlaceBets(ctx context.Context, reqs []PlaceBetRequest) ([]Bet, []error) {
-	bets := make([]Bet, len(reqs))
+func (s *Service) PlaceBets(ctx context.Context, reqs []tote.PlaceBetRequest) ([]tote.Bet, []error) {
+	bets := make([]tote.Bet, len(reqs))
 	errList := make([]error, len(reqs))
 	byDraw := map[int64][]*betJob{}
 	var order []int64
 	jobs := make([]*betJob, len(reqs))
 	for i, r := range reqs {
-		sel, err := r.parse()
+		sel, err := r.Parse()
 		if err != nil {
 			errList[i] = err
 			continue

@@ -1,4 +1,4 @@
-package tote_test
+package service_test
 
 import (
 	"context"
@@ -15,6 +15,7 @@ import (
 	"github.com/pokertote/pokertote/domain/tote"
 	"github.com/pokertote/pokertote/domain/tote/liveodds"
 	"github.com/pokertote/pokertote/domain/tote/readmodel"
+	"github.com/pokertote/pokertote/domain/tote/service"
 	"github.com/pokertote/pokertote/domain/tote/totetest"
 	"github.com/pokertote/pokertote/internal/clocktest"
 )
@@ -26,9 +27,9 @@ func ExampleDealer() {
 	led := ledgertest.NewMemStore(nil)
 	store := totetest.NewMemStore(led)
 	clock := clocktest.New(time.Date(2025, 3, 1, 12, 0, 0, 0, time.UTC))
-	svc, _ := tote.NewService(tote.Config{Store: store, Ledger: led, Gate: totetest.AllowAll{}, Publisher: &totetest.Recorder{}, Clock: clock, Beacon: totetest.LocalBeacon(clock)})
-	table, _ := svc.CreateTable(ctx, 1, tote.NewTable{Name: "Example", Positions: 2})
-	dealer := tote.NewDealer(svc, store, &liveodds.Exact{Samples: 1000}, tote.DealerConfig{TableID: table.ID, Owner: "replica-1"})
+	svc, _ := service.NewService(service.Config{Store: store, Ledger: led, Gate: totetest.AllowAll{}, Publisher: &totetest.Recorder{}, Clock: clock, Beacon: totetest.LocalBeacon(clock)})
+	table, _ := svc.CreateTable(ctx, 1, service.NewTable{Name: "Example", Positions: 2})
+	dealer := service.NewDealer(svc, store, &liveodds.Exact{Samples: 1000}, service.DealerConfig{TableID: table.ID, Owner: "replica-1"})
 
 	start, seen := clock.Now(), int64(0)
 	for {
@@ -132,7 +133,7 @@ func (failingOdds) Live(context.Context, [][2]cards.Card, []cards.Card) (tote.Li
 func TestDealerFailureNeverVoids(t *testing.T) {
 	h := newHarness(t, 2)
 	h.Deposit(1, 1000*money.KZT)
-	broken := tote.NewDealer(h.Svc, h.Env.Leases, failingOdds{}, tote.DealerConfig{TableID: h.Table.ID, Owner: "A", LeaseTTL: 3 * time.Second})
+	broken := service.NewDealer(h.Svc, h.Env.Leases, failingOdds{}, service.DealerConfig{TableID: h.Table.ID, Owner: "A", LeaseTTL: 3 * time.Second})
 	d := h.RunUntil(broken, "PRE_DEAL", totetest.InPhase(tote.PhasePreDeal))
 	h.MustBet(1, d, parimutuel.MarketWin, "1", 300*money.KZT)
 	v := h.RunUntil(broken, "finished", func(x tote.Draw) bool { return x.ID == d.ID && x.Phase.Finished() })
@@ -146,15 +147,15 @@ func TestDealerFailureNeverVoids(t *testing.T) {
 func TestTimeScale(t *testing.T) {
 	env := totetest.MemEnv(t)
 	clock := clocktest.New(totetest.Start)
-	svc, err := tote.NewService(tote.Config{Store: env.Store, Ledger: env.Ledger, Gate: totetest.AllowAll{}, Publisher: &totetest.Recorder{}, Clock: clock, TimeScale: 50, Beacon: totetest.LocalBeacon(clock)})
+	svc, err := service.NewService(service.Config{Store: env.Store, Ledger: env.Ledger, Gate: totetest.AllowAll{}, Publisher: &totetest.Recorder{}, Clock: clock, TimeScale: 50, Beacon: totetest.LocalBeacon(clock)})
 	if err != nil {
 		t.Fatal(err)
 	}
-	table, err := svc.CreateTable(context.Background(), 1, tote.NewTable{Name: "fast", Positions: 6})
+	table, err := svc.CreateTable(context.Background(), 1, service.NewTable{Name: "fast", Positions: 6})
 	if err != nil {
 		t.Fatal(err)
 	}
-	dealer := tote.NewDealer(svc, env.Leases, totetest.SimpleOdds{}, tote.DealerConfig{TableID: table.ID, Owner: "A"})
+	dealer := service.NewDealer(svc, env.Leases, totetest.SimpleOdds{}, service.DealerConfig{TableID: table.ID, Owner: "A"})
 	dealer.Tick(context.Background())
 	d, err := env.Store.LatestDraw(context.Background(), table.ID)
 	if err != nil || d.RoundClosesAt.Sub(d.OpenedAt) != 600*time.Millisecond {
@@ -166,7 +167,7 @@ func TestTimeScale(t *testing.T) {
 // events and the draw.
 func TestExactOddsInEvents(t *testing.T) {
 	h := newHarness(t, 3)
-	dealer := tote.NewDealer(h.Svc, h.Env.Leases, &liveodds.Exact{Samples: 2000}, tote.DealerConfig{TableID: h.Table.ID, Owner: "X"})
+	dealer := service.NewDealer(h.Svc, h.Env.Leases, &liveodds.Exact{Samples: 2000}, service.DealerConfig{TableID: h.Table.ID, Owner: "X"})
 	d := h.RunUntil(dealer, "FLOP", totetest.InPhase(tote.PhaseFlop))
 	if d.Odds == nil || !d.Odds.Exact || d.Odds.Boards != 903 || len(d.Odds.Positions) != 3 || len(d.Odds.Leaders) == 0 {
 		t.Fatalf("flop odds %+v", d.Odds) // 43 unseen cards, 2 to come: C(43,2) = 903

@@ -1,6 +1,8 @@
-package tote
+package service
 
 import (
+	"github.com/pokertote/pokertote/domain/tote"
+
 	"context"
 	"errors"
 	"fmt"
@@ -15,8 +17,8 @@ import (
 var errBeaconPending = errors.New("beacon round not available yet")
 
 // schedule is the table's timings, scaled, for PlanBeacons.
-func (d *Dealer) schedule(t Table) BeaconSchedule {
-	s := BeaconSchedule{Card: d.svc.scaled(t.Settings.CardInterval), BeaconWait: d.cfg.BeaconWait, Positions: t.Positions}
+func (d *Dealer) schedule(t tote.Table) tote.BeaconSchedule {
+	s := tote.BeaconSchedule{Card: d.svc.scaled(t.Settings.CardInterval), BeaconWait: d.cfg.BeaconWait, Positions: t.Positions}
 	for r := parimutuel.RoundPreDeal; r <= parimutuel.RoundTurn; r++ {
 		s.Rounds[r-1] = d.svc.scaled(t.Settings.RoundLength(r))
 	}
@@ -38,7 +40,7 @@ func (d *Dealer) beaconPoll() time.Duration {
 // or failing verification) it answers errBeaconPending; once the street's
 // deadline has passed it voids the draw with full refunds instead, and
 // never deals from anything else.
-func (d *Dealer) streetBeacon(ctx context.Context, dr Draw, s int) (beacon.Beacon, error) {
+func (d *Dealer) streetBeacon(ctx context.Context, dr tote.Draw, s int) (beacon.Beacon, error) {
 	bc := dr.Beacons
 	r := bc.Rounds[s-1]
 	b, why := d.fetchBeacon(ctx, bc.Chain, r)
@@ -51,8 +53,8 @@ func (d *Dealer) streetBeacon(ctx context.Context, dr Draw, s int) (beacon.Beaco
 		return beacon.Beacon{}, errBeaconPending
 	}
 	deadline := bc.Deadlines[s-1]
-	detail := VoidDetail{
-		Kind: VoidBeaconMissing, At: now.Truncate(time.Millisecond).UTC(), Street: s, Round: r, Deadline: &deadline,
+	detail := tote.VoidDetail{
+		Kind: tote.VoidBeaconMissing, At: now.Truncate(time.Millisecond).UTC(), Street: s, Round: r, Deadline: &deadline,
 		Why: fmt.Sprintf("chain %s %s: %v", bc.Chain.Name, bc.Chain.Hash, why),
 	}
 	if err := d.voidDraw(ctx, detail); err != nil {
@@ -95,23 +97,23 @@ func (d *Dealer) fetchBeacon(ctx context.Context, c beacon.Chain, r uint64) (bea
 // dealer, a takeover) proves nothing either way, since bets stopped at the
 // committed close by the clock, and is never voided for it; a source that
 // cannot answer in time counts as "not published".
-func (d *Dealer) beaconEarly(ctx context.Context, dr Draw, r parimutuel.Round) (VoidDetail, bool) {
+func (d *Dealer) beaconEarly(ctx context.Context, dr tote.Draw, r parimutuel.Round) (tote.VoidDetail, bool) {
 	bc := dr.Beacons
 	s := int(r)
 	round := bc.Rounds[s-1]
 	now := d.svc.clock.Now()
 	if !now.Before(bc.Chain.RoundTime(round)) {
-		return VoidDetail{}, false
+		return tote.VoidDetail{}, false
 	}
 	wait := min(max(time.Duration(bc.Chain.PeriodMs)*time.Millisecond/2, time.Millisecond), time.Second)
 	ctx, cancel := context.WithTimeout(ctx, wait)
 	defer cancel()
 	b, err := d.fetchBeacon(ctx, bc.Chain, round)
 	if err != nil {
-		return VoidDetail{}, false
+		return tote.VoidDetail{}, false
 	}
-	return VoidDetail{
-		Kind: VoidBeaconEarly, At: now.Truncate(time.Millisecond).UTC(), Street: s, Round: round, Signature: b.Signature,
+	return tote.VoidDetail{
+		Kind: tote.VoidBeaconEarly, At: now.Truncate(time.Millisecond).UTC(), Street: s, Round: round, Signature: b.Signature,
 		Why: fmt.Sprintf("chain %s %s", bc.Chain.Name, bc.Chain.Hash),
 	}, true
 }

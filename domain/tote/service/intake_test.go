@@ -1,4 +1,4 @@
-package tote_test
+package service_test
 
 import (
 	"context"
@@ -13,6 +13,7 @@ import (
 	"github.com/pokertote/pokertote/domain/money"
 	"github.com/pokertote/pokertote/domain/parimutuel"
 	"github.com/pokertote/pokertote/domain/tote"
+	"github.com/pokertote/pokertote/domain/tote/service"
 	"github.com/pokertote/pokertote/domain/tote/totetest"
 )
 
@@ -65,7 +66,7 @@ func preDealDraw(t *testing.T) (totetest.Env, *totetest.Harness, tote.Draw) {
 func TestBatchEventsLeaveInOrderWithoutHoldingTheIntake(t *testing.T) {
 	env, h, draw := preDealDraw(t)
 	broker := &heldBroker{release: make(chan struct{})}
-	svc, err := tote.NewService(tote.Config{Store: env.Store, Ledger: env.Ledger, Gate: totetest.AllowAll{}, Publisher: broker, Clock: h.Clock, Beacon: h.Beacon()})
+	svc, err := service.NewService(service.Config{Store: env.Store, Ledger: env.Ledger, Gate: totetest.AllowAll{}, Publisher: broker, Clock: h.Clock, Beacon: h.Beacon()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -136,7 +137,7 @@ func (w *batchWatch) BetBatch(bets int, waited, took time.Duration, failed bool)
 func TestIntakeObserverHearsOfEveryBatch(t *testing.T) {
 	env, h, draw := preDealDraw(t)
 	watch := &batchWatch{}
-	svc, err := tote.NewService(tote.Config{Store: env.Store, Ledger: env.Ledger, Gate: totetest.AllowAll{}, Publisher: &totetest.Recorder{},
+	svc, err := service.NewService(service.Config{Store: env.Store, Ledger: env.Ledger, Gate: totetest.AllowAll{}, Publisher: &totetest.Recorder{},
 		Clock: h.Clock, Beacon: h.Beacon(), Intake: watch})
 	if err != nil {
 		t.Fatal(err)

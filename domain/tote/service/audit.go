@@ -1,13 +1,14 @@
-package tote
+package service
 
 import (
+	"github.com/pokertote/pokertote/domain/tote"
+
 	"context"
 	"fmt"
 	"strings"
 	"time"
 
 	"github.com/pokertote/pokertote/domain/account"
-	"github.com/pokertote/pokertote/domain/money"
 )
 
 // The audit trail is read by people: each entry names what it concerns
@@ -27,7 +28,7 @@ func (s *Service) audit(ctx context.Context, actor int64, e account.AuditEntry) 
 }
 
 // tableAudit is an audit entry about table t.
-func tableAudit(action string, t Table, detail string, changes ...account.AuditChange) account.AuditEntry {
+func tableAudit(action string, t tote.Table, detail string, changes ...account.AuditChange) account.AuditEntry {
 	return account.AuditEntry{
 		Action: action, SubjectKind: account.SubjectTable, SubjectID: t.ID, TableID: t.ID,
 		Detail: detail, Changes: changes,
@@ -35,7 +36,7 @@ func tableAudit(action string, t Table, detail string, changes ...account.AuditC
 }
 
 // settingsChanges lists the settings that differ between before and after.
-func settingsChanges(before, after TableSettings) []account.AuditChange {
+func settingsChanges(before, after tote.TableSettings) []account.AuditChange {
 	var out []account.AuditChange
 	add := func(field, from, to string) {
 		if from != to {
@@ -44,13 +45,13 @@ func settingsChanges(before, after TableSettings) []account.AuditChange {
 	}
 	add("minStake", before.MinStake.String(), after.MinStake.String())
 	add("maxStake", before.MaxStake.String(), after.MaxStake.String())
-	add("commission", FormatPercent(before.Commission), FormatPercent(after.Commission))
+	add("commission", tote.FormatPercent(before.Commission), tote.FormatPercent(after.Commission))
 	add("roundSeconds", seconds(before.RoundLengths[:]), seconds(after.RoundLengths[:]))
 	add("cardIntervalMs", fmt.Sprint(before.CardInterval.Milliseconds()), fmt.Sprint(after.CardInterval.Milliseconds()))
 	add("resultSeconds", seconds([]time.Duration{before.ResultDisplay}), seconds([]time.Duration{after.ResultDisplay}))
-	add("expressShares", FormatPercent(before.ExpressShare1)+"/"+FormatPercent(before.ExpressShare2),
-		FormatPercent(after.ExpressShare1)+"/"+FormatPercent(after.ExpressShare2))
-	add("suspendAt", FormatPercent(before.SuspendAt), FormatPercent(after.SuspendAt))
+	add("expressShares", tote.FormatPercent(before.ExpressShare1)+"/"+tote.FormatPercent(before.ExpressShare2),
+		tote.FormatPercent(after.ExpressShare1)+"/"+tote.FormatPercent(after.ExpressShare2))
+	add("suspendAt", tote.FormatPercent(before.SuspendAt), tote.FormatPercent(after.SuspendAt))
 	return out
 }
 
@@ -65,10 +66,6 @@ func describeChanges(changes []account.AuditChange) string {
 		parts[i] = fmt.Sprintf("%s %s → %s", c.Field, c.From, c.To)
 	}
 	return strings.Join(parts, ", ")
-}
-
-func FormatPercent(b money.BasisPoints) string {
-	return money.Amount(b).String() + "%"
 }
 
 func seconds(ds []time.Duration) string {

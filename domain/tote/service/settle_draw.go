@@ -1,6 +1,8 @@
-package tote
+package service
 
 import (
+	"github.com/pokertote/pokertote/domain/tote"
+
 	"context"
 	"fmt"
 	"strconv"
@@ -15,8 +17,8 @@ import (
 )
 
 // groupBets splits a draw's bets into its pools, keeping their order.
-func groupBets(bets []Bet) map[PoolKey][]Bet {
-	out := map[PoolKey][]Bet{}
+func groupBets(bets []tote.Bet) map[tote.PoolKey][]tote.Bet {
+	out := map[tote.PoolKey][]tote.Bet{}
 	for _, b := range bets {
 		out[b.PoolKey()] = append(out[b.PoolKey()], b)
 	}
@@ -24,11 +26,11 @@ func groupBets(bets []Bet) map[PoolKey][]Bet {
 }
 
 // poolOf builds the settlement input of one pool.
-func poolOf(d *Draw, k PoolKey, bets []Bet, cfg parimutuel.PoolConfig) parimutuel.Pool {
-	p := parimutuel.Pool{ID: PoolID(d.ID, k.Round, k.Market), Market: k.Market, Round: k.Round, Positions: d.Positions, Config: cfg}
+func poolOf(d *tote.Draw, k tote.PoolKey, bets []tote.Bet, cfg parimutuel.PoolConfig) parimutuel.Pool {
+	p := parimutuel.Pool{ID: tote.PoolID(d.ID, k.Round, k.Market), Market: k.Market, Round: k.Round, Positions: d.Positions, Config: cfg}
 	p.Bets = make([]parimutuel.PoolBet, len(bets))
 	for i, b := range bets {
-		p.Bets[i] = parimutuel.PoolBet{ID: FormatBetID(b.ID), Player: b.UserID.String(), Stake: b.Stake, Selection: b.Selection}
+		p.Bets[i] = parimutuel.PoolBet{ID: tote.FormatBetID(b.ID), Player: b.UserID.String(), Stake: b.Stake, Selection: b.Selection}
 	}
 	return p
 }
@@ -44,7 +46,7 @@ func poolOf(d *Draw, k PoolKey, bets []Bet, cfg parimutuel.PoolConfig) parimutue
 // (result version 2), so that neither time nor memory holds a row per bet.
 // A version-1 draw's public seed is the hash of its round-1 bets, which
 // its result must list for a verifier: it keeps the in-memory settlement.
-func (s *Service) settleInTx(ctx context.Context, tx Tx, d Draw, t Table) (stepResult, error) {
+func (s *Service) settleInTx(ctx context.Context, tx tote.Tx, d tote.Draw, t tote.Table) (stepResult, error) {
 	deal, ok := d.Deal()
 	if !ok || len(d.Board) != 5 || len(d.Pockets) != d.Positions {
 		return stepResult{}, errs.E(errs.Internal, "draw id %d is not fully dealt", d.ID)
@@ -68,7 +70,7 @@ func (s *Service) settleInTx(ctx context.Context, tx Tx, d Draw, t Table) (stepR
 	cfg := d.Pool
 	cfg.JackpotEnabled = enabled
 	now := s.clock.Now()
-	res := DrawResult{
+	res := tote.DrawResult{
 		DrawID: d.ID, TableID: d.TableID, Number: d.Number, Positions: d.Positions,
 		Winners: outcome.Winners, Category: outcome.Category,
 		FlopLeaders: outcome.FlopLeaders, TurnLeaders: outcome.TurnLeaders,
@@ -76,10 +78,10 @@ func (s *Service) settleInTx(ctx context.Context, tx Tx, d Draw, t Table) (stepR
 		ExpressShares: [2]money.BasisPoints{cfg.ExpressShare1, cfg.ExpressShare2},
 		JackpotBefore: jackpot, SettledAt: now,
 	}
-	var outcomes []BetOutcome
+	var outcomes []tote.BetOutcome
 	balances := map[ids.UserID]money.Amount{}
 	byPool := groupBets(bets)
-	for _, k := range DrawPools() {
+	for _, k := range tote.DrawPools() {
 		pb := byPool[k]
 		st, err := parimutuel.SettlePool(poolOf(&d, k, pb, cfg), outcome, jackpot)
 		if err != nil {
@@ -97,18 +99,18 @@ func (s *Service) settleInTx(ctx context.Context, tx Tx, d Draw, t Table) (stepR
 		if err := postLegs(ctx, tx.Ledger(), "tote:settle:"+st.PoolID, kind, memo, st.Legs, balances); err != nil {
 			return stepResult{}, err
 		}
-		res.Pools = append(res.Pools, NewPoolResult(st, pb, jackpot))
+		res.Pools = append(res.Pools, tote.NewPoolResult(st, pb, jackpot))
 		outcomes = append(outcomes, betOutcomes(pb, st.Payouts)...)
 		jackpot += st.JackpotChange()
 	}
 	res.JackpotAfter = jackpot
-	return s.finishInTx(ctx, tx, d, t, res, PhaseSettled, outcomes, balances)
+	return s.finishInTx(ctx, tx, d, t, res, tote.PhaseSettled, outcomes, balances)
 }
 
 // voidInTx voids draw d: every stake refunded in full, one transfer per
 // pool, the result recorded with the void's kind and reason, the seed
 // revealed, and DRAW_VOIDED.
-func (s *Service) voidInTx(ctx context.Context, tx Tx, d Draw, t Table, detail VoidDetail) (stepResult, error) {
+func (s *Service) voidInTx(ctx context.Context, tx tote.Tx, d tote.Draw, t tote.Table, detail tote.VoidDetail) (stepResult, error) {
 	d.VoidKind = detail.Kind
 	if d.Beacons != nil {
 		return s.settleStreamed(ctx, tx, d, t, parimutuel.Outcome{}, &detail)
@@ -118,16 +120,16 @@ func (s *Service) voidInTx(ctx context.Context, tx Tx, d Draw, t Table, detail V
 	if err != nil {
 		return stepResult{}, err
 	}
-	res := DrawResult{
+	res := tote.DrawResult{
 		DrawID: d.ID, TableID: d.TableID, Number: d.Number, Positions: d.Positions,
 		Void: true, VoidReason: reason, VoidDetail: &detail, Commission: d.Pool.Commission, JackpotRate: d.Pool.JackpotRate,
 		ExpressShares: [2]money.BasisPoints{d.Pool.ExpressShare1, d.Pool.ExpressShare2},
 		SettledAt:     s.clock.Now(),
 	}
-	var outcomes []BetOutcome
+	var outcomes []tote.BetOutcome
 	balances := map[ids.UserID]money.Amount{}
 	byPool := groupBets(bets)
-	for _, k := range DrawPools() {
+	for _, k := range tote.DrawPools() {
 		pb := byPool[k]
 		if len(pb) == 0 {
 			continue
@@ -140,22 +142,22 @@ func (s *Service) voidInTx(ctx context.Context, tx Tx, d Draw, t Table, detail V
 		if err := postLegs(ctx, tx.Ledger(), "tote:void:"+st.PoolID, ledger.Refund, memo, st.Legs, balances); err != nil {
 			return stepResult{}, err
 		}
-		res.Pools = append(res.Pools, NewPoolResult(st, pb, 0))
+		res.Pools = append(res.Pools, tote.NewPoolResult(st, pb, 0))
 		outcomes = append(outcomes, betOutcomes(pb, st.Payouts)...)
 	}
 	d.VoidReason = reason
-	return s.finishInTx(ctx, tx, d, t, res, PhaseVoid, outcomes, balances)
+	return s.finishInTx(ctx, tx, d, t, res, tote.PhaseVoid, outcomes, balances)
 }
 
 // finishInTx records a settled or void draw: bets, result, revealed seed,
 // the next draw's time and the closing event.
-func (s *Service) finishInTx(ctx context.Context, tx Tx, d Draw, t Table, res DrawResult, phase Phase, outcomes []BetOutcome, balances map[ids.UserID]money.Amount) (stepResult, error) {
+func (s *Service) finishInTx(ctx context.Context, tx tote.Tx, d tote.Draw, t tote.Table, res tote.DrawResult, phase tote.Phase, outcomes []tote.BetOutcome, balances map[ids.UserID]money.Amount) (stepResult, error) {
 	now := res.SettledAt
 	if err := tx.SettleBets(ctx, outcomes, now); err != nil {
 		return stepResult{}, err
 	}
-	res.fillCards(&d)
-	res.fillSuspension(&d)
+	res.FillCards(&d)
+	res.FillSuspension(&d)
 	d.Phase, d.Result, d.Revealed = phase, &res, true
 	d.RoundClosesAt, d.SettledAt = time.Time{}, now
 	d.NextStepAt = now.Add(s.scaled(t.Settings.ResultDisplay))
@@ -163,15 +165,15 @@ func (s *Service) finishInTx(ctx context.Context, tx Tx, d Draw, t Table, res Dr
 	if err != nil {
 		return stepResult{}, err
 	}
-	typ := EventDrawSettled
-	if phase == PhaseVoid {
-		typ = EventDrawVoided
+	typ := tote.EventDrawSettled
+	if phase == tote.PhaseVoid {
+		typ = tote.EventDrawVoided
 	}
-	ev := TableEvent{TableID: d.TableID, DrawID: d.ID, Type: typ, At: now, Result: &res, ServerSeed: res.ServerSeed, Reason: d.VoidReason,
-		Board: CardStrings(d.Board), Hands: PositionStates(d)}
-	out := stepResult{draw: &nd, events: []TableEvent{ev}}
+	ev := tote.TableEvent{TableID: d.TableID, DrawID: d.ID, Type: typ, At: now, Result: &res, ServerSeed: res.ServerSeed, Reason: d.VoidReason,
+		Board: tote.CardStrings(d.Board), Hands: tote.PositionStates(d)}
+	out := stepResult{draw: &nd, events: []tote.TableEvent{ev}}
 	for _, o := range outcomes {
-		out.notes = append(out.notes, userNote{userID: o.userID, ev: event.UserEvent{Type: event.BetSettled, At: now, BetID: o.BetID}})
+		out.notes = append(out.notes, userNote{userID: o.UserID, ev: event.UserEvent{Type: event.BetSettled, At: now, BetID: o.BetID}})
 	}
 	for uid, bal := range balances {
 		out.notes = append(out.notes, userNote{userID: uid, ev: event.UserEvent{Type: event.BalanceChanged, At: now, Balance: int64(bal)}})
@@ -180,11 +182,11 @@ func (s *Service) finishInTx(ctx context.Context, tx Tx, d Draw, t Table, res Dr
 }
 
 // betOutcomes pairs a pool's bets with their payouts.
-func betOutcomes(bets []Bet, payouts []parimutuel.Payout) []BetOutcome {
-	out := make([]BetOutcome, len(bets))
+func betOutcomes(bets []tote.Bet, payouts []parimutuel.Payout) []tote.BetOutcome {
+	out := make([]tote.BetOutcome, len(bets))
 	for i, b := range bets {
 		p := payouts[i]
-		out[i] = BetOutcome{BetID: b.ID, Status: SettledStatus(p.Refund, p.Amount), Payout: p.Amount, userID: b.UserID}
+		out[i] = tote.BetOutcome{BetID: b.ID, Status: tote.SettledStatus(p.Refund, p.Amount), Payout: p.Amount, UserID: b.UserID}
 	}
 	return out
 }

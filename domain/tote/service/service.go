@@ -1,6 +1,8 @@
-package tote
+package service
 
 import (
+	"github.com/pokertote/pokertote/domain/tote"
+
 	"context"
 	"fmt"
 	"log/slog"
@@ -17,14 +19,14 @@ import (
 
 // Config is what a Service is built from.
 type Config struct {
-	Store Store
+	Store tote.Store
 	// Ledger reads balances and posts jackpot top-ups; bets and
 	// settlements post through Store's transactions.
 	Ledger    ledger.Store
-	Gate      StakeGate
+	Gate      tote.StakeGate
 	Publisher event.Publisher
-	Clock     Clock   // nil: RealClock
-	Auditor   Auditor // nil: admin actions are not audited
+	Clock     tote.Clock   // nil: RealClock
+	Auditor   tote.Auditor // nil: admin actions are not audited
 	Log       *slog.Logger
 	// TimeScale divides every table duration (rounds, card pacing, result
 	// display) for tests and demos; 0 or 1 is real time.
@@ -42,12 +44,12 @@ type Config struct {
 // bets, voids, the jackpot, pools and verification. Admin methods trust the
 // caller to have checked the ADMIN role.
 type Service struct {
-	store   Store
+	store   tote.Store
 	ledger  ledger.Store
-	gate    StakeGate
+	gate    tote.StakeGate
 	pub     event.Publisher
-	clock   Clock
-	auditor Auditor
+	clock   tote.Clock
+	auditor tote.Auditor
 	log     *slog.Logger
 	scale   float64
 	beacon  beacon.Source
@@ -67,8 +69,8 @@ type Stats struct {
 }
 
 // countVoid counts a published void of kind k.
-func (st *Stats) countVoid(k VoidKind) {
-	for i, vk := range VoidKinds {
+func (st *Stats) countVoid(k tote.VoidKind) {
+	for i, vk := range tote.VoidKinds {
 		if vk == k {
 			st.Voids[i].Add(1)
 		}
@@ -84,7 +86,7 @@ func NewService(cfg Config) (*Service, error) {
 		return nil, errs.E(errs.Internal, "tote: a service needs a store, a ledger, a stake gate and a publisher")
 	}
 	if cfg.Clock == nil {
-		cfg.Clock = RealClock{}
+		cfg.Clock = tote.RealClock{}
 	}
 	if cfg.Log == nil {
 		cfg.Log = slog.New(slog.DiscardHandler)
@@ -108,26 +110,26 @@ func (s *Service) scaled(d time.Duration) time.Duration {
 type NewTable struct {
 	Name      string
 	Positions int
-	Update    SettingsUpdate // over DefaultTableSettings
+	Update    tote.SettingsUpdate // over DefaultTableSettings
 }
 
 // CreateTable creates a RUNNING table; its dealer starts dealing shortly.
-func (s *Service) CreateTable(ctx context.Context, actor int64, nt NewTable) (Table, error) {
+func (s *Service) CreateTable(ctx context.Context, actor int64, nt NewTable) (tote.Table, error) {
 	now := s.clock.Now()
-	t := Table{
-		Name: nt.Name, Positions: nt.Positions, Status: TableRunning,
-		Settings: nt.Update.Apply(DefaultTableSettings()), CreatedAt: now, UpdatedAt: now,
+	t := tote.Table{
+		Name: nt.Name, Positions: nt.Positions, Status: tote.TableRunning,
+		Settings: nt.Update.Apply(tote.DefaultTableSettings()), CreatedAt: now, UpdatedAt: now,
 	}
 	if err := t.Validate(); err != nil {
-		return Table{}, err
+		return tote.Table{}, err
 	}
-	err := s.store.Within(ctx, func(ctx context.Context, tx Tx) error {
+	err := s.store.Within(ctx, func(ctx context.Context, tx tote.Tx) error {
 		var err error
 		t, err = tx.InsertTable(ctx, t)
 		return err
 	})
 	if err != nil {
-		return Table{}, err
+		return tote.Table{}, err
 	}
 	s.audit(ctx, actor, tableAudit("TOTE_TABLE_CREATED", t, fmt.Sprintf("Table %q created with %d positions", t.Name, t.Positions)))
 	return t, nil
@@ -136,9 +138,9 @@ func (s *Service) CreateTable(ctx context.Context, actor int64, nt NewTable) (Ta
 // UpdateTable changes a table's settings. The minimum stake and the pool
 // settings apply from the next draw; the maximum stake and the timings at
 // once.
-func (s *Service) UpdateTable(ctx context.Context, actor, tableID int64, u SettingsUpdate) (Table, error) {
-	var before, t Table
-	err := s.store.Within(ctx, func(ctx context.Context, tx Tx) error {
+func (s *Service) UpdateTable(ctx context.Context, actor, tableID int64, u tote.SettingsUpdate) (tote.Table, error) {
+	var before, t tote.Table
+	err := s.store.Within(ctx, func(ctx context.Context, tx tote.Tx) error {
 		var err error
 		if before, err = tx.LockTable(ctx, tableID); err != nil {
 			return err
@@ -152,7 +154,7 @@ func (s *Service) UpdateTable(ctx context.Context, actor, tableID int64, u Setti
 		return tx.UpdateTable(ctx, t)
 	})
 	if err != nil {
-		return Table{}, err
+		return tote.Table{}, err
 	}
 	changes := settingsChanges(before.Settings, t.Settings)
 	s.audit(ctx, actor, tableAudit("TOTE_TABLE_UPDATED", t, fmt.Sprintf("Table %q settings: %s", t.Name, describeChanges(changes)), changes...))
@@ -161,19 +163,19 @@ func (s *Service) UpdateTable(ctx context.Context, actor, tableID int64, u Setti
 
 // PauseTable stops a table from opening new draws; the draw being dealt is
 // finished. TABLE_PAUSED is published.
-func (s *Service) PauseTable(ctx context.Context, actor, tableID int64) (Table, error) {
-	return s.setStatus(ctx, actor, tableID, TablePaused, EventTablePaused)
+func (s *Service) PauseTable(ctx context.Context, actor, tableID int64) (tote.Table, error) {
+	return s.setStatus(ctx, actor, tableID, tote.TablePaused, tote.EventTablePaused)
 }
 
 // ResumeTable lets a paused table deal again. TABLE_RESUMED is published.
-func (s *Service) ResumeTable(ctx context.Context, actor, tableID int64) (Table, error) {
-	return s.setStatus(ctx, actor, tableID, TableRunning, EventTableResumed)
+func (s *Service) ResumeTable(ctx context.Context, actor, tableID int64) (tote.Table, error) {
+	return s.setStatus(ctx, actor, tableID, tote.TableRunning, tote.EventTableResumed)
 }
 
-func (s *Service) setStatus(ctx context.Context, actor, tableID int64, st TableStatus, typ EventType) (Table, error) {
-	var t Table
-	var evs []TableEvent
-	err := s.store.Within(ctx, func(ctx context.Context, tx Tx) error {
+func (s *Service) setStatus(ctx context.Context, actor, tableID int64, st tote.TableStatus, typ tote.EventType) (tote.Table, error) {
+	var t tote.Table
+	var evs []tote.TableEvent
+	err := s.store.Within(ctx, func(ctx context.Context, tx tote.Tx) error {
 		evs = nil
 		var err error
 		if t, err = tx.LockTable(ctx, tableID); err != nil || t.Status == st {
@@ -183,18 +185,18 @@ func (s *Service) setStatus(ctx context.Context, actor, tableID int64, st TableS
 		if err := tx.UpdateTable(ctx, t); err != nil {
 			return err
 		}
-		ev, err := tx.AppendEvent(ctx, TableEvent{TableID: t.ID, Type: typ, At: t.UpdatedAt})
+		ev, err := tx.AppendEvent(ctx, tote.TableEvent{TableID: t.ID, Type: typ, At: t.UpdatedAt})
 		evs = append(evs, ev)
 		t.LastSeq = ev.Seq
 		return err
 	})
 	if err != nil {
-		return Table{}, err
+		return tote.Table{}, err
 	}
 	s.publishTable(ctx, evs)
 	if len(evs) > 0 {
 		verb := "paused"
-		if st == TableRunning {
+		if st == tote.TableRunning {
 			verb = "resumed"
 		}
 		s.audit(ctx, actor, tableAudit("TOTE_"+string(typ), t, fmt.Sprintf("Table %q %s", t.Name, verb)))
@@ -223,39 +225,39 @@ func (s *Service) EnsureDemoTables(ctx context.Context) error {
 // follow from the committed seed and beacons alone and it cannot be voided
 // (Conflict VOID_AFTER_DEAL): a void then would be an option to call off an
 // outcome the house disliked (issue 26).
-func (s *Service) VoidDraw(ctx context.Context, actor, drawID int64, reason string) (Draw, error) {
+func (s *Service) VoidDraw(ctx context.Context, actor, drawID int64, reason string) (tote.Draw, error) {
 	if reason == "" || len(reason) > 500 {
-		return Draw{}, errs.R(errs.Invalid, ReasonInvalidReason, "give a reason of 1 to 500 characters")
+		return tote.Draw{}, errs.R(errs.Invalid, tote.ReasonInvalidReason, "give a reason of 1 to 500 characters")
 	}
 	var (
 		res   stepResult
-		table Table
+		table tote.Table
 	)
-	err := s.store.Within(ctx, func(ctx context.Context, tx Tx) error {
-		d, err := tx.LockDraw(ctx, drawID, Exclusive)
+	err := s.store.Within(ctx, func(ctx context.Context, tx tote.Tx) error {
+		d, err := tx.LockDraw(ctx, drawID, tote.Exclusive)
 		if err != nil {
 			return err
 		}
 		if d.Phase.Finished() {
-			return errs.R(errs.Conflict, ReasonDrawFinished, "draw #%d is already %s", d.Number, d.Phase)
+			return errs.R(errs.Conflict, tote.ReasonDrawFinished, "draw #%d is already %s", d.Number, d.Phase)
 		}
 		now := s.clock.Now()
-		if !adminVoidAllowed(d, now) {
-			return errs.R(errs.Conflict, ReasonVoidAfterDeal, "draw #%d cannot be voided: its betting round 1 has closed, so its cards follow from the committed seed and beacons", d.Number)
+		if !tote.AdminVoidAllowed(d, now) {
+			return errs.R(errs.Conflict, tote.ReasonVoidAfterDeal, "draw #%d cannot be voided: its betting round 1 has closed, so its cards follow from the committed seed and beacons", d.Number)
 		}
 		t, err := tx.LockTable(ctx, d.TableID)
 		if err != nil {
 			return err
 		}
 		table = t
-		detail := VoidDetail{Kind: VoidAdminBeforeDeal, At: now.Truncate(time.Millisecond).UTC(), Why: reason}
+		detail := tote.VoidDetail{Kind: tote.VoidAdminBeforeDeal, At: now.Truncate(time.Millisecond).UTC(), Why: reason}
 		if res, err = s.voidInTx(ctx, tx, d, t, detail); err != nil {
 			return err
 		}
 		return appendEvents(ctx, tx, &res)
 	})
 	if err != nil {
-		return Draw{}, err
+		return tote.Draw{}, err
 	}
 	s.publishStep(ctx, res)
 	s.audit(ctx, actor, account.AuditEntry{
@@ -267,7 +269,7 @@ func (s *Service) VoidDraw(ctx context.Context, actor, drawID int64, reason stri
 
 // VoidCounts is how many draws of a table were voided, per kind (every
 // kind listed, zero included): public, so that anyone can count voids.
-func (s *Service) VoidCounts(ctx context.Context, tableID int64) ([]VoidCount, error) {
+func (s *Service) VoidCounts(ctx context.Context, tableID int64) ([]tote.VoidCount, error) {
 	if _, err := s.store.Table(ctx, tableID); err != nil {
 		return nil, err
 	}
@@ -275,8 +277,8 @@ func (s *Service) VoidCounts(ctx context.Context, tableID int64) ([]VoidCount, e
 	if err != nil {
 		return nil, err
 	}
-	out := make([]VoidCount, len(VoidKinds))
-	for i, k := range VoidKinds {
+	out := make([]tote.VoidCount, len(tote.VoidKinds))
+	for i, k := range tote.VoidKinds {
 		out[i].Kind = k
 		for _, c := range got {
 			if c.Kind == k {
@@ -301,7 +303,7 @@ func (s *Service) Jackpot(ctx context.Context) (money.Amount, bool, error) {
 // same key moves nothing.
 func (s *Service) JackpotTopUp(ctx context.Context, actor int64, amount money.Amount, key string) error {
 	if amount <= 0 {
-		return errs.R(errs.Invalid, ReasonInvalidAmount, "a top-up must be positive")
+		return errs.R(errs.Invalid, tote.ReasonInvalidAmount, "a top-up must be positive")
 	}
 	if err := ledger.CheckClientKey(key); err != nil {
 		return err
@@ -317,7 +319,7 @@ func (s *Service) JackpotTopUp(ctx context.Context, actor int64, amount money.Am
 
 // SetJackpotEnabled turns the jackpot on or off for draws settled from now.
 func (s *Service) SetJackpotEnabled(ctx context.Context, actor int64, on bool) error {
-	err := s.store.Within(ctx, func(ctx context.Context, tx Tx) error {
+	err := s.store.Within(ctx, func(ctx context.Context, tx tote.Tx) error {
 		return tx.SetJackpotEnabled(ctx, on)
 	})
 	if err == nil {
@@ -331,10 +333,10 @@ func (s *Service) SetJackpotEnabled(ctx context.Context, actor int64, on bool) e
 }
 
 // Pools is every pool of a draw with money in it, as it stands.
-func (s *Service) Pools(ctx context.Context, d Draw) ([]PoolView, error) {
+func (s *Service) Pools(ctx context.Context, d tote.Draw) ([]tote.PoolView, error) {
 	totals, err := s.store.PoolTotals(ctx, d.ID, 0)
 	if err != nil {
 		return nil, err
 	}
-	return BuildPoolViews(totals, d.Pool)
+	return tote.BuildPoolViews(totals, d.Pool)
 }

@@ -1,4 +1,4 @@
-package tote
+package service
 
 // The bet intake: group commit per draw.
 //
@@ -26,15 +26,14 @@ package tote
 // the round closed.
 
 import (
+	"github.com/pokertote/pokertote/domain/tote"
+
 	"context"
-	"fmt"
 	"sync"
 	"time"
 
-	"github.com/pokertote/pokertote/domain/account"
 	"github.com/pokertote/pokertote/domain/errs"
 	"github.com/pokertote/pokertote/domain/event"
-	"github.com/pokertote/pokertote/domain/ids"
 	"github.com/pokertote/pokertote/domain/ledger"
 	"github.com/pokertote/pokertote/domain/money"
 	"github.com/pokertote/pokertote/domain/parimutuel"
@@ -76,7 +75,7 @@ type betJob struct {
 	// ctx is the request's context: the batch it leads runs under its
 	// values (not its cancellation), see placeBatch.
 	ctx  context.Context
-	req  PlaceBetRequest
+	req  tote.PlaceBetRequest
 	sel  parimutuel.Selection
 	done chan struct{}
 	// queued is when the request handed its bet to the intake.
@@ -88,7 +87,7 @@ type betJob struct {
 	gated   chan struct{}
 	gateErr error
 
-	bet     Bet
+	bet     tote.Bet
 	balance money.Amount
 	err     error
 }
@@ -223,10 +222,10 @@ func (s *Service) placeBatch(jobs []*betJob, writing func()) {
 	began := time.Now()
 	waited := began.Sub(jobs[0].queued) // the queue is first in, first out
 	var err error
-	if bp, ok := s.store.(BatchPlacer); ok {
+	if bp, ok := s.store.(tote.BatchPlacer); ok {
 		err = s.placeBatchDirect(ctx, bp, jobs, writing)
 	} else {
-		err = s.store.Within(ctx, func(ctx context.Context, tx Tx) error {
+		err = s.store.Within(ctx, func(ctx context.Context, tx tote.Tx) error {
 			return s.placeBatchInTx(ctx, tx, jobs)
 		})
 	}
@@ -295,18 +294,18 @@ func (s *Service) publishInOrder(ctx context.Context, msgs []event.Message) {
 }
 
 // placeBatchInTx does the work of one batch inside tx, for a Store that is
-// not a BatchPlacer: checkBet per bet, InsertBets, then each stake through
+// not a BatchPlacer: tote.CheckBet per bet, InsertBets, then each stake through
 // the ledger's own checked post (ledger.PostEach: ledger.Apply and, in the
 // database ledger, its protection guard, protection.Admit). Every store of
 // this repository is a BatchPlacer; the differential tests hide that
 // (persistence's withinOnly) to compare PlanBatch with these single posts.
 // It may run again after a serialization failure, so it starts from a
 // clean slate.
-func (s *Service) placeBatchInTx(ctx context.Context, tx Tx, jobs []*betJob) error {
+func (s *Service) placeBatchInTx(ctx context.Context, tx tote.Tx, jobs []*betJob) error {
 	for _, j := range jobs {
-		j.bet, j.balance, j.err = Bet{}, 0, nil
+		j.bet, j.balance, j.err = tote.Bet{}, 0, nil
 	}
-	d, err := tx.LockDraw(ctx, jobs[0].req.DrawID, Shared)
+	d, err := tx.LockDraw(ctx, jobs[0].req.DrawID, tote.Shared)
 	if err != nil {
 		return err
 	}
@@ -316,18 +315,18 @@ func (s *Service) placeBatchInTx(ctx context.Context, tx Tx, jobs []*betJob) err
 		return err
 	}
 	var live []*betJob
-	var bets []Bet
+	var bets []tote.Bet
 	for _, j := range jobs {
 		if j.err = j.gateErr; j.err != nil {
 			continue
 		}
-		if j.err = checkBet(d, t, j.req.Stake, j.sel, now); j.err != nil {
+		if j.err = tote.CheckBet(d, t, j.req.Stake, j.sel, now); j.err != nil {
 			continue
 		}
 		live = append(live, j)
-		bets = append(bets, Bet{
+		bets = append(bets, tote.Bet{
 			DrawID: d.ID, TableID: d.TableID, UserID: j.req.UserID, Round: d.OpenRound(), Selection: j.sel,
-			Stake: j.req.Stake, Status: BetAccepted, IdempotencyKey: j.req.IdempotencyKey, PlacedAt: now,
+			Stake: j.req.Stake, Status: tote.BetAccepted, IdempotencyKey: j.req.IdempotencyKey, PlacedAt: now,
 		})
 	}
 	if len(live) == 0 {
@@ -348,7 +347,7 @@ func (s *Service) placeBatchInTx(ctx context.Context, tx Tx, jobs []*betJob) err
 		b := stored[i]
 		j.bet = b
 		staked = append(staked, j)
-		transfers = append(transfers, stakeTransfer(d, b))
+		transfers = append(transfers, tote.StakeTransfer(d, b))
 	}
 	posted, postErrs, err := ledger.PostEach(ctx, tx.Ledger(), transfers)
 	if err != nil {
@@ -358,7 +357,7 @@ func (s *Service) placeBatchInTx(ctx context.Context, tx Tx, jobs []*betJob) err
 	for i, j := range staked {
 		if j.err = postErrs[i]; j.err != nil {
 			undo = append(undo, j.bet.ID)
-			j.bet = Bet{}
+			j.bet = tote.Bet{}
 			continue
 		}
 		wallet := ledger.UserWallet(j.req.UserID)
@@ -368,134 +367,36 @@ func (s *Service) placeBatchInTx(ctx context.Context, tx Tx, jobs []*betJob) err
 			}
 		}
 	}
-	keys, errOf := make([]betKey, len(live)), make([]*error, len(live))
+	keys, errOf := make([]tote.BetKey, len(live)), make([]*error, len(live))
 	for i, j := range live {
-		keys[i], errOf[i] = betKey{j.req.UserID, j.req.IdempotencyKey}, &j.err
+		keys[i], errOf[i] = tote.BetKey{User: j.req.UserID, Key: j.req.IdempotencyKey}, &j.err
 	}
-	inheritFirstFailures(keys, took, errOf)
+	tote.InheritFirstFailures(keys, took, errOf)
 	if len(undo) > 0 {
 		return tx.DeleteBets(ctx, undo)
 	}
 	return nil
 }
 
-// BatchPlacer is a Store's way of placing a batch of bets in one
-// transaction (issue 24): it reads a BatchSnapshot (the share-locked draw
-// and its table, bet ids, the players' wallets, protection state, counters
-// and sessions, under the locks a single post takes), calls PlanBatch, and
-// writes the plan; it decides nothing itself. A single bet is a batch of
-// one. The Postgres store does it in two round trips
-// (persistence/tote_batch_pg.go), SQLite in one transaction of plain
-// statements (persistence/tote_batch_sqlite.go), the twin in memory
-// (totetest.MemStore). A store that is not one goes through Within
-// (placeBatchInTx).
-type BatchPlacer interface {
-	// ReadsPlayers reports whether the store reads the players for the
-	// stake gate (BatchWork.Judge) in the batch.
-	ReadsPlayers() bool
-	// PlaceBatch runs w in one transaction, again after a serialization
-	// failure. It returns PlanBatch's result per request of w, or an error
-	// failing them all.
-	PlaceBatch(ctx context.Context, w BatchWork) ([]BatchResult, error)
-}
-
-// BatchWork is a batch of bets on one draw as the intake hands it to a
-// BatchPlacer: data only, the rules are PlanBatch's.
-type BatchWork struct {
-	DrawID   int64
-	Requests []BatchRequest
-	// Judge, when set, is the stake gate, judging each player from the
-	// rows the store read with the draw (BatchSnapshot.Players): the gate
-	// then costs no statements of its own. Only for a store that
-	// ReadsPlayers.
-	Judge StakeJudge
-	// Clock dates the bets and checks them against the round's deadline;
-	// PlanBatch reads it once, after the store took the draw's lock.
-	Clock Clock
-	// Writing, when set, is called as the batch's write is sent (the
-	// intake then lets the next batch start reading).
-	Writing func()
-}
-
-// BatchRequest is one bet of a batch: the player, the key, the parsed
-// selection and the stake, and the stake gate's refusal when it answered
-// before the batch.
-type BatchRequest struct {
-	UserID    ids.UserID
-	Key       string
-	Selection parimutuel.Selection
-	Stake     money.Amount
-	Refused   error
-}
-
-// ReadPlayers reports whether the store must read the players (w has a
-// Judge).
-func (w BatchWork) ReadPlayers() bool { return w.Judge != nil }
-
-// Users lists each request's player, in request order.
-func (w BatchWork) Users() []ids.UserID {
-	out := make([]ids.UserID, len(w.Requests))
-	for i, q := range w.Requests {
-		out[i] = q.UserID
-	}
-	return out
-}
-
-// Keys lists each request's idempotency key, in request order.
-func (w BatchWork) Keys() []string {
-	out := make([]string, len(w.Requests))
-	for i, q := range w.Requests {
-		out[i] = q.Key
-	}
-	return out
-}
-
-// Player is what a BatchPlacer read about a player for the stake gate: the
-// account and its latest verification (zero when none), exactly as
-// account.UserStore's ByID and Verification give them, or Err (the user
-// is unknown) as ByID gives it.
-type Player struct {
-	User         account.User
-	Verification account.Verification
-	Err          error
-}
-
-// StakeJudge is a StakeGate that can judge a player from the rows a
-// BatchPlacer read (account.Service.CanStake, the rule EnsureCanStake
-// applies after its two reads).
-type StakeJudge interface {
-	CanStake(u account.User, v account.Verification, now time.Time) error
-}
-
 // judgesInBatch reports whether the stake gate runs inside the batch (on
 // rows the store reads with the draw) rather than before it.
-func (s *Service) judgesInBatch() (StakeJudge, bool) {
-	bp, ok := s.store.(BatchPlacer)
+func (s *Service) judgesInBatch() (tote.StakeJudge, bool) {
+	bp, ok := s.store.(tote.BatchPlacer)
 	if !ok || !bp.ReadsPlayers() {
 		return nil, false
 	}
-	j, ok := s.gate.(StakeJudge)
+	j, ok := s.gate.(tote.StakeJudge)
 	return j, ok
 }
 
-// BatchResult is one request's outcome: the stored bet and the player's
-// wallet balance after its stake, or the error. GateRefused says the
-// error is the stake gate's (w.Judge): it is the answer, never replayed.
-type BatchResult struct {
-	Bet         Bet
-	Balance     money.Amount
-	Err         error
-	GateRefused bool
-}
-
 // placeBatchDirect places jobs through a BatchPlacer.
-func (s *Service) placeBatchDirect(ctx context.Context, bp BatchPlacer, jobs []*betJob, writing func()) error {
-	w := BatchWork{DrawID: jobs[0].req.DrawID, Requests: make([]BatchRequest, len(jobs)), Clock: s.clock, Writing: writing}
+func (s *Service) placeBatchDirect(ctx context.Context, bp tote.BatchPlacer, jobs []*betJob, writing func()) error {
+	w := tote.BatchWork{DrawID: jobs[0].req.DrawID, Requests: make([]tote.BatchRequest, len(jobs)), Clock: s.clock, Writing: writing}
 	if judge, ok := s.judgesInBatch(); ok {
 		w.Judge = judge
 	}
 	for i, j := range jobs {
-		w.Requests[i] = BatchRequest{UserID: j.req.UserID, Key: j.req.IdempotencyKey, Selection: j.sel, Stake: j.req.Stake, Refused: j.gateErr}
+		w.Requests[i] = tote.BatchRequest{UserID: j.req.UserID, Key: j.req.IdempotencyKey, Selection: j.sel, Stake: j.req.Stake, Refused: j.gateErr}
 	}
 	res, err := bp.PlaceBatch(ctx, w)
 	if err != nil {
@@ -511,28 +412,4 @@ func (s *Service) placeBatchDirect(ctx context.Context, bp BatchPlacer, jobs []*
 		}
 	}
 	return nil
-}
-
-// checkBet is PlaceBet's check of one bet (its stake and parsed
-// selection) against the locked draw and its table.
-func checkBet(d Draw, t Table, stake money.Amount, sel parimutuel.Selection, now time.Time) error {
-	if err := checkBettable(d, sel, now); err != nil {
-		return err
-	}
-	if stake < d.MinStake {
-		return errs.R(errs.Invalid, ReasonStakeTooLow, "the minimum stake of this draw is %s", d.MinStake)
-	}
-	if stake > t.Settings.MaxStake {
-		return errs.R(errs.Invalid, ReasonStakeTooHigh, "the maximum stake of this table is %s", t.Settings.MaxStake)
-	}
-	return nil
-}
-
-// stakeTransfer moves bet b's stake from the player's wallet into its
-// pool's escrow.
-func stakeTransfer(d Draw, b Bet) ledger.Transfer {
-	return ledger.Move(
-		fmt.Sprintf("tote:bet:%d", b.ID), ledger.BetStake,
-		fmt.Sprintf("Bet #%d on draw #%d: %s %s in round %s", b.ID, d.Number, b.Selection.Market, b.Selection, b.Round),
-		ledger.UserWallet(b.UserID), ledger.EscrowOf(PoolID(d.ID, b.Round, b.Selection.Market)), b.Stake)
 }

@@ -1,6 +1,8 @@
-package tote
+package service
 
 import (
+	"github.com/pokertote/pokertote/domain/tote"
+
 	"context"
 	"sync"
 	"time"
@@ -11,15 +13,15 @@ import (
 // deals which table.
 type Supervisor struct {
 	svc    *Service
-	leases LeaseStore
-	odds   OddsEngine
+	leases tote.LeaseStore
+	odds   tote.OddsEngine
 	cfg    DealerConfig // TableID is set per table
 	scan   time.Duration
 }
 
 // NewSupervisor returns a supervisor whose dealers use cfg (its TableID is
 // ignored) and which looks for new tables every scan (default 2 s).
-func NewSupervisor(svc *Service, leases LeaseStore, odds OddsEngine, cfg DealerConfig, scan time.Duration) *Supervisor {
+func NewSupervisor(svc *Service, leases tote.LeaseStore, odds tote.OddsEngine, cfg DealerConfig, scan time.Duration) *Supervisor {
 	if scan <= 0 {
 		scan = 2 * time.Second
 	}

@@ -1,6 +1,8 @@
-package tote
+package service
 
 import (
+	"github.com/pokertote/pokertote/domain/tote"
+
 	"context"
 	"errors"
 	"log/slog"
@@ -60,28 +62,28 @@ func (c *DealerConfig) defaults() {
 type Dealer struct {
 	svc    *Service
 	cfg    DealerConfig
-	leases LeaseStore
-	odds   OddsEngine
+	leases tote.LeaseStore
+	odds   tote.OddsEngine
 	log    *slog.Logger
 
-	lease    Lease
+	lease    tote.Lease
 	held     bool
 	loaded   bool
-	table    Table
-	draw     *Draw // the table's latest draw, nil before the first
-	pools    map[PoolKey]poolSignature
+	table    tote.Table
+	draw     *tote.Draw // the table's latest draw, nil before the first
+	pools    map[tote.PoolKey]tote.PoolSignature
 	nextPool time.Time
 	failures int
 	retryAt  time.Time
 }
 
 // NewDealer returns the dealer of one table.
-func NewDealer(svc *Service, leases LeaseStore, odds OddsEngine, cfg DealerConfig) *Dealer {
+func NewDealer(svc *Service, leases tote.LeaseStore, odds tote.OddsEngine, cfg DealerConfig) *Dealer {
 	cfg.defaults()
 	return &Dealer{
 		svc: svc, cfg: cfg, leases: leases, odds: odds,
 		log:   svc.log.With("table", cfg.TableID, "dealer", cfg.Owner),
-		pools: map[PoolKey]poolSignature{},
+		pools: map[tote.PoolKey]tote.PoolSignature{},
 	}
 }
 
@@ -118,7 +120,7 @@ func (d *Dealer) Tick(ctx context.Context) time.Duration {
 		if err := d.load(ctx); err != nil {
 			return d.failed(ctx, err)
 		}
-	} else if d.table.Status == TablePaused {
+	} else if d.table.Status == tote.TablePaused {
 		if err := d.load(ctx); err != nil { // resumed?
 			return d.failed(ctx, err)
 		}
@@ -139,7 +141,7 @@ func (d *Dealer) Tick(ctx context.Context) time.Duration {
 	}
 	if err := d.poolTick(ctx); err != nil {
 		switch errs.ReasonOf(err) {
-		case ReasonLeaseLost, ReasonDrawChanged:
+		case tote.ReasonLeaseLost, tote.ReasonDrawChanged:
 			return d.failed(ctx, err)
 		}
 		// Pool updates are a courtesy: a failed one never counts towards
@@ -165,7 +167,7 @@ func (d *Dealer) ensureLease(ctx context.Context, now time.Time) bool {
 	}
 	l, err := d.leases.AcquireLease(ctx, d.cfg.TableID, d.cfg.Owner, now, d.cfg.LeaseTTL)
 	if err != nil {
-		if errs.ReasonOf(err) != ReasonLeaseHeld {
+		if errs.ReasonOf(err) != tote.ReasonLeaseHeld {
 			d.log.WarnContext(ctx, "lease not acquired", "err", err)
 		}
 		return false
@@ -208,11 +210,11 @@ func (d *Dealer) load(ctx context.Context) error {
 // stall goes on where it stopped.
 func (d *Dealer) failed(ctx context.Context, err error) time.Duration {
 	switch errs.ReasonOf(err) {
-	case ReasonLeaseLost:
+	case tote.ReasonLeaseLost:
 		d.log.WarnContext(ctx, "lease lost", "err", err)
 		d.dropLease()
 		return d.cfg.IdlePoll
-	case ReasonDrawChanged:
+	case tote.ReasonDrawChanged:
 		d.loaded = false
 		return 0
 	}
@@ -238,7 +240,7 @@ func (d *Dealer) untilNext() time.Duration {
 	if d.draw != nil && d.draw.OpenRound() != 0 && d.nextPool.Before(next) {
 		next = d.nextPool
 	}
-	if d.table.Status == TablePaused || d.draw == nil || d.draw.Phase.Finished() {
+	if d.table.Status == tote.TablePaused || d.draw == nil || d.draw.Phase.Finished() {
 		next = minTime(next, now.Add(d.cfg.IdlePoll))
 	}
 	return max(next.Sub(now), time.Millisecond)

@@ -1,6 +1,8 @@
-package tote
+package service
 
 import (
+	"github.com/pokertote/pokertote/domain/tote"
+
 	"context"
 
 	"github.com/pokertote/pokertote/domain/event"
@@ -15,10 +17,10 @@ import (
 // produced: the draw as stored, the events to append (then appended, with
 // their Seq), the pools they published and the players to notify.
 type stepResult struct {
-	draw   *Draw
-	table  *Table
-	events []TableEvent
-	pools  []PoolView
+	draw   *tote.Draw
+	table  *tote.Table
+	events []tote.TableEvent
+	pools  []tote.PoolView
 	notes  []userNote
 	// settled is a draw whose bets were all settled in the step: after the
 	// commit each bet's player hears BET_SETTLED, read back in pages so
@@ -34,7 +36,7 @@ type userNote struct {
 
 // appendEvents appends res's events to the outbox, replacing each with the
 // stored one (Seq set).
-func appendEvents(ctx context.Context, tx Tx, res *stepResult) error {
+func appendEvents(ctx context.Context, tx tote.Tx, res *stepResult) error {
 	for i, e := range res.events {
 		stored, err := tx.AppendEvent(ctx, e)
 		if err != nil {
@@ -61,16 +63,16 @@ func (s *Service) publishStep(ctx context.Context, res stepResult) {
 
 // publishTable publishes a step's table events as one batch: in process,
 // each subscriber receives the events committed together in one go.
-func (s *Service) publishTable(ctx context.Context, evs []TableEvent) {
+func (s *Service) publishTable(ctx context.Context, evs []tote.TableEvent) {
 	if len(evs) == 0 {
 		return
 	}
 	msgs := make([]event.Message, 0, len(evs))
 	for _, e := range evs {
 		switch e.Type {
-		case EventDrawSettled:
+		case tote.EventDrawSettled:
 			s.stats.DrawsSettled.Add(1)
-		case EventDrawVoided:
+		case tote.EventDrawVoided:
 			s.stats.DrawsVoided.Add(1)
 			if e.Result != nil && e.Result.VoidDetail != nil {
 				s.stats.countVoid(e.Result.VoidDetail.Kind)
@@ -90,15 +92,15 @@ const settledPage = 2000
 // each of their bets was settled, reading the bets back pool by pool a
 // page at a time and publishing a page per batch (one round trip on
 // Redis).
-func (s *Service) publishSettledBets(ctx context.Context, drawID int64, evs []TableEvent) {
+func (s *Service) publishSettledBets(ctx context.Context, drawID int64, evs []tote.TableEvent) {
 	at := s.clock.Now()
 	for _, e := range evs {
-		if e.DrawID == drawID && (e.Type == EventDrawSettled || e.Type == EventDrawVoided) {
+		if e.DrawID == drawID && (e.Type == tote.EventDrawSettled || e.Type == tote.EventDrawVoided) {
 			at = e.At
 		}
 	}
 	msgs := make([]event.Message, 0, settledPage)
-	for _, k := range DrawPools() {
+	for _, k := range tote.DrawPools() {
 		var after int64
 		for {
 			owners, err := s.store.PoolBetOwners(ctx, drawID, k.Round, k.Market, after, settledPage)

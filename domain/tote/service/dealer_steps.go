@@ -1,6 +1,8 @@
-package tote
+package service
 
 import (
+	"github.com/pokertote/pokertote/domain/tote"
+
 	"context"
 	"encoding/hex"
 	"time"
@@ -35,7 +37,7 @@ func (a action) String() string { return actionNames[a] }
 func (d *Dealer) plan() (action, time.Time) {
 	dr := d.draw
 	if dr == nil || dr.Phase.Finished() {
-		if d.table.Status != TableRunning {
+		if d.table.Status != tote.TableRunning {
 			return actNone, time.Time{}
 		}
 		if dr == nil {
@@ -44,17 +46,17 @@ func (d *Dealer) plan() (action, time.Time) {
 		return actOpen, dr.NextStepAt
 	}
 	switch dr.Phase {
-	case PhasePreDeal, PhasePocket, PhaseFlop, PhaseTurn:
+	case tote.PhasePreDeal, tote.PhasePocket, tote.PhaseFlop, tote.PhaseTurn:
 		return actClose, dr.RoundClosesAt
-	case PhaseDealingPocket:
+	case tote.PhaseDealingPocket:
 		return actDealPocket, dr.NextStepAt
-	case PhaseDealingFlop:
+	case tote.PhaseDealingFlop:
 		return actDealFlop, dr.NextStepAt
-	case PhaseDealingTurn:
+	case tote.PhaseDealingTurn:
 		return actDealTurn, dr.NextStepAt
-	case PhaseDealingRiver:
+	case tote.PhaseDealingRiver:
 		return actDealRiver, dr.NextStepAt
-	case PhaseSettling:
+	case tote.PhaseSettling:
 		return actSettle, dr.NextStepAt
 	}
 	return actNone, time.Time{}
@@ -70,7 +72,7 @@ func (d *Dealer) step(ctx context.Context, act action) error {
 	case actDealPocket, actDealFlop, actDealTurn, actDealRiver:
 		return d.dealCards(ctx, act)
 	case actSettle:
-		return d.commit(ctx, Exclusive, func(ctx context.Context, tx Tx, dr Draw) (stepResult, error) {
+		return d.commit(ctx, tote.Exclusive, func(ctx context.Context, tx tote.Tx, dr tote.Draw) (stepResult, error) {
 			return d.svc.settleInTx(ctx, tx, dr, d.table)
 		})
 	}
@@ -80,20 +82,20 @@ func (d *Dealer) step(ctx context.Context, act action) error {
 // commit runs fn in one transaction after checking the lease's fence and
 // locking the current draw (Exclusive waits for bets in flight), appends
 // the events fn returns, and publishes them after the commit.
-func (d *Dealer) commit(ctx context.Context, mode LockMode, fn func(ctx context.Context, tx Tx, dr Draw) (stepResult, error)) error {
+func (d *Dealer) commit(ctx context.Context, mode tote.LockMode, fn func(ctx context.Context, tx tote.Tx, dr tote.Draw) (stepResult, error)) error {
 	var res stepResult
-	err := d.svc.store.Within(ctx, func(ctx context.Context, tx Tx) error {
+	err := d.svc.store.Within(ctx, func(ctx context.Context, tx tote.Tx) error {
 		if err := tx.CheckLease(ctx, d.lease); err != nil {
 			return err
 		}
-		var cur Draw
+		var cur tote.Draw
 		if d.draw != nil {
 			var err error
 			if cur, err = tx.LockDraw(ctx, d.draw.ID, mode); err != nil {
 				return err
 			}
 			if cur.Version != d.draw.Version {
-				return ErrDrawChanged(cur.ID)
+				return tote.ErrDrawChanged(cur.ID)
 			}
 		}
 		var err error
@@ -115,7 +117,7 @@ func (d *Dealer) commit(ctx context.Context, mode LockMode, fn func(ctx context.
 		d.draw = res.draw
 	}
 	for _, v := range res.pools {
-		d.pools[PoolKey{Round: v.Round, Market: v.Market}] = signatureOf(v)
+		d.pools[tote.PoolKey{Round: v.Round, Market: v.Market}] = tote.SignatureOf(v)
 	}
 	d.svc.publishStep(ctx, res)
 	return nil
@@ -133,7 +135,7 @@ func (d *Dealer) openDraw(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	var pre *LiveOdds
+	var pre *tote.LiveOdds
 	if d.odds != nil {
 		o, err := d.odds.PreDeal(ctx, d.table.Positions)
 		if err != nil {
@@ -141,26 +143,26 @@ func (d *Dealer) openDraw(ctx context.Context) error {
 		}
 		pre = &o
 	}
-	return d.commit(ctx, Exclusive, func(ctx context.Context, tx Tx, prev Draw) (stepResult, error) {
+	return d.commit(ctx, tote.Exclusive, func(ctx context.Context, tx tote.Tx, prev tote.Draw) (stepResult, error) {
 		t, err := tx.LockTable(ctx, d.cfg.TableID)
-		if err != nil || t.Status != TableRunning {
+		if err != nil || t.Status != tote.TableRunning {
 			return stepResult{table: &t}, err
 		}
 		if d.draw != nil && !prev.Phase.Finished() {
-			return stepResult{}, ErrDrawChanged(prev.ID)
+			return stepResult{}, tote.ErrDrawChanged(prev.ID)
 		}
 		jackpot, err := tx.JackpotEnabled(ctx)
 		if err != nil {
 			return stepResult{}, err
 		}
 		now := d.svc.clock.Now()
-		plan := PlanBeacons(chain, now, d.schedule(t))
-		commitment, err := DrawCommitment(seed, t.Positions, &plan)
+		plan := tote.PlanBeacons(chain, now, d.schedule(t))
+		commitment, err := tote.DrawCommitment(seed, t.Positions, &plan)
 		if err != nil {
 			return stepResult{}, errs.Wrap(err, "the beacon chain cannot be committed to")
 		}
-		nd := Draw{
-			TableID: t.ID, Number: prev.Number + 1, Positions: t.Positions, Phase: PhasePreDeal,
+		nd := tote.Draw{
+			TableID: t.ID, Number: prev.Number + 1, Positions: t.Positions, Phase: tote.PhasePreDeal,
 			RoundClosesAt: plan.ClosesAt[0],
 			MinStake:      t.Settings.MinStake, Pool: t.Settings.PoolConfig(jackpot), SuspendAt: t.Settings.SuspendAt,
 			ServerSeed: seed, Commitment: commitment, Odds: pre, OpenedAt: now,
@@ -170,10 +172,10 @@ func (d *Dealer) openDraw(ctx context.Context) error {
 			return stepResult{}, err
 		}
 		closes := nd.RoundClosesAt
-		return stepResult{draw: &nd, table: &t, events: []TableEvent{
-			{TableID: t.ID, DrawID: nd.ID, Type: EventDrawOpened, At: now, Commitment: cards.FormatCommitment(nd.Commitment), MinStake: nd.MinStake, Odds: pre,
+		return stepResult{draw: &nd, table: &t, events: []tote.TableEvent{
+			{TableID: t.ID, DrawID: nd.ID, Type: tote.EventDrawOpened, At: now, Commitment: cards.FormatCommitment(nd.Commitment), MinStake: nd.MinStake, Odds: pre,
 				Number: nd.Number, Seats: nd.Positions, Beacons: plan.WithoutSignatures()},
-			{TableID: t.ID, DrawID: nd.ID, Type: EventRoundOpened, At: now, Round: parimutuel.RoundPreDeal, ClosesAt: &closes},
+			{TableID: t.ID, DrawID: nd.ID, Type: tote.EventRoundOpened, At: now, Round: parimutuel.RoundPreDeal, ClosesAt: &closes},
 		}}, nil
 	})
 }
@@ -188,14 +190,14 @@ func (d *Dealer) closeRound(ctx context.Context) error {
 			return d.voidDraw(ctx, detail)
 		}
 	}
-	return d.commit(ctx, Exclusive, func(ctx context.Context, tx Tx, dr Draw) (stepResult, error) {
+	return d.commit(ctx, tote.Exclusive, func(ctx context.Context, tx tote.Tx, dr tote.Draw) (stepResult, error) {
 		r := dr.OpenRound()
 		res, err := d.poolEvents(ctx, tx, dr, r)
 		if err != nil {
 			return stepResult{}, err
 		}
 		now := d.svc.clock.Now()
-		closed := TableEvent{TableID: dr.TableID, DrawID: dr.ID, Type: EventRoundClosed, At: now, Round: r}
+		closed := tote.TableEvent{TableID: dr.TableID, DrawID: dr.ID, Type: tote.EventRoundClosed, At: now, Round: r}
 		if r == parimutuel.RoundPreDeal && dr.Beacons == nil { // version 1 only
 			ids, err := tx.RoundBetIDs(ctx, dr.ID, r)
 			if err != nil {
@@ -203,23 +205,23 @@ func (d *Dealer) closeRound(ctx context.Context) error {
 			}
 			strs := make([]string, len(ids))
 			for i, id := range ids {
-				strs[i] = FormatBetID(id)
+				strs[i] = tote.FormatBetID(id)
 			}
 			dr.PublicSeed = cards.PublicSeedFromIDs(strs)
 			closed.PublicSeed = hex.EncodeToString(dr.PublicSeed)
 		}
 		if dr.Beacons != nil {
-			root, err := roundRoot(ctx, tx, dr, r)
+			root, err := tote.RoundRoot(ctx, tx, dr, r)
 			if err != nil {
 				return stepResult{}, err
 			}
 			dr.BetRoots = append(dr.BetRoots[:len(dr.BetRoots):len(dr.BetRoots)], root)
 			closed.BetRoot = &root
 		}
-		dr.Phase, dr.RoundClosesAt = DealingPhase(r), time.Time{}
+		dr.Phase, dr.RoundClosesAt = tote.DealingPhase(r), time.Time{}
 		dr.NextStepAt = now.Add(d.svc.scaled(d.table.Settings.CardInterval))
 		if dr.Beacons != nil { // the street is dealt once its beacon round is out
-			dr.NextStepAt = dr.Beacons.cardDue(r, 0, d.svc.scaled(d.table.Settings.CardInterval))
+			dr.NextStepAt = dr.Beacons.CardDue(r, 0, d.svc.scaled(d.table.Settings.CardInterval))
 		}
 		nd, err := tx.UpdateDraw(ctx, dr)
 		if err != nil {
@@ -248,34 +250,34 @@ func (d *Dealer) dealCards(ctx context.Context, act action) error {
 	if !ok {
 		return errs.E(errs.Internal, "draw id %d has no seed for its cards yet", next.ID)
 	}
-	ev := TableEvent{TableID: next.TableID, DrawID: next.ID, Type: EventCardsDealt}
+	ev := tote.TableEvent{TableID: next.TableID, DrawID: next.ID, Type: tote.EventCardsDealt}
 	var open parimutuel.Round
 	switch act {
 	case actDealPocket:
 		i := len(next.Pockets)
 		next.Pockets = append(next.Pockets[:i:i], deal.Pockets[i])
-		ev.Position, ev.Street, ev.Cards = i+1, StreetPocket, CardStrings(deal.Pockets[i][:])
+		ev.Position, ev.Street, ev.Cards = i+1, tote.StreetPocket, tote.CardStrings(deal.Pockets[i][:])
 		if len(next.Pockets) == next.Positions {
 			open = parimutuel.RoundPocket
 		}
 	case actDealFlop:
 		next.Burns = append(next.Burns[:0:0], deal.Burns[0])
 		next.Board = append(next.Board[:0:0], deal.Flop[:]...)
-		ev.Street, ev.Cards, open = StreetFlop, CardStrings(deal.Flop[:]), parimutuel.RoundFlop
+		ev.Street, ev.Cards, open = tote.StreetFlop, tote.CardStrings(deal.Flop[:]), parimutuel.RoundFlop
 	case actDealTurn:
 		next.Burns = append(next.Burns[:1:1], deal.Burns[1])
 		next.Board = append(next.Board[:3:3], deal.Turn)
-		ev.Street, ev.Cards, open = StreetTurn, []string{deal.Turn.String()}, parimutuel.RoundTurn
+		ev.Street, ev.Cards, open = tote.StreetTurn, []string{deal.Turn.String()}, parimutuel.RoundTurn
 	case actDealRiver:
 		next.Burns = append(next.Burns[:2:2], deal.Burns[2])
 		next.Board = append(next.Board[:4:4], deal.River)
-		ev.Street, ev.Cards = StreetRiver, []string{deal.River.String()}
+		ev.Street, ev.Cards = tote.StreetRiver, []string{deal.River.String()}
 	}
 	if open != 0 {
 		// The round opens with its chances in the same transaction (SPEC
 		// 1.9): no bet on a suspended selection can be taken before they
 		// are stored.
-		rc, err := ChancesAtOpening(next.Pockets, next.Board, open, next.SuspendAt, d.cfg.OddsWorkers)
+		rc, err := tote.ChancesAtOpening(next.Pockets, next.Board, open, next.SuspendAt, d.cfg.OddsWorkers)
 		if err != nil {
 			return err
 		}
@@ -286,7 +288,7 @@ func (d *Dealer) dealCards(ctx context.Context, act action) error {
 	// opens with the cards and the odds follow in their own step: the time
 	// the odds take is never taken from the players' betting round.
 	oddsAfter := streetDone && d.odds != nil && next.Beacons != nil && open != 0
-	var odds *LiveOdds
+	var odds *tote.LiveOdds
 	if streetDone && d.odds != nil && !oddsAfter {
 		// Odds are a courtesy: once round 1 has closed nothing may keep the
 		// draw from being dealt to the end (void.go), so a failed
@@ -297,7 +299,7 @@ func (d *Dealer) dealCards(ctx context.Context, act action) error {
 			odds = &o
 		}
 	}
-	err := d.commit(ctx, Exclusive, func(ctx context.Context, tx Tx, dr Draw) (stepResult, error) {
+	err := d.commit(ctx, tote.Exclusive, func(ctx context.Context, tx tote.Tx, dr tote.Draw) (stepResult, error) {
 		return d.applyDeal(ctx, tx, dr, next, ev, open, odds)
 	})
 	if err != nil || !oddsAfter {
@@ -310,14 +312,14 @@ func (d *Dealer) dealCards(ctx context.Context, act action) error {
 // and publishes them while round open takes bets. A failure is logged, not
 // retried: the cards and the round are already out, and the next street
 // brings fresh odds.
-func (d *Dealer) publishOdds(ctx context.Context, dealt Draw, open parimutuel.Round) error {
+func (d *Dealer) publishOdds(ctx context.Context, dealt tote.Draw, open parimutuel.Round) error {
 	o, err := d.odds.Live(ctx, dealt.Pockets, dealt.Board)
 	if err != nil {
 		d.log.WarnContext(ctx, "live odds not computed", "draw", dealt.ID, "err", err)
 		return nil
 	}
-	return d.commit(ctx, Exclusive, func(ctx context.Context, tx Tx, dr Draw) (stepResult, error) {
-		if dr.Phase != BettingPhase(open) {
+	return d.commit(ctx, tote.Exclusive, func(ctx context.Context, tx tote.Tx, dr tote.Draw) (stepResult, error) {
+		if dr.Phase != tote.BettingPhase(open) {
 			return stepResult{draw: &dr}, nil
 		}
 		dr.Odds = &o
@@ -325,8 +327,8 @@ func (d *Dealer) publishOdds(ctx context.Context, dealt Draw, open parimutuel.Ro
 		if err != nil {
 			return stepResult{}, err
 		}
-		return stepResult{draw: &nd, events: []TableEvent{
-			{TableID: dr.TableID, DrawID: dr.ID, Type: EventOddsUpdated, At: d.svc.clock.Now(), Odds: &o},
+		return stepResult{draw: &nd, events: []tote.TableEvent{
+			{TableID: dr.TableID, DrawID: dr.ID, Type: tote.EventOddsUpdated, At: d.svc.clock.Now(), Odds: &o},
 		}}, nil
 	})
 }
@@ -334,34 +336,34 @@ func (d *Dealer) publishOdds(ctx context.Context, dealt Draw, open parimutuel.Ro
 // applyDeal stores the cards dealt by dealCards (dr is the locked row, next
 // the draw with its new cards) and, when a street is complete, the odds and
 // the next round.
-func (d *Dealer) applyDeal(ctx context.Context, tx Tx, dr, next Draw, ev TableEvent, open parimutuel.Round, odds *LiveOdds) (stepResult, error) {
+func (d *Dealer) applyDeal(ctx context.Context, tx tote.Tx, dr, next tote.Draw, ev tote.TableEvent, open parimutuel.Round, odds *tote.LiveOdds) (stepResult, error) {
 	now := d.svc.clock.Now()
 	dr.Pockets, dr.Board, dr.Burns, dr.Beacons, dr.Chances = next.Pockets, next.Board, next.Burns, next.Beacons, next.Chances
 	ev.At = now
-	ev.Board, ev.Hands = CardStrings(dr.Board), PositionStates(dr)
-	events := []TableEvent{ev}
+	ev.Board, ev.Hands = tote.CardStrings(dr.Board), tote.PositionStates(dr)
+	events := []tote.TableEvent{ev}
 	dr.NextStepAt = now.Add(d.svc.scaled(d.table.Settings.CardInterval))
-	if dr.Beacons != nil && ev.Street == StreetPocket && open == 0 {
+	if dr.Beacons != nil && ev.Street == tote.StreetPocket && open == 0 {
 		// Pockets keep to the committed timetable: a slow step does not push
 		// the later ones (and the next round's opening) further back.
-		dr.NextStepAt = dr.Beacons.cardDue(parimutuel.RoundPreDeal, len(dr.Pockets), d.svc.scaled(d.table.Settings.CardInterval))
+		dr.NextStepAt = dr.Beacons.CardDue(parimutuel.RoundPreDeal, len(dr.Pockets), d.svc.scaled(d.table.Settings.CardInterval))
 	}
 	if odds != nil {
 		dr.Odds = odds
-		events = append(events, TableEvent{TableID: dr.TableID, DrawID: dr.ID, Type: EventOddsUpdated, At: now, Odds: odds})
+		events = append(events, tote.TableEvent{TableID: dr.TableID, DrawID: dr.ID, Type: tote.EventOddsUpdated, At: now, Odds: odds})
 	}
-	if ev.Street == StreetRiver {
-		dr.Phase = PhaseSettling
+	if ev.Street == tote.StreetRiver {
+		dr.Phase = tote.PhaseSettling
 	}
 	if open != 0 {
-		dr.Phase = BettingPhase(open)
+		dr.Phase = tote.BettingPhase(open)
 		dr.RoundClosesAt = now.Add(d.svc.scaled(d.table.Settings.RoundLength(open)))
 		if dr.Beacons != nil { // the deadline committed when the draw opened
 			dr.RoundClosesAt = dr.Beacons.ClosesAt[open-1]
 		}
 		dr.NextStepAt = time.Time{}
 		closes := dr.RoundClosesAt
-		opened := TableEvent{TableID: dr.TableID, DrawID: dr.ID, Type: EventRoundOpened, At: now, Round: open, ClosesAt: &closes}
+		opened := tote.TableEvent{TableID: dr.TableID, DrawID: dr.ID, Type: tote.EventRoundOpened, At: now, Round: open, ClosesAt: &closes}
 		if n := len(dr.Chances); n > 0 && dr.Chances[n-1].Round == open {
 			opened.Chances, opened.SuspendAt = &dr.Chances[n-1], dr.EffectiveSuspendAt()
 		}
@@ -376,23 +378,23 @@ func (d *Dealer) applyDeal(ctx context.Context, tx Tx, dr, next Draw, ev TableEv
 
 // poolEvents builds POOL_UPDATED events for the pools of round r whose
 // money changed since they were last published.
-func (d *Dealer) poolEvents(ctx context.Context, tx Tx, dr Draw, r parimutuel.Round) (stepResult, error) {
+func (d *Dealer) poolEvents(ctx context.Context, tx tote.Tx, dr tote.Draw, r parimutuel.Round) (stepResult, error) {
 	totals, err := tx.PoolTotals(ctx, dr.ID, r)
 	if err != nil {
 		return stepResult{}, err
 	}
-	views, err := RoundPoolViews(totals, dr.Pool, dr.Positions, r)
+	views, err := tote.RoundPoolViews(totals, dr.Pool, dr.Positions, r)
 	if err != nil {
 		return stepResult{}, err
 	}
 	var res stepResult
 	now := d.svc.clock.Now()
 	for _, v := range views {
-		if d.pools[PoolKey{Round: v.Round, Market: v.Market}] == signatureOf(v) {
+		if d.pools[tote.PoolKey{Round: v.Round, Market: v.Market}] == tote.SignatureOf(v) {
 			continue
 		}
 		res.pools = append(res.pools, v)
-		res.events = append(res.events, TableEvent{TableID: dr.TableID, DrawID: dr.ID, Type: EventPoolUpdated, At: now, Round: r, Pool: &v})
+		res.events = append(res.events, tote.TableEvent{TableID: dr.TableID, DrawID: dr.ID, Type: tote.EventPoolUpdated, At: now, Round: r, Pool: &v})
 	}
 	return res, nil
 }
@@ -411,27 +413,27 @@ func (d *Dealer) poolTick(ctx context.Context) error {
 		return err
 	}
 	if fresh.Version != d.draw.Version {
-		return ErrDrawChanged(fresh.ID)
+		return tote.ErrDrawChanged(fresh.ID)
 	}
 	totals, err := d.svc.store.PoolTotals(ctx, fresh.ID, fresh.OpenRound())
 	if err != nil {
 		return err
 	}
-	views, err := BuildPoolViews(totals, fresh.Pool)
+	views, err := tote.BuildPoolViews(totals, fresh.Pool)
 	if err != nil || !d.poolsChanged(views) {
 		return err
 	}
 	// A Shared lock: pool updates never hold bets up.
-	return d.commit(ctx, Shared, func(ctx context.Context, tx Tx, dr Draw) (stepResult, error) {
+	return d.commit(ctx, tote.Shared, func(ctx context.Context, tx tote.Tx, dr tote.Draw) (stepResult, error) {
 		return d.poolEvents(ctx, tx, dr, dr.OpenRound())
 	})
 }
 
 // poolsChanged reports whether any of views differs from what was last
 // published.
-func (d *Dealer) poolsChanged(views []PoolView) bool {
+func (d *Dealer) poolsChanged(views []tote.PoolView) bool {
 	for _, v := range views {
-		if d.pools[PoolKey{Round: v.Round, Market: v.Market}] != signatureOf(v) {
+		if d.pools[tote.PoolKey{Round: v.Round, Market: v.Market}] != tote.SignatureOf(v) {
 			return true
 		}
 	}
@@ -440,12 +442,25 @@ func (d *Dealer) poolsChanged(views []PoolView) bool {
 
 // voidDraw voids the current draw for a missing or early beacon: the only
 // voids a dealer makes (void.go).
-func (d *Dealer) voidDraw(ctx context.Context, detail VoidDetail) error {
+func (d *Dealer) voidDraw(ctx context.Context, detail tote.VoidDetail) error {
 	d.log.WarnContext(ctx, "voiding draw", "draw", d.draw.ID, "reason", detail.Reason())
-	return d.commit(ctx, Exclusive, func(ctx context.Context, tx Tx, dr Draw) (stepResult, error) {
+	return d.commit(ctx, tote.Exclusive, func(ctx context.Context, tx tote.Tx, dr tote.Draw) (stepResult, error) {
 		if dr.Phase.Finished() {
 			return stepResult{draw: &dr}, nil
 		}
 		return d.svc.voidInTx(ctx, tx, dr, d.table, detail)
 	})
+}
+
+// streetOf is the street a dealing step draws.
+func streetOf(act action) int {
+	switch act {
+	case actDealFlop:
+		return cards.StreetFlop
+	case actDealTurn:
+		return cards.StreetTurn
+	case actDealRiver:
+		return cards.StreetRiver
+	}
+	return cards.StreetPockets
 }
