@@ -14,7 +14,7 @@ import (
 	"github.com/pokertote/pokertote/app"
 	"github.com/pokertote/pokertote/internal/gqltest"
 	"github.com/pokertote/pokertote/internal/testenv"
-	"github.com/pokertote/pokertote/persistence/sqldb"
+	"github.com/pokertote/pokertote/persistence/sqldb/sqldbtest"
 )
 
 // Test admin credentials of every harness server.
@@ -34,27 +34,6 @@ type backend struct {
 // TestMain drops the template databases when the package's tests end.
 func TestMain(m *testing.M) { testenv.Main(m) }
 
-// The migrated templates (internal/testenv/template.go): the migrations run
-// once per test process and each server starts on a copy, where its own
-// Migrate finds nothing to apply.
-var (
-	migratedPostgres = &testenv.PostgresTemplate{Build: func(ctx context.Context, u string) error {
-		return openAndMigrate(ctx, sqldb.Options{DatabaseURL: u})
-	}}
-	migratedSQLite = &testenv.SQLiteTemplate{Build: func(ctx context.Context, path string) error {
-		return openAndMigrate(ctx, sqldb.Options{SQLitePath: path})
-	}}
-)
-
-func openAndMigrate(ctx context.Context, o sqldb.Options) error {
-	db, err := sqldb.Open(ctx, o)
-	if err != nil {
-		return err
-	}
-	defer db.Close()
-	return db.Migrate(ctx)
-}
-
 // seedSQLite puts a copy of the migrated SQLite template where a server on
 // the embedded database (no DatabaseURL) will open its file, unless the
 // file is there already (a restart on the same database).
@@ -66,7 +45,7 @@ func seedSQLite(t *testing.T, cfg *app.Config) {
 	if _, err := os.Stat(cfg.SQLitePath); err == nil {
 		return
 	}
-	migratedSQLite.CopyTo(t, cfg.SQLitePath)
+	sqldbtest.MigratedSQLite.CopyTo(t, cfg.SQLitePath)
 }
 
 // Every test here calls t.Parallel but TestDealerFailoverAfterCrash: its
@@ -83,7 +62,7 @@ func backends(t *testing.T) []backend {
 	redisURL, prefix := testenv.Redis(t)
 	return []backend{
 		{name: "sqlite"},
-		{name: "postgres+redis", databaseURL: migratedPostgres.Postgres(t), redisURL: redisURL, redisPrefix: prefix},
+		{name: "postgres+redis", databaseURL: sqldbtest.MigratedPostgres.Postgres(t), redisURL: redisURL, redisPrefix: prefix},
 	}
 }
 

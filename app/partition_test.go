@@ -12,6 +12,7 @@ import (
 
 	"github.com/pokertote/pokertote/app"
 	"github.com/pokertote/pokertote/internal/testenv"
+	"github.com/pokertote/pokertote/persistence/sqldb/sqldbtest"
 )
 
 // cutProxy forwards TCP connections to target until Cut: from then on it
@@ -92,7 +93,7 @@ func (p *cutProxy) Addr() string { return p.ln.Addr().String() }
 // within the request timeout, instead of hanging. The times are printed.
 func TestPartitionFromPostgres(t *testing.T) {
 	t.Parallel()
-	dbURL := migratedPostgres.Postgres(t)
+	dbURL := sqldbtest.MigratedPostgres.Postgres(t)
 	redisURL, prefix := testenv.Redis(t)
 	u, err := url.Parse(dbURL)
 	if err != nil {

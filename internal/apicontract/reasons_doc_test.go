@@ -25,18 +25,8 @@ var (
 func serverReasons(t *testing.T) map[string]string {
 	t.Helper()
 	found := map[string]string{}
-	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() {
-			switch d.Name() {
-			case "node_modules", ".git", "web", "data", "testdata":
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		if !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") || strings.HasSuffix(path, "generated.go") {
+	err := walkGoSources(func(path string) error {
+		if strings.HasSuffix(path, "generated.go") {
 			return nil
 		}
 		b, err := os.ReadFile(path)
@@ -59,6 +49,27 @@ func serverReasons(t *testing.T) map[string]string {
 		t.Fatal(err)
 	}
 	return found
+}
+
+// walkGoSources calls fn with the path of every non-test Go file of the
+// module, leaving out the web client, data and test data.
+func walkGoSources(fn func(path string) error) error {
+	return filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			switch d.Name() {
+			case "node_modules", ".git", "web", "data", "testdata":
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+			return nil
+		}
+		return fn(path)
+	})
 }
 
 // gqlgenReasons are the codes gqlgen itself gives to the errors it makes

@@ -13,11 +13,15 @@ import (
 	"github.com/pokertote/pokertote/persistence/sqldb"
 )
 
+// MigratedPostgres and MigratedSQLite are the migrated templates
+// (internal/testenv/template.go): the migrations run once per test process
+// and each test's database is a copy. The package's TestMain must call
+// testenv.Main, which drops them after the tests.
 var (
-	migratedPostgres = &testenv.PostgresTemplate{Build: func(ctx context.Context, u string) error {
+	MigratedPostgres = &testenv.PostgresTemplate{Build: func(ctx context.Context, u string) error {
 		return openAndMigrate(ctx, sqldb.Options{DatabaseURL: u})
 	}}
-	migratedSQLite = &testenv.SQLiteTemplate{Build: func(ctx context.Context, path string) error {
+	MigratedSQLite = &testenv.SQLiteTemplate{Build: func(ctx context.Context, path string) error {
 		return openAndMigrate(ctx, sqldb.Options{SQLitePath: path})
 	}}
 )
@@ -37,9 +41,9 @@ func MigratedOptions(t testing.TB, dialect string) sqldb.Options {
 	t.Helper()
 	switch dialect {
 	case "sqlite":
-		return sqldb.Options{SQLitePath: migratedSQLite.Path(t)}
+		return sqldb.Options{SQLitePath: MigratedSQLite.Path(t)}
 	case "postgres":
-		return sqldb.Options{DatabaseURL: migratedPostgres.Postgres(t)}
+		return sqldb.Options{DatabaseURL: MigratedPostgres.Postgres(t)}
 	}
 	t.Fatalf("unknown dialect %q", dialect)
 	return sqldb.Options{}
