@@ -16,12 +16,14 @@ import (
 	"github.com/pokertote/pokertote/domain/protection"
 	"github.com/pokertote/pokertote/graph"
 	"github.com/pokertote/pokertote/persistence"
+	"github.com/pokertote/pokertote/persistence/accountdb"
+	"github.com/pokertote/pokertote/persistence/redisbus"
 )
 
 // buildAccounts makes the account service, the token issuers and the ledger,
 // and creates the first admin from the configuration.
 func (a *App) buildAccounts(ctx context.Context) (err error) {
-	a.users = persistence.NewUserRepo(a.db)
+	a.users = accountdb.NewUserRepo(a.db)
 	a.ledger = persistence.NewLedgerRepo(a.db)
 	a.ledger.SetLocation(a.loc) // protection counters follow the operator's calendar
 	a.protection = protection.NewService(persistence.NewProtectionRepo(a.db), a.users, a.loc, nil)
@@ -35,7 +37,7 @@ func (a *App) buildAccounts(ctx context.Context) (err error) {
 	}
 	var limiter account.LoginLimiter // nil: the service's in-process throttle
 	if a.redis != nil {
-		limiter = persistence.NewRedisThrottle(a.redis, a.cfg.RedisPrefix, account.ThrottleConfig{}, a.log)
+		limiter = redisbus.NewThrottle(a.redis, a.cfg.RedisPrefix, account.ThrottleConfig{}, a.log)
 	}
 	svc, err := account.NewService(a.users, account.Config{Location: a.loc, MinAge: a.cfg.MinAge, DocumentPepper: pepper, Throttle: limiter, Screen: a.protection})
 	if err != nil {
@@ -55,7 +57,7 @@ func (a *App) buildAccounts(ctx context.Context) (err error) {
 	}); err != nil {
 		return err
 	}
-	a.refresh = auth.NewRefreshTokens(persistence.NewRefreshRepo(a.db), auth.RefreshConfig{TTL: a.cfg.RefreshTTL})
+	a.refresh = auth.NewRefreshTokens(accountdb.NewRefreshRepo(a.db), auth.RefreshConfig{TTL: a.cfg.RefreshTTL})
 	a.startEpochs()
 	if err := a.ensureAdmin(ctx); err != nil {
 		return err

@@ -7,7 +7,8 @@ import (
 
 	"github.com/pokertote/pokertote/domain/apikey"
 	"github.com/pokertote/pokertote/graph"
-	"github.com/pokertote/pokertote/persistence"
+	"github.com/pokertote/pokertote/persistence/accountdb"
+	"github.com/pokertote/pokertote/persistence/redisbus"
 )
 
 // apiKeyRevokedTopic is the broker topic on which a revoked key's id goes
@@ -20,10 +21,10 @@ const apiKeyRevokedTopic = "apikey:revoked"
 // one, so its cardinality stays small; unknown keys are counted by reason
 // only.
 func (a *App) startAffiliates() {
-	svc := apikey.NewService(persistence.NewAPIKeyRepo(a.db), nil)
+	svc := apikey.NewService(accountdb.NewAPIKeyRepo(a.db), nil)
 	var limiter apikey.Limiter = apikey.NewMemLimiter(nil)
 	if a.redis != nil {
-		limiter = persistence.NewRedisRateLimiter(a.redis, a.cfg.RedisPrefix)
+		limiter = redisbus.NewRateLimiter(a.redis, a.cfg.RedisPrefix)
 	}
 	requests := prometheus.NewCounterVec(prometheus.CounterOpts{
 		Namespace: "pokertote", Subsystem: "api_key", Name: "requests_total",

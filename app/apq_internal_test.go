@@ -8,7 +8,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/pokertote/pokertote/internal/testenv"
-	"github.com/pokertote/pokertote/persistence"
+	"github.com/pokertote/pokertote/persistence/redisbus"
 )
 
 // TestRedisAPQSharesQueries checks the wrapper gqlgen's persisted-query
@@ -24,7 +24,7 @@ func TestRedisAPQSharesQueries(t *testing.T) {
 	t.Cleanup(func() { c.Close() })
 	ctx := context.Background()
 	a := (&App{redis: c, cfg: Config{RedisPrefix: prefix}}).apqCache()
-	b := redisAPQ{persistence.NewRedisCache(c, prefix+"apq:", time.Minute)}
+	b := redisAPQ{redisbus.NewCache(c, prefix+"apq:", time.Minute)}
 	if _, ok := b.Get(ctx, "h1"); ok {
 		t.Fatal("empty cache has h1")
 	}

@@ -31,7 +31,7 @@ import (
 
 	"github.com/pokertote/pokertote/internal/gqltest"
 	"github.com/pokertote/pokertote/internal/tcpproxy"
-	"github.com/pokertote/pokertote/persistence"
+	"github.com/pokertote/pokertote/persistence/sqldb"
 )
 
 // haEnv is what deploy/ha/env.sh exports to the chaos run.
@@ -495,7 +495,7 @@ func TestHAChaos(t *testing.T) {
 	// whose writes had no known position during the partition (replica B
 	// could not ask the primary) are held on the primary, for
 	// persistence.UnknownHold after it: wait that out.
-	time.Sleep(persistence.UnknownHold)
+	time.Sleep(sqldb.UnknownHold)
 	var settled []string
 	state.mu.Lock()
 	for _, e := range state.events {

@@ -14,7 +14,7 @@ import (
 	"github.com/pokertote/pokertote/app"
 	"github.com/pokertote/pokertote/internal/gqltest"
 	"github.com/pokertote/pokertote/internal/testenv"
-	"github.com/pokertote/pokertote/persistence"
+	"github.com/pokertote/pokertote/persistence/sqldb"
 )
 
 // Test admin credentials of every harness server.
@@ -39,15 +39,15 @@ func TestMain(m *testing.M) { testenv.Main(m) }
 // Migrate finds nothing to apply.
 var (
 	migratedPostgres = &testenv.PostgresTemplate{Build: func(ctx context.Context, u string) error {
-		return openAndMigrate(ctx, persistence.Options{DatabaseURL: u})
+		return openAndMigrate(ctx, sqldb.Options{DatabaseURL: u})
 	}}
 	migratedSQLite = &testenv.SQLiteTemplate{Build: func(ctx context.Context, path string) error {
-		return openAndMigrate(ctx, persistence.Options{SQLitePath: path})
+		return openAndMigrate(ctx, sqldb.Options{SQLitePath: path})
 	}}
 )
 
-func openAndMigrate(ctx context.Context, o persistence.Options) error {
-	db, err := persistence.Open(ctx, o)
+func openAndMigrate(ctx context.Context, o sqldb.Options) error {
+	db, err := sqldb.Open(ctx, o)
 	if err != nil {
 		return err
 	}

@@ -21,7 +21,8 @@ import (
 
 	"github.com/pokertote/pokertote/graph"
 	"github.com/pokertote/pokertote/graph/wstransport"
-	"github.com/pokertote/pokertote/persistence"
+	"github.com/pokertote/pokertote/persistence/redisbus"
+	"github.com/pokertote/pokertote/persistence/sqldb"
 	"github.com/pokertote/pokertote/web"
 )
 
@@ -138,12 +139,12 @@ func (a *App) apqCache() graphql.Cache[string] {
 	if a.redis == nil {
 		return nil
 	}
-	return redisAPQ{persistence.NewRedisCache(a.redis, a.cfg.RedisPrefix+"apq:", 24*time.Hour)}
+	return redisAPQ{redisbus.NewCache(a.redis, a.cfg.RedisPrefix+"apq:", 24*time.Hour)}
 }
 
 // redisAPQ is gqlgen's persisted-query cache over persistence's plain
 // Redis cache: query hash to query text.
-type redisAPQ struct{ c *persistence.RedisCache }
+type redisAPQ struct{ c *redisbus.Cache }
 
 var _ graphql.Cache[string] = redisAPQ{}
 
@@ -235,7 +236,7 @@ func countSQL(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		n := new(atomic.Int64)
 		cw := &countWriter{ResponseWriter: w, n: n}
-		next.ServeHTTP(cw, r.WithContext(persistence.WithStatementCounter(r.Context(), n)))
+		next.ServeHTTP(cw, r.WithContext(sqldb.WithStatementCounter(r.Context(), n)))
 	})
 }
 

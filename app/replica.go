@@ -5,7 +5,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/pokertote/pokertote/graph"
-	"github.com/pokertote/pokertote/persistence"
+	"github.com/pokertote/pokertote/persistence/sqldb"
 )
 
 // replicaReads is the GraphQL middleware that sends lag-tolerant queries
@@ -16,13 +16,13 @@ func (a *App) replicaReads() graphql.OperationMiddleware {
 	if !a.db.HasReplica() {
 		return nil
 	}
-	var writes *persistence.WritePositions
+	var writes *sqldb.WritePositions
 	if a.redis != nil {
-		writes = persistence.NewRedisWritePositions(a.redis, a.cfg.RedisPrefix, a.db.WALPosition, a.cfg.ReadYourWrites, a.log)
+		writes = sqldb.NewRedisWritePositions(a.redis, a.cfg.RedisPrefix, a.db.WALPosition, a.cfg.ReadYourWrites, a.log)
 	} else {
-		writes = persistence.NewWritePositions(a.db.WALPosition, a.cfg.ReadYourWrites, a.log)
+		writes = sqldb.NewWritePositions(a.db.WALPosition, a.cfg.ReadYourWrites, a.log)
 	}
-	vec := func(pool string, read func(persistence.ReadCounts) int64) prometheus.Collector {
+	vec := func(pool string, read func(sqldb.ReadCounts) int64) prometheus.Collector {
 		return prometheus.NewCounterFunc(prometheus.CounterOpts{
 			Namespace: "pokertote", Subsystem: "db", Name: "plain_reads_total",
 			Help:        "Reads outside transactions by the repositories, per pool (primary or read replica).",
@@ -30,11 +30,11 @@ func (a *App) replicaReads() graphql.OperationMiddleware {
 		}, func() float64 { return float64(read(a.db.ReadCounts())) })
 	}
 	a.metrics = append(a.metrics,
-		vec("primary", func(c persistence.ReadCounts) int64 { return c.Primary }),
-		vec("replica", func(c persistence.ReadCounts) int64 { return c.Replica }),
+		vec("primary", func(c sqldb.ReadCounts) int64 { return c.Primary }),
+		vec("replica", func(c sqldb.ReadCounts) int64 { return c.Replica }),
 		prometheus.NewCounterFunc(prometheus.CounterOpts{
 			Namespace: "pokertote", Subsystem: "db", Name: "replica_behind_reads_total",
 			Help: "Lag-tolerant reads of a player that went to the primary because the read replica had not yet replayed their last write.",
 		}, func() float64 { return float64(a.db.ReadCounts().Behind) }))
-	return graph.ReplicaReads{Mark: persistence.LagTolerant, Writes: writes}.Middleware
+	return graph.ReplicaReads{Mark: sqldb.LagTolerant, Writes: writes}.Middleware
 }

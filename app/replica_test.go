@@ -13,7 +13,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/pokertote/pokertote/app"
-	"github.com/pokertote/pokertote/persistence"
+	"github.com/pokertote/pokertote/persistence/sqldb"
 )
 
 // TestReadReplicaReads runs the server with DATABASE_READ_URL on a second,
@@ -94,8 +94,8 @@ func TestReadReplicaReads(t *testing.T) {
 		t.Fatalf("no write position of the player in Redis after their mutation: %v", err)
 	}
 	pos, err := strconv.ParseUint(stored, 16, 64)
-	start, perr := persistence.ParseLSN(before)
-	if err != nil || perr != nil || persistence.LSN(pos) < start {
+	start, perr := sqldb.ParseLSN(before)
+	if err != nil || perr != nil || sqldb.LSN(pos) < start {
 		t.Fatalf("the player's write position %q is before the WAL position %s taken before the write (%v, %v)", stored, before, err, perr)
 	}
 	if _, r := served("myLedger right after the player's write", ledger); r == 0 {

@@ -21,6 +21,10 @@ import (
 	"github.com/pokertote/pokertote/graph"
 	"github.com/pokertote/pokertote/graph/wstransport"
 	"github.com/pokertote/pokertote/persistence"
+	"github.com/pokertote/pokertote/persistence/accountdb"
+	"github.com/pokertote/pokertote/persistence/dsn"
+	"github.com/pokertote/pokertote/persistence/redisbus"
+	"github.com/pokertote/pokertote/persistence/sqldb"
 )
 
 // App is one running Pokertote replica.
@@ -29,7 +33,7 @@ type App struct {
 	log *slog.Logger
 	loc *time.Location
 
-	db     *persistence.DB
+	db     *sqldb.DB
 	redis  redis.UniversalClient
 	hub    *event.Hub
 	broker event.Publisher
@@ -37,7 +41,7 @@ type App struct {
 	// profiling (DEBUG_ADDR); nil otherwise.
 	stages *event.StageLog
 
-	users    *persistence.UserRepo
+	users    *accountdb.UserRepo
 	ledger   *persistence.LedgerRepo
 	accounts *account.Service
 	// protection keeps limits, breaks and the exclusion register (issue 13).
@@ -155,7 +159,7 @@ func (a *App) newResolver() *graph.Resolver {
 // openStorage opens the database (Postgres or embedded SQLite) and the
 // broker (Redis or in-process), and migrates the schema.
 func (a *App) openStorage(ctx context.Context) error {
-	db, err := persistence.Open(ctx, persistence.Options{DatabaseURL: a.cfg.DatabaseURL, ReadURL: a.cfg.DatabaseReadURL, SQLitePath: a.cfg.SQLitePath, Logger: a.log})
+	db, err := sqldb.Open(ctx, sqldb.Options{DatabaseURL: a.cfg.DatabaseURL, ReadURL: a.cfg.DatabaseReadURL, SQLitePath: a.cfg.SQLitePath, Logger: a.log})
 	if err != nil {
 		return err
 	}
@@ -166,27 +170,27 @@ func (a *App) openStorage(ctx context.Context) error {
 	}
 	where := a.cfg.SQLitePath
 	if a.cfg.DatabaseURL != "" {
-		where = persistence.RedactURL(a.cfg.DatabaseURL)
+		where = dsn.Redact(a.cfg.DatabaseURL)
 	}
 	a.log.Info("database ready", "dialect", db.Dialect(), "at", where)
 
-	ro := persistence.RedisOptions{URL: a.cfg.RedisURL, Sentinels: a.cfg.RedisSentinels,
+	ro := redisbus.Options{URL: a.cfg.RedisURL, Sentinels: a.cfg.RedisSentinels,
 		MasterName: a.cfg.RedisMasterName, SentinelPassword: a.cfg.RedisSentinelPassword}
 	if ro.URL == "" && len(ro.Sentinels) == 0 {
-		a.broker = persistence.NewMemoryBroker(a.hub)
+		a.broker = redisbus.NewMemoryBroker(a.hub)
 		a.log.Info("broker ready", "kind", "in-process")
 		return nil
 	}
-	if a.redis, err = persistence.OpenRedis(ro); err != nil {
+	if a.redis, err = redisbus.Open(ro); err != nil {
 		return err
 	}
 	a.closers = append(a.closers, a.redis.Close)
 	pctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()
 	if err := a.redis.Ping(pctx).Err(); err != nil {
-		return fmt.Errorf("redis at %s does not answer: %w", persistence.RedisWhere(ro), err)
+		return fmt.Errorf("redis at %s does not answer: %w", redisbus.Where(ro), err)
 	}
-	rb := persistence.NewRedisBroker(a.redis, a.hub, a.cfg.RedisPrefix, a.log)
+	rb := redisbus.NewBroker(a.redis, a.hub, a.cfg.RedisPrefix, a.log)
 	a.goBackground("redis-subscription", rb.Run)
 	select {
 	case <-rb.Ready():
@@ -194,7 +198,7 @@ func (a *App) openStorage(ctx context.Context) error {
 		return errors.New("redis subscription was not confirmed in time")
 	}
 	a.broker = rb
-	a.log.Info("broker ready", "kind", "redis", "at", persistence.RedisWhere(ro))
+	a.log.Info("broker ready", "kind", "redis", "at", redisbus.Where(ro))
 	return nil
 }
 

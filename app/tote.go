@@ -14,6 +14,7 @@ import (
 	"github.com/pokertote/pokertote/domain/tote"
 	"github.com/pokertote/pokertote/domain/tote/liveodds"
 	"github.com/pokertote/pokertote/domain/tote/readmodel"
+	"github.com/pokertote/pokertote/domain/tote/service"
 	"github.com/pokertote/pokertote/drand"
 	"github.com/pokertote/pokertote/graph"
 	"github.com/pokertote/pokertote/persistence"
@@ -72,7 +73,7 @@ func (a *App) startTote(ctx context.Context) error {
 	obs := newTableObserver(a.broker)
 	obs.stages = a.stages
 	intake := newIntakeMetrics()
-	svc, err := tote.NewService(tote.Config{
+	svc, err := service.NewService(service.Config{
 		Store: repo, Ledger: a.ledger, Gate: a.accounts, Publisher: obs, Auditor: a.users,
 		Log: a.log.With("component", "tote"), TimeScale: a.cfg.TimeScale, Beacon: src,
 		Intake: intake, Clock: a.toteClock(),
@@ -105,7 +106,7 @@ func (a *App) startTote(ctx context.Context) error {
 		return nil
 	}
 	scale := max(a.cfg.TimeScale, 1)
-	dcfg := tote.DealerConfig{
+	dcfg := service.DealerConfig{
 		Owner:    dealerOwner(),
 		LeaseTTL: max(time.Duration(float64(toteLeaseTTL)/scale), 500*time.Millisecond),
 		// How long a street waits for its beacon round before the draw is
@@ -113,7 +114,7 @@ func (a *App) startTote(ctx context.Context) error {
 		BeaconWait: max(time.Duration(float64(toteBeaconWait)/scale), 50*time.Millisecond),
 	}
 	scan := max(time.Duration(float64(toteScan)/scale), 200*time.Millisecond)
-	sup := tote.NewSupervisor(svc, repo, &liveodds.Exact{}, dcfg, scan)
+	sup := service.NewSupervisor(svc, repo, &liveodds.Exact{}, dcfg, scan)
 	a.goDealer("tote-dealers", sup.Run)
 	a.log.Info("totalizator ready", "dealer", dcfg.Owner, "lease_ttl", dcfg.LeaseTTL, "time_scale", scale)
 	return nil
@@ -138,7 +139,7 @@ func dealerOwner() string {
 }
 
 // toteMetrics exposes the totalizator's counters.
-func toteMetrics(st *tote.Stats) []prometheus.Collector {
+func toteMetrics(st *service.Stats) []prometheus.Collector {
 	counter := func(name, help string, v func() int64) prometheus.Collector {
 		return prometheus.NewCounterFunc(prometheus.CounterOpts{Namespace: "pokertote", Subsystem: "tote", Name: name, Help: help},
 			func() float64 { return float64(v()) })
@@ -160,7 +161,7 @@ func toteMetrics(st *tote.Stats) []prometheus.Collector {
 }
 
 // intakeMetrics shows how the bet intake carries the round-close surge
-// (tote.IntakeObserver): the size of its batches, how long bets wait for a
+// (service.IntakeObserver): the size of its batches, how long bets wait for a
 // batch, and how long a batch's transaction takes. scripts/bench-bets.sh
 // prints the same three figures after a load test (docs/bets-load.md).
 type intakeMetrics struct {
@@ -169,7 +170,7 @@ type intakeMetrics struct {
 	took   *prometheus.HistogramVec
 }
 
-var _ tote.IntakeObserver = (*intakeMetrics)(nil)
+var _ service.IntakeObserver = (*intakeMetrics)(nil)
 
 func newIntakeMetrics() *intakeMetrics {
 	// In seconds, from half a millisecond: below a lone bet's batch on a
@@ -194,7 +195,7 @@ func newIntakeMetrics() *intakeMetrics {
 	}
 }
 
-// BetBatch implements tote.IntakeObserver.
+// BetBatch implements service.IntakeObserver.
 func (m *intakeMetrics) BetBatch(bets int, waited, took time.Duration, failed bool) {
 	m.size.Observe(float64(bets))
 	m.waited.Observe(waited.Seconds())

@@ -12,6 +12,7 @@ import (
 	"github.com/pokertote/pokertote/domain/account"
 	"github.com/pokertote/pokertote/domain/errs"
 	"github.com/pokertote/pokertote/domain/tote"
+	"github.com/pokertote/pokertote/domain/tote/service"
 )
 
 // Loaders batch the nested lookups of one operation by id (Bet.draw,
@@ -34,7 +35,7 @@ const loaderWait = 2 * time.Millisecond
 
 // newLoaders builds the loaders of one operation over the totalizator's
 // reads and the users.
-func newLoaders(draws *tote.Service, users *account.Service) *Loaders {
+func newLoaders(draws *service.Service, users *account.Service) *Loaders {
 	l := &Loaders{}
 	if draws != nil {
 		l.draws = dataloadgen.NewMappedLoader(func(ctx context.Context, ids []int64) (map[int64]tote.Draw, error) {
@@ -67,7 +68,7 @@ func byID[T any](items []T, id func(T) int64) map[int64]T {
 func (r *Resolver) LoaderMiddleware() graphql.OperationMiddleware {
 	return func(ctx context.Context, next graphql.OperationHandler) graphql.ResponseHandler {
 		if oc := graphql.GetOperationContext(ctx); oc.Operation != nil && oc.Operation.Operation != ast.Subscription {
-			var draws *tote.Service
+			var draws *service.Service
 			if r.Tote != nil {
 				draws = r.Tote.svc
 			}
@@ -154,7 +155,7 @@ func prefetchUsers(ctx context.Context, ids []int64) {
 
 // loadDraw is a draw by id: through the operation's loader when there is
 // one, else straight from the service.
-func loadDraw(ctx context.Context, s *tote.Service, id int64) (tote.Draw, error) {
+func loadDraw(ctx context.Context, s *service.Service, id int64) (tote.Draw, error) {
 	if l := loadersFrom(ctx); l != nil && l.draws != nil {
 		d, err := l.draws.Load(ctx, id)
 		return d, notFoundOf(err, "draw")
@@ -171,7 +172,7 @@ func primeDraw(ctx context.Context, d tote.Draw) {
 }
 
 // loadTable is a table by id, like loadDraw.
-func loadTable(ctx context.Context, s *tote.Service, id int64) (tote.Table, error) {
+func loadTable(ctx context.Context, s *service.Service, id int64) (tote.Table, error) {
 	if l := loadersFrom(ctx); l != nil && l.tables != nil {
 		t, err := l.tables.Load(ctx, id)
 		return t, notFoundOf(err, "table")

@@ -15,13 +15,14 @@ import (
 	"github.com/pokertote/pokertote/domain/parimutuel"
 	"github.com/pokertote/pokertote/domain/tote"
 	"github.com/pokertote/pokertote/domain/tote/readmodel"
+	"github.com/pokertote/pokertote/domain/tote/service"
 	"github.com/pokertote/pokertote/domain/tote/verify"
 	"github.com/pokertote/pokertote/graph/model"
 )
 
 // ToteAPI resolves the totalizator part of the schema.
 type ToteAPI struct {
-	svc *tote.Service
+	svc *service.Service
 	// live is the read model: table subscriptions, their join snapshot and
 	// the table queries read it.
 	live *readmodel.Model
@@ -36,7 +37,7 @@ type ToteAPI struct {
 // NewToteAPI returns the totalizator's resolvers over svc and its read
 // model live (both required); log (nil: none) records why table streams
 // ended.
-func NewToteAPI(svc *tote.Service, live *readmodel.Model, log *slog.Logger) *ToteAPI {
+func NewToteAPI(svc *service.Service, live *readmodel.Model, log *slog.Logger) *ToteAPI {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
@@ -182,7 +183,7 @@ func (a *ToteAPI) CreateTable(ctx context.Context, input model.TableInput) (*mod
 	if err != nil {
 		return nil, err
 	}
-	t, err := a.svc.CreateTable(ctx, v.UserID, tote.NewTable{Name: input.Name, Positions: input.Positions, Update: u})
+	t, err := a.svc.CreateTable(ctx, v.UserID, service.NewTable{Name: input.Name, Positions: input.Positions, Update: u})
 	if err != nil {
 		return nil, err
 	}
@@ -228,15 +229,15 @@ func (a *ToteAPI) SetCommission(ctx context.Context, tableID string, percent mod
 
 // PauseTable resolves Mutation.pauseTable (admins).
 func (a *ToteAPI) PauseTable(ctx context.Context, tableID string) (*model.Table, error) {
-	return a.setStatus(ctx, tableID, (*tote.Service).PauseTable)
+	return a.setStatus(ctx, tableID, (*service.Service).PauseTable)
 }
 
 // ResumeTable resolves Mutation.resumeTable (admins).
 func (a *ToteAPI) ResumeTable(ctx context.Context, tableID string) (*model.Table, error) {
-	return a.setStatus(ctx, tableID, (*tote.Service).ResumeTable)
+	return a.setStatus(ctx, tableID, (*service.Service).ResumeTable)
 }
 
-func (a *ToteAPI) setStatus(ctx context.Context, tableID string, fn func(*tote.Service, context.Context, int64, int64) (tote.Table, error)) (*model.Table, error) {
+func (a *ToteAPI) setStatus(ctx context.Context, tableID string, fn func(*service.Service, context.Context, int64, int64) (tote.Table, error)) (*model.Table, error) {
 	v, err := RequireViewer(ctx)
 	if err != nil {
 		return nil, err

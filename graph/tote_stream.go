@@ -9,6 +9,7 @@ import (
 	"github.com/pokertote/pokertote/domain/event"
 	"github.com/pokertote/pokertote/domain/tote"
 	"github.com/pokertote/pokertote/domain/tote/readmodel"
+	"github.com/pokertote/pokertote/domain/tote/service"
 	"github.com/pokertote/pokertote/graph/model"
 )
 
@@ -101,7 +102,7 @@ func (a *ToteAPI) TableEvents(ctx context.Context, tableID string, afterSeq *int
 // tableStream is one client's table subscription: next yields its events.
 type tableStream struct {
 	api    *ToteAPI
-	store  *tote.Service
+	store  *service.Service
 	live   *readmodel.Model
 	table  int64
 	sub    *event.Sub[*tote.TableEvent]

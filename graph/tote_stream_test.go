@@ -14,6 +14,7 @@ import (
 	"github.com/pokertote/pokertote/domain/parimutuel"
 	"github.com/pokertote/pokertote/domain/tote"
 	"github.com/pokertote/pokertote/domain/tote/readmodel"
+	"github.com/pokertote/pokertote/domain/tote/service"
 	"github.com/pokertote/pokertote/domain/tote/totetest"
 	"github.com/pokertote/pokertote/graph"
 	"github.com/pokertote/pokertote/graph/model"
@@ -34,7 +35,7 @@ type streamWorld struct {
 	h    *totetest.Harness
 	hub  *event.Hub
 	live *readmodel.Model
-	svc  *tote.Service
+	svc  *service.Service
 	api  *graph.ToteAPI
 	// events is myEvents over the hub: the bets' and the wallet's events.
 	events *graph.UserEventsAPI
@@ -46,7 +47,7 @@ func newStreamWorld(t *testing.T) *streamWorld {
 	h := totetest.NewHarness(t, totetest.Env{Store: store, Leases: store, Ledger: led}, 2)
 	hub := event.NewHub()
 	t.Cleanup(hub.Close)
-	svc, err := tote.NewService(tote.Config{Store: store, Ledger: led, Gate: totetest.AllowAll{}, Publisher: hubPublisher{hub}, Clock: h.Clock, Beacon: h.Beacon()})
+	svc, err := service.NewService(service.Config{Store: store, Ledger: led, Gate: totetest.AllowAll{}, Publisher: hubPublisher{hub}, Clock: h.Clock, Beacon: h.Beacon()})
 	if err != nil {
 		t.Fatal(err)
 	}

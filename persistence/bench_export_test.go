@@ -11,6 +11,7 @@ import (
 	"github.com/pokertote/pokertote/domain/ledger"
 	"github.com/pokertote/pokertote/domain/money"
 	"github.com/pokertote/pokertote/domain/tote"
+	"github.com/pokertote/pokertote/persistence/sqldb"
 )
 
 // SeedBetsForBench stores accepted bets directly, as the bet path would
@@ -19,7 +20,7 @@ import (
 // transfer per pool. Benchmarks of settlement use it to build draws of
 // 100,000 bets in seconds rather than through placeBet; nothing else
 // should.
-func SeedBetsForBench(ctx context.Context, db *DB, led *LedgerRepo, bets []tote.Bet, at time.Time) error {
+func SeedBetsForBench(ctx context.Context, db *sqldb.DB, led *LedgerRepo, bets []tote.Bet, at time.Time) error {
 	stakes := map[string]map[ids.UserID]money.Amount{}
 	rows := make([]toteBetRow, len(bets))
 	for i, b := range bets {
@@ -37,7 +38,7 @@ func SeedBetsForBench(ctx context.Context, db *DB, led *LedgerRepo, bets []tote.
 	// thousands of times walks an ever longer chain of its versions.
 	for start := 0; start < len(rows); start += 1000 {
 		chunk := rows[start:min(len(rows), start+1000)]
-		if err := db.tx(ctx, func(tx *gorm.DB) error { return tx.WithContext(ctx).Create(&chunk).Error }); err != nil {
+		if err := db.Tx(ctx, func(tx *gorm.DB) error { return tx.WithContext(ctx).Create(&chunk).Error }); err != nil {
 			return err
 		}
 	}

@@ -12,12 +12,13 @@ import (
 	"github.com/pokertote/pokertote/domain/holdem"
 	"github.com/pokertote/pokertote/domain/ids"
 	"github.com/pokertote/pokertote/domain/ledger"
+	"github.com/pokertote/pokertote/persistence/sqldb"
 )
 
 // HoldemRepo is the database holdem.Store: Casino Hold'em hands and pending
 // seeds, with ledger posts in the same transaction as the hand's rows.
 type HoldemRepo struct {
-	db     *DB
+	db     *sqldb.DB
 	ledger *LedgerRepo
 }
 
@@ -25,7 +26,9 @@ var _ holdem.Store = (*HoldemRepo)(nil)
 
 // NewHoldemRepo returns the Casino Hold'em store on db, posting money through
 // led inside its transactions.
-func NewHoldemRepo(db *DB, led *LedgerRepo) *HoldemRepo { return &HoldemRepo{db: db, ledger: led} }
+func NewHoldemRepo(db *sqldb.DB, led *LedgerRepo) *HoldemRepo {
+	return &HoldemRepo{db: db, ledger: led}
+}
 
 func holdemHandNotFound() error {
 	return errs.R(errs.NotFound, holdem.ReasonHandNotFound, "there is no such hand of yours")
@@ -37,18 +40,18 @@ func noPendingSeed() error {
 
 // holdemErr maps a driver error of a hand query onto a domain error.
 func holdemErr(err error) error {
-	return mapErr(err, "casino hold'em hand", notFound(holdemHandNotFound()))
+	return sqldb.MapErr(err, "casino hold'em hand", sqldb.NotFound(holdemHandNotFound()))
 }
 
 // Within implements holdem.Store. The transaction is retried as a whole
 // after a Postgres serialization failure or deadlock.
 func (r *HoldemRepo) Within(ctx context.Context, fn func(ctx context.Context, tx holdem.Tx) error) error {
-	return retryTx(ctx, r.db, func(tx *gorm.DB) error {
+	return sqldb.RetryTx(ctx, r.db, func(tx *gorm.DB) error {
 		return fn(ctx, &holdemTx{repo: r, tx: tx.WithContext(ctx)})
 	})
 }
 
-func (r *HoldemRepo) gorm(ctx context.Context) *gorm.DB { return r.db.gorm.WithContext(ctx) }
+func (r *HoldemRepo) gorm(ctx context.Context) *gorm.DB { return r.db.Gorm().WithContext(ctx) }
 
 func takeHand(q *gorm.DB) (holdem.Record, error) {
 	var row holdemHandRow
@@ -64,7 +67,7 @@ func takeHand(q *gorm.DB) (holdem.Record, error) {
 
 // Hand implements holdem.Store.
 func (r *HoldemRepo) Hand(ctx context.Context, id int64) (holdem.Record, error) {
-	rd, done := r.db.reader(ctx)
+	rd, done := r.db.Reader(ctx)
 	defer done()
 	return takeHand(rd.Where("id = ?", id))
 }
@@ -76,7 +79,7 @@ func (r *HoldemRepo) HandByStartKey(ctx context.Context, userID ids.UserID, key 
 
 // Hands implements holdem.Store.
 func (r *HoldemRepo) Hands(ctx context.Context, userID ids.UserID, beforeID int64, limit int) ([]holdem.Record, error) {
-	rd, done := r.db.reader(ctx)
+	rd, done := r.db.Reader(ctx)
 	defer done()
 	q := rd.Where("user_id = ?", int64(userID))
 	if beforeID > 0 {
@@ -101,7 +104,7 @@ func (r *HoldemRepo) Hands(ctx context.Context, userID ids.UserID, beforeID int6
 func (r *HoldemRepo) Due(ctx context.Context, now time.Time, limit int) ([]int64, error) {
 	var ids []int64
 	err := r.gorm(ctx).Model(&holdemHandRow{}).
-		Where("state = ? AND deadline <= ?", string(holdem.Deciding), storedTime(now)).
+		Where("state = ? AND deadline <= ?", string(holdem.Deciding), sqldb.StoredTime(now)).
 		Order("deadline").Limit(limit).Pluck("id", &ids).Error
 	if err != nil {
 		return nil, holdemErr(err)
@@ -113,7 +116,7 @@ func (r *HoldemRepo) Due(ctx context.Context, now time.Time, limit int) ([]int64
 func (r *HoldemRepo) PendingSeed(ctx context.Context, userID ids.UserID) (holdem.PendingSeed, error) {
 	var row holdemPendingSeedRow
 	if err := r.gorm(ctx).Where("user_id = ?", int64(userID)).Take(&row).Error; err != nil {
-		return holdem.PendingSeed{}, mapErr(err, "pending shuffle", notFound(noPendingSeed()))
+		return holdem.PendingSeed{}, sqldb.MapErr(err, "pending shuffle", sqldb.NotFound(noPendingSeed()))
 	}
 	p, err := toDomainPendingSeed(row)
 	if err != nil {
@@ -127,7 +130,7 @@ func (r *HoldemRepo) AddPendingSeed(ctx context.Context, p holdem.PendingSeed) (
 	row := fromDomainPendingSeed(p)
 	err := r.gorm(ctx).Clauses(clause.OnConflict{Columns: []clause.Column{{Name: "user_id"}}, DoNothing: true}).Create(&row).Error
 	if err != nil {
-		return holdem.PendingSeed{}, mapErr(err, "pending shuffle")
+		return holdem.PendingSeed{}, sqldb.MapErr(err, "pending shuffle")
 	}
 	return r.PendingSeed(ctx, p.UserID)
 }
@@ -164,7 +167,7 @@ func (t *holdemTx) InsertHand(_ context.Context, r *holdem.Record) error {
 }
 
 func (t *holdemTx) LockHand(_ context.Context, id int64) (holdem.Record, error) {
-	return takeHand(t.tx.Clauses(t.repo.db.lockRows(lockExclusive)...).Where("id = ?", id))
+	return takeHand(t.tx.Clauses(t.repo.db.LockRows(sqldb.LockExclusive)...).Where("id = ?", id))
 }
 
 func (t *holdemTx) UpdateHand(_ context.Context, r *holdem.Record) error {
@@ -199,11 +202,11 @@ func (t *holdemTx) UpdateHand(_ context.Context, r *holdem.Record) error {
 func (t *holdemTx) TakePendingSeed(_ context.Context, userID ids.UserID, commitment [cards.SeedSize]byte) (holdem.PendingSeed, error) {
 	var row holdemPendingSeedRow
 	if err := t.tx.Where("user_id = ? AND commitment = ?", int64(userID), cards.FormatCommitment(commitment)).Take(&row).Error; err != nil {
-		return holdem.PendingSeed{}, mapErr(err, "pending shuffle", notFound(noPendingSeed()))
+		return holdem.PendingSeed{}, sqldb.MapErr(err, "pending shuffle", sqldb.NotFound(noPendingSeed()))
 	}
 	res := t.tx.Where("user_id = ? AND commitment = ?", int64(userID), row.Commitment).Delete(&holdemPendingSeedRow{})
 	if res.Error != nil {
-		return holdem.PendingSeed{}, mapErr(res.Error, "pending shuffle")
+		return holdem.PendingSeed{}, sqldb.MapErr(res.Error, "pending shuffle")
 	}
 	if res.RowsAffected != 1 {
 		return holdem.PendingSeed{}, noPendingSeed()

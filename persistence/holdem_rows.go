@@ -10,6 +10,7 @@ import (
 	"github.com/pokertote/pokertote/domain/holdem"
 	"github.com/pokertote/pokertote/domain/ids"
 	"github.com/pokertote/pokertote/domain/money"
+	"github.com/pokertote/pokertote/persistence/sqldb"
 )
 
 // holdemHandRow is a row of holdem_hands.
@@ -157,10 +158,10 @@ func fromDomainHoldemHand(r holdem.Record) (holdemHandRow, error) {
 	}
 	row := holdemHandRow{
 		ID: r.ID, UserID: int64(r.UserID), State: string(r.Phase), Version: r.Version,
-		Deadline: nullableTime(r.Deadline), ServerSeed: r.ServerSeed.Hex(), Commitment: cards.FormatCommitment(r.Commitment),
-		Cut: r.Cut, ExpiredAt: nullableTime(r.ExpiredAt), Staked: int64(r.Staked), Returned: int64(r.Returned),
-		StartKey: r.StartKey, StartHash: r.StartHash[:], CreatedAt: storedTime(r.CreatedAt),
-		UpdatedAt: storedTime(r.UpdatedAt), SettledAt: nullableTime(r.SettledAt),
+		Deadline: sqldb.NullableTime(r.Deadline), ServerSeed: r.ServerSeed.Hex(), Commitment: cards.FormatCommitment(r.Commitment),
+		Cut: r.Cut, ExpiredAt: sqldb.NullableTime(r.ExpiredAt), Staked: int64(r.Staked), Returned: int64(r.Returned),
+		StartKey: r.StartKey, StartHash: r.StartHash[:], CreatedAt: sqldb.StoredTime(r.CreatedAt),
+		UpdatedAt: sqldb.StoredTime(r.UpdatedAt), SettledAt: sqldb.NullableTime(r.SettledAt),
 	}
 	var err error
 	if row.Config, err = marshalJSON(cfg); err != nil {
@@ -246,7 +247,7 @@ func toDomainHoldemHand(row holdemHandRow) (holdem.Record, error) {
 }
 
 func fromDomainPendingSeed(p holdem.PendingSeed) holdemPendingSeedRow {
-	return holdemPendingSeedRow{UserID: int64(p.UserID), ServerSeed: p.Seed.Hex(), Commitment: cards.FormatCommitment(p.Commitment), CreatedAt: storedTime(p.CreatedAt)}
+	return holdemPendingSeedRow{UserID: int64(p.UserID), ServerSeed: p.Seed.Hex(), Commitment: cards.FormatCommitment(p.Commitment), CreatedAt: sqldb.StoredTime(p.CreatedAt)}
 }
 
 func toDomainPendingSeed(row holdemPendingSeedRow) (holdem.PendingSeed, error) {

@@ -13,6 +13,7 @@ import (
 	"github.com/pokertote/pokertote/domain/errs"
 	"github.com/pokertote/pokertote/domain/holdem"
 	"github.com/pokertote/pokertote/domain/money"
+	"github.com/pokertote/pokertote/persistence/sqldb"
 )
 
 // HoldemSettingsKey is the key of the Casino Hold'em settings in the
@@ -45,7 +46,7 @@ func (r *HoldemRepo) HoldemSettings(ctx context.Context, def holdem.Config) (hol
 		return def, nil
 	}
 	if err != nil {
-		return holdem.Config{}, mapErr(err, "setting")
+		return holdem.Config{}, sqldb.MapErr(err, "setting")
 	}
 	j := configToJSON(def)
 	ante, bonus := maps.Clone(j.Ante), maps.Clone(j.Bonus)
@@ -76,12 +77,12 @@ func (r *HoldemRepo) SaveHoldemSettings(ctx context.Context, cfg holdem.Config) 
 	if err != nil {
 		return errs.Wrap(err, "the settings could not be stored")
 	}
-	row := settingRow{Key: HoldemSettingsKey, Value: v, UpdatedAt: storedTime(time.Now())}
+	row := settingRow{Key: HoldemSettingsKey, Value: v, UpdatedAt: sqldb.StoredTime(time.Now())}
 	err = r.gorm(ctx).Clauses(clause.OnConflict{
 		Columns:   []clause.Column{{Name: "key"}},
 		DoUpdates: clause.AssignmentColumns([]string{"value", "updated_at"}),
 	}).Create(&row).Error
-	return mapErr(err, "setting")
+	return sqldb.MapErr(err, "setting")
 }
 
 func configToJSON(c holdem.Config) holdemConfigJSON {

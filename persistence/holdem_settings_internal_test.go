@@ -9,6 +9,7 @@ import (
 	"github.com/pokertote/pokertote/domain/errs"
 	"github.com/pokertote/pokertote/domain/holdem"
 	"github.com/pokertote/pokertote/domain/money"
+	"github.com/pokertote/pokertote/persistence/sqldb"
 )
 
 // TestHoldemSettingsOverlay checks that settings an operator writes by hand
@@ -16,7 +17,7 @@ import (
 // refused.
 func TestHoldemSettingsOverlay(t *testing.T) {
 	ctx := context.Background()
-	db, err := Open(ctx, Options{SQLitePath: filepath.Join(t.TempDir(), "s.db")})
+	db, err := sqldb.Open(ctx, sqldb.Options{SQLitePath: filepath.Join(t.TempDir(), "s.db")})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -27,7 +28,7 @@ func TestHoldemSettingsOverlay(t *testing.T) {
 	repo := NewHoldemRepo(db, NewLedgerRepo(db))
 	put := func(v string) {
 		t.Helper()
-		if err := db.gorm.Save(&settingRow{Key: HoldemSettingsKey, Value: v, UpdatedAt: time.Now()}).Error; err != nil {
+		if err := db.Gorm().Save(&settingRow{Key: HoldemSettingsKey, Value: v, UpdatedAt: time.Now()}).Error; err != nil {
 			t.Fatal(err)
 		}
 	}

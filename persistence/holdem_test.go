@@ -18,12 +18,15 @@ import (
 	"github.com/pokertote/pokertote/domain/ledger"
 	"github.com/pokertote/pokertote/domain/money"
 	"github.com/pokertote/pokertote/persistence"
+	"github.com/pokertote/pokertote/persistence/accountdb"
+	"github.com/pokertote/pokertote/persistence/sqldb"
+	"github.com/pokertote/pokertote/persistence/sqldb/sqldbtest"
 )
 
 // holdemEnv is a Casino Hold'em service over one test database, with a
 // settable clock and a player who may stake.
 type holdemEnv struct {
-	db     *persistence.DB
+	db     *sqldb.DB
 	repo   *persistence.HoldemRepo
 	ledger *persistence.LedgerRepo
 	user   ids.UserID
@@ -36,7 +39,7 @@ func (allowAll) EnsureCanStake(context.Context, ids.UserID) error { return nil }
 
 func newHoldemEnv(t *testing.T, dialect string) *holdemEnv {
 	t.Helper()
-	e := &holdemEnv{db: openTestDB(t, dialect)}
+	e := &holdemEnv{db: sqldbtest.Open(t, dialect)}
 	e.ledger = persistence.NewLedgerRepo(e.db)
 	e.repo = persistence.NewHoldemRepo(e.db, e.ledger)
 	e.clock.Store(time.Date(2025, 3, 1, 12, 0, 0, 123456000, time.UTC).UnixMicro())
@@ -47,7 +50,7 @@ func newHoldemEnv(t *testing.T, dialect string) *holdemEnv {
 func (e *holdemEnv) newUser(t *testing.T, email string, kzt int64) int64 {
 	t.Helper()
 	ctx := context.Background()
-	u, err := persistence.NewUserRepo(e.db).Create(ctx, account.User{
+	u, err := accountdb.NewUserRepo(e.db).Create(ctx, account.User{
 		Email: email, Name: "P", DateOfBirth: account.MustParseDate("1990-01-01"), Role: account.Player, PasswordHash: "x",
 	})
 	if err != nil {
@@ -93,7 +96,7 @@ func commitmentOf(t *testing.T, svc *holdem.Service, user ids.UserID) string {
 // that every stored state reads back as the one the service computed, and
 // that the money moved with it.
 func TestHoldemRepoPlaysAHand(t *testing.T) {
-	for _, dialect := range testDialects {
+	for _, dialect := range sqldbtest.Dialects {
 		t.Run(dialect, func(t *testing.T) {
 			ctx := context.Background()
 			e := newHoldemEnv(t, dialect)
@@ -156,7 +159,7 @@ func wantSame(t *testing.T, svc *holdem.Service, want holdem.Snapshot) {
 }
 
 func TestHoldemRepoTx(t *testing.T) {
-	for _, dialect := range testDialects {
+	for _, dialect := range sqldbtest.Dialects {
 		t.Run(dialect, func(t *testing.T) {
 			ctx := context.Background()
 			e := newHoldemEnv(t, dialect)
@@ -205,7 +208,7 @@ func TestHoldemRepoTx(t *testing.T) {
 }
 
 func TestHoldemRepoDueAndPages(t *testing.T) {
-	for _, dialect := range testDialects {
+	for _, dialect := range sqldbtest.Dialects {
 		t.Run(dialect, func(t *testing.T) {
 			ctx := context.Background()
 			e := newHoldemEnv(t, dialect)
@@ -256,7 +259,7 @@ func TestHoldemRepoDueAndPages(t *testing.T) {
 }
 
 func TestHoldemRepoPendingSeeds(t *testing.T) {
-	for _, dialect := range testDialects {
+	for _, dialect := range sqldbtest.Dialects {
 		t.Run(dialect, func(t *testing.T) {
 			ctx := context.Background()
 			e := newHoldemEnv(t, dialect)
@@ -296,7 +299,7 @@ func TestHoldemRepoPendingSeeds(t *testing.T) {
 // retries of one start at once: each hand is settled and paid once, and the
 // retries start one hand.
 func TestHoldemRepoReplicasSettleOnce(t *testing.T) {
-	for _, dialect := range testDialects {
+	for _, dialect := range sqldbtest.Dialects {
 		t.Run(dialect, func(t *testing.T) {
 			ctx := context.Background()
 			e := newHoldemEnv(t, dialect)
@@ -347,7 +350,7 @@ func TestHoldemRepoReplicasSettleOnce(t *testing.T) {
 }
 
 func TestHoldemSettings(t *testing.T) {
-	for _, dialect := range testDialects {
+	for _, dialect := range sqldbtest.Dialects {
 		t.Run(dialect, func(t *testing.T) {
 			ctx := context.Background()
 			e := newHoldemEnv(t, dialect)

@@ -7,10 +7,10 @@ package persistence
 // A repository of this package that must change its own rows and move money
 // atomically (accept a bet and move its stake, settle a Casino Hold'em hand)
 // posts through its own transaction with postTx, and retries the whole
-// transaction with retryTx on a serialization failure or deadlock:
+// transaction with sqldb.RetryTx on a serialization failure or deadlock:
 //
 //	led := NewLedgerRepo(db) // or a *LedgerRepo the repository holds
-//	err := retryTx(ctx, db, func(tx *gorm.DB) error {
+//	err := sqldb.RetryTx(ctx, db, func(tx *gorm.DB) error {
 //		if err := tx.Create(&betRow).Error; err != nil {
 //			return err
 //		}
@@ -18,23 +18,23 @@ package persistence
 //		return err // INSUFFICIENT_FUNDS here rolls the bet back too
 //	})
 //
-// The helpers, all unexported (retryTx in retry.go, the others in this file):
+// The helpers (unexported, in this file, but sqldb's RetryTx):
 //
 //	func (r *LedgerRepo) postTx(ctx context.Context, tx *gorm.DB, t ledger.Transfer) (ledger.Posted, error)
 //	func (r *LedgerRepo) poster(tx *gorm.DB) ledger.Poster // a ledgerTx, for domain services taking a Poster
-//	func retryTx(ctx context.Context, db *DB, fn func(tx *gorm.DB) error) error
+//	func RetryTx(ctx context.Context, db *sqldb.DB, fn func(tx *gorm.DB) error) error // in sqldb
 //
 // postTx validates t and runs inside a SAVEPOINT: when it fails (for any
 // reason, INSUFFICIENT_FUNDS and IDEMPOTENCY_KEY_REUSED included) nothing of
 // that post remains in tx and tx stays usable, so the caller may go on and
 // commit its other work; when it succeeds, the money moves if and only if tx
 // commits. A replayed key returns the first post with Replayed set and moves
-// nothing. The caller's transaction must be a real one (db.tx, retryTx or
+// nothing. The caller's transaction must be a real one (db.Tx, sqldb.RetryTx or
 // gorm's Transaction; postTx refuses a bare *gorm.DB) at the default READ
 // COMMITTED isolation. The balance rows a post locks stay locked until the
 // caller commits, and CASH and HOUSE are hot: post late in the transaction
 // and keep it short. Locks the caller took before posting can still form a
-// cycle with other transactions; retryTx runs the whole function again
+// cycle with other transactions; sqldb.RetryTx runs the whole function again
 // when Postgres breaks such a deadlock.
 //
 // # How a post is made safe
@@ -72,13 +72,15 @@ import (
 
 	"github.com/pokertote/pokertote/domain/account"
 	"github.com/pokertote/pokertote/domain/errs"
+	"github.com/pokertote/pokertote/domain/ids"
 	"github.com/pokertote/pokertote/domain/ledger"
 	"github.com/pokertote/pokertote/domain/money"
+	"github.com/pokertote/pokertote/persistence/sqldb"
 )
 
 // LedgerRepo is the database ledger.Store.
 type LedgerRepo struct {
-	db  *DB
+	db  *sqldb.DB
 	now func() time.Time
 	// loc is the operator's zone: the calendar of the protection counters.
 	loc *time.Location
@@ -89,7 +91,7 @@ var _ ledger.Store = (*LedgerRepo)(nil)
 // NewLedgerRepo returns the ledger on db.
 // Every post runs the player-protection guard (protection_guard.go), with
 // periods in the operator's default zone until SetLocation says otherwise.
-func NewLedgerRepo(db *DB) *LedgerRepo {
+func NewLedgerRepo(db *sqldb.DB) *LedgerRepo {
 	loc, err := account.LoadZone(account.DefaultZone)
 	if err != nil {
 		loc = time.UTC
@@ -118,7 +120,7 @@ func (r *LedgerRepo) Post(ctx context.Context, t ledger.Transfer) (ledger.Posted
 		return ledger.Posted{}, err
 	}
 	var p ledger.Posted
-	err := retryTx(ctx, r.db, func(tx *gorm.DB) error {
+	err := sqldb.RetryTx(ctx, r.db, func(tx *gorm.DB) error {
 		var err error
 		p, err = r.post(tx, t)
 		return err
@@ -182,7 +184,7 @@ func (r *LedgerRepo) poster(tx *gorm.DB) ledger.Poster { return ledgerTx{r: r, t
 // payout) take turns. An account that has no row yet has balance 0.
 func (r *LedgerRepo) lockBalance(tx *gorm.DB, a ledger.AccountRef) (money.Amount, error) {
 	var bals []int64
-	q := "SELECT balance FROM ledger_accounts WHERE kind = ? AND ref = ?" + r.db.lockSuffix(lockExclusive)
+	q := "SELECT balance FROM ledger_accounts WHERE kind = ? AND ref = ?" + r.db.LockSuffix(sqldb.LockExclusive)
 	if err := tx.Raw(q, string(a.Kind), a.Ref).Scan(&bals).Error; err != nil {
 		return 0, err
 	}
@@ -197,7 +199,7 @@ func (r *LedgerRepo) lockBalance(tx *gorm.DB, a ledger.AccountRef) (money.Amount
 // of ledgertest.MemStore.InTx. The transaction is retried as a whole after a
 // serialization failure or deadlock, so fn must be safe to run again.
 func (r *LedgerRepo) InTx(ctx context.Context, fn func(ctx context.Context, tx ledger.Poster) error) error {
-	return retryTx(ctx, r.db, func(tx *gorm.DB) error {
+	return sqldb.RetryTx(ctx, r.db, func(tx *gorm.DB) error {
 		return fn(ctx, r.poster(tx))
 	})
 }
@@ -218,7 +220,7 @@ func (r *LedgerRepo) post(tx *gorm.DB, t ledger.Transfer) (ledger.Posted, error)
 		RequestHash:    hash[:],
 		Kind:           string(t.Kind),
 		Memo:           t.Memo,
-		CreatedAt:      storedTime(r.now()),
+		CreatedAt:      sqldb.StoredTime(r.now()),
 	}
 	err := tx.Raw(`INSERT INTO ledger_transfers (idempotency_key, request_hash, kind, memo, created_at)
 		VALUES (?, ?, ?, ?, ?)
@@ -454,4 +456,26 @@ func insertEntries(tx *gorm.DB, tr ledgerTransferRow, accountIDs []int64, entrie
 		}
 	}
 	return entryIDs, nil
+}
+
+// holdWallet creates the player's wallet if missing (at zero) and holds its
+// row until tx ends, on Postgres (SQLite runs one transaction at a time). It
+// is the lock every stake and deposit of the player takes before it reads
+// the player's protection state (post, PlaceBatch), so a change of that
+// state made under it (an exclusion, issue 22) is ordered with the money:
+// a stake committed before it, or one that reads it.
+func holdWallet(db *sqldb.DB, tx *gorm.DB, userID int64) error {
+	ref := ledger.UserWallet(ids.UserID(userID))
+	if _, err := ensureAccounts(tx, []ledger.AccountRef{ref}); err != nil {
+		return err
+	}
+	var got []int64
+	q := "SELECT id FROM ledger_accounts WHERE kind = ? AND ref = ?" + db.LockSuffix(sqldb.LockExclusive)
+	if err := tx.Raw(q, string(ref.Kind), ref.Ref).Scan(&got).Error; err != nil {
+		return fmt.Errorf("hold wallet %s: %w", ref, err)
+	}
+	if len(got) != 1 {
+		return fmt.Errorf("hold wallet %s: %d rows", ref, len(got))
+	}
+	return nil
 }

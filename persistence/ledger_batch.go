@@ -48,6 +48,7 @@ import (
 	"github.com/pokertote/pokertote/domain/ledger"
 	"github.com/pokertote/pokertote/domain/money"
 	"github.com/pokertote/pokertote/domain/protection"
+	"github.com/pokertote/pokertote/persistence/sqldb"
 )
 
 var _ ledger.BatchPoster = ledgerTx{}
@@ -91,7 +92,7 @@ func (r *LedgerRepo) postBatchTx(ctx context.Context, tx *gorm.DB, ts []ledger.T
 	if len(valid) == 0 {
 		return posted, errList, nil
 	}
-	if batchNeedsGuard(ts, valid) && (r.db.dialect != Postgres || !onlyReturns(ts, valid)) {
+	if batchNeedsGuard(ts, valid) && (r.db.Dialect() != sqldb.Postgres || !onlyReturns(ts, valid)) {
 		// The protection guard (protection_guard.go) runs inside post: until
 		// the batch path applies it in memory, transfers that deposit or
 		// stake go one by one through postTx, so each is checked and
@@ -102,7 +103,7 @@ func (r *LedgerRepo) postBatchTx(ctx context.Context, tx *gorm.DB, ts []ledger.T
 		}
 		return posted, errList, nil
 	}
-	if r.db.dialect == Postgres {
+	if r.db.Dialect() == sqldb.Postgres {
 		if err := r.postBatchPG(ctx, tx, ts, valid, posted, errList); err != nil {
 			return nil, nil, errs.Wrap(err, "posting the transfers failed")
 		}
@@ -193,7 +194,7 @@ func (r *LedgerRepo) postBatch(tx *gorm.DB, ts []ledger.Transfer, valid []int, p
 	}
 
 	// 3. Transfer rows.
-	now := storedTime(r.now())
+	now := sqldb.StoredTime(r.now())
 	trIDs, err := insertTransfers(tx, ts, ok, now)
 	if err != nil || len(trIDs) != len(ok) {
 		return false, err
@@ -242,8 +243,8 @@ func (r *LedgerRepo) lockBalances(tx *gorm.DB, ids []int64) (map[int64]money.Amo
 			args = append(args, id, i)
 		}
 		sb.WriteString(") AS v ON a.id = v.column1 ORDER BY v.column2")
-		if r.db.dialect == Postgres {
-			sb.WriteString(pgForUpdateOfA)
+		if r.db.Dialect() == sqldb.Postgres {
+			sb.WriteString(sqldb.PGForUpdateOfA)
 		}
 		var rows []struct {
 			ID      int64
@@ -345,10 +346,10 @@ func setBalances(tx *gorm.DB, bal map[int64]money.Amount) error {
 		res := tx.Exec(sb.String(), args...)
 		switch {
 		case res.Error == nil:
-		case violates(res.Error, "ledger_accounts_balance_sign"):
+		case sqldb.Violates(res.Error, "ledger_accounts_balance_sign"):
 			// The CHECK behind ledger.Apply: reached only if Apply was bypassed.
 			return errs.R(errs.Conflict, ledger.ReasonInsufficientFunds, "a balance would go below zero")
-		case violates(res.Error, "ledger_accounts_balance_integer") || isNumericOverflow(res.Error):
+		case sqldb.Violates(res.Error, "ledger_accounts_balance_integer") || sqldb.IsNumericOverflow(res.Error):
 			return &errs.Error{Code: errs.Internal, Message: "a balance would overflow", Err: res.Error}
 		default:
 			return fmt.Errorf("update balances: %w", res.Error)

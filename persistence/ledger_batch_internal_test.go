@@ -11,6 +11,7 @@ import (
 	"github.com/pokertote/pokertote/domain/ids"
 	"github.com/pokertote/pokertote/domain/ledger"
 	"github.com/pokertote/pokertote/domain/money"
+	"github.com/pokertote/pokertote/persistence/sqldb"
 )
 
 // TestPostBatchEqualsPostOneByOne posts the same transfers (on mirrored
@@ -51,7 +52,7 @@ func TestPostBatchEqualsPostOneByOne(t *testing.T) {
 					}
 					var posted []ledger.Posted
 					var errList []error
-					err := retryTx(ctx, db, func(tx *gorm.DB) error {
+					err := sqldb.RetryTx(ctx, db, func(tx *gorm.DB) error {
 						if batch {
 							var err error
 							posted, errList, err = r.postBatchTx(ctx, tx, ts)

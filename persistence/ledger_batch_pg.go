@@ -11,7 +11,7 @@ package persistence
 // which answers replays). Should a concurrent post take one of the keys
 // between the two statements (two posts of one new key at once), the
 // write statement fails as a whole on the unique index and the error is
-// reported as a serialization failure, so retryTx runs the caller's
+// reported as a serialization failure, so sqldb.RetryTx runs the caller's
 // transaction again, which then finds the key taken.
 
 import (
@@ -26,6 +26,7 @@ import (
 	"github.com/pokertote/pokertote/domain/errs"
 	"github.com/pokertote/pokertote/domain/ledger"
 	"github.com/pokertote/pokertote/domain/money"
+	"github.com/pokertote/pokertote/persistence/sqldb"
 )
 
 // lockAccountsPG locks the accounts (kind, ref) in the order given and
@@ -35,7 +36,7 @@ const lockAccountsPG = `SELECT a.id, a.kind, a.ref, a.balance,
 FROM ledger_accounts a
 JOIN unnest($1::text[], $2::text[]) WITH ORDINALITY AS v(kind, ref, ord) ON a.kind = v.kind AND a.ref = v.ref
 ORDER BY v.ord
-` + pgForUpdateOfA
+` + sqldb.PGForUpdateOfA
 
 // writeBatchPG inserts the transfers, sets the balances and inserts the
 // entries (in posting order, ids drawn in that order) in one statement.
@@ -112,7 +113,7 @@ func (r *LedgerRepo) postBatchPG(ctx context.Context, tx *gorm.DB, ts []ledger.T
 	if len(ok) == 0 {
 		return nil
 	}
-	now := storedTime(r.now())
+	now := sqldb.StoredTime(r.now())
 	var (
 		trKeys, trKinds, trMemos []string
 		trHashes                 [][]byte
@@ -184,9 +185,9 @@ func (r *LedgerRepo) postBatchPG(ctx context.Context, tx *gorm.DB, ts []ledger.T
 // batchWriteErr maps the write statement's failure.
 func batchWriteErr(err error) error {
 	switch {
-	case isUniqueViolation(err):
+	case sqldb.IsUniqueViolation(err):
 		return fmt.Errorf("write batch: %w", errors.Join(errBatchKeyRace, err))
-	case violates(err, "ledger_accounts_balance_sign"):
+	case sqldb.Violates(err, "ledger_accounts_balance_sign"):
 		return &errs.Error{Code: errs.Internal, Message: "a batch would have left an account below zero", Err: err}
 	}
 	return fmt.Errorf("write batch: %w", err)

@@ -12,16 +12,18 @@ import (
 	"github.com/pokertote/pokertote/domain/errs"
 	"github.com/pokertote/pokertote/domain/ledger"
 	"github.com/pokertote/pokertote/domain/money"
+	"github.com/pokertote/pokertote/persistence/sqldb"
+	"github.com/pokertote/pokertote/persistence/sqldb/sqldbtest"
 )
 
 // ledgerTestDBs opens a fresh migrated database of each dialect for the
 // white-box ledger tests.
-func ledgerTestDBs(t *testing.T) map[string]*DB {
+func ledgerTestDBs(t *testing.T) map[string]*sqldb.DB {
 	t.Helper()
 	ctx := context.Background()
-	out := map[string]*DB{}
+	out := map[string]*sqldb.DB{}
 	for _, dialect := range []string{"sqlite", "postgres"} {
-		db, err := Open(ctx, MigratedOptions(t, dialect))
+		db, err := sqldb.Open(ctx, sqldbtest.MigratedOptions(t, dialect))
 		if err != nil {
 			t.Fatalf("open %s: %v", dialect, err)
 		}
@@ -60,7 +62,7 @@ func TestPostTxInCallersTransaction(t *testing.T) {
 		t.Run(dialect, func(t *testing.T) {
 			r := NewLedgerRepo(db)
 			fund(t, r, "dep", w, 10*money.KZT)
-			err := retryTx(ctx, db, func(tx *gorm.DB) error {
+			err := sqldb.RetryTx(ctx, db, func(tx *gorm.DB) error {
 				if err := tx.Exec("INSERT INTO settings (key, value) VALUES ('bet', 'accepted')").Error; err != nil {
 					return err
 				}
@@ -77,28 +79,28 @@ func TestPostTxInCallersTransaction(t *testing.T) {
 				t.Fatal(err)
 			}
 			var value string
-			if err := db.gorm.Raw("SELECT value FROM settings WHERE key = 'bet'").Scan(&value).Error; err != nil || value != "still usable" {
+			if err := db.Gorm().Raw("SELECT value FROM settings WHERE key = 'bet'").Scan(&value).Error; err != nil || value != "still usable" {
 				t.Fatalf("caller's row = %q, %v", value, err)
 			}
 			if b := balanceOf(t, r, w); b != 6*money.KZT {
 				t.Fatalf("wallet = %s, want 6.00", b)
 			}
 			var n int64
-			db.gorm.Raw("SELECT COUNT(*) FROM ledger_transfers WHERE idempotency_key = 'stake-big'").Scan(&n)
+			db.Gorm().Raw("SELECT COUNT(*) FROM ledger_transfers WHERE idempotency_key = 'stake-big'").Scan(&n)
 			if n != 0 {
 				t.Fatalf("the failed post left its transfer row")
 			}
 
 			// A caller that rolls back takes the money back with it.
 			boom := errors.New("boom")
-			err = retryTx(ctx, db, func(tx *gorm.DB) error {
+			err = sqldb.RetryTx(ctx, db, func(tx *gorm.DB) error {
 				if _, err := r.postTx(ctx, tx, ledger.Move("stake-2", ledger.BetStake, "", w, esc, money.KZT)); err != nil {
 					return err
 				}
 				return boom
 			})
 			if !errors.Is(err, boom) {
-				t.Fatalf("retryTx = %v, want boom", err)
+				t.Fatalf("sqldb.RetryTx = %v, want boom", err)
 			}
 			if b := balanceOf(t, r, w); b != 6*money.KZT {
 				t.Fatalf("wallet = %s after rollback, want 6.00", b)
@@ -114,7 +116,7 @@ func TestPostTxNeedsATransaction(t *testing.T) {
 	for dialect, db := range ledgerTestDBs(t) {
 		t.Run(dialect, func(t *testing.T) {
 			r := NewLedgerRepo(db)
-			_, err := r.postTx(context.Background(), db.gorm, ledger.Move("k", ledger.Deposit, "", ledger.CashAccount, ledger.UserWallet(1), 1))
+			_, err := r.postTx(context.Background(), db.Gorm(), ledger.Move("k", ledger.Deposit, "", ledger.CashAccount, ledger.UserWallet(1), 1))
 			if !errs.Is(err, errs.Internal) {
 				t.Fatalf("postTx outside a transaction: %v, want Internal", err)
 			}
@@ -132,7 +134,7 @@ func TestBalanceCheckIsLastLineOfDefence(t *testing.T) {
 		t.Run(dialect, func(t *testing.T) {
 			r := NewLedgerRepo(db)
 			fund(t, r, "dep", w, money.KZT)
-			err := db.tx(ctx, func(tx *gorm.DB) error {
+			err := db.Tx(ctx, func(tx *gorm.DB) error {
 				ids, err := ensureAccounts(tx, []ledger.AccountRef{w})
 				if err != nil {
 					return err
@@ -158,7 +160,7 @@ func TestBalanceOverflowIsRefused(t *testing.T) {
 			fund(t, r, "dep", w, 100)
 			fund(t, r, "dep-house", ledger.HouseAccount, 1)
 			// Corrupt the cached balance to sit just below the int64 limit.
-			if err := db.gorm.Exec("UPDATE ledger_accounts SET balance = ? WHERE kind = 'HOUSE'", int64(math.MaxInt64-10)).Error; err != nil {
+			if err := db.Gorm().Exec("UPDATE ledger_accounts SET balance = ? WHERE kind = 'HOUSE'", int64(math.MaxInt64-10)).Error; err != nil {
 				t.Fatal(err)
 			}
 			_, err := r.Post(ctx, ledger.Move("stake", ledger.HoldemStake, "", w, ledger.HouseAccount, 100))
@@ -186,7 +188,7 @@ func TestLedgerRowsAreImmutable(t *testing.T) {
 				"UPDATE ledger_transfers SET memo = 'edited'",
 				"DELETE FROM ledger_transfers",
 			} {
-				if err := db.gorm.Exec(stmt).Error; err == nil {
+				if err := db.Gorm().Exec(stmt).Error; err == nil {
 					t.Errorf("%s: succeeded, want refused", stmt)
 				}
 			}
@@ -208,7 +210,7 @@ func TestReconcileFindsCorruption(t *testing.T) {
 			if err := r.Reconcile(ctx); err != nil {
 				t.Fatal(err)
 			}
-			if err := db.gorm.Exec("UPDATE ledger_accounts SET balance = balance + 5 WHERE kind = 'WALLET'").Error; err != nil {
+			if err := db.Gorm().Exec("UPDATE ledger_accounts SET balance = balance + 5 WHERE kind = 'WALLET'").Error; err != nil {
 				t.Fatal(err)
 			}
 			err := r.Reconcile(ctx)
@@ -226,7 +228,7 @@ func TestRetryTxRetriesSerializationFailures(t *testing.T) {
 	db := ledgerTestDBs(t)["sqlite"]
 	ctx := context.Background()
 	calls := 0
-	err := retryTx(ctx, db, func(tx *gorm.DB) error {
+	err := sqldb.RetryTx(ctx, db, func(tx *gorm.DB) error {
 		calls++
 		if calls < 3 {
 			return &pgconn.PgError{Code: "40P01", Message: "deadlock detected"}
@@ -234,19 +236,19 @@ func TestRetryTxRetriesSerializationFailures(t *testing.T) {
 		return nil
 	})
 	if err != nil || calls != 3 {
-		t.Fatalf("retryTx = %v after %d calls, want nil after 3", err, calls)
+		t.Fatalf("sqldb.RetryTx = %v after %d calls, want nil after 3", err, calls)
 	}
 	calls = 0
-	err = retryTx(ctx, db, func(tx *gorm.DB) error {
+	err = sqldb.RetryTx(ctx, db, func(tx *gorm.DB) error {
 		calls++
 		return &pgconn.PgError{Code: "40001"}
 	})
-	if !isSerializationFailure(err) || calls != txAttempts {
-		t.Fatalf("retryTx = %v after %d calls, want the failure after %d", err, calls, txAttempts)
+	if !sqldb.IsSerializationFailure(err) || calls != sqldb.TxAttempts {
+		t.Fatalf("sqldb.RetryTx = %v after %d calls, want the failure after %d", err, calls, sqldb.TxAttempts)
 	}
 	calls = 0
 	boom := errors.New("boom")
-	if err := retryTx(ctx, db, func(tx *gorm.DB) error { calls++; return boom }); !errors.Is(err, boom) || calls != 1 {
-		t.Fatalf("retryTx = %v after %d calls, want boom after 1", err, calls)
+	if err := sqldb.RetryTx(ctx, db, func(tx *gorm.DB) error { calls++; return boom }); !errors.Is(err, boom) || calls != 1 {
+		t.Fatalf("sqldb.RetryTx = %v after %d calls, want boom after 1", err, calls)
 	}
 }

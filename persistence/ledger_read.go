@@ -13,6 +13,7 @@ import (
 	"github.com/pokertote/pokertote/domain/errs"
 	"github.com/pokertote/pokertote/domain/ledger"
 	"github.com/pokertote/pokertote/domain/money"
+	"github.com/pokertote/pokertote/persistence/sqldb"
 )
 
 // Balance implements ledger.Store: the cached balance, 0 for an account
@@ -22,7 +23,7 @@ func (r *LedgerRepo) Balance(ctx context.Context, a ledger.AccountRef) (money.Am
 		return 0, err
 	}
 	var rows []ledgerAccountRow
-	err := r.db.gorm.WithContext(ctx).Where("kind = ? AND ref = ?", string(a.Kind), a.Ref).Limit(1).Find(&rows).Error
+	err := r.db.Gorm().WithContext(ctx).Where("kind = ? AND ref = ?", string(a.Kind), a.Ref).Limit(1).Find(&rows).Error
 	if err != nil {
 		return 0, errs.Wrap(err, "reading the balance failed")
 	}
@@ -55,7 +56,7 @@ func (r *LedgerRepo) History(ctx context.Context, a ledger.AccountRef, p ledger.
 	q += " ORDER BY e.id DESC LIMIT ?"
 	args = append(args, size+1)
 	var rows []historyRow
-	rd, done := r.db.reader(ctx)
+	rd, done := r.db.Reader(ctx)
 	defer done()
 	if err := rd.Raw(q, args...).Scan(&rows).Error; err != nil {
 		return ledger.HistoryPage{}, errs.Wrap(err, "reading the history failed")
@@ -134,10 +135,10 @@ func (r *LedgerRepo) Reconcile(ctx context.Context) error {
 		return nil
 	}
 	var opts []*sql.TxOptions
-	if r.db.dialect == Postgres {
+	if r.db.Dialect() == sqldb.Postgres {
 		opts = append(opts, &sql.TxOptions{Isolation: sql.LevelRepeatableRead, ReadOnly: true})
 	}
-	if err := r.db.gorm.WithContext(ctx).Transaction(check, opts...); err != nil {
+	if err := r.db.Gorm().WithContext(ctx).Transaction(check, opts...); err != nil {
 		return errs.Wrap(err, "reconciling the ledger failed")
 	}
 	if len(problems) == 0 {

@@ -13,43 +13,19 @@ import (
 	"github.com/pokertote/pokertote/domain/ledger/ledgertest"
 	"github.com/pokertote/pokertote/domain/money"
 	"github.com/pokertote/pokertote/persistence"
+	"github.com/pokertote/pokertote/persistence/sqldb/sqldbtest"
 )
-
-// testDialects are the databases every repository test runs against, as
-// named subtests.
-var testDialects = []string{"sqlite", "postgres"}
-
-// openTestDB opens a fresh, migrated database of one dialect, private to t
-// (a copy of the migrated SQLite file, or of the migrated Postgres
-// template, dropped after t).
-func openTestDB(t *testing.T, dialect string) *persistence.DB {
-	t.Helper()
-	o := persistence.MigratedOptions(t, dialect)
-	if dialect == "postgres" {
-		o.MaxOpenConns = 20
-	}
-	ctx := context.Background()
-	db, err := persistence.Open(ctx, o)
-	if err != nil {
-		t.Fatalf("open %s: %v", dialect, err)
-	}
-	t.Cleanup(func() { db.Close() })
-	if err := db.Migrate(ctx); err != nil {
-		t.Fatalf("migrate %s: %v", dialect, err)
-	}
-	return db
-}
 
 // TestLedgerConformance runs the ledger conformance suite against both
 // databases with the suite's full counts: 1,000 concurrent 1-KZT debits
 // against a 100-KZT wallet, 50 concurrent posts of one key, 200 concurrent
 // moves between wallets, and the rapid property test.
 func TestLedgerConformance(t *testing.T) {
-	for _, dialect := range testDialects {
+	for _, dialect := range sqldbtest.Dialects {
 		t.Run(dialect, func(t *testing.T) {
 			t.Parallel() // the dialects share no state; Postgres works in its own process
 			ledgertest.Run(t, func(t *testing.T) ledger.Store {
-				return persistence.NewLedgerRepo(openTestDB(t, dialect))
+				return persistence.NewLedgerRepo(sqldbtest.Open(t, dialect))
 			})
 		})
 	}
@@ -86,9 +62,9 @@ func TestLedgerInTx(t *testing.T) {
 	ctx := context.Background()
 	w1, w2 := ledger.UserWallet(1), ledger.UserWallet(2)
 	esc := ledger.EscrowOf("d1:1:WIN")
-	for _, dialect := range testDialects {
+	for _, dialect := range sqldbtest.Dialects {
 		t.Run(dialect, func(t *testing.T) {
-			r := persistence.NewLedgerRepo(openTestDB(t, dialect))
+			r := persistence.NewLedgerRepo(sqldbtest.Open(t, dialect))
 			mustPost(t, r, ledger.Move("dep", ledger.Deposit, "", ledger.CashAccount, w1, money.Tenge(10)))
 
 			t.Run("commit", func(t *testing.T) {
@@ -160,10 +136,10 @@ func TestLedgerInTx(t *testing.T) {
 func TestLedgerLargeTransfer(t *testing.T) {
 	// A settlement with more legs than one multi-row statement carries.
 	const legs = 1200
-	for _, dialect := range testDialects {
+	for _, dialect := range sqldbtest.Dialects {
 		t.Run(dialect, func(t *testing.T) {
 			ctx := context.Background()
-			r := persistence.NewLedgerRepo(openTestDB(t, dialect))
+			r := persistence.NewLedgerRepo(sqldbtest.Open(t, dialect))
 			esc := ledger.EscrowOf("big")
 			mustPost(t, r, ledger.Move("fund", ledger.Deposit, "", ledger.CashAccount, ledger.UserWallet(0), money.Tenge(legs)))
 			mustPost(t, r, ledger.Move("stake", ledger.BetStake, "", ledger.UserWallet(0), esc, money.Tenge(legs)))
@@ -193,9 +169,9 @@ func TestLedgerLargeTransfer(t *testing.T) {
 }
 
 func TestLedgerPostedAtRoundTrips(t *testing.T) {
-	for _, dialect := range testDialects {
+	for _, dialect := range sqldbtest.Dialects {
 		t.Run(dialect, func(t *testing.T) {
-			r := persistence.NewLedgerRepo(openTestDB(t, dialect))
+			r := persistence.NewLedgerRepo(sqldbtest.Open(t, dialect))
 			tr := ledger.Move("dep", ledger.Deposit, "memo ✓", ledger.CashAccount, ledger.UserWallet(1), money.Tenge(1))
 			first := mustPost(t, r, tr)
 			again := mustPost(t, r, tr)
@@ -217,9 +193,9 @@ func TestLedgerPostedAtRoundTrips(t *testing.T) {
 // exactly one moves money, every other post is a replay or KeyReused.
 func TestLedgerConcurrentKeyReuse(t *testing.T) {
 	const n = 40
-	for _, dialect := range testDialects {
+	for _, dialect := range sqldbtest.Dialects {
 		t.Run(dialect, func(t *testing.T) {
-			r := persistence.NewLedgerRepo(openTestDB(t, dialect))
+			r := persistence.NewLedgerRepo(sqldbtest.Open(t, dialect))
 			var wg sync.WaitGroup
 			results := make([]ledger.Posted, n)
 			errsSeen := make([]error, n)

@@ -13,18 +13,20 @@ import (
 	"github.com/pokertote/pokertote/domain/errs"
 	"github.com/pokertote/pokertote/domain/money"
 	"github.com/pokertote/pokertote/domain/protection"
+	"github.com/pokertote/pokertote/persistence/accountdb"
+	"github.com/pokertote/pokertote/persistence/sqldb"
 )
 
 // ProtectionRepo is the database protection.Store. The counters it reads
 // are moved by the ledger's guard (protection_guard.go), never here.
 type ProtectionRepo struct {
-	db *DB
+	db *sqldb.DB
 }
 
 var _ protection.Store = (*ProtectionRepo)(nil)
 
 // NewProtectionRepo returns the protection store on db.
-func NewProtectionRepo(db *DB) *ProtectionRepo { return &ProtectionRepo{db: db} }
+func NewProtectionRepo(db *sqldb.DB) *ProtectionRepo { return &ProtectionRepo{db: db} }
 
 // limitRow is a row of protection_limits.
 type limitRow struct {
@@ -44,7 +46,7 @@ func toDomainLimit(r limitRow) protection.Limit {
 	return protection.Limit{
 		Kind: protection.LimitKind(r.Kind), Period: protection.Period(r.Period),
 		Amount: money.Amount(r.Amount), Pending: r.Pending,
-		PendingAmount: money.Amount(r.PendingAmount), PendingAt: timeOrZero(r.PendingAt),
+		PendingAmount: money.Amount(r.PendingAmount), PendingAt: sqldb.TimeOrZero(r.PendingAt),
 	}
 }
 
@@ -76,7 +78,7 @@ func (registerRow) TableName() string { return "exclusion_register" }
 func toDomainRegister(r registerRow) protection.RegisterEntry {
 	e := protection.RegisterEntry{
 		ID: r.ID, DocumentHash: r.DocumentHash, NameKey: r.NameKey, Note: r.Note,
-		AddedAt: r.AddedAt.UTC(), RemovedAt: timeOrZero(r.RemovedAt),
+		AddedAt: r.AddedAt.UTC(), RemovedAt: sqldb.TimeOrZero(r.RemovedAt),
 	}
 	if r.BirthDate != "" {
 		e.DateOfBirth, _ = account.ParseDate(r.BirthDate)
@@ -117,30 +119,30 @@ func readExclusion(tx *gorm.DB, userID int64) (protection.Exclusion, error) {
 		return protection.Exclusion{}, nil
 	}
 	r := rows[0]
-	return protection.Exclusion{Kind: protection.ExclusionKind(r.Kind), Since: r.Since.UTC(), Until: timeOrZero(r.EndsAt)}, nil
+	return protection.Exclusion{Kind: protection.ExclusionKind(r.Kind), Since: r.Since.UTC(), Until: sqldb.TimeOrZero(r.EndsAt)}, nil
 }
 
 // Limits implements protection.Store.
 func (r *ProtectionRepo) Limits(ctx context.Context, userID int64) (protection.Limits, error) {
-	ls, err := readLimits(r.db.gorm.WithContext(ctx), userID)
-	return ls, mapErr(err, "limit")
+	ls, err := readLimits(r.db.Gorm().WithContext(ctx), userID)
+	return ls, sqldb.MapErr(err, "limit")
 }
 
 // UpdateLimit implements protection.Store: the row is created if missing,
 // then read FOR UPDATE, so concurrent changes of one limit queue up.
 func (r *ProtectionRepo) UpdateLimit(ctx context.Context, userID int64, kind protection.LimitKind, p protection.Period, fn func(protection.Limit) (protection.Limit, error)) (protection.Limit, error) {
 	var out protection.Limit
-	err := retryTx(ctx, r.db, func(tx *gorm.DB) error {
-		now := storedTime(time.Now())
+	err := sqldb.RetryTx(ctx, r.db, func(tx *gorm.DB) error {
+		now := sqldb.StoredTime(time.Now())
 		if err := tx.Exec(`INSERT INTO protection_limits (user_id, kind, period, updated_at) VALUES (?, ?, ?, ?)
 			ON CONFLICT (user_id, kind, period) DO NOTHING`, userID, string(kind), string(p), now).Error; err != nil {
-			if isForeignKeyViolation(err) {
+			if sqldb.IsForeignKeyViolation(err) {
 				return errs.E(errs.NotFound, "user not found")
 			}
 			return err
 		}
 		var row limitRow
-		if err := tx.Raw(`SELECT * FROM protection_limits WHERE user_id = ? AND kind = ? AND period = ?`+r.db.lockSuffix(lockExclusive),
+		if err := tx.Raw(`SELECT * FROM protection_limits WHERE user_id = ? AND kind = ? AND period = ?`+r.db.LockSuffix(sqldb.LockExclusive),
 			userID, string(kind), string(p)).Scan(&row).Error; err != nil {
 			return err
 		}
@@ -151,19 +153,19 @@ func (r *ProtectionRepo) UpdateLimit(ctx context.Context, userID int64, kind pro
 		out = next
 		return tx.Exec(`UPDATE protection_limits SET amount = ?, pending = ?, pending_amount = ?, pending_at = ?, updated_at = ?
 			WHERE user_id = ? AND kind = ? AND period = ?`,
-			int64(next.Amount), next.Pending, int64(next.PendingAmount), nullableTime(next.PendingAt), now,
+			int64(next.Amount), next.Pending, int64(next.PendingAmount), sqldb.NullableTime(next.PendingAt), now,
 			userID, string(kind), string(p)).Error
 	})
 	if err != nil {
-		return protection.Limit{}, mapErr(err, "limit")
+		return protection.Limit{}, sqldb.MapErr(err, "limit")
 	}
 	return out, nil
 }
 
 // Exclusion implements protection.Store.
 func (r *ProtectionRepo) Exclusion(ctx context.Context, userID int64) (protection.Exclusion, error) {
-	e, err := readExclusion(r.db.gorm.WithContext(ctx), userID)
-	return e, mapErr(err, "exclusion")
+	e, err := readExclusion(r.db.Gorm().WithContext(ctx), userID)
+	return e, sqldb.MapErr(err, "exclusion")
 }
 
 // UpdateExclusion implements protection.Store. Postgres: the user's row is
@@ -173,15 +175,15 @@ func (r *ProtectionRepo) Exclusion(ctx context.Context, userID int64) (protectio
 // and later ones read the exclusion after their own lock of the wallet.
 func (r *ProtectionRepo) UpdateExclusion(ctx context.Context, userID int64, fn func(protection.Exclusion) (protection.Exclusion, error)) (protection.Exclusion, error) {
 	var out protection.Exclusion
-	err := retryTx(ctx, r.db, func(tx *gorm.DB) error {
+	err := sqldb.RetryTx(ctx, r.db, func(tx *gorm.DB) error {
 		var ids []int64
-		if err := tx.Raw(`SELECT id FROM users WHERE id = ?`+r.db.lockSuffix(lockExclusive), userID).Scan(&ids).Error; err != nil {
+		if err := tx.Raw(`SELECT id FROM users WHERE id = ?`+r.db.LockSuffix(sqldb.LockExclusive), userID).Scan(&ids).Error; err != nil {
 			return err
 		}
 		if len(ids) == 0 {
 			return errs.E(errs.NotFound, "user not found")
 		}
-		if err := r.db.holdWallet(tx, userID); err != nil {
+		if err := holdWallet(r.db, tx, userID); err != nil {
 			return err
 		}
 		cur, err := readExclusion(tx, userID)
@@ -193,16 +195,16 @@ func (r *ProtectionRepo) UpdateExclusion(ctx context.Context, userID int64, fn f
 			return err
 		}
 		out = next
-		row := exclusionRow{UserID: userID, Kind: string(next.Kind), Since: storedTime(next.Since), EndsAt: nullableTime(next.Until)}
+		row := exclusionRow{UserID: userID, Kind: string(next.Kind), Since: sqldb.StoredTime(next.Since), EndsAt: sqldb.NullableTime(next.Until)}
 		return tx.Clauses(clause.OnConflict{
 			Columns:   []clause.Column{{Name: "user_id"}},
 			DoUpdates: clause.AssignmentColumns([]string{"kind", "since", "ends_at"}),
 		}).Create(&row).Error
 	})
 	if err != nil {
-		return protection.Exclusion{}, mapErr(err, "exclusion")
+		return protection.Exclusion{}, sqldb.MapErr(err, "exclusion")
 	}
-	out.Since, out.Until = storedTime(out.Since), zeroOrStored(out.Until)
+	out.Since, out.Until = sqldb.StoredTime(out.Since), zeroOrStored(out.Until)
 	return out, nil
 }
 
@@ -210,23 +212,23 @@ func zeroOrStored(t time.Time) time.Time {
 	if t.IsZero() {
 		return t
 	}
-	return storedTime(t)
+	return sqldb.StoredTime(t)
 }
 
 // Counters implements protection.Store.
 func (r *ProtectionRepo) Counters(ctx context.Context, userID int64, at time.Time, loc *time.Location) (protection.Counters, error) {
-	c, err := readCounters(r.db.gorm.WithContext(ctx), userID, at, loc, "")
-	return c, mapErr(err, "counters")
+	c, err := readCounters(r.db.Gorm().WithContext(ctx), userID, at, loc, "")
+	return c, sqldb.MapErr(err, "counters")
 }
 
 // AddRegisterEntries implements protection.Store.
 func (r *ProtectionRepo) AddRegisterEntries(ctx context.Context, entries []protection.RegisterEntry, audit account.AuditEntry) ([]protection.RegisterEntry, error) {
 	out := make([]protection.RegisterEntry, len(entries))
-	err := r.db.tx(ctx, func(tx *gorm.DB) error {
+	err := r.db.Tx(ctx, func(tx *gorm.DB) error {
 		for i, e := range entries {
 			row := registerRow{
 				DocumentHash: e.DocumentHash, NameKey: e.NameKey, Note: e.Note,
-				AddedBy: nullableID(e.AddedBy), AddedAt: storedTime(e.AddedAt),
+				AddedBy: sqldb.NullableID(e.AddedBy), AddedAt: sqldb.StoredTime(e.AddedAt),
 			}
 			if !e.DateOfBirth.IsZero() {
 				row.BirthDate = e.DateOfBirth.String()
@@ -237,16 +239,14 @@ func (r *ProtectionRepo) AddRegisterEntries(ctx context.Context, entries []prote
 			out[i] = toDomainRegister(row)
 			a := audit
 			a.Detail = registerAuditDetail(out[i], audit.Detail)
-			arow := fromDomainAudit(a)
-			arow.ID = 0
-			if err := tx.Create(&arow).Error; err != nil {
+			if err := accountdb.InsertAudit(tx, a); err != nil {
 				return err
 			}
 		}
 		return nil
 	})
 	if err != nil {
-		return nil, mapErr(err, "register entry")
+		return nil, sqldb.MapErr(err, "register entry")
 	}
 	return out, nil
 }
@@ -266,9 +266,9 @@ func registerAuditDetail(e protection.RegisterEntry, how string) string {
 // RemoveRegisterEntry implements protection.Store.
 func (r *ProtectionRepo) RemoveRegisterEntry(ctx context.Context, id, by int64, at time.Time, audit account.AuditEntry) (protection.RegisterEntry, error) {
 	var out protection.RegisterEntry
-	err := r.db.tx(ctx, func(tx *gorm.DB) error {
+	err := r.db.Tx(ctx, func(tx *gorm.DB) error {
 		res := tx.Exec(`UPDATE exclusion_register SET removed_at = ?, removed_by = ? WHERE id = ? AND removed_at IS NULL`,
-			storedTime(at), nullableID(by), id)
+			sqldb.StoredTime(at), sqldb.NullableID(by), id)
 		if res.Error != nil {
 			return res.Error
 		}
@@ -281,19 +281,17 @@ func (r *ProtectionRepo) RemoveRegisterEntry(ctx context.Context, id, by int64, 
 		}
 		out = toDomainRegister(row)
 		audit.Detail = registerAuditDetail(out, audit.Detail)
-		arow := fromDomainAudit(audit)
-		arow.ID = 0
-		return tx.Create(&arow).Error
+		return accountdb.InsertAudit(tx, audit)
 	})
 	if err != nil {
-		return protection.RegisterEntry{}, mapErr(err, "register entry")
+		return protection.RegisterEntry{}, sqldb.MapErr(err, "register entry")
 	}
 	return out, nil
 }
 
 // ListRegister implements protection.Store.
 func (r *ProtectionRepo) ListRegister(ctx context.Context, all bool, p account.Page) ([]protection.RegisterEntry, int64, error) {
-	q := r.db.gorm.WithContext(ctx).Order("id DESC").Limit(p.Size() + 1)
+	q := r.db.Gorm().WithContext(ctx).Order("id DESC").Limit(p.Size() + 1)
 	if p.After > 0 {
 		q = q.Where("id < ?", p.After)
 	}
@@ -302,7 +300,7 @@ func (r *ProtectionRepo) ListRegister(ctx context.Context, all bool, p account.P
 	}
 	var rows []registerRow
 	if err := q.Find(&rows).Error; err != nil {
-		return nil, 0, mapErr(err, "register entry")
+		return nil, 0, sqldb.MapErr(err, "register entry")
 	}
 	var next int64
 	if len(rows) > p.Size() {
@@ -320,7 +318,7 @@ func (r *ProtectionRepo) ListRegister(ctx context.Context, all bool, p account.P
 // entries by one of docs or with date of birth dob (the register's partial
 // indexes), and protection.RegisterNames decides.
 func (r *ProtectionRepo) RegisterMatches(ctx context.Context, docs []string, nameKey string, dob account.Date) (bool, error) {
-	q := r.db.gorm.WithContext(ctx).Select("document_hash", "name_key", "birth_date").Where("removed_at IS NULL")
+	q := r.db.Gorm().WithContext(ctx).Select("document_hash", "name_key", "birth_date").Where("removed_at IS NULL")
 	switch {
 	case len(docs) > 0 && dob.Valid():
 		q = q.Where("(document_hash <> '' AND document_hash IN ?) OR (name_key <> '' AND birth_date = ?)", docs, dob.String())
@@ -333,7 +331,7 @@ func (r *ProtectionRepo) RegisterMatches(ctx context.Context, docs []string, nam
 	}
 	var rows []registerRow
 	if err := q.Find(&rows).Error; err != nil {
-		return false, mapErr(err, "register entry")
+		return false, sqldb.MapErr(err, "register entry")
 	}
 	entries := make([]protection.RegisterEntry, len(rows))
 	for i, row := range rows {
@@ -347,8 +345,8 @@ var _ protection.SessionStore = (*ProtectionRepo)(nil)
 // ActiveSessions implements protection.SessionStore.
 func (r *ProtectionRepo) ActiveSessions(ctx context.Context, since time.Time) ([]protection.Session, error) {
 	var rows []sessionRow
-	if err := r.db.gorm.WithContext(ctx).Where("last_play_us >= ?", since.UnixMicro()).Find(&rows).Error; err != nil {
-		return nil, mapErr(err, "session")
+	if err := r.db.Gorm().WithContext(ctx).Where("last_play_us >= ?", since.UnixMicro()).Find(&rows).Error; err != nil {
+		return nil, sqldb.MapErr(err, "session")
 	}
 	out := make([]protection.Session, len(rows))
 	for i, row := range rows {
@@ -359,10 +357,10 @@ func (r *ProtectionRepo) ActiveSessions(ctx context.Context, since time.Time) ([
 
 // ClaimCheck implements protection.SessionStore with one conditional update.
 func (r *ProtectionRepo) ClaimCheck(ctx context.Context, s protection.Session) (bool, error) {
-	res := r.db.gorm.WithContext(ctx).Exec(`UPDATE protection_sessions SET checks = checks + 1
+	res := r.db.Gorm().WithContext(ctx).Exec(`UPDATE protection_sessions SET checks = checks + 1
 		WHERE user_id = ? AND session_no = ? AND checks = ?`, s.UserID, s.No, s.Checks)
 	if res.Error != nil {
-		return false, mapErr(res.Error, "session")
+		return false, sqldb.MapErr(res.Error, "session")
 	}
 	return res.RowsAffected == 1, nil
 }

@@ -42,6 +42,7 @@ import (
 	"github.com/pokertote/pokertote/domain/ledger"
 	"github.com/pokertote/pokertote/domain/money"
 	"github.com/pokertote/pokertote/domain/protection"
+	"github.com/pokertote/pokertote/persistence/sqldb"
 )
 
 // guardedFlow is one player's flow in a transfer with the state read for it.
@@ -80,11 +81,11 @@ func (r *LedgerRepo) guardCheck(tx *gorm.DB, t ledger.Transfer, now time.Time) (
 // returns. No rule of protection is written here.
 func (r *LedgerRepo) guardCount(tx *gorm.DB, flows []guardedFlow, now time.Time) error {
 	for _, g := range flows {
-		c, err := readCounters(tx, g.flow.UserID, now, r.loc, r.db.lockSuffix(lockExclusive))
+		c, err := readCounters(tx, g.flow.UserID, now, r.loc, r.db.LockSuffix(sqldb.LockExclusive))
 		if err != nil {
 			return err
 		}
-		ses, err := readSession(tx, g.flow.UserID, r.db.lockSuffix(lockExclusive))
+		ses, err := readSession(tx, g.flow.UserID, r.db.LockSuffix(sqldb.LockExclusive))
 		if err != nil {
 			return err
 		}
@@ -336,14 +337,14 @@ func (ps protectionStates) add(row stateRow) {
 	if st == nil {
 		st = &playerState{name: row.Name, dob: row.DateOfBirth, nameHits: row.NameHits, docHits: row.DocHits}
 		if row.ExKind != nil && row.ExSince != nil {
-			st.state.Exclusion = protection.Exclusion{Kind: protection.ExclusionKind(*row.ExKind), Since: row.ExSince.UTC(), Until: timeOrZero(row.ExEndsAt)}
+			st.state.Exclusion = protection.Exclusion{Kind: protection.ExclusionKind(*row.ExKind), Since: row.ExSince.UTC(), Until: sqldb.TimeOrZero(row.ExEndsAt)}
 		}
 		ps[row.ID] = st
 	}
 	if row.LKind == nil || row.LPeriod == nil {
 		return
 	}
-	l := protection.Limit{Kind: protection.LimitKind(*row.LKind), Period: protection.Period(*row.LPeriod), PendingAt: timeOrZero(row.LPendingAt)}
+	l := protection.Limit{Kind: protection.LimitKind(*row.LKind), Period: protection.Period(*row.LPeriod), PendingAt: sqldb.TimeOrZero(row.LPendingAt)}
 	if row.LAmount != nil {
 		l.Amount = money.Amount(*row.LAmount)
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/pokertote/pokertote/domain/ledger"
 	"github.com/pokertote/pokertote/domain/money"
 	"github.com/pokertote/pokertote/domain/protection"
+	"github.com/pokertote/pokertote/persistence/sqldb"
 )
 
 // TestPostBatchCountsReturnsAsOneByOne posts the same settlement credits (on
@@ -62,7 +63,7 @@ func TestPostBatchCountsReturnsAsOneByOne(t *testing.T) {
 					settle("settle:2", ledger.Settlement, map[int64]money.Amount{1: 20, 4: 10}),
 					settle("refund", ledger.Refund, map[int64]money.Amount{5: 5}),
 				}
-				err := retryTx(ctx, db, func(tx *gorm.DB) error {
+				err := sqldb.RetryTx(ctx, db, func(tx *gorm.DB) error {
 					if batch {
 						_, errList, err := r.postBatchTx(ctx, tx, ts)
 						for i, e := range errList {
@@ -91,11 +92,11 @@ func TestPostBatchCountsReturnsAsOneByOne(t *testing.T) {
 			}
 			read := func(user int64) ([]counter, []sessionRow) {
 				var cs []counter
-				if err := db.gorm.Raw("SELECT period, period_start, deposits, stakes, returned FROM protection_counters WHERE user_id = ? ORDER BY period, period_start", user).Scan(&cs).Error; err != nil {
+				if err := db.Gorm().Raw("SELECT period, period_start, deposits, stakes, returned FROM protection_counters WHERE user_id = ? ORDER BY period, period_start", user).Scan(&cs).Error; err != nil {
 					t.Fatal(err)
 				}
 				var ss []sessionRow
-				if err := db.gorm.Where("user_id = ?", user).Find(&ss).Error; err != nil {
+				if err := db.Gorm().Where("user_id = ?", user).Find(&ss).Error; err != nil {
 					t.Fatal(err)
 				}
 				for i := range ss {

@@ -8,17 +8,19 @@ import (
 	"github.com/pokertote/pokertote/domain/ledger"
 	"github.com/pokertote/pokertote/domain/protection/protectiontest"
 	"github.com/pokertote/pokertote/persistence"
+	"github.com/pokertote/pokertote/persistence/accountdb"
+	"github.com/pokertote/pokertote/persistence/sqldb/sqldbtest"
 )
 
 // TestProtectionConformance runs the player-protection suite against both
 // databases: the ledger's guard in the money's transaction, and the
 // protection store.
 func TestProtectionConformance(t *testing.T) {
-	for _, dialect := range testDialects {
+	for _, dialect := range sqldbtest.Dialects {
 		t.Run(dialect, func(t *testing.T) {
 			t.Parallel()
 			protectiontest.Run(t, func(t *testing.T, now func() time.Time, loc *time.Location) protectiontest.Env {
-				db := openTestDB(t, dialect)
+				db := sqldbtest.Open(t, dialect)
 				led := persistence.NewLedgerRepo(db)
 				led.SetClock(now)
 				led.SetLocation(loc)
@@ -28,7 +30,7 @@ func TestProtectionConformance(t *testing.T) {
 						return led.InTx(ctx, fn)
 					},
 					Store: persistence.NewProtectionRepo(db),
-					Users: persistence.NewUserRepo(db),
+					Users: accountdb.NewUserRepo(db),
 				}
 			})
 		})

@@ -37,12 +37,13 @@ import (
 	"github.com/pokertote/pokertote/domain/ids"
 	"github.com/pokertote/pokertote/domain/parimutuel"
 	"github.com/pokertote/pokertote/domain/tote"
+	"github.com/pokertote/pokertote/persistence/sqldb"
 )
 
 // ToteRepo is the database tote.Store and tote.LeaseStore. Its transactions
 // post money through the LedgerRepo's transaction-bound poster.
 type ToteRepo struct {
-	db  *DB
+	db  *sqldb.DB
 	led *LedgerRepo
 	// chances are the parsed chances of the draws the bet batch met lately
 	// (tote_batch_pg.go).
@@ -55,21 +56,21 @@ var (
 )
 
 // NewToteRepo returns the totalizator's store on db, posting through led.
-func NewToteRepo(db *DB, led *LedgerRepo) *ToteRepo { return &ToteRepo{db: db, led: led} }
+func NewToteRepo(db *sqldb.DB, led *LedgerRepo) *ToteRepo { return &ToteRepo{db: db, led: led} }
 
 // Within implements tote.Store: fn runs in one transaction, retried as a
 // whole after a Postgres serialization failure or deadlock.
 func (r *ToteRepo) Within(ctx context.Context, fn func(ctx context.Context, tx tote.Tx) error) error {
-	err := retryTx(ctx, r.db, func(tx *gorm.DB) error {
+	err := sqldb.RetryTx(ctx, r.db, func(tx *gorm.DB) error {
 		return fn(ctx, &toteTx{repo: r, tx: tx})
 	})
-	return mapErr(err, "")
+	return sqldb.MapErr(err, "")
 }
 
 // read is the connection pool for reads outside a transaction (the read
 // replica for a LagTolerant context, replica.go); call done once the read
 // is over.
-func (r *ToteRepo) read(ctx context.Context) (rd *gorm.DB, done func()) { return r.db.reader(ctx) }
+func (r *ToteRepo) read(ctx context.Context) (rd *gorm.DB, done func()) { return r.db.Reader(ctx) }
 
 // Table implements tote.Store.
 func (r *ToteRepo) Table(ctx context.Context, id int64) (tote.Table, error) {
@@ -81,7 +82,7 @@ func (r *ToteRepo) Table(ctx context.Context, id int64) (tote.Table, error) {
 func takeTable(q *gorm.DB) (tote.Table, error) {
 	var row toteTableRow
 	if err := q.Take(&row).Error; err != nil {
-		return tote.Table{}, mapErr(err, "table")
+		return tote.Table{}, sqldb.MapErr(err, "table")
 	}
 	return toDomainTable(row), nil
 }
@@ -92,7 +93,7 @@ func (r *ToteRepo) Tables(ctx context.Context) ([]tote.Table, error) {
 	rd, done := r.read(ctx)
 	defer done()
 	if err := rd.Order("id").Find(&rows).Error; err != nil {
-		return nil, mapErr(err, "tables")
+		return nil, sqldb.MapErr(err, "tables")
 	}
 	out := make([]tote.Table, len(rows))
 	for i, row := range rows {
@@ -114,7 +115,7 @@ func (r *ToteRepo) TablesByID(ctx context.Context, ids []int64) ([]tote.Table, e
 	rd, done := r.read(ctx)
 	defer done()
 	if err := rd.Where("id IN ?", ids).Find(&rows).Error; err != nil {
-		return nil, mapErr(err, "tables")
+		return nil, sqldb.MapErr(err, "tables")
 	}
 	out := make([]tote.Table, len(rows))
 	for i, row := range rows {
@@ -129,7 +130,7 @@ func (r *ToteRepo) DrawsByID(ctx context.Context, ids []int64) ([]tote.Draw, err
 	rd, done := r.read(ctx)
 	defer done()
 	if err := rd.Where("id IN ?", ids).Find(&rows).Error; err != nil {
-		return nil, mapErr(err, "draws")
+		return nil, sqldb.MapErr(err, "draws")
 	}
 	out := make([]tote.Draw, len(rows))
 	for i, row := range rows {
@@ -152,7 +153,7 @@ func (r *ToteRepo) LatestDraw(ctx context.Context, tableID int64) (tote.Draw, er
 func takeDraw(q *gorm.DB) (tote.Draw, error) {
 	var row toteDrawRow
 	if err := q.Take(&row).Error; err != nil {
-		return tote.Draw{}, mapErr(err, "draw")
+		return tote.Draw{}, sqldb.MapErr(err, "draw")
 	}
 	d, err := toDomainDraw(row)
 	return d, errs.Wrap(err, "a stored draw is unreadable")
@@ -175,7 +176,7 @@ func (r *ToteRepo) BetByKey(ctx context.Context, userID ids.UserID, key string) 
 func takeBet(q *gorm.DB) (tote.Bet, error) {
 	var row toteBetRead
 	if err := q.Take(&row).Error; err != nil {
-		return tote.Bet{}, mapErr(err, "bet")
+		return tote.Bet{}, sqldb.MapErr(err, "bet")
 	}
 	b, err := row.bet()
 	return b, errs.Wrap(err, "a stored bet is unreadable")
@@ -198,7 +199,7 @@ func (r *ToteRepo) Bets(ctx context.Context, q tote.BetQuery) ([]tote.Bet, error
 func findBets(q *gorm.DB) ([]tote.Bet, error) {
 	var rows []toteBetRead
 	if err := q.Find(&rows).Error; err != nil {
-		return nil, mapErr(err, "bets")
+		return nil, sqldb.MapErr(err, "bets")
 	}
 	bets, err := toDomainBets(rows)
 	return bets, errs.Wrap(err, "a stored bet is unreadable")
@@ -242,7 +243,7 @@ func poolTotals(db *gorm.DB, drawID int64, round parimutuel.Round) ([]tote.Selec
 		q = q.Where("round = ?", int(round))
 	}
 	if err := q.Scan(&rows).Error; err != nil {
-		return nil, mapErr(err, "pool totals")
+		return nil, sqldb.MapErr(err, "pool totals")
 	}
 	out := make([]tote.SelectionTotal, len(rows))
 	for i, row := range rows {
@@ -267,14 +268,14 @@ func (r *ToteRepo) Results(ctx context.Context, q tote.ResultQuery) ([]tote.Draw
 		db = db.Where("id < ?", q.Before)
 	}
 	if !q.From.IsZero() {
-		db = db.Where("settled_at >= ?", storedTime(q.From))
+		db = db.Where("settled_at >= ?", sqldb.StoredTime(q.From))
 	}
 	if !q.To.IsZero() {
-		db = db.Where("settled_at < ?", storedTime(q.To))
+		db = db.Where("settled_at < ?", sqldb.StoredTime(q.To))
 	}
 	var rows []toteDrawRow
 	if err := db.Find(&rows).Error; err != nil {
-		return nil, mapErr(err, "results")
+		return nil, sqldb.MapErr(err, "results")
 	}
 	out := make([]tote.Draw, len(rows))
 	for i, row := range rows {
@@ -297,7 +298,7 @@ func (r *ToteRepo) VoidCounts(ctx context.Context, tableID int64) ([]tote.VoidCo
 	err := rd.Model(&toteDrawRow{}).Select("void_kind, count(*) AS n").
 		Where("table_id = ? AND phase = ?", tableID, string(tote.PhaseVoid)).Group("void_kind").Scan(&rows).Error
 	if err != nil {
-		return nil, mapErr(err, "void counts")
+		return nil, sqldb.MapErr(err, "void counts")
 	}
 	out := make([]tote.VoidCount, len(rows))
 	for i, row := range rows {
@@ -313,7 +314,7 @@ func (r *ToteRepo) EventsAfter(ctx context.Context, tableID, after int64, limit 
 	defer done()
 	err := rd.Where("table_id = ? AND seq > ?", tableID, after).Order("seq").Limit(limit).Find(&rows).Error
 	if err != nil {
-		return nil, mapErr(err, "events")
+		return nil, sqldb.MapErr(err, "events")
 	}
 	out := make([]tote.TableEvent, len(rows))
 	for i, row := range rows {
@@ -339,7 +340,7 @@ func (r *ToteRepo) JackpotEnabled(ctx context.Context) (bool, error) {
 func jackpotEnabled(db *gorm.DB) (bool, error) {
 	var values []string
 	if err := db.Table("settings").Where("key = ?", jackpotSetting).Pluck("value", &values).Error; err != nil {
-		return false, mapErr(err, "setting")
+		return false, sqldb.MapErr(err, "setting")
 	}
 	return len(values) == 0 || strings.TrimSpace(values[0]) != "false", nil
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/pokertote/pokertote/domain/ledger"
 	"github.com/pokertote/pokertote/domain/money"
 	"github.com/pokertote/pokertote/domain/tote"
+	"github.com/pokertote/pokertote/persistence/sqldb"
 )
 
 // betKey is a bet's idempotency scope.
@@ -154,7 +155,7 @@ func (t *toteTx) InsertBets(ctx context.Context, bets []tote.Bet) ([]tote.Bet, [
 			IdempotencyKey string
 		}
 		if err := db.Raw(sb.String(), args...).Scan(&rows).Error; err != nil {
-			return nil, nil, mapErr(err, "bet")
+			return nil, nil, sqldb.MapErr(err, "bet")
 		}
 		ids := make(map[betKey]int64, len(rows))
 		for _, r := range rows {
@@ -178,7 +179,7 @@ func (t *toteTx) InsertBets(ctx context.Context, bets []tote.Bet) ([]tote.Bet, [
 func (t *toteTx) DeleteBets(ctx context.Context, ids []int64) error {
 	for chunk := range slices.Chunk(ids, chunkRows) {
 		if err := t.tx.WithContext(ctx).Exec("DELETE FROM tote_bets WHERE id IN ? AND status = 'ACCEPTED'", chunk).Error; err != nil {
-			return mapErr(err, "bets")
+			return sqldb.MapErr(err, "bets")
 		}
 	}
 	return nil

@@ -46,7 +46,7 @@ package persistence
 // costliest read and grow with the table: its plan, cached per connection
 // while the table was small, scans every bet of the table
 // (docs/bench/2026-12-01-bets.md, third pass). Deadlocks and serialization failures are retried the same way
-// as retryTx does. A COMMIT whose outcome is unknown is errs.CommitUnknown.
+// as sqldb.RetryTx does. A COMMIT whose outcome is unknown is errs.CommitUnknown.
 //
 // These statements bypass GORM (and so its statement counter and SQL spans)
 // and use pgx directly: on the bet path each statement's overhead is
@@ -73,6 +73,8 @@ import (
 	"github.com/pokertote/pokertote/domain/money"
 	"github.com/pokertote/pokertote/domain/protection"
 	"github.com/pokertote/pokertote/domain/tote"
+	"github.com/pokertote/pokertote/persistence/accountdb"
+	"github.com/pokertote/pokertote/persistence/sqldb"
 )
 
 var _ tote.BatchPlacer = (*ToteRepo)(nil)
@@ -80,7 +82,7 @@ var _ tote.BatchPlacer = (*ToteRepo)(nil)
 // ReadsPlayers implements tote.BatchPlacer: the Postgres fast path reads
 // the players with the draw; SQLite's batch leaves the stake gate to run
 // before it.
-func (r *ToteRepo) ReadsPlayers() bool { return r.db.dialect == Postgres }
+func (r *ToteRepo) ReadsPlayers() bool { return r.db.Dialect() == sqldb.Postgres }
 
 // The statements of the fast path. Their text does not depend on the
 // batch's size (arrays), so pgx prepares each once per connection.
@@ -96,7 +98,7 @@ const (
 	// Wallets locked in the order given (the ledger's lock order).
 	pgBatchWallets = `SELECT a.id, a.ref, a.balance FROM ledger_accounts a
 JOIN unnest($1::text[]) WITH ORDINALITY AS v(ref, ord) ON a.kind = 'WALLET' AND a.ref = v.ref
-ORDER BY v.ord` + pgForUpdateOfA
+ORDER BY v.ord` + sqldb.PGForUpdateOfA
 	// The players' standing: their counters of the current periods, then
 	// their sessions of play, locked in that order after the wallets (the
 	// guard's lock order), in one statement; a session's row has no period.
@@ -107,11 +109,11 @@ ORDER BY v.ord` + pgForUpdateOfA
 FROM (SELECT user_id, period, deposits, stakes, returned FROM protection_counters
 	WHERE user_id = ANY($1::bigint[])
 		AND ((period = 'DAY' AND period_start = $2) OR (period = 'WEEK' AND period_start = $3) OR (period = 'MONTH' AND period_start = $4))
-	ORDER BY user_id, period` + pgForUpdate + `) AS c
+	ORDER BY user_id, period` + sqldb.PGForUpdate + `) AS c
 UNION ALL
 SELECT user_id, NULL, NULL, stakes, returned, session_no, started_us, last_play_us, checks
 FROM (SELECT user_id, session_no, started_us, last_play_us, stakes, returned, checks FROM protection_sessions
-	WHERE user_id = ANY($1::bigint[]) ORDER BY user_id` + pgForUpdate + `) AS s`
+	WHERE user_id = ANY($1::bigint[]) ORDER BY user_id` + sqldb.PGForUpdate + `) AS s`
 	// The write: bets, transfers, wallets, escrows, entries, counters,
 	// sessions of play, in one statement.
 	pgBatchWrite = `WITH bets AS (
@@ -165,7 +167,7 @@ FROM ent ORDER BY ent.id`
 // columns the GORM reads of the same rows do; the columns named in nulls
 // are read as NULL (text).
 func (r *ToteRepo) columnsOf(model any, alias string, nulls ...string) (string, error) {
-	stmt := &gorm.Statement{DB: r.db.gorm}
+	stmt := &gorm.Statement{DB: r.db.Gorm()}
 	if err := stmt.Parse(model); err != nil {
 		return "", fmt.Errorf("persistence: columns of %T: %w", model, err)
 	}
@@ -196,7 +198,8 @@ var (
 func (r *ToteRepo) batchSQL() (batchQueries, error) {
 	batchOnce.Do(func() {
 		var q batchQueries
-		cols := map[string]any{"t": &toteTableRow{}, "u": &userRow{}, "v": &verificationRow{}}
+		user, verification := accountdb.PlayerModels()
+		cols := map[string]any{"t": &toteTableRow{}, "u": user, "v": verification}
 		list := map[string]string{}
 		for alias, m := range cols {
 			c, err := r.columnsOf(m, alias)
@@ -230,14 +233,14 @@ var errBetKeyRace = &pgconn.PgError{Code: "40001", Message: "a key of the bet ba
 // PlaceBatch implements tote.BatchPlacer; see the top of this file (and
 // tote_batch_sqlite.go for SQLite).
 func (r *ToteRepo) PlaceBatch(ctx context.Context, w tote.BatchWork) ([]tote.BatchResult, error) {
-	if r.db.dialect != Postgres {
+	if r.db.Dialect() != sqldb.Postgres {
 		return r.placeBatchSQLite(ctx, w)
 	}
 	var (
 		res    []tote.BatchResult
 		lookup bool // read the taken keys (after a batch met one)
 	)
-	err := retry(ctx, r.db, "bet batch", func() (bool, error) {
+	err := sqldb.Retry(ctx, r.db, "bet batch", func() (bool, error) {
 		var err error
 		res, err = r.placeBatchOnce(ctx, w, lookup)
 		if errors.Is(err, errBetKeyRace) && !lookup {
@@ -248,14 +251,14 @@ func (r *ToteRepo) PlaceBatch(ctx context.Context, w tote.BatchWork) ([]tote.Bat
 		return false, err
 	})
 	if err != nil {
-		return nil, mapErr(err, "bet")
+		return nil, sqldb.MapErr(err, "bet")
 	}
 	return res, nil
 }
 
 // placeBatchOnce is one attempt of PlaceBatch on one pooled connection.
 func (r *ToteRepo) placeBatchOnce(ctx context.Context, w tote.BatchWork, lookup bool) ([]tote.BatchResult, error) {
-	conn, err := r.db.sql.Conn(ctx)
+	conn, err := r.db.SQL().Conn(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -292,7 +295,7 @@ func (r *ToteRepo) placeBatchTx(ctx context.Context, pc *pgx.Conn, w tote.BatchW
 	n := len(w.Requests)
 	users := w.Users()
 	led := r.led
-	now := storedTime(led.now())
+	now := sqldb.StoredTime(led.now())
 	starts := map[protection.Period]string{}
 	for _, p := range protection.Periods {
 		starts[p] = p.Start(now, led.loc).String()
@@ -339,7 +342,7 @@ func (r *ToteRepo) placeBatchTx(ctx context.Context, pc *pgx.Conn, w tote.BatchW
 	// planning it costs several times executing it (pg_stat_statements with
 	// track_planning: docs/bench/2026-12-01-bets.md). For this transaction only.
 	b.Queue("SET LOCAL plan_cache_mode = force_generic_plan")
-	b.Queue(pgDrawLockShared, int32(drawLockClass), int32(w.DrawID))
+	b.Queue(sqldb.PGDrawLockShared, int32(drawLockClass), int32(w.DrawID))
 	b.Queue(q.draw, w.DrawID).Query(func(rows pgx.Rows) error {
 		got, err := pgx.CollectRows(rows, pgx.RowToStructByName[toteDrawRow])
 		if err != nil {
@@ -384,21 +387,21 @@ func (r *ToteRepo) placeBatchTx(ctx context.Context, pc *pgx.Conn, w tote.BatchW
 		// no lock of the batch's orders them.
 		snap.Players = make(map[ids.UserID]tote.Player, len(uniq))
 		for _, u := range uniq {
-			snap.Players[ids.UserID(u)] = tote.Player{Err: userNotFound()}
+			snap.Players[ids.UserID(u)] = tote.Player{Err: accountdb.UserNotFound()}
 		}
 		b.Queue(q.users, uniq).Query(func(rows pgx.Rows) error {
-			got, err := pgx.CollectRows(rows, pgx.RowToStructByName[userRow])
-			for _, row := range got {
-				snap.Players[ids.UserID(row.ID)] = tote.Player{User: toDomainUser(row)}
+			got, err := accountdb.CollectUsers(rows)
+			for _, u := range got {
+				snap.Players[ids.UserID(u.ID)] = tote.Player{User: u}
 			}
 			return err
 		})
 		b.Queue(q.verifications, uniq).Query(func(rows pgx.Rows) error {
-			got, err := pgx.CollectRows(rows, pgx.RowToStructByName[verificationRow])
-			for _, row := range got {
-				if p := snap.Players[ids.UserID(row.UserID)]; p.Err == nil {
-					p.Verification = toDomainVerification(row)
-					snap.Players[ids.UserID(row.UserID)] = p
+			got, err := accountdb.CollectVerifications(rows)
+			for _, v := range got {
+				if p := snap.Players[ids.UserID(v.UserID)]; p.Err == nil {
+					p.Verification = v
+					snap.Players[ids.UserID(v.UserID)] = p
 				}
 			}
 			return err
@@ -436,7 +439,7 @@ func (r *ToteRepo) placeBatchTx(ctx context.Context, pc *pgx.Conn, w tote.BatchW
 		})
 		return err
 	})
-	if err := r.db.sendBatch(ctx, pc, b, "select"); err != nil {
+	if err := r.db.SendBatch(ctx, pc, b, "select"); err != nil {
 		return nil, err
 	}
 	if len(snap.BetIDs) != n {
@@ -511,12 +514,12 @@ func (r *ToteRepo) placeBatchTx(ctx context.Context, pc *pgx.Conn, w tote.BatchW
 		committed = true
 		return nil
 	})
-	if err := r.db.sendBatch(ctx, pc, b, "insert"); err != nil {
+	if err := r.db.SendBatch(ctx, pc, b, "insert"); err != nil {
 		switch {
 		case committed:
-		case isUniqueViolation(err):
+		case sqldb.IsUniqueViolation(err):
 			return nil, fmt.Errorf("bet batch: %w", errors.Join(errBetKeyRace, err))
-		case len(back) > 0 && !knownRollback(err):
+		case len(back) > 0 && !sqldb.KnownRollback(err):
 			// The write went through; the COMMIT's fate is unknown.
 			return nil, errs.CommitUnknown(err)
 		default:

@@ -18,8 +18,11 @@ import (
 	"github.com/pokertote/pokertote/domain/parimutuel"
 	"github.com/pokertote/pokertote/domain/protection"
 	"github.com/pokertote/pokertote/domain/tote"
+	"github.com/pokertote/pokertote/domain/tote/service"
 	"github.com/pokertote/pokertote/domain/tote/totetest"
 	"github.com/pokertote/pokertote/persistence"
+	"github.com/pokertote/pokertote/persistence/accountdb"
+	"github.com/pokertote/pokertote/persistence/sqldb/sqldbtest"
 )
 
 // withinOnly hides the store's tote.BatchPlacer, so the intake takes the
@@ -31,7 +34,7 @@ type withinOnly struct{ tote.Store }
 type batchWorld struct {
 	h     *totetest.Harness
 	led   *persistence.LedgerRepo
-	users *persistence.UserRepo
+	users *accountdb.UserRepo
 	prot  *protection.Service
 	store *persistence.ProtectionRepo
 	draw  tote.Draw
@@ -46,7 +49,7 @@ func newBatchWorld(t *testing.T, fast bool) *batchWorld {
 // newBatchWorldOn is newBatchWorld on dialect ("postgres" or "sqlite"; fast
 // is the store's own bet batch on either).
 func newBatchWorldOn(t *testing.T, dialect string, fast bool) *batchWorld {
-	db := openTestDB(t, dialect)
+	db := sqldbtest.Open(t, dialect)
 	led := persistence.NewLedgerRepo(db)
 	repo := persistence.NewToteRepo(db, led)
 	var store tote.Store = repo
@@ -59,7 +62,7 @@ func newBatchWorldOn(t *testing.T, dialect string, fast bool) *batchWorld {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w := &batchWorld{h: h, led: led, users: persistence.NewUserRepo(db), store: persistence.NewProtectionRepo(db), loc: loc}
+	w := &batchWorld{h: h, led: led, users: accountdb.NewUserRepo(db), store: persistence.NewProtectionRepo(db), loc: loc}
 	w.prot = protection.NewService(w.store, w.users, loc, h.Clock.Now)
 	w.draw = h.RunUntil(h.Dealer, "PRE_DEAL", totetest.InPhase(tote.PhasePreDeal))
 	w.admin = w.user(t, "Admin", account.Admin, "1970-01-01")
@@ -397,7 +400,7 @@ func TestBetBatchStakeGate(t *testing.T) {
 		if !judge {
 			gate = ensureOnly{accounts}
 		}
-		svc, err := tote.NewService(tote.Config{Store: w.h.Env.Store, Ledger: w.h.Env.Ledger, Gate: gate, Publisher: w.h.Pub, Clock: w.h.Clock})
+		svc, err := service.NewService(service.Config{Store: w.h.Env.Store, Ledger: w.h.Env.Ledger, Gate: gate, Publisher: w.h.Pub, Clock: w.h.Clock})
 		if err != nil {
 			t.Fatal(err)
 		}

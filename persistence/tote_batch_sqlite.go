@@ -33,6 +33,7 @@ import (
 	"github.com/pokertote/pokertote/domain/money"
 	"github.com/pokertote/pokertote/domain/protection"
 	"github.com/pokertote/pokertote/domain/tote"
+	"github.com/pokertote/pokertote/persistence/sqldb"
 )
 
 // placeBatchSQLite is PlaceBatch on SQLite; see the top of this file.
@@ -41,13 +42,13 @@ func (r *ToteRepo) placeBatchSQLite(ctx context.Context, w tote.BatchWork) ([]to
 		return nil, errs.E(errs.Internal, "persistence: the SQLite bet batch reads no players")
 	}
 	var res []tote.BatchResult
-	err := retryTx(ctx, r.db, func(tx *gorm.DB) error {
+	err := sqldb.RetryTx(ctx, r.db, func(tx *gorm.DB) error {
 		var err error
 		res, err = r.placeBatchGorm(ctx, tx.WithContext(ctx), w)
 		return err
 	})
 	if err != nil {
-		return nil, mapErr(err, "bet")
+		return nil, sqldb.MapErr(err, "bet")
 	}
 	return res, nil
 }
@@ -84,7 +85,7 @@ func (r *ToteRepo) readBatchSnapshot(ctx context.Context, tx *gorm.DB, w tote.Ba
 	if err != nil {
 		return tote.BatchSnapshot{}, nil, err
 	}
-	now := storedTime(r.led.now())
+	now := sqldb.StoredTime(r.led.now())
 	snap := tote.BatchSnapshot{Draw: d, Table: t, Now: now, BetIDs: make([]int64, len(w.Requests)),
 		Wallets: map[ids.UserID]money.Amount{}, States: map[ids.UserID]protection.State{},
 		Counters: map[ids.UserID]protection.Counters{}, Sessions: map[ids.UserID]protection.Session{},
@@ -147,7 +148,7 @@ func (r *ToteRepo) readBatchSnapshot(ctx context.Context, tx *gorm.DB, w tote.Ba
 	for u, st := range states {
 		snap.States[ids.UserID(u)] = st.state
 	}
-	lock := r.db.lockSuffix(lockExclusive)
+	lock := r.db.LockSuffix(sqldb.LockExclusive)
 	for _, u := range users {
 		if snap.Counters[ids.UserID(u)], err = readCounters(tx, u, now, r.led.loc, lock); err != nil {
 			return tote.BatchSnapshot{}, nil, err
@@ -270,7 +271,7 @@ func insertBetRows(tx *gorm.DB, bets []tote.Bet) error {
 		}
 		res := tx.Exec(sb.String(), args...)
 		if res.Error != nil {
-			return mapErr(res.Error, "bet")
+			return sqldb.MapErr(res.Error, "bet")
 		}
 		if res.RowsAffected != int64(len(chunk)) {
 			return fmt.Errorf("insert bets: %d of %d rows", res.RowsAffected, len(chunk))

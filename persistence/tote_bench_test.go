@@ -17,6 +17,8 @@ import (
 	"github.com/pokertote/pokertote/domain/tote/totetest"
 	"github.com/pokertote/pokertote/internal/testenv"
 	"github.com/pokertote/pokertote/persistence"
+	"github.com/pokertote/pokertote/persistence/sqldb"
+	"github.com/pokertote/pokertote/persistence/sqldb/sqldbtest"
 )
 
 // toteBenchHarness is a table of 6 positions with its dealer on a fresh
@@ -27,13 +29,13 @@ func toteBenchHarness(b *testing.B, dialect string, users int) *totetest.Harness
 }
 
 // toteBenchEnv is toteBenchHarness with its database and ledger.
-func toteBenchEnv(b *testing.B, dialect string, users int) (*totetest.Harness, *persistence.DB, *persistence.LedgerRepo) {
+func toteBenchEnv(b *testing.B, dialect string, users int) (*totetest.Harness, *sqldb.DB, *persistence.LedgerRepo) {
 	b.Helper()
-	o := persistence.Options{SQLitePath: filepath.Join(b.TempDir(), "bench.db")}
+	o := sqldb.Options{SQLitePath: filepath.Join(b.TempDir(), "bench.db")}
 	if dialect == "postgres" {
-		o = persistence.Options{DatabaseURL: testenv.Postgres(b), MaxOpenConns: 20}
+		o = sqldb.Options{DatabaseURL: testenv.Postgres(b), MaxOpenConns: 20}
 	}
-	db, err := persistence.Open(context.Background(), o)
+	db, err := sqldb.Open(context.Background(), o)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -65,7 +67,7 @@ var benchSelections = []struct {
 //
 //	POKERTOTE_REQUIRE_SERVICES=1 go test ./persistence -run '^$' -bench PlaceBet -benchtime 3000x
 func BenchmarkPlaceBet(b *testing.B) {
-	for _, dialect := range testDialects {
+	for _, dialect := range sqldbtest.Dialects {
 		b.Run(dialect, func(b *testing.B) {
 			const workers = 16
 			h := toteBenchHarness(b, dialect, workers)
@@ -107,7 +109,7 @@ func BenchmarkPlaceBet(b *testing.B) {
 //
 //	POKERTOTE_REQUIRE_SERVICES=1 go test ./persistence -run '^$' -bench 'SettleDraw/postgres/bets=100000' -benchtime 1x -benchmem
 func BenchmarkSettleDraw(b *testing.B) {
-	for _, dialect := range testDialects {
+	for _, dialect := range sqldbtest.Dialects {
 		for _, n := range []int{1000, 10000, 100000} {
 			b.Run(fmt.Sprintf("%s/bets=%d", dialect, n), func(b *testing.B) {
 				const users = 1000
@@ -182,7 +184,7 @@ func benchSelection(i int) (parimutuel.Market, string) {
 // moved into the escrows, directly in the database
 // (persistence.SeedBetsForBench): the bet path is measured elsewhere
 // (BenchmarkPlaceBet, scripts/bench-bets.sh).
-func seedBets(b *testing.B, h *totetest.Harness, db *persistence.DB, led *persistence.LedgerRepo, d tote.Draw, n, users int) {
+func seedBets(b *testing.B, h *totetest.Harness, db *sqldb.DB, led *persistence.LedgerRepo, d tote.Draw, n, users int) {
 	bets := make([]tote.Bet, n)
 	for j := range bets {
 		m, s := benchSelection(j)

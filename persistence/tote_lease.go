@@ -9,6 +9,7 @@ import (
 
 	"github.com/pokertote/pokertote/domain/errs"
 	"github.com/pokertote/pokertote/domain/tote"
+	"github.com/pokertote/pokertote/persistence/sqldb"
 )
 
 // AcquireLease implements tote.LeaseStore. The lease row is read FOR UPDATE
@@ -16,12 +17,12 @@ import (
 // takeover waits for the old holder's step in flight (see CheckLease).
 func (r *ToteRepo) AcquireLease(ctx context.Context, tableID int64, owner string, now time.Time, ttl time.Duration) (tote.Lease, error) {
 	var out tote.Lease
-	err := retryTx(ctx, r.db, func(tx *gorm.DB) error {
+	err := sqldb.RetryTx(ctx, r.db, func(tx *gorm.DB) error {
 		cur, found, err := r.lockLease(ctx, tx, tableID)
 		if err != nil {
 			return err
 		}
-		next := toteLeaseRow{TableID: tableID, Owner: owner, Fence: 1, ExpiresAt: storedTime(now.Add(ttl))}
+		next := toteLeaseRow{TableID: tableID, Owner: owner, Fence: 1, ExpiresAt: sqldb.StoredTime(now.Add(ttl))}
 		switch {
 		case !found:
 			err = tx.Create(&next).Error
@@ -37,13 +38,13 @@ func (r *ToteRepo) AcquireLease(ctx context.Context, tableID int64, owner string
 		out = toDomainLease(next)
 		return err
 	})
-	return out, mapErr(err, "lease")
+	return out, sqldb.MapErr(err, "lease")
 }
 
 // lockLease reads a table's lease row, locked until commit on Postgres.
 func (r *ToteRepo) lockLease(ctx context.Context, tx *gorm.DB, tableID int64) (toteLeaseRow, bool, error) {
 	var row toteLeaseRow
-	err := tx.WithContext(ctx).Clauses(r.db.lockRows(lockExclusive)...).Where("table_id = ?", tableID).Take(&row).Error
+	err := tx.WithContext(ctx).Clauses(r.db.LockRows(sqldb.LockExclusive)...).Where("table_id = ?", tableID).Take(&row).Error
 	if errors.Is(err, gorm.ErrRecordNotFound) {
 		return toteLeaseRow{}, false, nil
 	}
@@ -52,11 +53,11 @@ func (r *ToteRepo) lockLease(ctx context.Context, tx *gorm.DB, tableID int64) (t
 
 // RenewLease implements tote.LeaseStore.
 func (r *ToteRepo) RenewLease(ctx context.Context, l tote.Lease, now time.Time, ttl time.Duration) (tote.Lease, error) {
-	exp := storedTime(now.Add(ttl))
-	res := r.db.gorm.WithContext(ctx).Model(&toteLeaseRow{}).Where("table_id = ? AND owner = ? AND fence = ?", l.TableID, l.Owner, l.Fence).
+	exp := sqldb.StoredTime(now.Add(ttl))
+	res := r.db.Gorm().WithContext(ctx).Model(&toteLeaseRow{}).Where("table_id = ? AND owner = ? AND fence = ?", l.TableID, l.Owner, l.Fence).
 		Update("expires_at", exp)
 	if res.Error != nil {
-		return tote.Lease{}, mapErr(res.Error, "lease")
+		return tote.Lease{}, sqldb.MapErr(res.Error, "lease")
 	}
 	if res.RowsAffected != 1 {
 		return tote.Lease{}, tote.ErrLeaseLost(l.TableID)
@@ -67,7 +68,7 @@ func (r *ToteRepo) RenewLease(ctx context.Context, l tote.Lease, now time.Time, 
 
 // ReleaseLease implements tote.LeaseStore: the lease expires at once.
 func (r *ToteRepo) ReleaseLease(ctx context.Context, l tote.Lease) error {
-	err := r.db.gorm.WithContext(ctx).Model(&toteLeaseRow{}).Where("table_id = ? AND owner = ? AND fence = ?", l.TableID, l.Owner, l.Fence).
-		Update("expires_at", storedTime(time.Unix(0, 0))).Error
-	return mapErr(err, "lease")
+	err := r.db.Gorm().WithContext(ctx).Model(&toteLeaseRow{}).Where("table_id = ? AND owner = ? AND fence = ?", l.TableID, l.Owner, l.Fence).
+		Update("expires_at", sqldb.StoredTime(time.Unix(0, 0))).Error
+	return sqldb.MapErr(err, "lease")
 }

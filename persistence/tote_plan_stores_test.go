@@ -18,6 +18,7 @@ import (
 	"github.com/pokertote/pokertote/domain/tote"
 	"github.com/pokertote/pokertote/domain/tote/totetest"
 	"github.com/pokertote/pokertote/persistence"
+	"github.com/pokertote/pokertote/persistence/sqldb/sqldbtest"
 )
 
 // TestBetPlanSameOnEveryStore is the property that the bet batch's plan
@@ -53,7 +54,7 @@ func planSameMoney(t *testing.T, seed uint64) {
 	for _, name := range names {
 		env := totetest.MemEnv(t)
 		if name != "twin" {
-			db := openTestDB(t, name)
+			db := sqldbtest.Open(t, name)
 			led := persistence.NewLedgerRepo(db)
 			repo := persistence.NewToteRepo(db, led)
 			env = totetest.Env{Store: repo, Leases: repo, Ledger: led, Concurrent: name == "postgres"}

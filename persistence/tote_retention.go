@@ -7,6 +7,7 @@ import (
 	"gorm.io/gorm"
 
 	"github.com/pokertote/pokertote/domain/tote"
+	"github.com/pokertote/pokertote/persistence/sqldb"
 )
 
 var _ tote.EventRetention = (*ToteRepo)(nil)
@@ -15,9 +16,9 @@ var _ tote.EventRetention = (*ToteRepo)(nil)
 // tote_event_retention's watermark (no row: nothing pruned).
 func (r *ToteRepo) FirstRetainedSeq(ctx context.Context, tableID int64) (int64, error) {
 	var firsts []int64
-	err := r.db.gorm.WithContext(ctx).Raw("SELECT first_seq FROM tote_event_retention WHERE table_id = ?", tableID).Scan(&firsts).Error
+	err := r.db.Gorm().WithContext(ctx).Raw("SELECT first_seq FROM tote_event_retention WHERE table_id = ?", tableID).Scan(&firsts).Error
 	if err != nil {
-		return 0, mapErr(err, "event retention")
+		return 0, sqldb.MapErr(err, "event retention")
 	}
 	if len(firsts) == 0 {
 		return 1, nil
@@ -41,8 +42,8 @@ type pruneCandidate struct {
 // events below it.
 func (r *ToteRepo) PruneEvents(ctx context.Context, before time.Time, batch int) (int, error) {
 	var tables []int64
-	if err := r.db.gorm.WithContext(ctx).Raw("SELECT id FROM tote_tables ORDER BY id").Scan(&tables).Error; err != nil {
-		return 0, mapErr(err, "tables")
+	if err := r.db.Gorm().WithContext(ctx).Raw("SELECT id FROM tote_tables ORDER BY id").Scan(&tables).Error; err != nil {
+		return 0, sqldb.MapErr(err, "tables")
 	}
 	total := 0
 	for _, id := range tables {
@@ -57,7 +58,7 @@ func (r *ToteRepo) PruneEvents(ctx context.Context, before time.Time, batch int)
 
 func (r *ToteRepo) pruneTable(ctx context.Context, tableID int64, before time.Time, batch int) (int, error) {
 	deleted := 0
-	err := r.db.tx(ctx, func(tx *gorm.DB) error {
+	err := r.db.Tx(ctx, func(tx *gorm.DB) error {
 		var firsts []int64
 		if err := tx.Raw("SELECT first_seq FROM tote_event_retention WHERE table_id = ?", tableID).Scan(&firsts).Error; err != nil {
 			return err
@@ -92,12 +93,12 @@ func (r *ToteRepo) pruneTable(ctx context.Context, tableID int64, before time.Ti
 			return nil
 		}
 		greatest := "GREATEST"
-		if r.db.dialect != Postgres {
+		if r.db.Dialect() != sqldb.Postgres {
 			greatest = "MAX"
 		}
 		if err := tx.Exec(`INSERT INTO tote_event_retention (table_id, first_seq, pruned_at) VALUES (?, ?, ?)
 			ON CONFLICT (table_id) DO UPDATE SET first_seq = `+greatest+`(tote_event_retention.first_seq, excluded.first_seq), pruned_at = excluded.pruned_at`,
-			tableID, next, storedTime(time.Now())).Error; err != nil {
+			tableID, next, sqldb.StoredTime(time.Now())).Error; err != nil {
 			return err
 		}
 		res := tx.Exec("DELETE FROM tote_events WHERE table_id = ? AND seq < ?", tableID, next)
@@ -105,7 +106,7 @@ func (r *ToteRepo) pruneTable(ctx context.Context, tableID int64, before time.Ti
 		return res.Error
 	})
 	if err != nil {
-		return 0, mapErr(err, "event pruning")
+		return 0, sqldb.MapErr(err, "event pruning")
 	}
 	return deleted, nil
 }

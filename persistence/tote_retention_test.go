@@ -5,15 +5,16 @@ import (
 
 	"github.com/pokertote/pokertote/domain/tote/totetest"
 	"github.com/pokertote/pokertote/persistence"
+	"github.com/pokertote/pokertote/persistence/sqldb/sqldbtest"
 )
 
 // TestToteEventRetention runs the outbox-pruning conformance test on SQLite
 // and Postgres.
 func TestToteEventRetention(t *testing.T) {
-	for _, dialect := range testDialects {
+	for _, dialect := range sqldbtest.Dialects {
 		t.Run(dialect, func(t *testing.T) {
 			totetest.RunRetention(t, func(t *testing.T) totetest.Env {
-				db := openTestDB(t, dialect)
+				db := sqldbtest.Open(t, dialect)
 				led := persistence.NewLedgerRepo(db)
 				repo := persistence.NewToteRepo(db, led)
 				return totetest.Env{Store: repo, Leases: repo, Ledger: led, Concurrent: dialect == "postgres"}

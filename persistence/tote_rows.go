@@ -11,6 +11,7 @@ import (
 	"github.com/pokertote/pokertote/domain/money"
 	"github.com/pokertote/pokertote/domain/parimutuel"
 	"github.com/pokertote/pokertote/domain/tote"
+	"github.com/pokertote/pokertote/persistence/sqldb"
 )
 
 // toteTableRow is a row of tote_tables.
@@ -48,7 +49,7 @@ func fromDomainTable(t tote.Table) toteTableRow {
 		Round3Ms: s.RoundLengths[2].Milliseconds(), Round4Ms: s.RoundLengths[3].Milliseconds(),
 		CardIntervalMs: s.CardInterval.Milliseconds(), ResultMs: s.ResultDisplay.Milliseconds(),
 		ExpressShare1Bp: int64(s.ExpressShare1), ExpressShare2Bp: int64(s.ExpressShare2), SuspendAtBp: int64(s.SuspendAt),
-		LastSeq: t.LastSeq, CreatedAt: storedTime(t.CreatedAt), UpdatedAt: storedTime(t.UpdatedAt),
+		LastSeq: t.LastSeq, CreatedAt: sqldb.StoredTime(t.CreatedAt), UpdatedAt: sqldb.StoredTime(t.UpdatedAt),
 	}
 }
 
@@ -112,13 +113,13 @@ func (toteDrawRow) TableName() string { return "tote_draws" }
 func fromDomainDraw(d tote.Draw) (toteDrawRow, error) {
 	r := toteDrawRow{
 		ID: d.ID, TableID: d.TableID, Number: d.Number, Positions: d.Positions, Phase: string(d.Phase),
-		RoundClosesAt: nullableTime(d.RoundClosesAt), NextStepAt: nullableTime(d.NextStepAt), Version: d.Version,
+		RoundClosesAt: sqldb.NullableTime(d.RoundClosesAt), NextStepAt: sqldb.NullableTime(d.NextStepAt), Version: d.Version,
 		MinStake: int64(d.MinStake), CommissionBp: int64(d.Pool.Commission), JackpotEnabled: d.Pool.JackpotEnabled,
 		JackpotRateBp: int64(d.Pool.JackpotRate), ExpressShare1Bp: int64(d.Pool.ExpressShare1), ExpressShare2Bp: int64(d.Pool.ExpressShare2),
 		SuspendAtBp: int64(d.SuspendAt), Chances: tote.FormatChances(d.Chances),
 		ServerSeed: d.ServerSeed.Hex(), Commitment: cards.FormatCommitment(d.Commitment), Revealed: d.Revealed,
 		Board: cards.Format(d.Board), Burns: cards.Format(d.Burns), VoidReason: d.VoidReason,
-		OpenedAt: storedTime(d.OpenedAt), SettledAt: nullableTime(d.SettledAt),
+		OpenedAt: sqldb.StoredTime(d.OpenedAt), SettledAt: sqldb.NullableTime(d.SettledAt),
 	}
 	if d.PublicSeed != nil {
 		s := hex.EncodeToString(d.PublicSeed)
@@ -167,13 +168,13 @@ func jsonColumn[T any](v *T) (*string, error) {
 func toDomainDraw(r toteDrawRow) (tote.Draw, error) {
 	d := tote.Draw{
 		ID: r.ID, TableID: r.TableID, Number: r.Number, Positions: r.Positions, Phase: tote.Phase(r.Phase),
-		RoundClosesAt: timeOrZero(r.RoundClosesAt), NextStepAt: timeOrZero(r.NextStepAt), Version: r.Version,
+		RoundClosesAt: sqldb.TimeOrZero(r.RoundClosesAt), NextStepAt: sqldb.TimeOrZero(r.NextStepAt), Version: r.Version,
 		MinStake: money.Amount(r.MinStake),
 		Pool: parimutuel.PoolConfig{
 			Commission: money.BasisPoints(r.CommissionBp), JackpotEnabled: r.JackpotEnabled, JackpotRate: money.BasisPoints(r.JackpotRateBp),
 			ExpressShare1: money.BasisPoints(r.ExpressShare1Bp), ExpressShare2: money.BasisPoints(r.ExpressShare2Bp),
 		},
-		Revealed: r.Revealed, VoidReason: r.VoidReason, OpenedAt: r.OpenedAt.UTC(), SettledAt: timeOrZero(r.SettledAt),
+		Revealed: r.Revealed, VoidReason: r.VoidReason, OpenedAt: r.OpenedAt.UTC(), SettledAt: sqldb.TimeOrZero(r.SettledAt),
 		SuspendAt: money.BasisPoints(r.SuspendAtBp),
 	}
 	var err error
@@ -292,7 +293,7 @@ func fromDomainBet(b tote.Bet) toteBetRow {
 		ID: b.ID, DrawID: b.DrawID, TableID: b.TableID, UserID: int64(b.UserID), Round: int(b.Round),
 		Market: string(b.Selection.Market), Selection: b.Selection.String(), Stake: int64(b.Stake),
 		Status: string(b.Status), Payout: int64(b.Payout), IdempotencyKey: b.IdempotencyKey,
-		PlacedAt: storedTime(b.PlacedAt), SettledAt: nullableTime(b.SettledAt),
+		PlacedAt: sqldb.StoredTime(b.PlacedAt), SettledAt: sqldb.NullableTime(b.SettledAt),
 	}
 }
 
@@ -304,7 +305,7 @@ func toDomainBet(r toteBetRow) (tote.Bet, error) {
 	return tote.Bet{
 		ID: r.ID, DrawID: r.DrawID, TableID: r.TableID, UserID: ids.UserID(r.UserID), Round: parimutuel.Round(r.Round),
 		Selection: sel, Stake: money.Amount(r.Stake), Status: tote.BetStatus(r.Status), Payout: money.Amount(r.Payout),
-		IdempotencyKey: r.IdempotencyKey, PlacedAt: r.PlacedAt.UTC(), SettledAt: timeOrZero(r.SettledAt),
+		IdempotencyKey: r.IdempotencyKey, PlacedAt: r.PlacedAt.UTC(), SettledAt: sqldb.TimeOrZero(r.SettledAt),
 	}, nil
 }
 

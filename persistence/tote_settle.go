@@ -11,9 +11,10 @@ import (
 	"github.com/pokertote/pokertote/domain/money"
 	"github.com/pokertote/pokertote/domain/parimutuel"
 	"github.com/pokertote/pokertote/domain/tote"
+	"github.com/pokertote/pokertote/persistence/sqldb"
 )
 
-// The database side of streamed settlement (domain/tote/settle_stream.go,
+// The database side of streamed settlement (domain/tote/service/settle_stream.go,
 // issue 8): a pool's bets are paid by storing one rate per backed selection
 // (tote_selection_results; each bet's status and payout are derived from it
 // when read, through the view tote_bets_settled), the players' credits are
@@ -28,7 +29,7 @@ func (r *ToteRepo) PoolBetOwners(ctx context.Context, drawID int64, round parimu
 	rows, err := rd.Raw("SELECT id, user_id FROM tote_bets WHERE draw_id = ? AND round = ? AND market = ? AND id > ? ORDER BY id LIMIT ?",
 		drawID, int(round), string(market), afterID, limit).Rows()
 	if err != nil {
-		return nil, mapErr(err, "bets")
+		return nil, sqldb.MapErr(err, "bets")
 	}
 	defer rows.Close()
 	out := make([]tote.BetOwner, 0, limit)
@@ -36,12 +37,12 @@ func (r *ToteRepo) PoolBetOwners(ctx context.Context, drawID int64, round parimu
 		var o tote.BetOwner
 		var user int64
 		if err := rows.Scan(&o.BetID, &user); err != nil {
-			return nil, mapErr(err, "bets")
+			return nil, sqldb.MapErr(err, "bets")
 		}
 		o.UserID = ids.UserID(user)
 		out = append(out, o)
 	}
-	return out, mapErr(rows.Err(), "bets")
+	return out, sqldb.MapErr(rows.Err(), "bets")
 }
 
 // rateChunk bounds the rates of one INSERT (8 parameters each).
@@ -85,7 +86,7 @@ GROUP BY b.user_id ORDER BY b.user_id LIMIT ?`
 // ANALYZE in docs/bench/2026-12-01-bets.md). SQLite looks each
 // bet's rate up on the primary key.
 func (t *toteTx) withoutNestedLoops(db *gorm.DB, fn func() error) error {
-	if t.repo.db.dialect != Postgres {
+	if t.repo.db.Dialect() != sqldb.Postgres {
 		return fn()
 	}
 	if err := db.Exec("SET LOCAL enable_nestloop = off").Error; err != nil {
@@ -108,7 +109,7 @@ func (t *toteTx) withoutNestedLoops(db *gorm.DB, fn func() error) error {
 // selection without a rate (none, when the rates come from the pool's
 // totals) are written LOST, as before.
 func (t *toteTx) PayPool(ctx context.Context, drawID int64, round parimutuel.Round, market parimutuel.Market, rates []tote.SelectionRate, at time.Time) ([]tote.SelectionPaid, error) {
-	at = storedTime(at)
+	at = sqldb.StoredTime(at)
 	db := t.tx.WithContext(ctx)
 	for start := 0; start < len(rates); start += rateChunk {
 		chunk := rates[start:min(len(rates), start+rateChunk)]
@@ -127,7 +128,7 @@ func (t *toteTx) PayPool(ctx context.Context, drawID int64, round parimutuel.Rou
 			args = append(args, drawID, int(round), string(market), r.Selection, refund, int64(r.Coef1), int64(r.Coef2), at)
 		}
 		if err := db.Exec(sb.String(), args...).Error; err != nil {
-			return nil, mapErr(err, "selection results")
+			return nil, sqldb.MapErr(err, "selection results")
 		}
 	}
 	var paid []tote.SelectionPaid
@@ -154,13 +155,13 @@ func (t *toteTx) PayPool(ctx context.Context, drawID int64, round parimutuel.Rou
 		return rows.Err()
 	})
 	if err != nil {
-		return nil, mapErr(err, "bets")
+		return nil, sqldb.MapErr(err, "bets")
 	}
 	if len(unrated) > 0 {
 		err := db.Exec("UPDATE tote_bets SET status = 'LOST', payout = 0, settled_at = ? WHERE draw_id = ? AND round = ? AND market = ? AND status = 'ACCEPTED' AND selection IN ?",
 			at, drawID, int(round), string(market), unrated).Error
 		if err != nil {
-			return nil, mapErr(err, "bets")
+			return nil, sqldb.MapErr(err, "bets")
 		}
 	}
 	return paid, nil
@@ -186,5 +187,5 @@ func (t *toteTx) PoolCredits(ctx context.Context, drawID int64, round parimutuel
 		}
 		return rows.Err()
 	})
-	return out, mapErr(err, "bets")
+	return out, sqldb.MapErr(err, "bets")
 }

@@ -5,17 +5,18 @@ import (
 
 	"github.com/pokertote/pokertote/domain/tote/totetest"
 	"github.com/pokertote/pokertote/persistence"
+	"github.com/pokertote/pokertote/persistence/sqldb/sqldbtest"
 )
 
 // TestToteConformance runs the totalizator's conformance suite (full draws,
 // the close race, leases, voids, the outbox) on SQLite and on Postgres,
 // each test on a fresh database.
 func TestToteConformance(t *testing.T) {
-	for _, dialect := range testDialects {
+	for _, dialect := range sqldbtest.Dialects {
 		t.Run(dialect, func(t *testing.T) {
 			t.Parallel() // the dialects share no state
 			totetest.Run(t, func(t *testing.T) totetest.Env {
-				db := openTestDB(t, dialect)
+				db := sqldbtest.Open(t, dialect)
 				led := persistence.NewLedgerRepo(db)
 				repo := persistence.NewToteRepo(db, led)
 				return totetest.Env{Store: repo, Leases: repo, Ledger: led, Concurrent: dialect == "postgres"}

@@ -14,6 +14,7 @@ import (
 	"github.com/pokertote/pokertote/domain/money"
 	"github.com/pokertote/pokertote/domain/parimutuel"
 	"github.com/pokertote/pokertote/domain/tote"
+	"github.com/pokertote/pokertote/persistence/sqldb"
 )
 
 // toteTx is the tote.Tx of one database transaction.
@@ -31,9 +32,9 @@ func moneyOf(n int64) money.Amount { return money.Amount(n) }
 // so a takeover waits for this transaction.
 func (t *toteTx) CheckLease(ctx context.Context, l tote.Lease) error {
 	var fences []int64
-	q := "SELECT fence FROM tote_leases WHERE table_id = ? AND owner = ? AND fence = ?" + t.repo.db.lockSuffix(lockShared)
+	q := "SELECT fence FROM tote_leases WHERE table_id = ? AND owner = ? AND fence = ?" + t.repo.db.LockSuffix(sqldb.LockShared)
 	if err := t.tx.WithContext(ctx).Raw(q, l.TableID, l.Owner, l.Fence).Scan(&fences).Error; err != nil {
-		return mapErr(err, "lease")
+		return sqldb.MapErr(err, "lease")
 	}
 	if len(fences) != 1 {
 		return tote.ErrLeaseLost(l.TableID)
@@ -47,7 +48,7 @@ func (t *toteTx) InsertTable(ctx context.Context, tab tote.Table) (tote.Table, e
 	row.ID = 0
 	res := t.tx.WithContext(ctx).Clauses(clause.OnConflict{Columns: []clause.Column{{Name: "name"}}, DoNothing: true}).Create(&row)
 	if res.Error != nil {
-		return tote.Table{}, mapErr(res.Error, "table")
+		return tote.Table{}, sqldb.MapErr(res.Error, "table")
 	}
 	if res.RowsAffected == 0 {
 		return tote.Table{}, errs.R(errs.Conflict, tote.ReasonTableNameTaken, "a table named %q exists", tab.Name)
@@ -62,7 +63,7 @@ func (t *toteTx) Table(ctx context.Context, id int64) (tote.Table, error) {
 
 // LockTable implements tote.Tx.
 func (t *toteTx) LockTable(ctx context.Context, id int64) (tote.Table, error) {
-	return takeTable(t.tx.WithContext(ctx).Clauses(t.repo.db.lockRows(lockExclusive)...).Where("id = ?", id))
+	return takeTable(t.tx.WithContext(ctx).Clauses(t.repo.db.LockRows(sqldb.LockExclusive)...).Where("id = ?", id))
 }
 
 // UpdateTable implements tote.Tx. The event sequence is not touched.
@@ -72,7 +73,7 @@ func (t *toteTx) UpdateTable(ctx context.Context, tab tote.Table) error {
 		Select("name", "status", "min_stake", "max_stake", "commission_bp", "round1_ms", "round2_ms", "round3_ms", "round4_ms",
 			"card_interval_ms", "result_ms", "express_share1_bp", "express_share2_bp", "suspend_at_bp", "updated_at").Updates(&row)
 	if res.Error != nil {
-		return mapErr(res.Error, "table")
+		return sqldb.MapErr(res.Error, "table")
 	}
 	if res.RowsAffected != 1 {
 		return errs.R(errs.NotFound, tote.ReasonNotFound, "table not found")
@@ -91,16 +92,16 @@ const drawLockClass = 0x746f7465
 // starve the close.)
 func (t *toteTx) LockDraw(ctx context.Context, id int64, mode tote.LockMode) (tote.Draw, error) {
 	db := t.tx.WithContext(ctx)
-	lock := lockExclusive
+	lock := sqldb.LockExclusive
 	if mode == tote.Shared {
-		lock = lockShared
+		lock = sqldb.LockShared
 	}
-	if err := t.repo.db.advisoryXactLock(db, drawLockClass, int32(id), lock); err != nil {
-		return tote.Draw{}, mapErr(err, "draw")
+	if err := t.repo.db.AdvisoryXactLock(db, drawLockClass, int32(id), lock); err != nil {
+		return tote.Draw{}, sqldb.MapErr(err, "draw")
 	}
 	q := db.Where("id = ?", id)
 	if mode == tote.Exclusive {
-		q = q.Clauses(t.repo.db.lockRows(lockExclusive)...)
+		q = q.Clauses(t.repo.db.LockRows(sqldb.LockExclusive)...)
 	}
 	return takeDraw(q)
 }
@@ -120,7 +121,7 @@ func (t *toteTx) InsertDraw(ctx context.Context, d tote.Draw) (tote.Draw, error)
 	row.ID = 0
 	res := t.tx.WithContext(ctx).Clauses(clause.OnConflict{Columns: []clause.Column{{Name: "table_id"}, {Name: "number"}}, DoNothing: true}).Create(&row)
 	if res.Error != nil {
-		return tote.Draw{}, mapErr(res.Error, "draw")
+		return tote.Draw{}, sqldb.MapErr(res.Error, "draw")
 	}
 	if res.RowsAffected == 0 {
 		return tote.Draw{}, tote.ErrDrawChanged(0)
@@ -144,7 +145,7 @@ func (t *toteTx) UpdateDraw(ctx context.Context, d tote.Draw) (tote.Draw, error)
 	res := t.tx.WithContext(ctx).Model(&toteDrawRow{}).Where("id = ? AND version = ?", d.ID, d.Version).
 		Select(drawColumns).Updates(&row)
 	if res.Error != nil {
-		return tote.Draw{}, mapErr(res.Error, "draw")
+		return tote.Draw{}, sqldb.MapErr(res.Error, "draw")
 	}
 	if res.RowsAffected != 1 {
 		return tote.Draw{}, tote.ErrDrawChanged(d.ID)
@@ -161,7 +162,7 @@ func (t *toteTx) DrawBets(ctx context.Context, drawID int64) ([]tote.Bet, error)
 func (t *toteTx) RoundBetIDs(ctx context.Context, drawID int64, round parimutuel.Round) ([]int64, error) {
 	var ids []int64
 	err := t.tx.WithContext(ctx).Model(&toteBetRow{}).Where("draw_id = ? AND round = ?", drawID, int(round)).Order("id").Pluck("id", &ids).Error
-	return ids, mapErr(err, "bets")
+	return ids, sqldb.MapErr(err, "bets")
 }
 
 // RoundLeaves implements tote.Tx.
@@ -182,7 +183,7 @@ func roundLeaves(db *gorm.DB, drawID int64, round parimutuel.Round) ([]betroot.L
 	err := db.Model(&toteBetRow{}).Select("id, round, market, selection, stake").
 		Where("draw_id = ? AND round = ?", drawID, int(round)).Order("id").Scan(&rows).Error
 	if err != nil {
-		return nil, mapErr(err, "bets")
+		return nil, sqldb.MapErr(err, "bets")
 	}
 	out := make([]betroot.Leaf, len(rows))
 	for i, r := range rows {
@@ -206,7 +207,7 @@ func (t *toteTx) SettleBets(ctx context.Context, outcomes []tote.BetOutcome, at 
 		chunk := outcomes[start:min(len(outcomes), start+settleChunk)]
 		var sb strings.Builder
 		args := make([]any, 0, 1+3*len(chunk))
-		args = append(args, storedTime(at))
+		args = append(args, sqldb.StoredTime(at))
 		sb.WriteString("UPDATE tote_bets SET status = v.column2, payout = v.column3, settled_at = ? FROM (VALUES ")
 		for i, o := range chunk {
 			if i > 0 {
@@ -217,7 +218,7 @@ func (t *toteTx) SettleBets(ctx context.Context, outcomes []tote.BetOutcome, at 
 		}
 		sb.WriteString(") AS v WHERE tote_bets.id = v.column1 AND tote_bets.status = 'ACCEPTED'")
 		if err := t.tx.WithContext(ctx).Exec(sb.String(), args...).Error; err != nil {
-			return mapErr(err, "bets")
+			return sqldb.MapErr(err, "bets")
 		}
 	}
 	return nil
@@ -230,19 +231,19 @@ func (t *toteTx) AppendEvent(ctx context.Context, e tote.TableEvent) (tote.Table
 	db := t.tx.WithContext(ctx)
 	var seqs []int64
 	if err := db.Raw("UPDATE tote_tables SET last_seq = last_seq + 1 WHERE id = ? RETURNING last_seq", e.TableID).Scan(&seqs).Error; err != nil {
-		return tote.TableEvent{}, mapErr(err, "table")
+		return tote.TableEvent{}, sqldb.MapErr(err, "table")
 	}
 	if len(seqs) != 1 {
 		return tote.TableEvent{}, errs.R(errs.NotFound, tote.ReasonNotFound, "table not found")
 	}
 	e.Seq = seqs[0]
-	e.At = storedTime(e.At)
+	e.At = sqldb.StoredTime(e.At)
 	row := toteEventRow{TableID: e.TableID, Seq: e.Seq, Type: string(e.Type), Payload: string(e.Encode()), CreatedAt: e.At}
 	if e.DrawID != 0 {
 		row.DrawID = &e.DrawID
 	}
 	if err := db.Create(&row).Error; err != nil {
-		return tote.TableEvent{}, mapErr(err, "event")
+		return tote.TableEvent{}, sqldb.MapErr(err, "event")
 	}
 	return e, nil
 }
@@ -255,7 +256,7 @@ func (t *toteTx) Ledger() ledger.Poster { return t.repo.led.poster(t.tx) }
 // turns.
 func (t *toteTx) JackpotBalance(ctx context.Context) (money.Amount, error) {
 	bal, err := t.repo.led.lockBalance(t.tx.WithContext(ctx), ledger.JackpotAccount)
-	return bal, mapErr(err, "jackpot")
+	return bal, sqldb.MapErr(err, "jackpot")
 }
 
 // JackpotEnabled implements tote.Tx.
@@ -271,6 +272,6 @@ func (t *toteTx) SetJackpotEnabled(ctx context.Context, on bool) error {
 	}
 	err := t.tx.WithContext(ctx).Exec(`INSERT INTO settings (key, value, updated_at) VALUES (?, ?, ?)
 		ON CONFLICT (key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at`,
-		jackpotSetting, v, storedTime(time.Now())).Error
-	return mapErr(err, "setting")
+		jackpotSetting, v, sqldb.StoredTime(time.Now())).Error
+	return sqldb.MapErr(err, "setting")
 }

@@ -69,7 +69,7 @@ type BatchPlan struct {
 // requests of w to the snapshot s in request order, exactly as single
 // posts one after another would, and decides each one: the stake gate
 // (a refusal the intake got before the batch, or w.Judge on the players
-// of the snapshot), the domain's checks of the bet (checkBet: the draw and
+// of the snapshot), the domain's checks of the bet (CheckBet: the draw and
 // round, the table, the stake's range, the selection), the key
 // (DUPLICATE_BET when taken before or earlier in the batch), the
 // transfer's Validate, the player's exclusion (protection.Excluded, so an
@@ -77,7 +77,7 @@ type BatchPlan struct {
 // (ledger.Apply) and the limits, counters and session (protection.Admit)
 // as the earlier stakes of the batch left them. A request repeating a key
 // whose first use in the batch failed gets that failure
-// (inheritFirstFailures). A refused request moves nothing. The bets are
+// (InheritFirstFailures). A refused request moves nothing. The bets are
 // dated, and checked, at w.Clock's time, read once here (after the
 // store's locks). Every store (the Postgres fast path, SQLite, the twin)
 // reads the snapshot, calls PlanBatch and writes the plan; none decides
@@ -95,12 +95,12 @@ func PlanBatch(w BatchWork, s BatchSnapshot) (BatchPlan, error) {
 	balance := map[ids.UserID]money.Amount{}
 	counters := map[ids.UserID]protection.Counters{}
 	sessions := map[ids.UserID]protection.Session{}
-	seen := map[betKey]bool{}
-	keys := make([]betKey, n)
+	seen := map[BetKey]bool{}
+	keys := make([]BetKey, n)
 	took := make([]bool, n)
 	for i, q := range w.Requests {
 		r := &plan.Results[i]
-		keys[i] = betKey{q.UserID, q.Key}
+		keys[i] = BetKey{q.UserID, q.Key}
 		if r.Err = q.Refused; r.Err != nil {
 			continue
 		}
@@ -110,11 +110,11 @@ func PlanBatch(w BatchWork, s BatchSnapshot) (BatchPlan, error) {
 				continue
 			}
 		}
-		if r.Err = checkBet(s.Draw, s.Table, q.Stake, q.Selection, now); r.Err != nil {
+		if r.Err = CheckBet(s.Draw, s.Table, q.Stake, q.Selection, now); r.Err != nil {
 			continue
 		}
 		k := keys[i]
-		if seen[k] || (s.Taken != nil && s.Taken(k.user, k.key)) {
+		if seen[k] || (s.Taken != nil && s.Taken(k.User, k.Key)) {
 			r.Err = errs.R(errs.Conflict, ReasonDuplicateBet, "a bet with key %q exists", q.Key)
 			continue
 		}
@@ -123,7 +123,7 @@ func PlanBatch(w BatchWork, s BatchSnapshot) (BatchPlan, error) {
 			ID: s.BetIDs[i], DrawID: s.Draw.ID, TableID: s.Draw.TableID, UserID: q.UserID, Round: s.Draw.OpenRound(), Selection: q.Selection,
 			Stake: q.Stake, Status: BetAccepted, IdempotencyKey: q.Key, PlacedAt: now,
 		}
-		tr := stakeTransfer(s.Draw, bet)
+		tr := StakeTransfer(s.Draw, bet)
 		if r.Err = tr.Validate(); r.Err != nil {
 			continue
 		}
@@ -163,7 +163,7 @@ func PlanBatch(w BatchWork, s BatchSnapshot) (BatchPlan, error) {
 	for i := range plan.Results {
 		errOf[i] = &plan.Results[i].Err
 	}
-	inheritFirstFailures(keys, took, errOf)
+	InheritFirstFailures(keys, took, errOf)
 	users := make([]ids.UserID, len(plan.Stakes))
 	for i, st := range plan.Stakes {
 		users[i] = plan.Results[st.Request].Bet.UserID
@@ -175,7 +175,7 @@ func PlanBatch(w BatchWork, s BatchSnapshot) (BatchPlan, error) {
 	return plan, nil
 }
 
-// inheritFirstFailures is the one home of the rule that a request repeating
+// InheritFirstFailures is the one home of the rule that a request repeating
 // a key which an earlier request of the same batch took, and then failed
 // with (its funds, a limit), gets that failure, as it would have had it
 // waited for the first: keys[i] is request i's key, took[i] says request i
@@ -185,8 +185,8 @@ func PlanBatch(w BatchWork, s BatchSnapshot) (BatchPlan, error) {
 // batch, or taken by a request that succeeded, stays DUPLICATE_BET (the
 // intake answers it with the stored bet). PlanBatch and the intake's
 // reference path (placeBatchInTx) both apply it.
-func inheritFirstFailures(keys []betKey, took []bool, errOf []*error) {
-	first := map[betKey]int{}
+func InheritFirstFailures(keys []BetKey, took []bool, errOf []*error) {
+	first := map[BetKey]int{}
 	for i, k := range keys {
 		if took[i] {
 			if _, ok := first[k]; !ok {

@@ -62,7 +62,7 @@ type BetOutcome struct {
 	BetID  int64
 	Status BetStatus
 	Payout money.Amount
-	userID ids.UserID // whom to notify
+	UserID ids.UserID // whom to notify
 }
 
 // PlaceBetRequest is a player's bet as the API receives it.
@@ -78,8 +78,8 @@ type PlaceBetRequest struct {
 // MaxIdempotencyKey bounds a client's idempotency key in bytes.
 const MaxIdempotencyKey = ledger.MaxClientKeyLen
 
-// parse checks the request's own fields and returns its selection.
-func (r PlaceBetRequest) parse() (parimutuel.Selection, error) {
+// Parse checks the request's own fields and returns its selection.
+func (r PlaceBetRequest) Parse() (parimutuel.Selection, error) {
 	if err := ledger.CheckClientKey(r.IdempotencyKey); err != nil {
 		return parimutuel.Selection{}, err
 	}
@@ -89,9 +89,9 @@ func (r PlaceBetRequest) parse() (parimutuel.Selection, error) {
 	return parimutuel.ParseSelection(r.Market, r.Selection)
 }
 
-// sameRequest reports whether bet b was placed by a request equal to r, so
+// SameRequest reports whether bet b was placed by a request equal to r, so
 // that a retry with the same key returns b.
-func (r PlaceBetRequest) sameRequest(b Bet, sel parimutuel.Selection) bool {
+func (r PlaceBetRequest) SameRequest(b Bet, sel parimutuel.Selection) bool {
 	return b.UserID == r.UserID && b.DrawID == r.DrawID && b.Selection == sel && b.Stake == r.Stake
 }
 
@@ -119,9 +119,9 @@ type SelectionTotal struct {
 	Bets      int
 }
 
-// betKey identifies a bet by its player and idempotency key, which are
+// BetKey identifies a bet by its player and idempotency key, which are
 // unique together.
-type betKey struct {
-	user ids.UserID
-	key  string
+type BetKey struct {
+	User ids.UserID
+	Key  string
 }

@@ -28,7 +28,7 @@ func TestBetKeyFollowsTheOneRule(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			req := PlaceBetRequest{Market: parimutuel.MarketWin, Selection: "3", Stake: 10000, IdempotencyKey: tt.key}
-			_, err := req.parse()
+			_, err := req.Parse()
 			if tt.ok {
 				if err != nil {
 					t.Fatalf("key %q refused: %v", tt.key, err)

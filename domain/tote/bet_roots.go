@@ -23,8 +23,8 @@ func LeafOf(b Bet) betroot.Leaf {
 	return betroot.Leaf{ID: b.ID, Round: int(b.Round), Market: string(b.Selection.Market), Selection: b.Selection.String(), Stake: int64(b.Stake)}
 }
 
-// roundRoot commits to the bets of round r of draw dr, in tx.
-func roundRoot(ctx context.Context, tx Tx, dr Draw, r parimutuel.Round) (betroot.Root, error) {
+// RoundRoot commits to the bets of round r of draw dr, in tx.
+func RoundRoot(ctx context.Context, tx Tx, dr Draw, r parimutuel.Round) (betroot.Root, error) {
 	leaves, err := tx.RoundLeaves(ctx, dr.ID, r)
 	if err != nil {
 		return betroot.Root{}, err
@@ -41,35 +41,4 @@ type BetProof struct {
 	Leaf  betroot.Leaf
 	Root  betroot.Root
 	Proof betroot.Proof
-}
-
-// ProveBet returns the inclusion proof of bet b in its round's root; NotFound
-// while the round is open (it has no root yet) or for a draw without roots.
-func (s *Service) ProveBet(ctx context.Context, b Bet) (BetProof, error) {
-	d, err := s.store.Draw(ctx, b.DrawID)
-	if err != nil {
-		return BetProof{}, err
-	}
-	var root *betroot.Root
-	for i := range d.BetRoots {
-		if d.BetRoots[i].Round == int(b.Round) {
-			root = &d.BetRoots[i]
-		}
-	}
-	if root == nil {
-		return BetProof{}, errs.R(errs.NotFound, ReasonNotFound, "round %s of draw #%d has no bet root yet", b.Round, d.Number)
-	}
-	leaves, err := s.store.RoundLeaves(ctx, b.DrawID, b.Round)
-	if err != nil {
-		return BetProof{}, err
-	}
-	p, err := betroot.Prove(leaves, b.ID)
-	if err != nil {
-		return BetProof{}, errs.E(errs.Internal, "bet %d: %v", b.ID, err)
-	}
-	leaf := LeafOf(b)
-	if err := betroot.Verify(leaf, p, root.Root); err != nil {
-		return BetProof{}, errs.E(errs.Internal, "bet %d does not prove against its round's published root: %v", b.ID, err)
-	}
-	return BetProof{Leaf: leaf, Root: *root, Proof: p}, nil
 }

@@ -167,11 +167,11 @@ func PlanBeacons(c beacon.Chain, open time.Time, s BeaconSchedule) DrawBeacons {
 	return b
 }
 
-// cardDue is when the (k+1)-th card step of the street drawn after betting
+// CardDue is when the (k+1)-th card step of the street drawn after betting
 // round r closes is due by the committed timetable: k+1 card intervals after
 // the street's beacon round is published. A step running late is due at
 // once, so lateness never adds up along the street.
-func (b *DrawBeacons) cardDue(r parimutuel.Round, k int, card time.Duration) time.Time {
+func (b *DrawBeacons) CardDue(r parimutuel.Round, k int, card time.Duration) time.Time {
 	return b.Chain.RoundTime(b.Rounds[r-1]).Add(time.Duration(k+1) * card)
 }
 
@@ -187,17 +187,4 @@ func (b *DrawBeacons) randomness() [][32]byte {
 		out = append(out, beacon.Randomness(raw))
 	}
 	return out
-}
-
-// streetOf is the street a dealing step draws.
-func streetOf(act action) int {
-	switch act {
-	case actDealFlop:
-		return cards.StreetFlop
-	case actDealTurn:
-		return cards.StreetTurn
-	case actDealRiver:
-		return cards.StreetRiver
-	}
-	return cards.StreetPockets
 }

@@ -65,14 +65,14 @@ func compareSelections(a, b parimutuel.Selection) int {
 	)
 }
 
-// poolSignature summarises a pool's totals so that the dealer publishes a
+// PoolSignature summarises a pool's totals so that the dealer publishes a
 // POOL_UPDATED event only when money arrived.
-type poolSignature struct {
+type PoolSignature struct {
 	bets  int
 	gross money.Amount
 }
 
-func signatureOf(v PoolView) poolSignature { return poolSignature{bets: v.Bets, gross: v.Gross} }
+func SignatureOf(v PoolView) PoolSignature { return PoolSignature{bets: v.Bets, gross: v.Gross} }
 
 // RoundPoolViews is every pool of round r on a table of n positions, each
 // listing every selection of its market with zero rows for unbacked ones

@@ -128,12 +128,12 @@ const ResultVersionBound = 4
 
 // ResultVersion is the version new results are written in: the one place
 // it is bumped. A draw opened before its fair deal existed is settled in
-// the version of its deal (resultVersionOf).
+// the version of its deal (ResultVersionOf).
 const ResultVersion = ResultVersionBound
 
-// resultVersionOf is the version d's result is written in: ResultVersion,
+// ResultVersionOf is the version d's result is written in: ResultVersion,
 // or ResultVersionCommitted for a draw opened on fair deal 2 or earlier.
-func resultVersionOf(d Draw) int {
+func ResultVersionOf(d Draw) int {
 	if d.Beacons == nil || d.Beacons.Version < FairnessBound {
 		return ResultVersionCommitted
 	}
@@ -214,9 +214,9 @@ func NewPoolResult(s parimutuel.PoolSettlement, bets []Bet, jackpotBefore money.
 	return r
 }
 
-// newPoolResultTotals is a streamed settlement's pool as a version-2
+// NewPoolResultTotals is a streamed settlement's pool as a version-2
 // result publishes it: its figures and its selections' totals.
-func newPoolResultTotals(s parimutuel.PoolSettlement, totals []SelectionTotal, rates []SelectionRate, paid []SelectionPaid, jackpotBefore money.Amount) PoolResult {
+func NewPoolResultTotals(s parimutuel.PoolSettlement, totals []SelectionTotal, rates []SelectionRate, paid []SelectionPaid, jackpotBefore money.Amount) PoolResult {
 	r := NewPoolResult(s, nil, jackpotBefore)
 	r.Bets = nil
 	bySel := make(map[string]SelectionPaid, len(paid))
@@ -232,8 +232,8 @@ func newPoolResultTotals(s parimutuel.PoolSettlement, totals []SelectionTotal, r
 	return r
 }
 
-// fillCards records the dealt cards, the hands and the seeds of d.
-func (r *DrawResult) fillCards(d *Draw) {
+// FillCards records the dealt cards, the hands and the seeds of d.
+func (r *DrawResult) FillCards(d *Draw) {
 	r.Pockets = make([][]string, len(d.Pockets))
 	for i, p := range d.Pockets {
 		r.Pockets[i] = []string{p[0].String(), p[1].String()}
@@ -288,7 +288,7 @@ func CardStrings(cs []cards.Card) []string {
 // FormatBetID is how a bet id is written in a pool's PoolBet.
 func FormatBetID(id int64) string { return strconv.FormatInt(id, 10) }
 
-// fillSuspension records the draw's SUSPEND_AT and its rounds' chances.
-func (r *DrawResult) fillSuspension(d *Draw) {
+// FillSuspension records the draw's SUSPEND_AT and its rounds' chances.
+func (r *DrawResult) FillSuspension(d *Draw) {
 	r.SuspendAt, r.Chances = d.SuspendAt, d.Chances
 }

@@ -208,3 +208,37 @@ func (RealClock) Now() time.Time { return time.Now() }
 
 // After is time.After.
 func (RealClock) After(d time.Duration) <-chan time.Time { return time.After(d) }
+
+// SelectionRate says how a settlement pays every bet on one selection of a
+// pool: the stake back (Refund), or floor(stake × Coef1) + floor(stake ×
+// Coef2); a bet paid 0 is lost.
+type SelectionRate struct {
+	Selection string // as stored (Selection.String)
+	Refund    bool
+	Coef1     money.Coef
+	Coef2     money.Coef
+	Guessed   int // EXPRESS: how many of the coupon's 3 predictions came true
+}
+
+// SelectionPaid is what Tx.PayPool paid on one selection: its bets, their
+// stakes, and the sums of floor(stake × Coef1) and floor(stake × Coef2) (of
+// the stakes, in Paid1, for a refunded selection).
+type SelectionPaid struct {
+	Selection string
+	Bets      int
+	Stake     money.Amount
+	Paid1     money.Amount
+	Paid2     money.Amount
+}
+
+// BetOwner is a bet's id and its player.
+type BetOwner struct {
+	BetID  int64
+	UserID ids.UserID
+}
+
+// WalletCredit is what one settled pool pays one player.
+type WalletCredit struct {
+	UserID ids.UserID
+	Amount money.Amount
+}

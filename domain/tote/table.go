@@ -201,3 +201,8 @@ func (u SettingsUpdate) Apply(s TableSettings) TableSettings {
 	}
 	return s
 }
+
+// FormatPercent writes basis points as a percentage: 300 is "3.00%".
+func FormatPercent(b money.BasisPoints) string {
+	return money.Amount(b).String() + "%"
+}

@@ -87,9 +87,9 @@ func streetName(s int) string {
 	return fmt.Sprintf("street %d", s)
 }
 
-// adminVoidAllowed reports whether an admin may still void dr at now: a
+// AdminVoidAllowed reports whether an admin may still void dr at now: a
 // draw whose round 1 is open and whose round-1 close deadline has not come.
-func adminVoidAllowed(dr Draw, now time.Time) bool {
+func AdminVoidAllowed(dr Draw, now time.Time) bool {
 	return dr.Phase == PhasePreDeal && now.Before(dr.RoundClosesAt)
 }
 

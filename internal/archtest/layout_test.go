@@ -34,6 +34,9 @@ var floors = [][]string{
 	// cmd/verify-draw links of tote), the tables folded from events, and
 	// the production odds engine the dealer is handed.
 	{"domain/tote/verify", "domain/tote/readmodel", "domain/tote/liveodds"},
+	// The Service: tables, bets through the intake, voids, the jackpot;
+	// the dealers and their supervisor; settlement and the outbox.
+	{"domain/tote/service"},
 	{"domain/tote/totetest"},
 }
 
@@ -96,6 +99,8 @@ func TestRulesCatch(t *testing.T) {
 		"driver in domain":   {pkg{ImportPath: "domain/ids", Deps: []string{"github.com/jackc/pgx/v5"}}, "domain/ids depends on github.com/jackc/pgx/v5"},
 		"http in domain":     {pkg{ImportPath: "domain/ids", Deps: []string{"net/http"}}, "domain/ids depends on net/http"},
 		"adapter to adapter": {pkg{ImportPath: "graph/loaders", Imports: []string{"persistence/sqlx"}}, "graph/loaders imports persistence/sqlx"},
+		"verifier to service": {pkg{ImportPath: "cmd/verify-draw", Deps: []string{"domain/tote/service"}},
+			"cmd/verify-draw depends on domain/tote/service"},
 		"verifier to totetest": {pkg{ImportPath: "cmd/verify-draw", Deps: []string{"domain/tote/totetest"}},
 			"cmd/verify-draw depends on domain/tote/totetest"},
 	} {

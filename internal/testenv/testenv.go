@@ -102,3 +102,17 @@ func SkipShort(t testing.TB, why string) {
 	}
 	t.Skipf("-short: %s; the full run (go test -race ./..., as CI) covers it", why)
 }
+
+// RedisClient is Redis's client for this test, closed when it ends, and
+// a key prefix unique to it.
+func RedisClient(t testing.TB) (*redis.Client, string) {
+	t.Helper()
+	u, prefix := Redis(t)
+	opt, err := redis.ParseURL(u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := redis.NewClient(opt)
+	t.Cleanup(func() { c.Close() })
+	return c, prefix
+}

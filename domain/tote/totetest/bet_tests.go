@@ -12,6 +12,7 @@ import (
 	"github.com/pokertote/pokertote/domain/money"
 	"github.com/pokertote/pokertote/domain/parimutuel"
 	"github.com/pokertote/pokertote/domain/tote"
+	"github.com/pokertote/pokertote/domain/tote/service"
 	"github.com/pokertote/pokertote/domain/tote/verify"
 	"github.com/pokertote/pokertote/internal/clocktest"
 )
@@ -146,7 +147,7 @@ func testCloseRace(t *testing.T, env Env) {
 		h.Deposit(int64(100+u), money.Tenge(1_000_000))
 	}
 	d := h.RunUntil(h.Dealer, "PRE_DEAL", InPhase(tote.PhasePreDeal))
-	bettors, err := tote.NewService(tote.Config{Store: env.Store, Ledger: env.Ledger, Gate: AllowAll{}, Publisher: h.Pub, Clock: clocktest.New(Start)})
+	bettors, err := service.NewService(service.Config{Store: env.Store, Ledger: env.Ledger, Gate: AllowAll{}, Publisher: h.Pub, Clock: clocktest.New(Start)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -181,7 +182,7 @@ func testCloseRace(t *testing.T, env Env) {
 
 // raceBets has workers place bets on d until the round closes; closeRound runs
 // once `before` bets are in. It returns the accepted bets.
-func raceBets(t *testing.T, h *Harness, bettors *tote.Service, d tote.Draw, workers, before int, closeRound func()) []tote.Bet {
+func raceBets(t *testing.T, h *Harness, bettors *service.Service, d tote.Draw, workers, before int, closeRound func()) []tote.Bet {
 	var mu sync.Mutex
 	var accepted []tote.Bet
 	enough := make(chan struct{})

@@ -10,6 +10,7 @@ import (
 	"github.com/pokertote/pokertote/domain/money"
 	"github.com/pokertote/pokertote/domain/parimutuel"
 	"github.com/pokertote/pokertote/domain/tote"
+	"github.com/pokertote/pokertote/domain/tote/service"
 	"github.com/pokertote/pokertote/domain/tote/verify"
 )
 
@@ -163,15 +164,15 @@ func testJackpotPaid(t *testing.T, env Env) {
 func testTablesAdmin(t *testing.T, env Env) {
 	h := NewHarness(t, env, 2)
 	bad := []struct {
-		nt     tote.NewTable
+		nt     service.NewTable
 		reason string
 	}{
-		{tote.NewTable{Name: "big", Positions: 11}, "INVALID_TABLE_SIZE"},
-		{tote.NewTable{Name: " padded", Positions: 6}, "INVALID_TABLE_NAME"},
-		{tote.NewTable{Name: "cheap", Positions: 6, Update: tote.SettingsUpdate{MinStake: ptr(money.Tenge(100) - 1)}}, "MIN_STAKE_TOO_LOW"},
-		{tote.NewTable{Name: "greedy", Positions: 6, Update: tote.SettingsUpdate{Commission: ptr(money.BasisPoints(299))}}, "COMMISSION_TOO_LOW"},
-		{tote.NewTable{Name: "shares", Positions: 6, Update: tote.SettingsUpdate{ExpressShares: &[2]money.BasisPoints{5000, 4000}}}, "INVALID_POOL_CONFIG"},
-		{tote.NewTable{Name: h.Table.Name, Positions: 6}, ""},
+		{service.NewTable{Name: "big", Positions: 11}, "INVALID_TABLE_SIZE"},
+		{service.NewTable{Name: " padded", Positions: 6}, "INVALID_TABLE_NAME"},
+		{service.NewTable{Name: "cheap", Positions: 6, Update: tote.SettingsUpdate{MinStake: ptr(money.Tenge(100) - 1)}}, "MIN_STAKE_TOO_LOW"},
+		{service.NewTable{Name: "greedy", Positions: 6, Update: tote.SettingsUpdate{Commission: ptr(money.BasisPoints(299))}}, "COMMISSION_TOO_LOW"},
+		{service.NewTable{Name: "shares", Positions: 6, Update: tote.SettingsUpdate{ExpressShares: &[2]money.BasisPoints{5000, 4000}}}, "INVALID_POOL_CONFIG"},
+		{service.NewTable{Name: h.Table.Name, Positions: 6}, ""},
 	}
 	for _, c := range bad {
 		_, err := h.Svc.CreateTable(h.Ctx, 1, c.nt)

@@ -22,6 +22,7 @@ import (
 	"github.com/pokertote/pokertote/domain/money"
 	"github.com/pokertote/pokertote/domain/parimutuel"
 	"github.com/pokertote/pokertote/domain/tote"
+	"github.com/pokertote/pokertote/domain/tote/service"
 	"github.com/pokertote/pokertote/internal/clocktest"
 )
 
@@ -141,8 +142,8 @@ type Harness struct {
 	Ctx    context.Context
 	Clock  *clocktest.Clock
 	Pub    *Recorder
-	Svc    *tote.Service
-	Dealer *tote.Dealer
+	Svc    *service.Service
+	Dealer *service.Dealer
 	Table  tote.Table
 	// BeaconGate is where the dealers read beacon rounds: a local chain on
 	// Clock that a test may hold back.
@@ -154,14 +155,14 @@ type Harness struct {
 func NewHarness(t TB, env Env, n int) *Harness {
 	t.Helper()
 	h := &Harness{T: t, Env: env, Ctx: context.Background(), Clock: clocktest.New(Start), Pub: &Recorder{}}
-	svc, err := tote.NewService(tote.Config{Store: env.Store, Ledger: env.Ledger, Gate: AllowAll{}, Publisher: h.Pub, Clock: h.Clock, Beacon: h.Beacon()})
+	svc, err := service.NewService(service.Config{Store: env.Store, Ledger: env.Ledger, Gate: AllowAll{}, Publisher: h.Pub, Clock: h.Clock, Beacon: h.Beacon()})
 	if err != nil {
 		t.Fatal(err)
 	}
 	h.Svc = svc
 	rounds := [4]time.Duration{10 * time.Second, 10 * time.Second, 10 * time.Second, 10 * time.Second}
 	card, result := time.Second, 5*time.Second
-	h.Table, err = svc.CreateTable(h.Ctx, 1, tote.NewTable{Name: fmt.Sprintf("T%d-%d", n, time.Now().UnixNano()), Positions: n,
+	h.Table, err = svc.CreateTable(h.Ctx, 1, service.NewTable{Name: fmt.Sprintf("T%d-%d", n, time.Now().UnixNano()), Positions: n,
 		Update: tote.SettingsUpdate{RoundLengths: &rounds, CardInterval: &card, ResultDisplay: &result}})
 	if err != nil {
 		t.Fatal(err)
@@ -250,8 +251,8 @@ func (g *BeaconGate) Beacon(ctx context.Context, r uint64) (beacon.Beacon, error
 }
 
 // NewDealer returns another dealer of the harness's table.
-func (h *Harness) NewDealer(owner string) *tote.Dealer {
-	return tote.NewDealer(h.Svc, h.Env.Leases, SimpleOdds{}, tote.DealerConfig{
+func (h *Harness) NewDealer(owner string) *service.Dealer {
+	return service.NewDealer(h.Svc, h.Env.Leases, SimpleOdds{}, service.DealerConfig{
 		TableID: h.Table.ID, Owner: owner, LeaseTTL: 3 * time.Second, PoolTick: 250 * time.Millisecond,
 	})
 }
@@ -287,7 +288,7 @@ func (h *Harness) Draw() tote.Draw {
 
 // RunUntil ticks dealer and advances the clock until cond holds for the
 // latest draw (at most 2000 ticks).
-func (h *Harness) RunUntil(dealer *tote.Dealer, what string, cond func(d tote.Draw) bool) tote.Draw {
+func (h *Harness) RunUntil(dealer *service.Dealer, what string, cond func(d tote.Draw) bool) tote.Draw {
 	h.T.Helper()
 	for range 2000 {
 		wait := dealer.Tick(h.Ctx)

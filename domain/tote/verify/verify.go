@@ -340,7 +340,7 @@ func diffPool(got, want tote.PoolResult) []string {
 	return out
 }
 
-// Reader reads what Draw recomputes: a tote.Service or a
+// Reader reads what Draw recomputes: a service.Service or a
 // store.
 type Reader interface {
 	Draw(ctx context.Context, id int64) (tote.Draw, error)

@@ -1,0 +1,261 @@
+package service
+
+import (
+	"github.com/pokertote/pokertote/domain/tote"
+
+	"context"
+	"errors"
+	"log/slog"
+	"time"
+
+	"github.com/pokertote/pokertote/domain/errs"
+)
+
+// DealerConfig tunes one table's dealer.
+type DealerConfig struct {
+	TableID int64
+	// Owner names this replica in the lease table; unique per process.
+	Owner string
+	// LeaseTTL is how long a lease lasts unless renewed (renewed every
+	// third of it); another replica takes over this long after a dealer
+	// dies. Default 10 s.
+	LeaseTTL time.Duration
+	// PoolTick is how often open pools are checked for new money and
+	// POOL_UPDATED published when they changed. Default 250 ms.
+	PoolTick time.Duration
+	// IdlePoll is how often a paused table, or a replica without the
+	// lease, looks again. Default 1 s (at most LeaseTTL/3).
+	IdlePoll time.Duration
+	// BeaconWait is how long after its publication time the dealer waits
+	// for a street's beacon round (never more than half the next betting
+	// round) before it voids the draw. Default 20 s; it is fixed into each
+	// draw when it opens.
+	BeaconWait time.Duration
+	// OddsWorkers bounds the goroutines of the enumeration of a round's
+	// chances at its opening (0: every core).
+	OddsWorkers int
+}
+
+func (c *DealerConfig) defaults() {
+	if c.LeaseTTL <= 0 {
+		c.LeaseTTL = 10 * time.Second
+	}
+	if c.PoolTick <= 0 {
+		c.PoolTick = 250 * time.Millisecond
+	}
+	if c.IdlePoll <= 0 {
+		c.IdlePoll = time.Second
+	}
+	if c.BeaconWait <= 0 {
+		c.BeaconWait = 20 * time.Second
+	}
+	c.IdlePoll = min(c.IdlePoll, c.LeaseTTL/3)
+}
+
+// Dealer deals one table's draws one after another (SPEC 1.1) while it
+// holds the table's lease. It is a state machine over the draw persisted in
+// the Store: every step is one transaction that checks the lease's fence,
+// changes the draw and appends the step's events to the outbox; the events
+// are published after the commit. Because all state is in the Store, a
+// dealer that takes over a table from a dead replica resumes the draw where
+// it stopped. A Dealer is used by one goroutine.
+type Dealer struct {
+	svc    *Service
+	cfg    DealerConfig
+	leases tote.LeaseStore
+	odds   tote.OddsEngine
+	log    *slog.Logger
+
+	lease    tote.Lease
+	held     bool
+	loaded   bool
+	table    tote.Table
+	draw     *tote.Draw // the table's latest draw, nil before the first
+	pools    map[tote.PoolKey]tote.PoolSignature
+	nextPool time.Time
+	failures int
+	retryAt  time.Time
+}
+
+// NewDealer returns the dealer of one table.
+func NewDealer(svc *Service, leases tote.LeaseStore, odds tote.OddsEngine, cfg DealerConfig) *Dealer {
+	cfg.defaults()
+	return &Dealer{
+		svc: svc, cfg: cfg, leases: leases, odds: odds,
+		log:   svc.log.With("table", cfg.TableID, "dealer", cfg.Owner),
+		pools: map[tote.PoolKey]tote.PoolSignature{},
+	}
+}
+
+// Run deals until ctx ends, then gives the lease up so another replica can
+// take over at once.
+func (d *Dealer) Run(ctx context.Context) error {
+	for {
+		wait := d.Tick(ctx)
+		select {
+		case <-ctx.Done():
+			if d.held {
+				rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), time.Second)
+				_ = d.leases.ReleaseLease(rctx, d.lease)
+				cancel()
+			}
+			return nil
+		case <-d.svc.clock.After(wait):
+		}
+	}
+}
+
+// Tick does everything due now: renew or take the lease, resume the table's
+// state after a takeover, run every overdue step, publish pool changes. It
+// returns how long to sleep before the next Tick.
+func (d *Dealer) Tick(ctx context.Context) time.Duration {
+	now := d.svc.clock.Now()
+	if !d.ensureLease(ctx, now) {
+		return d.cfg.IdlePoll
+	}
+	if now.Before(d.retryAt) {
+		return d.retryAt.Sub(now)
+	}
+	if !d.loaded {
+		if err := d.load(ctx); err != nil {
+			return d.failed(ctx, err)
+		}
+	} else if d.table.Status == tote.TablePaused {
+		if err := d.load(ctx); err != nil { // resumed?
+			return d.failed(ctx, err)
+		}
+	}
+	for range 64 {
+		act, due := d.plan()
+		if act == actNone || due.After(d.svc.clock.Now()) {
+			break
+		}
+		if err := d.step(ctx, act); err != nil {
+			if errors.Is(err, errBeaconPending) { // not a failure: ask again soon
+				d.retryAt = d.svc.clock.Now().Add(d.beaconPoll())
+				break
+			}
+			return d.failed(ctx, err)
+		}
+		d.failures = 0
+	}
+	if err := d.poolTick(ctx); err != nil {
+		switch errs.ReasonOf(err) {
+		case tote.ReasonLeaseLost, tote.ReasonDrawChanged:
+			return d.failed(ctx, err)
+		}
+		// Pool updates are a courtesy: a failed one never counts towards
+		// voiding the draw; the next tick tries again.
+		d.log.WarnContext(ctx, "pool update failed", "err", err)
+	}
+	return d.untilNext()
+}
+
+// ensureLease keeps or takes the table's lease; false when another replica
+// holds it.
+func (d *Dealer) ensureLease(ctx context.Context, now time.Time) bool {
+	if d.held && now.Before(d.lease.ExpiresAt.Add(-2*d.cfg.LeaseTTL/3)) {
+		return true
+	}
+	var err error
+	if d.held {
+		if d.lease, err = d.leases.RenewLease(ctx, d.lease, now, d.cfg.LeaseTTL); err == nil {
+			return true
+		}
+		d.log.WarnContext(ctx, "lease lost", "err", err)
+		d.dropLease()
+	}
+	l, err := d.leases.AcquireLease(ctx, d.cfg.TableID, d.cfg.Owner, now, d.cfg.LeaseTTL)
+	if err != nil {
+		if errs.ReasonOf(err) != tote.ReasonLeaseHeld {
+			d.log.WarnContext(ctx, "lease not acquired", "err", err)
+		}
+		return false
+	}
+	d.log.InfoContext(ctx, "lease acquired", "fence", l.Fence)
+	d.lease, d.held, d.loaded = l, true, false
+	return true
+}
+
+func (d *Dealer) dropLease() {
+	d.held, d.loaded = false, false
+	clear(d.pools)
+}
+
+// load reads the table and its latest draw from the store.
+func (d *Dealer) load(ctx context.Context) error {
+	t, err := d.svc.store.Table(ctx, d.cfg.TableID)
+	if err != nil {
+		return err
+	}
+	dr, err := d.svc.store.LatestDraw(ctx, t.ID)
+	switch {
+	case errs.Is(err, errs.NotFound):
+		d.draw = nil
+	case err != nil:
+		return err
+	default:
+		d.draw = &dr
+	}
+	d.table, d.loaded = t, true
+	return nil
+}
+
+// failed handles a step's error and returns how long to wait before trying
+// again. A lost lease stops dealing; a changed draw is reloaded; anything
+// else is retried with backoff (at most 5 s), however long it takes: a
+// draw is never voided for a dealer's failure, since after round 1 closes
+// its cards are known to whoever holds the seed, and a void then would be
+// an option to call off an outcome (void.go). A draw taken over after any
+// stall goes on where it stopped.
+func (d *Dealer) failed(ctx context.Context, err error) time.Duration {
+	switch errs.ReasonOf(err) {
+	case tote.ReasonLeaseLost:
+		d.log.WarnContext(ctx, "lease lost", "err", err)
+		d.dropLease()
+		return d.cfg.IdlePoll
+	case tote.ReasonDrawChanged:
+		d.loaded = false
+		return 0
+	}
+	if ctx.Err() != nil {
+		return 0
+	}
+	d.failures++
+	d.svc.stats.StepFailures.Add(1)
+	d.log.ErrorContext(ctx, "dealer step failed", "failures", d.failures, "err", err)
+	d.loaded = false
+	backoff := min(100*time.Millisecond<<min(d.failures, 6), 5*time.Second)
+	d.retryAt = d.svc.clock.Now().Add(backoff)
+	return backoff
+}
+
+// untilNext is how long to sleep until something is due.
+func (d *Dealer) untilNext() time.Duration {
+	now := d.svc.clock.Now()
+	next := d.lease.ExpiresAt.Add(-2 * d.cfg.LeaseTTL / 3)
+	if act, due := d.plan(); act != actNone && due.Before(next) {
+		next = maxTime(due, d.retryAt)
+	}
+	if d.draw != nil && d.draw.OpenRound() != 0 && d.nextPool.Before(next) {
+		next = d.nextPool
+	}
+	if d.table.Status == tote.TablePaused || d.draw == nil || d.draw.Phase.Finished() {
+		next = minTime(next, now.Add(d.cfg.IdlePoll))
+	}
+	return max(next.Sub(now), time.Millisecond)
+}
+
+func minTime(a, b time.Time) time.Time {
+	if b.Before(a) {
+		return b
+	}
+	return a
+}
+
+func maxTime(a, b time.Time) time.Time {
+	if b.After(a) {
+		return b
+	}
+	return a
+}

@@ -1,0 +1,119 @@
+package service
+
+import (
+	"github.com/pokertote/pokertote/domain/tote"
+
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/pokertote/pokertote/domain/beacon"
+	"github.com/pokertote/pokertote/domain/parimutuel"
+)
+
+// errBeaconPending is a dealing step that must wait for its beacon round:
+// not a failure, the dealer asks again after beaconPoll.
+var errBeaconPending = errors.New("beacon round not available yet")
+
+// schedule is the table's timings, scaled, for PlanBeacons.
+func (d *Dealer) schedule(t tote.Table) tote.BeaconSchedule {
+	s := tote.BeaconSchedule{Card: d.svc.scaled(t.Settings.CardInterval), BeaconWait: d.cfg.BeaconWait, Positions: t.Positions}
+	for r := parimutuel.RoundPreDeal; r <= parimutuel.RoundTurn; r++ {
+		s.Rounds[r-1] = d.svc.scaled(t.Settings.RoundLength(r))
+	}
+	return s
+}
+
+// beaconPoll is how often the dealer asks for a beacon round it waits for:
+// a quarter of the chain's period, between 1 ms and 500 ms.
+func (d *Dealer) beaconPoll() time.Duration {
+	p := 500 * time.Millisecond
+	if d.svc.beacon != nil {
+		p = time.Duration(d.svc.beacon.Chain().PeriodMs) * time.Millisecond / 4
+	}
+	return min(max(p, time.Millisecond), 500*time.Millisecond)
+}
+
+// streetBeacon fetches and verifies the beacon round that street s of dr
+// committed to. While the round is missing (not published, unreachable,
+// or failing verification) it answers errBeaconPending; once the street's
+// deadline has passed it voids the draw with full refunds instead, and
+// never deals from anything else.
+func (d *Dealer) streetBeacon(ctx context.Context, dr tote.Draw, s int) (beacon.Beacon, error) {
+	bc := dr.Beacons
+	r := bc.Rounds[s-1]
+	b, why := d.fetchBeacon(ctx, bc.Chain, r)
+	if why == nil {
+		return b, nil
+	}
+	now := d.svc.clock.Now()
+	if !now.After(bc.Deadlines[s-1]) {
+		d.log.DebugContext(ctx, "waiting for the beacon", "draw", dr.ID, "round", r, "why", why)
+		return beacon.Beacon{}, errBeaconPending
+	}
+	deadline := bc.Deadlines[s-1]
+	detail := tote.VoidDetail{
+		Kind: tote.VoidBeaconMissing, At: now.Truncate(time.Millisecond).UTC(), Street: s, Round: r, Deadline: &deadline,
+		Why: fmt.Sprintf("chain %s %s: %v", bc.Chain.Name, bc.Chain.Hash, why),
+	}
+	if err := d.voidDraw(ctx, detail); err != nil {
+		return beacon.Beacon{}, err
+	}
+	return beacon.Beacon{}, errBeaconPending // the draw is over; the next Tick plans on from it
+}
+
+// fetchBeacon reads round r of chain c from the dealer's source and
+// verifies it; the error says why it is not usable.
+func (d *Dealer) fetchBeacon(ctx context.Context, c beacon.Chain, r uint64) (beacon.Beacon, error) {
+	src := d.svc.beacon
+	if src == nil {
+		return beacon.Beacon{}, errors.New("no beacon source is configured")
+	}
+	if got := src.Chain(); got.Hash != c.Hash {
+		return beacon.Beacon{}, fmt.Errorf("this dealer reads chain %s, the draw committed to %s", got.Hash, c.Hash)
+	}
+	b, err := src.Beacon(ctx, r)
+	if err != nil {
+		return beacon.Beacon{}, err
+	}
+	if b.Round != r {
+		return beacon.Beacon{}, fmt.Errorf("asked for round %d, got round %d", r, b.Round)
+	}
+	if _, err := beacon.Verify(c, b); err != nil {
+		d.log.WarnContext(ctx, "beacon rejected", "round", r, "err", err)
+		return beacon.Beacon{}, err
+	}
+	return b, nil
+}
+
+// beaconEarly checks, as betting round r of dr closes, that the beacon
+// round street r is drawn from is not published yet: it is committed to be
+// at least a full period after the close, so the dealer's source having it
+// means the server's clock (which stopped the bets) is that far behind the
+// chain, and a bet of the round could have been placed knowing the street.
+// Then the draw is voided, BEACON_BEFORE_CLOSE, with the round's
+// signature. A close that runs only after the round's time (a stalled
+// dealer, a takeover) proves nothing either way, since bets stopped at the
+// committed close by the clock, and is never voided for it; a source that
+// cannot answer in time counts as "not published".
+func (d *Dealer) beaconEarly(ctx context.Context, dr tote.Draw, r parimutuel.Round) (tote.VoidDetail, bool) {
+	bc := dr.Beacons
+	s := int(r)
+	round := bc.Rounds[s-1]
+	now := d.svc.clock.Now()
+	if !now.Before(bc.Chain.RoundTime(round)) {
+		return tote.VoidDetail{}, false
+	}
+	wait := min(max(time.Duration(bc.Chain.PeriodMs)*time.Millisecond/2, time.Millisecond), time.Second)
+	ctx, cancel := context.WithTimeout(ctx, wait)
+	defer cancel()
+	b, err := d.fetchBeacon(ctx, bc.Chain, round)
+	if err != nil {
+		return tote.VoidDetail{}, false
+	}
+	return tote.VoidDetail{
+		Kind: tote.VoidBeaconEarly, At: now.Truncate(time.Millisecond).UTC(), Street: s, Round: round, Signature: b.Signature,
+		Why: fmt.Sprintf("chain %s %s", bc.Chain.Name, bc.Chain.Hash),
+	}, true
+}

@@ -1,0 +1,466 @@
+package service
+
+import (
+	"github.com/pokertote/pokertote/domain/tote"
+
+	"context"
+	"encoding/hex"
+	"time"
+
+	"github.com/pokertote/pokertote/domain/cards"
+	"github.com/pokertote/pokertote/domain/errs"
+	"github.com/pokertote/pokertote/domain/parimutuel"
+)
+
+// action is a dealer step.
+type action int
+
+// The dealer's steps, in the order a draw goes through them.
+const (
+	actNone       action = iota
+	actOpen              // open a draw: seed, commitment, round 1
+	actClose             // close the open round (round 1 also fixes the public seed)
+	actDealPocket        // deal the next position's pocket; the last one opens round 2
+	actDealFlop          // burn and flop; opens round 3
+	actDealTurn          // burn and turn; opens round 4
+	actDealRiver         // burn and river
+	actSettle            // settle every pool, publish the result, reveal the seed
+)
+
+var actionNames = [...]string{"none", "open", "close", "deal-pocket", "deal-flop", "deal-turn", "deal-river", "settle"}
+
+// String names the step for logs.
+func (a action) String() string { return actionNames[a] }
+
+// plan is the state machine's transition function: from the persisted draw
+// (and the table's status), the next step and when it is due.
+func (d *Dealer) plan() (action, time.Time) {
+	dr := d.draw
+	if dr == nil || dr.Phase.Finished() {
+		if d.table.Status != tote.TableRunning {
+			return actNone, time.Time{}
+		}
+		if dr == nil {
+			return actOpen, time.Time{}
+		}
+		return actOpen, dr.NextStepAt
+	}
+	switch dr.Phase {
+	case tote.PhasePreDeal, tote.PhasePocket, tote.PhaseFlop, tote.PhaseTurn:
+		return actClose, dr.RoundClosesAt
+	case tote.PhaseDealingPocket:
+		return actDealPocket, dr.NextStepAt
+	case tote.PhaseDealingFlop:
+		return actDealFlop, dr.NextStepAt
+	case tote.PhaseDealingTurn:
+		return actDealTurn, dr.NextStepAt
+	case tote.PhaseDealingRiver:
+		return actDealRiver, dr.NextStepAt
+	case tote.PhaseSettling:
+		return actSettle, dr.NextStepAt
+	}
+	return actNone, time.Time{}
+}
+
+// step runs one step.
+func (d *Dealer) step(ctx context.Context, act action) error {
+	switch act {
+	case actOpen:
+		return d.openDraw(ctx)
+	case actClose:
+		return d.closeRound(ctx)
+	case actDealPocket, actDealFlop, actDealTurn, actDealRiver:
+		return d.dealCards(ctx, act)
+	case actSettle:
+		return d.commit(ctx, tote.Exclusive, func(ctx context.Context, tx tote.Tx, dr tote.Draw) (stepResult, error) {
+			return d.svc.settleInTx(ctx, tx, dr, d.table)
+		})
+	}
+	return nil
+}
+
+// commit runs fn in one transaction after checking the lease's fence and
+// locking the current draw (Exclusive waits for bets in flight), appends
+// the events fn returns, and publishes them after the commit.
+func (d *Dealer) commit(ctx context.Context, mode tote.LockMode, fn func(ctx context.Context, tx tote.Tx, dr tote.Draw) (stepResult, error)) error {
+	var res stepResult
+	err := d.svc.store.Within(ctx, func(ctx context.Context, tx tote.Tx) error {
+		if err := tx.CheckLease(ctx, d.lease); err != nil {
+			return err
+		}
+		var cur tote.Draw
+		if d.draw != nil {
+			var err error
+			if cur, err = tx.LockDraw(ctx, d.draw.ID, mode); err != nil {
+				return err
+			}
+			if cur.Version != d.draw.Version {
+				return tote.ErrDrawChanged(cur.ID)
+			}
+		}
+		var err error
+		if res, err = fn(ctx, tx, cur); err != nil {
+			return err
+		}
+		return appendEvents(ctx, tx, &res)
+	})
+	if err != nil {
+		return err
+	}
+	if res.table != nil {
+		d.table = *res.table
+	}
+	if res.draw != nil {
+		if d.draw == nil || res.draw.ID != d.draw.ID {
+			clear(d.pools)
+		}
+		d.draw = res.draw
+	}
+	for _, v := range res.pools {
+		d.pools[tote.PoolKey{Round: v.Round, Market: v.Market}] = tote.SignatureOf(v)
+	}
+	d.svc.publishStep(ctx, res)
+	return nil
+}
+
+// openDraw opens the table's next draw: a fresh server seed and its
+// commitment, the minimum stake and pool settings copied from the table,
+// round 1 open. A paused table opens nothing.
+func (d *Dealer) openDraw(ctx context.Context) error {
+	if d.svc.beacon == nil {
+		return errs.E(errs.Internal, "no beacon source is configured: a draw cannot open without public randomness")
+	}
+	chain := d.svc.beacon.Chain()
+	seed, err := cards.NewServerSeed()
+	if err != nil {
+		return err
+	}
+	var pre *tote.LiveOdds
+	if d.odds != nil {
+		o, err := d.odds.PreDeal(ctx, d.table.Positions)
+		if err != nil {
+			return err
+		}
+		pre = &o
+	}
+	return d.commit(ctx, tote.Exclusive, func(ctx context.Context, tx tote.Tx, prev tote.Draw) (stepResult, error) {
+		t, err := tx.LockTable(ctx, d.cfg.TableID)
+		if err != nil || t.Status != tote.TableRunning {
+			return stepResult{table: &t}, err
+		}
+		if d.draw != nil && !prev.Phase.Finished() {
+			return stepResult{}, tote.ErrDrawChanged(prev.ID)
+		}
+		jackpot, err := tx.JackpotEnabled(ctx)
+		if err != nil {
+			return stepResult{}, err
+		}
+		now := d.svc.clock.Now()
+		plan := tote.PlanBeacons(chain, now, d.schedule(t))
+		commitment, err := tote.DrawCommitment(seed, t.Positions, &plan)
+		if err != nil {
+			return stepResult{}, errs.Wrap(err, "the beacon chain cannot be committed to")
+		}
+		nd := tote.Draw{
+			TableID: t.ID, Number: prev.Number + 1, Positions: t.Positions, Phase: tote.PhasePreDeal,
+			RoundClosesAt: plan.ClosesAt[0],
+			MinStake:      t.Settings.MinStake, Pool: t.Settings.PoolConfig(jackpot), SuspendAt: t.Settings.SuspendAt,
+			ServerSeed: seed, Commitment: commitment, Odds: pre, OpenedAt: now,
+			Beacons: &plan,
+		}
+		if nd, err = tx.InsertDraw(ctx, nd); err != nil {
+			return stepResult{}, err
+		}
+		closes := nd.RoundClosesAt
+		return stepResult{draw: &nd, table: &t, events: []tote.TableEvent{
+			{TableID: t.ID, DrawID: nd.ID, Type: tote.EventDrawOpened, At: now, Commitment: cards.FormatCommitment(nd.Commitment), MinStake: nd.MinStake, Odds: pre,
+				Number: nd.Number, Seats: nd.Positions, Beacons: plan.WithoutSignatures()},
+			{TableID: t.ID, DrawID: nd.ID, Type: tote.EventRoundOpened, At: now, Round: parimutuel.RoundPreDeal, ClosesAt: &closes},
+		}}, nil
+	})
+}
+
+// closeRound closes the open round. Its Exclusive lock on the draw waits for
+// every bet in flight; the final totals of the round's pools are published
+// with it. Closing round 1 fixes the public seed: the hash of the round's
+// accepted bet ids (SPEC 1.8).
+func (d *Dealer) closeRound(ctx context.Context) error {
+	if dr := d.draw; dr != nil && dr.Beacons != nil && dr.OpenRound() != 0 {
+		if detail, early := d.beaconEarly(ctx, *dr, dr.OpenRound()); early {
+			return d.voidDraw(ctx, detail)
+		}
+	}
+	return d.commit(ctx, tote.Exclusive, func(ctx context.Context, tx tote.Tx, dr tote.Draw) (stepResult, error) {
+		r := dr.OpenRound()
+		res, err := d.poolEvents(ctx, tx, dr, r)
+		if err != nil {
+			return stepResult{}, err
+		}
+		now := d.svc.clock.Now()
+		closed := tote.TableEvent{TableID: dr.TableID, DrawID: dr.ID, Type: tote.EventRoundClosed, At: now, Round: r}
+		if r == parimutuel.RoundPreDeal && dr.Beacons == nil { // version 1 only
+			ids, err := tx.RoundBetIDs(ctx, dr.ID, r)
+			if err != nil {
+				return stepResult{}, err
+			}
+			strs := make([]string, len(ids))
+			for i, id := range ids {
+				strs[i] = tote.FormatBetID(id)
+			}
+			dr.PublicSeed = cards.PublicSeedFromIDs(strs)
+			closed.PublicSeed = hex.EncodeToString(dr.PublicSeed)
+		}
+		if dr.Beacons != nil {
+			root, err := tote.RoundRoot(ctx, tx, dr, r)
+			if err != nil {
+				return stepResult{}, err
+			}
+			dr.BetRoots = append(dr.BetRoots[:len(dr.BetRoots):len(dr.BetRoots)], root)
+			closed.BetRoot = &root
+		}
+		dr.Phase, dr.RoundClosesAt = tote.DealingPhase(r), time.Time{}
+		dr.NextStepAt = now.Add(d.svc.scaled(d.table.Settings.CardInterval))
+		if dr.Beacons != nil { // the street is dealt once its beacon round is out
+			dr.NextStepAt = dr.Beacons.CardDue(r, 0, d.svc.scaled(d.table.Settings.CardInterval))
+		}
+		nd, err := tx.UpdateDraw(ctx, dr)
+		if err != nil {
+			return stepResult{}, err
+		}
+		res.draw = &nd
+		res.events = append(res.events, closed)
+		return res, nil
+	})
+}
+
+// dealCards deals the next cards: one position's pocket, or a burn and the
+// flop, turn or river. Completing a street computes the live odds (outside
+// the transaction) and, except after the river, opens the next round.
+func (d *Dealer) dealCards(ctx context.Context, act action) error {
+	next := *d.draw
+	if s := streetOf(act); next.Beacons != nil && next.Beacons.Signatures[s-1] == "" {
+		b, err := d.streetBeacon(ctx, next, s)
+		if err != nil {
+			return err
+		}
+		next.Beacons = next.Beacons.Clone()
+		next.Beacons.Signatures[s-1] = b.Signature
+	}
+	deal, ok := next.Deal()
+	if !ok {
+		return errs.E(errs.Internal, "draw id %d has no seed for its cards yet", next.ID)
+	}
+	ev := tote.TableEvent{TableID: next.TableID, DrawID: next.ID, Type: tote.EventCardsDealt}
+	var open parimutuel.Round
+	switch act {
+	case actDealPocket:
+		i := len(next.Pockets)
+		next.Pockets = append(next.Pockets[:i:i], deal.Pockets[i])
+		ev.Position, ev.Street, ev.Cards = i+1, tote.StreetPocket, tote.CardStrings(deal.Pockets[i][:])
+		if len(next.Pockets) == next.Positions {
+			open = parimutuel.RoundPocket
+		}
+	case actDealFlop:
+		next.Burns = append(next.Burns[:0:0], deal.Burns[0])
+		next.Board = append(next.Board[:0:0], deal.Flop[:]...)
+		ev.Street, ev.Cards, open = tote.StreetFlop, tote.CardStrings(deal.Flop[:]), parimutuel.RoundFlop
+	case actDealTurn:
+		next.Burns = append(next.Burns[:1:1], deal.Burns[1])
+		next.Board = append(next.Board[:3:3], deal.Turn)
+		ev.Street, ev.Cards, open = tote.StreetTurn, []string{deal.Turn.String()}, parimutuel.RoundTurn
+	case actDealRiver:
+		next.Burns = append(next.Burns[:2:2], deal.Burns[2])
+		next.Board = append(next.Board[:4:4], deal.River)
+		ev.Street, ev.Cards = tote.StreetRiver, []string{deal.River.String()}
+	}
+	if open != 0 {
+		// The round opens with its chances in the same transaction (SPEC
+		// 1.9): no bet on a suspended selection can be taken before they
+		// are stored.
+		rc, err := tote.ChancesAtOpening(next.Pockets, next.Board, open, next.SuspendAt, d.cfg.OddsWorkers)
+		if err != nil {
+			return err
+		}
+		next.Chances = append(next.Chances[:len(next.Chances):len(next.Chances)], rc)
+	}
+	streetDone := open != 0 || act == actDealRiver
+	// A version-2 draw's next round closes at its committed deadline, so it
+	// opens with the cards and the odds follow in their own step: the time
+	// the odds take is never taken from the players' betting round.
+	oddsAfter := streetDone && d.odds != nil && next.Beacons != nil && open != 0
+	var odds *tote.LiveOdds
+	if streetDone && d.odds != nil && !oddsAfter {
+		// Odds are a courtesy: once round 1 has closed nothing may keep the
+		// draw from being dealt to the end (void.go), so a failed
+		// computation only leaves the odds out.
+		if o, err := d.odds.Live(ctx, next.Pockets, next.Board); err != nil {
+			d.log.WarnContext(ctx, "live odds not computed", "draw", next.ID, "err", err)
+		} else {
+			odds = &o
+		}
+	}
+	err := d.commit(ctx, tote.Exclusive, func(ctx context.Context, tx tote.Tx, dr tote.Draw) (stepResult, error) {
+		return d.applyDeal(ctx, tx, dr, next, ev, open, odds)
+	})
+	if err != nil || !oddsAfter {
+		return err
+	}
+	return d.publishOdds(ctx, next, open)
+}
+
+// publishOdds computes the live odds of the cards dealt so far and stores
+// and publishes them while round open takes bets. A failure is logged, not
+// retried: the cards and the round are already out, and the next street
+// brings fresh odds.
+func (d *Dealer) publishOdds(ctx context.Context, dealt tote.Draw, open parimutuel.Round) error {
+	o, err := d.odds.Live(ctx, dealt.Pockets, dealt.Board)
+	if err != nil {
+		d.log.WarnContext(ctx, "live odds not computed", "draw", dealt.ID, "err", err)
+		return nil
+	}
+	return d.commit(ctx, tote.Exclusive, func(ctx context.Context, tx tote.Tx, dr tote.Draw) (stepResult, error) {
+		if dr.Phase != tote.BettingPhase(open) {
+			return stepResult{draw: &dr}, nil
+		}
+		dr.Odds = &o
+		nd, err := tx.UpdateDraw(ctx, dr)
+		if err != nil {
+			return stepResult{}, err
+		}
+		return stepResult{draw: &nd, events: []tote.TableEvent{
+			{TableID: dr.TableID, DrawID: dr.ID, Type: tote.EventOddsUpdated, At: d.svc.clock.Now(), Odds: &o},
+		}}, nil
+	})
+}
+
+// applyDeal stores the cards dealt by dealCards (dr is the locked row, next
+// the draw with its new cards) and, when a street is complete, the odds and
+// the next round.
+func (d *Dealer) applyDeal(ctx context.Context, tx tote.Tx, dr, next tote.Draw, ev tote.TableEvent, open parimutuel.Round, odds *tote.LiveOdds) (stepResult, error) {
+	now := d.svc.clock.Now()
+	dr.Pockets, dr.Board, dr.Burns, dr.Beacons, dr.Chances = next.Pockets, next.Board, next.Burns, next.Beacons, next.Chances
+	ev.At = now
+	ev.Board, ev.Hands = tote.CardStrings(dr.Board), tote.PositionStates(dr)
+	events := []tote.TableEvent{ev}
+	dr.NextStepAt = now.Add(d.svc.scaled(d.table.Settings.CardInterval))
+	if dr.Beacons != nil && ev.Street == tote.StreetPocket && open == 0 {
+		// Pockets keep to the committed timetable: a slow step does not push
+		// the later ones (and the next round's opening) further back.
+		dr.NextStepAt = dr.Beacons.CardDue(parimutuel.RoundPreDeal, len(dr.Pockets), d.svc.scaled(d.table.Settings.CardInterval))
+	}
+	if odds != nil {
+		dr.Odds = odds
+		events = append(events, tote.TableEvent{TableID: dr.TableID, DrawID: dr.ID, Type: tote.EventOddsUpdated, At: now, Odds: odds})
+	}
+	if ev.Street == tote.StreetRiver {
+		dr.Phase = tote.PhaseSettling
+	}
+	if open != 0 {
+		dr.Phase = tote.BettingPhase(open)
+		dr.RoundClosesAt = now.Add(d.svc.scaled(d.table.Settings.RoundLength(open)))
+		if dr.Beacons != nil { // the deadline committed when the draw opened
+			dr.RoundClosesAt = dr.Beacons.ClosesAt[open-1]
+		}
+		dr.NextStepAt = time.Time{}
+		closes := dr.RoundClosesAt
+		opened := tote.TableEvent{TableID: dr.TableID, DrawID: dr.ID, Type: tote.EventRoundOpened, At: now, Round: open, ClosesAt: &closes}
+		if n := len(dr.Chances); n > 0 && dr.Chances[n-1].Round == open {
+			opened.Chances, opened.SuspendAt = &dr.Chances[n-1], dr.EffectiveSuspendAt()
+		}
+		events = append(events, opened)
+	}
+	nd, err := tx.UpdateDraw(ctx, dr)
+	if err != nil {
+		return stepResult{}, err
+	}
+	return stepResult{draw: &nd, events: events}, nil
+}
+
+// poolEvents builds POOL_UPDATED events for the pools of round r whose
+// money changed since they were last published.
+func (d *Dealer) poolEvents(ctx context.Context, tx tote.Tx, dr tote.Draw, r parimutuel.Round) (stepResult, error) {
+	totals, err := tx.PoolTotals(ctx, dr.ID, r)
+	if err != nil {
+		return stepResult{}, err
+	}
+	views, err := tote.RoundPoolViews(totals, dr.Pool, dr.Positions, r)
+	if err != nil {
+		return stepResult{}, err
+	}
+	var res stepResult
+	now := d.svc.clock.Now()
+	for _, v := range views {
+		if d.pools[tote.PoolKey{Round: v.Round, Market: v.Market}] == tote.SignatureOf(v) {
+			continue
+		}
+		res.pools = append(res.pools, v)
+		res.events = append(res.events, tote.TableEvent{TableID: dr.TableID, DrawID: dr.ID, Type: tote.EventPoolUpdated, At: now, Round: r, Pool: &v})
+	}
+	return res, nil
+}
+
+// poolTick publishes the open round's pools when money arrived, at most
+// once per PoolTick. It also notices a draw changed by someone else (an
+// admin's void).
+func (d *Dealer) poolTick(ctx context.Context) error {
+	now := d.svc.clock.Now()
+	if d.draw == nil || d.draw.OpenRound() == 0 || now.Before(d.nextPool) {
+		return nil
+	}
+	d.nextPool = now.Add(d.cfg.PoolTick)
+	fresh, err := d.svc.store.Draw(ctx, d.draw.ID)
+	if err != nil {
+		return err
+	}
+	if fresh.Version != d.draw.Version {
+		return tote.ErrDrawChanged(fresh.ID)
+	}
+	totals, err := d.svc.store.PoolTotals(ctx, fresh.ID, fresh.OpenRound())
+	if err != nil {
+		return err
+	}
+	views, err := tote.BuildPoolViews(totals, fresh.Pool)
+	if err != nil || !d.poolsChanged(views) {
+		return err
+	}
+	// A Shared lock: pool updates never hold bets up.
+	return d.commit(ctx, tote.Shared, func(ctx context.Context, tx tote.Tx, dr tote.Draw) (stepResult, error) {
+		return d.poolEvents(ctx, tx, dr, dr.OpenRound())
+	})
+}
+
+// poolsChanged reports whether any of views differs from what was last
+// published.
+func (d *Dealer) poolsChanged(views []tote.PoolView) bool {
+	for _, v := range views {
+		if d.pools[tote.PoolKey{Round: v.Round, Market: v.Market}] != tote.SignatureOf(v) {
+			return true
+		}
+	}
+	return false
+}
+
+// voidDraw voids the current draw for a missing or early beacon: the only
+// voids a dealer makes (void.go).
+func (d *Dealer) voidDraw(ctx context.Context, detail tote.VoidDetail) error {
+	d.log.WarnContext(ctx, "voiding draw", "draw", d.draw.ID, "reason", detail.Reason())
+	return d.commit(ctx, tote.Exclusive, func(ctx context.Context, tx tote.Tx, dr tote.Draw) (stepResult, error) {
+		if dr.Phase.Finished() {
+			return stepResult{draw: &dr}, nil
+		}
+		return d.svc.voidInTx(ctx, tx, dr, d.table, detail)
+	})
+}
+
+// streetOf is the street a dealing step draws.
+func streetOf(act action) int {
+	switch act {
+	case actDealFlop:
+		return cards.StreetFlop
+	case actDealTurn:
+		return cards.StreetTurn
+	case actDealRiver:
+		return cards.StreetRiver
+	}
+	return cards.StreetPockets
+}

@@ -1,0 +1,415 @@
+package service
+
+// The bet intake: group commit per draw.
+//
+// At the close of a round many players bet on the same draw at once. One
+// transaction per bet makes every bet pay for its own draw lock, its own
+// commit (an fsync) and its own update of the pool's escrow row, and the
+// escrow row serialises the commits: throughput falls as clients grow. The
+// intake instead queues the bets of a draw and lets one batch at a time
+// (a few per draw at most) carry every bet waiting at that moment into ONE
+// transaction of the store (BatchPlacer): one shared draw lock, one
+// snapshot (the draw, its table, the players' wallets and protection
+// state), PlanBatch deciding every bet in memory, one write of the plan
+// and one commit. There is no timer: while a batch commits the next one
+// fills up, so a lone bet waits for nobody and a surge forms large
+// batches by itself (natural batching). A lone bet is a batch of one.
+//
+// Every bet keeps its own answer: a bet failing its checks (round closed,
+// stake out of range, selection invalid), its key already taken, its
+// wallet short or a limit reached gets its own error, moves nothing and
+// stores nothing, and the others of the batch commit.
+//
+// The round-close race is unchanged: the batch takes the draw's Shared
+// lock before it reads the draw, and PlanBatch reads the clock after it,
+// so every bet of a batch commits before the close or the whole batch sees
+// the round closed.
+
+import (
+	"github.com/pokertote/pokertote/domain/tote"
+
+	"context"
+	"sync"
+	"time"
+
+	"github.com/pokertote/pokertote/domain/errs"
+	"github.com/pokertote/pokertote/domain/event"
+	"github.com/pokertote/pokertote/domain/ledger"
+	"github.com/pokertote/pokertote/domain/money"
+	"github.com/pokertote/pokertote/domain/parimutuel"
+)
+
+// Intake limits.
+const (
+	// maxBatch bounds the bets of one transaction (its statements stay far
+	// below the drivers' parameter limits; its locks stay short).
+	maxBatch = 256
+	// maxInflight is how many batches of one draw may run at once. Batches
+	// of a draw queue on the pool's escrow row for their write and commit,
+	// so splitting the waiting bets over more batches only makes more,
+	// smaller commits: the next batch starts when the one before commits,
+	// or, once overlapMin bets wait, as soon as the one before sends its
+	// write (its reads then overlap that commit). See drawQueue.reading.
+	maxInflight = 4
+	// overlapMin is how many waiting bets start a batch before the one in
+	// flight has committed. Two: a lone straggler waits for the commit
+	// (about a millisecond) and rides with the bets that arrive meanwhile.
+	// Every batch costs the server and Postgres about the same whatever its
+	// size, so a batch of one is the costliest bet there is: with one, 8
+	// closed-loop clients formed batches of 7 and of 1 alternately. Two
+	// beat one, and one beat eight (no overlap at 8 clients), on the runs
+	// of docs/bench/2026-12-01-bets.md (fourth pass), though the spread of
+	// a shared machine was wide.
+	overlapMin = 2
+	// batchTimeout bounds one batch's transaction; it runs detached from
+	// any one request's context, since it answers many.
+	batchTimeout = 30 * time.Second
+	// maxPublishing bounds the batches whose players' events are on their
+	// way to the broker behind the intake's back; past it a batch publishes
+	// before its runner goes on (the broker's pace then holds the intake).
+	maxPublishing = 64
+)
+
+// betJob is one PlaceBet waiting in the intake.
+type betJob struct {
+	// ctx is the request's context: the batch it leads runs under its
+	// values (not its cancellation), see placeBatch.
+	ctx  context.Context
+	req  tote.PlaceBetRequest
+	sel  parimutuel.Selection
+	done chan struct{}
+	// queued is when the request handed its bet to the intake.
+	queued time.Time
+	// gated is closed once the stake gate has answered (gateErr): the
+	// request asks the gate while its bet already waits in the queue (for
+	// the batch in flight to commit), so the gate's reads overlap that wait
+	// instead of adding to every bet's time.
+	gated   chan struct{}
+	gateErr error
+
+	bet     tote.Bet
+	balance money.Amount
+	err     error
+}
+
+// IntakeObserver is told about the intake's batches, for metrics: how the
+// round-close surge is carried (a batch's size), how long bets wait for a
+// batch to take them, and how long a batch's transaction takes.
+type IntakeObserver interface {
+	// BetBatch is called once per batch, after its transaction: the bets
+	// it carried (accepted or not), how long the oldest of them waited from
+	// its request's hand-off to the start of the transaction (for the batch
+	// in flight, and for the stake gate), and how long the transaction took,
+	// its retries included; failed tells that the whole batch failed (the
+	// store, not one bet's checks).
+	BetBatch(bets int, waited, took time.Duration, failed bool)
+}
+
+// drawQueue is the intake of one draw.
+type drawQueue struct {
+	pending []*betJob
+	running int
+	// reading is true while a batch holds the draw's turn: until it
+	// commits, or until it sends its write with overlapMin bets waiting
+	// (a BatchPlacer says when it writes). Bets arriving meanwhile wait for
+	// the next batch instead of starting one of their own, so each commit
+	// carries as many bets as arrived during the one before.
+	reading bool
+}
+
+// intake gathers concurrent bets per draw; see the top of this file.
+type intake struct {
+	mu    sync.Mutex
+	draws map[int64]*drawQueue
+	// published is closed once the last batch's events are out; the next
+	// batch's wait for it, so players' events leave in commit order.
+	published  chan struct{}
+	publishing int
+}
+
+// submit queues job and starts a batch runner for its draw unless enough
+// are running; the caller then waits on job.done.
+func (s *Service) submit(job *betJob) {
+	in := &s.intake
+	in.mu.Lock()
+	if in.draws == nil {
+		in.draws = map[int64]*drawQueue{}
+	}
+	q := in.draws[job.req.DrawID]
+	if q == nil {
+		q = &drawQueue{}
+		in.draws[job.req.DrawID] = q
+	}
+	q.pending = append(q.pending, job)
+	start := !q.reading && q.running < maxInflight
+	if start {
+		q.running++
+	}
+	in.mu.Unlock()
+	if start {
+		go s.runDraw(job.req.DrawID)
+	}
+}
+
+// writing is called when the batch holding drawID's turn sends its write:
+// with overlapMin bets waiting it gives the turn up (released) and starts
+// another batch for them.
+func (s *Service) writing(drawID int64, released *bool) {
+	in := &s.intake
+	in.mu.Lock()
+	q := in.draws[drawID]
+	start := !*released && len(q.pending) >= overlapMin && q.running < maxInflight
+	if start {
+		*released = true
+		q.reading = false
+		q.running++
+	}
+	in.mu.Unlock()
+	if start {
+		go s.runDraw(drawID)
+	}
+}
+
+// runDraw runs batches of a draw's queue until it is empty.
+func (s *Service) runDraw(drawID int64) {
+	in := &s.intake
+	for {
+		in.mu.Lock()
+		q := in.draws[drawID]
+		if len(q.pending) == 0 || q.reading {
+			// Nothing to do, or the batch reading now takes the waiting
+			// bets next (writing starts a runner for them).
+			q.running--
+			if q.running == 0 {
+				delete(in.draws, drawID)
+			}
+			in.mu.Unlock()
+			return
+		}
+		n := min(len(q.pending), maxBatch)
+		jobs := q.pending[:n:n]
+		q.pending = q.pending[n:]
+		q.reading = true
+		in.mu.Unlock()
+		released := false // guarded by in.mu
+		s.placeBatch(jobs, func() { s.writing(drawID, &released) })
+		in.mu.Lock()
+		if !released {
+			q.reading = false
+		}
+		in.mu.Unlock()
+	}
+}
+
+// placeBatch places jobs (all on one draw) in one transaction and answers
+// each of them.
+//
+// The transaction answers many requests, so it ignores their cancellation;
+// it carries the values of the first request's context (its trace, its
+// request-scoped logger), so a trace of that bet shows the batch's
+// statements under it. The other bets of the batch show their wait.
+//
+// writing (nil for none) is called when the batch starts its write.
+func (s *Service) placeBatch(jobs []*betJob, writing func()) {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(jobs[0].ctx), batchTimeout)
+	defer cancel()
+	// Every gate has answered before the transaction takes a connection: a
+	// batch holding one while waiting for gates that need one could starve
+	// the pool.
+	for _, j := range jobs {
+		<-j.gated
+	}
+	began := time.Now()
+	waited := began.Sub(jobs[0].queued) // the queue is first in, first out
+	var err error
+	if bp, ok := s.store.(tote.BatchPlacer); ok {
+		err = s.placeBatchDirect(ctx, bp, jobs, writing)
+	} else {
+		err = s.store.Within(ctx, func(ctx context.Context, tx tote.Tx) error {
+			return s.placeBatchInTx(ctx, tx, jobs)
+		})
+	}
+	took := time.Since(began)
+	if s.watch != nil {
+		s.watch.BetBatch(len(jobs), waited, took, err != nil)
+	}
+	s.log.DebugContext(ctx, "bet batch", "draw", jobs[0].req.DrawID, "bets", len(jobs), "took", took, "err", err)
+	var msgs []event.Message
+	for _, j := range jobs {
+		if err != nil {
+			j.err = err
+		}
+		if j.err == nil {
+			s.stats.BetsAccepted.Add(1)
+			topic := event.UserTopic(j.req.UserID)
+			for _, e := range []event.UserEvent{
+				{Type: event.BetAccepted, At: j.bet.PlacedAt, BetID: j.bet.ID},
+				{Type: event.BalanceChanged, At: j.bet.PlacedAt, Balance: int64(j.balance)},
+			} {
+				msgs = append(msgs, event.Message{Topic: topic, Data: e.Encode()})
+			}
+		}
+	}
+	for _, j := range jobs {
+		close(j.done)
+	}
+	s.publishInOrder(ctx, msgs)
+}
+
+// publishInOrder sends a batch's players' events (in one round trip where
+// the broker can) after the events of every batch before it, without
+// holding up the draw's next batch: the answers need not wait for them, and
+// the runner's next transaction need not either. Past maxPublishing batches
+// in flight it publishes before returning.
+func (s *Service) publishInOrder(ctx context.Context, msgs []event.Message) {
+	if len(msgs) == 0 {
+		return
+	}
+	in := &s.intake
+	in.mu.Lock()
+	prev, done := in.published, make(chan struct{})
+	in.published = done
+	in.publishing++
+	wait := in.publishing > maxPublishing
+	in.mu.Unlock()
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), batchTimeout)
+	publish := func() {
+		defer cancel()
+		if prev != nil {
+			<-prev
+		}
+		if err := event.PublishAll(ctx, s.pub, msgs); err != nil {
+			s.log.WarnContext(ctx, "user events not published", "events", len(msgs), "err", err)
+		}
+		in.mu.Lock()
+		in.publishing--
+		in.mu.Unlock()
+		close(done)
+	}
+	if wait {
+		publish()
+		return
+	}
+	go publish()
+}
+
+// placeBatchInTx does the work of one batch inside tx, for a Store that is
+// not a BatchPlacer: tote.CheckBet per bet, InsertBets, then each stake through
+// the ledger's own checked post (ledger.PostEach: ledger.Apply and, in the
+// database ledger, its protection guard, protection.Admit). Every store of
+// this repository is a BatchPlacer; the differential tests hide that
+// (persistence's withinOnly) to compare PlanBatch with these single posts.
+// It may run again after a serialization failure, so it starts from a
+// clean slate.
+func (s *Service) placeBatchInTx(ctx context.Context, tx tote.Tx, jobs []*betJob) error {
+	for _, j := range jobs {
+		j.bet, j.balance, j.err = tote.Bet{}, 0, nil
+	}
+	d, err := tx.LockDraw(ctx, jobs[0].req.DrawID, tote.Shared)
+	if err != nil {
+		return err
+	}
+	now := s.clock.Now()
+	t, err := tx.Table(ctx, d.TableID)
+	if err != nil {
+		return err
+	}
+	var live []*betJob
+	var bets []tote.Bet
+	for _, j := range jobs {
+		if j.err = j.gateErr; j.err != nil {
+			continue
+		}
+		if j.err = tote.CheckBet(d, t, j.req.Stake, j.sel, now); j.err != nil {
+			continue
+		}
+		live = append(live, j)
+		bets = append(bets, tote.Bet{
+			DrawID: d.ID, TableID: d.TableID, UserID: j.req.UserID, Round: d.OpenRound(), Selection: j.sel,
+			Stake: j.req.Stake, Status: tote.BetAccepted, IdempotencyKey: j.req.IdempotencyKey, PlacedAt: now,
+		})
+	}
+	if len(live) == 0 {
+		return nil
+	}
+	stored, insErrs, err := tx.InsertBets(ctx, bets)
+	if err != nil {
+		return err
+	}
+	var staked []*betJob
+	var transfers []ledger.Transfer
+	took := make([]bool, len(live)) // the request took its key in this batch
+	for i, j := range live {
+		if j.err = insErrs[i]; j.err != nil {
+			continue
+		}
+		took[i] = true
+		b := stored[i]
+		j.bet = b
+		staked = append(staked, j)
+		transfers = append(transfers, tote.StakeTransfer(d, b))
+	}
+	posted, postErrs, err := ledger.PostEach(ctx, tx.Ledger(), transfers)
+	if err != nil {
+		return err
+	}
+	var undo []int64
+	for i, j := range staked {
+		if j.err = postErrs[i]; j.err != nil {
+			undo = append(undo, j.bet.ID)
+			j.bet = tote.Bet{}
+			continue
+		}
+		wallet := ledger.UserWallet(j.req.UserID)
+		for _, e := range posted[i].Entries {
+			if e.Account == wallet {
+				j.balance = e.BalanceAfter
+			}
+		}
+	}
+	keys, errOf := make([]tote.BetKey, len(live)), make([]*error, len(live))
+	for i, j := range live {
+		keys[i], errOf[i] = tote.BetKey{User: j.req.UserID, Key: j.req.IdempotencyKey}, &j.err
+	}
+	tote.InheritFirstFailures(keys, took, errOf)
+	if len(undo) > 0 {
+		return tx.DeleteBets(ctx, undo)
+	}
+	return nil
+}
+
+// judgesInBatch reports whether the stake gate runs inside the batch (on
+// rows the store reads with the draw) rather than before it.
+func (s *Service) judgesInBatch() (tote.StakeJudge, bool) {
+	bp, ok := s.store.(tote.BatchPlacer)
+	if !ok || !bp.ReadsPlayers() {
+		return nil, false
+	}
+	j, ok := s.gate.(tote.StakeJudge)
+	return j, ok
+}
+
+// placeBatchDirect places jobs through a BatchPlacer.
+func (s *Service) placeBatchDirect(ctx context.Context, bp tote.BatchPlacer, jobs []*betJob, writing func()) error {
+	w := tote.BatchWork{DrawID: jobs[0].req.DrawID, Requests: make([]tote.BatchRequest, len(jobs)), Clock: s.clock, Writing: writing}
+	if judge, ok := s.judgesInBatch(); ok {
+		w.Judge = judge
+	}
+	for i, j := range jobs {
+		w.Requests[i] = tote.BatchRequest{UserID: j.req.UserID, Key: j.req.IdempotencyKey, Selection: j.sel, Stake: j.req.Stake, Refused: j.gateErr}
+	}
+	res, err := bp.PlaceBatch(ctx, w)
+	if err != nil {
+		return err
+	}
+	if len(res) != len(jobs) {
+		return errs.E(errs.Internal, "tote: the store answered a batch of %d bets with %d results", len(jobs), len(res))
+	}
+	for i, j := range jobs {
+		j.bet, j.balance, j.err = res[i].Bet, res[i].Balance, res[i].Err
+		if res[i].GateRefused {
+			j.gateErr = res[i].Err // answered as the gate's refusal, never replayed
+		}
+	}
+	return nil
+}

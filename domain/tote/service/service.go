@@ -1,0 +1,342 @@
+package service
+
+import (
+	"github.com/pokertote/pokertote/domain/tote"
+
+	"context"
+	"fmt"
+	"log/slog"
+	"sync/atomic"
+	"time"
+
+	"github.com/pokertote/pokertote/domain/account"
+	"github.com/pokertote/pokertote/domain/beacon"
+	"github.com/pokertote/pokertote/domain/errs"
+	"github.com/pokertote/pokertote/domain/event"
+	"github.com/pokertote/pokertote/domain/ledger"
+	"github.com/pokertote/pokertote/domain/money"
+)
+
+// Config is what a Service is built from.
+type Config struct {
+	Store tote.Store
+	// Ledger reads balances and posts jackpot top-ups; bets and
+	// settlements post through Store's transactions.
+	Ledger    ledger.Store
+	Gate      tote.StakeGate
+	Publisher event.Publisher
+	Clock     tote.Clock   // nil: RealClock
+	Auditor   tote.Auditor // nil: admin actions are not audited
+	Log       *slog.Logger
+	// TimeScale divides every table duration (rounds, card pacing, result
+	// display) for tests and demos; 0 or 1 is real time.
+	TimeScale float64
+	// Beacon is where the dealers read the public randomness every street
+	// is drawn from (docs/fairness.md). Without one no draw opens: there is
+	// no fallback to the house's own entropy.
+	Beacon beacon.Source
+	// Intake is told about every batch of the bet intake (nil: nobody),
+	// for the operators' metrics of the round-close surge.
+	Intake IntakeObserver
+}
+
+// Service is the totalizator's API for everything but dealing: tables,
+// bets, voids, the jackpot, pools and verification. Admin methods trust the
+// caller to have checked the ADMIN role.
+type Service struct {
+	store   tote.Store
+	ledger  ledger.Store
+	gate    tote.StakeGate
+	pub     event.Publisher
+	clock   tote.Clock
+	auditor tote.Auditor
+	log     *slog.Logger
+	scale   float64
+	beacon  beacon.Source
+	stats   Stats
+	intake  intake
+	watch   IntakeObserver
+}
+
+// Stats counts what the service and its dealers did, for metrics.
+type Stats struct {
+	BetsAccepted atomic.Int64
+	DrawsSettled atomic.Int64
+	DrawsVoided  atomic.Int64
+	StepFailures atomic.Int64
+	// Voids counts DrawsVoided by kind, index of VoidKinds.
+	Voids [4]atomic.Int64
+}
+
+// countVoid counts a published void of kind k.
+func (st *Stats) countVoid(k tote.VoidKind) {
+	for i, vk := range tote.VoidKinds {
+		if vk == k {
+			st.Voids[i].Add(1)
+		}
+	}
+}
+
+// Stats returns the service's live counters.
+func (s *Service) Stats() *Stats { return &s.stats }
+
+// NewService checks cfg and returns the service.
+func NewService(cfg Config) (*Service, error) {
+	if cfg.Store == nil || cfg.Ledger == nil || cfg.Gate == nil || cfg.Publisher == nil {
+		return nil, errs.E(errs.Internal, "tote: a service needs a store, a ledger, a stake gate and a publisher")
+	}
+	if cfg.Clock == nil {
+		cfg.Clock = tote.RealClock{}
+	}
+	if cfg.Log == nil {
+		cfg.Log = slog.New(slog.DiscardHandler)
+	}
+	if cfg.TimeScale <= 0 {
+		cfg.TimeScale = 1
+	}
+	return &Service{
+		store: cfg.Store, ledger: cfg.Ledger, gate: cfg.Gate, pub: cfg.Publisher,
+		clock: cfg.Clock, auditor: cfg.Auditor, log: cfg.Log, scale: cfg.TimeScale, beacon: cfg.Beacon,
+		watch: cfg.Intake,
+	}, nil
+}
+
+// scaled divides a table duration by the time scale.
+func (s *Service) scaled(d time.Duration) time.Duration {
+	return time.Duration(float64(d) / s.scale)
+}
+
+// NewTable is an admin's request for a table.
+type NewTable struct {
+	Name      string
+	Positions int
+	Update    tote.SettingsUpdate // over DefaultTableSettings
+}
+
+// CreateTable creates a RUNNING table; its dealer starts dealing shortly.
+func (s *Service) CreateTable(ctx context.Context, actor int64, nt NewTable) (tote.Table, error) {
+	now := s.clock.Now()
+	t := tote.Table{
+		Name: nt.Name, Positions: nt.Positions, Status: tote.TableRunning,
+		Settings: nt.Update.Apply(tote.DefaultTableSettings()), CreatedAt: now, UpdatedAt: now,
+	}
+	if err := t.Validate(); err != nil {
+		return tote.Table{}, err
+	}
+	err := s.store.Within(ctx, func(ctx context.Context, tx tote.Tx) error {
+		var err error
+		t, err = tx.InsertTable(ctx, t)
+		return err
+	})
+	if err != nil {
+		return tote.Table{}, err
+	}
+	s.audit(ctx, actor, tableAudit("TOTE_TABLE_CREATED", t, fmt.Sprintf("Table %q created with %d positions", t.Name, t.Positions)))
+	return t, nil
+}
+
+// UpdateTable changes a table's settings. The minimum stake and the pool
+// settings apply from the next draw; the maximum stake and the timings at
+// once.
+func (s *Service) UpdateTable(ctx context.Context, actor, tableID int64, u tote.SettingsUpdate) (tote.Table, error) {
+	var before, t tote.Table
+	err := s.store.Within(ctx, func(ctx context.Context, tx tote.Tx) error {
+		var err error
+		if before, err = tx.LockTable(ctx, tableID); err != nil {
+			return err
+		}
+		t = before
+		t.Settings = u.Apply(t.Settings)
+		t.UpdatedAt = s.clock.Now()
+		if err := t.Validate(); err != nil {
+			return err
+		}
+		return tx.UpdateTable(ctx, t)
+	})
+	if err != nil {
+		return tote.Table{}, err
+	}
+	changes := settingsChanges(before.Settings, t.Settings)
+	s.audit(ctx, actor, tableAudit("TOTE_TABLE_UPDATED", t, fmt.Sprintf("Table %q settings: %s", t.Name, describeChanges(changes)), changes...))
+	return t, nil
+}
+
+// PauseTable stops a table from opening new draws; the draw being dealt is
+// finished. TABLE_PAUSED is published.
+func (s *Service) PauseTable(ctx context.Context, actor, tableID int64) (tote.Table, error) {
+	return s.setStatus(ctx, actor, tableID, tote.TablePaused, tote.EventTablePaused)
+}
+
+// ResumeTable lets a paused table deal again. TABLE_RESUMED is published.
+func (s *Service) ResumeTable(ctx context.Context, actor, tableID int64) (tote.Table, error) {
+	return s.setStatus(ctx, actor, tableID, tote.TableRunning, tote.EventTableResumed)
+}
+
+func (s *Service) setStatus(ctx context.Context, actor, tableID int64, st tote.TableStatus, typ tote.EventType) (tote.Table, error) {
+	var t tote.Table
+	var evs []tote.TableEvent
+	err := s.store.Within(ctx, func(ctx context.Context, tx tote.Tx) error {
+		evs = nil
+		var err error
+		if t, err = tx.LockTable(ctx, tableID); err != nil || t.Status == st {
+			return err
+		}
+		t.Status, t.UpdatedAt = st, s.clock.Now()
+		if err := tx.UpdateTable(ctx, t); err != nil {
+			return err
+		}
+		ev, err := tx.AppendEvent(ctx, tote.TableEvent{TableID: t.ID, Type: typ, At: t.UpdatedAt})
+		evs = append(evs, ev)
+		t.LastSeq = ev.Seq
+		return err
+	})
+	if err != nil {
+		return tote.Table{}, err
+	}
+	s.publishTable(ctx, evs)
+	if len(evs) > 0 {
+		verb := "paused"
+		if st == tote.TableRunning {
+			verb = "resumed"
+		}
+		s.audit(ctx, actor, tableAudit("TOTE_"+string(typ), t, fmt.Sprintf("Table %q %s", t.Name, verb)))
+	}
+	return t, nil
+}
+
+// EnsureDemoTables creates the two demo tables (6 and 10 positions) when no
+// table exists yet.
+func (s *Service) EnsureDemoTables(ctx context.Context) error {
+	ts, err := s.store.Tables(ctx)
+	if err != nil || len(ts) > 0 {
+		return err
+	}
+	for _, nt := range []NewTable{{Name: "Demo 6", Positions: 6}, {Name: "Demo 10", Positions: 10}} {
+		if _, err := s.CreateTable(ctx, 0, nt); err != nil && !errs.Is(err, errs.Conflict) {
+			return err
+		}
+	}
+	return nil
+}
+
+// VoidDraw voids a draw whose betting round 1 is still open, with a
+// reason: every stake is refunded in full (rule 5) and DRAW_VOIDED is
+// published. Once round 1 has closed (its deadline passed) the draw's cards
+// follow from the committed seed and beacons alone and it cannot be voided
+// (Conflict VOID_AFTER_DEAL): a void then would be an option to call off an
+// outcome the house disliked (issue 26).
+func (s *Service) VoidDraw(ctx context.Context, actor, drawID int64, reason string) (tote.Draw, error) {
+	if reason == "" || len(reason) > 500 {
+		return tote.Draw{}, errs.R(errs.Invalid, tote.ReasonInvalidReason, "give a reason of 1 to 500 characters")
+	}
+	var (
+		res   stepResult
+		table tote.Table
+	)
+	err := s.store.Within(ctx, func(ctx context.Context, tx tote.Tx) error {
+		d, err := tx.LockDraw(ctx, drawID, tote.Exclusive)
+		if err != nil {
+			return err
+		}
+		if d.Phase.Finished() {
+			return errs.R(errs.Conflict, tote.ReasonDrawFinished, "draw #%d is already %s", d.Number, d.Phase)
+		}
+		now := s.clock.Now()
+		if !tote.AdminVoidAllowed(d, now) {
+			return errs.R(errs.Conflict, tote.ReasonVoidAfterDeal, "draw #%d cannot be voided: its betting round 1 has closed, so its cards follow from the committed seed and beacons", d.Number)
+		}
+		t, err := tx.LockTable(ctx, d.TableID)
+		if err != nil {
+			return err
+		}
+		table = t
+		detail := tote.VoidDetail{Kind: tote.VoidAdminBeforeDeal, At: now.Truncate(time.Millisecond).UTC(), Why: reason}
+		if res, err = s.voidInTx(ctx, tx, d, t, detail); err != nil {
+			return err
+		}
+		return appendEvents(ctx, tx, &res)
+	})
+	if err != nil {
+		return tote.Draw{}, err
+	}
+	s.publishStep(ctx, res)
+	s.audit(ctx, actor, account.AuditEntry{
+		Action: "TOTE_DRAW_VOIDED", SubjectKind: account.SubjectDraw, SubjectID: drawID, TableID: table.ID,
+		Detail: fmt.Sprintf("Draw #%d of table %q voided, every stake refunded: %s", res.draw.Number, table.Name, reason),
+	})
+	return *res.draw, nil
+}
+
+// VoidCounts is how many draws of a table were voided, per kind (every
+// kind listed, zero included): public, so that anyone can count voids.
+func (s *Service) VoidCounts(ctx context.Context, tableID int64) ([]tote.VoidCount, error) {
+	if _, err := s.store.Table(ctx, tableID); err != nil {
+		return nil, err
+	}
+	got, err := s.store.VoidCounts(ctx, tableID)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]tote.VoidCount, len(tote.VoidKinds))
+	for i, k := range tote.VoidKinds {
+		out[i].Kind = k
+		for _, c := range got {
+			if c.Kind == k {
+				out[i].Count += c.Count
+			}
+		}
+	}
+	return out, nil
+}
+
+// Jackpot is the jackpot's balance and whether it is enabled.
+func (s *Service) Jackpot(ctx context.Context) (money.Amount, bool, error) {
+	bal, err := s.ledger.Balance(ctx, ledger.JackpotAccount)
+	if err != nil {
+		return 0, false, err
+	}
+	on, err := s.store.JackpotEnabled(ctx)
+	return bal, on, err
+}
+
+// JackpotTopUp moves organiser money into the jackpot; a retry with the
+// same key moves nothing.
+func (s *Service) JackpotTopUp(ctx context.Context, actor int64, amount money.Amount, key string) error {
+	if amount <= 0 {
+		return errs.R(errs.Invalid, tote.ReasonInvalidAmount, "a top-up must be positive")
+	}
+	if err := ledger.CheckClientKey(key); err != nil {
+		return err
+	}
+	t := ledger.Move(fmt.Sprintf("tote:jackpot-topup:%d:%s", actor, key), ledger.JackpotTopUp,
+		"jackpot top-up", ledger.OrganiserAccount, ledger.JackpotAccount, amount)
+	p, err := s.ledger.Post(ctx, t)
+	if err == nil && !p.Replayed {
+		s.audit(ctx, actor, account.AuditEntry{Action: "TOTE_JACKPOT_TOPUP", Detail: "Jackpot topped up by " + amount.String() + " KZT"})
+	}
+	return err
+}
+
+// SetJackpotEnabled turns the jackpot on or off for draws settled from now.
+func (s *Service) SetJackpotEnabled(ctx context.Context, actor int64, on bool) error {
+	err := s.store.Within(ctx, func(ctx context.Context, tx tote.Tx) error {
+		return tx.SetJackpotEnabled(ctx, on)
+	})
+	if err == nil {
+		state := "Jackpot disabled"
+		if on {
+			state = "Jackpot enabled"
+		}
+		s.audit(ctx, actor, account.AuditEntry{Action: "TOTE_JACKPOT_ENABLED", Detail: state})
+	}
+	return err
+}
+
+// Pools is every pool of a draw with money in it, as it stands.
+func (s *Service) Pools(ctx context.Context, d tote.Draw) ([]tote.PoolView, error) {
+	totals, err := s.store.PoolTotals(ctx, d.ID, 0)
+	if err != nil {
+		return nil, err
+	}
+	return tote.BuildPoolViews(totals, d.Pool)
+}

@@ -1,0 +1,71 @@
+// Package sqldbtest gives the persistence packages' tests fresh, migrated
+// databases: each dialect's migrations run once per test process, and a
+// test takes a copy of that template (internal/testenv/template.go),
+// dropped or deleted when the test ends. A package using it calls
+// testenv.Main from its TestMain so the templates are dropped at exit.
+package sqldbtest
+
+import (
+	"context"
+	"testing"
+
+	"github.com/pokertote/pokertote/internal/testenv"
+	"github.com/pokertote/pokertote/persistence/sqldb"
+)
+
+var (
+	migratedPostgres = &testenv.PostgresTemplate{Build: func(ctx context.Context, u string) error {
+		return openAndMigrate(ctx, sqldb.Options{DatabaseURL: u})
+	}}
+	migratedSQLite = &testenv.SQLiteTemplate{Build: func(ctx context.Context, path string) error {
+		return openAndMigrate(ctx, sqldb.Options{SQLitePath: path})
+	}}
+)
+
+func openAndMigrate(ctx context.Context, o sqldb.Options) error {
+	db, err := sqldb.Open(ctx, o)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	return db.Migrate(ctx)
+}
+
+// MigratedOptions returns the Options of a fresh database of dialect
+// ("sqlite" or "postgres"), private to t and already migrated.
+func MigratedOptions(t testing.TB, dialect string) sqldb.Options {
+	t.Helper()
+	switch dialect {
+	case "sqlite":
+		return sqldb.Options{SQLitePath: migratedSQLite.Path(t)}
+	case "postgres":
+		return sqldb.Options{DatabaseURL: migratedPostgres.Postgres(t)}
+	}
+	t.Fatalf("unknown dialect %q", dialect)
+	return sqldb.Options{}
+}
+
+// Dialects are the databases every repository test runs against, as named
+// subtests.
+var Dialects = []string{"sqlite", "postgres"}
+
+// Open opens a fresh, migrated database of one dialect, private to t (a
+// copy of the migrated SQLite file, or of the migrated Postgres template,
+// dropped after t).
+func Open(t testing.TB, dialect string) *sqldb.DB {
+	t.Helper()
+	o := MigratedOptions(t, dialect)
+	if dialect == "postgres" {
+		o.MaxOpenConns = 20
+	}
+	ctx := context.Background()
+	db, err := sqldb.Open(ctx, o)
+	if err != nil {
+		t.Fatalf("open %s: %v", dialect, err)
+	}
+	t.Cleanup(func() { db.Close() })
+	if err := db.Migrate(ctx); err != nil {
+		t.Fatalf("migrate %s: %v", dialect, err)
+	}
+	return db
+}
