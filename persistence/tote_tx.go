@@ -153,22 +153,6 @@ func (t *toteTx) UpdateDraw(ctx context.Context, d tote.Draw) (tote.Draw, error)
 	return next, nil
 }
 
-// InsertBet implements tote.Tx. ON CONFLICT DO NOTHING keeps the
-// transaction usable on Postgres when the key is taken.
-func (t *toteTx) InsertBet(ctx context.Context, b tote.Bet) (tote.Bet, error) {
-	row := fromDomainBet(b)
-	row.ID = 0
-	res := t.tx.WithContext(ctx).Clauses(clause.OnConflict{Columns: []clause.Column{{Name: "user_id"}, {Name: "idempotency_key"}}, DoNothing: true}).Create(&row)
-	if res.Error != nil {
-		return tote.Bet{}, sqldb.MapErr(res.Error, "bet")
-	}
-	if res.RowsAffected == 0 {
-		return tote.Bet{}, errs.R(errs.Conflict, tote.ReasonDuplicateBet, "a bet with key %q exists", b.IdempotencyKey)
-	}
-	b.ID = row.ID
-	return b, nil
-}
-
 // DrawBets implements tote.Tx.
 func (t *toteTx) DrawBets(ctx context.Context, drawID int64) ([]tote.Bet, error) {
 	return findBets(t.tx.WithContext(ctx).Where("draw_id = ?", drawID).Order("id"))

@@ -124,9 +124,6 @@ func NewService(store UserStore, cfg Config, opts ...Option) (*Service, error) {
 // Location is the operator's time zone.
 func (s *Service) Location() *time.Location { return s.loc }
 
-// Today is the current calendar date in the operator's zone.
-func (s *Service) Today() Date { return DateOf(s.now(), s.loc) }
-
 // IsAdult reports whether someone born on dob is at least the minimum age at
 // now, in the operator's zone.
 func (s *Service) IsAdult(dob Date, now time.Time) bool {

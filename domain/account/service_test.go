@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/pokertote/pokertote/domain/account"
+	"github.com/pokertote/pokertote/domain/account/accounttest"
 	"github.com/pokertote/pokertote/domain/errs"
 	"github.com/pokertote/pokertote/domain/errs/errstest"
 	"github.com/pokertote/pokertote/domain/ids"
@@ -24,14 +25,14 @@ var pepper = bytes.Repeat([]byte("p"), 32)
 
 type fixture struct {
 	svc   *account.Service
-	store *account.MemStore
+	store *accounttest.MemStore
 	clk   *clocktest.Clock
 }
 
 func newFixture(t *testing.T, opts ...account.Option) fixture {
 	t.Helper()
 	clk := clocktest.New(birthdayInstant)
-	store := account.NewMemStore(clk.Now)
+	store := accounttest.NewMemStore(clk.Now)
 	opts = append([]account.Option{account.WithCheapHashing}, opts...)
 	svc, err := account.NewService(store, account.Config{DocumentPepper: pepper, Now: clk.Now}, opts...)
 	if err != nil {
@@ -63,7 +64,7 @@ func (f fixture) admin(t *testing.T, email string) account.User {
 }
 
 func TestNewServiceConfig(t *testing.T) {
-	store := account.NewMemStore(nil)
+	store := accounttest.NewMemStore(nil)
 	if _, err := account.NewService(store, account.Config{DocumentPepper: pepper[:31]}, account.WithCheapHashing); err == nil {
 		t.Error("short pepper accepted")
 	}

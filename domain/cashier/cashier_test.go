@@ -10,6 +10,7 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/pokertote/pokertote/domain/account"
+	"github.com/pokertote/pokertote/domain/account/accounttest"
 	"github.com/pokertote/pokertote/domain/cashier"
 	"github.com/pokertote/pokertote/domain/errs"
 	"github.com/pokertote/pokertote/domain/event"
@@ -45,7 +46,7 @@ func (p *published) Publish(_ context.Context, topic string, data []byte) error 
 
 type desk struct {
 	svc    *cashier.Service
-	users  *account.MemStore
+	users  *accounttest.MemStore
 	ledger *ledgertest.MemStore
 	pub    *published
 	player account.User
@@ -54,7 +55,7 @@ type desk struct {
 
 func newDesk(t tb) *desk {
 	now := func() time.Time { return time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC) }
-	d := &desk{users: account.NewMemStore(now), ledger: ledgertest.NewMemStore(now), pub: &published{}}
+	d := &desk{users: accounttest.NewMemStore(now), ledger: ledgertest.NewMemStore(now), pub: &published{}}
 	d.svc = cashier.New(cashier.Config{Users: d.users, Ledger: d.ledger, Publisher: d.pub, Now: now})
 	ctx := context.Background()
 	var err error

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 	"unicode"
@@ -262,6 +263,17 @@ func csvProblem(err error) string {
 		return fmt.Sprintf("line %d: not valid CSV (%v)", pe.Line, pe.Err)
 	}
 	return "the file could not be read"
+}
+
+// RegisterDetail is the audit detail of an added or removed register entry:
+// its id, what it matches on (a document hash's first 12 characters, or the
+// name key and birth date) and how, cut to a note's length.
+func RegisterDetail(e RegisterEntry, how string) string {
+	what := "document " + e.DocumentHash[:min(12, len(e.DocumentHash))]
+	if e.DocumentHash == "" {
+		what = "name " + e.NameKey + " born " + e.DateOfBirth.String()
+	}
+	return truncate("entry "+strconv.FormatInt(e.ID, 10)+" ("+what+"): "+how, maxNoteLen)
 }
 
 func truncate(s string, n int) string {

@@ -8,8 +8,8 @@ import (
 )
 
 // Store keeps the protection state. Implementations must be safe for
-// concurrent use; the persistence adapter and MemStore pass
-// protectiontest.Run.
+// concurrent use; the persistence adapter and the test twin
+// (protectiontest.MemStore) pass protectiontest.Run.
 type Store interface {
 	// Limits lists the user's stored limits (as stored: callers apply At).
 	Limits(ctx context.Context, userID int64) (Limits, error)

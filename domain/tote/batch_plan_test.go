@@ -15,6 +15,7 @@ import (
 	"github.com/pokertote/pokertote/domain/money"
 	"github.com/pokertote/pokertote/domain/parimutuel"
 	"github.com/pokertote/pokertote/domain/protection"
+	"github.com/pokertote/pokertote/domain/protection/protectiontest"
 	"github.com/pokertote/pokertote/domain/tote"
 )
 
@@ -25,7 +26,7 @@ import (
 // of range, keys repeated), tote.PlanBatch on a snapshot of the twin's state
 // gives, request by request, the outcome of posting the same stakes one
 // after another through the twin (ledgertest.MemStore guarded by
-// protection.MemStore: ledger.Apply and protection.Admit), and leaves the
+// protectiontest.MemStore: ledger.Apply and protection.Admit), and leaves the
 // same wallets, counters and sessions. The Postgres fast path runs
 // PlanBatch; SQLite and the twin post one stake at a time through the same
 // two functions; TestBetBatchMatchesSinglePosts compares the fast path with
@@ -41,7 +42,7 @@ func TestPlanBatchIsTheTwinsPosts(t *testing.T) {
 	rapid.Check(t, func(rt *rapid.T) {
 		clock := now
 		led := ledgertest.NewMemStore(func() time.Time { return clock })
-		prot := protection.NewMemStore(loc, nil, nil)
+		prot := protectiontest.NewMemStore(loc, nil, nil)
 		led.SetGuard(prot)
 		players := rapid.IntRange(1, 4).Draw(rt, "players")
 		for u := int64(1); u <= int64(players); u++ {

@@ -100,11 +100,8 @@ type Tx interface {
 	// DRAW_CHANGED and nothing changes.
 	UpdateDraw(ctx context.Context, d Draw) (Draw, error)
 
-	// InsertBet stores a bet (ID assigned). A second bet with the same user
-	// and idempotency key is Conflict DUPLICATE_BET.
-	InsertBet(ctx context.Context, b Bet) (Bet, error)
-	// InsertBets stores bets in one go, as InsertBet would one after
-	// another: the i-th result is the i-th bet with its ID, or its own
+	// InsertBets stores bets in one go, one after another, each with its
+	// ID assigned: the i-th result is the i-th bet with its ID, or its own
 	// error (Conflict DUPLICATE_BET, also for a key repeated within bets);
 	// err fails the whole call.
 	InsertBets(ctx context.Context, bets []Bet) (stored []Bet, errs []error, err error)

@@ -1,6 +1,6 @@
 // Package accounttest is the conformance suite of account.UserStore: users,
 // age verifications and the admin audit log. The in-memory twin
-// (account.MemStore) runs it in its unit tests; persistence runs the very
+// (accounttest.MemStore) runs it in its unit tests; persistence runs the very
 // same tests against SQLite and Postgres, so the twin cannot drift from the
 // database it stands in for.
 //

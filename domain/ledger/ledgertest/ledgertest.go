@@ -22,36 +22,20 @@ import (
 	"github.com/pokertote/pokertote/domain/money"
 )
 
-// Option tunes the suite for slower stores.
-type Option func(*config)
-
-type config struct {
-	debits  int
-	sameKey int
-	movers  int
-}
-
-// WithConcurrentDebits sets how many concurrent 1-KZT debits race against a
-// wallet holding a tenth of that many tenge (default 1000 against 100 KZT:
-// exactly 100 must succeed). SQLite may use 100.
-func WithConcurrentDebits(n int) Option { return func(c *config) { c.debits = max(n, 10) } }
-
-// WithSameKeyPosts sets how many concurrent posts share one idempotency key
-// (default 50).
-func WithSameKeyPosts(n int) Option { return func(c *config) { c.sameKey = max(n, 2) } }
-
-// WithConcurrentMoves sets how many concurrent wallet-to-wallet moves run in
-// the deadlock test (default 200).
-func WithConcurrentMoves(n int) Option { return func(c *config) { c.movers = max(n, 2) } }
+// How many goroutines race in the concurrency tests: 1-KZT debits against
+// a wallet holding a tenth of that many tenge (exactly a tenth must
+// succeed), posts sharing one idempotency key, and wallet-to-wallet moves
+// both ways in the deadlock test.
+const (
+	concurrentDebits = 1000
+	sameKeyPosts     = 50
+	concurrentMoves  = 200
+)
 
 // Run runs the whole suite. newStore must return an empty store, private to
 // the calling (sub)test; it is called once per subtest.
-func Run(t *testing.T, newStore func(t *testing.T) ledger.Store, opts ...Option) {
+func Run(t *testing.T, newStore func(t *testing.T) ledger.Store) {
 	t.Helper()
-	cfg := config{debits: 1000, sameKey: 50, movers: 200}
-	for _, o := range opts {
-		o(&cfg)
-	}
 	tests := []struct {
 		name string
 		run  func(t *testing.T, s ledger.Store)
@@ -64,9 +48,9 @@ func Run(t *testing.T, newStore func(t *testing.T) ledger.Store, opts ...Option)
 		{"IdempotentReplay", testIdempotentReplay},
 		{"IdempotencyKeyReused", testKeyReused},
 		{"History", testHistory},
-		{"ConcurrentDebits", func(t *testing.T, s ledger.Store) { testConcurrentDebits(t, s, cfg.debits) }},
-		{"ConcurrentSameKey", func(t *testing.T, s ledger.Store) { testConcurrentSameKey(t, s, cfg.sameKey) }},
-		{"ConcurrentMovesBothWays", func(t *testing.T, s ledger.Store) { testConcurrentMoves(t, s, cfg.movers) }},
+		{"ConcurrentDebits", func(t *testing.T, s ledger.Store) { testConcurrentDebits(t, s, concurrentDebits) }},
+		{"ConcurrentSameKey", func(t *testing.T, s ledger.Store) { testConcurrentSameKey(t, s, sameKeyPosts) }},
+		{"ConcurrentMovesBothWays", func(t *testing.T, s ledger.Store) { testConcurrentMoves(t, s, concurrentMoves) }},
 		{"PropertyRandomTransfers", testProperty},
 	}
 	for _, tc := range tests {

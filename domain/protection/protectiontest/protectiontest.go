@@ -37,25 +37,16 @@ type Env struct {
 	Users account.UserStore
 }
 
-// Option tunes the suite for slower stores.
-type Option func(*config)
-
-type config struct{ racers int }
-
-// WithRacers sets how many concurrent stakes race a limit (default 40).
-func WithRacers(n int) Option { return func(c *config) { c.racers = max(n, 4) } }
+// racers is how many concurrent stakes race a limit.
+const racers = 40
 
 // Start is the suite's first instant: Wednesday 4 March 2026, 10:00 in
 // Almaty (05:00 UTC).
 var Start = time.Date(2026, 3, 4, 5, 0, 0, 0, time.UTC)
 
 // Run runs the whole suite; newEnv is called once per subtest.
-func Run(t *testing.T, newEnv func(t *testing.T, now func() time.Time, loc *time.Location) Env, opts ...Option) {
+func Run(t *testing.T, newEnv func(t *testing.T, now func() time.Time, loc *time.Location) Env) {
 	t.Helper()
-	cfg := config{racers: 40}
-	for _, o := range opts {
-		o(&cfg)
-	}
 	loc, err := time.LoadLocation("Asia/Almaty")
 	if err != nil {
 		t.Fatalf("load zone: %v", err)
@@ -74,8 +65,8 @@ func Run(t *testing.T, newEnv func(t *testing.T, now func() time.Time, loc *time
 		{"RegisterByNameAndDocument", testRegister},
 		{"RefusedStakeRollsBackTransaction", testRollback},
 		{"RealityChecks", testRealityChecks},
-		{"ConcurrentStakesNeverExceedLimit", func(t *testing.T, w *world) { testConcurrentStakes(t, w, cfg.racers) }},
-		{"StakesRacingLimitChange", func(t *testing.T, w *world) { testRacingLimitChange(t, w, cfg.racers) }},
+		{"ConcurrentStakesNeverExceedLimit", func(t *testing.T, w *world) { testConcurrentStakes(t, w, racers) }},
+		{"StakesRacingLimitChange", func(t *testing.T, w *world) { testRacingLimitChange(t, w, racers) }},
 		{"PropertyMatchesModel", testProperty},
 	}
 	for _, tc := range tests {

@@ -108,19 +108,6 @@ func (tx *memTx) UpdateDraw(_ context.Context, d tote.Draw) (tote.Draw, error) {
 	return d, nil
 }
 
-// InsertBet implements Tx.
-func (tx *memTx) InsertBet(_ context.Context, b tote.Bet) (tote.Bet, error) {
-	k := memBetKey{b.UserID, b.IdempotencyKey}
-	if _, dup := tx.s.keys[k]; dup {
-		return tote.Bet{}, errs.R(errs.Conflict, tote.ReasonDuplicateBet, "a bet with key %q exists", b.IdempotencyKey)
-	}
-	if _, ok := tx.s.draws[b.DrawID]; !ok {
-		return tote.Bet{}, notFound("draw")
-	}
-	b.ID = tx.nextID()
-	return b, tx.storeBet(b)
-}
-
 // storeBet stores bet b with its ID given (above every bet id stored); a
 // taken key is refused.
 func (tx *memTx) storeBet(b tote.Bet) error {
@@ -143,15 +130,25 @@ func (tx *memTx) storeBet(b tote.Bet) error {
 	return nil
 }
 
-// InsertBets implements Tx: InsertBet for each bet.
-func (tx *memTx) InsertBets(ctx context.Context, bets []tote.Bet) ([]tote.Bet, []error, error) {
+// InsertBets implements Tx: each bet in turn takes the next ID unless its
+// key is taken (a Conflict of its own) or its draw is missing (which fails
+// the call).
+func (tx *memTx) InsertBets(_ context.Context, bets []tote.Bet) ([]tote.Bet, []error, error) {
 	stored := make([]tote.Bet, len(bets))
 	errList := make([]error, len(bets))
 	for i, b := range bets {
-		stored[i], errList[i] = tx.InsertBet(ctx, b)
-		if errList[i] != nil && !errs.Is(errList[i], errs.Conflict) {
-			return nil, nil, errList[i]
+		if _, dup := tx.s.keys[memBetKey{b.UserID, b.IdempotencyKey}]; dup {
+			errList[i] = errs.R(errs.Conflict, tote.ReasonDuplicateBet, "a bet with key %q exists", b.IdempotencyKey)
+			continue
 		}
+		if _, ok := tx.s.draws[b.DrawID]; !ok {
+			return nil, nil, notFound("draw")
+		}
+		b.ID = tx.nextID()
+		if err := tx.storeBet(b); err != nil {
+			return nil, nil, err
+		}
+		stored[i] = b
 	}
 	return stored, errList, nil
 }

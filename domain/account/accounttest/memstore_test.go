@@ -1,16 +1,18 @@
-package account_test
+package accounttest_test
 
 import (
 	"context"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/pokertote/pokertote/domain/account"
+	"github.com/pokertote/pokertote/domain/account/accounttest"
 	"github.com/pokertote/pokertote/domain/errs"
 )
 
 func TestMemStoreEmailUniqueUnderConcurrency(t *testing.T) {
-	s := account.NewMemStore(nil)
+	s := accounttest.NewMemStore(nil)
 	var wg sync.WaitGroup
 	errsSeen := make([]error, 50)
 	for i := range errsSeen {
@@ -35,7 +37,7 @@ func TestMemStoreEmailUniqueUnderConcurrency(t *testing.T) {
 
 func TestMemStoreSaveVerificationChecksFrom(t *testing.T) {
 	ctx := context.Background()
-	s := account.NewMemStore(nil)
+	s := accounttest.NewMemStore(nil)
 	u, _ := s.Create(ctx, account.User{Email: "p@x.kz", Role: account.Player})
 	v := account.Verification{UserID: u.ID, Status: account.Pending}
 	if _, err := s.SaveVerification(ctx, account.VerificationChange{Verification: v, From: account.Rejected}); errs.ReasonOf(err) != account.ReasonVerificationChanged {
@@ -68,7 +70,7 @@ func TestMemStoreSaveVerificationChecksFrom(t *testing.T) {
 
 func TestMemStoreAuditPaging(t *testing.T) {
 	ctx := context.Background()
-	s := account.NewMemStore(nil)
+	s := accounttest.NewMemStore(nil)
 	for i := range 7 {
 		e, err := s.AppendAudit(ctx, account.AuditEntry{ActorID: 1, Action: "X", Detail: string(rune('a' + i))})
 		if err != nil || e.ID != int64(i+1) || e.At.IsZero() {
@@ -93,4 +95,12 @@ func TestMemStoreAuditPaging(t *testing.T) {
 	if got != "gfedcba" {
 		t.Fatalf("audit newest first = %q, want gfedcba", got)
 	}
+}
+
+// TestMemStoreConformance runs the UserStore suite against the in-memory
+// twin; persistence runs it against SQLite and Postgres.
+func TestMemStoreConformance(t *testing.T) {
+	accounttest.Run(t, func(t *testing.T, now func() time.Time) account.UserStore {
+		return accounttest.NewMemStore(now)
+	})
 }

@@ -1,23 +1,22 @@
-package protection_test
+package protectiontest_test
 
 import (
 	"context"
 	"testing"
 	"time"
 
-	"github.com/pokertote/pokertote/domain/account"
+	"github.com/pokertote/pokertote/domain/account/accounttest"
 	"github.com/pokertote/pokertote/domain/ledger"
 	"github.com/pokertote/pokertote/domain/ledger/ledgertest"
-	"github.com/pokertote/pokertote/domain/protection"
 	"github.com/pokertote/pokertote/domain/protection/protectiontest"
 )
 
 // TestMemStoreConformance runs the protection suite on the in-memory twins:
-// ledgertest.MemStore guarded by protection.MemStore over account.MemStore.
+// ledgertest.MemStore guarded by protectiontest.MemStore over accounttest.MemStore.
 func TestMemStoreConformance(t *testing.T) {
 	protectiontest.Run(t, func(t *testing.T, now func() time.Time, loc *time.Location) protectiontest.Env {
-		users := account.NewMemStore(now)
-		store := protection.NewMemStore(loc, protection.UserIdentity(users), users.AppendAudit)
+		users := accounttest.NewMemStore(now)
+		store := protectiontest.NewMemStore(loc, protectiontest.UserIdentity(users), users.AppendAudit)
 		led := ledgertest.NewMemStore(now)
 		led.SetGuard(store)
 		return protectiontest.Env{

@@ -1,23 +1,23 @@
-package protection
+package protectiontest
 
 import (
 	"context"
 	"slices"
-	"strconv"
 	"sync"
 	"time"
 
 	"github.com/pokertote/pokertote/domain/account"
 	"github.com/pokertote/pokertote/domain/errs"
 	"github.com/pokertote/pokertote/domain/ledger"
+	"github.com/pokertote/pokertote/domain/protection"
 )
 
-// Identity is what the register is matched against for one user: the keyed
+// Identity is what the twin matches the register against for one user: the keyed
 // hashes of their documents, their name and date of birth. ok is false for
 // an unknown user (a wallet with no account: nothing to match).
 type Identity func(ctx context.Context, userID int64) (docs []string, name string, dob account.Date, ok bool, err error)
 
-// UserIdentity reads identities from an account store: the user's name, date
+// UserIdentity reads identities from a test's account store: the user's name, date
 // of birth and the document of their latest verification.
 func UserIdentity(users account.UserStore) Identity {
 	return func(ctx context.Context, id int64) ([]string, string, account.Date, bool, error) {
@@ -40,30 +40,30 @@ func UserIdentity(users account.UserStore) Identity {
 	}
 }
 
-// MemStore is the in-memory Store and ledger.Guard: the twin of the
-// database adapter for the embedded mode and fast tests. Install it on a
-// ledgertest.MemStore with SetGuard.
+// MemStore is the in-memory protection.Store and ledger.Guard: a test twin
+// of the database adapter (the embedded default is SQLite), run against the
+// conformance suite here. Install it on a ledgertest.MemStore with SetGuard.
 type MemStore struct {
 	mu       sync.Mutex
 	loc      *time.Location
 	identity Identity
-	limits   map[int64]map[[2]string]Limit
-	excl     map[int64]Exclusion
-	counters map[counterKey]Counter
-	register []RegisterEntry // id = index + 1
-	sessions map[int64]Session
+	limits   map[int64]map[[2]string]protection.Limit
+	excl     map[int64]protection.Exclusion
+	counters map[counterKey]protection.Counter
+	register []protection.RegisterEntry // id = index + 1
+	sessions map[int64]protection.Session
 	audit    func(ctx context.Context, e account.AuditEntry) (account.AuditEntry, error)
 }
 
 type counterKey struct {
 	user   int64
-	period Period
+	period protection.Period
 	start  account.Date
 }
 
 var (
-	_ Store        = (*MemStore)(nil)
-	_ ledger.Guard = (*MemStore)(nil)
+	_ protection.Store = (*MemStore)(nil)
+	_ ledger.Guard     = (*MemStore)(nil)
 )
 
 // NewMemStore returns an empty store reckoning periods in loc; identity
@@ -75,83 +75,83 @@ func NewMemStore(loc *time.Location, identity Identity, audit func(context.Conte
 	}
 	return &MemStore{
 		loc: loc, identity: identity, audit: audit,
-		limits:   map[int64]map[[2]string]Limit{},
-		excl:     map[int64]Exclusion{},
-		counters: map[counterKey]Counter{},
-		sessions: map[int64]Session{},
+		limits:   map[int64]map[[2]string]protection.Limit{},
+		excl:     map[int64]protection.Exclusion{},
+		counters: map[counterKey]protection.Counter{},
+		sessions: map[int64]protection.Session{},
 	}
 }
 
-// Limits implements Store.
-func (s *MemStore) Limits(_ context.Context, userID int64) (Limits, error) {
+// Limits implements protection.Store.
+func (s *MemStore) Limits(_ context.Context, userID int64) (protection.Limits, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.limitsLocked(userID), nil
 }
 
-func (s *MemStore) limitsLocked(userID int64) Limits {
-	var out Limits
+func (s *MemStore) limitsLocked(userID int64) protection.Limits {
+	var out protection.Limits
 	for _, l := range s.limits[userID] {
 		out = append(out, l)
 	}
-	slices.SortFunc(out, func(a, b Limit) int {
+	slices.SortFunc(out, func(a, b protection.Limit) int {
 		if a.Kind != b.Kind {
-			return slices.Index(LimitKinds, a.Kind) - slices.Index(LimitKinds, b.Kind)
+			return slices.Index(protection.LimitKinds, a.Kind) - slices.Index(protection.LimitKinds, b.Kind)
 		}
-		return slices.Index(Periods, a.Period) - slices.Index(Periods, b.Period)
+		return slices.Index(protection.Periods, a.Period) - slices.Index(protection.Periods, b.Period)
 	})
 	return out
 }
 
-// UpdateLimit implements Store.
-func (s *MemStore) UpdateLimit(_ context.Context, userID int64, kind LimitKind, p Period, fn func(Limit) (Limit, error)) (Limit, error) {
+// UpdateLimit implements protection.Store.
+func (s *MemStore) UpdateLimit(_ context.Context, userID int64, kind protection.LimitKind, p protection.Period, fn func(protection.Limit) (protection.Limit, error)) (protection.Limit, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	key := [2]string{string(kind), string(p)}
 	cur, ok := s.limits[userID][key]
 	if !ok {
-		cur = Limit{Kind: kind, Period: p}
+		cur = protection.Limit{Kind: kind, Period: p}
 	}
 	next, err := fn(cur)
 	if err != nil {
-		return Limit{}, err
+		return protection.Limit{}, err
 	}
 	if s.limits[userID] == nil {
-		s.limits[userID] = map[[2]string]Limit{}
+		s.limits[userID] = map[[2]string]protection.Limit{}
 	}
 	s.limits[userID][key] = next
 	return next, nil
 }
 
-// Exclusion implements Store.
-func (s *MemStore) Exclusion(_ context.Context, userID int64) (Exclusion, error) {
+// Exclusion implements protection.Store.
+func (s *MemStore) Exclusion(_ context.Context, userID int64) (protection.Exclusion, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.excl[userID], nil
 }
 
-// UpdateExclusion implements Store.
-func (s *MemStore) UpdateExclusion(_ context.Context, userID int64, fn func(Exclusion) (Exclusion, error)) (Exclusion, error) {
+// UpdateExclusion implements protection.Store.
+func (s *MemStore) UpdateExclusion(_ context.Context, userID int64, fn func(protection.Exclusion) (protection.Exclusion, error)) (protection.Exclusion, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	next, err := fn(s.excl[userID])
 	if err != nil {
-		return Exclusion{}, err
+		return protection.Exclusion{}, err
 	}
 	s.excl[userID] = next
 	return next, nil
 }
 
-// Counters implements Store.
-func (s *MemStore) Counters(_ context.Context, userID int64, at time.Time, loc *time.Location) (Counters, error) {
+// Counters implements protection.Store.
+func (s *MemStore) Counters(_ context.Context, userID int64, at time.Time, loc *time.Location) (protection.Counters, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.countersLocked(userID, at, loc), nil
 }
 
-func (s *MemStore) countersLocked(userID int64, at time.Time, loc *time.Location) Counters {
-	out := Counters{}
-	for _, p := range Periods {
+func (s *MemStore) countersLocked(userID int64, at time.Time, loc *time.Location) protection.Counters {
+	out := protection.Counters{}
+	for _, p := range protection.Periods {
 		start := p.Start(at, loc)
 		c := s.counters[counterKey{userID, p, start}]
 		c.Period, c.Start = p, start
@@ -160,11 +160,11 @@ func (s *MemStore) countersLocked(userID int64, at time.Time, loc *time.Location
 	return out
 }
 
-// AddRegisterEntries implements Store.
-func (s *MemStore) AddRegisterEntries(ctx context.Context, entries []RegisterEntry, audit account.AuditEntry) ([]RegisterEntry, error) {
+// AddRegisterEntries implements protection.Store.
+func (s *MemStore) AddRegisterEntries(ctx context.Context, entries []protection.RegisterEntry, audit account.AuditEntry) ([]protection.RegisterEntry, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	out := make([]RegisterEntry, len(entries))
+	out := make([]protection.RegisterEntry, len(entries))
 	for i, e := range entries {
 		e.ID = int64(len(s.register) + 1)
 		s.register = append(s.register, e)
@@ -173,7 +173,7 @@ func (s *MemStore) AddRegisterEntries(ctx context.Context, entries []RegisterEnt
 	if s.audit != nil {
 		for _, e := range out {
 			a := audit
-			a.Detail = registerDetail(e, audit.Detail)
+			a.Detail = protection.RegisterDetail(e, audit.Detail)
 			if _, err := s.audit(ctx, a); err != nil {
 				return nil, err
 			}
@@ -182,41 +182,32 @@ func (s *MemStore) AddRegisterEntries(ctx context.Context, entries []RegisterEnt
 	return out, nil
 }
 
-// registerDetail is the audit detail of an added or removed entry.
-func registerDetail(e RegisterEntry, how string) string {
-	what := "document " + e.DocumentHash[:min(12, len(e.DocumentHash))]
-	if e.DocumentHash == "" {
-		what = "name " + e.NameKey + " born " + e.DateOfBirth.String()
-	}
-	return truncate("entry "+itoa(e.ID)+" ("+what+"): "+how, maxNoteLen)
-}
-
-// RemoveRegisterEntry implements Store.
-func (s *MemStore) RemoveRegisterEntry(ctx context.Context, id, by int64, at time.Time, audit account.AuditEntry) (RegisterEntry, error) {
+// RemoveRegisterEntry implements protection.Store.
+func (s *MemStore) RemoveRegisterEntry(ctx context.Context, id, by int64, at time.Time, audit account.AuditEntry) (protection.RegisterEntry, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if id <= 0 || id > int64(len(s.register)) {
-		return RegisterEntry{}, errs.E(errs.NotFound, "no register entry %d", id)
+		return protection.RegisterEntry{}, errs.E(errs.NotFound, "no register entry %d", id)
 	}
 	e := &s.register[id-1]
 	if !e.Active() {
-		return RegisterEntry{}, errs.R(errs.Conflict, ReasonAlreadyRemoved, "register entry %d was already removed", id)
+		return protection.RegisterEntry{}, errs.R(errs.Conflict, protection.ReasonAlreadyRemoved, "register entry %d was already removed", id)
 	}
 	e.RemovedAt, e.RemovedBy = at, by
 	if s.audit != nil {
-		audit.Detail = registerDetail(*e, audit.Detail)
+		audit.Detail = protection.RegisterDetail(*e, audit.Detail)
 		if _, err := s.audit(ctx, audit); err != nil {
-			return RegisterEntry{}, err
+			return protection.RegisterEntry{}, err
 		}
 	}
 	return *e, nil
 }
 
-// ListRegister implements Store.
-func (s *MemStore) ListRegister(_ context.Context, all bool, p account.Page) ([]RegisterEntry, int64, error) {
+// ListRegister implements protection.Store.
+func (s *MemStore) ListRegister(_ context.Context, all bool, p account.Page) ([]protection.RegisterEntry, int64, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	var out []RegisterEntry
+	var out []protection.RegisterEntry
 	for i := len(s.register) - 1; i >= 0; i-- {
 		e := s.register[i]
 		if (p.After != 0 && e.ID >= p.After) || (!all && !e.Active()) {
@@ -230,7 +221,7 @@ func (s *MemStore) ListRegister(_ context.Context, all bool, p account.Page) ([]
 	return out, 0, nil
 }
 
-// RegisterMatches implements Store.
+// RegisterMatches implements protection.Store.
 func (s *MemStore) RegisterMatches(_ context.Context, docs []string, nameKey string, dob account.Date) (bool, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -238,24 +229,24 @@ func (s *MemStore) RegisterMatches(_ context.Context, docs []string, nameKey str
 }
 
 func (s *MemStore) matchesLocked(docs []string, nameKey string, dob account.Date) bool {
-	return RegisterNames(s.register, docs, nameKey, dob)
+	return protection.RegisterNames(s.register, docs, nameKey, dob)
 }
 
-// Admit implements ledger.Guard: it applies the package's Admit to each
+// Admit implements ledger.Guard: it applies protection.Admit to each
 // player's flow in t and stores what it returns, all or nothing.
 func (s *MemStore) Admit(t ledger.Transfer, now time.Time) (func(), error) {
-	flows := Classify(t)
+	flows := protection.Classify(t)
 	if len(flows) == 0 {
 		return nil, nil
 	}
 	type change struct {
 		key counterKey
-		old Counter
+		old protection.Counter
 		had bool
 	}
-	var states []State
+	var states []protection.State
 	for _, f := range flows {
-		st := State{}
+		st := protection.State{}
 		if f.Checked() {
 			var err error
 			if st, err = s.stateOf(f.UserID); err != nil {
@@ -269,7 +260,7 @@ func (s *MemStore) Admit(t ledger.Transfer, now time.Time) (func(), error) {
 	var changes []change
 	type sessionChange struct {
 		user int64
-		old  Session
+		old  protection.Session
 		had  bool
 	}
 	var sessionChanges []sessionChange
@@ -297,12 +288,12 @@ func (s *MemStore) Admit(t ledger.Transfer, now time.Time) (func(), error) {
 			st.Limits, st.Exclusion = s.limitsLocked(f.UserID), s.excl[f.UserID]
 		}
 		old, had := s.sessions[f.UserID]
-		a, err := Admit(f, st, s.countersLocked(f.UserID, now, s.loc), old, now)
+		a, err := protection.Admit(f, st, s.countersLocked(f.UserID, now, s.loc), old, now)
 		if err != nil {
 			undo()
 			return nil, err
 		}
-		for _, p := range Periods {
+		for _, p := range protection.Periods {
 			k := counterKey{f.UserID, p, p.Start(now, s.loc)}
 			prev, had := s.counters[k]
 			changes = append(changes, change{k, prev, had})
@@ -324,39 +315,37 @@ func (s *MemStore) Admit(t ledger.Transfer, now time.Time) (func(), error) {
 
 // stateOf reads the register match of a user (outside s.mu: the identity
 // reads another store).
-func (s *MemStore) stateOf(userID int64) (State, error) {
+func (s *MemStore) stateOf(userID int64) (protection.State, error) {
 	if s.identity == nil {
-		return State{}, nil
+		return protection.State{}, nil
 	}
 	docs, name, dob, ok, err := s.identity(context.Background(), userID)
 	if err != nil || !ok {
-		return State{}, err
+		return protection.State{}, err
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return State{Registered: s.matchesLocked(docs, NameKey(name), dob)}, nil
+	return protection.State{Registered: s.matchesLocked(docs, protection.NameKey(name), dob)}, nil
 }
 
-func itoa(n int64) string { return strconv.FormatInt(n, 10) }
+var _ protection.SessionStore = (*MemStore)(nil)
 
-var _ SessionStore = (*MemStore)(nil)
-
-// ActiveSessions implements SessionStore.
-func (s *MemStore) ActiveSessions(_ context.Context, since time.Time) ([]Session, error) {
+// ActiveSessions implements protection.SessionStore.
+func (s *MemStore) ActiveSessions(_ context.Context, since time.Time) ([]protection.Session, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	var out []Session
+	var out []protection.Session
 	for _, ses := range s.sessions {
 		if !ses.LastPlayAt.Before(since) {
 			out = append(out, ses)
 		}
 	}
-	slices.SortFunc(out, func(a, b Session) int { return int(a.UserID - b.UserID) })
+	slices.SortFunc(out, func(a, b protection.Session) int { return int(a.UserID - b.UserID) })
 	return out, nil
 }
 
-// ClaimCheck implements SessionStore.
-func (s *MemStore) ClaimCheck(_ context.Context, ses Session) (bool, error) {
+// ClaimCheck implements protection.SessionStore.
+func (s *MemStore) ClaimCheck(_ context.Context, ses protection.Session) (bool, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	cur, ok := s.sessions[ses.UserID]

@@ -1,4 +1,4 @@
-package account
+package accounttest
 
 import (
 	"context"
@@ -6,22 +6,24 @@ import (
 	"sync"
 	"time"
 
+	"github.com/pokertote/pokertote/domain/account"
 	"github.com/pokertote/pokertote/domain/errs"
 )
 
-// MemStore is an in-memory UserStore guarded by one mutex: the store of the
-// embedded mode and of fast tests. It is safe for concurrent use.
+// MemStore is an in-memory account.UserStore guarded by one mutex: a test
+// twin of the database adapter (the embedded default is SQLite), run against
+// the conformance suite here. It is safe for concurrent use.
 type MemStore struct {
 	mu            sync.Mutex
 	now           func() time.Time
-	users         []User // id = index + 1
+	users         []account.User // id = index + 1
 	byEmail       map[string]int64
-	verifications []Verification // id = index + 1
+	verifications []account.Verification // id = index + 1
 	latest        map[int64]int64
-	audit         []AuditEntry // id = index + 1
+	audit         []account.AuditEntry // id = index + 1
 }
 
-var _ UserStore = (*MemStore)(nil)
+var _ account.UserStore = (*MemStore)(nil)
 
 // NewMemStore returns an empty store; now stamps users and audit entries
 // that come without a time (nil: time.Now).
@@ -34,16 +36,16 @@ func NewMemStore(now func() time.Time) *MemStore {
 
 func notFound(what string) error { return errs.E(errs.NotFound, "%s not found", what) }
 
-// Create implements UserStore.
-func (s *MemStore) Create(_ context.Context, u User) (User, error) {
+// Create implements account.UserStore.
+func (s *MemStore) Create(_ context.Context, u account.User) (account.User, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if _, taken := s.byEmail[u.Email]; taken {
-		return User{}, errs.R(errs.Conflict, ReasonEmailTaken, "an account with this email already exists")
+		return account.User{}, errs.R(errs.Conflict, account.ReasonEmailTaken, "an account with this email already exists")
 	}
 	u.ID = int64(len(s.users) + 1)
 	if u.Verification == "" {
-		u.Verification = NotSubmitted
+		u.Verification = account.NotSubmitted
 	}
 	if u.CreatedAt.IsZero() {
 		u.CreatedAt = s.now()
@@ -53,22 +55,22 @@ func (s *MemStore) Create(_ context.Context, u User) (User, error) {
 	return u, nil
 }
 
-// ByEmail implements UserStore.
-func (s *MemStore) ByEmail(_ context.Context, email string) (User, error) {
+// ByEmail implements account.UserStore.
+func (s *MemStore) ByEmail(_ context.Context, email string) (account.User, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	id, ok := s.byEmail[email]
 	if !ok {
-		return User{}, notFound("user")
+		return account.User{}, notFound("user")
 	}
 	return s.users[id-1], nil
 }
 
-// ByIDs implements UserStore.
-func (s *MemStore) ByIDs(_ context.Context, ids []int64) ([]User, error) {
+// ByIDs implements account.UserStore.
+func (s *MemStore) ByIDs(_ context.Context, ids []int64) ([]account.User, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	var out []User
+	var out []account.User
 	for _, id := range ids {
 		if id >= 1 && id <= int64(len(s.users)) {
 			out = append(out, s.users[id-1])
@@ -77,17 +79,17 @@ func (s *MemStore) ByIDs(_ context.Context, ids []int64) ([]User, error) {
 	return out, nil
 }
 
-// ByID implements UserStore.
-func (s *MemStore) ByID(_ context.Context, id int64) (User, error) {
+// ByID implements account.UserStore.
+func (s *MemStore) ByID(_ context.Context, id int64) (account.User, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if id < 1 || id > int64(len(s.users)) {
-		return User{}, notFound("user")
+		return account.User{}, notFound("user")
 	}
 	return s.users[id-1], nil
 }
 
-// SetPasswordHash implements UserStore.
+// SetPasswordHash implements account.UserStore.
 func (s *MemStore) SetPasswordHash(_ context.Context, userID int64, hash string) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -98,24 +100,24 @@ func (s *MemStore) SetPasswordHash(_ context.Context, userID int64, hash string)
 	return nil
 }
 
-// SetRole implements UserStore.
-func (s *MemStore) SetRole(_ context.Context, userID int64, role Role, audit AuditEntry) (User, error) {
+// SetRole implements account.UserStore.
+func (s *MemStore) SetRole(_ context.Context, userID int64, role account.Role, audit account.AuditEntry) (account.User, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if userID < 1 || userID > int64(len(s.users)) {
-		return User{}, notFound("user")
+		return account.User{}, notFound("user")
 	}
 	s.users[userID-1].Role = role
 	s.appendAuditLocked(audit)
 	return s.users[userID-1], nil
 }
 
-// SetDisabled implements UserStore.
-func (s *MemStore) SetDisabled(_ context.Context, userID int64, at *time.Time, reason string, audit AuditEntry) (User, error) {
+// SetDisabled implements account.UserStore.
+func (s *MemStore) SetDisabled(_ context.Context, userID int64, at *time.Time, reason string, audit account.AuditEntry) (account.User, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if userID < 1 || userID > int64(len(s.users)) {
-		return User{}, notFound("user")
+		return account.User{}, notFound("user")
 	}
 	u := &s.users[userID-1]
 	u.DisabledAt, u.DisabledReason = at, reason
@@ -126,42 +128,42 @@ func (s *MemStore) SetDisabled(_ context.Context, userID int64, at *time.Time, r
 	return *u, nil
 }
 
-// Verification implements UserStore.
-func (s *MemStore) Verification(_ context.Context, userID int64) (Verification, error) {
+// Verification implements account.UserStore.
+func (s *MemStore) Verification(_ context.Context, userID int64) (account.Verification, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	id, ok := s.latest[userID]
 	if !ok {
-		return Verification{}, notFound("verification")
+		return account.Verification{}, notFound("verification")
 	}
 	return s.verifications[id-1], nil
 }
 
-// VerificationByID implements UserStore.
-func (s *MemStore) VerificationByID(_ context.Context, id int64) (Verification, error) {
+// VerificationByID implements account.UserStore.
+func (s *MemStore) VerificationByID(_ context.Context, id int64) (account.Verification, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if id < 1 || id > int64(len(s.verifications)) {
-		return Verification{}, notFound("verification")
+		return account.Verification{}, notFound("verification")
 	}
 	return s.verifications[id-1], nil
 }
 
-// SaveVerification implements UserStore.
-func (s *MemStore) SaveVerification(_ context.Context, c VerificationChange) (Verification, error) {
+// SaveVerification implements account.UserStore.
+func (s *MemStore) SaveVerification(_ context.Context, c account.VerificationChange) (account.Verification, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	v := c.Verification
 	if v.UserID < 1 || v.UserID > int64(len(s.users)) {
-		return Verification{}, notFound("user")
+		return account.Verification{}, notFound("user")
 	}
-	current := NotSubmitted
+	current := account.NotSubmitted
 	latest, has := s.latest[v.UserID]
 	if has {
 		current = s.verifications[latest-1].Status
 	}
 	if current != c.From {
-		return Verification{}, errs.R(errs.Conflict, ReasonVerificationChanged, "the verification changed meanwhile; reload and try again")
+		return account.Verification{}, errs.R(errs.Conflict, account.ReasonVerificationChanged, "the verification changed meanwhile; reload and try again")
 	}
 	if v.ID == 0 {
 		v.ID = int64(len(s.verifications) + 1)
@@ -169,7 +171,7 @@ func (s *MemStore) SaveVerification(_ context.Context, c VerificationChange) (Ve
 		s.latest[v.UserID] = v.ID
 	} else {
 		if !has || v.ID != latest {
-			return Verification{}, errs.R(errs.Conflict, ReasonVerificationChanged, "only the latest verification can change")
+			return account.Verification{}, errs.R(errs.Conflict, account.ReasonVerificationChanged, "only the latest verification can change")
 		}
 		s.verifications[v.ID-1] = v
 	}
@@ -180,15 +182,15 @@ func (s *MemStore) SaveVerification(_ context.Context, c VerificationChange) (Ve
 	return v, nil
 }
 
-// ListPendingVerifications implements UserStore.
-func (s *MemStore) ListPendingVerifications(_ context.Context, p Page) ([]Verification, int64, error) {
+// ListPendingVerifications implements account.UserStore.
+func (s *MemStore) ListPendingVerifications(_ context.Context, p account.Page) ([]account.Verification, int64, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	size := p.Size()
-	var out []Verification
+	var out []account.Verification
 	for i := max(p.After, 0); i < int64(len(s.verifications)); i++ {
 		v := s.verifications[i]
-		if v.Status != Pending {
+		if v.Status != account.Pending {
 			continue
 		}
 		if len(out) == size {
@@ -199,14 +201,14 @@ func (s *MemStore) ListPendingVerifications(_ context.Context, p Page) ([]Verifi
 	return out, 0, nil
 }
 
-// AppendAudit implements UserStore.
-func (s *MemStore) AppendAudit(_ context.Context, e AuditEntry) (AuditEntry, error) {
+// AppendAudit implements account.UserStore.
+func (s *MemStore) AppendAudit(_ context.Context, e account.AuditEntry) (account.AuditEntry, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.appendAuditLocked(e), nil
 }
 
-func (s *MemStore) appendAuditLocked(e AuditEntry) AuditEntry {
+func (s *MemStore) appendAuditLocked(e account.AuditEntry) account.AuditEntry {
 	e.ID = int64(len(s.audit) + 1)
 	if e.At.IsZero() {
 		e.At = s.now()
@@ -217,15 +219,15 @@ func (s *MemStore) appendAuditLocked(e AuditEntry) AuditEntry {
 	case e.SubjectID == 0:
 		e.SubjectKind = ""
 	case e.SubjectKind == "":
-		e.SubjectKind = SubjectUser
+		e.SubjectKind = account.SubjectUser
 	}
 	e.Changes = slices.Clone(e.Changes)
 	s.audit = append(s.audit, e)
 	return e
 }
 
-// ListAudit implements UserStore.
-func (s *MemStore) ListAudit(_ context.Context, f AuditFilter, p Page) ([]AuditEntry, int64, error) {
+// ListAudit implements account.UserStore.
+func (s *MemStore) ListAudit(_ context.Context, f account.AuditFilter, p account.Page) ([]account.AuditEntry, int64, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	end := int64(len(s.audit))
@@ -233,7 +235,7 @@ func (s *MemStore) ListAudit(_ context.Context, f AuditFilter, p Page) ([]AuditE
 		end = min(end, p.After-1)
 	}
 	size := p.Size()
-	var out []AuditEntry
+	var out []account.AuditEntry
 	var next int64
 	for i := end - 1; i >= 0; i-- {
 		if !f.Match(s.audit[i]) {
@@ -249,13 +251,13 @@ func (s *MemStore) ListAudit(_ context.Context, f AuditFilter, p Page) ([]AuditE
 	return out, next, nil
 }
 
-// AdminEmails implements UserStore.
+// AdminEmails implements account.UserStore.
 func (s *MemStore) AdminEmails(_ context.Context) ([]string, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	var out []string
 	for _, u := range s.users {
-		if u.Role == Admin {
+		if u.Role == account.Admin {
 			out = append(out, u.Email)
 		}
 	}
