@@ -238,7 +238,7 @@ func (r *ProtectionRepo) AddRegisterEntries(ctx context.Context, entries []prote
 			}
 			out[i] = toDomainRegister(row)
 			a := audit
-			a.Detail = registerAuditDetail(out[i], audit.Detail)
+			a.Detail = protection.RegisterDetail(out[i], audit.Detail)
 			if err := accountdb.InsertAudit(tx, a); err != nil {
 				return err
 			}
@@ -249,18 +249,6 @@ func (r *ProtectionRepo) AddRegisterEntries(ctx context.Context, entries []prote
 		return nil, sqldb.MapErr(err, "register entry")
 	}
 	return out, nil
-}
-
-func registerAuditDetail(e protection.RegisterEntry, how string) string {
-	what := "name " + e.NameKey + " born " + e.DateOfBirth.String()
-	if e.DocumentHash != "" {
-		what = "document " + e.DocumentHash[:12]
-	}
-	d := fmt.Sprintf("entry %d (%s): %s", e.ID, what, how)
-	if len(d) > 500 {
-		d = d[:500]
-	}
-	return d
 }
 
 // RemoveRegisterEntry implements protection.Store.
@@ -280,7 +268,7 @@ func (r *ProtectionRepo) RemoveRegisterEntry(ctx context.Context, id, by int64, 
 			return errs.R(errs.Conflict, protection.ReasonAlreadyRemoved, "register entry %d was already removed", id)
 		}
 		out = toDomainRegister(row)
-		audit.Detail = registerAuditDetail(out, audit.Detail)
+		audit.Detail = protection.RegisterDetail(out, audit.Detail)
 		return accountdb.InsertAudit(tx, audit)
 	})
 	if err != nil {
