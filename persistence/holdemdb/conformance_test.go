@@ -6,12 +6,12 @@ import (
 	"github.com/pokertote/pokertote/domain/holdem/holdemtest"
 	"github.com/pokertote/pokertote/domain/ids"
 	"github.com/pokertote/pokertote/domain/ledger"
+	"github.com/pokertote/pokertote/domain/ledger/ledgertest"
 	"github.com/pokertote/pokertote/domain/money"
 	"github.com/pokertote/pokertote/persistence/accountdb"
 	"github.com/pokertote/pokertote/persistence/accountdb/accountdbtest"
 	"github.com/pokertote/pokertote/persistence/holdemdb"
 	"github.com/pokertote/pokertote/persistence/ledgerdb"
-	"github.com/pokertote/pokertote/persistence/ledgerdb/ledgerdbtest"
 	"github.com/pokertote/pokertote/persistence/sqldb/sqldbtest"
 )
 
@@ -30,7 +30,7 @@ func TestHoldemRepoConformance(t *testing.T) {
 					Ledger: led,
 					NewPlayer: func(t *testing.T, name string, kzt money.Amount) int64 {
 						u := accountdbtest.MustCreateUser(t, users, name+"@example.kz")
-						ledgerdbtest.MustPost(t, led, ledger.Move("deposit:"+name, ledger.Deposit, "", ledger.CashAccount, ledger.UserWallet(ids.UserID(u.ID)), kzt))
+						ledgertest.MustPost(t, led, ledger.Move("deposit:"+name, ledger.Deposit, "", ledger.CashAccount, ledger.UserWallet(ids.UserID(u.ID)), kzt))
 						return u.ID
 					},
 				}

@@ -16,11 +16,11 @@ import (
 	"github.com/pokertote/pokertote/domain/holdem"
 	"github.com/pokertote/pokertote/domain/ids"
 	"github.com/pokertote/pokertote/domain/ledger"
+	"github.com/pokertote/pokertote/domain/ledger/ledgertest"
 	"github.com/pokertote/pokertote/domain/money"
 	"github.com/pokertote/pokertote/persistence/accountdb"
 	"github.com/pokertote/pokertote/persistence/holdemdb"
 	"github.com/pokertote/pokertote/persistence/ledgerdb"
-	"github.com/pokertote/pokertote/persistence/ledgerdb/ledgerdbtest"
 	"github.com/pokertote/pokertote/persistence/sqldb"
 	"github.com/pokertote/pokertote/persistence/sqldb/sqldbtest"
 )
@@ -58,7 +58,7 @@ func (e *holdemEnv) newUser(t *testing.T, email string, kzt int64) int64 {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ledgerdbtest.MustPost(t, e.ledger, ledger.Move("deposit:"+email, ledger.Deposit, "", ledger.CashAccount, ledger.UserWallet(ids.UserID(u.ID)), money.Amount(kzt)*money.KZT))
+	ledgertest.MustPost(t, e.ledger, ledger.Move("deposit:"+email, ledger.Deposit, "", ledger.CashAccount, ledger.UserWallet(ids.UserID(u.ID)), money.Amount(kzt)*money.KZT))
 	return u.ID
 }
 
@@ -104,7 +104,7 @@ func TestHoldemRepoPlaysAHand(t *testing.T) {
 			e := newHoldemEnv(t, dialect)
 			svc := e.service(t)
 			sn := startHand(t, svc, e.user, "start", holdem.Stake{Ante: 100 * money.KZT, Bonus: 25 * money.KZT}, holdem.Stake{Ante: 200 * money.KZT})
-			ledgerdbtest.WantBalance(t, e.ledger, ledger.UserWallet(e.user), 9_675*money.KZT)
+			ledgertest.WantBalance(t, e.ledger, ledger.UserWallet(e.user), 9_675*money.KZT)
 			wantSame(t, svc, sn)
 
 			e.advance(1500 * time.Millisecond)
@@ -112,7 +112,7 @@ func TestHoldemRepoPlaysAHand(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			ledgerdbtest.WantBalance(t, e.ledger, ledger.UserWallet(e.user), 9_475*money.KZT)
+			ledgertest.WantBalance(t, e.ledger, ledger.UserWallet(e.user), 9_475*money.KZT)
 			wantSame(t, svc, sn)
 
 			e.advance(time.Second)
@@ -124,9 +124,9 @@ func TestHoldemRepoPlaysAHand(t *testing.T) {
 				t.Fatalf("not settled: %+v", sn.View)
 			}
 			wantSame(t, svc, sn)
-			ledgerdbtest.WantBalance(t, e.ledger, ledger.UserWallet(e.user), 10_000*money.KZT+sn.Returned-sn.Staked)
-			ledgerdbtest.WantBalance(t, e.ledger, ledger.HouseAccount, sn.Staked-sn.Returned)
-			ledgerdbtest.Reconcile(t, e.ledger)
+			ledgertest.WantBalance(t, e.ledger, ledger.UserWallet(e.user), 10_000*money.KZT+sn.Returned-sn.Staked)
+			ledgertest.WantBalance(t, e.ledger, ledger.HouseAccount, sn.Staked-sn.Returned)
+			ledgertest.Reconcile(t, e.ledger)
 
 			r, err := e.repo.Hand(ctx, sn.ID)
 			if err != nil {
@@ -197,7 +197,7 @@ func TestHoldemRepoTx(t *testing.T) {
 					return errs.E(errs.Conflict, "changed my mind")
 				})
 				errstest.Code(t, err, errs.Conflict)
-				ledgerdbtest.WantBalance(t, e.ledger, ledger.UserWallet(e.user), 9_900*money.KZT)
+				ledgertest.WantBalance(t, e.ledger, ledger.UserWallet(e.user), 9_900*money.KZT)
 			})
 			t.Run("insufficient funds stores no hand", func(t *testing.T) {
 				_, err := svc.Start(ctx, holdem.StartRequest{UserID: e.user, Stakes: []holdem.Stake{{Ante: 10_000 * money.KZT}}, IdempotencyKey: "big", Cut: "c", Commitment: commitmentOf(t, svc, e.user)})
@@ -339,14 +339,14 @@ func TestHoldemRepoReplicasSettleOnce(t *testing.T) {
 				}
 				net += sn.Returned - sn.Staked
 			}
-			ledgerdbtest.WantBalance(t, e.ledger, ledger.UserWallet(e.user), 10_000*money.KZT+net)
+			ledgertest.WantBalance(t, e.ledger, ledger.UserWallet(e.user), 10_000*money.KZT+net)
 
 			// One request on every replica at once, with a pending seed
 			// only one of them can take.
 			startOnce(t, replicas, holdem.StartRequest{UserID: e.user, Stakes: []holdem.Stake{{Ante: 100 * money.KZT}},
 				Commitment: commitmentOf(t, replicas[0], e.user), IdempotencyKey: "retried with a commitment", Cut: "c"})
-			ledgerdbtest.WantBalance(t, e.ledger, ledger.UserWallet(e.user), 9_900*money.KZT+net)
-			ledgerdbtest.Reconcile(t, e.ledger)
+			ledgertest.WantBalance(t, e.ledger, ledger.UserWallet(e.user), 9_900*money.KZT+net)
+			ledgertest.Reconcile(t, e.ledger)
 		})
 	}
 }

@@ -13,7 +13,6 @@ import (
 	"github.com/pokertote/pokertote/domain/ledger/ledgertest"
 	"github.com/pokertote/pokertote/domain/money"
 	"github.com/pokertote/pokertote/persistence/ledgerdb"
-	"github.com/pokertote/pokertote/persistence/ledgerdb/ledgerdbtest"
 	"github.com/pokertote/pokertote/persistence/sqldb/sqldbtest"
 )
 
@@ -39,7 +38,7 @@ func TestLedgerInTx(t *testing.T) {
 	for _, dialect := range sqldbtest.Dialects {
 		t.Run(dialect, func(t *testing.T) {
 			r := ledgerdb.NewLedgerRepo(sqldbtest.Open(t, dialect))
-			ledgerdbtest.MustPost(t, r, ledger.Move("dep", ledger.Deposit, "", ledger.CashAccount, w1, money.Tenge(10)))
+			ledgertest.MustPost(t, r, ledger.Move("dep", ledger.Deposit, "", ledger.CashAccount, w1, money.Tenge(10)))
 
 			t.Run("commit", func(t *testing.T) {
 				err := r.InTx(ctx, func(ctx context.Context, tx ledger.Poster) error {
@@ -52,9 +51,9 @@ func TestLedgerInTx(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				ledgerdbtest.WantBalance(t, r, w1, money.Tenge(5))
-				ledgerdbtest.WantBalance(t, r, esc, money.Tenge(4))
-				ledgerdbtest.WantBalance(t, r, w2, money.Tenge(1))
+				ledgertest.WantBalance(t, r, w1, money.Tenge(5))
+				ledgertest.WantBalance(t, r, esc, money.Tenge(4))
+				ledgertest.WantBalance(t, r, w2, money.Tenge(1))
 			})
 			t.Run("error undoes every post", func(t *testing.T) {
 				err := r.InTx(ctx, func(ctx context.Context, tx ledger.Poster) error {
@@ -67,17 +66,17 @@ func TestLedgerInTx(t *testing.T) {
 				if errs.ReasonOf(err) != ledger.ReasonInsufficientFunds {
 					t.Fatalf("InTx = %v, want INSUFFICIENT_FUNDS", err)
 				}
-				ledgerdbtest.WantBalance(t, r, w1, money.Tenge(5))
-				ledgerdbtest.WantBalance(t, r, esc, money.Tenge(4))
+				ledgertest.WantBalance(t, r, w1, money.Tenge(5))
+				ledgertest.WantBalance(t, r, esc, money.Tenge(4))
 				// Both keys stay free.
-				ledgerdbtest.MustPost(t, r, ledger.Move("stake-2", ledger.BetStake, "", w1, esc, money.Tenge(2)))
-				if p := ledgerdbtest.MustPost(t, r, ledger.Move("gift-2", ledger.Payout, "", w1, w2, money.Tenge(3))); p.Replayed {
+				ledgertest.MustPost(t, r, ledger.Move("stake-2", ledger.BetStake, "", w1, esc, money.Tenge(2)))
+				if p := ledgertest.MustPost(t, r, ledger.Move("gift-2", ledger.Payout, "", w1, w2, money.Tenge(3))); p.Replayed {
 					t.Fatalf("gift-2 replayed a post that was rolled back")
 				}
-				ledgerdbtest.WantBalance(t, r, w1, 0)
+				ledgertest.WantBalance(t, r, w1, 0)
 			})
 			t.Run("failed post inside keeps the others", func(t *testing.T) {
-				ledgerdbtest.MustPost(t, r, ledger.Move("dep-3", ledger.Deposit, "", ledger.CashAccount, w1, money.Tenge(3)))
+				ledgertest.MustPost(t, r, ledger.Move("dep-3", ledger.Deposit, "", ledger.CashAccount, w1, money.Tenge(3)))
 				err := r.InTx(ctx, func(ctx context.Context, tx ledger.Poster) error {
 					if _, err := tx.Post(ctx, ledger.Move("stake-3", ledger.BetStake, "", w1, esc, money.Tenge(2))); err != nil {
 						return err
@@ -96,13 +95,13 @@ func TestLedgerInTx(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				ledgerdbtest.WantBalance(t, r, w1, money.Tenge(1))
+				ledgertest.WantBalance(t, r, w1, money.Tenge(1))
 				h, err := r.History(ctx, w1, ledger.Page{Limit: 1})
 				if err != nil || len(h.Items) != 1 || h.Items[0].Amount != -money.Tenge(2) {
 					t.Fatalf("latest history item = %+v, %v; want the 2-KZT stake", h, err)
 				}
 			})
-			ledgerdbtest.Reconcile(t, r)
+			ledgertest.Reconcile(t, r)
 		})
 	}
 }
@@ -115,26 +114,26 @@ func TestLedgerLargeTransfer(t *testing.T) {
 			ctx := context.Background()
 			r := ledgerdb.NewLedgerRepo(sqldbtest.Open(t, dialect))
 			esc := ledger.EscrowOf("big")
-			ledgerdbtest.MustPost(t, r, ledger.Move("fund", ledger.Deposit, "", ledger.CashAccount, ledger.UserWallet(0), money.Tenge(legs)))
-			ledgerdbtest.MustPost(t, r, ledger.Move("stake", ledger.BetStake, "", ledger.UserWallet(0), esc, money.Tenge(legs)))
+			ledgertest.MustPost(t, r, ledger.Move("fund", ledger.Deposit, "", ledger.CashAccount, ledger.UserWallet(0), money.Tenge(legs)))
+			ledgertest.MustPost(t, r, ledger.Move("stake", ledger.BetStake, "", ledger.UserWallet(0), esc, money.Tenge(legs)))
 			tr := ledger.Transfer{IdempotencyKey: "settle", Kind: ledger.Settlement, Memo: "pool big"}
 			tr.Entries = append(tr.Entries, ledger.Entry{Account: esc, Amount: -money.Tenge(legs)})
 			for i := 1; i <= legs; i++ {
 				tr.Entries = append(tr.Entries, ledger.Entry{Account: ledger.UserWallet(ids.UserID(i)), Amount: money.Tenge(1)})
 			}
-			p := ledgerdbtest.MustPost(t, r, tr)
+			p := ledgertest.MustPost(t, r, tr)
 			for i := 1; i < len(p.Entries); i++ {
 				if p.Entries[i].ID <= p.Entries[i-1].ID || p.Entries[i].Account != tr.Entries[i].Account {
 					t.Fatalf("entry %d = %+v after %+v: not in posting order", i, p.Entries[i], p.Entries[i-1])
 				}
 			}
-			again := ledgerdbtest.MustPost(t, r, tr)
+			again := ledgertest.MustPost(t, r, tr)
 			if !again.Replayed || len(again.Entries) != len(p.Entries) || again.Entries[legs] != p.Entries[legs] {
 				t.Fatalf("replay differs from the first post")
 			}
-			ledgerdbtest.WantBalance(t, r, esc, 0)
-			ledgerdbtest.WantBalance(t, r, ledger.UserWallet(ids.UserID(legs)), money.Tenge(1))
-			ledgerdbtest.Reconcile(t, r)
+			ledgertest.WantBalance(t, r, esc, 0)
+			ledgertest.WantBalance(t, r, ledger.UserWallet(ids.UserID(legs)), money.Tenge(1))
+			ledgertest.Reconcile(t, r)
 			if _, err := r.History(ctx, esc, ledger.Page{}); err != nil {
 				t.Fatal(err)
 			}
@@ -147,8 +146,8 @@ func TestLedgerPostedAtRoundTrips(t *testing.T) {
 		t.Run(dialect, func(t *testing.T) {
 			r := ledgerdb.NewLedgerRepo(sqldbtest.Open(t, dialect))
 			tr := ledger.Move("dep", ledger.Deposit, "memo ✓", ledger.CashAccount, ledger.UserWallet(1), money.Tenge(1))
-			first := ledgerdbtest.MustPost(t, r, tr)
-			again := ledgerdbtest.MustPost(t, r, tr)
+			first := ledgertest.MustPost(t, r, tr)
+			again := ledgertest.MustPost(t, r, tr)
 			if !first.PostedAt.Equal(again.PostedAt) || again.PostedAt.Location() != time.UTC || again.Memo != "memo ✓" {
 				t.Fatalf("first PostedAt %v, replayed %v (memo %q)", first.PostedAt, again.PostedAt, again.Memo)
 			}
@@ -194,8 +193,8 @@ func TestLedgerConcurrentKeyReuse(t *testing.T) {
 			if fresh != 1 {
 				t.Fatalf("%d posts moved money, want 1", fresh)
 			}
-			ledgerdbtest.WantBalance(t, r, ledger.CashAccount, -money.Tenge(1))
-			ledgerdbtest.Reconcile(t, r)
+			ledgertest.WantBalance(t, r, ledger.CashAccount, -money.Tenge(1))
+			ledgertest.Reconcile(t, r)
 		})
 	}
 }
