@@ -1,7 +1,8 @@
-package service
+package settle
 
 import (
 	"github.com/pokertote/pokertote/domain/tote"
+	"github.com/pokertote/pokertote/domain/tote/outbox"
 
 	"context"
 	"fmt"
@@ -198,7 +199,7 @@ func poolLegs(poolID string, s *parimutuel.PoolSettlement) []parimutuel.Leg {
 // transfer per further page of creditPage players under key:2, key:3 ...
 // (the whole settlement is one transaction: a crash rolls all of it back,
 // and the keys make a replay of a committed one answer instead of pay).
-func (s *Service) settlePoolStreamed(ctx context.Context, tx tote.Tx, d *tote.Draw, k tote.PoolKey, totals []tote.SelectionTotal, cfg parimutuel.PoolConfig, o parimutuel.Outcome, jackpot money.Amount, void bool, sink *settleSink) (parimutuel.PoolSettlement, []tote.SelectionRate, []tote.SelectionPaid, error) {
+func (s *Settler) settlePoolStreamed(ctx context.Context, tx tote.Tx, d *tote.Draw, k tote.PoolKey, totals []tote.SelectionTotal, cfg parimutuel.PoolConfig, o parimutuel.Outcome, jackpot money.Amount, void bool, sink *settleSink) (parimutuel.PoolSettlement, []tote.SelectionRate, []tote.SelectionPaid, error) {
 	st, rates, err := planPool(d, k, totals, cfg, o, jackpot, void)
 	if err != nil {
 		return parimutuel.PoolSettlement{}, nil, nil, err
@@ -266,22 +267,22 @@ type settleSink struct {
 }
 
 // settleStreamed settles (voided == nil) or voids draw d pool by pool
-// from its totals and finishes it as finishInTx does; the players hear of
-// their bets after the commit (stepResult.settled). A void publishes the
+// from its totals and finishes it as finish does; the players hear of
+// their bets after the commit (outbox.Step.Settled). A void publishes the
 // jackpot as it stands (flag and balance, unchanged by the refunds).
-func (s *Service) settleStreamed(ctx context.Context, tx tote.Tx, d tote.Draw, t tote.Table, outcome parimutuel.Outcome, voided *tote.VoidDetail) (stepResult, error) {
+func (s *Settler) settleStreamed(ctx context.Context, tx tote.Tx, d tote.Draw, t tote.Table, outcome parimutuel.Outcome, voided *tote.VoidDetail) (outbox.Step, error) {
 	void := voided != nil
 	totals, err := tx.PoolTotals(ctx, d.ID, 0)
 	if err != nil {
-		return stepResult{}, err
+		return outbox.Step{}, err
 	}
 	cfg := d.Pool
 	var jackpot money.Amount
 	if cfg.JackpotEnabled, err = tx.JackpotEnabled(ctx); err != nil {
-		return stepResult{}, err
+		return outbox.Step{}, err
 	}
 	if jackpot, err = tx.JackpotBalance(ctx); err != nil {
-		return stepResult{}, err
+		return outbox.Step{}, err
 	}
 	sink := &settleSink{at: s.clock.Now(), balances: map[ids.UserID]money.Amount{}}
 	res := tote.DrawResult{
@@ -306,7 +307,7 @@ func (s *Service) settleStreamed(ctx context.Context, tx tote.Tx, d tote.Draw, t
 		}
 		st, rates, paid, err := s.settlePoolStreamed(ctx, tx, &d, k, sel, cfg, outcome, jackpot, void, sink)
 		if err != nil {
-			return stepResult{}, err
+			return outbox.Step{}, err
 		}
 		res.Pools = append(res.Pools, tote.NewPoolResultTotals(st, sel, rates, paid, jackpot))
 		if !void {
@@ -319,11 +320,11 @@ func (s *Service) settleStreamed(ctx context.Context, tx tote.Tx, d tote.Draw, t
 		d.VoidReason = res.VoidReason
 		phase = tote.PhaseVoid
 	}
-	out, err := s.finishInTx(ctx, tx, d, t, res, phase, nil, sink.balances)
+	out, err := s.finish(ctx, tx, d, t, res, phase, nil, sink.balances)
 	if err != nil {
-		return stepResult{}, err
+		return outbox.Step{}, err
 	}
-	out.settled = d.ID
+	out.Settled = d.ID
 	return out, nil
 }
 
