@@ -1,8 +1,6 @@
 package dealer
 
 import (
-	"github.com/pokertote/pokertote/domain/tote"
-
 	"context"
 	"errors"
 	"fmt"
@@ -10,6 +8,7 @@ import (
 
 	"github.com/pokertote/pokertote/domain/beacon"
 	"github.com/pokertote/pokertote/domain/parimutuel"
+	"github.com/pokertote/pokertote/domain/tote"
 )
 
 // errBeaconPending is a dealing step that must wait for its beacon round:

@@ -5,8 +5,7 @@
 package dealer
 
 import (
-	"github.com/pokertote/pokertote/domain/tote"
-
+	"cmp"
 	"context"
 	"errors"
 	"log/slog"
@@ -14,6 +13,7 @@ import (
 
 	"github.com/pokertote/pokertote/domain/beacon"
 	"github.com/pokertote/pokertote/domain/errs"
+	"github.com/pokertote/pokertote/domain/tote"
 	"github.com/pokertote/pokertote/domain/tote/outbox"
 	"github.com/pokertote/pokertote/domain/tote/settle"
 )
@@ -87,15 +87,9 @@ func (p *Parts) defaults() {
 	if p.Clock == nil {
 		p.Clock = tote.RealClock{}
 	}
-	if p.Log == nil {
-		p.Log = slog.New(slog.DiscardHandler)
-	}
-	if p.Stats == nil {
-		p.Stats = &outbox.Stats{}
-	}
-	if p.Settler == nil {
-		p.Settler = settle.New(p.Clock, p.TimeScale)
-	}
+	p.Log = cmp.Or(p.Log, slog.New(slog.DiscardHandler))
+	p.Stats = cmp.Or(p.Stats, &outbox.Stats{})
+	p.Settler = cmp.Or(p.Settler, settle.New(p.Clock, p.TimeScale))
 }
 
 // Dealer deals one table's draws one after another (SPEC 1.1) while it

@@ -1,9 +1,6 @@
 package dealer
 
 import (
-	"github.com/pokertote/pokertote/domain/tote"
-	"github.com/pokertote/pokertote/domain/tote/outbox"
-
 	"context"
 	"encoding/hex"
 	"time"
@@ -11,6 +8,8 @@ import (
 	"github.com/pokertote/pokertote/domain/cards"
 	"github.com/pokertote/pokertote/domain/errs"
 	"github.com/pokertote/pokertote/domain/parimutuel"
+	"github.com/pokertote/pokertote/domain/tote"
+	"github.com/pokertote/pokertote/domain/tote/outbox"
 )
 
 // action is a dealer step.

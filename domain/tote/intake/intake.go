@@ -25,9 +25,7 @@
 package intake
 
 import (
-	"github.com/pokertote/pokertote/domain/tote"
-	"github.com/pokertote/pokertote/domain/tote/outbox"
-
+	"cmp"
 	"context"
 	"log/slog"
 	"sync"
@@ -38,6 +36,8 @@ import (
 	"github.com/pokertote/pokertote/domain/ledger"
 	"github.com/pokertote/pokertote/domain/money"
 	"github.com/pokertote/pokertote/domain/parimutuel"
+	"github.com/pokertote/pokertote/domain/tote"
+	"github.com/pokertote/pokertote/domain/tote/outbox"
 )
 
 // Intake limits.
@@ -157,12 +157,8 @@ func New(cfg Config) *Queue {
 	if cfg.Clock == nil {
 		cfg.Clock = tote.RealClock{}
 	}
-	if cfg.Log == nil {
-		cfg.Log = slog.New(slog.DiscardHandler)
-	}
-	if cfg.Stats == nil {
-		cfg.Stats = &outbox.Stats{}
-	}
+	cfg.Log = cmp.Or(cfg.Log, slog.New(slog.DiscardHandler))
+	cfg.Stats = cmp.Or(cfg.Stats, &outbox.Stats{})
 	return &Queue{
 		store: cfg.Store, gate: cfg.Gate, pub: cfg.Publisher, clock: cfg.Clock, log: cfg.Log,
 		watch: cfg.Observer, stats: cfg.Stats,

@@ -1,13 +1,12 @@
 package intake
 
 import (
-	"github.com/pokertote/pokertote/domain/tote"
-
 	"context"
 	"time"
 
 	"github.com/pokertote/pokertote/domain/errs"
 	"github.com/pokertote/pokertote/domain/parimutuel"
+	"github.com/pokertote/pokertote/domain/tote"
 )
 
 // PlaceBet accepts a bet on the open round of a draw (SPEC 1.1, 1.4): the

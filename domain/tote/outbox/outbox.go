@@ -6,8 +6,7 @@
 package outbox
 
 import (
-	"github.com/pokertote/pokertote/domain/tote"
-
+	"cmp"
 	"context"
 	"log/slog"
 	"sync/atomic"
@@ -15,6 +14,7 @@ import (
 	"github.com/pokertote/pokertote/domain/event"
 	"github.com/pokertote/pokertote/domain/ids"
 	"github.com/pokertote/pokertote/domain/parimutuel"
+	"github.com/pokertote/pokertote/domain/tote"
 )
 
 // Step is what one transaction of the dealer or of an admin action
@@ -94,13 +94,7 @@ func NewRelay(store BetOwners, pub event.Publisher, clock tote.Clock, log *slog.
 	if clock == nil {
 		clock = tote.RealClock{}
 	}
-	if log == nil {
-		log = slog.New(slog.DiscardHandler)
-	}
-	if stats == nil {
-		stats = &Stats{}
-	}
-	return &Relay{store: store, pub: pub, clock: clock, log: log, stats: stats}
+	return &Relay{store: store, pub: pub, clock: clock, log: cmp.Or(log, slog.New(slog.DiscardHandler)), stats: cmp.Or(stats, &Stats{})}
 }
 
 // Publish publishes a committed step's table events, then its players'

@@ -1,8 +1,7 @@
 package service
 
 import (
-	"github.com/pokertote/pokertote/domain/tote"
-
+	"cmp"
 	"context"
 	"fmt"
 	"log/slog"
@@ -13,6 +12,7 @@ import (
 	"github.com/pokertote/pokertote/domain/event"
 	"github.com/pokertote/pokertote/domain/ledger"
 	"github.com/pokertote/pokertote/domain/money"
+	"github.com/pokertote/pokertote/domain/tote"
 	"github.com/pokertote/pokertote/domain/tote/intake"
 	"github.com/pokertote/pokertote/domain/tote/outbox"
 	"github.com/pokertote/pokertote/domain/tote/settle"
@@ -67,9 +67,7 @@ func New(cfg Config) (*Service, error) {
 	if cfg.Clock == nil {
 		cfg.Clock = tote.RealClock{}
 	}
-	if cfg.Log == nil {
-		cfg.Log = slog.New(slog.DiscardHandler)
-	}
+	cfg.Log = cmp.Or(cfg.Log, slog.New(slog.DiscardHandler))
 	stats := &outbox.Stats{}
 	return &Service{
 		store: cfg.Store, ledger: cfg.Ledger, clock: cfg.Clock, auditor: cfg.Auditor, log: cfg.Log, stats: stats,

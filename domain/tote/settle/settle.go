@@ -6,9 +6,6 @@
 package settle
 
 import (
-	"github.com/pokertote/pokertote/domain/tote"
-	"github.com/pokertote/pokertote/domain/tote/outbox"
-
 	"context"
 	"fmt"
 	"strconv"
@@ -20,6 +17,8 @@ import (
 	"github.com/pokertote/pokertote/domain/ledger"
 	"github.com/pokertote/pokertote/domain/money"
 	"github.com/pokertote/pokertote/domain/parimutuel"
+	"github.com/pokertote/pokertote/domain/tote"
+	"github.com/pokertote/pokertote/domain/tote/outbox"
 )
 
 // Settler settles and voids draws; it holds no state but the clock the

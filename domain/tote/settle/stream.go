@@ -1,21 +1,19 @@
 package settle
 
 import (
-	"github.com/pokertote/pokertote/domain/tote"
-	"github.com/pokertote/pokertote/domain/tote/outbox"
-
 	"context"
 	"fmt"
 	"math"
 	"slices"
 	"time"
 
+	"github.com/pokertote/pokertote/domain/errs"
 	"github.com/pokertote/pokertote/domain/ids"
 	"github.com/pokertote/pokertote/domain/ledger"
-
-	"github.com/pokertote/pokertote/domain/errs"
 	"github.com/pokertote/pokertote/domain/money"
 	"github.com/pokertote/pokertote/domain/parimutuel"
+	"github.com/pokertote/pokertote/domain/tote"
+	"github.com/pokertote/pokertote/domain/tote/outbox"
 )
 
 // Streamed settlement (issue 8): a pool is settled from its per-selection

@@ -146,11 +146,11 @@ type Harness struct {
 	Pub    *Recorder
 	Svc    *service.Service
 	Dealer *dealer.Dealer
+	Table  tote.Table
 	// Parts are what the harness's dealers are built from: the service's
 	// store, publisher, clock and Stats, the env's leases, SimpleOdds and
 	// the gated beacon.
 	Parts dealer.Parts
-	Table  tote.Table
 	// BeaconGate is where the dealers read beacon rounds: a local chain on
 	// Clock that a test may hold back.
 	BeaconGate *BeaconGate
