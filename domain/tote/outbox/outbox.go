@@ -58,7 +58,7 @@ type Stats struct {
 	DrawsSettled atomic.Int64
 	DrawsVoided  atomic.Int64
 	StepFailures atomic.Int64
-	// Voids counts DrawsVoided by kind, index of VoidKinds.
+	// Voids counts DrawsVoided by kind, index of tote.VoidKinds.
 	Voids [4]atomic.Int64
 }
 
