@@ -142,7 +142,6 @@ func completePool(st *parimutuel.PoolSettlement, totals []tote.SelectionTotal, r
 	if st.Refunded {
 		return nil
 	}
-	st.Paid, st.Breakage, st.TopUp = 0, 0, 0
 	for ci := range st.Categories {
 		c := &st.Categories[ci]
 		c.NumBets, c.Paid, c.Breakage, c.TopUp = 0, 0, 0, 0
@@ -156,17 +155,8 @@ func completePool(st *parimutuel.PoolSettlement, totals []tote.SelectionTotal, r
 				c.Paid += amount
 			}
 		}
-		if c.NumBets > 0 {
-			if c.Paid > c.Fund {
-				c.TopUp = c.Paid - c.Fund
-			} else {
-				c.Breakage = c.Fund - c.Paid
-			}
-		}
-		st.Paid += c.Paid
-		st.Breakage += c.Breakage
-		st.TopUp += c.TopUp
 	}
+	st.SumCategories()
 	return nil
 }
 
