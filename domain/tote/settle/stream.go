@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/pokertote/pokertote/domain/errs"
@@ -53,19 +54,9 @@ func poolTotals(totals []tote.SelectionTotal) map[tote.PoolKey][]tote.SelectionT
 		out[k] = append(out[k], t)
 	}
 	for _, ts := range out {
-		slices.SortFunc(ts, func(a, b tote.SelectionTotal) int { return cmpString(a.Selection.String(), b.Selection.String()) })
+		slices.SortFunc(ts, func(a, b tote.SelectionTotal) int { return strings.Compare(a.Selection.String(), b.Selection.String()) })
 	}
 	return out
-}
-
-func cmpString(a, b string) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 // planPool settles a pool from its per-selection totals: the figures that
