@@ -1,3 +1,8 @@
+// Package service is the totalizator's door for everything but dealing:
+// tables and their admin actions, bets (handed to tote/intake), voids
+// (through tote/settle), the jackpot, the reads and the audit trail. The
+// dealers (tote/dealer) run beside it on the same store, publisher, clock
+// and Stats.
 package service
 
 import (
