@@ -36,9 +36,9 @@ import (
 //     (Tx.PoolCredits), one transfer per page.
 //
 // Memory is one rate per backed selection plus one page: independent of the
-// number of bets. The property test (totetest's StreamedSettlementIsReference, run on the
-// twin and both databases) checks that the result equals SettlePool over
-// the individual bets.
+// number of bets. The property test (totetest's
+// StreamedSettlementIsReference, run on the twin and both databases)
+// checks that the result equals SettlePool over the individual bets.
 
 // creditPage is how many players one settlement transfer credits.
 const creditPage = 4000
