@@ -16,37 +16,31 @@ import (
 // TestUserRepoConformance runs the account.UserStore suite that the
 // in-memory twin runs, against both databases.
 func TestUserRepoConformance(t *testing.T) {
-	for _, dialect := range sqldbtest.Dialects {
-		t.Run(dialect, func(t *testing.T) {
-			t.Parallel()
-			accounttest.Run(t, func(t *testing.T, now func() time.Time) account.UserStore {
-				r := accountdb.NewUserRepo(sqldbtest.Open(t, dialect))
-				r.SetClock(now)
-				return r
-			})
+	sqldbtest.EachDialect(t, func(t *testing.T, dialect string) {
+		accounttest.Run(t, func(t *testing.T, now func() time.Time) account.UserStore {
+			r := accountdb.NewUserRepo(sqldbtest.Open(t, dialect))
+			r.SetClock(now)
+			return r
 		})
-	}
+	})
 }
 
 // TestRefreshRepoConformance runs the auth.RefreshStore suite that the
 // in-memory twin runs, against both databases.
 func TestRefreshRepoConformance(t *testing.T) {
-	for _, dialect := range sqldbtest.Dialects {
-		t.Run(dialect, func(t *testing.T) {
-			t.Parallel()
-			authtest.Run(t, func(t *testing.T) authtest.Env {
-				db := sqldbtest.Open(t, dialect)
-				users := accountdb.NewUserRepo(db)
-				r := accountdb.NewRefreshRepo(db)
-				return authtest.Env{
-					Store: r,
-					Prune: func(now time.Time) (int64, error) { return r.Prune(context.Background(), now) },
-					Users: [2]int64{
-						accountdbtest.MustCreateUser(t, users, "a@example.kz").ID,
-						accountdbtest.MustCreateUser(t, users, "b@example.kz").ID,
-					},
-				}
-			})
+	sqldbtest.EachDialect(t, func(t *testing.T, dialect string) {
+		authtest.Run(t, func(t *testing.T) authtest.Env {
+			db := sqldbtest.Open(t, dialect)
+			users := accountdb.NewUserRepo(db)
+			r := accountdb.NewRefreshRepo(db)
+			return authtest.Env{
+				Store: r,
+				Prune: func(now time.Time) (int64, error) { return r.Prune(context.Background(), now) },
+				Users: [2]int64{
+					accountdbtest.MustCreateUser(t, users, "a@example.kz").ID,
+					accountdbtest.MustCreateUser(t, users, "b@example.kz").ID,
+				},
+			}
 		})
-	}
+	})
 }

@@ -17,23 +17,20 @@ import (
 // databases: the ledger's guard in the money's transaction, and the
 // protection store.
 func TestProtectionConformance(t *testing.T) {
-	for _, dialect := range sqldbtest.Dialects {
-		t.Run(dialect, func(t *testing.T) {
-			t.Parallel()
-			protectiontest.Run(t, func(t *testing.T, now func() time.Time, loc *time.Location) protectiontest.Env {
-				db := sqldbtest.Open(t, dialect)
-				led := ledgerdb.NewLedgerRepo(db)
-				led.SetClock(now)
-				led.SetLocation(loc)
-				return protectiontest.Env{
-					Ledger: led,
-					InTx: func(ctx context.Context, fn func(ctx context.Context, tx ledger.Poster) error) error {
-						return led.InTx(ctx, fn)
-					},
-					Store: protectiondb.NewProtectionRepo(db),
-					Users: accountdb.NewUserRepo(db),
-				}
-			})
+	sqldbtest.EachDialect(t, func(t *testing.T, dialect string) {
+		protectiontest.Run(t, func(t *testing.T, now func() time.Time, loc *time.Location) protectiontest.Env {
+			db := sqldbtest.Open(t, dialect)
+			led := ledgerdb.NewLedgerRepo(db)
+			led.SetClock(now)
+			led.SetLocation(loc)
+			return protectiontest.Env{
+				Ledger: led,
+				InTx: func(ctx context.Context, fn func(ctx context.Context, tx ledger.Poster) error) error {
+					return led.InTx(ctx, fn)
+				},
+				Store: protectiondb.NewProtectionRepo(db),
+				Users: accountdb.NewUserRepo(db),
+			}
 		})
-	}
+	})
 }

@@ -12,14 +12,12 @@ import (
 // TestToteEventRetention runs the outbox-pruning conformance test on SQLite
 // and Postgres.
 func TestToteEventRetention(t *testing.T) {
-	for _, dialect := range sqldbtest.Dialects {
-		t.Run(dialect, func(t *testing.T) {
-			totetest.RunRetention(t, func(t *testing.T) totetest.Env {
-				db := sqldbtest.Open(t, dialect)
-				led := ledgerdb.NewLedgerRepo(db)
-				repo := totedb.NewToteRepo(db, led)
-				return totetest.Env{Store: repo, Leases: repo, Ledger: led, Concurrent: dialect == "postgres"}
-			})
+	sqldbtest.EachDialect(t, func(t *testing.T, dialect string) {
+		totetest.RunRetention(t, func(t *testing.T) totetest.Env {
+			db := sqldbtest.Open(t, dialect)
+			led := ledgerdb.NewLedgerRepo(db)
+			repo := totedb.NewToteRepo(db, led)
+			return totetest.Env{Store: repo, Leases: repo, Ledger: led, Concurrent: dialect == "postgres"}
 		})
-	}
+	})
 }

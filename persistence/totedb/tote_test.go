@@ -13,15 +13,12 @@ import (
 // the close race, leases, voids, the outbox) on SQLite and on Postgres,
 // each test on a fresh database.
 func TestToteConformance(t *testing.T) {
-	for _, dialect := range sqldbtest.Dialects {
-		t.Run(dialect, func(t *testing.T) {
-			t.Parallel() // the dialects share no state
-			totetest.Run(t, func(t *testing.T) totetest.Env {
-				db := sqldbtest.Open(t, dialect)
-				led := ledgerdb.NewLedgerRepo(db)
-				repo := totedb.NewToteRepo(db, led)
-				return totetest.Env{Store: repo, Leases: repo, Ledger: led, Concurrent: dialect == "postgres"}
-			})
+	sqldbtest.EachDialect(t, func(t *testing.T, dialect string) {
+		totetest.Run(t, func(t *testing.T) totetest.Env {
+			db := sqldbtest.Open(t, dialect)
+			led := ledgerdb.NewLedgerRepo(db)
+			repo := totedb.NewToteRepo(db, led)
+			return totetest.Env{Store: repo, Leases: repo, Ledger: led, Concurrent: dialect == "postgres"}
 		})
-	}
+	})
 }

@@ -53,6 +53,19 @@ func MigratedOptions(t testing.TB, dialect string) sqldb.Options {
 // subtests.
 var Dialects = []string{"sqlite", "postgres"}
 
+// EachDialect runs test once per dialect, as parallel subtests named by
+// the dialect: each opens databases of its own (Open), so they share no
+// state.
+func EachDialect(t *testing.T, test func(t *testing.T, dialect string)) {
+	t.Helper()
+	for _, dialect := range Dialects {
+		t.Run(dialect, func(t *testing.T) {
+			t.Parallel()
+			test(t, dialect)
+		})
+	}
+}
+
 // Open opens a fresh, migrated database of one dialect, private to t (a
 // copy of the migrated SQLite file, or of the migrated Postgres template,
 // dropped after t).
