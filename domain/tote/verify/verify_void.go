@@ -69,13 +69,9 @@ func verifyVoid(res tote.DrawResult, problem func(string, ...any)) bool {
 			bad("void: an admin void before the deal, yet %d beacon rounds fetched and cards published", fetched)
 		}
 	case tote.VoidBeaconMissing:
-		s := v.Street
-		if s < 1 || s > 4 {
-			bad("void: a missing beacon of street %d", s)
+		s, ok := voidStreet(v, b, "a missing", bad)
+		if !ok {
 			return false
-		}
-		if v.Round != b.Rounds[s-1] {
-			bad("void: the %s's committed round is %d, the void names round %d", tote.StreetNames[s-1], b.Rounds[s-1], v.Round)
 		}
 		if v.Deadline == nil || !v.Deadline.Equal(b.Deadlines[s-1]) {
 			bad("void: the %s's committed deadline is %s, the void names %v", tote.StreetNames[s-1], b.Deadlines[s-1].Format(tote.TimeLayout), fmtTime(v.Deadline))
@@ -91,13 +87,9 @@ func verifyVoid(res tote.DrawResult, problem func(string, ...any)) bool {
 			bad("void: a version-%d void cannot be %s (version %d on)", res.Version, v.Kind, tote.ResultVersionBound)
 			return false
 		}
-		s := v.Street
-		if s < 1 || s > 4 {
-			bad("void: an early beacon of street %d", s)
+		s, ok := voidStreet(v, b, "an early", bad)
+		if !ok {
 			return false
-		}
-		if v.Round != b.Rounds[s-1] {
-			bad("void: the %s's committed round is %d, the void names round %d", tote.StreetNames[s-1], b.Rounds[s-1], v.Round)
 		}
 		if v.Deadline != nil {
 			bad("void: an early beacon names no deadline")
@@ -118,6 +110,21 @@ func verifyVoid(res tote.DrawResult, problem func(string, ...any)) bool {
 		bad("void: unknown cause %q (a version-%d void is %s, %s or, from version %d, %s)", v.Kind, res.Version, tote.VoidAdminBeforeDeal, tote.VoidBeaconMissing, tote.ResultVersionBound, tote.VoidBeaconEarly)
 	}
 	return c.ok()
+}
+
+// voidStreet is the street a beacon void names (what: "a missing" or "an
+// early" beacon), checked to be a street and to name its committed round;
+// false when there is no such street.
+func voidStreet(v *tote.VoidDetail, b *tote.DrawBeacons, what string, bad func(string, ...any)) (int, bool) {
+	s := v.Street
+	if s < 1 || s > 4 {
+		bad("void: %s beacon of street %d", what, s)
+		return 0, false
+	}
+	if v.Round != b.Rounds[s-1] {
+		bad("void: the %s's committed round is %d, the void names round %d", tote.StreetNames[s-1], b.Rounds[s-1], v.Round)
+	}
+	return s, true
 }
 
 // fmtTime writes an optional time for a problem line.
