@@ -187,6 +187,33 @@ func (w *batchWorld) run(t *testing.T, round int, players []batchPlayer, reqs []
 	return out, sb.String() + strings.Join(lines, "")
 }
 
+// randomBatchPlayers is 2..5 players named prefix+" N"+i: money or none,
+// limits of every kind and period, earlier stakes, and now and then a
+// time-out, a self-exclusion or a register entry.
+func randomBatchPlayers(rng *rand.Rand, prefix string) []batchPlayer {
+	kinds := []protection.LimitKind{protection.StakeLimit, protection.LossLimit}
+	players := make([]batchPlayer, 2+rng.IntN(4))
+	for i := range players {
+		p := batchPlayer{name: fmt.Sprintf("%s N%d", prefix, i), deposit: []int64{0, 150, 400, 1000, 5000}[rng.IntN(5)]}
+		for range rng.IntN(3) {
+			p.limits = append(p.limits, [3]any{kinds[rng.IntN(2)], protection.Periods[rng.IntN(3)], int64(100 + 100*rng.IntN(8))})
+		}
+		if p.deposit >= 1000 && rng.IntN(3) == 0 {
+			p.earlier = 100 * int64(1+rng.IntN(3))
+		}
+		switch rng.IntN(12) {
+		case 0:
+			p.timeout = true
+		case 1:
+			p.selfExcl = true
+		case 2:
+			p.listed = true
+		}
+		players[i] = p
+	}
+	return players
+}
+
 // TestBetBatchMatchesSinglePosts is the Postgres fast path's property test:
 // random batches (players with and without money, limits of every kind and
 // period, earlier stakes, time-outs, self-exclusions, register entries,
@@ -196,28 +223,9 @@ func (w *batchWorld) run(t *testing.T, round int, players []batchPlayer, reqs []
 func TestBetBatchMatchesSinglePosts(t *testing.T) {
 	fast, slow := newBatchWorld(t, true), newBatchWorld(t, false)
 	rng := rand.New(rand.NewPCG(8, uint64(time.Now().UnixNano())))
-	kinds := []protection.LimitKind{protection.StakeLimit, protection.LossLimit}
 	seen := map[string]int{} // outcomes by reason ("" accepted)
 	for round := range 12 {
-		players := make([]batchPlayer, 2+rng.IntN(4))
-		for i := range players {
-			p := batchPlayer{name: fmt.Sprintf("Player R%d N%d", round, i), deposit: []int64{0, 150, 400, 1000, 5000}[rng.IntN(5)]}
-			for range rng.IntN(3) {
-				p.limits = append(p.limits, [3]any{kinds[rng.IntN(2)], protection.Periods[rng.IntN(3)], int64(100 + 100*rng.IntN(8))})
-			}
-			if p.deposit >= 1000 && rng.IntN(3) == 0 {
-				p.earlier = 100 * int64(1+rng.IntN(3))
-			}
-			switch rng.IntN(12) {
-			case 0:
-				p.timeout = true
-			case 1:
-				p.selfExcl = true
-			case 2:
-				p.listed = true
-			}
-			players[i] = p
-		}
+		players := randomBatchPlayers(rng, fmt.Sprintf("Player R%d", round))
 		n := 4 + rng.IntN(14)
 		reqs := make([]tote.PlaceBetRequest, n)
 		userIdx := make([]int, n)

@@ -14,7 +14,6 @@ import (
 	"github.com/pokertote/pokertote/domain/ledger"
 	"github.com/pokertote/pokertote/domain/money"
 	"github.com/pokertote/pokertote/domain/parimutuel"
-	"github.com/pokertote/pokertote/domain/protection"
 	"github.com/pokertote/pokertote/domain/tote"
 	"github.com/pokertote/pokertote/domain/tote/totetest"
 	"github.com/pokertote/pokertote/persistence/ledgerdb"
@@ -177,27 +176,8 @@ func planBook(t *testing.T, h *totetest.Harness, drawID int64, players int, mark
 func planSameProtection(t *testing.T, seed uint64) {
 	sqlite, pg := newBatchWorldOn(t, "sqlite", true), newBatchWorld(t, true)
 	rng := rand.New(rand.NewPCG(25, seed))
-	kinds := []protection.LimitKind{protection.StakeLimit, protection.LossLimit}
 	for round := range 8 {
-		players := make([]batchPlayer, 2+rng.IntN(4))
-		for i := range players {
-			p := batchPlayer{name: fmt.Sprintf("Plan Player R%d N%d", round, i), deposit: []int64{0, 150, 400, 1000, 5000}[rng.IntN(5)]}
-			for range rng.IntN(3) {
-				p.limits = append(p.limits, [3]any{kinds[rng.IntN(2)], protection.Periods[rng.IntN(3)], int64(100 + 100*rng.IntN(8))})
-			}
-			if p.deposit >= 1000 && rng.IntN(3) == 0 {
-				p.earlier = 100 * int64(1+rng.IntN(3))
-			}
-			switch rng.IntN(12) {
-			case 0:
-				p.timeout = true
-			case 1:
-				p.selfExcl = true
-			case 2:
-				p.listed = true
-			}
-			players[i] = p
-		}
+		players := randomBatchPlayers(rng, fmt.Sprintf("Plan Player R%d", round))
 		n := 4 + rng.IntN(14)
 		reqs := make([]tote.PlaceBetRequest, n)
 		userIdx := make([]int, n)
