@@ -64,7 +64,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"strings"
 	"time"
 
 	"gorm.io/gorm"
@@ -357,11 +356,6 @@ func lockOrder(entries []ledger.Entry) []int {
 	return order
 }
 
-// ChunkRows bounds the rows of one multi-row statement, keeping the bound
-// parameters under SQLite's limit of 32766 and Postgres's of 65535.
-// Exported for totedb's batches, which chunk their rows the same way.
-const ChunkRows = 1000
-
 // EnsureAccounts returns the ids of the accounts refs (distinct, in lock
 // order), creating the missing ones in that order. Exported for totedb's
 // SQLite bet batch, which creates its escrows in its own transaction.
@@ -383,10 +377,10 @@ func EnsureAccounts(tx *gorm.DB, refs []ledger.AccountRef) ([]int64, error) {
 	for i, a := range missing {
 		rows[i] = ledgerAccountRow{Kind: string(a.Kind), Ref: a.Ref}
 	}
-	// Created in lock order, ChunkRows to a statement; an account a
+	// Created in lock order, sqldb.ChunkRows to a statement; an account a
 	// concurrent post created meanwhile is skipped and found below.
 	err = tx.Clauses(clause.OnConflict{Columns: []clause.Column{{Name: "kind"}, {Name: "ref"}}, DoNothing: true}).
-		CreateInBatches(&rows, ChunkRows).Error
+		CreateInBatches(&rows, sqldb.ChunkRows).Error
 	if err != nil {
 		return nil, fmt.Errorf("create accounts: %w", err)
 	}
@@ -409,20 +403,10 @@ func FindAccounts(tx *gorm.DB, refs []ledger.AccountRef) ([]int64, error) {
 		pos[a] = i
 	}
 	ids := make([]int64, len(refs))
-	for chunk := range slices.Chunk(refs, ChunkRows) {
-		var sb strings.Builder
-		args := make([]any, 0, 2*len(chunk))
-		sb.WriteString("SELECT id, kind, ref, balance FROM ledger_accounts WHERE (kind, ref) IN (")
-		for i, a := range chunk {
-			if i > 0 {
-				sb.WriteString(", ")
-			}
-			sb.WriteString("(?, ?)")
-			args = append(args, string(a.Kind), a.Ref)
-		}
-		sb.WriteString(")")
+	for chunk := range slices.Chunk(refs, sqldb.ChunkRows) {
+		list, args := sqldb.RowList(chunk, "(?, ?)", func(_ int, a ledger.AccountRef) []any { return []any{string(a.Kind), a.Ref} })
 		var rows []ledgerAccountRow
-		if err := tx.Raw(sb.String(), args...).Scan(&rows).Error; err != nil {
+		if err := tx.Raw("SELECT id, kind, ref, balance FROM ledger_accounts WHERE (kind, ref) IN ("+list+")", args...).Scan(&rows).Error; err != nil {
 			return nil, fmt.Errorf("find accounts: %w", err)
 		}
 		for _, row := range rows {
@@ -442,23 +426,16 @@ func insertEntries(tx *gorm.DB, tr ledgerTransferRow, accountIDs []int64, entrie
 		idx[id] = i
 	}
 	entryIDs := make([]int64, len(entries))
-	for start := 0; start < len(entries); start += ChunkRows {
-		end := min(start+ChunkRows, len(entries))
-		var sb strings.Builder
-		args := make([]any, 0, 5*(end-start))
-		sb.WriteString("INSERT INTO ledger_entries (transfer_id, account_id, amount, balance_after, created_at) VALUES ")
-		for i := start; i < end; i++ {
-			if i > start {
-				sb.WriteString(", ")
-			}
-			sb.WriteString("(?, ?, ?, ?, ?)")
-			args = append(args, tr.ID, accountIDs[i], int64(entries[i].Amount), int64(after[i]), tr.CreatedAt)
-		}
+	for start := 0; start < len(entries); start += sqldb.ChunkRows {
+		end := min(start+sqldb.ChunkRows, len(entries))
+		list, args := sqldb.RowList(entries[start:end], "(?, ?, ?, ?, ?)", func(k int, e ledger.Entry) []any {
+			return []any{tr.ID, accountIDs[start+k], int64(e.Amount), int64(after[start+k]), tr.CreatedAt}
+		})
 		// RETURNING rows come in no promised order; each account appears
 		// once per transfer, so the account id says which entry got which id.
-		sb.WriteString(" RETURNING id, account_id")
 		var rows []ledgerEntryRow
-		if err := tx.Raw(sb.String(), args...).Scan(&rows).Error; err != nil {
+		q := "INSERT INTO ledger_entries (transfer_id, account_id, amount, balance_after, created_at) VALUES " + list + " RETURNING id, account_id"
+		if err := tx.Raw(q, args...).Scan(&rows).Error; err != nil {
 			return nil, fmt.Errorf("insert entries: %w", err)
 		}
 		if len(rows) != end-start {

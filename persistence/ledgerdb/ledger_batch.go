@@ -39,7 +39,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"strings"
 	"time"
 
 	"gorm.io/gorm"
@@ -195,15 +194,7 @@ func (r *LedgerRepo) postBatch(tx *gorm.DB, ts []ledger.Transfer, valid []int, p
 	}
 
 	// 2. Apply in memory, in order.
-	var ok []BatchApplied
-	for _, i := range valid {
-		after, err := applyInMemory(ts[i], idOf, bal)
-		if err != nil {
-			errList[i] = err
-			continue
-		}
-		ok = append(ok, BatchApplied{i, after})
-	}
+	ok := applyAll(ts, valid, idOf, bal, errList)
 	if len(ok) == 0 {
 		return true, nil
 	}
@@ -247,26 +238,17 @@ func (r *LedgerRepo) postBatch(tx *gorm.DB, ts []ledger.Transfer, valid []int, p
 // locks its wallets and escrows in its own transaction.
 func (r *LedgerRepo) LockBalances(tx *gorm.DB, ids []int64) (map[int64]money.Amount, error) {
 	bal := make(map[int64]money.Amount, len(ids))
-	for chunk := range slices.Chunk(ids, ChunkRows) {
-		var sb strings.Builder
-		args := make([]any, 0, 2*len(chunk))
-		sb.WriteString("SELECT a.id, a.balance FROM ledger_accounts a JOIN (VALUES ")
-		for i, id := range chunk {
-			if i > 0 {
-				sb.WriteString(", ")
-			}
-			sb.WriteString("(CAST(? AS BIGINT), CAST(? AS INT))")
-			args = append(args, id, i)
-		}
-		sb.WriteString(") AS v ON a.id = v.column1 ORDER BY v.column2")
+	for chunk := range slices.Chunk(ids, sqldb.ChunkRows) {
+		list, args := sqldb.RowList(chunk, "(CAST(? AS BIGINT), CAST(? AS INT))", func(i int, id int64) []any { return []any{id, i} })
+		q := "SELECT a.id, a.balance FROM ledger_accounts a JOIN (VALUES " + list + ") AS v ON a.id = v.column1 ORDER BY v.column2"
 		if r.db.Dialect() == sqldb.Postgres {
-			sb.WriteString(sqldb.PGForUpdateOfA)
+			q += sqldb.PGForUpdateOfA
 		}
 		var rows []struct {
 			ID      int64
 			Balance int64
 		}
-		if err := tx.Raw(sb.String(), args...).Scan(&rows).Error; err != nil {
+		if err := tx.Raw(q, args...).Scan(&rows).Error; err != nil {
 			return nil, fmt.Errorf("lock accounts: %w", err)
 		}
 		for _, row := range rows {
@@ -277,6 +259,22 @@ func (r *LedgerRepo) LockBalances(tx *gorm.DB, ids []int64) (map[int64]money.Amo
 		return nil, fmt.Errorf("lock accounts: %d of %d found", len(bal), len(ids))
 	}
 	return bal, nil
+}
+
+// applyAll applies the valid transfers in order (applyInMemory) and
+// returns those that applied; a refused one gets its error in errList and
+// leaves bal as it was.
+func applyAll(ts []ledger.Transfer, valid []int, idOf map[ledger.AccountRef]int64, bal map[int64]money.Amount, errList []error) []BatchApplied {
+	var ok []BatchApplied
+	for _, i := range valid {
+		after, err := applyInMemory(ts[i], idOf, bal)
+		if err != nil {
+			errList[i] = err
+			continue
+		}
+		ok = append(ok, BatchApplied{i, after})
+	}
+	return ok
 }
 
 // applyInMemory applies t to the balances bal (by account id) through
@@ -306,25 +304,19 @@ func InsertTransfers(tx *gorm.DB, ts []ledger.Transfer, ok []BatchApplied, now t
 		idx = append(idx, a.I)
 	}
 	out := make(map[string]int64, len(idx))
-	for chunk := range slices.Chunk(idx, ChunkRows) {
-		var sb strings.Builder
-		args := make([]any, 0, 5*len(chunk))
-		sb.WriteString("INSERT INTO ledger_transfers (idempotency_key, request_hash, kind, memo, created_at) VALUES ")
-		for n, i := range chunk {
-			if n > 0 {
-				sb.WriteString(", ")
-			}
+	for chunk := range slices.Chunk(idx, sqldb.ChunkRows) {
+		list, args := sqldb.RowList(chunk, "(?, ?, ?, ?, ?)", func(_ int, i int) []any {
 			t := ts[i]
 			hash := t.RequestHash()
-			sb.WriteString("(?, ?, ?, ?, ?)")
-			args = append(args, t.IdempotencyKey, hash[:], string(t.Kind), t.Memo, now)
-		}
-		sb.WriteString(" ON CONFLICT (idempotency_key) DO NOTHING RETURNING id, idempotency_key")
+			return []any{t.IdempotencyKey, hash[:], string(t.Kind), t.Memo, now}
+		})
 		var rows []struct {
 			ID             int64
 			IdempotencyKey string
 		}
-		if err := tx.Raw(sb.String(), args...).Scan(&rows).Error; err != nil {
+		q := "INSERT INTO ledger_transfers (idempotency_key, request_hash, kind, memo, created_at) VALUES " + list +
+			" ON CONFLICT (idempotency_key) DO NOTHING RETURNING id, idempotency_key"
+		if err := tx.Raw(q, args...).Scan(&rows).Error; err != nil {
 			return nil, fmt.Errorf("insert transfers: %w", err)
 		}
 		for _, row := range rows {
@@ -351,19 +343,9 @@ func SetBalances(tx *gorm.DB, bal map[int64]money.Amount) error {
 		ids = append(ids, id)
 	}
 	slices.Sort(ids)
-	for chunk := range slices.Chunk(ids, ChunkRows) {
-		var sb strings.Builder
-		args := make([]any, 0, 2*len(chunk))
-		sb.WriteString("UPDATE ledger_accounts SET balance = v.column2 FROM (VALUES ")
-		for i, id := range chunk {
-			if i > 0 {
-				sb.WriteString(", ")
-			}
-			sb.WriteString("(CAST(? AS BIGINT), CAST(? AS BIGINT))")
-			args = append(args, id, int64(bal[id]))
-		}
-		sb.WriteString(") AS v WHERE ledger_accounts.id = v.column1")
-		res := tx.Exec(sb.String(), args...)
+	for chunk := range slices.Chunk(ids, sqldb.ChunkRows) {
+		list, args := sqldb.RowList(chunk, "(CAST(? AS BIGINT), CAST(? AS BIGINT))", func(_ int, id int64) []any { return []any{id, int64(bal[id])} })
+		res := tx.Exec("UPDATE ledger_accounts SET balance = v.column2 FROM (VALUES "+list+") AS v WHERE ledger_accounts.id = v.column1", args...)
 		switch {
 		case res.Error == nil:
 		case sqldb.Violates(res.Error, "ledger_accounts_balance_sign"):
@@ -393,24 +375,18 @@ type BatchEntry struct {
 // Exported for totedb's SQLite bet batch (see BatchApplied).
 func InsertBatchEntries(tx *gorm.DB, ents []BatchEntry, now time.Time) (map[[2]int64]int64, error) {
 	out := make(map[[2]int64]int64, len(ents))
-	for chunk := range slices.Chunk(ents, ChunkRows) {
-		var sb strings.Builder
-		args := make([]any, 0, 5*len(chunk))
-		sb.WriteString("INSERT INTO ledger_entries (transfer_id, account_id, amount, balance_after, created_at) VALUES ")
-		for i, e := range chunk {
-			if i > 0 {
-				sb.WriteString(", ")
-			}
-			sb.WriteString("(?, ?, ?, ?, ?)")
-			args = append(args, e.Transfer, e.Account, int64(e.Amount), int64(e.After), now)
-		}
-		sb.WriteString(" RETURNING id, transfer_id, account_id")
+	for chunk := range slices.Chunk(ents, sqldb.ChunkRows) {
+		list, args := sqldb.RowList(chunk, "(?, ?, ?, ?, ?)", func(_ int, e BatchEntry) []any {
+			return []any{e.Transfer, e.Account, int64(e.Amount), int64(e.After), now}
+		})
 		var rows []struct {
 			ID         int64
 			TransferID int64
 			AccountID  int64
 		}
-		if err := tx.Raw(sb.String(), args...).Scan(&rows).Error; err != nil {
+		q := "INSERT INTO ledger_entries (transfer_id, account_id, amount, balance_after, created_at) VALUES " + list +
+			" RETURNING id, transfer_id, account_id"
+		if err := tx.Raw(q, args...).Scan(&rows).Error; err != nil {
 			return nil, fmt.Errorf("insert entries: %w", err)
 		}
 		if len(rows) != len(chunk) {

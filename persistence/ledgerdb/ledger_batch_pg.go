@@ -101,15 +101,7 @@ func (r *LedgerRepo) postBatchPG(ctx context.Context, tx *gorm.DB, ts []ledger.T
 		return nil
 	}
 
-	var ok []BatchApplied
-	for _, i := range valid {
-		after, err := applyInMemory(ts[i], idOf, bal)
-		if err != nil {
-			errList[i] = err
-			continue
-		}
-		ok = append(ok, BatchApplied{i, after})
-	}
+	ok := applyAll(ts, valid, idOf, bal, errList)
 	if len(ok) == 0 {
 		return nil
 	}

@@ -4,14 +4,12 @@ import (
 	"cmp"
 	"context"
 	"slices"
-	"strings"
 
 	"github.com/pokertote/pokertote/domain/errs"
 	"github.com/pokertote/pokertote/domain/ids"
 	"github.com/pokertote/pokertote/domain/ledger"
 	"github.com/pokertote/pokertote/domain/money"
 	"github.com/pokertote/pokertote/domain/tote"
-	"github.com/pokertote/pokertote/persistence/ledgerdb"
 	"github.com/pokertote/pokertote/persistence/sqldb"
 )
 
@@ -132,30 +130,24 @@ func (t *toteTx) InsertBets(ctx context.Context, bets []tote.Bet) ([]tote.Bet, [
 	errList := make([]error, len(bets))
 	db := t.tx.WithContext(ctx)
 	order := betInsertOrder(bets)
-	for start := 0; start < len(order); start += ledgerdb.ChunkRows / 10 {
-		idx := order[start:min(len(order), start+ledgerdb.ChunkRows/10)]
+	for start := 0; start < len(order); start += sqldb.ChunkRows / 10 {
+		idx := order[start:min(len(order), start+sqldb.ChunkRows/10)]
 		chunk := make([]tote.Bet, len(idx))
 		for i, j := range idx {
 			chunk[i] = bets[j]
 		}
-		var sb strings.Builder
-		args := make([]any, 0, 10*len(chunk))
-		sb.WriteString(`INSERT INTO tote_bets (draw_id, table_id, user_id, round, market, selection, stake, status, payout, idempotency_key, placed_at) VALUES `)
-		for i, b := range chunk {
-			if i > 0 {
-				sb.WriteString(", ")
-			}
+		list, args := sqldb.RowList(chunk, "(?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?)", func(_ int, b tote.Bet) []any {
 			row := fromDomainBet(b)
-			sb.WriteString("(?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?)")
-			args = append(args, row.DrawID, row.TableID, row.UserID, row.Round, row.Market, row.Selection, row.Stake, row.Status, row.IdempotencyKey, row.PlacedAt)
-		}
-		sb.WriteString(" ON CONFLICT (user_id, idempotency_key) DO NOTHING RETURNING id, user_id, idempotency_key")
+			return []any{row.DrawID, row.TableID, row.UserID, row.Round, row.Market, row.Selection, row.Stake, row.Status, row.IdempotencyKey, row.PlacedAt}
+		})
 		var rows []struct {
 			ID             int64
 			UserID         int64
 			IdempotencyKey string
 		}
-		if err := db.Raw(sb.String(), args...).Scan(&rows).Error; err != nil {
+		q := `INSERT INTO tote_bets (draw_id, table_id, user_id, round, market, selection, stake, status, payout, idempotency_key, placed_at) VALUES ` + list +
+			" ON CONFLICT (user_id, idempotency_key) DO NOTHING RETURNING id, user_id, idempotency_key"
+		if err := db.Raw(q, args...).Scan(&rows).Error; err != nil {
 			return nil, nil, sqldb.MapErr(err, "bet")
 		}
 		ids := make(map[betKey]int64, len(rows))
@@ -178,7 +170,7 @@ func (t *toteTx) InsertBets(ctx context.Context, bets []tote.Bet) ([]tote.Bet, [
 
 // DeleteBets implements tote.Tx.
 func (t *toteTx) DeleteBets(ctx context.Context, ids []int64) error {
-	for chunk := range slices.Chunk(ids, ledgerdb.ChunkRows) {
+	for chunk := range slices.Chunk(ids, sqldb.ChunkRows) {
 		if err := t.tx.WithContext(ctx).Exec("DELETE FROM tote_bets WHERE id IN ? AND status = 'ACCEPTED'", chunk).Error; err != nil {
 			return sqldb.MapErr(err, "bets")
 		}

@@ -22,7 +22,6 @@ import (
 	"context"
 	"fmt"
 	"slices"
-	"strings"
 	"time"
 
 	"gorm.io/gorm"
@@ -165,23 +164,13 @@ func (r *ToteRepo) readBatchSnapshot(ctx context.Context, tx *gorm.DB, w tote.Ba
 // takenBetKeys reads which of w's (player, key) pairs a stored bet holds.
 func takenBetKeys(tx *gorm.DB, w tote.BatchWork) (map[betKey]bool, error) {
 	taken := map[betKey]bool{}
-	for chunk := range slices.Chunk(w.Requests, ledgerdb.ChunkRows) {
-		var sb strings.Builder
-		args := make([]any, 0, 2*len(chunk))
-		sb.WriteString("SELECT user_id, idempotency_key FROM tote_bets WHERE (user_id, idempotency_key) IN (")
-		for i, q := range chunk {
-			if i > 0 {
-				sb.WriteString(", ")
-			}
-			sb.WriteString("(?, ?)")
-			args = append(args, int64(q.UserID), q.Key)
-		}
-		sb.WriteString(")")
+	for chunk := range slices.Chunk(w.Requests, sqldb.ChunkRows) {
+		list, args := sqldb.RowList(chunk, "(?, ?)", func(_ int, q tote.BatchRequest) []any { return []any{int64(q.UserID), q.Key} })
 		var rows []struct {
 			UserID         int64
 			IdempotencyKey string
 		}
-		if err := tx.Raw(sb.String(), args...).Scan(&rows).Error; err != nil {
+		if err := tx.Raw("SELECT user_id, idempotency_key FROM tote_bets WHERE (user_id, idempotency_key) IN ("+list+")", args...).Scan(&rows).Error; err != nil {
 			return nil, fmt.Errorf("read taken bet keys: %w", err)
 		}
 		for _, row := range rows {
@@ -259,19 +248,12 @@ func (r *ToteRepo) writeBatchGorm(tx *gorm.DB, wr batchRows, walletID map[int64]
 
 // insertBetRows stores planned bets with their ids, in the order given.
 func insertBetRows(tx *gorm.DB, bets []tote.Bet) error {
-	for chunk := range slices.Chunk(bets, ledgerdb.ChunkRows/12) {
-		var sb strings.Builder
-		args := make([]any, 0, 11*len(chunk))
-		sb.WriteString(`INSERT INTO tote_bets (id, draw_id, table_id, user_id, round, market, selection, stake, status, payout, idempotency_key, placed_at) VALUES `)
-		for i, b := range chunk {
-			if i > 0 {
-				sb.WriteString(", ")
-			}
+	for chunk := range slices.Chunk(bets, sqldb.ChunkRows/12) {
+		list, args := sqldb.RowList(chunk, "(?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?)", func(_ int, b tote.Bet) []any {
 			row := fromDomainBet(b)
-			sb.WriteString("(?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?)")
-			args = append(args, row.ID, row.DrawID, row.TableID, row.UserID, row.Round, row.Market, row.Selection, row.Stake, row.Status, row.IdempotencyKey, row.PlacedAt)
-		}
-		res := tx.Exec(sb.String(), args...)
+			return []any{row.ID, row.DrawID, row.TableID, row.UserID, row.Round, row.Market, row.Selection, row.Stake, row.Status, row.IdempotencyKey, row.PlacedAt}
+		})
+		res := tx.Exec(`INSERT INTO tote_bets (id, draw_id, table_id, user_id, round, market, selection, stake, status, payout, idempotency_key, placed_at) VALUES `+list, args...)
 		if res.Error != nil {
 			return sqldb.MapErr(res.Error, "bet")
 		}

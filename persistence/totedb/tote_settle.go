@@ -2,7 +2,6 @@ package totedb
 
 import (
 	"context"
-	"strings"
 	"time"
 
 	"gorm.io/gorm"
@@ -113,21 +112,14 @@ func (t *toteTx) PayPool(ctx context.Context, drawID int64, round parimutuel.Rou
 	db := t.tx.WithContext(ctx)
 	for start := 0; start < len(rates); start += rateChunk {
 		chunk := rates[start:min(len(rates), start+rateChunk)]
-		var sb strings.Builder
-		args := make([]any, 0, 8*len(chunk))
-		sb.WriteString("INSERT INTO tote_selection_results (draw_id, round, market, selection, refund, coef1, coef2, settled_at) VALUES ")
-		for i, r := range chunk {
-			if i > 0 {
-				sb.WriteString(", ")
-			}
-			sb.WriteString("(?, ?, ?, ?, ?, ?, ?, ?)")
+		list, args := sqldb.RowList(chunk, "(?, ?, ?, ?, ?, ?, ?, ?)", func(_ int, r tote.SelectionRate) []any {
 			refund := 0
 			if r.Refund {
 				refund = 1
 			}
-			args = append(args, drawID, int(round), string(market), r.Selection, refund, int64(r.Coef1), int64(r.Coef2), at)
-		}
-		if err := db.Exec(sb.String(), args...).Error; err != nil {
+			return []any{drawID, int(round), string(market), r.Selection, refund, int64(r.Coef1), int64(r.Coef2), at}
+		})
+		if err := db.Exec("INSERT INTO tote_selection_results (draw_id, round, market, selection, refund, coef1, coef2, settled_at) VALUES "+list, args...).Error; err != nil {
 			return nil, sqldb.MapErr(err, "selection results")
 		}
 	}

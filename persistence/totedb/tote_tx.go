@@ -2,7 +2,6 @@ package totedb
 
 import (
 	"context"
-	"strings"
 	"time"
 
 	"gorm.io/gorm"
@@ -205,19 +204,12 @@ const settleChunk = 1000
 func (t *toteTx) SettleBets(ctx context.Context, outcomes []tote.BetOutcome, at time.Time) error {
 	for start := 0; start < len(outcomes); start += settleChunk {
 		chunk := outcomes[start:min(len(outcomes), start+settleChunk)]
-		var sb strings.Builder
-		args := make([]any, 0, 1+3*len(chunk))
-		args = append(args, sqldb.StoredTime(at))
-		sb.WriteString("UPDATE tote_bets SET status = v.column2, payout = v.column3, settled_at = ? FROM (VALUES ")
-		for i, o := range chunk {
-			if i > 0 {
-				sb.WriteString(", ")
-			}
-			sb.WriteString("(CAST(? AS BIGINT), CAST(? AS TEXT), CAST(? AS BIGINT))")
-			args = append(args, o.BetID, string(o.Status), int64(o.Payout))
-		}
-		sb.WriteString(") AS v WHERE tote_bets.id = v.column1 AND tote_bets.status = 'ACCEPTED'")
-		if err := t.tx.WithContext(ctx).Exec(sb.String(), args...).Error; err != nil {
+		list, args := sqldb.RowList(chunk, "(CAST(? AS BIGINT), CAST(? AS TEXT), CAST(? AS BIGINT))", func(_ int, o tote.BetOutcome) []any {
+			return []any{o.BetID, string(o.Status), int64(o.Payout)}
+		})
+		q := "UPDATE tote_bets SET status = v.column2, payout = v.column3, settled_at = ? FROM (VALUES " + list +
+			") AS v WHERE tote_bets.id = v.column1 AND tote_bets.status = 'ACCEPTED'"
+		if err := t.tx.WithContext(ctx).Exec(q, append([]any{sqldb.StoredTime(at)}, args...)...).Error; err != nil {
 			return sqldb.MapErr(err, "bets")
 		}
 	}
