@@ -60,6 +60,13 @@ func ComputeExpressShared(pockets [][2]cards.Card, workers int) (*Express, error
 	return x, nil
 }
 
+// ForgetShared empties the cache: a benchmark of the callers calls it to
+// time the enumeration rather than a lookup.
+func ForgetShared() {
+	sharedResult.clear()
+	sharedExpr.clear()
+}
+
 func (r *Result) clone() *Result {
 	c := *r
 	c.Positions = slices.Clone(r.Positions)
@@ -128,4 +135,10 @@ func (c *recent[V]) put(k dealKey, v V) {
 		c.next = (c.next + 1) % c.size
 	}
 	c.m[k] = v
+}
+
+func (c *recent[V]) clear() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.m, c.order, c.next = nil, nil, 0
 }
