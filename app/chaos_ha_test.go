@@ -663,9 +663,8 @@ func redisMasterPort(t *testing.T, env haEnv) string {
 	return ""
 }
 
-// metricBehind reads a replica's count of player reads sent to the
-// primary because the standby had not replayed their write yet.
-func metricBehind(t *testing.T, addr string) int64 {
+// metricLines scrapes a replica's /metrics, a line each.
+func metricLines(t *testing.T, addr string) []string {
 	t.Helper()
 	res, err := http.Get("http://" + addr + "/metrics")
 	if err != nil {
@@ -674,7 +673,14 @@ func metricBehind(t *testing.T, addr string) int64 {
 	defer res.Body.Close()
 	var buf bytes.Buffer
 	_, _ = buf.ReadFrom(res.Body)
-	for _, line := range strings.Split(buf.String(), "\n") {
+	return strings.Split(buf.String(), "\n")
+}
+
+// metricBehind reads a replica's count of player reads sent to the
+// primary because the standby had not replayed their write yet.
+func metricBehind(t *testing.T, addr string) int64 {
+	t.Helper()
+	for _, line := range metricLines(t, addr) {
 		if strings.HasPrefix(line, "pokertote_db_replica_behind_reads_total ") {
 			f, _ := strconv.ParseFloat(line[strings.LastIndexByte(line, ' ')+1:], 64)
 			return int64(f)
@@ -686,14 +692,7 @@ func metricBehind(t *testing.T, addr string) int64 {
 // metricReads reads a replica's repository reads per pool from /metrics.
 func metricReads(t *testing.T, addr string) (primary, replica int64) {
 	t.Helper()
-	res, err := http.Get("http://" + addr + "/metrics")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer res.Body.Close()
-	var buf bytes.Buffer
-	_, _ = buf.ReadFrom(res.Body)
-	for _, line := range strings.Split(buf.String(), "\n") {
+	for _, line := range metricLines(t, addr) {
 		if !strings.HasPrefix(line, "pokertote_db_plain_reads_total{") {
 			continue
 		}

@@ -12,7 +12,10 @@ import (
 
 	"github.com/pokertote/pokertote/domain/beacon"
 	"github.com/pokertote/pokertote/domain/tote"
+	"github.com/pokertote/pokertote/domain/tote/dealer"
+	"github.com/pokertote/pokertote/domain/tote/intake"
 	"github.com/pokertote/pokertote/domain/tote/liveodds"
+	"github.com/pokertote/pokertote/domain/tote/outbox"
 	"github.com/pokertote/pokertote/domain/tote/readmodel"
 	"github.com/pokertote/pokertote/domain/tote/service"
 	"github.com/pokertote/pokertote/drand"
@@ -72,11 +75,11 @@ func (a *App) startTote(ctx context.Context) error {
 	}
 	obs := newTableObserver(a.broker)
 	obs.stages = a.stages
-	intake := newIntakeMetrics()
-	svc, err := service.NewService(service.Config{
+	batches := newIntakeMetrics()
+	log, clock, timeScale := a.log.With("component", "tote"), a.toteClock(), tote.TimeScale(a.cfg.TimeScale)
+	svc, err := service.New(service.Config{
 		Store: repo, Ledger: a.ledger, Gate: a.accounts, Publisher: obs, Auditor: a.users,
-		Log: a.log.With("component", "tote"), TimeScale: a.cfg.TimeScale, Beacon: src,
-		Intake: intake, Clock: a.toteClock(),
+		Log: log, TimeScale: timeScale, Intake: batches, Clock: clock,
 	})
 	if err != nil {
 		return fmt.Errorf("totalizator: %w", err)
@@ -87,7 +90,7 @@ func (a *App) startTote(ctx context.Context) error {
 	live.Stages = a.stages
 	a.toteAPI = graph.NewToteAPI(svc, live, a.log)
 	a.metrics = append(a.metrics, toteMetrics(svc.Stats())...)
-	a.metrics = append(a.metrics, intake.collectors()...)
+	a.metrics = append(a.metrics, batches.collectors()...)
 	a.startPruner(repo)
 	a.startOpsMetrics(obs, repo)
 	if a.cfg.DemoTables {
@@ -106,7 +109,7 @@ func (a *App) startTote(ctx context.Context) error {
 		return nil
 	}
 	scale := max(a.cfg.TimeScale, 1)
-	dcfg := service.DealerConfig{
+	dcfg := dealer.Config{
 		Owner:    dealerOwner(),
 		LeaseTTL: max(time.Duration(float64(toteLeaseTTL)/scale), 500*time.Millisecond),
 		// How long a street waits for its beacon round before the draw is
@@ -114,7 +117,12 @@ func (a *App) startTote(ctx context.Context) error {
 		BeaconWait: max(time.Duration(float64(toteBeaconWait)/scale), 50*time.Millisecond),
 	}
 	scan := max(time.Duration(float64(toteScan)/scale), 200*time.Millisecond)
-	sup := service.NewSupervisor(svc, repo, &liveodds.Exact{}, dcfg, scan)
+	// The dealers share the service's store, publisher, clock, time scale
+	// and counters.
+	sup := dealer.NewSupervisor(dealer.Parts{
+		Store: repo, Leases: repo, Odds: &liveodds.Exact{}, Beacon: src, Clock: clock, TimeScale: timeScale, Log: log,
+		Relay: outbox.NewRelay(repo, obs, clock, log, svc.Stats()), Stats: svc.Stats(),
+	}, dcfg, scan)
 	a.goDealer("tote-dealers", sup.Run)
 	a.log.Info("totalizator ready", "dealer", dcfg.Owner, "lease_ttl", dcfg.LeaseTTL, "time_scale", scale)
 	return nil
@@ -139,7 +147,7 @@ func dealerOwner() string {
 }
 
 // toteMetrics exposes the totalizator's counters.
-func toteMetrics(st *service.Stats) []prometheus.Collector {
+func toteMetrics(st *outbox.Stats) []prometheus.Collector {
 	counter := func(name, help string, v func() int64) prometheus.Collector {
 		return prometheus.NewCounterFunc(prometheus.CounterOpts{Namespace: "pokertote", Subsystem: "tote", Name: name, Help: help},
 			func() float64 { return float64(v()) })
@@ -161,7 +169,7 @@ func toteMetrics(st *service.Stats) []prometheus.Collector {
 }
 
 // intakeMetrics shows how the bet intake carries the round-close surge
-// (service.IntakeObserver): the size of its batches, how long bets wait for a
+// (intake.Observer): the size of its batches, how long bets wait for a
 // batch, and how long a batch's transaction takes. scripts/bench-bets.sh
 // prints the same three figures after a load test (docs/bets-load.md).
 type intakeMetrics struct {
@@ -170,7 +178,7 @@ type intakeMetrics struct {
 	took   *prometheus.HistogramVec
 }
 
-var _ service.IntakeObserver = (*intakeMetrics)(nil)
+var _ intake.Observer = (*intakeMetrics)(nil)
 
 func newIntakeMetrics() *intakeMetrics {
 	// In seconds, from half a millisecond: below a lone bet's batch on a
@@ -195,7 +203,7 @@ func newIntakeMetrics() *intakeMetrics {
 	}
 }
 
-// BetBatch implements service.IntakeObserver.
+// BetBatch implements intake.Observer.
 func (m *intakeMetrics) BetBatch(bets int, waited, took time.Duration, failed bool) {
 	m.size.Observe(float64(bets))
 	m.waited.Observe(waited.Seconds())

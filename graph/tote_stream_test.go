@@ -47,7 +47,7 @@ func newStreamWorld(t *testing.T) *streamWorld {
 	h := totetest.NewHarness(t, totetest.Env{Store: store, Leases: store, Ledger: led}, 2)
 	hub := event.NewHub()
 	t.Cleanup(hub.Close)
-	svc, err := service.NewService(service.Config{Store: store, Ledger: led, Gate: totetest.AllowAll{}, Publisher: hubPublisher{hub}, Clock: h.Clock, Beacon: h.Beacon()})
+	svc, err := service.New(service.Config{Store: store, Ledger: led, Gate: totetest.AllowAll{}, Publisher: hubPublisher{hub}, Clock: h.Clock})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -400,7 +400,7 @@ func TestBetBatchStakeGate(t *testing.T) {
 		if !judge {
 			gate = ensureOnly{accounts}
 		}
-		svc, err := service.NewService(service.Config{Store: w.h.Env.Store, Ledger: w.h.Env.Ledger, Gate: gate, Publisher: w.h.Pub, Clock: w.h.Clock})
+		svc, err := service.New(service.Config{Store: w.h.Env.Store, Ledger: w.h.Env.Ledger, Gate: gate, Publisher: w.h.Pub, Clock: w.h.Clock})
 		if err != nil {
 			t.Fatal(err)
 		}

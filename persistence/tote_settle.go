@@ -14,7 +14,7 @@ import (
 	"github.com/pokertote/pokertote/persistence/sqldb"
 )
 
-// The database side of streamed settlement (domain/tote/service/settle_stream.go,
+// The database side of streamed settlement (domain/tote/settle/stream.go,
 // issue 8): a pool's bets are paid by storing one rate per backed selection
 // (tote_selection_results; each bet's status and payout are derived from it
 // when read, through the view tote_bets_settled), the players' credits are

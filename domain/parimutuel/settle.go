@@ -254,12 +254,43 @@ func shareFund(cat int, fund money.Amount, bets []PoolBet, wins []bool, pay func
 			pay(i, a)
 		}
 	}
-	if r.Paid > fund {
-		r.TopUp = r.Paid - fund
-	} else {
-		r.Breakage = fund - r.Paid
-	}
+	r.closeFund()
 	return r
+}
+
+// closeFund sets the category's TopUp or Breakage from Fund and Paid: what
+// its winners were paid beyond the fund the organiser tops up (the 1.10
+// guarantee), what the fund kept after truncation is breakage. A category
+// without winners has neither: its fund rolls over.
+func (c *CategoryResult) closeFund() {
+	c.TopUp, c.Breakage = 0, 0
+	if c.NumBets == 0 {
+		return
+	}
+	if c.Paid > c.Fund {
+		c.TopUp = c.Paid - c.Fund
+	} else {
+		c.Breakage = c.Fund - c.Paid
+	}
+}
+
+// SumCategories sets the pool's Paid, Breakage and TopUp from its
+// categories' NumBets and Paid, each category closed as SettlePool closes
+// it. A settlement finished from per-selection totals instead of bets (the
+// streamed settlement, a verifier's recomputation) calls it once it has
+// summed each category's winners; a refunded pool is left as it is.
+func (s *PoolSettlement) SumCategories() {
+	if s.Refunded {
+		return
+	}
+	s.Paid, s.Breakage, s.TopUp = 0, 0, 0
+	for i := range s.Categories {
+		c := &s.Categories[i]
+		c.closeFund()
+		s.Paid += c.Paid
+		s.Breakage += c.Breakage
+		s.TopUp += c.TopUp
+	}
 }
 
 // addCategory records a category and adds its figures to the pool's totals.

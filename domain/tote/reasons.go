@@ -21,7 +21,7 @@ const (
 	ReasonInvalidReason      = "INVALID_REASON"
 	ReasonNotFound           = "NOT_FOUND"
 
-	// Bets (bet.go, intake.go, service_bet.go).
+	// Bets (bet.go, batch.go, tote/intake).
 	ReasonInvalidStake          = parimutuel.ReasonInvalidStake
 	ReasonStakeTooLow           = "STAKE_TOO_LOW"
 	ReasonStakeTooHigh          = "STAKE_TOO_HIGH"

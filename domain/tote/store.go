@@ -117,7 +117,7 @@ type Tx interface {
 	// bets change.
 	SettleBets(ctx context.Context, outcomes []BetOutcome, at time.Time) error
 	// PayPool settles every ACCEPTED bet of one pool at once, as streamed
-	// settlement does (settle_stream.go): a bet on a selection of rates is
+	// settlement does (tote/settle/stream.go): a bet on a selection of rates is
 	// paid its stake (REFUNDED) when Refund, else floor(stake × Coef1) +
 	// floor(stake × Coef2) (WON when positive, LOST when 0); a bet on any
 	// other selection is LOST. It returns, per selection of rates holding

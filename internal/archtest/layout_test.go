@@ -31,12 +31,17 @@ var floors = [][]string{
 	// tote, the model: table, draw, bet, events, the result, the stores.
 	{"domain/tote", "domain/holdem/holdemtest", "domain/protection/protectiontest", "domain/auth/authtest"},
 	// Above the model: a draw's result recomputed and checked (all that
-	// cmd/verify-draw links of tote), the tables folded from events, and
-	// the production odds engine the dealer is handed.
-	{"domain/tote/verify", "domain/tote/readmodel", "domain/tote/liveodds"},
-	// The Service: tables, bets through the intake, voids, the jackpot;
-	// the dealers and their supervisor; settlement and the outbox.
-	{"domain/tote/service"},
+	// cmd/verify-draw links of tote), the tables folded from events, the
+	// production odds engine the dealer is handed, and the outbox (a
+	// step's events appended in its transaction and published after it,
+	// and the Stats every part counts into).
+	{"domain/tote/verify", "domain/tote/readmodel", "domain/tote/liveodds", "domain/tote/outbox"},
+	// Settlement and voiding of a draw in a transaction; the bet intake.
+	{"domain/tote/settle", "domain/tote/intake"},
+	// The dealers and their supervisor, settling through settle; beside
+	// them the Service: tables, bets through the intake, voids through
+	// settle, the jackpot, the reads. Neither imports the other.
+	{"domain/tote/dealer", "domain/tote/service"},
 	{"domain/tote/totetest"},
 }
 

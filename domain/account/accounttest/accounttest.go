@@ -139,8 +139,11 @@ func testCreateAndRead(t *testing.T, s account.UserStore) {
 
 func testEmailTaken(t *testing.T, s account.UserStore) {
 	a := create(t, s, "taken@example.kz")
-	_, err := s.Create(ctx, NewUser("taken@example.kz"))
-	errstest.Is(t, err, errs.Conflict, "EMAIL_TAKEN")
+	// The same address in other case is the same account.
+	for _, email := range []string{"taken@example.kz", "Taken@Example.KZ"} {
+		_, err := s.Create(ctx, NewUser(email))
+		errstest.Is(t, err, errs.Conflict, "EMAIL_TAKEN")
+	}
 	got := must[account.User](t, "ByEmail")(s.ByEmail(ctx, "taken@example.kz"))
 	if got.ID != a.ID {
 		t.Fatalf("the email now belongs to %d, want the first user %d", got.ID, a.ID)
@@ -538,7 +541,7 @@ func testAuditFields(t *testing.T, s account.UserStore) {
 	at := Start.Add(-90 * time.Minute)
 	in := account.AuditEntry{
 		At: at, ActorID: admin.ID, Action: "TABLE_SETTINGS_CHANGED", SubjectID: 3, SubjectKind: account.SubjectTable,
-		Detail: "commission lowered", Changes: []account.AuditChange{{Field: "commission", From: "5.00%", To: "3.00%"}},
+		Detail: "комиссия снижена (détail)", Changes: []account.AuditChange{{Field: "commission", From: "5.00%", To: "3.00%"}},
 	}
 	e := must[account.AuditEntry](t, "AppendAudit")(s.AppendAudit(ctx, in))
 	noKind := must[account.AuditEntry](t, "AppendAudit no kind")(s.AppendAudit(ctx, account.AuditEntry{ActorID: admin.ID, Action: "X", SubjectID: admin.ID}))

@@ -3,6 +3,7 @@ package accounttest
 import (
 	"context"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -14,10 +15,14 @@ import (
 // twin of the database adapter (the embedded default is SQLite), run against
 // the conformance suite here. It is safe for concurrent use.
 type MemStore struct {
-	mu            sync.Mutex
-	now           func() time.Time
-	users         []account.User // id = index + 1
-	byEmail       map[string]int64
+	mu      sync.Mutex
+	now     func() time.Time
+	users   []account.User // id = index + 1
+	byEmail map[string]int64
+	// emailKeys holds lower(email) of every user: the databases' unique
+	// index compares that, so Bob@x and bob@x are never two accounts,
+	// though ByEmail matches exactly.
+	emailKeys     map[string]bool
 	verifications []account.Verification // id = index + 1
 	latest        map[int64]int64
 	audit         []account.AuditEntry // id = index + 1
@@ -31,7 +36,7 @@ func NewMemStore(now func() time.Time) *MemStore {
 	if now == nil {
 		now = time.Now
 	}
-	return &MemStore{now: now, byEmail: make(map[string]int64), latest: make(map[int64]int64)}
+	return &MemStore{now: now, byEmail: make(map[string]int64), emailKeys: make(map[string]bool), latest: make(map[int64]int64)}
 }
 
 func notFound(what string) error { return errs.E(errs.NotFound, "%s not found", what) }
@@ -40,7 +45,7 @@ func notFound(what string) error { return errs.E(errs.NotFound, "%s not found", 
 func (s *MemStore) Create(_ context.Context, u account.User) (account.User, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if _, taken := s.byEmail[u.Email]; taken {
+	if s.emailKeys[strings.ToLower(u.Email)] {
 		return account.User{}, errs.R(errs.Conflict, account.ReasonEmailTaken, "an account with this email already exists")
 	}
 	u.ID = int64(len(s.users) + 1)
@@ -52,6 +57,7 @@ func (s *MemStore) Create(_ context.Context, u account.User) (account.User, erro
 	}
 	s.users = append(s.users, u)
 	s.byEmail[u.Email] = u.ID
+	s.emailKeys[strings.ToLower(u.Email)] = true
 	return u, nil
 }
 

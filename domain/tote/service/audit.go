@@ -1,14 +1,13 @@
 package service
 
 import (
-	"github.com/pokertote/pokertote/domain/tote"
-
 	"context"
 	"fmt"
 	"strings"
 	"time"
 
 	"github.com/pokertote/pokertote/domain/account"
+	"github.com/pokertote/pokertote/domain/tote"
 )
 
 // The audit trail is read by people: each entry names what it concerns

@@ -1,23 +1,30 @@
+// Package service is the totalizator's door for everything but dealing:
+// tables and their admin actions, bets (handed to tote/intake), voids
+// (through tote/settle), the jackpot, the reads and the audit trail. The
+// dealers (tote/dealer) run beside it on the same store, publisher, clock
+// and Stats.
 package service
 
 import (
-	"github.com/pokertote/pokertote/domain/tote"
-
+	"cmp"
 	"context"
 	"fmt"
 	"log/slog"
-	"sync/atomic"
 	"time"
 
 	"github.com/pokertote/pokertote/domain/account"
-	"github.com/pokertote/pokertote/domain/beacon"
 	"github.com/pokertote/pokertote/domain/errs"
 	"github.com/pokertote/pokertote/domain/event"
 	"github.com/pokertote/pokertote/domain/ledger"
 	"github.com/pokertote/pokertote/domain/money"
+	"github.com/pokertote/pokertote/domain/tote"
+	"github.com/pokertote/pokertote/domain/tote/intake"
+	"github.com/pokertote/pokertote/domain/tote/outbox"
+	"github.com/pokertote/pokertote/domain/tote/settle"
 )
 
-// Config is what a Service is built from.
+// Config is what a Service is built from; New gives nil fields their
+// defaults.
 type Config struct {
 	Store tote.Store
 	// Ledger reads balances and posts jackpot top-ups; bets and
@@ -27,83 +34,55 @@ type Config struct {
 	Publisher event.Publisher
 	Clock     tote.Clock   // nil: RealClock
 	Auditor   tote.Auditor // nil: admin actions are not audited
-	Log       *slog.Logger
+	Log       *slog.Logger // nil: discard
 	// TimeScale divides every table duration (rounds, card pacing, result
-	// display) for tests and demos; 0 or 1 is real time.
-	TimeScale float64
-	// Beacon is where the dealers read the public randomness every street
-	// is drawn from (docs/fairness.md). Without one no draw opens: there is
-	// no fallback to the house's own entropy.
-	Beacon beacon.Source
+	// display) for tests and demos; 0 or 1 is real time. The dealers are
+	// handed the same.
+	TimeScale tote.TimeScale
 	// Intake is told about every batch of the bet intake (nil: nobody),
 	// for the operators' metrics of the round-close surge.
-	Intake IntakeObserver
+	Intake intake.Observer
 }
 
 // Service is the totalizator's API for everything but dealing: tables,
-// bets, voids, the jackpot, pools and verification. Admin methods trust the
-// caller to have checked the ADMIN role.
+// bets (through the intake), voids (through the settler), the jackpot,
+// pools and verification. Admin methods trust the caller to have checked
+// the ADMIN role.
 type Service struct {
 	store   tote.Store
 	ledger  ledger.Store
-	gate    tote.StakeGate
-	pub     event.Publisher
 	clock   tote.Clock
 	auditor tote.Auditor
 	log     *slog.Logger
-	scale   float64
-	beacon  beacon.Source
-	stats   Stats
-	intake  intake
-	watch   IntakeObserver
+	stats   *outbox.Stats
+	intake  *intake.Queue
+	settler *settle.Settler
+	relay   *outbox.Relay
 }
 
-// Stats counts what the service and its dealers did, for metrics.
-type Stats struct {
-	BetsAccepted atomic.Int64
-	DrawsSettled atomic.Int64
-	DrawsVoided  atomic.Int64
-	StepFailures atomic.Int64
-	// Voids counts DrawsVoided by kind, index of VoidKinds.
-	Voids [4]atomic.Int64
-}
+// Stats returns the live counters of the service and its intake; the
+// dealers are handed them (dealer.Parts.Stats) to count into as well.
+func (s *Service) Stats() *outbox.Stats { return s.stats }
 
-// countVoid counts a published void of kind k.
-func (st *Stats) countVoid(k tote.VoidKind) {
-	for i, vk := range tote.VoidKinds {
-		if vk == k {
-			st.Voids[i].Add(1)
-		}
-	}
-}
-
-// Stats returns the service's live counters.
-func (s *Service) Stats() *Stats { return &s.stats }
-
-// NewService checks cfg and returns the service.
-func NewService(cfg Config) (*Service, error) {
+// New checks cfg and returns the service.
+func New(cfg Config) (*Service, error) {
 	if cfg.Store == nil || cfg.Ledger == nil || cfg.Gate == nil || cfg.Publisher == nil {
 		return nil, errs.E(errs.Internal, "tote: a service needs a store, a ledger, a stake gate and a publisher")
 	}
 	if cfg.Clock == nil {
 		cfg.Clock = tote.RealClock{}
 	}
-	if cfg.Log == nil {
-		cfg.Log = slog.New(slog.DiscardHandler)
-	}
-	if cfg.TimeScale <= 0 {
-		cfg.TimeScale = 1
-	}
+	cfg.Log = cmp.Or(cfg.Log, slog.New(slog.DiscardHandler))
+	stats := &outbox.Stats{}
 	return &Service{
-		store: cfg.Store, ledger: cfg.Ledger, gate: cfg.Gate, pub: cfg.Publisher,
-		clock: cfg.Clock, auditor: cfg.Auditor, log: cfg.Log, scale: cfg.TimeScale, beacon: cfg.Beacon,
-		watch: cfg.Intake,
+		store: cfg.Store, ledger: cfg.Ledger, clock: cfg.Clock, auditor: cfg.Auditor, log: cfg.Log, stats: stats,
+		intake: intake.New(intake.Config{
+			Store: cfg.Store, Gate: cfg.Gate, Publisher: cfg.Publisher, Clock: cfg.Clock, Log: cfg.Log,
+			Observer: cfg.Intake, Stats: stats,
+		}),
+		settler: settle.New(cfg.Clock, cfg.TimeScale),
+		relay:   outbox.NewRelay(cfg.Store, cfg.Publisher, cfg.Clock, cfg.Log, stats),
 	}, nil
-}
-
-// scaled divides a table duration by the time scale.
-func (s *Service) scaled(d time.Duration) time.Duration {
-	return time.Duration(float64(d) / s.scale)
 }
 
 // NewTable is an admin's request for a table.
@@ -193,7 +172,7 @@ func (s *Service) setStatus(ctx context.Context, actor, tableID int64, st tote.T
 	if err != nil {
 		return tote.Table{}, err
 	}
-	s.publishTable(ctx, evs)
+	s.relay.PublishTable(ctx, evs)
 	if len(evs) > 0 {
 		verb := "paused"
 		if st == tote.TableRunning {
@@ -230,7 +209,7 @@ func (s *Service) VoidDraw(ctx context.Context, actor, drawID int64, reason stri
 		return tote.Draw{}, errs.R(errs.Invalid, tote.ReasonInvalidReason, "give a reason of 1 to 500 characters")
 	}
 	var (
-		res   stepResult
+		res   outbox.Step
 		table tote.Table
 	)
 	err := s.store.Within(ctx, func(ctx context.Context, tx tote.Tx) error {
@@ -251,20 +230,20 @@ func (s *Service) VoidDraw(ctx context.Context, actor, drawID int64, reason stri
 		}
 		table = t
 		detail := tote.VoidDetail{Kind: tote.VoidAdminBeforeDeal, At: now.Truncate(time.Millisecond).UTC(), Why: reason}
-		if res, err = s.voidInTx(ctx, tx, d, t, detail); err != nil {
+		if res, err = s.settler.Void(ctx, tx, d, t, detail); err != nil {
 			return err
 		}
-		return appendEvents(ctx, tx, &res)
+		return outbox.Append(ctx, tx, &res)
 	})
 	if err != nil {
 		return tote.Draw{}, err
 	}
-	s.publishStep(ctx, res)
+	s.relay.Publish(ctx, res)
 	s.audit(ctx, actor, account.AuditEntry{
 		Action: "TOTE_DRAW_VOIDED", SubjectKind: account.SubjectDraw, SubjectID: drawID, TableID: table.ID,
-		Detail: fmt.Sprintf("Draw #%d of table %q voided, every stake refunded: %s", res.draw.Number, table.Name, reason),
+		Detail: fmt.Sprintf("Draw #%d of table %q voided, every stake refunded: %s", res.Draw.Number, table.Name, reason),
 	})
-	return *res.draw, nil
+	return *res.Draw, nil
 }
 
 // VoidCounts is how many draws of a table were voided, per kind (every

@@ -1,12 +1,11 @@
 package service
 
 import (
-	"github.com/pokertote/pokertote/domain/tote"
-
 	"context"
 
 	"github.com/pokertote/pokertote/domain/betroot"
 	"github.com/pokertote/pokertote/domain/errs"
+	"github.com/pokertote/pokertote/domain/tote"
 )
 
 // The service's reads: everything the API shows of tables, draws, bets,

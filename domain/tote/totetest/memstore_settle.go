@@ -11,7 +11,7 @@ import (
 	"github.com/pokertote/pokertote/domain/tote"
 )
 
-// The in-memory store's side of streamed settlement (tote/settle_stream.go).
+// The in-memory store's side of streamed settlement (tote/settle/stream.go).
 
 // PoolBetOwners implements tote.Store.
 func (s *MemStore) PoolBetOwners(_ context.Context, drawID int64, round parimutuel.Round, market parimutuel.Market, afterID int64, limit int) ([]tote.BetOwner, error) {

@@ -14,7 +14,7 @@ import (
 	"github.com/pokertote/pokertote/domain/money"
 	"github.com/pokertote/pokertote/domain/parimutuel"
 	"github.com/pokertote/pokertote/domain/tote"
-	"github.com/pokertote/pokertote/domain/tote/service"
+	"github.com/pokertote/pokertote/domain/tote/dealer"
 	"github.com/pokertote/pokertote/domain/tote/verify"
 )
 
@@ -33,7 +33,7 @@ func testStreamedSettlementIsReference(t *testing.T, env Env) {
 	// has not changed. Two pool checks a round (the second publishes the
 	// round's bets) and a lease renewed every 10 s leave every step of
 	// the draw and cut the store's round trips of a draw tenfold.
-	h.Dealer = service.NewDealer(h.Svc, h.Env.Leases, SimpleOdds{}, service.DealerConfig{
+	h.Dealer = dealer.New(h.Parts, dealer.Config{
 		TableID: h.Table.ID, Owner: "A", LeaseTTL: 30 * time.Second, PoolTick: 5 * time.Second,
 	})
 	const users = 6

@@ -22,6 +22,8 @@ import (
 	"github.com/pokertote/pokertote/domain/money"
 	"github.com/pokertote/pokertote/domain/parimutuel"
 	"github.com/pokertote/pokertote/domain/tote"
+	"github.com/pokertote/pokertote/domain/tote/dealer"
+	"github.com/pokertote/pokertote/domain/tote/outbox"
 	"github.com/pokertote/pokertote/domain/tote/service"
 	"github.com/pokertote/pokertote/internal/clocktest"
 )
@@ -143,8 +145,12 @@ type Harness struct {
 	Clock  *clocktest.Clock
 	Pub    *Recorder
 	Svc    *service.Service
-	Dealer *service.Dealer
+	Dealer *dealer.Dealer
 	Table  tote.Table
+	// Parts are what the harness's dealers are built from: the service's
+	// store, publisher, clock and Stats, the env's leases, SimpleOdds and
+	// the gated beacon.
+	Parts dealer.Parts
 	// BeaconGate is where the dealers read beacon rounds: a local chain on
 	// Clock that a test may hold back.
 	BeaconGate *BeaconGate
@@ -155,11 +161,15 @@ type Harness struct {
 func NewHarness(t TB, env Env, n int) *Harness {
 	t.Helper()
 	h := &Harness{T: t, Env: env, Ctx: context.Background(), Clock: clocktest.New(Start), Pub: &Recorder{}}
-	svc, err := service.NewService(service.Config{Store: env.Store, Ledger: env.Ledger, Gate: AllowAll{}, Publisher: h.Pub, Clock: h.Clock, Beacon: h.Beacon()})
+	svc, err := service.New(service.Config{Store: env.Store, Ledger: env.Ledger, Gate: AllowAll{}, Publisher: h.Pub, Clock: h.Clock})
 	if err != nil {
 		t.Fatal(err)
 	}
 	h.Svc = svc
+	h.Parts = dealer.Parts{
+		Store: env.Store, Leases: env.Leases, Odds: SimpleOdds{}, Beacon: h.Beacon(), Clock: h.Clock, Stats: svc.Stats(),
+		Relay: outbox.NewRelay(env.Store, h.Pub, h.Clock, nil, svc.Stats()),
+	}
 	rounds := [4]time.Duration{10 * time.Second, 10 * time.Second, 10 * time.Second, 10 * time.Second}
 	card, result := time.Second, 5*time.Second
 	h.Table, err = svc.CreateTable(h.Ctx, 1, service.NewTable{Name: fmt.Sprintf("T%d-%d", n, time.Now().UnixNano()), Positions: n,
@@ -251,8 +261,8 @@ func (g *BeaconGate) Beacon(ctx context.Context, r uint64) (beacon.Beacon, error
 }
 
 // NewDealer returns another dealer of the harness's table.
-func (h *Harness) NewDealer(owner string) *service.Dealer {
-	return service.NewDealer(h.Svc, h.Env.Leases, SimpleOdds{}, service.DealerConfig{
+func (h *Harness) NewDealer(owner string) *dealer.Dealer {
+	return dealer.New(h.Parts, dealer.Config{
 		TableID: h.Table.ID, Owner: owner, LeaseTTL: 3 * time.Second, PoolTick: 250 * time.Millisecond,
 	})
 }
@@ -288,7 +298,7 @@ func (h *Harness) Draw() tote.Draw {
 
 // RunUntil ticks dealer and advances the clock until cond holds for the
 // latest draw (at most 2000 ticks).
-func (h *Harness) RunUntil(dealer *service.Dealer, what string, cond func(d tote.Draw) bool) tote.Draw {
+func (h *Harness) RunUntil(dealer *dealer.Dealer, what string, cond func(d tote.Draw) bool) tote.Draw {
 	h.T.Helper()
 	for range 2000 {
 		wait := dealer.Tick(h.Ctx)

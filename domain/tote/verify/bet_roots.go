@@ -22,11 +22,8 @@ func verifyBetRoots(res tote.DrawResult, problem func(string, ...any)) bool {
 		}
 		return true
 	}
-	ok := true
-	bad := func(format string, args ...any) {
-		ok = false
-		problem(format, args...)
-	}
+	c := checker{problem: problem}
+	bad := c.bad
 	closed := 4
 	if res.Void && res.VoidDetail != nil {
 		switch res.VoidDetail.Kind {
@@ -77,7 +74,7 @@ func verifyBetRoots(res tote.DrawResult, problem func(string, ...any)) bool {
 			bad("bet roots: round %d's pools publish %d bets, but the round has no root", round, s.n)
 		}
 	}
-	return ok
+	return c.ok()
 }
 
 // CheckRecordedRoots compares a result's bet roots with the ones a player

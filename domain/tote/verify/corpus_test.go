@@ -276,7 +276,8 @@ func writeCorpus(t *testing.T) {
 		t.Fatal("no round-1 WIN pool")
 		return nil
 	}
-	tamper("phantom-bet", "a house bet of 100.00 added on the winner, every figure recomputed", settled, nil, false, func(r *tote.DrawResult) {
+	// phantomBet adds a house bet of 100.00 on the winner to the WIN pool.
+	phantomBet := func(r *tote.DrawResult) {
 		p := winPool(r)
 		for i := range p.Selections {
 			if p.Selections[i].Selection == strconv.Itoa(r.Winners[0]) {
@@ -284,16 +285,13 @@ func writeCorpus(t *testing.T) {
 				p.Selections[i].Stakes += 100 * money.KZT
 			}
 		}
+	}
+	tamper("phantom-bet", "a house bet of 100.00 added on the winner, every figure recomputed", settled, nil, false, func(r *tote.DrawResult) {
+		phantomBet(r)
 		resettle(r, false)
 	})
 	tamper("phantom-bet-new-roots", "the phantom bet with the bet roots re-committed to match", settled, &corpusRecorded{Roots: settledRec.Roots}, true, func(r *tote.DrawResult) {
-		p := winPool(r)
-		for i := range p.Selections {
-			if p.Selections[i].Selection == strconv.Itoa(r.Winners[0]) {
-				p.Selections[i].NumBets++
-				p.Selections[i].Stakes += 100 * money.KZT
-			}
-		}
+		phantomBet(r)
 		resettle(r, true)
 	})
 	tamper("inflated-selection-count", "a selection of 2 bets published as thousands, every figure recomputed", settled, nil, false, func(r *tote.DrawResult) {

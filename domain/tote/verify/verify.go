@@ -166,11 +166,8 @@ func verifyPublicSeed(res tote.DrawResult, seed cards.Seed, problem func(string,
 // verifyCards compares the published cards, hands and outcome with the
 // deal of the first streets streets.
 func verifyCards(res tote.DrawResult, deal cards.ToteDeal, streets int, problem func(string, ...any)) bool {
-	ok := true
-	bad := func(format string, args ...any) {
-		ok = false
-		problem(format, args...)
-	}
+	c := checker{problem: problem}
+	bad := c.bad
 	board := deal.Board()
 	dealtBoard := []int{0, 0, 3, 4, 5}[streets]
 	dealtBurns := []int{0, 0, 1, 2, 3}[streets]
@@ -200,7 +197,7 @@ func verifyCards(res tote.DrawResult, deal cards.ToteDeal, streets int, problem 
 		case len(res.Hands) > 0 || len(res.Winners) > 0:
 			bad("hands: a void draw publishes no hands or winners")
 		}
-		return ok
+		return c.ok()
 	}
 	if streets < 4 || len(res.Pockets) != res.Positions || len(res.Board) != 5 {
 		bad("cards: a settled draw publishes %d pockets and a board of 5, got %d and %d", res.Positions, len(res.Pockets), len(res.Board))
@@ -224,16 +221,13 @@ func verifyCards(res tote.DrawResult, deal cards.ToteDeal, streets int, problem 
 				w.Position, h.Category, h.Description, h.Cards, h.Status, w.Category, w.Description, w.Cards, w.Status)
 		}
 	}
-	return ok
+	return c.ok()
 }
 
 // verifyPools recomputes every pool and compares it with the published one.
 func verifyPools(res tote.DrawResult, problem func(string, ...any)) bool {
-	ok := true
-	bad := func(format string, args ...any) {
-		ok = false
-		problem(format, args...)
-	}
+	c := checker{problem: problem}
+	bad := c.bad
 	cfg, outcome := resultConfig(res)
 	jackpot := res.JackpotBefore
 	for _, pr := range res.Pools {
@@ -278,7 +272,7 @@ func verifyPools(res tote.DrawResult, problem func(string, ...any)) bool {
 	if !res.Void && jackpot != res.JackpotAfter {
 		bad("the pools leave a jackpot of %s, published %s", jackpot, res.JackpotAfter)
 	}
-	return ok
+	return c.ok()
 }
 
 // poolFromResult rebuilds a pool's settlement input from its published bets.

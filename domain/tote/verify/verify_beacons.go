@@ -12,11 +12,8 @@ import (
 // covers, and whether every beacon link holds.
 func verifyBeacons(res tote.DrawResult, seed cards.Seed, problem func(string, ...any)) (cards.ToteDeal, int, bool) {
 	b := res.Beacons
-	ok := true
-	bad := func(format string, args ...any) {
-		ok = false
-		problem(format, args...)
-	}
+	c := checker{problem: problem}
+	bad := c.bad
 	if b.Version != tote.FairnessPerStreet && b.Version != tote.FairnessBound {
 		bad("beacons: fair deal version %d, this verifier knows versions %d and %d", b.Version, tote.FairnessPerStreet, tote.FairnessBound)
 		return cards.ToteDeal{}, 0, false
@@ -61,7 +58,7 @@ func verifyBeacons(res tote.DrawResult, seed cards.Seed, problem func(string, ..
 		}
 		rands = append(rands, r)
 	}
-	if !ok {
+	if !c.ok() {
 		return cards.ToteDeal{}, 0, false
 	}
 	if len(rands) == 0 {

@@ -10,7 +10,7 @@ import (
 // spellings of one value would let two different-looking results both
 // verify, and a verifier in another language might compare the text.
 func verifyCanonical(res tote.DrawResult, problem func(string, ...any)) bool {
-	ok := true
+	c := checker{problem: problem}
 	// A negative size is an optional string (empty allowed) of -size bytes.
 	check := func(what, s string, size int) {
 		if size < 0 {
@@ -20,15 +20,13 @@ func verifyCanonical(res tote.DrawResult, problem func(string, ...any)) bool {
 			size = -size
 		}
 		if !canonicalHex(s, size) {
-			ok = false
-			problem("canonical form: %s %q is not %d lower-case hex digits", what, s, 2*size)
+			c.bad("canonical form: %s %q is not %d lower-case hex digits", what, s, 2*size)
 		}
 	}
 	check("serverSeed", res.ServerSeed, 32)
 	check("commitment", res.Commitment, 32)
 	if res.PublicSeed != "" && !canonicalHex(res.PublicSeed, len(res.PublicSeed)/2) {
-		ok = false
-		problem("canonical form: publicSeed %q is not lower-case hex", res.PublicSeed)
+		c.bad("canonical form: publicSeed %q is not lower-case hex", res.PublicSeed)
 	}
 	if b := res.Beacons; b != nil {
 		check("beacons.chain.hash", b.Chain.Hash, 32)
@@ -40,7 +38,7 @@ func verifyCanonical(res tote.DrawResult, problem func(string, ...any)) bool {
 	if v := res.VoidDetail; v != nil {
 		check("voidDetail.signature", v.Signature, -48)
 	}
-	return ok
+	return c.ok()
 }
 
 // canonicalHex reports whether s is exactly 2*size lower-case hex digits.
@@ -55,3 +53,19 @@ func canonicalHex(s string, size int) bool {
 	}
 	return true
 }
+
+// checker collects one part of the verification: every problem goes to
+// the report, and the part says afterwards whether all it checked held.
+type checker struct {
+	problem func(string, ...any)
+	failed  bool
+}
+
+// bad reports a problem and marks the part failed.
+func (c *checker) bad(format string, args ...any) {
+	c.failed = true
+	c.problem(format, args...)
+}
+
+// ok says whether no problem was reported.
+func (c *checker) ok() bool { return !c.failed }

@@ -25,11 +25,8 @@ func verifySuspensions(res tote.DrawResult, problem func(string, ...any)) bool {
 		}
 		return true
 	}
-	ok := true
-	bad := func(format string, args ...any) {
-		ok = false
-		problem(format, args...)
-	}
+	c := checker{problem: problem}
+	bad := c.bad
 	if err := tote.CheckSuspendAt(res.SuspendAt); err != nil {
 		bad("suspension: %v", err)
 		return false
@@ -39,7 +36,7 @@ func verifySuspensions(res tote.DrawResult, problem func(string, ...any)) bool {
 		bad("suspension: %v", err)
 		return false
 	}
-	return checkSuspensions(res, want, problem) && ok
+	return checkSuspensions(res, want, problem) && c.ok()
 }
 
 // recomputeChances computes, from the result's cards, the chances of every
@@ -67,11 +64,8 @@ func recomputeChances(res tote.DrawResult) ([]tote.RoundChances, error) {
 // checkSuspensions compares the published chances with want, the cards',
 // and fails every pool that took a bet on a selection suspended by want.
 func checkSuspensions(res tote.DrawResult, want []tote.RoundChances, problem func(string, ...any)) bool {
-	ok := true
-	bad := func(format string, args ...any) {
-		ok = false
-		problem(format, args...)
-	}
+	c := checker{problem: problem}
+	bad := c.bad
 	if !reflect.DeepEqual(normChances(res.Chances), normChances(want)) {
 		bad("suspension: the published chances %s differ from the cards' %s", tote.FormatChances(res.Chances), tote.FormatChances(want))
 	}
@@ -88,7 +82,7 @@ func checkSuspensions(res tote.DrawResult, want []tote.RoundChances, problem fun
 			}
 		}
 	}
-	return ok
+	return c.ok()
 }
 
 // backedSelections lists the selections a published pool took bets on.

@@ -147,22 +147,7 @@ func poolTotalsWant(pr tote.PoolResult, positions int, cfg parimutuel.PoolConfig
 			}
 		}
 	}
-	if !st.Refunded {
-		st.Paid, st.Breakage, st.TopUp = 0, 0, 0
-		for ci := range st.Categories {
-			c := &st.Categories[ci]
-			if c.NumBets > 0 {
-				if c.Paid > c.Fund {
-					c.TopUp = c.Paid - c.Fund
-				} else {
-					c.Breakage = c.Fund - c.Paid
-				}
-			}
-			st.Paid += c.Paid
-			st.Breakage += c.Breakage
-			st.TopUp += c.TopUp
-		}
-	}
+	st.SumCategories()
 	return tote.NewPoolResult(st, nil, pr.JackpotBefore), st, out, nil
 }
 

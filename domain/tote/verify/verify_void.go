@@ -18,22 +18,19 @@ import (
 // fails; the jackpot must stand unchanged. Results before version 3 carry
 // no cause: their reason is free text, as it always was.
 func verifyVoid(res tote.DrawResult, problem func(string, ...any)) bool {
-	ok := true
-	bad := func(format string, args ...any) {
-		ok = false
-		problem(format, args...)
-	}
+	c := checker{problem: problem}
+	bad := c.bad
 	if res.Version < tote.ResultVersionCommitted {
 		if !res.Void && (res.VoidReason != "" || res.VoidDetail != nil) {
 			bad("void: a settled draw publishes a void reason")
 		}
-		return ok
+		return c.ok()
 	}
 	if !res.Void {
 		if res.VoidReason != "" || res.VoidDetail != nil {
 			bad("void: a settled draw publishes a void reason or cause")
 		}
-		return ok
+		return c.ok()
 	}
 	v := res.VoidDetail
 	if v == nil {
@@ -120,7 +117,7 @@ func verifyVoid(res tote.DrawResult, problem func(string, ...any)) bool {
 	default:
 		bad("void: unknown cause %q (a version-%d void is %s, %s or, from version %d, %s)", v.Kind, res.Version, tote.VoidAdminBeforeDeal, tote.VoidBeaconMissing, tote.ResultVersionBound, tote.VoidBeaconEarly)
 	}
-	return ok
+	return c.ok()
 }
 
 // fmtTime writes an optional time for a problem line.

@@ -1,4 +1,4 @@
-package service_test
+package dealer_test
 
 import (
 	"context"
@@ -13,7 +13,9 @@ import (
 	"github.com/pokertote/pokertote/domain/money"
 	"github.com/pokertote/pokertote/domain/parimutuel"
 	"github.com/pokertote/pokertote/domain/tote"
+	"github.com/pokertote/pokertote/domain/tote/dealer"
 	"github.com/pokertote/pokertote/domain/tote/liveodds"
+	"github.com/pokertote/pokertote/domain/tote/outbox"
 	"github.com/pokertote/pokertote/domain/tote/readmodel"
 	"github.com/pokertote/pokertote/domain/tote/service"
 	"github.com/pokertote/pokertote/domain/tote/totetest"
@@ -27,24 +29,28 @@ func ExampleDealer() {
 	led := ledgertest.NewMemStore(nil)
 	store := totetest.NewMemStore(led)
 	clock := clocktest.New(time.Date(2025, 3, 1, 12, 0, 0, 0, time.UTC))
-	svc, _ := service.NewService(service.Config{Store: store, Ledger: led, Gate: totetest.AllowAll{}, Publisher: &totetest.Recorder{}, Clock: clock, Beacon: totetest.LocalBeacon(clock)})
+	pub := &totetest.Recorder{}
+	svc, _ := service.New(service.Config{Store: store, Ledger: led, Gate: totetest.AllowAll{}, Publisher: pub, Clock: clock})
 	table, _ := svc.CreateTable(ctx, 1, service.NewTable{Name: "Example", Positions: 2})
-	dealer := service.NewDealer(svc, store, &liveodds.Exact{Samples: 1000}, service.DealerConfig{TableID: table.ID, Owner: "replica-1"})
+	d := dealer.New(dealer.Parts{
+		Store: store, Leases: store, Odds: &liveodds.Exact{Samples: 1000}, Beacon: totetest.LocalBeacon(clock), Clock: clock,
+		Relay: outbox.NewRelay(store, pub, clock, nil, svc.Stats()), Stats: svc.Stats(),
+	}, dealer.Config{TableID: table.ID, Owner: "replica-1"})
 
 	start, seen := clock.Now(), int64(0)
 	for {
-		wait := dealer.Tick(ctx)
+		wait := d.Tick(ctx)
 		evs, _ := store.EventsAfter(ctx, table.ID, seen, 100)
 		var kinds []string
 		for _, e := range evs {
 			kinds = append(kinds, string(e.Type))
 			seen = e.Seq
 		}
-		d, _ := store.LatestDraw(ctx, table.ID)
+		dr, _ := store.LatestDraw(ctx, table.ID)
 		if len(kinds) > 0 {
-			fmt.Printf("%5.1fs %-14s %s\n", clock.Now().Sub(start).Seconds(), d.Phase.Public(), strings.Join(kinds, " "))
+			fmt.Printf("%5.1fs %-14s %s\n", clock.Now().Sub(start).Seconds(), dr.Phase.Public(), strings.Join(kinds, " "))
 		}
-		if d.Phase == tote.PhaseSettled {
+		if dr.Phase == tote.PhaseSettled {
 			break
 		}
 		clock.Advance(wait)
@@ -133,7 +139,9 @@ func (failingOdds) Live(context.Context, [][2]cards.Card, []cards.Card) (tote.Li
 func TestDealerFailureNeverVoids(t *testing.T) {
 	h := newHarness(t, 2)
 	h.Deposit(1, 1000*money.KZT)
-	broken := service.NewDealer(h.Svc, h.Env.Leases, failingOdds{}, service.DealerConfig{TableID: h.Table.ID, Owner: "A", LeaseTTL: 3 * time.Second})
+	parts := h.Parts
+	parts.Odds = failingOdds{}
+	broken := dealer.New(parts, dealer.Config{TableID: h.Table.ID, Owner: "A", LeaseTTL: 3 * time.Second})
 	d := h.RunUntil(broken, "PRE_DEAL", totetest.InPhase(tote.PhasePreDeal))
 	h.MustBet(1, d, parimutuel.MarketWin, "1", 300*money.KZT)
 	v := h.RunUntil(broken, "finished", func(x tote.Draw) bool { return x.ID == d.ID && x.Phase.Finished() })
@@ -147,7 +155,8 @@ func TestDealerFailureNeverVoids(t *testing.T) {
 func TestTimeScale(t *testing.T) {
 	env := totetest.MemEnv(t)
 	clock := clocktest.New(totetest.Start)
-	svc, err := service.NewService(service.Config{Store: env.Store, Ledger: env.Ledger, Gate: totetest.AllowAll{}, Publisher: &totetest.Recorder{}, Clock: clock, TimeScale: 50, Beacon: totetest.LocalBeacon(clock)})
+	pub := &totetest.Recorder{}
+	svc, err := service.New(service.Config{Store: env.Store, Ledger: env.Ledger, Gate: totetest.AllowAll{}, Publisher: pub, Clock: clock, TimeScale: 50})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -155,11 +164,14 @@ func TestTimeScale(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	dealer := service.NewDealer(svc, env.Leases, totetest.SimpleOdds{}, service.DealerConfig{TableID: table.ID, Owner: "A"})
-	dealer.Tick(context.Background())
-	d, err := env.Store.LatestDraw(context.Background(), table.ID)
-	if err != nil || d.RoundClosesAt.Sub(d.OpenedAt) != 600*time.Millisecond {
-		t.Fatalf("round 1 lasts %s (%v), want 600ms", d.RoundClosesAt.Sub(d.OpenedAt), err)
+	d := dealer.New(dealer.Parts{
+		Store: env.Store, Leases: env.Leases, Odds: totetest.SimpleOdds{}, Beacon: totetest.LocalBeacon(clock), Clock: clock, TimeScale: 50,
+		Relay: outbox.NewRelay(env.Store, pub, clock, nil, svc.Stats()), Stats: svc.Stats(),
+	}, dealer.Config{TableID: table.ID, Owner: "A"})
+	d.Tick(context.Background())
+	dr, err := env.Store.LatestDraw(context.Background(), table.ID)
+	if err != nil || dr.RoundClosesAt.Sub(dr.OpenedAt) != 600*time.Millisecond {
+		t.Fatalf("round 1 lasts %s (%v), want 600ms", dr.RoundClosesAt.Sub(dr.OpenedAt), err)
 	}
 }
 
@@ -167,8 +179,10 @@ func TestTimeScale(t *testing.T) {
 // events and the draw.
 func TestExactOddsInEvents(t *testing.T) {
 	h := newHarness(t, 3)
-	dealer := service.NewDealer(h.Svc, h.Env.Leases, &liveodds.Exact{Samples: 2000}, service.DealerConfig{TableID: h.Table.ID, Owner: "X"})
-	d := h.RunUntil(dealer, "FLOP", totetest.InPhase(tote.PhaseFlop))
+	parts := h.Parts
+	parts.Odds = &liveodds.Exact{Samples: 2000}
+	exact := dealer.New(parts, dealer.Config{TableID: h.Table.ID, Owner: "X"})
+	d := h.RunUntil(exact, "FLOP", totetest.InPhase(tote.PhaseFlop))
 	if d.Odds == nil || !d.Odds.Exact || d.Odds.Boards != 903 || len(d.Odds.Positions) != 3 || len(d.Odds.Leaders) == 0 {
 		t.Fatalf("flop odds %+v", d.Odds) // 43 unseen cards, 2 to come: C(43,2) = 903
 	}

@@ -1,8 +1,6 @@
-package service
+package dealer
 
 import (
-	"github.com/pokertote/pokertote/domain/tote"
-
 	"context"
 	"encoding/hex"
 	"time"
@@ -10,6 +8,8 @@ import (
 	"github.com/pokertote/pokertote/domain/cards"
 	"github.com/pokertote/pokertote/domain/errs"
 	"github.com/pokertote/pokertote/domain/parimutuel"
+	"github.com/pokertote/pokertote/domain/tote"
+	"github.com/pokertote/pokertote/domain/tote/outbox"
 )
 
 // action is a dealer step.
@@ -72,8 +72,8 @@ func (d *Dealer) step(ctx context.Context, act action) error {
 	case actDealPocket, actDealFlop, actDealTurn, actDealRiver:
 		return d.dealCards(ctx, act)
 	case actSettle:
-		return d.commit(ctx, tote.Exclusive, func(ctx context.Context, tx tote.Tx, dr tote.Draw) (stepResult, error) {
-			return d.svc.settleInTx(ctx, tx, dr, d.table)
+		return d.commit(ctx, tote.Exclusive, func(ctx context.Context, tx tote.Tx, dr tote.Draw) (outbox.Step, error) {
+			return d.settler.Settle(ctx, tx, dr, d.table)
 		})
 	}
 	return nil
@@ -82,9 +82,9 @@ func (d *Dealer) step(ctx context.Context, act action) error {
 // commit runs fn in one transaction after checking the lease's fence and
 // locking the current draw (Exclusive waits for bets in flight), appends
 // the events fn returns, and publishes them after the commit.
-func (d *Dealer) commit(ctx context.Context, mode tote.LockMode, fn func(ctx context.Context, tx tote.Tx, dr tote.Draw) (stepResult, error)) error {
-	var res stepResult
-	err := d.svc.store.Within(ctx, func(ctx context.Context, tx tote.Tx) error {
+func (d *Dealer) commit(ctx context.Context, mode tote.LockMode, fn func(ctx context.Context, tx tote.Tx, dr tote.Draw) (outbox.Step, error)) error {
+	var res outbox.Step
+	err := d.store.Within(ctx, func(ctx context.Context, tx tote.Tx) error {
 		if err := tx.CheckLease(ctx, d.lease); err != nil {
 			return err
 		}
@@ -102,24 +102,24 @@ func (d *Dealer) commit(ctx context.Context, mode tote.LockMode, fn func(ctx con
 		if res, err = fn(ctx, tx, cur); err != nil {
 			return err
 		}
-		return appendEvents(ctx, tx, &res)
+		return outbox.Append(ctx, tx, &res)
 	})
 	if err != nil {
 		return err
 	}
-	if res.table != nil {
-		d.table = *res.table
+	if res.Table != nil {
+		d.table = *res.Table
 	}
-	if res.draw != nil {
-		if d.draw == nil || res.draw.ID != d.draw.ID {
+	if res.Draw != nil {
+		if d.draw == nil || res.Draw.ID != d.draw.ID {
 			clear(d.pools)
 		}
-		d.draw = res.draw
+		d.draw = res.Draw
 	}
-	for _, v := range res.pools {
+	for _, v := range res.Pools {
 		d.pools[tote.PoolKey{Round: v.Round, Market: v.Market}] = tote.SignatureOf(v)
 	}
-	d.svc.publishStep(ctx, res)
+	d.relay.Publish(ctx, res)
 	return nil
 }
 
@@ -127,10 +127,10 @@ func (d *Dealer) commit(ctx context.Context, mode tote.LockMode, fn func(ctx con
 // commitment, the minimum stake and pool settings copied from the table,
 // round 1 open. A paused table opens nothing.
 func (d *Dealer) openDraw(ctx context.Context) error {
-	if d.svc.beacon == nil {
+	if d.beacon == nil {
 		return errs.E(errs.Internal, "no beacon source is configured: a draw cannot open without public randomness")
 	}
-	chain := d.svc.beacon.Chain()
+	chain := d.beacon.Chain()
 	seed, err := cards.NewServerSeed()
 	if err != nil {
 		return err
@@ -143,23 +143,23 @@ func (d *Dealer) openDraw(ctx context.Context) error {
 		}
 		pre = &o
 	}
-	return d.commit(ctx, tote.Exclusive, func(ctx context.Context, tx tote.Tx, prev tote.Draw) (stepResult, error) {
+	return d.commit(ctx, tote.Exclusive, func(ctx context.Context, tx tote.Tx, prev tote.Draw) (outbox.Step, error) {
 		t, err := tx.LockTable(ctx, d.cfg.TableID)
 		if err != nil || t.Status != tote.TableRunning {
-			return stepResult{table: &t}, err
+			return outbox.Step{Table: &t}, err
 		}
 		if d.draw != nil && !prev.Phase.Finished() {
-			return stepResult{}, tote.ErrDrawChanged(prev.ID)
+			return outbox.Step{}, tote.ErrDrawChanged(prev.ID)
 		}
 		jackpot, err := tx.JackpotEnabled(ctx)
 		if err != nil {
-			return stepResult{}, err
+			return outbox.Step{}, err
 		}
-		now := d.svc.clock.Now()
+		now := d.clock.Now()
 		plan := tote.PlanBeacons(chain, now, d.schedule(t))
 		commitment, err := tote.DrawCommitment(seed, t.Positions, &plan)
 		if err != nil {
-			return stepResult{}, errs.Wrap(err, "the beacon chain cannot be committed to")
+			return outbox.Step{}, errs.Wrap(err, "the beacon chain cannot be committed to")
 		}
 		nd := tote.Draw{
 			TableID: t.ID, Number: prev.Number + 1, Positions: t.Positions, Phase: tote.PhasePreDeal,
@@ -169,10 +169,10 @@ func (d *Dealer) openDraw(ctx context.Context) error {
 			Beacons: &plan,
 		}
 		if nd, err = tx.InsertDraw(ctx, nd); err != nil {
-			return stepResult{}, err
+			return outbox.Step{}, err
 		}
 		closes := nd.RoundClosesAt
-		return stepResult{draw: &nd, table: &t, events: []tote.TableEvent{
+		return outbox.Step{Draw: &nd, Table: &t, Events: []tote.TableEvent{
 			{TableID: t.ID, DrawID: nd.ID, Type: tote.EventDrawOpened, At: now, Commitment: cards.FormatCommitment(nd.Commitment), MinStake: nd.MinStake, Odds: pre,
 				Number: nd.Number, Seats: nd.Positions, Beacons: plan.WithoutSignatures()},
 			{TableID: t.ID, DrawID: nd.ID, Type: tote.EventRoundOpened, At: now, Round: parimutuel.RoundPreDeal, ClosesAt: &closes},
@@ -190,18 +190,18 @@ func (d *Dealer) closeRound(ctx context.Context) error {
 			return d.voidDraw(ctx, detail)
 		}
 	}
-	return d.commit(ctx, tote.Exclusive, func(ctx context.Context, tx tote.Tx, dr tote.Draw) (stepResult, error) {
+	return d.commit(ctx, tote.Exclusive, func(ctx context.Context, tx tote.Tx, dr tote.Draw) (outbox.Step, error) {
 		r := dr.OpenRound()
 		res, err := d.poolEvents(ctx, tx, dr, r)
 		if err != nil {
-			return stepResult{}, err
+			return outbox.Step{}, err
 		}
-		now := d.svc.clock.Now()
+		now := d.clock.Now()
 		closed := tote.TableEvent{TableID: dr.TableID, DrawID: dr.ID, Type: tote.EventRoundClosed, At: now, Round: r}
 		if r == parimutuel.RoundPreDeal && dr.Beacons == nil { // version 1 only
 			ids, err := tx.RoundBetIDs(ctx, dr.ID, r)
 			if err != nil {
-				return stepResult{}, err
+				return outbox.Step{}, err
 			}
 			strs := make([]string, len(ids))
 			for i, id := range ids {
@@ -213,22 +213,22 @@ func (d *Dealer) closeRound(ctx context.Context) error {
 		if dr.Beacons != nil {
 			root, err := tote.RoundRoot(ctx, tx, dr, r)
 			if err != nil {
-				return stepResult{}, err
+				return outbox.Step{}, err
 			}
 			dr.BetRoots = append(dr.BetRoots[:len(dr.BetRoots):len(dr.BetRoots)], root)
 			closed.BetRoot = &root
 		}
 		dr.Phase, dr.RoundClosesAt = tote.DealingPhase(r), time.Time{}
-		dr.NextStepAt = now.Add(d.svc.scaled(d.table.Settings.CardInterval))
+		dr.NextStepAt = now.Add(d.scale.Of(d.table.Settings.CardInterval))
 		if dr.Beacons != nil { // the street is dealt once its beacon round is out
-			dr.NextStepAt = dr.Beacons.CardDue(r, 0, d.svc.scaled(d.table.Settings.CardInterval))
+			dr.NextStepAt = dr.Beacons.CardDue(r, 0, d.scale.Of(d.table.Settings.CardInterval))
 		}
 		nd, err := tx.UpdateDraw(ctx, dr)
 		if err != nil {
-			return stepResult{}, err
+			return outbox.Step{}, err
 		}
-		res.draw = &nd
-		res.events = append(res.events, closed)
+		res.Draw = &nd
+		res.Events = append(res.Events, closed)
 		return res, nil
 	})
 }
@@ -299,7 +299,7 @@ func (d *Dealer) dealCards(ctx context.Context, act action) error {
 			odds = &o
 		}
 	}
-	err := d.commit(ctx, tote.Exclusive, func(ctx context.Context, tx tote.Tx, dr tote.Draw) (stepResult, error) {
+	err := d.commit(ctx, tote.Exclusive, func(ctx context.Context, tx tote.Tx, dr tote.Draw) (outbox.Step, error) {
 		return d.applyDeal(ctx, tx, dr, next, ev, open, odds)
 	})
 	if err != nil || !oddsAfter {
@@ -318,17 +318,17 @@ func (d *Dealer) publishOdds(ctx context.Context, dealt tote.Draw, open parimutu
 		d.log.WarnContext(ctx, "live odds not computed", "draw", dealt.ID, "err", err)
 		return nil
 	}
-	return d.commit(ctx, tote.Exclusive, func(ctx context.Context, tx tote.Tx, dr tote.Draw) (stepResult, error) {
+	return d.commit(ctx, tote.Exclusive, func(ctx context.Context, tx tote.Tx, dr tote.Draw) (outbox.Step, error) {
 		if dr.Phase != tote.BettingPhase(open) {
-			return stepResult{draw: &dr}, nil
+			return outbox.Step{Draw: &dr}, nil
 		}
 		dr.Odds = &o
 		nd, err := tx.UpdateDraw(ctx, dr)
 		if err != nil {
-			return stepResult{}, err
+			return outbox.Step{}, err
 		}
-		return stepResult{draw: &nd, events: []tote.TableEvent{
-			{TableID: dr.TableID, DrawID: dr.ID, Type: tote.EventOddsUpdated, At: d.svc.clock.Now(), Odds: &o},
+		return outbox.Step{Draw: &nd, Events: []tote.TableEvent{
+			{TableID: dr.TableID, DrawID: dr.ID, Type: tote.EventOddsUpdated, At: d.clock.Now(), Odds: &o},
 		}}, nil
 	})
 }
@@ -336,17 +336,17 @@ func (d *Dealer) publishOdds(ctx context.Context, dealt tote.Draw, open parimutu
 // applyDeal stores the cards dealt by dealCards (dr is the locked row, next
 // the draw with its new cards) and, when a street is complete, the odds and
 // the next round.
-func (d *Dealer) applyDeal(ctx context.Context, tx tote.Tx, dr, next tote.Draw, ev tote.TableEvent, open parimutuel.Round, odds *tote.LiveOdds) (stepResult, error) {
-	now := d.svc.clock.Now()
+func (d *Dealer) applyDeal(ctx context.Context, tx tote.Tx, dr, next tote.Draw, ev tote.TableEvent, open parimutuel.Round, odds *tote.LiveOdds) (outbox.Step, error) {
+	now := d.clock.Now()
 	dr.Pockets, dr.Board, dr.Burns, dr.Beacons, dr.Chances = next.Pockets, next.Board, next.Burns, next.Beacons, next.Chances
 	ev.At = now
 	ev.Board, ev.Hands = tote.CardStrings(dr.Board), tote.PositionStates(dr)
 	events := []tote.TableEvent{ev}
-	dr.NextStepAt = now.Add(d.svc.scaled(d.table.Settings.CardInterval))
+	dr.NextStepAt = now.Add(d.scale.Of(d.table.Settings.CardInterval))
 	if dr.Beacons != nil && ev.Street == tote.StreetPocket && open == 0 {
 		// Pockets keep to the committed timetable: a slow step does not push
 		// the later ones (and the next round's opening) further back.
-		dr.NextStepAt = dr.Beacons.CardDue(parimutuel.RoundPreDeal, len(dr.Pockets), d.svc.scaled(d.table.Settings.CardInterval))
+		dr.NextStepAt = dr.Beacons.CardDue(parimutuel.RoundPreDeal, len(dr.Pockets), d.scale.Of(d.table.Settings.CardInterval))
 	}
 	if odds != nil {
 		dr.Odds = odds
@@ -357,7 +357,7 @@ func (d *Dealer) applyDeal(ctx context.Context, tx tote.Tx, dr, next tote.Draw, 
 	}
 	if open != 0 {
 		dr.Phase = tote.BettingPhase(open)
-		dr.RoundClosesAt = now.Add(d.svc.scaled(d.table.Settings.RoundLength(open)))
+		dr.RoundClosesAt = now.Add(d.scale.Of(d.table.Settings.RoundLength(open)))
 		if dr.Beacons != nil { // the deadline committed when the draw opened
 			dr.RoundClosesAt = dr.Beacons.ClosesAt[open-1]
 		}
@@ -371,30 +371,30 @@ func (d *Dealer) applyDeal(ctx context.Context, tx tote.Tx, dr, next tote.Draw, 
 	}
 	nd, err := tx.UpdateDraw(ctx, dr)
 	if err != nil {
-		return stepResult{}, err
+		return outbox.Step{}, err
 	}
-	return stepResult{draw: &nd, events: events}, nil
+	return outbox.Step{Draw: &nd, Events: events}, nil
 }
 
 // poolEvents builds POOL_UPDATED events for the pools of round r whose
 // money changed since they were last published.
-func (d *Dealer) poolEvents(ctx context.Context, tx tote.Tx, dr tote.Draw, r parimutuel.Round) (stepResult, error) {
+func (d *Dealer) poolEvents(ctx context.Context, tx tote.Tx, dr tote.Draw, r parimutuel.Round) (outbox.Step, error) {
 	totals, err := tx.PoolTotals(ctx, dr.ID, r)
 	if err != nil {
-		return stepResult{}, err
+		return outbox.Step{}, err
 	}
 	views, err := tote.RoundPoolViews(totals, dr.Pool, dr.Positions, r)
 	if err != nil {
-		return stepResult{}, err
+		return outbox.Step{}, err
 	}
-	var res stepResult
-	now := d.svc.clock.Now()
+	var res outbox.Step
+	now := d.clock.Now()
 	for _, v := range views {
 		if d.pools[tote.PoolKey{Round: v.Round, Market: v.Market}] == tote.SignatureOf(v) {
 			continue
 		}
-		res.pools = append(res.pools, v)
-		res.events = append(res.events, tote.TableEvent{TableID: dr.TableID, DrawID: dr.ID, Type: tote.EventPoolUpdated, At: now, Round: r, Pool: &v})
+		res.Pools = append(res.Pools, v)
+		res.Events = append(res.Events, tote.TableEvent{TableID: dr.TableID, DrawID: dr.ID, Type: tote.EventPoolUpdated, At: now, Round: r, Pool: &v})
 	}
 	return res, nil
 }
@@ -403,19 +403,19 @@ func (d *Dealer) poolEvents(ctx context.Context, tx tote.Tx, dr tote.Draw, r par
 // once per PoolTick. It also notices a draw changed by someone else (an
 // admin's void).
 func (d *Dealer) poolTick(ctx context.Context) error {
-	now := d.svc.clock.Now()
+	now := d.clock.Now()
 	if d.draw == nil || d.draw.OpenRound() == 0 || now.Before(d.nextPool) {
 		return nil
 	}
 	d.nextPool = now.Add(d.cfg.PoolTick)
-	fresh, err := d.svc.store.Draw(ctx, d.draw.ID)
+	fresh, err := d.store.Draw(ctx, d.draw.ID)
 	if err != nil {
 		return err
 	}
 	if fresh.Version != d.draw.Version {
 		return tote.ErrDrawChanged(fresh.ID)
 	}
-	totals, err := d.svc.store.PoolTotals(ctx, fresh.ID, fresh.OpenRound())
+	totals, err := d.store.PoolTotals(ctx, fresh.ID, fresh.OpenRound())
 	if err != nil {
 		return err
 	}
@@ -424,7 +424,7 @@ func (d *Dealer) poolTick(ctx context.Context) error {
 		return err
 	}
 	// A Shared lock: pool updates never hold bets up.
-	return d.commit(ctx, tote.Shared, func(ctx context.Context, tx tote.Tx, dr tote.Draw) (stepResult, error) {
+	return d.commit(ctx, tote.Shared, func(ctx context.Context, tx tote.Tx, dr tote.Draw) (outbox.Step, error) {
 		return d.poolEvents(ctx, tx, dr, dr.OpenRound())
 	})
 }
@@ -444,11 +444,11 @@ func (d *Dealer) poolsChanged(views []tote.PoolView) bool {
 // voids a dealer makes (void.go).
 func (d *Dealer) voidDraw(ctx context.Context, detail tote.VoidDetail) error {
 	d.log.WarnContext(ctx, "voiding draw", "draw", d.draw.ID, "reason", detail.Reason())
-	return d.commit(ctx, tote.Exclusive, func(ctx context.Context, tx tote.Tx, dr tote.Draw) (stepResult, error) {
+	return d.commit(ctx, tote.Exclusive, func(ctx context.Context, tx tote.Tx, dr tote.Draw) (outbox.Step, error) {
 		if dr.Phase.Finished() {
-			return stepResult{draw: &dr}, nil
+			return outbox.Step{Draw: &dr}, nil
 		}
-		return d.svc.voidInTx(ctx, tx, dr, d.table, detail)
+		return d.settler.Void(ctx, tx, dr, d.table, detail)
 	})
 }
 

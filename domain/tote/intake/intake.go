@@ -1,6 +1,4 @@
-package service
-
-// The bet intake: group commit per draw.
+// Package intake is the bet intake: group commit per draw.
 //
 // At the close of a round many players bet on the same draw at once. One
 // transaction per bet makes every bet pay for its own draw lock, its own
@@ -24,11 +22,12 @@ package service
 // lock before it reads the draw, and PlanBatch reads the clock after it,
 // so every bet of a batch commits before the close or the whole batch sees
 // the round closed.
+package intake
 
 import (
-	"github.com/pokertote/pokertote/domain/tote"
-
+	"cmp"
 	"context"
+	"log/slog"
 	"sync"
 	"time"
 
@@ -37,6 +36,8 @@ import (
 	"github.com/pokertote/pokertote/domain/ledger"
 	"github.com/pokertote/pokertote/domain/money"
 	"github.com/pokertote/pokertote/domain/parimutuel"
+	"github.com/pokertote/pokertote/domain/tote"
+	"github.com/pokertote/pokertote/domain/tote/outbox"
 )
 
 // Intake limits.
@@ -92,10 +93,10 @@ type betJob struct {
 	err     error
 }
 
-// IntakeObserver is told about the intake's batches, for metrics: how the
+// Observer is told about the intake's batches, for metrics: how the
 // round-close surge is carried (a batch's size), how long bets wait for a
 // batch to take them, and how long a batch's transaction takes.
-type IntakeObserver interface {
+type Observer interface {
 	// BetBatch is called once per batch, after its transaction: the bets
 	// it carried (accepted or not), how long the oldest of them waited from
 	// its request's hand-off to the start of the transaction (for the batch
@@ -117,8 +118,31 @@ type drawQueue struct {
 	reading bool
 }
 
-// intake gathers concurrent bets per draw; see the top of this file.
-type intake struct {
+// Config is what a Queue is built from.
+type Config struct {
+	Store     tote.Store
+	Gate      tote.StakeGate
+	Publisher event.Publisher // the players' BET_ACCEPTED and BALANCE_CHANGED
+	Clock     tote.Clock      // nil: the wall clock
+	Log       *slog.Logger    // nil: discard
+	// Observer is told about every batch (nil: nobody), for the operators'
+	// metrics of the round-close surge.
+	Observer Observer
+	// Stats counts the accepted bets (nil: a Stats of the queue's own).
+	Stats *outbox.Stats
+}
+
+// Queue gathers concurrent bets per draw and places them in batches; see
+// the package's comment.
+type Queue struct {
+	store tote.Store
+	gate  tote.StakeGate
+	pub   event.Publisher
+	clock tote.Clock
+	log   *slog.Logger
+	watch Observer
+	stats *outbox.Stats
+
 	mu    sync.Mutex
 	draws map[int64]*drawQueue
 	// published is closed once the last batch's events are out; the next
@@ -127,10 +151,23 @@ type intake struct {
 	publishing int
 }
 
+// New returns the intake of cfg's store; the store, gate and publisher are
+// required.
+func New(cfg Config) *Queue {
+	if cfg.Clock == nil {
+		cfg.Clock = tote.RealClock{}
+	}
+	cfg.Log = cmp.Or(cfg.Log, slog.New(slog.DiscardHandler))
+	cfg.Stats = cmp.Or(cfg.Stats, &outbox.Stats{})
+	return &Queue{
+		store: cfg.Store, gate: cfg.Gate, pub: cfg.Publisher, clock: cfg.Clock, log: cfg.Log,
+		watch: cfg.Observer, stats: cfg.Stats,
+	}
+}
+
 // submit queues job and starts a batch runner for its draw unless enough
 // are running; the caller then waits on job.done.
-func (s *Service) submit(job *betJob) {
-	in := &s.intake
+func (in *Queue) submit(job *betJob) {
 	in.mu.Lock()
 	if in.draws == nil {
 		in.draws = map[int64]*drawQueue{}
@@ -147,15 +184,14 @@ func (s *Service) submit(job *betJob) {
 	}
 	in.mu.Unlock()
 	if start {
-		go s.runDraw(job.req.DrawID)
+		go in.runDraw(job.req.DrawID)
 	}
 }
 
 // writing is called when the batch holding drawID's turn sends its write:
 // with overlapMin bets waiting it gives the turn up (released) and starts
 // another batch for them.
-func (s *Service) writing(drawID int64, released *bool) {
-	in := &s.intake
+func (in *Queue) writing(drawID int64, released *bool) {
 	in.mu.Lock()
 	q := in.draws[drawID]
 	start := !*released && len(q.pending) >= overlapMin && q.running < maxInflight
@@ -166,13 +202,12 @@ func (s *Service) writing(drawID int64, released *bool) {
 	}
 	in.mu.Unlock()
 	if start {
-		go s.runDraw(drawID)
+		go in.runDraw(drawID)
 	}
 }
 
 // runDraw runs batches of a draw's queue until it is empty.
-func (s *Service) runDraw(drawID int64) {
-	in := &s.intake
+func (in *Queue) runDraw(drawID int64) {
 	for {
 		in.mu.Lock()
 		q := in.draws[drawID]
@@ -192,7 +227,7 @@ func (s *Service) runDraw(drawID int64) {
 		q.reading = true
 		in.mu.Unlock()
 		released := false // guarded by in.mu
-		s.placeBatch(jobs, func() { s.writing(drawID, &released) })
+		in.placeBatch(jobs, func() { in.writing(drawID, &released) })
 		in.mu.Lock()
 		if !released {
 			q.reading = false
@@ -210,7 +245,7 @@ func (s *Service) runDraw(drawID int64) {
 // statements under it. The other bets of the batch show their wait.
 //
 // writing (nil for none) is called when the batch starts its write.
-func (s *Service) placeBatch(jobs []*betJob, writing func()) {
+func (in *Queue) placeBatch(jobs []*betJob, writing func()) {
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(jobs[0].ctx), batchTimeout)
 	defer cancel()
 	// Every gate has answered before the transaction takes a connection: a
@@ -222,25 +257,25 @@ func (s *Service) placeBatch(jobs []*betJob, writing func()) {
 	began := time.Now()
 	waited := began.Sub(jobs[0].queued) // the queue is first in, first out
 	var err error
-	if bp, ok := s.store.(tote.BatchPlacer); ok {
-		err = s.placeBatchDirect(ctx, bp, jobs, writing)
+	if bp, ok := in.store.(tote.BatchPlacer); ok {
+		err = in.placeBatchDirect(ctx, bp, jobs, writing)
 	} else {
-		err = s.store.Within(ctx, func(ctx context.Context, tx tote.Tx) error {
-			return s.placeBatchInTx(ctx, tx, jobs)
+		err = in.store.Within(ctx, func(ctx context.Context, tx tote.Tx) error {
+			return in.placeBatchInTx(ctx, tx, jobs)
 		})
 	}
 	took := time.Since(began)
-	if s.watch != nil {
-		s.watch.BetBatch(len(jobs), waited, took, err != nil)
+	if in.watch != nil {
+		in.watch.BetBatch(len(jobs), waited, took, err != nil)
 	}
-	s.log.DebugContext(ctx, "bet batch", "draw", jobs[0].req.DrawID, "bets", len(jobs), "took", took, "err", err)
+	in.log.DebugContext(ctx, "bet batch", "draw", jobs[0].req.DrawID, "bets", len(jobs), "took", took, "err", err)
 	var msgs []event.Message
 	for _, j := range jobs {
 		if err != nil {
 			j.err = err
 		}
 		if j.err == nil {
-			s.stats.BetsAccepted.Add(1)
+			in.stats.BetsAccepted.Add(1)
 			topic := event.UserTopic(j.req.UserID)
 			for _, e := range []event.UserEvent{
 				{Type: event.BetAccepted, At: j.bet.PlacedAt, BetID: j.bet.ID},
@@ -253,7 +288,7 @@ func (s *Service) placeBatch(jobs []*betJob, writing func()) {
 	for _, j := range jobs {
 		close(j.done)
 	}
-	s.publishInOrder(ctx, msgs)
+	in.publishInOrder(ctx, msgs)
 }
 
 // publishInOrder sends a batch's players' events (in one round trip where
@@ -261,11 +296,10 @@ func (s *Service) placeBatch(jobs []*betJob, writing func()) {
 // holding up the draw's next batch: the answers need not wait for them, and
 // the runner's next transaction need not either. Past maxPublishing batches
 // in flight it publishes before returning.
-func (s *Service) publishInOrder(ctx context.Context, msgs []event.Message) {
+func (in *Queue) publishInOrder(ctx context.Context, msgs []event.Message) {
 	if len(msgs) == 0 {
 		return
 	}
-	in := &s.intake
 	in.mu.Lock()
 	prev, done := in.published, make(chan struct{})
 	in.published = done
@@ -278,8 +312,8 @@ func (s *Service) publishInOrder(ctx context.Context, msgs []event.Message) {
 		if prev != nil {
 			<-prev
 		}
-		if err := event.PublishAll(ctx, s.pub, msgs); err != nil {
-			s.log.WarnContext(ctx, "user events not published", "events", len(msgs), "err", err)
+		if err := event.PublishAll(ctx, in.pub, msgs); err != nil {
+			in.log.WarnContext(ctx, "user events not published", "events", len(msgs), "err", err)
 		}
 		in.mu.Lock()
 		in.publishing--
@@ -301,7 +335,7 @@ func (s *Service) publishInOrder(ctx context.Context, msgs []event.Message) {
 // (persistence's withinOnly) to compare PlanBatch with these single posts.
 // It may run again after a serialization failure, so it starts from a
 // clean slate.
-func (s *Service) placeBatchInTx(ctx context.Context, tx tote.Tx, jobs []*betJob) error {
+func (in *Queue) placeBatchInTx(ctx context.Context, tx tote.Tx, jobs []*betJob) error {
 	for _, j := range jobs {
 		j.bet, j.balance, j.err = tote.Bet{}, 0, nil
 	}
@@ -309,7 +343,7 @@ func (s *Service) placeBatchInTx(ctx context.Context, tx tote.Tx, jobs []*betJob
 	if err != nil {
 		return err
 	}
-	now := s.clock.Now()
+	now := in.clock.Now()
 	t, err := tx.Table(ctx, d.TableID)
 	if err != nil {
 		return err
@@ -380,19 +414,19 @@ func (s *Service) placeBatchInTx(ctx context.Context, tx tote.Tx, jobs []*betJob
 
 // judgesInBatch reports whether the stake gate runs inside the batch (on
 // rows the store reads with the draw) rather than before it.
-func (s *Service) judgesInBatch() (tote.StakeJudge, bool) {
-	bp, ok := s.store.(tote.BatchPlacer)
+func (in *Queue) judgesInBatch() (tote.StakeJudge, bool) {
+	bp, ok := in.store.(tote.BatchPlacer)
 	if !ok || !bp.ReadsPlayers() {
 		return nil, false
 	}
-	j, ok := s.gate.(tote.StakeJudge)
+	j, ok := in.gate.(tote.StakeJudge)
 	return j, ok
 }
 
 // placeBatchDirect places jobs through a BatchPlacer.
-func (s *Service) placeBatchDirect(ctx context.Context, bp tote.BatchPlacer, jobs []*betJob, writing func()) error {
-	w := tote.BatchWork{DrawID: jobs[0].req.DrawID, Requests: make([]tote.BatchRequest, len(jobs)), Clock: s.clock, Writing: writing}
-	if judge, ok := s.judgesInBatch(); ok {
+func (in *Queue) placeBatchDirect(ctx context.Context, bp tote.BatchPlacer, jobs []*betJob, writing func()) error {
+	w := tote.BatchWork{DrawID: jobs[0].req.DrawID, Requests: make([]tote.BatchRequest, len(jobs)), Clock: in.clock, Writing: writing}
+	if judge, ok := in.judgesInBatch(); ok {
 		w.Judge = judge
 	}
 	for i, j := range jobs {

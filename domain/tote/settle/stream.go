@@ -1,20 +1,20 @@
-package service
+package settle
 
 import (
-	"github.com/pokertote/pokertote/domain/tote"
-
 	"context"
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 	"time"
 
+	"github.com/pokertote/pokertote/domain/errs"
 	"github.com/pokertote/pokertote/domain/ids"
 	"github.com/pokertote/pokertote/domain/ledger"
-
-	"github.com/pokertote/pokertote/domain/errs"
 	"github.com/pokertote/pokertote/domain/money"
 	"github.com/pokertote/pokertote/domain/parimutuel"
+	"github.com/pokertote/pokertote/domain/tote"
+	"github.com/pokertote/pokertote/domain/tote/outbox"
 )
 
 // Streamed settlement (issue 8): a pool is settled from its per-selection
@@ -36,8 +36,9 @@ import (
 //     (Tx.PoolCredits), one transfer per page.
 //
 // Memory is one rate per backed selection plus one page: independent of the
-// number of bets. The property test (settle_stream_property_test.go) checks
-// that the result equals SettlePool over the individual bets.
+// number of bets. The property test (totetest's
+// StreamedSettlementIsReference, run on the twin and both databases)
+// checks that the result equals SettlePool over the individual bets.
 
 // creditPage is how many players one settlement transfer credits.
 const creditPage = 4000
@@ -54,19 +55,9 @@ func poolTotals(totals []tote.SelectionTotal) map[tote.PoolKey][]tote.SelectionT
 		out[k] = append(out[k], t)
 	}
 	for _, ts := range out {
-		slices.SortFunc(ts, func(a, b tote.SelectionTotal) int { return cmpString(a.Selection.String(), b.Selection.String()) })
+		slices.SortFunc(ts, func(a, b tote.SelectionTotal) int { return strings.Compare(a.Selection.String(), b.Selection.String()) })
 	}
 	return out
-}
-
-func cmpString(a, b string) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 // planPool settles a pool from its per-selection totals: the figures that
@@ -143,7 +134,6 @@ func completePool(st *parimutuel.PoolSettlement, totals []tote.SelectionTotal, r
 	if st.Refunded {
 		return nil
 	}
-	st.Paid, st.Breakage, st.TopUp = 0, 0, 0
 	for ci := range st.Categories {
 		c := &st.Categories[ci]
 		c.NumBets, c.Paid, c.Breakage, c.TopUp = 0, 0, 0, 0
@@ -157,17 +147,8 @@ func completePool(st *parimutuel.PoolSettlement, totals []tote.SelectionTotal, r
 				c.Paid += amount
 			}
 		}
-		if c.NumBets > 0 {
-			if c.Paid > c.Fund {
-				c.TopUp = c.Paid - c.Fund
-			} else {
-				c.Breakage = c.Fund - c.Paid
-			}
-		}
-		st.Paid += c.Paid
-		st.Breakage += c.Breakage
-		st.TopUp += c.TopUp
 	}
+	st.SumCategories()
 	return nil
 }
 
@@ -198,7 +179,7 @@ func poolLegs(poolID string, s *parimutuel.PoolSettlement) []parimutuel.Leg {
 // transfer per further page of creditPage players under key:2, key:3 ...
 // (the whole settlement is one transaction: a crash rolls all of it back,
 // and the keys make a replay of a committed one answer instead of pay).
-func (s *Service) settlePoolStreamed(ctx context.Context, tx tote.Tx, d *tote.Draw, k tote.PoolKey, totals []tote.SelectionTotal, cfg parimutuel.PoolConfig, o parimutuel.Outcome, jackpot money.Amount, void bool, sink *settleSink) (parimutuel.PoolSettlement, []tote.SelectionRate, []tote.SelectionPaid, error) {
+func (s *Settler) settlePoolStreamed(ctx context.Context, tx tote.Tx, d *tote.Draw, k tote.PoolKey, totals []tote.SelectionTotal, cfg parimutuel.PoolConfig, o parimutuel.Outcome, jackpot money.Amount, void bool, sink *settleSink) (parimutuel.PoolSettlement, []tote.SelectionRate, []tote.SelectionPaid, error) {
 	st, rates, err := planPool(d, k, totals, cfg, o, jackpot, void)
 	if err != nil {
 		return parimutuel.PoolSettlement{}, nil, nil, err
@@ -266,22 +247,22 @@ type settleSink struct {
 }
 
 // settleStreamed settles (voided == nil) or voids draw d pool by pool
-// from its totals and finishes it as finishInTx does; the players hear of
-// their bets after the commit (stepResult.settled). A void publishes the
+// from its totals and finishes it as finish does; the players hear of
+// their bets after the commit (outbox.Step.Settled). A void publishes the
 // jackpot as it stands (flag and balance, unchanged by the refunds).
-func (s *Service) settleStreamed(ctx context.Context, tx tote.Tx, d tote.Draw, t tote.Table, outcome parimutuel.Outcome, voided *tote.VoidDetail) (stepResult, error) {
+func (s *Settler) settleStreamed(ctx context.Context, tx tote.Tx, d tote.Draw, t tote.Table, outcome parimutuel.Outcome, voided *tote.VoidDetail) (outbox.Step, error) {
 	void := voided != nil
 	totals, err := tx.PoolTotals(ctx, d.ID, 0)
 	if err != nil {
-		return stepResult{}, err
+		return outbox.Step{}, err
 	}
 	cfg := d.Pool
 	var jackpot money.Amount
 	if cfg.JackpotEnabled, err = tx.JackpotEnabled(ctx); err != nil {
-		return stepResult{}, err
+		return outbox.Step{}, err
 	}
 	if jackpot, err = tx.JackpotBalance(ctx); err != nil {
-		return stepResult{}, err
+		return outbox.Step{}, err
 	}
 	sink := &settleSink{at: s.clock.Now(), balances: map[ids.UserID]money.Amount{}}
 	res := tote.DrawResult{
@@ -306,7 +287,7 @@ func (s *Service) settleStreamed(ctx context.Context, tx tote.Tx, d tote.Draw, t
 		}
 		st, rates, paid, err := s.settlePoolStreamed(ctx, tx, &d, k, sel, cfg, outcome, jackpot, void, sink)
 		if err != nil {
-			return stepResult{}, err
+			return outbox.Step{}, err
 		}
 		res.Pools = append(res.Pools, tote.NewPoolResultTotals(st, sel, rates, paid, jackpot))
 		if !void {
@@ -319,11 +300,11 @@ func (s *Service) settleStreamed(ctx context.Context, tx tote.Tx, d tote.Draw, t
 		d.VoidReason = res.VoidReason
 		phase = tote.PhaseVoid
 	}
-	out, err := s.finishInTx(ctx, tx, d, t, res, phase, nil, sink.balances)
+	out, err := s.finish(ctx, tx, d, t, res, phase, nil, sink.balances)
 	if err != nil {
-		return stepResult{}, err
+		return outbox.Step{}, err
 	}
-	out.settled = d.ID
+	out.Settled = d.ID
 	return out, nil
 }
 

@@ -1,4 +1,4 @@
-package service_test
+package intake_test
 
 import (
 	"context"
@@ -13,7 +13,7 @@ import (
 	"github.com/pokertote/pokertote/domain/money"
 	"github.com/pokertote/pokertote/domain/parimutuel"
 	"github.com/pokertote/pokertote/domain/tote"
-	"github.com/pokertote/pokertote/domain/tote/service"
+	"github.com/pokertote/pokertote/domain/tote/intake"
 	"github.com/pokertote/pokertote/domain/tote/totetest"
 )
 
@@ -66,10 +66,7 @@ func preDealDraw(t *testing.T) (totetest.Env, *totetest.Harness, tote.Draw) {
 func TestBatchEventsLeaveInOrderWithoutHoldingTheIntake(t *testing.T) {
 	env, h, draw := preDealDraw(t)
 	broker := &heldBroker{release: make(chan struct{})}
-	svc, err := service.NewService(service.Config{Store: env.Store, Ledger: env.Ledger, Gate: totetest.AllowAll{}, Publisher: broker, Clock: h.Clock, Beacon: h.Beacon()})
-	if err != nil {
-		t.Fatal(err)
-	}
+	in := intake.New(intake.Config{Store: env.Store, Gate: totetest.AllowAll{}, Publisher: broker, Clock: h.Clock})
 	const player = 42
 	h.Deposit(player, 1000*money.KZT)
 	var (
@@ -78,7 +75,7 @@ func TestBatchEventsLeaveInOrderWithoutHoldingTheIntake(t *testing.T) {
 	)
 	go func() {
 		for i := range 3 {
-			bets, errList := svc.PlaceBets(context.Background(), []tote.PlaceBetRequest{{UserID: ids.UserID(player), DrawID: draw.ID,
+			bets, errList := in.PlaceBets(context.Background(), []tote.PlaceBetRequest{{UserID: ids.UserID(player), DrawID: draw.ID,
 				Market: parimutuel.MarketWin, Selection: fmt.Sprint(1 + i), Stake: 100 * money.KZT, IdempotencyKey: fmt.Sprintf("ordered-%d", i)}})
 			if errList[0] != nil {
 				placed <- errList[0]
@@ -137,25 +134,21 @@ func (w *batchWatch) BetBatch(bets int, waited, took time.Duration, failed bool)
 func TestIntakeObserverHearsOfEveryBatch(t *testing.T) {
 	env, h, draw := preDealDraw(t)
 	watch := &batchWatch{}
-	svc, err := service.NewService(service.Config{Store: env.Store, Ledger: env.Ledger, Gate: totetest.AllowAll{}, Publisher: &totetest.Recorder{},
-		Clock: h.Clock, Beacon: h.Beacon(), Intake: watch})
-	if err != nil {
-		t.Fatal(err)
-	}
+	in := intake.New(intake.Config{Store: env.Store, Gate: totetest.AllowAll{}, Publisher: &totetest.Recorder{}, Clock: h.Clock, Observer: watch})
 	const player = 43
 	h.Deposit(player, 250*money.KZT)
 	bet := func(drawID int64, sel string, stake money.Amount, key string) tote.PlaceBetRequest {
 		return tote.PlaceBetRequest{UserID: ids.UserID(player), DrawID: drawID, Market: parimutuel.MarketWin, Selection: sel, Stake: stake, IdempotencyKey: key}
 	}
 	// One batch of three: two placed, the third short of funds.
-	_, errList := svc.PlaceBets(context.Background(), []tote.PlaceBetRequest{
+	_, errList := in.PlaceBets(context.Background(), []tote.PlaceBetRequest{
 		bet(draw.ID, "1", 100*money.KZT, "w-1"), bet(draw.ID, "2", 100*money.KZT, "w-2"), bet(draw.ID, "3", 100*money.KZT, "w-3"),
 	})
 	if errList[0] != nil || errList[1] != nil || errList[2] == nil {
 		t.Fatalf("want two placed and one refused, got %v", errList)
 	}
 	// A batch on a draw that does not exist fails whole.
-	if _, errList := svc.PlaceBets(context.Background(), []tote.PlaceBetRequest{bet(draw.ID+1000, "1", 100*money.KZT, "w-4")}); errList[0] == nil {
+	if _, errList := in.PlaceBets(context.Background(), []tote.PlaceBetRequest{bet(draw.ID+1000, "1", 100*money.KZT, "w-4")}); errList[0] == nil {
 		t.Fatal("a bet on a missing draw was placed")
 	}
 	got := watch.all()

@@ -1,8 +1,11 @@
-package service
+// Package settle settles and voids a draw inside a transaction of the
+// store: the pools paid (or refunded) through the ledger, the result
+// recorded, the seed revealed, and the closing event returned as an
+// outbox.Step for the caller to append and publish. The dealer settles and
+// voids through it; the service's admin void does too.
+package settle
 
 import (
-	"github.com/pokertote/pokertote/domain/tote"
-
 	"context"
 	"fmt"
 	"strconv"
@@ -14,7 +17,25 @@ import (
 	"github.com/pokertote/pokertote/domain/ledger"
 	"github.com/pokertote/pokertote/domain/money"
 	"github.com/pokertote/pokertote/domain/parimutuel"
+	"github.com/pokertote/pokertote/domain/tote"
+	"github.com/pokertote/pokertote/domain/tote/outbox"
 )
+
+// Settler settles and voids draws; it holds no state but the clock the
+// results are stamped with and the time scale of the next draw's wait.
+type Settler struct {
+	clock tote.Clock
+	scale tote.TimeScale
+}
+
+// New returns the settler stamping results by clock (nil: the wall clock)
+// and timing the result's display at scale.
+func New(clock tote.Clock, scale tote.TimeScale) *Settler {
+	if clock == nil {
+		clock = tote.RealClock{}
+	}
+	return &Settler{clock: clock, scale: scale}
+}
 
 // groupBets splits a draw's bets into its pools, keeping their order.
 func groupBets(bets []tote.Bet) map[tote.PoolKey][]tote.Bet {
@@ -35,21 +56,21 @@ func poolOf(d *tote.Draw, k tote.PoolKey, bets []tote.Bet, cfg parimutuel.PoolCo
 	return p
 }
 
-// settleInTx settles every pool of the fully dealt draw d (SPEC 1.5): the
+// Settle settles every pool of the fully dealt draw d in tx (SPEC 1.5): the
 // outcome from its cards, the jackpot read and locked in tx, one balanced
 // transfer (or a few for huge pools) per pool, each bet's status and payout,
 // the immutable result, the seed revealed, and DRAW_SETTLED.
 //
 // A draw dealt from beacons (fair deal version 2) is settled streamed
-// (settle_stream.go): from its pools' per-selection totals, its bets paid
+// (stream.go): from its pools' per-selection totals, its bets paid
 // by set-based statements, and a result publishing per-selection totals
 // (result version 2), so that neither time nor memory holds a row per bet.
 // A version-1 draw's public seed is the hash of its round-1 bets, which
 // its result must list for a verifier: it keeps the in-memory settlement.
-func (s *Service) settleInTx(ctx context.Context, tx tote.Tx, d tote.Draw, t tote.Table) (stepResult, error) {
+func (s *Settler) Settle(ctx context.Context, tx tote.Tx, d tote.Draw, t tote.Table) (outbox.Step, error) {
 	deal, ok := d.Deal()
 	if !ok || len(d.Board) != 5 || len(d.Pockets) != d.Positions {
-		return stepResult{}, errs.E(errs.Internal, "draw id %d is not fully dealt", d.ID)
+		return outbox.Step{}, errs.E(errs.Internal, "draw id %d is not fully dealt", d.ID)
 	}
 	outcome := parimutuel.OutcomeOf(deal)
 	if d.Beacons != nil {
@@ -57,15 +78,15 @@ func (s *Service) settleInTx(ctx context.Context, tx tote.Tx, d tote.Draw, t tot
 	}
 	bets, err := tx.DrawBets(ctx, d.ID)
 	if err != nil {
-		return stepResult{}, err
+		return outbox.Step{}, err
 	}
 	enabled, err := tx.JackpotEnabled(ctx)
 	if err != nil {
-		return stepResult{}, err
+		return outbox.Step{}, err
 	}
 	jackpot, err := tx.JackpotBalance(ctx)
 	if err != nil {
-		return stepResult{}, err
+		return outbox.Step{}, err
 	}
 	cfg := d.Pool
 	cfg.JackpotEnabled = enabled
@@ -85,7 +106,7 @@ func (s *Service) settleInTx(ctx context.Context, tx tote.Tx, d tote.Draw, t tot
 		pb := byPool[k]
 		st, err := parimutuel.SettlePool(poolOf(&d, k, pb, cfg), outcome, jackpot)
 		if err != nil {
-			return stepResult{}, err
+			return outbox.Step{}, err
 		}
 		kind := ledger.Settlement
 		if st.Refunded {
@@ -97,20 +118,20 @@ func (s *Service) settleInTx(ctx context.Context, tx tote.Tx, d tote.Draw, t tot
 		}
 		memo := fmt.Sprintf("Draw #%d: %s pool of round %s %s", d.Number, st.Market, st.Round, what)
 		if err := postLegs(ctx, tx.Ledger(), "tote:settle:"+st.PoolID, kind, memo, st.Legs, balances); err != nil {
-			return stepResult{}, err
+			return outbox.Step{}, err
 		}
 		res.Pools = append(res.Pools, tote.NewPoolResult(st, pb, jackpot))
 		outcomes = append(outcomes, betOutcomes(pb, st.Payouts)...)
 		jackpot += st.JackpotChange()
 	}
 	res.JackpotAfter = jackpot
-	return s.finishInTx(ctx, tx, d, t, res, tote.PhaseSettled, outcomes, balances)
+	return s.finish(ctx, tx, d, t, res, tote.PhaseSettled, outcomes, balances)
 }
 
-// voidInTx voids draw d: every stake refunded in full, one transfer per
+// Void voids draw d in tx: every stake refunded in full, one transfer per
 // pool, the result recorded with the void's kind and reason, the seed
 // revealed, and DRAW_VOIDED.
-func (s *Service) voidInTx(ctx context.Context, tx tote.Tx, d tote.Draw, t tote.Table, detail tote.VoidDetail) (stepResult, error) {
+func (s *Settler) Void(ctx context.Context, tx tote.Tx, d tote.Draw, t tote.Table, detail tote.VoidDetail) (outbox.Step, error) {
 	d.VoidKind = detail.Kind
 	if d.Beacons != nil {
 		return s.settleStreamed(ctx, tx, d, t, parimutuel.Outcome{}, &detail)
@@ -118,7 +139,7 @@ func (s *Service) voidInTx(ctx context.Context, tx tote.Tx, d tote.Draw, t tote.
 	reason := detail.Reason()
 	bets, err := tx.DrawBets(ctx, d.ID)
 	if err != nil {
-		return stepResult{}, err
+		return outbox.Step{}, err
 	}
 	res := tote.DrawResult{
 		DrawID: d.ID, TableID: d.TableID, Number: d.Number, Positions: d.Positions,
@@ -136,34 +157,34 @@ func (s *Service) voidInTx(ctx context.Context, tx tote.Tx, d tote.Draw, t tote.
 		}
 		st, err := parimutuel.VoidPool(poolOf(&d, k, pb, d.Pool))
 		if err != nil {
-			return stepResult{}, err
+			return outbox.Step{}, err
 		}
 		memo := fmt.Sprintf("Draw #%d voided: %s pool of round %s refunded", d.Number, st.Market, st.Round)
 		if err := postLegs(ctx, tx.Ledger(), "tote:void:"+st.PoolID, ledger.Refund, memo, st.Legs, balances); err != nil {
-			return stepResult{}, err
+			return outbox.Step{}, err
 		}
 		res.Pools = append(res.Pools, tote.NewPoolResult(st, pb, 0))
 		outcomes = append(outcomes, betOutcomes(pb, st.Payouts)...)
 	}
 	d.VoidReason = reason
-	return s.finishInTx(ctx, tx, d, t, res, tote.PhaseVoid, outcomes, balances)
+	return s.finish(ctx, tx, d, t, res, tote.PhaseVoid, outcomes, balances)
 }
 
-// finishInTx records a settled or void draw: bets, result, revealed seed,
+// finish records a settled or void draw: bets, result, revealed seed,
 // the next draw's time and the closing event.
-func (s *Service) finishInTx(ctx context.Context, tx tote.Tx, d tote.Draw, t tote.Table, res tote.DrawResult, phase tote.Phase, outcomes []tote.BetOutcome, balances map[ids.UserID]money.Amount) (stepResult, error) {
+func (s *Settler) finish(ctx context.Context, tx tote.Tx, d tote.Draw, t tote.Table, res tote.DrawResult, phase tote.Phase, outcomes []tote.BetOutcome, balances map[ids.UserID]money.Amount) (outbox.Step, error) {
 	now := res.SettledAt
 	if err := tx.SettleBets(ctx, outcomes, now); err != nil {
-		return stepResult{}, err
+		return outbox.Step{}, err
 	}
 	res.FillCards(&d)
 	res.FillSuspension(&d)
 	d.Phase, d.Result, d.Revealed = phase, &res, true
 	d.RoundClosesAt, d.SettledAt = time.Time{}, now
-	d.NextStepAt = now.Add(s.scaled(t.Settings.ResultDisplay))
+	d.NextStepAt = now.Add(s.scale.Of(t.Settings.ResultDisplay))
 	nd, err := tx.UpdateDraw(ctx, d)
 	if err != nil {
-		return stepResult{}, err
+		return outbox.Step{}, err
 	}
 	typ := tote.EventDrawSettled
 	if phase == tote.PhaseVoid {
@@ -171,12 +192,12 @@ func (s *Service) finishInTx(ctx context.Context, tx tote.Tx, d tote.Draw, t tot
 	}
 	ev := tote.TableEvent{TableID: d.TableID, DrawID: d.ID, Type: typ, At: now, Result: &res, ServerSeed: res.ServerSeed, Reason: d.VoidReason,
 		Board: tote.CardStrings(d.Board), Hands: tote.PositionStates(d)}
-	out := stepResult{draw: &nd, events: []tote.TableEvent{ev}}
+	out := outbox.Step{Draw: &nd, Events: []tote.TableEvent{ev}}
 	for _, o := range outcomes {
-		out.notes = append(out.notes, userNote{userID: o.UserID, ev: event.UserEvent{Type: event.BetSettled, At: now, BetID: o.BetID}})
+		out.Notes = append(out.Notes, outbox.Note{UserID: o.UserID, Event: event.UserEvent{Type: event.BetSettled, At: now, BetID: o.BetID}})
 	}
 	for uid, bal := range balances {
-		out.notes = append(out.notes, userNote{userID: uid, ev: event.UserEvent{Type: event.BalanceChanged, At: now, Balance: int64(bal)}})
+		out.Notes = append(out.Notes, outbox.Note{UserID: uid, Event: event.UserEvent{Type: event.BalanceChanged, At: now, Balance: int64(bal)}})
 	}
 	return out, nil
 }

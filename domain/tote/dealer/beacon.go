@@ -1,8 +1,6 @@
-package service
+package dealer
 
 import (
-	"github.com/pokertote/pokertote/domain/tote"
-
 	"context"
 	"errors"
 	"fmt"
@@ -10,6 +8,7 @@ import (
 
 	"github.com/pokertote/pokertote/domain/beacon"
 	"github.com/pokertote/pokertote/domain/parimutuel"
+	"github.com/pokertote/pokertote/domain/tote"
 )
 
 // errBeaconPending is a dealing step that must wait for its beacon round:
@@ -18,9 +17,9 @@ var errBeaconPending = errors.New("beacon round not available yet")
 
 // schedule is the table's timings, scaled, for PlanBeacons.
 func (d *Dealer) schedule(t tote.Table) tote.BeaconSchedule {
-	s := tote.BeaconSchedule{Card: d.svc.scaled(t.Settings.CardInterval), BeaconWait: d.cfg.BeaconWait, Positions: t.Positions}
+	s := tote.BeaconSchedule{Card: d.scale.Of(t.Settings.CardInterval), BeaconWait: d.cfg.BeaconWait, Positions: t.Positions}
 	for r := parimutuel.RoundPreDeal; r <= parimutuel.RoundTurn; r++ {
-		s.Rounds[r-1] = d.svc.scaled(t.Settings.RoundLength(r))
+		s.Rounds[r-1] = d.scale.Of(t.Settings.RoundLength(r))
 	}
 	return s
 }
@@ -29,8 +28,8 @@ func (d *Dealer) schedule(t tote.Table) tote.BeaconSchedule {
 // a quarter of the chain's period, between 1 ms and 500 ms.
 func (d *Dealer) beaconPoll() time.Duration {
 	p := 500 * time.Millisecond
-	if d.svc.beacon != nil {
-		p = time.Duration(d.svc.beacon.Chain().PeriodMs) * time.Millisecond / 4
+	if d.beacon != nil {
+		p = time.Duration(d.beacon.Chain().PeriodMs) * time.Millisecond / 4
 	}
 	return min(max(p, time.Millisecond), 500*time.Millisecond)
 }
@@ -47,7 +46,7 @@ func (d *Dealer) streetBeacon(ctx context.Context, dr tote.Draw, s int) (beacon.
 	if why == nil {
 		return b, nil
 	}
-	now := d.svc.clock.Now()
+	now := d.clock.Now()
 	if !now.After(bc.Deadlines[s-1]) {
 		d.log.DebugContext(ctx, "waiting for the beacon", "draw", dr.ID, "round", r, "why", why)
 		return beacon.Beacon{}, errBeaconPending
@@ -66,7 +65,7 @@ func (d *Dealer) streetBeacon(ctx context.Context, dr tote.Draw, s int) (beacon.
 // fetchBeacon reads round r of chain c from the dealer's source and
 // verifies it; the error says why it is not usable.
 func (d *Dealer) fetchBeacon(ctx context.Context, c beacon.Chain, r uint64) (beacon.Beacon, error) {
-	src := d.svc.beacon
+	src := d.beacon
 	if src == nil {
 		return beacon.Beacon{}, errors.New("no beacon source is configured")
 	}
@@ -101,7 +100,7 @@ func (d *Dealer) beaconEarly(ctx context.Context, dr tote.Draw, r parimutuel.Rou
 	bc := dr.Beacons
 	s := int(r)
 	round := bc.Rounds[s-1]
-	now := d.svc.clock.Now()
+	now := d.clock.Now()
 	if !now.Before(bc.Chain.RoundTime(round)) {
 		return tote.VoidDetail{}, false
 	}

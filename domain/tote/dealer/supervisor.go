@@ -1,8 +1,6 @@
-package service
+package dealer
 
 import (
-	"github.com/pokertote/pokertote/domain/tote"
-
 	"context"
 	"sync"
 	"time"
@@ -12,20 +10,20 @@ import (
 // created later. Every replica runs one; the leases decide which replica
 // deals which table.
 type Supervisor struct {
-	svc    *Service
-	leases tote.LeaseStore
-	odds   tote.OddsEngine
-	cfg    DealerConfig // TableID is set per table
-	scan   time.Duration
+	parts Parts
+	cfg   Config // TableID is set per table
+	scan  time.Duration
 }
 
-// NewSupervisor returns a supervisor whose dealers use cfg (its TableID is
-// ignored) and which looks for new tables every scan (default 2 s).
-func NewSupervisor(svc *Service, leases tote.LeaseStore, odds tote.OddsEngine, cfg DealerConfig, scan time.Duration) *Supervisor {
+// NewSupervisor returns a supervisor whose dealers share p and use cfg (its
+// TableID is ignored), and which looks for new tables every scan (default
+// 2 s).
+func NewSupervisor(p Parts, cfg Config, scan time.Duration) *Supervisor {
 	if scan <= 0 {
 		scan = 2 * time.Second
 	}
-	return &Supervisor{svc: svc, leases: leases, odds: odds, cfg: cfg, scan: scan}
+	p.defaults()
+	return &Supervisor{parts: p, cfg: cfg, scan: scan}
 }
 
 // Run deals every table until ctx ends, then waits for the dealers to stop
@@ -35,9 +33,9 @@ func (s *Supervisor) Run(ctx context.Context) error {
 	defer wg.Wait()
 	running := map[int64]bool{}
 	for {
-		tables, err := s.svc.store.Tables(ctx)
+		tables, err := s.parts.Store.Tables(ctx)
 		if err != nil && ctx.Err() == nil {
-			s.svc.log.ErrorContext(ctx, "listing tables failed", "err", err)
+			s.parts.Log.ErrorContext(ctx, "listing tables failed", "err", err)
 		}
 		for _, t := range tables {
 			if running[t.ID] {
@@ -46,13 +44,13 @@ func (s *Supervisor) Run(ctx context.Context) error {
 			running[t.ID] = true
 			cfg := s.cfg
 			cfg.TableID = t.ID
-			dealer := NewDealer(s.svc, s.leases, s.odds, cfg)
+			dealer := New(s.parts, cfg)
 			wg.Go(func() { _ = dealer.Run(ctx) })
 		}
 		select {
 		case <-ctx.Done():
 			return nil
-		case <-s.svc.clock.After(s.scan):
+		case <-s.parts.Clock.After(s.scan):
 		}
 	}
 }

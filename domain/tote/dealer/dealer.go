@@ -1,18 +1,25 @@
-package service
+// Package dealer deals the tables: a Dealer per table, a state machine
+// over the draw persisted in the store whose every step is one fenced
+// transaction, and the Supervisor that runs one for every table. It
+// settles and voids through settle and publishes through the outbox.
+package dealer
 
 import (
-	"github.com/pokertote/pokertote/domain/tote"
-
+	"cmp"
 	"context"
 	"errors"
 	"log/slog"
 	"time"
 
+	"github.com/pokertote/pokertote/domain/beacon"
 	"github.com/pokertote/pokertote/domain/errs"
+	"github.com/pokertote/pokertote/domain/tote"
+	"github.com/pokertote/pokertote/domain/tote/outbox"
+	"github.com/pokertote/pokertote/domain/tote/settle"
 )
 
-// DealerConfig tunes one table's dealer.
-type DealerConfig struct {
+// Config tunes one table's dealer.
+type Config struct {
 	TableID int64
 	// Owner names this replica in the lease table; unique per process.
 	Owner string
@@ -36,7 +43,7 @@ type DealerConfig struct {
 	OddsWorkers int
 }
 
-func (c *DealerConfig) defaults() {
+func (c *Config) defaults() {
 	if c.LeaseTTL <= 0 {
 		c.LeaseTTL = 10 * time.Second
 	}
@@ -52,6 +59,39 @@ func (c *DealerConfig) defaults() {
 	c.IdlePoll = min(c.IdlePoll, c.LeaseTTL/3)
 }
 
+// Parts are the collaborators every dealer of a process shares. The
+// service is built from the same store, publisher, clock and time scale,
+// and hands its Stats for the dealers to count into.
+type Parts struct {
+	Store  tote.Store
+	Leases tote.LeaseStore
+	Odds   tote.OddsEngine // nil: draws carry no odds
+	// Beacon is where the dealers read the public randomness every street
+	// is drawn from (docs/fairness.md). Without one no draw opens: there is
+	// no fallback to the house's own entropy.
+	Beacon beacon.Source
+	// Relay publishes each committed step; required.
+	Relay *outbox.Relay
+	// Settler settles and voids the draws (nil: settle.New(Clock,
+	// TimeScale)).
+	Settler *settle.Settler
+	Clock   tote.Clock // nil: RealClock
+	// TimeScale divides every table duration, as the service's does.
+	TimeScale tote.TimeScale
+	Log       *slog.Logger
+	Stats     *outbox.Stats // nil: the dealers' own
+}
+
+// defaults fills p's nil collaborators.
+func (p *Parts) defaults() {
+	if p.Clock == nil {
+		p.Clock = tote.RealClock{}
+	}
+	p.Log = cmp.Or(p.Log, slog.New(slog.DiscardHandler))
+	p.Stats = cmp.Or(p.Stats, &outbox.Stats{})
+	p.Settler = cmp.Or(p.Settler, settle.New(p.Clock, p.TimeScale))
+}
+
 // Dealer deals one table's draws one after another (SPEC 1.1) while it
 // holds the table's lease. It is a state machine over the draw persisted in
 // the Store: every step is one transaction that checks the lease's fence,
@@ -60,11 +100,17 @@ func (c *DealerConfig) defaults() {
 // dealer that takes over a table from a dead replica resumes the draw where
 // it stopped. A Dealer is used by one goroutine.
 type Dealer struct {
-	svc    *Service
-	cfg    DealerConfig
-	leases tote.LeaseStore
-	odds   tote.OddsEngine
-	log    *slog.Logger
+	cfg     Config
+	store   tote.Store
+	leases  tote.LeaseStore
+	odds    tote.OddsEngine
+	beacon  beacon.Source
+	relay   *outbox.Relay
+	settler *settle.Settler
+	clock   tote.Clock
+	scale   tote.TimeScale
+	log     *slog.Logger
+	stats   *outbox.Stats
 
 	lease    tote.Lease
 	held     bool
@@ -77,12 +123,14 @@ type Dealer struct {
 	retryAt  time.Time
 }
 
-// NewDealer returns the dealer of one table.
-func NewDealer(svc *Service, leases tote.LeaseStore, odds tote.OddsEngine, cfg DealerConfig) *Dealer {
+// New returns the dealer of table cfg.TableID.
+func New(p Parts, cfg Config) *Dealer {
+	p.defaults()
 	cfg.defaults()
 	return &Dealer{
-		svc: svc, cfg: cfg, leases: leases, odds: odds,
-		log:   svc.log.With("table", cfg.TableID, "dealer", cfg.Owner),
+		cfg: cfg, store: p.Store, leases: p.Leases, odds: p.Odds, beacon: p.Beacon, relay: p.Relay, settler: p.Settler,
+		clock: p.Clock, scale: p.TimeScale, stats: p.Stats,
+		log:   p.Log.With("table", cfg.TableID, "dealer", cfg.Owner),
 		pools: map[tote.PoolKey]tote.PoolSignature{},
 	}
 }
@@ -100,7 +148,7 @@ func (d *Dealer) Run(ctx context.Context) error {
 				cancel()
 			}
 			return nil
-		case <-d.svc.clock.After(wait):
+		case <-d.clock.After(wait):
 		}
 	}
 }
@@ -109,7 +157,7 @@ func (d *Dealer) Run(ctx context.Context) error {
 // state after a takeover, run every overdue step, publish pool changes. It
 // returns how long to sleep before the next Tick.
 func (d *Dealer) Tick(ctx context.Context) time.Duration {
-	now := d.svc.clock.Now()
+	now := d.clock.Now()
 	if !d.ensureLease(ctx, now) {
 		return d.cfg.IdlePoll
 	}
@@ -127,12 +175,12 @@ func (d *Dealer) Tick(ctx context.Context) time.Duration {
 	}
 	for range 64 {
 		act, due := d.plan()
-		if act == actNone || due.After(d.svc.clock.Now()) {
+		if act == actNone || due.After(d.clock.Now()) {
 			break
 		}
 		if err := d.step(ctx, act); err != nil {
 			if errors.Is(err, errBeaconPending) { // not a failure: ask again soon
-				d.retryAt = d.svc.clock.Now().Add(d.beaconPoll())
+				d.retryAt = d.clock.Now().Add(d.beaconPoll())
 				break
 			}
 			return d.failed(ctx, err)
@@ -184,11 +232,11 @@ func (d *Dealer) dropLease() {
 
 // load reads the table and its latest draw from the store.
 func (d *Dealer) load(ctx context.Context) error {
-	t, err := d.svc.store.Table(ctx, d.cfg.TableID)
+	t, err := d.store.Table(ctx, d.cfg.TableID)
 	if err != nil {
 		return err
 	}
-	dr, err := d.svc.store.LatestDraw(ctx, t.ID)
+	dr, err := d.store.LatestDraw(ctx, t.ID)
 	switch {
 	case errs.Is(err, errs.NotFound):
 		d.draw = nil
@@ -222,17 +270,17 @@ func (d *Dealer) failed(ctx context.Context, err error) time.Duration {
 		return 0
 	}
 	d.failures++
-	d.svc.stats.StepFailures.Add(1)
+	d.stats.StepFailures.Add(1)
 	d.log.ErrorContext(ctx, "dealer step failed", "failures", d.failures, "err", err)
 	d.loaded = false
 	backoff := min(100*time.Millisecond<<min(d.failures, 6), 5*time.Second)
-	d.retryAt = d.svc.clock.Now().Add(backoff)
+	d.retryAt = d.clock.Now().Add(backoff)
 	return backoff
 }
 
 // untilNext is how long to sleep until something is due.
 func (d *Dealer) untilNext() time.Duration {
-	now := d.svc.clock.Now()
+	now := d.clock.Now()
 	next := d.lease.ExpiresAt.Add(-2 * d.cfg.LeaseTTL / 3)
 	if act, due := d.plan(); act != actNone && due.Before(next) {
 		next = maxTime(due, d.retryAt)

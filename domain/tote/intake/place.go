@@ -1,13 +1,12 @@
-package service
+package intake
 
 import (
-	"github.com/pokertote/pokertote/domain/tote"
-
 	"context"
 	"time"
 
 	"github.com/pokertote/pokertote/domain/errs"
 	"github.com/pokertote/pokertote/domain/parimutuel"
+	"github.com/pokertote/pokertote/domain/tote"
 )
 
 // PlaceBet accepts a bet on the open round of a draw (SPEC 1.1, 1.4): the
@@ -28,15 +27,15 @@ import (
 //
 // The bet goes through the draw's intake (intake.go), which commits the
 // bets arriving together in one transaction, each with its own result.
-func (s *Service) PlaceBet(ctx context.Context, r tote.PlaceBetRequest) (tote.Bet, error) {
+func (in *Queue) PlaceBet(ctx context.Context, r tote.PlaceBetRequest) (tote.Bet, error) {
 	sel, err := r.Parse()
 	if err != nil {
 		return tote.Bet{}, err
 	}
 	job := &betJob{ctx: ctx, req: r, sel: sel, done: make(chan struct{}), gated: make(chan struct{}), queued: time.Now()}
-	s.submit(job)
-	if _, inBatch := s.judgesInBatch(); !inBatch {
-		job.gateErr = s.gate.EnsureCanStake(ctx, r.UserID)
+	in.submit(job)
+	if _, inBatch := in.judgesInBatch(); !inBatch {
+		job.gateErr = in.gate.EnsureCanStake(ctx, r.UserID)
 	}
 	close(job.gated)
 	select {
@@ -46,12 +45,12 @@ func (s *Service) PlaceBet(ctx context.Context, r tote.PlaceBetRequest) (tote.Be
 		// finds it.
 		return tote.Bet{}, errs.Wrap(ctx.Err(), "placing the bet was cancelled")
 	}
-	return s.answer(ctx, job)
+	return in.answer(ctx, job)
 }
 
 // answer turns a finished job into PlaceBet's result. (The batch has
 // published an accepted bet's events already.)
-func (s *Service) answer(ctx context.Context, job *betJob) (tote.Bet, error) {
+func (in *Queue) answer(ctx context.Context, job *betJob) (tote.Bet, error) {
 	r, sel := job.req, job.sel
 	if job.gateErr != nil {
 		return tote.Bet{}, job.gateErr
@@ -60,7 +59,7 @@ func (s *Service) answer(ctx context.Context, job *betJob) (tote.Bet, error) {
 		// A retry of a bet that was placed earlier may now fail the checks
 		// (the round closed, the wallet emptied) or find its key taken:
 		// the first bet is its answer.
-		if b, lookupErr := s.store.BetByKey(ctx, r.UserID, r.IdempotencyKey); lookupErr == nil {
+		if b, lookupErr := in.store.BetByKey(ctx, r.UserID, r.IdempotencyKey); lookupErr == nil {
 			return replayBet(r, b, sel)
 		} else if !errs.Is(lookupErr, errs.NotFound) {
 			return tote.Bet{}, lookupErr
@@ -82,7 +81,7 @@ func replayBet(r tote.PlaceBetRequest, b tote.Bet, sel parimutuel.Selection) (to
 // as PlaceBet would give it: the requests on one draw are checked and
 // stored in ONE transaction of the intake (one bad bet never fails the
 // others). It is how a client (or a test) hands the intake a ready batch.
-func (s *Service) PlaceBets(ctx context.Context, reqs []tote.PlaceBetRequest) ([]tote.Bet, []error) {
+func (in *Queue) PlaceBets(ctx context.Context, reqs []tote.PlaceBetRequest) ([]tote.Bet, []error) {
 	bets := make([]tote.Bet, len(reqs))
 	errList := make([]error, len(reqs))
 	byDraw := map[int64][]*betJob{}
@@ -95,8 +94,8 @@ func (s *Service) PlaceBets(ctx context.Context, reqs []tote.PlaceBetRequest) ([
 			continue
 		}
 		jobs[i] = &betJob{ctx: ctx, req: r, sel: sel, done: make(chan struct{}), gated: make(chan struct{}), queued: time.Now()}
-		if _, inBatch := s.judgesInBatch(); !inBatch {
-			jobs[i].gateErr = s.gate.EnsureCanStake(ctx, r.UserID)
+		if _, inBatch := in.judgesInBatch(); !inBatch {
+			jobs[i].gateErr = in.gate.EnsureCanStake(ctx, r.UserID)
 		}
 		close(jobs[i].gated)
 		if byDraw[r.DrawID] == nil {
@@ -105,11 +104,11 @@ func (s *Service) PlaceBets(ctx context.Context, reqs []tote.PlaceBetRequest) ([
 		byDraw[r.DrawID] = append(byDraw[r.DrawID], jobs[i])
 	}
 	for _, d := range order {
-		s.placeBatch(byDraw[d], nil)
+		in.placeBatch(byDraw[d], nil)
 	}
 	for i, j := range jobs {
 		if j != nil {
-			bets[i], errList[i] = s.answer(ctx, j)
+			bets[i], errList[i] = in.answer(ctx, j)
 		}
 	}
 	return bets, errList
