@@ -111,8 +111,9 @@ func (e *enumerator) walk(t *tally, need, from int, k hand.Key) {
 		// Index loops here and in play: ranging over a slice of 16-byte
 		// Keys steps an unsafe pointer, which the race detector's checkptr
 		// checks on every element; the race build is what CI runs.
-		for i := from; i <= last; i++ {
-			e.score(t, k.Add(e.keys[i]))
+		keys := e.keys[from : last+1]
+		for i := range keys {
+			e.score(t, k.Add(keys[i]))
 		}
 	default:
 		for i := from; i <= last; i++ {
