@@ -15,8 +15,9 @@ import (
 	"github.com/pokertote/pokertote/domain/event"
 	"github.com/pokertote/pokertote/domain/protection"
 	"github.com/pokertote/pokertote/graph"
-	"github.com/pokertote/pokertote/persistence"
 	"github.com/pokertote/pokertote/persistence/accountdb"
+	"github.com/pokertote/pokertote/persistence/ledgerdb"
+	"github.com/pokertote/pokertote/persistence/protectiondb"
 	"github.com/pokertote/pokertote/persistence/redisbus"
 )
 
@@ -24,9 +25,9 @@ import (
 // and creates the first admin from the configuration.
 func (a *App) buildAccounts(ctx context.Context) (err error) {
 	a.users = accountdb.NewUserRepo(a.db)
-	a.ledger = persistence.NewLedgerRepo(a.db)
+	a.ledger = ledgerdb.NewLedgerRepo(a.db)
 	a.ledger.SetLocation(a.loc) // protection counters follow the operator's calendar
-	a.protection = protection.NewService(persistence.NewProtectionRepo(a.db), a.users, a.loc, nil)
+	a.protection = protection.NewService(protectiondb.NewProtectionRepo(a.db), a.users, a.loc, nil)
 
 	pepper := []byte(a.cfg.DocumentPepper)
 	if len(pepper) == 0 {

@@ -494,7 +494,7 @@ func TestHAChaos(t *testing.T) {
 	// standby as soon as it has replayed their last bet. Only the players
 	// whose writes had no known position during the partition (replica B
 	// could not ask the primary) are held on the primary, for
-	// persistence.UnknownHold after it: wait that out.
+	// sqldb.UnknownHold after it: wait that out.
 	time.Sleep(sqldb.UnknownHold)
 	var settled []string
 	state.mu.Lock()

@@ -7,15 +7,15 @@ import (
 
 	"github.com/pokertote/pokertote/domain/holdem"
 	"github.com/pokertote/pokertote/graph"
-	"github.com/pokertote/pokertote/persistence"
+	"github.com/pokertote/pokertote/persistence/holdemdb"
 )
 
 // startHoldem builds Casino Hold'em: its store, service, the sweeper that
 // folds timed-out boxes, and the GraphQL part of it. The table settings are
-// the defaults overlaid by the settings table (persistence.HoldemSettingsKey),
+// the defaults overlaid by the settings table (holdemdb.HoldemSettingsKey),
 // read once at start; TIME_SCALE divides the decision timeout.
 func (a *App) startHoldem(ctx context.Context) error {
-	repo := persistence.NewHoldemRepo(a.db, a.ledger)
+	repo := holdemdb.NewHoldemRepo(a.db, a.ledger)
 	cfg, err := repo.HoldemSettings(ctx, holdem.DefaultConfig())
 	if err != nil {
 		return fmt.Errorf("casino hold'em settings: %w", err)

@@ -20,9 +20,9 @@ import (
 	"github.com/pokertote/pokertote/domain/protection"
 	"github.com/pokertote/pokertote/graph"
 	"github.com/pokertote/pokertote/graph/wstransport"
-	"github.com/pokertote/pokertote/persistence"
 	"github.com/pokertote/pokertote/persistence/accountdb"
 	"github.com/pokertote/pokertote/persistence/dsn"
+	"github.com/pokertote/pokertote/persistence/ledgerdb"
 	"github.com/pokertote/pokertote/persistence/redisbus"
 	"github.com/pokertote/pokertote/persistence/sqldb"
 )
@@ -42,7 +42,7 @@ type App struct {
 	stages *event.StageLog
 
 	users    *accountdb.UserRepo
-	ledger   *persistence.LedgerRepo
+	ledger   *ledgerdb.LedgerRepo
 	accounts *account.Service
 	// protection keeps limits, breaks and the exclusion register (issue 13).
 	protection *protection.Service

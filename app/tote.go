@@ -20,7 +20,7 @@ import (
 	"github.com/pokertote/pokertote/domain/tote/service"
 	"github.com/pokertote/pokertote/drand"
 	"github.com/pokertote/pokertote/graph"
-	"github.com/pokertote/pokertote/persistence"
+	"github.com/pokertote/pokertote/persistence/totedb"
 )
 
 // Dealer timing in real time; TIME_SCALE divides each (within bounds) so that
@@ -68,7 +68,7 @@ func (a *App) beaconSource(ctx context.Context) (beacon.Source, error) {
 // it, the two demo tables on first start (DEMO_TABLES) and, when DEALER is
 // on, the dealers of every table (one per table across replicas, by lease).
 func (a *App) startTote(ctx context.Context) error {
-	repo := persistence.NewToteRepo(a.db, a.ledger)
+	repo := totedb.NewToteRepo(a.db, a.ledger)
 	src, err := a.beaconSource(ctx)
 	if err != nil {
 		return fmt.Errorf("totalizator beacon: %w", err)

@@ -23,8 +23,8 @@ import (
 // and sessions, under the locks a single post takes), calls PlanBatch, and
 // writes the plan; it decides nothing itself. A single bet is a batch of
 // one. The Postgres store does it in two round trips
-// (persistence/tote_batch_pg.go), SQLite in one transaction of plain
-// statements (persistence/tote_batch_sqlite.go), the twin in memory
+// (persistence/totedb/tote_batch_pg.go), SQLite in one transaction of plain
+// statements (persistence/totedb/tote_batch_sqlite.go), the twin in memory
 // (totetest.MemStore). A store that is not one goes through Within
 // (placeBatchInTx).
 type BatchPlacer interface {

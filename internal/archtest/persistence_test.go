@@ -20,18 +20,19 @@ const persistModule = "github.com/pokertote/pokertote/"
 var persistSQL = []string{"gorm.io/", "github.com/jackc/pgx", "github.com/glebarez/sqlite", "database/sql", "persistence/sqldb"}
 
 // persistAggregates are the stores, one per aggregate, and which other
-// aggregate stores each may import. The tote's bet path writes ledger
+// aggregate stores each may import: only where one transaction spans
+// them. Every ledger post runs the player-protection guard
+// (protectiondb.Guard) in the money's transaction; protection records its
+// audit entries in the change's transaction; a Casino Hold'em hand moves
+// its money in the hand's transaction; the tote's bet batch writes ledger
 // entries and protection counters in its own transaction and reads the
-// players in the same pipeline; protection records its audit entries in the
-// change's transaction. persistence itself still holds ledger, protection,
-// the tote and Casino Hold'em until they move into their own packages.
+// players in the same pipeline.
 var persistAggregates = map[string][]string{
 	"persistence/accountdb":    nil,
 	"persistence/holdemdb":     {"persistence/ledgerdb"},
-	"persistence/ledgerdb":     nil,
-	"persistence/protectiondb": {"persistence/ledgerdb", "persistence/accountdb"},
+	"persistence/ledgerdb":     {"persistence/protectiondb"},
+	"persistence/protectiondb": {"persistence/accountdb"},
 	"persistence/totedb":       {"persistence/ledgerdb", "persistence/protectiondb", "persistence/accountdb"},
-	"persistence":              {"persistence/accountdb"},
 }
 
 // persistImports lists the imports of each package under persistence/

@@ -69,7 +69,9 @@ func withdraw(key string, from ledger.AccountRef, amount money.Amount) ledger.Tr
 	return ledger.Move(key, ledger.Withdrawal, "cashier withdrawal", from, ledger.CashAccount, amount)
 }
 
-func mustPost(t testing.TB, s ledger.Poster, tr ledger.Transfer) ledger.Posted {
+// MustPost posts tr through s and fails the test on an error; the stores'
+// own tests share it with the suite.
+func MustPost(t testing.TB, s ledger.Poster, tr ledger.Transfer) ledger.Posted {
 	t.Helper()
 	p, err := s.Post(context.Background(), tr)
 	if err != nil {
@@ -78,7 +80,8 @@ func mustPost(t testing.TB, s ledger.Poster, tr ledger.Transfer) ledger.Posted {
 	return p
 }
 
-func wantBalance(t testing.TB, s ledger.Store, a ledger.AccountRef, want money.Amount) {
+// WantBalance fails the test unless account a of s holds want.
+func WantBalance(t testing.TB, s ledger.Store, a ledger.AccountRef, want money.Amount) {
 	t.Helper()
 	got, err := s.Balance(context.Background(), a)
 	if err != nil {
@@ -89,7 +92,8 @@ func wantBalance(t testing.TB, s ledger.Store, a ledger.AccountRef, want money.A
 	}
 }
 
-func reconcile(t testing.TB, s ledger.Store) {
+// Reconcile fails the test when s.Reconcile finds the books broken.
+func Reconcile(t testing.TB, s ledger.Store) {
 	t.Helper()
 	if err := s.Reconcile(context.Background()); err != nil {
 		t.Fatalf("Reconcile: %v", err)
@@ -98,7 +102,7 @@ func reconcile(t testing.TB, s ledger.Store) {
 
 func testDepositAndBalance(t *testing.T, s ledger.Store) {
 	w := ledger.UserWallet(42)
-	p := mustPost(t, s, deposit("dep-1", w, money.Tenge(100)))
+	p := MustPost(t, s, deposit("dep-1", w, money.Tenge(100)))
 	if p.ID <= 0 || p.Replayed || p.Kind != ledger.Deposit || p.IdempotencyKey != "dep-1" || p.Memo != "cashier deposit" {
 		t.Fatalf("Posted = %+v", p)
 	}
@@ -120,18 +124,18 @@ func testDepositAndBalance(t *testing.T, s ledger.Store) {
 	if p.Entries[1].ID <= p.Entries[0].ID {
 		t.Fatalf("entry ids not increasing: %d, %d", p.Entries[0].ID, p.Entries[1].ID)
 	}
-	p2 := mustPost(t, s, deposit("dep-2", w, money.Tenge(5)))
+	p2 := MustPost(t, s, deposit("dep-2", w, money.Tenge(5)))
 	if p2.ID <= p.ID {
 		t.Fatalf("transfer ids not increasing: %d then %d", p.ID, p2.ID)
 	}
-	wantBalance(t, s, w, money.Tenge(105))
-	wantBalance(t, s, ledger.CashAccount, -money.Tenge(105))
-	reconcile(t, s)
+	WantBalance(t, s, w, money.Tenge(105))
+	WantBalance(t, s, ledger.CashAccount, -money.Tenge(105))
+	Reconcile(t, s)
 }
 
 func testUnknownAccountIsZero(t *testing.T, s ledger.Store) {
-	wantBalance(t, s, ledger.UserWallet(7), 0)
-	wantBalance(t, s, ledger.JackpotAccount, 0)
+	WantBalance(t, s, ledger.UserWallet(7), 0)
+	WantBalance(t, s, ledger.JackpotAccount, 0)
 	h, err := s.History(context.Background(), ledger.UserWallet(7), ledger.Page{})
 	if err != nil || len(h.Items) != 0 || h.Next != "" {
 		t.Fatalf("History of an unknown account = %+v, %v", h, err)
@@ -139,7 +143,7 @@ func testUnknownAccountIsZero(t *testing.T, s ledger.Store) {
 	if _, err := s.Balance(context.Background(), ledger.AccountRef{Kind: "BOGUS"}); !errs.Is(err, errs.Invalid) {
 		t.Fatalf("Balance of a bogus account: %v, want Invalid", err)
 	}
-	reconcile(t, s)
+	Reconcile(t, s)
 }
 
 func testInvalidTransfer(t *testing.T, s ledger.Store) {
@@ -161,39 +165,39 @@ func testInvalidTransfer(t *testing.T, s ledger.Store) {
 			t.Errorf("bad transfer %d: Post error = %v, want Invalid", i, err)
 		}
 	}
-	wantBalance(t, s, w, 0)
-	wantBalance(t, s, ledger.CashAccount, 0)
-	reconcile(t, s)
+	WantBalance(t, s, w, 0)
+	WantBalance(t, s, ledger.CashAccount, 0)
+	Reconcile(t, s)
 }
 
 func testInsufficientFunds(t *testing.T, s ledger.Store) {
 	w := ledger.UserWallet(1)
-	mustPost(t, s, deposit("dep", w, money.Tenge(10)))
+	MustPost(t, s, deposit("dep", w, money.Tenge(10)))
 	_, err := s.Post(context.Background(), withdraw("wd", w, money.Tenge(10)+1))
 	errstest.Is(t, err, errs.Conflict, ledger.ReasonInsufficientFunds)
-	wantBalance(t, s, w, money.Tenge(10))
-	wantBalance(t, s, ledger.CashAccount, -money.Tenge(10))
+	WantBalance(t, s, w, money.Tenge(10))
+	WantBalance(t, s, ledger.CashAccount, -money.Tenge(10))
 
 	// A failed post records nothing: the same key succeeds once funds arrive.
-	mustPost(t, s, deposit("dep-more", w, 1))
-	p := mustPost(t, s, withdraw("wd", w, money.Tenge(10)+1))
+	MustPost(t, s, deposit("dep-more", w, 1))
+	p := MustPost(t, s, withdraw("wd", w, money.Tenge(10)+1))
 	if p.Replayed {
 		t.Fatalf("first successful post of a key reported Replayed")
 	}
-	wantBalance(t, s, w, 0)
+	WantBalance(t, s, w, 0)
 
 	// Exactly to zero is fine; one tiyn below is not.
-	mustPost(t, s, deposit("dep-3", w, 1))
-	mustPost(t, s, withdraw("wd-3", w, 1))
+	MustPost(t, s, deposit("dep-3", w, 1))
+	MustPost(t, s, withdraw("wd-3", w, 1))
 	_, err = s.Post(context.Background(), withdraw("wd-4", w, 1))
 	errstest.Is(t, err, errs.Conflict, ledger.ReasonInsufficientFunds)
-	wantBalance(t, s, w, 0)
-	reconcile(t, s)
+	WantBalance(t, s, w, 0)
+	Reconcile(t, s)
 }
 
 func testNegativeByKind(t *testing.T, s ledger.Store) {
 	w := ledger.UserWallet(9)
-	mustPost(t, s, deposit("seed", w, money.Tenge(1000)))
+	MustPost(t, s, deposit("seed", w, money.Tenge(1000)))
 	tests := []struct {
 		account  ledger.AccountRef
 		negative bool
@@ -211,19 +215,19 @@ func testNegativeByKind(t *testing.T, s ledger.Store) {
 				if err != nil {
 					t.Fatalf("%s may go negative, Post: %v", tc.account, err)
 				}
-				wantBalance(t, s, tc.account, -money.Tenge(1))
+				WantBalance(t, s, tc.account, -money.Tenge(1))
 				return
 			}
 			errstest.Is(t, err, errs.Conflict, ledger.ReasonInsufficientFunds)
-			wantBalance(t, s, tc.account, 0)
+			WantBalance(t, s, tc.account, 0)
 		})
 	}
-	reconcile(t, s)
+	Reconcile(t, s)
 }
 
 func testIdempotentReplay(t *testing.T, s ledger.Store) {
 	w1, w2 := ledger.UserWallet(1), ledger.UserWallet(2)
-	mustPost(t, s, deposit("dep", w1, money.Tenge(100)))
+	MustPost(t, s, deposit("dep", w1, money.Tenge(100)))
 	tr := ledger.Transfer{
 		IdempotencyKey: "split",
 		Kind:           ledger.BetStake,
@@ -234,11 +238,11 @@ func testIdempotentReplay(t *testing.T, s ledger.Store) {
 			{Account: ledger.OrganiserAccount, Amount: money.Tenge(10)},
 		},
 	}
-	first := mustPost(t, s, tr)
-	again := mustPost(t, s, tr)
+	first := MustPost(t, s, tr)
+	again := MustPost(t, s, tr)
 	// The same request with entries in another order is the same request.
 	tr.Entries[0], tr.Entries[2] = tr.Entries[2], tr.Entries[0]
-	reordered := mustPost(t, s, tr)
+	reordered := MustPost(t, s, tr)
 	for _, p := range []ledger.Posted{again, reordered} {
 		if !p.Replayed || p.ID != first.ID || len(p.Entries) != len(first.Entries) {
 			t.Fatalf("replay = %+v, want the first post %+v with Replayed", p, first)
@@ -249,15 +253,15 @@ func testIdempotentReplay(t *testing.T, s ledger.Store) {
 			}
 		}
 	}
-	wantBalance(t, s, w1, money.Tenge(70))
-	wantBalance(t, s, w2, money.Tenge(20))
-	wantBalance(t, s, ledger.OrganiserAccount, money.Tenge(10))
-	reconcile(t, s)
+	WantBalance(t, s, w1, money.Tenge(70))
+	WantBalance(t, s, w2, money.Tenge(20))
+	WantBalance(t, s, ledger.OrganiserAccount, money.Tenge(10))
+	Reconcile(t, s)
 }
 
 func testKeyReused(t *testing.T, s ledger.Store) {
 	w := ledger.UserWallet(1)
-	mustPost(t, s, deposit("dep", w, money.Tenge(100)))
+	MustPost(t, s, deposit("dep", w, money.Tenge(100)))
 	variants := []ledger.Transfer{
 		deposit("dep", w, money.Tenge(101)),
 		deposit("dep", ledger.UserWallet(2), money.Tenge(100)),
@@ -270,9 +274,9 @@ func testKeyReused(t *testing.T, s ledger.Store) {
 			t.Errorf("variant %d: error = %v, want Conflict %s", i, err, ledger.ReasonKeyReused)
 		}
 	}
-	wantBalance(t, s, w, money.Tenge(100))
-	wantBalance(t, s, ledger.UserWallet(2), 0)
-	reconcile(t, s)
+	WantBalance(t, s, w, money.Tenge(100))
+	WantBalance(t, s, ledger.UserWallet(2), 0)
+	Reconcile(t, s)
 }
 
 func testHistory(t *testing.T, s ledger.Store) {
@@ -287,7 +291,7 @@ func testHistory(t *testing.T, s ledger.Store) {
 		} else {
 			tr = deposit(fmt.Sprintf("h-%d", i), w, money.Amount(i*10))
 		}
-		p := mustPost(t, s, tr)
+		p := MustPost(t, s, tr)
 		e := p.Entries[0]
 		if e.Account != w {
 			e = p.Entries[1]
@@ -295,7 +299,7 @@ func testHistory(t *testing.T, s ledger.Store) {
 		bal += e.Amount
 		want = append(want, ledger.HistoryItem{EntryID: e.ID, TransferID: p.ID, Kind: tr.Kind, Memo: tr.Memo, Amount: e.Amount, BalanceAfter: bal})
 		// Another account's traffic must not show up.
-		mustPost(t, s, deposit(fmt.Sprintf("other-%d", i), ledger.UserWallet(6), 1))
+		MustPost(t, s, deposit(fmt.Sprintf("other-%d", i), ledger.UserWallet(6), 1))
 	}
 	var got []ledger.HistoryItem
 	page := ledger.Page{Limit: 4}
@@ -329,13 +333,13 @@ func testHistory(t *testing.T, s ledger.Store) {
 	if _, err := s.History(ctx, w, ledger.Page{After: "not a cursor"}); !errs.Is(err, errs.Invalid) {
 		t.Fatalf("History with a bad cursor: %v, want Invalid", err)
 	}
-	reconcile(t, s)
+	Reconcile(t, s)
 }
 
 func testConcurrentDebits(t *testing.T, s ledger.Store, n int) {
 	w := ledger.UserWallet(77)
 	funds := int64(n / 10)
-	mustPost(t, s, deposit("fund", w, money.Tenge(funds)))
+	MustPost(t, s, deposit("fund", w, money.Tenge(funds)))
 	var ok, short atomic.Int64
 	var wg sync.WaitGroup
 	errc := make(chan error, n)
@@ -360,9 +364,9 @@ func testConcurrentDebits(t *testing.T, s ledger.Store, n int) {
 	if ok.Load() != funds || short.Load() != int64(n)-funds {
 		t.Fatalf("%d debits succeeded and %d were short, want %d and %d", ok.Load(), short.Load(), funds, int64(n)-funds)
 	}
-	wantBalance(t, s, w, 0)
-	wantBalance(t, s, ledger.CashAccount, 0)
-	reconcile(t, s)
+	WantBalance(t, s, w, 0)
+	WantBalance(t, s, ledger.CashAccount, 0)
+	Reconcile(t, s)
 }
 
 func testConcurrentSameKey(t *testing.T, s ledger.Store, n int) {
@@ -390,12 +394,12 @@ func testConcurrentSameKey(t *testing.T, s ledger.Store, n int) {
 	if fresh != 1 {
 		t.Fatalf("%d posts claim to have moved the money, want exactly 1", fresh)
 	}
-	wantBalance(t, s, w, money.Tenge(25))
+	WantBalance(t, s, w, money.Tenge(25))
 	h, err := s.History(context.Background(), w, ledger.Page{})
 	if err != nil || len(h.Items) != 1 {
 		t.Fatalf("History = %d items, %v; want exactly one transfer", len(h.Items), err)
 	}
-	reconcile(t, s)
+	Reconcile(t, s)
 }
 
 // testConcurrentMoves moves money back and forth between wallets from many
@@ -403,7 +407,7 @@ func testConcurrentSameKey(t *testing.T, s ledger.Store, n int) {
 func testConcurrentMoves(t *testing.T, s ledger.Store, n int) {
 	wallets := []ledger.AccountRef{ledger.UserWallet(1), ledger.UserWallet(2), ledger.UserWallet(3), ledger.UserWallet(4)}
 	for i, w := range wallets {
-		mustPost(t, s, deposit(fmt.Sprintf("fund-%d", i), w, money.Tenge(10)))
+		MustPost(t, s, deposit(fmt.Sprintf("fund-%d", i), w, money.Tenge(10)))
 	}
 	var wg sync.WaitGroup
 	errc := make(chan error, n)
@@ -441,7 +445,7 @@ func testConcurrentMoves(t *testing.T, s ledger.Store, n int) {
 	if total != money.Tenge(40) {
 		t.Fatalf("wallets hold %s in total, want 40.00", total)
 	}
-	reconcile(t, s)
+	Reconcile(t, s)
 }
 
 // testProperty posts random deposits, moves, stakes, withdrawals that may

@@ -1,0 +1,191 @@
+package totedb
+
+import (
+	"context"
+	"strings"
+	"time"
+
+	"gorm.io/gorm"
+
+	"github.com/pokertote/pokertote/domain/ids"
+	"github.com/pokertote/pokertote/domain/money"
+	"github.com/pokertote/pokertote/domain/parimutuel"
+	"github.com/pokertote/pokertote/domain/tote"
+	"github.com/pokertote/pokertote/persistence/sqldb"
+)
+
+// The database side of streamed settlement (domain/tote/settle/stream.go,
+// issue 8): a pool's bets are paid by storing one rate per backed selection
+// (tote_selection_results; each bet's status and payout are derived from it
+// when read, through the view tote_bets_settled), the players' credits are
+// read back in pages of user ids, and the draw's bets are listed in pages
+// by id. Nothing here holds a row per bet in memory, nor writes one.
+
+// PoolBetOwners implements tote.Store: a range of the pool index
+// (draw_id, round, market, id).
+func (r *ToteRepo) PoolBetOwners(ctx context.Context, drawID int64, round parimutuel.Round, market parimutuel.Market, afterID int64, limit int) ([]tote.BetOwner, error) {
+	rd, done := r.read(ctx)
+	defer done()
+	rows, err := rd.Raw("SELECT id, user_id FROM tote_bets WHERE draw_id = ? AND round = ? AND market = ? AND id > ? ORDER BY id LIMIT ?",
+		drawID, int(round), string(market), afterID, limit).Rows()
+	if err != nil {
+		return nil, sqldb.MapErr(err, "bets")
+	}
+	defer rows.Close()
+	out := make([]tote.BetOwner, 0, limit)
+	for rows.Next() {
+		var o tote.BetOwner
+		var user int64
+		if err := rows.Scan(&o.BetID, &user); err != nil {
+			return nil, sqldb.MapErr(err, "bets")
+		}
+		o.UserID = ids.UserID(user)
+		out = append(out, o)
+	}
+	return out, sqldb.MapErr(rows.Err(), "bets")
+}
+
+// rateChunk bounds the rates of one INSERT (8 parameters each).
+const rateChunk = 500
+
+// rateJoin joins each bet b of tote_bets to its selection's stored rate r,
+// if any, and betPayout is a bet's payout as tote_bets_settled (migration
+// 00110) derives it: the settlement aggregates below run on the tables
+// themselves, so that Postgres may hash-join a pool's bets with its rates
+// (see withoutNestedLoops).
+const (
+	rateJoin = `LEFT JOIN tote_selection_results r
+	ON r.draw_id = b.draw_id AND r.round = b.round AND r.market = b.market AND r.selection = b.selection`
+	betPayout = `CASE WHEN b.status <> 'ACCEPTED' OR r.refund IS NULL THEN b.payout
+	WHEN r.refund = 1 THEN b.stake
+	ELSE b.stake * r.coef1 / 100 + b.stake * r.coef2 / 100 END`
+)
+
+// poolPaidSQL sums a pool's ACCEPTED bets per selection as
+// tote_bets_settled pays them: how many hold a stored rate, their number,
+// stakes, and the sums of floor(stake × coef1) and floor(stake × coef2)
+// (of the stakes, in the first, when refunded).
+const poolPaidSQL = `SELECT b.selection, COUNT(r.refund), COUNT(*), SUM(b.stake),
+	SUM(CASE WHEN r.refund = 1 THEN b.stake ELSE COALESCE(b.stake * r.coef1 / 100, 0) END),
+	SUM(CASE WHEN r.refund = 1 THEN 0 ELSE COALESCE(b.stake * r.coef2 / 100, 0) END)
+FROM tote_bets b ` + rateJoin + `
+WHERE b.draw_id = ? AND b.round = ? AND b.market = ? AND b.status = 'ACCEPTED'
+GROUP BY b.selection`
+
+// poolCreditsSQL sums a pool's payouts per player, a page of players.
+const poolCreditsSQL = `SELECT b.user_id, SUM(` + betPayout + `)
+FROM tote_bets b ` + rateJoin + `
+WHERE b.draw_id = ? AND b.round = ? AND b.market = ? AND b.user_id > ? AND ` + betPayout + ` > 0
+GROUP BY b.user_id ORDER BY b.user_id LIMIT ?`
+
+// withoutNestedLoops runs fn with Postgres' nested-loop joins off for the
+// rest of it, then back on. A settling draw's bets are new, so the planner
+// has no statistics for them and guesses a handful of rows: it then joined
+// a pool of bets to its rates by a nested loop scanning every rate of the
+// pool per bet, an order of magnitude slower than a hash join (EXPLAIN
+// ANALYZE in docs/bench/2026-12-01-bets.md). SQLite looks each
+// bet's rate up on the primary key.
+func (t *toteTx) withoutNestedLoops(db *gorm.DB, fn func() error) error {
+	if t.repo.db.Dialect() != sqldb.Postgres {
+		return fn()
+	}
+	if err := db.Exec("SET LOCAL enable_nestloop = off").Error; err != nil {
+		return err
+	}
+	err := fn()
+	if err != nil {
+		return err // the caller rolls the whole transaction back
+	}
+	return db.Exec("SET LOCAL enable_nestloop = DEFAULT").Error
+}
+
+// PayPool implements tote.Tx without writing a row per bet (migration
+// 00110): it stores each selection's rate in tote_selection_results, from
+// which tote_bets_settled, the view every reader of bets reads, derives
+// each ACCEPTED bet's status and payout (the product truncated by 100, as
+// money.Coef.Pay does for the positive amounts involved; planPool refuses a
+// rate that could overflow 64 bits). It then sums the pool's bets per
+// selection as the view pays them, in one aggregate read. Bets on a
+// selection without a rate (none, when the rates come from the pool's
+// totals) are written LOST, as before.
+func (t *toteTx) PayPool(ctx context.Context, drawID int64, round parimutuel.Round, market parimutuel.Market, rates []tote.SelectionRate, at time.Time) ([]tote.SelectionPaid, error) {
+	at = sqldb.StoredTime(at)
+	db := t.tx.WithContext(ctx)
+	for start := 0; start < len(rates); start += rateChunk {
+		chunk := rates[start:min(len(rates), start+rateChunk)]
+		var sb strings.Builder
+		args := make([]any, 0, 8*len(chunk))
+		sb.WriteString("INSERT INTO tote_selection_results (draw_id, round, market, selection, refund, coef1, coef2, settled_at) VALUES ")
+		for i, r := range chunk {
+			if i > 0 {
+				sb.WriteString(", ")
+			}
+			sb.WriteString("(?, ?, ?, ?, ?, ?, ?, ?)")
+			refund := 0
+			if r.Refund {
+				refund = 1
+			}
+			args = append(args, drawID, int(round), string(market), r.Selection, refund, int64(r.Coef1), int64(r.Coef2), at)
+		}
+		if err := db.Exec(sb.String(), args...).Error; err != nil {
+			return nil, sqldb.MapErr(err, "selection results")
+		}
+	}
+	var paid []tote.SelectionPaid
+	var unrated []string
+	err := t.withoutNestedLoops(db, func() error {
+		rows, err := db.Raw(poolPaidSQL, drawID, int(round), string(market)).Rows()
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var p tote.SelectionPaid
+			var rated, stake, p1, p2 int64
+			if err := rows.Scan(&p.Selection, &rated, &p.Bets, &stake, &p1, &p2); err != nil {
+				return err
+			}
+			if rated == 0 {
+				unrated = append(unrated, p.Selection)
+				continue
+			}
+			p.Stake, p.Paid1, p.Paid2 = money.Amount(stake), money.Amount(p1), money.Amount(p2)
+			paid = append(paid, p)
+		}
+		return rows.Err()
+	})
+	if err != nil {
+		return nil, sqldb.MapErr(err, "bets")
+	}
+	if len(unrated) > 0 {
+		err := db.Exec("UPDATE tote_bets SET status = 'LOST', payout = 0, settled_at = ? WHERE draw_id = ? AND round = ? AND market = ? AND status = 'ACCEPTED' AND selection IN ?",
+			at, drawID, int(round), string(market), unrated).Error
+		if err != nil {
+			return nil, sqldb.MapErr(err, "bets")
+		}
+	}
+	return paid, nil
+}
+
+// PoolCredits implements tote.Tx: the pool's payouts as tote_bets_settled
+// derives them, summed per player.
+func (t *toteTx) PoolCredits(ctx context.Context, drawID int64, round parimutuel.Round, market parimutuel.Market, afterUser ids.UserID, limit int) ([]tote.WalletCredit, error) {
+	db := t.tx.WithContext(ctx)
+	out := make([]tote.WalletCredit, 0, limit)
+	err := t.withoutNestedLoops(db, func() error {
+		rows, err := db.Raw(poolCreditsSQL, drawID, int(round), string(market), int64(afterUser), limit).Rows()
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var user, amount int64
+			if err := rows.Scan(&user, &amount); err != nil {
+				return err
+			}
+			out = append(out, tote.WalletCredit{UserID: ids.UserID(user), Amount: money.Amount(amount)})
+		}
+		return rows.Err()
+	})
+	return out, sqldb.MapErr(err, "bets")
+}
