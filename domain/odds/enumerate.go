@@ -108,8 +108,12 @@ func (e *enumerator) walk(t *tally, need, from int, k hand.Key) {
 	case 0:
 		e.score(t, k)
 	case 1:
-		for _, c := range e.keys[from : last+1] {
-			e.score(t, k.Add(c))
+		// Index loops here and in play: ranging over a slice of 16-byte
+		// Keys steps an unsafe pointer, which the race detector's checkptr
+		// checks on every element; the race build is what CI runs.
+		keys := e.keys[from : last+1]
+		for i := range keys {
+			e.score(t, k.Add(keys[i]))
 		}
 	default:
 		for i := from; i <= last; i++ {
@@ -150,12 +154,12 @@ func (e *enumerator) play(b hand.Key, flush bool) (won uint16, cat hand.Category
 	ps := e.pockets
 	vs := v[:len(ps)]
 	if flush {
-		for i, p := range ps {
-			vs[i] = hand.EvalKey(b.Add(p))
+		for i := range ps {
+			vs[i] = hand.EvalKey(b.Add(ps[i]))
 		}
 	} else {
-		for i, p := range ps {
-			vs[i] = hand.EvalKeyNoFlush(b.Add(p))
+		for i := range ps {
+			vs[i] = hand.EvalKeyNoFlush(b.Add(ps[i]))
 		}
 	}
 	var best hand.Value

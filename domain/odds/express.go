@@ -204,8 +204,8 @@ func (e *enumerator) riverWins(cache *outcomeCache, cb *combIndex, tab []int32, 
 func (e *enumerator) leaders(k hand.Key) uint16 {
 	var best hand.Value
 	var set uint16
-	for i, p := range e.pockets {
-		v := hand.EvalKey(k.Add(p))
+	for i := range e.pockets { // an index loop: see walk
+		v := hand.EvalKey(k.Add(e.pockets[i]))
 		switch {
 		case v > best:
 			best, set = v, 1<<i

@@ -64,13 +64,15 @@ func (rc RoundChances) Suspended(at money.BasisPoints) []SelectionChance {
 // pockets and the board dealt before it (round 2: no board; 3: the flop;
 // 4: the turn), by exact enumeration of every unseen card, and keeps the
 // EXPRESS coupons reaching at. It is pure: the dealer runs it before the
-// transaction that opens the round, the verifiers after the draw.
+// transaction that opens the round, the verifiers after the draw; both go
+// through odds' cache of recent deals, which the live odds of the same
+// cards share.
 func ChancesAtOpening(pockets [][2]cards.Card, board []cards.Card, r parimutuel.Round, at money.BasisPoints, workers int) (RoundChances, error) {
 	want := map[parimutuel.Round]int{parimutuel.RoundPocket: 0, parimutuel.RoundFlop: 3, parimutuel.RoundTurn: 4}
 	if n, ok := want[r]; !ok || len(board) != n {
 		return RoundChances{}, errs.E(errs.Invalid, "round %s opens with no chances computed from a board of %d cards", r, len(board))
 	}
-	res, err := odds.ComputeParallel(pockets, board, workers)
+	res, err := odds.ComputeShared(pockets, board, workers)
 	if err != nil {
 		return RoundChances{}, err
 	}
@@ -88,7 +90,7 @@ func ChancesAtOpening(pockets [][2]cards.Card, board []cards.Card, r parimutuel.
 	if err != nil || !may {
 		return rc, err
 	}
-	x, err := odds.ComputeExpress(pockets, workers)
+	x, err := odds.ComputeExpressShared(pockets, workers)
 	if err != nil {
 		return RoundChances{}, err
 	}

@@ -57,9 +57,10 @@ func (e *Exact) PreDeal(_ context.Context, n int) (tote.LiveOdds, error) {
 	return o, nil
 }
 
-// Live implements OddsEngine by exact enumeration of the unseen cards.
+// Live implements OddsEngine by exact enumeration of the unseen cards,
+// shared with the round's chances of the same cards (odds.ComputeShared).
 func (e *Exact) Live(_ context.Context, pockets [][2]cards.Card, board []cards.Card) (tote.LiveOdds, error) {
-	r, err := odds.ComputeParallel(pockets, board, e.Workers)
+	r, err := odds.ComputeShared(pockets, board, e.Workers)
 	if err != nil {
 		return tote.LiveOdds{}, err
 	}
