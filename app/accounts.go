@@ -25,9 +25,9 @@ import (
 // and creates the first admin from the configuration.
 func (a *App) buildAccounts(ctx context.Context) (err error) {
 	a.users = accountdb.NewUserRepo(a.db)
-	a.ledger = ledgerdb.NewLedgerRepo(a.db)
+	a.ledger = ledgerdb.New(a.db)
 	a.ledger.SetLocation(a.loc) // protection counters follow the operator's calendar
-	a.protection = protection.NewService(protectiondb.NewProtectionRepo(a.db), a.users, a.loc, nil)
+	a.protection = protection.NewService(protectiondb.New(a.db), a.users, a.loc, nil)
 
 	pepper := []byte(a.cfg.DocumentPepper)
 	if len(pepper) == 0 {

@@ -15,7 +15,7 @@ import (
 // the defaults overlaid by the settings table (holdemdb.HoldemSettingsKey),
 // read once at start; TIME_SCALE divides the decision timeout.
 func (a *App) startHoldem(ctx context.Context) error {
-	repo := holdemdb.NewHoldemRepo(a.db, a.ledger)
+	repo := holdemdb.New(a.db, a.ledger)
 	cfg, err := repo.HoldemSettings(ctx, holdem.DefaultConfig())
 	if err != nil {
 		return fmt.Errorf("casino hold'em settings: %w", err)

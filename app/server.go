@@ -42,7 +42,7 @@ type App struct {
 	stages *event.StageLog
 
 	users    *accountdb.UserRepo
-	ledger   *ledgerdb.LedgerRepo
+	ledger   *ledgerdb.Repo
 	accounts *account.Service
 	// protection keeps limits, breaks and the exclusion register (issue 13).
 	protection *protection.Service

@@ -68,7 +68,7 @@ func (a *App) beaconSource(ctx context.Context) (beacon.Source, error) {
 // it, the two demo tables on first start (DEMO_TABLES) and, when DEALER is
 // on, the dealers of every table (one per table across replicas, by lease).
 func (a *App) startTote(ctx context.Context) error {
-	repo := totedb.NewToteRepo(a.db, a.ledger)
+	repo := totedb.New(a.db, a.ledger)
 	src, err := a.beaconSource(ctx)
 	if err != nil {
 		return fmt.Errorf("totalizator beacon: %w", err)

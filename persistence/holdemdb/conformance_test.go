@@ -21,10 +21,10 @@ func TestHoldemRepoConformance(t *testing.T) {
 	sqldbtest.EachDialect(t, func(t *testing.T, dialect string) {
 		holdemtest.Run(t, func(t *testing.T) holdemtest.Env {
 			db := sqldbtest.Open(t, dialect)
-			led := ledgerdb.NewLedgerRepo(db)
+			led := ledgerdb.New(db)
 			users := accountdb.NewUserRepo(db)
 			return holdemtest.Env{
-				Store:  holdemdb.NewHoldemRepo(db, led),
+				Store:  holdemdb.New(db, led),
 				Ledger: led,
 				NewPlayer: func(t *testing.T, name string, kzt money.Amount) int64 {
 					u := accountdbtest.MustCreateUser(t, users, name+"@example.kz")

@@ -16,19 +16,19 @@ import (
 	"github.com/pokertote/pokertote/persistence/sqldb"
 )
 
-// HoldemRepo is the database holdem.Store: Casino Hold'em hands and pending
+// Repo is the database holdem.Store: Casino Hold'em hands and pending
 // seeds, with ledger posts in the same transaction as the hand's rows.
-type HoldemRepo struct {
+type Repo struct {
 	db     *sqldb.DB
-	ledger *ledgerdb.LedgerRepo
+	ledger *ledgerdb.Repo
 }
 
-var _ holdem.Store = (*HoldemRepo)(nil)
+var _ holdem.Store = (*Repo)(nil)
 
-// NewHoldemRepo returns the Casino Hold'em store on db, posting money through
+// New returns the Casino Hold'em store on db, posting money through
 // led inside its transactions.
-func NewHoldemRepo(db *sqldb.DB, led *ledgerdb.LedgerRepo) *HoldemRepo {
-	return &HoldemRepo{db: db, ledger: led}
+func New(db *sqldb.DB, led *ledgerdb.Repo) *Repo {
+	return &Repo{db: db, ledger: led}
 }
 
 func holdemHandNotFound() error {
@@ -46,13 +46,13 @@ func holdemErr(err error) error {
 
 // Within implements holdem.Store. The transaction is retried as a whole
 // after a Postgres serialization failure or deadlock.
-func (r *HoldemRepo) Within(ctx context.Context, fn func(ctx context.Context, tx holdem.Tx) error) error {
+func (r *Repo) Within(ctx context.Context, fn func(ctx context.Context, tx holdem.Tx) error) error {
 	return sqldb.RetryTx(ctx, r.db, func(tx *gorm.DB) error {
 		return fn(ctx, &holdemTx{repo: r, tx: tx.WithContext(ctx)})
 	})
 }
 
-func (r *HoldemRepo) gorm(ctx context.Context) *gorm.DB { return r.db.Gorm().WithContext(ctx) }
+func (r *Repo) gorm(ctx context.Context) *gorm.DB { return r.db.Gorm().WithContext(ctx) }
 
 func takeHand(q *gorm.DB) (holdem.Record, error) {
 	var row holdemHandRow
@@ -67,19 +67,19 @@ func takeHand(q *gorm.DB) (holdem.Record, error) {
 }
 
 // Hand implements holdem.Store.
-func (r *HoldemRepo) Hand(ctx context.Context, id int64) (holdem.Record, error) {
+func (r *Repo) Hand(ctx context.Context, id int64) (holdem.Record, error) {
 	rd, done := r.db.Reader(ctx)
 	defer done()
 	return takeHand(rd.Where("id = ?", id))
 }
 
 // HandByStartKey implements holdem.Store.
-func (r *HoldemRepo) HandByStartKey(ctx context.Context, userID ids.UserID, key string) (holdem.Record, error) {
+func (r *Repo) HandByStartKey(ctx context.Context, userID ids.UserID, key string) (holdem.Record, error) {
 	return takeHand(r.gorm(ctx).Where("user_id = ? AND start_key = ?", int64(userID), key))
 }
 
 // Hands implements holdem.Store.
-func (r *HoldemRepo) Hands(ctx context.Context, userID ids.UserID, beforeID int64, limit int) ([]holdem.Record, error) {
+func (r *Repo) Hands(ctx context.Context, userID ids.UserID, beforeID int64, limit int) ([]holdem.Record, error) {
 	rd, done := r.db.Reader(ctx)
 	defer done()
 	q := rd.Where("user_id = ?", int64(userID))
@@ -102,7 +102,7 @@ func (r *HoldemRepo) Hands(ctx context.Context, userID ids.UserID, beforeID int6
 }
 
 // Due implements holdem.Store.
-func (r *HoldemRepo) Due(ctx context.Context, now time.Time, limit int) ([]int64, error) {
+func (r *Repo) Due(ctx context.Context, now time.Time, limit int) ([]int64, error) {
 	var ids []int64
 	err := r.gorm(ctx).Model(&holdemHandRow{}).
 		Where("state = ? AND deadline <= ?", string(holdem.Deciding), sqldb.StoredTime(now)).
@@ -114,7 +114,7 @@ func (r *HoldemRepo) Due(ctx context.Context, now time.Time, limit int) ([]int64
 }
 
 // PendingSeed implements holdem.Store.
-func (r *HoldemRepo) PendingSeed(ctx context.Context, userID ids.UserID) (holdem.PendingSeed, error) {
+func (r *Repo) PendingSeed(ctx context.Context, userID ids.UserID) (holdem.PendingSeed, error) {
 	var row holdemPendingSeedRow
 	if err := r.gorm(ctx).Where("user_id = ?", int64(userID)).Take(&row).Error; err != nil {
 		return holdem.PendingSeed{}, sqldb.MapErr(err, "pending shuffle", sqldb.NotFound(noPendingSeed()))
@@ -127,7 +127,7 @@ func (r *HoldemRepo) PendingSeed(ctx context.Context, userID ids.UserID) (holdem
 }
 
 // AddPendingSeed implements holdem.Store.
-func (r *HoldemRepo) AddPendingSeed(ctx context.Context, p holdem.PendingSeed) (holdem.PendingSeed, error) {
+func (r *Repo) AddPendingSeed(ctx context.Context, p holdem.PendingSeed) (holdem.PendingSeed, error) {
 	row := fromDomainPendingSeed(p)
 	err := r.gorm(ctx).Clauses(clause.OnConflict{Columns: []clause.Column{{Name: "user_id"}}, DoNothing: true}).Create(&row).Error
 	if err != nil {
@@ -136,9 +136,9 @@ func (r *HoldemRepo) AddPendingSeed(ctx context.Context, p holdem.PendingSeed) (
 	return r.PendingSeed(ctx, p.UserID)
 }
 
-// holdemTx is the holdem.Tx of one HoldemRepo transaction.
+// holdemTx is the holdem.Tx of one Repo transaction.
 type holdemTx struct {
-	repo *HoldemRepo
+	repo *Repo
 	tx   *gorm.DB
 }
 

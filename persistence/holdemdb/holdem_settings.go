@@ -39,7 +39,7 @@ func (settingRow) TableName() string { return "settings" }
 // HoldemSettings returns the Casino Hold'em settings stored under
 // HoldemSettingsKey laid over def, validated; def itself when none are
 // stored. Invalid stored settings are an Invalid error naming the problem.
-func (r *HoldemRepo) HoldemSettings(ctx context.Context, def holdem.Config) (holdem.Config, error) {
+func (r *Repo) HoldemSettings(ctx context.Context, def holdem.Config) (holdem.Config, error) {
 	var row settingRow
 	err := r.gorm(ctx).Where("key = ?", HoldemSettingsKey).Take(&row).Error
 	if errors.Is(err, gorm.ErrRecordNotFound) {
@@ -69,7 +69,7 @@ func (r *HoldemRepo) HoldemSettings(ctx context.Context, def holdem.Config) (hol
 
 // SaveHoldemSettings validates cfg and stores it whole under
 // HoldemSettingsKey. Running servers read the settings when they start.
-func (r *HoldemRepo) SaveHoldemSettings(ctx context.Context, cfg holdem.Config) error {
+func (r *Repo) SaveHoldemSettings(ctx context.Context, cfg holdem.Config) error {
 	if err := cfg.Validate(); err != nil {
 		return err
 	}

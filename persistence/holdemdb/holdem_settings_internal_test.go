@@ -26,7 +26,7 @@ func TestHoldemSettingsOverlay(t *testing.T) {
 	if err := db.Migrate(ctx); err != nil {
 		t.Fatal(err)
 	}
-	repo := NewHoldemRepo(db, ledgerdb.NewLedgerRepo(db))
+	repo := New(db, ledgerdb.New(db))
 	put := func(v string) {
 		t.Helper()
 		if err := db.Gorm().Save(&settingRow{Key: HoldemSettingsKey, Value: v, UpdatedAt: time.Now()}).Error; err != nil {

@@ -29,8 +29,8 @@ import (
 // settable clock and a player who may stake.
 type holdemEnv struct {
 	db     *sqldb.DB
-	repo   *holdemdb.HoldemRepo
-	ledger *ledgerdb.LedgerRepo
+	repo   *holdemdb.Repo
+	ledger *ledgerdb.Repo
 	user   ids.UserID
 	clock  atomic.Int64 // unix microseconds
 }
@@ -42,8 +42,8 @@ func (allowAll) EnsureCanStake(context.Context, ids.UserID) error { return nil }
 func newHoldemEnv(t *testing.T, dialect string) *holdemEnv {
 	t.Helper()
 	e := &holdemEnv{db: sqldbtest.Open(t, dialect)}
-	e.ledger = ledgerdb.NewLedgerRepo(e.db)
-	e.repo = holdemdb.NewHoldemRepo(e.db, e.ledger)
+	e.ledger = ledgerdb.New(e.db)
+	e.repo = holdemdb.New(e.db, e.ledger)
 	e.clock.Store(time.Date(2025, 3, 1, 12, 0, 0, 123456000, time.UTC).UnixMicro())
 	e.user = ids.UserID(e.newUser(t, "p@x.kz", 10_000))
 	return e

@@ -20,8 +20,8 @@ package ledgerdb
 //
 // The Poster's Post is postTx:
 //
-//	func (r *LedgerRepo) postTx(ctx context.Context, tx *gorm.DB, t ledger.Transfer) (ledger.Posted, error)
-//	func (r *LedgerRepo) Poster(tx *gorm.DB) ledger.Poster // a ledgerTx, for domain services taking a Poster
+//	func (r *Repo) postTx(ctx context.Context, tx *gorm.DB, t ledger.Transfer) (ledger.Posted, error)
+//	func (r *Repo) Poster(tx *gorm.DB) ledger.Poster // a ledgerTx, for domain services taking a Poster
 //	func RetryTx(ctx context.Context, db *sqldb.DB, fn func(tx *gorm.DB) error) error // in sqldb
 //
 // postTx validates t and runs inside a SAVEPOINT: when it fails (for any
@@ -77,31 +77,31 @@ import (
 	"github.com/pokertote/pokertote/persistence/sqldb"
 )
 
-// LedgerRepo is the database ledger.Store.
-type LedgerRepo struct {
+// Repo is the database ledger.Store.
+type Repo struct {
 	db  *sqldb.DB
 	now func() time.Time
 	// loc is the operator's zone: the calendar of the protection counters.
 	loc *time.Location
 }
 
-var _ ledger.Store = (*LedgerRepo)(nil)
+var _ ledger.Store = (*Repo)(nil)
 
-// NewLedgerRepo returns the ledger on db.
+// New returns the ledger on db.
 // Every post runs the player-protection guard (protectiondb.Guard), with
 // periods in the operator's default zone until SetLocation says otherwise.
-func NewLedgerRepo(db *sqldb.DB) *LedgerRepo {
+func New(db *sqldb.DB) *Repo {
 	loc, err := account.LoadZone(account.DefaultZone)
 	if err != nil {
 		loc = time.UTC
 	}
-	return &LedgerRepo{db: db, now: time.Now, loc: loc}
+	return &Repo{db: db, now: time.Now, loc: loc}
 }
 
 // SetLocation sets the operator's zone (TIME_ZONE) that the protection
 // counters' days, weeks and months follow. Call it before the repository
 // is shared.
-func (r *LedgerRepo) SetLocation(loc *time.Location) {
+func (r *Repo) SetLocation(loc *time.Location) {
 	if loc != nil {
 		r.loc = loc
 	}
@@ -109,23 +109,23 @@ func (r *LedgerRepo) SetLocation(loc *time.Location) {
 
 // Location is the operator's zone the protection counters follow, for the
 // tote's bet batch, which counts its stakes itself.
-func (r *LedgerRepo) Location() *time.Location { return r.loc }
+func (r *Repo) Location() *time.Location { return r.loc }
 
 // Now is the ledger's clock, for the tote's bet batch, which stamps the
 // transfers it writes itself.
-func (r *LedgerRepo) Now() time.Time { return r.now() }
+func (r *Repo) Now() time.Time { return r.now() }
 
 // guard is the player-protection guard every post runs.
-func (r *LedgerRepo) guard() protectiondb.Guard { return protectiondb.NewGuard(r.db, r.loc) }
+func (r *Repo) guard() protectiondb.Guard { return protectiondb.NewGuard(r.db, r.loc) }
 
 // SetClock replaces the clock stamping transfers and dating the protection
 // counters; for tests that move through periods.
-func (r *LedgerRepo) SetClock(now func() time.Time) { r.now = now }
+func (r *Repo) SetClock(now func() time.Time) { r.now = now }
 
 // Post implements ledger.Poster: it posts t in a transaction of its own,
 // retried as a whole when Postgres reports a serialization failure or a
 // deadlock.
-func (r *LedgerRepo) Post(ctx context.Context, t ledger.Transfer) (ledger.Posted, error) {
+func (r *Repo) Post(ctx context.Context, t ledger.Transfer) (ledger.Posted, error) {
 	if err := t.Validate(); err != nil {
 		return ledger.Posted{}, err
 	}
@@ -144,7 +144,7 @@ func (r *LedgerRepo) Post(ctx context.Context, t ledger.Transfer) (ledger.Posted
 // postTx posts t inside the caller's open transaction tx, atomically with
 // the caller's other work; see the top of this file. On error nothing of
 // this post remains in tx.
-func (r *LedgerRepo) postTx(ctx context.Context, tx *gorm.DB, t ledger.Transfer) (ledger.Posted, error) {
+func (r *Repo) postTx(ctx context.Context, tx *gorm.DB, t ledger.Transfer) (ledger.Posted, error) {
 	if err := t.Validate(); err != nil {
 		return ledger.Posted{}, err
 	}
@@ -174,7 +174,7 @@ func (r *LedgerRepo) postTx(ctx context.Context, tx *gorm.DB, t ledger.Transfer)
 // domain services that take a Poster inside a unit of work. It is dead once
 // the transaction ends.
 type ledgerTx struct {
-	r  *LedgerRepo
+	r  *Repo
 	tx *gorm.DB
 }
 
@@ -188,14 +188,14 @@ func (l ledgerTx) Post(ctx context.Context, t ledger.Transfer) (ledger.Posted, e
 // Poster is a ledger.Poster posting inside tx, exported for the stores
 // whose own rows commit with the money (totedb, holdemdb); see the top of
 // this file.
-func (r *LedgerRepo) Poster(tx *gorm.DB) ledger.Poster { return ledgerTx{r: r, tx: tx} }
+func (r *Repo) Poster(tx *gorm.DB) ledger.Poster { return ledgerTx{r: r, tx: tx} }
 
 // LockBalance reads the balance of account a inside tx, a transaction of
 // the caller's, and on Postgres holds its row (FOR UPDATE) until tx ends,
 // so that callers who read a balance and then move it (the tote's jackpot
 // payout) take turns. An account that has no row yet has balance 0.
 // Exported for totedb's jackpot, read and paid in the draw's transaction.
-func (r *LedgerRepo) LockBalance(tx *gorm.DB, a ledger.AccountRef) (money.Amount, error) {
+func (r *Repo) LockBalance(tx *gorm.DB, a ledger.AccountRef) (money.Amount, error) {
 	var bals []int64
 	q := "SELECT balance FROM ledger_accounts WHERE kind = ? AND ref = ?" + r.db.LockSuffix(sqldb.LockExclusive)
 	if err := tx.Raw(q, string(a.Kind), a.Ref).Scan(&bals).Error; err != nil {
@@ -211,7 +211,7 @@ func (r *LedgerRepo) LockBalance(tx *gorm.DB, a ledger.AccountRef) (money.Amount
 // and are all undone when it returns an error or panics: the database twin
 // of ledgertest.MemStore.InTx. The transaction is retried as a whole after a
 // serialization failure or deadlock, so fn must be safe to run again.
-func (r *LedgerRepo) InTx(ctx context.Context, fn func(ctx context.Context, tx ledger.Poster) error) error {
+func (r *Repo) InTx(ctx context.Context, fn func(ctx context.Context, tx ledger.Poster) error) error {
 	return sqldb.RetryTx(ctx, r.db, func(tx *gorm.DB) error {
 		return fn(ctx, r.Poster(tx))
 	})
@@ -226,7 +226,7 @@ func inTransaction(tx *gorm.DB) bool {
 // post does the work of one post of a validated transfer inside tx. Any
 // error leaves tx to be rolled back (or rolled back to a savepoint) by the
 // caller.
-func (r *LedgerRepo) post(tx *gorm.DB, t ledger.Transfer) (ledger.Posted, error) {
+func (r *Repo) post(tx *gorm.DB, t ledger.Transfer) (ledger.Posted, error) {
 	hash := t.RequestHash()
 	tr := ledgerTransferRow{
 		IdempotencyKey: t.IdempotencyKey,

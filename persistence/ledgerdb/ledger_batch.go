@@ -89,7 +89,7 @@ func checkBatchTransfer(t ledger.Transfer) error { return t.Validate() }
 
 // postBatchTx posts ts inside the open transaction tx, with a result per
 // transfer exactly as postTx one after another would give.
-func (r *LedgerRepo) postBatchTx(ctx context.Context, tx *gorm.DB, ts []ledger.Transfer) ([]ledger.Posted, []error, error) {
+func (r *Repo) postBatchTx(ctx context.Context, tx *gorm.DB, ts []ledger.Transfer) ([]ledger.Posted, []error, error) {
 	posted := make([]ledger.Posted, len(ts))
 	errList := make([]error, len(ts))
 	if !inTransaction(tx) {
@@ -168,7 +168,7 @@ func LockCompare(a, b ledger.AccountRef) int {
 // postBatch does postBatchTx's work for the transfers ts[valid...]. It
 // reports keysFree=false (having written transfer rows the caller must roll
 // back) when a key was taken already.
-func (r *LedgerRepo) postBatch(tx *gorm.DB, ts []ledger.Transfer, valid []int, posted []ledger.Posted, errList []error) (keysFree bool, err error) {
+func (r *Repo) postBatch(tx *gorm.DB, ts []ledger.Transfer, valid []int, posted []ledger.Posted, errList []error) (keysFree bool, err error) {
 	var refs []ledger.AccountRef
 	seen := map[ledger.AccountRef]bool{}
 	for _, i := range valid {
@@ -236,7 +236,7 @@ func (r *LedgerRepo) postBatch(tx *gorm.DB, ts []ledger.Transfer, valid []int, p
 // LockBalances locks the accounts ids in the order given (on Postgres) and
 // returns their balances. Exported for totedb's SQLite bet batch, which
 // locks its wallets and escrows in its own transaction.
-func (r *LedgerRepo) LockBalances(tx *gorm.DB, ids []int64) (map[int64]money.Amount, error) {
+func (r *Repo) LockBalances(tx *gorm.DB, ids []int64) (map[int64]money.Amount, error) {
 	bal := make(map[int64]money.Amount, len(ids))
 	for chunk := range slices.Chunk(ids, sqldb.ChunkRows) {
 		list, args := sqldb.RowList(chunk, "(CAST(? AS BIGINT), CAST(? AS INT))", func(i int, id int64) []any { return []any{id, i} })

@@ -24,7 +24,7 @@ func TestPostBatchEqualsPostOneByOne(t *testing.T) {
 	for dialect, db := range ledgerTestDBs(t) {
 		for _, replays := range []bool{false, true} {
 			t.Run(fmt.Sprintf("%s/replays=%v", dialect, replays), func(t *testing.T) {
-				r := NewLedgerRepo(db)
+				r := New(db)
 				ctx := context.Background()
 				run := func(base int64, batch bool) ([]ledger.Posted, []error) {
 					w := func(n int64) ledger.AccountRef { return ledger.UserWallet(ids.UserID(base + n)) }

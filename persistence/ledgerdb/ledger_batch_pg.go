@@ -64,7 +64,7 @@ var errBatchKeyRace = &pgconn.PgError{Code: "40001", Message: "a transfer key of
 // postBatchPG is postBatchTx's work on Postgres for ts[valid...]; the
 // returns to players among them (no deposit or stake comes here) are
 // counted by the protection guard's batch form, CountReturnsPG.
-func (r *LedgerRepo) postBatchPG(ctx context.Context, tx *gorm.DB, ts []ledger.Transfer, valid []int, posted []ledger.Posted, errList []error) error {
+func (r *Repo) postBatchPG(ctx context.Context, tx *gorm.DB, ts []ledger.Transfer, valid []int, posted []ledger.Posted, errList []error) error {
 	pool := tx.Statement.ConnPool
 	var refs []ledger.AccountRef
 	seen := map[ledger.AccountRef]bool{}

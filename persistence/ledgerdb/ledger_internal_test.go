@@ -36,14 +36,14 @@ func ledgerTestDBs(t *testing.T) map[string]*sqldb.DB {
 	return out
 }
 
-func fund(t *testing.T, r *LedgerRepo, key string, a ledger.AccountRef, amount money.Amount) {
+func fund(t *testing.T, r *Repo, key string, a ledger.AccountRef, amount money.Amount) {
 	t.Helper()
 	if _, err := r.Post(context.Background(), ledger.Move(key, ledger.Deposit, "", ledger.CashAccount, a, amount)); err != nil {
 		t.Fatalf("fund %s: %v", a, err)
 	}
 }
 
-func balanceOf(t *testing.T, r *LedgerRepo, a ledger.AccountRef) money.Amount {
+func balanceOf(t *testing.T, r *Repo, a ledger.AccountRef) money.Amount {
 	t.Helper()
 	b, err := r.Balance(context.Background(), a)
 	if err != nil {
@@ -60,7 +60,7 @@ func TestPostTxInCallersTransaction(t *testing.T) {
 	w, esc := ledger.UserWallet(1), ledger.EscrowOf("p")
 	for dialect, db := range ledgerTestDBs(t) {
 		t.Run(dialect, func(t *testing.T) {
-			r := NewLedgerRepo(db)
+			r := New(db)
 			fund(t, r, "dep", w, 10*money.KZT)
 			err := sqldb.RetryTx(ctx, db, func(tx *gorm.DB) error {
 				if err := tx.Exec("INSERT INTO settings (key, value) VALUES ('bet', 'accepted')").Error; err != nil {
@@ -115,7 +115,7 @@ func TestPostTxInCallersTransaction(t *testing.T) {
 func TestPostTxNeedsATransaction(t *testing.T) {
 	for dialect, db := range ledgerTestDBs(t) {
 		t.Run(dialect, func(t *testing.T) {
-			r := NewLedgerRepo(db)
+			r := New(db)
 			_, err := r.postTx(context.Background(), db.Gorm(), ledger.Move("k", ledger.Deposit, "", ledger.CashAccount, ledger.UserWallet(1), 1))
 			if !errs.Is(err, errs.Internal) {
 				t.Fatalf("postTx outside a transaction: %v, want Internal", err)
@@ -132,7 +132,7 @@ func TestBalanceCheckIsLastLineOfDefence(t *testing.T) {
 	w := ledger.UserWallet(1)
 	for dialect, db := range ledgerTestDBs(t) {
 		t.Run(dialect, func(t *testing.T) {
-			r := NewLedgerRepo(db)
+			r := New(db)
 			fund(t, r, "dep", w, money.KZT)
 			err := db.Tx(ctx, func(tx *gorm.DB) error {
 				ids, err := EnsureAccounts(tx, []ledger.AccountRef{w})
@@ -156,7 +156,7 @@ func TestBalanceOverflowIsRefused(t *testing.T) {
 	w := ledger.UserWallet(1)
 	for dialect, db := range ledgerTestDBs(t) {
 		t.Run(dialect, func(t *testing.T) {
-			r := NewLedgerRepo(db)
+			r := New(db)
 			fund(t, r, "dep", w, 100)
 			fund(t, r, "dep-house", ledger.HouseAccount, 1)
 			// Corrupt the cached balance to sit just below the int64 limit.
@@ -180,7 +180,7 @@ func TestBalanceOverflowIsRefused(t *testing.T) {
 func TestLedgerRowsAreImmutable(t *testing.T) {
 	for dialect, db := range ledgerTestDBs(t) {
 		t.Run(dialect, func(t *testing.T) {
-			r := NewLedgerRepo(db)
+			r := New(db)
 			fund(t, r, "dep", ledger.UserWallet(1), money.KZT)
 			for _, stmt := range []string{
 				"UPDATE ledger_entries SET amount = amount * 2",
@@ -205,7 +205,7 @@ func TestReconcileFindsCorruption(t *testing.T) {
 	ctx := context.Background()
 	for dialect, db := range ledgerTestDBs(t) {
 		t.Run(dialect, func(t *testing.T) {
-			r := NewLedgerRepo(db)
+			r := New(db)
 			fund(t, r, "dep", ledger.UserWallet(1), money.KZT)
 			if err := r.Reconcile(ctx); err != nil {
 				t.Fatal(err)

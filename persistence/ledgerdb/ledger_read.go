@@ -18,7 +18,7 @@ import (
 
 // Balance implements ledger.Store: the cached balance, 0 for an account
 // that has never had an entry.
-func (r *LedgerRepo) Balance(ctx context.Context, a ledger.AccountRef) (money.Amount, error) {
+func (r *Repo) Balance(ctx context.Context, a ledger.AccountRef) (money.Amount, error) {
 	if err := a.Validate(); err != nil {
 		return 0, err
 	}
@@ -35,7 +35,7 @@ func (r *LedgerRepo) Balance(ctx context.Context, a ledger.AccountRef) (money.Am
 
 // History implements ledger.Store, paging by entry id with
 // ledger.EncodeCursor cursors.
-func (r *LedgerRepo) History(ctx context.Context, a ledger.AccountRef, p ledger.Page) (ledger.HistoryPage, error) {
+func (r *Repo) History(ctx context.Context, a ledger.AccountRef, p ledger.Page) (ledger.HistoryPage, error) {
 	if err := a.Validate(); err != nil {
 		return ledger.HistoryPage{}, err
 	}
@@ -119,7 +119,7 @@ var reconcileChecks = []struct {
 // the same time cannot make the books look wrong. Sums are compared in SQL
 // and read back as text, so even a corrupt sum beyond int64 is reported,
 // not an overflow.
-func (r *LedgerRepo) Reconcile(ctx context.Context) error {
+func (r *Repo) Reconcile(ctx context.Context) error {
 	var problems []string
 	check := func(tx *gorm.DB) error {
 		problems = problems[:0]

@@ -23,7 +23,7 @@ import (
 func TestLedgerConformance(t *testing.T) {
 	sqldbtest.EachDialect(t, func(t *testing.T, dialect string) {
 		ledgertest.Run(t, func(t *testing.T) ledger.Store {
-			return ledgerdb.NewLedgerRepo(sqldbtest.Open(t, dialect))
+			return ledgerdb.New(sqldbtest.Open(t, dialect))
 		})
 	})
 }
@@ -33,7 +33,7 @@ func TestLedgerInTx(t *testing.T) {
 	w1, w2 := ledger.UserWallet(1), ledger.UserWallet(2)
 	esc := ledger.EscrowOf("d1:1:WIN")
 	sqldbtest.EachDialect(t, func(t *testing.T, dialect string) {
-		r := ledgerdb.NewLedgerRepo(sqldbtest.Open(t, dialect))
+		r := ledgerdb.New(sqldbtest.Open(t, dialect))
 		ledgertest.MustPost(t, r, ledger.Move("dep", ledger.Deposit, "", ledger.CashAccount, w1, money.Tenge(10)))
 
 		t.Run("commit", func(t *testing.T) {
@@ -106,7 +106,7 @@ func TestLedgerLargeTransfer(t *testing.T) {
 	const legs = 1200
 	sqldbtest.EachDialect(t, func(t *testing.T, dialect string) {
 		ctx := context.Background()
-		r := ledgerdb.NewLedgerRepo(sqldbtest.Open(t, dialect))
+		r := ledgerdb.New(sqldbtest.Open(t, dialect))
 		esc := ledger.EscrowOf("big")
 		ledgertest.MustPost(t, r, ledger.Move("fund", ledger.Deposit, "", ledger.CashAccount, ledger.UserWallet(0), money.Tenge(legs)))
 		ledgertest.MustPost(t, r, ledger.Move("stake", ledger.BetStake, "", ledger.UserWallet(0), esc, money.Tenge(legs)))
@@ -136,7 +136,7 @@ func TestLedgerLargeTransfer(t *testing.T) {
 
 func TestLedgerPostedAtRoundTrips(t *testing.T) {
 	sqldbtest.EachDialect(t, func(t *testing.T, dialect string) {
-		r := ledgerdb.NewLedgerRepo(sqldbtest.Open(t, dialect))
+		r := ledgerdb.New(sqldbtest.Open(t, dialect))
 		tr := ledger.Move("dep", ledger.Deposit, "memo ✓", ledger.CashAccount, ledger.UserWallet(1), money.Tenge(1))
 		first := ledgertest.MustPost(t, r, tr)
 		again := ledgertest.MustPost(t, r, tr)
@@ -158,7 +158,7 @@ func TestLedgerPostedAtRoundTrips(t *testing.T) {
 func TestLedgerConcurrentKeyReuse(t *testing.T) {
 	const n = 40
 	sqldbtest.EachDialect(t, func(t *testing.T, dialect string) {
-		r := ledgerdb.NewLedgerRepo(sqldbtest.Open(t, dialect))
+		r := ledgerdb.New(sqldbtest.Open(t, dialect))
 		var wg sync.WaitGroup
 		results := make([]ledger.Posted, n)
 		errsSeen := make([]error, n)

@@ -28,7 +28,7 @@ func TestPostBatchCountsReturnsAsOneByOne(t *testing.T) {
 	for dialect, db := range ledgerTestDBs(t) {
 		t.Run(dialect, func(t *testing.T) {
 			ctx := context.Background()
-			r := NewLedgerRepo(db)
+			r := New(db)
 			clock := now
 			r.SetClock(func() time.Time { return clock })
 			run := func(base int64, batch bool) {

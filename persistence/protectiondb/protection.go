@@ -19,17 +19,17 @@ import (
 	"github.com/pokertote/pokertote/persistence/sqldb"
 )
 
-// ProtectionRepo is the database protection.Store. The counters it reads
+// Repo is the database protection.Store. The counters it reads
 // are moved by the guard (protection_guard.go) in the money's
 // transaction, never here.
-type ProtectionRepo struct {
+type Repo struct {
 	db *sqldb.DB
 }
 
-var _ protection.Store = (*ProtectionRepo)(nil)
+var _ protection.Store = (*Repo)(nil)
 
-// NewProtectionRepo returns the protection store on db.
-func NewProtectionRepo(db *sqldb.DB) *ProtectionRepo { return &ProtectionRepo{db: db} }
+// New returns the protection store on db.
+func New(db *sqldb.DB) *Repo { return &Repo{db: db} }
 
 // limitRow is a row of protection_limits.
 type limitRow struct {
@@ -126,14 +126,14 @@ func readExclusion(tx *gorm.DB, userID int64) (protection.Exclusion, error) {
 }
 
 // Limits implements protection.Store.
-func (r *ProtectionRepo) Limits(ctx context.Context, userID int64) (protection.Limits, error) {
+func (r *Repo) Limits(ctx context.Context, userID int64) (protection.Limits, error) {
 	ls, err := readLimits(r.db.Gorm().WithContext(ctx), userID)
 	return ls, sqldb.MapErr(err, "limit")
 }
 
 // UpdateLimit implements protection.Store: the row is created if missing,
 // then read FOR UPDATE, so concurrent changes of one limit queue up.
-func (r *ProtectionRepo) UpdateLimit(ctx context.Context, userID int64, kind protection.LimitKind, p protection.Period, fn func(protection.Limit) (protection.Limit, error)) (protection.Limit, error) {
+func (r *Repo) UpdateLimit(ctx context.Context, userID int64, kind protection.LimitKind, p protection.Period, fn func(protection.Limit) (protection.Limit, error)) (protection.Limit, error) {
 	var out protection.Limit
 	err := sqldb.RetryTx(ctx, r.db, func(tx *gorm.DB) error {
 		now := sqldb.StoredTime(time.Now())
@@ -166,7 +166,7 @@ func (r *ProtectionRepo) UpdateLimit(ctx context.Context, userID int64, kind pro
 }
 
 // Exclusion implements protection.Store.
-func (r *ProtectionRepo) Exclusion(ctx context.Context, userID int64) (protection.Exclusion, error) {
+func (r *Repo) Exclusion(ctx context.Context, userID int64) (protection.Exclusion, error) {
 	e, err := readExclusion(r.db.Gorm().WithContext(ctx), userID)
 	return e, sqldb.MapErr(err, "exclusion")
 }
@@ -176,7 +176,7 @@ func (r *ProtectionRepo) Exclusion(ctx context.Context, userID int64) (protectio
 // has an exclusion row yet; then the player's wallet (holdWallet), so the
 // player's stakes and deposits in flight commit before fn reads the clock,
 // and later ones read the exclusion after their own lock of the wallet.
-func (r *ProtectionRepo) UpdateExclusion(ctx context.Context, userID int64, fn func(protection.Exclusion) (protection.Exclusion, error)) (protection.Exclusion, error) {
+func (r *Repo) UpdateExclusion(ctx context.Context, userID int64, fn func(protection.Exclusion) (protection.Exclusion, error)) (protection.Exclusion, error) {
 	var out protection.Exclusion
 	err := sqldb.RetryTx(ctx, r.db, func(tx *gorm.DB) error {
 		var ids []int64
@@ -219,13 +219,13 @@ func zeroOrStored(t time.Time) time.Time {
 }
 
 // Counters implements protection.Store.
-func (r *ProtectionRepo) Counters(ctx context.Context, userID int64, at time.Time, loc *time.Location) (protection.Counters, error) {
+func (r *Repo) Counters(ctx context.Context, userID int64, at time.Time, loc *time.Location) (protection.Counters, error) {
 	c, err := ReadCounters(r.db.Gorm().WithContext(ctx), userID, at, loc, "")
 	return c, sqldb.MapErr(err, "counters")
 }
 
 // AddRegisterEntries implements protection.Store.
-func (r *ProtectionRepo) AddRegisterEntries(ctx context.Context, entries []protection.RegisterEntry, audit account.AuditEntry) ([]protection.RegisterEntry, error) {
+func (r *Repo) AddRegisterEntries(ctx context.Context, entries []protection.RegisterEntry, audit account.AuditEntry) ([]protection.RegisterEntry, error) {
 	out := make([]protection.RegisterEntry, len(entries))
 	err := r.db.Tx(ctx, func(tx *gorm.DB) error {
 		for i, e := range entries {
@@ -255,7 +255,7 @@ func (r *ProtectionRepo) AddRegisterEntries(ctx context.Context, entries []prote
 }
 
 // RemoveRegisterEntry implements protection.Store.
-func (r *ProtectionRepo) RemoveRegisterEntry(ctx context.Context, id, by int64, at time.Time, audit account.AuditEntry) (protection.RegisterEntry, error) {
+func (r *Repo) RemoveRegisterEntry(ctx context.Context, id, by int64, at time.Time, audit account.AuditEntry) (protection.RegisterEntry, error) {
 	var out protection.RegisterEntry
 	err := r.db.Tx(ctx, func(tx *gorm.DB) error {
 		res := tx.Exec(`UPDATE exclusion_register SET removed_at = ?, removed_by = ? WHERE id = ? AND removed_at IS NULL`,
@@ -281,7 +281,7 @@ func (r *ProtectionRepo) RemoveRegisterEntry(ctx context.Context, id, by int64, 
 }
 
 // ListRegister implements protection.Store.
-func (r *ProtectionRepo) ListRegister(ctx context.Context, all bool, p account.Page) ([]protection.RegisterEntry, int64, error) {
+func (r *Repo) ListRegister(ctx context.Context, all bool, p account.Page) ([]protection.RegisterEntry, int64, error) {
 	q := r.db.Gorm().WithContext(ctx).Order("id DESC").Limit(p.Size() + 1)
 	if p.After > 0 {
 		q = q.Where("id < ?", p.After)
@@ -308,7 +308,7 @@ func (r *ProtectionRepo) ListRegister(ctx context.Context, all bool, p account.P
 // RegisterMatches implements protection.Store: it reads the active
 // entries by one of docs or with date of birth dob (the register's partial
 // indexes), and protection.RegisterNames decides.
-func (r *ProtectionRepo) RegisterMatches(ctx context.Context, docs []string, nameKey string, dob account.Date) (bool, error) {
+func (r *Repo) RegisterMatches(ctx context.Context, docs []string, nameKey string, dob account.Date) (bool, error) {
 	q := r.db.Gorm().WithContext(ctx).Select("document_hash", "name_key", "birth_date").Where("removed_at IS NULL")
 	switch {
 	case len(docs) > 0 && dob.Valid():
@@ -331,10 +331,10 @@ func (r *ProtectionRepo) RegisterMatches(ctx context.Context, docs []string, nam
 	return protection.RegisterNames(entries, docs, nameKey, dob), nil
 }
 
-var _ protection.SessionStore = (*ProtectionRepo)(nil)
+var _ protection.SessionStore = (*Repo)(nil)
 
 // ActiveSessions implements protection.SessionStore.
-func (r *ProtectionRepo) ActiveSessions(ctx context.Context, since time.Time) ([]protection.Session, error) {
+func (r *Repo) ActiveSessions(ctx context.Context, since time.Time) ([]protection.Session, error) {
 	var rows []sessionRow
 	if err := r.db.Gorm().WithContext(ctx).Where("last_play_us >= ?", since.UnixMicro()).Find(&rows).Error; err != nil {
 		return nil, sqldb.MapErr(err, "session")
@@ -347,7 +347,7 @@ func (r *ProtectionRepo) ActiveSessions(ctx context.Context, since time.Time) ([
 }
 
 // ClaimCheck implements protection.SessionStore with one conditional update.
-func (r *ProtectionRepo) ClaimCheck(ctx context.Context, s protection.Session) (bool, error) {
+func (r *Repo) ClaimCheck(ctx context.Context, s protection.Session) (bool, error) {
 	res := r.db.Gorm().WithContext(ctx).Exec(`UPDATE protection_sessions SET checks = checks + 1
 		WHERE user_id = ? AND session_no = ? AND checks = ?`, s.UserID, s.No, s.Checks)
 	if res.Error != nil {

@@ -20,7 +20,7 @@ func TestProtectionConformance(t *testing.T) {
 	sqldbtest.EachDialect(t, func(t *testing.T, dialect string) {
 		protectiontest.Run(t, func(t *testing.T, now func() time.Time, loc *time.Location) protectiontest.Env {
 			db := sqldbtest.Open(t, dialect)
-			led := ledgerdb.NewLedgerRepo(db)
+			led := ledgerdb.New(db)
 			led.SetClock(now)
 			led.SetLocation(loc)
 			return protectiontest.Env{
@@ -28,7 +28,7 @@ func TestProtectionConformance(t *testing.T) {
 				InTx: func(ctx context.Context, fn func(ctx context.Context, tx ledger.Poster) error) error {
 					return led.InTx(ctx, fn)
 				},
-				Store: protectiondb.NewProtectionRepo(db),
+				Store: protectiondb.New(db),
 				Users: accountdb.NewUserRepo(db),
 			}
 		})

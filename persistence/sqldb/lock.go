@@ -16,7 +16,7 @@ package sqldb
 //
 // The money core's own locks (the balance rows a post updates, in
 // lockOrder) are taken by the ledger; another repository that needs a
-// balance held asks the LedgerRepo (lockBalance). The Postgres-only fast
+// balance held asks the ledgerdb.Repo (lockBalance). The Postgres-only fast
 // paths (pgx statements prepared once) append the lock clauses below to
 // their statements and take the draw's lock with PGDrawLockShared.
 // TestLocksAndRetriesInOnePlace refuses a lock clause or a retry loop

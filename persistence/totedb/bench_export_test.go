@@ -21,7 +21,7 @@ import (
 // transfer per pool. Benchmarks of settlement use it to build draws of
 // 100,000 bets in seconds rather than through placeBet; nothing else
 // should.
-func SeedBetsForBench(ctx context.Context, db *sqldb.DB, led *ledgerdb.LedgerRepo, bets []tote.Bet, at time.Time) error {
+func SeedBetsForBench(ctx context.Context, db *sqldb.DB, led *ledgerdb.Repo, bets []tote.Bet, at time.Time) error {
 	stakes := map[string]map[ids.UserID]money.Amount{}
 	rows := make([]toteBetRow, len(bets))
 	for i, b := range bets {

@@ -41,29 +41,29 @@ import (
 	"github.com/pokertote/pokertote/persistence/sqldb"
 )
 
-// ToteRepo is the database tote.Store and tote.LeaseStore. Its transactions
-// post money through the LedgerRepo's transaction-bound poster.
-type ToteRepo struct {
+// Repo is the database tote.Store and tote.LeaseStore. Its transactions
+// post money through the ledgerdb.Repo's transaction-bound poster.
+type Repo struct {
 	db  *sqldb.DB
-	led *ledgerdb.LedgerRepo
+	led *ledgerdb.Repo
 	// chances are the parsed chances of the draws the bet batch met lately
 	// (tote_batch_pg.go).
 	chances chancesCache
 }
 
 var (
-	_ tote.Store      = (*ToteRepo)(nil)
-	_ tote.LeaseStore = (*ToteRepo)(nil)
+	_ tote.Store      = (*Repo)(nil)
+	_ tote.LeaseStore = (*Repo)(nil)
 )
 
-// NewToteRepo returns the totalizator's store on db, posting through led.
-func NewToteRepo(db *sqldb.DB, led *ledgerdb.LedgerRepo) *ToteRepo {
-	return &ToteRepo{db: db, led: led}
+// New returns the totalizator's store on db, posting through led.
+func New(db *sqldb.DB, led *ledgerdb.Repo) *Repo {
+	return &Repo{db: db, led: led}
 }
 
 // Within implements tote.Store: fn runs in one transaction, retried as a
 // whole after a Postgres serialization failure or deadlock.
-func (r *ToteRepo) Within(ctx context.Context, fn func(ctx context.Context, tx tote.Tx) error) error {
+func (r *Repo) Within(ctx context.Context, fn func(ctx context.Context, tx tote.Tx) error) error {
 	err := sqldb.RetryTx(ctx, r.db, func(tx *gorm.DB) error {
 		return fn(ctx, &toteTx{repo: r, tx: tx})
 	})
@@ -73,10 +73,10 @@ func (r *ToteRepo) Within(ctx context.Context, fn func(ctx context.Context, tx t
 // read is the connection pool for reads outside a transaction (the read
 // replica for a LagTolerant context, replica.go); call done once the read
 // is over.
-func (r *ToteRepo) read(ctx context.Context) (rd *gorm.DB, done func()) { return r.db.Reader(ctx) }
+func (r *Repo) read(ctx context.Context) (rd *gorm.DB, done func()) { return r.db.Reader(ctx) }
 
 // Table implements tote.Store.
-func (r *ToteRepo) Table(ctx context.Context, id int64) (tote.Table, error) {
+func (r *Repo) Table(ctx context.Context, id int64) (tote.Table, error) {
 	rd, done := r.read(ctx)
 	defer done()
 	return takeTable(rd.Where("id = ?", id))
@@ -91,7 +91,7 @@ func takeTable(q *gorm.DB) (tote.Table, error) {
 }
 
 // Tables implements tote.Store.
-func (r *ToteRepo) Tables(ctx context.Context) ([]tote.Table, error) {
+func (r *Repo) Tables(ctx context.Context) ([]tote.Table, error) {
 	var rows []toteTableRow
 	rd, done := r.read(ctx)
 	defer done()
@@ -106,14 +106,14 @@ func (r *ToteRepo) Tables(ctx context.Context) ([]tote.Table, error) {
 }
 
 // Draw implements tote.Store.
-func (r *ToteRepo) Draw(ctx context.Context, id int64) (tote.Draw, error) {
+func (r *Repo) Draw(ctx context.Context, id int64) (tote.Draw, error) {
 	rd, done := r.read(ctx)
 	defer done()
 	return takeDraw(rd.Where("id = ?", id))
 }
 
 // TablesByID implements tote.Store: one query for many tables.
-func (r *ToteRepo) TablesByID(ctx context.Context, ids []int64) ([]tote.Table, error) {
+func (r *Repo) TablesByID(ctx context.Context, ids []int64) ([]tote.Table, error) {
 	var rows []toteTableRow
 	rd, done := r.read(ctx)
 	defer done()
@@ -128,7 +128,7 @@ func (r *ToteRepo) TablesByID(ctx context.Context, ids []int64) ([]tote.Table, e
 }
 
 // DrawsByID implements tote.Store: one query for many draws.
-func (r *ToteRepo) DrawsByID(ctx context.Context, ids []int64) ([]tote.Draw, error) {
+func (r *Repo) DrawsByID(ctx context.Context, ids []int64) ([]tote.Draw, error) {
 	var rows []toteDrawRow
 	rd, done := r.read(ctx)
 	defer done()
@@ -147,7 +147,7 @@ func (r *ToteRepo) DrawsByID(ctx context.Context, ids []int64) ([]tote.Draw, err
 }
 
 // LatestDraw implements tote.Store.
-func (r *ToteRepo) LatestDraw(ctx context.Context, tableID int64) (tote.Draw, error) {
+func (r *Repo) LatestDraw(ctx context.Context, tableID int64) (tote.Draw, error) {
 	rd, done := r.read(ctx)
 	defer done()
 	return takeDraw(rd.Where("table_id = ?", tableID).Order("number DESC"))
@@ -163,14 +163,14 @@ func takeDraw(q *gorm.DB) (tote.Draw, error) {
 }
 
 // Bet implements tote.Store.
-func (r *ToteRepo) Bet(ctx context.Context, id int64) (tote.Bet, error) {
+func (r *Repo) Bet(ctx context.Context, id int64) (tote.Bet, error) {
 	rd, done := r.read(ctx)
 	defer done()
 	return takeBet(rd.Where("id = ?", id))
 }
 
 // BetByKey implements tote.Store.
-func (r *ToteRepo) BetByKey(ctx context.Context, userID ids.UserID, key string) (tote.Bet, error) {
+func (r *Repo) BetByKey(ctx context.Context, userID ids.UserID, key string) (tote.Bet, error) {
 	rd, done := r.read(ctx)
 	defer done()
 	return takeBet(rd.Where("user_id = ? AND idempotency_key = ?", int64(userID), key))
@@ -186,7 +186,7 @@ func takeBet(q *gorm.DB) (tote.Bet, error) {
 }
 
 // Bets implements tote.Store.
-func (r *ToteRepo) Bets(ctx context.Context, q tote.BetQuery) ([]tote.Bet, error) {
+func (r *Repo) Bets(ctx context.Context, q tote.BetQuery) ([]tote.Bet, error) {
 	rd, done := r.read(ctx)
 	defer done()
 	db := rd.Where("user_id = ?", int64(q.UserID)).Order("id DESC").Limit(q.Limit)
@@ -209,21 +209,21 @@ func findBets(q *gorm.DB) ([]tote.Bet, error) {
 }
 
 // DrawBets implements tote.Store.
-func (r *ToteRepo) DrawBets(ctx context.Context, drawID int64) ([]tote.Bet, error) {
+func (r *Repo) DrawBets(ctx context.Context, drawID int64) ([]tote.Bet, error) {
 	rd, done := r.read(ctx)
 	defer done()
 	return findBets(rd.Where("draw_id = ?", drawID).Order("id"))
 }
 
 // RoundLeaves implements tote.Store.
-func (r *ToteRepo) RoundLeaves(ctx context.Context, drawID int64, round parimutuel.Round) ([]betroot.Leaf, error) {
+func (r *Repo) RoundLeaves(ctx context.Context, drawID int64, round parimutuel.Round) ([]betroot.Leaf, error) {
 	rd, done := r.read(ctx)
 	defer done()
 	return roundLeaves(rd, drawID, round)
 }
 
 // PoolTotals implements tote.Store.
-func (r *ToteRepo) PoolTotals(ctx context.Context, drawID int64, round parimutuel.Round) ([]tote.SelectionTotal, error) {
+func (r *Repo) PoolTotals(ctx context.Context, drawID int64, round parimutuel.Round) ([]tote.SelectionTotal, error) {
 	rd, done := r.read(ctx)
 	defer done()
 	return poolTotals(rd, drawID, round)
@@ -260,7 +260,7 @@ func poolTotals(db *gorm.DB, drawID int64, round parimutuel.Round) ([]tote.Selec
 }
 
 // Results implements tote.Store.
-func (r *ToteRepo) Results(ctx context.Context, q tote.ResultQuery) ([]tote.Draw, error) {
+func (r *Repo) Results(ctx context.Context, q tote.ResultQuery) ([]tote.Draw, error) {
 	rd, done := r.read(ctx)
 	defer done()
 	db := rd.Where("phase IN ?", []string{string(tote.PhaseSettled), string(tote.PhaseVoid)}).Order("id DESC").Limit(q.Limit)
@@ -291,7 +291,7 @@ func (r *ToteRepo) Results(ctx context.Context, q tote.ResultQuery) ([]tote.Draw
 }
 
 // VoidCounts implements tote.Store.
-func (r *ToteRepo) VoidCounts(ctx context.Context, tableID int64) ([]tote.VoidCount, error) {
+func (r *Repo) VoidCounts(ctx context.Context, tableID int64) ([]tote.VoidCount, error) {
 	var rows []struct {
 		VoidKind string
 		N        int64
@@ -311,7 +311,7 @@ func (r *ToteRepo) VoidCounts(ctx context.Context, tableID int64) ([]tote.VoidCo
 }
 
 // EventsAfter implements tote.Store.
-func (r *ToteRepo) EventsAfter(ctx context.Context, tableID, after int64, limit int) ([]tote.TableEvent, error) {
+func (r *Repo) EventsAfter(ctx context.Context, tableID, after int64, limit int) ([]tote.TableEvent, error) {
 	var rows []toteEventRow
 	rd, done := r.read(ctx)
 	defer done()
@@ -334,7 +334,7 @@ func (r *ToteRepo) EventsAfter(ctx context.Context, tableID, after int64, limit 
 const jackpotSetting = "tote.jackpot_enabled"
 
 // JackpotEnabled implements tote.Store.
-func (r *ToteRepo) JackpotEnabled(ctx context.Context) (bool, error) {
+func (r *Repo) JackpotEnabled(ctx context.Context) (bool, error) {
 	rd, done := r.read(ctx)
 	defer done()
 	return jackpotEnabled(rd)

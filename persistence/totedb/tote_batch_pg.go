@@ -79,12 +79,12 @@ import (
 	"github.com/pokertote/pokertote/persistence/sqldb"
 )
 
-var _ tote.BatchPlacer = (*ToteRepo)(nil)
+var _ tote.BatchPlacer = (*Repo)(nil)
 
 // ReadsPlayers implements tote.BatchPlacer: the Postgres fast path reads
 // the players with the draw; SQLite's batch leaves the stake gate to run
 // before it.
-func (r *ToteRepo) ReadsPlayers() bool { return r.db.Dialect() == sqldb.Postgres }
+func (r *Repo) ReadsPlayers() bool { return r.db.Dialect() == sqldb.Postgres }
 
 // The statements of the fast path. Their text does not depend on the
 // batch's size (arrays), so pgx prepares each once per connection.
@@ -153,7 +153,7 @@ FROM ent ORDER BY ent.id`
 // names pgx.RowToStructByName matches), so the fast path reads exactly the
 // columns the GORM reads of the same rows do; the columns named in nulls
 // are read as NULL (text).
-func (r *ToteRepo) columnsOf(model any, alias string, nulls ...string) (string, error) {
+func (r *Repo) columnsOf(model any, alias string, nulls ...string) (string, error) {
 	stmt := &gorm.Statement{DB: r.db.Gorm()}
 	if err := stmt.Parse(model); err != nil {
 		return "", fmt.Errorf("persistence: columns of %T: %w", model, err)
@@ -182,7 +182,7 @@ var (
 	batchErr  error
 )
 
-func (r *ToteRepo) batchSQL() (batchQueries, error) {
+func (r *Repo) batchSQL() (batchQueries, error) {
 	batchOnce.Do(func() {
 		var q batchQueries
 		user, verification := accountdb.PlayerModels()
@@ -219,7 +219,7 @@ var errBetKeyRace = &pgconn.PgError{Code: "40001", Message: "a key of the bet ba
 
 // PlaceBatch implements tote.BatchPlacer; see the top of this file (and
 // tote_batch_sqlite.go for SQLite).
-func (r *ToteRepo) PlaceBatch(ctx context.Context, w tote.BatchWork) ([]tote.BatchResult, error) {
+func (r *Repo) PlaceBatch(ctx context.Context, w tote.BatchWork) ([]tote.BatchResult, error) {
 	if r.db.Dialect() != sqldb.Postgres {
 		return r.placeBatchSQLite(ctx, w)
 	}
@@ -244,7 +244,7 @@ func (r *ToteRepo) PlaceBatch(ctx context.Context, w tote.BatchWork) ([]tote.Bat
 }
 
 // placeBatchOnce is one attempt of PlaceBatch on one pooled connection.
-func (r *ToteRepo) placeBatchOnce(ctx context.Context, w tote.BatchWork, lookup bool) ([]tote.BatchResult, error) {
+func (r *Repo) placeBatchOnce(ctx context.Context, w tote.BatchWork, lookup bool) ([]tote.BatchResult, error) {
 	conn, err := r.db.SQL().Conn(ctx)
 	if err != nil {
 		return nil, err
@@ -278,7 +278,7 @@ func (r *ToteRepo) placeBatchOnce(ctx context.Context, w tote.BatchWork, lookup 
 // placeBatchTx runs the transaction of one attempt on pc, reading the
 // requests' taken keys if lookup. It leaves the transaction open only on
 // error (the caller rolls it back).
-func (r *ToteRepo) placeBatchTx(ctx context.Context, pc *pgx.Conn, w tote.BatchWork, lookup bool) ([]tote.BatchResult, error) {
+func (r *Repo) placeBatchTx(ctx context.Context, pc *pgx.Conn, w tote.BatchWork, lookup bool) ([]tote.BatchResult, error) {
 	n := len(w.Requests)
 	users := w.Users()
 	led := r.led

@@ -35,10 +35,10 @@ type withinOnly struct{ tote.Store }
 // players in the users table and the protection service.
 type batchWorld struct {
 	h     *totetest.Harness
-	led   *ledgerdb.LedgerRepo
+	led   *ledgerdb.Repo
 	users *accountdb.UserRepo
 	prot  *protection.Service
-	store *protectiondb.ProtectionRepo
+	store *protectiondb.Repo
 	draw  tote.Draw
 	admin int64
 	loc   *time.Location
@@ -52,8 +52,8 @@ func newBatchWorld(t *testing.T, fast bool) *batchWorld {
 // is the store's own bet batch on either).
 func newBatchWorldOn(t *testing.T, dialect string, fast bool) *batchWorld {
 	db := sqldbtest.Open(t, dialect)
-	led := ledgerdb.NewLedgerRepo(db)
-	repo := totedb.NewToteRepo(db, led)
+	led := ledgerdb.New(db)
+	repo := totedb.New(db, led)
 	var store tote.Store = repo
 	if !fast {
 		store = withinOnly{repo}
@@ -64,7 +64,7 @@ func newBatchWorldOn(t *testing.T, dialect string, fast bool) *batchWorld {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w := &batchWorld{h: h, led: led, users: accountdb.NewUserRepo(db), store: protectiondb.NewProtectionRepo(db), loc: loc}
+	w := &batchWorld{h: h, led: led, users: accountdb.NewUserRepo(db), store: protectiondb.New(db), loc: loc}
 	w.prot = protection.NewService(w.store, w.users, loc, h.Clock.Now)
 	w.draw = h.RunUntil(h.Dealer, "PRE_DEAL", totetest.InPhase(tote.PhasePreDeal))
 	w.admin = w.user(t, "Admin", account.Admin, "1970-01-01")

@@ -38,7 +38,7 @@ import (
 )
 
 // placeBatchSQLite is PlaceBatch on SQLite; see the top of this file.
-func (r *ToteRepo) placeBatchSQLite(ctx context.Context, w tote.BatchWork) ([]tote.BatchResult, error) {
+func (r *Repo) placeBatchSQLite(ctx context.Context, w tote.BatchWork) ([]tote.BatchResult, error) {
 	if w.ReadPlayers() {
 		return nil, errs.E(errs.Internal, "persistence: the SQLite bet batch reads no players")
 	}
@@ -55,7 +55,7 @@ func (r *ToteRepo) placeBatchSQLite(ctx context.Context, w tote.BatchWork) ([]to
 }
 
 // placeBatchGorm reads the snapshot of w in tx, plans and writes.
-func (r *ToteRepo) placeBatchGorm(ctx context.Context, tx *gorm.DB, w tote.BatchWork) ([]tote.BatchResult, error) {
+func (r *Repo) placeBatchGorm(ctx context.Context, tx *gorm.DB, w tote.BatchWork) ([]tote.BatchResult, error) {
 	snap, walletID, err := r.readBatchSnapshot(ctx, tx, w)
 	if err != nil {
 		return nil, err
@@ -76,7 +76,7 @@ func (r *ToteRepo) placeBatchGorm(ctx context.Context, tx *gorm.DB, w tote.Batch
 }
 
 // readBatchSnapshot is step 1; it also returns the players' wallet ids.
-func (r *ToteRepo) readBatchSnapshot(ctx context.Context, tx *gorm.DB, w tote.BatchWork) (tote.BatchSnapshot, map[int64]int64, error) {
+func (r *Repo) readBatchSnapshot(ctx context.Context, tx *gorm.DB, w tote.BatchWork) (tote.BatchSnapshot, map[int64]int64, error) {
 	tt := &toteTx{repo: r, tx: tx}
 	d, err := tt.LockDraw(ctx, w.DrawID, tote.Shared)
 	if err != nil {
@@ -181,7 +181,7 @@ func takenBetKeys(tx *gorm.DB, w tote.BatchWork) (map[betKey]bool, error) {
 }
 
 // writeBatchGorm is step 3: it writes the rows of a plan.
-func (r *ToteRepo) writeBatchGorm(tx *gorm.DB, wr batchRows, walletID map[int64]int64, now time.Time) error {
+func (r *Repo) writeBatchGorm(tx *gorm.DB, wr batchRows, walletID map[int64]int64, now time.Time) error {
 	if err := insertBetRows(tx, wr.bets); err != nil {
 		return err
 	}

@@ -30,7 +30,7 @@ func toteBenchHarness(b *testing.B, dialect string, users int) *totetest.Harness
 }
 
 // toteBenchEnv is toteBenchHarness with its database and ledger.
-func toteBenchEnv(b *testing.B, dialect string, users int) (*totetest.Harness, *sqldb.DB, *ledgerdb.LedgerRepo) {
+func toteBenchEnv(b *testing.B, dialect string, users int) (*totetest.Harness, *sqldb.DB, *ledgerdb.Repo) {
 	b.Helper()
 	o := sqldb.Options{SQLitePath: filepath.Join(b.TempDir(), "bench.db")}
 	if dialect == "postgres" {
@@ -44,8 +44,8 @@ func toteBenchEnv(b *testing.B, dialect string, users int) (*totetest.Harness, *
 	if err := db.Migrate(context.Background()); err != nil {
 		b.Fatal(err)
 	}
-	led := ledgerdb.NewLedgerRepo(db)
-	repo := totedb.NewToteRepo(db, led)
+	led := ledgerdb.New(db)
+	repo := totedb.New(db, led)
 	h := totetest.NewHarness(b, totetest.Env{Store: repo, Leases: repo, Ledger: led, Concurrent: dialect == "postgres"}, 6)
 	for u := 1; u <= users; u++ {
 		h.Deposit(int64(u), 100_000_000*money.KZT)
@@ -185,7 +185,7 @@ func benchSelection(i int) (parimutuel.Market, string) {
 // moved into the escrows, directly in the database
 // (totedb.SeedBetsForBench): the bet path is measured elsewhere
 // (BenchmarkPlaceBet, scripts/bench-bets.sh).
-func seedBets(b *testing.B, h *totetest.Harness, db *sqldb.DB, led *ledgerdb.LedgerRepo, d tote.Draw, n, users int) {
+func seedBets(b *testing.B, h *totetest.Harness, db *sqldb.DB, led *ledgerdb.Repo, d tote.Draw, n, users int) {
 	bets := make([]tote.Bet, n)
 	for j := range bets {
 		m, s := benchSelection(j)

@@ -15,7 +15,7 @@ import (
 // AcquireLease implements tote.LeaseStore. The lease row is read FOR UPDATE
 // (Postgres), so two replicas taking an expired lease take turns, and a
 // takeover waits for the old holder's step in flight (see CheckLease).
-func (r *ToteRepo) AcquireLease(ctx context.Context, tableID int64, owner string, now time.Time, ttl time.Duration) (tote.Lease, error) {
+func (r *Repo) AcquireLease(ctx context.Context, tableID int64, owner string, now time.Time, ttl time.Duration) (tote.Lease, error) {
 	var out tote.Lease
 	err := sqldb.RetryTx(ctx, r.db, func(tx *gorm.DB) error {
 		cur, found, err := r.lockLease(ctx, tx, tableID)
@@ -42,7 +42,7 @@ func (r *ToteRepo) AcquireLease(ctx context.Context, tableID int64, owner string
 }
 
 // lockLease reads a table's lease row, locked until commit on Postgres.
-func (r *ToteRepo) lockLease(ctx context.Context, tx *gorm.DB, tableID int64) (toteLeaseRow, bool, error) {
+func (r *Repo) lockLease(ctx context.Context, tx *gorm.DB, tableID int64) (toteLeaseRow, bool, error) {
 	var row toteLeaseRow
 	err := tx.WithContext(ctx).Clauses(r.db.LockRows(sqldb.LockExclusive)...).Where("table_id = ?", tableID).Take(&row).Error
 	if errors.Is(err, gorm.ErrRecordNotFound) {
@@ -52,7 +52,7 @@ func (r *ToteRepo) lockLease(ctx context.Context, tx *gorm.DB, tableID int64) (t
 }
 
 // RenewLease implements tote.LeaseStore.
-func (r *ToteRepo) RenewLease(ctx context.Context, l tote.Lease, now time.Time, ttl time.Duration) (tote.Lease, error) {
+func (r *Repo) RenewLease(ctx context.Context, l tote.Lease, now time.Time, ttl time.Duration) (tote.Lease, error) {
 	exp := sqldb.StoredTime(now.Add(ttl))
 	res := r.db.Gorm().WithContext(ctx).Model(&toteLeaseRow{}).Where("table_id = ? AND owner = ? AND fence = ?", l.TableID, l.Owner, l.Fence).
 		Update("expires_at", exp)
@@ -67,7 +67,7 @@ func (r *ToteRepo) RenewLease(ctx context.Context, l tote.Lease, now time.Time, 
 }
 
 // ReleaseLease implements tote.LeaseStore: the lease expires at once.
-func (r *ToteRepo) ReleaseLease(ctx context.Context, l tote.Lease) error {
+func (r *Repo) ReleaseLease(ctx context.Context, l tote.Lease) error {
 	err := r.db.Gorm().WithContext(ctx).Model(&toteLeaseRow{}).Where("table_id = ? AND owner = ? AND fence = ?", l.TableID, l.Owner, l.Fence).
 		Update("expires_at", sqldb.StoredTime(time.Unix(0, 0))).Error
 	return sqldb.MapErr(err, "lease")

@@ -55,8 +55,8 @@ func planSameMoney(t *testing.T, seed uint64) {
 		env := totetest.MemEnv(t)
 		if name != "twin" {
 			db := sqldbtest.Open(t, name)
-			led := ledgerdb.NewLedgerRepo(db)
-			repo := totedb.NewToteRepo(db, led)
+			led := ledgerdb.New(db)
+			repo := totedb.New(db, led)
 			env = totetest.Env{Store: repo, Leases: repo, Ledger: led, Concurrent: name == "postgres"}
 		}
 		h := totetest.NewHarness(t, env, 6)

@@ -10,11 +10,11 @@ import (
 	"github.com/pokertote/pokertote/persistence/sqldb"
 )
 
-var _ tote.EventRetention = (*ToteRepo)(nil)
+var _ tote.EventRetention = (*Repo)(nil)
 
 // FirstRetainedSeq implements tote.EventRetention from
 // tote_event_retention's watermark (no row: nothing pruned).
-func (r *ToteRepo) FirstRetainedSeq(ctx context.Context, tableID int64) (int64, error) {
+func (r *Repo) FirstRetainedSeq(ctx context.Context, tableID int64) (int64, error) {
 	var firsts []int64
 	err := r.db.Gorm().WithContext(ctx).Raw("SELECT first_seq FROM tote_event_retention WHERE table_id = ?", tableID).Scan(&firsts).Error
 	if err != nil {
@@ -40,7 +40,7 @@ type pruneCandidate struct {
 // key), finds how many of them are prunable in a row, raises the
 // watermark (never lowers it: replicas may prune at once) and deletes the
 // events below it.
-func (r *ToteRepo) PruneEvents(ctx context.Context, before time.Time, batch int) (int, error) {
+func (r *Repo) PruneEvents(ctx context.Context, before time.Time, batch int) (int, error) {
 	var tables []int64
 	if err := r.db.Gorm().WithContext(ctx).Raw("SELECT id FROM tote_tables ORDER BY id").Scan(&tables).Error; err != nil {
 		return 0, sqldb.MapErr(err, "tables")
@@ -56,7 +56,7 @@ func (r *ToteRepo) PruneEvents(ctx context.Context, before time.Time, batch int)
 	return total, nil
 }
 
-func (r *ToteRepo) pruneTable(ctx context.Context, tableID int64, before time.Time, batch int) (int, error) {
+func (r *Repo) pruneTable(ctx context.Context, tableID int64, before time.Time, batch int) (int, error) {
 	deleted := 0
 	err := r.db.Tx(ctx, func(tx *gorm.DB) error {
 		var firsts []int64

@@ -15,8 +15,8 @@ func TestToteEventRetention(t *testing.T) {
 	sqldbtest.EachDialect(t, func(t *testing.T, dialect string) {
 		totetest.RunRetention(t, func(t *testing.T) totetest.Env {
 			db := sqldbtest.Open(t, dialect)
-			led := ledgerdb.NewLedgerRepo(db)
-			repo := totedb.NewToteRepo(db, led)
+			led := ledgerdb.New(db)
+			repo := totedb.New(db, led)
 			return totetest.Env{Store: repo, Leases: repo, Ledger: led, Concurrent: dialect == "postgres"}
 		})
 	})

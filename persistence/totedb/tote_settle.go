@@ -22,7 +22,7 @@ import (
 
 // PoolBetOwners implements tote.Store: a range of the pool index
 // (draw_id, round, market, id).
-func (r *ToteRepo) PoolBetOwners(ctx context.Context, drawID int64, round parimutuel.Round, market parimutuel.Market, afterID int64, limit int) ([]tote.BetOwner, error) {
+func (r *Repo) PoolBetOwners(ctx context.Context, drawID int64, round parimutuel.Round, market parimutuel.Market, afterID int64, limit int) ([]tote.BetOwner, error) {
 	rd, done := r.read(ctx)
 	defer done()
 	rows, err := rd.Raw("SELECT id, user_id FROM tote_bets WHERE draw_id = ? AND round = ? AND market = ? AND id > ? ORDER BY id LIMIT ?",

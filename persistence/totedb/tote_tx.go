@@ -18,7 +18,7 @@ import (
 
 // toteTx is the tote.Tx of one database transaction.
 type toteTx struct {
-	repo *ToteRepo
+	repo *Repo
 	tx   *gorm.DB
 }
 
