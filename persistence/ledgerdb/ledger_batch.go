@@ -220,6 +220,13 @@ func (r *Repo) postBatch(tx *gorm.DB, ts []ledger.Transfer, valid []int, posted 
 	if err != nil {
 		return false, err
 	}
+	fillPosted(posted, ts, ok, trIDs, entIDs, idOf, now)
+	return true, nil
+}
+
+// fillPosted sets posted[i] for each applied transfer i from the ids its
+// rows got: the transfer's by key, each entry's by (transfer, account).
+func fillPosted(posted []ledger.Posted, ts []ledger.Transfer, ok []BatchApplied, trIDs map[string]int64, entIDs map[[2]int64]int64, idOf map[ledger.AccountRef]int64, now time.Time) {
 	for _, a := range ok {
 		t := ts[a.I]
 		trID := trIDs[t.IdempotencyKey]
@@ -230,7 +237,6 @@ func (r *Repo) postBatch(tx *gorm.DB, ts []ledger.Transfer, valid []int, posted 
 		}
 		posted[a.I] = p
 	}
-	return true, nil
 }
 
 // LockBalances locks the accounts ids in the order given (on Postgres) and

@@ -161,16 +161,7 @@ func (r *Repo) postBatchPG(ctx context.Context, tx *gorm.DB, ts []ledger.Transfe
 	if err := r.guard().CountReturnsPG(ctx, pool, ts, applied, now); err != nil {
 		return err
 	}
-	for _, a := range ok {
-		t := ts[a.I]
-		id := trID[t.IdempotencyKey]
-		p := ledger.Posted{ID: id, IdempotencyKey: t.IdempotencyKey, Kind: t.Kind, Memo: t.Memo,
-			Entries: make([]ledger.PostedEntry, len(t.Entries)), PostedAt: now}
-		for j, e := range t.Entries {
-			p.Entries[j] = ledger.PostedEntry{ID: entID[[2]int64{id, idOf[e.Account]}], Account: e.Account, Amount: e.Amount, BalanceAfter: a.After[j]}
-		}
-		posted[a.I] = p
-	}
+	fillPosted(posted, ts, ok, trID, entID, idOf, now)
 	return nil
 }
 
