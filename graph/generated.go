@@ -5,6 +5,7 @@ package graph
 import (
 	"bytes"
 	"context"
+	"embed"
 	"errors"
 	"fmt"
 	"math"
@@ -796,11 +797,22 @@ type MutationResolver interface {
 	Logout(ctx context.Context, refreshToken string) (bool, error)
 	SubmitVerification(ctx context.Context, input model.VerificationInput) (*model.Verification, error)
 	DecideVerification(ctx context.Context, input model.DecideVerificationInput) (*model.Verification, error)
-	Deposit(ctx context.Context, input model.CashInput) (*model.CashTransfer, error)
-	Withdraw(ctx context.Context, input model.CashInput) (*model.CashTransfer, error)
 	SetRole(ctx context.Context, userID string, role model.Role) (*model.User, error)
 	DisableAccount(ctx context.Context, userID string, reason string) (*model.User, error)
 	EnableAccount(ctx context.Context, userID string) (*model.User, error)
+	CreateAPIKey(ctx context.Context, input model.CreateAPIKeyInput) (*model.CreatedAPIKey, error)
+	RevokeAPIKey(ctx context.Context, id string) (*model.APIKey, error)
+	HoldemCommit(ctx context.Context) (*model.HoldemCommitment, error)
+	HoldemStart(ctx context.Context, input model.HoldemStartInput) (*model.HoldemHand, error)
+	HoldemDecide(ctx context.Context, input model.HoldemDecideInput) (*model.HoldemHand, error)
+	Deposit(ctx context.Context, input model.CashInput) (*model.CashTransfer, error)
+	Withdraw(ctx context.Context, input model.CashInput) (*model.CashTransfer, error)
+	SetLimit(ctx context.Context, input model.SetLimitInput) (*model.ProtectionLimit, error)
+	TakeTimeOut(ctx context.Context, hours int) (*model.Exclusion, error)
+	SelfExclude(ctx context.Context, months *int) (*model.Exclusion, error)
+	AddRegisterEntry(ctx context.Context, input model.RegisterEntryInput) (*model.RegisterEntry, error)
+	ImportExclusionRegister(ctx context.Context, csv string) ([]model.RegisterEntry, error)
+	RemoveRegisterEntry(ctx context.Context, id string, reason string) (*model.RegisterEntry, error)
 	PlaceBet(ctx context.Context, input model.PlaceBetInput) (*model.Bet, error)
 	CreateTable(ctx context.Context, input model.TableInput) (*model.Table, error)
 	UpdateTableSettings(ctx context.Context, tableID string, input model.TableSettingsInput) (*model.Table, error)
@@ -811,42 +823,31 @@ type MutationResolver interface {
 	VoidDraw(ctx context.Context, drawID string, reason string) (*model.Draw, error)
 	JackpotTopUp(ctx context.Context, amount model.Money, idempotencyKey string) (*model.Jackpot, error)
 	SetJackpotEnabled(ctx context.Context, enabled bool) (*model.Jackpot, error)
-	HoldemCommit(ctx context.Context) (*model.HoldemCommitment, error)
-	HoldemStart(ctx context.Context, input model.HoldemStartInput) (*model.HoldemHand, error)
-	HoldemDecide(ctx context.Context, input model.HoldemDecideInput) (*model.HoldemHand, error)
-	SetLimit(ctx context.Context, input model.SetLimitInput) (*model.ProtectionLimit, error)
-	TakeTimeOut(ctx context.Context, hours int) (*model.Exclusion, error)
-	SelfExclude(ctx context.Context, months *int) (*model.Exclusion, error)
-	AddRegisterEntry(ctx context.Context, input model.RegisterEntryInput) (*model.RegisterEntry, error)
-	ImportExclusionRegister(ctx context.Context, csv string) ([]model.RegisterEntry, error)
-	RemoveRegisterEntry(ctx context.Context, id string, reason string) (*model.RegisterEntry, error)
-	CreateAPIKey(ctx context.Context, input model.CreateAPIKeyInput) (*model.CreatedAPIKey, error)
-	RevokeAPIKey(ctx context.Context, id string) (*model.APIKey, error)
 }
 type PendingVerificationResolver interface {
 	User(ctx context.Context, obj *model.PendingVerification) (*model.User, error)
 }
 type QueryResolver interface {
 	Me(ctx context.Context) (*model.User, error)
-	MyLedger(ctx context.Context, first *int, after *string) (*model.LedgerEntryConnection, error)
 	User(ctx context.Context, id string) (*model.User, error)
 	UserByEmail(ctx context.Context, email string) (*model.User, error)
 	PendingVerifications(ctx context.Context, first *int, after *string) (*model.PendingVerificationConnection, error)
+	APIKeys(ctx context.Context) ([]model.APIKey, error)
 	AuditLog(ctx context.Context, first *int, after *string, actorID *string, action *string, tableID *string, from *time.Time, to *time.Time) (*model.AuditEntryConnection, error)
+	VerifyDraw(ctx context.Context, id string) (*model.DrawVerification, error)
+	VoidCounts(ctx context.Context, tableID string) ([]model.VoidCount, error)
+	HoldemSettings(ctx context.Context) (*model.HoldemSettings, error)
+	HoldemHand(ctx context.Context, id string) (*model.HoldemHand, error)
+	HoldemHands(ctx context.Context, first *int, after *string) (*model.HoldemHandConnection, error)
+	MyLedger(ctx context.Context, first *int, after *string) (*model.LedgerEntryConnection, error)
+	MyProtection(ctx context.Context) (*model.Protection, error)
+	ExclusionRegister(ctx context.Context, all *bool, first *int, after *string) (*model.RegisterEntryConnection, error)
 	Tables(ctx context.Context) ([]model.Table, error)
 	Table(ctx context.Context, id string) (*model.Table, error)
 	Draw(ctx context.Context, id string) (*model.Draw, error)
 	MyBets(ctx context.Context, first *int, after *string, drawID *string) (*model.BetConnection, error)
 	Results(ctx context.Context, tableID *string, from *time.Time, to *time.Time, first *int, after *string) (*model.DrawConnection, error)
 	Jackpot(ctx context.Context) (*model.Jackpot, error)
-	VerifyDraw(ctx context.Context, id string) (*model.DrawVerification, error)
-	VoidCounts(ctx context.Context, tableID string) ([]model.VoidCount, error)
-	HoldemSettings(ctx context.Context) (*model.HoldemSettings, error)
-	HoldemHand(ctx context.Context, id string) (*model.HoldemHand, error)
-	HoldemHands(ctx context.Context, first *int, after *string) (*model.HoldemHandConnection, error)
-	MyProtection(ctx context.Context) (*model.Protection, error)
-	ExclusionRegister(ctx context.Context, all *bool, first *int, after *string) (*model.RegisterEntryConnection, error)
-	APIKeys(ctx context.Context) ([]model.APIKey, error)
 }
 type SubscriptionResolver interface {
 	TableEvents(ctx context.Context, tableID string, afterSeq *int64) (<-chan model.TableEvent, error)
@@ -4156,6 +4157,17 @@ func newExecutionContext(
 	}
 }
 
+//go:embed "schema/account.graphqls" "schema/apikey.graphqls" "schema/audit.graphqls" "schema/cards.graphqls" "schema/events.graphqls" "schema/fairness.graphqls" "schema/holdem.graphqls" "schema/ledger.graphqls" "schema/protection.graphqls" "schema/tote.graphqls"
+var sourcesFS embed.FS
+
+func sourceData(filename string) string {
+	data, err := sourcesFS.ReadFile(filename)
+	if err != nil {
+		panic(fmt.Sprintf("codegen problem: %s not available", filename))
+	}
+	return string(data)
+}
+
 var sources = []*ast.Source{
 	{Name: "../schema.graphqls", Input: `# Pokertote GraphQL API.
 #
@@ -4214,1312 +4226,28 @@ type PageInfo {
   endCursor: String
 }
 
-# ---------------------------------------------------------------- accounts
-
-enum VerificationStatus {
-  NONE
-  PENDING
-  APPROVED
-  REJECTED
-}
-
-enum DocumentType {
-  ID_CARD
-  PASSPORT
-  DRIVERS_LICENSE
-}
-
-type User {
-  id: ID!
-  email: String!
-  name: String!
-  dateOfBirth: Date!
-  role: Role!
-  "Age today in the operator's time zone."
-  age: Int!
-  verification: Verification!
-  "True when this user may stake money now: verified and old enough today."
-  canStake: Boolean!
-  balance: Money!
-  createdAt: Time!
-  "When an admin disabled the account (null while it is enabled). A disabled account cannot sign in or refresh (ACCOUNT_DISABLED)."
-  disabledAt: Time
-  "The admin's reason for disabling the account (null while it is enabled)."
-  disabledReason: String
-}
-
-type Verification {
-  id: ID
-  status: VerificationStatus!
-  documentType: DocumentType
-  dateOfBirth: Date
-  reason: String
-  submittedAt: Time
-  decidedAt: Time
-}
-
-type PendingVerification {
-  id: ID!
-  user: User!
-  documentType: DocumentType!
-  "The document number is stored only as a keyed hash; equal hashes across users mean the same document."
-  documentHash: String!
-  "Date of birth on the document (it must match the account's)."
-  dateOfBirth: Date!
-  submittedAt: Time!
-}
-
-"A page of verifications waiting for a decision."
-type PendingVerificationConnection {
-  edges: [PendingVerificationEdge!]!
-  pageInfo: PageInfo!
-}
-
-type PendingVerificationEdge {
-  "Pass as ` + "`" + `after` + "`" + ` to continue after this item."
-  cursor: String!
-  node: PendingVerification!
-}
-
-type AuthPayload {
-  accessToken: String!
-  accessTokenExpiresAt: Time!
-  refreshToken: String!
-  refreshTokenExpiresAt: Time!
-  user: User!
-}
-
-input RegisterInput {
-  email: String!
-  password: String!
-  name: String!
-  dateOfBirth: Date!
-}
-
-input VerificationInput {
-  documentType: DocumentType!
-  documentNumber: String!
-  dateOfBirth: Date!
-}
-
-input DecideVerificationInput {
-  id: ID!
-  approve: Boolean!
-  reason: String
-}
-
-# ---------------------------------------------------------------- ledger
-
-"Why money moved."
-enum LedgerEntryKind {
-  DEPOSIT
-  WITHDRAWAL
-  BET_STAKE
-  PAYOUT
-  REFUND
-  COMMISSION
-  BREAKAGE
-  JACKPOT
-  JACKPOT_TOPUP
-  JACKPOT_ROLLOVER
-  TOPUP
-  SETTLEMENT
-  HOLDEM_STAKE
-  HOLDEM_PAYOUT
-}
-
-type LedgerEntry {
-  id: ID!
-  transferId: ID!
-  kind: LedgerEntryKind!
-  "Positive: money in; negative: money out."
-  amount: Money!
-  balanceAfter: Money!
-  memo: String!
-  createdAt: Time!
-}
-
-"A page of a wallet history."
-type LedgerEntryConnection {
-  edges: [LedgerEntryEdge!]!
-  pageInfo: PageInfo!
-}
-
-type LedgerEntryEdge {
-  "Pass as ` + "`" + `after` + "`" + ` to continue after this item."
-  cursor: String!
-  node: LedgerEntry!
-}
-
-type CashTransfer {
-  transferId: ID!
-  user: User!
-  amount: Money!
-  balance: Money!
-  createdAt: Time!
-}
-
-input CashInput {
-  userId: ID!
-  amount: Money!
-  idempotencyKey: String!
-  memo: String
-}
-
-type AuditEntry {
-  id: ID!
-  actor: User
-  action: String!
-  "What the action concerns, \"<kind>:<id>\": \"user:7\", \"table:2\", \"draw:41\"; empty when nothing in particular (the jackpot)."
-  subject: String!
-  "One sentence for people, e.g. \"Table Main settings: commission 3.00% → 4.00%\"."
-  detail: String!
-  "Each setting the action changed, before and after (empty for other actions)."
-  changes: [AuditChange!]!
-  createdAt: Time!
-}
-
-"One setting an admin action changed, in the form it is typed (\"200.00\", \"4.00%\")."
-type AuditChange {
-  field: String!
-  from: String!
-  to: String!
-}
-
-"A page of the audit trail."
-type AuditEntryConnection {
-  edges: [AuditEntryEdge!]!
-  pageInfo: PageInfo!
-}
-
-type AuditEntryEdge {
-  "Pass as ` + "`" + `after` + "`" + ` to continue after this item."
-  cursor: String!
-  node: AuditEntry!
-}
-
-# ---------------------------------------------------------------- cards and hands
-
-"The category of a poker hand, low to high."
-enum HandCategory {
-  HIGH_CARD
-  PAIR
-  TWO_PAIR
-  THREE_OF_A_KIND
-  STRAIGHT
-  FLUSH
-  FULL_HOUSE
-  FOUR_OF_A_KIND
-  STRAIGHT_FLUSH
-  ROYAL_FLUSH
-}
-
-"A player's best five cards."
-type HandInfo {
-  category: HandCategory!
-  "For display, e.g. \"Flush, ace high\"."
-  description: String!
-  "The five cards used, e.g. [\"Ah\", \"Kh\", ...], for highlighting."
-  cards: [String!]!
-}
-
-"The provably fair shuffle of one draw or hand (SPEC 1.8)."
-type Shuffle {
-  "The commitment, hex, published before the first card: SHA-256 of the server seed (Casino Hold'em, totalizator fair deal 2); for a draw of fair deal 3 the hash of the seed, the positions and the beacons (docs/fairness.md, section 1.1)."
-  commitment: String!
-  "The public seed mixed into the shuffle, hex. Casino Hold'em: the player's cut, fixed when the hand starts. Totalizator draws of fair-deal version 1: fixed when round PRE_DEAL closes (SHA-256 over its bets' ids). Version-2 draws (every draw since issue 10) have none and answer null: their public randomness is ` + "`" + `beacons` + "`" + ` (docs/fairness.md)."
-  publicSeed: String
-  "The server seed, hex; null until the draw or hand is over."
-  serverSeed: String
-  "Totalizator draws: the beacon rounds the streets are drawn from, committed when the draw opened (docs/fairness.md); null for Casino Hold'em and for version-1 draws."
-  beacons: Beacons
-}
-
-# ---------------------------------------------------------------- fairness (issue 10)
-
-"A draw's commitment to its public randomness beacon, and the rounds fetched so far."
-type Beacons {
-  "Version of the fair deal: 2 (issue 10) or 3 (issue 26: the commitment covers the beacons, each round at least one period after its close)."
-  version: Int!
-  chain: BeaconChain!
-  "One per street, in order: pockets, flop, turn, river."
-  streets: [BeaconStreet!]!
-}
-
-"A beacon chain: drand's quicknet, or the server's own local chain (which proves nothing to players)."
-type BeaconChain {
-  "quicknet or local."
-  name: String!
-  hash: String!
-  scheme: String!
-  "BLS12-381 G2 public key, hex."
-  publicKey: String!
-  "When round 1 was published."
-  genesis: Time!
-  periodMs: Int!
-}
-
-"The beacon round one street is drawn from."
-type BeaconStreet {
-  "pockets, flop, turn or river."
-  name: String!
-  "When the street's betting round closes (committed when the draw opened)."
-  closesAt: Time!
-  "The first beacon round published after closesAt."
-  round: Int64!
-  publishedAt: Time!
-  "The draw is voided if the round is not available by then."
-  deadline: Time!
-  "The round's BLS signature, hex, once the dealer fetched and verified it."
-  signature: String
-}
-
-# ---------------------------------------------------------------- totalizator
-
-enum Market {
-  "Which position wins."
-  WIN
-  "The category of the winning hand."
-  COMBINATION
-  "A coupon: leader after the flop, leader after the turn, winner after the river, written \"f-t-r\"."
-  EXPRESS
-}
-
-"The four betting rounds of a draw."
-enum BettingRound {
-  PRE_DEAL
-  POCKET
-  FLOP
-  TURN
-}
-
-enum DrawPhase {
-  "Round 1 open: bets before the deal."
-  PRE_DEAL
-  DEALING_POCKET
-  POCKET
-  DEALING_FLOP
-  FLOP
-  DEALING_TURN
-  TURN
-  DEALING_RIVER
-  SETTLED
-  VOID
-}
-
-enum TableStatus {
-  RUNNING
-  PAUSED
-}
-
-enum PositionStatus {
-  PENDING
-  WIN
-  LOSS
-}
-
-enum BetStatus {
-  ACCEPTED
-  WON
-  LOST
-  REFUNDED
-}
-
-type TableSettings {
-  "Copied into each draw when it opens; changes apply from the next draw."
-  minStake: Money!
-  maxStake: Money!
-  "Commission, e.g. \"3.00\"; never below 3."
-  commission: Percent!
-  "Seconds each of the four betting rounds stays open."
-  roundSeconds: [Int!]!
-  "Milliseconds between card events."
-  cardIntervalMs: Int!
-  "Seconds the result stays on screen before the next draw."
-  resultSeconds: Int!
-  "Share of the EXPRESS net pool for category 1 (3 of 3) and category 2 (2 of 3), percent."
-  expressShares: [Percent!]!
-  "SUSPEND_AT (SPEC 1.9), percent: a selection paid with an exact chance at least this high when its round opens takes no bet in that round. 50 to 90 (the default); copied into each draw when it opens."
-  suspendAt: Percent!
-}
-
-"A selection's exact chance of being paid in a betting round, fixed when the round opened (SPEC 1.9): WIN, the position wins or ties; COMBINATION, the winning hand has the category; EXPRESS, the coupon guesses at least 2 of 3."
-type SelectionChance {
-  market: Market!
-  "As in Bet.selection: \"3\", \"FLUSH\", \"1-2-2\"."
-  selection: String!
-  "Paid on ` + "`" + `paid` + "`" + ` of ` + "`" + `of` + "`" + ` equally likely boards (EXPRESS: deals of flop, turn and river)."
-  paid: Int64!
-  of: Int64!
-  "paid / of, for display."
-  probability: Float!
-  "At or above the draw's suspendAt: refused with SELECTION_SUSPENDED for the whole round."
-  suspended: Boolean!
-}
-
-"What a betting round after the deal opened with (rounds POCKET, FLOP, TURN; PRE_DEAL has none: every position is symmetric there)."
-type RoundChances {
-  round: BettingRound!
-  "The draw's SUSPEND_AT, percent."
-  suspendAt: Percent!
-  "Every WIN position and every COMBINATION category, and the EXPRESS coupons at or above suspendAt (a coupon not listed is below it)."
-  chances: [SelectionChance!]!
-}
-
-type Table {
-  id: ID!
-  name: String!
-  positions: Int!
-  status: TableStatus!
-  settings: TableSettings!
-  "The draw being dealt now, or the last one while the result is shown."
-  currentDraw: Draw
-  "The last sequence number of the table's event stream."
-  lastSeq: Int64!
-}
-
-type Position {
-  number: Int!
-  "Empty before the deal."
-  cards: [String!]!
-  "The best hand with the board so far; null before the flop."
-  bestHand: HandInfo
-  status: PositionStatus!
-}
-
-type Draw {
-  id: ID!
-  table: Table!
-  "Draw number within its table."
-  number: Int!
-  phase: DrawPhase!
-  "The betting round open now, if any."
-  openRound: BettingRound
-  "When the open round closes (server time)."
-  roundClosesAt: Time
-  minStake: Money!
-  maxStake: Money!
-  positions: [Position!]!
-  board: [String!]!
-  "Burned cards, revealed when the draw is over."
-  burned: [String!]!
-  shuffle: Shuffle!
-  openedAt: Time!
-  settledAt: Time
-  voidReason: String
-  "Live odds for the current state of the deal."
-  odds: Odds
-  "What each round after the deal opened with, so far: the exact chances and the suspended selections (SPEC 1.9)."
-  chances: [RoundChances!]!
-  "Every pool of the draw with live totals."
-  pools(round: BettingRound, market: Market): [Pool!]!
-  "The published result, once settled."
-  result: DrawResult
-  """
-  The published result exactly as stored, as JSON: the input of cmd/verify-draw and the web verifier (docs/fairness.md describes it).
-  Unlike the GraphQL fields it uses the stored forms: every amount is an integer in tiyn (1 KZT = 100 tiyn: 10000 is "100.00"), rates in basis points (300 is "3.00" %), betting rounds by number (1 PRE_DEAL, 2 POCKET, 3 FLOP, 4 TURN), so a pool id "19:4:COMBINATION" is draw 19's round-TURN COMBINATION pool; hand categories by name.
-  Result version 2 (` + "`" + `"version": 2` + "`" + `, every draw since issue 8) lists each pool's backed selections with their bets, stakes and payouts summed (` + "`" + `selections` + "`" + `); earlier results (no version) list every bet with its payout (` + "`" + `bets` + "`" + `).
-  Null until the draw is settled or void.
-  """
-  resultJson: String
-}
-
-type PositionOdds {
-  position: Int!
-  "Probability of winning alone."
-  win: Float!
-  "Probability of tying for the win."
-  tie: Float!
-  "Expected share of the win (ties split)."
-  equity: Float!
-  winBoards: Int!
-  tieBoards: Int!
-}
-
-type CategoryOdds {
-  category: HandCategory!
-  probability: Float!
-  "Boards (or samples) ending with this as the winning hand."
-  count: Int!
-}
-
-type Odds {
-  "The draw's phase when these odds were computed (after the river that is still DEALING_RIVER): use street."
-  phase: DrawPhase! @deprecated(reason: "Use street: after the river the phase is still DEALING_RIVER.")
-  "The last street these odds include; null before the deal."
-  street: Street
-  "Boards enumerated exactly; 0 before the deal."
-  boards: Int!
-  "Before the deal, the category distribution is an estimate over this many samples."
-  sampleSize: Int
-  exact: Boolean!
-  positions: [PositionOdds!]!
-  categories: [CategoryOdds!]!
-  "Leaders with the board so far (after the flop or turn)."
-  leaders: [Int!]!
-}
-
-type SelectionTotal {
-  selection: String!
-  stake: Money!
-  bets: Int!
-  "Net pool over stakes on this selection, truncated; informational (the 1.10 guarantee is applied at settlement)."
-  impliedCoefficient: Coefficient
-}
-
-type Pool {
-  round: BettingRound!
-  market: Market!
-  gross: Money!
-  net: Money!
-  bets: Int!
-  selections: [SelectionTotal!]!
-}
-
-type ExpressCategoryResult {
-  "1: guessed 3 of 3; 2: guessed at least 2 of 3."
-  category: Int!
-  fund: Money!
-  jackpot: Money!
-  coupons: Int!
-  stakes: Money!
-  coefficient: Coefficient
-  paid: Money!
-  breakage: Money!
-  topUp: Money!
-  rolledIntoJackpot: Money!
-}
-
-type PoolResult {
-  round: BettingRound!
-  market: Market!
-  gross: Money!
-  bets: Int!
-  commission: Money!
-  jackpotContribution: Money!
-  net: Money!
-  winningSelections: [String!]!
-  coefficient: Coefficient
-  categories: [ExpressCategoryResult!]!
-  paid: Money!
-  breakage: Money!
-  minusPoolTopUp: Money!
-  jackpotPaid: Money!
-  refunded: Boolean!
-  "Why every stake was returned, when refunded: NO_BETS (the pool took no bet: nothing to return), NO_WINNER (nobody backed a winning selection; for EXPRESS no coupon guessed 2 of 3), VOID_DRAW (the draw was void). New values may be added: show unknown ones as refunded."
-  refundReason: String
-}
-
-type DrawResult {
-  winners: [Int!]!
-  winningCategory: HandCategory
-  leadersAfterFlop: [Int!]!
-  leadersAfterTurn: [Int!]!
-  pools: [PoolResult!]!
-  settledAt: Time!
-  "What each round after the deal opened with (SPEC 1.9); empty for draws dealt before suspension existed."
-  chances: [RoundChances!]!
-}
-
-"A page of draws."
-type DrawConnection {
-  edges: [DrawEdge!]!
-  pageInfo: PageInfo!
-}
-
-type DrawEdge {
-  "Pass as ` + "`" + `after` + "`" + ` to continue after this item."
-  cursor: String!
-  node: Draw!
-}
-
-type Bet {
-  id: ID!
-  draw: Draw!
-  round: BettingRound!
-  market: Market!
-  selection: String!
-  stake: Money!
-  status: BetStatus!
-  "What the bet returned (payout or refund); null until settled."
-  payout: Money
-  placedAt: Time!
-  settledAt: Time
-  "The proof that this bet is in its round's bet root, published in ROUND_CLOSED (docs/fairness.md, section 11); null while the round is open."
-  inclusionProof: BetInclusionProof
-}
-
-"The commitment to one betting round's accepted bets (docs/fairness.md, section 11): the RFC 6962 Merkle root of their leaves (id, round, market, selection, stake; no player identity), in ascending order of id, with their number and stakes."
-type BetRoot {
-  round: BettingRound!
-  "64 lower-case hex digits."
-  root: String!
-  numBets: Int!
-  stakes: Money!
-}
-
-"An RFC 6962 inclusion proof of a bet in its round's bet root: hash leafBytes (0x00 prefix), then fold path from the leaf up by index and size; the result must be root.root."
-type BetInclusionProof {
-  root: BetRoot!
-  "The bet's leaf bytes (hex): ASCII 'pokertote/bet/v1', id (8 bytes), round (1), market (length-prefixed), selection (length-prefixed), stake in tiyn (8)."
-  leafBytes: String!
-  "The bet's index among the round's bets in ascending order of id."
-  index: Int!
-  "How many bets the round took."
-  size: Int!
-  "The audit path, sibling hashes from the leaf up (hex)."
-  path: [String!]!
-}
-
-"A page of bets."
-type BetConnection {
-  edges: [BetEdge!]!
-  pageInfo: PageInfo!
-}
-
-type BetEdge {
-  "Pass as ` + "`" + `after` + "`" + ` to continue after this item."
-  cursor: String!
-  node: Bet!
-}
-
-type Jackpot {
-  balance: Money!
-  enabled: Boolean!
-}
-
-type DrawVerification {
-  draw: Draw!
-  "SHA-256(serverSeed) equals the commitment published at the start."
-  commitmentValid: Boolean!
-  "The deck recomputed from the seeds deals exactly the published cards."
-  cardsMatch: Boolean!
-  "Every pool recomputed from the bets gives the published coefficients and payouts."
-  payoutsMatch: Boolean!
-  "The beacon chain is known, every round is the first after its close and every signature verifies (version-1 draws: the public seed matches the round-1 bets)."
-  beaconsValid: Boolean!
-  "The beacon chain the cards were drawn from: quicknet, local, or null for a version-1 draw."
-  beacon: String
-  problems: [String!]!
-}
-
-input PlaceBetInput {
-  drawId: ID!
-  "What the bet backs; its market follows from it."
-  selection: SelectionInput!
-  stake: Money!
-  idempotencyKey: String!
-}
-
-"What a bet backs: exactly one of its fields, which names the market."
-input SelectionInput @oneOf {
-  "WIN: the position that wins."
-  position: Int
-  "COMBINATION: the category of the winning hand."
-  combination: HandCategory
-  "EXPRESS: a coupon of three positions."
-  express: ExpressInput
-}
-
-"An EXPRESS coupon: the leader after the flop, the leader after the turn and the winner after the river (a position may repeat)."
-input ExpressInput {
-  flop: Int!
-  turn: Int!
-  river: Int!
-}
-
-input TableInput {
-  name: String!
-  positions: Int!
-  minStake: Money
-  maxStake: Money
-  commission: Percent
-  roundSeconds: [Int!]
-  cardIntervalMs: Int
-  resultSeconds: Int
-  expressShares: [Percent!]
-  "SUSPEND_AT, percent: 50 to 90 (INVALID_SUSPEND_AT otherwise)."
-  suspendAt: Percent
-}
-
-input TableSettingsInput {
-  minStake: Money
-  maxStake: Money
-  commission: Percent
-  roundSeconds: [Int!]
-  cardIntervalMs: Int
-  resultSeconds: Int
-  expressShares: [Percent!]
-  "SUSPEND_AT, percent: 50 to 90 (INVALID_SUSPEND_AT otherwise); applies from the next draw, audited."
-  suspendAt: Percent
-}
-
-# ---------------------------------------------------------------- table and user events
+# ---------------------------------------------------------------- roots
 #
-# Typed events (issue 9/11): every table event is a concrete type carrying
-# exactly its fields; __typename discriminates. Events are immutable facts:
-# no field reads today's state. tableEvents without afterSeq (or with one
-# older than the retained outbox or the replay bound) starts with one
-# TableSnapshot, then live events.
+# Each area of the API (graph/schema/*.graphqls) adds its fields to these
+# with ` + "`" + `extend type` + "`" + `; its resolvers are in graph/<area>.resolvers.go.
 
-"The street a CARDS_DEALT event (or live odds) completes."
-enum Street {
-  POCKET
-  FLOP
-  TURN
-  RIVER
-}
-
-"One event of a table's stream. seq increases by one per event of the table: a client that reconnects with its last seq receives everything after it, without gaps or duplicates."
-interface TableEvent {
-  seq: Int64!
-  tableId: ID!
-  "When it happened (server time)."
-  at: Time!
-}
-
-"Everything a table view renders, as of seq: the first event of a join (and sent again when a client fell too far behind to replay). Replace the client's state with it; live events follow from seq + 1."
-type TableSnapshot implements TableEvent {
-  seq: Int64!
-  tableId: ID!
-  "When event seq happened."
-  at: Time!
-  status: TableStatus!
-  "The current draw (or the last one while its result is shown); null before the first draw."
-  draw: DrawSnapshot
-  "The jackpot when the snapshot was taken."
-  jackpot: Jackpot!
-}
-
-"A draw as a table view renders it at a snapshot."
-type DrawSnapshot {
-  drawId: ID!
-  number: Int!
-  phase: DrawPhase!
-  openRound: BettingRound
-  "When the open round closes (server time)."
-  roundClosesAt: Time
-  minStake: Money!
-  "The commitment to the draw (hex), as DrawOpened published it."
-  commitment: String!
-  "The draw's beacon commitment as DrawOpened published it (chain, each street's close time, round and deadline; no signatures); null only for a version-1 draw."
-  beacons: Beacons
-  "Fair-deal version 1 only: fixed when round PRE_DEAL closes (hex); null for version-2 draws (every draw since issue 10), whose public randomness is the beacon rounds (Draw.shuffle.beacons)."
-  publicSeed: String
-  "Revealed when the draw is over (hex)."
-  serverSeed: String
-  board: [String!]!
-  "Every position with its cards, best hand and status."
-  positions: [Position!]!
-  odds: Odds
-  "Every pool of the draw, every WIN and COMBINATION selection listed (zero rows for unbacked ones); EXPRESS lists its backed coupons."
-  pools: [Pool!]!
-  "Once settled or voided."
-  result: DrawResult
-  voidReason: String
-  "The open round's chances and suspended selections (SPEC 1.9); null for PRE_DEAL and while no round is open."
-  chances: RoundChances
-}
-
-"A draw opened: round PRE_DEAL follows (RoundOpened)."
-type DrawOpened implements TableEvent {
-  seq: Int64!
-  tableId: ID!
-  at: Time!
-  drawId: ID!
-  number: Int!
-  "Number of positions dealt (2 to 10). Named positionCount, not positions, so it never clashes with the positions lists of other events (CardsDealt, TableSnapshot) in one selection."
-  positionCount: Int!
-  "The number of positions dealt: use positionCount."
-  seats: Int! @deprecated(reason: "Use positionCount (the same number; every other type says positions).")
-  minStake: Money!
-  "The commitment to the draw (hex): SHA-256 of the server seed for fair-deal version 2; from version 3 (issue 26) the hash of the server seed, the number of positions and every field of beacons but the signatures (docs/fairness.md, section 1.1). Record it: ` + "`" + `verify-draw -commitment` + "`" + ` checks the result against it."
-  commitment: String!
-  "The beacon chain and, per street, the close time, beacon round and deadline the cards will be drawn from, fixed now, before any bet (no signatures yet); null only for a version-1 draw. Record them: ` + "`" + `verify-draw -rounds` + "`" + ` checks the result against them."
-  beacons: Beacons
-  "The pre-deal odds."
-  odds: Odds
-}
-
-type RoundOpened implements TableEvent {
-  seq: Int64!
-  tableId: ID!
-  at: Time!
-  drawId: ID!
-  round: BettingRound!
-  "When the round closes (server time)."
-  closesAt: Time!
-  "Rounds after the deal: each selection's exact chance and whether it is suspended for this round (SPEC 1.9)."
-  chances: RoundChances
-}
-
-type RoundClosed implements TableEvent {
-  seq: Int64!
-  tableId: ID!
-  at: Time!
-  drawId: ID!
-  round: BettingRound!
-  "Round PRE_DEAL of a fair-deal version-1 draw only: the public seed fixed by the round's bets (hex); null for version-2 draws (beacons instead)."
-  publicSeed: String
-  "The commitment to every bet the round accepted, published before the next street's beacon round (record it to check the result later)."
-  betRoot: BetRoot
-}
-
-"Cards dealt: one position's pocket, or the flop, turn or river. Carries the board and every position after the card."
-type CardsDealt implements TableEvent {
-  seq: Int64!
-  tableId: ID!
-  at: Time!
-  drawId: ID!
-  street: Street!
-  "POCKET: the position dealt."
-  position: Int
-  "The cards dealt by this event."
-  cards: [String!]!
-  "The whole board after this event."
-  board: [String!]!
-  "Every position after this event: cards, best hand with the board so far, status."
-  positions: [Position!]!
-}
-
-type OddsUpdated implements TableEvent {
-  seq: Int64!
-  tableId: ID!
-  at: Time!
-  drawId: ID!
-  "Never null on this event; nullable only so that it merges with DrawOpened.odds in one selection."
-  odds: Odds
-}
-
-"A pool's totals changed; the pool lists every selection of its market (EXPRESS: every backed coupon)."
-type PoolUpdated implements TableEvent {
-  seq: Int64!
-  tableId: ID!
-  at: Time!
-  drawId: ID!
-  pool: Pool!
-}
-
-type DrawSettled implements TableEvent {
-  seq: Int64!
-  tableId: ID!
-  at: Time!
-  drawId: ID!
-  result: DrawResult!
-  "The server seed, revealed (hex)."
-  serverSeed: String!
-  "Every position with its final status (WIN or LOSS)."
-  positions: [Position!]!
-}
-
-type DrawVoided implements TableEvent {
-  seq: Int64!
-  tableId: ID!
-  at: Time!
-  drawId: ID!
-  reason: String!
-  result: DrawResult!
-  "The server seed, revealed (hex)."
-  serverSeed: String!
-}
-
-type TablePaused implements TableEvent {
-  seq: Int64!
-  tableId: ID!
-  at: Time!
-}
-
-type TableResumed implements TableEvent {
-  seq: Int64!
-  tableId: ID!
-  at: Time!
-}
-
-"One event of the signed-in user's private stream; __typename discriminates."
-interface UserEvent {
-  at: Time!
-}
-
-"A bet of the user's was accepted (the bet as it stands when forwarded)."
-type BetAccepted implements UserEvent {
-  at: Time!
-  bet: Bet!
-}
-
-"A bet of the user's was settled or refunded."
-type BetSettled implements UserEvent {
-  at: Time!
-  bet: Bet!
-}
-
-type BalanceChanged implements UserEvent {
-  at: Time!
-  "The wallet balance after the change."
-  balance: Money!
-}
-
-"A Casino Hold'em hand of the user's changed."
-type HoldemHandUpdated implements UserEvent {
-  at: Time!
-  hand: HoldemHand!
-}
-
-"A reminder of the session's time and result, every REALITY_CHECK_INTERVAL of play (player protection)."
-type RealityCheckReminder implements UserEvent {
-  at: Time!
-  "The session so far."
-  session: RealityCheck!
-}
-
-# ---------------------------------------------------------------- Casino Hold'em
-#
-# Boxes are numbered 1 and 2 everywhere (index, turn, box). Cards are
-# strings like "Ah", "Td", "2c". See docs/holdem-api.md for the flow.
-
-enum HoldemDecision {
-  CALL
-  FOLD
-}
-
-enum HoldemPhase {
-  "Waiting for the decision of the box in ` + "`" + `turn` + "`" + `."
-  DECIDING
-  "Every box decided or timed out; dealer's cards, result and seed are shown."
-  SETTLED
-}
-
-enum HoldemOutcome {
-  "The box folded (or timed out): the Ante is lost."
-  FOLD
-  "The dealer has less than a pair of fours: Ante paid by the paytable, Bet returned."
-  DEALER_NOT_QUALIFIED
-  "The box beats the qualifying dealer: Ante paid by the paytable, Bet 1:1."
-  WIN
-  "The qualifying dealer is higher: Ante and Bet lost."
-  LOSE
-  "Identical best fives: Ante and Bet returned."
-  STAY
-}
-
-type HoldemBox {
-  "1 or 2."
-  index: Int!
-  ante: Money!
-  "0.00 when no Bonus was placed."
-  bonus: Money!
-  "2 × ante once called; 0.00 otherwise."
-  bet: Money!
-  "Null until the box decides (or times out)."
-  decision: HoldemDecision
-  "The box was folded because its decision time ran out."
-  timedOut: Boolean!
-  "The two pocket cards. Hidden (empty) for box 2 until box 1 has decided."
-  cards: [String!]!
-  "Best five of the seven cards; null until settled."
-  hand: HandInfo
-  "The first five cards (pocket + flop) the Bonus is judged on; null until settled."
-  bonusHand: HandInfo
-  "Null until settled."
-  outcome: HoldemOutcome
-  "What each wager paid back, its stake included (0.00 when lost); null until settled."
-  anteReturn: Money
-  betReturn: Money
-  bonusReturn: Money
-}
-
-type HoldemHand {
-  id: ID!
-  phase: HoldemPhase!
-  "The box (1 or 2) whose decision is awaited; null once settled."
-  turn: Int
-  "When the awaited decision times out and the undecided boxes fold; null once settled."
-  decisionDeadline: Time
-  boxes: [HoldemBox!]!
-  "The flop while deciding; all five cards once settled."
-  board: [String!]!
-  "Empty until settled."
-  dealerCards: [String!]!
-  "Null until settled."
-  dealerHand: HandInfo
-  "Null until settled."
-  dealerQualifies: Boolean
-  """
-  The provably fair shuffle: the commitment from the start, the public seed
-  (the cut's UTF-8 bytes, hex) and, once settled, the server seed.
-  """
-  shuffle: Shuffle!
-  "The player's cut, mixed into the shuffle (empty when none was given)."
-  cut: String
-  "Every stake committed so far: antes, bonuses and bets."
-  totalStake: Money!
-  "Everything paid back; null until settled."
-  totalReturn: Money
-  "totalReturn − totalStake, the change of the wallet; null until settled."
-  net: Money
-  createdAt: Time!
-  settledAt: Time
-}
-
-"A page of Casino Hold'em hands."
-type HoldemHandConnection {
-  edges: [HoldemHandEdge!]!
-  pageInfo: PageInfo!
-}
-
-type HoldemHandEdge {
-  "Pass as ` + "`" + `after` + "`" + ` to continue after this item."
-  cursor: String!
-  node: HoldemHand!
-}
-
-type HoldemSettings {
-  "Per box."
-  minAnte: Money!
-  maxAnte: Money!
-  "0.00 when the Bonus wager is off."
-  maxBonus: Money!
-  "The time each decision has, rounded up to whole seconds (hands carry the exact decisionDeadline)."
-  decisionSeconds: Int!
-  "Odds of a winning Ante by the box's best five of seven; the Bet pays 1:1."
-  antePaytable: [PaytableLine!]!
-  "Odds of the Bonus on the first five cards (pocket + flop); PAIR means a pair of aces, lower pairs lose."
-  bonusPaytable: [PaytableLine!]!
-}
-
-type PaytableLine {
-  category: HandCategory!
-  "Paid odds to one."
-  odds: Int!
-}
-
-"A server seed drawn for the player's next hand, committed to before the cut is chosen."
-type HoldemCommitment {
-  "SHA-256 of the server seed, hex: pass it to holdemStart."
-  commitment: String!
-  createdAt: Time!
-}
-
-input HoldemBoxInput {
-  ante: Money!
-  bonus: Money
-}
-
-input HoldemStartInput {
-  "One or two boxes."
-  boxes: [HoldemBoxInput!]!
-  "Required (BAD_USER_INPUT CUT_REQUIRED when empty): any text of the player's (at most 256 bytes), mixed into the shuffle; the web client draws 16 random bytes (hex) unless the player types one."
-  cut: String
-  """
-  Required (BAD_USER_INPUT COMMITMENT_REQUIRED without it): the commitment
-  returned by holdemCommit. The hand is dealt from that seed, which was fixed
-  and shown before the cut was chosen, so the house cannot pick it to suit
-  the cut (docs/fairness.md).
-  """
-  commitment: String
-  idempotencyKey: String!
-}
-
-input HoldemDecideInput {
-  handId: ID!
-  "1 or 2; box 1 decides first."
-  box: Int!
-  decision: HoldemDecision!
-  idempotencyKey: String!
-}
-
-"Why a draw was voided (docs/fairness.md, section 6)."
-enum VoidKind {
-  "An admin voided it while betting round 1 was open, before any card or beacon round could be known."
-  ADMIN_BEFORE_DEAL
-  "A street's committed beacon round was not available by its committed deadline."
-  BEACON_MISSING
-  "When a betting round closed, the beacon round its street is drawn from was already published (the server's clock was behind the chain): result version 4 on."
-  BEACON_BEFORE_CLOSE
-  "Voided before void kinds were recorded; the reason is free text."
-  LEGACY
-}
-
-"The number of a table's void draws of one kind."
-type VoidCount {
-  kind: VoidKind!
-  count: Int!
-}
-
-type Query {
-  "The signed-in user, or null without a token."
-  me: User
-  "The signed-in user's ledger history, newest first."
-  myLedger(first: Int = 50, after: String): LedgerEntryConnection! @authenticated
-  "A user by id (admins)."
-  user(id: ID!): User @hasRole(roles: [ADMIN])
-  "A user by email, normalized as at registration; null when no one has it (admins: the cashier's search)."
-  userByEmail(email: String!): User @hasRole(roles: [ADMIN])
-  "Verifications waiting for an admin's decision, oldest first."
-  pendingVerifications(first: Int = 50, after: String): PendingVerificationConnection! @hasRole(roles: [ADMIN])
-  """
-  Admin actions, newest first; each argument given narrows the list (all of
-  them must match): who acted, the action ("TOTE_DRAW_VOIDED"), the table
-  (its own entries and its draws'), and the time, from inclusive to
-  exclusive. A cursor stays valid when the filters change.
-  """
-  auditLog(first: Int = 50, after: String, actorId: ID, action: String, tableId: ID, from: Time, to: Time): AuditEntryConnection! @hasRole(roles: [ADMIN])
-  tables: [Table!]!
-  table(id: ID!): Table
-  draw(id: ID!): Draw
-  "The signed-in player's bets, newest first."
-  myBets(first: Int = 50, after: String, drawId: ID): BetConnection! @authenticated
-  "Settled and voided draws, newest first: the affiliates' view."
-  results(tableId: ID, from: Time, to: Time, first: Int = 50, after: String): DrawConnection! @hasRole(roles: [AFFILIATE, ADMIN])
-  jackpot: Jackpot!
-  "Recomputes a finished draw from its revealed seeds and its bets."
-  verifyDraw(id: ID!): DrawVerification!
-  "How many draws of a table were voided, per kind (every kind, zeros included); public, so that anyone can count voids (docs/fairness.md, section 6)."
-  voidCounts(tableId: ID!): [VoidCount!]!
-  holdemSettings: HoldemSettings!
-  "One of the signed-in player's hands; null when there is no such hand of theirs."
-  holdemHand(id: ID!): HoldemHand @authenticated
-  "The signed-in player's hands, newest first."
-  holdemHands(first: Int = 50, after: String): HoldemHandConnection! @authenticated
-}
-
-type Mutation {
-  "Creates a PLAYER account. Under the minimum age (21) is refused at once."
-  register(input: RegisterInput!): AuthPayload!
-  login(email: String!, password: String!): AuthPayload!
-  "Rotates a refresh token. Reusing an already rotated token revokes the whole family."
-  refreshToken(refreshToken: String!): AuthPayload!
-  "Revokes the refresh token's family."
-  logout(refreshToken: String!): Boolean!
-  submitVerification(input: VerificationInput!): Verification! @authenticated
-  decideVerification(input: DecideVerificationInput!): Verification! @hasRole(roles: [ADMIN])
-  "Cashier: money paid in at the desk."
-  deposit(input: CashInput!): CashTransfer! @hasRole(roles: [ADMIN])
-  "Cashier: money paid out at the desk."
-  withdraw(input: CashInput!): CashTransfer! @hasRole(roles: [ADMIN])
-  "Sets a user's role."
-  setRole(userId: ID!, role: Role!): User! @hasRole(roles: [ADMIN])
-  "Disables an account (a reason of 1 to 500 characters is required, and audited): its sessions end on every replica (open connections close 4401 ACCOUNT_DISABLED) and it cannot sign in or refresh until enabled. Its money stays where it is."
-  disableAccount(userId: ID!, reason: String!): User! @hasRole(roles: [ADMIN])
-  "Enables a disabled account again (audited); the user signs in anew."
-  enableAccount(userId: ID!): User! @hasRole(roles: [ADMIN])
-  placeBet(input: PlaceBetInput!): Bet! @authenticated
-  createTable(input: TableInput!): Table! @hasRole(roles: [ADMIN])
-  "Changes a table's settings; the minimum stake applies from the next draw (never below 100.00)."
-  updateTableSettings(tableId: ID!, input: TableSettingsInput!): Table! @hasRole(roles: [ADMIN])
-  setMinStake(tableId: ID!, amount: Money!): Table! @hasRole(roles: [ADMIN])
-  setCommission(tableId: ID!, percent: Percent!): Table! @hasRole(roles: [ADMIN])
-  "Pauses dealing after the current draw."
-  pauseTable(tableId: ID!): Table! @hasRole(roles: [ADMIN])
-  resumeTable(tableId: ID!): Table! @hasRole(roles: [ADMIN])
-  "Voids a draw whose betting round 1 is still open: every stake is refunded in full. Refused (Conflict VOID_AFTER_DEAL) once round 1 has closed."
-  voidDraw(drawId: ID!, reason: String!): Draw! @hasRole(roles: [ADMIN])
-  "Moves organiser money into the jackpot."
-  jackpotTopUp(amount: Money!, idempotencyKey: String!): Jackpot! @hasRole(roles: [ADMIN])
-  setJackpotEnabled(enabled: Boolean!): Jackpot! @hasRole(roles: [ADMIN])
-  "Draws (or returns the still unused) server seed for the signed-in player's next hand and shows its commitment."
-  holdemCommit: HoldemCommitment! @authenticated
-  "Stakes the antes and bonuses and deals a hand (SPEC 2)."
-  holdemStart(input: HoldemStartInput!): HoldemHand! @authenticated
-  "Box 1 decides, then box 2. CALL stakes the Bet (2 × ante); the last decision settles the hand."
-  holdemDecide(input: HoldemDecideInput!): HoldemHand! @authenticated
-}
-
-type Subscription {
-  """
-  A table's events. Without afterSeq (or with one too old to replay) the
-  stream starts with one TableSnapshot, then live events; with the last seq
-  you saw it resumes without gaps or duplicates.
-  """
-  tableEvents(tableId: ID!, afterSeq: Int64): TableEvent!
-  "The signed-in user's bets, balance and Casino Hold'em hands."
-  myEvents: UserEvent! @authenticated
-}
-
-# ---------------------------------------------------------------- player protection (issue 13)
-#
-# Limits a player sets on their own account, their time-outs and
-# self-exclusions, and the admins' exclusion register. Every deposit and
-# stake is checked in the transaction that moves the money; a refusal is
-# FORBIDDEN with reason EXCLUDED, SELF_EXCLUDED or TIMED_OUT, or CONFLICT with
-# reason DEPOSIT_LIMIT, STAKE_LIMIT or LOSS_LIMIT. Periods follow the
-# operator's calendar (Asia/Almaty): days from midnight, weeks from Monday,
-# months from the 1st.
-
-enum LimitKind {
-  DEPOSIT
-  STAKE
-  "Stakes minus returns (payouts, refunds) within the period."
-  LOSS
-}
-
-enum LimitPeriod {
-  DAY
-  WEEK
-  MONTH
-}
-
-enum ExclusionKind {
-  "24 hours to 6 weeks."
-  TIME_OUT
-  "6 months to 5 years, or permanent."
-  SELF_EXCLUSION
-}
-
-type ProtectionLimit {
-  kind: LimitKind!
-  period: LimitPeriod!
-  "The limit in force; null when there is none."
-  amount: Money
-  "A raise or removal waiting for its 24-hour cooling-off."
-  pending: Boolean!
-  "The amount that applies at pendingFrom; null when the limit is being removed."
-  pendingAmount: Money
-  pendingFrom: Time
-}
-
-type ProtectionCounter {
-  period: LimitPeriod!
-  "The first day of the period."
-  start: Date!
-  deposits: Money!
-  stakes: Money!
-  returns: Money!
-  "stakes - returns; negative when the player is ahead."
-  netLoss: Money!
-}
-
-type Exclusion {
-  kind: ExclusionKind!
-  since: Time!
-  "null for a permanent self-exclusion."
-  until: Time
-  "True while in force: no stakes, no deposits; withdrawals and history stay open."
-  active: Boolean!
-}
-
-type Protection {
-  "One per kind and period (9), with cooled-off changes applied."
-  limits: [ProtectionLimit!]!
-  "The latest time-out or self-exclusion; null when there never was one."
-  exclusion: Exclusion
-  "The current day, week and month."
-  counters: [ProtectionCounter!]!
-}
-
-type RegisterEntry {
-  id: ID!
-  "The peppered hash of a document number (as the age verification keeps it)."
-  documentHash: String
-  "The normalized name (NFKC, lower case, single spaces)."
-  nameKey: String
-  dateOfBirth: Date
-  note: String!
-  addedBy: ID
-  addedAt: Time!
-  removedBy: ID
-  removedAt: Time
-  active: Boolean!
-}
-
-"A reality check: how long the current session of play has lasted and how it stands."
-type RealityCheck {
-  sessionStartedAt: Time!
-  elapsedSeconds: Int!
-  stakes: Money!
-  returns: Money!
-  "returns - stakes: negative when the player is behind."
-  net: Money!
-}
-
-type RegisterEntryConnection {
-  edges: [RegisterEntryEdge!]!
-  pageInfo: PageInfo!
-}
-
-type RegisterEntryEdge {
-  "Pass as ` + "`" + `after` + "`" + ` to continue after this item."
-  cursor: String!
-  node: RegisterEntry!
-}
-
-input SetLimitInput {
-  kind: LimitKind!
-  period: LimitPeriod!
-  "0.00 or null removes the limit (after the cooling-off)."
-  amount: Money
-}
-
-input RegisterEntryInput {
-  "A 64-hex-digit document hash, or name and dateOfBirth."
-  documentHash: String
-  name: String
-  dateOfBirth: Date
-  note: String
-}
-
-extend type Query {
-  "The signed-in player's limits, break and this period's counters."
-  myProtection: Protection! @authenticated
-  "The exclusion register, newest first; only entries in force unless all."
-  exclusionRegister(all: Boolean = false, first: Int = 50, after: String): RegisterEntryConnection! @hasRole(roles: [ADMIN])
-}
-
-extend type Mutation {
-  "Sets a limit: lowering applies at once, raising or removing after 24 hours."
-  setLimit(input: SetLimitInput!): ProtectionLimit! @authenticated
-  "Takes a break of 24 to 1008 hours (6 weeks). It cannot be ended early."
-  takeTimeOut(hours: Int!): Exclusion! @authenticated
-  "Excludes the player for 6 to 60 months, or permanently when months is null. It cannot be ended early."
-  selfExclude(months: Int): Exclusion! @authenticated
-  addRegisterEntry(input: RegisterEntryInput!): RegisterEntry! @hasRole(roles: [ADMIN])
-  "Imports a CSV (header: document_hash, or name and date_of_birth; optional note); all or nothing."
-  importExclusionRegister(csv: String!): [RegisterEntry!]! @hasRole(roles: [ADMIN])
-  removeRegisterEntry(id: ID!, reason: String!): RegisterEntry! @hasRole(roles: [ADMIN])
-}
-
-# ---------------------------------------------------------------- affiliate API keys (issue 13)
-# An affiliate's server sends its key as ` + "`" + `X-API-Key: ptk_...` + "`" + ` (or
-# ` + "`" + `Authorization: ApiKey ptk_...` + "`" + `), on HTTP requests and on the WebSocket
-# upgrade. A key reads public data and results only: tables, table, draw,
-# results, jackpot, verifyDraw, holdemSettings and tableEvents; anything else
-# is FORBIDDEN / API_KEY_SCOPE. Over its rate: FORBIDDEN / RATE_LIMITED
-# (HTTP 429 with Retry-After).
-
-"An affiliate's API key, without its secret."
-type ApiKey {
-  "The key's public id (the part after ptk_)."
-  id: ID!
-  name: String!
-  requestsPerMinute: Int!
-  createdAt: Time!
-  revokedAt: Time
-}
-
-"A key just made: ` + "`" + `key` + "`" + ` is shown this once and never again."
-type CreatedApiKey {
-  apiKey: ApiKey!
-  key: String!
-}
-
-input CreateApiKeyInput {
-  "Whose key it is, e.g. the affiliate's company."
-  name: String!
-  "Requests allowed per minute, 1 to 60000; default 600."
-  requestsPerMinute: Int
-}
-
-extend type Query {
-  "Every API key, newest first (admins)."
-  apiKeys: [ApiKey!]! @hasRole(roles: [ADMIN])
-}
-
-extend type Mutation {
-  "Makes an affiliate API key (audited)."
-  createApiKey(input: CreateApiKeyInput!): CreatedApiKey! @hasRole(roles: [ADMIN])
-  "Revokes a key at once on every replica (audited)."
-  revokeApiKey(id: ID!): ApiKey! @hasRole(roles: [ADMIN])
-}
+"What can be read."
+type Query
+"What can be changed."
+type Mutation
+"What can be followed live."
+type Subscription
 `, BuiltIn: false},
+	{Name: "schema/account.graphqls", Input: sourceData("schema/account.graphqls"), BuiltIn: false},
+	{Name: "schema/apikey.graphqls", Input: sourceData("schema/apikey.graphqls"), BuiltIn: false},
+	{Name: "schema/audit.graphqls", Input: sourceData("schema/audit.graphqls"), BuiltIn: false},
+	{Name: "schema/cards.graphqls", Input: sourceData("schema/cards.graphqls"), BuiltIn: false},
+	{Name: "schema/events.graphqls", Input: sourceData("schema/events.graphqls"), BuiltIn: false},
+	{Name: "schema/fairness.graphqls", Input: sourceData("schema/fairness.graphqls"), BuiltIn: false},
+	{Name: "schema/holdem.graphqls", Input: sourceData("schema/holdem.graphqls"), BuiltIn: false},
+	{Name: "schema/ledger.graphqls", Input: sourceData("schema/ledger.graphqls"), BuiltIn: false},
+	{Name: "schema/protection.graphqls", Input: sourceData("schema/protection.graphqls"), BuiltIn: false},
+	{Name: "schema/tote.graphqls", Input: sourceData("schema/tote.graphqls"), BuiltIn: false},
 }
 var parsedSchema = gqlparser.MustLoadSchema(sources...)
 
@@ -14042,130 +12770,6 @@ func (ec *executionContext) fieldContext_Mutation_decideVerification(ctx context
 	return fc, nil
 }
 
-func (ec *executionContext) _Mutation_deposit(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Mutation_deposit(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Mutation().Deposit(ctx, fc.Args["input"].(model.CashInput))
-		},
-		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
-			directive0 := next
-
-			directive1 := func(ctx context.Context) (any, error) {
-				roles, err := ec.unmarshalNRole2ᚕgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐRoleᚄ(ctx, []any{"ADMIN"})
-				if err != nil {
-					var zeroVal *model.CashTransfer
-					return zeroVal, err
-				}
-				if ec.Directives.HasRole == nil {
-					var zeroVal *model.CashTransfer
-					return zeroVal, errors.New("directive hasRole is not implemented")
-				}
-				return ec.Directives.HasRole(ctx, nil, directive0, roles)
-			}
-
-			next = directive1
-			return next
-		},
-		func(ctx context.Context, selections ast.SelectionSet, v *model.CashTransfer) graphql.Marshaler {
-			return ec.marshalNCashTransfer2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐCashTransfer(ctx, selections, v)
-		},
-		true,
-		true,
-	)
-}
-func (ec *executionContext) fieldContext_Mutation_deposit(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
-		Object:     "Mutation",
-		Field:      field,
-		IsMethod:   true,
-		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_CashTransfer(ctx, field)
-		},
-	}
-	defer func() {
-		if r := recover(); r != nil {
-			err = ec.Recover(ctx, r)
-			ec.Error(ctx, err)
-		}
-	}()
-	ctx = graphql.WithFieldContext(ctx, fc)
-	if fc.Args, err = ec.field_Mutation_deposit_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
-		ec.Error(ctx, err)
-		return fc, err
-	}
-	return fc, nil
-}
-
-func (ec *executionContext) _Mutation_withdraw(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Mutation_withdraw(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Mutation().Withdraw(ctx, fc.Args["input"].(model.CashInput))
-		},
-		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
-			directive0 := next
-
-			directive1 := func(ctx context.Context) (any, error) {
-				roles, err := ec.unmarshalNRole2ᚕgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐRoleᚄ(ctx, []any{"ADMIN"})
-				if err != nil {
-					var zeroVal *model.CashTransfer
-					return zeroVal, err
-				}
-				if ec.Directives.HasRole == nil {
-					var zeroVal *model.CashTransfer
-					return zeroVal, errors.New("directive hasRole is not implemented")
-				}
-				return ec.Directives.HasRole(ctx, nil, directive0, roles)
-			}
-
-			next = directive1
-			return next
-		},
-		func(ctx context.Context, selections ast.SelectionSet, v *model.CashTransfer) graphql.Marshaler {
-			return ec.marshalNCashTransfer2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐCashTransfer(ctx, selections, v)
-		},
-		true,
-		true,
-	)
-}
-func (ec *executionContext) fieldContext_Mutation_withdraw(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
-		Object:     "Mutation",
-		Field:      field,
-		IsMethod:   true,
-		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_CashTransfer(ctx, field)
-		},
-	}
-	defer func() {
-		if r := recover(); r != nil {
-			err = ec.Recover(ctx, r)
-			ec.Error(ctx, err)
-		}
-	}()
-	ctx = graphql.WithFieldContext(ctx, fc)
-	if fc.Args, err = ec.field_Mutation_withdraw_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
-		ec.Error(ctx, err)
-		return fc, err
-	}
-	return fc, nil
-}
-
 func (ec *executionContext) _Mutation_setRole(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -14346,6 +12950,770 @@ func (ec *executionContext) fieldContext_Mutation_enableAccount(ctx context.Cont
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Mutation_enableAccount_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_createApiKey(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_createApiKey(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().CreateAPIKey(ctx, fc.Args["input"].(model.CreateAPIKeyInput))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				roles, err := ec.unmarshalNRole2ᚕgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐRoleᚄ(ctx, []any{"ADMIN"})
+				if err != nil {
+					var zeroVal *model.CreatedAPIKey
+					return zeroVal, err
+				}
+				if ec.Directives.HasRole == nil {
+					var zeroVal *model.CreatedAPIKey
+					return zeroVal, errors.New("directive hasRole is not implemented")
+				}
+				return ec.Directives.HasRole(ctx, nil, directive0, roles)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *model.CreatedAPIKey) graphql.Marshaler {
+			return ec.marshalNCreatedApiKey2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐCreatedAPIKey(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_createApiKey(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CreatedApiKey(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_createApiKey_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_revokeApiKey(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_revokeApiKey(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().RevokeAPIKey(ctx, fc.Args["id"].(string))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				roles, err := ec.unmarshalNRole2ᚕgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐRoleᚄ(ctx, []any{"ADMIN"})
+				if err != nil {
+					var zeroVal *model.APIKey
+					return zeroVal, err
+				}
+				if ec.Directives.HasRole == nil {
+					var zeroVal *model.APIKey
+					return zeroVal, errors.New("directive hasRole is not implemented")
+				}
+				return ec.Directives.HasRole(ctx, nil, directive0, roles)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *model.APIKey) graphql.Marshaler {
+			return ec.marshalNApiKey2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐAPIKey(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_revokeApiKey(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ApiKey(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_revokeApiKey_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_holdemCommit(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_holdemCommit(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Mutation().HoldemCommit(ctx)
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				if ec.Directives.Authenticated == nil {
+					var zeroVal *model.HoldemCommitment
+					return zeroVal, errors.New("directive authenticated is not implemented")
+				}
+				return ec.Directives.Authenticated(ctx, nil, directive0)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *model.HoldemCommitment) graphql.Marshaler {
+			return ec.marshalNHoldemCommitment2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐHoldemCommitment(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_holdemCommit(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_HoldemCommitment(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_holdemStart(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_holdemStart(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().HoldemStart(ctx, fc.Args["input"].(model.HoldemStartInput))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				if ec.Directives.Authenticated == nil {
+					var zeroVal *model.HoldemHand
+					return zeroVal, errors.New("directive authenticated is not implemented")
+				}
+				return ec.Directives.Authenticated(ctx, nil, directive0)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *model.HoldemHand) graphql.Marshaler {
+			return ec.marshalNHoldemHand2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐHoldemHand(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_holdemStart(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_HoldemHand(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_holdemStart_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_holdemDecide(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_holdemDecide(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().HoldemDecide(ctx, fc.Args["input"].(model.HoldemDecideInput))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				if ec.Directives.Authenticated == nil {
+					var zeroVal *model.HoldemHand
+					return zeroVal, errors.New("directive authenticated is not implemented")
+				}
+				return ec.Directives.Authenticated(ctx, nil, directive0)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *model.HoldemHand) graphql.Marshaler {
+			return ec.marshalNHoldemHand2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐHoldemHand(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_holdemDecide(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_HoldemHand(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_holdemDecide_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_deposit(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_deposit(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().Deposit(ctx, fc.Args["input"].(model.CashInput))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				roles, err := ec.unmarshalNRole2ᚕgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐRoleᚄ(ctx, []any{"ADMIN"})
+				if err != nil {
+					var zeroVal *model.CashTransfer
+					return zeroVal, err
+				}
+				if ec.Directives.HasRole == nil {
+					var zeroVal *model.CashTransfer
+					return zeroVal, errors.New("directive hasRole is not implemented")
+				}
+				return ec.Directives.HasRole(ctx, nil, directive0, roles)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *model.CashTransfer) graphql.Marshaler {
+			return ec.marshalNCashTransfer2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐCashTransfer(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_deposit(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CashTransfer(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_deposit_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_withdraw(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_withdraw(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().Withdraw(ctx, fc.Args["input"].(model.CashInput))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				roles, err := ec.unmarshalNRole2ᚕgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐRoleᚄ(ctx, []any{"ADMIN"})
+				if err != nil {
+					var zeroVal *model.CashTransfer
+					return zeroVal, err
+				}
+				if ec.Directives.HasRole == nil {
+					var zeroVal *model.CashTransfer
+					return zeroVal, errors.New("directive hasRole is not implemented")
+				}
+				return ec.Directives.HasRole(ctx, nil, directive0, roles)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *model.CashTransfer) graphql.Marshaler {
+			return ec.marshalNCashTransfer2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐCashTransfer(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_withdraw(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CashTransfer(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_withdraw_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_setLimit(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_setLimit(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().SetLimit(ctx, fc.Args["input"].(model.SetLimitInput))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				if ec.Directives.Authenticated == nil {
+					var zeroVal *model.ProtectionLimit
+					return zeroVal, errors.New("directive authenticated is not implemented")
+				}
+				return ec.Directives.Authenticated(ctx, nil, directive0)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *model.ProtectionLimit) graphql.Marshaler {
+			return ec.marshalNProtectionLimit2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐProtectionLimit(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_setLimit(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ProtectionLimit(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_setLimit_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_takeTimeOut(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_takeTimeOut(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().TakeTimeOut(ctx, fc.Args["hours"].(int))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				if ec.Directives.Authenticated == nil {
+					var zeroVal *model.Exclusion
+					return zeroVal, errors.New("directive authenticated is not implemented")
+				}
+				return ec.Directives.Authenticated(ctx, nil, directive0)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Exclusion) graphql.Marshaler {
+			return ec.marshalNExclusion2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐExclusion(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_takeTimeOut(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Exclusion(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_takeTimeOut_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_selfExclude(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_selfExclude(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().SelfExclude(ctx, fc.Args["months"].(*int))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				if ec.Directives.Authenticated == nil {
+					var zeroVal *model.Exclusion
+					return zeroVal, errors.New("directive authenticated is not implemented")
+				}
+				return ec.Directives.Authenticated(ctx, nil, directive0)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Exclusion) graphql.Marshaler {
+			return ec.marshalNExclusion2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐExclusion(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_selfExclude(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Exclusion(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_selfExclude_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_addRegisterEntry(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_addRegisterEntry(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().AddRegisterEntry(ctx, fc.Args["input"].(model.RegisterEntryInput))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				roles, err := ec.unmarshalNRole2ᚕgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐRoleᚄ(ctx, []any{"ADMIN"})
+				if err != nil {
+					var zeroVal *model.RegisterEntry
+					return zeroVal, err
+				}
+				if ec.Directives.HasRole == nil {
+					var zeroVal *model.RegisterEntry
+					return zeroVal, errors.New("directive hasRole is not implemented")
+				}
+				return ec.Directives.HasRole(ctx, nil, directive0, roles)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *model.RegisterEntry) graphql.Marshaler {
+			return ec.marshalNRegisterEntry2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐRegisterEntry(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_addRegisterEntry(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_RegisterEntry(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_addRegisterEntry_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_importExclusionRegister(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_importExclusionRegister(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().ImportExclusionRegister(ctx, fc.Args["csv"].(string))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				roles, err := ec.unmarshalNRole2ᚕgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐRoleᚄ(ctx, []any{"ADMIN"})
+				if err != nil {
+					var zeroVal []model.RegisterEntry
+					return zeroVal, err
+				}
+				if ec.Directives.HasRole == nil {
+					var zeroVal []model.RegisterEntry
+					return zeroVal, errors.New("directive hasRole is not implemented")
+				}
+				return ec.Directives.HasRole(ctx, nil, directive0, roles)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v []model.RegisterEntry) graphql.Marshaler {
+			return ec.marshalNRegisterEntry2ᚕgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐRegisterEntryᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_importExclusionRegister(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_RegisterEntry(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_importExclusionRegister_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_removeRegisterEntry(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_removeRegisterEntry(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().RemoveRegisterEntry(ctx, fc.Args["id"].(string), fc.Args["reason"].(string))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				roles, err := ec.unmarshalNRole2ᚕgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐRoleᚄ(ctx, []any{"ADMIN"})
+				if err != nil {
+					var zeroVal *model.RegisterEntry
+					return zeroVal, err
+				}
+				if ec.Directives.HasRole == nil {
+					var zeroVal *model.RegisterEntry
+					return zeroVal, errors.New("directive hasRole is not implemented")
+				}
+				return ec.Directives.HasRole(ctx, nil, directive0, roles)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *model.RegisterEntry) graphql.Marshaler {
+			return ec.marshalNRegisterEntry2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐRegisterEntry(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_removeRegisterEntry(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_RegisterEntry(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_removeRegisterEntry_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -14961,646 +14329,6 @@ func (ec *executionContext) fieldContext_Mutation_setJackpotEnabled(ctx context.
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Mutation_setJackpotEnabled_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
-		ec.Error(ctx, err)
-		return fc, err
-	}
-	return fc, nil
-}
-
-func (ec *executionContext) _Mutation_holdemCommit(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Mutation_holdemCommit(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.Mutation().HoldemCommit(ctx)
-		},
-		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
-			directive0 := next
-
-			directive1 := func(ctx context.Context) (any, error) {
-				if ec.Directives.Authenticated == nil {
-					var zeroVal *model.HoldemCommitment
-					return zeroVal, errors.New("directive authenticated is not implemented")
-				}
-				return ec.Directives.Authenticated(ctx, nil, directive0)
-			}
-
-			next = directive1
-			return next
-		},
-		func(ctx context.Context, selections ast.SelectionSet, v *model.HoldemCommitment) graphql.Marshaler {
-			return ec.marshalNHoldemCommitment2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐHoldemCommitment(ctx, selections, v)
-		},
-		true,
-		true,
-	)
-}
-func (ec *executionContext) fieldContext_Mutation_holdemCommit(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
-		Object:     "Mutation",
-		Field:      field,
-		IsMethod:   true,
-		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_HoldemCommitment(ctx, field)
-		},
-	}
-	return fc, nil
-}
-
-func (ec *executionContext) _Mutation_holdemStart(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Mutation_holdemStart(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Mutation().HoldemStart(ctx, fc.Args["input"].(model.HoldemStartInput))
-		},
-		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
-			directive0 := next
-
-			directive1 := func(ctx context.Context) (any, error) {
-				if ec.Directives.Authenticated == nil {
-					var zeroVal *model.HoldemHand
-					return zeroVal, errors.New("directive authenticated is not implemented")
-				}
-				return ec.Directives.Authenticated(ctx, nil, directive0)
-			}
-
-			next = directive1
-			return next
-		},
-		func(ctx context.Context, selections ast.SelectionSet, v *model.HoldemHand) graphql.Marshaler {
-			return ec.marshalNHoldemHand2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐHoldemHand(ctx, selections, v)
-		},
-		true,
-		true,
-	)
-}
-func (ec *executionContext) fieldContext_Mutation_holdemStart(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
-		Object:     "Mutation",
-		Field:      field,
-		IsMethod:   true,
-		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_HoldemHand(ctx, field)
-		},
-	}
-	defer func() {
-		if r := recover(); r != nil {
-			err = ec.Recover(ctx, r)
-			ec.Error(ctx, err)
-		}
-	}()
-	ctx = graphql.WithFieldContext(ctx, fc)
-	if fc.Args, err = ec.field_Mutation_holdemStart_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
-		ec.Error(ctx, err)
-		return fc, err
-	}
-	return fc, nil
-}
-
-func (ec *executionContext) _Mutation_holdemDecide(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Mutation_holdemDecide(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Mutation().HoldemDecide(ctx, fc.Args["input"].(model.HoldemDecideInput))
-		},
-		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
-			directive0 := next
-
-			directive1 := func(ctx context.Context) (any, error) {
-				if ec.Directives.Authenticated == nil {
-					var zeroVal *model.HoldemHand
-					return zeroVal, errors.New("directive authenticated is not implemented")
-				}
-				return ec.Directives.Authenticated(ctx, nil, directive0)
-			}
-
-			next = directive1
-			return next
-		},
-		func(ctx context.Context, selections ast.SelectionSet, v *model.HoldemHand) graphql.Marshaler {
-			return ec.marshalNHoldemHand2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐHoldemHand(ctx, selections, v)
-		},
-		true,
-		true,
-	)
-}
-func (ec *executionContext) fieldContext_Mutation_holdemDecide(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
-		Object:     "Mutation",
-		Field:      field,
-		IsMethod:   true,
-		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_HoldemHand(ctx, field)
-		},
-	}
-	defer func() {
-		if r := recover(); r != nil {
-			err = ec.Recover(ctx, r)
-			ec.Error(ctx, err)
-		}
-	}()
-	ctx = graphql.WithFieldContext(ctx, fc)
-	if fc.Args, err = ec.field_Mutation_holdemDecide_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
-		ec.Error(ctx, err)
-		return fc, err
-	}
-	return fc, nil
-}
-
-func (ec *executionContext) _Mutation_setLimit(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Mutation_setLimit(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Mutation().SetLimit(ctx, fc.Args["input"].(model.SetLimitInput))
-		},
-		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
-			directive0 := next
-
-			directive1 := func(ctx context.Context) (any, error) {
-				if ec.Directives.Authenticated == nil {
-					var zeroVal *model.ProtectionLimit
-					return zeroVal, errors.New("directive authenticated is not implemented")
-				}
-				return ec.Directives.Authenticated(ctx, nil, directive0)
-			}
-
-			next = directive1
-			return next
-		},
-		func(ctx context.Context, selections ast.SelectionSet, v *model.ProtectionLimit) graphql.Marshaler {
-			return ec.marshalNProtectionLimit2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐProtectionLimit(ctx, selections, v)
-		},
-		true,
-		true,
-	)
-}
-func (ec *executionContext) fieldContext_Mutation_setLimit(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
-		Object:     "Mutation",
-		Field:      field,
-		IsMethod:   true,
-		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_ProtectionLimit(ctx, field)
-		},
-	}
-	defer func() {
-		if r := recover(); r != nil {
-			err = ec.Recover(ctx, r)
-			ec.Error(ctx, err)
-		}
-	}()
-	ctx = graphql.WithFieldContext(ctx, fc)
-	if fc.Args, err = ec.field_Mutation_setLimit_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
-		ec.Error(ctx, err)
-		return fc, err
-	}
-	return fc, nil
-}
-
-func (ec *executionContext) _Mutation_takeTimeOut(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Mutation_takeTimeOut(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Mutation().TakeTimeOut(ctx, fc.Args["hours"].(int))
-		},
-		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
-			directive0 := next
-
-			directive1 := func(ctx context.Context) (any, error) {
-				if ec.Directives.Authenticated == nil {
-					var zeroVal *model.Exclusion
-					return zeroVal, errors.New("directive authenticated is not implemented")
-				}
-				return ec.Directives.Authenticated(ctx, nil, directive0)
-			}
-
-			next = directive1
-			return next
-		},
-		func(ctx context.Context, selections ast.SelectionSet, v *model.Exclusion) graphql.Marshaler {
-			return ec.marshalNExclusion2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐExclusion(ctx, selections, v)
-		},
-		true,
-		true,
-	)
-}
-func (ec *executionContext) fieldContext_Mutation_takeTimeOut(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
-		Object:     "Mutation",
-		Field:      field,
-		IsMethod:   true,
-		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_Exclusion(ctx, field)
-		},
-	}
-	defer func() {
-		if r := recover(); r != nil {
-			err = ec.Recover(ctx, r)
-			ec.Error(ctx, err)
-		}
-	}()
-	ctx = graphql.WithFieldContext(ctx, fc)
-	if fc.Args, err = ec.field_Mutation_takeTimeOut_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
-		ec.Error(ctx, err)
-		return fc, err
-	}
-	return fc, nil
-}
-
-func (ec *executionContext) _Mutation_selfExclude(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Mutation_selfExclude(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Mutation().SelfExclude(ctx, fc.Args["months"].(*int))
-		},
-		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
-			directive0 := next
-
-			directive1 := func(ctx context.Context) (any, error) {
-				if ec.Directives.Authenticated == nil {
-					var zeroVal *model.Exclusion
-					return zeroVal, errors.New("directive authenticated is not implemented")
-				}
-				return ec.Directives.Authenticated(ctx, nil, directive0)
-			}
-
-			next = directive1
-			return next
-		},
-		func(ctx context.Context, selections ast.SelectionSet, v *model.Exclusion) graphql.Marshaler {
-			return ec.marshalNExclusion2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐExclusion(ctx, selections, v)
-		},
-		true,
-		true,
-	)
-}
-func (ec *executionContext) fieldContext_Mutation_selfExclude(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
-		Object:     "Mutation",
-		Field:      field,
-		IsMethod:   true,
-		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_Exclusion(ctx, field)
-		},
-	}
-	defer func() {
-		if r := recover(); r != nil {
-			err = ec.Recover(ctx, r)
-			ec.Error(ctx, err)
-		}
-	}()
-	ctx = graphql.WithFieldContext(ctx, fc)
-	if fc.Args, err = ec.field_Mutation_selfExclude_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
-		ec.Error(ctx, err)
-		return fc, err
-	}
-	return fc, nil
-}
-
-func (ec *executionContext) _Mutation_addRegisterEntry(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Mutation_addRegisterEntry(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Mutation().AddRegisterEntry(ctx, fc.Args["input"].(model.RegisterEntryInput))
-		},
-		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
-			directive0 := next
-
-			directive1 := func(ctx context.Context) (any, error) {
-				roles, err := ec.unmarshalNRole2ᚕgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐRoleᚄ(ctx, []any{"ADMIN"})
-				if err != nil {
-					var zeroVal *model.RegisterEntry
-					return zeroVal, err
-				}
-				if ec.Directives.HasRole == nil {
-					var zeroVal *model.RegisterEntry
-					return zeroVal, errors.New("directive hasRole is not implemented")
-				}
-				return ec.Directives.HasRole(ctx, nil, directive0, roles)
-			}
-
-			next = directive1
-			return next
-		},
-		func(ctx context.Context, selections ast.SelectionSet, v *model.RegisterEntry) graphql.Marshaler {
-			return ec.marshalNRegisterEntry2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐRegisterEntry(ctx, selections, v)
-		},
-		true,
-		true,
-	)
-}
-func (ec *executionContext) fieldContext_Mutation_addRegisterEntry(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
-		Object:     "Mutation",
-		Field:      field,
-		IsMethod:   true,
-		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_RegisterEntry(ctx, field)
-		},
-	}
-	defer func() {
-		if r := recover(); r != nil {
-			err = ec.Recover(ctx, r)
-			ec.Error(ctx, err)
-		}
-	}()
-	ctx = graphql.WithFieldContext(ctx, fc)
-	if fc.Args, err = ec.field_Mutation_addRegisterEntry_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
-		ec.Error(ctx, err)
-		return fc, err
-	}
-	return fc, nil
-}
-
-func (ec *executionContext) _Mutation_importExclusionRegister(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Mutation_importExclusionRegister(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Mutation().ImportExclusionRegister(ctx, fc.Args["csv"].(string))
-		},
-		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
-			directive0 := next
-
-			directive1 := func(ctx context.Context) (any, error) {
-				roles, err := ec.unmarshalNRole2ᚕgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐRoleᚄ(ctx, []any{"ADMIN"})
-				if err != nil {
-					var zeroVal []model.RegisterEntry
-					return zeroVal, err
-				}
-				if ec.Directives.HasRole == nil {
-					var zeroVal []model.RegisterEntry
-					return zeroVal, errors.New("directive hasRole is not implemented")
-				}
-				return ec.Directives.HasRole(ctx, nil, directive0, roles)
-			}
-
-			next = directive1
-			return next
-		},
-		func(ctx context.Context, selections ast.SelectionSet, v []model.RegisterEntry) graphql.Marshaler {
-			return ec.marshalNRegisterEntry2ᚕgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐRegisterEntryᚄ(ctx, selections, v)
-		},
-		true,
-		true,
-	)
-}
-func (ec *executionContext) fieldContext_Mutation_importExclusionRegister(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
-		Object:     "Mutation",
-		Field:      field,
-		IsMethod:   true,
-		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_RegisterEntry(ctx, field)
-		},
-	}
-	defer func() {
-		if r := recover(); r != nil {
-			err = ec.Recover(ctx, r)
-			ec.Error(ctx, err)
-		}
-	}()
-	ctx = graphql.WithFieldContext(ctx, fc)
-	if fc.Args, err = ec.field_Mutation_importExclusionRegister_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
-		ec.Error(ctx, err)
-		return fc, err
-	}
-	return fc, nil
-}
-
-func (ec *executionContext) _Mutation_removeRegisterEntry(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Mutation_removeRegisterEntry(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Mutation().RemoveRegisterEntry(ctx, fc.Args["id"].(string), fc.Args["reason"].(string))
-		},
-		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
-			directive0 := next
-
-			directive1 := func(ctx context.Context) (any, error) {
-				roles, err := ec.unmarshalNRole2ᚕgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐRoleᚄ(ctx, []any{"ADMIN"})
-				if err != nil {
-					var zeroVal *model.RegisterEntry
-					return zeroVal, err
-				}
-				if ec.Directives.HasRole == nil {
-					var zeroVal *model.RegisterEntry
-					return zeroVal, errors.New("directive hasRole is not implemented")
-				}
-				return ec.Directives.HasRole(ctx, nil, directive0, roles)
-			}
-
-			next = directive1
-			return next
-		},
-		func(ctx context.Context, selections ast.SelectionSet, v *model.RegisterEntry) graphql.Marshaler {
-			return ec.marshalNRegisterEntry2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐRegisterEntry(ctx, selections, v)
-		},
-		true,
-		true,
-	)
-}
-func (ec *executionContext) fieldContext_Mutation_removeRegisterEntry(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
-		Object:     "Mutation",
-		Field:      field,
-		IsMethod:   true,
-		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_RegisterEntry(ctx, field)
-		},
-	}
-	defer func() {
-		if r := recover(); r != nil {
-			err = ec.Recover(ctx, r)
-			ec.Error(ctx, err)
-		}
-	}()
-	ctx = graphql.WithFieldContext(ctx, fc)
-	if fc.Args, err = ec.field_Mutation_removeRegisterEntry_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
-		ec.Error(ctx, err)
-		return fc, err
-	}
-	return fc, nil
-}
-
-func (ec *executionContext) _Mutation_createApiKey(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Mutation_createApiKey(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Mutation().CreateAPIKey(ctx, fc.Args["input"].(model.CreateAPIKeyInput))
-		},
-		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
-			directive0 := next
-
-			directive1 := func(ctx context.Context) (any, error) {
-				roles, err := ec.unmarshalNRole2ᚕgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐRoleᚄ(ctx, []any{"ADMIN"})
-				if err != nil {
-					var zeroVal *model.CreatedAPIKey
-					return zeroVal, err
-				}
-				if ec.Directives.HasRole == nil {
-					var zeroVal *model.CreatedAPIKey
-					return zeroVal, errors.New("directive hasRole is not implemented")
-				}
-				return ec.Directives.HasRole(ctx, nil, directive0, roles)
-			}
-
-			next = directive1
-			return next
-		},
-		func(ctx context.Context, selections ast.SelectionSet, v *model.CreatedAPIKey) graphql.Marshaler {
-			return ec.marshalNCreatedApiKey2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐCreatedAPIKey(ctx, selections, v)
-		},
-		true,
-		true,
-	)
-}
-func (ec *executionContext) fieldContext_Mutation_createApiKey(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
-		Object:     "Mutation",
-		Field:      field,
-		IsMethod:   true,
-		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_CreatedApiKey(ctx, field)
-		},
-	}
-	defer func() {
-		if r := recover(); r != nil {
-			err = ec.Recover(ctx, r)
-			ec.Error(ctx, err)
-		}
-	}()
-	ctx = graphql.WithFieldContext(ctx, fc)
-	if fc.Args, err = ec.field_Mutation_createApiKey_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
-		ec.Error(ctx, err)
-		return fc, err
-	}
-	return fc, nil
-}
-
-func (ec *executionContext) _Mutation_revokeApiKey(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Mutation_revokeApiKey(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Mutation().RevokeAPIKey(ctx, fc.Args["id"].(string))
-		},
-		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
-			directive0 := next
-
-			directive1 := func(ctx context.Context) (any, error) {
-				roles, err := ec.unmarshalNRole2ᚕgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐRoleᚄ(ctx, []any{"ADMIN"})
-				if err != nil {
-					var zeroVal *model.APIKey
-					return zeroVal, err
-				}
-				if ec.Directives.HasRole == nil {
-					var zeroVal *model.APIKey
-					return zeroVal, errors.New("directive hasRole is not implemented")
-				}
-				return ec.Directives.HasRole(ctx, nil, directive0, roles)
-			}
-
-			next = directive1
-			return next
-		},
-		func(ctx context.Context, selections ast.SelectionSet, v *model.APIKey) graphql.Marshaler {
-			return ec.marshalNApiKey2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐAPIKey(ctx, selections, v)
-		},
-		true,
-		true,
-	)
-}
-func (ec *executionContext) fieldContext_Mutation_revokeApiKey(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
-		Object:     "Mutation",
-		Field:      field,
-		IsMethod:   true,
-		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_ApiKey(ctx, field)
-		},
-	}
-	defer func() {
-		if r := recover(); r != nil {
-			err = ec.Recover(ctx, r)
-			ec.Error(ctx, err)
-		}
-	}()
-	ctx = graphql.WithFieldContext(ctx, fc)
-	if fc.Args, err = ec.field_Mutation_revokeApiKey_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -17582,63 +16310,6 @@ func (ec *executionContext) fieldContext_Query_me(_ context.Context, field graph
 	return fc, nil
 }
 
-func (ec *executionContext) _Query_myLedger(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Query_myLedger(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Query().MyLedger(ctx, fc.Args["first"].(*int), fc.Args["after"].(*string))
-		},
-		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
-			directive0 := next
-
-			directive1 := func(ctx context.Context) (any, error) {
-				if ec.Directives.Authenticated == nil {
-					var zeroVal *model.LedgerEntryConnection
-					return zeroVal, errors.New("directive authenticated is not implemented")
-				}
-				return ec.Directives.Authenticated(ctx, nil, directive0)
-			}
-
-			next = directive1
-			return next
-		},
-		func(ctx context.Context, selections ast.SelectionSet, v *model.LedgerEntryConnection) graphql.Marshaler {
-			return ec.marshalNLedgerEntryConnection2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐLedgerEntryConnection(ctx, selections, v)
-		},
-		true,
-		true,
-	)
-}
-func (ec *executionContext) fieldContext_Query_myLedger(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
-		Object:     "Query",
-		Field:      field,
-		IsMethod:   true,
-		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_LedgerEntryConnection(ctx, field)
-		},
-	}
-	defer func() {
-		if r := recover(); r != nil {
-			err = ec.Recover(ctx, r)
-			ec.Error(ctx, err)
-		}
-	}()
-	ctx = graphql.WithFieldContext(ctx, fc)
-	if fc.Args, err = ec.field_Query_myLedger_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
-		ec.Error(ctx, err)
-		return fc, err
-	}
-	return fc, nil
-}
-
 func (ec *executionContext) _Query_user(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -17825,6 +16496,56 @@ func (ec *executionContext) fieldContext_Query_pendingVerifications(ctx context.
 	return fc, nil
 }
 
+func (ec *executionContext) _Query_apiKeys(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_apiKeys(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Query().APIKeys(ctx)
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				roles, err := ec.unmarshalNRole2ᚕgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐRoleᚄ(ctx, []any{"ADMIN"})
+				if err != nil {
+					var zeroVal []model.APIKey
+					return zeroVal, err
+				}
+				if ec.Directives.HasRole == nil {
+					var zeroVal []model.APIKey
+					return zeroVal, errors.New("directive hasRole is not implemented")
+				}
+				return ec.Directives.HasRole(ctx, nil, directive0, roles)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v []model.APIKey) graphql.Marshaler {
+			return ec.marshalNApiKey2ᚕgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐAPIKeyᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_apiKeys(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ApiKey(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Query_auditLog(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -17881,6 +16602,404 @@ func (ec *executionContext) fieldContext_Query_auditLog(ctx context.Context, fie
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Query_auditLog_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_verifyDraw(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_verifyDraw(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().VerifyDraw(ctx, fc.Args["id"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.DrawVerification) graphql.Marshaler {
+			return ec.marshalNDrawVerification2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐDrawVerification(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_verifyDraw(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_DrawVerification(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_verifyDraw_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_voidCounts(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_voidCounts(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().VoidCounts(ctx, fc.Args["tableId"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []model.VoidCount) graphql.Marshaler {
+			return ec.marshalNVoidCount2ᚕgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐVoidCountᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_voidCounts(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_VoidCount(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_voidCounts_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_holdemSettings(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_holdemSettings(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Query().HoldemSettings(ctx)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.HoldemSettings) graphql.Marshaler {
+			return ec.marshalNHoldemSettings2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐHoldemSettings(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_holdemSettings(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_HoldemSettings(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_holdemHand(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_holdemHand(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().HoldemHand(ctx, fc.Args["id"].(string))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				if ec.Directives.Authenticated == nil {
+					var zeroVal *model.HoldemHand
+					return zeroVal, errors.New("directive authenticated is not implemented")
+				}
+				return ec.Directives.Authenticated(ctx, nil, directive0)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *model.HoldemHand) graphql.Marshaler {
+			return ec.marshalOHoldemHand2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐHoldemHand(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Query_holdemHand(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_HoldemHand(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_holdemHand_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_holdemHands(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_holdemHands(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().HoldemHands(ctx, fc.Args["first"].(*int), fc.Args["after"].(*string))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				if ec.Directives.Authenticated == nil {
+					var zeroVal *model.HoldemHandConnection
+					return zeroVal, errors.New("directive authenticated is not implemented")
+				}
+				return ec.Directives.Authenticated(ctx, nil, directive0)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *model.HoldemHandConnection) graphql.Marshaler {
+			return ec.marshalNHoldemHandConnection2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐHoldemHandConnection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_holdemHands(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_HoldemHandConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_holdemHands_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_myLedger(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_myLedger(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().MyLedger(ctx, fc.Args["first"].(*int), fc.Args["after"].(*string))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				if ec.Directives.Authenticated == nil {
+					var zeroVal *model.LedgerEntryConnection
+					return zeroVal, errors.New("directive authenticated is not implemented")
+				}
+				return ec.Directives.Authenticated(ctx, nil, directive0)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *model.LedgerEntryConnection) graphql.Marshaler {
+			return ec.marshalNLedgerEntryConnection2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐLedgerEntryConnection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_myLedger(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_LedgerEntryConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_myLedger_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_myProtection(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_myProtection(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Query().MyProtection(ctx)
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				if ec.Directives.Authenticated == nil {
+					var zeroVal *model.Protection
+					return zeroVal, errors.New("directive authenticated is not implemented")
+				}
+				return ec.Directives.Authenticated(ctx, nil, directive0)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Protection) graphql.Marshaler {
+			return ec.marshalNProtection2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐProtection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_myProtection(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Protection(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_exclusionRegister(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_exclusionRegister(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().ExclusionRegister(ctx, fc.Args["all"].(*bool), fc.Args["first"].(*int), fc.Args["after"].(*string))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				roles, err := ec.unmarshalNRole2ᚕgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐRoleᚄ(ctx, []any{"ADMIN"})
+				if err != nil {
+					var zeroVal *model.RegisterEntryConnection
+					return zeroVal, err
+				}
+				if ec.Directives.HasRole == nil {
+					var zeroVal *model.RegisterEntryConnection
+					return zeroVal, errors.New("directive hasRole is not implemented")
+				}
+				return ec.Directives.HasRole(ctx, nil, directive0, roles)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *model.RegisterEntryConnection) graphql.Marshaler {
+			return ec.marshalNRegisterEntryConnection2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐRegisterEntryConnection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_exclusionRegister(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_RegisterEntryConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_exclusionRegister_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -18153,397 +17272,6 @@ func (ec *executionContext) fieldContext_Query_jackpot(_ context.Context, field 
 		IsResolver: true,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_Jackpot(ctx, field)
-		},
-	}
-	return fc, nil
-}
-
-func (ec *executionContext) _Query_verifyDraw(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Query_verifyDraw(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Query().VerifyDraw(ctx, fc.Args["id"].(string))
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *model.DrawVerification) graphql.Marshaler {
-			return ec.marshalNDrawVerification2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐDrawVerification(ctx, selections, v)
-		},
-		true,
-		true,
-	)
-}
-func (ec *executionContext) fieldContext_Query_verifyDraw(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
-		Object:     "Query",
-		Field:      field,
-		IsMethod:   true,
-		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_DrawVerification(ctx, field)
-		},
-	}
-	defer func() {
-		if r := recover(); r != nil {
-			err = ec.Recover(ctx, r)
-			ec.Error(ctx, err)
-		}
-	}()
-	ctx = graphql.WithFieldContext(ctx, fc)
-	if fc.Args, err = ec.field_Query_verifyDraw_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
-		ec.Error(ctx, err)
-		return fc, err
-	}
-	return fc, nil
-}
-
-func (ec *executionContext) _Query_voidCounts(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Query_voidCounts(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Query().VoidCounts(ctx, fc.Args["tableId"].(string))
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v []model.VoidCount) graphql.Marshaler {
-			return ec.marshalNVoidCount2ᚕgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐVoidCountᚄ(ctx, selections, v)
-		},
-		true,
-		true,
-	)
-}
-func (ec *executionContext) fieldContext_Query_voidCounts(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
-		Object:     "Query",
-		Field:      field,
-		IsMethod:   true,
-		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_VoidCount(ctx, field)
-		},
-	}
-	defer func() {
-		if r := recover(); r != nil {
-			err = ec.Recover(ctx, r)
-			ec.Error(ctx, err)
-		}
-	}()
-	ctx = graphql.WithFieldContext(ctx, fc)
-	if fc.Args, err = ec.field_Query_voidCounts_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
-		ec.Error(ctx, err)
-		return fc, err
-	}
-	return fc, nil
-}
-
-func (ec *executionContext) _Query_holdemSettings(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Query_holdemSettings(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.Query().HoldemSettings(ctx)
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *model.HoldemSettings) graphql.Marshaler {
-			return ec.marshalNHoldemSettings2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐHoldemSettings(ctx, selections, v)
-		},
-		true,
-		true,
-	)
-}
-func (ec *executionContext) fieldContext_Query_holdemSettings(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
-		Object:     "Query",
-		Field:      field,
-		IsMethod:   true,
-		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_HoldemSettings(ctx, field)
-		},
-	}
-	return fc, nil
-}
-
-func (ec *executionContext) _Query_holdemHand(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Query_holdemHand(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Query().HoldemHand(ctx, fc.Args["id"].(string))
-		},
-		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
-			directive0 := next
-
-			directive1 := func(ctx context.Context) (any, error) {
-				if ec.Directives.Authenticated == nil {
-					var zeroVal *model.HoldemHand
-					return zeroVal, errors.New("directive authenticated is not implemented")
-				}
-				return ec.Directives.Authenticated(ctx, nil, directive0)
-			}
-
-			next = directive1
-			return next
-		},
-		func(ctx context.Context, selections ast.SelectionSet, v *model.HoldemHand) graphql.Marshaler {
-			return ec.marshalOHoldemHand2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐHoldemHand(ctx, selections, v)
-		},
-		true,
-		false,
-	)
-}
-func (ec *executionContext) fieldContext_Query_holdemHand(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
-		Object:     "Query",
-		Field:      field,
-		IsMethod:   true,
-		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_HoldemHand(ctx, field)
-		},
-	}
-	defer func() {
-		if r := recover(); r != nil {
-			err = ec.Recover(ctx, r)
-			ec.Error(ctx, err)
-		}
-	}()
-	ctx = graphql.WithFieldContext(ctx, fc)
-	if fc.Args, err = ec.field_Query_holdemHand_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
-		ec.Error(ctx, err)
-		return fc, err
-	}
-	return fc, nil
-}
-
-func (ec *executionContext) _Query_holdemHands(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Query_holdemHands(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Query().HoldemHands(ctx, fc.Args["first"].(*int), fc.Args["after"].(*string))
-		},
-		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
-			directive0 := next
-
-			directive1 := func(ctx context.Context) (any, error) {
-				if ec.Directives.Authenticated == nil {
-					var zeroVal *model.HoldemHandConnection
-					return zeroVal, errors.New("directive authenticated is not implemented")
-				}
-				return ec.Directives.Authenticated(ctx, nil, directive0)
-			}
-
-			next = directive1
-			return next
-		},
-		func(ctx context.Context, selections ast.SelectionSet, v *model.HoldemHandConnection) graphql.Marshaler {
-			return ec.marshalNHoldemHandConnection2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐHoldemHandConnection(ctx, selections, v)
-		},
-		true,
-		true,
-	)
-}
-func (ec *executionContext) fieldContext_Query_holdemHands(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
-		Object:     "Query",
-		Field:      field,
-		IsMethod:   true,
-		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_HoldemHandConnection(ctx, field)
-		},
-	}
-	defer func() {
-		if r := recover(); r != nil {
-			err = ec.Recover(ctx, r)
-			ec.Error(ctx, err)
-		}
-	}()
-	ctx = graphql.WithFieldContext(ctx, fc)
-	if fc.Args, err = ec.field_Query_holdemHands_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
-		ec.Error(ctx, err)
-		return fc, err
-	}
-	return fc, nil
-}
-
-func (ec *executionContext) _Query_myProtection(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Query_myProtection(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.Query().MyProtection(ctx)
-		},
-		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
-			directive0 := next
-
-			directive1 := func(ctx context.Context) (any, error) {
-				if ec.Directives.Authenticated == nil {
-					var zeroVal *model.Protection
-					return zeroVal, errors.New("directive authenticated is not implemented")
-				}
-				return ec.Directives.Authenticated(ctx, nil, directive0)
-			}
-
-			next = directive1
-			return next
-		},
-		func(ctx context.Context, selections ast.SelectionSet, v *model.Protection) graphql.Marshaler {
-			return ec.marshalNProtection2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐProtection(ctx, selections, v)
-		},
-		true,
-		true,
-	)
-}
-func (ec *executionContext) fieldContext_Query_myProtection(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
-		Object:     "Query",
-		Field:      field,
-		IsMethod:   true,
-		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_Protection(ctx, field)
-		},
-	}
-	return fc, nil
-}
-
-func (ec *executionContext) _Query_exclusionRegister(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Query_exclusionRegister(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Query().ExclusionRegister(ctx, fc.Args["all"].(*bool), fc.Args["first"].(*int), fc.Args["after"].(*string))
-		},
-		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
-			directive0 := next
-
-			directive1 := func(ctx context.Context) (any, error) {
-				roles, err := ec.unmarshalNRole2ᚕgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐRoleᚄ(ctx, []any{"ADMIN"})
-				if err != nil {
-					var zeroVal *model.RegisterEntryConnection
-					return zeroVal, err
-				}
-				if ec.Directives.HasRole == nil {
-					var zeroVal *model.RegisterEntryConnection
-					return zeroVal, errors.New("directive hasRole is not implemented")
-				}
-				return ec.Directives.HasRole(ctx, nil, directive0, roles)
-			}
-
-			next = directive1
-			return next
-		},
-		func(ctx context.Context, selections ast.SelectionSet, v *model.RegisterEntryConnection) graphql.Marshaler {
-			return ec.marshalNRegisterEntryConnection2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐRegisterEntryConnection(ctx, selections, v)
-		},
-		true,
-		true,
-	)
-}
-func (ec *executionContext) fieldContext_Query_exclusionRegister(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
-		Object:     "Query",
-		Field:      field,
-		IsMethod:   true,
-		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_RegisterEntryConnection(ctx, field)
-		},
-	}
-	defer func() {
-		if r := recover(); r != nil {
-			err = ec.Recover(ctx, r)
-			ec.Error(ctx, err)
-		}
-	}()
-	ctx = graphql.WithFieldContext(ctx, fc)
-	if fc.Args, err = ec.field_Query_exclusionRegister_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
-		ec.Error(ctx, err)
-		return fc, err
-	}
-	return fc, nil
-}
-
-func (ec *executionContext) _Query_apiKeys(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Query_apiKeys(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.Query().APIKeys(ctx)
-		},
-		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
-			directive0 := next
-
-			directive1 := func(ctx context.Context) (any, error) {
-				roles, err := ec.unmarshalNRole2ᚕgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐRoleᚄ(ctx, []any{"ADMIN"})
-				if err != nil {
-					var zeroVal []model.APIKey
-					return zeroVal, err
-				}
-				if ec.Directives.HasRole == nil {
-					var zeroVal []model.APIKey
-					return zeroVal, errors.New("directive hasRole is not implemented")
-				}
-				return ec.Directives.HasRole(ctx, nil, directive0, roles)
-			}
-
-			next = directive1
-			return next
-		},
-		func(ctx context.Context, selections ast.SelectionSet, v []model.APIKey) graphql.Marshaler {
-			return ec.marshalNApiKey2ᚕgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐAPIKeyᚄ(ctx, selections, v)
-		},
-		true,
-		true,
-	)
-}
-func (ec *executionContext) fieldContext_Query_apiKeys(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
-		Object:     "Query",
-		Field:      field,
-		IsMethod:   true,
-		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_ApiKey(ctx, field)
 		},
 	}
 	return fc, nil
@@ -25809,20 +24537,6 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
-		case "deposit":
-			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
-				return ec._Mutation_deposit(ctx, field)
-			})
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
-		case "withdraw":
-			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
-				return ec._Mutation_withdraw(ctx, field)
-			})
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
 		case "setRole":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_setRole(ctx, field)
@@ -25840,6 +24554,97 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 		case "enableAccount":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_enableAccount(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "createApiKey":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_createApiKey(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "revokeApiKey":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_revokeApiKey(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "holdemCommit":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_holdemCommit(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "holdemStart":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_holdemStart(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "holdemDecide":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_holdemDecide(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "deposit":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_deposit(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "withdraw":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_withdraw(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "setLimit":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_setLimit(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "takeTimeOut":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_takeTimeOut(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "selfExclude":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_selfExclude(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "addRegisterEntry":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_addRegisterEntry(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "importExclusionRegister":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_importExclusionRegister(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "removeRegisterEntry":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_removeRegisterEntry(ctx, field)
 			})
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
@@ -25910,83 +24715,6 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 		case "setJackpotEnabled":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_setJackpotEnabled(ctx, field)
-			})
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
-		case "holdemCommit":
-			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
-				return ec._Mutation_holdemCommit(ctx, field)
-			})
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
-		case "holdemStart":
-			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
-				return ec._Mutation_holdemStart(ctx, field)
-			})
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
-		case "holdemDecide":
-			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
-				return ec._Mutation_holdemDecide(ctx, field)
-			})
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
-		case "setLimit":
-			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
-				return ec._Mutation_setLimit(ctx, field)
-			})
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
-		case "takeTimeOut":
-			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
-				return ec._Mutation_takeTimeOut(ctx, field)
-			})
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
-		case "selfExclude":
-			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
-				return ec._Mutation_selfExclude(ctx, field)
-			})
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
-		case "addRegisterEntry":
-			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
-				return ec._Mutation_addRegisterEntry(ctx, field)
-			})
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
-		case "importExclusionRegister":
-			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
-				return ec._Mutation_importExclusionRegister(ctx, field)
-			})
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
-		case "removeRegisterEntry":
-			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
-				return ec._Mutation_removeRegisterEntry(ctx, field)
-			})
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
-		case "createApiKey":
-			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
-				return ec._Mutation_createApiKey(ctx, field)
-			})
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
-		case "revokeApiKey":
-			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
-				return ec._Mutation_revokeApiKey(ctx, field)
 			})
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
@@ -26849,12 +25577,6 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Query_me(ctx, field)
 				})
-		case "myLedger":
-			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
-				true, true,
-				func(ctx context.Context) graphql.Marshaler {
-					return ec._Query_myLedger(ctx, field)
-				})
 		case "user":
 			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
 				true, false,
@@ -26873,11 +25595,65 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Query_pendingVerifications(ctx, field)
 				})
+		case "apiKeys":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_apiKeys(ctx, field)
+				})
 		case "auditLog":
 			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
 				true, true,
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Query_auditLog(ctx, field)
+				})
+		case "verifyDraw":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_verifyDraw(ctx, field)
+				})
+		case "voidCounts":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_voidCounts(ctx, field)
+				})
+		case "holdemSettings":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_holdemSettings(ctx, field)
+				})
+		case "holdemHand":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_holdemHand(ctx, field)
+				})
+		case "holdemHands":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_holdemHands(ctx, field)
+				})
+		case "myLedger":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_myLedger(ctx, field)
+				})
+		case "myProtection":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_myProtection(ctx, field)
+				})
+		case "exclusionRegister":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_exclusionRegister(ctx, field)
 				})
 		case "tables":
 			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
@@ -26914,54 +25690,6 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 				true, true,
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Query_jackpot(ctx, field)
-				})
-		case "verifyDraw":
-			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
-				true, true,
-				func(ctx context.Context) graphql.Marshaler {
-					return ec._Query_verifyDraw(ctx, field)
-				})
-		case "voidCounts":
-			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
-				true, true,
-				func(ctx context.Context) graphql.Marshaler {
-					return ec._Query_voidCounts(ctx, field)
-				})
-		case "holdemSettings":
-			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
-				true, true,
-				func(ctx context.Context) graphql.Marshaler {
-					return ec._Query_holdemSettings(ctx, field)
-				})
-		case "holdemHand":
-			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
-				true, false,
-				func(ctx context.Context) graphql.Marshaler {
-					return ec._Query_holdemHand(ctx, field)
-				})
-		case "holdemHands":
-			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
-				true, true,
-				func(ctx context.Context) graphql.Marshaler {
-					return ec._Query_holdemHands(ctx, field)
-				})
-		case "myProtection":
-			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
-				true, true,
-				func(ctx context.Context) graphql.Marshaler {
-					return ec._Query_myProtection(ctx, field)
-				})
-		case "exclusionRegister":
-			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
-				true, true,
-				func(ctx context.Context) graphql.Marshaler {
-					return ec._Query_exclusionRegister(ctx, field)
-				})
-		case "apiKeys":
-			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
-				true, true,
-				func(ctx context.Context) graphql.Marshaler {
-					return ec._Query_apiKeys(ctx, field)
 				})
 		case "__type":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {

@@ -29,7 +29,7 @@ func (noIntrospection) MutateOperationContext(_ context.Context, oc *graphql.Ope
 		return nil
 	}
 	return &gqlerror.Error{
-		Message:    "introspection is disabled on this server; the schema is published as schema.graphqls",
+		Message:    "introspection is disabled on this server; the schema is published as schema.graphqls and graph/schema/*.graphqls",
 		Extensions: map[string]any{"code": string(errs.Forbidden), "reason": ReasonIntrospectionDisabled},
 	}
 }

@@ -1,4 +1,5 @@
-// graphql-codegen: TypeScript types of the schema (../schema.graphqls) and of
+// graphql-codegen: TypeScript types of the schema (../schema.graphqls and
+// ../graph/schema/*.graphqls) and of
 // every operation sent to it: the client's (the /* GraphQL */ strings in
 // src/api) and the Node API test's (test/api/operations.graphql). One file
 // for both, so the client and the test can never disagree on a type; it is
@@ -6,7 +7,7 @@
 import type { CodegenConfig } from '@graphql-codegen/cli';
 
 const config: CodegenConfig = {
-  schema: '../schema.graphqls',
+  schema: ['../schema.graphqls', '../graph/schema/*.graphqls'],
   documents: ['src/api/**/*.ts', 'test/api/operations.graphql'],
   generates: {
     'src/gql/graphql.ts': {

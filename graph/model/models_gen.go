@@ -108,7 +108,7 @@ type BeaconStreet struct {
 
 // A draw's commitment to its public randomness beacon, and the rounds fetched so far.
 type Beacons struct {
-	// Version of the fair deal: 2 (issue 10) or 3 (issue 26: the commitment covers the beacons, each round at least one period after its close).
+	// Version of the fair deal: 2 (per-street beacons) or 3 (the commitment also covers the beacons, each round at least one period after its close).
 	Version int          `json:"version"`
 	Chain   *BeaconChain `json:"chain"`
 	// One per street, in order: pockets, flop, turn, river.
@@ -271,7 +271,7 @@ type Draw struct {
 	Result *DrawResult `json:"result,omitempty"`
 	// The published result exactly as stored, as JSON: the input of cmd/verify-draw and the web verifier (docs/fairness.md describes it).
 	// Unlike the GraphQL fields it uses the stored forms: every amount is an integer in tiyn (1 KZT = 100 tiyn: 10000 is "100.00"), rates in basis points (300 is "3.00" %), betting rounds by number (1 PRE_DEAL, 2 POCKET, 3 FLOP, 4 TURN), so a pool id "19:4:COMBINATION" is draw 19's round-TURN COMBINATION pool; hand categories by name.
-	// Result version 2 (`"version": 2`, every draw since issue 8) lists each pool's backed selections with their bets, stakes and payouts summed (`selections`); earlier results (no version) list every bet with its payout (`bets`).
+	// Result version 2 and later (`"version": 2` or more) list each pool's backed selections with their bets, stakes and payouts summed (`selections`); earlier results (no version) list every bet with its payout (`bets`).
 	// Null until the draw is settled or void.
 	ResultJSON *string `json:"resultJson,omitempty"`
 }
@@ -300,7 +300,7 @@ type DrawOpened struct {
 	// The number of positions dealt: use positionCount.
 	Seats    int   `json:"seats"`
 	MinStake Money `json:"minStake"`
-	// The commitment to the draw (hex): SHA-256 of the server seed for fair-deal version 2; from version 3 (issue 26) the hash of the server seed, the number of positions and every field of beacons but the signatures (docs/fairness.md, section 1.1). Record it: `verify-draw -commitment` checks the result against it.
+	// The commitment to the draw (hex): SHA-256 of the server seed for fair-deal version 2; from version 3 the hash of the server seed, the number of positions and every field of beacons but the signatures (docs/fairness.md, section 1.1). Record it: `verify-draw -commitment` checks the result against it.
 	Commitment string `json:"commitment"`
 	// The beacon chain and, per street, the close time, beacon round and deadline the cards will be drawn from, fixed now, before any bet (no signatures yet); null only for a version-1 draw. Record them: `verify-draw -rounds` checks the result against them.
 	Beacons *Beacons `json:"beacons,omitempty"`
@@ -348,7 +348,7 @@ type DrawSnapshot struct {
 	Commitment string `json:"commitment"`
 	// The draw's beacon commitment as DrawOpened published it (chain, each street's close time, round and deadline; no signatures); null only for a version-1 draw.
 	Beacons *Beacons `json:"beacons,omitempty"`
-	// Fair-deal version 1 only: fixed when round PRE_DEAL closes (hex); null for version-2 draws (every draw since issue 10), whose public randomness is the beacon rounds (Draw.shuffle.beacons).
+	// Fair-deal version 1 only: fixed when round PRE_DEAL closes (hex); null for draws of version 2 and later, whose public randomness is the beacon rounds (Draw.shuffle.beacons).
 	PublicSeed *string `json:"publicSeed,omitempty"`
 	// Revealed when the draw is over (hex).
 	ServerSeed *string  `json:"serverSeed,omitempty"`
@@ -584,6 +584,7 @@ type LedgerEntryEdge struct {
 	Node   *LedgerEntry `json:"node"`
 }
 
+// What can be changed.
 type Mutation struct {
 }
 
@@ -752,6 +753,7 @@ type ProtectionLimit struct {
 	PendingFrom   *time.Time `json:"pendingFrom,omitempty"`
 }
 
+// What can be read.
 type Query struct {
 }
 
@@ -895,7 +897,7 @@ type SetLimitInput struct {
 type Shuffle struct {
 	// The commitment, hex, published before the first card: SHA-256 of the server seed (Casino Hold'em, totalizator fair deal 2); for a draw of fair deal 3 the hash of the seed, the positions and the beacons (docs/fairness.md, section 1.1).
 	Commitment string `json:"commitment"`
-	// The public seed mixed into the shuffle, hex. Casino Hold'em: the player's cut, fixed when the hand starts. Totalizator draws of fair-deal version 1: fixed when round PRE_DEAL closes (SHA-256 over its bets' ids). Version-2 draws (every draw since issue 10) have none and answer null: their public randomness is `beacons` (docs/fairness.md).
+	// The public seed mixed into the shuffle, hex. Casino Hold'em: the player's cut, fixed when the hand starts. Totalizator draws of fair-deal version 1: fixed when round PRE_DEAL closes (SHA-256 over its bets' ids). Draws of version 2 and later have none and answer null: their public randomness is `beacons` (docs/fairness.md).
 	PublicSeed *string `json:"publicSeed,omitempty"`
 	// The server seed, hex; null until the draw or hand is over.
 	ServerSeed *string `json:"serverSeed,omitempty"`
@@ -903,6 +905,7 @@ type Shuffle struct {
 	Beacons *Beacons `json:"beacons,omitempty"`
 }
 
+// What can be followed live.
 type Subscription struct {
 }
 

@@ -34,7 +34,7 @@ func docFiles(t *testing.T) []string {
 
 func schema(t *testing.T) *ast.Schema {
 	t.Helper()
-	s, err := LoadSchemaFile(filepath.Join(root, "schema.graphqls"))
+	s, err := LoadRepoSchema(root)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -42,7 +42,7 @@ func schema(t *testing.T) *ast.Schema {
 }
 
 // TestDocsGraphQLValidates parses every ```graphql block of README.md and
-// docs/*.md and validates each operation in it against schema.graphqls.
+// docs/*.md and validates each operation in it against the schema.
 // A block may hold several operations (each validated alone) and may use
 // fragments defined in any block of the same file.
 func TestDocsGraphQLValidates(t *testing.T) {
@@ -72,7 +72,7 @@ func TestDocsGraphQLValidates(t *testing.T) {
 			for _, op := range doc.Operations {
 				one := &ast.QueryDocument{Operations: ast.OperationList{op}, Fragments: usedFragments(op.SelectionSet, frags)}
 				if errs := validator.ValidateWithRules(s, one, nil); len(errs) > 0 {
-					t.Errorf("%s: operation %q (line %d) does not validate against schema.graphqls: %v", name, op.Name, op.Position.Line, errs)
+					t.Errorf("%s: operation %q (line %d) does not validate against the schema: %v", name, op.Name, op.Position.Line, errs)
 				}
 			}
 		}
@@ -150,7 +150,7 @@ func TestPossibleTypes(t *testing.T) {
 
 // TestTrustedDocumentsValidate: every registered document (trusteddocs/,
 // the web client's and any other team's) parses and validates against
-// schema.graphqls, so a schema change that breaks a registered client's
+// the schema, so a schema change that breaks a registered client's
 // operation fails here, before any client sees it.
 func TestTrustedDocumentsValidate(t *testing.T) {
 	s := schema(t)

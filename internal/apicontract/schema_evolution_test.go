@@ -1,13 +1,12 @@
 package apicontract
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 )
 
-// TestSchemaEvolution: schema.graphqls makes no breaking change to the last
+// TestSchemaEvolution: the schema (schema.graphqls and graph/schema/) makes no breaking change to the last
 // released schema, docs/schema/released.graphqls. A field, argument or enum
 // value goes in two releases: @deprecated in one (docs/api-changelog.md
 // says so), removed in a later one, after released.graphqls was updated to
@@ -17,7 +16,7 @@ func TestSchemaEvolution(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	next, err := LoadSchemaFile(filepath.Join(root, "schema.graphqls"))
+	next, err := LoadRepoSchema(root)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -29,12 +28,11 @@ func TestSchemaEvolution(t *testing.T) {
 // TestBreakingChangesPlanted plants each kind of change in the current
 // schema and checks the comparison tells the breaking ones from the safe.
 func TestBreakingChangesPlanted(t *testing.T) {
-	b, err := os.ReadFile(filepath.Join(root, "schema.graphqls"))
+	src, err := RepoSchemaSource(root)
 	if err != nil {
 		t.Fatal(err)
 	}
-	src := string(b)
-	base, err := LoadSchema("schema.graphqls", src)
+	base, err := LoadSchema("schema", src)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -43,7 +41,7 @@ func TestBreakingChangesPlanted(t *testing.T) {
 	}
 	for _, c := range []struct {
 		name     string
-		old, new string // a unique piece of schema.graphqls and its replacement
+		old, new string // a unique piece of the schema and its replacement
 		wantPath string // "" for a change that is not breaking
 	}{
 		{"field removed", "  \"Burned cards, revealed when the draw is over.\"\n  burned: [String!]!\n", "", "Draw.burned"},
@@ -62,7 +60,7 @@ func TestBreakingChangesPlanted(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			if strings.Count(src, c.old) < 1 {
-				t.Fatalf("schema.graphqls no longer holds %q: update the planted change", c.old)
+				t.Fatalf("the schema no longer holds %q: update the planted change", c.old)
 			}
 			planted, err := LoadSchema("planted.graphqls", strings.Replace(src, c.old, c.new, 1))
 			if err != nil {
