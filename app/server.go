@@ -61,6 +61,7 @@ type App struct {
 	toteAPI       *graph.ToteAPI
 	holdemAPI     *graph.HoldemAPI
 	affiliatesAPI *graph.AffiliatesAPI
+	webhooksAPI   *graph.WebhooksAPI
 
 	resolver *graph.Resolver
 	keyAuth  graph.APIKeyAuth        // affiliates' API keys on /query
@@ -151,7 +152,7 @@ func (a *App) newResolver() *graph.Resolver {
 	accounts := a.accountsAPI()
 	protection := graph.NewProtectionAPI(a.protection, a.epochs)
 	return &graph.Resolver{
-		Accounts: accounts, Tote: a.toteAPI, Holdem: a.holdemAPI, Protection: protection, Affiliates: a.affiliatesAPI,
+		Accounts: accounts, Tote: a.toteAPI, Holdem: a.holdemAPI, Protection: protection, Affiliates: a.affiliatesAPI, Webhooks: a.webhooksAPI,
 		Events: graph.NewUserEventsAPI(a.hub, a.toteAPI, accounts, a.holdemAPI, protection),
 	}
 }

@@ -92,6 +92,7 @@ func (a *App) startTote(ctx context.Context) error {
 	a.metrics = append(a.metrics, toteMetrics(svc.Stats())...)
 	a.metrics = append(a.metrics, batches.collectors()...)
 	a.startPruner(repo)
+	a.startWebhooks(repo)
 	a.startOpsMetrics(obs, repo)
 	if a.cfg.DemoTables {
 		if err := svc.EnsureDemoTables(ctx); err != nil {

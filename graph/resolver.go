@@ -16,6 +16,8 @@ type Resolver struct {
 	Protection *ProtectionAPI
 	// Affiliates manages affiliates' API keys (issue 13).
 	Affiliates *AffiliatesAPI
+	// Webhooks manages partners' webhook endpoints.
+	Webhooks *WebhooksAPI
 	// Events streams the viewer's own events of every area (myEvents).
 	Events *UserEventsAPI
 }
