@@ -168,6 +168,12 @@ type ComplexityRoot struct {
 		Bet func(childComplexity int) int
 	}
 
+	BettingStop struct {
+		Reason  func(childComplexity int) int
+		Since   func(childComplexity int) int
+		Stopped func(childComplexity int) int
+	}
+
 	CardsDealt struct {
 		At        func(childComplexity int) int
 		Board     func(childComplexity int) int
@@ -449,6 +455,7 @@ type ComplexityRoot struct {
 		Register                func(childComplexity int, input model.RegisterInput) int
 		RemoveRegisterEntry     func(childComplexity int, id string, reason string) int
 		ReplayWebhookEndpoint   func(childComplexity int, id string, fromEventID *string) int
+		ResumeAllBetting        func(childComplexity int) int
 		ResumeTable             func(childComplexity int, tableID string) int
 		RevokeAPIKey            func(childComplexity int, id string) int
 		SelfExclude             func(childComplexity int, months *int) int
@@ -457,6 +464,7 @@ type ComplexityRoot struct {
 		SetLimit                func(childComplexity int, input model.SetLimitInput) int
 		SetMinStake             func(childComplexity int, tableID string, amount model.Money) int
 		SetRole                 func(childComplexity int, userID string, role model.Role) int
+		StopAllBetting          func(childComplexity int, reason string) int
 		SubmitVerification      func(childComplexity int, input model.VerificationInput) int
 		TakeTimeOut             func(childComplexity int, hours int) int
 		UpdateTableSettings     func(childComplexity int, tableID string, input model.TableSettingsInput) int
@@ -591,6 +599,7 @@ type ComplexityRoot struct {
 	Query struct {
 		APIKeys              func(childComplexity int) int
 		AuditLog             func(childComplexity int, first *int, after *string, actorID *string, action *string, tableID *string, from *time.Time, to *time.Time) int
+		BettingStop          func(childComplexity int) int
 		Draw                 func(childComplexity int, id string) int
 		ExclusionRegister    func(childComplexity int, all *bool, first *int, after *string) int
 		HoldemHand           func(childComplexity int, id string) int
@@ -826,6 +835,8 @@ type MutationResolver interface {
 	EnableAccount(ctx context.Context, userID string) (*model.User, error)
 	CreateAPIKey(ctx context.Context, input model.CreateAPIKeyInput) (*model.CreatedAPIKey, error)
 	RevokeAPIKey(ctx context.Context, id string) (*model.APIKey, error)
+	StopAllBetting(ctx context.Context, reason string) (*model.BettingStop, error)
+	ResumeAllBetting(ctx context.Context) (*model.BettingStop, error)
 	HoldemCommit(ctx context.Context) (*model.HoldemCommitment, error)
 	HoldemStart(ctx context.Context, input model.HoldemStartInput) (*model.HoldemHand, error)
 	HoldemDecide(ctx context.Context, input model.HoldemDecideInput) (*model.HoldemHand, error)
@@ -861,6 +872,7 @@ type QueryResolver interface {
 	PendingVerifications(ctx context.Context, first *int, after *string) (*model.PendingVerificationConnection, error)
 	APIKeys(ctx context.Context) ([]model.APIKey, error)
 	AuditLog(ctx context.Context, first *int, after *string, actorID *string, action *string, tableID *string, from *time.Time, to *time.Time) (*model.AuditEntryConnection, error)
+	BettingStop(ctx context.Context) (*model.BettingStop, error)
 	VerifyDraw(ctx context.Context, id string) (*model.DrawVerification, error)
 	VoidCounts(ctx context.Context, tableID string) ([]model.VoidCount, error)
 	HoldemSettings(ctx context.Context) (*model.HoldemSettings, error)
@@ -1338,6 +1350,25 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.BetSettled.Bet(childComplexity), true
+
+	case "BettingStop.reason":
+		if e.ComplexityRoot.BettingStop.Reason == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BettingStop.Reason(childComplexity), true
+	case "BettingStop.since":
+		if e.ComplexityRoot.BettingStop.Since == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BettingStop.Since(childComplexity), true
+	case "BettingStop.stopped":
+		if e.ComplexityRoot.BettingStop.Stopped == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BettingStop.Stopped(childComplexity), true
 
 	case "CardsDealt.at":
 		if e.ComplexityRoot.CardsDealt.At == nil {
@@ -2653,6 +2684,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.ReplayWebhookEndpoint(childComplexity, args["id"].(string), args["fromEventId"].(*string)), true
+	case "Mutation.resumeAllBetting":
+		if e.ComplexityRoot.Mutation.ResumeAllBetting == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Mutation.ResumeAllBetting(childComplexity), true
 	case "Mutation.resumeTable":
 		if e.ComplexityRoot.Mutation.ResumeTable == nil {
 			break
@@ -2741,6 +2778,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.SetRole(childComplexity, args["userId"].(string), args["role"].(model.Role)), true
+	case "Mutation.stopAllBetting":
+		if e.ComplexityRoot.Mutation.StopAllBetting == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_stopAllBetting_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.StopAllBetting(childComplexity, args["reason"].(string)), true
 	case "Mutation.submitVerification":
 		if e.ComplexityRoot.Mutation.SubmitVerification == nil {
 			break
@@ -3303,6 +3351,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.AuditLog(childComplexity, args["first"].(*int), args["after"].(*string), args["actorId"].(*string), args["action"].(*string), args["tableId"].(*string), args["from"].(*time.Time), args["to"].(*time.Time)), true
+	case "Query.bettingStop":
+		if e.ComplexityRoot.Query.BettingStop == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Query.BettingStop(childComplexity), true
 	case "Query.draw":
 		if e.ComplexityRoot.Query.Draw == nil {
 			break
@@ -4311,7 +4365,7 @@ func newExecutionContext(
 	}
 }
 
-//go:embed "schema/account.graphqls" "schema/apikey.graphqls" "schema/audit.graphqls" "schema/cards.graphqls" "schema/events.graphqls" "schema/fairness.graphqls" "schema/holdem.graphqls" "schema/ledger.graphqls" "schema/protection.graphqls" "schema/tote.graphqls" "schema/webhooks.graphqls"
+//go:embed "schema/account.graphqls" "schema/apikey.graphqls" "schema/audit.graphqls" "schema/bettingstop.graphqls" "schema/cards.graphqls" "schema/events.graphqls" "schema/fairness.graphqls" "schema/holdem.graphqls" "schema/ledger.graphqls" "schema/protection.graphqls" "schema/tote.graphqls" "schema/webhooks.graphqls"
 var sourcesFS embed.FS
 
 func sourceData(filename string) string {
@@ -4395,6 +4449,7 @@ type Subscription
 	{Name: "schema/account.graphqls", Input: sourceData("schema/account.graphqls"), BuiltIn: false},
 	{Name: "schema/apikey.graphqls", Input: sourceData("schema/apikey.graphqls"), BuiltIn: false},
 	{Name: "schema/audit.graphqls", Input: sourceData("schema/audit.graphqls"), BuiltIn: false},
+	{Name: "schema/bettingstop.graphqls", Input: sourceData("schema/bettingstop.graphqls"), BuiltIn: false},
 	{Name: "schema/cards.graphqls", Input: sourceData("schema/cards.graphqls"), BuiltIn: false},
 	{Name: "schema/events.graphqls", Input: sourceData("schema/events.graphqls"), BuiltIn: false},
 	{Name: "schema/fairness.graphqls", Input: sourceData("schema/fairness.graphqls"), BuiltIn: false},
@@ -4618,6 +4673,18 @@ func (ec *executionContext) childFields_BetRoot(ctx context.Context, field graph
 		return ec.fieldContext_BetRoot_stakes(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type BetRoot", field.Name)
+}
+
+func (ec *executionContext) childFields_BettingStop(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "stopped":
+		return ec.fieldContext_BettingStop_stopped(ctx, field)
+	case "since":
+		return ec.fieldContext_BettingStop_since(ctx, field)
+	case "reason":
+		return ec.fieldContext_BettingStop_reason(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type BettingStop", field.Name)
 }
 
 func (ec *executionContext) childFields_CashTransfer(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -6121,6 +6188,20 @@ func (ec *executionContext) field_Mutation_setRole_args(ctx context.Context, raw
 		return nil, err
 	}
 	args["role"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_stopAllBetting_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "reason",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["reason"] = arg0
 	return args, nil
 }
 
@@ -8381,6 +8462,93 @@ func (ec *executionContext) fieldContext_BetSettled_bet(_ context.Context, field
 		},
 	}
 	return fc, nil
+}
+
+func (ec *executionContext) _BettingStop_stopped(ctx context.Context, field graphql.CollectedField, obj *model.BettingStop) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BettingStop_stopped(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Stopped, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_BettingStop_stopped(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BettingStop", field, false, false, "Boolean")
+}
+
+func (ec *executionContext) _BettingStop_since(ctx context.Context, field graphql.CollectedField, obj *model.BettingStop) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BettingStop_since(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Since, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_BettingStop_since(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BettingStop", field, false, false, "Time")
+}
+
+func (ec *executionContext) _BettingStop_reason(ctx context.Context, field graphql.CollectedField, obj *model.BettingStop) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BettingStop_reason(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Reason, nil
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				roles, err := ec.unmarshalNRole2ᚕgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐRoleᚄ(ctx, []any{"ADMIN"})
+				if err != nil {
+					var zeroVal *string
+					return zeroVal, err
+				}
+				if ec.Directives.HasRole == nil {
+					var zeroVal *string
+					return zeroVal, errors.New("directive hasRole is not implemented")
+				}
+				return ec.Directives.HasRole(ctx, obj, directive0, roles)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_BettingStop_reason(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BettingStop", field, false, false, "String")
 }
 
 func (ec *executionContext) _CardsDealt_seq(ctx context.Context, field graphql.CollectedField, obj *model.CardsDealt) (ret graphql.Marshaler) {
@@ -13380,6 +13548,118 @@ func (ec *executionContext) fieldContext_Mutation_revokeApiKey(ctx context.Conte
 	return fc, nil
 }
 
+func (ec *executionContext) _Mutation_stopAllBetting(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_stopAllBetting(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().StopAllBetting(ctx, fc.Args["reason"].(string))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				roles, err := ec.unmarshalNRole2ᚕgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐRoleᚄ(ctx, []any{"ADMIN"})
+				if err != nil {
+					var zeroVal *model.BettingStop
+					return zeroVal, err
+				}
+				if ec.Directives.HasRole == nil {
+					var zeroVal *model.BettingStop
+					return zeroVal, errors.New("directive hasRole is not implemented")
+				}
+				return ec.Directives.HasRole(ctx, nil, directive0, roles)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *model.BettingStop) graphql.Marshaler {
+			return ec.marshalNBettingStop2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐBettingStop(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_stopAllBetting(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_BettingStop(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_stopAllBetting_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_resumeAllBetting(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_resumeAllBetting(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Mutation().ResumeAllBetting(ctx)
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				roles, err := ec.unmarshalNRole2ᚕgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐRoleᚄ(ctx, []any{"ADMIN"})
+				if err != nil {
+					var zeroVal *model.BettingStop
+					return zeroVal, err
+				}
+				if ec.Directives.HasRole == nil {
+					var zeroVal *model.BettingStop
+					return zeroVal, errors.New("directive hasRole is not implemented")
+				}
+				return ec.Directives.HasRole(ctx, nil, directive0, roles)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *model.BettingStop) graphql.Marshaler {
+			return ec.marshalNBettingStop2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐBettingStop(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_resumeAllBetting(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_BettingStop(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Mutation_holdemCommit(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -17090,6 +17370,38 @@ func (ec *executionContext) fieldContext_Query_auditLog(ctx context.Context, fie
 	if fc.Args, err = ec.field_Query_auditLog_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_bettingStop(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_bettingStop(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Query().BettingStop(ctx)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.BettingStop) graphql.Marshaler {
+			return ec.marshalNBettingStop2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐBettingStop(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_bettingStop(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_BettingStop(ctx, field)
+		},
 	}
 	return fc, nil
 }
@@ -23722,6 +24034,49 @@ func (ec *executionContext) _BetSettled(ctx context.Context, sel ast.SelectionSe
 	return out
 }
 
+var bettingStopImplementors = []string{"BettingStop"}
+
+func (ec *executionContext) _BettingStop(ctx context.Context, sel ast.SelectionSet, obj *model.BettingStop) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, bettingStopImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("BettingStop")
+		case "stopped":
+			out.Values[i] = ec._BettingStop_stopped(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "since":
+			out.Values[i] = ec._BettingStop_since(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "reason":
+			out.Values[i] = ec._BettingStop_reason(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
 var cardsDealtImplementors = []string{"CardsDealt", "TableEvent"}
 
 func (ec *executionContext) _CardsDealt(ctx context.Context, sel ast.SelectionSet, obj *model.CardsDealt) graphql.Marshaler {
@@ -25478,6 +25833,20 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "stopAllBetting":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_stopAllBetting(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "resumeAllBetting":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_resumeAllBetting(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		case "holdemCommit":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_holdemCommit(ctx, field)
@@ -26533,6 +26902,12 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 				true, true,
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Query_auditLog(ctx, field)
+				})
+		case "bettingStop":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_bettingStop(ctx, field)
 				})
 		case "verifyDraw":
 			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
@@ -28345,6 +28720,14 @@ func (ec *executionContext) unmarshalNBettingRound2githubᚗcomᚋpokertoteᚋpo
 
 func (ec *executionContext) marshalNBettingRound2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐBettingRound(ctx context.Context, sel ast.SelectionSet, v model.BettingRound) graphql.Marshaler {
 	return v
+}
+
+func (ec *executionContext) marshalNBettingStop2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐBettingStop(ctx context.Context, sel ast.SelectionSet, v *model.BettingStop) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "BettingStop!")
+		return graphql.Null
+	}
+	return ec._BettingStop(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalNBoolean2bool(ctx context.Context, v any) (bool, error) {

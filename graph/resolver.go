@@ -18,6 +18,8 @@ type Resolver struct {
 	Affiliates *AffiliatesAPI
 	// Webhooks manages partners' webhook endpoints.
 	Webhooks *WebhooksAPI
+	// BettingStop is the emergency stop of all betting.
+	Stop *BettingStopAPI
 	// Events streams the viewer's own events of every area (myEvents).
 	Events *UserEventsAPI
 }

@@ -181,6 +181,15 @@ type BetSettled struct {
 
 func (BetSettled) IsUserEvent() {}
 
+// Whether betting is stopped.
+type BettingStop struct {
+	Stopped bool `json:"stopped"`
+	// When it was last stopped or resumed; null if never.
+	Since *time.Time `json:"since,omitempty"`
+	// The admin's reason for the stop (staff only).
+	Reason *string `json:"reason,omitempty"`
+}
+
 // Cards dealt: one position's pocket, or the flop, turn or river. Carries the board and every position after the card.
 type CardsDealt struct {
 	Seq     int64     `json:"seq"`

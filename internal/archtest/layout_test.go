@@ -24,8 +24,8 @@ const module = "github.com/pokertote/pokertote/"
 var floors = [][]string{
 	{"domain/errs", "domain/ids", "domain/hand/internal/gentables"},
 	{"domain/cards", "domain/money", "domain/paging", "domain/event", "domain/beacon", "domain/betroot", "domain/apikey",
-		"domain/errs/errstest"},
-	{"domain/hand", "domain/ledger", "domain/account"},
+		"domain/errs/errstest", "domain/bettingstop"},
+	{"domain/hand", "domain/ledger", "domain/account", "domain/bettingstop/bettingstoptest"},
 	{"domain/odds", "domain/parimutuel", "domain/holdem", "domain/protection", "domain/cashier", "domain/auth",
 		"domain/ledger/ledgertest", "domain/account/accounttest"},
 	// tote, the model: table, draw, bet, events, the result, the stores.

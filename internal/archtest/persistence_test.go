@@ -35,6 +35,8 @@ var persistAggregates = map[string][]string{
 	"persistence/totedb":       {"persistence/ledgerdb", "persistence/protectiondb", "persistence/accountdb"},
 	// An endpoint's change is audited in its transaction (accountdb.InsertAudit).
 	"persistence/webhookdb": {"persistence/accountdb"},
+	// The stop is audited in its transaction.
+	"persistence/bettingstopdb": {"persistence/accountdb"},
 }
 
 // persistImports lists the imports of each package under persistence/
