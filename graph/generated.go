@@ -230,6 +230,7 @@ type ComplexityRoot struct {
 		SettledAt     func(childComplexity int) int
 		Shuffle       func(childComplexity int) int
 		Table         func(childComplexity int) int
+		VoidKind      func(childComplexity int) int
 		VoidReason    func(childComplexity int) int
 	}
 
@@ -315,6 +316,7 @@ type ComplexityRoot struct {
 		Seq        func(childComplexity int) int
 		ServerSeed func(childComplexity int) int
 		TableID    func(childComplexity int) int
+		VoidKind   func(childComplexity int) int
 	}
 
 	Exclusion struct {
@@ -1620,6 +1622,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Draw.Table(childComplexity), true
+	case "Draw.voidKind":
+		if e.ComplexityRoot.Draw.VoidKind == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Draw.VoidKind(childComplexity), true
 	case "Draw.voidReason":
 		if e.ComplexityRoot.Draw.VoidReason == nil {
 			break
@@ -1994,6 +2002,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.DrawVoided.TableID(childComplexity), true
+	case "DrawVoided.voidKind":
+		if e.ComplexityRoot.DrawVoided.VoidKind == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DrawVoided.VoidKind(childComplexity), true
 
 	case "Exclusion.active":
 		if e.ComplexityRoot.Exclusion.Active == nil {
@@ -4767,6 +4781,8 @@ func (ec *executionContext) childFields_Draw(ctx context.Context, field graphql.
 		return ec.fieldContext_Draw_settledAt(ctx, field)
 	case "voidReason":
 		return ec.fieldContext_Draw_voidReason(ctx, field)
+	case "voidKind":
+		return ec.fieldContext_Draw_voidKind(ctx, field)
 	case "odds":
 		return ec.fieldContext_Draw_odds(ctx, field)
 	case "chances":
@@ -9442,6 +9458,29 @@ func (ec *executionContext) fieldContext_Draw_voidReason(_ context.Context, fiel
 	return graphql.NewScalarFieldContext("Draw", field, false, false, "String")
 }
 
+func (ec *executionContext) _Draw_voidKind(ctx context.Context, field graphql.CollectedField, obj *model.Draw) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Draw_voidKind(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.VoidKind, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.VoidKind) graphql.Marshaler {
+			return ec.marshalOVoidKind2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐVoidKind(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Draw_voidKind(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Draw", field, false, false, "VoidKind")
+}
+
 func (ec *executionContext) _Draw_odds(ctx context.Context, field graphql.CollectedField, obj *model.Draw) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -11081,6 +11120,29 @@ func (ec *executionContext) _DrawVoided_reason(ctx context.Context, field graphq
 }
 func (ec *executionContext) fieldContext_DrawVoided_reason(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("DrawVoided", field, false, false, "String")
+}
+
+func (ec *executionContext) _DrawVoided_voidKind(ctx context.Context, field graphql.CollectedField, obj *model.DrawVoided) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DrawVoided_voidKind(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.VoidKind, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.VoidKind) graphql.Marshaler {
+			return ec.marshalNVoidKind2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐVoidKind(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DrawVoided_voidKind(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DrawVoided", field, false, false, "VoidKind")
 }
 
 func (ec *executionContext) _DrawVoided_result(ctx context.Context, field graphql.CollectedField, obj *model.DrawVoided) (ret graphql.Marshaler) {
@@ -24409,6 +24471,11 @@ func (ec *executionContext) _Draw(ctx context.Context, sel ast.SelectionSet, obj
 			if out.Values[i] == graphql.RequiredNull {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
+		case "voidKind":
+			out.Values[i] = ec._Draw_voidKind(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
 		case "odds":
 			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
 				true, false,
@@ -24950,6 +25017,11 @@ func (ec *executionContext) _DrawVoided(ctx context.Context, sel ast.SelectionSe
 			}
 		case "reason":
 			out.Values[i] = ec._DrawVoided_reason(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "voidKind":
+			out.Values[i] = ec._DrawVoided_voidKind(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -30565,6 +30637,22 @@ func (ec *executionContext) marshalOUser2ᚖgithubᚗcomᚋpokertoteᚋpokertote
 		return graphql.Null
 	}
 	return ec._User(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalOVoidKind2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐVoidKind(ctx context.Context, v any) (*model.VoidKind, error) {
+	if v == nil {
+		return nil, nil
+	}
+	var res = new(model.VoidKind)
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOVoidKind2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐVoidKind(ctx context.Context, sel ast.SelectionSet, v *model.VoidKind) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return v
 }
 
 func (ec *executionContext) marshalO__EnumValue2ᚕgithubᚗcomᚋ99designsᚋgqlgenᚋgraphqlᚋintrospectionᚐEnumValueᚄ(ctx context.Context, sel ast.SelectionSet, v []introspection.EnumValue) graphql.Marshaler {
