@@ -710,6 +710,7 @@ type ComplexityRoot struct {
 
 	Subscription struct {
 		MyEvents    func(childComplexity int) int
+		Results     func(childComplexity int, tableID string, afterSeq *int64) int
 		TableEvents func(childComplexity int, tableID string, afterSeq *int64) int
 	}
 
@@ -894,6 +895,7 @@ type QueryResolver interface {
 type SubscriptionResolver interface {
 	TableEvents(ctx context.Context, tableID string, afterSeq *int64) (<-chan model.TableEvent, error)
 	MyEvents(ctx context.Context) (<-chan model.UserEvent, error)
+	Results(ctx context.Context, tableID string, afterSeq *int64) (<-chan model.TableEvent, error)
 }
 type TableResolver interface {
 	CurrentDraw(ctx context.Context, obj *model.Table) (*model.Draw, error)
@@ -3881,6 +3883,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Subscription.MyEvents(childComplexity), true
+	case "Subscription.results":
+		if e.ComplexityRoot.Subscription.Results == nil {
+			break
+		}
+
+		args, err := ec.field_Subscription_results_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Subscription.Results(childComplexity, args["tableId"].(string), args["afterSeq"].(*int64)), true
 	case "Subscription.tableEvents":
 		if e.ComplexityRoot.Subscription.TableEvents == nil {
 			break
@@ -6650,6 +6663,28 @@ func (ec *executionContext) field_Query_voidCounts_args(ctx context.Context, raw
 		return nil, err
 	}
 	args["tableId"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Subscription_results_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "tableId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["tableId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "afterSeq",
+		func(ctx context.Context, v any) (*int64, error) {
+			return ec.unmarshalOInt642ᚖint64(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["afterSeq"] = arg1
 	return args, nil
 }
 
@@ -19620,6 +19655,50 @@ func (ec *executionContext) fieldContext_Subscription_myEvents(_ context.Context
 	return fc, nil
 }
 
+func (ec *executionContext) _Subscription_results(ctx context.Context, field graphql.CollectedField) (ret func(ctx context.Context) graphql.Marshaler) {
+	return graphql.ResolveFieldStream(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Subscription_results(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Subscription().Results(ctx, fc.Args["tableId"].(string), fc.Args["afterSeq"].(*int64))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.TableEvent) graphql.Marshaler {
+			return ec.marshalNTableEvent2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐTableEvent(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Subscription_results(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Subscription",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("FieldContext.Child cannot be called on type INTERFACE")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Subscription_results_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Table_id(ctx context.Context, field graphql.CollectedField, obj *model.Table) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -27687,6 +27766,8 @@ func (ec *executionContext) _Subscription(ctx context.Context, sel ast.Selection
 		return ec._Subscription_tableEvents(ctx, fields[0])
 	case "myEvents":
 		return ec._Subscription_myEvents(ctx, fields[0])
+	case "results":
+		return ec._Subscription_results(ctx, fields[0])
 	default:
 		panic("unknown field " + strconv.Quote(fields[0].Name))
 	}
