@@ -25,7 +25,10 @@ const (
 	ReasonCommitmentRequired = "COMMITMENT_REQUIRED"
 	// ReasonCutRequired refuses a hand without the player's cut: with an
 	// empty cut the house's seed alone would fix the deck (issue 26).
-	ReasonCutRequired       = "CUT_REQUIRED"
+	ReasonCutRequired = "CUT_REQUIRED"
+	// ReasonWeakCut refuses a cut too short or too uniform to be the
+	// player's own (a constant cut everyone sends alike).
+	ReasonWeakCut           = "WEAK_CUT"
 	ReasonHandNotFound      = "HAND_NOT_FOUND"
 	ReasonHandReplayFailed  = "HAND_REPLAY_FAILED"
 	ReasonInvalidConfig     = "INVALID_CONFIG"

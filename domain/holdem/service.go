@@ -191,10 +191,34 @@ func (r StartRequest) check(cfg Config) error {
 	if _, err := Start(cfg, r.Stakes, ShuffledDeal(cards.Seed{}, nil, len(r.Stakes)), time.Time{}); err != nil {
 		return err
 	}
-	if r.Cut == "" { // checked last: the other answers stay as they were
+	// Checked last: the other answers stay as they were.
+	if strings.TrimSpace(r.Cut) == "" {
 		return errs.R(errs.Invalid, ReasonCutRequired, "give a cut: any text of yours, mixed into the shuffle (the web client draws a random one); without it the house's seed alone would fix the deck")
 	}
+	if !cutVaries(r.Cut) {
+		return errs.R(errs.Invalid, ReasonWeakCut, "the cut must have at least %d characters, %d of them different: a cut everyone types alike lets a seed be chosen against it", MinCutRunes, MinCutDistinct)
+	}
 	return nil
+}
+
+// The least a cut must vary: a blank, one-character or repeated cut ("a",
+// "0000") is the same for many players, so a house could grind its seeds
+// against it before committing. The web client draws 32 random hex digits.
+const (
+	MinCutRunes    = 4
+	MinCutDistinct = 3
+)
+
+// cutVaries reports whether a cut, its surrounding spaces aside, has at
+// least MinCutRunes characters and MinCutDistinct different ones.
+func cutVaries(cut string) bool {
+	seen := map[rune]bool{}
+	n := 0
+	for _, r := range strings.TrimSpace(cut) {
+		seen[r] = true
+		n++
+	}
+	return n >= MinCutRunes && len(seen) >= MinCutDistinct
 }
 
 // Start starts a hand: it checks the request and that the player may stake,

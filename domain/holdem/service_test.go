@@ -323,11 +323,17 @@ func TestServiceInvalidRequests(t *testing.T) {
 			errstest.Is(t, err, errs.Invalid, tc.reason)
 		})
 	}
-	// An empty cut would let the house's seed alone fix the deck (issue
-	// 26): refused, nothing moves.
-	_, err := f.svc.Start(ctx, holdem.StartRequest{UserID: player, Stakes: oneBox, IdempotencyKey: "k", Commitment: f.commitment(t, player)})
-	errstest.Is(t, err, errs.Invalid, "CUT_REQUIRED")
+	// An empty or blank cut would let the house's seed alone fix the deck,
+	// and a constant one ("a", "0000", "abab") is the same for many
+	// players, so a seed could be ground against it: refused, nothing moves.
+	for cut, reason := range map[string]string{"": "CUT_REQUIRED", "  \t ": "CUT_REQUIRED", "a": "WEAK_CUT", "0000": "WEAK_CUT", " abab ": "WEAK_CUT", "ab ": "WEAK_CUT"} {
+		_, err := f.svc.Start(ctx, holdem.StartRequest{UserID: player, Stakes: oneBox, Cut: cut, IdempotencyKey: "k", Commitment: f.commitment(t, player)})
+		errstest.Is(t, err, errs.Invalid, reason)
+	}
 	f.wantMoney(t, player, 1000*money.KZT, 0)
+	if _, err := f.svc.Start(ctx, holdem.StartRequest{UserID: player, Stakes: oneBox, Cut: "abc1", IdempotencyKey: "k", Commitment: f.commitment(t, player)}); err != nil {
+		t.Errorf("a cut of four characters, three different: %v", err)
+	}
 }
 
 func TestServiceStartIsIdempotent(t *testing.T) {
@@ -341,7 +347,7 @@ func TestServiceStartIsIdempotent(t *testing.T) {
 	)
 	for range 8 {
 		wg.Go(func() {
-			sn, err := f.startWith(t, holdem.StartRequest{UserID: player, Stakes: withBonus, Cut: "c", IdempotencyKey: "same", Commitment: same})
+			sn, err := f.startWith(t, holdem.StartRequest{UserID: player, Stakes: withBonus, Cut: "cut c", IdempotencyKey: "same", Commitment: same})
 			if err != nil {
 				t.Error(err)
 				return
@@ -357,7 +363,7 @@ func TestServiceStartIsIdempotent(t *testing.T) {
 		t.Fatalf("retries started hands %v", ids)
 	}
 	f.wantMoney(t, player, 850*money.KZT, 150*money.KZT)
-	_, err := f.startWith(t, holdem.StartRequest{UserID: player, Stakes: oneBox, Cut: "c", IdempotencyKey: "same"})
+	_, err := f.startWith(t, holdem.StartRequest{UserID: player, Stakes: oneBox, Cut: "cut c", IdempotencyKey: "same"})
 	errstest.Is(t, err, errs.Conflict, ledger.ReasonKeyReused)
 	// Keys belong to one player: another may use the same one.
 	f.deposit(t, player+1, 1000*money.KZT)

@@ -47,15 +47,81 @@ const (
 	HoldemPayout TransferKind = "HOLDEM_PAYOUT"
 )
 
+// Protection is what a transfer kind means to player protection
+// (domain/protection): every kind declares one, so that a new kind cannot
+// slip past the limits unclassified. The zero value is no class at all,
+// and protection refuses a transfer whose kind has it.
+type Protection int
+
+// The protection classes.
+const (
+	// Unclassified is a kind's class when it declared none: refused.
+	Unclassified Protection = iota
+	// Internal moves money between the house's own accounts (organiser,
+	// jackpot, escrow, cash) and never touches a wallet; one that does is
+	// refused.
+	Internal
+	// PaidIn credits wallets with money paid in: deposit limits apply.
+	PaidIn
+	// PaidOut debits wallets with money paid out: no limit applies.
+	PaidOut
+	// Staked debits wallets with stakes: stake and loss limits apply.
+	Staked
+	// Returned credits wallets with what stakes brought back (payouts,
+	// refunds): it counts against losses.
+	Returned
+)
+
+// transferKinds is the registry of transfer kinds: each with its
+// protection class. A kind is valid only here.
+var transferKinds = map[TransferKind]Protection{
+	Deposit:             PaidIn,
+	Withdrawal:          PaidOut,
+	BetStake:            Staked,
+	Payout:              Returned,
+	Refund:              Returned,
+	Commission:          Internal,
+	Breakage:            Internal,
+	JackpotContribution: Internal,
+	JackpotTopUp:        Internal,
+	JackpotRollover:     Internal,
+	TopUp:               Internal,
+	Settlement:          Returned,
+	HoldemStake:         Staked,
+	HoldemPayout:        Returned,
+}
+
 // Valid reports whether k is a known transfer kind.
 func (k TransferKind) Valid() bool {
-	switch k {
-	case Deposit, Withdrawal, BetStake, Payout, Refund, Commission, Breakage,
-		JackpotContribution, JackpotTopUp, JackpotRollover, TopUp, Settlement,
-		HoldemStake, HoldemPayout:
-		return true
+	_, ok := transferKinds[k]
+	return ok
+}
+
+// Protection is k's protection class; Unclassified for an unknown kind.
+func (k TransferKind) Protection() Protection { return transferKinds[k] }
+
+// TransferKinds lists every known kind, sorted.
+func TransferKinds() []TransferKind {
+	out := make([]TransferKind, 0, len(transferKinds))
+	for k := range transferKinds {
+		out = append(out, k)
 	}
-	return false
+	slices.Sort(out)
+	return out
+}
+
+// CheckKinds reports the kinds of a registry that declare no protection
+// class: the registry's own test runs it, so that adding a kind without
+// its class fails the build's tests.
+func CheckKinds(reg map[TransferKind]Protection) []TransferKind {
+	var bad []TransferKind
+	for k, p := range reg {
+		if p <= Unclassified || p > Returned {
+			bad = append(bad, k)
+		}
+	}
+	slices.Sort(bad)
+	return bad
 }
 
 // Limits on a transfer. MaxEntries × MaxEntryAmount fits in int64, so no sum

@@ -35,20 +35,35 @@ type Flow struct {
 func (f Flow) Checked() bool { return f.Kind == FlowDeposit || f.Kind == FlowStake }
 
 // Classify says what t means to the players whose wallets it touches: a
-// deposit, a stake, or returns of stakes. Withdrawals and transfers of
-// other kinds mean nothing here. Wallets not named "user:<id>" are ignored.
-func Classify(t ledger.Transfer) []Flow {
+// deposit, a stake, or returns of stakes, from its kind's protection class
+// (ledger.TransferKind.Protection). Withdrawals mean nothing here. It fails
+// closed: a kind without a class, or an Internal kind that touches a
+// wallet, is an Internal error and the money does not move. Wallets not
+// named "user:<id>" are ignored.
+func Classify(t ledger.Transfer) ([]Flow, error) {
 	var want FlowKind
 	sign := money.Amount(1)
-	switch t.Kind {
-	case ledger.Deposit:
+	switch p := t.Kind.Protection(); p {
+	case ledger.PaidIn:
 		want = FlowDeposit
-	case ledger.BetStake, ledger.HoldemStake:
+	case ledger.Staked:
 		want, sign = FlowStake, -1
-	case ledger.Payout, ledger.Refund, ledger.Settlement, ledger.HoldemPayout:
+	case ledger.Returned:
 		want = FlowReturn
-	default:
-		return nil
+	case ledger.PaidOut:
+		return nil, nil
+	case ledger.Internal:
+		for _, e := range t.Entries {
+			if e.Account.Kind == ledger.Wallet {
+				return nil, errs.E(errs.Internal, "protection: a %s transfer touches wallet %s: refused", t.Kind, e.Account)
+			}
+		}
+		return nil, nil
+	case ledger.Unclassified:
+		return nil, errs.E(errs.Internal, "protection: transfer kind %q has no protection class: refused", t.Kind)
+	}
+	if want == "" {
+		return nil, errs.E(errs.Internal, "protection: transfer kind %q has an unknown protection class: refused", t.Kind)
 	}
 	var out []Flow
 	for _, e := range t.Entries {
@@ -61,7 +76,7 @@ func Classify(t ledger.Transfer) []Flow {
 		}
 		out = append(out, Flow{UserID: int64(id), Kind: want, Amount: e.Amount * sign})
 	}
-	return out
+	return out, nil
 }
 
 // State is what the guard knows about a player when they stake or deposit.

@@ -112,6 +112,26 @@ func TestExclusionRules(t *testing.T) {
 	}
 }
 
+// TestClassifyFailsClosed: a kind without a protection class, and an
+// internal kind that touches a wallet, are refused, not let through.
+func TestClassifyFailsClosed(t *testing.T) {
+	w := ledger.UserWallet(7)
+	for name, tr := range map[string]ledger.Transfer{
+		"unknown kind":            ledger.Move("k", ledger.TransferKind("TOP_TWO_STAKE"), "", w, ledger.EscrowOf("p"), 5),
+		"internal kind, wallet":   ledger.Move("k", ledger.Commission, "", w, ledger.OrganiserAccount, 5),
+		"internal kind, rollover": ledger.Move("k", ledger.JackpotRollover, "", ledger.EscrowOf("p"), w, 5),
+	} {
+		if flows, err := protection.Classify(tr); err == nil {
+			t.Errorf("%s: classified as %+v, want a refusal", name, flows)
+		}
+	}
+	for _, k := range ledger.TransferKinds() {
+		if _, err := protection.Classify(ledger.Move("k", k, "", ledger.CashAccount, ledger.OrganiserAccount, 5)); err != nil {
+			t.Errorf("%s between house accounts: %v", k, err)
+		}
+	}
+}
+
 func TestClassify(t *testing.T) {
 	w := ledger.UserWallet(7)
 	tests := []struct {
@@ -131,7 +151,10 @@ func TestClassify(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			got := protection.Classify(tc.tr)
+			got, err := protection.Classify(tc.tr)
+			if err != nil {
+				t.Fatal(err)
+			}
 			if len(got) != len(tc.want) {
 				t.Fatalf("Classify = %+v, want %+v", got, tc.want)
 			}

@@ -230,7 +230,10 @@ func stakeFlow(tr ledger.Transfer, u ids.UserID) (protection.Flow, ledger.Accoun
 			return protection.Flow{}, wallet, errs.E(errs.Internal, "tote: a bet batch posts stakes from the player's wallet to escrows only, not %s", tr.IdempotencyKey)
 		}
 	}
-	flows := protection.Classify(tr)
+	flows, err := protection.Classify(tr)
+	if err != nil {
+		return protection.Flow{}, wallet, err
+	}
 	if len(flows) != 1 || flows[0].Kind != protection.FlowStake || flows[0].UserID != int64(u) {
 		return protection.Flow{}, wallet, errs.E(errs.Internal, "tote: transfer %s is not one player's stake", tr.IdempotencyKey)
 	}

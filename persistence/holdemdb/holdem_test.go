@@ -197,7 +197,7 @@ func TestHoldemRepoTx(t *testing.T) {
 			ledgertest.WantBalance(t, e.ledger, ledger.UserWallet(e.user), 9_900*money.KZT)
 		})
 		t.Run("insufficient funds stores no hand", func(t *testing.T) {
-			_, err := svc.Start(ctx, holdem.StartRequest{UserID: e.user, Stakes: []holdem.Stake{{Ante: 10_000 * money.KZT}}, IdempotencyKey: "big", Cut: "c", Commitment: commitmentOf(t, svc, e.user)})
+			_, err := svc.Start(ctx, holdem.StartRequest{UserID: e.user, Stakes: []holdem.Stake{{Ante: 10_000 * money.KZT}}, IdempotencyKey: "big", Cut: "cut c", Commitment: commitmentOf(t, svc, e.user)})
 			errstest.Is(t, err, errs.Conflict, ledger.ReasonInsufficientFunds)
 			_, err = e.repo.HandByStartKey(ctx, e.user, "big")
 			errstest.Code(t, err, errs.NotFound)
@@ -335,7 +335,7 @@ func TestHoldemRepoReplicasSettleOnce(t *testing.T) {
 		// One request on every replica at once, with a pending seed
 		// only one of them can take.
 		startOnce(t, replicas, holdem.StartRequest{UserID: e.user, Stakes: []holdem.Stake{{Ante: 100 * money.KZT}},
-			Commitment: commitmentOf(t, replicas[0], e.user), IdempotencyKey: "retried with a commitment", Cut: "c"})
+			Commitment: commitmentOf(t, replicas[0], e.user), IdempotencyKey: "retried with a commitment", Cut: "cut c"})
 		ledgertest.WantBalance(t, e.ledger, ledger.UserWallet(e.user), 9_900*money.KZT+net)
 		ledgertest.Reconcile(t, e.ledger)
 	})

@@ -62,7 +62,9 @@ func (l ledgerTx) PostBatch(ctx context.Context, ts []ledger.Transfer) ([]ledger
 // player's wallet; protection.Classify).
 func batchNeedsGuard(ts []ledger.Transfer, valid []int) bool {
 	for _, i := range valid {
-		if len(protection.Classify(ts[i])) > 0 {
+		// A transfer protection refuses to classify needs the guard too:
+		// the guard's Check refuses it.
+		if flows, err := protection.Classify(ts[i]); err != nil || len(flows) > 0 {
 			return true
 		}
 	}
@@ -74,7 +76,11 @@ func batchNeedsGuard(ts []ledger.Transfer, valid []int) bool {
 // counted.
 func onlyReturns(ts []ledger.Transfer, valid []int) bool {
 	for _, i := range valid {
-		for _, f := range protection.Classify(ts[i]) {
+		flows, err := protection.Classify(ts[i])
+		if err != nil {
+			return false // the full guard runs, and refuses it
+		}
+		for _, f := range flows {
 			if f.Checked() {
 				return false
 			}

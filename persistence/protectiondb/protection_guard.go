@@ -70,7 +70,10 @@ type GuardedFlow struct {
 // of the file). The ledger's post runs it after the balance updates, once
 // the players' wallets are locked.
 func (g Guard) Check(tx *gorm.DB, t ledger.Transfer, now time.Time) ([]GuardedFlow, error) {
-	flows := protection.Classify(t)
+	flows, err := protection.Classify(t)
+	if err != nil {
+		return nil, err
+	}
 	out := make([]GuardedFlow, 0, len(flows))
 	for _, f := range flows {
 		g := GuardedFlow{flow: f}

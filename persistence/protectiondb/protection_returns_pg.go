@@ -72,7 +72,11 @@ SELECT (SELECT count(*) FROM c), (SELECT count(*) FROM s)`
 func (g Guard) CountReturnsPG(ctx context.Context, pool gorm.ConnPool, ts []ledger.Transfer, applied []int, now time.Time) error {
 	sum := map[int64]int64{}
 	for _, i := range applied {
-		for _, f := range protection.Classify(ts[i]) {
+		flows, err := protection.Classify(ts[i])
+		if err != nil {
+			return err
+		}
+		for _, f := range flows {
 			if f.Kind != protection.FlowReturn {
 				return fmt.Errorf("count returns: transfer %q holds a %s flow", ts[i].IdempotencyKey, f.Kind)
 			}

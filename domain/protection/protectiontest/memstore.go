@@ -235,7 +235,10 @@ func (s *MemStore) matchesLocked(docs []string, nameKey string, dob account.Date
 // Admit implements ledger.Guard: it applies protection.Admit to each
 // player's flow in t and stores what it returns, all or nothing.
 func (s *MemStore) Admit(t ledger.Transfer, now time.Time) (func(), error) {
-	flows := protection.Classify(t)
+	flows, err := protection.Classify(t)
+	if err != nil {
+		return nil, err
+	}
 	if len(flows) == 0 {
 		return nil, nil
 	}
