@@ -53,7 +53,7 @@ func required(getenv func(string) string) bool {
 // development machines and CI.
 const (
 	postgresHint = "start PostgreSQL (Debian: `sudo apt-get install -y postgresql && sudo pg_ctlcluster 15 main start`), " +
-		"let user postgres in from 127.0.0.1 without a password (pg_hba.conf: `host all postgres 127.0.0.1/32 trust`), " +
+		"let user postgres in from 127.0.0.1 without a password (first line of pg_hba.conf: `host all postgres 127.0.0.1/32 trust`), " +
 		"and create the test database: `sudo -u postgres createdb test`; or point TEST_DATABASE_URL at another server"
 	redisHint = "start Redis (Debian: `sudo apt-get install -y redis-server && redis-server --daemonize yes --bind 127.0.0.1 --port 6379 --save ''`); " +
 		"or point TEST_REDIS_URL at another server"
