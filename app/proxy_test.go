@@ -235,6 +235,14 @@ func openSSE(t *testing.T, c *gqltest.Client, table string, after int64) *proxyS
 
 func (s *proxyStream) open(t *testing.T) {
 	t.Helper()
+	if err := s.tryOpen(t); err != nil {
+		t.Fatalf("%s through the proxy: %v", s.kind, err)
+	}
+}
+
+// tryOpen opens the stream after s.last, or says why it could not.
+func (s *proxyStream) tryOpen(t *testing.T) error {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	vars := map[string]any{"t": s.table, "after": s.last}
@@ -249,7 +257,7 @@ func (s *proxyStream) open(t *testing.T) {
 	if s.kind == "websocket" {
 		sub, err := s.client.Subscribe(ctx, tableEventsSub, vars)
 		if err != nil {
-			t.Fatalf("websocket through the proxy: %v", err)
+			return err
 		}
 		go func() {
 			defer close(out)
@@ -261,7 +269,7 @@ func (s *proxyStream) open(t *testing.T) {
 	} else {
 		st, err := s.client.SSE(context.Background(), tableEventsSub, vars, nil)
 		if err != nil {
-			t.Fatalf("SSE through the proxy: %v", err)
+			return err
 		}
 		go func() {
 			defer close(out)
@@ -273,6 +281,7 @@ func (s *proxyStream) open(t *testing.T) {
 	}
 	t.Cleanup(s.close)
 	s.closed = false
+	return nil
 }
 
 // next waits for the stream's next event and checks that it follows the
@@ -296,10 +305,23 @@ func (s *proxyStream) next(t *testing.T, when string) {
 	}
 }
 
-// reopen resumes a closed stream through the proxy from its last seq.
+// reopen resumes a closed stream through the proxy from its last seq, as
+// a client does: a refusal (the proxy sent it to the draining replica before
+// its checks took it out) is tried again after a pause, for up to 15 s.
 func (s *proxyStream) reopen(t *testing.T) {
 	t.Helper()
-	s.open(t)
+	deadline := time.Now().Add(15 * time.Second)
+	for {
+		err := s.tryOpen(t)
+		if err == nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%s: no resume through the proxy within 15 s: %v", s.kind, err)
+		}
+		t.Logf("%s: resume refused, trying again: %v", s.kind, err)
+		time.Sleep(250 * time.Millisecond)
+	}
 	s.resumed++
 }
 
