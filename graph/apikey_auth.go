@@ -214,7 +214,7 @@ var apiKeyRootFields = map[ast.Operation]map[string]bool{
 		"verifyDraw": true, "holdemSettings": true,
 		"__typename": true, "__schema": true, "__type": true,
 	},
-	ast.Subscription: {"tableEvents": true, "__typename": true},
+	ast.Subscription: {"tableEvents": true, "results": true, "__typename": true},
 }
 
 type scopeWatcherCtx struct{}

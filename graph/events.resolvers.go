@@ -18,3 +18,7 @@ func (r *subscriptionResolver) TableEvents(ctx context.Context, tableID string, 
 func (r *subscriptionResolver) MyEvents(ctx context.Context) (<-chan model.UserEvent, error) {
 	return r.Events.MyEvents(ctx)
 }
+
+func (r *subscriptionResolver) Results(ctx context.Context, tableID string, afterSeq *int64) (<-chan model.TableEvent, error) {
+	return r.Tote.ResultEvents(ctx, tableID, afterSeq)
+}

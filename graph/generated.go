@@ -230,6 +230,7 @@ type ComplexityRoot struct {
 		SettledAt     func(childComplexity int) int
 		Shuffle       func(childComplexity int) int
 		Table         func(childComplexity int) int
+		VoidKind      func(childComplexity int) int
 		VoidReason    func(childComplexity int) int
 	}
 
@@ -315,6 +316,7 @@ type ComplexityRoot struct {
 		Seq        func(childComplexity int) int
 		ServerSeed func(childComplexity int) int
 		TableID    func(childComplexity int) int
+		VoidKind   func(childComplexity int) int
 	}
 
 	Exclusion struct {
@@ -708,6 +710,7 @@ type ComplexityRoot struct {
 
 	Subscription struct {
 		MyEvents    func(childComplexity int) int
+		Results     func(childComplexity int, tableID string, afterSeq *int64) int
 		TableEvents func(childComplexity int, tableID string, afterSeq *int64) int
 	}
 
@@ -892,6 +895,7 @@ type QueryResolver interface {
 type SubscriptionResolver interface {
 	TableEvents(ctx context.Context, tableID string, afterSeq *int64) (<-chan model.TableEvent, error)
 	MyEvents(ctx context.Context) (<-chan model.UserEvent, error)
+	Results(ctx context.Context, tableID string, afterSeq *int64) (<-chan model.TableEvent, error)
 }
 type TableResolver interface {
 	CurrentDraw(ctx context.Context, obj *model.Table) (*model.Draw, error)
@@ -1620,6 +1624,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Draw.Table(childComplexity), true
+	case "Draw.voidKind":
+		if e.ComplexityRoot.Draw.VoidKind == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Draw.VoidKind(childComplexity), true
 	case "Draw.voidReason":
 		if e.ComplexityRoot.Draw.VoidReason == nil {
 			break
@@ -1994,6 +2004,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.DrawVoided.TableID(childComplexity), true
+	case "DrawVoided.voidKind":
+		if e.ComplexityRoot.DrawVoided.VoidKind == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DrawVoided.VoidKind(childComplexity), true
 
 	case "Exclusion.active":
 		if e.ComplexityRoot.Exclusion.Active == nil {
@@ -3867,6 +3883,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Subscription.MyEvents(childComplexity), true
+	case "Subscription.results":
+		if e.ComplexityRoot.Subscription.Results == nil {
+			break
+		}
+
+		args, err := ec.field_Subscription_results_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Subscription.Results(childComplexity, args["tableId"].(string), args["afterSeq"].(*int64)), true
 	case "Subscription.tableEvents":
 		if e.ComplexityRoot.Subscription.TableEvents == nil {
 			break
@@ -4767,6 +4794,8 @@ func (ec *executionContext) childFields_Draw(ctx context.Context, field graphql.
 		return ec.fieldContext_Draw_settledAt(ctx, field)
 	case "voidReason":
 		return ec.fieldContext_Draw_voidReason(ctx, field)
+	case "voidKind":
+		return ec.fieldContext_Draw_voidKind(ctx, field)
 	case "odds":
 		return ec.fieldContext_Draw_odds(ctx, field)
 	case "chances":
@@ -6634,6 +6663,28 @@ func (ec *executionContext) field_Query_voidCounts_args(ctx context.Context, raw
 		return nil, err
 	}
 	args["tableId"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Subscription_results_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "tableId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["tableId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "afterSeq",
+		func(ctx context.Context, v any) (*int64, error) {
+			return ec.unmarshalOInt642ᚖint64(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["afterSeq"] = arg1
 	return args, nil
 }
 
@@ -9442,6 +9493,29 @@ func (ec *executionContext) fieldContext_Draw_voidReason(_ context.Context, fiel
 	return graphql.NewScalarFieldContext("Draw", field, false, false, "String")
 }
 
+func (ec *executionContext) _Draw_voidKind(ctx context.Context, field graphql.CollectedField, obj *model.Draw) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Draw_voidKind(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.VoidKind, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.VoidKind) graphql.Marshaler {
+			return ec.marshalOVoidKind2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐVoidKind(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Draw_voidKind(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Draw", field, false, false, "VoidKind")
+}
+
 func (ec *executionContext) _Draw_odds(ctx context.Context, field graphql.CollectedField, obj *model.Draw) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -11081,6 +11155,29 @@ func (ec *executionContext) _DrawVoided_reason(ctx context.Context, field graphq
 }
 func (ec *executionContext) fieldContext_DrawVoided_reason(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("DrawVoided", field, false, false, "String")
+}
+
+func (ec *executionContext) _DrawVoided_voidKind(ctx context.Context, field graphql.CollectedField, obj *model.DrawVoided) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DrawVoided_voidKind(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.VoidKind, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.VoidKind) graphql.Marshaler {
+			return ec.marshalNVoidKind2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐVoidKind(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DrawVoided_voidKind(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DrawVoided", field, false, false, "VoidKind")
 }
 
 func (ec *executionContext) _DrawVoided_result(ctx context.Context, field graphql.CollectedField, obj *model.DrawVoided) (ret graphql.Marshaler) {
@@ -19558,6 +19655,50 @@ func (ec *executionContext) fieldContext_Subscription_myEvents(_ context.Context
 	return fc, nil
 }
 
+func (ec *executionContext) _Subscription_results(ctx context.Context, field graphql.CollectedField) (ret func(ctx context.Context) graphql.Marshaler) {
+	return graphql.ResolveFieldStream(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Subscription_results(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Subscription().Results(ctx, fc.Args["tableId"].(string), fc.Args["afterSeq"].(*int64))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.TableEvent) graphql.Marshaler {
+			return ec.marshalNTableEvent2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐTableEvent(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Subscription_results(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Subscription",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("FieldContext.Child cannot be called on type INTERFACE")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Subscription_results_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Table_id(ctx context.Context, field graphql.CollectedField, obj *model.Table) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -24409,6 +24550,11 @@ func (ec *executionContext) _Draw(ctx context.Context, sel ast.SelectionSet, obj
 			if out.Values[i] == graphql.RequiredNull {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
+		case "voidKind":
+			out.Values[i] = ec._Draw_voidKind(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
 		case "odds":
 			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
 				true, false,
@@ -24950,6 +25096,11 @@ func (ec *executionContext) _DrawVoided(ctx context.Context, sel ast.SelectionSe
 			}
 		case "reason":
 			out.Values[i] = ec._DrawVoided_reason(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "voidKind":
+			out.Values[i] = ec._DrawVoided_voidKind(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -27615,6 +27766,8 @@ func (ec *executionContext) _Subscription(ctx context.Context, sel ast.Selection
 		return ec._Subscription_tableEvents(ctx, fields[0])
 	case "myEvents":
 		return ec._Subscription_myEvents(ctx, fields[0])
+	case "results":
+		return ec._Subscription_results(ctx, fields[0])
 	default:
 		panic("unknown field " + strconv.Quote(fields[0].Name))
 	}
@@ -30565,6 +30718,22 @@ func (ec *executionContext) marshalOUser2ᚖgithubᚗcomᚋpokertoteᚋpokertote
 		return graphql.Null
 	}
 	return ec._User(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalOVoidKind2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐVoidKind(ctx context.Context, v any) (*model.VoidKind, error) {
+	if v == nil {
+		return nil, nil
+	}
+	var res = new(model.VoidKind)
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOVoidKind2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐVoidKind(ctx context.Context, sel ast.SelectionSet, v *model.VoidKind) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return v
 }
 
 func (ec *executionContext) marshalO__EnumValue2ᚕgithubᚗcomᚋ99designsᚋgqlgenᚋgraphqlᚋintrospectionᚐEnumValueᚄ(ctx context.Context, sel ast.SelectionSet, v []introspection.EnumValue) graphql.Marshaler {

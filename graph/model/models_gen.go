@@ -284,6 +284,8 @@ type Draw struct {
 	OpenedAt   time.Time  `json:"openedAt"`
 	SettledAt  *time.Time `json:"settledAt,omitempty"`
 	VoidReason *string    `json:"voidReason,omitempty"`
+	// Why a void draw was voided, as a verifier checks it (docs/fairness.md, section 6); null unless the draw is void.
+	VoidKind *VoidKind `json:"voidKind,omitempty"`
 	// Live odds for the current state of the deal.
 	Odds *Odds `json:"odds,omitempty"`
 	// What each round after the deal opened with, so far: the exact chances and the suspended selections (SPEC 1.9).
@@ -404,12 +406,14 @@ type DrawVerification struct {
 }
 
 type DrawVoided struct {
-	Seq     int64       `json:"seq"`
-	TableID string      `json:"tableId"`
-	At      time.Time   `json:"at"`
-	DrawID  string      `json:"drawId"`
-	Reason  string      `json:"reason"`
-	Result  *DrawResult `json:"result"`
+	Seq     int64     `json:"seq"`
+	TableID string    `json:"tableId"`
+	At      time.Time `json:"at"`
+	DrawID  string    `json:"drawId"`
+	Reason  string    `json:"reason"`
+	// Why the draw was voided, typed (the same as Draw.voidKind).
+	VoidKind VoidKind    `json:"voidKind"`
+	Result   *DrawResult `json:"result"`
 	// The server seed, revealed (hex).
 	ServerSeed string `json:"serverSeed"`
 }
