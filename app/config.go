@@ -34,7 +34,7 @@ type Config struct {
 	SQLitePath  string // SQLITE_PATH: default DATA_DIR/pokertote.db
 	RedisURL    string // REDIS_URL: Redis pub/sub; empty selects the in-process broker
 	RedisPrefix string // REDIS_PREFIX: channel namespace, default "pokertote:"
-	// High availability (issue 27, docs/scaling.md).
+	// High availability (docs/scaling.md).
 	DatabaseReadURL       string        // DATABASE_READ_URL: a streaming replica (or several hosts) for reads that tolerate lag; empty: every read on DATABASE_URL
 	ReadYourWrites        time.Duration // READ_YOUR_WRITES_WINDOW: how long the WAL position of a player's last mutation is kept; their reads go to the replica only once it has replayed past it; default 1m
 	RedisSentinels        []string      // REDIS_SENTINELS: comma-separated host:port of Redis Sentinels; the master is found through them (REDIS_URL then only gives its password and db)
@@ -95,7 +95,7 @@ type Config struct {
 	BeaconSecret     string // BEACON_SECRET: key secret of the local beacon, 32+ bytes; replicas must share it
 	DebugAddr        string // DEBUG_ADDR: serve net/http/pprof on this (loopback) address; empty: off
 
-	// Operations (issue 13).
+	// Operations.
 	EventRetention     time.Duration // EVENT_RETENTION: table events older than this are pruned once their draw is finished, default 720h
 	EventPruneInterval time.Duration // EVENT_PRUNE_INTERVAL: how often each replica prunes, default 10m
 	ReconcileInterval  time.Duration // RECONCILE_INTERVAL: how often each replica checks the ledger's books, default 15m

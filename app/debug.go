@@ -12,7 +12,7 @@ import (
 
 // startDebug serves the runtime profiles (net/http/pprof) on DEBUG_ADDR, a
 // listener of its own, never on the public one: profiling the bet path
-// under load (issue 8) needs CPU and mutex profiles of a running server.
+// under load needs CPU and mutex profiles of a running server.
 func (a *App) startDebug() error {
 	if a.cfg.DebugAddr == "" {
 		return nil

@@ -16,7 +16,7 @@ import (
 	"github.com/pokertote/pokertote/domain/tote"
 )
 
-// Operational metrics (issue 13) for the dashboard and alerts in deploy/.
+// Operational metrics for the dashboard and alerts in deploy/.
 // The "table" label is a table id: admins create tables one by one, so the
 // label stays small; pool series are per table, round (1-4) and market (3).
 
@@ -28,7 +28,7 @@ import (
 type tableObserver struct {
 	next event.Publisher
 	// stages, when profiling (DEBUG_ADDR), starts each table event's
-	// record of its passage to the sockets (issue 9).
+	// record of its passage to the sockets.
 	stages *event.StageLog
 
 	lastDealt  *prometheus.GaugeVec

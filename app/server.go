@@ -46,13 +46,13 @@ type App struct {
 	users    *accountdb.UserRepo
 	ledger   *ledgerdb.Repo
 	accounts *account.Service
-	// protection keeps limits, breaks and the exclusion register (issue 13).
+	// protection keeps limits, breaks and the exclusion register.
 	protection *protection.Service
 	access     *auth.AccessTokens
 	refresh    *auth.RefreshTokens
 	epochs     *auth.Epochs
 	// conns are this replica's open sockets and streams by principal, closed
-	// when a revocation is heard (issue 22).
+	// when a revocation is heard.
 	conns *graph.Connections
 	// drain is every open socket and stream, closed spread over
 	// DRAIN_WINDOW when the replica stops (Shutdown).

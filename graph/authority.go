@@ -17,7 +17,7 @@ import (
 
 // A WebSocket or an SSE stream outlives the request that opened it, and the
 // token or API key it was opened with may be revoked, or expire, while it is
-// open (issue 22). So:
+// open. So:
 //   - every operation on it is authorised again as the same request over
 //     HTTP would be now (Authority: the token's signature, expiry and epoch,
 //     the key's revocation, the key's rate counted by the operation's root

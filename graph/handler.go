@@ -59,7 +59,7 @@ type HandlerOptions struct {
 	// mutations and their root fields (see Tracing); nil adds nothing.
 	Tracer trace.TracerProvider
 	// Stages, when set, records each table event's first and last socket
-	// write (profiling the fan-out, issue 9).
+	// write (profiling the fan-out).
 	Stages *event.StageLog
 	// Trusted, when set, answers documentIds and APQ hashes from the
 	// trusted documents and, with Enforce, refuses unregistered documents

@@ -8,7 +8,7 @@ import (
 )
 
 // lagTolerantFields are the root query fields that may read from a replica
-// a little behind the primary (issue 27): results and draw history, the
+// a little behind the primary: results and draw history, the
 // verification of a finished draw, and a player's own histories. Balances
 // (me), limits and everything a mutation does stay on the primary.
 var lagTolerantFields = map[string]bool{

@@ -14,7 +14,7 @@ type Resolver struct {
 	Holdem   *HoldemAPI
 	// Protection answers limits, breaks and the exclusion register.
 	Protection *ProtectionAPI
-	// Affiliates manages affiliates' API keys (issue 13).
+	// Affiliates manages affiliates' API keys.
 	Affiliates *AffiliatesAPI
 	// Webhooks manages partners' webhook endpoints.
 	Webhooks *WebhooksAPI

@@ -21,7 +21,7 @@ import (
 // fields depends on the viewer. So the response is rendered once per
 // (document, variables, seq) in this process and the bytes are shared by
 // every subscriber using that document, instead of each subscriber running
-// gqlgen's execution and encoding for itself (issue 9: with 10,000 viewers
+// gqlgen's execution and encoding for itself (with 10,000 viewers
 // that execution was most of the CPU).
 //
 // The mechanism sits between gqlgen's executor and the generated schema:

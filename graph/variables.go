@@ -15,7 +15,7 @@ import (
 )
 
 // StrictVariables holds an operation's variables to the rules its literals
-// already follow (issue 22): an input object marked @oneOf has exactly one
+// already follow: an input object marked @oneOf has exactly one
 // field set and it is not null; an enum value is one of the enum's names,
 // exactly (no case folding); an Int is a JSON number with no fraction
 // within 32 bits, never a string. A variable that breaks one is refused

@@ -1,6 +1,6 @@
 package main
 
-// The bets workload: the round-close surge (issue 8). It prepares players
+// The bets workload: the round-close surge. It prepares players
 // through the public API (admin sign-in, register, verification, deposit),
 // opens a table whose first round stays open for the run, and places bets
 // with placeBet over GraphQL/HTTP with JWT, either closed-loop (C clients,

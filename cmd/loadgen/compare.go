@@ -13,7 +13,7 @@ func init() {
 }
 
 // runCompare reads the JSON lines the other workloads printed and prints
-// the ratios issue 9 sets goals for.
+// the ratios docs/fanout.md sets goals for.
 func runCompare(_ context.Context, args []string) error {
 	fs := flag.NewFlagSet("compare", flag.ContinueOnError)
 	server := fs.String("server", "", "viewers result against the server")

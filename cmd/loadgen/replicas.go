@@ -1,6 +1,6 @@
 package main
 
-// Two workloads for the read replicas of issue 27 (deploy/ha/lag.sh runs
+// Two workloads for the read replicas (docs/scaling.md; deploy/ha/lag.sh runs
 // them beside `loadgen bets`):
 //
 //	loadgen reads  - an affiliate's read load (results, draw, verifyDraw

@@ -1,6 +1,6 @@
 package main
 
-// The rolling workload (issue 29): viewers and bettors on two (or more)
+// The rolling workload: viewers and bettors on two (or more)
 // replicas while scripts/rolling-restart.sh restarts them one after the
 // other. It is the load balancer and the clients at once:
 //   - a balancer polls every replica's /readyz (every 100 ms) and sends new

@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"os"
 	"os/signal"
 	"syscall"
@@ -46,7 +47,26 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 	if err != nil {
 		return err
 	}
+	u := browseURL(a.Addr())
+	fmt.Fprintf(stderr, "Pokertote is serving: open %s/\n", u)
+	if cfg.Playground {
+		fmt.Fprintf(stderr, "GraphiQL (the GraphQL IDE): %s/graphiql\n", u)
+	}
 	return a.Run(ctx)
+}
+
+// browseURL is the address to open in a browser for the listener at addr:
+// a wildcard host (":8080", "[::]:8080", "0.0.0.0:8080") is this machine,
+// localhost.
+func browseURL(addr string) string {
+	host, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return "http://" + addr
+	}
+	if ip := net.ParseIP(host); host == "" || (ip != nil && ip.IsUnspecified()) {
+		host = "localhost"
+	}
+	return "http://" + net.JoinHostPort(host, port)
 }
 
 func newLogger(cfg app.Config, w io.Writer) *slog.Logger {

@@ -34,7 +34,7 @@ type Config struct {
 	Screen Screen
 }
 
-// Screen checks a person against the exclusion register (issue 13): nil, or
+// Screen checks a person against the exclusion register: nil, or
 // a Forbidden error with reason EXCLUDED. The protection service
 // implements it; account only declares what it consumes.
 type Screen interface {

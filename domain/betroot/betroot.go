@@ -1,4 +1,4 @@
-// Package betroot commits to the bets of a betting round (issue 26): when
+// Package betroot commits to the bets of a betting round: when
 // a round closes, the server publishes the Merkle root of every bet it
 // accepted in that round, before the next street's beacon round exists, so
 // that no bet can be added, dropped or changed afterwards without the

@@ -99,7 +99,7 @@ func (h *Fanout[T]) add(s *Sub[T]) *Sub[T] {
 // slice: it runs in the publisher's stead. Deliveries made concurrently
 // reach fn concurrently. The read model takes table events this way, so
 // that an event is folded and handed to its subscribers without waiting
-// for a goroutine of its own to be scheduled (issue 9).
+// for a goroutine of its own to be scheduled.
 func (h *Fanout[T]) SubscribeFunc(topic string, fn func([]T)) *Sub[T] {
 	return h.add(&Sub[T]{fn: fn, hub: h, topic: topic, done: make(chan struct{})})
 }

@@ -35,7 +35,7 @@ func (s Stage) String() string {
 const stageSlots = 4096
 
 // StageLog records when each recent table event passed each Stage, for
-// profiling the fan-out under load (served on DEBUG_ADDR, issue 9). A nil
+// profiling the fan-out under load (served on DEBUG_ADDR). A nil
 // *StageLog records nothing, so the hot paths call it unconditionally. It is
 // safe for concurrent use and never blocks: a slot is reused by a later
 // event, and a mark for an event whose slot holds another one is ignored.

@@ -21,7 +21,7 @@ const (
 	BalanceChanged = "BALANCE_CHANGED"
 	HoldemUpdated  = "HOLDEM_UPDATED"
 	// RealityCheck reminds a player how long they have played and how the
-	// session stands (issue 13); the message carries the figures.
+	// session stands; the message carries the figures.
 	RealityCheck = "REALITY_CHECK"
 )
 

@@ -24,7 +24,7 @@ const (
 	ReasonBoxCount           = "BOX_COUNT"
 	ReasonCommitmentRequired = "COMMITMENT_REQUIRED"
 	// ReasonCutRequired refuses a hand without the player's cut: with an
-	// empty cut the house's seed alone would fix the deck (issue 26).
+	// empty cut the house's seed alone would fix the deck.
 	ReasonCutRequired = "CUT_REQUIRED"
 	// ReasonWeakCut refuses a cut too short or too uniform to be the
 	// player's own (a constant cut everyone sends alike).

@@ -12,7 +12,7 @@ import (
 // not in the map holds zero.
 type Balances map[AccountRef]money.Amount
 
-// Apply is the one home of "never below zero" (issue 24): it applies t's
+// Apply is the one home of "never below zero": it applies t's
 // entries to b, in order, when no account of a never-negative kind goes
 // below zero and no balance overflows, and returns each entry's balance
 // after it. Otherwise b is unchanged and the error is InsufficientFunds of

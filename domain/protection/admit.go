@@ -14,7 +14,7 @@ type Admission struct {
 }
 
 // Admit is the one home of the player-protection rules a flow of money
-// meets (issue 24): every store (the twin, the ledger's guard on SQLite and
+// meets: every store (the twin, the ledger's guard on SQLite and
 // Postgres, the Postgres bet batch, the Postgres count of returns) reads the
 // player's state, counters and session, calls Admit, and writes what it
 // returns; none encodes a rule of its own.

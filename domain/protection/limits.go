@@ -71,7 +71,7 @@ func (l Limit) At(now time.Time) Limit {
 }
 
 // Change applies a player's request to set the limit to amount (0 to remove
-// it) at now, following the rule of SPEC and issue 13: lowering (or setting a
+// it) at now, following the rule of docs/protection.md: lowering (or setting a
 // first limit) applies at once and cancels any pending raise; raising or
 // removing waits CoolingOff, replacing any earlier pending change; asking
 // for the amount in force just cancels a pending change.

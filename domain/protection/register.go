@@ -42,7 +42,7 @@ func (e RegisterEntry) Active() bool { return e.RemovedAt.IsZero() }
 
 // RegisterNames reports whether one of entries names the person with the
 // document hashes docs, name key nameKey (NameKey of their name) and date
-// of birth dob: the one definition of the register's match (issue 24).
+// of birth dob: the one definition of the register's match.
 // A store reads the entries that may name the person (its candidates: the
 // active entries by one of docs or with dob, or simply all of them) and
 // calls it; an entry that does not name the person changes nothing, so a
@@ -81,7 +81,7 @@ const (
 )
 
 // NameKey is the form names are compared in, made so that a look-alike of
-// a registered name has its key (issue 22): NFKC (compatibility forms,
+// a registered name has its key: NFKC (compatibility forms,
 // composed and decomposed letters agree) and lower case; words split at
 // spaces and dashes; in each word the Unicode TR 39 confusable skeleton
 // (confusables.Skeleton: Cyrillic "А" and "і", dotless "ı", Greek "ο" read

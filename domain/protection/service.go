@@ -99,7 +99,7 @@ func (s *Service) SelfExclude(ctx context.Context, userID int64, months int) (Ex
 
 // exclude stores the exclusion build(now) makes. The instant it starts is
 // read inside the store's update, after the store has taken the lock every
-// stake and deposit of the player takes (issue 22): a bet is committed
+// stake and deposit of the player takes: a bet is committed
 // before that instant, or it reads the exclusion and is refused.
 func (s *Service) exclude(ctx context.Context, userID int64, build func(now time.Time) (Exclusion, error)) (Exclusion, error) {
 	if _, err := build(s.now()); err != nil {

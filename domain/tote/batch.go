@@ -18,7 +18,7 @@ import (
 // share (the intake queues the bets and hands them over).
 
 // BatchPlacer is a Store's way of placing a batch of bets in one
-// transaction (issue 24): it reads a BatchSnapshot (the share-locked draw
+// transaction: it reads a BatchSnapshot (the share-locked draw
 // and its table, bet ids, the players' wallets, protection state, counters
 // and sessions, under the locks a single post takes), calls PlanBatch, and
 // writes the plan; it decides nothing itself. A single bet is a batch of

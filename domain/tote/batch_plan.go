@@ -65,7 +65,7 @@ type BatchPlan struct {
 	Players []PlannedPlayer
 }
 
-// PlanBatch is the bet batch's state machine (issue 24): it applies the
+// PlanBatch is the bet batch's state machine: it applies the
 // requests of w to the snapshot s in request order, exactly as single
 // posts one after another would, and decides each one: the stake gate
 // (a refusal the intake got before the batch, or w.Judge on the players

@@ -8,7 +8,7 @@ import (
 	"github.com/pokertote/pokertote/domain/parimutuel"
 )
 
-// Every bet committed before the next card (issue 26): when a betting round
+// Every bet committed before the next card: when a betting round
 // of a version-2 draw closes, the dealer computes the Merkle root of the
 // round's bets (domain/betroot) in the close's transaction and publishes
 // it in ROUND_CLOSED, before the next street's beacon round exists; the

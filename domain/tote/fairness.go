@@ -14,8 +14,8 @@ import (
 
 // FairnessVersion is the version of the fair deal new draws use: each
 // street drawn from its own beacon round (docs/fairness.md). Version 2
-// (issue 10) committed to the server seed alone (SHA-256 of it) and drew
-// each street from the first round after its close; version 3 (issue 26)
+// committed to the server seed alone (SHA-256 of it) and drew
+// each street from the first round after its close; version 3
 // commits, in the one commitment of DRAW_OPENED, to the seed, the number
 // of positions, the chain and every close time, round and deadline
 // (DrawCommitment), and draws each street from the first round at least
@@ -24,8 +24,8 @@ const FairnessVersion = FairnessBound
 
 // The fair-deal versions a verifier knows.
 const (
-	FairnessPerStreet = 2 // issue 10
-	FairnessBound     = 3 // issue 26
+	FairnessPerStreet = 2
+	FairnessBound     = 3
 )
 
 // DrawBeacons is a draw's commitment to its beacon, fixed and published

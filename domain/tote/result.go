@@ -19,7 +19,7 @@ import (
 // once and never changed.
 //
 // Version 0 (absent) lists every bet of every pool with its payout;
-// version 2 (ResultVersionTotals, issue 8) lists each pool's backed
+// version 2 (ResultVersionTotals) lists each pool's backed
 // selections with their bets, stakes and payouts summed, so that a result
 // stays the same size however many bets the draw took (docs/fairness.md).
 type DrawResult struct {
@@ -115,12 +115,12 @@ type PoolResult struct {
 // per-selection totals instead of every bet.
 const ResultVersionTotals = 2
 
-// ResultVersionCommitted (issue 26) adds, to version 2, a void's
+// ResultVersionCommitted adds, to version 2, a void's
 // structured cause (voidDetail) and the commitments to each round's bets
 // (betRoots), and publishes no hands for a void draw.
 const ResultVersionCommitted = 3
 
-// ResultVersionBound (issue 26) is version 3 for a draw of fair deal 3:
+// ResultVersionBound is version 3 for a draw of fair deal 3:
 // its commitment covers the positions, the chain, and every close time,
 // beacon round and deadline (DrawCommitment), each round is at least one
 // period after its close, and a void may also be BEACON_BEFORE_CLOSE.

@@ -18,7 +18,7 @@ type User struct {
 	Balance   Money     `json:"balance"`
 	CreatedAt time.Time `json:"createdAt"`
 	// DisabledAt and DisabledReason: set while an admin has disabled the
-	// account (issue 22).
+	// account.
 	DisabledAt     *time.Time `json:"disabledAt"`
 	DisabledReason *string    `json:"disabledReason"`
 	// SignedIn marks the user of an AuthPayload: the tokens issued in the

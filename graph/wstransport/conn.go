@@ -17,7 +17,7 @@ import (
 // wsConn adapts coder/websocket to gqlgen's WebSocket transport (which
 // speaks the legacy graphql-ws protocol over a connection Transport
 // accepted), like gqlgen's own CoderWebsocketImplementation, with one
-// difference that matters for fan-out (issue 9): a protocol message whose
+// difference that matters for fan-out: a protocol message whose
 // payload is already JSON (every "data" carries the response gqlgen
 // marshalled) is written as is, instead of being marshalled again, which
 // re-validated and copied every response once more per subscriber.

@@ -17,7 +17,7 @@ import (
 	"github.com/pokertote/pokertote/domain/errs"
 )
 
-// Deploys without a storm (issue 29). A replica that is told to stop
+// Deploys without a storm. A replica that is told to stop
 // (SIGTERM) must not drop thousands of sockets at once: every client would
 // reconnect to the other replicas in the same second. So the Drain:
 //   - knows every long-lived connection of this replica (WebSockets of both

@@ -3,7 +3,7 @@
 // spoken here; the legacy graphql-ws protocol is handed, already accepted,
 // to gqlgen's transport.
 //
-// Why its own (issue 9): with thousands of viewers of one table, gqlgen's
+// Why its own: with thousands of viewers of one table, gqlgen's
 // transport costs per subscriber and per event what the event itself does
 // not: it marshals every subscriber's graphql.Response again (encoding/json
 // re-validating the shared data), runs the executor's response middleware

@@ -167,7 +167,13 @@ func (c *Client) SubscribeLegacy(ctx context.Context, query string, vars map[str
 
 func (c *Client) subscribe(ctx context.Context, protocol, query string, vars map[string]any) (*Subscription, error) {
 	u := "ws" + strings.TrimPrefix(c.URL, "http")
-	conn, _, err := websocket.Dial(ctx, u, &websocket.DialOptions{Subprotocols: []string{protocol}})
+	opts := &websocket.DialOptions{Subprotocols: []string{protocol}}
+	if c.HTTP != nil && c.HTTP.Transport != nil {
+		// The client's transport (a TLS configuration: wss:// through a
+		// proxy); the WebSocket library refuses a client with a timeout.
+		opts.HTTPClient = &http.Client{Transport: c.HTTP.Transport}
+	}
+	conn, _, err := websocket.Dial(ctx, u, opts)
 	if err != nil {
 		return nil, fmt.Errorf("dial %s: %w", u, err)
 	}

@@ -1,6 +1,6 @@
 // Package tcpproxy is a TCP forwarder that tests and the chaos run cut and
 // restore, to partition a process from a database or broker without
-// touching the network (issue 27).
+// touching the network.
 package tcpproxy
 
 import (

@@ -135,12 +135,12 @@ type PostgresTemplate struct {
 // Postgres creates a database for this test as a copy of the template
 // (building the template first when this is the process's first call),
 // drops it when the test ends, and returns its URL. When Postgres does not
-// answer, the test skips, or fails under POKERTOTE_REQUIRE_SERVICES=1.
+// answer, the test fails (Required).
 func (p *PostgresTemplate) Postgres(t testing.TB) string {
 	t.Helper()
 	db, err := admin()
 	if err != nil {
-		unavailable(t, "PostgreSQL at "+AdminPostgresURL(), err)
+		unavailable(t, "PostgreSQL at "+AdminPostgresURL(), postgresHint, err)
 	}
 	p.once.Do(func() { p.name, p.err = p.build(db) })
 	if p.err != nil {

@@ -4,9 +4,12 @@
 // prefix, so packages and tests can run in parallel and leave nothing
 // behind.
 //
-// When a service does not answer, the test is skipped with the reason; when
-// POKERTOTE_REQUIRE_SERVICES=1 (set by .ci/run) it fails instead, so CI can
-// never pass by skipping.
+// When a service does not answer, the test fails with the reason and how to
+// start the service or create the database, so that the README's test
+// command cannot pass by skipping. Skipping instead needs an explicit
+// opt-out: POKERTOTE_SKIP_MISSING_SERVICES=1 (for a laptop without Redis,
+// say). POKERTOTE_REQUIRE_SERVICES=1, which .ci/run sets, overrides the
+// opt-out.
 package testenv
 
 import (
@@ -28,15 +31,51 @@ const (
 	DefaultRedisURL    = "redis://127.0.0.1:6379/0"
 )
 
-// Required reports whether missing services fail tests instead of skipping.
-func Required() bool { return os.Getenv("POKERTOTE_REQUIRE_SERVICES") == "1" }
+// The environment variables that decide what a missing service does.
+const (
+	// SkipEnv, set to 1, lets a test skip when a service it needs is
+	// missing.
+	SkipEnv = "POKERTOTE_SKIP_MISSING_SERVICES"
+	// RequireEnv, set to 1, makes a missing service a failure even when
+	// SkipEnv is set (CI sets it).
+	RequireEnv = "POKERTOTE_REQUIRE_SERVICES"
+)
 
-func unavailable(t testing.TB, what string, err error) {
+// Required reports whether a missing service fails the test (the default)
+// rather than skipping it.
+func Required() bool { return required(os.Getenv) }
+
+func required(getenv func(string) string) bool {
+	return getenv(RequireEnv) == "1" || getenv(SkipEnv) != "1"
+}
+
+// Hints say how to provide each service on a Debian machine like the
+// development machines and CI.
+const (
+	postgresHint = "start PostgreSQL (Debian: `sudo apt-get install -y postgresql && sudo pg_ctlcluster 15 main start`), " +
+		"let user postgres in from 127.0.0.1 without a password (first line of pg_hba.conf: `host all postgres 127.0.0.1/32 trust`), " +
+		"and create the test database: `sudo -u postgres createdb test`; or point TEST_DATABASE_URL at another server"
+	redisHint = "start Redis (Debian: `sudo apt-get install -y redis-server && redis-server --daemonize yes --bind 127.0.0.1 --port 6379 --save ''`); " +
+		"or point TEST_REDIS_URL at another server"
+)
+
+func unavailable(t testing.TB, what, hint string, err error) {
 	t.Helper()
+	msg := missingMessage(what, hint, err, Required())
 	if Required() {
-		t.Fatalf("%s is required (POKERTOTE_REQUIRE_SERVICES=1) but unreachable: %v", what, err)
+		t.Fatal(msg)
 	}
-	t.Skipf("%s unreachable, skipping (set POKERTOTE_REQUIRE_SERVICES=1 to fail instead): %v", what, err)
+	t.Skip(msg)
+}
+
+// missingMessage is what a test says when a service it needs is missing.
+func missingMessage(what, hint string, err error, required bool) string {
+	if required {
+		return fmt.Sprintf("%s is unreachable: %v\nTo run this test, %s.\n"+
+			"(To skip the tests that need it instead, set %s=1; CI sets %s=1 and never skips.)",
+			what, err, hint, SkipEnv, RequireEnv)
+	}
+	return fmt.Sprintf("%s is unreachable, skipping (%s=1): %v", what, SkipEnv, err)
 }
 
 // AdminPostgresURL is the server to create test databases on:
@@ -55,7 +94,7 @@ func Postgres(t testing.TB) string {
 	t.Helper()
 	db, err := admin()
 	if err != nil {
-		unavailable(t, "PostgreSQL at "+AdminPostgresURL(), err)
+		unavailable(t, "PostgreSQL at "+AdminPostgresURL(), postgresHint, err)
 	}
 	return createDatabase(t, db, "")
 }
@@ -77,7 +116,7 @@ func Redis(t testing.TB) (redisURL, prefix string) {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	if err := c.Ping(ctx).Err(); err != nil {
-		unavailable(t, "Redis at "+u, err)
+		unavailable(t, "Redis at "+u, redisHint, err)
 	}
 	return u, fmt.Sprintf("pokertote-test-%s:", randomHex(6))
 }

@@ -288,7 +288,7 @@ func (r *Repo) post(tx *gorm.DB, t ledger.Transfer) (ledger.Posted, error) {
 
 	// The protection state is read after the wallets are locked (their
 	// balance updates above): an exclusion is set holding the wallet
-	// (protectiondb's holdWallet, issue 22), so it committed before this
+	// (protectiondb's holdWallet), so it committed before this
 	// read or starts after this post commits.
 	states, err := r.guard().Check(tx, t, tr.CreatedAt)
 	if err != nil {

@@ -360,7 +360,7 @@ func (r *Repo) ClaimCheck(ctx context.Context, s protection.Session) (bool, erro
 // row until tx ends, on Postgres (SQLite runs one transaction at a time). It
 // is the lock every stake and deposit of the player takes before it reads
 // the player's protection state (ledgerdb's post, totedb's PlaceBatch), so
-// a change of that state made under it (an exclusion, issue 22) is ordered
+// a change of that state made under it (an exclusion) is ordered
 // with the money: a stake committed before it, or one that reads it. The
 // wallet's row is the ledger's: it is written here in SQL rather than
 // through ledgerdb, which imports this package for the guard.

@@ -1,6 +1,6 @@
 package protectiondb
 
-// The player-protection guard of the ledger (issue 13).
+// The player-protection guard of the ledger.
 //
 // ledgerdb's post calls the guard for every new transfer, inside the
 // transaction that moves its money and after the balances were found
@@ -13,8 +13,8 @@ package protectiondb
 //  2. for a deposit or stake, reads the player's exclusion, register match
 //     and limits in one query, after the balance updates have locked the
 //     player's wallet (an exclusion is set holding that row, holdWallet,
-//     so it committed before this read or starts after this post commits:
-//     issue 22), and refuses an excluded player (protection.Excluded); a
+//     so it committed before this read or starts after this post commits),
+//     and refuses an excluded player (protection.Excluded); a
 //     short wallet of an excluded player is answered with the exclusion;
 //  3. after the balance updates, reads the player's day, week and month
 //     counters and session of play, locked after the wallet, asks
@@ -275,7 +275,7 @@ func ReadCounters(tx *gorm.DB, userID int64, at time.Time, loc *time.Location, l
 	return out, nil
 }
 
-// StateSelect is the one read of players' protection state (issue 24):
+// StateSelect is the one read of players' protection state:
 // per player one row per limit (or one row without), with the exclusion
 // and how many active register entries may name them (by their birthday,
 // by one of their documents: the candidates RegisterCandidatesSelect

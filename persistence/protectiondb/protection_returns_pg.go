@@ -16,7 +16,7 @@ import (
 	"github.com/pokertote/pokertote/persistence/sqldb"
 )
 
-// The protection guard's count of returns, for a batch at once (issue 8).
+// The protection guard's count of returns, for a batch at once.
 //
 // A return of stakes (a settlement's or a refund's credit to a player) is
 // never refused: no limit caps it. What it does is move the player's day,

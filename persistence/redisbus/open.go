@@ -10,7 +10,7 @@ import (
 )
 
 // Options says which Redis to use: one server by URL, or the master
-// that a set of Sentinels names (issue 27).
+// that a set of Sentinels names.
 type Options struct {
 	// URL is redis:// or rediss://. With Sentinels its host is ignored:
 	// it only gives the master's user, password, database and TLS.

@@ -64,9 +64,9 @@ func TestSentinelFailover(t *testing.T) {
 	bin, err := exec.LookPath("redis-server")
 	if err != nil {
 		if testenv.Required() {
-			t.Fatalf("redis-server is not installed: %v", err)
+			t.Fatalf("redis-server is not installed (%v): `sudo apt-get install -y redis-server`, or set %s=1 to skip", err, testenv.SkipEnv)
 		}
-		t.Skipf("redis-server is not installed (%v); POKERTOTE_REQUIRE_SERVICES=1 makes this a failure", err)
+		t.Skipf("redis-server is not installed (%v); skipping (%s=1)", err, testenv.SkipEnv)
 	}
 	dir := t.TempDir()
 	master, replica, sentinel := freePort(t), freePort(t), freePort(t)

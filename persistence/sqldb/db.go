@@ -59,7 +59,7 @@ type Options struct {
 	// StatementTimeout one statement on the server (0: 15 s), unless the
 	// URL sets connect_timeout or statement_timeout itself: a replica cut
 	// from its database answers within bounded time instead of hanging
-	// (issue 22; the request's own deadline covers a silent network).
+	// (the request's own deadline covers a silent network).
 	ConnectTimeout   time.Duration
 	StatementTimeout time.Duration
 	Logger           *slog.Logger

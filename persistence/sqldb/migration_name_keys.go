@@ -18,7 +18,7 @@ func goMigrations(d Dialect) []*goose.Migration {
 	}
 }
 
-// recomputeNameKeys is migration 120 (issue 22): the register's name keys
+// recomputeNameKeys is migration 120: the register's name keys
 // become protection.NameKey's confusable skeletons. The register keeps no
 // name, only its key; the old key (NFKC, lower case, spaces collapsed,
 // punctuation but hyphens and apostrophes dropped) loses nothing the new

@@ -1,6 +1,6 @@
 package sqldb
 
-// Read replicas (issue 27): reads that tolerate a little lag (results,
+// Read replicas: reads that tolerate a little lag (results,
 // draw history, verifyDraw, affiliates' queries, a player's history) go to
 // DATABASE_READ_URL when the caller marks its context LagTolerant. Money,
 // the stake gate, limits and every transaction stay on the primary: only

@@ -1,6 +1,6 @@
 package sqldb
 
-// WAL positions for read-your-writes over a read replica (issue 27): after
+// WAL positions for read-your-writes over a read replica: after
 // a player's mutation the server asks the primary how far its WAL reaches
 // (WALPosition); that position is at or past the end of every commit the
 // mutation made. A later read of that player may use a replica only once

@@ -17,7 +17,7 @@ package totedb
 //     bet ids from the sequence; the players for the stake gate; then the
 //     players' wallets, locked FOR UPDATE in the ledger's order; their
 //     protection state (exclusion, register, limits), read after the
-//     wallets' locks (an exclusion is set holding the wallet, issue 22);
+//     wallets' locks (an exclusion is set holding the wallet);
 //     their counters of the current periods and their sessions of play,
 //     locked after the wallets (the guard's lock order) in one statement;
 //  2. in memory, tote.PlanBatch on that snapshot (tote.BatchSnapshot): in

@@ -13,8 +13,8 @@ import (
 	"github.com/pokertote/pokertote/persistence/sqldb"
 )
 
-// The database side of streamed settlement (domain/tote/settle/stream.go,
-// issue 8): a pool's bets are paid by storing one rate per backed selection
+// The database side of streamed settlement (domain/tote/settle/stream.go):
+// a pool's bets are paid by storing one rate per backed selection
 // (tote_selection_results; each bet's status and payout are derived from it
 // when read, through the view tote_bets_settled), the players' credits are
 // read back in pages of user ids, and the draw's bets are listed in pages

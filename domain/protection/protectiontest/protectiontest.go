@@ -423,7 +423,7 @@ func testRegister(t *testing.T, w *world) {
 	ok(t, w.withdraw(byName, money.Tenge(100)))
 	// Screening at registration and verification.
 	errstest.Is(t, w.svc.ScreenRegistration(w.ctx, "IVANOV ivan", dob), errs.Forbidden, protection.ReasonRegisterExcluded)
-	// Look-alikes (issue 22): Cyrillic letters, surname last, a hyphen, no space.
+	// Look-alikes: Cyrillic letters, surname last, a hyphen, no space.
 	for _, alike := range []string{"Ivаnov Ivan", "Ivan Ivanov", "Ivanov-Ivan", "IvanIvanov", "Іvanov Ivan"} {
 		errstest.Is(t, w.svc.ScreenRegistration(w.ctx, alike, dob), errs.Forbidden, protection.ReasonRegisterExcluded)
 	}

@@ -42,7 +42,7 @@ type Model struct {
 	log     *slog.Logger
 	refresh time.Duration
 	// Stages, when set, records when each event was received, folded and
-	// delivered (profiling the fan-out, issue 9); set before Run.
+	// delivered (profiling the fan-out); set before Run.
 	Stages *event.StageLog
 
 	out    *event.Fanout[*tote.TableEvent]

@@ -203,7 +203,7 @@ func (s *Service) EnsureDemoTables(ctx context.Context) error {
 // published. Once round 1 has closed (its deadline passed) the draw's cards
 // follow from the committed seed and beacons alone and it cannot be voided
 // (Conflict VOID_AFTER_DEAL): a void then would be an option to call off an
-// outcome the house disliked (issue 26).
+// outcome the house disliked.
 func (s *Service) VoidDraw(ctx context.Context, actor, drawID int64, reason string) (tote.Draw, error) {
 	if reason == "" || len(reason) > 500 {
 		return tote.Draw{}, errs.R(errs.Invalid, tote.ReasonInvalidReason, "give a reason of 1 to 500 characters")

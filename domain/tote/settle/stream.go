@@ -17,7 +17,7 @@ import (
 	"github.com/pokertote/pokertote/domain/tote/outbox"
 )
 
-// Streamed settlement (issue 8): a pool is settled from its per-selection
+// Streamed settlement: a pool is settled from its per-selection
 // totals, never from its bets held in memory.
 //
 //  1. The coefficients: SettlePool on a pool holding one "bet" per backed

@@ -14,7 +14,7 @@ import (
 // the draw's bets) shows the same status, payout and settlement time,
 // before and after the draw settles, and after a void. The database stores
 // settle a pool by storing one rate per selection and derive each bet's
-// status and payout when it is read (issue 8), so this is the test of that
+// status and payout when it is read, so this is the test of that
 // derivation on every reader; the twin writes every bet.
 func testBetReaders(t *testing.T, env Env) {
 	h := NewHarness(t, env, 5)

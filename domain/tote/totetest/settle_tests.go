@@ -19,7 +19,7 @@ import (
 )
 
 // testStreamedSettlementIsReference is the property test of streamed
-// settlement (issue 8) on every store: random draws (bets of random
+// settlement on every store: random draws (bets of random
 // players, markets, selections and stakes in every round, random
 // commission, jackpot balance and flag, sometimes a void) are settled by
 // the dealer, and every bet's status and payout, every pool's published

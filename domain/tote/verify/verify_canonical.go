@@ -6,7 +6,7 @@ import (
 )
 
 // verifyCanonical checks that every hex string of a result is written the
-// one way the server writes it: lower-case, of its size (issue 26). Two
+// one way the server writes it: lower-case, of its size. Two
 // spellings of one value would let two different-looking results both
 // verify, and a verifier in another language might compare the text.
 func verifyCanonical(res tote.DrawResult, problem func(string, ...any)) bool {

@@ -9,7 +9,7 @@ import (
 )
 
 // verifyVoid checks a result's void against the draw's committed times
-// (issue 26, docs/fairness.md section 6). From result version 3 a void
+// (docs/fairness.md section 6). From result version 3 a void
 // publishes its structured cause, and only two causes exist: an admin
 // void before round 1's close deadline, with no beacon fetched and no card
 // dealt; or a street's beacon round missing past its committed deadline,
