@@ -3,7 +3,6 @@ package app_test
 import (
 	"context"
 	"database/sql"
-	"encoding/json"
 	"fmt"
 	"net"
 	"os"
@@ -244,31 +243,6 @@ func checkRestored(t *testing.T, db *sql.DB, url string) {
 	if err := ledgerdb.New(sdb).Reconcile(ctx); err != nil {
 		t.Errorf("the restored ledger: %v", err)
 	}
-}
-
-// watchFrom is watch resuming after seq.
-func watchFrom(t *testing.T, c *gqltest.Client, tableID string, after int64) <-chan tableEvent {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	sub, err := c.Subscribe(ctx, tableEventsSub, map[string]any{"t": tableID, "after": after})
-	if err != nil {
-		t.Fatalf("subscribe: %v", err)
-	}
-	t.Cleanup(sub.Close)
-	out := make(chan tableEvent, 4096)
-	go func() {
-		defer close(out)
-		for raw := range sub.Next {
-			var m struct{ TableEvents tableEvent }
-			if err := json.Unmarshal(raw, &m); err != nil {
-				t.Errorf("decode event %s: %v", raw, err)
-				return
-			}
-			out <- m.TableEvents
-		}
-	}()
-	return out
 }
 
 // finishDraw lets the dealer of the restored database finish the draw that

@@ -107,9 +107,15 @@ func createTableWith(t *testing.T, admin *gqltest.Client, name, input string) st
 // watch subscribes to a table's events from its first one and decodes them.
 func watch(t *testing.T, c *gqltest.Client, tableID string) <-chan tableEvent {
 	t.Helper()
+	return watchFrom(t, c, tableID, 0)
+}
+
+// watchFrom subscribes to a table's events after seq `after`.
+func watchFrom(t *testing.T, c *gqltest.Client, tableID string, after int64) <-chan tableEvent {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	sub, err := c.Subscribe(ctx, tableEventsSub, map[string]any{"t": tableID, "after": 0})
+	sub, err := c.Subscribe(ctx, tableEventsSub, map[string]any{"t": tableID, "after": after})
 	if err != nil {
 		t.Fatalf("subscribe: %v", err)
 	}
