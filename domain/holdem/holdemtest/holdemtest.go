@@ -330,7 +330,7 @@ func testRollback(t *testing.T, w *world) {
 func testInsufficientFunds(t *testing.T, w *world) {
 	p := ids.UserID(w.NewPlayer(t, "p", 1_000*money.KZT))
 	svc := w.service(t)
-	_, err := svc.Start(ctx, holdem.StartRequest{UserID: p, Stakes: []holdem.Stake{{Ante: 10_000 * money.KZT}}, IdempotencyKey: "big", Cut: "c", Commitment: commitment(t, svc, p)})
+	_, err := svc.Start(ctx, holdem.StartRequest{UserID: p, Stakes: []holdem.Stake{{Ante: 10_000 * money.KZT}}, IdempotencyKey: "big", Cut: "cut c", Commitment: commitment(t, svc, p)})
 	errstest.Is(t, err, errs.Conflict, ledger.ReasonInsufficientFunds)
 	if _, err := w.Store.HandByStartKey(ctx, p, "big"); errs.CodeOf(err) != errs.NotFound {
 		t.Fatalf("a refused start stored a hand (%v)", err)
@@ -468,7 +468,7 @@ func testPendingSeeds(t *testing.T, w *world) {
 func testRetriedStart(t *testing.T, w *world) {
 	svc := w.service(t)
 	p := ids.UserID(w.NewPlayer(t, "p", 1_000*money.KZT))
-	req := holdem.StartRequest{UserID: p, Stakes: []holdem.Stake{{Ante: 100 * money.KZT}}, IdempotencyKey: "once", Cut: "c", Commitment: commitment(t, svc, p)}
+	req := holdem.StartRequest{UserID: p, Stakes: []holdem.Stake{{Ante: 100 * money.KZT}}, IdempotencyKey: "once", Cut: "cut c", Commitment: commitment(t, svc, p)}
 	const n = 6
 	ids := make([]int64, n)
 	var wg sync.WaitGroup
