@@ -115,8 +115,15 @@ type epochNotifier struct{ pub event.Publisher }
 
 // PublishEpoch implements auth.EpochNotifier.
 func (n epochNotifier) PublishEpoch(ctx context.Context, userID, epoch int64, cause auth.Cause) error {
+	// The revocation is stored already; a Redis that does not answer must
+	// not hold its answer (the other replicas reconcile meanwhile).
+	ctx, cancel := context.WithTimeout(ctx, publishBudget)
+	defer cancel()
 	return n.pub.Publish(ctx, auth.EpochTopic, auth.EncodeEpoch(userID, epoch, cause))
 }
+
+// publishBudget bounds the broadcast of a revocation already stored.
+const publishBudget = 500 * time.Millisecond
 
 // devSecret returns a random 32-byte secret kept in the data folder, made on
 // first use, so that a development server keeps its sessions and document

@@ -45,9 +45,14 @@ type Config struct {
 	// default 20s): one that cannot reach its database answers UNAVAILABLE
 	// then instead of hanging. Subscriptions and sockets are not bounded.
 	RequestTimeout time.Duration
-	DocumentPepper string // DOCUMENT_PEPPER: key of the document-number hash
-	AdminEmail     string // ADMIN_EMAIL: the first admin, created at start if missing
-	AdminPassword  string // ADMIN_PASSWORD
+	// AuthorityRecheck is how often, while the invalidation channel (Redis)
+	// is down, each open socket's and stream's principal is checked again
+	// in the database (AUTHORITY_RECHECK, default 2s): a revocation made
+	// meanwhile on another replica closes them within it.
+	AuthorityRecheck time.Duration
+	DocumentPepper   string // DOCUMENT_PEPPER: key of the document-number hash
+	AdminEmail       string // ADMIN_EMAIL: the first admin, created at start if missing
+	AdminPassword    string // ADMIN_PASSWORD
 	// DevAdmin: DEV_ADMIN, development only (on by default there): with no
 	// ADMIN_EMAIL, create or reuse a development admin and print its
 	// credentials at start (dev_admin.go).
@@ -136,6 +141,7 @@ func DefaultConfig() Config {
 		AccessTTL:        15 * time.Minute,
 		RefreshTTL:       30 * 24 * time.Hour,
 		RequestTimeout:   20 * time.Second,
+		AuthorityRecheck: 2 * time.Second,
 		TimeZone:         "Asia/Almaty",
 		MinAge:           21,
 		AllowedOrigins:   []string{"*"},
@@ -258,6 +264,7 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 	dur("ACCESS_TOKEN_TTL", &c.AccessTTL)
 	dur("REFRESH_TOKEN_TTL", &c.RefreshTTL)
 	dur("REQUEST_TIMEOUT", &c.RequestTimeout)
+	dur("AUTHORITY_RECHECK", &c.AuthorityRecheck)
 	dur("REALITY_CHECK_INTERVAL", &c.RealityCheck)
 	str("DOCUMENT_PEPPER", &c.DocumentPepper)
 	str("DEBUG_ADDR", &c.DebugAddr)

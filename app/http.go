@@ -88,6 +88,7 @@ func (a *App) routes() http.Handler {
 	var query http.Handler = graph.LimitBody(a.cfg.MaxRequest, graph.DocumentIDMiddleware(a.trusted.Manifest,
 		graph.APIKeyMiddleware(a.keyAuth, graph.AuthMiddleware(a.authenticate, gql))))
 	query = a.requestDeadline(query)
+	query = a.failFast(query)
 	if a.cfg.CountSQL {
 		query = countSQL(query)
 	}
@@ -176,15 +177,29 @@ func (a *App) ready(w http.ResponseWriter, r *http.Request) {
 		n++
 		go func() { results <- result{"redis", a.redis.Ping(ctx).Err()} }()
 	}
-	checks := map[string]string{}
+	checks := map[string]string{"database": "unavailable"}
+	if a.redis != nil {
+		checks["redis"] = "unavailable"
+	}
 	code := http.StatusOK
+	// A store whose client does not honour the deadline (a black-holed
+	// connection) is not waited for: the answer leaves at the budget.
+	deadline := time.NewTimer(readyBudget + 50*time.Millisecond)
+	defer deadline.Stop()
 	for range n {
-		res := <-results
-		if res.err != nil {
-			checks[res.name] = "unavailable"
+		select {
+		case res := <-results:
+			if res.err == nil {
+				checks[res.name] = "ok"
+			}
+		case <-deadline.C:
+			writeJSON(w, http.StatusServiceUnavailable, checks)
+			return
+		}
+	}
+	for _, v := range checks {
+		if v != "ok" {
 			code = http.StatusServiceUnavailable
-		} else {
-			checks[res.name] = "ok"
 		}
 	}
 	writeJSON(w, code, checks)

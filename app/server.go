@@ -52,6 +52,8 @@ type App struct {
 	// conns are this replica's open sockets and streams by principal, closed
 	// when a revocation is heard (issue 22).
 	conns *graph.Connections
+	// health is what the background probes know of the stores (health.go).
+	health health
 	// drain is every open socket and stream, closed spread over
 	// DRAIN_WINDOW when the replica stops (Shutdown).
 	drain *wstransport.Drain
@@ -128,6 +130,7 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (a *App, err error) 
 		return nil, err
 	}
 	a.startRealityChecks()
+	a.startHealth()
 	a.resolver = a.newResolver()
 	a.server = &http.Server{
 		Handler:           a.routes(),

@@ -104,6 +104,13 @@ func Directives() DirectiveRoot {
 	}
 }
 
+// WriteUnavailable answers a request at once with 503 UNAVAILABLE /
+// DATABASE_UNAVAILABLE, without running it: the database is known not to
+// answer right now, so nothing was changed.
+func WriteUnavailable(w http.ResponseWriter) {
+	writeAuthError(w, errs.DatabaseUnavailable(nil))
+}
+
 // writeAuthError answers a request whose token was refused. A token revoked
 // since it was issued says so (TOKEN_REVOKED: refresh it); a database that
 // did not answer while checking (a failover, a partition: the token's

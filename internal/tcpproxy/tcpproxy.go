@@ -4,7 +4,6 @@
 package tcpproxy
 
 import (
-	"io"
 	"net"
 	"sync"
 	"sync/atomic"
@@ -14,6 +13,10 @@ import (
 type Proxy struct {
 	ln     net.Listener
 	target atomic.Pointer[string]
+
+	// silent drops every byte both ways and holds new connections
+	// unanswered (Blackhole).
+	silent atomic.Bool
 
 	mu    sync.Mutex
 	cut   bool
@@ -57,8 +60,15 @@ func (p *Proxy) Cut() {
 func (p *Proxy) Restore() {
 	p.mu.Lock()
 	p.cut = false
+	p.silent.Store(false)
 	p.mu.Unlock()
 }
+
+// Blackhole drops every byte both ways on the open connections and
+// accepts new ones without ever answering them, until Restore: a peer that
+// vanished without a reset (a dead host, a firewall dropping packets), which
+// clients notice only by their own deadlines.
+func (p *Proxy) Blackhole() { p.silent.Store(true) }
 
 // Close stops listening and closes every connection.
 func (p *Proxy) Close() error {
@@ -79,6 +89,11 @@ func (p *Proxy) accept() {
 		if p.cut {
 			p.mu.Unlock()
 			_ = c.Close()
+			continue
+		}
+		if p.silent.Load() {
+			p.conns[c] = struct{}{} // held, never answered; closed by Cut or Close
+			p.mu.Unlock()
 			continue
 		}
 		p.mu.Unlock()
@@ -105,7 +120,18 @@ func (p *Proxy) accept() {
 
 func (p *Proxy) pipe(dst, src net.Conn) {
 	defer p.wg.Done()
-	_, _ = io.Copy(dst, src)
+	buf := make([]byte, 32<<10)
+	for {
+		n, err := src.Read(buf)
+		if n > 0 && !p.silent.Load() {
+			if _, werr := dst.Write(buf[:n]); werr != nil {
+				break
+			}
+		}
+		if err != nil {
+			break
+		}
+	}
 	_ = dst.Close()
 	_ = src.Close()
 	p.mu.Lock()
