@@ -158,4 +158,3 @@ func (c *Connections) closeStale(userID int64, st PrincipalState) int {
 	}
 	return len(victims)
 }
-
