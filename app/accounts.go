@@ -36,11 +36,15 @@ func (a *App) buildAccounts(ctx context.Context) (err error) {
 		}
 		a.log.Warn("DOCUMENT_PEPPER is not set: using a development pepper kept in the data folder; set it in production")
 	}
-	var limiter account.LoginLimiter // nil: the service's in-process throttle
+	var throttles account.LoginThrottles // nil ones: the service's in-process throttles
 	if a.redis != nil {
-		limiter = redisbus.NewThrottle(a.redis, a.cfg.RedisPrefix, account.ThrottleConfig{}, a.log)
+		throttles = account.LoginThrottles{
+			Pair:    redisbus.NewThrottle(a.redis, a.cfg.RedisPrefix, account.PairThrottle, a.log),
+			Account: redisbus.NewThrottle(a.redis, a.cfg.RedisPrefix, account.AccountThrottle, a.log),
+			Address: redisbus.NewThrottle(a.redis, a.cfg.RedisPrefix, account.AddressThrottle, a.log),
+		}
 	}
-	svc, err := account.NewService(a.users, account.Config{Location: a.loc, MinAge: a.cfg.MinAge, DocumentPepper: pepper, Throttle: limiter, Screen: a.protection})
+	svc, err := account.NewService(a.users, account.Config{Location: a.loc, MinAge: a.cfg.MinAge, DocumentPepper: pepper, Throttles: throttles, Screen: a.protection})
 	if err != nil {
 		return err
 	}

@@ -18,6 +18,7 @@ import (
 	"go.opentelemetry.io/otel/trace"
 
 	"github.com/pokertote/pokertote/domain/tote"
+	"github.com/pokertote/pokertote/graph"
 )
 
 // Config is every setting of the server, read from the environment. Zero
@@ -74,18 +75,22 @@ type Config struct {
 	TimeZone                 string   // TIME_ZONE: operator's zone for ages and days, default Asia/Almaty
 	MinAge                   int      // MIN_AGE: default 21
 	AllowedOrigins           []string // ALLOWED_ORIGINS: comma-separated WebSocket/CORS origins; "*" allows all
-	Introspection            bool     // INTROSPECTION: default true in development, false in production
-	Playground               bool     // PLAYGROUND: default true in development
-	Complexity               int      // QUERY_COMPLEXITY_LIMIT, default 1000
-	TokenLimit               int      // QUERY_TOKEN_LIMIT, default 15000
-	CountSQL                 bool     // COUNT_SQL: answer each request's SQL statement count in the X-SQL-Statements header (finding N+1 queries), default false
-	DepthLimit               int      // QUERY_DEPTH_LIMIT: deepest selection allowed (introspection aside), default 12
-	MaxRequest               int64    // MAX_REQUEST_BYTES: largest HTTP body or WebSocket message, default 1 MiB
-	LogFormat                string   // LOG_FORMAT: text (default in development) or json
-	LogLevel                 string   // LOG_LEVEL: debug, info (default), warn, error
-	DemoTables               bool     // DEMO_TABLES: create the two demo tables on first start, default true
-	DealerEnabled            bool     // DEALER: run table dealers in this replica, default true
-	TimeScale                float64  // TIME_SCALE: divides round lengths and card pacing (tests, demos), default 1
+	// TrustedProxies: TRUSTED_PROXIES, comma-separated addresses and CIDR
+	// prefixes of the load balancers whose X-Forwarded-For / Forwarded name
+	// the client (default none: the peer is the client).
+	TrustedProxies []string
+	Introspection  bool    // INTROSPECTION: default true in development, false in production
+	Playground     bool    // PLAYGROUND: default true in development
+	Complexity     int     // QUERY_COMPLEXITY_LIMIT, default 1000
+	TokenLimit     int     // QUERY_TOKEN_LIMIT, default 15000
+	CountSQL       bool    // COUNT_SQL: answer each request's SQL statement count in the X-SQL-Statements header (finding N+1 queries), default false
+	DepthLimit     int     // QUERY_DEPTH_LIMIT: deepest selection allowed (introspection aside), default 12
+	MaxRequest     int64   // MAX_REQUEST_BYTES: largest HTTP body or WebSocket message, default 1 MiB
+	LogFormat      string  // LOG_FORMAT: text (default in development) or json
+	LogLevel       string  // LOG_LEVEL: debug, info (default), warn, error
+	DemoTables     bool    // DEMO_TABLES: create the two demo tables on first start, default true
+	DealerEnabled  bool    // DEALER: run table dealers in this replica, default true
+	TimeScale      float64 // TIME_SCALE: divides round lengths and card pacing (tests, demos), default 1
 	// RealityCheck is REALITY_CHECK_INTERVAL: a myEvents REALITY_CHECK every
 	// this much of a session of play, default 1h; 0 turns reminders off.
 	RealityCheck time.Duration
@@ -289,6 +294,9 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 	if v := getenv("ALLOWED_ORIGINS"); v != "" {
 		c.AllowedOrigins = splitList(v)
 	}
+	if v := getenv("TRUSTED_PROXIES"); v != "" {
+		c.TrustedProxies = splitList(v)
+	}
 	flag("INTROSPECTION", &c.Introspection)
 	flag("PLAYGROUND", &c.Playground)
 	num("QUERY_COMPLEXITY_LIMIT", &c.Complexity)
@@ -372,6 +380,9 @@ func (c Config) Validate() error {
 				problems = append(problems, errors.New("ALLOWED_ORIGINS must list the web origins in production, not *"))
 			}
 		}
+	}
+	if _, err := graph.ParseTrustedProxies(c.TrustedProxies); err != nil {
+		problems = append(problems, fmt.Errorf("TRUSTED_PROXIES: %w", err))
 	}
 	if c.TrustedDocuments != "off" && c.TrustedDocuments != "enforce" {
 		problems = append(problems, fmt.Errorf("TRUSTED_DOCUMENTS=%q must be off or enforce", c.TrustedDocuments))

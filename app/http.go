@@ -87,6 +87,7 @@ func (a *App) routes() http.Handler {
 	}
 	var query http.Handler = graph.LimitBody(a.cfg.MaxRequest, graph.DocumentIDMiddleware(a.trusted.Manifest,
 		graph.APIKeyMiddleware(a.keyAuth, graph.AuthMiddleware(a.authenticate, gql))))
+	query = graph.ClientIPMiddleware(a.proxies, query)
 	query = a.requestDeadline(query)
 	query = a.failFast(query)
 	if a.cfg.CountSQL {

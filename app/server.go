@@ -52,6 +52,8 @@ type App struct {
 	// conns are this replica's open sockets and streams by principal, closed
 	// when a revocation is heard (issue 22).
 	conns *graph.Connections
+	// proxies are the trusted proxies (TRUSTED_PROXIES).
+	proxies graph.TrustedProxies
 	// health is what the background probes know of the stores (health.go).
 	health health
 	// drain is every open socket and stream, closed spread over
@@ -107,6 +109,9 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (a *App, err error) 
 			_ = a.Close()
 		}
 	}()
+	if a.proxies, err = graph.ParseTrustedProxies(cfg.TrustedProxies); err != nil {
+		return nil, err
+	}
 	if a.loc, err = account.LoadZone(cfg.TimeZone); err != nil {
 		return nil, err
 	}
