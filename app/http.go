@@ -19,6 +19,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
+	"github.com/pokertote/pokertote/domain/errs"
 	"github.com/pokertote/pokertote/graph"
 	"github.com/pokertote/pokertote/graph/wstransport"
 	"github.com/pokertote/pokertote/persistence/redisbus"
@@ -93,7 +94,7 @@ func (a *App) routes() http.Handler {
 	if a.cfg.CountSQL {
 		query = countSQL(query)
 	}
-	query = a.cors(query)
+	query = a.cors(a.wsOrigin(query))
 	if a.tracer != nil {
 		query = graph.TraceContextMiddleware(query)
 	}
@@ -239,6 +240,30 @@ func (a *App) cors(next http.Handler) http.Handler {
 		}
 		if r.Method == http.MethodOptions {
 			w.WriteHeader(http.StatusNoContent)
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// wsOrigin refuses (403) a WebSocket upgrade from a page whose origin CORS
+// would refuse: the Origin must be one of AllowedOrigins exactly as CORS
+// compares it (scheme, host, port and case), or the server's own origin
+// over https. The WebSocket library's own check ignores the scheme and
+// case, so http://APP.example.kz would pass it. No Origin (not a browser)
+// passes: a token, not a cookie, is what a socket acts with.
+func (a *App) wsOrigin(next http.Handler) http.Handler {
+	if slices.Contains(a.cfg.AllowedOrigins, "*") {
+		return next
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		origin := r.Header.Get("Origin")
+		if r.Header.Get("Upgrade") != "" && origin != "" &&
+			!slices.Contains(a.cfg.AllowedOrigins, origin) && origin != "https://"+r.Host {
+			writeJSON(w, http.StatusForbidden, map[string]any{"errors": []any{map[string]any{
+				"message":    "WebSockets are open only to the web client's origins",
+				"extensions": map[string]any{"code": string(errs.Forbidden), "reason": graph.ReasonOriginNotAllowed},
+			}}})
 			return
 		}
 		next.ServeHTTP(w, r)
