@@ -17,6 +17,10 @@ type Proxy struct {
 	// silent drops every byte both ways and holds new connections
 	// unanswered (Blackhole).
 	silent atomic.Bool
+	// trigger, when set, arms a connection, and replied then says when to
+	// cut (CutAfterReply).
+	trigger atomic.Pointer[func(conn int64, fromClient []byte) bool]
+	replied func(fromServer []byte) bool
 
 	mu    sync.Mutex
 	cut   bool
@@ -70,6 +74,25 @@ func (p *Proxy) Restore() {
 // clients notice only by their own deadlines.
 func (p *Proxy) Blackhole() { p.silent.Store(true) }
 
+// CutAfterReply cuts the proxy (Cut) once the server has answered the
+// first client message that match accepts: match sees each chunk a client
+// sends, with its connection's number; from the chunk it accepts on, the
+// server's chunks on that connection are forwarded until one that replied
+// accepts, and then every connection is closed. A test cuts a database
+// this way between its answer to a COMMIT and the client's next statement.
+// Call it once, before the traffic it watches.
+func (p *Proxy) CutAfterReply(match func(conn int64, fromClient []byte) bool, replied func(fromServer []byte) bool) {
+	p.replied = replied
+	p.trigger.Store(&match)
+}
+
+// link is one forwarded connection: armed once its client sent the chunk
+// CutAfterReply waits for.
+type link struct {
+	id    int64
+	armed atomic.Bool
+}
+
 // Close stops listening and closes every connection.
 func (p *Proxy) Close() error {
 	err := p.ln.Close()
@@ -111,21 +134,30 @@ func (p *Proxy) accept() {
 		}
 		p.conns[c], p.conns[up] = struct{}{}, struct{}{}
 		p.mu.Unlock()
-		p.total.Add(1)
+		l := &link{id: p.total.Add(1)}
 		p.wg.Add(2)
-		go p.pipe(c, up)
-		go p.pipe(up, c)
+		go p.pipe(c, up, l, false)
+		go p.pipe(up, c, l, true)
 	}
 }
 
-func (p *Proxy) pipe(dst, src net.Conn) {
+func (p *Proxy) pipe(dst, src net.Conn, l *link, fromClient bool) {
 	defer p.wg.Done()
 	buf := make([]byte, 32<<10)
 	for {
 		n, err := src.Read(buf)
 		if n > 0 && !p.silent.Load() {
+			if fromClient {
+				if m := p.trigger.Load(); m != nil && (*m)(l.id, buf[:n]) && p.trigger.CompareAndSwap(m, nil) {
+					l.armed.Store(true)
+				}
+			}
 			if _, werr := dst.Write(buf[:n]); werr != nil {
 				break
+			}
+			if !fromClient && l.armed.Load() && p.replied(buf[:n]) {
+				l.armed.Store(false)
+				p.Cut()
 			}
 		}
 		if err != nil {
