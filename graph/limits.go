@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/99designs/gqlgen/graphql"
+	"github.com/99designs/gqlgen/graphql/errcode"
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
 
@@ -152,7 +153,7 @@ func (singleRootSubscription) MutateOperationContext(_ context.Context, rc *grap
 	}
 	if n := countRootFields(rc.Doc, rc.Operation.SelectionSet, 0); n > 1 {
 		err := gqlerror.Errorf("a subscription selects exactly one root field; this one selects %d (each alias counts): open one subscription per stream", n)
-		err.Extensions = map[string]any{"code": string(errs.Invalid), "reason": "GRAPHQL_VALIDATION_FAILED"}
+		err.Extensions = map[string]any{"code": string(errs.Invalid), "reason": errcode.ValidationFailed}
 		return err
 	}
 	return nil
