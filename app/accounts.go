@@ -38,10 +38,12 @@ func (a *App) buildAccounts(ctx context.Context) (err error) {
 	}
 	var throttles account.LoginThrottles // nil ones: the service's in-process throttles
 	if a.redis != nil {
+		shared := func(cfg account.ThrottleConfig) account.LoginLimiter {
+			return loginFallback{shared: redisbus.NewThrottle(a.redis, a.cfg.RedisPrefix, cfg, a.log),
+				local: account.NewThrottle(cfg, nil), down: a.health.redisDown}
+		}
 		throttles = account.LoginThrottles{
-			Pair:    redisbus.NewThrottle(a.redis, a.cfg.RedisPrefix, account.PairThrottle, a.log),
-			Account: redisbus.NewThrottle(a.redis, a.cfg.RedisPrefix, account.AccountThrottle, a.log),
-			Address: redisbus.NewThrottle(a.redis, a.cfg.RedisPrefix, account.AddressThrottle, a.log),
+			Pair: shared(account.PairThrottle), Account: shared(account.AccountThrottle), Address: shared(account.AddressThrottle),
 		}
 	}
 	svc, err := account.NewService(a.users, account.Config{Location: a.loc, MinAge: a.cfg.MinAge, DocumentPepper: pepper, Throttles: throttles, Screen: a.protection})

@@ -24,7 +24,7 @@ func (a *App) startAffiliates() {
 	svc := apikey.NewService(accountdb.NewAPIKeyRepo(a.db), nil)
 	var limiter apikey.Limiter = apikey.NewMemLimiter(nil)
 	if a.redis != nil {
-		limiter = redisbus.NewRateLimiter(a.redis, a.cfg.RedisPrefix)
+		limiter = keyRateFallback{shared: redisbus.NewRateLimiter(a.redis, a.cfg.RedisPrefix), local: limiter, down: a.health.redisDown}
 	}
 	requests := prometheus.NewCounterVec(prometheus.CounterOpts{
 		Namespace: "pokertote", Subsystem: "api_key", Name: "requests_total",

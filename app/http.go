@@ -142,18 +142,31 @@ func (a *App) apqCache() graphql.Cache[string] {
 	if a.redis == nil {
 		return nil
 	}
-	return redisAPQ{redisbus.NewCache(a.redis, a.cfg.RedisPrefix+"apq:", 24*time.Hour)}
+	return redisAPQ{redisbus.NewCache(a.redis, a.cfg.RedisPrefix+"apq:", 24*time.Hour), a.health.redisDown}
 }
 
 // redisAPQ is gqlgen's persisted-query cache over persistence's plain
-// Redis cache: query hash to query text.
-type redisAPQ struct{ c *redisbus.Cache }
+// Redis cache: query hash to query text. While Redis is down it misses at
+// once (the client sends the query's text again).
+type redisAPQ struct {
+	c    *redisbus.Cache
+	down func() bool
+}
 
 var _ graphql.Cache[string] = redisAPQ{}
 
-func (r redisAPQ) Get(ctx context.Context, hash string) (string, bool) { return r.c.Get(ctx, hash) }
+func (r redisAPQ) Get(ctx context.Context, hash string) (string, bool) {
+	if r.down() {
+		return "", false
+	}
+	return r.c.Get(ctx, hash)
+}
 
-func (r redisAPQ) Add(ctx context.Context, hash, query string) { r.c.Set(ctx, hash, query) }
+func (r redisAPQ) Add(ctx context.Context, hash, query string) {
+	if !r.down() {
+		r.c.Set(ctx, hash, query)
+	}
+}
 
 // ready reports 200 only when the database and (if configured) Redis
 // answer, within 1 s in all: both are asked at once, and one that does not

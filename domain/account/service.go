@@ -216,10 +216,13 @@ func (s *Service) Login(ctx context.Context, email, password, ip string) (User, 
 	type key struct {
 		l LoginLimiter
 		k string
+		// flood: the address's key, which a success does not clear (one
+		// good password of the flooder's own must not reset a flood).
+		flood bool
 	}
-	keys := []key{{s.throttles.Account, "email:" + email}}
+	keys := []key{{s.throttles.Account, "email:" + email, false}}
 	if ip != "" {
-		keys = append(keys, key{s.throttles.Pair, "pair:" + ip + "|" + email}, key{s.throttles.Address, "ip:" + ip})
+		keys = append(keys, key{s.throttles.Pair, "pair:" + ip + "|" + email, false}, key{s.throttles.Address, "ip:" + ip, true})
 	}
 	for _, k := range keys {
 		if err := k.l.Allow(k.k); err != nil {
@@ -251,7 +254,7 @@ func (s *Service) Login(ctx context.Context, email, password, ip string) (User, 
 		return fail()
 	}
 	for _, k := range keys {
-		if k.l != s.throttles.Address {
+		if !k.flood {
 			k.l.Succeed(k.k)
 		}
 	}
