@@ -101,7 +101,7 @@ func TestTextsPeopleRead(t *testing.T) {
 			admin := signIn(t, c, testAdminEmail, testAdminPassword)
 			p := newPlayer(t, c, "1000.00")
 			first := createTable(t, admin, unique("first"))
-			openDraw(t, c, first)
+			firstDraw, _ := openDraw(t, c, first)
 			tableID := createTable(t, admin, unique("second"))
 			drawID, number := openDraw(t, c, tableID)
 			if drawID == strconv.Itoa(number) {
@@ -121,6 +121,18 @@ func TestTextsPeopleRead(t *testing.T) {
 				c.MustDo(t, `query($t: ID!) { voidCounts(tableId: $t) { kind count } }`, map[string]any{"t": tableID}, &out) // no token
 				if len(out.VoidCounts) != 4 || out.VoidCounts[0].Kind != "ADMIN_BEFORE_DEAL" || out.VoidCounts[0].Count != 1 || out.VoidCounts[1].Count != 0 {
 					t.Errorf("void counts %+v", out.VoidCounts)
+				}
+			})
+			t.Run("a void draw says its kind as a typed field", func(t *testing.T) {
+				var out struct{ Draw struct{ VoidKind *string } }
+				c.MustDo(t, `query($d: ID!) { draw(id: $d) { voidKind } }`, map[string]any{"d": drawID}, &out)
+				if out.Draw.VoidKind == nil || *out.Draw.VoidKind != "ADMIN_BEFORE_DEAL" {
+					t.Errorf("voidKind %v, want ADMIN_BEFORE_DEAL", out.Draw.VoidKind)
+				}
+				var open struct{ Draw struct{ VoidKind *string } }
+				c.MustDo(t, `query($d: ID!) { draw(id: $d) { voidKind } }`, map[string]any{"d": firstDraw}, &open)
+				if open.Draw.VoidKind != nil {
+					t.Errorf("a draw that is not void has voidKind %s", *open.Draw.VoidKind)
 				}
 			})
 			t.Run("messages name a draw by its number", func(t *testing.T) {

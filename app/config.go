@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"net/netip"
 	"net/url"
 	"path/filepath"
 	"strconv"
@@ -16,6 +17,9 @@ import (
 	"time"
 
 	"go.opentelemetry.io/otel/trace"
+
+	"github.com/pokertote/pokertote/domain/webhook"
+	"github.com/pokertote/pokertote/webhookhttp"
 
 	"github.com/pokertote/pokertote/domain/tote"
 	"github.com/pokertote/pokertote/graph"
@@ -114,6 +118,17 @@ type Config struct {
 	// docs/scaling.md, "Deploys".
 	DrainWindow time.Duration
 
+	// Webhooks: WEBHOOKS (default on) runs this replica's webhook
+	// dispatcher; every replica may, one delivering each endpoint at a time.
+	Webhooks bool
+	// WebhookAllow: WEBHOOK_ALLOW_NETWORKS, comma-separated CIDR prefixes
+	// of non-public addresses webhook receivers may be on (default: none
+	// in production, loopback in development).
+	WebhookAllow []netip.Prefix
+	// WebhookTuning, when set by a test, replaces the dispatcher's retry
+	// and lease timings; never read from the environment.
+	WebhookTuning *webhook.Config
+
 	// TracerProvider, when set by an embedder or a test, receives the
 	// spans instead of the OTLP exporter; never read from the environment.
 	TracerProvider trace.TracerProvider
@@ -171,6 +186,7 @@ func DefaultConfig() Config {
 		BeaconSecret:             defaultBeaconSecret,
 
 		DrainWindow:        10 * time.Second,
+		Webhooks:           true,
 		EventRetention:     30 * 24 * time.Hour,
 		EventPruneInterval: 10 * time.Minute,
 		ReconcileInterval:  15 * time.Minute,
@@ -333,6 +349,14 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 		} else {
 			c.DrainWindow = d
 		}
+	}
+	flag("WEBHOOKS", &c.Webhooks)
+	if v := getenv("WEBHOOK_ALLOW_NETWORKS"); v != "" {
+		ps, err := webhookhttp.ParseNetworks(v)
+		if err != nil {
+			problems = append(problems, err)
+		}
+		c.WebhookAllow = ps
 	}
 	str("OTEL_EXPORTER_OTLP_ENDPOINT", &c.OTLPEndpoint)
 	str("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", &c.OTLPEndpoint)

@@ -6,10 +6,12 @@ import (
 	"os"
 	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/pokertote/pokertote/domain/webhook"
 	"github.com/pokertote/pokertote/internal/clocktest"
 	"github.com/pokertote/pokertote/internal/testenv"
 )
@@ -83,6 +85,8 @@ func TestDashboardAndAlertsUseExportedMetrics(t *testing.T) {
 	clk := clocktest.NewSkipping()
 	a, c := startServer(t, backends(t)[0], onClock(clk))
 	admin := signIn(t, c, testAdminEmail, testAdminPassword)
+	rcv := newReceiver(t) // a partner's webhook receiver: the webhook series appear
+	rcv.set(func(r *receiver) { r.secret = createEndpoint(t, admin, rcv.url()) })
 	tableID := createLongTable(t, admin, unique("dash"))
 	events := watch(t, c, tableID)
 	betAndSettle(t, clk, events, newPlayer(t, c, "100000.00"), 120*time.Second)
@@ -91,6 +95,29 @@ func TestDashboardAndAlertsUseExportedMetrics(t *testing.T) {
 	withKey(c, key).MustFail(t, "FORBIDDEN", "API_KEY_SCOPE", `{ me { id } }`, nil)
 	withKey(c, "ptk_bad").MustFail(t, "UNAUTHENTICATED", "INVALID_API_KEY", `{ tables { id } }`, nil)
 	c.MustFail(t, "UNAUTHENTICATED", "LOGIN_REQUIRED", `{ myBets { edges { node { id } } } }`, nil)
+
+	tid, _ := strconv.ParseInt(tableID, 10, 64)
+	rcv.waitFor(t, []string{webhook.EventID(tid, 0)}, 30*time.Second)
+	settled := false
+	for deadline := time.Now().Add(30 * time.Second); !settled && time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+		for _, g := range rcv.received() {
+			var d struct {
+				TableID  int64   `json:"tableId"`
+				VoidKind *string `json:"voidKind"`
+				Winners  []int   `json:"winners"`
+				Result   struct{ DrawID int64 }
+			}
+			if g.Type == "draw.settled" && json.Unmarshal(g.Data, &d) == nil && d.TableID == tid {
+				if d.VoidKind != nil || len(d.Winners) == 0 || d.Result.DrawID == 0 {
+					t.Errorf("draw.settled data %s", g.Data)
+				}
+				settled = true
+			}
+		}
+	}
+	if !settled {
+		t.Error("the partner's receiver got no draw.settled for the settled draw")
+	}
 
 	exported := map[string]bool{}
 	for _, line := range strings.Split(scrape(t, a.Addr()), "\n") {

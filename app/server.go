@@ -16,11 +16,13 @@ import (
 
 	"github.com/pokertote/pokertote/domain/account"
 	"github.com/pokertote/pokertote/domain/auth"
+	"github.com/pokertote/pokertote/domain/bettingstop"
 	"github.com/pokertote/pokertote/domain/event"
 	"github.com/pokertote/pokertote/domain/protection"
 	"github.com/pokertote/pokertote/graph"
 	"github.com/pokertote/pokertote/graph/wstransport"
 	"github.com/pokertote/pokertote/persistence/accountdb"
+	"github.com/pokertote/pokertote/persistence/bettingstopdb"
 	"github.com/pokertote/pokertote/persistence/dsn"
 	"github.com/pokertote/pokertote/persistence/ledgerdb"
 	"github.com/pokertote/pokertote/persistence/redisbus"
@@ -65,6 +67,12 @@ type App struct {
 	toteAPI       *graph.ToteAPI
 	holdemAPI     *graph.HoldemAPI
 	affiliatesAPI *graph.AffiliatesAPI
+	webhooksAPI   *graph.WebhooksAPI
+	// stakeGate is the stake check of both games behind the emergency
+	// stop (bettingstop.go); stopStore keeps the stop.
+	stakeGate      *bettingstop.Gate
+	stopStore      *bettingstopdb.Repo
+	bettingStopAPI *graph.BettingStopAPI
 
 	resolver *graph.Resolver
 	keyAuth  graph.APIKeyAuth        // affiliates' API keys on /query
@@ -128,6 +136,7 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (a *App, err error) 
 		return nil, err
 	}
 	a.startAffiliates()
+	a.startStakeGate(ctx)
 	if err = a.startTote(ctx); err != nil {
 		return nil, err
 	}
@@ -159,7 +168,7 @@ func (a *App) newResolver() *graph.Resolver {
 	accounts := a.accountsAPI()
 	protection := graph.NewProtectionAPI(a.protection, a.epochs)
 	return &graph.Resolver{
-		Accounts: accounts, Tote: a.toteAPI, Holdem: a.holdemAPI, Protection: protection, Affiliates: a.affiliatesAPI,
+		Accounts: accounts, Tote: a.toteAPI, Holdem: a.holdemAPI, Protection: protection, Affiliates: a.affiliatesAPI, Webhooks: a.webhooksAPI, Stop: a.bettingStopAPI,
 		Events: graph.NewUserEventsAPI(a.hub, a.toteAPI, accounts, a.holdemAPI, protection),
 	}
 }

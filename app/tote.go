@@ -78,7 +78,7 @@ func (a *App) startTote(ctx context.Context) error {
 	batches := newIntakeMetrics()
 	log, clock, timeScale := a.log.With("component", "tote"), a.toteClock(), tote.TimeScale(a.cfg.TimeScale)
 	svc, err := service.New(service.Config{
-		Store: repo, Ledger: a.ledger, Gate: a.accounts, Publisher: obs, Auditor: a.users,
+		Store: repo, Ledger: a.ledger, Gate: a.stakeGate, Publisher: obs, Auditor: a.users,
 		Log: log, TimeScale: timeScale, Intake: batches, Clock: clock,
 	})
 	if err != nil {
@@ -92,6 +92,8 @@ func (a *App) startTote(ctx context.Context) error {
 	a.metrics = append(a.metrics, toteMetrics(svc.Stats())...)
 	a.metrics = append(a.metrics, batches.collectors()...)
 	a.startPruner(repo)
+	a.startWebhooks(repo)
+	a.startBettingStop(svc)
 	a.startOpsMetrics(obs, repo)
 	if a.cfg.DemoTables {
 		if err := svc.EnsureDemoTables(ctx); err != nil {

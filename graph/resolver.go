@@ -16,6 +16,10 @@ type Resolver struct {
 	Protection *ProtectionAPI
 	// Affiliates manages affiliates' API keys (issue 13).
 	Affiliates *AffiliatesAPI
+	// Webhooks manages partners' webhook endpoints.
+	Webhooks *WebhooksAPI
+	// BettingStop is the emergency stop of all betting.
+	Stop *BettingStopAPI
 	// Events streams the viewer's own events of every area (myEvents).
 	Events *UserEventsAPI
 }

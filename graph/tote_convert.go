@@ -140,6 +140,9 @@ func toModelDraw(d tote.Draw, t tote.Table) *model.Draw {
 	if d.VoidReason != "" {
 		out.VoidReason = ptrTo(d.VoidReason)
 	}
+	if d.VoidKind != "" {
+		out.VoidKind = ptrTo(model.VoidKind(d.VoidKind))
+	}
 	for _, p := range d.PositionViews() {
 		mp := model.Position{Number: p.Number, Cards: cardStrings(p.Cards), Status: model.PositionStatus(p.Status)}
 		if p.Best != 0 {

@@ -51,7 +51,7 @@ func toModelTableEvent(e tote.TableEvent) model.TableEvent {
 		}
 		return out
 	case tote.EventDrawVoided:
-		out := &model.DrawVoided{Seq: e.Seq, TableID: tid, At: at, DrawID: did, Reason: e.Reason, ServerSeed: e.ServerSeed}
+		out := &model.DrawVoided{Seq: e.Seq, TableID: tid, At: at, DrawID: did, Reason: e.Reason, ServerSeed: e.ServerSeed, VoidKind: model.VoidKind(voidKindOf(e.Result))}
 		if e.Result != nil {
 			out.Result = toModelResult(*e.Result)
 		}
@@ -100,4 +100,13 @@ func toModelSnapshot(v readmodel.TableView, jackpot *model.Jackpot) *model.Table
 		out.Draw = ds
 	}
 	return out
+}
+
+// voidKindOf is a void result's kind; LEGACY for a result from before
+// kinds were recorded.
+func voidKindOf(r *tote.DrawResult) tote.VoidKind {
+	if r == nil || r.VoidDetail == nil {
+		return tote.VoidLegacy
+	}
+	return r.VoidDetail.Kind
 }

@@ -181,6 +181,15 @@ type BetSettled struct {
 
 func (BetSettled) IsUserEvent() {}
 
+// Whether betting is stopped.
+type BettingStop struct {
+	Stopped bool `json:"stopped"`
+	// When it was last stopped or resumed; null if never.
+	Since *time.Time `json:"since,omitempty"`
+	// The admin's reason for the stop (staff only).
+	Reason *string `json:"reason,omitempty"`
+}
+
 // Cards dealt: one position's pocket, or the flop, turn or river. Carries the board and every position after the card.
 type CardsDealt struct {
 	Seq     int64     `json:"seq"`
@@ -229,10 +238,24 @@ type CreateAPIKeyInput struct {
 	RequestsPerMinute *int `json:"requestsPerMinute,omitempty"`
 }
 
+type CreateWebhookEndpointInput struct {
+	// An https:// URL (http:// is taken in development only).
+	URL        string             `json:"url"`
+	EventTypes []WebhookEventType `json:"eventTypes"`
+	// Whose endpoint it is, at most 200 characters.
+	Description *string `json:"description,omitempty"`
+}
+
 // A key just made: `key` is shown this once and never again.
 type CreatedAPIKey struct {
 	APIKey *APIKey `json:"apiKey"`
 	Key    string  `json:"key"`
+}
+
+// An endpoint just registered: `secret` (whsec_...) is shown this once; the receiver checks each delivery's signature with it.
+type CreatedWebhookEndpoint struct {
+	Endpoint *WebhookEndpoint `json:"endpoint"`
+	Secret   string           `json:"secret"`
 }
 
 type DecideVerificationInput struct {
@@ -261,6 +284,8 @@ type Draw struct {
 	OpenedAt   time.Time  `json:"openedAt"`
 	SettledAt  *time.Time `json:"settledAt,omitempty"`
 	VoidReason *string    `json:"voidReason,omitempty"`
+	// Why a void draw was voided, as a verifier checks it (docs/fairness.md, section 6); null unless the draw is void.
+	VoidKind *VoidKind `json:"voidKind,omitempty"`
 	// Live odds for the current state of the deal.
 	Odds *Odds `json:"odds,omitempty"`
 	// What each round after the deal opened with, so far: the exact chances and the suspended selections (SPEC 1.9).
@@ -381,12 +406,14 @@ type DrawVerification struct {
 }
 
 type DrawVoided struct {
-	Seq     int64       `json:"seq"`
-	TableID string      `json:"tableId"`
-	At      time.Time   `json:"at"`
-	DrawID  string      `json:"drawId"`
-	Reason  string      `json:"reason"`
-	Result  *DrawResult `json:"result"`
+	Seq     int64     `json:"seq"`
+	TableID string    `json:"tableId"`
+	At      time.Time `json:"at"`
+	DrawID  string    `json:"drawId"`
+	Reason  string    `json:"reason"`
+	// Why the draw was voided, typed (the same as Draw.voidKind).
+	VoidKind VoidKind    `json:"voidKind"`
+	Result   *DrawResult `json:"result"`
 	// The server seed, revealed (hex).
 	ServerSeed string `json:"serverSeed"`
 }
@@ -1016,6 +1043,29 @@ type VerificationInput struct {
 type VoidCount struct {
 	Kind  VoidKind `json:"kind"`
 	Count int      `json:"count"`
+}
+
+// A partner's webhook endpoint and how its deliveries stand.
+type WebhookEndpoint struct {
+	ID         string             `json:"id"`
+	URL        string             `json:"url"`
+	EventTypes []WebhookEventType `json:"eventTypes"`
+	// Whose endpoint it is.
+	Description string    `json:"description"`
+	CreatedAt   time.Time `json:"createdAt"`
+	// Deliveries acknowledged (a 2xx answer) so far.
+	Delivered       int64      `json:"delivered"`
+	LastDeliveredAt *time.Time `json:"lastDeliveredAt,omitempty"`
+	// Failed attempts in a row at the event now at the head (0 while deliveries succeed).
+	Attempts int `json:"attempts"`
+	// The first failed attempt at the head event; null while deliveries succeed.
+	FailingSince *time.Time `json:"failingSince,omitempty"`
+	// When the head event is tried next.
+	NextAttemptAt time.Time `json:"nextAttemptAt"`
+	// The last failed attempt's error (HTTP status and the start of the answer, or the network error).
+	LastError *string `json:"lastError,omitempty"`
+	// Set when the head event kept failing for the retry window: nothing more is sent until replayWebhookEndpoint.
+	ParkedAt *time.Time `json:"parkedAt,omitempty"`
 }
 
 type BetStatus string
@@ -2175,6 +2225,70 @@ func (e *VoidKind) UnmarshalJSON(b []byte) error {
 }
 
 func (e VoidKind) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
+}
+
+// What an endpoint can subscribe to.
+type WebhookEventType string
+
+const (
+	// draw.settled: a draw was settled (its result, winners and coefficients).
+	WebhookEventTypeDrawSettled WebhookEventType = "DRAW_SETTLED"
+	// draw.voided: a draw was voided (its typed void kind).
+	WebhookEventTypeDrawVoided WebhookEventType = "DRAW_VOIDED"
+	// table.created: a table appeared.
+	WebhookEventTypeTableCreated WebhookEventType = "TABLE_CREATED"
+	// table.changed: a table was paused or resumed.
+	WebhookEventTypeTableChanged WebhookEventType = "TABLE_CHANGED"
+)
+
+var AllWebhookEventType = []WebhookEventType{
+	WebhookEventTypeDrawSettled,
+	WebhookEventTypeDrawVoided,
+	WebhookEventTypeTableCreated,
+	WebhookEventTypeTableChanged,
+}
+
+func (e WebhookEventType) IsValid() bool {
+	switch e {
+	case WebhookEventTypeDrawSettled, WebhookEventTypeDrawVoided, WebhookEventTypeTableCreated, WebhookEventTypeTableChanged:
+		return true
+	}
+	return false
+}
+
+func (e WebhookEventType) String() string {
+	return string(e)
+}
+
+func (e *WebhookEventType) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = WebhookEventType(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid WebhookEventType", str)
+	}
+	return nil
+}
+
+func (e WebhookEventType) MarshalGQL(w io.Writer) {
+	_, _ = fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *WebhookEventType) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e WebhookEventType) MarshalJSON() ([]byte, error) {
 	var buf bytes.Buffer
 	e.MarshalGQL(&buf)
 	return buf.Bytes(), nil

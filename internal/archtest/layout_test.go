@@ -24,8 +24,8 @@ const module = "github.com/pokertote/pokertote/"
 var floors = [][]string{
 	{"domain/errs", "domain/ids", "domain/hand/internal/gentables"},
 	{"domain/cards", "domain/money", "domain/paging", "domain/event", "domain/beacon", "domain/betroot", "domain/apikey",
-		"domain/errs/errstest"},
-	{"domain/hand", "domain/ledger", "domain/account"},
+		"domain/errs/errstest", "domain/bettingstop"},
+	{"domain/hand", "domain/ledger", "domain/account", "domain/bettingstop/bettingstoptest"},
 	{"domain/odds", "domain/parimutuel", "domain/holdem", "domain/protection", "domain/cashier", "domain/auth",
 		"domain/ledger/ledgertest", "domain/account/accounttest"},
 	// tote, the model: table, draw, bet, events, the result, the stores.
@@ -34,15 +34,16 @@ var floors = [][]string{
 	// cmd/verify-draw links of tote), the tables folded from events, the
 	// production odds engine the dealer is handed, and the outbox (a
 	// step's events appended in its transaction and published after it,
-	// and the Stats every part counts into).
-	{"domain/tote/verify", "domain/tote/readmodel", "domain/tote/liveodds", "domain/tote/outbox"},
+	// and the Stats every part counts into), and the partners' webhooks
+	// fed from that outbox.
+	{"domain/tote/verify", "domain/tote/readmodel", "domain/tote/liveodds", "domain/tote/outbox", "domain/webhook"},
 	// Settlement and voiding of a draw in a transaction; the bet intake.
 	{"domain/tote/settle", "domain/tote/intake"},
 	// The dealers and their supervisor, settling through settle; beside
 	// them the Service: tables, bets through the intake, voids through
 	// settle, the jackpot, the reads. Neither imports the other.
 	{"domain/tote/dealer", "domain/tote/service"},
-	{"domain/tote/totetest"},
+	{"domain/tote/totetest", "domain/webhook/webhooktest"},
 }
 
 // forbidden are what no domain package may depend on, even indirectly

@@ -33,6 +33,10 @@ var persistAggregates = map[string][]string{
 	"persistence/ledgerdb":     {"persistence/protectiondb"},
 	"persistence/protectiondb": {"persistence/accountdb"},
 	"persistence/totedb":       {"persistence/ledgerdb", "persistence/protectiondb", "persistence/accountdb"},
+	// An endpoint's change is audited in its transaction (accountdb.InsertAudit).
+	"persistence/webhookdb": {"persistence/accountdb"},
+	// The stop is audited in its transaction.
+	"persistence/bettingstopdb": {"persistence/accountdb"},
 }
 
 // persistImports lists the imports of each package under persistence/
