@@ -36,11 +36,17 @@ func (a *App) buildAccounts(ctx context.Context) (err error) {
 		}
 		a.log.Warn("DOCUMENT_PEPPER is not set: using a development pepper kept in the data folder; set it in production")
 	}
-	var limiter account.LoginLimiter // nil: the service's in-process throttle
+	var throttles account.LoginThrottles // nil ones: the service's in-process throttles
 	if a.redis != nil {
-		limiter = redisbus.NewThrottle(a.redis, a.cfg.RedisPrefix, account.ThrottleConfig{}, a.log)
+		shared := func(cfg account.ThrottleConfig) account.LoginLimiter {
+			return loginFallback{shared: redisbus.NewThrottle(a.redis, a.cfg.RedisPrefix, cfg, a.log),
+				local: account.NewThrottle(cfg, nil), down: a.health.redisDown}
+		}
+		throttles = account.LoginThrottles{
+			Pair: shared(account.PairThrottle), Account: shared(account.AccountThrottle), Address: shared(account.AddressThrottle),
+		}
 	}
-	svc, err := account.NewService(a.users, account.Config{Location: a.loc, MinAge: a.cfg.MinAge, DocumentPepper: pepper, Throttle: limiter, Screen: a.protection})
+	svc, err := account.NewService(a.users, account.Config{Location: a.loc, MinAge: a.cfg.MinAge, DocumentPepper: pepper, Throttles: throttles, Screen: a.protection})
 	if err != nil {
 		return err
 	}
@@ -115,8 +121,15 @@ type epochNotifier struct{ pub event.Publisher }
 
 // PublishEpoch implements auth.EpochNotifier.
 func (n epochNotifier) PublishEpoch(ctx context.Context, userID, epoch int64, cause auth.Cause) error {
+	// The revocation is stored already; a Redis that does not answer must
+	// not hold its answer (the other replicas reconcile meanwhile).
+	ctx, cancel := context.WithTimeout(ctx, publishBudget)
+	defer cancel()
 	return n.pub.Publish(ctx, auth.EpochTopic, auth.EncodeEpoch(userID, epoch, cause))
 }
+
+// publishBudget bounds the broadcast of a revocation already stored.
+const publishBudget = 500 * time.Millisecond
 
 // devSecret returns a random 32-byte secret kept in the data folder, made on
 // first use, so that a development server keeps its sessions and document

@@ -24,7 +24,7 @@ func (a *App) startAffiliates() {
 	svc := apikey.NewService(accountdb.NewAPIKeyRepo(a.db), nil)
 	var limiter apikey.Limiter = apikey.NewMemLimiter(nil)
 	if a.redis != nil {
-		limiter = redisbus.NewRateLimiter(a.redis, a.cfg.RedisPrefix)
+		limiter = keyRateFallback{shared: redisbus.NewRateLimiter(a.redis, a.cfg.RedisPrefix), local: limiter, down: a.health.redisDown}
 	}
 	requests := prometheus.NewCounterVec(prometheus.CounterOpts{
 		Namespace: "pokertote", Subsystem: "api_key", Name: "requests_total",
@@ -38,6 +38,8 @@ func (a *App) startAffiliates() {
 	a.affiliatesAPI = graph.NewAffiliatesAPI(svc, func(ctx context.Context, id string) {
 		// Every replica (this one too) closes the key's sockets on hearing
 		// it; a lost message leaves them to the per-operation check.
+		ctx, cancel := context.WithTimeout(ctx, publishBudget)
+		defer cancel()
 		if err := a.broker.Publish(ctx, apiKeyRevokedTopic, []byte(id)); err != nil {
 			a.log.WarnContext(ctx, "API key revocation not broadcast", "key", id, "err", err)
 		}

@@ -24,7 +24,7 @@ func TestRedisAPQSharesQueries(t *testing.T) {
 	t.Cleanup(func() { c.Close() })
 	ctx := context.Background()
 	a := (&App{redis: c, cfg: Config{RedisPrefix: prefix}}).apqCache()
-	b := redisAPQ{redisbus.NewCache(c, prefix+"apq:", time.Minute)}
+	b := redisAPQ{redisbus.NewCache(c, prefix+"apq:", time.Minute), func() bool { return false }}
 	if _, ok := b.Get(ctx, "h1"); ok {
 		t.Fatal("empty cache has h1")
 	}

@@ -248,7 +248,7 @@ func TestSocketAuthority(t *testing.T) {
 				}, 4401, "ACCOUNT_DISABLED")
 				// It cannot come back by itself: not by its refresh token, not
 				// by its password (on either replica); the admin sees why.
-				cB.MustFail(t, "UNAUTHENTICATED", "REFRESH_REVOKED", `mutation($r: String!) { refreshToken(refreshToken: $r) { accessToken } }`, map[string]any{"r": refresh})
+				cB.MustFail(t, "FORBIDDEN", "ACCOUNT_DISABLED", `mutation($r: String!) { refreshToken(refreshToken: $r) { accessToken } }`, map[string]any{"r": refresh})
 				for _, c := range []*gqltest.Client{cA, cB} {
 					c.MustFail(t, "FORBIDDEN", "ACCOUNT_DISABLED", `mutation($e: String!, $p: String!) { login(email: $e, password: $p) { accessToken } }`,
 						map[string]any{"e": email, "p": "player password 1"})

@@ -22,6 +22,7 @@ import (
 	"github.com/pokertote/pokertote/webhookhttp"
 
 	"github.com/pokertote/pokertote/domain/tote"
+	"github.com/pokertote/pokertote/graph"
 )
 
 // Config is every setting of the server, read from the environment. Zero
@@ -49,9 +50,14 @@ type Config struct {
 	// default 20s): one that cannot reach its database answers UNAVAILABLE
 	// then instead of hanging. Subscriptions and sockets are not bounded.
 	RequestTimeout time.Duration
-	DocumentPepper string // DOCUMENT_PEPPER: key of the document-number hash
-	AdminEmail     string // ADMIN_EMAIL: the first admin, created at start if missing
-	AdminPassword  string // ADMIN_PASSWORD
+	// AuthorityRecheck is how often, while the invalidation channel (Redis)
+	// is down, each open socket's and stream's principal is checked again
+	// in the database (AUTHORITY_RECHECK, default 2s): a revocation made
+	// meanwhile on another replica closes them within it.
+	AuthorityRecheck time.Duration
+	DocumentPepper   string // DOCUMENT_PEPPER: key of the document-number hash
+	AdminEmail       string // ADMIN_EMAIL: the first admin, created at start if missing
+	AdminPassword    string // ADMIN_PASSWORD
 	// DevAdmin: DEV_ADMIN, development only (on by default there): with no
 	// ADMIN_EMAIL, create or reuse a development admin and print its
 	// credentials at start (dev_admin.go).
@@ -73,18 +79,22 @@ type Config struct {
 	TimeZone                 string   // TIME_ZONE: operator's zone for ages and days, default Asia/Almaty
 	MinAge                   int      // MIN_AGE: default 21
 	AllowedOrigins           []string // ALLOWED_ORIGINS: comma-separated WebSocket/CORS origins; "*" allows all
-	Introspection            bool     // INTROSPECTION: default true in development, false in production
-	Playground               bool     // PLAYGROUND: default true in development
-	Complexity               int      // QUERY_COMPLEXITY_LIMIT, default 1000
-	TokenLimit               int      // QUERY_TOKEN_LIMIT, default 15000
-	CountSQL                 bool     // COUNT_SQL: answer each request's SQL statement count in the X-SQL-Statements header (finding N+1 queries), default false
-	DepthLimit               int      // QUERY_DEPTH_LIMIT: deepest selection allowed (introspection aside), default 12
-	MaxRequest               int64    // MAX_REQUEST_BYTES: largest HTTP body or WebSocket message, default 1 MiB
-	LogFormat                string   // LOG_FORMAT: text (default in development) or json
-	LogLevel                 string   // LOG_LEVEL: debug, info (default), warn, error
-	DemoTables               bool     // DEMO_TABLES: create the two demo tables on first start, default true
-	DealerEnabled            bool     // DEALER: run table dealers in this replica, default true
-	TimeScale                float64  // TIME_SCALE: divides round lengths and card pacing (tests, demos), default 1
+	// TrustedProxies: TRUSTED_PROXIES, comma-separated addresses and CIDR
+	// prefixes of the load balancers whose X-Forwarded-For / Forwarded name
+	// the client (default none: the peer is the client).
+	TrustedProxies []string
+	Introspection  bool    // INTROSPECTION: default true in development, false in production
+	Playground     bool    // PLAYGROUND: default true in development
+	Complexity     int     // QUERY_COMPLEXITY_LIMIT, default 1000
+	TokenLimit     int     // QUERY_TOKEN_LIMIT, default 15000
+	CountSQL       bool    // COUNT_SQL: answer each request's SQL statement count in the X-SQL-Statements header (finding N+1 queries), default false
+	DepthLimit     int     // QUERY_DEPTH_LIMIT: deepest selection allowed (introspection aside), default 12
+	MaxRequest     int64   // MAX_REQUEST_BYTES: largest HTTP body or WebSocket message, default 1 MiB
+	LogFormat      string  // LOG_FORMAT: text (default in development) or json
+	LogLevel       string  // LOG_LEVEL: debug, info (default), warn, error
+	DemoTables     bool    // DEMO_TABLES: create the two demo tables on first start, default true
+	DealerEnabled  bool    // DEALER: run table dealers in this replica, default true
+	TimeScale      float64 // TIME_SCALE: divides round lengths and card pacing (tests, demos), default 1
 	// RealityCheck is REALITY_CHECK_INTERVAL: a myEvents REALITY_CHECK every
 	// this much of a session of play, default 1h; 0 turns reminders off.
 	RealityCheck time.Duration
@@ -151,6 +161,7 @@ func DefaultConfig() Config {
 		AccessTTL:        15 * time.Minute,
 		RefreshTTL:       30 * 24 * time.Hour,
 		RequestTimeout:   20 * time.Second,
+		AuthorityRecheck: 2 * time.Second,
 		TimeZone:         "Asia/Almaty",
 		MinAge:           21,
 		AllowedOrigins:   []string{"*"},
@@ -274,6 +285,7 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 	dur("ACCESS_TOKEN_TTL", &c.AccessTTL)
 	dur("REFRESH_TOKEN_TTL", &c.RefreshTTL)
 	dur("REQUEST_TIMEOUT", &c.RequestTimeout)
+	dur("AUTHORITY_RECHECK", &c.AuthorityRecheck)
 	dur("REALITY_CHECK_INTERVAL", &c.RealityCheck)
 	str("DOCUMENT_PEPPER", &c.DocumentPepper)
 	str("DEBUG_ADDR", &c.DebugAddr)
@@ -297,6 +309,9 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 	num("MIN_AGE", &c.MinAge)
 	if v := getenv("ALLOWED_ORIGINS"); v != "" {
 		c.AllowedOrigins = splitList(v)
+	}
+	if v := getenv("TRUSTED_PROXIES"); v != "" {
+		c.TrustedProxies = splitList(v)
 	}
 	flag("INTROSPECTION", &c.Introspection)
 	flag("PLAYGROUND", &c.Playground)
@@ -389,6 +404,9 @@ func (c Config) Validate() error {
 				problems = append(problems, errors.New("ALLOWED_ORIGINS must list the web origins in production, not *"))
 			}
 		}
+	}
+	if _, err := graph.ParseTrustedProxies(c.TrustedProxies); err != nil {
+		problems = append(problems, fmt.Errorf("TRUSTED_PROXIES: %w", err))
 	}
 	if c.TrustedDocuments != "off" && c.TrustedDocuments != "enforce" {
 		problems = append(problems, fmt.Errorf("TRUSTED_DOCUMENTS=%q must be off or enforce", c.TrustedDocuments))

@@ -19,6 +19,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
+	"github.com/pokertote/pokertote/domain/errs"
 	"github.com/pokertote/pokertote/graph"
 	"github.com/pokertote/pokertote/graph/wstransport"
 	"github.com/pokertote/pokertote/persistence/redisbus"
@@ -87,11 +88,13 @@ func (a *App) routes() http.Handler {
 	}
 	var query http.Handler = graph.LimitBody(a.cfg.MaxRequest, graph.DocumentIDMiddleware(a.trusted.Manifest,
 		graph.APIKeyMiddleware(a.keyAuth, graph.AuthMiddleware(a.authenticate, gql))))
+	query = graph.ClientIPMiddleware(a.proxies, query)
 	query = a.requestDeadline(query)
+	query = a.failFast(query)
 	if a.cfg.CountSQL {
 		query = countSQL(query)
 	}
-	query = a.cors(query)
+	query = a.cors(a.wsOrigin(query))
 	if a.tracer != nil {
 		query = graph.TraceContextMiddleware(query)
 	}
@@ -139,18 +142,31 @@ func (a *App) apqCache() graphql.Cache[string] {
 	if a.redis == nil {
 		return nil
 	}
-	return redisAPQ{redisbus.NewCache(a.redis, a.cfg.RedisPrefix+"apq:", 24*time.Hour)}
+	return redisAPQ{redisbus.NewCache(a.redis, a.cfg.RedisPrefix+"apq:", 24*time.Hour), a.health.redisDown}
 }
 
 // redisAPQ is gqlgen's persisted-query cache over persistence's plain
-// Redis cache: query hash to query text.
-type redisAPQ struct{ c *redisbus.Cache }
+// Redis cache: query hash to query text. While Redis is down it misses at
+// once (the client sends the query's text again).
+type redisAPQ struct {
+	c    *redisbus.Cache
+	down func() bool
+}
 
 var _ graphql.Cache[string] = redisAPQ{}
 
-func (r redisAPQ) Get(ctx context.Context, hash string) (string, bool) { return r.c.Get(ctx, hash) }
+func (r redisAPQ) Get(ctx context.Context, hash string) (string, bool) {
+	if r.down() {
+		return "", false
+	}
+	return r.c.Get(ctx, hash)
+}
 
-func (r redisAPQ) Add(ctx context.Context, hash, query string) { r.c.Set(ctx, hash, query) }
+func (r redisAPQ) Add(ctx context.Context, hash, query string) {
+	if !r.down() {
+		r.c.Set(ctx, hash, query)
+	}
+}
 
 // ready reports 200 only when the database and (if configured) Redis
 // answer, within 1 s in all: both are asked at once, and one that does not
@@ -176,15 +192,29 @@ func (a *App) ready(w http.ResponseWriter, r *http.Request) {
 		n++
 		go func() { results <- result{"redis", a.redis.Ping(ctx).Err()} }()
 	}
-	checks := map[string]string{}
+	checks := map[string]string{"database": "unavailable"}
+	if a.redis != nil {
+		checks["redis"] = "unavailable"
+	}
 	code := http.StatusOK
+	// A store whose client does not honour the deadline (a black-holed
+	// connection) is not waited for: the answer leaves at the budget.
+	deadline := time.NewTimer(readyBudget + 50*time.Millisecond)
+	defer deadline.Stop()
 	for range n {
-		res := <-results
-		if res.err != nil {
-			checks[res.name] = "unavailable"
+		select {
+		case res := <-results:
+			if res.err == nil {
+				checks[res.name] = "ok"
+			}
+		case <-deadline.C:
+			writeJSON(w, http.StatusServiceUnavailable, checks)
+			return
+		}
+	}
+	for _, v := range checks {
+		if v != "ok" {
 			code = http.StatusServiceUnavailable
-		} else {
-			checks[res.name] = "ok"
 		}
 	}
 	writeJSON(w, code, checks)
@@ -223,6 +253,30 @@ func (a *App) cors(next http.Handler) http.Handler {
 		}
 		if r.Method == http.MethodOptions {
 			w.WriteHeader(http.StatusNoContent)
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// wsOrigin refuses (403) a WebSocket upgrade from a page whose origin CORS
+// would refuse: the Origin must be one of AllowedOrigins exactly as CORS
+// compares it (scheme, host, port and case), or the server's own origin
+// over https. The WebSocket library's own check ignores the scheme and
+// case, so http://APP.example.kz would pass it. No Origin (not a browser)
+// passes: a token, not a cookie, is what a socket acts with.
+func (a *App) wsOrigin(next http.Handler) http.Handler {
+	if slices.Contains(a.cfg.AllowedOrigins, "*") {
+		return next
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		origin := r.Header.Get("Origin")
+		if r.Header.Get("Upgrade") != "" && origin != "" &&
+			!slices.Contains(a.cfg.AllowedOrigins, origin) && origin != "https://"+r.Host {
+			writeJSON(w, http.StatusForbidden, map[string]any{"errors": []any{map[string]any{
+				"message":    "WebSockets are open only to the web client's origins",
+				"extensions": map[string]any{"code": string(errs.Forbidden), "reason": graph.ReasonOriginNotAllowed},
+			}}})
 			return
 		}
 		next.ServeHTTP(w, r)

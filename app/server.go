@@ -54,6 +54,10 @@ type App struct {
 	// conns are this replica's open sockets and streams by principal, closed
 	// when a revocation is heard.
 	conns *graph.Connections
+	// proxies are the trusted proxies (TRUSTED_PROXIES).
+	proxies graph.TrustedProxies
+	// health is what the background probes know of the stores (health.go).
+	health health
 	// drain is every open socket and stream, closed spread over
 	// DRAIN_WINDOW when the replica stops (Shutdown).
 	drain *wstransport.Drain
@@ -113,6 +117,9 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (a *App, err error) 
 			_ = a.Close()
 		}
 	}()
+	if a.proxies, err = graph.ParseTrustedProxies(cfg.TrustedProxies); err != nil {
+		return nil, err
+	}
 	if a.loc, err = account.LoadZone(cfg.TimeZone); err != nil {
 		return nil, err
 	}
@@ -137,6 +144,7 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (a *App, err error) 
 		return nil, err
 	}
 	a.startRealityChecks()
+	a.startHealth()
 	a.resolver = a.newResolver()
 	a.server = &http.Server{
 		Handler:           a.routes(),

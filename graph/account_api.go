@@ -52,6 +52,15 @@ func (a *AccountsAPI) Login(ctx context.Context, email, password string) (*model
 // RefreshToken rotates a refresh token and issues a fresh access token.
 func (a *AccountsAPI) RefreshToken(ctx context.Context, token string) (*model.AuthPayload, error) {
 	next, rec, err := a.Refresh.Rotate(ctx, token)
+	if errs.ReasonOf(err) == auth.ReasonRefreshRevoked && rec.UserID > 0 {
+		// Disabling an account revokes its sessions: say so, as sign-in
+		// does, rather than that the session merely ended.
+		if u, uerr := a.Service.User(ctx, rec.UserID); uerr == nil {
+			if derr := account.EnsureEnabled(u); derr != nil {
+				return nil, derr
+			}
+		}
+	}
 	if err != nil {
 		return nil, err
 	}

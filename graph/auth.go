@@ -3,7 +3,6 @@ package graph
 import (
 	"context"
 	"encoding/json"
-	"net"
 	"net/http"
 	"slices"
 	"time"
@@ -30,7 +29,8 @@ type viewerKey struct{}
 
 type clientIPKey struct{}
 
-// ClientIP is the address the request came from (for login throttling).
+// ClientIP is the address the request came from, as seen through the
+// trusted proxies (for the sign-in throttle and the per-address caps).
 func ClientIP(ctx context.Context) string {
 	ip, _ := ctx.Value(clientIPKey{}).(string)
 	return ip
@@ -62,11 +62,9 @@ func RequireViewer(ctx context.Context) (Viewer, error) {
 // served as anonymous: a client with a stale token must learn it at once.
 func AuthMiddleware(authenticate func(context.Context, string) (context.Context, error), next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		host, _, err := net.SplitHostPort(r.RemoteAddr)
-		if err != nil {
-			host = r.RemoteAddr
+		if ClientIP(r.Context()) == "" { // not behind ClientIPMiddleware: the peer
+			r = r.WithContext(context.WithValue(r.Context(), clientIPKey{}, TrustedProxies(nil).ClientIP(r)))
 		}
-		r = r.WithContext(context.WithValue(r.Context(), clientIPKey{}, host))
 		token := bearer(r)
 		if token == "" {
 			next.ServeHTTP(w, r)
@@ -102,6 +100,13 @@ func Directives() DirectiveRoot {
 			return next(ctx)
 		},
 	}
+}
+
+// WriteUnavailable answers a request at once with 503 UNAVAILABLE /
+// DATABASE_UNAVAILABLE, without running it: the database is known not to
+// answer right now, so nothing was changed.
+func WriteUnavailable(w http.ResponseWriter) {
+	writeAuthError(w, errs.DatabaseUnavailable(nil))
 }
 
 // writeAuthError answers a request whose token was refused. A token revoked

@@ -198,6 +198,7 @@ type connHandle struct {
 	conns    *Connections // set once registered
 	userID   int64
 	epoch    int64
+	role     account.Role
 	keyID    string
 	expires  time.Time
 	timer    *time.Timer
@@ -235,7 +236,7 @@ func (h *connHandle) register(ctx context.Context, conns *Connections) {
 		h.mu.Unlock()
 		return
 	}
-	h.conns, h.userID, h.epoch, h.expires = conns, v.UserID, v.Epoch, v.Expires
+	h.conns, h.userID, h.epoch, h.role, h.expires = conns, v.UserID, v.Epoch, v.Role, v.Expires
 	if key != nil {
 		h.keyID = key.id
 	}

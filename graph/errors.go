@@ -27,7 +27,13 @@ func ErrorPresenter(log *slog.Logger) graphql.ErrorPresenterFunc {
 			// One code and one reason whichever layer noticed it first: the
 			// request's deadline, the network, or persistence's mapping of a
 			// failed connection (a failover, a partition).
-			return &gqlerror.Error{Message: "the service cannot reach its database right now; nothing was changed: try again (with the same idempotency key for money)", Path: gerr.Path, Locations: gerr.Locations,
+			msg := "the service cannot reach its database right now; nothing was changed: try again (with the same idempotency key for money)"
+			if afterCommit(ctx, gerr.Path) {
+				// A field below a mutation's root resolves after the
+				// mutation itself has answered: what it did stands.
+				msg = "the change was made, but this field could not be read (the database stopped answering): read it again later; do not repeat the change with a new key"
+			}
+			return &gqlerror.Error{Message: msg, Path: gerr.Path, Locations: gerr.Locations,
 				Extensions: map[string]any{"code": string(errs.Unavailable), "reason": errs.ReasonDatabaseUnavailable}}
 		}
 		if canceled(ctx, err) {
@@ -115,6 +121,16 @@ func unavailable(err error) bool {
 	}
 	var ne net.Error
 	return errors.As(err, &ne)
+}
+
+// afterCommit reports whether path is below a mutation's root field: the
+// root resolved (and committed) before any field under it ran.
+func afterCommit(ctx context.Context, path ast.Path) bool {
+	if len(path) < 2 || !graphql.HasOperationContext(ctx) {
+		return false
+	}
+	oc := graphql.GetOperationContext(ctx)
+	return oc.Operation != nil && oc.Operation.Operation == ast.Mutation
 }
 
 // canceled reports whether err is the cancellation of the request's own

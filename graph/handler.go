@@ -137,6 +137,7 @@ func newHandler(es graphql.ExecutableSchema, o HandlerOptions, ws graphql.Transp
 		srv.Use(*o.Trusted)
 	}
 	srv.Use(DepthLimit(o.DepthLimit))
+	srv.Use(singleRootSubscription{})
 	if o.Drain != nil {
 		srv.AroundOperations(wstransport.DrainOps)
 	}

@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/99designs/gqlgen/graphql"
+	"github.com/99designs/gqlgen/graphql/errcode"
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
 
@@ -131,4 +132,29 @@ func selectionDepth(set ast.SelectionSet, depth, limit int) int {
 		deepest = max(deepest, d)
 	}
 	return deepest
+}
+
+// singleRootSubscription refuses a subscription that selects more than one
+// root field, counting aliases and fragments: GraphQL allows one stream
+// per subscription, and gqlgen's executor would otherwise fail it as an
+// internal error. A validation error, as the specification has it.
+type singleRootSubscription struct{}
+
+var _ interface {
+	graphql.HandlerExtension
+	graphql.OperationContextMutator
+} = singleRootSubscription{}
+
+func (singleRootSubscription) ExtensionName() string                   { return "SingleRootSubscription" }
+func (singleRootSubscription) Validate(graphql.ExecutableSchema) error { return nil }
+func (singleRootSubscription) MutateOperationContext(_ context.Context, rc *graphql.OperationContext) *gqlerror.Error {
+	if rc.Operation == nil || rc.Operation.Operation != ast.Subscription {
+		return nil
+	}
+	if n := countRootFields(rc.Doc, rc.Operation.SelectionSet, 0); n > 1 {
+		err := gqlerror.Errorf("a subscription selects exactly one root field; this one selects %d (each alias counts): open one subscription per stream", n)
+		err.Extensions = map[string]any{"code": string(errs.Invalid), "reason": errcode.ValidationFailed}
+		return err
+	}
+	return nil
 }

@@ -16,6 +16,9 @@ const (
 	ReasonMalformedRequest   = "MALFORMED_REQUEST"
 	ReasonBatchNotSupported  = "BATCH_NOT_SUPPORTED"
 	ReasonDepthLimitExceeded = "DEPTH_LIMIT_EXCEEDED"
+	// ReasonOriginNotAllowed: a WebSocket upgrade from a page whose origin
+	// is not one of ALLOWED_ORIGINS (HTTP 403).
+	ReasonOriginNotAllowed = "ORIGIN_NOT_ALLOWED"
 	// ReasonIntrospectionDisabled: the schema is not introspectable here.
 	ReasonIntrospectionDisabled = "INTROSPECTION_DISABLED"
 

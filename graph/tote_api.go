@@ -75,9 +75,27 @@ func (a *ToteAPI) drawByID(ctx context.Context, drawID string) (*model.Draw, err
 	return nullIfNotFound(d, err, func(d tote.Draw) (*model.Draw, error) { return a.drawModel(ctx, d) })
 }
 
-// BetDraw resolves Bet.draw.
+// BetDraw resolves Bet.draw. It is read after placeBet has committed the
+// bet, so a database that stops answering in between must not cost the
+// client its answer (a client told "nothing changed" bets again with a new
+// key): the draw then comes from the read model, which holds every table's
+// current draw, and the one a bet was just placed in is current.
 func (a *ToteAPI) BetDraw(ctx context.Context, obj *model.Bet) (*model.Draw, error) {
-	return a.drawByID(ctx, obj.Draw.ID)
+	d, err := a.drawByID(ctx, obj.Draw.ID)
+	if err == nil || !unavailable(err) || a.live == nil {
+		return d, err
+	}
+	n, perr := parseID(obj.Draw.ID, "draw")
+	if perr != nil {
+		return nil, err
+	}
+	for _, lt := range a.live.Tables() {
+		if lt.Draw != nil && lt.Draw.ID == n {
+			primeDraw(ctx, *lt.Draw)
+			return toModelDraw(*lt.Draw, lt.Table), nil
+		}
+	}
+	return nil, err
 }
 
 // DrawTable resolves Draw.table (filled when the draw was converted).

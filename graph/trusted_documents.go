@@ -40,15 +40,18 @@ type TrustedDocuments struct {
 
 var _ interface {
 	graphql.HandlerExtension
-	graphql.OperationContextMutator
+	graphql.OperationParameterMutator
 } = TrustedDocuments{}
 
 func (TrustedDocuments) ExtensionName() string { return "TrustedDocuments" }
 
 func (TrustedDocuments) Validate(graphql.ExecutableSchema) error { return nil }
 
-func (t TrustedDocuments) MutateOperationContext(ctx context.Context, oc *graphql.OperationContext) *gqlerror.Error {
-	if !t.Enforce || (t.Manifest != nil && t.Manifest.Has(oc.RawQuery)) || (t.Exempt != nil && t.Exempt(ctx)) {
+// MutateOperationParameters refuses an unregistered document before it is
+// parsed or validated: a validation error ("Cannot query field ...") would
+// tell an anonymous client what the schema holds.
+func (t TrustedDocuments) MutateOperationParameters(ctx context.Context, p *graphql.RawParams) *gqlerror.Error {
+	if !t.Enforce || (t.Manifest != nil && t.Manifest.Has(p.Query)) || (t.Exempt != nil && t.Exempt(ctx)) {
 		return nil
 	}
 	return &gqlerror.Error{

@@ -24,9 +24,10 @@ type Config struct {
 	// Argon2 are the password hashing parameters (default
 	// DefaultArgon2Params); raising them upgrades hashes on login.
 	Argon2 Argon2Params
-	// Throttle limits login attempts (default NewThrottle with defaults and
+	// Throttles limit sign-in attempts by account, address and both
+	// (LoginThrottles; a nil one is a Throttle with its default config and
 	// the Service's clock).
-	Throttle LoginLimiter
+	Throttles LoginThrottles
 	// Now is the clock (default time.Now).
 	Now func() time.Time
 	// Screen, when set, refuses people in the exclusion register at
@@ -67,7 +68,7 @@ type Service struct {
 	pepper    []byte
 	hasher    *PasswordHasher
 	dummyHash string
-	throttle  LoginLimiter
+	throttles LoginThrottles
 	screen    Screen
 	now       func() time.Time
 }
@@ -81,7 +82,7 @@ func NewService(store UserStore, cfg Config, opts ...Option) (*Service, error) {
 	for _, opt := range opts {
 		opt(&o)
 	}
-	s := &Service{store: store, loc: cfg.Location, minAge: cfg.MinAge, throttle: cfg.Throttle, screen: cfg.Screen, now: cfg.Now}
+	s := &Service{store: store, loc: cfg.Location, minAge: cfg.MinAge, throttles: cfg.Throttles, screen: cfg.Screen, now: cfg.Now}
 	if s.now == nil {
 		s.now = time.Now
 	}
@@ -114,8 +115,13 @@ func NewService(store UserStore, cfg Config, opts ...Option) (*Service, error) {
 		}
 		s.hasher = h
 	}
-	if s.throttle == nil {
-		s.throttle = NewThrottle(ThrottleConfig{}, s.now)
+	for _, t := range []struct {
+		l   *LoginLimiter
+		cfg ThrottleConfig
+	}{{&s.throttles.Pair, PairThrottle}, {&s.throttles.Account, AccountThrottle}, {&s.throttles.Address, AddressThrottle}} {
+		if *t.l == nil {
+			*t.l = NewThrottle(t.cfg, s.now)
+		}
 	}
 	s.dummyHash = s.hasher.Hash("pokertote timing equaliser")
 	return s, nil
@@ -199,26 +205,33 @@ func (s *Service) refuseLookalike(ctx context.Context, email string) error {
 }
 
 // Login checks an email and password. ip is the client's address ("" when
-// unknown); both the email and the ip are throttled. Errors: Forbidden
-// TOO_MANY_ATTEMPTS while either is locked; Unauthenticated
+// unknown); the account, the address and the pair are throttled (see
+// PairThrottle). Errors: Forbidden TOO_MANY_ATTEMPTS while any is locked; Unauthenticated
 // INVALID_CREDENTIALS for an unknown email or a wrong password alike (an
 // unknown email still costs one password hash, so timing does not tell
 // them apart). A successful login whose hash uses outdated parameters is
 // rehashed; failing to store the new hash does not fail the login.
 func (s *Service) Login(ctx context.Context, email, password, ip string) (User, error) {
 	email = strings.ToLower(strings.TrimSpace(email))
-	keys := []string{"email:" + email}
+	type key struct {
+		l LoginLimiter
+		k string
+		// flood: the address's key, which a success does not clear (one
+		// good password of the flooder's own must not reset a flood).
+		flood bool
+	}
+	keys := []key{{s.throttles.Account, "email:" + email, false}}
 	if ip != "" {
-		keys = append(keys, "ip:"+ip)
+		keys = append(keys, key{s.throttles.Pair, "pair:" + ip + "|" + email, false}, key{s.throttles.Address, "ip:" + ip, true})
 	}
 	for _, k := range keys {
-		if err := s.throttle.Allow(k); err != nil {
+		if err := k.l.Allow(k.k); err != nil {
 			return User{}, err
 		}
 	}
 	fail := func() (User, error) {
 		for _, k := range keys {
-			s.throttle.Fail(k)
+			k.l.Fail(k.k)
 		}
 		return User{}, errs.R(errs.Unauthenticated, ReasonInvalidCredentials, "wrong email or password")
 	}
@@ -240,7 +253,11 @@ func (s *Service) Login(ctx context.Context, email, password, ip string) (User, 
 	if !ok {
 		return fail()
 	}
-	s.throttle.Succeed(keys[0])
+	for _, k := range keys {
+		if !k.flood {
+			k.l.Succeed(k.k)
+		}
+	}
 	// Told only after the right password, so the refusal does not reveal
 	// to a stranger that the address has a (disabled) account.
 	if err := EnsureEnabled(u); err != nil {

@@ -183,17 +183,53 @@ func TestLoginThrottled(t *testing.T) {
 	}
 }
 
+// TestLoginThrottledByIP: a flood from one address locks that address, for
+// every account, and nothing else: the same accounts sign in from other
+// addresses.
 func TestLoginThrottledByIP(t *testing.T) {
 	ctx := context.Background()
 	f := newFixture(t)
 	f.player(t, "victim@x.kz")
-	for i := range 5 {
+	for i := range account.AddressThrottle.WithDefaults().MaxFailures {
 		_, _ = f.svc.Login(ctx, fmt.Sprintf("guess%d@x.kz", i), "some password!", "203.0.113.7")
 	}
 	_, err := f.svc.Login(ctx, "victim@x.kz", "long enough password", "203.0.113.7")
 	errstest.Is(t, err, errs.Forbidden, account.ReasonTooManyAttempts)
 	if _, err := f.svc.Login(ctx, "victim@x.kz", "long enough password", "198.51.100.1"); err != nil {
 		t.Fatalf("Login from another address: %v", err)
+	}
+}
+
+// TestLoginCannotLockOthersOut: a few failures from an address (behind a
+// NAT, say) lock neither the address nor another account; failures
+// against one account from many addresses delay its owner, on a fresh
+// device, by at most the account's progressive delay, not an hour; the
+// guesser's own address is locked for that account.
+func TestLoginCannotLockOthersOut(t *testing.T) {
+	ctx := context.Background()
+	f := newFixture(t)
+	f.player(t, "owner@x.kz")
+	f.player(t, "colleague@x.kz")
+	for range 5 {
+		_, err := f.svc.Login(ctx, "owner@x.kz", "wrong password!", "203.0.113.7")
+		errstest.Is(t, err, errs.Unauthenticated, "INVALID_CREDENTIALS")
+	}
+	if _, err := f.svc.Login(ctx, "colleague@x.kz", "long enough password", "203.0.113.7"); err != nil {
+		t.Fatalf("another account from the same address after 5 failures: %v", err)
+	}
+	// The guesser's address is locked for that account, even with the
+	// right password.
+	_, err := f.svc.Login(ctx, "owner@x.kz", "long enough password", "203.0.113.7")
+	errstest.Is(t, err, errs.Forbidden, account.ReasonTooManyAttempts)
+	// Six more addresses keep failing on the owner's account.
+	for i := range 30 {
+		_, _ = f.svc.Login(ctx, "owner@x.kz", "wrong password!", fmt.Sprintf("10.0.%d.%d", i%6, i))
+		f.clk.Advance(time.Second)
+	}
+	maxDelay := account.AccountThrottle.WithDefaults().MaxLockout
+	f.clk.Advance(maxDelay)
+	if _, err := f.svc.Login(ctx, "owner@x.kz", "long enough password", "198.51.100.9"); err != nil {
+		t.Fatalf("the owner on a fresh device %v after the last failure: %v", maxDelay, err)
 	}
 }
 

@@ -39,6 +39,33 @@ type ThrottleConfig struct {
 	MaxKeys int
 }
 
+// A sign-in failure counts against three keys, each throttled its own way
+// so that no one can be locked out by someone else:
+//   - the pair of address and account: a guesser at one account from one
+//     address is locked hard (5 failures, then a minute doubling to an hour);
+//   - the account, from anywhere: only a progressive delay (5 failures, then
+//     5 s doubling to 30 s), so that failures spread over many addresses slow
+//     the guessing to a couple of tries a minute without keeping the owner,
+//     on a fresh device, out for more than half a minute;
+//   - the address, against any account: locked after a flood (20 failures,
+//     then a minute doubling to an hour), which locks that address only.
+//
+// A success clears the account's and the pair's failures, not the
+// address's (one good password of the attacker's own must not reset a
+// flood). The address is the client's as seen through the trusted proxies.
+var (
+	PairThrottle    = ThrottleConfig{}
+	AccountThrottle = ThrottleConfig{BaseLockout: 5 * time.Second, MaxLockout: 30 * time.Second}
+	AddressThrottle = ThrottleConfig{MaxFailures: 20}
+)
+
+// LoginThrottles are the limiters of the three keys a sign-in is throttled
+// by (see PairThrottle); a nil one is an in-process Throttle with its
+// default.
+type LoginThrottles struct {
+	Pair, Account, Address LoginLimiter
+}
+
 // WithDefaults returns c with every zero field set to its default.
 func (c ThrottleConfig) WithDefaults() ThrottleConfig { return c.withDefaults() }
 

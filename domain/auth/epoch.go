@@ -60,6 +60,11 @@ type Epochs struct {
 	ttl    time.Duration
 	now    func() time.Time
 
+	// live says whether revocations reach this replica as they happen (the
+	// invalidation channel is up); nil means always. While it is not, the
+	// cache proves nothing and every check reads the store.
+	live func() bool
+
 	mu    sync.Mutex
 	cache map[int64]epochEntry
 }
@@ -81,12 +86,20 @@ func NewEpochs(store EpochStore, notify EpochNotifier, ttl time.Duration, now fu
 	return &Epochs{store: store, notify: notify, ttl: ttl, now: now, cache: map[int64]epochEntry{}}
 }
 
+// SetLive makes the cache trusted only while live answers true: a replica
+// cut from the invalidation channel would otherwise honour a revoked token
+// until its entry expired. Call it before the checker is shared.
+func (e *Epochs) SetLive(live func() bool) { e.live = live }
+
 // maxCachedEpochs bounds the cache; past it, it is emptied (every entry is
 // cheap to reload).
 const maxCachedEpochs = 100_000
 
 // Current is the user's epoch as this replica knows it (cached up to ttl).
 func (e *Epochs) Current(ctx context.Context, userID int64) (int64, error) {
+	if e.live != nil && !e.live() {
+		return e.Fresh(ctx, userID)
+	}
 	now := e.now()
 	e.mu.Lock()
 	ent, ok := e.cache[userID]

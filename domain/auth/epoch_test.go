@@ -96,3 +96,48 @@ func TestAccessTokenCarriesEpoch(t *testing.T) {
 		t.Fatal("negative epoch issued")
 	}
 }
+
+// TestEpochsCutFromTheChannel: while the invalidation channel is down a
+// replica does not trust its cache, so a revocation made elsewhere (whose
+// message it cannot hear) refuses the token at its next check, not at the
+// cache's expiry; and when the store cannot answer, the check fails
+// rather than passing on the cached epoch.
+func TestEpochsCutFromTheChannel(t *testing.T) {
+	ctx := context.Background()
+	clock := clocktest.New(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
+	store := authtest.NewMemEpochStore()
+	up := true
+	cut := auth.NewEpochs(store, nil, time.Hour, clock.Now)
+	cut.SetLive(func() bool { return up })
+	other := auth.NewEpochs(store, nil, time.Hour, clock.Now)
+	old := auth.Claims{UserID: 9}
+	if err := cut.Check(ctx, old); err != nil {
+		t.Fatalf("fresh token refused: %v", err)
+	}
+	if err := other.RevokeRights(ctx, 9); err != nil {
+		t.Fatal(err)
+	}
+	if err := cut.Check(ctx, old); err != nil {
+		t.Fatalf("with the channel up the cached epoch is trusted until told: %v", err)
+	}
+	up = false
+	if err := cut.Check(ctx, old); errs.ReasonOf(err) != auth.ReasonTokenRevoked {
+		t.Fatalf("channel down: %v, want TOKEN_REVOKED at once", err)
+	}
+	broken := auth.NewEpochs(failingEpochs{}, nil, time.Hour, clock.Now)
+	broken.Observe(9, 0)
+	broken.SetLive(func() bool { return false })
+	if err := broken.Check(ctx, old); !errs.Is(err, errs.Unavailable) {
+		t.Fatalf("channel down and store down: %v, want the store's UNAVAILABLE", err)
+	}
+}
+
+type failingEpochs struct{}
+
+func (failingEpochs) TokenEpoch(context.Context, int64) (int64, error) {
+	return 0, errs.DatabaseUnavailable(nil)
+}
+
+func (failingEpochs) BumpTokenEpoch(context.Context, int64) (int64, error) {
+	return 0, errs.DatabaseUnavailable(nil)
+}

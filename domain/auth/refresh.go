@@ -129,7 +129,9 @@ func (r *RefreshTokens) create(ctx context.Context, userID int64, family string)
 // access token for; the caller should also check that the user still
 // exists). Errors, all Unauthenticated: INVALID_TOKEN (malformed or
 // unknown), REFRESH_REVOKED, REFRESH_EXPIRED, and REFRESH_REUSED when the
-// token had already been exchanged — which revokes the whole family.
+// token had already been exchanged — which revokes the whole family. With
+// REFRESH_REVOKED the token's record is returned too, so that the caller
+// can say why (an account disabled by an admin has every family revoked).
 //
 // Two concurrent exchanges of one token are indistinguishable from theft:
 // exactly one gets a new token, the other gets REFRESH_REUSED and revokes the
@@ -149,7 +151,7 @@ func (r *RefreshTokens) Rotate(ctx context.Context, token string) (string, Refre
 	now := r.now()
 	switch {
 	case rec.Revoked:
-		return "", RefreshRecord{}, sessionEnded(ReasonRefreshRevoked)
+		return "", rec, sessionEnded(ReasonRefreshRevoked)
 	case !rec.UsedAt.IsZero():
 		return "", RefreshRecord{}, r.reused(ctx, rec, now)
 	case !now.Before(rec.ExpiresAt):

@@ -39,8 +39,10 @@ func (a Amount) String() string {
 
 // ParseAmount reads a tenge amount written with at most two decimals
 // ("100", "100.5", "100.50", "-3.25"). Anything else, including exponents,
-// spaces, more than two decimals or overflow, is an Invalid error: a money
-// string is never rounded or guessed at.
+// spaces, more than two decimals, leading zeros ("00100.00"), a negative
+// zero ("-0.00") or overflow, is an Invalid error: a money string is never
+// rounded or guessed at, and each amount has one spelling of its whole
+// tenge and sign.
 func ParseAmount(s string) (Amount, error) {
 	bad := func() (Amount, error) {
 		return 0, errs.R(errs.Invalid, ReasonInvalidAmount, "%q is not an amount of money: write tenge with at most two decimals, like 150.25", s)
@@ -56,6 +58,9 @@ func ParseAmount(s string) (Amount, error) {
 	}
 	whole, frac, hasDot := strings.Cut(body, ".")
 	if whole == "" || !digits(whole) || (hasDot && (len(frac) == 0 || len(frac) > 2 || !digits(frac))) {
+		return bad()
+	}
+	if len(whole) > 1 && whole[0] == '0' {
 		return bad()
 	}
 	w, err := strconv.ParseUint(whole, 10, 63)
@@ -74,6 +79,9 @@ func ParseAmount(s string) (Amount, error) {
 		return bad()
 	}
 	if neg {
+		if v == 0 {
+			return bad()
+		}
 		return -Amount(v), nil
 	}
 	return Amount(v), nil

@@ -1,6 +1,7 @@
 package money_test
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/pokertote/pokertote/domain/errs"
@@ -23,7 +24,8 @@ func TestParseAmount(t *testing.T) {
 			}
 		})
 	}
-	bad := []string{"", "-", ".5", "1.", "1.234", "1e3", " 1", "1 ", "+1", "0x10", "1,5", "--1", "92233720368547758.08", "99999999999999999999"}
+	bad := []string{"", "-", ".5", "1.", "1.234", "1e3", " 1", "1 ", "+1", "0x10", "1,5", "--1", "92233720368547758.08", "99999999999999999999",
+		"-0", "-0.00", "-0.0", "00100.00", "00", "01", "-01.50"}
 	for _, in := range bad {
 		t.Run("bad "+in, func(t *testing.T) {
 			if _, err := money.ParseAmount(in); !errs.Is(err, errs.Invalid) {
@@ -75,6 +77,10 @@ func FuzzParseAmount(f *testing.F) {
 		}
 		back, err := money.ParseAmount(a.String())
 		if err != nil || back != a {
+			t.Fatalf("round trip %q -> %d -> %q -> %d, %v", s, a, a.String(), back, err)
+		}
+		// One spelling per amount, up to the decimals written.
+		if w, _, _ := strings.Cut(s, "."); w != strings.Split(a.String(), ".")[0] {
 			t.Fatalf("round trip %q -> %d -> %q -> %d, %v", s, a, a.String(), back, err)
 		}
 	})

@@ -71,7 +71,10 @@ func (e RegisterEntry) Matches(docs []string, nameKey string, dob account.Date) 
 		}
 		return false
 	}
-	return e.NameKey != "" && e.NameKey == nameKey && e.DateOfBirth == dob
+	if e.NameKey == "" || nameKey == "" || e.DateOfBirth != dob {
+		return false
+	}
+	return e.NameKey == nameKey || looseKey(e.NameKey) == looseKey(nameKey)
 }
 
 // Limits of the register's input.

@@ -228,3 +228,34 @@ func TestRegisterNames(t *testing.T) {
 		})
 	}
 }
+
+// TestRegisterCatchesSpellingsOfOneName: an entry "Aigerim Nurlanqyzy"
+// names the person who registers as a look-alike (a capital I for the l, a
+// combining dot), or in Cyrillic (with Kazakh letters or Russian ones), or
+// in another Latin transliteration, or with the words swapped; not a
+// different person born the same day.
+func TestRegisterCatchesSpellingsOfOneName(t *testing.T) {
+	dob := account.MustParseDate("1995-03-08")
+	entry := protection.RegisterEntry{NameKey: protection.NameKey("Aigerim Nurlanqyzy"), DateOfBirth: dob}
+	for _, name := range []string{
+		"Aigerim NurIanqyzy", "Aigerim Nurl\u0307anqyzy", "Ai\u0307gerim Nurlanqyzy",
+		"Айгерим Нұрланқызы", "Айгерим Нурланкызы", "Нурланкызы Айгерим", "Aygerim Nurlankyzy", "AIGERIM NURLANQYZY",
+	} {
+		if !protection.RegisterNames([]protection.RegisterEntry{entry}, nil, protection.NameKey(name), dob) {
+			t.Errorf("%q passed the entry %q", name, "Aigerim Nurlanqyzy")
+		}
+	}
+	for _, pair := range [][2]string{
+		{"Иван Иванов", "Ivan Ivanov"}, {"Жанна Шаймерденова", "Zhanna Shaimerdenova"}, {"Хан Ким", "Kim Khan"}, {"Әлия Өмірбек", "Aliya Omirbek"},
+	} {
+		e := protection.RegisterEntry{NameKey: protection.NameKey(pair[0]), DateOfBirth: dob}
+		if !protection.RegisterNames([]protection.RegisterEntry{e}, nil, protection.NameKey(pair[1]), dob) {
+			t.Errorf("%q and %q are one person", pair[0], pair[1])
+		}
+	}
+	for _, name := range []string{"Dana Bekova", "Aigerim Serikqyzy", "Айгерим Сериккызы", "Nurlan Aigerimov"} {
+		if protection.RegisterNames([]protection.RegisterEntry{entry}, nil, protection.NameKey(name), dob) {
+			t.Errorf("%q, another person born the same day, matched %q", name, "Aigerim Nurlanqyzy")
+		}
+	}
+}

@@ -23,6 +23,8 @@ type Client struct {
 	URL   string // http://host:port/query
 	Token string // access token sent as a bearer token, if set
 	HTTP  *http.Client
+	// Header is sent with every HTTP request (a proxy's X-Forwarded-For).
+	Header http.Header
 }
 
 // New returns a client for the server at addr (host:port).
@@ -34,6 +36,17 @@ func New(addr string) *Client {
 func (c *Client) WithToken(token string) *Client {
 	d := *c
 	d.Token = token
+	return &d
+}
+
+// WithHeader returns a copy of c that also sends the header key: value.
+func (c *Client) WithHeader(key, value string) *Client {
+	d := *c
+	d.Header = c.Header.Clone()
+	if d.Header == nil {
+		d.Header = http.Header{}
+	}
+	d.Header.Set(key, value)
 	return &d
 }
 
@@ -68,6 +81,9 @@ func (c *Client) Do(ctx context.Context, query string, vars map[string]any) (Res
 		return Response{}, err
 	}
 	req.Header.Set("Content-Type", "application/json")
+	for k, vs := range c.Header {
+		req.Header[k] = vs
+	}
 	if c.Token != "" {
 		req.Header.Set("Authorization", "Bearer "+c.Token)
 	}

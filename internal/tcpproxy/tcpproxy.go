@@ -4,7 +4,6 @@
 package tcpproxy
 
 import (
-	"io"
 	"net"
 	"sync"
 	"sync/atomic"
@@ -14,6 +13,14 @@ import (
 type Proxy struct {
 	ln     net.Listener
 	target atomic.Pointer[string]
+
+	// silent drops every byte both ways and holds new connections
+	// unanswered (Blackhole).
+	silent atomic.Bool
+	// trigger, when set, arms a connection, and replied then says when to
+	// cut (CutAfterReply).
+	trigger atomic.Pointer[func(conn int64, fromClient []byte) bool]
+	replied func(fromServer []byte) bool
 
 	mu    sync.Mutex
 	cut   bool
@@ -57,7 +64,33 @@ func (p *Proxy) Cut() {
 func (p *Proxy) Restore() {
 	p.mu.Lock()
 	p.cut = false
+	p.silent.Store(false)
 	p.mu.Unlock()
+}
+
+// Blackhole drops every byte both ways on the open connections and
+// accepts new ones without ever answering them, until Restore: a peer that
+// vanished without a reset (a dead host, a firewall dropping packets), which
+// clients notice only by their own deadlines.
+func (p *Proxy) Blackhole() { p.silent.Store(true) }
+
+// CutAfterReply cuts the proxy (Cut) once the server has answered the
+// first client message that match accepts: match sees each chunk a client
+// sends, with its connection's number; from the chunk it accepts on, the
+// server's chunks on that connection are forwarded until one that replied
+// accepts, and then every connection is closed. A test cuts a database
+// this way between its answer to a COMMIT and the client's next statement.
+// Call it once, before the traffic it watches.
+func (p *Proxy) CutAfterReply(match func(conn int64, fromClient []byte) bool, replied func(fromServer []byte) bool) {
+	p.replied = replied
+	p.trigger.Store(&match)
+}
+
+// link is one forwarded connection: armed once its client sent the chunk
+// CutAfterReply waits for.
+type link struct {
+	id    int64
+	armed atomic.Bool
 }
 
 // Close stops listening and closes every connection.
@@ -81,6 +114,11 @@ func (p *Proxy) accept() {
 			_ = c.Close()
 			continue
 		}
+		if p.silent.Load() {
+			p.conns[c] = struct{}{} // held, never answered; closed by Cut or Close
+			p.mu.Unlock()
+			continue
+		}
 		p.mu.Unlock()
 		up, err := net.Dial("tcp", *p.target.Load())
 		if err != nil {
@@ -96,16 +134,36 @@ func (p *Proxy) accept() {
 		}
 		p.conns[c], p.conns[up] = struct{}{}, struct{}{}
 		p.mu.Unlock()
-		p.total.Add(1)
+		l := &link{id: p.total.Add(1)}
 		p.wg.Add(2)
-		go p.pipe(c, up)
-		go p.pipe(up, c)
+		go p.pipe(c, up, l, false)
+		go p.pipe(up, c, l, true)
 	}
 }
 
-func (p *Proxy) pipe(dst, src net.Conn) {
+func (p *Proxy) pipe(dst, src net.Conn, l *link, fromClient bool) {
 	defer p.wg.Done()
-	_, _ = io.Copy(dst, src)
+	buf := make([]byte, 32<<10)
+	for {
+		n, err := src.Read(buf)
+		if n > 0 && !p.silent.Load() {
+			if fromClient {
+				if m := p.trigger.Load(); m != nil && (*m)(l.id, buf[:n]) && p.trigger.CompareAndSwap(m, nil) {
+					l.armed.Store(true)
+				}
+			}
+			if _, werr := dst.Write(buf[:n]); werr != nil {
+				break
+			}
+			if !fromClient && l.armed.Load() && p.replied(buf[:n]) {
+				l.armed.Store(false)
+				p.Cut()
+			}
+		}
+		if err != nil {
+			break
+		}
+	}
 	_ = dst.Close()
 	_ = src.Close()
 	p.mu.Lock()

@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/redis/go-redis/v9"
@@ -60,6 +61,9 @@ type Broker struct {
 
 	ready     chan struct{}
 	readyOnce sync.Once
+	// up is true while the subscription is confirmed and reading: messages
+	// published elsewhere reach this replica.
+	up atomic.Bool
 }
 
 var _ event.Publisher = (*Broker)(nil)
@@ -83,6 +87,11 @@ func (b *Broker) Publish(ctx context.Context, topic string, data []byte) error {
 
 // Ready is closed once the first subscription is confirmed by Redis.
 func (b *Broker) Ready() <-chan struct{} { return b.ready }
+
+// Up reports whether the subscription is held: while it is false, messages
+// published by other replicas (revocations among them) are lost to this
+// one, and Redis does not replay them.
+func (b *Broker) Up() bool { return b.up.Load() }
 
 // Run holds the process's one Redis subscription and feeds the hub until ctx
 // ends, resubscribing after a connection loss. Messages published while the
@@ -119,6 +128,8 @@ func (b *Broker) subscribeOnce(ctx context.Context, confirmed func()) error {
 		return err
 	}
 	confirmed()
+	b.up.Store(true)
+	defer b.up.Store(false)
 	b.readyOnce.Do(func() { close(b.ready) })
 	for {
 		msg, err := ps.ReceiveMessage(ctx)

@@ -40,12 +40,16 @@ func Open(o Options) (redis.UniversalClient, error) {
 		if base == nil {
 			return nil, fmt.Errorf("persistence: no REDIS_URL and no REDIS_SENTINELS")
 		}
+		base.ContextTimeoutEnabled = true
 		return redis.NewClient(base), nil
 	}
 	fo := &redis.FailoverOptions{
 		MasterName:       o.MasterName,
 		SentinelAddrs:    o.Sentinels,
 		SentinelPassword: o.SentinelPassword,
+		// A caller's deadline bounds each command (readiness, the login
+		// throttle), not only the client's read and write timeouts.
+		ContextTimeoutEnabled: true,
 	}
 	if base != nil {
 		fo.Username, fo.Password, fo.DB, fo.TLSConfig = base.Username, base.Password, base.DB, base.TLSConfig

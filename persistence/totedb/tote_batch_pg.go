@@ -509,6 +509,11 @@ func (r *Repo) placeBatchTx(ctx context.Context, pc *pgx.Conn, w tote.BatchWork,
 		case len(back) > 0 && !sqldb.KnownRollback(err):
 			// The write went through; the COMMIT's fate is unknown.
 			return nil, errs.CommitUnknown(err)
+		case !serverAnswered(err) && !pgconn.SafeToRetry(err):
+			// The connection failed after the batch, COMMIT included, was
+			// sent: the server may have committed it. Saying "nothing was
+			// changed" would invite a retry with a new key.
+			return nil, errs.CommitUnknown(err)
 		default:
 			return nil, err
 		}
@@ -519,6 +524,14 @@ func (r *Repo) placeBatchTx(ctx context.Context, pc *pgx.Conn, w tote.BatchWork,
 			len(back), nBets, nWal, nCnt, nSes, len(wr.entries), len(wr.bets), nPlayers)
 	}
 	return res, nil
+}
+
+// serverAnswered reports whether err is the server's own error: a
+// statement of the batch failed, so its transaction (and the COMMIT queued
+// behind it) rolled back.
+func serverAnswered(err error) bool {
+	var pg *pgconn.PgError
+	return errors.As(err, &pg)
 }
 
 // chancesCache keeps the parsed chances (tote.ParseChances) of the draws
