@@ -371,6 +371,7 @@ const T: Record<string, [string, string, string]> = {
   'err.BETTING_STOPPED': ['Betting is stopped by the operator for now.', 'Приём ставок временно остановлен оператором.', 'Бәс қабылдауды оператор уақытша тоқтатты.'],
   'err.BETTING_STATE_UNKNOWN': ['Betting is paused for a moment. Try again.', 'Приём ставок на мгновение приостановлен. Попробуйте ещё раз.', 'Бәс қабылдау бір сәтке тоқтатылды. Қайталап көріңіз.'],
   'err.INVALID_STOP_REASON': ['Give a reason for the stop (1 to 500 characters).', 'Укажите причину остановки (от 1 до 500 символов).', 'Тоқтату себебін көрсетіңіз (1-ден 500 таңбаға дейін).'],
+  'err.ORIGIN_NOT_ALLOWED': ['This page may not connect to the server from its address.', 'Эта страница не может подключаться к серверу со своего адреса.', 'Бұл бет өз мекенжайынан серверге қосыла алмайды.'],
   'err.WEAK_CUT': ['The cut is too simple: use at least 4 characters, 3 of them different.', 'Срез слишком простой: не менее 4 символов, из них 3 разных.', 'Кесу тым қарапайым: кемінде 4 таңба, оның 3-еуі әртүрлі болсын.'],
   'err.INVALID_WEBHOOK_URL': ['Enter an https:// address of the partner\'s receiver.', 'Введите адрес приёмника партнёра, начинающийся с https://.', 'Серіктес қабылдағышының https:// деп басталатын мекенжайын енгізіңіз.'],
   'err.INVALID_WEBHOOK_TYPES': ['Choose at least one event type.', 'Выберите хотя бы один тип событий.', 'Кемінде бір оқиға түрін таңдаңыз.'],
