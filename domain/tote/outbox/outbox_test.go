@@ -41,7 +41,9 @@ func newTable(t *testing.T) (*totetest.MemStore, tote.Table) {
 func TestAppendNumbersEvents(t *testing.T) {
 	ctx := context.Background()
 	s, tab := newTable(t)
-	ev := func(typ tote.EventType) tote.TableEvent { return tote.TableEvent{TableID: tab.ID, Type: typ, At: start} }
+	ev := func(typ tote.EventType) tote.TableEvent {
+		return tote.TableEvent{TableID: tab.ID, Type: typ, At: start}
+	}
 	steps := []struct {
 		name    string
 		events  []tote.TableEvent
