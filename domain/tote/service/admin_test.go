@@ -3,6 +3,7 @@ package service_test
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/pokertote/pokertote/domain/account"
 	"github.com/pokertote/pokertote/domain/errs"
@@ -13,6 +14,7 @@ import (
 	"github.com/pokertote/pokertote/domain/money"
 	"github.com/pokertote/pokertote/domain/parimutuel"
 	"github.com/pokertote/pokertote/domain/tote"
+	"github.com/pokertote/pokertote/domain/tote/service"
 	"github.com/pokertote/pokertote/domain/tote/totetest"
 )
 
@@ -152,4 +154,105 @@ func checkAudit(t *testing.T, entries []account.AuditEntry, want account.AuditEn
 
 func equalEntries(a, b account.AuditEntry) bool {
 	return a.ActorID == b.ActorID && a.Action == b.Action && a.SubjectKind == b.SubjectKind && a.SubjectID == b.SubjectID && a.TableID == b.TableID
+}
+
+func TestPauseResume(t *testing.T) {
+	e := newEnv(t, 2)
+	e.aud.take()
+	steps := []struct {
+		name   string
+		act    func() (tote.Table, error)
+		status tote.TableStatus
+		event  tote.EventType // "" when nothing changes
+	}{
+		{"pause", func() (tote.Table, error) { return e.svc.PauseTable(e.Ctx, admin, e.Table.ID) }, tote.TablePaused, tote.EventTablePaused},
+		{"pause again", func() (tote.Table, error) { return e.svc.PauseTable(e.Ctx, admin, e.Table.ID) }, tote.TablePaused, ""},
+		{"resume", func() (tote.Table, error) { return e.svc.ResumeTable(e.Ctx, admin, e.Table.ID) }, tote.TableRunning, tote.EventTableResumed},
+		{"resume again", func() (tote.Table, error) { return e.svc.ResumeTable(e.Ctx, admin, e.Table.ID) }, tote.TableRunning, ""},
+	}
+	for _, st := range steps {
+		before := e.snapshot()
+		e.Clock.Advance(time.Second)
+		tab, err := st.act()
+		if err != nil {
+			t.Fatalf("%s: %v", st.name, err)
+		}
+		stored, err := e.Env.Store.Table(e.Ctx, e.Table.ID)
+		if err != nil || stored.Status != st.status || tab.Status != st.status || tab.LastSeq != stored.LastSeq {
+			t.Fatalf("%s: returned %s seq %d, stored %s seq %d (%v), want %s", st.name, tab.Status, tab.LastSeq, stored.Status, stored.LastSeq, err, st.status)
+		}
+		if st.event == "" {
+			e.unchanged(t, st.name, before)
+			continue
+		}
+		evs := e.Events()
+		last := evs[len(evs)-1]
+		if len(evs) != before.events+1 || last.Type != st.event || last.Seq != stored.LastSeq || !last.At.Equal(e.Clock.Now()) {
+			t.Errorf("%s: %d events after %d, last %+v, want %s at seq %d", st.name, len(evs), before.events, last, st.event, stored.LastSeq)
+		}
+		pub := e.pub.Messages("table:" + itoa(e.Table.ID))
+		if ev, err := tote.DecodeTableEvent(pub[len(pub)-1]); len(pub) != before.published+1 || err != nil || ev.Seq != last.Seq || ev.Type != st.event {
+			t.Errorf("%s: published %d events after %d, last %+v (%v)", st.name, len(pub), before.published, ev, err)
+		}
+		checkAudit(t, e.aud.take(), account.AuditEntry{Action: "TOTE_" + string(st.event), ActorID: admin, At: e.Clock.Now(),
+			SubjectKind: account.SubjectTable, SubjectID: e.Table.ID, TableID: e.Table.ID}, e.Table.Name)
+	}
+	_, err := e.svc.PauseTable(e.Ctx, admin, e.Table.ID+1000)
+	errstest.Code(t, err, errs.NotFound)
+}
+
+func TestAuditEntries(t *testing.T) {
+	e := newEnv(t, 2)
+	e.aud.take()
+	nt, err := e.svc.CreateTable(e.Ctx, admin, service.NewTable{Name: "Audited", Positions: 7})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkAudit(t, e.aud.take(), account.AuditEntry{Action: "TOTE_TABLE_CREATED", ActorID: admin, At: e.Clock.Now(),
+		SubjectKind: account.SubjectTable, SubjectID: nt.ID, TableID: nt.ID}, `"Audited"`, "7 positions")
+
+	old := nt.Settings
+	minStake, commission := old.MinStake*2, old.Commission+100
+	if _, err := e.svc.UpdateTable(e.Ctx, admin, nt.ID, tote.SettingsUpdate{MinStake: &minStake, Commission: &commission}); err != nil {
+		t.Fatal(err)
+	}
+	checkAudit(t, e.aud.take(), account.AuditEntry{Action: "TOTE_TABLE_UPDATED", ActorID: admin, At: e.Clock.Now(),
+		SubjectKind: account.SubjectTable, SubjectID: nt.ID, TableID: nt.ID, Changes: []account.AuditChange{
+			{Field: "minStake", From: old.MinStake.String(), To: minStake.String()},
+			{Field: "commission", From: tote.FormatPercent(old.Commission), To: tote.FormatPercent(commission)},
+		}}, "minStake "+old.MinStake.String()+" → "+minStake.String())
+
+	jackpot := e.Balance(ledger.JackpotAccount)
+	_, err = e.svc.UpdateTable(e.Ctx, 0, nt.ID, tote.SettingsUpdate{MinStake: &old.MinStake})
+	errstest.Is(t, e.svc.JackpotTopUp(e.Ctx, admin, 0, "k1"), errs.Invalid, tote.ReasonInvalidAmount)
+	errstest.Is(t, e.svc.JackpotTopUp(e.Ctx, admin, money.Tenge(1), ""), errs.Invalid, ledger.ReasonInvalidIdempotencyKey)
+	if err != nil || len(e.aud.take()) != 0 {
+		t.Fatalf("a change by nobody (actor 0) or a refused top-up was audited (%v)", err)
+	}
+	for range 2 { // the retry moves nothing and is not audited again
+		if err := e.svc.JackpotTopUp(e.Ctx, admin, money.Tenge(1000), "k1"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := e.Balance(ledger.JackpotAccount); got != jackpot+money.Tenge(1000) {
+		t.Errorf("jackpot %s after a top-up of 1000.00 and its retry, was %s", got, jackpot)
+	}
+	checkAudit(t, e.aud.take(), account.AuditEntry{Action: "TOTE_JACKPOT_TOPUP", ActorID: admin, At: e.Clock.Now()}, money.Tenge(1000).String())
+
+	for _, on := range []bool{false, true} {
+		if err := e.svc.SetJackpotEnabled(e.Ctx, admin, on); err != nil {
+			t.Fatal(err)
+		}
+		state := map[bool]string{false: "Jackpot disabled", true: "Jackpot enabled"}[on]
+		checkAudit(t, e.aud.take(), account.AuditEntry{Action: "TOTE_JACKPOT_ENABLED", ActorID: admin, At: e.Clock.Now()}, state)
+		if _, got, err := e.svc.Jackpot(e.Ctx); err != nil || got != on {
+			t.Errorf("jackpot enabled %v (%v), set %v", got, err, on)
+		}
+	}
+
+	// A lost audit entry does not undo the action.
+	e.aud.fail = true
+	if tab, err := e.svc.PauseTable(e.Ctx, admin, nt.ID); err != nil || tab.Status != tote.TablePaused {
+		t.Errorf("pause with the audit store down: %s %v", tab.Status, err)
+	}
 }
