@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"log/slog"
 	"time"
+	"unicode/utf8"
 
 	"github.com/pokertote/pokertote/domain/account"
 	"github.com/pokertote/pokertote/domain/errs"
@@ -198,6 +199,11 @@ func (s *Service) EnsureDemoTables(ctx context.Context) error {
 	return nil
 }
 
+// maxVoidReason is the longest reason for a void, in characters: counted
+// as runes, as every other reason an admin types, so that a Kazakh or
+// Russian reason gets the same room as an English one.
+const maxVoidReason = 500
+
 // VoidDraw voids a draw whose betting round 1 is still open, with a
 // reason: every stake is refunded in full (rule 5) and DRAW_VOIDED is
 // published. Once round 1 has closed (its deadline passed) the draw's cards
@@ -205,8 +211,8 @@ func (s *Service) EnsureDemoTables(ctx context.Context) error {
 // (Conflict VOID_AFTER_DEAL): a void then would be an option to call off an
 // outcome the house disliked.
 func (s *Service) VoidDraw(ctx context.Context, actor, drawID int64, reason string) (tote.Draw, error) {
-	if reason == "" || len(reason) > 500 {
-		return tote.Draw{}, errs.R(errs.Invalid, tote.ReasonInvalidReason, "give a reason of 1 to 500 characters")
+	if reason == "" || !utf8.ValidString(reason) || utf8.RuneCountInString(reason) > maxVoidReason {
+		return tote.Draw{}, errs.R(errs.Invalid, tote.ReasonInvalidReason, "give a reason of 1 to %d characters of UTF-8", maxVoidReason)
 	}
 	var (
 		res   outbox.Step
