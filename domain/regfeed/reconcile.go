@@ -68,11 +68,6 @@ func KeyOf(r Record) LineKey {
 // MaxDays bounds a reconciliation's range.
 const MaxDays = 366
 
-// Reasons of a bad range.
-const (
-	ReasonBadRange = "INVALID_DATE_RANGE"
-)
-
 // Days lists the gaming days from..to (inclusive, "YYYY-MM-DD") and the
 // instant each starts in loc; a range backwards or over MaxDays is refused.
 func Days(from, to string, loc *time.Location) ([]string, []time.Time, error) {

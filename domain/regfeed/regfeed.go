@@ -126,13 +126,6 @@ type BetInfo struct {
 	Market, Selection   string
 }
 
-// The reasons of the errors this package returns.
-const (
-	// ReasonUnfedKind refuses a transfer whose kind moves a wallet the feed
-	// has no record type for: the sequencer stops rather than skip it.
-	ReasonUnfedKind = "REGFEED_UNFED_KIND"
-)
-
 // Derive turns a committed transfer into its records (Seq unset), one per
 // wallet leg. The record type follows the kind's protection class: paid
 // in is a deposit, paid out a withdrawal, staked a bet accepted, returned
