@@ -22,6 +22,13 @@ type feedRecord struct {
 	Payout       *string
 	Refund       *string
 	Amount       *string
+	Protection   *struct {
+		Kind      string
+		LimitKind *string
+		Amount    *string
+		Exclusion *string
+		Until     *time.Time
+	}
 }
 
 // TestRegulatorFeedPushedAndReconciled: a player's deposit, a Casino
@@ -40,7 +47,7 @@ func TestRegulatorFeedPushedAndReconciled(t *testing.T) {
 			var ep struct {
 				CreateWebhookEndpoint struct{ Secret string }
 			}
-			admin.MustDo(t, `mutation($u: String!) { createWebhookEndpoint(input: {url: $u, eventTypes: [REGULATOR_BET_ACCEPTED, REGULATOR_BET_SETTLED, REGULATOR_DEPOSIT, REGULATOR_WITHDRAWAL], description: "регулятор"}) { secret } }`,
+			admin.MustDo(t, `mutation($u: String!) { createWebhookEndpoint(input: {url: $u, eventTypes: [REGULATOR_BET_ACCEPTED, REGULATOR_BET_SETTLED, REGULATOR_DEPOSIT, REGULATOR_WITHDRAWAL, REGULATOR_PROTECTION_CHANGED], description: "регулятор"}) { secret } }`,
 				map[string]any{"u": rcv.url()}, &ep)
 			rcv.set(func(r *receiver) { r.secret = ep.CreateWebhookEndpoint.Secret; r.failNext = 2 })
 
@@ -49,14 +56,17 @@ func TestRegulatorFeedPushedAndReconciled(t *testing.T) {
 			decide(t, p, h.ID, 1, "CALL", unique("call"))
 			admin.MustDo(t, `mutation($u: ID!, $k: String!) { withdraw(input: {userId: $u, amount: "100.00", idempotencyKey: $k}) { balance } }`,
 				map[string]any{"u": p.ID, "k": unique("wd")}, nil)
+			balance := amount(t, p.balance(t)) // the time-out signs the player out
+			p.Client.MustDo(t, `mutation { setLimit(input: {kind: DEPOSIT, period: DAY, amount: "5000.00"}) { amount } }`, nil, nil)
+			p.Client.MustDo(t, `mutation { takeTimeOut(hours: 24) { kind } }`, nil, nil)
 
 			// The feed: read until the withdrawal is in it.
 			var feed struct{ RegulatorFeed []feedRecord }
 			deadline := time.Now().Add(30 * time.Second)
 			for {
-				admin.MustDo(t, `{ regulatorFeed(afterSeq: 0, first: 1000) { seq type person documentHash game handId stake payout refund amount } }`, nil, &feed)
+				admin.MustDo(t, `{ regulatorFeed(afterSeq: 0, first: 1000) { seq type person documentHash game handId stake payout refund amount protection { kind limitKind amount exclusion until } } }`, nil, &feed)
 				n := len(feed.RegulatorFeed)
-				if n > 0 && feed.RegulatorFeed[n-1].Type == "WITHDRAWAL" {
+				if n > 0 && feed.RegulatorFeed[n-1].Protection != nil && feed.RegulatorFeed[n-1].Protection.Kind == "EXCLUSION" {
 					break
 				}
 				if time.Now().After(deadline) {
@@ -81,9 +91,15 @@ func TestRegulatorFeedPushedAndReconciled(t *testing.T) {
 				}
 			}
 			// deposit, ante and bonus, the call's bet, (the payout when the
-			// hand paid), withdrawal.
-			if len(types) < 4 || types[0] != "DEPOSIT" || types[1] != "BET_ACCEPTED" || types[2] != "BET_ACCEPTED" || types[len(types)-1] != "WITHDRAWAL" {
+			// hand paid), withdrawal, the limit, the time-out.
+			n := len(types)
+			if n < 6 || types[0] != "DEPOSIT" || types[1] != "BET_ACCEPTED" || types[2] != "BET_ACCEPTED" || types[n-3] != "WITHDRAWAL" ||
+				types[n-2] != "PROTECTION_CHANGED" || types[n-1] != "PROTECTION_CHANGED" {
 				t.Fatalf("the feed's types are %v", types)
+			}
+			if l, x := recs[n-2].Protection, recs[n-1].Protection; l.Kind != "LIMIT" || *l.LimitKind != "DEPOSIT" || *l.Amount != "5000.00" ||
+				x.Kind != "EXCLUSION" || *x.Exclusion != "TIME_OUT" || x.Until == nil || x.Until.Before(time.Now().Add(23*time.Hour)) {
+				t.Errorf("the protection records: %+v, %+v", *l, *x)
 			}
 			if *recs[1].Stake != "200.00" || *recs[2].Stake != "200.00" {
 				t.Errorf("stakes %s and %s; want 200.00 (ante and bonus) and 200.00 (the bet)", *recs[1].Stake, *recs[2].Stake)
@@ -131,8 +147,8 @@ func TestRegulatorFeedPushedAndReconciled(t *testing.T) {
 			}
 			admin.MustDo(t, `query($f: Date!, $t: Date!) { regulatorReconciliation(from: $f, to: $t) { day item game count amount } }`,
 				map[string]any{"f": now.AddDate(0, 0, -1).Format(time.DateOnly), "t": now.AddDate(0, 0, 1).Format(time.DateOnly)}, &rec)
-			if len(rec.RegulatorReconciliation) != 3*8 {
-				t.Fatalf("%d lines for 3 days; want 8 a day", len(rec.RegulatorReconciliation))
+			if len(rec.RegulatorReconciliation) != 3*9 {
+				t.Fatalf("%d lines for 3 days; want 9 a day", len(rec.RegulatorReconciliation))
 			}
 			var net money.Amount
 			var count int64
@@ -142,6 +158,10 @@ func TestRegulatorFeedPushedAndReconciled(t *testing.T) {
 				switch l.Item {
 				case "DEPOSIT", "PAYOUT", "REFUND":
 					net += a
+				case "PROTECTION_CHANGE":
+					if a != 0 {
+						t.Errorf("protection changes sum to %s", a)
+					}
 				default:
 					net -= a
 				}
@@ -149,12 +169,13 @@ func TestRegulatorFeedPushedAndReconciled(t *testing.T) {
 			if count != int64(len(recs)) {
 				t.Errorf("the reconciliation counts %d records; the feed has %d", count, len(recs))
 			}
-			if bal := amount(t, p.balance(t)); bal != net {
-				t.Errorf("the reconciliation nets %s; the wallet holds %s", net, bal)
+			if balance != net {
+				t.Errorf("the reconciliation nets %s; the wallet holds %s", net, balance)
 			}
 			admin.MustFail(t, "BAD_USER_INPUT", "INVALID_DATE_RANGE", `{ regulatorReconciliation(from: "2026-12-05", to: "2026-12-01") { day } }`, nil)
 			admin.MustFail(t, "BAD_USER_INPUT", "INVALID_DATE_RANGE", `{ regulatorReconciliation(from: "2025-01-01", to: "2026-12-01") { day } }`, nil)
-			p.Client.MustFail(t, "FORBIDDEN", "ROLE_REQUIRED", `{ regulatorFeed { seq } }`, nil)
+			other := newPlayer(t, c, "")
+			other.Client.MustFail(t, "FORBIDDEN", "ROLE_REQUIRED", `{ regulatorFeed { seq } }`, nil)
 		})
 	}
 }

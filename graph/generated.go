@@ -661,6 +661,18 @@ type ComplexityRoot struct {
 		Node   func(childComplexity int) int
 	}
 
+	RegulatorProtectionChange struct {
+		Amount        func(childComplexity int) int
+		Exclusion     func(childComplexity int) int
+		Kind          func(childComplexity int) int
+		LimitKind     func(childComplexity int) int
+		PendingAmount func(childComplexity int) int
+		PendingAt     func(childComplexity int) int
+		Period        func(childComplexity int) int
+		RegisterID    func(childComplexity int) int
+		Until         func(childComplexity int) int
+	}
+
 	RegulatorReconciliationLine struct {
 		Amount func(childComplexity int) int
 		Count  func(childComplexity int) int
@@ -681,6 +693,7 @@ type ComplexityRoot struct {
 		Market       func(childComplexity int) int
 		Payout       func(childComplexity int) int
 		Person       func(childComplexity int) int
+		Protection   func(childComplexity int) int
 		Refund       func(childComplexity int) int
 		Round        func(childComplexity int) int
 		Selection    func(childComplexity int) int
@@ -3741,6 +3754,61 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.RegisterEntryEdge.Node(childComplexity), true
 
+	case "RegulatorProtectionChange.amount":
+		if e.ComplexityRoot.RegulatorProtectionChange.Amount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RegulatorProtectionChange.Amount(childComplexity), true
+	case "RegulatorProtectionChange.exclusion":
+		if e.ComplexityRoot.RegulatorProtectionChange.Exclusion == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RegulatorProtectionChange.Exclusion(childComplexity), true
+	case "RegulatorProtectionChange.kind":
+		if e.ComplexityRoot.RegulatorProtectionChange.Kind == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RegulatorProtectionChange.Kind(childComplexity), true
+	case "RegulatorProtectionChange.limitKind":
+		if e.ComplexityRoot.RegulatorProtectionChange.LimitKind == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RegulatorProtectionChange.LimitKind(childComplexity), true
+	case "RegulatorProtectionChange.pendingAmount":
+		if e.ComplexityRoot.RegulatorProtectionChange.PendingAmount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RegulatorProtectionChange.PendingAmount(childComplexity), true
+	case "RegulatorProtectionChange.pendingAt":
+		if e.ComplexityRoot.RegulatorProtectionChange.PendingAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RegulatorProtectionChange.PendingAt(childComplexity), true
+	case "RegulatorProtectionChange.period":
+		if e.ComplexityRoot.RegulatorProtectionChange.Period == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RegulatorProtectionChange.Period(childComplexity), true
+	case "RegulatorProtectionChange.registerId":
+		if e.ComplexityRoot.RegulatorProtectionChange.RegisterID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RegulatorProtectionChange.RegisterID(childComplexity), true
+	case "RegulatorProtectionChange.until":
+		if e.ComplexityRoot.RegulatorProtectionChange.Until == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RegulatorProtectionChange.Until(childComplexity), true
+
 	case "RegulatorReconciliationLine.amount":
 		if e.ComplexityRoot.RegulatorReconciliationLine.Amount == nil {
 			break
@@ -3838,6 +3906,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.RegulatorRecord.Person(childComplexity), true
+	case "RegulatorRecord.protection":
+		if e.ComplexityRoot.RegulatorRecord.Protection == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RegulatorRecord.Protection(childComplexity), true
 	case "RegulatorRecord.refund":
 		if e.ComplexityRoot.RegulatorRecord.Refund == nil {
 			break
@@ -5611,6 +5685,30 @@ func (ec *executionContext) childFields_RegisterEntryEdge(ctx context.Context, f
 	return nil, fmt.Errorf("no field named %q was found under type RegisterEntryEdge", field.Name)
 }
 
+func (ec *executionContext) childFields_RegulatorProtectionChange(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "kind":
+		return ec.fieldContext_RegulatorProtectionChange_kind(ctx, field)
+	case "limitKind":
+		return ec.fieldContext_RegulatorProtectionChange_limitKind(ctx, field)
+	case "period":
+		return ec.fieldContext_RegulatorProtectionChange_period(ctx, field)
+	case "amount":
+		return ec.fieldContext_RegulatorProtectionChange_amount(ctx, field)
+	case "pendingAmount":
+		return ec.fieldContext_RegulatorProtectionChange_pendingAmount(ctx, field)
+	case "pendingAt":
+		return ec.fieldContext_RegulatorProtectionChange_pendingAt(ctx, field)
+	case "exclusion":
+		return ec.fieldContext_RegulatorProtectionChange_exclusion(ctx, field)
+	case "until":
+		return ec.fieldContext_RegulatorProtectionChange_until(ctx, field)
+	case "registerId":
+		return ec.fieldContext_RegulatorProtectionChange_registerId(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type RegulatorProtectionChange", field.Name)
+}
+
 func (ec *executionContext) childFields_RegulatorReconciliationLine(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "day":
@@ -5667,6 +5765,8 @@ func (ec *executionContext) childFields_RegulatorRecord(ctx context.Context, fie
 		return ec.fieldContext_RegulatorRecord_refund(ctx, field)
 	case "amount":
 		return ec.fieldContext_RegulatorRecord_amount(ctx, field)
+	case "protection":
+		return ec.fieldContext_RegulatorRecord_protection(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type RegulatorRecord", field.Name)
 }
@@ -19248,6 +19348,213 @@ func (ec *executionContext) fieldContext_RegisterEntryEdge_node(_ context.Contex
 	return fc, nil
 }
 
+func (ec *executionContext) _RegulatorProtectionChange_kind(ctx context.Context, field graphql.CollectedField, obj *model.RegulatorProtectionChange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RegulatorProtectionChange_kind(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Kind, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RegulatorProtectionChange_kind(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RegulatorProtectionChange", field, false, false, "String")
+}
+
+func (ec *executionContext) _RegulatorProtectionChange_limitKind(ctx context.Context, field graphql.CollectedField, obj *model.RegulatorProtectionChange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RegulatorProtectionChange_limitKind(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.LimitKind, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_RegulatorProtectionChange_limitKind(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RegulatorProtectionChange", field, false, false, "String")
+}
+
+func (ec *executionContext) _RegulatorProtectionChange_period(ctx context.Context, field graphql.CollectedField, obj *model.RegulatorProtectionChange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RegulatorProtectionChange_period(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Period, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_RegulatorProtectionChange_period(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RegulatorProtectionChange", field, false, false, "String")
+}
+
+func (ec *executionContext) _RegulatorProtectionChange_amount(ctx context.Context, field graphql.CollectedField, obj *model.RegulatorProtectionChange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RegulatorProtectionChange_amount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Amount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Money) graphql.Marshaler {
+			return ec.marshalOMoney2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐMoney(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_RegulatorProtectionChange_amount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RegulatorProtectionChange", field, false, false, "Money")
+}
+
+func (ec *executionContext) _RegulatorProtectionChange_pendingAmount(ctx context.Context, field graphql.CollectedField, obj *model.RegulatorProtectionChange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RegulatorProtectionChange_pendingAmount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PendingAmount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Money) graphql.Marshaler {
+			return ec.marshalOMoney2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐMoney(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_RegulatorProtectionChange_pendingAmount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RegulatorProtectionChange", field, false, false, "Money")
+}
+
+func (ec *executionContext) _RegulatorProtectionChange_pendingAt(ctx context.Context, field graphql.CollectedField, obj *model.RegulatorProtectionChange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RegulatorProtectionChange_pendingAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PendingAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_RegulatorProtectionChange_pendingAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RegulatorProtectionChange", field, false, false, "Time")
+}
+
+func (ec *executionContext) _RegulatorProtectionChange_exclusion(ctx context.Context, field graphql.CollectedField, obj *model.RegulatorProtectionChange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RegulatorProtectionChange_exclusion(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Exclusion, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_RegulatorProtectionChange_exclusion(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RegulatorProtectionChange", field, false, false, "String")
+}
+
+func (ec *executionContext) _RegulatorProtectionChange_until(ctx context.Context, field graphql.CollectedField, obj *model.RegulatorProtectionChange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RegulatorProtectionChange_until(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Until, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_RegulatorProtectionChange_until(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RegulatorProtectionChange", field, false, false, "Time")
+}
+
+func (ec *executionContext) _RegulatorProtectionChange_registerId(ctx context.Context, field graphql.CollectedField, obj *model.RegulatorProtectionChange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RegulatorProtectionChange_registerId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.RegisterID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *int64) graphql.Marshaler {
+			return ec.marshalOInt642ᚖint64(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_RegulatorProtectionChange_registerId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RegulatorProtectionChange", field, false, false, "Int64")
+}
+
 func (ec *executionContext) _RegulatorReconciliationLine_day(ctx context.Context, field graphql.CollectedField, obj *model.RegulatorReconciliationLine) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -19798,6 +20105,38 @@ func (ec *executionContext) _RegulatorRecord_amount(ctx context.Context, field g
 }
 func (ec *executionContext) fieldContext_RegulatorRecord_amount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("RegulatorRecord", field, false, false, "Money")
+}
+
+func (ec *executionContext) _RegulatorRecord_protection(ctx context.Context, field graphql.CollectedField, obj *model.RegulatorRecord) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RegulatorRecord_protection(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Protection, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.RegulatorProtectionChange) graphql.Marshaler {
+			return ec.marshalORegulatorProtectionChange2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐRegulatorProtectionChange(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_RegulatorRecord_protection(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "RegulatorRecord",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_RegulatorProtectionChange(ctx, field)
+		},
+	}
+	return fc, nil
 }
 
 func (ec *executionContext) _RoundChances_round(ctx context.Context, field graphql.CollectedField, obj *model.RoundChances) (ret graphql.Marshaler) {
@@ -28421,6 +28760,79 @@ func (ec *executionContext) _RegisterEntryEdge(ctx context.Context, sel ast.Sele
 	return out
 }
 
+var regulatorProtectionChangeImplementors = []string{"RegulatorProtectionChange"}
+
+func (ec *executionContext) _RegulatorProtectionChange(ctx context.Context, sel ast.SelectionSet, obj *model.RegulatorProtectionChange) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, regulatorProtectionChangeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("RegulatorProtectionChange")
+		case "kind":
+			out.Values[i] = ec._RegulatorProtectionChange_kind(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "limitKind":
+			out.Values[i] = ec._RegulatorProtectionChange_limitKind(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "period":
+			out.Values[i] = ec._RegulatorProtectionChange_period(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "amount":
+			out.Values[i] = ec._RegulatorProtectionChange_amount(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "pendingAmount":
+			out.Values[i] = ec._RegulatorProtectionChange_pendingAmount(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "pendingAt":
+			out.Values[i] = ec._RegulatorProtectionChange_pendingAt(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "exclusion":
+			out.Values[i] = ec._RegulatorProtectionChange_exclusion(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "until":
+			out.Values[i] = ec._RegulatorProtectionChange_until(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "registerId":
+			out.Values[i] = ec._RegulatorProtectionChange_registerId(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
 var regulatorReconciliationLineImplementors = []string{"RegulatorReconciliationLine"}
 
 func (ec *executionContext) _RegulatorReconciliationLine(ctx context.Context, sel ast.SelectionSet, obj *model.RegulatorReconciliationLine) graphql.Marshaler {
@@ -28577,6 +28989,11 @@ func (ec *executionContext) _RegulatorRecord(ctx context.Context, sel ast.Select
 			}
 		case "amount":
 			out.Values[i] = ec._RegulatorRecord_amount(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "protection":
+			out.Values[i] = ec._RegulatorRecord_protection(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
@@ -31866,6 +32283,13 @@ func (ec *executionContext) marshalOPercent2ᚖgithubᚗcomᚋpokertoteᚋpokert
 		return graphql.Null
 	}
 	return v
+}
+
+func (ec *executionContext) marshalORegulatorProtectionChange2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐRegulatorProtectionChange(ctx context.Context, sel ast.SelectionSet, v *model.RegulatorProtectionChange) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._RegulatorProtectionChange(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalORoundChances2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐRoundChances(ctx context.Context, sel ast.SelectionSet, v *model.RoundChances) graphql.Marshaler {

@@ -79,6 +79,13 @@ func toModelRecord(r regfeed.Record) model.RegulatorRecord {
 		round := r.Round
 		out.Round = &round
 	}
+	if c := r.Protection; c != nil {
+		out.Protection = &model.RegulatorProtectionChange{
+			Kind: string(c.Kind), LimitKind: optString(string(c.LimitKind)), Period: optString(string(c.Period)),
+			Amount: optMoney(int64(c.Amount)), PendingAmount: optMoney(int64(c.PendingAmount)), PendingAt: c.PendingAt,
+			Exclusion: optString(string(c.Exclusion)), Until: c.Until, RegisterID: optInt64(c.RegisterID),
+		}
+	}
 	return out
 }
 
@@ -94,6 +101,8 @@ func regulatorTypeOf(t regfeed.Type) model.RegulatorRecordType {
 		return model.RegulatorRecordTypeDeposit
 	case regfeed.Withdrawal:
 		return model.RegulatorRecordTypeWithdrawal
+	case regfeed.ProtectionChanged:
+		return model.RegulatorRecordTypeProtectionChanged
 	}
 	panic("graph: a regulator record type without its enum value: " + string(t))
 }

@@ -19,6 +19,8 @@ const (
 	ItemRefund      Item = "REFUND"
 	ItemDeposit     Item = "DEPOSIT"
 	ItemWithdrawal  Item = "WITHDRAWAL"
+	// ItemProtection counts protection changes (its amount stays 0).
+	ItemProtection Item = "PROTECTION_CHANGE"
 )
 
 // Line is one item of one gaming day: how many records and their sum.
@@ -46,7 +48,7 @@ func DayKeys() []LineKey {
 			out = append(out, LineKey{it, g})
 		}
 	}
-	return append(out, LineKey{ItemDeposit, ""}, LineKey{ItemWithdrawal, ""})
+	return append(out, LineKey{ItemDeposit, ""}, LineKey{ItemWithdrawal, ""}, LineKey{ItemProtection, ""})
 }
 
 // KeyOf is the line a record counts in.
@@ -60,6 +62,8 @@ func KeyOf(r Record) LineKey {
 		return LineKey{ItemPayout, r.Game}
 	case r.Type == Deposit:
 		return LineKey{ItemDeposit, ""}
+	case r.Type == ProtectionChanged:
+		return LineKey{ItemProtection, ""}
 	default:
 		return LineKey{ItemWithdrawal, ""}
 	}

@@ -21,6 +21,7 @@ import (
 	"github.com/pokertote/pokertote/domain/errs"
 	"github.com/pokertote/pokertote/domain/ledger"
 	"github.com/pokertote/pokertote/domain/money"
+	"github.com/pokertote/pokertote/domain/protection"
 )
 
 // Type is a record's type: also its webhook event type.
@@ -38,11 +39,14 @@ const (
 	Deposit Type = "regulator.deposit"
 	// Withdrawal: cash paid out at the cashier.
 	Withdrawal Type = "regulator.withdrawal"
+	// ProtectionChanged: a player's limit or exclusion changed, or an entry
+	// of the exclusion register was added or removed.
+	ProtectionChanged Type = "regulator.protection.changed"
 )
 
 // Types lists the record types, in the order the reconciliation file
 // lists them.
-var Types = []Type{BetAccepted, BetSettled, Deposit, Withdrawal}
+var Types = []Type{BetAccepted, BetSettled, Deposit, Withdrawal, ProtectionChanged}
 
 // Game names the game a bet record belongs to.
 type Game string
@@ -90,9 +94,30 @@ type Record struct {
 	Refund money.Amount `json:"refund,omitempty"`
 	Amount money.Amount `json:"amount,omitempty"`
 
+	// Protection is the change of a ProtectionChanged record; ChangeID its
+	// id in the protection history.
+	Protection *protection.Change `json:"protection,omitempty"`
+	ChangeID   int64              `json:"changeId,omitempty"`
+
 	// UserID is the account the wallet belongs to: kept for the
 	// operator's joins, never sent (Person is).
 	UserID int64 `json:"-"`
+}
+
+// DeriveChange is the record of protection change c. A register entry
+// names no account: its record has no Person, only the document hash (or
+// nothing, for an entry by name and date of birth); a player's change
+// carries the document hash of the player's approved document.
+func DeriveChange(c protection.Change, documentHash string) Record {
+	r := Record{Type: ProtectionChanged, At: c.At.UTC(), ChangeID: c.ID, UserID: c.UserID, DocumentHash: documentHash}
+	if c.UserID != 0 {
+		r.Person = Person(c.UserID)
+	}
+	if c.DocumentHash != "" {
+		r.DocumentHash = c.DocumentHash
+	}
+	r.Protection = &c
+	return r
 }
 
 // Sum is what a record adds to its type's sum in the reconciliation

@@ -5,17 +5,20 @@ import (
 	"context"
 	"log/slog"
 	"time"
+
+	"github.com/pokertote/pokertote/domain/protection"
 )
 
 // Store keeps the feed. Any number of replicas may call Sequence at once:
 // the store serialises them, so each transfer is derived once.
 type Store interface {
-	// Sequence reads the ledger's next committed transfers after the
-	// feed's cursor, in commit order (at most limit), and in one
-	// transaction appends the records derive makes of them, numbered after
-	// the feed's last, and moves the cursor past them. It returns how many
-	// transfers it read; an error from derive rolls everything back.
-	Sequence(ctx context.Context, limit int, derive func(Transfer) ([]Record, error)) (int, error)
+	// Sequence reads the ledger's next committed transfers and the next
+	// committed protection changes after the feed's cursors, each in
+	// commit order (at most limit of each), and in one transaction
+	// appends the records derive makes of them, numbered after the feed's
+	// last, and moves the cursors past them. It returns how many transfers
+	// and changes it read; an error from derive rolls everything back.
+	Sequence(ctx context.Context, limit int, derive Derivers) (int, error)
 	// After lists the records with Seq > seq, in order, at most limit.
 	After(ctx context.Context, seq int64, limit int) ([]Record, error)
 	// Head is the last record's Seq (0 for none).
@@ -37,13 +40,30 @@ type Sequencer struct {
 	Log   *slog.Logger
 }
 
-// derive is Derive with each record's day in s.Loc.
-func (s *Sequencer) derive(t Transfer) ([]Record, error) {
-	rs, err := Derive(t)
-	for i := range rs {
-		rs[i].Day = DayOf(rs[i].At, s.Loc)
+// Derivers is how a Store turns what it read into records.
+type Derivers struct {
+	Transfer func(Transfer) ([]Record, error)
+	// Change is given the change and the document hash of its player's
+	// approved document ("" for none, or no player).
+	Change func(protection.Change, string) Record
+}
+
+// derive is Derive and DeriveChange with each record's day in s.Loc.
+func (s *Sequencer) derive() Derivers {
+	return Derivers{
+		Transfer: func(t Transfer) ([]Record, error) {
+			rs, err := Derive(t)
+			for i := range rs {
+				rs[i].Day = DayOf(rs[i].At, s.Loc)
+			}
+			return rs, err
+		},
+		Change: func(c protection.Change, doc string) Record {
+			r := DeriveChange(c, doc)
+			r.Day = DayOf(r.At, s.Loc)
+			return r
+		},
 	}
-	return rs, err
 }
 
 // Step runs passes until the feed has caught up with the ledger; it
@@ -52,9 +72,9 @@ func (s *Sequencer) Step(ctx context.Context) (int, error) {
 	batch := cmp.Or(s.Batch, 500)
 	total := 0
 	for {
-		n, err := s.Store.Sequence(ctx, batch, s.derive)
+		n, err := s.Store.Sequence(ctx, batch, s.derive())
 		total += n
-		if err != nil || n < batch {
+		if err != nil || n == 0 {
 			return total, err
 		}
 	}

@@ -42,11 +42,12 @@ const (
 	RegulatorBetSettled  = Type(regfeed.BetSettled)
 	RegulatorDeposit     = Type(regfeed.Deposit)
 	RegulatorWithdrawal  = Type(regfeed.Withdrawal)
+	RegulatorProtection  = Type(regfeed.ProtectionChanged)
 )
 
 // Types is every event type, in the order the admin pages list them.
 var Types = []Type{DrawSettled, DrawVoided, TableCreated, TableChanged,
-	RegulatorBetAccepted, RegulatorBetSettled, RegulatorDeposit, RegulatorWithdrawal}
+	RegulatorBetAccepted, RegulatorBetSettled, RegulatorDeposit, RegulatorWithdrawal, RegulatorProtection}
 
 // Known reports whether t is one of Types.
 func (t Type) Known() bool {

@@ -844,10 +844,30 @@ type RegisterInput struct {
 	DateOfBirth Date   `json:"dateOfBirth"`
 }
 
+// What a protection change changed: a player's LIMIT or EXCLUSION, or an entry of the exclusion register (REGISTER_ADDED, REGISTER_REMOVED).
+type RegulatorProtectionChange struct {
+	Kind string `json:"kind"`
+	// DEPOSIT, STAKE or LOSS, on a LIMIT.
+	LimitKind *string `json:"limitKind,omitempty"`
+	// DAY, WEEK or MONTH, on a LIMIT.
+	Period *string `json:"period,omitempty"`
+	// The limit in force after the change (null: none).
+	Amount *Money `json:"amount,omitempty"`
+	// A raise or removal waiting for its cooling-off: the amount that applies at pendingAt (null: removed).
+	PendingAmount *Money     `json:"pendingAmount,omitempty"`
+	PendingAt     *time.Time `json:"pendingAt,omitempty"`
+	// TIME_OUT or SELF_EXCLUSION, on an EXCLUSION.
+	Exclusion *string `json:"exclusion,omitempty"`
+	// When the exclusion ends; null for a permanent self-exclusion.
+	Until *time.Time `json:"until,omitempty"`
+	// The register entry's id.
+	RegisterID *int64 `json:"registerId,omitempty"`
+}
+
 // A line of the daily reconciliation file: the count and the sum of one item (and game) on one gaming day.
 type RegulatorReconciliationLine struct {
 	Day Date `json:"day"`
-	// BET_ACCEPTED, PAYOUT, REFUND, DEPOSIT or WITHDRAWAL.
+	// BET_ACCEPTED, PAYOUT, REFUND, DEPOSIT, WITHDRAWAL or PROTECTION_CHANGE (counted; its amount is 0).
 	Item string `json:"item"`
 	// TOTE or HOLDEM on the bet items; null on the cashier's.
 	Game   *string `json:"game,omitempty"`
@@ -881,6 +901,8 @@ type RegulatorRecord struct {
 	Payout    *Money  `json:"payout,omitempty"`
 	Refund    *Money  `json:"refund,omitempty"`
 	Amount    *Money  `json:"amount,omitempty"`
+	// What changed, on a PROTECTION_CHANGED record (person is empty for a register entry, which names a document hash or a name, not an account).
+	Protection *RegulatorProtectionChange `json:"protection,omitempty"`
 }
 
 // What a betting round after the deal opened with (rounds POCKET, FLOP, TURN; PRE_DEAL has none: every position is symmetric there).
@@ -1978,10 +2000,11 @@ func (e PositionStatus) MarshalJSON() ([]byte, error) {
 type RegulatorRecordType string
 
 const (
-	RegulatorRecordTypeBetAccepted RegulatorRecordType = "BET_ACCEPTED"
-	RegulatorRecordTypeBetSettled  RegulatorRecordType = "BET_SETTLED"
-	RegulatorRecordTypeDeposit     RegulatorRecordType = "DEPOSIT"
-	RegulatorRecordTypeWithdrawal  RegulatorRecordType = "WITHDRAWAL"
+	RegulatorRecordTypeBetAccepted       RegulatorRecordType = "BET_ACCEPTED"
+	RegulatorRecordTypeBetSettled        RegulatorRecordType = "BET_SETTLED"
+	RegulatorRecordTypeDeposit           RegulatorRecordType = "DEPOSIT"
+	RegulatorRecordTypeWithdrawal        RegulatorRecordType = "WITHDRAWAL"
+	RegulatorRecordTypeProtectionChanged RegulatorRecordType = "PROTECTION_CHANGED"
 )
 
 var AllRegulatorRecordType = []RegulatorRecordType{
@@ -1989,11 +2012,12 @@ var AllRegulatorRecordType = []RegulatorRecordType{
 	RegulatorRecordTypeBetSettled,
 	RegulatorRecordTypeDeposit,
 	RegulatorRecordTypeWithdrawal,
+	RegulatorRecordTypeProtectionChanged,
 }
 
 func (e RegulatorRecordType) IsValid() bool {
 	switch e {
-	case RegulatorRecordTypeBetAccepted, RegulatorRecordTypeBetSettled, RegulatorRecordTypeDeposit, RegulatorRecordTypeWithdrawal:
+	case RegulatorRecordTypeBetAccepted, RegulatorRecordTypeBetSettled, RegulatorRecordTypeDeposit, RegulatorRecordTypeWithdrawal, RegulatorRecordTypeProtectionChanged:
 		return true
 	}
 	return false
@@ -2349,6 +2373,8 @@ const (
 	WebhookEventTypeRegulatorDeposit WebhookEventType = "REGULATOR_DEPOSIT"
 	// regulator.withdrawal: cash paid out at the cashier (the regulator's feed).
 	WebhookEventTypeRegulatorWithdrawal WebhookEventType = "REGULATOR_WITHDRAWAL"
+	// regulator.protection.changed: a player's limit or exclusion changed, or an exclusion register entry was added or removed (the regulator's feed).
+	WebhookEventTypeRegulatorProtectionChanged WebhookEventType = "REGULATOR_PROTECTION_CHANGED"
 )
 
 var AllWebhookEventType = []WebhookEventType{
@@ -2360,11 +2386,12 @@ var AllWebhookEventType = []WebhookEventType{
 	WebhookEventTypeRegulatorBetSettled,
 	WebhookEventTypeRegulatorDeposit,
 	WebhookEventTypeRegulatorWithdrawal,
+	WebhookEventTypeRegulatorProtectionChanged,
 }
 
 func (e WebhookEventType) IsValid() bool {
 	switch e {
-	case WebhookEventTypeDrawSettled, WebhookEventTypeDrawVoided, WebhookEventTypeTableCreated, WebhookEventTypeTableChanged, WebhookEventTypeRegulatorBetAccepted, WebhookEventTypeRegulatorBetSettled, WebhookEventTypeRegulatorDeposit, WebhookEventTypeRegulatorWithdrawal:
+	case WebhookEventTypeDrawSettled, WebhookEventTypeDrawVoided, WebhookEventTypeTableCreated, WebhookEventTypeTableChanged, WebhookEventTypeRegulatorBetAccepted, WebhookEventTypeRegulatorBetSettled, WebhookEventTypeRegulatorDeposit, WebhookEventTypeRegulatorWithdrawal, WebhookEventTypeRegulatorProtectionChanged:
 		return true
 	}
 	return false

@@ -4,8 +4,10 @@
 package regfeeddb
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -14,6 +16,7 @@ import (
 
 	"github.com/pokertote/pokertote/domain/ledger"
 	"github.com/pokertote/pokertote/domain/money"
+	"github.com/pokertote/pokertote/domain/protection"
 	"github.com/pokertote/pokertote/domain/regfeed"
 	"github.com/pokertote/pokertote/persistence/sqldb"
 )
@@ -39,6 +42,7 @@ type feedRow struct {
 	Amount     int64
 	UserID     int64
 	TransferID int64
+	ChangeID   int64
 	Data       string
 }
 
@@ -50,6 +54,8 @@ type cursorRow struct {
 	ID         int64 `gorm:"primaryKey"`
 	Txid       int64
 	TransferID int64
+	ChangeTxid int64
+	ChangeID   int64
 }
 
 // TableName names the table of cursorRow for GORM.
@@ -66,25 +72,29 @@ type transferRow struct {
 
 // Sequence implements regfeed.Store. The cursor's row is locked first, so
 // two replicas take turns: the second reads the cursor the first moved.
-func (r *Repo) Sequence(ctx context.Context, limit int, derive func(regfeed.Transfer) ([]regfeed.Record, error)) (int, error) {
+func (r *Repo) Sequence(ctx context.Context, limit int, derive regfeed.Derivers) (int, error) {
 	n := 0
 	err := sqldb.RetryTx(ctx, r.db, func(tx *gorm.DB) error {
 		tx = tx.WithContext(ctx)
+		n = 0
 		var cur cursorRow
 		if err := tx.Clauses(r.db.LockRows(sqldb.LockExclusive)...).Where("id = 1").Take(&cur).Error; err != nil {
 			return err
 		}
 		trs, err := r.next(tx, cur, limit)
-		if err != nil || len(trs) == 0 {
-			n = 0
+		if err != nil {
 			return err
 		}
-		n = len(trs)
+		chs, err := r.nextChanges(tx, cur, limit)
+		if err != nil || len(trs)+len(chs) == 0 {
+			return err
+		}
+		n = len(trs) + len(chs)
 		var head int64
 		if err := tx.Raw("SELECT COALESCE(MAX(seq), 0) FROM regulator_feed").Scan(&head).Error; err != nil {
 			return err
 		}
-		rows, err := deriveRows(trs, derive, head)
+		rows, err := deriveRows(trs, chs, derive, head)
 		if err != nil {
 			return err
 		}
@@ -93,9 +103,16 @@ func (r *Repo) Sequence(ctx context.Context, limit int, derive func(regfeed.Tran
 				return err
 			}
 		}
-		last := trs[len(trs)-1]
-		return tx.Model(&cursorRow{}).Where("id = 1").
-			Updates(map[string]any{"txid": last.txid, "transfer_id": last.ID}).Error
+		moved := map[string]any{}
+		if len(trs) > 0 {
+			last := trs[len(trs)-1]
+			moved["txid"], moved["transfer_id"] = last.txid, last.ID
+		}
+		if len(chs) > 0 {
+			last := chs[len(chs)-1]
+			moved["change_txid"], moved["change_id"] = last.txid, last.ID
+		}
+		return tx.Model(&cursorRow{}).Where("id = 1").Updates(moved).Error
 	})
 	return n, sqldb.MapErr(err, "regulator feed")
 }
@@ -106,14 +123,37 @@ type readTransfer struct {
 	txid int64
 }
 
-func deriveRows(trs []readTransfer, derive func(regfeed.Transfer) ([]regfeed.Record, error), head int64) ([]feedRow, error) {
-	var rows []feedRow
+// readChange is a protection change read, with its place in commit order
+// and its player's document hash.
+type readChange struct {
+	protection.Change
+	txid int64
+	doc  string
+}
+
+// deriveRows numbers the records of trs and chs after head: each source in
+// its commit order, the two merged by transaction (then time).
+func deriveRows(trs []readTransfer, chs []readChange, derive regfeed.Derivers, head int64) ([]feedRow, error) {
+	type item struct {
+		txid int64
+		at   time.Time
+		recs []regfeed.Record
+	}
+	var items []item
 	for _, t := range trs {
-		recs, err := derive(t.Transfer)
+		recs, err := derive.Transfer(t.Transfer)
 		if err != nil {
 			return nil, err
 		}
-		for _, rec := range recs {
+		items = append(items, item{t.txid, t.At, recs})
+	}
+	for _, c := range chs {
+		items = append(items, item{c.txid, c.At, []regfeed.Record{derive.Change(c.Change, c.doc)}})
+	}
+	slices.SortStableFunc(items, func(a, b item) int { return cmp.Or(cmp.Compare(a.txid, b.txid), a.at.Compare(b.at)) })
+	var rows []feedRow
+	for _, it := range items {
+		for _, rec := range it.recs {
 			head++
 			rec.Seq = head
 			data, err := json.Marshal(rec)
@@ -124,11 +164,81 @@ func deriveRows(trs []readTransfer, derive func(regfeed.Transfer) ([]regfeed.Rec
 			rows = append(rows, feedRow{
 				Seq: rec.Seq, Type: string(rec.Type), At: sqldb.StoredTime(rec.At), Day: rec.Day,
 				Item: string(k.Item), Game: string(k.Game), Amount: int64(rec.Sum()),
-				UserID: rec.UserID, TransferID: rec.TransferID, Data: string(data),
+				UserID: rec.UserID, TransferID: rec.TransferID, ChangeID: rec.ChangeID, Data: string(data),
 			})
 		}
 	}
 	return rows, nil
+}
+
+// nextChanges reads the protection changes after cur in commit order (see
+// next), with each player's document hash.
+func (r *Repo) nextChanges(tx *gorm.DB, cur cursorRow, limit int) ([]readChange, error) {
+	var rows []struct {
+		ID           int64
+		UserID       *int64
+		DocumentHash string
+		Detail       string
+		Txid         int64
+	}
+	var err error
+	if r.db.Dialect() == sqldb.Postgres {
+		t := strconv.FormatInt(cur.ChangeTxid, 10)
+		err = tx.Raw(`SELECT id, user_id, document_hash, detail, txid::text::bigint AS txid FROM protection_changes
+			WHERE (txid > ?::text::xid8 OR (txid = ?::text::xid8 AND id > ?))
+			  AND txid < pg_snapshot_xmin(pg_current_snapshot())
+			ORDER BY txid, id LIMIT ?`, t, t, cur.ChangeID, limit).Scan(&rows).Error
+	} else {
+		err = tx.Raw(`SELECT id, user_id, document_hash, detail, 0 AS txid FROM protection_changes
+			WHERE id > ? ORDER BY id LIMIT ?`, cur.ChangeID, limit).Scan(&rows).Error
+	}
+	if err != nil || len(rows) == 0 {
+		return nil, err
+	}
+	out := make([]readChange, len(rows))
+	users := map[int64]string{}
+	for i, row := range rows {
+		var c protection.Change
+		if err := json.Unmarshal([]byte(row.Detail), &c); err != nil {
+			return nil, err
+		}
+		c.ID, c.DocumentHash = row.ID, row.DocumentHash
+		if row.UserID != nil {
+			c.UserID = *row.UserID
+			users[c.UserID] = ""
+		}
+		out[i] = readChange{Change: c, txid: row.Txid}
+	}
+	if err := documents(tx, users); err != nil {
+		return nil, err
+	}
+	for i := range out {
+		out[i].doc = users[out[i].UserID]
+	}
+	return out, nil
+}
+
+// documents fills users (account id -> "") with the hash of each one's
+// latest approved document.
+func documents(tx *gorm.DB, users map[int64]string) error {
+	if len(users) == 0 {
+		return nil
+	}
+	uids := make([]int64, 0, len(users))
+	for u := range users {
+		uids = append(uids, u)
+	}
+	var docs []struct {
+		UserID       int64
+		DocumentHash string
+	}
+	if err := tx.Raw(`SELECT user_id, document_hash FROM verifications WHERE status = 'APPROVED' AND user_id IN ? ORDER BY id`, uids).Scan(&docs).Error; err != nil {
+		return err
+	}
+	for _, d := range docs {
+		users[d.UserID] = d.DocumentHash // the latest approval wins
+	}
+	return nil
 }
 
 // next reads the transfers after cur in commit order, with their wallet
@@ -191,22 +301,8 @@ func (r *Repo) legs(tx *gorm.DB, out []readTransfer, idx map[int64]int) error {
 		users[int64(uid)] = ""
 		t.Legs = append(t.Legs, regfeed.WalletLeg{UserID: int64(uid), Amount: money.Amount(l.Amount)})
 	}
-	if len(users) == 0 {
-		return nil
-	}
-	uids := make([]int64, 0, len(users))
-	for u := range users {
-		uids = append(uids, u)
-	}
-	var docs []struct {
-		UserID       int64
-		DocumentHash string
-	}
-	if err := tx.Raw(`SELECT user_id, document_hash FROM verifications WHERE status = 'APPROVED' AND user_id IN ? ORDER BY id`, uids).Scan(&docs).Error; err != nil {
+	if err := documents(tx, users); err != nil {
 		return err
-	}
-	for _, d := range docs {
-		users[d.UserID] = d.DocumentHash // the latest approval wins
 	}
 	for i := range out {
 		for j := range out[i].Legs {

@@ -15,7 +15,11 @@ import (
 	"github.com/pokertote/pokertote/domain/money"
 	"github.com/pokertote/pokertote/domain/regfeed"
 	"github.com/pokertote/pokertote/internal/testenv"
+	"github.com/pokertote/pokertote/domain/protection"
+	"github.com/pokertote/pokertote/persistence/accountdb"
+	"github.com/pokertote/pokertote/persistence/accountdb/accountdbtest"
 	"github.com/pokertote/pokertote/persistence/ledgerdb"
+	"github.com/pokertote/pokertote/persistence/protectiondb"
 	"github.com/pokertote/pokertote/persistence/regfeeddb"
 	"github.com/pokertote/pokertote/persistence/sqldb"
 	"github.com/pokertote/pokertote/persistence/sqldb/sqldbtest"
@@ -25,6 +29,13 @@ import (
 func TestMain(m *testing.M) { testenv.Main(m) }
 
 var almaty = time.FixedZone("Asia/Almaty", 5*3600)
+
+// refused are the reasons a random post may be refused for: it moves
+// nothing, and the feed must not record it.
+var refused = map[string]bool{
+	ledger.ReasonInsufficientFunds: true, protection.ReasonDepositLimit: true,
+	protection.ReasonStakeLimit: true, protection.ReasonLossLimit: true,
+}
 
 // ledgerLine is a wallet entry as the test sums it, straight from the
 // ledger's tables, by kind name (not through the feed's mapping).
@@ -50,6 +61,16 @@ func independent(t *testing.T, db *sqldb.DB, days []string) map[string]regfeed.L
 	}
 	game := map[string]regfeed.Game{"BET_STAKE": regfeed.Tote, "REFUND": regfeed.Tote, "SETTLEMENT": regfeed.Tote, "PAYOUT": regfeed.Tote, "HOLDEM_STAKE": regfeed.Holdem, "HOLDEM_PAYOUT": regfeed.Holdem}
 	out := map[string]regfeed.Line{}
+	var changes []time.Time
+	if err := db.Gorm().Raw(`SELECT at FROM protection_changes`).Scan(&changes).Error; err != nil {
+		t.Fatal(err)
+	}
+	for _, at := range changes {
+		k := fmt.Sprintf("%s/%s/", at.In(almaty).Format(time.DateOnly), regfeed.ItemProtection)
+		l := out[k]
+		l.Count++
+		out[k] = l
+	}
 	for _, r := range rows {
 		it, ok := item[r.Kind]
 		if !ok {
@@ -80,17 +101,25 @@ func TestFeedMatchesLedger(t *testing.T) {
 		var now time.Time
 		led.SetClock(func() time.Time { return now })
 		feed := regfeeddb.New(db)
+		prot := protectiondb.New(db)
+		users := accountdb.NewUserRepo(db)
+		var uids []int64
+		for i := range 4 {
+			uids = append(uids, int64(accountdbtest.MustCreateUser(t, users, fmt.Sprintf("feed%d@example.kz", i)).ID))
+		}
 		seq := &regfeed.Sequencer{Store: feed, Loc: almaty, Batch: 3}
 		ctx := context.Background()
 		n := 0
 		rapid.Check(t, func(rt *rapid.T) {
 			n++
 			for i, steps := 0, rapid.IntRange(1, 25).Draw(rt, "steps"); i < steps; i++ {
-				user := ledger.UserWallet(ids.UserID(rapid.Int64Range(1, 4).Draw(rt, "user")))
+				uid := rapid.SampledFrom(uids).Draw(rt, "user")
+				user := ledger.UserWallet(ids.UserID(uid))
 				amt := money.Amount(rapid.Int64Range(1, 50_000).Draw(rt, "amount"))
 				key := fmt.Sprintf("p%d:%d", n, i)
 				var tr ledger.Transfer
-				switch rapid.IntRange(0, 7).Draw(rt, "kind") {
+				now = time.Date(2026, 12, 1, 0, 0, 0, 0, almaty).Add(time.Duration(rapid.Int64Range(0, 3*24*3600).Draw(rt, "at")) * time.Second)
+				switch rapid.IntRange(0, 8).Draw(rt, "kind") {
 				case 0:
 					tr = ledger.Move(key, ledger.Deposit, "", ledger.CashAccount, user, amt)
 				case 1:
@@ -105,11 +134,18 @@ func TestFeedMatchesLedger(t *testing.T) {
 					tr = ledger.Move("holdem:7:"+key, ledger.HoldemStake, "", user, ledger.HouseAccount, amt)
 				case 6:
 					tr = ledger.Move("holdem:7:payout:"+key, ledger.HoldemPayout, "", ledger.HouseAccount, user, amt)
-				default:
+				case 7:
 					tr = ledger.Move(key, ledger.JackpotTopUp, "", ledger.OrganiserAccount, ledger.JackpotAccount, amt)
+				default:
+					kind := rapid.SampledFrom(protection.LimitKinds).Draw(rt, "limit")
+					if _, err := prot.UpdateLimit(ctx, uid, kind, protection.Day, func(l protection.Limit) (protection.Limit, error) {
+						return l.Change(amt, time.Now())
+					}); err != nil {
+						rt.Fatal(err)
+					}
+					continue
 				}
-				now = time.Date(2026, 12, 1, 0, 0, 0, 0, almaty).Add(time.Duration(rapid.Int64Range(0, 3*24*3600).Draw(rt, "at")) * time.Second)
-				if _, err := led.Post(ctx, tr); err != nil && errs.ReasonOf(err) != ledger.ReasonInsufficientFunds {
+				if _, err := led.Post(ctx, tr); err != nil && !refused[errs.ReasonOf(err)] {
 					rt.Fatalf("post %s: %v", tr.Kind, err)
 				}
 				if rapid.IntRange(0, 4).Draw(rt, "sequence") == 0 {
@@ -133,6 +169,11 @@ func checkFeed(rt *rapid.T, t *testing.T, db *sqldb.DB, feed *regfeeddb.Repo) {
 		WHERE a.kind = 'WALLET' AND a.ref LIKE 'user:%'`).Scan(&entries).Error; err != nil {
 		rt.Fatal(err)
 	}
+	var changes int64
+	if err := db.Gorm().Raw(`SELECT COUNT(*) FROM protection_changes`).Scan(&changes).Error; err != nil {
+		rt.Fatal(err)
+	}
+	entries += changes
 	head, err := feed.Head(ctx)
 	if err != nil {
 		rt.Fatal(err)
@@ -148,11 +189,15 @@ func checkFeed(rt *rapid.T, t *testing.T, db *sqldb.DB, feed *regfeeddb.Repo) {
 		if r.Seq != int64(i+1) {
 			rt.Fatalf("record %d has seq %d", i, r.Seq)
 		}
-		if r.Person != regfeed.Person(r.UserID) || r.Sum() <= 0 {
+		if r.Person != regfeed.Person(r.UserID) || (r.Sum() <= 0) != (r.Type == regfeed.ProtectionChanged) {
 			rt.Fatalf("record %+v", r)
 		}
 	}
+	today := time.Now().In(almaty)
 	days := []string{"2026-11-30", "2026-12-01", "2026-12-02", "2026-12-03", "2026-12-04"}
+	for d := time.Date(2026, 12, 5, 0, 0, 0, 0, almaty); !d.After(today); d = d.AddDate(0, 0, 1) {
+		days = append(days, d.Format(time.DateOnly)) // the limits' changes are dated now
+	}
 	want := independent(t, db, days)
 	lines, err := regfeed.Reconciliation(ctx, feed, days[0], days[len(days)-1], almaty)
 	if err != nil {
