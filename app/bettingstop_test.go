@@ -111,7 +111,9 @@ func stopOnTwoReplicas(t *testing.T, c1, c2 *gqltest.Client) {
 		t.Errorf("a table paused before the stop was resumed: %s", s)
 	}
 	var audit struct {
-		AuditLog struct{ Edges []struct{ Node struct{ Action string } } }
+		AuditLog struct {
+			Edges []struct{ Node struct{ Action string } }
+		}
 	}
 	admin.MustDo(t, `{ auditLog(first: 20) { edges { node { action } } } }`, nil, &audit)
 	seen := map[string]bool{}

@@ -109,6 +109,7 @@ var notArchived = map[string]bool{
 	"protection_counters": true, "protection_sessions": true,
 	"holdem_pending_seeds": true, "api_keys": true, "goose_db_version": true,
 	"webhook_endpoints": true, "webhook_cursors": true, "betting_stop": true,
+	"regulator_feed_cursor": true,
 }
 
 // checkArchive runs deploy/backup/archive-betting-records.sh on the

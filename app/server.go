@@ -68,6 +68,7 @@ type App struct {
 	holdemAPI     *graph.HoldemAPI
 	affiliatesAPI *graph.AffiliatesAPI
 	webhooksAPI   *graph.WebhooksAPI
+	regulatorAPI  *graph.RegulatorAPI
 	// stakeGate is the stake check of both games behind the emergency
 	// stop (bettingstop.go); stopStore keeps the stop.
 	stakeGate      *bettingstop.Gate
@@ -168,7 +169,7 @@ func (a *App) newResolver() *graph.Resolver {
 	accounts := a.accountsAPI()
 	protection := graph.NewProtectionAPI(a.protection, a.epochs)
 	return &graph.Resolver{
-		Accounts: accounts, Tote: a.toteAPI, Holdem: a.holdemAPI, Protection: protection, Affiliates: a.affiliatesAPI, Webhooks: a.webhooksAPI, Stop: a.bettingStopAPI,
+		Accounts: accounts, Tote: a.toteAPI, Holdem: a.holdemAPI, Protection: protection, Affiliates: a.affiliatesAPI, Webhooks: a.webhooksAPI, Stop: a.bettingStopAPI, Regulator: a.regulatorAPI,
 		Events: graph.NewUserEventsAPI(a.hub, a.toteAPI, accounts, a.holdemAPI, protection),
 	}
 }

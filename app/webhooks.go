@@ -1,25 +1,35 @@
 package app
 
 import (
+	"context"
 	"net/netip"
 	"strconv"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 
+	"github.com/pokertote/pokertote/domain/regfeed"
 	"github.com/pokertote/pokertote/domain/tote"
 	"github.com/pokertote/pokertote/domain/webhook"
 	"github.com/pokertote/pokertote/graph"
+	"github.com/pokertote/pokertote/persistence/regfeeddb"
 	"github.com/pokertote/pokertote/persistence/webhookdb"
 	"github.com/pokertote/pokertote/webhookhttp"
 )
 
 // startWebhooks builds the admins' webhook API and, when WEBHOOKS is on,
 // this replica's dispatcher: it delivers the endpoints whose lease it
-// takes, reading the tables' outbox from store.
+// takes, reading the tables' outbox from store and the regulator's feed.
+// Every replica also runs the feed's sequencer (they take turns in the
+// database), so the feed and its reconciliation keep up with the ledger
+// whether or not webhooks are delivered here.
 func (a *App) startWebhooks(store tote.Store) {
+	feed := regfeeddb.New(a.db)
+	seq := &regfeed.Sequencer{Store: feed, Loc: a.loc, Log: a.log.With("component", "regulator-feed")}
+	a.goBackground("regulator-feed", func(ctx context.Context) error { seq.Run(ctx); return nil })
+	a.regulatorAPI = graph.NewRegulatorAPI(feed, a.loc)
 	repo := webhookdb.New(a.db)
-	src := webhook.ToteSource{Store: store}
+	src := webhook.Sources{Tote: webhook.ToteSource{Store: store}, Feed: webhook.FeedSource{Feed: feed}}
 	svc := webhook.NewService(repo, src, nil)
 	svc.PlainHTTP = a.cfg.Development()
 	a.webhooksAPI = graph.NewWebhooksAPI(svc)

@@ -599,28 +599,30 @@ type ComplexityRoot struct {
 	}
 
 	Query struct {
-		APIKeys              func(childComplexity int) int
-		AuditLog             func(childComplexity int, first *int, after *string, actorID *string, action *string, tableID *string, from *time.Time, to *time.Time) int
-		BettingStop          func(childComplexity int) int
-		Draw                 func(childComplexity int, id string) int
-		ExclusionRegister    func(childComplexity int, all *bool, first *int, after *string) int
-		HoldemHand           func(childComplexity int, id string) int
-		HoldemHands          func(childComplexity int, first *int, after *string) int
-		HoldemSettings       func(childComplexity int) int
-		Jackpot              func(childComplexity int) int
-		Me                   func(childComplexity int) int
-		MyBets               func(childComplexity int, first *int, after *string, drawID *string) int
-		MyLedger             func(childComplexity int, first *int, after *string) int
-		MyProtection         func(childComplexity int) int
-		PendingVerifications func(childComplexity int, first *int, after *string) int
-		Results              func(childComplexity int, tableID *string, from *time.Time, to *time.Time, first *int, after *string) int
-		Table                func(childComplexity int, id string) int
-		Tables               func(childComplexity int) int
-		User                 func(childComplexity int, id string) int
-		UserByEmail          func(childComplexity int, email string) int
-		VerifyDraw           func(childComplexity int, id string) int
-		VoidCounts           func(childComplexity int, tableID string) int
-		WebhookEndpoints     func(childComplexity int) int
+		APIKeys                 func(childComplexity int) int
+		AuditLog                func(childComplexity int, first *int, after *string, actorID *string, action *string, tableID *string, from *time.Time, to *time.Time) int
+		BettingStop             func(childComplexity int) int
+		Draw                    func(childComplexity int, id string) int
+		ExclusionRegister       func(childComplexity int, all *bool, first *int, after *string) int
+		HoldemHand              func(childComplexity int, id string) int
+		HoldemHands             func(childComplexity int, first *int, after *string) int
+		HoldemSettings          func(childComplexity int) int
+		Jackpot                 func(childComplexity int) int
+		Me                      func(childComplexity int) int
+		MyBets                  func(childComplexity int, first *int, after *string, drawID *string) int
+		MyLedger                func(childComplexity int, first *int, after *string) int
+		MyProtection            func(childComplexity int) int
+		PendingVerifications    func(childComplexity int, first *int, after *string) int
+		RegulatorFeed           func(childComplexity int, afterSeq *int64, first *int) int
+		RegulatorReconciliation func(childComplexity int, from model.Date, to model.Date) int
+		Results                 func(childComplexity int, tableID *string, from *time.Time, to *time.Time, first *int, after *string) int
+		Table                   func(childComplexity int, id string) int
+		Tables                  func(childComplexity int) int
+		User                    func(childComplexity int, id string) int
+		UserByEmail             func(childComplexity int, email string) int
+		VerifyDraw              func(childComplexity int, id string) int
+		VoidCounts              func(childComplexity int, tableID string) int
+		WebhookEndpoints        func(childComplexity int) int
 	}
 
 	RealityCheck struct {
@@ -657,6 +659,49 @@ type ComplexityRoot struct {
 	RegisterEntryEdge struct {
 		Cursor func(childComplexity int) int
 		Node   func(childComplexity int) int
+	}
+
+	RegulatorProtectionChange struct {
+		Amount        func(childComplexity int) int
+		Exclusion     func(childComplexity int) int
+		Kind          func(childComplexity int) int
+		LimitKind     func(childComplexity int) int
+		PendingAmount func(childComplexity int) int
+		PendingAt     func(childComplexity int) int
+		Period        func(childComplexity int) int
+		RegisterID    func(childComplexity int) int
+		Until         func(childComplexity int) int
+	}
+
+	RegulatorReconciliationLine struct {
+		Amount func(childComplexity int) int
+		Count  func(childComplexity int) int
+		Day    func(childComplexity int) int
+		Game   func(childComplexity int) int
+		Item   func(childComplexity int) int
+	}
+
+	RegulatorRecord struct {
+		Amount       func(childComplexity int) int
+		At           func(childComplexity int) int
+		BetID        func(childComplexity int) int
+		Day          func(childComplexity int) int
+		DocumentHash func(childComplexity int) int
+		DrawID       func(childComplexity int) int
+		Game         func(childComplexity int) int
+		HandID       func(childComplexity int) int
+		Market       func(childComplexity int) int
+		Payout       func(childComplexity int) int
+		Person       func(childComplexity int) int
+		Protection   func(childComplexity int) int
+		Refund       func(childComplexity int) int
+		Round        func(childComplexity int) int
+		Selection    func(childComplexity int) int
+		Seq          func(childComplexity int) int
+		Stake        func(childComplexity int) int
+		TableID      func(childComplexity int) int
+		TransferID   func(childComplexity int) int
+		Type         func(childComplexity int) int
 	}
 
 	RoundChances struct {
@@ -884,6 +929,8 @@ type QueryResolver interface {
 	MyLedger(ctx context.Context, first *int, after *string) (*model.LedgerEntryConnection, error)
 	MyProtection(ctx context.Context) (*model.Protection, error)
 	ExclusionRegister(ctx context.Context, all *bool, first *int, after *string) (*model.RegisterEntryConnection, error)
+	RegulatorFeed(ctx context.Context, afterSeq *int64, first *int) ([]model.RegulatorRecord, error)
+	RegulatorReconciliation(ctx context.Context, from model.Date, to model.Date) ([]model.RegulatorReconciliationLine, error)
 	Tables(ctx context.Context) ([]model.Table, error)
 	Table(ctx context.Context, id string) (*model.Table, error)
 	Draw(ctx context.Context, id string) (*model.Draw, error)
@@ -3475,6 +3522,28 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.PendingVerifications(childComplexity, args["first"].(*int), args["after"].(*string)), true
+	case "Query.regulatorFeed":
+		if e.ComplexityRoot.Query.RegulatorFeed == nil {
+			break
+		}
+
+		args, err := ec.field_Query_regulatorFeed_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.RegulatorFeed(childComplexity, args["afterSeq"].(*int64), args["first"].(*int)), true
+	case "Query.regulatorReconciliation":
+		if e.ComplexityRoot.Query.RegulatorReconciliation == nil {
+			break
+		}
+
+		args, err := ec.field_Query_regulatorReconciliation_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.RegulatorReconciliation(childComplexity, args["from"].(model.Date), args["to"].(model.Date)), true
 	case "Query.results":
 		if e.ComplexityRoot.Query.Results == nil {
 			break
@@ -3684,6 +3753,213 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.RegisterEntryEdge.Node(childComplexity), true
+
+	case "RegulatorProtectionChange.amount":
+		if e.ComplexityRoot.RegulatorProtectionChange.Amount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RegulatorProtectionChange.Amount(childComplexity), true
+	case "RegulatorProtectionChange.exclusion":
+		if e.ComplexityRoot.RegulatorProtectionChange.Exclusion == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RegulatorProtectionChange.Exclusion(childComplexity), true
+	case "RegulatorProtectionChange.kind":
+		if e.ComplexityRoot.RegulatorProtectionChange.Kind == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RegulatorProtectionChange.Kind(childComplexity), true
+	case "RegulatorProtectionChange.limitKind":
+		if e.ComplexityRoot.RegulatorProtectionChange.LimitKind == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RegulatorProtectionChange.LimitKind(childComplexity), true
+	case "RegulatorProtectionChange.pendingAmount":
+		if e.ComplexityRoot.RegulatorProtectionChange.PendingAmount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RegulatorProtectionChange.PendingAmount(childComplexity), true
+	case "RegulatorProtectionChange.pendingAt":
+		if e.ComplexityRoot.RegulatorProtectionChange.PendingAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RegulatorProtectionChange.PendingAt(childComplexity), true
+	case "RegulatorProtectionChange.period":
+		if e.ComplexityRoot.RegulatorProtectionChange.Period == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RegulatorProtectionChange.Period(childComplexity), true
+	case "RegulatorProtectionChange.registerId":
+		if e.ComplexityRoot.RegulatorProtectionChange.RegisterID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RegulatorProtectionChange.RegisterID(childComplexity), true
+	case "RegulatorProtectionChange.until":
+		if e.ComplexityRoot.RegulatorProtectionChange.Until == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RegulatorProtectionChange.Until(childComplexity), true
+
+	case "RegulatorReconciliationLine.amount":
+		if e.ComplexityRoot.RegulatorReconciliationLine.Amount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RegulatorReconciliationLine.Amount(childComplexity), true
+	case "RegulatorReconciliationLine.count":
+		if e.ComplexityRoot.RegulatorReconciliationLine.Count == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RegulatorReconciliationLine.Count(childComplexity), true
+	case "RegulatorReconciliationLine.day":
+		if e.ComplexityRoot.RegulatorReconciliationLine.Day == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RegulatorReconciliationLine.Day(childComplexity), true
+	case "RegulatorReconciliationLine.game":
+		if e.ComplexityRoot.RegulatorReconciliationLine.Game == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RegulatorReconciliationLine.Game(childComplexity), true
+	case "RegulatorReconciliationLine.item":
+		if e.ComplexityRoot.RegulatorReconciliationLine.Item == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RegulatorReconciliationLine.Item(childComplexity), true
+
+	case "RegulatorRecord.amount":
+		if e.ComplexityRoot.RegulatorRecord.Amount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RegulatorRecord.Amount(childComplexity), true
+	case "RegulatorRecord.at":
+		if e.ComplexityRoot.RegulatorRecord.At == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RegulatorRecord.At(childComplexity), true
+	case "RegulatorRecord.betId":
+		if e.ComplexityRoot.RegulatorRecord.BetID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RegulatorRecord.BetID(childComplexity), true
+	case "RegulatorRecord.day":
+		if e.ComplexityRoot.RegulatorRecord.Day == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RegulatorRecord.Day(childComplexity), true
+	case "RegulatorRecord.documentHash":
+		if e.ComplexityRoot.RegulatorRecord.DocumentHash == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RegulatorRecord.DocumentHash(childComplexity), true
+	case "RegulatorRecord.drawId":
+		if e.ComplexityRoot.RegulatorRecord.DrawID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RegulatorRecord.DrawID(childComplexity), true
+	case "RegulatorRecord.game":
+		if e.ComplexityRoot.RegulatorRecord.Game == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RegulatorRecord.Game(childComplexity), true
+	case "RegulatorRecord.handId":
+		if e.ComplexityRoot.RegulatorRecord.HandID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RegulatorRecord.HandID(childComplexity), true
+	case "RegulatorRecord.market":
+		if e.ComplexityRoot.RegulatorRecord.Market == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RegulatorRecord.Market(childComplexity), true
+	case "RegulatorRecord.payout":
+		if e.ComplexityRoot.RegulatorRecord.Payout == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RegulatorRecord.Payout(childComplexity), true
+	case "RegulatorRecord.person":
+		if e.ComplexityRoot.RegulatorRecord.Person == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RegulatorRecord.Person(childComplexity), true
+	case "RegulatorRecord.protection":
+		if e.ComplexityRoot.RegulatorRecord.Protection == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RegulatorRecord.Protection(childComplexity), true
+	case "RegulatorRecord.refund":
+		if e.ComplexityRoot.RegulatorRecord.Refund == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RegulatorRecord.Refund(childComplexity), true
+	case "RegulatorRecord.round":
+		if e.ComplexityRoot.RegulatorRecord.Round == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RegulatorRecord.Round(childComplexity), true
+	case "RegulatorRecord.selection":
+		if e.ComplexityRoot.RegulatorRecord.Selection == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RegulatorRecord.Selection(childComplexity), true
+	case "RegulatorRecord.seq":
+		if e.ComplexityRoot.RegulatorRecord.Seq == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RegulatorRecord.Seq(childComplexity), true
+	case "RegulatorRecord.stake":
+		if e.ComplexityRoot.RegulatorRecord.Stake == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RegulatorRecord.Stake(childComplexity), true
+	case "RegulatorRecord.tableId":
+		if e.ComplexityRoot.RegulatorRecord.TableID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RegulatorRecord.TableID(childComplexity), true
+	case "RegulatorRecord.transferId":
+		if e.ComplexityRoot.RegulatorRecord.TransferID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RegulatorRecord.TransferID(childComplexity), true
+	case "RegulatorRecord.type":
+		if e.ComplexityRoot.RegulatorRecord.Type == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RegulatorRecord.Type(childComplexity), true
 
 	case "RoundChances.chances":
 		if e.ComplexityRoot.RoundChances.Chances == nil {
@@ -4392,7 +4668,7 @@ func newExecutionContext(
 	}
 }
 
-//go:embed "schema/account.graphqls" "schema/apikey.graphqls" "schema/audit.graphqls" "schema/bettingstop.graphqls" "schema/cards.graphqls" "schema/events.graphqls" "schema/fairness.graphqls" "schema/holdem.graphqls" "schema/ledger.graphqls" "schema/protection.graphqls" "schema/tote.graphqls" "schema/webhooks.graphqls"
+//go:embed "schema/account.graphqls" "schema/apikey.graphqls" "schema/audit.graphqls" "schema/bettingstop.graphqls" "schema/cards.graphqls" "schema/events.graphqls" "schema/fairness.graphqls" "schema/holdem.graphqls" "schema/ledger.graphqls" "schema/protection.graphqls" "schema/regulator.graphqls" "schema/tote.graphqls" "schema/webhooks.graphqls"
 var sourcesFS embed.FS
 
 func sourceData(filename string) string {
@@ -4483,6 +4759,7 @@ type Subscription
 	{Name: "schema/holdem.graphqls", Input: sourceData("schema/holdem.graphqls"), BuiltIn: false},
 	{Name: "schema/ledger.graphqls", Input: sourceData("schema/ledger.graphqls"), BuiltIn: false},
 	{Name: "schema/protection.graphqls", Input: sourceData("schema/protection.graphqls"), BuiltIn: false},
+	{Name: "schema/regulator.graphqls", Input: sourceData("schema/regulator.graphqls"), BuiltIn: false},
 	{Name: "schema/tote.graphqls", Input: sourceData("schema/tote.graphqls"), BuiltIn: false},
 	{Name: "schema/webhooks.graphqls", Input: sourceData("schema/webhooks.graphqls"), BuiltIn: false},
 }
@@ -5406,6 +5683,92 @@ func (ec *executionContext) childFields_RegisterEntryEdge(ctx context.Context, f
 		return ec.fieldContext_RegisterEntryEdge_node(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type RegisterEntryEdge", field.Name)
+}
+
+func (ec *executionContext) childFields_RegulatorProtectionChange(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "kind":
+		return ec.fieldContext_RegulatorProtectionChange_kind(ctx, field)
+	case "limitKind":
+		return ec.fieldContext_RegulatorProtectionChange_limitKind(ctx, field)
+	case "period":
+		return ec.fieldContext_RegulatorProtectionChange_period(ctx, field)
+	case "amount":
+		return ec.fieldContext_RegulatorProtectionChange_amount(ctx, field)
+	case "pendingAmount":
+		return ec.fieldContext_RegulatorProtectionChange_pendingAmount(ctx, field)
+	case "pendingAt":
+		return ec.fieldContext_RegulatorProtectionChange_pendingAt(ctx, field)
+	case "exclusion":
+		return ec.fieldContext_RegulatorProtectionChange_exclusion(ctx, field)
+	case "until":
+		return ec.fieldContext_RegulatorProtectionChange_until(ctx, field)
+	case "registerId":
+		return ec.fieldContext_RegulatorProtectionChange_registerId(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type RegulatorProtectionChange", field.Name)
+}
+
+func (ec *executionContext) childFields_RegulatorReconciliationLine(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "day":
+		return ec.fieldContext_RegulatorReconciliationLine_day(ctx, field)
+	case "item":
+		return ec.fieldContext_RegulatorReconciliationLine_item(ctx, field)
+	case "game":
+		return ec.fieldContext_RegulatorReconciliationLine_game(ctx, field)
+	case "count":
+		return ec.fieldContext_RegulatorReconciliationLine_count(ctx, field)
+	case "amount":
+		return ec.fieldContext_RegulatorReconciliationLine_amount(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type RegulatorReconciliationLine", field.Name)
+}
+
+func (ec *executionContext) childFields_RegulatorRecord(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "seq":
+		return ec.fieldContext_RegulatorRecord_seq(ctx, field)
+	case "type":
+		return ec.fieldContext_RegulatorRecord_type(ctx, field)
+	case "at":
+		return ec.fieldContext_RegulatorRecord_at(ctx, field)
+	case "day":
+		return ec.fieldContext_RegulatorRecord_day(ctx, field)
+	case "person":
+		return ec.fieldContext_RegulatorRecord_person(ctx, field)
+	case "documentHash":
+		return ec.fieldContext_RegulatorRecord_documentHash(ctx, field)
+	case "transferId":
+		return ec.fieldContext_RegulatorRecord_transferId(ctx, field)
+	case "game":
+		return ec.fieldContext_RegulatorRecord_game(ctx, field)
+	case "betId":
+		return ec.fieldContext_RegulatorRecord_betId(ctx, field)
+	case "tableId":
+		return ec.fieldContext_RegulatorRecord_tableId(ctx, field)
+	case "drawId":
+		return ec.fieldContext_RegulatorRecord_drawId(ctx, field)
+	case "round":
+		return ec.fieldContext_RegulatorRecord_round(ctx, field)
+	case "market":
+		return ec.fieldContext_RegulatorRecord_market(ctx, field)
+	case "selection":
+		return ec.fieldContext_RegulatorRecord_selection(ctx, field)
+	case "handId":
+		return ec.fieldContext_RegulatorRecord_handId(ctx, field)
+	case "stake":
+		return ec.fieldContext_RegulatorRecord_stake(ctx, field)
+	case "payout":
+		return ec.fieldContext_RegulatorRecord_payout(ctx, field)
+	case "refund":
+		return ec.fieldContext_RegulatorRecord_refund(ctx, field)
+	case "amount":
+		return ec.fieldContext_RegulatorRecord_amount(ctx, field)
+	case "protection":
+		return ec.fieldContext_RegulatorRecord_protection(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type RegulatorRecord", field.Name)
 }
 
 func (ec *executionContext) childFields_RoundChances(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -6547,6 +6910,50 @@ func (ec *executionContext) field_Query_pendingVerifications_args(ctx context.Co
 		return nil, err
 	}
 	args["after"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_regulatorFeed_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "afterSeq",
+		func(ctx context.Context, v any) (*int64, error) {
+			return ec.unmarshalOInt642ᚖint64(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["afterSeq"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_regulatorReconciliation_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "from",
+		func(ctx context.Context, v any) (model.Date, error) {
+			return ec.unmarshalNDate2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐDate(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["from"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "to",
+		func(ctx context.Context, v any) (model.Date, error) {
+			return ec.unmarshalNDate2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐDate(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["to"] = arg1
 	return args, nil
 }
 
@@ -17901,6 +18308,130 @@ func (ec *executionContext) fieldContext_Query_exclusionRegister(ctx context.Con
 	return fc, nil
 }
 
+func (ec *executionContext) _Query_regulatorFeed(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_regulatorFeed(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().RegulatorFeed(ctx, fc.Args["afterSeq"].(*int64), fc.Args["first"].(*int))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				roles, err := ec.unmarshalNRole2ᚕgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐRoleᚄ(ctx, []any{"ADMIN"})
+				if err != nil {
+					var zeroVal []model.RegulatorRecord
+					return zeroVal, err
+				}
+				if ec.Directives.HasRole == nil {
+					var zeroVal []model.RegulatorRecord
+					return zeroVal, errors.New("directive hasRole is not implemented")
+				}
+				return ec.Directives.HasRole(ctx, nil, directive0, roles)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v []model.RegulatorRecord) graphql.Marshaler {
+			return ec.marshalNRegulatorRecord2ᚕgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐRegulatorRecordᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_regulatorFeed(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_RegulatorRecord(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_regulatorFeed_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_regulatorReconciliation(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_regulatorReconciliation(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().RegulatorReconciliation(ctx, fc.Args["from"].(model.Date), fc.Args["to"].(model.Date))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				roles, err := ec.unmarshalNRole2ᚕgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐRoleᚄ(ctx, []any{"ADMIN"})
+				if err != nil {
+					var zeroVal []model.RegulatorReconciliationLine
+					return zeroVal, err
+				}
+				if ec.Directives.HasRole == nil {
+					var zeroVal []model.RegulatorReconciliationLine
+					return zeroVal, errors.New("directive hasRole is not implemented")
+				}
+				return ec.Directives.HasRole(ctx, nil, directive0, roles)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v []model.RegulatorReconciliationLine) graphql.Marshaler {
+			return ec.marshalNRegulatorReconciliationLine2ᚕgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐRegulatorReconciliationLineᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_regulatorReconciliation(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_RegulatorReconciliationLine(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_regulatorReconciliation_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Query_tables(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -18812,6 +19343,797 @@ func (ec *executionContext) fieldContext_RegisterEntryEdge_node(_ context.Contex
 		IsResolver: false,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_RegisterEntry(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _RegulatorProtectionChange_kind(ctx context.Context, field graphql.CollectedField, obj *model.RegulatorProtectionChange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RegulatorProtectionChange_kind(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Kind, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RegulatorProtectionChange_kind(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RegulatorProtectionChange", field, false, false, "String")
+}
+
+func (ec *executionContext) _RegulatorProtectionChange_limitKind(ctx context.Context, field graphql.CollectedField, obj *model.RegulatorProtectionChange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RegulatorProtectionChange_limitKind(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.LimitKind, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_RegulatorProtectionChange_limitKind(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RegulatorProtectionChange", field, false, false, "String")
+}
+
+func (ec *executionContext) _RegulatorProtectionChange_period(ctx context.Context, field graphql.CollectedField, obj *model.RegulatorProtectionChange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RegulatorProtectionChange_period(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Period, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_RegulatorProtectionChange_period(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RegulatorProtectionChange", field, false, false, "String")
+}
+
+func (ec *executionContext) _RegulatorProtectionChange_amount(ctx context.Context, field graphql.CollectedField, obj *model.RegulatorProtectionChange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RegulatorProtectionChange_amount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Amount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Money) graphql.Marshaler {
+			return ec.marshalOMoney2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐMoney(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_RegulatorProtectionChange_amount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RegulatorProtectionChange", field, false, false, "Money")
+}
+
+func (ec *executionContext) _RegulatorProtectionChange_pendingAmount(ctx context.Context, field graphql.CollectedField, obj *model.RegulatorProtectionChange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RegulatorProtectionChange_pendingAmount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PendingAmount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Money) graphql.Marshaler {
+			return ec.marshalOMoney2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐMoney(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_RegulatorProtectionChange_pendingAmount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RegulatorProtectionChange", field, false, false, "Money")
+}
+
+func (ec *executionContext) _RegulatorProtectionChange_pendingAt(ctx context.Context, field graphql.CollectedField, obj *model.RegulatorProtectionChange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RegulatorProtectionChange_pendingAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PendingAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_RegulatorProtectionChange_pendingAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RegulatorProtectionChange", field, false, false, "Time")
+}
+
+func (ec *executionContext) _RegulatorProtectionChange_exclusion(ctx context.Context, field graphql.CollectedField, obj *model.RegulatorProtectionChange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RegulatorProtectionChange_exclusion(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Exclusion, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_RegulatorProtectionChange_exclusion(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RegulatorProtectionChange", field, false, false, "String")
+}
+
+func (ec *executionContext) _RegulatorProtectionChange_until(ctx context.Context, field graphql.CollectedField, obj *model.RegulatorProtectionChange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RegulatorProtectionChange_until(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Until, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_RegulatorProtectionChange_until(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RegulatorProtectionChange", field, false, false, "Time")
+}
+
+func (ec *executionContext) _RegulatorProtectionChange_registerId(ctx context.Context, field graphql.CollectedField, obj *model.RegulatorProtectionChange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RegulatorProtectionChange_registerId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.RegisterID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *int64) graphql.Marshaler {
+			return ec.marshalOInt642ᚖint64(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_RegulatorProtectionChange_registerId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RegulatorProtectionChange", field, false, false, "Int64")
+}
+
+func (ec *executionContext) _RegulatorReconciliationLine_day(ctx context.Context, field graphql.CollectedField, obj *model.RegulatorReconciliationLine) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RegulatorReconciliationLine_day(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Day, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.Date) graphql.Marshaler {
+			return ec.marshalNDate2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐDate(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RegulatorReconciliationLine_day(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RegulatorReconciliationLine", field, false, false, "Date")
+}
+
+func (ec *executionContext) _RegulatorReconciliationLine_item(ctx context.Context, field graphql.CollectedField, obj *model.RegulatorReconciliationLine) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RegulatorReconciliationLine_item(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Item, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RegulatorReconciliationLine_item(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RegulatorReconciliationLine", field, false, false, "String")
+}
+
+func (ec *executionContext) _RegulatorReconciliationLine_game(ctx context.Context, field graphql.CollectedField, obj *model.RegulatorReconciliationLine) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RegulatorReconciliationLine_game(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Game, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_RegulatorReconciliationLine_game(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RegulatorReconciliationLine", field, false, false, "String")
+}
+
+func (ec *executionContext) _RegulatorReconciliationLine_count(ctx context.Context, field graphql.CollectedField, obj *model.RegulatorReconciliationLine) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RegulatorReconciliationLine_count(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Count, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt642int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RegulatorReconciliationLine_count(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RegulatorReconciliationLine", field, false, false, "Int64")
+}
+
+func (ec *executionContext) _RegulatorReconciliationLine_amount(ctx context.Context, field graphql.CollectedField, obj *model.RegulatorReconciliationLine) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RegulatorReconciliationLine_amount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Amount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.Money) graphql.Marshaler {
+			return ec.marshalNMoney2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐMoney(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RegulatorReconciliationLine_amount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RegulatorReconciliationLine", field, false, false, "Money")
+}
+
+func (ec *executionContext) _RegulatorRecord_seq(ctx context.Context, field graphql.CollectedField, obj *model.RegulatorRecord) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RegulatorRecord_seq(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Seq, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt642int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RegulatorRecord_seq(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RegulatorRecord", field, false, false, "Int64")
+}
+
+func (ec *executionContext) _RegulatorRecord_type(ctx context.Context, field graphql.CollectedField, obj *model.RegulatorRecord) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RegulatorRecord_type(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Type, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.RegulatorRecordType) graphql.Marshaler {
+			return ec.marshalNRegulatorRecordType2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐRegulatorRecordType(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RegulatorRecord_type(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RegulatorRecord", field, false, false, "RegulatorRecordType")
+}
+
+func (ec *executionContext) _RegulatorRecord_at(ctx context.Context, field graphql.CollectedField, obj *model.RegulatorRecord) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RegulatorRecord_at(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.At, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RegulatorRecord_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RegulatorRecord", field, false, false, "Time")
+}
+
+func (ec *executionContext) _RegulatorRecord_day(ctx context.Context, field graphql.CollectedField, obj *model.RegulatorRecord) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RegulatorRecord_day(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Day, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.Date) graphql.Marshaler {
+			return ec.marshalNDate2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐDate(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RegulatorRecord_day(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RegulatorRecord", field, false, false, "Date")
+}
+
+func (ec *executionContext) _RegulatorRecord_person(ctx context.Context, field graphql.CollectedField, obj *model.RegulatorRecord) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RegulatorRecord_person(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Person, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RegulatorRecord_person(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RegulatorRecord", field, false, false, "String")
+}
+
+func (ec *executionContext) _RegulatorRecord_documentHash(ctx context.Context, field graphql.CollectedField, obj *model.RegulatorRecord) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RegulatorRecord_documentHash(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.DocumentHash, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RegulatorRecord_documentHash(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RegulatorRecord", field, false, false, "String")
+}
+
+func (ec *executionContext) _RegulatorRecord_transferId(ctx context.Context, field graphql.CollectedField, obj *model.RegulatorRecord) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RegulatorRecord_transferId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TransferID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt642int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RegulatorRecord_transferId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RegulatorRecord", field, false, false, "Int64")
+}
+
+func (ec *executionContext) _RegulatorRecord_game(ctx context.Context, field graphql.CollectedField, obj *model.RegulatorRecord) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RegulatorRecord_game(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Game, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_RegulatorRecord_game(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RegulatorRecord", field, false, false, "String")
+}
+
+func (ec *executionContext) _RegulatorRecord_betId(ctx context.Context, field graphql.CollectedField, obj *model.RegulatorRecord) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RegulatorRecord_betId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.BetID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *int64) graphql.Marshaler {
+			return ec.marshalOInt642ᚖint64(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_RegulatorRecord_betId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RegulatorRecord", field, false, false, "Int64")
+}
+
+func (ec *executionContext) _RegulatorRecord_tableId(ctx context.Context, field graphql.CollectedField, obj *model.RegulatorRecord) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RegulatorRecord_tableId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TableID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *int64) graphql.Marshaler {
+			return ec.marshalOInt642ᚖint64(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_RegulatorRecord_tableId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RegulatorRecord", field, false, false, "Int64")
+}
+
+func (ec *executionContext) _RegulatorRecord_drawId(ctx context.Context, field graphql.CollectedField, obj *model.RegulatorRecord) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RegulatorRecord_drawId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.DrawID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *int64) graphql.Marshaler {
+			return ec.marshalOInt642ᚖint64(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_RegulatorRecord_drawId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RegulatorRecord", field, false, false, "Int64")
+}
+
+func (ec *executionContext) _RegulatorRecord_round(ctx context.Context, field graphql.CollectedField, obj *model.RegulatorRecord) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RegulatorRecord_round(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Round, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *int) graphql.Marshaler {
+			return ec.marshalOInt2ᚖint(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_RegulatorRecord_round(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RegulatorRecord", field, false, false, "Int")
+}
+
+func (ec *executionContext) _RegulatorRecord_market(ctx context.Context, field graphql.CollectedField, obj *model.RegulatorRecord) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RegulatorRecord_market(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Market, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_RegulatorRecord_market(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RegulatorRecord", field, false, false, "String")
+}
+
+func (ec *executionContext) _RegulatorRecord_selection(ctx context.Context, field graphql.CollectedField, obj *model.RegulatorRecord) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RegulatorRecord_selection(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Selection, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_RegulatorRecord_selection(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RegulatorRecord", field, false, false, "String")
+}
+
+func (ec *executionContext) _RegulatorRecord_handId(ctx context.Context, field graphql.CollectedField, obj *model.RegulatorRecord) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RegulatorRecord_handId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.HandID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *int64) graphql.Marshaler {
+			return ec.marshalOInt642ᚖint64(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_RegulatorRecord_handId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RegulatorRecord", field, false, false, "Int64")
+}
+
+func (ec *executionContext) _RegulatorRecord_stake(ctx context.Context, field graphql.CollectedField, obj *model.RegulatorRecord) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RegulatorRecord_stake(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Stake, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Money) graphql.Marshaler {
+			return ec.marshalOMoney2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐMoney(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_RegulatorRecord_stake(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RegulatorRecord", field, false, false, "Money")
+}
+
+func (ec *executionContext) _RegulatorRecord_payout(ctx context.Context, field graphql.CollectedField, obj *model.RegulatorRecord) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RegulatorRecord_payout(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Payout, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Money) graphql.Marshaler {
+			return ec.marshalOMoney2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐMoney(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_RegulatorRecord_payout(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RegulatorRecord", field, false, false, "Money")
+}
+
+func (ec *executionContext) _RegulatorRecord_refund(ctx context.Context, field graphql.CollectedField, obj *model.RegulatorRecord) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RegulatorRecord_refund(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Refund, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Money) graphql.Marshaler {
+			return ec.marshalOMoney2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐMoney(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_RegulatorRecord_refund(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RegulatorRecord", field, false, false, "Money")
+}
+
+func (ec *executionContext) _RegulatorRecord_amount(ctx context.Context, field graphql.CollectedField, obj *model.RegulatorRecord) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RegulatorRecord_amount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Amount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Money) graphql.Marshaler {
+			return ec.marshalOMoney2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐMoney(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_RegulatorRecord_amount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RegulatorRecord", field, false, false, "Money")
+}
+
+func (ec *executionContext) _RegulatorRecord_protection(ctx context.Context, field graphql.CollectedField, obj *model.RegulatorRecord) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RegulatorRecord_protection(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Protection, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.RegulatorProtectionChange) graphql.Marshaler {
+			return ec.marshalORegulatorProtectionChange2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐRegulatorProtectionChange(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_RegulatorRecord_protection(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "RegulatorRecord",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_RegulatorProtectionChange(ctx, field)
 		},
 	}
 	return fc, nil
@@ -27108,6 +28430,18 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Query_exclusionRegister(ctx, field)
 				})
+		case "regulatorFeed":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_regulatorFeed(ctx, field)
+				})
+		case "regulatorReconciliation":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_regulatorReconciliation(ctx, field)
+				})
 		case "tables":
 			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
 				true, true,
@@ -27407,6 +28741,260 @@ func (ec *executionContext) _RegisterEntryEdge(ctx context.Context, sel ast.Sele
 		case "node":
 			out.Values[i] = ec._RegisterEntryEdge_node(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var regulatorProtectionChangeImplementors = []string{"RegulatorProtectionChange"}
+
+func (ec *executionContext) _RegulatorProtectionChange(ctx context.Context, sel ast.SelectionSet, obj *model.RegulatorProtectionChange) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, regulatorProtectionChangeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("RegulatorProtectionChange")
+		case "kind":
+			out.Values[i] = ec._RegulatorProtectionChange_kind(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "limitKind":
+			out.Values[i] = ec._RegulatorProtectionChange_limitKind(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "period":
+			out.Values[i] = ec._RegulatorProtectionChange_period(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "amount":
+			out.Values[i] = ec._RegulatorProtectionChange_amount(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "pendingAmount":
+			out.Values[i] = ec._RegulatorProtectionChange_pendingAmount(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "pendingAt":
+			out.Values[i] = ec._RegulatorProtectionChange_pendingAt(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "exclusion":
+			out.Values[i] = ec._RegulatorProtectionChange_exclusion(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "until":
+			out.Values[i] = ec._RegulatorProtectionChange_until(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "registerId":
+			out.Values[i] = ec._RegulatorProtectionChange_registerId(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var regulatorReconciliationLineImplementors = []string{"RegulatorReconciliationLine"}
+
+func (ec *executionContext) _RegulatorReconciliationLine(ctx context.Context, sel ast.SelectionSet, obj *model.RegulatorReconciliationLine) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, regulatorReconciliationLineImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("RegulatorReconciliationLine")
+		case "day":
+			out.Values[i] = ec._RegulatorReconciliationLine_day(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "item":
+			out.Values[i] = ec._RegulatorReconciliationLine_item(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "game":
+			out.Values[i] = ec._RegulatorReconciliationLine_game(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "count":
+			out.Values[i] = ec._RegulatorReconciliationLine_count(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "amount":
+			out.Values[i] = ec._RegulatorReconciliationLine_amount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var regulatorRecordImplementors = []string{"RegulatorRecord"}
+
+func (ec *executionContext) _RegulatorRecord(ctx context.Context, sel ast.SelectionSet, obj *model.RegulatorRecord) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, regulatorRecordImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("RegulatorRecord")
+		case "seq":
+			out.Values[i] = ec._RegulatorRecord_seq(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "type":
+			out.Values[i] = ec._RegulatorRecord_type(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "at":
+			out.Values[i] = ec._RegulatorRecord_at(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "day":
+			out.Values[i] = ec._RegulatorRecord_day(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "person":
+			out.Values[i] = ec._RegulatorRecord_person(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "documentHash":
+			out.Values[i] = ec._RegulatorRecord_documentHash(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "transferId":
+			out.Values[i] = ec._RegulatorRecord_transferId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "game":
+			out.Values[i] = ec._RegulatorRecord_game(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "betId":
+			out.Values[i] = ec._RegulatorRecord_betId(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "tableId":
+			out.Values[i] = ec._RegulatorRecord_tableId(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "drawId":
+			out.Values[i] = ec._RegulatorRecord_drawId(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "round":
+			out.Values[i] = ec._RegulatorRecord_round(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "market":
+			out.Values[i] = ec._RegulatorRecord_market(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "selection":
+			out.Values[i] = ec._RegulatorRecord_selection(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "handId":
+			out.Values[i] = ec._RegulatorRecord_handId(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "stake":
+			out.Values[i] = ec._RegulatorRecord_stake(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "payout":
+			out.Values[i] = ec._RegulatorRecord_payout(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "refund":
+			out.Values[i] = ec._RegulatorRecord_refund(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "amount":
+			out.Values[i] = ec._RegulatorRecord_amount(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "protection":
+			out.Values[i] = ec._RegulatorRecord_protection(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		default:
@@ -29727,6 +31315,56 @@ func (ec *executionContext) unmarshalNRegisterInput2githubᚗcomᚋpokertoteᚋp
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
+func (ec *executionContext) marshalNRegulatorReconciliationLine2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐRegulatorReconciliationLine(ctx context.Context, sel ast.SelectionSet, v model.RegulatorReconciliationLine) graphql.Marshaler {
+	return ec._RegulatorReconciliationLine(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNRegulatorReconciliationLine2ᚕgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐRegulatorReconciliationLineᚄ(ctx context.Context, sel ast.SelectionSet, v []model.RegulatorReconciliationLine) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNRegulatorReconciliationLine2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐRegulatorReconciliationLine(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNRegulatorRecord2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐRegulatorRecord(ctx context.Context, sel ast.SelectionSet, v model.RegulatorRecord) graphql.Marshaler {
+	return ec._RegulatorRecord(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNRegulatorRecord2ᚕgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐRegulatorRecordᚄ(ctx context.Context, sel ast.SelectionSet, v []model.RegulatorRecord) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNRegulatorRecord2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐRegulatorRecord(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) unmarshalNRegulatorRecordType2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐRegulatorRecordType(ctx context.Context, v any) (model.RegulatorRecordType, error) {
+	var res model.RegulatorRecordType
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNRegulatorRecordType2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐRegulatorRecordType(ctx context.Context, sel ast.SelectionSet, v model.RegulatorRecordType) graphql.Marshaler {
+	return v
+}
+
 func (ec *executionContext) unmarshalNRole2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐRole(ctx context.Context, v any) (model.Role, error) {
 	var res model.Role
 	err := res.UnmarshalGQL(v)
@@ -30645,6 +32283,13 @@ func (ec *executionContext) marshalOPercent2ᚖgithubᚗcomᚋpokertoteᚋpokert
 		return graphql.Null
 	}
 	return v
+}
+
+func (ec *executionContext) marshalORegulatorProtectionChange2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐRegulatorProtectionChange(ctx context.Context, sel ast.SelectionSet, v *model.RegulatorProtectionChange) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._RegulatorProtectionChange(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalORoundChances2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐRoundChances(ctx context.Context, sel ast.SelectionSet, v *model.RoundChances) graphql.Marshaler {

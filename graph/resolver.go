@@ -20,6 +20,8 @@ type Resolver struct {
 	Webhooks *WebhooksAPI
 	// BettingStop is the emergency stop of all betting.
 	Stop *BettingStopAPI
+	// Regulator is the regulator's feed and its reconciliation.
+	Regulator *RegulatorAPI
 	// Events streams the viewer's own events of every area (myEvents).
 	Events *UserEventsAPI
 }

@@ -25,6 +25,7 @@ tables=(
   holdem_hands
   users verifications audit_log
   protection_limits protection_exclusions exclusion_register
+  regulator_feed protection_changes
 )
 
 mkdir -p "$ARCHIVE_DIR"

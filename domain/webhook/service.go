@@ -24,6 +24,7 @@ const (
 	maxURLBytes     = 2000
 	maxDescRunes    = 200
 	eventIDPrefix   = "evt_"
+	feedIDPrefix    = "reg_"
 	createdEventSeq = 0
 )
 
@@ -136,13 +137,25 @@ func (s *Service) Replay(ctx context.Context, adminID, id int64, eventID string)
 	return s.store.Replay(ctx, id, table, seq, adminID, s.now().UTC())
 }
 
-// EventID is the stable id of a table's event seq (seq 0: table.created).
+// EventID is the stable id of a table's event seq (seq 0: table.created),
+// or of the regulator feed's record seq ("reg_<seq>") when tableID is
+// FeedStream.
 func EventID(tableID, seq int64) string {
+	if tableID == FeedStream {
+		return fmt.Sprintf("%s%d", feedIDPrefix, seq)
+	}
 	return fmt.Sprintf("%s%d_%d", eventIDPrefix, tableID, seq)
 }
 
 // ParseEventID reads an id made by EventID.
 func ParseEventID(id string) (tableID, seq int64, err error) {
+	if q, ok := strings.CutPrefix(id, feedIDPrefix); ok {
+		seq, err := strconv.ParseInt(q, 10, 64)
+		if err != nil || seq < 1 || EventID(FeedStream, seq) != id {
+			return 0, 0, errs.R(errs.Invalid, ReasonInvalidEventID, "a regulator feed id reads reg_<seq>, as the webhook-id header carries it")
+		}
+		return FeedStream, seq, nil
+	}
 	rest, ok := strings.CutPrefix(id, eventIDPrefix)
 	t, q, ok2 := strings.Cut(rest, "_")
 	tableID, err1 := strconv.ParseInt(t, 10, 64)

@@ -17,6 +17,8 @@ import (
 	"context"
 	"encoding/json"
 	"time"
+
+	"github.com/pokertote/pokertote/domain/regfeed"
 )
 
 // Type is an event type an endpoint subscribes to. The set is closed:
@@ -33,10 +35,19 @@ const (
 	TableCreated Type = "table.created"
 	// TableChanged: a table was paused or resumed.
 	TableChanged Type = "table.changed"
+
+	// The regulator's feed (domain/regfeed): a record per person per
+	// wallet movement.
+	RegulatorBetAccepted = Type(regfeed.BetAccepted)
+	RegulatorBetSettled  = Type(regfeed.BetSettled)
+	RegulatorDeposit     = Type(regfeed.Deposit)
+	RegulatorWithdrawal  = Type(regfeed.Withdrawal)
+	RegulatorProtection  = Type(regfeed.ProtectionChanged)
 )
 
 // Types is every event type, in the order the admin pages list them.
-var Types = []Type{DrawSettled, DrawVoided, TableCreated, TableChanged}
+var Types = []Type{DrawSettled, DrawVoided, TableCreated, TableChanged,
+	RegulatorBetAccepted, RegulatorBetSettled, RegulatorDeposit, RegulatorWithdrawal, RegulatorProtection}
 
 // Known reports whether t is one of Types.
 func (t Type) Known() bool {

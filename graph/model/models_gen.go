@@ -844,6 +844,67 @@ type RegisterInput struct {
 	DateOfBirth Date   `json:"dateOfBirth"`
 }
 
+// What a protection change changed: a player's LIMIT or EXCLUSION, or an entry of the exclusion register (REGISTER_ADDED, REGISTER_REMOVED).
+type RegulatorProtectionChange struct {
+	Kind string `json:"kind"`
+	// DEPOSIT, STAKE or LOSS, on a LIMIT.
+	LimitKind *string `json:"limitKind,omitempty"`
+	// DAY, WEEK or MONTH, on a LIMIT.
+	Period *string `json:"period,omitempty"`
+	// The limit in force after the change (null: none).
+	Amount *Money `json:"amount,omitempty"`
+	// A raise or removal waiting for its cooling-off: the amount that applies at pendingAt (null: removed).
+	PendingAmount *Money     `json:"pendingAmount,omitempty"`
+	PendingAt     *time.Time `json:"pendingAt,omitempty"`
+	// TIME_OUT or SELF_EXCLUSION, on an EXCLUSION.
+	Exclusion *string `json:"exclusion,omitempty"`
+	// When the exclusion ends; null for a permanent self-exclusion.
+	Until *time.Time `json:"until,omitempty"`
+	// The register entry's id.
+	RegisterID *int64 `json:"registerId,omitempty"`
+}
+
+// A line of the daily reconciliation file: the count and the sum of one item (and game) on one gaming day.
+type RegulatorReconciliationLine struct {
+	Day Date `json:"day"`
+	// BET_ACCEPTED, PAYOUT, REFUND, DEPOSIT, WITHDRAWAL or PROTECTION_CHANGE (counted; its amount is 0).
+	Item string `json:"item"`
+	// TOTE or HOLDEM on the bet items; null on the cashier's.
+	Game   *string `json:"game,omitempty"`
+	Count  int64   `json:"count"`
+	Amount Money   `json:"amount"`
+}
+
+// A record of the regulator's feed. Amounts are in tenge; a record carries no name.
+type RegulatorRecord struct {
+	// 1, 2, ... in the order the transfers committed: read on with afterSeq.
+	Seq  int64               `json:"seq"`
+	Type RegulatorRecordType `json:"type"`
+	At   time.Time           `json:"at"`
+	// The gaming day (operator's zone) the record counts in.
+	Day Date `json:"day"`
+	// The person's pseudonymous id (p<account id>).
+	Person string `json:"person"`
+	// The keyed hash of the person's approved identity document; empty before an approval.
+	DocumentHash string `json:"documentHash"`
+	TransferID   int64  `json:"transferId"`
+	// TOTE or HOLDEM on bet records.
+	Game      *string `json:"game,omitempty"`
+	BetID     *int64  `json:"betId,omitempty"`
+	TableID   *int64  `json:"tableId,omitempty"`
+	DrawID    *int64  `json:"drawId,omitempty"`
+	Round     *int    `json:"round,omitempty"`
+	Market    *string `json:"market,omitempty"`
+	Selection *string `json:"selection,omitempty"`
+	HandID    *int64  `json:"handId,omitempty"`
+	Stake     *Money  `json:"stake,omitempty"`
+	Payout    *Money  `json:"payout,omitempty"`
+	Refund    *Money  `json:"refund,omitempty"`
+	Amount    *Money  `json:"amount,omitempty"`
+	// What changed, on a PROTECTION_CHANGED record (person is empty for a register entry, which names a document hash or a name, not an account).
+	Protection *RegulatorProtectionChange `json:"protection,omitempty"`
+}
+
 // What a betting round after the deal opened with (rounds POCKET, FLOP, TURN; PRE_DEAL has none: every position is symmetric there).
 type RoundChances struct {
 	Round BettingRound `json:"round"`
@@ -1935,6 +1996,68 @@ func (e PositionStatus) MarshalJSON() ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
+// What a feed record records.
+type RegulatorRecordType string
+
+const (
+	RegulatorRecordTypeBetAccepted       RegulatorRecordType = "BET_ACCEPTED"
+	RegulatorRecordTypeBetSettled        RegulatorRecordType = "BET_SETTLED"
+	RegulatorRecordTypeDeposit           RegulatorRecordType = "DEPOSIT"
+	RegulatorRecordTypeWithdrawal        RegulatorRecordType = "WITHDRAWAL"
+	RegulatorRecordTypeProtectionChanged RegulatorRecordType = "PROTECTION_CHANGED"
+)
+
+var AllRegulatorRecordType = []RegulatorRecordType{
+	RegulatorRecordTypeBetAccepted,
+	RegulatorRecordTypeBetSettled,
+	RegulatorRecordTypeDeposit,
+	RegulatorRecordTypeWithdrawal,
+	RegulatorRecordTypeProtectionChanged,
+}
+
+func (e RegulatorRecordType) IsValid() bool {
+	switch e {
+	case RegulatorRecordTypeBetAccepted, RegulatorRecordTypeBetSettled, RegulatorRecordTypeDeposit, RegulatorRecordTypeWithdrawal, RegulatorRecordTypeProtectionChanged:
+		return true
+	}
+	return false
+}
+
+func (e RegulatorRecordType) String() string {
+	return string(e)
+}
+
+func (e *RegulatorRecordType) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = RegulatorRecordType(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid RegulatorRecordType", str)
+	}
+	return nil
+}
+
+func (e RegulatorRecordType) MarshalGQL(w io.Writer) {
+	_, _ = fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *RegulatorRecordType) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e RegulatorRecordType) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
+}
+
 type Role string
 
 const (
@@ -2242,6 +2365,16 @@ const (
 	WebhookEventTypeTableCreated WebhookEventType = "TABLE_CREATED"
 	// table.changed: a table was paused or resumed.
 	WebhookEventTypeTableChanged WebhookEventType = "TABLE_CHANGED"
+	// regulator.bet.accepted: a stake left a player's wallet (the regulator's feed; webhook-id reg_<seq>).
+	WebhookEventTypeRegulatorBetAccepted WebhookEventType = "REGULATOR_BET_ACCEPTED"
+	// regulator.bet.settled: a payout or a refund reached a player's wallet (the regulator's feed).
+	WebhookEventTypeRegulatorBetSettled WebhookEventType = "REGULATOR_BET_SETTLED"
+	// regulator.deposit: cash paid in at the cashier (the regulator's feed).
+	WebhookEventTypeRegulatorDeposit WebhookEventType = "REGULATOR_DEPOSIT"
+	// regulator.withdrawal: cash paid out at the cashier (the regulator's feed).
+	WebhookEventTypeRegulatorWithdrawal WebhookEventType = "REGULATOR_WITHDRAWAL"
+	// regulator.protection.changed: a player's limit or exclusion changed, or an exclusion register entry was added or removed (the regulator's feed).
+	WebhookEventTypeRegulatorProtectionChanged WebhookEventType = "REGULATOR_PROTECTION_CHANGED"
 )
 
 var AllWebhookEventType = []WebhookEventType{
@@ -2249,11 +2382,16 @@ var AllWebhookEventType = []WebhookEventType{
 	WebhookEventTypeDrawVoided,
 	WebhookEventTypeTableCreated,
 	WebhookEventTypeTableChanged,
+	WebhookEventTypeRegulatorBetAccepted,
+	WebhookEventTypeRegulatorBetSettled,
+	WebhookEventTypeRegulatorDeposit,
+	WebhookEventTypeRegulatorWithdrawal,
+	WebhookEventTypeRegulatorProtectionChanged,
 }
 
 func (e WebhookEventType) IsValid() bool {
 	switch e {
-	case WebhookEventTypeDrawSettled, WebhookEventTypeDrawVoided, WebhookEventTypeTableCreated, WebhookEventTypeTableChanged:
+	case WebhookEventTypeDrawSettled, WebhookEventTypeDrawVoided, WebhookEventTypeTableCreated, WebhookEventTypeTableChanged, WebhookEventTypeRegulatorBetAccepted, WebhookEventTypeRegulatorBetSettled, WebhookEventTypeRegulatorDeposit, WebhookEventTypeRegulatorWithdrawal, WebhookEventTypeRegulatorProtectionChanged:
 		return true
 	}
 	return false

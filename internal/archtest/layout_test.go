@@ -29,7 +29,9 @@ var floors = [][]string{
 	{"domain/odds", "domain/parimutuel", "domain/holdem", "domain/protection", "domain/cashier", "domain/auth",
 		"domain/ledger/ledgertest", "domain/account/accounttest"},
 	// tote, the model: table, draw, bet, events, the result, the stores.
-	{"domain/tote", "domain/holdem/holdemtest", "domain/protection/protectiontest", "domain/auth/authtest"},
+	// Beside it, the regulator's feed derived from the ledger and the
+	// protection history.
+	{"domain/tote", "domain/holdem/holdemtest", "domain/protection/protectiontest", "domain/auth/authtest", "domain/regfeed"},
 	// Above the model: a draw's result recomputed and checked (all that
 	// cmd/verify-draw links of tote), the tables folded from events, the
 	// production odds engine the dealer is handed, and the outbox (a

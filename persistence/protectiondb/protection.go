@@ -2,6 +2,7 @@ package protectiondb
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"slices"
 	"time"
@@ -149,15 +150,22 @@ func (r *Repo) UpdateLimit(ctx context.Context, userID int64, kind protection.Li
 			userID, string(kind), string(p)).Scan(&row).Error; err != nil {
 			return err
 		}
-		next, err := fn(toDomainLimit(row))
+		cur := toDomainLimit(row)
+		next, err := fn(cur)
 		if err != nil {
 			return err
 		}
 		out = next
-		return tx.Exec(`UPDATE protection_limits SET amount = ?, pending = ?, pending_amount = ?, pending_at = ?, updated_at = ?
+		if err := tx.Exec(`UPDATE protection_limits SET amount = ?, pending = ?, pending_amount = ?, pending_at = ?, updated_at = ?
 			WHERE user_id = ? AND kind = ? AND period = ?`,
 			int64(next.Amount), next.Pending, int64(next.PendingAmount), sqldb.NullableTime(next.PendingAt), now,
-			userID, string(kind), string(p)).Error
+			userID, string(kind), string(p)).Error; err != nil {
+			return err
+		}
+		if sameLimit(cur, next) {
+			return nil
+		}
+		return insertChange(tx, protection.LimitChange(userID, next, now))
 	})
 	if err != nil {
 		return protection.Limit{}, sqldb.MapErr(err, "limit")
@@ -199,10 +207,16 @@ func (r *Repo) UpdateExclusion(ctx context.Context, userID int64, fn func(protec
 		}
 		out = next
 		row := exclusionRow{UserID: userID, Kind: string(next.Kind), Since: sqldb.StoredTime(next.Since), EndsAt: sqldb.NullableTime(next.Until)}
-		return tx.Clauses(clause.OnConflict{
+		if err := tx.Clauses(clause.OnConflict{
 			Columns:   []clause.Column{{Name: "user_id"}},
 			DoUpdates: clause.AssignmentColumns([]string{"kind", "since", "ends_at"}),
-		}).Create(&row).Error
+		}).Create(&row).Error; err != nil {
+			return err
+		}
+		if cur.Kind == next.Kind && cur.Since.Equal(next.Since) && cur.Until.Equal(next.Until) {
+			return nil
+		}
+		return insertChange(tx, protection.ExclusionChange(userID, next, sqldb.StoredTime(time.Now())))
 	})
 	if err != nil {
 		return protection.Exclusion{}, sqldb.MapErr(err, "exclusion")
@@ -240,6 +254,9 @@ func (r *Repo) AddRegisterEntries(ctx context.Context, entries []protection.Regi
 				return err
 			}
 			out[i] = toDomainRegister(row)
+			if err := insertChange(tx, protection.RegisterChange(out[i], false, row.AddedAt)); err != nil {
+				return err
+			}
 			a := audit
 			a.Detail = protection.RegisterDetail(out[i], audit.Detail)
 			if err := accountdb.InsertAudit(tx, a); err != nil {
@@ -271,6 +288,9 @@ func (r *Repo) RemoveRegisterEntry(ctx context.Context, id, by int64, at time.Ti
 			return errs.R(errs.Conflict, protection.ReasonAlreadyRemoved, "register entry %d was already removed", id)
 		}
 		out = toDomainRegister(row)
+		if err := insertChange(tx, protection.RegisterChange(out, true, sqldb.StoredTime(at))); err != nil {
+			return err
+		}
 		audit.Detail = protection.RegisterDetail(out, audit.Detail)
 		return accountdb.InsertAudit(tx, audit)
 	})
@@ -385,4 +405,35 @@ func holdWallet(db *sqldb.DB, tx *gorm.DB, userID int64) error {
 		return fmt.Errorf("hold wallet %s: %d rows", ref, len(got))
 	}
 	return nil
+}
+
+// changeRow is a row of protection_changes (txid: the database's default).
+type changeRow struct {
+	ID           int64 `gorm:"primaryKey"`
+	UserID       *int64
+	DocumentHash string
+	Kind         string
+	Detail       string
+	At           time.Time
+}
+
+// TableName names the table of changeRow for GORM.
+func (changeRow) TableName() string { return "protection_changes" }
+
+// insertChange appends c to the protection history in tx: the change's
+// own transaction, so the history holds exactly what committed.
+func insertChange(tx *gorm.DB, c protection.Change) error {
+	detail, err := json.Marshal(c)
+	if err != nil {
+		return err
+	}
+	row := changeRow{DocumentHash: c.DocumentHash, Kind: string(c.Kind), Detail: string(detail), At: sqldb.StoredTime(c.At)}
+	if c.UserID != 0 {
+		row.UserID = &c.UserID
+	}
+	return tx.Create(&row).Error
+}
+
+func sameLimit(a, b protection.Limit) bool {
+	return a.Amount == b.Amount && a.Pending == b.Pending && a.PendingAmount == b.PendingAmount && a.PendingAt.Equal(b.PendingAt)
 }
