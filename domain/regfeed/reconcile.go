@@ -3,8 +3,8 @@ package regfeed
 import (
 	"time"
 
-	"github.com/pokertote/pokertote/domain/errs"
 	"github.com/pokertote/pokertote/domain/money"
+	"github.com/pokertote/pokertote/domain/report"
 )
 
 // Item is a line of the daily reconciliation file: what is counted and
@@ -69,34 +69,8 @@ func KeyOf(r Record) LineKey {
 	}
 }
 
-// MaxDays bounds a reconciliation's range.
-const MaxDays = 366
-
-// Days lists the gaming days from..to (inclusive, "YYYY-MM-DD") and the
-// instant each starts in loc; a range backwards or over MaxDays is refused.
-func Days(from, to string, loc *time.Location) ([]string, []time.Time, error) {
-	f, err1 := time.ParseInLocation(time.DateOnly, from, loc)
-	t, err2 := time.ParseInLocation(time.DateOnly, to, loc)
-	if err1 != nil || err2 != nil {
-		return nil, nil, errs.R(errs.Invalid, ReasonBadRange, "from and to must be dates as YYYY-MM-DD")
-	}
-	if t.Before(f) {
-		return nil, nil, errs.R(errs.Invalid, ReasonBadRange, "from: %s is after to (%s)", from, to)
-	}
-	var days []string
-	var starts []time.Time
-	for d := f; !d.After(t); d = d.AddDate(0, 0, 1) {
-		if len(days) == MaxDays {
-			return nil, nil, errs.R(errs.Invalid, ReasonBadRange, "to: a range covers at most %d days", MaxDays)
-		}
-		days = append(days, d.Format(time.DateOnly))
-		starts = append(starts, d)
-	}
-	return days, starts, nil
-}
-
-// DayOf is the gaming day of instant at in loc.
-func DayOf(at time.Time, loc *time.Location) string { return at.In(loc).Format(time.DateOnly) }
+// DayOf is the gaming day of instant at in loc (report.DayOf).
+func DayOf(at time.Time, loc *time.Location) string { return report.DayOf(at, loc) }
 
 // Reconcile sums records into the file's lines for days (as Days lists
 // them), every line of every day present. Records outside the days are
