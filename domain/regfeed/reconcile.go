@@ -1,6 +1,8 @@
 package regfeed
 
 import (
+	"encoding/json"
+	"strconv"
 	"time"
 
 	"github.com/pokertote/pokertote/domain/money"
@@ -97,4 +99,42 @@ func Reconcile(records []Record, days []string, loc *time.Location) []Line {
 		}
 	}
 	return out
+}
+
+// FeedHeader is the feed export's header row.
+var FeedHeader = []string{"seq", "type", "at", "day", "person", "document_hash", "transfer_id", "game", "bet_id", "table_id", "draw_id",
+	"round", "market", "selection", "hand_id", "stake", "payout", "refund", "amount", "protection"}
+
+// FeedRecord is a record as the export's fields: amounts in tenge with
+// two decimals, the time in RFC 3339 (UTC), empty where a field does not
+// apply; a protection change as its JSON.
+func FeedRecord(r Record) []string {
+	num := func(n int64) string {
+		if n == 0 {
+			return ""
+		}
+		return strconv.FormatInt(n, 10)
+	}
+	amt := func(a money.Amount) string {
+		if a == 0 {
+			return ""
+		}
+		return a.String()
+	}
+	prot := ""
+	if r.Protection != nil {
+		b, _ := json.Marshal(r.Protection) // plain fields: cannot fail
+		prot = string(b)
+	}
+	return []string{strconv.FormatInt(r.Seq, 10), string(r.Type), r.At.UTC().Format(time.RFC3339Nano), r.Day, r.Person, r.DocumentHash,
+		num(r.TransferID), string(r.Game), num(r.BetID), num(r.TableID), num(r.DrawID), num(int64(r.Round)), r.Market, r.Selection,
+		num(r.HandID), amt(r.Stake), amt(r.Payout), amt(r.Refund), amt(r.Amount), prot}
+}
+
+// LinesHeader is the reconciliation file's header row.
+var LinesHeader = []string{"day", "item", "game", "count", "amount"}
+
+// LineRecord is a reconciliation line as the file's fields.
+func LineRecord(l Line) []string {
+	return []string{l.Day, string(l.Item), string(l.Game), strconv.FormatInt(l.Count, 10), l.Amount.String()}
 }

@@ -25,6 +25,9 @@ type Store interface {
 	// Pending counts the committed transfers and changes not read yet:
 	// the feed's lag.
 	Pending(ctx context.Context) (int64, error)
+	// Between lists the records of the gaming days from..to with Seq >
+	// afterSeq, in order, at most limit: an export's page.
+	Between(ctx context.Context, from, to string, afterSeq int64, limit int) ([]Record, error)
 	// Head is the last record's Seq (0 for none).
 	Head(ctx context.Context) (int64, error)
 	// Totals sums the records of the gaming days from..to (inclusive,

@@ -8,6 +8,7 @@ import (
 
 	"github.com/pokertote/pokertote/domain/errs"
 	"github.com/pokertote/pokertote/domain/money"
+	"github.com/pokertote/pokertote/domain/paging"
 )
 
 // Row is one row of the roll-up: a day, game and table, and its figures.
@@ -149,9 +150,6 @@ func (s *Service) Liability(ctx context.Context) (Liability, error) { return s.s
 // MaxPlayers bounds a top players' list.
 const MaxPlayers = 100
 
-// ReasonInvalidLimit refuses a list size out of bounds.
-const ReasonInvalidLimit = "INVALID_LIMIT"
-
 // TopPlayers lists the n biggest winners (winners set) or losers of the
 // days from..to, by net result, ties by account id.
 func (s *Service) TopPlayers(ctx context.Context, from, to string, winners bool, n int) ([]PlayerResult, error) {
@@ -160,7 +158,7 @@ func (s *Service) TopPlayers(ctx context.Context, from, to string, winners bool,
 		return nil, err
 	}
 	if n < 1 || n > MaxPlayers {
-		return nil, errs.R(errs.Invalid, ReasonInvalidLimit, "first: 1 to %d players", MaxPlayers)
+		return nil, errs.R(errs.Invalid, paging.ReasonInvalidPageSize, "first: 1 to %d players", MaxPlayers)
 	}
 	ps, err := s.store.Players(ctx, days[0], days[len(days)-1])
 	if err != nil {
@@ -179,4 +177,17 @@ func (s *Service) TopPlayers(ctx context.Context, from, to string, winners bool,
 		ps = slices.DeleteFunc(ps, func(p PlayerResult) bool { return p.Net() >= 0 })
 	}
 	return ps[:min(n, len(ps))], nil
+}
+
+// TableNames maps every totalizator table's id to its name (0 to none).
+func (s *Service) TableNames(ctx context.Context) (map[int64]string, error) {
+	ts, err := s.store.Tables(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[int64]string, len(ts)+1)
+	for _, t := range ts {
+		out[t.ID] = t.Name
+	}
+	return out, nil
 }

@@ -494,6 +494,19 @@ func (r *Repo) After(ctx context.Context, seq int64, limit int) ([]regfeed.Recor
 	if err := r.db.Gorm().WithContext(ctx).Where("seq > ?", seq).Order("seq").Limit(limit).Find(&rows).Error; err != nil {
 		return nil, sqldb.MapErr(err, "regulator feed")
 	}
+	return decodeRows(rows)
+}
+
+// Between implements regfeed.Store (the index on day, seq).
+func (r *Repo) Between(ctx context.Context, from, to string, afterSeq int64, limit int) ([]regfeed.Record, error) {
+	var rows []feedRow
+	if err := r.db.Gorm().WithContext(ctx).Where("day >= ? AND day <= ? AND seq > ?", from, to, afterSeq).Order("seq").Limit(limit).Find(&rows).Error; err != nil {
+		return nil, sqldb.MapErr(err, "regulator feed")
+	}
+	return decodeRows(rows)
+}
+
+func decodeRows(rows []feedRow) ([]regfeed.Record, error) {
 	out := make([]regfeed.Record, len(rows))
 	for i, row := range rows {
 		if err := json.Unmarshal([]byte(row.Data), &out[i]); err != nil {

@@ -25,5 +25,9 @@ CREATE TABLE report_daily (
     PRIMARY KEY (day, game, table_id)
 );
 
+-- An export of the regulator feed pages a range of days by seq.
+CREATE INDEX regulator_feed_day_seq ON regulator_feed (day, seq);
+
 -- +goose Down
+DROP INDEX regulator_feed_day_seq;
 DROP TABLE report_daily;
