@@ -105,6 +105,7 @@ func (a *App) routes() http.Handler {
 		mux.Handle("GET /graphiql/", ide)
 	}
 	mux.HandleFunc("GET /favicon.ico", faviconHandler)
+	mux.Handle("GET /export/{report}", instrument("/export", a.failFast(graph.ClientIPMiddleware(a.proxies, a.exportHandler()))))
 	// The reference web client, embedded (web/dist), with SPA fallback.
 	mux.Handle("/", web.Handler())
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {

@@ -19,6 +19,7 @@ import (
 	"github.com/pokertote/pokertote/domain/bettingstop"
 	"github.com/pokertote/pokertote/domain/event"
 	"github.com/pokertote/pokertote/domain/protection"
+	"github.com/pokertote/pokertote/domain/report"
 	"github.com/pokertote/pokertote/graph"
 	"github.com/pokertote/pokertote/graph/wstransport"
 	"github.com/pokertote/pokertote/persistence/accountdb"
@@ -26,6 +27,7 @@ import (
 	"github.com/pokertote/pokertote/persistence/dsn"
 	"github.com/pokertote/pokertote/persistence/ledgerdb"
 	"github.com/pokertote/pokertote/persistence/redisbus"
+	"github.com/pokertote/pokertote/persistence/regfeeddb"
 	"github.com/pokertote/pokertote/persistence/sqldb"
 )
 
@@ -69,6 +71,9 @@ type App struct {
 	affiliatesAPI *graph.AffiliatesAPI
 	webhooksAPI   *graph.WebhooksAPI
 	regulatorAPI  *graph.RegulatorAPI
+	reportsAPI    *graph.ReportsAPI
+	feed          *regfeeddb.Repo
+	reports       *report.Service
 	// stakeGate is the stake check of both games behind the emergency
 	// stop (bettingstop.go); stopStore keeps the stop.
 	stakeGate      *bettingstop.Gate
@@ -169,7 +174,7 @@ func (a *App) newResolver() *graph.Resolver {
 	accounts := a.accountsAPI()
 	protection := graph.NewProtectionAPI(a.protection, a.epochs)
 	return &graph.Resolver{
-		Accounts: accounts, Tote: a.toteAPI, Holdem: a.holdemAPI, Protection: protection, Affiliates: a.affiliatesAPI, Webhooks: a.webhooksAPI, Stop: a.bettingStopAPI, Regulator: a.regulatorAPI,
+		Accounts: accounts, Tote: a.toteAPI, Holdem: a.holdemAPI, Protection: protection, Affiliates: a.affiliatesAPI, Webhooks: a.webhooksAPI, Stop: a.bettingStopAPI, Regulator: a.regulatorAPI, Reports: a.reportsAPI,
 		Events: graph.NewUserEventsAPI(a.hub, a.toteAPI, accounts, a.holdemAPI, protection),
 	}
 }

@@ -9,10 +9,12 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/pokertote/pokertote/domain/regfeed"
+	"github.com/pokertote/pokertote/domain/report"
 	"github.com/pokertote/pokertote/domain/tote"
 	"github.com/pokertote/pokertote/domain/webhook"
 	"github.com/pokertote/pokertote/graph"
 	"github.com/pokertote/pokertote/persistence/regfeeddb"
+	"github.com/pokertote/pokertote/persistence/reportdb"
 	"github.com/pokertote/pokertote/persistence/webhookdb"
 	"github.com/pokertote/pokertote/webhookhttp"
 )
@@ -28,6 +30,9 @@ func (a *App) startWebhooks(store tote.Store) {
 	seq := &regfeed.Sequencer{Store: feed, Loc: a.loc, Log: a.log.With("component", "regulator-feed")}
 	a.goBackground("regulator-feed", func(ctx context.Context) error { seq.Run(ctx); return nil })
 	a.regulatorAPI = graph.NewRegulatorAPI(feed, a.loc)
+	a.feed = feed
+	a.reports = report.NewService(reportdb.New(a.db), a.loc)
+	a.reportsAPI = graph.NewReportsAPI(a.reports)
 	repo := webhookdb.New(a.db)
 	src := webhook.Sources{Tote: webhook.ToteSource{Store: store}, Feed: webhook.FeedSource{Feed: feed}}
 	svc := webhook.NewService(repo, src, nil)

@@ -210,6 +210,21 @@ type ComplexityRoot struct {
 		Secret   func(childComplexity int) int
 	}
 
+	DailyReport struct {
+		From   func(childComplexity int) int
+		Rows   func(childComplexity int) int
+		To     func(childComplexity int) int
+		Totals func(childComplexity int) int
+	}
+
+	DailyReportRow struct {
+		Day       func(childComplexity int) int
+		Figures   func(childComplexity int) int
+		Game      func(childComplexity int) int
+		TableID   func(childComplexity int) int
+		TableName func(childComplexity int) int
+	}
+
 	Draw struct {
 		Board         func(childComplexity int) int
 		Burned        func(childComplexity int) int
@@ -434,6 +449,16 @@ type ComplexityRoot struct {
 		Node   func(childComplexity int) int
 	}
 
+	Liability struct {
+		Escrow     func(childComplexity int) int
+		Jackpot    func(childComplexity int) int
+		Ledger     func(childComplexity int) int
+		OpenHands  func(childComplexity int) int
+		Reconciled func(childComplexity int) int
+		Total      func(childComplexity int) int
+		Wallets    func(childComplexity int) int
+	}
+
 	Mutation struct {
 		AddRegisterEntry        func(childComplexity int, input model.RegisterEntryInput) int
 		CreateAPIKey            func(childComplexity int, input model.CreateAPIKeyInput) int
@@ -522,6 +547,16 @@ type ComplexityRoot struct {
 		Node   func(childComplexity int) int
 	}
 
+	PlayerResult struct {
+		Bets     func(childComplexity int) int
+		Email    func(childComplexity int) int
+		Name     func(childComplexity int) int
+		Net      func(childComplexity int) int
+		Returned func(childComplexity int) int
+		Staked   func(childComplexity int) int
+		UserID   func(childComplexity int) int
+	}
+
 	Pool struct {
 		Bets       func(childComplexity int) int
 		Gross      func(childComplexity int) int
@@ -602,12 +637,14 @@ type ComplexityRoot struct {
 		APIKeys                 func(childComplexity int) int
 		AuditLog                func(childComplexity int, first *int, after *string, actorID *string, action *string, tableID *string, from *time.Time, to *time.Time) int
 		BettingStop             func(childComplexity int) int
+		DailyReport             func(childComplexity int, from model.Date, to model.Date, game *model.ReportGame, tableID *string) int
 		Draw                    func(childComplexity int, id string) int
 		ExclusionRegister       func(childComplexity int, all *bool, first *int, after *string) int
 		HoldemHand              func(childComplexity int, id string) int
 		HoldemHands             func(childComplexity int, first *int, after *string) int
 		HoldemSettings          func(childComplexity int) int
 		Jackpot                 func(childComplexity int) int
+		Liability               func(childComplexity int) int
 		Me                      func(childComplexity int) int
 		MyBets                  func(childComplexity int, first *int, after *string, drawID *string) int
 		MyLedger                func(childComplexity int, first *int, after *string) int
@@ -618,6 +655,7 @@ type ComplexityRoot struct {
 		Results                 func(childComplexity int, tableID *string, from *time.Time, to *time.Time, first *int, after *string) int
 		Table                   func(childComplexity int, id string) int
 		Tables                  func(childComplexity int) int
+		TopPlayers              func(childComplexity int, from model.Date, to model.Date, winners bool, first *int) int
 		User                    func(childComplexity int, id string) int
 		UserByEmail             func(childComplexity int, email string) int
 		VerifyDraw              func(childComplexity int, id string) int
@@ -702,6 +740,31 @@ type ComplexityRoot struct {
 		TableID      func(childComplexity int) int
 		TransferID   func(childComplexity int) int
 		Type         func(childComplexity int) int
+	}
+
+	ReportFigures struct {
+		Ante          func(childComplexity int) int
+		Bet           func(childComplexity int) int
+		Bets          func(childComplexity int) int
+		Bonus         func(childComplexity int) int
+		Breakage      func(childComplexity int) int
+		Commission    func(childComplexity int) int
+		Deposits      func(childComplexity int) int
+		Ggr           func(childComplexity int) int
+		Handle        func(childComplexity int) int
+		HoldPercent   func(childComplexity int) int
+		JackpotIn     func(childComplexity int) int
+		JackpotOut    func(childComplexity int) int
+		JackpotTopUps func(childComplexity int) int
+		Payouts       func(childComplexity int) int
+		Refunds       func(childComplexity int) int
+		TopUps        func(childComplexity int) int
+		Withdrawals   func(childComplexity int) int
+	}
+
+	ReportTotal struct {
+		Figures func(childComplexity int) int
+		Game    func(childComplexity int) int
 	}
 
 	RoundChances struct {
@@ -931,6 +994,9 @@ type QueryResolver interface {
 	ExclusionRegister(ctx context.Context, all *bool, first *int, after *string) (*model.RegisterEntryConnection, error)
 	RegulatorFeed(ctx context.Context, afterSeq *int64, first *int) ([]model.RegulatorRecord, error)
 	RegulatorReconciliation(ctx context.Context, from model.Date, to model.Date) ([]model.RegulatorReconciliationLine, error)
+	DailyReport(ctx context.Context, from model.Date, to model.Date, game *model.ReportGame, tableID *string) (*model.DailyReport, error)
+	Liability(ctx context.Context) (*model.Liability, error)
+	TopPlayers(ctx context.Context, from model.Date, to model.Date, winners bool, first *int) ([]model.PlayerResult, error)
 	Tables(ctx context.Context) ([]model.Table, error)
 	Table(ctx context.Context, id string) (*model.Table, error)
 	Draw(ctx context.Context, id string) (*model.Draw, error)
@@ -1551,6 +1617,62 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.CreatedWebhookEndpoint.Secret(childComplexity), true
+
+	case "DailyReport.from":
+		if e.ComplexityRoot.DailyReport.From == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DailyReport.From(childComplexity), true
+	case "DailyReport.rows":
+		if e.ComplexityRoot.DailyReport.Rows == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DailyReport.Rows(childComplexity), true
+	case "DailyReport.to":
+		if e.ComplexityRoot.DailyReport.To == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DailyReport.To(childComplexity), true
+	case "DailyReport.totals":
+		if e.ComplexityRoot.DailyReport.Totals == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DailyReport.Totals(childComplexity), true
+
+	case "DailyReportRow.day":
+		if e.ComplexityRoot.DailyReportRow.Day == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DailyReportRow.Day(childComplexity), true
+	case "DailyReportRow.figures":
+		if e.ComplexityRoot.DailyReportRow.Figures == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DailyReportRow.Figures(childComplexity), true
+	case "DailyReportRow.game":
+		if e.ComplexityRoot.DailyReportRow.Game == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DailyReportRow.Game(childComplexity), true
+	case "DailyReportRow.tableId":
+		if e.ComplexityRoot.DailyReportRow.TableID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DailyReportRow.TableID(childComplexity), true
+	case "DailyReportRow.tableName":
+		if e.ComplexityRoot.DailyReportRow.TableName == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DailyReportRow.TableName(childComplexity), true
 
 	case "Draw.board":
 		if e.ComplexityRoot.Draw.Board == nil {
@@ -2510,6 +2632,49 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.LedgerEntryEdge.Node(childComplexity), true
 
+	case "Liability.escrow":
+		if e.ComplexityRoot.Liability.Escrow == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Liability.Escrow(childComplexity), true
+	case "Liability.jackpot":
+		if e.ComplexityRoot.Liability.Jackpot == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Liability.Jackpot(childComplexity), true
+	case "Liability.ledger":
+		if e.ComplexityRoot.Liability.Ledger == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Liability.Ledger(childComplexity), true
+	case "Liability.openHands":
+		if e.ComplexityRoot.Liability.OpenHands == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Liability.OpenHands(childComplexity), true
+	case "Liability.reconciled":
+		if e.ComplexityRoot.Liability.Reconciled == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Liability.Reconciled(childComplexity), true
+	case "Liability.total":
+		if e.ComplexityRoot.Liability.Total == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Liability.Total(childComplexity), true
+	case "Liability.wallets":
+		if e.ComplexityRoot.Liability.Wallets == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Liability.Wallets(childComplexity), true
+
 	case "Mutation.addRegisterEntry":
 		if e.ComplexityRoot.Mutation.AddRegisterEntry == nil {
 			break
@@ -3077,6 +3242,49 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.PendingVerificationEdge.Node(childComplexity), true
 
+	case "PlayerResult.bets":
+		if e.ComplexityRoot.PlayerResult.Bets == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PlayerResult.Bets(childComplexity), true
+	case "PlayerResult.email":
+		if e.ComplexityRoot.PlayerResult.Email == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PlayerResult.Email(childComplexity), true
+	case "PlayerResult.name":
+		if e.ComplexityRoot.PlayerResult.Name == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PlayerResult.Name(childComplexity), true
+	case "PlayerResult.net":
+		if e.ComplexityRoot.PlayerResult.Net == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PlayerResult.Net(childComplexity), true
+	case "PlayerResult.returned":
+		if e.ComplexityRoot.PlayerResult.Returned == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PlayerResult.Returned(childComplexity), true
+	case "PlayerResult.staked":
+		if e.ComplexityRoot.PlayerResult.Staked == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PlayerResult.Staked(childComplexity), true
+	case "PlayerResult.userId":
+		if e.ComplexityRoot.PlayerResult.UserID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PlayerResult.UserID(childComplexity), true
+
 	case "Pool.bets":
 		if e.ComplexityRoot.Pool.Bets == nil {
 			break
@@ -3420,6 +3628,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.BettingStop(childComplexity), true
+	case "Query.dailyReport":
+		if e.ComplexityRoot.Query.DailyReport == nil {
+			break
+		}
+
+		args, err := ec.field_Query_dailyReport_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.DailyReport(childComplexity, args["from"].(model.Date), args["to"].(model.Date), args["game"].(*model.ReportGame), args["tableId"].(*string)), true
 	case "Query.draw":
 		if e.ComplexityRoot.Query.Draw == nil {
 			break
@@ -3477,6 +3696,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.Jackpot(childComplexity), true
+	case "Query.liability":
+		if e.ComplexityRoot.Query.Liability == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Query.Liability(childComplexity), true
 	case "Query.me":
 		if e.ComplexityRoot.Query.Me == nil {
 			break
@@ -3572,6 +3797,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.Tables(childComplexity), true
+	case "Query.topPlayers":
+		if e.ComplexityRoot.Query.TopPlayers == nil {
+			break
+		}
+
+		args, err := ec.field_Query_topPlayers_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.TopPlayers(childComplexity, args["from"].(model.Date), args["to"].(model.Date), args["winners"].(bool), args["first"].(*int)), true
 	case "Query.user":
 		if e.ComplexityRoot.Query.User == nil {
 			break
@@ -3960,6 +4196,122 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.RegulatorRecord.Type(childComplexity), true
+
+	case "ReportFigures.ante":
+		if e.ComplexityRoot.ReportFigures.Ante == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ReportFigures.Ante(childComplexity), true
+	case "ReportFigures.bet":
+		if e.ComplexityRoot.ReportFigures.Bet == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ReportFigures.Bet(childComplexity), true
+	case "ReportFigures.bets":
+		if e.ComplexityRoot.ReportFigures.Bets == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ReportFigures.Bets(childComplexity), true
+	case "ReportFigures.bonus":
+		if e.ComplexityRoot.ReportFigures.Bonus == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ReportFigures.Bonus(childComplexity), true
+	case "ReportFigures.breakage":
+		if e.ComplexityRoot.ReportFigures.Breakage == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ReportFigures.Breakage(childComplexity), true
+	case "ReportFigures.commission":
+		if e.ComplexityRoot.ReportFigures.Commission == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ReportFigures.Commission(childComplexity), true
+	case "ReportFigures.deposits":
+		if e.ComplexityRoot.ReportFigures.Deposits == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ReportFigures.Deposits(childComplexity), true
+	case "ReportFigures.ggr":
+		if e.ComplexityRoot.ReportFigures.Ggr == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ReportFigures.Ggr(childComplexity), true
+	case "ReportFigures.handle":
+		if e.ComplexityRoot.ReportFigures.Handle == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ReportFigures.Handle(childComplexity), true
+	case "ReportFigures.holdPercent":
+		if e.ComplexityRoot.ReportFigures.HoldPercent == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ReportFigures.HoldPercent(childComplexity), true
+	case "ReportFigures.jackpotIn":
+		if e.ComplexityRoot.ReportFigures.JackpotIn == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ReportFigures.JackpotIn(childComplexity), true
+	case "ReportFigures.jackpotOut":
+		if e.ComplexityRoot.ReportFigures.JackpotOut == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ReportFigures.JackpotOut(childComplexity), true
+	case "ReportFigures.jackpotTopUps":
+		if e.ComplexityRoot.ReportFigures.JackpotTopUps == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ReportFigures.JackpotTopUps(childComplexity), true
+	case "ReportFigures.payouts":
+		if e.ComplexityRoot.ReportFigures.Payouts == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ReportFigures.Payouts(childComplexity), true
+	case "ReportFigures.refunds":
+		if e.ComplexityRoot.ReportFigures.Refunds == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ReportFigures.Refunds(childComplexity), true
+	case "ReportFigures.topUps":
+		if e.ComplexityRoot.ReportFigures.TopUps == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ReportFigures.TopUps(childComplexity), true
+	case "ReportFigures.withdrawals":
+		if e.ComplexityRoot.ReportFigures.Withdrawals == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ReportFigures.Withdrawals(childComplexity), true
+
+	case "ReportTotal.figures":
+		if e.ComplexityRoot.ReportTotal.Figures == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ReportTotal.Figures(childComplexity), true
+	case "ReportTotal.game":
+		if e.ComplexityRoot.ReportTotal.Game == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ReportTotal.Game(childComplexity), true
 
 	case "RoundChances.chances":
 		if e.ComplexityRoot.RoundChances.Chances == nil {
@@ -4668,7 +5020,7 @@ func newExecutionContext(
 	}
 }
 
-//go:embed "schema/account.graphqls" "schema/apikey.graphqls" "schema/audit.graphqls" "schema/bettingstop.graphqls" "schema/cards.graphqls" "schema/events.graphqls" "schema/fairness.graphqls" "schema/holdem.graphqls" "schema/ledger.graphqls" "schema/protection.graphqls" "schema/regulator.graphqls" "schema/tote.graphqls" "schema/webhooks.graphqls"
+//go:embed "schema/account.graphqls" "schema/apikey.graphqls" "schema/audit.graphqls" "schema/bettingstop.graphqls" "schema/cards.graphqls" "schema/events.graphqls" "schema/fairness.graphqls" "schema/holdem.graphqls" "schema/ledger.graphqls" "schema/protection.graphqls" "schema/regulator.graphqls" "schema/reports.graphqls" "schema/tote.graphqls" "schema/webhooks.graphqls"
 var sourcesFS embed.FS
 
 func sourceData(filename string) string {
@@ -4760,6 +5112,7 @@ type Subscription
 	{Name: "schema/ledger.graphqls", Input: sourceData("schema/ledger.graphqls"), BuiltIn: false},
 	{Name: "schema/protection.graphqls", Input: sourceData("schema/protection.graphqls"), BuiltIn: false},
 	{Name: "schema/regulator.graphqls", Input: sourceData("schema/regulator.graphqls"), BuiltIn: false},
+	{Name: "schema/reports.graphqls", Input: sourceData("schema/reports.graphqls"), BuiltIn: false},
 	{Name: "schema/tote.graphqls", Input: sourceData("schema/tote.graphqls"), BuiltIn: false},
 	{Name: "schema/webhooks.graphqls", Input: sourceData("schema/webhooks.graphqls"), BuiltIn: false},
 }
@@ -5037,6 +5390,36 @@ func (ec *executionContext) childFields_CreatedWebhookEndpoint(ctx context.Conte
 		return ec.fieldContext_CreatedWebhookEndpoint_secret(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type CreatedWebhookEndpoint", field.Name)
+}
+
+func (ec *executionContext) childFields_DailyReport(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "from":
+		return ec.fieldContext_DailyReport_from(ctx, field)
+	case "to":
+		return ec.fieldContext_DailyReport_to(ctx, field)
+	case "rows":
+		return ec.fieldContext_DailyReport_rows(ctx, field)
+	case "totals":
+		return ec.fieldContext_DailyReport_totals(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type DailyReport", field.Name)
+}
+
+func (ec *executionContext) childFields_DailyReportRow(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "day":
+		return ec.fieldContext_DailyReportRow_day(ctx, field)
+	case "game":
+		return ec.fieldContext_DailyReportRow_game(ctx, field)
+	case "tableId":
+		return ec.fieldContext_DailyReportRow_tableId(ctx, field)
+	case "tableName":
+		return ec.fieldContext_DailyReportRow_tableName(ctx, field)
+	case "figures":
+		return ec.fieldContext_DailyReportRow_figures(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type DailyReportRow", field.Name)
 }
 
 func (ec *executionContext) childFields_Draw(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -5407,6 +5790,26 @@ func (ec *executionContext) childFields_LedgerEntryEdge(ctx context.Context, fie
 	return nil, fmt.Errorf("no field named %q was found under type LedgerEntryEdge", field.Name)
 }
 
+func (ec *executionContext) childFields_Liability(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "wallets":
+		return ec.fieldContext_Liability_wallets(ctx, field)
+	case "escrow":
+		return ec.fieldContext_Liability_escrow(ctx, field)
+	case "jackpot":
+		return ec.fieldContext_Liability_jackpot(ctx, field)
+	case "openHands":
+		return ec.fieldContext_Liability_openHands(ctx, field)
+	case "total":
+		return ec.fieldContext_Liability_total(ctx, field)
+	case "ledger":
+		return ec.fieldContext_Liability_ledger(ctx, field)
+	case "reconciled":
+		return ec.fieldContext_Liability_reconciled(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Liability", field.Name)
+}
+
 func (ec *executionContext) childFields_Odds(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "phase":
@@ -5485,6 +5888,26 @@ func (ec *executionContext) childFields_PendingVerificationEdge(ctx context.Cont
 		return ec.fieldContext_PendingVerificationEdge_node(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type PendingVerificationEdge", field.Name)
+}
+
+func (ec *executionContext) childFields_PlayerResult(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "userId":
+		return ec.fieldContext_PlayerResult_userId(ctx, field)
+	case "email":
+		return ec.fieldContext_PlayerResult_email(ctx, field)
+	case "name":
+		return ec.fieldContext_PlayerResult_name(ctx, field)
+	case "bets":
+		return ec.fieldContext_PlayerResult_bets(ctx, field)
+	case "staked":
+		return ec.fieldContext_PlayerResult_staked(ctx, field)
+	case "returned":
+		return ec.fieldContext_PlayerResult_returned(ctx, field)
+	case "net":
+		return ec.fieldContext_PlayerResult_net(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type PlayerResult", field.Name)
 }
 
 func (ec *executionContext) childFields_Pool(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -5769,6 +6192,56 @@ func (ec *executionContext) childFields_RegulatorRecord(ctx context.Context, fie
 		return ec.fieldContext_RegulatorRecord_protection(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type RegulatorRecord", field.Name)
+}
+
+func (ec *executionContext) childFields_ReportFigures(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "bets":
+		return ec.fieldContext_ReportFigures_bets(ctx, field)
+	case "handle":
+		return ec.fieldContext_ReportFigures_handle(ctx, field)
+	case "payouts":
+		return ec.fieldContext_ReportFigures_payouts(ctx, field)
+	case "refunds":
+		return ec.fieldContext_ReportFigures_refunds(ctx, field)
+	case "ggr":
+		return ec.fieldContext_ReportFigures_ggr(ctx, field)
+	case "holdPercent":
+		return ec.fieldContext_ReportFigures_holdPercent(ctx, field)
+	case "commission":
+		return ec.fieldContext_ReportFigures_commission(ctx, field)
+	case "breakage":
+		return ec.fieldContext_ReportFigures_breakage(ctx, field)
+	case "topUps":
+		return ec.fieldContext_ReportFigures_topUps(ctx, field)
+	case "jackpotIn":
+		return ec.fieldContext_ReportFigures_jackpotIn(ctx, field)
+	case "jackpotOut":
+		return ec.fieldContext_ReportFigures_jackpotOut(ctx, field)
+	case "jackpotTopUps":
+		return ec.fieldContext_ReportFigures_jackpotTopUps(ctx, field)
+	case "ante":
+		return ec.fieldContext_ReportFigures_ante(ctx, field)
+	case "bonus":
+		return ec.fieldContext_ReportFigures_bonus(ctx, field)
+	case "bet":
+		return ec.fieldContext_ReportFigures_bet(ctx, field)
+	case "deposits":
+		return ec.fieldContext_ReportFigures_deposits(ctx, field)
+	case "withdrawals":
+		return ec.fieldContext_ReportFigures_withdrawals(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ReportFigures", field.Name)
+}
+
+func (ec *executionContext) childFields_ReportTotal(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "game":
+		return ec.fieldContext_ReportTotal_game(ctx, field)
+	case "figures":
+		return ec.fieldContext_ReportTotal_figures(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ReportTotal", field.Name)
 }
 
 func (ec *executionContext) childFields_RoundChances(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -6759,6 +7232,44 @@ func (ec *executionContext) field_Query_auditLog_args(ctx context.Context, rawAr
 	return args, nil
 }
 
+func (ec *executionContext) field_Query_dailyReport_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "from",
+		func(ctx context.Context, v any) (model.Date, error) {
+			return ec.unmarshalNDate2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐDate(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["from"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "to",
+		func(ctx context.Context, v any) (model.Date, error) {
+			return ec.unmarshalNDate2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐDate(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["to"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "game",
+		func(ctx context.Context, v any) (*model.ReportGame, error) {
+			return ec.unmarshalOReportGame2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐReportGame(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["game"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "tableId",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOID2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["tableId"] = arg3
+	return args, nil
+}
+
 func (ec *executionContext) field_Query_draw_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -7014,6 +7525,44 @@ func (ec *executionContext) field_Query_table_args(ctx context.Context, rawArgs 
 		return nil, err
 	}
 	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_topPlayers_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "from",
+		func(ctx context.Context, v any) (model.Date, error) {
+			return ec.unmarshalNDate2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐDate(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["from"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "to",
+		func(ctx context.Context, v any) (model.Date, error) {
+			return ec.unmarshalNDate2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐDate(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["to"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "winners",
+		func(ctx context.Context, v any) (bool, error) {
+			return ec.unmarshalNBoolean2bool(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["winners"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg3
 	return args, nil
 }
 
@@ -9526,6 +10075,240 @@ func (ec *executionContext) _CreatedWebhookEndpoint_secret(ctx context.Context, 
 }
 func (ec *executionContext) fieldContext_CreatedWebhookEndpoint_secret(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("CreatedWebhookEndpoint", field, false, false, "String")
+}
+
+func (ec *executionContext) _DailyReport_from(ctx context.Context, field graphql.CollectedField, obj *model.DailyReport) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DailyReport_from(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.From, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.Date) graphql.Marshaler {
+			return ec.marshalNDate2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐDate(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DailyReport_from(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DailyReport", field, false, false, "Date")
+}
+
+func (ec *executionContext) _DailyReport_to(ctx context.Context, field graphql.CollectedField, obj *model.DailyReport) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DailyReport_to(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.To, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.Date) graphql.Marshaler {
+			return ec.marshalNDate2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐDate(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DailyReport_to(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DailyReport", field, false, false, "Date")
+}
+
+func (ec *executionContext) _DailyReport_rows(ctx context.Context, field graphql.CollectedField, obj *model.DailyReport) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DailyReport_rows(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Rows, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []model.DailyReportRow) graphql.Marshaler {
+			return ec.marshalNDailyReportRow2ᚕgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐDailyReportRowᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DailyReport_rows(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "DailyReport",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_DailyReportRow(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _DailyReport_totals(ctx context.Context, field graphql.CollectedField, obj *model.DailyReport) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DailyReport_totals(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Totals, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []model.ReportTotal) graphql.Marshaler {
+			return ec.marshalNReportTotal2ᚕgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐReportTotalᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DailyReport_totals(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "DailyReport",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ReportTotal(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _DailyReportRow_day(ctx context.Context, field graphql.CollectedField, obj *model.DailyReportRow) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DailyReportRow_day(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Day, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.Date) graphql.Marshaler {
+			return ec.marshalNDate2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐDate(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DailyReportRow_day(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DailyReportRow", field, false, false, "Date")
+}
+
+func (ec *executionContext) _DailyReportRow_game(ctx context.Context, field graphql.CollectedField, obj *model.DailyReportRow) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DailyReportRow_game(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Game, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.ReportGame) graphql.Marshaler {
+			return ec.marshalNReportGame2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐReportGame(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DailyReportRow_game(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DailyReportRow", field, false, false, "ReportGame")
+}
+
+func (ec *executionContext) _DailyReportRow_tableId(ctx context.Context, field graphql.CollectedField, obj *model.DailyReportRow) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DailyReportRow_tableId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TableID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOID2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_DailyReportRow_tableId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DailyReportRow", field, false, false, "ID")
+}
+
+func (ec *executionContext) _DailyReportRow_tableName(ctx context.Context, field graphql.CollectedField, obj *model.DailyReportRow) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DailyReportRow_tableName(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TableName, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_DailyReportRow_tableName(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DailyReportRow", field, false, false, "String")
+}
+
+func (ec *executionContext) _DailyReportRow_figures(ctx context.Context, field graphql.CollectedField, obj *model.DailyReportRow) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DailyReportRow_figures(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Figures, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.ReportFigures) graphql.Marshaler {
+			return ec.marshalNReportFigures2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐReportFigures(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DailyReportRow_figures(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "DailyReportRow",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ReportFigures(ctx, field)
+		},
+	}
+	return fc, nil
 }
 
 func (ec *executionContext) _Draw_id(ctx context.Context, field graphql.CollectedField, obj *model.Draw) (ret graphql.Marshaler) {
@@ -13447,6 +14230,167 @@ func (ec *executionContext) fieldContext_LedgerEntryEdge_node(_ context.Context,
 	return fc, nil
 }
 
+func (ec *executionContext) _Liability_wallets(ctx context.Context, field graphql.CollectedField, obj *model.Liability) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Liability_wallets(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Wallets, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.Money) graphql.Marshaler {
+			return ec.marshalNMoney2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐMoney(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Liability_wallets(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Liability", field, false, false, "Money")
+}
+
+func (ec *executionContext) _Liability_escrow(ctx context.Context, field graphql.CollectedField, obj *model.Liability) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Liability_escrow(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Escrow, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.Money) graphql.Marshaler {
+			return ec.marshalNMoney2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐMoney(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Liability_escrow(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Liability", field, false, false, "Money")
+}
+
+func (ec *executionContext) _Liability_jackpot(ctx context.Context, field graphql.CollectedField, obj *model.Liability) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Liability_jackpot(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Jackpot, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.Money) graphql.Marshaler {
+			return ec.marshalNMoney2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐMoney(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Liability_jackpot(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Liability", field, false, false, "Money")
+}
+
+func (ec *executionContext) _Liability_openHands(ctx context.Context, field graphql.CollectedField, obj *model.Liability) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Liability_openHands(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.OpenHands, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.Money) graphql.Marshaler {
+			return ec.marshalNMoney2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐMoney(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Liability_openHands(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Liability", field, false, false, "Money")
+}
+
+func (ec *executionContext) _Liability_total(ctx context.Context, field graphql.CollectedField, obj *model.Liability) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Liability_total(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Total, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.Money) graphql.Marshaler {
+			return ec.marshalNMoney2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐMoney(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Liability_total(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Liability", field, false, false, "Money")
+}
+
+func (ec *executionContext) _Liability_ledger(ctx context.Context, field graphql.CollectedField, obj *model.Liability) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Liability_ledger(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Ledger, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.Money) graphql.Marshaler {
+			return ec.marshalNMoney2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐMoney(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Liability_ledger(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Liability", field, false, false, "Money")
+}
+
+func (ec *executionContext) _Liability_reconciled(ctx context.Context, field graphql.CollectedField, obj *model.Liability) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Liability_reconciled(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Reconciled, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Liability_reconciled(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Liability", field, false, false, "Boolean")
+}
+
 func (ec *executionContext) _Mutation_register(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -16289,6 +17233,167 @@ func (ec *executionContext) fieldContext_PendingVerificationEdge_node(_ context.
 	return fc, nil
 }
 
+func (ec *executionContext) _PlayerResult_userId(ctx context.Context, field graphql.CollectedField, obj *model.PlayerResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PlayerResult_userId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UserID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PlayerResult_userId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PlayerResult", field, false, false, "ID")
+}
+
+func (ec *executionContext) _PlayerResult_email(ctx context.Context, field graphql.CollectedField, obj *model.PlayerResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PlayerResult_email(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Email, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PlayerResult_email(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PlayerResult", field, false, false, "String")
+}
+
+func (ec *executionContext) _PlayerResult_name(ctx context.Context, field graphql.CollectedField, obj *model.PlayerResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PlayerResult_name(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Name, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PlayerResult_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PlayerResult", field, false, false, "String")
+}
+
+func (ec *executionContext) _PlayerResult_bets(ctx context.Context, field graphql.CollectedField, obj *model.PlayerResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PlayerResult_bets(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Bets, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt642int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PlayerResult_bets(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PlayerResult", field, false, false, "Int64")
+}
+
+func (ec *executionContext) _PlayerResult_staked(ctx context.Context, field graphql.CollectedField, obj *model.PlayerResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PlayerResult_staked(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Staked, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.Money) graphql.Marshaler {
+			return ec.marshalNMoney2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐMoney(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PlayerResult_staked(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PlayerResult", field, false, false, "Money")
+}
+
+func (ec *executionContext) _PlayerResult_returned(ctx context.Context, field graphql.CollectedField, obj *model.PlayerResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PlayerResult_returned(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Returned, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.Money) graphql.Marshaler {
+			return ec.marshalNMoney2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐMoney(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PlayerResult_returned(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PlayerResult", field, false, false, "Money")
+}
+
+func (ec *executionContext) _PlayerResult_net(ctx context.Context, field graphql.CollectedField, obj *model.PlayerResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PlayerResult_net(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Net, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.Money) graphql.Marshaler {
+			return ec.marshalNMoney2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐMoney(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PlayerResult_net(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PlayerResult", field, false, false, "Money")
+}
+
 func (ec *executionContext) _Pool_round(ctx context.Context, field graphql.CollectedField, obj *model.Pool) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -18432,6 +19537,180 @@ func (ec *executionContext) fieldContext_Query_regulatorReconciliation(ctx conte
 	return fc, nil
 }
 
+func (ec *executionContext) _Query_dailyReport(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_dailyReport(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().DailyReport(ctx, fc.Args["from"].(model.Date), fc.Args["to"].(model.Date), fc.Args["game"].(*model.ReportGame), fc.Args["tableId"].(*string))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				roles, err := ec.unmarshalNRole2ᚕgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐRoleᚄ(ctx, []any{"ADMIN"})
+				if err != nil {
+					var zeroVal *model.DailyReport
+					return zeroVal, err
+				}
+				if ec.Directives.HasRole == nil {
+					var zeroVal *model.DailyReport
+					return zeroVal, errors.New("directive hasRole is not implemented")
+				}
+				return ec.Directives.HasRole(ctx, nil, directive0, roles)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *model.DailyReport) graphql.Marshaler {
+			return ec.marshalNDailyReport2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐDailyReport(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_dailyReport(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_DailyReport(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_dailyReport_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_liability(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_liability(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Query().Liability(ctx)
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				roles, err := ec.unmarshalNRole2ᚕgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐRoleᚄ(ctx, []any{"ADMIN"})
+				if err != nil {
+					var zeroVal *model.Liability
+					return zeroVal, err
+				}
+				if ec.Directives.HasRole == nil {
+					var zeroVal *model.Liability
+					return zeroVal, errors.New("directive hasRole is not implemented")
+				}
+				return ec.Directives.HasRole(ctx, nil, directive0, roles)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Liability) graphql.Marshaler {
+			return ec.marshalNLiability2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐLiability(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_liability(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Liability(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_topPlayers(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_topPlayers(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().TopPlayers(ctx, fc.Args["from"].(model.Date), fc.Args["to"].(model.Date), fc.Args["winners"].(bool), fc.Args["first"].(*int))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				roles, err := ec.unmarshalNRole2ᚕgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐRoleᚄ(ctx, []any{"ADMIN"})
+				if err != nil {
+					var zeroVal []model.PlayerResult
+					return zeroVal, err
+				}
+				if ec.Directives.HasRole == nil {
+					var zeroVal []model.PlayerResult
+					return zeroVal, errors.New("directive hasRole is not implemented")
+				}
+				return ec.Directives.HasRole(ctx, nil, directive0, roles)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v []model.PlayerResult) graphql.Marshaler {
+			return ec.marshalNPlayerResult2ᚕgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐPlayerResultᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_topPlayers(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PlayerResult(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_topPlayers_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Query_tables(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -20134,6 +21413,452 @@ func (ec *executionContext) fieldContext_RegulatorRecord_protection(_ context.Co
 		IsResolver: false,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_RegulatorProtectionChange(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ReportFigures_bets(ctx context.Context, field graphql.CollectedField, obj *model.ReportFigures) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ReportFigures_bets(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Bets, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt642int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ReportFigures_bets(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ReportFigures", field, false, false, "Int64")
+}
+
+func (ec *executionContext) _ReportFigures_handle(ctx context.Context, field graphql.CollectedField, obj *model.ReportFigures) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ReportFigures_handle(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Handle, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.Money) graphql.Marshaler {
+			return ec.marshalNMoney2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐMoney(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ReportFigures_handle(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ReportFigures", field, false, false, "Money")
+}
+
+func (ec *executionContext) _ReportFigures_payouts(ctx context.Context, field graphql.CollectedField, obj *model.ReportFigures) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ReportFigures_payouts(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Payouts, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.Money) graphql.Marshaler {
+			return ec.marshalNMoney2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐMoney(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ReportFigures_payouts(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ReportFigures", field, false, false, "Money")
+}
+
+func (ec *executionContext) _ReportFigures_refunds(ctx context.Context, field graphql.CollectedField, obj *model.ReportFigures) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ReportFigures_refunds(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Refunds, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.Money) graphql.Marshaler {
+			return ec.marshalNMoney2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐMoney(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ReportFigures_refunds(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ReportFigures", field, false, false, "Money")
+}
+
+func (ec *executionContext) _ReportFigures_ggr(ctx context.Context, field graphql.CollectedField, obj *model.ReportFigures) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ReportFigures_ggr(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Ggr, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.Money) graphql.Marshaler {
+			return ec.marshalNMoney2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐMoney(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ReportFigures_ggr(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ReportFigures", field, false, false, "Money")
+}
+
+func (ec *executionContext) _ReportFigures_holdPercent(ctx context.Context, field graphql.CollectedField, obj *model.ReportFigures) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ReportFigures_holdPercent(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.HoldPercent, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.Percent) graphql.Marshaler {
+			return ec.marshalNPercent2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐPercent(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ReportFigures_holdPercent(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ReportFigures", field, false, false, "Percent")
+}
+
+func (ec *executionContext) _ReportFigures_commission(ctx context.Context, field graphql.CollectedField, obj *model.ReportFigures) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ReportFigures_commission(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Commission, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.Money) graphql.Marshaler {
+			return ec.marshalNMoney2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐMoney(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ReportFigures_commission(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ReportFigures", field, false, false, "Money")
+}
+
+func (ec *executionContext) _ReportFigures_breakage(ctx context.Context, field graphql.CollectedField, obj *model.ReportFigures) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ReportFigures_breakage(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Breakage, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.Money) graphql.Marshaler {
+			return ec.marshalNMoney2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐMoney(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ReportFigures_breakage(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ReportFigures", field, false, false, "Money")
+}
+
+func (ec *executionContext) _ReportFigures_topUps(ctx context.Context, field graphql.CollectedField, obj *model.ReportFigures) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ReportFigures_topUps(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TopUps, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.Money) graphql.Marshaler {
+			return ec.marshalNMoney2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐMoney(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ReportFigures_topUps(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ReportFigures", field, false, false, "Money")
+}
+
+func (ec *executionContext) _ReportFigures_jackpotIn(ctx context.Context, field graphql.CollectedField, obj *model.ReportFigures) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ReportFigures_jackpotIn(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.JackpotIn, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.Money) graphql.Marshaler {
+			return ec.marshalNMoney2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐMoney(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ReportFigures_jackpotIn(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ReportFigures", field, false, false, "Money")
+}
+
+func (ec *executionContext) _ReportFigures_jackpotOut(ctx context.Context, field graphql.CollectedField, obj *model.ReportFigures) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ReportFigures_jackpotOut(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.JackpotOut, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.Money) graphql.Marshaler {
+			return ec.marshalNMoney2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐMoney(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ReportFigures_jackpotOut(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ReportFigures", field, false, false, "Money")
+}
+
+func (ec *executionContext) _ReportFigures_jackpotTopUps(ctx context.Context, field graphql.CollectedField, obj *model.ReportFigures) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ReportFigures_jackpotTopUps(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.JackpotTopUps, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.Money) graphql.Marshaler {
+			return ec.marshalNMoney2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐMoney(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ReportFigures_jackpotTopUps(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ReportFigures", field, false, false, "Money")
+}
+
+func (ec *executionContext) _ReportFigures_ante(ctx context.Context, field graphql.CollectedField, obj *model.ReportFigures) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ReportFigures_ante(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Ante, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.Money) graphql.Marshaler {
+			return ec.marshalNMoney2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐMoney(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ReportFigures_ante(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ReportFigures", field, false, false, "Money")
+}
+
+func (ec *executionContext) _ReportFigures_bonus(ctx context.Context, field graphql.CollectedField, obj *model.ReportFigures) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ReportFigures_bonus(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Bonus, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.Money) graphql.Marshaler {
+			return ec.marshalNMoney2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐMoney(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ReportFigures_bonus(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ReportFigures", field, false, false, "Money")
+}
+
+func (ec *executionContext) _ReportFigures_bet(ctx context.Context, field graphql.CollectedField, obj *model.ReportFigures) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ReportFigures_bet(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Bet, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.Money) graphql.Marshaler {
+			return ec.marshalNMoney2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐMoney(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ReportFigures_bet(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ReportFigures", field, false, false, "Money")
+}
+
+func (ec *executionContext) _ReportFigures_deposits(ctx context.Context, field graphql.CollectedField, obj *model.ReportFigures) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ReportFigures_deposits(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Deposits, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.Money) graphql.Marshaler {
+			return ec.marshalNMoney2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐMoney(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ReportFigures_deposits(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ReportFigures", field, false, false, "Money")
+}
+
+func (ec *executionContext) _ReportFigures_withdrawals(ctx context.Context, field graphql.CollectedField, obj *model.ReportFigures) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ReportFigures_withdrawals(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Withdrawals, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.Money) graphql.Marshaler {
+			return ec.marshalNMoney2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐMoney(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ReportFigures_withdrawals(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ReportFigures", field, false, false, "Money")
+}
+
+func (ec *executionContext) _ReportTotal_game(ctx context.Context, field graphql.CollectedField, obj *model.ReportTotal) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ReportTotal_game(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Game, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.ReportGame) graphql.Marshaler {
+			return ec.marshalOReportGame2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐReportGame(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_ReportTotal_game(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ReportTotal", field, false, false, "ReportGame")
+}
+
+func (ec *executionContext) _ReportTotal_figures(ctx context.Context, field graphql.CollectedField, obj *model.ReportTotal) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ReportTotal_figures(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Figures, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.ReportFigures) graphql.Marshaler {
+			return ec.marshalNReportFigures2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐReportFigures(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ReportTotal_figures(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ReportTotal",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ReportFigures(ctx, field)
 		},
 	}
 	return fc, nil
@@ -25785,6 +27510,107 @@ func (ec *executionContext) _CreatedWebhookEndpoint(ctx context.Context, sel ast
 	return out
 }
 
+var dailyReportImplementors = []string{"DailyReport"}
+
+func (ec *executionContext) _DailyReport(ctx context.Context, sel ast.SelectionSet, obj *model.DailyReport) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, dailyReportImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("DailyReport")
+		case "from":
+			out.Values[i] = ec._DailyReport_from(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "to":
+			out.Values[i] = ec._DailyReport_to(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "rows":
+			out.Values[i] = ec._DailyReport_rows(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "totals":
+			out.Values[i] = ec._DailyReport_totals(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var dailyReportRowImplementors = []string{"DailyReportRow"}
+
+func (ec *executionContext) _DailyReportRow(ctx context.Context, sel ast.SelectionSet, obj *model.DailyReportRow) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, dailyReportRowImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("DailyReportRow")
+		case "day":
+			out.Values[i] = ec._DailyReportRow_day(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "game":
+			out.Values[i] = ec._DailyReportRow_game(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "tableId":
+			out.Values[i] = ec._DailyReportRow_tableId(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "tableName":
+			out.Values[i] = ec._DailyReportRow_tableName(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "figures":
+			out.Values[i] = ec._DailyReportRow_figures(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
 var drawImplementors = []string{"Draw"}
 
 func (ec *executionContext) _Draw(ctx context.Context, sel ast.SelectionSet, obj *model.Draw) graphql.Marshaler {
@@ -27210,6 +29036,69 @@ func (ec *executionContext) _LedgerEntryEdge(ctx context.Context, sel ast.Select
 	return out
 }
 
+var liabilityImplementors = []string{"Liability"}
+
+func (ec *executionContext) _Liability(ctx context.Context, sel ast.SelectionSet, obj *model.Liability) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, liabilityImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("Liability")
+		case "wallets":
+			out.Values[i] = ec._Liability_wallets(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "escrow":
+			out.Values[i] = ec._Liability_escrow(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "jackpot":
+			out.Values[i] = ec._Liability_jackpot(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "openHands":
+			out.Values[i] = ec._Liability_openHands(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "total":
+			out.Values[i] = ec._Liability_total(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "ledger":
+			out.Values[i] = ec._Liability_ledger(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "reconciled":
+			out.Values[i] = ec._Liability_reconciled(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
 var mutationImplementors = []string{"Mutation"}
 
 func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet) graphql.Marshaler {
@@ -27837,6 +29726,69 @@ func (ec *executionContext) _PendingVerificationEdge(ctx context.Context, sel as
 	return out
 }
 
+var playerResultImplementors = []string{"PlayerResult"}
+
+func (ec *executionContext) _PlayerResult(ctx context.Context, sel ast.SelectionSet, obj *model.PlayerResult) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, playerResultImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("PlayerResult")
+		case "userId":
+			out.Values[i] = ec._PlayerResult_userId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "email":
+			out.Values[i] = ec._PlayerResult_email(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "name":
+			out.Values[i] = ec._PlayerResult_name(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "bets":
+			out.Values[i] = ec._PlayerResult_bets(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "staked":
+			out.Values[i] = ec._PlayerResult_staked(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "returned":
+			out.Values[i] = ec._PlayerResult_returned(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "net":
+			out.Values[i] = ec._PlayerResult_net(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
 var poolImplementors = []string{"Pool"}
 
 func (ec *executionContext) _Pool(ctx context.Context, sel ast.SelectionSet, obj *model.Pool) graphql.Marshaler {
@@ -28442,6 +30394,24 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Query_regulatorReconciliation(ctx, field)
 				})
+		case "dailyReport":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_dailyReport(ctx, field)
+				})
+		case "liability":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_liability(ctx, field)
+				})
+		case "topPlayers":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_topPlayers(ctx, field)
+				})
 		case "tables":
 			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
 				true, true,
@@ -28995,6 +30965,157 @@ func (ec *executionContext) _RegulatorRecord(ctx context.Context, sel ast.Select
 		case "protection":
 			out.Values[i] = ec._RegulatorRecord_protection(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var reportFiguresImplementors = []string{"ReportFigures"}
+
+func (ec *executionContext) _ReportFigures(ctx context.Context, sel ast.SelectionSet, obj *model.ReportFigures) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, reportFiguresImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ReportFigures")
+		case "bets":
+			out.Values[i] = ec._ReportFigures_bets(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "handle":
+			out.Values[i] = ec._ReportFigures_handle(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "payouts":
+			out.Values[i] = ec._ReportFigures_payouts(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "refunds":
+			out.Values[i] = ec._ReportFigures_refunds(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "ggr":
+			out.Values[i] = ec._ReportFigures_ggr(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "holdPercent":
+			out.Values[i] = ec._ReportFigures_holdPercent(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "commission":
+			out.Values[i] = ec._ReportFigures_commission(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "breakage":
+			out.Values[i] = ec._ReportFigures_breakage(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "topUps":
+			out.Values[i] = ec._ReportFigures_topUps(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "jackpotIn":
+			out.Values[i] = ec._ReportFigures_jackpotIn(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "jackpotOut":
+			out.Values[i] = ec._ReportFigures_jackpotOut(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "jackpotTopUps":
+			out.Values[i] = ec._ReportFigures_jackpotTopUps(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "ante":
+			out.Values[i] = ec._ReportFigures_ante(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "bonus":
+			out.Values[i] = ec._ReportFigures_bonus(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "bet":
+			out.Values[i] = ec._ReportFigures_bet(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "deposits":
+			out.Values[i] = ec._ReportFigures_deposits(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "withdrawals":
+			out.Values[i] = ec._ReportFigures_withdrawals(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var reportTotalImplementors = []string{"ReportTotal"}
+
+func (ec *executionContext) _ReportTotal(ctx context.Context, sel ast.SelectionSet, obj *model.ReportTotal) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, reportTotalImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ReportTotal")
+		case "game":
+			out.Values[i] = ec._ReportTotal_game(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "figures":
+			out.Values[i] = ec._ReportTotal_figures(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
 		default:
@@ -30544,6 +32665,34 @@ func (ec *executionContext) marshalNCreatedWebhookEndpoint2ᚖgithubᚗcomᚋpok
 	return ec._CreatedWebhookEndpoint(ctx, sel, v)
 }
 
+func (ec *executionContext) marshalNDailyReport2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐDailyReport(ctx context.Context, sel ast.SelectionSet, v *model.DailyReport) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "DailyReport!")
+		return graphql.Null
+	}
+	return ec._DailyReport(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNDailyReportRow2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐDailyReportRow(ctx context.Context, sel ast.SelectionSet, v model.DailyReportRow) graphql.Marshaler {
+	return ec._DailyReportRow(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNDailyReportRow2ᚕgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐDailyReportRowᚄ(ctx context.Context, sel ast.SelectionSet, v []model.DailyReportRow) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNDailyReportRow2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐDailyReportRow(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
 func (ec *executionContext) unmarshalNDate2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐDate(ctx context.Context, v any) (model.Date, error) {
 	var res model.Date
 	err := res.UnmarshalGQL(v)
@@ -30939,6 +33088,14 @@ func (ec *executionContext) marshalNLedgerEntryKind2githubᚗcomᚋpokertoteᚋp
 	return v
 }
 
+func (ec *executionContext) marshalNLiability2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐLiability(ctx context.Context, sel ast.SelectionSet, v *model.Liability) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "Liability!")
+		return graphql.Null
+	}
+	return ec._Liability(ctx, sel, v)
+}
+
 func (ec *executionContext) unmarshalNLimitKind2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐLimitKind(ctx context.Context, v any) (model.LimitKind, error) {
 	var res model.LimitKind
 	err := res.UnmarshalGQL(v)
@@ -31085,6 +33242,26 @@ func (ec *executionContext) marshalNPercent2ᚕgithubᚗcomᚋpokertoteᚋpokert
 func (ec *executionContext) unmarshalNPlaceBetInput2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐPlaceBetInput(ctx context.Context, v any) (model.PlaceBetInput, error) {
 	res, err := ec.unmarshalInputPlaceBetInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNPlayerResult2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐPlayerResult(ctx context.Context, sel ast.SelectionSet, v model.PlayerResult) graphql.Marshaler {
+	return ec._PlayerResult(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNPlayerResult2ᚕgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐPlayerResultᚄ(ctx context.Context, sel ast.SelectionSet, v []model.PlayerResult) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNPlayerResult2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐPlayerResult(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
 }
 
 func (ec *executionContext) marshalNPool2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐPool(ctx context.Context, sel ast.SelectionSet, v model.Pool) graphql.Marshaler {
@@ -31363,6 +33540,44 @@ func (ec *executionContext) unmarshalNRegulatorRecordType2githubᚗcomᚋpokerto
 
 func (ec *executionContext) marshalNRegulatorRecordType2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐRegulatorRecordType(ctx context.Context, sel ast.SelectionSet, v model.RegulatorRecordType) graphql.Marshaler {
 	return v
+}
+
+func (ec *executionContext) marshalNReportFigures2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐReportFigures(ctx context.Context, sel ast.SelectionSet, v *model.ReportFigures) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "ReportFigures!")
+		return graphql.Null
+	}
+	return ec._ReportFigures(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNReportGame2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐReportGame(ctx context.Context, v any) (model.ReportGame, error) {
+	var res model.ReportGame
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNReportGame2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐReportGame(ctx context.Context, sel ast.SelectionSet, v model.ReportGame) graphql.Marshaler {
+	return v
+}
+
+func (ec *executionContext) marshalNReportTotal2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐReportTotal(ctx context.Context, sel ast.SelectionSet, v model.ReportTotal) graphql.Marshaler {
+	return ec._ReportTotal(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNReportTotal2ᚕgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐReportTotalᚄ(ctx context.Context, sel ast.SelectionSet, v []model.ReportTotal) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNReportTotal2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐReportTotal(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
 }
 
 func (ec *executionContext) unmarshalNRole2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐRole(ctx context.Context, v any) (model.Role, error) {
@@ -32290,6 +34505,22 @@ func (ec *executionContext) marshalORegulatorProtectionChange2ᚖgithubᚗcomᚋ
 		return graphql.Null
 	}
 	return ec._RegulatorProtectionChange(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalOReportGame2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐReportGame(ctx context.Context, v any) (*model.ReportGame, error) {
+	if v == nil {
+		return nil, nil
+	}
+	var res = new(model.ReportGame)
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOReportGame2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐReportGame(ctx context.Context, sel ast.SelectionSet, v *model.ReportGame) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return v
 }
 
 func (ec *executionContext) marshalORoundChances2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐRoundChances(ctx context.Context, sel ast.SelectionSet, v *model.RoundChances) graphql.Marshaler {

@@ -22,6 +22,8 @@ type Resolver struct {
 	Stop *BettingStopAPI
 	// Regulator is the regulator's feed and its reconciliation.
 	Regulator *RegulatorAPI
+	// Reports are the operator's reports.
+	Reports *ReportsAPI
 	// Events streams the viewer's own events of every area (myEvents).
 	Events *UserEventsAPI
 }

@@ -25,7 +25,7 @@ tables=(
   holdem_hands
   users verifications audit_log
   protection_limits protection_exclusions exclusion_register
-  regulator_feed protection_changes
+  regulator_feed protection_changes report_daily
 )
 
 mkdir -p "$ARCHIVE_DIR"

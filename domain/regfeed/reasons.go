@@ -4,9 +4,6 @@ package regfeed
 // of the API (docs/frontend.md lists them, the web client translates them),
 // so a value never changes.
 const (
-	// ReasonBadRange refuses a reconciliation's range: not dates, from
-	// after to, or over MaxDays days.
-	ReasonBadRange = "INVALID_DATE_RANGE"
 	// ReasonUnfedKind stops the sequencer at a transfer whose kind moves a
 	// wallet the feed has no record type for, rather than skip it (an
 	// internal error: never shown to a player).

@@ -1,10 +1,12 @@
 package regfeed
 
 import (
+	"encoding/json"
+	"strconv"
 	"time"
 
-	"github.com/pokertote/pokertote/domain/errs"
 	"github.com/pokertote/pokertote/domain/money"
+	"github.com/pokertote/pokertote/domain/report"
 )
 
 // Item is a line of the daily reconciliation file: what is counted and
@@ -69,34 +71,8 @@ func KeyOf(r Record) LineKey {
 	}
 }
 
-// MaxDays bounds a reconciliation's range.
-const MaxDays = 366
-
-// Days lists the gaming days from..to (inclusive, "YYYY-MM-DD") and the
-// instant each starts in loc; a range backwards or over MaxDays is refused.
-func Days(from, to string, loc *time.Location) ([]string, []time.Time, error) {
-	f, err1 := time.ParseInLocation(time.DateOnly, from, loc)
-	t, err2 := time.ParseInLocation(time.DateOnly, to, loc)
-	if err1 != nil || err2 != nil {
-		return nil, nil, errs.R(errs.Invalid, ReasonBadRange, "from and to must be dates as YYYY-MM-DD")
-	}
-	if t.Before(f) {
-		return nil, nil, errs.R(errs.Invalid, ReasonBadRange, "from: %s is after to (%s)", from, to)
-	}
-	var days []string
-	var starts []time.Time
-	for d := f; !d.After(t); d = d.AddDate(0, 0, 1) {
-		if len(days) == MaxDays {
-			return nil, nil, errs.R(errs.Invalid, ReasonBadRange, "to: a range covers at most %d days", MaxDays)
-		}
-		days = append(days, d.Format(time.DateOnly))
-		starts = append(starts, d)
-	}
-	return days, starts, nil
-}
-
-// DayOf is the gaming day of instant at in loc.
-func DayOf(at time.Time, loc *time.Location) string { return at.In(loc).Format(time.DateOnly) }
+// DayOf is the gaming day of instant at in loc (report.DayOf).
+func DayOf(at time.Time, loc *time.Location) string { return report.DayOf(at, loc) }
 
 // Reconcile sums records into the file's lines for days (as Days lists
 // them), every line of every day present. Records outside the days are
@@ -123,4 +99,42 @@ func Reconcile(records []Record, days []string, loc *time.Location) []Line {
 		}
 	}
 	return out
+}
+
+// FeedHeader is the feed export's header row.
+var FeedHeader = []string{"seq", "type", "at", "day", "person", "document_hash", "transfer_id", "game", "bet_id", "table_id", "draw_id",
+	"round", "market", "selection", "hand_id", "stake", "payout", "refund", "amount", "protection"}
+
+// FeedRecord is a record as the export's fields: amounts in tenge with
+// two decimals, the time in RFC 3339 (UTC), empty where a field does not
+// apply; a protection change as its JSON.
+func FeedRecord(r Record) []string {
+	num := func(n int64) string {
+		if n == 0 {
+			return ""
+		}
+		return strconv.FormatInt(n, 10)
+	}
+	amt := func(a money.Amount) string {
+		if a == 0 {
+			return ""
+		}
+		return a.String()
+	}
+	prot := ""
+	if r.Protection != nil {
+		b, _ := json.Marshal(r.Protection) // plain fields: cannot fail
+		prot = string(b)
+	}
+	return []string{strconv.FormatInt(r.Seq, 10), string(r.Type), r.At.UTC().Format(time.RFC3339Nano), r.Day, r.Person, r.DocumentHash,
+		num(r.TransferID), string(r.Game), num(r.BetID), num(r.TableID), num(r.DrawID), num(int64(r.Round)), r.Market, r.Selection,
+		num(r.HandID), amt(r.Stake), amt(r.Payout), amt(r.Refund), amt(r.Amount), prot}
+}
+
+// LinesHeader is the reconciliation file's header row.
+var LinesHeader = []string{"day", "item", "game", "count", "amount"}
+
+// LineRecord is a reconciliation line as the file's fields.
+func LineRecord(l Line) []string {
+	return []string{l.Day, string(l.Item), string(l.Game), strconv.FormatInt(l.Count, 10), l.Amount.String()}
 }

@@ -22,6 +22,7 @@ import (
 	"github.com/pokertote/pokertote/domain/ledger"
 	"github.com/pokertote/pokertote/domain/money"
 	"github.com/pokertote/pokertote/domain/protection"
+	"github.com/pokertote/pokertote/domain/report"
 )
 
 // Type is a record's type: also its webhook event type.
@@ -135,6 +136,23 @@ type Transfer struct {
 	// Bet is the totalizator bet a BET_STAKE transfer staked (zero for any
 	// other kind); the store reads it by the transfer's key.
 	Bet BetInfo
+
+	// What the reports' roll-up reads besides (report.Movement): the sum
+	// of the transfer's credits, the published split of a settled pool's
+	// cut on the pool's first settlement transfer, and a Casino Hold'em
+	// start's ante and bonus.
+	Amount      money.Amount
+	Cuts        *report.Cuts
+	Ante, Bonus money.Amount
+}
+
+// Movement is t as the reports' roll-up reads it, on gaming day day.
+func (t Transfer) Movement(day string) report.Movement {
+	m := report.Movement{Kind: t.Kind, Key: t.Key, Day: day, TableID: t.Bet.TableID, Amount: t.Amount, Cuts: t.Cuts, Ante: t.Ante, Bonus: t.Bonus, Wallets: len(t.Legs)}
+	for _, l := range t.Legs {
+		m.Wallet += l.Amount
+	}
+	return m
 }
 
 // WalletLeg is one wallet's entry in a transfer.
@@ -202,8 +220,8 @@ func describeBet(r *Record, t Transfer) {
 			r.BetID, r.TableID, r.DrawID, r.Round, r.Market, r.Selection = b.ID, b.TableID, b.DrawID, b.Round, b.Market, b.Selection
 			return
 		}
-		// tote:settle:<draw>:<round>:<market> and tote:void:<...>
-		if len(parts) == 5 {
+		// tote:settle:<draw>:<round>:<market>[:<part>] and tote:void:<...>
+		if len(parts) >= 5 {
 			r.DrawID, _ = strconv.ParseInt(parts[2], 10, 64)
 			r.Round, _ = strconv.Atoi(parts[3])
 			r.Market = parts[4]

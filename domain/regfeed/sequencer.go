@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/pokertote/pokertote/domain/protection"
+	"github.com/pokertote/pokertote/domain/report"
 )
 
 // Store keeps the feed. Any number of replicas may call Sequence at once:
@@ -21,6 +22,12 @@ type Store interface {
 	Sequence(ctx context.Context, limit int, derive Derivers) (int, error)
 	// After lists the records with Seq > seq, in order, at most limit.
 	After(ctx context.Context, seq int64, limit int) ([]Record, error)
+	// Pending counts the committed transfers and changes not read yet:
+	// the feed's lag.
+	Pending(ctx context.Context) (int64, error)
+	// Between lists the records of the gaming days from..to with Seq >
+	// afterSeq, in order, at most limit: an export's page.
+	Between(ctx context.Context, from, to string, afterSeq int64, limit int) ([]Record, error)
 	// Head is the last record's Seq (0 for none).
 	Head(ctx context.Context) (int64, error)
 	// Totals sums the records of the gaming days from..to (inclusive,
@@ -46,6 +53,8 @@ type Derivers struct {
 	// Change is given the change and the document hash of its player's
 	// approved document ("" for none, or no player).
 	Change func(protection.Change, string) Record
+	// Rollup is what a transfer adds to the reports' daily roll-up.
+	Rollup func(Transfer) ([]report.Delta, error)
 }
 
 // derive is Derive and DeriveChange with each record's day in s.Loc.
@@ -63,6 +72,9 @@ func (s *Sequencer) derive() Derivers {
 			r.Day = DayOf(r.At, s.Loc)
 			return r
 		},
+		Rollup: func(t Transfer) ([]report.Delta, error) {
+			return report.Deltas(t.Movement(DayOf(t.At, s.Loc)))
+		},
 	}
 }
 
@@ -76,6 +88,26 @@ func (s *Sequencer) Step(ctx context.Context) (int, error) {
 		total += n
 		if err != nil || n == 0 {
 			return total, err
+		}
+	}
+}
+
+// Sync runs passes until everything committed before it was called is in
+// the feed. On Postgres a pass reads only below the oldest transaction
+// still running anywhere in the cluster, so Sync waits for those.
+func (s *Sequencer) Sync(ctx context.Context) error {
+	for {
+		if _, err := s.Step(ctx); err != nil {
+			return err
+		}
+		n, err := s.Store.Pending(ctx)
+		if err != nil || n == 0 {
+			return err
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(20 * time.Millisecond):
 		}
 	}
 }
@@ -99,7 +131,7 @@ func (s *Sequencer) Run(ctx context.Context) {
 // Reconciliation is the file of days from..to: every line of every day,
 // summed by the store.
 func Reconciliation(ctx context.Context, st Store, from, to string, loc *time.Location) ([]Line, error) {
-	days, _, err := Days(from, to, loc)
+	days, err := report.Days(from, to, loc)
 	if err != nil {
 		return nil, err
 	}

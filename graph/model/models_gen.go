@@ -258,6 +258,24 @@ type CreatedWebhookEndpoint struct {
 	Secret   string           `json:"secret"`
 }
 
+// The daily report of a range: a row for every day, game and table (a day without play is a row of zeros), and the totals.
+type DailyReport struct {
+	From   Date             `json:"from"`
+	To     Date             `json:"to"`
+	Rows   []DailyReportRow `json:"rows"`
+	Totals []ReportTotal    `json:"totals"`
+}
+
+// A day's figures for one game and table.
+type DailyReportRow struct {
+	Day  Date       `json:"day"`
+	Game ReportGame `json:"game"`
+	// The totalizator table; null for Casino Hold'em, the cashier, and what belongs to no table (the jackpot's top-ups).
+	TableID   *string        `json:"tableId,omitempty"`
+	TableName *string        `json:"tableName,omitempty"`
+	Figures   *ReportFigures `json:"figures"`
+}
+
 type DecideVerificationInput struct {
 	ID      string  `json:"id"`
 	Approve bool    `json:"approve"`
@@ -611,6 +629,21 @@ type LedgerEntryEdge struct {
 	Node   *LedgerEntry `json:"node"`
 }
 
+// What the house owes and holds for players now, from the ledger's balances.
+type Liability struct {
+	// The players' wallets.
+	Wallets Money `json:"wallets"`
+	// Stakes in open draws' pools.
+	Escrow  Money `json:"escrow"`
+	Jackpot Money `json:"jackpot"`
+	// Stakes in Casino Hold'em hands still being decided.
+	OpenHands Money `json:"openHands"`
+	Total     Money `json:"total"`
+	// The ledger's cached balances of the wallets, escrows and jackpot, and whether they equal the sums of their entries.
+	Ledger     Money `json:"ledger"`
+	Reconciled bool  `json:"reconciled"`
+}
+
 // What can be changed.
 type Mutation struct {
 }
@@ -685,6 +718,19 @@ type PlaceBetInput struct {
 	Selection      *SelectionInput `json:"selection"`
 	Stake          Money           `json:"stake"`
 	IdempotencyKey string          `json:"idempotencyKey"`
+}
+
+// A player's play over a period.
+type PlayerResult struct {
+	UserID string `json:"userId"`
+	Email  string `json:"email"`
+	Name   string `json:"name"`
+	Bets   int64  `json:"bets"`
+	Staked Money  `json:"staked"`
+	// Payouts and refunds.
+	Returned Money `json:"returned"`
+	// returned - staked: positive for a winner.
+	Net Money `json:"net"`
 }
 
 type Pool struct {
@@ -903,6 +949,48 @@ type RegulatorRecord struct {
 	Amount    *Money  `json:"amount,omitempty"`
 	// What changed, on a PROTECTION_CHANGED record (person is empty for a register entry, which names a document hash or a name, not an account).
 	Protection *RegulatorProtectionChange `json:"protection,omitempty"`
+}
+
+// A row's sums over its day (or a range). Money in tenge.
+type ReportFigures struct {
+	// Stakes taken: totalizator bets; Casino Hold'em antes-and-bonus and bets.
+	Bets int64 `json:"bets"`
+	// The money staked.
+	Handle Money `json:"handle"`
+	// Paid to winning stakes (jackpot wins included).
+	Payouts Money `json:"payouts"`
+	// Returned: pools nobody won, void draws.
+	Refunds Money `json:"refunds"`
+	// Gross gaming revenue: handle - payouts - refunds.
+	Ggr Money `json:"ggr"`
+	// GGR per handle, percent (0 with no handle).
+	HoldPercent Percent `json:"holdPercent"`
+	// The commission taken from settled totalizator pools.
+	Commission Money `json:"commission"`
+	// What truncating coefficients left unpaid.
+	Breakage Money `json:"breakage"`
+	// The organiser's payments of minus pools (the 1.10 floor).
+	TopUps Money `json:"topUps"`
+	// What settled pools fed the jackpot (contributions and rolled-over funds).
+	JackpotIn Money `json:"jackpotIn"`
+	// What the jackpot paid into winning pools.
+	JackpotOut Money `json:"jackpotOut"`
+	// The organiser's own jackpot top-ups.
+	JackpotTopUps Money `json:"jackpotTopUps"`
+	// Casino Hold'em's handle split: antes, AA bonuses, bets.
+	Ante  Money `json:"ante"`
+	Bonus Money `json:"bonus"`
+	Bet   Money `json:"bet"`
+	// The cashier's deposits and withdrawals.
+	Deposits    Money `json:"deposits"`
+	Withdrawals Money `json:"withdrawals"`
+}
+
+// A game's (or all games') figures over the whole range.
+type ReportTotal struct {
+	// Null: all games.
+	Game    *ReportGame    `json:"game,omitempty"`
+	Figures *ReportFigures `json:"figures"`
 }
 
 // What a betting round after the deal opened with (rounds POCKET, FLOP, TURN; PRE_DEAL has none: every position is symmetric there).
@@ -2053,6 +2141,64 @@ func (e *RegulatorRecordType) UnmarshalJSON(b []byte) error {
 }
 
 func (e RegulatorRecordType) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
+}
+
+// What a row of figures belongs to: a totalizator table, Casino Hold'em, or the cashier's desk.
+type ReportGame string
+
+const (
+	ReportGameTote    ReportGame = "TOTE"
+	ReportGameHoldem  ReportGame = "HOLDEM"
+	ReportGameCashier ReportGame = "CASHIER"
+)
+
+var AllReportGame = []ReportGame{
+	ReportGameTote,
+	ReportGameHoldem,
+	ReportGameCashier,
+}
+
+func (e ReportGame) IsValid() bool {
+	switch e {
+	case ReportGameTote, ReportGameHoldem, ReportGameCashier:
+		return true
+	}
+	return false
+}
+
+func (e ReportGame) String() string {
+	return string(e)
+}
+
+func (e *ReportGame) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = ReportGame(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid ReportGame", str)
+	}
+	return nil
+}
+
+func (e ReportGame) MarshalGQL(w io.Writer) {
+	_, _ = fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *ReportGame) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e ReportGame) MarshalJSON() ([]byte, error) {
 	var buf bytes.Buffer
 	e.MarshalGQL(&buf)
 	return buf.Bytes(), nil

@@ -26,7 +26,7 @@ var floors = [][]string{
 	{"domain/cards", "domain/money", "domain/paging", "domain/event", "domain/beacon", "domain/betroot", "domain/apikey",
 		"domain/errs/errstest", "domain/bettingstop"},
 	{"domain/hand", "domain/ledger", "domain/account", "domain/bettingstop/bettingstoptest"},
-	{"domain/odds", "domain/parimutuel", "domain/holdem", "domain/protection", "domain/cashier", "domain/auth",
+	{"domain/odds", "domain/parimutuel", "domain/holdem", "domain/protection", "domain/cashier", "domain/auth", "domain/report",
 		"domain/ledger/ledgertest", "domain/account/accounttest"},
 	// tote, the model: table, draw, bet, events, the result, the stores.
 	// Beside it, the regulator's feed derived from the ledger and the

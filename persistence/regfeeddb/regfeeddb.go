@@ -7,6 +7,7 @@ import (
 	"cmp"
 	"context"
 	"encoding/json"
+	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -18,6 +19,8 @@ import (
 	"github.com/pokertote/pokertote/domain/money"
 	"github.com/pokertote/pokertote/domain/protection"
 	"github.com/pokertote/pokertote/domain/regfeed"
+	"github.com/pokertote/pokertote/domain/report"
+	"github.com/pokertote/pokertote/domain/tote"
 	"github.com/pokertote/pokertote/persistence/sqldb"
 )
 
@@ -96,6 +99,9 @@ func (r *Repo) Sequence(ctx context.Context, limit int, derive regfeed.Derivers)
 		}
 		rows, err := deriveRows(trs, chs, derive, head)
 		if err != nil {
+			return err
+		}
+		if err := r.rollup(tx, trs, derive); err != nil {
 			return err
 		}
 		if len(rows) > 0 {
@@ -270,7 +276,114 @@ func (r *Repo) next(tx *gorm.DB, cur cursorRow, limit int) ([]readTransfer, erro
 	if err := r.legs(tx, out, idx); err != nil {
 		return nil, err
 	}
-	return out, r.bets(tx, out)
+	if err := r.bets(tx, out); err != nil {
+		return nil, err
+	}
+	if err := r.cuts(tx, out); err != nil {
+		return nil, err
+	}
+	return out, r.holdemStakes(tx, out)
+}
+
+// cuts reads, for each pool's first settlement transfer
+// (tote:settle:<draw>:<round>:<market>), the split of the pool's cut its
+// draw's published result gives. The result is written in the settling
+// transaction, so it is there.
+func (r *Repo) cuts(tx *gorm.DB, out []readTransfer) error {
+	draws := map[int64][]int{}
+	for i, t := range out {
+		p := strings.Split(t.Key, ":")
+		if len(p) != 5 || p[0] != "tote" || p[1] != "settle" || t.Kind != ledger.Settlement {
+			continue
+		}
+		id, err := strconv.ParseInt(p[2], 10, 64)
+		if err != nil {
+			continue
+		}
+		draws[id] = append(draws[id], i)
+	}
+	if len(draws) == 0 {
+		return nil
+	}
+	ids := make([]int64, 0, len(draws))
+	for id := range draws {
+		ids = append(ids, id)
+	}
+	var rows []struct {
+		ID     int64
+		Result *string
+	}
+	if err := tx.Raw(`SELECT id, result FROM tote_draws WHERE id IN ?`, ids).Scan(&rows).Error; err != nil {
+		return err
+	}
+	for _, row := range rows {
+		if row.Result == nil {
+			return fmt.Errorf("draw %d has settlement transfers but no result", row.ID)
+		}
+		var res tote.DrawResult
+		if err := json.Unmarshal([]byte(*row.Result), &res); err != nil {
+			return fmt.Errorf("draw %d's result: %w", row.ID, err)
+		}
+		pools := map[string]tote.PoolResult{}
+		for _, p := range res.Pools {
+			pools[p.PoolID] = p
+		}
+		for _, i := range draws[row.ID] {
+			poolID := strings.TrimPrefix(out[i].Key, "tote:settle:")
+			p, ok := pools[poolID]
+			if !ok {
+				return fmt.Errorf("draw %d's result has no pool %s", row.ID, poolID)
+			}
+			out[i].Cuts = &report.Cuts{Commission: p.Commission, Breakage: p.Breakage, TopUp: p.TopUp, JackpotIn: p.JackpotContribution + p.Rollover, JackpotOut: p.JackpotPaid}
+		}
+	}
+	return nil
+}
+
+// holdemStakes reads the ante and the bonus of each Casino Hold'em start
+// (holdem:<hand>:stake) from its hand's boxes.
+func (r *Repo) holdemStakes(tx *gorm.DB, out []readTransfer) error {
+	hands := map[int64][]int{}
+	for i, t := range out {
+		p := strings.Split(t.Key, ":")
+		if len(p) != 3 || p[0] != "holdem" || p[2] != "stake" {
+			continue
+		}
+		id, err := strconv.ParseInt(p[1], 10, 64)
+		if err != nil {
+			continue
+		}
+		hands[id] = append(hands[id], i)
+	}
+	if len(hands) == 0 {
+		return nil
+	}
+	ids := make([]int64, 0, len(hands))
+	for id := range hands {
+		ids = append(ids, id)
+	}
+	var rows []struct {
+		ID    int64
+		Boxes string
+	}
+	if err := tx.Raw(`SELECT id, boxes FROM holdem_hands WHERE id IN ?`, ids).Scan(&rows).Error; err != nil {
+		return err
+	}
+	for _, row := range rows {
+		var boxes []struct{ Ante, Bonus int64 }
+		if err := json.Unmarshal([]byte(row.Boxes), &boxes); err != nil {
+			return fmt.Errorf("hand %d's boxes: %w", row.ID, err)
+		}
+		var ante, bonus money.Amount
+		for _, b := range boxes {
+			ante += money.Amount(b.Ante)
+			bonus += money.Amount(b.Bonus)
+		}
+		for _, i := range hands[row.ID] {
+			out[i].Ante, out[i].Bonus = ante, bonus
+		}
+	}
+	return nil
 }
 
 // legs reads the wallet legs of out, with each wallet owner's document
@@ -282,17 +395,21 @@ func (r *Repo) legs(tx *gorm.DB, out []readTransfer, idx map[int64]int) error {
 	}
 	var legs []struct {
 		TransferID int64
+		Kind       string
 		Ref        string
 		Amount     int64
 	}
-	if err := tx.Raw(`SELECT e.transfer_id, a.ref, e.amount FROM ledger_entries e JOIN ledger_accounts a ON a.id = e.account_id
-		WHERE e.transfer_id IN ? AND a.kind = ? ORDER BY e.transfer_id, e.id`, ids, string(ledger.Wallet)).Scan(&legs).Error; err != nil {
+	if err := tx.Raw(`SELECT e.transfer_id, a.kind, a.ref, e.amount FROM ledger_entries e JOIN ledger_accounts a ON a.id = e.account_id
+		WHERE e.transfer_id IN ? ORDER BY e.transfer_id, e.id`, ids).Scan(&legs).Error; err != nil {
 		return err
 	}
 	users := map[int64]string{}
 	for _, l := range legs {
-		uid, ok := ledger.AccountRef{Kind: ledger.Wallet, Ref: l.Ref}.User()
 		t := &out[idx[l.TransferID]]
+		if l.Amount > 0 {
+			t.Amount += money.Amount(l.Amount)
+		}
+		uid, ok := ledger.AccountRef{Kind: ledger.AccountKind(l.Kind), Ref: l.Ref}.User()
 		if !ok {
 			// A wallet of no account (tests' scratch wallets): the
 			// feed names persons only.
@@ -377,6 +494,19 @@ func (r *Repo) After(ctx context.Context, seq int64, limit int) ([]regfeed.Recor
 	if err := r.db.Gorm().WithContext(ctx).Where("seq > ?", seq).Order("seq").Limit(limit).Find(&rows).Error; err != nil {
 		return nil, sqldb.MapErr(err, "regulator feed")
 	}
+	return decodeRows(rows)
+}
+
+// Between implements regfeed.Store (the index on day, seq).
+func (r *Repo) Between(ctx context.Context, from, to string, afterSeq int64, limit int) ([]regfeed.Record, error) {
+	var rows []feedRow
+	if err := r.db.Gorm().WithContext(ctx).Where("day >= ? AND day <= ? AND seq > ?", from, to, afterSeq).Order("seq").Limit(limit).Find(&rows).Error; err != nil {
+		return nil, sqldb.MapErr(err, "regulator feed")
+	}
+	return decodeRows(rows)
+}
+
+func decodeRows(rows []feedRow) ([]regfeed.Record, error) {
 	out := make([]regfeed.Record, len(rows))
 	for i, row := range rows {
 		if err := json.Unmarshal([]byte(row.Data), &out[i]); err != nil {
@@ -410,4 +540,69 @@ func (r *Repo) Totals(ctx context.Context, from, to string) ([]regfeed.Line, err
 		out[i] = regfeed.Line{Day: l.Day, Item: regfeed.Item(l.Item), Game: regfeed.Game(l.Game), Count: l.Count, Amount: money.Amount(l.Amount)}
 	}
 	return out, nil
+}
+
+// rollup adds what trs add to the reports' daily roll-up, one upsert per
+// row touched.
+func (r *Repo) rollup(tx *gorm.DB, trs []readTransfer, derive regfeed.Derivers) error {
+	sums := map[report.Key]*report.Figures{}
+	var keys []report.Key
+	for _, t := range trs {
+		ds, err := derive.Rollup(t.Transfer)
+		if err != nil {
+			return err
+		}
+		for _, d := range ds {
+			f := sums[d.Key]
+			if f == nil {
+				f = &report.Figures{}
+				sums[d.Key] = f
+				keys = append(keys, d.Key)
+			}
+			f.Add(d.Figures)
+		}
+	}
+	for _, k := range keys {
+		f := sums[k]
+		if err := tx.Exec(`INSERT INTO report_daily (day, game, table_id, bets, handle, payouts, refunds, commission, breakage, top_ups,
+			jackpot_in, jackpot_out, jackpot_top_ups, ante, bonus, bet, deposits, withdrawals)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+			ON CONFLICT (day, game, table_id) DO UPDATE SET
+			bets = report_daily.bets + excluded.bets, handle = report_daily.handle + excluded.handle,
+			payouts = report_daily.payouts + excluded.payouts, refunds = report_daily.refunds + excluded.refunds,
+			commission = report_daily.commission + excluded.commission, breakage = report_daily.breakage + excluded.breakage,
+			top_ups = report_daily.top_ups + excluded.top_ups, jackpot_in = report_daily.jackpot_in + excluded.jackpot_in,
+			jackpot_out = report_daily.jackpot_out + excluded.jackpot_out, jackpot_top_ups = report_daily.jackpot_top_ups + excluded.jackpot_top_ups,
+			ante = report_daily.ante + excluded.ante, bonus = report_daily.bonus + excluded.bonus, bet = report_daily.bet + excluded.bet,
+			deposits = report_daily.deposits + excluded.deposits, withdrawals = report_daily.withdrawals + excluded.withdrawals`,
+			k.Day, string(k.Game), k.TableID, f.Bets, int64(f.Handle), int64(f.Payouts), int64(f.Refunds), int64(f.Commission), int64(f.Breakage),
+			int64(f.TopUps), int64(f.JackpotIn), int64(f.JackpotOut), int64(f.JackpotTopUps), int64(f.Ante), int64(f.Bonus), int64(f.Bet),
+			int64(f.Deposits), int64(f.Withdrawals)).Error; err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Pending implements regfeed.Store: the committed transfers and protection
+// changes the sequencer has not read yet.
+func (r *Repo) Pending(ctx context.Context) (int64, error) {
+	db := r.db.Gorm().WithContext(ctx)
+	var cur cursorRow
+	if err := db.Where("id = 1").Take(&cur).Error; err != nil {
+		return 0, sqldb.MapErr(err, "regulator feed")
+	}
+	var n int64
+	var err error
+	if r.db.Dialect() == sqldb.Postgres {
+		t, ct := strconv.FormatInt(cur.Txid, 10), strconv.FormatInt(cur.ChangeTxid, 10)
+		err = db.Raw(`SELECT
+			(SELECT COUNT(*) FROM ledger_transfers WHERE txid > ?::text::xid8 OR (txid = ?::text::xid8 AND id > ?)) +
+			(SELECT COUNT(*) FROM protection_changes WHERE txid > ?::text::xid8 OR (txid = ?::text::xid8 AND id > ?))`,
+			t, t, cur.TransferID, ct, ct, cur.ChangeID).Scan(&n).Error
+	} else {
+		err = db.Raw(`SELECT (SELECT COUNT(*) FROM ledger_transfers WHERE id > ?) + (SELECT COUNT(*) FROM protection_changes WHERE id > ?)`,
+			cur.TransferID, cur.ChangeID).Scan(&n).Error
+	}
+	return n, sqldb.MapErr(err, "regulator feed")
 }

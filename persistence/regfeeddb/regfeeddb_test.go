@@ -13,9 +13,9 @@ import (
 	"github.com/pokertote/pokertote/domain/ids"
 	"github.com/pokertote/pokertote/domain/ledger"
 	"github.com/pokertote/pokertote/domain/money"
+	"github.com/pokertote/pokertote/domain/protection"
 	"github.com/pokertote/pokertote/domain/regfeed"
 	"github.com/pokertote/pokertote/internal/testenv"
-	"github.com/pokertote/pokertote/domain/protection"
 	"github.com/pokertote/pokertote/persistence/accountdb"
 	"github.com/pokertote/pokertote/persistence/accountdb/accountdbtest"
 	"github.com/pokertote/pokertote/persistence/ledgerdb"
@@ -154,7 +154,7 @@ func TestFeedMatchesLedger(t *testing.T) {
 					}
 				}
 			}
-			if _, err := seq.Step(ctx); err != nil {
+			if err := seq.Sync(ctx); err != nil {
 				rt.Fatal(err)
 			}
 			checkFeed(rt, t, db, feed)

@@ -376,6 +376,7 @@ const T: Record<string, [string, string, string]> = {
   'err.INVALID_WEBHOOK_URL': ['Enter an https:// address of the partner\'s receiver.', 'Введите адрес приёмника партнёра, начинающийся с https://.', 'Серіктес қабылдағышының https:// деп басталатын мекенжайын енгізіңіз.'],
   'err.INVALID_WEBHOOK_TYPES': ['Choose at least one event type.', 'Выберите хотя бы один тип событий.', 'Кемінде бір оқиға түрін таңдаңыз.'],
   'err.INVALID_DATE_RANGE': ['The dates do not make a range: from must come before to, at most 366 days apart.', 'Даты не образуют период: «с» должна быть раньше «по», не более 366 дней.', 'Күндер кезең құрмайды: «бастап» «дейін» күнінен бұрын болуы керек, 366 күннен аспауы тиіс.'],
+  'err.UNKNOWN_TABLE': ['There is no such table.', 'Такого стола нет.', 'Мұндай үстел жоқ.'],
   'err.INVALID_WEBHOOK_EVENT_ID': ['An event id reads evt_<table>_<number>, as in the webhook-id header.', 'Идентификатор события имеет вид evt_<стол>_<номер>, как в заголовке webhook-id.', 'Оқиға идентификаторы webhook-id тақырыбындағыдай evt_<үстел>_<нөмір> түрінде болады.'],
   'err.INVALID_DESCRIPTION': ['The description is too long (at most 200 characters).', 'Описание слишком длинное (не более 200 символов).', 'Сипаттама тым ұзын (200 таңбадан аспауы керек).'],
   'err.WEBHOOK_NOT_FOUND': ['This webhook endpoint no longer exists.', 'Этот адрес вебхука больше не существует.', 'Бұл вебхук мекенжайы енді жоқ.'],
@@ -450,7 +451,7 @@ export function has(key: string): boolean { return key in T; }
 // something the player can change: they read as one "our side" sentence.
 const INTERNAL = new Set(`BATCH_NOT_SUPPORTED DEPTH_LIMIT_EXCEEDED DRAW_CHANGED EVENTS_PRUNED HAND_CHANGED HAND_REPLAY_FAILED
   INTROSPECTION_DISABLED INVALID_ACCOUNT INVALID_CONFIG INVALID_CURSOR INVALID_DEAL INVALID_OUTCOME INVALID_POOL_CONFIG INVALID_SEQ
-  LEASE_HELD LEASE_LOST LEDGER_INCONSISTENT MALFORMED_REQUEST REGFEED_UNFED_KIND VERIFICATION_CHANGED WEAK_PASSWORD_HASHING`.split(/\s+/));
+  LEASE_HELD LEASE_LOST LEDGER_INCONSISTENT MALFORMED_REQUEST REGFEED_UNFED_KIND REPORT_UNREPORTED_KIND VERIFICATION_CHANGED WEAK_PASSWORD_HASHING`.split(/\s+/));
 
 /** translated reports whether a refusal reason reads as a sentence of its own or as the "our side" one (the unit test checks the server's catalogue). */
 export function translated(reason: string): boolean { return has('err.' + reason) || INTERNAL.has(reason); }

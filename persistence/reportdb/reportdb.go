@@ -1,0 +1,114 @@
+// Package reportdb is the database report.Store: it reads the daily
+// roll-up the regulator feed's sequencer keeps (report_daily, written by
+// persistence/regfeeddb), the ledger's balances and the feed's records.
+// It writes nothing.
+package reportdb
+
+import (
+	"context"
+
+	"github.com/pokertote/pokertote/domain/money"
+	"github.com/pokertote/pokertote/domain/report"
+	"github.com/pokertote/pokertote/persistence/sqldb"
+)
+
+// Repo is the database report.Store.
+type Repo struct {
+	db *sqldb.DB
+}
+
+var _ report.Store = (*Repo)(nil)
+
+// New returns the reports' store on db.
+func New(db *sqldb.DB) *Repo { return &Repo{db: db} }
+
+type dailyRow struct {
+	Day                                     string
+	Game                                    string
+	TableID                                 int64
+	Bets, Handle, Payouts, Refunds          int64
+	Commission, Breakage, TopUps            int64
+	JackpotIn, JackpotOut, JackpotTopUps    int64
+	Ante, Bonus, Bet, Deposits, Withdrawals int64
+}
+
+// Rows implements report.Store: one indexed range read of the roll-up.
+func (r *Repo) Rows(ctx context.Context, from, to string) ([]report.Row, error) {
+	var rows []dailyRow
+	err := r.db.Gorm().WithContext(ctx).Raw(`SELECT day, game, table_id, bets, handle, payouts, refunds, commission, breakage, top_ups,
+		jackpot_in, jackpot_out, jackpot_top_ups, ante, bonus, bet, deposits, withdrawals
+		FROM report_daily WHERE day >= ? AND day <= ?`, from, to).Scan(&rows).Error
+	if err != nil {
+		return nil, sqldb.MapErr(err, "report")
+	}
+	out := make([]report.Row, len(rows))
+	for i, w := range rows {
+		out[i] = report.Row{
+			Key: report.Key{Day: w.Day, Game: report.Game(w.Game), TableID: w.TableID},
+			Figures: report.Figures{
+				Bets: w.Bets, Handle: money.Amount(w.Handle), Payouts: money.Amount(w.Payouts), Refunds: money.Amount(w.Refunds),
+				Commission: money.Amount(w.Commission), Breakage: money.Amount(w.Breakage), TopUps: money.Amount(w.TopUps),
+				JackpotIn: money.Amount(w.JackpotIn), JackpotOut: money.Amount(w.JackpotOut), JackpotTopUps: money.Amount(w.JackpotTopUps),
+				Ante: money.Amount(w.Ante), Bonus: money.Amount(w.Bonus), Bet: money.Amount(w.Bet),
+				Deposits: money.Amount(w.Deposits), Withdrawals: money.Amount(w.Withdrawals),
+			},
+		}
+	}
+	return out, nil
+}
+
+// Tables implements report.Store.
+func (r *Repo) Tables(ctx context.Context) ([]report.Table, error) {
+	var out []report.Table
+	err := r.db.Gorm().WithContext(ctx).Raw(`SELECT id, name FROM tote_tables ORDER BY id`).Scan(&out).Error
+	return out, sqldb.MapErr(err, "report")
+}
+
+// Liability implements report.Store: the balances the ledger caches, and
+// the same sums taken from the entries, in one statement's snapshot.
+func (r *Repo) Liability(ctx context.Context) (report.Liability, error) {
+	var row struct {
+		Wallets, Escrow, Jackpot, OpenHands int64
+		Cached, FromEntries                 int64
+	}
+	err := r.db.Gorm().WithContext(ctx).Raw(`SELECT
+		(SELECT COALESCE(SUM(balance), 0) FROM ledger_accounts WHERE kind = 'WALLET') AS wallets,
+		(SELECT COALESCE(SUM(balance), 0) FROM ledger_accounts WHERE kind = 'ESCROW') AS escrow,
+		(SELECT COALESCE(SUM(balance), 0) FROM ledger_accounts WHERE kind = 'JACKPOT') AS jackpot,
+		(SELECT COALESCE(SUM(staked), 0) FROM holdem_hands WHERE state = 'DECIDING') AS open_hands,
+		(SELECT COALESCE(SUM(balance), 0) FROM ledger_accounts WHERE kind IN ('WALLET', 'ESCROW', 'JACKPOT')) AS cached,
+		(SELECT COALESCE(SUM(e.amount), 0) FROM ledger_entries e JOIN ledger_accounts a ON a.id = e.account_id
+			WHERE a.kind IN ('WALLET', 'ESCROW', 'JACKPOT')) AS from_entries`).Scan(&row).Error
+	if err != nil {
+		return report.Liability{}, sqldb.MapErr(err, "liability")
+	}
+	return report.Liability{
+		Wallets: money.Amount(row.Wallets), Escrow: money.Amount(row.Escrow), Jackpot: money.Amount(row.Jackpot),
+		OpenHands: money.Amount(row.OpenHands), Ledger: money.Amount(row.Cached), Reconciled: row.Cached == row.FromEntries,
+	}, nil
+}
+
+// Players implements report.Store, from the regulator feed's records.
+func (r *Repo) Players(ctx context.Context, from, to string) ([]report.PlayerResult, error) {
+	var rows []struct {
+		UserID           int64
+		Email, Name      string
+		Bets             int64
+		Staked, Returned int64
+	}
+	err := r.db.Gorm().WithContext(ctx).Raw(`SELECT f.user_id, COALESCE(u.email, '') AS email, COALESCE(u.name, '') AS name,
+		SUM(CASE WHEN f.item = 'BET_ACCEPTED' THEN 1 ELSE 0 END) AS bets,
+		SUM(CASE WHEN f.item = 'BET_ACCEPTED' THEN f.amount ELSE 0 END) AS staked,
+		SUM(CASE WHEN f.item IN ('PAYOUT', 'REFUND') THEN f.amount ELSE 0 END) AS returned
+		FROM regulator_feed f LEFT JOIN users u ON u.id = f.user_id
+		WHERE f.day >= ? AND f.day <= ? AND f.item IN ('BET_ACCEPTED', 'PAYOUT', 'REFUND')
+		GROUP BY f.user_id, u.email, u.name`, from, to).Scan(&rows).Error
+	if err != nil {
+		return nil, sqldb.MapErr(err, "report")
+	}
+	out := make([]report.PlayerResult, len(rows))
+	for i, p := range rows {
+		out[i] = report.PlayerResult{UserID: p.UserID, Email: p.Email, Name: p.Name, Bets: p.Bets, Staked: money.Amount(p.Staked), Returned: money.Amount(p.Returned)}
+	}
+	return out, nil
+}

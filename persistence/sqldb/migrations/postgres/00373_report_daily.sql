@@ -1,0 +1,33 @@
+-- +goose Up
+-- The reports' daily roll-up (domain/report): one row per gaming day, game
+-- and table, added to by the regulator feed's sequencer in the transaction
+-- that appends the feed's records for the same transfers, so every
+-- committed transfer is counted once. Amounts in tiyn.
+CREATE TABLE report_daily (
+    day             TEXT    NOT NULL,
+    game            TEXT    NOT NULL CONSTRAINT report_daily_game CHECK (game IN ('TOTE', 'HOLDEM', 'CASHIER')),
+    table_id        BIGINT  NOT NULL,
+    bets            BIGINT  NOT NULL DEFAULT 0,
+    handle          BIGINT  NOT NULL DEFAULT 0,
+    payouts         BIGINT  NOT NULL DEFAULT 0,
+    refunds         BIGINT  NOT NULL DEFAULT 0,
+    commission      BIGINT  NOT NULL DEFAULT 0,
+    breakage        BIGINT  NOT NULL DEFAULT 0,
+    top_ups         BIGINT  NOT NULL DEFAULT 0,
+    jackpot_in      BIGINT  NOT NULL DEFAULT 0,
+    jackpot_out     BIGINT  NOT NULL DEFAULT 0,
+    jackpot_top_ups BIGINT  NOT NULL DEFAULT 0,
+    ante            BIGINT  NOT NULL DEFAULT 0,
+    bonus           BIGINT  NOT NULL DEFAULT 0,
+    bet             BIGINT  NOT NULL DEFAULT 0,
+    deposits        BIGINT  NOT NULL DEFAULT 0,
+    withdrawals     BIGINT  NOT NULL DEFAULT 0,
+    PRIMARY KEY (day, game, table_id)
+);
+
+-- An export of the regulator feed pages a range of days by seq.
+CREATE INDEX regulator_feed_day_seq ON regulator_feed (day, seq);
+
+-- +goose Down
+DROP INDEX regulator_feed_day_seq;
+DROP TABLE report_daily;
