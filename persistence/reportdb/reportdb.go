@@ -96,13 +96,16 @@ func (r *Repo) Players(ctx context.Context, from, to string) ([]report.PlayerRes
 		Bets             int64
 		Staked, Returned int64
 	}
-	err := r.db.Gorm().WithContext(ctx).Raw(`SELECT f.user_id, COALESCE(u.email, '') AS email, COALESCE(u.name, '') AS name,
-		SUM(CASE WHEN f.item = 'BET_ACCEPTED' THEN 1 ELSE 0 END) AS bets,
-		SUM(CASE WHEN f.item = 'BET_ACCEPTED' THEN f.amount ELSE 0 END) AS staked,
-		SUM(CASE WHEN f.item IN ('PAYOUT', 'REFUND') THEN f.amount ELSE 0 END) AS returned
-		FROM regulator_feed f LEFT JOIN users u ON u.id = f.user_id
-		WHERE f.day >= ? AND f.day <= ? AND f.item IN ('BET_ACCEPTED', 'PAYOUT', 'REFUND')
-		GROUP BY f.user_id, u.email, u.name`, from, to).Scan(&rows).Error
+	// Aggregate first, then name the players: one hash aggregate over the
+	// days' records, a lookup per player.
+	err := r.db.Gorm().WithContext(ctx).Raw(`SELECT p.user_id, COALESCE(u.email, '') AS email, COALESCE(u.name, '') AS name, p.bets, p.staked, p.returned
+		FROM (SELECT user_id,
+			SUM(CASE WHEN item = 'BET_ACCEPTED' THEN 1 ELSE 0 END) AS bets,
+			SUM(CASE WHEN item = 'BET_ACCEPTED' THEN amount ELSE 0 END) AS staked,
+			SUM(CASE WHEN item IN ('PAYOUT', 'REFUND') THEN amount ELSE 0 END) AS returned
+			FROM regulator_feed WHERE day >= ? AND day <= ? AND item IN ('BET_ACCEPTED', 'PAYOUT', 'REFUND')
+			GROUP BY user_id) p
+		LEFT JOIN users u ON u.id = p.user_id`, from, to).Scan(&rows).Error
 	if err != nil {
 		return nil, sqldb.MapErr(err, "report")
 	}
