@@ -12,6 +12,7 @@ import { Holdem } from './views/Holdem';
 import { Account } from './views/Account';
 import { Admin } from './views/Admin';
 import { Verify } from './views/Verify';
+import { Reports } from './views/Reports';
 
 function Page() {
   const p = route.value;
@@ -21,6 +22,7 @@ function Page() {
     case '/holdem': return <Holdem />;
     case '/account': return <Account />;
     case '/admin': return <Admin />;
+    case '/reports': return <Reports />;
     case '/verify': return <Verify />;
     default: return <Lobby />;
   }
@@ -40,6 +42,7 @@ function App() {
           <Link href="/holdem">{t('holdem')}</Link>
           <Link href="/verify">{t('verify')}</Link>
           {user?.role === 'ADMIN' && <Link href="/admin">{t('admin')}</Link>}
+          {user?.role === 'ADMIN' && <Link href="/reports">{t('reports')}</Link>}
           <Link href="/account">{user ? user.name : t('signIn')}</Link>
         </nav>
         <div class="right">

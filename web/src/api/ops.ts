@@ -272,3 +272,37 @@ export function withFragments(doc: string): string {
   scan(doc);
   return [doc, ...[...need].sort().map((n) => FRAGMENTS[n])].join('\n');
 }
+
+// The back office's reports (docs/reports.md).
+export const DailyReport = /* GraphQL */ `
+  query DailyReport($from: Date!, $to: Date!) {
+    dailyReport(from: $from, to: $to) {
+      from to
+      rows { day game tableId tableName figures { bets handle payouts refunds ggr holdPercent commission breakage topUps jackpotIn jackpotOut jackpotTopUps ante bonus bet deposits withdrawals } }
+      totals { game figures { bets handle payouts refunds ggr holdPercent commission breakage topUps jackpotIn jackpotOut jackpotTopUps ante bonus bet deposits withdrawals } }
+    }
+  }
+`;
+export const Liability = /* GraphQL */ `query Liability { liability { wallets escrow jackpot openHands total ledger reconciled } }`;
+export const TopPlayers = /* GraphQL */ `
+  query TopPlayers($from: Date!, $to: Date!, $winners: Boolean!) {
+    topPlayers(from: $from, to: $to, winners: $winners, first: 10) { userId email name bets staked returned net }
+  }
+`;
+
+// Partners' webhooks and the emergency stop (docs/partners.md).
+export const WebhookEndpoints = /* GraphQL */ `
+  query WebhookEndpoints {
+    webhookEndpoints { id url eventTypes description createdAt delivered lastDeliveredAt attempts failingSince lastError parkedAt }
+  }
+`;
+export const CreateWebhookEndpoint = /* GraphQL */ `
+  mutation CreateWebhookEndpoint($input: CreateWebhookEndpointInput!) { createWebhookEndpoint(input: $input) { endpoint { id } secret } }
+`;
+export const DeleteWebhookEndpoint = /* GraphQL */ `mutation DeleteWebhookEndpoint($id: ID!) { deleteWebhookEndpoint(id: $id) }`;
+export const ReplayWebhookEndpoint = /* GraphQL */ `
+  mutation ReplayWebhookEndpoint($id: ID!, $from: String) { replayWebhookEndpoint(id: $id, fromEventId: $from) { id } }
+`;
+export const BettingStop = /* GraphQL */ `query BettingStop { bettingStop { stopped since } }`;
+export const StopAllBetting = /* GraphQL */ `mutation StopAllBetting($reason: String!) { stopAllBetting(reason: $reason) { stopped since } }`;
+export const ResumeAllBetting = /* GraphQL */ `mutation ResumeAllBetting { resumeAllBetting { stopped since } }`;

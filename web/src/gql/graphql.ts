@@ -22,6 +22,14 @@ export type CashInput = {
   userId: string | number;
 };
 
+export type CreateWebhookEndpointInput = {
+  /** Whose endpoint it is, at most 200 characters. */
+  description?: string | null | undefined;
+  eventTypes: Array<WebhookEventType>;
+  /** An https:// URL (http:// is taken in development only). */
+  url: string;
+};
+
 export type DecideVerificationInput = {
   approve: boolean;
   id: string | number;
@@ -161,6 +169,12 @@ export type RegisterInput = {
   password: string;
 };
 
+/** What a row of figures belongs to: a totalizator table, Casino Hold'em, or the cashier's desk. */
+export type ReportGame =
+  | 'CASHIER'
+  | 'HOLDEM'
+  | 'TOTE';
+
 export type Role =
   | 'ADMIN'
   | 'AFFILIATE'
@@ -211,6 +225,27 @@ export type VerificationStatus =
   | 'NONE'
   | 'PENDING'
   | 'REJECTED';
+
+/** What an endpoint can subscribe to. */
+export type WebhookEventType =
+  /** draw.settled: a draw was settled (its result, winners and coefficients). */
+  | 'DRAW_SETTLED'
+  /** draw.voided: a draw was voided (its typed void kind). */
+  | 'DRAW_VOIDED'
+  /** regulator.bet.accepted: a stake left a player's wallet (the regulator's feed; webhook-id reg_<seq>). */
+  | 'REGULATOR_BET_ACCEPTED'
+  /** regulator.bet.settled: a payout or a refund reached a player's wallet (the regulator's feed). */
+  | 'REGULATOR_BET_SETTLED'
+  /** regulator.deposit: cash paid in at the cashier (the regulator's feed). */
+  | 'REGULATOR_DEPOSIT'
+  /** regulator.protection.changed: a player's limit or exclusion changed, or an exclusion register entry was added or removed (the regulator's feed). */
+  | 'REGULATOR_PROTECTION_CHANGED'
+  /** regulator.withdrawal: cash paid out at the cashier (the regulator's feed). */
+  | 'REGULATOR_WITHDRAWAL'
+  /** table.changed: a table was paused or resumed. */
+  | 'TABLE_CHANGED'
+  /** table.created: a table appeared. */
+  | 'TABLE_CREATED';
 
 export type UserFieldsFragment = { id: string, email: string, name: string, dateOfBirth: string, role: Role, age: number, canStake: boolean, balance: string, verification: { id: string | null, status: VerificationStatus, documentType: DocumentType | null, reason: string | null, submittedAt: string | null, decidedAt: string | null } };
 
@@ -507,6 +542,72 @@ export type SetJackpotEnabledMutationVariables = Exact<{
 
 
 export type SetJackpotEnabledMutation = { setJackpotEnabled: { balance: string, enabled: boolean } };
+
+export type DailyReportQueryVariables = Exact<{
+  from: string;
+  to: string;
+}>;
+
+
+export type DailyReportQuery = { dailyReport: { from: string, to: string, rows: Array<{ day: string, game: ReportGame, tableId: string | null, tableName: string | null, figures: { bets: number, handle: string, payouts: string, refunds: string, ggr: string, holdPercent: string, commission: string, breakage: string, topUps: string, jackpotIn: string, jackpotOut: string, jackpotTopUps: string, ante: string, bonus: string, bet: string, deposits: string, withdrawals: string } }>, totals: Array<{ game: ReportGame | null, figures: { bets: number, handle: string, payouts: string, refunds: string, ggr: string, holdPercent: string, commission: string, breakage: string, topUps: string, jackpotIn: string, jackpotOut: string, jackpotTopUps: string, ante: string, bonus: string, bet: string, deposits: string, withdrawals: string } }> } };
+
+export type LiabilityQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type LiabilityQuery = { liability: { wallets: string, escrow: string, jackpot: string, openHands: string, total: string, ledger: string, reconciled: boolean } };
+
+export type TopPlayersQueryVariables = Exact<{
+  from: string;
+  to: string;
+  winners: boolean;
+}>;
+
+
+export type TopPlayersQuery = { topPlayers: Array<{ userId: string, email: string, name: string, bets: number, staked: string, returned: string, net: string }> };
+
+export type WebhookEndpointsQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type WebhookEndpointsQuery = { webhookEndpoints: Array<{ id: string, url: string, eventTypes: Array<WebhookEventType>, description: string, createdAt: string, delivered: number, lastDeliveredAt: string | null, attempts: number, failingSince: string | null, lastError: string | null, parkedAt: string | null }> };
+
+export type CreateWebhookEndpointMutationVariables = Exact<{
+  input: CreateWebhookEndpointInput;
+}>;
+
+
+export type CreateWebhookEndpointMutation = { createWebhookEndpoint: { secret: string, endpoint: { id: string } } };
+
+export type DeleteWebhookEndpointMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type DeleteWebhookEndpointMutation = { deleteWebhookEndpoint: boolean };
+
+export type ReplayWebhookEndpointMutationVariables = Exact<{
+  id: string | number;
+  from?: string | null | undefined;
+}>;
+
+
+export type ReplayWebhookEndpointMutation = { replayWebhookEndpoint: { id: string } };
+
+export type BettingStopQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type BettingStopQuery = { bettingStop: { stopped: boolean, since: string | null } };
+
+export type StopAllBettingMutationVariables = Exact<{
+  reason: string;
+}>;
+
+
+export type StopAllBettingMutation = { stopAllBetting: { stopped: boolean, since: string | null } };
+
+export type ResumeAllBettingMutationVariables = Exact<{ [key: string]: never; }>;
+
+
+export type ResumeAllBettingMutation = { resumeAllBetting: { stopped: boolean, since: string | null } };
 
 export type ApiRegisterMutationVariables = Exact<{
   input: RegisterInput;
