@@ -155,6 +155,47 @@ func TestReportsAndExports(t *testing.T) {
 				t.Errorf("top losers %+v; the player lost %s", top.TopPlayers, 40_000-returned)
 			}
 
+			// The player's page: found by part of the email, the session of
+			// play (GLI-19 2.13), the ledger and the protection.
+			var found struct{ Players []struct{ ID, Email string } }
+			admin.MustDo(t, `query($s: String!) { players(search: $s) { id email } }`, map[string]any{"s": strings.ToUpper(p.Email[:12])}, &found)
+			if len(found.Players) != 1 || found.Players[0].ID != p.ID {
+				t.Errorf("search %q found %+v", p.Email[:12], found.Players)
+			}
+			admin.MustFail(t, "BAD_USER_INPUT", "INVALID_SEARCH", `{ players(search: "a") { id } }`, nil)
+			var sess struct {
+				PlayerSessions []struct {
+					Bets                                                         int
+					Wagered, Won, Deposited, Withdrawn, StartBalance, EndBalance string
+					EndReason                                                    string
+				}
+			}
+			admin.MustDo(t, `query($u: ID!, $f: Date!, $t: Date!) { playerSessions(userId: $u, from: $f, to: $t) { bets wagered won deposited withdrawn startBalance endBalance endReason } }`,
+				map[string]any{"u": p.ID, "f": vars["f"], "t": today}, &sess)
+			if len(sess.PlayerSessions) != 1 {
+				t.Fatalf("sessions %+v; want one", sess.PlayerSessions)
+			}
+			s := sess.PlayerSessions[0]
+			if s.Bets != 2 || s.Wagered != "400.00" || amount(t, s.Won) != returned || s.Deposited != "0.00" || s.Withdrawn != "100.00" ||
+				s.StartBalance != "1000.00" || amount(t, s.EndBalance) != balance || s.EndReason != "OPEN" {
+				t.Errorf("the session %+v; the hand staked 400.00 and returned %s, 100.00 withdrawn, the wallet holds %s", s, returned, balance)
+			}
+			var pl struct {
+				PlayerLedger struct {
+					Edges []struct{ Node struct{ Kind, Amount string } }
+				}
+				PlayerProtection struct{ Limits []struct{ Kind string } }
+			}
+			admin.MustDo(t, `query($u: ID!) { playerLedger(userId: $u) { edges { node { kind amount } } } playerProtection(userId: $u) { limits { kind } } }`,
+				map[string]any{"u": p.ID}, &pl)
+			if n := len(pl.PlayerLedger.Edges); n < 4 || pl.PlayerLedger.Edges[0].Node.Kind != "WITHDRAWAL" || pl.PlayerLedger.Edges[n-1].Node.Kind != "DEPOSIT" {
+				t.Errorf("the player's ledger %+v", pl.PlayerLedger.Edges)
+			}
+			if len(pl.PlayerProtection.Limits) != 9 {
+				t.Errorf("the player's limits %+v", pl.PlayerProtection.Limits)
+			}
+			p.Client.MustFail(t, "FORBIDDEN", "ROLE_REQUIRED", `query($u: ID!) { playerLedger(userId: $u) { edges { cursor } } }`, map[string]any{"u": p.ID})
+
 			// The downloads.
 			rng := "from=" + vars["f"].(string) + "&to=" + today
 			status, body, ctype := download(t, admin, "daily-report.csv", rng)

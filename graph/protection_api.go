@@ -60,7 +60,20 @@ func (a *ProtectionAPI) MyProtection(ctx context.Context) (*model.Protection, er
 	if err != nil {
 		return nil, err
 	}
-	o, err := a.svc.Overview(ctx, v.UserID)
+	return a.protectionOf(ctx, v.UserID)
+}
+
+// PlayerProtection resolves Query.playerProtection (admins).
+func (a *ProtectionAPI) PlayerProtection(ctx context.Context, userID string) (*model.Protection, error) {
+	uid, err := parseID(userID, "user")
+	if err != nil {
+		return nil, err
+	}
+	return a.protectionOf(ctx, uid)
+}
+
+func (a *ProtectionAPI) protectionOf(ctx context.Context, userID int64) (*model.Protection, error) {
+	o, err := a.svc.Overview(ctx, userID)
 	if err != nil {
 		return nil, err
 	}

@@ -69,6 +69,23 @@ type Store interface {
 	// Players lists the players who staked or got money back in the days
 	// from..to, with their sums.
 	Players(ctx context.Context, from, to string) ([]PlayerResult, error)
+	// Activity lists a player's activities of the days from..to in the
+	// order they committed.
+	Activity(ctx context.Context, userID int64, from, to string) ([]Activity, error)
+}
+
+// PlayerSessions is the session report of a player over the days
+// from..to (GLI-19 2.13), as of now.
+func (s *Service) PlayerSessions(ctx context.Context, userID int64, from, to string, now time.Time) ([]Session, error) {
+	days, err := Days(from, to, s.loc)
+	if err != nil {
+		return nil, err
+	}
+	acts, err := s.store.Activity(ctx, userID, days[0], days[len(days)-1])
+	if err != nil {
+		return nil, err
+	}
+	return Sessions(acts, now), nil
 }
 
 // Service answers the reports.

@@ -6,7 +6,11 @@ package reportdb
 
 import (
 	"context"
+	"encoding/json"
+	"time"
 
+	"github.com/pokertote/pokertote/domain/ids"
+	"github.com/pokertote/pokertote/domain/ledger"
 	"github.com/pokertote/pokertote/domain/money"
 	"github.com/pokertote/pokertote/domain/report"
 	"github.com/pokertote/pokertote/persistence/sqldb"
@@ -112,6 +116,54 @@ func (r *Repo) Players(ctx context.Context, from, to string) ([]report.PlayerRes
 	out := make([]report.PlayerResult, len(rows))
 	for i, p := range rows {
 		out[i] = report.PlayerResult{UserID: p.UserID, Email: p.Email, Name: p.Name, Bets: p.Bets, Staked: money.Amount(p.Staked), Returned: money.Amount(p.Returned)}
+	}
+	return out, nil
+}
+
+// Activity implements report.Store: the player's feed records of the days,
+// with the wallet's balance after each money record (from the record's
+// ledger entry), in commit order.
+func (r *Repo) Activity(ctx context.Context, userID int64, from, to string) ([]report.Activity, error) {
+	var rows []struct {
+		At           time.Time
+		Item         string
+		Amount       int64
+		Data         string
+		BalanceAfter int64
+	}
+	err := r.db.Gorm().WithContext(ctx).Raw(`SELECT f.at, f.item, f.amount, f.data, COALESCE(e.balance_after, 0) AS balance_after
+		FROM regulator_feed f
+		LEFT JOIN ledger_accounts a ON a.kind = 'WALLET' AND a.ref = ?
+		LEFT JOIN ledger_entries e ON e.transfer_id = f.transfer_id AND e.account_id = a.id AND f.transfer_id > 0
+		WHERE f.user_id = ? AND f.day >= ? AND f.day <= ? ORDER BY f.seq`,
+		ledger.UserWallet(ids.UserID(userID)).Ref, userID, from, to).Scan(&rows).Error
+	if err != nil {
+		return nil, sqldb.MapErr(err, "player activity")
+	}
+	out := make([]report.Activity, 0, len(rows))
+	for _, row := range rows {
+		a := report.Activity{At: row.At.UTC(), Amount: money.Amount(row.Amount), BalanceAfter: money.Amount(row.BalanceAfter)}
+		switch row.Item {
+		case "BET_ACCEPTED":
+			a.Kind = report.Stake
+		case "PAYOUT", "REFUND":
+			a.Kind = report.Return
+		case "DEPOSIT":
+			a.Kind = report.Deposit
+		case "WITHDRAWAL":
+			a.Kind = report.Withdrawal
+		case "PROTECTION_CHANGE":
+			var rec struct {
+				Protection struct{ Kind, Exclusion string }
+			}
+			if err := json.Unmarshal([]byte(row.Data), &rec); err != nil || rec.Protection.Kind != "EXCLUSION" {
+				continue
+			}
+			a.Kind = report.ActivityKind(rec.Protection.Exclusion)
+		default:
+			continue
+		}
+		out = append(out, a)
 	}
 	return out, nil
 }

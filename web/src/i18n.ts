@@ -382,6 +382,7 @@ const T: Record<string, [string, string, string]> = {
   'err.INVALID_WEBHOOK_URL': ['Enter an https:// address of the partner\'s receiver.', 'Введите адрес приёмника партнёра, начинающийся с https://.', 'Серіктес қабылдағышының https:// деп басталатын мекенжайын енгізіңіз.'],
   'err.INVALID_WEBHOOK_TYPES': ['Choose at least one event type.', 'Выберите хотя бы один тип событий.', 'Кемінде бір оқиға түрін таңдаңыз.'],
   'err.INVALID_DATE_RANGE': ['The dates do not make a range: from must come before to, at most 366 days apart.', 'Даты не образуют период: «с» должна быть раньше «по», не более 366 дней.', 'Күндер кезең құрмайды: «бастап» «дейін» күнінен бұрын болуы керек, 366 күннен аспауы тиіс.'],
+  'err.INVALID_SEARCH': ['Type at least 2 characters of an email, a name or a document.', 'Введите хотя бы 2 символа почты, имени или документа.', 'Поштаның, атының немесе құжаттың кемінде 2 таңбасын енгізіңіз.'],
   'err.UNKNOWN_TABLE': ['There is no such table.', 'Такого стола нет.', 'Мұндай үстел жоқ.'],
   'err.INVALID_WEBHOOK_EVENT_ID': ['An event id reads evt_<table>_<number>, as in the webhook-id header.', 'Идентификатор события имеет вид evt_<стол>_<номер>, как в заголовке webhook-id.', 'Оқиға идентификаторы webhook-id тақырыбындағыдай evt_<үстел>_<нөмір> түрінде болады.'],
   'err.INVALID_DESCRIPTION': ['The description is too long (at most 200 characters).', 'Описание слишком длинное (не более 200 символов).', 'Сипаттама тым ұзын (200 таңбадан аспауы керек).'],
