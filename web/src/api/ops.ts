@@ -306,3 +306,20 @@ export const ReplayWebhookEndpoint = /* GraphQL */ `
 export const BettingStop = /* GraphQL */ `query BettingStop { bettingStop { stopped since } }`;
 export const StopAllBetting = /* GraphQL */ `mutation StopAllBetting($reason: String!) { stopAllBetting(reason: $reason) { stopped since } }`;
 export const ResumeAllBetting = /* GraphQL */ `mutation ResumeAllBetting { resumeAllBetting { stopped since } }`;
+
+// The players' search and a player's page (admins).
+export const Players = /* GraphQL */ `
+  query Players($search: String!) { players(search: $search, first: 50) { id email name role balance verification { status } } }
+`;
+export const PlayerPage = /* GraphQL */ `
+  query PlayerPage($id: ID!, $from: Date!, $to: Date!) {
+    user(id: $id) { id email name dateOfBirth role balance disabledAt verification { status documentType submittedAt decidedAt } }
+    playerProtection(userId: $id) {
+      limits { kind period amount pending pendingAmount pendingFrom }
+      exclusion { kind since until active }
+    }
+    playerSessions(userId: $id, from: $from, to: $to) { start end bets wagered won deposited withdrawn startBalance endBalance endReason }
+    playerBets(userId: $id, first: 20) { edges { node { id round market selection stake status payout placedAt draw { id number } } } }
+    playerLedger(userId: $id, first: 20) { edges { node { id kind amount balanceAfter memo createdAt } } }
+  }
+`;

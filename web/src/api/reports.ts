@@ -61,3 +61,8 @@ export const replayEndpoint = (id: string, from: string | null) => gql(ops.Repla
 export const stopState = async () => (await gql<BettingStopQuery>(ops.BettingStop)).bettingStop;
 export const stopAll = (reason: string) => gql(ops.StopAllBetting, { reason });
 export const resumeAll = () => gql(ops.ResumeAllBetting);
+
+export type FoundPlayer = import('../gql/graphql').PlayersQuery['players'][number];
+export type PlayerPage = import('../gql/graphql').PlayerPageQuery;
+export const players = async (search: string) => (await gql<import('../gql/graphql').PlayersQuery>(ops.Players, { search })).players;
+export const playerPage = (id: string, from: string, to: string) => gql<PlayerPage>(ops.PlayerPage, { id, from, to });

@@ -54,6 +54,12 @@ export type DrawPhase =
   | 'TURN'
   | 'VOID';
 
+export type ExclusionKind =
+  /** 6 months to 5 years, or permanent. */
+  | 'SELF_EXCLUSION'
+  /** 24 hours to 6 weeks. */
+  | 'TIME_OUT';
+
 /** An EXPRESS coupon: the leader after the flop, the leader after the turn and the winner after the river (a position may repeat). */
 export type ExpressInput = {
   flop: number;
@@ -141,6 +147,17 @@ export type LedgerEntryKind =
   | 'TOPUP'
   | 'WITHDRAWAL';
 
+export type LimitKind =
+  | 'DEPOSIT'
+  /** Stakes minus returns (payouts, refunds) within the period. */
+  | 'LOSS'
+  | 'STAKE';
+
+export type LimitPeriod =
+  | 'DAY'
+  | 'MONTH'
+  | 'WEEK';
+
 export type Market =
   /** The category of the winning hand. */
   | 'COMBINATION'
@@ -156,6 +173,17 @@ export type PlaceBetInput = {
   selection: SelectionInput;
   stake: string;
 };
+
+/** Why a session of play ended. */
+export type PlayerSessionEnd =
+  /** No stake for 30 minutes after the last play. */
+  | 'IDLE'
+  /** The last play was less than 30 minutes ago: it may go on. */
+  | 'OPEN'
+  /** The player excluded themselves. */
+  | 'SELF_EXCLUSION'
+  /** The player took a time-out. */
+  | 'TIME_OUT';
 
 export type PositionStatus =
   | 'LOSS'
@@ -608,6 +636,22 @@ export type ResumeAllBettingMutationVariables = Exact<{ [key: string]: never; }>
 
 
 export type ResumeAllBettingMutation = { resumeAllBetting: { stopped: boolean, since: string | null } };
+
+export type PlayersQueryVariables = Exact<{
+  search: string;
+}>;
+
+
+export type PlayersQuery = { players: Array<{ id: string, email: string, name: string, role: Role, balance: string, verification: { status: VerificationStatus } }> };
+
+export type PlayerPageQueryVariables = Exact<{
+  id: string | number;
+  from: string;
+  to: string;
+}>;
+
+
+export type PlayerPageQuery = { user: { id: string, email: string, name: string, dateOfBirth: string, role: Role, balance: string, disabledAt: string | null, verification: { status: VerificationStatus, documentType: DocumentType | null, submittedAt: string | null, decidedAt: string | null } } | null, playerProtection: { limits: Array<{ kind: LimitKind, period: LimitPeriod, amount: string | null, pending: boolean, pendingAmount: string | null, pendingFrom: string | null }>, exclusion: { kind: ExclusionKind, since: string, until: string | null, active: boolean } | null }, playerSessions: Array<{ start: string, end: string, bets: number, wagered: string, won: string, deposited: string, withdrawn: string, startBalance: string, endBalance: string, endReason: PlayerSessionEnd }>, playerBets: { edges: Array<{ node: { id: string, round: BettingRound, market: Market, selection: string, stake: string, status: BetStatus, payout: string | null, placedAt: string, draw: { id: string, number: number } } }> }, playerLedger: { edges: Array<{ node: { id: string, kind: LedgerEntryKind, amount: string, balanceAfter: string, memo: string, createdAt: string } }> } };
 
 export type ApiRegisterMutationVariables = Exact<{
   input: RegisterInput;

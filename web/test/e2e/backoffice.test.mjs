@@ -83,6 +83,22 @@ test('the reports dashboard in ru and kk: the chart is drawn, the figures are th
     const csv = readFileSync(await dl.path(), 'utf8');
     assert.match(csv, /^day,game,table_id,table,bets,handle,payouts,refunds,ggr,hold_percent,/);
     assert.match(csv, new RegExp(`\\r\\n${to},HOLDEM,0,,1,100\\.00,0\\.00,0\\.00,100\\.00,100\\.00,`), 'today\'s Casino Hold\'em row');
+    // The players' search and a player's page, against the API.
+    await page.goto('/players');
+    await page.locator('input[name=player-search]').fill('REPORTS@POKER');
+    await page.locator('form[role=search] button[type=submit]').click();
+    await page.locator('[data-testid=players] a', { hasText: 'reports@pokertote.test' }).click();
+    await page.waitForSelector('[data-testid=player-balance]');
+    const pp = (await server.gql(`query($u: ID!, $f: Date!, $t: Date!) { user(id: $u) { balance } playerSessions(userId: $u, from: $f, to: $t) { wagered won withdrawn endReason } }`,
+      { u: player.user.id, f: from, t: to }, admin.accessToken));
+    assert.equal(await page.locator('[data-testid=player-balance]').getAttribute('data-value'), pp.user.balance, `${lang} player balance`);
+    assert.equal(pp.playerSessions.length, 1);
+    assert.equal(pp.playerSessions[0].wagered, '100.00');
+    assert.equal(await page.locator('[data-testid=player-sessions] [data-figure=wagered]').getAttribute('data-value'), pp.playerSessions[0].wagered);
+    assert.equal(await page.locator('[data-testid=player-sessions] [data-figure=withdrawn]').getAttribute('data-value'), '500.00');
+    assert.ok(await page.locator('[data-testid=player-ledger] tr[data-kind=WITHDRAWAL]').count() === 1, 'the ledger shows the withdrawal');
+    assert.deepEqual(await axe(page), [], `${lang} player page: axe`);
+    await shot(page, `player-${lang}-desktop`);
     // On a phone the tables scroll instead of cutting the figures.
     const phone = await adminPage(lang, { width: 390, height: 844 });
     await phone.goto('/reports');
