@@ -194,7 +194,7 @@ func TestReportsAndExports(t *testing.T) {
 			if len(pl.PlayerProtection.Limits) != 9 {
 				t.Errorf("the player's limits %+v", pl.PlayerProtection.Limits)
 			}
-			p.Client.MustFail(t, "FORBIDDEN", "ROLE_REQUIRED", `query($u: ID!) { playerLedger(userId: $u) { edges { cursor } } }`, map[string]any{"u": p.ID})
+			newPlayer(t, c, "").Client.MustFail(t, "FORBIDDEN", "ROLE_REQUIRED", `query($u: ID!) { playerLedger(userId: $u) { edges { cursor } } }`, map[string]any{"u": p.ID})
 
 			// The downloads.
 			rng := "from=" + vars["f"].(string) + "&to=" + today
@@ -240,8 +240,37 @@ func TestReportsAndExports(t *testing.T) {
 				t.Errorf("downloads audited: %+v; want 6, the last top-players.csv", audit.AuditLog.Edges)
 			}
 
+			// Protection in the period: a deposit refused by the player's
+			// new limit is a hit; the limit's change and a time-out are
+			// listed beside it.
+			p.Client.MustDo(t, `mutation { setLimit(input: {kind: DEPOSIT, period: DAY, amount: "500.00"}) { amount } }`, nil, nil)
+			admin.MustFail(t, "CONFLICT", "DEPOSIT_LIMIT", `mutation($u: ID!, $k: String!) { deposit(input: {userId: $u, amount: "600.00", idempotencyKey: $k}) { balance } }`,
+				map[string]any{"u": p.ID, "k": unique("dep-over")})
+			p.Client.MustDo(t, `mutation { takeTimeOut(hours: 24) { kind } }`, nil, nil)
+			var pe struct {
+				ProtectionEvents []struct {
+					UserID, Kind string
+					Count        int64
+				}
+			}
+			admin.MustDo(t, `query($f: Date!, $t: Date!) { protectionEvents(from: $f, to: $t) { userId kind count } }`, vars, &pe)
+			kinds := map[string]int64{}
+			for _, e := range pe.ProtectionEvents {
+				if e.UserID == p.ID {
+					kinds[e.Kind] = e.Count
+				}
+			}
+			if kinds["DEPOSIT_LIMIT_HIT"] != 1 || kinds["LIMIT_CHANGED"] != 1 || kinds["TIME_OUT"] != 1 || len(kinds) != 3 {
+				t.Errorf("protection events %+v", pe.ProtectionEvents)
+			}
+			_, body, _ = download(t, admin, "protection-events.csv", rng)
+			if rows := parseCSV(t, body, report.ProtectionHeader); len(rows) != 3 {
+				t.Errorf("protection-events.csv: %v", rows)
+			}
+
 			// Refusals.
-			exportRefused(t, p.Client, "daily-report.csv", rng, http.StatusForbidden, "FORBIDDEN", "ROLE_REQUIRED")
+			other := newPlayer(t, c, "")
+			exportRefused(t, other.Client, "daily-report.csv", rng, http.StatusForbidden, "FORBIDDEN", "ROLE_REQUIRED")
 			exportRefused(t, c, "daily-report.csv", rng, http.StatusUnauthorized, "UNAUTHENTICATED", "LOGIN_REQUIRED")
 			exportRefused(t, admin, "daily-report.csv", "from="+today+"&to=2020-01-01", http.StatusBadRequest, "BAD_USER_INPUT", "INVALID_DATE_RANGE")
 			exportRefused(t, admin, "daily-report.csv", "from=2020-01-01&to="+today, http.StatusBadRequest, "BAD_USER_INPUT", "INVALID_DATE_RANGE")
@@ -252,7 +281,7 @@ func TestReportsAndExports(t *testing.T) {
 				t.Errorf("the refusal %q does not name the field", e.Message)
 			}
 			admin.MustFail(t, "BAD_USER_INPUT", "UNKNOWN_TABLE", `{ dailyReport(from: "2026-12-01", to: "2026-12-02", tableId: "999") { from } }`, nil)
-			p.Client.MustFail(t, "FORBIDDEN", "ROLE_REQUIRED", `{ liability { total } }`, nil)
+			other.Client.MustFail(t, "FORBIDDEN", "ROLE_REQUIRED", `{ liability { total } }`, nil)
 		})
 	}
 }

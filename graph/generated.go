@@ -637,6 +637,16 @@ type ComplexityRoot struct {
 		Start    func(childComplexity int) int
 	}
 
+	ProtectionEvent struct {
+		Count  func(childComplexity int) int
+		Email  func(childComplexity int) int
+		First  func(childComplexity int) int
+		Kind   func(childComplexity int) int
+		Last   func(childComplexity int) int
+		Name   func(childComplexity int) int
+		UserID func(childComplexity int) int
+	}
+
 	ProtectionLimit struct {
 		Amount        func(childComplexity int) int
 		Kind          func(childComplexity int) int
@@ -668,6 +678,7 @@ type ComplexityRoot struct {
 		PlayerProtection        func(childComplexity int, userID string) int
 		PlayerSessions          func(childComplexity int, userID string, from model.Date, to model.Date) int
 		Players                 func(childComplexity int, search string, first *int) int
+		ProtectionEvents        func(childComplexity int, from model.Date, to model.Date) int
 		RegulatorFeed           func(childComplexity int, afterSeq *int64, first *int) int
 		RegulatorReconciliation func(childComplexity int, from model.Date, to model.Date) int
 		Results                 func(childComplexity int, tableID *string, from *time.Time, to *time.Time, first *int, after *string) int
@@ -1020,6 +1031,7 @@ type QueryResolver interface {
 	PlayerProtection(ctx context.Context, userID string) (*model.Protection, error)
 	PlayerLedger(ctx context.Context, userID string, first *int, after *string) (*model.LedgerEntryConnection, error)
 	PlayerBets(ctx context.Context, userID string, first *int, after *string) (*model.BetConnection, error)
+	ProtectionEvents(ctx context.Context, from model.Date, to model.Date) ([]model.ProtectionEvent, error)
 	Tables(ctx context.Context) ([]model.Table, error)
 	Table(ctx context.Context, id string) (*model.Table, error)
 	Draw(ctx context.Context, id string) (*model.Draw, error)
@@ -3652,6 +3664,49 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.ProtectionCounter.Start(childComplexity), true
 
+	case "ProtectionEvent.count":
+		if e.ComplexityRoot.ProtectionEvent.Count == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ProtectionEvent.Count(childComplexity), true
+	case "ProtectionEvent.email":
+		if e.ComplexityRoot.ProtectionEvent.Email == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ProtectionEvent.Email(childComplexity), true
+	case "ProtectionEvent.first":
+		if e.ComplexityRoot.ProtectionEvent.First == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ProtectionEvent.First(childComplexity), true
+	case "ProtectionEvent.kind":
+		if e.ComplexityRoot.ProtectionEvent.Kind == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ProtectionEvent.Kind(childComplexity), true
+	case "ProtectionEvent.last":
+		if e.ComplexityRoot.ProtectionEvent.Last == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ProtectionEvent.Last(childComplexity), true
+	case "ProtectionEvent.name":
+		if e.ComplexityRoot.ProtectionEvent.Name == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ProtectionEvent.Name(childComplexity), true
+	case "ProtectionEvent.userId":
+		if e.ComplexityRoot.ProtectionEvent.UserID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ProtectionEvent.UserID(childComplexity), true
+
 	case "ProtectionLimit.amount":
 		if e.ComplexityRoot.ProtectionLimit.Amount == nil {
 			break
@@ -3886,6 +3941,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.Players(childComplexity, args["search"].(string), args["first"].(*int)), true
+	case "Query.protectionEvents":
+		if e.ComplexityRoot.Query.ProtectionEvents == nil {
+			break
+		}
+
+		args, err := ec.field_Query_protectionEvents_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.ProtectionEvents(childComplexity, args["from"].(model.Date), args["to"].(model.Date)), true
 	case "Query.regulatorFeed":
 		if e.ComplexityRoot.Query.RegulatorFeed == nil {
 			break
@@ -6193,6 +6259,26 @@ func (ec *executionContext) childFields_ProtectionCounter(ctx context.Context, f
 	return nil, fmt.Errorf("no field named %q was found under type ProtectionCounter", field.Name)
 }
 
+func (ec *executionContext) childFields_ProtectionEvent(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "userId":
+		return ec.fieldContext_ProtectionEvent_userId(ctx, field)
+	case "email":
+		return ec.fieldContext_ProtectionEvent_email(ctx, field)
+	case "name":
+		return ec.fieldContext_ProtectionEvent_name(ctx, field)
+	case "kind":
+		return ec.fieldContext_ProtectionEvent_kind(ctx, field)
+	case "count":
+		return ec.fieldContext_ProtectionEvent_count(ctx, field)
+	case "first":
+		return ec.fieldContext_ProtectionEvent_first(ctx, field)
+	case "last":
+		return ec.fieldContext_ProtectionEvent_last(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ProtectionEvent", field.Name)
+}
+
 func (ec *executionContext) childFields_ProtectionLimit(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "kind":
@@ -7712,6 +7798,28 @@ func (ec *executionContext) field_Query_players_args(ctx context.Context, rawArg
 		return nil, err
 	}
 	args["first"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_protectionEvents_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "from",
+		func(ctx context.Context, v any) (model.Date, error) {
+			return ec.unmarshalNDate2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐDate(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["from"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "to",
+		func(ctx context.Context, v any) (model.Date, error) {
+			return ec.unmarshalNDate2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐDate(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["to"] = arg1
 	return args, nil
 }
 
@@ -19036,6 +19144,167 @@ func (ec *executionContext) fieldContext_ProtectionCounter_netLoss(_ context.Con
 	return graphql.NewScalarFieldContext("ProtectionCounter", field, false, false, "Money")
 }
 
+func (ec *executionContext) _ProtectionEvent_userId(ctx context.Context, field graphql.CollectedField, obj *model.ProtectionEvent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ProtectionEvent_userId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UserID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ProtectionEvent_userId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ProtectionEvent", field, false, false, "ID")
+}
+
+func (ec *executionContext) _ProtectionEvent_email(ctx context.Context, field graphql.CollectedField, obj *model.ProtectionEvent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ProtectionEvent_email(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Email, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ProtectionEvent_email(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ProtectionEvent", field, false, false, "String")
+}
+
+func (ec *executionContext) _ProtectionEvent_name(ctx context.Context, field graphql.CollectedField, obj *model.ProtectionEvent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ProtectionEvent_name(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Name, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ProtectionEvent_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ProtectionEvent", field, false, false, "String")
+}
+
+func (ec *executionContext) _ProtectionEvent_kind(ctx context.Context, field graphql.CollectedField, obj *model.ProtectionEvent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ProtectionEvent_kind(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Kind, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ProtectionEvent_kind(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ProtectionEvent", field, false, false, "String")
+}
+
+func (ec *executionContext) _ProtectionEvent_count(ctx context.Context, field graphql.CollectedField, obj *model.ProtectionEvent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ProtectionEvent_count(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Count, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt642int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ProtectionEvent_count(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ProtectionEvent", field, false, false, "Int64")
+}
+
+func (ec *executionContext) _ProtectionEvent_first(ctx context.Context, field graphql.CollectedField, obj *model.ProtectionEvent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ProtectionEvent_first(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.First, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ProtectionEvent_first(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ProtectionEvent", field, false, false, "Time")
+}
+
+func (ec *executionContext) _ProtectionEvent_last(ctx context.Context, field graphql.CollectedField, obj *model.ProtectionEvent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ProtectionEvent_last(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Last, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ProtectionEvent_last(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ProtectionEvent", field, false, false, "Time")
+}
+
 func (ec *executionContext) _ProtectionLimit_kind(ctx context.Context, field graphql.CollectedField, obj *model.ProtectionLimit) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -20536,6 +20805,68 @@ func (ec *executionContext) fieldContext_Query_playerBets(ctx context.Context, f
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Query_playerBets_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_protectionEvents(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_protectionEvents(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().ProtectionEvents(ctx, fc.Args["from"].(model.Date), fc.Args["to"].(model.Date))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				roles, err := ec.unmarshalNRole2ᚕgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐRoleᚄ(ctx, []any{"ADMIN"})
+				if err != nil {
+					var zeroVal []model.ProtectionEvent
+					return zeroVal, err
+				}
+				if ec.Directives.HasRole == nil {
+					var zeroVal []model.ProtectionEvent
+					return zeroVal, errors.New("directive hasRole is not implemented")
+				}
+				return ec.Directives.HasRole(ctx, nil, directive0, roles)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v []model.ProtectionEvent) graphql.Marshaler {
+			return ec.marshalNProtectionEvent2ᚕgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐProtectionEventᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_protectionEvents(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ProtectionEvent(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_protectionEvents_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -31124,6 +31455,69 @@ func (ec *executionContext) _ProtectionCounter(ctx context.Context, sel ast.Sele
 	return out
 }
 
+var protectionEventImplementors = []string{"ProtectionEvent"}
+
+func (ec *executionContext) _ProtectionEvent(ctx context.Context, sel ast.SelectionSet, obj *model.ProtectionEvent) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, protectionEventImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ProtectionEvent")
+		case "userId":
+			out.Values[i] = ec._ProtectionEvent_userId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "email":
+			out.Values[i] = ec._ProtectionEvent_email(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "name":
+			out.Values[i] = ec._ProtectionEvent_name(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "kind":
+			out.Values[i] = ec._ProtectionEvent_kind(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "count":
+			out.Values[i] = ec._ProtectionEvent_count(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "first":
+			out.Values[i] = ec._ProtectionEvent_first(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "last":
+			out.Values[i] = ec._ProtectionEvent_last(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
 var protectionLimitImplementors = []string{"ProtectionLimit"}
 
 func (ec *executionContext) _ProtectionLimit(ctx context.Context, sel ast.SelectionSet, obj *model.ProtectionLimit) graphql.Marshaler {
@@ -31350,6 +31744,12 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 				true, true,
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Query_playerBets(ctx, field)
+				})
+		case "protectionEvents":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_protectionEvents(ctx, field)
 				})
 		case "tables":
 			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
@@ -34348,6 +34748,26 @@ func (ec *executionContext) marshalNProtectionCounter2ᚕgithubᚗcomᚋpokertot
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNProtectionCounter2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐProtectionCounter(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNProtectionEvent2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐProtectionEvent(ctx context.Context, sel ast.SelectionSet, v model.ProtectionEvent) graphql.Marshaler {
+	return ec._ProtectionEvent(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNProtectionEvent2ᚕgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐProtectionEventᚄ(ctx context.Context, sel ast.SelectionSet, v []model.ProtectionEvent) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNProtectionEvent2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐProtectionEvent(ctx, sel, v[i])
 	})
 
 	for _, e := range ret {

@@ -289,3 +289,17 @@ func toModelRealityCheck(r event.RealityCheckData) *model.RealityCheck {
 		Stakes: model.Money(r.Stakes), Returns: model.Money(r.Returns), Net: model.Money(r.Net),
 	}
 }
+
+// Refused keeps a limit hit when err refused userID's stake or deposit by
+// a limit (the back office lists who hit which limit); otherwise nothing.
+func (a *ProtectionAPI) Refused(ctx context.Context, userID int64, err error) {
+	if a != nil && err != nil {
+		a.svc.RecordRefusal(ctx, userID, err)
+	}
+}
+
+// viewerAccount is the signed-in viewer's account id, 0 for none.
+func viewerAccount(ctx context.Context) int64 {
+	v, _ := ViewerFrom(ctx)
+	return v.UserID
+}

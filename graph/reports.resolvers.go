@@ -42,3 +42,7 @@ func (r *queryResolver) PlayerLedger(ctx context.Context, userID string, first *
 func (r *queryResolver) PlayerBets(ctx context.Context, userID string, first *int, after *string) (*model.BetConnection, error) {
 	return r.Tote.PlayerBets(ctx, userID, first, after)
 }
+
+func (r *queryResolver) ProtectionEvents(ctx context.Context, from model.Date, to model.Date) ([]model.ProtectionEvent, error) {
+	return r.Reports.ProtectionEvents(ctx, from, to)
+}

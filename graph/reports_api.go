@@ -121,3 +121,16 @@ func (a *ReportsAPI) PlayerSessions(ctx context.Context, userID string, from, to
 	}
 	return out, nil
 }
+
+// ProtectionEvents resolves Query.protectionEvents.
+func (a *ReportsAPI) ProtectionEvents(ctx context.Context, from, to model.Date) ([]model.ProtectionEvent, error) {
+	evs, err := a.svc.ProtectionEvents(ctx, from.String(), to.String())
+	if err != nil {
+		return nil, err
+	}
+	out := make([]model.ProtectionEvent, len(evs))
+	for i, e := range evs {
+		out[i] = model.ProtectionEvent{UserID: strconv.FormatInt(e.UserID, 10), Email: e.Email, Name: e.Name, Kind: e.Kind, Count: e.Count, First: e.First, Last: e.Last}
+	}
+	return out, nil
+}

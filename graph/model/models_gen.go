@@ -832,6 +832,18 @@ type ProtectionCounter struct {
 	NetLoss Money `json:"netLoss"`
 }
 
+// What one player's protection saw over a period, of one kind.
+type ProtectionEvent struct {
+	UserID string `json:"userId"`
+	Email  string `json:"email"`
+	Name   string `json:"name"`
+	// DEPOSIT_LIMIT_HIT, STAKE_LIMIT_HIT or LOSS_LIMIT_HIT (a stake or deposit the limit refused), LIMIT_CHANGED, TIME_OUT or SELF_EXCLUSION.
+	Kind  string    `json:"kind"`
+	Count int64     `json:"count"`
+	First time.Time `json:"first"`
+	Last  time.Time `json:"last"`
+}
+
 type ProtectionLimit struct {
 	Kind   LimitKind   `json:"kind"`
 	Period LimitPeriod `json:"period"`

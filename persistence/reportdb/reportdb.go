@@ -167,3 +167,84 @@ func (r *Repo) Activity(ctx context.Context, userID int64, from, to string) ([]r
 	}
 	return out, nil
 }
+
+// ProtectionEvents implements report.Store: the hits and the changes of the
+// range, summed by player and kind.
+func (r *Repo) ProtectionEvents(ctx context.Context, from, to time.Time) ([]report.ProtectionEvent, error) {
+	db := r.db.Gorm().WithContext(ctx)
+	// Rows, not aggregates: SQLite's MIN and MAX of a time come back as
+	// text. Hits and changes are a handful per player.
+	var hits []struct {
+		UserID int64
+		Kind   string
+		At     time.Time
+	}
+	if err := db.Raw(`SELECT user_id, kind, at FROM protection_hits WHERE at >= ? AND at < ?`, sqldb.StoredTime(from), sqldb.StoredTime(to)).Scan(&hits).Error; err != nil {
+		return nil, sqldb.MapErr(err, "protection events")
+	}
+	var changes []struct {
+		UserID int64
+		Detail string
+		At     time.Time
+	}
+	if err := db.Raw(`SELECT user_id, detail, at FROM protection_changes WHERE user_id IS NOT NULL AND at >= ? AND at < ? ORDER BY id`,
+		sqldb.StoredTime(from), sqldb.StoredTime(to)).Scan(&changes).Error; err != nil {
+		return nil, sqldb.MapErr(err, "protection events")
+	}
+	type key struct {
+		user int64
+		kind string
+	}
+	sums := map[key]*report.ProtectionEvent{}
+	add := func(user int64, kind string, n int64, first, last time.Time) {
+		e := sums[key{user, kind}]
+		if e == nil {
+			e = &report.ProtectionEvent{UserID: user, Kind: kind, First: first, Last: last}
+			sums[key{user, kind}] = e
+		}
+		e.Count += n
+		if first.Before(e.First) {
+			e.First = first
+		}
+		if last.After(e.Last) {
+			e.Last = last
+		}
+	}
+	for _, h := range hits {
+		add(h.UserID, h.Kind+"_LIMIT_HIT", 1, h.At.UTC(), h.At.UTC())
+	}
+	for _, c := range changes {
+		var d struct{ Kind, Exclusion string }
+		if err := json.Unmarshal([]byte(c.Detail), &d); err != nil {
+			return nil, sqldb.MapErr(err, "protection events")
+		}
+		kind := "LIMIT_CHANGED"
+		if d.Kind == "EXCLUSION" {
+			kind = d.Exclusion
+		}
+		add(c.UserID, kind, 1, c.At.UTC(), c.At.UTC())
+	}
+	out := make([]report.ProtectionEvent, 0, len(sums))
+	uids := make([]int64, 0, len(sums))
+	for _, e := range sums {
+		out = append(out, *e)
+		uids = append(uids, e.UserID)
+	}
+	if len(uids) > 0 {
+		var users []struct {
+			ID          int64
+			Email, Name string
+		}
+		if err := db.Raw(`SELECT id, email, name FROM users WHERE id IN ?`, uids).Scan(&users).Error; err != nil {
+			return nil, sqldb.MapErr(err, "protection events")
+		}
+		names := map[int64][2]string{}
+		for _, u := range users {
+			names[u.ID] = [2]string{u.Email, u.Name}
+		}
+		for i := range out {
+			out[i].Email, out[i].Name = names[out[i].UserID][0], names[out[i].UserID][1]
+		}
+	}
+	return out, nil
+}

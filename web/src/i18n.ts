@@ -533,6 +533,16 @@ const T: Record<string, [string, string, string]> = {
   'lp.DAY': ['day', 'день', 'күн'],
   'lp.WEEK': ['week', 'неделя', 'апта'],
   'lp.MONTH': ['month', 'месяц', 'ай'],
+  protectionEvents: ['Limits hit, time-outs and self-exclusions', 'Лимиты, перерывы и самоисключения', 'Лимиттер, үзілістер және өзін-өзі шектеу'],
+  peKind: ['What', 'Что', 'Не'],
+  peLast: ['Last', 'Последний раз', 'Соңғы рет'],
+  'pe.DEPOSIT_LIMIT_HIT': ['Deposit refused by the deposit limit', 'Пополнение отклонено лимитом', 'Толықтыру лимитпен қабылданбады'],
+  'pe.STAKE_LIMIT_HIT': ['Stake refused by the stake limit', 'Ставка отклонена лимитом ставок', 'Бәс лимитпен қабылданбады'],
+  'pe.LOSS_LIMIT_HIT': ['Stake refused by the loss limit', 'Ставка отклонена лимитом проигрыша', 'Бәс ұтылыс лимитімен қабылданбады'],
+  'pe.LIMIT_CHANGED': ['Limit changed', 'Лимит изменён', 'Лимит өзгертілді'],
+  'pe.TIME_OUT': ['Time-out taken', 'Взят перерыв', 'Үзіліс алынды'],
+  'pe.SELF_EXCLUSION': ['Self-excluded', 'Самоисключение', 'Өзін-өзі шектеу'],
+  'dl.protection-events.csv': ['Protection events', 'События защиты игроков', 'Ойыншыны қорғау оқиғалары'],
 };
 
 const IDX: Record<Lang, number> = { en: 0, ru: 1, kk: 2 };

@@ -323,3 +323,6 @@ export const PlayerPage = /* GraphQL */ `
     playerLedger(userId: $id, first: 20) { edges { node { id kind amount balanceAfter memo createdAt } } }
   }
 `;
+export const ProtectionEvents = /* GraphQL */ `
+  query ProtectionEvents($from: Date!, $to: Date!) { protectionEvents(from: $from, to: $to) { userId email name kind count first last } }
+`;

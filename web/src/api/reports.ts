@@ -66,3 +66,6 @@ export type FoundPlayer = import('../gql/graphql').PlayersQuery['players'][numbe
 export type PlayerPage = import('../gql/graphql').PlayerPageQuery;
 export const players = async (search: string) => (await gql<import('../gql/graphql').PlayersQuery>(ops.Players, { search })).players;
 export const playerPage = (id: string, from: string, to: string) => gql<PlayerPage>(ops.PlayerPage, { id, from, to });
+export type ProtectionEvent = import('../gql/graphql').ProtectionEventsQuery['protectionEvents'][number];
+export const protectionEvents = async (from: string, to: string) =>
+  (await gql<import('../gql/graphql').ProtectionEventsQuery>(ops.ProtectionEvents, { from, to })).protectionEvents;

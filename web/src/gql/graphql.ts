@@ -653,6 +653,14 @@ export type PlayerPageQueryVariables = Exact<{
 
 export type PlayerPageQuery = { user: { id: string, email: string, name: string, dateOfBirth: string, role: Role, balance: string, disabledAt: string | null, verification: { status: VerificationStatus, documentType: DocumentType | null, submittedAt: string | null, decidedAt: string | null } } | null, playerProtection: { limits: Array<{ kind: LimitKind, period: LimitPeriod, amount: string | null, pending: boolean, pendingAmount: string | null, pendingFrom: string | null }>, exclusion: { kind: ExclusionKind, since: string, until: string | null, active: boolean } | null }, playerSessions: Array<{ start: string, end: string, bets: number, wagered: string, won: string, deposited: string, withdrawn: string, startBalance: string, endBalance: string, endReason: PlayerSessionEnd }>, playerBets: { edges: Array<{ node: { id: string, round: BettingRound, market: Market, selection: string, stake: string, status: BetStatus, payout: string | null, placedAt: string, draw: { id: string, number: number } } }> }, playerLedger: { edges: Array<{ node: { id: string, kind: LedgerEntryKind, amount: string, balanceAfter: string, memo: string, createdAt: string } }> } };
 
+export type ProtectionEventsQueryVariables = Exact<{
+  from: string;
+  to: string;
+}>;
+
+
+export type ProtectionEventsQuery = { protectionEvents: Array<{ userId: string, email: string, name: string, kind: string, count: number, first: string, last: string }> };
+
 export type ApiRegisterMutationVariables = Exact<{
   input: RegisterInput;
 }>;

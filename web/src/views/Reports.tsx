@@ -3,7 +3,7 @@ import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import * as reports from '../api/reports';
 import { me } from '../api/account';
-import { t, money, num, errorText, lang } from '../i18n';
+import { t, money, num, errorText, dateTime, lang } from '../i18n';
 import { Alert } from '../ui';
 
 /** The money figures the tables show, in order (docs/reports.md). */
@@ -14,7 +14,7 @@ const FIGURES: { key: keyof reports.Figures; label: string }[] = [
   { key: 'jackpotTopUps', label: 'rJackpotTopUps' }, { key: 'deposits', label: 'rDeposits' }, { key: 'withdrawals', label: 'rWithdrawals' },
 ];
 
-const FILES = ['daily-report.csv', 'top-players.csv', 'liability.csv', 'regulator-reconciliation.csv', 'regulator-feed.csv'];
+const FILES = ['daily-report.csv', 'top-players.csv', 'liability.csv', 'protection-events.csv', 'regulator-reconciliation.csv', 'regulator-feed.csv'];
 
 /** rowName names a row's game and table in the reader's language. */
 function rowName(r: { game: string; tableId?: string | null; tableName?: string | null }): string {
@@ -25,14 +25,15 @@ function rowName(r: { game: string; tableId?: string | null; tableName?: string 
 /** Reports: the operator's dashboard (admins): daily GGR and handle by table, totals, liability, top players, CSV files. */
 export function Reports() {
   const [days, setDays] = useState(30);
-  const [data, setData] = useState<{ daily: reports.Daily; liability: reports.Liability; winners: reports.Player[]; losers: reports.Player[] } | null>(null);
+  const [data, setData] = useState<{ daily: reports.Daily; liability: reports.Liability; winners: reports.Player[]; losers: reports.Player[]; protection: reports.ProtectionEvent[] } | null>(null);
   const [err, setErr] = useState<string | null>(null);
   const range = reports.lastDays(days);
   useEffect(() => {
     setData(null);
     setErr(null);
-    Promise.all([reports.daily(range.from, range.to), reports.liability(), reports.topPlayers(range.from, range.to, true), reports.topPlayers(range.from, range.to, false)])
-      .then(([daily, liability, winners, losers]) => setData({ daily, liability, winners, losers }), (e) => setErr(errorText(e)));
+    Promise.all([reports.daily(range.from, range.to), reports.liability(), reports.topPlayers(range.from, range.to, true), reports.topPlayers(range.from, range.to, false),
+      reports.protectionEvents(range.from, range.to)])
+      .then(([daily, liability, winners, losers, protection]) => setData({ daily, liability, winners, losers, protection }), (e) => setErr(errorText(e)));
   }, [days]);
   if (me.value?.role !== 'ADMIN') return <section><h1>{t('reports')}</h1><Alert kind="error">{t('err.FORBIDDEN')}</Alert></section>;
   void lang.value;
@@ -53,6 +54,7 @@ export function Reports() {
           <Liability l={data.liability} />
           <Players title="topWinners" players={data.winners} />
           <Players title="topLosers" players={data.losers} />
+          <Protection events={data.protection} />
           <Downloads from={range.from} to={range.to} />
           <Daily rows={data.daily.rows} />
         </>
@@ -157,6 +159,28 @@ function Players({ title, players }: { title: string; players: reports.Player[] 
             ))}
           </tbody>
         </table>
+        </div>
+      )}
+    </section>
+  );
+}
+
+function Protection({ events }: { events: reports.ProtectionEvent[] }) {
+  return (
+    <section aria-labelledby="rp-h">
+      <h2 id="rp-h">{t('protectionEvents')}</h2>
+      {events.length === 0 ? <p class="muted">{t('noEntries')}</p> : (
+        <div class="scroll" tabIndex={0} role="region" aria-labelledby="rp-h">
+          <table class="report" data-testid="protection-events">
+            <thead><tr><th scope="col">{t('email')}</th><th scope="col">{t('peKind')}</th><th scope="col">{t('rBets')}</th><th scope="col">{t('peLast')}</th></tr></thead>
+            <tbody>
+              {events.map((e) => (
+                <tr key={e.userId + e.kind} data-kind={e.kind}>
+                  <td><a href={'/player/' + e.userId}>{e.email || e.userId}</a></td><td>{t('pe.' + e.kind)}</td><td class="num">{num(e.count)}</td><td>{dateTime(e.last)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
         </div>
       )}
     </section>
