@@ -83,6 +83,13 @@ func (a *App) export(w http.ResponseWriter, r *http.Request) {
 		}
 		from, to = "", ""
 		header, next = report.LiabilityHeader, each([]report.Liability{l}, report.LiabilityRecord)
+	case "protection-events.csv":
+		evs, err := a.reports.ProtectionEvents(ctx, from, to)
+		if err != nil {
+			exportError(w, err)
+			return
+		}
+		header, next = report.ProtectionHeader, each(evs, report.ProtectionRecord)
 	case "regulator-reconciliation.csv":
 		lines, err := regfeed.Reconciliation(ctx, a.feed, from, to, a.loc)
 		if err != nil {
@@ -98,7 +105,7 @@ func (a *App) export(w http.ResponseWriter, r *http.Request) {
 		}
 		header, next = regfeed.FeedHeader, a.feedPages(r, days[0], days[len(days)-1])
 	default:
-		exportError(w, errs.R(errs.NotFound, graph.ReasonNotFound, "no report %q: daily-report.csv, top-players.csv, liability.csv, regulator-reconciliation.csv or regulator-feed.csv", name))
+		exportError(w, errs.R(errs.NotFound, graph.ReasonNotFound, "no report %q: daily-report.csv, top-players.csv, liability.csv, protection-events.csv, regulator-reconciliation.csv or regulator-feed.csv", name))
 		return
 	}
 	if _, err := a.users.AppendAudit(ctx, account.AuditEntry{ActorID: v.UserID, Action: "REPORT_EXPORTED", Detail: fmt.Sprintf("%s %s..%s", name, from, to)}); err != nil {

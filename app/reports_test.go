@@ -155,6 +155,47 @@ func TestReportsAndExports(t *testing.T) {
 				t.Errorf("top losers %+v; the player lost %s", top.TopPlayers, 40_000-returned)
 			}
 
+			// The player's page: found by part of the email, the session of
+			// play (GLI-19 2.13), the ledger and the protection.
+			var found struct{ Players []struct{ ID, Email string } }
+			admin.MustDo(t, `query($s: String!) { players(search: $s) { id email } }`, map[string]any{"s": strings.ToUpper(p.Email[:12])}, &found)
+			if len(found.Players) != 1 || found.Players[0].ID != p.ID {
+				t.Errorf("search %q found %+v", p.Email[:12], found.Players)
+			}
+			admin.MustFail(t, "BAD_USER_INPUT", "INVALID_SEARCH", `{ players(search: "a") { id } }`, nil)
+			var sess struct {
+				PlayerSessions []struct {
+					Bets                                                         int
+					Wagered, Won, Deposited, Withdrawn, StartBalance, EndBalance string
+					EndReason                                                    string
+				}
+			}
+			admin.MustDo(t, `query($u: ID!, $f: Date!, $t: Date!) { playerSessions(userId: $u, from: $f, to: $t) { bets wagered won deposited withdrawn startBalance endBalance endReason } }`,
+				map[string]any{"u": p.ID, "f": vars["f"], "t": today}, &sess)
+			if len(sess.PlayerSessions) != 1 {
+				t.Fatalf("sessions %+v; want one", sess.PlayerSessions)
+			}
+			s := sess.PlayerSessions[0]
+			if s.Bets != 2 || s.Wagered != "400.00" || amount(t, s.Won) != returned || s.Deposited != "0.00" || s.Withdrawn != "100.00" ||
+				s.StartBalance != "1000.00" || amount(t, s.EndBalance) != balance || s.EndReason != "OPEN" {
+				t.Errorf("the session %+v; the hand staked 400.00 and returned %s, 100.00 withdrawn, the wallet holds %s", s, returned, balance)
+			}
+			var pl struct {
+				PlayerLedger struct {
+					Edges []struct{ Node struct{ Kind, Amount string } }
+				}
+				PlayerProtection struct{ Limits []struct{ Kind string } }
+			}
+			admin.MustDo(t, `query($u: ID!) { playerLedger(userId: $u) { edges { node { kind amount } } } playerProtection(userId: $u) { limits { kind } } }`,
+				map[string]any{"u": p.ID}, &pl)
+			if n := len(pl.PlayerLedger.Edges); n < 4 || pl.PlayerLedger.Edges[0].Node.Kind != "WITHDRAWAL" || pl.PlayerLedger.Edges[n-1].Node.Kind != "DEPOSIT" {
+				t.Errorf("the player's ledger %+v", pl.PlayerLedger.Edges)
+			}
+			if len(pl.PlayerProtection.Limits) != 9 {
+				t.Errorf("the player's limits %+v", pl.PlayerProtection.Limits)
+			}
+			newPlayer(t, c, "").Client.MustFail(t, "FORBIDDEN", "ROLE_REQUIRED", `query($u: ID!) { playerLedger(userId: $u) { edges { cursor } } }`, map[string]any{"u": p.ID})
+
 			// The downloads.
 			rng := "from=" + vars["f"].(string) + "&to=" + today
 			status, body, ctype := download(t, admin, "daily-report.csv", rng)
@@ -199,8 +240,37 @@ func TestReportsAndExports(t *testing.T) {
 				t.Errorf("downloads audited: %+v; want 6, the last top-players.csv", audit.AuditLog.Edges)
 			}
 
+			// Protection in the period: a deposit refused by the player's
+			// new limit is a hit; the limit's change and a time-out are
+			// listed beside it.
+			p.Client.MustDo(t, `mutation { setLimit(input: {kind: DEPOSIT, period: DAY, amount: "500.00"}) { amount } }`, nil, nil)
+			admin.MustFail(t, "CONFLICT", "DEPOSIT_LIMIT", `mutation($u: ID!, $k: String!) { deposit(input: {userId: $u, amount: "600.00", idempotencyKey: $k}) { balance } }`,
+				map[string]any{"u": p.ID, "k": unique("dep-over")})
+			p.Client.MustDo(t, `mutation { takeTimeOut(hours: 24) { kind } }`, nil, nil)
+			var pe struct {
+				ProtectionEvents []struct {
+					UserID, Kind string
+					Count        int64
+				}
+			}
+			admin.MustDo(t, `query($f: Date!, $t: Date!) { protectionEvents(from: $f, to: $t) { userId kind count } }`, vars, &pe)
+			kinds := map[string]int64{}
+			for _, e := range pe.ProtectionEvents {
+				if e.UserID == p.ID {
+					kinds[e.Kind] = e.Count
+				}
+			}
+			if kinds["DEPOSIT_LIMIT_HIT"] != 1 || kinds["LIMIT_CHANGED"] != 1 || kinds["TIME_OUT"] != 1 || len(kinds) != 3 {
+				t.Errorf("protection events %+v", pe.ProtectionEvents)
+			}
+			_, body, _ = download(t, admin, "protection-events.csv", rng)
+			if rows := parseCSV(t, body, report.ProtectionHeader); len(rows) != 3 {
+				t.Errorf("protection-events.csv: %v", rows)
+			}
+
 			// Refusals.
-			exportRefused(t, p.Client, "daily-report.csv", rng, http.StatusForbidden, "FORBIDDEN", "ROLE_REQUIRED")
+			other := newPlayer(t, c, "")
+			exportRefused(t, other.Client, "daily-report.csv", rng, http.StatusForbidden, "FORBIDDEN", "ROLE_REQUIRED")
 			exportRefused(t, c, "daily-report.csv", rng, http.StatusUnauthorized, "UNAUTHENTICATED", "LOGIN_REQUIRED")
 			exportRefused(t, admin, "daily-report.csv", "from="+today+"&to=2020-01-01", http.StatusBadRequest, "BAD_USER_INPUT", "INVALID_DATE_RANGE")
 			exportRefused(t, admin, "daily-report.csv", "from=2020-01-01&to="+today, http.StatusBadRequest, "BAD_USER_INPUT", "INVALID_DATE_RANGE")
@@ -211,7 +281,7 @@ func TestReportsAndExports(t *testing.T) {
 				t.Errorf("the refusal %q does not name the field", e.Message)
 			}
 			admin.MustFail(t, "BAD_USER_INPUT", "UNKNOWN_TABLE", `{ dailyReport(from: "2026-12-01", to: "2026-12-02", tableId: "999") { from } }`, nil)
-			p.Client.MustFail(t, "FORBIDDEN", "ROLE_REQUIRED", `{ liability { total } }`, nil)
+			other.Client.MustFail(t, "FORBIDDEN", "ROLE_REQUIRED", `{ liability { total } }`, nil)
 		})
 	}
 }

@@ -442,6 +442,36 @@ func (a *AccountsAPI) MyLedger(ctx context.Context, first *int, after *string) (
 	if err != nil {
 		return nil, err
 	}
+	return a.ledgerOf(ctx, v.UserID, first, after)
+}
+
+// PlayerLedger resolves Query.playerLedger (admins).
+func (a *AccountsAPI) PlayerLedger(ctx context.Context, userID string, first *int, after *string) (*model.LedgerEntryConnection, error) {
+	uid, err := parseID(userID, "user")
+	if err != nil {
+		return nil, err
+	}
+	return a.ledgerOf(ctx, uid, first, after)
+}
+
+// Players resolves Query.players (admins).
+func (a *AccountsAPI) Players(ctx context.Context, search string, first *int) ([]model.User, error) {
+	n := 20
+	if first != nil {
+		n = *first
+	}
+	us, err := a.Service.SearchUsers(ctx, search, n)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]model.User, len(us))
+	for i, u := range us {
+		out[i] = *a.user(u)
+	}
+	return out, nil
+}
+
+func (a *AccountsAPI) ledgerOf(ctx context.Context, userID int64, first *int, after *string) (*model.LedgerEntryConnection, error) {
 	pr, err := readPage(first, after)
 	if err != nil {
 		return nil, err
@@ -450,7 +480,7 @@ func (a *AccountsAPI) MyLedger(ctx context.Context, first *int, after *string) (
 	if err != nil {
 		return nil, err
 	}
-	page, err := desk.History(ctx, ids.UserID(v.UserID), ledger.Page{Limit: pr.size, After: pr.after})
+	page, err := desk.History(ctx, ids.UserID(userID), ledger.Page{Limit: pr.size, After: pr.after})
 	if err != nil {
 		return nil, err
 	}

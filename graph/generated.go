@@ -557,6 +557,19 @@ type ComplexityRoot struct {
 		UserID   func(childComplexity int) int
 	}
 
+	PlayerSession struct {
+		Bets         func(childComplexity int) int
+		Deposited    func(childComplexity int) int
+		End          func(childComplexity int) int
+		EndBalance   func(childComplexity int) int
+		EndReason    func(childComplexity int) int
+		Start        func(childComplexity int) int
+		StartBalance func(childComplexity int) int
+		Wagered      func(childComplexity int) int
+		Withdrawn    func(childComplexity int) int
+		Won          func(childComplexity int) int
+	}
+
 	Pool struct {
 		Bets       func(childComplexity int) int
 		Gross      func(childComplexity int) int
@@ -624,6 +637,16 @@ type ComplexityRoot struct {
 		Start    func(childComplexity int) int
 	}
 
+	ProtectionEvent struct {
+		Count  func(childComplexity int) int
+		Email  func(childComplexity int) int
+		First  func(childComplexity int) int
+		Kind   func(childComplexity int) int
+		Last   func(childComplexity int) int
+		Name   func(childComplexity int) int
+		UserID func(childComplexity int) int
+	}
+
 	ProtectionLimit struct {
 		Amount        func(childComplexity int) int
 		Kind          func(childComplexity int) int
@@ -650,6 +673,12 @@ type ComplexityRoot struct {
 		MyLedger                func(childComplexity int, first *int, after *string) int
 		MyProtection            func(childComplexity int) int
 		PendingVerifications    func(childComplexity int, first *int, after *string) int
+		PlayerBets              func(childComplexity int, userID string, first *int, after *string) int
+		PlayerLedger            func(childComplexity int, userID string, first *int, after *string) int
+		PlayerProtection        func(childComplexity int, userID string) int
+		PlayerSessions          func(childComplexity int, userID string, from model.Date, to model.Date) int
+		Players                 func(childComplexity int, search string, first *int) int
+		ProtectionEvents        func(childComplexity int, from model.Date, to model.Date) int
 		RegulatorFeed           func(childComplexity int, afterSeq *int64, first *int) int
 		RegulatorReconciliation func(childComplexity int, from model.Date, to model.Date) int
 		Results                 func(childComplexity int, tableID *string, from *time.Time, to *time.Time, first *int, after *string) int
@@ -997,6 +1026,12 @@ type QueryResolver interface {
 	DailyReport(ctx context.Context, from model.Date, to model.Date, game *model.ReportGame, tableID *string) (*model.DailyReport, error)
 	Liability(ctx context.Context) (*model.Liability, error)
 	TopPlayers(ctx context.Context, from model.Date, to model.Date, winners bool, first *int) ([]model.PlayerResult, error)
+	Players(ctx context.Context, search string, first *int) ([]model.User, error)
+	PlayerSessions(ctx context.Context, userID string, from model.Date, to model.Date) ([]model.PlayerSession, error)
+	PlayerProtection(ctx context.Context, userID string) (*model.Protection, error)
+	PlayerLedger(ctx context.Context, userID string, first *int, after *string) (*model.LedgerEntryConnection, error)
+	PlayerBets(ctx context.Context, userID string, first *int, after *string) (*model.BetConnection, error)
+	ProtectionEvents(ctx context.Context, from model.Date, to model.Date) ([]model.ProtectionEvent, error)
 	Tables(ctx context.Context) ([]model.Table, error)
 	Table(ctx context.Context, id string) (*model.Table, error)
 	Draw(ctx context.Context, id string) (*model.Draw, error)
@@ -3285,6 +3320,67 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.PlayerResult.UserID(childComplexity), true
 
+	case "PlayerSession.bets":
+		if e.ComplexityRoot.PlayerSession.Bets == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PlayerSession.Bets(childComplexity), true
+	case "PlayerSession.deposited":
+		if e.ComplexityRoot.PlayerSession.Deposited == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PlayerSession.Deposited(childComplexity), true
+	case "PlayerSession.end":
+		if e.ComplexityRoot.PlayerSession.End == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PlayerSession.End(childComplexity), true
+	case "PlayerSession.endBalance":
+		if e.ComplexityRoot.PlayerSession.EndBalance == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PlayerSession.EndBalance(childComplexity), true
+	case "PlayerSession.endReason":
+		if e.ComplexityRoot.PlayerSession.EndReason == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PlayerSession.EndReason(childComplexity), true
+	case "PlayerSession.start":
+		if e.ComplexityRoot.PlayerSession.Start == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PlayerSession.Start(childComplexity), true
+	case "PlayerSession.startBalance":
+		if e.ComplexityRoot.PlayerSession.StartBalance == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PlayerSession.StartBalance(childComplexity), true
+	case "PlayerSession.wagered":
+		if e.ComplexityRoot.PlayerSession.Wagered == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PlayerSession.Wagered(childComplexity), true
+	case "PlayerSession.withdrawn":
+		if e.ComplexityRoot.PlayerSession.Withdrawn == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PlayerSession.Withdrawn(childComplexity), true
+	case "PlayerSession.won":
+		if e.ComplexityRoot.PlayerSession.Won == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PlayerSession.Won(childComplexity), true
+
 	case "Pool.bets":
 		if e.ComplexityRoot.Pool.Bets == nil {
 			break
@@ -3568,6 +3664,49 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.ProtectionCounter.Start(childComplexity), true
 
+	case "ProtectionEvent.count":
+		if e.ComplexityRoot.ProtectionEvent.Count == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ProtectionEvent.Count(childComplexity), true
+	case "ProtectionEvent.email":
+		if e.ComplexityRoot.ProtectionEvent.Email == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ProtectionEvent.Email(childComplexity), true
+	case "ProtectionEvent.first":
+		if e.ComplexityRoot.ProtectionEvent.First == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ProtectionEvent.First(childComplexity), true
+	case "ProtectionEvent.kind":
+		if e.ComplexityRoot.ProtectionEvent.Kind == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ProtectionEvent.Kind(childComplexity), true
+	case "ProtectionEvent.last":
+		if e.ComplexityRoot.ProtectionEvent.Last == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ProtectionEvent.Last(childComplexity), true
+	case "ProtectionEvent.name":
+		if e.ComplexityRoot.ProtectionEvent.Name == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ProtectionEvent.Name(childComplexity), true
+	case "ProtectionEvent.userId":
+		if e.ComplexityRoot.ProtectionEvent.UserID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ProtectionEvent.UserID(childComplexity), true
+
 	case "ProtectionLimit.amount":
 		if e.ComplexityRoot.ProtectionLimit.Amount == nil {
 			break
@@ -3747,6 +3886,72 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.PendingVerifications(childComplexity, args["first"].(*int), args["after"].(*string)), true
+	case "Query.playerBets":
+		if e.ComplexityRoot.Query.PlayerBets == nil {
+			break
+		}
+
+		args, err := ec.field_Query_playerBets_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.PlayerBets(childComplexity, args["userId"].(string), args["first"].(*int), args["after"].(*string)), true
+	case "Query.playerLedger":
+		if e.ComplexityRoot.Query.PlayerLedger == nil {
+			break
+		}
+
+		args, err := ec.field_Query_playerLedger_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.PlayerLedger(childComplexity, args["userId"].(string), args["first"].(*int), args["after"].(*string)), true
+	case "Query.playerProtection":
+		if e.ComplexityRoot.Query.PlayerProtection == nil {
+			break
+		}
+
+		args, err := ec.field_Query_playerProtection_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.PlayerProtection(childComplexity, args["userId"].(string)), true
+	case "Query.playerSessions":
+		if e.ComplexityRoot.Query.PlayerSessions == nil {
+			break
+		}
+
+		args, err := ec.field_Query_playerSessions_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.PlayerSessions(childComplexity, args["userId"].(string), args["from"].(model.Date), args["to"].(model.Date)), true
+	case "Query.players":
+		if e.ComplexityRoot.Query.Players == nil {
+			break
+		}
+
+		args, err := ec.field_Query_players_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.Players(childComplexity, args["search"].(string), args["first"].(*int)), true
+	case "Query.protectionEvents":
+		if e.ComplexityRoot.Query.ProtectionEvents == nil {
+			break
+		}
+
+		args, err := ec.field_Query_protectionEvents_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.ProtectionEvents(childComplexity, args["from"].(model.Date), args["to"].(model.Date)), true
 	case "Query.regulatorFeed":
 		if e.ComplexityRoot.Query.RegulatorFeed == nil {
 			break
@@ -5910,6 +6115,32 @@ func (ec *executionContext) childFields_PlayerResult(ctx context.Context, field 
 	return nil, fmt.Errorf("no field named %q was found under type PlayerResult", field.Name)
 }
 
+func (ec *executionContext) childFields_PlayerSession(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "start":
+		return ec.fieldContext_PlayerSession_start(ctx, field)
+	case "end":
+		return ec.fieldContext_PlayerSession_end(ctx, field)
+	case "bets":
+		return ec.fieldContext_PlayerSession_bets(ctx, field)
+	case "wagered":
+		return ec.fieldContext_PlayerSession_wagered(ctx, field)
+	case "won":
+		return ec.fieldContext_PlayerSession_won(ctx, field)
+	case "deposited":
+		return ec.fieldContext_PlayerSession_deposited(ctx, field)
+	case "withdrawn":
+		return ec.fieldContext_PlayerSession_withdrawn(ctx, field)
+	case "startBalance":
+		return ec.fieldContext_PlayerSession_startBalance(ctx, field)
+	case "endBalance":
+		return ec.fieldContext_PlayerSession_endBalance(ctx, field)
+	case "endReason":
+		return ec.fieldContext_PlayerSession_endReason(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type PlayerSession", field.Name)
+}
+
 func (ec *executionContext) childFields_Pool(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "round":
@@ -6026,6 +6257,26 @@ func (ec *executionContext) childFields_ProtectionCounter(ctx context.Context, f
 		return ec.fieldContext_ProtectionCounter_netLoss(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type ProtectionCounter", field.Name)
+}
+
+func (ec *executionContext) childFields_ProtectionEvent(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "userId":
+		return ec.fieldContext_ProtectionEvent_userId(ctx, field)
+	case "email":
+		return ec.fieldContext_ProtectionEvent_email(ctx, field)
+	case "name":
+		return ec.fieldContext_ProtectionEvent_name(ctx, field)
+	case "kind":
+		return ec.fieldContext_ProtectionEvent_kind(ctx, field)
+	case "count":
+		return ec.fieldContext_ProtectionEvent_count(ctx, field)
+	case "first":
+		return ec.fieldContext_ProtectionEvent_first(ctx, field)
+	case "last":
+		return ec.fieldContext_ProtectionEvent_last(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ProtectionEvent", field.Name)
 }
 
 func (ec *executionContext) childFields_ProtectionLimit(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -7421,6 +7672,154 @@ func (ec *executionContext) field_Query_pendingVerifications_args(ctx context.Co
 		return nil, err
 	}
 	args["after"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_playerBets_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "userId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["userId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg2
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_playerLedger_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "userId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["userId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg2
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_playerProtection_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "userId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["userId"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_playerSessions_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "userId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["userId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "from",
+		func(ctx context.Context, v any) (model.Date, error) {
+			return ec.unmarshalNDate2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐDate(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["from"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "to",
+		func(ctx context.Context, v any) (model.Date, error) {
+			return ec.unmarshalNDate2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐDate(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["to"] = arg2
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_players_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "search",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["search"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_protectionEvents_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "from",
+		func(ctx context.Context, v any) (model.Date, error) {
+			return ec.unmarshalNDate2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐDate(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["from"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "to",
+		func(ctx context.Context, v any) (model.Date, error) {
+			return ec.unmarshalNDate2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐDate(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["to"] = arg1
 	return args, nil
 }
 
@@ -17394,6 +17793,236 @@ func (ec *executionContext) fieldContext_PlayerResult_net(_ context.Context, fie
 	return graphql.NewScalarFieldContext("PlayerResult", field, false, false, "Money")
 }
 
+func (ec *executionContext) _PlayerSession_start(ctx context.Context, field graphql.CollectedField, obj *model.PlayerSession) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PlayerSession_start(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Start, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PlayerSession_start(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PlayerSession", field, false, false, "Time")
+}
+
+func (ec *executionContext) _PlayerSession_end(ctx context.Context, field graphql.CollectedField, obj *model.PlayerSession) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PlayerSession_end(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.End, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PlayerSession_end(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PlayerSession", field, false, false, "Time")
+}
+
+func (ec *executionContext) _PlayerSession_bets(ctx context.Context, field graphql.CollectedField, obj *model.PlayerSession) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PlayerSession_bets(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Bets, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PlayerSession_bets(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PlayerSession", field, false, false, "Int")
+}
+
+func (ec *executionContext) _PlayerSession_wagered(ctx context.Context, field graphql.CollectedField, obj *model.PlayerSession) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PlayerSession_wagered(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Wagered, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.Money) graphql.Marshaler {
+			return ec.marshalNMoney2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐMoney(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PlayerSession_wagered(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PlayerSession", field, false, false, "Money")
+}
+
+func (ec *executionContext) _PlayerSession_won(ctx context.Context, field graphql.CollectedField, obj *model.PlayerSession) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PlayerSession_won(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Won, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.Money) graphql.Marshaler {
+			return ec.marshalNMoney2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐMoney(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PlayerSession_won(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PlayerSession", field, false, false, "Money")
+}
+
+func (ec *executionContext) _PlayerSession_deposited(ctx context.Context, field graphql.CollectedField, obj *model.PlayerSession) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PlayerSession_deposited(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Deposited, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.Money) graphql.Marshaler {
+			return ec.marshalNMoney2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐMoney(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PlayerSession_deposited(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PlayerSession", field, false, false, "Money")
+}
+
+func (ec *executionContext) _PlayerSession_withdrawn(ctx context.Context, field graphql.CollectedField, obj *model.PlayerSession) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PlayerSession_withdrawn(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Withdrawn, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.Money) graphql.Marshaler {
+			return ec.marshalNMoney2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐMoney(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PlayerSession_withdrawn(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PlayerSession", field, false, false, "Money")
+}
+
+func (ec *executionContext) _PlayerSession_startBalance(ctx context.Context, field graphql.CollectedField, obj *model.PlayerSession) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PlayerSession_startBalance(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.StartBalance, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.Money) graphql.Marshaler {
+			return ec.marshalNMoney2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐMoney(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PlayerSession_startBalance(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PlayerSession", field, false, false, "Money")
+}
+
+func (ec *executionContext) _PlayerSession_endBalance(ctx context.Context, field graphql.CollectedField, obj *model.PlayerSession) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PlayerSession_endBalance(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.EndBalance, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.Money) graphql.Marshaler {
+			return ec.marshalNMoney2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐMoney(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PlayerSession_endBalance(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PlayerSession", field, false, false, "Money")
+}
+
+func (ec *executionContext) _PlayerSession_endReason(ctx context.Context, field graphql.CollectedField, obj *model.PlayerSession) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PlayerSession_endReason(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.EndReason, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.PlayerSessionEnd) graphql.Marshaler {
+			return ec.marshalNPlayerSessionEnd2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐPlayerSessionEnd(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PlayerSession_endReason(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PlayerSession", field, false, false, "PlayerSessionEnd")
+}
+
 func (ec *executionContext) _Pool_round(ctx context.Context, field graphql.CollectedField, obj *model.Pool) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -18513,6 +19142,167 @@ func (ec *executionContext) _ProtectionCounter_netLoss(ctx context.Context, fiel
 }
 func (ec *executionContext) fieldContext_ProtectionCounter_netLoss(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("ProtectionCounter", field, false, false, "Money")
+}
+
+func (ec *executionContext) _ProtectionEvent_userId(ctx context.Context, field graphql.CollectedField, obj *model.ProtectionEvent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ProtectionEvent_userId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UserID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ProtectionEvent_userId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ProtectionEvent", field, false, false, "ID")
+}
+
+func (ec *executionContext) _ProtectionEvent_email(ctx context.Context, field graphql.CollectedField, obj *model.ProtectionEvent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ProtectionEvent_email(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Email, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ProtectionEvent_email(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ProtectionEvent", field, false, false, "String")
+}
+
+func (ec *executionContext) _ProtectionEvent_name(ctx context.Context, field graphql.CollectedField, obj *model.ProtectionEvent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ProtectionEvent_name(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Name, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ProtectionEvent_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ProtectionEvent", field, false, false, "String")
+}
+
+func (ec *executionContext) _ProtectionEvent_kind(ctx context.Context, field graphql.CollectedField, obj *model.ProtectionEvent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ProtectionEvent_kind(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Kind, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ProtectionEvent_kind(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ProtectionEvent", field, false, false, "String")
+}
+
+func (ec *executionContext) _ProtectionEvent_count(ctx context.Context, field graphql.CollectedField, obj *model.ProtectionEvent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ProtectionEvent_count(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Count, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt642int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ProtectionEvent_count(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ProtectionEvent", field, false, false, "Int64")
+}
+
+func (ec *executionContext) _ProtectionEvent_first(ctx context.Context, field graphql.CollectedField, obj *model.ProtectionEvent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ProtectionEvent_first(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.First, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ProtectionEvent_first(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ProtectionEvent", field, false, false, "Time")
+}
+
+func (ec *executionContext) _ProtectionEvent_last(ctx context.Context, field graphql.CollectedField, obj *model.ProtectionEvent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ProtectionEvent_last(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Last, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ProtectionEvent_last(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ProtectionEvent", field, false, false, "Time")
 }
 
 func (ec *executionContext) _ProtectionLimit_kind(ctx context.Context, field graphql.CollectedField, obj *model.ProtectionLimit) (ret graphql.Marshaler) {
@@ -19705,6 +20495,378 @@ func (ec *executionContext) fieldContext_Query_topPlayers(ctx context.Context, f
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Query_topPlayers_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_players(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_players(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().Players(ctx, fc.Args["search"].(string), fc.Args["first"].(*int))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				roles, err := ec.unmarshalNRole2ᚕgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐRoleᚄ(ctx, []any{"ADMIN"})
+				if err != nil {
+					var zeroVal []model.User
+					return zeroVal, err
+				}
+				if ec.Directives.HasRole == nil {
+					var zeroVal []model.User
+					return zeroVal, errors.New("directive hasRole is not implemented")
+				}
+				return ec.Directives.HasRole(ctx, nil, directive0, roles)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v []model.User) graphql.Marshaler {
+			return ec.marshalNUser2ᚕgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐUserᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_players(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_User(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_players_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_playerSessions(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_playerSessions(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().PlayerSessions(ctx, fc.Args["userId"].(string), fc.Args["from"].(model.Date), fc.Args["to"].(model.Date))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				roles, err := ec.unmarshalNRole2ᚕgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐRoleᚄ(ctx, []any{"ADMIN"})
+				if err != nil {
+					var zeroVal []model.PlayerSession
+					return zeroVal, err
+				}
+				if ec.Directives.HasRole == nil {
+					var zeroVal []model.PlayerSession
+					return zeroVal, errors.New("directive hasRole is not implemented")
+				}
+				return ec.Directives.HasRole(ctx, nil, directive0, roles)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v []model.PlayerSession) graphql.Marshaler {
+			return ec.marshalNPlayerSession2ᚕgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐPlayerSessionᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_playerSessions(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PlayerSession(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_playerSessions_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_playerProtection(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_playerProtection(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().PlayerProtection(ctx, fc.Args["userId"].(string))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				roles, err := ec.unmarshalNRole2ᚕgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐRoleᚄ(ctx, []any{"ADMIN"})
+				if err != nil {
+					var zeroVal *model.Protection
+					return zeroVal, err
+				}
+				if ec.Directives.HasRole == nil {
+					var zeroVal *model.Protection
+					return zeroVal, errors.New("directive hasRole is not implemented")
+				}
+				return ec.Directives.HasRole(ctx, nil, directive0, roles)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Protection) graphql.Marshaler {
+			return ec.marshalNProtection2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐProtection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_playerProtection(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Protection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_playerProtection_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_playerLedger(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_playerLedger(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().PlayerLedger(ctx, fc.Args["userId"].(string), fc.Args["first"].(*int), fc.Args["after"].(*string))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				roles, err := ec.unmarshalNRole2ᚕgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐRoleᚄ(ctx, []any{"ADMIN"})
+				if err != nil {
+					var zeroVal *model.LedgerEntryConnection
+					return zeroVal, err
+				}
+				if ec.Directives.HasRole == nil {
+					var zeroVal *model.LedgerEntryConnection
+					return zeroVal, errors.New("directive hasRole is not implemented")
+				}
+				return ec.Directives.HasRole(ctx, nil, directive0, roles)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *model.LedgerEntryConnection) graphql.Marshaler {
+			return ec.marshalNLedgerEntryConnection2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐLedgerEntryConnection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_playerLedger(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_LedgerEntryConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_playerLedger_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_playerBets(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_playerBets(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().PlayerBets(ctx, fc.Args["userId"].(string), fc.Args["first"].(*int), fc.Args["after"].(*string))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				roles, err := ec.unmarshalNRole2ᚕgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐRoleᚄ(ctx, []any{"ADMIN"})
+				if err != nil {
+					var zeroVal *model.BetConnection
+					return zeroVal, err
+				}
+				if ec.Directives.HasRole == nil {
+					var zeroVal *model.BetConnection
+					return zeroVal, errors.New("directive hasRole is not implemented")
+				}
+				return ec.Directives.HasRole(ctx, nil, directive0, roles)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *model.BetConnection) graphql.Marshaler {
+			return ec.marshalNBetConnection2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐBetConnection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_playerBets(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_BetConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_playerBets_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_protectionEvents(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_protectionEvents(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().ProtectionEvents(ctx, fc.Args["from"].(model.Date), fc.Args["to"].(model.Date))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				roles, err := ec.unmarshalNRole2ᚕgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐRoleᚄ(ctx, []any{"ADMIN"})
+				if err != nil {
+					var zeroVal []model.ProtectionEvent
+					return zeroVal, err
+				}
+				if ec.Directives.HasRole == nil {
+					var zeroVal []model.ProtectionEvent
+					return zeroVal, errors.New("directive hasRole is not implemented")
+				}
+				return ec.Directives.HasRole(ctx, nil, directive0, roles)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v []model.ProtectionEvent) graphql.Marshaler {
+			return ec.marshalNProtectionEvent2ᚕgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐProtectionEventᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_protectionEvents(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ProtectionEvent(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_protectionEvents_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -29789,6 +30951,84 @@ func (ec *executionContext) _PlayerResult(ctx context.Context, sel ast.Selection
 	return out
 }
 
+var playerSessionImplementors = []string{"PlayerSession"}
+
+func (ec *executionContext) _PlayerSession(ctx context.Context, sel ast.SelectionSet, obj *model.PlayerSession) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, playerSessionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("PlayerSession")
+		case "start":
+			out.Values[i] = ec._PlayerSession_start(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "end":
+			out.Values[i] = ec._PlayerSession_end(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "bets":
+			out.Values[i] = ec._PlayerSession_bets(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "wagered":
+			out.Values[i] = ec._PlayerSession_wagered(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "won":
+			out.Values[i] = ec._PlayerSession_won(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "deposited":
+			out.Values[i] = ec._PlayerSession_deposited(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "withdrawn":
+			out.Values[i] = ec._PlayerSession_withdrawn(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "startBalance":
+			out.Values[i] = ec._PlayerSession_startBalance(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "endBalance":
+			out.Values[i] = ec._PlayerSession_endBalance(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "endReason":
+			out.Values[i] = ec._PlayerSession_endReason(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
 var poolImplementors = []string{"Pool"}
 
 func (ec *executionContext) _Pool(ctx context.Context, sel ast.SelectionSet, obj *model.Pool) graphql.Marshaler {
@@ -30215,6 +31455,69 @@ func (ec *executionContext) _ProtectionCounter(ctx context.Context, sel ast.Sele
 	return out
 }
 
+var protectionEventImplementors = []string{"ProtectionEvent"}
+
+func (ec *executionContext) _ProtectionEvent(ctx context.Context, sel ast.SelectionSet, obj *model.ProtectionEvent) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, protectionEventImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ProtectionEvent")
+		case "userId":
+			out.Values[i] = ec._ProtectionEvent_userId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "email":
+			out.Values[i] = ec._ProtectionEvent_email(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "name":
+			out.Values[i] = ec._ProtectionEvent_name(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "kind":
+			out.Values[i] = ec._ProtectionEvent_kind(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "count":
+			out.Values[i] = ec._ProtectionEvent_count(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "first":
+			out.Values[i] = ec._ProtectionEvent_first(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "last":
+			out.Values[i] = ec._ProtectionEvent_last(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
 var protectionLimitImplementors = []string{"ProtectionLimit"}
 
 func (ec *executionContext) _ProtectionLimit(ctx context.Context, sel ast.SelectionSet, obj *model.ProtectionLimit) graphql.Marshaler {
@@ -30411,6 +31714,42 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 				true, true,
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Query_topPlayers(ctx, field)
+				})
+		case "players":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_players(ctx, field)
+				})
+		case "playerSessions":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_playerSessions(ctx, field)
+				})
+		case "playerProtection":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_playerProtection(ctx, field)
+				})
+		case "playerLedger":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_playerLedger(ctx, field)
+				})
+		case "playerBets":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_playerBets(ctx, field)
+				})
+		case "protectionEvents":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_protectionEvents(ctx, field)
 				})
 		case "tables":
 			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
@@ -33264,6 +34603,36 @@ func (ec *executionContext) marshalNPlayerResult2ᚕgithubᚗcomᚋpokertoteᚋp
 	return ret
 }
 
+func (ec *executionContext) marshalNPlayerSession2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐPlayerSession(ctx context.Context, sel ast.SelectionSet, v model.PlayerSession) graphql.Marshaler {
+	return ec._PlayerSession(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNPlayerSession2ᚕgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐPlayerSessionᚄ(ctx context.Context, sel ast.SelectionSet, v []model.PlayerSession) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNPlayerSession2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐPlayerSession(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) unmarshalNPlayerSessionEnd2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐPlayerSessionEnd(ctx context.Context, v any) (model.PlayerSessionEnd, error) {
+	var res model.PlayerSessionEnd
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNPlayerSessionEnd2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐPlayerSessionEnd(ctx context.Context, sel ast.SelectionSet, v model.PlayerSessionEnd) graphql.Marshaler {
+	return v
+}
+
 func (ec *executionContext) marshalNPool2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐPool(ctx context.Context, sel ast.SelectionSet, v model.Pool) graphql.Marshaler {
 	return ec._Pool(ctx, sel, &v)
 }
@@ -33379,6 +34748,26 @@ func (ec *executionContext) marshalNProtectionCounter2ᚕgithubᚗcomᚋpokertot
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNProtectionCounter2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐProtectionCounter(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNProtectionEvent2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐProtectionEvent(ctx context.Context, sel ast.SelectionSet, v model.ProtectionEvent) graphql.Marshaler {
+	return ec._ProtectionEvent(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNProtectionEvent2ᚕgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐProtectionEventᚄ(ctx context.Context, sel ast.SelectionSet, v []model.ProtectionEvent) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNProtectionEvent2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐProtectionEvent(ctx, sel, v[i])
 	})
 
 	for _, e := range ret {
@@ -33827,6 +35216,26 @@ func (ec *executionContext) marshalNTime2timeᚐTime(ctx context.Context, sel as
 		graphql.AddInvalidNullFromMarshaler(ctx, "Time!")
 	}
 	return res
+}
+
+func (ec *executionContext) marshalNUser2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐUser(ctx context.Context, sel ast.SelectionSet, v model.User) graphql.Marshaler {
+	return ec._User(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNUser2ᚕgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐUserᚄ(ctx context.Context, sel ast.SelectionSet, v []model.User) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNUser2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐUser(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
 }
 
 func (ec *executionContext) marshalNUser2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐUser(ctx context.Context, sel ast.SelectionSet, v *model.User) graphql.Marshaler {

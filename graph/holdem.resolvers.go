@@ -16,11 +16,15 @@ func (r *mutationResolver) HoldemCommit(ctx context.Context) (*model.HoldemCommi
 }
 
 func (r *mutationResolver) HoldemStart(ctx context.Context, input model.HoldemStartInput) (*model.HoldemHand, error) {
-	return r.Holdem.HoldemStart(ctx, input)
+	h, err := r.Holdem.HoldemStart(ctx, input)
+	r.Protection.Refused(ctx, viewerAccount(ctx), err)
+	return h, err
 }
 
 func (r *mutationResolver) HoldemDecide(ctx context.Context, input model.HoldemDecideInput) (*model.HoldemHand, error) {
-	return r.Holdem.HoldemDecide(ctx, input)
+	h, err := r.Holdem.HoldemDecide(ctx, input)
+	r.Protection.Refused(ctx, viewerAccount(ctx), err)
+	return h, err
 }
 
 func (r *queryResolver) HoldemSettings(ctx context.Context) (*model.HoldemSettings, error) {

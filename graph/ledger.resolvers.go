@@ -12,7 +12,11 @@ import (
 )
 
 func (r *mutationResolver) Deposit(ctx context.Context, input model.CashInput) (*model.CashTransfer, error) {
-	return r.Accounts.Deposit(ctx, input)
+	t, err := r.Accounts.Deposit(ctx, input)
+	if uid, perr := parseID(input.UserID, "user"); perr == nil {
+		r.Protection.Refused(ctx, uid, err)
+	}
+	return t, err
 }
 
 func (r *mutationResolver) Withdraw(ctx context.Context, input model.CashInput) (*model.CashTransfer, error) {

@@ -60,7 +60,20 @@ func (a *ProtectionAPI) MyProtection(ctx context.Context) (*model.Protection, er
 	if err != nil {
 		return nil, err
 	}
-	o, err := a.svc.Overview(ctx, v.UserID)
+	return a.protectionOf(ctx, v.UserID)
+}
+
+// PlayerProtection resolves Query.playerProtection (admins).
+func (a *ProtectionAPI) PlayerProtection(ctx context.Context, userID string) (*model.Protection, error) {
+	uid, err := parseID(userID, "user")
+	if err != nil {
+		return nil, err
+	}
+	return a.protectionOf(ctx, uid)
+}
+
+func (a *ProtectionAPI) protectionOf(ctx context.Context, userID int64) (*model.Protection, error) {
+	o, err := a.svc.Overview(ctx, userID)
 	if err != nil {
 		return nil, err
 	}
@@ -275,4 +288,18 @@ func toModelRealityCheck(r event.RealityCheckData) *model.RealityCheck {
 		SessionStartedAt: r.SessionStartedAt, ElapsedSeconds: int(r.ElapsedSeconds),
 		Stakes: model.Money(r.Stakes), Returns: model.Money(r.Returns), Net: model.Money(r.Net),
 	}
+}
+
+// Refused keeps a limit hit when err refused userID's stake or deposit by
+// a limit (the back office lists who hit which limit); otherwise nothing.
+func (a *ProtectionAPI) Refused(ctx context.Context, userID int64, err error) {
+	if a != nil && err != nil {
+		a.svc.RecordRefusal(ctx, userID, err)
+	}
+}
+
+// viewerAccount is the signed-in viewer's account id, 0 for none.
+func viewerAccount(ctx context.Context) int64 {
+	v, _ := ViewerFrom(ctx)
+	return v.UserID
 }

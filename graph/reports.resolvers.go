@@ -22,3 +22,27 @@ func (r *queryResolver) Liability(ctx context.Context) (*model.Liability, error)
 func (r *queryResolver) TopPlayers(ctx context.Context, from model.Date, to model.Date, winners bool, first *int) ([]model.PlayerResult, error) {
 	return r.Reports.TopPlayers(ctx, from, to, winners, first)
 }
+
+func (r *queryResolver) Players(ctx context.Context, search string, first *int) ([]model.User, error) {
+	return r.Accounts.Players(ctx, search, first)
+}
+
+func (r *queryResolver) PlayerSessions(ctx context.Context, userID string, from model.Date, to model.Date) ([]model.PlayerSession, error) {
+	return r.Reports.PlayerSessions(ctx, userID, from, to)
+}
+
+func (r *queryResolver) PlayerProtection(ctx context.Context, userID string) (*model.Protection, error) {
+	return r.Protection.PlayerProtection(ctx, userID)
+}
+
+func (r *queryResolver) PlayerLedger(ctx context.Context, userID string, first *int, after *string) (*model.LedgerEntryConnection, error) {
+	return r.Accounts.PlayerLedger(ctx, userID, first, after)
+}
+
+func (r *queryResolver) PlayerBets(ctx context.Context, userID string, first *int, after *string) (*model.BetConnection, error) {
+	return r.Tote.PlayerBets(ctx, userID, first, after)
+}
+
+func (r *queryResolver) ProtectionEvents(ctx context.Context, from model.Date, to model.Date) ([]model.ProtectionEvent, error) {
+	return r.Reports.ProtectionEvents(ctx, from, to)
+}

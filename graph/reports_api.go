@@ -3,6 +3,7 @@ package graph
 import (
 	"context"
 	"strconv"
+	"time"
 
 	"github.com/pokertote/pokertote/domain/errs"
 	"github.com/pokertote/pokertote/domain/report"
@@ -100,4 +101,36 @@ func toModelFigures(f report.Figures) *model.ReportFigures {
 		Ante: model.Money(f.Ante), Bonus: model.Money(f.Bonus), Bet: model.Money(f.Bet),
 		Deposits: model.Money(f.Deposits), Withdrawals: model.Money(f.Withdrawals),
 	}
+}
+
+// PlayerSessions resolves Query.playerSessions.
+func (a *ReportsAPI) PlayerSessions(ctx context.Context, userID string, from, to model.Date) ([]model.PlayerSession, error) {
+	uid, err := parseID(userID, "user")
+	if err != nil {
+		return nil, err
+	}
+	ss, err := a.svc.PlayerSessions(ctx, uid, from.String(), to.String(), time.Now())
+	if err != nil {
+		return nil, err
+	}
+	out := make([]model.PlayerSession, len(ss))
+	for i, s := range ss {
+		out[i] = model.PlayerSession{Start: s.Start, End: s.End, Bets: s.Bets, Wagered: model.Money(s.Wagered), Won: model.Money(s.Won),
+			Deposited: model.Money(s.Deposited), Withdrawn: model.Money(s.Withdrawn), StartBalance: model.Money(s.StartBalance),
+			EndBalance: model.Money(s.EndBalance), EndReason: model.PlayerSessionEnd(s.EndReason)}
+	}
+	return out, nil
+}
+
+// ProtectionEvents resolves Query.protectionEvents.
+func (a *ReportsAPI) ProtectionEvents(ctx context.Context, from, to model.Date) ([]model.ProtectionEvent, error) {
+	evs, err := a.svc.ProtectionEvents(ctx, from.String(), to.String())
+	if err != nil {
+		return nil, err
+	}
+	out := make([]model.ProtectionEvent, len(evs))
+	for i, e := range evs {
+		out[i] = model.ProtectionEvent{UserID: strconv.FormatInt(e.UserID, 10), Email: e.Email, Name: e.Name, Kind: e.Kind, Count: e.Count, First: e.First, Last: e.Last}
+	}
+	return out, nil
 }

@@ -45,7 +45,9 @@ func (r *drawVerificationResolver) Draw(ctx context.Context, obj *model.DrawVeri
 }
 
 func (r *mutationResolver) PlaceBet(ctx context.Context, input model.PlaceBetInput) (*model.Bet, error) {
-	return r.Tote.PlaceBet(ctx, input)
+	b, err := r.Tote.PlaceBet(ctx, input)
+	r.Protection.Refused(ctx, viewerAccount(ctx), err)
+	return b, err
 }
 
 func (r *mutationResolver) CreateTable(ctx context.Context, input model.TableInput) (*model.Table, error) {

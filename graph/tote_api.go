@@ -347,11 +347,24 @@ func (a *ToteAPI) MyBets(ctx context.Context, first *int, after *string, drawID 
 	if err != nil {
 		return nil, err
 	}
+	return a.betsOf(ctx, v.UserID, first, after, drawID)
+}
+
+// PlayerBets resolves Query.playerBets (admins).
+func (a *ToteAPI) PlayerBets(ctx context.Context, userID string, first *int, after *string) (*model.BetConnection, error) {
+	uid, err := parseID(userID, "user")
+	if err != nil {
+		return nil, err
+	}
+	return a.betsOf(ctx, uid, first, after, nil)
+}
+
+func (a *ToteAPI) betsOf(ctx context.Context, userID int64, first *int, after *string, drawID *string) (*model.BetConnection, error) {
 	limit, before, err := pageArgs(first, after)
 	if err != nil {
 		return nil, err
 	}
-	q := tote.BetQuery{UserID: ids.UserID(v.UserID), Before: before, Limit: limit + 1} // one more tells whether a next page exists
+	q := tote.BetQuery{UserID: ids.UserID(userID), Before: before, Limit: limit + 1} // one more tells whether a next page exists
 	if drawID != nil {
 		if q.DrawID, err = parseID(*drawID, "draw"); err != nil {
 			return nil, err

@@ -25,7 +25,7 @@ tables=(
   holdem_hands
   users verifications audit_log
   protection_limits protection_exclusions exclusion_register
-  regulator_feed protection_changes report_daily
+  regulator_feed protection_changes report_daily protection_hits
 )
 
 mkdir -p "$ARCHIVE_DIR"

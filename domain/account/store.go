@@ -19,6 +19,11 @@ type UserStore interface {
 	ByEmail(ctx context.Context, email string) (User, error)
 	// ByID finds a user by id.
 	ByID(ctx context.Context, id int64) (User, error)
+	// Search lists the users whose email or name contains text (as typed,
+	// or case folded where the database can fold it), or whose approved
+	// document's hash is documentHash (when not empty), by id, at most
+	// limit.
+	Search(ctx context.Context, text, documentHash string, limit int) ([]User, error)
 	// AdminEmails lists the emails of every ADMIN (a handful), to refuse
 	// look-alike addresses at registration.
 	AdminEmails(ctx context.Context) ([]string, error)

@@ -46,6 +46,33 @@ type Overview struct {
 	Counters Counters
 }
 
+// RecordRefusal keeps a limit hit when err is the refusal of userID's stake
+// or deposit by a limit (the reports list who hit which limit); any other
+// error is ignored.
+func (s *Service) RecordRefusal(ctx context.Context, userID int64, err error) {
+	k, ok := HitOf(err)
+	if !ok || userID <= 0 {
+		return
+	}
+	// Best effort, after the refusal: the player's answer never waits on
+	// it or fails for it.
+	_ = s.store.RecordHit(context.WithoutCancel(ctx), userID, k, s.now())
+}
+
+// HitOf reports the limit kind a refusal hit; ok is false for any other
+// error.
+func HitOf(err error) (LimitKind, bool) {
+	switch errs.ReasonOf(err) {
+	case ReasonDepositLimit:
+		return DepositLimit, true
+	case ReasonStakeLimit:
+		return StakeLimit, true
+	case ReasonLossLimit:
+		return LossLimit, true
+	}
+	return "", false
+}
+
 // Overview returns the player's limits, exclusion and this period's counters.
 func (s *Service) Overview(ctx context.Context, userID int64) (Overview, error) {
 	now := s.now()

@@ -25,6 +25,10 @@ type Store interface {
 	// database store: the player's wallet row), so a stake either commits
 	// before fn runs or reads fn's result after it commits.
 	UpdateExclusion(ctx context.Context, userID int64, fn func(Exclusion) (Exclusion, error)) (Exclusion, error)
+	// RecordHit keeps that a stake or deposit of the user was refused by
+	// a limit of kind at at (the refused money moved nothing, so the
+	// refusal leaves no other trace).
+	RecordHit(ctx context.Context, userID int64, kind LimitKind, at time.Time) error
 	// Counters are the user's counters of the periods holding at in loc.
 	Counters(ctx context.Context, userID int64, at time.Time, loc *time.Location) (Counters, error)
 

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"slices"
+	"strconv"
 	"time"
 
 	"github.com/pokertote/pokertote/domain/errs"
@@ -69,6 +70,26 @@ type Store interface {
 	// Players lists the players who staked or got money back in the days
 	// from..to, with their sums.
 	Players(ctx context.Context, from, to string) ([]PlayerResult, error)
+	// ProtectionEvents sums the limit hits and protection changes of
+	// [from, to) by player and kind.
+	ProtectionEvents(ctx context.Context, from, to time.Time) ([]ProtectionEvent, error)
+	// Activity lists a player's activities of the days from..to in the
+	// order they committed.
+	Activity(ctx context.Context, userID int64, from, to string) ([]Activity, error)
+}
+
+// PlayerSessions is the session report of a player over the days
+// from..to (GLI-19 2.13), as of now.
+func (s *Service) PlayerSessions(ctx context.Context, userID int64, from, to string, now time.Time) ([]Session, error) {
+	days, err := Days(from, to, s.loc)
+	if err != nil {
+		return nil, err
+	}
+	acts, err := s.store.Activity(ctx, userID, days[0], days[len(days)-1])
+	if err != nil {
+		return nil, err
+	}
+	return Sessions(acts, now), nil
 }
 
 // Service answers the reports.
@@ -190,4 +211,46 @@ func (s *Service) TableNames(ctx context.Context) (map[int64]string, error) {
 		out[t.ID] = t.Name
 	}
 	return out, nil
+}
+
+// ProtectionEvent is what a player's protection saw over a period, of one
+// kind: a limit hit (a stake or deposit refused by a DEPOSIT, STAKE or
+// LOSS limit: "DEPOSIT_LIMIT_HIT", ...), a limit changed
+// ("LIMIT_CHANGED"), a time-out ("TIME_OUT") or a self-exclusion
+// ("SELF_EXCLUSION"); how many, the first and the last.
+type ProtectionEvent struct {
+	UserID      int64
+	Email, Name string
+	Kind        string
+	Count       int64
+	First, Last time.Time
+}
+
+// ProtectionEvents lists the players who hit a limit, changed one, took a
+// time-out or excluded themselves in the gaming days from..to, by player
+// and kind.
+func (s *Service) ProtectionEvents(ctx context.Context, from, to string) ([]ProtectionEvent, error) {
+	days, err := Days(from, to, s.loc)
+	if err != nil {
+		return nil, err
+	}
+	start, _ := time.ParseInLocation(time.DateOnly, days[0], s.loc)
+	end, _ := time.ParseInLocation(time.DateOnly, days[len(days)-1], s.loc)
+	evs, err := s.store.ProtectionEvents(ctx, start, end.AddDate(0, 0, 1))
+	if err != nil {
+		return nil, err
+	}
+	slices.SortFunc(evs, func(a, b ProtectionEvent) int {
+		return cmp.Or(cmp.Compare(a.UserID, b.UserID), cmp.Compare(a.Kind, b.Kind))
+	})
+	return evs, nil
+}
+
+// ProtectionHeader is the protection events' header row.
+var ProtectionHeader = []string{"user_id", "email", "name", "kind", "count", "first", "last"}
+
+// ProtectionRecord is a protection event as CSV fields (times RFC 3339, UTC).
+func ProtectionRecord(e ProtectionEvent) []string {
+	return []string{strconv.FormatInt(e.UserID, 10), e.Email, e.Name, e.Kind, strconv.FormatInt(e.Count, 10),
+		e.First.UTC().Format(time.RFC3339), e.Last.UTC().Format(time.RFC3339)}
 }

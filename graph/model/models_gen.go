@@ -733,6 +733,24 @@ type PlayerResult struct {
 	Net Money `json:"net"`
 }
 
+// A player's session of play (GLI-19 2.13): from the first stake until 30 minutes pass without play.
+type PlayerSession struct {
+	Start time.Time `json:"start"`
+	// The last play.
+	End     time.Time `json:"end"`
+	Bets    int       `json:"bets"`
+	Wagered Money     `json:"wagered"`
+	// Payouts and refunds of the session's stakes.
+	Won Money `json:"won"`
+	// Cash paid in and out at the desk from the start until 30 minutes after the end.
+	Deposited Money `json:"deposited"`
+	Withdrawn Money `json:"withdrawn"`
+	// The wallet before the first stake and after the session's last movement.
+	StartBalance Money            `json:"startBalance"`
+	EndBalance   Money            `json:"endBalance"`
+	EndReason    PlayerSessionEnd `json:"endReason"`
+}
+
 type Pool struct {
 	Round      BettingRound     `json:"round"`
 	Market     Market           `json:"market"`
@@ -812,6 +830,18 @@ type ProtectionCounter struct {
 	Returns  Money `json:"returns"`
 	// stakes - returns; negative when the player is ahead.
 	NetLoss Money `json:"netLoss"`
+}
+
+// What one player's protection saw over a period, of one kind.
+type ProtectionEvent struct {
+	UserID string `json:"userId"`
+	Email  string `json:"email"`
+	Name   string `json:"name"`
+	// DEPOSIT_LIMIT_HIT, STAKE_LIMIT_HIT or LOSS_LIMIT_HIT (a stake or deposit the limit refused), LIMIT_CHANGED, TIME_OUT or SELF_EXCLUSION.
+	Kind  string    `json:"kind"`
+	Count int64     `json:"count"`
+	First time.Time `json:"first"`
+	Last  time.Time `json:"last"`
 }
 
 type ProtectionLimit struct {
@@ -2022,6 +2052,70 @@ func (e *Market) UnmarshalJSON(b []byte) error {
 }
 
 func (e Market) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
+}
+
+// Why a session of play ended.
+type PlayerSessionEnd string
+
+const (
+	// No stake for 30 minutes after the last play.
+	PlayerSessionEndIdle PlayerSessionEnd = "IDLE"
+	// The last play was less than 30 minutes ago: it may go on.
+	PlayerSessionEndOpen PlayerSessionEnd = "OPEN"
+	// The player took a time-out.
+	PlayerSessionEndTimeOut PlayerSessionEnd = "TIME_OUT"
+	// The player excluded themselves.
+	PlayerSessionEndSelfExclusion PlayerSessionEnd = "SELF_EXCLUSION"
+)
+
+var AllPlayerSessionEnd = []PlayerSessionEnd{
+	PlayerSessionEndIdle,
+	PlayerSessionEndOpen,
+	PlayerSessionEndTimeOut,
+	PlayerSessionEndSelfExclusion,
+}
+
+func (e PlayerSessionEnd) IsValid() bool {
+	switch e {
+	case PlayerSessionEndIdle, PlayerSessionEndOpen, PlayerSessionEndTimeOut, PlayerSessionEndSelfExclusion:
+		return true
+	}
+	return false
+}
+
+func (e PlayerSessionEnd) String() string {
+	return string(e)
+}
+
+func (e *PlayerSessionEnd) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = PlayerSessionEnd(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid PlayerSessionEnd", str)
+	}
+	return nil
+}
+
+func (e PlayerSessionEnd) MarshalGQL(w io.Writer) {
+	_, _ = fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *PlayerSessionEnd) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e PlayerSessionEnd) MarshalJSON() ([]byte, error) {
 	var buf bytes.Buffer
 	e.MarshalGQL(&buf)
 	return buf.Bytes(), nil

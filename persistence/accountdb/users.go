@@ -2,6 +2,7 @@ package accountdb
 
 import (
 	"context"
+	"strings"
 	"time"
 
 	"gorm.io/gorm"
@@ -162,6 +163,26 @@ func (r *UserRepo) ByEmail(ctx context.Context, email string) (account.User, err
 		return account.User{}, sqldb.MapErr(err, "user", sqldb.NotFound(userNotFound()))
 	}
 	return toDomainUser(row), nil
+}
+
+// Search implements account.UserStore. The text is matched as a
+// substring (LIKE's wildcards in it are escaped).
+func (r *UserRepo) Search(ctx context.Context, text, documentHash string, limit int) ([]account.User, error) {
+	like := "%" + strings.NewReplacer(`\`, `\\`, "%", `\%`, "_", `\_`).Replace(text) + "%"
+	var rows []userRow
+	err := r.db.Gorm().WithContext(ctx).
+		Where(`lower(email) LIKE lower(?) ESCAPE '\' OR lower(name) LIKE lower(?) ESCAPE '\' OR name LIKE ? ESCAPE '\'
+			OR id IN (SELECT user_id FROM verifications WHERE status = 'APPROVED' AND document_hash = ? AND ? <> '')`,
+			like, like, like, documentHash, documentHash).
+		Order("id").Limit(limit).Find(&rows).Error
+	if err != nil {
+		return nil, sqldb.MapErr(err, "users")
+	}
+	out := make([]account.User, len(rows))
+	for i, row := range rows {
+		out[i] = toDomainUser(row)
+	}
+	return out, nil
 }
 
 // ByIDs implements account.UserStore: one query for many users.

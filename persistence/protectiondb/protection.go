@@ -437,3 +437,9 @@ func insertChange(tx *gorm.DB, c protection.Change) error {
 func sameLimit(a, b protection.Limit) bool {
 	return a.Amount == b.Amount && a.Pending == b.Pending && a.PendingAmount == b.PendingAmount && a.PendingAt.Equal(b.PendingAt)
 }
+
+// RecordHit implements protection.Store.
+func (r *Repo) RecordHit(ctx context.Context, userID int64, kind protection.LimitKind, at time.Time) error {
+	err := r.db.Gorm().WithContext(ctx).Exec(`INSERT INTO protection_hits (user_id, kind, at) VALUES (?, ?, ?)`, userID, string(kind), sqldb.StoredTime(at)).Error
+	return sqldb.MapErr(err, "limit hit")
+}

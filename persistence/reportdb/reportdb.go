@@ -6,7 +6,11 @@ package reportdb
 
 import (
 	"context"
+	"encoding/json"
+	"time"
 
+	"github.com/pokertote/pokertote/domain/ids"
+	"github.com/pokertote/pokertote/domain/ledger"
 	"github.com/pokertote/pokertote/domain/money"
 	"github.com/pokertote/pokertote/domain/report"
 	"github.com/pokertote/pokertote/persistence/sqldb"
@@ -112,6 +116,135 @@ func (r *Repo) Players(ctx context.Context, from, to string) ([]report.PlayerRes
 	out := make([]report.PlayerResult, len(rows))
 	for i, p := range rows {
 		out[i] = report.PlayerResult{UserID: p.UserID, Email: p.Email, Name: p.Name, Bets: p.Bets, Staked: money.Amount(p.Staked), Returned: money.Amount(p.Returned)}
+	}
+	return out, nil
+}
+
+// Activity implements report.Store: the player's feed records of the days,
+// with the wallet's balance after each money record (from the record's
+// ledger entry), in commit order.
+func (r *Repo) Activity(ctx context.Context, userID int64, from, to string) ([]report.Activity, error) {
+	var rows []struct {
+		At           time.Time
+		Item         string
+		Amount       int64
+		Data         string
+		BalanceAfter int64
+	}
+	err := r.db.Gorm().WithContext(ctx).Raw(`SELECT f.at, f.item, f.amount, f.data, COALESCE(e.balance_after, 0) AS balance_after
+		FROM regulator_feed f
+		LEFT JOIN ledger_accounts a ON a.kind = 'WALLET' AND a.ref = ?
+		LEFT JOIN ledger_entries e ON e.transfer_id = f.transfer_id AND e.account_id = a.id AND f.transfer_id > 0
+		WHERE f.user_id = ? AND f.day >= ? AND f.day <= ? ORDER BY f.seq`,
+		ledger.UserWallet(ids.UserID(userID)).Ref, userID, from, to).Scan(&rows).Error
+	if err != nil {
+		return nil, sqldb.MapErr(err, "player activity")
+	}
+	out := make([]report.Activity, 0, len(rows))
+	for _, row := range rows {
+		a := report.Activity{At: row.At.UTC(), Amount: money.Amount(row.Amount), BalanceAfter: money.Amount(row.BalanceAfter)}
+		switch row.Item {
+		case "BET_ACCEPTED":
+			a.Kind = report.Stake
+		case "PAYOUT", "REFUND":
+			a.Kind = report.Return
+		case "DEPOSIT":
+			a.Kind = report.Deposit
+		case "WITHDRAWAL":
+			a.Kind = report.Withdrawal
+		case "PROTECTION_CHANGE":
+			var rec struct {
+				Protection struct{ Kind, Exclusion string }
+			}
+			if err := json.Unmarshal([]byte(row.Data), &rec); err != nil || rec.Protection.Kind != "EXCLUSION" {
+				continue
+			}
+			a.Kind = report.ActivityKind(rec.Protection.Exclusion)
+		default:
+			continue
+		}
+		out = append(out, a)
+	}
+	return out, nil
+}
+
+// ProtectionEvents implements report.Store: the hits and the changes of the
+// range, summed by player and kind.
+func (r *Repo) ProtectionEvents(ctx context.Context, from, to time.Time) ([]report.ProtectionEvent, error) {
+	db := r.db.Gorm().WithContext(ctx)
+	// Rows, not aggregates: SQLite's MIN and MAX of a time come back as
+	// text. Hits and changes are a handful per player.
+	var hits []struct {
+		UserID int64
+		Kind   string
+		At     time.Time
+	}
+	if err := db.Raw(`SELECT user_id, kind, at FROM protection_hits WHERE at >= ? AND at < ?`, sqldb.StoredTime(from), sqldb.StoredTime(to)).Scan(&hits).Error; err != nil {
+		return nil, sqldb.MapErr(err, "protection events")
+	}
+	var changes []struct {
+		UserID int64
+		Detail string
+		At     time.Time
+	}
+	if err := db.Raw(`SELECT user_id, detail, at FROM protection_changes WHERE user_id IS NOT NULL AND at >= ? AND at < ? ORDER BY id`,
+		sqldb.StoredTime(from), sqldb.StoredTime(to)).Scan(&changes).Error; err != nil {
+		return nil, sqldb.MapErr(err, "protection events")
+	}
+	type key struct {
+		user int64
+		kind string
+	}
+	sums := map[key]*report.ProtectionEvent{}
+	add := func(user int64, kind string, n int64, first, last time.Time) {
+		e := sums[key{user, kind}]
+		if e == nil {
+			e = &report.ProtectionEvent{UserID: user, Kind: kind, First: first, Last: last}
+			sums[key{user, kind}] = e
+		}
+		e.Count += n
+		if first.Before(e.First) {
+			e.First = first
+		}
+		if last.After(e.Last) {
+			e.Last = last
+		}
+	}
+	for _, h := range hits {
+		add(h.UserID, h.Kind+"_LIMIT_HIT", 1, h.At.UTC(), h.At.UTC())
+	}
+	for _, c := range changes {
+		var d struct{ Kind, Exclusion string }
+		if err := json.Unmarshal([]byte(c.Detail), &d); err != nil {
+			return nil, sqldb.MapErr(err, "protection events")
+		}
+		kind := "LIMIT_CHANGED"
+		if d.Kind == "EXCLUSION" {
+			kind = d.Exclusion
+		}
+		add(c.UserID, kind, 1, c.At.UTC(), c.At.UTC())
+	}
+	out := make([]report.ProtectionEvent, 0, len(sums))
+	uids := make([]int64, 0, len(sums))
+	for _, e := range sums {
+		out = append(out, *e)
+		uids = append(uids, e.UserID)
+	}
+	if len(uids) > 0 {
+		var users []struct {
+			ID          int64
+			Email, Name string
+		}
+		if err := db.Raw(`SELECT id, email, name FROM users WHERE id IN ?`, uids).Scan(&users).Error; err != nil {
+			return nil, sqldb.MapErr(err, "protection events")
+		}
+		names := map[int64][2]string{}
+		for _, u := range users {
+			names[u.ID] = [2]string{u.Email, u.Name}
+		}
+		for i := range out {
+			out[i].Email, out[i].Name = names[out[i].UserID][0], names[out[i].UserID][1]
+		}
 	}
 	return out, nil
 }

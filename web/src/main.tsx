@@ -12,15 +12,21 @@ import { Holdem } from './views/Holdem';
 import { Account } from './views/Account';
 import { Admin } from './views/Admin';
 import { Verify } from './views/Verify';
+import { Reports } from './views/Reports';
+import { Players, Player } from './views/Players';
 
 function Page() {
   const p = route.value;
   const m = /^\/table\/([^/]+)$/.exec(p);
   if (m) return <Table id={decodeURIComponent(m[1])} />;
+  const pl = /^\/player\/([0-9]+)$/.exec(p);
+  if (pl) return <Player id={pl[1]} />;
   switch (p) {
     case '/holdem': return <Holdem />;
     case '/account': return <Account />;
     case '/admin': return <Admin />;
+    case '/reports': return <Reports />;
+    case '/players': return <Players />;
     case '/verify': return <Verify />;
     default: return <Lobby />;
   }
@@ -40,6 +46,8 @@ function App() {
           <Link href="/holdem">{t('holdem')}</Link>
           <Link href="/verify">{t('verify')}</Link>
           {user?.role === 'ADMIN' && <Link href="/admin">{t('admin')}</Link>}
+          {user?.role === 'ADMIN' && <Link href="/reports">{t('reports')}</Link>}
+          {user?.role === 'ADMIN' && <Link href="/players">{t('players')}</Link>}
           <Link href="/account">{user ? user.name : t('signIn')}</Link>
         </nav>
         <div class="right">

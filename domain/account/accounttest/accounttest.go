@@ -49,6 +49,7 @@ func Run(t *testing.T, newStore func(t *testing.T, now func() time.Time) account
 		{"AuditPagesNewestFirst", testAuditPaging},
 		{"AuditKeepsWhatItWasGiven", testAuditFields},
 		{"AuditFiltersAndPagesUnderThem", testAuditFilters},
+		{"SearchByEmailNameOrDocument", testSearch},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -643,5 +644,56 @@ func testAuditFilters(t *testing.T, s account.UserStore) {
 	// A cursor of one filter continues another: a's entries older than e5.
 	if p, n := page(account.AuditFilter{ActorID: a.ID}, e5); len(p) != 1 || p[0].ID != e4 || n != e4 {
 		t.Fatalf("a's entries after e5: %+v, next %d", p, n)
+	}
+}
+
+// testSearch: the back office's players' search finds a part of an email
+// or a name, as typed or case folded (SQLite folds only ASCII), LIKE's
+// wildcards taken literally, or the hash of an approved document only, by
+// id, within the limit.
+func testSearch(t *testing.T, s account.UserStore) {
+	a := create(t, s, "aigerim.n@example.kz")
+	b, err := s.Create(ctx, account.User{Email: "b_50%@example.kz", Name: "Ерлан Абаев", DateOfBirth: account.MustParseDate("1990-02-28"), Role: account.Player, PasswordHash: NewUser("x").PasswordHash})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := create(t, s, "other@example.kz")
+	pending := must[account.Verification](t, "submit")(s.SaveVerification(ctx, account.VerificationChange{Verification: submission(c.ID, 7), From: account.NotSubmitted}))
+	ids := func(text, hash string, limit int) []int64 {
+		t.Helper()
+		us, err := s.Search(ctx, text, hash, limit)
+		if err != nil {
+			t.Fatalf("Search(%q, %q): %v", text, hash, err)
+		}
+		var out []int64
+		for _, u := range us {
+			out = append(out, u.ID)
+		}
+		return out
+	}
+	for _, c := range []struct {
+		text, hash string
+		limit      int
+		want       []int64
+	}{
+		{"AIGERIM.N", "", 10, []int64{a.ID}},
+		{"aigerim", "", 10, []int64{a.ID, c.ID}}, // c is named Aigerim
+		{"example.kz", "", 10, []int64{a.ID, b.ID, c.ID}},
+		{"example.kz", "", 2, []int64{a.ID, b.ID}},
+		{"Ерлан", "", 10, []int64{b.ID}},
+		{"лан Аба", "", 10, []int64{b.ID}},
+		{"_50%", "", 10, []int64{b.ID}},
+		{"b%", "", 10, nil},
+		{"zzz", pending.DocumentHash, 10, nil}, // not approved yet
+	} {
+		if got := ids(c.text, c.hash, c.limit); fmt.Sprint(got) != fmt.Sprint(c.want) {
+			t.Errorf("Search(%q, %q, %d) = %v; want %v", c.text, c.hash, c.limit, got, c.want)
+		}
+	}
+	ok := pending
+	ok.Status, ok.DecidedAt, ok.DecidedBy = account.Approved, Start.Add(time.Hour), a.ID
+	must[account.Verification](t, "approve")(s.SaveVerification(ctx, account.VerificationChange{Verification: ok, From: account.Pending}))
+	if got := ids("zzz", pending.DocumentHash, 10); fmt.Sprint(got) != fmt.Sprint([]int64{c.ID}) {
+		t.Errorf("by the approved document's hash: %v; want [%d]", got, c.ID)
 	}
 }

@@ -72,6 +72,29 @@ func (s *MemStore) ByEmail(_ context.Context, email string) (account.User, error
 	return s.users[id-1], nil
 }
 
+// Search implements account.UserStore.
+func (s *MemStore) Search(_ context.Context, text, documentHash string, limit int) ([]account.User, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	docs := map[int64]bool{}
+	for _, v := range s.verifications {
+		if documentHash != "" && v.Status == account.Approved && v.DocumentHash == documentHash {
+			docs[v.UserID] = true
+		}
+	}
+	var out []account.User
+	for _, u := range s.users {
+		if len(out) == limit {
+			break
+		}
+		low := strings.ToLower(text)
+		if strings.Contains(strings.ToLower(u.Email), low) || strings.Contains(strings.ToLower(u.Name), low) || docs[u.ID] {
+			out = append(out, u)
+		}
+	}
+	return out, nil
+}
+
 // ByIDs implements account.UserStore.
 func (s *MemStore) ByIDs(_ context.Context, ids []int64) ([]account.User, error) {
 	s.mu.Lock()

@@ -53,6 +53,23 @@ type MemStore struct {
 	register []protection.RegisterEntry // id = index + 1
 	sessions map[int64]protection.Session
 	audit    func(ctx context.Context, e account.AuditEntry) (account.AuditEntry, error)
+	// Hits are the limit hits recorded, in order.
+	Hits []Hit
+}
+
+// Hit is a limit hit the twin recorded.
+type Hit struct {
+	UserID int64
+	Kind   protection.LimitKind
+	At     time.Time
+}
+
+// RecordHit implements protection.Store.
+func (s *MemStore) RecordHit(_ context.Context, userID int64, kind protection.LimitKind, at time.Time) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.Hits = append(s.Hits, Hit{userID, kind, at})
+	return nil
 }
 
 type counterKey struct {

@@ -272,3 +272,57 @@ export function withFragments(doc: string): string {
   scan(doc);
   return [doc, ...[...need].sort().map((n) => FRAGMENTS[n])].join('\n');
 }
+
+// The back office's reports (docs/reports.md).
+export const DailyReport = /* GraphQL */ `
+  query DailyReport($from: Date!, $to: Date!) {
+    dailyReport(from: $from, to: $to) {
+      from to
+      rows { day game tableId tableName figures { bets handle payouts refunds ggr holdPercent commission breakage topUps jackpotIn jackpotOut jackpotTopUps ante bonus bet deposits withdrawals } }
+      totals { game figures { bets handle payouts refunds ggr holdPercent commission breakage topUps jackpotIn jackpotOut jackpotTopUps ante bonus bet deposits withdrawals } }
+    }
+  }
+`;
+export const Liability = /* GraphQL */ `query Liability { liability { wallets escrow jackpot openHands total ledger reconciled } }`;
+export const TopPlayers = /* GraphQL */ `
+  query TopPlayers($from: Date!, $to: Date!, $winners: Boolean!) {
+    topPlayers(from: $from, to: $to, winners: $winners, first: 10) { userId email name bets staked returned net }
+  }
+`;
+
+// Partners' webhooks and the emergency stop (docs/partners.md).
+export const WebhookEndpoints = /* GraphQL */ `
+  query WebhookEndpoints {
+    webhookEndpoints { id url eventTypes description createdAt delivered lastDeliveredAt attempts failingSince lastError parkedAt }
+  }
+`;
+export const CreateWebhookEndpoint = /* GraphQL */ `
+  mutation CreateWebhookEndpoint($input: CreateWebhookEndpointInput!) { createWebhookEndpoint(input: $input) { endpoint { id } secret } }
+`;
+export const DeleteWebhookEndpoint = /* GraphQL */ `mutation DeleteWebhookEndpoint($id: ID!) { deleteWebhookEndpoint(id: $id) }`;
+export const ReplayWebhookEndpoint = /* GraphQL */ `
+  mutation ReplayWebhookEndpoint($id: ID!, $from: String) { replayWebhookEndpoint(id: $id, fromEventId: $from) { id } }
+`;
+export const BettingStop = /* GraphQL */ `query BettingStop { bettingStop { stopped since } }`;
+export const StopAllBetting = /* GraphQL */ `mutation StopAllBetting($reason: String!) { stopAllBetting(reason: $reason) { stopped since } }`;
+export const ResumeAllBetting = /* GraphQL */ `mutation ResumeAllBetting { resumeAllBetting { stopped since } }`;
+
+// The players' search and a player's page (admins).
+export const Players = /* GraphQL */ `
+  query Players($search: String!) { players(search: $search, first: 50) { id email name role balance verification { status } } }
+`;
+export const PlayerPage = /* GraphQL */ `
+  query PlayerPage($id: ID!, $from: Date!, $to: Date!) {
+    user(id: $id) { id email name dateOfBirth role balance disabledAt verification { status documentType submittedAt decidedAt } }
+    playerProtection(userId: $id) {
+      limits { kind period amount pending pendingAmount pendingFrom }
+      exclusion { kind since until active }
+    }
+    playerSessions(userId: $id, from: $from, to: $to) { start end bets wagered won deposited withdrawn startBalance endBalance endReason }
+    playerBets(userId: $id, first: 20) { edges { node { id round market selection stake status payout placedAt draw { id number } } } }
+    playerLedger(userId: $id, first: 20) { edges { node { id kind amount balanceAfter memo createdAt } } }
+  }
+`;
+export const ProtectionEvents = /* GraphQL */ `
+  query ProtectionEvents($from: Date!, $to: Date!) { protectionEvents(from: $from, to: $to) { userId email name kind count first last } }
+`;

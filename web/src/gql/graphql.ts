@@ -22,6 +22,14 @@ export type CashInput = {
   userId: string | number;
 };
 
+export type CreateWebhookEndpointInput = {
+  /** Whose endpoint it is, at most 200 characters. */
+  description?: string | null | undefined;
+  eventTypes: Array<WebhookEventType>;
+  /** An https:// URL (http:// is taken in development only). */
+  url: string;
+};
+
 export type DecideVerificationInput = {
   approve: boolean;
   id: string | number;
@@ -45,6 +53,12 @@ export type DrawPhase =
   | 'SETTLED'
   | 'TURN'
   | 'VOID';
+
+export type ExclusionKind =
+  /** 6 months to 5 years, or permanent. */
+  | 'SELF_EXCLUSION'
+  /** 24 hours to 6 weeks. */
+  | 'TIME_OUT';
 
 /** An EXPRESS coupon: the leader after the flop, the leader after the turn and the winner after the river (a position may repeat). */
 export type ExpressInput = {
@@ -133,6 +147,17 @@ export type LedgerEntryKind =
   | 'TOPUP'
   | 'WITHDRAWAL';
 
+export type LimitKind =
+  | 'DEPOSIT'
+  /** Stakes minus returns (payouts, refunds) within the period. */
+  | 'LOSS'
+  | 'STAKE';
+
+export type LimitPeriod =
+  | 'DAY'
+  | 'MONTH'
+  | 'WEEK';
+
 export type Market =
   /** The category of the winning hand. */
   | 'COMBINATION'
@@ -149,6 +174,17 @@ export type PlaceBetInput = {
   stake: string;
 };
 
+/** Why a session of play ended. */
+export type PlayerSessionEnd =
+  /** No stake for 30 minutes after the last play. */
+  | 'IDLE'
+  /** The last play was less than 30 minutes ago: it may go on. */
+  | 'OPEN'
+  /** The player excluded themselves. */
+  | 'SELF_EXCLUSION'
+  /** The player took a time-out. */
+  | 'TIME_OUT';
+
 export type PositionStatus =
   | 'LOSS'
   | 'PENDING'
@@ -160,6 +196,12 @@ export type RegisterInput = {
   name: string;
   password: string;
 };
+
+/** What a row of figures belongs to: a totalizator table, Casino Hold'em, or the cashier's desk. */
+export type ReportGame =
+  | 'CASHIER'
+  | 'HOLDEM'
+  | 'TOTE';
 
 export type Role =
   | 'ADMIN'
@@ -211,6 +253,27 @@ export type VerificationStatus =
   | 'NONE'
   | 'PENDING'
   | 'REJECTED';
+
+/** What an endpoint can subscribe to. */
+export type WebhookEventType =
+  /** draw.settled: a draw was settled (its result, winners and coefficients). */
+  | 'DRAW_SETTLED'
+  /** draw.voided: a draw was voided (its typed void kind). */
+  | 'DRAW_VOIDED'
+  /** regulator.bet.accepted: a stake left a player's wallet (the regulator's feed; webhook-id reg_<seq>). */
+  | 'REGULATOR_BET_ACCEPTED'
+  /** regulator.bet.settled: a payout or a refund reached a player's wallet (the regulator's feed). */
+  | 'REGULATOR_BET_SETTLED'
+  /** regulator.deposit: cash paid in at the cashier (the regulator's feed). */
+  | 'REGULATOR_DEPOSIT'
+  /** regulator.protection.changed: a player's limit or exclusion changed, or an exclusion register entry was added or removed (the regulator's feed). */
+  | 'REGULATOR_PROTECTION_CHANGED'
+  /** regulator.withdrawal: cash paid out at the cashier (the regulator's feed). */
+  | 'REGULATOR_WITHDRAWAL'
+  /** table.changed: a table was paused or resumed. */
+  | 'TABLE_CHANGED'
+  /** table.created: a table appeared. */
+  | 'TABLE_CREATED';
 
 export type UserFieldsFragment = { id: string, email: string, name: string, dateOfBirth: string, role: Role, age: number, canStake: boolean, balance: string, verification: { id: string | null, status: VerificationStatus, documentType: DocumentType | null, reason: string | null, submittedAt: string | null, decidedAt: string | null } };
 
@@ -507,6 +570,96 @@ export type SetJackpotEnabledMutationVariables = Exact<{
 
 
 export type SetJackpotEnabledMutation = { setJackpotEnabled: { balance: string, enabled: boolean } };
+
+export type DailyReportQueryVariables = Exact<{
+  from: string;
+  to: string;
+}>;
+
+
+export type DailyReportQuery = { dailyReport: { from: string, to: string, rows: Array<{ day: string, game: ReportGame, tableId: string | null, tableName: string | null, figures: { bets: number, handle: string, payouts: string, refunds: string, ggr: string, holdPercent: string, commission: string, breakage: string, topUps: string, jackpotIn: string, jackpotOut: string, jackpotTopUps: string, ante: string, bonus: string, bet: string, deposits: string, withdrawals: string } }>, totals: Array<{ game: ReportGame | null, figures: { bets: number, handle: string, payouts: string, refunds: string, ggr: string, holdPercent: string, commission: string, breakage: string, topUps: string, jackpotIn: string, jackpotOut: string, jackpotTopUps: string, ante: string, bonus: string, bet: string, deposits: string, withdrawals: string } }> } };
+
+export type LiabilityQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type LiabilityQuery = { liability: { wallets: string, escrow: string, jackpot: string, openHands: string, total: string, ledger: string, reconciled: boolean } };
+
+export type TopPlayersQueryVariables = Exact<{
+  from: string;
+  to: string;
+  winners: boolean;
+}>;
+
+
+export type TopPlayersQuery = { topPlayers: Array<{ userId: string, email: string, name: string, bets: number, staked: string, returned: string, net: string }> };
+
+export type WebhookEndpointsQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type WebhookEndpointsQuery = { webhookEndpoints: Array<{ id: string, url: string, eventTypes: Array<WebhookEventType>, description: string, createdAt: string, delivered: number, lastDeliveredAt: string | null, attempts: number, failingSince: string | null, lastError: string | null, parkedAt: string | null }> };
+
+export type CreateWebhookEndpointMutationVariables = Exact<{
+  input: CreateWebhookEndpointInput;
+}>;
+
+
+export type CreateWebhookEndpointMutation = { createWebhookEndpoint: { secret: string, endpoint: { id: string } } };
+
+export type DeleteWebhookEndpointMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type DeleteWebhookEndpointMutation = { deleteWebhookEndpoint: boolean };
+
+export type ReplayWebhookEndpointMutationVariables = Exact<{
+  id: string | number;
+  from?: string | null | undefined;
+}>;
+
+
+export type ReplayWebhookEndpointMutation = { replayWebhookEndpoint: { id: string } };
+
+export type BettingStopQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type BettingStopQuery = { bettingStop: { stopped: boolean, since: string | null } };
+
+export type StopAllBettingMutationVariables = Exact<{
+  reason: string;
+}>;
+
+
+export type StopAllBettingMutation = { stopAllBetting: { stopped: boolean, since: string | null } };
+
+export type ResumeAllBettingMutationVariables = Exact<{ [key: string]: never; }>;
+
+
+export type ResumeAllBettingMutation = { resumeAllBetting: { stopped: boolean, since: string | null } };
+
+export type PlayersQueryVariables = Exact<{
+  search: string;
+}>;
+
+
+export type PlayersQuery = { players: Array<{ id: string, email: string, name: string, role: Role, balance: string, verification: { status: VerificationStatus } }> };
+
+export type PlayerPageQueryVariables = Exact<{
+  id: string | number;
+  from: string;
+  to: string;
+}>;
+
+
+export type PlayerPageQuery = { user: { id: string, email: string, name: string, dateOfBirth: string, role: Role, balance: string, disabledAt: string | null, verification: { status: VerificationStatus, documentType: DocumentType | null, submittedAt: string | null, decidedAt: string | null } } | null, playerProtection: { limits: Array<{ kind: LimitKind, period: LimitPeriod, amount: string | null, pending: boolean, pendingAmount: string | null, pendingFrom: string | null }>, exclusion: { kind: ExclusionKind, since: string, until: string | null, active: boolean } | null }, playerSessions: Array<{ start: string, end: string, bets: number, wagered: string, won: string, deposited: string, withdrawn: string, startBalance: string, endBalance: string, endReason: PlayerSessionEnd }>, playerBets: { edges: Array<{ node: { id: string, round: BettingRound, market: Market, selection: string, stake: string, status: BetStatus, payout: string | null, placedAt: string, draw: { id: string, number: number } } }> }, playerLedger: { edges: Array<{ node: { id: string, kind: LedgerEntryKind, amount: string, balanceAfter: string, memo: string, createdAt: string } }> } };
+
+export type ProtectionEventsQueryVariables = Exact<{
+  from: string;
+  to: string;
+}>;
+
+
+export type ProtectionEventsQuery = { protectionEvents: Array<{ userId: string, email: string, name: string, kind: string, count: number, first: string, last: string }> };
 
 export type ApiRegisterMutationVariables = Exact<{
   input: RegisterInput;

@@ -1,9 +1,11 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { ComponentChildren } from 'preact';
 import * as admin from '../api/admin';
+import * as backoffice from '../api/reports';
+import type { WebhookEventType } from '../gql/graphql';
 import { me, newKey } from '../api/account';
 import { tiyn, fmtTiyn } from '../api/bets';
-import { t, has, money, errorText, dateTime, fromOperatorTime } from '../i18n';
+import { t, has, money, num, errorText, dateTime, fromOperatorTime } from '../i18n';
 import { Field, Alert } from '../ui';
 
 /** Admin: pending verifications, cashier (by email), tables (live), jackpot, audit log. */
@@ -15,6 +17,8 @@ export function Admin() {
       <Pending />
       <Cashier />
       <TablesAdmin />
+      <EmergencyStop />
+      <Webhooks />
       <Audit />
     </section>
   );
@@ -213,6 +217,104 @@ function Jackpot({ jp, act }: { jp: admin.AdminTables['jackpot']; act: (f: () =>
  * under the same filters. A filter applies when it is changed (a select at
  * once, a typed field when it is left or Enter is pressed).
  */
+/** EmergencyStop: the state of the stop of all betting, and the stop and the resume (each asks first). */
+function EmergencyStop() {
+  const [st, setSt] = useState<backoffice.Stop | null>(null);
+  const [reason, setReason] = useState('');
+  const [msg, run] = useAction();
+  const load = () => backoffice.stopState().then(setSt, () => undefined);
+  useLive(load, 3000);
+  return (
+    <section aria-labelledby="stop-h" data-testid="emergency-stop" data-stopped={st ? String(st.stopped) : ''}>
+      <h2 id="stop-h">{t('emergencyStop')}</h2>
+      {msg}
+      {st === null ? <p class="muted" aria-busy="true">{t('loading')}</p> : st.stopped ? (
+        <>
+          <Alert kind="error">{t('stopStopped', { at: dateTime(st.since) })}</Alert>
+          <Confirm label={t('resumeAll')} question={t('resumeQ')} onConfirm={() => run(async () => { await backoffice.resumeAll(); await load(); })} />
+        </>
+      ) : (
+        <>
+          <p class="muted">{t('stopRunning')}</p>
+          <Field label={t('reason')}><input name="stop-reason" value={reason} maxLength={500} onInput={(e) => setReason((e.target as HTMLInputElement).value)} /></Field>
+          <Confirm label={t('stopAll')} question={t('stopQ')} onConfirm={() => run(async () => { await backoffice.stopAll(reason); setReason(''); await load(); })} />
+        </>
+      )}
+    </section>
+  );
+}
+
+const WEBHOOK_TYPES: WebhookEventType[] = ['DRAW_SETTLED', 'DRAW_VOIDED', 'TABLE_CREATED', 'TABLE_CHANGED',
+  'REGULATOR_BET_ACCEPTED', 'REGULATOR_BET_SETTLED', 'REGULATOR_DEPOSIT', 'REGULATOR_WITHDRAWAL', 'REGULATOR_PROTECTION_CHANGED'];
+
+/** Webhooks: partners' endpoints with their delivery state; register one (the secret shown once), replay, remove. */
+function Webhooks() {
+  const [list, setList] = useState<backoffice.Endpoint[] | null>(null);
+  const [url, setUrl] = useState('');
+  const [desc, setDesc] = useState('');
+  const [types, setTypes] = useState<WebhookEventType[]>(['DRAW_SETTLED', 'DRAW_VOIDED']);
+  const [secret, setSecret] = useState<string | null>(null);
+  const [msg, run] = useAction();
+  const load = () => backoffice.endpoints().then(setList, () => undefined);
+  useLive(load, 5000);
+  const create = (e: Event) => {
+    e.preventDefault();
+    void run(async () => {
+      const c = await backoffice.createEndpoint(url.trim(), types, desc.trim());
+      setSecret(c.secret);
+      setUrl('');
+      setDesc('');
+      await load();
+    });
+  };
+  const toggle = (ty: WebhookEventType) => setTypes(types.includes(ty) ? types.filter((x) => x !== ty) : [...types, ty]);
+  return (
+    <section aria-labelledby="wh-h" data-testid="webhooks">
+      <h2 id="wh-h">{t('webhooks')}</h2>
+      {msg}
+      {secret && <Alert kind="ok"><span>{t('whSecret')}: </span><code class="secret" data-testid="webhook-secret">{secret}</code></Alert>}
+      <form onSubmit={create}>
+        <Field label={t('whUrl')}><input name="webhook-url" type="url" required value={url} onInput={(e) => setUrl((e.target as HTMLInputElement).value)} /></Field>
+        <Field label={t('whDescription')}><input name="webhook-description" maxLength={200} value={desc} onInput={(e) => setDesc((e.target as HTMLInputElement).value)} /></Field>
+        <fieldset><legend>{t('whTypes')}</legend>
+          {WEBHOOK_TYPES.map((ty) => (
+            <label key={ty} class="check"><input type="checkbox" name="webhook-type" value={ty} checked={types.includes(ty)} onChange={() => toggle(ty)} /> {ty.toLowerCase().replace(/_/g, '.')}</label>
+          ))}
+        </fieldset>
+        <button type="submit">{t('whCreate')}</button>
+      </form>
+      {list === null ? <p class="muted" aria-busy="true">{t('loading')}</p> : list.length === 0 ? <p class="muted">{t('whNone')}</p> : (
+        <table class="bets">
+          <thead><tr><th scope="col">{t('whUrl')}</th><th scope="col">{t('whTypes')}</th><th scope="col">{t('whDelivered')}</th><th scope="col">{t('status')}</th><th scope="col"><span class="sr-only">{t('whDelete')}</span></th></tr></thead>
+          <tbody>
+            {list.map((ep) => <EndpointRow key={ep.id} ep={ep} act={(f) => run(async () => { await f(); await load(); })} />)}
+          </tbody>
+        </table>
+      )}
+    </section>
+  );
+}
+
+function EndpointRow({ ep, act }: { ep: backoffice.Endpoint; act: (f: () => Promise<unknown>) => void }) {
+  const [from, setFrom] = useState('');
+  return (
+    <tr data-endpoint={ep.id}>
+      <td>{ep.url}<br /><span class="muted">{ep.description}</span></td>
+      <td>{ep.eventTypes.length}</td>
+      <td class="num">{num(ep.delivered)}</td>
+      <td>
+        {ep.parkedAt ? <b>{t('whParked')}: {dateTime(ep.parkedAt)}</b> : ep.failingSince ? <span>{t('whFailing')} {dateTime(ep.failingSince)}</span> : <span class="muted">OK</span>}
+        {ep.lastError && <><br /><span class="muted">{ep.lastError}</span></>}
+      </td>
+      <td>
+        <input name="replay-from" aria-label={t('whReplay')} placeholder="evt_1_1" value={from} size={10} onInput={(e) => setFrom((e.target as HTMLInputElement).value)} />{' '}
+        <button type="button" class="ghost" onClick={() => act(() => backoffice.replayEndpoint(ep.id, from.trim()))}>{from.trim() ? t('whReplay') : t('whResume')}</button>{' '}
+        <Confirm label={t('whDelete')} question={t('whDeleteQ')} onConfirm={() => act(() => backoffice.deleteEndpoint(ep.id))} />
+      </td>
+    </tr>
+  );
+}
+
 function Audit() {
   const [rows, setRows] = useState<admin.AuditEntry[] | null>(null);
   const [next, setNext] = useState<string | null>(null);

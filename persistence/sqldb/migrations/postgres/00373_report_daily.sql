@@ -27,7 +27,10 @@ CREATE TABLE report_daily (
 
 -- An export of the regulator feed pages a range of days by seq.
 CREATE INDEX regulator_feed_day_seq ON regulator_feed (day, seq);
+-- A player's session report reads the player's records of a range.
+CREATE INDEX regulator_feed_user_day ON regulator_feed (user_id, day, seq);
 
 -- +goose Down
+DROP INDEX regulator_feed_user_day;
 DROP INDEX regulator_feed_day_seq;
 DROP TABLE report_daily;
