@@ -121,6 +121,8 @@ func writeAuthError(w http.ResponseWriter, err error) {
 	switch {
 	case errs.ReasonOf(err) == ReasonTokenRevoked:
 		reason, msg = ReasonTokenRevoked, "your session was changed; refresh your token or sign in again"
+	case errs.ReasonOf(err) == ReasonTokenExpired:
+		reason, msg = ReasonTokenExpired, "the access token has expired: refresh it (refreshToken) and retry"
 	case unavailable(err):
 		status, code, reason, msg = http.StatusServiceUnavailable, errs.Unavailable, errs.ReasonDatabaseUnavailable,
 			"the service cannot reach its database right now; nothing was changed: try again (with the same idempotency key for money)"
