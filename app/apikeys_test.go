@@ -67,7 +67,10 @@ func TestAPIKeyScopeAndRevocation(t *testing.T) {
 			aff := withKey(c, key)
 
 			t.Run("public data and results", func(t *testing.T) {
-				aff.MustDo(t, `{ tables { id } jackpot { balance } results(first: 5) { edges { node { id } } } }`, nil, nil)
+				var tb struct{ CreateTable struct{ ID string } }
+				admin.MustDo(t, `mutation($n: String!) { createTable(input: {name: $n, positions: 4}) { id } }`, map[string]any{"n": unique("keys")}, &tb)
+				aff.MustDo(t, `query($t: ID!) { tables { id } jackpot { balance } results(first: 5) { edges { node { id } } }
+					voidCounts(tableId: $t) { kind } bettingStop { stopped } }`, map[string]any{"t": tb.CreateTable.ID}, nil)
 				aff.MustDo(t, `query { ... on Query { tables { id } } }`, nil, nil)
 				auth := *aff
 				auth.HTTP = &http.Client{Transport: keyTransport{"Authorization", "ApiKey " + key}}

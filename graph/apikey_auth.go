@@ -211,7 +211,7 @@ func writeGraphQLError(w http.ResponseWriter, status int, e *errs.Error, retry t
 var apiKeyRootFields = map[ast.Operation]map[string]bool{
 	ast.Query: {
 		"tables": true, "table": true, "draw": true, "results": true, "jackpot": true,
-		"verifyDraw": true, "holdemSettings": true,
+		"verifyDraw": true, "holdemSettings": true, "voidCounts": true, "bettingStop": true,
 		"__typename": true, "__schema": true, "__type": true,
 	},
 	ast.Subscription: {"tableEvents": true, "results": true, "__typename": true},

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/99designs/gqlgen/graphql"
@@ -95,7 +96,7 @@ func Directives() DirectiveRoot {
 				return nil, err
 			}
 			if !slices.Contains(roles, model.Role(v.Role)) {
-				return nil, errs.R(errs.Forbidden, ReasonRoleRequired, "this needs the %v role", roles)
+				return nil, errs.R(errs.Forbidden, ReasonRoleRequired, "%s", roleNeeded(roles))
 			}
 			return next(ctx)
 		},
@@ -121,6 +122,8 @@ func writeAuthError(w http.ResponseWriter, err error) {
 	switch {
 	case errs.ReasonOf(err) == ReasonTokenRevoked:
 		reason, msg = ReasonTokenRevoked, "your session was changed; refresh your token or sign in again"
+	case errs.ReasonOf(err) == ReasonTokenExpired:
+		reason, msg = ReasonTokenExpired, "the access token has expired: refresh it (refreshToken) and retry"
 	case unavailable(err):
 		status, code, reason, msg = http.StatusServiceUnavailable, errs.Unavailable, errs.ReasonDatabaseUnavailable,
 			"the service cannot reach its database right now; nothing was changed: try again (with the same idempotency key for money)"
@@ -135,4 +138,17 @@ func writeAuthError(w http.ResponseWriter, err error) {
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(status)
 	_, _ = w.Write(body)
+}
+
+// roleNeeded says which roles a field needs, as a sentence: "this needs
+// the ADMIN role", "this needs one of the roles AFFILIATE, ADMIN".
+func roleNeeded(roles []model.Role) string {
+	names := make([]string, len(roles))
+	for i, r := range roles {
+		names[i] = string(r)
+	}
+	if len(names) == 1 {
+		return "this needs the " + names[0] + " role"
+	}
+	return "this needs one of the roles " + strings.Join(names, ", ")
 }

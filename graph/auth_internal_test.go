@@ -3,6 +3,7 @@ package graph
 import (
 	"context"
 	"encoding/json"
+	"github.com/pokertote/pokertote/graph/model"
 	"net/http"
 	"net/http/httptest"
 	"testing"
@@ -42,5 +43,14 @@ func TestAuthErrorsSayWhatFailed(t *testing.T) {
 		if w.Code != tc.status || len(body.Errors) != 1 || body.Errors[0].Extensions["code"] != tc.code || body.Errors[0].Extensions["reason"] != tc.reason {
 			t.Errorf("%v: HTTP %d %s, want %d %s/%s", tc.err, w.Code, w.Body.Bytes(), tc.status, tc.code, tc.reason)
 		}
+	}
+}
+
+func TestRoleNeededReadsAsASentence(t *testing.T) {
+	if got := roleNeeded([]model.Role{model.RoleAdmin}); got != "this needs the ADMIN role" {
+		t.Errorf("%q", got)
+	}
+	if got := roleNeeded([]model.Role{model.RoleAffiliate, model.RoleAdmin}); got != "this needs one of the roles AFFILIATE, ADMIN" {
+		t.Errorf("%q", got)
 	}
 }

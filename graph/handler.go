@@ -174,7 +174,9 @@ func gqlgenWebsocket(o HandlerOptions) transport.Websocket {
 
 // initFunc authenticates a WebSocket's connection_init: its authToken, or
 // its Authorization ("Bearer x"); none leaves the connection anonymous.
-// The ack echoes the payload (as it always has). An authenticated socket
+// The ack carries no payload: echoing the client's would send its access
+// token back over the wire (and into any log of the frames). An
+// authenticated socket
 // (by token, or by the upgrade's API key) is registered in Connections
 // with the credential every operation is checked against again.
 func (o HandlerOptions) initFunc(ctx context.Context, p transport.InitPayload) (context.Context, *transport.InitPayload, error) {
@@ -185,12 +187,12 @@ func (o HandlerOptions) initFunc(ctx context.Context, p transport.InitPayload) (
 	if token != "" && o.Authenticate != nil {
 		authed, err := o.Authenticate(ctx, token)
 		if err != nil {
-			return authed, &p, err
+			return authed, nil, err
 		}
 		ctx = withCredential(authed, token, o.Authenticate)
 	}
 	connHandleFrom(ctx).register(ctx, o.Connections)
-	return ctx, &p, nil
+	return ctx, nil, nil
 }
 
 // sseTransport is gqlgen's SSE transport whose authenticated streams are

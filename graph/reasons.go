@@ -52,7 +52,7 @@ const (
 // apikey.ReasonRevoked and wstransport.ReasonDraining.
 const (
 	// ReasonTokenExpired: the socket's access token expired (close 4401).
-	ReasonTokenExpired = "TOKEN_EXPIRED"
+	ReasonTokenExpired = auth.ReasonTokenExpired
 	// ReasonRightsChanged: the user's role changed, or they took a break
 	// (close 4403).
 	ReasonRightsChanged = "RIGHTS_CHANGED"

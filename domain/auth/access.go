@@ -3,6 +3,7 @@ package auth
 import (
 	"crypto/rand"
 	"encoding/base64"
+	"errors"
 	"strconv"
 	"sync"
 	"time"
@@ -183,11 +184,14 @@ func (a *AccessTokens) IssueAt(userID int64, role account.Role, epoch int64) (st
 	return s, c, nil
 }
 
-// Verify checks an access token and returns its claims. Every failure (too
-// long, malformed, another algorithm, bad signature, expired, issued in the
+// Verify checks an access token and returns its claims. A genuine token
+// past its expiry (beyond the leeway) is Unauthenticated with reason
+// TOKEN_EXPIRED: the client refreshes it and retries. Every other failure
+// (too long, malformed, another algorithm, bad signature, issued in the
 // future, wrong issuer or audience, missing claims) is the same
-// Unauthenticated error with reason INVALID_TOKEN; the cause is kept for the
-// logs only.
+// Unauthenticated error with reason INVALID_TOKEN; the cause is kept for
+// the logs only. The signature is checked before the expiry, so only a
+// token this server signed can say it expired.
 func (a *AccessTokens) Verify(token string) (Claims, error) {
 	if len(token) > MaxTokenLen {
 		return Claims{}, invalidToken(nil)
@@ -197,7 +201,7 @@ func (a *AccessTokens) Verify(token string) (Claims, error) {
 	a.mu.Unlock()
 	if seen {
 		if err := a.validator.Validate(c); err != nil {
-			return Claims{}, invalidToken(err)
+			return Claims{}, refused(err)
 		}
 	} else {
 		_, err := a.parser.ParseWithClaims(token, &c, func(t *jwt.Token) (any, error) {
@@ -207,7 +211,7 @@ func (a *AccessTokens) Verify(token string) (Claims, error) {
 			return a.secret, nil
 		})
 		if err != nil {
-			return Claims{}, invalidToken(err)
+			return Claims{}, refused(err)
 		}
 		a.remember(token, c)
 	}
@@ -228,6 +232,15 @@ func (a *AccessTokens) remember(token string, c jwtClaims) {
 		}
 	}
 	a.verified[token] = c
+}
+
+// refused is the error of a token that failed verification: expired, or
+// invalid for any other cause.
+func refused(cause error) error {
+	if errors.Is(cause, jwt.ErrTokenExpired) {
+		return &errs.Error{Code: errs.Unauthenticated, Reason: ReasonTokenExpired, Message: "the access token has expired: refresh it and retry", Err: cause}
+	}
+	return invalidToken(cause)
 }
 
 func invalidToken(cause error) error {

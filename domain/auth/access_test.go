@@ -145,7 +145,6 @@ func TestAccessRejects(t *testing.T) {
 		{"non-numeric sub", sign(t, jwt.SigningMethodHS256, with("sub", "admin"), secret)},
 		{"sub with leading zero", sign(t, jwt.SigningMethodHS256, with("sub", "042"), secret)},
 		{"negative sub", sign(t, jwt.SigningMethodHS256, with("sub", "-1"), secret)},
-		{"expired", sign(t, jwt.SigningMethodHS256, with("exp", now.Add(-time.Minute).Unix()), secret)},
 		{"issued in the future", sign(t, jwt.SigningMethodHS256, with("iat", now.Add(5*time.Minute).Unix()), secret)},
 		{"wrong issuer", sign(t, jwt.SigningMethodHS256, with("iss", "evil"), secret)},
 		{"missing issuer", sign(t, jwt.SigningMethodHS256, without("iss"), secret)},
@@ -159,6 +158,12 @@ func TestAccessRejects(t *testing.T) {
 		{"empty", ""},
 		{"three dots of garbage", "a.b.c"},
 		{"bearer prefix left on", "Bearer " + valid},
+		{"expired and signed with another secret", sign(t, jwt.SigningMethodHS256, with("exp", now.Add(-time.Minute).Unix()), bytes.Repeat([]byte("x"), 32))},
+	}
+	// A genuine token past its expiry says so: the client refreshes it.
+	expired := sign(t, jwt.SigningMethodHS256, with("exp", now.Add(-time.Minute).Unix()), secret)
+	if c, err := a.Verify(expired); errs.CodeOf(err) != errs.Unauthenticated || errs.ReasonOf(err) != auth.ReasonTokenExpired || c != (auth.Claims{}) {
+		t.Errorf("an expired token: %+v, %v; want UNAUTHENTICATED / TOKEN_EXPIRED", c, err)
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

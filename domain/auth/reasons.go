@@ -7,6 +7,9 @@ const (
 	// ReasonInvalidToken is the reason of every access token failure and of a
 	// malformed or unknown refresh token.
 	ReasonInvalidToken = "INVALID_TOKEN"
+	// ReasonTokenExpired is the reason of a genuine access token past its
+	// expiry: refresh it and retry (over HTTP, and close 4401 on a socket).
+	ReasonTokenExpired = "TOKEN_EXPIRED"
 	// ReasonTokenRevoked is the reason of an access token refused because its
 	// user's sessions were revoked after it was issued.
 	ReasonTokenRevoked = "TOKEN_REVOKED"

@@ -12,16 +12,16 @@ func TestSessions(t *testing.T) {
 	t0 := time.Date(2026, 12, 5, 10, 0, 0, 0, time.UTC)
 	at := func(min int) time.Time { return t0.Add(time.Duration(min) * time.Minute) }
 	acts := []report.Activity{
-		{at(-5), report.Deposit, 10_000, 10_000},       // before any session: not counted
-		{at(0), report.Stake, 1_000, 9_000},            // session 1 starts: balance 10,000 before
-		{at(10), report.Return, 2_500, 11_500},         // a win
-		{at(20), report.Deposit, 5_000, 16_500},        // during the session
-		{at(35), report.Stake, 500, 16_000},            // 25 min after the win: same session
-		{at(80), report.Return, 100, 16_100},           // a late settlement: counted, does not extend
-		{at(90), report.Stake, 700, 15_400},            // 55 min after the last play: session 2
-		{at(100), report.Withdrawal, 1_000, 14_400},    // during session 2
-		{at(110), report.TimeOut, 0, 0},                // the player stops it
-		{at(200), report.Stake, 300, 14_100},           // session 3, still open at now
+		{at(-5), report.Deposit, 10_000, 10_000},    // before any session: not counted
+		{at(0), report.Stake, 1_000, 9_000},         // session 1 starts: balance 10,000 before
+		{at(10), report.Return, 2_500, 11_500},      // a win
+		{at(20), report.Deposit, 5_000, 16_500},     // during the session
+		{at(35), report.Stake, 500, 16_000},         // 25 min after the win: same session
+		{at(80), report.Return, 100, 16_100},        // a late settlement: counted, does not extend
+		{at(90), report.Stake, 700, 15_400},         // 55 min after the last play: session 2
+		{at(100), report.Withdrawal, 1_000, 14_400}, // during session 2
+		{at(110), report.TimeOut, 0, 0},             // the player stops it
+		{at(200), report.Stake, 300, 14_100},        // session 3, still open at now
 	}
 	got := report.Sessions(acts, at(210))
 	want := []report.Session{

@@ -2,6 +2,8 @@ package reportdb_test
 
 import (
 	"context"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/pokertote/pokertote/domain/report"
@@ -26,13 +28,13 @@ func benchWorld(b *testing.B) *sqldb.DB {
 			 SELECT i, 'regulator.bet.accepted', timestamptz '2026-09-01 00:00+05' + i * interval '7.776 seconds',
 			   to_char((timestamptz '2026-09-01 00:00+05' + i * interval '7.776 seconds') AT TIME ZONE 'Asia/Almaty', 'YYYY-MM-DD'),
 			   'BET_ACCEPTED', 'TOTE', 100 + i % 5000, 1 + i % 20000, i, '{}'
-			 FROM generate_series(1, 1000000) AS i`,
+			 FROM generate_series(1, BETS) AS i`,
 			`INSERT INTO report_daily (day, game, table_id, bets, handle, payouts, refunds, commission)
 			 SELECT day, 'TOTE', 1 + seq % 10, COUNT(*), SUM(amount), SUM(amount) * 8 / 10, 0, SUM(amount) / 10
 			 FROM regulator_feed GROUP BY day, 1 + seq % 10`,
 			`ANALYZE`,
 		} {
-			if err := g.Exec(q).Error; err != nil {
+			if err := g.Exec(strings.ReplaceAll(q, "BETS", strconv.Itoa(benchBets))).Error; err != nil {
 				b.Fatalf("seed: %v", err)
 			}
 		}

@@ -5,24 +5,11 @@
 // and the suite leaves a screenshot of each screen in test-results/.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { Server, launch, newPage, waitFor, playerViaApi, shot, signIn, ADMIN, sleep } from './harness.mjs';
-
-const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+import { Server, launch, newPage, waitFor, playerViaApi, shot, signIn, ADMIN, sleep, axe } from './harness.mjs';
 
 let server, browser;
 before(async () => { server = new Server({ timeScale: 4 }); await server.start(); browser = await launch(); });
 after(async () => { await browser?.close(); await server?.close(); });
-
-/** axe runs axe-core in the page (evaluated through the devtools protocol, so the page's CSP does not block it) and returns the violations. */
-async function axe(page) {
-  await page.evaluate(AXE);
-  return page.evaluate(async () => {
-    const r = await window.axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] }, resultTypes: ['violations'] });
-    return r.violations.map((v) => `${v.id}: ${v.nodes.slice(0, 3).map((n) => n.target.join(' ') + ' ' + (n.failureSummary ?? '').replace(/\s+/g, ' ').slice(0, 160)).join(' | ')}`);
-  });
-}
 
 async function as(lang, viewport, email, password) {
   const page = await newPage(browser, server, { viewport });

@@ -8,6 +8,8 @@ import { mkdtempSync, mkdirSync, rmSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import net from 'node:net';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 
 export const REPO = resolve(import.meta.dirname, '../../..');
 export const SHOTS = resolve(import.meta.dirname, '../../test-results');
@@ -191,4 +193,15 @@ export async function signIn(page, email, password) {
   await page.getByLabel('Password').first().fill(password);
   await page.getByRole('button', { name: 'Sign in' }).click();
   await page.waitForSelector('[data-testid=user-email]');
+}
+
+const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+/** axe runs axe-core's WCAG 2.1 A/AA rules in the page (evaluated through the devtools protocol, so the page's CSP does not block it) and returns the violations, each as "rule: the first nodes and why". */
+export async function axe(page) {
+  await page.evaluate(AXE);
+  return page.evaluate(async () => {
+    const r = await window.axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] }, resultTypes: ['violations'] });
+    return r.violations.map((v) => `${v.id}: ${v.nodes.slice(0, 3).map((n) => n.target.join(' ') + ' ' + (n.failureSummary ?? '').replace(/\s+/g, ' ').slice(0, 160)).join(' | ')}`);
+  });
 }
