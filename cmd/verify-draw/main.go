@@ -27,6 +27,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -204,6 +205,11 @@ func readResult(path string) (tote.DrawResult, error) {
 	}
 	for _, k := range []string{"result", "resultJson"} {
 		if inner, ok := probe[k]; ok {
+			if string(bytes.TrimSpace(inner)) == "null" {
+				// A published null is a verdict, not a bad file: there is
+				// no result to believe.
+				return tote.DrawResult{}, fmt.Errorf("%w: %s holds a null result: nothing to verify", errMismatch, path)
+			}
 			var s string
 			if json.Unmarshal(inner, &s) == nil { // resultJson is a JSON string
 				inner = []byte(s)

@@ -25,10 +25,26 @@ type Full = DrawResultJson & { beacons?: Beacons; hands?: HandJson[]; voidDetail
 
 const same = (a: unknown, b: unknown) => JSON.stringify(a ?? []) === JSON.stringify(b ?? []);
 
+/** reject is the verdict on a result that could not even be read. */
+const reject = (why: string): Verdict => ({ commitmentValid: false, cardsMatch: false, payoutsMatch: false, beaconsValid: null, problems: [why], notes: [], ok: false, verdict: 'reject' });
+
+/**
+ * verifyDraw checks a published result (and what the player recorded). It
+ * never throws: anything malformed is a "reject" verdict saying why.
+ */
 export async function verifyDraw(json: string, recorded?: Recorded): Promise<Verdict> {
+  let r: unknown;
+  try { r = JSON.parse(json); } catch { return reject('not JSON'); }
+  if (r === null || typeof r !== 'object' || Array.isArray(r)) return reject('the result is not a JSON object');
+  try {
+    return await verifyResult(r as Full, recorded);
+  } catch (e) {
+    return reject(`the result is malformed: ${e instanceof Error ? e.message : String(e)}`);
+  }
+}
+
+async function verifyResult(r: Full, recorded?: Recorded): Promise<Verdict> {
   const problems: string[] = [];
-  let r: Full;
-  try { r = JSON.parse(json); } catch { return { commitmentValid: false, cardsMatch: false, payoutsMatch: false, beaconsValid: null, problems: ['not JSON'], notes: [], ok: false, verdict: 'reject' }; }
   let commitmentValid = false;
   let cardsMatch = false;
   const beacons = r.beacons;

@@ -16,6 +16,7 @@
 // a selection of n bets staking S in a category of coefficient k must return
 // P with S·k/100 − n < P ≤ S·k/100 (each bet's floor loses less than 1), and
 // the categories' paid, breakage and top-up follow from the selections'.
+import { CATEGORIES } from './fair';
 
 export interface ResultBet { id: number; selection: string; stake: number; payout: number; refund?: boolean }
 export interface ResultSelection { selection: string; numBets: number; stakes: number; payout: number; cat2?: number; refund?: boolean; guessed?: number }
@@ -177,12 +178,50 @@ function settleTotals(r: DrawResultJson, p: PoolResult, jackpot: bigint, bad: (m
   return agg;
 }
 
+const POSITION = /^(?:[1-9]|10)$/;
+
+/**
+ * selectionProblem says why a published selection is not one its market
+ * takes on a table of n positions, in the canonical form the server writes
+ * (positions 1..n without leading zeros; a hand category by its name;
+ * EXPRESS as flop-turn-winner), or null when it is one. The Go verifier
+ * refuses the same (parimutuel.ParseSelection and the table's size).
+ */
+export function selectionProblem(market: string, sel: string, n: number): string | null {
+  const position = (x: string) => POSITION.test(x) && Number(x) <= n;
+  switch (market) {
+    case 'WIN': return position(sel) ? null : `WIN selection "${sel}" is not a position 1 to ${n}`;
+    case 'COMBINATION': return CATEGORIES.includes(sel) ? null : `COMBINATION selection "${sel}" is not a hand category`;
+    case 'EXPRESS': {
+      const parts = sel.split('-');
+      return parts.length === 3 && parts.every(position) ? null : `EXPRESS selection "${sel}" is not flop-turn-winner positions 1 to ${n}`;
+    }
+  }
+  return `unknown market ${market}`;
+}
+
+/** settingsProblems says what in a result's money settings no draw can have: a commission below 3.00%, negative rates, cuts that leave nothing, EXPRESS shares not adding up to 100%. */
+export function settingsProblems(r: DrawResultJson): string[] {
+  const out: string[] = [];
+  const int = (x: unknown) => Number.isSafeInteger(x);
+  const [s1, s2] = r.expressShares ?? [NaN, NaN];
+  if (!int(r.commission) || r.commission < 300) out.push(`commission: ${r.commission} basis points, below the 3.00% a draw never goes under`);
+  if (!int(r.jackpotRate) || r.jackpotRate < 0 || !int(s1) || !int(s2) || s1 < 0 || s2 < 0) out.push('settings: the jackpot rate and EXPRESS shares are non-negative whole basis points');
+  else if (r.commission + r.jackpotRate >= 10000) out.push(`settings: commission ${r.commission} and jackpot ${r.jackpotRate} basis points leave nothing for the winners`);
+  if (s1 + s2 !== 10000) out.push(`settings: EXPRESS shares ${s1} and ${s2} basis points do not add up to 100%`);
+  return out;
+}
+
 /** verifyPools recomputes every pool and the jackpot chain; it returns the differences found. */
 export function verifyPools(r: DrawResultJson): string[] {
-  const problems: string[] = [];
+  const problems: string[] = settingsProblems(r);
   let jackpot = B(r.jackpotBefore);
   for (const p of r.pools ?? []) {
     const id = `${p.round}/${p.market}`;
+    for (const sel of [...(p.selections ?? []).map((x) => x.selection), ...(p.bets ?? []).map((b) => b.selection)]) {
+      const why = selectionProblem(p.market, sel, r.positions);
+      if (why) problems.push(`${id}: ${why}`);
+    }
     if (!r.void && B(p.jackpotBefore) !== jackpot) problems.push(`${id}: jackpot before ${p.jackpotBefore}, expected ${jackpot}`);
     const totals = (r.version ?? 0) >= 2;
     const s = totals ? settleTotals(r, p, B(p.jackpotBefore), (m) => problems.push(`${id}: ${m}`)) : settle(r, p, B(p.jackpotBefore));
