@@ -16,6 +16,7 @@ import (
 	"github.com/vektah/gqlparser/v2/ast"
 	"go.opentelemetry.io/otel/trace"
 
+	"github.com/pokertote/pokertote/domain/errs"
 	"github.com/pokertote/pokertote/domain/event"
 	"github.com/pokertote/pokertote/graph/wstransport"
 )
@@ -90,7 +91,9 @@ func NewHandler(es graphql.ExecutableSchema, o HandlerOptions) *handler.Server {
 func newHandler(es graphql.ExecutableSchema, o HandlerOptions, ws graphql.Transport) *handler.Server {
 	shared := &sharedRender{ExecutableSchema: es, cache: newRenderCache(), stages: o.Stages}
 	srv := handler.New(shared)
-	srv.AddTransport(sseTransport{SSE: transport.SSE{KeepAlivePingInterval: 15 * time.Second}, conns: o.Connections, drain: o.Drain})
+	// One count of sockets and SSE streams per user and address.
+	counter := wstransport.NewCounter(o.WSCaps, viewerID)
+	srv.AddTransport(sseTransport{SSE: transport.SSE{KeepAlivePingInterval: 15 * time.Second}, conns: o.Connections, drain: o.Drain, counter: counter})
 	if ws == nil {
 		// graphql-transport-ws is served by wstransport (shared table-event
 		// messages written straight to the socket); the legacy graphql-ws
@@ -104,6 +107,7 @@ func newHandler(es graphql.ExecutableSchema, o HandlerOptions, ws graphql.Transp
 			Legacy:      gqlgenWebsocket(o),
 			Shared:      shared,
 			Caps:        o.WSCaps,
+			Counter:     counter,
 			UserID:      viewerID,
 			ClientIP:    ClientIP,
 			Drain:       o.Drain,
@@ -201,8 +205,9 @@ func (o HandlerOptions) initFunc(ctx context.Context, p transport.InitPayload) (
 // completes) in its turn, and a new one is refused while draining.
 type sseTransport struct {
 	transport.SSE
-	conns *Connections
-	drain *wstransport.Drain
+	conns   *Connections
+	drain   *wstransport.Drain
+	counter *wstransport.Counter
 }
 
 // Do implements graphql.Transport.
@@ -214,16 +219,25 @@ func (t sseTransport) Do(w http.ResponseWriter, r *http.Request, exec graphql.Gr
 		return
 	}
 	defer release()
+	// A stream counts as a socket against the caps per user and address.
+	uncount, reason := t.counter.Admit(ctx, r, ClientIP)
+	if reason != "" {
+		writeGraphQLError(w, http.StatusTooManyRequests, errs.R(errs.Forbidden, reason, "too many open streams and sockets for this %s: close one first", capNoun(reason)), 0)
+		return
+	}
+	defer uncount()
 	ctx, h := withConnHandle(ctx, func(int, string) { cancel() })
 	defer h.release()
 	h.register(ctx, t.conns)
 	t.SSE.Do(w, r.WithContext(ctx), exec)
 }
 
-// viewerID is the signed-in user of ctx, for the per-user socket cap.
+// viewerID is the signed-in user of ctx, for the per-user socket cap. An
+// API key's requests have a viewer but no user: they are counted by
+// address only (all keys used to share the count of a user 0).
 func viewerID(ctx context.Context) (int64, bool) {
 	v, ok := ViewerFrom(ctx)
-	return v.UserID, ok
+	return v.UserID, ok && v.UserID > 0
 }
 
 // trackConn registers a WebSocket in the registry of connections by
@@ -255,4 +269,12 @@ func bearer(r *http.Request) string {
 		return strings.TrimSpace(h[7:])
 	}
 	return ""
+}
+
+// capNoun names what a cap's reason counts per.
+func capNoun(reason string) string {
+	if reason == wstransport.ReasonSocketsPerUser {
+		return "account"
+	}
+	return "address"
 }

@@ -4,7 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
+	"io"
 	"log/slog"
+	"net/http"
 	"net/http/httptest"
 	"strconv"
 	"strings"
@@ -162,4 +165,87 @@ func TestWebSocketCaps(t *testing.T) {
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
+}
+
+// TestSSECaps: an SSE stream counts against the same caps as the sockets:
+// per signed-in user and per address, whichever transport holds the
+// others, with a 429 FORBIDDEN and the cap's reason; a stream that ends
+// frees its place.
+func TestSSECaps(t *testing.T) {
+	w := newStreamWorld(t)
+	es := graph.NewExecutableSchema(graph.Config{Resolvers: &graph.Resolver{Tote: w.api, Events: w.events}, Directives: graph.Directives()})
+	srv := httptest.NewServer(graph.AuthMiddleware(func(ctx context.Context, token string) (context.Context, error) {
+		n, err := strconv.ParseInt(strings.TrimPrefix(token, "u"), 10, 64)
+		if err != nil {
+			return ctx, err
+		}
+		return graph.WithViewer(ctx, graph.Viewer{UserID: n, Role: account.Player}), nil
+	}, graph.NewHandler(es, graph.HandlerOptions{
+		Log: slog.New(slog.DiscardHandler), ComplexityLimit: 1000, TokenLimit: 15000, AllowedOrigins: []string{"*"},
+		Authenticate: func(ctx context.Context, token string) (context.Context, error) {
+			n, err := strconv.ParseInt(strings.TrimPrefix(token, "u"), 10, 64)
+			if err != nil {
+				return ctx, err
+			}
+			return graph.WithViewer(ctx, graph.Viewer{UserID: n, Role: account.Player}), nil
+		},
+		WSCaps: wstransport.Caps{SocketsPerUser: 2, SocketsPerAddress: 3},
+	})))
+	t.Cleanup(srv.Close)
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	body := `{"query":"subscription($t: ID!) { tableEvents(tableId: $t) { seq } }","variables":{"t":"` + id(w.h.Table.ID) + `"}}`
+	// open starts an SSE stream as token ("" anonymous); it returns the
+	// response (the stream open while its body is) or the refusal.
+	open := func(token string) (*http.Response, string) {
+		req, _ := http.NewRequestWithContext(ctx, http.MethodPost, srv.URL, strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "text/event-stream")
+		if token != "" {
+			req.Header.Set("Authorization", "Bearer "+token)
+		}
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.StatusCode == http.StatusOK {
+			return res, ""
+		}
+		b, _ := io.ReadAll(res.Body)
+		res.Body.Close()
+		return nil, fmt.Sprintf("%d %s", res.StatusCode, b)
+	}
+	// A socket of user 1 and a stream of user 1 fill user 1's two places.
+	sock := dialCaps(t, ctx, srv.Listener.Addr().String(), "u1")
+	if sock.status != 0 {
+		t.Fatalf("the socket: %d %s", sock.status, sock.reason)
+	}
+	s1, why := open("u1")
+	if s1 == nil {
+		t.Fatalf("user 1's first stream refused: %s", why)
+	}
+	if _, why := open("u1"); !strings.HasPrefix(why, "429") || !strings.Contains(why, wstransport.ReasonSocketsPerUser) {
+		t.Errorf("user 1's third socket or stream: %q, want 429 %s", why, wstransport.ReasonSocketsPerUser)
+	}
+	s2, why := open("")
+	if s2 == nil {
+		t.Fatalf("an anonymous stream, the address's third: %s", why)
+	}
+	if _, why := open("u2"); !strings.HasPrefix(why, "429") || !strings.Contains(why, wstransport.ReasonSocketsPerAddress) {
+		t.Errorf("the address's fourth: %q, want 429 %s", why, wstransport.ReasonSocketsPerAddress)
+	}
+	// A stream that ends frees its place.
+	s1.Body.Close()
+	for {
+		s3, _ := open("u1")
+		if s3 != nil {
+			s3.Body.Close()
+			break
+		}
+		if ctx.Err() != nil {
+			t.Fatal("a closed stream's place was never freed")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	s2.Body.Close()
 }

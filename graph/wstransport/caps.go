@@ -129,3 +129,34 @@ func (r releasingConn) Close() error {
 	r.release()
 	return r.WebsocketConn.Close()
 }
+
+// Counter counts the open sockets and SSE streams of every user and
+// address against one set of Caps: a transport of this package and the
+// server's SSE transport share one, so a client cannot step round a cap by
+// switching transports.
+type Counter struct{ c *wsCounter }
+
+// NewCounter returns a counter of caps; user names the signed-in user of a
+// request's context (anonymous ones are counted by address only).
+func NewCounter(caps Caps, user func(ctx context.Context) (int64, bool)) *Counter {
+	return &Counter{c: newWSCounter(caps, user)}
+}
+
+// Admit counts a stream of r (its address, then its signed-in user): ok
+// is false, with the cap's reason, when one is full; release undoes the
+// counts, once.
+func (c *Counter) Admit(ctx context.Context, r *http.Request, clientIP func(ctx context.Context) string) (release func(), reason string) {
+	if c == nil {
+		return func() {}, ""
+	}
+	releaseAddr, ok := c.c.admitAddress(socketAddress(r, clientIP))
+	if !ok {
+		return nil, ReasonSocketsPerAddress
+	}
+	releaseUser, ok := c.c.admitUser(ctx)
+	if !ok {
+		releaseAddr()
+		return nil, ReasonSocketsPerUser
+	}
+	return func() { releaseUser(); releaseAddr() }, ""
+}

@@ -72,6 +72,9 @@ type Options struct {
 	InitTimeout time.Duration
 	// ReadLimit, when positive, is a connection's read limit.
 	ReadLimit int64
+	// Counter, when set, counts this transport's sockets with another's
+	// streams (its caps are Counter's, not Caps).
+	Counter *Counter
 	// Legacy speaks graphql-ws over a connection accepted here.
 	Legacy transport.Websocket
 	// Shared renders shareable subscriptions once for all their
@@ -100,7 +103,11 @@ type Transport struct {
 
 // New returns the transport o describes.
 func New(o Options) *Transport {
-	return &Transport{o: o, caps: newWSCounter(o.Caps, o.UserID)}
+	caps := newWSCounter(o.Caps, o.UserID)
+	if o.Counter != nil {
+		caps = o.Counter.c
+	}
+	return &Transport{o: o, caps: caps}
 }
 
 const transportWS = "graphql-transport-ws"
