@@ -177,7 +177,7 @@ func planSameProtection(t *testing.T, seed uint64) {
 	sqlite, pg := newBatchWorldOn(t, "sqlite", true), newBatchWorld(t, true)
 	rng := rand.New(rand.NewPCG(25, seed))
 	for round := range 8 {
-		players := randomBatchPlayers(rng, fmt.Sprintf("Plan Player R%d", round))
+		players := randomBatchPlayers(rng, "Plan Player R"+strings.Repeat("m", round+1))
 		n := 4 + rng.IntN(14)
 		reqs := make([]tote.PlaceBetRequest, n)
 		userIdx := make([]int, n)

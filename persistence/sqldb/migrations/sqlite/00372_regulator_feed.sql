@@ -2,14 +2,11 @@
 -- The regulator's feed (domain/regfeed): records derived from committed
 -- ledger transfers, numbered in commit order by one sequencer at a time.
 -- SQLite runs one writer at a time, so transfer ids are already in commit
--- order: the txid columns (Postgres's transaction ids) stay 0 here, kept so
--- that both dialects have the same columns.
-ALTER TABLE ledger_transfers ADD COLUMN txid INTEGER NOT NULL DEFAULT 0;
+-- order: the transaction ids Postgres keeps (txid) have no column here.
 -- Every change of a player's protection, written by persistence/protectiondb
 -- in the change's transaction (see the Postgres migration).
 CREATE TABLE protection_changes (
     id             INTEGER  PRIMARY KEY AUTOINCREMENT,
-    txid           INTEGER  NOT NULL DEFAULT 0,
     user_id        INTEGER,
     document_hash  TEXT     NOT NULL DEFAULT '',
     kind           TEXT     NOT NULL CONSTRAINT protection_changes_kind
@@ -49,4 +46,3 @@ INSERT INTO regulator_feed_cursor (id, txid, transfer_id) VALUES (1, 0, 0);
 DROP TABLE regulator_feed_cursor;
 DROP TABLE regulator_feed;
 DROP TABLE protection_changes;
-ALTER TABLE ledger_transfers DROP COLUMN txid;
