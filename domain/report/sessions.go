@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/pokertote/pokertote/domain/money"
+	"github.com/pokertote/pokertote/domain/protection"
 )
 
 // ActivityKind is what a player's activity was.
@@ -44,8 +45,9 @@ const (
 )
 
 // SessionGap is how long without play ends a session: a stake after it
-// starts a new one (the reality checks' rule, docs/protection.md).
-const SessionGap = 30 * time.Minute
+// starts a new one. It is the reality checks' rule, kept in one place
+// (protection.SessionIdle).
+const SessionGap = protection.SessionIdle
 
 // Session is one session of play as GLI-19 2.13 asks a report of it: when
 // it started and ended, what was wagered and won (payouts and refunds),

@@ -26,21 +26,21 @@ var floors = [][]string{
 	{"domain/cards", "domain/money", "domain/paging", "domain/event", "domain/beacon", "domain/betroot", "domain/apikey",
 		"domain/errs/errstest", "domain/bettingstop"},
 	{"domain/hand", "domain/ledger", "domain/account", "domain/bettingstop/bettingstoptest"},
-	{"domain/odds", "domain/parimutuel", "domain/holdem", "domain/protection", "domain/cashier", "domain/auth", "domain/report",
+	{"domain/odds", "domain/parimutuel", "domain/holdem", "domain/protection", "domain/cashier", "domain/auth",
 		"domain/ledger/ledgertest", "domain/account/accounttest"},
 	// tote, the model: table, draw, bet, events, the result, the stores.
-	// Beside it, the regulator's feed derived from the ledger and the
-	// protection history.
-	{"domain/tote", "domain/holdem/holdemtest", "domain/protection/protectiontest", "domain/auth/authtest", "domain/regfeed"},
+	// Beside it, the operator's figures (report: the session rule is
+	// protection's).
+	{"domain/tote", "domain/holdem/holdemtest", "domain/protection/protectiontest", "domain/auth/authtest", "domain/report"},
 	// Above the model: a draw's result recomputed and checked (all that
 	// cmd/verify-draw links of tote), the tables folded from events, the
 	// production odds engine the dealer is handed, and the outbox (a
 	// step's events appended in its transaction and published after it,
 	// and the Stats every part counts into), and the partners' webhooks
 	// fed from that outbox.
-	{"domain/tote/verify", "domain/tote/readmodel", "domain/tote/liveodds", "domain/tote/outbox", "domain/webhook"},
+	{"domain/tote/verify", "domain/tote/readmodel", "domain/tote/liveodds", "domain/tote/outbox", "domain/regfeed"},
 	// Settlement and voiding of a draw in a transaction; the bet intake.
-	{"domain/tote/settle", "domain/tote/intake"},
+	{"domain/tote/settle", "domain/tote/intake", "domain/webhook"},
 	// The dealers and their supervisor, settling through settle; beside
 	// them the Service: tables, bets through the intake, voids through
 	// settle, the jackpot, the reads. Neither imports the other.
