@@ -53,6 +53,16 @@ func optionalString(s string) *string {
 	return &s
 }
 
+// nonZero is null for v's zero value and v otherwise (an optional field
+// the domain leaves at zero when it does not apply).
+func nonZero[T comparable](v T) *T {
+	var zero T
+	if v == zero {
+		return nil
+	}
+	return &v
+}
+
 // orEmpty answers a non-null list: nil becomes empty.
 func orEmpty[T any](s []T) []T {
 	if s == nil {

@@ -62,7 +62,7 @@ func (a *RegulatorAPI) Reconciliation(ctx context.Context, from, to model.Date) 
 		if err != nil {
 			return nil, errs.Wrap(err, "a feed day")
 		}
-		out[i] = model.RegulatorReconciliationLine{Day: d, Item: string(l.Item), Game: optString(string(l.Game)), Count: l.Count, Amount: model.Money(l.Amount)}
+		out[i] = model.RegulatorReconciliationLine{Day: d, Item: string(l.Item), Game: optionalString(string(l.Game)), Count: l.Count, Amount: model.Money(l.Amount)}
 	}
 	return out, nil
 }
@@ -71,9 +71,9 @@ func toModelRecord(r regfeed.Record) model.RegulatorRecord {
 	day, _ := model.ParseDate(r.Day)
 	out := model.RegulatorRecord{
 		Seq: r.Seq, Type: regulatorTypeOf(r.Type), At: r.At, Day: day, Person: r.Person, DocumentHash: r.DocumentHash,
-		TransferID: r.TransferID, Game: optString(string(r.Game)), Market: optString(r.Market), Selection: optString(r.Selection),
-		BetID: optInt64(r.BetID), TableID: optInt64(r.TableID), DrawID: optInt64(r.DrawID), HandID: optInt64(r.HandID),
-		Stake: optMoney(int64(r.Stake)), Payout: optMoney(int64(r.Payout)), Refund: optMoney(int64(r.Refund)), Amount: optMoney(int64(r.Amount)),
+		TransferID: r.TransferID, Game: optionalString(string(r.Game)), Market: optionalString(r.Market), Selection: optionalString(r.Selection),
+		BetID: nonZero(r.BetID), TableID: nonZero(r.TableID), DrawID: nonZero(r.DrawID), HandID: nonZero(r.HandID),
+		Stake: nonZero(model.Money(r.Stake)), Payout: nonZero(model.Money(r.Payout)), Refund: nonZero(model.Money(r.Refund)), Amount: nonZero(model.Money(r.Amount)),
 	}
 	if r.Round != 0 {
 		round := r.Round
@@ -81,9 +81,9 @@ func toModelRecord(r regfeed.Record) model.RegulatorRecord {
 	}
 	if c := r.Protection; c != nil {
 		out.Protection = &model.RegulatorProtectionChange{
-			Kind: string(c.Kind), LimitKind: optString(string(c.LimitKind)), Period: optString(string(c.Period)),
-			Amount: optMoney(int64(c.Amount)), PendingAmount: optMoney(int64(c.PendingAmount)), PendingAt: c.PendingAt,
-			Exclusion: optString(string(c.Exclusion)), Until: c.Until, RegisterID: optInt64(c.RegisterID),
+			Kind: string(c.Kind), LimitKind: optionalString(string(c.LimitKind)), Period: optionalString(string(c.Period)),
+			Amount: nonZero(model.Money(c.Amount)), PendingAmount: nonZero(model.Money(c.PendingAmount)), PendingAt: c.PendingAt,
+			Exclusion: optionalString(string(c.Exclusion)), Until: c.Until, RegisterID: nonZero(c.RegisterID),
 		}
 	}
 	return out
@@ -105,26 +105,4 @@ func regulatorTypeOf(t regfeed.Type) model.RegulatorRecordType {
 		return model.RegulatorRecordTypeProtectionChanged
 	}
 	panic("graph: a regulator record type without its enum value: " + string(t))
-}
-
-func optString(s string) *string {
-	if s == "" {
-		return nil
-	}
-	return &s
-}
-
-func optInt64(n int64) *int64 {
-	if n == 0 {
-		return nil
-	}
-	return &n
-}
-
-func optMoney(n int64) *model.Money {
-	if n == 0 {
-		return nil
-	}
-	m := model.Money(n)
-	return &m
 }
