@@ -1,7 +1,6 @@
 package app
 
 import (
-	"encoding/json"
 	"fmt"
 	"net/http"
 	"strconv"
@@ -161,32 +160,5 @@ func each[T any](xs []T, rec func(T) []string) func() ([]string, error) {
 	}
 }
 
-// exportError answers a refused download as /query would: a GraphQL
-// error body with extensions.code and reason.
-func exportError(w http.ResponseWriter, err error) {
-	status := http.StatusInternalServerError
-	switch errs.CodeOf(err) {
-	case errs.Invalid:
-		status = http.StatusBadRequest
-	case errs.Unauthenticated:
-		status = http.StatusUnauthorized
-	case errs.Forbidden:
-		status = http.StatusForbidden
-	case errs.NotFound:
-		status = http.StatusNotFound
-	case errs.Unavailable:
-		status = http.StatusServiceUnavailable
-	}
-	msg := err.Error()
-	if errs.Is(err, errs.Internal) {
-		msg = "internal error"
-	}
-	ext := map[string]any{"code": errs.CodeOf(err)}
-	if reason := errs.ReasonOf(err); reason != "" {
-		ext["reason"] = reason
-	}
-	body, _ := json.Marshal(map[string]any{"errors": []any{map[string]any{"message": msg, "extensions": ext}}})
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(status)
-	_, _ = w.Write(body)
-}
+// exportError answers a refused download as /query would.
+func exportError(w http.ResponseWriter, err error) { graph.WriteError(w, err) }

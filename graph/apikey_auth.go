@@ -186,6 +186,30 @@ func (a APIKeyAuth) log() *slog.Logger {
 
 func asErr(err error, de **errs.Error) bool { return errors.As(err, de) }
 
+// WriteError answers an HTTP request outside GraphQL (a file download)
+// as /query would: one GraphQL error with extensions.code and reason, the
+// status following the code; an internal error's cause is not shown.
+func WriteError(w http.ResponseWriter, err error) {
+	status := http.StatusInternalServerError
+	switch errs.CodeOf(err) {
+	case errs.Invalid:
+		status = http.StatusBadRequest
+	case errs.Unauthenticated:
+		status = http.StatusUnauthorized
+	case errs.Forbidden:
+		status = http.StatusForbidden
+	case errs.NotFound:
+		status = http.StatusNotFound
+	case errs.Unavailable:
+		status = http.StatusServiceUnavailable
+	}
+	var e *errs.Error
+	if !errors.As(err, &e) || e.Code == errs.Internal {
+		e = errs.E(errs.Internal, "internal error")
+	}
+	writeGraphQLError(w, status, e, 0)
+}
+
 // writeGraphQLError answers an HTTP request with one GraphQL error.
 func writeGraphQLError(w http.ResponseWriter, status int, e *errs.Error, retry time.Duration) {
 	ext := map[string]any{"code": string(e.Code)}
