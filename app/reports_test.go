@@ -276,6 +276,16 @@ func TestReportsAndExports(t *testing.T) {
 			exportRefused(t, admin, "daily-report.csv", "from=2020-01-01&to="+today, http.StatusBadRequest, "BAD_USER_INPUT", "INVALID_DATE_RANGE")
 			exportRefused(t, admin, "daily-report.csv", rng+"&tableId=999", http.StatusBadRequest, "BAD_USER_INPUT", "UNKNOWN_TABLE")
 			exportRefused(t, admin, "ledger.csv", rng, http.StatusNotFound, "NOT_FOUND", "NOT_FOUND")
+			// A demoted admin's token downloads nothing more: the files
+			// go through the same authority as /query.
+			boss := newPlayer(t, c, "")
+			admin.MustDo(t, `mutation($u: ID!) { setRole(userId: $u, role: ADMIN) { role } }`, map[string]any{"u": boss.ID}, nil)
+			bossTok := c.WithToken(loginTokens(t, c, boss.Email, "player password 1").access)
+			if st, _, _ := download(t, bossTok, "liability.csv", ""); st != http.StatusOK {
+				t.Fatalf("a new admin's download: %d", st)
+			}
+			admin.MustDo(t, `mutation($u: ID!) { setRole(userId: $u, role: PLAYER) { role } }`, map[string]any{"u": boss.ID}, nil)
+			exportRefused(t, bossTok, "liability.csv", "", http.StatusUnauthorized, "UNAUTHENTICATED", "TOKEN_REVOKED")
 			e := admin.MustFail(t, "BAD_USER_INPUT", "INVALID_DATE_RANGE", `{ dailyReport(from: "2026-12-05", to: "2026-12-01") { from } }`, nil)
 			if !strings.HasPrefix(e.Message, "from:") {
 				t.Errorf("the refusal %q does not name the field", e.Message)
