@@ -79,7 +79,11 @@ func ErrorPresenter(log *slog.Logger) graphql.ErrorPresenterFunc {
 			return internalError(gerr)
 		}
 		gerr.Message = shorten(de.Message)
-		gerr.Extensions = map[string]any{"code": string(de.Code)}
+		gerr.Extensions = make(map[string]any, 2+len(de.Details))
+		for k, v := range de.Details {
+			gerr.Extensions[k] = v
+		}
+		gerr.Extensions["code"] = string(de.Code)
 		if de.Reason != "" {
 			gerr.Extensions["reason"] = de.Reason
 		}

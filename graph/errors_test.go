@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/pokertote/pokertote/domain/errs"
+	"github.com/pokertote/pokertote/domain/ledger"
 	"github.com/pokertote/pokertote/graph"
 )
 
@@ -42,5 +43,22 @@ func TestCanceledRequestsAreNotInternalErrors(t *testing.T) {
 	present(context.Background(), errs.E(errs.Internal, "disk on fire"))
 	if !strings.Contains(logs.String(), "level=ERROR") {
 		t.Errorf("a real internal error was not logged as one: %q", logs.String())
+	}
+}
+
+// A domain error's details reach the client beside its code and reason
+// (INSUFFICIENT_FUNDS says how much the wallet holds and how much was
+// asked), and cannot take the place of either.
+func TestErrorDetailsAreExtensions(t *testing.T) {
+	present := graph.ErrorPresenter(slog.New(slog.DiscardHandler))
+	err := fmt.Errorf("place bet: %w", ledger.InsufficientFunds(ledger.UserWallet(7), 1250, 5000))
+	got := present(context.Background(), err).Extensions
+	want := map[string]any{"code": "CONFLICT", "reason": ledger.ReasonInsufficientFunds, "balance": "12.50", "required": "50.00"}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("extensions %v, want %v", got, want)
+	}
+	spoof := errs.R(errs.Conflict, "REAL", "x").With("code", "FAKE").With("reason", "FAKE")
+	if got := present(context.Background(), spoof).Extensions; got["code"] != "CONFLICT" || got["reason"] != "REAL" {
+		t.Errorf("a detail replaced the code or reason: %v", got)
 	}
 }

@@ -37,6 +37,28 @@ type Error struct {
 	Reason  string
 	Message string
 	Err     error
+	// Details are facts the client may show beside the reason, in its own
+	// words (extensions.<key>): INSUFFICIENT_FUNDS's balance and required
+	// amount. Keys are part of the API, as reasons are.
+	Details map[string]string
+}
+
+// With returns e with one more detail.
+func (e *Error) With(key, value string) *Error {
+	if e.Details == nil {
+		e.Details = map[string]string{}
+	}
+	e.Details[key] = value
+	return e
+}
+
+// DetailsOf reports the details of err, nil when it has none.
+func DetailsOf(err error) map[string]string {
+	var e *Error
+	if errors.As(err, &e) {
+		return e.Details
+	}
+	return nil
 }
 
 // Error returns the user-facing message, followed by the cause if there is one.

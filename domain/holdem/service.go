@@ -325,7 +325,9 @@ func (s *Service) startIn(ctx context.Context, tx Tx, p startPlan) (rec Record, 
 	posted, err = tx.Ledger().Post(ctx, ledger.Move(ledgerKey(rec.ID, "stake"), ledger.HoldemStake,
 		memo(rec.ID, "ante and bonus"), ledger.UserWallet(req.UserID), ledger.HouseAccount, rec.Staked))
 	if errs.ReasonOf(err) == ledger.ReasonInsufficientFunds {
-		err = errs.R(errs.Conflict, ledger.ReasonInsufficientFunds, "your balance is too low for this hand: it needs %s KZT", rec.Staked)
+		short := errs.R(errs.Conflict, ledger.ReasonInsufficientFunds, "your balance is too low for this hand: it needs %s KZT", rec.Staked)
+		short.Details = errs.DetailsOf(err)
+		err = short
 	}
 	if err != nil {
 		return Record{}, false, ledger.Posted{}, err
@@ -440,8 +442,10 @@ func (s *Service) commit(ctx context.Context, tx Tx, r *Record, h *Hand, before 
 		p, err := tx.Ledger().Post(ctx, ledger.Move(ledgerKey(r.ID, "bet:"+strconv.Itoa(box+1)), ledger.HoldemStake,
 			memo(r.ID, "bet on box "+strconv.Itoa(box+1)), ledger.UserWallet(r.UserID), ledger.HouseAccount, bet))
 		if errs.ReasonOf(err) == ledger.ReasonInsufficientFunds {
-			return nil, errs.R(errs.Conflict, ledger.ReasonInsufficientFunds,
+			short := errs.R(errs.Conflict, ledger.ReasonInsufficientFunds,
 				"your balance is too low to call: the bet on box %d is %s KZT; fold, or deposit and call before the deadline", box+1, bet)
+			short.Details = errs.DetailsOf(err)
+			return nil, short
 		}
 		if err != nil {
 			return nil, err

@@ -31,10 +31,10 @@ func Apply(t Transfer, b Balances) ([]money.Amount, error) {
 		if (e.Amount > 0 && cur > math.MaxInt64-e.Amount) || (e.Amount < 0 && cur <= math.MinInt64-e.Amount) {
 			return nil, &errs.Error{Code: errs.Internal, Message: fmt.Sprintf("the balance of %s would overflow", e.Account)}
 		}
-		cur += e.Amount
-		if cur < 0 && !e.Account.Kind.MayGoNegative() {
-			return nil, InsufficientFunds(e.Account)
+		if cur+e.Amount < 0 && !e.Account.Kind.MayGoNegative() {
+			return nil, InsufficientFunds(e.Account, cur, -e.Amount)
 		}
+		cur += e.Amount
 		next[e.Account] = cur
 		after[j] = cur
 	}

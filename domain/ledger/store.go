@@ -128,13 +128,25 @@ func DecodeCursor(s string) (int64, error) {
 }
 
 // InsufficientFunds is the error for a post that would take a never-negative
-// account below zero. Adapters return it so every store says the same thing.
-func InsufficientFunds(a AccountRef) error {
+// account below zero: a holds balance and the post takes required. Adapters
+// return it so every store says the same thing. The two amounts are its
+// details ("balance", "required", in the API's Money form), so a client
+// can say how much is missing.
+func InsufficientFunds(a AccountRef, balance, required money.Amount) error {
+	var e *errs.Error
 	if a.Kind == Wallet {
-		return errs.R(errs.Conflict, ReasonInsufficientFunds, "insufficient funds in the wallet")
+		e = errs.R(errs.Conflict, ReasonInsufficientFunds, "insufficient funds in the wallet: it holds %s KZT, this needs %s KZT", balance, required)
+	} else {
+		e = errs.R(errs.Conflict, ReasonInsufficientFunds, "insufficient funds in %s", a)
 	}
-	return errs.R(errs.Conflict, ReasonInsufficientFunds, "insufficient funds in %s", a)
+	return e.With(DetailBalance, balance.String()).With(DetailRequired, required.String())
 }
+
+// The details of INSUFFICIENT_FUNDS.
+const (
+	DetailBalance  = "balance"
+	DetailRequired = "required"
+)
 
 // KeyReused is the error for an idempotency key already used by a different
 // request.

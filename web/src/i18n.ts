@@ -562,7 +562,7 @@ export function has(key: string): boolean { return key in T; }
 // something the player can change: they read as one "our side" sentence.
 const INTERNAL = new Set(`BATCH_NOT_SUPPORTED DEPTH_LIMIT_EXCEEDED DRAW_CHANGED EVENTS_PRUNED HAND_CHANGED HAND_REPLAY_FAILED
   INTROSPECTION_DISABLED INVALID_ACCOUNT INVALID_CONFIG INVALID_CURSOR INVALID_DEAL INVALID_OUTCOME INVALID_POOL_CONFIG INVALID_SEQ
-  LEASE_HELD LEASE_LOST LEDGER_INCONSISTENT MALFORMED_REQUEST REGFEED_UNFED_KIND REPORT_UNREPORTED_KIND VERIFICATION_CHANGED WEAK_PASSWORD_HASHING`.split(/\s+/));
+  LEASE_HELD LEASE_LOST LEDGER_INCONSISTENT MALFORMED_REQUEST METHOD_NOT_ALLOWED NOT_ACCEPTABLE REGFEED_UNFED_KIND REPORT_UNREPORTED_KIND UNSUPPORTED_MEDIA_TYPE VERIFICATION_CHANGED WEAK_PASSWORD_HASHING`.split(/\s+/));
 
 /** translated reports whether a refusal reason reads as a sentence of its own or as the "our side" one (the unit test checks the server's catalogue). */
 export function translated(reason: string): boolean { return has('err.' + reason) || INTERNAL.has(reason); }

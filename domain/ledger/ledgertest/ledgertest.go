@@ -175,6 +175,10 @@ func testInsufficientFunds(t *testing.T, s ledger.Store) {
 	MustPost(t, s, deposit("dep", w, money.Tenge(10)))
 	_, err := s.Post(context.Background(), withdraw("wd", w, money.Tenge(10)+1))
 	errstest.Is(t, err, errs.Conflict, ledger.ReasonInsufficientFunds)
+	// It says how much there is and how much was asked.
+	if d := errs.DetailsOf(err); d[ledger.DetailBalance] != "10.00" || d[ledger.DetailRequired] != "10.01" {
+		t.Errorf("INSUFFICIENT_FUNDS details %v, want balance 10.00 and required 10.01", d)
+	}
 	WantBalance(t, s, w, money.Tenge(10))
 	WantBalance(t, s, ledger.CashAccount, -money.Tenge(10))
 
