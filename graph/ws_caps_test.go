@@ -17,6 +17,7 @@ import (
 	"github.com/coder/websocket"
 
 	"github.com/pokertote/pokertote/domain/account"
+	"github.com/pokertote/pokertote/domain/errs"
 	"github.com/pokertote/pokertote/graph"
 	"github.com/pokertote/pokertote/graph/wstransport"
 )
@@ -248,4 +249,139 @@ func TestSSECaps(t *testing.T) {
 		time.Sleep(20 * time.Millisecond)
 	}
 	s2.Body.Close()
+}
+
+// dialLegacy opens a legacy graphql-ws (subscriptions-transport-ws)
+// connection with a token, or records how it was refused.
+func dialLegacy(t *testing.T, ctx context.Context, addr, token string) *capsSocket {
+	t.Helper()
+	c, _, err := websocket.Dial(ctx, "ws://"+addr+"/query", &websocket.DialOptions{Subprotocols: []string{"graphql-ws"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = c.CloseNow() })
+	s := &capsSocket{c: c}
+	b, _ := json.Marshal(map[string]any{"type": "connection_init", "payload": map[string]any{"authToken": token}})
+	if err := c.Write(ctx, websocket.MessageText, b); err != nil {
+		s.closed(err)
+		return s
+	}
+	for {
+		m, err := s.read(ctx)
+		if err != nil {
+			s.closed(err)
+			return s
+		}
+		if m.Type == "connection_ack" {
+			return s
+		}
+	}
+}
+
+func (s *capsSocket) start(t *testing.T, ctx context.Context, id, doc string, vars map[string]any) twsMsg {
+	t.Helper()
+	b, _ := json.Marshal(map[string]any{"id": id, "type": "start", "payload": map[string]any{"query": doc, "variables": vars}})
+	if err := s.c.Write(ctx, websocket.MessageText, b); err != nil {
+		t.Fatal(err)
+	}
+	for {
+		m, err := s.read(ctx)
+		if err != nil {
+			t.Fatalf("subscription %s: %v", id, err)
+		}
+		if m.ID == id {
+			return m
+		}
+	}
+}
+
+// TestLegacyWebSocketCaps: the legacy protocol is held to the same caps
+// as graphql-transport-ws (it took 40 subscriptions on one socket and 12
+// sockets per user): an operation over the socket's cap gets an "error"
+// of SUBSCRIPTIONS_PER_SOCKET and a stopped one frees its place; a user's
+// socket over its cap is closed 4429 SOCKETS_PER_USER, an address's 4429
+// SOCKETS_PER_ADDRESS, counted together with the other protocol's sockets;
+// an expired token closes 4401 TOKEN_EXPIRED.
+func TestLegacyWebSocketCaps(t *testing.T) {
+	w := newStreamWorld(t)
+	es := graph.NewExecutableSchema(graph.Config{Resolvers: &graph.Resolver{Tote: w.api, Events: w.events}, Directives: graph.Directives()})
+	srv := httptest.NewServer(graph.NewHandler(es, graph.HandlerOptions{
+		Log: slog.New(slog.DiscardHandler), ComplexityLimit: 1000, TokenLimit: 15000, AllowedOrigins: []string{"*"},
+		Authenticate: func(ctx context.Context, token string) (context.Context, error) {
+			if token == "expired" {
+				return ctx, errs.R(errs.Unauthenticated, graph.ReasonTokenExpired, "the access token has expired")
+			}
+			n, err := strconv.ParseInt(strings.TrimPrefix(token, "u"), 10, 64)
+			if err != nil {
+				return ctx, err
+			}
+			return graph.WithViewer(ctx, graph.Viewer{UserID: n, Role: account.Player}), nil
+		},
+		WSCaps: wstransport.Caps{SubscriptionsPerSocket: 2, SocketsPerUser: 2, SocketsPerAddress: 3},
+	}))
+	t.Cleanup(srv.Close)
+	addr := srv.Listener.Addr().String()
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	const doc = `subscription($t: ID!) { tableEvents(tableId: $t) { __typename seq } }`
+	vars := map[string]any{"t": id(w.h.Table.ID)}
+
+	if x := dialLegacy(t, ctx, addr, "expired"); x.status != graph.CloseUnauthorized || x.reason != graph.ReasonTokenExpired {
+		t.Errorf("an expired token: %d %q, want %d %s", x.status, x.reason, graph.CloseUnauthorized, graph.ReasonTokenExpired)
+	}
+
+	a := dialLegacy(t, ctx, addr, "u1")
+	if a.status != 0 {
+		t.Fatalf("first socket refused: %d %s", a.status, a.reason)
+	}
+	for _, sub := range []string{"1", "2"} {
+		if m := a.start(t, ctx, sub, doc, vars); m.Type != "data" {
+			t.Fatalf("subscription %s: %s %s", sub, m.Type, m.Payload)
+		}
+	}
+	if m := a.start(t, ctx, "3", doc, vars); m.Type != "error" || !strings.Contains(string(m.Payload), wstransport.ReasonSubscriptionsPerSocket) {
+		t.Errorf("third subscription on one socket: %s %s, want error %s", m.Type, m.Payload, wstransport.ReasonSubscriptionsPerSocket)
+	}
+	// A stopped operation frees its place on the socket.
+	b, _ := json.Marshal(map[string]any{"id": "1", "type": "stop"})
+	if err := a.c.Write(ctx, websocket.MessageText, b); err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; ; i++ {
+		m := a.start(t, ctx, "4-"+strconv.Itoa(i), doc, vars)
+		if m.Type == "data" {
+			break
+		}
+		if ctx.Err() != nil {
+			t.Fatalf("a stopped subscription's place was never freed: %s %s", m.Type, m.Payload)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+
+	// User 1's second socket on the other protocol counts too.
+	if b := dialCaps(t, ctx, addr, "u1"); b.status != 0 {
+		t.Fatalf("user 1's second socket refused: %d %s", b.status, b.reason)
+	}
+	if c := dialLegacy(t, ctx, addr, "u1"); c.status != wstransport.CloseTooMany || c.reason != wstransport.ReasonSocketsPerUser {
+		t.Errorf("user 1's third socket: %d %q, want %d %s", c.status, c.reason, wstransport.CloseTooMany, wstransport.ReasonSocketsPerUser)
+	}
+	if d := dialLegacy(t, ctx, addr, ""); d.status != 0 {
+		t.Fatalf("an anonymous third socket of the address refused: %d %s", d.status, d.reason)
+	}
+	if e := dialLegacy(t, ctx, addr, "u2"); e.status != wstransport.CloseTooMany || e.reason != wstransport.ReasonSocketsPerAddress {
+		t.Errorf("the address's fourth socket: %d %q, want %d %s", e.status, e.reason, wstransport.CloseTooMany, wstransport.ReasonSocketsPerAddress)
+	}
+
+	// Closing a legacy socket frees its place for the user and the address.
+	_ = a.c.Close(websocket.StatusNormalClosure, "")
+	for {
+		f := dialLegacy(t, ctx, addr, "u1")
+		if f.status == 0 {
+			break
+		}
+		if ctx.Err() != nil {
+			t.Fatalf("a closed socket's place was never freed: %d %s", f.status, f.reason)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
 }

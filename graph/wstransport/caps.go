@@ -6,7 +6,6 @@ import (
 	"net/http"
 	"sync"
 
-	"github.com/99designs/gqlgen/graphql/handler/transport"
 	"github.com/vektah/gqlparser/v2/gqlerror"
 
 	"github.com/pokertote/pokertote/domain/errs"
@@ -116,18 +115,6 @@ func tooManySubscriptions() *gqlerror.Error {
 		Message:    "this connection runs as many operations as it may at once: complete one first",
 		Extensions: map[string]any{"code": string(errs.Forbidden), "reason": ReasonSubscriptionsPerSocket},
 	}
-}
-
-// releasingConn is a legacy-protocol connection that undoes its counts when
-// gqlgen's transport closes it.
-type releasingConn struct {
-	transport.WebsocketConn
-	release func()
-}
-
-func (r releasingConn) Close() error {
-	r.release()
-	return r.WebsocketConn.Close()
 }
 
 // Counter counts the open sockets and SSE streams of every user and

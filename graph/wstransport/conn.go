@@ -70,6 +70,11 @@ func (w *wsConn) WriteJSON(v any) error {
 	return w.c.Write(context.Background(), websocket.MessageText, buf.Bytes())
 }
 
+// writeText writes one text message as it is.
+func (w *wsConn) writeText(b []byte) error {
+	return w.c.Write(context.Background(), websocket.MessageText, b)
+}
+
 // appendProtocolMessage writes a gqlgen protocol message (a struct with a
 // json.RawMessage Payload, a string ID and a string Type, all three
 // omitempty but Type) without re-encoding its payload; false when v is not

@@ -146,7 +146,9 @@ func (t *Transport) Do(w http.ResponseWriter, r *http.Request, exec graphql.Grap
 		}
 		dh.counted = true
 		defer dh.release()
-		legacy.Implementation = acceptedConn{releasingConn{wc, releaseAddr}}
+		lc := newLegacyConn(wc, t.caps, releaseAddr)
+		legacy.InitFunc = lc.initFunc(legacy.InitFunc, t.initRefusal)
+		legacy.Implementation = acceptedConn{lc}
 		ctx, _ := t.track(withDrainHandle(r.Context(), dh), func(code int, reason string) { _ = wc.WriteClose(code, reason) })
 		legacy.Do(w, r.WithContext(ctx), exec)
 		return
@@ -173,9 +175,11 @@ func (t *Transport) Do(w http.ResponseWriter, r *http.Request, exec graphql.Grap
 	}
 	releaseUser, ok := t.caps.admitUser(conn.ctx)
 	if !ok {
-		conn.close(CloseTooMany, ReasonSocketsPerUser)
+		// Released before the close is sent: a client that sees the close
+		// and dials again finds the address's place free.
 		dh.release()
 		releaseAddr()
+		conn.close(CloseTooMany, ReasonSocketsPerUser)
 		return
 	}
 	// This goroutine's stack grew serving the request and the handshake;
