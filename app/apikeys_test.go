@@ -2,8 +2,10 @@ package app_test
 
 import (
 	"context"
+	"encoding/json"
 	"io"
 	"net/http"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -206,4 +208,80 @@ func scrape(t *testing.T, addr string) string {
 		t.Fatal(err)
 	}
 	return string(b)
+}
+
+// TestAPIKeyCostAndQuota: every response says what its operation cost
+// (extensions.cost, requested and actual), and a key's responses carry its
+// quota (RateLimit-Limit, -Remaining, -Reset, -Policy), which a costly
+// operation spends faster than a cheap one: one request per root field,
+// or one per 100 of its requested cost.
+func TestAPIKeyCostAndQuota(t *testing.T) {
+	t.Parallel()
+	b := backends(t)[0]
+	_, c := startServer(t, b, nil)
+	admin := signIn(t, c, testAdminEmail, testAdminPassword)
+	createTable(t, admin, unique("quota-1"))
+	createTable(t, admin, unique("quota-2"))
+	_, key := createKey(t, admin, "Quota Partner", 20)
+	k := withKey(c, key)
+	do := func(q string) gqltest.Response {
+		t.Helper()
+		res, err := k.Do(context.Background(), q, nil)
+		if err != nil || len(res.Errors) > 0 {
+			t.Fatalf("%s: %v %+v", q, err, res.Errors)
+		}
+		return res
+	}
+	cost := func(res gqltest.Response) (requested, actual float64) {
+		t.Helper()
+		m, _ := res.Extensions["cost"].(map[string]any)
+		requested, ok1 := m["requested"].(float64)
+		actual, ok2 := m["actual"].(float64)
+		if !ok1 || !ok2 {
+			t.Fatalf("extensions.cost = %v", res.Extensions)
+		}
+		return requested, actual
+	}
+	quota := func(res gqltest.Response, remaining int) {
+		t.Helper()
+		h := res.Header
+		if h.Get("RateLimit-Limit") != "20" || h.Get("RateLimit-Remaining") != strconv.Itoa(remaining) ||
+			h.Get("RateLimit-Policy") != "20;w=60" || h.Get("RateLimit-Reset") == "" || h.Get("RateLimit-Reset") == "0" {
+			t.Fatalf("quota headers %v, want limit 20 with %d remaining", h, remaining)
+		}
+	}
+
+	res := do(`{ tables { id } }`)
+	var tables struct{ Tables []struct{ ID string } }
+	if err := json.Unmarshal(res.Data, &tables); err != nil || len(tables.Tables) < 2 {
+		t.Fatalf("tables: %s", res.Data)
+	}
+	if req, act := cost(res); req != 1 || act != float64(len(tables.Tables)) {
+		t.Errorf("{ tables { id } } cost requested %v, actual %v; want 1 and %d (the tables returned)", req, act, len(tables.Tables))
+	}
+	quota(res, 19)
+
+	// A page of 50 draws: requested 1 + 50 × (edge + node) + pageInfo = 102,
+	// so two requests of the allowance; actual is what the page held.
+	res = do(`{ results(first: 50) { edges { node { id } } pageInfo { hasNextPage } } }`)
+	var page struct {
+		Results struct{ Edges []json.RawMessage }
+	}
+	_ = json.Unmarshal(res.Data, &page)
+	if req, act := cost(res); req != 102 || act != float64(2+2*len(page.Results.Edges)) {
+		t.Errorf("a page of 50: cost requested %v, actual %v; want 102 and %d", req, act, 2+2*len(page.Results.Edges))
+	}
+	quota(res, 17)
+
+	// Anyone's response has a cost; a refused document has none to give.
+	anon, err := c.Do(context.Background(), `{ __typename }`, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if req, act := cost(anon); req != 0 || act != 0 {
+		t.Errorf("{ __typename }: cost %v %v, want 0 and 0", req, act)
+	}
+	if anon.Header.Get("RateLimit-Limit") != "" {
+		t.Errorf("a request without a key has quota headers: %v", anon.Header)
+	}
 }

@@ -2,7 +2,6 @@ package app
 
 import (
 	"context"
-	"time"
 
 	"github.com/pokertote/pokertote/domain/account"
 	"github.com/pokertote/pokertote/domain/apikey"
@@ -39,7 +38,7 @@ type keyRateFallback struct {
 	down          func() bool
 }
 
-func (l keyRateFallback) Allow(ctx context.Context, keyID string, perMinute, cost int) (bool, time.Duration, error) {
+func (l keyRateFallback) Allow(ctx context.Context, keyID string, perMinute, cost int) (apikey.Decision, error) {
 	if l.down() {
 		return l.local.Allow(ctx, keyID, perMinute, cost)
 	}

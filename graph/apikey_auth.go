@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -53,6 +54,9 @@ type keyCred struct {
 	// prepaid is what the middleware already took for the HTTP request
 	// (1), spent by its first operation.
 	prepaid atomic.Int32
+	// last is the limiter's latest decision (the quota headers').
+	mu   sync.Mutex
+	last apikey.Decision
 }
 
 func keyCredFrom(ctx context.Context) *keyCred {
@@ -68,32 +72,112 @@ func APIKeyFrom(ctx context.Context) (string, bool) {
 	return "", false
 }
 
-// charge takes the operation's cost (its root fields, so that aliases do
-// not multiply the allowance) from the key's rate, less what the request
-// paid already; nil when it may run.
+// keyCharge is what an operation takes from an API key's allowance of
+// requests per minute: one per root field (each alias, through
+// fragments), or one per CostPerRequest of its requested cost when that is
+// more (a page of 50 draws with their bets weighs more than one table);
+// at least 1.
+func keyCharge(oc *graphql.OperationContext) int {
+	if oc == nil || oc.Operation == nil {
+		return 1
+	}
+	roots := countRootFields(oc.Doc, oc.Operation.SelectionSet, 0)
+	return max(roots, (requestedCost(oc)+CostPerRequest-1)/CostPerRequest, 1)
+}
+
+// CostPerRequest is the requested cost (Cost) one request of an API key's
+// allowance covers.
+const CostPerRequest = 100
+
+// charge takes the operation's keyCharge from the key's allowance, less
+// what the request paid already; nil when it may run.
 func (k *keyCred) charge(ctx context.Context, oc *graphql.OperationContext) *gqlerror.Error {
-	cost := rootFieldCost(oc)
+	cost := keyCharge(oc)
 	if cost > k.perMinute {
 		k.auth.count(k.id, KeyRateLimited)
 		return refusal(errs.R(errs.Forbidden, apikey.ReasonRateLimited,
-			"this operation has %d root fields (aliases count each); this API key allows %d per minute", cost, k.perMinute))
+			"this operation takes %d requests (one per root field, or one per %d of extensions.cost.requested); this API key allows %d per minute", cost, CostPerRequest, k.perMinute))
 	}
 	cost -= int(k.prepaid.Swap(0))
 	if cost <= 0 {
 		return nil
 	}
-	ok, retry, err := k.auth.Limiter.Allow(ctx, k.id, k.perMinute, cost)
+	d, err := k.auth.Limiter.Allow(ctx, k.id, k.perMinute, cost)
 	if err != nil { // fail closed, as the middleware does
 		k.auth.log().ErrorContext(ctx, "API key rate limit failed", "key", k.id, "err", err)
 		return refusal(errs.E(errs.Internal, "internal error"))
 	}
-	if !ok {
+	k.record(d)
+	if !d.OK {
 		k.auth.count(k.id, KeyRateLimited)
-		e := refusal(errs.R(errs.Forbidden, apikey.ReasonRateLimited, "this API key is over its %d requests per minute; retry in %s", k.perMinute, retry.Round(time.Millisecond)))
-		e.Extensions["retryAfterSeconds"] = int((retry + time.Second - 1) / time.Second)
+		e := refusal(errs.R(errs.Forbidden, apikey.ReasonRateLimited, "this API key is over its %d requests per minute; retry in %s", k.perMinute, d.RetryAfter.Round(time.Millisecond)))
+		e.Extensions["retryAfterSeconds"] = seconds(d.RetryAfter)
 		return e
 	}
 	return nil
+}
+
+// record keeps the key's latest decision, for the quota headers.
+func (k *keyCred) record(d apikey.Decision) {
+	k.mu.Lock()
+	k.last = d
+	k.mu.Unlock()
+}
+
+func (k *keyCred) lastDecision() apikey.Decision {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	return k.last
+}
+
+// quotaHeaders sets the key's quota on a response, as the IETF draft
+// "RateLimit header fields for HTTP" names them: the allowance per window,
+// what is left of it and the seconds until it is whole again.
+func quotaHeaders(h http.Header, perMinute int, d apikey.Decision) {
+	h.Set("RateLimit-Limit", strconv.Itoa(perMinute))
+	h.Set("RateLimit-Remaining", strconv.Itoa(d.Remaining))
+	h.Set("RateLimit-Reset", strconv.Itoa(seconds(d.Reset)))
+	h.Set("RateLimit-Policy", strconv.Itoa(perMinute)+";w="+strconv.Itoa(int(apikey.Window/time.Second)))
+}
+
+// seconds rounds d up to whole seconds.
+func seconds(d time.Duration) int { return int((d + time.Second - 1) / time.Second) }
+
+// quotaWriter writes the key's quota headers as the response starts, after
+// every charge of its operation.
+type quotaWriter struct {
+	http.ResponseWriter
+	cred    *keyCred
+	written bool
+}
+
+func (q *quotaWriter) WriteHeader(status int) {
+	if !q.written {
+		q.written = true
+		quotaHeaders(q.Header(), q.cred.perMinute, q.cred.lastDecision())
+	}
+	q.ResponseWriter.WriteHeader(status)
+}
+
+func (q *quotaWriter) Write(b []byte) (int, error) {
+	if !q.written {
+		q.WriteHeader(http.StatusOK)
+	}
+	return q.ResponseWriter.Write(b)
+}
+
+// Unwrap lets http.ResponseController reach the connection (SSE flushes,
+// WebSocket upgrades).
+func (q *quotaWriter) Unwrap() http.ResponseWriter { return q.ResponseWriter }
+
+// Flush passes on to the connection (SSE).
+func (q *quotaWriter) Flush() {
+	if !q.written {
+		q.WriteHeader(http.StatusOK)
+	}
+	if f, ok := q.ResponseWriter.(http.Flusher); ok {
+		f.Flush()
+	}
 }
 
 // apiKeyOf reads "X-API-Key: k" or "Authorization: ApiKey k".
@@ -135,23 +219,27 @@ func APIKeyMiddleware(a APIKeyAuth, next http.Handler) http.Handler {
 			writeGraphQLError(w, http.StatusServiceUnavailable, errs.E(errs.Internal, "internal error"), 0)
 			return
 		}
-		ok, retry, err := a.Limiter.Allow(r.Context(), k.ID, k.PerMinute, 1)
+		d, err := a.Limiter.Allow(r.Context(), k.ID, k.PerMinute, 1)
 		if err != nil { // fail closed: an unlimited key is worse than a short outage
 			a.log().ErrorContext(r.Context(), "API key rate limit failed", "key", k.ID, "err", err)
 			writeGraphQLError(w, http.StatusServiceUnavailable, errs.E(errs.Internal, "internal error"), 0)
 			return
 		}
-		if !ok {
+		if !d.OK {
 			a.count(k.ID, KeyRateLimited)
+			quotaHeaders(w.Header(), k.PerMinute, d)
 			writeGraphQLError(w, http.StatusTooManyRequests,
-				errs.R(errs.Forbidden, apikey.ReasonRateLimited, "this API key is over its %d requests per minute; retry in %s", k.PerMinute, retry.Round(time.Millisecond)), retry)
+				errs.R(errs.Forbidden, apikey.ReasonRateLimited, "this API key is over its %d requests per minute; retry in %s", k.PerMinute, d.RetryAfter.Round(time.Millisecond)), d.RetryAfter)
 			return
 		}
 		// The key stands in for any bearer token: the request is the key's.
 		r = r.Clone(r.Context())
 		r.Header.Del("Authorization")
-		cred := &keyCred{id: k.ID, perMinute: k.PerMinute, raw: raw, auth: &a}
+		cred := &keyCred{id: k.ID, perMinute: k.PerMinute, raw: raw, auth: &a, last: d}
 		cred.prepaid.Store(1)
+		if r.Header.Get("Upgrade") == "" {
+			w = &quotaWriter{ResponseWriter: w, cred: cred}
+		}
 		ctx := context.WithValue(r.Context(), apiKeyCtx{}, cred)
 		ctx = WithViewer(ctx, Viewer{Role: account.Affiliate})
 		sw := &scopeWatcher{}
@@ -217,7 +305,7 @@ func writeGraphQLError(w http.ResponseWriter, status int, e *errs.Error, retry t
 		ext["reason"] = e.Reason
 	}
 	if retry > 0 {
-		secs := int((retry + time.Second - 1) / time.Second)
+		secs := seconds(retry)
 		w.Header().Set("Retry-After", strconv.Itoa(secs))
 		ext["retryAfterSeconds"] = secs
 	}

@@ -364,15 +364,6 @@ func refusal(err error) *gqlerror.Error {
 	return &gqlerror.Error{Message: de.Message, Extensions: ext}
 }
 
-// rootFieldCost is what an operation costs an API key: its root fields,
-// each alias one (through fragments), at least 1.
-func rootFieldCost(oc *graphql.OperationContext) int {
-	if oc == nil || oc.Operation == nil {
-		return 1
-	}
-	return max(countRootFields(oc.Doc, oc.Operation.SelectionSet, 0), 1)
-}
-
 func countRootFields(doc *ast.QueryDocument, set ast.SelectionSet, depth int) int {
 	if depth > 10 {
 		return 0

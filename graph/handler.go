@@ -155,6 +155,7 @@ func newHandler(es graphql.ExecutableSchema, o HandlerOptions, ws graphql.Transp
 	srv.Use(StrictVariables{Schema: es.Schema()})
 	srv.Use(Authority{})
 	srv.Use(ErrorCounter{Count: o.CountError})
+	srv.Use(Cost{})
 	if o.Tracer != nil {
 		srv.Use(Tracing{Provider: o.Tracer})
 	}

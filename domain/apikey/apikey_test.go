@@ -53,22 +53,22 @@ func TestMemLimiterAllowsPerMinuteThenOnePerInterval(t *testing.T) {
 	l := apikey.NewMemLimiter(clock.Now)
 	ctx := context.Background()
 	for i := range 6 {
-		if ok, _, _ := l.Allow(ctx, "k", 6, 1); !ok {
+		if d, _ := l.Allow(ctx, "k", 6, 1); !d.OK {
 			t.Fatalf("request %d of a burst of 6 refused", i+1)
 		}
 	}
-	ok, retry, _ := l.Allow(ctx, "k", 6, 1)
-	if ok || retry != 10*time.Second {
-		t.Fatalf("7th request: ok=%v retry=%v, want refused for 10s", ok, retry)
+	d, _ := l.Allow(ctx, "k", 6, 1)
+	if d.OK || d.RetryAfter != 10*time.Second || d.Remaining != 0 || d.Reset != time.Minute {
+		t.Fatalf("7th request: %+v, want refused for 10s, none remaining, whole again in a minute", d)
 	}
-	if ok, _, _ := l.Allow(ctx, "other", 6, 1); !ok {
+	if d, _ := l.Allow(ctx, "other", 6, 1); !d.OK {
 		t.Fatal("another key shares the first key's allowance")
 	}
 	clock.Advance(10 * time.Second)
-	if ok, _, _ := l.Allow(ctx, "k", 6, 1); !ok {
+	if d, _ := l.Allow(ctx, "k", 6, 1); !d.OK {
 		t.Fatal("refused after waiting the retry time")
 	}
-	if ok, _, _ := l.Allow(ctx, "k", 6, 1); ok {
+	if d, _ := l.Allow(ctx, "k", 6, 1); d.OK {
 		t.Fatal("a second request passed in one interval")
 	}
 }
@@ -78,17 +78,17 @@ func TestMemLimiterCountsCost(t *testing.T) {
 	clock := clocktest.New(time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC))
 	l := apikey.NewMemLimiter(clock.Now)
 	ctx := context.Background()
-	if ok, _, _ := l.Allow(ctx, "k", 6, 4); !ok {
-		t.Fatal("a request of cost 4 refused on a fresh allowance of 6")
+	if d, _ := l.Allow(ctx, "k", 6, 4); !d.OK || d.Remaining != 2 {
+		t.Fatalf("a request of cost 4 on a fresh allowance of 6: %+v, want passed with 2 remaining", d)
 	}
-	ok, retry, _ := l.Allow(ctx, "k", 6, 3)
-	if ok || retry != 10*time.Second {
-		t.Fatalf("cost 3 after 4 of 6: ok=%v retry=%v, want refused for 10s", ok, retry)
+	d, _ := l.Allow(ctx, "k", 6, 3)
+	if d.OK || d.RetryAfter != 10*time.Second || d.Remaining != 2 || d.Reset != 40*time.Second {
+		t.Fatalf("cost 3 after 4 of 6: %+v, want refused for 10s, 2 remaining, whole in 40s", d)
 	}
-	if ok, _, _ := l.Allow(ctx, "k", 6, 2); !ok {
+	if d, _ := l.Allow(ctx, "k", 6, 2); !d.OK {
 		t.Fatal("cost 2 after 4 of 6 refused")
 	}
-	if ok, _, _ := l.Allow(ctx, "other", 6, 7); ok {
+	if d, _ := l.Allow(ctx, "other", 6, 7); d.OK {
 		t.Fatal("a cost above the whole allowance passed")
 	}
 }

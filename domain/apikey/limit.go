@@ -13,11 +13,36 @@ const Window = time.Minute
 // one load balancer must share it (the Redis one), else each replica would
 // allow the whole rate.
 type Limiter interface {
-	// Allow takes cost requests (one request's root fields, so that
-	// aliases do not multiply the allowance; at least 1) from the key's
-	// allowance of perMinute per Window. When refused, retryAfter says when
-	// that cost will pass. A cost above perMinute never passes.
-	Allow(ctx context.Context, keyID string, perMinute, cost int) (ok bool, retryAfter time.Duration, err error)
+	// Allow takes cost (an operation's requested cost, at least 1) from
+	// the key's allowance of perMinute per Window. A cost above perMinute
+	// never passes.
+	Allow(ctx context.Context, keyID string, perMinute, cost int) (Decision, error)
+}
+
+// Decision is a Limiter's answer, with what the quota headers say.
+type Decision struct {
+	OK bool
+	// RetryAfter, when refused, is when the cost will pass.
+	RetryAfter time.Duration
+	// Remaining is the cost the key may still spend now (after this
+	// request, when it passed).
+	Remaining int
+	// Reset is how long until the whole allowance is back.
+	Reset time.Duration
+}
+
+// decide is the Decision of a request with the key's theoretical arrival
+// time tat (after the request) at now.
+func decide(ok bool, retry time.Duration, now, tat time.Time, perMinute int) Decision {
+	return DecisionAt(ok, retry, tat.Sub(now), perMinute)
+}
+
+// DecisionAt is the Decision of a request whose key's allowance is whole
+// again in reset (its theoretical arrival time less now).
+func DecisionAt(ok bool, retry, reset time.Duration, perMinute int) Decision {
+	reset = max(reset, 0)
+	interval := Window / time.Duration(perMinute)
+	return Decision{OK: ok, RetryAfter: retry, Reset: reset, Remaining: max(int((Window-reset)/interval), 0)}
 }
 
 // GCRA is the generic cell rate algorithm shared by both limiters: each
@@ -56,7 +81,7 @@ func NewMemLimiter(now func() time.Time) *MemLimiter {
 }
 
 // Allow implements Limiter.
-func (l *MemLimiter) Allow(_ context.Context, keyID string, perMinute, cost int) (bool, time.Duration, error) {
+func (l *MemLimiter) Allow(_ context.Context, keyID string, perMinute, cost int) (Decision, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	now := l.now()
@@ -69,5 +94,5 @@ func (l *MemLimiter) Allow(_ context.Context, keyID string, perMinute, cost int)
 			}
 		}
 	}
-	return ok, retry, nil
+	return decide(ok, retry, now, tat, perMinute), nil
 }

@@ -66,8 +66,11 @@ func (e Error) Reason() string { s, _ := e.Extensions["reason"].(string); return
 // Response is a decoded GraphQL response.
 type Response struct {
 	Status int
-	Data   json.RawMessage `json:"data"`
-	Errors []Error         `json:"errors"`
+	// Header is the HTTP response's (the quota headers of an API key).
+	Header     http.Header     `json:"-"`
+	Data       json.RawMessage `json:"data"`
+	Errors     []Error         `json:"errors"`
+	Extensions map[string]any  `json:"extensions"`
 }
 
 // Do sends one operation and decodes the response.
@@ -96,7 +99,7 @@ func (c *Client) Do(ctx context.Context, query string, vars map[string]any) (Res
 	if err := json.NewDecoder(res.Body).Decode(&out); err != nil {
 		return Response{}, fmt.Errorf("decode response (HTTP %d): %w", res.StatusCode, err)
 	}
-	out.Status = res.StatusCode
+	out.Status, out.Header = res.StatusCode, res.Header
 	return out, nil
 }
 
