@@ -135,9 +135,13 @@ func TestTextsPeopleRead(t *testing.T) {
 					t.Errorf("a draw that is not void has voidKind %s", *open.Draw.VoidKind)
 				}
 			})
-			t.Run("messages name a draw by its number", func(t *testing.T) {
+			t.Run("messages name a draw by the id the API takes, then its number", func(t *testing.T) {
 				e := admin.MustFail(t, "CONFLICT", "DRAW_FINISHED", `mutation($d: ID!) { voidDraw(drawId: $d, reason: "again") { id } }`, map[string]any{"d": drawID})
-				if want := fmt.Sprintf("draw #%d ", number); !strings.Contains(e.Message, want) || strings.Contains(e.Message, "#"+drawID+" ") {
+				if want := fmt.Sprintf("draw %s (no. %d at table %s)", drawID, number, tableID); !strings.Contains(e.Message, want) {
+					t.Errorf("message %q, want it to name %q", e.Message, want)
+				}
+				e = c.MustFail(t, "CONFLICT", "DRAW_NOT_FINISHED", `query($d: ID!) { verifyDraw(id: $d) { __typename } }`, map[string]any{"d": firstDraw})
+				if want := fmt.Sprintf("draw %s (no. ", firstDraw); !strings.Contains(e.Message, want) {
 					t.Errorf("message %q, want it to name %q", e.Message, want)
 				}
 			})

@@ -142,7 +142,7 @@ func StakeTransfer(d Draw, b Bet) ledger.Transfer {
 // checkBettable reports why draw d takes no bet on sel now, if it does not.
 func checkBettable(d Draw, sel parimutuel.Selection, now time.Time) error {
 	if d.Phase.Finished() {
-		return errs.R(errs.Conflict, ReasonDrawFinished, "draw #%d is over", d.Number)
+		return errs.R(errs.Conflict, ReasonDrawFinished, "%s is over", d.Named())
 	}
 	r := d.OpenRound()
 	if r == 0 || !now.Before(d.RoundClosesAt) {

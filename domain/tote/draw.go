@@ -1,6 +1,7 @@
 package tote
 
 import (
+	"fmt"
 	"strconv"
 	"time"
 
@@ -124,6 +125,13 @@ type Draw struct {
 
 	OpenedAt  time.Time
 	SettledAt time.Time // when it was SETTLED or VOID
+}
+
+// Named is how a message to a client names the draw: by the id the API
+// takes (draw(id:), verifyDraw, voidDraw), then its number at its table,
+// which the table shows ("draw 122 (no. 63 at table 1)").
+func (d Draw) Named() string {
+	return fmt.Sprintf("draw %d (no. %d at table %d)", d.ID, d.Number, d.TableID)
 }
 
 // OpenRound is the round taking bets now (per the stored phase), or 0.

@@ -224,11 +224,11 @@ func (s *Service) VoidDraw(ctx context.Context, actor, drawID int64, reason stri
 			return err
 		}
 		if d.Phase.Finished() {
-			return errs.R(errs.Conflict, tote.ReasonDrawFinished, "draw #%d is already %s", d.Number, d.Phase)
+			return errs.R(errs.Conflict, tote.ReasonDrawFinished, "%s is already %s", d.Named(), d.Phase)
 		}
 		now := s.clock.Now()
 		if !tote.AdminVoidAllowed(d, now) {
-			return errs.R(errs.Conflict, tote.ReasonVoidAfterDeal, "draw #%d cannot be voided: its betting round 1 has closed, so its cards follow from the committed seed and beacons", d.Number)
+			return errs.R(errs.Conflict, tote.ReasonVoidAfterDeal, "%s cannot be voided: its betting round 1 has closed, so its cards follow from the committed seed and beacons", d.Named())
 		}
 		t, err := tx.LockTable(ctx, d.TableID)
 		if err != nil {

@@ -86,7 +86,7 @@ func (s *Service) ProveBet(ctx context.Context, b tote.Bet) (tote.BetProof, erro
 		}
 	}
 	if root == nil {
-		return tote.BetProof{}, errs.R(errs.NotFound, tote.ReasonNotFound, "round %s of draw #%d has no bet root yet", b.Round, d.Number)
+		return tote.BetProof{}, errs.R(errs.NotFound, tote.ReasonNotFound, "round %s of %s has no bet root yet", b.Round, d.Named())
 	}
 	leaves, err := s.store.RoundLeaves(ctx, b.DrawID, b.Round)
 	if err != nil {

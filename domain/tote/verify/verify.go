@@ -351,7 +351,7 @@ func Draw(ctx context.Context, r Reader, id int64) (tote.Draw, Verification, err
 		return tote.Draw{}, Verification{}, err
 	}
 	if !d.Phase.Finished() || d.Result == nil {
-		return tote.Draw{}, Verification{}, errs.R(errs.Conflict, tote.ReasonDrawNotFinished, "draw #%d is not over yet: its seed is still secret", d.Number)
+		return tote.Draw{}, Verification{}, errs.R(errs.Conflict, tote.ReasonDrawNotFinished, "%s is not over yet: its seed is still secret", d.Named())
 	}
 	v := Result(*d.Result)
 	if d.Result.Commitment != cards.FormatCommitment(d.Commitment) {
