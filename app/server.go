@@ -79,6 +79,7 @@ type App struct {
 	stakeGate      *bettingstop.Gate
 	stopStore      *bettingstopdb.Repo
 	bettingStopAPI *graph.BettingStopAPI
+	trustedAPI     *graph.TrustedDocsAPI
 
 	resolver *graph.Resolver
 	keyAuth  graph.APIKeyAuth        // affiliates' API keys on /query
@@ -138,7 +139,7 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (a *App, err error) 
 	if err = a.buildAccounts(ctx); err != nil {
 		return nil, err
 	}
-	if err = a.loadTrustedDocuments(); err != nil {
+	if err = a.loadTrustedDocuments(ctx); err != nil {
 		return nil, err
 	}
 	a.startAffiliates()
@@ -174,7 +175,7 @@ func (a *App) newResolver() *graph.Resolver {
 	accounts := a.accountsAPI()
 	protection := graph.NewProtectionAPI(a.protection, a.epochs)
 	return &graph.Resolver{
-		Accounts: accounts, Tote: a.toteAPI, Holdem: a.holdemAPI, Protection: protection, Affiliates: a.affiliatesAPI, Webhooks: a.webhooksAPI, Stop: a.bettingStopAPI, Regulator: a.regulatorAPI, Reports: a.reportsAPI,
+		Accounts: accounts, Tote: a.toteAPI, Holdem: a.holdemAPI, Protection: protection, Affiliates: a.affiliatesAPI, Webhooks: a.webhooksAPI, Stop: a.bettingStopAPI, Trusted: a.trustedAPI, Regulator: a.regulatorAPI, Reports: a.reportsAPI,
 		Events: graph.NewUserEventsAPI(a.hub, a.toteAPI, accounts, a.holdemAPI, protection),
 	}
 }

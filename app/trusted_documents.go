@@ -1,14 +1,27 @@
 package app
 
 import (
+	"context"
+	"time"
+
 	"github.com/pokertote/pokertote/graph"
+	"github.com/pokertote/pokertote/persistence/trusteddocsdb"
 	"github.com/pokertote/pokertote/trusteddocs"
 )
 
-// loadTrustedDocuments reads the embedded trusted documents: documentIds
-// and APQ hashes resolve to them in every mode, and with
-// TRUSTED_DOCUMENTS=enforce players and anonymous clients run nothing else.
-func (a *App) loadTrustedDocuments() error {
+// trustedReload is how often every replica reads the registered trusted
+// documents again (and at once on the broker's notice), so a registration
+// is served everywhere within it even with the broker down.
+const (
+	trustedReload = 5 * time.Second
+	trustedTopic  = "trusted:documents"
+)
+
+// loadTrustedDocuments reads the embedded trusted documents and the ones
+// registered at runtime: documentIds and APQ hashes resolve to them in
+// every mode, and with TRUSTED_DOCUMENTS=enforce players and anonymous
+// clients run nothing else.
+func (a *App) loadTrustedDocuments(ctx context.Context) error {
 	m, err := trusteddocs.Embedded()
 	if err != nil {
 		return err
@@ -18,6 +31,38 @@ func (a *App) loadTrustedDocuments() error {
 		Enforce:  a.cfg.TrustedDocuments == "enforce",
 		Exempt:   graph.ExemptFrom(a.cfg.TrustedExempt),
 	}
-	a.log.Info("trusted documents", "documents", m.Len(), "mode", a.cfg.TrustedDocuments, "exempt", a.cfg.TrustedExempt)
+	api := graph.NewTrustedDocsAPI(trusteddocsdb.New(a.db), m)
+	if err := api.Reload(ctx); err != nil {
+		return err
+	}
+	api.Changed = func(ctx context.Context) {
+		if err := a.broker.Publish(ctx, trustedTopic, []byte("changed")); err != nil {
+			a.log.WarnContext(ctx, "trusted documents change not broadcast: replicas see it within their reload", "err", err)
+		}
+	}
+	a.trustedAPI = api
+	changed := make(chan struct{}, 1)
+	a.follow("trusted-documents", trustedTopic, 16, func([]byte) {
+		select {
+		case changed <- struct{}{}:
+		default:
+		}
+	})
+	a.goBackground("trusted-documents", func(ctx context.Context) error {
+		tick := time.NewTicker(trustedReload)
+		defer tick.Stop()
+		for {
+			select {
+			case <-ctx.Done():
+				return nil
+			case <-tick.C:
+			case <-changed:
+			}
+			if err := api.Reload(ctx); err != nil && ctx.Err() == nil {
+				a.log.WarnContext(ctx, "trusted documents not reloaded", "err", err)
+			}
+		}
+	})
+	a.log.Info("trusted documents", "documents", m.Len(), "registered", m.Registered(), "mode", a.cfg.TrustedDocuments, "exempt", a.cfg.TrustedExempt)
 	return nil
 }

@@ -3,6 +3,8 @@ package app_test
 import (
 	"bytes"
 	"context"
+	"crypto/md5"
+	"encoding/hex"
 	"encoding/json"
 	"net/http"
 	"regexp"
@@ -285,5 +287,160 @@ func TestTrustedDocumentsOverEveryTransport(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// TestTrustedDocumentsRegisteredAtRuntime: a mobile client's documents
+// need no server release. In production, on two replicas sharing Postgres
+// and Redis: an Apollo manifest's documents (as Apollo Client sends them,
+// __typename added) are refused until an admin registers the manifest,
+// then run on both replicas by text, documentId and APQ hash over HTTP,
+// graphql-transport-ws, graphql-ws and SSE; a Relay manifest's document
+// runs by its MD5 id; a manifest whose id is not its document's hash is
+// refused; the registration is audited, and a revoked one is refused
+// again everywhere.
+func TestTrustedDocumentsRegisteredAtRuntime(t *testing.T) {
+	t.Parallel()
+	b := backends(t)[1]
+	prod := func(cfg *app.Config) {
+		cfg.Env = "production"
+		cfg.AllowedOrigins = []string{"https://app.example.kz"}
+		cfg.BeaconAllowLocal = true
+		cfg.Introspection, cfg.Playground = false, false
+		cfg.TrustedDocuments = "enforce"
+	}
+	_, one := startServer(t, b, prod)
+	_, two := startServer(t, b, prod)
+	_, login := webDoc(t, "Login")
+	var in struct {
+		Login struct{ AccessToken string } `json:"login"`
+	}
+	one.MustDo(t, login, map[string]any{"email": testAdminEmail, "password": testAdminPassword}, &in)
+	admin := one.WithToken(in.Login.AccessToken)
+	tableID := createTable(t, admin, unique("runtime-docs"))
+
+	client := unique("ios")
+	const query = "query MobileTables {\n  tables {\n    id\n    name\n    __typename\n  }\n}"
+	const sub = "subscription MobileEvents($tableId: ID!) {\n  tableEvents(tableId: $tableId) {\n    __typename\n    seq\n  }\n}"
+	hexOf := func(s string) string { return strings.TrimPrefix(trusteddocs.ID(s), "sha256:") }
+	apollo, _ := json.Marshal(map[string]any{"format": "apollo-persisted-query-manifest", "version": 1, "operations": []map[string]any{
+		{"id": hexOf(query), "name": "MobileTables", "type": "query", "body": query},
+		{"id": hexOf(sub), "name": "MobileEvents", "type": "subscription", "body": sub},
+	}})
+	register := `mutation($in: RegisterTrustedDocumentsInput!) { registerTrustedDocuments(input: $in) { client version format documents revokedAt } }`
+	apq := map[string]any{"extensions": map[string]any{"persistedQuery": map[string]any{"version": 1, "sha256Hash": hexOf(query)}}}
+	forms := map[string]map[string]any{
+		"text":       {"query": query},
+		"documentId": {"documentId": trusteddocs.ID(query)},
+		"APQ hash":   apq,
+	}
+
+	for _, c := range []*gqltest.Client{one, two} {
+		wantRefused(t, "before registration", "DOCUMENT_NOT_TRUSTED", postBody(t, c, forms["text"]))
+	}
+	// A manifest whose id is another text's hash is refused.
+	forged, _ := json.Marshal(map[string]any{"format": "apollo-persisted-query-manifest", "version": 1, "operations": []map[string]any{
+		{"id": hexOf(query), "name": "MobileTables", "type": "query", "body": "query MobileTables { me { id email } }"}}})
+	admin.MustFail(t, "BAD_USER_INPUT", "INVALID_MANIFEST", register, map[string]any{"in": map[string]any{"client": client, "version": "1.0.0", "manifest": string(forged)}})
+
+	var got struct {
+		RegisterTrustedDocuments struct {
+			Format    string
+			Documents int
+		}
+	}
+	admin.MustDo(t, register, map[string]any{"in": map[string]any{"client": client, "version": "1.0.0", "manifest": string(apollo)}}, &got)
+	if got.RegisterTrustedDocuments.Format != "APOLLO" || got.RegisterTrustedDocuments.Documents != 2 {
+		t.Fatalf("registered %+v", got.RegisterTrustedDocuments)
+	}
+	admin.MustFail(t, "CONFLICT", "ALREADY_EXISTS", register, map[string]any{"in": map[string]any{"client": client, "version": "1.0.0", "manifest": string(apollo)}})
+
+	// served waits until every form runs (want) or is refused (!want) on c.
+	served := func(c *gqltest.Client, want bool) {
+		t.Helper()
+		deadline := time.Now().Add(15 * time.Second)
+		for {
+			ok := 0
+			for _, body := range forms {
+				if r := postBody(t, c, body); len(r.Errors) == 0 && len(r.Data) > 0 && string(r.Data) != "null" {
+					ok++
+				}
+			}
+			if (want && ok == len(forms)) || (!want && ok == 0) {
+				return
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("%s: %d of %d forms run, want all %v", c.URL, ok, len(forms), want)
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+	}
+	served(one, true)
+	served(two, true)
+
+	// The subscription runs on the other replica over every transport.
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	vars := map[string]any{"tableId": tableID}
+	for _, legacy := range []bool{false, true} {
+		sock, err := two.Socket(ctx, gqltest.SocketOptions{Legacy: legacy})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ch, err := sock.Start(ctx, sub, vars)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r := <-ch; len(r.Errors) > 0 || !strings.Contains(string(r.Data), "TableSnapshot") {
+			t.Errorf("socket (legacy=%v): %s %+v", legacy, r.Data, r.Errors)
+		}
+		sock.Close()
+	}
+	st, err := two.SSE(ctx, sub, vars, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := <-st.Next; len(r.Errors) > 0 || !strings.Contains(string(r.Data), "TableSnapshot") {
+		t.Errorf("SSE: %s %+v", r.Data, r.Errors)
+	}
+	st.Close()
+
+	// Relay's manifest names a document by its MD5; that id is its documentId.
+	const relayDoc = "query RelayTables {\n  tables {\n    id\n  }\n}"
+	sum := md5.Sum([]byte(relayDoc))
+	relayID := hex.EncodeToString(sum[:])
+	relay, _ := json.Marshal(map[string]string{relayID: relayDoc})
+	admin.MustDo(t, register, map[string]any{"in": map[string]any{"client": client + "-relay", "version": "7", "manifest": string(relay)}}, &got)
+	if got.RegisterTrustedDocuments.Format != "RELAY" {
+		t.Errorf("a Relay manifest registered as %s", got.RegisterTrustedDocuments.Format)
+	}
+	wantOK(t, "Relay documentId", postBody(t, one, map[string]any{"documentId": relayID}))
+
+	// Audited, listed, and revoked everywhere.
+	var audit struct {
+		AuditLog struct{ Edges []struct{ Node struct{ Detail string } } }
+	}
+	admin.MustDo(t, `{ auditLog(action: "TRUSTED_DOCUMENTS_REGISTERED") { edges { node { detail } } } }`, nil, &audit)
+	if n := len(audit.AuditLog.Edges); n < 2 || !strings.Contains(audit.AuditLog.Edges[len(audit.AuditLog.Edges)-1].Node.Detail+audit.AuditLog.Edges[0].Node.Detail, client) {
+		t.Errorf("audit log: %+v", audit.AuditLog.Edges)
+	}
+	admin.MustDo(t, `mutation($c: String!) { revokeTrustedDocuments(client: $c, version: "1.0.0") { revokedAt } }`, map[string]any{"c": client}, nil)
+	served(one, false)
+	served(two, false)
+	var list struct {
+		TrustedManifests []struct {
+			Client    string
+			RevokedAt *string
+		}
+	}
+	admin.MustDo(t, `{ trustedManifests { client revokedAt } }`, nil, &list)
+	revoked := 0
+	for _, m := range list.TrustedManifests {
+		if m.Client == client && m.RevokedAt != nil {
+			revoked++
+		}
+	}
+	if revoked != 1 {
+		t.Errorf("trustedManifests: %+v", list.TrustedManifests)
 	}
 }

@@ -460,43 +460,45 @@ type ComplexityRoot struct {
 	}
 
 	Mutation struct {
-		AddRegisterEntry        func(childComplexity int, input model.RegisterEntryInput) int
-		CreateAPIKey            func(childComplexity int, input model.CreateAPIKeyInput) int
-		CreateTable             func(childComplexity int, input model.TableInput) int
-		CreateWebhookEndpoint   func(childComplexity int, input model.CreateWebhookEndpointInput) int
-		DecideVerification      func(childComplexity int, input model.DecideVerificationInput) int
-		DeleteWebhookEndpoint   func(childComplexity int, id string) int
-		Deposit                 func(childComplexity int, input model.CashInput) int
-		DisableAccount          func(childComplexity int, userID string, reason string) int
-		EnableAccount           func(childComplexity int, userID string) int
-		HoldemCommit            func(childComplexity int) int
-		HoldemDecide            func(childComplexity int, input model.HoldemDecideInput) int
-		HoldemStart             func(childComplexity int, input model.HoldemStartInput) int
-		ImportExclusionRegister func(childComplexity int, csv string) int
-		JackpotTopUp            func(childComplexity int, amount model.Money, idempotencyKey string) int
-		Login                   func(childComplexity int, email string, password string) int
-		Logout                  func(childComplexity int, refreshToken string) int
-		PauseTable              func(childComplexity int, tableID string) int
-		PlaceBet                func(childComplexity int, input model.PlaceBetInput) int
-		RefreshToken            func(childComplexity int, refreshToken string) int
-		Register                func(childComplexity int, input model.RegisterInput) int
-		RemoveRegisterEntry     func(childComplexity int, id string, reason string) int
-		ReplayWebhookEndpoint   func(childComplexity int, id string, fromEventID *string) int
-		ResumeAllBetting        func(childComplexity int) int
-		ResumeTable             func(childComplexity int, tableID string) int
-		RevokeAPIKey            func(childComplexity int, id string) int
-		SelfExclude             func(childComplexity int, months *int) int
-		SetCommission           func(childComplexity int, tableID string, percent model.Percent) int
-		SetJackpotEnabled       func(childComplexity int, enabled bool) int
-		SetLimit                func(childComplexity int, input model.SetLimitInput) int
-		SetMinStake             func(childComplexity int, tableID string, amount model.Money) int
-		SetRole                 func(childComplexity int, userID string, role model.Role) int
-		StopAllBetting          func(childComplexity int, reason string) int
-		SubmitVerification      func(childComplexity int, input model.VerificationInput) int
-		TakeTimeOut             func(childComplexity int, hours int) int
-		UpdateTableSettings     func(childComplexity int, tableID string, input model.TableSettingsInput) int
-		VoidDraw                func(childComplexity int, drawID string, reason string) int
-		Withdraw                func(childComplexity int, input model.CashInput) int
+		AddRegisterEntry         func(childComplexity int, input model.RegisterEntryInput) int
+		CreateAPIKey             func(childComplexity int, input model.CreateAPIKeyInput) int
+		CreateTable              func(childComplexity int, input model.TableInput) int
+		CreateWebhookEndpoint    func(childComplexity int, input model.CreateWebhookEndpointInput) int
+		DecideVerification       func(childComplexity int, input model.DecideVerificationInput) int
+		DeleteWebhookEndpoint    func(childComplexity int, id string) int
+		Deposit                  func(childComplexity int, input model.CashInput) int
+		DisableAccount           func(childComplexity int, userID string, reason string) int
+		EnableAccount            func(childComplexity int, userID string) int
+		HoldemCommit             func(childComplexity int) int
+		HoldemDecide             func(childComplexity int, input model.HoldemDecideInput) int
+		HoldemStart              func(childComplexity int, input model.HoldemStartInput) int
+		ImportExclusionRegister  func(childComplexity int, csv string) int
+		JackpotTopUp             func(childComplexity int, amount model.Money, idempotencyKey string) int
+		Login                    func(childComplexity int, email string, password string) int
+		Logout                   func(childComplexity int, refreshToken string) int
+		PauseTable               func(childComplexity int, tableID string) int
+		PlaceBet                 func(childComplexity int, input model.PlaceBetInput) int
+		RefreshToken             func(childComplexity int, refreshToken string) int
+		Register                 func(childComplexity int, input model.RegisterInput) int
+		RegisterTrustedDocuments func(childComplexity int, input model.RegisterTrustedDocumentsInput) int
+		RemoveRegisterEntry      func(childComplexity int, id string, reason string) int
+		ReplayWebhookEndpoint    func(childComplexity int, id string, fromEventID *string) int
+		ResumeAllBetting         func(childComplexity int) int
+		ResumeTable              func(childComplexity int, tableID string) int
+		RevokeAPIKey             func(childComplexity int, id string) int
+		RevokeTrustedDocuments   func(childComplexity int, client string, version string) int
+		SelfExclude              func(childComplexity int, months *int) int
+		SetCommission            func(childComplexity int, tableID string, percent model.Percent) int
+		SetJackpotEnabled        func(childComplexity int, enabled bool) int
+		SetLimit                 func(childComplexity int, input model.SetLimitInput) int
+		SetMinStake              func(childComplexity int, tableID string, amount model.Money) int
+		SetRole                  func(childComplexity int, userID string, role model.Role) int
+		StopAllBetting           func(childComplexity int, reason string) int
+		SubmitVerification       func(childComplexity int, input model.VerificationInput) int
+		TakeTimeOut              func(childComplexity int, hours int) int
+		UpdateTableSettings      func(childComplexity int, tableID string, input model.TableSettingsInput) int
+		VoidDraw                 func(childComplexity int, drawID string, reason string) int
+		Withdraw                 func(childComplexity int, input model.CashInput) int
 	}
 
 	Odds struct {
@@ -685,6 +687,7 @@ type ComplexityRoot struct {
 		Table                   func(childComplexity int, id string) int
 		Tables                  func(childComplexity int) int
 		TopPlayers              func(childComplexity int, from model.Date, to model.Date, winners bool, first *int) int
+		TrustedManifests        func(childComplexity int) int
 		User                    func(childComplexity int, id string) int
 		UserByEmail             func(childComplexity int, email string) int
 		VerifyDraw              func(childComplexity int, id string) int
@@ -893,6 +896,16 @@ type ComplexityRoot struct {
 		TableID func(childComplexity int) int
 	}
 
+	TrustedManifest struct {
+		Client       func(childComplexity int) int
+		Documents    func(childComplexity int) int
+		Format       func(childComplexity int) int
+		RegisteredAt func(childComplexity int) int
+		RegisteredBy func(childComplexity int) int
+		RevokedAt    func(childComplexity int) int
+		Version      func(childComplexity int) int
+	}
+
 	User struct {
 		Age            func(childComplexity int) int
 		Balance        func(childComplexity int) int
@@ -998,6 +1011,8 @@ type MutationResolver interface {
 	VoidDraw(ctx context.Context, drawID string, reason string) (*model.Draw, error)
 	JackpotTopUp(ctx context.Context, amount model.Money, idempotencyKey string) (*model.Jackpot, error)
 	SetJackpotEnabled(ctx context.Context, enabled bool) (*model.Jackpot, error)
+	RegisterTrustedDocuments(ctx context.Context, input model.RegisterTrustedDocumentsInput) (*model.TrustedManifest, error)
+	RevokeTrustedDocuments(ctx context.Context, client string, version string) (*model.TrustedManifest, error)
 	CreateWebhookEndpoint(ctx context.Context, input model.CreateWebhookEndpointInput) (*model.CreatedWebhookEndpoint, error)
 	DeleteWebhookEndpoint(ctx context.Context, id string) (bool, error)
 	ReplayWebhookEndpoint(ctx context.Context, id string, fromEventID *string) (*model.WebhookEndpoint, error)
@@ -1038,6 +1053,7 @@ type QueryResolver interface {
 	MyBets(ctx context.Context, first *int, after *string, drawID *string) (*model.BetConnection, error)
 	Results(ctx context.Context, tableID *string, from *time.Time, to *time.Time, first *int, after *string) (*model.DrawConnection, error)
 	Jackpot(ctx context.Context) (*model.Jackpot, error)
+	TrustedManifests(ctx context.Context) ([]model.TrustedManifest, error)
 	WebhookEndpoints(ctx context.Context) ([]model.WebhookEndpoint, error)
 }
 type SubscriptionResolver interface {
@@ -2925,6 +2941,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.Register(childComplexity, args["input"].(model.RegisterInput)), true
+	case "Mutation.registerTrustedDocuments":
+		if e.ComplexityRoot.Mutation.RegisterTrustedDocuments == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_registerTrustedDocuments_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.RegisterTrustedDocuments(childComplexity, args["input"].(model.RegisterTrustedDocumentsInput)), true
 	case "Mutation.removeRegisterEntry":
 		if e.ComplexityRoot.Mutation.RemoveRegisterEntry == nil {
 			break
@@ -2975,6 +3002,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.RevokeAPIKey(childComplexity, args["id"].(string)), true
+	case "Mutation.revokeTrustedDocuments":
+		if e.ComplexityRoot.Mutation.RevokeTrustedDocuments == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_revokeTrustedDocuments_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.RevokeTrustedDocuments(childComplexity, args["client"].(string), args["version"].(string)), true
 	case "Mutation.selfExclude":
 		if e.ComplexityRoot.Mutation.SelfExclude == nil {
 			break
@@ -4013,6 +4051,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.TopPlayers(childComplexity, args["from"].(model.Date), args["to"].(model.Date), args["winners"].(bool), args["first"].(*int)), true
+	case "Query.trustedManifests":
+		if e.ComplexityRoot.Query.TrustedManifests == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Query.TrustedManifests(childComplexity), true
 	case "Query.user":
 		if e.ComplexityRoot.Query.User == nil {
 			break
@@ -4906,6 +4950,49 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.TableSnapshot.TableID(childComplexity), true
 
+	case "TrustedManifest.client":
+		if e.ComplexityRoot.TrustedManifest.Client == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TrustedManifest.Client(childComplexity), true
+	case "TrustedManifest.documents":
+		if e.ComplexityRoot.TrustedManifest.Documents == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TrustedManifest.Documents(childComplexity), true
+	case "TrustedManifest.format":
+		if e.ComplexityRoot.TrustedManifest.Format == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TrustedManifest.Format(childComplexity), true
+	case "TrustedManifest.registeredAt":
+		if e.ComplexityRoot.TrustedManifest.RegisteredAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TrustedManifest.RegisteredAt(childComplexity), true
+	case "TrustedManifest.registeredBy":
+		if e.ComplexityRoot.TrustedManifest.RegisteredBy == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TrustedManifest.RegisteredBy(childComplexity), true
+	case "TrustedManifest.revokedAt":
+		if e.ComplexityRoot.TrustedManifest.RevokedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TrustedManifest.RevokedAt(childComplexity), true
+	case "TrustedManifest.version":
+		if e.ComplexityRoot.TrustedManifest.Version == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TrustedManifest.Version(childComplexity), true
+
 	case "User.age":
 		if e.ComplexityRoot.User.Age == nil {
 			break
@@ -5128,6 +5215,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 			graphql.NewInputUnmarshaler("PlaceBetInput", ec.unmarshalInputPlaceBetInput),
 			graphql.NewInputUnmarshaler("RegisterEntryInput", ec.unmarshalInputRegisterEntryInput),
 			graphql.NewInputUnmarshaler("RegisterInput", ec.unmarshalInputRegisterInput),
+			graphql.NewInputUnmarshaler("RegisterTrustedDocumentsInput", ec.unmarshalInputRegisterTrustedDocumentsInput),
 			graphql.NewInputUnmarshaler("SelectionInput", ec.unmarshalInputSelectionInput),
 			graphql.NewInputUnmarshaler("SetLimitInput", ec.unmarshalInputSetLimitInput),
 			graphql.NewInputUnmarshaler("TableInput", ec.unmarshalInputTableInput),
@@ -5225,7 +5313,7 @@ func newExecutionContext(
 	}
 }
 
-//go:embed "schema/account.graphqls" "schema/apikey.graphqls" "schema/audit.graphqls" "schema/bettingstop.graphqls" "schema/cards.graphqls" "schema/events.graphqls" "schema/fairness.graphqls" "schema/holdem.graphqls" "schema/ledger.graphqls" "schema/protection.graphqls" "schema/regulator.graphqls" "schema/reports.graphqls" "schema/tote.graphqls" "schema/webhooks.graphqls"
+//go:embed "schema/account.graphqls" "schema/apikey.graphqls" "schema/audit.graphqls" "schema/bettingstop.graphqls" "schema/cards.graphqls" "schema/events.graphqls" "schema/fairness.graphqls" "schema/holdem.graphqls" "schema/ledger.graphqls" "schema/protection.graphqls" "schema/regulator.graphqls" "schema/reports.graphqls" "schema/tote.graphqls" "schema/trusteddocs.graphqls" "schema/webhooks.graphqls"
 var sourcesFS embed.FS
 
 func sourceData(filename string) string {
@@ -5319,6 +5407,7 @@ type Subscription
 	{Name: "schema/regulator.graphqls", Input: sourceData("schema/regulator.graphqls"), BuiltIn: false},
 	{Name: "schema/reports.graphqls", Input: sourceData("schema/reports.graphqls"), BuiltIn: false},
 	{Name: "schema/tote.graphqls", Input: sourceData("schema/tote.graphqls"), BuiltIn: false},
+	{Name: "schema/trusteddocs.graphqls", Input: sourceData("schema/trusteddocs.graphqls"), BuiltIn: false},
 	{Name: "schema/webhooks.graphqls", Input: sourceData("schema/webhooks.graphqls"), BuiltIn: false},
 }
 var parsedSchema = gqlparser.MustLoadSchema(sources...)
@@ -6595,6 +6684,26 @@ func (ec *executionContext) childFields_TableSettings(ctx context.Context, field
 	return nil, fmt.Errorf("no field named %q was found under type TableSettings", field.Name)
 }
 
+func (ec *executionContext) childFields_TrustedManifest(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "client":
+		return ec.fieldContext_TrustedManifest_client(ctx, field)
+	case "version":
+		return ec.fieldContext_TrustedManifest_version(ctx, field)
+	case "format":
+		return ec.fieldContext_TrustedManifest_format(ctx, field)
+	case "documents":
+		return ec.fieldContext_TrustedManifest_documents(ctx, field)
+	case "registeredAt":
+		return ec.fieldContext_TrustedManifest_registeredAt(ctx, field)
+	case "registeredBy":
+		return ec.fieldContext_TrustedManifest_registeredBy(ctx, field)
+	case "revokedAt":
+		return ec.fieldContext_TrustedManifest_revokedAt(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type TrustedManifest", field.Name)
+}
+
 func (ec *executionContext) childFields_User(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "id":
@@ -7113,6 +7222,20 @@ func (ec *executionContext) field_Mutation_refreshToken_args(ctx context.Context
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_registerTrustedDocuments_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.RegisterTrustedDocumentsInput, error) {
+			return ec.unmarshalNRegisterTrustedDocumentsInput2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐRegisterTrustedDocumentsInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_register_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -7196,6 +7319,28 @@ func (ec *executionContext) field_Mutation_revokeApiKey_args(ctx context.Context
 		return nil, err
 	}
 	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_revokeTrustedDocuments_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "client",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["client"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "version",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["version"] = arg1
 	return args, nil
 }
 
@@ -16762,6 +16907,130 @@ func (ec *executionContext) fieldContext_Mutation_setJackpotEnabled(ctx context.
 	return fc, nil
 }
 
+func (ec *executionContext) _Mutation_registerTrustedDocuments(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_registerTrustedDocuments(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().RegisterTrustedDocuments(ctx, fc.Args["input"].(model.RegisterTrustedDocumentsInput))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				roles, err := ec.unmarshalNRole2ᚕgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐRoleᚄ(ctx, []any{"ADMIN"})
+				if err != nil {
+					var zeroVal *model.TrustedManifest
+					return zeroVal, err
+				}
+				if ec.Directives.HasRole == nil {
+					var zeroVal *model.TrustedManifest
+					return zeroVal, errors.New("directive hasRole is not implemented")
+				}
+				return ec.Directives.HasRole(ctx, nil, directive0, roles)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *model.TrustedManifest) graphql.Marshaler {
+			return ec.marshalNTrustedManifest2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐTrustedManifest(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_registerTrustedDocuments(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_TrustedManifest(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_registerTrustedDocuments_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_revokeTrustedDocuments(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_revokeTrustedDocuments(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().RevokeTrustedDocuments(ctx, fc.Args["client"].(string), fc.Args["version"].(string))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				roles, err := ec.unmarshalNRole2ᚕgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐRoleᚄ(ctx, []any{"ADMIN"})
+				if err != nil {
+					var zeroVal *model.TrustedManifest
+					return zeroVal, err
+				}
+				if ec.Directives.HasRole == nil {
+					var zeroVal *model.TrustedManifest
+					return zeroVal, errors.New("directive hasRole is not implemented")
+				}
+				return ec.Directives.HasRole(ctx, nil, directive0, roles)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *model.TrustedManifest) graphql.Marshaler {
+			return ec.marshalNTrustedManifest2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐTrustedManifest(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_revokeTrustedDocuments(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_TrustedManifest(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_revokeTrustedDocuments_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Mutation_createWebhookEndpoint(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -21144,6 +21413,56 @@ func (ec *executionContext) fieldContext_Query_jackpot(_ context.Context, field 
 	return fc, nil
 }
 
+func (ec *executionContext) _Query_trustedManifests(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_trustedManifests(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Query().TrustedManifests(ctx)
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				roles, err := ec.unmarshalNRole2ᚕgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐRoleᚄ(ctx, []any{"ADMIN"})
+				if err != nil {
+					var zeroVal []model.TrustedManifest
+					return zeroVal, err
+				}
+				if ec.Directives.HasRole == nil {
+					var zeroVal []model.TrustedManifest
+					return zeroVal, errors.New("directive hasRole is not implemented")
+				}
+				return ec.Directives.HasRole(ctx, nil, directive0, roles)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v []model.TrustedManifest) graphql.Marshaler {
+			return ec.marshalNTrustedManifest2ᚕgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐTrustedManifestᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_trustedManifests(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_TrustedManifest(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Query_webhookEndpoints(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -24565,6 +24884,167 @@ func (ec *executionContext) fieldContext_TableSnapshot_jackpot(_ context.Context
 	return fc, nil
 }
 
+func (ec *executionContext) _TrustedManifest_client(ctx context.Context, field graphql.CollectedField, obj *model.TrustedManifest) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TrustedManifest_client(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Client, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TrustedManifest_client(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TrustedManifest", field, false, false, "String")
+}
+
+func (ec *executionContext) _TrustedManifest_version(ctx context.Context, field graphql.CollectedField, obj *model.TrustedManifest) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TrustedManifest_version(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Version, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TrustedManifest_version(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TrustedManifest", field, false, false, "String")
+}
+
+func (ec *executionContext) _TrustedManifest_format(ctx context.Context, field graphql.CollectedField, obj *model.TrustedManifest) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TrustedManifest_format(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Format, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.TrustedManifestFormat) graphql.Marshaler {
+			return ec.marshalNTrustedManifestFormat2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐTrustedManifestFormat(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TrustedManifest_format(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TrustedManifest", field, false, false, "TrustedManifestFormat")
+}
+
+func (ec *executionContext) _TrustedManifest_documents(ctx context.Context, field graphql.CollectedField, obj *model.TrustedManifest) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TrustedManifest_documents(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Documents, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TrustedManifest_documents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TrustedManifest", field, false, false, "Int")
+}
+
+func (ec *executionContext) _TrustedManifest_registeredAt(ctx context.Context, field graphql.CollectedField, obj *model.TrustedManifest) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TrustedManifest_registeredAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.RegisteredAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TrustedManifest_registeredAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TrustedManifest", field, false, false, "Time")
+}
+
+func (ec *executionContext) _TrustedManifest_registeredBy(ctx context.Context, field graphql.CollectedField, obj *model.TrustedManifest) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TrustedManifest_registeredBy(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.RegisteredBy, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TrustedManifest_registeredBy(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TrustedManifest", field, false, false, "ID")
+}
+
+func (ec *executionContext) _TrustedManifest_revokedAt(ctx context.Context, field graphql.CollectedField, obj *model.TrustedManifest) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TrustedManifest_revokedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.RevokedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_TrustedManifest_revokedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TrustedManifest", field, false, false, "Time")
+}
+
 func (ec *executionContext) _User_id(ctx context.Context, field graphql.CollectedField, obj *model.User) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -27047,6 +27527,62 @@ func (ec *executionContext) unmarshalInputRegisterInput(ctx context.Context, obj
 func UnmarshalRegisterInput(ctx context.Context, raw any) (model.RegisterInput, error) {
 	var out model.RegisterInput
 	err := graphql.UnmarshalNamedInputFromContext(ctx, "RegisterInput", raw, &out)
+	return out, err
+}
+
+func (ec *executionContext) unmarshalInputRegisterTrustedDocumentsInput(ctx context.Context, obj any) (model.RegisterTrustedDocumentsInput, error) {
+	var it model.RegisterTrustedDocumentsInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"client", "version", "manifest"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "client":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("client"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Client = data
+		case "version":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("version"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Version = data
+		case "manifest":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("manifest"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Manifest = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalRegisterTrustedDocumentsInput unmarshals raw into the RegisterTrustedDocumentsInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalRegisterTrustedDocumentsInput(ctx context.Context, raw any) (model.RegisterTrustedDocumentsInput, error) {
+	var out model.RegisterTrustedDocumentsInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "RegisterTrustedDocumentsInput", raw, &out)
 	return out, err
 }
 
@@ -30518,6 +31054,20 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "registerTrustedDocuments":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_registerTrustedDocuments(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "revokeTrustedDocuments":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_revokeTrustedDocuments(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		case "createWebhookEndpoint":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_createWebhookEndpoint(ctx, field)
@@ -31786,6 +32336,12 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 				true, true,
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Query_jackpot(ctx, field)
+				})
+		case "trustedManifests":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_trustedManifests(ctx, field)
 				})
 		case "webhookEndpoints":
 			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
@@ -33078,6 +33634,69 @@ func (ec *executionContext) _TableSnapshot(ctx context.Context, sel ast.Selectio
 		case "jackpot":
 			out.Values[i] = ec._TableSnapshot_jackpot(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var trustedManifestImplementors = []string{"TrustedManifest"}
+
+func (ec *executionContext) _TrustedManifest(ctx context.Context, sel ast.SelectionSet, obj *model.TrustedManifest) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, trustedManifestImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("TrustedManifest")
+		case "client":
+			out.Values[i] = ec._TrustedManifest_client(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "version":
+			out.Values[i] = ec._TrustedManifest_version(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "format":
+			out.Values[i] = ec._TrustedManifest_format(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "documents":
+			out.Values[i] = ec._TrustedManifest_documents(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "registeredAt":
+			out.Values[i] = ec._TrustedManifest_registeredAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "registeredBy":
+			out.Values[i] = ec._TrustedManifest_registeredBy(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "revokedAt":
+			out.Values[i] = ec._TrustedManifest_revokedAt(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		default:
@@ -34881,6 +35500,11 @@ func (ec *executionContext) unmarshalNRegisterInput2githubᚗcomᚋpokertoteᚋp
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
+func (ec *executionContext) unmarshalNRegisterTrustedDocumentsInput2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐRegisterTrustedDocumentsInput(ctx context.Context, v any) (model.RegisterTrustedDocumentsInput, error) {
+	res, err := ec.unmarshalInputRegisterTrustedDocumentsInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
 func (ec *executionContext) marshalNRegulatorReconciliationLine2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐRegulatorReconciliationLine(ctx context.Context, sel ast.SelectionSet, v model.RegulatorReconciliationLine) graphql.Marshaler {
 	return ec._RegulatorReconciliationLine(ctx, sel, &v)
 }
@@ -35216,6 +35840,44 @@ func (ec *executionContext) marshalNTime2timeᚐTime(ctx context.Context, sel as
 		graphql.AddInvalidNullFromMarshaler(ctx, "Time!")
 	}
 	return res
+}
+
+func (ec *executionContext) marshalNTrustedManifest2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐTrustedManifest(ctx context.Context, sel ast.SelectionSet, v model.TrustedManifest) graphql.Marshaler {
+	return ec._TrustedManifest(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNTrustedManifest2ᚕgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐTrustedManifestᚄ(ctx context.Context, sel ast.SelectionSet, v []model.TrustedManifest) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNTrustedManifest2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐTrustedManifest(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNTrustedManifest2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐTrustedManifest(ctx context.Context, sel ast.SelectionSet, v *model.TrustedManifest) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "TrustedManifest!")
+		return graphql.Null
+	}
+	return ec._TrustedManifest(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNTrustedManifestFormat2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐTrustedManifestFormat(ctx context.Context, v any) (model.TrustedManifestFormat, error) {
+	var res model.TrustedManifestFormat
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNTrustedManifestFormat2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐTrustedManifestFormat(ctx context.Context, sel ast.SelectionSet, v model.TrustedManifestFormat) graphql.Marshaler {
+	return v
 }
 
 func (ec *executionContext) marshalNUser2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐUser(ctx context.Context, sel ast.SelectionSet, v model.User) graphql.Marshaler {

@@ -20,6 +20,8 @@ type Resolver struct {
 	Webhooks *WebhooksAPI
 	// BettingStop is the emergency stop of all betting.
 	Stop *BettingStopAPI
+	// Trusted registers trusted documents at runtime.
+	Trusted *TrustedDocsAPI
 	// Regulator is the regulator's feed and its reconciliation.
 	Regulator *RegulatorAPI
 	// Reports are the operator's reports.

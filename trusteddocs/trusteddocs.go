@@ -8,7 +8,12 @@
 // web.json is generated from the web client's operations (`npm run
 // trusted-documents` in web/; .ci/run fails when it is stale); a mobile or
 // partner team adds its own file (ios.json, android.json, ...) in the same
-// form, made by its build. The manifests are embedded in the binary.
+// form, made by its build. These manifests are embedded in the binary.
+//
+// A client released after the server does not wait for a server release:
+// an admin registers its manifest at runtime per client and version
+// (registration.go), in this package's form, Apollo's persisted-query
+// manifest or Relay's, and every replica serves it within a refresh.
 package trusteddocs
 
 import (
@@ -21,6 +26,7 @@ import (
 	"path"
 	"sort"
 	"strings"
+	"sync/atomic"
 )
 
 //go:embed *.json
@@ -35,10 +41,13 @@ func ID(text string) string {
 	return Prefix + hex.EncodeToString(sum[:])
 }
 
-// Manifest is the set of trusted documents, by id.
+// Manifest is the set of trusted documents, by id: the embedded ones and,
+// beside them, the ones registered at runtime (SetRegistered).
 type Manifest struct {
 	docs    map[string]string
 	sources map[string]string
+	// registered is the runtime set, replaced whole.
+	registered atomic.Pointer[registeredSet]
 }
 
 // Embedded loads the manifests built into the binary.
@@ -73,19 +82,34 @@ func Load(fsys fs.FS) (*Manifest, error) {
 	return m, nil
 }
 
-// Lookup returns the text of document id.
+// Lookup returns the text of document id: an embedded one's, or a
+// registered one's by its canonical id or the id its manifest gave it.
 func (m *Manifest) Lookup(id string) (string, bool) {
-	text, ok := m.docs[id]
-	return text, ok
+	if text, ok := m.docs[id]; ok {
+		return text, true
+	}
+	if r := m.registered.Load(); r != nil {
+		text, ok := r.byID[id]
+		return text, ok
+	}
+	return "", false
 }
 
 // Has reports whether text is a trusted document, byte for byte.
 func (m *Manifest) Has(text string) bool {
-	_, ok := m.docs[ID(text)]
+	id := ID(text)
+	if _, ok := m.docs[id]; ok {
+		return true
+	}
+	r := m.registered.Load()
+	if r == nil {
+		return false
+	}
+	_, ok := r.byID[id]
 	return ok
 }
 
-// Len is the number of documents.
+// Len is the number of embedded documents.
 func (m *Manifest) Len() int { return len(m.docs) }
 
 // Documents returns every document by id, and which manifest it came from.

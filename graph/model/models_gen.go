@@ -920,6 +920,15 @@ type RegisterInput struct {
 	DateOfBirth Date   `json:"dateOfBirth"`
 }
 
+type RegisterTrustedDocumentsInput struct {
+	// 1 to 64 letters, digits and . _ + - (INVALID_CLIENT_NAME).
+	Client string `json:"client"`
+	// 1 to 64 letters, digits and . _ + - (INVALID_CLIENT_NAME).
+	Version string `json:"version"`
+	// The manifest file's JSON text as the client's build wrote it; every id must be its document's hash (INVALID_MANIFEST).
+	Manifest string `json:"manifest"`
+}
+
 // What a protection change changed: a player's LIMIT or EXCLUSION, or an entry of the exclusion register (REGISTER_ADDED, REGISTER_REMOVED).
 type RegulatorProtectionChange struct {
 	Kind string `json:"kind"`
@@ -1201,6 +1210,23 @@ type TableSnapshot struct {
 }
 
 func (TableSnapshot) IsTableEvent() {}
+
+// One client version's registered manifest.
+type TrustedManifest struct {
+	// The client's name ("ios", "android", "partner-x").
+	Client string `json:"client"`
+	// The client's version ("2.3.0").
+	Version string `json:"version"`
+	// The manifest's format as it was sent.
+	Format TrustedManifestFormat `json:"format"`
+	// How many documents it registers.
+	Documents    int       `json:"documents"`
+	RegisteredAt time.Time `json:"registeredAt"`
+	// The admin who registered it.
+	RegisteredBy string `json:"registeredBy"`
+	// When it stopped being served; null while it is.
+	RevokedAt *time.Time `json:"revokedAt,omitempty"`
+}
 
 type Verification struct {
 	ID           *string            `json:"id,omitempty"`
@@ -2465,6 +2491,67 @@ func (e *TableStatus) UnmarshalJSON(b []byte) error {
 }
 
 func (e TableStatus) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
+}
+
+// A manifest's format.
+type TrustedManifestFormat string
+
+const (
+	// The server's own: {"sha256:<hex>": "<text>"} (web/trusted-documents).
+	TrustedManifestFormatPokertote TrustedManifestFormat = "POKERTOTE"
+	// Apollo's persisted-query manifest (@apollo/generate-persisted-query-manifest).
+	TrustedManifestFormatApollo TrustedManifestFormat = "APOLLO"
+	// relay-compiler's persisted queries file: {"<md5, sha1 or sha256 hex>": "<text>"}.
+	TrustedManifestFormatRelay TrustedManifestFormat = "RELAY"
+)
+
+var AllTrustedManifestFormat = []TrustedManifestFormat{
+	TrustedManifestFormatPokertote,
+	TrustedManifestFormatApollo,
+	TrustedManifestFormatRelay,
+}
+
+func (e TrustedManifestFormat) IsValid() bool {
+	switch e {
+	case TrustedManifestFormatPokertote, TrustedManifestFormatApollo, TrustedManifestFormatRelay:
+		return true
+	}
+	return false
+}
+
+func (e TrustedManifestFormat) String() string {
+	return string(e)
+}
+
+func (e *TrustedManifestFormat) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = TrustedManifestFormat(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid TrustedManifestFormat", str)
+	}
+	return nil
+}
+
+func (e TrustedManifestFormat) MarshalGQL(w io.Writer) {
+	_, _ = fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *TrustedManifestFormat) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e TrustedManifestFormat) MarshalJSON() ([]byte, error) {
 	var buf bytes.Buffer
 	e.MarshalGQL(&buf)
 	return buf.Bytes(), nil

@@ -37,6 +37,9 @@ var persistAggregates = map[string][]string{
 	"persistence/webhookdb": {"persistence/accountdb"},
 	// The stop is audited in its transaction.
 	"persistence/bettingstopdb": {"persistence/accountdb"},
+	// A manifest's registration and revocation are audited in their
+	// transaction.
+	"persistence/trusteddocsdb": {"persistence/accountdb"},
 }
 
 // persistImports lists the imports of each package under persistence/

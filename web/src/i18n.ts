@@ -295,6 +295,8 @@ const T: Record<string, [string, string, string]> = {
   'audit.WEBHOOK_REPLAYED': ['Webhook deliveries replayed', 'Доставка вебхуков повторена', 'Вебхук жеткізу қайталанды'],
   'audit.BETTING_STOPPED': ['All betting stopped', 'Все ставки остановлены', 'Барлық бәстер тоқтатылды'],
   'audit.BETTING_RESUMED': ['Betting resumed', 'Ставки возобновлены', 'Бәстер жалғасты'],
+  'audit.TRUSTED_DOCUMENTS_REGISTERED': ['Client documents registered', 'Документы клиента зарегистрированы', 'Клиент құжаттары тіркелді'],
+  'audit.TRUSTED_DOCUMENTS_REVOKED': ['Client documents revoked', 'Документы клиента отозваны', 'Клиент құжаттары кері қайтарылды'],
   'audit.REPORT_EXPORTED': ['Report downloaded', 'Отчёт скачан', 'Есеп жүктелді'],
   role: ['Role', 'Роль', 'Рөл'],
   // refusal reasons (extensions.reason)
@@ -376,6 +378,8 @@ const T: Record<string, [string, string, string]> = {
   'err.INVALID_TIMING': ['Enter valid round times.', 'Введите корректное время раундов.', 'Раунд уақытын дұрыс енгізіңіз.'],
   'err.BETTING_STOPPED': ['Betting is stopped by the operator for now.', 'Приём ставок временно остановлен оператором.', 'Бәс қабылдауды оператор уақытша тоқтатты.'],
   'err.BETTING_STATE_UNKNOWN': ['Betting is paused for a moment. Try again.', 'Приём ставок на мгновение приостановлен. Попробуйте ещё раз.', 'Бәс қабылдау бір сәтке тоқтатылды. Қайталап көріңіз.'],
+  'err.INVALID_MANIFEST': ['The manifest is refused: rebuild it from the client that sends these documents.', 'Манифест отклонён: соберите его заново из клиента, который отправляет эти документы.', 'Манифест қабылданбады: оны осы құжаттарды жіберетін клиенттен қайта жинаңыз.'],
+  'err.INVALID_CLIENT_NAME': ['A client and a version are 1 to 64 letters, digits and . _ + -.', 'Клиент и версия: от 1 до 64 букв, цифр и знаков . _ + -.', 'Клиент пен нұсқа: 1-ден 64-ке дейін әріп, сан және . _ + - таңбалары.'],
   'err.INVALID_STOP_REASON': ['Give a reason for the stop (1 to 500 characters).', 'Укажите причину остановки (от 1 до 500 символов).', 'Тоқтату себебін көрсетіңіз (1-ден 500 таңбаға дейін).'],
   'err.ORIGIN_NOT_ALLOWED': ['This page may not connect to the server from its address.', 'Эта страница не может подключаться к серверу со своего адреса.', 'Бұл бет өз мекенжайынан серверге қосыла алмайды.'],
   'err.WEAK_CUT': ['The cut is too simple: use at least 4 characters, 3 of them different.', 'Срез слишком простой: не менее 4 символов, из них 3 разных.', 'Кесу тым қарапайым: кемінде 4 таңба, оның 3-еуі әртүрлі болсын.'],
