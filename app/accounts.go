@@ -186,6 +186,6 @@ func (a *App) accountsAPI() *graph.AccountsAPI {
 	return &graph.AccountsAPI{
 		Service: a.accounts, Access: a.access, Refresh: a.refresh,
 		Now: time.Now, Epochs: a.epochs,
-		Cashier: cashier.New(cashier.Config{Users: a.users, Ledger: a.ledger, Publisher: a.broker, Now: time.Now}),
+		Cashier: cashier.New(cashier.Config{Users: a.users, Ledger: a.ledger, Publisher: a.userPub, Now: time.Now}),
 	}
 }

@@ -23,7 +23,7 @@ func (a *App) startHoldem(ctx context.Context) error {
 	if s := a.cfg.TimeScale; s > 0 && s != 1 {
 		cfg.DecisionTimeout = max(time.Duration(float64(cfg.DecisionTimeout)/s), time.Millisecond)
 	}
-	svc, err := holdem.NewService(repo, a.stakeGate, cfg, holdem.WithPublisher(a.broker), holdem.WithLogger(a.log))
+	svc, err := holdem.NewService(repo, a.stakeGate, cfg, holdem.WithPublisher(a.userPub), holdem.WithLogger(a.log))
 	if err != nil {
 		return fmt.Errorf("casino hold'em: %w", err)
 	}

@@ -35,7 +35,7 @@ func (a *App) startRealityChecks() {
 					SessionStartedAt: r.StartedAt, ElapsedSeconds: int64(r.Elapsed / time.Second),
 					Stakes: int64(r.Stakes), Returns: int64(r.Returns), Net: int64(r.Net()),
 				}}
-				if err := a.broker.Publish(ctx, event.UserTopic(ids.UserID(r.UserID)), ev.Encode()); err != nil {
+				if err := a.userPub.Publish(ctx, event.UserTopic(ids.UserID(r.UserID)), ev.Encode()); err != nil {
 					a.log.Warn("reality check not sent", "user", r.UserID, "err", err)
 				}
 			}

@@ -29,6 +29,7 @@ import (
 	"github.com/pokertote/pokertote/persistence/redisbus"
 	"github.com/pokertote/pokertote/persistence/regfeeddb"
 	"github.com/pokertote/pokertote/persistence/sqldb"
+	"github.com/pokertote/pokertote/persistence/usereventdb"
 )
 
 // App is one running Pokertote replica.
@@ -41,6 +42,10 @@ type App struct {
 	redis  redis.UniversalClient
 	hub    *event.Hub
 	broker event.Publisher
+	// userPub is the broker behind the user event log (user_events.go):
+	// every area publishes through it.
+	userPub    event.Publisher
+	userEvents *usereventdb.Repo
 	// stages records each table event's passage to the sockets when
 	// profiling (DEBUG_ADDR); nil otherwise.
 	stages *event.StageLog
@@ -136,6 +141,7 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (a *App, err error) 
 	if err = a.startTracing(ctx); err != nil {
 		return nil, err
 	}
+	a.startUserEventLog()
 	if err = a.buildAccounts(ctx); err != nil {
 		return nil, err
 	}
@@ -176,7 +182,7 @@ func (a *App) newResolver() *graph.Resolver {
 	protection := graph.NewProtectionAPI(a.protection, a.epochs)
 	return &graph.Resolver{
 		Accounts: accounts, Tote: a.toteAPI, Holdem: a.holdemAPI, Protection: protection, Affiliates: a.affiliatesAPI, Webhooks: a.webhooksAPI, Stop: a.bettingStopAPI, Trusted: a.trustedAPI, Regulator: a.regulatorAPI, Reports: a.reportsAPI,
-		Events: graph.NewUserEventsAPI(a.hub, a.toteAPI, accounts, a.holdemAPI, protection),
+		Events: graph.NewUserEventsAPI(a.hub, a.userEvents, a.toteAPI, accounts, a.holdemAPI, protection),
 	}
 }
 

@@ -73,7 +73,7 @@ func (a *App) startTote(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("totalizator beacon: %w", err)
 	}
-	obs := newTableObserver(a.broker)
+	obs := newTableObserver(a.userPub)
 	obs.stages = a.stages
 	batches := newIntakeMetrics()
 	log, clock, timeScale := a.log.With("component", "tote"), a.toteClock(), tote.TimeScale(a.cfg.TimeScale)

@@ -15,8 +15,8 @@ func (r *subscriptionResolver) TableEvents(ctx context.Context, tableID string, 
 	return r.Tote.TableEvents(ctx, tableID, afterSeq)
 }
 
-func (r *subscriptionResolver) MyEvents(ctx context.Context) (<-chan model.UserEvent, error) {
-	return r.Events.MyEvents(ctx)
+func (r *subscriptionResolver) MyEvents(ctx context.Context, afterSeq *int64) (<-chan model.UserEvent, error) {
+	return r.Events.MyEvents(ctx, afterSeq)
 }
 
 func (r *subscriptionResolver) Results(ctx context.Context, tableID string, afterSeq *int64) (<-chan model.TableEvent, error) {

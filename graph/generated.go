@@ -93,6 +93,7 @@ type ComplexityRoot struct {
 	BalanceChanged struct {
 		At      func(childComplexity int) int
 		Balance func(childComplexity int) int
+		Seq     func(childComplexity int) int
 	}
 
 	BeaconChain struct {
@@ -136,6 +137,7 @@ type ComplexityRoot struct {
 	BetAccepted struct {
 		At  func(childComplexity int) int
 		Bet func(childComplexity int) int
+		Seq func(childComplexity int) int
 	}
 
 	BetConnection struct {
@@ -166,6 +168,7 @@ type ComplexityRoot struct {
 	BetSettled struct {
 		At  func(childComplexity int) int
 		Bet func(childComplexity int) int
+		Seq func(childComplexity int) int
 	}
 
 	BettingStop struct {
@@ -413,6 +416,7 @@ type ComplexityRoot struct {
 	HoldemHandUpdated struct {
 		At   func(childComplexity int) int
 		Hand func(childComplexity int) int
+		Seq  func(childComplexity int) int
 	}
 
 	HoldemSettings struct {
@@ -705,6 +709,7 @@ type ComplexityRoot struct {
 
 	RealityCheckReminder struct {
 		At      func(childComplexity int) int
+		Seq     func(childComplexity int) int
 		Session func(childComplexity int) int
 	}
 
@@ -849,7 +854,7 @@ type ComplexityRoot struct {
 	}
 
 	Subscription struct {
-		MyEvents    func(childComplexity int) int
+		MyEvents    func(childComplexity int, afterSeq *int64) int
 		Results     func(childComplexity int, tableID string, afterSeq *int64) int
 		TableEvents func(childComplexity int, tableID string, afterSeq *int64) int
 	}
@@ -1058,7 +1063,7 @@ type QueryResolver interface {
 }
 type SubscriptionResolver interface {
 	TableEvents(ctx context.Context, tableID string, afterSeq *int64) (<-chan model.TableEvent, error)
-	MyEvents(ctx context.Context) (<-chan model.UserEvent, error)
+	MyEvents(ctx context.Context, afterSeq *int64) (<-chan model.UserEvent, error)
 	Results(ctx context.Context, tableID string, afterSeq *int64) (<-chan model.TableEvent, error)
 }
 type TableResolver interface {
@@ -1250,6 +1255,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.BalanceChanged.Balance(childComplexity), true
+	case "BalanceChanged.seq":
+		if e.ComplexityRoot.BalanceChanged.Seq == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BalanceChanged.Seq(childComplexity), true
 
 	case "BeaconChain.genesis":
 		if e.ComplexityRoot.BeaconChain.Genesis == nil {
@@ -1423,6 +1434,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.BetAccepted.Bet(childComplexity), true
+	case "BetAccepted.seq":
+		if e.ComplexityRoot.BetAccepted.Seq == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BetAccepted.Seq(childComplexity), true
 
 	case "BetConnection.edges":
 		if e.ComplexityRoot.BetConnection.Edges == nil {
@@ -1518,6 +1535,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.BetSettled.Bet(childComplexity), true
+	case "BetSettled.seq":
+		if e.ComplexityRoot.BetSettled.Seq == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BetSettled.Seq(childComplexity), true
 
 	case "BettingStop.reason":
 		if e.ComplexityRoot.BettingStop.Reason == nil {
@@ -2563,6 +2586,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.HoldemHandUpdated.Hand(childComplexity), true
+	case "HoldemHandUpdated.seq":
+		if e.ComplexityRoot.HoldemHandUpdated.Seq == nil {
+			break
+		}
+
+		return e.ComplexityRoot.HoldemHandUpdated.Seq(childComplexity), true
 
 	case "HoldemSettings.antePaytable":
 		if e.ComplexityRoot.HoldemSettings.AntePaytable == nil {
@@ -4145,6 +4174,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.RealityCheckReminder.At(childComplexity), true
+	case "RealityCheckReminder.seq":
+		if e.ComplexityRoot.RealityCheckReminder.Seq == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RealityCheckReminder.Seq(childComplexity), true
 	case "RealityCheckReminder.session":
 		if e.ComplexityRoot.RealityCheckReminder.Session == nil {
 			break
@@ -4759,7 +4794,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			break
 		}
 
-		return e.ComplexityRoot.Subscription.MyEvents(childComplexity), true
+		args, err := ec.field_Subscription_myEvents_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Subscription.MyEvents(childComplexity, args["afterSeq"].(*int64)), true
 	case "Subscription.results":
 		if e.ComplexityRoot.Subscription.Results == nil {
 			break
@@ -8166,6 +8206,20 @@ func (ec *executionContext) field_Query_voidCounts_args(ctx context.Context, raw
 	return args, nil
 }
 
+func (ec *executionContext) field_Subscription_myEvents_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "afterSeq",
+		func(ctx context.Context, v any) (*int64, error) {
+			return ec.unmarshalOInt642ᚖint64(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["afterSeq"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Subscription_results_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -8913,6 +8967,29 @@ func (ec *executionContext) fieldContext_BalanceChanged_at(_ context.Context, fi
 	return graphql.NewScalarFieldContext("BalanceChanged", field, false, false, "Time")
 }
 
+func (ec *executionContext) _BalanceChanged_seq(ctx context.Context, field graphql.CollectedField, obj *model.BalanceChanged) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BalanceChanged_seq(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Seq, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *int64) graphql.Marshaler {
+			return ec.marshalOInt642ᚖint64(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_BalanceChanged_seq(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BalanceChanged", field, false, false, "Int64")
+}
+
 func (ec *executionContext) _BalanceChanged_balance(ctx context.Context, field graphql.CollectedField, obj *model.BalanceChanged) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -9593,6 +9670,29 @@ func (ec *executionContext) fieldContext_BetAccepted_at(_ context.Context, field
 	return graphql.NewScalarFieldContext("BetAccepted", field, false, false, "Time")
 }
 
+func (ec *executionContext) _BetAccepted_seq(ctx context.Context, field graphql.CollectedField, obj *model.BetAccepted) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BetAccepted_seq(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Seq, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *int64) graphql.Marshaler {
+			return ec.marshalOInt642ᚖint64(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_BetAccepted_seq(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BetAccepted", field, false, false, "Int64")
+}
+
 func (ec *executionContext) _BetAccepted_bet(ctx context.Context, field graphql.CollectedField, obj *model.BetAccepted) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -9981,6 +10081,29 @@ func (ec *executionContext) _BetSettled_at(ctx context.Context, field graphql.Co
 }
 func (ec *executionContext) fieldContext_BetSettled_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("BetSettled", field, false, false, "Time")
+}
+
+func (ec *executionContext) _BetSettled_seq(ctx context.Context, field graphql.CollectedField, obj *model.BetSettled) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BetSettled_seq(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Seq, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *int64) graphql.Marshaler {
+			return ec.marshalOInt642ᚖint64(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_BetSettled_seq(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BetSettled", field, false, false, "Int64")
 }
 
 func (ec *executionContext) _BetSettled_bet(ctx context.Context, field graphql.CollectedField, obj *model.BetSettled) (ret graphql.Marshaler) {
@@ -14258,6 +14381,29 @@ func (ec *executionContext) _HoldemHandUpdated_at(ctx context.Context, field gra
 }
 func (ec *executionContext) fieldContext_HoldemHandUpdated_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("HoldemHandUpdated", field, false, false, "Time")
+}
+
+func (ec *executionContext) _HoldemHandUpdated_seq(ctx context.Context, field graphql.CollectedField, obj *model.HoldemHandUpdated) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_HoldemHandUpdated_seq(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Seq, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *int64) graphql.Marshaler {
+			return ec.marshalOInt642ᚖint64(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_HoldemHandUpdated_seq(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("HoldemHandUpdated", field, false, false, "Int64")
 }
 
 func (ec *executionContext) _HoldemHandUpdated_hand(ctx context.Context, field graphql.CollectedField, obj *model.HoldemHandUpdated) (ret graphql.Marshaler) {
@@ -21727,6 +21873,29 @@ func (ec *executionContext) fieldContext_RealityCheckReminder_at(_ context.Conte
 	return graphql.NewScalarFieldContext("RealityCheckReminder", field, false, false, "Time")
 }
 
+func (ec *executionContext) _RealityCheckReminder_seq(ctx context.Context, field graphql.CollectedField, obj *model.RealityCheckReminder) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RealityCheckReminder_seq(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Seq, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *int64) graphql.Marshaler {
+			return ec.marshalOInt642ᚖint64(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_RealityCheckReminder_seq(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RealityCheckReminder", field, false, false, "Int64")
+}
+
 func (ec *executionContext) _RealityCheckReminder_session(ctx context.Context, field graphql.CollectedField, obj *model.RealityCheckReminder) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -24147,7 +24316,8 @@ func (ec *executionContext) _Subscription_myEvents(ctx context.Context, field gr
 			return ec.fieldContext_Subscription_myEvents(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.Subscription().MyEvents(ctx)
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Subscription().MyEvents(ctx, fc.Args["afterSeq"].(*int64))
 		},
 		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
 			directive0 := next
@@ -24170,7 +24340,7 @@ func (ec *executionContext) _Subscription_myEvents(ctx context.Context, field gr
 		true,
 	)
 }
-func (ec *executionContext) fieldContext_Subscription_myEvents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+func (ec *executionContext) fieldContext_Subscription_myEvents(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
 		Object:     "Subscription",
 		Field:      field,
@@ -24179,6 +24349,17 @@ func (ec *executionContext) fieldContext_Subscription_myEvents(_ context.Context
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return nil, errors.New("FieldContext.Child cannot be called on type INTERFACE")
 		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Subscription_myEvents_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
 	}
 	return fc, nil
 }
@@ -28401,6 +28582,11 @@ func (ec *executionContext) _BalanceChanged(ctx context.Context, sel ast.Selecti
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "seq":
+			out.Values[i] = ec._BalanceChanged_seq(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		case "balance":
 			out.Values[i] = ec._BalanceChanged_balance(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -28683,6 +28869,11 @@ func (ec *executionContext) _BetAccepted(ctx context.Context, sel ast.SelectionS
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "seq":
+			out.Values[i] = ec._BetAccepted_seq(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		case "bet":
 			out.Values[i] = ec._BetAccepted_bet(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -28896,6 +29087,11 @@ func (ec *executionContext) _BetSettled(ctx context.Context, sel ast.SelectionSe
 		case "at":
 			out.Values[i] = ec._BetSettled_at(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "seq":
+			out.Values[i] = ec._BetSettled_seq(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		case "bet":
@@ -30475,6 +30671,11 @@ func (ec *executionContext) _HoldemHandUpdated(ctx context.Context, sel ast.Sele
 		case "at":
 			out.Values[i] = ec._HoldemHandUpdated_at(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "seq":
+			out.Values[i] = ec._HoldemHandUpdated_seq(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		case "hand":
@@ -32447,6 +32648,11 @@ func (ec *executionContext) _RealityCheckReminder(ctx context.Context, sel ast.S
 		case "at":
 			out.Values[i] = ec._RealityCheckReminder_at(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "seq":
+			out.Values[i] = ec._RealityCheckReminder_seq(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		case "session":

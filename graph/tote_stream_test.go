@@ -58,7 +58,7 @@ func newStreamWorld(t *testing.T) *streamWorld {
 	t.Cleanup(func() { cancel(); <-done })
 	<-live.Ready()
 	api := graph.NewToteAPI(svc, live, nil)
-	return &streamWorld{h: h, hub: hub, live: live, svc: svc, api: api, events: graph.NewUserEventsAPI(hub, api, &graph.AccountsAPI{})}
+	return &streamWorld{h: h, hub: hub, live: live, svc: svc, api: api, events: graph.NewUserEventsAPI(hub, nil, api, &graph.AccountsAPI{})}
 }
 
 // advance runs the dealer until the outbox holds at least n events.
@@ -259,7 +259,7 @@ func TestMyEvents(t *testing.T) {
 	d := w.h.RunUntil(w.h.Dealer, "PRE_DEAL", totetest.InPhase(tote.PhasePreDeal))
 	ctx, cancel := context.WithCancel(graph.WithViewer(context.Background(), graph.Viewer{UserID: 7}))
 	defer cancel()
-	ch, err := w.events.MyEvents(ctx)
+	ch, err := w.events.MyEvents(ctx, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

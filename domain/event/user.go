@@ -39,6 +39,9 @@ type RealityCheckData struct {
 // subscribers load the current state (the bet, the hand) when they forward
 // it, so a message never carries stale money figures.
 type UserEvent struct {
+	// Seq is the event's place in the user's stream (1, 2, ...), given by
+	// the user event log as it is published; 0 when none was.
+	Seq          int64     `json:"seq,omitempty"`
 	Type         string    `json:"type"`
 	At           time.Time `json:"at"`
 	BetID        int64     `json:"betId,omitempty"`

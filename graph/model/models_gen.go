@@ -71,7 +71,8 @@ type AuthPayload struct {
 }
 
 type BalanceChanged struct {
-	At time.Time `json:"at"`
+	At  time.Time `json:"at"`
+	Seq *int64    `json:"seq,omitempty"`
 	// The wallet balance after the change.
 	Balance Money `json:"balance"`
 }
@@ -134,6 +135,7 @@ type Bet struct {
 // A bet of the user's was accepted (the bet as it stands when forwarded).
 type BetAccepted struct {
 	At  time.Time `json:"at"`
+	Seq *int64    `json:"seq,omitempty"`
 	Bet *Bet      `json:"bet"`
 }
 
@@ -176,6 +178,7 @@ type BetRoot struct {
 // A bet of the user's was settled or refunded.
 type BetSettled struct {
 	At  time.Time `json:"at"`
+	Seq *int64    `json:"seq,omitempty"`
 	Bet *Bet      `json:"bet"`
 }
 
@@ -569,6 +572,7 @@ type HoldemHandEdge struct {
 // A Casino Hold'em hand of the user's changed.
 type HoldemHandUpdated struct {
 	At   time.Time   `json:"at"`
+	Seq  *int64      `json:"seq,omitempty"`
 	Hand *HoldemHand `json:"hand"`
 }
 
@@ -872,7 +876,8 @@ type RealityCheck struct {
 
 // A reminder of the session's time and result, every REALITY_CHECK_INTERVAL of play (player protection).
 type RealityCheckReminder struct {
-	At time.Time `json:"at"`
+	At  time.Time `json:"at"`
+	Seq *int64    `json:"seq,omitempty"`
 	// The session so far.
 	Session *RealityCheck `json:"session"`
 }
