@@ -418,7 +418,9 @@ func TestTrustedDocumentsRegisteredAtRuntime(t *testing.T) {
 
 	// Audited, listed, and revoked everywhere.
 	var audit struct {
-		AuditLog struct{ Edges []struct{ Node struct{ Detail string } } }
+		AuditLog struct {
+			Edges []struct{ Node struct{ Detail string } }
+		}
 	}
 	admin.MustDo(t, `{ auditLog(action: "TRUSTED_DOCUMENTS_REGISTERED") { edges { node { detail } } } }`, nil, &audit)
 	if n := len(audit.AuditLog.Edges); n < 2 || !strings.Contains(audit.AuditLog.Edges[len(audit.AuditLog.Edges)-1].Node.Detail+audit.AuditLog.Edges[0].Node.Detail, client) {
