@@ -3,6 +3,7 @@ package app_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"io"
 	"net/http"
 	"strconv"
@@ -10,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/pokertote/pokertote/app"
 	"github.com/pokertote/pokertote/internal/gqltest"
 )
 
@@ -283,5 +285,60 @@ func TestAPIKeyCostAndQuota(t *testing.T) {
 	}
 	if anon.Header.Get("RateLimit-Limit") != "" {
 		t.Errorf("a request without a key has quota headers: %v", anon.Header)
+	}
+}
+
+// TestAPIKeySocketCaps: an API key's sockets and SSE streams are counted
+// per key (WS_SOCKETS_PER_KEY), over every transport together: past the
+// cap a socket is closed 4429 SOCKETS_PER_KEY and a stream refused 429
+// FORBIDDEN / SOCKETS_PER_KEY, while another key is not held back.
+func TestAPIKeySocketCaps(t *testing.T) {
+	t.Parallel()
+	_, c := startServer(t, backend{name: "sqlite"}, func(cfg *app.Config) { cfg.WSSocketsPerKey = 2 })
+	admin := signIn(t, c, testAdminEmail, testAdminPassword)
+	tableID := createTable(t, admin, unique("key-caps"))
+	_, key := createKey(t, admin, unique("caps"), 600)
+	_, other := createKey(t, admin, unique("caps-other"), 600)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	const sub = `subscription($t: ID!) { tableEvents(tableId: $t) { __typename } }`
+	vars := map[string]any{"t": tableID}
+	open := func(k string, legacy bool) *gqltest.Socket {
+		t.Helper()
+		s, err := c.Socket(ctx, gqltest.SocketOptions{Legacy: legacy, Header: http.Header{"X-Api-Key": {k}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(s.Close)
+		return s
+	}
+	working := func(s *gqltest.Socket) bool {
+		ch, err := s.Start(ctx, sub, vars)
+		if err != nil {
+			return false
+		}
+		r, ok := <-ch
+		return ok && len(r.Errors) == 0
+	}
+	if !working(open(key, false)) || !working(open(key, true)) {
+		t.Fatal("the key's first two sockets refused")
+	}
+	third := open(key, false)
+	working(third)
+	select {
+	case <-third.Closed():
+	case <-ctx.Done():
+		t.Fatal("the key's third socket stayed open")
+	}
+	if code, reason, _ := third.CloseStatus(); code != 4429 || reason != "SOCKETS_PER_KEY" {
+		t.Errorf("the key's third socket closed %d %q, want 4429 SOCKETS_PER_KEY", code, reason)
+	}
+	_, err := c.SSE(ctx, sub, vars, http.Header{"X-Api-Key": {key}})
+	var se *gqltest.StatusError
+	if !errors.As(err, &se) || se.Status != http.StatusTooManyRequests || len(se.Body.Errors) == 0 || se.Body.Errors[0].Reason() != "SOCKETS_PER_KEY" {
+		t.Errorf("the key's SSE stream past its cap: %v, want 429 SOCKETS_PER_KEY", err)
+	}
+	if !working(open(other, false)) {
+		t.Error("another key's socket refused")
 	}
 }

@@ -69,12 +69,15 @@ type Config struct {
 	// TrustedExempt: TRUSTED_DOCUMENTS_EXEMPT, who may run any document
 	// when enforced: ADMIN, API_KEY (both by default), or "none".
 	TrustedExempt []string
-	// WSSubscriptionsPerSocket, WSSocketsPerUser, WSSocketsPerAddress:
-	// WS_SUBSCRIPTIONS_PER_SOCKET (32), WS_SOCKETS_PER_USER (8),
-	// WS_SOCKETS_PER_ADDRESS (0: none; set it where the server sees the
-	// clients' own addresses, not a proxy's). 0 is no cap.
+	// WSSubscriptionsPerSocket, WSSocketsPerUser, WSSocketsPerKey,
+	// WSSocketsPerAddress: WS_SUBSCRIPTIONS_PER_SOCKET (32),
+	// WS_SOCKETS_PER_USER (8), WS_SOCKETS_PER_KEY (32: a partner's server
+	// streams several tables), WS_SOCKETS_PER_ADDRESS (0: none; set it
+	// where the server sees the clients' own addresses, not a proxy's). 0
+	// is no cap. SSE streams count as sockets.
 	WSSubscriptionsPerSocket int
 	WSSocketsPerUser         int
+	WSSocketsPerKey          int
 	WSSocketsPerAddress      int
 	TimeZone                 string   // TIME_ZONE: operator's zone for ages and days, default Asia/Almaty
 	MinAge                   int      // MIN_AGE: default 21
@@ -183,6 +186,7 @@ func DefaultConfig() Config {
 
 		WSSubscriptionsPerSocket: 32,
 		WSSocketsPerUser:         8,
+		WSSocketsPerKey:          32,
 		BeaconSecret:             defaultBeaconSecret,
 
 		DrainWindow:        10 * time.Second,
@@ -304,6 +308,7 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 	}
 	capOf("WS_SUBSCRIPTIONS_PER_SOCKET", &c.WSSubscriptionsPerSocket)
 	capOf("WS_SOCKETS_PER_USER", &c.WSSocketsPerUser)
+	capOf("WS_SOCKETS_PER_KEY", &c.WSSocketsPerKey)
 	capOf("WS_SOCKETS_PER_ADDRESS", &c.WSSocketsPerAddress)
 	str("TIME_ZONE", &c.TimeZone)
 	num("MIN_AGE", &c.MinAge)

@@ -69,7 +69,7 @@ func (a *App) routes() http.Handler {
 		Stages:          a.stages,
 		Trusted:         a.trusted,
 		WSCaps: wstransport.Caps{SubscriptionsPerSocket: a.cfg.WSSubscriptionsPerSocket,
-			SocketsPerUser: a.cfg.WSSocketsPerUser, SocketsPerAddress: a.cfg.WSSocketsPerAddress},
+			SocketsPerUser: a.cfg.WSSocketsPerUser, SocketsPerKey: a.cfg.WSSocketsPerKey, SocketsPerAddress: a.cfg.WSSocketsPerAddress},
 		Connections: a.conns,
 		Drain:       a.drain,
 	})

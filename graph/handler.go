@@ -92,7 +92,7 @@ func newHandler(es graphql.ExecutableSchema, o HandlerOptions, ws graphql.Transp
 	shared := &sharedRender{ExecutableSchema: es, cache: newRenderCache(), stages: o.Stages}
 	srv := handler.New(shared)
 	// One count of sockets and SSE streams per user and address.
-	counter := wstransport.NewCounter(o.WSCaps, viewerID)
+	counter := wstransport.NewCounter(o.WSCaps, viewerID, APIKeyFrom)
 	srv.AddTransport(sseTransport{SSE: transport.SSE{KeepAlivePingInterval: 15 * time.Second}, conns: o.Connections, drain: o.Drain, counter: counter})
 	if ws == nil {
 		// graphql-transport-ws is served by wstransport (shared table-event
@@ -109,6 +109,7 @@ func newHandler(es graphql.ExecutableSchema, o HandlerOptions, ws graphql.Transp
 			Caps:        o.WSCaps,
 			Counter:     counter,
 			UserID:      viewerID,
+			KeyID:       APIKeyFrom,
 			ClientIP:    ClientIP,
 			Drain:       o.Drain,
 			Track:       trackConn,
@@ -274,8 +275,11 @@ func bearer(r *http.Request) string {
 
 // capNoun names what a cap's reason counts per.
 func capNoun(reason string) string {
-	if reason == wstransport.ReasonSocketsPerUser {
+	switch reason {
+	case wstransport.ReasonSocketsPerUser:
 		return "account"
+	case wstransport.ReasonSocketsPerKey:
+		return "API key"
 	}
 	return "address"
 }

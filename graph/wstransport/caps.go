@@ -17,6 +17,7 @@ import (
 const (
 	ReasonSocketsPerAddress      = "SOCKETS_PER_ADDRESS"
 	ReasonSocketsPerUser         = "SOCKETS_PER_USER"
+	ReasonSocketsPerKey          = "SOCKETS_PER_KEY"
 	ReasonSubscriptionsPerSocket = "SUBSCRIPTIONS_PER_SOCKET"
 )
 
@@ -26,10 +27,12 @@ const (
 const CloseTooMany = 4429
 
 // Caps bounds what one client holds: operations per socket, and sockets
-// per signed-in user and per address. Zero is no cap.
+// (and SSE streams) per signed-in user, per API key and per address. Zero
+// is no cap.
 type Caps struct {
 	SubscriptionsPerSocket int
 	SocketsPerUser         int
+	SocketsPerKey          int
 	SocketsPerAddress      int
 }
 
@@ -37,13 +40,15 @@ type Caps struct {
 type wsCounter struct {
 	caps  Caps
 	user  func(ctx context.Context) (int64, bool)
+	key   func(ctx context.Context) (string, bool)
 	mu    sync.Mutex
 	users map[int64]int
+	keys  map[string]int
 	addrs map[string]int
 }
 
-func newWSCounter(c Caps, user func(ctx context.Context) (int64, bool)) *wsCounter {
-	return &wsCounter{caps: c, user: user, users: map[int64]int{}, addrs: map[string]int{}}
+func newWSCounter(c Caps, user func(ctx context.Context) (int64, bool), key func(ctx context.Context) (string, bool)) *wsCounter {
+	return &wsCounter{caps: c, user: user, key: key, users: map[int64]int{}, keys: map[string]int{}, addrs: map[string]int{}}
 }
 
 // socketAddress is the client's address: clientIP's (the one the
@@ -71,17 +76,35 @@ func (w *wsCounter) admitAddress(addr string) (release func(), ok bool) {
 	return admit(&w.mu, w.addrs, addr, w.caps.SocketsPerAddress)
 }
 
-// admitUser counts a socket of ctx's signed-in user (anonymous sockets
-// are counted by address only).
-func (w *wsCounter) admitUser(ctx context.Context) (release func(), ok bool) {
-	if w == nil || w.caps.SocketsPerUser <= 0 || w.user == nil {
-		return func() {}, true
+// admitPrincipal counts a socket of ctx's API key or signed-in user
+// (anonymous sockets are counted by address only); reason names the cap
+// that is full ("" when admitted). release undoes the count, once.
+func (w *wsCounter) admitPrincipal(ctx context.Context) (release func(), reason string) {
+	if w == nil {
+		return func() {}, ""
+	}
+	if w.key != nil {
+		if id, ok := w.key(ctx); ok {
+			if w.caps.SocketsPerKey <= 0 {
+				return func() {}, ""
+			}
+			if release, ok := admit(&w.mu, w.keys, id, w.caps.SocketsPerKey); ok {
+				return release, ""
+			}
+			return nil, ReasonSocketsPerKey
+		}
+	}
+	if w.caps.SocketsPerUser <= 0 || w.user == nil {
+		return func() {}, ""
 	}
 	userID, signedIn := w.user(ctx)
 	if !signedIn {
-		return func() {}, true
+		return func() {}, ""
 	}
-	return admit(&w.mu, w.users, userID, w.caps.SocketsPerUser)
+	if release, ok := admit(&w.mu, w.users, userID, w.caps.SocketsPerUser); ok {
+		return release, ""
+	}
+	return nil, ReasonSocketsPerUser
 }
 
 func admit[K comparable](mu *sync.Mutex, m map[K]int, k K, limit int) (func(), bool) {
@@ -123,10 +146,11 @@ func tooManySubscriptions() *gqlerror.Error {
 // switching transports.
 type Counter struct{ c *wsCounter }
 
-// NewCounter returns a counter of caps; user names the signed-in user of a
-// request's context (anonymous ones are counted by address only).
-func NewCounter(caps Caps, user func(ctx context.Context) (int64, bool)) *Counter {
-	return &Counter{c: newWSCounter(caps, user)}
+// NewCounter returns a counter of caps; key names the API key of a
+// request's context, user its signed-in user (anonymous ones are counted
+// by address only).
+func NewCounter(caps Caps, user func(ctx context.Context) (int64, bool), key func(ctx context.Context) (string, bool)) *Counter {
+	return &Counter{c: newWSCounter(caps, user, key)}
 }
 
 // Admit counts a stream of r (its address, then its signed-in user): ok
@@ -140,10 +164,10 @@ func (c *Counter) Admit(ctx context.Context, r *http.Request, clientIP func(ctx 
 	if !ok {
 		return nil, ReasonSocketsPerAddress
 	}
-	releaseUser, ok := c.c.admitUser(ctx)
-	if !ok {
+	releaseUser, reason := c.c.admitPrincipal(ctx)
+	if reason != "" {
 		releaseAddr()
-		return nil, ReasonSocketsPerUser
+		return nil, reason
 	}
 	return func() { releaseUser(); releaseAddr() }, ""
 }

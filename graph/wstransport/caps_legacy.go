@@ -18,8 +18,8 @@ import (
 // this connection, between it and the socket, counts the operations it
 // runs ("start" to "stop", "complete" or "error") and refuses one over
 // SubscriptionsPerSocket with an "error" of SUBSCRIPTIONS_PER_SOCKET;
-// once the init has named the user it counts the socket against
-// SocketsPerUser (close 4429 SOCKETS_PER_USER over it). A refused init
+// once the init has named the user or key it counts the socket against
+// SocketsPerUser or SocketsPerKey (close 4429 with the cap's reason). A refused init
 // closes with the code and reason InitRefusal gives (4401 TOKEN_EXPIRED),
 // as on the other protocol. Closing releases every count.
 type legacyConn struct {
@@ -136,10 +136,10 @@ func (l *legacyConn) initFunc(next transport.WebsocketInitFunc, refusal func(err
 			}
 			ctx, ack = authed, a
 		}
-		release, ok := l.caps.admitUser(ctx)
-		if !ok {
+		release, reason := l.caps.admitPrincipal(ctx)
+		if reason != "" {
 			l.releaseAddr()
-			return transport.AppendCloseReason(transport.WithWebsocketCloseCode(ctx, CloseTooMany), ReasonSocketsPerUser), nil, errTooManySockets
+			return transport.AppendCloseReason(transport.WithWebsocketCloseCode(ctx, CloseTooMany), reason), nil, errTooManySockets
 		}
 		l.mu.Lock()
 		l.releaseUser = release

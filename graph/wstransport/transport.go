@@ -84,8 +84,11 @@ type Options struct {
 	// address; UserID names a connection's signed-in user (false:
 	// anonymous, counted by address only) and ClientIP the client's
 	// address when it knows it (else the connection's).
-	Caps     Caps
-	UserID   func(ctx context.Context) (int64, bool)
+	Caps   Caps
+	UserID func(ctx context.Context) (int64, bool)
+	// KeyID names a connection's API key (false: none), counted against
+	// SocketsPerKey instead of as a user.
+	KeyID    func(ctx context.Context) (string, bool)
 	ClientIP func(ctx context.Context) string
 	// Drain closes the sockets when the replica stops (drain.go); nil: none.
 	Drain *Drain
@@ -103,7 +106,7 @@ type Transport struct {
 
 // New returns the transport o describes.
 func New(o Options) *Transport {
-	caps := newWSCounter(o.Caps, o.UserID)
+	caps := newWSCounter(o.Caps, o.UserID, o.KeyID)
 	if o.Counter != nil {
 		caps = o.Counter.c
 	}
@@ -173,13 +176,13 @@ func (t *Transport) Do(w http.ResponseWriter, r *http.Request, exec graphql.Grap
 		releaseAddr()
 		return
 	}
-	releaseUser, ok := t.caps.admitUser(conn.ctx)
-	if !ok {
+	releaseUser, reason := t.caps.admitPrincipal(conn.ctx)
+	if reason != "" {
 		// Released before the close is sent: a client that sees the close
 		// and dials again finds the address's place free.
 		dh.release()
 		releaseAddr()
-		conn.close(CloseTooMany, ReasonSocketsPerUser)
+		conn.close(CloseTooMany, reason)
 		return
 	}
 	// This goroutine's stack grew serving the request and the handshake;
