@@ -17,27 +17,18 @@ func (a *App) startRealityChecks() {
 		return
 	}
 	tick := min(max(interval/4, 50*time.Millisecond), 15*time.Second)
-	a.goBackground("reality-checks", func(ctx context.Context) error {
-		t := time.NewTicker(tick)
-		defer t.Stop()
-		for {
-			select {
-			case <-ctx.Done():
-				return nil
-			case <-t.C:
-			}
-			reminders, err := a.protection.DueRealityChecks(ctx, interval)
-			if err != nil && ctx.Err() == nil {
-				a.log.Warn("reality checks", "err", err)
-			}
-			for _, r := range reminders {
-				ev := event.UserEvent{Type: event.RealityCheck, At: r.At, Reality: &event.RealityCheckData{
-					SessionStartedAt: r.StartedAt, ElapsedSeconds: int64(r.Elapsed / time.Second),
-					Stakes: int64(r.Stakes), Returns: int64(r.Returns), Net: int64(r.Net()),
-				}}
-				if err := a.userPub.Publish(ctx, event.UserTopic(ids.UserID(r.UserID)), ev.Encode()); err != nil {
-					a.log.Warn("reality check not sent", "user", r.UserID, "err", err)
-				}
+	a.goEvery("reality-checks", tick, nil, func(ctx context.Context) {
+		reminders, err := a.protection.DueRealityChecks(ctx, interval)
+		if err != nil && ctx.Err() == nil {
+			a.log.Warn("reality checks", "err", err)
+		}
+		for _, r := range reminders {
+			ev := event.UserEvent{Type: event.RealityCheck, At: r.At, Reality: &event.RealityCheckData{
+				SessionStartedAt: r.StartedAt, ElapsedSeconds: int64(r.Elapsed / time.Second),
+				Stakes: int64(r.Stakes), Returns: int64(r.Returns), Net: int64(r.Net()),
+			}}
+			if err := a.userPub.Publish(ctx, event.UserTopic(ids.UserID(r.UserID)), ev.Encode()); err != nil {
+				a.log.Warn("reality check not sent", "user", r.UserID, "err", err)
 			}
 		}
 	})

@@ -243,6 +243,24 @@ func (a *App) goBackground(name string, fn func(ctx context.Context) error) {
 	}()
 }
 
+// goEvery runs fn in the background every interval, and at once whenever
+// wake (nil: never) says so, until shutdown.
+func (a *App) goEvery(name string, interval time.Duration, wake <-chan struct{}, fn func(ctx context.Context)) {
+	a.goBackground(name, func(ctx context.Context) error {
+		t := time.NewTicker(interval)
+		defer t.Stop()
+		for {
+			select {
+			case <-ctx.Done():
+				return nil
+			case <-t.C:
+			case <-wake:
+			}
+			fn(ctx)
+		}
+	})
+}
+
 // goDealer runs fn like goBackground, under dealerCtx: Shutdown ends it
 // before the drain (the dealers give their leases up).
 func (a *App) goDealer(name string, fn func(ctx context.Context) error) {

@@ -48,19 +48,9 @@ func (a *App) loadTrustedDocuments(ctx context.Context) error {
 		default:
 		}
 	})
-	a.goBackground("trusted-documents", func(ctx context.Context) error {
-		tick := time.NewTicker(trustedReload)
-		defer tick.Stop()
-		for {
-			select {
-			case <-ctx.Done():
-				return nil
-			case <-tick.C:
-			case <-changed:
-			}
-			if err := api.Reload(ctx); err != nil && ctx.Err() == nil {
-				a.log.WarnContext(ctx, "trusted documents not reloaded", "err", err)
-			}
+	a.goEvery("trusted-documents", trustedReload, changed, func(ctx context.Context) {
+		if err := api.Reload(ctx); err != nil && ctx.Err() == nil {
+			a.log.WarnContext(ctx, "trusted documents not reloaded", "err", err)
 		}
 	})
 	a.log.Info("trusted documents", "documents", m.Len(), "registered", m.Registered(), "mode", a.cfg.TrustedDocuments, "exempt", a.cfg.TrustedExempt)

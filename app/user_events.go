@@ -81,18 +81,9 @@ func (a *App) startUserEventLog() {
 	log := a.log.With("component", "user-events")
 	a.userEvents = store
 	a.userPub = &userEventLog{next: a.broker, store: store, warn: log.Warn}
-	a.goBackground("user-events-pruner", func(ctx context.Context) error {
-		t := time.NewTicker(a.cfg.EventPruneInterval)
-		defer t.Stop()
-		for {
-			select {
-			case <-ctx.Done():
-				return nil
-			case <-t.C:
-			}
-			if _, err := store.Prune(ctx, time.Now().Add(-a.cfg.EventRetention)); err != nil && ctx.Err() == nil {
-				log.Warn("user events not pruned", "err", err)
-			}
+	a.goEvery("user-events-pruner", a.cfg.EventPruneInterval, nil, func(ctx context.Context) {
+		if _, err := store.Prune(ctx, time.Now().Add(-a.cfg.EventRetention)); err != nil && ctx.Err() == nil {
+			log.Warn("user events not pruned", "err", err)
 		}
 	})
 }

@@ -86,7 +86,15 @@ func (s *capsSocket) read(ctx context.Context) (twsMsg, error) {
 
 func (s *capsSocket) subscribe(t *testing.T, ctx context.Context, id, doc string, vars map[string]any) twsMsg {
 	t.Helper()
-	b, _ := json.Marshal(map[string]any{"id": id, "type": "subscribe", "payload": map[string]any{"query": doc, "variables": vars}})
+	return s.operation(t, ctx, "subscribe", id, doc, vars)
+}
+
+// operation sends an operation as a message of type typ ("subscribe" on
+// graphql-transport-ws, "start" on the legacy protocol) and returns the
+// first message about it.
+func (s *capsSocket) operation(t *testing.T, ctx context.Context, typ, id, doc string, vars map[string]any) twsMsg {
+	t.Helper()
+	b, _ := json.Marshal(map[string]any{"id": id, "type": typ, "payload": map[string]any{"query": doc, "variables": vars}})
 	if err := s.c.Write(ctx, websocket.MessageText, b); err != nil {
 		t.Fatal(err)
 	}
@@ -280,19 +288,7 @@ func dialLegacy(t *testing.T, ctx context.Context, addr, token string) *capsSock
 
 func (s *capsSocket) start(t *testing.T, ctx context.Context, id, doc string, vars map[string]any) twsMsg {
 	t.Helper()
-	b, _ := json.Marshal(map[string]any{"id": id, "type": "start", "payload": map[string]any{"query": doc, "variables": vars}})
-	if err := s.c.Write(ctx, websocket.MessageText, b); err != nil {
-		t.Fatal(err)
-	}
-	for {
-		m, err := s.read(ctx)
-		if err != nil {
-			t.Fatalf("subscription %s: %v", id, err)
-		}
-		if m.ID == id {
-			return m
-		}
-	}
+	return s.operation(t, ctx, "start", id, doc, vars)
 }
 
 // TestLegacyWebSocketCaps: the legacy protocol is held to the same caps
