@@ -110,6 +110,9 @@ var notArchived = map[string]bool{
 	"holdem_pending_seeds": true, "api_keys": true, "goose_db_version": true,
 	"webhook_endpoints": true, "webhook_cursors": true, "betting_stop": true,
 	"regulator_feed_cursor": true,
+	// The users' event streams (pruned like the table events) and the
+	// clients' registered documents (configuration).
+	"user_events": true, "user_event_seqs": true, "trusted_manifests": true,
 }
 
 // checkArchive runs deploy/backup/archive-betting-records.sh on the

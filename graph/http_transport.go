@@ -78,7 +78,7 @@ func (httpTransport) Do(w http.ResponseWriter, r *http.Request, exec graphql.Gra
 		return
 	}
 	w.Header().Set("Content-Type", media)
-	w.Header().Set("Vary", "Accept")
+	w.Header().Add("Vary", "Accept")
 	start := graphql.Now()
 	params, refusal := readParams(r)
 	if refusal != nil {

@@ -2,8 +2,10 @@
 # The betting records archive: a dump of the tables that record who bet
 # what, how each draw came out and every money movement (results, bets,
 # ledger, Casino Hold'em hands, the accounts they belong to, the players'
-# limits and exclusions, and the audit log), kept five years; the table events (tote_events, pruned after
-# EVENT_RETENTION) and the sessions' tokens are left out. Run monthly by
+# limits and exclusions, and the audit log), kept five years; the table
+# events and the users' event streams (tote_events, user_events, pruned
+# after EVENT_RETENTION), the sessions' tokens and the configuration
+# (settings, API keys, webhooks, registered client documents) are left out. Run monthly by
 # systemd/pokertote-archive.timer as the postgres user.
 #
 #   DATABASE_URL=postgresql:///pokertote ARCHIVE_DIR=/var/lib/pokertote-archive archive-betting-records.sh
