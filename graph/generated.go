@@ -519,8 +519,10 @@ type ComplexityRoot struct {
 	}
 
 	PageInfo struct {
-		EndCursor   func(childComplexity int) int
-		HasNextPage func(childComplexity int) int
+		EndCursor       func(childComplexity int) int
+		HasNextPage     func(childComplexity int) int
+		HasPreviousPage func(childComplexity int) int
+		StartCursor     func(childComplexity int) int
 	}
 
 	PaytableLine struct {
@@ -658,30 +660,30 @@ type ComplexityRoot struct {
 
 	Query struct {
 		APIKeys                 func(childComplexity int) int
-		AuditLog                func(childComplexity int, first *int, after *string, actorID *string, action *string, tableID *string, from *time.Time, to *time.Time) int
+		AuditLog                func(childComplexity int, first *int, after *string, last *int, before *string, actorID *string, action *string, tableID *string, from *time.Time, to *time.Time) int
 		BettingStop             func(childComplexity int) int
 		DailyReport             func(childComplexity int, from model.Date, to model.Date, game *model.ReportGame, tableID *string) int
 		Draw                    func(childComplexity int, id string) int
-		ExclusionRegister       func(childComplexity int, all *bool, first *int, after *string) int
+		ExclusionRegister       func(childComplexity int, all *bool, first *int, after *string, last *int, before *string) int
 		HoldemHand              func(childComplexity int, id string) int
-		HoldemHands             func(childComplexity int, first *int, after *string) int
+		HoldemHands             func(childComplexity int, first *int, after *string, last *int, before *string) int
 		HoldemSettings          func(childComplexity int) int
 		Jackpot                 func(childComplexity int) int
 		Liability               func(childComplexity int) int
 		Me                      func(childComplexity int) int
-		MyBets                  func(childComplexity int, first *int, after *string, drawID *string) int
-		MyLedger                func(childComplexity int, first *int, after *string) int
+		MyBets                  func(childComplexity int, first *int, after *string, last *int, before *string, drawID *string) int
+		MyLedger                func(childComplexity int, first *int, after *string, last *int, before *string) int
 		MyProtection            func(childComplexity int) int
-		PendingVerifications    func(childComplexity int, first *int, after *string) int
-		PlayerBets              func(childComplexity int, userID string, first *int, after *string) int
-		PlayerLedger            func(childComplexity int, userID string, first *int, after *string) int
+		PendingVerifications    func(childComplexity int, first *int, after *string, last *int, before *string) int
+		PlayerBets              func(childComplexity int, userID string, first *int, after *string, last *int, before *string) int
+		PlayerLedger            func(childComplexity int, userID string, first *int, after *string, last *int, before *string) int
 		PlayerProtection        func(childComplexity int, userID string) int
 		PlayerSessions          func(childComplexity int, userID string, from model.Date, to model.Date) int
 		Players                 func(childComplexity int, search string, first *int) int
 		ProtectionEvents        func(childComplexity int, from model.Date, to model.Date) int
 		RegulatorFeed           func(childComplexity int, afterSeq *int64, first *int) int
 		RegulatorReconciliation func(childComplexity int, from model.Date, to model.Date) int
-		Results                 func(childComplexity int, tableID *string, from *time.Time, to *time.Time, first *int, after *string) int
+		Results                 func(childComplexity int, tableID *string, from *time.Time, to *time.Time, first *int, after *string, last *int, before *string) int
 		Table                   func(childComplexity int, id string) int
 		Tables                  func(childComplexity int) int
 		TopPlayers              func(childComplexity int, from model.Date, to model.Date, winners bool, first *int) int
@@ -1009,18 +1011,18 @@ type QueryResolver interface {
 	Me(ctx context.Context) (*model.User, error)
 	User(ctx context.Context, id string) (*model.User, error)
 	UserByEmail(ctx context.Context, email string) (*model.User, error)
-	PendingVerifications(ctx context.Context, first *int, after *string) (*model.PendingVerificationConnection, error)
+	PendingVerifications(ctx context.Context, first *int, after *string, last *int, before *string) (*model.PendingVerificationConnection, error)
 	APIKeys(ctx context.Context) ([]model.APIKey, error)
-	AuditLog(ctx context.Context, first *int, after *string, actorID *string, action *string, tableID *string, from *time.Time, to *time.Time) (*model.AuditEntryConnection, error)
+	AuditLog(ctx context.Context, first *int, after *string, last *int, before *string, actorID *string, action *string, tableID *string, from *time.Time, to *time.Time) (*model.AuditEntryConnection, error)
 	BettingStop(ctx context.Context) (*model.BettingStop, error)
 	VerifyDraw(ctx context.Context, id string) (*model.DrawVerification, error)
 	VoidCounts(ctx context.Context, tableID string) ([]model.VoidCount, error)
 	HoldemSettings(ctx context.Context) (*model.HoldemSettings, error)
 	HoldemHand(ctx context.Context, id string) (*model.HoldemHand, error)
-	HoldemHands(ctx context.Context, first *int, after *string) (*model.HoldemHandConnection, error)
-	MyLedger(ctx context.Context, first *int, after *string) (*model.LedgerEntryConnection, error)
+	HoldemHands(ctx context.Context, first *int, after *string, last *int, before *string) (*model.HoldemHandConnection, error)
+	MyLedger(ctx context.Context, first *int, after *string, last *int, before *string) (*model.LedgerEntryConnection, error)
 	MyProtection(ctx context.Context) (*model.Protection, error)
-	ExclusionRegister(ctx context.Context, all *bool, first *int, after *string) (*model.RegisterEntryConnection, error)
+	ExclusionRegister(ctx context.Context, all *bool, first *int, after *string, last *int, before *string) (*model.RegisterEntryConnection, error)
 	RegulatorFeed(ctx context.Context, afterSeq *int64, first *int) ([]model.RegulatorRecord, error)
 	RegulatorReconciliation(ctx context.Context, from model.Date, to model.Date) ([]model.RegulatorReconciliationLine, error)
 	DailyReport(ctx context.Context, from model.Date, to model.Date, game *model.ReportGame, tableID *string) (*model.DailyReport, error)
@@ -1029,14 +1031,14 @@ type QueryResolver interface {
 	Players(ctx context.Context, search string, first *int) ([]model.User, error)
 	PlayerSessions(ctx context.Context, userID string, from model.Date, to model.Date) ([]model.PlayerSession, error)
 	PlayerProtection(ctx context.Context, userID string) (*model.Protection, error)
-	PlayerLedger(ctx context.Context, userID string, first *int, after *string) (*model.LedgerEntryConnection, error)
-	PlayerBets(ctx context.Context, userID string, first *int, after *string) (*model.BetConnection, error)
+	PlayerLedger(ctx context.Context, userID string, first *int, after *string, last *int, before *string) (*model.LedgerEntryConnection, error)
+	PlayerBets(ctx context.Context, userID string, first *int, after *string, last *int, before *string) (*model.BetConnection, error)
 	ProtectionEvents(ctx context.Context, from model.Date, to model.Date) ([]model.ProtectionEvent, error)
 	Tables(ctx context.Context) ([]model.Table, error)
 	Table(ctx context.Context, id string) (*model.Table, error)
 	Draw(ctx context.Context, id string) (*model.Draw, error)
-	MyBets(ctx context.Context, first *int, after *string, drawID *string) (*model.BetConnection, error)
-	Results(ctx context.Context, tableID *string, from *time.Time, to *time.Time, first *int, after *string) (*model.DrawConnection, error)
+	MyBets(ctx context.Context, first *int, after *string, last *int, before *string, drawID *string) (*model.BetConnection, error)
+	Results(ctx context.Context, tableID *string, from *time.Time, to *time.Time, first *int, after *string, last *int, before *string) (*model.DrawConnection, error)
 	Jackpot(ctx context.Context) (*model.Jackpot, error)
 	WebhookEndpoints(ctx context.Context) ([]model.WebhookEndpoint, error)
 }
@@ -3200,6 +3202,18 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.PageInfo.HasNextPage(childComplexity), true
+	case "PageInfo.hasPreviousPage":
+		if e.ComplexityRoot.PageInfo.HasPreviousPage == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PageInfo.HasPreviousPage(childComplexity), true
+	case "PageInfo.startCursor":
+		if e.ComplexityRoot.PageInfo.StartCursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PageInfo.StartCursor(childComplexity), true
 
 	case "PaytableLine.category":
 		if e.ComplexityRoot.PaytableLine.Category == nil {
@@ -3760,7 +3774,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Query.AuditLog(childComplexity, args["first"].(*int), args["after"].(*string), args["actorId"].(*string), args["action"].(*string), args["tableId"].(*string), args["from"].(*time.Time), args["to"].(*time.Time)), true
+		return e.ComplexityRoot.Query.AuditLog(childComplexity, args["first"].(*int), args["after"].(*string), args["last"].(*int), args["before"].(*string), args["actorId"].(*string), args["action"].(*string), args["tableId"].(*string), args["from"].(*time.Time), args["to"].(*time.Time)), true
 	case "Query.bettingStop":
 		if e.ComplexityRoot.Query.BettingStop == nil {
 			break
@@ -3799,7 +3813,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Query.ExclusionRegister(childComplexity, args["all"].(*bool), args["first"].(*int), args["after"].(*string)), true
+		return e.ComplexityRoot.Query.ExclusionRegister(childComplexity, args["all"].(*bool), args["first"].(*int), args["after"].(*string), args["last"].(*int), args["before"].(*string)), true
 	case "Query.holdemHand":
 		if e.ComplexityRoot.Query.HoldemHand == nil {
 			break
@@ -3821,7 +3835,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Query.HoldemHands(childComplexity, args["first"].(*int), args["after"].(*string)), true
+		return e.ComplexityRoot.Query.HoldemHands(childComplexity, args["first"].(*int), args["after"].(*string), args["last"].(*int), args["before"].(*string)), true
 	case "Query.holdemSettings":
 		if e.ComplexityRoot.Query.HoldemSettings == nil {
 			break
@@ -3857,7 +3871,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Query.MyBets(childComplexity, args["first"].(*int), args["after"].(*string), args["drawId"].(*string)), true
+		return e.ComplexityRoot.Query.MyBets(childComplexity, args["first"].(*int), args["after"].(*string), args["last"].(*int), args["before"].(*string), args["drawId"].(*string)), true
 	case "Query.myLedger":
 		if e.ComplexityRoot.Query.MyLedger == nil {
 			break
@@ -3868,7 +3882,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Query.MyLedger(childComplexity, args["first"].(*int), args["after"].(*string)), true
+		return e.ComplexityRoot.Query.MyLedger(childComplexity, args["first"].(*int), args["after"].(*string), args["last"].(*int), args["before"].(*string)), true
 	case "Query.myProtection":
 		if e.ComplexityRoot.Query.MyProtection == nil {
 			break
@@ -3885,7 +3899,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Query.PendingVerifications(childComplexity, args["first"].(*int), args["after"].(*string)), true
+		return e.ComplexityRoot.Query.PendingVerifications(childComplexity, args["first"].(*int), args["after"].(*string), args["last"].(*int), args["before"].(*string)), true
 	case "Query.playerBets":
 		if e.ComplexityRoot.Query.PlayerBets == nil {
 			break
@@ -3896,7 +3910,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Query.PlayerBets(childComplexity, args["userId"].(string), args["first"].(*int), args["after"].(*string)), true
+		return e.ComplexityRoot.Query.PlayerBets(childComplexity, args["userId"].(string), args["first"].(*int), args["after"].(*string), args["last"].(*int), args["before"].(*string)), true
 	case "Query.playerLedger":
 		if e.ComplexityRoot.Query.PlayerLedger == nil {
 			break
@@ -3907,7 +3921,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Query.PlayerLedger(childComplexity, args["userId"].(string), args["first"].(*int), args["after"].(*string)), true
+		return e.ComplexityRoot.Query.PlayerLedger(childComplexity, args["userId"].(string), args["first"].(*int), args["after"].(*string), args["last"].(*int), args["before"].(*string)), true
 	case "Query.playerProtection":
 		if e.ComplexityRoot.Query.PlayerProtection == nil {
 			break
@@ -3984,7 +3998,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Query.Results(childComplexity, args["tableId"].(*string), args["from"].(*time.Time), args["to"].(*time.Time), args["first"].(*int), args["after"].(*string)), true
+		return e.ComplexityRoot.Query.Results(childComplexity, args["tableId"].(*string), args["from"].(*time.Time), args["to"].(*time.Time), args["first"].(*int), args["after"].(*string), args["last"].(*int), args["before"].(*string)), true
 	case "Query.table":
 		if e.ComplexityRoot.Query.Table == nil {
 			break
@@ -5250,9 +5264,14 @@ var sources = []*ast.Source{
 #   the same input returns the first answer; the same key with another input
 #   is CONFLICT / IDEMPOTENCY_KEY_REUSED.
 # - Lists are Relay connections: ` + "`" + `first` + "`" + ` (1 to 100, default 50) and an
-#   opaque ` + "`" + `after` + "`" + ` cursor; ` + "`" + `edges { cursor node }` + "`" + ` and
-#   ` + "`" + `pageInfo { hasNextPage endCursor }` + "`" + ` (Apollo's relayStylePagination and
-#   urql work as they are).
+#   opaque ` + "`" + `after` + "`" + ` cursor page forward, ` + "`" + `last` + "`" + ` (1 to 100) and ` + "`" + `before` + "`" + ` page
+#   backward (mixing the two directions is BAD_USER_INPUT /
+#   PAGE_DIRECTION_CONFLICT); ` + "`" + `edges { cursor node }` + "`" + ` and
+#   ` + "`" + `pageInfo { hasNextPage hasPreviousPage startCursor endCursor }` + "`" + `
+#   (Apollo's relayStylePagination and urql work as they are).
+# - Entities that a client cache normalises implement Node: ` + "`" + `nodeId` + "`" + ` is a
+#   global, opaque id that ` + "`" + `node(id:)` + "`" + ` reads back; ` + "`" + `id` + "`" + ` stays the id of
+#   the entity's own type, as every argument takes it.
 
 "An amount of money in tenge with two decimals, e.g. \"100.00\"."
 scalar Money
@@ -5286,10 +5305,14 @@ enum Role {
 
 # ---------------------------------------------------------------- paging
 
-"Where a page of a connection ends (Relay cursor connections)."
+"Where a page of a connection starts and ends (Relay cursor connections)."
 type PageInfo {
-  "More items follow: ask again with after: endCursor."
+  "More items follow: ask again with after: endCursor. Paging backward: true when the page was read before a cursor."
   hasNextPage: Boolean!
+  "More items precede: ask again with last and before: startCursor. Paging forward: true when the page was read after a cursor."
+  hasPreviousPage: Boolean!
+  "The cursor of the first edge; null for an empty page."
+  startCursor: String
   "The cursor of the last edge; null for an empty page."
   endCursor: String
 }
@@ -6041,6 +6064,10 @@ func (ec *executionContext) childFields_PageInfo(ctx context.Context, field grap
 	switch field.Name {
 	case "hasNextPage":
 		return ec.fieldContext_PageInfo_hasNextPage(ctx, field)
+	case "hasPreviousPage":
+		return ec.fieldContext_PageInfo_hasPreviousPage(ctx, field)
+	case "startCursor":
+		return ec.fieldContext_PageInfo_startCursor(ctx, field)
 	case "endCursor":
 		return ec.fieldContext_PageInfo_endCursor(ctx, field)
 	}
@@ -7440,46 +7467,62 @@ func (ec *executionContext) field_Query_auditLog_args(ctx context.Context, rawAr
 		return nil, err
 	}
 	args["after"] = arg1
-	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "actorId",
-		func(ctx context.Context, v any) (*string, error) {
-			return ec.unmarshalOID2ᚖstring(ctx, v)
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "last",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
 		})
 	if err != nil {
 		return nil, err
 	}
-	args["actorId"] = arg2
-	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "action",
+	args["last"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "before",
 		func(ctx context.Context, v any) (*string, error) {
 			return ec.unmarshalOString2ᚖstring(ctx, v)
 		})
 	if err != nil {
 		return nil, err
 	}
-	args["action"] = arg3
-	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "tableId",
+	args["before"] = arg3
+	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "actorId",
 		func(ctx context.Context, v any) (*string, error) {
 			return ec.unmarshalOID2ᚖstring(ctx, v)
 		})
 	if err != nil {
 		return nil, err
 	}
-	args["tableId"] = arg4
-	arg5, err := graphql.ProcessArgField(ctx, rawArgs, "from",
+	args["actorId"] = arg4
+	arg5, err := graphql.ProcessArgField(ctx, rawArgs, "action",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["action"] = arg5
+	arg6, err := graphql.ProcessArgField(ctx, rawArgs, "tableId",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOID2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["tableId"] = arg6
+	arg7, err := graphql.ProcessArgField(ctx, rawArgs, "from",
 		func(ctx context.Context, v any) (*time.Time, error) {
 			return ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
 		})
 	if err != nil {
 		return nil, err
 	}
-	args["from"] = arg5
-	arg6, err := graphql.ProcessArgField(ctx, rawArgs, "to",
+	args["from"] = arg7
+	arg8, err := graphql.ProcessArgField(ctx, rawArgs, "to",
 		func(ctx context.Context, v any) (*time.Time, error) {
 			return ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
 		})
 	if err != nil {
 		return nil, err
 	}
-	args["to"] = arg6
+	args["to"] = arg8
 	return args, nil
 }
 
@@ -7562,6 +7605,22 @@ func (ec *executionContext) field_Query_exclusionRegister_args(ctx context.Conte
 		return nil, err
 	}
 	args["after"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "last",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["last"] = arg3
+	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "before",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["before"] = arg4
 	return args, nil
 }
 
@@ -7598,6 +7657,22 @@ func (ec *executionContext) field_Query_holdemHands_args(ctx context.Context, ra
 		return nil, err
 	}
 	args["after"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "last",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["last"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "before",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["before"] = arg3
 	return args, nil
 }
 
@@ -7620,14 +7695,30 @@ func (ec *executionContext) field_Query_myBets_args(ctx context.Context, rawArgs
 		return nil, err
 	}
 	args["after"] = arg1
-	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "drawId",
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "last",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["last"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "before",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["before"] = arg3
+	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "drawId",
 		func(ctx context.Context, v any) (*string, error) {
 			return ec.unmarshalOID2ᚖstring(ctx, v)
 		})
 	if err != nil {
 		return nil, err
 	}
-	args["drawId"] = arg2
+	args["drawId"] = arg4
 	return args, nil
 }
 
@@ -7650,6 +7741,22 @@ func (ec *executionContext) field_Query_myLedger_args(ctx context.Context, rawAr
 		return nil, err
 	}
 	args["after"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "last",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["last"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "before",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["before"] = arg3
 	return args, nil
 }
 
@@ -7672,6 +7779,22 @@ func (ec *executionContext) field_Query_pendingVerifications_args(ctx context.Co
 		return nil, err
 	}
 	args["after"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "last",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["last"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "before",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["before"] = arg3
 	return args, nil
 }
 
@@ -7702,6 +7825,22 @@ func (ec *executionContext) field_Query_playerBets_args(ctx context.Context, raw
 		return nil, err
 	}
 	args["after"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "last",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["last"] = arg3
+	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "before",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["before"] = arg4
 	return args, nil
 }
 
@@ -7732,6 +7871,22 @@ func (ec *executionContext) field_Query_playerLedger_args(ctx context.Context, r
 		return nil, err
 	}
 	args["after"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "last",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["last"] = arg3
+	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "before",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["before"] = arg4
 	return args, nil
 }
 
@@ -7910,6 +8065,22 @@ func (ec *executionContext) field_Query_results_args(ctx context.Context, rawArg
 		return nil, err
 	}
 	args["after"] = arg4
+	arg5, err := graphql.ProcessArgField(ctx, rawArgs, "last",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["last"] = arg5
+	arg6, err := graphql.ProcessArgField(ctx, rawArgs, "before",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["before"] = arg6
 	return args, nil
 }
 
@@ -17297,6 +17468,52 @@ func (ec *executionContext) fieldContext_PageInfo_hasNextPage(_ context.Context,
 	return graphql.NewScalarFieldContext("PageInfo", field, false, false, "Boolean")
 }
 
+func (ec *executionContext) _PageInfo_hasPreviousPage(ctx context.Context, field graphql.CollectedField, obj *model.PageInfo) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PageInfo_hasPreviousPage(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.HasPreviousPage, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PageInfo_hasPreviousPage(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PageInfo", field, false, false, "Boolean")
+}
+
+func (ec *executionContext) _PageInfo_startCursor(ctx context.Context, field graphql.CollectedField, obj *model.PageInfo) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PageInfo_startCursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.StartCursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PageInfo_startCursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PageInfo", field, false, false, "String")
+}
+
 func (ec *executionContext) _PageInfo_endCursor(ctx context.Context, field graphql.CollectedField, obj *model.PageInfo) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -19609,7 +19826,7 @@ func (ec *executionContext) _Query_pendingVerifications(ctx context.Context, fie
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Query().PendingVerifications(ctx, fc.Args["first"].(*int), fc.Args["after"].(*string))
+			return ec.Resolvers.Query().PendingVerifications(ctx, fc.Args["first"].(*int), fc.Args["after"].(*string), fc.Args["last"].(*int), fc.Args["before"].(*string))
 		},
 		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
 			directive0 := next
@@ -19721,7 +19938,7 @@ func (ec *executionContext) _Query_auditLog(ctx context.Context, field graphql.C
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Query().AuditLog(ctx, fc.Args["first"].(*int), fc.Args["after"].(*string), fc.Args["actorId"].(*string), fc.Args["action"].(*string), fc.Args["tableId"].(*string), fc.Args["from"].(*time.Time), fc.Args["to"].(*time.Time))
+			return ec.Resolvers.Query().AuditLog(ctx, fc.Args["first"].(*int), fc.Args["after"].(*string), fc.Args["last"].(*int), fc.Args["before"].(*string), fc.Args["actorId"].(*string), fc.Args["action"].(*string), fc.Args["tableId"].(*string), fc.Args["from"].(*time.Time), fc.Args["to"].(*time.Time))
 		},
 		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
 			directive0 := next
@@ -19992,7 +20209,7 @@ func (ec *executionContext) _Query_holdemHands(ctx context.Context, field graphq
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Query().HoldemHands(ctx, fc.Args["first"].(*int), fc.Args["after"].(*string))
+			return ec.Resolvers.Query().HoldemHands(ctx, fc.Args["first"].(*int), fc.Args["after"].(*string), fc.Args["last"].(*int), fc.Args["before"].(*string))
 		},
 		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
 			directive0 := next
@@ -20049,7 +20266,7 @@ func (ec *executionContext) _Query_myLedger(ctx context.Context, field graphql.C
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Query().MyLedger(ctx, fc.Args["first"].(*int), fc.Args["after"].(*string))
+			return ec.Resolvers.Query().MyLedger(ctx, fc.Args["first"].(*int), fc.Args["after"].(*string), fc.Args["last"].(*int), fc.Args["before"].(*string))
 		},
 		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
 			directive0 := next
@@ -20151,7 +20368,7 @@ func (ec *executionContext) _Query_exclusionRegister(ctx context.Context, field 
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Query().ExclusionRegister(ctx, fc.Args["all"].(*bool), fc.Args["first"].(*int), fc.Args["after"].(*string))
+			return ec.Resolvers.Query().ExclusionRegister(ctx, fc.Args["all"].(*bool), fc.Args["first"].(*int), fc.Args["after"].(*string), fc.Args["last"].(*int), fc.Args["before"].(*string))
 		},
 		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
 			directive0 := next
@@ -20697,7 +20914,7 @@ func (ec *executionContext) _Query_playerLedger(ctx context.Context, field graph
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Query().PlayerLedger(ctx, fc.Args["userId"].(string), fc.Args["first"].(*int), fc.Args["after"].(*string))
+			return ec.Resolvers.Query().PlayerLedger(ctx, fc.Args["userId"].(string), fc.Args["first"].(*int), fc.Args["after"].(*string), fc.Args["last"].(*int), fc.Args["before"].(*string))
 		},
 		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
 			directive0 := next
@@ -20759,7 +20976,7 @@ func (ec *executionContext) _Query_playerBets(ctx context.Context, field graphql
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Query().PlayerBets(ctx, fc.Args["userId"].(string), fc.Args["first"].(*int), fc.Args["after"].(*string))
+			return ec.Resolvers.Query().PlayerBets(ctx, fc.Args["userId"].(string), fc.Args["first"].(*int), fc.Args["after"].(*string), fc.Args["last"].(*int), fc.Args["before"].(*string))
 		},
 		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
 			directive0 := next
@@ -21003,7 +21220,7 @@ func (ec *executionContext) _Query_myBets(ctx context.Context, field graphql.Col
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Query().MyBets(ctx, fc.Args["first"].(*int), fc.Args["after"].(*string), fc.Args["drawId"].(*string))
+			return ec.Resolvers.Query().MyBets(ctx, fc.Args["first"].(*int), fc.Args["after"].(*string), fc.Args["last"].(*int), fc.Args["before"].(*string), fc.Args["drawId"].(*string))
 		},
 		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
 			directive0 := next
@@ -21060,7 +21277,7 @@ func (ec *executionContext) _Query_results(ctx context.Context, field graphql.Co
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Query().Results(ctx, fc.Args["tableId"].(*string), fc.Args["from"].(*time.Time), fc.Args["to"].(*time.Time), fc.Args["first"].(*int), fc.Args["after"].(*string))
+			return ec.Resolvers.Query().Results(ctx, fc.Args["tableId"].(*string), fc.Args["from"].(*time.Time), fc.Args["to"].(*time.Time), fc.Args["first"].(*int), fc.Args["after"].(*string), fc.Args["last"].(*int), fc.Args["before"].(*string))
 		},
 		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
 			directive0 := next
@@ -30691,6 +30908,16 @@ func (ec *executionContext) _PageInfo(ctx context.Context, sel ast.SelectionSet,
 		case "hasNextPage":
 			out.Values[i] = ec._PageInfo_hasNextPage(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "hasPreviousPage":
+			out.Values[i] = ec._PageInfo_hasPreviousPage(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "startCursor":
+			out.Values[i] = ec._PageInfo_startCursor(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		case "endCursor":

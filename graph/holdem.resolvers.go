@@ -35,6 +35,6 @@ func (r *queryResolver) HoldemHand(ctx context.Context, id string) (*model.Holde
 	return r.Holdem.HoldemHand(ctx, id)
 }
 
-func (r *queryResolver) HoldemHands(ctx context.Context, first *int, after *string) (*model.HoldemHandConnection, error) {
-	return r.Holdem.HoldemHands(ctx, first, after)
+func (r *queryResolver) HoldemHands(ctx context.Context, first *int, after *string, last *int, before *string) (*model.HoldemHandConnection, error) {
+	return r.Holdem.HoldemHands(ctx, first, after, last, before)
 }

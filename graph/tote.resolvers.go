@@ -98,12 +98,12 @@ func (r *queryResolver) Draw(ctx context.Context, id string) (*model.Draw, error
 	return r.Tote.Draw(ctx, id)
 }
 
-func (r *queryResolver) MyBets(ctx context.Context, first *int, after *string, drawID *string) (*model.BetConnection, error) {
-	return r.Tote.MyBets(ctx, first, after, drawID)
+func (r *queryResolver) MyBets(ctx context.Context, first *int, after *string, last *int, before *string, drawID *string) (*model.BetConnection, error) {
+	return r.Tote.MyBets(ctx, first, after, last, before, drawID)
 }
 
-func (r *queryResolver) Results(ctx context.Context, tableID *string, from *time.Time, to *time.Time, first *int, after *string) (*model.DrawConnection, error) {
-	return r.Tote.Results(ctx, tableID, from, to, first, after)
+func (r *queryResolver) Results(ctx context.Context, tableID *string, from *time.Time, to *time.Time, first *int, after *string, last *int, before *string) (*model.DrawConnection, error) {
+	return r.Tote.Results(ctx, tableID, from, to, first, after, last, before)
 }
 
 func (r *queryResolver) Jackpot(ctx context.Context) (*model.Jackpot, error) {

@@ -57,7 +57,7 @@ type AuditEntryConnection struct {
 }
 
 type AuditEntryEdge struct {
-	// Pass as `after` to continue after this item.
+	// Pass as `after` to continue after this item, or as `before` to read the items before it.
 	Cursor string      `json:"cursor"`
 	Node   *AuditEntry `json:"node"`
 }
@@ -146,7 +146,7 @@ type BetConnection struct {
 }
 
 type BetEdge struct {
-	// Pass as `after` to continue after this item.
+	// Pass as `after` to continue after this item, or as `before` to read the items before it.
 	Cursor string `json:"cursor"`
 	Node   *Bet   `json:"node"`
 }
@@ -326,7 +326,7 @@ type DrawConnection struct {
 }
 
 type DrawEdge struct {
-	// Pass as `after` to continue after this item.
+	// Pass as `after` to continue after this item, or as `before` to read the items before it.
 	Cursor string `json:"cursor"`
 	Node   *Draw  `json:"node"`
 }
@@ -561,7 +561,7 @@ type HoldemHandConnection struct {
 }
 
 type HoldemHandEdge struct {
-	// Pass as `after` to continue after this item.
+	// Pass as `after` to continue after this item, or as `before` to read the items before it.
 	Cursor string      `json:"cursor"`
 	Node   *HoldemHand `json:"node"`
 }
@@ -624,7 +624,7 @@ type LedgerEntryConnection struct {
 }
 
 type LedgerEntryEdge struct {
-	// Pass as `after` to continue after this item.
+	// Pass as `after` to continue after this item, or as `before` to read the items before it.
 	Cursor string       `json:"cursor"`
 	Node   *LedgerEntry `json:"node"`
 }
@@ -675,10 +675,14 @@ type OddsUpdated struct {
 
 func (OddsUpdated) IsTableEvent() {}
 
-// Where a page of a connection ends (Relay cursor connections).
+// Where a page of a connection starts and ends (Relay cursor connections).
 type PageInfo struct {
-	// More items follow: ask again with after: endCursor.
+	// More items follow: ask again with after: endCursor. Paging backward: true when the page was read before a cursor.
 	HasNextPage bool `json:"hasNextPage"`
+	// More items precede: ask again with last and before: startCursor. Paging forward: true when the page was read after a cursor.
+	HasPreviousPage bool `json:"hasPreviousPage"`
+	// The cursor of the first edge; null for an empty page.
+	StartCursor *string `json:"startCursor,omitempty"`
 	// The cursor of the last edge; null for an empty page.
 	EndCursor *string `json:"endCursor,omitempty"`
 }
@@ -707,7 +711,7 @@ type PendingVerificationConnection struct {
 }
 
 type PendingVerificationEdge struct {
-	// Pass as `after` to continue after this item.
+	// Pass as `after` to continue after this item, or as `before` to read the items before it.
 	Cursor string               `json:"cursor"`
 	Node   *PendingVerification `json:"node"`
 }
@@ -900,7 +904,7 @@ type RegisterEntryConnection struct {
 }
 
 type RegisterEntryEdge struct {
-	// Pass as `after` to continue after this item.
+	// Pass as `after` to continue after this item, or as `before` to read the items before it.
 	Cursor string         `json:"cursor"`
 	Node   *RegisterEntry `json:"node"`
 }

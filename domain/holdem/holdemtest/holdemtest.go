@@ -10,6 +10,7 @@ package holdemtest
 import (
 	"context"
 	"fmt"
+	"github.com/pokertote/pokertote/domain/paging"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -207,7 +208,7 @@ func testNotFound(t *testing.T, w *world) {
 		return err
 	})
 	errstest.Code(t, err, errs.NotFound)
-	if hs, err := w.Store.Hands(ctx, q, 0, 10); err != nil || len(hs) != 0 {
+	if hs, err := w.Store.Hands(ctx, q, paging.IDRange{}, 10); err != nil || len(hs) != 0 {
 		t.Fatalf("Hands of a user with none = %d, %v", len(hs), err)
 	}
 }
@@ -338,7 +339,7 @@ func testInsufficientFunds(t *testing.T, w *world) {
 	if got := w.wallet(t, p); got != 1_000*money.KZT {
 		t.Fatalf("wallet %v after a refused start", got)
 	}
-	if hs, err := w.Store.Hands(ctx, p, 0, 10); err != nil || len(hs) != 0 {
+	if hs, err := w.Store.Hands(ctx, p, paging.IDRange{}, 10); err != nil || len(hs) != 0 {
 		t.Fatalf("Hands after a refused start: %d, %v", len(hs), err)
 	}
 }
@@ -393,7 +394,7 @@ func testHandsPaging(t *testing.T, w *world) {
 	var got []int64
 	before := int64(0)
 	for range 4 {
-		hs, err := w.Store.Hands(ctx, p, before, 2)
+		hs, err := w.Store.Hands(ctx, p, paging.IDRange{Before: before}, 2)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -491,7 +492,7 @@ func testRetriedStart(t *testing.T, w *world) {
 	if got := w.wallet(t, p); got != 900*money.KZT {
 		t.Fatalf("wallet %v after %d retries of one start, want 900", got, n)
 	}
-	if hs, err := w.Store.Hands(ctx, p, 0, 10); err != nil || len(hs) != 1 {
+	if hs, err := w.Store.Hands(ctx, p, paging.IDRange{}, 10); err != nil || len(hs) != 1 {
 		t.Fatalf("%d hands stored, %v", len(hs), err)
 	}
 }
