@@ -67,6 +67,10 @@ func (r *queryResolver) PendingVerifications(ctx context.Context, first *int, af
 	return r.Accounts.PendingVerifications(ctx, first, after, last, before)
 }
 
+func (r *userResolver) NodeID(ctx context.Context, obj *model.User) (string, error) {
+	return nodeID(nodeUser, obj.ID), nil
+}
+
 func (r *userResolver) Verification(ctx context.Context, obj *model.User) (*model.Verification, error) {
 	return r.Accounts.UserVerification(ctx, obj)
 }

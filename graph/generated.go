@@ -32,11 +32,21 @@ type Config = graphql.Config[ResolverRoot, DirectiveRoot, ComplexityRoot]
 type ResolverRoot interface {
 	AuditEntry() AuditEntryResolver
 	Bet() BetResolver
+	CardsDealt() CardsDealtResolver
 	Draw() DrawResolver
+	DrawOpened() DrawOpenedResolver
+	DrawSettled() DrawSettledResolver
+	DrawSnapshot() DrawSnapshotResolver
 	DrawVerification() DrawVerificationResolver
+	DrawVoided() DrawVoidedResolver
+	HoldemHand() HoldemHandResolver
 	Mutation() MutationResolver
+	OddsUpdated() OddsUpdatedResolver
 	PendingVerification() PendingVerificationResolver
+	PoolUpdated() PoolUpdatedResolver
 	Query() QueryResolver
+	RoundClosed() RoundClosedResolver
+	RoundOpened() RoundOpenedResolver
 	Subscription() SubscriptionResolver
 	Table() TableResolver
 	User() UserResolver
@@ -124,6 +134,7 @@ type ComplexityRoot struct {
 		ID             func(childComplexity int) int
 		InclusionProof func(childComplexity int) int
 		Market         func(childComplexity int) int
+		NodeID         func(childComplexity int) int
 		Payout         func(childComplexity int) int
 		PlacedAt       func(childComplexity int) int
 		Round          func(childComplexity int) int
@@ -178,6 +189,7 @@ type ComplexityRoot struct {
 		At        func(childComplexity int) int
 		Board     func(childComplexity int) int
 		Cards     func(childComplexity int) int
+		Draw      func(childComplexity int) int
 		DrawID    func(childComplexity int) int
 		Position  func(childComplexity int) int
 		Positions func(childComplexity int) int
@@ -232,6 +244,7 @@ type ComplexityRoot struct {
 		ID            func(childComplexity int) int
 		MaxStake      func(childComplexity int) int
 		MinStake      func(childComplexity int) int
+		NodeID        func(childComplexity int) int
 		Number        func(childComplexity int) int
 		Odds          func(childComplexity int) int
 		OpenRound     func(childComplexity int) int
@@ -263,6 +276,7 @@ type ComplexityRoot struct {
 		At            func(childComplexity int) int
 		Beacons       func(childComplexity int) int
 		Commitment    func(childComplexity int) int
+		Draw          func(childComplexity int) int
 		DrawID        func(childComplexity int) int
 		MinStake      func(childComplexity int) int
 		Number        func(childComplexity int) int
@@ -285,6 +299,7 @@ type ComplexityRoot struct {
 
 	DrawSettled struct {
 		At         func(childComplexity int) int
+		Draw       func(childComplexity int) int
 		DrawID     func(childComplexity int) int
 		Positions  func(childComplexity int) int
 		Result     func(childComplexity int) int
@@ -298,6 +313,7 @@ type ComplexityRoot struct {
 		Board         func(childComplexity int) int
 		Chances       func(childComplexity int) int
 		Commitment    func(childComplexity int) int
+		Draw          func(childComplexity int) int
 		DrawID        func(childComplexity int) int
 		MinStake      func(childComplexity int) int
 		Number        func(childComplexity int) int
@@ -325,6 +341,7 @@ type ComplexityRoot struct {
 
 	DrawVoided struct {
 		At         func(childComplexity int) int
+		Draw       func(childComplexity int) int
 		DrawID     func(childComplexity int) int
 		Reason     func(childComplexity int) int
 		Result     func(childComplexity int) int
@@ -392,6 +409,7 @@ type ComplexityRoot struct {
 		DecisionDeadline func(childComplexity int) int
 		ID               func(childComplexity int) int
 		Net              func(childComplexity int) int
+		NodeID           func(childComplexity int) int
 		Phase            func(childComplexity int) int
 		SettledAt        func(childComplexity int) int
 		Shuffle          func(childComplexity int) int
@@ -512,6 +530,7 @@ type ComplexityRoot struct {
 
 	OddsUpdated struct {
 		At      func(childComplexity int) int
+		Draw    func(childComplexity int) int
 		DrawID  func(childComplexity int) int
 		Odds    func(childComplexity int) int
 		Seq     func(childComplexity int) int
@@ -602,6 +621,7 @@ type ComplexityRoot struct {
 
 	PoolUpdated struct {
 		At      func(childComplexity int) int
+		Draw    func(childComplexity int) int
 		DrawID  func(childComplexity int) int
 		Pool    func(childComplexity int) int
 		Seq     func(childComplexity int) int
@@ -674,6 +694,7 @@ type ComplexityRoot struct {
 		MyBets                  func(childComplexity int, first *int, after *string, last *int, before *string, drawID *string) int
 		MyLedger                func(childComplexity int, first *int, after *string, last *int, before *string) int
 		MyProtection            func(childComplexity int) int
+		Node                    func(childComplexity int, id string) int
 		PendingVerifications    func(childComplexity int, first *int, after *string, last *int, before *string) int
 		PlayerBets              func(childComplexity int, userID string, first *int, after *string, last *int, before *string) int
 		PlayerLedger            func(childComplexity int, userID string, first *int, after *string, last *int, before *string) int
@@ -807,6 +828,7 @@ type ComplexityRoot struct {
 	RoundClosed struct {
 		At         func(childComplexity int) int
 		BetRoot    func(childComplexity int) int
+		Draw       func(childComplexity int) int
 		DrawID     func(childComplexity int) int
 		PublicSeed func(childComplexity int) int
 		Round      func(childComplexity int) int
@@ -818,6 +840,7 @@ type ComplexityRoot struct {
 		At       func(childComplexity int) int
 		Chances  func(childComplexity int) int
 		ClosesAt func(childComplexity int) int
+		Draw     func(childComplexity int) int
 		DrawID   func(childComplexity int) int
 		Round    func(childComplexity int) int
 		Seq      func(childComplexity int) int
@@ -858,6 +881,7 @@ type ComplexityRoot struct {
 		ID          func(childComplexity int) int
 		LastSeq     func(childComplexity int) int
 		Name        func(childComplexity int) int
+		NodeID      func(childComplexity int) int
 		Positions   func(childComplexity int) int
 		Settings    func(childComplexity int) int
 		Status      func(childComplexity int) int
@@ -906,6 +930,7 @@ type ComplexityRoot struct {
 		Email          func(childComplexity int) int
 		ID             func(childComplexity int) int
 		Name           func(childComplexity int) int
+		NodeID         func(childComplexity int) int
 		Role           func(childComplexity int) int
 		Verification   func(childComplexity int) int
 	}
@@ -949,11 +974,16 @@ type AuditEntryResolver interface {
 	Actor(ctx context.Context, obj *model.AuditEntry) (*model.User, error)
 }
 type BetResolver interface {
+	NodeID(ctx context.Context, obj *model.Bet) (string, error)
 	Draw(ctx context.Context, obj *model.Bet) (*model.Draw, error)
 
 	InclusionProof(ctx context.Context, obj *model.Bet) (*model.BetInclusionProof, error)
 }
+type CardsDealtResolver interface {
+	Draw(ctx context.Context, obj *model.CardsDealt) (*model.Draw, error)
+}
 type DrawResolver interface {
+	NodeID(ctx context.Context, obj *model.Draw) (string, error)
 	Table(ctx context.Context, obj *model.Draw) (*model.Table, error)
 
 	Odds(ctx context.Context, obj *model.Draw) (*model.Odds, error)
@@ -962,8 +992,23 @@ type DrawResolver interface {
 	Result(ctx context.Context, obj *model.Draw) (*model.DrawResult, error)
 	ResultJSON(ctx context.Context, obj *model.Draw) (*string, error)
 }
+type DrawOpenedResolver interface {
+	Draw(ctx context.Context, obj *model.DrawOpened) (*model.Draw, error)
+}
+type DrawSettledResolver interface {
+	Draw(ctx context.Context, obj *model.DrawSettled) (*model.Draw, error)
+}
+type DrawSnapshotResolver interface {
+	Draw(ctx context.Context, obj *model.DrawSnapshot) (*model.Draw, error)
+}
 type DrawVerificationResolver interface {
 	Draw(ctx context.Context, obj *model.DrawVerification) (*model.Draw, error)
+}
+type DrawVoidedResolver interface {
+	Draw(ctx context.Context, obj *model.DrawVoided) (*model.Draw, error)
+}
+type HoldemHandResolver interface {
+	NodeID(ctx context.Context, obj *model.HoldemHand) (string, error)
 }
 type MutationResolver interface {
 	Register(ctx context.Context, input model.RegisterInput) (*model.AuthPayload, error)
@@ -1004,10 +1049,17 @@ type MutationResolver interface {
 	DeleteWebhookEndpoint(ctx context.Context, id string) (bool, error)
 	ReplayWebhookEndpoint(ctx context.Context, id string, fromEventID *string) (*model.WebhookEndpoint, error)
 }
+type OddsUpdatedResolver interface {
+	Draw(ctx context.Context, obj *model.OddsUpdated) (*model.Draw, error)
+}
 type PendingVerificationResolver interface {
 	User(ctx context.Context, obj *model.PendingVerification) (*model.User, error)
 }
+type PoolUpdatedResolver interface {
+	Draw(ctx context.Context, obj *model.PoolUpdated) (*model.Draw, error)
+}
 type QueryResolver interface {
+	Node(ctx context.Context, id string) (model.Node, error)
 	Me(ctx context.Context) (*model.User, error)
 	User(ctx context.Context, id string) (*model.User, error)
 	UserByEmail(ctx context.Context, email string) (*model.User, error)
@@ -1042,15 +1094,25 @@ type QueryResolver interface {
 	Jackpot(ctx context.Context) (*model.Jackpot, error)
 	WebhookEndpoints(ctx context.Context) ([]model.WebhookEndpoint, error)
 }
+type RoundClosedResolver interface {
+	Draw(ctx context.Context, obj *model.RoundClosed) (*model.Draw, error)
+}
+type RoundOpenedResolver interface {
+	Draw(ctx context.Context, obj *model.RoundOpened) (*model.Draw, error)
+}
 type SubscriptionResolver interface {
 	TableEvents(ctx context.Context, tableID string, afterSeq *int64) (<-chan model.TableEvent, error)
 	MyEvents(ctx context.Context) (<-chan model.UserEvent, error)
 	Results(ctx context.Context, tableID string, afterSeq *int64) (<-chan model.TableEvent, error)
 }
 type TableResolver interface {
+	NodeID(ctx context.Context, obj *model.Table) (string, error)
+
 	CurrentDraw(ctx context.Context, obj *model.Table) (*model.Draw, error)
 }
 type UserResolver interface {
+	NodeID(ctx context.Context, obj *model.User) (string, error)
+
 	Verification(ctx context.Context, obj *model.User) (*model.Verification, error)
 	CanStake(ctx context.Context, obj *model.User) (bool, error)
 	Balance(ctx context.Context, obj *model.User) (model.Money, error)
@@ -1354,6 +1416,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Bet.Market(childComplexity), true
+	case "Bet.nodeId":
+		if e.ComplexityRoot.Bet.NodeID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Bet.NodeID(childComplexity), true
 	case "Bet.payout":
 		if e.ComplexityRoot.Bet.Payout == nil {
 			break
@@ -1542,6 +1610,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.CardsDealt.Cards(childComplexity), true
+	case "CardsDealt.draw":
+		if e.ComplexityRoot.CardsDealt.Draw == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CardsDealt.Draw(childComplexity), true
 	case "CardsDealt.drawId":
 		if e.ComplexityRoot.CardsDealt.DrawID == nil {
 			break
@@ -1747,6 +1821,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Draw.MinStake(childComplexity), true
+	case "Draw.nodeId":
+		if e.ComplexityRoot.Draw.NodeID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Draw.NodeID(childComplexity), true
 	case "Draw.number":
 		if e.ComplexityRoot.Draw.Number == nil {
 			break
@@ -1887,6 +1967,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.DrawOpened.Commitment(childComplexity), true
+	case "DrawOpened.draw":
+		if e.ComplexityRoot.DrawOpened.Draw == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DrawOpened.Draw(childComplexity), true
 	case "DrawOpened.drawId":
 		if e.ComplexityRoot.DrawOpened.DrawID == nil {
 			break
@@ -1985,6 +2071,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.DrawSettled.At(childComplexity), true
+	case "DrawSettled.draw":
+		if e.ComplexityRoot.DrawSettled.Draw == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DrawSettled.Draw(childComplexity), true
 	case "DrawSettled.drawId":
 		if e.ComplexityRoot.DrawSettled.DrawID == nil {
 			break
@@ -2046,6 +2138,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.DrawSnapshot.Commitment(childComplexity), true
+	case "DrawSnapshot.draw":
+		if e.ComplexityRoot.DrawSnapshot.Draw == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DrawSnapshot.Draw(childComplexity), true
 	case "DrawSnapshot.drawId":
 		if e.ComplexityRoot.DrawSnapshot.DrawID == nil {
 			break
@@ -2174,6 +2272,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.DrawVoided.At(childComplexity), true
+	case "DrawVoided.draw":
+		if e.ComplexityRoot.DrawVoided.Draw == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DrawVoided.Draw(childComplexity), true
 	case "DrawVoided.drawId":
 		if e.ComplexityRoot.DrawVoided.DrawID == nil {
 			break
@@ -2474,6 +2578,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.HoldemHand.Net(childComplexity), true
+	case "HoldemHand.nodeId":
+		if e.ComplexityRoot.HoldemHand.NodeID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.HoldemHand.NodeID(childComplexity), true
 	case "HoldemHand.phase":
 		if e.ComplexityRoot.HoldemHand.Phase == nil {
 			break
@@ -3165,6 +3275,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.OddsUpdated.At(childComplexity), true
+	case "OddsUpdated.draw":
+		if e.ComplexityRoot.OddsUpdated.Draw == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OddsUpdated.Draw(childComplexity), true
 	case "OddsUpdated.drawId":
 		if e.ComplexityRoot.OddsUpdated.DrawID == nil {
 			break
@@ -3535,6 +3651,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.PoolUpdated.At(childComplexity), true
+	case "PoolUpdated.draw":
+		if e.ComplexityRoot.PoolUpdated.Draw == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PoolUpdated.Draw(childComplexity), true
 	case "PoolUpdated.drawId":
 		if e.ComplexityRoot.PoolUpdated.DrawID == nil {
 			break
@@ -3889,6 +4011,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.MyProtection(childComplexity), true
+	case "Query.node":
+		if e.ComplexityRoot.Query.Node == nil {
+			break
+		}
+
+		args, err := ec.field_Query_node_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.Node(childComplexity, args["id"].(string)), true
 	case "Query.pendingVerifications":
 		if e.ComplexityRoot.Query.PendingVerifications == nil {
 			break
@@ -4563,6 +4696,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.RoundClosed.BetRoot(childComplexity), true
+	case "RoundClosed.draw":
+		if e.ComplexityRoot.RoundClosed.Draw == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RoundClosed.Draw(childComplexity), true
 	case "RoundClosed.drawId":
 		if e.ComplexityRoot.RoundClosed.DrawID == nil {
 			break
@@ -4612,6 +4751,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.RoundOpened.ClosesAt(childComplexity), true
+	case "RoundOpened.draw":
+		if e.ComplexityRoot.RoundOpened.Draw == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RoundOpened.Draw(childComplexity), true
 	case "RoundOpened.drawId":
 		if e.ComplexityRoot.RoundOpened.DrawID == nil {
 			break
@@ -4777,6 +4922,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Table.Name(childComplexity), true
+	case "Table.nodeId":
+		if e.ComplexityRoot.Table.NodeID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Table.NodeID(childComplexity), true
 	case "Table.positions":
 		if e.ComplexityRoot.Table.Positions == nil {
 			break
@@ -4980,6 +5131,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.User.Name(childComplexity), true
+	case "User.nodeId":
+		if e.ComplexityRoot.User.NodeID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.User.NodeID(childComplexity), true
 	case "User.role":
 		if e.ComplexityRoot.User.Role == nil {
 			break
@@ -5317,13 +5474,33 @@ type PageInfo {
   endCursor: String
 }
 
+# ---------------------------------------------------------------- nodes
+
+"""
+An entity a client cache normalises and refetches (Relay's object identification), with two ids:
+id is the entity's id within its type, the one every argument takes, so __typename with id is a cache key (Apollo's and urql's default);
+nodeId is global and opaque, unique across every type: node(id: nodeId) reads the entity back (relay-compiler: nodeInterfaceIdField nodeId).
+"""
+interface Node {
+  "The entity's id within its type: the id every argument (drawId, tableId, ...) takes."
+  id: ID!
+  "The global id, opaque and unique across types: pass it to node(id:)."
+  nodeId: ID!
+}
+
 # ---------------------------------------------------------------- roots
 #
 # Each area of the API (graph/schema/*.graphqls) adds its fields to these
 # with ` + "`" + `extend type` + "`" + `; its resolvers are in graph/<area>.resolvers.go.
 
 "What can be read."
-type Query
+type Query {
+  """
+  The entity with this global id (a Node's nodeId), under the same rules as its own query: a table or a draw for anyone; a bet, a Casino Hold'em hand or a user for a signed-in viewer whose it is (and a bet or a user for admins), null otherwise, as for an id that names nothing.
+  A nodeId that is not one is BAD_USER_INPUT / INVALID_ID.
+  """
+  node(id: ID!): Node
+}
 "What can be changed."
 type Mutation
 "What can be followed live."
@@ -5486,6 +5663,8 @@ func (ec *executionContext) childFields_Bet(ctx context.Context, field graphql.C
 	switch field.Name {
 	case "id":
 		return ec.fieldContext_Bet_id(ctx, field)
+	case "nodeId":
+		return ec.fieldContext_Bet_nodeId(ctx, field)
 	case "draw":
 		return ec.fieldContext_Bet_draw(ctx, field)
 	case "round":
@@ -5654,6 +5833,8 @@ func (ec *executionContext) childFields_Draw(ctx context.Context, field graphql.
 	switch field.Name {
 	case "id":
 		return ec.fieldContext_Draw_id(ctx, field)
+	case "nodeId":
+		return ec.fieldContext_Draw_nodeId(ctx, field)
 	case "table":
 		return ec.fieldContext_Draw_table(ctx, field)
 	case "number":
@@ -5742,6 +5923,8 @@ func (ec *executionContext) childFields_DrawSnapshot(ctx context.Context, field 
 	switch field.Name {
 	case "drawId":
 		return ec.fieldContext_DrawSnapshot_drawId(ctx, field)
+	case "draw":
+		return ec.fieldContext_DrawSnapshot_draw(ctx, field)
 	case "number":
 		return ec.fieldContext_DrawSnapshot_number(ctx, field)
 	case "phase":
@@ -5896,6 +6079,8 @@ func (ec *executionContext) childFields_HoldemHand(ctx context.Context, field gr
 	switch field.Name {
 	case "id":
 		return ec.fieldContext_HoldemHand_id(ctx, field)
+	case "nodeId":
+		return ec.fieldContext_HoldemHand_nodeId(ctx, field)
 	case "phase":
 		return ec.fieldContext_HoldemHand_phase(ctx, field)
 	case "turn":
@@ -6584,6 +6769,8 @@ func (ec *executionContext) childFields_Table(ctx context.Context, field graphql
 	switch field.Name {
 	case "id":
 		return ec.fieldContext_Table_id(ctx, field)
+	case "nodeId":
+		return ec.fieldContext_Table_nodeId(ctx, field)
 	case "name":
 		return ec.fieldContext_Table_name(ctx, field)
 	case "positions":
@@ -6626,6 +6813,8 @@ func (ec *executionContext) childFields_User(ctx context.Context, field graphql.
 	switch field.Name {
 	case "id":
 		return ec.fieldContext_User_id(ctx, field)
+	case "nodeId":
+		return ec.fieldContext_User_nodeId(ctx, field)
 	case "email":
 		return ec.fieldContext_User_email(ctx, field)
 	case "name":
@@ -7757,6 +7946,20 @@ func (ec *executionContext) field_Query_myLedger_args(ctx context.Context, rawAr
 		return nil, err
 	}
 	args["before"] = arg3
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_node_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
 	return args, nil
 }
 
@@ -9348,6 +9551,29 @@ func (ec *executionContext) fieldContext_Bet_id(_ context.Context, field graphql
 	return graphql.NewScalarFieldContext("Bet", field, false, false, "ID")
 }
 
+func (ec *executionContext) _Bet_nodeId(ctx context.Context, field graphql.CollectedField, obj *model.Bet) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Bet_nodeId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Bet().NodeID(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Bet_nodeId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Bet", field, true, true, "ID")
+}
+
 func (ec *executionContext) _Bet_draw(ctx context.Context, field graphql.CollectedField, obj *model.Bet) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -10220,6 +10446,38 @@ func (ec *executionContext) fieldContext_CardsDealt_drawId(_ context.Context, fi
 	return graphql.NewScalarFieldContext("CardsDealt", field, false, false, "ID")
 }
 
+func (ec *executionContext) _CardsDealt_draw(ctx context.Context, field graphql.CollectedField, obj *model.CardsDealt) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CardsDealt_draw(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.CardsDealt().Draw(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Draw) graphql.Marshaler {
+			return ec.marshalODraw2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐDraw(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_CardsDealt_draw(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "CardsDealt",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Draw(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _CardsDealt_street(ctx context.Context, field graphql.CollectedField, obj *model.CardsDealt) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -10902,6 +11160,29 @@ func (ec *executionContext) _Draw_id(ctx context.Context, field graphql.Collecte
 }
 func (ec *executionContext) fieldContext_Draw_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Draw", field, false, false, "ID")
+}
+
+func (ec *executionContext) _Draw_nodeId(ctx context.Context, field graphql.CollectedField, obj *model.Draw) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Draw_nodeId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Draw().NodeID(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Draw_nodeId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Draw", field, true, true, "ID")
 }
 
 func (ec *executionContext) _Draw_table(ctx context.Context, field graphql.CollectedField, obj *model.Draw) (ret graphql.Marshaler) {
@@ -11650,6 +11931,38 @@ func (ec *executionContext) fieldContext_DrawOpened_drawId(_ context.Context, fi
 	return graphql.NewScalarFieldContext("DrawOpened", field, false, false, "ID")
 }
 
+func (ec *executionContext) _DrawOpened_draw(ctx context.Context, field graphql.CollectedField, obj *model.DrawOpened) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DrawOpened_draw(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.DrawOpened().Draw(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Draw) graphql.Marshaler {
+			return ec.marshalODraw2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐDraw(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_DrawOpened_draw(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "DrawOpened",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Draw(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _DrawOpened_number(ctx context.Context, field graphql.CollectedField, obj *model.DrawOpened) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -12100,6 +12413,38 @@ func (ec *executionContext) fieldContext_DrawSettled_drawId(_ context.Context, f
 	return graphql.NewScalarFieldContext("DrawSettled", field, false, false, "ID")
 }
 
+func (ec *executionContext) _DrawSettled_draw(ctx context.Context, field graphql.CollectedField, obj *model.DrawSettled) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DrawSettled_draw(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.DrawSettled().Draw(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Draw) graphql.Marshaler {
+			return ec.marshalODraw2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐDraw(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_DrawSettled_draw(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "DrawSettled",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Draw(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _DrawSettled_result(ctx context.Context, field graphql.CollectedField, obj *model.DrawSettled) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -12208,6 +12553,38 @@ func (ec *executionContext) _DrawSnapshot_drawId(ctx context.Context, field grap
 }
 func (ec *executionContext) fieldContext_DrawSnapshot_drawId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("DrawSnapshot", field, false, false, "ID")
+}
+
+func (ec *executionContext) _DrawSnapshot_draw(ctx context.Context, field graphql.CollectedField, obj *model.DrawSnapshot) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DrawSnapshot_draw(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.DrawSnapshot().Draw(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Draw) graphql.Marshaler {
+			return ec.marshalODraw2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐDraw(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_DrawSnapshot_draw(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "DrawSnapshot",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Draw(ctx, field)
+		},
+	}
+	return fc, nil
 }
 
 func (ec *executionContext) _DrawSnapshot_number(ctx context.Context, field graphql.CollectedField, obj *model.DrawSnapshot) (ret graphql.Marshaler) {
@@ -12892,6 +13269,38 @@ func (ec *executionContext) _DrawVoided_drawId(ctx context.Context, field graphq
 }
 func (ec *executionContext) fieldContext_DrawVoided_drawId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("DrawVoided", field, false, false, "ID")
+}
+
+func (ec *executionContext) _DrawVoided_draw(ctx context.Context, field graphql.CollectedField, obj *model.DrawVoided) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DrawVoided_draw(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.DrawVoided().Draw(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Draw) graphql.Marshaler {
+			return ec.marshalODraw2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐDraw(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_DrawVoided_draw(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "DrawVoided",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Draw(ctx, field)
+		},
+	}
+	return fc, nil
 }
 
 func (ec *executionContext) _DrawVoided_reason(ctx context.Context, field graphql.CollectedField, obj *model.DrawVoided) (ret graphql.Marshaler) {
@@ -13770,6 +14179,29 @@ func (ec *executionContext) _HoldemHand_id(ctx context.Context, field graphql.Co
 }
 func (ec *executionContext) fieldContext_HoldemHand_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("HoldemHand", field, false, false, "ID")
+}
+
+func (ec *executionContext) _HoldemHand_nodeId(ctx context.Context, field graphql.CollectedField, obj *model.HoldemHand) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_HoldemHand_nodeId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.HoldemHand().NodeID(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_HoldemHand_nodeId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("HoldemHand", field, true, true, "ID")
 }
 
 func (ec *executionContext) _HoldemHand_phase(ctx context.Context, field graphql.CollectedField, obj *model.HoldemHand) (ret graphql.Marshaler) {
@@ -17413,6 +17845,38 @@ func (ec *executionContext) fieldContext_OddsUpdated_drawId(_ context.Context, f
 	return graphql.NewScalarFieldContext("OddsUpdated", field, false, false, "ID")
 }
 
+func (ec *executionContext) _OddsUpdated_draw(ctx context.Context, field graphql.CollectedField, obj *model.OddsUpdated) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OddsUpdated_draw(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.OddsUpdated().Draw(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Draw) graphql.Marshaler {
+			return ec.marshalODraw2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐDraw(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_OddsUpdated_draw(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "OddsUpdated",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Draw(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _OddsUpdated_odds(ctx context.Context, field graphql.CollectedField, obj *model.OddsUpdated) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -18856,6 +19320,38 @@ func (ec *executionContext) fieldContext_PoolUpdated_drawId(_ context.Context, f
 	return graphql.NewScalarFieldContext("PoolUpdated", field, false, false, "ID")
 }
 
+func (ec *executionContext) _PoolUpdated_draw(ctx context.Context, field graphql.CollectedField, obj *model.PoolUpdated) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PoolUpdated_draw(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.PoolUpdated().Draw(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Draw) graphql.Marshaler {
+			return ec.marshalODraw2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐDraw(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PoolUpdated_draw(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "PoolUpdated",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Draw(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _PoolUpdated_pool(ctx context.Context, field graphql.CollectedField, obj *model.PoolUpdated) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -19658,6 +20154,50 @@ func (ec *executionContext) _ProtectionLimit_pendingFrom(ctx context.Context, fi
 }
 func (ec *executionContext) fieldContext_ProtectionLimit_pendingFrom(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("ProtectionLimit", field, false, false, "Time")
+}
+
+func (ec *executionContext) _Query_node(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_node(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().Node(ctx, fc.Args["id"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.Node) graphql.Marshaler {
+			return ec.marshalONode2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐNode(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Query_node(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("FieldContext.Child cannot be called on type INTERFACE")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_node_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
 }
 
 func (ec *executionContext) _Query_me(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
@@ -23413,6 +23953,38 @@ func (ec *executionContext) fieldContext_RoundClosed_drawId(_ context.Context, f
 	return graphql.NewScalarFieldContext("RoundClosed", field, false, false, "ID")
 }
 
+func (ec *executionContext) _RoundClosed_draw(ctx context.Context, field graphql.CollectedField, obj *model.RoundClosed) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RoundClosed_draw(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.RoundClosed().Draw(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Draw) graphql.Marshaler {
+			return ec.marshalODraw2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐDraw(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_RoundClosed_draw(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "RoundClosed",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Draw(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _RoundClosed_round(ctx context.Context, field graphql.CollectedField, obj *model.RoundClosed) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -23581,6 +24153,38 @@ func (ec *executionContext) _RoundOpened_drawId(ctx context.Context, field graph
 }
 func (ec *executionContext) fieldContext_RoundOpened_drawId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("RoundOpened", field, false, false, "ID")
+}
+
+func (ec *executionContext) _RoundOpened_draw(ctx context.Context, field graphql.CollectedField, obj *model.RoundOpened) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RoundOpened_draw(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.RoundOpened().Draw(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Draw) graphql.Marshaler {
+			return ec.marshalODraw2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐDraw(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_RoundOpened_draw(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "RoundOpened",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Draw(ctx, field)
+		},
+	}
+	return fc, nil
 }
 
 func (ec *executionContext) _RoundOpened_round(ctx context.Context, field graphql.CollectedField, obj *model.RoundOpened) (ret graphql.Marshaler) {
@@ -24146,6 +24750,29 @@ func (ec *executionContext) _Table_id(ctx context.Context, field graphql.Collect
 }
 func (ec *executionContext) fieldContext_Table_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Table", field, false, false, "ID")
+}
+
+func (ec *executionContext) _Table_nodeId(ctx context.Context, field graphql.CollectedField, obj *model.Table) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Table_nodeId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Table().NodeID(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Table_nodeId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Table", field, true, true, "ID")
 }
 
 func (ec *executionContext) _Table_name(ctx context.Context, field graphql.CollectedField, obj *model.Table) (ret graphql.Marshaler) {
@@ -24803,6 +25430,29 @@ func (ec *executionContext) _User_id(ctx context.Context, field graphql.Collecte
 }
 func (ec *executionContext) fieldContext_User_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("User", field, false, false, "ID")
+}
+
+func (ec *executionContext) _User_nodeId(ctx context.Context, field graphql.CollectedField, obj *model.User) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_User_nodeId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.User().NodeID(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_User_nodeId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("User", field, true, true, "ID")
 }
 
 func (ec *executionContext) _User_email(ctx context.Context, field graphql.CollectedField, obj *model.User) (ret graphql.Marshaler) {
@@ -27635,6 +28285,54 @@ func UnmarshalVerificationInput(ctx context.Context, raw any) (model.Verificatio
 
 // region    ************************** interface.gotpl ***************************
 
+func (ec *executionContext) _Node(ctx context.Context, sel ast.SelectionSet, obj model.Node) graphql.Marshaler {
+	switch obj := (obj).(type) {
+	case nil:
+		return graphql.Null
+	case model.User:
+		return ec._User(ctx, sel, &obj)
+	case *model.User:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._User(ctx, sel, obj)
+	case model.Table:
+		return ec._Table(ctx, sel, &obj)
+	case *model.Table:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._Table(ctx, sel, obj)
+	case model.HoldemHand:
+		return ec._HoldemHand(ctx, sel, &obj)
+	case *model.HoldemHand:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._HoldemHand(ctx, sel, obj)
+	case model.Draw:
+		return ec._Draw(ctx, sel, &obj)
+	case *model.Draw:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._Draw(ctx, sel, obj)
+	case model.Bet:
+		return ec._Bet(ctx, sel, &obj)
+	case *model.Bet:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._Bet(ctx, sel, obj)
+	default:
+		if typedObj, ok := obj.(graphql.Marshaler); ok {
+			return typedObj
+		} else {
+			panic(fmt.Errorf("unexpected type %T; non-generated variants of Node must implement graphql.Marshaler", obj))
+		}
+	}
+}
+
 func (ec *executionContext) _TableEvent(ctx context.Context, sel ast.SelectionSet, obj model.TableEvent) graphql.Marshaler {
 	switch obj := (obj).(type) {
 	case nil:
@@ -28263,7 +28961,7 @@ func (ec *executionContext) _Beacons(ctx context.Context, sel ast.SelectionSet, 
 	return out
 }
 
-var betImplementors = []string{"Bet"}
+var betImplementors = []string{"Bet", "Node"}
 
 func (ec *executionContext) _Bet(ctx context.Context, sel ast.SelectionSet, obj *model.Bet) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, betImplementors)
@@ -28279,6 +28977,12 @@ func (ec *executionContext) _Bet(ctx context.Context, sel ast.SelectionSet, obj 
 			if out.Values[i] == graphql.Null {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
+		case "nodeId":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Bet_nodeId(ctx, field, obj)
+				})
 		case "draw":
 			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
 				true, true,
@@ -28658,47 +29362,53 @@ func (ec *executionContext) _CardsDealt(ctx context.Context, sel ast.SelectionSe
 		case "seq":
 			out.Values[i] = ec._CardsDealt_seq(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "tableId":
 			out.Values[i] = ec._CardsDealt_tableId(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "at":
 			out.Values[i] = ec._CardsDealt_at(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "drawId":
 			out.Values[i] = ec._CardsDealt_drawId(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
+		case "draw":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._CardsDealt_draw(ctx, field, obj)
+				})
 		case "street":
 			out.Values[i] = ec._CardsDealt_street(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "position":
 			out.Values[i] = ec._CardsDealt_position(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "cards":
 			out.Values[i] = ec._CardsDealt_cards(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "board":
 			out.Values[i] = ec._CardsDealt_board(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "positions":
 			out.Values[i] = ec._CardsDealt_positions(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
@@ -28990,7 +29700,7 @@ func (ec *executionContext) _DailyReportRow(ctx context.Context, sel ast.Selecti
 	return out
 }
 
-var drawImplementors = []string{"Draw"}
+var drawImplementors = []string{"Draw", "Node"}
 
 func (ec *executionContext) _Draw(ctx context.Context, sel ast.SelectionSet, obj *model.Draw) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, drawImplementors)
@@ -29006,6 +29716,12 @@ func (ec *executionContext) _Draw(ctx context.Context, sel ast.SelectionSet, obj
 			if out.Values[i] == graphql.Null {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
+		case "nodeId":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Draw_nodeId(ctx, field, obj)
+				})
 		case "table":
 			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
 				true, true,
@@ -29218,57 +29934,63 @@ func (ec *executionContext) _DrawOpened(ctx context.Context, sel ast.SelectionSe
 		case "seq":
 			out.Values[i] = ec._DrawOpened_seq(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "tableId":
 			out.Values[i] = ec._DrawOpened_tableId(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "at":
 			out.Values[i] = ec._DrawOpened_at(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "drawId":
 			out.Values[i] = ec._DrawOpened_drawId(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
+		case "draw":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._DrawOpened_draw(ctx, field, obj)
+				})
 		case "number":
 			out.Values[i] = ec._DrawOpened_number(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "positionCount":
 			out.Values[i] = ec._DrawOpened_positionCount(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "seats":
 			out.Values[i] = ec._DrawOpened_seats(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "minStake":
 			out.Values[i] = ec._DrawOpened_minStake(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "commitment":
 			out.Values[i] = ec._DrawOpened_commitment(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "beacons":
 			out.Values[i] = ec._DrawOpened_beacons(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "odds":
 			out.Values[i] = ec._DrawOpened_odds(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
@@ -29364,37 +30086,43 @@ func (ec *executionContext) _DrawSettled(ctx context.Context, sel ast.SelectionS
 		case "seq":
 			out.Values[i] = ec._DrawSettled_seq(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "tableId":
 			out.Values[i] = ec._DrawSettled_tableId(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "at":
 			out.Values[i] = ec._DrawSettled_at(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "drawId":
 			out.Values[i] = ec._DrawSettled_drawId(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
+		case "draw":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._DrawSettled_draw(ctx, field, obj)
+				})
 		case "result":
 			out.Values[i] = ec._DrawSettled_result(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "serverSeed":
 			out.Values[i] = ec._DrawSettled_serverSeed(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "positions":
 			out.Values[i] = ec._DrawSettled_positions(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
@@ -29427,87 +30155,93 @@ func (ec *executionContext) _DrawSnapshot(ctx context.Context, sel ast.Selection
 		case "drawId":
 			out.Values[i] = ec._DrawSnapshot_drawId(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
+		case "draw":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._DrawSnapshot_draw(ctx, field, obj)
+				})
 		case "number":
 			out.Values[i] = ec._DrawSnapshot_number(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "phase":
 			out.Values[i] = ec._DrawSnapshot_phase(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "openRound":
 			out.Values[i] = ec._DrawSnapshot_openRound(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "roundClosesAt":
 			out.Values[i] = ec._DrawSnapshot_roundClosesAt(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "minStake":
 			out.Values[i] = ec._DrawSnapshot_minStake(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "commitment":
 			out.Values[i] = ec._DrawSnapshot_commitment(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "beacons":
 			out.Values[i] = ec._DrawSnapshot_beacons(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "publicSeed":
 			out.Values[i] = ec._DrawSnapshot_publicSeed(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "serverSeed":
 			out.Values[i] = ec._DrawSnapshot_serverSeed(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "board":
 			out.Values[i] = ec._DrawSnapshot_board(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "positions":
 			out.Values[i] = ec._DrawSnapshot_positions(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "odds":
 			out.Values[i] = ec._DrawSnapshot_odds(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "pools":
 			out.Values[i] = ec._DrawSnapshot_pools(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "result":
 			out.Values[i] = ec._DrawSnapshot_result(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "voidReason":
 			out.Values[i] = ec._DrawSnapshot_voidReason(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "chances":
 			out.Values[i] = ec._DrawSnapshot_chances(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
@@ -29604,42 +30338,48 @@ func (ec *executionContext) _DrawVoided(ctx context.Context, sel ast.SelectionSe
 		case "seq":
 			out.Values[i] = ec._DrawVoided_seq(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "tableId":
 			out.Values[i] = ec._DrawVoided_tableId(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "at":
 			out.Values[i] = ec._DrawVoided_at(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "drawId":
 			out.Values[i] = ec._DrawVoided_drawId(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
+		case "draw":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._DrawVoided_draw(ctx, field, obj)
+				})
 		case "reason":
 			out.Values[i] = ec._DrawVoided_reason(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "voidKind":
 			out.Values[i] = ec._DrawVoided_voidKind(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "result":
 			out.Values[i] = ec._DrawVoided_result(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "serverSeed":
 			out.Values[i] = ec._DrawVoided_serverSeed(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
@@ -29958,7 +30698,7 @@ func (ec *executionContext) _HoldemCommitment(ctx context.Context, sel ast.Selec
 	return out
 }
 
-var holdemHandImplementors = []string{"HoldemHand"}
+var holdemHandImplementors = []string{"HoldemHand", "Node"}
 
 func (ec *executionContext) _HoldemHand(ctx context.Context, sel ast.SelectionSet, obj *model.HoldemHand) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, holdemHandImplementors)
@@ -29972,82 +30712,88 @@ func (ec *executionContext) _HoldemHand(ctx context.Context, sel ast.SelectionSe
 		case "id":
 			out.Values[i] = ec._HoldemHand_id(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
+		case "nodeId":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._HoldemHand_nodeId(ctx, field, obj)
+				})
 		case "phase":
 			out.Values[i] = ec._HoldemHand_phase(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "turn":
 			out.Values[i] = ec._HoldemHand_turn(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "decisionDeadline":
 			out.Values[i] = ec._HoldemHand_decisionDeadline(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "boxes":
 			out.Values[i] = ec._HoldemHand_boxes(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "board":
 			out.Values[i] = ec._HoldemHand_board(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "dealerCards":
 			out.Values[i] = ec._HoldemHand_dealerCards(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "dealerHand":
 			out.Values[i] = ec._HoldemHand_dealerHand(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "dealerQualifies":
 			out.Values[i] = ec._HoldemHand_dealerQualifies(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "shuffle":
 			out.Values[i] = ec._HoldemHand_shuffle(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "cut":
 			out.Values[i] = ec._HoldemHand_cut(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "totalStake":
 			out.Values[i] = ec._HoldemHand_totalStake(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "totalReturn":
 			out.Values[i] = ec._HoldemHand_totalReturn(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "net":
 			out.Values[i] = ec._HoldemHand_net(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "createdAt":
 			out.Values[i] = ec._HoldemHand_createdAt(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "settledAt":
 			out.Values[i] = ec._HoldemHand_settledAt(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
@@ -30855,27 +31601,33 @@ func (ec *executionContext) _OddsUpdated(ctx context.Context, sel ast.SelectionS
 		case "seq":
 			out.Values[i] = ec._OddsUpdated_seq(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "tableId":
 			out.Values[i] = ec._OddsUpdated_tableId(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "at":
 			out.Values[i] = ec._OddsUpdated_at(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "drawId":
 			out.Values[i] = ec._OddsUpdated_drawId(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
+		case "draw":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._OddsUpdated_draw(ctx, field, obj)
+				})
 		case "odds":
 			out.Values[i] = ec._OddsUpdated_odds(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
@@ -31436,27 +32188,33 @@ func (ec *executionContext) _PoolUpdated(ctx context.Context, sel ast.SelectionS
 		case "seq":
 			out.Values[i] = ec._PoolUpdated_seq(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "tableId":
 			out.Values[i] = ec._PoolUpdated_tableId(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "at":
 			out.Values[i] = ec._PoolUpdated_at(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "drawId":
 			out.Values[i] = ec._PoolUpdated_drawId(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
+		case "draw":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._PoolUpdated_draw(ctx, field, obj)
+				})
 		case "pool":
 			out.Values[i] = ec._PoolUpdated_pool(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
@@ -31822,6 +32580,12 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 		switch field.Name {
 		case "__typename":
 			out.Values[i] = graphql.MarshalString("Query")
+		case "node":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_node(ctx, field)
+				})
 		case "me":
 			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
 				true, false,
@@ -32758,37 +33522,43 @@ func (ec *executionContext) _RoundClosed(ctx context.Context, sel ast.SelectionS
 		case "seq":
 			out.Values[i] = ec._RoundClosed_seq(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "tableId":
 			out.Values[i] = ec._RoundClosed_tableId(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "at":
 			out.Values[i] = ec._RoundClosed_at(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "drawId":
 			out.Values[i] = ec._RoundClosed_drawId(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
+		case "draw":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._RoundClosed_draw(ctx, field, obj)
+				})
 		case "round":
 			out.Values[i] = ec._RoundClosed_round(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "publicSeed":
 			out.Values[i] = ec._RoundClosed_publicSeed(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "betRoot":
 			out.Values[i] = ec._RoundClosed_betRoot(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
@@ -32821,37 +33591,43 @@ func (ec *executionContext) _RoundOpened(ctx context.Context, sel ast.SelectionS
 		case "seq":
 			out.Values[i] = ec._RoundOpened_seq(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "tableId":
 			out.Values[i] = ec._RoundOpened_tableId(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "at":
 			out.Values[i] = ec._RoundOpened_at(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "drawId":
 			out.Values[i] = ec._RoundOpened_drawId(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
+		case "draw":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._RoundOpened_draw(ctx, field, obj)
+				})
 		case "round":
 			out.Values[i] = ec._RoundOpened_round(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "closesAt":
 			out.Values[i] = ec._RoundOpened_closesAt(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "chances":
 			out.Values[i] = ec._RoundOpened_chances(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
@@ -33048,7 +33824,7 @@ func (ec *executionContext) _Subscription(ctx context.Context, sel ast.Selection
 	}
 }
 
-var tableImplementors = []string{"Table"}
+var tableImplementors = []string{"Table", "Node"}
 
 func (ec *executionContext) _Table(ctx context.Context, sel ast.SelectionSet, obj *model.Table) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, tableImplementors)
@@ -33064,6 +33840,12 @@ func (ec *executionContext) _Table(ctx context.Context, sel ast.SelectionSet, ob
 			if out.Values[i] == graphql.Null {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
+		case "nodeId":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Table_nodeId(ctx, field, obj)
+				})
 		case "name":
 			out.Values[i] = ec._Table_name(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -33324,7 +34106,7 @@ func (ec *executionContext) _TableSnapshot(ctx context.Context, sel ast.Selectio
 	return out
 }
 
-var userImplementors = []string{"User"}
+var userImplementors = []string{"User", "Node"}
 
 func (ec *executionContext) _User(ctx context.Context, sel ast.SelectionSet, obj *model.User) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, userImplementors)
@@ -33340,6 +34122,12 @@ func (ec *executionContext) _User(ctx context.Context, sel ast.SelectionSet, obj
 			if out.Values[i] == graphql.Null {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
+		case "nodeId":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._User_nodeId(ctx, field, obj)
+				})
 		case "email":
 			out.Values[i] = ec._User_email(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -36076,6 +36864,13 @@ func (ec *executionContext) marshalOMoney2ᚖgithubᚗcomᚋpokertoteᚋpokertot
 		return graphql.Null
 	}
 	return v
+}
+
+func (ec *executionContext) marshalONode2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐNode(ctx context.Context, sel ast.SelectionSet, v model.Node) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._Node(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalOOdds2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐOdds(ctx context.Context, sel ast.SelectionSet, v *model.Odds) graphql.Marshaler {

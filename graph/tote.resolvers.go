@@ -12,12 +12,20 @@ import (
 	"github.com/pokertote/pokertote/graph/model"
 )
 
+func (r *betResolver) NodeID(ctx context.Context, obj *model.Bet) (string, error) {
+	return nodeID(nodeBet, obj.ID), nil
+}
+
 func (r *betResolver) Draw(ctx context.Context, obj *model.Bet) (*model.Draw, error) {
 	return r.Tote.BetDraw(ctx, obj)
 }
 
 func (r *betResolver) InclusionProof(ctx context.Context, obj *model.Bet) (*model.BetInclusionProof, error) {
 	return r.Tote.BetInclusionProof(ctx, obj)
+}
+
+func (r *drawResolver) NodeID(ctx context.Context, obj *model.Draw) (string, error) {
+	return nodeID(nodeDraw, obj.ID), nil
 }
 
 func (r *drawResolver) Table(ctx context.Context, obj *model.Draw) (*model.Table, error) {
@@ -108,6 +116,10 @@ func (r *queryResolver) Results(ctx context.Context, tableID *string, from *time
 
 func (r *queryResolver) Jackpot(ctx context.Context) (*model.Jackpot, error) {
 	return r.Tote.Jackpot(ctx)
+}
+
+func (r *tableResolver) NodeID(ctx context.Context, obj *model.Table) (string, error) {
+	return nodeID(nodeTable, obj.ID), nil
 }
 
 func (r *tableResolver) CurrentDraw(ctx context.Context, obj *model.Table) (*model.Draw, error) {
