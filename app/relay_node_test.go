@@ -63,7 +63,7 @@ func placeBetOn(t *testing.T, c *gqltest.Client, p player, tableID, key string) 
 // entity back through node(id:), and node applies the entity's own rules:
 // a player reads their bet, hand and account but not another player's
 // (null, as for an id that names nothing), an admin reads bets and users,
-// and a signed-out client only the public tables and draws.
+// and a signed-out client or an API key only the public tables and draws.
 func TestNodeReadsBackUnderTheEntitysRules(t *testing.T) {
 	t.Parallel()
 	_, c := startServer(t, backend{name: "sqlite"}, func(cfg *app.Config) { cfg.DealerEnabled, cfg.TimeScale = true, 1 })
@@ -124,6 +124,18 @@ func TestNodeReadsBackUnderTheEntitysRules(t *testing.T) {
 			}
 		} else {
 			c.MustFail(t, tc.anon, "", `query($id: ID!) { node(id: $id) { id } }`, map[string]any{"id": tc.nodeID})
+		}
+	}
+	// An affiliate's API key reads what anyone reads: its viewer is no user.
+	_, key := createKey(t, admin, unique("relay-key"), 600)
+	partner := withKey(c, key)
+	for _, tc := range cases {
+		want := ""
+		if tc.anon == "" {
+			want = tc.alice.typename
+		}
+		if typ, _ := nodeOf(t, partner, tc.nodeID); typ != want {
+			t.Errorf("an API key reads the %s's node as %q, want %q", tc.name, typ, want)
 		}
 	}
 	// A bet's fields through node are the bet's, fragments and all.
