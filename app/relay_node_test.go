@@ -2,6 +2,7 @@ package app_test
 
 import (
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"testing"
@@ -61,7 +62,8 @@ func placeBetOn(t *testing.T, c *gqltest.Client, p player, tableID, key string) 
 
 // TestNodeReadsBackUnderTheEntitysRules: every Node's nodeId reads the
 // entity back through node(id:), and node applies the entity's own rules:
-// a player reads their bet, hand and account but not another player's
+// a player reads their bet, hand, ledger entry and account but not
+// another player's
 // (null, as for an id that names nothing), an admin reads bets and users,
 // and a signed-out client or an API key only the public tables and draws.
 func TestNodeReadsBackUnderTheEntitysRules(t *testing.T) {
@@ -85,6 +87,14 @@ func TestNodeReadsBackUnderTheEntitysRules(t *testing.T) {
 	var hn struct{ HoldemHand struct{ NodeID string } }
 	alice.Client.MustDo(t, `query($id: ID!) { holdemHand(id: $id) { nodeId } }`, map[string]any{"id": hand.ID}, &hn)
 
+	var led struct {
+		MyLedger struct {
+			Edges []struct{ Node struct{ ID, NodeID string } }
+		}
+	}
+	alice.Client.MustDo(t, `{ myLedger(first: 1) { edges { node { id nodeId } } } }`, nil, &led)
+	entry := led.MyLedger.Edges[0].Node
+
 	type want struct {
 		typename, id string
 	}
@@ -99,6 +109,7 @@ func TestNodeReadsBackUnderTheEntitysRules(t *testing.T) {
 		{"draw", ids.Table.CurrentDraw.NodeID, want{"Draw", ids.Table.CurrentDraw.ID}, want{"Draw", ids.Table.CurrentDraw.ID}, want{"Draw", ids.Table.CurrentDraw.ID}, ""},
 		{"bet", betNode, want{"Bet", betID}, want{}, want{"Bet", betID}, "UNAUTHENTICATED"},
 		{"hand", hn.HoldemHand.NodeID, want{"HoldemHand", hand.ID}, want{}, want{}, "UNAUTHENTICATED"},
+		{"ledger entry", entry.NodeID, want{"LedgerEntry", entry.ID}, want{}, want{"LedgerEntry", entry.ID}, "UNAUTHENTICATED"},
 		{"user", ids.Me.NodeID, want{"User", alice.ID}, want{}, want{"User", alice.ID}, "UNAUTHENTICATED"},
 	}
 	if ids.Table.CurrentDraw.ID != drawID && ids.Table.CurrentDraw.ID == "" {
@@ -152,6 +163,12 @@ func TestNodeReadsBackUnderTheEntitysRules(t *testing.T) {
 	// The type's own id is no global id; nor is a made-up type.
 	for _, bad := range []string{betID, "QmV0OnNldmVu", "TW9uZXk6MQ", "!!"} {
 		alice.Client.MustFail(t, "BAD_USER_INPUT", "INVALID_ID", `query($id: ID!) { node(id: $id) { id } }`, map[string]any{"id": bad})
+	}
+	// A ledger entry's global id names its wallet: alice's entry named as
+	// bob's is nobody's, even to bob.
+	forged := base64.RawURLEncoding.EncodeToString([]byte("LedgerEntry:" + bob.ID + ":" + entry.ID))
+	if typ, _ := nodeOf(t, bob.Client, forged); typ != "" {
+		t.Errorf("bob reads alice's entry under his own name as %q", typ)
 	}
 	// A global id of a bet that does not exist is null.
 	if typ, _ := nodeOf(t, admin, "QmV0Ojk5OTk5OTk"); typ != "" {

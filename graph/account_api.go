@@ -486,13 +486,19 @@ func (a *AccountsAPI) ledgerOf(ctx context.Context, userID int64, first *int, af
 	}
 	out := &model.LedgerEntryConnection{Edges: make([]model.LedgerEntryEdge, 0, len(page.Items))}
 	for _, it := range page.Items {
-		out.Edges = append(out.Edges, model.LedgerEntryEdge{Cursor: encodeCursor(ledger.EncodeCursor(it.EntryID)), Node: &model.LedgerEntry{
-			ID: id(it.EntryID), TransferID: id(it.TransferID), Kind: model.LedgerEntryKind(it.Kind), Amount: model.Money(it.Amount),
-			BalanceAfter: model.Money(it.BalanceAfter), Memo: it.Memo, CreatedAt: it.PostedAt,
-		}})
+		out.Edges = append(out.Edges, model.LedgerEntryEdge{Cursor: encodeCursor(ledger.EncodeCursor(it.EntryID)), Node: toModelLedgerEntry(userID, it)})
 	}
 	out.PageInfo = edgesInfo(pr, out.Edges, func(e model.LedgerEntryEdge) string { return e.Cursor }, page.Next != "")
 	return out, nil
+}
+
+// toModelLedgerEntry converts an entry of user userID's wallet.
+func toModelLedgerEntry(userID int64, it ledger.HistoryItem) *model.LedgerEntry {
+	return &model.LedgerEntry{
+		NodeID: ledgerEntryNodeID(userID, it.EntryID),
+		ID:     id(it.EntryID), TransferID: id(it.TransferID), Kind: model.LedgerEntryKind(it.Kind), Amount: model.Money(it.Amount),
+		BalanceAfter: model.Money(it.BalanceAfter), Memo: it.Memo, CreatedAt: it.PostedAt,
+	}
 }
 
 // Deposit records cash paid in at the desk (admins, idempotent).

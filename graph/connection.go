@@ -33,11 +33,6 @@ type pageReq struct {
 	backward bool   // last/before: the size items just before before
 }
 
-// readPage checks first and decodes after: a forward page.
-func readPage(first *int, after *string) (pageReq, error) {
-	return readPageArgs(first, after, nil, nil)
-}
-
 // readPageArgs checks a connection's four page arguments: first/after ask
 // for the items following after, last/before for the items preceding
 // before (the last ones of the list without before). A request mixing the

@@ -454,6 +454,7 @@ type ComplexityRoot struct {
 		ID           func(childComplexity int) int
 		Kind         func(childComplexity int) int
 		Memo         func(childComplexity int) int
+		NodeID       func(childComplexity int) int
 		TransferID   func(childComplexity int) int
 	}
 
@@ -2746,6 +2747,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.LedgerEntry.Memo(childComplexity), true
+	case "LedgerEntry.nodeId":
+		if e.ComplexityRoot.LedgerEntry.NodeID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LedgerEntry.NodeID(childComplexity), true
 	case "LedgerEntry.transferId":
 		if e.ComplexityRoot.LedgerEntry.TransferID == nil {
 			break
@@ -5496,7 +5503,7 @@ interface Node {
 "What can be read."
 type Query {
   """
-  The entity with this global id (a Node's nodeId), under the same rules as its own query: a table or a draw for anyone; a bet, a Casino Hold'em hand or a user for a signed-in viewer whose it is (and a bet or a user for admins), null otherwise, as for an id that names nothing.
+  The entity with this global id (a Node's nodeId), under the same rules as its own query: a table or a draw for anyone; a bet, a Casino Hold'em hand, a ledger entry or a user for a signed-in viewer whose it is (and a bet, a ledger entry or a user for admins), null otherwise, as for an id that names nothing.
   A nodeId that is not one is BAD_USER_INPUT / INVALID_ID.
   """
   node(id: ID!): Node
@@ -6167,6 +6174,8 @@ func (ec *executionContext) childFields_LedgerEntry(ctx context.Context, field g
 	switch field.Name {
 	case "id":
 		return ec.fieldContext_LedgerEntry_id(ctx, field)
+	case "nodeId":
+		return ec.fieldContext_LedgerEntry_nodeId(ctx, field)
 	case "transferId":
 		return ec.fieldContext_LedgerEntry_transferId(ctx, field)
 	case "kind":
@@ -14972,6 +14981,29 @@ func (ec *executionContext) _LedgerEntry_id(ctx context.Context, field graphql.C
 	)
 }
 func (ec *executionContext) fieldContext_LedgerEntry_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("LedgerEntry", field, false, false, "ID")
+}
+
+func (ec *executionContext) _LedgerEntry_nodeId(ctx context.Context, field graphql.CollectedField, obj *model.LedgerEntry) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LedgerEntry_nodeId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.NodeID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_LedgerEntry_nodeId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("LedgerEntry", field, false, false, "ID")
 }
 
@@ -28303,6 +28335,13 @@ func (ec *executionContext) _Node(ctx context.Context, sel ast.SelectionSet, obj
 			return graphql.Null
 		}
 		return ec._Table(ctx, sel, obj)
+	case model.LedgerEntry:
+		return ec._LedgerEntry(ctx, sel, &obj)
+	case *model.LedgerEntry:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._LedgerEntry(ctx, sel, obj)
 	case model.HoldemHand:
 		return ec._HoldemHand(ctx, sel, &obj)
 	case *model.HoldemHand:
@@ -31022,7 +31061,7 @@ func (ec *executionContext) _Jackpot(ctx context.Context, sel ast.SelectionSet, 
 	return out
 }
 
-var ledgerEntryImplementors = []string{"LedgerEntry"}
+var ledgerEntryImplementors = []string{"LedgerEntry", "Node"}
 
 func (ec *executionContext) _LedgerEntry(ctx context.Context, sel ast.SelectionSet, obj *model.LedgerEntry) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, ledgerEntryImplementors)
@@ -31035,6 +31074,11 @@ func (ec *executionContext) _LedgerEntry(ctx context.Context, sel ast.SelectionS
 			out.Values[i] = graphql.MarshalString("LedgerEntry")
 		case "id":
 			out.Values[i] = ec._LedgerEntry_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "nodeId":
+			out.Values[i] = ec._LedgerEntry_nodeId(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}

@@ -636,7 +636,9 @@ type Jackpot struct {
 }
 
 type LedgerEntry struct {
-	ID         string          `json:"id"`
+	ID string `json:"id"`
+	// The global id (Node): pass it to node(id:).
+	NodeID     string          `json:"nodeId"`
 	TransferID string          `json:"transferId"`
 	Kind       LedgerEntryKind `json:"kind"`
 	// Positive: money in; negative: money out.
@@ -645,6 +647,8 @@ type LedgerEntry struct {
 	Memo         string    `json:"memo"`
 	CreatedAt    time.Time `json:"createdAt"`
 }
+
+func (LedgerEntry) IsNode() {}
 
 // A page of a wallet history.
 type LedgerEntryConnection struct {
