@@ -11,10 +11,13 @@ import (
 )
 
 // Every paged list is a Relay cursor connection with the one page-size rule
-// of domain/paging: first is 1 to MaxPageSize, DefaultPageSize when absent. Cursors are
-// opaque to clients: base64url of "pt:" and the position the list's store
-// understands (an id, or a store's own cursor). Every list is newest (or
-// oldest) first by a unique key, so any edge's cursor continues after it.
+// of domain/paging: first (or last, paging backward) is 1 to MaxPageSize,
+// DefaultPageSize when absent. Cursors are opaque to clients: base64url of
+// "pt:" and the position the list's store understands (an id, or a store's
+// own cursor). Every list is newest (or oldest) first by a unique key, so
+// any edge's cursor continues after it (after) or before it (before): a
+// store reads a backward page in the opposite order from the cursor and
+// hands it back in the list's order.
 
 // Page sizes of every connection.
 const (
