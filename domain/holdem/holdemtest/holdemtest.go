@@ -415,6 +415,18 @@ func testHandsPaging(t *testing.T, w *world) {
 	if !slices.Equal(got, mine) {
 		t.Fatalf("hands %v, want %v (newest first)", got, mine)
 	}
+	// A range on both sides, oldest first (mine is newest first).
+	hs, err := w.Store.Hands(ctx, p, paging.IDRange{After: mine[4], Before: mine[0], Ascending: true}, 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var inside []int64
+	for _, h := range hs {
+		inside = append(inside, h.ID)
+	}
+	if want := []int64{mine[3], mine[2], mine[1]}; !slices.Equal(inside, want) {
+		t.Fatalf("hands between %d and %d, oldest first: %v, want %v", mine[4], mine[0], inside, want)
+	}
 }
 
 func testPendingSeeds(t *testing.T, w *world) {
