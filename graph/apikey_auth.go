@@ -238,7 +238,7 @@ var apiKeyRootFields = map[ast.Operation]map[string]bool{
 		"verifyDraw": true, "holdemSettings": true, "voidCounts": true, "bettingStop": true,
 		// node answers a key what it answers anyone: tables and draws (a
 		// key's viewer is no user, so a bet, a hand or a user is null).
-		"node": true,
+		"node":       true,
 		"__typename": true, "__schema": true, "__type": true,
 	},
 	ast.Subscription: {"tableEvents": true, "results": true, "__typename": true},
