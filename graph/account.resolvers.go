@@ -63,8 +63,12 @@ func (r *queryResolver) UserByEmail(ctx context.Context, email string) (*model.U
 	return r.Accounts.UserByEmail(ctx, email)
 }
 
-func (r *queryResolver) PendingVerifications(ctx context.Context, first *int, after *string) (*model.PendingVerificationConnection, error) {
-	return r.Accounts.PendingVerifications(ctx, first, after)
+func (r *queryResolver) PendingVerifications(ctx context.Context, first *int, after *string, last *int, before *string) (*model.PendingVerificationConnection, error) {
+	return r.Accounts.PendingVerifications(ctx, first, after, last, before)
+}
+
+func (r *userResolver) NodeID(ctx context.Context, obj *model.User) (string, error) {
+	return nodeID(nodeUser, obj.ID), nil
 }
 
 func (r *userResolver) Verification(ctx context.Context, obj *model.User) (*model.Verification, error) {

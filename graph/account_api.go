@@ -327,12 +327,12 @@ func (a *AccountsAPI) DecideVerification(ctx context.Context, in model.DecideVer
 }
 
 // PendingVerifications lists verifications waiting for a decision (admins).
-func (a *AccountsAPI) PendingVerifications(ctx context.Context, first *int, after *string) (*model.PendingVerificationConnection, error) {
+func (a *AccountsAPI) PendingVerifications(ctx context.Context, first *int, after *string, last *int, before *string) (*model.PendingVerificationConnection, error) {
 	v, err := RequireViewer(ctx)
 	if err != nil {
 		return nil, err
 	}
-	p, err := accountPage(first, after)
+	p, pr, err := accountPage(first, after, last, before)
 	if err != nil {
 		return nil, err
 	}
@@ -354,7 +354,7 @@ func (a *AccountsAPI) PendingVerifications(ctx context.Context, first *int, afte
 			DocumentHash: it.DocumentHash, DateOfBirth: fromDomainDate(it.DateOfBirth), SubmittedAt: it.SubmittedAt,
 		}})
 	}
-	out.PageInfo = pageInfo(lastCursor(out.Edges, func(e model.PendingVerificationEdge) string { return e.Cursor }), next != 0)
+	out.PageInfo = edgesInfo(pr, out.Edges, func(e model.PendingVerificationEdge) string { return e.Cursor }, next != 0)
 	return out, nil
 }
 
@@ -365,12 +365,12 @@ func (a *AccountsAPI) PendingVerificationUser(ctx context.Context, obj *model.Pe
 
 // AuditLog lists admin actions, newest first, narrowed by each filter given
 // (admins).
-func (a *AccountsAPI) AuditLog(ctx context.Context, first *int, after *string, actorID *string, action *string, tableID *string, from *time.Time, to *time.Time) (*model.AuditEntryConnection, error) {
+func (a *AccountsAPI) AuditLog(ctx context.Context, first *int, after *string, last *int, before *string, actorID *string, action *string, tableID *string, from *time.Time, to *time.Time) (*model.AuditEntryConnection, error) {
 	v, err := RequireViewer(ctx)
 	if err != nil {
 		return nil, err
 	}
-	p, err := accountPage(first, after)
+	p, pr, err := accountPage(first, after, last, before)
 	if err != nil {
 		return nil, err
 	}
@@ -424,7 +424,7 @@ func (a *AccountsAPI) AuditLog(ctx context.Context, first *int, after *string, a
 		}
 		out.Edges = append(out.Edges, model.AuditEntryEdge{Cursor: idCursor(e.ID), Node: &entry})
 	}
-	out.PageInfo = pageInfo(lastCursor(out.Edges, func(e model.AuditEntryEdge) string { return e.Cursor }), next != 0)
+	out.PageInfo = edgesInfo(pr, out.Edges, func(e model.AuditEntryEdge) string { return e.Cursor }, next != 0)
 	return out, nil
 }
 
@@ -437,21 +437,21 @@ func (a *AccountsAPI) AuditEntryActor(ctx context.Context, obj *model.AuditEntry
 }
 
 // MyLedger is the signed-in user's wallet history, newest first.
-func (a *AccountsAPI) MyLedger(ctx context.Context, first *int, after *string) (*model.LedgerEntryConnection, error) {
+func (a *AccountsAPI) MyLedger(ctx context.Context, first *int, after *string, last *int, before *string) (*model.LedgerEntryConnection, error) {
 	v, err := RequireViewer(ctx)
 	if err != nil {
 		return nil, err
 	}
-	return a.ledgerOf(ctx, v.UserID, first, after)
+	return a.ledgerOf(ctx, v.UserID, first, after, last, before)
 }
 
 // PlayerLedger resolves Query.playerLedger (admins).
-func (a *AccountsAPI) PlayerLedger(ctx context.Context, userID string, first *int, after *string) (*model.LedgerEntryConnection, error) {
+func (a *AccountsAPI) PlayerLedger(ctx context.Context, userID string, first *int, after *string, last *int, before *string) (*model.LedgerEntryConnection, error) {
 	uid, err := parseID(userID, "user")
 	if err != nil {
 		return nil, err
 	}
-	return a.ledgerOf(ctx, uid, first, after)
+	return a.ledgerOf(ctx, uid, first, after, last, before)
 }
 
 // Players resolves Query.players (admins).
@@ -471,8 +471,8 @@ func (a *AccountsAPI) Players(ctx context.Context, search string, first *int) ([
 	return out, nil
 }
 
-func (a *AccountsAPI) ledgerOf(ctx context.Context, userID int64, first *int, after *string) (*model.LedgerEntryConnection, error) {
-	pr, err := readPage(first, after)
+func (a *AccountsAPI) ledgerOf(ctx context.Context, userID int64, first *int, after *string, last *int, before *string) (*model.LedgerEntryConnection, error) {
+	pr, err := readPageArgs(first, after, last, before)
 	if err != nil {
 		return nil, err
 	}
@@ -480,19 +480,25 @@ func (a *AccountsAPI) ledgerOf(ctx context.Context, userID int64, first *int, af
 	if err != nil {
 		return nil, err
 	}
-	page, err := desk.History(ctx, ids.UserID(userID), ledger.Page{Limit: pr.size, After: pr.after})
+	page, err := desk.History(ctx, ids.UserID(userID), ledger.Page{Limit: pr.size, After: pr.cursor(), Backward: pr.backward})
 	if err != nil {
 		return nil, err
 	}
 	out := &model.LedgerEntryConnection{Edges: make([]model.LedgerEntryEdge, 0, len(page.Items))}
 	for _, it := range page.Items {
-		out.Edges = append(out.Edges, model.LedgerEntryEdge{Cursor: encodeCursor(ledger.EncodeCursor(it.EntryID)), Node: &model.LedgerEntry{
-			ID: id(it.EntryID), TransferID: id(it.TransferID), Kind: model.LedgerEntryKind(it.Kind), Amount: model.Money(it.Amount),
-			BalanceAfter: model.Money(it.BalanceAfter), Memo: it.Memo, CreatedAt: it.PostedAt,
-		}})
+		out.Edges = append(out.Edges, model.LedgerEntryEdge{Cursor: encodeCursor(ledger.EncodeCursor(it.EntryID)), Node: toModelLedgerEntry(userID, it)})
 	}
-	out.PageInfo = pageInfo(lastCursor(out.Edges, func(e model.LedgerEntryEdge) string { return e.Cursor }), page.Next != "")
+	out.PageInfo = edgesInfo(pr, out.Edges, func(e model.LedgerEntryEdge) string { return e.Cursor }, page.Next != "")
 	return out, nil
+}
+
+// toModelLedgerEntry converts an entry of user userID's wallet.
+func toModelLedgerEntry(userID int64, it ledger.HistoryItem) *model.LedgerEntry {
+	return &model.LedgerEntry{
+		NodeID: ledgerEntryNodeID(userID, it.EntryID),
+		ID:     id(it.EntryID), TransferID: id(it.TransferID), Kind: model.LedgerEntryKind(it.Kind), Amount: model.Money(it.Amount),
+		BalanceAfter: model.Money(it.BalanceAfter), Memo: it.Memo, CreatedAt: it.PostedAt,
+	}
 }
 
 // Deposit records cash paid in at the desk (admins, idempotent).
@@ -577,13 +583,12 @@ func fromDomainDate(d account.Date) model.Date {
 	return model.Date{Year: d.Year, Month: d.Month, Day: d.Day}
 }
 
-// accountPage reads first/after of an id-paged listing.
-// accountPage reads first/after of an account listing.
-func accountPage(first *int, after *string) (account.Page, error) {
-	pr, err := readPage(first, after)
+// accountPage reads the page arguments of an id-paged account listing.
+func accountPage(first *int, after *string, last *int, before *string) (account.Page, pageReq, error) {
+	pr, err := readPageArgs(first, after, last, before)
 	if err != nil {
-		return account.Page{}, err
+		return account.Page{}, pr, err
 	}
 	n, err := pr.afterID()
-	return account.Page{Limit: pr.size, After: n}, err
+	return account.Page{Limit: pr.size, After: n, Backward: pr.backward}, pr, err
 }

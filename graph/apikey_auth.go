@@ -324,6 +324,9 @@ var apiKeyRootFields = map[ast.Operation]map[string]bool{
 	ast.Query: {
 		"tables": true, "table": true, "draw": true, "results": true, "jackpot": true,
 		"verifyDraw": true, "holdemSettings": true, "voidCounts": true, "bettingStop": true,
+		// node answers a key what it answers anyone: tables and draws (a
+		// key's viewer is no user, so a bet, a hand or a user is null).
+		"node":       true,
 		"__typename": true, "__schema": true, "__type": true,
 	},
 	ast.Subscription: {"tableEvents": true, "results": true, "__typename": true},

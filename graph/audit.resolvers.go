@@ -16,8 +16,8 @@ func (r *auditEntryResolver) Actor(ctx context.Context, obj *model.AuditEntry) (
 	return r.Accounts.AuditEntryActor(ctx, obj)
 }
 
-func (r *queryResolver) AuditLog(ctx context.Context, first *int, after *string, actorID *string, action *string, tableID *string, from *time.Time, to *time.Time) (*model.AuditEntryConnection, error) {
-	return r.Accounts.AuditLog(ctx, first, after, actorID, action, tableID, from, to)
+func (r *queryResolver) AuditLog(ctx context.Context, first *int, after *string, last *int, before *string, actorID *string, action *string, tableID *string, from *time.Time, to *time.Time) (*model.AuditEntryConnection, error) {
+	return r.Accounts.AuditLog(ctx, first, after, last, before, actorID, action, tableID, from, to)
 }
 
 func (r *Resolver) AuditEntry() AuditEntryResolver { return &auditEntryResolver{r} }

@@ -8,6 +8,8 @@ import (
 
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/vektah/gqlparser/v2/ast"
+
+	"github.com/pokertote/pokertote/domain/paging"
 )
 
 // Cost is an operation's price as a number, the unit API keys are budgeted
@@ -126,8 +128,12 @@ func (c coster) field(f *ast.Field, depth, page int) int {
 	return size * (1 + c.set(f.SelectionSet, false, depth+1, inner))
 }
 
-// pageArg is the first or last f asks for, if it takes one.
+// pageArg is the first or last f asks for, if it takes one: the page the
+// server reads (paging.Default) when it takes them and neither is given.
 func (c coster) pageArg(f *ast.Field) (int, bool) {
+	if !isConnection(f) {
+		return 0, false
+	}
 	args := f.ArgumentMap(c.vars)
 	for _, name := range []string{"first", "last"} {
 		switch v := args[name].(type) {
@@ -141,7 +147,7 @@ func (c coster) pageArg(f *ast.Field) (int, bool) {
 			}
 		}
 	}
-	return 0, false
+	return paging.Default, true
 }
 
 func clampPage(n int) int { return min(max(n, 1), 1000) }
@@ -168,4 +174,14 @@ func objectsIn(data []byte) int {
 		}
 	}
 	return max(n-1, 0)
+}
+
+// isConnection reports whether f pages (it takes first or last).
+func isConnection(f *ast.Field) bool {
+	for _, a := range f.Definition.Arguments {
+		if a.Name == "first" || a.Name == "last" {
+			return true
+		}
+	}
+	return false
 }

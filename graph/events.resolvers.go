@@ -11,6 +11,42 @@ import (
 	"github.com/pokertote/pokertote/graph/model"
 )
 
+func (r *cardsDealtResolver) Draw(ctx context.Context, obj *model.CardsDealt) (*model.Draw, error) {
+	return r.Tote.EventDraw(ctx, obj.DrawID)
+}
+
+func (r *drawOpenedResolver) Draw(ctx context.Context, obj *model.DrawOpened) (*model.Draw, error) {
+	return r.Tote.EventDraw(ctx, obj.DrawID)
+}
+
+func (r *drawSettledResolver) Draw(ctx context.Context, obj *model.DrawSettled) (*model.Draw, error) {
+	return r.Tote.EventDraw(ctx, obj.DrawID)
+}
+
+func (r *drawSnapshotResolver) Draw(ctx context.Context, obj *model.DrawSnapshot) (*model.Draw, error) {
+	return r.Tote.EventDraw(ctx, obj.DrawID)
+}
+
+func (r *drawVoidedResolver) Draw(ctx context.Context, obj *model.DrawVoided) (*model.Draw, error) {
+	return r.Tote.EventDraw(ctx, obj.DrawID)
+}
+
+func (r *oddsUpdatedResolver) Draw(ctx context.Context, obj *model.OddsUpdated) (*model.Draw, error) {
+	return r.Tote.EventDraw(ctx, obj.DrawID)
+}
+
+func (r *poolUpdatedResolver) Draw(ctx context.Context, obj *model.PoolUpdated) (*model.Draw, error) {
+	return r.Tote.EventDraw(ctx, obj.DrawID)
+}
+
+func (r *roundClosedResolver) Draw(ctx context.Context, obj *model.RoundClosed) (*model.Draw, error) {
+	return r.Tote.EventDraw(ctx, obj.DrawID)
+}
+
+func (r *roundOpenedResolver) Draw(ctx context.Context, obj *model.RoundOpened) (*model.Draw, error) {
+	return r.Tote.EventDraw(ctx, obj.DrawID)
+}
+
 func (r *subscriptionResolver) TableEvents(ctx context.Context, tableID string, afterSeq *int64) (<-chan model.TableEvent, error) {
 	return r.Tote.TableEvents(ctx, tableID, afterSeq)
 }
@@ -22,3 +58,33 @@ func (r *subscriptionResolver) MyEvents(ctx context.Context, afterSeq *int64) (<
 func (r *subscriptionResolver) Results(ctx context.Context, tableID string, afterSeq *int64) (<-chan model.TableEvent, error) {
 	return r.Tote.ResultEvents(ctx, tableID, afterSeq)
 }
+
+func (r *Resolver) CardsDealt() CardsDealtResolver { return &cardsDealtResolver{r} }
+
+func (r *Resolver) DrawOpened() DrawOpenedResolver { return &drawOpenedResolver{r} }
+
+func (r *Resolver) DrawSettled() DrawSettledResolver { return &drawSettledResolver{r} }
+
+func (r *Resolver) DrawSnapshot() DrawSnapshotResolver { return &drawSnapshotResolver{r} }
+
+func (r *Resolver) DrawVoided() DrawVoidedResolver { return &drawVoidedResolver{r} }
+
+func (r *Resolver) OddsUpdated() OddsUpdatedResolver { return &oddsUpdatedResolver{r} }
+
+func (r *Resolver) PoolUpdated() PoolUpdatedResolver { return &poolUpdatedResolver{r} }
+
+func (r *Resolver) RoundClosed() RoundClosedResolver { return &roundClosedResolver{r} }
+
+func (r *Resolver) RoundOpened() RoundOpenedResolver { return &roundOpenedResolver{r} }
+
+type (
+	cardsDealtResolver   struct{ *Resolver }
+	drawOpenedResolver   struct{ *Resolver }
+	drawSettledResolver  struct{ *Resolver }
+	drawSnapshotResolver struct{ *Resolver }
+	drawVoidedResolver   struct{ *Resolver }
+	oddsUpdatedResolver  struct{ *Resolver }
+	poolUpdatedResolver  struct{ *Resolver }
+	roundClosedResolver  struct{ *Resolver }
+	roundOpenedResolver  struct{ *Resolver }
+)

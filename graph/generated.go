@@ -32,11 +32,21 @@ type Config = graphql.Config[ResolverRoot, DirectiveRoot, ComplexityRoot]
 type ResolverRoot interface {
 	AuditEntry() AuditEntryResolver
 	Bet() BetResolver
+	CardsDealt() CardsDealtResolver
 	Draw() DrawResolver
+	DrawOpened() DrawOpenedResolver
+	DrawSettled() DrawSettledResolver
+	DrawSnapshot() DrawSnapshotResolver
 	DrawVerification() DrawVerificationResolver
+	DrawVoided() DrawVoidedResolver
+	HoldemHand() HoldemHandResolver
 	Mutation() MutationResolver
+	OddsUpdated() OddsUpdatedResolver
 	PendingVerification() PendingVerificationResolver
+	PoolUpdated() PoolUpdatedResolver
 	Query() QueryResolver
+	RoundClosed() RoundClosedResolver
+	RoundOpened() RoundOpenedResolver
 	Subscription() SubscriptionResolver
 	Table() TableResolver
 	User() UserResolver
@@ -125,6 +135,7 @@ type ComplexityRoot struct {
 		ID             func(childComplexity int) int
 		InclusionProof func(childComplexity int) int
 		Market         func(childComplexity int) int
+		NodeID         func(childComplexity int) int
 		Payout         func(childComplexity int) int
 		PlacedAt       func(childComplexity int) int
 		Round          func(childComplexity int) int
@@ -181,6 +192,7 @@ type ComplexityRoot struct {
 		At        func(childComplexity int) int
 		Board     func(childComplexity int) int
 		Cards     func(childComplexity int) int
+		Draw      func(childComplexity int) int
 		DrawID    func(childComplexity int) int
 		Position  func(childComplexity int) int
 		Positions func(childComplexity int) int
@@ -235,6 +247,7 @@ type ComplexityRoot struct {
 		ID            func(childComplexity int) int
 		MaxStake      func(childComplexity int) int
 		MinStake      func(childComplexity int) int
+		NodeID        func(childComplexity int) int
 		Number        func(childComplexity int) int
 		Odds          func(childComplexity int) int
 		OpenRound     func(childComplexity int) int
@@ -266,6 +279,7 @@ type ComplexityRoot struct {
 		At            func(childComplexity int) int
 		Beacons       func(childComplexity int) int
 		Commitment    func(childComplexity int) int
+		Draw          func(childComplexity int) int
 		DrawID        func(childComplexity int) int
 		MinStake      func(childComplexity int) int
 		Number        func(childComplexity int) int
@@ -288,6 +302,7 @@ type ComplexityRoot struct {
 
 	DrawSettled struct {
 		At         func(childComplexity int) int
+		Draw       func(childComplexity int) int
 		DrawID     func(childComplexity int) int
 		Positions  func(childComplexity int) int
 		Result     func(childComplexity int) int
@@ -301,6 +316,7 @@ type ComplexityRoot struct {
 		Board         func(childComplexity int) int
 		Chances       func(childComplexity int) int
 		Commitment    func(childComplexity int) int
+		Draw          func(childComplexity int) int
 		DrawID        func(childComplexity int) int
 		MinStake      func(childComplexity int) int
 		Number        func(childComplexity int) int
@@ -328,6 +344,7 @@ type ComplexityRoot struct {
 
 	DrawVoided struct {
 		At         func(childComplexity int) int
+		Draw       func(childComplexity int) int
 		DrawID     func(childComplexity int) int
 		Reason     func(childComplexity int) int
 		Result     func(childComplexity int) int
@@ -395,6 +412,7 @@ type ComplexityRoot struct {
 		DecisionDeadline func(childComplexity int) int
 		ID               func(childComplexity int) int
 		Net              func(childComplexity int) int
+		NodeID           func(childComplexity int) int
 		Phase            func(childComplexity int) int
 		SettledAt        func(childComplexity int) int
 		Shuffle          func(childComplexity int) int
@@ -440,6 +458,7 @@ type ComplexityRoot struct {
 		ID           func(childComplexity int) int
 		Kind         func(childComplexity int) int
 		Memo         func(childComplexity int) int
+		NodeID       func(childComplexity int) int
 		TransferID   func(childComplexity int) int
 	}
 
@@ -518,6 +537,7 @@ type ComplexityRoot struct {
 
 	OddsUpdated struct {
 		At      func(childComplexity int) int
+		Draw    func(childComplexity int) int
 		DrawID  func(childComplexity int) int
 		Odds    func(childComplexity int) int
 		Seq     func(childComplexity int) int
@@ -525,8 +545,10 @@ type ComplexityRoot struct {
 	}
 
 	PageInfo struct {
-		EndCursor   func(childComplexity int) int
-		HasNextPage func(childComplexity int) int
+		EndCursor       func(childComplexity int) int
+		HasNextPage     func(childComplexity int) int
+		HasPreviousPage func(childComplexity int) int
+		StartCursor     func(childComplexity int) int
 	}
 
 	PaytableLine struct {
@@ -606,6 +628,7 @@ type ComplexityRoot struct {
 
 	PoolUpdated struct {
 		At      func(childComplexity int) int
+		Draw    func(childComplexity int) int
 		DrawID  func(childComplexity int) int
 		Pool    func(childComplexity int) int
 		Seq     func(childComplexity int) int
@@ -664,30 +687,31 @@ type ComplexityRoot struct {
 
 	Query struct {
 		APIKeys                 func(childComplexity int) int
-		AuditLog                func(childComplexity int, first *int, after *string, actorID *string, action *string, tableID *string, from *time.Time, to *time.Time) int
+		AuditLog                func(childComplexity int, first *int, after *string, last *int, before *string, actorID *string, action *string, tableID *string, from *time.Time, to *time.Time) int
 		BettingStop             func(childComplexity int) int
 		DailyReport             func(childComplexity int, from model.Date, to model.Date, game *model.ReportGame, tableID *string) int
 		Draw                    func(childComplexity int, id string) int
-		ExclusionRegister       func(childComplexity int, all *bool, first *int, after *string) int
+		ExclusionRegister       func(childComplexity int, all *bool, first *int, after *string, last *int, before *string) int
 		HoldemHand              func(childComplexity int, id string) int
-		HoldemHands             func(childComplexity int, first *int, after *string) int
+		HoldemHands             func(childComplexity int, first *int, after *string, last *int, before *string) int
 		HoldemSettings          func(childComplexity int) int
 		Jackpot                 func(childComplexity int) int
 		Liability               func(childComplexity int) int
 		Me                      func(childComplexity int) int
-		MyBets                  func(childComplexity int, first *int, after *string, drawID *string) int
-		MyLedger                func(childComplexity int, first *int, after *string) int
+		MyBets                  func(childComplexity int, first *int, after *string, last *int, before *string, drawID *string) int
+		MyLedger                func(childComplexity int, first *int, after *string, last *int, before *string) int
 		MyProtection            func(childComplexity int) int
-		PendingVerifications    func(childComplexity int, first *int, after *string) int
-		PlayerBets              func(childComplexity int, userID string, first *int, after *string) int
-		PlayerLedger            func(childComplexity int, userID string, first *int, after *string) int
+		Node                    func(childComplexity int, id string) int
+		PendingVerifications    func(childComplexity int, first *int, after *string, last *int, before *string) int
+		PlayerBets              func(childComplexity int, userID string, first *int, after *string, last *int, before *string) int
+		PlayerLedger            func(childComplexity int, userID string, first *int, after *string, last *int, before *string) int
 		PlayerProtection        func(childComplexity int, userID string) int
 		PlayerSessions          func(childComplexity int, userID string, from model.Date, to model.Date) int
 		Players                 func(childComplexity int, search string, first *int) int
 		ProtectionEvents        func(childComplexity int, from model.Date, to model.Date) int
 		RegulatorFeed           func(childComplexity int, afterSeq *int64, first *int) int
 		RegulatorReconciliation func(childComplexity int, from model.Date, to model.Date) int
-		Results                 func(childComplexity int, tableID *string, from *time.Time, to *time.Time, first *int, after *string) int
+		Results                 func(childComplexity int, tableID *string, from *time.Time, to *time.Time, first *int, after *string, last *int, before *string) int
 		Table                   func(childComplexity int, id string) int
 		Tables                  func(childComplexity int) int
 		TopPlayers              func(childComplexity int, from model.Date, to model.Date, winners bool, first *int) int
@@ -813,6 +837,7 @@ type ComplexityRoot struct {
 	RoundClosed struct {
 		At         func(childComplexity int) int
 		BetRoot    func(childComplexity int) int
+		Draw       func(childComplexity int) int
 		DrawID     func(childComplexity int) int
 		PublicSeed func(childComplexity int) int
 		Round      func(childComplexity int) int
@@ -824,6 +849,7 @@ type ComplexityRoot struct {
 		At       func(childComplexity int) int
 		Chances  func(childComplexity int) int
 		ClosesAt func(childComplexity int) int
+		Draw     func(childComplexity int) int
 		DrawID   func(childComplexity int) int
 		Round    func(childComplexity int) int
 		Seq      func(childComplexity int) int
@@ -864,6 +890,7 @@ type ComplexityRoot struct {
 		ID          func(childComplexity int) int
 		LastSeq     func(childComplexity int) int
 		Name        func(childComplexity int) int
+		NodeID      func(childComplexity int) int
 		Positions   func(childComplexity int) int
 		Settings    func(childComplexity int) int
 		Status      func(childComplexity int) int
@@ -922,6 +949,7 @@ type ComplexityRoot struct {
 		Email          func(childComplexity int) int
 		ID             func(childComplexity int) int
 		Name           func(childComplexity int) int
+		NodeID         func(childComplexity int) int
 		Role           func(childComplexity int) int
 		Verification   func(childComplexity int) int
 	}
@@ -965,11 +993,16 @@ type AuditEntryResolver interface {
 	Actor(ctx context.Context, obj *model.AuditEntry) (*model.User, error)
 }
 type BetResolver interface {
+	NodeID(ctx context.Context, obj *model.Bet) (string, error)
 	Draw(ctx context.Context, obj *model.Bet) (*model.Draw, error)
 
 	InclusionProof(ctx context.Context, obj *model.Bet) (*model.BetInclusionProof, error)
 }
+type CardsDealtResolver interface {
+	Draw(ctx context.Context, obj *model.CardsDealt) (*model.Draw, error)
+}
 type DrawResolver interface {
+	NodeID(ctx context.Context, obj *model.Draw) (string, error)
 	Table(ctx context.Context, obj *model.Draw) (*model.Table, error)
 
 	Odds(ctx context.Context, obj *model.Draw) (*model.Odds, error)
@@ -978,8 +1011,23 @@ type DrawResolver interface {
 	Result(ctx context.Context, obj *model.Draw) (*model.DrawResult, error)
 	ResultJSON(ctx context.Context, obj *model.Draw) (*string, error)
 }
+type DrawOpenedResolver interface {
+	Draw(ctx context.Context, obj *model.DrawOpened) (*model.Draw, error)
+}
+type DrawSettledResolver interface {
+	Draw(ctx context.Context, obj *model.DrawSettled) (*model.Draw, error)
+}
+type DrawSnapshotResolver interface {
+	Draw(ctx context.Context, obj *model.DrawSnapshot) (*model.Draw, error)
+}
 type DrawVerificationResolver interface {
 	Draw(ctx context.Context, obj *model.DrawVerification) (*model.Draw, error)
+}
+type DrawVoidedResolver interface {
+	Draw(ctx context.Context, obj *model.DrawVoided) (*model.Draw, error)
+}
+type HoldemHandResolver interface {
+	NodeID(ctx context.Context, obj *model.HoldemHand) (string, error)
 }
 type MutationResolver interface {
 	Register(ctx context.Context, input model.RegisterInput) (*model.AuthPayload, error)
@@ -1022,25 +1070,32 @@ type MutationResolver interface {
 	DeleteWebhookEndpoint(ctx context.Context, id string) (bool, error)
 	ReplayWebhookEndpoint(ctx context.Context, id string, fromEventID *string) (*model.WebhookEndpoint, error)
 }
+type OddsUpdatedResolver interface {
+	Draw(ctx context.Context, obj *model.OddsUpdated) (*model.Draw, error)
+}
 type PendingVerificationResolver interface {
 	User(ctx context.Context, obj *model.PendingVerification) (*model.User, error)
 }
+type PoolUpdatedResolver interface {
+	Draw(ctx context.Context, obj *model.PoolUpdated) (*model.Draw, error)
+}
 type QueryResolver interface {
+	Node(ctx context.Context, id string) (model.Node, error)
 	Me(ctx context.Context) (*model.User, error)
 	User(ctx context.Context, id string) (*model.User, error)
 	UserByEmail(ctx context.Context, email string) (*model.User, error)
-	PendingVerifications(ctx context.Context, first *int, after *string) (*model.PendingVerificationConnection, error)
+	PendingVerifications(ctx context.Context, first *int, after *string, last *int, before *string) (*model.PendingVerificationConnection, error)
 	APIKeys(ctx context.Context) ([]model.APIKey, error)
-	AuditLog(ctx context.Context, first *int, after *string, actorID *string, action *string, tableID *string, from *time.Time, to *time.Time) (*model.AuditEntryConnection, error)
+	AuditLog(ctx context.Context, first *int, after *string, last *int, before *string, actorID *string, action *string, tableID *string, from *time.Time, to *time.Time) (*model.AuditEntryConnection, error)
 	BettingStop(ctx context.Context) (*model.BettingStop, error)
 	VerifyDraw(ctx context.Context, id string) (*model.DrawVerification, error)
 	VoidCounts(ctx context.Context, tableID string) ([]model.VoidCount, error)
 	HoldemSettings(ctx context.Context) (*model.HoldemSettings, error)
 	HoldemHand(ctx context.Context, id string) (*model.HoldemHand, error)
-	HoldemHands(ctx context.Context, first *int, after *string) (*model.HoldemHandConnection, error)
-	MyLedger(ctx context.Context, first *int, after *string) (*model.LedgerEntryConnection, error)
+	HoldemHands(ctx context.Context, first *int, after *string, last *int, before *string) (*model.HoldemHandConnection, error)
+	MyLedger(ctx context.Context, first *int, after *string, last *int, before *string) (*model.LedgerEntryConnection, error)
 	MyProtection(ctx context.Context) (*model.Protection, error)
-	ExclusionRegister(ctx context.Context, all *bool, first *int, after *string) (*model.RegisterEntryConnection, error)
+	ExclusionRegister(ctx context.Context, all *bool, first *int, after *string, last *int, before *string) (*model.RegisterEntryConnection, error)
 	RegulatorFeed(ctx context.Context, afterSeq *int64, first *int) ([]model.RegulatorRecord, error)
 	RegulatorReconciliation(ctx context.Context, from model.Date, to model.Date) ([]model.RegulatorReconciliationLine, error)
 	DailyReport(ctx context.Context, from model.Date, to model.Date, game *model.ReportGame, tableID *string) (*model.DailyReport, error)
@@ -1049,17 +1104,23 @@ type QueryResolver interface {
 	Players(ctx context.Context, search string, first *int) ([]model.User, error)
 	PlayerSessions(ctx context.Context, userID string, from model.Date, to model.Date) ([]model.PlayerSession, error)
 	PlayerProtection(ctx context.Context, userID string) (*model.Protection, error)
-	PlayerLedger(ctx context.Context, userID string, first *int, after *string) (*model.LedgerEntryConnection, error)
-	PlayerBets(ctx context.Context, userID string, first *int, after *string) (*model.BetConnection, error)
+	PlayerLedger(ctx context.Context, userID string, first *int, after *string, last *int, before *string) (*model.LedgerEntryConnection, error)
+	PlayerBets(ctx context.Context, userID string, first *int, after *string, last *int, before *string) (*model.BetConnection, error)
 	ProtectionEvents(ctx context.Context, from model.Date, to model.Date) ([]model.ProtectionEvent, error)
 	Tables(ctx context.Context) ([]model.Table, error)
 	Table(ctx context.Context, id string) (*model.Table, error)
 	Draw(ctx context.Context, id string) (*model.Draw, error)
-	MyBets(ctx context.Context, first *int, after *string, drawID *string) (*model.BetConnection, error)
-	Results(ctx context.Context, tableID *string, from *time.Time, to *time.Time, first *int, after *string) (*model.DrawConnection, error)
+	MyBets(ctx context.Context, first *int, after *string, last *int, before *string, drawID *string) (*model.BetConnection, error)
+	Results(ctx context.Context, tableID *string, from *time.Time, to *time.Time, first *int, after *string, last *int, before *string) (*model.DrawConnection, error)
 	Jackpot(ctx context.Context) (*model.Jackpot, error)
 	TrustedManifests(ctx context.Context) ([]model.TrustedManifest, error)
 	WebhookEndpoints(ctx context.Context) ([]model.WebhookEndpoint, error)
+}
+type RoundClosedResolver interface {
+	Draw(ctx context.Context, obj *model.RoundClosed) (*model.Draw, error)
+}
+type RoundOpenedResolver interface {
+	Draw(ctx context.Context, obj *model.RoundOpened) (*model.Draw, error)
 }
 type SubscriptionResolver interface {
 	TableEvents(ctx context.Context, tableID string, afterSeq *int64) (<-chan model.TableEvent, error)
@@ -1067,9 +1128,13 @@ type SubscriptionResolver interface {
 	Results(ctx context.Context, tableID string, afterSeq *int64) (<-chan model.TableEvent, error)
 }
 type TableResolver interface {
+	NodeID(ctx context.Context, obj *model.Table) (string, error)
+
 	CurrentDraw(ctx context.Context, obj *model.Table) (*model.Draw, error)
 }
 type UserResolver interface {
+	NodeID(ctx context.Context, obj *model.User) (string, error)
+
 	Verification(ctx context.Context, obj *model.User) (*model.Verification, error)
 	CanStake(ctx context.Context, obj *model.User) (bool, error)
 	Balance(ctx context.Context, obj *model.User) (model.Money, error)
@@ -1379,6 +1444,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Bet.Market(childComplexity), true
+	case "Bet.nodeId":
+		if e.ComplexityRoot.Bet.NodeID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Bet.NodeID(childComplexity), true
 	case "Bet.payout":
 		if e.ComplexityRoot.Bet.Payout == nil {
 			break
@@ -1579,6 +1650,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.CardsDealt.Cards(childComplexity), true
+	case "CardsDealt.draw":
+		if e.ComplexityRoot.CardsDealt.Draw == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CardsDealt.Draw(childComplexity), true
 	case "CardsDealt.drawId":
 		if e.ComplexityRoot.CardsDealt.DrawID == nil {
 			break
@@ -1784,6 +1861,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Draw.MinStake(childComplexity), true
+	case "Draw.nodeId":
+		if e.ComplexityRoot.Draw.NodeID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Draw.NodeID(childComplexity), true
 	case "Draw.number":
 		if e.ComplexityRoot.Draw.Number == nil {
 			break
@@ -1924,6 +2007,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.DrawOpened.Commitment(childComplexity), true
+	case "DrawOpened.draw":
+		if e.ComplexityRoot.DrawOpened.Draw == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DrawOpened.Draw(childComplexity), true
 	case "DrawOpened.drawId":
 		if e.ComplexityRoot.DrawOpened.DrawID == nil {
 			break
@@ -2022,6 +2111,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.DrawSettled.At(childComplexity), true
+	case "DrawSettled.draw":
+		if e.ComplexityRoot.DrawSettled.Draw == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DrawSettled.Draw(childComplexity), true
 	case "DrawSettled.drawId":
 		if e.ComplexityRoot.DrawSettled.DrawID == nil {
 			break
@@ -2083,6 +2178,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.DrawSnapshot.Commitment(childComplexity), true
+	case "DrawSnapshot.draw":
+		if e.ComplexityRoot.DrawSnapshot.Draw == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DrawSnapshot.Draw(childComplexity), true
 	case "DrawSnapshot.drawId":
 		if e.ComplexityRoot.DrawSnapshot.DrawID == nil {
 			break
@@ -2211,6 +2312,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.DrawVoided.At(childComplexity), true
+	case "DrawVoided.draw":
+		if e.ComplexityRoot.DrawVoided.Draw == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DrawVoided.Draw(childComplexity), true
 	case "DrawVoided.drawId":
 		if e.ComplexityRoot.DrawVoided.DrawID == nil {
 			break
@@ -2511,6 +2618,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.HoldemHand.Net(childComplexity), true
+	case "HoldemHand.nodeId":
+		if e.ComplexityRoot.HoldemHand.NodeID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.HoldemHand.NodeID(childComplexity), true
 	case "HoldemHand.phase":
 		if e.ComplexityRoot.HoldemHand.Phase == nil {
 			break
@@ -2679,6 +2792,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.LedgerEntry.Memo(childComplexity), true
+	case "LedgerEntry.nodeId":
+		if e.ComplexityRoot.LedgerEntry.NodeID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LedgerEntry.NodeID(childComplexity), true
 	case "LedgerEntry.transferId":
 		if e.ComplexityRoot.LedgerEntry.TransferID == nil {
 			break
@@ -3230,6 +3349,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.OddsUpdated.At(childComplexity), true
+	case "OddsUpdated.draw":
+		if e.ComplexityRoot.OddsUpdated.Draw == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OddsUpdated.Draw(childComplexity), true
 	case "OddsUpdated.drawId":
 		if e.ComplexityRoot.OddsUpdated.DrawID == nil {
 			break
@@ -3267,6 +3392,18 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.PageInfo.HasNextPage(childComplexity), true
+	case "PageInfo.hasPreviousPage":
+		if e.ComplexityRoot.PageInfo.HasPreviousPage == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PageInfo.HasPreviousPage(childComplexity), true
+	case "PageInfo.startCursor":
+		if e.ComplexityRoot.PageInfo.StartCursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PageInfo.StartCursor(childComplexity), true
 
 	case "PaytableLine.category":
 		if e.ComplexityRoot.PaytableLine.Category == nil {
@@ -3588,6 +3725,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.PoolUpdated.At(childComplexity), true
+	case "PoolUpdated.draw":
+		if e.ComplexityRoot.PoolUpdated.Draw == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PoolUpdated.Draw(childComplexity), true
 	case "PoolUpdated.drawId":
 		if e.ComplexityRoot.PoolUpdated.DrawID == nil {
 			break
@@ -3827,7 +3970,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Query.AuditLog(childComplexity, args["first"].(*int), args["after"].(*string), args["actorId"].(*string), args["action"].(*string), args["tableId"].(*string), args["from"].(*time.Time), args["to"].(*time.Time)), true
+		return e.ComplexityRoot.Query.AuditLog(childComplexity, args["first"].(*int), args["after"].(*string), args["last"].(*int), args["before"].(*string), args["actorId"].(*string), args["action"].(*string), args["tableId"].(*string), args["from"].(*time.Time), args["to"].(*time.Time)), true
 	case "Query.bettingStop":
 		if e.ComplexityRoot.Query.BettingStop == nil {
 			break
@@ -3866,7 +4009,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Query.ExclusionRegister(childComplexity, args["all"].(*bool), args["first"].(*int), args["after"].(*string)), true
+		return e.ComplexityRoot.Query.ExclusionRegister(childComplexity, args["all"].(*bool), args["first"].(*int), args["after"].(*string), args["last"].(*int), args["before"].(*string)), true
 	case "Query.holdemHand":
 		if e.ComplexityRoot.Query.HoldemHand == nil {
 			break
@@ -3888,7 +4031,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Query.HoldemHands(childComplexity, args["first"].(*int), args["after"].(*string)), true
+		return e.ComplexityRoot.Query.HoldemHands(childComplexity, args["first"].(*int), args["after"].(*string), args["last"].(*int), args["before"].(*string)), true
 	case "Query.holdemSettings":
 		if e.ComplexityRoot.Query.HoldemSettings == nil {
 			break
@@ -3924,7 +4067,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Query.MyBets(childComplexity, args["first"].(*int), args["after"].(*string), args["drawId"].(*string)), true
+		return e.ComplexityRoot.Query.MyBets(childComplexity, args["first"].(*int), args["after"].(*string), args["last"].(*int), args["before"].(*string), args["drawId"].(*string)), true
 	case "Query.myLedger":
 		if e.ComplexityRoot.Query.MyLedger == nil {
 			break
@@ -3935,13 +4078,24 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Query.MyLedger(childComplexity, args["first"].(*int), args["after"].(*string)), true
+		return e.ComplexityRoot.Query.MyLedger(childComplexity, args["first"].(*int), args["after"].(*string), args["last"].(*int), args["before"].(*string)), true
 	case "Query.myProtection":
 		if e.ComplexityRoot.Query.MyProtection == nil {
 			break
 		}
 
 		return e.ComplexityRoot.Query.MyProtection(childComplexity), true
+	case "Query.node":
+		if e.ComplexityRoot.Query.Node == nil {
+			break
+		}
+
+		args, err := ec.field_Query_node_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.Node(childComplexity, args["id"].(string)), true
 	case "Query.pendingVerifications":
 		if e.ComplexityRoot.Query.PendingVerifications == nil {
 			break
@@ -3952,7 +4106,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Query.PendingVerifications(childComplexity, args["first"].(*int), args["after"].(*string)), true
+		return e.ComplexityRoot.Query.PendingVerifications(childComplexity, args["first"].(*int), args["after"].(*string), args["last"].(*int), args["before"].(*string)), true
 	case "Query.playerBets":
 		if e.ComplexityRoot.Query.PlayerBets == nil {
 			break
@@ -3963,7 +4117,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Query.PlayerBets(childComplexity, args["userId"].(string), args["first"].(*int), args["after"].(*string)), true
+		return e.ComplexityRoot.Query.PlayerBets(childComplexity, args["userId"].(string), args["first"].(*int), args["after"].(*string), args["last"].(*int), args["before"].(*string)), true
 	case "Query.playerLedger":
 		if e.ComplexityRoot.Query.PlayerLedger == nil {
 			break
@@ -3974,7 +4128,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Query.PlayerLedger(childComplexity, args["userId"].(string), args["first"].(*int), args["after"].(*string)), true
+		return e.ComplexityRoot.Query.PlayerLedger(childComplexity, args["userId"].(string), args["first"].(*int), args["after"].(*string), args["last"].(*int), args["before"].(*string)), true
 	case "Query.playerProtection":
 		if e.ComplexityRoot.Query.PlayerProtection == nil {
 			break
@@ -4051,7 +4205,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Query.Results(childComplexity, args["tableId"].(*string), args["from"].(*time.Time), args["to"].(*time.Time), args["first"].(*int), args["after"].(*string)), true
+		return e.ComplexityRoot.Query.Results(childComplexity, args["tableId"].(*string), args["from"].(*time.Time), args["to"].(*time.Time), args["first"].(*int), args["after"].(*string), args["last"].(*int), args["before"].(*string)), true
 	case "Query.table":
 		if e.ComplexityRoot.Query.Table == nil {
 			break
@@ -4628,6 +4782,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.RoundClosed.BetRoot(childComplexity), true
+	case "RoundClosed.draw":
+		if e.ComplexityRoot.RoundClosed.Draw == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RoundClosed.Draw(childComplexity), true
 	case "RoundClosed.drawId":
 		if e.ComplexityRoot.RoundClosed.DrawID == nil {
 			break
@@ -4677,6 +4837,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.RoundOpened.ClosesAt(childComplexity), true
+	case "RoundOpened.draw":
+		if e.ComplexityRoot.RoundOpened.Draw == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RoundOpened.Draw(childComplexity), true
 	case "RoundOpened.drawId":
 		if e.ComplexityRoot.RoundOpened.DrawID == nil {
 			break
@@ -4847,6 +5013,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Table.Name(childComplexity), true
+	case "Table.nodeId":
+		if e.ComplexityRoot.Table.NodeID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Table.NodeID(childComplexity), true
 	case "Table.positions":
 		if e.ComplexityRoot.Table.Positions == nil {
 			break
@@ -5093,6 +5265,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.User.Name(childComplexity), true
+	case "User.nodeId":
+		if e.ComplexityRoot.User.NodeID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.User.NodeID(childComplexity), true
 	case "User.role":
 		if e.ComplexityRoot.User.Role == nil {
 			break
@@ -5378,9 +5556,14 @@ var sources = []*ast.Source{
 #   the same input returns the first answer; the same key with another input
 #   is CONFLICT / IDEMPOTENCY_KEY_REUSED.
 # - Lists are Relay connections: ` + "`" + `first` + "`" + ` (1 to 100, default 50) and an
-#   opaque ` + "`" + `after` + "`" + ` cursor; ` + "`" + `edges { cursor node }` + "`" + ` and
-#   ` + "`" + `pageInfo { hasNextPage endCursor }` + "`" + ` (Apollo's relayStylePagination and
-#   urql work as they are).
+#   opaque ` + "`" + `after` + "`" + ` cursor page forward, ` + "`" + `last` + "`" + ` (1 to 100) and ` + "`" + `before` + "`" + ` page
+#   backward (mixing the two directions is BAD_USER_INPUT /
+#   PAGE_DIRECTION_CONFLICT); ` + "`" + `edges { cursor node }` + "`" + ` and
+#   ` + "`" + `pageInfo { hasNextPage hasPreviousPage startCursor endCursor }` + "`" + `
+#   (Apollo's relayStylePagination and urql work as they are).
+# - Entities that a client cache normalises implement Node: ` + "`" + `nodeId` + "`" + ` is a
+#   global, opaque id that ` + "`" + `node(id:)` + "`" + ` reads back; ` + "`" + `id` + "`" + ` stays the id of
+#   the entity's own type, as every argument takes it.
 
 "An amount of money in tenge with two decimals, e.g. \"100.00\"."
 scalar Money
@@ -5414,12 +5597,30 @@ enum Role {
 
 # ---------------------------------------------------------------- paging
 
-"Where a page of a connection ends (Relay cursor connections)."
+"Where a page of a connection starts and ends (Relay cursor connections)."
 type PageInfo {
-  "More items follow: ask again with after: endCursor."
+  "More items follow: ask again with after: endCursor. Paging backward: true when the page was read before a cursor."
   hasNextPage: Boolean!
+  "More items precede: ask again with last and before: startCursor. Paging forward: true when the page was read after a cursor."
+  hasPreviousPage: Boolean!
+  "The cursor of the first edge; null for an empty page."
+  startCursor: String
   "The cursor of the last edge; null for an empty page."
   endCursor: String
+}
+
+# ---------------------------------------------------------------- nodes
+
+"""
+An entity a client cache normalises and refetches (Relay's object identification), with two ids:
+id is the entity's id within its type, the one every argument takes, so __typename with id is a cache key (Apollo's and urql's default);
+nodeId is global and opaque, unique across every type: node(id: nodeId) reads the entity back (relay-compiler: nodeInterfaceIdField nodeId).
+"""
+interface Node {
+  "The entity's id within its type: the id every argument (drawId, tableId, ...) takes."
+  id: ID!
+  "The global id, opaque and unique across types: pass it to node(id:)."
+  nodeId: ID!
 }
 
 # ---------------------------------------------------------------- roots
@@ -5428,7 +5629,13 @@ type PageInfo {
 # with ` + "`" + `extend type` + "`" + `; its resolvers are in graph/<area>.resolvers.go.
 
 "What can be read."
-type Query
+type Query {
+  """
+  The entity with this global id (a Node's nodeId), under the same rules as its own query: a table or a draw for anyone; a bet, a Casino Hold'em hand, a ledger entry or a user for a signed-in viewer whose it is (and a bet, a ledger entry or a user for admins), null otherwise, as for an id that names nothing.
+  A nodeId that is not one is BAD_USER_INPUT / INVALID_ID.
+  """
+  node(id: ID!): Node
+}
 "What can be changed."
 type Mutation
 "What can be followed live."
@@ -5592,6 +5799,8 @@ func (ec *executionContext) childFields_Bet(ctx context.Context, field graphql.C
 	switch field.Name {
 	case "id":
 		return ec.fieldContext_Bet_id(ctx, field)
+	case "nodeId":
+		return ec.fieldContext_Bet_nodeId(ctx, field)
 	case "draw":
 		return ec.fieldContext_Bet_draw(ctx, field)
 	case "round":
@@ -5760,6 +5969,8 @@ func (ec *executionContext) childFields_Draw(ctx context.Context, field graphql.
 	switch field.Name {
 	case "id":
 		return ec.fieldContext_Draw_id(ctx, field)
+	case "nodeId":
+		return ec.fieldContext_Draw_nodeId(ctx, field)
 	case "table":
 		return ec.fieldContext_Draw_table(ctx, field)
 	case "number":
@@ -5848,6 +6059,8 @@ func (ec *executionContext) childFields_DrawSnapshot(ctx context.Context, field 
 	switch field.Name {
 	case "drawId":
 		return ec.fieldContext_DrawSnapshot_drawId(ctx, field)
+	case "draw":
+		return ec.fieldContext_DrawSnapshot_draw(ctx, field)
 	case "number":
 		return ec.fieldContext_DrawSnapshot_number(ctx, field)
 	case "phase":
@@ -6002,6 +6215,8 @@ func (ec *executionContext) childFields_HoldemHand(ctx context.Context, field gr
 	switch field.Name {
 	case "id":
 		return ec.fieldContext_HoldemHand_id(ctx, field)
+	case "nodeId":
+		return ec.fieldContext_HoldemHand_nodeId(ctx, field)
 	case "phase":
 		return ec.fieldContext_HoldemHand_phase(ctx, field)
 	case "turn":
@@ -6088,6 +6303,8 @@ func (ec *executionContext) childFields_LedgerEntry(ctx context.Context, field g
 	switch field.Name {
 	case "id":
 		return ec.fieldContext_LedgerEntry_id(ctx, field)
+	case "nodeId":
+		return ec.fieldContext_LedgerEntry_nodeId(ctx, field)
 	case "transferId":
 		return ec.fieldContext_LedgerEntry_transferId(ctx, field)
 	case "kind":
@@ -6170,6 +6387,10 @@ func (ec *executionContext) childFields_PageInfo(ctx context.Context, field grap
 	switch field.Name {
 	case "hasNextPage":
 		return ec.fieldContext_PageInfo_hasNextPage(ctx, field)
+	case "hasPreviousPage":
+		return ec.fieldContext_PageInfo_hasPreviousPage(ctx, field)
+	case "startCursor":
+		return ec.fieldContext_PageInfo_startCursor(ctx, field)
 	case "endCursor":
 		return ec.fieldContext_PageInfo_endCursor(ctx, field)
 	}
@@ -6686,6 +6907,8 @@ func (ec *executionContext) childFields_Table(ctx context.Context, field graphql
 	switch field.Name {
 	case "id":
 		return ec.fieldContext_Table_id(ctx, field)
+	case "nodeId":
+		return ec.fieldContext_Table_nodeId(ctx, field)
 	case "name":
 		return ec.fieldContext_Table_name(ctx, field)
 	case "positions":
@@ -6748,6 +6971,8 @@ func (ec *executionContext) childFields_User(ctx context.Context, field graphql.
 	switch field.Name {
 	case "id":
 		return ec.fieldContext_User_id(ctx, field)
+	case "nodeId":
+		return ec.fieldContext_User_nodeId(ctx, field)
 	case "email":
 		return ec.fieldContext_User_email(ctx, field)
 	case "name":
@@ -7625,46 +7850,62 @@ func (ec *executionContext) field_Query_auditLog_args(ctx context.Context, rawAr
 		return nil, err
 	}
 	args["after"] = arg1
-	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "actorId",
-		func(ctx context.Context, v any) (*string, error) {
-			return ec.unmarshalOID2ᚖstring(ctx, v)
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "last",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
 		})
 	if err != nil {
 		return nil, err
 	}
-	args["actorId"] = arg2
-	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "action",
+	args["last"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "before",
 		func(ctx context.Context, v any) (*string, error) {
 			return ec.unmarshalOString2ᚖstring(ctx, v)
 		})
 	if err != nil {
 		return nil, err
 	}
-	args["action"] = arg3
-	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "tableId",
+	args["before"] = arg3
+	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "actorId",
 		func(ctx context.Context, v any) (*string, error) {
 			return ec.unmarshalOID2ᚖstring(ctx, v)
 		})
 	if err != nil {
 		return nil, err
 	}
-	args["tableId"] = arg4
-	arg5, err := graphql.ProcessArgField(ctx, rawArgs, "from",
+	args["actorId"] = arg4
+	arg5, err := graphql.ProcessArgField(ctx, rawArgs, "action",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["action"] = arg5
+	arg6, err := graphql.ProcessArgField(ctx, rawArgs, "tableId",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOID2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["tableId"] = arg6
+	arg7, err := graphql.ProcessArgField(ctx, rawArgs, "from",
 		func(ctx context.Context, v any) (*time.Time, error) {
 			return ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
 		})
 	if err != nil {
 		return nil, err
 	}
-	args["from"] = arg5
-	arg6, err := graphql.ProcessArgField(ctx, rawArgs, "to",
+	args["from"] = arg7
+	arg8, err := graphql.ProcessArgField(ctx, rawArgs, "to",
 		func(ctx context.Context, v any) (*time.Time, error) {
 			return ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
 		})
 	if err != nil {
 		return nil, err
 	}
-	args["to"] = arg6
+	args["to"] = arg8
 	return args, nil
 }
 
@@ -7747,6 +7988,22 @@ func (ec *executionContext) field_Query_exclusionRegister_args(ctx context.Conte
 		return nil, err
 	}
 	args["after"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "last",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["last"] = arg3
+	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "before",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["before"] = arg4
 	return args, nil
 }
 
@@ -7783,6 +8040,22 @@ func (ec *executionContext) field_Query_holdemHands_args(ctx context.Context, ra
 		return nil, err
 	}
 	args["after"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "last",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["last"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "before",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["before"] = arg3
 	return args, nil
 }
 
@@ -7805,14 +8078,30 @@ func (ec *executionContext) field_Query_myBets_args(ctx context.Context, rawArgs
 		return nil, err
 	}
 	args["after"] = arg1
-	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "drawId",
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "last",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["last"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "before",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["before"] = arg3
+	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "drawId",
 		func(ctx context.Context, v any) (*string, error) {
 			return ec.unmarshalOID2ᚖstring(ctx, v)
 		})
 	if err != nil {
 		return nil, err
 	}
-	args["drawId"] = arg2
+	args["drawId"] = arg4
 	return args, nil
 }
 
@@ -7835,6 +8124,36 @@ func (ec *executionContext) field_Query_myLedger_args(ctx context.Context, rawAr
 		return nil, err
 	}
 	args["after"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "last",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["last"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "before",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["before"] = arg3
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_node_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
 	return args, nil
 }
 
@@ -7857,6 +8176,22 @@ func (ec *executionContext) field_Query_pendingVerifications_args(ctx context.Co
 		return nil, err
 	}
 	args["after"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "last",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["last"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "before",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["before"] = arg3
 	return args, nil
 }
 
@@ -7887,6 +8222,22 @@ func (ec *executionContext) field_Query_playerBets_args(ctx context.Context, raw
 		return nil, err
 	}
 	args["after"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "last",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["last"] = arg3
+	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "before",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["before"] = arg4
 	return args, nil
 }
 
@@ -7917,6 +8268,22 @@ func (ec *executionContext) field_Query_playerLedger_args(ctx context.Context, r
 		return nil, err
 	}
 	args["after"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "last",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["last"] = arg3
+	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "before",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["before"] = arg4
 	return args, nil
 }
 
@@ -8095,6 +8462,22 @@ func (ec *executionContext) field_Query_results_args(ctx context.Context, rawArg
 		return nil, err
 	}
 	args["after"] = arg4
+	arg5, err := graphql.ProcessArgField(ctx, rawArgs, "last",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["last"] = arg5
+	arg6, err := graphql.ProcessArgField(ctx, rawArgs, "before",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["before"] = arg6
 	return args, nil
 }
 
@@ -9399,6 +9782,29 @@ func (ec *executionContext) fieldContext_Bet_id(_ context.Context, field graphql
 	return graphql.NewScalarFieldContext("Bet", field, false, false, "ID")
 }
 
+func (ec *executionContext) _Bet_nodeId(ctx context.Context, field graphql.CollectedField, obj *model.Bet) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Bet_nodeId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Bet().NodeID(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Bet_nodeId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Bet", field, true, true, "ID")
+}
+
 func (ec *executionContext) _Bet_draw(ctx context.Context, field graphql.CollectedField, obj *model.Bet) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -10317,6 +10723,38 @@ func (ec *executionContext) fieldContext_CardsDealt_drawId(_ context.Context, fi
 	return graphql.NewScalarFieldContext("CardsDealt", field, false, false, "ID")
 }
 
+func (ec *executionContext) _CardsDealt_draw(ctx context.Context, field graphql.CollectedField, obj *model.CardsDealt) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CardsDealt_draw(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.CardsDealt().Draw(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Draw) graphql.Marshaler {
+			return ec.marshalODraw2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐDraw(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_CardsDealt_draw(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "CardsDealt",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Draw(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _CardsDealt_street(ctx context.Context, field graphql.CollectedField, obj *model.CardsDealt) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -10999,6 +11437,29 @@ func (ec *executionContext) _Draw_id(ctx context.Context, field graphql.Collecte
 }
 func (ec *executionContext) fieldContext_Draw_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Draw", field, false, false, "ID")
+}
+
+func (ec *executionContext) _Draw_nodeId(ctx context.Context, field graphql.CollectedField, obj *model.Draw) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Draw_nodeId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Draw().NodeID(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Draw_nodeId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Draw", field, true, true, "ID")
 }
 
 func (ec *executionContext) _Draw_table(ctx context.Context, field graphql.CollectedField, obj *model.Draw) (ret graphql.Marshaler) {
@@ -11747,6 +12208,38 @@ func (ec *executionContext) fieldContext_DrawOpened_drawId(_ context.Context, fi
 	return graphql.NewScalarFieldContext("DrawOpened", field, false, false, "ID")
 }
 
+func (ec *executionContext) _DrawOpened_draw(ctx context.Context, field graphql.CollectedField, obj *model.DrawOpened) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DrawOpened_draw(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.DrawOpened().Draw(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Draw) graphql.Marshaler {
+			return ec.marshalODraw2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐDraw(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_DrawOpened_draw(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "DrawOpened",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Draw(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _DrawOpened_number(ctx context.Context, field graphql.CollectedField, obj *model.DrawOpened) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -12197,6 +12690,38 @@ func (ec *executionContext) fieldContext_DrawSettled_drawId(_ context.Context, f
 	return graphql.NewScalarFieldContext("DrawSettled", field, false, false, "ID")
 }
 
+func (ec *executionContext) _DrawSettled_draw(ctx context.Context, field graphql.CollectedField, obj *model.DrawSettled) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DrawSettled_draw(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.DrawSettled().Draw(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Draw) graphql.Marshaler {
+			return ec.marshalODraw2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐDraw(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_DrawSettled_draw(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "DrawSettled",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Draw(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _DrawSettled_result(ctx context.Context, field graphql.CollectedField, obj *model.DrawSettled) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -12305,6 +12830,38 @@ func (ec *executionContext) _DrawSnapshot_drawId(ctx context.Context, field grap
 }
 func (ec *executionContext) fieldContext_DrawSnapshot_drawId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("DrawSnapshot", field, false, false, "ID")
+}
+
+func (ec *executionContext) _DrawSnapshot_draw(ctx context.Context, field graphql.CollectedField, obj *model.DrawSnapshot) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DrawSnapshot_draw(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.DrawSnapshot().Draw(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Draw) graphql.Marshaler {
+			return ec.marshalODraw2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐDraw(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_DrawSnapshot_draw(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "DrawSnapshot",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Draw(ctx, field)
+		},
+	}
+	return fc, nil
 }
 
 func (ec *executionContext) _DrawSnapshot_number(ctx context.Context, field graphql.CollectedField, obj *model.DrawSnapshot) (ret graphql.Marshaler) {
@@ -12989,6 +13546,38 @@ func (ec *executionContext) _DrawVoided_drawId(ctx context.Context, field graphq
 }
 func (ec *executionContext) fieldContext_DrawVoided_drawId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("DrawVoided", field, false, false, "ID")
+}
+
+func (ec *executionContext) _DrawVoided_draw(ctx context.Context, field graphql.CollectedField, obj *model.DrawVoided) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DrawVoided_draw(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.DrawVoided().Draw(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Draw) graphql.Marshaler {
+			return ec.marshalODraw2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐDraw(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_DrawVoided_draw(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "DrawVoided",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Draw(ctx, field)
+		},
+	}
+	return fc, nil
 }
 
 func (ec *executionContext) _DrawVoided_reason(ctx context.Context, field graphql.CollectedField, obj *model.DrawVoided) (ret graphql.Marshaler) {
@@ -13869,6 +14458,29 @@ func (ec *executionContext) fieldContext_HoldemHand_id(_ context.Context, field 
 	return graphql.NewScalarFieldContext("HoldemHand", field, false, false, "ID")
 }
 
+func (ec *executionContext) _HoldemHand_nodeId(ctx context.Context, field graphql.CollectedField, obj *model.HoldemHand) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_HoldemHand_nodeId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.HoldemHand().NodeID(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_HoldemHand_nodeId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("HoldemHand", field, true, true, "ID")
+}
+
 func (ec *executionContext) _HoldemHand_phase(ctx context.Context, field graphql.CollectedField, obj *model.HoldemHand) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -14660,6 +15272,29 @@ func (ec *executionContext) _LedgerEntry_id(ctx context.Context, field graphql.C
 	)
 }
 func (ec *executionContext) fieldContext_LedgerEntry_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("LedgerEntry", field, false, false, "ID")
+}
+
+func (ec *executionContext) _LedgerEntry_nodeId(ctx context.Context, field graphql.CollectedField, obj *model.LedgerEntry) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LedgerEntry_nodeId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.NodeID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_LedgerEntry_nodeId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("LedgerEntry", field, false, false, "ID")
 }
 
@@ -17657,6 +18292,38 @@ func (ec *executionContext) fieldContext_OddsUpdated_drawId(_ context.Context, f
 	return graphql.NewScalarFieldContext("OddsUpdated", field, false, false, "ID")
 }
 
+func (ec *executionContext) _OddsUpdated_draw(ctx context.Context, field graphql.CollectedField, obj *model.OddsUpdated) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OddsUpdated_draw(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.OddsUpdated().Draw(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Draw) graphql.Marshaler {
+			return ec.marshalODraw2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐDraw(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_OddsUpdated_draw(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "OddsUpdated",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Draw(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _OddsUpdated_odds(ctx context.Context, field graphql.CollectedField, obj *model.OddsUpdated) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -17710,6 +18377,52 @@ func (ec *executionContext) _PageInfo_hasNextPage(ctx context.Context, field gra
 }
 func (ec *executionContext) fieldContext_PageInfo_hasNextPage(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("PageInfo", field, false, false, "Boolean")
+}
+
+func (ec *executionContext) _PageInfo_hasPreviousPage(ctx context.Context, field graphql.CollectedField, obj *model.PageInfo) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PageInfo_hasPreviousPage(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.HasPreviousPage, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PageInfo_hasPreviousPage(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PageInfo", field, false, false, "Boolean")
+}
+
+func (ec *executionContext) _PageInfo_startCursor(ctx context.Context, field graphql.CollectedField, obj *model.PageInfo) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PageInfo_startCursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.StartCursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PageInfo_startCursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PageInfo", field, false, false, "String")
 }
 
 func (ec *executionContext) _PageInfo_endCursor(ctx context.Context, field graphql.CollectedField, obj *model.PageInfo) (ret graphql.Marshaler) {
@@ -19054,6 +19767,38 @@ func (ec *executionContext) fieldContext_PoolUpdated_drawId(_ context.Context, f
 	return graphql.NewScalarFieldContext("PoolUpdated", field, false, false, "ID")
 }
 
+func (ec *executionContext) _PoolUpdated_draw(ctx context.Context, field graphql.CollectedField, obj *model.PoolUpdated) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PoolUpdated_draw(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.PoolUpdated().Draw(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Draw) graphql.Marshaler {
+			return ec.marshalODraw2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐDraw(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PoolUpdated_draw(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "PoolUpdated",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Draw(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _PoolUpdated_pool(ctx context.Context, field graphql.CollectedField, obj *model.PoolUpdated) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -19858,6 +20603,50 @@ func (ec *executionContext) fieldContext_ProtectionLimit_pendingFrom(_ context.C
 	return graphql.NewScalarFieldContext("ProtectionLimit", field, false, false, "Time")
 }
 
+func (ec *executionContext) _Query_node(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_node(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().Node(ctx, fc.Args["id"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.Node) graphql.Marshaler {
+			return ec.marshalONode2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐNode(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Query_node(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("FieldContext.Child cannot be called on type INTERFACE")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_node_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Query_me(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -20024,7 +20813,7 @@ func (ec *executionContext) _Query_pendingVerifications(ctx context.Context, fie
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Query().PendingVerifications(ctx, fc.Args["first"].(*int), fc.Args["after"].(*string))
+			return ec.Resolvers.Query().PendingVerifications(ctx, fc.Args["first"].(*int), fc.Args["after"].(*string), fc.Args["last"].(*int), fc.Args["before"].(*string))
 		},
 		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
 			directive0 := next
@@ -20136,7 +20925,7 @@ func (ec *executionContext) _Query_auditLog(ctx context.Context, field graphql.C
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Query().AuditLog(ctx, fc.Args["first"].(*int), fc.Args["after"].(*string), fc.Args["actorId"].(*string), fc.Args["action"].(*string), fc.Args["tableId"].(*string), fc.Args["from"].(*time.Time), fc.Args["to"].(*time.Time))
+			return ec.Resolvers.Query().AuditLog(ctx, fc.Args["first"].(*int), fc.Args["after"].(*string), fc.Args["last"].(*int), fc.Args["before"].(*string), fc.Args["actorId"].(*string), fc.Args["action"].(*string), fc.Args["tableId"].(*string), fc.Args["from"].(*time.Time), fc.Args["to"].(*time.Time))
 		},
 		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
 			directive0 := next
@@ -20407,7 +21196,7 @@ func (ec *executionContext) _Query_holdemHands(ctx context.Context, field graphq
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Query().HoldemHands(ctx, fc.Args["first"].(*int), fc.Args["after"].(*string))
+			return ec.Resolvers.Query().HoldemHands(ctx, fc.Args["first"].(*int), fc.Args["after"].(*string), fc.Args["last"].(*int), fc.Args["before"].(*string))
 		},
 		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
 			directive0 := next
@@ -20464,7 +21253,7 @@ func (ec *executionContext) _Query_myLedger(ctx context.Context, field graphql.C
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Query().MyLedger(ctx, fc.Args["first"].(*int), fc.Args["after"].(*string))
+			return ec.Resolvers.Query().MyLedger(ctx, fc.Args["first"].(*int), fc.Args["after"].(*string), fc.Args["last"].(*int), fc.Args["before"].(*string))
 		},
 		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
 			directive0 := next
@@ -20566,7 +21355,7 @@ func (ec *executionContext) _Query_exclusionRegister(ctx context.Context, field 
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Query().ExclusionRegister(ctx, fc.Args["all"].(*bool), fc.Args["first"].(*int), fc.Args["after"].(*string))
+			return ec.Resolvers.Query().ExclusionRegister(ctx, fc.Args["all"].(*bool), fc.Args["first"].(*int), fc.Args["after"].(*string), fc.Args["last"].(*int), fc.Args["before"].(*string))
 		},
 		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
 			directive0 := next
@@ -21112,7 +21901,7 @@ func (ec *executionContext) _Query_playerLedger(ctx context.Context, field graph
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Query().PlayerLedger(ctx, fc.Args["userId"].(string), fc.Args["first"].(*int), fc.Args["after"].(*string))
+			return ec.Resolvers.Query().PlayerLedger(ctx, fc.Args["userId"].(string), fc.Args["first"].(*int), fc.Args["after"].(*string), fc.Args["last"].(*int), fc.Args["before"].(*string))
 		},
 		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
 			directive0 := next
@@ -21174,7 +21963,7 @@ func (ec *executionContext) _Query_playerBets(ctx context.Context, field graphql
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Query().PlayerBets(ctx, fc.Args["userId"].(string), fc.Args["first"].(*int), fc.Args["after"].(*string))
+			return ec.Resolvers.Query().PlayerBets(ctx, fc.Args["userId"].(string), fc.Args["first"].(*int), fc.Args["after"].(*string), fc.Args["last"].(*int), fc.Args["before"].(*string))
 		},
 		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
 			directive0 := next
@@ -21418,7 +22207,7 @@ func (ec *executionContext) _Query_myBets(ctx context.Context, field graphql.Col
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Query().MyBets(ctx, fc.Args["first"].(*int), fc.Args["after"].(*string), fc.Args["drawId"].(*string))
+			return ec.Resolvers.Query().MyBets(ctx, fc.Args["first"].(*int), fc.Args["after"].(*string), fc.Args["last"].(*int), fc.Args["before"].(*string), fc.Args["drawId"].(*string))
 		},
 		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
 			directive0 := next
@@ -21475,7 +22264,7 @@ func (ec *executionContext) _Query_results(ctx context.Context, field graphql.Co
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Query().Results(ctx, fc.Args["tableId"].(*string), fc.Args["from"].(*time.Time), fc.Args["to"].(*time.Time), fc.Args["first"].(*int), fc.Args["after"].(*string))
+			return ec.Resolvers.Query().Results(ctx, fc.Args["tableId"].(*string), fc.Args["from"].(*time.Time), fc.Args["to"].(*time.Time), fc.Args["first"].(*int), fc.Args["after"].(*string), fc.Args["last"].(*int), fc.Args["before"].(*string))
 		},
 		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
 			directive0 := next
@@ -23684,6 +24473,38 @@ func (ec *executionContext) fieldContext_RoundClosed_drawId(_ context.Context, f
 	return graphql.NewScalarFieldContext("RoundClosed", field, false, false, "ID")
 }
 
+func (ec *executionContext) _RoundClosed_draw(ctx context.Context, field graphql.CollectedField, obj *model.RoundClosed) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RoundClosed_draw(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.RoundClosed().Draw(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Draw) graphql.Marshaler {
+			return ec.marshalODraw2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐDraw(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_RoundClosed_draw(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "RoundClosed",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Draw(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _RoundClosed_round(ctx context.Context, field graphql.CollectedField, obj *model.RoundClosed) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -23852,6 +24673,38 @@ func (ec *executionContext) _RoundOpened_drawId(ctx context.Context, field graph
 }
 func (ec *executionContext) fieldContext_RoundOpened_drawId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("RoundOpened", field, false, false, "ID")
+}
+
+func (ec *executionContext) _RoundOpened_draw(ctx context.Context, field graphql.CollectedField, obj *model.RoundOpened) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RoundOpened_draw(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.RoundOpened().Draw(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Draw) graphql.Marshaler {
+			return ec.marshalODraw2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐDraw(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_RoundOpened_draw(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "RoundOpened",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Draw(ctx, field)
+		},
+	}
+	return fc, nil
 }
 
 func (ec *executionContext) _RoundOpened_round(ctx context.Context, field graphql.CollectedField, obj *model.RoundOpened) (ret graphql.Marshaler) {
@@ -24429,6 +25282,29 @@ func (ec *executionContext) _Table_id(ctx context.Context, field graphql.Collect
 }
 func (ec *executionContext) fieldContext_Table_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Table", field, false, false, "ID")
+}
+
+func (ec *executionContext) _Table_nodeId(ctx context.Context, field graphql.CollectedField, obj *model.Table) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Table_nodeId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Table().NodeID(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Table_nodeId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Table", field, true, true, "ID")
 }
 
 func (ec *executionContext) _Table_name(ctx context.Context, field graphql.CollectedField, obj *model.Table) (ret graphql.Marshaler) {
@@ -25247,6 +26123,29 @@ func (ec *executionContext) _User_id(ctx context.Context, field graphql.Collecte
 }
 func (ec *executionContext) fieldContext_User_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("User", field, false, false, "ID")
+}
+
+func (ec *executionContext) _User_nodeId(ctx context.Context, field graphql.CollectedField, obj *model.User) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_User_nodeId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.User().NodeID(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_User_nodeId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("User", field, true, true, "ID")
 }
 
 func (ec *executionContext) _User_email(ctx context.Context, field graphql.CollectedField, obj *model.User) (ret graphql.Marshaler) {
@@ -28135,6 +29034,61 @@ func UnmarshalVerificationInput(ctx context.Context, raw any) (model.Verificatio
 
 // region    ************************** interface.gotpl ***************************
 
+func (ec *executionContext) _Node(ctx context.Context, sel ast.SelectionSet, obj model.Node) graphql.Marshaler {
+	switch obj := (obj).(type) {
+	case nil:
+		return graphql.Null
+	case model.User:
+		return ec._User(ctx, sel, &obj)
+	case *model.User:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._User(ctx, sel, obj)
+	case model.Table:
+		return ec._Table(ctx, sel, &obj)
+	case *model.Table:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._Table(ctx, sel, obj)
+	case model.LedgerEntry:
+		return ec._LedgerEntry(ctx, sel, &obj)
+	case *model.LedgerEntry:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._LedgerEntry(ctx, sel, obj)
+	case model.HoldemHand:
+		return ec._HoldemHand(ctx, sel, &obj)
+	case *model.HoldemHand:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._HoldemHand(ctx, sel, obj)
+	case model.Draw:
+		return ec._Draw(ctx, sel, &obj)
+	case *model.Draw:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._Draw(ctx, sel, obj)
+	case model.Bet:
+		return ec._Bet(ctx, sel, &obj)
+	case *model.Bet:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._Bet(ctx, sel, obj)
+	default:
+		if typedObj, ok := obj.(graphql.Marshaler); ok {
+			return typedObj
+		} else {
+			panic(fmt.Errorf("unexpected type %T; non-generated variants of Node must implement graphql.Marshaler", obj))
+		}
+	}
+}
+
 func (ec *executionContext) _TableEvent(ctx context.Context, sel ast.SelectionSet, obj model.TableEvent) graphql.Marshaler {
 	switch obj := (obj).(type) {
 	case nil:
@@ -28768,7 +29722,7 @@ func (ec *executionContext) _Beacons(ctx context.Context, sel ast.SelectionSet, 
 	return out
 }
 
-var betImplementors = []string{"Bet"}
+var betImplementors = []string{"Bet", "Node"}
 
 func (ec *executionContext) _Bet(ctx context.Context, sel ast.SelectionSet, obj *model.Bet) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, betImplementors)
@@ -28784,6 +29738,12 @@ func (ec *executionContext) _Bet(ctx context.Context, sel ast.SelectionSet, obj 
 			if out.Values[i] == graphql.Null {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
+		case "nodeId":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Bet_nodeId(ctx, field, obj)
+				})
 		case "draw":
 			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
 				true, true,
@@ -29173,47 +30133,53 @@ func (ec *executionContext) _CardsDealt(ctx context.Context, sel ast.SelectionSe
 		case "seq":
 			out.Values[i] = ec._CardsDealt_seq(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "tableId":
 			out.Values[i] = ec._CardsDealt_tableId(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "at":
 			out.Values[i] = ec._CardsDealt_at(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "drawId":
 			out.Values[i] = ec._CardsDealt_drawId(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
+		case "draw":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._CardsDealt_draw(ctx, field, obj)
+				})
 		case "street":
 			out.Values[i] = ec._CardsDealt_street(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "position":
 			out.Values[i] = ec._CardsDealt_position(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "cards":
 			out.Values[i] = ec._CardsDealt_cards(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "board":
 			out.Values[i] = ec._CardsDealt_board(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "positions":
 			out.Values[i] = ec._CardsDealt_positions(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
@@ -29505,7 +30471,7 @@ func (ec *executionContext) _DailyReportRow(ctx context.Context, sel ast.Selecti
 	return out
 }
 
-var drawImplementors = []string{"Draw"}
+var drawImplementors = []string{"Draw", "Node"}
 
 func (ec *executionContext) _Draw(ctx context.Context, sel ast.SelectionSet, obj *model.Draw) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, drawImplementors)
@@ -29521,6 +30487,12 @@ func (ec *executionContext) _Draw(ctx context.Context, sel ast.SelectionSet, obj
 			if out.Values[i] == graphql.Null {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
+		case "nodeId":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Draw_nodeId(ctx, field, obj)
+				})
 		case "table":
 			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
 				true, true,
@@ -29733,57 +30705,63 @@ func (ec *executionContext) _DrawOpened(ctx context.Context, sel ast.SelectionSe
 		case "seq":
 			out.Values[i] = ec._DrawOpened_seq(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "tableId":
 			out.Values[i] = ec._DrawOpened_tableId(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "at":
 			out.Values[i] = ec._DrawOpened_at(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "drawId":
 			out.Values[i] = ec._DrawOpened_drawId(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
+		case "draw":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._DrawOpened_draw(ctx, field, obj)
+				})
 		case "number":
 			out.Values[i] = ec._DrawOpened_number(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "positionCount":
 			out.Values[i] = ec._DrawOpened_positionCount(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "seats":
 			out.Values[i] = ec._DrawOpened_seats(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "minStake":
 			out.Values[i] = ec._DrawOpened_minStake(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "commitment":
 			out.Values[i] = ec._DrawOpened_commitment(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "beacons":
 			out.Values[i] = ec._DrawOpened_beacons(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "odds":
 			out.Values[i] = ec._DrawOpened_odds(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
@@ -29879,37 +30857,43 @@ func (ec *executionContext) _DrawSettled(ctx context.Context, sel ast.SelectionS
 		case "seq":
 			out.Values[i] = ec._DrawSettled_seq(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "tableId":
 			out.Values[i] = ec._DrawSettled_tableId(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "at":
 			out.Values[i] = ec._DrawSettled_at(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "drawId":
 			out.Values[i] = ec._DrawSettled_drawId(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
+		case "draw":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._DrawSettled_draw(ctx, field, obj)
+				})
 		case "result":
 			out.Values[i] = ec._DrawSettled_result(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "serverSeed":
 			out.Values[i] = ec._DrawSettled_serverSeed(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "positions":
 			out.Values[i] = ec._DrawSettled_positions(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
@@ -29942,87 +30926,93 @@ func (ec *executionContext) _DrawSnapshot(ctx context.Context, sel ast.Selection
 		case "drawId":
 			out.Values[i] = ec._DrawSnapshot_drawId(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
+		case "draw":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._DrawSnapshot_draw(ctx, field, obj)
+				})
 		case "number":
 			out.Values[i] = ec._DrawSnapshot_number(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "phase":
 			out.Values[i] = ec._DrawSnapshot_phase(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "openRound":
 			out.Values[i] = ec._DrawSnapshot_openRound(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "roundClosesAt":
 			out.Values[i] = ec._DrawSnapshot_roundClosesAt(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "minStake":
 			out.Values[i] = ec._DrawSnapshot_minStake(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "commitment":
 			out.Values[i] = ec._DrawSnapshot_commitment(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "beacons":
 			out.Values[i] = ec._DrawSnapshot_beacons(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "publicSeed":
 			out.Values[i] = ec._DrawSnapshot_publicSeed(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "serverSeed":
 			out.Values[i] = ec._DrawSnapshot_serverSeed(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "board":
 			out.Values[i] = ec._DrawSnapshot_board(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "positions":
 			out.Values[i] = ec._DrawSnapshot_positions(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "odds":
 			out.Values[i] = ec._DrawSnapshot_odds(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "pools":
 			out.Values[i] = ec._DrawSnapshot_pools(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "result":
 			out.Values[i] = ec._DrawSnapshot_result(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "voidReason":
 			out.Values[i] = ec._DrawSnapshot_voidReason(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "chances":
 			out.Values[i] = ec._DrawSnapshot_chances(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
@@ -30119,42 +31109,48 @@ func (ec *executionContext) _DrawVoided(ctx context.Context, sel ast.SelectionSe
 		case "seq":
 			out.Values[i] = ec._DrawVoided_seq(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "tableId":
 			out.Values[i] = ec._DrawVoided_tableId(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "at":
 			out.Values[i] = ec._DrawVoided_at(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "drawId":
 			out.Values[i] = ec._DrawVoided_drawId(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
+		case "draw":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._DrawVoided_draw(ctx, field, obj)
+				})
 		case "reason":
 			out.Values[i] = ec._DrawVoided_reason(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "voidKind":
 			out.Values[i] = ec._DrawVoided_voidKind(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "result":
 			out.Values[i] = ec._DrawVoided_result(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "serverSeed":
 			out.Values[i] = ec._DrawVoided_serverSeed(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
@@ -30473,7 +31469,7 @@ func (ec *executionContext) _HoldemCommitment(ctx context.Context, sel ast.Selec
 	return out
 }
 
-var holdemHandImplementors = []string{"HoldemHand"}
+var holdemHandImplementors = []string{"HoldemHand", "Node"}
 
 func (ec *executionContext) _HoldemHand(ctx context.Context, sel ast.SelectionSet, obj *model.HoldemHand) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, holdemHandImplementors)
@@ -30487,82 +31483,88 @@ func (ec *executionContext) _HoldemHand(ctx context.Context, sel ast.SelectionSe
 		case "id":
 			out.Values[i] = ec._HoldemHand_id(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
+		case "nodeId":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._HoldemHand_nodeId(ctx, field, obj)
+				})
 		case "phase":
 			out.Values[i] = ec._HoldemHand_phase(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "turn":
 			out.Values[i] = ec._HoldemHand_turn(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "decisionDeadline":
 			out.Values[i] = ec._HoldemHand_decisionDeadline(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "boxes":
 			out.Values[i] = ec._HoldemHand_boxes(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "board":
 			out.Values[i] = ec._HoldemHand_board(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "dealerCards":
 			out.Values[i] = ec._HoldemHand_dealerCards(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "dealerHand":
 			out.Values[i] = ec._HoldemHand_dealerHand(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "dealerQualifies":
 			out.Values[i] = ec._HoldemHand_dealerQualifies(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "shuffle":
 			out.Values[i] = ec._HoldemHand_shuffle(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "cut":
 			out.Values[i] = ec._HoldemHand_cut(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "totalStake":
 			out.Values[i] = ec._HoldemHand_totalStake(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "totalReturn":
 			out.Values[i] = ec._HoldemHand_totalReturn(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "net":
 			out.Values[i] = ec._HoldemHand_net(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "createdAt":
 			out.Values[i] = ec._HoldemHand_createdAt(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "settledAt":
 			out.Values[i] = ec._HoldemHand_settledAt(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
@@ -30796,7 +31798,7 @@ func (ec *executionContext) _Jackpot(ctx context.Context, sel ast.SelectionSet, 
 	return out
 }
 
-var ledgerEntryImplementors = []string{"LedgerEntry"}
+var ledgerEntryImplementors = []string{"LedgerEntry", "Node"}
 
 func (ec *executionContext) _LedgerEntry(ctx context.Context, sel ast.SelectionSet, obj *model.LedgerEntry) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, ledgerEntryImplementors)
@@ -30809,6 +31811,11 @@ func (ec *executionContext) _LedgerEntry(ctx context.Context, sel ast.SelectionS
 			out.Values[i] = graphql.MarshalString("LedgerEntry")
 		case "id":
 			out.Values[i] = ec._LedgerEntry_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "nodeId":
+			out.Values[i] = ec._LedgerEntry_nodeId(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -31389,27 +32396,33 @@ func (ec *executionContext) _OddsUpdated(ctx context.Context, sel ast.SelectionS
 		case "seq":
 			out.Values[i] = ec._OddsUpdated_seq(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "tableId":
 			out.Values[i] = ec._OddsUpdated_tableId(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "at":
 			out.Values[i] = ec._OddsUpdated_at(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "drawId":
 			out.Values[i] = ec._OddsUpdated_drawId(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
+		case "draw":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._OddsUpdated_draw(ctx, field, obj)
+				})
 		case "odds":
 			out.Values[i] = ec._OddsUpdated_odds(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
@@ -31442,6 +32455,16 @@ func (ec *executionContext) _PageInfo(ctx context.Context, sel ast.SelectionSet,
 		case "hasNextPage":
 			out.Values[i] = ec._PageInfo_hasNextPage(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "hasPreviousPage":
+			out.Values[i] = ec._PageInfo_hasPreviousPage(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "startCursor":
+			out.Values[i] = ec._PageInfo_startCursor(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		case "endCursor":
@@ -31960,27 +32983,33 @@ func (ec *executionContext) _PoolUpdated(ctx context.Context, sel ast.SelectionS
 		case "seq":
 			out.Values[i] = ec._PoolUpdated_seq(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "tableId":
 			out.Values[i] = ec._PoolUpdated_tableId(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "at":
 			out.Values[i] = ec._PoolUpdated_at(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "drawId":
 			out.Values[i] = ec._PoolUpdated_drawId(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
+		case "draw":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._PoolUpdated_draw(ctx, field, obj)
+				})
 		case "pool":
 			out.Values[i] = ec._PoolUpdated_pool(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
@@ -32346,6 +33375,12 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 		switch field.Name {
 		case "__typename":
 			out.Values[i] = graphql.MarshalString("Query")
+		case "node":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_node(ctx, field)
+				})
 		case "me":
 			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
 				true, false,
@@ -33293,37 +34328,43 @@ func (ec *executionContext) _RoundClosed(ctx context.Context, sel ast.SelectionS
 		case "seq":
 			out.Values[i] = ec._RoundClosed_seq(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "tableId":
 			out.Values[i] = ec._RoundClosed_tableId(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "at":
 			out.Values[i] = ec._RoundClosed_at(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "drawId":
 			out.Values[i] = ec._RoundClosed_drawId(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
+		case "draw":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._RoundClosed_draw(ctx, field, obj)
+				})
 		case "round":
 			out.Values[i] = ec._RoundClosed_round(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "publicSeed":
 			out.Values[i] = ec._RoundClosed_publicSeed(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "betRoot":
 			out.Values[i] = ec._RoundClosed_betRoot(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
@@ -33356,37 +34397,43 @@ func (ec *executionContext) _RoundOpened(ctx context.Context, sel ast.SelectionS
 		case "seq":
 			out.Values[i] = ec._RoundOpened_seq(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "tableId":
 			out.Values[i] = ec._RoundOpened_tableId(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "at":
 			out.Values[i] = ec._RoundOpened_at(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "drawId":
 			out.Values[i] = ec._RoundOpened_drawId(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
+		case "draw":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._RoundOpened_draw(ctx, field, obj)
+				})
 		case "round":
 			out.Values[i] = ec._RoundOpened_round(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "closesAt":
 			out.Values[i] = ec._RoundOpened_closesAt(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "chances":
 			out.Values[i] = ec._RoundOpened_chances(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
@@ -33583,7 +34630,7 @@ func (ec *executionContext) _Subscription(ctx context.Context, sel ast.Selection
 	}
 }
 
-var tableImplementors = []string{"Table"}
+var tableImplementors = []string{"Table", "Node"}
 
 func (ec *executionContext) _Table(ctx context.Context, sel ast.SelectionSet, obj *model.Table) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, tableImplementors)
@@ -33599,6 +34646,12 @@ func (ec *executionContext) _Table(ctx context.Context, sel ast.SelectionSet, ob
 			if out.Values[i] == graphql.Null {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
+		case "nodeId":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Table_nodeId(ctx, field, obj)
+				})
 		case "name":
 			out.Values[i] = ec._Table_name(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -33922,7 +34975,7 @@ func (ec *executionContext) _TrustedManifest(ctx context.Context, sel ast.Select
 	return out
 }
 
-var userImplementors = []string{"User"}
+var userImplementors = []string{"User", "Node"}
 
 func (ec *executionContext) _User(ctx context.Context, sel ast.SelectionSet, obj *model.User) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, userImplementors)
@@ -33938,6 +34991,12 @@ func (ec *executionContext) _User(ctx context.Context, sel ast.SelectionSet, obj
 			if out.Values[i] == graphql.Null {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
+		case "nodeId":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._User_nodeId(ctx, field, obj)
+				})
 		case "email":
 			out.Values[i] = ec._User_email(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -36717,6 +37776,13 @@ func (ec *executionContext) marshalOMoney2ᚖgithubᚗcomᚋpokertoteᚋpokertot
 		return graphql.Null
 	}
 	return v
+}
+
+func (ec *executionContext) marshalONode2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐNode(ctx context.Context, sel ast.SelectionSet, v model.Node) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._Node(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalOOdds2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐOdds(ctx context.Context, sel ast.SelectionSet, v *model.Odds) graphql.Marshaler {

@@ -11,6 +11,10 @@ import (
 	"github.com/pokertote/pokertote/graph/model"
 )
 
+func (r *holdemHandResolver) NodeID(ctx context.Context, obj *model.HoldemHand) (string, error) {
+	return nodeID(nodeHoldemHand, obj.ID), nil
+}
+
 func (r *mutationResolver) HoldemCommit(ctx context.Context) (*model.HoldemCommitment, error) {
 	return r.Holdem.HoldemCommit(ctx)
 }
@@ -35,6 +39,10 @@ func (r *queryResolver) HoldemHand(ctx context.Context, id string) (*model.Holde
 	return r.Holdem.HoldemHand(ctx, id)
 }
 
-func (r *queryResolver) HoldemHands(ctx context.Context, first *int, after *string) (*model.HoldemHandConnection, error) {
-	return r.Holdem.HoldemHands(ctx, first, after)
+func (r *queryResolver) HoldemHands(ctx context.Context, first *int, after *string, last *int, before *string) (*model.HoldemHandConnection, error) {
+	return r.Holdem.HoldemHands(ctx, first, after, last, before)
 }
+
+func (r *Resolver) HoldemHand() HoldemHandResolver { return &holdemHandResolver{r} }
+
+type holdemHandResolver struct{ *Resolver }

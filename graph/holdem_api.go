@@ -129,16 +129,20 @@ func (a *HoldemAPI) userHand(ctx context.Context, userID ids.UserID, handID int6
 }
 
 // HoldemHands resolves Query.holdemHands.
-func (a *HoldemAPI) HoldemHands(ctx context.Context, first *int, after *string) (*model.HoldemHandConnection, error) {
+func (a *HoldemAPI) HoldemHands(ctx context.Context, first *int, after *string, last *int, before *string) (*model.HoldemHandConnection, error) {
 	v, err := RequireViewer(ctx)
 	if err != nil {
 		return nil, err
 	}
-	pr, err := readPage(first, after)
+	pr, err := readPageArgs(first, after, last, before)
 	if err != nil {
 		return nil, err
 	}
-	p, err := a.svc.Hands(ctx, ids.UserID(v.UserID), pr.after, pr.size)
+	hands := a.svc.Hands
+	if pr.backward {
+		hands = a.svc.HandsBefore
+	}
+	p, err := hands(ctx, ids.UserID(v.UserID), pr.cursor(), pr.size)
 	if err != nil {
 		return nil, err
 	}
@@ -146,6 +150,6 @@ func (a *HoldemAPI) HoldemHands(ctx context.Context, first *int, after *string) 
 	for _, sn := range p.Items {
 		out.Edges = append(out.Edges, model.HoldemHandEdge{Cursor: encodeCursor(holdem.HandCursor(sn.ID)), Node: toModelHoldemHand(sn)})
 	}
-	out.PageInfo = pageInfo(lastCursor(out.Edges, func(e model.HoldemHandEdge) string { return e.Cursor }), p.Next != "")
+	out.PageInfo = edgesInfo(pr, out.Edges, func(e model.HoldemHandEdge) string { return e.Cursor }, p.Next != "")
 	return out, nil
 }

@@ -23,6 +23,6 @@ func (r *mutationResolver) Withdraw(ctx context.Context, input model.CashInput) 
 	return r.Accounts.Withdraw(ctx, input)
 }
 
-func (r *queryResolver) MyLedger(ctx context.Context, first *int, after *string) (*model.LedgerEntryConnection, error) {
-	return r.Accounts.MyLedger(ctx, first, after)
+func (r *queryResolver) MyLedger(ctx context.Context, first *int, after *string, last *int, before *string) (*model.LedgerEntryConnection, error) {
+	return r.Accounts.MyLedger(ctx, first, after, last, before)
 }

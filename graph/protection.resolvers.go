@@ -39,6 +39,6 @@ func (r *queryResolver) MyProtection(ctx context.Context) (*model.Protection, er
 	return r.Protection.MyProtection(ctx)
 }
 
-func (r *queryResolver) ExclusionRegister(ctx context.Context, all *bool, first *int, after *string) (*model.RegisterEntryConnection, error) {
-	return r.Protection.ExclusionRegister(ctx, all, first, after)
+func (r *queryResolver) ExclusionRegister(ctx context.Context, all *bool, first *int, after *string, last *int, before *string) (*model.RegisterEntryConnection, error) {
+	return r.Protection.ExclusionRegister(ctx, all, first, after, last, before)
 }

@@ -154,12 +154,12 @@ func (a *ProtectionAPI) SelfExclude(ctx context.Context, months *int) (*model.Ex
 }
 
 // ExclusionRegister resolves Query.exclusionRegister.
-func (a *ProtectionAPI) ExclusionRegister(ctx context.Context, all *bool, first *int, after *string) (*model.RegisterEntryConnection, error) {
+func (a *ProtectionAPI) ExclusionRegister(ctx context.Context, all *bool, first *int, after *string, last *int, before *string) (*model.RegisterEntryConnection, error) {
 	v, err := RequireViewer(ctx)
 	if err != nil {
 		return nil, err
 	}
-	p, err := accountPage(first, after)
+	p, pr, err := accountPage(first, after, last, before)
 	if err != nil {
 		return nil, err
 	}
@@ -171,7 +171,7 @@ func (a *ProtectionAPI) ExclusionRegister(ctx context.Context, all *bool, first 
 	for _, e := range entries {
 		out.Edges = append(out.Edges, model.RegisterEntryEdge{Cursor: idCursor(e.ID), Node: toModelRegisterEntry(e)})
 	}
-	out.PageInfo = pageInfo(lastCursor(out.Edges, func(e model.RegisterEntryEdge) string { return e.Cursor }), next != 0)
+	out.PageInfo = edgesInfo(pr, out.Edges, func(e model.RegisterEntryEdge) string { return e.Cursor }, next != 0)
 	return out, nil
 }
 

@@ -32,9 +32,12 @@ const (
 	ReasonTokenRevoked = auth.ReasonTokenRevoked
 
 	// Arguments (convert.go, connection.go, tote_convert.go).
-	ReasonInvalidID         = "INVALID_ID"
-	ReasonInvalidPageSize   = paging.ReasonInvalidPageSize
-	ReasonInvalidCursor     = "INVALID_CURSOR"
+	ReasonInvalidID       = "INVALID_ID"
+	ReasonInvalidPageSize = paging.ReasonInvalidPageSize
+	ReasonInvalidCursor   = "INVALID_CURSOR"
+	// ReasonPageDirection: a page request mixes the forward arguments
+	// (first, after) with the backward ones (last, before).
+	ReasonPageDirection     = "PAGE_DIRECTION_CONFLICT"
 	ReasonInvalidSelection  = "INVALID_SELECTION"
 	ReasonInvalidTiming     = "INVALID_TIMING"
 	ReasonInvalidPoolConfig = "INVALID_POOL_CONFIG"

@@ -35,12 +35,12 @@ func (r *queryResolver) PlayerProtection(ctx context.Context, userID string) (*m
 	return r.Protection.PlayerProtection(ctx, userID)
 }
 
-func (r *queryResolver) PlayerLedger(ctx context.Context, userID string, first *int, after *string) (*model.LedgerEntryConnection, error) {
-	return r.Accounts.PlayerLedger(ctx, userID, first, after)
+func (r *queryResolver) PlayerLedger(ctx context.Context, userID string, first *int, after *string, last *int, before *string) (*model.LedgerEntryConnection, error) {
+	return r.Accounts.PlayerLedger(ctx, userID, first, after, last, before)
 }
 
-func (r *queryResolver) PlayerBets(ctx context.Context, userID string, first *int, after *string) (*model.BetConnection, error) {
-	return r.Tote.PlayerBets(ctx, userID, first, after)
+func (r *queryResolver) PlayerBets(ctx context.Context, userID string, first *int, after *string, last *int, before *string) (*model.BetConnection, error) {
+	return r.Tote.PlayerBets(ctx, userID, first, after, last, before)
 }
 
 func (r *queryResolver) ProtectionEvents(ctx context.Context, from model.Date, to model.Date) ([]model.ProtectionEvent, error) {

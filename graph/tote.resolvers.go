@@ -12,12 +12,20 @@ import (
 	"github.com/pokertote/pokertote/graph/model"
 )
 
+func (r *betResolver) NodeID(ctx context.Context, obj *model.Bet) (string, error) {
+	return nodeID(nodeBet, obj.ID), nil
+}
+
 func (r *betResolver) Draw(ctx context.Context, obj *model.Bet) (*model.Draw, error) {
 	return r.Tote.BetDraw(ctx, obj)
 }
 
 func (r *betResolver) InclusionProof(ctx context.Context, obj *model.Bet) (*model.BetInclusionProof, error) {
 	return r.Tote.BetInclusionProof(ctx, obj)
+}
+
+func (r *drawResolver) NodeID(ctx context.Context, obj *model.Draw) (string, error) {
+	return nodeID(nodeDraw, obj.ID), nil
 }
 
 func (r *drawResolver) Table(ctx context.Context, obj *model.Draw) (*model.Table, error) {
@@ -98,16 +106,20 @@ func (r *queryResolver) Draw(ctx context.Context, id string) (*model.Draw, error
 	return r.Tote.Draw(ctx, id)
 }
 
-func (r *queryResolver) MyBets(ctx context.Context, first *int, after *string, drawID *string) (*model.BetConnection, error) {
-	return r.Tote.MyBets(ctx, first, after, drawID)
+func (r *queryResolver) MyBets(ctx context.Context, first *int, after *string, last *int, before *string, drawID *string) (*model.BetConnection, error) {
+	return r.Tote.MyBets(ctx, first, after, last, before, drawID)
 }
 
-func (r *queryResolver) Results(ctx context.Context, tableID *string, from *time.Time, to *time.Time, first *int, after *string) (*model.DrawConnection, error) {
-	return r.Tote.Results(ctx, tableID, from, to, first, after)
+func (r *queryResolver) Results(ctx context.Context, tableID *string, from *time.Time, to *time.Time, first *int, after *string, last *int, before *string) (*model.DrawConnection, error) {
+	return r.Tote.Results(ctx, tableID, from, to, first, after, last, before)
 }
 
 func (r *queryResolver) Jackpot(ctx context.Context) (*model.Jackpot, error) {
 	return r.Tote.Jackpot(ctx)
+}
+
+func (r *tableResolver) NodeID(ctx context.Context, obj *model.Table) (string, error) {
+	return nodeID(nodeTable, obj.ID), nil
 }
 
 func (r *tableResolver) CurrentDraw(ctx context.Context, obj *model.Table) (*model.Draw, error) {

@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"log/slog"
+	"slices"
 	"time"
 
 	"github.com/pokertote/pokertote/domain/betroot"
@@ -342,29 +343,33 @@ func (a *ToteAPI) Draw(ctx context.Context, drawID string) (*model.Draw, error) 
 }
 
 // MyBets resolves Query.myBets: the viewer's bets, newest first.
-func (a *ToteAPI) MyBets(ctx context.Context, first *int, after *string, drawID *string) (*model.BetConnection, error) {
+func (a *ToteAPI) MyBets(ctx context.Context, first *int, after *string, last *int, before *string, drawID *string) (*model.BetConnection, error) {
 	v, err := RequireViewer(ctx)
 	if err != nil {
 		return nil, err
 	}
-	return a.betsOf(ctx, v.UserID, first, after, drawID)
+	return a.betsOf(ctx, v.UserID, first, after, last, before, drawID)
 }
 
 // PlayerBets resolves Query.playerBets (admins).
-func (a *ToteAPI) PlayerBets(ctx context.Context, userID string, first *int, after *string) (*model.BetConnection, error) {
+func (a *ToteAPI) PlayerBets(ctx context.Context, userID string, first *int, after *string, last *int, before *string) (*model.BetConnection, error) {
 	uid, err := parseID(userID, "user")
 	if err != nil {
 		return nil, err
 	}
-	return a.betsOf(ctx, uid, first, after, nil)
+	return a.betsOf(ctx, uid, first, after, last, before, nil)
 }
 
-func (a *ToteAPI) betsOf(ctx context.Context, userID int64, first *int, after *string, drawID *string) (*model.BetConnection, error) {
-	limit, before, err := pageArgs(first, after)
+func (a *ToteAPI) betsOf(ctx context.Context, userID int64, first *int, after *string, last *int, before *string, drawID *string) (*model.BetConnection, error) {
+	pr, cur, err := pageArgs(first, after, last, before)
 	if err != nil {
 		return nil, err
 	}
-	q := tote.BetQuery{UserID: ids.UserID(userID), Before: before, Limit: limit + 1} // one more tells whether a next page exists
+	limit := pr.size
+	q := tote.BetQuery{UserID: ids.UserID(userID), Before: cur, Limit: limit + 1} // one more tells whether a next page exists
+	if pr.backward {
+		q.Before, q.After, q.Oldest = 0, cur, true
+	}
 	if drawID != nil {
 		if q.DrawID, err = parseID(*drawID, "draw"); err != nil {
 			return nil, err
@@ -376,6 +381,9 @@ func (a *ToteAPI) betsOf(ctx context.Context, userID int64, first *int, after *s
 	}
 	more := len(bets) > limit
 	bets = bets[:min(len(bets), limit)]
+	if pr.backward {
+		slices.Reverse(bets) // read oldest first, listed newest first
+	}
 	if selects(ctx, "edges", "node", "draw") {
 		ids := make([]int64, len(bets))
 		for i, b := range bets {
@@ -387,18 +395,22 @@ func (a *ToteAPI) betsOf(ctx context.Context, userID int64, first *int, after *s
 	for i, b := range bets {
 		out.Edges[i] = model.BetEdge{Cursor: idCursor(b.ID), Node: toModelBet(b)}
 	}
-	out.PageInfo = pageInfo(lastCursor(out.Edges, func(e model.BetEdge) string { return e.Cursor }), more)
+	out.PageInfo = edgesInfo(pr, out.Edges, func(e model.BetEdge) string { return e.Cursor }, more)
 	return out, nil
 }
 
 // Results resolves Query.results: finished draws, newest first, by table
 // and settlement time (affiliates and admins).
-func (a *ToteAPI) Results(ctx context.Context, tableID *string, from *time.Time, to *time.Time, first *int, after *string) (*model.DrawConnection, error) {
-	limit, before, err := pageArgs(first, after)
+func (a *ToteAPI) Results(ctx context.Context, tableID *string, from *time.Time, to *time.Time, first *int, after *string, last *int, before *string) (*model.DrawConnection, error) {
+	pr, cur, err := pageArgs(first, after, last, before)
 	if err != nil {
 		return nil, err
 	}
-	q := tote.ResultQuery{Before: before, Limit: limit + 1} // one more tells whether a next page exists
+	limit := pr.size
+	q := tote.ResultQuery{Before: cur, Limit: limit + 1} // one more tells whether a next page exists
+	if pr.backward {
+		q.Before, q.After, q.Oldest = 0, cur, true
+	}
 	if tableID != nil {
 		if q.TableID, err = parseID(*tableID, "table"); err != nil {
 			return nil, err
@@ -416,6 +428,9 @@ func (a *ToteAPI) Results(ctx context.Context, tableID *string, from *time.Time,
 	}
 	more := len(draws) > limit
 	draws = draws[:min(len(draws), limit)]
+	if pr.backward {
+		slices.Reverse(draws) // read oldest first, listed newest first
+	}
 	out := &model.DrawConnection{Edges: make([]model.DrawEdge, 0, len(draws))}
 	if l := loadersFrom(ctx); l != nil && l.tables != nil {
 		ids := make([]int64, len(draws))
@@ -431,7 +446,7 @@ func (a *ToteAPI) Results(ctx context.Context, tableID *string, from *time.Time,
 		}
 		out.Edges = append(out.Edges, model.DrawEdge{Cursor: idCursor(d.ID), Node: md})
 	}
-	out.PageInfo = pageInfo(lastCursor(out.Edges, func(e model.DrawEdge) string { return e.Cursor }), more)
+	out.PageInfo = edgesInfo(pr, out.Edges, func(e model.DrawEdge) string { return e.Cursor }, more)
 	return out, nil
 }
 

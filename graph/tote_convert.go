@@ -245,14 +245,15 @@ func toModelBet(b tote.Bet) *model.Bet {
 	return out
 }
 
-// pageArgs reads first/after of an id-paged listing (newest first).
-func pageArgs(first *int, after *string) (limit int, before int64, err error) {
-	pr, err := readPage(first, after)
+// pageArgs reads the page arguments of an id-paged listing (newest
+// first) and the id of its cursor (0: none).
+func pageArgs(first *int, after *string, last *int, before *string) (pageReq, int64, error) {
+	pr, err := readPageArgs(first, after, last, before)
 	if err != nil {
-		return 0, 0, err
+		return pr, 0, err
 	}
-	before, err = pr.afterID()
-	return pr.size, before, err
+	cur, err := pr.afterID()
+	return pr, cur, err
 }
 
 // RefundNoBets is PoolResult.refundReason for a pool that took no bet. The

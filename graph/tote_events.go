@@ -1,6 +1,8 @@
 package graph
 
 import (
+	"context"
+
 	"github.com/pokertote/pokertote/domain/tote"
 	"github.com/pokertote/pokertote/domain/tote/readmodel"
 	"github.com/pokertote/pokertote/graph/model"
@@ -109,4 +111,27 @@ func voidKindOf(r *tote.DrawResult) tote.VoidKind {
 		return tote.VoidLegacy
 	}
 	return r.VoidDetail.Kind
+}
+
+// EventDraw resolves the draw field of the table events that change a
+// draw (and of the join snapshot's draw): the draw as it stands when the
+// event is rendered. The read model applies an event before it hands it
+// on, so its copy of the table's current draw is never older than the
+// event; an earlier draw (an event replayed after the table moved on) is
+// read from the store. Nothing in it depends on the viewer: the rendering
+// is shared by every subscriber of the document.
+func (a *ToteAPI) EventDraw(ctx context.Context, drawID string) (*model.Draw, error) {
+	n, err := parseID(drawID, "draw")
+	if err != nil {
+		return nil, err
+	}
+	if a.live != nil {
+		for _, lt := range a.live.Tables() {
+			if lt.Draw != nil && lt.Draw.ID == n {
+				primeDraw(ctx, *lt.Draw)
+				return toModelDraw(*lt.Draw, lt.Table), nil
+			}
+		}
+	}
+	return a.drawByID(ctx, drawID)
 }

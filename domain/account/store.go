@@ -136,12 +136,30 @@ const (
 // Page asks for one page of a listing by id. After is the Next returned with
 // the previous page (0 for the first); Limit is clamped to 1..paging.StoreMax,
 // paging.Default when zero. Listings return the Next cursor, 0 after the last page.
+//
+// A Backward page is the one just before After in the listing's order (the
+// listing's end when After is 0), still listed in that order; its Next is
+// the cursor to read on backward (its first item's id), 0 when nothing
+// precedes it.
 type Page struct {
-	After int64
-	Limit int
+	After    int64
+	Limit    int
+	Backward bool
 }
 
 // Size is the page's limit after clamping.
 func (p Page) Size() int {
 	return paging.Size(p.Limit, paging.StoreMax)
+}
+
+// BackwardPage cuts the backward page p from all the items on its side of
+// its cursor, in listing order: the last p.Size() of them and the Next of
+// a Backward page. For stores that hold their listings in memory.
+func BackwardPage[T any](all []T, p Page, id func(T) int64) ([]T, int64, error) {
+	size := p.Size()
+	if len(all) <= size {
+		return all, 0, nil
+	}
+	out := all[len(all)-size:]
+	return out, id(out[0]), nil
 }

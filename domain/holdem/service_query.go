@@ -2,6 +2,7 @@ package holdem
 
 import (
 	"context"
+	"slices"
 	"strconv"
 	"time"
 
@@ -46,7 +47,7 @@ func (s *Service) Hands(ctx context.Context, userID ids.UserID, after string, li
 		return SnapshotPage{}, err
 	}
 	limit = paging.Size(limit, MaxPageSize)
-	rs, err := s.store.Hands(ctx, userID, before, limit+1)
+	rs, err := s.store.Hands(ctx, userID, paging.IDRange{Before: before}, limit+1)
 	if err != nil {
 		return SnapshotPage{}, err
 	}
@@ -55,14 +56,44 @@ func (s *Service) Hands(ctx context.Context, userID ids.UserID, after string, li
 		rs = rs[:limit]
 		p.Next = encodeCursor(rs[limit-1].ID)
 	}
+	err = p.add(rs)
+	return p, err
+}
+
+// HandsBefore is the backward page of Hands: the limit hands just newer
+// than the cursor before (the oldest hands without one: the end of the
+// list), still newest first; Next is the cursor to read on backward
+// (towards the newest), "" when no newer hand is left.
+func (s *Service) HandsBefore(ctx context.Context, userID ids.UserID, before string, limit int) (SnapshotPage, error) {
+	after, err := decodeCursor(before)
+	if err != nil {
+		return SnapshotPage{}, err
+	}
+	limit = paging.Size(limit, MaxPageSize)
+	rs, err := s.store.Hands(ctx, userID, paging.IDRange{After: after, Ascending: true}, limit+1)
+	if err != nil {
+		return SnapshotPage{}, err
+	}
+	var p SnapshotPage
+	if len(rs) > limit {
+		rs = rs[:limit]
+		p.Next = encodeCursor(rs[limit-1].ID)
+	}
+	slices.Reverse(rs) // read oldest first, listed newest first
+	err = p.add(rs)
+	return p, err
+}
+
+// add appends the snapshots of rs to the page.
+func (p *SnapshotPage) add(rs []Record) error {
 	for _, r := range rs {
 		sn, err := snapshotOf(r)
 		if err != nil {
-			return SnapshotPage{}, err
+			return err
 		}
 		p.Items = append(p.Items, sn)
 	}
-	return p, nil
+	return nil
 }
 
 // PreCommitment is a pending shuffle: the commitment to a server seed drawn

@@ -476,7 +476,31 @@ func TestServiceHandsPaged(t *testing.T) {
 	if !slices.Equal(got, ids) {
 		t.Fatalf("pages gave %v, want %v", got, ids)
 	}
-	_, err := f.svc.Hands(ctx, player, "nonsense", 2)
+	// Backward from the end (the oldest hands), two at a time: the same
+	// hands, each page newest first.
+	var back []int64
+	before := ""
+	for {
+		p, err := f.svc.HandsBefore(ctx, player, before, 2)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var page []int64
+		for _, sn := range p.Items {
+			page = append(page, sn.ID)
+		}
+		back = append(page, back...)
+		if p.Next == "" {
+			break
+		}
+		before = p.Next
+	}
+	if !slices.Equal(back, ids) {
+		t.Fatalf("backward pages gave %v, want %v", back, ids)
+	}
+	_, err := f.svc.HandsBefore(ctx, player, "nonsense", 2)
+	errstest.Is(t, err, errs.Invalid, "INVALID_CURSOR")
+	_, err = f.svc.Hands(ctx, player, "nonsense", 2)
 	errstest.Is(t, err, errs.Invalid, "INVALID_CURSOR")
 	if p, _ := f.svc.Hands(ctx, player+1, "", 0); len(p.Items) != 0 {
 		t.Fatal("another player sees these hands")

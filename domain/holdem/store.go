@@ -2,6 +2,7 @@ package holdem
 
 import (
 	"context"
+	"github.com/pokertote/pokertote/domain/paging"
 	"slices"
 	"time"
 
@@ -104,9 +105,9 @@ type Store interface {
 	// HandByStartKey returns the user's hand started with key; NotFound when
 	// there is none.
 	HandByStartKey(ctx context.Context, userID ids.UserID, key string) (Record, error)
-	// Hands lists the user's hands newest first: at most limit of them with
-	// an id below beforeID (0: from the newest).
-	Hands(ctx context.Context, userID ids.UserID, beforeID int64, limit int) ([]Record, error)
+	// Hands lists at most limit of the user's hands with ids inside r,
+	// newest first (oldest first when r.Ascending).
+	Hands(ctx context.Context, userID ids.UserID, r paging.IDRange, limit int) ([]Record, error)
 	// Due lists the ids of at most limit hands still deciding whose deadline
 	// is at or before now, the most overdue first.
 	Due(ctx context.Context, now time.Time, limit int) ([]int64, error)

@@ -70,9 +70,15 @@ type PostedEntry struct {
 // Page asks for one page of a listing. After is the Next of the previous
 // page ("" for the first page); Limit is clamped to 1..MaxPageSize, with
 // DefaultPageSize when zero or negative.
+//
+// A Backward page is the one just before After in the listing's order
+// (the oldest entries, the end of the list, when After is ""), still listed newest first; its
+// Next is the cursor to read on backward (its first item's), "" when
+// nothing precedes it.
 type Page struct {
-	After string
-	Limit int
+	After    string
+	Limit    int
+	Backward bool
 }
 
 // Page sizes.

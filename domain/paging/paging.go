@@ -32,6 +32,33 @@ func First(first *int) (int, error) {
 	return *first, nil
 }
 
+// Last checks the size of a backward page (Relay's last) as First does
+// first: Default when last is nil, BAD_USER_INPUT / INVALID_PAGE_SIZE
+// unless it is 1 to Max.
+func Last(last *int) (int, error) {
+	if last == nil {
+		return Default, nil
+	}
+	if *last < 1 || *last > Max {
+		return *last, errs.R(errs.Invalid, ReasonInvalidPageSize, "last must be 1 to %d", Max)
+	}
+	return *last, nil
+}
+
+// IDRange bounds a listing ordered by a unique, increasing id: the ids
+// strictly between After and Before (0: no bound on that side), read in
+// ascending order of id when Ascending, else descending. A backward page
+// of a newest-first listing is the ascending read above its cursor.
+type IDRange struct {
+	After, Before int64
+	Ascending     bool
+}
+
+// Holds tells whether id is inside the range's bounds.
+func (r IDRange) Holds(id int64) bool {
+	return (r.After <= 0 || id > r.After) && (r.Before <= 0 || id < r.Before)
+}
+
 // Size clamps a page size already inside the domain: Default when limit is
 // 0 or less, max when it is larger than max.
 func Size(limit, max int) int {

@@ -32,3 +32,26 @@ func TestSize(t *testing.T) {
 		}
 	}
 }
+
+func TestLast(t *testing.T) {
+	if n, err := paging.Last(nil); n != 50 || err != nil {
+		t.Fatalf("Last(nil) = %d, %v; want 50", n, err)
+	}
+	for _, last := range []int{0, 101} {
+		if _, err := paging.Last(&last); !errs.Is(err, errs.Invalid) || errs.ReasonOf(err) != "INVALID_PAGE_SIZE" {
+			t.Fatalf("Last(%d) = %v, want BAD_USER_INPUT / INVALID_PAGE_SIZE", last, err)
+		}
+	}
+}
+
+func TestIDRangeHolds(t *testing.T) {
+	r := paging.IDRange{After: 3, Before: 7}
+	for id, want := range map[int64]bool{2: false, 3: false, 4: true, 6: true, 7: false} {
+		if r.Holds(id) != want {
+			t.Errorf("(3, 7).Holds(%d) = %v", id, !want)
+		}
+	}
+	if !(paging.IDRange{}).Holds(1 << 40) {
+		t.Error("an unbounded range holds every id")
+	}
+}

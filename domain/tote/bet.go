@@ -100,6 +100,10 @@ type BetQuery struct {
 	UserID ids.UserID
 	DrawID int64 // 0: every draw
 	Before int64 // bet id cursor; 0: from the newest
+	// After and Oldest read a backward page: only bets newer than After
+	// (0: no bound), oldest first.
+	After  int64
+	Oldest bool
 	Limit  int
 }
 
@@ -108,7 +112,11 @@ type ResultQuery struct {
 	TableID  int64     // 0: every table
 	From, To time.Time // on the settlement time; zero: unbounded
 	Before   int64     // draw id cursor; 0: from the newest
-	Limit    int
+	// After and Oldest read a backward page: only draws newer than After
+	// (0: no bound), oldest first.
+	After  int64
+	Oldest bool
+	Limit  int
 }
 
 // SelectionTotal is the money on one selection of one pool.

@@ -10,6 +10,13 @@ import (
 	"time"
 )
 
+// An entity a client cache normalises and refetches (Relay's object identification), with two ids:
+// id is the entity's id within its type, the one every argument takes, so __typename with id is a cache key (Apollo's and urql's default);
+// nodeId is global and opaque, unique across every type: node(id: nodeId) reads the entity back (relay-compiler: nodeInterfaceIdField nodeId).
+type Node interface {
+	IsNode()
+}
+
 // One event of a table's stream. seq increases by one per event of the table: a client that reconnects with its last seq receives everything after it, without gaps or duplicates.
 type TableEvent interface {
 	IsTableEvent()
@@ -57,7 +64,7 @@ type AuditEntryConnection struct {
 }
 
 type AuditEntryEdge struct {
-	// Pass as `after` to continue after this item.
+	// Pass as `after` to continue after this item, or as `before` to read the items before it.
 	Cursor string      `json:"cursor"`
 	Node   *AuditEntry `json:"node"`
 }
@@ -117,7 +124,9 @@ type Beacons struct {
 }
 
 type Bet struct {
-	ID        string       `json:"id"`
+	ID string `json:"id"`
+	// The global id (Node): pass it to node(id:).
+	NodeID    string       `json:"nodeId"`
 	Draw      *Draw        `json:"draw"`
 	Round     BettingRound `json:"round"`
 	Market    Market       `json:"market"`
@@ -131,6 +140,8 @@ type Bet struct {
 	// The proof that this bet is in its round's bet root, published in ROUND_CLOSED (docs/fairness.md, section 11); null while the round is open.
 	InclusionProof *BetInclusionProof `json:"inclusionProof,omitempty"`
 }
+
+func (Bet) IsNode() {}
 
 // A bet of the user's was accepted (the bet as it stands when forwarded).
 type BetAccepted struct {
@@ -148,7 +159,7 @@ type BetConnection struct {
 }
 
 type BetEdge struct {
-	// Pass as `after` to continue after this item.
+	// Pass as `after` to continue after this item, or as `before` to read the items before it.
 	Cursor string `json:"cursor"`
 	Node   *Bet   `json:"node"`
 }
@@ -199,7 +210,9 @@ type CardsDealt struct {
 	TableID string    `json:"tableId"`
 	At      time.Time `json:"at"`
 	DrawID  string    `json:"drawId"`
-	Street  Street    `json:"street"`
+	// The draw this event changed (the draw drawId names), as it stands when the event is sent, never older than the event: a normalising cache (Apollo, urql) updates its Draw from it. Nullable only so that it merges with TableSnapshot.draw in one selection; null if the draw cannot be read.
+	Draw   *Draw  `json:"draw,omitempty"`
+	Street Street `json:"street"`
 	// POCKET: the position dealt.
 	Position *int `json:"position,omitempty"`
 	// The cards dealt by this event.
@@ -286,8 +299,10 @@ type DecideVerificationInput struct {
 }
 
 type Draw struct {
-	ID    string `json:"id"`
-	Table *Table `json:"table"`
+	ID string `json:"id"`
+	// The global id (Node): pass it to node(id:).
+	NodeID string `json:"nodeId"`
+	Table  *Table `json:"table"`
 	// Draw number within its table.
 	Number int       `json:"number"`
 	Phase  DrawPhase `json:"phase"`
@@ -322,6 +337,8 @@ type Draw struct {
 	ResultJSON *string `json:"resultJson,omitempty"`
 }
 
+func (Draw) IsNode() {}
+
 // A page of draws.
 type DrawConnection struct {
 	Edges    []DrawEdge `json:"edges"`
@@ -329,7 +346,7 @@ type DrawConnection struct {
 }
 
 type DrawEdge struct {
-	// Pass as `after` to continue after this item.
+	// Pass as `after` to continue after this item, or as `before` to read the items before it.
 	Cursor string `json:"cursor"`
 	Node   *Draw  `json:"node"`
 }
@@ -340,7 +357,9 @@ type DrawOpened struct {
 	TableID string    `json:"tableId"`
 	At      time.Time `json:"at"`
 	DrawID  string    `json:"drawId"`
-	Number  int       `json:"number"`
+	// The draw this event changed (the draw drawId names), as it stands when the event is sent, never older than the event: a normalising cache (Apollo, urql) updates its Draw from it. Nullable only so that it merges with TableSnapshot.draw in one selection; null if the draw cannot be read.
+	Draw   *Draw `json:"draw,omitempty"`
+	Number int   `json:"number"`
 	// Number of positions dealt (2 to 10). Named positionCount, not positions, so it never clashes with the positions lists of other events (CardsDealt, TableSnapshot) in one selection.
 	PositionCount int `json:"positionCount"`
 	// The number of positions dealt: use positionCount.
@@ -368,11 +387,13 @@ type DrawResult struct {
 }
 
 type DrawSettled struct {
-	Seq     int64       `json:"seq"`
-	TableID string      `json:"tableId"`
-	At      time.Time   `json:"at"`
-	DrawID  string      `json:"drawId"`
-	Result  *DrawResult `json:"result"`
+	Seq     int64     `json:"seq"`
+	TableID string    `json:"tableId"`
+	At      time.Time `json:"at"`
+	DrawID  string    `json:"drawId"`
+	// The draw this event changed (the draw drawId names), as it stands when the event is sent, never older than the event: a normalising cache (Apollo, urql) updates its Draw from it. Nullable only so that it merges with TableSnapshot.draw in one selection; null if the draw cannot be read.
+	Draw   *Draw       `json:"draw,omitempty"`
+	Result *DrawResult `json:"result"`
 	// The server seed, revealed (hex).
 	ServerSeed string `json:"serverSeed"`
 	// Every position with its final status (WIN or LOSS).
@@ -383,7 +404,9 @@ func (DrawSettled) IsTableEvent() {}
 
 // A draw as a table view renders it at a snapshot.
 type DrawSnapshot struct {
-	DrawID    string        `json:"drawId"`
+	DrawID string `json:"drawId"`
+	// The draw itself, as it stands when the snapshot is sent: a normalising cache (Apollo, urql) stores it under its id.
+	Draw      *Draw         `json:"draw,omitempty"`
 	Number    int           `json:"number"`
 	Phase     DrawPhase     `json:"phase"`
 	OpenRound *BettingRound `json:"openRound,omitempty"`
@@ -431,7 +454,9 @@ type DrawVoided struct {
 	TableID string    `json:"tableId"`
 	At      time.Time `json:"at"`
 	DrawID  string    `json:"drawId"`
-	Reason  string    `json:"reason"`
+	// The draw this event changed (the draw drawId names), as it stands when the event is sent, never older than the event: a normalising cache (Apollo, urql) updates its Draw from it. Nullable only so that it merges with TableSnapshot.draw in one selection; null if the draw cannot be read.
+	Draw   *Draw  `json:"draw,omitempty"`
+	Reason string `json:"reason"`
 	// Why the draw was voided, typed (the same as Draw.voidKind).
 	VoidKind VoidKind    `json:"voidKind"`
 	Result   *DrawResult `json:"result"`
@@ -527,8 +552,10 @@ type HoldemDecideInput struct {
 }
 
 type HoldemHand struct {
-	ID    string      `json:"id"`
-	Phase HoldemPhase `json:"phase"`
+	ID string `json:"id"`
+	// The global id (Node): pass it to node(id:).
+	NodeID string      `json:"nodeId"`
+	Phase  HoldemPhase `json:"phase"`
 	// The box (1 or 2) whose decision is awaited; null once settled.
 	Turn *int `json:"turn,omitempty"`
 	// When the awaited decision times out and the undecided boxes fold; null once settled.
@@ -557,6 +584,8 @@ type HoldemHand struct {
 	SettledAt *time.Time `json:"settledAt,omitempty"`
 }
 
+func (HoldemHand) IsNode() {}
+
 // A page of Casino Hold'em hands.
 type HoldemHandConnection struct {
 	Edges    []HoldemHandEdge `json:"edges"`
@@ -564,7 +593,7 @@ type HoldemHandConnection struct {
 }
 
 type HoldemHandEdge struct {
-	// Pass as `after` to continue after this item.
+	// Pass as `after` to continue after this item, or as `before` to read the items before it.
 	Cursor string      `json:"cursor"`
 	Node   *HoldemHand `json:"node"`
 }
@@ -611,7 +640,9 @@ type Jackpot struct {
 }
 
 type LedgerEntry struct {
-	ID         string          `json:"id"`
+	ID string `json:"id"`
+	// The global id (Node): pass it to node(id:).
+	NodeID     string          `json:"nodeId"`
 	TransferID string          `json:"transferId"`
 	Kind       LedgerEntryKind `json:"kind"`
 	// Positive: money in; negative: money out.
@@ -621,6 +652,8 @@ type LedgerEntry struct {
 	CreatedAt    time.Time `json:"createdAt"`
 }
 
+func (LedgerEntry) IsNode() {}
+
 // A page of a wallet history.
 type LedgerEntryConnection struct {
 	Edges    []LedgerEntryEdge `json:"edges"`
@@ -628,7 +661,7 @@ type LedgerEntryConnection struct {
 }
 
 type LedgerEntryEdge struct {
-	// Pass as `after` to continue after this item.
+	// Pass as `after` to continue after this item, or as `before` to read the items before it.
 	Cursor string       `json:"cursor"`
 	Node   *LedgerEntry `json:"node"`
 }
@@ -673,16 +706,22 @@ type OddsUpdated struct {
 	TableID string    `json:"tableId"`
 	At      time.Time `json:"at"`
 	DrawID  string    `json:"drawId"`
+	// The draw this event changed (the draw drawId names), as it stands when the event is sent, never older than the event: a normalising cache (Apollo, urql) updates its Draw from it. Nullable only so that it merges with TableSnapshot.draw in one selection; null if the draw cannot be read.
+	Draw *Draw `json:"draw,omitempty"`
 	// Never null on this event; nullable only so that it merges with DrawOpened.odds in one selection.
 	Odds *Odds `json:"odds,omitempty"`
 }
 
 func (OddsUpdated) IsTableEvent() {}
 
-// Where a page of a connection ends (Relay cursor connections).
+// Where a page of a connection starts and ends (Relay cursor connections).
 type PageInfo struct {
-	// More items follow: ask again with after: endCursor.
+	// More items follow: ask again with after: endCursor. Paging backward: true when the page was read before a cursor.
 	HasNextPage bool `json:"hasNextPage"`
+	// More items precede: ask again with last and before: startCursor. Paging forward: true when the page was read after a cursor.
+	HasPreviousPage bool `json:"hasPreviousPage"`
+	// The cursor of the first edge; null for an empty page.
+	StartCursor *string `json:"startCursor,omitempty"`
 	// The cursor of the last edge; null for an empty page.
 	EndCursor *string `json:"endCursor,omitempty"`
 }
@@ -711,7 +750,7 @@ type PendingVerificationConnection struct {
 }
 
 type PendingVerificationEdge struct {
-	// Pass as `after` to continue after this item.
+	// Pass as `after` to continue after this item, or as `before` to read the items before it.
 	Cursor string               `json:"cursor"`
 	Node   *PendingVerification `json:"node"`
 }
@@ -790,7 +829,9 @@ type PoolUpdated struct {
 	TableID string    `json:"tableId"`
 	At      time.Time `json:"at"`
 	DrawID  string    `json:"drawId"`
-	Pool    *Pool     `json:"pool"`
+	// The draw this event changed (the draw drawId names), as it stands when the event is sent, never older than the event: a normalising cache (Apollo, urql) updates its Draw from it. Nullable only so that it merges with TableSnapshot.draw in one selection; null if the draw cannot be read.
+	Draw *Draw `json:"draw,omitempty"`
+	Pool *Pool `json:"pool"`
 }
 
 func (PoolUpdated) IsTableEvent() {}
@@ -905,7 +946,7 @@ type RegisterEntryConnection struct {
 }
 
 type RegisterEntryEdge struct {
-	// Pass as `after` to continue after this item.
+	// Pass as `after` to continue after this item, or as `before` to read the items before it.
 	Cursor string         `json:"cursor"`
 	Node   *RegisterEntry `json:"node"`
 }
@@ -1047,11 +1088,13 @@ type RoundChances struct {
 }
 
 type RoundClosed struct {
-	Seq     int64        `json:"seq"`
-	TableID string       `json:"tableId"`
-	At      time.Time    `json:"at"`
-	DrawID  string       `json:"drawId"`
-	Round   BettingRound `json:"round"`
+	Seq     int64     `json:"seq"`
+	TableID string    `json:"tableId"`
+	At      time.Time `json:"at"`
+	DrawID  string    `json:"drawId"`
+	// The draw this event changed (the draw drawId names), as it stands when the event is sent, never older than the event: a normalising cache (Apollo, urql) updates its Draw from it. Nullable only so that it merges with TableSnapshot.draw in one selection; null if the draw cannot be read.
+	Draw  *Draw        `json:"draw,omitempty"`
+	Round BettingRound `json:"round"`
 	// Round PRE_DEAL of a fair-deal version-1 draw only: the public seed fixed by the round's bets (hex); null for version-2 draws (beacons instead).
 	PublicSeed *string `json:"publicSeed,omitempty"`
 	// The commitment to every bet the round accepted, published before the next street's beacon round (record it to check the result later).
@@ -1061,11 +1104,13 @@ type RoundClosed struct {
 func (RoundClosed) IsTableEvent() {}
 
 type RoundOpened struct {
-	Seq     int64        `json:"seq"`
-	TableID string       `json:"tableId"`
-	At      time.Time    `json:"at"`
-	DrawID  string       `json:"drawId"`
-	Round   BettingRound `json:"round"`
+	Seq     int64     `json:"seq"`
+	TableID string    `json:"tableId"`
+	At      time.Time `json:"at"`
+	DrawID  string    `json:"drawId"`
+	// The draw this event changed (the draw drawId names), as it stands when the event is sent, never older than the event: a normalising cache (Apollo, urql) updates its Draw from it. Nullable only so that it merges with TableSnapshot.draw in one selection; null if the draw cannot be read.
+	Draw  *Draw        `json:"draw,omitempty"`
+	Round BettingRound `json:"round"`
 	// When the round closes (server time).
 	ClosesAt time.Time `json:"closesAt"`
 	// Rounds after the deal: each selection's exact chance and whether it is suspended for this round (SPEC 1.9).
@@ -1130,7 +1175,9 @@ type Subscription struct {
 }
 
 type Table struct {
-	ID        string         `json:"id"`
+	ID string `json:"id"`
+	// The global id (Node): pass it to node(id:).
+	NodeID    string         `json:"nodeId"`
 	Name      string         `json:"name"`
 	Positions int            `json:"positions"`
 	Status    TableStatus    `json:"status"`
@@ -1140,6 +1187,8 @@ type Table struct {
 	// The last sequence number of the table's event stream.
 	LastSeq int64 `json:"lastSeq"`
 }
+
+func (Table) IsNode() {}
 
 type TableInput struct {
 	Name           string    `json:"name"`

@@ -3,6 +3,7 @@ package accountdb
 import (
 	"context"
 	"encoding/json"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -124,7 +125,13 @@ func (r *UserRepo) appendAudit(tx *gorm.DB, e account.AuditEntry) (account.Audit
 func (r *UserRepo) ListAudit(ctx context.Context, f account.AuditFilter, p account.Page) ([]account.AuditEntry, int64, error) {
 	size := p.Size()
 	q := r.db.Gorm().WithContext(ctx).Order("id DESC").Limit(size + 1)
-	if p.After > 0 {
+	switch {
+	case p.Backward:
+		q = r.db.Gorm().WithContext(ctx).Order("id").Limit(size + 1)
+		if p.After > 0 {
+			q = q.Where("id > ?", p.After)
+		}
+	case p.After > 0:
 		q = q.Where("id < ?", p.After)
 	}
 	if f.ActorID != 0 {
@@ -150,6 +157,9 @@ func (r *UserRepo) ListAudit(ctx context.Context, f account.AuditFilter, p accou
 	if len(rows) > size {
 		rows = rows[:size]
 		next = rows[size-1].ID
+	}
+	if p.Backward {
+		slices.Reverse(rows)
 	}
 	out := make([]account.AuditEntry, len(rows))
 	for i, row := range rows {

@@ -2,6 +2,7 @@ package accountdb
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"time"
 
@@ -353,16 +354,23 @@ func updateLatestVerification(tx *gorm.DB, row verificationRow) error {
 func (r *UserRepo) ListPendingVerifications(ctx context.Context, p account.Page) ([]account.Verification, int64, error) {
 	size := p.Size()
 	var rows []verificationRow
-	err := r.db.Gorm().WithContext(ctx).
-		Where("status = 'PENDING' AND id > ?", max(p.After, 0)). // a literal, to match the partial index
-		Order("id").Limit(size + 1).Find(&rows).Error
-	if err != nil {
+	q := r.db.Gorm().WithContext(ctx).Where("status = 'PENDING' AND id > ?", max(p.After, 0)).Order("id") // a literal, to match the partial index
+	if p.Backward {
+		q = r.db.Gorm().WithContext(ctx).Where("status = 'PENDING'").Order("id DESC")
+		if p.After > 0 {
+			q = q.Where("id < ?", p.After)
+		}
+	}
+	if err := q.Limit(size + 1).Find(&rows).Error; err != nil {
 		return nil, 0, sqldb.MapErr(err, "verification")
 	}
 	var next int64
 	if len(rows) > size {
 		rows = rows[:size]
 		next = rows[size-1].ID
+	}
+	if p.Backward {
+		slices.Reverse(rows)
 	}
 	out := make([]account.Verification, len(rows))
 	for i, row := range rows {

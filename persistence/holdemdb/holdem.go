@@ -2,6 +2,7 @@ package holdemdb
 
 import (
 	"context"
+	"github.com/pokertote/pokertote/domain/paging"
 	"time"
 
 	"gorm.io/gorm"
@@ -79,15 +80,22 @@ func (r *Repo) HandByStartKey(ctx context.Context, userID ids.UserID, key string
 }
 
 // Hands implements holdem.Store.
-func (r *Repo) Hands(ctx context.Context, userID ids.UserID, beforeID int64, limit int) ([]holdem.Record, error) {
+func (r *Repo) Hands(ctx context.Context, userID ids.UserID, rg paging.IDRange, limit int) ([]holdem.Record, error) {
 	rd, done := r.db.Reader(ctx)
 	defer done()
 	q := rd.Where("user_id = ?", int64(userID))
-	if beforeID > 0 {
-		q = q.Where("id < ?", beforeID)
+	if rg.Before > 0 {
+		q = q.Where("id < ?", rg.Before)
+	}
+	if rg.After > 0 {
+		q = q.Where("id > ?", rg.After)
+	}
+	order := "id DESC"
+	if rg.Ascending {
+		order = "id"
 	}
 	var rows []holdemHandRow
-	if err := q.Order("id DESC").Limit(limit).Find(&rows).Error; err != nil {
+	if err := q.Order(order).Limit(limit).Find(&rows).Error; err != nil {
 		return nil, holdemErr(err)
 	}
 	out := make([]holdem.Record, 0, len(rows))

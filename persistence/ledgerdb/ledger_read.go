@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -49,11 +50,20 @@ func (r *Repo) History(ctx context.Context, a ledger.AccountRef, p ledger.Page) 
 		JOIN ledger_transfers t ON t.id = e.transfer_id
 		WHERE e.account_id = (SELECT id FROM ledger_accounts WHERE kind = ? AND ref = ?)`
 	args := []any{string(a.Kind), a.Ref}
-	if before > 0 {
-		q += " AND e.id < ?"
-		args = append(args, before)
+	switch {
+	case p.Backward:
+		if before > 0 { // the cursor is on the newer side
+			q += " AND e.id > ?"
+			args = append(args, before)
+		}
+		q += " ORDER BY e.id LIMIT ?"
+	default:
+		if before > 0 {
+			q += " AND e.id < ?"
+			args = append(args, before)
+		}
+		q += " ORDER BY e.id DESC LIMIT ?"
 	}
-	q += " ORDER BY e.id DESC LIMIT ?"
 	args = append(args, size+1)
 	var rows []historyRow
 	rd, done := r.db.Reader(ctx)
@@ -65,6 +75,9 @@ func (r *Repo) History(ctx context.Context, a ledger.AccountRef, p ledger.Page) 
 	if len(rows) > size {
 		rows = rows[:size]
 		page.Next = ledger.EncodeCursor(rows[size-1].ID)
+	}
+	if p.Backward {
+		slices.Reverse(rows) // read oldest first, listed newest first
 	}
 	page.Items = make([]ledger.HistoryItem, len(rows))
 	for i, row := range rows {

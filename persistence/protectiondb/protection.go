@@ -303,7 +303,13 @@ func (r *Repo) RemoveRegisterEntry(ctx context.Context, id, by int64, at time.Ti
 // ListRegister implements protection.Store.
 func (r *Repo) ListRegister(ctx context.Context, all bool, p account.Page) ([]protection.RegisterEntry, int64, error) {
 	q := r.db.Gorm().WithContext(ctx).Order("id DESC").Limit(p.Size() + 1)
-	if p.After > 0 {
+	switch {
+	case p.Backward:
+		q = r.db.Gorm().WithContext(ctx).Order("id").Limit(p.Size() + 1)
+		if p.After > 0 {
+			q = q.Where("id > ?", p.After)
+		}
+	case p.After > 0:
 		q = q.Where("id < ?", p.After)
 	}
 	if !all {
@@ -317,6 +323,9 @@ func (r *Repo) ListRegister(ctx context.Context, all bool, p account.Page) ([]pr
 	if len(rows) > p.Size() {
 		rows = rows[:p.Size()]
 		next = rows[len(rows)-1].ID
+	}
+	if p.Backward {
+		slices.Reverse(rows)
 	}
 	out := make([]protection.RegisterEntry, len(rows))
 	for i, row := range rows {

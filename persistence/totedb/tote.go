@@ -189,14 +189,25 @@ func takeBet(q *gorm.DB) (tote.Bet, error) {
 func (r *Repo) Bets(ctx context.Context, q tote.BetQuery) ([]tote.Bet, error) {
 	rd, done := r.read(ctx)
 	defer done()
-	db := rd.Where("user_id = ?", int64(q.UserID)).Order("id DESC").Limit(q.Limit)
+	db := rd.Where("user_id = ?", int64(q.UserID)).Order(idOrder(q.Oldest)).Limit(q.Limit)
 	if q.DrawID != 0 {
 		db = db.Where("draw_id = ?", q.DrawID)
 	}
 	if q.Before != 0 {
 		db = db.Where("id < ?", q.Before)
 	}
+	if q.After != 0 {
+		db = db.Where("id > ?", q.After)
+	}
 	return findBets(db)
+}
+
+// idOrder is the ORDER BY of a listing by id: newest first unless oldest.
+func idOrder(oldest bool) string {
+	if oldest {
+		return "id"
+	}
+	return "id DESC"
 }
 
 func findBets(q *gorm.DB) ([]tote.Bet, error) {
@@ -263,12 +274,15 @@ func poolTotals(db *gorm.DB, drawID int64, round parimutuel.Round) ([]tote.Selec
 func (r *Repo) Results(ctx context.Context, q tote.ResultQuery) ([]tote.Draw, error) {
 	rd, done := r.read(ctx)
 	defer done()
-	db := rd.Where("phase IN ?", []string{string(tote.PhaseSettled), string(tote.PhaseVoid)}).Order("id DESC").Limit(q.Limit)
+	db := rd.Where("phase IN ?", []string{string(tote.PhaseSettled), string(tote.PhaseVoid)}).Order(idOrder(q.Oldest)).Limit(q.Limit)
 	if q.TableID != 0 {
 		db = db.Where("table_id = ?", q.TableID)
 	}
 	if q.Before != 0 {
 		db = db.Where("id < ?", q.Before)
+	}
+	if q.After != 0 {
+		db = db.Where("id > ?", q.After)
 	}
 	if !q.From.IsZero() {
 		db = db.Where("settled_at >= ?", sqldb.StoredTime(q.From))

@@ -217,6 +217,15 @@ func (s *MemStore) ListPendingVerifications(_ context.Context, p account.Page) (
 	defer s.mu.Unlock()
 	size := p.Size()
 	var out []account.Verification
+	if p.Backward {
+		var all []account.Verification
+		for _, v := range s.verifications {
+			if v.Status == account.Pending && (p.After <= 0 || v.ID < p.After) {
+				all = append(all, v)
+			}
+		}
+		return account.BackwardPage(all, p, func(v account.Verification) int64 { return v.ID })
+	}
 	for i := max(p.After, 0); i < int64(len(s.verifications)); i++ {
 		v := s.verifications[i]
 		if v.Status != account.Pending {
@@ -260,6 +269,15 @@ func (s *MemStore) ListAudit(_ context.Context, f account.AuditFilter, p account
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	end := int64(len(s.audit))
+	if p.Backward {
+		var all []account.AuditEntry
+		for i := end - 1; i >= 0; i-- {
+			if f.Match(s.audit[i]) && (p.After <= 0 || s.audit[i].ID > p.After) {
+				all = append(all, s.audit[i])
+			}
+		}
+		return account.BackwardPage(all, p, func(e account.AuditEntry) int64 { return e.ID })
+	}
 	if p.After > 0 {
 		end = min(end, p.After-1)
 	}

@@ -10,6 +10,7 @@ package holdemtest
 import (
 	"context"
 	"fmt"
+	"github.com/pokertote/pokertote/domain/paging"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -207,7 +208,7 @@ func testNotFound(t *testing.T, w *world) {
 		return err
 	})
 	errstest.Code(t, err, errs.NotFound)
-	if hs, err := w.Store.Hands(ctx, q, 0, 10); err != nil || len(hs) != 0 {
+	if hs, err := w.Store.Hands(ctx, q, paging.IDRange{}, 10); err != nil || len(hs) != 0 {
 		t.Fatalf("Hands of a user with none = %d, %v", len(hs), err)
 	}
 }
@@ -338,7 +339,7 @@ func testInsufficientFunds(t *testing.T, w *world) {
 	if got := w.wallet(t, p); got != 1_000*money.KZT {
 		t.Fatalf("wallet %v after a refused start", got)
 	}
-	if hs, err := w.Store.Hands(ctx, p, 0, 10); err != nil || len(hs) != 0 {
+	if hs, err := w.Store.Hands(ctx, p, paging.IDRange{}, 10); err != nil || len(hs) != 0 {
 		t.Fatalf("Hands after a refused start: %d, %v", len(hs), err)
 	}
 }
@@ -393,7 +394,7 @@ func testHandsPaging(t *testing.T, w *world) {
 	var got []int64
 	before := int64(0)
 	for range 4 {
-		hs, err := w.Store.Hands(ctx, p, before, 2)
+		hs, err := w.Store.Hands(ctx, p, paging.IDRange{Before: before}, 2)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -413,6 +414,18 @@ func testHandsPaging(t *testing.T, w *world) {
 	}
 	if !slices.Equal(got, mine) {
 		t.Fatalf("hands %v, want %v (newest first)", got, mine)
+	}
+	// A range on both sides, oldest first (mine is newest first).
+	hs, err := w.Store.Hands(ctx, p, paging.IDRange{After: mine[4], Before: mine[0], Ascending: true}, 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var inside []int64
+	for _, h := range hs {
+		inside = append(inside, h.ID)
+	}
+	if want := []int64{mine[3], mine[2], mine[1]}; !slices.Equal(inside, want) {
+		t.Fatalf("hands between %d and %d, oldest first: %v, want %v", mine[4], mine[0], inside, want)
 	}
 }
 
@@ -491,7 +504,7 @@ func testRetriedStart(t *testing.T, w *world) {
 	if got := w.wallet(t, p); got != 900*money.KZT {
 		t.Fatalf("wallet %v after %d retries of one start, want 900", got, n)
 	}
-	if hs, err := w.Store.Hands(ctx, p, 0, 10); err != nil || len(hs) != 1 {
+	if hs, err := w.Store.Hands(ctx, p, paging.IDRange{}, 10); err != nil || len(hs) != 1 {
 		t.Fatalf("%d hands stored, %v", len(hs), err)
 	}
 }

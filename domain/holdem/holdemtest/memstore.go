@@ -3,6 +3,7 @@ package holdemtest
 import (
 	"cmp"
 	"context"
+	"github.com/pokertote/pokertote/domain/paging"
 	"slices"
 	"sync"
 	"time"
@@ -93,16 +94,19 @@ func (s *MemStore) byKeyLocked(tx *memTx, userID ids.UserID, key string) (holdem
 }
 
 // Hands implements holdem.Store.
-func (s *MemStore) Hands(_ context.Context, userID ids.UserID, beforeID int64, limit int) ([]holdem.Record, error) {
+func (s *MemStore) Hands(_ context.Context, userID ids.UserID, rg paging.IDRange, limit int) ([]holdem.Record, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	var out []holdem.Record
 	for _, r := range s.hands {
-		if r.UserID == userID && (beforeID <= 0 || r.ID < beforeID) {
+		if r.UserID == userID && rg.Holds(r.ID) {
 			out = append(out, r.Clone())
 		}
 	}
 	slices.SortFunc(out, func(a, b holdem.Record) int { return cmp.Compare(b.ID, a.ID) })
+	if rg.Ascending {
+		slices.Reverse(out)
+	}
 	if len(out) > limit {
 		out = out[:limit]
 	}

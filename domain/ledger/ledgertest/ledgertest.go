@@ -334,6 +334,36 @@ func testHistory(t *testing.T, s ledger.Store) {
 			t.Fatalf("history item %d = %+v, want %+v", i, g, w)
 		}
 	}
+	// Backward from an entry: each page is the entries just newer than its
+	// cursor, newest first, and its Next reads on towards the newest.
+	var back []ledger.HistoryItem
+	page = ledger.Page{Limit: 4, Backward: true, After: ledger.EncodeCursor(want[1].EntryID)}
+	for pages := 0; ; pages++ {
+		if pages > 5 {
+			t.Fatalf("backward paging does not end")
+		}
+		h, err := s.History(ctx, w, page)
+		if err != nil {
+			t.Fatalf("History backward: %v", err)
+		}
+		if len(h.Items) > 4 || len(h.Items) == 0 {
+			t.Fatalf("backward page of %d items, limit 4", len(h.Items))
+		}
+		back = append(h.Items, back...)
+		if h.Next == "" {
+			break
+		}
+		page.After = h.Next
+	}
+	// want[1] is the cursor: the pages hold want[2:], newest first.
+	if len(back) != len(want)-2 {
+		t.Fatalf("backward history has %d items, want %d", len(back), len(want)-2)
+	}
+	for i, g := range back {
+		if w := want[len(want)-1-i]; g.EntryID != w.EntryID || g.BalanceAfter != w.BalanceAfter {
+			t.Fatalf("backward history item %d = %+v, want %+v", i, g, w)
+		}
+	}
 	if _, err := s.History(ctx, w, ledger.Page{After: "not a cursor"}); !errs.Is(err, errs.Invalid) {
 		t.Fatalf("History with a bad cursor: %v, want Invalid", err)
 	}

@@ -160,6 +160,9 @@ func (s *MemStore) History(_ context.Context, a ledger.AccountRef, p ledger.Page
 	defer s.mu.Unlock()
 	ids := s.byAccount[a]
 	end := len(ids)
+	if p.Backward {
+		return s.historyBackLocked(ids, before, p.Size()), nil
+	}
 	if before > 0 {
 		end = sort.Search(len(ids), func(i int) bool { return ids[i] >= before })
 	}
@@ -182,6 +185,29 @@ func (s *MemStore) History(_ context.Context, a ledger.AccountRef, p ledger.Page
 		page.Next = ledger.EncodeCursor(page.Items[len(page.Items)-1].EntryID)
 	}
 	return page, nil
+}
+
+// historyBackLocked is the backward page of History: the size entries
+// just newer than entry id after (the oldest without one), newest first.
+func (s *MemStore) historyBackLocked(ids []int64, after int64, size int) ledger.HistoryPage {
+	start := 0
+	if after > 0 {
+		start = sort.Search(len(ids), func(i int) bool { return ids[i] > after })
+	}
+	var page ledger.HistoryPage
+	end := min(len(ids), start+size)
+	for i := end - 1; i >= start; i-- {
+		me := s.entries[ids[i]-1]
+		tr := s.transfers[me.transfer].posted
+		page.Items = append(page.Items, ledger.HistoryItem{
+			EntryID: me.entry.ID, TransferID: tr.ID, Kind: tr.Kind, Memo: tr.Memo,
+			Amount: me.entry.Amount, BalanceAfter: me.entry.BalanceAfter, PostedAt: tr.PostedAt,
+		})
+	}
+	if end < len(ids) && len(page.Items) > 0 {
+		page.Next = ledger.EncodeCursor(page.Items[0].EntryID)
+	}
+	return page
 }
 
 // Reconcile implements ledger.Store.

@@ -225,6 +225,14 @@ func (s *MemStore) ListRegister(_ context.Context, all bool, p account.Page) ([]
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	var out []protection.RegisterEntry
+	if p.Backward {
+		for i := len(s.register) - 1; i >= 0; i-- {
+			if e := s.register[i]; (p.After == 0 || e.ID > p.After) && (all || e.Active()) {
+				out = append(out, e)
+			}
+		}
+		return account.BackwardPage(out, p, func(e protection.RegisterEntry) int64 { return e.ID })
+	}
 	for i := len(s.register) - 1; i >= 0; i-- {
 		e := s.register[i]
 		if (p.After != 0 && e.ID >= p.After) || (!all && !e.Active()) {

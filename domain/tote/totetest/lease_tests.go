@@ -226,6 +226,14 @@ func testResults(t *testing.T, env Env) {
 	if len(got) != 1 || got[0].ID != first.ID {
 		t.Errorf("page after %d: %v", second.ID, drawIDs(got))
 	}
+	got, _ = env.Store.Results(h.Ctx, tote.ResultQuery{TableID: h.Table.ID, Oldest: true, Limit: 1})
+	if len(got) != 1 || got[0].ID != first.ID {
+		t.Errorf("oldest first: %v", drawIDs(got))
+	}
+	got, _ = env.Store.Results(h.Ctx, tote.ResultQuery{TableID: h.Table.ID, After: first.ID, Oldest: true, Limit: 10})
+	if len(got) != 1 || got[0].ID != second.ID {
+		t.Errorf("page newer than %d: %v", first.ID, drawIDs(got))
+	}
 	got, _ = env.Store.Results(h.Ctx, tote.ResultQuery{TableID: h.Table.ID, From: first.SettledAt.Add(time.Second), Limit: 10})
 	if len(got) != 1 || got[0].ID != second.ID {
 		t.Errorf("from filter: %v", drawIDs(got))

@@ -210,9 +210,16 @@ func (s *MemStore) Bets(_ context.Context, q tote.BetQuery) ([]tote.Bet, error) 
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	var out []tote.Bet
-	for i := len(s.betIDs) - 1; i >= 0 && len(out) < q.Limit; i-- {
+	for n := range s.betIDs {
+		i := len(s.betIDs) - 1 - n
+		if q.Oldest {
+			i = n
+		}
+		if len(out) == q.Limit {
+			break
+		}
 		b := s.bets[s.betIDs[i]]
-		if b.UserID == q.UserID && (q.DrawID == 0 || b.DrawID == q.DrawID) && (q.Before == 0 || b.ID < q.Before) {
+		if b.UserID == q.UserID && (q.DrawID == 0 || b.DrawID == q.DrawID) && (q.Before == 0 || b.ID < q.Before) && (q.After == 0 || b.ID > q.After) {
 			out = append(out, b)
 		}
 	}
@@ -290,13 +297,16 @@ func (s *MemStore) Results(_ context.Context, q tote.ResultQuery) ([]tote.Draw, 
 	defer s.mu.Unlock()
 	var out []tote.Draw
 	for _, d := range s.draws {
-		if !d.Phase.Finished() || (q.TableID != 0 && d.TableID != q.TableID) || (q.Before != 0 && d.ID >= q.Before) ||
+		if !d.Phase.Finished() || (q.TableID != 0 && d.TableID != q.TableID) || (q.Before != 0 && d.ID >= q.Before) || (q.After != 0 && d.ID <= q.After) ||
 			(!q.From.IsZero() && d.SettledAt.Before(q.From)) || (!q.To.IsZero() && !d.SettledAt.Before(q.To)) {
 			continue
 		}
 		out = append(out, cloneDraw(d))
 	}
 	slices.SortFunc(out, func(a, b tote.Draw) int { return int(b.ID - a.ID) })
+	if q.Oldest {
+		slices.Reverse(out)
+	}
 	return out[:min(len(out), q.Limit)], nil
 }
 
