@@ -49,6 +49,24 @@ func TestBetAnsweredAfterCommitDespiteCut(t *testing.T) {
 		}
 	}
 
+	// The answer's draw comes from the read model once Postgres is cut:
+	// wait until the replica's read model holds the draw (its events reach
+	// the read model and this test's socket on their own; under load the
+	// socket can be first).
+	for deadline := time.Now().Add(20 * time.Second); ; {
+		var cur struct {
+			Table struct{ CurrentDraw *struct{ ID string } }
+		}
+		c.MustDo(t, `query($t: ID!) { table(id: $t) { currentDraw { id } } }`, map[string]any{"t": tableID}, &cur)
+		if cur.Table.CurrentDraw != nil && cur.Table.CurrentDraw.ID == drawID {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the read model never showed draw %s", drawID)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+
 	// Cut once the server has confirmed the commit that follows the bet's
 	// insert, on the connection that made it.
 	var mu sync.Mutex
