@@ -254,6 +254,21 @@ func (h *connHandle) end(code int, reason string) {
 	}
 }
 
+// replyGrace is how long a connection refused by an operation's own check
+// stays open for that operation's error to reach the client before the
+// close: closed at once, the close frame could overtake the error and the
+// client would see only "socket closed".
+const replyGrace = 250 * time.Millisecond
+
+// endAfterReply ends the connection like end, with the close sent
+// replyGrace later: it leaves the registry at once, and every operation
+// meanwhile is checked again (and refused) as this one was.
+func (h *connHandle) endAfterReply(code int, reason string) {
+	if h.release() && h.closeConn != nil {
+		time.AfterFunc(replyGrace, func() { h.closeConn(code, reason) })
+	}
+}
+
 // release takes the handle out of the registry and stops its expiry
 // timer; true the first time.
 func (h *connHandle) release() bool {
@@ -330,7 +345,7 @@ func authorise(ctx context.Context) *gqlerror.Error {
 				if reason == "" {
 					reason = ReasonInvalidToken
 				}
-				h.end(CloseUnauthorized, reason)
+				h.endAfterReply(CloseUnauthorized, reason)
 				return refusal(errs.R(errs.Unauthenticated, reason, "the socket's token is no longer valid; refresh it and reconnect"))
 			}
 		}
@@ -342,7 +357,7 @@ func authorise(ctx context.Context) *gqlerror.Error {
 	if h != nil {
 		if _, err := k.auth.Authenticate(ctx, k.raw); err != nil {
 			if errs.Is(err, errs.Unauthenticated) {
-				h.end(CloseUnauthorized, errs.ReasonOf(err))
+				h.endAfterReply(CloseUnauthorized, errs.ReasonOf(err))
 				return refusal(err)
 			}
 			return refusal(errs.E(errs.Internal, "internal error"))
