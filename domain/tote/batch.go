@@ -124,8 +124,8 @@ func CheckBet(d Draw, t Table, stake money.Amount, sel parimutuel.Selection, now
 	if stake < d.MinStake {
 		return errs.R(errs.Invalid, ReasonStakeTooLow, "the minimum stake of this draw is %s", d.MinStake)
 	}
-	if stake > t.Settings.MaxStake {
-		return errs.R(errs.Invalid, ReasonStakeTooHigh, "the maximum stake of this table is %s", t.Settings.MaxStake)
+	if max := d.StakeCeiling(t); stake > max {
+		return errs.R(errs.Invalid, ReasonStakeTooHigh, "the maximum stake of this draw is %s", max)
 	}
 	return nil
 }

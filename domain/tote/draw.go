@@ -91,9 +91,13 @@ type Draw struct {
 	// stale copy is refused.
 	Version int64
 
-	// MinStake and Pool are copied from the table when the draw opens.
-	// Pool.JackpotEnabled is decided at settlement.
+	// MinStake, MaxStake and Pool are copied from the table when the draw
+	// opens (its Terms). Pool.JackpotEnabled is the game's jackpot flag
+	// then, which a draw of fair deal 4 settles with; earlier draws read
+	// the flag at settlement. MaxStake 0 is a draw opened before it was
+	// copied: its bets were checked against the table's.
 	MinStake money.Amount
+	MaxStake money.Amount
 	Pool     parimutuel.PoolConfig
 	// SuspendAt is the table's SUSPEND_AT copied when the draw opens (SPEC
 	// 1.9); Chances holds what each round after the deal opened with, in
@@ -132,6 +136,15 @@ type Draw struct {
 // which the table shows ("draw 122 (no. 63 at table 1)").
 func (d Draw) Named() string {
 	return fmt.Sprintf("draw %d (no. %d at table %d)", d.ID, d.Number, d.TableID)
+}
+
+// StakeCeiling is the largest stake d takes: the maximum it committed to
+// when it opened, or t's for a draw opened before it was copied.
+func (d *Draw) StakeCeiling(t Table) money.Amount {
+	if d.MaxStake > 0 {
+		return d.MaxStake
+	}
+	return t.Settings.MaxStake
 }
 
 // OpenRound is the round taking bets now (per the stored phase), or 0.

@@ -71,6 +71,11 @@ type DrawResult struct {
 	// dealt before suspension existed.
 	SuspendAt money.BasisPoints `json:"suspendAt,omitempty"`
 	Chances   []RoundChances    `json:"chances,omitempty"`
+
+	// MinStake and MaxStake (result version 5) are the draw's stake
+	// bounds, committed with its other terms (DrawTerms).
+	MinStake money.Amount `json:"minStake,omitempty"`
+	MaxStake money.Amount `json:"maxStake,omitempty"`
 }
 
 // HandView is one position's final hand.
@@ -126,18 +131,36 @@ const ResultVersionCommitted = 3
 // period after its close, and a void may also be BEACON_BEFORE_CLOSE.
 const ResultVersionBound = 4
 
+// ResultVersionTerms is version 4 for a draw of fair deal 4: its
+// commitment also covers the draw's terms (DrawTerms) and the beacon gap,
+// the result publishes the stake bounds, each bet root's publication time,
+// and a void may also be ROOT_LATE.
+const ResultVersionTerms = 5
+
 // ResultVersion is the version new results are written in: the one place
 // it is bumped. A draw opened before its fair deal existed is settled in
 // the version of its deal (ResultVersionOf).
-const ResultVersion = ResultVersionBound
+const ResultVersion = ResultVersionTerms
 
-// ResultVersionOf is the version d's result is written in: ResultVersion,
-// or ResultVersionCommitted for a draw opened on fair deal 2 or earlier.
+// ResultVersionOf is the version d's result is written in: ResultVersion
+// for a draw of fair deal 4, ResultVersionBound for fair deal 3, or
+// ResultVersionCommitted for a draw opened on fair deal 2 or earlier.
 func ResultVersionOf(d Draw) int {
-	if d.Beacons == nil || d.Beacons.Version < FairnessBound {
+	switch {
+	case d.Beacons == nil || d.Beacons.Version < FairnessBound:
 		return ResultVersionCommitted
+	case d.Beacons.Version < FairnessTerms:
+		return ResultVersionBound
 	}
 	return ResultVersion
+}
+
+// FairnessOf is the fair-deal version of d: 1 for a draw without beacons.
+func FairnessOf(d *Draw) int {
+	if d.Beacons == nil {
+		return 1
+	}
+	return d.Beacons.Version
 }
 
 // ResultSelection is one backed selection of a pool as a version-2 result
@@ -291,4 +314,7 @@ func FormatBetID(id int64) string { return strconv.FormatInt(id, 10) }
 // FillSuspension records the draw's SUSPEND_AT and its rounds' chances.
 func (r *DrawResult) FillSuspension(d *Draw) {
 	r.SuspendAt, r.Chances = d.SuspendAt, d.Chances
+	if r.Version >= ResultVersionTerms {
+		r.MinStake, r.MaxStake = d.MinStake, d.MaxStake
+	}
 }

@@ -80,6 +80,7 @@ type toteDrawRow struct {
 	NextStepAt      *time.Time
 	Version         int64
 	MinStake        int64
+	MaxStake        int64
 	CommissionBp    int64
 	JackpotEnabled  bool
 	JackpotRateBp   int64
@@ -114,7 +115,7 @@ func fromDomainDraw(d tote.Draw) (toteDrawRow, error) {
 	r := toteDrawRow{
 		ID: d.ID, TableID: d.TableID, Number: d.Number, Positions: d.Positions, Phase: string(d.Phase),
 		RoundClosesAt: sqldb.NullableTime(d.RoundClosesAt), NextStepAt: sqldb.NullableTime(d.NextStepAt), Version: d.Version,
-		MinStake: int64(d.MinStake), CommissionBp: int64(d.Pool.Commission), JackpotEnabled: d.Pool.JackpotEnabled,
+		MinStake: int64(d.MinStake), MaxStake: int64(d.MaxStake), CommissionBp: int64(d.Pool.Commission), JackpotEnabled: d.Pool.JackpotEnabled,
 		JackpotRateBp: int64(d.Pool.JackpotRate), ExpressShare1Bp: int64(d.Pool.ExpressShare1), ExpressShare2Bp: int64(d.Pool.ExpressShare2),
 		SuspendAtBp: int64(d.SuspendAt), Chances: tote.FormatChances(d.Chances),
 		ServerSeed: d.ServerSeed.Hex(), Commitment: cards.FormatCommitment(d.Commitment), Revealed: d.Revealed,
@@ -169,7 +170,7 @@ func toDomainDraw(r toteDrawRow) (tote.Draw, error) {
 	d := tote.Draw{
 		ID: r.ID, TableID: r.TableID, Number: r.Number, Positions: r.Positions, Phase: tote.Phase(r.Phase),
 		RoundClosesAt: sqldb.TimeOrZero(r.RoundClosesAt), NextStepAt: sqldb.TimeOrZero(r.NextStepAt), Version: r.Version,
-		MinStake: money.Amount(r.MinStake),
+		MinStake: money.Amount(r.MinStake), MaxStake: money.Amount(r.MaxStake),
 		Pool: parimutuel.PoolConfig{
 			Commission: money.BasisPoints(r.CommissionBp), JackpotEnabled: r.JackpotEnabled, JackpotRate: money.BasisPoints(r.JackpotRateBp),
 			ExpressShare1: money.BasisPoints(r.ExpressShare1Bp), ExpressShare2: money.BasisPoints(r.ExpressShare2Bp),

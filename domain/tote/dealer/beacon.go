@@ -17,12 +17,18 @@ var errBeaconPending = errors.New("beacon round not available yet")
 
 // schedule is the table's timings, scaled, for PlanBeacons.
 func (d *Dealer) schedule(t tote.Table) tote.BeaconSchedule {
-	s := tote.BeaconSchedule{Card: d.scale.Of(t.Settings.CardInterval), BeaconWait: d.cfg.BeaconWait, Positions: t.Positions}
+	s := tote.BeaconSchedule{Card: d.scale.Of(t.Settings.CardInterval), BeaconWait: d.cfg.BeaconWait, Positions: t.Positions, Gap: MinBeaconGap}
 	for r := parimutuel.RoundPreDeal; r <= parimutuel.RoundTurn; r++ {
 		s.Rounds[r-1] = d.scale.Of(t.Settings.RoundLength(r))
 	}
 	return s
 }
+
+// MinBeaconGap is the least real time from a betting round's close to its
+// street's beacon round (DrawBeacons.GapMs), whatever TIME_SCALE makes of
+// the chain's period: the close's transaction publishes the round's bet
+// root in it, and a root published once the round exists voids the draw.
+const MinBeaconGap = time.Second
 
 // beaconPoll is how often the dealer asks for a beacon round it waits for:
 // a quarter of the chain's period, between 1 ms and 500 ms.

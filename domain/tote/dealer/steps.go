@@ -157,16 +157,16 @@ func (d *Dealer) openDraw(ctx context.Context) error {
 		}
 		now := d.clock.Now()
 		plan := tote.PlanBeacons(chain, now, d.schedule(t))
-		commitment, err := tote.DrawCommitment(seed, t.Positions, &plan)
-		if err != nil {
-			return outbox.Step{}, errs.Wrap(err, "the beacon chain cannot be committed to")
-		}
 		nd := tote.Draw{
 			TableID: t.ID, Number: prev.Number + 1, Positions: t.Positions, Phase: tote.PhasePreDeal,
 			RoundClosesAt: plan.ClosesAt[0],
-			MinStake:      t.Settings.MinStake, Pool: t.Settings.PoolConfig(jackpot), SuspendAt: t.Settings.SuspendAt,
-			ServerSeed: seed, Commitment: commitment, Odds: pre, OpenedAt: now,
-			Beacons: &plan,
+			MinStake:      t.Settings.MinStake, MaxStake: t.Settings.MaxStake, Pool: t.Settings.PoolConfig(jackpot), SuspendAt: t.Settings.SuspendAt,
+			ServerSeed: seed, OpenedAt: now, Odds: pre, Beacons: &plan,
+		}
+		terms := nd.Terms()
+		plan.Terms = &terms
+		if nd.Commitment, err = tote.DrawCommitment(seed, t.Positions, &plan); err != nil {
+			return outbox.Step{}, errs.Wrap(err, "the beacon chain cannot be committed to")
 		}
 		if nd, err = tx.InsertDraw(ctx, nd); err != nil {
 			return outbox.Step{}, err

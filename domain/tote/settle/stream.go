@@ -258,8 +258,12 @@ func (s *Settler) settleStreamed(ctx context.Context, tx tote.Tx, d tote.Draw, t
 	}
 	cfg := d.Pool
 	var jackpot money.Amount
-	if cfg.JackpotEnabled, err = tx.JackpotEnabled(ctx); err != nil {
-		return outbox.Step{}, err
+	// A draw of fair deal 4 settles with the jackpot flag it committed to
+	// when it opened; earlier draws with the game's flag now.
+	if tote.FairnessOf(&d) < tote.FairnessTerms {
+		if cfg.JackpotEnabled, err = tx.JackpotEnabled(ctx); err != nil {
+			return outbox.Step{}, err
+		}
 	}
 	if jackpot, err = tx.JackpotBalance(ctx); err != nil {
 		return outbox.Step{}, err

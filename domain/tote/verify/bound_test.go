@@ -37,7 +37,7 @@ func TestResultBindsWhatPlayersSaw(t *testing.T) {
 	e := drawOpened(t, h, d.ID)
 	res := copyResult(t, *d.Result)
 	b := e.Beacons
-	if b == nil || b.Version != tote.FairnessBound || b.Signatures != [4]string{} {
+	if b == nil || b.Version != tote.FairnessTerms || b.Signatures != [4]string{} || b.Terms == nil || *b.Terms != d.Terms() {
 		t.Fatalf("DRAW_OPENED beacons %+v", b)
 	}
 	rb := res.Beacons
@@ -55,8 +55,8 @@ func TestResultBindsWhatPlayersSaw(t *testing.T) {
 	if cards.FormatCommitment(cards.Commitment(seed)) == e.Commitment {
 		t.Fatal("the commitment is SHA-256 of the seed alone: it binds no beacon round")
 	}
-	if res.Version != tote.ResultVersionBound {
-		t.Errorf("result version %d, want %d", res.Version, tote.ResultVersionBound)
+	if res.Version != tote.ResultVersionTerms {
+		t.Errorf("result version %d, want %d", res.Version, tote.ResultVersionTerms)
 	}
 	period := time.Duration(rb.Chain.PeriodMs) * time.Millisecond
 	for name, tamper := range map[string]func(r *tote.DrawResult){
@@ -71,7 +71,7 @@ func TestResultBindsWhatPlayersSaw(t *testing.T) {
 		r := copyResult(t, res)
 		tamper(&r)
 		v := verify.Result(r)
-		if v.CommitmentValid || !strings.HasPrefix(strings.Join(v.Problems, "\n"), "commitment: the hash of the server seed, positions and beacon commitment is") {
+		if v.CommitmentValid || !strings.HasPrefix(strings.Join(v.Problems, "\n"), "commitment: the hash of the server seed, positions, beacon commitment and terms is") {
 			t.Errorf("%s: %+v", name, v)
 		}
 		recommit(t, &r)

@@ -40,7 +40,9 @@ func workedExample(t *testing.T) (tote.DrawResult, string) {
 	t.Helper()
 	seed := cards.Seed(sha256.Sum256([]byte("pokertote worked example")))
 	c := beacon.Quicknet
-	b := tote.DrawBeacons{Version: tote.FairnessVersion, Chain: c}
+	terms := tote.DrawTerms{Commission: 300, ExpressShares: [2]money.BasisPoints{6000, 4000}, JackpotRate: 1, JackpotEnabled: false,
+		MinStake: 100 * money.KZT, MaxStake: 1_000_000 * money.KZT, SuspendAt: 9000}
+	b := tote.DrawBeacons{Version: tote.FairnessVersion, Chain: c, GapMs: c.PeriodMs, Terms: &terms}
 	var out strings.Builder
 	p := func(format string, args ...any) { fmt.Fprintf(&out, format+"\n", args...) }
 	p("server seed  %s", seed.Hex())
@@ -52,7 +54,7 @@ func workedExample(t *testing.T) (tote.DrawResult, string) {
 		// round: the first round at least one full period after the close.
 		b.ClosesAt[i] = c.RoundTime(rb.Round).Add(-time.Duration(c.PeriodMs)*time.Millisecond - 500*time.Millisecond)
 		b.Rounds[i] = b.RoundFor(b.ClosesAt[i])
-		b.Deadlines[i] = c.RoundTime(rb.Round).Add(20 * time.Second)
+		b.Deadlines[i] = c.RoundTime(rb.Round).Add(30 * time.Minute)
 		b.Signatures[i] = rb.Signature
 		rnd, err := beacon.Verify(c, rb)
 		if err != nil || b.Rounds[i] != rb.Round {
@@ -73,7 +75,7 @@ func workedExample(t *testing.T) (tote.DrawResult, string) {
 		p("")
 		p("street %d (%s)", i+1, tote.StreetNames[i])
 		p("  betting round %d closes  %s = %d ms", i+1, b.ClosesAt[i].Format(tote.TimeLayout), b.ClosesAt[i].UnixMilli())
-		p("  beacon round            floor((%d + %d - 1 - %d) / %d) + 2 = %d, published %s", b.ClosesAt[i].UnixMilli(), c.PeriodMs, c.GenesisUnixMs, c.PeriodMs, b.Rounds[i], c.RoundTime(b.Rounds[i]).Format(tote.TimeLayout))
+		p("  beacon round            floor((%d + %d - 1 - %d) / %d) + 2 = %d, published %s", b.ClosesAt[i].UnixMilli(), b.GapMs, c.GenesisUnixMs, c.PeriodMs, b.Rounds[i], c.RoundTime(b.Rounds[i]).Format(tote.TimeLayout))
 		p("  deadline                %s = %d ms", b.Deadlines[i].Format(tote.TimeLayout), b.Deadlines[i].UnixMilli())
 		p("  message                 SHA-256(%x) = %x", r8, msg)
 		p("  signature               %s  (verifies)", rb.Signature)
@@ -101,7 +103,8 @@ func workedExample(t *testing.T) (tote.DrawResult, string) {
 	res := tote.DrawResult{
 		Version: tote.ResultVersion, DrawID: 1, TableID: 1, Number: 1, Positions: 3,
 		Winners: o.Winners, Category: o.Category, FlopLeaders: o.FlopLeaders, TurnLeaders: o.TurnLeaders,
-		Commission: 300, JackpotRate: 1, ExpressShares: [2]money.BasisPoints{6000, 4000},
+		Commission: terms.Commission, JackpotRate: terms.JackpotRate, ExpressShares: terms.ExpressShares, JackpotEnabled: terms.JackpotEnabled,
+		MinStake: terms.MinStake, MaxStake: terms.MaxStake,
 		Pools:      []tote.PoolResult{},
 		ServerSeed: seed.Hex(), Commitment: cards.FormatCommitment(commitment), SuspendAt: 9000,
 		Beacons: &b, SettledAt: c.RoundTime(exampleRounds[3].Round).Add(2 * time.Second),
@@ -206,7 +209,7 @@ func preimagePieces(seed cards.Seed, positions int, b tote.DrawBeacons) []preima
 	hexb := func(h string) []byte { out, _ := hex.DecodeString(h); return out }
 	c := b.Chain
 	ps := []preimagePiece{
-		{"tag", []byte(tote.CommitmentTag)},
+		{"tag", []byte(tote.CommitmentTagTerms)},
 		{"server seed", seed[:]},
 		{"positions", []byte{byte(positions)}},
 		{"name", append([]byte{byte(len(c.Name))}, c.Name...)},
@@ -222,7 +225,21 @@ func preimagePieces(seed cards.Seed, positions int, b tote.DrawBeacons) []preima
 			preimagePiece{fmt.Sprintf("rounds[%d]", i), u64(int64(b.Rounds[i]))},
 			preimagePiece{fmt.Sprintf("deadlines[%d]", i), u64(b.Deadlines[i].UnixMilli())})
 	}
-	return ps
+	t := b.Terms
+	enabled := []byte{0}
+	if t.JackpotEnabled {
+		enabled[0] = 1
+	}
+	return append(ps,
+		preimagePiece{"gapMs", u64(b.GapMs)},
+		preimagePiece{"commission", u64(int64(t.Commission))},
+		preimagePiece{"expressShare1", u64(int64(t.ExpressShares[0]))},
+		preimagePiece{"expressShare2", u64(int64(t.ExpressShares[1]))},
+		preimagePiece{"jackpotRate", u64(int64(t.JackpotRate))},
+		preimagePiece{"jackpotEnabled", enabled},
+		preimagePiece{"minStake", u64(int64(t.MinStake))},
+		preimagePiece{"maxStake", u64(int64(t.MaxStake))},
+		preimagePiece{"suspendAt", u64(int64(t.SuspendAt))})
 }
 
 func preimageLines(seed cards.Seed, positions int, b tote.DrawBeacons) []string {

@@ -60,9 +60,10 @@ func TestSettledDrawVerifiesFromItsJSON(t *testing.T) {
 	}
 	b := r.Beacons
 	for i := range 4 {
-		// Fair deal 3: the round is at least one full period after the close.
-		period := time.Duration(b.Chain.PeriodMs) * time.Millisecond
-		if b.Signatures[i] == "" || b.Chain.RoundTime(b.Rounds[i]).Before(b.ClosesAt[i].Add(period)) || b.Version != tote.FairnessBound {
+		// Fair deal 4: the round is at least the gap (a period, and a
+		// second) after the close.
+		gap := time.Duration(max(b.GapMs, b.Chain.PeriodMs, 1000)) * time.Millisecond
+		if b.Signatures[i] == "" || b.Chain.RoundTime(b.Rounds[i]).Before(b.ClosesAt[i].Add(gap)) || b.Version != tote.FairnessTerms {
 			t.Errorf("street %d: round %d at %s, close %s, signature %q", i+1, b.Rounds[i], b.Chain.RoundTime(b.Rounds[i]), b.ClosesAt[i], b.Signatures[i])
 		}
 	}
@@ -83,19 +84,27 @@ func TestVerifierCatchesEveryTampering(t *testing.T) {
 		tamper func(r *tote.DrawResult)
 		want   string
 	}{
-		{"commitment", func(r *tote.DrawResult) { r.Commitment = flip(r.Commitment, 3) }, "commitment: the hash of the server seed, positions and beacon commitment is"},
-		{"server seed", func(r *tote.DrawResult) { r.ServerSeed = flip(r.ServerSeed, 9) }, "commitment: the hash of the server seed, positions and beacon commitment is"},
+		{"commitment", func(r *tote.DrawResult) { r.Commitment = flip(r.Commitment, 3) }, "commitment: the hash of the server seed, positions, beacon commitment and terms is"},
+		{"server seed", func(r *tote.DrawResult) { r.ServerSeed = flip(r.ServerSeed, 9) }, "commitment: the hash of the server seed, positions, beacon commitment and terms is"},
 		{"chain key", func(r *tote.DrawResult) { r.Beacons.Chain.PublicKey = other.Chain().PublicKey }, "beacon chain: local chain hash is"},
 		{"other chain", func(r *tote.DrawResult) { r.Beacons.Chain = other.Chain() }, "beacon signature of the pockets"},
-		{"claims quicknet", func(r *tote.DrawResult) { r.Beacons.Chain = beacon.Quicknet }, "beacon round of the pockets: committed round"},
+		{"claims quicknet", func(r *tote.DrawResult) { r.Beacons.Chain = beacon.Quicknet }, "beacon schedule: a gap of 1000 ms"},
 		{"round number", func(r *tote.DrawResult) { r.Beacons.Rounds[1]++ }, "beacon round of the flop: committed round"},
 		{"close deadline", func(r *tote.DrawResult) { r.Beacons.ClosesAt[2] = r.Beacons.ClosesAt[2].Add(5 * time.Second) }, "beacon round of the turn: committed round"},
 		{"signature bit", func(r *tote.DrawResult) { r.Beacons.Signatures[3] = flip(r.Beacons.Signatures[3], 77) }, "beacon signature of the river (round"},
 		{"signature of another round", func(r *tote.DrawResult) { r.Beacons.Signatures[2] = r.Beacons.Signatures[1] }, "beacon signature of the turn (round"},
 		{"signature missing", func(r *tote.DrawResult) { r.Beacons.Signatures[3] = "" }, "board: published"},
 		{"signature gap", func(r *tote.DrawResult) { r.Beacons.Signatures[1] = "" }, "beacon signatures: the turn has one but the flop"},
-		{"version", func(r *tote.DrawResult) { r.Beacons.Version = 4 }, "beacons: fair deal version 4"},
-		{"version downgraded", func(r *tote.DrawResult) { r.Beacons.Version = tote.FairnessPerStreet }, "versions: a result of version 4 with a fair deal of version 2"},
+		{"version", func(r *tote.DrawResult) { r.Beacons.Version = 5 }, "beacons: fair deal version 5"},
+		{"version downgraded", func(r *tote.DrawResult) { r.Beacons.Version = tote.FairnessPerStreet }, "versions: a result of version 5 with a fair deal of version 2"},
+		{"version 3 keeping its terms", func(r *tote.DrawResult) { r.Version, r.Beacons.Version = tote.ResultVersionBound, tote.FairnessBound }, "beacons: a fair deal 3 draw commits to no terms"},
+		{"terms dropped", func(r *tote.DrawResult) { r.Beacons.Terms = nil }, "commitment: a fair deal 4 commitment covers the draw's terms"},
+		{"commission restated", func(r *tote.DrawResult) { r.Commission = 500 }, "terms: the draw committed to"},
+		{"committed commission restated", func(r *tote.DrawResult) { r.Commission, r.Beacons.Terms.Commission = 500, 500 }, "commitment: the hash of the server seed, positions, beacon commitment and terms is"},
+		{"express shares restated", func(r *tote.DrawResult) { r.ExpressShares = [2]money.BasisPoints{7000, 3000} }, "terms: the draw committed to"},
+		{"jackpot switched off", func(r *tote.DrawResult) { r.JackpotEnabled = !r.JackpotEnabled }, "terms: the draw committed to"},
+		{"max stake restated", func(r *tote.DrawResult) { r.MaxStake = r.MinStake - 1 }, "terms: the draw committed to"},
+		{"terms no draw can have", func(r *tote.DrawResult) { r.Beacons.Terms.Commission, r.Commission = 200, 200 }, "terms: commission 2.00%"},
 		{"pocket", func(r *tote.DrawResult) { r.Pockets[1][0], r.Pockets[1][1] = r.Pockets[1][1], r.Pockets[1][0] }, "pocket of position 2: published"},
 		{"pocket from another position", func(r *tote.DrawResult) { r.Pockets[0], r.Pockets[2] = r.Pockets[2], r.Pockets[0] }, "pocket of position 1: published"},
 		{"board", func(r *tote.DrawResult) { r.Board[4] = r.Burns[2] }, "board: published"},

@@ -101,15 +101,18 @@ func verifyCommitment(res tote.DrawResult, v *Verification, problem func(string,
 	}
 	if c != commitment {
 		what := "SHA-256 of the server seed"
-		if res.Beacons != nil && res.Beacons.Version >= tote.FairnessBound {
+		switch {
+		case res.Beacons != nil && res.Beacons.Version >= tote.FairnessTerms:
+			what = "the hash of the server seed, positions, beacon commitment and terms"
+		case res.Beacons != nil && res.Beacons.Version >= tote.FairnessBound:
 			what = "the hash of the server seed, positions and beacon commitment"
 		}
 		problem("commitment: %s is %s, the published commitment is %s", what, cards.FormatCommitment(c), res.Commitment)
 		return cards.Seed{}, false
 	}
 	if !versionsAgree(res) {
-		problem("versions: a result of version %d with a fair deal of version %d (a result of version %d or later is of fair deal %d, earlier ones of %d or less)",
-			res.Version, beaconsVersion(res), tote.ResultVersionBound, tote.FairnessBound, tote.FairnessPerStreet)
+		problem("versions: a result of version %d with a fair deal of version %d (results of version %d are of fair deal %d, of version %d of fair deal %d, earlier ones of %d or less)",
+			res.Version, beaconsVersion(res), tote.ResultVersionTerms, tote.FairnessTerms, tote.ResultVersionBound, tote.FairnessBound, tote.FairnessPerStreet)
 		return cards.Seed{}, false
 	}
 	v.CommitmentValid = true
@@ -129,7 +132,9 @@ func beaconsVersion(res tote.DrawResult) int {
 // covers the beacons (fair deal 3), and only they are; so neither can be
 // relabelled to dodge the other's checks.
 func versionsAgree(res tote.DrawResult) bool {
-	return (res.Version >= tote.ResultVersionBound) == (beaconsVersion(res) >= tote.FairnessBound)
+	f := beaconsVersion(res)
+	return (res.Version >= tote.ResultVersionBound) == (f >= tote.FairnessBound) &&
+		(res.Version >= tote.ResultVersionTerms) == (f >= tote.FairnessTerms)
 }
 
 // verifyPublicSeed checks a version-1 draw's public seed against the

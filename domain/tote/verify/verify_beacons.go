@@ -14,8 +14,11 @@ func verifyBeacons(res tote.DrawResult, seed cards.Seed, problem func(string, ..
 	b := res.Beacons
 	c := checker{problem: problem}
 	bad := c.bad
-	if b.Version != tote.FairnessPerStreet && b.Version != tote.FairnessBound {
-		bad("beacons: fair deal version %d, this verifier knows versions %d and %d", b.Version, tote.FairnessPerStreet, tote.FairnessBound)
+	if b.Version < tote.FairnessPerStreet || b.Version > tote.FairnessTerms {
+		bad("beacons: fair deal version %d, this verifier knows versions %d to %d", b.Version, tote.FairnessPerStreet, tote.FairnessTerms)
+		return cards.ToteDeal{}, 0, false
+	}
+	if !verifyTerms(res, problem) {
 		return cards.ToteDeal{}, 0, false
 	}
 	if err := b.Chain.Validate(); err != nil {
@@ -39,6 +42,8 @@ func verifyBeacons(res tote.DrawResult, seed cards.Seed, problem func(string, ..
 		}
 		if at := b.Chain.RoundTime(b.Rounds[i]); b.Deadlines[i].Before(at) {
 			bad("beacon schedule: the %s's deadline %s is before its round is published (%s)", tote.StreetNames[i], b.Deadlines[i].Format(tote.TimeLayout), at.Format(tote.TimeLayout))
+		} else if wait := b.Deadlines[i].Sub(at); b.Version >= tote.FairnessTerms && b.Chain.IsQuicknet() && wait < tote.MinProductionBeaconWait {
+			bad("beacon schedule: the %s's round is waited for %s, less than the %s a draw on drand's chain must wait before voiding", tote.StreetNames[i], wait, tote.MinProductionBeaconWait)
 		}
 	}
 	var rands [][32]byte
@@ -67,8 +72,41 @@ func verifyBeacons(res tote.DrawResult, seed cards.Seed, problem func(string, ..
 	return cards.DealToteStreets(seed, res.Positions, rands), len(rands), true
 }
 
+// verifyTerms checks a fair deal 4 draw's committed terms: present, such
+// as a draw can have, a beacon gap of at least the chain's period, and the
+// very settings the result's pools were settled with (verifyPools
+// recomputes them with the result's own).
+func verifyTerms(res tote.DrawResult, problem func(string, ...any)) bool {
+	b := res.Beacons
+	if b.Version < tote.FairnessTerms {
+		if b.Terms != nil || b.GapMs != 0 {
+			problem("beacons: a fair deal %d draw commits to no terms or gap; they are fair deal %d's", b.Version, tote.FairnessTerms)
+			return false
+		}
+		return true
+	}
+	c := checker{problem: problem}
+	if b.Terms == nil {
+		c.bad("terms: a fair deal %d draw publishes the terms it committed to, and there are none", b.Version)
+		return false
+	}
+	if b.GapMs < b.Chain.PeriodMs {
+		c.bad("beacon schedule: a gap of %d ms from a close to its round, less than the chain's period (%d ms)", b.GapMs, b.Chain.PeriodMs)
+	}
+	for _, p := range b.Terms.Check() {
+		c.bad("terms: %s", p)
+	}
+	if got := res.Terms(); got != *b.Terms {
+		c.bad("terms: the draw committed to %+v and the result settled with %+v", *b.Terms, got)
+	}
+	return c.ok()
+}
+
 // roundRule says in a problem line which round a version commits to.
 func roundRule(version int) string {
+	if version >= tote.FairnessTerms {
+		return "at least the committed gap after"
+	}
 	if version >= tote.FairnessBound {
 		return "at least one period after"
 	}

@@ -22,7 +22,10 @@ func voidResult(t *testing.T, detail tote.VoidDetail, open time.Time) tote.DrawR
 	if err != nil {
 		t.Fatal(err)
 	}
-	plan := tote.PlanBeacons(beacon.Quicknet, open, tote.BeaconSchedule{Rounds: [4]time.Duration{time.Minute, time.Minute, time.Minute, time.Minute}, Card: time.Second, BeaconWait: 20 * time.Second, Positions: 3})
+	plan := tote.PlanBeacons(beacon.Quicknet, open, tote.BeaconSchedule{Rounds: [4]time.Duration{time.Minute, time.Minute, time.Minute, time.Minute}, Card: time.Second, BeaconWait: 30 * time.Minute, Positions: 3})
+	terms := tote.DrawTerms{Commission: 300, ExpressShares: [2]money.BasisPoints{6000, 4000}, JackpotRate: 1, JackpotEnabled: true,
+		MinStake: 100 * money.KZT, MaxStake: 1000 * money.KZT, SuspendAt: tote.SuspendAtMax}
+	plan.Terms = &terms
 	commitment, err := tote.DrawCommitment(seed, 3, &plan)
 	if err != nil {
 		t.Fatal(err)
@@ -30,6 +33,7 @@ func voidResult(t *testing.T, detail tote.VoidDetail, open time.Time) tote.DrawR
 	return tote.DrawResult{
 		Version: tote.ResultVersion, DrawID: 1, TableID: 1, Number: 1, Positions: 3,
 		Void: true, VoidReason: detail.Reason(), VoidDetail: &detail,
+		Commission: terms.Commission, ExpressShares: terms.ExpressShares, JackpotRate: terms.JackpotRate, MinStake: terms.MinStake, MaxStake: terms.MaxStake,
 		JackpotEnabled: true, JackpotBefore: 5000 * money.KZT, JackpotAfter: 5000 * money.KZT,
 		ServerSeed: seed.Hex(), Commitment: cards.FormatCommitment(commitment), Beacons: &plan,
 		SuspendAt: tote.SuspendAtMax, // every result since version 3 publishes it (finishInTx)

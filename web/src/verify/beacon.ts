@@ -4,7 +4,7 @@
 // from the result. BLS12-381 comes from @noble/curves (audited); it is loaded
 // only when a version-2 result is checked.
 import { sha256Hex, hexToBytes } from './fair';
-import { FAIR_BOUND, canonicalHex, localChainHash, roundFor } from './bound';
+import { FAIR_BOUND, FAIR_TERMS, MIN_PRODUCTION_WAIT_MS, canonicalHex, localChainHash, roundFor, type Terms } from './bound';
 
 export const QUICKNET = {
   name: 'quicknet',
@@ -16,7 +16,7 @@ export const QUICKNET = {
 };
 
 export interface Chain { name: string; hash: string; scheme: string; publicKey: string; genesisUnixMs: number; periodMs: number }
-export interface Beacons { version: number; chain: Chain; closesAt: string[]; rounds: number[]; deadlines?: string[]; signatures?: string[] }
+export interface Beacons { version: number; chain: Chain; closesAt: string[]; rounds: number[]; deadlines?: string[]; signatures?: string[]; gapMs?: number; terms?: Terms }
 
 /** roundAfter is the first round published strictly after t (Unix ms). */
 export function roundAfter(t: number, c: Pick<Chain, 'genesisUnixMs' | 'periodMs'>): number {
@@ -54,7 +54,7 @@ export async function checkBeacons(b: Beacons, dealt: boolean[]): Promise<{ prob
   const notes: string[] = [];
   const c = b.chain;
   const v = b.version;
-  if (v !== 2 && v !== FAIR_BOUND) return { problems: [`beacons: fair deal version ${v}, this verifier knows versions 2 and ${FAIR_BOUND}`], notes };
+  if (v !== 2 && v !== FAIR_BOUND && v !== FAIR_TERMS) return { problems: [`beacons: fair deal version ${v}, this verifier knows versions 2 to ${FAIR_TERMS}`], notes };
   if (!c) return { problems: ['beacons: no chain'], notes };
   if (!canonicalHex(c.hash, 32)) problems.push('beacon chain: the hash is not 64 lower-case hex digits');
   if (!canonicalHex(c.publicKey, 96)) problems.push('beacon chain: the public key is not 192 lower-case hex digits');
@@ -76,14 +76,18 @@ export async function checkBeacons(b: Beacons, dealt: boolean[]): Promise<{ prob
   const four = (x: unknown) => Array.isArray(x) && x.length === 4;
   if (!four(b.closesAt) || !four(b.rounds) || !four(b.deadlines) || !b.rounds.every((r) => Number.isSafeInteger(r) && r >= 1)) return { problems: [...problems, 'beacons: closesAt, rounds and deadlines are four entries each, rounds whole numbers from 1'], notes };
   const roundTime = (r: number) => c.genesisUnixMs + (r - 1) * c.periodMs;
+  const gap = v >= FAIR_TERMS ? b.gapMs ?? 0 : 0;
+  if (v >= FAIR_TERMS && !(Number.isSafeInteger(gap) && gap >= c.periodMs)) problems.push(`beacon schedule: a gap of ${gap} ms from a close to its round, less than the chain's period`);
+  if (v < FAIR_TERMS && (b.gapMs !== undefined || b.terms !== undefined)) problems.push(`beacons: a fair deal ${v} draw commits to no terms or gap`);
   for (let s = 1; s <= 4; s++) {
     const closes = Date.parse(b.closesAt?.[s - 1] ?? '');
     if (s > 1 && !(closes > Date.parse(b.closesAt[s - 2]))) problems.push(`beacon deadlines are not in order at street ${s}`);
-    const want = roundFor(closes, c, v);
+    const want = roundFor(closes, c, v, gap);
     if (b.rounds?.[s - 1] !== want) problems.push(`street ${s}: beacon round ${b.rounds?.[s - 1]}, the round betting round ${s}'s close ${b.closesAt?.[s - 1]} commits to is ${want}`);
     const dl = Date.parse(b.deadlines?.[s - 1] ?? '');
     if (s > 1 && !(dl > Date.parse(b.deadlines?.[s - 2] ?? ''))) problems.push(`street ${s}: its deadline is not after the one before`);
     if (!(dl >= roundTime(b.rounds?.[s - 1] ?? 0))) problems.push(`street ${s}: its deadline is before its round is published`);
+    else if (v >= FAIR_TERMS && c.hash === QUICKNET.hash && dl - roundTime(b.rounds[s - 1]) < MIN_PRODUCTION_WAIT_MS) problems.push(`street ${s}: its round is waited for less than the 10 minutes a draw on drand's chain must wait before voiding`);
     const sig = b.signatures?.[s - 1] ?? '';
     if (!sig) {
       if (dealt[s - 1]) problems.push(`street ${s} has cards but no beacon signature`);

@@ -9,8 +9,36 @@ import type { Chain } from './beacon';
 
 export const FAIR_BOUND = 3;
 export const RESULT_BOUND = 4;
+/** Fair deal 4 (result version 5) also commits to the draw's money settings and the beacon gap. */
+export const FAIR_TERMS = 4;
+export const RESULT_TERMS = 5;
+/** The least a quicknet draw of fair deal 4 waits for a beacon before a void (SPEC 1.8). */
+export const MIN_PRODUCTION_WAIT_MS = 10 * 60 * 1000;
 
-export interface CommittedBeacons { version: number; chain: Chain; closesAt: string[]; rounds: number[]; deadlines?: string[] }
+/** Terms is every setting that moves money in a draw (tote.DrawTerms). */
+export interface Terms { commission: number; expressShares: [number, number]; jackpotRate: number; jackpotEnabled: boolean; minStake: number; maxStake: number; suspendAt: number }
+export interface CommittedBeacons { version: number; chain: Chain; closesAt: string[]; rounds: number[]; deadlines?: string[]; gapMs?: number; terms?: Terms }
+
+/** termsProblems says what no draw's terms can be (tote.DrawTerms.Check). */
+export function termsProblems(t: Terms): string[] {
+  const out: string[] = [];
+  const int = (x: unknown) => Number.isSafeInteger(x);
+  if (!int(t.commission) || t.commission < 300 || t.commission > 10000) out.push(`terms: commission ${t.commission} basis points is outside 3.00% to 100%`);
+  const [e1, e2] = t.expressShares ?? [];
+  if (!int(e1) || !int(e2) || e1 < 0 || e2 < 0 || e1 + e2 !== 10000) out.push('terms: EXPRESS shares do not add up to 100%');
+  if (t.jackpotRate !== 1) out.push(`terms: jackpot rate ${t.jackpotRate} basis points is not the rules' 0.01%`);
+  if (typeof t.jackpotEnabled !== 'boolean') out.push('terms: jackpotEnabled is not true or false');
+  if (!int(t.minStake) || !int(t.maxStake) || t.minStake < 10000 || t.maxStake < t.minStake || t.maxStake > 10_000_000_000) out.push(`terms: stakes ${t.minStake} to ${t.maxStake} tiyn are not within 100.00 to 100,000,000.00`);
+  if (!int(t.suspendAt) || t.suspendAt < 5000 || t.suspendAt > 9000) out.push(`terms: SUSPEND_AT ${t.suspendAt} is outside 50% to 90%`);
+  return out;
+}
+
+/** sameTerms: the result settled with exactly the terms the draw committed to. */
+export function sameTerms(t: Terms, r: { commission?: number; expressShares?: number[]; jackpotRate?: number; jackpotEnabled?: boolean; minStake?: number; maxStake?: number; suspendAt?: number }): boolean {
+  return t.commission === r.commission && t.expressShares?.[0] === r.expressShares?.[0] && t.expressShares?.[1] === r.expressShares?.[1] &&
+    t.jackpotRate === r.jackpotRate && t.jackpotEnabled === (r.jackpotEnabled ?? false) && t.minStake === (r.minStake ?? 0) &&
+    t.maxStake === (r.maxStake ?? 0) && t.suspendAt === (r.suspendAt ?? 0);
+}
 
 /** canonicalHex: exactly 2*size lower-case hex digits. */
 export const canonicalHex = (s: unknown, size: number) => typeof s === 'string' && s.length === 2 * size && /^[0-9a-f]*$/.test(s);
@@ -37,8 +65,11 @@ async function sha(parts: Uint8Array[]): Promise<string> {
  * the server seed for fair deal 2 (and version 1), and from fair deal 3
  * SHA-256("pokertote/tote/commitment/v3" ‖ seed ‖ positions (1) ‖ len ‖ name ‖
  * chain hash (32) ‖ len ‖ scheme ‖ public key (96) ‖ genesisUnixMs (8) ‖
- * periodMs (8) ‖ per street: closesAt ms (8) ‖ round (8) ‖ deadline ms (8)).
- * null when the chain's hash or key is not hex of its size.
+ * periodMs (8) ‖ per street: closesAt ms (8) ‖ round (8) ‖ deadline ms (8));
+ * fair deal 4 tags "…/v4" and appends gapMs (8) ‖ commission ‖ EXPRESS shares
+ * ‖ jackpot rate (8 each) ‖ jackpot enabled (1) ‖ min stake ‖ max stake ‖
+ * SUSPEND_AT (8 each). null when the chain's hash or key is not hex of its
+ * size, or fair deal 4 publishes no terms.
  */
 export async function drawCommitment(seed: Uint8Array<ArrayBuffer>, positions: number, b?: CommittedBeacons | null): Promise<string | null> {
   if (!b || !(b.version >= FAIR_BOUND)) return sha256Hex(seed);
@@ -46,14 +77,21 @@ export async function drawCommitment(seed: Uint8Array<ArrayBuffer>, positions: n
   const hash = hexToBytes(c?.hash ?? '');
   const pk = hexToBytes(c?.publicKey ?? '');
   if (!hash || hash.length !== 32 || !pk || pk.length !== 96) return null;
-  const parts: Uint8Array[] = [ascii('pokertote/tote/commitment/v3'), seed, Uint8Array.of(positions), ...str(c.name ?? ''), hash, ...str(c.scheme ?? ''), pk, u64(c.genesisUnixMs), u64(c.periodMs)];
+  const v4 = b.version >= FAIR_TERMS;
+  if (v4 && !b.terms) return null;
+  const parts: Uint8Array[] = [ascii(v4 ? 'pokertote/tote/commitment/v4' : 'pokertote/tote/commitment/v3'), seed, Uint8Array.of(positions), ...str(c.name ?? ''), hash, ...str(c.scheme ?? ''), pk, u64(c.genesisUnixMs), u64(c.periodMs)];
   for (let i = 0; i < 4; i++) parts.push(u64(Date.parse(b.closesAt?.[i] ?? '')), u64(b.rounds?.[i] ?? 0), u64(Date.parse(b.deadlines?.[i] ?? '')));
+  const t = b.terms;
+  if (v4 && t) {
+    parts.push(u64(b.gapMs ?? 0), u64(t.commission), u64(t.expressShares?.[0] ?? 0), u64(t.expressShares?.[1] ?? 0), u64(t.jackpotRate), Uint8Array.of(t.jackpotEnabled ? 1 : 0),
+      u64(t.minStake), u64(t.maxStake), u64(t.suspendAt));
+  }
   return sha(parts);
 }
 
-/** roundFor is the round a betting round closing at t (Unix ms) commits to under fair-deal version v. */
-export function roundFor(t: number, c: Pick<Chain, 'genesisUnixMs' | 'periodMs'>, v: number): number {
-  const ms = v >= FAIR_BOUND ? t + c.periodMs - 1 : t;
+/** roundFor is the round a betting round closing at t (Unix ms) commits to under fair-deal version v (gapMs from fair deal 4). */
+export function roundFor(t: number, c: Pick<Chain, 'genesisUnixMs' | 'periodMs'>, v: number, gapMs = 0): number {
+  const ms = v >= FAIR_TERMS ? t + gapMs - 1 : v >= FAIR_BOUND ? t + c.periodMs - 1 : t;
   return ms < c.genesisUnixMs ? 1 : Math.floor((ms - c.genesisUnixMs) / c.periodMs) + 2;
 }
 

@@ -9,7 +9,7 @@ import { verifyPools, type DrawResultJson } from './pools';
 import { checkBeacons, verifyRound, QUICKNET, type Beacons } from './beacon';
 import { verifyCommitted, type VoidDetail } from './commit';
 import { checkSuspension } from './suspension';
-import { FAIR_BOUND, RESULT_BOUND, canonicalHex, checkRecorded, drawCommitment, type Recorded } from './bound';
+import { FAIR_BOUND, FAIR_TERMS, RESULT_BOUND, RESULT_TERMS, canonicalHex, checkRecorded, drawCommitment, sameTerms, termsProblems, type Recorded } from './bound';
 
 export type { Recorded } from './bound';
 
@@ -55,9 +55,19 @@ async function verifyResult(r: Full, recorded?: Recorded): Promise<Verdict> {
   else {
     const c = await drawCommitment(server, r.positions, beacons);
     commitmentValid = c === r.commitment;
-    if (!commitmentValid) problems.push(`commitment: ${beacons && beacons.version >= FAIR_BOUND ? 'the hash of the server seed, positions and beacon commitment' : 'SHA-256 of the server seed'} is ${c}, the commitment is ${r.commitment}`);
+    if (!commitmentValid) problems.push(`commitment: ${beacons && beacons.version >= FAIR_TERMS ? 'the hash of the server seed, positions, beacon commitment and terms' : beacons && beacons.version >= FAIR_BOUND ? 'the hash of the server seed, positions and beacon commitment' : 'SHA-256 of the server seed'} is ${c}, the commitment is ${r.commitment}`);
     const bv = beacons ? beacons.version : 1;
-    if (((r.version ?? 0) >= RESULT_BOUND) !== (bv >= FAIR_BOUND)) {
+    if (bv >= FAIR_TERMS) {
+      const t = beacons!.terms;
+      if (!t) { commitmentValid = false; problems.push('terms: a fair deal 4 draw publishes the terms it committed to, and there are none'); }
+      else {
+        const tp = termsProblems(t);
+        problems.push(...tp);
+        if (!sameTerms(t, r as Parameters<typeof sameTerms>[1])) problems.push('terms: the draw committed to other terms than the result settled with');
+        if (tp.length) commitmentValid = false;
+      }
+    }
+    if (((r.version ?? 0) >= RESULT_BOUND) !== (bv >= FAIR_BOUND) || ((r.version ?? 0) >= RESULT_TERMS) !== (bv >= FAIR_TERMS)) {
       commitmentValid = false;
       problems.push(`versions: a result of version ${r.version ?? 0} with a fair deal of version ${bv}`);
     }
