@@ -103,7 +103,11 @@ type Config struct {
 	RealityCheck time.Duration
 	// The beacon the totalizator's cards are drawn from (docs/fairness.md).
 	Beacon           string // BEACON: drand (quicknet over HTTP; default in production) or local (default in development)
-	DrandURL         string // DRAND_URL: the drand HTTP relay, default https://api.drand.sh
+	DrandURLs        []string // DRAND_URLS (or DRAND_URL): the drand HTTP relays asked in turn, comma-separated; default drand.DefaultURLs
+	// BeaconWait is BEACON_WAIT: how long a street waits for its beacon
+	// round before the draw may be voided (SPEC 1.8), default 30m; at least
+	// 10m in production. The table opens no other draw meanwhile.
+	BeaconWait time.Duration
 	BeaconAllowLocal bool   // BEACON_ALLOW_LOCAL: lets production run on the local beacon (which proves nothing to players)
 	BeaconSecret     string // BEACON_SECRET: key secret of the local beacon, 32+ bytes; replicas must share it
 	DebugAddr        string // DEBUG_ADDR: serve net/http/pprof on this (loopback) address; empty: off
@@ -181,6 +185,7 @@ func DefaultConfig() Config {
 		TimeScale:        1,
 		RealityCheck:     time.Hour,
 		Beacon:           "local",
+		BeaconWait:       30 * time.Minute,
 		TrustedDocuments: "off",
 		TrustedExempt:    []string{"ADMIN", "API_KEY"},
 
@@ -265,7 +270,17 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 		c.Beacon = "drand"
 	}
 	str("BEACON", &c.Beacon)
-	str("DRAND_URL", &c.DrandURL)
+	for _, name := range []string{"DRAND_URL", "DRAND_URLS"} {
+		if v := getenv(name); v != "" {
+			c.DrandURLs = nil
+			for _, u := range strings.Split(v, ",") {
+				if u = strings.TrimSpace(u); u != "" {
+					c.DrandURLs = append(c.DrandURLs, u)
+				}
+			}
+		}
+	}
+	dur("BEACON_WAIT", &c.BeaconWait)
 	flag("BEACON_ALLOW_LOCAL", &c.BeaconAllowLocal)
 	str("BEACON_SECRET", &c.BeaconSecret)
 	str("ADDR", &c.Addr)
@@ -468,9 +483,12 @@ func (c Config) Validate() error {
 	if len(c.BeaconSecret) < 32 {
 		problems = append(problems, errors.New("BEACON_SECRET must be at least 32 bytes"))
 	}
-	if c.DrandURL != "" {
-		if u, err := url.Parse(c.DrandURL); err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
-			problems = append(problems, errors.New("DRAND_URL must be an http(s):// URL"))
+	if c.BeaconWait <= 0 || !c.Development() && c.BeaconWait < tote.MinProductionBeaconWait {
+		problems = append(problems, fmt.Errorf("BEACON_WAIT=%s: a draw waits at least %s for a beacon before it may void in production (SPEC 1.8), and a positive time in development", c.BeaconWait, tote.MinProductionBeaconWait))
+	}
+	for _, d := range c.DrandURLs {
+		if u, err := url.Parse(d); err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
+			problems = append(problems, fmt.Errorf("DRAND_URLS: %q is not an http(s):// URL", d))
 		}
 	}
 	if c.MinAge < 18 {

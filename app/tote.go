@@ -28,8 +28,6 @@ import (
 const (
 	toteLeaseTTL = 10 * time.Second
 	toteScan     = 2 * time.Second
-	// toteBeaconWait is how long a street waits for its beacon round.
-	toteBeaconWait = 20 * time.Second
 	// localBeaconPeriod is the local beacon's period before TIME_SCALE: the
 	// same 3 s as drand's quicknet.
 	localBeaconPeriod = 3 * time.Second
@@ -41,12 +39,13 @@ const (
 // unless BEACON_ALLOW_LOCAL (Config.Validate).
 func (a *App) beaconSource(ctx context.Context) (beacon.Source, error) {
 	if a.cfg.Beacon == "drand" {
-		c := drand.New(a.cfg.DrandURL, beacon.Quicknet, nil)
+		c := drand.NewRelays(a.cfg.DrandURLs, beacon.Quicknet)
 		cctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 		defer cancel()
 		if err := c.CheckInfo(cctx); err != nil {
-			// Draws void (never deal) while the relay is unreachable; say so now.
-			a.log.Warn("drand relay not usable at start: draws will be voided until it answers", "err", err)
+			// Draws wait (never deal from anything else) while no relay
+			// answers; say so now.
+			a.log.Warn("drand relays not all usable at start: a draw waits for its beacon while none answers", "err", err)
 		}
 		a.log.Info("beacon", "chain", "quicknet", "hash", beacon.Quicknet.Hash)
 		return c, nil
@@ -114,9 +113,9 @@ func (a *App) startTote(ctx context.Context) error {
 	dcfg := dealer.Config{
 		Owner:    dealerOwner(),
 		LeaseTTL: max(time.Duration(float64(toteLeaseTTL)/scale), 500*time.Millisecond),
-		// How long a street waits for its beacon round before the draw is
-		// voided (also capped at half the next betting round).
-		BeaconWait: max(time.Duration(float64(toteBeaconWait)/scale), 50*time.Millisecond),
+		// How long a street waits for its beacon round before the draw may
+		// be voided (BEACON_WAIT).
+		BeaconWait: max(time.Duration(float64(a.cfg.BeaconWait)/scale), 50*time.Millisecond),
 	}
 	scan := max(time.Duration(float64(toteScan)/scale), 200*time.Millisecond)
 	// The dealers share the service's store, publisher, clock, time scale

@@ -129,3 +129,30 @@ func TestLyingRelay(t *testing.T) {
 		}
 	})
 }
+
+// TestRelaysAskInTurn: a round is asked of each relay until one serves
+// it, so one relay down delays nothing; when none has it the error names
+// what each said (a beacon-missing void carries it).
+func TestRelaysAskInTurn(t *testing.T) {
+	ctx := context.Background()
+	down := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Error(w, "relay down", http.StatusBadGateway)
+	}))
+	t.Cleanup(down.Close)
+	good := relay(t, nil)
+	rs := drand.NewRelays([]string{down.URL, good.URL}, beacon.Quicknet)
+	b, err := rs.Beacon(ctx, 32285085)
+	if err != nil {
+		t.Fatalf("the second relay has the round: %v", err)
+	}
+	if _, err := beacon.Verify(beacon.Quicknet, b); err != nil {
+		t.Fatal(err)
+	}
+	if err := rs.CheckInfo(ctx); err == nil || !strings.Contains(err.Error(), down.URL) {
+		t.Errorf("CheckInfo with a relay down: %v", err)
+	}
+	_, err = drand.NewRelays([]string{down.URL, good.URL}, beacon.Quicknet).Beacon(ctx, 99_999_999)
+	if errs.ReasonOf(err) != beacon.ReasonNotPublished || !strings.Contains(err.Error(), down.URL) || !strings.Contains(err.Error(), good.URL) {
+		t.Errorf("no relay has the round: %v", err)
+	}
+}

@@ -29,5 +29,15 @@ func toModelBeacons(b *tote.DrawBeacons) *model.Beacons {
 		}
 		out.Streets[i] = s
 	}
+	if b.Version >= tote.FairnessTerms {
+		out.GapMs = ptrTo(int(b.GapMs))
+	}
+	if t := b.Terms; t != nil {
+		out.Terms = &model.DrawTerms{
+			Commission: model.Percent(t.Commission), ExpressShares: []model.Percent{model.Percent(t.ExpressShares[0]), model.Percent(t.ExpressShares[1])},
+			JackpotRate: model.Percent(t.JackpotRate), JackpotEnabled: t.JackpotEnabled,
+			MinStake: model.Money(t.MinStake), MaxStake: model.Money(t.MaxStake), SuspendAt: model.Percent(t.SuspendAt),
+		}
+	}
 	return out
 }

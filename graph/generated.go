@@ -126,7 +126,9 @@ type ComplexityRoot struct {
 
 	Beacons struct {
 		Chain   func(childComplexity int) int
+		GapMs   func(childComplexity int) int
 		Streets func(childComplexity int) int
+		Terms   func(childComplexity int) int
 		Version func(childComplexity int) int
 	}
 
@@ -330,6 +332,16 @@ type ComplexityRoot struct {
 		RoundClosesAt func(childComplexity int) int
 		ServerSeed    func(childComplexity int) int
 		VoidReason    func(childComplexity int) int
+	}
+
+	DrawTerms struct {
+		Commission     func(childComplexity int) int
+		ExpressShares  func(childComplexity int) int
+		JackpotEnabled func(childComplexity int) int
+		JackpotRate    func(childComplexity int) int
+		MaxStake       func(childComplexity int) int
+		MinStake       func(childComplexity int) int
+		SuspendAt      func(childComplexity int) int
 	}
 
 	DrawVerification struct {
@@ -1407,12 +1419,24 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Beacons.Chain(childComplexity), true
+	case "Beacons.gapMs":
+		if e.ComplexityRoot.Beacons.GapMs == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Beacons.GapMs(childComplexity), true
 	case "Beacons.streets":
 		if e.ComplexityRoot.Beacons.Streets == nil {
 			break
 		}
 
 		return e.ComplexityRoot.Beacons.Streets(childComplexity), true
+	case "Beacons.terms":
+		if e.ComplexityRoot.Beacons.Terms == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Beacons.Terms(childComplexity), true
 	case "Beacons.version":
 		if e.ComplexityRoot.Beacons.Version == nil {
 			break
@@ -2262,6 +2286,49 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.DrawSnapshot.VoidReason(childComplexity), true
+
+	case "DrawTerms.commission":
+		if e.ComplexityRoot.DrawTerms.Commission == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DrawTerms.Commission(childComplexity), true
+	case "DrawTerms.expressShares":
+		if e.ComplexityRoot.DrawTerms.ExpressShares == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DrawTerms.ExpressShares(childComplexity), true
+	case "DrawTerms.jackpotEnabled":
+		if e.ComplexityRoot.DrawTerms.JackpotEnabled == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DrawTerms.JackpotEnabled(childComplexity), true
+	case "DrawTerms.jackpotRate":
+		if e.ComplexityRoot.DrawTerms.JackpotRate == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DrawTerms.JackpotRate(childComplexity), true
+	case "DrawTerms.maxStake":
+		if e.ComplexityRoot.DrawTerms.MaxStake == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DrawTerms.MaxStake(childComplexity), true
+	case "DrawTerms.minStake":
+		if e.ComplexityRoot.DrawTerms.MinStake == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DrawTerms.MinStake(childComplexity), true
+	case "DrawTerms.suspendAt":
+		if e.ComplexityRoot.DrawTerms.SuspendAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DrawTerms.SuspendAt(childComplexity), true
 
 	case "DrawVerification.beacon":
 		if e.ComplexityRoot.DrawVerification.Beacon == nil {
@@ -5791,6 +5858,10 @@ func (ec *executionContext) childFields_Beacons(ctx context.Context, field graph
 		return ec.fieldContext_Beacons_chain(ctx, field)
 	case "streets":
 		return ec.fieldContext_Beacons_streets(ctx, field)
+	case "gapMs":
+		return ec.fieldContext_Beacons_gapMs(ctx, field)
+	case "terms":
+		return ec.fieldContext_Beacons_terms(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Beacons", field.Name)
 }
@@ -6095,6 +6166,26 @@ func (ec *executionContext) childFields_DrawSnapshot(ctx context.Context, field 
 		return ec.fieldContext_DrawSnapshot_chances(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type DrawSnapshot", field.Name)
+}
+
+func (ec *executionContext) childFields_DrawTerms(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "commission":
+		return ec.fieldContext_DrawTerms_commission(ctx, field)
+	case "expressShares":
+		return ec.fieldContext_DrawTerms_expressShares(ctx, field)
+	case "jackpotRate":
+		return ec.fieldContext_DrawTerms_jackpotRate(ctx, field)
+	case "jackpotEnabled":
+		return ec.fieldContext_DrawTerms_jackpotEnabled(ctx, field)
+	case "minStake":
+		return ec.fieldContext_DrawTerms_minStake(ctx, field)
+	case "maxStake":
+		return ec.fieldContext_DrawTerms_maxStake(ctx, field)
+	case "suspendAt":
+		return ec.fieldContext_DrawTerms_suspendAt(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type DrawTerms", field.Name)
 }
 
 func (ec *executionContext) childFields_DrawVerification(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -9759,6 +9850,61 @@ func (ec *executionContext) fieldContext_Beacons_streets(_ context.Context, fiel
 	return fc, nil
 }
 
+func (ec *executionContext) _Beacons_gapMs(ctx context.Context, field graphql.CollectedField, obj *model.Beacons) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Beacons_gapMs(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.GapMs, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *int) graphql.Marshaler {
+			return ec.marshalOInt2ᚖint(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Beacons_gapMs(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Beacons", field, false, false, "Int")
+}
+
+func (ec *executionContext) _Beacons_terms(ctx context.Context, field graphql.CollectedField, obj *model.Beacons) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Beacons_terms(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Terms, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.DrawTerms) graphql.Marshaler {
+			return ec.marshalODrawTerms2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐDrawTerms(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Beacons_terms(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Beacons",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_DrawTerms(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Bet_id(ctx context.Context, field graphql.CollectedField, obj *model.Bet) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -13284,6 +13430,167 @@ func (ec *executionContext) fieldContext_DrawSnapshot_chances(_ context.Context,
 		},
 	}
 	return fc, nil
+}
+
+func (ec *executionContext) _DrawTerms_commission(ctx context.Context, field graphql.CollectedField, obj *model.DrawTerms) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DrawTerms_commission(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Commission, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.Percent) graphql.Marshaler {
+			return ec.marshalNPercent2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐPercent(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DrawTerms_commission(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DrawTerms", field, false, false, "Percent")
+}
+
+func (ec *executionContext) _DrawTerms_expressShares(ctx context.Context, field graphql.CollectedField, obj *model.DrawTerms) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DrawTerms_expressShares(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ExpressShares, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []model.Percent) graphql.Marshaler {
+			return ec.marshalNPercent2ᚕgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐPercentᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DrawTerms_expressShares(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DrawTerms", field, false, false, "Percent")
+}
+
+func (ec *executionContext) _DrawTerms_jackpotRate(ctx context.Context, field graphql.CollectedField, obj *model.DrawTerms) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DrawTerms_jackpotRate(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.JackpotRate, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.Percent) graphql.Marshaler {
+			return ec.marshalNPercent2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐPercent(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DrawTerms_jackpotRate(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DrawTerms", field, false, false, "Percent")
+}
+
+func (ec *executionContext) _DrawTerms_jackpotEnabled(ctx context.Context, field graphql.CollectedField, obj *model.DrawTerms) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DrawTerms_jackpotEnabled(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.JackpotEnabled, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DrawTerms_jackpotEnabled(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DrawTerms", field, false, false, "Boolean")
+}
+
+func (ec *executionContext) _DrawTerms_minStake(ctx context.Context, field graphql.CollectedField, obj *model.DrawTerms) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DrawTerms_minStake(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.MinStake, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.Money) graphql.Marshaler {
+			return ec.marshalNMoney2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐMoney(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DrawTerms_minStake(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DrawTerms", field, false, false, "Money")
+}
+
+func (ec *executionContext) _DrawTerms_maxStake(ctx context.Context, field graphql.CollectedField, obj *model.DrawTerms) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DrawTerms_maxStake(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.MaxStake, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.Money) graphql.Marshaler {
+			return ec.marshalNMoney2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐMoney(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DrawTerms_maxStake(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DrawTerms", field, false, false, "Money")
+}
+
+func (ec *executionContext) _DrawTerms_suspendAt(ctx context.Context, field graphql.CollectedField, obj *model.DrawTerms) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DrawTerms_suspendAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.SuspendAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.Percent) graphql.Marshaler {
+			return ec.marshalNPercent2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐPercent(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DrawTerms_suspendAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DrawTerms", field, false, false, "Percent")
 }
 
 func (ec *executionContext) _DrawVerification_draw(ctx context.Context, field graphql.CollectedField, obj *model.DrawVerification) (ret graphql.Marshaler) {
@@ -29705,6 +30012,16 @@ func (ec *executionContext) _Beacons(ctx context.Context, sel ast.SelectionSet, 
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "gapMs":
+			out.Values[i] = ec._Beacons_gapMs(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "terms":
+			out.Values[i] = ec._Beacons_terms(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -31013,6 +31330,69 @@ func (ec *executionContext) _DrawSnapshot(ctx context.Context, sel ast.Selection
 			out.Values[i] = ec._DrawSnapshot_chances(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
 				atomic.AddUint32(&out.Invalids, 1)
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var drawTermsImplementors = []string{"DrawTerms"}
+
+func (ec *executionContext) _DrawTerms(ctx context.Context, sel ast.SelectionSet, obj *model.DrawTerms) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, drawTermsImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("DrawTerms")
+		case "commission":
+			out.Values[i] = ec._DrawTerms_commission(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "expressShares":
+			out.Values[i] = ec._DrawTerms_expressShares(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "jackpotRate":
+			out.Values[i] = ec._DrawTerms_jackpotRate(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "jackpotEnabled":
+			out.Values[i] = ec._DrawTerms_jackpotEnabled(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "minStake":
+			out.Values[i] = ec._DrawTerms_minStake(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "maxStake":
+			out.Values[i] = ec._DrawTerms_maxStake(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "suspendAt":
+			out.Values[i] = ec._DrawTerms_suspendAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
 			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
@@ -37578,6 +37958,13 @@ func (ec *executionContext) marshalODrawSnapshot2ᚖgithubᚗcomᚋpokertoteᚋp
 		return graphql.Null
 	}
 	return ec._DrawSnapshot(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalODrawTerms2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐDrawTerms(ctx context.Context, sel ast.SelectionSet, v *model.DrawTerms) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._DrawTerms(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalOExclusion2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐExclusion(ctx context.Context, sel ast.SelectionSet, v *model.Exclusion) graphql.Marshaler {

@@ -116,11 +116,15 @@ type BeaconStreet struct {
 
 // A draw's commitment to its public randomness beacon, and the rounds fetched so far.
 type Beacons struct {
-	// Version of the fair deal: 2 (per-street beacons) or 3 (the commitment also covers the beacons, each round at least one period after its close).
+	// Version of the fair deal: 2 (per-street beacons), 3 (the commitment also covers the beacons, each round at least one period after its close) or 4 (the commitment also covers the draw's terms and the gap; a missing beacon is waited for BEACON_WAIT).
 	Version int          `json:"version"`
 	Chain   *BeaconChain `json:"chain"`
 	// One per street, in order: pockets, flop, turn, river.
 	Streets []BeaconStreet `json:"streets"`
+	// Fair deal 4: the least time from a betting round's close to its street's beacon round, in milliseconds (the chain's period, and at least a second); null before.
+	GapMs *int `json:"gapMs,omitempty"`
+	// Fair deal 4: every setting that moves money in the draw, fixed when it opened and covered by the commitment; null before.
+	Terms *DrawTerms `json:"terms,omitempty"`
 }
 
 type Bet struct {
@@ -432,6 +436,20 @@ type DrawSnapshot struct {
 	VoidReason *string     `json:"voidReason,omitempty"`
 	// The open round's chances and suspended selections (SPEC 1.9); null for PRE_DEAL and while no round is open.
 	Chances *RoundChances `json:"chances,omitempty"`
+}
+
+// Every setting that moves money in a draw, fixed when it opens (SPEC 1.8): a table's settings changed meanwhile apply from its next draw.
+type DrawTerms struct {
+	Commission Percent `json:"commission"`
+	// Category 1 (3 of 3) and category 2 (2 of 3) shares of an EXPRESS pool's net.
+	ExpressShares []Percent `json:"expressShares"`
+	JackpotRate   Percent   `json:"jackpotRate"`
+	// Whether the draw's pools contribute to, and can win, the jackpot.
+	JackpotEnabled bool  `json:"jackpotEnabled"`
+	MinStake       Money `json:"minStake"`
+	MaxStake       Money `json:"maxStake"`
+	// SUSPEND_AT (SPEC 1.9).
+	SuspendAt Percent `json:"suspendAt"`
 }
 
 type DrawVerification struct {

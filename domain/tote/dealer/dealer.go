@@ -34,9 +34,9 @@ type Config struct {
 	// lease, looks again. Default 1 s (at most LeaseTTL/3).
 	IdlePoll time.Duration
 	// BeaconWait is how long after its publication time the dealer waits
-	// for a street's beacon round (never more than half the next betting
-	// round) before it voids the draw. Default 20 s; it is fixed into each
-	// draw when it opens.
+	// for a street's beacon round before it may void the draw (SPEC 1.8:
+	// BEACON_WAIT, 30 minutes by default); the table opens no other draw
+	// meanwhile. It is fixed into each draw when it opens.
 	BeaconWait time.Duration
 	// OddsWorkers bounds the goroutines of the enumeration of a round's
 	// chances at its opening (0: every core).
@@ -54,7 +54,7 @@ func (c *Config) defaults() {
 		c.IdlePoll = time.Second
 	}
 	if c.BeaconWait <= 0 {
-		c.BeaconWait = 20 * time.Second
+		c.BeaconWait = 30 * time.Minute
 	}
 	c.IdlePoll = min(c.IdlePoll, c.LeaseTTL/3)
 }

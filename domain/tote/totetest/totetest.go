@@ -300,7 +300,9 @@ func (h *Harness) Draw() tote.Draw {
 // latest draw (at most 2000 ticks).
 func (h *Harness) RunUntil(dealer *dealer.Dealer, what string, cond func(d tote.Draw) bool) tote.Draw {
 	h.T.Helper()
-	for range 2000 {
+	// A draw waiting for a beacon asks four times a chain period (1 s)
+	// for up to BEACON_WAIT (30 minutes): 7,200 ticks.
+	for range 20000 {
 		wait := dealer.Tick(h.Ctx)
 		if d, err := h.Env.Store.LatestDraw(h.Ctx, h.Table.ID); err == nil && cond(d) {
 			return d

@@ -166,6 +166,48 @@ func recommit(t *testing.T, r *tote.DrawResult) {
 
 func r0(d tote.Draw) string { return tote.PoolID(d.ID, parimutuel.RoundPreDeal, parimutuel.MarketWin) }
 
+// TestWithheldBeaconIsWaitedFor (SPEC 1.8): the relay stops answering
+// after the flop. The draw waits for the turn's round far past the next
+// betting round's close (which used to void it) and the table opens no
+// other draw; once the relay answers again the turn and river are dealt and
+// the draw settles, every pool as it would have, and verifies.
+func TestWithheldBeaconIsWaitedFor(t *testing.T) {
+	h := totetest.NewHarness(t, totetest.MemEnv(t), 4)
+	h.Deposit(1, 10_000*money.KZT)
+	d := h.RunUntil(h.Dealer, "PRE_DEAL", totetest.InPhase(tote.PhasePreDeal))
+	h.Beacon()
+	h.MustBet(1, d, parimutuel.MarketWin, "1", 500*money.KZT)
+	d = h.RunUntil(h.Dealer, "FLOP", totetest.InPhase(tote.PhaseFlop))
+	h.MustBet(1, d, parimutuel.MarketWin, "2", 300*money.KZT)
+	h.BeaconGate.Withhold(func(uint64) bool { return true }) // the relay is cut after the flop
+	d = h.RunUntil(h.Dealer, "DEALING_TURN", totetest.InPhase(tote.PhaseDealingTurn))
+	b := d.Beacons
+	if wait := b.Deadlines[2].Sub(b.Chain.RoundTime(b.Rounds[2])); wait != 30*time.Minute {
+		t.Fatalf("the turn's round is waited for %s, want BEACON_WAIT's 30 minutes", wait)
+	}
+	// Well past the river round's committed close and 20 minutes on, the
+	// draw still waits, and no other draw is opened.
+	stillWaiting := b.ClosesAt[3].Add(20 * time.Minute)
+	d = h.RunUntil(h.Dealer, "20 minutes of waiting", func(x tote.Draw) bool { return !h.Clock.Now().Before(stillWaiting) || x.Phase != tote.PhaseDealingTurn })
+	if now := h.Clock.Now(); now.Before(stillWaiting) || d.Number != 1 || d.Phase != tote.PhaseDealingTurn || len(d.Board) != 3 || d.Beacons.Signatures[2] != "" {
+		t.Fatalf("after 20 minutes without a beacon: draw %d %s, board %v", d.Number, d.Phase, d.Board)
+	}
+	h.BeaconGate.Withhold(nil) // the relay is back
+	d = h.RunUntil(h.Dealer, "SETTLED", func(x tote.Draw) bool { return x.Phase.Finished() })
+	if d.Number != 1 || d.Phase != tote.PhaseSettled || len(d.Board) != 5 {
+		t.Fatalf("the draw ended %s (%q), board %v", d.Phase, d.VoidReason, d.Board)
+	}
+	if v := verify.Result(*d.Result); len(v.Problems) > 0 {
+		t.Errorf("the late-dealt draw does not verify: %q", v.Problems)
+	}
+	h.CheckBooks(d)
+	for _, e := range h.Events() {
+		if e.Type == tote.EventDrawOpened && e.DrawID != d.ID {
+			t.Errorf("draw %d opened while draw %d waited for its beacon", e.DrawID, d.ID)
+		}
+	}
+}
+
 // TestLateBeaconVoidsTheDraw: the flop's beacon round never arrives. The
 // dealer keeps asking until the street's deadline, never deals the flop from
 // anything else, then voids the draw with every stake refunded and a reason
@@ -189,6 +231,9 @@ func TestLateBeaconVoidsTheDraw(t *testing.T) {
 			d = h.RunUntil(h.Dealer, "VOID", func(x tote.Draw) bool { return x.Phase.Finished() })
 			if d.Phase != tote.PhaseVoid || !strings.Contains(d.VoidReason, "beacon failure: round") || len(d.Board) != 0 {
 				t.Fatalf("draw ended %s (%q) with board %v", d.Phase, d.VoidReason, d.Board)
+			}
+			if opened := d.Beacons.ClosesAt[2]; !deadline.After(opened.Add(25 * time.Minute)) {
+				t.Errorf("the flop's deadline %s: not BEACON_WAIT after its round (the flop round closes at %s)", deadline, opened)
 			}
 			if !d.SettledAt.After(deadline) || d.SettledAt.After(deadline.Add(time.Second)) {
 				t.Errorf("voided at %s, the deadline was %s", d.SettledAt, deadline)
