@@ -162,7 +162,7 @@ func toteMetrics(st *outbox.Stats) []prometheus.Collector {
 	for i, k := range tote.VoidKinds {
 		out = append(out, prometheus.NewCounterFunc(prometheus.CounterOpts{
 			Namespace: "pokertote", Subsystem: "tote", Name: "voids_total",
-			Help:        "Draws voided on this replica, by kind (ADMIN_BEFORE_DEAL, BEACON_MISSING, BEACON_BEFORE_CLOSE; LEGACY is never counted live).",
+			Help:        "Draws voided on this replica, by kind (ADMIN_BEFORE_DEAL, BEACON_MISSING, BEACON_BEFORE_CLOSE, ROOT_LATE; LEGACY is never counted live).",
 			ConstLabels: prometheus.Labels{"kind": string(k)},
 		}, func() float64 { return float64(st.Voids[i].Load()) }))
 	}

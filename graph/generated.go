@@ -172,10 +172,11 @@ type ComplexityRoot struct {
 	}
 
 	BetRoot struct {
-		NumBets func(childComplexity int) int
-		Root    func(childComplexity int) int
-		Round   func(childComplexity int) int
-		Stakes  func(childComplexity int) int
+		NumBets     func(childComplexity int) int
+		PublishedAt func(childComplexity int) int
+		Root        func(childComplexity int) int
+		Round       func(childComplexity int) int
+		Stakes      func(childComplexity int) int
 	}
 
 	BetSettled struct {
@@ -1599,6 +1600,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.BetRoot.NumBets(childComplexity), true
+	case "BetRoot.publishedAt":
+		if e.ComplexityRoot.BetRoot.PublishedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BetRoot.PublishedAt(childComplexity), true
 	case "BetRoot.root":
 		if e.ComplexityRoot.BetRoot.Root == nil {
 			break
@@ -5942,6 +5949,8 @@ func (ec *executionContext) childFields_BetRoot(ctx context.Context, field graph
 		return ec.fieldContext_BetRoot_numBets(ctx, field)
 	case "stakes":
 		return ec.fieldContext_BetRoot_stakes(ctx, field)
+	case "publishedAt":
+		return ec.fieldContext_BetRoot_publishedAt(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type BetRoot", field.Name)
 }
@@ -10610,6 +10619,29 @@ func (ec *executionContext) _BetRoot_stakes(ctx context.Context, field graphql.C
 }
 func (ec *executionContext) fieldContext_BetRoot_stakes(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("BetRoot", field, false, false, "Money")
+}
+
+func (ec *executionContext) _BetRoot_publishedAt(ctx context.Context, field graphql.CollectedField, obj *model.BetRoot) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BetRoot_publishedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PublishedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_BetRoot_publishedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BetRoot", field, false, false, "Time")
 }
 
 func (ec *executionContext) _BetSettled_at(ctx context.Context, field graphql.CollectedField, obj *model.BetSettled) (ret graphql.Marshaler) {
@@ -30331,6 +30363,11 @@ func (ec *executionContext) _BetRoot(ctx context.Context, sel ast.SelectionSet, 
 		case "stakes":
 			out.Values[i] = ec._BetRoot_stakes(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "publishedAt":
+			out.Values[i] = ec._BetRoot_publishedAt(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		default:

@@ -534,7 +534,7 @@ func (a *ToteAPI) BetInclusionProof(ctx context.Context, obj *model.Bet) (*model
 
 // toModelBetRoot converts a round's bet root.
 func toModelBetRoot(r betroot.Root) *model.BetRoot {
-	return &model.BetRoot{Round: model.BettingRound(parimutuel.Round(r.Round).String()), Root: r.Root, NumBets: r.NumBets, Stakes: model.Money(r.Stakes)}
+	return &model.BetRoot{Round: model.BettingRound(parimutuel.Round(r.Round).String()), Root: r.Root, NumBets: r.NumBets, Stakes: model.Money(r.Stakes), PublishedAt: r.At}
 }
 
 // UserEventTypes implements UserEventSource: a bet accepted or settled.

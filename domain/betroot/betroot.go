@@ -30,6 +30,7 @@ import (
 	"fmt"
 	"math/bits"
 	"slices"
+	"time"
 
 	"github.com/transparency-dev/merkle/proof"
 	"github.com/transparency-dev/merkle/rfc6962"
@@ -73,6 +74,10 @@ type Root struct {
 	Root    string `json:"root"`
 	NumBets int    `json:"numBets"`
 	Stakes  int64  `json:"stakes"`
+	// At is when the root was published (ROUND_CLOSED; UTC, whole
+	// milliseconds): before the next street's beacon round exists (fair
+	// deal 4 on; nil before).
+	At *time.Time `json:"at,omitempty"`
 }
 
 // Of commits to a round's bets; leaves must be in ascending order of id.

@@ -17,7 +17,11 @@ import (
 //   - BEACON_BEFORE_CLOSE (result version 4): when a betting round closed,
 //     the beacon round its street is drawn from was already published
 //     (the server's clock was a full period behind the chain), so a bet
-//     of that round could have been placed knowing the street.
+//     of that round could have been placed knowing the street;
+//   - ROOT_LATE (result version 5): a betting round with bets closed, and
+//     its bet root would have been published, only once its street's
+//     beacon round existed (a stalled dealer), when the house could have
+//     known the next cards before committing to the bets.
 //
 // After round 1 closes the cards follow from the committed seed and the
 // beacons alone, so nobody, the operator included, can call a draw off
@@ -31,11 +35,12 @@ const (
 	VoidAdminBeforeDeal VoidKind = "ADMIN_BEFORE_DEAL"
 	VoidBeaconMissing   VoidKind = "BEACON_MISSING"
 	VoidBeaconEarly     VoidKind = "BEACON_BEFORE_CLOSE"
+	VoidRootLate        VoidKind = "ROOT_LATE"
 	VoidLegacy          VoidKind = "LEGACY"
 )
 
 // VoidKinds lists every kind, in the order the public counts show them.
-var VoidKinds = []VoidKind{VoidAdminBeforeDeal, VoidBeaconMissing, VoidBeaconEarly, VoidLegacy}
+var VoidKinds = []VoidKind{VoidAdminBeforeDeal, VoidBeaconMissing, VoidBeaconEarly, VoidRootLate, VoidLegacy}
 
 // VoidDetail is the structured cause of a void, published in the result
 // (voidDetail) and checked by the verifier against the draw's committed
@@ -75,6 +80,9 @@ func (v VoidDetail) Reason() string {
 	case VoidBeaconEarly:
 		return fmt.Sprintf("beacon early: round %d (the %s) was already published when betting round %d closed at %s; every stake is refunded",
 			v.Round, streetName(v.Street), v.Street, v.At.UTC().Format(TimeLayout))
+	case VoidRootLate:
+		return fmt.Sprintf("bet root late: betting round %d closed at %s, once round %d (the %s) was due; every stake is refunded",
+			v.Street, v.At.UTC().Format(TimeLayout), v.Round, streetName(v.Street))
 	}
 	return string(v.Kind) + ": " + v.Why
 }

@@ -188,6 +188,8 @@ type BetRoot struct {
 	Root    string `json:"root"`
 	NumBets int    `json:"numBets"`
 	Stakes  Money  `json:"stakes"`
+	// When the root was published (fair deal 4): before the next street's beacon round was due, or the round took no bet; null before.
+	PublishedAt *time.Time `json:"publishedAt,omitempty"`
 }
 
 // A bet of the user's was settled or refunded.
@@ -2698,6 +2700,8 @@ const (
 	VoidKindBeaconMissing VoidKind = "BEACON_MISSING"
 	// When a betting round closed, the beacon round its street is drawn from was already published (the server's clock was behind the chain): result version 4 on.
 	VoidKindBeaconBeforeClose VoidKind = "BEACON_BEFORE_CLOSE"
+	// A betting round with bets closed only once its street's beacon round was due (a stalled dealer), so its bet root could have been written knowing the cards: result version 5 on.
+	VoidKindRootLate VoidKind = "ROOT_LATE"
 	// Voided before void kinds were recorded; the reason is free text.
 	VoidKindLegacy VoidKind = "LEGACY"
 )
@@ -2706,12 +2710,13 @@ var AllVoidKind = []VoidKind{
 	VoidKindAdminBeforeDeal,
 	VoidKindBeaconMissing,
 	VoidKindBeaconBeforeClose,
+	VoidKindRootLate,
 	VoidKindLegacy,
 }
 
 func (e VoidKind) IsValid() bool {
 	switch e {
-	case VoidKindAdminBeforeDeal, VoidKindBeaconMissing, VoidKindBeaconBeforeClose, VoidKindLegacy:
+	case VoidKindAdminBeforeDeal, VoidKindBeaconMissing, VoidKindBeaconBeforeClose, VoidKindRootLate, VoidKindLegacy:
 		return true
 	}
 	return false

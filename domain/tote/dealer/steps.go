@@ -3,8 +3,11 @@ package dealer
 import (
 	"context"
 	"encoding/hex"
+	"errors"
+	"fmt"
 	"time"
 
+	"github.com/pokertote/pokertote/domain/betroot"
 	"github.com/pokertote/pokertote/domain/cards"
 	"github.com/pokertote/pokertote/domain/errs"
 	"github.com/pokertote/pokertote/domain/parimutuel"
@@ -190,6 +193,35 @@ func (d *Dealer) closeRound(ctx context.Context) error {
 			return d.voidDraw(ctx, detail)
 		}
 	}
+	var late *rootLate
+	err := d.closeRoundTx(ctx)
+	if errors.As(err, &late) {
+		return d.voidDraw(ctx, late.detail)
+	}
+	return err
+}
+
+// rootLate is a close whose bet root would be published once its street's
+// beacon round exists: the transaction is rolled back and the draw voided.
+type rootLate struct{ detail tote.VoidDetail }
+
+func (e *rootLate) Error() string { return e.detail.Reason() }
+
+// lateRoot is the ROOT_LATE void of a close at now of round r of dr with
+// root, when its root would be published at or after its street's beacon
+// round's time with bets in it (fair deal 4): a round without bets has
+// nothing the next cards could have changed.
+func lateRoot(dr tote.Draw, r parimutuel.Round, root betroot.Root, now time.Time) error {
+	b := dr.Beacons
+	if b.Version < tote.FairnessTerms || root.NumBets == 0 || now.Before(b.Chain.RoundTime(b.Rounds[r-1])) {
+		return nil
+	}
+	return &rootLate{tote.VoidDetail{Kind: tote.VoidRootLate, At: now, Street: int(r), Round: b.Rounds[r-1],
+		Why: fmt.Sprintf("the close ran %s after round %d's time", now.Sub(b.Chain.RoundTime(b.Rounds[r-1])), b.Rounds[r-1])}}
+}
+
+// closeRoundTx is closeRound's transaction.
+func (d *Dealer) closeRoundTx(ctx context.Context) error {
 	return d.commit(ctx, tote.Exclusive, func(ctx context.Context, tx tote.Tx, dr tote.Draw) (outbox.Step, error) {
 		r := dr.OpenRound()
 		res, err := d.poolEvents(ctx, tx, dr, r)
@@ -214,6 +246,13 @@ func (d *Dealer) closeRound(ctx context.Context) error {
 			root, err := tote.RoundRoot(ctx, tx, dr, r)
 			if err != nil {
 				return outbox.Step{}, err
+			}
+			if dr.Beacons.Version >= tote.FairnessTerms {
+				at := now.Truncate(time.Millisecond).UTC()
+				if err := lateRoot(dr, r, root, at); err != nil {
+					return outbox.Step{}, err
+				}
+				root.At = &at
 			}
 			dr.BetRoots = append(dr.BetRoots[:len(dr.BetRoots):len(dr.BetRoots)], root)
 			closed.BetRoot = &root

@@ -59,7 +59,7 @@ type Stats struct {
 	DrawsVoided  atomic.Int64
 	StepFailures atomic.Int64
 	// Voids counts DrawsVoided by kind, index of tote.VoidKinds.
-	Voids [4]atomic.Int64
+	Voids [5]atomic.Int64
 }
 
 // countVoid counts a published void of kind k.

@@ -223,8 +223,8 @@ func summary(calls []call) []string {
 }
 
 // stats is what a Stats counted: settled, voided, then voids by kind.
-func stats(s *outbox.Stats) [6]int64 {
-	return [6]int64{s.DrawsSettled.Load(), s.DrawsVoided.Load(), s.Voids[0].Load(), s.Voids[1].Load(), s.Voids[2].Load(), s.Voids[3].Load()}
+func stats(s *outbox.Stats) [7]int64 {
+	return [7]int64{s.DrawsSettled.Load(), s.DrawsVoided.Load(), s.Voids[0].Load(), s.Voids[1].Load(), s.Voids[2].Load(), s.Voids[3].Load(), s.Voids[4].Load()}
 }
 
 type relayCase struct {
@@ -233,7 +233,7 @@ type relayCase struct {
 	owners    *owners
 	failing   func(topic string) bool
 	wantCalls []string
-	wantStats [6]int64
+	wantStats [7]int64
 	// wantBets are the bets whose BET_SETTLED must go out, in order.
 	wantBets  []int64
 	wantReads int
@@ -257,10 +257,10 @@ func relayCases() []relayCase {
 	cases := []relayCase{
 		{name: "settled draw: table events as one batch, then notes",
 			step:      outbox.Step{Events: []tote.TableEvent{ev(tote.EventPoolUpdated, 1), ev(tote.EventDrawSettled, 2)}, Notes: []outbox.Note{note(7), note(8)}},
-			wantCalls: []string{"batch " + table + " ×2", "user:7", "user:8"}, wantStats: [6]int64{1, 0, 0, 0, 0, 0}},
+			wantCalls: []string{"batch " + table + " ×2", "user:7", "user:8"}, wantStats: [7]int64{1, 0, 0, 0, 0, 0, 0}},
 		{name: "voided without detail counts no kind",
 			step:      outbox.Step{Events: []tote.TableEvent{ev(tote.EventDrawVoided, 1)}},
-			wantCalls: []string{"batch " + table + " ×1"}, wantStats: [6]int64{0, 1, 0, 0, 0, 0}},
+			wantCalls: []string{"batch " + table + " ×1"}, wantStats: [7]int64{0, 1, 0, 0, 0, 0, 0}},
 		{name: "pause counts nothing",
 			step:      outbox.Step{Events: []tote.TableEvent{ev(tote.EventTablePaused, 1)}},
 			wantCalls: []string{"batch " + table + " ×1"}},
@@ -272,20 +272,20 @@ func relayCases() []relayCase {
 			owners: &owners{drawID: drawID, pools: map[tote.PoolKey][]tote.BetOwner{
 				poolWin1: manyOwners(1, 2001), poolCombo4: manyOwners(5000, 3)}},
 			wantCalls: []string{"batch " + table + " ×1", "batch users ×2000", "batch users ×1", "batch users ×3", "user:1"},
-			wantStats: [6]int64{1, 0, 0, 0, 0, 0},
+			wantStats: [7]int64{1, 0, 0, 0, 0, 0, 0},
 			wantBets:  append(ownerIDs(manyOwners(1, 2001)), 5000, 5001, 5002),
 			wantReads: len(tote.DrawPools()) + 1},
 		{name: "a failed table publish still sends the notes",
 			step:      outbox.Step{Events: []tote.TableEvent{ev(tote.EventDrawSettled, 1)}, Notes: []outbox.Note{note(7), note(8)}},
 			failing:   func(topic string) bool { return topic == table || topic == "user:7" },
-			wantCalls: []string{"batch " + table + " ×1", "user:7", "user:8"}, wantStats: [6]int64{1, 0, 0, 0, 0, 0}},
+			wantCalls: []string{"batch " + table + " ×1", "user:7", "user:8"}, wantStats: [7]int64{1, 0, 0, 0, 0, 0, 0}},
 		{name: "unreadable bets still send the notes",
 			step:      outbox.Step{Events: []tote.TableEvent{ev(tote.EventDrawSettled, 1)}, Notes: []outbox.Note{note(1)}, Settled: drawID},
 			owners:    &owners{drawID: drawID, err: errors.New("store down")},
-			wantCalls: []string{"batch " + table + " ×1", "user:1"}, wantStats: [6]int64{1, 0, 0, 0, 0, 0}, wantReads: 1},
+			wantCalls: []string{"batch " + table + " ×1", "user:1"}, wantStats: [7]int64{1, 0, 0, 0, 0, 0, 0}, wantReads: 1},
 	}
 	for i, k := range tote.VoidKinds {
-		want := [6]int64{0, 1, 0, 0, 0, 0}
+		want := [7]int64{0, 1, 0, 0, 0, 0, 0}
 		want[2+i] = 1
 		cases = append(cases, relayCase{name: "voided " + string(k),
 			step:      outbox.Step{Events: []tote.TableEvent{ev(tote.EventRoundClosed, 8), voided(k)}},

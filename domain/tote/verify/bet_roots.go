@@ -31,10 +31,11 @@ func verifyBetRoots(res tote.DrawResult, problem func(string, ...any)) bool {
 			closed = 0
 		case tote.VoidBeaconMissing:
 			closed = res.VoidDetail.Street
-		case tote.VoidBeaconEarly: // the round it names never closed
+		case tote.VoidBeaconEarly, tote.VoidRootLate: // the round it names never closed
 			closed = max(res.VoidDetail.Street-1, 0)
 		}
 	}
+	verifyRootTimes(res, bad)
 	if len(res.BetRoots) != closed {
 		bad("bet roots: %d published, %d betting rounds closed", len(res.BetRoots), closed)
 	}
@@ -69,12 +70,46 @@ func verifyBetRoots(res tote.DrawResult, problem func(string, ...any)) bool {
 	for round, s := range got {
 		// An admin void refunds the open round 1; an early beacon, the round
 		// that was closing.
-		open := res.Void && round == closed+1 && (closed == 0 || res.VoidDetail != nil && res.VoidDetail.Kind == tote.VoidBeaconEarly)
+		open := res.Void && round == closed+1 && (closed == 0 || res.VoidDetail != nil && (res.VoidDetail.Kind == tote.VoidBeaconEarly || res.VoidDetail.Kind == tote.VoidRootLate))
 		if round > len(res.BetRoots) && !open && (s.n > 0 || s.stakes > 0) {
 			bad("bet roots: round %d's pools publish %d bets, but the round has no root", round, s.n)
 		}
 	}
 	return c.ok()
+}
+
+// verifyRootTimes checks, from result version 5 (fair deal 4), when each
+// bet root was published: not before its round's committed close, and
+// before its street's beacon round existed unless the round took no bet
+// (a root published later could have been written knowing the cards; the
+// dealer voids such a draw ROOT_LATE instead).
+func verifyRootTimes(res tote.DrawResult, bad func(string, ...any)) {
+	b := res.Beacons
+	if res.Version < tote.ResultVersionTerms || b == nil {
+		for _, r := range res.BetRoots {
+			if r.At != nil {
+				bad("bet root of round %d: a version-%d result publishes no root times", r.Round, res.Version)
+			}
+		}
+		return
+	}
+	for _, r := range res.BetRoots {
+		if r.Round < 1 || r.Round > 4 {
+			continue
+		}
+		if r.At == nil {
+			bad("bet root of round %d: a version-%d result publishes when each root was published", r.Round, res.Version)
+			continue
+		}
+		closes, due := b.ClosesAt[r.Round-1], b.Chain.RoundTime(b.Rounds[r.Round-1])
+		if r.At.Before(closes) {
+			bad("bet root of round %d: published at %s, before the round's close %s", r.Round, r.At.Format(tote.TimeLayout), closes.Format(tote.TimeLayout))
+		}
+		if !r.At.Before(due) && r.NumBets > 0 {
+			bad("bet root of round %d: published at %s, once beacon round %d of the %s was due (%s), with %d bets: the draw should have been voided ROOT_LATE",
+				r.Round, r.At.Format(tote.TimeLayout), b.Rounds[r.Round-1], tote.StreetNames[r.Round-1], due.Format(tote.TimeLayout), r.NumBets)
+		}
+	}
 }
 
 // CheckRecordedRoots compares a result's bet roots with the ones a player
@@ -87,7 +122,7 @@ func CheckRecordedRoots(res tote.DrawResult, recorded []betroot.Root) []string {
 		for _, got := range res.BetRoots {
 			if got.Round == want.Round {
 				found = true
-				if !betroot.Equal(got, want) {
+				if !betroot.Equal(got, want) || want.At != nil && (got.At == nil || !got.At.Equal(*want.At)) {
 					out = append(out, fmt.Sprintf("bet root of round %d: published %s (%d bets, %d tiyn), recorded %s (%d bets, %d tiyn)",
 						want.Round, got.Root, got.NumBets, got.Stakes, want.Root, want.NumBets, want.Stakes))
 				}

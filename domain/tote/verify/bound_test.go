@@ -222,11 +222,34 @@ func TestVoidCountsOfEveryKind(t *testing.T) {
 	if d = finished("beacon early"); d.VoidKind != tote.VoidBeaconEarly {
 		t.Fatalf("draw 3 ended %s %s", d.Phase, d.VoidKind)
 	}
+	h.BeaconGate.Ahead(nil)
+	// Draw 4 took a bet, and its dealer stalled until the pockets' round
+	// was due: its root, published then, could have been written knowing
+	// the pockets.
+	d = next(4)
+	h.MustBet(1, d, parimutuel.MarketWin, "2", 100*money.KZT)
+	h.Clock.Advance(d.Beacons.Chain.RoundTime(d.Beacons.Rounds[0]).Sub(h.Clock.Now()))
+	if d = finished("root late"); d.VoidKind != tote.VoidRootLate {
+		t.Fatalf("draw 4 ended %s %s (%q)", d.Phase, d.VoidKind, d.VoidReason)
+	}
+	if v := verify.Result(*d.Result); len(v.Problems) > 0 {
+		t.Errorf("the late-root void does not verify: %q", v.Problems)
+	}
+	if got := h.Balance(ledger.UserWallet(1)); got != 10_000*money.KZT {
+		t.Errorf("wallet %s after four voids, deposited %s", got, 10_000*money.KZT)
+	}
+	r := copyResult(t, *d.Result)
+	early := *r.VoidDetail
+	early.At = d.Beacons.Chain.RoundTime(early.Round).Add(-time.Millisecond)
+	r.VoidDetail, r.VoidReason = &early, early.Reason()
+	if v := verify.Result(r); len(v.Problems) == 0 {
+		t.Error("a late-root void dated before its round was due verifies")
+	}
 	counts, err := h.Svc.VoidCounts(h.Ctx, h.Table.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []tote.VoidCount{{Kind: tote.VoidAdminBeforeDeal, Count: 1}, {Kind: tote.VoidBeaconMissing, Count: 1}, {Kind: tote.VoidBeaconEarly, Count: 1}, {Kind: tote.VoidLegacy, Count: 0}}
+	want := []tote.VoidCount{{Kind: tote.VoidAdminBeforeDeal, Count: 1}, {Kind: tote.VoidBeaconMissing, Count: 1}, {Kind: tote.VoidBeaconEarly, Count: 1}, {Kind: tote.VoidRootLate, Count: 1}, {Kind: tote.VoidLegacy, Count: 0}}
 	if len(counts) != len(want) {
 		t.Fatalf("void counts %+v, want %+v", counts, want)
 	}

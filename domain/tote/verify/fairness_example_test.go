@@ -122,6 +122,8 @@ func workedExample(t *testing.T) (tote.DrawResult, string) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		at := b.ClosesAt[r-1].Add(20 * time.Millisecond) // the close's transaction publishes it
+		root.At = &at
 		res.BetRoots = append(res.BetRoots, root)
 	}
 	p("")

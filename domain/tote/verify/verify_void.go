@@ -106,8 +106,26 @@ func verifyVoid(res tote.DrawResult, problem func(string, ...any)) bool {
 		if fetched != s-1 {
 			bad("void: betting round %d closed on an early beacon, but %d streets have signatures (want %d)", s, fetched, s-1)
 		}
+	case tote.VoidRootLate:
+		if res.Version < tote.ResultVersionTerms {
+			bad("void: a version-%d void cannot be %s (version %d on)", res.Version, v.Kind, tote.ResultVersionTerms)
+			return false
+		}
+		s, ok := voidStreet(v, b, "a late root's", bad)
+		if !ok {
+			return false
+		}
+		if v.Deadline != nil || v.Signature != "" {
+			bad("void: a late root names no deadline or signature")
+		}
+		if at := b.Chain.RoundTime(v.Round); v.At.Before(at) {
+			bad("void: voided at %s, before round %d's time %s: the root could still have been published in time", v.At.Format(tote.TimeLayout), v.Round, at.Format(tote.TimeLayout))
+		}
+		if fetched != s-1 {
+			bad("void: betting round %d closed late, but %d streets have signatures (want %d)", s, fetched, s-1)
+		}
 	default:
-		bad("void: unknown cause %q (a version-%d void is %s, %s or, from version %d, %s)", v.Kind, res.Version, tote.VoidAdminBeforeDeal, tote.VoidBeaconMissing, tote.ResultVersionBound, tote.VoidBeaconEarly)
+		bad("void: unknown cause %q (a version-%d void is %s, %s or, from version %d, %s, from version %d, %s)", v.Kind, res.Version, tote.VoidAdminBeforeDeal, tote.VoidBeaconMissing, tote.ResultVersionBound, tote.VoidBeaconEarly, tote.ResultVersionTerms, tote.VoidRootLate)
 	}
 	return c.ok()
 }

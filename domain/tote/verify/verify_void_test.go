@@ -63,6 +63,8 @@ func TestVerifyVoidCauses(t *testing.T) {
 		d := tote.VoidDetail{Kind: tote.VoidBeaconMissing, At: dl.Add(time.Millisecond), Street: 1, Round: r.Beacons.Rounds[0], Deadline: &dl, Why: "relay down"}
 		r.VoidDetail, r.VoidReason = &d, d.Reason()
 		r.BetRoots = []betroot.Root{emptyRoot(1)} // round 1 closed, with no bet
+		at := r.Beacons.ClosesAt[0].Add(5 * time.Millisecond)
+		r.BetRoots[0].At = &at
 		return r
 	}
 	if v := Result(missing()); len(v.Problems) > 0 {

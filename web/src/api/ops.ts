@@ -116,7 +116,7 @@ export const TableEvents = /* GraphQL */ `
       }
       ... on DrawOpened { drawId number positionCount minStake commitment beacons { streets { round closesAt } } odds { ...OddsFields } }
       ... on RoundOpened { drawId round closesAt chances { ...ChanceFields } }
-      ... on RoundClosed { drawId round publicSeed betRoot { round root numBets stakes } }
+      ... on RoundClosed { drawId round publicSeed betRoot { round root numBets stakes publishedAt } }
       ... on CardsDealt { drawId street board positions { number cards status bestHand { category description cards } } }
       ... on OddsUpdated { drawId odds { ...OddsFields } }
       ... on PoolUpdated { drawId pool { ...PoolFields } }

@@ -50,7 +50,7 @@ export function recordEvent(ev: TableEvent) {
       const b = ev.betRoot;
       if (!b) break;
       const r = load(ev.drawId);
-      const root = { round: ROUND_NUMBER[b.round] ?? 0, root: b.root, numBets: b.numBets, stakes: Number(tiyn(b.stakes) ?? -1n) };
+      const root = { round: ROUND_NUMBER[b.round] ?? 0, root: b.root, numBets: b.numBets, stakes: Number(tiyn(b.stakes) ?? -1n), ...(b.publishedAt ? { at: b.publishedAt } : {}) };
       save(ev.drawId, { ...r, roots: [...(r.roots ?? []).filter((x) => x.round !== root.round), root].sort((a, c) => a.round - c.round) });
       break;
     }

@@ -106,7 +106,7 @@ export async function localChainHash(c: Chain): Promise<string | null> {
 export interface Recorded {
   commitment?: string;
   rounds?: { round: number; closesAt?: string }[];
-  roots?: { round: number; root: string; numBets: number; stakes: number }[];
+  roots?: { round: number; root: string; numBets: number; stakes: number; at?: string }[];
 }
 
 /** checkRecorded compares a result with what the player recorded (tote.CheckRecordedRounds, CheckRecordedRoots). */
@@ -121,7 +121,7 @@ export function checkRecorded(r: { commitment?: string; beacons?: CommittedBeaco
   for (const w of rec.roots ?? []) {
     const got = (r.betRoots ?? []).find((x) => x.round === w.round);
     if (!got) out.push(`bet root of round ${w.round}: recorded ${w.root}, the result publishes none`);
-    else if (got.root !== w.root || got.numBets !== w.numBets || got.stakes !== w.stakes) out.push(`bet root of round ${w.round}: published ${got.root} (${got.numBets} bets, ${got.stakes}), recorded ${w.root} (${w.numBets}, ${w.stakes})`);
+    else if (got.root !== w.root || got.numBets !== w.numBets || got.stakes !== w.stakes || (w.at !== undefined && Date.parse(w.at) !== Date.parse((got as { at?: string }).at ?? ''))) out.push(`bet root of round ${w.round}: published ${got.root} (${got.numBets} bets, ${got.stakes}), recorded ${w.root} (${w.numBets}, ${w.stakes})`);
   }
   return out;
 }

@@ -5,7 +5,7 @@
 import type { DrawResultJson } from './pools';
 
 export interface VoidDetail { kind: string; at: string; street?: number; round?: number; deadline?: string; signature?: string; why?: string }
-export interface BetRoot { round: number; root: string; numBets: number; stakes: number }
+export interface BetRoot { round: number; root: string; numBets: number; stakes: number; at?: string }
 interface V3 { voidReason?: string; voidDetail?: VoidDetail; betRoots?: BetRoot[]; hands?: unknown[]; beacons?: { closesAt: string[]; rounds: number[]; deadlines?: string[]; signatures?: string[]; chain?: { genesisUnixMs: number; periodMs: number } } }
 
 const STREETS = ['pockets', 'flop', 'turn', 'river'];
@@ -18,6 +18,7 @@ export function voidReason(v: VoidDetail): string {
   if (v.kind === 'ADMIN_BEFORE_DEAL') return `voided by an admin before betting round 1 closed: ${v.why ?? ''}`;
   if (v.kind === 'BEACON_MISSING') return `beacon failure: round ${v.round ?? 0} (the ${STREETS[(v.street ?? 0) - 1] ?? `street ${v.street}`}) was not available by ${fmt(v.deadline)} (${v.why ?? ''}); every stake is refunded`;
   if (v.kind === 'BEACON_BEFORE_CLOSE') return `beacon early: round ${v.round ?? 0} (the ${STREETS[(v.street ?? 0) - 1] ?? `street ${v.street}`}) was already published when betting round ${v.street ?? 0} closed at ${fmt(v.at)}; every stake is refunded`;
+  if (v.kind === 'ROOT_LATE') return `bet root late: betting round ${v.street ?? 0} closed at ${fmt(v.at)}, once round ${v.round ?? 0} (the ${STREETS[(v.street ?? 0) - 1] ?? `street ${v.street}`}) was due; every stake is refunded`;
   return `${v.kind}: ${v.why ?? ''}`;
 }
 
@@ -67,6 +68,18 @@ export function verifyCommitted(r: DrawResultJson & V3): string[] {
         if (nFetched !== s - 1) out.push(`void: ${nFetched} streets have signatures, want ${s - 1}`);
         // The round's signature itself is verified by verifyDraw (BLS is asynchronous).
       }
+    } else if (v.kind === 'ROOT_LATE' && (r.version ?? 0) >= 5) {
+      const s = v.street ?? 0;
+      closed = Math.max(s - 1, 0);
+      openRound = s;
+      if (s < 1 || s > 4) out.push(`void: a late root of street ${s}`);
+      else {
+        if (v.round !== b.rounds[s - 1]) out.push(`void: the ${STREETS[s - 1]}'s committed round is ${b.rounds[s - 1]}, the void names ${v.round}`);
+        if (v.deadline || v.signature) out.push('void: a late root names no deadline or signature');
+        const due = b.chain ? b.chain.genesisUnixMs + ((v.round ?? 0) - 1) * b.chain.periodMs : NaN;
+        if (!(ms(v.at) >= due)) out.push(`void: voided at ${v.at}, before round ${v.round} was due: the root could still have been published in time`);
+        if (nFetched !== s - 1) out.push(`void: ${nFetched} streets have signatures, want ${s - 1}`);
+      }
     } else out.push(`void: unknown cause ${v.kind}`);
   } else if (r.voidReason || r.voidDetail) out.push('void: a settled draw publishes a void reason');
   const roots = r.betRoots ?? [];
@@ -80,6 +93,14 @@ export function verifyCommitted(r: DrawResultJson & V3): string[] {
   }
   roots.forEach((x, i) => {
     if (x.round !== i + 1) out.push(`bet roots: root ${i + 1} is of round ${x.round}`);
+    if ((r.version ?? 0) < 5) {
+      if (x.at !== undefined) out.push(`bet root of round ${x.round}: a version-${r.version} result publishes no root times`);
+    } else if (!x.at || !b) out.push(`bet root of round ${x.round}: a version-5 result publishes when each root was published`);
+    else if (x.round >= 1 && x.round <= 4) {
+      const due = b.chain ? b.chain.genesisUnixMs + (b.rounds[x.round - 1] - 1) * b.chain.periodMs : NaN;
+      if (ms(x.at) < ms(b.closesAt[x.round - 1])) out.push(`bet root of round ${x.round}: published before the round's close`);
+      if (!(ms(x.at) < due) && x.numBets > 0) out.push(`bet root of round ${x.round}: published at ${x.at}, once its street's beacon round was due, with ${x.numBets} bets`);
+    }
     if (!/^[0-9a-f]{64}$/.test(x.root)) out.push(`bet root of round ${x.round}: not 64 lower-case hex digits`);
     const [n, st] = sums.get(x.round) ?? [0, 0];
     if (n !== x.numBets || st !== x.stakes) out.push(`bet root of round ${x.round} commits to ${x.numBets} bets staking ${x.stakes}; the pools publish ${n} staking ${st}`);
