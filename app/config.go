@@ -102,12 +102,12 @@ type Config struct {
 	// this much of a session of play, default 1h; 0 turns reminders off.
 	RealityCheck time.Duration
 	// The beacon the totalizator's cards are drawn from (docs/fairness.md).
-	Beacon           string // BEACON: drand (quicknet over HTTP; default in production) or local (default in development)
-	DrandURLs        []string // DRAND_URLS (or DRAND_URL): the drand HTTP relays asked in turn, comma-separated; default drand.DefaultURLs
+	Beacon    string   // BEACON: drand (quicknet over HTTP; default in production) or local (default in development)
+	DrandURLs []string // DRAND_URLS (or DRAND_URL): the drand HTTP relays asked in turn, comma-separated; default drand.DefaultURLs
 	// BeaconWait is BEACON_WAIT: how long a street waits for its beacon
 	// round before the draw may be voided (SPEC 1.8), default 30m; at least
 	// 10m in production. The table opens no other draw meanwhile.
-	BeaconWait time.Duration
+	BeaconWait       time.Duration
 	BeaconAllowLocal bool   // BEACON_ALLOW_LOCAL: lets production run on the local beacon (which proves nothing to players)
 	BeaconSecret     string // BEACON_SECRET: key secret of the local beacon, 32+ bytes; replicas must share it
 	DebugAddr        string // DEBUG_ADDR: serve net/http/pprof on this (loopback) address; empty: off
