@@ -28,6 +28,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -47,6 +48,7 @@ import (
 	"github.com/pokertote/pokertote/domain/parimutuel"
 	"github.com/pokertote/pokertote/domain/tote"
 	"github.com/pokertote/pokertote/domain/tote/verify"
+	"github.com/pokertote/pokertote/drand"
 )
 
 // errMismatch is the outcome of a draw that does not verify.
@@ -82,6 +84,11 @@ type options struct {
 	roots                          []betroot.Root
 	rounds                         []verify.RecordedRound
 	allowLocal                     bool
+	// held are beacon rounds with their signatures: -beacons, and what
+	// -fetch read from drand's relays.
+	held   []beacon.Beacon
+	fetch  string
+	closed *int
 }
 
 func parseArgs(args []string, stderr io.Writer) (options, error) {
@@ -97,6 +104,9 @@ func parseArgs(args []string, stderr io.Writer) (options, error) {
 	rounds := fs.String("rounds", "", "with -result: the four beacon rounds you recorded from DRAW_OPENED, street by street, ROUND or ROUND@CLOSESAT (RFC 3339), comma-separated")
 	roots := fs.String("roots", "", "with -result: the bet roots you recorded from ROUND_CLOSED, ROUND:ROOT:NUMBETS:STAKES,... (stakes in tiyn)")
 	fs.BoolVar(&o.allowLocal, "allow-local", false, "accept a draw dealt on a local beacon chain (exit 0 instead of 3)")
+	beacons := fs.String("beacons", "", "with -result: beacon rounds you hold with their signatures, ROUND:SIGNATURE,... (a BEACON_MISSING void of a round held is rejected)")
+	closed := fs.Int("closed-rounds", -1, "with -result: you watched the draw from DRAW_OPENED until it was voided, and saw this many betting rounds close")
+	fs.StringVar(&o.fetch, "fetch", "", "with -result: fetch each beacon round the result is missing from drand's public relays (comma-separated URLs, or 'default' for drand's own), and reject a BEACON_MISSING void of a round drand has published")
 	if err := fs.Parse(args); err != nil {
 		return o, err
 	}
@@ -111,6 +121,18 @@ func parseArgs(args []string, stderr io.Writer) (options, error) {
 		if o.roots, err = parseRoots(*roots); err != nil {
 			return o, err
 		}
+	}
+	if *beacons != "" {
+		var err error
+		if o.held, err = parseBeacons(*beacons); err != nil {
+			return o, err
+		}
+	}
+	if *closed >= 0 {
+		if *closed > 4 {
+			return o, errors.New("-closed-rounds: 0 to 4 betting rounds")
+		}
+		o.closed = closed
 	}
 	if *resultPath != "" {
 		r, err := readResult(*resultPath)
@@ -151,6 +173,50 @@ func parseRoots(s string) ([]betroot.Root, error) {
 		out = append(out, betroot.Root{Round: round, Root: f[1], NumBets: n, Stakes: stakes})
 	}
 	return out, nil
+}
+
+// parseBeacons reads -beacons: ROUND:SIGNATURE, comma-separated.
+func parseBeacons(s string) ([]beacon.Beacon, error) {
+	var out []beacon.Beacon
+	for _, part := range strings.Split(s, ",") {
+		num, sig, ok := strings.Cut(part, ":")
+		r, err := strconv.ParseUint(num, 10, 64)
+		if !ok || err != nil || r == 0 || len(sig) != 2*48 {
+			return nil, fmt.Errorf("-beacons %q: give ROUND:SIGNATURE, the signature 96 hex digits", part)
+		}
+		out = append(out, beacon.Beacon{Round: r, Signature: strings.ToLower(sig)})
+	}
+	return out, nil
+}
+
+// fetchMissing reads from drand's relays every round of res's streets that
+// the result publishes no signature for (a void's missing and later
+// streets): what drand's public record says of them.
+func fetchMissing(ctx context.Context, w *printer, relays string, res tote.DrawResult) []beacon.Beacon {
+	b := res.Beacons
+	if b == nil || !b.Chain.IsQuicknet() {
+		w.printf("drand:        not asked (the draw is not on drand's quicknet)")
+		return nil
+	}
+	var urls []string
+	if relays != "default" {
+		urls = strings.Split(relays, ",")
+	}
+	src := drand.NewRelays(urls, b.Chain)
+	var out []beacon.Beacon
+	for s := range 4 {
+		if b.Signatures[s] != "" {
+			continue
+		}
+		got, err := src.Beacon(ctx, b.Rounds[s])
+		if err != nil {
+			w.printf("drand:        round %d of the %s not available: %v", b.Rounds[s], tote.StreetNames[s], err)
+			continue
+		}
+		w.printf("drand:        round %d of the %s is published: %s", b.Rounds[s], tote.StreetNames[s], got.Signature)
+		out = append(out, got)
+	}
+	return out
 }
 
 // parseRounds reads -rounds: four ROUND or ROUND@CLOSESAT, comma-separated,
@@ -265,6 +331,17 @@ func run(args []string, stdout, stderr io.Writer) error {
 		} else if o.result.Beacons != nil {
 			w.printf("beacon rounds: not compared with what you recorded (pass -rounds)")
 		}
+		held := o.held
+		if o.fetch != "" {
+			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+			held = append(held, fetchMissing(ctx, w, o.fetch, *o.result)...)
+			cancel()
+		}
+		bad := append(verify.CheckHeldBeacons(*o.result, held), verify.CheckRecordedEnd(*o.result, o.closed)...)
+		for _, p := range bad {
+			w.printf("PROBLEM: %s", p)
+		}
+		ok = len(bad) == 0 && ok
 		if len(o.roots) > 0 {
 			bad := verify.CheckRecordedRoots(*o.result, o.roots)
 			for _, p := range bad {

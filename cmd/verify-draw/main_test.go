@@ -5,8 +5,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -212,6 +215,11 @@ func TestCorpus(t *testing.T) {
 						NumBets int    `json:"numBets"`
 						Stakes  int64  `json:"stakes"`
 					} `json:"roots"`
+					Beacons []struct {
+						Round     uint64 `json:"round"`
+						Signature string `json:"signature"`
+					} `json:"beacons"`
+					ClosedRounds *int `json:"closedRounds"`
 				} `json:"recorded"`
 			}
 			if err := json.Unmarshal(raw, &c); err != nil {
@@ -235,6 +243,16 @@ func TestCorpus(t *testing.T) {
 						parts = append(parts, fmt.Sprintf("%d:%s:%d:%d", r.Round, r.Root, r.NumBets, r.Stakes))
 					}
 					args = append(args, "-roots", strings.Join(parts, ","))
+				}
+				if len(rec.Beacons) > 0 {
+					var parts []string
+					for _, b := range rec.Beacons {
+						parts = append(parts, fmt.Sprintf("%d:%s", b.Round, b.Signature))
+					}
+					args = append(args, "-beacons", strings.Join(parts, ","))
+				}
+				if rec.ClosedRounds != nil {
+					args = append(args, "-closed-rounds", strconv.Itoa(*rec.ClosedRounds))
 				}
 			}
 			verdict := func(args []string) (string, string) {
@@ -300,5 +318,53 @@ func TestRecordedRounds(t *testing.T) {
 		if err := run([]string{"-result", path, "-rounds", bad}, &out, &out); err == nil || errors.Is(err, errMismatch) {
 			t.Errorf("-rounds %q was accepted: %v", bad, err)
 		}
+	}
+}
+
+// TestFetchRejectsWithheldBeacon: a settled draw republished as a
+// beacon-missing void verifies alone, but -fetch asks drand's relays for
+// the round the void says was missing, finds it published, and rejects
+// the void; a relay that does not have it leaves the verdict as it was.
+func TestFetchRejectsWithheldBeacon(t *testing.T) {
+	const f = "../../testdata/fairness/tampered/settled-republished-beacon-missing.json"
+	raw, err := os.ReadFile(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var c struct {
+		Recorded struct {
+			Beacons []struct {
+				Round     uint64 `json:"round"`
+				Signature string `json:"signature"`
+			} `json:"beacons"`
+		} `json:"recorded"`
+	}
+	if err := json.Unmarshal(raw, &c); err != nil || len(c.Recorded.Beacons) != 1 {
+		t.Fatalf("the case holds no beacon: %v", err)
+	}
+	held := c.Recorded.Beacons[0]
+	serve := func(has bool) string {
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if has && strings.HasSuffix(r.URL.Path, fmt.Sprintf("/public/%d", held.Round)) {
+				fmt.Fprintf(w, `{"round":%d,"signature":%q}`, held.Round, held.Signature)
+				return
+			}
+			http.NotFound(w, r)
+		}))
+		t.Cleanup(srv.Close)
+		return srv.URL
+	}
+	var out bytes.Buffer
+	if err := run([]string{"-result", f}, &out, &out); err != nil {
+		t.Fatalf("alone, the republished void verifies: %v\n%s", err, out.String())
+	}
+	out.Reset()
+	if err := run([]string{"-result", f, "-fetch", serve(false)}, &out, &out); err != nil {
+		t.Fatalf("a relay without the round: %v\n%s", err, out.String())
+	}
+	out.Reset()
+	err = run([]string{"-result", f, "-fetch", serve(false) + "," + serve(true)}, &out, &out)
+	if !errors.Is(err, errMismatch) || !strings.Contains(out.String(), "the beacon was withheld, not missing") {
+		t.Fatalf("-fetch with a relay that has the round: %v\n%s", err, out.String())
 	}
 }

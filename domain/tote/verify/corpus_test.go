@@ -2,6 +2,8 @@ package verify_test
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"flag"
 	"os"
@@ -54,6 +56,11 @@ type corpusRecorded struct {
 	Commitment string                 `json:"commitment,omitempty"`
 	Rounds     []verify.RecordedRound `json:"rounds,omitempty"`
 	Roots      []betroot.Root         `json:"roots,omitempty"`
+	// Beacons are rounds held with their signatures (recorded, or read
+	// from drand's public record); ClosedRounds is how many betting rounds
+	// the player saw close before they saw the draw voided.
+	Beacons      []beacon.Beacon `json:"beacons,omitempty"`
+	ClosedRounds *int            `json:"closedRounds,omitempty"`
 }
 
 // goVerdict is the Go verifier's verdict on c, with the recorded data or
@@ -73,6 +80,8 @@ func goVerdict(c corpusCase, recorded bool) (string, []string) {
 			problems = append(problems, verify.CheckRecordedRounds(r, rec.Rounds)...)
 		}
 		problems = append(problems, verify.CheckRecordedRoots(r, rec.Roots)...)
+		problems = append(problems, verify.CheckHeldBeacons(r, rec.Beacons)...)
+		problems = append(problems, verify.CheckRecordedEnd(r, rec.ClosedRounds)...)
 	}
 	switch {
 	case len(problems) > 0:
@@ -206,9 +215,42 @@ func genuineDraw(t *testing.T, prepare func(h *totetest.Harness, d tote.Draw), a
 			}
 		case e.Type == tote.EventRoundClosed && e.BetRoot != nil:
 			rec.Roots = append(rec.Roots, *e.BetRoot)
+		case e.Type == tote.EventDrawVoided:
+			closed := len(rec.Roots)
+			rec.ClosedRounds = &closed
 		}
 	}
 	return copyResult(t, *d.Result), rec
+}
+
+// genuineRootLate is a draw voided ROOT_LATE: round 1 took bets and the
+// dealer stalled until the pockets' beacon round was due.
+func genuineRootLate(t *testing.T) (tote.DrawResult, corpusRecorded) {
+	t.Helper()
+	h := totetest.NewHarness(t, totetest.MemEnv(t), 4)
+	h.Deposit(1, 10_000*money.KZT)
+	d := h.RunUntil(h.Dealer, "PRE_DEAL", totetest.InPhase(tote.PhasePreDeal))
+	h.MustBet(1, d, parimutuel.MarketWin, "3", 250*money.KZT)
+	h.MustBet(1, d, parimutuel.MarketCombination, "PAIR", 150*money.KZT)
+	h.Clock.Advance(d.Beacons.Chain.RoundTime(d.Beacons.Rounds[0]).Sub(h.Clock.Now()))
+	d = h.RunUntil(h.Dealer, "finished", func(x tote.Draw) bool { return x.Phase.Finished() })
+	if d.VoidKind != tote.VoidRootLate {
+		t.Fatalf("the stalled draw ended %s %s", d.Phase, d.VoidKind)
+	}
+	closed := 0
+	rec := corpusRecorded{Commitment: cards.FormatCommitment(d.Commitment), ClosedRounds: &closed}
+	for i := range 4 {
+		closes := d.Beacons.ClosesAt[i]
+		rec.Rounds = append(rec.Rounds, verify.RecordedRound{Round: d.Beacons.Rounds[i], ClosesAt: &closes})
+	}
+	return copyResult(t, *d.Result), rec
+}
+
+// frozenCases are kept when the corpus is made again: results of fair
+// deals no longer dealt, and tampers written by hand.
+var frozenCases = map[string]bool{
+	"quicknet-v2-example.json": true, "settled-local-v3.json": true,
+	"commission-below-minimum.json": true, "null-result.json": true, "win-selection-beyond-table.json": true, "win-selection-leading-zero.json": true,
 }
 
 // writeCorpus makes the corpus: genuine results from fresh draws on the
@@ -218,8 +260,8 @@ func writeCorpus(t *testing.T) {
 	for _, dir := range []string{"genuine", "tampered"} {
 		files, _ := filepath.Glob(filepath.Join(corpusDir, dir, "*.json"))
 		for _, f := range files {
-			if filepath.Base(f) == "quicknet-v2-example.json" {
-				continue // frozen: fair deal 2 is no longer dealt
+			if frozenCases[filepath.Base(f)] {
+				continue
 			}
 			if err := os.Remove(f); err != nil {
 				t.Fatal(err)
@@ -252,7 +294,9 @@ func writeCorpus(t *testing.T) {
 	}, false)
 	put("genuine/void-beacon-before-close-local.json", corpusCase{Description: "the turn's beacon round was already out when betting round 3 closed: voided", Expect: "local", Recorded: &earlyRec}, early)
 	example := readExample(t)
-	put("genuine/quicknet-example.json", corpusCase{Description: "docs/fairness-example.json: the worked example on real quicknet rounds (fair deal 3)", Expect: "ok"}, example)
+	put("genuine/quicknet-example.json", corpusCase{Description: "docs/fairness-example.json: the worked example on real quicknet rounds (fair deal 4)", Expect: "ok"}, example)
+	late, lateRec := genuineRootLate(t)
+	put("genuine/void-root-late-local.json", corpusCase{Description: "round 1 took bets and its close ran once the pockets' round was due (a stalled dealer): voided ROOT_LATE", Expect: "local", Recorded: &lateRec}, late)
 
 	tamper := func(name, description string, base tote.DrawResult, rec *corpusRecorded, alone bool, fn func(r *tote.DrawResult)) {
 		t.Helper()
@@ -333,6 +377,10 @@ func writeCorpus(t *testing.T) {
 		b.ClosesAt[3] = b.ClosesAt[3].Add(period)
 		b.Rounds[3] = b.RoundFor(b.ClosesAt[3])
 		b.Deadlines[3] = b.Deadlines[3].Add(period)
+		if len(r.BetRoots) == 4 && r.BetRoots[3].At != nil {
+			at := r.BetRoots[3].At.Add(period)
+			r.BetRoots[3].At = &at
+		}
 		b.Signatures[3] = totetest.LocalBeacon(clocktest.New(totetest.Start)).Sign(b.Rounds[3]).Signature
 		redeal(t, r)
 		resettle(r, false)
@@ -356,6 +404,64 @@ func writeCorpus(t *testing.T) {
 		}
 		t.Fatal("no new seed gave a result that verifies on its own")
 	})
+	// Fair deal 4: the terms, the wait for a beacon, the roots' times, and
+	// what a player (or drand's record) holds of a void.
+	tamper("terms-commission-restated", "the commission restated from 3 % to 5 % and every pool re-settled, the commitment left", settled, nil, false, func(r *tote.DrawResult) {
+		r.Commission = 500
+		resettle(r, false)
+	})
+	tamper("terms-restated-recommitted", "the commission restated to 5 % in the terms too, every pool re-settled and re-committed: caught by the commitment recorded from DRAW_OPENED", settled, &corpusRecorded{Commitment: settledRec.Commitment}, true, func(r *tote.DrawResult) {
+		r.Commission, r.Beacons.Terms.Commission = 500, 500
+		resettle(r, false)
+	})
+	tamper("terms-max-stake-raised", "the maximum stake raised in the result alone", settled, nil, false, func(r *tote.DrawResult) { r.MaxStake *= 2 })
+	tamper("beacon-wait-shortened", "the quicknet example's beacon deadlines cut to 20 s after each round, re-committed: a void the house could choose", example, nil, false, func(r *tote.DrawResult) {
+		for i := range 4 {
+			r.Beacons.Deadlines[i] = r.Beacons.Chain.RoundTime(r.Beacons.Rounds[i]).Add(20 * time.Second)
+		}
+		resettle(r, false)
+	})
+	tamper("root-published-late", "round 2's bet root dated when the flop's beacon round was due", settled, nil, false, func(r *tote.DrawResult) {
+		at := r.Beacons.Chain.RoundTime(r.Beacons.Rounds[1])
+		r.BetRoots[1].At = &at
+	})
+	tamper("void-root-late-redated", "a late-root void dated before its round was due", late, nil, false, func(r *tote.DrawResult) {
+		v := *r.VoidDetail
+		v.At = r.Beacons.Chain.RoundTime(v.Round).Add(-time.Millisecond)
+		r.VoidDetail, r.VoidReason = &v, v.Reason()
+	})
+	river := beacon.Beacon{Round: example.Beacons.Rounds[3], Signature: example.Beacons.Signatures[3]}
+	tamper("settled-republished-beacon-missing", "the settled quicknet example republished as a river BEACON_MISSING void, re-committed: caught by the river's round held from drand's record", example,
+		&corpusRecorded{Beacons: []beacon.Beacon{river}}, true, func(r *tote.DrawResult) {
+			b := r.Beacons
+			dl := b.Deadlines[3]
+			v := tote.VoidDetail{Kind: tote.VoidBeaconMissing, At: dl.Add(time.Second), Street: 4, Round: b.Rounds[3], Deadline: &dl, Why: "no relay answered"}
+			r.Void, r.VoidDetail, r.VoidReason = true, &v, v.Reason()
+			b.Signatures[3] = ""
+			r.Board, r.Burns = r.Board[:4], r.Burns[:2]
+			r.Hands, r.Winners, r.FlopLeaders, r.TurnLeaders, r.Category = nil, nil, nil, nil, parimutuel.Combination(0)
+			r.JackpotAfter = r.JackpotBefore
+			resettle(r, false)
+		})
+	tamper("void-relabelled-forged-root", "an admin void relabelled a pockets beacon void, re-dated past the deadline, with a forged round-1 root: caught by the player who saw the void while round 1 was open", admin,
+		&corpusRecorded{Commitment: adminRec.Commitment, ClosedRounds: adminRec.ClosedRounds}, true, func(r *tote.DrawResult) {
+			b := r.Beacons
+			dl := b.Deadlines[0]
+			v := tote.VoidDetail{Kind: tote.VoidBeaconMissing, At: dl.Add(time.Millisecond), Street: 1, Round: b.Rounds[0], Deadline: &dl, Why: "relay down"}
+			r.VoidDetail, r.VoidReason = &v, v.Reason()
+			root := betroot.Root{Round: 1, NumBets: 0}
+			for _, p := range r.Pools {
+				if p.Round == parimutuel.RoundPreDeal {
+					root.NumBets += p.NumBets
+					root.Stakes += int64(p.Gross)
+				}
+			}
+			h := sha256.Sum256([]byte("forged"))
+			root.Root = hex.EncodeToString(h[:])
+			at := b.ClosesAt[0].Add(5 * time.Millisecond)
+			root.At = &at
+			r.BetRoots = []betroot.Root{root}
+		})
 	tamper("hands", "a hand's best five reordered", settled, nil, false, func(r *tote.DrawResult) {
 		h := &r.Hands[1]
 		h.Cards[0], h.Cards[4] = h.Cards[4], h.Cards[0]
