@@ -20,10 +20,11 @@ import (
 var dist embed.FS
 
 // CSP is the Content-Security-Policy of every page of the client: scripts,
-// styles and connections only from the serving origin (WebSocket included),
-// no framing, no plugins, no inline script.
+// styles and connections only from the serving origin (WebSocket included)
+// and drand's public relays (the verifier reads a beacon round a void says
+// was missing), no framing, no plugins, no inline script.
 const CSP = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; " +
-	"font-src 'self'; connect-src 'self' ws: wss:; object-src 'none'; base-uri 'none'; " +
+	"font-src 'self'; connect-src 'self' ws: wss: https://api.drand.sh https://api2.drand.sh https://api3.drand.sh https://drand.cloudflare.com; object-src 'none'; base-uri 'none'; " +
 	"form-action 'self'; frame-ancestors 'none'"
 
 // Files returns the built client's files (rooted at dist).

@@ -3,6 +3,7 @@
 // stake before it is sent, and lists my bets.
 import { gql } from './client';
 import { PlaceBet, MyBets, MyBetProofs } from './ops';
+import { recordPlaced, placedOf } from './recorded';
 import { checkInclusion } from '../verify/merkle';
 import type { MyBetProofsQuery, PlaceBetMutation, MyBetsQuery, Market, BettingRound, SelectionInput, HandCategory } from '../gql/graphql';
 
@@ -72,7 +73,11 @@ export async function placeBet(s: Slip) {
   const r = await gql<PlaceBetMutation>(PlaceBet, {
     input: { drawId: s.drawId, selection: selectionOf(s), stake, idempotencyKey: s.key },
   });
-  return r.placeBet;
+  const b = r.placeBet;
+  // Kept as placed: its inclusion proof is later checked against this, not
+  // against the bet as the server describes it then.
+  recordPlaced(s.drawId, { id: b.id, round: b.round, market: b.market, selection: b.selection, stake: b.stake });
+  return b;
 }
 
 /** myBets lists the player's latest bets (of one draw when drawId is given), newest first. */
@@ -96,7 +101,11 @@ export async function checkMyBetProofs(drawId: string, seenRoots: Partial<Record
   return Promise.all(bets.map(async (b): Promise<BetProofVerdict> => {
     const p = b.inclusionProof;
     if (!p) return { betId: b.id, round: b.round, ok: null, root: null };
-    const stake = tiyn(b.stake);
+    const placed = placedOf(drawId, b.id);
+    if (placed && (placed.round !== b.round || placed.market !== b.market || placed.selection !== b.selection || tiyn(placed.stake) !== tiyn(b.stake))) {
+      return { betId: b.id, round: b.round, ok: false, root: p.root.root, problem: `placed as ${placed.market} ${placed.selection} ${placed.stake} in ${placed.round}, the server now says ${b.market} ${b.selection} ${b.stake} in ${b.round}` };
+    }
+    const stake = tiyn(placed?.stake ?? b.stake);
     if (stake === null) return { betId: b.id, round: b.round, ok: false, root: p.root.root, problem: `stake ${b.stake} is not an amount` };
     const v = await checkInclusion({ id: Number(b.id), round: ROUND_NUMBER[b.round], market: b.market, selection: b.selection, stake: Number(stake) },
       { root: p.root.root, index: p.index, size: p.size, path: p.path }, seenRoots[b.round]);

@@ -17,11 +17,14 @@ const MAX = 50;
 
 type Streets = { round: number; closesAt: string }[] | null | undefined;
 
-function load(drawId: string): Recorded {
-  try { return JSON.parse(localStorage.getItem(PREFIX + drawId) ?? '{}') as Recorded; } catch { return {}; }
+/** Kept is what the browser keeps of a draw: what it recorded, and its own bets as placed. */
+type Kept = Recorded & { fromOpen?: boolean; placed?: PlacedBet[] };
+
+function load(drawId: string): Kept {
+  try { return JSON.parse(localStorage.getItem(PREFIX + drawId) ?? '{}') as Kept; } catch { return {}; }
 }
 
-function save(drawId: string, r: Recorded) {
+function save(drawId: string, r: Kept) {
   try {
     localStorage.setItem(PREFIX + drawId, JSON.stringify(r));
     const ids: string[] = JSON.parse(localStorage.getItem(INDEX) ?? '[]').filter((x: string) => x !== drawId);
@@ -37,13 +40,21 @@ const rounds = (s: Streets) => (s && s.length === 4 ? s.map((x) => ({ round: Num
 export function recordEvent(ev: TableEvent) {
   switch (ev.__typename) {
     case 'DrawOpened':
-      save(ev.drawId, { commitment: ev.commitment, rounds: rounds(ev.beacons?.streets) });
+      save(ev.drawId, { commitment: ev.commitment, rounds: rounds(ev.beacons?.streets), fromOpen: true });
       break;
     case 'TableSnapshot': {
       const d = ev.draw;
       if (!d) break;
       const r = load(d.drawId);
-      if (!r.commitment) save(d.drawId, { ...r, commitment: d.commitment, rounds: rounds(d.beacons?.streets) });
+      // Joined while round 1 was still open: every later close is seen.
+      if (!r.commitment) save(d.drawId, { ...r, commitment: d.commitment, rounds: rounds(d.beacons?.streets), fromOpen: d.phase === 'PRE_DEAL' });
+      break;
+    }
+    case 'DrawVoided': {
+      // Watched from the start, the player saw every round that closed:
+      // a result publishing another number of roots is caught.
+      const r = load(ev.drawId);
+      if (r.fromOpen) save(ev.drawId, { ...r, closedRounds: (r.roots ?? []).length });
       break;
     }
     case 'RoundClosed': {
@@ -59,8 +70,22 @@ export function recordEvent(ev: TableEvent) {
 
 /** recordedOf is what this browser recorded of a draw, or undefined when it did not watch it. */
 export function recordedOf(drawId: string): Recorded | undefined {
-  const r = load(drawId);
+  const { fromOpen: _, ...r } = load(drawId);
   return r.commitment || r.roots?.length ? r : undefined;
+}
+
+/** PlacedBet is a bet as the server accepted it, kept to check its inclusion proof against. */
+export interface PlacedBet { id: string; round: string; market: string; selection: string; stake: string }
+
+/** recordPlaced keeps a bet as it was placed, under its draw. */
+export function recordPlaced(drawId: string, b: PlacedBet) {
+  const r = load(drawId);
+  save(drawId, { ...r, placed: [...(r.placed ?? []).filter((x) => x.id !== b.id), b] });
+}
+
+/** placedOf is the bet as it was placed in this browser, if it was. */
+export function placedOf(drawId: string, betId: string): PlacedBet | undefined {
+  return load(drawId).placed?.find((x) => x.id === betId);
 }
 
 /** seenRoots is the bet root of each closed round of a draw as this browser saw it, by round number. */

@@ -107,6 +107,10 @@ export interface Recorded {
   commitment?: string;
   rounds?: { round: number; closesAt?: string }[];
   roots?: { round: number; root: string; numBets: number; stakes: number; at?: string }[];
+  /** Beacon rounds held with their signatures (recorded, or fetched from drand's record). */
+  beacons?: { round: number; signature: string }[];
+  /** Watching from DRAW_OPENED, the player saw the draw voided after this many betting rounds had closed. */
+  closedRounds?: number;
 }
 
 /** checkRecorded compares a result with what the player recorded (tote.CheckRecordedRounds, CheckRecordedRoots). */
@@ -118,6 +122,11 @@ export function checkRecorded(r: { commitment?: string; beacons?: CommittedBeaco
     if (r.beacons.rounds?.[i] !== w.round) out.push(`beacon round of street ${i + 1}: published ${r.beacons.rounds?.[i]}, recorded ${w.round}`);
     if (w.closesAt && Date.parse(w.closesAt) !== Date.parse(r.beacons.closesAt?.[i] ?? '')) out.push(`close of betting round ${i + 1}: published ${r.beacons.closesAt?.[i]}, recorded ${w.closesAt}`);
   });
+  if (typeof rec.closedRounds === 'number') {
+    const r2 = r as { void?: boolean; betRoots?: unknown[] };
+    if (!r2.void) out.push(`the draw was seen voided after ${rec.closedRounds} betting rounds closed; the result is settled`);
+    else if ((r2.betRoots ?? []).length !== rec.closedRounds) out.push(`bet roots: the draw was seen voided after ${rec.closedRounds} betting rounds closed; the result publishes ${(r2.betRoots ?? []).length} roots`);
+  }
   for (const w of rec.roots ?? []) {
     const got = (r.betRoots ?? []).find((x) => x.round === w.round);
     if (!got) out.push(`bet root of round ${w.round}: recorded ${w.root}, the result publishes none`);

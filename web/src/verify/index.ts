@@ -32,18 +32,72 @@ const reject = (why: string): Verdict => ({ commitmentValid: false, cardsMatch: 
  * verifyDraw checks a published result (and what the player recorded). It
  * never throws: anything malformed is a "reject" verdict saying why.
  */
-export async function verifyDraw(json: string, recorded?: Recorded): Promise<Verdict> {
+/**
+ * FetchRound reads a beacon round from drand's public record: its
+ * signature, or null when no relay serves it (not published, or offline).
+ */
+export type FetchRound = (chainHash: string, round: number) => Promise<string | null>;
+
+/** DRAND_RELAYS are drand's public HTTP relays, asked in turn. */
+export const DRAND_RELAYS = ['https://api.drand.sh', 'https://api2.drand.sh', 'https://api3.drand.sh', 'https://drand.cloudflare.com'];
+
+/** fetchDrandRound asks drand's relays for a round (5 s each at most). */
+export const fetchDrandRound: FetchRound = async (hash, round) => {
+  for (const base of DRAND_RELAYS) {
+    try {
+      const res = await fetch(`${base}/${hash}/public/${round}`, { signal: AbortSignal.timeout(5000) });
+      if (!res.ok) continue;
+      const j = (await res.json()) as { round?: number; signature?: string };
+      if (j.round === round && typeof j.signature === 'string') return j.signature.toLowerCase();
+    } catch { /* the next relay */ }
+  }
+  return null;
+};
+
+/**
+ * verifyDraw checks a published result (and what the player recorded). It
+ * never throws: anything malformed is a "reject" verdict saying why. Given
+ * fetchRound, a beacon-missing void on quicknet is checked against drand's
+ * public record: a round drand has published was withheld, not missing.
+ */
+export async function verifyDraw(json: string, recorded?: Recorded, fetchRound?: FetchRound): Promise<Verdict> {
   let r: unknown;
   try { r = JSON.parse(json); } catch { return reject('not JSON'); }
   if (r === null || typeof r !== 'object' || Array.isArray(r)) return reject('the result is not a JSON object');
   try {
-    return await verifyResult(r as Full, recorded);
+    return await verifyResult(r as Full, recorded, fetchRound);
   } catch (e) {
     return reject(`the result is malformed: ${e instanceof Error ? e.message : String(e)}`);
   }
 }
 
-async function verifyResult(r: Full, recorded?: Recorded): Promise<Verdict> {
+/**
+ * heldBeaconProblems: a beacon-missing void of a round held with a
+ * signature that verifies on the draw's chain was withheld (CheckHeldBeacons);
+ * a held round also settles the signature its street publishes.
+ */
+async function heldBeaconProblems(r: Full, held: { round: number; signature: string }[], notes: string[]): Promise<string[]> {
+  const b = r.beacons;
+  if (!b || !held.length) return [];
+  const key = b.chain?.name === 'local' ? b.chain.publicKey : QUICKNET.publicKey;
+  const out: string[] = [];
+  for (const h of held) {
+    if (!canonicalHex(h.signature, 48) || !(await verifyRound(h.round, h.signature, key))) continue;
+    b.rounds.forEach((round, s) => {
+      if (round !== h.round) return;
+      const sig = b.signatures?.[s] ?? '';
+      if (sig && sig !== h.signature) out.push(`beacon signature of street ${s + 1} (round ${round}): published ${sig}, the chain's is ${h.signature}`);
+      const v = r.voidDetail;
+      if (r.void && v?.kind === 'BEACON_MISSING' && v.round === h.round) {
+        out.push(`void: round ${h.round} is published (its signature verifies), due before the void at ${v.at}: the beacon was withheld, not missing`);
+        notes.push('beaconWithheld');
+      }
+    });
+  }
+  return out;
+}
+
+async function verifyResult(r: Full, recorded?: Recorded, fetchRound?: FetchRound): Promise<Verdict> {
   const problems: string[] = [];
   let commitmentValid = false;
   let cardsMatch = false;
@@ -149,6 +203,14 @@ async function verifyResult(r: Full, recorded?: Recorded): Promise<Verdict> {
   notes.push(...sus.notes);
   const suspensionsMatch = sus.problems.length === 0;
   if (recorded) problems.push(...checkRecorded(r, recorded));
+  const held = [...(recorded?.beacons ?? [])];
+  const missing = r.void && r.voidDetail?.kind === 'BEACON_MISSING' ? r.voidDetail.round : undefined;
+  if (fetchRound && beacons && missing !== undefined && beacons.chain?.hash === QUICKNET.hash && !held.some((h) => h.round === missing)) {
+    const sig = await fetchRound(QUICKNET.hash, missing).catch(() => null);
+    if (sig) held.push({ round: missing, signature: sig });
+    else notes.push('drandUnreachable');
+  }
+  problems.push(...(await heldBeaconProblems(r, held, notes)));
   const ok = problems.length === 0 && commitmentValid && (dealt ? cardsMatch : true) && payoutsMatch && beaconsValid !== false && suspensionsMatch;
   return {
     commitmentValid, cardsMatch: dealt ? cardsMatch : true, payoutsMatch, beaconsValid, suspensionsMatch, problems, notes,

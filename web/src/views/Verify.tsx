@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { publishedResult } from '../api/table';
-import { verifyDraw, type Verdict, type Recorded } from '../verify';
+import { verifyDraw, fetchDrandRound, type Verdict, type Recorded } from '../verify';
 import { recordedOf } from '../api/recorded';
 import { t, errorText } from '../i18n';
 import { Field, Alert } from '../ui';
@@ -17,7 +17,7 @@ export function Verify() {
   // 1.7 million) and yields to the page as it goes: say it is working.
   const check = async (text: string, rec?: Recorded) => {
     setBusy(true);
-    try { setVerdict(await verifyDraw(text, rec)); } finally { setBusy(false); }
+    try { setVerdict(await verifyDraw(text, rec, fetchDrandRound)); } finally { setBusy(false); }
   };
   const load = async (drawId: string) => {
     setErr(''); setVerdict(null);
