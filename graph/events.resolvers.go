@@ -11,6 +11,10 @@ import (
 	"github.com/pokertote/pokertote/graph/model"
 )
 
+func (r *beaconDelayedResolver) Draw(ctx context.Context, obj *model.BeaconDelayed) (*model.Draw, error) {
+	return r.Tote.EventDraw(ctx, obj.DrawID)
+}
+
 func (r *cardsDealtResolver) Draw(ctx context.Context, obj *model.CardsDealt) (*model.Draw, error) {
 	return r.Tote.EventDraw(ctx, obj.DrawID)
 }
@@ -59,6 +63,8 @@ func (r *subscriptionResolver) Results(ctx context.Context, tableID string, afte
 	return r.Tote.ResultEvents(ctx, tableID, afterSeq)
 }
 
+func (r *Resolver) BeaconDelayed() BeaconDelayedResolver { return &beaconDelayedResolver{r} }
+
 func (r *Resolver) CardsDealt() CardsDealtResolver { return &cardsDealtResolver{r} }
 
 func (r *Resolver) DrawOpened() DrawOpenedResolver { return &drawOpenedResolver{r} }
@@ -78,13 +84,14 @@ func (r *Resolver) RoundClosed() RoundClosedResolver { return &roundClosedResolv
 func (r *Resolver) RoundOpened() RoundOpenedResolver { return &roundOpenedResolver{r} }
 
 type (
-	cardsDealtResolver   struct{ *Resolver }
-	drawOpenedResolver   struct{ *Resolver }
-	drawSettledResolver  struct{ *Resolver }
-	drawSnapshotResolver struct{ *Resolver }
-	drawVoidedResolver   struct{ *Resolver }
-	oddsUpdatedResolver  struct{ *Resolver }
-	poolUpdatedResolver  struct{ *Resolver }
-	roundClosedResolver  struct{ *Resolver }
-	roundOpenedResolver  struct{ *Resolver }
+	beaconDelayedResolver struct{ *Resolver }
+	cardsDealtResolver    struct{ *Resolver }
+	drawOpenedResolver    struct{ *Resolver }
+	drawSettledResolver   struct{ *Resolver }
+	drawSnapshotResolver  struct{ *Resolver }
+	drawVoidedResolver    struct{ *Resolver }
+	oddsUpdatedResolver   struct{ *Resolver }
+	poolUpdatedResolver   struct{ *Resolver }
+	roundClosedResolver   struct{ *Resolver }
+	roundOpenedResolver   struct{ *Resolver }
 )

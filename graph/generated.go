@@ -31,6 +31,7 @@ type Config = graphql.Config[ResolverRoot, DirectiveRoot, ComplexityRoot]
 
 type ResolverRoot interface {
 	AuditEntry() AuditEntryResolver
+	BeaconDelayed() BeaconDelayedResolver
 	Bet() BetResolver
 	CardsDealt() CardsDealtResolver
 	Draw() DrawResolver
@@ -113,6 +114,25 @@ type ComplexityRoot struct {
 		PeriodMs  func(childComplexity int) int
 		PublicKey func(childComplexity int) int
 		Scheme    func(childComplexity int) int
+	}
+
+	BeaconDelay struct {
+		Deadline func(childComplexity int) int
+		Round    func(childComplexity int) int
+		Since    func(childComplexity int) int
+		Street   func(childComplexity int) int
+	}
+
+	BeaconDelayed struct {
+		At       func(childComplexity int) int
+		Deadline func(childComplexity int) int
+		Draw     func(childComplexity int) int
+		DrawID   func(childComplexity int) int
+		Round    func(childComplexity int) int
+		Seq      func(childComplexity int) int
+		Since    func(childComplexity int) int
+		Street   func(childComplexity int) int
+		TableID  func(childComplexity int) int
 	}
 
 	BeaconStreet struct {
@@ -244,6 +264,7 @@ type ComplexityRoot struct {
 	}
 
 	Draw struct {
+		BeaconDelay   func(childComplexity int) int
 		Board         func(childComplexity int) int
 		Burned        func(childComplexity int) int
 		Chances       func(childComplexity int) int
@@ -1005,6 +1026,9 @@ type ComplexityRoot struct {
 type AuditEntryResolver interface {
 	Actor(ctx context.Context, obj *model.AuditEntry) (*model.User, error)
 }
+type BeaconDelayedResolver interface {
+	Draw(ctx context.Context, obj *model.BeaconDelayed) (*model.Draw, error)
+}
 type BetResolver interface {
 	NodeID(ctx context.Context, obj *model.Bet) (string, error)
 	Draw(ctx context.Context, obj *model.Bet) (*model.Draw, error)
@@ -1376,6 +1400,86 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.BeaconChain.Scheme(childComplexity), true
+
+	case "BeaconDelay.deadline":
+		if e.ComplexityRoot.BeaconDelay.Deadline == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BeaconDelay.Deadline(childComplexity), true
+	case "BeaconDelay.round":
+		if e.ComplexityRoot.BeaconDelay.Round == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BeaconDelay.Round(childComplexity), true
+	case "BeaconDelay.since":
+		if e.ComplexityRoot.BeaconDelay.Since == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BeaconDelay.Since(childComplexity), true
+	case "BeaconDelay.street":
+		if e.ComplexityRoot.BeaconDelay.Street == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BeaconDelay.Street(childComplexity), true
+
+	case "BeaconDelayed.at":
+		if e.ComplexityRoot.BeaconDelayed.At == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BeaconDelayed.At(childComplexity), true
+	case "BeaconDelayed.deadline":
+		if e.ComplexityRoot.BeaconDelayed.Deadline == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BeaconDelayed.Deadline(childComplexity), true
+	case "BeaconDelayed.draw":
+		if e.ComplexityRoot.BeaconDelayed.Draw == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BeaconDelayed.Draw(childComplexity), true
+	case "BeaconDelayed.drawId":
+		if e.ComplexityRoot.BeaconDelayed.DrawID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BeaconDelayed.DrawID(childComplexity), true
+	case "BeaconDelayed.round":
+		if e.ComplexityRoot.BeaconDelayed.Round == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BeaconDelayed.Round(childComplexity), true
+	case "BeaconDelayed.seq":
+		if e.ComplexityRoot.BeaconDelayed.Seq == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BeaconDelayed.Seq(childComplexity), true
+	case "BeaconDelayed.since":
+		if e.ComplexityRoot.BeaconDelayed.Since == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BeaconDelayed.Since(childComplexity), true
+	case "BeaconDelayed.street":
+		if e.ComplexityRoot.BeaconDelayed.Street == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BeaconDelayed.Street(childComplexity), true
+	case "BeaconDelayed.tableId":
+		if e.ComplexityRoot.BeaconDelayed.TableID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BeaconDelayed.TableID(childComplexity), true
 
 	case "BeaconStreet.closesAt":
 		if e.ComplexityRoot.BeaconStreet.ClosesAt == nil {
@@ -1856,6 +1960,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.DailyReportRow.TableName(childComplexity), true
 
+	case "Draw.beaconDelay":
+		if e.ComplexityRoot.Draw.BeaconDelay == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Draw.BeaconDelay(childComplexity), true
 	case "Draw.board":
 		if e.ComplexityRoot.Draw.Board == nil {
 			break
@@ -5839,6 +5949,20 @@ func (ec *executionContext) childFields_BeaconChain(ctx context.Context, field g
 	return nil, fmt.Errorf("no field named %q was found under type BeaconChain", field.Name)
 }
 
+func (ec *executionContext) childFields_BeaconDelay(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "street":
+		return ec.fieldContext_BeaconDelay_street(ctx, field)
+	case "round":
+		return ec.fieldContext_BeaconDelay_round(ctx, field)
+	case "since":
+		return ec.fieldContext_BeaconDelay_since(ctx, field)
+	case "deadline":
+		return ec.fieldContext_BeaconDelay_deadline(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type BeaconDelay", field.Name)
+}
+
 func (ec *executionContext) childFields_BeaconStreet(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "name":
@@ -6081,6 +6205,8 @@ func (ec *executionContext) childFields_Draw(ctx context.Context, field graphql.
 		return ec.fieldContext_Draw_voidReason(ctx, field)
 	case "voidKind":
 		return ec.fieldContext_Draw_voidKind(ctx, field)
+	case "beaconDelay":
+		return ec.fieldContext_Draw_beaconDelay(ctx, field)
 	case "odds":
 		return ec.fieldContext_Draw_odds(ctx, field)
 	case "chances":
@@ -9634,6 +9760,314 @@ func (ec *executionContext) fieldContext_BeaconChain_periodMs(_ context.Context,
 	return graphql.NewScalarFieldContext("BeaconChain", field, false, false, "Int")
 }
 
+func (ec *executionContext) _BeaconDelay_street(ctx context.Context, field graphql.CollectedField, obj *model.BeaconDelay) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BeaconDelay_street(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Street, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.Street) graphql.Marshaler {
+			return ec.marshalNStreet2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐStreet(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_BeaconDelay_street(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BeaconDelay", field, false, false, "Street")
+}
+
+func (ec *executionContext) _BeaconDelay_round(ctx context.Context, field graphql.CollectedField, obj *model.BeaconDelay) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BeaconDelay_round(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Round, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt642int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_BeaconDelay_round(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BeaconDelay", field, false, false, "Int64")
+}
+
+func (ec *executionContext) _BeaconDelay_since(ctx context.Context, field graphql.CollectedField, obj *model.BeaconDelay) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BeaconDelay_since(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Since, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_BeaconDelay_since(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BeaconDelay", field, false, false, "Time")
+}
+
+func (ec *executionContext) _BeaconDelay_deadline(ctx context.Context, field graphql.CollectedField, obj *model.BeaconDelay) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BeaconDelay_deadline(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Deadline, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_BeaconDelay_deadline(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BeaconDelay", field, false, false, "Time")
+}
+
+func (ec *executionContext) _BeaconDelayed_seq(ctx context.Context, field graphql.CollectedField, obj *model.BeaconDelayed) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BeaconDelayed_seq(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Seq, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt642int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_BeaconDelayed_seq(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BeaconDelayed", field, false, false, "Int64")
+}
+
+func (ec *executionContext) _BeaconDelayed_tableId(ctx context.Context, field graphql.CollectedField, obj *model.BeaconDelayed) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BeaconDelayed_tableId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TableID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_BeaconDelayed_tableId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BeaconDelayed", field, false, false, "ID")
+}
+
+func (ec *executionContext) _BeaconDelayed_at(ctx context.Context, field graphql.CollectedField, obj *model.BeaconDelayed) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BeaconDelayed_at(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.At, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_BeaconDelayed_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BeaconDelayed", field, false, false, "Time")
+}
+
+func (ec *executionContext) _BeaconDelayed_drawId(ctx context.Context, field graphql.CollectedField, obj *model.BeaconDelayed) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BeaconDelayed_drawId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.DrawID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_BeaconDelayed_drawId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BeaconDelayed", field, false, false, "ID")
+}
+
+func (ec *executionContext) _BeaconDelayed_draw(ctx context.Context, field graphql.CollectedField, obj *model.BeaconDelayed) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BeaconDelayed_draw(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.BeaconDelayed().Draw(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Draw) graphql.Marshaler {
+			return ec.marshalODraw2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐDraw(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_BeaconDelayed_draw(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "BeaconDelayed",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Draw(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _BeaconDelayed_street(ctx context.Context, field graphql.CollectedField, obj *model.BeaconDelayed) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BeaconDelayed_street(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Street, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.Street) graphql.Marshaler {
+			return ec.marshalNStreet2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐStreet(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_BeaconDelayed_street(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BeaconDelayed", field, false, false, "Street")
+}
+
+func (ec *executionContext) _BeaconDelayed_round(ctx context.Context, field graphql.CollectedField, obj *model.BeaconDelayed) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BeaconDelayed_round(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Round, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt642int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_BeaconDelayed_round(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BeaconDelayed", field, false, false, "Int64")
+}
+
+func (ec *executionContext) _BeaconDelayed_since(ctx context.Context, field graphql.CollectedField, obj *model.BeaconDelayed) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BeaconDelayed_since(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Since, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_BeaconDelayed_since(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BeaconDelayed", field, false, false, "Time")
+}
+
+func (ec *executionContext) _BeaconDelayed_deadline(ctx context.Context, field graphql.CollectedField, obj *model.BeaconDelayed) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BeaconDelayed_deadline(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Deadline, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_BeaconDelayed_deadline(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BeaconDelayed", field, false, false, "Time")
+}
+
 func (ec *executionContext) _BeaconStreet_name(ctx context.Context, field graphql.CollectedField, obj *model.BeaconStreet) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -12010,6 +12444,38 @@ func (ec *executionContext) _Draw_voidKind(ctx context.Context, field graphql.Co
 }
 func (ec *executionContext) fieldContext_Draw_voidKind(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Draw", field, false, false, "VoidKind")
+}
+
+func (ec *executionContext) _Draw_beaconDelay(ctx context.Context, field graphql.CollectedField, obj *model.Draw) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Draw_beaconDelay(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.BeaconDelay, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.BeaconDelay) graphql.Marshaler {
+			return ec.marshalOBeaconDelay2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐBeaconDelay(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Draw_beaconDelay(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Draw",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_BeaconDelay(ctx, field)
+		},
+	}
+	return fc, nil
 }
 
 func (ec *executionContext) _Draw_odds(ctx context.Context, field graphql.CollectedField, obj *model.Draw) (ret graphql.Marshaler) {
@@ -29509,6 +29975,13 @@ func (ec *executionContext) _TableEvent(ctx context.Context, sel ast.SelectionSe
 			return graphql.Null
 		}
 		return ec._CardsDealt(ctx, sel, obj)
+	case model.BeaconDelayed:
+		return ec._BeaconDelayed(ctx, sel, &obj)
+	case *model.BeaconDelayed:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._BeaconDelayed(ctx, sel, obj)
 	default:
 		if typedObj, ok := obj.(graphql.Marshaler); ok {
 			return typedObj
@@ -29942,6 +30415,128 @@ func (ec *executionContext) _BeaconChain(ctx context.Context, sel ast.SelectionS
 			out.Values[i] = ec._BeaconChain_periodMs(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var beaconDelayImplementors = []string{"BeaconDelay"}
+
+func (ec *executionContext) _BeaconDelay(ctx context.Context, sel ast.SelectionSet, obj *model.BeaconDelay) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, beaconDelayImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("BeaconDelay")
+		case "street":
+			out.Values[i] = ec._BeaconDelay_street(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "round":
+			out.Values[i] = ec._BeaconDelay_round(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "since":
+			out.Values[i] = ec._BeaconDelay_since(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "deadline":
+			out.Values[i] = ec._BeaconDelay_deadline(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var beaconDelayedImplementors = []string{"BeaconDelayed", "TableEvent"}
+
+func (ec *executionContext) _BeaconDelayed(ctx context.Context, sel ast.SelectionSet, obj *model.BeaconDelayed) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, beaconDelayedImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("BeaconDelayed")
+		case "seq":
+			out.Values[i] = ec._BeaconDelayed_seq(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "tableId":
+			out.Values[i] = ec._BeaconDelayed_tableId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "at":
+			out.Values[i] = ec._BeaconDelayed_at(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "drawId":
+			out.Values[i] = ec._BeaconDelayed_drawId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "draw":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._BeaconDelayed_draw(ctx, field, obj)
+				})
+		case "street":
+			out.Values[i] = ec._BeaconDelayed_street(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "round":
+			out.Values[i] = ec._BeaconDelayed_round(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "since":
+			out.Values[i] = ec._BeaconDelayed_since(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "deadline":
+			out.Values[i] = ec._BeaconDelayed_deadline(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
@@ -30920,6 +31515,11 @@ func (ec *executionContext) _Draw(ctx context.Context, sel ast.SelectionSet, obj
 			}
 		case "voidKind":
 			out.Values[i] = ec._Draw_voidKind(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "beaconDelay":
+			out.Values[i] = ec._Draw_beaconDelay(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
@@ -37859,6 +38459,13 @@ func (ec *executionContext) marshalN__TypeKind2string(ctx context.Context, sel a
 		graphql.AddInvalidNullFromMarshaler(ctx, "__TypeKind!")
 	}
 	return res
+}
+
+func (ec *executionContext) marshalOBeaconDelay2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐBeaconDelay(ctx context.Context, sel ast.SelectionSet, v *model.BeaconDelay) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._BeaconDelay(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalOBeacons2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐBeacons(ctx context.Context, sel ast.SelectionSet, v *model.Beacons) graphql.Marshaler {

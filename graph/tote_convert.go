@@ -111,13 +111,13 @@ func roundPtr(r parimutuel.Round) *model.BettingRound {
 }
 
 // toModelDraw converts a draw as anyone may see it: the server seed and the
-// burned cards only once revealed. t is its table (for the live maximum
-// stake). The odds and result are filled here, so their resolvers cost no
+// burned cards only once revealed. t is its table (the maximum stake of a
+// draw opened before draws kept their own). The odds and result are filled here, so their resolvers cost no
 // query.
 func toModelDraw(d tote.Draw, t tote.Table) *model.Draw {
 	out := &model.Draw{
 		ID: id(d.ID), Table: toModelTable(t), Number: int(d.Number), Phase: model.DrawPhase(d.Phase.Public()),
-		OpenRound: roundPtr(d.OpenRound()), MinStake: model.Money(d.MinStake), MaxStake: model.Money(t.Settings.MaxStake),
+		OpenRound: roundPtr(d.OpenRound()), MinStake: model.Money(d.MinStake), MaxStake: model.Money(d.StakeCeiling(t)),
 		Board: cardStrings(d.Board), Burned: []string{}, OpenedAt: d.OpenedAt,
 		Shuffle: &model.Shuffle{Commitment: cards.FormatCommitment(d.Commitment), Beacons: toModelBeacons(d.Beacons)},
 		Chances: toModelChances(d.Chances, d.SuspendAt),

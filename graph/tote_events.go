@@ -58,6 +58,15 @@ func toModelTableEvent(e tote.TableEvent) model.TableEvent {
 			out.Result = toModelResult(*e.Result)
 		}
 		return out
+	case tote.EventBeaconDelayed:
+		out := &model.BeaconDelayed{Seq: e.Seq, TableID: tid, At: at, DrawID: did, Street: model.Street(e.Street), Round: int64(e.BeaconRound)}
+		if e.Deadline != nil {
+			out.Deadline = *e.Deadline
+		}
+		if e.DueAt != nil {
+			out.Since = *e.DueAt
+		}
+		return out
 	case tote.EventTablePaused:
 		return &model.TablePaused{Seq: e.Seq, TableID: tid, At: at}
 	case tote.EventTableResumed:

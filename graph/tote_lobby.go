@@ -58,6 +58,10 @@ func (c *lobbyCache) draw(lt *readmodel.LiveTable) *model.Draw {
 	}
 	c.mu.Unlock()
 	d := toModelDraw(*lt.Draw, lt.Table)
+	if v := lt.View.Draw; v != nil && v.ID == lt.Draw.ID && v.BeaconDelay != nil {
+		w := v.BeaconDelay
+		d.BeaconDelay = &model.BeaconDelay{Street: model.Street(w.Street), Round: int64(w.Round), Since: w.Since, Deadline: w.Deadline}
+	}
 	c.mu.Lock()
 	if c.draws == nil {
 		c.draws = map[int64]cachedDraw{}

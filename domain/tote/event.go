@@ -25,6 +25,10 @@ const (
 	EventDrawVoided   EventType = "DRAW_VOIDED"
 	EventTablePaused  EventType = "TABLE_PAUSED"
 	EventTableResumed EventType = "TABLE_RESUMED"
+	// EventBeaconDelayed: a street's beacon round is due and no relay
+	// serves it yet; the draw waits (no other draw opens) until BeaconRound
+	// comes or Deadline passes. Sent again every minute while it waits.
+	EventBeaconDelayed EventType = "BEACON_DELAYED"
 )
 
 // Streets of a CARDS_DEALT event.
@@ -87,6 +91,12 @@ type TableEvent struct {
 	Pool   *PoolView   `json:"pool,omitempty"`
 	Result *DrawResult `json:"result,omitempty"`
 	Reason string      `json:"reason,omitempty"`
+	// BeaconRound, DueAt and Deadline (BEACON_DELAYED) are the round
+	// awaited for Street, when it was due, and when the draw voids without
+	// it.
+	BeaconRound uint64     `json:"beaconRound,omitempty"`
+	DueAt       *time.Time `json:"dueAt,omitempty"`
+	Deadline    *time.Time `json:"deadline,omitempty"`
 }
 
 // Encode returns the event's wire form.

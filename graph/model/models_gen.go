@@ -99,6 +99,34 @@ type BeaconChain struct {
 	PeriodMs int       `json:"periodMs"`
 }
 
+// A draw waiting for a late beacon round (SPEC 1.8): a player sees why the table has stopped.
+type BeaconDelay struct {
+	Street   Street    `json:"street"`
+	Round    int64     `json:"round"`
+	Since    time.Time `json:"since"`
+	Deadline time.Time `json:"deadline"`
+}
+
+// A street's beacon round is due and no drand relay serves it yet: the draw waits for it (SPEC 1.8), and the table opens no other draw meanwhile. Sent when the round is two periods late, then every minute while the draw waits. The draw voids, every stake refunded, only if the round has not come by deadline.
+type BeaconDelayed struct {
+	Seq     int64     `json:"seq"`
+	TableID string    `json:"tableId"`
+	At      time.Time `json:"at"`
+	DrawID  string    `json:"drawId"`
+	// The draw this event changed (the draw drawId names), as it stands when the event is sent; null if it cannot be read.
+	Draw *Draw `json:"draw,omitempty"`
+	// The street waiting for its cards.
+	Street Street `json:"street"`
+	// The drand round awaited.
+	Round int64 `json:"round"`
+	// When the round was due.
+	Since time.Time `json:"since"`
+	// When the draw voids if the round has not come.
+	Deadline time.Time `json:"deadline"`
+}
+
+func (BeaconDelayed) IsTableEvent() {}
+
 // The beacon round one street is drawn from.
 type BeaconStreet struct {
 	// pockets, flop, turn or river.
@@ -328,6 +356,8 @@ type Draw struct {
 	VoidReason *string    `json:"voidReason,omitempty"`
 	// Why a void draw was voided, as a verifier checks it (docs/fairness.md, section 6); null unless the draw is void.
 	VoidKind *VoidKind `json:"voidKind,omitempty"`
+	// While the draw waits past its time for a street's beacon round (BeaconDelayed): which, since when, and until when before it voids; null otherwise. Read from the live tables (null from draw(id:) of a past draw).
+	BeaconDelay *BeaconDelay `json:"beaconDelay,omitempty"`
 	// Live odds for the current state of the deal.
 	Odds *Odds `json:"odds,omitempty"`
 	// What each round after the deal opened with, so far: the exact chances and the suspended selections (SPEC 1.9).

@@ -9,6 +9,7 @@ import (
 	"github.com/pokertote/pokertote/domain/beacon"
 	"github.com/pokertote/pokertote/domain/parimutuel"
 	"github.com/pokertote/pokertote/domain/tote"
+	"github.com/pokertote/pokertote/domain/tote/outbox"
 )
 
 // errBeaconPending is a dealing step that must wait for its beacon round:
@@ -55,6 +56,7 @@ func (d *Dealer) streetBeacon(ctx context.Context, dr tote.Draw, s int) (beacon.
 	now := d.clock.Now()
 	if !now.After(bc.Deadlines[s-1]) {
 		d.log.DebugContext(ctx, "waiting for the beacon", "draw", dr.ID, "round", r, "why", why)
+		d.announceDelay(ctx, dr, s, now, why)
 		return beacon.Beacon{}, errBeaconPending
 	}
 	deadline := bc.Deadlines[s-1]
@@ -67,6 +69,41 @@ func (d *Dealer) streetBeacon(ctx context.Context, dr tote.Draw, s int) (beacon.
 	}
 	return beacon.Beacon{}, errBeaconPending // the draw is over; the next Tick plans on from it
 }
+
+// delayRepeat is how often BEACON_DELAYED is sent again while a draw waits
+// (a read model rebuilt meanwhile learns it from the next one).
+const delayRepeat = time.Minute
+
+// announceDelay tells the table's viewers (BEACON_DELAYED) that the draw
+// waits for street s's beacon round: once it is two periods (and at least
+// two seconds) past its time, then every delayRepeat. A failure to send it
+// is logged, never a reason to stop waiting.
+func (d *Dealer) announceDelay(ctx context.Context, dr tote.Draw, s int, now time.Time, why error) {
+	bc := dr.Beacons
+	r := bc.Rounds[s-1]
+	grace := max(2*time.Duration(bc.Chain.PeriodMs)*time.Millisecond, 2*time.Second)
+	if now.Before(bc.Chain.RoundTime(r).Add(grace)) {
+		return
+	}
+	if n := d.delayed; n.draw == dr.ID && n.street == s && now.Sub(n.at) < delayRepeat {
+		return
+	}
+	deadline, due := bc.Deadlines[s-1], bc.Chain.RoundTime(r)
+	ev := tote.TableEvent{TableID: dr.TableID, DrawID: dr.ID, Type: tote.EventBeaconDelayed, At: now, Street: streetNames[s-1],
+		BeaconRound: r, DueAt: &due, Deadline: &deadline, Reason: why.Error()}
+	err := d.commit(ctx, tote.Shared, func(context.Context, tote.Tx, tote.Draw) (outbox.Step, error) {
+		return outbox.Step{Events: []tote.TableEvent{ev}}, nil
+	})
+	if err != nil {
+		d.log.WarnContext(ctx, "beacon delay not announced", "draw", dr.ID, "err", err)
+		return
+	}
+	d.delayed = delayNotice{draw: dr.ID, street: s, at: now}
+	d.log.WarnContext(ctx, "waiting for a late beacon", "draw", dr.ID, "street", s, "round", r, "deadline", deadline, "why", why)
+}
+
+// streetNames are the streets as events name them, index s-1.
+var streetNames = [4]string{tote.StreetPocket, tote.StreetFlop, tote.StreetTurn, tote.StreetRiver}
 
 // fetchBeacon reads round r of chain c from the dealer's source and
 // verifies it; the error says why it is not usable.

@@ -121,6 +121,16 @@ type Dealer struct {
 	nextPool time.Time
 	failures int
 	retryAt  time.Time
+	// delayed is when BEACON_DELAYED was last sent, and for which draw
+	// and street.
+	delayed delayNotice
+}
+
+// delayNotice is the last BEACON_DELAYED a dealer sent.
+type delayNotice struct {
+	draw   int64
+	street int
+	at     time.Time
 }
 
 // New returns the dealer of table cfg.TableID.

@@ -57,6 +57,18 @@ type DrawView struct {
 	// deadline, which the commitment covers (fair deal 3). Nil for a
 	// version-1 draw.
 	Beacons *tote.DrawBeacons
+	// BeaconDelay is the street whose beacon the draw waits for past its
+	// round's time (BEACON_DELAYED), until its cards are dealt or the draw
+	// ends; nil otherwise.
+	BeaconDelay *BeaconDelay
+}
+
+// BeaconDelay is a draw waiting for a beacon round, as the lobby shows it.
+type BeaconDelay struct {
+	Street   string
+	Round    uint64
+	Since    time.Time // the round's time
+	Deadline time.Time
 }
 
 // OpenRound is the round taking bets, or 0.
@@ -100,7 +112,11 @@ func (v TableView) Apply(e tote.TableEvent) TableView {
 			d.PublicSeed = e.PublicSeed
 		}
 	case tote.EventCardsDealt:
-		d.Board, d.Hands = e.Board, e.Hands
+		d.Board, d.Hands, d.BeaconDelay = e.Board, e.Hands, nil
+	case tote.EventBeaconDelayed:
+		if e.DueAt != nil && e.Deadline != nil {
+			d.BeaconDelay = &BeaconDelay{Street: e.Street, Round: e.BeaconRound, Since: *e.DueAt, Deadline: *e.Deadline}
+		}
 	case tote.EventOddsUpdated:
 		d.Odds = e.Odds
 	case tote.EventPoolUpdated:
@@ -108,7 +124,7 @@ func (v TableView) Apply(e tote.TableEvent) TableView {
 			d.Pools = withPool(d.Pools, *e.Pool)
 		}
 	case tote.EventDrawSettled, tote.EventDrawVoided:
-		d.Phase, d.RoundClosesAt = tote.PhaseSettled, time.Time{}
+		d.Phase, d.RoundClosesAt, d.BeaconDelay = tote.PhaseSettled, time.Time{}, nil
 		d.Chances, d.SuspendAt = nil, 0
 		if e.Type == tote.EventDrawVoided {
 			d.Phase, d.VoidReason = tote.PhaseVoid, e.Reason

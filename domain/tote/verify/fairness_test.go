@@ -13,6 +13,7 @@ import (
 	"github.com/pokertote/pokertote/domain/money"
 	"github.com/pokertote/pokertote/domain/parimutuel"
 	"github.com/pokertote/pokertote/domain/tote"
+	"github.com/pokertote/pokertote/domain/tote/readmodel"
 	"github.com/pokertote/pokertote/domain/tote/totetest"
 	"github.com/pokertote/pokertote/domain/tote/verify"
 )
@@ -192,6 +193,24 @@ func TestWithheldBeaconIsWaitedFor(t *testing.T) {
 	if now := h.Clock.Now(); now.Before(stillWaiting) || d.Number != 1 || d.Phase != tote.PhaseDealingTurn || len(d.Board) != 3 || d.Beacons.Signatures[2] != "" {
 		t.Fatalf("after 20 minutes without a beacon: draw %d %s, board %v", d.Number, d.Phase, d.Board)
 	}
+	// The table's viewers are told why it stopped, once a minute.
+	var view readmodel.TableView
+	delays := 0
+	for _, e := range h.Events() {
+		view = view.Apply(e)
+		if e.Type == tote.EventBeaconDelayed {
+			delays++
+			if e.Street != tote.StreetTurn || e.BeaconRound != b.Rounds[2] || e.Deadline == nil || !e.Deadline.Equal(b.Deadlines[2]) || e.Reason == "" {
+				t.Errorf("BEACON_DELAYED %+v", e)
+			}
+		}
+	}
+	if delays < 15 || delays > 30 {
+		t.Errorf("%d BEACON_DELAYED events over 20 minutes of waiting, want one a minute", delays)
+	}
+	if w := view.Draw.BeaconDelay; w == nil || w.Round != b.Rounds[2] || !w.Since.Equal(b.Chain.RoundTime(b.Rounds[2])) {
+		t.Errorf("the table's view while waiting: %+v", w)
+	}
 	h.BeaconGate.Withhold(nil) // the relay is back
 	d = h.RunUntil(h.Dealer, "SETTLED", func(x tote.Draw) bool { return x.Phase.Finished() })
 	if d.Number != 1 || d.Phase != tote.PhaseSettled || len(d.Board) != 5 {
@@ -202,9 +221,13 @@ func TestWithheldBeaconIsWaitedFor(t *testing.T) {
 	}
 	h.CheckBooks(d)
 	for _, e := range h.Events() {
+		view = view.Apply(e)
 		if e.Type == tote.EventDrawOpened && e.DrawID != d.ID {
 			t.Errorf("draw %d opened while draw %d waited for its beacon", e.DrawID, d.ID)
 		}
+	}
+	if view.Draw.ID == d.ID && view.Draw.BeaconDelay != nil {
+		t.Errorf("the settled draw's view still waits: %+v", view.Draw.BeaconDelay)
 	}
 }
 

@@ -76,7 +76,7 @@ export const Tables = /* GraphQL */ `
     tables {
       id name positions status lastSeq
       settings { minStake maxStake commission }
-      currentDraw { id number phase openRound roundClosesAt }
+      currentDraw { id number phase openRound roundClosesAt beaconDelay { street round since deadline } }
     }
     jackpot { balance enabled }
   }

@@ -333,7 +333,7 @@ export type ResultFieldsFragment = { winners: Array<number>, winningCategory: Ha
 export type TablesQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type TablesQuery = { tables: Array<{ id: string, name: string, positions: number, status: TableStatus, lastSeq: number, settings: { minStake: string, maxStake: string, commission: string }, currentDraw: { id: string, number: number, phase: DrawPhase, openRound: BettingRound | null, roundClosesAt: string | null } | null }>, jackpot: { balance: string, enabled: boolean } };
+export type TablesQuery = { tables: Array<{ id: string, name: string, positions: number, status: TableStatus, lastSeq: number, settings: { minStake: string, maxStake: string, commission: string }, currentDraw: { id: string, number: number, phase: DrawPhase, openRound: BettingRound | null, roundClosesAt: string | null, beaconDelay: { street: Street, round: number, since: string, deadline: string } | null } | null }>, jackpot: { balance: string, enabled: boolean } };
 
 export type TableSnapshotQueryVariables = Exact<{
   id: string | number;
@@ -349,6 +349,7 @@ export type TableEventsSubscriptionVariables = Exact<{
 
 
 export type TableEventsSubscription = { tableEvents:
+    | { __typename: 'BeaconDelayed', seq: number, tableId: string, at: string }
     | { __typename: 'CardsDealt', drawId: string, street: Street, board: Array<string>, seq: number, tableId: string, at: string, positions: Array<{ number: number, cards: Array<string>, status: PositionStatus, bestHand: { category: HandCategory, description: string, cards: Array<string> } | null }> }
     | { __typename: 'DrawOpened', drawId: string, number: number, positionCount: number, minStake: string, commitment: string, seq: number, tableId: string, at: string, beacons: { streets: Array<{ round: number, closesAt: string }> } | null, odds: { phase: DrawPhase, boards: number, exact: boolean, leaders: Array<number>, positions: Array<{ position: number, win: number, tie: number, equity: number }>, categories: Array<{ category: HandCategory, probability: number }> } | null }
     | { __typename: 'DrawSettled', drawId: string, serverSeed: string, seq: number, tableId: string, at: string, result: { winners: Array<number>, winningCategory: HandCategory | null, leadersAfterFlop: Array<number>, leadersAfterTurn: Array<number>, settledAt: string, pools: Array<{ round: BettingRound, market: Market, gross: string, bets: number, commission: string, jackpotContribution: string, net: string, winningSelections: Array<string>, coefficient: string | null, paid: string, breakage: string, minusPoolTopUp: string, jackpotPaid: string, refunded: boolean, refundReason: string | null, categories: Array<{ category: number, fund: string, jackpot: string, coupons: number, stakes: string, coefficient: string | null, paid: string }> }> }, positions: Array<{ number: number, cards: Array<string>, status: PositionStatus, bestHand: { category: HandCategory, description: string, cards: Array<string> } | null }> }
@@ -718,6 +719,7 @@ export type ApiTableEventsSubscriptionVariables = Exact<{
 
 
 export type ApiTableEventsSubscription = { tableEvents:
+    | { __typename: 'BeaconDelayed', seq: number }
     | { __typename: 'CardsDealt', seq: number }
     | { __typename: 'DrawOpened', seq: number }
     | { __typename: 'DrawSettled', seq: number }

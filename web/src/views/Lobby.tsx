@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { listTables, type TablesList } from '../api/table';
-import { t, money, errorText } from '../i18n';
+import { t, money, errorText, dateTime } from '../i18n';
 import { Link, Countdown, Alert } from '../ui';
 
 /** Lobby: every table with its phase, current draw and countdown, and the jackpot. */
@@ -30,6 +30,11 @@ export function Lobby() {
               {tb.currentDraw && <>{t('draw')} #{tb.currentDraw.number} · <span data-testid="phase">{t(tb.currentDraw.phase)}</span></>}
             </p>
             <p class="cd">{tb.currentDraw?.openRound && <Countdown at={tb.currentDraw.roundClosesAt} />}</p>
+            {tb.currentDraw?.beaconDelay && (
+              <p class="muted" role="status" data-testid="beacon-delay">
+                {t('beaconDelay', { round: tb.currentDraw.beaconDelay.round, deadline: dateTime(tb.currentDraw.beaconDelay.deadline) })}
+              </p>
+            )}
           </li>
         ))}
       </ul>
