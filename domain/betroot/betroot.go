@@ -32,27 +32,55 @@ import (
 	"slices"
 	"time"
 
+	"github.com/transparency-dev/merkle/compact"
 	"github.com/transparency-dev/merkle/proof"
 	"github.com/transparency-dev/merkle/rfc6962"
 )
 
 // Domain prefixes every leaf's bytes: a leaf of another kind (or version)
-// can never equal a bet's.
-const Domain = "pokertote/bet/v1"
+// can never equal a bet's. DomainV2 prefixes a version-2 leaf (fair deal
+// 4), RefDomain a bet's reference.
+const (
+	Domain    = "pokertote/bet/v1"
+	DomainV2  = "pokertote/bet/v2"
+	RefDomain = "pokertote/bet/ref"
+)
 
 // Leaf is one accepted bet as the tree commits to it.
 type Leaf struct {
+	// Version is 1 (ID in the clear) or 2 (Ref(ID) and PlacedAt).
+	Version   int
 	ID        int64
 	Round     int    // 1..4
 	Market    string // WIN, COMBINATION, EXPRESS
 	Selection string // canonical, as the result writes it ("3", "PAIR", "1-2-3")
 	Stake     int64  // tiyn
+	// PlacedAt is when the bet was accepted (version 2, whole
+	// milliseconds).
+	PlacedAt time.Time
 }
 
-// Bytes is the leaf's encoding: Domain ‖ id (8 bytes big-endian) ‖ round
-// (1 byte) ‖ len(market) (1 byte) ‖ market ‖ len(selection) (1 byte) ‖
-// selection ‖ stake (8 bytes big-endian), strings in ASCII.
+// Ref is a bet's reference in a version-2 leaf: SHA-256(RefDomain ‖ id (8
+// bytes big-endian)). Its owner, who knows the id, finds the bet by it; the
+// published leaves carry no id and no player.
+func Ref(id int64) [sha256.Size]byte {
+	var b [len(RefDomain) + 8]byte
+	copy(b[:], RefDomain)
+	binary.BigEndian.PutUint64(b[len(RefDomain):], uint64(id))
+	return sha256.Sum256(b[:])
+}
+
+// Bytes is the leaf's encoding. Version 1: Domain ‖ id (8 bytes
+// big-endian) ‖ round (1 byte) ‖ len(market) (1 byte) ‖ market ‖
+// len(selection) (1 byte) ‖ selection ‖ stake (8 bytes big-endian).
+// Version 2: DomainV2 ‖ Ref(id) (32) ‖ round ‖ len(market) ‖ market ‖
+// len(selection) ‖ selection ‖ stake (8) ‖ placedAt in Unix ms (8).
+// Strings in ASCII.
 func (l Leaf) Bytes() []byte {
+	if l.Version >= 2 {
+		ref := Ref(l.ID)
+		return PublicLeaf{Ref: hex.EncodeToString(ref[:]), Round: l.Round, Market: l.Market, Selection: l.Selection, Stake: l.Stake, PlacedAt: l.PlacedAt}.bytesV2(ref)
+	}
 	b := make([]byte, 0, len(Domain)+8+1+1+len(l.Market)+1+len(l.Selection)+8)
 	b = append(b, Domain...)
 	b = binary.BigEndian.AppendUint64(b, uint64(l.ID))
@@ -61,6 +89,92 @@ func (l Leaf) Bytes() []byte {
 	b = append(b, byte(len(l.Selection)))
 	b = append(b, l.Selection...)
 	return binary.BigEndian.AppendUint64(b, uint64(l.Stake))
+}
+
+// PublicLeaf is a leaf as it is published with a finished draw's result:
+// a version-2 leaf with its Ref (64 hex) and PlacedAt, or a version-1 leaf
+// with its ID. It names no player.
+type PublicLeaf struct {
+	ID        int64     `json:"id,omitempty"`
+	Ref       string    `json:"ref,omitempty"`
+	Round     int       `json:"round"`
+	Market    string    `json:"market"`
+	Selection string    `json:"selection"`
+	Stake     int64     `json:"stake"`
+	PlacedAt  time.Time `json:"placedAt,omitzero"`
+}
+
+// Public is the leaf as it is published.
+func (l Leaf) Public() PublicLeaf {
+	if l.Version >= 2 {
+		ref := Ref(l.ID)
+		return PublicLeaf{Ref: hex.EncodeToString(ref[:]), Round: l.Round, Market: l.Market, Selection: l.Selection, Stake: l.Stake, PlacedAt: l.PlacedAt.Truncate(time.Millisecond).UTC()}
+	}
+	return PublicLeaf{ID: l.ID, Round: l.Round, Market: l.Market, Selection: l.Selection, Stake: l.Stake}
+}
+
+// Hash is a published leaf's hash: that of the leaf it publishes. An error
+// is a leaf that cannot be one (a reference that is not 64 hex digits, a
+// string longer than 255 bytes).
+func (p PublicLeaf) Hash() ([]byte, error) {
+	if len(p.Market) > 255 || len(p.Selection) > 255 || p.Round < 1 || p.Round > 4 {
+		return nil, fmt.Errorf("leaf: round %d, market %q, selection %q cannot be a bet's", p.Round, p.Market, p.Selection)
+	}
+	if p.Ref == "" {
+		l := Leaf{ID: p.ID, Round: p.Round, Market: p.Market, Selection: p.Selection, Stake: p.Stake}
+		return l.Hash(), nil
+	}
+	b, err := ParseHash(p.Ref)
+	if err != nil {
+		return nil, fmt.Errorf("leaf ref: %w", err)
+	}
+	return rfc6962.DefaultHasher.HashLeaf(p.bytesV2([sha256.Size]byte(b))), nil
+}
+
+// bytesV2 is the version-2 encoding of p with its reference's bytes.
+func (p PublicLeaf) bytesV2(ref [sha256.Size]byte) []byte {
+	b := make([]byte, 0, len(DomainV2)+32+1+1+len(p.Market)+1+len(p.Selection)+16)
+	b = append(b, DomainV2...)
+	b = append(b, ref[:]...)
+	b = append(b, byte(p.Round), byte(len(p.Market)))
+	b = append(b, p.Market...)
+	b = append(b, byte(len(p.Selection)))
+	b = append(b, p.Selection...)
+	b = binary.BigEndian.AppendUint64(b, uint64(p.Stake))
+	return binary.BigEndian.AppendUint64(b, uint64(p.PlacedAt.UnixMilli()))
+}
+
+// Folder computes a round's root from its leaves one at a time, in
+// bounded memory (a compact range: one hash per set bit of the count), for
+// a verifier reading a million published leaves.
+type Folder struct {
+	rng    *compact.Range
+	n      int
+	stakes int64
+}
+
+var rangeFactory = compact.RangeFactory{Hash: rfc6962.DefaultHasher.HashChildren}
+
+// NewFolder starts an empty round.
+func NewFolder() *Folder { return &Folder{rng: rangeFactory.NewEmptyRange(0)} }
+
+// Add appends a leaf's hash and stake.
+func (f *Folder) Add(hash []byte, stake int64) error {
+	f.n++
+	f.stakes += stake
+	return f.rng.Append(hash, nil)
+}
+
+// Root is the round's commitment to the leaves added so far.
+func (f *Folder) Root(round int) (Root, error) {
+	h, err := f.rng.GetRootHash(nil)
+	if err != nil {
+		return Root{}, err
+	}
+	if h == nil {
+		h = rfc6962.DefaultHasher.EmptyRoot()
+	}
+	return Root{Round: round, Root: hex.EncodeToString(h), NumBets: f.n, Stakes: f.stakes}, nil
 }
 
 // Hash is the leaf's hash: SHA-256(0x00 ‖ Bytes).

@@ -1,9 +1,12 @@
 package betroot
 
 import (
+	"bytes"
 	"encoding/hex"
 	"errors"
+	"fmt"
 	"testing"
+	"time"
 
 	"github.com/transparency-dev/merkle/compact"
 	"github.com/transparency-dev/merkle/rfc6962"
@@ -124,4 +127,50 @@ func TestRootBindsEveryField(t *testing.T) {
 			rt.Fatalf("the root did not change")
 		}
 	})
+}
+
+// TestLeafV2KnownAnswer pins the version-2 leaf (fair deal 4): the
+// reference hides the id, the time placed is in it; the browser's
+// verifier (web/test/unit/merkle.test.mjs) checks the same bytes.
+func TestLeafV2KnownAnswer(t *testing.T) {
+	l := Leaf{Version: 2, ID: 42, Round: 1, Market: "WIN", Selection: "3", Stake: 10000, PlacedAt: time.UnixMilli(1764950400123).UTC()}
+	ref := Ref(42)
+	if got := hex.EncodeToString(ref[:]); got != "d86694c9457097cdaecc10d8d86dccdce9fe0b28999b1755f9bd8e34c3643800" {
+		t.Errorf("ref %s", got)
+	}
+	if got := hex.EncodeToString(l.Bytes()); got != "706f6b6572746f74652f6265742f7632d86694c9457097cdaecc10d8d86dccdce9fe0b28999b1755f9bd8e34c3643800010357494e013300000000000027100000019aef3ddc7b" {
+		t.Errorf("bytes %s", got)
+	}
+	p := l.Public()
+	if p.ID != 0 || p.Ref != hex.EncodeToString(ref[:]) {
+		t.Errorf("the published leaf %+v names the id", p)
+	}
+	if h, err := p.Hash(); err != nil || !bytes.Equal(h, l.Hash()) {
+		t.Errorf("the published leaf hashes to %x (%v), the leaf to %x", h, err, l.Hash())
+	}
+	moved := l
+	moved.PlacedAt = moved.PlacedAt.Add(time.Millisecond)
+	if bytes.Equal(moved.Hash(), l.Hash()) {
+		t.Error("the time placed is not in the leaf")
+	}
+}
+
+// TestFolderIsOf: folding leaves one at a time in a compact range gives
+// the root, count and stakes Of gives, for every size up to 70.
+func TestFolderIsOf(t *testing.T) {
+	var ls []Leaf
+	for n := 0; n <= 70; n++ {
+		f := NewFolder()
+		for _, l := range ls {
+			if err := f.Add(l.Hash(), l.Stake); err != nil {
+				t.Fatal(err)
+			}
+		}
+		got, err := f.Root(2)
+		want, err2 := Of(2, ls)
+		if err != nil || err2 != nil || !Equal(got, want) {
+			t.Fatalf("n=%d: folded %+v (%v), Of %+v (%v)", n, got, err, want, err2)
+		}
+		ls = append(ls, Leaf{Version: 1 + n%2, ID: int64(n + 1), Round: 2, Market: "WIN", Selection: fmt.Sprint(1 + n%4), Stake: int64(100 + n), PlacedAt: time.UnixMilli(int64(n))})
+	}
 }

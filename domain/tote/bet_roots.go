@@ -2,6 +2,7 @@ package tote
 
 import (
 	"context"
+	"time"
 
 	"github.com/pokertote/pokertote/domain/betroot"
 	"github.com/pokertote/pokertote/domain/errs"
@@ -18,9 +19,29 @@ import (
 // checks it against the root they saw.
 
 // LeafOf is a bet as its round's root commits to it: id, round, market,
-// selection and stake; no player.
+// selection, stake and when it was placed; no player. Its version is the
+// draw's (LeafVersion).
 func LeafOf(b Bet) betroot.Leaf {
-	return betroot.Leaf{ID: b.ID, Round: int(b.Round), Market: string(b.Selection.Market), Selection: b.Selection.String(), Stake: int64(b.Stake)}
+	return betroot.Leaf{Version: 1, ID: b.ID, Round: int(b.Round), Market: string(b.Selection.Market), Selection: b.Selection.String(), Stake: int64(b.Stake),
+		PlacedAt: b.PlacedAt.Truncate(time.Millisecond).UTC()}
+}
+
+// LeafVersion is the leaf version of d's bet roots: 2 (a reference for
+// the id, and the time placed) from fair deal 4, 1 before.
+func LeafVersion(d *Draw) int {
+	if FairnessOf(d) >= FairnessTerms {
+		return 2
+	}
+	return 1
+}
+
+// LeavesOf sets the version of d's leaves on leaves, and returns them.
+func LeavesOf(d *Draw, leaves []betroot.Leaf) []betroot.Leaf {
+	v := LeafVersion(d)
+	for i := range leaves {
+		leaves[i].Version = v
+	}
+	return leaves
 }
 
 // RoundRoot commits to the bets of round r of draw dr, in tx.
@@ -29,6 +50,7 @@ func RoundRoot(ctx context.Context, tx Tx, dr Draw, r parimutuel.Round) (betroot
 	if err != nil {
 		return betroot.Root{}, err
 	}
+	leaves = LeavesOf(&dr, leaves)
 	root, err := betroot.Of(int(r), leaves)
 	if err != nil {
 		return betroot.Root{}, errs.Wrap(err, "the round's bets cannot be committed")

@@ -169,24 +169,35 @@ func (t *toteTx) RoundLeaves(ctx context.Context, drawID int64, round parimutuel
 	return roundLeaves(t.tx.WithContext(ctx), drawID, round)
 }
 
-// roundLeaves reads one round's bets as leaves of its bet root: four
-// columns per bet, in id order.
+// leafRow is a bet as a leaf of its round's bet root.
+type leafRow struct {
+	ID        int64
+	Round     int
+	Market    string
+	Selection string
+	Stake     int64
+	PlacedAt  time.Time
+}
+
+// leafColumns are leafRow's columns.
+const leafColumns = "id, round, market, selection, stake, placed_at"
+
+func (r leafRow) leaf() betroot.Leaf {
+	return betroot.Leaf{Version: 1, ID: r.ID, Round: r.Round, Market: r.Market, Selection: r.Selection, Stake: r.Stake, PlacedAt: r.PlacedAt.Truncate(time.Millisecond).UTC()}
+}
+
+// roundLeaves reads one round's bets as leaves of its bet root, in id
+// order (the caller sets their version: tote.LeavesOf).
 func roundLeaves(db *gorm.DB, drawID int64, round parimutuel.Round) ([]betroot.Leaf, error) {
-	var rows []struct {
-		ID        int64
-		Round     int
-		Market    string
-		Selection string
-		Stake     int64
-	}
-	err := db.Model(&toteBetRow{}).Select("id, round, market, selection, stake").
+	var rows []leafRow
+	err := db.Model(&toteBetRow{}).Select(leafColumns).
 		Where("draw_id = ? AND round = ?", drawID, int(round)).Order("id").Scan(&rows).Error
 	if err != nil {
 		return nil, sqldb.MapErr(err, "bets")
 	}
 	out := make([]betroot.Leaf, len(rows))
 	for i, r := range rows {
-		out[i] = betroot.Leaf{ID: r.ID, Round: r.Round, Market: r.Market, Selection: r.Selection, Stake: r.Stake}
+		out[i] = r.leaf()
 	}
 	return out, nil
 }

@@ -92,11 +92,13 @@ func (s *Service) ProveBet(ctx context.Context, b tote.Bet) (tote.BetProof, erro
 	if err != nil {
 		return tote.BetProof{}, err
 	}
+	leaves = tote.LeavesOf(&d, leaves)
 	p, err := betroot.Prove(leaves, b.ID)
 	if err != nil {
 		return tote.BetProof{}, errs.E(errs.Internal, "bet %d: %v", b.ID, err)
 	}
 	leaf := tote.LeafOf(b)
+	leaf.Version = tote.LeafVersion(&d)
 	if err := betroot.Verify(leaf, p, root.Root); err != nil {
 		return tote.BetProof{}, errs.E(errs.Internal, "bet %d does not prove against its round's published root: %v", b.ID, err)
 	}

@@ -46,11 +46,13 @@ func TestBetRootsCommitEveryRound(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := betroot.Verify(tote.LeafOf(b), p.Proof, published[int(b.Round)].Root); err != nil {
-			t.Errorf("bet %d: %v", b.ID, err)
+		leaf := tote.LeafOf(b)
+		leaf.Version = tote.LeafVersion(&d)
+		if err := betroot.Verify(leaf, p.Proof, published[int(b.Round)].Root); err != nil || leaf.Version != 2 {
+			t.Errorf("bet %d (leaf version %d): %v", b.ID, leaf.Version, err)
 		}
-		b.Stake += money.KZT // what an inflated bet would show
-		if err := betroot.Verify(tote.LeafOf(b), p.Proof, published[int(b.Round)].Root); err == nil {
+		leaf.Stake += int64(money.KZT) // what an inflated bet would show
+		if err := betroot.Verify(leaf, p.Proof, published[int(b.Round)].Root); err == nil {
 			t.Errorf("bet %d proves with an inflated stake", b.ID)
 		}
 	}

@@ -86,6 +86,8 @@ export async function myBets(drawId?: string): Promise<MyBet[]> {
 }
 
 const ROUND_NUMBER: Record<BettingRound, number> = { PRE_DEAL: 1, POCKET: 2, FLOP: 3, TURN: 4 };
+/** V2_PREFIX is 'pokertote/bet/v2' in hex: a version-2 leaf's first bytes. */
+const V2_PREFIX = Array.from('pokertote/bet/v2', (c) => c.charCodeAt(0).toString(16).padStart(2, '0')).join('');
 
 export interface BetProofVerdict { betId: string; round: BettingRound; ok: boolean | null; root: string | null; problem?: string }
 
@@ -107,7 +109,10 @@ export async function checkMyBetProofs(drawId: string, seenRoots: Partial<Record
     }
     const stake = tiyn(placed?.stake ?? b.stake);
     if (stake === null) return { betId: b.id, round: b.round, ok: false, root: p.root.root, problem: `stake ${b.stake} is not an amount` };
-    const v = await checkInclusion({ id: Number(b.id), round: ROUND_NUMBER[b.round], market: b.market, selection: b.selection, stake: Number(stake) },
+    // A version-2 leaf (fair deal 4) hides the id behind its reference and
+    // adds the time placed; the leaf's own bytes say which version it is.
+    const version = p.leafBytes.startsWith(V2_PREFIX) ? 2 : 1;
+    const v = await checkInclusion({ id: Number(b.id), round: ROUND_NUMBER[b.round], market: b.market, selection: b.selection, stake: Number(stake), version, placedAt: b.placedAt },
       { root: p.root.root, index: p.index, size: p.size, path: p.path }, seenRoots[b.round]);
     return { betId: b.id, round: b.round, ok: v.ok, root: p.root.root, problem: v.problem };
   }));

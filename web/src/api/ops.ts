@@ -158,7 +158,7 @@ export const MyBets = /* GraphQL */ `
 export const MyBetProofs = /* GraphQL */ `
   query MyBetProofs($drawId: ID!) {
     myBets(drawId: $drawId, first: 100) {
-      edges { node { id round market selection stake inclusionProof { root { round root numBets stakes } index size path } } }
+      edges { node { id round market selection stake placedAt inclusionProof { root { round root numBets stakes } index size path leafBytes } } }
     }
   }
 `;

@@ -401,7 +401,7 @@ export type MyBetProofsQueryVariables = Exact<{
 }>;
 
 
-export type MyBetProofsQuery = { myBets: { edges: Array<{ node: { id: string, round: BettingRound, market: Market, selection: string, stake: string, inclusionProof: { index: number, size: number, path: Array<string>, root: { round: BettingRound, root: string, numBets: number, stakes: string } } | null } }> } };
+export type MyBetProofsQuery = { myBets: { edges: Array<{ node: { id: string, round: BettingRound, market: Market, selection: string, stake: string, placedAt: string, inclusionProof: { index: number, size: number, path: Array<string>, leafBytes: string, root: { round: BettingRound, root: string, numBets: number, stakes: string } } | null } }> } };
 
 export type MyLedgerQueryVariables = Exact<{
   first?: number | null | undefined;

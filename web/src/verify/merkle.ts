@@ -5,13 +5,17 @@
 //
 //   leaf bytes = 'pokertote/bet/v1' ‖ id (8 bytes BE) ‖ round (1) ‖ len(market) (1) ‖ market
 //                ‖ len(selection) (1) ‖ selection ‖ stake in tiyn (8 bytes BE)
+//   version 2 (fair deal 4): 'pokertote/bet/v2' ‖ ref (32) ‖ round ‖ market ‖ selection ‖ stake (8)
+//                ‖ placedAt in Unix ms (8), ref = SHA-256('pokertote/bet/ref' ‖ id (8 bytes BE))
 //   leaf hash  = SHA-256(0x00 ‖ leaf bytes); node hash = SHA-256(0x01 ‖ left ‖ right)
 //   proof      = RFC 6962 audit path, leaf first (folded by index and size)
 //
 // It uses only WebCrypto and never asks the server whether the proof holds.
 import { hexToBytes, bytesToHex } from './fair';
 
-export interface BetLeaf { id: number; round: number; market: string; selection: string; stake: number }
+export interface BetLeaf { id: number; round: number; market: string; selection: string; stake: number; version?: number; placedAt?: string }
+/** PublicLeaf is a leaf as a finished draw publishes it: version 2 with ref and placedAt, version 1 with id. */
+export interface PublicLeaf { id?: number; ref?: string; round: number; market: string; selection: string; stake: number; placedAt?: string }
 export interface InclusionProof { root: string; index: number; size: number; path: string[] }
 
 const DOMAIN = 'pokertote/bet/v1';
@@ -41,7 +45,49 @@ async function sha(...parts: Uint8Array[]): Promise<Uint8Array<ArrayBuffer>> {
   return new Uint8Array(await crypto.subtle.digest('SHA-256', buf));
 }
 
-export const leafHash = (l: BetLeaf) => sha(Uint8Array.of(0), leafBytes(l));
+/** betRef is a bet's reference in a version-2 leaf. */
+export async function betRef(id: number): Promise<string> {
+  const b = new Uint8Array(17 + 8);
+  b.set(ascii('pokertote/bet/ref'));
+  new DataView(b.buffer).setBigUint64(17, BigInt(id));
+  return bytesToHex(await sha(b));
+}
+
+/** leafBytesV2 encodes a version-2 leaf from its reference (64 hex); null when it cannot be one. */
+export function leafBytesV2(l: PublicLeaf): Uint8Array<ArrayBuffer> | null {
+  const ref = hexToBytes(l.ref ?? '');
+  const at = Date.parse(l.placedAt ?? '');
+  if (!ref || ref.length !== 32 || !Number.isFinite(at) || !Number.isSafeInteger(l.stake) || l.market.length > 255 || l.selection.length > 255) return null;
+  const m = ascii(l.market);
+  const s = ascii(l.selection);
+  const out = new Uint8Array(16 + 32 + 1 + 1 + m.length + 1 + s.length + 16);
+  const dv = new DataView(out.buffer);
+  let o = 0;
+  out.set(ascii('pokertote/bet/v2'), o); o += 16;
+  out.set(ref, o); o += 32;
+  out[o++] = l.round;
+  out[o++] = m.length; out.set(m, o); o += m.length;
+  out[o++] = s.length; out.set(s, o); o += s.length;
+  dv.setBigUint64(o, BigInt(l.stake)); o += 8;
+  dv.setBigUint64(o, BigInt(Math.floor(at)));
+  return out;
+}
+
+/** publicLeafHash hashes a published leaf; null when it cannot be a leaf. */
+export async function publicLeafHash(l: PublicLeaf): Promise<Uint8Array<ArrayBuffer> | null> {
+  if (l.ref === undefined) return l.id === undefined ? null : sha(Uint8Array.of(0), leafBytes({ id: l.id, round: l.round, market: l.market, selection: l.selection, stake: l.stake }));
+  const b = leafBytesV2(l);
+  return b ? sha(Uint8Array.of(0), b) : null;
+}
+
+/** leafHash hashes the player's own bet in its leaf version (2 from fair deal 4). */
+export async function leafHash(l: BetLeaf): Promise<Uint8Array<ArrayBuffer>> {
+  if ((l.version ?? 1) >= 2) {
+    const h = await publicLeafHash({ ref: await betRef(l.id), round: l.round, market: l.market, selection: l.selection, stake: l.stake, placedAt: l.placedAt });
+    if (h) return h;
+  }
+  return sha(Uint8Array.of(0), leafBytes(l));
+}
 const nodeHash = (a: Uint8Array, b: Uint8Array) => sha(Uint8Array.of(1), a, b);
 
 /**

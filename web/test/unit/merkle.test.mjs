@@ -39,3 +39,14 @@ test('every bet of trees of 1..20 proves; tampering fails', async () => {
     }
   }
 });
+
+test('version-2 leaves (fair deal 4) equal domain/betroot (TestLeafV2KnownAnswer)', async () => {
+  assert.equal(await m.betRef(42), 'd86694c9457097cdaecc10d8d86dccdce9fe0b28999b1755f9bd8e34c3643800');
+  const pub = { ref: await m.betRef(42), round: 1, market: 'WIN', selection: '3', stake: 10000, placedAt: new Date(1764950400123).toISOString() };
+  assert.equal(Buffer.from(m.leafBytesV2(pub)).toString('hex'),
+    '706f6b6572746f74652f6265742f7632d86694c9457097cdaecc10d8d86dccdce9fe0b28999b1755f9bd8e34c3643800010357494e013300000000000027100000019aef3ddc7b');
+  const own = Buffer.from(await m.leafHash({ id: 42, round: 1, market: 'WIN', selection: '3', stake: 10000, version: 2, placedAt: '2025-12-05T16:00:00.123456Z' }));
+  assert.deepEqual(own, Buffer.from(await m.publicLeafHash(pub)), 'a time with microseconds is the same millisecond');
+  assert.equal(await m.publicLeafHash({ ...pub, ref: 'zz' }), null, 'a reference that is not hex');
+  assert.notDeepEqual(Buffer.from(await m.publicLeafHash({ ...pub, placedAt: new Date(1764950400124).toISOString() })), own, 'the time is in the leaf');
+});
