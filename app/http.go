@@ -107,6 +107,7 @@ func (a *App) routes() http.Handler {
 	mux.HandleFunc("GET /favicon.ico", faviconHandler)
 	mux.Handle("GET /export/{report}", instrument("/export", a.failFast(graph.ClientIPMiddleware(a.proxies, a.exportHandler()))))
 	// The reference web client, embedded (web/dist), with SPA fallback.
+	mux.Handle("GET /draws/{id}/leaves", instrument("/draws/leaves", a.failFast(graph.LeavesHandler(a.toteSvc))))
 	mux.Handle("/", web.Handler())
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})

@@ -20,6 +20,7 @@ import (
 	"github.com/pokertote/pokertote/domain/event"
 	"github.com/pokertote/pokertote/domain/protection"
 	"github.com/pokertote/pokertote/domain/report"
+	"github.com/pokertote/pokertote/domain/tote/service"
 	"github.com/pokertote/pokertote/graph"
 	"github.com/pokertote/pokertote/graph/wstransport"
 	"github.com/pokertote/pokertote/persistence/accountdb"
@@ -72,6 +73,7 @@ type App struct {
 	// The areas' GraphQL APIs the start functions build over their
 	// services; newResolver puts them together once they all exist.
 	toteAPI       *graph.ToteAPI
+	toteSvc       *service.Service
 	holdemAPI     *graph.HoldemAPI
 	affiliatesAPI *graph.AffiliatesAPI
 	webhooksAPI   *graph.WebhooksAPI

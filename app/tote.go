@@ -88,6 +88,7 @@ func (a *App) startTote(ctx context.Context) error {
 	live := readmodel.New(repo, a.hub, a.log.With("component", "tote-readmodel"), 0)
 	live.Stages = a.stages
 	a.toteAPI = graph.NewToteAPI(svc, live, a.log)
+	a.toteSvc = svc
 	a.metrics = append(a.metrics, toteMetrics(svc.Stats())...)
 	a.metrics = append(a.metrics, batches.collectors()...)
 	a.startPruner(repo)

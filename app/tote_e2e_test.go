@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net/http"
 	"slices"
 	"strconv"
 	"strings"
@@ -12,6 +13,7 @@ import (
 	"time"
 
 	"github.com/pokertote/pokertote/app"
+	"github.com/pokertote/pokertote/domain/betroot"
 	"github.com/pokertote/pokertote/domain/money"
 	"github.com/pokertote/pokertote/domain/tote"
 	"github.com/pokertote/pokertote/domain/tote/verify"
@@ -376,6 +378,29 @@ func verifyPublishedJSON(t *testing.T, c *gqltest.Client, drawID string) {
 	v := verify.Result(res)
 	if len(v.Problems) > 0 || !v.BeaconsValid || v.Beacon != "local" || res.Beacons.Signatures[3] == "" {
 		t.Errorf("the published result does not verify on its own: %+v", v)
+	}
+	// Every bet is public (SPEC 1.8): the leaves, downloaded signed out,
+	// fold to the result's roots and sum to its pools.
+	resp, err := http.Get(strings.TrimSuffix(c.URL, "/query") + "/draws/" + drawID + "/leaves")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK || resp.Header.Get("Content-Type") != "application/x-ndjson" {
+		t.Fatalf("leaves: %s %s", resp.Status, resp.Header.Get("Content-Type"))
+	}
+	dec := json.NewDecoder(resp.Body)
+	n := 0
+	problems := verify.CheckLeaves(res, func() (betroot.PublicLeaf, error) {
+		var l betroot.PublicLeaf
+		err := dec.Decode(&l)
+		if err == nil {
+			n++
+		}
+		return l, err
+	})
+	if len(problems) > 0 || n == 0 {
+		t.Errorf("the %d published leaves: %q", n, problems)
 	}
 }
 

@@ -288,6 +288,8 @@ func WriteError(w http.ResponseWriter, err error) {
 		status = http.StatusForbidden
 	case errs.NotFound:
 		status = http.StatusNotFound
+	case errs.Conflict:
+		status = http.StatusConflict
 	case errs.Unavailable:
 		status = http.StatusServiceUnavailable
 	}

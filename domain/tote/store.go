@@ -59,6 +59,10 @@ type Store interface {
 	// RoundLeaves lists the bets of one round of a draw, in id order, as
 	// the round's bet root commits to them (betroot.Leaf).
 	RoundLeaves(ctx context.Context, drawID int64, round parimutuel.Round) ([]betroot.Leaf, error)
+	// EachLeaf calls fn with every bet of a draw (of round only, when not
+	// 0) as a leaf, round by round in id order, reading a page at a time:
+	// a million bets are never in memory at once. An error of fn stops it.
+	EachLeaf(ctx context.Context, drawID int64, round parimutuel.Round, fn func(betroot.Leaf) error) error
 	// VoidCounts counts a table's void draws by Draw.VoidKind (kinds
 	// without a void may be left out).
 	VoidCounts(ctx context.Context, tableID int64) ([]VoidCount, error)

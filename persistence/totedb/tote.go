@@ -233,6 +233,46 @@ func (r *Repo) RoundLeaves(ctx context.Context, drawID int64, round parimutuel.R
 	return roundLeaves(rd, drawID, round)
 }
 
+// leafPage is how many bets EachLeaf reads at a time.
+const leafPage = 5000
+
+// EachLeaf implements tote.Store: keyset pages of (round, id), on the
+// index tote_bets_pool's leading columns.
+func (r *Repo) EachLeaf(ctx context.Context, drawID int64, round parimutuel.Round, fn func(betroot.Leaf) error) error {
+	lastRound, lastID := 0, int64(0)
+	for {
+		rows, err := r.leafPage(ctx, drawID, round, lastRound, lastID)
+		if err != nil {
+			return err
+		}
+		for _, row := range rows {
+			if err := fn(row.leaf()); err != nil {
+				return err
+			}
+		}
+		if len(rows) < leafPage {
+			return nil
+		}
+		lastRound, lastID = rows[len(rows)-1].Round, rows[len(rows)-1].ID
+	}
+}
+
+// leafPage reads the next page of a draw's leaves after (lastRound, lastID).
+func (r *Repo) leafPage(ctx context.Context, drawID int64, round parimutuel.Round, lastRound int, lastID int64) ([]leafRow, error) {
+	rd, done := r.read(ctx)
+	defer done()
+	q := rd.Model(&toteBetRow{}).Select(leafColumns).Where("draw_id = ?", drawID).
+		Where("(round > ? OR (round = ? AND id > ?))", lastRound, lastRound, lastID)
+	if round != 0 {
+		q = q.Where("round = ?", int(round))
+	}
+	var rows []leafRow
+	if err := q.Order("round, id").Limit(leafPage).Scan(&rows).Error; err != nil {
+		return nil, sqldb.MapErr(err, "bets")
+	}
+	return rows, nil
+}
+
 // PoolTotals implements tote.Store.
 func (r *Repo) PoolTotals(ctx context.Context, drawID int64, round parimutuel.Round) ([]tote.SelectionTotal, error) {
 	rd, done := r.read(ctx)

@@ -602,6 +602,16 @@ func pgParams(q string) string {
 	return sb.String()
 }
 
+// placedAt is when the batch's bets were judged (tote.PlanBatch's clock,
+// the one their round's close is checked against, published in their
+// leaves), stored as placed_at; now when the plan has no bet.
+func (w batchRows) placedAt(now time.Time) time.Time {
+	if len(w.bets) > 0 && !w.bets[0].PlacedAt.IsZero() {
+		return sqldb.StoredTime(w.bets[0].PlacedAt)
+	}
+	return now
+}
+
 // pgArgs are the parameters $1 to $38 of pgBatchWrite: the rows as
 // arrays, one per column, for the draw d at now; walletID holds the
 // players' wallet ids, starts the periods' starts.
@@ -655,7 +665,7 @@ func (w batchRows) pgArgs(d tote.Draw, now time.Time, walletID map[int64]int64, 
 		sStakes, sRets, sChecks = append(sStakes, int64(s.Stakes)), append(sRets, int64(s.Returns)), append(sChecks, int32(s.Checks))
 	}
 	return []any{
-		d.ID, d.TableID, int(d.OpenRound()), now,
+		d.ID, d.TableID, int(d.OpenRound()), w.placedAt(now),
 		bIDs, bUsers, bMarkets, bSels, bStakes, bKeys,
 		now, tKeys, tHashes, tKinds, tMemos,
 		wIDs, wBals,

@@ -5,6 +5,7 @@ import (
 
 	"github.com/pokertote/pokertote/domain/betroot"
 	"github.com/pokertote/pokertote/domain/errs"
+	"github.com/pokertote/pokertote/domain/parimutuel"
 	"github.com/pokertote/pokertote/domain/tote"
 )
 
@@ -103,4 +104,29 @@ func (s *Service) ProveBet(ctx context.Context, b tote.Bet) (tote.BetProof, erro
 		return tote.BetProof{}, errs.E(errs.Internal, "bet %d does not prove against its round's published root: %v", b.ID, err)
 	}
 	return tote.BetProof{Leaf: leaf, Root: *root, Proof: p}, nil
+}
+
+// Leaves calls fn with every accepted bet of a finished draw (of round
+// only, when not 0) as it is published (SPEC 1.8: a leaf without
+// identity), round by round in the order its root commits to them, a page
+// at a time. A draw still running is DRAW_NOT_FINISHED: its leaves are
+// published with its result.
+func (s *Service) Leaves(ctx context.Context, drawID int64, round parimutuel.Round, fn func(betroot.PublicLeaf) error) error {
+	d, err := s.store.Draw(ctx, drawID)
+	if err != nil {
+		return err
+	}
+	if !d.Phase.Finished() {
+		return errs.R(errs.Conflict, tote.ReasonDrawNotFinished, "%s is not over yet: its bets are published with its result", d.Named())
+	}
+	if round != 0 {
+		if err := round.Validate(); err != nil {
+			return err
+		}
+	}
+	v := tote.LeafVersion(&d)
+	return s.store.EachLeaf(ctx, drawID, round, func(l betroot.Leaf) error {
+		l.Version = v
+		return fn(l.Public())
+	})
 }

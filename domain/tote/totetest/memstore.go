@@ -1,6 +1,7 @@
 package totetest
 
 import (
+	"cmp"
 	"context"
 	"slices"
 	"sync"
@@ -248,6 +249,23 @@ func (s *MemStore) roundLeavesLocked(drawID int64, round parimutuel.Round) []bet
 		}
 	}
 	return out
+}
+
+// EachLeaf implements Store.
+func (s *MemStore) EachLeaf(_ context.Context, drawID int64, round parimutuel.Round, fn func(betroot.Leaf) error) error {
+	s.mu.Lock()
+	bets := s.drawBetsLocked(drawID)
+	s.mu.Unlock()
+	slices.SortStableFunc(bets, func(a, b tote.Bet) int { return cmp.Or(cmp.Compare(a.Round, b.Round), cmp.Compare(a.ID, b.ID)) })
+	for _, b := range bets {
+		if round != 0 && b.Round != round {
+			continue
+		}
+		if err := fn(tote.LeafOf(b)); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func (s *MemStore) drawBetsLocked(drawID int64) []tote.Bet {
