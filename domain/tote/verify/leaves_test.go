@@ -79,11 +79,11 @@ func TestLeavesRecomputeEveryPool(t *testing.T) {
 		}
 	}
 	leafTampers := map[string]func(ls []betroot.PublicLeaf){
-		"a stake changed":              func(ls []betroot.PublicLeaf) { ls[0].Stake += 100 },
-		"a bet dropped":                func(ls []betroot.PublicLeaf) { ls[1] = ls[0] },
+		"a stake changed":               func(ls []betroot.PublicLeaf) { ls[0].Stake += 100 },
+		"a bet dropped":                 func(ls []betroot.PublicLeaf) { ls[1] = ls[0] },
 		"placed after its round closed": func(ls []betroot.PublicLeaf) { ls[6].PlacedAt = res.Beacons.ClosesAt[1] },
-		"the id published":             func(ls []betroot.PublicLeaf) { ls[2].Ref, ls[2].ID = "", 3 },
-		"a selection not canonical":    func(ls []betroot.PublicLeaf) { ls[0].Selection = "0" + ls[0].Selection },
+		"the id published":              func(ls []betroot.PublicLeaf) { ls[2].Ref, ls[2].ID = "", 3 },
+		"a selection not canonical":     func(ls []betroot.PublicLeaf) { ls[0].Selection = "0" + ls[0].Selection },
 	}
 	for name, tamper := range leafTampers {
 		ls := append([]betroot.PublicLeaf(nil), leaves...)
