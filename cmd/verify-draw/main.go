@@ -27,6 +27,7 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/hex"
@@ -35,6 +36,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"net/http"
 	"os"
 	"strconv"
 	"strings"
@@ -89,6 +91,9 @@ type options struct {
 	held   []beacon.Beacon
 	fetch  string
 	closed *int
+	// leaves is where the draw's published leaves are: a file of NDJSON,
+	// or the server's URL (http(s)://host/draws/ID/leaves).
+	leaves string
 }
 
 func parseArgs(args []string, stderr io.Writer) (options, error) {
@@ -106,6 +111,7 @@ func parseArgs(args []string, stderr io.Writer) (options, error) {
 	fs.BoolVar(&o.allowLocal, "allow-local", false, "accept a draw dealt on a local beacon chain (exit 0 instead of 3)")
 	beacons := fs.String("beacons", "", "with -result: beacon rounds you hold with their signatures, ROUND:SIGNATURE,... (a BEACON_MISSING void of a round held is rejected)")
 	closed := fs.Int("closed-rounds", -1, "with -result: you watched the draw from DRAW_OPENED until it was voided, and saw this many betting rounds close")
+	fs.StringVar(&o.leaves, "leaves", "", "with -result: the draw's published bets, NDJSON (a file, or the URL https://HOST/draws/ID/leaves): recompute every root and pool from them")
 	fs.StringVar(&o.fetch, "fetch", "", "with -result: fetch each beacon round the result is missing from drand's public relays (comma-separated URLs, or 'default' for drand's own), and reject a BEACON_MISSING void of a round drand has published")
 	if err := fs.Parse(args); err != nil {
 		return o, err
@@ -173,6 +179,36 @@ func parseRoots(s string) ([]betroot.Root, error) {
 		out = append(out, betroot.Root{Round: round, Root: f[1], NumBets: n, Stakes: stakes})
 	}
 	return out, nil
+}
+
+// checkLeaves reads the published leaves at src (a file or an http(s)
+// URL) one at a time and checks res against them; n is how many it read.
+func checkLeaves(res tote.DrawResult, src string) (problems []string, n int, err error) {
+	var body io.ReadCloser
+	if strings.HasPrefix(src, "http://") || strings.HasPrefix(src, "https://") {
+		resp, err := http.Get(src)
+		if err != nil {
+			return nil, 0, fmt.Errorf("-leaves: %w", err)
+		}
+		if resp.StatusCode != http.StatusOK {
+			resp.Body.Close()
+			return nil, 0, fmt.Errorf("-leaves: %s answered %s", src, resp.Status)
+		}
+		body = resp.Body
+	} else if body, err = os.Open(src); err != nil {
+		return nil, 0, fmt.Errorf("-leaves: %w", err)
+	}
+	defer body.Close()
+	dec := json.NewDecoder(bufio.NewReader(body))
+	problems = verify.CheckLeaves(res, func() (betroot.PublicLeaf, error) {
+		var l betroot.PublicLeaf
+		err := dec.Decode(&l)
+		if err == nil {
+			n++
+		}
+		return l, err
+	})
+	return problems, n, nil
 }
 
 // parseBeacons reads -beacons: ROUND:SIGNATURE, comma-separated.
@@ -338,6 +374,18 @@ func run(args []string, stdout, stderr io.Writer) error {
 			cancel()
 		}
 		bad := append(verify.CheckHeldBeacons(*o.result, held), verify.CheckRecordedEnd(*o.result, o.closed)...)
+		if o.leaves != "" {
+			lp, n, err := checkLeaves(*o.result, o.leaves)
+			if err != nil {
+				return err
+			}
+			bad = append(bad, lp...)
+			if len(lp) == 0 {
+				w.printf("leaves:       %d bets recompute every root and pool", n)
+			}
+		} else if o.result.Version >= tote.ResultVersionTotals {
+			w.printf("leaves:       not read (pass -leaves): the pools are checked from their totals only")
+		}
 		for _, p := range bad {
 			w.printf("PROBLEM: %s", p)
 		}

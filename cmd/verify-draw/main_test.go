@@ -204,8 +204,9 @@ func TestCorpus(t *testing.T) {
 				t.Fatal(err)
 			}
 			var c struct {
-				Expect        string `json:"expect"`
-				VerifiesAlone bool   `json:"verifiesAlone"`
+				Expect        string            `json:"expect"`
+				VerifiesAlone bool              `json:"verifiesAlone"`
+				Leaves        []json.RawMessage `json:"leaves"`
 				Recorded      *struct {
 					Commitment string                 `json:"commitment"`
 					Rounds     []verify.RecordedRound `json:"rounds"`
@@ -226,6 +227,18 @@ func TestCorpus(t *testing.T) {
 				t.Fatal(err)
 			}
 			args := []string{"-result", f}
+			if c.Leaves != nil {
+				var nd bytes.Buffer
+				for _, l := range c.Leaves {
+					nd.Write(l)
+					nd.WriteByte('\n')
+				}
+				path := filepath.Join(t.TempDir(), "leaves.ndjson")
+				if err := os.WriteFile(path, nd.Bytes(), 0o600); err != nil {
+					t.Fatal(err)
+				}
+				args = append(args, "-leaves", path)
+			}
 			if rec := c.Recorded; rec != nil {
 				if rec.Commitment != "" {
 					args = append(args, "-commitment", rec.Commitment)

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"flag"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -49,7 +50,10 @@ type corpusCase struct {
 	// commitment and rounds, the ROUND_CLOSED bet roots), for a verifier
 	// to compare with the result.
 	Recorded *corpusRecorded `json:"recorded,omitempty"`
-	Result   json.RawMessage `json:"result"`
+	// Leaves are the draw's published leaves (GET /draws/{id}/leaves),
+	// for a verifier to recompute every pool from the bets.
+	Leaves []betroot.PublicLeaf `json:"leaves,omitempty"`
+	Result json.RawMessage      `json:"result"`
 }
 
 type corpusRecorded struct {
@@ -72,6 +76,16 @@ func goVerdict(c corpusCase, recorded bool) (string, []string) {
 	}
 	v := verify.Result(r)
 	problems := v.Problems
+	if c.Leaves != nil && recorded {
+		i := 0
+		problems = append(problems, verify.CheckLeaves(r, func() (betroot.PublicLeaf, error) {
+			if i == len(c.Leaves) {
+				return betroot.PublicLeaf{}, io.EOF
+			}
+			i++
+			return c.Leaves[i-1], nil
+		})...)
+	}
 	if rec := c.Recorded; rec != nil && recorded {
 		if rec.Commitment != "" && rec.Commitment != r.Commitment {
 			problems = append(problems, "commitment: published "+r.Commitment+", recorded "+rec.Commitment)
@@ -171,7 +185,7 @@ func TestOldFairDealStillVerifies(t *testing.T) {
 // genuineDraw runs one draw on a fresh harness with bets in every round
 // (two on one selection), after prepare, until it is finished or stop
 // holds, and returns it with what a player recorded from the events.
-func genuineDraw(t *testing.T, prepare func(h *totetest.Harness, d tote.Draw), admin bool) (tote.DrawResult, corpusRecorded) {
+func genuineDraw(t *testing.T, prepare func(h *totetest.Harness, d tote.Draw), admin bool) (tote.DrawResult, corpusRecorded, []betroot.PublicLeaf) {
 	t.Helper()
 	h := totetest.NewHarness(t, totetest.MemEnv(t), 4)
 	h.Deposit(1, 10_000*money.KZT)
@@ -183,7 +197,10 @@ func genuineDraw(t *testing.T, prepare func(h *totetest.Harness, d tote.Draw), a
 	for _, sel := range []string{"1", "2", "3", "4"} {
 		h.MustBet(1, d, parimutuel.MarketWin, sel, 150*money.KZT)
 	}
-	h.MustBet(2, d, parimutuel.MarketWin, "1", 150*money.KZT)
+	// Two bets on every position: whichever wins was backed twice.
+	for _, sel := range []string{"1", "2", "3", "4"} {
+		h.MustBet(2, d, parimutuel.MarketWin, sel, 150*money.KZT)
+	}
 	h.MustBet(1, d, parimutuel.MarketCombination, "PAIR", 200*money.KZT)
 	h.MustBet(2, d, parimutuel.MarketCombination, "HIGH_CARD", 120*money.KZT)
 	h.MustBet(1, d, parimutuel.MarketExpress, "1-2-3", 100*money.KZT)
@@ -220,12 +237,22 @@ func genuineDraw(t *testing.T, prepare func(h *totetest.Harness, d tote.Draw), a
 			rec.ClosedRounds = &closed
 		}
 	}
-	return copyResult(t, *d.Result), rec
+	return copyResult(t, *d.Result), rec, drawLeaves(t, h, d)
+}
+
+// drawLeaves are a finished draw's published leaves.
+func drawLeaves(t *testing.T, h *totetest.Harness, d tote.Draw) []betroot.PublicLeaf {
+	t.Helper()
+	out := []betroot.PublicLeaf{}
+	if err := h.Svc.Leaves(h.Ctx, d.ID, 0, func(l betroot.PublicLeaf) error { out = append(out, l); return nil }); err != nil {
+		t.Fatal(err)
+	}
+	return out
 }
 
 // genuineRootLate is a draw voided ROOT_LATE: round 1 took bets and the
 // dealer stalled until the pockets' beacon round was due.
-func genuineRootLate(t *testing.T) (tote.DrawResult, corpusRecorded) {
+func genuineRootLate(t *testing.T) (tote.DrawResult, corpusRecorded, []betroot.PublicLeaf) {
 	t.Helper()
 	h := totetest.NewHarness(t, totetest.MemEnv(t), 4)
 	h.Deposit(1, 10_000*money.KZT)
@@ -243,7 +270,7 @@ func genuineRootLate(t *testing.T) (tote.DrawResult, corpusRecorded) {
 		closes := d.Beacons.ClosesAt[i]
 		rec.Rounds = append(rec.Rounds, verify.RecordedRound{Round: d.Beacons.Rounds[i], ClosesAt: &closes})
 	}
-	return copyResult(t, *d.Result), rec
+	return copyResult(t, *d.Result), rec, drawLeaves(t, h, d)
 }
 
 // frozenCases are kept when the corpus is made again: results of fair
@@ -277,26 +304,26 @@ func writeCorpus(t *testing.T) {
 		c.Result = raw
 		write(t, path, c)
 	}
-	settled, settledRec := genuineDraw(t, nil, false)
-	put("genuine/settled-local.json", corpusCase{Description: "a settled draw with bets in every round, on the local chain", Expect: "local", Recorded: &settledRec}, settled)
-	admin, adminRec := genuineDraw(t, nil, true)
-	put("genuine/void-admin-before-deal-local.json", corpusCase{Description: "an admin void while betting round 1 was open", Expect: "local", Recorded: &adminRec}, admin)
-	missing, missingRec := genuineDraw(t, func(h *totetest.Harness, d tote.Draw) {
+	settled, settledRec, settledLeaves := genuineDraw(t, nil, false)
+	put("genuine/settled-local.json", corpusCase{Description: "a settled draw with bets in every round, on the local chain", Expect: "local", Recorded: &settledRec, Leaves: settledLeaves}, settled)
+	admin, adminRec, adminLeaves := genuineDraw(t, nil, true)
+	put("genuine/void-admin-before-deal-local.json", corpusCase{Description: "an admin void while betting round 1 was open", Expect: "local", Recorded: &adminRec, Leaves: adminLeaves}, admin)
+	missing, missingRec, missingLeaves := genuineDraw(t, func(h *totetest.Harness, d tote.Draw) {
 		flop := d.Beacons.Rounds[1]
 		h.Beacon()
 		h.BeaconGate.Withhold(func(r uint64) bool { return r == flop })
 	}, false)
-	put("genuine/void-beacon-missing-local.json", corpusCase{Description: "the flop's beacon round never came: voided after its deadline", Expect: "local", Recorded: &missingRec}, missing)
-	early, earlyRec := genuineDraw(t, func(h *totetest.Harness, d tote.Draw) {
+	put("genuine/void-beacon-missing-local.json", corpusCase{Description: "the flop's beacon round never came: voided after its deadline", Expect: "local", Recorded: &missingRec, Leaves: missingLeaves}, missing)
+	early, earlyRec, earlyLeaves := genuineDraw(t, func(h *totetest.Harness, d tote.Draw) {
 		turn := d.Beacons.Rounds[2]
 		h.Beacon()
 		h.BeaconGate.Ahead(func(r uint64) bool { return r == turn })
 	}, false)
-	put("genuine/void-beacon-before-close-local.json", corpusCase{Description: "the turn's beacon round was already out when betting round 3 closed: voided", Expect: "local", Recorded: &earlyRec}, early)
+	put("genuine/void-beacon-before-close-local.json", corpusCase{Description: "the turn's beacon round was already out when betting round 3 closed: voided", Expect: "local", Recorded: &earlyRec, Leaves: earlyLeaves}, early)
 	example := readExample(t)
 	put("genuine/quicknet-example.json", corpusCase{Description: "docs/fairness-example.json: the worked example on real quicknet rounds (fair deal 4)", Expect: "ok"}, example)
-	late, lateRec := genuineRootLate(t)
-	put("genuine/void-root-late-local.json", corpusCase{Description: "round 1 took bets and its close ran once the pockets' round was due (a stalled dealer): voided ROOT_LATE", Expect: "local", Recorded: &lateRec}, late)
+	late, lateRec, lateLeaves := genuineRootLate(t)
+	put("genuine/void-root-late-local.json", corpusCase{Description: "round 1 took bets and its close ran once the pockets' round was due (a stalled dealer): voided ROOT_LATE", Expect: "local", Recorded: &lateRec, Leaves: lateLeaves}, late)
 
 	tamper := func(name, description string, base tote.DrawResult, rec *corpusRecorded, alone bool, fn func(r *tote.DrawResult)) {
 		t.Helper()
@@ -330,6 +357,43 @@ func writeCorpus(t *testing.T) {
 			}
 		}
 	}
+	// withLeaves is a tamper caught only by recomputing the pools from the
+	// published bets.
+	withLeaves := func(name, description string, fn func(r *tote.DrawResult)) {
+		t.Helper()
+		r := copyResult(t, settled)
+		fn(&r)
+		put("tampered/"+name+".json", corpusCase{Description: description, Expect: "reject", VerifiesAlone: true, Leaves: settledLeaves}, r)
+	}
+	withLeaves("stake-moved-between-losers", "150.00 moved from one losing selection of the round-1 WIN pool to another, every figure recomputed, the roots unchanged: caught by the leaves", func(r *tote.DrawResult) {
+		p := winPool(r)
+		var losers []int
+		for i, s := range p.Selections {
+			if s.Payout == 0 && !s.Refund {
+				losers = append(losers, i)
+			}
+		}
+		if len(losers) < 2 {
+			t.Fatalf("the round-1 WIN pool has %d losing selections", len(losers))
+		}
+		p.Selections[losers[0]].Stakes -= 50 * money.KZT
+		p.Selections[losers[1]].Stakes += 50 * money.KZT
+		resettle(r, false)
+	})
+	withLeaves("payout-cut-one-tiyn", "a winning selection of two bets paid one tiyn less, the tiyn kept as breakage, within what its totals allow: caught by the leaves' exact payouts", func(r *tote.DrawResult) {
+		p := winPool(r)
+		for i := range p.Selections {
+			if s := &p.Selections[i]; s.Payout > s.Stakes && s.NumBets >= 2 {
+				s.Payout--
+				p.Paid--
+				p.Categories[0].Paid--
+				p.Categories[0].Breakage++
+				p.Breakage++
+				return
+			}
+		}
+		t.Fatal("no winning selection of two bets")
+	})
 	tamper("phantom-bet", "a house bet of 100.00 added on the winner, every figure recomputed", settled, nil, false, func(r *tote.DrawResult) {
 		phantomBet(r)
 		resettle(r, false)

@@ -13,6 +13,7 @@ import { TableSnapshot, TableEvents, DrawBurns, Tables, DrawResultJson } from '.
 import type { TableSnapshotQuery, TableEventsSubscription, DrawBurnsQuery, TablesQuery, DrawResultJsonQuery } from '../gql/graphql';
 
 import { fold, fromSnapshot, type TableState } from './tableState';
+import type { PublicLeaf } from '../verify/merkle';
 import { recordEvent } from './recorded';
 export * from './tableState';
 
@@ -85,4 +86,28 @@ export const listTables = () => gql<TablesQuery>(Tables);
 /** publishedResult reads a finished draw's published result JSON (null until it is published). */
 export async function publishedResult(drawId: string): Promise<string | null> {
   return (await gql<DrawResultJsonQuery>(DrawResultJson, { id: drawId })).draw?.resultJson ?? null;
+}
+
+/**
+ * publishedLeaves streams a finished draw's bets, each as the leaf its
+ * round's root commits to (GET /draws/{id}/leaves, one JSON per line),
+ * reading the body as it arrives: a large round is never held as text.
+ */
+export async function* publishedLeaves(drawId: string): AsyncGenerator<PublicLeaf> {
+  const res = await fetch(`/draws/${encodeURIComponent(drawId)}/leaves`);
+  if (!res.ok || !res.body) throw new Error(`leaves: ${res.status}`);
+  const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
+  let rest = '';
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (value) rest += value;
+    let nl: number;
+    while ((nl = rest.indexOf('\n')) >= 0) {
+      const line = rest.slice(0, nl);
+      rest = rest.slice(nl + 1);
+      if (line) yield JSON.parse(line) as PublicLeaf;
+    }
+    if (done) break;
+  }
+  if (rest.trim()) throw new Error('leaves: the download was cut short');
 }

@@ -9,6 +9,8 @@ import { verifyPools, type DrawResultJson } from './pools';
 import { checkBeacons, verifyRound, QUICKNET, type Beacons } from './beacon';
 import { verifyCommitted, type VoidDetail } from './commit';
 import { checkSuspension } from './suspension';
+import { verifyLeaves } from './leaves';
+import type { PublicLeaf } from './merkle';
 import { FAIR_BOUND, FAIR_TERMS, RESULT_BOUND, RESULT_TERMS, canonicalHex, checkRecorded, drawCommitment, sameTerms, termsProblems, type Recorded } from './bound';
 
 export type { Recorded } from './bound';
@@ -60,12 +62,12 @@ export const fetchDrandRound: FetchRound = async (hash, round) => {
  * fetchRound, a beacon-missing void on quicknet is checked against drand's
  * public record: a round drand has published was withheld, not missing.
  */
-export async function verifyDraw(json: string, recorded?: Recorded, fetchRound?: FetchRound): Promise<Verdict> {
+export async function verifyDraw(json: string, recorded?: Recorded, fetchRound?: FetchRound, leaves?: Iterable<PublicLeaf> | AsyncIterable<PublicLeaf>): Promise<Verdict> {
   let r: unknown;
   try { r = JSON.parse(json); } catch { return reject('not JSON'); }
   if (r === null || typeof r !== 'object' || Array.isArray(r)) return reject('the result is not a JSON object');
   try {
-    return await verifyResult(r as Full, recorded, fetchRound);
+    return await verifyResult(r as Full, recorded, fetchRound, leaves);
   } catch (e) {
     return reject(`the result is malformed: ${e instanceof Error ? e.message : String(e)}`);
   }
@@ -97,7 +99,7 @@ async function heldBeaconProblems(r: Full, held: { round: number; signature: str
   return out;
 }
 
-async function verifyResult(r: Full, recorded?: Recorded, fetchRound?: FetchRound): Promise<Verdict> {
+async function verifyResult(r: Full, recorded?: Recorded, fetchRound?: FetchRound, leaves?: Iterable<PublicLeaf> | AsyncIterable<PublicLeaf>): Promise<Verdict> {
   const problems: string[] = [];
   let commitmentValid = false;
   let cardsMatch = false;
@@ -189,6 +191,11 @@ async function verifyResult(r: Full, recorded?: Recorded, fetchRound?: FetchRoun
     } else if ((r.version ?? 0) < 3 && (r.winners ?? []).length > 0) bad('hands: a void draw publishes no hands or winners');
   } else if (commitmentValid && (r.pockets ?? []).length > 0) problems.push('cards were dealt but neither beacons nor a public seed are published');
   const poolProblems = [...verifyPools(r), ...verifyCommitted(r)];
+  if (leaves) {
+    const lp = await verifyLeaves(r, leaves).catch((e: unknown) => [`leaves: ${e instanceof Error ? e.message : String(e)}`]);
+    poolProblems.push(...lp);
+    if (!lp.length) notes.push('leavesChecked');
+  }
   const early = r.voidDetail;
   if (r.void && early?.kind === 'BEACON_BEFORE_CLOSE' && beacons) {
     const key = beacons.chain?.name === 'local' ? beacons.chain.publicKey : QUICKNET.publicKey;

@@ -79,6 +79,16 @@ function winningOf(r: DrawResultJson, market: string): string[] {
 }
 
 /** settle recomputes one pool from its bets and the draw's outcome. */
+/** SelectionRate is how one published selection's bets are paid: refunded, or floor(stake × coef / 100) of each category it is in. */
+export interface SelectionRate { refund: boolean; coefs: bigint[] }
+
+/** selectionRates recomputes the rate of every selection a version-2 pool publishes, by selection. */
+export function selectionRates(r: DrawResultJson, p: PoolResult): Map<string, SelectionRate> {
+  const sels = p.selections ?? [];
+  const agg = settle(r, { ...p, bets: sels.map((x, i) => ({ id: i, selection: x.selection, stake: x.stakes, payout: 0 })) }, B(p.jackpotBefore));
+  return new Map(sels.map((x, i) => [x.selection, { refund: agg.refunded, coefs: [0, 1].map((c) => (agg.member[c]?.[i] ? agg.coefs[c] : 0n)) }]));
+}
+
 export function settle(r: DrawResultJson, p: PoolResult, jackpot: bigint): Settled {
   const bets = p.bets ?? [];
   const stakes = bets.map((b) => B(b.stake));

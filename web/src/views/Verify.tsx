@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
-import { publishedResult } from '../api/table';
+import { publishedResult, publishedLeaves } from '../api/table';
 import { verifyDraw, fetchDrandRound, type Verdict, type Recorded } from '../verify';
 import { recordedOf } from '../api/recorded';
 import { t, errorText } from '../i18n';
@@ -15,9 +15,11 @@ export function Verify() {
   const [busy, setBusy] = useState(false);
   // The suspension check enumerates every board of the POCKET round (up to
   // 1.7 million) and yields to the page as it goes: say it is working.
-  const check = async (text: string, rec?: Recorded) => {
+  const check = async (text: string, rec?: Recorded, drawId?: string) => {
     setBusy(true);
-    try { setVerdict(await verifyDraw(text, rec, fetchDrandRound)); } finally { setBusy(false); }
+    // Loaded by draw id, every bet is downloaded too and the pools are
+    // recomputed from the bets themselves.
+    try { setVerdict(await verifyDraw(text, rec, fetchDrandRound, drawId ? publishedLeaves(drawId) : undefined)); } finally { setBusy(false); }
   };
   const load = async (drawId: string) => {
     setErr(''); setVerdict(null);
@@ -29,7 +31,7 @@ export function Verify() {
       // Checked against what this browser recorded while the draw ran, if it watched it.
       const rec = recordedOf(drawId);
       setRecorded(rec ?? null);
-      await check(pretty, rec);
+      await check(pretty, rec, drawId);
     } catch (e) { setErr(errorText(e)); }
   };
   useEffect(() => { if (id) void load(id); }, []);

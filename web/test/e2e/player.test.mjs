@@ -194,6 +194,8 @@ test('player: register, verify, deposit, bet in every market over a whole draw, 
   // plain tick; and it was compared with what this browser recorded.
   assert.equal(await player.locator('[data-testid=verdict]').getAttribute('data-verdict'), 'local');
   assert.match(await player.locator('[data-testid=recorded-checked]').textContent(), /^✔/);
+  // Every bet was downloaded and the pools recomputed from them.
+  assert.equal(await player.locator('[data-note=leavesChecked]').count(), 1);
   await shot(player, 'verify');
   const json = JSON.parse(await player.locator('textarea[name=result-json]').inputValue());
   if (json.beacons) {

@@ -22,7 +22,7 @@ for (const name of cases) {
   test(`corpus ${name}`, async () => {
     const c = JSON.parse(readFileSync(new URL(name, dir), 'utf8'));
     const json = JSON.stringify(c.result);
-    const v = await verifyDraw(json, c.recorded);
+    const v = await verifyDraw(json, c.recorded, undefined, c.leaves);
     assert.equal(v.verdict, c.expect, `${c.description}: problems ${JSON.stringify(v.problems)}`);
     if (c.verifiesAlone) {
       const alone = await verifyDraw(json);
