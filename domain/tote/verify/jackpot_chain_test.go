@@ -2,6 +2,9 @@ package verify_test
 
 import (
 	"encoding/json"
+	"flag"
+	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -224,5 +227,37 @@ func TestJackpotChain(t *testing.T) {
 				t.Fatalf("want a problem with %q, got %v", tc.want, problems)
 			}
 		})
+	}
+}
+
+var updateJackpot = flag.Bool("update-jackpot", false, "regenerate testdata/jackpot/run.json from a fresh genuine run")
+
+// TestJackpotRunFile: the shared run testdata/jackpot/run.json (which the
+// browser's verifier checks too, web/test/unit/jackpot.test.mjs) holds;
+// -update-jackpot makes it again.
+func TestJackpotRunFile(t *testing.T) {
+	path := filepath.Join("..", "..", "..", "testdata", "jackpot", "run.json")
+	if *updateJackpot {
+		b, err := json.MarshalIndent(genuineJackpotRun(t), "", " ")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, append(b, '\n'), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var run verify.JackpotRun
+	if err := json.Unmarshal(raw, &run); err != nil {
+		t.Fatal(err)
+	}
+	if p := verify.JackpotChain(run); len(p) > 0 {
+		t.Fatalf("%s: %v", path, p)
 	}
 }

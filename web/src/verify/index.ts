@@ -12,6 +12,8 @@ import { checkSuspension } from './suspension';
 import { FAIR_BOUND, FAIR_TERMS, RESULT_BOUND, RESULT_TERMS, canonicalHex, checkRecorded, drawCommitment, sameTerms, termsProblems, type Recorded } from './bound';
 
 export type { Recorded } from './bound';
+export { verifyJackpotChain } from './jackpot';
+export type { JackpotRun } from './jackpot';
 
 /**
  * Verdict: ok is true when every check holds; verdict says what that means:
