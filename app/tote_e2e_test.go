@@ -531,16 +531,58 @@ func TestToteDrawEndToEnd(t *testing.T) {
 			t.Run("a bet on a finished draw is refused", func(t *testing.T) {
 				players[0].Client.MustFail(t, "CONFLICT", "", `mutation($d: ID!) { placeBet(input: {drawId: $d, selection: {position: 1}, stake: "100.00", idempotencyKey: "late"}) { id } }`, map[string]any{"d": drawID})
 			})
-			t.Run("results are the affiliates' view", func(t *testing.T) {
-				players[0].Client.MustFail(t, "FORBIDDEN", "", `{ results { edges { node { id } } } }`, nil)
+			t.Run("results and the jackpot chain are public", func(t *testing.T) {
 				var out struct {
 					Results struct {
-						Edges []struct{ Node struct{ ID string } }
+						Edges []struct {
+							Node struct {
+								ID         string
+								ResultJSON string `json:"resultJson"`
+							}
+						}
 					}
 				}
-				admin.MustDo(t, `query($t: ID!) { results(tableId: $t) { edges { node { id } } } }`, map[string]any{"t": tableID}, &out)
-				if !slices.ContainsFunc(nodes(out.Results.Edges), func(d struct{ ID string }) bool { return d.ID == drawID }) {
-					t.Errorf("results %+v lack draw %s", out.Results.Edges, drawID)
+				for name, cl := range map[string]*gqltest.Client{"anonymous": c, "a player": players[0].Client, "an admin": admin} {
+					cl.MustDo(t, `query($t: ID!) { results(tableId: $t) { edges { node { id resultJson } } } }`, map[string]any{"t": tableID}, &out)
+					found := false
+					for _, e := range out.Results.Edges {
+						found = found || e.Node.ID == drawID
+					}
+					if !found {
+						t.Errorf("%s: results %+v lack draw %s", name, out.Results.Edges, drawID)
+					}
+				}
+				var chain struct {
+					JackpotChain struct {
+						Edges []struct {
+							Node struct {
+								EntryJSON string `json:"entryJson"`
+							}
+						}
+					}
+				}
+				c.MustDo(t, `{ jackpotChain(first: 100) { edges { node { entryJson } } } }`, nil, &chain)
+				var run verify.JackpotRun
+				for _, e := range chain.JackpotChain.Edges {
+					var entry tote.JackpotEntry
+					if err := json.Unmarshal([]byte(e.Node.EntryJSON), &entry); err != nil {
+						t.Fatal(err)
+					}
+					run.Entries = append(run.Entries, entry)
+				}
+				c.MustDo(t, `{ results(first: 100) { edges { node { id resultJson } } } }`, nil, &out)
+				for _, e := range out.Results.Edges {
+					var res tote.DrawResult
+					if err := json.Unmarshal([]byte(e.Node.ResultJSON), &res); err != nil {
+						t.Fatal(err)
+					}
+					run.Results = append(run.Results, res)
+				}
+				if len(run.Entries) == 0 {
+					t.Fatal("the jackpot chain is empty after a settled draw")
+				}
+				for _, p := range verify.JackpotChain(run) {
+					t.Errorf("jackpot chain: %s", p)
 				}
 			})
 			t.Run("reconnecting with the last seq resumes without gaps", func(t *testing.T) {

@@ -324,7 +324,7 @@ func writeGraphQLError(w http.ResponseWriter, status int, e *errs.Error, retry t
 // of scope.
 var apiKeyRootFields = map[ast.Operation]map[string]bool{
 	ast.Query: {
-		"tables": true, "table": true, "draw": true, "results": true, "jackpot": true,
+		"tables": true, "table": true, "draw": true, "results": true, "jackpot": true, "jackpotChain": true,
 		"verifyDraw": true, "holdemSettings": true, "voidCounts": true, "bettingStop": true,
 		// node answers a key what it answers anyone: tables and draws (a
 		// key's viewer is no user, so a bet, a hand or a user is null).

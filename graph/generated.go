@@ -316,6 +316,7 @@ type ComplexityRoot struct {
 
 	DrawResult struct {
 		Chances          func(childComplexity int) int
+		JackpotEntries   func(childComplexity int) int
 		LeadersAfterFlop func(childComplexity int) int
 		LeadersAfterTurn func(childComplexity int) int
 		Pools            func(childComplexity int) int
@@ -483,6 +484,35 @@ type ComplexityRoot struct {
 	Jackpot struct {
 		Balance func(childComplexity int) int
 		Enabled func(childComplexity int) int
+	}
+
+	JackpotEntry struct {
+		After     func(childComplexity int) int
+		Amount    func(childComplexity int) int
+		At        func(childComplexity int) int
+		Before    func(childComplexity int) int
+		DrawID    func(childComplexity int) int
+		EntryJSON func(childComplexity int) int
+		Hash      func(childComplexity int) int
+		Kind      func(childComplexity int) int
+		PoolID    func(childComplexity int) int
+		PrevHash  func(childComplexity int) int
+		Seq       func(childComplexity int) int
+	}
+
+	JackpotEntryConnection struct {
+		Edges    func(childComplexity int) int
+		PageInfo func(childComplexity int) int
+	}
+
+	JackpotEntryEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
+	}
+
+	JackpotEntryRange struct {
+		After func(childComplexity int) int
+		Last  func(childComplexity int) int
 	}
 
 	LedgerEntry struct {
@@ -730,6 +760,7 @@ type ComplexityRoot struct {
 		HoldemHands             func(childComplexity int, first *int, after *string, last *int, before *string) int
 		HoldemSettings          func(childComplexity int) int
 		Jackpot                 func(childComplexity int) int
+		JackpotChain            func(childComplexity int, afterSeq *int64, first *int, after *string, last *int, before *string) int
 		Liability               func(childComplexity int) int
 		Me                      func(childComplexity int) int
 		MyBets                  func(childComplexity int, first *int, after *string, last *int, before *string, drawID *string) int
@@ -1150,6 +1181,7 @@ type QueryResolver interface {
 	MyBets(ctx context.Context, first *int, after *string, last *int, before *string, drawID *string) (*model.BetConnection, error)
 	Results(ctx context.Context, tableID *string, from *time.Time, to *time.Time, first *int, after *string, last *int, before *string) (*model.DrawConnection, error)
 	Jackpot(ctx context.Context) (*model.Jackpot, error)
+	JackpotChain(ctx context.Context, afterSeq *int64, first *int, after *string, last *int, before *string) (*model.JackpotEntryConnection, error)
 	TrustedManifests(ctx context.Context) ([]model.TrustedManifest, error)
 	WebhookEndpoints(ctx context.Context) ([]model.WebhookEndpoint, error)
 }
@@ -2209,6 +2241,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.DrawResult.Chances(childComplexity), true
+	case "DrawResult.jackpotEntries":
+		if e.ComplexityRoot.DrawResult.JackpotEntries == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DrawResult.JackpotEntries(childComplexity), true
 	case "DrawResult.leadersAfterFlop":
 		if e.ComplexityRoot.DrawResult.LeadersAfterFlop == nil {
 			break
@@ -2939,6 +2977,112 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Jackpot.Enabled(childComplexity), true
+
+	case "JackpotEntry.after":
+		if e.ComplexityRoot.JackpotEntry.After == nil {
+			break
+		}
+
+		return e.ComplexityRoot.JackpotEntry.After(childComplexity), true
+	case "JackpotEntry.amount":
+		if e.ComplexityRoot.JackpotEntry.Amount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.JackpotEntry.Amount(childComplexity), true
+	case "JackpotEntry.at":
+		if e.ComplexityRoot.JackpotEntry.At == nil {
+			break
+		}
+
+		return e.ComplexityRoot.JackpotEntry.At(childComplexity), true
+	case "JackpotEntry.before":
+		if e.ComplexityRoot.JackpotEntry.Before == nil {
+			break
+		}
+
+		return e.ComplexityRoot.JackpotEntry.Before(childComplexity), true
+	case "JackpotEntry.drawId":
+		if e.ComplexityRoot.JackpotEntry.DrawID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.JackpotEntry.DrawID(childComplexity), true
+	case "JackpotEntry.entryJson":
+		if e.ComplexityRoot.JackpotEntry.EntryJSON == nil {
+			break
+		}
+
+		return e.ComplexityRoot.JackpotEntry.EntryJSON(childComplexity), true
+	case "JackpotEntry.hash":
+		if e.ComplexityRoot.JackpotEntry.Hash == nil {
+			break
+		}
+
+		return e.ComplexityRoot.JackpotEntry.Hash(childComplexity), true
+	case "JackpotEntry.kind":
+		if e.ComplexityRoot.JackpotEntry.Kind == nil {
+			break
+		}
+
+		return e.ComplexityRoot.JackpotEntry.Kind(childComplexity), true
+	case "JackpotEntry.poolId":
+		if e.ComplexityRoot.JackpotEntry.PoolID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.JackpotEntry.PoolID(childComplexity), true
+	case "JackpotEntry.prevHash":
+		if e.ComplexityRoot.JackpotEntry.PrevHash == nil {
+			break
+		}
+
+		return e.ComplexityRoot.JackpotEntry.PrevHash(childComplexity), true
+	case "JackpotEntry.seq":
+		if e.ComplexityRoot.JackpotEntry.Seq == nil {
+			break
+		}
+
+		return e.ComplexityRoot.JackpotEntry.Seq(childComplexity), true
+
+	case "JackpotEntryConnection.edges":
+		if e.ComplexityRoot.JackpotEntryConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.JackpotEntryConnection.Edges(childComplexity), true
+	case "JackpotEntryConnection.pageInfo":
+		if e.ComplexityRoot.JackpotEntryConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.JackpotEntryConnection.PageInfo(childComplexity), true
+
+	case "JackpotEntryEdge.cursor":
+		if e.ComplexityRoot.JackpotEntryEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.JackpotEntryEdge.Cursor(childComplexity), true
+	case "JackpotEntryEdge.node":
+		if e.ComplexityRoot.JackpotEntryEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.JackpotEntryEdge.Node(childComplexity), true
+
+	case "JackpotEntryRange.after":
+		if e.ComplexityRoot.JackpotEntryRange.After == nil {
+			break
+		}
+
+		return e.ComplexityRoot.JackpotEntryRange.After(childComplexity), true
+	case "JackpotEntryRange.last":
+		if e.ComplexityRoot.JackpotEntryRange.Last == nil {
+			break
+		}
+
+		return e.ComplexityRoot.JackpotEntryRange.Last(childComplexity), true
 
 	case "LedgerEntry.amount":
 		if e.ComplexityRoot.LedgerEntry.Amount == nil {
@@ -4229,6 +4373,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.Jackpot(childComplexity), true
+	case "Query.jackpotChain":
+		if e.ComplexityRoot.Query.JackpotChain == nil {
+			break
+		}
+
+		args, err := ec.field_Query_jackpotChain_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.JackpotChain(childComplexity, args["afterSeq"].(*int64), args["first"].(*int), args["after"].(*string), args["last"].(*int), args["before"].(*string)), true
 	case "Query.liability":
 		if e.ComplexityRoot.Query.Liability == nil {
 			break
@@ -6257,6 +6412,8 @@ func (ec *executionContext) childFields_DrawResult(ctx context.Context, field gr
 		return ec.fieldContext_DrawResult_settledAt(ctx, field)
 	case "chances":
 		return ec.fieldContext_DrawResult_chances(ctx, field)
+	case "jackpotEntries":
+		return ec.fieldContext_DrawResult_jackpotEntries(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type DrawResult", field.Name)
 }
@@ -6523,6 +6680,64 @@ func (ec *executionContext) childFields_Jackpot(ctx context.Context, field graph
 		return ec.fieldContext_Jackpot_enabled(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Jackpot", field.Name)
+}
+
+func (ec *executionContext) childFields_JackpotEntry(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "seq":
+		return ec.fieldContext_JackpotEntry_seq(ctx, field)
+	case "kind":
+		return ec.fieldContext_JackpotEntry_kind(ctx, field)
+	case "drawId":
+		return ec.fieldContext_JackpotEntry_drawId(ctx, field)
+	case "poolId":
+		return ec.fieldContext_JackpotEntry_poolId(ctx, field)
+	case "amount":
+		return ec.fieldContext_JackpotEntry_amount(ctx, field)
+	case "before":
+		return ec.fieldContext_JackpotEntry_before(ctx, field)
+	case "after":
+		return ec.fieldContext_JackpotEntry_after(ctx, field)
+	case "at":
+		return ec.fieldContext_JackpotEntry_at(ctx, field)
+	case "prevHash":
+		return ec.fieldContext_JackpotEntry_prevHash(ctx, field)
+	case "hash":
+		return ec.fieldContext_JackpotEntry_hash(ctx, field)
+	case "entryJson":
+		return ec.fieldContext_JackpotEntry_entryJson(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type JackpotEntry", field.Name)
+}
+
+func (ec *executionContext) childFields_JackpotEntryConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "edges":
+		return ec.fieldContext_JackpotEntryConnection_edges(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_JackpotEntryConnection_pageInfo(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type JackpotEntryConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_JackpotEntryEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "cursor":
+		return ec.fieldContext_JackpotEntryEdge_cursor(ctx, field)
+	case "node":
+		return ec.fieldContext_JackpotEntryEdge_node(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type JackpotEntryEdge", field.Name)
+}
+
+func (ec *executionContext) childFields_JackpotEntryRange(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "after":
+		return ec.fieldContext_JackpotEntryRange_after(ctx, field)
+	case "last":
+		return ec.fieldContext_JackpotEntryRange_last(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type JackpotEntryRange", field.Name)
 }
 
 func (ec *executionContext) childFields_LedgerEntry(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -8282,6 +8497,52 @@ func (ec *executionContext) field_Query_holdemHands_args(ctx context.Context, ra
 		return nil, err
 	}
 	args["before"] = arg3
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_jackpotChain_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "afterSeq",
+		func(ctx context.Context, v any) (*int64, error) {
+			return ec.unmarshalOInt642ᚖint64(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["afterSeq"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "last",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["last"] = arg3
+	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "before",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["before"] = arg4
 	return args, nil
 }
 
@@ -13242,6 +13503,38 @@ func (ec *executionContext) fieldContext_DrawResult_chances(_ context.Context, f
 	return fc, nil
 }
 
+func (ec *executionContext) _DrawResult_jackpotEntries(ctx context.Context, field graphql.CollectedField, obj *model.DrawResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DrawResult_jackpotEntries(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.JackpotEntries, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.JackpotEntryRange) graphql.Marshaler {
+			return ec.marshalOJackpotEntryRange2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐJackpotEntryRange(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_DrawResult_jackpotEntries(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "DrawResult",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_JackpotEntryRange(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _DrawSettled_seq(ctx context.Context, field graphql.CollectedField, obj *model.DrawSettled) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -16055,6 +16348,424 @@ func (ec *executionContext) _Jackpot_enabled(ctx context.Context, field graphql.
 }
 func (ec *executionContext) fieldContext_Jackpot_enabled(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Jackpot", field, false, false, "Boolean")
+}
+
+func (ec *executionContext) _JackpotEntry_seq(ctx context.Context, field graphql.CollectedField, obj *model.JackpotEntry) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_JackpotEntry_seq(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Seq, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt642int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_JackpotEntry_seq(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("JackpotEntry", field, false, false, "Int64")
+}
+
+func (ec *executionContext) _JackpotEntry_kind(ctx context.Context, field graphql.CollectedField, obj *model.JackpotEntry) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_JackpotEntry_kind(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Kind, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_JackpotEntry_kind(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("JackpotEntry", field, false, false, "String")
+}
+
+func (ec *executionContext) _JackpotEntry_drawId(ctx context.Context, field graphql.CollectedField, obj *model.JackpotEntry) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_JackpotEntry_drawId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.DrawID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOID2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_JackpotEntry_drawId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("JackpotEntry", field, false, false, "ID")
+}
+
+func (ec *executionContext) _JackpotEntry_poolId(ctx context.Context, field graphql.CollectedField, obj *model.JackpotEntry) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_JackpotEntry_poolId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PoolID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_JackpotEntry_poolId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("JackpotEntry", field, false, false, "String")
+}
+
+func (ec *executionContext) _JackpotEntry_amount(ctx context.Context, field graphql.CollectedField, obj *model.JackpotEntry) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_JackpotEntry_amount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Amount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.Money) graphql.Marshaler {
+			return ec.marshalNMoney2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐMoney(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_JackpotEntry_amount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("JackpotEntry", field, false, false, "Money")
+}
+
+func (ec *executionContext) _JackpotEntry_before(ctx context.Context, field graphql.CollectedField, obj *model.JackpotEntry) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_JackpotEntry_before(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Before, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.Money) graphql.Marshaler {
+			return ec.marshalNMoney2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐMoney(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_JackpotEntry_before(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("JackpotEntry", field, false, false, "Money")
+}
+
+func (ec *executionContext) _JackpotEntry_after(ctx context.Context, field graphql.CollectedField, obj *model.JackpotEntry) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_JackpotEntry_after(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.After, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.Money) graphql.Marshaler {
+			return ec.marshalNMoney2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐMoney(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_JackpotEntry_after(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("JackpotEntry", field, false, false, "Money")
+}
+
+func (ec *executionContext) _JackpotEntry_at(ctx context.Context, field graphql.CollectedField, obj *model.JackpotEntry) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_JackpotEntry_at(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.At, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_JackpotEntry_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("JackpotEntry", field, false, false, "Time")
+}
+
+func (ec *executionContext) _JackpotEntry_prevHash(ctx context.Context, field graphql.CollectedField, obj *model.JackpotEntry) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_JackpotEntry_prevHash(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PrevHash, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_JackpotEntry_prevHash(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("JackpotEntry", field, false, false, "String")
+}
+
+func (ec *executionContext) _JackpotEntry_hash(ctx context.Context, field graphql.CollectedField, obj *model.JackpotEntry) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_JackpotEntry_hash(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Hash, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_JackpotEntry_hash(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("JackpotEntry", field, false, false, "String")
+}
+
+func (ec *executionContext) _JackpotEntry_entryJson(ctx context.Context, field graphql.CollectedField, obj *model.JackpotEntry) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_JackpotEntry_entryJson(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.EntryJSON, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_JackpotEntry_entryJson(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("JackpotEntry", field, false, false, "String")
+}
+
+func (ec *executionContext) _JackpotEntryConnection_edges(ctx context.Context, field graphql.CollectedField, obj *model.JackpotEntryConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_JackpotEntryConnection_edges(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Edges, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []model.JackpotEntryEdge) graphql.Marshaler {
+			return ec.marshalNJackpotEntryEdge2ᚕgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐJackpotEntryEdgeᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_JackpotEntryConnection_edges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "JackpotEntryConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_JackpotEntryEdge(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _JackpotEntryConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *model.JackpotEntryConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_JackpotEntryConnection_pageInfo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PageInfo, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.PageInfo) graphql.Marshaler {
+			return ec.marshalNPageInfo2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐPageInfo(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_JackpotEntryConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "JackpotEntryConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PageInfo(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _JackpotEntryEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *model.JackpotEntryEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_JackpotEntryEdge_cursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Cursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_JackpotEntryEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("JackpotEntryEdge", field, false, false, "String")
+}
+
+func (ec *executionContext) _JackpotEntryEdge_node(ctx context.Context, field graphql.CollectedField, obj *model.JackpotEntryEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_JackpotEntryEdge_node(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Node, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.JackpotEntry) graphql.Marshaler {
+			return ec.marshalNJackpotEntry2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐJackpotEntry(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_JackpotEntryEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "JackpotEntryEdge",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_JackpotEntry(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _JackpotEntryRange_after(ctx context.Context, field graphql.CollectedField, obj *model.JackpotEntryRange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_JackpotEntryRange_after(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.After, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt642int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_JackpotEntryRange_after(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("JackpotEntryRange", field, false, false, "Int64")
+}
+
+func (ec *executionContext) _JackpotEntryRange_last(ctx context.Context, field graphql.CollectedField, obj *model.JackpotEntryRange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_JackpotEntryRange_last(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Last, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt642int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_JackpotEntryRange_last(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("JackpotEntryRange", field, false, false, "Int64")
 }
 
 func (ec *executionContext) _LedgerEntry_id(ctx context.Context, field graphql.CollectedField, obj *model.LedgerEntry) (ret graphql.Marshaler) {
@@ -23071,25 +23782,7 @@ func (ec *executionContext) _Query_results(ctx context.Context, field graphql.Co
 			fc := graphql.GetFieldContext(ctx)
 			return ec.Resolvers.Query().Results(ctx, fc.Args["tableId"].(*string), fc.Args["from"].(*time.Time), fc.Args["to"].(*time.Time), fc.Args["first"].(*int), fc.Args["after"].(*string), fc.Args["last"].(*int), fc.Args["before"].(*string))
 		},
-		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
-			directive0 := next
-
-			directive1 := func(ctx context.Context) (any, error) {
-				roles, err := ec.unmarshalNRole2ᚕgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐRoleᚄ(ctx, []any{"AFFILIATE", "ADMIN"})
-				if err != nil {
-					var zeroVal *model.DrawConnection
-					return zeroVal, err
-				}
-				if ec.Directives.HasRole == nil {
-					var zeroVal *model.DrawConnection
-					return zeroVal, errors.New("directive hasRole is not implemented")
-				}
-				return ec.Directives.HasRole(ctx, nil, directive0, roles)
-			}
-
-			next = directive1
-			return next
-		},
+		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.DrawConnection) graphql.Marshaler {
 			return ec.marshalNDrawConnection2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐDrawConnection(ctx, selections, v)
 		},
@@ -23149,6 +23842,50 @@ func (ec *executionContext) fieldContext_Query_jackpot(_ context.Context, field 
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_Jackpot(ctx, field)
 		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_jackpotChain(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_jackpotChain(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().JackpotChain(ctx, fc.Args["afterSeq"].(*int64), fc.Args["first"].(*int), fc.Args["after"].(*string), fc.Args["last"].(*int), fc.Args["before"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.JackpotEntryConnection) graphql.Marshaler {
+			return ec.marshalNJackpotEntryConnection2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐJackpotEntryConnection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_jackpotChain(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_JackpotEntryConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_jackpotChain_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
 	}
 	return fc, nil
 }
@@ -31780,6 +32517,11 @@ func (ec *executionContext) _DrawResult(ctx context.Context, sel ast.SelectionSe
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "jackpotEntries":
+			out.Values[i] = ec._DrawResult_jackpotEntries(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -32795,6 +33537,203 @@ func (ec *executionContext) _Jackpot(ctx context.Context, sel ast.SelectionSet, 
 			}
 		case "enabled":
 			out.Values[i] = ec._Jackpot_enabled(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var jackpotEntryImplementors = []string{"JackpotEntry"}
+
+func (ec *executionContext) _JackpotEntry(ctx context.Context, sel ast.SelectionSet, obj *model.JackpotEntry) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, jackpotEntryImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("JackpotEntry")
+		case "seq":
+			out.Values[i] = ec._JackpotEntry_seq(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "kind":
+			out.Values[i] = ec._JackpotEntry_kind(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "drawId":
+			out.Values[i] = ec._JackpotEntry_drawId(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "poolId":
+			out.Values[i] = ec._JackpotEntry_poolId(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "amount":
+			out.Values[i] = ec._JackpotEntry_amount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "before":
+			out.Values[i] = ec._JackpotEntry_before(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "after":
+			out.Values[i] = ec._JackpotEntry_after(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "at":
+			out.Values[i] = ec._JackpotEntry_at(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "prevHash":
+			out.Values[i] = ec._JackpotEntry_prevHash(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "hash":
+			out.Values[i] = ec._JackpotEntry_hash(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "entryJson":
+			out.Values[i] = ec._JackpotEntry_entryJson(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var jackpotEntryConnectionImplementors = []string{"JackpotEntryConnection"}
+
+func (ec *executionContext) _JackpotEntryConnection(ctx context.Context, sel ast.SelectionSet, obj *model.JackpotEntryConnection) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, jackpotEntryConnectionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("JackpotEntryConnection")
+		case "edges":
+			out.Values[i] = ec._JackpotEntryConnection_edges(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "pageInfo":
+			out.Values[i] = ec._JackpotEntryConnection_pageInfo(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var jackpotEntryEdgeImplementors = []string{"JackpotEntryEdge"}
+
+func (ec *executionContext) _JackpotEntryEdge(ctx context.Context, sel ast.SelectionSet, obj *model.JackpotEntryEdge) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, jackpotEntryEdgeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("JackpotEntryEdge")
+		case "cursor":
+			out.Values[i] = ec._JackpotEntryEdge_cursor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "node":
+			out.Values[i] = ec._JackpotEntryEdge_node(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var jackpotEntryRangeImplementors = []string{"JackpotEntryRange"}
+
+func (ec *executionContext) _JackpotEntryRange(ctx context.Context, sel ast.SelectionSet, obj *model.JackpotEntryRange) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, jackpotEntryRangeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("JackpotEntryRange")
+		case "after":
+			out.Values[i] = ec._JackpotEntryRange_after(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "last":
+			out.Values[i] = ec._JackpotEntryRange_last(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -34589,6 +35528,12 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 				true, true,
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Query_jackpot(ctx, field)
+				})
+		case "jackpotChain":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_jackpotChain(ctx, field)
 				})
 		case "trustedManifests":
 			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
@@ -37282,6 +38227,42 @@ func (ec *executionContext) marshalNJackpot2ᚖgithubᚗcomᚋpokertoteᚋpokert
 	return ec._Jackpot(ctx, sel, v)
 }
 
+func (ec *executionContext) marshalNJackpotEntry2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐJackpotEntry(ctx context.Context, sel ast.SelectionSet, v *model.JackpotEntry) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "JackpotEntry!")
+		return graphql.Null
+	}
+	return ec._JackpotEntry(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNJackpotEntryConnection2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐJackpotEntryConnection(ctx context.Context, sel ast.SelectionSet, v *model.JackpotEntryConnection) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "JackpotEntryConnection!")
+		return graphql.Null
+	}
+	return ec._JackpotEntryConnection(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNJackpotEntryEdge2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐJackpotEntryEdge(ctx context.Context, sel ast.SelectionSet, v model.JackpotEntryEdge) graphql.Marshaler {
+	return ec._JackpotEntryEdge(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNJackpotEntryEdge2ᚕgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐJackpotEntryEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []model.JackpotEntryEdge) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNJackpotEntryEdge2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐJackpotEntryEdge(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
 func (ec *executionContext) marshalNLedgerEntry2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐLedgerEntry(ctx context.Context, sel ast.SelectionSet, v *model.LedgerEntry) graphql.Marshaler {
 	if v == nil {
 		graphql.AddInvalidNullError(ctx, "LedgerEntry!")
@@ -38775,6 +39756,13 @@ func (ec *executionContext) marshalOInt642ᚖint64(ctx context.Context, sel ast.
 	_ = ctx
 	res := graphql.MarshalInt64(*v)
 	return res
+}
+
+func (ec *executionContext) marshalOJackpotEntryRange2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐJackpotEntryRange(ctx context.Context, sel ast.SelectionSet, v *model.JackpotEntryRange) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._JackpotEntryRange(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalOMarket2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐMarket(ctx context.Context, v any) (*model.Market, error) {

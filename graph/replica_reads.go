@@ -12,7 +12,7 @@ import (
 // verification of a finished draw, and a player's own histories. Balances
 // (me), limits and everything a mutation does stay on the primary.
 var lagTolerantFields = map[string]bool{
-	"results": true, "draw": true, "verifyDraw": true, "auditLog": true,
+	"results": true, "draw": true, "verifyDraw": true, "auditLog": true, "jackpotChain": true,
 	"myBets": true, "myLedger": true, "holdemHand": true, "holdemHands": true,
 	"__typename": true,
 }

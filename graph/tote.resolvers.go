@@ -118,6 +118,10 @@ func (r *queryResolver) Jackpot(ctx context.Context) (*model.Jackpot, error) {
 	return r.Tote.Jackpot(ctx)
 }
 
+func (r *queryResolver) JackpotChain(ctx context.Context, afterSeq *int64, first *int, after *string, last *int, before *string) (*model.JackpotEntryConnection, error) {
+	return r.Tote.JackpotChain(ctx, afterSeq, first, after, last, before)
+}
+
 func (r *tableResolver) NodeID(ctx context.Context, obj *model.Table) (string, error) {
 	return nodeID(nodeTable, obj.ID), nil
 }

@@ -206,6 +206,9 @@ func toModelResult(r tote.DrawResult) *model.DrawResult {
 	if !r.Void {
 		out.WinningCategory = ptrTo(model.HandCategory(r.Category.String()))
 	}
+	if c := r.JackpotChain; c != nil {
+		out.JackpotEntries = &model.JackpotEntryRange{After: c.After, Last: c.Last}
+	}
 	for i, p := range r.Pools {
 		mp := model.PoolResult{
 			Round: model.BettingRound(p.Round.String()), Market: model.Market(p.Market), Gross: model.Money(p.Gross), Bets: p.NumBets,

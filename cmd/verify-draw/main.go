@@ -8,6 +8,7 @@
 //
 //	verify-draw -result result.json [-commitment HEX] [-rounds ROUND[@CLOSESAT],...] [-roots ROUND:ROOT:BETS:STAKES,...] [-bet POOL,SELECTION,STAKE,PAYOUT] [-allow-local]
 //	verify-draw -server-seed HEX -public-seed HEX [-commitment HEX] -positions N
+//	verify-draw -jackpot run.json [-anchors SEQ:HASH,...]
 //
 // result.json is the published result: Draw.resultJson from the API (or a
 // DRAW_SETTLED event, or any JSON object holding it under "result"). The
@@ -23,7 +24,9 @@
 // result re-committed or re-dealt after the fact fails against them. The exit status
 // is 1 when anything does not match, 2 on bad input, and 3 for a draw that
 // verifies but was dealt on a local beacon chain (the server's own, which
-// proves nothing to players) unless -allow-local is given.
+// proves nothing to players) unless -allow-local is given. The third form
+// (jackpot.go) checks a run of the public jackpot chain against the
+// results of its draws.
 package main
 
 import (
@@ -327,6 +330,9 @@ func readResult(path string) (tote.DrawResult, error) {
 }
 
 func run(args []string, stdout, stderr io.Writer) error {
+	if len(args) > 0 && (args[0] == "-jackpot" || args[0] == "--jackpot" || strings.HasPrefix(args[0], "-jackpot=") || strings.HasPrefix(args[0], "--jackpot=")) {
+		return runJackpot(args, stdout, stderr)
+	}
 	o, err := parseArgs(args, stderr)
 	if err != nil {
 		return err

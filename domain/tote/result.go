@@ -52,6 +52,12 @@ type DrawResult struct {
 	ExpressShares  [2]money.BasisPoints `json:"expressShares"`
 	JackpotBefore  money.Amount         `json:"jackpotBefore"`
 	JackpotAfter   money.Amount         `json:"jackpotAfter"`
+	// JackpotChain names the draw's entries in the public jackpot chain
+	// (jackpot_chain.go): its jackpotBefore is the balance after entry
+	// After, its pools' jackpot moves are entries After+1..Last. Absent
+	// from results settled before the chain existed; not part of the
+	// fair-deal commitment, so present in any result version.
+	JackpotChain *JackpotRange `json:"jackpotChain,omitempty"`
 
 	Pools []PoolResult `json:"pools"`
 

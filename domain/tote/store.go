@@ -66,6 +66,9 @@ type Store interface {
 	// VoidCounts counts a table's void draws by Draw.VoidKind (kinds
 	// without a void may be left out).
 	VoidCounts(ctx context.Context, tableID int64) ([]VoidCount, error)
+	// JackpotChain reads a page of the public jackpot chain
+	// (jackpot_chain.go).
+	JackpotChain(ctx context.Context, q JackpotChainQuery) ([]JackpotEntry, error)
 }
 
 // LockMode says how Tx.LockDraw locks a draw.
@@ -148,6 +151,13 @@ type Tx interface {
 	JackpotBalance(ctx context.Context) (money.Amount, error)
 	JackpotEnabled(ctx context.Context) (bool, error)
 	SetJackpotEnabled(ctx context.Context, enabled bool) error
+	// JackpotHead is the jackpot chain's last entry (nil while the chain is
+	// empty); call it after JackpotBalance, whose lock serialises the
+	// chain's writers.
+	JackpotHead(ctx context.Context) (*JackpotEntry, error)
+	// AppendJackpot stores entries that follow the head; a seq taken
+	// already is a Conflict and nothing is stored.
+	AppendJackpot(ctx context.Context, entries []JackpotEntry) error
 }
 
 // Lease is a dealer's right to deal one table: held by Owner until

@@ -420,6 +420,8 @@ type DrawResult struct {
 	SettledAt        time.Time     `json:"settledAt"`
 	// What each round after the deal opened with (SPEC 1.9); empty for draws dealt before suspension existed.
 	Chances []RoundChances `json:"chances"`
+	// The draw's entries in the public jackpot chain (jackpotChain); null for draws settled before the chain existed.
+	JackpotEntries *JackpotEntryRange `json:"jackpotEntries,omitempty"`
 }
 
 type DrawSettled struct {
@@ -687,6 +689,46 @@ type HoldemStartInput struct {
 type Jackpot struct {
 	Balance Money `json:"balance"`
 	Enabled bool  `json:"enabled"`
+}
+
+// One change of the jackpot in the public jackpot chain (docs/fairness.md, section 14).
+type JackpotEntry struct {
+	// 1, 2, ... without a gap.
+	Seq int64 `json:"seq"`
+	// OPENING (seq 1: the jackpot when the chain began), CONTRIBUTION, ROLLOVER, WIN (paid from the jackpot), TOP_UP (an admin's, from the organiser). New values may be added: show unknown ones as they are.
+	Kind string `json:"kind"`
+	// The draw whose pool moved the jackpot; null for OPENING and TOP_UP.
+	DrawID *string `json:"drawId,omitempty"`
+	// The pool (DRAW:ROUND:MARKET, as in resultJson); null for OPENING and TOP_UP.
+	PoolID *string   `json:"poolId,omitempty"`
+	Amount Money     `json:"amount"`
+	Before Money     `json:"before"`
+	After  Money     `json:"after"`
+	At     time.Time `json:"at"`
+	// 64 lower-case hex digits: the previous entry's hash (zeros for seq 1).
+	PrevHash string `json:"prevHash"`
+	// 64 lower-case hex digits: SHA-256 of the entry's bytes and prevHash (docs/fairness.md, section 14).
+	Hash string `json:"hash"`
+	// The entry as the verifiers read it (amounts in tiyn): an element of cmd/verify-draw -jackpot's entries.
+	EntryJSON string `json:"entryJson"`
+}
+
+// A page of the jackpot chain.
+type JackpotEntryConnection struct {
+	Edges    []JackpotEntryEdge `json:"edges"`
+	PageInfo *PageInfo          `json:"pageInfo"`
+}
+
+type JackpotEntryEdge struct {
+	// Pass as `after` to continue after this item, or as `before` to read the items before it.
+	Cursor string        `json:"cursor"`
+	Node   *JackpotEntry `json:"node"`
+}
+
+// A settled or void draw's entries in the jackpot chain: seq after+1 to last (none when equal); the draw's jackpot before it is entry after's balance after.
+type JackpotEntryRange struct {
+	After int64 `json:"after"`
+	Last  int64 `json:"last"`
 }
 
 type LedgerEntry struct {

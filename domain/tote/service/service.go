@@ -295,8 +295,21 @@ func (s *Service) JackpotTopUp(ctx context.Context, actor int64, amount money.Am
 	}
 	t := ledger.Move(fmt.Sprintf("tote:jackpot-topup:%d:%s", actor, key), ledger.JackpotTopUp,
 		"jackpot top-up", ledger.OrganiserAccount, ledger.JackpotAccount, amount)
-	p, err := s.ledger.Post(ctx, t)
-	if err == nil && !p.Replayed {
+	// The posting and its jackpot chain entry commit together; a replayed
+	// key moved nothing and so records nothing.
+	var replayed bool
+	err := s.store.Within(ctx, func(ctx context.Context, tx tote.Tx) error {
+		p, err := tx.Ledger().Post(ctx, t)
+		if err != nil {
+			return err
+		}
+		if replayed = p.Replayed; replayed {
+			return nil
+		}
+		_, err = tote.RecordJackpot(ctx, tx, []tote.JackpotMove{{Kind: tote.JackpotTopUp, Amount: amount}}, s.clock.Now())
+		return err
+	})
+	if err == nil && !replayed {
 		s.audit(ctx, actor, account.AuditEntry{Action: "TOTE_JACKPOT_TOPUP", Detail: "Jackpot topped up by " + amount.String() + " KZT"})
 	}
 	return err

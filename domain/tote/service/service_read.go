@@ -61,6 +61,11 @@ func (s *Service) Results(ctx context.Context, q tote.ResultQuery) ([]tote.Draw,
 	return s.store.Results(ctx, q)
 }
 
+// JackpotChain reads a page of the public jackpot chain.
+func (s *Service) JackpotChain(ctx context.Context, q tote.JackpotChainQuery) ([]tote.JackpotEntry, error) {
+	return s.store.JackpotChain(ctx, q)
+}
+
 // EventsAfter lists a table's outbox events with Seq > after, in order, at
 // most limit of them.
 func (s *Service) EventsAfter(ctx context.Context, tableID, after int64, limit int) ([]tote.TableEvent, error) {

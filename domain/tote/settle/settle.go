@@ -125,6 +125,9 @@ func (s *Settler) Settle(ctx context.Context, tx tote.Tx, d tote.Draw, t tote.Ta
 		jackpot += st.JackpotChange()
 	}
 	res.JackpotAfter = jackpot
+	if err := recordJackpot(ctx, tx, &res); err != nil {
+		return outbox.Step{}, err
+	}
 	return s.finish(ctx, tx, d, t, res, tote.PhaseSettled, outcomes, balances)
 }
 
@@ -167,7 +170,27 @@ func (s *Settler) Void(ctx context.Context, tx tote.Tx, d tote.Draw, t tote.Tabl
 		outcomes = append(outcomes, betOutcomes(pb, st.Payouts)...)
 	}
 	d.VoidReason = reason
+	jackpot, err := tx.JackpotBalance(ctx)
+	if err != nil {
+		return outbox.Step{}, err
+	}
+	res.JackpotBefore, res.JackpotAfter = jackpot, jackpot
+	if err := recordJackpot(ctx, tx, &res); err != nil {
+		return outbox.Step{}, err
+	}
 	return s.finish(ctx, tx, d, t, res, tote.PhaseVoid, outcomes, balances)
+}
+
+// recordJackpot appends what settling res did to the jackpot (nothing for
+// a void) to the public jackpot chain, after every posting of the draw,
+// and names the entries in the result.
+func recordJackpot(ctx context.Context, tx tote.Tx, res *tote.DrawResult) error {
+	rng, err := tote.RecordJackpot(ctx, tx, tote.DrawJackpotMoves(res), res.SettledAt)
+	if err != nil {
+		return err
+	}
+	res.JackpotChain = &rng
+	return nil
 }
 
 // finish records a settled or void draw: bets, result, revealed seed,

@@ -299,6 +299,9 @@ func (s *Settler) settleStreamed(ctx context.Context, tx tote.Tx, d tote.Draw, t
 		}
 	}
 	res.JackpotAfter = jackpot
+	if err := recordJackpot(ctx, tx, &res); err != nil {
+		return outbox.Step{}, err
+	}
 	phase := tote.PhaseSettled
 	if void {
 		d.VoidReason = res.VoidReason

@@ -38,7 +38,9 @@ type MemStore struct {
 	// (memstore_retention.go).
 	firstSeq map[int64]int64
 	jackpot  bool
-	seq      int64 // last id handed out, shared by tables, draws and bets
+	// chain is the jackpot chain, chain[i] holding seq i+1.
+	chain []tote.JackpotEntry
+	seq   int64 // last id handed out, shared by tables, draws and bets
 }
 
 type memBetKey struct {

@@ -1,9 +1,12 @@
 package totetest
 
 import (
+	"slices"
 	"testing"
 	"time"
 
+	"github.com/pokertote/pokertote/domain/betroot"
+	"github.com/pokertote/pokertote/domain/cards"
 	"github.com/pokertote/pokertote/domain/errs"
 	"github.com/pokertote/pokertote/domain/money"
 	"github.com/pokertote/pokertote/domain/parimutuel"
@@ -99,5 +102,45 @@ func RunRetention(t *testing.T, newEnv func(t *testing.T) Env) {
 	res, err := env.Store.Results(h.Ctx, tote.ResultQuery{TableID: h.Table.ID, Limit: 10})
 	if err != nil || len(res) != 1 || res[0].ID != d1.ID {
 		t.Fatalf("results after pruning = %v, %v", drawIDs(res), err)
+	}
+	checkWitnessesKept(t, got, all)
+	h.CheckJackpotChain()
+}
+
+// checkWitnessesKept: once a draw's DRAW_OPENED and ROUND_CLOSED events
+// are pruned, the draw itself still holds what they published (SPEC 4:
+// never a draw's commitment, beacon rounds or bet roots), so a player's
+// record of them can be checked however old the draw.
+func checkWitnessesKept(t *testing.T, d tote.Draw, events []tote.TableEvent) {
+	t.Helper()
+	var roots int
+	for _, e := range events {
+		if e.DrawID != d.ID {
+			continue
+		}
+		switch e.Type {
+		case tote.EventDrawOpened:
+			if e.Commitment == "" || cards.FormatCommitment(d.Commitment) != e.Commitment {
+				t.Errorf("draw %d: commitment %s kept, DRAW_OPENED published %s", d.ID, cards.FormatCommitment(d.Commitment), e.Commitment)
+			}
+			if e.Beacons == nil || d.Beacons == nil || d.Beacons.Rounds != e.Beacons.Rounds ||
+				slices.ContainsFunc([]int{0, 1, 2, 3}, func(i int) bool { return !d.Beacons.ClosesAt[i].Equal(e.Beacons.ClosesAt[i]) }) {
+				t.Errorf("draw %d: beacons %+v kept, DRAW_OPENED published %+v", d.ID, d.Beacons, e.Beacons)
+			}
+			if d.Result == nil || d.Result.Commitment != e.Commitment || d.Result.Beacons == nil || d.Result.Beacons.Rounds != e.Beacons.Rounds {
+				t.Errorf("draw %d: the result's commitment and rounds are not DRAW_OPENED's", d.ID)
+			}
+		case tote.EventRoundClosed:
+			if e.BetRoot == nil {
+				continue
+			}
+			roots++
+			if !slices.ContainsFunc(d.BetRoots, func(r betroot.Root) bool { return r.Round == e.BetRoot.Round && r.Root == e.BetRoot.Root }) {
+				t.Errorf("draw %d: bet roots %+v kept, ROUND_CLOSED published %+v", d.ID, d.BetRoots, e.BetRoot)
+			}
+		}
+	}
+	if roots == 0 || len(d.BetRoots) != roots {
+		t.Errorf("draw %d: %d bet roots kept, %d published", d.ID, len(d.BetRoots), roots)
 	}
 }

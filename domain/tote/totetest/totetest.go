@@ -25,6 +25,7 @@ import (
 	"github.com/pokertote/pokertote/domain/tote/dealer"
 	"github.com/pokertote/pokertote/domain/tote/outbox"
 	"github.com/pokertote/pokertote/domain/tote/service"
+	"github.com/pokertote/pokertote/domain/tote/verify"
 	"github.com/pokertote/pokertote/internal/clocktest"
 )
 
@@ -364,6 +365,62 @@ func (h *Harness) CheckBooks(d tote.Draw) {
 			h.T.Errorf("escrow of pool %s holds %s after the draw", tote.PoolID(d.ID, k.Round, k.Market), b)
 		}
 	}
+	h.CheckJackpotChain()
+}
+
+// CheckJackpotChain checks the whole jackpot chain against the results of
+// every finished draw (verify.JackpotChain) and its head against the
+// ledger's jackpot balance: no jackpot posting without its entry.
+func (h *Harness) CheckJackpotChain() {
+	h.T.Helper()
+	run := h.JackpotRun()
+	var head money.Amount
+	if n := len(run.Entries); n > 0 {
+		head = run.Entries[n-1].After
+	}
+	if bal := h.Balance(ledger.JackpotAccount); bal != head {
+		h.T.Errorf("the jackpot chain ends at %s, the ledger's jackpot holds %s", head, bal)
+	}
+	if len(run.Entries) == 0 {
+		return
+	}
+	for _, p := range verify.JackpotChain(run) {
+		h.T.Errorf("jackpot chain: %s", p)
+	}
+}
+
+// JackpotRun is the whole jackpot chain with the result of every finished
+// draw, as the public API pages them out.
+func (h *Harness) JackpotRun() verify.JackpotRun {
+	h.T.Helper()
+	var run verify.JackpotRun
+	for after := int64(0); ; {
+		page, err := h.Env.Store.JackpotChain(h.Ctx, tote.JackpotChainQuery{After: after, Limit: 100})
+		if err != nil {
+			h.T.Fatal(err)
+		}
+		if len(page) == 0 {
+			break
+		}
+		run.Entries = append(run.Entries, page...)
+		after = page[len(page)-1].Seq
+	}
+	for before := int64(0); ; {
+		draws, err := h.Env.Store.Results(h.Ctx, tote.ResultQuery{Before: before, Limit: 100})
+		if err != nil {
+			h.T.Fatal(err)
+		}
+		if len(draws) == 0 {
+			break
+		}
+		for _, d := range draws {
+			if d.Result != nil {
+				run.Results = append(run.Results, *d.Result)
+			}
+		}
+		before = draws[len(draws)-1].ID
+	}
+	return run
 }
 
 // Events is the table's outbox.

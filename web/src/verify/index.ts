@@ -14,6 +14,8 @@ import type { PublicLeaf } from './merkle';
 import { FAIR_BOUND, FAIR_TERMS, RESULT_BOUND, RESULT_TERMS, canonicalHex, checkRecorded, drawCommitment, sameTerms, termsProblems, type Recorded } from './bound';
 
 export type { Recorded } from './bound';
+export { verifyJackpotChain } from './jackpot';
+export type { JackpotRun } from './jackpot';
 
 /**
  * Verdict: ok is true when every check holds; verdict says what that means:
