@@ -276,7 +276,7 @@ func TestJoinMidDraw(t *testing.T) {
 				t.Fatalf("snapshot positions %s (%v)", snap.Positions, err)
 			}
 			// The snapshot carries the draw's beacon commitment as DrawOpened
-			// published it (issue 26): four streets, no signature.
+			// published it: fair deal 4, four streets, no signature.
 			var bc struct {
 				Version int
 				Chain   struct{ Name string }
@@ -285,7 +285,7 @@ func TestJoinMidDraw(t *testing.T) {
 					Signature *string
 				}
 			}
-			if err := json.Unmarshal(snap.Beacons, &bc); err != nil || bc.Version != 3 || bc.Chain.Name != "local" || len(bc.Streets) != 4 || bc.Streets[3].Round == 0 || bc.Streets[0].Signature != nil {
+			if err := json.Unmarshal(snap.Beacons, &bc); err != nil || bc.Version != 4 || bc.Chain.Name != "local" || len(bc.Streets) != 4 || bc.Streets[3].Round == 0 || bc.Streets[0].Signature != nil {
 				t.Fatalf("snapshot beacons %s (%v)", snap.Beacons, err)
 			}
 			var win struct {
