@@ -158,7 +158,7 @@ func ChainJackpot(head *JackpotEntry, moves []JackpotMove, ledgerAfter money.Amo
 		net += money.Amount(rule.Sign) * m.Amount
 	}
 	var out []JackpotEntry
-	prev := JackpotEntry{Hash: JackpotGenesis}
+	var prev JackpotEntry
 	if head != nil {
 		prev = *head
 	} else {
