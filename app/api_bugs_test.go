@@ -119,7 +119,7 @@ func TestTextsPeopleRead(t *testing.T) {
 					}
 				}
 				c.MustDo(t, `query($t: ID!) { voidCounts(tableId: $t) { kind count } }`, map[string]any{"t": tableID}, &out) // no token
-				if len(out.VoidCounts) != 4 || out.VoidCounts[0].Kind != "ADMIN_BEFORE_DEAL" || out.VoidCounts[0].Count != 1 || out.VoidCounts[1].Count != 0 {
+				if len(out.VoidCounts) != 5 || out.VoidCounts[0].Kind != "ADMIN_BEFORE_DEAL" || out.VoidCounts[0].Count != 1 || out.VoidCounts[1].Count != 0 {
 					t.Errorf("void counts %+v", out.VoidCounts)
 				}
 			})
