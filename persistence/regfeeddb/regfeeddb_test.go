@@ -284,7 +284,13 @@ func TestSequencerWaitsForTransactionsInFlight(t *testing.T) {
 	if err := slow.Commit().Error; err != nil {
 		t.Fatal(err)
 	}
-	if _, err := seq.Step(ctx); err != nil {
+	// A pass reads only below the oldest transaction running anywhere in
+	// the cluster, and other tests share it: wait until everything
+	// committed is in (a single Step could find another test's
+	// transaction open and take nothing).
+	sctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	if err := seq.Sync(sctx); err != nil {
 		t.Fatal(err)
 	}
 	recs, _ = feed.After(ctx, 0, 100)
