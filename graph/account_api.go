@@ -9,8 +9,11 @@ import (
 	"github.com/pokertote/pokertote/domain/cashier"
 	"github.com/pokertote/pokertote/domain/errs"
 	"github.com/pokertote/pokertote/domain/event"
+	"github.com/pokertote/pokertote/domain/holdem"
 	"github.com/pokertote/pokertote/domain/ids"
 	"github.com/pokertote/pokertote/domain/ledger"
+	"github.com/pokertote/pokertote/domain/parimutuel"
+	"github.com/pokertote/pokertote/domain/tote"
 	"github.com/pokertote/pokertote/graph/model"
 )
 
@@ -319,6 +322,9 @@ func (a *AccountsAPI) DecideVerification(ctx context.Context, in model.DecideVer
 	if in.Reason != nil {
 		d.Reason = *in.Reason
 	}
+	if in.RejectReason != nil && !in.Approve {
+		d.Reason = string(*in.RejectReason)
+	}
 	saved, err := a.Service.DecideVerification(ctx, v.UserID, id, d)
 	if err != nil {
 		return nil, err
@@ -494,11 +500,31 @@ func (a *AccountsAPI) ledgerOf(ctx context.Context, userID int64, first *int, af
 
 // toModelLedgerEntry converts an entry of user userID's wallet.
 func toModelLedgerEntry(userID int64, it ledger.HistoryItem) *model.LedgerEntry {
-	return &model.LedgerEntry{
+	e := &model.LedgerEntry{
 		NodeID: ledgerEntryNodeID(userID, it.EntryID),
 		ID:     id(it.EntryID), TransferID: id(it.TransferID), Kind: model.LedgerEntryKind(it.Kind), Amount: model.Money(it.Amount),
 		BalanceAfter: model.Money(it.BalanceAfter), Memo: it.Memo, CreatedAt: it.PostedAt,
 	}
+	if r, ok := tote.ParseLedgerKey(it.Key); ok {
+		if r.BetID != 0 {
+			b := id(r.BetID)
+			e.BetID = &b
+		} else {
+			e.DrawID = id(r.DrawID)
+			round, market := model.BettingRound(parimutuel.Round(r.Round).String()), model.Market(r.Market)
+			if round.IsValid() {
+				e.Round = &round
+			}
+			if market.IsValid() {
+				e.Market = &market
+			}
+		}
+	}
+	if h, ok := holdem.HandOfLedgerKey(it.Key); ok {
+		hid := id(h)
+		e.HoldemHandID = &hid
+	}
+	return e
 }
 
 // Deposit records cash paid in at the desk (admins, idempotent).
@@ -567,6 +593,10 @@ func verification(v account.Verification) *model.Verification {
 	if v.Reason != "" {
 		r := v.Reason
 		out.Reason = &r
+	}
+	if c := account.RejectionOf(v); c != "" {
+		rr := model.RejectionReason(c)
+		out.RejectReason = &rr
 	}
 	if !v.DecidedAt.IsZero() {
 		d := v.DecidedAt

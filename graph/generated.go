@@ -41,6 +41,7 @@ type ResolverRoot interface {
 	DrawVerification() DrawVerificationResolver
 	DrawVoided() DrawVoidedResolver
 	HoldemHand() HoldemHandResolver
+	LedgerEntry() LedgerEntryResolver
 	Mutation() MutationResolver
 	OddsUpdated() OddsUpdatedResolver
 	PendingVerification() PendingVerificationResolver
@@ -518,11 +519,16 @@ type ComplexityRoot struct {
 	LedgerEntry struct {
 		Amount       func(childComplexity int) int
 		BalanceAfter func(childComplexity int) int
+		BetID        func(childComplexity int) int
 		CreatedAt    func(childComplexity int) int
+		Draw         func(childComplexity int) int
+		HoldemHandID func(childComplexity int) int
 		ID           func(childComplexity int) int
 		Kind         func(childComplexity int) int
+		Market       func(childComplexity int) int
 		Memo         func(childComplexity int) int
 		NodeID       func(childComplexity int) int
+		Round        func(childComplexity int) int
 		TransferID   func(childComplexity int) int
 	}
 
@@ -1025,6 +1031,7 @@ type ComplexityRoot struct {
 		DocumentType func(childComplexity int) int
 		ID           func(childComplexity int) int
 		Reason       func(childComplexity int) int
+		RejectReason func(childComplexity int) int
 		Status       func(childComplexity int) int
 		SubmittedAt  func(childComplexity int) int
 	}
@@ -1096,6 +1103,9 @@ type DrawVoidedResolver interface {
 }
 type HoldemHandResolver interface {
 	NodeID(ctx context.Context, obj *model.HoldemHand) (string, error)
+}
+type LedgerEntryResolver interface {
+	Draw(ctx context.Context, obj *model.LedgerEntry) (*model.Draw, error)
 }
 type MutationResolver interface {
 	Register(ctx context.Context, input model.RegisterInput) (*model.AuthPayload, error)
@@ -3096,12 +3106,30 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.LedgerEntry.BalanceAfter(childComplexity), true
+	case "LedgerEntry.betId":
+		if e.ComplexityRoot.LedgerEntry.BetID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LedgerEntry.BetID(childComplexity), true
 	case "LedgerEntry.createdAt":
 		if e.ComplexityRoot.LedgerEntry.CreatedAt == nil {
 			break
 		}
 
 		return e.ComplexityRoot.LedgerEntry.CreatedAt(childComplexity), true
+	case "LedgerEntry.draw":
+		if e.ComplexityRoot.LedgerEntry.Draw == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LedgerEntry.Draw(childComplexity), true
+	case "LedgerEntry.holdemHandId":
+		if e.ComplexityRoot.LedgerEntry.HoldemHandID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LedgerEntry.HoldemHandID(childComplexity), true
 	case "LedgerEntry.id":
 		if e.ComplexityRoot.LedgerEntry.ID == nil {
 			break
@@ -3114,6 +3142,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.LedgerEntry.Kind(childComplexity), true
+	case "LedgerEntry.market":
+		if e.ComplexityRoot.LedgerEntry.Market == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LedgerEntry.Market(childComplexity), true
 	case "LedgerEntry.memo":
 		if e.ComplexityRoot.LedgerEntry.Memo == nil {
 			break
@@ -3126,6 +3160,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.LedgerEntry.NodeID(childComplexity), true
+	case "LedgerEntry.round":
+		if e.ComplexityRoot.LedgerEntry.Round == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LedgerEntry.Round(childComplexity), true
 	case "LedgerEntry.transferId":
 		if e.ComplexityRoot.LedgerEntry.TransferID == nil {
 			break
@@ -5653,6 +5693,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Verification.Reason(childComplexity), true
+	case "Verification.rejectReason":
+		if e.ComplexityRoot.Verification.RejectReason == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Verification.RejectReason(childComplexity), true
 	case "Verification.status":
 		if e.ComplexityRoot.Verification.Status == nil {
 			break
@@ -6758,6 +6804,16 @@ func (ec *executionContext) childFields_LedgerEntry(ctx context.Context, field g
 		return ec.fieldContext_LedgerEntry_memo(ctx, field)
 	case "createdAt":
 		return ec.fieldContext_LedgerEntry_createdAt(ctx, field)
+	case "betId":
+		return ec.fieldContext_LedgerEntry_betId(ctx, field)
+	case "draw":
+		return ec.fieldContext_LedgerEntry_draw(ctx, field)
+	case "round":
+		return ec.fieldContext_LedgerEntry_round(ctx, field)
+	case "market":
+		return ec.fieldContext_LedgerEntry_market(ctx, field)
+	case "holdemHandId":
+		return ec.fieldContext_LedgerEntry_holdemHandId(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type LedgerEntry", field.Name)
 }
@@ -7452,6 +7508,8 @@ func (ec *executionContext) childFields_Verification(ctx context.Context, field 
 		return ec.fieldContext_Verification_dateOfBirth(ctx, field)
 	case "reason":
 		return ec.fieldContext_Verification_reason(ctx, field)
+	case "rejectReason":
+		return ec.fieldContext_Verification_rejectReason(ctx, field)
 	case "submittedAt":
 		return ec.fieldContext_Verification_submittedAt(ctx, field)
 	case "decidedAt":
@@ -16950,6 +17008,130 @@ func (ec *executionContext) _LedgerEntry_createdAt(ctx context.Context, field gr
 }
 func (ec *executionContext) fieldContext_LedgerEntry_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("LedgerEntry", field, false, false, "Time")
+}
+
+func (ec *executionContext) _LedgerEntry_betId(ctx context.Context, field graphql.CollectedField, obj *model.LedgerEntry) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LedgerEntry_betId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.BetID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOID2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_LedgerEntry_betId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("LedgerEntry", field, false, false, "ID")
+}
+
+func (ec *executionContext) _LedgerEntry_draw(ctx context.Context, field graphql.CollectedField, obj *model.LedgerEntry) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LedgerEntry_draw(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.LedgerEntry().Draw(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Draw) graphql.Marshaler {
+			return ec.marshalODraw2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐDraw(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_LedgerEntry_draw(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "LedgerEntry",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Draw(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _LedgerEntry_round(ctx context.Context, field graphql.CollectedField, obj *model.LedgerEntry) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LedgerEntry_round(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Round, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.BettingRound) graphql.Marshaler {
+			return ec.marshalOBettingRound2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐBettingRound(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_LedgerEntry_round(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("LedgerEntry", field, false, false, "BettingRound")
+}
+
+func (ec *executionContext) _LedgerEntry_market(ctx context.Context, field graphql.CollectedField, obj *model.LedgerEntry) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LedgerEntry_market(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Market, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Market) graphql.Marshaler {
+			return ec.marshalOMarket2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐMarket(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_LedgerEntry_market(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("LedgerEntry", field, false, false, "Market")
+}
+
+func (ec *executionContext) _LedgerEntry_holdemHandId(ctx context.Context, field graphql.CollectedField, obj *model.LedgerEntry) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LedgerEntry_holdemHandId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.HoldemHandID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOID2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_LedgerEntry_holdemHandId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("LedgerEntry", field, false, false, "ID")
 }
 
 func (ec *executionContext) _LedgerEntryConnection_edges(ctx context.Context, field graphql.CollectedField, obj *model.LedgerEntryConnection) (ret graphql.Marshaler) {
@@ -28067,6 +28249,29 @@ func (ec *executionContext) fieldContext_Verification_reason(_ context.Context, 
 	return graphql.NewScalarFieldContext("Verification", field, false, false, "String")
 }
 
+func (ec *executionContext) _Verification_rejectReason(ctx context.Context, field graphql.CollectedField, obj *model.Verification) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Verification_rejectReason(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.RejectReason, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.RejectionReason) graphql.Marshaler {
+			return ec.marshalORejectionReason2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐRejectionReason(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Verification_rejectReason(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Verification", field, false, false, "RejectionReason")
+}
+
 func (ec *executionContext) _Verification_submittedAt(ctx context.Context, field graphql.CollectedField, obj *model.Verification) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -29687,7 +29892,7 @@ func (ec *executionContext) unmarshalInputDecideVerificationInput(ctx context.Co
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"id", "approve", "reason"}
+	fieldsInOrder := [...]string{"id", "approve", "rejectReason", "reason"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -29708,6 +29913,13 @@ func (ec *executionContext) unmarshalInputDecideVerificationInput(ctx context.Co
 				return it, err
 			}
 			it.Approve = data
+		case "rejectReason":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("rejectReason"))
+			data, err := ec.unmarshalORejectionReason2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐRejectionReason(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RejectReason = data
 		case "reason":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("reason"))
 			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
@@ -33768,42 +33980,68 @@ func (ec *executionContext) _LedgerEntry(ctx context.Context, sel ast.SelectionS
 		case "id":
 			out.Values[i] = ec._LedgerEntry_id(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "nodeId":
 			out.Values[i] = ec._LedgerEntry_nodeId(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "transferId":
 			out.Values[i] = ec._LedgerEntry_transferId(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "kind":
 			out.Values[i] = ec._LedgerEntry_kind(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "amount":
 			out.Values[i] = ec._LedgerEntry_amount(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "balanceAfter":
 			out.Values[i] = ec._LedgerEntry_balanceAfter(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "memo":
 			out.Values[i] = ec._LedgerEntry_memo(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "createdAt":
 			out.Values[i] = ec._LedgerEntry_createdAt(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "betId":
+			out.Values[i] = ec._LedgerEntry_betId(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "draw":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._LedgerEntry_draw(ctx, field, obj)
+				})
+		case "round":
+			out.Values[i] = ec._LedgerEntry_round(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "market":
+			out.Values[i] = ec._LedgerEntry_market(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "holdemHandId":
+			out.Values[i] = ec._LedgerEntry_holdemHandId(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
@@ -37070,6 +37308,11 @@ func (ec *executionContext) _Verification(ctx context.Context, sel ast.Selection
 			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
+		case "rejectReason":
+			out.Values[i] = ec._Verification_rejectReason(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		case "submittedAt":
 			out.Values[i] = ec._Verification_submittedAt(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
@@ -39867,6 +40110,22 @@ func (ec *executionContext) marshalORegulatorProtectionChange2ᚖgithubᚗcomᚋ
 		return graphql.Null
 	}
 	return ec._RegulatorProtectionChange(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalORejectionReason2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐRejectionReason(ctx context.Context, v any) (*model.RejectionReason, error) {
+	if v == nil {
+		return nil, nil
+	}
+	var res = new(model.RejectionReason)
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalORejectionReason2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐRejectionReason(ctx context.Context, sel ast.SelectionSet, v *model.RejectionReason) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return v
 }
 
 func (ec *executionContext) unmarshalOReportGame2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐReportGame(ctx context.Context, v any) (*model.ReportGame, error) {

@@ -11,6 +11,10 @@ import (
 	"github.com/pokertote/pokertote/graph/model"
 )
 
+func (r *ledgerEntryResolver) Draw(ctx context.Context, obj *model.LedgerEntry) (*model.Draw, error) {
+	return r.Tote.LedgerEntryDraw(ctx, obj)
+}
+
 func (r *mutationResolver) Deposit(ctx context.Context, input model.CashInput) (*model.CashTransfer, error) {
 	t, err := r.Accounts.Deposit(ctx, input)
 	if uid, perr := parseID(input.UserID, "user"); perr == nil {
@@ -26,3 +30,7 @@ func (r *mutationResolver) Withdraw(ctx context.Context, input model.CashInput) 
 func (r *queryResolver) MyLedger(ctx context.Context, first *int, after *string, last *int, before *string) (*model.LedgerEntryConnection, error) {
 	return r.Accounts.MyLedger(ctx, first, after, last, before)
 }
+
+func (r *Resolver) LedgerEntry() LedgerEntryResolver { return &ledgerEntryResolver{r} }
+
+type ledgerEntryResolver struct{ *Resolver }

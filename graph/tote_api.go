@@ -99,6 +99,27 @@ func (a *ToteAPI) BetDraw(ctx context.Context, obj *model.Bet) (*model.Draw, err
 	return nil, err
 }
 
+// LedgerEntryDraw resolves LedgerEntry.draw: a settlement's or refund's
+// draw from its key, a stake's from its bet (the wallet's owner's own).
+func (a *ToteAPI) LedgerEntryDraw(ctx context.Context, obj *model.LedgerEntry) (*model.Draw, error) {
+	drawID := obj.DrawID
+	if drawID == "" && obj.BetID != nil {
+		n, err := parseID(*obj.BetID, "bet")
+		if err != nil {
+			return nil, err
+		}
+		b, err := a.svc.Bet(ctx, n)
+		if err != nil {
+			return nil, err
+		}
+		drawID = id(b.DrawID)
+	}
+	if drawID == "" {
+		return nil, nil
+	}
+	return a.drawByID(ctx, drawID)
+}
+
 // DrawTable resolves Draw.table (filled when the draw was converted).
 func (a *ToteAPI) DrawTable(_ context.Context, obj *model.Draw) (*model.Table, error) {
 	return obj.Table, nil

@@ -121,3 +121,37 @@ func HashDocumentNumber(pepper []byte, number string) (string, error) {
 	mac.Write([]byte(n))
 	return hex.EncodeToString(mac.Sum(nil)), nil
 }
+
+// RejectionCode is why an admin refused a document, from a fixed list the
+// player's client translates. A rejection made with a code stores the code
+// as its Reason; a free-text reason (older clients, partners' back offices)
+// reads as RejectOther, its text kept for staff.
+type RejectionCode string
+
+// The reasons a document may be refused for.
+const (
+	RejectUnreadable   RejectionCode = "DOCUMENT_UNREADABLE"
+	RejectExpired      RejectionCode = "DOCUMENT_EXPIRED"
+	RejectNameMismatch RejectionCode = "NAME_MISMATCH"
+	RejectDOBMismatch  RejectionCode = "DATE_OF_BIRTH_MISMATCH"
+	RejectNotAccepted  RejectionCode = "DOCUMENT_NOT_ACCEPTED"
+	RejectDuplicate    RejectionCode = "DUPLICATE_DOCUMENT"
+	RejectOther        RejectionCode = "OTHER"
+)
+
+// RejectionCodes lists every code, in the order a back office offers them.
+var RejectionCodes = []RejectionCode{RejectUnreadable, RejectExpired, RejectNameMismatch, RejectDOBMismatch, RejectNotAccepted, RejectDuplicate, RejectOther}
+
+// RejectionOf reads a rejected verification's code: its Reason when that is
+// a code, RejectOther for free text, "" when v is not rejected.
+func RejectionOf(v Verification) RejectionCode {
+	if v.Status != Rejected {
+		return ""
+	}
+	for _, c := range RejectionCodes {
+		if v.Reason == string(c) {
+			return c
+		}
+	}
+	return RejectOther
+}

@@ -59,3 +59,17 @@ func TestHashDocumentNumber(t *testing.T) {
 		t.Fatal("short pepper accepted")
 	}
 }
+
+func TestRejectionOfReadsCodesAndFreeText(t *testing.T) {
+	for _, c := range account.RejectionCodes {
+		if got := account.RejectionOf(account.Verification{Status: account.Rejected, Reason: string(c)}); got != c {
+			t.Fatalf("reason %q read as %q", c, got)
+		}
+	}
+	if got := account.RejectionOf(account.Verification{Status: account.Rejected, Reason: "blurred photo, please retake"}); got != account.RejectOther {
+		t.Fatalf("free text read as %q", got)
+	}
+	if got := account.RejectionOf(account.Verification{Status: account.Approved, Reason: string(account.RejectExpired)}); got != "" {
+		t.Fatalf("an approved verification read as rejected for %q", got)
+	}
+}

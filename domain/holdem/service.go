@@ -507,3 +507,15 @@ func (s *Service) publish(ctx context.Context, r Record, posted ...ledger.Posted
 		}
 	}
 }
+
+// HandOfLedgerKey reads the hand a Casino Hold'em transfer's key was posted
+// for ("holdem:<hand>:<what>"); ok is false for any other key.
+func HandOfLedgerKey(key string) (handID int64, ok bool) {
+	rest, found := strings.CutPrefix(key, "holdem:")
+	if !found {
+		return 0, false
+	}
+	id, _, _ := strings.Cut(rest, ":")
+	n, err := strconv.ParseInt(id, 10, 64)
+	return n, err == nil && n > 0
+}

@@ -101,9 +101,12 @@ type HistoryPage struct {
 
 // HistoryItem is one entry as the account's owner sees it.
 type HistoryItem struct {
-	EntryID      int64
-	TransferID   int64
-	Kind         TransferKind
+	EntryID    int64
+	TransferID int64
+	Kind       TransferKind
+	// Key is the transfer's idempotency key: what it was posted for (a
+	// bet, a pool, a hand), read by the game that wrote it.
+	Key          string
 	Memo         string
 	Amount       money.Amount
 	BalanceAfter money.Amount

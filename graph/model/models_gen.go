@@ -327,9 +327,12 @@ type DailyReportRow struct {
 }
 
 type DecideVerificationInput struct {
-	ID      string  `json:"id"`
-	Approve bool    `json:"approve"`
-	Reason  *string `json:"reason,omitempty"`
+	ID      string `json:"id"`
+	Approve bool   `json:"approve"`
+	// A rejection's reason from the list (preferred: the player reads it in their language).
+	RejectReason *RejectionReason `json:"rejectReason,omitempty"`
+	// Free text for staff; a rejection needs rejectReason or reason.
+	Reason *string `json:"reason,omitempty"`
 }
 
 type Draw struct {
@@ -730,21 +733,6 @@ type JackpotEntryRange struct {
 	After int64 `json:"after"`
 	Last  int64 `json:"last"`
 }
-
-type LedgerEntry struct {
-	ID string `json:"id"`
-	// The global id (Node): pass it to node(id:).
-	NodeID     string          `json:"nodeId"`
-	TransferID string          `json:"transferId"`
-	Kind       LedgerEntryKind `json:"kind"`
-	// Positive: money in; negative: money out.
-	Amount       Money     `json:"amount"`
-	BalanceAfter Money     `json:"balanceAfter"`
-	Memo         string    `json:"memo"`
-	CreatedAt    time.Time `json:"createdAt"`
-}
-
-func (LedgerEntry) IsNode() {}
 
 // A page of a wallet history.
 type LedgerEntryConnection struct {
@@ -1379,9 +1367,12 @@ type Verification struct {
 	Status       VerificationStatus `json:"status"`
 	DocumentType *DocumentType      `json:"documentType,omitempty"`
 	DateOfBirth  *Date              `json:"dateOfBirth,omitempty"`
-	Reason       *string            `json:"reason,omitempty"`
-	SubmittedAt  *time.Time         `json:"submittedAt,omitempty"`
-	DecidedAt    *time.Time         `json:"decidedAt,omitempty"`
+	// The admin's reason as stored: a RejectionReason's name, or free text for staff. Show players rejectReason.
+	Reason *string `json:"reason,omitempty"`
+	// Why the document was refused, for the player (null unless REJECTED).
+	RejectReason *RejectionReason `json:"rejectReason,omitempty"`
+	SubmittedAt  *time.Time       `json:"submittedAt,omitempty"`
+	DecidedAt    *time.Time       `json:"decidedAt,omitempty"`
 }
 
 type VerificationInput struct {
@@ -2407,6 +2398,73 @@ func (e *RegulatorRecordType) UnmarshalJSON(b []byte) error {
 }
 
 func (e RegulatorRecordType) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
+}
+
+// Why a document was refused, from a fixed list a client translates for the
+// player. OTHER: a free-text reason (kept in Verification.reason for staff).
+type RejectionReason string
+
+const (
+	RejectionReasonDocumentUnreadable  RejectionReason = "DOCUMENT_UNREADABLE"
+	RejectionReasonDocumentExpired     RejectionReason = "DOCUMENT_EXPIRED"
+	RejectionReasonNameMismatch        RejectionReason = "NAME_MISMATCH"
+	RejectionReasonDateOfBirthMismatch RejectionReason = "DATE_OF_BIRTH_MISMATCH"
+	RejectionReasonDocumentNotAccepted RejectionReason = "DOCUMENT_NOT_ACCEPTED"
+	RejectionReasonDuplicateDocument   RejectionReason = "DUPLICATE_DOCUMENT"
+	RejectionReasonOther               RejectionReason = "OTHER"
+)
+
+var AllRejectionReason = []RejectionReason{
+	RejectionReasonDocumentUnreadable,
+	RejectionReasonDocumentExpired,
+	RejectionReasonNameMismatch,
+	RejectionReasonDateOfBirthMismatch,
+	RejectionReasonDocumentNotAccepted,
+	RejectionReasonDuplicateDocument,
+	RejectionReasonOther,
+}
+
+func (e RejectionReason) IsValid() bool {
+	switch e {
+	case RejectionReasonDocumentUnreadable, RejectionReasonDocumentExpired, RejectionReasonNameMismatch, RejectionReasonDateOfBirthMismatch, RejectionReasonDocumentNotAccepted, RejectionReasonDuplicateDocument, RejectionReasonOther:
+		return true
+	}
+	return false
+}
+
+func (e RejectionReason) String() string {
+	return string(e)
+}
+
+func (e *RejectionReason) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = RejectionReason(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid RejectionReason", str)
+	}
+	return nil
+}
+
+func (e RejectionReason) MarshalGQL(w io.Writer) {
+	_, _ = fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *RejectionReason) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e RejectionReason) MarshalJSON() ([]byte, error) {
 	var buf bytes.Buffer
 	e.MarshalGQL(&buf)
 	return buf.Bytes(), nil

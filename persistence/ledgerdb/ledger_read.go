@@ -45,7 +45,7 @@ func (r *Repo) History(ctx context.Context, a ledger.AccountRef, p ledger.Page) 
 		return ledger.HistoryPage{}, err
 	}
 	size := p.Size()
-	q := `SELECT e.id, e.transfer_id, t.kind, t.memo, e.amount, e.balance_after, t.created_at
+	q := `SELECT e.id, e.transfer_id, t.kind, t.idempotency_key, t.memo, e.amount, e.balance_after, t.created_at
 		FROM ledger_entries e
 		JOIN ledger_transfers t ON t.id = e.transfer_id
 		WHERE e.account_id = (SELECT id FROM ledger_accounts WHERE kind = ? AND ref = ?)`

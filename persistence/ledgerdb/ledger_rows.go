@@ -55,13 +55,14 @@ type postedEntryRow struct {
 
 // historyRow is an entry joined with its transfer, as History reads it.
 type historyRow struct {
-	ID           int64
-	TransferID   int64
-	Kind         string
-	Memo         string
-	Amount       int64
-	BalanceAfter int64
-	CreatedAt    time.Time
+	ID             int64
+	TransferID     int64
+	Kind           string
+	IdempotencyKey string
+	Memo           string
+	Amount         int64
+	BalanceAfter   int64
+	CreatedAt      time.Time
 }
 
 func toDomainAccountRef(r ledgerAccountRow) ledger.AccountRef {
@@ -93,6 +94,7 @@ func toDomainHistoryItem(r historyRow) ledger.HistoryItem {
 		EntryID:      r.ID,
 		TransferID:   r.TransferID,
 		Kind:         ledger.TransferKind(r.Kind),
+		Key:          r.IdempotencyKey,
 		Memo:         r.Memo,
 		Amount:       money.Amount(r.Amount),
 		BalanceAfter: money.Amount(r.BalanceAfter),
