@@ -1,7 +1,7 @@
 // Pokertote reference web client: lobby, live table with bet slip, Casino
 // Hold'em, account, admin pages and an in-browser verifier.
 import { render } from 'preact';
-import { useEffect } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import './style.css';
 import { route, Link } from './ui';
 import { t, lang, setLang, LANGS, money, type Lang } from './i18n';
@@ -14,6 +14,12 @@ import { Admin } from './views/Admin';
 import { Verify } from './views/Verify';
 import { Reports } from './views/Reports';
 import { Players, Player } from './views/Players';
+import { Rules } from './views/Rules';
+import { PlaySafe } from './views/PlaySafe';
+import { BetHistory } from './views/BetHistory';
+import { fourColour, setFourColour } from './ui';
+import { realityEvery, sessionStart } from './reality';
+import { useNow } from './ui';
 
 function Page() {
   const p = route.value;
@@ -28,6 +34,9 @@ function Page() {
     case '/reports': return <Reports />;
     case '/players': return <Players />;
     case '/verify': return <Verify />;
+    case '/rules': return <Rules />;
+    case '/play-safe': return <PlaySafe />;
+    case '/bets': return <BetHistory />;
     default: return <Lobby />;
   }
 }
@@ -45,6 +54,9 @@ function App() {
           <Link href="/">{t('lobby')}</Link>
           <Link href="/holdem">{t('holdem')}</Link>
           <Link href="/verify">{t('verify')}</Link>
+          <Link href="/rules">{t('rules')}</Link>
+          {user && <Link href="/bets">{t('betHistory')}</Link>}
+          {user && <Link href="/play-safe">{t('playSafe')}</Link>}
           {user?.role === 'ADMIN' && <Link href="/admin">{t('admin')}</Link>}
           {user?.role === 'ADMIN' && <Link href="/reports">{t('reports')}</Link>}
           {user?.role === 'ADMIN' && <Link href="/players">{t('players')}</Link>}
@@ -53,6 +65,7 @@ function App() {
         <div class="right">
           {user && <span class="balance">{t('balance')}: <b class="num" data-testid="balance">{money(user.balance)}</b></span>}
           <span class={'dot ' + (online.value ? 'on' : 'off')} role="status" aria-label={online.value ? t('online') : t('offline')} title={online.value ? t('online') : t('offline')} />
+          <label class="suits" title={t('fourColour')}><input type="checkbox" name="four-colour" checked={fourColour.value} onChange={(e) => setFourColour((e.target as HTMLInputElement).checked)} /><span aria-hidden="true">♠♥♦♣</span><span class="sr-only">{t('fourColour')}</span></label>
           <label class="lang"><span class="sr-only">{t('language')}</span>
             <select name="lang" value={lang.value} onChange={(e) => setLang((e.target as HTMLSelectElement).value as Lang)}>
               {LANGS.map((l) => <option key={l.id} value={l.id}>{l.label}</option>)}
@@ -66,8 +79,30 @@ function App() {
           <button type="button" class="ghost" aria-label={t('dismiss')} onClick={() => { sessionNotice.value = null; }}>×</button>
         </p>
       )}
+      {user && <RealityCheck />}
       <main id="main" tabIndex={-1}><Page /></main>
     </>
+  );
+}
+
+/**
+ * RealityCheck reminds a signed-in player, every interval they chose on the
+ * play-safe page, how long this session has lasted; it stays until they
+ * dismiss it, and the next one comes an interval later.
+ */
+function RealityCheck() {
+  const now = useNow(15000);
+  const [seen, setSeen] = useState(0);
+  const every = realityEvery.value;
+  if (!every) return null;
+  const minutes = Math.floor((now - sessionStart) / 60000);
+  const due = Math.floor(minutes / every);
+  if (due <= seen) return null;
+  return (
+    <p class="session-notice reality" role="status" data-testid="reality-check">
+      <span>{t('realityNow', { n: minutes })} <Link href="/play-safe">{t('playSafe')}</Link></span>
+      <button type="button" class="ghost" aria-label={t('dismiss')} onClick={() => setSeen(due)}>×</button>
+    </p>
   );
 }
 

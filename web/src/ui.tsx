@@ -23,6 +23,17 @@ export function Link({ href, children, class: cls }: { href: string; children: C
   );
 }
 
+const FOUR_KEY = 'pokertote.fourColour';
+/** fourColour paints diamonds blue and clubs green (a deck a player can tell apart at a glance); saved per browser. */
+export const fourColour = signal(localStorage.getItem(FOUR_KEY) === '1');
+function paintDeck() { document.documentElement.classList.toggle('four-colour', fourColour.value); }
+paintDeck();
+export function setFourColour(on: boolean) {
+  fourColour.value = on;
+  localStorage.setItem(FOUR_KEY, on ? '1' : '0');
+  paintDeck();
+}
+
 const SUIT: Record<string, [string, string]> = { h: ['♥', 'hearts'], d: ['♦', 'diamonds'], c: ['♣', 'clubs'], s: ['♠', 'spades'] };
 const RANK: Record<string, string> = { T: '10', J: 'J', Q: 'Q', K: 'K', A: 'A' };
 
@@ -33,7 +44,7 @@ export function Card({ card, hidden }: { card?: string; hidden?: boolean }) {
   const [glyph, name] = SUIT[card[1]] ?? ['?', '?'];
   const rank = RANK[card[0]] ?? card[0];
   return (
-    <span class={'card ' + (card[1] === 'h' || card[1] === 'd' ? 'red' : 'black')} role="img" aria-label={t('cardName', { rank, suit: t(name) })} data-card={card}>
+    <span class={'card suit-' + card[1] + ' ' + (card[1] === 'h' || card[1] === 'd' ? 'red' : 'black')} role="img" aria-label={t('cardName', { rank, suit: t(name) })} data-card={card}>
       {rank}<small>{glyph}</small>
     </span>
   );

@@ -5,7 +5,7 @@ import { gql } from './client';
 import * as ops from './ops';
 import type {
   PendingVerificationsQuery, TablesQuery, UserByEmailQuery, AuditLogQuery, DepositMutation, WithdrawMutation,
-  DisableAccountMutation, EnableAccountMutation,
+  DisableAccountMutation, EnableAccountMutation, RejectionReason, ApiKeysQuery, CreateApiKeyMutation, CreateTableMutation,
 } from '../gql/graphql';
 
 export type Pending = PendingVerificationsQuery['pendingVerifications']['edges'][number]['node'];
@@ -18,8 +18,22 @@ export async function pendingVerifications(): Promise<Pending[]> {
   return (await gql<PendingVerificationsQuery>(ops.PendingVerifications)).pendingVerifications.edges.map((e) => e.node);
 }
 
-export const decideVerification = (id: string, approve: boolean, reason: string | null) =>
-  gql(ops.DecideVerification, { input: { id, approve, reason: approve ? null : reason } });
+/** decideVerification approves, or rejects with a reason from the list (the player reads it translated). */
+export const decideVerification = (id: string, approve: boolean, rejectReason: RejectionReason | null) =>
+  gql(ops.DecideVerification, { input: { id, approve, rejectReason: approve ? null : rejectReason } });
+
+/** The reasons a document may be refused for, in the order the back office offers them. */
+export const REJECTION_REASONS: RejectionReason[] = ['DOCUMENT_UNREADABLE', 'DOCUMENT_EXPIRED', 'NAME_MISMATCH', 'DATE_OF_BIRTH_MISMATCH', 'DOCUMENT_NOT_ACCEPTED', 'DUPLICATE_DOCUMENT', 'OTHER'];
+
+export type ApiKey = ApiKeysQuery['apiKeys'][number];
+export const apiKeys = async () => (await gql<ApiKeysQuery>(ops.ApiKeys)).apiKeys;
+/** createApiKey makes a partner's key; the secret is in the answer only, this once. */
+export const createApiKey = async (name: string, requestsPerMinute: number | null) =>
+  (await gql<CreateApiKeyMutation>(ops.CreateApiKey, { input: { name, requestsPerMinute } })).createApiKey;
+export const revokeApiKey = (id: string) => gql(ops.RevokeApiKey, { id });
+
+export interface NewTable { name: string; positions: number; minStake?: string; maxStake?: string; commission?: string }
+export const createTable = async (input: NewTable) => (await gql<CreateTableMutation>(ops.CreateTable, { input })).createTable;
 
 /** userByEmail finds a user for the cashier (null when no one has the address). */
 export async function userByEmail(email: string): Promise<FoundUser | null> {

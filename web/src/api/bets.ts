@@ -2,10 +2,10 @@
 // how a selection is written: today a string, "3", "FLUSH", "2-5-5"), checks a
 // stake before it is sent, and lists my bets.
 import { gql } from './client';
-import { PlaceBet, MyBets, MyBetProofs } from './ops';
+import { PlaceBet, MyBets, MyBetProofs, MyBetsPage } from './ops';
 import { recordPlaced, placedOf } from './recorded';
 import { checkInclusion } from '../verify/merkle';
-import type { MyBetProofsQuery, PlaceBetMutation, MyBetsQuery, Market, BettingRound, SelectionInput, HandCategory } from '../gql/graphql';
+import type { MyBetProofsQuery, PlaceBetMutation, MyBetsQuery, MyBetsPageQuery, Market, BettingRound, SelectionInput, HandCategory } from '../gql/graphql';
 
 export type MyBet = MyBetsQuery['myBets']['edges'][number]['node'];
 
@@ -116,4 +116,12 @@ export async function checkMyBetProofs(drawId: string, seenRoots: Partial<Record
       { root: p.root.root, index: p.index, size: p.size, path: p.path }, seenRoots[b.round]);
     return { betId: b.id, round: b.round, ok: v.ok, root: p.root.root, problem: v.problem };
   }));
+}
+
+export type HistoryBet = MyBetsPageQuery['myBets']['edges'][number]['node'];
+
+/** betHistory reads a page of the player's bets across draws, newest first, and the cursor of the next page (null at the end). */
+export async function betHistory(first = 50, after?: string | null): Promise<{ rows: HistoryBet[]; next: string | null }> {
+  const c = (await gql<MyBetsPageQuery>(MyBetsPage, { first, after: after ?? null })).myBets;
+  return { rows: c.edges.map((e) => e.node), next: c.pageInfo.hasNextPage ? c.pageInfo.endCursor ?? null : null };
 }

@@ -5,7 +5,7 @@
 export const USER_FIELDS = /* GraphQL */ `
   fragment UserFields on User {
     id email name dateOfBirth role age canStake balance
-    verification { id status documentType reason submittedAt decidedAt }
+    verification { id status documentType reason rejectReason submittedAt decidedAt }
   }
 `;
 
@@ -35,7 +35,7 @@ export const SubmitVerification = /* GraphQL */ `
 export const DRAW_FIELDS = /* GraphQL */ `
   fragment DrawFields on Draw {
     id number phase openRound roundClosesAt minStake maxStake board burned
-    openedAt settledAt voidReason
+    openedAt settledAt voidReason voidKind
     positions { number cards status bestHand { category description cards } }
     shuffle { commitment publicSeed serverSeed }
     chances { ...ChanceFields }
@@ -106,6 +106,7 @@ export const TableEvents = /* GraphQL */ `
         status jackpot { balance enabled }
         draw {
           drawId number phase openRound roundClosesAt minStake commitment publicSeed serverSeed board voidReason
+          draw { id voidKind }
           beacons { streets { round closesAt } }
           positions { number cards status bestHand { category description cards } }
           odds { ...OddsFields }
@@ -121,7 +122,7 @@ export const TableEvents = /* GraphQL */ `
       ... on OddsUpdated { drawId odds { ...OddsFields } }
       ... on PoolUpdated { drawId pool { ...PoolFields } }
       ... on DrawSettled { drawId serverSeed result { ...ResultFields } positions { number cards status bestHand { category description cards } } }
-      ... on DrawVoided { drawId reason serverSeed result { ...ResultFields } }
+      ... on DrawVoided { drawId reason voidKind serverSeed result { ...ResultFields } }
     }
   }
 `;
@@ -166,7 +167,7 @@ export const MyBetProofs = /* GraphQL */ `
 export const MyLedger = /* GraphQL */ `
   query MyLedger($first: Int, $after: String) {
     myLedger(first: $first, after: $after) {
-      edges { node { id transferId kind amount balanceAfter memo createdAt } }
+      edges { node { id transferId kind amount balanceAfter createdAt betId round market holdemHandId draw { id number table { id name } } } }
       pageInfo { hasNextPage endCursor }
     }
   }
@@ -210,7 +211,7 @@ export const HoldemHandQ = /* GraphQL */ `
 export const PendingVerifications = /* GraphQL */ `
   query PendingVerifications {
     pendingVerifications(first: 50) {
-      edges { node { id documentType documentHash dateOfBirth submittedAt user { id email name age } } }
+      edges { node { id documentType documentHash dateOfBirth submittedAt user { id email name age dateOfBirth } } }
     }
   }
 `;
@@ -326,3 +327,42 @@ export const PlayerPage = /* GraphQL */ `
 export const ProtectionEvents = /* GraphQL */ `
   query ProtectionEvents($from: Date!, $to: Date!) { protectionEvents(from: $from, to: $to) { userId email name kind count first last } }
 `;
+
+// Player protection: limits, time-out, self-exclusion, this period's counters.
+export const MyProtection = /* GraphQL */ `
+  query MyProtection {
+    myProtection {
+      limits { kind period amount pending pendingAmount pendingFrom }
+      exclusion { kind since until active }
+      counters { period start deposits stakes returns netLoss }
+    }
+  }
+`;
+export const SetLimit = /* GraphQL */ `
+  mutation SetLimit($input: SetLimitInput!) { setLimit(input: $input) { kind period amount pending pendingAmount pendingFrom } }
+`;
+export const TakeTimeOut = /* GraphQL */ `mutation TakeTimeOut($hours: Int!) { takeTimeOut(hours: $hours) { kind since until active } }`;
+export const SelfExclude = /* GraphQL */ `mutation SelfExclude($months: Int) { selfExclude(months: $months) { kind since until active } }`;
+
+// The player's bets across draws, a page at a time.
+export const MyBetsPage = /* GraphQL */ `
+  query MyBetsPage($first: Int, $after: String) {
+    myBets(first: $first, after: $after) {
+      edges { node { id round market selection stake status payout placedAt settledAt draw { id number table { id name } } } }
+      pageInfo { hasNextPage endCursor }
+    }
+  }
+`;
+
+// A finished draw's number and table, for the verifier's heading.
+export const DrawHeading = /* GraphQL */ `query DrawHeading($id: ID!) { draw(id: $id) { id number table { id name } } }`;
+
+// The back office: tables and partners' API keys.
+export const CreateTable = /* GraphQL */ `
+  mutation CreateTable($input: TableInput!) { createTable(input: $input) { id name positions } }
+`;
+export const ApiKeys = /* GraphQL */ `query ApiKeys { apiKeys { id name requestsPerMinute createdAt revokedAt } }`;
+export const CreateApiKey = /* GraphQL */ `
+  mutation CreateApiKey($input: CreateApiKeyInput!) { createApiKey(input: $input) { key apiKey { id name requestsPerMinute createdAt revokedAt } } }
+`;
+export const RevokeApiKey = /* GraphQL */ `mutation RevokeApiKey($id: ID!) { revokeApiKey(id: $id) { id revokedAt } }`;

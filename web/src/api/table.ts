@@ -9,8 +9,8 @@
 // ignored, and a jump (seq > last+1) means events were missed, so the state is
 // reloaded from the snapshot query and the stream resumes after it.
 import { gql, subscribe, trace } from './client';
-import { TableSnapshot, TableEvents, DrawBurns, Tables, DrawResultJson } from './ops';
-import type { TableSnapshotQuery, TableEventsSubscription, DrawBurnsQuery, TablesQuery, DrawResultJsonQuery } from '../gql/graphql';
+import { TableSnapshot, TableEvents, DrawBurns, Tables, DrawResultJson, DrawHeading as DrawHeadingQ } from './ops';
+import type { TableSnapshotQuery, TableEventsSubscription, DrawBurnsQuery, TablesQuery, DrawResultJsonQuery, DrawHeadingQuery } from '../gql/graphql';
 
 import { fold, fromSnapshot, type TableState } from './tableState';
 import type { PublicLeaf } from '../verify/merkle';
@@ -84,6 +84,12 @@ export type TablesList = TablesQuery;
 export const listTables = () => gql<TablesQuery>(Tables);
 
 /** publishedResult reads a finished draw's published result JSON (null until it is published). */
+export type DrawHeading = NonNullable<DrawHeadingQuery['draw']>;
+/** drawHeading reads a draw's number and table, to name it as the table does (null when there is no such draw). */
+export async function drawHeading(drawId: string): Promise<DrawHeading | null> {
+  return (await gql<DrawHeadingQuery>(DrawHeadingQ, { id: drawId })).draw ?? null;
+}
+
 export async function publishedResult(drawId: string): Promise<string | null> {
   return (await gql<DrawResultJsonQuery>(DrawResultJson, { id: drawId })).draw?.resultJson ?? null;
 }

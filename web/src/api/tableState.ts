@@ -48,7 +48,7 @@ export function fromEventSnapshot(s: TableState, ev: Ev<'TableSnapshot'>): Table
     draw: d && {
       id: d.drawId, number: d.number, phase: d.phase, openRound: d.openRound, roundClosesAt: d.roundClosesAt,
       minStake: d.minStake, maxStake: prev?.maxStake ?? s.settings.maxStake, board: d.board, burned: prev?.burned ?? [],
-      openedAt: prev?.openedAt ?? ev.at, settledAt: d.result?.settledAt ?? null, voidReason: d.voidReason,
+      openedAt: prev?.openedAt ?? ev.at, settledAt: d.result?.settledAt ?? null, voidReason: d.voidReason, voidKind: d.draw?.voidKind ?? prev?.voidKind ?? null,
       positions: d.positions, shuffle: { commitment: d.commitment, publicSeed: d.publicSeed, serverSeed: d.serverSeed },
       odds: d.odds, pools: d.pools, result: d.result,
       chances: d.chances ? [...(prev?.chances ?? []).filter((c) => c.round !== d.chances!.round), d.chances] : prev?.chances ?? [],
@@ -84,7 +84,7 @@ export function fold(s: TableState, ev: TableEvent): TableState | 'gap' {
     case 'DrawOpened':
       next.draw = {
         id: ev.drawId, number: ev.number, phase: 'PRE_DEAL', openRound: null, roundClosesAt: null, minStake: ev.minStake,
-        maxStake: s.settings.maxStake, board: [], burned: [], openedAt: ev.at, settledAt: null, voidReason: null,
+        maxStake: s.settings.maxStake, board: [], burned: [], openedAt: ev.at, settledAt: null, voidReason: null, voidKind: null,
         positions: [], shuffle: { commitment: ev.commitment, publicSeed: null, serverSeed: null }, odds: ev.odds, pools: [], result: null, chances: [],
       };
       break;
@@ -115,7 +115,7 @@ export function fold(s: TableState, ev: TableEvent): TableState | 'gap' {
       if (mine(ev.drawId)) next.draw = { ...d!, phase: 'SETTLED', openRound: null, roundClosesAt: null, result: ev.result, positions: ev.positions, settledAt: ev.result.settledAt, shuffle: { ...d!.shuffle, serverSeed: ev.serverSeed } };
       break;
     case 'DrawVoided':
-      if (mine(ev.drawId)) next.draw = { ...d!, phase: 'VOID', openRound: null, roundClosesAt: null, result: ev.result, voidReason: ev.reason, shuffle: { ...d!.shuffle, serverSeed: ev.serverSeed } };
+      if (mine(ev.drawId)) next.draw = { ...d!, phase: 'VOID', openRound: null, roundClosesAt: null, result: ev.result, voidReason: ev.reason, voidKind: ev.voidKind, shuffle: { ...d!.shuffle, serverSeed: ev.serverSeed } };
       break;
   }
   return next;

@@ -22,6 +22,13 @@ export type CashInput = {
   userId: string | number;
 };
 
+export type CreateApiKeyInput = {
+  /** Whose key it is, e.g. the affiliate's company. */
+  name: string;
+  /** Requests allowed per minute, 1 to 60000; default 600. */
+  requestsPerMinute?: number | null | undefined;
+};
+
 export type CreateWebhookEndpointInput = {
   /** Whose endpoint it is, at most 200 characters. */
   description?: string | null | undefined;
@@ -33,7 +40,10 @@ export type CreateWebhookEndpointInput = {
 export type DecideVerificationInput = {
   approve: boolean;
   id: string | number;
+  /** Free text for staff; a rejection needs rejectReason or reason. */
   reason?: string | null | undefined;
+  /** A rejection's reason from the list (preferred: the player reads it in their language). */
+  rejectReason?: RejectionReason | null | undefined;
 };
 
 export type DocumentType =
@@ -197,6 +207,19 @@ export type RegisterInput = {
   password: string;
 };
 
+/**
+ * Why a document was refused, from a fixed list a client translates for the
+ * player. OTHER: a free-text reason (kept in Verification.reason for staff).
+ */
+export type RejectionReason =
+  | 'DATE_OF_BIRTH_MISMATCH'
+  | 'DOCUMENT_EXPIRED'
+  | 'DOCUMENT_NOT_ACCEPTED'
+  | 'DOCUMENT_UNREADABLE'
+  | 'DUPLICATE_DOCUMENT'
+  | 'NAME_MISMATCH'
+  | 'OTHER';
+
 /** What a row of figures belongs to: a totalizator table, Casino Hold'em, or the cashier's desk. */
 export type ReportGame =
   | 'CASHIER'
@@ -216,6 +239,13 @@ export type SelectionInput =
   express: ExpressInput; position?: never; }
   |  { combination?: never; express?: never;   /** WIN: the position that wins. */
   position: number; };
+
+export type SetLimitInput = {
+  /** 0.00 or null removes the limit (after the cooling-off). */
+  amount?: string | null | undefined;
+  kind: LimitKind;
+  period: LimitPeriod;
+};
 
 /** The street a CARDS_DEALT event (or live odds) completes. */
 export type Street =
@@ -254,6 +284,19 @@ export type VerificationStatus =
   | 'PENDING'
   | 'REJECTED';
 
+/** Why a draw was voided (docs/fairness.md, section 6). */
+export type VoidKind =
+  /** An admin voided it while betting round 1 was open, before any card or beacon round could be known. */
+  | 'ADMIN_BEFORE_DEAL'
+  /** When a betting round closed, the beacon round its street is drawn from was already published (the server's clock was behind the chain): result version 4 on. */
+  | 'BEACON_BEFORE_CLOSE'
+  /** A street's committed beacon round was not available by its committed deadline. */
+  | 'BEACON_MISSING'
+  /** Voided before void kinds were recorded; the reason is free text. */
+  | 'LEGACY'
+  /** A betting round with bets closed only once its street's beacon round was due (a stalled dealer), so its bet root could have been written knowing the cards: result version 5 on. */
+  | 'ROOT_LATE';
+
 /** What an endpoint can subscribe to. */
 export type WebhookEventType =
   /** draw.settled: a draw was settled (its result, winners and coefficients). */
@@ -275,14 +318,14 @@ export type WebhookEventType =
   /** table.created: a table appeared. */
   | 'TABLE_CREATED';
 
-export type UserFieldsFragment = { id: string, email: string, name: string, dateOfBirth: string, role: Role, age: number, canStake: boolean, balance: string, verification: { id: string | null, status: VerificationStatus, documentType: DocumentType | null, reason: string | null, submittedAt: string | null, decidedAt: string | null } };
+export type UserFieldsFragment = { id: string, email: string, name: string, dateOfBirth: string, role: Role, age: number, canStake: boolean, balance: string, verification: { id: string | null, status: VerificationStatus, documentType: DocumentType | null, reason: string | null, rejectReason: RejectionReason | null, submittedAt: string | null, decidedAt: string | null } };
 
 export type AuthFieldsFragment = { accessToken: string, accessTokenExpiresAt: string, refreshToken: string, refreshTokenExpiresAt: string, user: { id: string } };
 
 export type MeQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type MeQuery = { me: { id: string, email: string, name: string, dateOfBirth: string, role: Role, age: number, canStake: boolean, balance: string, verification: { id: string | null, status: VerificationStatus, documentType: DocumentType | null, reason: string | null, submittedAt: string | null, decidedAt: string | null } } | null };
+export type MeQuery = { me: { id: string, email: string, name: string, dateOfBirth: string, role: Role, age: number, canStake: boolean, balance: string, verification: { id: string | null, status: VerificationStatus, documentType: DocumentType | null, reason: string | null, rejectReason: RejectionReason | null, submittedAt: string | null, decidedAt: string | null } } | null };
 
 export type RegisterMutationVariables = Exact<{
   input: RegisterInput;
@@ -320,7 +363,7 @@ export type SubmitVerificationMutationVariables = Exact<{
 
 export type SubmitVerificationMutation = { submitVerification: { id: string | null, status: VerificationStatus, reason: string | null } };
 
-export type DrawFieldsFragment = { id: string, number: number, phase: DrawPhase, openRound: BettingRound | null, roundClosesAt: string | null, minStake: string, maxStake: string, board: Array<string>, burned: Array<string>, openedAt: string, settledAt: string | null, voidReason: string | null, positions: Array<{ number: number, cards: Array<string>, status: PositionStatus, bestHand: { category: HandCategory, description: string, cards: Array<string> } | null }>, shuffle: { commitment: string, publicSeed: string | null, serverSeed: string | null }, chances: Array<{ round: BettingRound, suspendAt: string, chances: Array<{ market: Market, selection: string, probability: number, suspended: boolean }> }> };
+export type DrawFieldsFragment = { id: string, number: number, phase: DrawPhase, openRound: BettingRound | null, roundClosesAt: string | null, minStake: string, maxStake: string, board: Array<string>, burned: Array<string>, openedAt: string, settledAt: string | null, voidReason: string | null, voidKind: VoidKind | null, positions: Array<{ number: number, cards: Array<string>, status: PositionStatus, bestHand: { category: HandCategory, description: string, cards: Array<string> } | null }>, shuffle: { commitment: string, publicSeed: string | null, serverSeed: string | null }, chances: Array<{ round: BettingRound, suspendAt: string, chances: Array<{ market: Market, selection: string, probability: number, suspended: boolean }> }> };
 
 export type ChanceFieldsFragment = { round: BettingRound, suspendAt: string, chances: Array<{ market: Market, selection: string, probability: number, suspended: boolean }> };
 
@@ -340,7 +383,7 @@ export type TableSnapshotQueryVariables = Exact<{
 }>;
 
 
-export type TableSnapshotQuery = { table: { id: string, name: string, positions: number, status: TableStatus, lastSeq: number, settings: { minStake: string, maxStake: string, commission: string, roundSeconds: Array<number> }, currentDraw: { id: string, number: number, phase: DrawPhase, openRound: BettingRound | null, roundClosesAt: string | null, minStake: string, maxStake: string, board: Array<string>, burned: Array<string>, openedAt: string, settledAt: string | null, voidReason: string | null, odds: { phase: DrawPhase, boards: number, exact: boolean, leaders: Array<number>, positions: Array<{ position: number, win: number, tie: number, equity: number }>, categories: Array<{ category: HandCategory, probability: number }> } | null, pools: Array<{ round: BettingRound, market: Market, gross: string, net: string, bets: number, selections: Array<{ selection: string, stake: string, bets: number, impliedCoefficient: string | null }> }>, result: { winners: Array<number>, winningCategory: HandCategory | null, leadersAfterFlop: Array<number>, leadersAfterTurn: Array<number>, settledAt: string, pools: Array<{ round: BettingRound, market: Market, gross: string, bets: number, commission: string, jackpotContribution: string, net: string, winningSelections: Array<string>, coefficient: string | null, paid: string, breakage: string, minusPoolTopUp: string, jackpotPaid: string, refunded: boolean, refundReason: string | null, categories: Array<{ category: number, fund: string, jackpot: string, coupons: number, stakes: string, coefficient: string | null, paid: string }> }> } | null, positions: Array<{ number: number, cards: Array<string>, status: PositionStatus, bestHand: { category: HandCategory, description: string, cards: Array<string> } | null }>, shuffle: { commitment: string, publicSeed: string | null, serverSeed: string | null }, chances: Array<{ round: BettingRound, suspendAt: string, chances: Array<{ market: Market, selection: string, probability: number, suspended: boolean }> }> } | null } | null, jackpot: { balance: string, enabled: boolean } };
+export type TableSnapshotQuery = { table: { id: string, name: string, positions: number, status: TableStatus, lastSeq: number, settings: { minStake: string, maxStake: string, commission: string, roundSeconds: Array<number> }, currentDraw: { id: string, number: number, phase: DrawPhase, openRound: BettingRound | null, roundClosesAt: string | null, minStake: string, maxStake: string, board: Array<string>, burned: Array<string>, openedAt: string, settledAt: string | null, voidReason: string | null, voidKind: VoidKind | null, odds: { phase: DrawPhase, boards: number, exact: boolean, leaders: Array<number>, positions: Array<{ position: number, win: number, tie: number, equity: number }>, categories: Array<{ category: HandCategory, probability: number }> } | null, pools: Array<{ round: BettingRound, market: Market, gross: string, net: string, bets: number, selections: Array<{ selection: string, stake: string, bets: number, impliedCoefficient: string | null }> }>, result: { winners: Array<number>, winningCategory: HandCategory | null, leadersAfterFlop: Array<number>, leadersAfterTurn: Array<number>, settledAt: string, pools: Array<{ round: BettingRound, market: Market, gross: string, bets: number, commission: string, jackpotContribution: string, net: string, winningSelections: Array<string>, coefficient: string | null, paid: string, breakage: string, minusPoolTopUp: string, jackpotPaid: string, refunded: boolean, refundReason: string | null, categories: Array<{ category: number, fund: string, jackpot: string, coupons: number, stakes: string, coefficient: string | null, paid: string }> }> } | null, positions: Array<{ number: number, cards: Array<string>, status: PositionStatus, bestHand: { category: HandCategory, description: string, cards: Array<string> } | null }>, shuffle: { commitment: string, publicSeed: string | null, serverSeed: string | null }, chances: Array<{ round: BettingRound, suspendAt: string, chances: Array<{ market: Market, selection: string, probability: number, suspended: boolean }> }> } | null } | null, jackpot: { balance: string, enabled: boolean } };
 
 export type TableEventsSubscriptionVariables = Exact<{
   tableId: string | number;
@@ -353,14 +396,14 @@ export type TableEventsSubscription = { tableEvents:
     | { __typename: 'CardsDealt', drawId: string, street: Street, board: Array<string>, seq: number, tableId: string, at: string, positions: Array<{ number: number, cards: Array<string>, status: PositionStatus, bestHand: { category: HandCategory, description: string, cards: Array<string> } | null }> }
     | { __typename: 'DrawOpened', drawId: string, number: number, positionCount: number, minStake: string, commitment: string, seq: number, tableId: string, at: string, beacons: { streets: Array<{ round: number, closesAt: string }> } | null, odds: { phase: DrawPhase, boards: number, exact: boolean, leaders: Array<number>, positions: Array<{ position: number, win: number, tie: number, equity: number }>, categories: Array<{ category: HandCategory, probability: number }> } | null }
     | { __typename: 'DrawSettled', drawId: string, serverSeed: string, seq: number, tableId: string, at: string, result: { winners: Array<number>, winningCategory: HandCategory | null, leadersAfterFlop: Array<number>, leadersAfterTurn: Array<number>, settledAt: string, pools: Array<{ round: BettingRound, market: Market, gross: string, bets: number, commission: string, jackpotContribution: string, net: string, winningSelections: Array<string>, coefficient: string | null, paid: string, breakage: string, minusPoolTopUp: string, jackpotPaid: string, refunded: boolean, refundReason: string | null, categories: Array<{ category: number, fund: string, jackpot: string, coupons: number, stakes: string, coefficient: string | null, paid: string }> }> }, positions: Array<{ number: number, cards: Array<string>, status: PositionStatus, bestHand: { category: HandCategory, description: string, cards: Array<string> } | null }> }
-    | { __typename: 'DrawVoided', drawId: string, reason: string, serverSeed: string, seq: number, tableId: string, at: string, result: { winners: Array<number>, winningCategory: HandCategory | null, leadersAfterFlop: Array<number>, leadersAfterTurn: Array<number>, settledAt: string, pools: Array<{ round: BettingRound, market: Market, gross: string, bets: number, commission: string, jackpotContribution: string, net: string, winningSelections: Array<string>, coefficient: string | null, paid: string, breakage: string, minusPoolTopUp: string, jackpotPaid: string, refunded: boolean, refundReason: string | null, categories: Array<{ category: number, fund: string, jackpot: string, coupons: number, stakes: string, coefficient: string | null, paid: string }> }> } }
+    | { __typename: 'DrawVoided', drawId: string, reason: string, voidKind: VoidKind, serverSeed: string, seq: number, tableId: string, at: string, result: { winners: Array<number>, winningCategory: HandCategory | null, leadersAfterFlop: Array<number>, leadersAfterTurn: Array<number>, settledAt: string, pools: Array<{ round: BettingRound, market: Market, gross: string, bets: number, commission: string, jackpotContribution: string, net: string, winningSelections: Array<string>, coefficient: string | null, paid: string, breakage: string, minusPoolTopUp: string, jackpotPaid: string, refunded: boolean, refundReason: string | null, categories: Array<{ category: number, fund: string, jackpot: string, coupons: number, stakes: string, coefficient: string | null, paid: string }> }> } }
     | { __typename: 'OddsUpdated', drawId: string, seq: number, tableId: string, at: string, odds: { phase: DrawPhase, boards: number, exact: boolean, leaders: Array<number>, positions: Array<{ position: number, win: number, tie: number, equity: number }>, categories: Array<{ category: HandCategory, probability: number }> } | null }
     | { __typename: 'PoolUpdated', drawId: string, seq: number, tableId: string, at: string, pool: { round: BettingRound, market: Market, gross: string, net: string, bets: number, selections: Array<{ selection: string, stake: string, bets: number, impliedCoefficient: string | null }> } }
     | { __typename: 'RoundClosed', drawId: string, round: BettingRound, publicSeed: string | null, seq: number, tableId: string, at: string, betRoot: { round: BettingRound, root: string, numBets: number, stakes: string, publishedAt: string | null } | null }
     | { __typename: 'RoundOpened', drawId: string, round: BettingRound, closesAt: string, seq: number, tableId: string, at: string, chances: { round: BettingRound, suspendAt: string, chances: Array<{ market: Market, selection: string, probability: number, suspended: boolean }> } | null }
     | { __typename: 'TablePaused', seq: number, tableId: string, at: string }
     | { __typename: 'TableResumed', seq: number, tableId: string, at: string }
-    | { __typename: 'TableSnapshot', status: TableStatus, seq: number, tableId: string, at: string, jackpot: { balance: string, enabled: boolean }, draw: { drawId: string, number: number, phase: DrawPhase, openRound: BettingRound | null, roundClosesAt: string | null, minStake: string, commitment: string, publicSeed: string | null, serverSeed: string | null, board: Array<string>, voidReason: string | null, beacons: { streets: Array<{ round: number, closesAt: string }> } | null, positions: Array<{ number: number, cards: Array<string>, status: PositionStatus, bestHand: { category: HandCategory, description: string, cards: Array<string> } | null }>, odds: { phase: DrawPhase, boards: number, exact: boolean, leaders: Array<number>, positions: Array<{ position: number, win: number, tie: number, equity: number }>, categories: Array<{ category: HandCategory, probability: number }> } | null, pools: Array<{ round: BettingRound, market: Market, gross: string, net: string, bets: number, selections: Array<{ selection: string, stake: string, bets: number, impliedCoefficient: string | null }> }>, result: { winners: Array<number>, winningCategory: HandCategory | null, leadersAfterFlop: Array<number>, leadersAfterTurn: Array<number>, settledAt: string, pools: Array<{ round: BettingRound, market: Market, gross: string, bets: number, commission: string, jackpotContribution: string, net: string, winningSelections: Array<string>, coefficient: string | null, paid: string, breakage: string, minusPoolTopUp: string, jackpotPaid: string, refunded: boolean, refundReason: string | null, categories: Array<{ category: number, fund: string, jackpot: string, coupons: number, stakes: string, coefficient: string | null, paid: string }> }> } | null, chances: { round: BettingRound, suspendAt: string, chances: Array<{ market: Market, selection: string, probability: number, suspended: boolean }> } | null } | null }
+    | { __typename: 'TableSnapshot', status: TableStatus, seq: number, tableId: string, at: string, jackpot: { balance: string, enabled: boolean }, draw: { drawId: string, number: number, phase: DrawPhase, openRound: BettingRound | null, roundClosesAt: string | null, minStake: string, commitment: string, publicSeed: string | null, serverSeed: string | null, board: Array<string>, voidReason: string | null, draw: { id: string, voidKind: VoidKind | null } | null, beacons: { streets: Array<{ round: number, closesAt: string }> } | null, positions: Array<{ number: number, cards: Array<string>, status: PositionStatus, bestHand: { category: HandCategory, description: string, cards: Array<string> } | null }>, odds: { phase: DrawPhase, boards: number, exact: boolean, leaders: Array<number>, positions: Array<{ position: number, win: number, tie: number, equity: number }>, categories: Array<{ category: HandCategory, probability: number }> } | null, pools: Array<{ round: BettingRound, market: Market, gross: string, net: string, bets: number, selections: Array<{ selection: string, stake: string, bets: number, impliedCoefficient: string | null }> }>, result: { winners: Array<number>, winningCategory: HandCategory | null, leadersAfterFlop: Array<number>, leadersAfterTurn: Array<number>, settledAt: string, pools: Array<{ round: BettingRound, market: Market, gross: string, bets: number, commission: string, jackpotContribution: string, net: string, winningSelections: Array<string>, coefficient: string | null, paid: string, breakage: string, minusPoolTopUp: string, jackpotPaid: string, refunded: boolean, refundReason: string | null, categories: Array<{ category: number, fund: string, jackpot: string, coupons: number, stakes: string, coefficient: string | null, paid: string }> }> } | null, chances: { round: BettingRound, suspendAt: string, chances: Array<{ market: Market, selection: string, probability: number, suspended: boolean }> } | null } | null }
    };
 
 export type DrawBurnsQueryVariables = Exact<{
@@ -409,7 +452,7 @@ export type MyLedgerQueryVariables = Exact<{
 }>;
 
 
-export type MyLedgerQuery = { myLedger: { edges: Array<{ node: { id: string, transferId: string, kind: LedgerEntryKind, amount: string, balanceAfter: string, memo: string, createdAt: string } }>, pageInfo: { hasNextPage: boolean, endCursor: string | null } } };
+export type MyLedgerQuery = { myLedger: { edges: Array<{ node: { id: string, transferId: string, kind: LedgerEntryKind, amount: string, balanceAfter: string, createdAt: string, betId: string | null, round: BettingRound | null, market: Market | null, holdemHandId: string | null, draw: { id: string, number: number, table: { id: string, name: string } } | null } }>, pageInfo: { hasNextPage: boolean, endCursor: string | null } } };
 
 export type DrawResultJsonQueryVariables = Exact<{
   id: string | number;
@@ -454,7 +497,7 @@ export type HoldemHandQQuery = { holdemHand: { id: string, phase: HoldemPhase, t
 export type PendingVerificationsQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type PendingVerificationsQuery = { pendingVerifications: { edges: Array<{ node: { id: string, documentType: DocumentType, documentHash: string, dateOfBirth: string, submittedAt: string, user: { id: string, email: string, name: string, age: number } } }> } };
+export type PendingVerificationsQuery = { pendingVerifications: { edges: Array<{ node: { id: string, documentType: DocumentType, documentHash: string, dateOfBirth: string, submittedAt: string, user: { id: string, email: string, name: string, age: number, dateOfBirth: string } } }> } };
 
 export type DecideVerificationMutationVariables = Exact<{
   input: DecideVerificationInput;
@@ -468,7 +511,7 @@ export type UserByIdQueryVariables = Exact<{
 }>;
 
 
-export type UserByIdQuery = { user: { id: string, email: string, name: string, dateOfBirth: string, role: Role, age: number, canStake: boolean, balance: string, verification: { id: string | null, status: VerificationStatus, documentType: DocumentType | null, reason: string | null, submittedAt: string | null, decidedAt: string | null } } | null };
+export type UserByIdQuery = { user: { id: string, email: string, name: string, dateOfBirth: string, role: Role, age: number, canStake: boolean, balance: string, verification: { id: string | null, status: VerificationStatus, documentType: DocumentType | null, reason: string | null, rejectReason: RejectionReason | null, submittedAt: string | null, decidedAt: string | null } } | null };
 
 export type UserByEmailQueryVariables = Exact<{
   email: string;
@@ -661,6 +704,73 @@ export type ProtectionEventsQueryVariables = Exact<{
 
 
 export type ProtectionEventsQuery = { protectionEvents: Array<{ userId: string, email: string, name: string, kind: string, count: number, first: string, last: string }> };
+
+export type MyProtectionQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type MyProtectionQuery = { myProtection: { limits: Array<{ kind: LimitKind, period: LimitPeriod, amount: string | null, pending: boolean, pendingAmount: string | null, pendingFrom: string | null }>, exclusion: { kind: ExclusionKind, since: string, until: string | null, active: boolean } | null, counters: Array<{ period: LimitPeriod, start: string, deposits: string, stakes: string, returns: string, netLoss: string }> } };
+
+export type SetLimitMutationVariables = Exact<{
+  input: SetLimitInput;
+}>;
+
+
+export type SetLimitMutation = { setLimit: { kind: LimitKind, period: LimitPeriod, amount: string | null, pending: boolean, pendingAmount: string | null, pendingFrom: string | null } };
+
+export type TakeTimeOutMutationVariables = Exact<{
+  hours: number;
+}>;
+
+
+export type TakeTimeOutMutation = { takeTimeOut: { kind: ExclusionKind, since: string, until: string | null, active: boolean } };
+
+export type SelfExcludeMutationVariables = Exact<{
+  months?: number | null | undefined;
+}>;
+
+
+export type SelfExcludeMutation = { selfExclude: { kind: ExclusionKind, since: string, until: string | null, active: boolean } };
+
+export type MyBetsPageQueryVariables = Exact<{
+  first?: number | null | undefined;
+  after?: string | null | undefined;
+}>;
+
+
+export type MyBetsPageQuery = { myBets: { edges: Array<{ node: { id: string, round: BettingRound, market: Market, selection: string, stake: string, status: BetStatus, payout: string | null, placedAt: string, settledAt: string | null, draw: { id: string, number: number, table: { id: string, name: string } } } }>, pageInfo: { hasNextPage: boolean, endCursor: string | null } } };
+
+export type DrawHeadingQueryVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type DrawHeadingQuery = { draw: { id: string, number: number, table: { id: string, name: string } } | null };
+
+export type CreateTableMutationVariables = Exact<{
+  input: TableInput;
+}>;
+
+
+export type CreateTableMutation = { createTable: { id: string, name: string, positions: number } };
+
+export type ApiKeysQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type ApiKeysQuery = { apiKeys: Array<{ id: string, name: string, requestsPerMinute: number, createdAt: string, revokedAt: string | null }> };
+
+export type CreateApiKeyMutationVariables = Exact<{
+  input: CreateApiKeyInput;
+}>;
+
+
+export type CreateApiKeyMutation = { createApiKey: { key: string, apiKey: { id: string, name: string, requestsPerMinute: number, createdAt: string, revokedAt: string | null } } };
+
+export type RevokeApiKeyMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type RevokeApiKeyMutation = { revokeApiKey: { id: string, revokedAt: string | null } };
 
 export type ApiRegisterMutationVariables = Exact<{
   input: RegisterInput;

@@ -2,8 +2,8 @@ import { useEffect, useState } from 'preact/hooks';
 import { me, login, register, logout, submitVerification, ageOn, userTick, ledger, type LedgerEntry } from '../api/account';
 import { dateTime } from '../i18n';
 import type { DocumentType } from '../gql/graphql';
-import { t, money, errorText } from '../i18n';
-import { Field, Alert } from '../ui';
+import { t, money, errorText, tableName } from '../i18n';
+import { Field, Alert, Link } from '../ui';
 
 /** Account: sign in, register (21+), verification document, ledger. */
 export function Account() {
@@ -14,7 +14,8 @@ export function Account() {
       <h1 id="acc-h">{t('account')}</h1>
       <p><b data-testid="user-email">{user.email}</b> · {user.name} · <span data-testid="user-role">{t(user.role)}</span> · id <code data-testid="user-id">{user.id}</code></p>
       <p>{t('balance')}: <b class="num" data-testid="account-balance">{money(user.balance)}</b></p>
-      <p>{t('verification')}: <b data-testid="verification-status">{t(user.verification.status)}</b>{user.verification.reason && <> ({user.verification.reason})</>}</p>
+      <p>{t('verification')}: <b data-testid="verification-status">{t(user.verification.status)}</b>{user.verification.rejectReason && <> · <span data-testid="reject-reason">{t('rej.' + user.verification.rejectReason)}</span></>}</p>
+      <nav class="account-links" aria-label={t('account')}><Link href="/bets">{t('betHistory')}</Link> · <Link href="/play-safe">{t('playSafe')}</Link> · <Link href="/rules">{t('rules')}</Link></nav>
       {(user.verification.status === 'NONE' || user.verification.status === 'REJECTED') && user.role === 'PLAYER' && <Verification dob={user.dateOfBirth} />}
       <Ledger />
       <p><button type="button" onClick={() => logout()}>{t('signOut')}</button></p>
@@ -39,12 +40,14 @@ function SignIn() {
 
 function Register() {
   const [f, setF] = useState({ email: '', password: '', name: '', dateOfBirth: '' });
+  const [terms, setTerms] = useState(false);
   const [err, setErr] = useState('');
   const set = (k: keyof typeof f) => (e: Event) => setF({ ...f, [k]: (e.target as HTMLInputElement).value });
   const submit = async (e: Event) => {
     e.preventDefault();
     setErr('');
     if (!/^\d{4}-\d{2}-\d{2}$/.test(f.dateOfBirth) || ageOn(f.dateOfBirth) < 21) { setErr(t('mustBe21')); return; }
+    if (!terms) { setErr(t('acceptTermsFirst')); return; }
     try { await register(f); } catch (x) { setErr(errorText(x)); }
   };
   return (
@@ -54,6 +57,8 @@ function Register() {
       <Field label={t('password')}><input name="reg-password" type="password" autocomplete="new-password" required minLength={8} value={f.password} onInput={set('password')} /></Field>
       <Field label={t('name')}><input name="reg-name" autocomplete="name" required value={f.name} onInput={set('name')} /></Field>
       <Field label={t('dob')} hint={t('mustBe21')}><input name="reg-dob" type="date" required value={f.dateOfBirth} onInput={set('dateOfBirth')} /></Field>
+      <label class="check terms"><input type="checkbox" name="reg-terms" checked={terms} onChange={(e) => setTerms((e.target as HTMLInputElement).checked)} />
+        <span>{t('acceptTerms')} <Link href="/rules">{t('rules')}</Link> · <Link href="/play-safe">{t('playSafe')}</Link></span></label>
       <button type="submit">{t('register')}</button>
       {err && <Alert kind="error">{err}</Alert>}
     </form>
@@ -101,10 +106,27 @@ function Ledger() {
       {rows === null ? <p class="muted" aria-busy="true">{t('loading')}</p> : rows.length === 0 ? <p class="muted">{t('noEntries')}</p> : (
         <table class="bets ledger" data-testid="ledger">
           <thead><tr><th scope="col">{t('date')}</th><th scope="col">{t('kind')}</th><th scope="col">{t('amount')}</th><th scope="col">{t('balance')}</th></tr></thead>
-          <tbody>{rows.map((r) => <tr key={r.id} data-kind={r.kind}><td class="num"><small>{dateTime(r.createdAt)}</small></td><td>{t(r.kind)}</td><td class="num">{money(r.amount)}</td><td class="num" data-testid="ledger-balance">{money(r.balanceAfter)}</td></tr>)}</tbody>
+          <tbody>{rows.map((r) => (
+            <tr key={r.id} data-kind={r.kind}>
+              <td data-label={t('date')}><small>{dateTime(r.createdAt)}</small></td>
+              <td data-label={t('kind')}>{t(r.kind)}<br /><small class="muted" data-testid="ledger-ref">{ledgerRef(r)}</small></td>
+              <td class="num" data-label={t('amount')}>{money(r.amount)}</td>
+              <td class="num" data-testid="ledger-balance" data-label={t('balance')}>{money(r.balanceAfter)}</td>
+            </tr>
+          ))}</tbody>
         </table>
       )}
       {next && <p><button type="button" class="ghost" disabled={busy} onClick={more}>{t('more')}</button></p>}
     </section>
   );
+}
+
+/** ledgerRef names what an entry moved money for: its bet and draw, a pool's settlement, a Casino Hold'em hand. */
+function ledgerRef(r: LedgerEntry): string {
+  const parts: string[] = [];
+  if (r.draw) parts.push(`${tableName(r.draw.table.name)} · ${t('draw')} #${r.draw.number}`);
+  if (r.betId) parts.push(`${t('bet')} #${r.betId}`);
+  if (r.round && r.market) parts.push(`${t(r.round)} · ${t(r.market)}`);
+  if (r.holdemHandId) parts.push(`${t('holdem')} #${r.holdemHandId}`);
+  return parts.join(' · ') || '\u00a0';
 }

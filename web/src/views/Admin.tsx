@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import type { ComponentChildren } from 'preact';
 import * as admin from '../api/admin';
 import * as backoffice from '../api/reports';
-import type { WebhookEventType } from '../gql/graphql';
+import type { WebhookEventType, RejectionReason } from '../gql/graphql';
 import { me, newKey } from '../api/account';
 import { tiyn, fmtTiyn } from '../api/bets';
 import { t, has, money, num, errorText, dateTime, fromOperatorTime } from '../i18n';
@@ -57,30 +57,54 @@ function Confirm({ label, question, onConfirm, children }: { label: string; ques
   );
 }
 
+/**
+ * Pending: each verification with what to compare (the account's name and
+ * date of birth beside the document's type, number hash and date of birth,
+ * a mismatch marked); approve, or reject with a reason from the list that
+ * the player reads in their language.
+ */
 function Pending() {
   const [items, setItems] = useState<admin.Pending[] | null>(null);
   const [msg, run] = useAction();
   const load = () => admin.pendingVerifications().then(setItems, () => undefined);
   useLive(load, 3000);
-  const decide = (id: string, approve: boolean) => run(async () => { await admin.decideVerification(id, approve, 'document unreadable'); await load(); });
+  const decide = (id: string, approve: boolean, why: RejectionReason | null) => run(async () => { await admin.decideVerification(id, approve, why); await load(); });
   return (
     <section aria-labelledby="pv-h">
       <h2 id="pv-h">{t('pendingVerifications')}</h2>
       {msg}
       {items === null ? <p class="muted" aria-busy="true">{t('loading')}</p> : items.length === 0 ? <p class="muted">{t('noEntries')}</p> : (
-        <table class="bets">
-          <thead><tr><th scope="col">{t('email')}</th><th scope="col">{t('docType')}</th><th scope="col">{t('dob')}</th><th scope="col"><span class="sr-only">{t('status')}</span></th></tr></thead>
-          <tbody>
-            {items.map((v) => (
-              <tr key={v.id} data-email={v.user.email}>
-                <td>{v.user.email}</td><td>{t(v.documentType)}</td><td>{v.dateOfBirth}</td>
-                <td><button type="button" onClick={() => decide(v.id, true)}>{t('approve')}</button> <button type="button" onClick={() => decide(v.id, false)}>{t('reject')}</button></td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <ul class="pending-list">
+          {items.map((v) => <PendingRow key={v.id} v={v} decide={decide} />)}
+        </ul>
       )}
     </section>
+  );
+}
+
+function PendingRow({ v, decide }: { v: admin.Pending; decide: (id: string, approve: boolean, why: RejectionReason | null) => void }) {
+  const [why, setWhy] = useState<RejectionReason | ''>('');
+  const dobDiffers = v.user.dateOfBirth !== v.dateOfBirth;
+  return (
+    <li class="card-form" data-email={v.user.email} data-verification={v.id}>
+      <dl class="compare">
+        <dt>{t('name')}</dt><dd data-testid="pv-name">{v.user.name} · {v.user.email}</dd>
+        <dt>{t('docType')}</dt><dd>{t(v.documentType)} · <code title={v.documentHash}>{v.documentHash.slice(0, 12)}…</code></dd>
+        <dt>{t('dobAccount')}</dt><dd>{v.user.dateOfBirth} · {t('ageYears', { n: v.user.age })}</dd>
+        <dt>{t('dobDocument')}</dt><dd data-testid="pv-dob" data-differs={dobDiffers ? '' : undefined}>{v.dateOfBirth}{dobDiffers && <b class="bad"> · {t('dobDiffers')}</b>}</dd>
+        <dt>{t('submitted')}</dt><dd>{dateTime(v.submittedAt)}</dd>
+      </dl>
+      <div class="decide">
+        <button type="button" onClick={() => decide(v.id, true, null)}>{t('approve')}</button>
+        <Field label={t('rejectReason')}>
+          <select name="reject-reason" value={why} onChange={(e) => setWhy((e.target as HTMLSelectElement).value as RejectionReason)}>
+            <option value="">—</option>
+            {admin.REJECTION_REASONS.map((r) => <option key={r} value={r}>{t('rej.' + r)}</option>)}
+          </select>
+        </Field>
+        <button type="button" class="danger" disabled={!why} onClick={() => why && decide(v.id, false, why)}>{t('reject')}</button>
+      </div>
+    </li>
   );
 }
 
@@ -168,6 +192,113 @@ function TablesAdmin() {
       {!data && <p class="muted" aria-busy="true">{t('loading')}</p>}
       {data?.tables.map((tb) => <TableRow key={tb.id} tb={tb} act={act} />)}
       {data && <Jackpot jp={data.jackpot} act={act} />}
+      <CreateTable onCreated={load} />
+      <ApiKeys />
+    </section>
+  );
+}
+
+/**
+ * moneyOf reads an amount typed the one way every money input takes it
+ * ("100", "100,5", "100.50"), as the API writes it ("100.50"); it throws
+ * INVALID_AMOUNT otherwise.
+ */
+function moneyOf(s: string): string {
+  const v = tiyn(s);
+  if (v === null) throw { reason: 'INVALID_AMOUNT' };
+  return fmtTiyn(v);
+}
+
+/** percentOf reads a percentage typed with a comma or a dot ("4,5", "4.50") as the API writes it; it throws INVALID_PERCENT otherwise. */
+function percentOf(s: string): string {
+  const m = /^(\d{1,2})(?:[.,](\d{1,2}))?$/.exec(s.trim().replace(/%$/, '').trim());
+  if (!m) throw { reason: 'INVALID_PERCENT' };
+  return `${m[1]}.${(m[2] ?? '').padEnd(2, '0')}`;
+}
+
+/** CreateTable: a new table's name, positions, stakes and commission (the rest takes the server's defaults). */
+function CreateTable({ onCreated }: { onCreated: () => void }) {
+  const [f, setF] = useState({ name: '', positions: '6', minStake: '100', maxStake: '', commission: '' });
+  const [msg, run] = useAction();
+  const set = (k: keyof typeof f) => (e: Event) => setF({ ...f, [k]: (e.target as HTMLInputElement).value });
+  const submit = (e: Event) => {
+    e.preventDefault();
+    void run(async () => {
+      if (!f.name.trim()) throw { reason: 'INVALID_NAME' };
+      const input: admin.NewTable = { name: f.name.trim(), positions: Number(f.positions), minStake: moneyOf(f.minStake) };
+      if (f.maxStake.trim()) input.maxStake = moneyOf(f.maxStake);
+      if (f.commission.trim()) input.commission = percentOf(f.commission);
+      const tb = await admin.createTable(input);
+      setF({ ...f, name: '' });
+      onCreated();
+      return t('tableCreated', { name: tb.name, n: tb.positions });
+    });
+  };
+  return (
+    <form class="card-form" aria-labelledby="ct-h" data-testid="create-table" onSubmit={submit}>
+      <h3 id="ct-h">{t('createTable')}</h3>
+      <div class="filters">
+        <Field label={t('tableName')}><input name="table-name" required maxLength={100} value={f.name} onInput={set('name')} /></Field>
+        <Field label={t('positions')}>
+          <select name="table-positions" value={f.positions} onChange={set('positions')}>
+            {Array.from({ length: 9 }, (_, i) => String(i + 2)).map((n) => <option key={n} value={n}>{n}</option>)}
+          </select>
+        </Field>
+        <Field label={t('minStake')} hint={t('moneyHint')}><input name="table-min" inputMode="decimal" value={f.minStake} onInput={set('minStake')} /></Field>
+        <Field label={t('maxStake')} hint={t('moneyHint')}><input name="table-max" inputMode="decimal" value={f.maxStake} onInput={set('maxStake')} /></Field>
+        <Field label={t('commission')} hint={t('percentHint')}><input name="table-commission" inputMode="decimal" value={f.commission} onInput={set('commission')} /></Field>
+      </div>
+      <button type="submit">{t('createTable')}</button>
+      <div aria-live="polite" data-testid="create-table-msg">{msg}</div>
+    </form>
+  );
+}
+
+/** ApiKeys: partners' keys; a new key's secret is shown once; a key is revoked after a confirmation. */
+function ApiKeys() {
+  const [list, setList] = useState<admin.ApiKey[] | null>(null);
+  const [name, setName] = useState('');
+  const [rpm, setRpm] = useState('600');
+  const [secret, setSecret] = useState<string | null>(null);
+  const [msg, run] = useAction();
+  const load = () => admin.apiKeys().then(setList, () => undefined);
+  useLive(load, 10000);
+  const create = (e: Event) => {
+    e.preventDefault();
+    void run(async () => {
+      const n = Number(rpm);
+      if (!Number.isInteger(n) || n < 1 || n > 60000) throw { reason: 'INVALID_RATE' };
+      const c = await admin.createApiKey(name.trim(), n);
+      setSecret(c.key);
+      setName('');
+      await load();
+      return t('apiKeyCreated', { name: c.apiKey.name });
+    });
+  };
+  return (
+    <section aria-labelledby="keys-h" data-testid="api-keys">
+      <h2 id="keys-h">{t('apiKeys')}</h2>
+      {secret && <Alert kind="ok"><span>{t('apiKeyOnce')}: </span><code class="secret" data-testid="api-key-secret">{secret}</code> <button type="button" class="ghost" onClick={() => setSecret(null)}>{t('dismiss')}</button></Alert>}
+      <form class="inline" onSubmit={create}>
+        <Field label={t('apiKeyName')}><input name="api-key-name" required maxLength={100} value={name} onInput={(e) => setName((e.target as HTMLInputElement).value)} /></Field>
+        <Field label={t('apiKeyRate')}><input name="api-key-rate" inputMode="numeric" value={rpm} onInput={(e) => setRpm((e.target as HTMLInputElement).value)} /></Field>
+        <button type="submit">{t('apiKeyCreate')}</button>
+      </form>
+      <div aria-live="polite">{msg}</div>
+      {list === null ? <p class="muted" aria-busy="true">{t('loading')}</p> : list.length === 0 ? <p class="muted">{t('noEntries')}</p> : (
+        <table class="bets wrap">
+          <thead><tr><th scope="col">{t('apiKeyName')}</th><th scope="col">ID</th><th scope="col">{t('apiKeyRate')}</th><th scope="col">{t('status')}</th></tr></thead>
+          <tbody>
+            {list.map((k) => (
+              <tr key={k.id} data-api-key={k.id} data-revoked={k.revokedAt ? '' : undefined}>
+                <td>{k.name}<br /><small class="muted">{dateTime(k.createdAt)}</small></td><td><code>ptk_{k.id}</code></td><td class="num">{num(k.requestsPerMinute)}</td>
+                <td>{k.revokedAt ? <span>{t('apiKeyRevoked', { at: dateTime(k.revokedAt) })}</span>
+                  : <Confirm label={t('apiKeyRevoke')} question={t('apiKeyRevokeQ', { name: k.name })} onConfirm={() => void run(async () => { await admin.revokeApiKey(k.id); await load(); })} />}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
     </section>
   );
 }
@@ -181,18 +312,19 @@ function TableRow({ tb, act }: { tb: admin.AdminTables['tables'][number]; act: (
     <fieldset class="card-form" data-admin-table={tb.id} data-status={tb.status}>
       <legend>{tb.name} · {tb.status === 'PAUSED' ? t('paused') : t('running')}{d && <> · {t('draw')} #{d.number} · {t(d.phase)}</>}</legend>
       <Field label={t('minStake')}><input name={`min-${tb.id}`} value={min} onInput={(e) => setMin((e.target as HTMLInputElement).value)} /></Field>
-      <button type="button" onClick={() => act(() => admin.setMinStake(tb.id, min))}>{t('save')}</button>
-      <Field label={t('commission')}><input name={`com-${tb.id}`} value={com} onInput={(e) => setCom((e.target as HTMLInputElement).value)} /></Field>
-      <button type="button" onClick={() => act(() => admin.setCommission(tb.id, com))}>{t('save')}</button>
+      <button type="button" onClick={() => act(() => admin.setMinStake(tb.id, moneyOf(min)))}>{t('save')}</button>
+      <Field label={t('commission')} hint={t('percentHint')}><input name={`com-${tb.id}`} inputMode="decimal" value={com} onInput={(e) => setCom((e.target as HTMLInputElement).value)} /></Field>
+      <button type="button" onClick={() => act(() => admin.setCommission(tb.id, percentOf(com)))}>{t('save')}</button>
       <div class="admin-actions">{tb.status === 'PAUSED'
         ? <button type="button" onClick={() => act(() => admin.resumeTable(tb.id))}>{t('resume')}</button>
         : <Confirm label={t('pause')} question={t('confirmPause', { name: tb.name })} onConfirm={() => act(() => admin.pauseTable(tb.id))} />}</div>
-      {d && d.phase !== 'SETTLED' && d.phase !== 'VOID' && (
-        <div class="admin-actions">
-          <Field label={t('reason')}><input name={`void-${tb.id}`} value={reason} onInput={(e) => setReason((e.target as HTMLInputElement).value)} /></Field>
-          <Confirm key={d.id} label={`${t('voidDraw')} #${d.number}`} question={t('confirmVoid', { n: d.number })} onConfirm={() => act(() => admin.voidDraw(d.id, reason || 'operator'))} />
+      {d && d.openRound === 'PRE_DEAL' && (
+        <div class="admin-actions" data-testid="void-form">
+          <Field label={t('voidReasonStaff')} hint={t('voidReasonHint')}><input name={`void-${tb.id}`} maxLength={500} value={reason} onInput={(e) => setReason((e.target as HTMLInputElement).value)} /></Field>
+          <Confirm key={d.id} label={`${t('voidDraw')} #${d.number}`} question={t('confirmVoid', { n: d.number })} onConfirm={() => act(async () => { if (!reason.trim()) throw { reason: 'INVALID_REASON' }; await admin.voidDraw(d.id, reason.trim()); })} />
         </div>
       )}
+      {d && d.phase !== 'SETTLED' && d.phase !== 'VOID' && d.openRound !== 'PRE_DEAL' && <p class="muted" data-testid="void-closed">{t('voidOnlyRound1')}</p>}
     </fieldset>
   );
 }
@@ -204,8 +336,11 @@ function Jackpot({ jp, act }: { jp: admin.AdminTables['jackpot']; act: (f: () =>
     <fieldset class="card-form">
       <legend>{t('jackpot')}: {money(jp.balance)}</legend>
       <Field label={t('amount')}><input name="jackpot-amount" value={amount} onInput={(e) => { setAmount((e.target as HTMLInputElement).value); setKey(newKey()); }} /></Field>
-      <button type="button" onClick={() => act(async () => { await admin.jackpotTopUp(amount, key); setKey(newKey()); })}>{t('topUp')}</button>
-      <label class="radio"><input type="checkbox" checked={jp.enabled} onChange={(e) => act(() => admin.setJackpotEnabled((e.target as HTMLInputElement).checked))} /> {t('enabled')}</label>
+      <button type="button" onClick={() => act(async () => { await admin.jackpotTopUp(moneyOf(amount), key); setKey(newKey()); })}>{t('topUp')}</button>
+      <p data-testid="jackpot-state">{jp.enabled ? t('jackpotOn') : t('jackpotOff')}{' '}
+        {jp.enabled
+          ? <Confirm label={t('jackpotDisable')} question={t('jackpotDisableQ')} onConfirm={() => act(() => admin.setJackpotEnabled(false))} />
+          : <Confirm label={t('jackpotEnable')} question={t('jackpotEnableQ')} onConfirm={() => act(() => admin.setJackpotEnabled(true))} />}</p>
     </fieldset>
   );
 }
@@ -412,7 +547,11 @@ function Audit() {
             {shown.map((r) => (
               <tr key={r.id} data-action={r.action} data-subject={r.subject}>
                 <td class="num"><small>{dateTime(r.createdAt)}</small></td><td>{r.actor?.email ?? '—'}</td>
-                <td>{actionText(r.action)}<br /><small><code>{r.action}</code>{r.subject && <> · {r.subject}</>}</small></td><td>{r.detail}</td>
+                <td>{actionText(r.action)}<br /><small><code>{r.action}</code>{r.subject && <> · {subjectText(r.subject)}</>}</small></td>
+                <td data-testid="audit-detail">{r.changes.length > 0
+                  ? <ul class="changes">{r.changes.map((c) => <li key={c.field}>{fieldText(c.field)}: {c.from || '—'} → {c.to || '—'}</li>)}</ul>
+                  : subjectText(r.subject)}
+                  <details><summary>{t('staffNote')}</summary><small lang="en">{r.detail}</small></details></td>
               </tr>
             ))}
           </tbody>
@@ -421,6 +560,17 @@ function Audit() {
       {next && <p><button type="button" class="ghost" onClick={more}>{t('more')}</button></p>}
     </section>
   );
+}
+
+/** subjectText names what an audit entry concerns ("table:2" → "Стол 2"). */
+function subjectText(subject: string): string {
+  const [kind, id] = subject.split(':');
+  return kind && id && has('subj.' + kind) ? t('subj.' + kind, { id }) : subject;
+}
+
+/** fieldText names a changed setting in the interface's language (the field's own name when the catalogue does not know it). */
+function fieldText(f: string): string {
+  return has('field.' + f) ? t('field.' + f) : f;
 }
 
 /** actionText names an audit action in the interface's language (the code itself when the catalogue does not know it). */

@@ -4,7 +4,8 @@ import { suspendedIn, type DrawState } from '../api/table';
 import { marketsIn, checkStake, placeBet, myBets, tiyn, fmtTiyn, paidCoefficient, checkMyBetProofs, type Slip, type MyBet, type BetProofVerdict } from '../api/bets';
 import { seenRoots } from '../api/recorded';
 import { me, userTick, newKey } from '../api/account';
-import { t, money, num, errorText } from '../i18n';
+import { protection, loadProtection, activeExclusion } from '../api/protection';
+import { t, money, num, errorText, dateTime } from '../i18n';
 import { Field, Alert, Countdown, Link } from '../ui';
 import type { Market, BettingRound } from '../gql/graphql';
 
@@ -50,6 +51,12 @@ export function BetSlip({ draw, positions }: { draw: DrawState; positions: numbe
     myBets().then(setBets, () => undefined);
   }, [draw.id, userTick.value, !!user]);
   useEffect(() => { if (!markets.includes(market) && markets.length) setMarket(markets[0]); }, [draw.openRound]);
+  // A break or self-exclusion the player took (here or on another device)
+  // stills the slip: read with the user, again on every user event.
+  useEffect(() => { if (user) void loadProtection().catch(() => undefined); }, [!!user, userTick.value]);
+  // When betting closes the slip folds away on a phone, so the cards and the
+  // result are in view; a tap on a pool row opens it again.
+  useEffect(() => { if (!draw.openRound) setOpen(false); }, [draw.openRound]);
   useEffect(() => {
     const p = tapped.value;
     if (!p) return;
@@ -79,6 +86,7 @@ export function BetSlip({ draw, positions }: { draw: DrawState; positions: numbe
         <span>{t('potential')}: <b class="num" data-testid="slip-potential">{potential ? money(potential) : '—'}</b></span>
       </span>
       <button type="button" class="slip-toggle" aria-expanded={open} aria-controls="slip-body" onClick={() => setOpen(!open)}>{open ? t('closeSlip') : t('openSlip')}</button>
+      <Link href="/rules" class="rules-link">{t('rules')}</Link>
     </div>
   );
 
@@ -86,6 +94,21 @@ export function BetSlip({ draw, positions }: { draw: DrawState; positions: numbe
   const off = (m: string, s: string) => suspended.has(m + ' ' + s);
   if (!user) return <section class={'slip ' + (open ? 'open' : 'closed')} aria-labelledby="slip-h">{bar}<div class="slip-body" id="slip-body"><p>{t('signInToBet')} <Link href="/account">{t('signIn')}</Link></p></div></section>;
 
+  const excluded = activeExclusion(protection.value);
+  if (excluded) {
+    return (
+      <section class={'slip ' + (open ? 'open' : 'closed')} aria-labelledby="slip-h" data-testid="slip">
+        {bar}
+        <div class="slip-body" id="slip-body">
+          <Alert kind="info"><span data-testid="slip-excluded" data-kind={excluded.kind}>{excluded.until
+            ? t(excluded.kind === 'TIME_OUT' ? 'onBreakUntil' : 'excludedUntil', { until: dateTime(excluded.until) })
+            : t('excludedForever')}</span> <Link href="/play-safe">{t('playSafe')}</Link></Alert>
+          <h3>{t('myBets')}</h3>
+          <MyBets bets={bets} phase={draw.phase} />
+        </div>
+      </section>
+    );
+  }
   const verification = user.verification.status;
   const submit = async (e: Event) => {
     e.preventDefault();

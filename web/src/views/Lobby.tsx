@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { listTables, type TablesList } from '../api/table';
-import { t, money, errorText, dateTime } from '../i18n';
+import { t, money, errorText, dateTime, tableName } from '../i18n';
 import { Link, Countdown, Alert } from '../ui';
 
 /** Lobby: every table with its phase, current draw and countdown, and the jackpot. */
@@ -19,11 +19,13 @@ export function Lobby() {
       <h1 id="lobby-h">{t('tables')}</h1>
       {err && <Alert kind="error">{err}</Alert>}
       {!data && !err && <p class="muted" aria-busy="true">{t('loading')}</p>}
-      {data && <p class="jackpot">{t('jackpot')}: <b class="num" data-testid="jackpot">{money(data.jackpot.balance)}</b></p>}
+      {data && (data.jackpot.enabled
+        ? <p class="jackpot">{t('jackpot')}: <b class="num" data-testid="jackpot">{money(data.jackpot.balance)}</b></p>
+        : <p class="jackpot muted" data-testid="jackpot-off">{t('jackpotOffPlayer')}</p>)}
       <ul class="lobby">
         {data?.tables.map((tb) => (
           <li key={tb.id} class="tile" data-table={tb.id}>
-            <h2><Link href={`/table/${tb.id}`}>{tb.name}</Link></h2>
+            <h2><Link href={`/table/${tb.id}`}>{tableName(tb.name)}</Link></h2>
             <p>{t('positionsCount', { n: tb.positions })} · {t('minStake')} {money(tb.settings.minStake)}</p>
             <p>
               {tb.status === 'PAUSED' ? <span class="badge warn">{t('paused')}</span> : <span class="badge">{t('running')}</span>}{' '}

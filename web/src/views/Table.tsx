@@ -1,6 +1,6 @@
 import { useEffect, useState, useMemo } from 'preact/hooks';
 import { watchTable, poolKey, suspendedIn, type TableState, type DrawState } from '../api/table';
-import { t, money, num, pct, errorText } from '../i18n';
+import { t, money, num, pct, errorText, tableName } from '../i18n';
 import { Cards, Countdown, Alert, Link } from '../ui';
 import { BetSlip, pickFromPool } from './BetSlip';
 import { paidCoefficient } from '../api/bets';
@@ -24,20 +24,25 @@ export function Table({ id }: { id: string }) {
   return (
     <section class="table-page" aria-labelledby="table-h" data-seq={st.seq} data-phase={d?.phase} data-draw={d?.id}>
       <header class="table-head">
-        <h1 id="table-h">{st.name}</h1>
+        <h1 id="table-h">{tableName(st.name)}</h1>
         <p class="status-line">
           <span class="drawno">{d && <>{t('draw')} #<span data-testid="draw-number">{d.number}</span></>}</span>
           <b class="phase" data-testid="phase">{d ? t(d.phase) : '—'}</b>
           <span class="cd-slot">{d?.openRound && <Countdown at={d.roundClosesAt} />}</span>
           {st.status === 'PAUSED' && <span class="badge warn">{t('paused')}</span>}
         </p>
-        <p class="jackpot">{t('jackpot')}: <b class="num">{money(st.jackpot.balance)}</b></p>
+        <p class="jackpot" data-testid="jackpot" data-enabled={String(st.jackpot.enabled)}>{st.jackpot.enabled
+          ? <>{t('jackpot')}: <b class="num">{money(st.jackpot.balance)}</b></>
+          : <span class="muted">{t('jackpotOffPlayer')}</span>}
+          {' · '}<Link href="/rules">{t('rules')}</Link></p>
       </header>
-      {d && <Felt d={d} n={st.positions} />}
       <div class="cols">
-        <div class="pools-wrap">
-          {d && <Pools d={d} n={st.positions} />}
-          {d && over && <Result key={d.id} d={d} />}
+        <div class="play-col">
+          {d && <Felt d={d} n={st.positions} />}
+          <div class="pools-wrap">
+            {d && <Pools d={d} n={st.positions} />}
+            {d && over && <Result key={d.id} d={d} />}
+          </div>
         </div>
         <aside class="slip-col">{d && <BetSlip draw={d} positions={st.positions} />}</aside>
       </div>
@@ -131,7 +136,7 @@ function Pools({ d, n }: { d: DrawState; n: number }) {
                   <tr key={r || 'pad' + i} data-selection={r || undefined} data-suspended={sus ? '' : undefined}>
                     <td>{r && bettable && !sus
                       ? <button type="button" class="pick" aria-label={t('pickRow', { sel: label })} onClick={() => pickFromPool(m, r)}>{label}</button>
-                      : <span class={r ? '' : 'muted'}>{label || '\u00a0'}</span>}{sus && <small class="suspended"> · {t('suspended')}</small>}</td>
+                      : <span class={r ? '' : 'muted'}>{label || '\u00a0'}</span>}{sus && <small class="suspended" title={t('suspended')}> ⏸<span class="sr-only">{t('suspended')}</span></small>}</td>
                     <td class="num">{s ? money(s.stake) : ''}</td><td class="num">{s?.impliedCoefficient ? coefText(s.impliedCoefficient) : ''}</td>
                   </tr>
                 );
@@ -162,16 +167,16 @@ function Result({ d }: { d: DrawState }) {
         <button type="button" class="ghost" onClick={() => setOpen(false)}>{t('close')}</button>
       </header>
       {d.phase === 'VOID'
-        ? <p data-testid="void-reason">{t('voided', { reason: d.voidReason ?? '—' })}</p>
-        : r && <p>{t('winners')}: <b>{r.winners.map((w) => `${t('position')} ${w}`).join(', ')}</b>{r.winningCategory && <> · {t(r.winningCategory)}</>}</p>}
-      {pools.length === 0 ? <p class="muted">{t('noStakesDraw')}</p> : (
-        <table class="pool">
+        ? <p data-testid="void-reason" data-kind={d.voidKind ?? ''}>{voidText(d.voidKind)}</p>
+        : !r ? <p class="muted" aria-busy="true">{t('loading')}</p> : <p>{t('winners')}: <b>{r.winners.map((w) => `${t('position')} ${w}`).join(', ')}</b>{r.winningCategory && <> · {t(r.winningCategory)}</>}</p>}
+      {!r ? null : pools.length === 0 ? <p class="muted" data-testid="no-stakes">{t('noStakesDraw')}</p> : (
+        <table class="pool result-pools">
           <thead><tr><th scope="col">{t('pools')}</th><th scope="col">{t('gross')}</th><th scope="col">{t('net')}</th><th scope="col">{t('coef')}</th></tr></thead>
           <tbody>
             {pools.map((p) => (
               <tr key={p.round + p.market} data-result-pool={p.round + '/' + p.market}>
-                <td>{t(p.round)} · {t(p.market)}</td><td class="num">{money(p.gross)}</td><td class="num">{money(p.net)}</td>
-                <td class="num">{p.refunded ? t('refunded') : p.market === 'EXPRESS'
+                <td data-label={t('pools')}>{t(p.round)} · {t(p.market)}</td><td class="num" data-label={t('gross')}>{money(p.gross)}</td><td class="num" data-label={t('net')}>{money(p.net)}</td>
+                <td class={p.market === 'EXPRESS' ? 'express-coefs' : 'num'} data-label={t('coef')}>{p.refunded ? t('refunded') : p.market === 'EXPRESS'
                   ? p.categories.map((c) => `${t('expressCat' + c.category)}: ${c.coefficient ? num(c.coefficient) : '—'}`).join(' · ')
                   : p.coefficient ? num(p.coefficient) : '—'}</td>
               </tr>
@@ -181,6 +186,15 @@ function Result({ d }: { d: DrawState }) {
       )}
     </section>
   );
+}
+
+/**
+ * voidText says why a draw was voided, from its kind, in the player's
+ * language: never the server's English nor the operator's note (that one
+ * stays in the audit log for staff).
+ */
+export function voidText(kind: string | null | undefined): string {
+  return t('void.' + (kind ?? 'UNKNOWN')) === 'void.' + (kind ?? 'UNKNOWN') ? t('void.UNKNOWN') : t('void.' + kind);
 }
 
 /** coefText shows a live coefficient as a winner would be paid it: a pool-implied one below 1.10 is shown at the guaranteed 1.10 and marked. */

@@ -1,8 +1,8 @@
 import { useEffect, useState } from 'preact/hooks';
-import { publishedResult, publishedLeaves } from '../api/table';
+import { publishedResult, publishedLeaves, drawHeading, type DrawHeading } from '../api/table';
 import { verifyDraw, fetchDrandRound, type Verdict, type Recorded } from '../verify';
 import { recordedOf } from '../api/recorded';
-import { t, errorText } from '../i18n';
+import { t, errorText, tableName } from '../i18n';
 import { Field, Alert } from '../ui';
 
 /** Verify: recompute a finished draw in the browser from its published result. */
@@ -13,6 +13,7 @@ export function Verify() {
   const [err, setErr] = useState('');
   const [recorded, setRecorded] = useState<Recorded | null>(null);
   const [busy, setBusy] = useState(false);
+  const [heading, setHeading] = useState<DrawHeading | null>(null);
   // The suspension check enumerates every board of the POCKET round (up to
   // 1.7 million) and yields to the page as it goes: say it is working.
   const check = async (text: string, rec?: Recorded, drawId?: string) => {
@@ -22,7 +23,8 @@ export function Verify() {
     try { setVerdict(await verifyDraw(text, rec, fetchDrandRound, drawId ? publishedLeaves(drawId) : undefined)); } finally { setBusy(false); }
   };
   const load = async (drawId: string) => {
-    setErr(''); setVerdict(null);
+    setErr(''); setVerdict(null); setHeading(null);
+    drawHeading(drawId).then(setHeading, () => undefined);
     try {
       const json = await publishedResult(drawId);
       if (!json) { setErr(t('err.DRAW_NOT_FINISHED')); return; }
@@ -43,6 +45,7 @@ export function Verify() {
         <Field label={t('drawId')}><input name="draw-id" value={id} onInput={(e) => setId((e.target as HTMLInputElement).value)} /></Field>
         <button type="submit">{t('load')}</button>
       </form>
+      {heading && <h2 data-testid="verify-draw">{tableName(heading.table.name)} · {t('draw')} #{heading.number}</h2>}
       {err && <Alert kind="error">{err}</Alert>}
       <form class="card-form" onSubmit={(e) => { e.preventDefault(); setVerdict(null); setRecorded(null); void check(json); }}>
         <Field label={t('resultJson')}><textarea name="result-json" rows={10} spellcheck={false} value={json} onInput={(e) => { setJson((e.target as HTMLTextAreaElement).value); setVerdict(null); }} /></Field>
