@@ -4,6 +4,9 @@ import { t, money, num, pct, errorText, tableName } from '../i18n';
 import { Cards, Countdown, Alert, Link } from '../ui';
 import { BetSlip, pickFromPool } from './BetSlip';
 import { paidCoefficient } from '../api/bets';
+import { protection, activeExclusion } from '../api/protection';
+import { me } from '../api/account';
+import { dateTime } from '../i18n';
 
 const ROUNDS = ['PRE_DEAL', 'POCKET', 'FLOP', 'TURN'] as const;
 const MARKETS = ['WIN', 'COMBINATION', 'EXPRESS'] as const;
@@ -35,6 +38,7 @@ export function Table({ id }: { id: string }) {
           ? <>{t('jackpot')}: <b class="num">{money(st.jackpot.balance)}</b></>
           : <span class="muted">{t('jackpotOffPlayer')}</span>}
           {' · '}<Link href="/rules">{t('rules')}</Link></p>
+        <BreakNotice />
       </header>
       <div class="cols">
         <div class="play-col">
@@ -48,6 +52,18 @@ export function Table({ id }: { id: string }) {
       </div>
       <p class="verify-link">{d && over && <Link href={`/verify?draw=${d.id}`}>{t('verify')} #{d.number}</Link>}</p>
     </section>
+  );
+}
+
+/** BreakNotice says, above the table, until when a player on a break or self-excluded cannot bet (the slip says it too, folded on a phone). */
+function BreakNotice() {
+  const ex = me.value ? activeExclusion(protection.value) : null;
+  if (!ex) return null;
+  return (
+    <p class="alert info" role="status" data-testid="table-excluded">
+      {ex.until ? t(ex.kind === 'TIME_OUT' ? 'onBreakUntil' : 'excludedUntil', { until: dateTime(ex.until) }) : t('excludedForever')}{' '}
+      <Link href="/play-safe">{t('playSafe')}</Link>
+    </p>
   );
 }
 

@@ -66,6 +66,7 @@ test('player: register, verify, deposit, bet in every market over a whole draw, 
   await player.getByRole('button', { name: 'Register' }).click();
   await player.getByText('You must be 21 or older.').first().waitFor();
   await player.fill('input[name=reg-dob]', '1995-03-08');
+  await player.locator('input[name=reg-terms]').check();
   await player.getByRole('button', { name: 'Register' }).click();
   await player.waitForSelector('[data-testid=user-email]');
   await player.fill('input[name=doc-number]', 'N12345678');
@@ -103,8 +104,8 @@ test('player: register, verify, deposit, bet in every market over a whole draw, 
 
   // The admin approves the pending verification.
   await admin.goto('/admin');
-  await admin.locator(`tr[data-email="${ME.email}"] button`, { hasText: 'Approve' }).click();
-  await waitFor(async () => (await admin.locator(`tr[data-email="${ME.email}"]`).count()) === 0, 'approved row gone');
+  await admin.locator(`li[data-email="${ME.email}"] button`, { hasText: 'Approve' }).click();
+  await waitFor(async () => (await admin.locator(`li[data-email="${ME.email}"]`).count()) === 0, 'approved row gone');
 
   // A whole draw: WIN, COMBINATION and EXPRESS before the deal; a double-clicked
   // EXPRESS in round 2 (one bet only); WIN on the flop; COMBINATION on the turn.
