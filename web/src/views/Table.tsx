@@ -152,7 +152,7 @@ function Pools({ d, n }: { d: DrawState; n: number }) {
                   <tr key={r || 'pad' + i} data-selection={r || undefined} data-suspended={sus ? '' : undefined}>
                     <td>{r && bettable && !sus
                       ? <button type="button" class="pick" aria-label={t('pickRow', { sel: label })} onClick={() => pickFromPool(m, r)}>{label}</button>
-                      : <span class={r ? '' : 'muted'}>{label || '\u00a0'}</span>}{sus && <small class="suspended" title={t('suspended')}> ⏸<span class="sr-only">{t('suspended')}</span></small>}</td>
+                      : <span class={r ? '' : 'muted empty-note'}>{label || '\u00a0'}</span>}{sus && <small class="suspended" title={t('suspended')}> ⏸<span class="sr-only">{t('suspended')}</span></small>}</td>
                     <td class="num">{s ? money(s.stake) : ''}</td><td class="num">{s?.impliedCoefficient ? coefText(s.impliedCoefficient) : ''}</td>
                   </tr>
                 );
