@@ -44,7 +44,7 @@ type hashShape struct {
 }
 
 var (
-	shape7  = hashShape{"7", 14, 16, 1 << 13}
+	shape7  = hashShape{"7", 13, 16, 1 << 13}
 	shape56 = hashShape{"56", 13, 15, 0}
 )
 
