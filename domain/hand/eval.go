@@ -88,6 +88,33 @@ const (
 	sevenCards = 8 << countShift
 )
 
+// SuitCount returns how many of the Key's cards are of suit s.
+func (k Key) SuitCount(s cards.Suit) int {
+	return int(k.sum>>(suitShift+4*uint(s&3))) & 15
+}
+
+// SuitNeeds holds, per suit, a number of cards from 1 to 8; see
+// Key.ReachesAny.
+type SuitNeeds struct{ bias uint64 }
+
+// NewSuitNeeds returns the SuitNeeds of need[s] cards of suit s. Needs out
+// of 1 to 8 are clamped.
+func NewSuitNeeds(need [4]int) SuitNeeds {
+	var bias uint64
+	for s, n := range need {
+		bias |= uint64(8-min(max(n, 1), 8)) << (suitShift + 4*s)
+	}
+	return SuitNeeds{bias}
+}
+
+// ReachesAny reports whether, for some suit s, the Key holds at least
+// n[s] cards of suit s. An enumeration of boards uses it to tell, from
+// what the pockets hold, the boards on which no position can make a flush
+// (then EvalKeyNoFlush is safe for every position).
+func (k Key) ReachesAny(n SuitNeeds) bool {
+	return (k.sum+n.bias)&flushBits != 0
+}
+
 // EvalKeyNoFlush is EvalKey for a Key known to hold at most four cards of
 // any suit: it skips the flush test. On any other Key its Value is wrong.
 func EvalKeyNoFlush(k Key) Value {

@@ -28,14 +28,20 @@ const cacheBits = 13
 // and with what; a direct-mapped table whose tag is the full RankKey, so
 // a collision only costs a recomputation. RankKey 0 never occurs for five
 // cards, so the zero entry is empty.
-type outcomeCache [1 << cacheBits]struct {
+type outcomeCache [1 << cacheBits]outcome
+
+// outcome is an outcomeCache entry: each position's Value were no flush
+// possible (Values fit 16 bits: the category from bit 12 up is at most
+// 9), and the winners and their category then.
+type outcome struct {
 	rankKey uint32
 	won     uint16
 	cat     hand.Category
+	vals    [MaxPositions]uint16
 }
 
 // minCacheBoards is the enumeration size from which the outcome cache pays
-// for its 64 KB.
+// for its 224 KB.
 const minCacheBoards = 10_000
 
 func (t *tally) merge(o *tally) {
