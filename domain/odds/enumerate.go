@@ -171,21 +171,21 @@ func (e *enumerator) score(t *tally, b hand.Key) {
 		t.add(e.play(b, b.ReachesAny(e.flushable)))
 		return
 	}
-	c := e.cached(t.cache, b)
+	i := e.cached(t.cache, b)
 	if !b.ReachesAny(e.flushable) {
-		t.add(c.won, c.cat)
+		t.add(t.cache.tags[i].won, t.cache.tags[i].cat)
 		return
 	}
-	t.add(e.withFlushes(c, b))
+	t.add(e.withFlushes(&t.cache.vals[i], b))
 }
 
 // withFlushes returns the winners on the complete board b, on which some
-// position may make a flush, and their category: the flushless Values of
-// b's rank pattern c, with the positions that may make a flush evaluated.
-func (e *enumerator) withFlushes(c *outcome, b hand.Key) (won uint16, cat hand.Category) {
+// position may make a flush, and their category: the flushless Values vals
+// of b's rank pattern, with the positions that may make a flush evaluated.
+func (e *enumerator) withFlushes(vals *[MaxPositions]uint16, b hand.Key) (won uint16, cat hand.Category) {
 	var v [MaxPositions]hand.Value
 	for i := range v {
-		v[i] = hand.Value(c.vals[i])
+		v[i] = hand.Value(vals[i])
 	}
 	for m := e.mayFlush(b); m != 0; m &= m - 1 {
 		i := bits.TrailingZeros16(m)
@@ -194,22 +194,22 @@ func (e *enumerator) withFlushes(c *outcome, b hand.Key) (won uint16, cat hand.C
 	return e.decide(&v)
 }
 
-// cached returns the cache entry of b's rank pattern, filling it if need
-// be: each position's Value on b were no flush possible, and the winners
-// and their category then.
-func (e *enumerator) cached(cache *outcomeCache, b hand.Key) *outcome {
+// cached returns the index of the cache entry of b's rank pattern, filling
+// it if need be: each position's Value on b were no flush possible, and the
+// winners and their category then.
+func (e *enumerator) cached(cache *outcomeCache, b hand.Key) uint32 {
 	rk := b.RankKey()
-	c := &cache[(rk*0x9e3779b1)>>(32-cacheBits)]
-	if c.rankKey != rk {
+	i := (rk * 0x9e3779b1) >> (32 - cacheBits)
+	if c := &cache.tags[i]; c.rankKey != rk {
 		var v [MaxPositions]hand.Value
 		e.values(&v, b, false)
-		for i, x := range v {
-			c.vals[i] = uint16(x)
+		for j, x := range v {
+			cache.vals[i][j] = uint16(x)
 		}
 		c.won, c.cat = e.decide(&v)
 		c.rankKey = rk
 	}
-	return c
+	return i
 }
 
 // play evaluates every position on board b and returns the set of winning

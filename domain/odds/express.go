@@ -220,11 +220,11 @@ func (e *enumerator) leaders(k hand.Key) uint16 {
 // complete board b, cached per rank pattern when b allows no flush (see
 // score).
 func (e *enumerator) winnersCached(cache *outcomeCache, b hand.Key) uint16 {
-	c := e.cached(cache, b)
+	i := e.cached(cache, b)
 	if !b.ReachesAny(e.flushable) {
-		return c.won
+		return cache.tags[i].won
 	}
-	w, _ := e.withFlushes(c, b)
+	w, _ := e.withFlushes(&cache.vals[i], b)
 	return w
 }
 
