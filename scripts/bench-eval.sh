@@ -7,6 +7,11 @@
 # summed. Then BenchmarkOddsPocket10 (exact odds for ten positions after the
 # pockets, one goroutine).
 #
+# On a loaded machine the thread CPU time still grows with the load (other
+# processes evict the tables from the caches), so the script prints each
+# round, the means and the best of each side; take more rounds (ROUNDS=9)
+# when the load is high.
+#
 # OMPEval is not part of this repository. Fetch it (github.com/zekyll/OMPEval)
 # and point OMPEVAL_DIR at its checkout, or at a bare git directory, which is
 # then exported to a temporary folder:
@@ -67,8 +72,14 @@ for r in $(seq "$rounds"); do
 done
 awk -v o="${ours[*]}" -v t="${theirs[*]}" 'BEGIN {
 	n = split(o, a, " "); split(t, b, " ")
-	for (i = 1; i <= n; i++) { so += a[i]; st += b[i] }
+	mo = a[1]; mt = b[1]
+	for (i = 1; i <= n; i++) {
+		so += a[i]; st += b[i]
+		if (a[i] < mo) mo = a[i]
+		if (b[i] < mt) mt = b[i]
+	}
 	printf "mean: ours %.2f, OMPEval %.2f cpu-ns/hand, ratio ours/OMPEval %.2f\n", so / n, st / n, so / st
+	printf "best: ours %.2f, OMPEval %.2f cpu-ns/hand, ratio ours/OMPEval %.2f\n", mo, mt, mo / mt
 }'
 uptime
 
