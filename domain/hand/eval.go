@@ -2,11 +2,14 @@
 // seven cards, as a Value that compares with < and ==, its Category, the five
 // cards used and a description in words.
 //
-// The evaluator sums a 64-bit key per card. The low 32 bits add up rank
-// weights chosen so that every multiset of up to seven ranks has its own
-// sum; a perfect hash maps that sum into a table of Values. The high bits
-// count cards per suit, offset so that a fifth card of one suit sets a flag
-// bit; a flush is then looked up by the ranks held in that suit. Keys add,
+// The evaluator sums a 64-bit key per card. Rank weights, chosen so that
+// every multiset of up to seven ranks has its own sum, are added
+// premultiplied by a hash constant, in the top 25 bits and again in the low
+// 16; a perfect hash of that product maps it into a table of Values (one
+// table for seven cards, one for five or six). The bits between count
+// cards per suit, offset so that a fifth card of one suit sets a flag bit,
+// and count the cards; a flush is then looked up by the ranks held in that
+// suit. Keys add,
 // so a board's key can be summed once and reused for every pocket.
 package hand
 
@@ -17,12 +20,21 @@ import (
 	"github.com/pokertote/pokertote/domain/cards"
 )
 
+// A Key's sum, from bit 0 up: the rank sum times hashMul modulo 2^16 (the
+// low bits of a rank slot), three bits that take its carries, the four suit
+// counters, the card count, and the rank sum times hashMul modulo 2^25 in
+// the top bits, where it wraps around without disturbing the rest (the
+// rank slot's bucket and RankKey).
 const (
-	suitShift = 32
-	// suitBias starts each 4-bit suit counter at 3, so that the fifth card
-	// of a suit sets the counter's top bit.
+	suitShift = 19
+	// suitBias starts each 4-bit suit counter (bits suitShift+4*suit up) at
+	// 3, so that the fifth card of a suit sets the counter's top bit.
 	suitBias  = 0x3333 << suitShift
 	flushBits = 0x8888 << suitShift
+	// countShift places the 4-bit card count above the suit counters.
+	countShift = 35
+	// rankShift places the premultiplied rank sum in the top 25 bits.
+	rankShift = 39
 	mask13    = 1<<13 - 1
 )
 
@@ -30,8 +42,8 @@ const (
 // the empty set, and Add joins two disjoint sets. Accumulate a board's Key
 // once and Add each pocket's Key to it to evaluate many hands cheaply.
 type Key struct {
-	sum  uint64 // rank weights (low 32 bits) and suit counters
-	mask uint64 // bit 16*suit+rank per card, to read a flush's ranks
+	sum  uint64 // rank weights times hashMul, suit counters and card count
+	mask uint64 // one bit per card, in its suit's lane (see laneStart), to read a flush's ranks
 }
 
 // KeyOf returns the Key of one card. An invalid card has the empty Key.
@@ -58,7 +70,7 @@ func (k Key) Len() int { return bits.OnesCount64(k.mask) }
 // multisets of up to seven cards have different ones. Without a possible
 // flush, a hand's Value depends on its RankKey alone, which lets callers
 // cache results per rank pattern. Only the empty Key has RankKey 0.
-func (k Key) RankKey() uint32 { return uint32(k.sum) }
+func (k Key) RankKey() uint32 { return uint32(k.sum >> rankShift) }
 
 // SuitedAtLeast reports whether at least n (1 to 8) of the Key's cards
 // share a suit. A five-card board without three suited cards lets no
@@ -68,35 +80,80 @@ func (k Key) SuitedAtLeast(n int) bool {
 	return (k.sum+bias)&flushBits != 0
 }
 
+// keyBias is added to a Key's sum before its evaluation: suitBias, and one
+// more card in the count, which then has its top bit set for seven cards
+// (and only for seven, of five to seven).
+const (
+	keyBias    = suitBias + 1<<countShift
+	sevenCards = 8 << countShift
+)
+
+// SuitCount returns how many of the Key's cards are of suit s.
+func (k Key) SuitCount(s cards.Suit) int {
+	return int(k.sum>>(suitShift+4*uint(s&3))) & 15
+}
+
+// SuitNeeds holds, per suit, a number of cards from 1 to 8; see
+// Key.ReachesAny.
+type SuitNeeds struct{ bias uint64 }
+
+// NewSuitNeeds returns the SuitNeeds of need[s] cards of suit s. Needs out
+// of 1 to 8 are clamped.
+func NewSuitNeeds(need [4]int) SuitNeeds {
+	var bias uint64
+	for s, n := range need {
+		bias |= uint64(8-min(max(n, 1), 8)) << (suitShift + 4*s)
+	}
+	return SuitNeeds{bias}
+}
+
+// ReachesAny reports whether, for some suit s, the Key holds at least
+// n[s] cards of suit s. An enumeration of boards uses it to tell, from
+// what the pockets hold, the boards on which no position can make a flush
+// (then EvalKeyNoFlush is safe for every position).
+func (k Key) ReachesAny(n SuitNeeds) bool {
+	return (k.sum+n.bias)&flushBits != 0
+}
+
 // EvalKeyNoFlush is EvalKey for a Key known to hold at most four cards of
 // any suit: it skips the flush test. On any other Key its Value is wrong.
-func EvalKeyNoFlush(k Key) Value { return Value(tab.rank[rankSlot(uint32(k.sum))]) }
+func EvalKeyNoFlush(k Key) Value {
+	if s := k.sum + keyBias; s&sevenCards != 0 {
+		return Value(rank7[slot7(s)])
+	}
+	return Value(tab.rank56[slot56(k.sum)])
+}
 
 // EvalKey returns the Value of the best five cards of a Key holding five,
 // six or seven distinct cards. Other Keys give meaningless Values.
 func EvalKey(k Key) Value {
-	s := k.sum + suitBias
+	s := k.sum + keyBias
 	if f := s & flushBits; f != 0 {
-		shift := (uint(bits.TrailingZeros64(f)) - (suitShift + 3)) * 4
-		return Value(tab.flush[(k.mask>>shift)&mask13])
+		return Value(tab.flush[bits.RotateLeft64(k.mask, 4*bits.TrailingZeros64(f))&mask13])
 	}
-	return Value(tab.rank[rankSlot(uint32(s))])
+	if s&sevenCards != 0 {
+		return Value(rank7[slot7(s)])
+	}
+	return Value(tab.rank56[slot56(s)])
 }
 
 // Eval7 returns the Value of the best five of seven distinct cards. It is
-// the evaluator's fast path: a few nanoseconds, no allocation. Duplicate or
-// invalid cards give meaningless Values; checking them is the caller's job.
+// the evaluator's fast path: a few nanoseconds, no allocation, and small
+// enough for the compiler to inline. Duplicate or invalid cards give
+// meaningless Values; checking them is the caller's job.
 func Eval7(a, b, c, d, e, f, g cards.Card) Value {
-	s := (tab.sums[a] + tab.sums[b]) + (tab.sums[c] + tab.sums[d]) +
-		((tab.sums[e] + tab.sums[f]) + (tab.sums[g] + suitBias))
-	if fl := s & flushBits; fl != 0 {
-		// Rare path (3% of random hands): read the flush suit's ranks.
-		m := tab.keys[a].mask | tab.keys[b].mask | tab.keys[c].mask |
-			tab.keys[d].mask | tab.keys[e].mask | tab.keys[f].mask | tab.keys[g].mask
-		shift := (uint(bits.TrailingZeros64(fl)) - (suitShift + 3)) * 4
-		return Value(tab.flush[(m>>shift)&mask13])
+	s := pairs7[a][b] + pairs7[c][d] + pairs7[e][f] + first7[g]
+	if s&flushBits == 0 {
+		return Value(rank7[uint16(s)^disp7[s>>(64-bucket7Bits)]]) // slot7, written out
 	}
-	return Value(tab.rank[rankSlot(uint32(s))])
+	// Rare path (3% of random hands): the flush suit's ranks, gathered
+	// with a loop because seven more loads written out would make Eval7
+	// too large to inline.
+	var m uint64
+	for _, x := range [...]cards.Card{a, b, c, d, e, f, g} {
+		m |= lanes7[x]
+	}
+	return Value(rank7[uint16(bits.RotateLeft64(m, 4*bits.TrailingZeros64(s&flushBits)))])
 }
 
 // Evaluate returns the Value of the best five of 5, 6 or 7 distinct cards.

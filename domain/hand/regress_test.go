@@ -206,3 +206,30 @@ func TestRankKey(t *testing.T) {
 		t.Error("different ranks must differ")
 	}
 }
+
+// TestSuitCountAndReachesAny checks SuitCount and ReachesAny against
+// counting the suits of random sets of up to seven cards.
+func TestSuitCountAndReachesAny(t *testing.T) {
+	d := newDealer(12)
+	rng := newRand(13)
+	for i := 0; i < 100_000; i++ {
+		cs := d.deal(i % 8)
+		k := hand.KeyOfCards(cs...)
+		var count [4]int
+		for _, c := range cs {
+			count[c.Suit()]++
+		}
+		var need [4]int
+		want := false
+		for s := range need {
+			if got := k.SuitCount(cards.Suit(s)); got != count[s] {
+				t.Fatalf("%v: SuitCount(%d) = %d, want %d", cs, s, got, count[s])
+			}
+			need[s] = 1 + rng.IntN(8)
+			want = want || count[s] >= need[s]
+		}
+		if got := k.ReachesAny(hand.NewSuitNeeds(need)); got != want {
+			t.Fatalf("%v: ReachesAny(%v) = %v, want %v", cs, need, got, want)
+		}
+	}
+}

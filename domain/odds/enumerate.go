@@ -1,6 +1,7 @@
 package odds
 
 import (
+	"math/bits"
 	"runtime"
 	"sync"
 	"sync/atomic"
@@ -89,14 +90,50 @@ func boards(n, k int) int {
 type enumerator struct {
 	pockets []hand.Key
 	keys    []hand.Key
+	// flushable is, per suit, how many cards of it a complete board must
+	// hold for some position to make a flush: five less the most any
+	// pocket holds of that suit.
+	flushable hand.SuitNeeds
+	// holding[s][k] is the set of positions whose pocket holds at least k
+	// cards of suit s.
+	holding [4][3]uint16
 }
 
 func newEnumerator(d *deal) *enumerator {
-	e := &enumerator{pockets: d.pockets, keys: make([]hand.Key, len(d.unseen))}
+	e := newEnumeratorOf(d.pockets, make([]hand.Key, len(d.unseen)))
 	for i, c := range d.unseen {
 		e.keys[i] = hand.KeyOf(c)
 	}
 	return e
+}
+
+func newEnumeratorOf(pockets, keys []hand.Key) *enumerator {
+	e := &enumerator{pockets: pockets, keys: keys}
+	need := [4]int{5, 5, 5, 5}
+	for s := range cards.Suit(4) {
+		for i, p := range pockets {
+			n := p.SuitCount(s)
+			for k := 0; k <= n; k++ {
+				e.holding[s][k] |= 1 << i
+			}
+			need[s] = min(need[s], 5-n)
+		}
+	}
+	e.flushable = hand.NewSuitNeeds(need)
+	return e
+}
+
+// mayFlush returns the set of positions that may make a flush on the
+// complete board b: those holding enough cards of a suit the board has
+// three or more of.
+func (e *enumerator) mayFlush(b hand.Key) uint16 {
+	var m uint16
+	for s := range cards.Suit(4) {
+		if n := b.SuitCount(s); n >= 3 {
+			m |= e.holding[s][5-n]
+		}
+	}
+	return m
 }
 
 // walk adds need more cards, each above the last one added, to the board
@@ -122,35 +159,72 @@ func (e *enumerator) walk(t *tally, need, from int, k hand.Key) {
 	}
 }
 
-// score tallies the complete board b. Most boards (about 63%) hold no
-// three cards of a suit: then no pocket can make a flush, every hand's
-// Value depends on the board's ranks alone, and the outcome is cached per
-// rank pattern when the tally has a cache.
+// score tallies the complete board b. On most boards no pocket can make a
+// flush (no three cards of a suit, or three of a suit no pocket holds two
+// of, or four of one no pocket holds): then every hand's Value depends on
+// the board's ranks alone, and the outcome is cached per rank pattern when
+// the tally has a cache. On the other boards the cached flushless Values
+// are reused for the positions that cannot make a flush, and only the
+// others are evaluated.
 func (e *enumerator) score(t *tally, b hand.Key) {
-	if b.SuitedAtLeast(3) {
-		t.add(e.play(b, true))
-		return
-	}
 	if t.cache == nil {
-		t.add(e.play(b, false))
+		t.add(e.play(b, b.ReachesAny(e.flushable)))
 		return
 	}
+	i := e.cached(t.cache, b)
+	if !b.ReachesAny(e.flushable) {
+		t.add(t.cache.tags[i].won, t.cache.tags[i].cat)
+		return
+	}
+	t.add(e.withFlushes(&t.cache.vals[i], b))
+}
+
+// withFlushes returns the winners on the complete board b, on which some
+// position may make a flush, and their category: the flushless Values vals
+// of b's rank pattern, with the positions that may make a flush evaluated.
+func (e *enumerator) withFlushes(vals *[MaxPositions]uint16, b hand.Key) (won uint16, cat hand.Category) {
+	var v [MaxPositions]hand.Value
+	for i := range v {
+		v[i] = hand.Value(vals[i])
+	}
+	for m := e.mayFlush(b); m != 0; m &= m - 1 {
+		i := bits.TrailingZeros16(m)
+		v[i] = hand.EvalKey(b.Add(e.pockets[i]))
+	}
+	return e.decide(&v)
+}
+
+// cached returns the index of the cache entry of b's rank pattern, filling
+// it if need be: each position's Value on b were no flush possible, and the
+// winners and their category then.
+func (e *enumerator) cached(cache *outcomeCache, b hand.Key) uint32 {
 	rk := b.RankKey()
-	c := &t.cache[(rk*0x9e3779b1)>>(32-cacheBits)]
-	if c.rankKey != rk {
-		c.won, c.cat = e.play(b, false)
+	i := (rk * 0x9e3779b1) >> (32 - cacheBits)
+	if c := &cache.tags[i]; c.rankKey != rk {
+		var v [MaxPositions]hand.Value
+		e.values(&v, b, false)
+		for j, x := range v {
+			cache.vals[i][j] = uint16(x)
+		}
+		c.won, c.cat = e.decide(&v)
 		c.rankKey = rk
 	}
-	t.add(c.won, c.cat)
+	return i
 }
 
 // play evaluates every position on board b and returns the set of winning
-// positions and the winning hand's category. With flush false the board
-// must hold no three cards of a suit.
+// positions and the winning hand's category. With flush false no position
+// may make a flush on the board.
 func (e *enumerator) play(b hand.Key, flush bool) (won uint16, cat hand.Category) {
-	// Absent positions keep Value 0, below every hand, so the fixed-size
-	// max and winner set below need no loop.
 	var v [MaxPositions]hand.Value
+	e.values(&v, b, flush)
+	return e.decide(&v)
+}
+
+// values sets v to every position's Value on board b; absent positions
+// keep Value 0, below every hand. With flush false no position may make a
+// flush on the board.
+func (e *enumerator) values(v *[MaxPositions]hand.Value, b hand.Key, flush bool) {
 	ps := e.pockets
 	vs := v[:len(ps)]
 	if flush {
@@ -162,12 +236,17 @@ func (e *enumerator) play(b hand.Key, flush bool) (won uint16, cat hand.Category
 			vs[i] = hand.EvalKeyNoFlush(b.Add(ps[i]))
 		}
 	}
+}
+
+// decide returns the set of positions holding the best of the Values v
+// and its category. The fixed-size max and winner set need no loop.
+func (e *enumerator) decide(v *[MaxPositions]hand.Value) (won uint16, cat hand.Category) {
 	var best hand.Value
-	if len(ps) <= 4 {
+	if len(e.pockets) <= 4 {
 		best = best4((*[4]hand.Value)(v[:4]))
 		won = is(v[0], best) | is(v[1], best)<<1 | is(v[2], best)<<2 | is(v[3], best)<<3
 	} else {
-		best = best10(&v)
+		best = best10(v)
 		won = is(v[0], best) | is(v[1], best)<<1 | is(v[2], best)<<2 | is(v[3], best)<<3 | is(v[4], best)<<4 |
 			is(v[5], best)<<5 | is(v[6], best)<<6 | is(v[7], best)<<7 | is(v[8], best)<<8 | is(v[9], best)<<9
 	}

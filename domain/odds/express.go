@@ -79,7 +79,7 @@ func expressOver(ps []hand.Key, unseen []cards.Card, workers int) *Express {
 	for i, c := range unseen {
 		keys[i] = hand.KeyOf(c)
 	}
-	e := &enumerator{pockets: ps, keys: keys}
+	e := newEnumeratorOf(ps, keys)
 	u, n := len(keys), len(ps)
 	x := &Express{n: n}
 	if u < 5 {
@@ -217,19 +217,15 @@ func (e *enumerator) leaders(k hand.Key) uint16 {
 }
 
 // winnersCached is the set of positions holding the best hand on the
-// complete board b, cached per rank pattern when b allows no flush.
+// complete board b, cached per rank pattern when b allows no flush (see
+// score).
 func (e *enumerator) winnersCached(cache *outcomeCache, b hand.Key) uint16 {
-	if b.SuitedAtLeast(3) {
-		w, _ := e.play(b, true)
-		return w
+	i := e.cached(cache, b)
+	if !b.ReachesAny(e.flushable) {
+		return cache.tags[i].won
 	}
-	rk := b.RankKey()
-	c := &cache[(rk*0x9e3779b1)>>(32-cacheBits)]
-	if c.rankKey != rk {
-		c.won, c.cat = e.play(b, false)
-		c.rankKey = rk
-	}
-	return c.won
+	w, _ := e.withFlushes(&cache.vals[i], b)
+	return w
 }
 
 func trailing(m uint16) int { return bits.TrailingZeros16(m) }

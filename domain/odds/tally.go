@@ -24,18 +24,25 @@ func (t *tally) add(won uint16, cat hand.Category) {
 // patterns of five board cards.
 const cacheBits = 13
 
-// outcomeCache remembers, per rank pattern of a flushless board, who won
-// and with what; a direct-mapped table whose tag is the full RankKey, so
-// a collision only costs a recomputation. RankKey 0 never occurs for five
-// cards, so the zero entry is empty.
-type outcomeCache [1 << cacheBits]struct {
+// outcomeCache remembers, per rank pattern of a board, who won and with
+// what were no flush possible, and each position's Value then; a
+// direct-mapped table whose tag is the full RankKey, so a collision only
+// costs a recomputation. RankKey 0 never occurs for five cards, so the
+// zero entry is empty. The Values, read only on boards where some position
+// may make a flush, are kept apart so that the tags stay compact (64 KB).
+type outcomeCache struct {
+	tags [1 << cacheBits]outcome
+	vals [1 << cacheBits][MaxPositions]uint16 // Values fit 16 bits: the category from bit 12 up is at most 9
+}
+
+type outcome struct {
 	rankKey uint32
 	won     uint16
 	cat     hand.Category
 }
 
 // minCacheBoards is the enumeration size from which the outcome cache pays
-// for its 64 KB.
+// for its 224 KB.
 const minCacheBoards = 10_000
 
 func (t *tally) merge(o *tally) {

@@ -1,6 +1,7 @@
 // Command gentables writes domain/hand/tables_gen.go: the rank multipliers
-// and the row offsets of the perfect hash that maps a hand's rank sum to a
-// slot of the evaluator's rank table.
+// and the displacements of the two perfect hashes that map a hand's rank sum
+// to a slot of the evaluator's rank tables, one for seven cards and one for
+// five or six.
 //
 // Run it through go generate in domain/hand. With -search it first
 // rediscovers the multipliers by a greedy search (about ten minutes); without
@@ -9,13 +10,12 @@ package main
 
 import (
 	"bytes"
-	"errors"
 	"flag"
 	"fmt"
 	"go/format"
 	"log"
-	"math/bits"
 	"os"
+	"slices"
 	"sort"
 )
 
@@ -24,30 +24,44 @@ import (
 // multiset of up to seven cards (at most four per rank) distinct.
 var multipliers = [13]uint32{1, 5, 24, 112, 521, 2247, 9244, 30823, 103066, 250154, 667453, 1526359, 3453520}
 
-// rowShift splits a rank sum into a row (sum >> rowShift) and a column;
-// tableBits is log2 of the rank table's length: every slot index is masked
-// with it so the evaluator needs no bounds check.
-var rowShift, tableBits int
+// The perfect hash of a rank sum s (see slot7 and slot56 in domain/hand):
+// the evaluator adds the rank weights premultiplied by hashMul, so it holds
+// h = s * hashMul modulo 2^16 in its Key's low bits and modulo 2^25 in its
+// top bits. The slot is h's low tableBits bits XOR the displacement of its
+// bucket, the top bucketBits of h's 25 bits. The displacements keep the
+// sums apart. Seven-card sums and five- or six-card sums get
+// tables of their own, so that Eval7 touches only the seven-card one, whose
+// top flushSlots slots are left to the flush Values.
+// hashMul is the first odd number from 0x9e3779b1 up for which both tables
+// can be displaced (see findMul).
+var hashMul uint32
+
+type hashShape struct {
+	name       string
+	bucketBits int // log2 of the displacement table length
+	tableBits  int // log2 of the rank table length
+	reserved   int // slots left free at the top of the table
+}
+
+var (
+	shape7  = hashShape{"7", 13, 16, 1 << 13}
+	shape56 = hashShape{"56", 13, 15, 0}
+)
 
 func main() {
 	out := flag.String("o", "tables_gen.go", "output file")
 	search := flag.Bool("search", false, "rediscover the multipliers by greedy search (slow)")
-	flag.IntVar(&rowShift, "shift", 9, "row shift of the perfect hash")
-	flag.IntVar(&tableBits, "bits", 17, "log2 of the rank table length")
 	flag.Parse()
 	mults := multipliers
 	if *search {
 		mults = searchMultipliers()
 		log.Printf("multipliers: %v", mults)
 	}
-	offsets, size, err := placeRows(handKeys(mults))
+	disp7, disp56, err := findMul(mults)
 	if err != nil {
 		log.Fatal(err)
 	}
-	if size > 1<<tableBits {
-		log.Fatalf("rank table needs %d slots, more than 1<<%d", size, tableBits)
-	}
-	src, err := render(mults, offsets, size)
+	src, err := render(mults, disp7, disp56)
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -56,19 +70,36 @@ func main() {
 	}
 }
 
-// handKeys returns the rank sum of every multiset of 5, 6 or 7 ranks with at
-// most four of each rank: the keys the evaluator ever looks up.
-func handKeys(mults [13]uint32) []uint32 {
+// findMul tries odd multipliers from 0x9e3779b1 up until both tables
+// can be displaced, and sets hashMul.
+func findMul(mults [13]uint32) (disp7, disp56 []uint16, err error) {
+	keys7, keys56 := handKeys(mults, 7, 7), handKeys(mults, 5, 6)
+	for m := uint32(0x9e3779b1); m < 0x9e3779b1+2000; m += 2 {
+		hashMul = m
+		if disp7, err = displace(keys7, shape7); err != nil {
+			continue
+		}
+		if disp56, err = displace(keys56, shape56); err != nil {
+			continue
+		}
+		return disp7, disp56, nil
+	}
+	return nil, nil, err
+}
+
+// handKeys returns the rank sum of every multiset of lo to hi ranks with at
+// most four of each rank.
+func handKeys(mults [13]uint32, lo, hi int) []uint32 {
 	var keys []uint32
 	var walk func(rank, size int, sum uint32)
 	walk = func(rank, size int, sum uint32) {
 		if rank == 13 {
-			if size >= 5 {
+			if size >= lo {
 				keys = append(keys, sum)
 			}
 			return
 		}
-		for n := 0; n <= 4 && size+n <= 7; n++ {
+		for n := 0; n <= 4 && size+n <= hi; n++ {
 			walk(rank+1, size+n, sum+uint32(n)*mults[rank])
 		}
 	}
@@ -76,59 +107,61 @@ func handKeys(mults [13]uint32) []uint32 {
 	return keys
 }
 
-// placeRows builds a row-displacement perfect hash: keys are grouped into
-// rows by key >> rowShift, and each row, the fullest first, is slid to the
-// first place where none of its columns lands on a taken slot. The offset of
-// a row is that place minus the row's start, modulo 2^32, so that a key's
-// slot is key + offset[row].
-func placeRows(keys []uint32) (offsets []uint32, size int, err error) {
-	var maxKey uint32
+// displace builds the hash-and-displace perfect hash: buckets, the fullest
+// first, take the smallest displacement d whose slots (sum XOR d, low
+// tableBits bits) are all free.
+func displace(keys []uint32, h hashShape) ([]uint16, error) {
+	buckets := make([][]uint32, 1<<h.bucketBits)
 	for _, k := range keys {
-		maxKey = max(maxKey, k)
+		k *= hashMul
+		b := k & (1<<25 - 1) >> (25 - h.bucketBits)
+		buckets[b] = append(buckets[b], k&(1<<h.tableBits-1))
 	}
-	rows := make([][]uint32, maxKey>>rowShift+1)
-	for _, k := range keys {
-		r := k >> rowShift
-		rows[r] = append(rows[r], k&(1<<rowShift-1))
-	}
-	order := make([]int, len(rows))
+	order := make([]int, len(buckets))
 	for i := range order {
 		order[i] = i
 	}
-	sort.SliceStable(order, func(i, j int) bool { return len(rows[order[i]]) > len(rows[order[j]]) })
-	taken := make([]bool, 1<<(tableBits+1))
-	offsets = make([]uint32, len(rows))
-	for _, r := range order {
-		cols := rows[r]
-		if len(cols) == 0 {
+	sort.SliceStable(order, func(i, j int) bool { return len(buckets[order[i]]) > len(buckets[order[j]]) })
+	size := 1 << h.tableBits
+	taken := make([]bool, size)
+	for i := size - h.reserved; i < size; i++ {
+		taken[i] = true
+	}
+	disp := make([]uint16, len(buckets))
+	for _, b := range order {
+		slots := buckets[b]
+		if len(slots) == 0 {
 			continue
 		}
-		p := firstFit(taken, cols)
-		for _, c := range cols {
-			if taken[p+int(c)] {
-				return nil, 0, errors.New("two hands share a rank sum: the multipliers are not unique")
+		for i, s := range slots {
+			if slices.Contains(slots[:i], s) {
+				return nil, fmt.Errorf("table %s: two sums of bucket %d share their low bits", h.name, b)
 			}
-			taken[p+int(c)] = true
-			size = max(size, p+int(c)+1)
 		}
-		offsets[r] = uint32(p) - uint32(r)<<rowShift
+		d, ok := firstFree(taken, slots)
+		if !ok {
+			return nil, fmt.Errorf("table %s: no displacement places bucket %d (%d keys)", h.name, b, len(slots))
+		}
+		for _, s := range slots {
+			taken[s^d] = true
+		}
+		disp[b] = uint16(d)
 	}
-	return offsets, size, nil
+	return disp, nil
 }
 
-func firstFit(taken []bool, cols []uint32) int {
-	for p := 0; ; p++ {
-		free := true
-		for _, c := range cols {
-			if taken[p+int(c)] {
-				free = false
-				break
+// firstFree returns the smallest d for which the slots XOR d are free.
+func firstFree(taken []bool, slots []uint32) (uint32, bool) {
+next:
+	for d := uint32(0); d < uint32(len(taken)); d++ {
+		for _, s := range slots {
+			if taken[s^d] {
+				continue next
 			}
 		}
-		if free {
-			return p
-		}
+		return d, true
 	}
+	return 0, false
 }
 
 // searchMultipliers picks, rank by rank, the smallest multiplier that keeps
@@ -176,7 +209,7 @@ func distinct[T any](sums []T, m uint32, stamp []uint32, gen uint32, get func(T)
 	return true
 }
 
-func render(mults [13]uint32, offsets []uint32, size int) ([]byte, error) {
+func render(mults [13]uint32, disp7, disp56 []uint16) ([]byte, error) {
 	var b bytes.Buffer
 	b.WriteString("// Code generated by go run ./internal/gentables; DO NOT EDIT.\n\n")
 	b.WriteString("package hand\n\n")
@@ -189,20 +222,25 @@ func render(mults [13]uint32, offsets []uint32, size int) ([]byte, error) {
 		fmt.Fprintf(&b, "%d", m)
 	}
 	b.WriteString("}\n\n")
-	fmt.Fprintf(&b, "const (\n\trowShift = %d\n\trankTableBits = %d\n\t// rankSlotsUsed is how many rank table slots the perfect hash spans.\n\trankSlotsUsed = %d\n)\n\n", rowShift, tableBits, size)
-	rows := 1
-	for rows < len(offsets) {
-		rows *= 2
+	fmt.Fprintf(&b, "// The shape of the rank hashes (see slot7 and slot56).\nconst (\n\thashMul = %#x\n", uint32(hashMul))
+	for _, h := range []hashShape{shape7, shape56} {
+		fmt.Fprintf(&b, "\tbucket%sBits = %d\n\trank%sBits = %d\n", h.name, h.bucketBits, h.name, h.tableBits)
 	}
-	fmt.Fprintf(&b, "const rowBits = %d\n\n", bits.Len(uint(rows))-1)
-	fmt.Fprintf(&b, "// rowOffsets maps a rank sum's row (sum >> rowShift) to the offset that\n// turns the sum into its rank table slot. Its length is a power of two so\n// that a masked row index needs no bounds check; rows past the last\n// hand's are zero.\n")
-	fmt.Fprintf(&b, "var rowOffsets = [1 << rowBits]uint32{")
-	for i, o := range offsets {
-		if i%12 == 0 {
-			b.WriteString("\n")
+	fmt.Fprintf(&b, "\t// flushSlots slots at the top of the seven-card table hold the flush Values.\n\tflushSlots = %d\n", shape7.reserved)
+	b.WriteString(")\n")
+	for _, t := range []struct {
+		name, what string
+		disp       []uint16
+	}{{"7", "seven", disp7}, {"56", "five or six", disp56}} {
+		fmt.Fprintf(&b, "\n// disp%s holds the displacement of each bucket of %s-card rank sums.\n", t.name, t.what)
+		fmt.Fprintf(&b, "var disp%s = [%d]uint16{", t.name, len(t.disp))
+		for i, d := range t.disp {
+			if i%16 == 0 {
+				b.WriteString("\n")
+			}
+			fmt.Fprintf(&b, "%d, ", d)
 		}
-		fmt.Fprintf(&b, "0x%x, ", o)
+		b.WriteString("\n}\n")
 	}
-	b.WriteString("\n}\n")
 	return format.Source(b.Bytes())
 }
