@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/json"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/99designs/gqlgen/graphql"
@@ -247,6 +248,7 @@ func (s *sharedRender) next(ctx context.Context, tap *renderTap, it tapItem, res
 		// in ctx, the executor adding them after this handler returns.
 		if resp != nil && len(resp.Errors) == 0 && len(resp.Extensions) == 0 && (tap.driven || len(graphql.GetErrors(ctx)) == 0) {
 			r.head, r.data = wstransport.NextHead(resp.Data)
+			sharedEncodes.Add(1)
 		} else {
 			r.failed = true
 		}
@@ -257,6 +259,11 @@ func (s *sharedRender) next(ctx context.Context, tap *renderTap, it tapItem, res
 	}
 	return nil, resp
 }
+
+// sharedEncodes counts the responses rendered for sharing: one per
+// (document, variables, seq) however many subscribers write it (tests
+// count it).
+var sharedEncodes atomic.Int64
 
 // renderOwn renders ev through gqlgen for this subscriber.
 func renderOwn(ctx context.Context, tap *renderTap, inner graphql.ResponseHandler, ev model.TableEvent) *graphql.Response {

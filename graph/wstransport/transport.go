@@ -127,7 +127,8 @@ func (t *Transport) Do(w http.ResponseWriter, r *http.Request, exec graphql.Grap
 	}
 	opts := t.o.Accept
 	opts.Subprotocols = []string{"graphql-ws", transportWS}
-	c, err := websocket.Accept(w, r, &opts)
+	lw := &leanWriter{ResponseWriter: w}
+	c, err := websocket.Accept(lw, r, &opts)
 	if err != nil {
 		log.Printf("unable to upgrade %T to websocket %s: ", w, err.Error())
 		transport.SendErrorf(w, http.StatusBadRequest, "unable to upgrade")
@@ -160,6 +161,9 @@ func (t *Transport) Do(w http.ResponseWriter, r *http.Request, exec graphql.Grap
 		c.SetReadLimit(t.o.ReadLimit)
 	}
 	conn := &twsConn{t: t, c: c, exec: exec, active: map[string]context.CancelFunc{}}
+	if lw.conn != nil && w.Header().Get("Sec-WebSocket-Extensions") == "" {
+		conn.lean = lw.conn // shared messages go to the socket as they are
+	}
 	// The drain closes the connection when the replica stops (drain.go).
 	dh, ok := t.o.Drain.register(conn.close)
 	if !ok {
@@ -220,6 +224,9 @@ type twsConn struct {
 	c    *websocket.Conn
 	exec graphql.GraphExecutor
 	ctx  context.Context
+	// lean writes shared "next" messages without copying them (lean.go);
+	// nil when the connection compresses (or was not hijacked through it).
+	lean *leanConn
 	// untrack takes the connection out of the registry of connections by
 	// principal (Options.Track).
 	untrack func()
@@ -501,12 +508,12 @@ func (c *twsConn) operation(ctx context.Context, params *graphql.RawParams) (rc 
 // with id spliced in, or this subscriber's own response when the event
 // could not be shared.
 func (c *twsConn) serveShared(ctx context.Context, s Stream, responses graphql.ResponseHandler, id string) {
-	quoted := appendJSONString(nil, id)
+	tail := append(appendJSONString(nil, id), nextTail...)
 	for {
 		head, own := s.Render(ctx, responses)
 		switch {
 		case head != nil:
-			if err := c.writeNext(head, quoted); err != nil {
+			if err := c.writeNext(head, tail); err != nil {
 				return
 			}
 			s.Written()
@@ -531,16 +538,20 @@ var sharedWrites atomic.Int64
 // the one taken).
 func SharedWrites() int64 { return sharedWrites.Load() }
 
-// writeNext writes head, the quoted id and nextTail as one message.
-func (c *twsConn) writeNext(head, quotedID []byte) error {
+// writeNext writes head and tail (the quoted id and nextTail) as one
+// message: the shared bytes as they are, straight to the socket (lean.go),
+// or, on a compressing connection, through coder/websocket.
+func (c *twsConn) writeNext(head, tail []byte) error {
+	sharedWrites.Add(1)
+	if c.lean != nil {
+		return c.lean.writeMessage(head, tail)
+	}
 	buf := twsBuffers.Get().(*bytes.Buffer)
 	buf.Reset()
-	buf.Grow(len(head) + len(quotedID) + len(nextTail))
+	buf.Grow(len(head) + len(tail))
 	buf.Write(head)
-	buf.Write(quotedID)
-	buf.WriteString(nextTail)
+	buf.Write(tail)
 	err := c.c.Write(context.Background(), websocket.MessageText, buf.Bytes())
-	sharedWrites.Add(1)
 	if buf.Cap() <= 64<<10 {
 		twsBuffers.Put(buf)
 	}
