@@ -261,6 +261,11 @@ func (c *twsConn) read() (twsMessage, error) {
 	if err != nil {
 		return twsMessage{}, err
 	}
+	return decodeTWS(data)
+}
+
+// decodeTWS decodes a client message (read's errors).
+func decodeTWS(data []byte) (twsMessage, error) {
 	var m twsMessage
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
@@ -336,33 +341,51 @@ func (t *Transport) initRefusal(err error) (int, string) {
 }
 
 // run reads messages until the connection ends; then every operation of
-// the connection is cancelled.
+// the connection is cancelled. The reader waits for most of a connection's
+// life in Read, shallow; a message is decoded and handled in a goroutine
+// of its own (messages are few: init, subscribe, complete, ping), since
+// decoding and starting an operation grow a stack to 8 KB, which the
+// reader would otherwise keep as long as the connection lasts.
 func (c *twsConn) run() {
 	defer c.close(int(websocket.StatusNormalClosure), "terminated")
+	more := make(chan bool, 1)
 	for {
 		start := graphql.Now()
-		m, err := c.read()
+		_, data, err := c.c.Read(context.Background())
 		if err != nil {
 			return
 		}
-		switch m.Type {
-		case "subscribe":
-			c.subscribe(start, m)
-		case "complete":
-			c.mu.Lock()
-			cancel := c.active[m.ID]
-			c.mu.Unlock()
-			if cancel != nil {
-				cancel()
-			}
-		case "ping":
-			c.send(&twsMessage{Type: "pong", Payload: m.Payload})
-		case "pong":
-		default: // a second connection_init
-			c.close(int(websocket.StatusProtocolError), "unexpected message")
+		go func() { more <- c.handle(start, data) }()
+		if !<-more {
 			return
 		}
 	}
+}
+
+// handle handles one client message; false ends the connection.
+func (c *twsConn) handle(start time.Time, data []byte) bool {
+	m, err := decodeTWS(data)
+	if err != nil {
+		return false
+	}
+	switch m.Type {
+	case "subscribe":
+		c.subscribe(start, m)
+	case "complete":
+		c.mu.Lock()
+		cancel := c.active[m.ID]
+		c.mu.Unlock()
+		if cancel != nil {
+			cancel()
+		}
+	case "ping":
+		c.send(&twsMessage{Type: "pong", Payload: m.Payload})
+	case "pong":
+	default: // a second connection_init
+		c.close(int(websocket.StatusProtocolError), "unexpected message")
+		return false
+	}
+	return true
 }
 
 // subscribe starts operation m.ID: a query, mutation or subscription. It
