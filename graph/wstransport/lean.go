@@ -186,28 +186,48 @@ var errLeanClosed = errors.New("websocket: close frame sent")
 // writeMessage writes parts as one unfragmented text message (a server's
 // frame: no mask), without copying them.
 func (c *leanConn) writeMessage(parts ...[]byte) error {
+	var hdr [10]byte
+	bufs := make(net.Buffers, 0, 1+len(parts))
+	bufs = append(bufs, textHeader(hdr[:0], parts...))
+	bufs = append(bufs, parts...)
+	return c.writeFrames(bufs)
+}
+
+// writeMessages writes, for each of heads, head and tail as one text
+// message, all in one vectored write.
+func (c *leanConn) writeMessages(heads [][]byte, tail []byte) error {
+	hdrs := make([]byte, 0, 10*len(heads))
+	bufs := make(net.Buffers, 0, 3*len(heads))
+	for _, h := range heads {
+		n := len(hdrs)
+		hdrs = textHeader(hdrs, h, tail)
+		bufs = append(bufs, hdrs[n:len(hdrs):len(hdrs)], h, tail)
+	}
+	return c.writeFrames(bufs)
+}
+
+// textHeader appends the header of an unfragmented text frame carrying
+// parts.
+func textHeader(b []byte, parts ...[]byte) []byte {
 	var size int
 	for _, p := range parts {
 		size += len(p)
 	}
-	var hdr [10]byte
-	hdr[0] = 0x80 | 0x1 // fin, text
-	h := hdr[:2]
+	b = append(b, 0x80|0x1) // fin, text
 	switch {
 	case size > 0xffff:
-		hdr[1] = 127
-		binary.BigEndian.PutUint64(hdr[2:10], uint64(size))
-		h = hdr[:10]
+		b = append(b, 127)
+		return binary.BigEndian.AppendUint64(b, uint64(size))
 	case size > 125:
-		hdr[1] = 126
-		binary.BigEndian.PutUint16(hdr[2:4], uint16(size))
-		h = hdr[:4]
+		b = append(b, 126)
+		return binary.BigEndian.AppendUint16(b, uint16(size))
 	default:
-		hdr[1] = byte(size)
+		return append(b, byte(size))
 	}
-	bufs := make(net.Buffers, 0, 4)
-	bufs = append(bufs, h)
-	bufs = append(bufs, parts...)
+}
+
+// writeFrames writes complete frames, unless a close frame went out.
+func (c *leanConn) writeFrames(bufs net.Buffers) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.closeSent {

@@ -66,6 +66,17 @@ func TestLeanConnWritesWholeFrames(t *testing.T) {
 		}
 		want = append(want, f)
 	}
+	// A burst: several messages, one write.
+	heads := [][]byte{[]byte("a"), bytes.Repeat([]byte("b"), 200), bytes.Repeat([]byte("c"), 0x10000)}
+	tail := []byte(`"1","type":"next"}`)
+	var burst []byte
+	for _, h := range heads {
+		burst = append(burst, frame(0x1, append(bytes.Clone(h), tail...))...)
+	}
+	if err := lc.writeMessages(heads, tail); err != nil {
+		t.Fatal(err)
+	}
+	want = append(want, burst)
 	if len(rec.writes) != len(want) {
 		t.Fatalf("%d writes to the socket for %d frames", len(rec.writes), len(want))
 	}

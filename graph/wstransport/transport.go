@@ -529,18 +529,47 @@ func (c *twsConn) operation(ctx context.Context, params *graphql.RawParams) (rc 
 
 // serveShared writes a shared stream: each event's shared "next" message
 // with id spliced in, or this subscriber's own response when the event
-// could not be shared.
+// could not be shared. Events ready one behind the other (those of one
+// commit, delivered together; a replay) are written in one go, up to
+// maxBurst messages in one vectored write, instead of a write(2) each.
 func (c *twsConn) serveShared(ctx context.Context, s Stream, responses graphql.ResponseHandler, id string) {
 	tail := append(appendJSONString(nil, id), nextTail...)
+	var heads [][]byte
+	flush := func() bool {
+		if len(heads) == 0 {
+			return true
+		}
+		err := c.writeNexts(heads, tail)
+		clear(heads)
+		heads = heads[:0]
+		if err != nil {
+			return false
+		}
+		s.Written()
+		return true
+	}
+	defer flush() // what was rendered before the stream ended
 	for {
 		head, own := s.Render(ctx, responses)
 		switch {
 		case head != nil:
-			if err := c.writeNext(head, tail); err != nil {
+			heads = append(heads, head)
+			if c.lean != nil && len(heads) < maxBurst {
+				ok, got := s.PullNow(ctx)
+				if !ok {
+					return
+				}
+				if got {
+					continue
+				}
+			}
+			if !flush() {
 				return
 			}
-			s.Written()
 		case own != nil:
+			if !flush() {
+				return
+			}
 			c.sendResponse(id, own)
 		default:
 			return // ctx ended
@@ -550,6 +579,9 @@ func (c *twsConn) serveShared(ctx context.Context, s Stream, responses graphql.R
 		}
 	}
 }
+
+// maxBurst bounds the messages of one write.
+const maxBurst = 16
 
 var twsBuffers = sync.Pool{New: func() any { return new(bytes.Buffer) }}
 
@@ -561,24 +593,30 @@ var sharedWrites atomic.Int64
 // the one taken).
 func SharedWrites() int64 { return sharedWrites.Load() }
 
-// writeNext writes head and tail (the quoted id and nextTail) as one
-// message: the shared bytes as they are, straight to the socket (lean.go),
-// or, on a compressing connection, through coder/websocket.
-func (c *twsConn) writeNext(head, tail []byte) error {
-	sharedWrites.Add(1)
+// writeNexts writes each of heads with tail (the quoted id and nextTail)
+// as one message: the shared bytes as they are, straight to the socket in
+// one vectored write (lean.go), or, on a compressing connection, one by
+// one through coder/websocket.
+func (c *twsConn) writeNexts(heads [][]byte, tail []byte) error {
+	sharedWrites.Add(int64(len(heads)))
 	if c.lean != nil {
-		return c.lean.writeMessage(head, tail)
+		return c.lean.writeMessages(heads, tail)
 	}
-	buf := twsBuffers.Get().(*bytes.Buffer)
-	buf.Reset()
-	buf.Grow(len(head) + len(tail))
-	buf.Write(head)
-	buf.Write(tail)
-	err := c.c.Write(context.Background(), websocket.MessageText, buf.Bytes())
-	if buf.Cap() <= 64<<10 {
-		twsBuffers.Put(buf)
+	for _, head := range heads {
+		buf := twsBuffers.Get().(*bytes.Buffer)
+		buf.Reset()
+		buf.Grow(len(head) + len(tail))
+		buf.Write(head)
+		buf.Write(tail)
+		err := c.c.Write(context.Background(), websocket.MessageText, buf.Bytes())
+		if buf.Cap() <= 64<<10 {
+			twsBuffers.Put(buf)
+		}
+		if err != nil {
+			return err
+		}
 	}
-	return err
+	return nil
 }
 
 // send writes one protocol message.
