@@ -16,3 +16,7 @@ func NewHandlerGqlgenWS(es graphql.ExecutableSchema, o HandlerOptions) *handler.
 	t.Implementation = wstransport.Acceptor{Options: websocket.AcceptOptions{OriginPatterns: originPatterns(o.AllowedOrigins)}}
 	return newHandler(es, o, t)
 }
+
+// SharedEncodes is how many table-event responses were rendered for
+// sharing so far in this process.
+func SharedEncodes() int64 { return sharedEncodes.Load() }

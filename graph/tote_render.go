@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/json"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/99designs/gqlgen/graphql"
@@ -41,10 +42,13 @@ const renderCacheSize = 4096
 // the transport's goroutine: no goroutine of its own per subscriber) for
 // the next event; false ends the stream.
 type renderTap struct {
-	doc     [32]byte // the document and variables, afterSeq left out
-	table   int64    // the table streamed (set by the resolver)
-	driven  bool     // set for wstransport, which pulls itself (Tap)
-	pull    func(ctx context.Context) (tapItem, bool)
+	doc    [32]byte // the document and variables, afterSeq left out
+	table  int64    // the table streamed (set by the resolver)
+	driven bool     // set for wstransport, which pulls itself (Tap)
+	pull   func(ctx context.Context) (tapItem, bool)
+	// pullNow is pull without waiting: got is false when nothing was
+	// ready (ok: the stream goes on).
+	pullNow func(ctx context.Context) (it tapItem, ok, got bool)
 	forward chan model.TableEvent // gqlgen's channel, fed on a cache miss
 
 	// For wstransport (the tap as its Stream): the renderer, the item
@@ -54,6 +58,7 @@ type renderTap struct {
 	cur      tapItem
 	seq      int64
 	snapshot bool
+	unmarked []int64 // live seqs rendered and not yet told Written
 }
 
 // tapItem is one event the resolver wants sent: a snapshot (already a
@@ -164,6 +169,18 @@ func (t *renderTap) Pull(ctx context.Context) bool {
 	return ok
 }
 
+// PullNow implements wstransport.Stream.
+func (t *renderTap) PullNow(ctx context.Context) (ok, got bool) {
+	if t.pullNow == nil {
+		return true, false
+	}
+	it, ok, got := t.pullNow(ctx)
+	if got {
+		t.cur = it
+	}
+	return ok, got
+}
+
 // Render implements wstransport.Stream. The item is let go of first: the
 // tap would keep the join's snapshot for the stream's life.
 func (t *renderTap) Render(ctx context.Context, responses graphql.ResponseHandler) ([]byte, *graphql.Response) {
@@ -172,6 +189,9 @@ func (t *renderTap) Render(ctx context.Context, responses graphql.ResponseHandle
 	t.seq, t.snapshot = it.seq, it.snapshot
 	r, own := t.shared.next(ctx, t, it, responses)
 	if r != nil {
+		if t.shared.stages != nil && !it.snapshot {
+			t.unmarked = append(t.unmarked, it.seq)
+		}
 		return r.head, nil
 	}
 	return nil, own
@@ -180,8 +200,12 @@ func (t *renderTap) Render(ctx context.Context, responses graphql.ResponseHandle
 // Written implements wstransport.Stream: the first socket write of a live
 // event is a stage of its passage (profiling).
 func (t *renderTap) Written() {
-	if st := t.shared.stages; st != nil && !t.snapshot {
-		st.Mark(t.table, t.seq, event.StageFirstWrite, time.Now())
+	if st := t.shared.stages; st != nil && len(t.unmarked) > 0 {
+		now := time.Now()
+		for _, seq := range t.unmarked {
+			st.Mark(t.table, seq, event.StageFirstWrite, now)
+		}
+		t.unmarked = t.unmarked[:0]
 	}
 }
 
@@ -247,6 +271,7 @@ func (s *sharedRender) next(ctx context.Context, tap *renderTap, it tapItem, res
 		// in ctx, the executor adding them after this handler returns.
 		if resp != nil && len(resp.Errors) == 0 && len(resp.Extensions) == 0 && (tap.driven || len(graphql.GetErrors(ctx)) == 0) {
 			r.head, r.data = wstransport.NextHead(resp.Data)
+			sharedEncodes.Add(1)
 		} else {
 			r.failed = true
 		}
@@ -257,6 +282,11 @@ func (s *sharedRender) next(ctx context.Context, tap *renderTap, it tapItem, res
 	}
 	return nil, resp
 }
+
+// sharedEncodes counts the responses rendered for sharing: one per
+// (document, variables, seq) however many subscribers write it (tests
+// count it).
+var sharedEncodes atomic.Int64
 
 // renderOwn renders ev through gqlgen for this subscriber.
 func renderOwn(ctx context.Context, tap *renderTap, inner graphql.ResponseHandler, ev model.TableEvent) *graphql.Response {

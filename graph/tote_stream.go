@@ -77,6 +77,17 @@ func (a *ToteAPI) TableEvents(ctx context.Context, tableID string, afterSeq *int
 			}
 			return it, true
 		}
+		tap.pullNow = func(ctx context.Context) (tapItem, bool, bool) {
+			it, err := s.nextNow(ctx)
+			if errors.Is(err, errWouldWait) {
+				return tapItem{}, true, false
+			}
+			if err != nil {
+				s.ended(ctx, err)
+				return tapItem{}, false, true
+			}
+			return it, true, true
+		}
 		return tap.forward, nil
 	}
 	out := make(chan model.TableEvent, 1)
@@ -118,8 +129,21 @@ type tableStream struct {
 // replay's (up to readmodel.ReplayBound items) is let go.
 const queueKeep = 8
 
+// errWouldWait is nextNow's answer when next would wait for an event.
+var errWouldWait = errors.New("no event ready")
+
 // next returns the next event to send, or why the stream ended.
 func (s *tableStream) next(ctx context.Context) (tapItem, error) {
+	return s.nextOf(ctx, true)
+}
+
+// nextNow is next without waiting: errWouldWait when nothing is ready
+// (the stream goes on; nothing was lost).
+func (s *tableStream) nextNow(ctx context.Context) (tapItem, error) {
+	return s.nextOf(ctx, false)
+}
+
+func (s *tableStream) nextOf(ctx context.Context, wait bool) (tapItem, error) {
 	for s.head == len(s.queue) {
 		s.queue, s.head = s.queue[:0], 0
 		if cap(s.queue) > queueKeep {
@@ -138,6 +162,9 @@ func (s *tableStream) next(ctx context.Context) (tapItem, error) {
 				return tapItem{}, err
 			}
 			continue
+		}
+		if !wait && len(s.sub.C) == 0 && ctx.Err() == nil {
+			return tapItem{}, errWouldWait
 		}
 		select {
 		case <-ctx.Done():

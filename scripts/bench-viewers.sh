@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# bench-viewers.sh: issue 9's fan-out benchmark. Runs the server (embedded
+# bench-viewers.sh: the fan-out benchmark (docs/fanout.md). Runs the server (embedded
 # SQLite, in-process broker, TIME_SCALE so events arrive every few hundred
 # ms) and, one after the other on the same client harness, N WebSocket
 # viewers against it and against the minimal reference broadcaster

@@ -24,11 +24,16 @@ type Stream interface {
 	Started() bool
 	// Pull waits for the next event; false when the stream ended.
 	Pull(ctx context.Context) bool
+	// PullNow is Pull without waiting: got is false (and ok true) when no
+	// event is ready yet. The transport writes what it has in hand in one
+	// go with what is ready behind it (the events of one commit).
+	PullNow(ctx context.Context) (ok, got bool)
 	// Render renders the event pulled last: the head of its shared "next"
 	// message (NextHead), or this subscriber's own response through
 	// responses when it could not be shared; neither when ctx ended.
 	Render(ctx context.Context, responses graphql.ResponseHandler) (head []byte, own *graphql.Response)
-	// Written is told after the shared message was written.
+	// Written is told after the shared messages rendered so far were
+	// written.
 	Written()
 }
 

@@ -127,7 +127,8 @@ func (t *Transport) Do(w http.ResponseWriter, r *http.Request, exec graphql.Grap
 	}
 	opts := t.o.Accept
 	opts.Subprotocols = []string{"graphql-ws", transportWS}
-	c, err := websocket.Accept(w, r, &opts)
+	lw := &leanWriter{ResponseWriter: w}
+	c, err := websocket.Accept(lw, r, &opts)
 	if err != nil {
 		log.Printf("unable to upgrade %T to websocket %s: ", w, err.Error())
 		transport.SendErrorf(w, http.StatusBadRequest, "unable to upgrade")
@@ -160,6 +161,9 @@ func (t *Transport) Do(w http.ResponseWriter, r *http.Request, exec graphql.Grap
 		c.SetReadLimit(t.o.ReadLimit)
 	}
 	conn := &twsConn{t: t, c: c, exec: exec, active: map[string]context.CancelFunc{}}
+	if lw.conn != nil && w.Header().Get("Sec-WebSocket-Extensions") == "" {
+		conn.lean = lw.conn // shared messages go to the socket as they are
+	}
 	// The drain closes the connection when the replica stops (drain.go).
 	dh, ok := t.o.Drain.register(conn.close)
 	if !ok {
@@ -220,6 +224,9 @@ type twsConn struct {
 	c    *websocket.Conn
 	exec graphql.GraphExecutor
 	ctx  context.Context
+	// lean writes shared "next" messages without copying them (lean.go);
+	// nil when the connection compresses (or was not hijacked through it).
+	lean *leanConn
 	// untrack takes the connection out of the registry of connections by
 	// principal (Options.Track).
 	untrack func()
@@ -254,6 +261,11 @@ func (c *twsConn) read() (twsMessage, error) {
 	if err != nil {
 		return twsMessage{}, err
 	}
+	return decodeTWS(data)
+}
+
+// decodeTWS decodes a client message (read's errors).
+func decodeTWS(data []byte) (twsMessage, error) {
 	var m twsMessage
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
@@ -329,33 +341,51 @@ func (t *Transport) initRefusal(err error) (int, string) {
 }
 
 // run reads messages until the connection ends; then every operation of
-// the connection is cancelled.
+// the connection is cancelled. The reader waits for most of a connection's
+// life in Read, shallow; a message is decoded and handled in a goroutine
+// of its own (messages are few: init, subscribe, complete, ping), since
+// decoding and starting an operation grow a stack to 8 KB, which the
+// reader would otherwise keep as long as the connection lasts.
 func (c *twsConn) run() {
 	defer c.close(int(websocket.StatusNormalClosure), "terminated")
+	more := make(chan bool, 1)
 	for {
 		start := graphql.Now()
-		m, err := c.read()
+		_, data, err := c.c.Read(context.Background())
 		if err != nil {
 			return
 		}
-		switch m.Type {
-		case "subscribe":
-			c.subscribe(start, m)
-		case "complete":
-			c.mu.Lock()
-			cancel := c.active[m.ID]
-			c.mu.Unlock()
-			if cancel != nil {
-				cancel()
-			}
-		case "ping":
-			c.send(&twsMessage{Type: "pong", Payload: m.Payload})
-		case "pong":
-		default: // a second connection_init
-			c.close(int(websocket.StatusProtocolError), "unexpected message")
+		go func() { more <- c.handle(start, data) }()
+		if !<-more {
 			return
 		}
 	}
+}
+
+// handle handles one client message; false ends the connection.
+func (c *twsConn) handle(start time.Time, data []byte) bool {
+	m, err := decodeTWS(data)
+	if err != nil {
+		return false
+	}
+	switch m.Type {
+	case "subscribe":
+		c.subscribe(start, m)
+	case "complete":
+		c.mu.Lock()
+		cancel := c.active[m.ID]
+		c.mu.Unlock()
+		if cancel != nil {
+			cancel()
+		}
+	case "ping":
+		c.send(&twsMessage{Type: "pong", Payload: m.Payload})
+	case "pong":
+	default: // a second connection_init
+		c.close(int(websocket.StatusProtocolError), "unexpected message")
+		return false
+	}
+	return true
 }
 
 // subscribe starts operation m.ID: a query, mutation or subscription. It
@@ -499,18 +529,47 @@ func (c *twsConn) operation(ctx context.Context, params *graphql.RawParams) (rc 
 
 // serveShared writes a shared stream: each event's shared "next" message
 // with id spliced in, or this subscriber's own response when the event
-// could not be shared.
+// could not be shared. Events ready one behind the other (those of one
+// commit, delivered together; a replay) are written in one go, up to
+// maxBurst messages in one vectored write, instead of a write(2) each.
 func (c *twsConn) serveShared(ctx context.Context, s Stream, responses graphql.ResponseHandler, id string) {
-	quoted := appendJSONString(nil, id)
+	tail := append(appendJSONString(nil, id), nextTail...)
+	var heads [][]byte
+	flush := func() bool {
+		if len(heads) == 0 {
+			return true
+		}
+		err := c.writeNexts(heads, tail)
+		clear(heads)
+		heads = heads[:0]
+		if err != nil {
+			return false
+		}
+		s.Written()
+		return true
+	}
+	defer flush() // what was rendered before the stream ended
 	for {
 		head, own := s.Render(ctx, responses)
 		switch {
 		case head != nil:
-			if err := c.writeNext(head, quoted); err != nil {
+			heads = append(heads, head)
+			if c.lean != nil && len(heads) < maxBurst {
+				ok, got := s.PullNow(ctx)
+				if !ok {
+					return
+				}
+				if got {
+					continue
+				}
+			}
+			if !flush() {
 				return
 			}
-			s.Written()
 		case own != nil:
+			if !flush() {
+				return
+			}
 			c.sendResponse(id, own)
 		default:
 			return // ctx ended
@@ -520,6 +579,9 @@ func (c *twsConn) serveShared(ctx context.Context, s Stream, responses graphql.R
 		}
 	}
 }
+
+// maxBurst bounds the messages of one write.
+const maxBurst = 16
 
 var twsBuffers = sync.Pool{New: func() any { return new(bytes.Buffer) }}
 
@@ -531,20 +593,30 @@ var sharedWrites atomic.Int64
 // the one taken).
 func SharedWrites() int64 { return sharedWrites.Load() }
 
-// writeNext writes head, the quoted id and nextTail as one message.
-func (c *twsConn) writeNext(head, quotedID []byte) error {
-	buf := twsBuffers.Get().(*bytes.Buffer)
-	buf.Reset()
-	buf.Grow(len(head) + len(quotedID) + len(nextTail))
-	buf.Write(head)
-	buf.Write(quotedID)
-	buf.WriteString(nextTail)
-	err := c.c.Write(context.Background(), websocket.MessageText, buf.Bytes())
-	sharedWrites.Add(1)
-	if buf.Cap() <= 64<<10 {
-		twsBuffers.Put(buf)
+// writeNexts writes each of heads with tail (the quoted id and nextTail)
+// as one message: the shared bytes as they are, straight to the socket in
+// one vectored write (lean.go), or, on a compressing connection, one by
+// one through coder/websocket.
+func (c *twsConn) writeNexts(heads [][]byte, tail []byte) error {
+	sharedWrites.Add(int64(len(heads)))
+	if c.lean != nil {
+		return c.lean.writeMessages(heads, tail)
 	}
-	return err
+	for _, head := range heads {
+		buf := twsBuffers.Get().(*bytes.Buffer)
+		buf.Reset()
+		buf.Grow(len(head) + len(tail))
+		buf.Write(head)
+		buf.Write(tail)
+		err := c.c.Write(context.Background(), websocket.MessageText, buf.Bytes())
+		if buf.Cap() <= 64<<10 {
+			twsBuffers.Put(buf)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // send writes one protocol message.

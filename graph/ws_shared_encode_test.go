@@ -1,0 +1,129 @@
+package graph_test
+
+import (
+	"bytes"
+	"context"
+	"log/slog"
+	"net/http/httptest"
+	"testing"
+	"time"
+
+	"github.com/coder/websocket"
+	"github.com/vektah/gqlparser/v2/ast"
+
+	"github.com/pokertote/pokertote/domain/tote"
+	"github.com/pokertote/pokertote/graph"
+)
+
+// readRaw reads one message's bytes as the server wrote them.
+func (cl *twsClient) readRaw(ctx context.Context) []byte {
+	cl.t.Helper()
+	typ, b, err := cl.c.Read(ctx)
+	if err != nil {
+		cl.t.Fatalf("read: %v", err)
+	}
+	if typ != websocket.MessageText {
+		cl.t.Fatalf("got a %v message", typ)
+	}
+	return b
+}
+
+// TestOneEncodePerEventForEveryViewer: viewers of the same tableEvents
+// subscription on different connections receive, for every event, the
+// same bytes, from one encode per event however many they are; a viewer
+// whose subscription has another id gets the same bytes with its own id in
+// them (still no encode of its own).
+func TestOneEncodePerEventForEveryViewer(t *testing.T) {
+	w := newStreamWorld(t)
+	es := graph.NewExecutableSchema(graph.Config{Resolvers: &graph.Resolver{Tote: w.api, Events: w.events}, Directives: graph.Directives()})
+	srv := httptest.NewServer(graph.NewHandler(es, graph.HandlerOptions{
+		Log: slog.New(slog.DiscardHandler), ComplexityLimit: 1000, TokenLimit: 15000, AllowedOrigins: []string{"*"},
+	}))
+	t.Cleanup(srv.Close)
+	addr := srv.Listener.Addr().String()
+	evs := w.advance(4)
+	w.caughtUp(evs)
+	first := evs[len(evs)-1].Seq
+
+	const doc = `subscription($t: ID!, $a: Int64) { tableEvents(tableId: $t, afterSeq: $a) { __typename seq at } }`
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	vars := map[string]any{"t": id(w.h.Table.ID), "a": first}
+	viewers := []*twsClient{dialTWS(t, ctx, addr, 0), dialTWS(t, ctx, addr, 0), dialTWS(t, ctx, addr, 0)}
+	ids := []string{"1", "1", "2"}
+	for i, v := range viewers {
+		v.subscribe(ctx, ids[i], doc, vars)
+	}
+	for w.live.Subscribers(w.h.Table.ID) < len(viewers) {
+		if ctx.Err() != nil {
+			t.Fatal("the subscriptions never started")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+
+	const n = 40
+	before := graph.SharedEncodes()
+	var fakes []tote.TableEvent
+	for i := range n {
+		e := evs[0]
+		e.Seq = first + 1 + int64(i)
+		fakes = append(fakes, e)
+	}
+	w.caughtUp(fakes)
+	for i := range n {
+		got := make([][]byte, len(viewers))
+		for j, v := range viewers {
+			got[j] = v.readRaw(ctx)
+		}
+		if !bytes.Equal(got[0], got[1]) {
+			t.Fatalf("event %d: two viewers of one subscription got different bytes:\n%s\n%s", i, got[0], got[1])
+		}
+		if want := bytes.Replace(got[0], []byte(`"id":"1"`), []byte(`"id":"2"`), 1); !bytes.Equal(got[2], want) {
+			t.Fatalf("event %d: the viewer with id 2 got\n%s\nwant\n%s", i, got[2], want)
+		}
+		if !bytes.Contains(got[0], []byte(`"seq":`)) || !bytes.HasSuffix(got[0], []byte(`,"id":"1","type":"next"}`)) {
+			t.Fatalf("event %d: not a next message: %s", i, got[0])
+		}
+	}
+	if enc := graph.SharedEncodes() - before; enc != n {
+		t.Fatalf("%d encodes for %d events to %d viewers of one subscription, want %d", enc, n, len(viewers), n)
+	}
+}
+
+// TestTableEventsNothingPerViewer: sharing a table event's rendering
+// between viewers is sound only while no field reachable from TableEvent
+// depends on who asks. No such field carries an access directive; a
+// change that adds one must key the shared rendering by the viewer's
+// access too (graph/tote_render.go).
+func TestTableEventsNothingPerViewer(t *testing.T) {
+	es := graph.NewExecutableSchema(graph.Config{Resolvers: &graph.Resolver{}, Directives: graph.Directives()})
+	s := es.Schema()
+	seen := map[string]bool{}
+	var walk func(name string)
+	walk = func(name string) {
+		if seen[name] {
+			return
+		}
+		seen[name] = true
+		def := s.Types[name]
+		if def == nil {
+			t.Fatalf("type %s not in the schema", name)
+		}
+		for _, p := range s.GetPossibleTypes(def) {
+			walk(p.Name)
+		}
+		for _, f := range def.Fields {
+			for _, d := range f.Directives {
+				if d.Name != "deprecated" {
+					t.Errorf("%s.%s carries @%s: a table event's rendering would depend on the viewer", name, f.Name, d.Name)
+				}
+			}
+			walk(f.Type.Name())
+		}
+	}
+	walk(s.Subscription.Fields.ForName("tableEvents").Type.Name())
+	if len(seen) < 10 {
+		t.Fatalf("walked only %d types", len(seen))
+	}
+	_ = ast.Object
+}
