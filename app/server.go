@@ -126,9 +126,13 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (a *App, err error) 
 	}
 	a.bgCtx, a.bgCancel = context.WithCancel(context.Background())
 	a.dealerCtx, a.dealerStop = context.WithCancel(a.bgCtx)
+	// Whatever was opened is closed again when start-up fails. The App is
+	// held apart from the result: every failure returns a nil *App, which
+	// would leave nothing to close (and Close would dereference nil).
+	started := a
 	defer func() {
 		if err != nil {
-			_ = a.Close()
+			_ = started.Close()
 		}
 	}()
 	if a.proxies, err = graph.ParseTrustedProxies(cfg.TrustedProxies); err != nil {

@@ -297,7 +297,7 @@ func TestTrustedDocumentsOverEveryTransport(t *testing.T) {
 // then run on both replicas by text, documentId and APQ hash over HTTP,
 // graphql-transport-ws, graphql-ws and SSE; a Relay manifest's document
 // runs by its MD5 id; a manifest whose id is not its document's hash is
-// refused; the registration is audited, and a revoked one is refused
+// refused (DOCUMENT_HASH_MISMATCH); the registration is audited, and a revoked one is refused
 // again everywhere.
 func TestTrustedDocumentsRegisteredAtRuntime(t *testing.T) {
 	t.Parallel()
@@ -341,7 +341,7 @@ func TestTrustedDocumentsRegisteredAtRuntime(t *testing.T) {
 	// A manifest whose id is another text's hash is refused.
 	forged, _ := json.Marshal(map[string]any{"format": "apollo-persisted-query-manifest", "version": 1, "operations": []map[string]any{
 		{"id": hexOf(query), "name": "MobileTables", "type": "query", "body": "query MobileTables { me { id email } }"}}})
-	admin.MustFail(t, "BAD_USER_INPUT", "INVALID_MANIFEST", register, map[string]any{"in": map[string]any{"client": client, "version": "1.0.0", "manifest": string(forged)}})
+	admin.MustFail(t, "BAD_USER_INPUT", "DOCUMENT_HASH_MISMATCH", register, map[string]any{"in": map[string]any{"client": client, "version": "1.0.0", "manifest": string(forged)}})
 
 	var got struct {
 		RegisterTrustedDocuments struct {

@@ -133,7 +133,13 @@ func newHandler(es graphql.ExecutableSchema, o HandlerOptions, ws graphql.Transp
 		apq = lru.New[string](1000)
 	}
 	if o.Trusted != nil && o.Trusted.Manifest != nil {
-		apq = manifestAPQ{m: o.Trusted.Manifest, next: apq}
+		apq = manifestAPQ{m: o.Trusted.Manifest, t: *o.Trusted, next: apq}
+	}
+	if o.Trusted != nil {
+		// Before the APQ extension: a documentId of a WebSocket payload
+		// is resolved, and an unregistered text refused, before any APQ
+		// registration of it reaches the shared cache.
+		srv.Use(trustedIntake{*o.Trusted})
 	}
 	srv.Use(extension.AutomaticPersistedQuery{Cache: apq})
 	srv.Use(extension.FixedComplexityLimit(o.ComplexityLimit))

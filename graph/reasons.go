@@ -21,6 +21,10 @@ const (
 	ReasonOriginNotAllowed = "ORIGIN_NOT_ALLOWED"
 	// ReasonIntrospectionDisabled: the schema is not introspectable here.
 	ReasonIntrospectionDisabled = "INTROSPECTION_DISABLED"
+	// ReasonDocumentHashMismatch: a request named a document by its id
+	// (documentId, or an APQ sha256Hash) and sent a text too, and the id is
+	// not that text's (trusted_documents.go).
+	ReasonDocumentHashMismatch = "DOCUMENT_HASH_MISMATCH"
 
 	// Who may ask (auth.go, the owner-only fields).
 	ReasonLoginRequired = "LOGIN_REQUIRED"

@@ -13,6 +13,7 @@ import (
 
 	"github.com/pokertote/pokertote/domain/account"
 	"github.com/pokertote/pokertote/domain/errs"
+	"github.com/pokertote/pokertote/graph/wstransport"
 	"github.com/pokertote/pokertote/trusteddocs"
 )
 
@@ -49,15 +50,121 @@ func (TrustedDocuments) Validate(graphql.ExecutableSchema) error { return nil }
 
 // MutateOperationParameters refuses an unregistered document before it is
 // parsed or validated: a validation error ("Cannot query field ...") would
-// tell an anonymous client what the schema holds.
+// tell an anonymous client what the schema holds. It runs after the APQ
+// extension has turned a hash into its text (a hash the shared cache gave
+// an exempt caller is refused here to anyone else).
 func (t TrustedDocuments) MutateOperationParameters(ctx context.Context, p *graphql.RawParams) *gqlerror.Error {
-	if !t.Enforce || (t.Manifest != nil && t.Manifest.Has(p.Query)) || (t.Exempt != nil && t.Exempt(ctx)) {
+	if t.allows(ctx, p.Query) {
 		return nil
 	}
+	return notTrusted()
+}
+
+// allows reports whether the caller of ctx may run text.
+func (t TrustedDocuments) allows(ctx context.Context, text string) bool {
+	return !t.Enforce || (t.Manifest != nil && t.Manifest.Has(text)) || t.exempt(ctx)
+}
+
+func (t TrustedDocuments) exempt(ctx context.Context) bool { return t.Exempt != nil && t.Exempt(ctx) }
+
+// closedCache reports whether the caller of ctx is kept off the shared APQ
+// cache: with Enforce, everyone but the exempt (who alone may run what is
+// not in the manifests, so alone have a use for it).
+func (t TrustedDocuments) closedCache(ctx context.Context) bool { return t.Enforce && !t.exempt(ctx) }
+
+func notTrusted() *gqlerror.Error {
 	return &gqlerror.Error{
 		Message:    "this server runs only registered documents (trusted documents): send one of the client's registered operations, by text or documentId",
 		Extensions: map[string]any{"code": string(errs.Forbidden), "reason": ReasonDocumentNotTrusted},
 	}
+}
+
+// DocumentIDExtension is the request extension a WebSocket transport puts
+// a subscribe (or start) payload's documentId in, for trustedIntake to
+// resolve: gqlgen's RawParams has no field of its own for it.
+const DocumentIDExtension = wstransport.DocumentIDExtension
+
+// trustedIntake runs before the APQ extension, on what the client sent:
+//
+//   - a documentId carried in DocumentIDExtension (the WebSocket
+//     transports) becomes its registered text (DOCUMENT_NOT_FOUND when
+//     none is registered);
+//   - an id or APQ hash sent with a text that is not that text's is
+//     DOCUMENT_HASH_MISMATCH;
+//   - with Enforce, a text not registered is refused (DOCUMENT_NOT_TRUSTED)
+//     here already, so that an APQ registration of it (hash and text)
+//     never reaches the shared APQ cache.
+type trustedIntake struct{ t TrustedDocuments }
+
+var _ interface {
+	graphql.HandlerExtension
+	graphql.OperationParameterMutator
+} = trustedIntake{}
+
+func (trustedIntake) ExtensionName() string { return "TrustedDocumentsIntake" }
+
+func (trustedIntake) Validate(graphql.ExecutableSchema) error { return nil }
+
+func (in trustedIntake) MutateOperationParameters(ctx context.Context, p *graphql.RawParams) *gqlerror.Error {
+	if raw, has := p.Extensions[DocumentIDExtension]; has {
+		delete(p.Extensions, DocumentIDExtension)
+		id, _ := raw.(string)
+		text, reason := resolveDocument(in.t.Manifest, id, p.Query)
+		if reason != "" {
+			return documentError(reason, id)
+		}
+		p.Query = text
+	}
+	if p.Query == "" {
+		return nil // a hash alone: the APQ extension reads it, MutateOperationParameters checks it
+	}
+	if pq, ok := p.Extensions["persistedQuery"].(map[string]any); ok {
+		if hash, ok := pq["sha256Hash"].(string); ok && trusteddocs.ID(p.Query) != trusteddocs.Prefix+hash {
+			return documentError(ReasonDocumentHashMismatch, trusteddocs.Prefix+hash)
+		}
+	}
+	if !in.t.allows(ctx, p.Query) {
+		return notTrusted()
+	}
+	return nil
+}
+
+// resolveDocument is the text a request that named document id (and sent
+// query, maybe empty) runs, or the reason it is refused: DOCUMENT_NOT_FOUND
+// for an id no manifest registers (sent alone, or not a SHA-256 one, which
+// cannot be checked against the text), DOCUMENT_HASH_MISMATCH when the id
+// is not the text's.
+func resolveDocument(m *trusteddocs.Manifest, id, query string) (text, reason string) {
+	var registered string
+	var ok bool
+	if m != nil && id != "" {
+		registered, ok = m.Lookup(id)
+	}
+	switch {
+	case query == "" && ok:
+		return registered, ""
+	case query == "":
+		return "", ReasonDocumentNotFound
+	case ok && registered != query:
+		return "", ReasonDocumentHashMismatch
+	case ok:
+		return query, ""
+	case !strings.HasPrefix(id, trusteddocs.Prefix):
+		return "", ReasonDocumentNotFound
+	case trusteddocs.ID(query) != id:
+		return "", ReasonDocumentHashMismatch
+	}
+	return query, "" // an unregistered id of this text: trust decides
+}
+
+// documentError is the refusal of reason (DOCUMENT_NOT_FOUND or
+// DOCUMENT_HASH_MISMATCH) for document id.
+func documentError(reason, id string) *gqlerror.Error {
+	msg := "no registered document has the id " + shorten(id)
+	if reason == ReasonDocumentHashMismatch {
+		msg = "the document's text is not the one its id " + shorten(id) + " names: send the id alone, or the text with its own hash"
+	}
+	return &gqlerror.Error{Message: msg, Extensions: map[string]any{"code": string(errs.Invalid), "reason": reason}}
 }
 
 // ExemptFrom returns the Exempt function of the setting
@@ -84,9 +191,14 @@ func ExemptFrom(who []string) func(context.Context) bool {
 
 // manifestAPQ answers automatic persisted queries from the trusted
 // documents first (an APQ hash is the hex SHA-256 of the text, as a
-// document id is), then from the development cache next.
+// document id is), then from the shared cache next. With Enforce only
+// exempt callers read and write next: nobody else may run what it holds,
+// and nobody else may fill a cache every replica and client shares
+// (trustedIntake has refused an unregistered text before Add is reached;
+// a registered one is served from the manifests and needs no entry).
 type manifestAPQ struct {
 	m    *trusteddocs.Manifest
+	t    TrustedDocuments
 	next graphql.Cache[string]
 }
 
@@ -94,33 +206,44 @@ func (c manifestAPQ) Get(ctx context.Context, hash string) (string, bool) {
 	if text, ok := c.m.Lookup(trusteddocs.Prefix + hash); ok {
 		return text, true
 	}
+	if c.t.closedCache(ctx) {
+		return "", false
+	}
 	return c.next.Get(ctx, hash)
 }
 
-func (c manifestAPQ) Add(ctx context.Context, hash, query string) { c.next.Add(ctx, hash, query) }
+func (c manifestAPQ) Add(ctx context.Context, hash, query string) {
+	if c.m.Has(query) || c.t.closedCache(ctx) {
+		return
+	}
+	c.next.Add(ctx, hash, query)
+}
 
 // DocumentIDMiddleware serves the GraphQL-over-HTTP persisted-documents
 // form: a POST body {"documentId": "sha256:<hex>", "variables", ...} or a
 // GET ?documentId=, which it turns into the registered document's text
 // before the handler reads the request. An unknown id is BAD_USER_INPUT /
-// DOCUMENT_NOT_FOUND. Requests with a query pass through untouched. The
-// body is already bounded by LimitBody.
+// DOCUMENT_NOT_FOUND; a documentId sent with a query that is not its text
+// is BAD_USER_INPUT / DOCUMENT_HASH_MISMATCH (a matching one runs the
+// query, which trust then decides on). Requests without a documentId pass
+// through untouched. The body is already bounded by LimitBody.
 func DocumentIDMiddleware(m *trusteddocs.Manifest, next http.Handler) http.Handler {
-	notFound := func(w http.ResponseWriter, id string) {
+	refuse := func(w http.ResponseWriter, reason, id string) {
 		w.Header().Set("Content-Type", "application/json")
 		w.WriteHeader(http.StatusBadRequest)
+		e := documentError(reason, id)
 		_ = json.NewEncoder(w).Encode(map[string]any{"errors": []map[string]any{{
-			"message":    "no registered document has the id " + shorten(id),
-			"extensions": map[string]any{"code": string(errs.Invalid), "reason": ReasonDocumentNotFound},
+			"message": e.Message, "extensions": e.Extensions,
 		}}})
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		switch {
-		case r.Method == http.MethodGet && r.URL.Query().Has("documentId") && !r.URL.Query().Has("query"):
+		case r.Method == http.MethodGet && r.URL.Query().Has("documentId"):
 			q := r.URL.Query()
-			text, ok := m.Lookup(q.Get("documentId"))
-			if !ok {
-				notFound(w, q.Get("documentId"))
+			id := q.Get("documentId")
+			text, reason := resolveDocument(m, id, q.Get("query"))
+			if reason != "" {
+				refuse(w, reason, id)
 				return
 			}
 			q.Del("documentId")
@@ -141,13 +264,16 @@ func DocumentIDMiddleware(m *trusteddocs.Manifest, next http.Handler) http.Handl
 			if json.Unmarshal(b, &body) != nil {
 				break // the handler reports the malformed body
 			}
-			var id string
-			if json.Unmarshal(body["documentId"], &id) != nil || body["query"] != nil {
+			var id, query string
+			if json.Unmarshal(body["documentId"], &id) != nil {
 				break
 			}
-			text, ok := m.Lookup(id)
-			if !ok {
-				notFound(w, id)
+			if body["query"] != nil && json.Unmarshal(body["query"], &query) != nil {
+				break // the handler reports the query that is no string
+			}
+			text, reason := resolveDocument(m, id, query)
+			if reason != "" {
+				refuse(w, reason, id)
 				return
 			}
 			delete(body, "documentId")

@@ -2,6 +2,7 @@ package graph
 
 import (
 	"context"
+	"errors"
 	"strconv"
 	"time"
 
@@ -13,7 +14,8 @@ import (
 // The reasons of a refused registration.
 const (
 	// ReasonInvalidManifest: the manifest is not one of the three formats,
-	// holds too many documents, or an id is not its document's hash.
+	// holds too many documents, or a document with no text. One whose id
+	// is not its document's hash is ReasonDocumentHashMismatch.
 	ReasonInvalidManifest = "INVALID_MANIFEST"
 	// ReasonInvalidClientName: a client or version that is not 1 to 64
 	// letters, digits and . _ + -.
@@ -78,6 +80,9 @@ func (a *TrustedDocsAPI) Register(ctx context.Context, in model.RegisterTrustedD
 		return nil, errs.R(errs.Invalid, ReasonInvalidClientName, "a client and a version are 1 to 64 letters, digits and . _ + -, starting with a letter or digit")
 	}
 	docs, format, err := trusteddocs.ParseManifest([]byte(in.Manifest))
+	if errors.Is(err, trusteddocs.ErrHashMismatch) {
+		return nil, errs.R(errs.Invalid, ReasonDocumentHashMismatch, "the manifest is refused: %v", err)
+	}
 	if err != nil {
 		return nil, errs.R(errs.Invalid, ReasonInvalidManifest, "the manifest is refused: %v", err)
 	}

@@ -7,6 +7,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"regexp"
 	"sort"
@@ -157,8 +158,17 @@ func parseApollo(b []byte, name string) (map[string]string, string, error) {
 	return docs, FormatApollo, nil
 }
 
-// checkID refuses an id that is not its text's hash in format's rule.
+// ErrHashMismatch is (wrapped in) ParseManifest's error for a manifest
+// with an id that is not its document's hash: forged, or the text was
+// changed after it was hashed.
+var ErrHashMismatch = errors.New("an id is not the hash of its document")
+
+// checkID refuses an id that is not its text's hash in format's rule
+// (ErrHashMismatch), and an empty text.
 func checkID(id, text, format string) error {
+	if text == "" {
+		return fmt.Errorf("document %s has no text", shortID(id))
+	}
 	hexOf := func(sum []byte) string { return hex.EncodeToString(sum) }
 	var want string
 	switch {
@@ -177,8 +187,8 @@ func checkID(id, text, format string) error {
 		s := sha256.Sum256([]byte(text))
 		want = hexOf(s[:])
 	}
-	if text == "" || !strings.EqualFold(id, want) {
-		return fmt.Errorf("document %s is not the hash of its text (%s)", shortID(id), shortID(want))
+	if !strings.EqualFold(id, want) {
+		return fmt.Errorf("%w: document %s is not the hash of its text (%s)", ErrHashMismatch, shortID(id), shortID(want))
 	}
 	return nil
 }

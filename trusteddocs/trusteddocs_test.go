@@ -3,6 +3,7 @@ package trusteddocs_test
 import (
 	"crypto/md5"
 	"crypto/sha1"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -82,8 +83,14 @@ func TestParseManifest(t *testing.T) {
 		"not JSON":                  `{"a":`,
 		"a value not a string":      `{"a":1}`,
 	} {
-		if _, _, err := trusteddocs.ParseManifest([]byte(bad)); err == nil {
+		_, _, err := trusteddocs.ParseManifest([]byte(bad))
+		if err == nil {
 			t.Errorf("%s: accepted", name)
+		}
+		// An id of another text is a mismatch of its own, told apart
+		// from a manifest that cannot be read.
+		if mismatch := strings.Contains(name, "of another text"); errors.Is(err, trusteddocs.ErrHashMismatch) != mismatch {
+			t.Errorf("%s: %v; errors.Is ErrHashMismatch should be %v", name, err, mismatch)
 		}
 	}
 }

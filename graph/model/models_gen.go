@@ -1051,7 +1051,7 @@ type RegisterTrustedDocumentsInput struct {
 	Client string `json:"client"`
 	// 1 to 64 letters, digits and . _ + - (INVALID_CLIENT_NAME).
 	Version string `json:"version"`
-	// The manifest file's JSON text as the client's build wrote it; every id must be its document's hash (INVALID_MANIFEST).
+	// The manifest file's JSON text as the client's build wrote it; every id must be its document's hash (DOCUMENT_HASH_MISMATCH).
 	Manifest string `json:"manifest"`
 }
 

@@ -64,6 +64,7 @@ func (l *legacyConn) NextReader() (int, io.Reader, error) {
 					}
 					continue
 				}
+				data = moveStartDocumentID(data)
 			case "stop":
 				l.done(m.ID)
 			}

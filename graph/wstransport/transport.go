@@ -394,7 +394,7 @@ func (c *twsConn) handle(start time.Time, data []byte) bool {
 // goroutine, which keeps the reader's stack small.
 func (c *twsConn) subscribe(start time.Time, m twsMessage) {
 	params := &graphql.RawParams{}
-	dec := json.NewDecoder(bytes.NewReader(m.Payload))
+	dec := json.NewDecoder(bytes.NewReader(moveDocumentID(m.Payload)))
 	dec.UseNumber()
 	if err := dec.Decode(params); err != nil {
 		c.sendError(m.ID, &gqlerror.Error{Message: "invalid json"})

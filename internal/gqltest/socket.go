@@ -94,6 +94,12 @@ var ErrSocketClosed = errors.New("socket closed")
 // Start begins an operation; its responses arrive on the channel, which is
 // closed when the operation completes or the socket closes.
 func (s *Socket) Start(ctx context.Context, query string, vars map[string]any) (<-chan Response, error) {
+	return s.StartPayload(ctx, map[string]any{"query": query, "variables": vars})
+}
+
+// StartPayload is Start with the operation's payload as given (a
+// documentId, APQ extensions, ...).
+func (s *Socket) StartPayload(ctx context.Context, payload map[string]any) (<-chan Response, error) {
 	id := strconv.FormatInt(s.ids.Add(1), 10)
 	ch := make(chan Response, 1024)
 	s.mu.Lock()
@@ -109,7 +115,7 @@ func (s *Socket) Start(ctx context.Context, query string, vars map[string]any) (
 	if s.legacy {
 		typ = "start"
 	}
-	if err := wsjson.Write(ctx, s.conn, map[string]any{"id": id, "type": typ, "payload": map[string]any{"query": query, "variables": vars}}); err != nil {
+	if err := wsjson.Write(ctx, s.conn, map[string]any{"id": id, "type": typ, "payload": payload}); err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrSocketClosed, err)
 	}
 	return ch, nil

@@ -1,0 +1,142 @@
+package app_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+
+	"github.com/pokertote/pokertote/app"
+	"github.com/pokertote/pokertote/internal/gqltest"
+	"github.com/pokertote/pokertote/trusteddocs"
+)
+
+// TestTrustedDocumentsAPQRegistrationRefused: in production
+// (TRUSTED_DOCUMENTS=enforce) an anonymous client that sends an APQ
+// registration (extensions.persistedQuery's sha256Hash with the query
+// text) of an unregistered document, over HTTP, graphql-transport-ws or
+// graphql-ws, is refused (FORBIDDEN / DOCUMENT_NOT_TRUSTED), the shared APQ
+// cache (in memory, or Redis shared by the replicas) does not hold it
+// afterwards, and sending its hash alone is refused too, to the anonymous
+// client and to an admin alike (the admin, exempt, reads the shared cache:
+// had the registration been stored, its hash would run for them).
+func TestTrustedDocumentsAPQRegistrationRefused(t *testing.T) {
+	t.Parallel()
+	for _, b := range backends(t) {
+		t.Run(b.name, func(t *testing.T) {
+			t.Parallel()
+			_, c := startServer(t, b, func(cfg *app.Config) {
+				cfg.Env = "production"
+				cfg.AllowedOrigins = []string{"https://app.example.kz"}
+				cfg.BeaconAllowLocal = true
+				cfg.Introspection, cfg.Playground = false, false
+				cfg.TrustedDocuments = "enforce"
+			})
+			_, login := webDoc(t, "Login")
+			var in struct {
+				Login struct{ AccessToken string } `json:"login"`
+			}
+			c.MustDo(t, login, map[string]any{"email": testAdminEmail, "password": testAdminPassword}, &in)
+			admin := c.WithToken(in.Login.AccessToken)
+
+			var rdb *redis.Client
+			if b.redisURL != "" {
+				opt, err := redis.ParseURL(b.redisURL)
+				if err != nil {
+					t.Fatal(err)
+				}
+				rdb = redis.NewClient(opt)
+				t.Cleanup(func() { rdb.Close() })
+			}
+			ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+			defer cancel()
+
+			// Each transport registers a document of its own (a distinct
+			// hash), so one's refusal cannot hide another's storing.
+			for _, proto := range []string{"http", "graphql-transport-ws", "graphql-ws"} {
+				t.Run(proto, func(t *testing.T) {
+					doc := "query Probe" + strings.ReplaceAll(proto, "-", "") + ` { tables { id name } }`
+					hash := strings.TrimPrefix(trusteddocs.ID(doc), trusteddocs.Prefix)
+					ext := map[string]any{"persistedQuery": map[string]any{"version": 1, "sha256Hash": hash}}
+					send := func(who *gqltest.Client, body map[string]any) gqltest.Response {
+						t.Helper()
+						if proto == "http" {
+							return postBody(t, who, body)
+						}
+						sock, err := who.Socket(ctx, gqltest.SocketOptions{Legacy: proto == "graphql-ws"})
+						if err != nil {
+							t.Fatalf("socket: %v", err)
+						}
+						defer sock.Close()
+						ch, err := sock.StartPayload(ctx, body)
+						if err != nil {
+							t.Fatal(err)
+						}
+						select {
+						case r, ok := <-ch:
+							if !ok {
+								code, reason, _ := sock.CloseStatus()
+								t.Fatalf("no response (socket closed %d %q)", code, reason)
+							}
+							return r
+						case <-ctx.Done():
+							t.Fatal("no response")
+						}
+						return gqltest.Response{}
+					}
+
+					// (a) The registration is refused with a stable code.
+					r := send(c, map[string]any{"query": doc, "extensions": ext})
+					if len(r.Errors) == 0 || r.Errors[0].Code() != "FORBIDDEN" || r.Errors[0].Reason() != "DOCUMENT_NOT_TRUSTED" {
+						t.Errorf("anonymous APQ registration: %s %+v, want FORBIDDEN / DOCUMENT_NOT_TRUSTED", r.Data, r.Errors)
+					}
+					if len(r.Data) > 0 && string(r.Data) != "null" {
+						t.Errorf("anonymous APQ registration ran: %s", r.Data)
+					}
+					// (b) The shared cache does not hold it.
+					if rdb != nil {
+						if n, err := rdb.Exists(ctx, b.redisPrefix+"apq:"+hash).Result(); err != nil || n != 0 {
+							t.Errorf("Redis holds the refused registration under %sapq:%s (%d, %v)", b.redisPrefix, hash, n, err)
+						}
+					}
+					// (c) Its hash alone is refused, to the anonymous client
+					// and to the admin, who reads the shared cache.
+					for _, who := range []struct {
+						name string
+						c    *gqltest.Client
+					}{{"anonymous", c}, {"admin", admin}} {
+						r := send(who.c, map[string]any{"extensions": ext})
+						if len(r.Errors) == 0 || (len(r.Data) > 0 && string(r.Data) != "null") {
+							t.Errorf("%s, hash alone after the refused registration: ran %s", who.name, r.Data)
+							continue
+						}
+						if e := r.Errors[0]; e.Code() != "BAD_USER_INPUT" || e.Reason() != "PERSISTED_QUERY_NOT_FOUND" {
+							t.Errorf("%s, hash alone: %+v, want BAD_USER_INPUT / PERSISTED_QUERY_NOT_FOUND (the cache does not hold it)", who.name, r.Errors)
+						}
+					}
+				})
+			}
+
+			// A registered document's hash still runs for anyone, and an
+			// admin (exempt) may still register an ad-hoc one and run it by
+			// hash.
+			tablesID, _ := webDoc(t, "Tables")
+			wantOK(t, "anonymous, a registered document's hash", postBody(t, c, map[string]any{
+				"extensions": map[string]any{"persistedQuery": map[string]any{"version": 1, "sha256Hash": strings.TrimPrefix(tablesID, trusteddocs.Prefix)}}}))
+			adhoc := "query AdminAdhoc { tables { id } }"
+			ext := map[string]any{"persistedQuery": map[string]any{"version": 1, "sha256Hash": strings.TrimPrefix(trusteddocs.ID(adhoc), trusteddocs.Prefix)}}
+			wantOK(t, "admin, APQ registration", postBody(t, admin, map[string]any{"query": adhoc, "extensions": ext}))
+			wantOK(t, "admin, hash alone", postBody(t, admin, map[string]any{"extensions": ext}))
+			if r := postBody(t, c, map[string]any{"extensions": ext}); len(r.Errors) == 0 {
+				t.Errorf("anonymous ran the admin's ad-hoc document by hash: %s", r.Data)
+			}
+			if rdb != nil {
+				t.Cleanup(func() {
+					rdb.Del(context.Background(), b.redisPrefix+"apq:"+strings.TrimPrefix(trusteddocs.ID(adhoc), trusteddocs.Prefix))
+				})
+			}
+		})
+	}
+}
