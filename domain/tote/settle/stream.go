@@ -31,12 +31,18 @@ import (
 //     derive each bet's payout when it is read) and returns, per
 //     selection, the sums of floor(stake × coef) over its bets; those
 //     complete the figures exactly as SettlePool computes them bet by bet.
+//     A store offering tote.DrawPayer pays every pool of the draw at once
+//     (one pass over the draw's bets for the sums, one for the credits).
 //  3. The money: the pool-level legs from the figures, and the players'
-//     credits read back from the paid bets in pages of user ids
-//     (Tx.PoolCredits), one transfer per page.
+//     credits summed from the paid bets (Tx.PoolCredits, or PayDraw's),
+//     one transfer per page of creditPage players; every pool's transfers
+//     are posted as one ledger batch.
 //
-// Memory is one rate per backed selection plus one page: independent of the
-// number of bets. The property test (totetest's
+// Every pool is planned before any is paid: a pool's jackpot figures
+// depend on its totals and the jackpot the pools before it leave, never on
+// what its bets sum to. Memory is one rate per backed selection and one
+// credit per player and pool: independent of the number of bets. The
+// property test (totetest's
 // StreamedSettlementIsReference, run on the twin and both databases)
 // checks that the result equals SettlePool over the individual bets.
 
