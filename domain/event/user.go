@@ -53,10 +53,64 @@ type UserEvent struct {
 	Reality *RealityCheckData `json:"reality,omitempty"`
 }
 
-// Encode returns the wire form of e.
+// Encode returns the wire form of e: json.Marshal's bytes. Settlement
+// encodes one BET_SETTLED per bet (100,000 for a large draw), so an event
+// of plain fields is written directly (appendPlain, the same bytes,
+// TestEncodeIsMarshal); anything else goes through encoding/json.
 func (e UserEvent) Encode() []byte {
+	if b, ok := e.appendPlain(make([]byte, 0, 96)); ok {
+		return b
+	}
 	b, _ := json.Marshal(e) // a struct of plain fields always marshals
 	return b
+}
+
+// appendPlain appends e as json.Marshal writes it, when e has no Reality,
+// its type needs no escaping and its time is one Time.MarshalJSON accepts;
+// otherwise it reports false.
+func (e UserEvent) appendPlain(b []byte) ([]byte, bool) {
+	if e.Reality != nil || e.Type == "" {
+		return b, false
+	}
+	for i := 0; i < len(e.Type); i++ {
+		c := e.Type[i]
+		if !(c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '_') {
+			return b, false
+		}
+	}
+	b = append(b, '{')
+	if e.Seq != 0 {
+		b = append(b, `"seq":`...)
+		b = strconv.AppendInt(b, e.Seq, 10)
+		b = append(b, ',')
+	}
+	b = append(b, `"type":"`...)
+	b = append(b, e.Type...)
+	b = append(b, `","at":"`...)
+	n0 := len(b)
+	b = e.At.AppendFormat(b, time.RFC3339Nano)
+	// Time.MarshalJSON refuses a year outside [0, 9999] or a zone hour
+	// outside [0, 23]: leave those to it.
+	if len(b) < n0+len("2006-01-02T15:04:05Z") || b[n0+4] != '-' {
+		return b, false
+	}
+	if b[len(b)-1] != 'Z' {
+		z := b[len(b)-len("07:00"):]
+		if c := b[len(b)-len("Z07:00")]; c >= '0' && c <= '9' || 10*(z[0]-'0')+(z[1]-'0') >= 24 {
+			return b, false
+		}
+	}
+	b = append(b, '"')
+	for _, f := range [...]struct {
+		name string
+		v    int64
+	}{{`,"betId":`, e.BetID}, {`,"holdemHandId":`, e.HoldemHandID}, {`,"balance":`, e.Balance}} {
+		if f.v != 0 {
+			b = append(b, f.name...)
+			b = strconv.AppendInt(b, f.v, 10)
+		}
+	}
+	return append(b, '}'), true
 }
 
 // DecodeUserEvent reads the wire form of a UserEvent.

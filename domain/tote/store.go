@@ -256,3 +256,30 @@ type WalletCredit struct {
 	UserID ids.UserID
 	Amount money.Amount
 }
+
+// DrawPayer is a Tx that pays several pools of a draw at once: what
+// PayPool and then PoolCredits (every page) do for each pool, with the
+// same results, in as few passes over the draw's bets as it can (the
+// database stores: one statement storing every pool's rates, one or two
+// aggregates over the draw's bets). Streamed settlement uses it when the
+// transaction offers it, else PayPool and PoolCredits pool by pool.
+type DrawPayer interface {
+	// PayDraw pays pools[i] as PayPool would and returns, at i, what
+	// PayPool returns and every credit PoolCredits would list for it, in
+	// user id order. No pool may appear twice.
+	PayDraw(ctx context.Context, drawID int64, pools []PoolRates, at time.Time) ([]PoolPaid, error)
+}
+
+// PoolRates is one pool's rates for DrawPayer.PayDraw.
+type PoolRates struct {
+	Round  parimutuel.Round
+	Market parimutuel.Market
+	Rates  []SelectionRate
+}
+
+// PoolPaid is what DrawPayer.PayDraw paid on one pool: its selections as
+// PayPool returns them and its players' credits as PoolCredits lists them.
+type PoolPaid struct {
+	Paid    []SelectionPaid
+	Credits []WalletCredit
+}

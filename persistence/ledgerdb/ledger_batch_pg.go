@@ -84,7 +84,17 @@ func (r *Repo) postBatchPG(ctx context.Context, tx *gorm.DB, ts []ledger.Transfe
 		return err
 	}
 	if len(idOf) < len(refs) {
-		if _, err := EnsureAccounts(tx, refs); err != nil {
+		// Only the missing accounts (a settlement's first JACKPOT or
+		// ORGANISER leg, say): EnsureAccounts reads the refs it is given
+		// with an IN list, which Postgres takes hundreds of milliseconds
+		// to plan for a thousand wallets.
+		var missing []ledger.AccountRef
+		for _, a := range refs {
+			if _, ok := idOf[a]; !ok {
+				missing = append(missing, a)
+			}
+		}
+		if _, err := EnsureAccounts(tx, missing); err != nil {
 			return err
 		}
 		if idOf, bal, taken, err = lockAccountsByRef(ctx, pool, refs, keys); err != nil {

@@ -1,11 +1,14 @@
 package totedb
 
 import (
+	"cmp"
 	"context"
+	"slices"
 	"time"
 
 	"gorm.io/gorm"
 
+	"github.com/pokertote/pokertote/domain/errs"
 	"github.com/pokertote/pokertote/domain/ids"
 	"github.com/pokertote/pokertote/domain/money"
 	"github.com/pokertote/pokertote/domain/parimutuel"
@@ -180,4 +183,170 @@ func (t *toteTx) PoolCredits(ctx context.Context, drawID int64, round parimutuel
 		return rows.Err()
 	})
 	return out, sqldb.MapErr(err, "bets")
+}
+
+// drawPaidSQL is poolPaidSQL for every pool of a draw at once, and
+// drawCreditsSQL is poolCreditsSQL for every pool and player at once: one
+// pass over the draw's bets each (the pool index's range of the draw)
+// instead of two per pool.
+const (
+	drawPaidSQL = `SELECT b.round, b.market, b.selection, COUNT(r.refund), COUNT(*), SUM(b.stake),
+	SUM(CASE WHEN r.refund = 1 THEN b.stake ELSE COALESCE(b.stake * r.coef1 / 100, 0) END),
+	SUM(CASE WHEN r.refund = 1 THEN 0 ELSE COALESCE(b.stake * r.coef2 / 100, 0) END)
+FROM tote_bets b ` + rateJoin + `
+WHERE b.draw_id = ? AND b.status = 'ACCEPTED'
+GROUP BY b.round, b.market, b.selection`
+	drawCreditsSQL = `SELECT b.round, b.market, b.user_id, SUM(` + betPayout + `)
+FROM tote_bets b ` + rateJoin + `
+WHERE b.draw_id = ? AND ` + betPayout + ` > 0
+GROUP BY b.round, b.market, b.user_id`
+)
+
+// PayDraw implements tote.DrawPayer: PayPool and PoolCredits for every pool
+// of pools, in three statements whatever their number (the rates of all
+// pools stored at once, the paid sums of every selection of the draw, the
+// credits of every player and pool of the draw), plus the LOST update of
+// selections without a rate should there be any. What it holds in memory
+// is one row per selection and one per player and pool.
+func (t *toteTx) PayDraw(ctx context.Context, drawID int64, pools []tote.PoolRates, at time.Time) ([]tote.PoolPaid, error) {
+	at = sqldb.StoredTime(at)
+	db := t.tx.WithContext(ctx)
+	index := make(map[tote.PoolKey]int, len(pools))
+	type rateRow struct {
+		k tote.PoolKey
+		r tote.SelectionRate
+	}
+	var all []rateRow
+	for i, p := range pools {
+		k := tote.PoolKey{Round: p.Round, Market: p.Market}
+		if _, dup := index[k]; dup {
+			return nil, errs.E(errs.Internal, "draw %d: pool %d/%s paid twice", drawID, p.Round, p.Market)
+		}
+		index[k] = i
+		for _, r := range p.Rates {
+			all = append(all, rateRow{k, r})
+		}
+	}
+	for start := 0; start < len(all); start += rateChunk {
+		chunk := all[start:min(len(all), start+rateChunk)]
+		list, args := sqldb.RowList(chunk, "(?, ?, ?, ?, ?, ?, ?, ?)", func(_ int, x rateRow) []any {
+			refund := 0
+			if x.r.Refund {
+				refund = 1
+			}
+			return []any{drawID, int(x.k.Round), string(x.k.Market), x.r.Selection, refund, int64(x.r.Coef1), int64(x.r.Coef2), at}
+		})
+		if err := db.Exec("INSERT INTO tote_selection_results (draw_id, round, market, selection, refund, coef1, coef2, settled_at) VALUES "+list, args...).Error; err != nil {
+			return nil, sqldb.MapErr(err, "selection results")
+		}
+	}
+	out := make([]tote.PoolPaid, len(pools))
+	unrated := map[int][]string{}
+	pool := func(round int, market string) (int, bool) {
+		i, ok := index[tote.PoolKey{Round: parimutuel.Round(round), Market: parimutuel.Market(market)}]
+		return i, ok
+	}
+	err := t.payDraw(db, drawID, pools, pool, out, unrated, at)
+	if err != nil {
+		return nil, sqldb.MapErr(err, "bets")
+	}
+	for i := range out {
+		slices.SortFunc(out[i].Credits, func(a, b tote.WalletCredit) int { return cmp.Compare(a.UserID, b.UserID) })
+	}
+	return out, nil
+}
+
+// loseUnrated writes LOST the ACCEPTED bets of selections without a rate.
+func (t *toteTx) loseUnrated(db *gorm.DB, drawID int64, pools []tote.PoolRates, unrated map[int][]string, at time.Time) error {
+	for i, sels := range unrated {
+		err := db.Exec("UPDATE tote_bets SET status = 'LOST', payout = 0, settled_at = ? WHERE draw_id = ? AND round = ? AND market = ? AND status = 'ACCEPTED' AND selection IN ?",
+			at, drawID, int(pools[i].Round), string(pools[i].Market), sels).Error
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// payDraw runs PayDraw's two aggregates (and the LOST update between
+// them, should any selection lack a rate), on Postgres with the planner
+// held to hash joins and hash aggregates: without statistics on a settling
+// draw's fresh bets it guesses a handful of rows and would otherwise join
+// by a nested loop (see withoutNestedLoops) or sort the 100,000 bets (on
+// disk, by their selection's text) for a merge join and a group
+// aggregate, several times slower.
+func (t *toteTx) payDraw(db *gorm.DB, drawID int64, pools []tote.PoolRates, pool func(int, string) (int, bool), out []tote.PoolPaid, unrated map[int][]string, at time.Time) error {
+	pg := t.repo.db.Dialect() == sqldb.Postgres
+	return t.withoutNestedLoops(db, func() error {
+		if pg {
+			if err := setLocal(db, "off"); err != nil {
+				return err
+			}
+		}
+		rows, err := db.Raw(drawPaidSQL, drawID).Rows()
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var p tote.SelectionPaid
+			var round int
+			var market string
+			var rated, stake, p1, p2 int64
+			if err := rows.Scan(&round, &market, &p.Selection, &rated, &p.Bets, &stake, &p1, &p2); err != nil {
+				return err
+			}
+			i, ok := pool(round, market)
+			if !ok {
+				continue // a pool not being paid
+			}
+			if rated == 0 {
+				unrated[i] = append(unrated[i], p.Selection)
+				continue
+			}
+			p.Stake, p.Paid1, p.Paid2 = money.Amount(stake), money.Amount(p1), money.Amount(p2)
+			out[i].Paid = append(out[i].Paid, p)
+		}
+		if err := rows.Err(); err != nil {
+			return err
+		}
+		rows.Close()
+		if err := t.loseUnrated(db, drawID, pools, unrated, at); err != nil {
+			return err
+		}
+		rows, err = db.Raw(drawCreditsSQL, drawID).Rows()
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var round int
+			var market string
+			var user, amount int64
+			if err := rows.Scan(&round, &market, &user, &amount); err != nil {
+				return err
+			}
+			if i, ok := pool(round, market); ok {
+				out[i].Credits = append(out[i].Credits, tote.WalletCredit{UserID: ids.UserID(user), Amount: money.Amount(amount)})
+			}
+		}
+		if err := rows.Err(); err != nil {
+			return err
+		}
+		if pg {
+			return setLocal(db, "DEFAULT")
+		}
+		return nil
+	})
+}
+
+// setLocal sets Postgres' merge joins and explicit sorts to v for the rest
+// of the transaction (payDraw).
+func setLocal(db *gorm.DB, v string) error {
+	for _, q := range []string{"SET LOCAL enable_mergejoin = " + v, "SET LOCAL enable_sort = " + v} {
+		if err := db.Exec(q).Error; err != nil {
+			return err
+		}
+	}
+	return nil
 }

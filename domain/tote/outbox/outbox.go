@@ -141,7 +141,8 @@ const settledPage = 2000
 // publishSettledBets tells every player of the settled draw drawID that
 // each of their bets was settled, reading the bets back pool by pool a
 // page at a time and publishing a page per batch (one round trip on
-// Redis).
+// Redis). The next page is read while the one before is encoded and
+// published (at most two pages in hand).
 func (r *Relay) publishSettledBets(ctx context.Context, drawID int64, evs []tote.TableEvent) {
 	at := r.clock.Now()
 	for _, e := range evs {
@@ -149,26 +150,35 @@ func (r *Relay) publishSettledBets(ctx context.Context, drawID int64, evs []tote
 			at = e.At
 		}
 	}
+	pages := make(chan []tote.BetOwner, 1)
+	go func() {
+		defer close(pages)
+		for _, k := range tote.DrawPools() {
+			var after int64
+			for {
+				owners, err := r.store.PoolBetOwners(ctx, drawID, k.Round, k.Market, after, settledPage)
+				if err != nil {
+					r.log.WarnContext(ctx, "settled bets not announced", "draw", drawID, "after", after, "err", err)
+					return
+				}
+				if len(owners) > 0 {
+					pages <- owners
+					after = owners[len(owners)-1].BetID
+				}
+				if len(owners) < settledPage {
+					break
+				}
+			}
+		}
+	}()
 	msgs := make([]event.Message, 0, settledPage)
-	for _, k := range tote.DrawPools() {
-		var after int64
-		for {
-			owners, err := r.store.PoolBetOwners(ctx, drawID, k.Round, k.Market, after, settledPage)
-			if err != nil {
-				r.log.WarnContext(ctx, "settled bets not announced", "draw", drawID, "after", after, "err", err)
-				return
-			}
-			msgs = msgs[:0]
-			for _, o := range owners {
-				msgs = append(msgs, event.Message{Topic: event.UserTopic(o.UserID), Data: event.UserEvent{Type: event.BetSettled, At: at, BetID: o.BetID}.Encode()})
-				after = o.BetID
-			}
-			if err := event.PublishAll(ctx, r.pub, msgs); err != nil {
-				r.log.WarnContext(ctx, "settled bets not published", "draw", drawID, "after", after, "err", err)
-			}
-			if len(owners) < settledPage {
-				break
-			}
+	for owners := range pages {
+		msgs = msgs[:0]
+		for _, o := range owners {
+			msgs = append(msgs, event.Message{Topic: event.UserTopic(o.UserID), Data: event.UserEvent{Type: event.BetSettled, At: at, BetID: o.BetID}.Encode()})
+		}
+		if err := event.PublishAll(ctx, r.pub, msgs); err != nil {
+			r.log.WarnContext(ctx, "settled bets not published", "draw", drawID, "after", owners[len(owners)-1].BetID, "err", err)
 		}
 	}
 }

@@ -31,12 +31,18 @@ import (
 //     derive each bet's payout when it is read) and returns, per
 //     selection, the sums of floor(stake × coef) over its bets; those
 //     complete the figures exactly as SettlePool computes them bet by bet.
+//     A store offering tote.DrawPayer pays every pool of the draw at once
+//     (one pass over the draw's bets for the sums, one for the credits).
 //  3. The money: the pool-level legs from the figures, and the players'
-//     credits read back from the paid bets in pages of user ids
-//     (Tx.PoolCredits), one transfer per page.
+//     credits summed from the paid bets (Tx.PoolCredits, or PayDraw's),
+//     one transfer per page of creditPage players; every pool's transfers
+//     are posted as one ledger batch.
 //
-// Memory is one rate per backed selection plus one page: independent of the
-// number of bets. The property test (totetest's
+// Every pool is planned before any is paid: a pool's jackpot figures
+// depend on its totals and the jackpot the pools before it leave, never on
+// what its bets sum to. Memory is one rate per backed selection and one
+// credit per player and pool: independent of the number of bets. The
+// property test (totetest's
 // StreamedSettlementIsReference, run on the twin and both databases)
 // checks that the result equals SettlePool over the individual bets.
 
@@ -174,68 +180,118 @@ func poolLegs(poolID string, s *parimutuel.PoolSettlement) []parimutuel.Leg {
 	return legs
 }
 
-// settlePoolStreamed pays one pool of draw d from its totals and posts its
-// money: the pool legs with the first page of credits under key, then a
-// transfer per further page of creditPage players under key:2, key:3 ...
-// (the whole settlement is one transaction: a crash rolls all of it back,
-// and the keys make a replay of a committed one answer instead of pay).
-func (s *Settler) settlePoolStreamed(ctx context.Context, tx tote.Tx, d *tote.Draw, k tote.PoolKey, totals []tote.SelectionTotal, cfg parimutuel.PoolConfig, o parimutuel.Outcome, jackpot money.Amount, void bool, sink *settleSink) (parimutuel.PoolSettlement, []tote.SelectionRate, []tote.SelectionPaid, error) {
-	st, rates, err := planPool(d, k, totals, cfg, o, jackpot, void)
-	if err != nil {
-		return parimutuel.PoolSettlement{}, nil, nil, err
+// plannedPool is one pool of a streamed settlement: its totals, its
+// figures and rates from planPool, the jackpot it was planned with, and
+// once paid what the store summed and what it credits each player.
+type plannedPool struct {
+	k       tote.PoolKey
+	sel     []tote.SelectionTotal
+	st      parimutuel.PoolSettlement
+	rates   []tote.SelectionRate
+	jackpot money.Amount
+	paid    []tote.SelectionPaid
+	credits []tote.WalletCredit
+}
+
+// payPools pays every planned pool's bets: at once through the store's
+// DrawPayer where it has one (one pass over the draw's bets on the
+// database stores), else pool by pool with PayPool, then each pool's
+// credits read in pages of creditPage players.
+func payPools(ctx context.Context, tx tote.Tx, d *tote.Draw, plans []plannedPool, at time.Time) error {
+	if len(plans) == 0 {
+		return nil
 	}
-	paid, err := tx.PayPool(ctx, d.ID, k.Round, k.Market, rates, sink.at)
-	if err != nil {
-		return parimutuel.PoolSettlement{}, nil, nil, err
+	if dp, ok := tx.(tote.DrawPayer); ok {
+		in := make([]tote.PoolRates, len(plans))
+		for i, p := range plans {
+			in[i] = tote.PoolRates{Round: p.k.Round, Market: p.k.Market, Rates: p.rates}
+		}
+		out, err := dp.PayDraw(ctx, d.ID, in, at)
+		if err != nil {
+			return err
+		}
+		if len(out) != len(plans) {
+			return errs.E(errs.Internal, "draw %d: %d pools paid, %d asked", d.ID, len(out), len(plans))
+		}
+		for i := range plans {
+			plans[i].paid, plans[i].credits = out[i].Paid, out[i].Credits
+		}
+		return nil
 	}
-	if err := completePool(&st, totals, rates, paid); err != nil {
-		return parimutuel.PoolSettlement{}, nil, nil, err
+	for i := range plans {
+		p := &plans[i]
+		paid, err := tx.PayPool(ctx, d.ID, p.k.Round, p.k.Market, p.rates, at)
+		if err != nil {
+			return err
+		}
+		p.paid = paid
 	}
-	key, kind := "tote:settle:"+st.PoolID, settleKind(st)
-	memo := fmt.Sprintf("Draw #%d: %s pool of round %s %s", d.Number, st.Market, st.Round, settleWhat(st))
+	for i := range plans {
+		p := &plans[i]
+		var after ids.UserID
+		for {
+			page, err := tx.PoolCredits(ctx, d.ID, p.k.Round, p.k.Market, after, creditPage)
+			if err != nil {
+				return err
+			}
+			p.credits = append(p.credits, page...)
+			if len(page) < creditPage {
+				break
+			}
+			after = page[len(page)-1].UserID
+		}
+	}
+	return nil
+}
+
+// poolTransfers is a paid pool's money: the pool legs with the first page
+// of creditPage players' credits under key, then a transfer per further
+// page under key:2, key:3 ... (the whole settlement is one transaction: a
+// crash rolls all of it back, and the keys make a replay of a committed
+// one answer instead of pay). A transfer left without entries is left out.
+func poolTransfers(d *tote.Draw, p *plannedPool, void bool) ([]ledger.Transfer, error) {
+	st := &p.st
+	key, kind := "tote:settle:"+st.PoolID, settleKind(*st)
+	memo := fmt.Sprintf("Draw #%d: %s pool of round %s %s", d.Number, st.Market, st.Round, settleWhat(*st))
 	if void {
 		key = "tote:void:" + st.PoolID
 		memo = fmt.Sprintf("Draw #%d voided: %s pool of round %s refunded", d.Number, st.Market, st.Round)
 	}
-	head := poolLegs(st.PoolID, &st)
-	var after ids.UserID
+	credits := p.credits
+	if st.Paid+st.Refunds == 0 {
+		credits = nil
+	}
+	why := parimutuel.PurposePayout
+	if st.Refunded {
+		why = parimutuel.PurposeRefund
+	}
+	escrow := parimutuel.Account{Kind: parimutuel.AccountPoolEscrow, Ref: st.PoolID}
+	head := poolLegs(st.PoolID, st)
+	var out []ledger.Transfer
 	var paidOut money.Amount
-	for part := 0; ; part++ {
-		var credits []tote.WalletCredit
-		if st.Paid+st.Refunds > 0 {
-			if credits, err = tx.PoolCredits(ctx, d.ID, k.Round, k.Market, after, creditPage); err != nil {
-				return parimutuel.PoolSettlement{}, nil, nil, err
-			}
-		}
-		if part > 0 && len(credits) == 0 {
-			break
-		}
+	for part := 0; part == 0 || part*creditPage < len(credits); part++ {
 		legs := head
 		head = nil
-		why := parimutuel.PurposePayout
-		if st.Refunded {
-			why = parimutuel.PurposeRefund
-		}
-		for _, c := range credits {
-			legs = append(legs, parimutuel.Leg{From: parimutuel.Account{Kind: parimutuel.AccountPoolEscrow, Ref: st.PoolID}, To: parimutuel.Account{Kind: parimutuel.AccountPlayerWallet, Ref: c.UserID.String()}, Amount: c.Amount, Purpose: why})
+		for _, c := range credits[min(len(credits), part*creditPage):min(len(credits), (part+1)*creditPage)] {
+			legs = append(legs, parimutuel.Leg{From: escrow, To: parimutuel.Account{Kind: parimutuel.AccountPlayerWallet, Ref: c.UserID.String()}, Amount: c.Amount, Purpose: why})
 			paidOut += c.Amount
-			after = c.UserID
 		}
 		k := key
 		if part > 0 {
 			k = fmt.Sprintf("%s:%d", key, part+1)
 		}
-		if err := postTransfer(ctx, tx, k, kind, memo, legs, sink.balances); err != nil {
-			return parimutuel.PoolSettlement{}, nil, nil, err
+		entries, err := legEntries(legs)
+		if err != nil {
+			return nil, err
 		}
-		if len(credits) < creditPage {
-			break
+		if entries = ledger.Combine(entries); len(entries) > 0 {
+			out = append(out, ledger.Transfer{IdempotencyKey: k, Kind: kind, Memo: memo, Entries: entries})
 		}
 	}
 	if paidOut != st.Paid+st.Refunds {
-		return parimutuel.PoolSettlement{}, nil, nil, errs.E(errs.Internal, "pool %s: credited %s to players, the pool pays %s", st.PoolID, paidOut, st.Paid+st.Refunds)
+		return nil, errs.E(errs.Internal, "pool %s: credited %s to players, the pool pays %s", st.PoolID, paidOut, st.Paid+st.Refunds)
 	}
-	return st, rates, paid, nil
+	return out, nil
 }
 
 // settleSink is what a streamed settlement collects beside its figures:
@@ -283,20 +339,45 @@ func (s *Settler) settleStreamed(ctx context.Context, tx tote.Tx, d tote.Draw, t
 		res.Winners, res.Category = outcome.Winners, outcome.Category
 		res.FlopLeaders, res.TurnLeaders = outcome.FlopLeaders, outcome.TurnLeaders
 	}
+	// Every pool is planned first (each with the jackpot the pools before
+	// it leave: a pool's jackpot figures depend on its totals only), then
+	// all are paid at once, then their money is posted as one batch, in
+	// the order the pools were once settled one after another.
 	byPool := poolTotals(totals)
+	var plans []plannedPool
 	for _, k := range tote.DrawPools() {
 		sel := byPool[k]
 		if void && len(sel) == 0 {
 			continue
 		}
-		st, rates, paid, err := s.settlePoolStreamed(ctx, tx, &d, k, sel, cfg, outcome, jackpot, void, sink)
+		st, rates, err := planPool(&d, k, sel, cfg, outcome, jackpot, void)
 		if err != nil {
 			return outbox.Step{}, err
 		}
-		res.Pools = append(res.Pools, tote.NewPoolResultTotals(st, sel, rates, paid, jackpot))
+		plans = append(plans, plannedPool{k: k, sel: sel, st: st, rates: rates, jackpot: jackpot})
 		if !void {
 			jackpot += st.JackpotChange()
 		}
+	}
+	if err := payPools(ctx, tx, &d, plans, sink.at); err != nil {
+		return outbox.Step{}, err
+	}
+	var transfers []ledger.Transfer
+	for i := range plans {
+		p := &plans[i]
+		if err := completePool(&p.st, p.sel, p.rates, p.paid); err != nil {
+			return outbox.Step{}, err
+		}
+		ts, err := poolTransfers(&d, p, void)
+		if err != nil {
+			return outbox.Step{}, err
+		}
+		transfers = append(transfers, ts...)
+		res.Pools = append(res.Pools, tote.NewPoolResultTotals(p.st, p.sel, p.rates, p.paid, p.jackpot))
+		p.credits = nil
+	}
+	if err := postTransfers(ctx, tx, transfers, sink.balances); err != nil {
+		return outbox.Step{}, err
 	}
 	res.JackpotAfter = jackpot
 	if err := recordJackpot(ctx, tx, &res); err != nil {
@@ -330,25 +411,24 @@ func settleWhat(st parimutuel.PoolSettlement) string {
 	return "settled"
 }
 
-// postTransfer posts legs as one balanced transfer under key (legs of one
-// account pair combined), through the batch poster where the store has one
-// (set-based on Postgres), and records the wallets' balances after.
-func postTransfer(ctx context.Context, tx tote.Tx, key string, kind ledger.TransferKind, memo string, legs []parimutuel.Leg, balances map[ids.UserID]money.Amount) error {
-	entries, err := legEntries(legs)
-	if err != nil {
-		return err
-	}
-	entries = ledger.Combine(entries)
-	if len(entries) == 0 {
+// postTransfers posts the transfers in order as one batch, through the
+// batch poster where the store has one (set-based on Postgres: one lock
+// statement and one write for all of them), and records the wallets'
+// balances after. Any transfer refused fails the whole settlement (its
+// transaction is rolled back).
+func postTransfers(ctx context.Context, tx tote.Tx, ts []ledger.Transfer, balances map[ids.UserID]money.Amount) error {
+	if len(ts) == 0 {
 		return nil
 	}
-	posted, errList, err := ledger.PostEach(ctx, tx.Ledger(), []ledger.Transfer{{IdempotencyKey: key, Kind: kind, Memo: memo, Entries: entries}})
+	posted, errList, err := ledger.PostEach(ctx, tx.Ledger(), ts)
 	if err != nil {
 		return err
 	}
-	if errList[0] != nil {
-		return errList[0]
+	for i := range ts {
+		if errList[i] != nil {
+			return errList[i]
+		}
+		noteBalances(posted[i], balances)
 	}
-	noteBalances(posted[0], balances)
 	return nil
 }
