@@ -569,6 +569,7 @@ const T: Record<string, [string, string, string]> = {
   demoTable: ['Demo table for {n}', 'Демо-стол на {n}', '{n} орындық демо үстел'],
   toteGame: ['Poker totalizator', 'Покерный тотализатор', 'Покер тотализаторы'],
   hand: ['Hand', 'Комбинация', 'Комбинация'],
+  betNo: ['bet #{n}', 'ставка #{n}', 'бәс #{n}'],
   'r.intro': [
     'The computer dealer deals Texas Hold\'em to 2 to 10 numbered positions, one draw after another. You bet on which position wins, on the winning combination, or on an express coupon. Every bet goes into a pool; you play against the other players, not against the house.',
     'Компьютерный дилер раздаёт техасский холдем на 2–10 пронумерованных позиций, тираж за тиражом. Вы ставите на позицию-победителя, на выигрышную комбинацию или на экспресс-купон. Все ставки идут в пул: вы играете против других игроков, а не против казино.',

@@ -125,7 +125,7 @@ function Ledger() {
 function ledgerRef(r: LedgerEntry): string {
   const parts: string[] = [];
   if (r.draw) parts.push(`${tableName(r.draw.table.name)} · ${t('draw')} #${r.draw.number}`);
-  if (r.betId) parts.push(`${t('bet')} #${r.betId}`);
+  if (r.betId) parts.push(t('betNo', { n: r.betId }));
   if (r.round && r.market) parts.push(`${t(r.round)} · ${t(r.market)}`);
   if (r.holdemHandId) parts.push(`${t('holdem')} #${r.holdemHandId}`);
   return parts.join(' · ') || '\u00a0';

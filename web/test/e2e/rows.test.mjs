@@ -52,7 +52,8 @@ test('row 4: the ledger in Russian: translated kinds, no memos, Almaty dates, it
   await waitFor(async () => (await p.locator('[data-testid=ledger] tbody tr').count()) === led.length, `all ${led.length} entries after "show more"`);
   assert.equal(await p.getByRole('button', { name: 'Показать ещё' }).count(), 0, 'no "show more" after the last page');
 
-  const rows = await p.locator('[data-testid=ledger] tbody tr').evaluateAll((rs) => rs.map((r) => ({ kind: r.getAttribute('data-kind'), cells: [...r.cells].map((c) => c.textContent) })));
+  // The kind's cell also names what the entry was for (its own line, data-testid=ledger-ref): the kind is the text before it.
+  const rows = await p.locator('[data-testid=ledger] tbody tr').evaluateAll((rs) => rs.map((r) => ({ kind: r.getAttribute('data-kind'), cells: [...r.cells].map((c) => c.querySelector('[data-testid=ledger-ref]') ? c.firstChild.textContent : c.textContent) })));
   const almaty = new Intl.DateTimeFormat('ru-RU', { timeZone: 'Asia/Almaty', dateStyle: 'short', timeStyle: 'medium' });
   const digits = (s) => s.replace(/\D/g, '');
   const text = rows.map((r) => r.cells.join(' ')).join('\n');
