@@ -34,21 +34,13 @@ let seq = 0;
 async function player(viewport, lang, deposit = '20000.00') {
   const email = `p${++seq}-${lang}@pokertote.test`;
   const reg = await playerViaApi(server, email, deposit);
-  const page = await newPage(browser, server, { viewport, locale: lang === 'kk' ? 'kk-KZ' : 'ru-RU' });
-  await page.goto('/');
-  await page.evaluate(([l, s]) => {
-    localStorage.setItem('pokertote.lang', l);
-    localStorage.setItem('pokertote.session', JSON.stringify(s));
-  }, [lang, { accessToken: reg.accessToken, accessTokenExpiresAt: reg.accessTokenExpiresAt, refreshToken: reg.refreshToken, refreshTokenExpiresAt: reg.refreshTokenExpiresAt }]);
-  await page.reload();
-  await page.waitForSelector('[data-testid=balance]');
+  const page = await signedIn(await newPage(browser, server, { viewport, locale: lang === 'kk' ? 'kk-KZ' : 'ru-RU' }), lang, reg);
   return { page, email, token: reg.accessToken, userId: reg.user.id };
 }
 
-async function staff(viewport, lang) {
-  const page = await newPage(browser, server, { viewport });
+/** signedIn opens the client in page as the session s (the tokens a sign-in answers), in language lang. */
+async function signedIn(page, lang, s) {
   await page.goto('/');
-  const s = await server.login(ADMIN.email, ADMIN.password);
   await page.evaluate(([l, s]) => {
     localStorage.setItem('pokertote.lang', l);
     localStorage.setItem('pokertote.session', JSON.stringify(s));
@@ -56,6 +48,10 @@ async function staff(viewport, lang) {
   await page.reload();
   await page.waitForSelector('[data-testid=balance]');
   return page;
+}
+
+async function staff(viewport, lang) {
+  return signedIn(await newPage(browser, server, { viewport }), lang, await server.login(ADMIN.email, ADMIN.password));
 }
 
 const current = async (id = fast) => (await server.gql('query($id:ID!){table(id:$id){currentDraw{id number phase openRound roundClosesAt}}}', { id })).table.currentDraw;
