@@ -125,15 +125,15 @@ type Tx interface {
 	SettleBets(ctx context.Context, outcomes []BetOutcome, at time.Time) error
 	// PayPool settles every ACCEPTED bet of one pool at once, as streamed
 	// settlement does (tote/settle/stream.go): a bet on a selection of rates is
-	// paid its stake (REFUNDED) when Refund, else floor(stake × Coef1) +
-	// floor(stake × Coef2) (WON when positive, LOST when 0); a bet on any
-	// other selection is LOST. It returns, per selection of rates holding
+	// paid by SelectionRate.Settle (its stake, REFUNDED, when Refund, else
+	// floor(stake × Coef1) + floor(stake × Coef2), WON when positive, LOST
+	// when 0); a bet on any other selection is LOST. It returns, per selection of rates holding
 	// bets it settled, their number, their stakes and the sums of the two
 	// floors (of the stakes, in Paid1, when refunded), in any order. A store
 	// may record the rates and derive each bet's status, payout and
-	// settlement time from them whenever the bet is read (the database
-	// stores do: no row per bet is written); every reader must then show
-	// the bet settled.
+	// settlement time from them whenever the bet is read, with the same
+	// rule (the database stores do: no row per bet is written, and SQL
+	// computes nothing of it); every reader must then show the bet settled.
 	PayPool(ctx context.Context, drawID int64, round parimutuel.Round, market parimutuel.Market, rates []SelectionRate, at time.Time) ([]SelectionPaid, error)
 	// PoolCredits lists what a settled pool's bets pay each player (the
 	// sum of the payouts, players paid nothing left out), at most limit

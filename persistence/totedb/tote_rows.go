@@ -268,25 +268,30 @@ type toteBetRow struct {
 func (toteBetRow) TableName() string { return "tote_bets" }
 
 // toteBetRead is a bet as every reader sees it: a row of the view
-// tote_bets_settled (migration 00110), whose status and payout are derived
-// from the rate its selection was settled at, if any, and which names
-// that settlement's time beside the bet's own.
+// tote_bets_rated (migration 00398), the bet beside the rate its selection
+// was settled at, if any. SQL computes nothing of it: bet() pays an
+// ACCEPTED bet from the rate with the domain's rule.
 type toteBetRead struct {
 	Bet           toteBetRow `gorm:"embedded"`
+	RateRefund    *int64
+	RateCoef1     *int64
+	RateCoef2     *int64
 	RateSettledAt *time.Time
 }
 
 // TableName is the view of toteBetRead.
-func (toteBetRead) TableName() string { return "tote_bets_settled" }
+func (toteBetRead) TableName() string { return "tote_bets_rated" }
 
-// bet is the row as a domain bet: settled when its own row or its
-// selection's rate says so.
+// bet is the row as a domain bet: settled when its own row says so, or by
+// its selection's rate (tote.SelectionRate.Settle).
 func (r toteBetRead) bet() (tote.Bet, error) {
-	row := r.Bet
-	if row.SettledAt == nil {
-		row.SettledAt = r.RateSettledAt
+	b, err := toDomainBet(r.Bet)
+	if err != nil || r.RateRefund == nil || r.RateCoef1 == nil || r.RateCoef2 == nil || r.RateSettledAt == nil {
+		return b, err
 	}
-	return toDomainBet(row)
+	rate := tote.SelectionRate{Selection: r.Bet.Selection, Refund: *r.RateRefund == 1,
+		Coef1: money.Coef(*r.RateCoef1), Coef2: money.Coef(*r.RateCoef2)}
+	return rate.Settle(b, r.RateSettledAt.UTC()), nil
 }
 
 func fromDomainBet(b tote.Bet) toteBetRow {

@@ -26,8 +26,8 @@ func (s *MemStore) PoolBetOwners(_ context.Context, drawID int64, round parimutu
 	return out, nil
 }
 
-// PayPool implements tote.Tx, bet by bet with the same arithmetic as
-// parimutuel.SettlePool.
+// PayPool implements tote.Tx, bet by bet with tote.SelectionRate's rule
+// (the database stores' rule too).
 func (tx *memTx) PayPool(_ context.Context, drawID int64, round parimutuel.Round, market parimutuel.Market, rates []tote.SelectionRate, at time.Time) ([]tote.SelectionPaid, error) {
 	rateOf := make(map[string]int, len(rates))
 	for i, r := range rates {
@@ -45,17 +45,10 @@ func (tx *memTx) PayPool(_ context.Context, drawID int64, round parimutuel.Round
 			p.Selection = r.Selection
 			p.Bets++
 			p.Stake += b.Stake
-			if r.Refund {
-				b.Status, b.Payout = tote.BetRefunded, b.Stake
-				p.Paid1 += b.Stake
-			} else {
-				c1, c2 := r.Coef1.Pay(b.Stake), r.Coef2.Pay(b.Stake)
-				p.Paid1 += c1
-				p.Paid2 += c2
-				if b.Payout = c1 + c2; b.Payout > 0 {
-					b.Status = tote.BetWon
-				}
-			}
+			p1, p2 := r.Pay(b.Stake)
+			p.Paid1 += p1
+			p.Paid2 += p2
+			b = r.Settle(old, at)
 		}
 		tx.s.bets[b.ID] = b
 		tx.undo = append(tx.undo, func() { tx.s.bets[old.ID] = old })
