@@ -3,6 +3,7 @@ import { me, userTick } from '../api/account';
 import { betHistory, type HistoryBet } from '../api/bets';
 import { t, money, dateTime, tableName, errorText } from '../i18n';
 import { Field, Alert, Link } from '../ui';
+import { selectionText } from './Table';
 
 const STATUSES = ['ACCEPTED', 'WON', 'LOST', 'REFUNDED'];
 const MARKETS = ['WIN', 'COMBINATION', 'EXPRESS'];
@@ -40,7 +41,7 @@ export function BetHistory() {
             <tr key={b.id} data-bet={b.id} data-status={b.status} data-market={b.market}>
               <td data-label={t('date')}><small>{dateTime(b.placedAt)}</small></td>
               <td data-label={t('draw')}>{tableName(b.draw.table.name)} · <Link href={`/verify?draw=${b.draw.id}`}>#{b.draw.number}</Link></td>
-              <td data-label={t('selection')}>{t(b.round)} · {t(b.market)}: <b>{b.market === 'COMBINATION' ? t(b.selection) : b.market === 'WIN' ? `${t('position')} ${b.selection}` : b.selection.split('-').join(' – ')}</b></td>
+              <td data-label={t('selection')}>{t(b.round)} · {t(b.market)}: <b>{selectionText(b.market, b.selection)}</b></td>
               <td class="num" data-label={t('stake')}>{money(b.stake)}</td>
               <td data-label={t('status')}>{t(b.status)}</td>
               <td class="num" data-label={t('payout')}>{b.status === 'ACCEPTED' ? '—' : money(b.payout)}</td>

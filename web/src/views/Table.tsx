@@ -6,7 +6,7 @@ import { BetSlip, pickFromPool } from './BetSlip';
 import { paidCoefficient } from '../api/bets';
 import { protection, activeExclusion } from '../api/protection';
 import { me } from '../api/account';
-import { dateTime } from '../i18n';
+import { dateTime, has } from '../i18n';
 
 const ROUNDS = ['PRE_DEAL', 'POCKET', 'FLOP', 'TURN'] as const;
 const MARKETS = ['WIN', 'COMBINATION', 'EXPRESS'] as const;
@@ -210,7 +210,7 @@ function Result({ d }: { d: DrawState }) {
  * stays in the audit log for staff).
  */
 export function voidText(kind: string | null | undefined): string {
-  return t('void.' + (kind ?? 'UNKNOWN')) === 'void.' + (kind ?? 'UNKNOWN') ? t('void.UNKNOWN') : t('void.' + kind);
+  return has('void.' + kind) ? t('void.' + kind) : t('void.UNKNOWN');
 }
 
 /** coefText shows a live coefficient as a winner would be paid it: a pool-implied one below 1.10 is shown at the guaranteed 1.10 and marked. */
