@@ -78,6 +78,8 @@ func (e *enumerator) walkSplit(t *tally, unseen []cards.Card) {
 	}
 	e.addPatterns(p, &byRank, 0, 5, hand.Key{}, 1)
 
+	rest := make([]leader, len(p.count))
+	var round int32
 	for s := range cards.Suit(4) {
 		var suited, others []hand.Key
 		for _, c := range unseen {
@@ -92,7 +94,8 @@ func (e *enumerator) walkSplit(t *tally, unseen []cards.Card) {
 			need = min(need, 5-pk.SuitCount(s))
 		}
 		for j := need; j <= 5 && j <= len(suited); j++ {
-			e.flushBoards(t, p, e.holding[s][5-j], subsetKeys(suited, j), subsetKeys(others, 5-j))
+			round++
+			e.flushBoards(t, p, e.holding[s][5-j], subsetKeys(suited, j), subsetKeys(others, 5-j), rest, round)
 		}
 	}
 
@@ -153,23 +156,58 @@ func subsetKeys(keys []hand.Key, n int) []hand.Key {
 
 // flushBoards tallies every board made of one of the suited parts and one
 // of the other parts, on which the positions in may can make a flush; each
-// is taken off its rank pattern's flushless count.
-func (e *enumerator) flushBoards(t *tally, p *patterns, may uint16, suited, others []hand.Key) {
+// is taken off its rank pattern's flushless count. The positions outside
+// may keep their flushless Values, so their leader is worked out once per
+// rank pattern (in rest, marked with round), and each board evaluates only
+// the positions in may against it.
+func (e *enumerator) flushBoards(t *tally, p *patterns, may uint16, suited, others []hand.Key, rest []leader, round int32) {
 	for _, a := range suited {
 		for i := range others {
 			b := a.Add(others[i])
 			pi := p.find(b.RankKey())
 			p.count[pi]--
-			var v [MaxPositions]hand.Value
-			vals := &p.vals[pi]
-			for j := range v {
-				v[j] = hand.Value(vals[j])
+			r := &rest[pi]
+			if r.round != round {
+				*r = e.leaderOf(&p.vals[pi], may, round)
 			}
+			best, won := r.best, r.won
 			for m := may; m != 0; m &= m - 1 {
 				j := bits.TrailingZeros16(m)
-				v[j] = hand.EvalKey(b.Add(e.pockets[j]))
+				switch v := hand.EvalKey(b.Add(e.pockets[j])); {
+				case v > best:
+					best, won = v, 1<<j
+				case v == best:
+					won |= 1 << j
+				}
 			}
-			t.add(e.decide(&v))
+			t.add(won, best.Category())
 		}
 	}
+}
+
+// leader is the best of some positions' Values and the set holding it,
+// computed in the given round of flushBoards.
+type leader struct {
+	best  hand.Value
+	won   uint16
+	round int32
+}
+
+// leaderOf returns the leader among the positions outside may with the
+// flushless Values vals: Value 0 and no position when every position is in
+// may (every hand beats Value 0, so a position in may then takes the lead).
+func (e *enumerator) leaderOf(vals *[MaxPositions]uint16, may uint16, round int32) leader {
+	l := leader{round: round}
+	for j := range e.pockets {
+		if may&(1<<j) != 0 {
+			continue
+		}
+		switch v := hand.Value(vals[j]); {
+		case v > l.best:
+			l.best, l.won = v, 1<<j
+		case v == l.best:
+			l.won |= 1 << j
+		}
+	}
+	return l
 }
