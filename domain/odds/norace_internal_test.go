@@ -1,0 +1,5 @@
+//go:build !race
+
+package odds
+
+const raceEnabled = false
