@@ -2,9 +2,6 @@ package odds
 
 import (
 	"math/bits"
-	"runtime"
-	"sync"
-	"sync/atomic"
 
 	"github.com/pokertote/pokertote/domain/cards"
 	"github.com/pokertote/pokertote/domain/hand"
@@ -37,52 +34,16 @@ func Compute(pockets [][2]cards.Card, board []cards.Card) (*Result, error) {
 	return e.result(t), nil
 }
 
-// ComputeParallel is Compute spread over workers goroutines (all available
-// cores when workers <= 0). The result is identical to Compute's. A flop,
-// turn or river has too few boards to be worth sharing (starting the
-// goroutines would cost more) and runs on the calling goroutine.
+// ComputeParallel is Compute; workers is no longer used. It spread the
+// enumeration over goroutines while the pocket deal visited every board;
+// the split enumeration (walkSplit) now takes less CPU on one goroutine
+// than the full walk took on two cores, and a flop or turn has too few
+// boards to be worth sharing. The callers keep their worker settings
+// until they are cut over.
 func ComputeParallel(pockets [][2]cards.Card, board []cards.Card, workers int) (*Result, error) {
-	d, err := parseDeal(pockets, board, 0, 3, 4, 5)
-	if err != nil {
-		return nil, err
-	}
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
-	}
-	e := newEnumerator(d)
-	n := boards(len(d.unseen), d.missing)
-	if workers == 1 || n < minParallelBoards {
-		t := e.newTally(n)
-		e.walk(t, d.missing, 0, d.board)
-		return e.result(t), nil
-	}
-	// Workers take the first board card in turn, lowest first: the
-	// earliest ones head the most boards, so the shares even out. There
-	// are never more workers than first cards.
-	last := int64(len(e.keys) - d.missing)
-	workers = min(workers, int(last)+1)
-	tallies := make([]*tally, workers)
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for w := range tallies {
-		t := e.newTally(n)
-		tallies[w] = t
-		wg.Go(func() {
-			for i := next.Add(1) - 1; i <= last; i = next.Add(1) - 1 {
-				e.walk(t, d.missing-1, int(i)+1, d.board.Add(e.keys[i]))
-			}
-		})
-	}
-	wg.Wait()
-	for w := 1; w < workers; w++ {
-		tallies[0].merge(tallies[w])
-	}
-	return e.result(tallies[0]), nil
+	_ = workers
+	return Compute(pockets, board)
 }
-
-// minParallelBoards is the enumeration size below which ComputeParallel
-// stays on one goroutine.
-const minParallelBoards = 20_000
 
 // boards returns n choose k, the number of boards to enumerate.
 func boards(n, k int) int {

@@ -45,15 +45,6 @@ type outcome struct {
 // for its 224 KB.
 const minCacheBoards = 10_000
 
-func (t *tally) merge(o *tally) {
-	for i, n := range o.winners {
-		t.winners[i] += n
-	}
-	for i, n := range o.cats {
-		t.cats[i] += n
-	}
-}
-
 // newTally returns an empty tally for an enumeration of n boards, with an
 // outcome cache when n is large enough to profit from one.
 func (e *enumerator) newTally(n int) *tally {
