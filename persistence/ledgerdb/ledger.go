@@ -67,12 +67,12 @@ import (
 	"time"
 
 	"gorm.io/gorm"
-	"gorm.io/gorm/clause"
 
 	"github.com/pokertote/pokertote/domain/account"
 	"github.com/pokertote/pokertote/domain/errs"
 	"github.com/pokertote/pokertote/domain/ledger"
 	"github.com/pokertote/pokertote/domain/money"
+	"github.com/pokertote/pokertote/persistence/ledgerdb/ledgerwrite"
 	"github.com/pokertote/pokertote/persistence/protectiondb"
 	"github.com/pokertote/pokertote/persistence/sqldb"
 )
@@ -223,29 +223,57 @@ func inTransaction(tx *gorm.DB) bool {
 	return ok && c != nil
 }
 
-// post does the work of one post of a validated transfer inside tx. Any
-// error leaves tx to be rolled back (or rolled back to a savepoint) by the
-// caller.
+// post does the work of one post of a validated transfer inside tx (the
+// steps at the top of this file). Any error leaves tx to be rolled back (or
+// rolled back to a savepoint) by the caller.
 func (r *Repo) post(tx *gorm.DB, t ledger.Transfer) (ledger.Posted, error) {
-	hash := t.RequestHash()
-	tr := ledgerTransferRow{
-		IdempotencyKey: t.IdempotencyKey,
-		RequestHash:    hash[:],
-		Kind:           string(t.Kind),
-		Memo:           t.Memo,
-		CreatedAt:      sqldb.StoredTime(r.now()),
-	}
-	err := tx.Raw(`INSERT INTO ledger_transfers (idempotency_key, request_hash, kind, memo, created_at)
-		VALUES (?, ?, ?, ?, ?)
-		ON CONFLICT (idempotency_key) DO NOTHING
-		RETURNING id`, tr.IdempotencyKey, tr.RequestHash, tr.Kind, tr.Memo, tr.CreatedAt).Scan(&tr.ID).Error
+	at := sqldb.StoredTime(r.now())
+	trIDs, err := ledgerwrite.InsertTransfers(tx, []ledger.Transfer{t}, at)
 	if err != nil {
-		return ledger.Posted{}, fmt.Errorf("insert transfer: %w", err)
+		return ledger.Posted{}, err
 	}
-	if tr.ID == 0 {
-		return replay(tx, t.IdempotencyKey, hash)
+	trID, ok := trIDs[t.IdempotencyKey]
+	if !ok {
+		return replay(tx, t.IdempotencyKey, t.RequestHash())
 	}
+	accountIDs, after, err := r.applyLocked(tx, t, at)
+	if err != nil {
+		return ledger.Posted{}, err
+	}
+	// The protection state is read after the wallets are locked (their
+	// balance updates above): an exclusion is set holding the wallet
+	// (protectiondb's holdWallet), so it committed before this
+	// read or starts after this post commits.
+	states, err := r.guard().Check(tx, t, at)
+	if err != nil {
+		return ledger.Posted{}, err
+	}
+	if err := r.guard().Count(tx, states, at); err != nil {
+		return ledger.Posted{}, err
+	}
+	entryIDs, err := insertEntries(tx, trID, accountIDs, t.Entries, after, at)
+	if err != nil {
+		return ledger.Posted{}, err
+	}
+	p := ledger.Posted{
+		ID:             trID,
+		IdempotencyKey: t.IdempotencyKey,
+		Kind:           t.Kind,
+		Memo:           t.Memo,
+		Entries:        make([]ledger.PostedEntry, len(t.Entries)),
+		PostedAt:       at,
+	}
+	for i, e := range t.Entries {
+		p.Entries[i] = ledger.PostedEntry{ID: entryIDs[i], Account: e.Account, Amount: e.Amount, BalanceAfter: after[i]}
+	}
+	return p, nil
+}
 
+// applyLocked creates t's accounts if missing, locks them in lock order,
+// applies t to their balances (ledger.Apply: never below zero) and stores
+// the balances it returns. It returns each entry's account id and balance
+// after.
+func (r *Repo) applyLocked(tx *gorm.DB, t ledger.Transfer, at time.Time) ([]int64, []money.Amount, error) {
 	order := lockOrder(t.Entries)
 	refs := make([]ledger.AccountRef, len(order))
 	for i, j := range order {
@@ -253,17 +281,15 @@ func (r *Repo) post(tx *gorm.DB, t ledger.Transfer) (ledger.Posted, error) {
 	}
 	ids, err := EnsureAccounts(tx, refs)
 	if err != nil {
-		return ledger.Posted{}, err
+		return nil, nil, err
 	}
 	accountIDs := make([]int64, len(t.Entries))
 	for i, j := range order {
 		accountIDs[j] = ids[i]
 	}
-	// The accounts are locked in lock order and read; ledger.Apply decides
-	// (never below zero); the balances it returns are stored.
 	bal, err := r.LockBalances(tx, ids)
 	if err != nil {
-		return ledger.Posted{}, err
+		return nil, nil, err
 	}
 	byRef := make(ledger.Balances, len(t.Entries))
 	for j, e := range t.Entries {
@@ -273,48 +299,19 @@ func (r *Repo) post(tx *gorm.DB, t ledger.Transfer) (ledger.Posted, error) {
 	if err != nil {
 		if errs.ReasonOf(err) == ledger.ReasonInsufficientFunds {
 			// An excluded player hears so rather than of a short wallet.
-			if _, xErr := r.guard().Check(tx, t, tr.CreatedAt); errs.CodeOf(xErr) == errs.Forbidden {
-				return ledger.Posted{}, xErr
+			if _, xErr := r.guard().Check(tx, t, at); errs.CodeOf(xErr) == errs.Forbidden {
+				return nil, nil, xErr
 			}
 		}
-		return ledger.Posted{}, err
+		return nil, nil, err
 	}
 	for j, e := range t.Entries {
 		bal[accountIDs[j]] = byRef[e.Account]
 	}
 	if err := SetBalances(tx, bal); err != nil {
-		return ledger.Posted{}, err
+		return nil, nil, err
 	}
-
-	// The protection state is read after the wallets are locked (their
-	// balance updates above): an exclusion is set holding the wallet
-	// (protectiondb's holdWallet), so it committed before this
-	// read or starts after this post commits.
-	states, err := r.guard().Check(tx, t, tr.CreatedAt)
-	if err != nil {
-		return ledger.Posted{}, err
-	}
-
-	if err := r.guard().Count(tx, states, tr.CreatedAt); err != nil {
-		return ledger.Posted{}, err
-	}
-
-	entryIDs, err := insertEntries(tx, tr, accountIDs, t.Entries, after)
-	if err != nil {
-		return ledger.Posted{}, err
-	}
-	p := ledger.Posted{
-		ID:             tr.ID,
-		IdempotencyKey: tr.IdempotencyKey,
-		Kind:           t.Kind,
-		Memo:           t.Memo,
-		Entries:        make([]ledger.PostedEntry, len(t.Entries)),
-		PostedAt:       tr.CreatedAt,
-	}
-	for i, e := range t.Entries {
-		p.Entries[i] = ledger.PostedEntry{ID: entryIDs[i], Account: e.Account, Amount: e.Amount, BalanceAfter: after[i]}
-	}
-	return p, nil
+	return accountIDs, after, nil
 }
 
 // replay answers a post whose key is already taken: the first post's result
@@ -373,16 +370,10 @@ func EnsureAccounts(tx *gorm.DB, refs []ledger.AccountRef) ([]int64, error) {
 	if len(missing) == 0 {
 		return ids, nil
 	}
-	rows := make([]ledgerAccountRow, len(missing))
-	for i, a := range missing {
-		rows[i] = ledgerAccountRow{Kind: string(a.Kind), Ref: a.Ref}
-	}
-	// Created in lock order, sqldb.ChunkRows to a statement; an account a
-	// concurrent post created meanwhile is skipped and found below.
-	err = tx.Clauses(clause.OnConflict{Columns: []clause.Column{{Name: "kind"}, {Name: "ref"}}, DoNothing: true}).
-		CreateInBatches(&rows, sqldb.ChunkRows).Error
-	if err != nil {
-		return nil, fmt.Errorf("create accounts: %w", err)
+	// Created in lock order; an account a concurrent post created
+	// meanwhile is skipped and found below.
+	if err := ledgerwrite.CreateAccounts(tx, missing); err != nil {
+		return nil, err
 	}
 	if ids, err = FindAccounts(tx, refs); err != nil {
 		return nil, err
@@ -418,35 +409,23 @@ func FindAccounts(tx *gorm.DB, refs []ledger.AccountRef) ([]int64, error) {
 	return ids, nil
 }
 
-// insertEntries records the entries of transfer tr in posting order and
-// returns their ids in that order.
-func insertEntries(tx *gorm.DB, tr ledgerTransferRow, accountIDs []int64, entries []ledger.Entry, after []money.Amount) ([]int64, error) {
-	idx := make(map[int64]int, len(entries))
-	for i, id := range accountIDs {
-		idx[id] = i
+// insertEntries records the entries of transfer trID (account ids and
+// balances after in entry order) in posting order and returns their ids in
+// that order.
+func insertEntries(tx *gorm.DB, trID int64, accountIDs []int64, entries []ledger.Entry, after []money.Amount, at time.Time) ([]int64, error) {
+	rows := make([]ledgerwrite.Entry, len(entries))
+	for i, e := range entries {
+		rows[i] = ledgerwrite.Entry{Transfer: trID, Account: accountIDs[i], Amount: e.Amount, After: after[i]}
+	}
+	got, err := ledgerwrite.InsertEntries(tx, rows, at)
+	if err != nil {
+		return nil, err
 	}
 	entryIDs := make([]int64, len(entries))
-	for start := 0; start < len(entries); start += sqldb.ChunkRows {
-		end := min(start+sqldb.ChunkRows, len(entries))
-		list, args := sqldb.RowList(entries[start:end], "(?, ?, ?, ?, ?)", func(k int, e ledger.Entry) []any {
-			return []any{tr.ID, accountIDs[start+k], int64(e.Amount), int64(after[start+k]), tr.CreatedAt}
-		})
-		// RETURNING rows come in no promised order; each account appears
-		// once per transfer, so the account id says which entry got which id.
-		var rows []ledgerEntryRow
-		q := "INSERT INTO ledger_entries (transfer_id, account_id, amount, balance_after, created_at) VALUES " + list + " RETURNING id, account_id"
-		if err := tx.Raw(q, args...).Scan(&rows).Error; err != nil {
-			return nil, fmt.Errorf("insert entries: %w", err)
-		}
-		if len(rows) != end-start {
-			return nil, fmt.Errorf("insert entries: %d rows back for %d entries", len(rows), end-start)
-		}
-		for _, row := range rows {
-			i, ok := idx[row.AccountID]
-			if !ok || i < start || i >= end {
-				return nil, fmt.Errorf("insert entries: unexpected account %d", row.AccountID)
-			}
-			entryIDs[i] = row.ID
+	for i, id := range accountIDs {
+		var ok bool
+		if entryIDs[i], ok = got[[2]int64{trID, id}]; !ok {
+			return nil, fmt.Errorf("insert entries: no id back for account %d", id)
 		}
 	}
 	return entryIDs, nil

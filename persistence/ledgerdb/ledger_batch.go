@@ -47,6 +47,7 @@ import (
 	"github.com/pokertote/pokertote/domain/ledger"
 	"github.com/pokertote/pokertote/domain/money"
 	"github.com/pokertote/pokertote/domain/protection"
+	"github.com/pokertote/pokertote/persistence/ledgerdb/ledgerwrite"
 	"github.com/pokertote/pokertote/persistence/sqldb"
 )
 
@@ -117,9 +118,7 @@ func (r *Repo) postBatchTx(ctx context.Context, tx *gorm.DB, ts []ledger.Transfe
 		// stake go one by one through postTx, so each is checked and
 		// counted exactly as a single post. Returns alone are counted by
 		// the Postgres batch path itself (protectiondb.Guard.CountReturnsPG).
-		for _, i := range valid {
-			posted[i], errList[i] = r.postTx(ctx, tx, ts[i])
-		}
+		r.postOneByOne(ctx, tx, ts, valid, posted, errList)
 		return posted, errList, nil
 	}
 	if r.db.Dialect() == sqldb.Postgres {
@@ -129,9 +128,7 @@ func (r *Repo) postBatchTx(ctx context.Context, tx *gorm.DB, ts []ledger.Transfe
 		return posted, errList, nil
 	}
 	if len(valid) == 1 {
-		for _, i := range valid {
-			posted[i], errList[i] = r.postTx(ctx, tx, ts[i])
-		}
+		r.postOneByOne(ctx, tx, ts, valid, posted, errList)
 		return posted, errList, nil
 	}
 	if err := tx.Exec("SAVEPOINT ledger_batch").Error; err != nil {
@@ -150,11 +147,18 @@ func (r *Repo) postBatchTx(ctx context.Context, tx *gorm.DB, ts []ledger.Transfe
 		return nil, nil, errs.Wrap(err, "posting the transfers failed")
 	}
 	if !keysFree {
-		for _, i := range valid {
-			posted[i], errList[i] = r.postTx(ctx, tx, ts[i])
-		}
+		r.postOneByOne(ctx, tx, ts, valid, posted, errList)
 	}
 	return posted, errList, nil
+}
+
+// postOneByOne posts ts[valid...] one by one through postTx (each
+// answered as a single post would be: replays, the guard), setting
+// posted[i] and errList[i].
+func (r *Repo) postOneByOne(ctx context.Context, tx *gorm.DB, ts []ledger.Transfer, valid []int, posted []ledger.Posted, errList []error) {
+	for _, i := range valid {
+		posted[i], errList[i] = r.postTx(ctx, tx, ts[i])
+	}
 }
 
 // LockCompare is the one lock order on accounts (lockOrder, the batch
@@ -175,17 +179,7 @@ func LockCompare(a, b ledger.AccountRef) int {
 // reports keysFree=false (having written transfer rows the caller must roll
 // back) when a key was taken already.
 func (r *Repo) postBatch(tx *gorm.DB, ts []ledger.Transfer, valid []int, posted []ledger.Posted, errList []error) (keysFree bool, err error) {
-	var refs []ledger.AccountRef
-	seen := map[ledger.AccountRef]bool{}
-	for _, i := range valid {
-		for _, e := range ts[i].Entries {
-			if !seen[e.Account] {
-				seen[e.Account] = true
-				refs = append(refs, e.Account)
-			}
-		}
-	}
-	slices.SortFunc(refs, LockCompare)
+	refs := batchRefs(ts, valid)
 	ids, err := EnsureAccounts(tx, refs)
 	if err != nil {
 		return false, err
@@ -207,7 +201,7 @@ func (r *Repo) postBatch(tx *gorm.DB, ts []ledger.Transfer, valid []int, posted 
 
 	// 3. Transfer rows.
 	now := sqldb.StoredTime(r.now())
-	trIDs, err := InsertTransfers(tx, ts, ok, now)
+	trIDs, err := ledgerwrite.InsertTransfers(tx, appliedTransfers(ts, ok), now)
 	if err != nil || len(trIDs) != len(ok) {
 		return false, err
 	}
@@ -216,18 +210,44 @@ func (r *Repo) postBatch(tx *gorm.DB, ts []ledger.Transfer, valid []int, posted 
 	if err := SetBalances(tx, bal); err != nil {
 		return false, err
 	}
-	var ents []BatchEntry
+	var ents []ledgerwrite.Entry
 	for _, a := range ok {
 		for j, e := range ts[a.I].Entries {
-			ents = append(ents, BatchEntry{Transfer: trIDs[ts[a.I].IdempotencyKey], Account: idOf[e.Account], Amount: e.Amount, After: a.After[j]})
+			ents = append(ents, ledgerwrite.Entry{Transfer: trIDs[ts[a.I].IdempotencyKey], Account: idOf[e.Account], Amount: e.Amount, After: a.After[j]})
 		}
 	}
-	entIDs, err := InsertBatchEntries(tx, ents, now)
+	entIDs, err := ledgerwrite.InsertEntries(tx, ents, now)
 	if err != nil {
 		return false, err
 	}
 	fillPosted(posted, ts, ok, trIDs, entIDs, idOf, now)
 	return true, nil
+}
+
+// appliedTransfers are the transfers of ts that applied, in order.
+func appliedTransfers(ts []ledger.Transfer, ok []BatchApplied) []ledger.Transfer {
+	out := make([]ledger.Transfer, len(ok))
+	for j, a := range ok {
+		out[j] = ts[a.I]
+	}
+	return out
+}
+
+// batchRefs are the accounts the transfers ts[valid...] touch, each once,
+// in the ledger's lock order (LockCompare).
+func batchRefs(ts []ledger.Transfer, valid []int) []ledger.AccountRef {
+	var refs []ledger.AccountRef
+	seen := map[ledger.AccountRef]bool{}
+	for _, i := range valid {
+		for _, e := range ts[i].Entries {
+			if !seen[e.Account] {
+				seen[e.Account] = true
+				refs = append(refs, e.Account)
+			}
+		}
+	}
+	slices.SortFunc(refs, LockCompare)
+	return refs
 }
 
 // fillPosted sets posted[i] for each applied transfer i from the ids its
@@ -307,106 +327,15 @@ func applyInMemory(t ledger.Transfer, idOf map[ledger.AccountRef]int64, bal map[
 	return after, nil
 }
 
-// InsertTransfers inserts the transfer rows of the applied transfers and
-// returns their ids by key; fewer ids than transfers means a key was taken.
-// Exported for totedb's SQLite bet batch (see BatchApplied).
-func InsertTransfers(tx *gorm.DB, ts []ledger.Transfer, ok []BatchApplied, now time.Time) (map[string]int64, error) {
-	idx := make([]int, 0, len(ok))
-	for _, a := range ok {
-		idx = append(idx, a.I)
-	}
-	out := make(map[string]int64, len(idx))
-	for chunk := range slices.Chunk(idx, sqldb.ChunkRows) {
-		list, args := sqldb.RowList(chunk, "(?, ?, ?, ?, ?)", func(_ int, i int) []any {
-			t := ts[i]
-			hash := t.RequestHash()
-			return []any{t.IdempotencyKey, hash[:], string(t.Kind), t.Memo, now}
-		})
-		var rows []struct {
-			ID             int64
-			IdempotencyKey string
-		}
-		q := "INSERT INTO ledger_transfers (idempotency_key, request_hash, kind, memo, created_at) VALUES " + list +
-			" ON CONFLICT (idempotency_key) DO NOTHING RETURNING id, idempotency_key"
-		if err := tx.Raw(q, args...).Scan(&rows).Error; err != nil {
-			return nil, fmt.Errorf("insert transfers: %w", err)
-		}
-		for _, row := range rows {
-			out[row.IdempotencyKey] = row.ID
-		}
-	}
-	return out, nil
-}
-
 // BatchApplied is a transfer of a batch that passed its checks: its index
-// and each entry's balance after it. Exported, with the batch writes
-// below, for totedb's SQLite bet batch, which applies its stakes with
-// ledger.Apply itself and writes them in its own transaction.
+// and each entry's balance after it.
 type BatchApplied struct {
 	I     int
 	After []money.Amount
 }
 
-// SetBalances stores the final balances of a batch. Exported for totedb's
-// SQLite bet batch (see BatchApplied).
+// SetBalances stores the new balances of a post or a batch (by account
+// id): ledgerwrite.SetBalances.
 func SetBalances(tx *gorm.DB, bal map[int64]money.Amount) error {
-	ids := make([]int64, 0, len(bal))
-	for id := range bal {
-		ids = append(ids, id)
-	}
-	slices.Sort(ids)
-	for chunk := range slices.Chunk(ids, sqldb.ChunkRows) {
-		list, args := sqldb.RowList(chunk, "(CAST(? AS BIGINT), CAST(? AS BIGINT))", func(_ int, id int64) []any { return []any{id, int64(bal[id])} })
-		res := tx.Exec("UPDATE ledger_accounts SET balance = v.column2 FROM (VALUES "+list+") AS v WHERE ledger_accounts.id = v.column1", args...)
-		switch {
-		case res.Error == nil:
-		case sqldb.Violates(res.Error, "ledger_accounts_balance_sign"):
-			// The CHECK behind ledger.Apply: reached only if Apply was bypassed.
-			return errs.R(errs.Conflict, ledger.ReasonInsufficientFunds, "a balance would go below zero")
-		case sqldb.Violates(res.Error, "ledger_accounts_balance_integer") || sqldb.IsNumericOverflow(res.Error):
-			return &errs.Error{Code: errs.Internal, Message: "a balance would overflow", Err: res.Error}
-		default:
-			return fmt.Errorf("update balances: %w", res.Error)
-		}
-		if res.RowsAffected != int64(len(chunk)) {
-			return fmt.Errorf("update balances: %d of %d rows", res.RowsAffected, len(chunk))
-		}
-	}
-	return nil
-}
-
-// BatchEntry is one entry row of a batch (for totedb's SQLite bet batch,
-// as BatchApplied).
-type BatchEntry struct {
-	Transfer, Account int64
-	Amount, After     money.Amount
-}
-
-// InsertBatchEntries inserts ents in order and returns their ids by
-// (transfer id, account id): each account appears once per transfer.
-// Exported for totedb's SQLite bet batch (see BatchApplied).
-func InsertBatchEntries(tx *gorm.DB, ents []BatchEntry, now time.Time) (map[[2]int64]int64, error) {
-	out := make(map[[2]int64]int64, len(ents))
-	for chunk := range slices.Chunk(ents, sqldb.ChunkRows) {
-		list, args := sqldb.RowList(chunk, "(?, ?, ?, ?, ?)", func(_ int, e BatchEntry) []any {
-			return []any{e.Transfer, e.Account, int64(e.Amount), int64(e.After), now}
-		})
-		var rows []struct {
-			ID         int64
-			TransferID int64
-			AccountID  int64
-		}
-		q := "INSERT INTO ledger_entries (transfer_id, account_id, amount, balance_after, created_at) VALUES " + list +
-			" RETURNING id, transfer_id, account_id"
-		if err := tx.Raw(q, args...).Scan(&rows).Error; err != nil {
-			return nil, fmt.Errorf("insert entries: %w", err)
-		}
-		if len(rows) != len(chunk) {
-			return nil, fmt.Errorf("insert entries: %d rows back for %d entries", len(rows), len(chunk))
-		}
-		for _, row := range rows {
-			out[[2]int64{row.TransferID, row.AccountID}] = row.ID
-		}
-	}
-	return out, nil
+	return ledgerwrite.SetBalances(tx, bal)
 }

@@ -19,13 +19,16 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"time"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 	"gorm.io/gorm"
 
 	"github.com/pokertote/pokertote/domain/errs"
 	"github.com/pokertote/pokertote/domain/ledger"
 	"github.com/pokertote/pokertote/domain/money"
+	"github.com/pokertote/pokertote/persistence/ledgerdb/ledgerwrite"
 	"github.com/pokertote/pokertote/persistence/sqldb"
 )
 
@@ -39,21 +42,9 @@ ORDER BY v.ord
 ` + sqldb.PGForUpdateOfA
 
 // writeBatchPG inserts the transfers, sets the balances and inserts the
-// entries (in posting order, ids drawn in that order) in one statement.
-const writeBatchPG = `WITH tr AS (
-	INSERT INTO ledger_transfers (idempotency_key, request_hash, kind, memo, created_at)
-	SELECT k, h, kd, m, $5 FROM unnest($1::text[], $2::bytea[], $3::text[], $4::text[]) AS t(k, h, kd, m)
-	RETURNING id, idempotency_key
-), bal AS (
-	UPDATE ledger_accounts a SET balance = v.b FROM unnest($6::bigint[], $7::bigint[]) AS v(id, b)
-	WHERE a.id = v.id RETURNING a.id
-), ent AS (
-	INSERT INTO ledger_entries (transfer_id, account_id, amount, balance_after, created_at)
-	SELECT tr.id, e.acc, e.amt, e.aft, $5
-	FROM unnest($8::text[], $9::bigint[], $10::bigint[], $11::bigint[]) WITH ORDINALITY AS e(k, acc, amt, aft, ord)
-	JOIN tr ON tr.idempotency_key = e.k ORDER BY e.ord
-	RETURNING id, transfer_id, account_id
-)
+// entries (in posting order, ids drawn in that order) in one statement
+// (ledgerwrite.WritePG).
+var writeBatchPG = "WITH " + ledgerwrite.WritePG(false) + `
 SELECT ent.id, ent.transfer_id, ent.account_id, tr.idempotency_key, (SELECT count(*) FROM bal)
 FROM ent JOIN tr ON tr.id = ent.transfer_id`
 
@@ -66,103 +57,26 @@ var errBatchKeyRace = &pgconn.PgError{Code: "40001", Message: "a transfer key of
 // counted by the protection guard's batch form, CountReturnsPG.
 func (r *Repo) postBatchPG(ctx context.Context, tx *gorm.DB, ts []ledger.Transfer, valid []int, posted []ledger.Posted, errList []error) error {
 	pool := tx.Statement.ConnPool
-	var refs []ledger.AccountRef
-	seen := map[ledger.AccountRef]bool{}
 	keys := make([]string, 0, len(valid))
 	for _, i := range valid {
 		keys = append(keys, ts[i].IdempotencyKey)
-		for _, e := range ts[i].Entries {
-			if !seen[e.Account] {
-				seen[e.Account] = true
-				refs = append(refs, e.Account)
-			}
-		}
 	}
-	slices.SortFunc(refs, LockCompare)
-	idOf, bal, taken, err := lockAccountsByRef(ctx, pool, refs, keys)
+	idOf, bal, taken, err := lockBatchAccounts(ctx, tx, batchRefs(ts, valid), keys)
 	if err != nil {
 		return err
 	}
-	if len(idOf) < len(refs) {
-		// Only the missing accounts (a settlement's first JACKPOT or
-		// ORGANISER leg, say): EnsureAccounts reads the refs it is given
-		// with an IN list, which Postgres takes hundreds of milliseconds
-		// to plan for a thousand wallets.
-		var missing []ledger.AccountRef
-		for _, a := range refs {
-			if _, ok := idOf[a]; !ok {
-				missing = append(missing, a)
-			}
-		}
-		if _, err := EnsureAccounts(tx, missing); err != nil {
-			return err
-		}
-		if idOf, bal, taken, err = lockAccountsByRef(ctx, pool, refs, keys); err != nil {
-			return err
-		}
-		if len(idOf) < len(refs) {
-			return fmt.Errorf("lock accounts: %d of %d found after creating them", len(idOf), len(refs))
-		}
-	}
 	if taken > 0 {
-		for _, i := range valid {
-			posted[i], errList[i] = r.postTx(ctx, tx, ts[i])
-		}
+		r.postOneByOne(ctx, tx, ts, valid, posted, errList)
 		return nil
 	}
-
 	ok := applyAll(ts, valid, idOf, bal, errList)
 	if len(ok) == 0 {
 		return nil
 	}
 	now := sqldb.StoredTime(r.now())
-	var (
-		trKeys, trKinds, trMemos []string
-		trHashes                 [][]byte
-		balIDs, balValues        []int64
-		eKeys                    []string
-		eAccs, eAmts, eAfters    []int64
-	)
-	touched := map[int64]bool{}
-	for _, a := range ok {
-		t := ts[a.I]
-		h := t.RequestHash()
-		trKeys, trHashes, trKinds, trMemos = append(trKeys, t.IdempotencyKey), append(trHashes, h[:]), append(trKinds, string(t.Kind)), append(trMemos, t.Memo)
-		for j, e := range t.Entries {
-			id := idOf[e.Account]
-			touched[id] = true
-			eKeys, eAccs, eAmts, eAfters = append(eKeys, t.IdempotencyKey), append(eAccs, id), append(eAmts, int64(e.Amount)), append(eAfters, int64(a.After[j]))
-		}
-	}
-	for id := range touched {
-		balIDs = append(balIDs, id)
-	}
-	slices.Sort(balIDs)
-	for _, id := range balIDs {
-		balValues = append(balValues, int64(bal[id]))
-	}
-	rows, err := pool.QueryContext(ctx, writeBatchPG, trKeys, trHashes, trKinds, trMemos, now, balIDs, balValues, eKeys, eAccs, eAmts, eAfters)
+	trID, entID, err := writeBatchRowsPG(ctx, pool, batchRowsPG(ts, ok, idOf, bal), now)
 	if err != nil {
-		return batchWriteErr(err)
-	}
-	defer rows.Close()
-	trID := map[string]int64{}
-	entID := map[[2]int64]int64{}
-	var nbal int64
-	for rows.Next() {
-		var id, tid, acc int64
-		var key string
-		if err := rows.Scan(&id, &tid, &acc, &key, &nbal); err != nil {
-			return fmt.Errorf("write batch: %w", err)
-		}
-		trID[key] = tid
-		entID[[2]int64{tid, acc}] = id
-	}
-	if err := rows.Err(); err != nil {
-		return batchWriteErr(err)
-	}
-	if len(trID) != len(ok) || len(entID) != len(eKeys) || nbal != int64(len(balIDs)) {
-		return fmt.Errorf("write batch: %d transfers, %d entries, %d balances back for %d, %d, %d", len(trID), len(entID), nbal, len(ok), len(eKeys), len(balIDs))
+		return err
 	}
 	applied := make([]int, len(ok))
 	for j, a := range ok {
@@ -173,6 +87,95 @@ func (r *Repo) postBatchPG(ctx context.Context, tx *gorm.DB, ts []ledger.Transfe
 	}
 	fillPosted(posted, ts, ok, trID, entID, idOf, now)
 	return nil
+}
+
+// lockBatchAccounts locks the accounts refs (in the order given) and reads
+// their balances and how many of keys are taken (lockAccountsByRef),
+// creating the missing accounts first.
+func lockBatchAccounts(ctx context.Context, tx *gorm.DB, refs []ledger.AccountRef, keys []string) (map[ledger.AccountRef]int64, map[int64]money.Amount, int64, error) {
+	pool := tx.Statement.ConnPool
+	idOf, bal, taken, err := lockAccountsByRef(ctx, pool, refs, keys)
+	if err != nil || len(idOf) == len(refs) {
+		return idOf, bal, taken, err
+	}
+	// Only the missing accounts (a settlement's first JACKPOT or
+	// ORGANISER leg, say): EnsureAccounts reads the refs it is given
+	// with an IN list, which Postgres takes hundreds of milliseconds
+	// to plan for a thousand wallets.
+	var missing []ledger.AccountRef
+	for _, a := range refs {
+		if _, ok := idOf[a]; !ok {
+			missing = append(missing, a)
+		}
+	}
+	if _, err := EnsureAccounts(tx, missing); err != nil {
+		return nil, nil, 0, err
+	}
+	if idOf, bal, taken, err = lockAccountsByRef(ctx, pool, refs, keys); err != nil {
+		return nil, nil, 0, err
+	}
+	if len(idOf) < len(refs) {
+		return nil, nil, 0, fmt.Errorf("lock accounts: %d of %d found after creating them", len(idOf), len(refs))
+	}
+	return idOf, bal, taken, nil
+}
+
+// batchRowsPG are the rows of the applied transfers ok: their transfer
+// rows and entries in posting order, the final balances of the accounts
+// they touch in id order.
+func batchRowsPG(ts []ledger.Transfer, ok []BatchApplied, idOf map[ledger.AccountRef]int64, bal map[int64]money.Amount) *ledgerwrite.PGRows {
+	rows := &ledgerwrite.PGRows{}
+	touched := map[int64]bool{}
+	for _, a := range ok {
+		t := ts[a.I]
+		rows.Transfer(t)
+		for j, e := range t.Entries {
+			id := idOf[e.Account]
+			touched[id] = true
+			rows.Entry(t.IdempotencyKey, id, e.Amount, a.After[j])
+		}
+	}
+	ids := make([]int64, 0, len(touched))
+	for id := range touched {
+		ids = append(ids, id)
+	}
+	slices.Sort(ids)
+	for _, id := range ids {
+		rows.Balance(id, bal[id])
+	}
+	return rows
+}
+
+// writeBatchRowsPG runs writeBatchPG for rows stamped now and returns the
+// transfers' ids by key and the entries' by (transfer id, account id).
+func writeBatchRowsPG(ctx context.Context, pool gorm.ConnPool, rows *ledgerwrite.PGRows, now time.Time) (map[string]int64, map[[2]int64]int64, error) {
+	args := pgx.NamedArgs{}
+	rows.Args(now, args)
+	res, err := pool.QueryContext(ctx, writeBatchPG, args)
+	if err != nil {
+		return nil, nil, batchWriteErr(err)
+	}
+	defer res.Close()
+	trID := map[string]int64{}
+	entID := map[[2]int64]int64{}
+	var nbal int64
+	for res.Next() {
+		var id, tid, acc int64
+		var key string
+		if err := res.Scan(&id, &tid, &acc, &key, &nbal); err != nil {
+			return nil, nil, fmt.Errorf("write batch: %w", err)
+		}
+		trID[key] = tid
+		entID[[2]int64{tid, acc}] = id
+	}
+	if err := res.Err(); err != nil {
+		return nil, nil, batchWriteErr(err)
+	}
+	if len(trID) != rows.Transfers() || len(entID) != rows.Entries() || nbal != int64(rows.Balances()) {
+		return nil, nil, fmt.Errorf("write batch: %d transfers, %d entries, %d balances back for %d, %d, %d",
+			len(trID), len(entID), nbal, rows.Transfers(), rows.Entries(), rows.Balances())
+	}
+	return trID, entID, nil
 }
 
 // batchWriteErr maps the write statement's failure.

@@ -31,19 +31,6 @@ type ledgerTransferRow struct {
 // TableName names the table of ledgerTransferRow for GORM.
 func (ledgerTransferRow) TableName() string { return "ledger_transfers" }
 
-// ledgerEntryRow is a row of ledger_entries.
-type ledgerEntryRow struct {
-	ID           int64
-	TransferID   int64
-	AccountID    int64
-	Amount       int64
-	BalanceAfter int64
-	CreatedAt    time.Time
-}
-
-// TableName names the table of ledgerEntryRow for GORM.
-func (ledgerEntryRow) TableName() string { return "ledger_entries" }
-
 // postedEntryRow is an entry joined with its account, as a replay reads it.
 type postedEntryRow struct {
 	ID           int64

@@ -17,6 +17,7 @@ import (
 	"github.com/pokertote/pokertote/domain/money"
 	"github.com/pokertote/pokertote/domain/protection"
 	"github.com/pokertote/pokertote/persistence/accountdb"
+	"github.com/pokertote/pokertote/persistence/ledgerdb/ledgerwrite"
 	"github.com/pokertote/pokertote/persistence/sqldb"
 )
 
@@ -391,29 +392,11 @@ func (r *Repo) ClaimCheck(ctx context.Context, s protection.Session) (bool, erro
 // the player's protection state (ledgerdb's post, totedb's PlaceBatch), so
 // a change of that state made under it (an exclusion) is ordered
 // with the money: a stake committed before it, or one that reads it. The
-// wallet's row is the ledger's: it is written here in SQL rather than
-// through ledgerdb, which imports this package for the guard.
+// wallet's row is the ledger's: ledgerwrite (ledgerdb's writer, below the
+// guard ledgerdb imports from here) creates and locks it.
 func holdWallet(db *sqldb.DB, tx *gorm.DB, userID int64) error {
-	ref := ledger.UserWallet(ids.UserID(userID))
-	q := "SELECT id FROM ledger_accounts WHERE kind = ? AND ref = ?" + db.LockSuffix(sqldb.LockExclusive)
-	var got []int64
-	if err := tx.Raw(q, string(ref.Kind), ref.Ref).Scan(&got).Error; err != nil {
-		return fmt.Errorf("hold wallet %s: %w", ref, err)
-	}
-	if len(got) == 0 {
-		err := tx.Exec(`INSERT INTO ledger_accounts (kind, ref) VALUES (?, ?) ON CONFLICT (kind, ref) DO NOTHING`,
-			string(ref.Kind), ref.Ref).Error
-		if err != nil {
-			return fmt.Errorf("create wallet %s: %w", ref, err)
-		}
-		if err := tx.Raw(q, string(ref.Kind), ref.Ref).Scan(&got).Error; err != nil {
-			return fmt.Errorf("hold wallet %s: %w", ref, err)
-		}
-	}
-	if len(got) != 1 {
-		return fmt.Errorf("hold wallet %s: %d rows", ref, len(got))
-	}
-	return nil
+	_, err := ledgerwrite.HoldAccount(tx, ledger.UserWallet(ids.UserID(userID)), db.LockSuffix(sqldb.LockExclusive))
+	return err
 }
 
 // changeRow is a row of protection_changes (txid: the database's default).

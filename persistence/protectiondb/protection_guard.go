@@ -191,9 +191,7 @@ func deref[T any](p *T) T {
 }
 
 // ReadSession reads the player's session of play (the zero Session when
-// none), with lock appended to the query. ReadSession, WriteSession,
-// ReadCounters and WriteCounters are exported for totedb's SQLite bet
-// batch, which reads and moves them in its own transaction.
+// none), with lock appended to the query (see WriteSession).
 func ReadSession(tx *gorm.DB, userID int64, lock string) (protection.Session, error) {
 	var rows []sessionRow
 	if err := tx.Raw(`SELECT user_id, session_no, started_us, last_play_us, stakes, returned, checks
@@ -204,38 +202,6 @@ func ReadSession(tx *gorm.DB, userID int64, lock string) (protection.Session, er
 		return protection.Session{UserID: userID}, nil
 	}
 	return toDomainSession(rows[0]), nil
-}
-
-// WriteSession stores s as protection.Admit returned it.
-func WriteSession(tx *gorm.DB, s protection.Session) error {
-	row := fromDomainSession(s)
-	err := tx.Exec(`INSERT INTO protection_sessions (user_id, session_no, started_us, last_play_us, stakes, returned, checks)
-		VALUES (?, ?, ?, ?, ?, ?, ?)
-		ON CONFLICT (user_id) DO UPDATE SET session_no = excluded.session_no, started_us = excluded.started_us,
-			last_play_us = excluded.last_play_us, stakes = excluded.stakes, returned = excluded.returned, checks = excluded.checks`,
-		row.UserID, row.SessionNo, row.StartedUs, row.LastPlayUs, row.Stakes, row.Returned, row.Checks).Error
-	if err != nil {
-		return fmt.Errorf("move session of play: %w", err)
-	}
-	return nil
-}
-
-// WriteCounters stores the player's counters of the periods holding now as
-// protection.Admit returned them (rows of a new period created).
-func WriteCounters(tx *gorm.DB, userID int64, c protection.Counters, now time.Time, loc *time.Location) error {
-	args := make([]any, 0, 6*len(protection.Periods))
-	for _, p := range protection.Periods {
-		cnt := c[p]
-		args = append(args, userID, string(p), p.Start(now, loc).String(), int64(cnt.Deposits), int64(cnt.Stakes), int64(cnt.Returns))
-	}
-	err := tx.Exec(`INSERT INTO protection_counters (user_id, period, period_start, deposits, stakes, returned)
-		VALUES (?, ?, ?, ?, ?, ?), (?, ?, ?, ?, ?, ?), (?, ?, ?, ?, ?, ?)
-		ON CONFLICT (user_id, period, period_start) DO UPDATE SET
-			deposits = excluded.deposits, stakes = excluded.stakes, returned = excluded.returned`, args...).Error
-	if err != nil {
-		return fmt.Errorf("move protection counters: %w", err)
-	}
-	return nil
 }
 
 // counterRow is a row of protection_counters.

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/jackc/pgx/v5"
 	"gorm.io/gorm"
 
 	"github.com/pokertote/pokertote/domain/ids"
@@ -50,19 +51,8 @@ FROM (SELECT user_id, session_no, started_us, last_play_us, stakes, returned, ch
 	WHERE user_id = ANY($1::bigint[]) ORDER BY user_id` + sqldb.PGForUpdate + `) AS s`
 
 // countReturnsSQL stores the counters of the periods holding now and the
-// sessions of play protection.Admit returned.
-const countReturnsSQL = `WITH c AS (
-	INSERT INTO protection_counters AS c (user_id, period, period_start, deposits, stakes, returned)
-	SELECT v.u, v.p, v.ps, v.d, v.st, v.r FROM unnest($1::bigint[], $2::text[], $3::text[], $4::bigint[], $5::bigint[], $6::bigint[]) WITH ORDINALITY AS v(u, p, ps, d, st, r, ord)
-	ORDER BY v.ord
-	ON CONFLICT (user_id, period, period_start) DO UPDATE SET deposits = excluded.deposits, stakes = excluded.stakes, returned = excluded.returned
-	RETURNING 1
-), s AS (
-	UPDATE protection_sessions s SET session_no = v.n, started_us = v.su, last_play_us = v.lu, stakes = v.st, returned = v.r, checks = v.c
-	FROM unnest($7::bigint[], $8::bigint[], $9::bigint[], $10::bigint[], $11::bigint[], $12::bigint[], $13::int[]) AS v(u, n, su, lu, st, r, c)
-	WHERE s.user_id = v.u
-	RETURNING 1
-)
+// sessions of play protection.Admit returned (StandingRows).
+var countReturnsSQL = `WITH c AS (` + CountersPG + `), s AS (` + sessionsUpdatePG + `)
 SELECT (SELECT count(*) FROM c), (SELECT count(*) FROM s)`
 
 // CountReturnsPG moves the counters and sessions of play of the players the
@@ -70,38 +60,14 @@ SELECT (SELECT count(*) FROM c), (SELECT count(*) FROM s)`
 // would leave them. The ledger's Postgres batch runs it for a batch of
 // returns alone.
 func (g Guard) CountReturnsPG(ctx context.Context, pool gorm.ConnPool, ts []ledger.Transfer, applied []int, now time.Time) error {
-	sum := map[int64]int64{}
-	for _, i := range applied {
-		flows, err := protection.Classify(ts[i])
-		if err != nil {
-			return err
-		}
-		for _, f := range flows {
-			if f.Kind != protection.FlowReturn {
-				return fmt.Errorf("count returns: transfer %q holds a %s flow", ts[i].IdempotencyKey, f.Kind)
-			}
-			sum[f.UserID] += int64(f.Amount)
-		}
+	users, sum, err := returnsByPlayer(ts, applied)
+	if err != nil || len(users) == 0 {
+		return err
 	}
-	if len(sum) == 0 {
-		return nil
-	}
-	users := make([]int64, 0, len(sum))
-	for u := range sum {
-		users = append(users, u)
-	}
-	slices.Sort(users)
-	amounts := make([]int64, len(users))
-	for i, u := range users {
-		amounts[i] = sum[u]
-	}
-	starts := make([]any, len(protection.Periods))
-	for i, p := range protection.Periods {
-		starts[i] = p.Start(now, g.loc).String()
-	}
+	starts := PeriodStarts(now, g.loc)
 	counters := make(map[ids.UserID]protection.Counters, len(users))
 	sessions := make(map[ids.UserID]protection.Session, len(users))
-	err := scanRows(ctx, pool, StandingSelectPG, []any{users, starts[0], starts[1], starts[2]}, func(rows *sql.Rows) error {
+	err = scanRows(ctx, pool, StandingSelectPG, []any{users, starts[protection.Day], starts[protection.Week], starts[protection.Month]}, func(rows *sql.Rows) error {
 		var row StandingRow
 		if err := rows.Scan(row.Dest()...); err != nil {
 			return err
@@ -112,38 +78,52 @@ func (g Guard) CountReturnsPG(ctx context.Context, pool gorm.ConnPool, ts []ledg
 	if err != nil {
 		return fmt.Errorf("count returns: %w", err)
 	}
-	var (
-		cUsers, cDeps, cStakes, cRets []int64
-		cPeriods, cStarts             []string
-		sUsers, sNos, sStarted, sLast []int64
-		sStakes, sRets                []int64
-		sChecks                       []int32
-	)
+	var standing StandingRows
 	for _, u := range users {
-		a, err := protection.Admit(protection.Flow{UserID: u, Kind: protection.FlowReturn, Amount: money.Amount(sum[u])}, protection.State{}, counters[ids.UserID(u)], sessions[ids.UserID(u)], now)
+		ret := protection.Flow{UserID: u, Kind: protection.FlowReturn, Amount: money.Amount(sum[u])}
+		a, err := protection.Admit(ret, protection.State{}, counters[ids.UserID(u)], sessions[ids.UserID(u)], now)
 		if err != nil {
 			return fmt.Errorf("count returns: %w", err)
 		}
-		for i, p := range protection.Periods {
-			c := a.Counters[p]
-			cUsers, cPeriods, cStarts = append(cUsers, u), append(cPeriods, string(p)), append(cStarts, starts[i].(string))
-			cDeps, cStakes, cRets = append(cDeps, int64(c.Deposits)), append(cStakes, int64(c.Stakes)), append(cRets, int64(c.Returns))
-		}
+		standing.Counters(u, a.Counters, starts)
 		if a.Played {
-			row := fromDomainSession(a.Session)
-			sUsers, sNos, sStarted, sLast = append(sUsers, u), append(sNos, row.SessionNo), append(sStarted, row.StartedUs), append(sLast, row.LastPlayUs)
-			sStakes, sRets, sChecks = append(sStakes, row.Stakes), append(sRets, row.Returned), append(sChecks, int32(row.Checks))
+			standing.Session(a.Session)
 		}
 	}
+	args := pgx.NamedArgs{}
+	standing.Args(args)
 	var nc, ns int64
-	if err := pool.QueryRowContext(ctx, countReturnsSQL, cUsers, cPeriods, cStarts, cDeps, cStakes, cRets,
-		sUsers, sNos, sStarted, sLast, sStakes, sRets, sChecks).Scan(&nc, &ns); err != nil {
+	if err := pool.QueryRowContext(ctx, countReturnsSQL, args).Scan(&nc, &ns); err != nil {
 		return fmt.Errorf("count returns: %w", err)
 	}
-	if nc != int64(len(cUsers)) || ns != int64(len(sUsers)) {
-		return fmt.Errorf("count returns: %d counters and %d sessions moved for %d and %d", nc, ns, len(cUsers), len(sUsers))
+	if wc, ws := standing.Len(); nc != int64(wc) || ns != int64(ws) {
+		return fmt.Errorf("count returns: %d counters and %d sessions moved for %d and %d", nc, ns, wc, ws)
 	}
 	return nil
+}
+
+// returnsByPlayer sums the returns of the transfers ts[applied...] by
+// player (users in id order); any other flow is an error.
+func returnsByPlayer(ts []ledger.Transfer, applied []int) ([]int64, map[int64]int64, error) {
+	sum := map[int64]int64{}
+	for _, i := range applied {
+		flows, err := protection.Classify(ts[i])
+		if err != nil {
+			return nil, nil, err
+		}
+		for _, f := range flows {
+			if f.Kind != protection.FlowReturn {
+				return nil, nil, fmt.Errorf("count returns: transfer %q holds a %s flow", ts[i].IdempotencyKey, f.Kind)
+			}
+			sum[f.UserID] += int64(f.Amount)
+		}
+	}
+	users := make([]int64, 0, len(sum))
+	for u := range sum {
+		users = append(users, u)
+	}
+	slices.Sort(users)
+	return users, sum, nil
 }
 
 // scanRows runs query on pool and calls each for every row.

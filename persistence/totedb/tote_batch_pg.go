@@ -75,6 +75,7 @@ import (
 	"github.com/pokertote/pokertote/domain/tote"
 	"github.com/pokertote/pokertote/persistence/accountdb"
 	"github.com/pokertote/pokertote/persistence/ledgerdb"
+	"github.com/pokertote/pokertote/persistence/ledgerdb/ledgerwrite"
 	"github.com/pokertote/pokertote/persistence/protectiondb"
 	"github.com/pokertote/pokertote/persistence/sqldb"
 )
@@ -101,53 +102,24 @@ const (
 	pgBatchWallets = `SELECT a.id, a.ref, a.balance FROM ledger_accounts a
 JOIN unnest($1::text[]) WITH ORDINALITY AS v(ref, ord) ON a.kind = 'WALLET' AND a.ref = v.ref
 ORDER BY v.ord` + sqldb.PGForUpdateOfA
-	// The write: bets, transfers, wallets, escrows, entries, counters,
-	// sessions of play, in one statement.
-	pgBatchWrite = `WITH bets AS (
-	INSERT INTO tote_bets (id, draw_id, table_id, user_id, round, market, selection, stake, status, payout, idempotency_key, placed_at)
-	SELECT b.id, $1, $2, b.u, $3, b.m, b.s, b.st, 'ACCEPTED', 0, b.k, $4
-	FROM unnest($5::bigint[], $6::bigint[], $7::text[], $8::text[], $9::bigint[], $10::text[]) WITH ORDINALITY AS b(id, u, m, s, st, k, ord)
+	// The bets, in betInsertOrder, with the ids drawn in round trip 1.
+	pgBetsInsert = `INSERT INTO tote_bets (id, draw_id, table_id, user_id, round, market, selection, stake, status, payout, idempotency_key, placed_at)
+	SELECT b.id, @draw_id, @table_id, b.u, @round, b.m, b.s, b.st, 'ACCEPTED', 0, b.k, @placed_at
+	FROM unnest(@bet_ids::bigint[], @bet_users::bigint[], @bet_markets::text[], @bet_selections::text[], @bet_stakes::bigint[], @bet_keys::text[])
+		WITH ORDINALITY AS b(id, u, m, s, st, k, ord)
 	ORDER BY b.ord
-	RETURNING id
-), tr AS (
-	INSERT INTO ledger_transfers (idempotency_key, request_hash, kind, memo, created_at)
-	SELECT t.k, t.h, t.kd, t.m, $11 FROM unnest($12::text[], $13::bytea[], $14::text[], $15::text[]) WITH ORDINALITY AS t(k, h, kd, m, ord)
-	ORDER BY t.ord
-	RETURNING id, idempotency_key
-), wal AS (
-	UPDATE ledger_accounts a SET balance = v.b FROM unnest($16::bigint[], $17::bigint[]) AS v(id, b)
-	WHERE a.id = v.id RETURNING a.id
-), esc AS (
-	INSERT INTO ledger_accounts (kind, ref, balance)
-	SELECT 'ESCROW', v.ref, v.amt FROM unnest($18::text[], $19::bigint[]) WITH ORDINALITY AS v(ref, amt, ord) ORDER BY v.ord
-	ON CONFLICT (kind, ref) DO UPDATE SET balance = ledger_accounts.balance + excluded.balance
-	RETURNING id, ref, balance
-), ent AS (
-	INSERT INTO ledger_entries (transfer_id, account_id, amount, balance_after, created_at)
-	SELECT tr.id, COALESCE(esc.id, e.acc), e.amt, COALESCE(esc.balance - e.tail, e.aft), $11
-	FROM unnest($20::text[], $21::bigint[], $22::text[], $23::bigint[], $24::bigint[], $25::bigint[]) WITH ORDINALITY AS e(k, acc, ref, amt, aft, tail, ord)
-	JOIN tr ON tr.idempotency_key = e.k
-	LEFT JOIN esc ON esc.ref = e.ref
-	ORDER BY e.ord
-	RETURNING id, transfer_id, account_id, balance_after
-), cnt AS (
-	INSERT INTO protection_counters AS c (user_id, period, period_start, deposits, stakes, returned)
-	SELECT v.u, v.p, v.ps, v.d, v.st, v.r FROM unnest($26::bigint[], $27::text[], $28::text[], $29::bigint[], $30::bigint[], $31::bigint[]) WITH ORDINALITY AS v(u, p, ps, d, st, r, ord)
-	ORDER BY v.ord
-	ON CONFLICT (user_id, period, period_start) DO UPDATE SET deposits = excluded.deposits, stakes = excluded.stakes, returned = excluded.returned
-	RETURNING 1
-), ses AS (
-	INSERT INTO protection_sessions AS s (user_id, session_no, started_us, last_play_us, stakes, returned, checks)
-	SELECT v.u, v.n, v.su, v.lu, v.st, v.r, v.c FROM unnest($32::bigint[], $33::bigint[], $34::bigint[], $35::bigint[], $36::bigint[], $37::bigint[], $38::int[]) WITH ORDINALITY AS v(u, n, su, lu, st, r, c, ord)
-	ORDER BY v.ord
-	ON CONFLICT (user_id) DO UPDATE SET session_no = excluded.session_no, started_us = excluded.started_us,
-		last_play_us = excluded.last_play_us, stakes = excluded.stakes, returned = excluded.returned, checks = excluded.checks
-	RETURNING 1
+	RETURNING id`
 )
+
+// pgBatchWrite is the write: bets, then the ledger's rows (transfers,
+// wallets' balances, escrows, entries: ledgerwrite.WritePG), then the
+// counters and sessions of play (protectiondb.CountersPG, SessionsPG), in
+// one statement with named parameters (batchRows.pgArgs).
+var pgBatchWrite = `WITH bets AS (` + pgBetsInsert + `), ` + ledgerwrite.WritePG(true) + `,
+cnt AS (` + protectiondb.CountersPG + `), ses AS (` + protectiondb.SessionsPG + `)
 SELECT ent.id, ent.transfer_id, ent.account_id, ent.balance_after,
-	(SELECT count(*) FROM bets), (SELECT count(*) FROM wal), (SELECT count(*) FROM cnt), (SELECT count(*) FROM ses)
+	(SELECT count(*) FROM bets), (SELECT count(*) FROM bal), (SELECT count(*) FROM cnt), (SELECT count(*) FROM ses)
 FROM ent ORDER BY ent.id`
-)
 
 // columnsOf lists the columns of row type T as GORM maps them (the same
 // names pgx.RowToStructByName matches), so the fast path reads exactly the
@@ -276,52 +248,108 @@ func (r *Repo) placeBatchOnce(ctx context.Context, w tote.BatchWork, lookup bool
 }
 
 // placeBatchTx runs the transaction of one attempt on pc, reading the
-// requests' taken keys if lookup. It leaves the transaction open only on
-// error (the caller rolls it back).
+// requests' taken keys if lookup, in the stages at the top of this file.
+// It leaves the transaction open only on error (the caller rolls it back).
 func (r *Repo) placeBatchTx(ctx context.Context, pc *pgx.Conn, w tote.BatchWork, lookup bool) ([]tote.BatchResult, error) {
-	n := len(w.Requests)
-	users := w.Users()
-	led := r.led
-	now := sqldb.StoredTime(led.Now())
-	starts := map[protection.Period]string{}
-	for _, p := range protection.Periods {
-		starts[p] = p.Start(now, led.Location()).String()
+	rd := r.newBatchRead(w, lookup)
+	// Round trip 1: lock, read, lock the wallets and counters.
+	if err := r.readBatch(ctx, pc, rd); err != nil {
+		return nil, err
 	}
-	uniq := make([]int64, n) // the user ids as the SQL reads them
+	snap, err := r.completeSnapshot(ctx, pc, rd)
+	if err != nil {
+		return nil, err
+	}
+	// In memory: the plan (tote.PlanBatch, the rules), in request order.
+	plan, err := tote.PlanBatch(w, snap)
+	if err != nil {
+		return nil, err
+	}
+	if len(plan.Stakes) == 0 {
+		if _, err := pc.Exec(ctx, "COMMIT"); err != nil {
+			return nil, err
+		}
+		return plan.Results, nil
+	}
+	// Round trip 2: the write and the commit.
+	if err := r.writeBatch(ctx, pc, w, rd, planRows(plan)); err != nil {
+		return nil, err
+	}
+	return plan.Results, nil
+}
+
+// batchRead is round trip 1 of an attempt: what it asks (the work, its
+// players, their wallets in the ledger's lock order, the periods' starts)
+// and what it reads, the snapshot's maps filled as the rows come.
+type batchRead struct {
+	w          tote.BatchWork
+	lookup     bool // read the requests' taken keys (after a batch met one)
+	starts     map[protection.Period]string
+	users      []int64  // the players, distinct, by id
+	walletRefs []string // their wallets' refs, in the ledger's lock order
+	drawRow    toteDrawRow
+	tableRow   toteTableRow
+	takenKey   map[betKey]bool
+	states     protectiondb.States
+	walletID   map[int64]int64 // user -> wallet's account id
+	snap       tote.BatchSnapshot
+}
+
+// newBatchRead prepares round trip 1 of w at the ledger's clock.
+func (r *Repo) newBatchRead(w tote.BatchWork, lookup bool) *batchRead {
+	now := sqldb.StoredTime(r.led.Now())
+	users := make([]int64, len(w.Requests))
+	for i, u := range w.Users() {
+		users[i] = int64(u)
+	}
+	slices.Sort(users)
+	users = slices.Compact(users)
+	walletRefs := make([]string, len(users))
 	for i, u := range users {
-		uniq[i] = int64(u)
-	}
-	slices.Sort(uniq)
-	uniq = slices.Compact(uniq)
-	walletRefs := make([]string, len(uniq))
-	for i, u := range uniq {
 		walletRefs[i] = ledger.UserWallet(ids.UserID(u)).Ref
 	}
 	slices.SortFunc(walletRefs, func(a, b string) int {
 		return ledgerdb.LockCompare(ledger.AccountRef{Kind: ledger.Wallet, Ref: a}, ledger.AccountRef{Kind: ledger.Wallet, Ref: b})
 	})
+	return &batchRead{w: w, lookup: lookup, starts: protectiondb.PeriodStarts(now, r.led.Location()),
+		users: users, walletRefs: walletRefs, states: protectiondb.States{}, walletID: make(map[int64]int64, len(users)),
+		snap: tote.BatchSnapshot{Now: now,
+			Wallets:  make(map[ids.UserID]money.Amount, len(users)),
+			Counters: make(map[ids.UserID]protection.Counters, len(users)),
+			Sessions: make(map[ids.UserID]protection.Session, len(users)),
+		},
+	}
+}
 
+// readBatch is round trip 1, one pipeline. The reads that need no lock of
+// the batch's come before the wallets' locks, so that concurrent batches
+// of the same players wait for each other as briefly as they can.
+func (r *Repo) readBatch(ctx context.Context, pc *pgx.Conn, rd *batchRead) error {
 	q, err := r.batchSQL()
 	if err != nil {
-		return nil, err
+		return err
 	}
-	// Round trip 1: lock, read, lock the wallets and counters. The reads
-	// that need no lock of the batch's come before the wallets' locks, so
-	// that concurrent batches of the same players wait for each other as
-	// briefly as they can; the snapshot's maps are filled as the rows come.
-	var (
-		drawRow  toteDrawRow
-		tableRow toteTableRow
-		takenKey map[betKey]bool
-		stateOf  = protectiondb.States{}
-		walletID = make(map[int64]int64, len(uniq)) // user -> account id
-		snap     = tote.BatchSnapshot{Now: now,
-			Wallets:  make(map[ids.UserID]money.Amount, len(uniq)),
-			Counters: make(map[ids.UserID]protection.Counters, len(uniq)),
-			Sessions: make(map[ids.UserID]protection.Session, len(uniq)),
-		}
-	)
 	b := &pgx.Batch{}
+	rd.queueDraw(b, q)
+	if rd.lookup {
+		rd.queueTaken(b)
+	}
+	if rd.w.ReadPlayers() {
+		rd.queuePlayers(b, q)
+	}
+	rd.queueLocked(b)
+	if err := r.db.SendBatch(ctx, pc, b, "select"); err != nil {
+		return err
+	}
+	if len(rd.snap.BetIDs) != len(rd.w.Requests) {
+		return fmt.Errorf("bet batch: %d ids for %d bets", len(rd.snap.BetIDs), len(rd.w.Requests))
+	}
+	return nil
+}
+
+// queueDraw opens the transaction, takes the draw's shared lock and reads
+// the draw, its table and the bets' ids.
+func (rd *batchRead) queueDraw(b *pgx.Batch, q batchQueries) {
 	b.Queue("BEGIN")
 	// The batch's statements are prepared once per connection and their
 	// shape does not depend on the arrays' lengths; left to choose, the
@@ -329,8 +357,8 @@ func (r *Repo) placeBatchTx(ctx context.Context, pc *pgx.Conn, w tote.BatchWork,
 	// planning it costs several times executing it (pg_stat_statements with
 	// track_planning: docs/bench/2026-12-01-bets.md). For this transaction only.
 	b.Queue("SET LOCAL plan_cache_mode = force_generic_plan")
-	b.Queue(sqldb.PGDrawLockShared, int32(drawLockClass), int32(w.DrawID))
-	b.Queue(q.draw, w.DrawID).Query(func(rows pgx.Rows) error {
+	b.Queue(sqldb.PGDrawLockShared, int32(drawLockClass), int32(rd.w.DrawID))
+	b.Queue(q.draw, rd.w.DrawID).Query(func(rows pgx.Rows) error {
 		got, err := pgx.CollectRows(rows, pgx.RowToStructByName[toteDrawRow])
 		if err != nil {
 			return fmt.Errorf("read draw: %w", err)
@@ -338,10 +366,10 @@ func (r *Repo) placeBatchTx(ctx context.Context, pc *pgx.Conn, w tote.BatchWork,
 		if len(got) == 0 {
 			return errs.R(errs.NotFound, tote.ReasonNotFound, "draw not found")
 		}
-		drawRow = got[0]
+		rd.drawRow = got[0]
 		return nil
 	})
-	b.Queue(q.table, w.DrawID).Query(func(rows pgx.Rows) error {
+	b.Queue(q.table, rd.w.DrawID).Query(func(rows pgx.Rows) error {
 		got, err := pgx.CollectRows(rows, pgx.RowToStructByName[toteTableRow])
 		if err != nil {
 			return fmt.Errorf("read table: %w", err)
@@ -349,59 +377,69 @@ func (r *Repo) placeBatchTx(ctx context.Context, pc *pgx.Conn, w tote.BatchWork,
 		if len(got) == 0 {
 			return errs.R(errs.NotFound, tote.ReasonNotFound, "table not found")
 		}
-		tableRow = got[0]
+		rd.tableRow = got[0]
 		return nil
 	})
-	b.Queue(pgBatchIDs, n).Query(func(rows pgx.Rows) error {
+	b.Queue(pgBatchIDs, len(rd.w.Requests)).Query(func(rows pgx.Rows) error {
 		var err error
-		snap.BetIDs, err = pgx.CollectRows(rows, pgx.RowTo[int64])
+		rd.snap.BetIDs, err = pgx.CollectRows(rows, pgx.RowTo[int64])
 		return err
 	})
-	if lookup {
-		takenKey = map[betKey]bool{}
-		b.Queue(pgBatchTaken, users, w.Keys()).Query(func(rows pgx.Rows) error {
-			var k betKey
-			_, err := pgx.ForEachRow(rows, []any{&k.user, &k.key}, func() error {
-				takenKey[k] = true
-				return nil
-			})
-			return err
+}
+
+// queueTaken reads which of the requests' keys a stored bet holds.
+func (rd *batchRead) queueTaken(b *pgx.Batch) {
+	rd.takenKey = map[betKey]bool{}
+	b.Queue(pgBatchTaken, rd.w.Users(), rd.w.Keys()).Query(func(rows pgx.Rows) error {
+		var k betKey
+		_, err := pgx.ForEachRow(rows, []any{&k.user, &k.key}, func() error {
+			rd.takenKey[k] = true
+			return nil
 		})
-		snap.Taken = func(u ids.UserID, key string) bool { return takenKey[betKey{int64(u), key}] }
+		return err
+	})
+	rd.snap.Taken = func(u ids.UserID, key string) bool { return rd.takenKey[betKey{int64(u), key}] }
+}
+
+// queuePlayers reads the stake gate's rows (the account, its latest
+// verification): no lock of the batch's orders them.
+func (rd *batchRead) queuePlayers(b *pgx.Batch, q batchQueries) {
+	players := make(map[ids.UserID]tote.Player, len(rd.users))
+	for _, u := range rd.users {
+		players[ids.UserID(u)] = tote.Player{Err: accountdb.UserNotFound()}
 	}
-	if w.ReadPlayers() {
-		// The stake gate's rows (the account, its latest verification):
-		// no lock of the batch's orders them.
-		snap.Players = make(map[ids.UserID]tote.Player, len(uniq))
-		for _, u := range uniq {
-			snap.Players[ids.UserID(u)] = tote.Player{Err: accountdb.UserNotFound()}
+	rd.snap.Players = players
+	b.Queue(q.users, rd.users).Query(func(rows pgx.Rows) error {
+		got, err := accountdb.CollectUsers(rows)
+		for _, u := range got {
+			players[ids.UserID(u.ID)] = tote.Player{User: u}
 		}
-		b.Queue(q.users, uniq).Query(func(rows pgx.Rows) error {
-			got, err := accountdb.CollectUsers(rows)
-			for _, u := range got {
-				snap.Players[ids.UserID(u.ID)] = tote.Player{User: u}
+		return err
+	})
+	b.Queue(q.verifications, rd.users).Query(func(rows pgx.Rows) error {
+		got, err := accountdb.CollectVerifications(rows)
+		for _, v := range got {
+			if p := players[ids.UserID(v.UserID)]; p.Err == nil {
+				p.Verification = v
+				players[ids.UserID(v.UserID)] = p
 			}
-			return err
-		})
-		b.Queue(q.verifications, uniq).Query(func(rows pgx.Rows) error {
-			got, err := accountdb.CollectVerifications(rows)
-			for _, v := range got {
-				if p := snap.Players[ids.UserID(v.UserID)]; p.Err == nil {
-					p.Verification = v
-					snap.Players[ids.UserID(v.UserID)] = p
-				}
-			}
-			return err
-		})
-	}
-	b.Queue(pgBatchWallets, walletRefs).Query(func(rows pgx.Rows) error {
+		}
+		return err
+	})
+}
+
+// queueLocked locks the players' wallets (the ledger's order) and reads
+// their balances, then their protection state, then locks and reads their
+// counters and sessions of play (the guard's lock order).
+func (rd *batchRead) queueLocked(b *pgx.Batch) {
+	b.Queue(pgBatchWallets, rd.walletRefs).Query(func(rows pgx.Rows) error {
 		var (
 			id, bal int64
 			ref     string
 		)
 		_, err := pgx.ForEachRow(rows, []any{&id, &ref, &bal}, func() error {
 			if u, ok := (ledger.AccountRef{Kind: ledger.Wallet, Ref: ref}).User(); ok {
-				walletID[int64(u)], snap.Wallets[u] = id, money.Amount(bal)
+				rd.walletID[int64(u)], rd.snap.Wallets[u] = id, money.Amount(bal)
 			}
 			return nil
 		})
@@ -410,40 +448,53 @@ func (r *Repo) placeBatchTx(ctx context.Context, pc *pgx.Conn, w tote.BatchWork,
 	// The protection state is read after the wallets are locked: an
 	// exclusion holds the wallet while it reads the clock (holdWallet), so
 	// it committed before this read or starts after this batch commits.
-	b.Queue(pgBatchState, uniq).Query(func(rows pgx.Rows) error {
+	b.Queue(pgBatchState, rd.users).Query(func(rows pgx.Rows) error {
 		var row protectiondb.StateRow
 		_, err := pgx.ForEachRow(rows, row.Dest(), func() error {
-			stateOf.Add(row)
+			rd.states.Add(row)
 			return nil
 		})
 		return err
 	})
-	b.Queue(protectiondb.StandingSelectPG, uniq, starts[protection.Day], starts[protection.Week], starts[protection.Month]).Query(func(rows pgx.Rows) error {
+	s := rd.starts
+	b.Queue(protectiondb.StandingSelectPG, rd.users, s[protection.Day], s[protection.Week], s[protection.Month]).Query(func(rows pgx.Rows) error {
 		var row protectiondb.StandingRow
 		_, err := pgx.ForEachRow(rows, row.Dest(), func() error {
-			row.Fold(snap.Counters, snap.Sessions)
+			row.Fold(rd.snap.Counters, rd.snap.Sessions)
 			return nil
 		})
 		return err
 	})
-	if err := r.db.SendBatch(ctx, pc, b, "select"); err != nil {
-		return nil, err
-	}
-	if len(snap.BetIDs) != n {
-		return nil, fmt.Errorf("bet batch: %d ids for %d bets", len(snap.BetIDs), n)
-	}
-	raw := drawRow.Chances
-	drawRow.Chances = "" // parsed once per change, below
-	d, err := toDomainDraw(drawRow)
+}
+
+// completeSnapshot finishes the snapshot round trip 1 read: the draw's
+// chances parsed (once per change, chancesCache), the register matched
+// (its rare path reads more), the players' protection states.
+func (r *Repo) completeSnapshot(ctx context.Context, pc *pgx.Conn, rd *batchRead) (tote.BatchSnapshot, error) {
+	raw := rd.drawRow.Chances
+	rd.drawRow.Chances = ""
+	d, err := toDomainDraw(rd.drawRow)
 	if err == nil {
 		d.Chances, err = r.chances.parse(d.ID, raw)
 	}
 	if err != nil {
-		return nil, errs.Wrap(err, "a stored draw is unreadable")
+		return tote.BatchSnapshot{}, errs.Wrap(err, "a stored draw is unreadable")
 	}
-	snap.Draw, snap.Table = d, toDomainTable(tableRow)
-	// The register's rare path (a player an entry may name).
-	if err := stateOf.Resolve(func(userID int64, dob string) ([]protectiondb.RegisterCandidate, []string, error) {
+	rd.snap.Draw, rd.snap.Table = d, toDomainTable(rd.tableRow)
+	if err := rd.states.Resolve(registerCandidatesPG(ctx, pc)); err != nil {
+		return tote.BatchSnapshot{}, err
+	}
+	rd.snap.States = make(map[ids.UserID]protection.State, len(rd.states))
+	for u, st := range rd.states {
+		rd.snap.States[ids.UserID(u)] = st.State()
+	}
+	return rd.snap, nil
+}
+
+// registerCandidatesPG reads, on pc, the register entries that may name a
+// player and the player's documents (protectiondb.States.Resolve).
+func registerCandidatesPG(ctx context.Context, pc *pgx.Conn) func(userID int64, dob string) ([]protectiondb.RegisterCandidate, []string, error) {
+	return func(userID int64, dob string) ([]protectiondb.RegisterCandidate, []string, error) {
 		rows, err := pc.Query(ctx, pgRegisterCandidates, dob, userID)
 		if err != nil {
 			return nil, nil, err
@@ -457,42 +508,16 @@ func (r *Repo) placeBatchTx(ctx context.Context, pc *pgx.Conn, w tote.BatchWork,
 		}
 		docs, err := pgx.CollectRows(rows, pgx.RowTo[string])
 		return got, docs, err
-	}); err != nil {
-		return nil, err
 	}
+}
 
-	// In memory: the plan (tote.PlanBatch, the rules), in request order.
-	snap.States = make(map[ids.UserID]protection.State, len(stateOf))
-	for u, st := range stateOf {
-		snap.States[ids.UserID(u)] = st.State()
-	}
-	plan, err := tote.PlanBatch(w, snap)
-	if err != nil {
-		return nil, err
-	}
-	res := plan.Results
-	if len(plan.Stakes) == 0 {
-		if _, err := pc.Exec(ctx, "COMMIT"); err != nil {
-			return nil, err
-		}
-		return res, nil
-	}
-
-	// Round trip 2: the write and the commit.
-	wr := planRows(plan)
-	args := wr.pgArgs(snap.Draw, now, walletID, starts)
-	type entryBack struct{ id, transfer, account, after int64 }
-	var back []entryBack
-	var nBets, nWal, nCnt, nSes int64
-	b = &pgx.Batch{}
-	b.Queue(pgBatchWrite, args...).Query(func(rows pgx.Rows) error {
-		var e entryBack
-		_, err := pgx.ForEachRow(rows, []any{&e.id, &e.transfer, &e.account, &e.after, &nBets, &nWal, &nCnt, &nSes}, func() error {
-			back = append(back, e)
-			return nil
-		})
-		return err
-	})
+// writeBatch is round trip 2: pgBatchWrite with the plan's rows wr, then
+// COMMIT, in one pipeline; the counts the write answers are checked
+// against wr.
+func (r *Repo) writeBatch(ctx context.Context, pc *pgx.Conn, w tote.BatchWork, rd *batchRead, wr batchRows) error {
+	var back batchWriteBack
+	b := &pgx.Batch{}
+	b.Queue(pgBatchWrite, wr.pgArgs(rd.snap.Draw, rd.snap.Now, rd.walletID, rd.starts)).Query(back.scan)
 	if w.Writing != nil {
 		w.Writing()
 	}
@@ -501,29 +526,54 @@ func (r *Repo) placeBatchTx(ctx context.Context, pc *pgx.Conn, w tote.BatchWork,
 		committed = true
 		return nil
 	})
-	if err := r.db.SendBatch(ctx, pc, b, "insert"); err != nil {
-		switch {
-		case committed:
-		case sqldb.IsUniqueViolation(err):
-			return nil, fmt.Errorf("bet batch: %w", errors.Join(errBetKeyRace, err))
-		case len(back) > 0 && !sqldb.KnownRollback(err):
-			// The write went through; the COMMIT's fate is unknown.
-			return nil, errs.CommitUnknown(err)
-		case !serverAnswered(err) && !pgconn.SafeToRetry(err):
-			// The connection failed after the batch, COMMIT included, was
-			// sent: the server may have committed it. Saying "nothing was
-			// changed" would invite a retry with a new key.
-			return nil, errs.CommitUnknown(err)
-		default:
-			return nil, err
-		}
+	if err := r.db.SendBatch(ctx, pc, b, "insert"); err != nil && !committed {
+		return batchWriteErr(err, back.entries > 0)
 	}
+	return back.check(wr)
+}
+
+// batchWriteErr maps a failure of round trip 2 before its COMMIT answered;
+// wrote says the write statement answered rows.
+func batchWriteErr(err error, wrote bool) error {
+	switch {
+	case sqldb.IsUniqueViolation(err):
+		return fmt.Errorf("bet batch: %w", errors.Join(errBetKeyRace, err))
+	case wrote && !sqldb.KnownRollback(err):
+		// The write went through; the COMMIT's fate is unknown.
+		return errs.CommitUnknown(err)
+	case !serverAnswered(err) && !pgconn.SafeToRetry(err):
+		// The connection failed after the batch, COMMIT included, was
+		// sent: the server may have committed it. Saying "nothing was
+		// changed" would invite a retry with a new key.
+		return errs.CommitUnknown(err)
+	}
+	return err
+}
+
+// batchWriteBack counts what pgBatchWrite answered.
+type batchWriteBack struct {
+	entries, bets, wallets, counters, sessions int64
+}
+
+// scan reads pgBatchWrite's rows: one per entry, each with the counts.
+func (k *batchWriteBack) scan(rows pgx.Rows) error {
+	var id, transfer, account, after int64
+	_, err := pgx.ForEachRow(rows, []any{&id, &transfer, &account, &after, &k.bets, &k.wallets, &k.counters, &k.sessions}, func() error {
+		k.entries++
+		return nil
+	})
+	return err
+}
+
+// check compares the counts with the rows wr meant to write.
+func (k batchWriteBack) check(wr batchRows) error {
 	nPlayers := int64(len(wr.players))
-	if len(back) != len(wr.entries) || nBets != int64(len(wr.bets)) || nWal != nPlayers || nCnt != nPlayers*int64(len(protection.Periods)) || nSes != nPlayers {
-		return nil, fmt.Errorf("bet batch: the write answered %d entries, %d bets, %d wallets, %d counters, %d sessions for %d entries, %d bets, %d players",
-			len(back), nBets, nWal, nCnt, nSes, len(wr.entries), len(wr.bets), nPlayers)
+	if k.entries != int64(len(wr.entries)) || k.bets != int64(len(wr.bets)) || k.wallets != nPlayers ||
+		k.counters != nPlayers*int64(len(protection.Periods)) || k.sessions != nPlayers {
+		return fmt.Errorf("bet batch: the write answered %d entries, %d bets, %d wallets, %d counters, %d sessions for %d entries, %d bets, %d players",
+			k.entries, k.bets, k.wallets, k.counters, k.sessions, len(wr.entries), len(wr.bets), nPlayers)
 	}
-	return res, nil
+	return nil
 }
 
 // serverAnswered reports whether err is the server's own error: a
@@ -612,66 +662,60 @@ func (w batchRows) placedAt(now time.Time) time.Time {
 	return now
 }
 
-// pgArgs are the parameters $1 to $38 of pgBatchWrite: the rows as
-// arrays, one per column, for the draw d at now; walletID holds the
-// players' wallet ids, starts the periods' starts.
-func (w batchRows) pgArgs(d tote.Draw, now time.Time, walletID map[int64]int64, starts map[protection.Period]string) []any {
+// pgArgs are the named parameters of pgBatchWrite: the rows as arrays, one
+// per column, for the draw d at now; walletID holds the players' wallet
+// ids, starts the periods' starts.
+func (w batchRows) pgArgs(d tote.Draw, now time.Time, walletID map[int64]int64, starts map[protection.Period]string) pgx.NamedArgs {
+	args := w.betArgs(d, now)
+	led := w.ledgerRows(walletID)
+	led.Args(now, args)
+	var standing protectiondb.StandingRows
+	for _, pl := range w.players {
+		standing.Counters(int64(pl.User), pl.Counters, starts)
+		// Every admitted stake plays the session (protection.Admit).
+		standing.Session(pl.Session)
+	}
+	standing.Args(args)
+	return args
+}
+
+// betArgs are pgBetsInsert's parameters: the bets of d, placed at
+// placedAt(now).
+func (w batchRows) betArgs(d tote.Draw, now time.Time) pgx.NamedArgs {
 	var (
-		bIDs, bUsers, bStakes         []int64
-		bMarkets, bSels, bKeys        []string
-		tKeys, tKinds, tMemos         []string
-		tHashes                       [][]byte
-		wIDs, wBals                   []int64
-		escRefs                       []string
-		escAmts                       []int64
-		eKeys, eRefs                  []string
-		eAccs, eAmts, eAfters, eTls   []int64
-		cUsers, cDeps, cStakes, cRets []int64
-		cPeriods, cStarts             []string
-		sUsers, sNos, sStarted, sLast []int64
-		sStakes, sRets                []int64
-		sChecks                       []int32
+		bIDs, bUsers, bStakes  []int64
+		bMarkets, bSels, bKeys []string
 	)
 	for _, bet := range w.bets {
 		bIDs, bUsers, bStakes = append(bIDs, bet.ID), append(bUsers, int64(bet.UserID)), append(bStakes, int64(bet.Stake))
 		bMarkets, bSels, bKeys = append(bMarkets, string(bet.Selection.Market)), append(bSels, bet.Selection.String()), append(bKeys, bet.IdempotencyKey)
 	}
+	return pgx.NamedArgs{
+		"draw_id": d.ID, "table_id": d.TableID, "round": int(d.OpenRound()), "placed_at": w.placedAt(now),
+		"bet_ids": bIDs, "bet_users": bUsers, "bet_markets": bMarkets, "bet_selections": bSels, "bet_stakes": bStakes, "bet_keys": bKeys,
+	}
+}
+
+// ledgerRows are the plan's ledger rows (ledgerwrite.WritePG with
+// escrows): the stakes' transfers and entries in posting order, the
+// wallets' final balances by player, the escrows' totals by reference.
+func (w batchRows) ledgerRows(walletID map[int64]int64) *ledgerwrite.PGRows {
+	rows := &ledgerwrite.PGRows{}
 	for _, tr := range w.transfers {
-		h := tr.RequestHash()
-		tKeys, tHashes, tKinds, tMemos = append(tKeys, tr.IdempotencyKey), append(tHashes, h[:]), append(tKinds, string(tr.Kind)), append(tMemos, tr.Memo)
-	}
-	for _, e := range w.escrows {
-		escRefs, escAmts = append(escRefs, e.ref), append(escAmts, int64(e.amount))
-	}
-	for _, e := range w.entries {
-		eKeys, eRefs, eAmts, eTls = append(eKeys, e.key), append(eRefs, e.ref), append(eAmts, int64(e.amount)), append(eTls, int64(e.tail))
-		if e.ref != "" {
-			eAccs, eAfters = append(eAccs, 0), append(eAfters, 0)
-			continue
-		}
-		eAccs, eAfters = append(eAccs, walletID[int64(e.user)]), append(eAfters, int64(e.after))
+		rows.Transfer(tr)
 	}
 	for _, pl := range w.players {
-		u := int64(pl.User)
-		wIDs, wBals = append(wIDs, walletID[u]), append(wBals, int64(pl.Balance))
-		for _, p := range protection.Periods {
-			c := pl.Counters[p]
-			cUsers, cPeriods, cStarts = append(cUsers, u), append(cPeriods, string(p)), append(cStarts, starts[p])
-			cDeps, cStakes, cRets = append(cDeps, int64(c.Deposits)), append(cStakes, int64(c.Stakes)), append(cRets, int64(c.Returns))
+		rows.Balance(walletID[int64(pl.User)], pl.Balance)
+	}
+	for _, e := range w.escrows {
+		rows.AddToEscrow(e.ref, e.amount)
+	}
+	for _, e := range w.entries {
+		if e.ref != "" {
+			rows.EscrowEntry(e.key, e.ref, e.amount, e.tail)
+			continue
 		}
-		// Every admitted stake plays the session (protection.Admit).
-		s := pl.Session
-		sUsers, sNos, sStarted, sLast = append(sUsers, u), append(sNos, s.No), append(sStarted, s.StartedAt.UnixMicro()), append(sLast, s.LastPlayAt.UnixMicro())
-		sStakes, sRets, sChecks = append(sStakes, int64(s.Stakes)), append(sRets, int64(s.Returns)), append(sChecks, int32(s.Checks))
+		rows.Entry(e.key, walletID[int64(e.user)], e.amount, e.after)
 	}
-	return []any{
-		d.ID, d.TableID, int(d.OpenRound()), w.placedAt(now),
-		bIDs, bUsers, bMarkets, bSels, bStakes, bKeys,
-		now, tKeys, tHashes, tKinds, tMemos,
-		wIDs, wBals,
-		escRefs, escAmts,
-		eKeys, eAccs, eRefs, eAmts, eAfters, eTls,
-		cUsers, cPeriods, cStarts, cDeps, cStakes, cRets,
-		sUsers, sNos, sStarted, sLast, sStakes, sRets, sChecks,
-	}
+	return rows
 }

@@ -33,6 +33,7 @@ import (
 	"github.com/pokertote/pokertote/domain/protection"
 	"github.com/pokertote/pokertote/domain/tote"
 	"github.com/pokertote/pokertote/persistence/ledgerdb"
+	"github.com/pokertote/pokertote/persistence/ledgerdb/ledgerwrite"
 	"github.com/pokertote/pokertote/persistence/protectiondb"
 	"github.com/pokertote/pokertote/persistence/sqldb"
 )
@@ -106,13 +107,25 @@ func (r *Repo) readBatchSnapshot(ctx context.Context, tx *gorm.DB, w tote.BatchW
 		return tote.BatchSnapshot{}, nil, err
 	}
 	snap.Taken = func(u ids.UserID, key string) bool { return taken[betKey{int64(u), key}] }
-
 	users := make([]int64, 0, len(w.Requests))
 	for _, q := range w.Requests {
 		users = append(users, int64(q.UserID))
 	}
 	slices.Sort(users)
 	users = slices.Compact(users)
+	walletID, err := r.readBatchWallets(tx, users, snap.Wallets)
+	if err != nil {
+		return tote.BatchSnapshot{}, nil, err
+	}
+	if err := r.readBatchStanding(tx, users, &snap); err != nil {
+		return tote.BatchSnapshot{}, nil, err
+	}
+	return snap, walletID, nil
+}
+
+// readBatchWallets locks the wallets of users that exist, in the ledger's
+// lock order, sets their balances in wallets and returns their ids.
+func (r *Repo) readBatchWallets(tx *gorm.DB, users []int64, wallets map[ids.UserID]money.Amount) (map[int64]int64, error) {
 	refs := make([]ledger.AccountRef, len(users))
 	for i, u := range users {
 		refs[i] = ledger.UserWallet(ids.UserID(u))
@@ -120,7 +133,7 @@ func (r *Repo) readBatchSnapshot(ctx context.Context, tx *gorm.DB, w tote.BatchW
 	slices.SortFunc(refs, ledgerdb.LockCompare)
 	accIDs, err := ledgerdb.FindAccounts(tx, refs)
 	if err != nil {
-		return tote.BatchSnapshot{}, nil, err
+		return nil, err
 	}
 	var existing []int64
 	for _, id := range accIDs {
@@ -130,7 +143,7 @@ func (r *Repo) readBatchSnapshot(ctx context.Context, tx *gorm.DB, w tote.BatchW
 	}
 	bal, err := r.led.LockBalances(tx, existing)
 	if err != nil {
-		return tote.BatchSnapshot{}, nil, err
+		return nil, err
 	}
 	walletID := map[int64]int64{}
 	for i, a := range refs {
@@ -139,26 +152,31 @@ func (r *Repo) readBatchSnapshot(ctx context.Context, tx *gorm.DB, w tote.BatchW
 		}
 		u, _ := a.User()
 		walletID[int64(u)] = accIDs[i]
-		snap.Wallets[u] = bal[accIDs[i]]
+		wallets[u] = bal[accIDs[i]]
 	}
-	// The protection state after the wallets (the guard's order).
+	return walletID, nil
+}
+
+// readBatchStanding reads the players' protection state, after the
+// wallets (the guard's order), then their counters and sessions of play.
+func (r *Repo) readBatchStanding(tx *gorm.DB, users []int64, snap *tote.BatchSnapshot) error {
 	states, err := protectiondb.LoadStates(tx, users)
 	if err != nil {
-		return tote.BatchSnapshot{}, nil, err
+		return err
 	}
 	for u, st := range states {
 		snap.States[ids.UserID(u)] = st.State()
 	}
 	lock := r.db.LockSuffix(sqldb.LockExclusive)
 	for _, u := range users {
-		if snap.Counters[ids.UserID(u)], err = protectiondb.ReadCounters(tx, u, now, r.led.Location(), lock); err != nil {
-			return tote.BatchSnapshot{}, nil, err
+		if snap.Counters[ids.UserID(u)], err = protectiondb.ReadCounters(tx, u, snap.Now, r.led.Location(), lock); err != nil {
+			return err
 		}
 		if snap.Sessions[ids.UserID(u)], err = protectiondb.ReadSession(tx, u, lock); err != nil {
-			return tote.BatchSnapshot{}, nil, err
+			return err
 		}
 	}
-	return snap, walletID, nil
+	return nil
 }
 
 // takenBetKeys reads which of w's (player, key) pairs a stored bet holds.
@@ -185,35 +203,20 @@ func (r *Repo) writeBatchGorm(tx *gorm.DB, wr batchRows, walletID map[int64]int6
 	if err := insertBetRows(tx, wr.bets); err != nil {
 		return err
 	}
-	ok := make([]ledgerdb.BatchApplied, len(wr.transfers))
-	for i := range ok {
-		ok[i].I = i
-	}
-	trIDs, err := ledgerdb.InsertTransfers(tx, wr.transfers, ok, now)
+	trIDs, err := ledgerwrite.InsertTransfers(tx, wr.transfers, now)
 	if err != nil {
 		return err
 	}
 	if len(trIDs) != len(wr.transfers) {
 		return errs.E(errs.Internal, "bet batch: %d of %d stake transfer keys were free", len(trIDs), len(wr.transfers))
 	}
-	refs := make([]ledger.AccountRef, len(wr.escrows))
-	for i, e := range wr.escrows {
-		refs[i] = ledger.AccountRef{Kind: ledger.Escrow, Ref: e.ref}
-	}
-	escIDs, err := ledgerdb.EnsureAccounts(tx, refs)
-	if err != nil {
-		return err
-	}
-	escBal, err := r.led.LockBalances(tx, escIDs)
+	escID, final, err := r.addToEscrowsGorm(tx, wr.escrows)
 	if err != nil {
 		return err
 	}
 	bal := map[int64]money.Amount{}
-	escID := map[string]int64{}
-	final := map[string]money.Amount{}
-	for i, e := range wr.escrows {
-		escID[e.ref], final[e.ref] = escIDs[i], escBal[escIDs[i]]+e.amount
-		bal[escIDs[i]] = final[e.ref]
+	for ref, id := range escID {
+		bal[id] = final[ref]
 	}
 	for _, pl := range wr.players {
 		id, ok := walletID[int64(pl.User)]
@@ -222,17 +225,17 @@ func (r *Repo) writeBatchGorm(tx *gorm.DB, wr batchRows, walletID map[int64]int6
 		}
 		bal[id] = pl.Balance
 	}
-	if err := ledgerdb.SetBalances(tx, bal); err != nil {
+	if err := ledgerwrite.SetBalances(tx, bal); err != nil {
 		return err
 	}
-	ents := make([]ledgerdb.BatchEntry, len(wr.entries))
+	ents := make([]ledgerwrite.Entry, len(wr.entries))
 	for i, e := range wr.entries {
-		ents[i] = ledgerdb.BatchEntry{Transfer: trIDs[e.key], Amount: e.amount, Account: walletID[int64(e.user)], After: e.after}
+		ents[i] = ledgerwrite.Entry{Transfer: trIDs[e.key], Amount: e.amount, Account: walletID[int64(e.user)], After: e.after}
 		if e.ref != "" {
 			ents[i].Account, ents[i].After = escID[e.ref], final[e.ref]-e.tail
 		}
 	}
-	if _, err := ledgerdb.InsertBatchEntries(tx, ents, now); err != nil {
+	if _, err := ledgerwrite.InsertEntries(tx, ents, now); err != nil {
 		return err
 	}
 	for _, pl := range wr.players {
@@ -244,6 +247,29 @@ func (r *Repo) writeBatchGorm(tx *gorm.DB, wr batchRows, walletID map[int64]int6
 		}
 	}
 	return nil
+}
+
+// addToEscrowsGorm creates the plan's escrows if missing and locks them,
+// and returns each one's id and balance after the batch, by reference.
+func (r *Repo) addToEscrowsGorm(tx *gorm.DB, escrows []batchEscrowRow) (map[string]int64, map[string]money.Amount, error) {
+	refs := make([]ledger.AccountRef, len(escrows))
+	for i, e := range escrows {
+		refs[i] = ledger.AccountRef{Kind: ledger.Escrow, Ref: e.ref}
+	}
+	escIDs, err := ledgerdb.EnsureAccounts(tx, refs)
+	if err != nil {
+		return nil, nil, err
+	}
+	escBal, err := r.led.LockBalances(tx, escIDs)
+	if err != nil {
+		return nil, nil, err
+	}
+	escID := make(map[string]int64, len(escrows))
+	final := make(map[string]money.Amount, len(escrows))
+	for i, e := range escrows {
+		escID[e.ref], final[e.ref] = escIDs[i], escBal[escIDs[i]]+e.amount
+	}
+	return escID, final, nil
 }
 
 // insertBetRows stores planned bets with their ids, in the order given.
