@@ -76,8 +76,15 @@ func (a *App) startTote(ctx context.Context) error {
 	obs.stages = a.stages
 	batches := newIntakeMetrics()
 	log, clock, timeScale := a.log.With("component", "tote"), a.toteClock(), tote.TimeScale(a.cfg.TimeScale)
+	// The gate as a judge: a store that reads the players in its bet batch
+	// (Postgres) judges them there, after the stop, instead of every
+	// request reading the player's two rows first.
+	var gate tote.StakeGate = a.stakeGate
+	if j, ok := a.stakeGate.Judging(); ok {
+		gate = j
+	}
 	svc, err := service.New(service.Config{
-		Store: repo, Ledger: a.ledger, Gate: a.stakeGate, Publisher: obs, Auditor: a.users,
+		Store: repo, Ledger: a.ledger, Gate: gate, Publisher: obs, Auditor: a.users,
 		Log: log, TimeScale: timeScale, Intake: batches, Clock: clock,
 	})
 	if err != nil {

@@ -88,7 +88,7 @@ done
 
 if [[ -n "$PROFILE" ]]; then
 	mkdir -p "$PROFILE"
-	psql -qX -d "$BENCH_DB" -c "CREATE EXTENSION IF NOT EXISTS pg_stat_statements" >/dev/null
+	psql -qX -d "$BENCH_DB" -c "CREATE EXTENSION IF NOT EXISTS pg_stat_statements" >/dev/null 2>&1 || true
 fi
 # cpu_ticks PID...: user+system clock ticks of the processes (0 when gone).
 cpu_ticks() {
@@ -124,7 +124,9 @@ intake() {
 		/^pokertote_tote_bet_batch_bets_sum / {b = $2}
 		/^pokertote_tote_bet_batch_wait_seconds_sum / {w = $2}
 		/^pokertote_tote_bet_batch_seconds_sum/ {t += $2}
-		END {printf "%d %d %f %f\n", n, b, w, t}'
+		/^pokertote_http_request_seconds_sum\{route="\/query"\}/ {hs = $2}
+		/^pokertote_http_request_seconds_count\{route="\/query"\}/ {hn = $2}
+		END {printf "%d %d %f %f %f %d\n", n, b, w, t, hs, hn}'
 }
 backends() {
 	psql -AtX -d postgres -c "SELECT pid FROM pg_stat_activity WHERE datname = '$BENCH_DB' AND pid <> pg_backend_pid()"
@@ -146,7 +148,9 @@ for c in $CLIENTS; do
 			# the ticks and the statements again.
 			(
 				measuring "$work/loadgen-$c.txt"
-				psql -qX -d "$BENCH_DB" -c "SELECT pg_stat_statements_reset(0, (SELECT oid FROM pg_database WHERE datname = current_database()), 0)" >/dev/null
+				# pg_stat_statements needs shared_preload_libraries; without it
+				# the statements are left out and the rest is still taken.
+				psql -qX -d "$BENCH_DB" -c "SELECT pg_stat_statements_reset(0, (SELECT oid FROM pg_database WHERE datname = current_database()), 0)" >/dev/null 2>&1 || true
 				be=$(backends)
 				echo "$(cpu_ticks "$server_pid") $(cpu_ticks $be) $(date +%s.%N)" >"$work/ticks0-$c"
 				# What the bench database's backends wait on, sampled every 5 ms
@@ -160,7 +164,7 @@ for c in $CLIENTS; do
 				psql -X -d "$BENCH_DB" -c "SELECT calls, round(total_exec_time::numeric, 1) AS total_ms, round(mean_exec_time::numeric, 3) AS mean_ms,
 					rows, left(regexp_replace(query, '\s+', ' ', 'g'), 120) AS query
 					FROM pg_stat_statements WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database())
-					ORDER BY calls DESC LIMIT 40" >"$PROFILE/statements-$c.txt"
+					ORDER BY calls DESC LIMIT 40" >"$PROFILE/statements-$c.txt" 2>/dev/null || true
 			) &
 			prof_pid=$!
 		fi
@@ -175,7 +179,8 @@ for c in $CLIENTS; do
 		grep -E '^  refused' "$work/loadgen-$c.txt" || true
 		# The server's own intake metrics over the run (warm-up included).
 		awk -v a="$intake0" -v b="$intake1" 'BEGIN{split(a, x); split(b, y); n = y[1] - x[1]
-			if (n > 0) printf "  intake: %d batches, %.1f bets per batch, oldest bet waited %.2f ms, transaction %.2f ms (means)\n", n, (y[2] - x[2]) / n, 1000 * (y[3] - x[3]) / n, 1000 * (y[4] - x[4]) / n}'
+			if (n > 0) printf "  intake: %d batches, %.1f bets per batch, oldest bet waited %.2f ms, transaction %.2f ms (means)\n", n, (y[2] - x[2]) / n, 1000 * (y[3] - x[3]) / n, 1000 * (y[4] - x[4]) / n
+			if (y[6] > x[6]) printf "  server: /query %.2f ms per request (mean, from the handler'"'"'s start to its answer; the rest of the client'"'"'s latency is the loop-back and the client)\n", 1000 * (y[5] - x[5]) / (y[6] - x[6])}'
 		if [[ -n "$PROFILE" && $round == 1 ]]; then
 			wait "$prof_pid" || true
 			read -r s0 p0 t0 <"$work/ticks0-$c"
@@ -190,7 +195,7 @@ for c in $CLIENTS; do
 				rows, round(calls::numeric / $(awk -v r="$rate" -v d="$DURATION" 'BEGIN{printf "%d", r*d+1}'), 2) AS per_bet,
 				left(regexp_replace(query, '\s+', ' ', 'g'), 110) AS query
 				FROM pg_stat_statements WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database())
-				ORDER BY calls DESC LIMIT 30" >"$PROFILE/statements-$c.txt"
+				ORDER BY calls DESC LIMIT 30" >"$PROFILE/statements-$c.txt" 2>/dev/null || true
 			echo "  profile: $PROFILE/cpu-$c.pprof, $PROFILE/statements-$c.txt, $PROFILE/waits-$c.txt"
 		fi
 		rates+=("$rate") ratios+=("$ratio")
