@@ -10,7 +10,9 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 
+	"github.com/pokertote/pokertote/domain/account"
 	"github.com/pokertote/pokertote/domain/beacon"
+	"github.com/pokertote/pokertote/domain/bettingstop"
 	"github.com/pokertote/pokertote/domain/tote"
 	"github.com/pokertote/pokertote/domain/tote/dealer"
 	"github.com/pokertote/pokertote/domain/tote/intake"
@@ -78,7 +80,8 @@ func (a *App) startTote(ctx context.Context) error {
 	log, clock, timeScale := a.log.With("component", "tote"), a.toteClock(), tote.TimeScale(a.cfg.TimeScale)
 	// The gate as a judge: a store that reads the players in its bet batch
 	// (Postgres) judges them there, after the stop, instead of every
-	// request reading the player's two rows first.
+	// request reading the player's two rows first (judgingGate pins that
+	// the accounts' gate is one).
 	var gate tote.StakeGate = a.stakeGate
 	if j, ok := a.stakeGate.Judging(); ok {
 		gate = j
@@ -226,3 +229,11 @@ func (m *intakeMetrics) BetBatch(bets int, waited, took time.Duration, failed bo
 func (m *intakeMetrics) collectors() []prometheus.Collector {
 	return []prometheus.Collector{m.size, m.waited, m.took}
 }
+
+// The stake gate the totalizator is wired with is a judge whenever the
+// accounts service is one: checked at compile time, since a gate that is
+// not would silently fall back to two reads per bet before its batch.
+var (
+	_ bettingstop.Judge = (*account.Service)(nil)
+	_ tote.StakeJudge   = bettingstop.JudgingGate{}
+)
