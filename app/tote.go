@@ -80,12 +80,8 @@ func (a *App) startTote(ctx context.Context) error {
 	log, clock, timeScale := a.log.With("component", "tote"), a.toteClock(), tote.TimeScale(a.cfg.TimeScale)
 	// The gate as a judge: a store that reads the players in its bet batch
 	// (Postgres) judges them there, after the stop, instead of every
-	// request reading the player's two rows first (judgingGate pins that
-	// the accounts' gate is one).
-	var gate tote.StakeGate = a.stakeGate
-	if j, ok := a.stakeGate.Judging(); ok {
-		gate = j
-	}
+	// request reading the player's two rows first.
+	gate := judgingGate{Gate: a.stakeGate, accounts: a.accounts}
 	svc, err := service.New(service.Config{
 		Store: repo, Ledger: a.ledger, Gate: gate, Publisher: obs, Auditor: a.users,
 		Log: log, TimeScale: timeScale, Intake: batches, Clock: clock,
@@ -230,10 +226,23 @@ func (m *intakeMetrics) collectors() []prometheus.Collector {
 	return []prometheus.Collector{m.size, m.waited, m.took}
 }
 
-// The stake gate the totalizator is wired with is a judge whenever the
-// accounts service is one: checked at compile time, since a gate that is
-// not would silently fall back to two reads per bet before its batch.
-var (
-	_ bettingstop.Judge = (*account.Service)(nil)
-	_ tote.StakeJudge   = bettingstop.JudgingGate{}
-)
+// judgingGate is the stake gate of both games (the emergency stop around
+// the accounts' rule) as a tote.StakeJudge: the intake judges the players
+// inside the bet batch when its store reads their rows there, which it
+// does only for a gate that is a judge (the Gate alone is not: it wraps
+// a StakeGate). CanStake checks the stop first, as EnsureCanStake does,
+// then the accounts' rule on the rows the batch read.
+type judgingGate struct {
+	*bettingstop.Gate
+	accounts *account.Service
+}
+
+var _ tote.StakeJudge = judgingGate{}
+
+// CanStake implements tote.StakeJudge.
+func (g judgingGate) CanStake(u account.User, v account.Verification, now time.Time) error {
+	if err := g.Gate.Open(); err != nil {
+		return err
+	}
+	return g.accounts.CanStake(u, v, now)
+}

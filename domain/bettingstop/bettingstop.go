@@ -17,7 +17,6 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/pokertote/pokertote/domain/account"
 	"github.com/pokertote/pokertote/domain/errs"
 	"github.com/pokertote/pokertote/domain/ids"
 )
@@ -85,14 +84,16 @@ func NewGate(inner StakeGate, store Store, maxAge time.Duration, now func() time
 
 // EnsureCanStake implements StakeGate.
 func (g *Gate) EnsureCanStake(ctx context.Context, userID ids.UserID) error {
-	if err := g.open(); err != nil {
+	if err := g.Open(); err != nil {
 		return err
 	}
 	return g.inner.EnsureCanStake(ctx, userID)
 }
 
-// open is nil while betting is open by a State young enough to trust.
-func (g *Gate) open() error {
+// Open is nil while betting is open by a State young enough to trust, and
+// otherwise the refusal EnsureCanStake gives: a check that judges a
+// player from rows read elsewhere (a bet batch's) asks it first.
+func (g *Gate) Open() error {
 	g.mu.Lock()
 	st, fresh := g.state, g.now().Sub(g.loadedAt) <= g.maxAge
 	g.mu.Unlock()
@@ -103,40 +104,6 @@ func (g *Gate) open() error {
 		return errs.R(errs.Forbidden, ReasonBettingStopped, "betting is stopped by the operator; stakes are refused until it is resumed")
 	}
 	return nil
-}
-
-// Judge is a StakeGate whose rule can also be applied to a player's rows
-// read elsewhere (account.Service.CanStake: the rule EnsureCanStake
-// applies after its two reads).
-type Judge interface {
-	StakeGate
-	CanStake(u account.User, v account.Verification, now time.Time) error
-}
-
-// JudgingGate is a Gate over a Judge. It is a stake judge itself
-// (tote.StakeJudge), so a store that reads the players' rows inside its
-// bet batch judges them there instead of each request reading them first
-// (two queries a bet): the stop is checked first, as EnsureCanStake does,
-// and then the inner rule on the rows the batch read.
-type JudgingGate struct {
-	*Gate
-	judge Judge
-}
-
-// Judging returns g as a JudgingGate when its inner gate is a Judge; ok
-// is false otherwise (g then only checks through EnsureCanStake).
-func (g *Gate) Judging() (JudgingGate, bool) {
-	j, ok := g.inner.(Judge)
-	return JudgingGate{Gate: g, judge: j}, ok
-}
-
-// CanStake refuses while betting is stopped or the stop's State is too old
-// to trust, and otherwise applies the inner gate's rule to u and v at now.
-func (g JudgingGate) CanStake(u account.User, v account.Verification, now time.Time) error {
-	if err := g.open(); err != nil {
-		return err
-	}
-	return g.judge.CanStake(u, v, now)
 }
 
 // Refresh loads the State now.

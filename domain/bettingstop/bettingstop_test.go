@@ -8,13 +8,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/pokertote/pokertote/domain/account"
 	"github.com/pokertote/pokertote/domain/bettingstop"
 	"github.com/pokertote/pokertote/domain/bettingstop/bettingstoptest"
 	"github.com/pokertote/pokertote/domain/errs"
 	"github.com/pokertote/pokertote/domain/errs/errstest"
 	"github.com/pokertote/pokertote/domain/ids"
-	"github.com/pokertote/pokertote/domain/tote"
 )
 
 func TestMemStoreConformance(t *testing.T) {
@@ -172,51 +170,24 @@ func TestGateRunReloadsOnNotice(t *testing.T) {
 	}
 }
 
-// judge is a Judge that records what it was asked.
-type judge struct {
-	allow
-	judged []ids.UserID
-	refuse error
-}
-
-func (j *judge) CanStake(u account.User, _ account.Verification, _ time.Time) error {
-	j.judged = append(j.judged, ids.UserID(u.ID))
-	return j.refuse
-}
-
-// TestJudgingGate: a Gate over a Judge judges rows read elsewhere (a bet
-// batch's) with the same stop in front as EnsureCanStake: refused while
-// stopped or while the State is too old to trust, the inner rule
-// otherwise; a Gate over a plain StakeGate offers no judge.
-func TestJudgingGate(t *testing.T) {
+// TestGateOpen: Open is the stop's part of EnsureCanStake alone (what a
+// judge of rows read elsewhere asks first): refused before a load, while
+// stopped and once the State is too old to trust, nil otherwise, and it
+// never asks the inner gate.
+func TestGateOpen(t *testing.T) {
 	ctx := context.Background()
 	store := &bettingstoptest.MemStore{}
 	now := time.Date(2026, 12, 5, 12, 0, 0, 0, time.UTC)
 	clock := func() time.Time { return now }
-	if _, ok := bettingstop.NewGate(&allow{}, store, time.Second, clock).Judging(); ok {
-		t.Fatal("a Gate over a StakeGate without CanStake offered a judge")
-	}
-	inner := &judge{}
-	g, ok := bettingstop.NewGate(inner, store, time.Second, clock).Judging()
-	if !ok {
-		t.Fatal("a Gate over a Judge offered no judge")
-	}
-	var _ tote.StakeJudge = g
-	var _ tote.StakeGate = g
-	u := account.User{ID: 7}
-	errstest.Is(t, g.CanStake(u, account.Verification{}, now), errs.Unavailable, bettingstop.ReasonStopUnknown) // never loaded
-	if len(inner.judged) != 0 {
-		t.Fatal("the inner rule was asked before the stop was known")
-	}
+	inner := &allow{}
+	g := bettingstop.NewGate(inner, store, time.Second, clock)
+	errstest.Is(t, g.Open(), errs.Unavailable, bettingstop.ReasonStopUnknown) // never loaded
 	if err := g.Refresh(ctx); err != nil {
 		t.Fatal(err)
 	}
-	if err := g.CanStake(u, account.Verification{}, now); err != nil || len(inner.judged) != 1 {
-		t.Fatalf("open: %v (judged %v)", err, inner.judged)
+	if err := g.Open(); err != nil {
+		t.Fatalf("open: %v", err)
 	}
-	inner.refuse = errs.R(errs.Forbidden, "NOT_VERIFIED", "no")
-	errstest.Is(t, g.CanStake(u, account.Verification{}, now), errs.Forbidden, "NOT_VERIFIED")
-	inner.refuse = nil
 	svc := bettingstop.NewService(store, &tables{status: map[int64]bool{}}, clock)
 	if _, err := svc.Stop(ctx, 9, "drill"); err != nil {
 		t.Fatal(err)
@@ -224,21 +195,20 @@ func TestJudgingGate(t *testing.T) {
 	if err := g.Refresh(ctx); err != nil {
 		t.Fatal(err)
 	}
-	before := len(inner.judged)
-	errstest.Is(t, g.CanStake(u, account.Verification{}, now), errs.Forbidden, bettingstop.ReasonBettingStopped)
+	errstest.Is(t, g.Open(), errs.Forbidden, bettingstop.ReasonBettingStopped)
 	errstest.Is(t, g.EnsureCanStake(ctx, 7), errs.Forbidden, bettingstop.ReasonBettingStopped)
-	if len(inner.judged) != before || inner.calls != 0 {
-		t.Fatal("the inner rule was asked while betting was stopped")
-	}
 	if _, err := svc.Resume(ctx, 9); err != nil {
 		t.Fatal(err)
 	}
 	if err := g.Refresh(ctx); err != nil {
 		t.Fatal(err)
 	}
-	if err := g.CanStake(u, account.Verification{}, now); err != nil {
+	if err := g.Open(); err != nil {
 		t.Fatalf("resumed: %v", err)
 	}
 	now = now.Add(2 * time.Second) // no load since: the State is too old
-	errstest.Is(t, g.CanStake(u, account.Verification{}, now), errs.Unavailable, bettingstop.ReasonStopUnknown)
+	errstest.Is(t, g.Open(), errs.Unavailable, bettingstop.ReasonStopUnknown)
+	if inner.calls != 0 {
+		t.Fatalf("Open asked the inner gate %d times", inner.calls)
+	}
 }
