@@ -10,7 +10,9 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 
+	"github.com/pokertote/pokertote/domain/account"
 	"github.com/pokertote/pokertote/domain/beacon"
+	"github.com/pokertote/pokertote/domain/bettingstop"
 	"github.com/pokertote/pokertote/domain/tote"
 	"github.com/pokertote/pokertote/domain/tote/dealer"
 	"github.com/pokertote/pokertote/domain/tote/intake"
@@ -76,8 +78,12 @@ func (a *App) startTote(ctx context.Context) error {
 	obs.stages = a.stages
 	batches := newIntakeMetrics()
 	log, clock, timeScale := a.log.With("component", "tote"), a.toteClock(), tote.TimeScale(a.cfg.TimeScale)
+	// The gate as a judge: a store that reads the players in its bet batch
+	// (Postgres) judges them there, after the stop, instead of every
+	// request reading the player's two rows first.
+	gate := judgingGate{Gate: a.stakeGate, accounts: a.accounts}
 	svc, err := service.New(service.Config{
-		Store: repo, Ledger: a.ledger, Gate: a.stakeGate, Publisher: obs, Auditor: a.users,
+		Store: repo, Ledger: a.ledger, Gate: gate, Publisher: obs, Auditor: a.users,
 		Log: log, TimeScale: timeScale, Intake: batches, Clock: clock,
 	})
 	if err != nil {
@@ -218,4 +224,25 @@ func (m *intakeMetrics) BetBatch(bets int, waited, took time.Duration, failed bo
 
 func (m *intakeMetrics) collectors() []prometheus.Collector {
 	return []prometheus.Collector{m.size, m.waited, m.took}
+}
+
+// judgingGate is the stake gate of both games (the emergency stop around
+// the accounts' rule) as a tote.StakeJudge: the intake judges the players
+// inside the bet batch when its store reads their rows there, which it
+// does only for a gate that is a judge (the Gate alone is not: it wraps
+// a StakeGate). CanStake checks the stop first, as EnsureCanStake does,
+// then the accounts' rule on the rows the batch read.
+type judgingGate struct {
+	*bettingstop.Gate
+	accounts *account.Service
+}
+
+var _ tote.StakeJudge = judgingGate{}
+
+// CanStake implements tote.StakeJudge.
+func (g judgingGate) CanStake(u account.User, v account.Verification, now time.Time) error {
+	if err := g.Gate.Open(); err != nil {
+		return err
+	}
+	return g.accounts.CanStake(u, v, now)
 }

@@ -115,7 +115,7 @@ func (r *queryResolver) Results(ctx context.Context, tableID *string, from *time
 }
 
 func (r *queryResolver) Jackpot(ctx context.Context) (*model.Jackpot, error) {
-	return r.Tote.Jackpot(ctx)
+	return r.Tote.QueryJackpot(ctx)
 }
 
 func (r *queryResolver) JackpotChain(ctx context.Context, afterSeq *int64, first *int, after *string, last *int, before *string) (*model.JackpotEntryConnection, error) {

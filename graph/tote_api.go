@@ -29,8 +29,8 @@ type ToteAPI struct {
 	live *readmodel.Model
 	// lobby caches the table queries' conversions of the read model.
 	lobby lobbyCache
-	// jackpotReads shares one jackpot read among the snapshots of
-	// subscribers joining at the same time.
+	// jackpotReads shares jackpot reads among the snapshots of
+	// subscribers joining at the same time and the lobby's queries.
 	jackpotReads jackpotReads
 	log          *slog.Logger
 }
@@ -471,7 +471,19 @@ func (a *ToteAPI) Results(ctx context.Context, tableID *string, from *time.Time,
 	return out, nil
 }
 
-// Jackpot resolves Query.jackpot.
+// QueryJackpot resolves Query.jackpot: every open lobby asks for it, so
+// concurrent callers share reads (jackpotReads: each answer from a read
+// begun after its caller asked). An API key's queries may be sent to the
+// read replica (ReplicaReads), so they read on their own rather than
+// share a read with callers on the primary.
+func (a *ToteAPI) QueryJackpot(ctx context.Context) (*model.Jackpot, error) {
+	if _, ok := APIKeyFrom(ctx); ok {
+		return a.Jackpot(ctx)
+	}
+	return a.jackpotReads.read(ctx, a.Jackpot)
+}
+
+// Jackpot reads the jackpot.
 func (a *ToteAPI) Jackpot(ctx context.Context) (*model.Jackpot, error) {
 	bal, on, err := a.svc.Jackpot(ctx)
 	if err != nil {

@@ -22,7 +22,9 @@
 # open-loop runs after the closed-loop ones, each beside a reference: an
 # uncontended one-row commit through pgbench at the same rate), OPEN_LOOP_AT
 # (the open loop's rates as fractions of the last closed-loop rate, "0.5";
-# "0.5 0.25" adds a quarter), PROFILE (a directory: for
+# "0.5 0.25" adds a quarter), OPEN_LOOP_RATE (fixed open-loop rates in bets
+# per second instead, e.g. "2000"), OPEN_LOOP_DURATION (seconds, DURATION),
+# PROFILE (a directory: for
 # each closed-loop run, keep the server's CPU profile (DEBUG_ADDR on PORT+1),
 # the bench database's top statements from pg_stat_statements, and the CPU
 # seconds the server and its Postgres backends spent per accepted bet),
@@ -30,6 +32,15 @@
 # count's draw is filled with that many more bets at 32 clients and the
 # first client count is measured again on it, to show the cost as a draw
 # grows; `GROW=100000` for issue 8's 100,000 bets).
+#
+# The open loop alone, at a fixed rate for a minute (CLIENTS empty: no
+# closed-loop runs):
+#
+#   CLIENTS= OPEN_LOOP_RATE=2000 OPEN_LOOP_DURATION=60 scripts/bench-bets.sh
+#
+# loadgen counts every send scheduled in the window as offered (answered
+# or not, sent or not) and its latency from the scheduled send; the
+# percentiles over the offered bets count one not accepted as infinite.
 set -euo pipefail
 
 PGHOST=${PGHOST:-127.0.0.1}
@@ -37,13 +48,15 @@ PGPORT=${PGPORT:-5432}
 PGUSER=${PGUSER:-postgres}
 PORT=${PORT:-18080}
 REDIS_URL=${REDIS_URL:-redis://127.0.0.1:6379/0}
-CLIENTS=${CLIENTS:-"8 32"}
+CLIENTS=${CLIENTS-"8 32"}
 DURATION=${DURATION:-20}
 ROUNDS=${ROUNDS:-1}
 PLAYERS=${PLAYERS:-64}
 POOLS=${POOLS:-1}
 OPEN_LOOP=${OPEN_LOOP:-1}
 OPEN_LOOP_AT=${OPEN_LOOP_AT:-"0.5"}
+OPEN_LOOP_RATE=${OPEN_LOOP_RATE:-}
+OPEN_LOOP_DURATION=${OPEN_LOOP_DURATION:-$DURATION}
 PROFILE=${PROFILE:-}
 GROW=${GROW:-0}
 BENCH_DB=${BENCH_DB:-pokertote_bench_bets}
@@ -88,7 +101,7 @@ done
 
 if [[ -n "$PROFILE" ]]; then
 	mkdir -p "$PROFILE"
-	psql -qX -d "$BENCH_DB" -c "CREATE EXTENSION IF NOT EXISTS pg_stat_statements" >/dev/null
+	psql -qX -d "$BENCH_DB" -c "CREATE EXTENSION IF NOT EXISTS pg_stat_statements" >/dev/null 2>&1 || true
 fi
 # cpu_ticks PID...: user+system clock ticks of the processes (0 when gone).
 cpu_ticks() {
@@ -124,7 +137,9 @@ intake() {
 		/^pokertote_tote_bet_batch_bets_sum / {b = $2}
 		/^pokertote_tote_bet_batch_wait_seconds_sum / {w = $2}
 		/^pokertote_tote_bet_batch_seconds_sum/ {t += $2}
-		END {printf "%d %d %f %f\n", n, b, w, t}'
+		/^pokertote_http_request_seconds_sum\{route="\/query"\}/ {hs = $2}
+		/^pokertote_http_request_seconds_count\{route="\/query"\}/ {hn = $2}
+		END {printf "%d %d %f %f %f %d\n", n, b, w, t, hs, hn}'
 }
 backends() {
 	psql -AtX -d postgres -c "SELECT pid FROM pg_stat_activity WHERE datname = '$BENCH_DB' AND pid <> pg_backend_pid()"
@@ -146,7 +161,9 @@ for c in $CLIENTS; do
 			# the ticks and the statements again.
 			(
 				measuring "$work/loadgen-$c.txt"
-				psql -qX -d "$BENCH_DB" -c "SELECT pg_stat_statements_reset(0, (SELECT oid FROM pg_database WHERE datname = current_database()), 0)" >/dev/null
+				# pg_stat_statements needs shared_preload_libraries; without it
+				# the statements are left out and the rest is still taken.
+				psql -qX -d "$BENCH_DB" -c "SELECT pg_stat_statements_reset(0, (SELECT oid FROM pg_database WHERE datname = current_database()), 0)" >/dev/null 2>&1 || true
 				be=$(backends)
 				echo "$(cpu_ticks "$server_pid") $(cpu_ticks $be) $(date +%s.%N)" >"$work/ticks0-$c"
 				# What the bench database's backends wait on, sampled every 5 ms
@@ -160,7 +177,7 @@ for c in $CLIENTS; do
 				psql -X -d "$BENCH_DB" -c "SELECT calls, round(total_exec_time::numeric, 1) AS total_ms, round(mean_exec_time::numeric, 3) AS mean_ms,
 					rows, left(regexp_replace(query, '\s+', ' ', 'g'), 120) AS query
 					FROM pg_stat_statements WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database())
-					ORDER BY calls DESC LIMIT 40" >"$PROFILE/statements-$c.txt"
+					ORDER BY calls DESC LIMIT 40" >"$PROFILE/statements-$c.txt" 2>/dev/null || true
 			) &
 			prof_pid=$!
 		fi
@@ -175,7 +192,8 @@ for c in $CLIENTS; do
 		grep -E '^  refused' "$work/loadgen-$c.txt" || true
 		# The server's own intake metrics over the run (warm-up included).
 		awk -v a="$intake0" -v b="$intake1" 'BEGIN{split(a, x); split(b, y); n = y[1] - x[1]
-			if (n > 0) printf "  intake: %d batches, %.1f bets per batch, oldest bet waited %.2f ms, transaction %.2f ms (means)\n", n, (y[2] - x[2]) / n, 1000 * (y[3] - x[3]) / n, 1000 * (y[4] - x[4]) / n}'
+			if (n > 0) printf "  intake: %d batches, %.1f bets per batch, oldest bet waited %.2f ms, transaction %.2f ms (means)\n", n, (y[2] - x[2]) / n, 1000 * (y[3] - x[3]) / n, 1000 * (y[4] - x[4]) / n
+			if (y[6] > x[6]) printf "  server: /query %.2f ms per request (mean, from the handler'"'"'s start to its answer; the rest of the client'"'"'s latency is the loop-back and the client)\n", 1000 * (y[5] - x[5]) / (y[6] - x[6])}'
 		if [[ -n "$PROFILE" && $round == 1 ]]; then
 			wait "$prof_pid" || true
 			read -r s0 p0 t0 <"$work/ticks0-$c"
@@ -190,7 +208,7 @@ for c in $CLIENTS; do
 				rows, round(calls::numeric / $(awk -v r="$rate" -v d="$DURATION" 'BEGIN{printf "%d", r*d+1}'), 2) AS per_bet,
 				left(regexp_replace(query, '\s+', ' ', 'g'), 110) AS query
 				FROM pg_stat_statements WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database())
-				ORDER BY calls DESC LIMIT 30" >"$PROFILE/statements-$c.txt"
+				ORDER BY calls DESC LIMIT 30" >"$PROFILE/statements-$c.txt" 2>/dev/null || true
 			echo "  profile: $PROFILE/cpu-$c.pprof, $PROFILE/statements-$c.txt, $PROFILE/waits-$c.txt"
 		fi
 		rates+=("$rate") ratios+=("$ratio")
@@ -234,10 +252,15 @@ if [[ "$OPEN_LOOP" == 1 ]]; then
 	echo "INSERT INTO bench_commit DEFAULT VALUES;" >"$work/commit.sql"
 	busy() { awk '/^cpu /{print $2 + $3 + $4 + $7 + $8, $2 + $3 + $4 + $5 + $6 + $7 + $8}' /proc/stat; }
 	printf '\n%-10s %-30s %-30s %-8s %-10s\n' "open loop" "one-row commit p50/p99/p999" "placeBet p50/p99/p999" cpu_busy p99_ratio
-	for f in $OPEN_LOOP_AT; do
-		r=$(awk -v r="$last_rate" -v f="$f" 'BEGIN{printf "%.0f", r*f}')
+	rates=()
+	if [[ -n "$OPEN_LOOP_RATE" ]]; then
+		rates=($OPEN_LOOP_RATE)
+	else
+		for f in $OPEN_LOOP_AT; do rates+=("$(awk -v r="$last_rate" -v f="$f" 'BEGIN{printf "%.0f", r*f}')"); done
+	fi
+	for r in "${rates[@]}"; do
 		rm -f "$work"/commit_log*
-		(cd "$work" && pgbench -n -R "$r" -c 16 -j 2 -T "$DURATION" -f "$work/commit.sql" -l --log-prefix=commit_log "$PGBENCH_DB" >/dev/null 2>&1)
+		(cd "$work" && pgbench -n -R "$r" -c 16 -j 2 -T "$OPEN_LOOP_DURATION" -f "$work/commit.sql" -l --log-prefix=commit_log "$PGBENCH_DB" >/dev/null 2>&1)
 		ref=$(cat "$work"/commit_log* | awk '{print ($3 + $NF) / 1000}' | sort -g |
 			awk '{a[NR] = $1} END {printf "%.2f %.2f %.2f", a[int(NR * 0.5)], a[int(NR * 0.99)], a[int(NR * 0.999)]}')
 		# The busy share is read from the end of the load generator's warm-up
@@ -248,7 +271,7 @@ if [[ "$OPEN_LOOP" == 1 ]]; then
 			busy >"$work/busy0"
 		) &
 		watch_pid=$!
-		out=$("$work/loadgen" bets -url "$url" -players "$PLAYERS" -rate "$r" -pools "$POOLS" -duration "${DURATION}s" | tee "$work/open.txt" | awk '/^RESULT/')
+		out=$("$work/loadgen" bets -url "$url" -players "$PLAYERS" -rate "$r" -pools "$POOLS" -duration "${OPEN_LOOP_DURATION}s" | tee "$work/open.txt" | awk '/^RESULT/')
 		b1=$(busy)
 		wait "$watch_pid"
 		b0=$(cat "$work/busy0")
@@ -258,6 +281,7 @@ if [[ "$OPEN_LOOP" == 1 ]]; then
 		read -r rp50 rp99 rp999 <<<"$ref"
 		cpu=$(awk -v a="$b0" -v b="$b1" 'BEGIN{split(a, x, " "); split(b, y, " "); printf "%.0f%%", 100 * (y[1] - x[1]) / (y[2] - x[2])}')
 		printf '%-10s %-30s %-30s %-8s %-10s\n' "$r/s" "$rp50 / $rp99 / $rp999 ms" "$p50 / $p99 / $p999 ms" "$cpu" "$(awk -v a="$p99" -v b="$rp99" 'BEGIN{printf "%.1f", a/b}')"
+		grep -E '^  (offered|latency|send lag|refused)' "$work/open.txt" || true
 		echo "  $out"
 	done
 fi

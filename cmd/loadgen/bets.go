@@ -358,6 +358,25 @@ type betStats struct {
 	// lag is, in the open loop, how late each request left against its
 	// schedule (the generator's own delay, counted in lat too).
 	lag []time.Duration
+	// offered counts, in the open loop, the sends scheduled inside the
+	// measured window, each counted once whatever became of it (sent,
+	// answered, refused, never answered, or not even sent because the
+	// generator's in-flight bound was full).
+	offered int64
+	// unsent counts scheduled sends the generator could not make (its
+	// in-flight bound full until the schedule ended).
+	unsent int64
+}
+
+// offer counts a send scheduled now and says whether it falls inside the
+// measured window (the open loop decides by schedule, not by answer).
+func (s *betStats) offer() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.measuring {
+		s.offered++
+	}
+	return s.measuring
 }
 
 func newBetStats() *betStats { return &betStats{refused: map[string]int64{}} }
@@ -376,6 +395,18 @@ func (s *betStats) record(lat time.Duration, err error) {
 	if !s.measuring {
 		return
 	}
+	s.recordLocked(lat, err)
+}
+
+// recordIn records an open-loop send that offer counted in the window,
+// whenever its answer comes.
+func (s *betStats) recordIn(lat time.Duration, err error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.recordLocked(lat, err)
+}
+
+func (s *betStats) recordLocked(lat time.Duration, err error) {
 	if err == nil {
 		s.accepted++
 		s.lat = append(s.lat, lat)
@@ -412,11 +443,20 @@ func betLoop(ctx context.Context, cfg betsConfig, players []player, draws *drawT
 	defer cancel()
 	var sent atomic.Int64
 	var seq atomic.Int64
+	// The open loop stops scheduling at the end of the window but lets the
+	// requests it sent finish (up to openLoopDrain), so that every offered
+	// bet is answered or counted as not answered, never dropped.
+	reqCtx := ctx
+	if cfg.rate > 0 {
+		var cancelReq context.CancelFunc
+		reqCtx, cancelReq = context.WithTimeout(context.WithoutCancel(ctx), cfg.warmup+cfg.duration+openLoopDrain)
+		defer cancelReq()
+	}
 	place := func(r *rand.Rand, p player) error {
 		drawID, _ := draws.current()
 		in := map[string]any{"drawId": drawID, "selection": betSelection(r.IntN(cfg.pools), cfg.positions, r), "stake": cfg.stake,
 			"idempotencyKey": "lg-" + strconv.FormatInt(seq.Add(1), 36)}
-		err := p.client.do(ctx, placeBetMutation, map[string]any{"in": in}, nil)
+		err := p.client.do(reqCtx, placeBetMutation, map[string]any{"in": in}, nil)
 		var ge gqlError
 		if errors.As(err, &ge) && (ge.Extensions.Reason == "ROUND_CLOSED" || ge.Extensions.Reason == "DRAW_FINISHED" || ge.Extensions.Reason == "MARKET_NOT_OFFERED_IN_ROUND") {
 			_ = draws.refresh(ctx)
@@ -436,6 +476,7 @@ func betLoop(ctx context.Context, cfg betsConfig, players []player, draws *drawT
 	}()
 	var wg sync.WaitGroup
 	limited := func() bool { return cfg.count > 0 && sent.Add(1) > cfg.count }
+	unreached := func() {}
 	if cfg.rate <= 0 {
 		for c := range cfg.clients {
 			wg.Add(1)
@@ -454,7 +495,25 @@ func betLoop(ctx context.Context, cfg betsConfig, players []player, draws *drawT
 	} else {
 		interval := time.Duration(float64(time.Second) / cfg.rate)
 		inflight := make(chan struct{}, 4096)
-		next := time.Now()
+		origin := time.Now()
+		next := origin
+		// Sends the generator had not reached when the window ended (it
+		// fell behind its schedule, its in-flight bound full) are offered
+		// and not sent all the same: the schedule, not the generator's
+		// progress, says what was offered.
+		unreached = func() {
+			st.mu.Lock()
+			defer st.mu.Unlock()
+			if st.start.IsZero() {
+				return
+			}
+			end := origin.Add(cfg.warmup + cfg.duration)
+			slots := int64(end.Sub(origin)/interval) - int64(st.start.Sub(origin)/interval)
+			if missed := slots - st.offered; missed > 0 {
+				st.offered += missed
+				st.unsent += missed
+			}
+		}
 		for i := 0; ctx.Err() == nil && !limited(); i++ {
 			next = next.Add(interval)
 			if d := time.Until(next); d > 0 {
@@ -463,26 +522,40 @@ func betLoop(ctx context.Context, cfg betsConfig, players []player, draws *drawT
 				case <-time.After(d):
 				}
 			}
+			if ctx.Err() != nil {
+				break
+			}
 			scheduled := next
+			// Counted by its schedule: a send due inside the window is
+			// offered even if the generator cannot make it.
+			in := st.offer()
 			select {
 			case inflight <- struct{}{}:
 			case <-ctx.Done():
+				if in {
+					st.mu.Lock()
+					st.unsent++
+					st.mu.Unlock()
+				}
 				continue
 			}
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
 				defer func() { <-inflight }()
-				st.late(time.Since(scheduled))
+				if in {
+					st.late(time.Since(scheduled))
+				}
 				r := rand.New(rand.NewPCG(uint64(i), uint64(scheduled.UnixNano())))
 				err := place(r, players[i%len(players)])
-				if ctx.Err() == nil {
-					st.record(time.Since(scheduled), err)
+				if in {
+					st.recordIn(time.Since(scheduled), err)
 				}
 			}()
 		}
 	}
 	wg.Wait()
+	unreached()
 	st.mu.Lock()
 	start := st.start
 	st.measuring = false
@@ -513,6 +586,11 @@ func report(cfg betsConfig, st *betStats, elapsed time.Duration) {
 		mode = fmt.Sprintf("open loop, %.0f/s", cfg.rate)
 	}
 	perSec := float64(st.accepted) / elapsed.Seconds()
+	if cfg.rate > 0 {
+		// The offered bets are those scheduled in the window; the drain
+		// after it is not part of the rate.
+		perSec = float64(st.accepted) / cfg.duration.Seconds()
+	}
 	fmt.Printf("bets: %s, %d pool(s), %d players, %s measured\n", mode, cfg.pools, cfg.players, elapsed.Round(time.Millisecond))
 	fmt.Printf("  accepted   %d (%.1f/s)\n", st.accepted, perSec)
 	var reasons []string
@@ -534,6 +612,37 @@ func report(cfg betsConfig, st *betStats, elapsed time.Duration) {
 	for _, n := range st.refused {
 		refused += n
 	}
-	fmt.Printf("RESULT accepted_per_s=%.1f accepted=%d refused=%d p50_ms=%.2f p99_ms=%.2f p999_ms=%.2f sendlag_p99ms=%.2f reasons=%s\n",
-		perSec, st.accepted, refused, pct(0.50), pct(0.99), pct(0.999), pctOf(st.lag, 0.99), strings.Join(reasons, ","))
+	open := ""
+	if cfg.rate > 0 {
+		// Every offered send counts: one not accepted (refused, never
+		// answered, never sent) counts as slower than any answer, so the
+		// percentile is of the offered load, not of what got through.
+		all := func(p float64) string {
+			n := st.offered
+			if n == 0 {
+				return "0"
+			}
+			i := int64(p * float64(n-1))
+			if i >= int64(len(st.lat)) {
+				return "inf"
+			}
+			return fmt.Sprintf("%.2f", float64(st.lat[i].Microseconds())/1000)
+		}
+		share := 0.0
+		if st.offered > 0 {
+			share = float64(st.accepted) / float64(st.offered)
+		}
+		fmt.Printf("  offered    %d (%.1f/s scheduled over %s), accepted %.2f%% of them, %d not sent (the generator behind its schedule, in-flight bound full)\n",
+			st.offered, float64(st.offered)/cfg.duration.Seconds(), cfg.duration, 100*share, st.unsent)
+		fmt.Printf("  latency    p50 %s ms  p99 %s ms  p999 %s ms (every offered bet from its scheduled send; one not accepted counts as inf)\n",
+			all(0.50), all(0.99), all(0.999))
+		open = fmt.Sprintf(" offered=%d accepted_share=%.4f p99_offered_ms=%s", st.offered, share, all(0.99))
+	}
+	fmt.Printf("RESULT accepted_per_s=%.1f accepted=%d refused=%d p50_ms=%.2f p99_ms=%.2f p999_ms=%.2f sendlag_p99ms=%.2f reasons=%s%s\n",
+		perSec, st.accepted, refused, pct(0.50), pct(0.99), pct(0.999), pctOf(st.lag, 0.99), strings.Join(reasons, ","), open)
 }
+
+// openLoopDrain is how long the open loop waits, after its last scheduled
+// send, for the answers still due; one not answered by then counts as
+// CANCELLED (offered, not accepted).
+const openLoopDrain = 15 * time.Second

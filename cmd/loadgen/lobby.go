@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"os"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -24,6 +26,8 @@ func runLobby(ctx context.Context, args []string) error {
 	fs := flag.NewFlagSet("lobby", flag.ContinueOnError)
 	target := fs.String("url", "http://127.0.0.1:19080/query", "GraphQL endpoint (loopback only)")
 	query := fs.String("query", "{ tables { id name currentDraw { id phase } } }", "the query")
+	queryFile := fs.String("query-file", "", "read the query from this file instead (the web client's document as it sends it)")
+	token := fs.String("token", "", "a bearer token to send (empty: anonymous, as the lobby before sign-in)")
 	conns := fs.Int("conns", 32, "concurrent connections")
 	duration := fs.Duration("duration", 10*time.Second, "how long")
 	if err := fs.Parse(args); err != nil {
@@ -32,7 +36,15 @@ func runLobby(ctx context.Context, args []string) error {
 	if err := loopbackOnly(*target); err != nil {
 		return err
 	}
-	body, _ := json.Marshal(map[string]string{"query": *query})
+	if *queryFile != "" {
+		b, err := os.ReadFile(*queryFile)
+		if err != nil {
+			return err
+		}
+		*query = string(b)
+	}
+	// As the web client posts it: the document and empty variables.
+	body, _ := json.Marshal(map[string]any{"query": *query, "variables": map[string]any{}})
 	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: *conns, MaxConnsPerHost: *conns}, Timeout: 10 * time.Second}
 	ctx, cancel := context.WithTimeout(ctx, *duration)
 	defer cancel()
@@ -46,6 +58,9 @@ func runLobby(ctx context.Context, args []string) error {
 			for ctx.Err() == nil {
 				req, _ := http.NewRequestWithContext(ctx, http.MethodPost, *target, bytes.NewReader(body))
 				req.Header.Set("Content-Type", "application/json")
+				if *token != "" {
+					req.Header.Set("Authorization", "Bearer "+*token)
+				}
 				res, err := client.Do(req)
 				if err != nil {
 					if ctx.Err() == nil {
@@ -65,7 +80,16 @@ func runLobby(ctx context.Context, args []string) error {
 	}
 	wg.Wait()
 	secs := time.Since(start).Seconds()
-	out, _ := json.Marshal(map[string]any{"query": *query, "conns": *conns, "req_per_s": float64(ok.Load()) / secs, "errors": bad.Load()})
+	out, _ := json.Marshal(map[string]any{"query": short(*query), "conns": *conns, "req_per_s": float64(ok.Load()) / secs, "errors": bad.Load()})
 	fmt.Println(string(out))
 	return nil
+}
+
+// short is the query on one line, cut to 80 bytes, for the result line.
+func short(q string) string {
+	q = strings.Join(strings.Fields(q), " ")
+	if len(q) > 80 {
+		q = q[:80] + "..."
+	}
+	return q
 }

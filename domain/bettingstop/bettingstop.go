@@ -84,6 +84,16 @@ func NewGate(inner StakeGate, store Store, maxAge time.Duration, now func() time
 
 // EnsureCanStake implements StakeGate.
 func (g *Gate) EnsureCanStake(ctx context.Context, userID ids.UserID) error {
+	if err := g.Open(); err != nil {
+		return err
+	}
+	return g.inner.EnsureCanStake(ctx, userID)
+}
+
+// Open is nil while betting is open by a State young enough to trust, and
+// otherwise the refusal EnsureCanStake gives: a check that judges a
+// player from rows read elsewhere (a bet batch's) asks it first.
+func (g *Gate) Open() error {
 	g.mu.Lock()
 	st, fresh := g.state, g.now().Sub(g.loadedAt) <= g.maxAge
 	g.mu.Unlock()
@@ -93,7 +103,7 @@ func (g *Gate) EnsureCanStake(ctx context.Context, userID ids.UserID) error {
 	if st.Stopped {
 		return errs.R(errs.Forbidden, ReasonBettingStopped, "betting is stopped by the operator; stakes are refused until it is resumed")
 	}
-	return g.inner.EnsureCanStake(ctx, userID)
+	return nil
 }
 
 // Refresh loads the State now.

@@ -169,3 +169,46 @@ func TestGateRunReloadsOnNotice(t *testing.T) {
 		time.Sleep(time.Millisecond)
 	}
 }
+
+// TestGateOpen: Open is the stop's part of EnsureCanStake alone (what a
+// judge of rows read elsewhere asks first): refused before a load, while
+// stopped and once the State is too old to trust, nil otherwise, and it
+// never asks the inner gate.
+func TestGateOpen(t *testing.T) {
+	ctx := context.Background()
+	store := &bettingstoptest.MemStore{}
+	now := time.Date(2026, 12, 5, 12, 0, 0, 0, time.UTC)
+	clock := func() time.Time { return now }
+	inner := &allow{}
+	g := bettingstop.NewGate(inner, store, time.Second, clock)
+	errstest.Is(t, g.Open(), errs.Unavailable, bettingstop.ReasonStopUnknown) // never loaded
+	if err := g.Refresh(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if err := g.Open(); err != nil {
+		t.Fatalf("open: %v", err)
+	}
+	svc := bettingstop.NewService(store, &tables{status: map[int64]bool{}}, clock)
+	if _, err := svc.Stop(ctx, 9, "drill"); err != nil {
+		t.Fatal(err)
+	}
+	if err := g.Refresh(ctx); err != nil {
+		t.Fatal(err)
+	}
+	errstest.Is(t, g.Open(), errs.Forbidden, bettingstop.ReasonBettingStopped)
+	errstest.Is(t, g.EnsureCanStake(ctx, 7), errs.Forbidden, bettingstop.ReasonBettingStopped)
+	if _, err := svc.Resume(ctx, 9); err != nil {
+		t.Fatal(err)
+	}
+	if err := g.Refresh(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if err := g.Open(); err != nil {
+		t.Fatalf("resumed: %v", err)
+	}
+	now = now.Add(2 * time.Second) // no load since: the State is too old
+	errstest.Is(t, g.Open(), errs.Unavailable, bettingstop.ReasonStopUnknown)
+	if inner.calls != 0 {
+		t.Fatalf("Open asked the inner gate %d times", inner.calls)
+	}
+}
