@@ -70,30 +70,9 @@ SELECT (SELECT count(*) FROM c), (SELECT count(*) FROM s)`
 // would leave them. The ledger's Postgres batch runs it for a batch of
 // returns alone.
 func (g Guard) CountReturnsPG(ctx context.Context, pool gorm.ConnPool, ts []ledger.Transfer, applied []int, now time.Time) error {
-	sum := map[int64]int64{}
-	for _, i := range applied {
-		flows, err := protection.Classify(ts[i])
-		if err != nil {
-			return err
-		}
-		for _, f := range flows {
-			if f.Kind != protection.FlowReturn {
-				return fmt.Errorf("count returns: transfer %q holds a %s flow", ts[i].IdempotencyKey, f.Kind)
-			}
-			sum[f.UserID] += int64(f.Amount)
-		}
-	}
-	if len(sum) == 0 {
-		return nil
-	}
-	users := make([]int64, 0, len(sum))
-	for u := range sum {
-		users = append(users, u)
-	}
-	slices.Sort(users)
-	amounts := make([]int64, len(users))
-	for i, u := range users {
-		amounts[i] = sum[u]
+	users, sum, err := returnsByUser(ts, applied)
+	if err != nil || len(users) == 0 {
+		return err
 	}
 	starts := make([]any, len(protection.Periods))
 	for i, p := range protection.Periods {
@@ -101,7 +80,7 @@ func (g Guard) CountReturnsPG(ctx context.Context, pool gorm.ConnPool, ts []ledg
 	}
 	counters := make(map[ids.UserID]protection.Counters, len(users))
 	sessions := make(map[ids.UserID]protection.Session, len(users))
-	err := scanRows(ctx, pool, StandingSelectPG, []any{users, starts[0], starts[1], starts[2]}, func(rows *sql.Rows) error {
+	err = scanRows(ctx, pool, StandingSelectPG, []any{users, starts[0], starts[1], starts[2]}, func(rows *sql.Rows) error {
 		var row StandingRow
 		if err := rows.Scan(row.Dest()...); err != nil {
 			return err
@@ -144,6 +123,31 @@ func (g Guard) CountReturnsPG(ctx context.Context, pool gorm.ConnPool, ts []ledg
 		return fmt.Errorf("count returns: %d counters and %d sessions moved for %d and %d", nc, ns, len(cUsers), len(sUsers))
 	}
 	return nil
+}
+
+// returnsByUser sums what the transfers ts[applied...] return to each
+// player, with the players by id; a transfer holding any other flow than a
+// return is an error.
+func returnsByUser(ts []ledger.Transfer, applied []int) ([]int64, map[int64]int64, error) {
+	sum := map[int64]int64{}
+	for _, i := range applied {
+		flows, err := protection.Classify(ts[i])
+		if err != nil {
+			return nil, nil, err
+		}
+		for _, f := range flows {
+			if f.Kind != protection.FlowReturn {
+				return nil, nil, fmt.Errorf("count returns: transfer %q holds a %s flow", ts[i].IdempotencyKey, f.Kind)
+			}
+			sum[f.UserID] += int64(f.Amount)
+		}
+	}
+	users := make([]int64, 0, len(sum))
+	for u := range sum {
+		users = append(users, u)
+	}
+	slices.Sort(users)
+	return users, sum, nil
 }
 
 // scanRows runs query on pool and calls each for every row.

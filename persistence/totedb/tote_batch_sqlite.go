@@ -91,15 +91,8 @@ func (r *Repo) readBatchSnapshot(ctx context.Context, tx *gorm.DB, w tote.BatchW
 		Wallets: map[ids.UserID]money.Amount{}, States: map[ids.UserID]protection.State{},
 		Counters: map[ids.UserID]protection.Counters{}, Sessions: map[ids.UserID]protection.Session{},
 	}
-	// Bet ids after every one handed out (AUTOINCREMENT's sequence) or
-	// stored; the write stores the admitted bets with theirs.
-	var last int64
-	if err := tx.Raw(`SELECT MAX(COALESCE((SELECT seq FROM sqlite_sequence WHERE name = 'tote_bets'), 0),
-		COALESCE((SELECT MAX(id) FROM tote_bets), 0))`).Scan(&last).Error; err != nil {
-		return tote.BatchSnapshot{}, nil, fmt.Errorf("read bet ids: %w", err)
-	}
-	for i := range snap.BetIDs {
-		snap.BetIDs[i] = last + int64(i) + 1
+	if err := nextBetIDs(tx, snap.BetIDs); err != nil {
+		return tote.BatchSnapshot{}, nil, err
 	}
 	taken, err := takenBetKeys(tx, w)
 	if err != nil {
@@ -113,33 +106,9 @@ func (r *Repo) readBatchSnapshot(ctx context.Context, tx *gorm.DB, w tote.BatchW
 	}
 	slices.Sort(users)
 	users = slices.Compact(users)
-	refs := make([]ledger.AccountRef, len(users))
-	for i, u := range users {
-		refs[i] = ledger.UserWallet(ids.UserID(u))
-	}
-	slices.SortFunc(refs, ledgerdb.LockCompare)
-	accIDs, err := ledgerdb.FindAccounts(tx, refs)
+	walletID, err := r.lockWallets(tx, users, snap.Wallets)
 	if err != nil {
 		return tote.BatchSnapshot{}, nil, err
-	}
-	var existing []int64
-	for _, id := range accIDs {
-		if id != 0 {
-			existing = append(existing, id)
-		}
-	}
-	bal, err := r.led.LockBalances(tx, existing)
-	if err != nil {
-		return tote.BatchSnapshot{}, nil, err
-	}
-	walletID := map[int64]int64{}
-	for i, a := range refs {
-		if accIDs[i] == 0 {
-			continue
-		}
-		u, _ := a.User()
-		walletID[int64(u)] = accIDs[i]
-		snap.Wallets[u] = bal[accIDs[i]]
 	}
 	// The protection state after the wallets (the guard's order).
 	states, err := protectiondb.LoadStates(tx, users)
@@ -159,6 +128,56 @@ func (r *Repo) readBatchSnapshot(ctx context.Context, tx *gorm.DB, w tote.BatchW
 		}
 	}
 	return snap, walletID, nil
+}
+
+// nextBetIDs fills betIDs with the bet ids after every one handed out
+// (AUTOINCREMENT's sequence) or stored; the write stores the admitted bets
+// with theirs.
+func nextBetIDs(tx *gorm.DB, betIDs []int64) error {
+	var last int64
+	if err := tx.Raw(`SELECT MAX(COALESCE((SELECT seq FROM sqlite_sequence WHERE name = 'tote_bets'), 0),
+		COALESCE((SELECT MAX(id) FROM tote_bets), 0))`).Scan(&last).Error; err != nil {
+		return fmt.Errorf("read bet ids: %w", err)
+	}
+	for i := range betIDs {
+		betIDs[i] = last + int64(i) + 1
+	}
+	return nil
+}
+
+// lockWallets locks the wallets of users that exist (in the ledger's lock
+// order), puts their balances in wallets and returns their account ids by
+// player.
+func (r *Repo) lockWallets(tx *gorm.DB, users []int64, wallets map[ids.UserID]money.Amount) (map[int64]int64, error) {
+	refs := make([]ledger.AccountRef, len(users))
+	for i, u := range users {
+		refs[i] = ledger.UserWallet(ids.UserID(u))
+	}
+	slices.SortFunc(refs, ledgerdb.LockCompare)
+	accIDs, err := ledgerdb.FindAccounts(tx, refs)
+	if err != nil {
+		return nil, err
+	}
+	var existing []int64
+	for _, id := range accIDs {
+		if id != 0 {
+			existing = append(existing, id)
+		}
+	}
+	bal, err := r.led.LockBalances(tx, existing)
+	if err != nil {
+		return nil, err
+	}
+	walletID := map[int64]int64{}
+	for i, a := range refs {
+		if accIDs[i] == 0 {
+			continue
+		}
+		u, _ := a.User()
+		walletID[int64(u)] = accIDs[i]
+		wallets[u] = bal[accIDs[i]]
+	}
+	return walletID, nil
 }
 
 // takenBetKeys reads which of w's (player, key) pairs a stored bet holds.
@@ -196,24 +215,9 @@ func (r *Repo) writeBatchGorm(tx *gorm.DB, wr batchRows, walletID map[int64]int6
 	if len(trIDs) != len(wr.transfers) {
 		return errs.E(errs.Internal, "bet batch: %d of %d stake transfer keys were free", len(trIDs), len(wr.transfers))
 	}
-	refs := make([]ledger.AccountRef, len(wr.escrows))
-	for i, e := range wr.escrows {
-		refs[i] = ledger.AccountRef{Kind: ledger.Escrow, Ref: e.ref}
-	}
-	escIDs, err := ledgerdb.EnsureAccounts(tx, refs)
+	escID, final, bal, err := r.creditEscrows(tx, wr.escrows)
 	if err != nil {
 		return err
-	}
-	escBal, err := r.led.LockBalances(tx, escIDs)
-	if err != nil {
-		return err
-	}
-	bal := map[int64]money.Amount{}
-	escID := map[string]int64{}
-	final := map[string]money.Amount{}
-	for i, e := range wr.escrows {
-		escID[e.ref], final[e.ref] = escIDs[i], escBal[escIDs[i]]+e.amount
-		bal[escIDs[i]] = final[e.ref]
 	}
 	for _, pl := range wr.players {
 		id, ok := walletID[int64(pl.User)]
@@ -244,6 +248,32 @@ func (r *Repo) writeBatchGorm(tx *gorm.DB, wr batchRows, walletID map[int64]int6
 		}
 	}
 	return nil
+}
+
+// creditEscrows ensures and locks the batch's escrows and returns, by
+// reference, their account ids and their balances after the batch's
+// stakes, and those balances by account id (the balances to set).
+func (r *Repo) creditEscrows(tx *gorm.DB, escrows []batchEscrowRow) (escID map[string]int64, final map[string]money.Amount, bal map[int64]money.Amount, err error) {
+	refs := make([]ledger.AccountRef, len(escrows))
+	for i, e := range escrows {
+		refs[i] = ledger.AccountRef{Kind: ledger.Escrow, Ref: e.ref}
+	}
+	escIDs, err := ledgerdb.EnsureAccounts(tx, refs)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	escBal, err := r.led.LockBalances(tx, escIDs)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	bal = map[int64]money.Amount{}
+	escID = map[string]int64{}
+	final = map[string]money.Amount{}
+	for i, e := range escrows {
+		escID[e.ref], final[e.ref] = escIDs[i], escBal[escIDs[i]]+e.amount
+		bal[escIDs[i]] = final[e.ref]
+	}
+	return escID, final, bal, nil
 }
 
 // insertBetRows stores planned bets with their ids, in the order given.

@@ -283,54 +283,13 @@ func (t *toteTx) payDraw(db *gorm.DB, drawID int64, pools []tote.PoolRates, pool
 				return err
 			}
 		}
-		rows, err := db.Raw(drawPaidSQL, drawID).Rows()
-		if err != nil {
+		if err := readDrawPaid(db, drawID, pool, out, unrated); err != nil {
 			return err
 		}
-		defer rows.Close()
-		for rows.Next() {
-			var p tote.SelectionPaid
-			var round int
-			var market string
-			var rated, stake, p1, p2 int64
-			if err := rows.Scan(&round, &market, &p.Selection, &rated, &p.Bets, &stake, &p1, &p2); err != nil {
-				return err
-			}
-			i, ok := pool(round, market)
-			if !ok {
-				continue // a pool not being paid
-			}
-			if rated == 0 {
-				unrated[i] = append(unrated[i], p.Selection)
-				continue
-			}
-			p.Stake, p.Paid1, p.Paid2 = money.Amount(stake), money.Amount(p1), money.Amount(p2)
-			out[i].Paid = append(out[i].Paid, p)
-		}
-		if err := rows.Err(); err != nil {
-			return err
-		}
-		rows.Close()
 		if err := t.loseUnrated(db, drawID, pools, unrated, at); err != nil {
 			return err
 		}
-		rows, err = db.Raw(drawCreditsSQL, drawID).Rows()
-		if err != nil {
-			return err
-		}
-		defer rows.Close()
-		for rows.Next() {
-			var round int
-			var market string
-			var user, amount int64
-			if err := rows.Scan(&round, &market, &user, &amount); err != nil {
-				return err
-			}
-			if i, ok := pool(round, market); ok {
-				out[i].Credits = append(out[i].Credits, tote.WalletCredit{UserID: ids.UserID(user), Amount: money.Amount(amount)})
-			}
-		}
-		if err := rows.Err(); err != nil {
+		if err := readDrawCredits(db, drawID, pool, out); err != nil {
 			return err
 		}
 		if pg {
@@ -338,6 +297,62 @@ func (t *toteTx) payDraw(db *gorm.DB, drawID int64, pools []tote.PoolRates, pool
 		}
 		return nil
 	})
+}
+
+// readDrawPaid runs drawPaidSQL: what each selection of draw drawID's
+// paid pools (pool maps a round and market onto its index in out) pays,
+// into out[i].Paid, and the selections without a rate into unrated.
+func readDrawPaid(db *gorm.DB, drawID int64, pool func(int, string) (int, bool), out []tote.PoolPaid, unrated map[int][]string) error {
+	rows, err := db.Raw(drawPaidSQL, drawID).Rows()
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var p tote.SelectionPaid
+		var round int
+		var market string
+		var rated, stake, p1, p2 int64
+		if err := rows.Scan(&round, &market, &p.Selection, &rated, &p.Bets, &stake, &p1, &p2); err != nil {
+			return err
+		}
+		i, ok := pool(round, market)
+		if !ok {
+			continue // a pool not being paid
+		}
+		if rated == 0 {
+			unrated[i] = append(unrated[i], p.Selection)
+			continue
+		}
+		p.Stake, p.Paid1, p.Paid2 = money.Amount(stake), money.Amount(p1), money.Amount(p2)
+		out[i].Paid = append(out[i].Paid, p)
+	}
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	return rows.Close()
+}
+
+// readDrawCredits runs drawCreditsSQL: each player's credit from each
+// paid pool of draw drawID, into out[i].Credits.
+func readDrawCredits(db *gorm.DB, drawID int64, pool func(int, string) (int, bool), out []tote.PoolPaid) error {
+	rows, err := db.Raw(drawCreditsSQL, drawID).Rows()
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var round int
+		var market string
+		var user, amount int64
+		if err := rows.Scan(&round, &market, &user, &amount); err != nil {
+			return err
+		}
+		if i, ok := pool(round, market); ok {
+			out[i].Credits = append(out[i].Credits, tote.WalletCredit{UserID: ids.UserID(user), Amount: money.Amount(amount)})
+		}
+	}
+	return rows.Err()
 }
 
 // setLocal sets Postgres' merge joins and explicit sorts to v for the rest
