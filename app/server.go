@@ -302,10 +302,6 @@ func (a *App) Run(ctx context.Context) error {
 	return a.Shutdown()
 }
 
-// Draining reports whether the replica is stopping (Shutdown has begun):
-// /readyz answers 503 from then on.
-func (a *App) Draining() bool { return a.drain.Draining() }
-
 // Shutdown stops the replica without a storm (docs/scaling.md, "Deploys"):
 //  1. /readyz answers 503 (reason DRAINING) at once, so the load balancer
 //     takes the replica out of rotation; keep-alive is turned off, so HTTP

@@ -209,12 +209,6 @@ func (t *renderTap) Written() {
 	}
 }
 
-// SharedRender returns es with table-event responses rendered once per
-// document, variables and seq (see renderTap).
-func SharedRender(es graphql.ExecutableSchema) graphql.ExecutableSchema {
-	return &sharedRender{ExecutableSchema: es, cache: newRenderCache()}
-}
-
 // Exec implements graphql.ExecutableSchema.
 func (s *sharedRender) Exec(ctx context.Context) graphql.ResponseHandler {
 	oc := graphql.GetOperationContext(ctx)

@@ -28,8 +28,9 @@ const tableSubBuffer = 128
 // events it folds). When this replica drops a slow client the stream ends;
 // the client reconnects with the last seq it received.
 //
-// Under SharedRender the stream runs in the transport's own goroutine
-// (renderTap.pull); otherwise a goroutine feeds the returned channel.
+// Under the handler's sharedRender the stream runs in the transport's own
+// goroutine (renderTap.pull); otherwise a goroutine feeds the returned
+// channel.
 func (a *ToteAPI) TableEvents(ctx context.Context, tableID string, afterSeq *int64) (<-chan model.TableEvent, error) {
 	n, err := parseID(tableID, "table")
 	if err != nil {
@@ -259,7 +260,7 @@ func (s *tableStream) snapshot(ctx context.Context, v readmodel.TableView) error
 }
 
 // send queues e unless it was queued already. e is not converted to the
-// schema's type here: with SharedRender only the subscriber that renders
+// schema's type here: with sharedRender only the subscriber that renders
 // it for its document does that.
 func (s *tableStream) send(e *tote.TableEvent) {
 	if e.Seq <= s.last {

@@ -62,9 +62,6 @@ func KeyOfCards(cs ...cards.Card) Key {
 // twice yields a Key that evaluates to nonsense.
 func (k Key) Add(o Key) Key { return Key{k.sum + o.sum, k.mask | o.mask} }
 
-// Len returns how many cards the Key holds.
-func (k Key) Len() int { return bits.OnesCount64(k.mask) }
-
 // RankKey identifies the ranks of the Key's cards, ignoring suits: Keys of
 // the same multiset of ranks have the same RankKey, and different
 // multisets of up to seven cards have different ones. Without a possible

@@ -384,14 +384,11 @@ func (s *Service) Decide(ctx context.Context, req DecideRequest) (Snapshot, erro
 		if err != nil {
 			return err
 		}
-		for _, d := range r.Decisions {
-			if d.Key != req.IdempotencyKey {
-				continue
-			}
-			if d.Box != req.Box || d.Decision != req.Decision {
-				return errs.R(errs.Conflict, ledger.ReasonKeyReused, "idempotency key %q was already used for another decision in this hand", req.IdempotencyKey)
-			}
-			rec, replayed = r, true
+		switch replayed, err = replayedDecision(r, req); {
+		case err != nil:
+			return err
+		case replayed:
+			rec = r
 			return nil
 		}
 		h, err := Replay(r)
@@ -426,6 +423,21 @@ func (s *Service) Decide(ctx context.Context, req DecideRequest) (Snapshot, erro
 		return Snapshot{}, late
 	}
 	return snapshotOf(rec)
+}
+
+// replayedDecision reports whether hand r holds req's decision already
+// (under req's key), and refuses a key r used for another decision.
+func replayedDecision(r Record, req DecideRequest) (bool, error) {
+	for _, d := range r.Decisions {
+		if d.Key != req.IdempotencyKey {
+			continue
+		}
+		if d.Box != req.Box || d.Decision != req.Decision {
+			return false, errs.R(errs.Conflict, ledger.ReasonKeyReused, "idempotency key %q was already used for another decision in this hand", req.IdempotencyKey)
+		}
+		return true, nil
+	}
+	return false, nil
 }
 
 // commit stores the hand's new state and posts the legs it gained since

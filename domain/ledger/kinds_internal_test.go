@@ -30,3 +30,17 @@ func TestAKindWithoutAClassFails(t *testing.T) {
 		t.Error("a kind outside the registry is valid or classified")
 	}
 }
+
+// CheckKinds reports the kinds of a registry that declare no protection
+// class: the registry's test runs it, so that adding a kind without its
+// class fails the build's tests.
+func CheckKinds(reg map[TransferKind]Protection) []TransferKind {
+	var bad []TransferKind
+	for k, p := range reg {
+		if p <= Unclassified || p > Returned {
+			bad = append(bad, k)
+		}
+	}
+	slices.Sort(bad)
+	return bad
+}

@@ -110,20 +110,6 @@ func TransferKinds() []TransferKind {
 	return out
 }
 
-// CheckKinds reports the kinds of a registry that declare no protection
-// class: the registry's own test runs it, so that adding a kind without
-// its class fails the build's tests.
-func CheckKinds(reg map[TransferKind]Protection) []TransferKind {
-	var bad []TransferKind
-	for k, p := range reg {
-		if p <= Unclassified || p > Returned {
-			bad = append(bad, k)
-		}
-	}
-	slices.Sort(bad)
-	return bad
-}
-
 // Limits on a transfer. MaxEntries × MaxEntryAmount fits in int64, so no sum
 // over one transfer can overflow.
 const (

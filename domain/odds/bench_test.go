@@ -77,17 +77,6 @@ func BenchmarkOddsFlop10Parallel(b *testing.B) { benchCompute(b, tenPockets, "2s
 // BenchmarkOddsTurn10 is ten positions after the turn: 28 boards.
 func BenchmarkOddsTurn10(b *testing.B) { benchCompute(b, tenPockets, "2s 8d Qc 4s", false) }
 
-// BenchmarkLeaders is the EXPRESS leader after the flop.
-func BenchmarkLeaders(b *testing.B) {
-	bd := cards.MustParseList("2s 8d Qc")
-	b.ReportAllocs()
-	for b.Loop() {
-		if _, err := odds.Leaders(tenPockets, bd); err != nil {
-			b.Fatal(err)
-		}
-	}
-}
-
 // BenchmarkPreDealCategories samples 10,000 ten-position deals.
 func BenchmarkPreDealCategories(b *testing.B) {
 	b.ReportAllocs()

@@ -28,20 +28,3 @@ func ExampleCompute() {
 	// aces equity 0.8126 = 29603/36432
 	// a flush wins 0.0394 of boards
 }
-
-func ExampleLeaders() {
-	ps := [][2]cards.Card{
-		{cards.MustParse("Ah"), cards.MustParse("Kd")},
-		{cards.MustParse("As"), cards.MustParse("Kc")},
-		{cards.MustParse("7c"), cards.MustParse("6d")},
-	}
-	flop := cards.MustParseList("Ad 9h 2s")
-	leaders, _ := odds.Leaders(ps, flop)
-	fmt.Println("leaders after the flop (indexes):", leaders)
-	turn := append(flop, cards.MustParse("8s"))
-	leaders, _ = odds.Leaders(ps, turn)
-	fmt.Println("leaders after the turn (indexes):", leaders)
-	// Output:
-	// leaders after the flop (indexes): [0 1]
-	// leaders after the turn (indexes): [0 1]
-}

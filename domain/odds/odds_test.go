@@ -8,6 +8,7 @@ import (
 	"github.com/pokertote/pokertote/domain/errs"
 	"github.com/pokertote/pokertote/domain/hand"
 	"github.com/pokertote/pokertote/domain/odds"
+	"github.com/pokertote/pokertote/domain/parimutuel"
 )
 
 // TestAcesAgainstKings reproduces the published heads-up figures over all
@@ -223,7 +224,8 @@ func TestSymmetricPositions(t *testing.T) {
 	}
 }
 
-// TestRiverIsTheResult: a complete board is one board, won by Winners.
+// TestRiverIsTheResult: a complete board is one board, won by the
+// settlement's winners (parimutuel.Leaders).
 func TestRiverIsTheResult(t *testing.T) {
 	ps := pockets("Ah Kd", "Qs Qh", "7c 2d")
 	board := cards.MustParseList("Qd 7h 2s Ks 3c")
@@ -231,11 +233,8 @@ func TestRiverIsTheResult(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	winners, err := odds.Winners(ps, board)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if r.Boards != 1 || len(winners) != 1 || winners[0] != 1 || r.Positions[1].Wins != 1 || r.Categories[hand.ThreeOfAKind] != 1 {
+	winners := parimutuel.Leaders(ps, board) // positions from 1
+	if r.Boards != 1 || len(winners) != 1 || winners[0] != 2 || r.Positions[1].Wins != 1 || r.Categories[hand.ThreeOfAKind] != 1 {
 		t.Errorf("river result %+v, winners %v; want queens (position 2) to win with trips", r, winners)
 	}
 	if r.Positions[1].WinProbability() != 1 || r.Positions[0].LossProbability() != 1 || r.CategoryProbability(hand.ThreeOfAKind) != 1 {

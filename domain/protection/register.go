@@ -202,24 +202,9 @@ func ParseRegisterCSV(r io.Reader) ([]RegisterEntry, error) {
 	if err != nil {
 		return bad("the file needs a header line (document_hash, name, date_of_birth, note)")
 	}
-	col := map[string]int{}
-	for i, h := range header {
-		h = strings.ToLower(strings.TrimSpace(strings.TrimPrefix(h, "\ufeff")))
-		switch h {
-		case "document_hash", "name", "date_of_birth", "note":
-		default:
-			return bad("unknown column %q in the header", truncate(h, 40))
-		}
-		if _, dup := col[h]; dup {
-			return bad("column %q appears twice in the header", h)
-		}
-		col[h] = i
-	}
-	_, hasDoc := col["document_hash"]
-	_, hasName := col["name"]
-	_, hasDOB := col["date_of_birth"]
-	if !hasDoc && !(hasName && hasDOB) {
-		return bad("the header needs document_hash, or name and date_of_birth")
+	col, err := registerColumns(header)
+	if err != nil {
+		return nil, err
 	}
 	var out []RegisterEntry
 	for {
@@ -258,6 +243,35 @@ func ParseRegisterCSV(r io.Reader) ([]RegisterEntry, error) {
 		}
 		out = append(out, e)
 	}
+}
+
+// registerColumns maps the columns a register file's header names onto
+// their places, refusing an unknown or repeated column and a header that
+// identifies no one (no document_hash, nor name and date_of_birth).
+func registerColumns(header []string) (map[string]int, error) {
+	bad := func(format string, a ...any) (map[string]int, error) {
+		return nil, errs.R(errs.Invalid, ReasonInvalidRegister, format, a...)
+	}
+	col := map[string]int{}
+	for i, h := range header {
+		h = strings.ToLower(strings.TrimSpace(strings.TrimPrefix(h, "\ufeff")))
+		switch h {
+		case "document_hash", "name", "date_of_birth", "note":
+		default:
+			return bad("unknown column %q in the header", truncate(h, 40))
+		}
+		if _, dup := col[h]; dup {
+			return bad("column %q appears twice in the header", h)
+		}
+		col[h] = i
+	}
+	_, hasDoc := col["document_hash"]
+	_, hasName := col["name"]
+	_, hasDOB := col["date_of_birth"]
+	if !hasDoc && !(hasName && hasDOB) {
+		return bad("the header needs document_hash, or name and date_of_birth")
+	}
+	return col, nil
 }
 
 func csvProblem(err error) string {

@@ -23,6 +23,7 @@ import (
 	"github.com/pokertote/pokertote/domain/money"
 	"github.com/pokertote/pokertote/domain/protection"
 	"github.com/pokertote/pokertote/domain/report"
+	"github.com/pokertote/pokertote/domain/tote"
 )
 
 // Type is a record's type: also its webhook event type.
@@ -213,18 +214,16 @@ func describeBet(r *Record, t Transfer) {
 	case len(parts) >= 2 && parts[0] == "holdem":
 		r.Game = Holdem
 		r.HandID, _ = strconv.ParseInt(parts[1], 10, 64)
-	case len(parts) >= 2 && parts[0] == "tote":
+	case tote.IsLedgerKey(t.Key):
 		r.Game = Tote
 		if t.Bet.ID != 0 {
 			b := t.Bet
 			r.BetID, r.TableID, r.DrawID, r.Round, r.Market, r.Selection = b.ID, b.TableID, b.DrawID, b.Round, b.Market, b.Selection
 			return
 		}
-		// tote:settle:<draw>:<round>:<market>[:<part>] and tote:void:<...>
-		if len(parts) >= 5 {
-			r.DrawID, _ = strconv.ParseInt(parts[2], 10, 64)
-			r.Round, _ = strconv.Atoi(parts[3])
-			r.Market = parts[4]
+		// A pool's settlement or void names its pool.
+		if ref, ok := tote.ParseLedgerKey(t.Key); ok && ref.Kind != tote.LedgerStake {
+			r.DrawID, r.Round, r.Market = ref.DrawID, ref.Round, ref.Market
 		}
 		r.TableID = t.Bet.TableID
 	}

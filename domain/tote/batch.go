@@ -134,7 +134,7 @@ func CheckBet(d Draw, t Table, stake money.Amount, sel parimutuel.Selection, now
 // pool's escrow.
 func StakeTransfer(d Draw, b Bet) ledger.Transfer {
 	return ledger.Move(
-		fmt.Sprintf("tote:bet:%d", b.ID), ledger.BetStake,
+		StakeLedgerKey(b.ID), ledger.BetStake,
 		fmt.Sprintf("Bet #%d on draw #%d: %s %s in round %s", b.ID, d.Number, b.Selection.Market, b.Selection, b.Round),
 		ledger.UserWallet(b.UserID), ledger.EscrowOf(PoolID(d.ID, b.Round, b.Selection.Market)), b.Stake)
 }

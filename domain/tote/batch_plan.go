@@ -90,89 +90,145 @@ func PlanBatch(w BatchWork, s BatchSnapshot) (BatchPlan, error) {
 	if w.Clock == nil {
 		return BatchPlan{}, errs.E(errs.Internal, "tote: a bet batch without a clock")
 	}
-	now := w.Clock.Now()
+	p := batchPlanner{
+		work: w, snap: s, now: w.Clock.Now(),
+		balance:  map[ids.UserID]money.Amount{},
+		counters: map[ids.UserID]protection.Counters{},
+		sessions: map[ids.UserID]protection.Session{},
+		seen:     map[BetKey]bool{},
+	}
 	plan := BatchPlan{Results: make([]BatchResult, n)}
-	balance := map[ids.UserID]money.Amount{}
-	counters := map[ids.UserID]protection.Counters{}
-	sessions := map[ids.UserID]protection.Session{}
-	seen := map[BetKey]bool{}
 	keys := make([]BetKey, n)
 	took := make([]bool, n)
 	for i, q := range w.Requests {
 		r := &plan.Results[i]
 		keys[i] = BetKey{q.UserID, q.Key}
-		if r.Err = q.Refused; r.Err != nil {
+		if r.Err = p.gate(q, keys[i], r); r.Err != nil {
 			continue
 		}
-		if w.Judge != nil {
-			if r.Err = judge(w.Judge, s.Players, q.UserID, now); r.Err != nil {
-				r.GateRefused = true
-				continue
-			}
-		}
-		if r.Err = CheckBet(s.Draw, s.Table, q.Stake, q.Selection, now); r.Err != nil {
-			continue
-		}
-		k := keys[i]
-		if seen[k] || (s.Taken != nil && s.Taken(k.User, k.Key)) {
-			r.Err = errs.R(errs.Conflict, ReasonDuplicateBet, "a bet with key %q exists", q.Key)
-			continue
-		}
-		seen[k], took[i] = true, true
-		bet := Bet{
-			ID: s.BetIDs[i], DrawID: s.Draw.ID, TableID: s.Draw.TableID, UserID: q.UserID, Round: s.Draw.OpenRound(), Selection: q.Selection,
-			Stake: q.Stake, Status: BetAccepted, IdempotencyKey: q.Key, PlacedAt: now,
-		}
-		tr := StakeTransfer(s.Draw, bet)
-		if r.Err = tr.Validate(); r.Err != nil {
-			continue
-		}
-		flow, wallet, err := stakeFlow(tr, bet.UserID)
+		p.seen[keys[i]], took[i] = true, true
+		st, err := p.stake(i, q, r)
 		if err != nil {
 			return BatchPlan{}, err
 		}
-		u := bet.UserID
-		if _, ok := balance[u]; !ok {
-			balance[u], counters[u], sessions[u] = s.Wallets[u], s.Counters[u], s.Sessions[u]
-			if sessions[u].UserID == 0 {
-				ses := sessions[u]
-				ses.UserID = int64(u)
-				sessions[u] = ses
-			}
+		if r.Err == nil {
+			plan.Stakes = append(plan.Stakes, st)
 		}
-		st := s.States[u]
-		if r.Err = protection.Excluded(flow, st, s.Now); r.Err != nil {
-			continue
-		}
-		// The wallet as read (a player without one holds zero); the
-		// escrows' balances are not part of the snapshot (their rows are
-		// locked only by the write), so Apply's figures for them are unused.
-		moved := ledger.Balances{wallet: balance[u]}
-		if _, r.Err = ledger.Apply(tr, moved); r.Err != nil {
-			continue
-		}
-		a, err := protection.Admit(flow, st, counters[u], sessions[u], s.Now)
-		if r.Err = err; err != nil {
-			continue
-		}
-		balance[u], counters[u], sessions[u] = moved[wallet], a.Counters, a.Session
-		r.Bet, r.Balance = bet, moved[wallet]
-		plan.Stakes = append(plan.Stakes, PlannedStake{Request: i, Transfer: tr, Balance: moved[wallet]})
 	}
 	errOf := make([]*error, n)
 	for i := range plan.Results {
 		errOf[i] = &plan.Results[i].Err
 	}
 	InheritFirstFailures(keys, took, errOf)
+	plan.Players = p.players(plan)
+	return plan, nil
+}
+
+// batchPlanner is PlanBatch's running state: the work, the snapshot, the
+// batch's time, and each player of the batch as the stakes admitted so
+// far left them (wallet balance, counters, session), with the keys
+// already taken in the batch.
+type batchPlanner struct {
+	work     BatchWork
+	snap     BatchSnapshot
+	now      time.Time
+	balance  map[ids.UserID]money.Amount
+	counters map[ids.UserID]protection.Counters
+	sessions map[ids.UserID]protection.Session
+	seen     map[BetKey]bool
+}
+
+// gate decides what comes before the bet is made: the stake gate (a
+// refusal the intake got, or the work's Judge, which sets r.GateRefused),
+// CheckBet, and the key k (DUPLICATE_BET when taken before the batch or
+// earlier in it).
+func (p *batchPlanner) gate(q BatchRequest, k BetKey, r *BatchResult) error {
+	if q.Refused != nil {
+		return q.Refused
+	}
+	if p.work.Judge != nil {
+		if err := judge(p.work.Judge, p.snap.Players, q.UserID, p.now); err != nil {
+			r.GateRefused = true
+			return err
+		}
+	}
+	if err := CheckBet(p.snap.Draw, p.snap.Table, q.Stake, q.Selection, p.now); err != nil {
+		return err
+	}
+	if p.seen[k] || (p.snap.Taken != nil && p.snap.Taken(k.User, k.Key)) {
+		return errs.R(errs.Conflict, ReasonDuplicateBet, "a bet with key %q exists", q.Key)
+	}
+	return nil
+}
+
+// stake makes request i's bet and decides its stake: the transfer's
+// Validate, the player's exclusion, the funds and the limits, as the
+// earlier stakes of the batch left the player. A refusal is set in r.Err
+// (the stake returned is then unused); the error returned is the store's
+// (a transfer that is not a stake), which fails the batch.
+func (p *batchPlanner) stake(i int, q BatchRequest, r *BatchResult) (PlannedStake, error) {
+	d := p.snap.Draw
+	bet := Bet{
+		ID: p.snap.BetIDs[i], DrawID: d.ID, TableID: d.TableID, UserID: q.UserID, Round: d.OpenRound(), Selection: q.Selection,
+		Stake: q.Stake, Status: BetAccepted, IdempotencyKey: q.Key, PlacedAt: p.now,
+	}
+	tr := StakeTransfer(d, bet)
+	if r.Err = tr.Validate(); r.Err != nil {
+		return PlannedStake{}, nil
+	}
+	flow, wallet, err := stakeFlow(tr, bet.UserID)
+	if err != nil {
+		return PlannedStake{}, err
+	}
+	u := bet.UserID
+	p.load(u)
+	st := p.snap.States[u]
+	if r.Err = protection.Excluded(flow, st, p.snap.Now); r.Err != nil {
+		return PlannedStake{}, nil
+	}
+	// The wallet as read (a player without one holds zero); the
+	// escrows' balances are not part of the snapshot (their rows are
+	// locked only by the write), so Apply's figures for them are unused.
+	moved := ledger.Balances{wallet: p.balance[u]}
+	if _, r.Err = ledger.Apply(tr, moved); r.Err != nil {
+		return PlannedStake{}, nil
+	}
+	a, err := protection.Admit(flow, st, p.counters[u], p.sessions[u], p.snap.Now)
+	if r.Err = err; err != nil {
+		return PlannedStake{}, nil
+	}
+	p.balance[u], p.counters[u], p.sessions[u] = moved[wallet], a.Counters, a.Session
+	r.Bet, r.Balance = bet, moved[wallet]
+	return PlannedStake{Request: i, Transfer: tr, Balance: moved[wallet]}, nil
+}
+
+// load takes player u's wallet, counters and session from the snapshot
+// the first time the batch meets u (a session not yet stored gets u's id).
+func (p *batchPlanner) load(u ids.UserID) {
+	if _, ok := p.balance[u]; ok {
+		return
+	}
+	p.balance[u], p.counters[u], p.sessions[u] = p.snap.Wallets[u], p.snap.Counters[u], p.snap.Sessions[u]
+	if p.sessions[u].UserID == 0 {
+		ses := p.sessions[u]
+		ses.UserID = int64(u)
+		p.sessions[u] = ses
+	}
+}
+
+// players are the players whose stakes plan admitted, by id, as the
+// batch leaves them.
+func (p *batchPlanner) players(plan BatchPlan) []PlannedPlayer {
 	users := make([]ids.UserID, len(plan.Stakes))
 	for i, st := range plan.Stakes {
 		users[i] = plan.Results[st.Request].Bet.UserID
 	}
 	slices.Sort(users)
+	var out []PlannedPlayer
 	for _, u := range slices.Compact(users) {
-		plan.Players = append(plan.Players, PlannedPlayer{User: u, Balance: balance[u], Counters: counters[u], Session: sessions[u]})
+		out = append(out, PlannedPlayer{User: u, Balance: p.balance[u], Counters: p.counters[u], Session: p.sessions[u]})
 	}
-	return plan, nil
+	return out
 }
 
 // InheritFirstFailures is the one home of the rule that a request repeating

@@ -8,7 +8,7 @@ import (
 )
 
 // A Sharer renders a subscription's events once for every subscriber of
-// the same document (graph's SharedRender for tableEvents): the transport
+// the same document (graph's sharedRender for tableEvents): the transport
 // then writes the shared bytes with each subscriber's id spliced in.
 type Sharer interface {
 	// Tap returns ctx carrying a Stream for operation rc when its events

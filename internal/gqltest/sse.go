@@ -24,7 +24,6 @@ type Stream struct {
 
 	mu        sync.Mutex
 	completed bool
-	done      chan struct{}
 }
 
 // Completed reports whether the server ended the stream with its
@@ -35,9 +34,6 @@ func (s *Stream) Completed() bool {
 	defer s.mu.Unlock()
 	return s.completed
 }
-
-// Done is closed when the stream has ended.
-func (s *Stream) Done() <-chan struct{} { return s.done }
 
 // Close ends the stream from the client's side.
 func (s *Stream) Close() { _ = s.body.Close() }
@@ -85,13 +81,12 @@ func (c *Client) SSE(ctx context.Context, query string, vars map[string]any, hea
 		return nil, se
 	}
 	next := make(chan Response, 1024)
-	s := &Stream{Next: next, body: res.Body, done: make(chan struct{})}
+	s := &Stream{Next: next, body: res.Body}
 	go s.read(next)
 	return s, nil
 }
 
 func (s *Stream) read(next chan<- Response) {
-	defer close(s.done)
 	defer close(next)
 	defer s.body.Close()
 	sc := bufio.NewScanner(s.body)

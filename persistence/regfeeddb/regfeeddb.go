@@ -292,15 +292,11 @@ func (r *Repo) next(tx *gorm.DB, cur cursorRow, limit int) ([]readTransfer, erro
 func (r *Repo) cuts(tx *gorm.DB, out []readTransfer) error {
 	draws := map[int64][]int{}
 	for i, t := range out {
-		p := strings.Split(t.Key, ":")
-		if len(p) != 5 || p[0] != "tote" || p[1] != "settle" || t.Kind != ledger.Settlement {
+		ref, ok := tote.ParseLedgerKey(t.Key)
+		if !ok || ref.Kind != tote.LedgerSettle || ref.Part != 1 || t.Kind != ledger.Settlement {
 			continue
 		}
-		id, err := strconv.ParseInt(p[2], 10, 64)
-		if err != nil {
-			continue
-		}
-		draws[id] = append(draws[id], i)
+		draws[ref.DrawID] = append(draws[ref.DrawID], i)
 	}
 	if len(draws) == 0 {
 		return nil
@@ -329,7 +325,8 @@ func (r *Repo) cuts(tx *gorm.DB, out []readTransfer) error {
 			pools[p.PoolID] = p
 		}
 		for _, i := range draws[row.ID] {
-			poolID := strings.TrimPrefix(out[i].Key, "tote:settle:")
+			ref, _ := tote.ParseLedgerKey(out[i].Key) // read above
+			poolID := ref.PoolID()
 			p, ok := pools[poolID]
 			if !ok {
 				return fmt.Errorf("draw %d's result has no pool %s", row.ID, poolID)
@@ -435,18 +432,13 @@ func (r *Repo) legs(tx *gorm.DB, out []readTransfer, idx map[int64]int) error {
 func (r *Repo) bets(tx *gorm.DB, out []readTransfer) error {
 	var betIDs, drawIDs []int64
 	for _, t := range out {
-		p := strings.Split(t.Key, ":")
-		if len(p) < 3 || p[0] != "tote" {
-			continue
-		}
-		id, err := strconv.ParseInt(p[2], 10, 64)
-		if err != nil {
-			continue
-		}
-		if p[1] == "bet" {
-			betIDs = append(betIDs, id)
-		} else {
-			drawIDs = append(drawIDs, id)
+		ref, ok := tote.ParseLedgerKey(t.Key)
+		switch {
+		case !ok:
+		case ref.Kind == tote.LedgerStake:
+			betIDs = append(betIDs, ref.BetID)
+		default:
+			drawIDs = append(drawIDs, ref.DrawID)
 		}
 	}
 	bets := map[int64]regfeed.BetInfo{}
@@ -474,15 +466,13 @@ func (r *Repo) bets(tx *gorm.DB, out []readTransfer) error {
 		}
 	}
 	for i := range out {
-		p := strings.Split(out[i].Key, ":")
-		if len(p) < 3 || p[0] != "tote" {
-			continue
-		}
-		id, _ := strconv.ParseInt(p[2], 10, 64)
-		if p[1] == "bet" {
-			out[i].Bet = bets[id]
-		} else {
-			out[i].Bet = regfeed.BetInfo{TableID: tables[id]}
+		ref, ok := tote.ParseLedgerKey(out[i].Key)
+		switch {
+		case !ok:
+		case ref.Kind == tote.LedgerStake:
+			out[i].Bet = bets[ref.BetID]
+		default:
+			out[i].Bet = regfeed.BetInfo{TableID: tables[ref.DrawID]}
 		}
 	}
 	return nil

@@ -38,13 +38,6 @@ func LagTolerantAfter(ctx context.Context, after LSN) context.Context {
 	return context.WithValue(ctx, lagTolerantKey{}, after)
 }
 
-// IsLagTolerant reports whether ctx was marked LagTolerant (or
-// LagTolerantAfter).
-func IsLagTolerant(ctx context.Context) bool {
-	_, ok := ctx.Value(lagTolerantKey{}).(LSN)
-	return ok
-}
-
 // replica is the read pool of DATABASE_READ_URL.
 type replica struct {
 	gorm *gorm.DB

@@ -30,11 +30,6 @@ const (
 	actSettle            // settle every pool, publish the result, reveal the seed
 )
 
-var actionNames = [...]string{"none", "open", "close", "deal-pocket", "deal-flop", "deal-turn", "deal-river", "settle"}
-
-// String names the step for logs.
-func (a action) String() string { return actionNames[a] }
-
 // plan is the state machine's transition function: from the persisted draw
 // (and the table's status), the next step and when it is due.
 func (d *Dealer) plan() (action, time.Time) {

@@ -348,8 +348,32 @@ func (in *Queue) placeBatchInTx(ctx context.Context, tx tote.Tx, jobs []*betJob)
 	if err != nil {
 		return err
 	}
-	var live []*betJob
-	var bets []tote.Bet
+	live, bets := checkedBets(d, t, now, jobs)
+	if len(live) == 0 {
+		return nil
+	}
+	stored, insErrs, err := tx.InsertBets(ctx, bets)
+	if err != nil {
+		return err
+	}
+	took, undo, err := postStakes(ctx, tx, d, live, stored, insErrs)
+	if err != nil {
+		return err
+	}
+	keys, errOf := make([]tote.BetKey, len(live)), make([]*error, len(live))
+	for i, j := range live {
+		keys[i], errOf[i] = tote.BetKey{User: j.req.UserID, Key: j.req.IdempotencyKey}, &j.err
+	}
+	tote.InheritFirstFailures(keys, took, errOf)
+	if len(undo) > 0 {
+		return tx.DeleteBets(ctx, undo)
+	}
+	return nil
+}
+
+// checkedBets are the jobs that passed their stake gate and tote.CheckBet
+// at now (the others get their error), with the bet each one places.
+func checkedBets(d tote.Draw, t tote.Table, now time.Time, jobs []*betJob) (live []*betJob, bets []tote.Bet) {
 	for _, j := range jobs {
 		if j.err = j.gateErr; j.err != nil {
 			continue
@@ -363,16 +387,18 @@ func (in *Queue) placeBatchInTx(ctx context.Context, tx tote.Tx, jobs []*betJob)
 			Stake: j.req.Stake, Status: tote.BetAccepted, IdempotencyKey: j.req.IdempotencyKey, PlacedAt: now,
 		})
 	}
-	if len(live) == 0 {
-		return nil
-	}
-	stored, insErrs, err := tx.InsertBets(ctx, bets)
-	if err != nil {
-		return err
-	}
+	return live, bets
+}
+
+// postStakes posts the stake of each live job whose bet was stored
+// (insErrs[i] nil), one checked post each, and gives each job its bet and
+// wallet balance or its error. took reports the jobs that took their key
+// in this batch; undo are the stored bets whose stake was refused, to be
+// deleted.
+func postStakes(ctx context.Context, tx tote.Tx, d tote.Draw, live []*betJob, stored []tote.Bet, insErrs []error) (took []bool, undo []int64, err error) {
 	var staked []*betJob
 	var transfers []ledger.Transfer
-	took := make([]bool, len(live)) // the request took its key in this batch
+	took = make([]bool, len(live))
 	for i, j := range live {
 		if j.err = insErrs[i]; j.err != nil {
 			continue
@@ -385,9 +411,8 @@ func (in *Queue) placeBatchInTx(ctx context.Context, tx tote.Tx, jobs []*betJob)
 	}
 	posted, postErrs, err := ledger.PostEach(ctx, tx.Ledger(), transfers)
 	if err != nil {
-		return err
+		return nil, nil, err
 	}
-	var undo []int64
 	for i, j := range staked {
 		if j.err = postErrs[i]; j.err != nil {
 			undo = append(undo, j.bet.ID)
@@ -401,15 +426,7 @@ func (in *Queue) placeBatchInTx(ctx context.Context, tx tote.Tx, jobs []*betJob)
 			}
 		}
 	}
-	keys, errOf := make([]tote.BetKey, len(live)), make([]*error, len(live))
-	for i, j := range live {
-		keys[i], errOf[i] = tote.BetKey{User: j.req.UserID, Key: j.req.IdempotencyKey}, &j.err
-	}
-	tote.InheritFirstFailures(keys, took, errOf)
-	if len(undo) > 0 {
-		return tx.DeleteBets(ctx, undo)
-	}
-	return nil
+	return took, undo, nil
 }
 
 // judgesInBatch reports whether the stake gate runs inside the batch (on

@@ -90,15 +90,7 @@ func (s *Settler) Settle(ctx context.Context, tx tote.Tx, d tote.Draw, t tote.Ta
 	}
 	cfg := d.Pool
 	cfg.JackpotEnabled = enabled
-	now := s.clock.Now()
-	res := tote.DrawResult{
-		DrawID: d.ID, TableID: d.TableID, Number: d.Number, Positions: d.Positions,
-		Winners: outcome.Winners, Category: outcome.Category,
-		FlopLeaders: outcome.FlopLeaders, TurnLeaders: outcome.TurnLeaders,
-		Commission: cfg.Commission, JackpotEnabled: enabled, JackpotRate: cfg.JackpotRate,
-		ExpressShares: [2]money.BasisPoints{cfg.ExpressShare1, cfg.ExpressShare2},
-		JackpotBefore: jackpot, SettledAt: now,
-	}
+	res := settledResult(&d, outcome, cfg, jackpot, s.clock.Now())
 	var outcomes []tote.BetOutcome
 	balances := map[ids.UserID]money.Amount{}
 	byPool := groupBets(bets)
@@ -117,7 +109,7 @@ func (s *Settler) Settle(ctx context.Context, tx tote.Tx, d tote.Draw, t tote.Ta
 			what = "refunded"
 		}
 		memo := fmt.Sprintf("Draw #%d: %s pool of round %s %s", d.Number, st.Market, st.Round, what)
-		if err := postLegs(ctx, tx.Ledger(), "tote:settle:"+st.PoolID, kind, memo, st.Legs, balances); err != nil {
+		if err := postLegs(ctx, tx.Ledger(), tote.LedgerRef{Kind: tote.LedgerSettle, DrawID: d.ID, Round: int(k.Round), Market: string(k.Market)}, kind, memo, st.Legs, balances); err != nil {
 			return outbox.Step{}, err
 		}
 		res.Pools = append(res.Pools, tote.NewPoolResult(st, pb, jackpot))
@@ -129,6 +121,21 @@ func (s *Settler) Settle(ctx context.Context, tx tote.Tx, d tote.Draw, t tote.Ta
 		return outbox.Step{}, err
 	}
 	return s.finish(ctx, tx, d, t, res, tote.PhaseSettled, outcomes, balances)
+}
+
+// settledResult is the head of d's result settled at now with outcome,
+// the pools' configuration cfg (the jackpot switch as read) and the
+// jackpot before: the pools and the jackpot after are added as they are
+// settled.
+func settledResult(d *tote.Draw, outcome parimutuel.Outcome, cfg parimutuel.PoolConfig, jackpot money.Amount, now time.Time) tote.DrawResult {
+	return tote.DrawResult{
+		DrawID: d.ID, TableID: d.TableID, Number: d.Number, Positions: d.Positions,
+		Winners: outcome.Winners, Category: outcome.Category,
+		FlopLeaders: outcome.FlopLeaders, TurnLeaders: outcome.TurnLeaders,
+		Commission: cfg.Commission, JackpotEnabled: cfg.JackpotEnabled, JackpotRate: cfg.JackpotRate,
+		ExpressShares: [2]money.BasisPoints{cfg.ExpressShare1, cfg.ExpressShare2},
+		JackpotBefore: jackpot, SettledAt: now,
+	}
 }
 
 // Void voids draw d in tx: every stake refunded in full, one transfer per
@@ -163,7 +170,7 @@ func (s *Settler) Void(ctx context.Context, tx tote.Tx, d tote.Draw, t tote.Tabl
 			return outbox.Step{}, err
 		}
 		memo := fmt.Sprintf("Draw #%d voided: %s pool of round %s refunded", d.Number, st.Market, st.Round)
-		if err := postLegs(ctx, tx.Ledger(), "tote:void:"+st.PoolID, ledger.Refund, memo, st.Legs, balances); err != nil {
+		if err := postLegs(ctx, tx.Ledger(), tote.LedgerRef{Kind: tote.LedgerVoid, DrawID: d.ID, Round: int(k.Round), Market: string(k.Market)}, ledger.Refund, memo, st.Legs, balances); err != nil {
 			return outbox.Step{}, err
 		}
 		res.Pools = append(res.Pools, tote.NewPoolResult(st, pb, 0))
@@ -256,23 +263,21 @@ func legEntries(legs []parimutuel.Leg) ([]ledger.Entry, error) {
 	return entries, nil
 }
 
-// postLegs posts a pool's legs as balanced transfers under key (key, then
-// key:2, key:3 ... for a pool with very many winners; every leg balances on
+// postLegs posts a pool's legs as balanced transfers under pool's keys
+// (part 1, then 2, 3 ... for a pool with very many winners; every leg balances on
 // its own and the legs come inflows first, so the escrow never dips below
 // zero between parts). The keys make a resumed settlement replay, never pay
 // twice; memo is what the player reads in their history (never the key).
 // balances collects each paid wallet's balance after.
-func postLegs(ctx context.Context, p ledger.Poster, key string, kind ledger.TransferKind, memo string, legs []parimutuel.Leg, balances map[ids.UserID]money.Amount) error {
+func postLegs(ctx context.Context, p ledger.Poster, pool tote.LedgerRef, kind ledger.TransferKind, memo string, legs []parimutuel.Leg, balances map[ids.UserID]money.Amount) error {
 	for part := 0; part*maxLegsPerTransfer < len(legs); part++ {
 		chunk := legs[part*maxLegsPerTransfer : min(len(legs), (part+1)*maxLegsPerTransfer)]
 		entries, err := legEntries(chunk)
 		if err != nil {
 			return err
 		}
-		k := key
-		if part > 0 {
-			k = fmt.Sprintf("%s:%d", key, part+1)
-		}
+		pool.Part = part + 1
+		k := pool.Key()
 		entries = ledger.Combine(entries)
 		if len(entries) == 0 {
 			continue

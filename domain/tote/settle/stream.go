@@ -245,16 +245,18 @@ func payPools(ctx context.Context, tx tote.Tx, d *tote.Draw, plans []plannedPool
 }
 
 // poolTransfers is a paid pool's money: the pool legs with the first page
-// of creditPage players' credits under key, then a transfer per further
-// page under key:2, key:3 ... (the whole settlement is one transaction: a
+// of creditPage players' credits as part 1 of the pool's ledger key
+// (tote.LedgerRef), then a transfer per further page as parts 2, 3 ...
+// (the whole settlement is one transaction: a
 // crash rolls all of it back, and the keys make a replay of a committed
 // one answer instead of pay). A transfer left without entries is left out.
 func poolTransfers(d *tote.Draw, p *plannedPool, void bool) ([]ledger.Transfer, error) {
 	st := &p.st
-	key, kind := "tote:settle:"+st.PoolID, settleKind(*st)
+	ref := tote.LedgerRef{Kind: tote.LedgerSettle, DrawID: d.ID, Round: int(p.k.Round), Market: string(p.k.Market)}
+	kind := settleKind(*st)
 	memo := fmt.Sprintf("Draw #%d: %s pool of round %s %s", d.Number, st.Market, st.Round, settleWhat(*st))
 	if void {
-		key = "tote:void:" + st.PoolID
+		ref.Kind = tote.LedgerVoid
 		memo = fmt.Sprintf("Draw #%d voided: %s pool of round %s refunded", d.Number, st.Market, st.Round)
 	}
 	credits := p.credits
@@ -276,10 +278,8 @@ func poolTransfers(d *tote.Draw, p *plannedPool, void bool) ([]ledger.Transfer, 
 			legs = append(legs, parimutuel.Leg{From: escrow, To: parimutuel.Account{Kind: parimutuel.AccountPlayerWallet, Ref: c.UserID.String()}, Amount: c.Amount, Purpose: why})
 			paidOut += c.Amount
 		}
-		k := key
-		if part > 0 {
-			k = fmt.Sprintf("%s:%d", key, part+1)
-		}
+		ref.Part = part + 1
+		k := ref.Key()
 		entries, err := legEntries(legs)
 		if err != nil {
 			return nil, err
@@ -312,69 +312,22 @@ func (s *Settler) settleStreamed(ctx context.Context, tx tote.Tx, d tote.Draw, t
 	if err != nil {
 		return outbox.Step{}, err
 	}
-	cfg := d.Pool
-	var jackpot money.Amount
-	// A draw of fair deal 4 settles with the jackpot flag it committed to
-	// when it opened; earlier draws with the game's flag now.
-	if tote.FairnessOf(&d) < tote.FairnessTerms {
-		if cfg.JackpotEnabled, err = tx.JackpotEnabled(ctx); err != nil {
-			return outbox.Step{}, err
-		}
-	}
-	if jackpot, err = tx.JackpotBalance(ctx); err != nil {
+	cfg, jackpot, err := settlingJackpot(ctx, tx, &d)
+	if err != nil {
 		return outbox.Step{}, err
 	}
 	sink := &settleSink{at: s.clock.Now(), balances: map[ids.UserID]money.Amount{}}
-	res := tote.DrawResult{
-		Version: tote.ResultVersionOf(d),
-		DrawID:  d.ID, TableID: d.TableID, Number: d.Number, Positions: d.Positions,
-		Commission: cfg.Commission, JackpotRate: cfg.JackpotRate,
-		ExpressShares: [2]money.BasisPoints{cfg.ExpressShare1, cfg.ExpressShare2},
-		SettledAt:     sink.at,
-	}
-	res.JackpotEnabled, res.JackpotBefore = cfg.JackpotEnabled, jackpot
-	if void {
-		res.Void, res.VoidReason, res.VoidDetail = true, voided.Reason(), voided
-	} else {
-		res.Winners, res.Category = outcome.Winners, outcome.Category
-		res.FlopLeaders, res.TurnLeaders = outcome.FlopLeaders, outcome.TurnLeaders
-	}
-	// Every pool is planned first (each with the jackpot the pools before
-	// it leave: a pool's jackpot figures depend on its totals only), then
-	// all are paid at once, then their money is posted as one batch, in
-	// the order the pools were once settled one after another.
-	byPool := poolTotals(totals)
-	var plans []plannedPool
-	for _, k := range tote.DrawPools() {
-		sel := byPool[k]
-		if void && len(sel) == 0 {
-			continue
-		}
-		st, rates, err := planPool(&d, k, sel, cfg, outcome, jackpot, void)
-		if err != nil {
-			return outbox.Step{}, err
-		}
-		plans = append(plans, plannedPool{k: k, sel: sel, st: st, rates: rates, jackpot: jackpot})
-		if !void {
-			jackpot += st.JackpotChange()
-		}
+	res := streamedResult(&d, cfg, jackpot, sink.at, outcome, voided)
+	plans, jackpot, err := planPools(&d, totals, cfg, outcome, jackpot, void)
+	if err != nil {
+		return outbox.Step{}, err
 	}
 	if err := payPools(ctx, tx, &d, plans, sink.at); err != nil {
 		return outbox.Step{}, err
 	}
-	var transfers []ledger.Transfer
-	for i := range plans {
-		p := &plans[i]
-		if err := completePool(&p.st, p.sel, p.rates, p.paid); err != nil {
-			return outbox.Step{}, err
-		}
-		ts, err := poolTransfers(&d, p, void)
-		if err != nil {
-			return outbox.Step{}, err
-		}
-		transfers = append(transfers, ts...)
-		res.Pools = append(res.Pools, tote.NewPoolResultTotals(p.st, p.sel, p.rates, p.paid, p.jackpot))
-		p.credits = nil
+	transfers, err := completePools(&d, plans, void, &res)
+	if err != nil {
+		return outbox.Step{}, err
 	}
 	if err := postTransfers(ctx, tx, transfers, sink.balances); err != nil {
 		return outbox.Step{}, err
@@ -394,6 +347,94 @@ func (s *Settler) settleStreamed(ctx context.Context, tx tote.Tx, d tote.Draw, t
 	}
 	out.Settled = d.ID
 	return out, nil
+}
+
+// settlingJackpot reads in tx the pools' configuration d settles with and
+// the jackpot's balance. A draw of fair deal 4 settles with the jackpot
+// flag it committed to when it opened; earlier draws with the game's flag
+// now.
+func settlingJackpot(ctx context.Context, tx tote.Tx, d *tote.Draw) (parimutuel.PoolConfig, money.Amount, error) {
+	cfg := d.Pool
+	var err error
+	if tote.FairnessOf(d) < tote.FairnessTerms {
+		if cfg.JackpotEnabled, err = tx.JackpotEnabled(ctx); err != nil {
+			return parimutuel.PoolConfig{}, 0, err
+		}
+	}
+	jackpot, err := tx.JackpotBalance(ctx)
+	if err != nil {
+		return parimutuel.PoolConfig{}, 0, err
+	}
+	return cfg, jackpot, nil
+}
+
+// streamedResult is the head of d's result settled (voided nil, with
+// outcome) or voided at at, with the pools' configuration cfg and the
+// jackpot before: the pools and the jackpot after are added as they are
+// paid.
+func streamedResult(d *tote.Draw, cfg parimutuel.PoolConfig, jackpot money.Amount, at time.Time, outcome parimutuel.Outcome, voided *tote.VoidDetail) tote.DrawResult {
+	res := tote.DrawResult{
+		Version: tote.ResultVersionOf(*d),
+		DrawID:  d.ID, TableID: d.TableID, Number: d.Number, Positions: d.Positions,
+		Commission: cfg.Commission, JackpotRate: cfg.JackpotRate,
+		ExpressShares: [2]money.BasisPoints{cfg.ExpressShare1, cfg.ExpressShare2},
+		SettledAt:     at,
+	}
+	res.JackpotEnabled, res.JackpotBefore = cfg.JackpotEnabled, jackpot
+	if voided != nil {
+		res.Void, res.VoidReason, res.VoidDetail = true, voided.Reason(), voided
+	} else {
+		res.Winners, res.Category = outcome.Winners, outcome.Category
+		res.FlopLeaders, res.TurnLeaders = outcome.FlopLeaders, outcome.TurnLeaders
+	}
+	return res
+}
+
+// planPools plans every pool of d from its totals, each with the jackpot
+// the pools before it leave (a pool's jackpot figures depend on its totals
+// only), and returns the plans and the jackpot after them (unchanged by a
+// void, which skips the pools without bets). The pools are then all paid
+// at once, and their money posted as one batch, in the order the pools
+// were once settled one after another.
+func planPools(d *tote.Draw, totals []tote.SelectionTotal, cfg parimutuel.PoolConfig, outcome parimutuel.Outcome, jackpot money.Amount, void bool) ([]plannedPool, money.Amount, error) {
+	byPool := poolTotals(totals)
+	var plans []plannedPool
+	for _, k := range tote.DrawPools() {
+		sel := byPool[k]
+		if void && len(sel) == 0 {
+			continue
+		}
+		st, rates, err := planPool(d, k, sel, cfg, outcome, jackpot, void)
+		if err != nil {
+			return nil, 0, err
+		}
+		plans = append(plans, plannedPool{k: k, sel: sel, st: st, rates: rates, jackpot: jackpot})
+		if !void {
+			jackpot += st.JackpotChange()
+		}
+	}
+	return plans, jackpot, nil
+}
+
+// completePools completes each paid pool's settlement, adds its result to
+// res and returns the transfers of all of them, in pool order (each
+// pool's credits are let go of once in its transfers).
+func completePools(d *tote.Draw, plans []plannedPool, void bool, res *tote.DrawResult) ([]ledger.Transfer, error) {
+	var transfers []ledger.Transfer
+	for i := range plans {
+		p := &plans[i]
+		if err := completePool(&p.st, p.sel, p.rates, p.paid); err != nil {
+			return nil, err
+		}
+		ts, err := poolTransfers(d, p, void)
+		if err != nil {
+			return nil, err
+		}
+		transfers = append(transfers, ts...)
+		res.Pools = append(res.Pools, tote.NewPoolResultTotals(p.st, p.sel, p.rates, p.paid, p.jackpot))
+		p.credits = nil
+	}
+	return transfers, nil
 }
 
 // settleKind and settleWhat name a settled pool's transfer and memo.
