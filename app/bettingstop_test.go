@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/pokertote/pokertote/app"
 	"github.com/pokertote/pokertote/internal/gqltest"
 	"github.com/pokertote/pokertote/internal/testenv"
 	"github.com/pokertote/pokertote/persistence/sqldb/sqldbtest"
@@ -122,5 +123,46 @@ func stopOnTwoReplicas(t *testing.T, c1, c2 *gqltest.Client) {
 	}
 	if !seen["BETTING_STOPPED"] || !seen["BETTING_RESUMED"] {
 		t.Errorf("audit log lacks the stop or the resume: %v", seen)
+	}
+}
+
+// TestStopRefusesTotalizatorBets: while betting is stopped a totalizator
+// bet is refused with BETTING_STOPPED, on Postgres (where the stake gate is
+// judged inside the bet batch, on the rows the batch read) and on SQLite
+// (where it is asked before the batch), in a draw that was open for bets
+// when the stop came; after the resume the same bet is taken.
+func TestStopRefusesTotalizatorBets(t *testing.T) {
+	t.Parallel()
+	for _, b := range []backend{{name: "sqlite"}, {name: "postgres", databaseURL: sqldbtest.MigratedPostgres.Postgres(t)}} {
+		t.Run(b.name, func(t *testing.T) {
+			t.Parallel()
+			_, c := startServer(t, b, func(cfg *app.Config) { cfg.DealerEnabled, cfg.TimeScale = true, 1 })
+			admin := signIn(t, c, testAdminEmail, testAdminPassword)
+			p := newPlayer(t, c, "10000.00")
+			tableID := createLongTable(t, admin, unique("stop-tote"))
+			drawID, _ := openDraw(t, c, tableID)
+			bet := func(key string) (code, reason string) {
+				res, err := p.Client.Do(context.Background(), `mutation($in: PlaceBetInput!) { placeBet(input: $in) { id } }`, map[string]any{"in": map[string]any{
+					"drawId": drawID, "selection": map[string]any{"position": 1}, "stake": "100.00", "idempotencyKey": key}})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if len(res.Errors) > 0 {
+					return res.Errors[0].Code(), res.Errors[0].Reason()
+				}
+				return "", ""
+			}
+			if code, reason := bet("before"); code != "" {
+				t.Fatalf("a bet before the stop: %s %s", code, reason)
+			}
+			admin.MustDo(t, `mutation { stopAllBetting(reason: "test") { stopped } }`, nil, nil)
+			if code, reason := bet("during"); code != "FORBIDDEN" || reason != "BETTING_STOPPED" {
+				t.Fatalf("a bet during the stop: %q %q, want FORBIDDEN BETTING_STOPPED", code, reason)
+			}
+			admin.MustDo(t, `mutation { resumeAllBetting { stopped } }`, nil, nil)
+			if code, reason := bet("after"); code != "" {
+				t.Fatalf("a bet after the resume: %s %s", code, reason)
+			}
+		})
 	}
 }
