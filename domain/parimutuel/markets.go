@@ -10,7 +10,7 @@ func productionMarkets() []MarketSpec {
 		{
 			Name:   MarketWin,
 			About:  "a position wins after the river (alone or in a tie)",
-			Rounds: []Round{RoundPreDeal, RoundPocket, RoundFlop, RoundTurn},
+			Rounds: RoundsOf(RoundPreDeal, RoundPocket, RoundFlop, RoundTurn),
 			Shape:  PositionShape,
 			Reads:  ReadsWinners,
 			Scheme: SchemeSingle,
@@ -32,7 +32,7 @@ func productionMarkets() []MarketSpec {
 		{
 			Name:   MarketCombination,
 			About:  "the category of the winning hand",
-			Rounds: []Round{RoundPreDeal, RoundPocket, RoundFlop, RoundTurn},
+			Rounds: RoundsOf(RoundPreDeal, RoundPocket, RoundFlop, RoundTurn),
 			Shape:  CategoryShape,
 			Reads:  ReadsCategory,
 			Scheme: SchemeSingle,
@@ -56,7 +56,7 @@ func productionMarkets() []MarketSpec {
 			About: "a coupon of the leader after the flop, the leader after the turn and the winner after the river",
 			// Its first prediction is the flop leader, so it closes before
 			// the flop is known.
-			Rounds: []Round{RoundPreDeal, RoundPocket},
+			Rounds: RoundsOf(RoundPreDeal, RoundPocket),
 			Shape:  CouponShape,
 			Reads:  ReadsWinners | ReadsFlopLeaders | ReadsTurnLeaders,
 			Scheme: SchemeTwoTier,

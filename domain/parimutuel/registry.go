@@ -25,8 +25,8 @@ type MarketSpec struct {
 	Name Market
 	// About says in one English line what a bet backs (docs, tools).
 	About string
-	// Rounds lists the betting rounds that take bets on it, ascending.
-	Rounds []Round
+	// Rounds are the betting rounds that take bets on it.
+	Rounds RoundSet
 	// Shape is how a selection is held in Selection, checked, written,
 	// read back and listed for a table of n positions.
 	Shape *Shape
@@ -52,7 +52,38 @@ type MarketSpec struct {
 }
 
 // Offers reports whether the market takes bets in round r.
-func (m MarketSpec) Offers(r Round) bool { return slices.Contains(m.Rounds, r) }
+func (m MarketSpec) Offers(r Round) bool { return m.Rounds.Has(r) }
+
+// RoundSet is a set of betting rounds.
+type RoundSet uint8
+
+// RoundsOf is the set of rounds rs. A round that does not exist makes a
+// set NewRegistry refuses.
+func RoundsOf(rs ...Round) RoundSet {
+	var s RoundSet
+	for _, r := range rs {
+		if r.Validate() != nil {
+			s |= 1 // no round is 0
+			continue
+		}
+		s |= 1 << uint(r)
+	}
+	return s
+}
+
+// Has reports whether round r is in the set.
+func (s RoundSet) Has(r Round) bool { return r.Validate() == nil && s&(1<<uint(r)) != 0 }
+
+// List lists the set's rounds, ascending.
+func (s RoundSet) List() []Round {
+	var out []Round
+	for r := RoundPreDeal; r <= RoundTurn; r++ {
+		if s.Has(r) {
+			out = append(out, r)
+		}
+	}
+	return out
+}
 
 // Selections lists every selection of the market on a table of n
 // positions (2..10), in ascending order: the order settlements list the
@@ -161,7 +192,7 @@ var Markets = Production().Markets()
 
 // NewRegistry builds a registry of specs, in that order. It checks each
 // spec: a name of upper-case letters and underscores used once, rounds
-// ascending in 1..4, a shape, what it reads, a scheme and both functions;
+// of 1..4, a shape, what it reads, a scheme and both functions;
 // and grades every selection of a three- and a ten-position table against
 // an outcome holding only what the spec says it reads (a Grade reading
 // more fails here, not in a settlement). Errors are Internal: a registry is
@@ -175,7 +206,6 @@ func NewRegistry(specs ...MarketSpec) (*Registry, error) {
 		if _, dup := r.byName[s.Name]; dup {
 			return nil, errs.E(errs.Internal, "market %s is declared twice", s.Name)
 		}
-		s.Rounds = slices.Clone(s.Rounds)
 		r.byName[s.Name] = len(r.specs)
 		r.specs = append(r.specs, s)
 		r.names = append(r.names, s.Name)
@@ -202,13 +232,11 @@ func checkSpec(s MarketSpec) error {
 	if s.Name == "" || strings.Trim(string(s.Name), "ABCDEFGHIJKLMNOPQRSTUVWXYZ_") != "" || s.Name[0] == '_' {
 		return bad("a name is upper-case letters and underscores")
 	}
-	if len(s.Rounds) == 0 {
+	if s.Rounds == 0 {
 		return bad("no round offers it")
 	}
-	for i, rd := range s.Rounds {
-		if rd.Validate() != nil || i > 0 && rd <= s.Rounds[i-1] {
-			return bad("rounds %v are not ascending rounds 1..4", s.Rounds)
-		}
+	if s.Rounds != RoundsOf(s.Rounds.List()...) {
+		return bad("rounds %b are not rounds 1..4", s.Rounds)
 	}
 	switch {
 	case s.Shape == nil:
@@ -319,11 +347,12 @@ func (r *Registry) CheckMarketRound(m Market, rd Round) error {
 // roundsText says when the market takes bets: "EXPRESS closes after round
 // POCKET" for a market of the first rounds, else the rounds it is taken in.
 func (m MarketSpec) roundsText() string {
-	if m.Rounds[0] == RoundPreDeal && int(m.Rounds[len(m.Rounds)-1]) == len(m.Rounds) {
-		return fmt.Sprintf("%s closes after round %s", m.Name, m.Rounds[len(m.Rounds)-1])
+	rounds := m.Rounds.List()
+	if rounds[0] == RoundPreDeal && int(rounds[len(rounds)-1]) == len(rounds) {
+		return fmt.Sprintf("%s closes after round %s", m.Name, rounds[len(rounds)-1])
 	}
-	names := make([]string, len(m.Rounds))
-	for i, rd := range m.Rounds {
+	names := make([]string, len(rounds))
+	for i, rd := range rounds {
 		names[i] = rd.String()
 	}
 	return fmt.Sprintf("%s is taken in rounds %s only", m.Name, strings.Join(names, ", "))
