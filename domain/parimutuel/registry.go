@@ -174,9 +174,8 @@ type Grade struct {
 // cannot be changed; a test of a market not yet in production builds its
 // own with NewRegistry and passes it where the functions take one.
 type Registry struct {
-	specs  []MarketSpec
-	byName map[Market]int
-	names  []Market
+	specs []MarketSpec
+	names []Market
 }
 
 // production is the registry of the markets the game offers (markets.go).
@@ -198,15 +197,14 @@ var Markets = Production().Markets()
 // more fails here, not in a settlement). Errors are Internal: a registry is
 // code, not input.
 func NewRegistry(specs ...MarketSpec) (*Registry, error) {
-	r := &Registry{byName: make(map[Market]int, len(specs))}
+	r := &Registry{}
 	for _, s := range specs {
 		if err := checkSpec(s); err != nil {
 			return nil, err
 		}
-		if _, dup := r.byName[s.Name]; dup {
+		if slices.Contains(r.names, s.Name) {
 			return nil, errs.E(errs.Internal, "market %s is declared twice", s.Name)
 		}
-		r.byName[s.Name] = len(r.specs)
 		r.specs = append(r.specs, s)
 		r.names = append(r.names, s.Name)
 	}
@@ -285,13 +283,15 @@ func (r *Registry) Markets() []Market { return slices.Clone(r.names) }
 func (r *Registry) Specs() []MarketSpec { return slices.Clone(r.specs) }
 
 // Lookup returns the spec of market m, and false when the registry does
-// not declare it.
+// not declare it. (A registry holds a handful of markets: a scan is
+// faster than a map.)
 func (r *Registry) Lookup(m Market) (MarketSpec, bool) {
-	i, ok := r.byName[m]
-	if !ok {
-		return MarketSpec{}, false
+	for i := range r.specs {
+		if r.specs[i].Name == m {
+			return r.specs[i], true
+		}
 	}
-	return r.specs[i], true
+	return MarketSpec{}, false
 }
 
 // Spec returns the spec of market m, or an Invalid error (UNKNOWN_MARKET)
