@@ -22,23 +22,48 @@ func fromSelectionInput(in *model.SelectionInput) (parimutuel.Market, string, er
 	set := 0
 	var m parimutuel.Market
 	var text string
-	if in != nil && in.Position != nil {
-		set++
-		m, text = parimutuel.MarketWin, strconv.Itoa(*in.Position)
-	}
-	if in != nil && in.Combination != nil {
-		set++
-		m, text = parimutuel.MarketCombination, string(*in.Combination)
-	}
-	if in != nil && in.Express != nil {
-		set++
-		e := in.Express
-		m, text = parimutuel.MarketExpress, fmt.Sprintf("%d-%d-%d", e.Flop, e.Turn, e.River)
+	if in != nil {
+		for _, f := range selectionInputs {
+			if t, ok := f.read(in); ok {
+				set++
+				m, text = f.market, t
+			}
+		}
 	}
 	if set != 1 {
 		return "", "", errs.R(errs.Invalid, ReasonInvalidSelection, "give exactly one of position, combination or express")
 	}
 	return m, text, nil
+}
+
+// selectionInputs are SelectionInput's fields, one per market, in the
+// registry's order: the field's name, the market it names, and how it is
+// read as the selection's text. TestSelectionInputIsRegistry keeps them
+// the schema's fields and the registry's markets.
+var selectionInputs = []struct {
+	field  string
+	market parimutuel.Market
+	read   func(in *model.SelectionInput) (string, bool)
+}{
+	{"position", parimutuel.MarketWin, func(in *model.SelectionInput) (string, bool) {
+		if in.Position == nil {
+			return "", false
+		}
+		return strconv.Itoa(*in.Position), true
+	}},
+	{"combination", parimutuel.MarketCombination, func(in *model.SelectionInput) (string, bool) {
+		if in.Combination == nil {
+			return "", false
+		}
+		return string(*in.Combination), true
+	}},
+	{"express", parimutuel.MarketExpress, func(in *model.SelectionInput) (string, bool) {
+		if in.Express == nil {
+			return "", false
+		}
+		e := in.Express
+		return fmt.Sprintf("%d-%d-%d", e.Flop, e.Turn, e.River), true
+	}},
 }
 
 func toModelTable(t tote.Table) *model.Table {
@@ -220,7 +245,7 @@ func toModelResult(r tote.DrawResult) *model.DrawResult {
 		if why := refundReason(p); why != "" {
 			mp.RefundReason = ptrTo(why)
 		}
-		if p.Market == parimutuel.MarketExpress {
+		if m, ok := parimutuel.Production().Lookup(p.Market); ok && m.Scheme == parimutuel.SchemeTwoTier {
 			for _, c := range p.Categories {
 				mp.Categories = append(mp.Categories, model.ExpressCategoryResult{
 					Category: c.Category, Fund: model.Money(c.Fund), Jackpot: model.Money(c.Jackpot), Coupons: c.NumBets,

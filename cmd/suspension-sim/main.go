@@ -75,17 +75,32 @@ func parse(args []string) (options, error) {
 }
 
 // tally is one table size's counts per round (index 0: POCKET, 1: FLOP,
-// 2: TURN) and market.
+// 2: TURN) and market (in the registry's order).
 type tally struct {
 	suspendedRound [3]int           // rounds with any suspended selection
-	suspendedBy    [3][3]int        // rounds with a suspended selection of market m
-	arbitrage      [3][3]int        // selections with p × 1.10 > 1
-	accepted       [3][3]int        // of those, bets the draw's check accepts
+	suspendedBy    [3][]int         // rounds with a suspended selection of market m
+	arbitrage      [3][]int         // selections with p × 1.10 > 1
+	accepted       [3][]int         // of those, bets the draw's check accepts
 	topUp          money.Amount     // minus-pool top-ups the accepted bets cause
 	elapsed        [3]time.Duration // thread CPU time computing the rounds' chances
 }
 
-var markets = []parimutuel.Market{parimutuel.MarketWin, parimutuel.MarketCombination, parimutuel.MarketExpress}
+// newTally is an empty tally with a count per market.
+func newTally() tally {
+	var t tally
+	for r := range 3 {
+		t.suspendedBy[r] = make([]int, len(markets))
+		t.arbitrage[r] = make([]int, len(markets))
+		t.accepted[r] = make([]int, len(markets))
+	}
+	return t
+}
+
+// markets are the production markets, in order.
+var markets = parimutuel.Production().Markets()
+
+// afterDeal are the rounds whose chances the simulation computes.
+var afterDeal = []parimutuel.Round{parimutuel.RoundPocket, parimutuel.RoundFlop, parimutuel.RoundTurn}
 
 func marketIndex(m parimutuel.Market) int {
 	for i, x := range markets {
@@ -117,6 +132,9 @@ func run(args []string, w io.Writer) error {
 // simulate deals o.deals random deals of n positions.
 func simulate(o options, n int) (*tally, error) {
 	parts := make([]tally, o.workers)
+	for k := range parts {
+		parts[k] = newTally()
+	}
 	errs := make([]error, o.workers)
 	var wg sync.WaitGroup
 	for k := range o.workers {
@@ -137,7 +155,7 @@ func simulate(o options, n int) (*tally, error) {
 		})
 	}
 	wg.Wait()
-	var t tally
+	t := newTally()
 	for k, p := range parts {
 		if errs[k] != nil {
 			return nil, errs[k]
@@ -145,7 +163,7 @@ func simulate(o options, n int) (*tally, error) {
 		for r := range 3 {
 			t.suspendedRound[r] += p.suspendedRound[r]
 			t.elapsed[r] += p.elapsed[r]
-			for m := range 3 {
+			for m := range markets {
 				t.suspendedBy[r][m] += p.suspendedBy[r][m]
 				t.arbitrage[r][m] += p.arbitrage[r][m]
 				t.accepted[r][m] += p.accepted[r][m]
@@ -169,7 +187,7 @@ func oneDeal(o options, n int, rng *rand.Rand, t *tally, pocket bool) error {
 		board[i] = cards.Card(deck[2*n+i])
 	}
 	d := tote.Draw{Positions: n, SuspendAt: tote.SuspendAtMax}
-	for ri, r := range []parimutuel.Round{parimutuel.RoundPocket, parimutuel.RoundFlop, parimutuel.RoundTurn} {
+	for ri, r := range afterDeal {
 		if r == parimutuel.RoundPocket && !pocket {
 			continue
 		}
@@ -182,22 +200,24 @@ func oneDeal(o options, n int, rng *rand.Rand, t *tally, pocket bool) error {
 		t.elapsed[ri] += cpuclock.Thread() - start
 		d.Chances = append(d.Chances, rc)
 		var any bool
-		var by [3]bool
+		by := make([]bool, len(markets))
 		for _, c := range rc.Suspended(d.SuspendAt) {
 			any, by[marketIndex(c.Market)] = true, true
 		}
 		if any {
 			t.suspendedRound[ri]++
 		}
-		for m := range 3 {
+		for m := range markets {
 			if by[m] {
 				t.suspendedBy[ri][m]++
 			}
 		}
-		// The bot's exact chances are the round's: every WIN and
-		// COMBINATION selection is listed, and every EXPRESS coupon at or
-		// above SUSPEND_AT, which every coupon with p × 1.10 > 1 is (p >
-		// 0.909); each is exact enumeration (tested against brute force).
+		// The bot's exact chances are the round's: every selection a
+		// market publishes (every WIN and COMBINATION selection), and the
+		// others are below SUSPEND_AT (every EXPRESS coupon at or above it
+		// is listed), which every selection with p × 1.10 > 1 is above
+		// (p > 0.909); each is exact enumeration (tested against brute
+		// force).
 		var bets []tote.SelectionChance
 		for _, c := range rc.Chances {
 			if profitable(c) {
@@ -243,21 +263,29 @@ func report(w io.Writer, o options, n int, t *tally, took time.Duration) {
 	pct := func(k, ri int) string { return fmt.Sprintf("%5.2f %%", 100*float64(k)/float64(max(1, of(ri)))) }
 	fmt.Fprintf(w, "%d positions, %d deals, the POCKET round opened in %d of them (%.1f s wall; chances per round opening: POCKET %.2f ms, FLOP %.3f ms, TURN %.3f ms of thread CPU time on average)\n",
 		n, o.deals, o.pocket, took.Seconds(), ms(t.elapsed[0], max(1, o.pocket)), ms(t.elapsed[1], o.deals), ms(t.elapsed[2], o.deals))
-	fmt.Fprintln(w, "| round | a suspended selection | WIN | COMBINATION | EXPRESS | arbitrage selections (WIN/COMB/EXPRESS) | accepted | top-ups |")
-	fmt.Fprintln(w, "|---|---|---|---|---|---|---|---|")
-	var accepted int
-	for ri, name := range []string{"POCKET", "FLOP", "TURN"} {
-		a := t.accepted[ri][0] + t.accepted[ri][1] + t.accepted[ri][2]
-		accepted += a
-		express := pct(t.suspendedBy[ri][2], ri)
-		if ri > 0 {
-			express = "not offered"
-		}
-		fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %d / %d / %d | %d | |\n", name, pct(t.suspendedRound[ri], ri),
-			pct(t.suspendedBy[ri][0], ri), pct(t.suspendedBy[ri][1], ri), express,
-			t.arbitrage[ri][0], t.arbitrage[ri][1], t.arbitrage[ri][2], a)
+	names := make([]string, len(markets))
+	for i, m := range markets {
+		names[i] = string(m)
 	}
-	fmt.Fprintf(w, "| all | | | | | | %d | %s |\n", accepted, t.topUp)
+	fmt.Fprintf(w, "| round | a suspended selection | %s | arbitrage selections (%s) | accepted | top-ups |\n", strings.Join(names, " | "), strings.Join(names, "/"))
+	fmt.Fprintln(w, "|---|---|"+strings.Repeat("---|", len(markets))+"---|---|---|")
+	var accepted int
+	for ri, r := range afterDeal {
+		a := 0
+		cells := make([]string, len(markets))
+		arb := make([]string, len(markets))
+		for mi, m := range markets {
+			a += t.accepted[ri][mi]
+			cells[mi] = pct(t.suspendedBy[ri][mi], ri)
+			if !m.Offers(r) {
+				cells[mi] = "not offered"
+			}
+			arb[mi] = strconv.Itoa(t.arbitrage[ri][mi])
+		}
+		accepted += a
+		fmt.Fprintf(w, "| %s | %s | %s | %s | %d | |\n", r, pct(t.suspendedRound[ri], ri), strings.Join(cells, " | "), strings.Join(arb, " / "), a)
+	}
+	fmt.Fprintf(w, "| all |%s %d | %s |\n", strings.Repeat(" |", len(markets)+2), accepted, t.topUp)
 	fmt.Fprintln(w)
 }
 

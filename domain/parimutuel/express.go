@@ -34,20 +34,17 @@ func setOf(ps []int) positionSet {
 	return s
 }
 
-// settleExpress settles an EXPRESS pool by the rules in SettlePool's
-// documentation.
-func settleExpress(s *PoolSettlement, p Pool, win, flop, turn positionSet, jackpot money.Amount) {
+// settleTwoTier settles a pool of SchemeTwoTier (EXPRESS) by the rules in
+// SettlePool's documentation.
+func settleTwoTier(s *PoolSettlement, p Pool, grades []Grade, jackpot money.Amount) {
 	wins1 := make([]bool, len(p.Bets))
 	wins2 := make([]bool, len(p.Bets))
 	backed1, backed2 := false, false
-	for i, b := range p.Bets {
-		g := b.Selection.Coupon.guessed(flop, turn, win)
-		s.Payouts[i].Guessed = g
-		wins1[i], wins2[i] = g == 3, g >= 2
+	for i, g := range grades {
+		wins1[i], wins2[i] = g.Cat1, g.Cat2
 		backed1 = backed1 || wins1[i]
 		backed2 = backed2 || wins2[i]
 	}
-	s.Winning = expressWinning(p.Positions, flop, turn, win)
 	if !backed2 {
 		s.refund(RefundNoWinner)
 		return
@@ -69,19 +66,4 @@ func settleExpress(s *PoolSettlement, p Pool, win, flop, turn positionSet, jackp
 	s.addCategory(c1)
 	s.addCategory(shareFund(2, fund2, p.Bets, wins2, func(i int, a money.Amount) { s.Payouts[i].Cat2 = a }))
 	s.finishPayouts()
-}
-
-// expressWinning lists the coupons that guess 3 of 3, in ascending order.
-func expressWinning(n int, flop, turn, win positionSet) []Selection {
-	var out []Selection
-	for f := 1; f <= n; f++ {
-		for t := 1; t <= n; t++ {
-			for r := 1; r <= n; r++ {
-				if flop.has(f) && turn.has(t) && win.has(r) {
-					out = append(out, ExpressSelection(f, t, r))
-				}
-			}
-		}
-	}
-	return out
 }

@@ -10,7 +10,6 @@ package parimutuel
 
 import (
 	"strconv"
-	"strings"
 
 	"github.com/pokertote/pokertote/domain/cards"
 	"github.com/pokertote/pokertote/domain/errs"
@@ -21,7 +20,7 @@ import (
 // never change.
 type Market string
 
-// The three markets of SPEC 1.4.
+// The three markets of SPEC 1.4, declared in markets.go.
 const (
 	// MarketWin is a bet on a position winning (alone or in a tie).
 	MarketWin Market = "WIN"
@@ -32,17 +31,11 @@ const (
 	MarketExpress Market = "EXPRESS"
 )
 
-// Markets lists every market in display order.
-var Markets = []Market{MarketWin, MarketCombination, MarketExpress}
-
-// Validate reports an Invalid error (reason UNKNOWN_MARKET) unless m is one of
-// the three markets.
+// Validate reports an Invalid error (reason UNKNOWN_MARKET) unless m is a
+// production market.
 func (m Market) Validate() error {
-	switch m {
-	case MarketWin, MarketCombination, MarketExpress:
-		return nil
-	}
-	return errs.R(errs.Invalid, ReasonUnknownMarket, "%q is not a market: choose WIN, COMBINATION or EXPRESS", string(m))
+	_, err := production.Spec(m)
+	return err
 }
 
 // Round is a betting round of a draw, 1 to 4. Each round's bets form their
@@ -76,37 +69,19 @@ func (r Round) Validate() error {
 	return nil
 }
 
-// Offers reports whether market m takes bets in round r: WIN and COMBINATION
-// in rounds 1 to 4, EXPRESS in rounds 1 and 2 only (its first prediction is
-// the flop leader, so it must close before the flop is known).
+// Offers reports whether production market m takes bets in round r: WIN
+// and COMBINATION in rounds 1 to 4, EXPRESS in rounds 1 and 2 only (its
+// first prediction is the flop leader, so it must close before the flop is
+// known). It is false for a market or round that does not exist.
 func (m Market) Offers(r Round) bool {
-	if r.Validate() != nil {
-		return false
-	}
-	switch m {
-	case MarketWin, MarketCombination:
-		return true
-	case MarketExpress:
-		return r <= RoundPocket
-	}
-	return false
+	s, ok := production.Lookup(m)
+	return ok && s.Offers(r)
 }
 
 // CheckMarketRound reports an Invalid error when the market or the round does
 // not exist (UNKNOWN_MARKET, UNKNOWN_ROUND) or the market takes no bets in that
-// round (MARKET_NOT_OFFERED_IN_ROUND).
-func CheckMarketRound(m Market, r Round) error {
-	if err := m.Validate(); err != nil {
-		return err
-	}
-	if err := r.Validate(); err != nil {
-		return err
-	}
-	if !m.Offers(r) {
-		return errs.R(errs.Invalid, ReasonMarketNotOfferedInRound, "%s bets are not taken in round %s: EXPRESS closes after round POCKET", m, r)
-	}
-	return nil
-}
+// round (MARKET_NOT_OFFERED_IN_ROUND), for the production markets.
+func CheckMarketRound(m Market, r Round) error { return production.CheckMarketRound(m, r) }
 
 // Combination is the selection of the COMBINATION market: the category of
 // the winning hand, the evaluator's own hand.Category (HighCard to
@@ -179,106 +154,20 @@ func CheckTableSize(n int) error {
 // not 2..10), UNKNOWN_MARKET, INVALID_SELECTION (a field of another market is
 // set, or the category is not 0..9) or POSITION_OUT_OF_RANGE (a position is
 // not 1..n).
-func (s Selection) Validate(n int) error {
-	if err := CheckTableSize(n); err != nil {
-		return err
-	}
-	if err := s.Market.Validate(); err != nil {
-		return err
-	}
-	shape := func() error {
-		return errs.R(errs.Invalid, ReasonInvalidSelection, "a %s selection sets only its own field", s.Market)
-	}
-	position := func(what string, p int) error {
-		if p < 1 || p > n {
-			return errs.R(errs.Invalid, ReasonPositionOutOfRange, "%s %d is not on this table: positions are 1 to %d", what, p, n)
-		}
-		return nil
-	}
-	switch s.Market {
-	case MarketWin:
-		if s.Combination != 0 || s.Coupon != (Coupon{}) {
-			return shape()
-		}
-		return position("position", s.Position)
-	case MarketCombination:
-		if s.Position != 0 || s.Coupon != (Coupon{}) {
-			return shape()
-		}
-		if !validCombination(s.Combination) {
-			return errs.R(errs.Invalid, ReasonInvalidSelection, "hand category %d does not exist: categories are HIGH_CARD to ROYAL_FLUSH", int(s.Combination))
-		}
-		return nil
-	default: // MarketExpress
-		if s.Position != 0 || s.Combination != 0 {
-			return shape()
-		}
-		if err := position("flop leader", s.Coupon.Flop); err != nil {
-			return err
-		}
-		if err := position("turn leader", s.Coupon.Turn); err != nil {
-			return err
-		}
-		return position("river winner", s.Coupon.River)
-	}
-}
+func (s Selection) Validate(n int) error { return production.ValidateSelection(s, n) }
 
 // String returns the canonical storage form of the selection without its
 // market: "3" for WIN position 3, "FLUSH" for COMBINATION, "2-5-5" for an
-// EXPRESS coupon (flop-turn-river). ParseSelection reads it back; the market is
-// stored beside it.
-func (s Selection) String() string {
-	switch s.Market {
-	case MarketWin:
-		return strconv.Itoa(s.Position)
-	case MarketCombination:
-		return s.Combination.String()
-	case MarketExpress:
-		c := s.Coupon
-		return strconv.Itoa(c.Flop) + "-" + strconv.Itoa(c.Turn) + "-" + strconv.Itoa(c.River)
-	}
-	return "?"
-}
+// EXPRESS coupon (flop-turn-river), "?" for a market that does not exist.
+// ParseSelection reads it back; the market is stored beside it.
+func (s Selection) String() string { return production.Format(s) }
 
 // ParseSelection reads the canonical form written by Selection.String for
 // market m. It accepts exactly one spelling per selection (no signs, spaces,
 // leading zeros or lower case), and positions 1..10; check the table's own
 // size with Validate. Errors are Invalid: UNKNOWN_MARKET or INVALID_SELECTION.
 func ParseSelection(m Market, text string) (Selection, error) {
-	if err := m.Validate(); err != nil {
-		return Selection{}, err
-	}
-	bad := func() (Selection, error) {
-		return Selection{}, errs.R(errs.Invalid, ReasonInvalidSelection, "%q is not a %s selection", text, m)
-	}
-	switch m {
-	case MarketWin:
-		p, ok := parsePosition(text)
-		if !ok {
-			return bad()
-		}
-		return WinSelection(p), nil
-	case MarketCombination:
-		c, err := hand.ParseCategory(text)
-		if err != nil {
-			return bad()
-		}
-		return CombinationSelection(c), nil
-	default: // MarketExpress
-		parts := strings.Split(text, "-")
-		if len(parts) != 3 {
-			return bad()
-		}
-		var ps [3]int
-		for i, part := range parts {
-			p, ok := parsePosition(part)
-			if !ok {
-				return bad()
-			}
-			ps[i] = p
-		}
-		return ExpressSelection(ps[0], ps[1], ps[2]), nil
-	}
+	return production.ParseSelection(m, text)
 }
 
 // parsePosition reads "1".."10" written canonically.

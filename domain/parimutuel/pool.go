@@ -1,7 +1,6 @@
 package parimutuel
 
 import (
-	"github.com/pokertote/pokertote/domain/cards"
 	"github.com/pokertote/pokertote/domain/errs"
 	"github.com/pokertote/pokertote/domain/money"
 )
@@ -119,93 +118,42 @@ type Pool struct {
 	Bets      []PoolBet
 }
 
-// validate checks everything SettlePool and VoidPool rely on.
-func (p Pool) validate() error {
-	if err := CheckMarketRound(p.Market, p.Round); err != nil {
-		return err
+// validatePool checks everything SettlePool and VoidPool rely on, and
+// returns the pool's market.
+func (r *Registry) validatePool(p Pool) (MarketSpec, error) {
+	if err := r.CheckMarketRound(p.Market, p.Round); err != nil {
+		return MarketSpec{}, err
 	}
+	spec, _ := r.Lookup(p.Market)
 	if err := CheckTableSize(p.Positions); err != nil {
-		return err
+		return MarketSpec{}, err
 	}
 	if err := p.Config.Validate(); err != nil {
-		return err
+		return MarketSpec{}, err
 	}
 	seen := make(map[string]bool, len(p.Bets))
 	var gross money.Amount
 	for _, b := range p.Bets {
 		if b.ID == "" || b.Player == "" {
-			return errs.R(errs.Invalid, ReasonInvalidBet, "every bet of pool %s needs an id and a player", p.ID)
+			return MarketSpec{}, errs.R(errs.Invalid, ReasonInvalidBet, "every bet of pool %s needs an id and a player", p.ID)
 		}
 		if seen[b.ID] {
-			return errs.R(errs.Invalid, ReasonDuplicateBet, "bet %s appears twice in pool %s", b.ID, p.ID)
+			return MarketSpec{}, errs.R(errs.Invalid, ReasonDuplicateBet, "bet %s appears twice in pool %s", b.ID, p.ID)
 		}
 		seen[b.ID] = true
 		if b.Stake < 1 {
-			return errs.R(errs.Invalid, ReasonInvalidStake, "bet %s has stake %s: a stake is at least 0.01", b.ID, b.Stake)
+			return MarketSpec{}, errs.R(errs.Invalid, ReasonInvalidStake, "bet %s has stake %s: a stake is at least 0.01", b.ID, b.Stake)
 		}
 		if b.Selection.Market != p.Market {
-			return errs.R(errs.Invalid, ReasonWrongMarket, "bet %s backs a %s selection in a %s pool", b.ID, b.Selection.Market, p.Market)
+			return MarketSpec{}, errs.R(errs.Invalid, ReasonWrongMarket, "bet %s backs a %s selection in a %s pool", b.ID, b.Selection.Market, p.Market)
 		}
-		if err := b.Selection.Validate(p.Positions); err != nil {
-			return err
+		if err := spec.Shape.validate(b.Selection, p.Positions); err != nil {
+			return MarketSpec{}, err
 		}
 		if b.Stake > MaxPoolAmount-gross {
-			return errs.R(errs.Invalid, ReasonPoolTooLarge, "pool %s holds more than %s", p.ID, MaxPoolAmount)
+			return MarketSpec{}, errs.R(errs.Invalid, ReasonPoolTooLarge, "pool %s holds more than %s", p.ID, MaxPoolAmount)
 		}
 		gross += b.Stake
 	}
-	return nil
-}
-
-// Outcome is what a draw decided, as the pools need it. Position sets hold
-// each position once; a tie puts several positions in a set, and a board that
-// plays for everybody puts every position in Winners.
-type Outcome struct {
-	Winners     []int       // positions with the best hand after the river
-	Category    Combination // category of the winning hand (COMBINATION)
-	FlopLeaders []int       // positions leading after the flop (EXPRESS)
-	TurnLeaders []int       // positions leading after the turn (EXPRESS)
-}
-
-// positionSet is a set of positions 1..10 as a bitmask.
-type positionSet uint16
-
-func (s positionSet) has(p int) bool { return p >= 1 && p <= cards.MaxPositions && s&(1<<p) != 0 }
-
-// checkOutcome validates what market m reads from o on a table of n positions
-// and returns the winner, flop and turn sets.
-func checkOutcome(o Outcome, m Market, n int) (win, flop, turn positionSet, err error) {
-	set := func(what string, ps []int) (positionSet, error) {
-		var s positionSet
-		if len(ps) == 0 {
-			return 0, errs.R(errs.Invalid, ReasonInvalidOutcome, "the outcome names no %s", what)
-		}
-		for _, p := range ps {
-			if p < 1 || p > n {
-				return 0, errs.R(errs.Invalid, ReasonInvalidOutcome, "%s %d is not on a table of %d positions", what, p, n)
-			}
-			if s.has(p) {
-				return 0, errs.R(errs.Invalid, ReasonInvalidOutcome, "%s %d is named twice", what, p)
-			}
-			s |= 1 << p
-		}
-		return s, nil
-	}
-	switch m {
-	case MarketWin:
-		win, err = set("winner", o.Winners)
-	case MarketCombination:
-		if !validCombination(o.Category) {
-			err = errs.R(errs.Invalid, ReasonInvalidOutcome, "the winning category %d does not exist", int(o.Category))
-		}
-	case MarketExpress:
-		if win, err = set("winner", o.Winners); err != nil {
-			break
-		}
-		if flop, err = set("flop leader", o.FlopLeaders); err != nil {
-			break
-		}
-		turn, err = set("turn leader", o.TurnLeaders)
-	}
-	return win, flop, turn, err
+	return spec, nil
 }

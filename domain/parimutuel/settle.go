@@ -134,14 +134,26 @@ func (s PoolSettlement) JackpotChange() money.Amount {
 // both (the organiser's top-up of one category is not paid out of the other
 // category's breakage).
 //
-// Errors are Invalid: a pool, bet or configuration that breaks the rules,
-// an outcome that does not fit the table, or a jackpot outside
-// 0..MaxPoolAmount (INVALID_JACKPOT).
+// Which scheme a market uses, which bets win in which category and what a
+// payout publishes as Guessed are the market's (MarketSpec: Scheme and
+// Grade); the winning selections are the table's selections its Grade puts
+// in category 1.
+//
+// Errors are Invalid: a pool, bet or configuration that breaks the rules
+// (UNKNOWN_MARKET for a market that is not a production one), an outcome
+// that does not fit the table, or a jackpot outside 0..MaxPoolAmount
+// (INVALID_JACKPOT).
 func SettlePool(p Pool, o Outcome, jackpot money.Amount) (PoolSettlement, error) {
-	if err := p.validate(); err != nil {
+	return production.SettlePool(p, o, jackpot)
+}
+
+// SettlePool is SettlePool for the markets of r.
+func (r *Registry) SettlePool(p Pool, o Outcome, jackpot money.Amount) (PoolSettlement, error) {
+	spec, err := r.validatePool(p)
+	if err != nil {
 		return PoolSettlement{}, err
 	}
-	win, flop, turn, err := checkOutcome(o, p.Market, p.Positions)
+	d, err := checkOutcome(o, spec.Reads, p.Positions)
 	if err != nil {
 		return PoolSettlement{}, err
 	}
@@ -149,10 +161,23 @@ func SettlePool(p Pool, o Outcome, jackpot money.Amount) (PoolSettlement, error)
 		return PoolSettlement{}, errs.R(errs.Invalid, ReasonInvalidJackpot, "a jackpot balance of %s cannot be paid out", jackpot)
 	}
 	s := newSettlement(p)
-	if p.Market == MarketExpress {
-		settleExpress(&s, p, win, flop, turn, jackpot)
-	} else {
-		settleSingle(&s, p, o, win)
+	grades := make([]Grade, len(p.Bets))
+	for i, b := range p.Bets {
+		grades[i] = spec.Grade(d, b.Selection)
+		s.Payouts[i].Guessed = grades[i].Guessed
+	}
+	for _, sel := range spec.Selections(p.Positions) {
+		if spec.Grade(d, sel).Cat1 {
+			s.Winning = append(s.Winning, sel)
+		}
+	}
+	switch spec.Scheme {
+	case SchemeSingle:
+		settleSingle(&s, p, grades)
+	case SchemeTwoTier:
+		settleTwoTier(&s, p, grades, jackpot)
+	default: // NewRegistry admits no other scheme
+		return PoolSettlement{}, errs.E(errs.Internal, "market %s has scheme %s, which no settlement implements", spec.Name, spec.Scheme)
 	}
 	s.Legs = buildLegs(p.ID, p.Bets, &s)
 	return s, nil
@@ -160,8 +185,11 @@ func SettlePool(p Pool, o Outcome, jackpot money.Amount) (PoolSettlement, error)
 
 // VoidPool settles pool p of a void draw: every stake is refunded in full and
 // nothing else moves.
-func VoidPool(p Pool) (PoolSettlement, error) {
-	if err := p.validate(); err != nil {
+func VoidPool(p Pool) (PoolSettlement, error) { return production.VoidPool(p) }
+
+// VoidPool is VoidPool for the markets of r.
+func (r *Registry) VoidPool(p Pool) (PoolSettlement, error) {
+	if _, err := r.validatePool(p); err != nil {
 		return PoolSettlement{}, err
 	}
 	s := newSettlement(p)
@@ -198,26 +226,14 @@ func (s *PoolSettlement) takeCuts(c PoolConfig) {
 	s.Commission, s.JackpotContribution, s.Net = c.Cuts(s.Gross)
 }
 
-// settleSingle settles a WIN or COMBINATION pool: one category, fund N.
-func settleSingle(s *PoolSettlement, p Pool, o Outcome, win positionSet) {
+// settleSingle settles a pool of SchemeSingle (WIN, COMBINATION): one
+// category, fund N, the bets graded in category 1 winning.
+func settleSingle(s *PoolSettlement, p Pool, grades []Grade) {
 	wins := make([]bool, len(p.Bets))
 	backed := false
-	for i, b := range p.Bets {
-		if p.Market == MarketWin {
-			wins[i] = win.has(b.Selection.Position)
-		} else {
-			wins[i] = b.Selection.Combination == o.Category
-		}
+	for i, g := range grades {
+		wins[i] = g.Cat1
 		backed = backed || wins[i]
-	}
-	if p.Market == MarketWin {
-		for pos := 1; pos <= p.Positions; pos++ {
-			if win.has(pos) {
-				s.Winning = append(s.Winning, WinSelection(pos))
-			}
-		}
-	} else {
-		s.Winning = []Selection{CombinationSelection(o.Category)}
 	}
 	if !backed {
 		s.refund(RefundNoWinner)

@@ -222,14 +222,13 @@ func PoolID(drawID int64, r parimutuel.Round, m parimutuel.Market) string {
 }
 
 // DrawPools lists the pools a draw has, in settlement order: round by round,
-// WIN, COMBINATION, then EXPRESS where offered.
+// the production markets offered in it in their order (WIN, COMBINATION,
+// then EXPRESS where offered).
 func DrawPools() []PoolKey {
 	var out []PoolKey
 	for r := parimutuel.RoundPreDeal; r <= parimutuel.RoundTurn; r++ {
-		for _, m := range parimutuel.Markets {
-			if m.Offers(r) {
-				out = append(out, PoolKey{Round: r, Market: m})
-			}
+		for _, m := range parimutuel.Production().Offered(r) {
+			out = append(out, PoolKey{Round: r, Market: m.Name})
 		}
 	}
 	return out

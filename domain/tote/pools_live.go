@@ -9,7 +9,7 @@ import (
 )
 
 // BuildPoolViews groups selection totals into pool views, one per pool that
-// has money, in settlement order (round, then WIN, COMBINATION, EXPRESS),
+// has money, in settlement order (round, then the markets' order),
 // each with its selections in natural order and their implied coefficients.
 func BuildPoolViews(totals []SelectionTotal, cfg parimutuel.PoolConfig) ([]PoolView, error) {
 	byPool := map[PoolKey][]SelectionTotal{}
@@ -76,8 +76,9 @@ func SignatureOf(v PoolView) PoolSignature { return PoolSignature{bets: v.Bets, 
 
 // RoundPoolViews is every pool of round r on a table of n positions, each
 // listing every selection of its market with zero rows for unbacked ones
-// (what a table view draws), except EXPRESS, which lists only the coupons
-// backed so far: its n³ possible coupons are too many to show as rows.
+// (what a table view draws), except a market whose selections are not
+// listed (EXPRESS), which lists only the coupons backed so far: its n³
+// possible coupons are too many to show as rows.
 func RoundPoolViews(totals []SelectionTotal, cfg parimutuel.PoolConfig, n int, r parimutuel.Round) ([]PoolView, error) {
 	var mine []SelectionTotal
 	for _, t := range totals {
@@ -90,13 +91,10 @@ func RoundPoolViews(totals []SelectionTotal, cfg parimutuel.PoolConfig, n int, r
 		return nil, err
 	}
 	var out []PoolView
-	for _, m := range parimutuel.Markets {
-		if !m.Offers(r) {
-			continue
-		}
-		v := EmptyPoolView(PoolKey{Round: r, Market: m}, n)
+	for _, m := range parimutuel.Production().Offered(r) {
+		v := EmptyPoolView(PoolKey{Round: r, Market: m.Name}, n)
 		for _, b := range backed {
-			if b.Market == m {
+			if b.Market == m.Name {
 				v = mergeZeroRows(b, v)
 			}
 		}
@@ -105,19 +103,17 @@ func RoundPoolViews(totals []SelectionTotal, cfg parimutuel.PoolConfig, n int, r
 	return out, nil
 }
 
-// EmptyPoolView is pool k before any bet: every WIN and COMBINATION
-// selection with no stake.
+// EmptyPoolView is pool k before any bet: every selection of a listed
+// market (WIN, COMBINATION) with no stake, none of a market whose
+// selections are not listed (EXPRESS) or of a market that does not exist.
 func EmptyPoolView(k PoolKey, n int) PoolView {
 	v := PoolView{Round: k.Round, Market: k.Market, Selections: []SelectionView{}}
-	switch k.Market {
-	case parimutuel.MarketWin:
-		for p := 1; p <= n; p++ {
-			v.Selections = append(v.Selections, SelectionView{Selection: parimutuel.WinSelection(p).String()})
-		}
-	case parimutuel.MarketCombination:
-		for c := range parimutuel.NumCombinations {
-			v.Selections = append(v.Selections, SelectionView{Selection: parimutuel.CombinationSelection(parimutuel.Combination(c)).String()})
-		}
+	m, ok := parimutuel.Production().Lookup(k.Market)
+	if !ok || !m.Listed() {
+		return v
+	}
+	for _, s := range m.Selections(n) {
+		v.Selections = append(v.Selections, SelectionView{Selection: m.Format(s)})
 	}
 	return v
 }

@@ -208,10 +208,11 @@ type ResultBet struct {
 	Guessed   int          `json:"guessed,omitempty"`
 }
 
-// Coef is the pool's single-category coefficient (WIN, COMBINATION), or 0
-// when it has none.
+// Coef is the coefficient of a pool settled in one category (a market of
+// parimutuel.SchemeSingle: WIN, COMBINATION), or 0 when it has none: a
+// refunded pool has no category, a two-tier one (EXPRESS) two.
 func (p PoolResult) Coef() money.Coef {
-	if p.Market == parimutuel.MarketExpress || len(p.Categories) == 0 {
+	if len(p.Categories) != 1 {
 		return 0
 	}
 	return p.Categories[0].Coef
@@ -220,6 +221,12 @@ func (p PoolResult) Coef() money.Coef {
 // NewPoolResult copies a settlement's figures and pairs each payout with its
 // bet.
 func NewPoolResult(s parimutuel.PoolSettlement, bets []Bet, jackpotBefore money.Amount) PoolResult {
+	return NewPoolResultIn(parimutuel.Production(), s, bets, jackpotBefore)
+}
+
+// NewPoolResultIn is NewPoolResult writing the selections of the markets
+// of reg.
+func NewPoolResultIn(reg *parimutuel.Registry, s parimutuel.PoolSettlement, bets []Bet, jackpotBefore money.Amount) PoolResult {
 	r := PoolResult{
 		PoolID: s.PoolID, Round: s.Round, Market: s.Market, NumBets: s.NumBets,
 		Gross: s.Gross, Commission: s.Commission, JackpotContribution: s.JackpotContribution,
@@ -234,11 +241,11 @@ func NewPoolResult(s parimutuel.PoolSettlement, bets []Bet, jackpotBefore money.
 		r.Categories[i] = ResultCategory(c)
 	}
 	for i, w := range s.Winning {
-		r.Winning[i] = w.String()
+		r.Winning[i] = reg.Format(w)
 	}
 	for i, b := range bets {
 		p := s.Payouts[i]
-		r.Bets[i] = ResultBet{ID: b.ID, Selection: b.Selection.String(), Stake: b.Stake, Payout: p.Amount, Refund: p.Refund, Guessed: p.Guessed}
+		r.Bets[i] = ResultBet{ID: b.ID, Selection: reg.Format(b.Selection), Stake: b.Stake, Payout: p.Amount, Refund: p.Refund, Guessed: p.Guessed}
 	}
 	return r
 }

@@ -1,6 +1,7 @@
 package tote
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -40,10 +41,12 @@ func (c SelectionChance) SuspendedAt(at money.BasisPoints) bool {
 	return odds.Chance{Paid: c.Paid, Of: c.Of}.AtLeast(int64(at))
 }
 
-// RoundChances is what a betting round opened with: every WIN position's
-// and every COMBINATION category's chance, and the EXPRESS coupons whose
-// chance reaches the threshold (every coupon not listed is below it). The
-// pre-deal round has none: every position is symmetric there (SPEC 1.9).
+// RoundChances is what a betting round opened with: the chances each market
+// offered in the round publishes (its spec's Chances rule), in the
+// registry's order: every WIN position's and every COMBINATION category's
+// chance, and the EXPRESS coupons whose chance reaches the threshold (every
+// coupon not listed is below it). The pre-deal round has none: every
+// position is symmetric there (SPEC 1.9).
 type RoundChances struct {
 	Round   parimutuel.Round  `json:"round"`
 	Chances []SelectionChance `json:"chances"`
@@ -62,50 +65,168 @@ func (rc RoundChances) Suspended(at money.BasisPoints) []SelectionChance {
 
 // ChancesAtOpening computes the chances round r opens with, for the
 // pockets and the board dealt before it (round 2: no board; 3: the flop;
-// 4: the turn), by exact enumeration of every unseen card, and keeps the
-// EXPRESS coupons reaching at. It is pure: the dealer runs it before the
+// 4: the turn), by exact enumeration of every unseen card: each production
+// market offered in r, in order, adds the chances its spec's Chances rule
+// publishes (every WIN position and COMBINATION category, the EXPRESS
+// coupons reaching at). It is pure: the dealer runs it before the
 // transaction that opens the round, the verifiers after the draw; both go
 // through odds' cache of recent deals, which the live odds of the same
 // cards share.
 func ChancesAtOpening(pockets [][2]cards.Card, board []cards.Card, r parimutuel.Round, at money.BasisPoints, workers int) (RoundChances, error) {
+	return ChancesAtOpeningIn(parimutuel.Production(), pockets, board, r, at, workers)
+}
+
+// ChancesAtOpeningIn is ChancesAtOpening for the markets of reg.
+func ChancesAtOpeningIn(reg *parimutuel.Registry, pockets [][2]cards.Card, board []cards.Card, r parimutuel.Round, at money.BasisPoints, workers int) (RoundChances, error) {
 	want := map[parimutuel.Round]int{parimutuel.RoundPocket: 0, parimutuel.RoundFlop: 3, parimutuel.RoundTurn: 4}
 	if n, ok := want[r]; !ok || len(board) != n {
 		return RoundChances{}, errs.E(errs.Invalid, "round %s opens with no chances computed from a board of %d cards", r, len(board))
 	}
-	res, err := odds.ComputeShared(pockets, board, workers)
-	if err != nil {
-		return RoundChances{}, err
-	}
+	src := &oddsSource{pockets: pockets, board: board, round: r, workers: workers}
 	rc := RoundChances{Round: r}
-	for i, p := range res.Positions {
-		rc.Chances = append(rc.Chances, SelectionChance{Market: parimutuel.MarketWin, Selection: strconv.Itoa(i + 1), Paid: p.Wins + p.Ties, Of: res.Boards})
+	for _, m := range reg.Offered(r) {
+		cs, err := m.Chances(m, src, at)
+		if err != nil {
+			return RoundChances{}, err
+		}
+		for _, c := range cs {
+			if c.Selection.Market != m.Name {
+				return RoundChances{}, errs.E(errs.Internal, "market %s published a chance of a %s selection", m.Name, c.Selection.Market)
+			}
+			rc.Chances = append(rc.Chances, SelectionChance{Market: m.Name, Selection: m.Format(c.Selection), Paid: c.Paid, Of: c.Of})
+		}
 	}
-	for c := range hand.NumCategories {
-		rc.Chances = append(rc.Chances, SelectionChance{Market: parimutuel.MarketCombination, Selection: hand.Category(c).String(), Paid: res.Categories[c], Of: res.Boards})
+	return rc, nil
+}
+
+// oddsSource is a round's parimutuel.ChanceSource over domain/odds: the
+// board enumeration is computed once, on first use, through odds' shared
+// cache.
+type oddsSource struct {
+	pockets [][2]cards.Card
+	board   []cards.Card
+	round   parimutuel.Round
+	workers int
+	res     *odds.Result
+}
+
+func (s *oddsSource) Round() parimutuel.Round { return s.round }
+func (s *oddsSource) Positions() int          { return len(s.pockets) }
+
+// result is the round's board enumeration.
+func (s *oddsSource) result() (*odds.Result, error) {
+	if s.res == nil {
+		res, err := odds.ComputeShared(s.pockets, s.board, s.workers)
+		if err != nil {
+			return nil, err
+		}
+		s.res = res
 	}
-	if !parimutuel.MarketExpress.Offers(r) {
-		return rc, nil
-	}
-	may, err := odds.ExpressCanReach(pockets, res, int64(at))
-	if err != nil || !may {
-		return rc, err
-	}
-	x, err := odds.ComputeExpressShared(pockets, workers)
+	return s.res, nil
+}
+
+func (s *oddsSource) Boards() (parimutuel.BoardCounts, error) {
+	res, err := s.result()
 	if err != nil {
-		return RoundChances{}, err
+		return parimutuel.BoardCounts{}, err
 	}
-	n := len(pockets)
+	b := parimutuel.BoardCounts{Boards: res.Boards, Winners: make([]int64, len(res.Positions)), Categories: res.Categories}
+	for i, p := range res.Positions {
+		b.Winners[i] = p.Wins + p.Ties
+	}
+	return b, nil
+}
+
+func (s *oddsSource) CouponsAtLeast(at money.BasisPoints) ([]parimutuel.CouponChance, error) {
+	if len(s.board) != 0 {
+		return nil, errs.E(errs.Internal, "coupons are counted before the flop, not with a board of %d cards", len(s.board))
+	}
+	res, err := s.result()
+	if err != nil {
+		return nil, err
+	}
+	may, err := odds.ExpressCanReach(s.pockets, res, int64(at))
+	if err != nil || !may {
+		return nil, err
+	}
+	x, err := odds.ComputeExpressShared(s.pockets, s.workers)
+	if err != nil {
+		return nil, err
+	}
+	var out []parimutuel.CouponChance
+	n := len(s.pockets)
 	for f := range n {
 		for t := range n {
 			for rv := range n {
 				if ch := x.Paid(f, t, rv); ch.AtLeast(int64(at)) {
-					rc.Chances = append(rc.Chances, SelectionChance{Market: parimutuel.MarketExpress,
-						Selection: parimutuel.ExpressSelection(f+1, t+1, rv+1).String(), Paid: ch.Paid, Of: ch.Of})
+					out = append(out, parimutuel.CouponChance{Coupon: parimutuel.Coupon{Flop: f + 1, Turn: t + 1, River: rv + 1}, Paid: ch.Paid, Of: ch.Of})
 				}
 			}
 		}
 	}
-	return rc, nil
+	return out, nil
+}
+
+// EachBoard walks every completion of the board, in the order of the
+// unseen cards, and hands fn its outcome after the river.
+func (s *oddsSource) EachBoard(fn func(o parimutuel.Outcome)) error {
+	n := len(s.pockets)
+	if n < cards.MinPositions || n > cards.MaxPositions || len(s.board) > 5 {
+		return errs.E(errs.Invalid, "%d pockets and a board of %d cards are no table", n, len(s.board))
+	}
+	var seen [cards.NumCards]bool
+	mark := func(c cards.Card) error {
+		if int(c) >= cards.NumCards || seen[c] {
+			return errs.E(errs.Invalid, "card %v is dealt twice or does not exist", c)
+		}
+		seen[c] = true
+		return nil
+	}
+	for _, p := range s.pockets {
+		if err := errors.Join(mark(p[0]), mark(p[1])); err != nil {
+			return err
+		}
+	}
+	for _, c := range s.board {
+		if err := mark(c); err != nil {
+			return err
+		}
+	}
+	var unseen []cards.Card
+	for c := range cards.NumCards {
+		if !seen[c] {
+			unseen = append(unseen, cards.Card(c))
+		}
+	}
+	var full [5]cards.Card
+	copy(full[:], s.board)
+	o := parimutuel.Outcome{Hands: make([]hand.Value, n)}
+	var walk func(k, from int)
+	walk = func(k, from int) {
+		if k == 5 {
+			var best hand.Value
+			o.Winners = o.Winners[:0]
+			for i, p := range s.pockets {
+				v := hand.Eval7(p[0], p[1], full[0], full[1], full[2], full[3], full[4])
+				o.Hands[i] = v
+				switch {
+				case v > best:
+					best, o.Winners = v, append(o.Winners[:0], i+1)
+				case v == best:
+					o.Winners = append(o.Winners, i+1)
+				}
+			}
+			o.Category = best.Category()
+			fn(o)
+			return
+		}
+		for i := from; i < len(unseen); i++ {
+			full[k] = unseen[i]
+			walk(k+1, i+1)
+		}
+	}
+	walk(len(s.board), 0)
+	return nil
 }
 
 // Suspended reports whether sel is suspended in round r of the draw, with
@@ -115,13 +236,21 @@ func (d *Draw) Suspended(r parimutuel.Round, sel parimutuel.Selection) (Selectio
 	if len(d.Chances) == 0 {
 		return SelectionChance{}, false
 	}
-	s := sel.String()
+	return d.SuspendedAs(r, sel.Market, sel.String())
+}
+
+// SuspendedAs is Suspended for the selection of market m written text (in
+// its canonical form).
+func (d *Draw) SuspendedAs(r parimutuel.Round, m parimutuel.Market, text string) (SelectionChance, bool) {
+	if len(d.Chances) == 0 {
+		return SelectionChance{}, false
+	}
 	for _, rc := range d.Chances {
 		if rc.Round != r {
 			continue
 		}
 		for _, c := range rc.Chances {
-			if c.Market == sel.Market && c.Selection == s {
+			if c.Market == m && c.Selection == text {
 				return c, c.SuspendedAt(d.EffectiveSuspendAt())
 			}
 		}

@@ -47,8 +47,13 @@ const maxLeafProblems = 20
 
 // CheckLeaves checks res against its published leaves, read from next.
 func CheckLeaves(res tote.DrawResult, next LeafReader) []string {
+	return Verifier{}.CheckLeaves(res, next)
+}
+
+// CheckLeaves is CheckLeaves by the verifier's markets.
+func (vf Verifier) CheckLeaves(res tote.DrawResult, next LeafReader) []string {
 	var out []string
-	rates, err := leafRates(res)
+	rates, err := vf.leafRates(res)
 	if err != nil {
 		return []string{fmt.Sprintf("leaves: the pools cannot be recomputed: %v", err)}
 	}
@@ -78,7 +83,7 @@ func CheckLeaves(res tote.DrawResult, next LeafReader) []string {
 			leafBad("%v", err)
 			continue
 		}
-		if why := leafFits(res, l); why != "" {
+		if why := vf.leafFits(res, l); why != "" {
 			leafBad("%s", why)
 		}
 		f := folders[l.Round]
@@ -124,14 +129,14 @@ func (r leafRate) pay(stake money.Amount) money.Amount {
 
 // leafRates recomputes the rate of every published selection of a
 // version-2 result.
-func leafRates(res tote.DrawResult) (map[leafKey]leafRate, error) {
+func (vf Verifier) leafRates(res tote.DrawResult) (map[leafKey]leafRate, error) {
 	if res.Version < tote.ResultVersionTotals {
 		return nil, fmt.Errorf("a version-%d result lists its bets itself", res.Version)
 	}
 	cfg, outcome := resultConfig(res)
 	out := map[leafKey]leafRate{}
 	for _, pr := range res.Pools {
-		_, rates, err := selectionRates(pr, res.Positions, cfg, outcome, res.Void)
+		_, rates, err := vf.selectionRates(pr, res.Positions, cfg, outcome, res.Void)
 		if err != nil {
 			return nil, fmt.Errorf("pool %s: %w", pr.PoolID, err)
 		}
@@ -147,12 +152,13 @@ func leafRates(res tote.DrawResult) (map[leafKey]leafRate, error) {
 // from fair deal 4 its stake outside the committed bounds, or its time
 // not within its round: after the street it bets on was drawn (for rounds
 // 2 to 4, the previous street's beacon round) and before its close.
-func leafFits(res tote.DrawResult, l betroot.PublicLeaf) string {
-	sel, err := parimutuel.ParseSelection(parimutuel.Market(l.Market), l.Selection)
-	if err != nil || sel.String() != l.Selection || !sel.Market.Offers(parimutuel.Round(l.Round)) {
+func (vf Verifier) leafFits(res tote.DrawResult, l betroot.PublicLeaf) string {
+	reg := vf.markets()
+	sel, err := reg.ParseSelection(parimutuel.Market(l.Market), l.Selection)
+	if err != nil || reg.Format(sel) != l.Selection || reg.CheckMarketRound(sel.Market, parimutuel.Round(l.Round)) != nil {
 		return fmt.Sprintf("%s %q is not a selection of round %d", l.Market, l.Selection, l.Round)
 	}
-	if err := sel.Validate(res.Positions); err != nil {
+	if err := reg.ValidateSelection(sel, res.Positions); err != nil {
 		return err.Error()
 	}
 	b := res.Beacons

@@ -43,12 +43,34 @@ type Verification struct {
 	Problems         []string
 }
 
+// Verifier recomputes published results by the rules of a set of markets:
+// how each market's selections are read, which rounds offer it, how its
+// pools settle and what its rounds' chances are (parimutuel.MarketSpec).
+// The zero Verifier reads the production markets, as Result and Draw do;
+// a test of a market not yet offered gives its own registry.
+type Verifier struct {
+	// Markets is the registry the results' markets are looked up in; nil
+	// is parimutuel.Production().
+	Markets *parimutuel.Registry
+}
+
+// markets is the registry in force.
+func (vf Verifier) markets() *parimutuel.Registry {
+	if vf.Markets == nil {
+		return parimutuel.Production()
+	}
+	return vf.Markets
+}
+
 // Result recomputes a published result (SPEC 1.8, docs/fairness.md):
 // the commitment, the beacon chain, rounds and signatures, every street's
 // cards, the hands and the outcome, and every pool from its bets with the
 // published settings and jackpot. It needs nothing but the result, so
 // anyone holding the published JSON can run it (cmd/verify-draw does).
-func Result(res tote.DrawResult) Verification {
+func Result(res tote.DrawResult) Verification { return Verifier{}.Result(res) }
+
+// Result is Result by the verifier's markets.
+func (vf Verifier) Result(res tote.DrawResult) Verification {
 	v := Verification{}
 	problem := func(format string, args ...any) { v.Problems = append(v.Problems, fmt.Sprintf(format, args...)) }
 	if res.Positions < cards.MinPositions || res.Positions > cards.MaxPositions {
@@ -71,14 +93,14 @@ func Result(res tote.DrawResult) Verification {
 		}
 		v.CardsMatch = v.BeaconsValid && verifyCards(res, deal, streets, problem)
 	}
-	v.PayoutsMatch = verifyPools(res, problem)
+	v.PayoutsMatch = vf.verifyPools(res, problem)
 	if !verifyVoid(res, problem) {
 		v.CardsMatch = false
 	}
 	if !verifyBetRoots(res, problem) {
 		v.PayoutsMatch = false
 	}
-	v.SuspensionsMatch = verifySuspensions(res, problem)
+	v.SuspensionsMatch = vf.verifySuspensions(res, problem)
 	return v
 }
 
@@ -230,7 +252,8 @@ func verifyCards(res tote.DrawResult, deal cards.ToteDeal, streets int, problem 
 }
 
 // verifyPools recomputes every pool and compares it with the published one.
-func verifyPools(res tote.DrawResult, problem func(string, ...any)) bool {
+func (vf Verifier) verifyPools(res tote.DrawResult, problem func(string, ...any)) bool {
+	reg := vf.markets()
 	c := checker{problem: problem}
 	bad := c.bad
 	cfg, outcome := resultConfig(res)
@@ -240,7 +263,7 @@ func verifyPools(res tote.DrawResult, problem func(string, ...any)) bool {
 			bad("pool %s: settled against a jackpot of %s, the pools before it leave %s", pr.PoolID, pr.JackpotBefore, jackpot)
 		}
 		if res.Version >= tote.ResultVersionTotals {
-			diffs, st, err := verifyPoolTotals(pr, res.Positions, cfg, outcome, res.Void)
+			diffs, st, err := vf.verifyPoolTotals(pr, res.Positions, cfg, outcome, res.Void)
 			if err != nil {
 				bad("pool %s: %v", pr.PoolID, err)
 				continue
@@ -254,22 +277,22 @@ func verifyPools(res tote.DrawResult, problem func(string, ...any)) bool {
 		if len(pr.Selections) > 0 {
 			bad("pool %s: a result before version %d publishes bets, not selections", pr.PoolID, tote.ResultVersionTotals)
 		}
-		pool, err := poolFromResult(pr, res.Positions, cfg)
+		pool, err := vf.poolFromResult(pr, res.Positions, cfg)
 		if err != nil {
 			bad("pool %s: %v", pr.PoolID, err)
 			continue
 		}
 		var st parimutuel.PoolSettlement
 		if res.Void {
-			st, err = parimutuel.VoidPool(pool)
+			st, err = reg.VoidPool(pool)
 		} else {
-			st, err = parimutuel.SettlePool(pool, outcome, pr.JackpotBefore)
+			st, err = reg.SettlePool(pool, outcome, pr.JackpotBefore)
 		}
 		if err != nil {
 			bad("pool %s: %v", pr.PoolID, err)
 			continue
 		}
-		for _, d := range diffPool(pr, tote.NewPoolResult(st, betsOfResult(pr), pr.JackpotBefore)) {
+		for _, d := range diffPool(pr, tote.NewPoolResultIn(reg, st, vf.betsOfResult(pr), pr.JackpotBefore)) {
 			bad("pool %s: %s", pr.PoolID, d)
 		}
 		jackpot += st.JackpotChange()
@@ -281,10 +304,10 @@ func verifyPools(res tote.DrawResult, problem func(string, ...any)) bool {
 }
 
 // poolFromResult rebuilds a pool's settlement input from its published bets.
-func poolFromResult(pr tote.PoolResult, positions int, cfg parimutuel.PoolConfig) (parimutuel.Pool, error) {
+func (vf Verifier) poolFromResult(pr tote.PoolResult, positions int, cfg parimutuel.PoolConfig) (parimutuel.Pool, error) {
 	p := parimutuel.Pool{ID: pr.PoolID, Market: pr.Market, Round: pr.Round, Positions: positions, Config: cfg}
 	for _, b := range pr.Bets {
-		sel, err := parimutuel.ParseSelection(pr.Market, b.Selection)
+		sel, err := vf.markets().ParseSelection(pr.Market, b.Selection)
 		if err != nil {
 			return parimutuel.Pool{}, err
 		}
@@ -294,10 +317,10 @@ func poolFromResult(pr tote.PoolResult, positions int, cfg parimutuel.PoolConfig
 }
 
 // betsOfResult turns published bets back into bets for NewPoolResult.
-func betsOfResult(pr tote.PoolResult) []tote.Bet {
+func (vf Verifier) betsOfResult(pr tote.PoolResult) []tote.Bet {
 	out := make([]tote.Bet, len(pr.Bets))
 	for i, b := range pr.Bets {
-		sel, _ := parimutuel.ParseSelection(pr.Market, b.Selection)
+		sel, _ := vf.markets().ParseSelection(pr.Market, b.Selection)
 		out[i] = tote.Bet{ID: b.ID, Stake: b.Stake, Selection: sel}
 	}
 	return out
@@ -351,6 +374,11 @@ type Reader interface {
 // (every stored bet is in its pool exactly once, with the published stake,
 // selection and payout, and a status that matches).
 func Draw(ctx context.Context, r Reader, id int64) (tote.Draw, Verification, error) {
+	return Verifier{}.Draw(ctx, r, id)
+}
+
+// Draw is Draw by the verifier's markets.
+func (vf Verifier) Draw(ctx context.Context, r Reader, id int64) (tote.Draw, Verification, error) {
 	d, err := r.Draw(ctx, id)
 	if err != nil {
 		return tote.Draw{}, Verification{}, err
@@ -358,7 +386,7 @@ func Draw(ctx context.Context, r Reader, id int64) (tote.Draw, Verification, err
 	if !d.Phase.Finished() || d.Result == nil {
 		return tote.Draw{}, Verification{}, errs.R(errs.Conflict, tote.ReasonDrawNotFinished, "%s is not over yet: its seed is still secret", d.Named())
 	}
-	v := Result(*d.Result)
+	v := vf.Result(*d.Result)
 	if d.Result.Commitment != cards.FormatCommitment(d.Commitment) {
 		v.CommitmentValid = false
 		v.Problems = append(v.Problems, "the result's commitment is not the one published when the draw opened")
@@ -367,9 +395,9 @@ func Draw(ctx context.Context, r Reader, id int64) (tote.Draw, Verification, err
 	if err != nil {
 		return tote.Draw{}, Verification{}, err
 	}
-	compare := compareStoredBets
+	compare := vf.compareStoredBets
 	if d.Result.Version >= tote.ResultVersionTotals {
-		compare = compareStoredTotals
+		compare = vf.compareStoredTotals
 	}
 	for _, p := range compare(*d.Result, bets) {
 		v.PayoutsMatch = false
@@ -380,7 +408,8 @@ func Draw(ctx context.Context, r Reader, id int64) (tote.Draw, Verification, err
 
 // compareStoredBets lists the differences between stored bets and the
 // bets a result publishes.
-func compareStoredBets(res tote.DrawResult, bets []tote.Bet) []string {
+func (vf Verifier) compareStoredBets(res tote.DrawResult, bets []tote.Bet) []string {
+	reg := vf.markets()
 	published := map[int64]tote.ResultBet{}
 	pools := map[int64]string{}
 	var out []string
@@ -399,8 +428,8 @@ func compareStoredBets(res tote.DrawResult, bets []tote.Bet) []string {
 		switch {
 		case !ok:
 			out = append(out, fmt.Sprintf("bet %d is not in the published result", b.ID))
-		case pools[b.ID] != tote.PoolID(b.DrawID, b.Round, b.Selection.Market) || rb.Stake != b.Stake || rb.Selection != b.Selection.String():
-			out = append(out, fmt.Sprintf("bet %d is published as %s %s %s, stored as %s %s %s", b.ID, pools[b.ID], rb.Selection, rb.Stake, tote.PoolID(b.DrawID, b.Round, b.Selection.Market), b.Selection, b.Stake))
+		case pools[b.ID] != tote.PoolID(b.DrawID, b.Round, b.Selection.Market) || rb.Stake != b.Stake || rb.Selection != reg.Format(b.Selection):
+			out = append(out, fmt.Sprintf("bet %d is published as %s %s %s, stored as %s %s %s", b.ID, pools[b.ID], rb.Selection, rb.Stake, tote.PoolID(b.DrawID, b.Round, b.Selection.Market), reg.Format(b.Selection), b.Stake))
 		case rb.Payout != b.Payout || b.Status != want:
 			out = append(out, fmt.Sprintf("bet %d returned %s (%s), the result says %s (%s)", b.ID, b.Payout, b.Status, rb.Payout, want))
 		}

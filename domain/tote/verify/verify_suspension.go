@@ -17,7 +17,7 @@ import (
 // result without SUSPEND_AT predates SPEC 1.9 and is not checked; from
 // ResultVersionCommitted on every result is written with it, so one that
 // drops it (to hide a bet on a suspended selection) fails.
-func verifySuspensions(res tote.DrawResult, problem func(string, ...any)) bool {
+func (vf Verifier) verifySuspensions(res tote.DrawResult, problem func(string, ...any)) bool {
 	if res.SuspendAt == 0 && len(res.Chances) == 0 {
 		if res.Version >= tote.ResultVersionCommitted {
 			problem("suspension: a version-%d result must publish suspendAt and the rounds' chances", res.Version)
@@ -31,17 +31,22 @@ func verifySuspensions(res tote.DrawResult, problem func(string, ...any)) bool {
 		bad("suspension: %v", err)
 		return false
 	}
-	want, err := recomputeChances(res)
+	want, err := vf.recomputeChances(res)
 	if err != nil {
 		bad("suspension: %v", err)
 		return false
 	}
-	return checkSuspensions(res, want, problem) && c.ok()
+	return vf.checkSuspensions(res, want, problem) && c.ok()
 }
 
 // recomputeChances computes, from the result's cards, the chances of every
-// round that opened after the deal.
+// round that opened after the deal (for the production markets).
 func recomputeChances(res tote.DrawResult) ([]tote.RoundChances, error) {
+	return Verifier{}.recomputeChances(res)
+}
+
+// recomputeChances is recomputeChances by the verifier's markets.
+func (vf Verifier) recomputeChances(res tote.DrawResult) ([]tote.RoundChances, error) {
 	pockets, board, err := publishedCards(res)
 	if err != nil {
 		return nil, err
@@ -52,7 +57,7 @@ func recomputeChances(res tote.DrawResult) ([]tote.RoundChances, error) {
 		if len(pockets) < res.Positions || len(board) < n {
 			break
 		}
-		rc, err := tote.ChancesAtOpening(pockets, board[:n], r, res.SuspendAt, 0)
+		rc, err := tote.ChancesAtOpeningIn(vf.markets(), pockets, board[:n], r, res.SuspendAt, 0)
 		if err != nil {
 			return nil, fmt.Errorf("round %s: %w", r, err)
 		}
@@ -62,8 +67,15 @@ func recomputeChances(res tote.DrawResult) ([]tote.RoundChances, error) {
 }
 
 // checkSuspensions compares the published chances with want, the cards',
-// and fails every pool that took a bet on a selection suspended by want.
+// and fails every pool that took a bet on a selection suspended by want
+// (for the production markets).
 func checkSuspensions(res tote.DrawResult, want []tote.RoundChances, problem func(string, ...any)) bool {
+	return Verifier{}.checkSuspensions(res, want, problem)
+}
+
+// checkSuspensions is checkSuspensions by the verifier's markets.
+func (vf Verifier) checkSuspensions(res tote.DrawResult, want []tote.RoundChances, problem func(string, ...any)) bool {
+	reg := vf.markets()
 	c := checker{problem: problem}
 	bad := c.bad
 	if !reflect.DeepEqual(normChances(res.Chances), normChances(want)) {
@@ -72,11 +84,11 @@ func checkSuspensions(res tote.DrawResult, want []tote.RoundChances, problem fun
 	d := tote.Draw{SuspendAt: res.SuspendAt, Chances: want}
 	for _, p := range res.Pools {
 		for _, s := range backedSelections(p) {
-			sel, err := parimutuel.ParseSelection(p.Market, s)
+			sel, err := reg.ParseSelection(p.Market, s)
 			if err != nil {
 				continue // verifyPools reports it
 			}
-			if c, sus := d.Suspended(p.Round, sel); sus {
+			if c, sus := d.SuspendedAs(p.Round, p.Market, reg.Format(sel)); sus {
 				bad("suspension: pool %s took a bet on %s %s, suspended in round %s (paid %d of %d, at or above %s)",
 					p.PoolID, p.Market, s, p.Round, c.Paid, c.Of, tote.FormatPercent(res.SuspendAt))
 			}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/big"
 
+	"github.com/pokertote/pokertote/domain/cards"
 	"github.com/pokertote/pokertote/domain/money"
 	"github.com/pokertote/pokertote/domain/parimutuel"
 	"github.com/pokertote/pokertote/domain/tote"
@@ -23,10 +24,10 @@ import (
 
 // selectionPool rebuilds a version-2 pool's settlement input: one bet per
 // published selection, staking the selection's total.
-func selectionPool(pr tote.PoolResult, positions int, cfg parimutuel.PoolConfig) (parimutuel.Pool, error) {
+func (vf Verifier) selectionPool(pr tote.PoolResult, positions int, cfg parimutuel.PoolConfig) (parimutuel.Pool, error) {
 	p := parimutuel.Pool{ID: pr.PoolID, Market: pr.Market, Round: pr.Round, Positions: positions, Config: cfg}
 	for _, s := range pr.Selections {
-		sel, err := parimutuel.ParseSelection(pr.Market, s.Selection)
+		sel, err := vf.markets().ParseSelection(pr.Market, s.Selection)
 		if err != nil {
 			return parimutuel.Pool{}, err
 		}
@@ -40,17 +41,22 @@ func selectionPool(pr tote.PoolResult, positions int, cfg parimutuel.PoolConfig)
 
 // selectionRates recomputes a version-2 pool from its selections: the
 // settlement of the aggregated pool and the rate each selection's bets
-// are paid at.
+// are paid at (for the production markets).
 func selectionRates(pr tote.PoolResult, positions int, cfg parimutuel.PoolConfig, o parimutuel.Outcome, void bool) (parimutuel.PoolSettlement, []tote.SelectionRate, error) {
-	pool, err := selectionPool(pr, positions, cfg)
+	return Verifier{}.selectionRates(pr, positions, cfg, o, void)
+}
+
+// selectionRates is selectionRates by the verifier's markets.
+func (vf Verifier) selectionRates(pr tote.PoolResult, positions int, cfg parimutuel.PoolConfig, o parimutuel.Outcome, void bool) (parimutuel.PoolSettlement, []tote.SelectionRate, error) {
+	pool, err := vf.selectionPool(pr, positions, cfg)
 	if err != nil {
 		return parimutuel.PoolSettlement{}, nil, err
 	}
 	var st parimutuel.PoolSettlement
 	if void {
-		st, err = parimutuel.VoidPool(pool)
+		st, err = vf.markets().VoidPool(pool)
 	} else {
-		st, err = parimutuel.SettlePool(pool, o, pr.JackpotBefore)
+		st, err = vf.markets().SettlePool(pool, o, pr.JackpotBefore)
 	}
 	if err != nil {
 		return parimutuel.PoolSettlement{}, nil, err
@@ -88,8 +94,8 @@ func floorSumFits(part, stakes money.Amount, n int, k money.Coef) bool {
 
 // verifyPoolTotals recomputes a version-2 pool; it returns the differences
 // and the pool's settlement (for the jackpot chain).
-func verifyPoolTotals(pr tote.PoolResult, positions int, cfg parimutuel.PoolConfig, o parimutuel.Outcome, void bool) ([]string, parimutuel.PoolSettlement, error) {
-	want, st, out, err := poolTotalsWant(pr, positions, cfg, o, void)
+func (vf Verifier) verifyPoolTotals(pr tote.PoolResult, positions int, cfg parimutuel.PoolConfig, o parimutuel.Outcome, void bool) ([]string, parimutuel.PoolSettlement, error) {
+	want, st, out, err := vf.poolTotalsWant(pr, positions, cfg, o, void)
 	if err != nil {
 		return nil, parimutuel.PoolSettlement{}, err
 	}
@@ -108,9 +114,15 @@ func verifyPoolTotals(pr tote.PoolResult, positions int, cfg parimutuel.PoolConf
 // poolTotalsWant is the pool a version-2 result must publish given its
 // published selections: every figure recomputed from their totals, with
 // the per-bet sums (paid per category) taken from the selections; notes
-// lists the selections whose totals their stakes do not allow.
+// lists the selections whose totals their stakes do not allow (for the
+// production markets).
 func poolTotalsWant(pr tote.PoolResult, positions int, cfg parimutuel.PoolConfig, o parimutuel.Outcome, void bool) (tote.PoolResult, parimutuel.PoolSettlement, []string, error) {
-	st, rates, err := selectionRates(pr, positions, cfg, o, void)
+	return Verifier{}.poolTotalsWant(pr, positions, cfg, o, void)
+}
+
+// poolTotalsWant is poolTotalsWant by the verifier's markets.
+func (vf Verifier) poolTotalsWant(pr tote.PoolResult, positions int, cfg parimutuel.PoolConfig, o parimutuel.Outcome, void bool) (tote.PoolResult, parimutuel.PoolSettlement, []string, error) {
+	st, rates, err := vf.selectionRates(pr, positions, cfg, o, void)
 	if err != nil {
 		return tote.PoolResult{}, parimutuel.PoolSettlement{}, nil, err
 	}
@@ -148,7 +160,7 @@ func poolTotalsWant(pr tote.PoolResult, positions int, cfg parimutuel.PoolConfig
 		}
 	}
 	st.SumCategories()
-	return tote.NewPoolResult(st, nil, pr.JackpotBefore), st, out, nil
+	return tote.NewPoolResultIn(vf.markets(), st, nil, pr.JackpotBefore), st, out, nil
 }
 
 // BetPayout is what a bet of stake on selection in pool poolID of a
@@ -157,6 +169,11 @@ func poolTotalsWant(pr tote.PoolResult, positions int, cfg parimutuel.PoolConfig
 // selection is in. ok is false when the result does not publish the
 // selection in that pool (or is not version 2).
 func BetPayout(res tote.DrawResult, poolID, selection string, stake money.Amount) (payout money.Amount, refund, ok bool) {
+	return Verifier{}.BetPayout(res, poolID, selection, stake)
+}
+
+// BetPayout is BetPayout by the verifier's markets.
+func (vf Verifier) BetPayout(res tote.DrawResult, poolID, selection string, stake money.Amount) (payout money.Amount, refund, ok bool) {
 	if res.Version < tote.ResultVersionTotals {
 		return 0, false, false
 	}
@@ -165,7 +182,7 @@ func BetPayout(res tote.DrawResult, poolID, selection string, stake money.Amount
 		if pr.PoolID != poolID {
 			continue
 		}
-		_, rates, err := selectionRates(pr, res.Positions, cfg, outcome, res.Void)
+		_, rates, err := vf.selectionRates(pr, res.Positions, cfg, outcome, res.Void)
 		if err != nil {
 			return 0, false, false
 		}
@@ -181,20 +198,27 @@ func BetPayout(res tote.DrawResult, poolID, selection string, stake money.Amount
 	return 0, false, false
 }
 
-// resultConfig is the pool settings and outcome a result publishes.
+// resultConfig is the pool settings and outcome a result publishes: the
+// winners, category and leaders as published, and every position's final
+// hand from the published cards (none when they are not all published;
+// verifyCards checks them against the seed).
 func resultConfig(res tote.DrawResult) (parimutuel.PoolConfig, parimutuel.Outcome) {
 	cfg := parimutuel.PoolConfig{
 		Commission: res.Commission, JackpotEnabled: res.JackpotEnabled, JackpotRate: res.JackpotRate,
 		ExpressShare1: res.ExpressShares[0], ExpressShare2: res.ExpressShares[1],
 	}
-	return cfg, parimutuel.Outcome{Winners: res.Winners, Category: res.Category, FlopLeaders: res.FlopLeaders, TurnLeaders: res.TurnLeaders}
+	o := parimutuel.Outcome{Winners: res.Winners, Category: res.Category, FlopLeaders: res.FlopLeaders, TurnLeaders: res.TurnLeaders}
+	if pockets, board, err := publishedCards(res); err == nil && !res.Void && len(pockets) == res.Positions && len(board) == 5 {
+		o.Hands = parimutuel.FinalHands(pockets, [5]cards.Card(board))
+	}
+	return cfg, o
 }
 
 // compareStoredTotals lists the differences between stored bets and a
 // version-2 result: every stored bet returned exactly BetPayout, with the
 // matching status, and each selection's published totals are the sums of
 // its stored bets.
-func compareStoredTotals(res tote.DrawResult, bets []tote.Bet) []string {
+func (vf Verifier) compareStoredTotals(res tote.DrawResult, bets []tote.Bet) []string {
 	type key struct{ pool, sel string }
 	type sums struct {
 		n              int
@@ -205,7 +229,7 @@ func compareStoredTotals(res tote.DrawResult, bets []tote.Bet) []string {
 	cfg, outcome := resultConfig(res)
 	var out []string
 	for _, pr := range res.Pools {
-		_, rates, err := selectionRates(pr, res.Positions, cfg, outcome, res.Void)
+		_, rates, err := vf.selectionRates(pr, res.Positions, cfg, outcome, res.Void)
 		if err != nil {
 			out = append(out, fmt.Sprintf("pool %s: %v", pr.PoolID, err))
 			continue
@@ -217,7 +241,7 @@ func compareStoredTotals(res tote.DrawResult, bets []tote.Bet) []string {
 	}
 	stored := map[key]sums{}
 	for _, b := range bets {
-		k := key{tote.PoolID(b.DrawID, b.Round, b.Selection.Market), b.Selection.String()}
+		k := key{tote.PoolID(b.DrawID, b.Round, b.Selection.Market), vf.markets().Format(b.Selection)}
 		r, ok := rateOf[k]
 		if !ok {
 			out = append(out, fmt.Sprintf("bet %d (%s %s) is not in a published selection", b.ID, k.pool, k.sel))

@@ -5,6 +5,7 @@ import { gql } from './client';
 import { PlaceBet, MyBets, MyBetProofs, MyBetsPage } from './ops';
 import { recordPlaced, placedOf } from './recorded';
 import { checkInclusion } from '../verify/merkle';
+import { MARKETS } from '../markets.gen';
 import type { MyBetProofsQuery, PlaceBetMutation, MyBetsQuery, MyBetsPageQuery, Market, BettingRound, SelectionInput, HandCategory } from '../gql/graphql';
 
 export type MyBet = MyBetsQuery['myBets']['edges'][number]['node'];
@@ -20,10 +21,14 @@ export interface Slip {
   key: string;
 }
 
-/** marketsIn lists the markets a round offers (EXPRESS only before the flop). */
+/** ALL_MARKETS lists every market in the server's order (markets.gen.ts, generated from its registry). */
+export const ALL_MARKETS: Market[] = MARKETS.map((m) => m.name);
+
+/** marketsIn lists the markets a round offers, as the server's registry declares them (EXPRESS only before the flop). */
 export function marketsIn(round: BettingRound | null | undefined): Market[] {
   if (!round) return [];
-  return round === 'PRE_DEAL' || round === 'POCKET' ? ['WIN', 'COMBINATION', 'EXPRESS'] : ['WIN', 'COMBINATION'];
+  const n = ROUND_NUMBER[round];
+  return MARKETS.filter((m) => (m.rounds as readonly number[]).includes(n)).map((m) => m.name);
 }
 
 /** tiyn parses "150", "150.5" or "150.50" into tiyn, or null. */

@@ -17,6 +17,8 @@
 // suits' 13-bit rank masks, so that equal values tie exactly as the Go
 // evaluator's do.
 
+import { MARKETS } from '../markets.gen';
+
 export const CATEGORIES = ['HIGH_CARD', 'PAIR', 'TWO_PAIR', 'THREE_OF_A_KIND', 'STRAIGHT', 'FLUSH', 'FULL_HOUSE', 'FOUR_OF_A_KIND', 'STRAIGHT_FLUSH', 'ROYAL_FLUSH'];
 
 export interface SelectionChance { market: string; selection: string; paid: number; of: number }
@@ -160,14 +162,11 @@ async function enumerateBoards(d: Deal, need: number, pause: Pause): Promise<Boa
   return t;
 }
 
-/** winAndCategory turns the tally into the WIN and COMBINATION chances, in the Go order. */
-function winAndCategory(n: number, t: Boards): SelectionChance[] {
+/** winnersPaid is, per position, the boards of the tally on which it wins or ties. */
+function winnersPaid(n: number, t: Boards): number[] {
   const paid = new Array<number>(n).fill(0);
   t.winners.forEach((k, set) => { for (let p = 0; p < n; p++) if (set & (1 << p)) paid[p] += k; });
-  return [
-    ...paid.map((k, p) => ({ market: 'WIN', selection: String(p + 1), paid: k, of: t.boards })),
-    ...CATEGORIES.map((name, c) => ({ market: 'COMBINATION', selection: name, paid: t.cats[c], of: t.boards })),
-  ];
+  return paid;
 }
 
 const lowBit = (m: number) => 31 - Math.clz32(m & -m);
@@ -303,12 +302,45 @@ const BOARD_AT: Record<number, number> = { [ROUND_POCKET]: 0, [ROUND_FLOP]: 3, [
 /** atLeast is paid/of >= bp/10000, exactly. */
 export const atLeast = (c: { paid: number; of: number }, bp: number) => c.of > 0 && BigInt(c.paid) * 10000n >= BigInt(bp) * BigInt(c.of);
 
+/** What a market's chance rule reads: the deal, its boards' tally, the threshold. */
+interface ChanceInput { d: Deal; t: Boards; at: number; pause: Pause }
+
+/**
+ * CHANCES says, per market, which chances a round opens with (the server's
+ * MarketSpec.Chances): every WIN position (paid on the boards it wins or
+ * ties) and COMBINATION category, and the EXPRESS coupons at or above the
+ * threshold (paid on the ordered deals guessing two of three). The markets
+ * and the rounds that offer them are markets.gen.ts's; a market without a
+ * rule here fails the round.
+ */
+export const CHANCES: Record<string, (c: ChanceInput) => Promise<SelectionChance[]>> = {
+  WIN: async ({ d, t }) => winnersPaid(d.n, t).map((k, p) => ({ market: 'WIN', selection: String(p + 1), paid: k, of: t.boards })),
+  COMBINATION: async ({ t }) => CATEGORIES.map((name, c) => ({ market: 'COMBINATION', selection: name, paid: t.cats[c], of: t.boards })),
+  EXPRESS: async ({ d, t, at, pause }) => {
+    const out: SelectionChance[] = [];
+    if (!(await expressCanReach(d, winnersPaid(d.n, t), t.boards, at, pause))) return out;
+    const x = await computeExpress(d, pause);
+    const n = d.n;
+    for (let f = 0; f < n; f++) {
+      for (let tt = 0; tt < n; tt++) {
+        for (let r = 0; r < n; r++) {
+          const c = { market: 'EXPRESS', selection: `${f + 1}-${tt + 1}-${r + 1}`, paid: x.ft[f * n + tt] + x.fr[f * n + r] + x.tr[tt * n + r] - 2 * x.ftr[(f * n + tt) * n + r], of: x.deals };
+          if (atLeast(c, at)) out.push(c);
+        }
+      }
+    }
+    return out;
+  },
+};
+
 /**
  * chancesAtOpening is what round `round` opens with (tote.ChancesAtOpening):
- * every WIN position's and COMBINATION category's chance and, in the POCKET
- * round, every EXPRESS coupon at or above `at` basis points, in the Go
- * order. pockets are 2 to 10 positions' two cards; board holds the cards
- * dealt before the round (0, 3 or 4). Cards must be valid and distinct.
+ * each market offered in the round (markets.gen.ts, in the server's order)
+ * adds its chances (CHANCES): every WIN position's and COMBINATION
+ * category's chance and, in the POCKET round, every EXPRESS coupon at or
+ * above `at` basis points. pockets are 2 to 10 positions' two cards; board
+ * holds the cards dealt before the round (0, 3 or 4). Cards must be valid
+ * and distinct.
  */
 export async function chancesAtOpening(pockets: number[][], board: number[], round: number, at: number, pause: Pause = timeSlicer()): Promise<SelectionChance[]> {
   if (BOARD_AT[round] === undefined || board.length !== BOARD_AT[round]) throw new Error(`round ${round} opens with no chances computed from a board of ${board.length} cards`);
@@ -318,19 +350,12 @@ export async function chancesAtOpening(pockets: number[][], board: number[], rou
   }
   const d = new Deal(pockets, board);
   const t = await enumerateBoards(d, 5 - board.length, pause);
-  const out = winAndCategory(d.n, t);
-  if (round !== ROUND_POCKET) return out;
-  const winPaid = out.slice(0, d.n).map((c) => c.paid);
-  if (!(await expressCanReach(d, winPaid, t.boards, at, pause))) return out;
-  const x = await computeExpress(d, pause);
-  const n = d.n;
-  for (let f = 0; f < n; f++) {
-    for (let tt = 0; tt < n; tt++) {
-      for (let r = 0; r < n; r++) {
-        const c = { market: 'EXPRESS', selection: `${f + 1}-${tt + 1}-${r + 1}`, paid: x.ft[f * n + tt] + x.fr[f * n + r] + x.tr[tt * n + r] - 2 * x.ftr[(f * n + tt) * n + r], of: x.deals };
-        if (atLeast(c, at)) out.push(c);
-      }
-    }
+  const out: SelectionChance[] = [];
+  for (const m of MARKETS) {
+    if (!(m.rounds as readonly number[]).includes(round)) continue;
+    const rule = CHANCES[m.name];
+    if (!rule) throw new Error(`market ${m.name}: this verifier does not know its chances`);
+    out.push(...(await rule({ d, t, at, pause })));
   }
   return out;
 }

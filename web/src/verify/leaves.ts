@@ -8,14 +8,13 @@
 // bet's floor(stake × coef)); and that every bet is one the draw could take.
 import { bytesToHex } from './fair';
 import { publicLeafHash, type PublicLeaf } from './merkle';
-import { selectionProblem, selectionRates, type DrawResultJson, type SelectionRate } from './pools';
+import { GRADES, ruleOf, selectionProblem, selectionRates, type DrawResultJson, type SelectionRate } from './pools';
 import type { Beacons } from './beacon';
 import type { VoidDetail, BetRoot } from './commit';
 
 type Full = DrawResultJson & { beacons?: Beacons; betRoots?: BetRoot[]; voidDetail?: VoidDetail };
 
 const ROUND_NO: Record<string, number> = { PRE_DEAL: 1, POCKET: 2, FLOP: 3, TURN: 4 };
-const MARKET_ROUNDS: Record<string, number[]> = { WIN: [1, 2, 3, 4], COMBINATION: [1, 2, 3, 4], EXPRESS: [1, 2] };
 const MAX_LEAF_PROBLEMS = 20;
 
 async function sha(...parts: Uint8Array[]): Promise<Uint8Array<ArrayBuffer>> {
@@ -59,7 +58,8 @@ function openAtVoid(r: Full, round: number): boolean {
 
 /** leafProblem says why a leaf is no bet the draw could take, or null. */
 function leafProblem(r: Full, l: PublicLeaf): string | null {
-  if (!(l.round >= 1 && l.round <= 4) || !(MARKET_ROUNDS[l.market] ?? []).includes(l.round)) return `${l.market} is not offered in round ${l.round}`;
+  const rounds: readonly number[] = ruleOf(l.market)?.rounds ?? [];
+  if (!(l.round >= 1 && l.round <= 4) || !rounds.includes(l.round)) return `${l.market} is not offered in round ${l.round}`;
   const sel = selectionProblem(l.market, l.selection, r.positions);
   if (sel) return sel;
   if (!Number.isSafeInteger(l.stake) || l.stake <= 0) return `stake ${l.stake} is not a whole number of tiyn`;
@@ -79,7 +79,8 @@ export async function verifyLeaves(r: Full, leaves: Iterable<PublicLeaf> | Async
   const out: string[] = [];
   if ((r.version ?? 0) < 2) return ['leaves: a result before version 2 lists its bets itself'];
   const rates = new Map<string, SelectionRate>();
-  for (const p of r.pools ?? []) for (const [sel, rate] of selectionRates(r, p)) rates.set(`${ROUND_NO[p.round] ?? p.round}|${p.market}|${sel}`, rate);
+  // A pool of a market this verifier cannot grade is reported by verifyPools; its leaves by leafProblem.
+  for (const p of r.pools ?? []) if (ruleOf(p.market) && GRADES[p.market]) for (const [sel, rate] of selectionRates(r, p)) rates.set(`${ROUND_NO[p.round] ?? p.round}|${p.market}|${sel}`, rate);
   const folders = new Map<number, Folder>();
   const sums = new Map<string, { n: number; stakes: bigint; payout: bigint }>();
   let round = 0;

@@ -16,7 +16,14 @@
 // a selection of n bets staking S in a category of coefficient k must return
 // P with S·k/100 − n < P ≤ S·k/100 (each bet's floor loses less than 1), and
 // the categories' paid, breakage and top-up follow from the selections'.
+//
+// What each market is (the rounds that offer it, how its selections are
+// written, one category or EXPRESS's two) is read from ../markets.gen.ts,
+// generated from the server's registry; how an outcome pays a selection is
+// GRADES below, one rule per market, and a market without one is reported,
+// never settled as another.
 import { CATEGORIES } from './fair';
+import { MARKETS, type MarketRule } from '../markets.gen';
 
 export interface ResultBet { id: number; selection: string; stake: number; payout: number; refund?: boolean }
 export interface ResultSelection { selection: string; numBets: number; stakes: number; payout: number; cat2?: number; refund?: boolean; guessed?: number }
@@ -63,19 +70,51 @@ function share(fund: bigint, stakes: bigint[], wins: boolean[]) {
   return { coef, paid, breakage: paid > fund ? 0n : fund - paid, topUp: paid > fund ? paid - fund : 0n, pays, n, fund, wins, s };
 }
 
-const STREET_LEADERS = (r: DrawResultJson) => [new Set(r.flopLeaders ?? []), new Set(r.turnLeaders ?? []), new Set(r.winners ?? [])];
+/** ruleOf is the market's rule as the server's registry declares it, or undefined for a market it does not know. */
+export function ruleOf(market: string): MarketRule | undefined {
+  return MARKETS.find((m) => m.name === market);
+}
 
-/** winningOf lists a pool's winning selections as the server does: WIN every winning position, COMBINATION the category, EXPRESS every coupon of flop leader, turn leader and winner, ascending. */
-function winningOf(r: DrawResultJson, market: string): string[] {
-  if (r.void) return [];
-  if (market === 'WIN') return Array.from({ length: r.positions }, (_, i) => i + 1).filter((p) => (r.winners ?? []).includes(p)).map(String);
-  if (market === 'COMBINATION') return [r.category];
-  const [f, t, w] = STREET_LEADERS(r);
-  const out: string[] = [];
-  for (let a = 1; a <= r.positions; a++) for (let b = 1; b <= r.positions; b++) for (let c = 1; c <= r.positions; c++) {
-    if (f.has(a) && t.has(b) && w.has(c)) out.push(`${a}-${b}-${c}`);
+/** Outcome is what a draw decided, as the grades read it. */
+interface Outcome { winners: Set<number>; flop: Set<number>; turn: Set<number>; category: string }
+/** Grade is how an outcome pays one selection: the categories it wins in (cat2: TWO_TIER only) and the guessed count published with it. */
+interface Grade { cat1: boolean; cat2: boolean; guessed: number }
+
+/**
+ * GRADES says, per market, how the outcome pays a selection, as the
+ * server's MarketSpec.Grade does: every tied winner or leader counts in
+ * full. test/unit/markets.test.mjs checks every market of
+ * markets.gen.ts has one.
+ */
+export const GRADES: Record<string, (o: Outcome, sel: string) => Grade> = {
+  WIN: (o, sel) => ({ cat1: o.winners.has(Number(sel)), cat2: false, guessed: 0 }),
+  COMBINATION: (o, sel) => ({ cat1: sel === o.category, cat2: false, guessed: 0 }),
+  EXPRESS: (o, sel) => {
+    const [f, t, w] = sel.split('-').map(Number);
+    const g = (o.flop.has(f) ? 1 : 0) + (o.turn.has(t) ? 1 : 0) + (o.winners.has(w) ? 1 : 0);
+    return { cat1: g === 3, cat2: g >= 2, guessed: g };
+  },
+};
+
+const outcomeOf = (r: DrawResultJson): Outcome => ({
+  winners: new Set(r.winners ?? []), flop: new Set(r.flopLeaders ?? []), turn: new Set(r.turnLeaders ?? []), category: r.category,
+});
+
+/** selectionsOf lists every selection of a shape on a table of n positions, ascending, as the server writes them. */
+function selectionsOf(rule: MarketRule, n: number): string[] {
+  const ps = Array.from({ length: n }, (_, i) => String(i + 1));
+  switch (rule.shape) {
+    case 'POSITION': return ps;
+    case 'CATEGORY': return CATEGORIES.slice();
+    case 'COUPON': return ps.flatMap((f) => ps.flatMap((t) => ps.map((w) => `${f}-${t}-${w}`)));
   }
-  return out;
+}
+
+/** winningOf lists a pool's winning selections as the server does: every selection of the table its grade puts in category 1 (WIN every winning position, COMBINATION the category, EXPRESS every coupon of flop leader, turn leader and winner), ascending. */
+function winningOf(r: DrawResultJson, rule: MarketRule): string[] {
+  if (r.void) return [];
+  const o = outcomeOf(r);
+  return selectionsOf(rule, r.positions).filter((s) => GRADES[rule.name](o, s).cat1);
 }
 
 /** settle recomputes one pool from its bets and the draw's outcome. */
@@ -89,14 +128,18 @@ export function selectionRates(r: DrawResultJson, p: PoolResult): Map<string, Se
   return new Map(sels.map((x, i) => [x.selection, { refund: agg.refunded, coefs: [0, 1].map((c) => (agg.member[c]?.[i] ? agg.coefs[c] : 0n)) }]));
 }
 
+/** settle recomputes one pool from its bets and the draw's outcome; it throws for a market the registry does not declare or this verifier cannot grade. */
 export function settle(r: DrawResultJson, p: PoolResult, jackpot: bigint): Settled {
+  const rule = ruleOf(p.market);
+  if (!rule || !GRADES[p.market]) throw new Error(rule ? `market ${p.market}: this verifier does not know how its outcome pays` : `unknown market ${p.market}`);
   const bets = p.bets ?? [];
   const stakes = bets.map((b) => B(b.stake));
   const gross = stakes.reduce((a, b) => a + b, 0n);
-  const out: Settled = { gross, commission: 0n, jc: 0n, net: gross, paid: 0n, breakage: 0n, topUp: 0n, jackpotPaid: 0n, rollover: 0n, refunded: false, refunds: 0n, payouts: stakes.map(() => 0n), coefs: [], funds: [], member: [], guessed: [], cats: [], winning: winningOf(r, p.market) };
+  const out: Settled = { gross, commission: 0n, jc: 0n, net: gross, paid: 0n, breakage: 0n, topUp: 0n, jackpotPaid: 0n, rollover: 0n, refunded: false, refunds: 0n, payouts: stakes.map(() => 0n), coefs: [], funds: [], member: [], guessed: [], cats: [], winning: winningOf(r, rule) };
   const refund = () => { out.refunded = true; out.refunds = gross; out.payouts = stakes.slice(); out.net = gross; return out; };
   if (r.void) return refund();
-  const winners = new Set(r.winners ?? []);
+  const o = outcomeOf(r);
+  const grades = bets.map((b) => GRADES[p.market](o, b.selection));
   const cuts = () => {
     out.commission = (gross * B(r.commission)) / 10000n;
     out.jc = r.jackpotEnabled ? (gross * B(r.jackpotRate)) / 10000n : 0n;
@@ -107,8 +150,8 @@ export function settle(r: DrawResultJson, p: PoolResult, jackpot: bigint): Settl
     out.funds.push(c.fund); out.member.push(c.wins);
     out.cats.push({ category: out.cats.length + 1, fund: c.fund, jackpot, stakes: c.s, numBets: c.n, coef: c.coef, paid: c.paid, breakage: c.breakage, topUp: c.topUp, rollover });
   };
-  if (p.market === 'WIN' || p.market === 'COMBINATION') {
-    const wins = bets.map((b) => (p.market === 'WIN' ? winners.has(Number(b.selection)) : b.selection === r.category));
+  if (rule.scheme === 'SINGLE') {
+    const wins = grades.map((g) => g.cat1);
     if (!wins.some(Boolean)) return refund();
     cuts();
     const c = share(out.net, stakes, wins);
@@ -116,16 +159,10 @@ export function settle(r: DrawResultJson, p: PoolResult, jackpot: bigint): Settl
     out.payouts = c.pays;
     return out;
   }
-  // EXPRESS "f-t-r"
-  const flop = new Set(r.flopLeaders ?? []);
-  const turn = new Set(r.turnLeaders ?? []);
-  const guessed = bets.map((b) => {
-    const [f, t, w] = b.selection.split('-').map(Number);
-    return (flop.has(f) ? 1 : 0) + (turn.has(t) ? 1 : 0) + (winners.has(w) ? 1 : 0);
-  });
-  out.guessed = guessed;
-  const w1 = guessed.map((g) => g === 3);
-  const w2 = guessed.map((g) => g >= 2);
+  // TWO_TIER (EXPRESS "f-t-r")
+  out.guessed = grades.map((g) => g.guessed);
+  const w1 = grades.map((g) => g.cat1);
+  const w2 = grades.map((g) => g.cat2);
   if (!w2.some(Boolean)) return refund();
   cuts();
   let fund1 = (out.net * B(r.expressShares[0])) / 10000n;
@@ -153,7 +190,7 @@ function settleTotals(r: DrawResultJson, p: PoolResult, jackpot: bigint, bad: (m
   const paid = [0n, 0n];
   sels.forEach((x, i) => {
     const refund = agg.refunded;
-    const guessed = p.market === 'EXPRESS' && !r.void ? agg.guessed[i] ?? 0 : 0;
+    const guessed = !r.void ? agg.guessed[i] ?? 0 : 0;
     if (Boolean(x.refund) !== refund || (x.guessed ?? 0) !== guessed) bad(`selection ${x.selection} published refund ${Boolean(x.refund)} guessed ${x.guessed ?? 0}, recomputed ${refund} ${guessed}`);
     if (x.numBets < 1 || B(x.stakes) < B(x.numBets)) bad(`selection ${x.selection}: ${x.numBets} bets cannot stake ${x.stakes}`);
     if (refund) {
@@ -194,20 +231,22 @@ const POSITION = /^(?:[1-9]|10)$/;
  * selectionProblem says why a published selection is not one its market
  * takes on a table of n positions, in the canonical form the server writes
  * (positions 1..n without leading zeros; a hand category by its name;
- * EXPRESS as flop-turn-winner), or null when it is one. The Go verifier
- * refuses the same (parimutuel.ParseSelection and the table's size).
+ * EXPRESS as flop-turn-winner), or null when it is one: by the market's
+ * shape in markets.gen.ts. The Go verifier refuses the same
+ * (parimutuel.ParseSelection and the table's size).
  */
 export function selectionProblem(market: string, sel: string, n: number): string | null {
   const position = (x: string) => POSITION.test(x) && Number(x) <= n;
-  switch (market) {
-    case 'WIN': return position(sel) ? null : `WIN selection "${sel}" is not a position 1 to ${n}`;
-    case 'COMBINATION': return CATEGORIES.includes(sel) ? null : `COMBINATION selection "${sel}" is not a hand category`;
-    case 'EXPRESS': {
+  const rule = ruleOf(market);
+  if (!rule) return `unknown market ${market}`;
+  switch (rule.shape) {
+    case 'POSITION': return position(sel) ? null : `${market} selection "${sel}" is not a position 1 to ${n}`;
+    case 'CATEGORY': return CATEGORIES.includes(sel) ? null : `${market} selection "${sel}" is not a hand category`;
+    case 'COUPON': {
       const parts = sel.split('-');
-      return parts.length === 3 && parts.every(position) ? null : `EXPRESS selection "${sel}" is not flop-turn-winner positions 1 to ${n}`;
+      return parts.length === 3 && parts.every(position) ? null : `${market} selection "${sel}" is not flop-turn-winner positions 1 to ${n}`;
     }
   }
-  return `unknown market ${market}`;
 }
 
 /** settingsProblems says what in a result's money settings no draw can have: a commission below 3.00%, negative rates, cuts that leave nothing, EXPRESS shares not adding up to 100%. */
@@ -233,6 +272,10 @@ export function verifyPools(r: DrawResultJson): string[] {
       if (why) problems.push(`${id}: ${why}`);
     }
     if (!r.void && B(p.jackpotBefore) !== jackpot) problems.push(`${id}: jackpot before ${p.jackpotBefore}, expected ${jackpot}`);
+    if (!ruleOf(p.market) || !GRADES[p.market]) {
+      problems.push(`${id}: ${ruleOf(p.market) ? `this verifier does not know how ${p.market} pays` : `unknown market ${p.market}`}: its pool is not recomputed`);
+      continue;
+    }
     const totals = (r.version ?? 0) >= 2;
     const s = totals ? settleTotals(r, p, B(p.jackpotBefore), (m) => problems.push(`${id}: ${m}`)) : settle(r, p, B(p.jackpotBefore));
     const cmp = (name: string, got: number | undefined, want: bigint) => {

@@ -1,12 +1,12 @@
 import { useEffect, useState } from 'preact/hooks';
 import { me, userTick } from '../api/account';
-import { betHistory, type HistoryBet } from '../api/bets';
+import { betHistory, ALL_MARKETS, type HistoryBet } from '../api/bets';
 import { t, money, dateTime, tableName, errorText } from '../i18n';
 import { Field, Alert, Link } from '../ui';
 import { selectionText } from './Table';
 
 const STATUSES = ['ACCEPTED', 'WON', 'LOST', 'REFUNDED'];
-const MARKETS = ['WIN', 'COMBINATION', 'EXPRESS'];
+const MARKETS = ALL_MARKETS;
 
 /**
  * BetHistory: the player's bets across draws and tables, newest first, a

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { signal } from '@preact/signals';
 import { suspendedIn, type DrawState } from '../api/table';
-import { marketsIn, checkStake, placeBet, myBets, tiyn, fmtTiyn, paidCoefficient, checkMyBetProofs, type Slip, type MyBet, type BetProofVerdict } from '../api/bets';
+import { ALL_MARKETS, marketsIn, checkStake, placeBet, myBets, tiyn, fmtTiyn, paidCoefficient, checkMyBetProofs, type Slip, type MyBet, type BetProofVerdict } from '../api/bets';
 import { seenRoots } from '../api/recorded';
 import { me, userTick, newKey } from '../api/account';
 import { protection, loadProtection, activeExclusion } from '../api/protection';
@@ -10,7 +10,7 @@ import { Field, Alert, Countdown, Link } from '../ui';
 import type { Market, BettingRound } from '../gql/graphql';
 
 const CATS = ['HIGH_CARD', 'PAIR', 'TWO_PAIR', 'THREE_OF_A_KIND', 'STRAIGHT', 'FLUSH', 'FULL_HOUSE', 'FOUR_OF_A_KIND', 'STRAIGHT_FLUSH', 'ROYAL_FLUSH'];
-const ALL: Market[] = ['WIN', 'COMBINATION', 'EXPRESS'];
+const ALL: Market[] = ALL_MARKETS;
 
 /** A pool row the player tapped: the slip takes its market and selection. */
 const tapped = signal<{ market: Market; selection: string; at: number } | null>(null);

@@ -2,6 +2,10 @@ import { useEffect, useState } from 'preact/hooks';
 import * as holdem from '../api/holdem';
 import { t, num } from '../i18n';
 import { Link } from '../ui';
+import { MARKETS } from '../markets.gen';
+
+/** The betting rounds by number, as the market registry writes them. */
+const ROUND_NAMES = ['', 'PRE_DEAL', 'POCKET', 'FLOP', 'TURN'];
 
 const TOTE_SECTIONS = ['markets', 'rounds', 'pools', 'floor', 'suspended', 'refunds', 'fair'] as const;
 
@@ -31,9 +35,9 @@ export function Rules() {
           <caption>{t('r.marketTable')}</caption>
           <thead><tr><th scope="col">{t('market')}</th><th scope="col">{t('r.whatWins')}</th><th scope="col">{t('r.offered')}</th></tr></thead>
           <tbody>
-            <tr><th scope="row">{t('WIN')}</th><td>{t('r.win')}</td><td>{t('PRE_DEAL')}, {t('POCKET')}, {t('FLOP')}, {t('TURN')}</td></tr>
-            <tr><th scope="row">{t('COMBINATION')}</th><td>{t('r.combination')}</td><td>{t('PRE_DEAL')}, {t('POCKET')}, {t('FLOP')}, {t('TURN')}</td></tr>
-            <tr><th scope="row">{t('EXPRESS')}</th><td>{t('r.express')}</td><td>{t('PRE_DEAL')}, {t('POCKET')}</td></tr>
+            {MARKETS.map((m) => (
+              <tr key={m.name}><th scope="row">{t(m.name)}</th><td>{t('r.' + m.name.toLowerCase())}</td><td>{m.rounds.map((r) => t(ROUND_NAMES[r])).join(', ')}</td></tr>
+            ))}
           </tbody>
         </table>
       </section>

@@ -3,13 +3,13 @@ import { watchTable, poolKey, suspendedIn, type TableState, type DrawState } fro
 import { t, money, num, pct, errorText, tableName } from '../i18n';
 import { Cards, Countdown, Alert, Link } from '../ui';
 import { BetSlip, pickFromPool } from './BetSlip';
-import { paidCoefficient } from '../api/bets';
+import { paidCoefficient, ALL_MARKETS } from '../api/bets';
 import { protection, activeExclusion } from '../api/protection';
 import { me } from '../api/account';
 import { dateTime, has } from '../i18n';
 
 const ROUNDS = ['PRE_DEAL', 'POCKET', 'FLOP', 'TURN'] as const;
-const MARKETS = ['WIN', 'COMBINATION', 'EXPRESS'] as const;
+const MARKETS = ALL_MARKETS;
 
 /**
  * Table: the live table of one totalizator table, folded from its event
