@@ -78,15 +78,9 @@ func TestMarketCheckInSchemaIsRegistry(t *testing.T) {
 		SQLite:   {SQLitePath: filepath.Join(t.TempDir(), "markets.db")},
 		Postgres: {DatabaseURL: testenv.Postgres(t)},
 	} {
-		db, err := Open(ctx, o)
-		if err != nil {
-			t.Fatalf("open %s: %v", d, err)
-		}
-		t.Cleanup(func() { db.Close() })
-		if err := db.Migrate(ctx); err != nil {
-			t.Fatalf("migrate %s: %v", d, err)
-		}
+		db := openMigrated(t, d, o)
 		var def string
+		var err error
 		if d == Postgres {
 			err = db.sql.QueryRowContext(ctx, `SELECT pg_get_constraintdef(oid) FROM pg_constraint WHERE conname = 'tote_bets_market'`).Scan(&def)
 		} else {

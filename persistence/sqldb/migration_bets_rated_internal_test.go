@@ -29,12 +29,7 @@ func TestBetsRatedMigration(t *testing.T) {
 					t.Fatalf("%s: %v", q, err)
 				}
 			}
-			must(`INSERT INTO tote_tables (id, name, positions, status, min_stake, max_stake, commission_bp, round1_ms, round2_ms, round3_ms, round4_ms,
-				card_interval_ms, result_ms, express_share1_bp, express_share2_bp, created_at, updated_at)
-				VALUES (1, 'T', 2, 'RUNNING', 10000, 100000, 300, 1, 1, 1, 1, 1, 1, 6000, 4000, ?, ?)`, now, now)
-			must(`INSERT INTO tote_draws (id, table_id, number, positions, phase, version, min_stake, commission_bp, jackpot_enabled, jackpot_rate_bp,
-				express_share1_bp, express_share2_bp, server_seed, commitment, board, opened_at)
-				VALUES (1, 1, 1, 2, 'SETTLED', 2, 10000, 300, true, 1, 6000, 4000, 'seed', 'commitment', '', ?)`, now)
+			seedDraw(must, now, 2)
 			for id, sel := range map[int64]string{1: "1", 2: "2"} {
 				must(`INSERT INTO tote_bets (id, draw_id, table_id, user_id, round, market, selection, stake, status, payout, idempotency_key, placed_at)
 					VALUES (?, 1, 1, 7, 1, 'WIN', ?, 10001, 'ACCEPTED', 0, ?, ?)`, id, sel, "k"+sel, now)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"io/fs"
 	"testing"
+	"time"
 
 	"github.com/pressly/goose/v3"
 )
@@ -35,4 +36,30 @@ func openMigratedTo(t *testing.T, d Dialect, o Options, version int64) (*DB, *go
 		t.Fatal(err)
 	}
 	return db, p
+}
+
+// openMigrated opens o and migrates it to the end, closing it when t ends.
+func openMigrated(t *testing.T, d Dialect, o Options) *DB {
+	t.Helper()
+	ctx := context.Background()
+	db, err := Open(ctx, o)
+	if err != nil {
+		t.Fatalf("open %s: %v", d, err)
+	}
+	t.Cleanup(func() { db.Close() })
+	if err := db.Migrate(ctx); err != nil {
+		t.Fatalf("migrate %s: %v", d, err)
+	}
+	return db
+}
+
+// seedDraw writes table 1 and its draw 1 (SETTLED, of the given algorithm
+// version) as the migrations from 00110 on know them, through must.
+func seedDraw(must func(q string, args ...any), now time.Time, version int) {
+	must(`INSERT INTO tote_tables (id, name, positions, status, min_stake, max_stake, commission_bp, round1_ms, round2_ms, round3_ms, round4_ms,
+		card_interval_ms, result_ms, express_share1_bp, express_share2_bp, created_at, updated_at)
+		VALUES (1, 'T', 2, 'RUNNING', 10000, 100000, 300, 1, 1, 1, 1, 1, 1, 6000, 4000, ?, ?)`, now, now)
+	must(`INSERT INTO tote_draws (id, table_id, number, positions, phase, version, min_stake, commission_bp, jackpot_enabled, jackpot_rate_bp,
+		express_share1_bp, express_share2_bp, server_seed, commitment, board, opened_at)
+		VALUES (1, 1, 1, 2, 'SETTLED', ?, 10000, 300, true, 1, 6000, 4000, 'seed', 'commitment', '', ?)`, version, now)
 }

@@ -31,15 +31,9 @@ func TestMigrationsProduceTheSameSchemaOnBothDialects(t *testing.T) {
 		SQLite:   {SQLitePath: filepath.Join(t.TempDir(), "shape.db")},
 		Postgres: {DatabaseURL: testenv.Postgres(t)},
 	} {
-		db, err := Open(ctx, o)
-		if err != nil {
-			t.Fatalf("open %s: %v", d, err)
-		}
-		t.Cleanup(func() { db.Close() })
-		if err := db.Migrate(ctx); err != nil {
-			t.Fatalf("migrate %s: %v", d, err)
-		}
+		db := openMigrated(t, d, o)
 		var shape schemaShape
+		var err error
 		if d == Postgres {
 			shape, err = postgresShape(ctx, db.sql)
 		} else {
