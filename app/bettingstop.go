@@ -44,6 +44,12 @@ func (a *App) startStakeGate(ctx context.Context) {
 func (a *App) startBettingStop(svc *service.Service) {
 	stop := bettingstop.NewService(a.stopStore, stopTables{svc}, nil)
 	stop.Changed = func(ctx context.Context) {
+		// This replica's gate reloads before the mutation answers, so the
+		// admin's own replica refuses the next stake (the others hear the
+		// broker or their poll).
+		if err := a.stakeGate.Refresh(ctx); err != nil {
+			a.log.WarnContext(ctx, "betting stop not reloaded here: this replica sees it within its poll", "err", err)
+		}
 		if err := a.broker.Publish(ctx, bettingStopTopic, []byte("changed")); err != nil {
 			a.log.WarnContext(ctx, "betting stop not broadcast: replicas see it within their poll", "err", err)
 		}
