@@ -3,6 +3,7 @@ package totedb
 import (
 	"cmp"
 	"context"
+	"database/sql"
 	"slices"
 	"strconv"
 	"time"
@@ -94,34 +95,56 @@ WHERE b.draw_id = ? AND b.round = ? AND b.market = ?`
 )
 
 // tallyBets feeds every bet q reads to tally; rated says q reads each
-// bet's rate too (poolBetsRatedSQL).
+// bet's rate too (poolBetsRatedSQL). A draw holds 10^5 bets over a few
+// hundred selections: the scan targets are reused from row to row and
+// the market, selection and status are read as bytes and interned, so a
+// bet costs no allocation of its own (sql.RawBytes is valid until the
+// next Next, and interned strings are copies).
 func tallyBets(db *gorm.DB, tally *tote.PayTally, rated bool, q string, args ...any) error {
 	rows, err := db.Raw(q, args...).Rows()
 	if err != nil {
 		return err
 	}
 	defer rows.Close()
+	var (
+		round               int
+		market, sel, status sql.RawBytes
+		user, stake, payout int64
+		refund, c1, c2      sql.NullInt64
+		strs                = interner{}
+	)
+	dest := []any{&round, &market, &sel, &user, &stake, &status, &payout}
+	if rated {
+		dest = append(dest, &refund, &c1, &c2)
+	}
 	for rows.Next() {
-		var b tote.PaidBet
-		var round int
-		var market, status string
-		var user, stake, payout int64
-		var refund, c1, c2 *int64
-		dest := []any{&round, &market, &b.Selection, &user, &stake, &status, &payout}
-		if rated {
-			dest = append(dest, &refund, &c1, &c2)
-		}
 		if err := rows.Scan(dest...); err != nil {
 			return err
 		}
-		b.Pool = tote.PoolKey{Round: parimutuel.Round(round), Market: parimutuel.Market(market)}
-		b.UserID, b.Stake, b.Status, b.Payout = ids.UserID(user), money.Amount(stake), tote.BetStatus(status), money.Amount(payout)
-		if refund != nil && c1 != nil && c2 != nil {
-			b.Rate = &tote.SelectionRate{Selection: b.Selection, Refund: *refund == 1, Coef1: money.Coef(*c1), Coef2: money.Coef(*c2)}
+		b := tote.PaidBet{
+			Pool:      tote.PoolKey{Round: parimutuel.Round(round), Market: parimutuel.Market(strs.of(market))},
+			Selection: strs.of(sel),
+			UserID:    ids.UserID(user), Stake: money.Amount(stake),
+			Status: tote.BetStatus(strs.of(status)), Payout: money.Amount(payout),
+		}
+		if refund.Valid && c1.Valid && c2.Valid {
+			b.Rate = &tote.SelectionRate{Selection: b.Selection, Refund: refund.Int64 == 1, Coef1: money.Coef(c1.Int64), Coef2: money.Coef(c2.Int64)}
 		}
 		tally.Add(b)
 	}
 	return rows.Err()
+}
+
+// interner hands out one string per distinct byte sequence.
+type interner map[string]string
+
+func (in interner) of(b []byte) string {
+	if s, ok := in[string(b)]; ok { // the conversion in a map index does not allocate
+		return s
+	}
+	s := string(b)
+	in[s] = s
+	return s
 }
 
 // PayPool implements tote.Tx without writing a row per bet (migration
