@@ -82,38 +82,39 @@ func storeRates(db *gorm.DB, drawID int64, pools []tote.PoolRates, at time.Time)
 	return nil
 }
 
-// The bets a settlement reads: every bet of a draw (a range of the pool
-// index), or of one pool, as they stand; poolBetsRatedSQL adds each bet's
-// stored rate (for PoolCredits, which is given none).
+// The bets a settlement reads, one pool at a time (a range of the pool
+// index): each bet's selection, player, stake, payout and its status only
+// when it is not ACCEPTED (NULL otherwise: almost every bet of a settling
+// draw, which then costs the driver no string); poolBetsRatedSQL adds each
+// bet's stored rate (for PoolCredits, which is given none).
 const (
-	drawBetsSQL      = `SELECT b.round, b.market, b.selection, b.user_id, b.stake, b.status, b.payout FROM tote_bets b WHERE b.draw_id = ?`
-	poolBetsSQL      = drawBetsSQL + ` AND b.round = ? AND b.market = ?`
-	poolBetsRatedSQL = `SELECT b.round, b.market, b.selection, b.user_id, b.stake, b.status, b.payout, r.refund, r.coef1, r.coef2
+	poolBetsSQL = `SELECT b.selection, b.user_id, b.stake, CASE WHEN b.status = 'ACCEPTED' THEN NULL ELSE b.status END, b.payout
+FROM tote_bets b WHERE b.draw_id = ? AND b.round = ? AND b.market = ?`
+	poolBetsRatedSQL = `SELECT b.selection, b.user_id, b.stake, CASE WHEN b.status = 'ACCEPTED' THEN NULL ELSE b.status END, b.payout, r.refund, r.coef1, r.coef2
 FROM tote_bets b LEFT JOIN tote_selection_results r
 	ON r.draw_id = b.draw_id AND r.round = b.round AND r.market = b.market AND r.selection = b.selection
 WHERE b.draw_id = ? AND b.round = ? AND b.market = ?`
 )
 
-// tallyBets feeds every bet q reads to tally; rated says q reads each
-// bet's rate too (poolBetsRatedSQL). A draw holds 10^5 bets over a few
-// hundred selections: the scan targets are reused from row to row and
-// the market, selection and status are read as bytes and interned, so a
-// bet costs no allocation of its own (sql.RawBytes is valid until the
-// next Next, and interned strings are copies).
-func tallyBets(db *gorm.DB, tally *tote.PayTally, rated bool, q string, args ...any) error {
+// tallyBets feeds every bet of pool that q reads to tally; rated says q
+// reads each bet's rate too (poolBetsRatedSQL). A draw holds 10^5 bets
+// over a few hundred selections: the scan targets are reused from row to
+// row and the selection and status are read as bytes and interned, so a
+// bet costs the tally no allocation of its own (sql.RawBytes is valid
+// until the next Next; interned strings are copies).
+func tallyBets(db *gorm.DB, tally *tote.PayTally, pool tote.PoolKey, rated bool, q string, args ...any) error {
 	rows, err := db.Raw(q, args...).Rows()
 	if err != nil {
 		return err
 	}
 	defer rows.Close()
 	var (
-		round               int
-		market, sel, status sql.RawBytes
+		sel, status         sql.RawBytes
 		user, stake, payout int64
 		refund, c1, c2      sql.NullInt64
 		strs                = interner{}
 	)
-	dest := []any{&round, &market, &sel, &user, &stake, &status, &payout}
+	dest := []any{&sel, &user, &stake, &status, &payout}
 	if rated {
 		dest = append(dest, &refund, &c1, &c2)
 	}
@@ -121,11 +122,9 @@ func tallyBets(db *gorm.DB, tally *tote.PayTally, rated bool, q string, args ...
 		if err := rows.Scan(dest...); err != nil {
 			return err
 		}
-		b := tote.PaidBet{
-			Pool:      tote.PoolKey{Round: parimutuel.Round(round), Market: parimutuel.Market(strs.of(market))},
-			Selection: strs.of(sel),
-			UserID:    ids.UserID(user), Stake: money.Amount(stake),
-			Status: tote.BetStatus(strs.of(status)), Payout: money.Amount(payout),
+		b := tote.PaidBet{Pool: pool, Selection: strs.of(sel), UserID: ids.UserID(user), Stake: money.Amount(stake), Status: tote.BetAccepted, Payout: money.Amount(payout)}
+		if status != nil {
+			b.Status = tote.BetStatus(strs.of(status))
 		}
 		if refund.Valid && c1.Valid && c2.Valid {
 			b.Rate = &tote.SelectionRate{Selection: b.Selection, Refund: refund.Int64 == 1, Coef1: money.Coef(c1.Int64), Coef2: money.Coef(c2.Int64)}
@@ -171,7 +170,7 @@ func (t *toteTx) PoolCredits(ctx context.Context, drawID int64, round parimutuel
 		return nil, err
 	}
 	err = t.withoutNestedLoops(db, func() error {
-		return tallyBets(db, tally, true, poolBetsRatedSQL, drawID, int(round), string(market))
+		return tallyBets(db, tally, tote.PoolKey{Round: round, Market: market}, true, poolBetsRatedSQL, drawID, int(round), string(market))
 	})
 	if err != nil {
 		return nil, sqldb.MapErr(err, "bets")
@@ -198,12 +197,11 @@ func (t *toteTx) PayDraw(ctx context.Context, drawID int64, pools []tote.PoolRat
 	if err := storeRates(db, drawID, pools, at); err != nil {
 		return nil, err
 	}
-	q, args := drawBetsSQL, []any{drawID}
-	if len(pools) == 1 {
-		q, args = poolBetsSQL, []any{drawID, int(pools[0].Round), string(pools[0].Market)}
-	}
-	if err := tallyBets(db, tally, false, q, args...); err != nil {
-		return nil, sqldb.MapErr(err, "bets")
+	for _, p := range pools {
+		key := tote.PoolKey{Round: p.Round, Market: p.Market}
+		if err := tallyBets(db, tally, key, false, poolBetsSQL, drawID, int(p.Round), string(p.Market)); err != nil {
+			return nil, sqldb.MapErr(err, "bets")
+		}
 	}
 	if err := t.loseUnrated(db, drawID, pools, tally.Unrated(), at); err != nil {
 		return nil, sqldb.MapErr(err, "bets")
