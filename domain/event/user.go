@@ -57,12 +57,16 @@ type UserEvent struct {
 // encodes one BET_SETTLED per bet (100,000 for a large draw), so an event
 // of plain fields is written directly (appendPlain, the same bytes,
 // TestEncodeIsMarshal); anything else goes through encoding/json.
-func (e UserEvent) Encode() []byte {
-	if b, ok := e.appendPlain(make([]byte, 0, 96)); ok {
-		return b
+func (e UserEvent) Encode() []byte { return e.AppendEncoded(make([]byte, 0, 96)) }
+
+// AppendEncoded appends Encode's bytes to b: a sender of many events
+// encodes them into one buffer.
+func (e UserEvent) AppendEncoded(b []byte) []byte {
+	if out, ok := e.appendPlain(b); ok {
+		return out
 	}
-	b, _ := json.Marshal(e) // a struct of plain fields always marshals
-	return b
+	j, _ := json.Marshal(e) // a struct of plain fields always marshals
+	return append(b, j...)
 }
 
 // appendPlain appends e as json.Marshal writes it, when e has no Reality,

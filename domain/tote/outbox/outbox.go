@@ -172,10 +172,21 @@ func (r *Relay) publishSettledBets(ctx context.Context, drawID int64, evs []tote
 		}
 	}()
 	msgs := make([]event.Message, 0, settledPage)
+	topics := map[ids.UserID]string{} // a player has many bets in a draw
 	for owners := range pages {
 		msgs = msgs[:0]
+		// One buffer holds the page's events; each message keeps its own
+		// capacity-limited slice of it, never written again.
+		buf := make([]byte, 0, len(owners)*64)
 		for _, o := range owners {
-			msgs = append(msgs, event.Message{Topic: event.UserTopic(o.UserID), Data: event.UserEvent{Type: event.BetSettled, At: at, BetID: o.BetID}.Encode()})
+			topic, ok := topics[o.UserID]
+			if !ok {
+				topic = event.UserTopic(o.UserID)
+				topics[o.UserID] = topic
+			}
+			start := len(buf)
+			buf = event.UserEvent{Type: event.BetSettled, At: at, BetID: o.BetID}.AppendEncoded(buf)
+			msgs = append(msgs, event.Message{Topic: topic, Data: buf[start:len(buf):len(buf)]})
 		}
 		if err := event.PublishAll(ctx, r.pub, msgs); err != nil {
 			r.log.WarnContext(ctx, "settled bets not published", "draw", drawID, "after", owners[len(owners)-1].BetID, "err", err)
