@@ -1,8 +1,10 @@
 // Command gen-markets writes web/src/markets.gen.ts from the market
 // registry (domain/parimutuel/markets.go): each market's name, text, the
 // rounds that offer it, how its selections are written, how its pools
-// settle and what of the outcome it reads. The web client's bet slip and
-// rules table and its verifier read the markets from there.
+// settle and what of the outcome it reads, and its grading rule (GRADING).
+// The web client's bet slip and rules table and its verifier read the
+// markets from there: the verifier grades and enumerates every market by
+// its rule's kind, so a market of a kind it knows needs no code of its own.
 //
 // Its test fails when the file is stale (or a market lacks its texts in
 // web/src/i18n.ts); `go generate ./cmd/gen-markets` rewrites it.
@@ -80,7 +82,55 @@ export const MARKETS = [
 /** MarketName is a market's name. */
 export type MarketName = (typeof MARKETS)[number]['name'];
 `)
+	writeGrading(&b, reg)
 	return b.Bytes()
+}
+
+// writeGrading writes GRADING: each market's grading rule
+// (parimutuel.GradeRule) and how its chances are counted, the data the web
+// client's verifier grades and enumerates by (web/src/verify/grades.ts
+// interprets each kind).
+func writeGrading(b *bytes.Buffer, reg *parimutuel.Registry) {
+	b.WriteString(`
+/**
+ * How an outcome pays a market's selections (the registry's GradeRule) and
+ * how a round's chances of them are counted. The verifier interprets each
+ * kind (verify/grades.ts); a kind it does not know is reported, never
+ * graded as another.
+ */
+export interface Grading {
+  /**
+   * PLACED_WITHIN: a POSITION placed 1 to within after the river (its place is 1 + the positions with a strictly
+   * better hand; within 1 reads the winners, more every final hand). CATEGORY_IS: a CATEGORY equal to the winning
+   * hand's. COUPON_LEGS: a COUPON of flop leader, turn leader and river winner, category 1 from cat1Legs legs guessed,
+   * category 2 from cat2Legs (0: none), the legs guessed published.
+   */
+  readonly kind: string;
+  readonly within?: number;
+  readonly cat1Legs?: number;
+  readonly cat2Legs?: number;
+  /** BOARDS: every selection, paid on the completions of the board its grade pays; COUPONS: before the flop, the coupons reaching the threshold, paid on the ordered deals of flop, turn and river guessing at least 2 legs. */
+  readonly chances: string;
+}
+
+/** GRADING is every market's grading, by name. */
+export const GRADING: { readonly [M in MarketName]: Grading } = {
+`)
+	for _, m := range reg.Specs() {
+		r := m.Rule
+		fields := []string{"kind: " + quote(string(r.Kind))}
+		for _, p := range []struct {
+			name string
+			v    int
+		}{{"within", r.Within}, {"cat1Legs", r.Cat1Legs}, {"cat2Legs", r.Cat2Legs}} {
+			if p.v != 0 {
+				fields = append(fields, p.name+": "+strconv.Itoa(p.v))
+			}
+		}
+		fields = append(fields, "chances: "+quote(string(r.Chances())))
+		fmt.Fprintf(b, "  %s: { %s },\n", m.Name, strings.Join(fields, ", "))
+	}
+	b.WriteString("};\n")
 }
 
 // quote writes s as a single-quoted TypeScript string.

@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/pokertote/pokertote/domain/errs"
-	"github.com/pokertote/pokertote/domain/money"
 )
 
 // MarketSpec declares one market: everything the rest of the system asks
@@ -15,9 +14,12 @@ import (
 // declared in markets.go; the functions of this package that take no
 // Registry (SettlePool, ParseSelection, Market.Validate, ...) read those.
 //
-// A spec is data plus two pure functions. Nothing outside the registry
-// switches on a market's name: an unknown market is an error
-// (UNKNOWN_MARKET), never settled as another one.
+// A spec is data: how an outcome pays a selection is its Rule, a kind of
+// grading rule with its parameters, from which its Grade and its Chances
+// follow, and which cmd/gen-markets publishes for the web client's
+// independent verifier. Nothing outside the registry switches on a
+// market's name: an unknown market is an error (UNKNOWN_MARKET), never
+// settled as another one.
 type MarketSpec struct {
 	// Name is the market's stable name: stored with every bet, published in
 	// every result, the GraphQL enum value and the SQL CHECK's value.
@@ -28,27 +30,19 @@ type MarketSpec struct {
 	// Rounds are the betting rounds that take bets on it.
 	Rounds RoundSet
 	// Shape is how a selection is held in Selection, checked, written,
-	// read back and listed for a table of n positions.
+	// read back and listed for a table of n positions. It is the shape
+	// its Rule grades.
 	Shape *Shape
 	// Reads is what of the draw's Outcome the market settles on: the
-	// settlement checks exactly these fields (INVALID_OUTCOME) and Grade
-	// may read only them.
+	// settlement checks exactly these fields (INVALID_OUTCOME). It is what
+	// its Rule reads (GradeRule.Reads).
 	Reads Reads
 	// Scheme is how the pool's net is shared among the winning bets.
 	Scheme Scheme
-	// Grade is how the outcome settles one selection: the categories it
-	// wins in (ties: every tied position counts in full, no dead-heat
-	// reduction) and what the payout publishes as Guessed. The winning
-	// selections a settlement lists are the selections of the table that
-	// Grade puts in category 1.
-	Grade func(d Decided, s Selection) Grade
-	// Chances computes the chances a betting round of the market opens
-	// with (SPEC 1.9), from the round's exact enumeration: the selections
-	// to publish with their chance of being paid, in the order of its
-	// selections. Every selection not returned is below the threshold at.
-	// It is called only for the rounds after the deal that offer the
-	// market.
-	Chances func(m MarketSpec, src ChanceSource, at money.BasisPoints) ([]Chance, error)
+	// Rule is how the outcome pays a selection (Grade) and so how its
+	// chances are counted (Chances): PlacedWithin(1) for WIN,
+	// CategoryIs() for COMBINATION, CouponLegs(3, 2) for EXPRESS.
+	Rule GradeRule
 }
 
 // Offers reports whether the market takes bets in round r.
@@ -191,8 +185,8 @@ var Markets = Production().Markets()
 
 // NewRegistry builds a registry of specs, in that order. It checks each
 // spec: a name of upper-case letters and underscores used once, rounds
-// of 1..4, a shape, what it reads, a scheme and both functions;
-// and grades every selection of a three- and a ten-position table against
+// of 1..4, a shape, what it reads, a scheme and a grading rule of a known
+// kind that fits them; and grades every selection of a three- and a ten-position table against
 // an outcome holding only what the spec says it reads (a Grade reading
 // more fails here, not in a settlement). Errors are Internal: a registry is
 // code, not input.
@@ -243,8 +237,9 @@ func checkSpec(s MarketSpec) error {
 		return bad("reads %b: it reads at least one field of the outcome, and only those", s.Reads)
 	case s.Scheme != SchemeSingle && s.Scheme != SchemeTwoTier:
 		return bad("scheme %s does not exist", s.Scheme)
-	case s.Grade == nil || s.Chances == nil:
-		return bad("a market has a Grade and a Chances rule")
+	}
+	if err := checkRule(s); err != nil {
+		return bad("%v", err)
 	}
 	return gradeSample(s)
 }

@@ -12,7 +12,7 @@ import (
 
 // TestProductionRegistry pins the production markets: their names and
 // order (stored, published, the settlement order of a round's pools), the
-// rounds that offer them, their shapes and schemes.
+// rounds that offer them, their shapes, schemes and grading rules.
 func TestProductionRegistry(t *testing.T) {
 	reg := parimutuel.Production()
 	if got := reg.Markets(); !slices.Equal(got, []parimutuel.Market{"WIN", "COMBINATION", "EXPRESS"}) || !slices.Equal(got, parimutuel.Markets) {
@@ -26,13 +26,14 @@ func TestProductionRegistry(t *testing.T) {
 		scheme parimutuel.Scheme
 		reads  []string
 		listed bool
+		rule   string
 	}{
-		{parimutuel.MarketWin, all, parimutuel.PositionShape, parimutuel.SchemeSingle, []string{"WINNERS"}, true},
-		{parimutuel.MarketCombination, all, parimutuel.CategoryShape, parimutuel.SchemeSingle, []string{"CATEGORY"}, true},
-		{parimutuel.MarketExpress, parimutuel.RoundsOf(1, 2), parimutuel.CouponShape, parimutuel.SchemeTwoTier, []string{"WINNERS", "FLOP_LEADERS", "TURN_LEADERS"}, false},
+		{parimutuel.MarketWin, all, parimutuel.PositionShape, parimutuel.SchemeSingle, []string{"WINNERS"}, true, "PLACED_WITHIN(1)"},
+		{parimutuel.MarketCombination, all, parimutuel.CategoryShape, parimutuel.SchemeSingle, []string{"CATEGORY"}, true, "CATEGORY_IS"},
+		{parimutuel.MarketExpress, parimutuel.RoundsOf(1, 2), parimutuel.CouponShape, parimutuel.SchemeTwoTier, []string{"WINNERS", "FLOP_LEADERS", "TURN_LEADERS"}, false, "COUPON_LEGS(3, 2)"},
 	} {
 		s, ok := reg.Lookup(tt.m)
-		if !ok || s.Rounds != tt.rounds || s.Shape != tt.shape || s.Scheme != tt.scheme || !slices.Equal(s.Reads.Names(), tt.reads) || s.Listed() != tt.listed || s.About == "" {
+		if !ok || s.Rounds != tt.rounds || s.Shape != tt.shape || s.Scheme != tt.scheme || !slices.Equal(s.Reads.Names(), tt.reads) || s.Listed() != tt.listed || s.About == "" || s.Rule.String() != tt.rule {
 			t.Errorf("%s: %+v", tt.m, s)
 		}
 	}
@@ -96,16 +97,25 @@ func TestNewRegistryRefuses(t *testing.T) {
 		"no shape":        {func(s *parimutuel.MarketSpec) { s.Shape = nil }, "shape"},
 		"reads nothing":   {func(s *parimutuel.MarketSpec) { s.Reads = 0 }, "reads"},
 		"no scheme":       {func(s *parimutuel.MarketSpec) { s.Scheme = 0 }, "scheme"},
-		"no grade":        {func(s *parimutuel.MarketSpec) { s.Grade = nil }, "Grade"},
-		"no chances":      {func(s *parimutuel.MarketSpec) { s.Chances = nil }, "Chances"},
-		// Grade reads the winners, which the spec does not declare.
-		"reads undeclared": {func(s *parimutuel.MarketSpec) { s.Reads = parimutuel.ReadsCategory }, "does not declare"},
+		"no rule":         {func(s *parimutuel.MarketSpec) { s.Rule = parimutuel.GradeRule{} }, "no kind of rule"},
+		"unknown rule":    {func(s *parimutuel.MarketSpec) { s.Rule.Kind = "PLACED_LAST" }, "no kind of rule"},
+		"within 0":        {func(s *parimutuel.MarketSpec) { s.Rule = parimutuel.PlacedWithin(0) }, "places 1 to 10"},
+		"within 11":       {func(s *parimutuel.MarketSpec) { s.Rule = parimutuel.PlacedWithin(11) }, "places 1 to 10"},
+		"rule with legs":  {func(s *parimutuel.MarketSpec) { s.Rule.Cat1Legs = 3 }, "no legs"},
+		// The rule grades categories, the spec holds positions.
+		"rule of another shape": {func(s *parimutuel.MarketSpec) { s.Rule, s.Reads = parimutuel.CategoryIs(), parimutuel.ReadsCategory }, "grades CATEGORY selections, not POSITION"},
+		// The rule reads the winners, which the spec does not declare.
+		"reads undeclared": {func(s *parimutuel.MarketSpec) { s.Reads = parimutuel.ReadsCategory }, "the spec declares [CATEGORY]"},
+		// Places after the first read every position's hand.
+		"places from winners": {func(s *parimutuel.MarketSpec) { s.Rule = parimutuel.PlacedWithin(2) }, "reads [HANDS]"},
 		// A single-fund market paying a second category.
-		"cat2 in single": {func(s *parimutuel.MarketSpec) {
-			s.Grade = func(d parimutuel.Decided, sel parimutuel.Selection) parimutuel.Grade {
-				return parimutuel.Grade{Cat2: d.Winner(sel.Position)}
-			}
-		}, "scheme SINGLE"},
+		"cat2 in single": {func(s *parimutuel.MarketSpec) { asCoupon(s, parimutuel.CouponLegs(3, 2), parimutuel.SchemeSingle) }, "scheme SINGLE"},
+		"coupon from 3":  {func(s *parimutuel.MarketSpec) { asCoupon(s, parimutuel.CouponLegs(3, 0), parimutuel.SchemeSingle) }, "from 2 legs"},
+		"coupon legs 4":  {func(s *parimutuel.MarketSpec) { asCoupon(s, parimutuel.CouponLegs(4, 2), parimutuel.SchemeTwoTier) }, "1 to 3 legs"},
+		"coupon at the flop": {func(s *parimutuel.MarketSpec) {
+			asCoupon(s, parimutuel.CouponLegs(3, 2), parimutuel.SchemeTwoTier)
+			s.Rounds = parimutuel.RoundsOf(parimutuel.RoundFlop)
+		}, "closes before the flop"},
 	} {
 		t.Run(name, func(t *testing.T) {
 			s := place
@@ -129,6 +139,11 @@ func TestNewRegistryRefuses(t *testing.T) {
 	if reg.Markets()[0] != "PLACE" || parimutuel.Market("PLACE").Validate() == nil {
 		t.Fatal("a test registry leaked into production")
 	}
+}
+
+// asCoupon makes s a coupon market of rule r and scheme sc.
+func asCoupon(s *parimutuel.MarketSpec, r parimutuel.GradeRule, sc parimutuel.Scheme) {
+	s.Shape, s.Reads, s.Rounds, s.Rule, s.Scheme = parimutuel.CouponShape, r.Reads(), parimutuel.RoundsOf(1, 2), r, sc
 }
 
 // TestSettleByRegistryIsSettlePool: the production functions are the

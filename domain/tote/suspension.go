@@ -85,7 +85,7 @@ func ChancesAtOpeningIn(reg *parimutuel.Registry, pockets [][2]cards.Card, board
 	src := &oddsSource{pockets: pockets, board: board, round: r, workers: workers}
 	rc := RoundChances{Round: r}
 	for _, m := range reg.Offered(r) {
-		cs, err := m.Chances(m, src, at)
+		cs, err := m.Chances(src, at)
 		if err != nil {
 			return RoundChances{}, err
 		}

@@ -3,7 +3,6 @@ package tote_test
 import (
 	"math/rand/v2"
 	"reflect"
-	"slices"
 	"testing"
 
 	"github.com/pokertote/pokertote/domain/cards"
@@ -11,24 +10,20 @@ import (
 	"github.com/pokertote/pokertote/domain/tote"
 )
 
-// TestChancesOverBoardsIsTheOddsCount: the general board walk a new
-// market's chances may use (parimutuel.ChancesOverBoards over
-// ChanceSource.EachBoard) gives exactly WIN's and COMBINATION's chances,
-// which are read from odds' counts, at the flop and at the turn.
+// TestChancesOverBoardsIsTheOddsCount: the general board walk a market's
+// chances fall back on (parimutuel.ChancesOverBoards over
+// ChanceSource.EachBoard, TOP_TWO's) gives exactly WIN's and COMBINATION's
+// chances, which their rules read from odds' counts, at the pockets, the
+// flop and the turn.
 func TestChancesOverBoardsIsTheOddsCount(t *testing.T) {
-	prod := parimutuel.Production()
-	var walked []parimutuel.MarketSpec
-	for _, m := range prod.Specs() {
-		if m.Name == parimutuel.MarketExpress {
-			continue // decided by the leaders too: no board's alone
+	var specs []parimutuel.MarketSpec
+	for _, m := range parimutuel.Production().Specs() {
+		if m.Rule.Chances() == parimutuel.ChancesBoards {
+			specs = append(specs, m)
 		}
-		m.Name = "BOARD_" + m.Name
-		m.Chances = parimutuel.ChancesOverBoards
-		walked = append(walked, m)
 	}
-	reg, err := parimutuel.NewRegistry(walked...)
-	if err != nil {
-		t.Fatal(err)
+	if len(specs) != 2 {
+		t.Fatalf("%d production markets count their chances over the boards", len(specs))
 	}
 	rng := rand.New(rand.NewPCG(29, 5))
 	for trial := range 7 {
@@ -46,20 +41,19 @@ func TestChancesOverBoardsIsTheOddsCount(t *testing.T) {
 		board := []cards.Card{cards.Card(deck[2*n]), cards.Card(deck[2*n+1]), cards.Card(deck[2*n+2]), cards.Card(deck[2*n+3])}
 		for _, r := range rounds {
 			b := board[:map[parimutuel.Round]int{parimutuel.RoundPocket: 0, parimutuel.RoundFlop: 3, parimutuel.RoundTurn: 4}[r]]
-			want, err := tote.ChancesAtOpening(pockets, b, r, tote.SuspendAtMax, 1)
-			if err != nil {
-				t.Fatal(err)
-			}
-			want.Chances = slices.DeleteFunc(want.Chances, func(c tote.SelectionChance) bool { return c.Market == parimutuel.MarketExpress })
-			got, err := tote.ChancesAtOpeningIn(reg, pockets, b, r, tote.SuspendAtMax, 1)
-			if err != nil {
-				t.Fatal(err)
-			}
-			for i := range got.Chances {
-				got.Chances[i].Market = got.Chances[i].Market[len("BOARD_"):]
-			}
-			if !reflect.DeepEqual(got, want) {
-				t.Fatalf("trial %d round %s: walked %+v, counted %+v", trial, r, got.Chances, want.Chances)
+			src := tote.ChanceSourceOf(pockets, b, r)
+			for _, m := range specs {
+				want, err := m.Chances(src, tote.SuspendAtMax)
+				if err != nil {
+					t.Fatal(err)
+				}
+				got, err := parimutuel.ChancesOverBoards(m, src, tote.SuspendAtMax)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if len(want) != len(m.Selections(n)) || !reflect.DeepEqual(got, want) {
+					t.Fatalf("trial %d round %s %s: walked %+v, counted %+v", trial, r, m.Name, got, want)
+				}
 			}
 		}
 	}

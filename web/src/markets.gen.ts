@@ -29,3 +29,31 @@ export const MARKETS = [
 
 /** MarketName is a market's name. */
 export type MarketName = (typeof MARKETS)[number]['name'];
+
+/**
+ * How an outcome pays a market's selections (the registry's GradeRule) and
+ * how a round's chances of them are counted. The verifier interprets each
+ * kind (verify/grades.ts); a kind it does not know is reported, never
+ * graded as another.
+ */
+export interface Grading {
+  /**
+   * PLACED_WITHIN: a POSITION placed 1 to within after the river (its place is 1 + the positions with a strictly
+   * better hand; within 1 reads the winners, more every final hand). CATEGORY_IS: a CATEGORY equal to the winning
+   * hand's. COUPON_LEGS: a COUPON of flop leader, turn leader and river winner, category 1 from cat1Legs legs guessed,
+   * category 2 from cat2Legs (0: none), the legs guessed published.
+   */
+  readonly kind: string;
+  readonly within?: number;
+  readonly cat1Legs?: number;
+  readonly cat2Legs?: number;
+  /** BOARDS: every selection, paid on the completions of the board its grade pays; COUPONS: before the flop, the coupons reaching the threshold, paid on the ordered deals of flop, turn and river guessing at least 2 legs. */
+  readonly chances: string;
+}
+
+/** GRADING is every market's grading, by name. */
+export const GRADING: { readonly [M in MarketName]: Grading } = {
+  WIN: { kind: 'PLACED_WITHIN', within: 1, chances: 'BOARDS' },
+  COMBINATION: { kind: 'CATEGORY_IS', chances: 'BOARDS' },
+  EXPRESS: { kind: 'COUPON_LEGS', cat1Legs: 3, cat2Legs: 2, chances: 'COUPONS' },
+};

@@ -1,14 +1,19 @@
 package verify_test
 
 // Adding a market, worked through: TOP_TWO, "a position finishes first or
-// second after the river". The market is the one registry entry topTwo
-// below (its English text is About; the web client's texts would be two
-// entries of web/src/i18n.ts). Nothing else is written for it: with that
-// entry its selections are read and checked, its pools settle, its rounds
-// open with its chances and refuse its suspended selections, and the
-// verifier recomputes its pools from a published result. It is not a
-// production market: the tests build a registry of the production markets
-// plus this one (the production registry cannot be extended).
+// second after the river". The market is the one registry entry
+// totetest.TopTwo (its English text is About; the web client's texts would
+// be two entries of web/src/i18n.ts), whose grading rule is data of an
+// existing kind: parimutuel.PlacedWithin(2), the positions placed first or
+// second (WIN is PlacedWithin(1)). Nothing else is written for it: with
+// that entry its selections are read and checked, its pools settle, its
+// rounds open with its chances and refuse its suspended selections, and the
+// verifier recomputes its pools from a published result; so does the web
+// client's independent verifier, reading the rule from the markets module
+// cmd/gen-markets generates (cmd/gen-markets: TestTopTwoInTheWebVerifier).
+// It is not a production market: the tests build a registry of the
+// production markets plus this one (the production registry cannot be
+// extended).
 //
 // Ties: a position's place is one more than the number of positions with
 // a strictly better hand after the river (parimutuel.Decided.Place), and
@@ -20,11 +25,8 @@ package verify_test
 // reduction.
 
 import (
-	"encoding/json"
 	"reflect"
 	"slices"
-	"strconv"
-	"strings"
 	"testing"
 
 	"github.com/pokertote/pokertote/domain/cards"
@@ -37,32 +39,10 @@ import (
 	"github.com/pokertote/pokertote/domain/tote/verify"
 )
 
-const marketTopTwo parimutuel.Market = "TOP_TWO"
-
-// topTwo is the whole of the market.
-var topTwo = parimutuel.MarketSpec{
-	Name:   marketTopTwo,
-	About:  "a position finishes first or second after the river",
-	Rounds: parimutuel.RoundsOf(parimutuel.RoundPreDeal, parimutuel.RoundPocket, parimutuel.RoundFlop, parimutuel.RoundTurn),
-	Shape:  parimutuel.PositionShape,
-	Reads:  parimutuel.ReadsHands,
-	Scheme: parimutuel.SchemeSingle,
-	Grade: func(d parimutuel.Decided, s parimutuel.Selection) parimutuel.Grade {
-		p := d.Place(s.Position)
-		return parimutuel.Grade{Cat1: p == 1 || p == 2}
-	},
-	Chances: parimutuel.ChancesOverBoards,
-}
+const marketTopTwo = totetest.MarketTopTwo
 
 // withTopTwo is the production markets and TOP_TWO.
-func withTopTwo(t *testing.T) *parimutuel.Registry {
-	t.Helper()
-	reg, err := parimutuel.NewRegistry(append(parimutuel.Production().Specs(), topTwo)...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return reg
-}
+func withTopTwo(t *testing.T) *parimutuel.Registry { return totetest.WithTopTwo(t) }
 
 func topTwoSel(p int) parimutuel.Selection {
 	return parimutuel.Selection{Market: marketTopTwo, Position: p}
@@ -299,42 +279,7 @@ func TestTopTwoSuspension(t *testing.T) {
 // changed.
 func TestTopTwoVerifies(t *testing.T) {
 	reg := withTopTwo(t)
-	// Ten positions: the fewest boards to walk from the pockets.
-	h := totetest.NewHarness(t, totetest.MemEnv(t), 10)
-	h.Deposit(1, 10_000*money.KZT)
-	d := h.RunUntil(h.Dealer, "FLOP", totetest.InPhase(tote.PhaseFlop))
-	// The flop round's bets: one on each position TOP_TWO would take (its
-	// chance below SUSPEND_AT), placed as WIN bets (the service takes the
-	// production markets) and published as a TOP_TWO pool below.
-	rc, err := tote.ChancesAtOpeningIn(reg, d.Pockets, d.Board, parimutuel.RoundFlop, d.EffectiveSuspendAt(), 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	td := tote.Draw{SuspendAt: d.SuspendAt, Chances: []tote.RoundChances{rc}}
-	placed := 0
-	for p := 1; p <= 10; p++ {
-		sel := strconv.Itoa(p)
-		if _, sus := td.SuspendedAs(parimutuel.RoundFlop, marketTopTwo, sel); sus {
-			continue
-		}
-		if _, ok := h.BetIfOffered(1, d, parimutuel.MarketWin, sel, 100*money.KZT+money.Amount(37*p)); ok {
-			placed++
-		}
-	}
-	if placed < 2 {
-		t.Fatalf("only %d bets placed", placed)
-	}
-	d = h.RunUntil(h.Dealer, "SETTLED", totetest.InPhase(tote.PhaseSettled))
-	res := *d.Result
-	if v := verify.Result(res); len(v.Problems) > 0 {
-		t.Fatalf("the honest result fails: %v", v.Problems)
-	}
-	deal, ok := d.Deal()
-	if !ok {
-		t.Fatal("the draw is not dealt")
-	}
-	asTopTwo(t, reg, &res, parimutuel.OutcomeOf(deal))
-
+	_, res := totetest.TopTwoResult(t, reg)
 	v := verify.Verifier{Markets: reg}.Result(res)
 	if len(v.Problems) > 0 || !v.PayoutsMatch || !v.SuspensionsMatch || !v.CardsMatch || !v.CommitmentValid || !v.BeaconsValid {
 		t.Fatalf("the TOP_TWO result fails by its registry: %+v", v)
@@ -342,7 +287,7 @@ func TestTopTwoVerifies(t *testing.T) {
 	if v := verify.Result(res); v.PayoutsMatch || !hasProblem(v.Problems, `"TOP_TWO" is not a market`) {
 		t.Fatalf("production verifies a market it does not know: %v", v.Problems)
 	}
-	tampered := clone(t, res)
+	tampered := totetest.CloneResult(t, res)
 	for i, p := range tampered.Pools {
 		if p.Market == marketTopTwo {
 			tampered.Pools[i].Selections[0].Payout++
@@ -351,71 +296,4 @@ func TestTopTwoVerifies(t *testing.T) {
 	if v := (verify.Verifier{Markets: reg}).Result(tampered); v.PayoutsMatch {
 		t.Fatal("a TOP_TWO payout raised by a tiyn verifies")
 	}
-}
-
-// asTopTwo republishes res's flop-round WIN pool as a TOP_TWO pool settled
-// by reg (one bet per selection, so each selection's payout is its stake
-// at the coefficient), the jackpot figures after it, and every round's
-// chances with TOP_TWO's.
-func asTopTwo(t *testing.T, reg *parimutuel.Registry, res *tote.DrawResult, o parimutuel.Outcome) {
-	t.Helper()
-	cfg := parimutuel.PoolConfig{Commission: res.Commission, JackpotEnabled: res.JackpotEnabled, JackpotRate: res.JackpotRate,
-		ExpressShare1: res.ExpressShares[0], ExpressShare2: res.ExpressShares[1]}
-	i := slices.IndexFunc(res.Pools, func(p tote.PoolResult) bool {
-		return p.Round == parimutuel.RoundFlop && p.Market == parimutuel.MarketWin
-	})
-	if i < 0 {
-		t.Fatal("no WIN pool in the flop round")
-	}
-	pr := res.Pools[i]
-	pool := parimutuel.Pool{ID: tote.PoolID(res.DrawID, pr.Round, marketTopTwo), Market: marketTopTwo, Round: pr.Round, Positions: res.Positions, Config: cfg}
-	for _, s := range pr.Selections {
-		if s.NumBets != 1 {
-			t.Fatalf("selection %s has %d bets", s.Selection, s.NumBets)
-		}
-		sel, err := reg.ParseSelection(marketTopTwo, s.Selection)
-		if err != nil {
-			t.Fatal(err)
-		}
-		pool.Bets = append(pool.Bets, parimutuel.PoolBet{ID: s.Selection, Player: "0", Stake: s.Stakes, Selection: sel})
-	}
-	st, err := reg.SettlePool(pool, o, pr.JackpotBefore)
-	if err != nil {
-		t.Fatal(err)
-	}
-	top := tote.NewPoolResultIn(reg, st, nil, pr.JackpotBefore)
-	top.Bets = nil
-	for j, po := range st.Payouts {
-		top.Selections = append(top.Selections, tote.ResultSelection{Selection: pool.Bets[j].ID, NumBets: 1, Stakes: po.Stake,
-			Payout: po.Amount, Cat2: po.Cat2, Refund: po.Refund, Guessed: po.Guessed})
-	}
-	res.Pools[i] = top
-	jackpot := res.JackpotBefore
-	for j := range res.Pools {
-		p := &res.Pools[j]
-		p.JackpotBefore = jackpot
-		jackpot += p.JackpotContribution + p.Rollover - p.JackpotPaid
-	}
-	res.JackpotAfter = jackpot
-	pockets := make([][2]cards.Card, len(res.Pockets))
-	for j, p := range res.Pockets {
-		pockets[j] = [2]cards.Card{cards.MustParse(p[0]), cards.MustParse(p[1])}
-	}
-	board := cards.MustParseList(strings.Join(res.Board, " "))
-	for j, rc := range res.Chances {
-		n := map[parimutuel.Round]int{parimutuel.RoundPocket: 0, parimutuel.RoundFlop: 3, parimutuel.RoundTurn: 4}[rc.Round]
-		if res.Chances[j], err = tote.ChancesAtOpeningIn(reg, pockets, board[:n], rc.Round, res.SuspendAt, 0); err != nil {
-			t.Fatal(err)
-		}
-	}
-}
-
-func clone(t *testing.T, res tote.DrawResult) tote.DrawResult {
-	t.Helper()
-	var c tote.DrawResult
-	b, _ := json.Marshal(res)
-	if err := json.Unmarshal(b, &c); err != nil {
-		t.Fatal(err)
-	}
-	return c
 }

@@ -1,13 +1,20 @@
 // The browser's own exact enumeration of a round's chances (SPEC 1.9), the
 // same counts as the Go side's domain/odds (Compute, ComputeExpress,
-// ExpressCanReach) and tote.ChancesAtOpening, written independently:
+// ExpressCanReach) and tote.ChancesAtOpening, written independently. How a
+// market's chances are counted is its grading rule's (markets.gen.ts's
+// GRADING, interpreted in ./grades.ts):
 //
-//   WIN p          paid = boards on which p wins or ties
-//   COMBINATION k  paid = boards whose winning hand has category k
+//   BOARDS         every selection; paid = the boards on which its grade pays
+//                  it, read from one tally of the boards: the boards each
+//                  position wins or ties (PLACED_WITHIN 1, WIN), each winning
+//                  category (CATEGORY_IS, COMBINATION) and, when a market of
+//                  the round reads places (PLACED_WITHIN n > 1), each
+//                  position's place;
 //                  of   = every completion of the board from the unseen cards:
 //                         C(u,5) (POCKET), C(u,2) (FLOP), u (TURN)
-//   EXPRESS f-t-r  (POCKET only) paid = ordered deals of flop, turn, river
-//                  guessing at least 2 of 3: |FT| + |FR| + |TR| − 2|FTR|;
+//   COUPONS f-t-r  (POCKET only; COUPON_LEGS, EXPRESS) paid = ordered deals of
+//                  flop, turn, river guessing at least 2 of 3:
+//                  |FT| + |FR| + |TR| − 2|FTR|;
 //                  of = C(u,4)·4·(u−4); listed only when at or above suspendAt,
 //                  and only counted when half the sum of each prediction's own
 //                  best chance reaches the line (no coupon can otherwise).
@@ -17,7 +24,8 @@
 // suits' 13-bit rank masks, so that equal values tie exactly as the Go
 // evaluator's do.
 
-import { MARKETS } from '../markets.gen';
+import { MARKETS, type MarketRule } from '../markets.gen';
+import { gradingOf, gradingProblem, paidOnBoards, readsPlaces, selectionsOf, type BoardTally } from './grades';
 
 export const CATEGORIES = ['HIGH_CARD', 'PAIR', 'TWO_PAIR', 'THREE_OF_A_KIND', 'STRAIGHT', 'FLUSH', 'FULL_HOUSE', 'FOUR_OF_A_KIND', 'STRAIGHT_FLUSH', 'ROYAL_FLUSH'];
 
@@ -99,8 +107,10 @@ class Deal {
   readonly ul: Int32Array; readonly uh: Int32Array; // unseen cards, ascending
   readonly bl: number; readonly bh: number; // the board so far
   best = 0; // the winning hand's value at the last winners()
+  readonly vals: Float64Array; // each position's hand value at the last winners()
   constructor(pockets: number[][], board: number[]) {
     this.n = pockets.length;
+    this.vals = new Float64Array(this.n);
     this.pl = Int32Array.from(pockets, (p) => lo(p[0]) | lo(p[1]));
     this.ph = Int32Array.from(pockets, (p) => hi(p[0]) | hi(p[1]));
     const used = new Set([...pockets.flat(), ...board]);
@@ -113,13 +123,14 @@ class Deal {
 
   /** winners is the set of positions holding the best hand with the board (a, b), bit p for position p; best is its value. */
   winners(a: number, b: number, flush: boolean): number {
-    const { pl, ph, n } = this;
+    const { pl, ph, n, vals } = this;
     let best = -1;
     let won = 0;
     for (let i = 0; i < n; i++) {
       const x = a | pl[i];
       const y = b | ph[i];
       const v = flush ? handValue(x & M, x >>> 16, y & M, y >>> 16) : rankValue(x & M, x >>> 16, y & M, y >>> 16);
+      vals[i] = v;
       if (v > best) { best = v; won = 1 << i; } else if (v === best) won |= 1 << i;
     }
     this.best = best;
@@ -138,18 +149,26 @@ export function timeSlicer(sliceMs = 30): Pause {
   };
 }
 
-/** Boards: the tally of every completion of the board, by winner set and by the winning category. */
-interface Boards { boards: number; winners: Float64Array; cats: Float64Array }
+/** Boards: the tally of every completion of the board, by winner set, by the winning category and (places, when asked) by each position's place: places[p·n + place − 1]. */
+interface Boards { boards: number; winners: Float64Array; cats: Float64Array; places: Float64Array | null }
 
-async function enumerateBoards(d: Deal, need: number, pause: Pause): Promise<Boards> {
-  const t: Boards = { boards: 0, winners: new Float64Array(1 << d.n), cats: new Float64Array(CATEGORIES.length) };
-  const { ul, uh } = d;
+async function enumerateBoards(d: Deal, need: number, pause: Pause, places: boolean): Promise<Boards> {
+  const n = d.n;
+  const t: Boards = { boards: 0, winners: new Float64Array(1 << n), cats: new Float64Array(CATEGORIES.length), places: places ? new Float64Array(n * n) : null };
+  const { ul, uh, vals } = d;
   const u = ul.length;
   const walk = (k: number, from: number, a: number, b: number) => {
     if (k === 0) {
       t.winners[d.winners(a, b, flushable(a, b))]++;
       t.cats[d.best >> 26]++;
       t.boards++;
+      if (t.places) {
+        for (let p = 0; p < n; p++) {
+          let place = 0;
+          for (let q = 0; q < n; q++) if (vals[q] > vals[p]) place++;
+          t.places[p * n + place]++;
+        }
+      }
       return;
     }
     for (let i = from; i <= u - k; i++) walk(k - 1, i + 1, a | ul[i], b | uh[i]);
@@ -302,21 +321,26 @@ const BOARD_AT: Record<number, number> = { [ROUND_POCKET]: 0, [ROUND_FLOP]: 3, [
 /** atLeast is paid/of >= bp/10000, exactly. */
 export const atLeast = (c: { paid: number; of: number }, bp: number) => c.of > 0 && BigInt(c.paid) * 10000n >= BigInt(bp) * BigInt(c.of);
 
-/** What a market's chance rule reads: the deal, its boards' tally, the threshold. */
-interface ChanceInput { d: Deal; t: Boards; at: number; pause: Pause }
+/** What a market's chances are counted from: the deal, its boards' tally, the threshold. */
+interface ChanceInput { m: MarketRule; d: Deal; t: Boards; at: number; pause: Pause }
+
+/** tallyOf is the tally as a BOARDS rule reads it (./grades.ts). */
+const tallyOf = (d: Deal, t: Boards): BoardTally => ({ n: d.n, boards: t.boards, winnersPaid: winnersPaid(d.n, t), cats: t.cats, places: t.places });
 
 /**
- * CHANCES says, per market, which chances a round opens with (the server's
- * MarketSpec.Chances): every WIN position (paid on the boards it wins or
- * ties) and COMBINATION category, and the EXPRESS coupons at or above the
- * threshold (paid on the ordered deals guessing two of three). The markets
- * and the rounds that offer them are markets.gen.ts's; a market without a
- * rule here fails the round.
+ * CHANCES says, per way of counting (the server's GradeRule.Chances), which
+ * chances a round opens with for a market: BOARDS, every selection paid on
+ * the boards its grade pays; COUPONS, the coupons at or above the threshold
+ * (paid on the ordered deals guessing two of three). A market whose rule
+ * this verifier does not know fails the round.
  */
 export const CHANCES: Record<string, (c: ChanceInput) => Promise<SelectionChance[]>> = {
-  WIN: async ({ d, t }) => winnersPaid(d.n, t).map((k, p) => ({ market: 'WIN', selection: String(p + 1), paid: k, of: t.boards })),
-  COMBINATION: async ({ t }) => CATEGORIES.map((name, c) => ({ market: 'COMBINATION', selection: name, paid: t.cats[c], of: t.boards })),
-  EXPRESS: async ({ d, t, at, pause }) => {
+  BOARDS: async ({ m, d, t }) => {
+    const paid = paidOnBoards(m.name, tallyOf(d, t));
+    return selectionsOf(m, d.n).map((selection, i) => ({ market: m.name, selection, paid: paid[i], of: t.boards }));
+  },
+  COUPONS: async ({ m, d, t, at, pause }) => {
+    if (d.bl !== 0 || d.bh !== 0) throw new Error(`market ${m.name}: coupons are counted before the flop`);
     const out: SelectionChance[] = [];
     if (!(await expressCanReach(d, winnersPaid(d.n, t), t.boards, at, pause))) return out;
     const x = await computeExpress(d, pause);
@@ -324,7 +348,7 @@ export const CHANCES: Record<string, (c: ChanceInput) => Promise<SelectionChance
     for (let f = 0; f < n; f++) {
       for (let tt = 0; tt < n; tt++) {
         for (let r = 0; r < n; r++) {
-          const c = { market: 'EXPRESS', selection: `${f + 1}-${tt + 1}-${r + 1}`, paid: x.ft[f * n + tt] + x.fr[f * n + r] + x.tr[tt * n + r] - 2 * x.ftr[(f * n + tt) * n + r], of: x.deals };
+          const c = { market: m.name, selection: `${f + 1}-${tt + 1}-${r + 1}`, paid: x.ft[f * n + tt] + x.fr[f * n + r] + x.tr[tt * n + r] - 2 * x.ftr[(f * n + tt) * n + r], of: x.deals };
           if (atLeast(c, at)) out.push(c);
         }
       }
@@ -336,9 +360,9 @@ export const CHANCES: Record<string, (c: ChanceInput) => Promise<SelectionChance
 /**
  * chancesAtOpening is what round `round` opens with (tote.ChancesAtOpening):
  * each market offered in the round (markets.gen.ts, in the server's order)
- * adds its chances (CHANCES): every WIN position's and COMBINATION
- * category's chance and, in the POCKET round, every EXPRESS coupon at or
- * above `at` basis points. pockets are 2 to 10 positions' two cards; board
+ * adds its chances, counted as its rule says (CHANCES): every WIN position's
+ * and COMBINATION category's chance and, in the POCKET round, every EXPRESS
+ * coupon at or above `at` basis points. pockets are 2 to 10 positions' two cards; board
  * holds the cards dealt before the round (0, 3 or 4). Cards must be valid
  * and distinct.
  */
@@ -348,14 +372,17 @@ export async function chancesAtOpening(pockets: number[][], board: number[], rou
   if (pockets.length < 2 || pockets.length > 10 || pockets.some((p) => p.length !== 2) || all.some((c) => !Number.isInteger(c) || c < 0 || c > 51) || new Set(all).size !== all.length) {
     throw new Error('the cards are not 2 to 10 pockets of valid, distinct cards');
   }
+  const offered: MarketRule[] = MARKETS.filter((m) => (m.rounds as readonly number[]).includes(round));
+  for (const m of offered) {
+    const why = gradingProblem(m.name);
+    if (why) throw new Error(`market ${m.name}: this verifier cannot count its chances: ${why}`);
+  }
   const d = new Deal(pockets, board);
-  const t = await enumerateBoards(d, 5 - board.length, pause);
+  const t = await enumerateBoards(d, 5 - board.length, pause, offered.some((m) => readsPlaces(m.name)));
   const out: SelectionChance[] = [];
-  for (const m of MARKETS) {
-    if (!(m.rounds as readonly number[]).includes(round)) continue;
-    const rule = CHANCES[m.name];
-    if (!rule) throw new Error(`market ${m.name}: this verifier does not know its chances`);
-    out.push(...(await rule({ d, t, at, pause })));
+  for (const m of offered) {
+    const count = CHANCES[gradingOf(m.name)!.chances];
+    out.push(...(await count({ m, d, t, at, pause })));
   }
   return out;
 }

@@ -8,7 +8,7 @@
 // bet's floor(stake × coef)); and that every bet is one the draw could take.
 import { bytesToHex } from './fair';
 import { publicLeafHash, type PublicLeaf } from './merkle';
-import { GRADES, ruleOf, selectionProblem, selectionRates, type DrawResultJson, type SelectionRate } from './pools';
+import { gradeProblem, ruleOf, selectionProblem, selectionRates, type DrawResultJson, type SelectionRate } from './pools';
 import type { Beacons } from './beacon';
 import type { VoidDetail, BetRoot } from './commit';
 
@@ -80,7 +80,7 @@ export async function verifyLeaves(r: Full, leaves: Iterable<PublicLeaf> | Async
   if ((r.version ?? 0) < 2) return ['leaves: a result before version 2 lists its bets itself'];
   const rates = new Map<string, SelectionRate>();
   // A pool of a market this verifier cannot grade is reported by verifyPools; its leaves by leafProblem.
-  for (const p of r.pools ?? []) if (ruleOf(p.market) && GRADES[p.market]) for (const [sel, rate] of selectionRates(r, p)) rates.set(`${ROUND_NO[p.round] ?? p.round}|${p.market}|${sel}`, rate);
+  for (const p of r.pools ?? []) if (gradeProblem(r, p.market) === null) for (const [sel, rate] of selectionRates(r, p)) rates.set(`${ROUND_NO[p.round] ?? p.round}|${p.market}|${sel}`, rate);
   const folders = new Map<number, Folder>();
   const sums = new Map<string, { n: number; stakes: bigint; payout: bigint }>();
   let round = 0;

@@ -18,12 +18,16 @@
 // the categories' paid, breakage and top-up follow from the selections'.
 //
 // What each market is (the rounds that offer it, how its selections are
-// written, one category or EXPRESS's two) is read from ../markets.gen.ts,
-// generated from the server's registry; how an outcome pays a selection is
-// GRADES below, one rule per market, and a market without one is reported,
-// never settled as another.
+// written, one category or EXPRESS's two, its grading rule) is read from
+// ../markets.gen.ts, generated from the server's registry; how an outcome
+// pays a selection is its rule's kind, interpreted in ./grades.ts. A market
+// the registry does not declare or whose rule this verifier does not know is
+// reported, never settled as another.
 import { CATEGORIES } from './fair';
-import { MARKETS, type MarketRule } from '../markets.gen';
+import { type MarketRule } from '../markets.gen';
+import { gradingProblem, graderOf, placesOf, readsPlaces, ruleOf, selectionsOf, type Outcome } from './grades';
+
+export { ruleOf } from './grades';
 
 export interface ResultBet { id: number; selection: string; stake: number; payout: number; refund?: boolean }
 export interface ResultSelection { selection: string; numBets: number; stakes: number; payout: number; cat2?: number; refund?: boolean; guessed?: number }
@@ -70,51 +74,30 @@ function share(fund: bigint, stakes: bigint[], wins: boolean[]) {
   return { coef, paid, breakage: paid > fund ? 0n : fund - paid, topUp: paid > fund ? paid - fund : 0n, pays, n, fund, wins, s };
 }
 
-/** ruleOf is the market's rule as the server's registry declares it, or undefined for a market it does not know. */
-export function ruleOf(market: string): MarketRule | undefined {
-  return MARKETS.find((m) => m.name === market);
-}
-
-/** Outcome is what a draw decided, as the grades read it. */
-interface Outcome { winners: Set<number>; flop: Set<number>; turn: Set<number>; category: string }
-/** Grade is how an outcome pays one selection: the categories it wins in (cat2: TWO_TIER only) and the guessed count published with it. */
-interface Grade { cat1: boolean; cat2: boolean; guessed: number }
-
-/**
- * GRADES says, per market, how the outcome pays a selection, as the
- * server's MarketSpec.Grade does: every tied winner or leader counts in
- * full. test/unit/markets.test.mjs checks every market of
- * markets.gen.ts has one.
- */
-export const GRADES: Record<string, (o: Outcome, sel: string) => Grade> = {
-  WIN: (o, sel) => ({ cat1: o.winners.has(Number(sel)), cat2: false, guessed: 0 }),
-  COMBINATION: (o, sel) => ({ cat1: sel === o.category, cat2: false, guessed: 0 }),
-  EXPRESS: (o, sel) => {
-    const [f, t, w] = sel.split('-').map(Number);
-    const g = (o.flop.has(f) ? 1 : 0) + (o.turn.has(t) ? 1 : 0) + (o.winners.has(w) ? 1 : 0);
-    return { cat1: g === 3, cat2: g >= 2, guessed: g };
-  },
-};
-
-const outcomeOf = (r: DrawResultJson): Outcome => ({
+const outcomeOf = (r: DrawResultJson, market: string): Outcome => ({
   winners: new Set(r.winners ?? []), flop: new Set(r.flopLeaders ?? []), turn: new Set(r.turnLeaders ?? []), category: r.category,
+  places: !r.void && readsPlaces(market) ? placesOf(r.pockets, r.board, r.positions) : null,
 });
 
-/** selectionsOf lists every selection of a shape on a table of n positions, ascending, as the server writes them. */
-function selectionsOf(rule: MarketRule, n: number): string[] {
-  const ps = Array.from({ length: n }, (_, i) => String(i + 1));
-  switch (rule.shape) {
-    case 'POSITION': return ps;
-    case 'CATEGORY': return CATEGORIES.slice();
-    case 'COUPON': return ps.flatMap((f) => ps.flatMap((t) => ps.map((w) => `${f}-${t}-${w}`)));
-  }
+/**
+ * gradeProblem says why this verifier cannot recompute a pool of the
+ * market in result r, or null when it can: the market is unknown, its rule
+ * is of no kind it knows (gradingProblem), or its rule reads every
+ * position's final hand and r publishes no full deal to read them from.
+ */
+export function gradeProblem(r: DrawResultJson, market: string): string | null {
+  const why = gradingProblem(market);
+  if (why) return why;
+  if (!r.void && readsPlaces(market) && !placesOf(r.pockets, r.board, r.positions)) return `${market} is graded by every position's final hand, and the result publishes no full deal`;
+  return null;
 }
 
-/** winningOf lists a pool's winning selections as the server does: every selection of the table its grade puts in category 1 (WIN every winning position, COMBINATION the category, EXPRESS every coupon of flop leader, turn leader and winner), ascending. */
+/** winningOf lists a pool's winning selections as the server does: every selection of the table its grade puts in category 1, ascending. */
 function winningOf(r: DrawResultJson, rule: MarketRule): string[] {
   if (r.void) return [];
-  const o = outcomeOf(r);
-  return selectionsOf(rule, r.positions).filter((s) => GRADES[rule.name](o, s).cat1);
+  const o = outcomeOf(r, rule.name);
+  const grade = graderOf(rule.name);
+  return selectionsOf(rule, r.positions).filter((s) => grade(o, s).cat1);
 }
 
 /** settle recomputes one pool from its bets and the draw's outcome. */
@@ -128,18 +111,20 @@ export function selectionRates(r: DrawResultJson, p: PoolResult): Map<string, Se
   return new Map(sels.map((x, i) => [x.selection, { refund: agg.refunded, coefs: [0, 1].map((c) => (agg.member[c]?.[i] ? agg.coefs[c] : 0n)) }]));
 }
 
-/** settle recomputes one pool from its bets and the draw's outcome; it throws for a market the registry does not declare or this verifier cannot grade. */
+/** settle recomputes one pool from its bets and the draw's outcome; it throws for a market gradeProblem reports. */
 export function settle(r: DrawResultJson, p: PoolResult, jackpot: bigint): Settled {
-  const rule = ruleOf(p.market);
-  if (!rule || !GRADES[p.market]) throw new Error(rule ? `market ${p.market}: this verifier does not know how its outcome pays` : `unknown market ${p.market}`);
+  const why = gradeProblem(r, p.market);
+  if (why) throw new Error(why);
+  const rule = ruleOf(p.market)!;
   const bets = p.bets ?? [];
   const stakes = bets.map((b) => B(b.stake));
   const gross = stakes.reduce((a, b) => a + b, 0n);
   const out: Settled = { gross, commission: 0n, jc: 0n, net: gross, paid: 0n, breakage: 0n, topUp: 0n, jackpotPaid: 0n, rollover: 0n, refunded: false, refunds: 0n, payouts: stakes.map(() => 0n), coefs: [], funds: [], member: [], guessed: [], cats: [], winning: winningOf(r, rule) };
   const refund = () => { out.refunded = true; out.refunds = gross; out.payouts = stakes.slice(); out.net = gross; return out; };
   if (r.void) return refund();
-  const o = outcomeOf(r);
-  const grades = bets.map((b) => GRADES[p.market](o, b.selection));
+  const o = outcomeOf(r, p.market);
+  const grade = graderOf(p.market);
+  const grades = bets.map((b) => grade(o, b.selection));
   const cuts = () => {
     out.commission = (gross * B(r.commission)) / 10000n;
     out.jc = r.jackpotEnabled ? (gross * B(r.jackpotRate)) / 10000n : 0n;
@@ -159,7 +144,7 @@ export function settle(r: DrawResultJson, p: PoolResult, jackpot: bigint): Settl
     out.payouts = c.pays;
     return out;
   }
-  // TWO_TIER (EXPRESS "f-t-r")
+  // TWO_TIER (EXPRESS)
   out.guessed = grades.map((g) => g.guessed);
   const w1 = grades.map((g) => g.cat1);
   const w2 = grades.map((g) => g.cat2);
@@ -272,8 +257,9 @@ export function verifyPools(r: DrawResultJson): string[] {
       if (why) problems.push(`${id}: ${why}`);
     }
     if (!r.void && B(p.jackpotBefore) !== jackpot) problems.push(`${id}: jackpot before ${p.jackpotBefore}, expected ${jackpot}`);
-    if (!ruleOf(p.market) || !GRADES[p.market]) {
-      problems.push(`${id}: ${ruleOf(p.market) ? `this verifier does not know how ${p.market} pays` : `unknown market ${p.market}`}: its pool is not recomputed`);
+    const why = gradeProblem(r, p.market);
+    if (why) {
+      problems.push(`${id}: ${why}: its pool is not recomputed`);
       continue;
     }
     const totals = (r.version ?? 0) >= 2;
