@@ -1,15 +1,20 @@
 package graph_test
 
 import (
+	"bufio"
 	"bytes"
 	"context"
+	"encoding/json"
 	"log/slog"
+	"net/http"
 	"net/http/httptest"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/99designs/gqlgen/graphql"
 	"github.com/coder/websocket"
 	"github.com/vektah/gqlparser/v2/ast"
 
@@ -230,5 +235,127 @@ func TestPerUserEventsStayPerUser(t *testing.T) {
 	}
 	if enc := graph.SharedEncodes() - before; enc != int64(len(fakes)) {
 		t.Fatalf("%d shared encodes for %d table events and %d user events, want %d", enc, len(fakes), len(users), len(fakes))
+	}
+}
+
+// TestOneEncodeAcrossProtocols: a graphql-transport-ws viewer, a legacy
+// graphql-ws viewer and an SSE viewer of the same tableEvents document
+// (anonymous: a public table) get, for every event, the same data bytes,
+// from one encode per event for the three of them.
+func TestOneEncodeAcrossProtocols(t *testing.T) {
+	w := newStreamWorld(t)
+	es := graph.NewExecutableSchema(graph.Config{Resolvers: &graph.Resolver{Tote: w.api, Events: w.events}, Directives: graph.Directives()})
+	h := graph.NewHandler(es, graph.HandlerOptions{
+		Log: slog.New(slog.DiscardHandler), ComplexityLimit: 1000, TokenLimit: 15000, AllowedOrigins: []string{"*"},
+	})
+	// Every rendering of a table event through gqlgen resolves its seq
+	// once, shared or not: count them.
+	var renders atomic.Int64
+	h.AroundFields(func(ctx context.Context, next graphql.Resolver) (any, error) {
+		if fc := graphql.GetFieldContext(ctx); fc != nil && fc.Field.Name == "seq" {
+			renders.Add(1)
+		}
+		return next(ctx)
+	})
+	srv := httptest.NewServer(h)
+	t.Cleanup(srv.Close)
+	addr := srv.Listener.Addr().String()
+	evs := w.advance(4)
+	w.caughtUp(evs)
+	first := evs[len(evs)-1].Seq
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	const doc = `subscription($t: ID!, $a: Int64) { tableEvents(tableId: $t, afterSeq: $a) { __typename seq at } }`
+	vars := map[string]any{"t": id(w.h.Table.ID), "a": first}
+
+	tws := dialTWS(t, ctx, addr, 0)
+	tws.subscribe(ctx, "1", doc, vars)
+	legacy := dialLegacy(t, ctx, addr, "")
+	if legacy.status != 0 {
+		t.Fatalf("legacy socket refused: %d %s", legacy.status, legacy.reason)
+	}
+	start, _ := json.Marshal(map[string]any{"id": "1", "type": "start", "payload": map[string]any{"query": doc, "variables": vars}})
+	if err := legacy.c.Write(ctx, websocket.MessageText, start); err != nil {
+		t.Fatal(err)
+	}
+	body, _ := json.Marshal(map[string]any{"query": doc, "variables": vars})
+	req, _ := http.NewRequestWithContext(ctx, http.MethodPost, srv.URL+"/query", bytes.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "text/event-stream")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	sse := bufio.NewReader(resp.Body)
+	for w.live.Subscribers(w.h.Table.ID) < 3 {
+		if ctx.Err() != nil {
+			t.Fatal("the subscriptions never started")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+
+	const n = 10
+	before, rendersBefore := graph.SharedEncodes(), renders.Load()
+	var fakes []tote.TableEvent
+	for i := range n {
+		e := evs[0]
+		e.Seq = first + 1 + int64(i)
+		fakes = append(fakes, e)
+	}
+	w.caughtUp(fakes)
+	// data is the "data" member of a response's JSON, as written.
+	data := func(who string, b []byte) string {
+		var m struct {
+			Payload struct{ Data json.RawMessage }
+			Data    json.RawMessage
+		}
+		if err := json.Unmarshal(b, &m); err != nil {
+			t.Fatalf("%s: %s: %v", who, b, err)
+		}
+		if m.Data != nil {
+			return string(m.Data)
+		}
+		return string(m.Payload.Data)
+	}
+	for i := range n {
+		want := data("graphql-transport-ws", tws.readRaw(ctx))
+		if !strings.Contains(want, `"seq":`+itoa(fakes[i].Seq)) {
+			t.Fatalf("event %d: graphql-transport-ws got %s", i, want)
+		}
+		for {
+			m, err := legacy.read(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if m.Type == "ka" {
+				continue
+			}
+			if m.Type != "data" || m.ID != "1" {
+				t.Fatalf("event %d: legacy got %+v", i, m)
+			}
+			if got := data("graphql-ws", m.Payload); got != want {
+				t.Fatalf("event %d: legacy data\n%s\nwant\n%s", i, got, want)
+			}
+			break
+		}
+		for {
+			line, err := sse.ReadString('\n')
+			if err != nil {
+				t.Fatalf("event %d: sse: %v", i, err)
+			}
+			if after, ok := strings.CutPrefix(strings.TrimSpace(line), "data:"); ok {
+				if got := data("sse", []byte(strings.TrimSpace(after))); got != want {
+					t.Fatalf("event %d: sse data\n%s\nwant\n%s", i, got, want)
+				}
+				break
+			}
+		}
+	}
+	if enc := graph.SharedEncodes() - before; enc != n {
+		t.Fatalf("%d encodes for %d events to three viewers of one document on three protocols, want %d", enc, n, n)
+	}
+	if r := renders.Load() - rendersBefore; r != n {
+		t.Fatalf("%d renders through gqlgen for %d events to three viewers of one document on three protocols, want %d", r, n, n)
 	}
 }
