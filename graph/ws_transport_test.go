@@ -40,6 +40,12 @@ type twsClient struct {
 
 func dialTWS(t *testing.T, ctx context.Context, addr string, rcvbuf int) *twsClient {
 	t.Helper()
+	return dialTWSInit(t, ctx, addr, rcvbuf, map[string]any{})
+}
+
+// dialTWSInit is dialTWS with init as connection_init's payload (a token).
+func dialTWSInit(t *testing.T, ctx context.Context, addr string, rcvbuf int, init map[string]any) *twsClient {
+	t.Helper()
 	d := &net.Dialer{}
 	if rcvbuf > 0 {
 		d.Control = func(_, _ string, rc syscall.RawConn) error {
@@ -54,7 +60,7 @@ func dialTWS(t *testing.T, ctx context.Context, addr string, rcvbuf int) *twsCli
 	t.Cleanup(func() { _ = c.CloseNow() })
 	c.SetReadLimit(1 << 20)
 	cl := &twsClient{t: t, c: c}
-	cl.write(ctx, map[string]any{"type": "connection_init", "payload": map[string]any{}})
+	cl.write(ctx, map[string]any{"type": "connection_init", "payload": init})
 	if m := cl.read(ctx); m.Type != "connection_ack" {
 		t.Fatalf("got %+v, want connection_ack", m)
 	}

@@ -25,6 +25,13 @@ DEBUG_PORT=${DEBUG_PORT:-$((PORT + 10))}
 CONNS=${CONNS:-32}
 
 cd "$(dirname "$0")/.."
+# The server holds a socket per viewer, the client processes one each as
+# well (loadgen raises its own limit): the soft limit up to the hard one.
+ulimit -n "$(ulimit -Hn)" 2>/dev/null || true
+if (($(ulimit -n) < N + 1024)); then
+	echo "bench-viewers.sh: open files limited to $(ulimit -n), N=$N needs more (raise the hard limit)" >&2
+	exit 2
+fi
 work=$(mktemp -d)
 pids=()
 cleanup() {
