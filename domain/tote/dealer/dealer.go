@@ -253,6 +253,9 @@ func (d *Dealer) load(ctx context.Context) error {
 	case err != nil:
 		return err
 	default:
+		if err := tote.DealtFromBeacons(dr); err != nil {
+			return err
+		}
 		d.draw = &dr
 	}
 	d.table, d.loaded = t, true
