@@ -46,12 +46,12 @@ func TestChancesOverBoardsIsTheOddsCount(t *testing.T) {
 		board := []cards.Card{cards.Card(deck[2*n]), cards.Card(deck[2*n+1]), cards.Card(deck[2*n+2]), cards.Card(deck[2*n+3])}
 		for _, r := range rounds {
 			b := board[:map[parimutuel.Round]int{parimutuel.RoundPocket: 0, parimutuel.RoundFlop: 3, parimutuel.RoundTurn: 4}[r]]
-			want, err := tote.ChancesAtOpening(pockets, b, r, tote.SuspendAtMax, 1)
+			want, err := tote.ChancesAtOpening(pockets, b, r, tote.SuspendAtMax)
 			if err != nil {
 				t.Fatal(err)
 			}
 			want.Chances = slices.DeleteFunc(want.Chances, func(c tote.SelectionChance) bool { return c.Market == parimutuel.MarketExpress })
-			got, err := tote.ChancesAtOpeningIn(reg, pockets, b, r, tote.SuspendAtMax, 1)
+			got, err := tote.ChancesAtOpeningIn(reg, pockets, b, r, tote.SuspendAtMax)
 			if err != nil {
 				t.Fatal(err)
 			}

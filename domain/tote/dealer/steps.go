@@ -293,7 +293,7 @@ func (d *Dealer) dealCards(ctx context.Context, act action) error {
 		// The round opens with its chances in the same transaction (SPEC
 		// 1.9): no bet on a suspended selection can be taken before they
 		// are stored.
-		rc, err := tote.ChancesAtOpening(next.Pockets, next.Board, open, next.SuspendAt, d.cfg.OddsWorkers)
+		rc, err := tote.ChancesAtOpening(next.Pockets, next.Board, open, next.SuspendAt)
 		if err != nil {
 			return err
 		}

@@ -223,12 +223,12 @@ func TestTopTwoSuspension(t *testing.T) {
 		{cards.MustParse("9c"), cards.MustParse("8c")}, {cards.MustParse("5d"), cards.MustParse("4d")},
 	}
 	flop := cards.MustParseList("Ad 7c 2h")
-	rc, err := tote.ChancesAtOpeningIn(reg, pockets, flop, parimutuel.RoundFlop, tote.SuspendAtMax, 0)
+	rc, err := tote.ChancesAtOpeningIn(reg, pockets, flop, parimutuel.RoundFlop, tote.SuspendAtMax)
 	if err != nil {
 		t.Fatal(err)
 	}
 	// The production markets' chances are unchanged, TOP_TWO's follow.
-	prod, err := tote.ChancesAtOpening(pockets, flop, parimutuel.RoundFlop, tote.SuspendAtMax, 0)
+	prod, err := tote.ChancesAtOpening(pockets, flop, parimutuel.RoundFlop, tote.SuspendAtMax)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -279,7 +279,7 @@ func TestTopTwoSuspension(t *testing.T) {
 		t.Error("TOP_TWO 4 is suspended")
 	}
 	// On two positions both always finish in the top two.
-	rc2, err := tote.ChancesAtOpeningIn(reg, pockets[:2], flop, parimutuel.RoundFlop, tote.SuspendAtMax, 0)
+	rc2, err := tote.ChancesAtOpeningIn(reg, pockets[:2], flop, parimutuel.RoundFlop, tote.SuspendAtMax)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -306,7 +306,7 @@ func TestTopTwoVerifies(t *testing.T) {
 	// The flop round's bets: one on each position TOP_TWO would take (its
 	// chance below SUSPEND_AT), placed as WIN bets (the service takes the
 	// production markets) and published as a TOP_TWO pool below.
-	rc, err := tote.ChancesAtOpeningIn(reg, d.Pockets, d.Board, parimutuel.RoundFlop, d.EffectiveSuspendAt(), 0)
+	rc, err := tote.ChancesAtOpeningIn(reg, d.Pockets, d.Board, parimutuel.RoundFlop, d.EffectiveSuspendAt())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -404,7 +404,7 @@ func asTopTwo(t *testing.T, reg *parimutuel.Registry, res *tote.DrawResult, o pa
 	board := cards.MustParseList(strings.Join(res.Board, " "))
 	for j, rc := range res.Chances {
 		n := map[parimutuel.Round]int{parimutuel.RoundPocket: 0, parimutuel.RoundFlop: 3, parimutuel.RoundTurn: 4}[rc.Round]
-		if res.Chances[j], err = tote.ChancesAtOpeningIn(reg, pockets, board[:n], rc.Round, res.SuspendAt, 0); err != nil {
+		if res.Chances[j], err = tote.ChancesAtOpeningIn(reg, pockets, board[:n], rc.Round, res.SuspendAt); err != nil {
 			t.Fatal(err)
 		}
 	}

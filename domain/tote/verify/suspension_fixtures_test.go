@@ -188,7 +188,7 @@ func BenchmarkChancesOfADraw(b *testing.B) {
 			for b.Loop() {
 				odds.ForgetShared() // time the enumeration, as the browser does it
 				for r, n := range map[parimutuel.Round]int{parimutuel.RoundPocket: 0, parimutuel.RoundFlop: 3, parimutuel.RoundTurn: 4} {
-					if _, err := tote.ChancesAtOpening(pockets, board[:n], r, f.SuspendAt, 1); err != nil {
+					if _, err := tote.ChancesAtOpening(pockets, board[:n], r, f.SuspendAt); err != nil {
 						b.Fatal(err)
 					}
 				}
