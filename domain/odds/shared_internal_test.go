@@ -64,7 +64,7 @@ func TestComputeSharedIsCompute(t *testing.T) {
 // TestComputeSharedRefusesWhatComputeRefuses checks that an invalid deal
 // gets the enumeration's error, also after a valid one was cached.
 func TestComputeSharedRefusesWhatComputeRefuses(t *testing.T) {
-	ok := [][2]cards.Card{{cards.MustParse("Ah"), cards.MustParse("Kd")}, {cards.MustParse("2c"), cards.MustParse("7s")}}
+	ok := [][2]cards.Card{[2]cards.Card(cards.MustParseList("Ah Kd")), [2]cards.Card(cards.MustParseList("2c 7s"))}
 	if _, err := ComputeShared(ok, cards.MustParseList("3h 4h 5h 6h")); err != nil {
 		t.Fatal(err)
 	}

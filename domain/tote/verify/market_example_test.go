@@ -122,7 +122,8 @@ func hands(rank ...int) []hand.Value {
 
 func TestTopTwoSettles(t *testing.T) {
 	reg := withTopTwo(t)
-	cfg := parimutuel.DefaultPoolConfig()
+	cfg := parimutuel.PoolConfig{Commission: parimutuel.MinCommission, JackpotEnabled: true, JackpotRate: parimutuel.JackpotRate,
+		ExpressShare1: parimutuel.DefaultExpressShare1, ExpressShare2: parimutuel.DefaultExpressShare2}
 	bets := []parimutuel.PoolBet{
 		{ID: "a", Player: "p1", Stake: 10000, Selection: topTwoSel(3)},
 		{ID: "b", Player: "p2", Stake: 5000, Selection: topTwoSel(1)},
@@ -219,8 +220,8 @@ func TestTopTwoSuspension(t *testing.T) {
 	// Position 1 flopped a set of aces: it finishes in the top two on
 	// nearly every turn and river.
 	pockets := [][2]cards.Card{
-		{cards.MustParse("Ah"), cards.MustParse("As")}, {cards.MustParse("Kh"), cards.MustParse("Ks")},
-		{cards.MustParse("9c"), cards.MustParse("8c")}, {cards.MustParse("5d"), cards.MustParse("4d")},
+		[2]cards.Card(cards.MustParseList("Ah As")), [2]cards.Card(cards.MustParseList("Kh Ks")),
+		[2]cards.Card(cards.MustParseList("9c 8c")), [2]cards.Card(cards.MustParseList("5d 4d")),
 	}
 	flop := cards.MustParseList("Ad 7c 2h")
 	rc, err := tote.ChancesAtOpeningIn(reg, pockets, flop, parimutuel.RoundFlop, tote.SuspendAtMax)
@@ -399,7 +400,7 @@ func asTopTwo(t *testing.T, reg *parimutuel.Registry, res *tote.DrawResult, o pa
 	res.JackpotAfter = jackpot
 	pockets := make([][2]cards.Card, len(res.Pockets))
 	for j, p := range res.Pockets {
-		pockets[j] = [2]cards.Card{cards.MustParse(p[0]), cards.MustParse(p[1])}
+		pockets[j] = [2]cards.Card(cards.MustParseList(p[0] + " " + p[1]))
 	}
 	board := cards.MustParseList(strings.Join(res.Board, " "))
 	for j, rc := range res.Chances {
