@@ -193,7 +193,7 @@ func oneDeal(o options, n int, rng *rand.Rand, t *tally, pocket bool) error {
 		}
 		b := board[:[]int{0, 3, 4}[ri]]
 		start := cpuclock.Thread()
-		rc, err := tote.ChancesAtOpening(pockets, b, r, d.SuspendAt, 1)
+		rc, err := tote.ChancesAtOpening(pockets, b, r, d.SuspendAt)
 		if err != nil {
 			return err
 		}

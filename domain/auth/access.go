@@ -247,16 +247,6 @@ func invalidToken(cause error) error {
 	return &errs.Error{Code: errs.Unauthenticated, Reason: ReasonInvalidToken, Message: "invalid or expired token", Err: cause}
 }
 
-// GenerateDevSecret returns 32 random bytes for signing tokens when no secret
-// is configured. Tokens signed with it die with the process and are not
-// shared between replicas: the caller must log a loud warning and must never
-// do this in production.
-func GenerateDevSecret() []byte {
-	b := make([]byte, MinSecretLen)
-	_, _ = rand.Read(b) // crypto/rand.Read never fails (it crashes the program instead)
-	return b
-}
-
 // randomToken is n random bytes in unpadded base64url.
 func randomToken(n int) string {
 	b := make([]byte, n)

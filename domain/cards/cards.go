@@ -122,15 +122,6 @@ func parse(s string) (Card, bool) {
 	return New(Rank(r), Suit(u)), true
 }
 
-// MustParse is Parse for constants in tests and examples; it panics on bad input.
-func MustParse(s string) Card {
-	c, err := Parse(s)
-	if err != nil {
-		panic(err)
-	}
-	return c
-}
-
 // ParseList reads cards written one after another, optionally separated by
 // spaces, tabs, newlines or commas ("AhKd", "Ah Kd", "Ah,Kd"). Input with
 // no cards at all ("", " ") is the empty list, so that Format's output for

@@ -189,9 +189,9 @@ func TestFormat(t *testing.T) {
 		want string
 	}{
 		{"nil", nil, ""},
-		{"one", []cards.Card{cards.MustParse("Ah")}, "Ah"},
+		{"one", []cards.Card{cards.MustParseList("Ah")[0]}, "Ah"},
 		{"several", cards.MustParseList("AhKd7c"), "Ah Kd 7c"},
-		{"invalid card shown", []cards.Card{cards.MustParse("2c"), 60}, "2c ??"},
+		{"invalid card shown", []cards.Card{cards.MustParseList("2c")[0], 60}, "2c ??"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -219,7 +219,7 @@ func TestRankAndSuitNames(t *testing.T) {
 
 func TestMustParsePanics(t *testing.T) {
 	for _, f := range []func(){
-		func() { cards.MustParse("10d") },
+		func() { cards.MustParseList("10d") },
 		func() { cards.MustParseList("AhAh") },
 	} {
 		func() {

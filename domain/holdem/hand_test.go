@@ -265,7 +265,7 @@ func TestStartCopiesItsInput(t *testing.T) {
 	d := dealOf(t, []string{"AhAd"}, "KcKd", "3h 8d Jc 5s 9h")
 	stakes := []holdem.Stake{{Ante: ante}}
 	h := start(t, stakes, d)
-	d.Pockets[0][0] = cards.MustParse("2c")
+	d.Pockets[0][0] = cards.MustParseList("2c")[0]
 	stakes[0].Ante = 1
 	v := h.View()
 	if cards.Format(v.Boxes[0].Pocket) != "Ah Ad" || v.Boxes[0].Stake.Ante != ante {

@@ -24,30 +24,22 @@ func pockets(ps ...string) [][2]cards.Card {
 
 var resultSink *odds.Result
 
-// benchCompute runs Compute or ComputeParallel; the single-goroutine runs
-// also report their thread CPU time as cpu-ns/op, which, unlike ns/op,
-// does not count the time other processes on a shared machine held the
-// core.
-func benchCompute(b *testing.B, ps [][2]cards.Card, board string, parallel bool) {
+// benchCompute runs Compute on one locked thread and also reports its
+// thread CPU time as cpu-ns/op, which, unlike ns/op, does not count the
+// time other processes on a shared machine held the core.
+func benchCompute(b *testing.B, ps [][2]cards.Card, board string) {
 	bd := cards.MustParseList(board)
 	b.ReportAllocs()
-	if !parallel {
-		runtime.LockOSThread()
-		defer runtime.UnlockOSThread()
-	}
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
 	t0 := cpuclock.Thread()
 	for b.Loop() {
 		var err error
-		if parallel {
-			resultSink, err = odds.ComputeParallel(ps, bd, 0)
-		} else {
-			resultSink, err = odds.Compute(ps, bd)
-		}
-		if err != nil {
+		if resultSink, err = odds.Compute(ps, bd); err != nil {
 			b.Fatal(err)
 		}
 	}
-	if t1 := cpuclock.Thread(); !parallel && t1 > 0 {
+	if t1 := cpuclock.Thread(); t1 > 0 {
 		b.ReportMetric(float64(t1-t0)/float64(b.N), "cpu-ns/op")
 	}
 	b.ReportMetric(float64(resultSink.Boards), "boards")
@@ -55,27 +47,16 @@ func benchCompute(b *testing.B, ps [][2]cards.Card, board string, parallel bool)
 
 // BenchmarkOddsPocket10 is ten positions right after the pocket deal on one
 // goroutine: 201,376 boards, two million hand evaluations.
-func BenchmarkOddsPocket10(b *testing.B) { benchCompute(b, tenPockets, "", false) }
-
-// BenchmarkOddsPocket10Parallel is BenchmarkOddsPocket10 on every core.
-func BenchmarkOddsPocket10Parallel(b *testing.B) { benchCompute(b, tenPockets, "", true) }
+func BenchmarkOddsPocket10(b *testing.B) { benchCompute(b, tenPockets, "") }
 
 // BenchmarkOddsPocket2 is heads-up right after the deal: 1,712,304 boards.
-func BenchmarkOddsPocket2(b *testing.B) { benchCompute(b, pockets("Ac Ad", "Kh Ks"), "", false) }
-
-// BenchmarkOddsPocket2Parallel is BenchmarkOddsPocket2 on every core.
-func BenchmarkOddsPocket2Parallel(b *testing.B) {
-	benchCompute(b, pockets("Ac Ad", "Kh Ks"), "", true)
-}
+func BenchmarkOddsPocket2(b *testing.B) { benchCompute(b, pockets("Ac Ad", "Kh Ks"), "") }
 
 // BenchmarkOddsFlop10 is ten positions after the flop: C(29,2) = 406 boards.
-func BenchmarkOddsFlop10(b *testing.B) { benchCompute(b, tenPockets, "2s 8d Qc", false) }
-
-// BenchmarkOddsFlop10Parallel is BenchmarkOddsFlop10 on every core.
-func BenchmarkOddsFlop10Parallel(b *testing.B) { benchCompute(b, tenPockets, "2s 8d Qc", true) }
+func BenchmarkOddsFlop10(b *testing.B) { benchCompute(b, tenPockets, "2s 8d Qc") }
 
 // BenchmarkOddsTurn10 is ten positions after the turn: 28 boards.
-func BenchmarkOddsTurn10(b *testing.B) { benchCompute(b, tenPockets, "2s 8d Qc 4s", false) }
+func BenchmarkOddsTurn10(b *testing.B) { benchCompute(b, tenPockets, "2s 8d Qc 4s") }
 
 // BenchmarkPreDealCategories samples 10,000 ten-position deals.
 func BenchmarkPreDealCategories(b *testing.B) {

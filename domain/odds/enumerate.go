@@ -34,17 +34,6 @@ func Compute(pockets [][2]cards.Card, board []cards.Card) (*Result, error) {
 	return e.result(t), nil
 }
 
-// ComputeParallel is Compute; workers is no longer used. It spread the
-// enumeration over goroutines while the pocket deal visited every board;
-// the split enumeration (walkSplit) now takes less CPU on one goroutine
-// than the full walk took on two cores, and a flop or turn has too few
-// boards to be worth sharing. The callers keep their worker settings
-// until they are cut over.
-func ComputeParallel(pockets [][2]cards.Card, board []cards.Card, workers int) (*Result, error) {
-	_ = workers
-	return Compute(pockets, board)
-}
-
 // boards returns n choose k, the number of boards to enumerate.
 func boards(n, k int) int {
 	c := 1

@@ -10,8 +10,8 @@ import (
 
 func ExampleCompute() {
 	ps := [][2]cards.Card{
-		{cards.MustParse("Ac"), cards.MustParse("Ad")},
-		{cards.MustParse("Kh"), cards.MustParse("Ks")},
+		[2]cards.Card(cards.MustParseList("Ac Ad")),
+		[2]cards.Card(cards.MustParseList("Kh Ks")),
 	}
 	r, err := odds.Compute(ps, nil)
 	if err != nil {

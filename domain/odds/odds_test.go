@@ -45,15 +45,7 @@ var computers = []struct {
 	fn   func([][2]cards.Card, []cards.Card) (*odds.Result, error)
 }{
 	{"Compute", odds.Compute},
-	{"ComputeParallel", func(p [][2]cards.Card, b []cards.Card) (*odds.Result, error) {
-		return odds.ComputeParallel(p, b, 0)
-	}},
-	{"ComputeParallel3", func(p [][2]cards.Card, b []cards.Card) (*odds.Result, error) {
-		return odds.ComputeParallel(p, b, 3)
-	}},
-	{"ComputeParallel1000", func(p [][2]cards.Card, b []cards.Card) (*odds.Result, error) {
-		return odds.ComputeParallel(p, b, 1000)
-	}},
+	{"ComputeShared", odds.ComputeShared},
 }
 
 // TestAgainstBruteForce compares the incremental enumeration with a slow
@@ -210,7 +202,7 @@ func TestSymmetricPositions(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			r, err := odds.ComputeParallel(tt.pockets, cards.MustParseList(tt.board), 0)
+			r, err := odds.ComputeShared(tt.pockets, cards.MustParseList(tt.board))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -300,8 +292,8 @@ func TestInvalidInput(t *testing.T) {
 			if !errs.Is(err, errs.Invalid) || errs.ReasonOf(err) != tt.reason {
 				t.Errorf("Compute error %v (%s), want Invalid %s", err, errs.ReasonOf(err), tt.reason)
 			}
-			if _, perr := odds.ComputeParallel(tt.pockets, board, 2); errs.ReasonOf(perr) != tt.reason {
-				t.Errorf("ComputeParallel error %v, want %s", perr, tt.reason)
+			if _, perr := odds.ComputeShared(tt.pockets, board); errs.ReasonOf(perr) != tt.reason {
+				t.Errorf("ComputeShared error %v, want %s", perr, tt.reason)
 			}
 		})
 	}

@@ -24,14 +24,14 @@ const (
 	sharedExpress = 48
 )
 
-// ComputeShared is ComputeParallel through the process-wide cache of recent
+// ComputeShared is Compute through the process-wide cache of recent
 // deals. The caller owns the Result it returns.
-func ComputeShared(pockets [][2]cards.Card, board []cards.Card, workers int) (*Result, error) {
+func ComputeShared(pockets [][2]cards.Card, board []cards.Card) (*Result, error) {
 	k, ok := keyOf(pockets, board)
 	if r, hit := sharedResult.get(k); ok && hit {
 		return r.clone(), nil
 	}
-	r, err := ComputeParallel(pockets, board, workers)
+	r, err := Compute(pockets, board)
 	if err != nil {
 		return nil, err
 	}
@@ -41,15 +41,16 @@ func ComputeShared(pockets [][2]cards.Card, board []cards.Card, workers int) (*R
 	return r, nil
 }
 
-// ComputeExpressShared is ComputeExpress through the process-wide cache of
-// recent deals. The caller owns the Express it returns.
-func ComputeExpressShared(pockets [][2]cards.Card, workers int) (*Express, error) {
+// ComputeExpressShared is ComputeExpress on every core through the
+// process-wide cache of recent deals. The caller owns the Express it
+// returns.
+func ComputeExpressShared(pockets [][2]cards.Card) (*Express, error) {
 	k, ok := keyOf(pockets, nil)
 	if x, hit := sharedExpr.get(k); ok && hit {
 		c := *x
 		return &c, nil
 	}
-	x, err := ComputeExpress(pockets, workers)
+	x, err := ComputeExpress(pockets, 0)
 	if err != nil {
 		return nil, err
 	}

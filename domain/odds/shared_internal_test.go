@@ -23,19 +23,19 @@ func randomDeal(rng *rand.Rand, n, b int) ([][2]cards.Card, []cards.Card) {
 	return pockets, board
 }
 
-// TestComputeSharedIsComputeParallel checks that a cached answer is the
+// TestComputeSharedIsCompute checks that a cached answer is the
 // enumeration's, that callers cannot change what others are given, and
 // that the cache stays within its size.
-func TestComputeSharedIsComputeParallel(t *testing.T) {
+func TestComputeSharedIsCompute(t *testing.T) {
 	rng := rand.New(rand.NewPCG(25, 2))
 	for i := range sharedResults + 20 {
 		pockets, board := randomDeal(rng, 2+i%9, 3+i%3)
-		want, err := ComputeParallel(pockets, board, 1)
+		want, err := Compute(pockets, board)
 		if err != nil {
 			t.Fatal(err)
 		}
 		for range 2 { // a miss, then a hit
-			got, err := ComputeShared(pockets, board, 1)
+			got, err := ComputeShared(pockets, board)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -51,12 +51,12 @@ func TestComputeSharedIsComputeParallel(t *testing.T) {
 	}
 	// The same cards in another position order are another deal.
 	pockets, board := randomDeal(rng, 3, 4)
-	if _, err := ComputeShared(pockets, board, 1); err != nil {
+	if _, err := ComputeShared(pockets, board); err != nil {
 		t.Fatal(err)
 	}
 	pockets[0], pockets[2] = pockets[2], pockets[0]
-	want, _ := ComputeParallel(pockets, board, 1)
-	if got, _ := ComputeShared(pockets, board, 1); !reflect.DeepEqual(got, want) {
+	want, _ := Compute(pockets, board)
+	if got, _ := ComputeShared(pockets, board); !reflect.DeepEqual(got, want) {
 		t.Errorf("positions swapped: shared %+v, enumerated %+v", got, want)
 	}
 }
@@ -64,8 +64,8 @@ func TestComputeSharedIsComputeParallel(t *testing.T) {
 // TestComputeSharedRefusesWhatComputeRefuses checks that an invalid deal
 // gets the enumeration's error, also after a valid one was cached.
 func TestComputeSharedRefusesWhatComputeRefuses(t *testing.T) {
-	ok := [][2]cards.Card{{cards.MustParse("Ah"), cards.MustParse("Kd")}, {cards.MustParse("2c"), cards.MustParse("7s")}}
-	if _, err := ComputeShared(ok, cards.MustParseList("3h 4h 5h 6h"), 1); err != nil {
+	ok := [][2]cards.Card{[2]cards.Card(cards.MustParseList("Ah Kd")), [2]cards.Card(cards.MustParseList("2c 7s"))}
+	if _, err := ComputeShared(ok, cards.MustParseList("3h 4h 5h 6h")); err != nil {
 		t.Fatal(err)
 	}
 	tests := []struct {
@@ -82,14 +82,14 @@ func TestComputeSharedRefusesWhatComputeRefuses(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			board := cards.MustParseList(tt.board)
-			_, err := ComputeShared(tt.pockets, board, 1)
+			_, err := ComputeShared(tt.pockets, board)
 			if errs.ReasonOf(err) != tt.reason {
 				t.Errorf("%v, want %s", err, tt.reason)
 			}
 			if tt.reason != ReasonWrongPositionCount {
 				return // the pockets are valid: EXPRESS would enumerate them
 			}
-			if _, err := ComputeExpressShared(tt.pockets, 1); errs.ReasonOf(err) != tt.reason {
+			if _, err := ComputeExpressShared(tt.pockets); errs.ReasonOf(err) != tt.reason {
 				t.Errorf("express: %v, want %s", err, tt.reason)
 			}
 		})
@@ -105,7 +105,7 @@ func TestComputeExpressSharedIsComputeExpress(t *testing.T) {
 		t.Fatal(err)
 	}
 	for range 2 {
-		got, err := ComputeExpressShared(pockets, 0)
+		got, err := ComputeExpressShared(pockets)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -38,18 +38,6 @@ const (
 	DefaultExpressShare2                   = 10000 - DefaultExpressShare1
 )
 
-// DefaultPoolConfig is the rules' default: 3% commission, the jackpot enabled
-// at 0.01%, and an EXPRESS net split 60% / 40%.
-func DefaultPoolConfig() PoolConfig {
-	return PoolConfig{
-		Commission:     MinCommission,
-		JackpotEnabled: true,
-		JackpotRate:    JackpotRate,
-		ExpressShare1:  DefaultExpressShare1,
-		ExpressShare2:  DefaultExpressShare2,
-	}
-}
-
 // Validate reports an Invalid error when the settings break the rules:
 // COMMISSION_TOO_LOW below 3%, INVALID_POOL_CONFIG when a rate is negative,
 // commission and jackpot together take the whole gross, or the EXPRESS shares

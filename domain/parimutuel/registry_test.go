@@ -65,7 +65,7 @@ func TestUnknownMarketIsAnError(t *testing.T) {
 	wantReason(t, err, parimutuel.ReasonUnknownMarket)
 	wantReason(t, reg.ValidateSelection(parimutuel.Selection{Market: "PLACE", Position: 1}, 6), parimutuel.ReasonUnknownMarket)
 	wantReason(t, reg.CheckMarketRound("PLACE", parimutuel.RoundPreDeal), parimutuel.ReasonUnknownMarket)
-	p := parimutuel.Pool{ID: "p", Market: "PLACE", Round: parimutuel.RoundPreDeal, Positions: 6, Config: parimutuel.DefaultPoolConfig()}
+	p := parimutuel.Pool{ID: "p", Market: "PLACE", Round: parimutuel.RoundPreDeal, Positions: 6, Config: defaultPoolConfig()}
 	_, err = reg.SettlePool(p, parimutuel.Outcome{Winners: []int{1}}, 0)
 	wantReason(t, err, parimutuel.ReasonUnknownMarket)
 	_, err = reg.VoidPool(p)

@@ -21,7 +21,7 @@ import (
 func ExampleSettlePool() {
 	pool := parimutuel.Pool{
 		ID: "pool-1", Market: parimutuel.MarketWin, Round: parimutuel.RoundPocket, Positions: 6,
-		Config: parimutuel.DefaultPoolConfig(),
+		Config: defaultPoolConfig(),
 		Bets: []parimutuel.PoolBet{
 			{ID: "b1", Player: "alice", Stake: 100000, Selection: parimutuel.WinSelection(3)},
 			{ID: "b2", Player: "bob", Stake: 50000, Selection: parimutuel.WinSelection(5)},
@@ -59,7 +59,7 @@ func ExampleSettlePool() {
 func ExampleSettlePool_minusPool() {
 	pool := parimutuel.Pool{
 		ID: "pool-2", Market: parimutuel.MarketWin, Round: parimutuel.RoundTurn, Positions: 6,
-		Config: parimutuel.DefaultPoolConfig(),
+		Config: defaultPoolConfig(),
 		Bets: []parimutuel.PoolBet{
 			{ID: "b1", Player: "alice", Stake: 100000, Selection: parimutuel.WinSelection(2)},
 			{ID: "b2", Player: "bob", Stake: 10000, Selection: parimutuel.WinSelection(4)},
@@ -96,7 +96,7 @@ func ExampleSettlePool_minusPool() {
 func ExampleSettlePool_express() {
 	pool := parimutuel.Pool{
 		ID: "pool-3", Market: parimutuel.MarketExpress, Round: parimutuel.RoundPreDeal, Positions: 6,
-		Config: parimutuel.DefaultPoolConfig(),
+		Config: defaultPoolConfig(),
 		Bets: []parimutuel.PoolBet{
 			{ID: "e1", Player: "alice", Stake: 10000, Selection: parimutuel.ExpressSelection(2, 2, 5)},
 			{ID: "e2", Player: "bob", Stake: 20000, Selection: parimutuel.ExpressSelection(2, 3, 5)},
@@ -138,7 +138,7 @@ func ExampleImpliedCoefs() {
 		parimutuel.WinSelection(3): 10000,
 		parimutuel.WinSelection(4): 0,
 	}
-	coefs, err := parimutuel.ImpliedCoefs(totals, parimutuel.DefaultPoolConfig())
+	coefs, err := parimutuel.ImpliedCoefs(totals, defaultPoolConfig())
 	if err != nil {
 		panic(err)
 	}

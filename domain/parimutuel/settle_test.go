@@ -8,6 +8,18 @@ import (
 	"github.com/pokertote/pokertote/domain/parimutuel"
 )
 
+// defaultPoolConfig is the rules' default: 3% commission, the jackpot
+// enabled at 0.01%, and an EXPRESS net split 60% / 40%.
+func defaultPoolConfig() parimutuel.PoolConfig {
+	return parimutuel.PoolConfig{
+		Commission:     parimutuel.MinCommission,
+		JackpotEnabled: true,
+		JackpotRate:    parimutuel.JackpotRate,
+		ExpressShare1:  parimutuel.DefaultExpressShare1,
+		ExpressShare2:  parimutuel.DefaultExpressShare2,
+	}
+}
+
 func bet(id string, stake money.Amount, sel parimutuel.Selection) parimutuel.PoolBet {
 	return parimutuel.PoolBet{ID: id, Player: "player-" + id, Stake: stake, Selection: sel}
 }
@@ -17,13 +29,13 @@ func pool(m parimutuel.Market, cfg parimutuel.PoolConfig, bets ...parimutuel.Poo
 }
 
 func withCommission(bp money.BasisPoints) parimutuel.PoolConfig {
-	c := parimutuel.DefaultPoolConfig()
+	c := defaultPoolConfig()
 	c.Commission = bp
 	return c
 }
 
 func jackpotOff() parimutuel.PoolConfig {
-	c := parimutuel.DefaultPoolConfig()
+	c := defaultPoolConfig()
 	c.JackpotEnabled = false
 	return c
 }
@@ -32,7 +44,7 @@ var (
 	win   = parimutuel.WinSelection
 	combo = parimutuel.CombinationSelection
 	coup  = parimutuel.ExpressSelection
-	dflt  = parimutuel.DefaultPoolConfig()
+	dflt  = defaultPoolConfig()
 )
 
 type settleWant struct {

@@ -57,14 +57,6 @@ type Bet struct {
 // PoolKey is the pool the bet is in.
 func (b Bet) PoolKey() PoolKey { return PoolKey{Round: b.Round, Market: b.Selection.Market} }
 
-// BetOutcome is how a settlement leaves one bet.
-type BetOutcome struct {
-	BetID  int64
-	Status BetStatus
-	Payout money.Amount
-	UserID ids.UserID // whom to notify
-}
-
 // PlaceBetRequest is a player's bet as the API receives it.
 type PlaceBetRequest struct {
 	UserID         ids.UserID

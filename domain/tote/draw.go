@@ -7,6 +7,7 @@ import (
 
 	"github.com/pokertote/pokertote/domain/betroot"
 	"github.com/pokertote/pokertote/domain/cards"
+	"github.com/pokertote/pokertote/domain/errs"
 	"github.com/pokertote/pokertote/domain/hand"
 	"github.com/pokertote/pokertote/domain/money"
 	"github.com/pokertote/pokertote/domain/parimutuel"
@@ -108,7 +109,7 @@ type Draw struct {
 
 	ServerSeed cards.Seed // secret until Revealed
 	Commitment [cards.SeedSize]byte
-	PublicSeed []byte // version 1 only: nil until round 1 closes
+	PublicSeed []byte // a finished version-1 draw's, kept for its result; nil since fair deal 2
 	Revealed   bool   // the server seed is public
 	// Beacons is the draw's beacon commitment and the rounds fetched so far
 	// (fair deal version 2); nil for a version-1 draw.
@@ -150,22 +151,32 @@ func (d *Draw) StakeCeiling(t Table) money.Amount {
 // OpenRound is the round taking bets now (per the stored phase), or 0.
 func (d *Draw) OpenRound() parimutuel.Round { return d.Phase.BettingRound() }
 
-// Deal recomputes the cards of the draw from its seeds: for a version-2
-// draw the streets whose beacon round has been fetched, for a version-1
-// draw every card once the public seed is fixed (round 1 closed). False
-// when no card can be known yet.
+// Deal recomputes the cards of the draw from its seeds: the streets whose
+// beacon round has been fetched. False when no card can be known yet, and
+// for a version-1 draw (no beacons), which no release since fair deal 2
+// opens and this one no longer deals (DealtFromBeacons).
 func (d *Draw) Deal() (cards.ToteDeal, bool) {
-	if d.Beacons != nil {
-		r := d.Beacons.randomness()
-		if len(r) == 0 {
-			return cards.ToteDeal{}, false
-		}
-		return cards.DealToteStreets(d.ServerSeed, d.Positions, r), true
-	}
-	if d.PublicSeed == nil {
+	if d.Beacons == nil {
 		return cards.ToteDeal{}, false
 	}
-	return cards.DealTote(cards.Shuffle(d.ServerSeed, d.PublicSeed), d.Positions), true
+	r := d.Beacons.randomness()
+	if len(r) == 0 {
+		return cards.ToteDeal{}, false
+	}
+	return cards.DealToteStreets(d.ServerSeed, d.Positions, r), true
+}
+
+// DealtFromBeacons refuses to go on with d if it is an unfinished
+// version-1 draw (no beacon commitment, its cards from a public seed fixed
+// by its round-1 bets): every draw opened since fair deal 2 has beacons,
+// and the dealing and settling of version 1 are gone. Migration 00420
+// refuses to upgrade a database that still holds one, so this is the
+// backstop of a database that skipped it; the error names the way out.
+func DealtFromBeacons(d Draw) error {
+	if d.Beacons != nil || d.Phase.Finished() {
+		return nil
+	}
+	return errs.E(errs.Internal, "draw id %d is an unfinished version-1 draw (no beacons), which this release cannot deal or settle: finish it on the release before and upgrade again", d.ID)
 }
 
 // PositionView is what a position shows at a moment of the deal.

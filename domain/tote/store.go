@@ -115,14 +115,9 @@ type Tx interface {
 	// DeleteBets removes bets stored earlier in this transaction whose
 	// stake could not be taken, so that nothing of them remains.
 	DeleteBets(ctx context.Context, ids []int64) error
-	DrawBets(ctx context.Context, drawID int64) ([]Bet, error)
-	RoundBetIDs(ctx context.Context, drawID int64, round parimutuel.Round) ([]int64, error)
 	// RoundLeaves is Store.RoundLeaves in the transaction.
 	RoundLeaves(ctx context.Context, drawID int64, round parimutuel.Round) ([]betroot.Leaf, error)
 	PoolTotals(ctx context.Context, drawID int64, round parimutuel.Round) ([]SelectionTotal, error)
-	// SettleBets records how a settlement left each bet; only ACCEPTED
-	// bets change.
-	SettleBets(ctx context.Context, outcomes []BetOutcome, at time.Time) error
 	// PayPool settles every ACCEPTED bet of one pool at once, as streamed
 	// settlement does (tote/settle/stream.go): a bet on a selection of rates is
 	// paid by SelectionRate.Settle (its stake, REFUNDED, when Refund, else

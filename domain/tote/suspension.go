@@ -72,17 +72,17 @@ func (rc RoundChances) Suspended(at money.BasisPoints) []SelectionChance {
 // transaction that opens the round, the verifiers after the draw; both go
 // through odds' cache of recent deals, which the live odds of the same
 // cards share.
-func ChancesAtOpening(pockets [][2]cards.Card, board []cards.Card, r parimutuel.Round, at money.BasisPoints, workers int) (RoundChances, error) {
-	return ChancesAtOpeningIn(parimutuel.Production(), pockets, board, r, at, workers)
+func ChancesAtOpening(pockets [][2]cards.Card, board []cards.Card, r parimutuel.Round, at money.BasisPoints) (RoundChances, error) {
+	return ChancesAtOpeningIn(parimutuel.Production(), pockets, board, r, at)
 }
 
 // ChancesAtOpeningIn is ChancesAtOpening for the markets of reg.
-func ChancesAtOpeningIn(reg *parimutuel.Registry, pockets [][2]cards.Card, board []cards.Card, r parimutuel.Round, at money.BasisPoints, workers int) (RoundChances, error) {
+func ChancesAtOpeningIn(reg *parimutuel.Registry, pockets [][2]cards.Card, board []cards.Card, r parimutuel.Round, at money.BasisPoints) (RoundChances, error) {
 	want := map[parimutuel.Round]int{parimutuel.RoundPocket: 0, parimutuel.RoundFlop: 3, parimutuel.RoundTurn: 4}
 	if n, ok := want[r]; !ok || len(board) != n {
 		return RoundChances{}, errs.E(errs.Invalid, "round %s opens with no chances computed from a board of %d cards", r, len(board))
 	}
-	src := &oddsSource{pockets: pockets, board: board, round: r, workers: workers}
+	src := &oddsSource{pockets: pockets, board: board, round: r}
 	rc := RoundChances{Round: r}
 	for _, m := range reg.Offered(r) {
 		cs, err := m.Chances(src, at)
@@ -106,7 +106,6 @@ type oddsSource struct {
 	pockets [][2]cards.Card
 	board   []cards.Card
 	round   parimutuel.Round
-	workers int
 	res     *odds.Result
 }
 
@@ -116,7 +115,7 @@ func (s *oddsSource) Positions() int          { return len(s.pockets) }
 // result is the round's board enumeration.
 func (s *oddsSource) result() (*odds.Result, error) {
 	if s.res == nil {
-		res, err := odds.ComputeShared(s.pockets, s.board, s.workers)
+		res, err := odds.ComputeShared(s.pockets, s.board)
 		if err != nil {
 			return nil, err
 		}
@@ -149,7 +148,7 @@ func (s *oddsSource) CouponsAtLeast(at money.BasisPoints) ([]parimutuel.CouponCh
 	if err != nil || !may {
 		return nil, err
 	}
-	x, err := odds.ComputeExpressShared(s.pockets, s.workers)
+	x, err := odds.ComputeExpressShared(s.pockets)
 	if err != nil {
 		return nil, err
 	}

@@ -24,7 +24,7 @@ func TestChancesAtTurnMatchBruteForce(t *testing.T) {
 			pockets[i] = [2]cards.Card{cards.Card(deck[2*i]), cards.Card(deck[2*i+1])}
 		}
 		board := []cards.Card{cards.Card(deck[2*n]), cards.Card(deck[2*n+1]), cards.Card(deck[2*n+2]), cards.Card(deck[2*n+3])}
-		rc, err := tote.ChancesAtOpening(pockets, board, parimutuel.RoundTurn, tote.SuspendAtMax, 1)
+		rc, err := tote.ChancesAtOpening(pockets, board, parimutuel.RoundTurn, tote.SuspendAtMax)
 		if err != nil {
 			t.Fatal(err)
 		}

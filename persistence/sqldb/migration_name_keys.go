@@ -11,10 +11,11 @@ import (
 )
 
 // goMigrations are the migrations written in Go, beside each dialect's SQL
-// files: the ones that need a rule only Go has.
+// files: the ones that need a rule (or an error message) only Go has.
 func goMigrations(d Dialect) []*goose.Migration {
 	return []*goose.Migration{
 		goose.NewGoMigration(120, &goose.GoFunc{RunTx: recomputeNameKeys(d)}, nil),
+		goose.NewGoMigration(420, &goose.GoFunc{RunTx: refuseUnfinishedV1Draws}, nil),
 	}
 }
 

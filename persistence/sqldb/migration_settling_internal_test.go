@@ -102,7 +102,9 @@ func TestSettlingPhaseMigration(t *testing.T) {
 			if _, err := db.sql.ExecContext(ctx, `UPDATE tote_draws SET phase = 'SETTLING' WHERE id = 4`); err == nil {
 				t.Error("after going down, the phase CHECK still accepts SETTLING")
 			}
-			if _, err := p.Up(ctx); err != nil {
+			// Up to 00100 only: these draws have no beacons, and 00420
+			// refuses unfinished version-1 draws.
+			if _, err := p.UpTo(ctx, 100); err != nil {
 				t.Fatal(err)
 			}
 			want(phases(), map[int64]string{1: "DEALING_RIVER", 2: "SETTLING", 3: "SETTLED", 4: "SETTLING"})

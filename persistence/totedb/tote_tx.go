@@ -152,18 +152,6 @@ func (t *toteTx) UpdateDraw(ctx context.Context, d tote.Draw) (tote.Draw, error)
 	return next, nil
 }
 
-// DrawBets implements tote.Tx.
-func (t *toteTx) DrawBets(ctx context.Context, drawID int64) ([]tote.Bet, error) {
-	return findBets(t.tx.WithContext(ctx).Where("draw_id = ?", drawID).Order("id"))
-}
-
-// RoundBetIDs implements tote.Tx.
-func (t *toteTx) RoundBetIDs(ctx context.Context, drawID int64, round parimutuel.Round) ([]int64, error) {
-	var ids []int64
-	err := t.tx.WithContext(ctx).Model(&toteBetRow{}).Where("draw_id = ? AND round = ?", drawID, int(round)).Order("id").Pluck("id", &ids).Error
-	return ids, sqldb.MapErr(err, "bets")
-}
-
 // RoundLeaves implements tote.Tx.
 func (t *toteTx) RoundLeaves(ctx context.Context, drawID int64, round parimutuel.Round) ([]betroot.Leaf, error) {
 	return roundLeaves(t.tx.WithContext(ctx), drawID, round)
@@ -205,26 +193,6 @@ func roundLeaves(db *gorm.DB, drawID int64, round parimutuel.Round) ([]betroot.L
 // PoolTotals implements tote.Tx.
 func (t *toteTx) PoolTotals(ctx context.Context, drawID int64, round parimutuel.Round) ([]tote.SelectionTotal, error) {
 	return poolTotals(t.tx.WithContext(ctx), drawID, round)
-}
-
-// settleChunk bounds the bets of one UPDATE (3 parameters each).
-const settleChunk = 1000
-
-// SettleBets implements tote.Tx: one UPDATE ... FROM (VALUES ...) per
-// thousand bets; only ACCEPTED bets change.
-func (t *toteTx) SettleBets(ctx context.Context, outcomes []tote.BetOutcome, at time.Time) error {
-	for start := 0; start < len(outcomes); start += settleChunk {
-		chunk := outcomes[start:min(len(outcomes), start+settleChunk)]
-		list, args := sqldb.RowList(chunk, "(CAST(? AS BIGINT), CAST(? AS TEXT), CAST(? AS BIGINT))", func(_ int, o tote.BetOutcome) []any {
-			return []any{o.BetID, string(o.Status), int64(o.Payout)}
-		})
-		q := "UPDATE tote_bets SET status = v.column2, payout = v.column3, settled_at = ? FROM (VALUES " + list +
-			") AS v WHERE tote_bets.id = v.column1 AND tote_bets.status = 'ACCEPTED'"
-		if err := t.tx.WithContext(ctx).Exec(q, append([]any{sqldb.StoredTime(at)}, args...)...).Error; err != nil {
-			return sqldb.MapErr(err, "bets")
-		}
-	}
-	return nil
 }
 
 // AppendEvent implements tote.Tx: the table row's last_seq is incremented

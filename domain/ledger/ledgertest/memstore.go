@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"sort"
+	"strings"
 	"sync"
 	"time"
 
@@ -244,7 +245,7 @@ func (s *MemStore) Reconcile(_ context.Context) error {
 			problems = append(problems, fmt.Sprintf("%s has entries summing to %s but no balance", a, sum))
 		}
 	}
-	return ledger.Inconsistent(problems)
+	return inconsistent(problems)
 }
 
 // InTx runs fn with a ledger.Poster whose posts commit together when fn returns nil
@@ -329,4 +330,17 @@ func (tx *memTx) Post(ctx context.Context, t ledger.Transfer) (ledger.Posted, er
 		return ledger.Posted{}, errs.E(errs.Internal, "ledger transaction already finished")
 	}
 	return tx.s.postLocked(t)
+}
+
+// inconsistent turns reconciliation problems into one Internal error with
+// ledger.ReasonInconsistent (at most ten named), nil when there are none.
+func inconsistent(problems []string) error {
+	if len(problems) == 0 {
+		return nil
+	}
+	sort.Strings(problems)
+	if len(problems) > 10 {
+		problems = append(problems[:10], fmt.Sprintf("and %d more", len(problems)-10))
+	}
+	return errs.R(errs.Internal, ledger.ReasonInconsistent, "ledger does not reconcile: %s", strings.Join(problems, "; "))
 }

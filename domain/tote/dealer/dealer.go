@@ -38,9 +38,6 @@ type Config struct {
 	// BEACON_WAIT, 30 minutes by default); the table opens no other draw
 	// meanwhile. It is fixed into each draw when it opens.
 	BeaconWait time.Duration
-	// OddsWorkers bounds the goroutines of the enumeration of a round's
-	// chances at its opening (0: every core).
-	OddsWorkers int
 }
 
 func (c *Config) defaults() {
@@ -253,6 +250,9 @@ func (d *Dealer) load(ctx context.Context) error {
 	case err != nil:
 		return err
 	default:
+		if err := tote.DealtFromBeacons(dr); err != nil {
+			return err
+		}
 		d.draw = &dr
 	}
 	d.table, d.loaded = t, true

@@ -2,7 +2,6 @@ package dealer
 
 import (
 	"context"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"time"
@@ -22,7 +21,7 @@ type action int
 const (
 	actNone       action = iota
 	actOpen              // open a draw: seed, commitment, round 1
-	actClose             // close the open round (round 1 also fixes the public seed)
+	actClose             // close the open round, publishing its bet root
 	actDealPocket        // deal the next position's pocket; the last one opens round 2
 	actDealFlop          // burn and flop; opens round 3
 	actDealTurn          // burn and turn; opens round 4
@@ -179,11 +178,10 @@ func (d *Dealer) openDraw(ctx context.Context) error {
 }
 
 // closeRound closes the open round. Its Exclusive lock on the draw waits for
-// every bet in flight; the final totals of the round's pools are published
-// with it. Closing round 1 fixes the public seed: the hash of the round's
-// accepted bet ids (SPEC 1.8).
+// every bet in flight; the final totals of the round's pools and the
+// round's bet root are published with it.
 func (d *Dealer) closeRound(ctx context.Context) error {
-	if dr := d.draw; dr != nil && dr.Beacons != nil && dr.OpenRound() != 0 {
+	if dr := d.draw; dr != nil && dr.OpenRound() != 0 {
 		if detail, early := d.beaconEarly(ctx, *dr, dr.OpenRound()); early {
 			return d.voidDraw(ctx, detail)
 		}
@@ -225,38 +223,22 @@ func (d *Dealer) closeRoundTx(ctx context.Context) error {
 		}
 		now := d.clock.Now()
 		closed := tote.TableEvent{TableID: dr.TableID, DrawID: dr.ID, Type: tote.EventRoundClosed, At: now, Round: r}
-		if r == parimutuel.RoundPreDeal && dr.Beacons == nil { // version 1 only
-			ids, err := tx.RoundBetIDs(ctx, dr.ID, r)
-			if err != nil {
+		root, err := tote.RoundRoot(ctx, tx, dr, r)
+		if err != nil {
+			return outbox.Step{}, err
+		}
+		if dr.Beacons.Version >= tote.FairnessTerms {
+			at := now.Truncate(time.Millisecond).UTC()
+			if err := lateRoot(dr, r, root, at); err != nil {
 				return outbox.Step{}, err
 			}
-			strs := make([]string, len(ids))
-			for i, id := range ids {
-				strs[i] = tote.FormatBetID(id)
-			}
-			dr.PublicSeed = cards.PublicSeedFromIDs(strs)
-			closed.PublicSeed = hex.EncodeToString(dr.PublicSeed)
+			root.At = &at
 		}
-		if dr.Beacons != nil {
-			root, err := tote.RoundRoot(ctx, tx, dr, r)
-			if err != nil {
-				return outbox.Step{}, err
-			}
-			if dr.Beacons.Version >= tote.FairnessTerms {
-				at := now.Truncate(time.Millisecond).UTC()
-				if err := lateRoot(dr, r, root, at); err != nil {
-					return outbox.Step{}, err
-				}
-				root.At = &at
-			}
-			dr.BetRoots = append(dr.BetRoots[:len(dr.BetRoots):len(dr.BetRoots)], root)
-			closed.BetRoot = &root
-		}
+		dr.BetRoots = append(dr.BetRoots[:len(dr.BetRoots):len(dr.BetRoots)], root)
+		closed.BetRoot = &root
 		dr.Phase, dr.RoundClosesAt = tote.DealingPhase(r), time.Time{}
-		dr.NextStepAt = now.Add(d.scale.Of(d.table.Settings.CardInterval))
-		if dr.Beacons != nil { // the street is dealt once its beacon round is out
-			dr.NextStepAt = dr.Beacons.CardDue(r, 0, d.scale.Of(d.table.Settings.CardInterval))
-		}
+		// The street is dealt once its beacon round is out.
+		dr.NextStepAt = dr.Beacons.CardDue(r, 0, d.scale.Of(d.table.Settings.CardInterval))
 		nd, err := tx.UpdateDraw(ctx, dr)
 		if err != nil {
 			return outbox.Step{}, err
@@ -272,7 +254,7 @@ func (d *Dealer) closeRoundTx(ctx context.Context) error {
 // the transaction) and, except after the river, opens the next round.
 func (d *Dealer) dealCards(ctx context.Context, act action) error {
 	next := *d.draw
-	if s := streetOf(act); next.Beacons != nil && next.Beacons.Signatures[s-1] == "" {
+	if s := streetOf(act); next.Beacons.Signatures[s-1] == "" {
 		b, err := d.streetBeacon(ctx, next, s)
 		if err != nil {
 			return err
@@ -311,17 +293,17 @@ func (d *Dealer) dealCards(ctx context.Context, act action) error {
 		// The round opens with its chances in the same transaction (SPEC
 		// 1.9): no bet on a suspended selection can be taken before they
 		// are stored.
-		rc, err := tote.ChancesAtOpening(next.Pockets, next.Board, open, next.SuspendAt, d.cfg.OddsWorkers)
+		rc, err := tote.ChancesAtOpening(next.Pockets, next.Board, open, next.SuspendAt)
 		if err != nil {
 			return err
 		}
 		next.Chances = append(next.Chances[:len(next.Chances):len(next.Chances)], rc)
 	}
 	streetDone := open != 0 || act == actDealRiver
-	// A version-2 draw's next round closes at its committed deadline, so it
-	// opens with the cards and the odds follow in their own step: the time
-	// the odds take is never taken from the players' betting round.
-	oddsAfter := streetDone && d.odds != nil && next.Beacons != nil && open != 0
+	// The next round closes at its committed deadline, so it opens with
+	// the cards and the odds follow in their own step: the time the odds
+	// take is never taken from the players' betting round.
+	oddsAfter := streetDone && d.odds != nil && open != 0
 	var odds *tote.LiveOdds
 	if streetDone && d.odds != nil && !oddsAfter {
 		// Odds are a courtesy: once round 1 has closed nothing may keep the
@@ -377,7 +359,7 @@ func (d *Dealer) applyDeal(ctx context.Context, tx tote.Tx, dr, next tote.Draw, 
 	ev.Board, ev.Hands = tote.CardStrings(dr.Board), tote.PositionStates(dr)
 	events := []tote.TableEvent{ev}
 	dr.NextStepAt = now.Add(d.scale.Of(d.table.Settings.CardInterval))
-	if dr.Beacons != nil && ev.Street == tote.StreetPocket && open == 0 {
+	if ev.Street == tote.StreetPocket && open == 0 {
 		// Pockets keep to the committed timetable: a slow step does not push
 		// the later ones (and the next round's opening) further back.
 		dr.NextStepAt = dr.Beacons.CardDue(parimutuel.RoundPreDeal, len(dr.Pockets), d.scale.Of(d.table.Settings.CardInterval))
@@ -391,10 +373,7 @@ func (d *Dealer) applyDeal(ctx context.Context, tx tote.Tx, dr, next tote.Draw, 
 	}
 	if open != 0 {
 		dr.Phase = tote.BettingPhase(open)
-		dr.RoundClosesAt = now.Add(d.scale.Of(d.table.Settings.RoundLength(open)))
-		if dr.Beacons != nil { // the deadline committed when the draw opened
-			dr.RoundClosesAt = dr.Beacons.ClosesAt[open-1]
-		}
+		dr.RoundClosesAt = dr.Beacons.ClosesAt[open-1] // committed when the draw opened
 		dr.NextStepAt = time.Time{}
 		closes := dr.RoundClosesAt
 		opened := tote.TableEvent{TableID: dr.TableID, DrawID: dr.ID, Type: tote.EventRoundOpened, At: now, Round: open, ClosesAt: &closes}

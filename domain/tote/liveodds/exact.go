@@ -12,14 +12,11 @@ import (
 )
 
 // Exact is the OddsEngine of production: exact enumeration by
-// domain/odds once pockets are dealt (spread over cores for the big
-// pocket-deal case), and before the deal a sampled category distribution,
+// domain/odds once pockets are dealt, and before the deal a sampled category distribution,
 // computed once per table size and labelled with its sample size.
 type Exact struct {
 	// Samples is the pre-deal sample size (default 200,000).
 	Samples int
-	// Workers bounds the goroutines of one enumeration (0: every core).
-	Workers int
 
 	mu      sync.Mutex
 	predeal map[int]tote.LiveOdds
@@ -60,7 +57,7 @@ func (e *Exact) PreDeal(_ context.Context, n int) (tote.LiveOdds, error) {
 // Live implements OddsEngine by exact enumeration of the unseen cards,
 // shared with the round's chances of the same cards (odds.ComputeShared).
 func (e *Exact) Live(_ context.Context, pockets [][2]cards.Card, board []cards.Card) (tote.LiveOdds, error) {
-	r, err := odds.ComputeShared(pockets, board, e.Workers)
+	r, err := odds.ComputeShared(pockets, board)
 	if err != nil {
 		return tote.LiveOdds{}, err
 	}

@@ -375,3 +375,47 @@ func checkPublished(t *testing.T, calls []call, st outbox.Step, wantBets []int64
 		}
 	}
 }
+
+// PublishTable, as the dealer's and the service's callers use it without a
+// step: nothing for no events; otherwise one batch of the table events in
+// order, the settled and voided draws counted (a void by its kind), and a
+// failing broker only logged.
+func TestRelayPublishTable(t *testing.T) {
+	pub := &recorder{}
+	st := &outbox.Stats{}
+	r := outbox.NewRelay(&owners{}, pub, clocktest.New(start), nil, st)
+	r.PublishTable(context.Background(), nil)
+	if len(pub.calls) != 0 {
+		t.Fatalf("no events published %d calls", len(pub.calls))
+	}
+	void := &tote.DrawResult{Void: true, VoidDetail: &tote.VoidDetail{Kind: tote.VoidBeaconMissing}}
+	evs := []tote.TableEvent{
+		{TableID: 3, Seq: 7, Type: tote.EventDrawSettled, At: start},
+		{TableID: 3, Seq: 8, Type: tote.EventDrawOpened, At: start},
+		{TableID: 3, Seq: 9, Type: tote.EventDrawVoided, At: start, Result: void},
+	}
+	r.PublishTable(context.Background(), evs)
+	if len(pub.calls) != 1 || !pub.calls[0].batch || len(pub.calls[0].msgs) != 3 {
+		t.Fatalf("calls %+v, want one batch of 3", summary(pub.calls))
+	}
+	for i, m := range pub.calls[0].msgs {
+		e, err := tote.DecodeTableEvent(m.Data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m.Topic != "table:3" || e.Seq != evs[i].Seq || e.Type != evs[i].Type {
+			t.Errorf("message %d on %s is %s seq %d, want %s seq %d", i, m.Topic, e.Type, e.Seq, evs[i].Type, evs[i].Seq)
+		}
+	}
+	want := [7]int64{1, 1}
+	want[2+slices.Index(tote.VoidKinds, tote.VoidBeaconMissing)] = 1
+	if got := stats(st); got != want {
+		t.Errorf("stats %v, want %v", got, want)
+	}
+
+	failing := &recorder{failing: func(string) bool { return true }}
+	outbox.NewRelay(&owners{}, failing, clocktest.New(start), nil, &outbox.Stats{}).PublishTable(context.Background(), evs[1:2])
+	if len(failing.calls) != 1 {
+		t.Errorf("a failing broker got %d calls, want the one attempt", len(failing.calls))
+	}
+}

@@ -131,7 +131,7 @@ func TestOddsAfterTheRiverSayRiver(t *testing.T) {
 	h := totetest.NewHarness(t, totetest.Env{Store: store, Leases: store, Ledger: led}, 2)
 	h.RunUntil(h.Dealer, "SETTLED", totetest.InPhase(tote.PhaseSettled))
 	d := h.Draw()
-	o, err := (&liveodds.Exact{Workers: 1}).Live(h.Ctx, d.Pockets, d.Board)
+	o, err := (&liveodds.Exact{}).Live(h.Ctx, d.Pockets, d.Board)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -139,7 +139,7 @@ func TestOddsAfterTheRiverSayRiver(t *testing.T) {
 		t.Fatalf("odds after the river: street %q, want RIVER", o.Street)
 	}
 	for n, want := range map[int]string{0: tote.StreetPocket, 3: tote.StreetFlop, 4: tote.StreetTurn, 5: tote.StreetRiver} {
-		o, err := (&liveodds.Exact{Workers: 1}).Live(h.Ctx, d.Pockets, d.Board[:n])
+		o, err := (&liveodds.Exact{}).Live(h.Ctx, d.Pockets, d.Board[:n])
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -2,7 +2,9 @@ package settle_test
 
 import (
 	"context"
+	"fmt"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/pokertote/pokertote/domain/errs"
@@ -199,50 +201,65 @@ func notes(t totetest.TB, h *totetest.Harness, st outbox.Step) map[string]int {
 }
 
 func TestSettle(t *testing.T) {
-	paths := []struct {
-		name string
-		// v1 settles the draw as a version-1 draw (no beacons, a public
-		// seed): in memory, bet by bet, a note per bet.
-		v1 bool
-	}{
-		{"streamed, from the pools' totals", false},
-		{"in memory, version 1", true},
+	h := newHarness(t, t, 6)
+	d := dealt(h)
+	bets := drawBets(t, h, d.ID)
+	jackpot := h.Balance(ledger.JackpotAccount)
+	want, jackpotAfter := reference(t, d, bets, poolConfig(t, h, d), jackpot, false)
+	st, err := run(h, d, nil)
+	if err != nil {
+		t.Fatal(err)
 	}
-	for _, p := range paths {
-		t.Run(p.name, func(t *testing.T) {
-			h := newHarness(t, t, 6)
+	checkBooks(t, h, d)
+	checkBets(t, h, d, len(bets), want)
+	if got := h.Balance(ledger.JackpotAccount); got != jackpotAfter {
+		t.Errorf("jackpot %s, the reference leaves %s", got, jackpotAfter)
+	}
+	checkStep(t, h, st, d, tote.EventDrawSettled, tote.PhaseSettled)
+	// The players hear of their bets after the commit (Settled), not
+	// from a note per bet.
+	if n := notes(t, h, st); st.Settled != d.ID || n[event.BetSettled] != 0 {
+		t.Errorf("step announces draw %d and %d BET_SETTLED, want %d and 0", st.Settled, n[event.BetSettled], d.ID)
+	}
+	if st.Draw.Result.JackpotBefore != jackpot || st.Draw.Result.JackpotAfter != jackpotAfter {
+		t.Errorf("result jackpot %s -> %s, want %s -> %s", st.Draw.Result.JackpotBefore, st.Draw.Result.JackpotAfter, jackpot, jackpotAfter)
+	}
+	checkReplay(t, h, d, nil)
+}
+
+// A version-1 draw (no beacons, cards from a public seed) is neither
+// settled nor voided: its path is gone, and the error says how to finish
+// it. Nothing is paid or written.
+func TestVersion1DrawRefused(t *testing.T) {
+	for _, void := range []bool{false, true} {
+		t.Run(fmt.Sprintf("void=%v", void), func(t *testing.T) {
+			h := newHarness(t, t, 4)
 			d := dealt(h)
-			if p.v1 {
-				d.Beacons = nil
-				if d.PublicSeed == nil {
-					d.PublicSeed = []byte("a version-1 public seed")
-				}
+			d.Beacons, d.PublicSeed = nil, []byte("a version-1 public seed")
+			var detail *tote.VoidDetail
+			if void {
+				detail = &tote.VoidDetail{Kind: tote.VoidAdminBeforeDeal, At: h.Clock.Now(), Why: "test"}
 			}
-			bets := drawBets(t, h, d.ID)
 			jackpot := h.Balance(ledger.JackpotAccount)
-			want, jackpotAfter := reference(t, d, bets, poolConfig(t, h, d), jackpot, false)
-			st, err := run(h, d, nil)
+			_, err := run(h, d, detail)
+			if err == nil || !strings.Contains(err.Error(), "version-1") || !strings.Contains(err.Error(), "release before") {
+				t.Fatalf("got %v, want the version-1 refusal", err)
+			}
+			stored, err := h.Env.Store.Draw(h.Ctx, d.ID)
 			if err != nil {
 				t.Fatal(err)
 			}
-			checkBooks(t, h, d)
-			checkBets(t, h, d, len(bets), want)
-			if got := h.Balance(ledger.JackpotAccount); got != jackpotAfter {
-				t.Errorf("jackpot %s, the reference leaves %s", got, jackpotAfter)
+			if stored.Phase.Finished() || stored.Result != nil {
+				t.Errorf("draw stored %s with result %v after a refusal", stored.Phase, stored.Result)
 			}
-			checkStep(t, h, st, d, tote.EventDrawSettled, tote.PhaseSettled)
-			n := notes(t, h, st)
-			wantSettled, wantNotes := d.ID, 0
-			if p.v1 {
-				wantSettled, wantNotes = 0, len(bets)
+			for _, b := range drawBets(t, h, d.ID) {
+				if b.Status != tote.BetAccepted {
+					t.Errorf("bet %d is %s after a refusal", b.ID, b.Status)
+				}
 			}
-			if st.Settled != wantSettled || n[event.BetSettled] != wantNotes {
-				t.Errorf("step announces draw %d and %d BET_SETTLED, want %d and %d", st.Settled, n[event.BetSettled], wantSettled, wantNotes)
+			if got := h.Balance(ledger.JackpotAccount); got != jackpot {
+				t.Errorf("jackpot %s, was %s", got, jackpot)
 			}
-			if st.Draw.Result.JackpotBefore != jackpot || st.Draw.Result.JackpotAfter != jackpotAfter {
-				t.Errorf("result jackpot %s -> %s, want %s -> %s", st.Draw.Result.JackpotBefore, st.Draw.Result.JackpotAfter, jackpot, jackpotAfter)
-			}
-			checkReplay(t, h, d, nil)
 		})
 	}
 }

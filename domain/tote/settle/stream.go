@@ -341,7 +341,7 @@ func (s *Settler) settleStreamed(ctx context.Context, tx tote.Tx, d tote.Draw, t
 		d.VoidReason = res.VoidReason
 		phase = tote.PhaseVoid
 	}
-	out, err := s.finish(ctx, tx, d, t, res, phase, nil, sink.balances)
+	out, err := s.finish(ctx, tx, d, t, res, phase, sink.balances)
 	if err != nil {
 		return outbox.Step{}, err
 	}

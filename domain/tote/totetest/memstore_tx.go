@@ -2,7 +2,6 @@ package totetest
 
 import (
 	"context"
-	"time"
 
 	"github.com/pokertote/pokertote/domain/tote"
 
@@ -180,22 +179,6 @@ func (tx *memTx) DeleteBets(_ context.Context, ids []int64) error {
 	return nil
 }
 
-// DrawBets implements Tx.
-func (tx *memTx) DrawBets(_ context.Context, drawID int64) ([]tote.Bet, error) {
-	return tx.s.drawBetsLocked(drawID), nil
-}
-
-// RoundBetIDs implements Tx.
-func (tx *memTx) RoundBetIDs(_ context.Context, drawID int64, round parimutuel.Round) ([]int64, error) {
-	var ids []int64
-	for _, b := range tx.s.drawBetsLocked(drawID) {
-		if b.Round == round {
-			ids = append(ids, b.ID)
-		}
-	}
-	return ids, nil
-}
-
 // RoundLeaves implements Tx.
 func (tx *memTx) RoundLeaves(_ context.Context, drawID int64, round parimutuel.Round) ([]betroot.Leaf, error) {
 	return tx.s.roundLeavesLocked(drawID, round), nil
@@ -204,21 +187,6 @@ func (tx *memTx) RoundLeaves(_ context.Context, drawID int64, round parimutuel.R
 // PoolTotals implements Tx.
 func (tx *memTx) PoolTotals(_ context.Context, drawID int64, round parimutuel.Round) ([]tote.SelectionTotal, error) {
 	return tx.s.poolTotalsLocked(drawID, round), nil
-}
-
-// SettleBets implements Tx.
-func (tx *memTx) SettleBets(_ context.Context, outcomes []tote.BetOutcome, at time.Time) error {
-	for _, o := range outcomes {
-		old, ok := tx.s.bets[o.BetID]
-		if !ok || old.Status != tote.BetAccepted {
-			continue
-		}
-		b := old
-		b.Status, b.Payout, b.SettledAt = o.Status, o.Payout, at
-		tx.s.bets[b.ID] = b
-		tx.undo = append(tx.undo, func() { tx.s.bets[old.ID] = old })
-	}
-	return nil
 }
 
 // AppendEvent implements Tx.

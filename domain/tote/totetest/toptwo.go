@@ -56,7 +56,7 @@ func TopTwoResult(t *testing.T, reg *parimutuel.Registry) (honest, top tote.Draw
 	h := NewHarness(t, MemEnv(t), 10)
 	h.Deposit(1, 10_000*money.KZT)
 	d := h.RunUntil(h.Dealer, "FLOP", InPhase(tote.PhaseFlop))
-	rc, err := tote.ChancesAtOpeningIn(reg, d.Pockets, d.Board, parimutuel.RoundFlop, d.EffectiveSuspendAt(), 0)
+	rc, err := tote.ChancesAtOpeningIn(reg, d.Pockets, d.Board, parimutuel.RoundFlop, d.EffectiveSuspendAt())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -110,13 +110,14 @@ func asTopTwo(t *testing.T, reg *parimutuel.Registry, res *tote.DrawResult, o pa
 	res.JackpotAfter = jackpot
 	pockets := make([][2]cards.Card, len(res.Pockets))
 	for j, p := range res.Pockets {
-		pockets[j] = [2]cards.Card{cards.MustParse(p[0]), cards.MustParse(p[1])}
+		cs := cards.MustParseList(p[0] + " " + p[1])
+		pockets[j] = [2]cards.Card{cs[0], cs[1]}
 	}
 	board := cards.MustParseList(strings.Join(res.Board, " "))
 	for j, rc := range res.Chances {
 		n := map[parimutuel.Round]int{parimutuel.RoundPocket: 0, parimutuel.RoundFlop: 3, parimutuel.RoundTurn: 4}[rc.Round]
 		var err error
-		if res.Chances[j], err = tote.ChancesAtOpeningIn(reg, pockets, board[:n], rc.Round, res.SuspendAt, 0); err != nil {
+		if res.Chances[j], err = tote.ChancesAtOpeningIn(reg, pockets, board[:n], rc.Round, res.SuspendAt); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -102,7 +102,8 @@ func hands(rank ...int) []hand.Value {
 
 func TestTopTwoSettles(t *testing.T) {
 	reg := withTopTwo(t)
-	cfg := parimutuel.DefaultPoolConfig()
+	cfg := parimutuel.PoolConfig{Commission: parimutuel.MinCommission, JackpotEnabled: true, JackpotRate: parimutuel.JackpotRate,
+		ExpressShare1: parimutuel.DefaultExpressShare1, ExpressShare2: parimutuel.DefaultExpressShare2}
 	bets := []parimutuel.PoolBet{
 		{ID: "a", Player: "p1", Stake: 10000, Selection: topTwoSel(3)},
 		{ID: "b", Player: "p2", Stake: 5000, Selection: topTwoSel(1)},
@@ -199,16 +200,16 @@ func TestTopTwoSuspension(t *testing.T) {
 	// Position 1 flopped a set of aces: it finishes in the top two on
 	// nearly every turn and river.
 	pockets := [][2]cards.Card{
-		{cards.MustParse("Ah"), cards.MustParse("As")}, {cards.MustParse("Kh"), cards.MustParse("Ks")},
-		{cards.MustParse("9c"), cards.MustParse("8c")}, {cards.MustParse("5d"), cards.MustParse("4d")},
+		pocket("Ah As"), pocket("Kh Ks"),
+		pocket("9c 8c"), pocket("5d 4d"),
 	}
 	flop := cards.MustParseList("Ad 7c 2h")
-	rc, err := tote.ChancesAtOpeningIn(reg, pockets, flop, parimutuel.RoundFlop, tote.SuspendAtMax, 0)
+	rc, err := tote.ChancesAtOpeningIn(reg, pockets, flop, parimutuel.RoundFlop, tote.SuspendAtMax)
 	if err != nil {
 		t.Fatal(err)
 	}
 	// The production markets' chances are unchanged, TOP_TWO's follow.
-	prod, err := tote.ChancesAtOpening(pockets, flop, parimutuel.RoundFlop, tote.SuspendAtMax, 0)
+	prod, err := tote.ChancesAtOpening(pockets, flop, parimutuel.RoundFlop, tote.SuspendAtMax)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -259,7 +260,7 @@ func TestTopTwoSuspension(t *testing.T) {
 		t.Error("TOP_TWO 4 is suspended")
 	}
 	// On two positions both always finish in the top two.
-	rc2, err := tote.ChancesAtOpeningIn(reg, pockets[:2], flop, parimutuel.RoundFlop, tote.SuspendAtMax, 0)
+	rc2, err := tote.ChancesAtOpeningIn(reg, pockets[:2], flop, parimutuel.RoundFlop, tote.SuspendAtMax)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -296,4 +297,10 @@ func TestTopTwoVerifies(t *testing.T) {
 	if v := (verify.Verifier{Markets: reg}).Result(tampered); v.PayoutsMatch {
 		t.Fatal("a TOP_TWO payout raised by a tiyn verifies")
 	}
+}
+
+// pocket is the two cards s names.
+func pocket(s string) [2]cards.Card {
+	cs := cards.MustParseList(s)
+	return [2]cards.Card{cs[0], cs[1]}
 }

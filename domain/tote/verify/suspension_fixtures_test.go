@@ -176,11 +176,11 @@ func BenchmarkChancesOfADraw(b *testing.B) {
 		b.Run(fmt.Sprintf("%d-positions-%d-at-%d", i, f.Positions, f.SuspendAt), func(b *testing.B) {
 			var pockets [][2]cards.Card
 			for _, p := range f.Pockets {
-				pockets = append(pockets, [2]cards.Card{cards.MustParse(p[0]), cards.MustParse(p[1])})
+				pockets = append(pockets, [2]cards.Card(cards.MustParseList(p[0]+" "+p[1])))
 			}
 			board := make([]cards.Card, len(f.Board))
 			for j, c := range f.Board {
-				board[j] = cards.MustParse(c)
+				board[j] = cards.MustParseList(c)[0]
 			}
 			runtime.LockOSThread()
 			defer runtime.UnlockOSThread()
@@ -188,7 +188,7 @@ func BenchmarkChancesOfADraw(b *testing.B) {
 			for b.Loop() {
 				odds.ForgetShared() // time the enumeration, as the browser does it
 				for r, n := range map[parimutuel.Round]int{parimutuel.RoundPocket: 0, parimutuel.RoundFlop: 3, parimutuel.RoundTurn: 4} {
-					if _, err := tote.ChancesAtOpening(pockets, board[:n], r, f.SuspendAt, 1); err != nil {
+					if _, err := tote.ChancesAtOpening(pockets, board[:n], r, f.SuspendAt); err != nil {
 						b.Fatal(err)
 					}
 				}

@@ -57,7 +57,7 @@ func (vf Verifier) recomputeChances(res tote.DrawResult) ([]tote.RoundChances, e
 		if len(pockets) < res.Positions || len(board) < n {
 			break
 		}
-		rc, err := tote.ChancesAtOpeningIn(vf.markets(), pockets, board[:n], r, res.SuspendAt, 0)
+		rc, err := tote.ChancesAtOpeningIn(vf.markets(), pockets, board[:n], r, res.SuspendAt)
 		if err != nil {
 			return nil, fmt.Errorf("round %s: %w", r, err)
 		}
