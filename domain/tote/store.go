@@ -115,6 +115,10 @@ type Tx interface {
 	// DeleteBets removes bets stored earlier in this transaction whose
 	// stake could not be taken, so that nothing of them remains.
 	DeleteBets(ctx context.Context, ids []int64) error
+	// AddPoolTotals adds increments (PoolIncrements of the bets the
+	// transaction stored and kept, in PoolKeyOrder) to the pool totals, in
+	// one statement; InsertBets and DeleteBets leave the totals alone.
+	AddPoolTotals(ctx context.Context, increments []PoolIncrement) error
 	DrawBets(ctx context.Context, drawID int64) ([]Bet, error)
 	RoundBetIDs(ctx context.Context, drawID int64, round parimutuel.Round) ([]int64, error)
 	// RoundLeaves is Store.RoundLeaves in the transaction.

@@ -366,9 +366,19 @@ func (in *Queue) placeBatchInTx(ctx context.Context, tx tote.Tx, jobs []*betJob)
 	}
 	tote.InheritFirstFailures(keys, took, errOf)
 	if len(undo) > 0 {
-		return tx.DeleteBets(ctx, undo)
+		if err := tx.DeleteBets(ctx, undo); err != nil {
+			return err
+		}
 	}
-	return nil
+	var kept []tote.Bet
+	for _, j := range live {
+		if j.err == nil {
+			kept = append(kept, j.bet)
+		}
+	}
+	// The totals last, as PlaceBatch writes them: their rows stay locked
+	// from here to the commit only.
+	return tx.AddPoolTotals(ctx, tote.PoolIncrements(kept))
 }
 
 // checkedBets are the jobs that passed their stake gate and tote.CheckBet
