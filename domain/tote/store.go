@@ -205,6 +205,16 @@ type StakeGate interface {
 	EnsureCanStake(ctx context.Context, userID ids.UserID) error
 }
 
+// PoolSignal is told, by the bet intake, that bets of draw drawID at
+// table tableID committed, so the draw's pool totals changed: the dealer
+// of the table publishes POOL_UPDATED on it (dealer.Signals routes it to
+// the dealers of a process; the app carries it through the broker to the
+// replica holding the table's lease). PoolsChanged must not block: the
+// intake calls it after the batch's commit, before it answers the bets.
+type PoolSignal interface {
+	PoolsChanged(ctx context.Context, tableID, drawID int64)
+}
+
 // Auditor records admin actions; the account store implements it.
 type Auditor interface {
 	AppendAudit(ctx context.Context, e account.AuditEntry) (account.AuditEntry, error)
