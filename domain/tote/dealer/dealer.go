@@ -135,7 +135,7 @@ type Dealer struct {
 	wake       chan struct{}
 	// leased mirrors held for Signals: a replica without the lease is not
 	// woken (it would only try to take the lease again).
-	leased atomic.Bool
+	leased   atomic.Bool
 	failures int
 	retryAt  time.Time
 	// delayed is when BEACON_DELAYED was last sent, and for which draw
