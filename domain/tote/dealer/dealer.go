@@ -105,7 +105,8 @@ func (p *Parts) defaults() {
 // changes the draw and appends the step's events to the outbox; the events
 // are published after the commit. Because all state is in the Store, a
 // dealer that takes over a table from a dead replica resumes the draw where
-// it stopped. A Dealer is used by one goroutine.
+// it stopped. A Dealer is used by one goroutine (Signals only marks its
+// pools and wakes it, from any).
 type Dealer struct {
 	cfg     Config
 	store   tote.Store
