@@ -85,6 +85,9 @@ func (a *App) startTote(ctx context.Context) error {
 	svc, err := service.New(service.Config{
 		Store: repo, Ledger: a.ledger, Gate: gate, Publisher: obs, Auditor: a.users,
 		Log: log, TimeScale: timeScale, Intake: batches, Clock: clock,
+		// Committed bets signal the table's dealer, on whichever replica
+		// holds its lease, through the broker (pool_signal.go).
+		Pools: newPoolNotice(a.broker, log),
 	})
 	if err != nil {
 		return fmt.Errorf("totalizator: %w", err)
@@ -125,11 +128,13 @@ func (a *App) startTote(ctx context.Context) error {
 		BeaconWait: max(time.Duration(float64(a.cfg.BeaconWait)/scale), 50*time.Millisecond),
 	}
 	scan := max(time.Duration(float64(toteScan)/scale), 200*time.Millisecond)
+	signals := dealer.NewSignals()
+	a.followPools(signals)
 	// The dealers share the service's store, publisher, clock, time scale
 	// and counters.
 	sup := dealer.NewSupervisor(dealer.Parts{
 		Store: repo, Leases: repo, Odds: &liveodds.Exact{}, Beacon: src, Clock: clock, TimeScale: timeScale, Log: log,
-		Relay: outbox.NewRelay(repo, obs, clock, log, svc.Stats()), Stats: svc.Stats(),
+		Relay: outbox.NewRelay(repo, obs, clock, log, svc.Stats()), Stats: svc.Stats(), Signals: signals,
 	}, dcfg, scan)
 	a.goDealer("tote-dealers", sup.Run)
 	a.log.Info("totalizator ready", "dealer", dcfg.Owner, "lease_ttl", dcfg.LeaseTTL, "time_scale", scale)

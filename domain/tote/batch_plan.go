@@ -58,11 +58,15 @@ type PlannedPlayer struct {
 
 // BatchPlan is what PlanBatch decided: one result per request (the bet,
 // with the id the snapshot gave it, and the balance; or the error), the
-// admitted stakes in request order, and the players they touch, by id.
+// admitted stakes in request order, the players they touch, by id, and
+// what the admitted bets add to the pool totals (PoolIncrements: one per
+// selection, in PoolKeyOrder, which the store writes last, just before
+// its commit).
 type BatchPlan struct {
 	Results []BatchResult
 	Stakes  []PlannedStake
 	Players []PlannedPlayer
+	Totals  []PoolIncrement
 }
 
 // PlanBatch is the bet batch's state machine: it applies the
@@ -121,7 +125,17 @@ func PlanBatch(w BatchWork, s BatchSnapshot) (BatchPlan, error) {
 	}
 	InheritFirstFailures(keys, took, errOf)
 	plan.Players = p.players(plan)
+	plan.Totals = PoolIncrements(plan.Bets())
 	return plan, nil
+}
+
+// Bets are the plan's admitted bets, in request order.
+func (plan BatchPlan) Bets() []Bet {
+	bets := make([]Bet, len(plan.Stakes))
+	for i, st := range plan.Stakes {
+		bets[i] = plan.Results[st.Request].Bet
+	}
+	return bets
 }
 
 // batchPlanner is PlanBatch's running state: the work, the snapshot, the

@@ -115,6 +115,10 @@ type Tx interface {
 	// DeleteBets removes bets stored earlier in this transaction whose
 	// stake could not be taken, so that nothing of them remains.
 	DeleteBets(ctx context.Context, ids []int64) error
+	// AddPoolTotals adds increments (PoolIncrements of the bets the
+	// transaction stored and kept, in PoolKeyOrder) to the pool totals, in
+	// one statement; InsertBets and DeleteBets leave the totals alone.
+	AddPoolTotals(ctx context.Context, increments []PoolIncrement) error
 	// RoundLeaves is Store.RoundLeaves in the transaction.
 	RoundLeaves(ctx context.Context, drawID int64, round parimutuel.Round) ([]betroot.Leaf, error)
 	PoolTotals(ctx context.Context, drawID int64, round parimutuel.Round) ([]SelectionTotal, error)
@@ -194,6 +198,16 @@ func ErrDrawChanged(drawID int64) error {
 // account.Service implements it.
 type StakeGate interface {
 	EnsureCanStake(ctx context.Context, userID ids.UserID) error
+}
+
+// PoolSignal is told, by the bet intake, that bets of draw drawID at
+// table tableID committed, so the draw's pool totals changed: the dealer
+// of the table publishes POOL_UPDATED on it (dealer.Signals routes it to
+// the dealers of a process; the app carries it through the broker to the
+// replica holding the table's lease). PoolsChanged must not block: the
+// intake calls it after the batch's commit, before it answers the bets.
+type PoolSignal interface {
+	PoolsChanged(ctx context.Context, tableID, drawID int64)
 }
 
 // Auditor records admin actions; the account store implements it.

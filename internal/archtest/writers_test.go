@@ -23,10 +23,13 @@ var moneyWriters = map[string]string{
 	"UPDATE ledger_accounts":          "persistence/ledgerdb/ledgerwrite/balances.go",
 	"INSERT INTO protection_counters": "persistence/protectiondb/protection_write.go",
 	"INSERT INTO protection_sessions": "persistence/protectiondb/protection_write.go",
+	// The pool totals: an upsert adding a batch's increments (no trigger;
+	// no UPDATE or DELETE of its rows anywhere else).
+	"INSERT INTO tote_pool_totals": "persistence/totedb/tote_pool_totals.go",
 }
 
 // moneyStatement finds the statements of moneyWriters in SQL text.
-var moneyStatement = regexp.MustCompile(`(?i)\b(INSERT\s+INTO)\s+(ledger_accounts|ledger_transfers|ledger_entries|protection_counters|protection_sessions)\b|\b(UPDATE)\s+(ledger_accounts)\b`)
+var moneyStatement = regexp.MustCompile(`(?i)\b(INSERT\s+INTO)\s+(ledger_accounts|ledger_transfers|ledger_entries|protection_counters|protection_sessions|tote_pool_totals)\b|\b(UPDATE|DELETE\s+FROM)\s+(ledger_accounts|tote_pool_totals)\b`)
 
 // TestOneWriterPerMoneyTable keeps the SQL of each money table's write in
 // its one builder: a string literal of the code (not of the tests) that

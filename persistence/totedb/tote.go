@@ -281,8 +281,8 @@ func (r *Repo) PoolTotals(ctx context.Context, drawID int64, round parimutuel.Ro
 }
 
 // poolTotals reads a draw's stakes per round and selection from
-// tote_pool_totals, which triggers keep equal to the sums over tote_bets
-// (migration 00030): the cost no longer grows with the draw.
+// tote_pool_totals, which every bet path keeps equal to the sums over
+// tote_bets (tote_pool_totals.go): the cost does not grow with the draw.
 func poolTotals(db *gorm.DB, drawID int64, round parimutuel.Round) ([]tote.SelectionTotal, error) {
 	var rows []struct {
 		Round     int

@@ -20,10 +20,10 @@ type betKey struct {
 }
 
 // betInsertOrder is the one order in which every store inserts a batch's
-// bets (the indices of bets): by draw, round, market and selection, so the
-// deferred totals triggers (migration 00030) lock the totals rows in one
-// order in every transaction. Stable, so that of two bets with one key the
-// first asked wins.
+// bets (the indices of bets): by draw, round, market and selection (the
+// pool totals' order, tote.PoolKeyOrder, though the totals are written
+// apart, tote_pool_totals.go). Stable, so that of two bets with one key
+// the first asked wins.
 func betInsertOrder(bets []tote.Bet) []int {
 	order := make([]int, len(bets))
 	for i := range order {
@@ -53,6 +53,9 @@ type batchRows struct {
 	// players are the wallets, counters and sessions of play as the plan
 	// leaves them, by user id.
 	players []tote.PlannedPlayer
+	// totals are what the bets add to the pool totals, in
+	// tote.PoolKeyOrder (tote.BatchPlan.Totals).
+	totals []tote.PoolIncrement
 }
 
 // batchEscrowRow is what the batch adds to one escrow.
@@ -117,7 +120,7 @@ func planRows(plan tote.BatchPlan) batchRows {
 			w.entries = append(w.entries, row)
 		}
 	}
-	w.players = plan.Players
+	w.players, w.totals = plan.Players, plan.Totals
 	return w
 }
 

@@ -35,7 +35,9 @@ package totedb
 //     sent with it), inserts the entries (escrow balances after each entry
 //     derived from the row the upsert returned, entry ids drawn after the
 //     lock), stores the counters and the sessions of play as Admit left
-//     them (no rule in the SQL); then COMMIT.
+//     them (no rule in the SQL); then the pool totals' upsert
+//     (tote_pool_totals.go: the plan's tote.PoolIncrements, last, so their
+//     hot rows are locked for it and the COMMIT only); then COMMIT.
 //
 // Keys are not looked up first: a bet's key is new in all but a client's
 // retry, and the unique index (user, key) checks every insert anyway. A
@@ -511,13 +513,16 @@ func registerCandidatesPG(ctx context.Context, pc *pgx.Conn) func(userID int64, 
 	}
 }
 
-// writeBatch is round trip 2: pgBatchWrite with the plan's rows wr, then
-// COMMIT, in one pipeline; the counts the write answers are checked
+// writeBatch is round trip 2: pgBatchWrite with the plan's rows wr, the
+// pool totals' upsert (tote_pool_totals.go), then COMMIT, in one pipeline; the counts the write answers are checked
 // against wr.
 func (r *Repo) writeBatch(ctx context.Context, pc *pgx.Conn, w tote.BatchWork, rd *batchRead, wr batchRows) error {
 	var back batchWriteBack
 	b := &pgx.Batch{}
 	b.Queue(pgBatchWrite, wr.pgArgs(rd.snap.Draw, rd.snap.Now, rd.walletID, rd.starts)).Query(back.scan)
+	// The totals last: their hot rows stay locked for this statement and
+	// the COMMIT sent with it only.
+	queuePoolTotals(b, wr.totals)
 	if w.Writing != nil {
 		w.Writing()
 	}

@@ -14,7 +14,8 @@ package totedb
 //  3. the plan's rows (planRows) written: the bets in betInsertOrder, the
 //     transfers, the escrows (created if missing) with their new
 //     balances, the wallets' balances, the entries with the balances after
-//     each, the counters and sessions as protection.Admit left them.
+//     each, the counters and sessions as protection.Admit left them, and
+//     last the plan's pool totals (tote_pool_totals.go).
 //
 // The stake gate answers before the batch (ReadsPlayers is false here).
 
@@ -246,7 +247,7 @@ func (r *Repo) writeBatchGorm(tx *gorm.DB, wr batchRows, walletID map[int64]int6
 			return err
 		}
 	}
-	return nil
+	return addPoolTotals(tx, wr.totals)
 }
 
 // addToEscrowsGorm creates the plan's escrows if missing and locks them,

@@ -9,6 +9,7 @@ import (
 	"context"
 	"errors"
 	"log/slog"
+	"sync/atomic"
 	"time"
 
 	"github.com/pokertote/pokertote/domain/beacon"
@@ -27,8 +28,10 @@ type Config struct {
 	// third of it); another replica takes over this long after a dealer
 	// dies. Default 10 s.
 	LeaseTTL time.Duration
-	// PoolTick is how often open pools are checked for new money and
-	// POOL_UPDATED published when they changed. Default 250 ms.
+	// PoolTick is the least time between two POOL_UPDATED of the table
+	// (the intake's signals in between are merged into the next), and how
+	// often the open draw is read again to notice a change made by someone
+	// else (an admin's void). Default 250 ms.
 	PoolTick time.Duration
 	// IdlePoll is how often a paused table, or a replica without the
 	// lease, looks again. Default 1 s (at most LeaseTTL/3).
@@ -77,6 +80,10 @@ type Parts struct {
 	TimeScale tote.TimeScale
 	Log       *slog.Logger
 	Stats     *outbox.Stats // nil: the dealers' own
+	// Signals routes the intake's "pools changed" (tote.PoolSignal) to the
+	// dealers, which publish POOL_UPDATED on it; nil: the dealers publish
+	// the pools at each round's close only.
+	Signals *Signals
 }
 
 // defaults fills p's nil collaborators.
@@ -95,7 +102,8 @@ func (p *Parts) defaults() {
 // changes the draw and appends the step's events to the outbox; the events
 // are published after the commit. Because all state is in the Store, a
 // dealer that takes over a table from a dead replica resumes the draw where
-// it stopped. A Dealer is used by one goroutine.
+// it stopped. A Dealer is used by one goroutine (Signals only marks its
+// pools and wakes it, from any).
 type Dealer struct {
 	cfg     Config
 	store   tote.Store
@@ -115,7 +123,17 @@ type Dealer struct {
 	table    tote.Table
 	draw     *tote.Draw // the table's latest draw, nil before the first
 	pools    map[tote.PoolKey]tote.PoolSignature
-	nextPool time.Time
+	nextPool time.Time // when the open draw is read again (poolTick)
+	// poolsAt is the earliest the next POOL_UPDATED may go (PoolTick after
+	// the last); poolsDirty says the intake signalled new bets since the
+	// pools were last read, and wake wakes Run for it. Set by Signals from
+	// other goroutines.
+	poolsAt    time.Time
+	poolsDirty atomic.Bool
+	wake       chan struct{}
+	// leased mirrors held for Signals: a replica without the lease is not
+	// woken (it would only try to take the lease again).
+	leased   atomic.Bool
 	failures int
 	retryAt  time.Time
 	// delayed is when BEACON_DELAYED was last sent, and for which draw
@@ -134,11 +152,29 @@ type delayNotice struct {
 func New(p Parts, cfg Config) *Dealer {
 	p.defaults()
 	cfg.defaults()
-	return &Dealer{
+	d := &Dealer{
 		cfg: cfg, store: p.Store, leases: p.Leases, odds: p.Odds, beacon: p.Beacon, relay: p.Relay, settler: p.Settler,
 		clock: p.Clock, scale: p.TimeScale, stats: p.Stats,
 		log:   p.Log.With("table", cfg.TableID, "dealer", cfg.Owner),
 		pools: map[tote.PoolKey]tote.PoolSignature{},
+		wake:  make(chan struct{}, 1),
+	}
+	if p.Signals != nil {
+		p.Signals.add(d)
+	}
+	return d
+}
+
+// markPools marks the pools as having new bets and wakes Run; it never
+// blocks (Signals).
+func (d *Dealer) markPools() {
+	d.poolsDirty.Store(true)
+	if !d.leased.Load() {
+		return
+	}
+	select {
+	case d.wake <- struct{}{}:
+	default: // a wake is pending already
 	}
 }
 
@@ -156,6 +192,7 @@ func (d *Dealer) Run(ctx context.Context) error {
 			}
 			return nil
 		case <-d.clock.After(wait):
+		case <-d.wake:
 		}
 	}
 }
@@ -165,7 +202,9 @@ func (d *Dealer) Run(ctx context.Context) error {
 // returns how long to sleep before the next Tick.
 func (d *Dealer) Tick(ctx context.Context) time.Duration {
 	now := d.clock.Now()
-	if !d.ensureLease(ctx, now) {
+	leased := d.ensureLease(ctx, now)
+	d.leased.Store(leased)
+	if !leased {
 		return d.cfg.IdlePoll
 	}
 	if now.Before(d.retryAt) {
@@ -229,6 +268,8 @@ func (d *Dealer) ensureLease(ctx context.Context, now time.Time) bool {
 	}
 	d.log.InfoContext(ctx, "lease acquired", "fence", l.Fence)
 	d.lease, d.held, d.loaded = l, true, false
+	// What the last holder published is unknown: publish the pools once.
+	d.poolsDirty.Store(true)
 	return true
 }
 
@@ -295,8 +336,11 @@ func (d *Dealer) untilNext() time.Duration {
 	if act, due := d.plan(); act != actNone && due.Before(next) {
 		next = maxTime(due, d.retryAt)
 	}
-	if d.draw != nil && d.draw.OpenRound() != 0 && d.nextPool.Before(next) {
-		next = d.nextPool
+	if d.draw != nil && d.draw.OpenRound() != 0 {
+		next = minTime(next, d.nextPool)
+		if d.poolsDirty.Load() {
+			next = minTime(next, d.poolsAt)
+		}
 	}
 	if d.table.Status == tote.TablePaused || d.draw == nil || d.draw.Phase.Finished() {
 		next = minTime(next, now.Add(d.cfg.IdlePoll))

@@ -412,27 +412,44 @@ func (d *Dealer) poolEvents(ctx context.Context, tx tote.Tx, dr tote.Draw, r par
 	return res, nil
 }
 
-// poolTick publishes the open round's pools when money arrived, at most
-// once per PoolTick. It also notices a draw changed by someone else (an
-// admin's void).
+// poolTick reads the open draw again every PoolTick, to notice a draw
+// changed by someone else (an admin's void), and publishes the open
+// round's pools when the intake signalled new bets (poolsDirty), at most
+// once per PoolTick: the signals in between are carried by the next.
 func (d *Dealer) poolTick(ctx context.Context) error {
 	now := d.clock.Now()
-	if d.draw == nil || d.draw.OpenRound() == 0 || now.Before(d.nextPool) {
+	if d.draw == nil || d.draw.OpenRound() == 0 {
 		return nil
 	}
-	d.nextPool = now.Add(d.cfg.PoolTick)
-	fresh, err := d.store.Draw(ctx, d.draw.ID)
+	if !now.Before(d.nextPool) {
+		d.nextPool = now.Add(d.cfg.PoolTick)
+		fresh, err := d.store.Draw(ctx, d.draw.ID)
+		if err != nil {
+			return err
+		}
+		if fresh.Version != d.draw.Version {
+			return tote.ErrDrawChanged(fresh.ID)
+		}
+	}
+	if now.Before(d.poolsAt) || !d.poolsDirty.Swap(false) {
+		return nil
+	}
+	d.poolsAt = now.Add(d.cfg.PoolTick)
+	if err := d.publishPools(ctx); err != nil {
+		d.poolsDirty.Store(true) // the next tick tries again
+		return err
+	}
+	return nil
+}
+
+// publishPools publishes POOL_UPDATED for each pool of the open round
+// whose totals changed since it was last published.
+func (d *Dealer) publishPools(ctx context.Context) error {
+	totals, err := d.store.PoolTotals(ctx, d.draw.ID, d.draw.OpenRound())
 	if err != nil {
 		return err
 	}
-	if fresh.Version != d.draw.Version {
-		return tote.ErrDrawChanged(fresh.ID)
-	}
-	totals, err := d.store.PoolTotals(ctx, fresh.ID, fresh.OpenRound())
-	if err != nil {
-		return err
-	}
-	views, err := tote.BuildPoolViews(totals, fresh.Pool)
+	views, err := tote.BuildPoolViews(totals, d.draw.Pool)
 	if err != nil || !d.poolsChanged(views) {
 		return err
 	}

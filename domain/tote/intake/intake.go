@@ -130,6 +130,9 @@ type Config struct {
 	Observer Observer
 	// Stats counts the accepted bets (nil: a Stats of the queue's own).
 	Stats *outbox.Stats
+	// Pools is told after every batch that stored bets that their draw's
+	// pools changed (nil: nobody; no live POOL_UPDATED then).
+	Pools tote.PoolSignal
 }
 
 // Queue gathers concurrent bets per draw and places them in batches; see
@@ -142,6 +145,7 @@ type Queue struct {
 	log   *slog.Logger
 	watch Observer
 	stats *outbox.Stats
+	pools tote.PoolSignal
 
 	mu    sync.Mutex
 	draws map[int64]*drawQueue
@@ -161,7 +165,7 @@ func New(cfg Config) *Queue {
 	cfg.Stats = cmp.Or(cfg.Stats, &outbox.Stats{})
 	return &Queue{
 		store: cfg.Store, gate: cfg.Gate, pub: cfg.Publisher, clock: cfg.Clock, log: cfg.Log,
-		watch: cfg.Observer, stats: cfg.Stats,
+		watch: cfg.Observer, stats: cfg.Stats, pools: cfg.Pools,
 	}
 }
 
@@ -285,10 +289,26 @@ func (in *Queue) placeBatch(jobs []*betJob, writing func()) {
 			}
 		}
 	}
+	in.signalPools(ctx, jobs)
 	for _, j := range jobs {
 		close(j.done)
 	}
 	in.publishInOrder(ctx, msgs)
+}
+
+// signalPools tells in.pools that the draw of jobs (one draw) has new
+// bets, once the batch committed some: before the bets are answered, so a
+// player who hears "accepted" knows the dealer was told.
+func (in *Queue) signalPools(ctx context.Context, jobs []*betJob) {
+	if in.pools == nil {
+		return
+	}
+	for _, j := range jobs {
+		if j.err == nil {
+			in.pools.PoolsChanged(ctx, j.bet.TableID, j.bet.DrawID)
+			return
+		}
+	}
 }
 
 // publishInOrder sends a batch's players' events (in one round trip where
@@ -366,9 +386,19 @@ func (in *Queue) placeBatchInTx(ctx context.Context, tx tote.Tx, jobs []*betJob)
 	}
 	tote.InheritFirstFailures(keys, took, errOf)
 	if len(undo) > 0 {
-		return tx.DeleteBets(ctx, undo)
+		if err := tx.DeleteBets(ctx, undo); err != nil {
+			return err
+		}
 	}
-	return nil
+	var kept []tote.Bet
+	for _, j := range live {
+		if j.err == nil {
+			kept = append(kept, j.bet)
+		}
+	}
+	// The totals last, as PlaceBatch writes them: their rows stay locked
+	// from here to the commit only.
+	return tx.AddPoolTotals(ctx, tote.PoolIncrements(kept))
 }
 
 // checkedBets are the jobs that passed their stake gate and tote.CheckBet

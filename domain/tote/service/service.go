@@ -43,6 +43,9 @@ type Config struct {
 	// Intake is told about every batch of the bet intake (nil: nobody),
 	// for the operators' metrics of the round-close surge.
 	Intake intake.Observer
+	// Pools is told when committed bets changed a draw's pools (nil:
+	// nobody): the dealers publish POOL_UPDATED on it.
+	Pools tote.PoolSignal
 }
 
 // Service is the totalizator's API for everything but dealing: tables,
@@ -79,7 +82,7 @@ func New(cfg Config) (*Service, error) {
 		store: cfg.Store, ledger: cfg.Ledger, clock: cfg.Clock, auditor: cfg.Auditor, log: cfg.Log, stats: stats,
 		intake: intake.New(intake.Config{
 			Store: cfg.Store, Gate: cfg.Gate, Publisher: cfg.Publisher, Clock: cfg.Clock, Log: cfg.Log,
-			Observer: cfg.Intake, Stats: stats,
+			Observer: cfg.Intake, Stats: stats, Pools: cfg.Pools,
 		}),
 		settler: settle.New(cfg.Clock, cfg.TimeScale),
 		relay:   outbox.NewRelay(cfg.Store, cfg.Publisher, cfg.Clock, cfg.Log, stats),

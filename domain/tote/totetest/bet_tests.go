@@ -147,7 +147,7 @@ func testCloseRace(t *testing.T, env Env) {
 		h.Deposit(int64(100+u), money.Tenge(1_000_000))
 	}
 	d := h.RunUntil(h.Dealer, "PRE_DEAL", InPhase(tote.PhasePreDeal))
-	bettors, err := service.New(service.Config{Store: env.Store, Ledger: env.Ledger, Gate: AllowAll{}, Publisher: h.Pub, Clock: clocktest.New(Start)})
+	bettors, err := service.New(service.Config{Store: env.Store, Ledger: env.Ledger, Gate: AllowAll{}, Publisher: h.Pub, Clock: clocktest.New(Start), Pools: h.Parts.Signals})
 	if err != nil {
 		t.Fatal(err)
 	}

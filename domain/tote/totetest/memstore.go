@@ -32,8 +32,11 @@ type MemStore struct {
 	bets    map[int64]tote.Bet
 	betIDs  []int64 // every bet id, ascending
 	keys    map[memBetKey]int64
-	events  map[int64][]tote.TableEvent
-	leases  map[int64]tote.Lease
+	// totals are the pool totals as the bet paths wrote them
+	// (AddPoolTotals), by draw, round and selection.
+	totals map[memTotalKey]tote.SelectionTotal
+	events map[int64][]tote.TableEvent
+	leases map[int64]tote.Lease
 	// firstSeq is each table's lowest retained event seq once pruned
 	// (memstore_retention.go).
 	firstSeq map[int64]int64
@@ -41,6 +44,12 @@ type MemStore struct {
 	// chain is the jackpot chain, chain[i] holding seq i+1.
 	chain []tote.JackpotEntry
 	seq   int64 // last id handed out, shared by tables, draws and bets
+}
+
+type memTotalKey struct {
+	draw  int64
+	round parimutuel.Round
+	sel   parimutuel.Selection
 }
 
 type memBetKey struct {
@@ -57,7 +66,7 @@ var (
 func NewMemStore(led *ledgertest.MemStore) *MemStore {
 	return &MemStore{
 		led: led, tables: map[int64]tote.Table{}, draws: map[int64]tote.Draw{}, byTable: map[int64][]int64{},
-		bets: map[int64]tote.Bet{}, keys: map[memBetKey]int64{}, events: map[int64][]tote.TableEvent{},
+		bets: map[int64]tote.Bet{}, keys: map[memBetKey]int64{}, totals: map[memTotalKey]tote.SelectionTotal{}, events: map[int64][]tote.TableEvent{},
 		leases: map[int64]tote.Lease{}, jackpot: true,
 	}
 }
@@ -287,26 +296,19 @@ func (s *MemStore) PoolTotals(_ context.Context, drawID int64, round parimutuel.
 	return s.poolTotalsLocked(drawID, round), nil
 }
 
+// poolTotalsLocked are the stored totals of draw drawID (of round round
+// unless 0) that count bets, in PoolKeyOrder.
 func (s *MemStore) poolTotalsLocked(drawID int64, round parimutuel.Round) []tote.SelectionTotal {
-	type key struct {
-		r   parimutuel.Round
-		sel parimutuel.Selection
+	var incs []tote.PoolIncrement
+	for k, t := range s.totals {
+		if k.draw == drawID && (round == 0 || k.round == round) && t.Bets > 0 {
+			incs = append(incs, tote.PoolIncrement{DrawID: drawID, Total: t})
+		}
 	}
-	idx := map[key]int{}
-	var out []tote.SelectionTotal
-	for _, b := range s.drawBetsLocked(drawID) {
-		if round != 0 && b.Round != round {
-			continue
-		}
-		k := key{b.Round, b.Selection}
-		i, ok := idx[k]
-		if !ok {
-			i = len(out)
-			idx[k] = i
-			out = append(out, tote.SelectionTotal{Round: b.Round, Selection: b.Selection})
-		}
-		out[i].Stake += b.Stake
-		out[i].Bets++
+	slices.SortFunc(incs, tote.PoolKeyOrder)
+	out := make([]tote.SelectionTotal, len(incs))
+	for i, p := range incs {
+		out[i] = p.Total
 	}
 	return out
 }

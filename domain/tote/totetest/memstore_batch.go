@@ -88,7 +88,8 @@ func (tx *memTx) batchSnapshot(ctx context.Context, w tote.BatchWork) (tote.Batc
 	return snap, nil
 }
 
-// writePlan stores the plan's bets and posts their stakes; the ledger twin
+// writePlan stores the plan's bets, posts their stakes and adds the
+// plan's pool totals; the ledger twin
 // must leave each wallet where the plan says (it applies the same
 // ledger.Apply), else the batch fails.
 func (tx *memTx) writePlan(ctx context.Context, plan tote.BatchPlan) error {
@@ -109,5 +110,5 @@ func (tx *memTx) writePlan(ctx context.Context, plan tote.BatchPlan) error {
 			}
 		}
 	}
-	return nil
+	return tx.AddPoolTotals(ctx, plan.Totals)
 }

@@ -152,6 +152,27 @@ func (tx *memTx) InsertBets(_ context.Context, bets []tote.Bet) ([]tote.Bet, []e
 	return stored, errList, nil
 }
 
+// AddPoolTotals implements Tx.
+func (tx *memTx) AddPoolTotals(_ context.Context, increments []tote.PoolIncrement) error {
+	for _, p := range increments {
+		k := memTotalKey{p.DrawID, p.Total.Round, p.Total.Selection}
+		old, had := tx.s.totals[k]
+		t := old
+		t.Round, t.Selection = p.Total.Round, p.Total.Selection
+		t.Stake += p.Total.Stake
+		t.Bets += p.Total.Bets
+		tx.s.totals[k] = t
+		tx.undo = append(tx.undo, func() {
+			if had {
+				tx.s.totals[k] = old
+			} else {
+				delete(tx.s.totals, k)
+			}
+		})
+	}
+	return nil
+}
+
 // DeleteBets implements Tx.
 func (tx *memTx) DeleteBets(_ context.Context, ids []int64) error {
 	for _, id := range ids {

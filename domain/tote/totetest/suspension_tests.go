@@ -116,7 +116,7 @@ func testSuspendedRace(t *testing.T, env Env) {
 	}
 	d := h.RunUntil(h.Dealer, "DEALING_POCKET", InPhase(tote.PhaseDealingPocket))
 	d = h.RunUntil(h.Dealer, "the last pocket due", func(x tote.Draw) bool { return len(x.Pockets) == x.Positions-1 })
-	bettors, err := service.New(service.Config{Store: env.Store, Ledger: env.Ledger, Gate: AllowAll{}, Publisher: h.Pub, Clock: h.Clock})
+	bettors, err := service.New(service.Config{Store: env.Store, Ledger: env.Ledger, Gate: AllowAll{}, Publisher: h.Pub, Clock: h.Clock, Pools: h.Parts.Signals})
 	if err != nil {
 		t.Fatal(err)
 	}

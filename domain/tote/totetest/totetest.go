@@ -162,14 +162,17 @@ type Harness struct {
 func NewHarness(t TB, env Env, n int) *Harness {
 	t.Helper()
 	h := &Harness{T: t, Env: env, Ctx: context.Background(), Clock: clocktest.New(Start), Pub: &Recorder{}}
-	svc, err := service.New(service.Config{Store: env.Store, Ledger: env.Ledger, Gate: AllowAll{}, Publisher: h.Pub, Clock: h.Clock})
+	// The service's intake signals the harness's dealers when bets commit
+	// (POOL_UPDATED), as the app's does through the broker.
+	signals := dealer.NewSignals()
+	svc, err := service.New(service.Config{Store: env.Store, Ledger: env.Ledger, Gate: AllowAll{}, Publisher: h.Pub, Clock: h.Clock, Pools: signals})
 	if err != nil {
 		t.Fatal(err)
 	}
 	h.Svc = svc
 	h.Parts = dealer.Parts{
 		Store: env.Store, Leases: env.Leases, Odds: SimpleOdds{}, Beacon: h.Beacon(), Clock: h.Clock, Stats: svc.Stats(),
-		Relay: outbox.NewRelay(env.Store, h.Pub, h.Clock, nil, svc.Stats()),
+		Relay: outbox.NewRelay(env.Store, h.Pub, h.Clock, nil, svc.Stats()), Signals: signals,
 	}
 	rounds := [4]time.Duration{10 * time.Second, 10 * time.Second, 10 * time.Second, 10 * time.Second}
 	card, result := time.Second, 5*time.Second
