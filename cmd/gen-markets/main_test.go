@@ -31,7 +31,7 @@ func TestGeneratedIsCurrent(t *testing.T) {
 func TestGenerateFollowsRegistry(t *testing.T) {
 	win, _ := parimutuel.Production().Lookup(parimutuel.MarketWin)
 	place := win
-	place.Name, place.About, place.Rounds = "PLACE", "it's placed", parimutuel.RoundsOf(parimutuel.RoundFlop, parimutuel.RoundTurn)
+	place.Name, place.Input, place.About, place.Rounds = "PLACE", "place", "it's placed", parimutuel.RoundsOf(parimutuel.RoundFlop, parimutuel.RoundTurn)
 	reg, err := parimutuel.NewRegistry(append(parimutuel.Production().Specs(), place)...)
 	if err != nil {
 		t.Fatal(err)

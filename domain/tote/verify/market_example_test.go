@@ -42,6 +42,7 @@ const marketTopTwo parimutuel.Market = "TOP_TWO"
 // topTwo is the whole of the market.
 var topTwo = parimutuel.MarketSpec{
 	Name:   marketTopTwo,
+	Input:  "topTwo",
 	About:  "a position finishes first or second after the river",
 	Rounds: parimutuel.RoundsOf(parimutuel.RoundPreDeal, parimutuel.RoundPocket, parimutuel.RoundFlop, parimutuel.RoundTurn),
 	Shape:  parimutuel.PositionShape,
