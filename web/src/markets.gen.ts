@@ -29,3 +29,10 @@ export const MARKETS = [
 
 /** MarketName is a market's name. */
 export type MarketName = (typeof MARKETS)[number]['name'];
+
+/** SELECTION_INPUTS names each market's field of the API's @oneOf SelectionInput (typed by the market's shape). */
+export const SELECTION_INPUTS = {
+  WIN: 'position',
+  COMBINATION: 'combination',
+  EXPRESS: 'express',
+} as const satisfies Record<MarketName, string>;
