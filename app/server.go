@@ -18,6 +18,7 @@ import (
 	"github.com/pokertote/pokertote/domain/auth"
 	"github.com/pokertote/pokertote/domain/bettingstop"
 	"github.com/pokertote/pokertote/domain/event"
+	"github.com/pokertote/pokertote/domain/parimutuel"
 	"github.com/pokertote/pokertote/domain/protection"
 	"github.com/pokertote/pokertote/domain/report"
 	"github.com/pokertote/pokertote/domain/tote/service"
@@ -202,6 +203,11 @@ func (a *App) openStorage(ctx context.Context) error {
 	a.db = db
 	a.closers = append(a.closers, db.Close)
 	if err := db.Migrate(ctx); err != nil {
+		return err
+	}
+	// The bets' markets are the registry's: the database learns a new one
+	// here, with no migration.
+	if err := db.SyncMarkets(ctx, parimutuel.Production()); err != nil {
 		return err
 	}
 	where := a.cfg.SQLitePath

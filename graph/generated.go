@@ -5916,7 +5916,7 @@ func newExecutionContext(
 	}
 }
 
-//go:embed "schema/account.graphqls" "schema/apikey.graphqls" "schema/audit.graphqls" "schema/bettingstop.graphqls" "schema/cards.graphqls" "schema/events.graphqls" "schema/fairness.graphqls" "schema/holdem.graphqls" "schema/ledger.graphqls" "schema/protection.graphqls" "schema/regulator.graphqls" "schema/reports.graphqls" "schema/tote.graphqls" "schema/trusteddocs.graphqls" "schema/webhooks.graphqls"
+//go:embed "schema/account.graphqls" "schema/apikey.graphqls" "schema/audit.graphqls" "schema/bettingstop.graphqls" "schema/cards.graphqls" "schema/events.graphqls" "schema/fairness.graphqls" "schema/holdem.graphqls" "schema/ledger.graphqls" "schema/markets.gen.graphqls" "schema/protection.graphqls" "schema/regulator.graphqls" "schema/reports.graphqls" "schema/tote.graphqls" "schema/trusteddocs.graphqls" "schema/webhooks.graphqls"
 var sourcesFS embed.FS
 
 func sourceData(filename string) string {
@@ -6035,6 +6035,7 @@ type Subscription
 	{Name: "schema/fairness.graphqls", Input: sourceData("schema/fairness.graphqls"), BuiltIn: false},
 	{Name: "schema/holdem.graphqls", Input: sourceData("schema/holdem.graphqls"), BuiltIn: false},
 	{Name: "schema/ledger.graphqls", Input: sourceData("schema/ledger.graphqls"), BuiltIn: false},
+	{Name: "schema/markets.gen.graphqls", Input: sourceData("schema/markets.gen.graphqls"), BuiltIn: false},
 	{Name: "schema/protection.graphqls", Input: sourceData("schema/protection.graphqls"), BuiltIn: false},
 	{Name: "schema/regulator.graphqls", Input: sourceData("schema/regulator.graphqls"), BuiltIn: false},
 	{Name: "schema/reports.graphqls", Input: sourceData("schema/reports.graphqls"), BuiltIn: false},

@@ -4,6 +4,10 @@
 // *.resolvers.go files.
 package graph
 
+// The schema's markets (schema/markets.gen.graphqls) are generated from the
+// market registry first, so `go generate ./graph` alone never runs gqlgen
+// on a stale Market enum or SelectionInput.
+//go:generate go -C ../cmd/gen-markets run . -o ../../web/src/markets.gen.ts -graphql ../../graph/schema/markets.gen.graphqls
 //go:generate go -C .. tool gqlgen generate
 
 // Resolver is the root resolver: one API per area, each built over its

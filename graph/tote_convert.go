@@ -3,7 +3,9 @@ package graph
 import (
 	"encoding/hex"
 	"fmt"
+	"reflect"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/pokertote/pokertote/domain/cards"
@@ -19,51 +21,79 @@ import (
 // against the draw). Exactly one field must be set: @oneOf says so for
 // literals, and this says so for variables too.
 func fromSelectionInput(in *model.SelectionInput) (parimutuel.Market, string, error) {
+	return readSelectionInput(parimutuel.Production(), in)
+}
+
+// readSelectionInput reads in, a pointer to SelectionInput as gqlgen
+// generates it from reg's schema (internal/marketschema): one pointer field
+// per market, its JSON name the market's Input, its type the shape's. The
+// field names the market and the shape says how its value is written, so
+// no market is named here. A field reg does not declare, or of a type its
+// market's shape does not read, is a stale schema: Internal.
+func readSelectionInput(reg *parimutuel.Registry, in any) (parimutuel.Market, string, error) {
+	v := reflect.ValueOf(in)
 	set := 0
 	var m parimutuel.Market
 	var text string
-	if in != nil {
-		for _, f := range selectionInputs {
-			if t, ok := f.read(in); ok {
-				set++
-				m, text = f.market, t
+	if v.Kind() == reflect.Pointer && !v.IsNil() && v.Elem().Kind() == reflect.Struct {
+		v = v.Elem()
+		for i := range v.NumField() {
+			f := v.Field(i)
+			if f.Kind() != reflect.Pointer || f.IsNil() {
+				continue
 			}
+			name, _, _ := strings.Cut(v.Type().Field(i).Tag.Get("json"), ",")
+			spec, ok := reg.ByInput(name)
+			if !ok {
+				return "", "", errs.E(errs.Internal, "SelectionInput field %q is no market's: regenerate the schema", name)
+			}
+			read, ok := shapeInputs[spec.Shape.Name()]
+			t, fits := "", false
+			if ok {
+				t, fits = read(f.Elem().Interface())
+			}
+			if !fits {
+				return "", "", errs.E(errs.Internal, "SelectionInput field %q (%s) does not fit the %s shape of %s", name, f.Type(), spec.Shape.Name(), spec.Name)
+			}
+			set++
+			m, text = spec.Name, t
 		}
 	}
 	if set != 1 {
-		return "", "", errs.R(errs.Invalid, ReasonInvalidSelection, "give exactly one of position, combination or express")
+		return "", "", errs.R(errs.Invalid, ReasonInvalidSelection, "give exactly one of %s", inputChoices(reg))
 	}
 	return m, text, nil
 }
 
-// selectionInputs are SelectionInput's fields, one per market, in the
-// registry's order: the field's name, the market it names, and how it is
-// read as the selection's text. TestSelectionInputIsRegistry keeps them
-// the schema's fields and the registry's markets.
-var selectionInputs = []struct {
-	field  string
-	market parimutuel.Market
-	read   func(in *model.SelectionInput) (string, bool)
-}{
-	{"position", parimutuel.MarketWin, func(in *model.SelectionInput) (string, bool) {
-		if in.Position == nil {
-			return "", false
-		}
-		return strconv.Itoa(*in.Position), true
-	}},
-	{"combination", parimutuel.MarketCombination, func(in *model.SelectionInput) (string, bool) {
-		if in.Combination == nil {
-			return "", false
-		}
-		return string(*in.Combination), true
-	}},
-	{"express", parimutuel.MarketExpress, func(in *model.SelectionInput) (string, bool) {
-		if in.Express == nil {
-			return "", false
-		}
-		e := in.Express
-		return fmt.Sprintf("%d-%d-%d", e.Flop, e.Turn, e.River), true
-	}},
+// shapeInputs read a SelectionInput field's value as the selection's text,
+// by the shape of its market (its GraphQL type is
+// marketschema.InputTypes'): false when the value is not of that type.
+var shapeInputs = map[string]func(v any) (string, bool){
+	parimutuel.PositionShape.Name(): func(v any) (string, bool) {
+		p, ok := v.(int)
+		return strconv.Itoa(p), ok
+	},
+	parimutuel.CategoryShape.Name(): func(v any) (string, bool) {
+		c, ok := v.(model.HandCategory)
+		return string(c), ok
+	},
+	parimutuel.CouponShape.Name(): func(v any) (string, bool) {
+		e, ok := v.(model.ExpressInput)
+		return fmt.Sprintf("%d-%d-%d", e.Flop, e.Turn, e.River), ok
+	},
+}
+
+// inputChoices names reg's SelectionInput fields: "position, combination
+// or express".
+func inputChoices(reg *parimutuel.Registry) string {
+	var names []string
+	for _, s := range reg.Specs() {
+		names = append(names, s.Input)
+	}
+	if len(names) == 1 {
+		return names[0]
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
 }
 
 func toModelTable(t tote.Table) *model.Table {

@@ -1,16 +1,21 @@
 // Command gen-markets writes web/src/markets.gen.ts from the market
 // registry (domain/parimutuel/markets.go): each market's name, text, the
 // rounds that offer it, how its selections are written, how its pools
-// settle and what of the outcome it reads, and its grading rule (GRADING).
-// The web client's bet slip and rules table and its verifier read the
-// markets from there: the verifier grades and enumerates every market by
-// its rule's kind, so a market of a kind it knows needs no code of its own.
+// settle, what of the outcome it reads, its API input field
+// (SELECTION_INPUTS) and its grading rule (GRADING). The web client's bet
+// slip and rules table and its verifier read the markets from there: the
+// verifier grades and enumerates every market by its rule's kind, so a
+// market of a kind it knows needs no code of its own. With -graphql it also
+// writes the API's side of the registry, graph/schema/markets.gen.graphqls:
+// the Market enum and SelectionInput.
 //
-// Its test fails when the file is stale (or a market lacks its texts in
-// web/src/i18n.ts); `go generate ./cmd/gen-markets` rewrites it.
+// Its tests fail when a file is stale (or a market lacks its texts in
+// web/src/i18n.ts); `go generate ./cmd/gen-markets` rewrites them. It runs
+// before graph's gqlgen in `go generate ./...` (packages run in import
+// path order: cmd/... before graph), so gqlgen reads the new schema.
 package main
 
-//go:generate go run . -o ../../web/src/markets.gen.ts
+//go:generate go run . -o ../../web/src/markets.gen.ts -graphql ../../graph/schema/markets.gen.graphqls
 
 import (
 	"bytes"
@@ -21,20 +26,38 @@ import (
 	"strings"
 
 	"github.com/pokertote/pokertote/domain/parimutuel"
+	"github.com/pokertote/pokertote/internal/marketschema"
 )
 
 func main() {
-	out := flag.String("o", "", "the file to write (default: standard output)")
+	out := flag.String("o", "", "the TypeScript file to write (default: standard output)")
+	gql := flag.String("graphql", "", "the GraphQL schema file to write (default: none)")
 	flag.Parse()
-	src := Generate(parimutuel.Production())
-	if *out == "" {
-		os.Stdout.Write(src)
-		return
-	}
-	if err := os.WriteFile(*out, src, 0o644); err != nil {
+	if err := write(*out, *gql); err != nil {
 		fmt.Fprintln(os.Stderr, "gen-markets:", err)
 		os.Exit(1)
 	}
+}
+
+// write writes the production registry's TypeScript module to out (or
+// standard output) and its GraphQL schema to gql (when named).
+func write(out, gql string) error {
+	reg := parimutuel.Production()
+	if gql != "" {
+		schema, err := marketschema.GraphQL(reg)
+		if err != nil {
+			return err
+		}
+		if err := os.WriteFile(gql, schema, 0o644); err != nil {
+			return err
+		}
+	}
+	src := Generate(reg)
+	if out == "" {
+		_, err := os.Stdout.Write(src)
+		return err
+	}
+	return os.WriteFile(out, src, 0o644)
 }
 
 // Generate is the TypeScript module of reg's markets.
@@ -83,6 +106,7 @@ export const MARKETS = [
 export type MarketName = (typeof MARKETS)[number]['name'];
 `)
 	writeGrading(&b, reg)
+	writeSelectionInputs(&b, reg)
 	return b.Bytes()
 }
 
@@ -131,6 +155,19 @@ export const GRADING: { readonly [M in MarketName]: Grading } = {
 		fmt.Fprintf(b, "  %s: { %s },\n", m.Name, strings.Join(fields, ", "))
 	}
 	b.WriteString("};\n")
+}
+
+// writeSelectionInputs writes SELECTION_INPUTS: each market's field of the
+// API's SelectionInput (the bet slip writes a selection there, by shape).
+func writeSelectionInputs(b *bytes.Buffer, reg *parimutuel.Registry) {
+	b.WriteString(`
+/** SELECTION_INPUTS names each market's field of the API's @oneOf SelectionInput (typed by the market's shape). */
+export const SELECTION_INPUTS = {
+`)
+	for _, m := range reg.Specs() {
+		fmt.Fprintf(b, "  %s: %s,\n", m.Name, quote(m.Input))
+	}
+	b.WriteString("} as const satisfies Record<MarketName, string>;\n")
 }
 
 // quote writes s as a single-quoted TypeScript string.

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/pokertote/pokertote/domain/parimutuel"
+	"github.com/pokertote/pokertote/internal/marketschema"
 )
 
 var webSrc = filepath.Join("..", "..", "web", "src")
@@ -31,7 +32,7 @@ func TestGeneratedIsCurrent(t *testing.T) {
 func TestGenerateFollowsRegistry(t *testing.T) {
 	win, _ := parimutuel.Production().Lookup(parimutuel.MarketWin)
 	place := win
-	place.Name, place.About, place.Rounds = "PLACE", "it's placed", parimutuel.RoundsOf(parimutuel.RoundFlop, parimutuel.RoundTurn)
+	place.Name, place.Input, place.About, place.Rounds = "PLACE", "place", "it's placed", parimutuel.RoundsOf(parimutuel.RoundFlop, parimutuel.RoundTurn)
 	reg, err := parimutuel.NewRegistry(append(parimutuel.Production().Specs(), place)...)
 	if err != nil {
 		t.Fatal(err)
@@ -39,6 +40,9 @@ func TestGenerateFollowsRegistry(t *testing.T) {
 	want := `  { name: 'PLACE', about: 'it\'s placed', rounds: [3, 4], shape: 'POSITION', listed: true, scheme: 'SINGLE', reads: ['WINNERS'] },` + "\n] as const"
 	if got := string(Generate(reg)); !strings.Contains(got, want) {
 		t.Fatalf("generated:\n%s\nwant a line\n%s", got, want)
+	}
+	if want, got := "  PLACE: 'place',\n} as const", string(Generate(reg)); !strings.Contains(got, want) {
+		t.Fatalf("generated:\n%s\nwant its input field\n%s", got, want)
 	}
 }
 
@@ -124,4 +128,20 @@ func literal(s string) (string, int, bool) {
 		}
 	}
 	return "", 0, false
+}
+
+// TestGeneratedGraphQLIsCurrent: graph/schema/markets.gen.graphqls is
+// what the registry generates today.
+func TestGeneratedGraphQLIsCurrent(t *testing.T) {
+	got, err := os.ReadFile(filepath.Join("..", "..", "graph", "schema", "markets.gen.graphqls"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := marketschema.GraphQL(parimutuel.Production())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Fatalf("graph/schema/markets.gen.graphqls is stale: run go generate ./cmd/gen-markets ./graph\nwant:\n%s", want)
+	}
 }

@@ -73,14 +73,14 @@ func TestTopTwoInTheWebVerifier(t *testing.T) {
 
 	dir := t.TempDir()
 	markets := filepath.Join(dir, "markets.gen.ts")
-	write(t, markets, Generate(reg))
+	writeFile(t, markets, Generate(reg))
 	files := []string{filepath.Join(dir, "top-two.json"), filepath.Join(dir, "top-two-raised.json")}
 	for i, r := range []tote.DrawResult{res, tampered} {
 		b, err := json.Marshal(r)
 		if err != nil {
 			t.Fatal(err)
 		}
-		write(t, files[i], b)
+		writeFile(t, files[i], b)
 	}
 	cmd := exec.Command(node, append([]string{filepath.Join("test", "markets-verify.mjs"), markets}, files...)...)
 	cmd.Dir = web
@@ -156,7 +156,7 @@ func hasLine(problems []string, a, b string) bool {
 	return slices.ContainsFunc(problems, func(p string) bool { return strings.Contains(p, a) && strings.Contains(p, "selection "+b) })
 }
 
-func write(t *testing.T, name string, b []byte) {
+func writeFile(t *testing.T, name string, b []byte) {
 	t.Helper()
 	if err := os.WriteFile(name, b, 0o600); err != nil {
 		t.Fatal(err)

@@ -28,6 +28,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/pokertote/pokertote/domain/parimutuel"
 )
 
 func init() {
@@ -63,7 +65,7 @@ func parseBetsFlags(args []string) (betsConfig, error) {
 	fs.Float64Var(&c.rate, "rate", 0, "open-loop bets per second (0: closed loop)")
 	fs.DurationVar(&c.duration, "duration", 20*time.Second, "how long to bet (after warm-up)")
 	fs.Int64Var(&c.count, "count", 0, "stop after this many requests (0: no limit besides -duration)")
-	fs.IntVar(&c.pools, "pools", 1, "pools to spread bets over: 1 (WIN), 2 (+COMBINATION), 3 (+EXPRESS)")
+	fs.IntVar(&c.pools, "pools", 1, "pools to spread bets over: the first n markets of the registry ("+poolsHelp()+")")
 	fs.StringVar(&c.tableID, "table", "", "bet on this table's draws instead of creating a table")
 	fs.IntVar(&c.positions, "positions", 10, "positions of the created table")
 	fs.StringVar(&c.deposit, "deposit", "10000000.00", "deposit per player")
@@ -82,8 +84,8 @@ func parseBetsFlags(args []string) (betsConfig, error) {
 	switch {
 	case c.adminEmail == "" || c.adminPassword == "":
 		return c, errors.New("give -admin-email and -admin-password (or ADMIN_EMAIL/ADMIN_PASSWORD) as the server was started with")
-	case c.players < 1 || c.clients < 1 || c.pools < 1 || c.pools > 3:
-		return c, errors.New("-players and -clients must be positive, -pools 1 to 3")
+	case c.players < 1 || c.clients < 1 || c.pools < 1 || c.pools > len(parimutuel.Production().Markets()):
+		return c, fmt.Errorf("-players and -clients must be positive, -pools 1 to %d", len(parimutuel.Production().Markets()))
 	case c.duration <= 0 || c.duration > time.Hour:
 		return c, errors.New("-duration must be in (0, 1h]")
 	}
@@ -422,17 +424,57 @@ func (s *betStats) recordLocked(lat time.Duration, err error) {
 	s.refused[reason]++
 }
 
-// betSelection is a random selection (SelectionInput) of pool 0 (WIN),
-// 1 (COMBINATION) or 2 (EXPRESS), for a table of n positions.
+// betSelection is a random selection (SelectionInput) of pool i, the
+// production registry's i-th market (WIN, COMBINATION, EXPRESS, ...), for
+// a table of n positions: written in the market's input field, by its
+// shape.
 func betSelection(pool, n int, r *rand.Rand) map[string]any {
-	switch pool {
-	case 1:
-		cats := []string{"HIGH_CARD", "PAIR", "TWO_PAIR", "THREE_OF_A_KIND", "STRAIGHT", "FLUSH", "FULL_HOUSE"}
-		return map[string]any{"combination": cats[r.IntN(len(cats))]}
-	case 2:
-		return map[string]any{"express": map[string]any{"flop": 1 + r.IntN(n), "turn": 1 + r.IntN(n), "river": 1 + r.IntN(n)}}
+	spec := parimutuel.Production().Specs()[pool]
+	sels := poolSelections(spec, n)
+	s := sels[r.IntN(len(sels))]
+	switch spec.Shape {
+	case parimutuel.CategoryShape:
+		return map[string]any{spec.Input: s.Combination.String()}
+	case parimutuel.CouponShape:
+		return map[string]any{spec.Input: map[string]any{"flop": s.Coupon.Flop, "turn": s.Coupon.Turn, "river": s.Coupon.River}}
 	}
-	return map[string]any{"position": 1 + r.IntN(n)}
+	return map[string]any{spec.Input: s.Position}
+}
+
+// selectionsBy caches poolSelections by market and table size.
+var selectionsBy sync.Map // struct{m parimutuel.Market; n int} -> []parimutuel.Selection
+
+// poolSelections are the selections the load bets on in a market: every
+// one of a table of n positions, but only the seven commonest hand
+// categories (the rarer ones are suspended after the deal, and refusals
+// would measure nothing).
+func poolSelections(spec parimutuel.MarketSpec, n int) []parimutuel.Selection {
+	key := struct {
+		m parimutuel.Market
+		n int
+	}{spec.Name, n}
+	if v, ok := selectionsBy.Load(key); ok {
+		return v.([]parimutuel.Selection)
+	}
+	sels := spec.Selections(n)
+	if spec.Shape == parimutuel.CategoryShape {
+		sels = slices.DeleteFunc(sels, func(s parimutuel.Selection) bool { return s.Combination > parimutuel.FullHouse })
+	}
+	selectionsBy.Store(key, sels)
+	return sels
+}
+
+// poolsHelp names the markets -pools spreads over: "1 WIN, 2 +COMBINATION, ...".
+func poolsHelp() string {
+	var parts []string
+	for i, m := range parimutuel.Production().Markets() {
+		prefix := "+"
+		if i == 0 {
+			prefix = ""
+		}
+		parts = append(parts, fmt.Sprintf("%d %s%s", i+1, prefix, m))
+	}
+	return strings.Join(parts, ", ")
 }
 
 const placeBetMutation = `mutation($in: PlaceBetInput!) { placeBet(input: $in) { id } }`

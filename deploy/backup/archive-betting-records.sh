@@ -28,7 +28,7 @@ tables=(
   users verifications audit_log
   protection_limits protection_exclusions exclusion_register
   regulator_feed protection_changes report_daily protection_hits
-  tote_jackpot_chain
+  tote_jackpot_chain tote_markets
 )
 
 mkdir -p "$ARCHIVE_DIR"

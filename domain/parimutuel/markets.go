@@ -11,6 +11,7 @@ func productionMarkets() []MarketSpec {
 func winMarket() MarketSpec {
 	return MarketSpec{
 		Name:   MarketWin,
+		Input:  "position",
 		About:  "a position wins after the river (alone or in a tie)",
 		Rounds: RoundsOf(RoundPreDeal, RoundPocket, RoundFlop, RoundTurn),
 		Shape:  PositionShape,
@@ -26,6 +27,7 @@ func winMarket() MarketSpec {
 func combinationMarket() MarketSpec {
 	return MarketSpec{
 		Name:   MarketCombination,
+		Input:  "combination",
 		About:  "the category of the winning hand",
 		Rounds: RoundsOf(RoundPreDeal, RoundPocket, RoundFlop, RoundTurn),
 		Shape:  CategoryShape,
@@ -41,6 +43,7 @@ func combinationMarket() MarketSpec {
 func expressMarket() MarketSpec {
 	return MarketSpec{
 		Name:  MarketExpress,
+		Input: "express",
 		About: "a coupon of the leader after the flop, the leader after the turn and the winner after the river",
 		// Its first prediction is the flop leader, so it closes before
 		// the flop is known.

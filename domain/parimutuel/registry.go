@@ -25,8 +25,14 @@ type MarketSpec struct {
 	// every result, the GraphQL enum value and the SQL CHECK's value.
 	// Upper-case letters and underscores.
 	Name Market
-	// About says in one English line what a bet backs (docs, tools).
+	// About says in one English line what a bet backs (docs, tools, the
+	// GraphQL enum value's description).
 	About string
+	// Input is the name of the API's SelectionInput field that backs this
+	// market (@oneOf: the field names the market), typed by the shape:
+	// lower camel case, used once. cmd/gen-markets writes the GraphQL
+	// schema's Market enum and SelectionInput from the registry.
+	Input string
 	// Rounds are the betting rounds that take bets on it.
 	Rounds RoundSet
 	// Shape is how a selection is held in Selection, checked, written,
@@ -199,6 +205,9 @@ func NewRegistry(specs ...MarketSpec) (*Registry, error) {
 		if slices.Contains(r.names, s.Name) {
 			return nil, errs.E(errs.Internal, "market %s is declared twice", s.Name)
 		}
+		if other, ok := r.ByInput(s.Input); ok {
+			return nil, errs.E(errs.Internal, "markets %s and %s share the input field %q", other.Name, s.Name, s.Input)
+		}
 		r.specs = append(r.specs, s)
 		r.names = append(r.names, s.Name)
 	}
@@ -223,6 +232,9 @@ func checkSpec(s MarketSpec) error {
 	}
 	if s.Name == "" || strings.Trim(string(s.Name), "ABCDEFGHIJKLMNOPQRSTUVWXYZ_") != "" || s.Name[0] == '_' {
 		return bad("a name is upper-case letters and underscores")
+	}
+	if !validInput(s.Input) {
+		return bad("input field %q is not lower camel case (a letter a-z, then letters and digits)", s.Input)
 	}
 	if s.Rounds == 0 {
 		return bad("no round offers it")
@@ -269,6 +281,31 @@ func gradeSample(s MarketSpec) (err error) {
 		}
 	}
 	return nil
+}
+
+// validInput reports whether name can be a GraphQL input field of the
+// schema's conventions: lower camel case ASCII.
+func validInput(name string) bool {
+	if name == "" || name[0] < 'a' || name[0] > 'z' {
+		return false
+	}
+	for _, c := range name {
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9') {
+			return false
+		}
+	}
+	return true
+}
+
+// ByInput returns the spec of the market whose SelectionInput field is
+// name, and false when no market of the registry has that field.
+func (r *Registry) ByInput(name string) (MarketSpec, bool) {
+	for i := range r.specs {
+		if r.specs[i].Input == name {
+			return r.specs[i], true
+		}
+	}
+	return MarketSpec{}, false
 }
 
 // Markets lists the registry's markets in order (a copy).

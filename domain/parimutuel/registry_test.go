@@ -27,13 +27,14 @@ func TestProductionRegistry(t *testing.T) {
 		reads  []string
 		listed bool
 		rule   string
+		input  string // the API's SelectionInput field: clients send it, it never changes
 	}{
-		{parimutuel.MarketWin, all, parimutuel.PositionShape, parimutuel.SchemeSingle, []string{"WINNERS"}, true, "PLACED_WITHIN(1)"},
-		{parimutuel.MarketCombination, all, parimutuel.CategoryShape, parimutuel.SchemeSingle, []string{"CATEGORY"}, true, "CATEGORY_IS"},
-		{parimutuel.MarketExpress, parimutuel.RoundsOf(1, 2), parimutuel.CouponShape, parimutuel.SchemeTwoTier, []string{"WINNERS", "FLOP_LEADERS", "TURN_LEADERS"}, false, "COUPON_LEGS(3, 2)"},
+		{parimutuel.MarketWin, all, parimutuel.PositionShape, parimutuel.SchemeSingle, []string{"WINNERS"}, true, "PLACED_WITHIN(1)", "position"},
+		{parimutuel.MarketCombination, all, parimutuel.CategoryShape, parimutuel.SchemeSingle, []string{"CATEGORY"}, true, "CATEGORY_IS", "combination"},
+		{parimutuel.MarketExpress, parimutuel.RoundsOf(1, 2), parimutuel.CouponShape, parimutuel.SchemeTwoTier, []string{"WINNERS", "FLOP_LEADERS", "TURN_LEADERS"}, false, "COUPON_LEGS(3, 2)", "express"},
 	} {
 		s, ok := reg.Lookup(tt.m)
-		if !ok || s.Rounds != tt.rounds || s.Shape != tt.shape || s.Scheme != tt.scheme || !slices.Equal(s.Reads.Names(), tt.reads) || s.Listed() != tt.listed || s.About == "" || s.Rule.String() != tt.rule {
+		if !ok || s.Input != tt.input || s.Rounds != tt.rounds || s.Shape != tt.shape || s.Scheme != tt.scheme || !slices.Equal(s.Reads.Names(), tt.reads) || s.Listed() != tt.listed || s.About == "" || s.Rule.String() != tt.rule {
 			t.Errorf("%s: %+v", tt.m, s)
 		}
 	}
@@ -85,12 +86,14 @@ func TestUnknownMarketIsAnError(t *testing.T) {
 func TestNewRegistryRefuses(t *testing.T) {
 	win, _ := parimutuel.Production().Lookup(parimutuel.MarketWin)
 	place := win
-	place.Name = "PLACE"
+	place.Name, place.Input = "PLACE", "place"
 	for name, tt := range map[string]struct {
 		edit func(s *parimutuel.MarketSpec)
 		want string
 	}{
 		"lower-case name": {func(s *parimutuel.MarketSpec) { s.Name = "place" }, "upper-case"},
+		"no input":        {func(s *parimutuel.MarketSpec) { s.Input = "" }, "input field"},
+		"input not camel": {func(s *parimutuel.MarketSpec) { s.Input = "top_two" }, "input field"},
 		"no rounds":       {func(s *parimutuel.MarketSpec) { s.Rounds = 0 }, "no round"},
 		"round 5":         {func(s *parimutuel.MarketSpec) { s.Rounds = parimutuel.RoundsOf(1, 5) }, "not rounds 1..4"},
 		"round 0":         {func(s *parimutuel.MarketSpec) { s.Rounds = parimutuel.RoundsOf(0, 1) }, "not rounds 1..4"},
@@ -129,6 +132,9 @@ func TestNewRegistryRefuses(t *testing.T) {
 	if _, err := parimutuel.NewRegistry(append(parimutuel.Production().Specs(), win)...); !errs.Is(err, errs.Internal) {
 		t.Fatalf("WIN declared twice: %v", err)
 	}
+	if _, err := parimutuel.NewRegistry(append(parimutuel.Production().Specs(), spec(place, func(s *parimutuel.MarketSpec) { s.Input = "position" }))...); !errs.Is(err, errs.Internal) || !strings.Contains(err.Error(), `share the input field "position"`) {
+		t.Fatalf("WIN's input field declared twice: %v", err)
+	}
 	if _, err := parimutuel.NewRegistry(); !errs.Is(err, errs.Internal) {
 		t.Fatalf("an empty registry: %v", err)
 	}
@@ -139,6 +145,18 @@ func TestNewRegistryRefuses(t *testing.T) {
 	if reg.Markets()[0] != "PLACE" || parimutuel.Market("PLACE").Validate() == nil {
 		t.Fatal("a test registry leaked into production")
 	}
+	if got, ok := reg.ByInput("place"); !ok || got.Name != "PLACE" {
+		t.Fatalf("ByInput(place) = %s, %t", got.Name, ok)
+	}
+	if _, ok := parimutuel.Production().ByInput("place"); ok {
+		t.Fatal("production has a place field")
+	}
+}
+
+// spec is s edited by edit (a copy).
+func spec(s parimutuel.MarketSpec, edit func(*parimutuel.MarketSpec)) parimutuel.MarketSpec {
+	edit(&s)
+	return s
 }
 
 // asCoupon makes s a coupon market of rule r and scheme sc.

@@ -544,7 +544,7 @@ type ExpressCategoryResult struct {
 	RolledIntoJackpot Money        `json:"rolledIntoJackpot"`
 }
 
-// An EXPRESS coupon: the leader after the flop, the leader after the turn and the winner after the river (a position may repeat).
+// A coupon (SelectionInput's field of a COUPON-shaped market, EXPRESS): the leader after the flop, the leader after the turn and the winner after the river (a position may repeat).
 type ExpressInput struct {
 	Flop  int `json:"flop"`
 	Turn  int `json:"turn"`
@@ -1215,11 +1215,11 @@ type SelectionChance struct {
 
 // What a bet backs: exactly one of its fields, which names the market.
 type SelectionInput struct {
-	// WIN: the position that wins.
+	// WIN: a position wins after the river (alone or in a tie).
 	Position *int `json:"position,omitempty"`
 	// COMBINATION: the category of the winning hand.
 	Combination *HandCategory `json:"combination,omitempty"`
-	// EXPRESS: a coupon of three positions.
+	// EXPRESS: a coupon of the leader after the flop, the leader after the turn and the winner after the river.
 	Express *ExpressInput `json:"express,omitempty"`
 }
 
@@ -2160,14 +2160,15 @@ func (e LimitPeriod) MarshalJSON() ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
+// A market: what a bet backs. Each is declared once, in the server's market registry.
 type Market string
 
 const (
-	// Which position wins.
+	// a position wins after the river (alone or in a tie)
 	MarketWin Market = "WIN"
-	// The category of the winning hand.
+	// the category of the winning hand
 	MarketCombination Market = "COMBINATION"
-	// A coupon: leader after the flop, leader after the turn, winner after the river, written "f-t-r".
+	// a coupon of the leader after the flop, the leader after the turn and the winner after the river
 	MarketExpress Market = "EXPRESS"
 )
 

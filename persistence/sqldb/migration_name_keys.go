@@ -13,10 +13,14 @@ import (
 // goMigrations are the migrations written in Go, beside each dialect's SQL
 // files: the ones that need a rule (or an error message) only Go has.
 func goMigrations(d Dialect) []*goose.Migration {
-	return []*goose.Migration{
+	ms := []*goose.Migration{
 		goose.NewGoMigration(120, &goose.GoFunc{RunTx: recomputeNameKeys(d)}, nil),
 		goose.NewGoMigration(420, &goose.GoFunc{RunTx: refuseUnfinishedV1Draws}, nil),
 	}
+	if d == SQLite {
+		ms = append(ms, goose.NewGoMigration(411, &goose.GoFunc{RunTx: dropSQLiteMarketCheck}, &goose.GoFunc{RunTx: restoreSQLiteMarketCheck}))
+	}
+	return ms
 }
 
 // recomputeNameKeys is migration 120: the register's name keys

@@ -57,3 +57,10 @@ export const GRADING: { readonly [M in MarketName]: Grading } = {
   COMBINATION: { kind: 'CATEGORY_IS', chances: 'BOARDS' },
   EXPRESS: { kind: 'COUPON_LEGS', cat1Legs: 3, cat2Legs: 2, chances: 'COUPONS' },
 };
+
+/** SELECTION_INPUTS names each market's field of the API's @oneOf SelectionInput (typed by the market's shape). */
+export const SELECTION_INPUTS = {
+  WIN: 'position',
+  COMBINATION: 'combination',
+  EXPRESS: 'express',
+} as const satisfies Record<MarketName, string>;

@@ -26,6 +26,7 @@ const MarketTopTwo parimutuel.Market = "TOP_TWO"
 // client's, take it with no code of its own.
 var TopTwo = parimutuel.MarketSpec{
 	Name:   MarketTopTwo,
+	Input:  "topTwo",
 	About:  "a position finishes first or second after the river",
 	Rounds: parimutuel.RoundsOf(parimutuel.RoundPreDeal, parimutuel.RoundPocket, parimutuel.RoundFlop, parimutuel.RoundTurn),
 	Shape:  parimutuel.PositionShape,

@@ -9,6 +9,7 @@ import (
 	"context"
 	"testing"
 
+	"github.com/pokertote/pokertote/domain/parimutuel"
 	"github.com/pokertote/pokertote/internal/testenv"
 	"github.com/pokertote/pokertote/persistence/sqldb"
 )
@@ -32,7 +33,10 @@ func openAndMigrate(ctx context.Context, o sqldb.Options) error {
 		return err
 	}
 	defer db.Close()
-	return db.Migrate(ctx)
+	if err := db.Migrate(ctx); err != nil {
+		return err
+	}
+	return db.SyncMarkets(ctx, parimutuel.Production())
 }
 
 // MigratedOptions returns the Options of a fresh database of dialect

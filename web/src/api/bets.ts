@@ -5,8 +5,8 @@ import { gql } from './client';
 import { PlaceBet, MyBets, MyBetProofs, MyBetsPage } from './ops';
 import { recordPlaced, placedOf } from './recorded';
 import { checkInclusion } from '../verify/merkle';
-import { MARKETS } from '../markets.gen';
-import type { MyBetProofsQuery, PlaceBetMutation, MyBetsQuery, MyBetsPageQuery, Market, BettingRound, SelectionInput, HandCategory } from '../gql/graphql';
+import { MARKETS, SELECTION_INPUTS, type MarketRule } from '../markets.gen';
+import type { MyBetProofsQuery, PlaceBetMutation, MyBetsQuery, MyBetsPageQuery, Market, BettingRound, SelectionInput, HandCategory, ExpressInput } from '../gql/graphql';
 
 export type MyBet = MyBetsQuery['myBets']['edges'][number]['node'];
 
@@ -14,7 +14,7 @@ export type MyBet = MyBetsQuery['myBets']['edges'][number]['node'];
 export interface Slip {
   drawId: string;
   market: Market;
-  /** WIN: [position]; COMBINATION: [category]; EXPRESS: [flop, turn, river]. */
+  /** By the market's shape: POSITION [position]; CATEGORY [category]; COUPON [flop, turn, river]. */
   pick: string[];
   stake: string;
   /** One key per slip: retries and double clicks send the same key, so the server bets once. */
@@ -65,12 +65,38 @@ export function checkStake(stake: string, min: string, max: string, balance: str
   return null;
 }
 
-/** selectionOf writes the slip's pick as the @oneOf SelectionInput (its field names the market). */
+/** Shape is how a market's selection is held: POSITION, CATEGORY or COUPON (markets.gen.ts). */
+export type Shape = MarketRule['shape'];
+
+/** shapeOf is market m's selection shape, as the server's registry declares it; undefined for a market this client does not know. */
+export function shapeOf(m: string): Shape | undefined {
+  return MARKETS.find((r) => r.name === m)?.shape;
+}
+
+/**
+ * selectionOf writes the slip's pick as the @oneOf SelectionInput: the
+ * market's own field (SELECTION_INPUTS, generated from the registry), its
+ * value by the market's shape. A new market of an existing shape needs
+ * nothing here.
+ */
 export function selectionOf(s: Slip): SelectionInput {
-  if (s.market === 'WIN') return { position: Number(s.pick[0]) };
-  if (s.market === 'COMBINATION') return { combination: s.pick[0] as HandCategory };
-  const [flop, turn, river] = s.pick.map(Number);
-  return { express: { flop, turn, river } };
+  // The field is the market's own and the value is its shape's type; the
+  // @oneOf union type cannot be built with a computed key, hence the cast.
+  const one = (value: number | HandCategory | ExpressInput) => ({ [SELECTION_INPUTS[s.market]]: value }) as unknown as SelectionInput;
+  switch (shapeOf(s.market)) {
+    case 'POSITION': return one(Number(s.pick[0]));
+    case 'CATEGORY': return one(s.pick[0] as HandCategory);
+    case 'COUPON': {
+      const [flop, turn, river] = s.pick.map(Number);
+      return one({ flop, turn, river });
+    }
+  }
+  throw new Error(`market ${s.market} is not in markets.gen.ts`);
+}
+
+/** pickOf is what of the slip's pickers a market of shape sh bets: a position, a category or a coupon. */
+export function pickOf(sh: Shape | undefined, pick: string[], cat: string): string[] {
+  return sh === 'POSITION' ? [pick[0]] : sh === 'CATEGORY' ? [cat] : pick.slice(0, 3);
 }
 
 export async function placeBet(s: Slip) {

@@ -70,7 +70,7 @@ export type ExclusionKind =
   /** 24 hours to 6 weeks. */
   | 'TIME_OUT';
 
-/** An EXPRESS coupon: the leader after the flop, the leader after the turn and the winner after the river (a position may repeat). */
+/** A coupon (SelectionInput's field of a COUPON-shaped market, EXPRESS): the leader after the flop, the leader after the turn and the winner after the river (a position may repeat). */
 export type ExpressInput = {
   flop: number;
   river: number;
@@ -168,12 +168,13 @@ export type LimitPeriod =
   | 'MONTH'
   | 'WEEK';
 
+/** A market: what a bet backs. Each is declared once, in the server's market registry. */
 export type Market =
-  /** The category of the winning hand. */
+  /** the category of the winning hand */
   | 'COMBINATION'
-  /** A coupon: leader after the flop, leader after the turn, winner after the river, written "f-t-r". */
+  /** a coupon of the leader after the flop, the leader after the turn and the winner after the river */
   | 'EXPRESS'
-  /** Which position wins. */
+  /** a position wins after the river (alone or in a tie) */
   | 'WIN';
 
 export type PlaceBetInput = {
@@ -235,9 +236,9 @@ export type Role =
 export type SelectionInput =
   {   /** COMBINATION: the category of the winning hand. */
   combination: HandCategory; express?: never; position?: never; }
-  |  { combination?: never;   /** EXPRESS: a coupon of three positions. */
+  |  { combination?: never;   /** EXPRESS: a coupon of the leader after the flop, the leader after the turn and the winner after the river. */
   express: ExpressInput; position?: never; }
-  |  { combination?: never; express?: never;   /** WIN: the position that wins. */
+  |  { combination?: never; express?: never;   /** WIN: a position wins after the river (alone or in a tie). */
   position: number; };
 
 export type SetLimitInput = {

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { signal } from '@preact/signals';
 import { suspendedIn, type DrawState } from '../api/table';
-import { ALL_MARKETS, marketsIn, checkStake, placeBet, myBets, tiyn, fmtTiyn, paidCoefficient, checkMyBetProofs, type Slip, type MyBet, type BetProofVerdict } from '../api/bets';
+import { ALL_MARKETS, marketsIn, shapeOf, pickOf, checkStake, placeBet, myBets, tiyn, fmtTiyn, paidCoefficient, checkMyBetProofs, type Slip, type MyBet, type BetProofVerdict } from '../api/bets';
 import { seenRoots } from '../api/recorded';
 import { me, userTick, newKey } from '../api/account';
 import { protection, loadProtection, activeExclusion } from '../api/protection';
@@ -18,13 +18,15 @@ export function pickFromPool(market: string, selection: string) {
   tapped.value = { market: market as Market, selection, at: Date.now() };
 }
 
-/** selectionKey writes the slip's pick as the pools name it ("3", "FLUSH", "1-2-3"). */
+/** selectionKey writes the slip's pick as the pools name it ("3", "FLUSH", "1-2-3"), by the market's shape. */
 function selectionKey(market: Market, pick: string[], cat: string): string {
-  return market === 'WIN' ? pick[0] : market === 'COMBINATION' ? cat : pick.join('-');
+  return pickOf(shapeOf(market), pick, cat).join('-');
 }
 
 /**
- * BetSlip: WIN, COMBINATION and EXPRESS in the rounds they are offered, with
+ * BetSlip: every market of the server's registry (markets.gen.ts) in the
+ * rounds it is offered, its picker by its selection shape (a position, a
+ * hand category, a coupon of three positions), with
  * the round's countdown, the selection's live coefficient and the potential
  * payout at that coefficient. The stake is checked before sending; the slip
  * keeps one idempotency key until it is accepted (or edited), so a double
@@ -34,7 +36,7 @@ function selectionKey(market: Market, pick: string[], cat: string): string {
  */
 export function BetSlip({ draw, positions }: { draw: DrawState; positions: number }) {
   const markets = marketsIn(draw.openRound);
-  const [market, setMarket] = useState<Market>('WIN');
+  const [market, setMarket] = useState<Market>(ALL[0]);
   const [pick, setPick] = useState<string[]>(['1', '1', '1']);
   const [cat, setCat] = useState('PAIR');
   const [stake, setStake] = useState('');
@@ -61,8 +63,9 @@ export function BetSlip({ draw, positions }: { draw: DrawState; positions: numbe
     const p = tapped.value;
     if (!p) return;
     setMarket(p.market);
-    if (p.market === 'WIN') setPick([p.selection, pick[1], pick[2]]);
-    else if (p.market === 'COMBINATION') setCat(p.selection);
+    const sh = shapeOf(p.market);
+    if (sh === 'POSITION') setPick([p.selection, pick[1], pick[2]]);
+    else if (sh === 'CATEGORY') setCat(p.selection);
     else setPick(p.selection.split('-'));
     setKey(newKey()); setMsg(null); setOpen(true);
     setTimeout(() => stakeRef.current?.focus({ preventScroll: false }), 0);
@@ -123,7 +126,7 @@ export function BetSlip({ draw, positions }: { draw: DrawState; positions: numbe
     if (bad) { setMsg({ kind: 'error', text: t(bad[0], bad[1] && Object.fromEntries(Object.entries(bad[1]).map(([k, v]) => [k, money(v)]))) }); return; }
     setBusy(true);
     setMsg(null);
-    const slip: Slip = { drawId: draw.id, market, pick: market === 'WIN' ? [pick[0]] : market === 'COMBINATION' ? [cat] : pick, stake, key };
+    const slip: Slip = { drawId: draw.id, market, pick: pickOf(shapeOf(market), pick, cat), stake, key };
     try {
       await placeBet(slip);
       setMsg({ kind: 'ok', text: t('betAccepted') });
@@ -138,6 +141,10 @@ export function BetSlip({ draw, positions }: { draw: DrawState; positions: numbe
   };
   const posOpts = Array.from({ length: positions }, (_, i) => String(i + 1));
   const closed = !draw.openRound;
+  const shape = shapeOf(market);
+  // A picker's name is its market's, lower case (WIN's "win", EXPRESS's
+  // "express-flop"...): the browser tests find them so.
+  const name = market.toLowerCase();
   return (
     <section class={'slip ' + (open ? 'open' : 'closed')} aria-labelledby="slip-h" data-testid="slip">
       {bar}
@@ -151,26 +158,26 @@ export function BetSlip({ draw, positions }: { draw: DrawState; positions: numbe
               ))}
             </fieldset>
             <div class="pick-area">
-              {market === 'WIN' && (
+              {shape === 'POSITION' && (
                 <Field label={t('position')}>
-                  <select name="win" value={pick[0]} onChange={(e) => edit(setPick)([(e.target as HTMLSelectElement).value, pick[1], pick[2]])}>
-                    {posOpts.map((p) => <option key={p} value={p} disabled={off('WIN', p)}>{p}{off('WIN', p) ? ' · ' + t('suspended') : ''}</option>)}
+                  <select name={name} value={pick[0]} onChange={(e) => edit(setPick)([(e.target as HTMLSelectElement).value, pick[1], pick[2]])}>
+                    {posOpts.map((p) => <option key={p} value={p} disabled={off(market, p)}>{p}{off(market, p) ? ' · ' + t('suspended') : ''}</option>)}
                   </select>
                 </Field>
               )}
-              {market === 'COMBINATION' && (
-                <Field label={t('COMBINATION')}>
-                  <select name="combination" value={cat} onChange={(e) => edit(setCat)((e.target as HTMLSelectElement).value)}>
-                    {CATS.map((c) => <option key={c} value={c} disabled={off('COMBINATION', c)}>{t(c)}{off('COMBINATION', c) ? ' · ' + t('suspended') : ''}</option>)}
+              {shape === 'CATEGORY' && (
+                <Field label={t(market)}>
+                  <select name={name} value={cat} onChange={(e) => edit(setCat)((e.target as HTMLSelectElement).value)}>
+                    {CATS.map((c) => <option key={c} value={c} disabled={off(market, c)}>{t(c)}{off(market, c) ? ' · ' + t('suspended') : ''}</option>)}
                   </select>
                 </Field>
               )}
-              {market === 'EXPRESS' && (
+              {shape === 'COUPON' && (
                 <fieldset class="express">
                   <legend>{t('express')}</legend>
                   {(['flop', 'turn', 'river'] as const).map((leg, i) => (
                     <Field key={leg} label={t(leg)}>
-                      <select name={'express-' + leg} value={pick[i]} onChange={(e) => { const p = pick.slice(); p[i] = (e.target as HTMLSelectElement).value; edit(setPick)(p); }}>
+                      <select name={name + '-' + leg} value={pick[i]} onChange={(e) => { const p = pick.slice(); p[i] = (e.target as HTMLSelectElement).value; edit(setPick)(p); }}>
                         {posOpts.map((p) => <option key={p} value={p}>{p}</option>)}
                       </select>
                     </Field>
@@ -223,7 +230,7 @@ function MyBets({ bets, phase }: { bets: MyBet[] | null; phase: string }) {
       <tbody>
         {bets.map((b) => (
           <tr key={b.id} data-bet={b.id} data-status={b.status}>
-            <td><small>#{b.draw.number} · {t(b.round)} · {t(b.market)}</small><br /><b>{b.market === 'COMBINATION' ? t(b.selection) : b.selection.split('-').join(' – ')}</b></td>
+            <td><small>#{b.draw.number} · {t(b.round)} · {t(b.market)}</small><br /><b>{shapeOf(b.market) === 'CATEGORY' ? t(b.selection) : b.selection.split('-').join(' – ')}</b></td>
             <td class="num"><span>{money(b.stake)}</span><br /><small class={'st ' + b.status.toLowerCase()}>{t(b.status)}</small> <span data-testid="payout">{money(b.payout)}</span>
               <Proof v={proofs[b.id]} /></td>
           </tr>
