@@ -3,10 +3,13 @@ package sqldb
 import (
 	"context"
 	"io/fs"
+	"path/filepath"
 	"testing"
 	"time"
 
 	"github.com/pressly/goose/v3"
+
+	"github.com/pokertote/pokertote/internal/testenv"
 )
 
 // openMigratedTo opens a database of dialect d with o and migrates it up to
@@ -62,4 +65,25 @@ func seedDraw(must func(q string, args ...any), now time.Time, version int) {
 	must(`INSERT INTO tote_draws (id, table_id, number, positions, phase, version, min_stake, commission_bp, jackpot_enabled, jackpot_rate_bp,
 		express_share1_bp, express_share2_bp, server_seed, commitment, board, opened_at)
 		VALUES (1, 1, 1, 2, 'SETTLED', ?, 10000, 300, true, 1, 6000, 4000, 'seed', 'commitment', '', ?)`, version, now)
+}
+
+// onEachDialect runs fn on a fresh database of each dialect migrated to
+// version; must runs a statement (written with ?) or fails the test.
+func onEachDialect(t *testing.T, version int64, fn func(t *testing.T, d Dialect, db *DB, p *goose.Provider, must func(q string, args ...any))) {
+	t.Helper()
+	for d, o := range map[Dialect]Options{
+		SQLite:   {SQLitePath: filepath.Join(t.TempDir(), "migrate.db")},
+		Postgres: {DatabaseURL: testenv.Postgres(t)},
+	} {
+		t.Run(string(d), func(t *testing.T) {
+			db, p := openMigratedTo(t, d, o, version)
+			must := func(q string, args ...any) {
+				t.Helper()
+				if _, err := db.sql.ExecContext(context.Background(), rebind(d, q), args...); err != nil {
+					t.Fatalf("%s: %v", q, err)
+				}
+			}
+			fn(t, d, db, p, must)
+		})
+	}
 }
