@@ -221,10 +221,10 @@ func TestNewMarketTakesOnlyItsRegistryEntry(t *testing.T) {
 	// A client's bet on it validates against the generated schema, and
 	// not against production's.
 	const place = `mutation { placeBet(input: {drawId: "1", selection: {topTwo: 2}, stake: "100.00", idempotencyKey: "k"}) { id market selection } }`
-	if _, errs := gqlparser.LoadQuery(schema, place); errs != nil {
+	if _, errs := gqlparser.LoadQueryWithRules(schema, place, nil); errs != nil {
 		t.Fatalf("a TOP_TWO bet is refused: %v", errs)
 	}
-	if _, errs := gqlparser.LoadQuery(loadSchema(t, nil), place); errs == nil {
+	if _, errs := gqlparser.LoadQueryWithRules(loadSchema(t, nil), place, nil); errs == nil {
 		t.Fatal("production's schema takes a topTwo selection")
 	}
 
