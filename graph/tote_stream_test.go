@@ -5,9 +5,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
+	"github.com/pokertote/pokertote/domain/account"
 	"github.com/pokertote/pokertote/domain/event"
 	"github.com/pokertote/pokertote/domain/ledger/ledgertest"
 	"github.com/pokertote/pokertote/domain/money"
@@ -357,4 +359,13 @@ func TestReadModelAppliesInThePublishersGoroutine(t *testing.T) {
 		t.Fatalf("unexpected seq %d", e.Seq)
 	case <-time.After(50 * time.Millisecond):
 	}
+}
+
+// playerToken authenticates the stream tests' tokens: "u<N>" is player N.
+func playerToken(ctx context.Context, token string) (context.Context, error) {
+	n, err := strconv.ParseInt(strings.TrimPrefix(token, "u"), 10, 64)
+	if err != nil {
+		return ctx, err
+	}
+	return graph.WithViewer(ctx, graph.Viewer{UserID: n, Role: account.Player}), nil
 }

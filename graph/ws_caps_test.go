@@ -16,7 +16,6 @@ import (
 
 	"github.com/coder/websocket"
 
-	"github.com/pokertote/pokertote/domain/account"
 	"github.com/pokertote/pokertote/domain/errs"
 	"github.com/pokertote/pokertote/graph"
 	"github.com/pokertote/pokertote/graph/wstransport"
@@ -119,14 +118,8 @@ func TestWebSocketCaps(t *testing.T) {
 	es := graph.NewExecutableSchema(graph.Config{Resolvers: &graph.Resolver{Tote: w.api, Events: w.events}, Directives: graph.Directives()})
 	srv := httptest.NewServer(graph.NewHandler(es, graph.HandlerOptions{
 		Log: slog.New(slog.DiscardHandler), ComplexityLimit: 1000, TokenLimit: 15000, AllowedOrigins: []string{"*"},
-		Authenticate: func(ctx context.Context, token string) (context.Context, error) {
-			n, err := strconv.ParseInt(strings.TrimPrefix(token, "u"), 10, 64)
-			if err != nil {
-				return ctx, err
-			}
-			return graph.WithViewer(ctx, graph.Viewer{UserID: n, Role: account.Player}), nil
-		},
-		WSCaps: wstransport.Caps{SubscriptionsPerSocket: 2, SocketsPerUser: 2, SocketsPerAddress: 3},
+		Authenticate: playerToken,
+		WSCaps:       wstransport.Caps{SubscriptionsPerSocket: 2, SocketsPerUser: 2, SocketsPerAddress: 3},
 	}))
 	t.Cleanup(srv.Close)
 	addr := srv.Listener.Addr().String()
@@ -183,22 +176,10 @@ func TestWebSocketCaps(t *testing.T) {
 func TestSSECaps(t *testing.T) {
 	w := newStreamWorld(t)
 	es := graph.NewExecutableSchema(graph.Config{Resolvers: &graph.Resolver{Tote: w.api, Events: w.events}, Directives: graph.Directives()})
-	srv := httptest.NewServer(graph.AuthMiddleware(func(ctx context.Context, token string) (context.Context, error) {
-		n, err := strconv.ParseInt(strings.TrimPrefix(token, "u"), 10, 64)
-		if err != nil {
-			return ctx, err
-		}
-		return graph.WithViewer(ctx, graph.Viewer{UserID: n, Role: account.Player}), nil
-	}, graph.NewHandler(es, graph.HandlerOptions{
+	srv := httptest.NewServer(graph.AuthMiddleware(playerToken, graph.NewHandler(es, graph.HandlerOptions{
 		Log: slog.New(slog.DiscardHandler), ComplexityLimit: 1000, TokenLimit: 15000, AllowedOrigins: []string{"*"},
-		Authenticate: func(ctx context.Context, token string) (context.Context, error) {
-			n, err := strconv.ParseInt(strings.TrimPrefix(token, "u"), 10, 64)
-			if err != nil {
-				return ctx, err
-			}
-			return graph.WithViewer(ctx, graph.Viewer{UserID: n, Role: account.Player}), nil
-		},
-		WSCaps: wstransport.Caps{SocketsPerUser: 2, SocketsPerAddress: 3},
+		Authenticate: playerToken,
+		WSCaps:       wstransport.Caps{SocketsPerUser: 2, SocketsPerAddress: 3},
 	})))
 	t.Cleanup(srv.Close)
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
@@ -307,11 +288,7 @@ func TestLegacyWebSocketCaps(t *testing.T) {
 			if token == "expired" {
 				return ctx, errs.R(errs.Unauthenticated, graph.ReasonTokenExpired, "the access token has expired")
 			}
-			n, err := strconv.ParseInt(strings.TrimPrefix(token, "u"), 10, 64)
-			if err != nil {
-				return ctx, err
-			}
-			return graph.WithViewer(ctx, graph.Viewer{UserID: n, Role: account.Player}), nil
+			return playerToken(ctx, token)
 		},
 		WSCaps: wstransport.Caps{SubscriptionsPerSocket: 2, SocketsPerUser: 2, SocketsPerAddress: 3},
 	}))

@@ -8,7 +8,6 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
-	"strconv"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -18,7 +17,6 @@ import (
 	"github.com/coder/websocket"
 	"github.com/vektah/gqlparser/v2/ast"
 
-	"github.com/pokertote/pokertote/domain/account"
 	"github.com/pokertote/pokertote/domain/event"
 	"github.com/pokertote/pokertote/domain/ids"
 	"github.com/pokertote/pokertote/domain/money"
@@ -150,13 +148,7 @@ func TestPerUserEventsStayPerUser(t *testing.T) {
 	es := graph.NewExecutableSchema(graph.Config{Resolvers: &graph.Resolver{Tote: w.api, Events: w.events}, Directives: graph.Directives()})
 	srv := httptest.NewServer(graph.NewHandler(es, graph.HandlerOptions{
 		Log: slog.New(slog.DiscardHandler), ComplexityLimit: 1000, TokenLimit: 15000, AllowedOrigins: []string{"*"},
-		Authenticate: func(ctx context.Context, token string) (context.Context, error) {
-			n, err := strconv.ParseInt(strings.TrimPrefix(token, "u"), 10, 64)
-			if err != nil {
-				return ctx, err
-			}
-			return graph.WithViewer(ctx, graph.Viewer{UserID: n, Role: account.Player}), nil
-		},
+		Authenticate: playerToken,
 	}))
 	t.Cleanup(srv.Close)
 	addr := srv.Listener.Addr().String()
