@@ -43,6 +43,7 @@ func (r SelectionRate) Settle(b Bet, at time.Time) Bet {
 // selection's stored rate when the reader has it; nil takes the rate the
 // tally was given for the selection, if any.
 type PaidBet struct {
+	ID        int64 // 0 when the reader does not read it (no owner is then kept)
 	Pool      PoolKey
 	Selection string
 	UserID    ids.UserID
@@ -63,6 +64,10 @@ type PayTally struct {
 	paid    []map[string]*SelectionPaid
 	credits []map[ids.UserID]money.Amount
 	unrated []map[string]bool
+	// owners are the bets counted, per pool, for the players' BET_SETTLED
+	// after the commit: 16 bytes a bet, where reading them back after the
+	// commit costs the database a second pass over the draw's bets.
+	owners [][]BetOwner
 }
 
 // NewPayTally is a tally of pools; a pool named twice is an Internal error.
@@ -73,6 +78,7 @@ func NewPayTally(pools []PoolRates) (*PayTally, error) {
 		paid:    make([]map[string]*SelectionPaid, len(pools)),
 		credits: make([]map[ids.UserID]money.Amount, len(pools)),
 		unrated: make([]map[string]bool, len(pools)),
+		owners:  make([][]BetOwner, len(pools)),
 	}
 	for i, p := range pools {
 		k := PoolKey{Round: p.Round, Market: p.Market}
@@ -99,6 +105,9 @@ func (t *PayTally) Add(b PaidBet) {
 	i, ok := t.index[b.Pool]
 	if !ok {
 		return
+	}
+	if b.ID != 0 {
+		t.owners[i] = append(t.owners[i], BetOwner{BetID: b.ID, UserID: b.UserID})
 	}
 	payout := b.Payout
 	if b.Status == BetAccepted {
@@ -145,8 +154,9 @@ func (t *PayTally) Unrated() map[int][]string {
 	return out
 }
 
-// Result is what each pool paid, at its index: its selections (sorted) and
-// its players' credits in user id order.
+// Result is what each pool paid, at its index: its selections (sorted),
+// its players' credits in user id order and the owners of the bets counted
+// that carried their id, in bet id order.
 func (t *PayTally) Result() []PoolPaid {
 	out := make([]PoolPaid, len(t.paid))
 	for i := range t.paid {
@@ -158,6 +168,8 @@ func (t *PayTally) Result() []PoolPaid {
 			out[i].Credits = append(out[i].Credits, WalletCredit{UserID: u, Amount: a})
 		}
 		slices.SortFunc(out[i].Credits, func(a, b WalletCredit) int { return cmp.Compare(a.UserID, b.UserID) })
+		out[i].Owners = t.owners[i]
+		slices.SortFunc(out[i].Owners, func(a, b BetOwner) int { return cmp.Compare(a.BetID, b.BetID) })
 	}
 	return out
 }

@@ -291,4 +291,8 @@ type PoolRates struct {
 type PoolPaid struct {
 	Paid    []SelectionPaid
 	Credits []WalletCredit
+	// Owners are the pool's bets, in bet id order, when the payer read
+	// their ids on its pass (nil: the relay reads them back after the
+	// commit, PoolBetOwners).
+	Owners []BetOwner
 }

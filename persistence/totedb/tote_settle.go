@@ -85,10 +85,12 @@ func storeRates(db *gorm.DB, drawID int64, pools []tote.PoolRates, at time.Time)
 // The bets a settlement reads, one pool at a time (a range of the pool
 // index): each bet's selection, player, stake, payout and its status only
 // when it is not ACCEPTED (NULL otherwise: almost every bet of a settling
-// draw, which then costs the driver no string); poolBetsRatedSQL adds each
-// bet's stored rate (for PoolCredits, which is given none).
+// draw, which then costs the driver no string); poolBetsSQL adds the bet's
+// id, kept for its BET_SETTLED after the commit (so the relay need not read
+// the bets again), and poolBetsRatedSQL each bet's stored rate (for
+// PoolCredits, which is given none).
 const (
-	poolBetsSQL = `SELECT b.selection, b.user_id, b.stake, CASE WHEN b.status = 'ACCEPTED' THEN NULL ELSE b.status END, b.payout
+	poolBetsSQL = `SELECT b.selection, b.user_id, b.stake, CASE WHEN b.status = 'ACCEPTED' THEN NULL ELSE b.status END, b.payout, b.id
 FROM tote_bets b WHERE b.draw_id = ? AND b.round = ? AND b.market = ?`
 	poolBetsRatedSQL = `SELECT b.selection, b.user_id, b.stake, CASE WHEN b.status = 'ACCEPTED' THEN NULL ELSE b.status END, b.payout, r.refund, r.coef1, r.coef2
 FROM tote_bets b LEFT JOIN tote_selection_results r
@@ -97,7 +99,7 @@ WHERE b.draw_id = ? AND b.round = ? AND b.market = ?`
 )
 
 // tallyBets feeds every bet of pool that q reads to tally; rated says q
-// reads each bet's rate too (poolBetsRatedSQL). A draw holds 10^5 bets
+// reads each bet's rate too (poolBetsRatedSQL), else its id (poolBetsSQL). A draw holds 10^5 bets
 // over a few hundred selections: the scan targets are reused from row to
 // row and the selection and status are read as bytes and interned, so a
 // bet costs the tally no allocation of its own (sql.RawBytes is valid
@@ -111,18 +113,21 @@ func tallyBets(db *gorm.DB, tally *tote.PayTally, pool tote.PoolKey, rated bool,
 	var (
 		sel, status         sql.RawBytes
 		user, stake, payout int64
+		id                  int64
 		refund, c1, c2      sql.NullInt64
 		strs                = interner{}
 	)
 	dest := []any{&sel, &user, &stake, &status, &payout}
 	if rated {
 		dest = append(dest, &refund, &c1, &c2)
+	} else {
+		dest = append(dest, &id)
 	}
 	for rows.Next() {
 		if err := rows.Scan(dest...); err != nil {
 			return err
 		}
-		b := tote.PaidBet{Pool: pool, Selection: strs.of(sel), UserID: ids.UserID(user), Stake: money.Amount(stake), Status: tote.BetAccepted, Payout: money.Amount(payout)}
+		b := tote.PaidBet{ID: id, Pool: pool, Selection: strs.of(sel), UserID: ids.UserID(user), Stake: money.Amount(stake), Status: tote.BetAccepted, Payout: money.Amount(payout)}
 		if status != nil {
 			b.Status = tote.BetStatus(strs.of(status))
 		}

@@ -30,6 +30,11 @@ type Step struct {
 	// commit each bet's player hears BET_SETTLED, read back in pages so
 	// that no step holds a note per bet.
 	Settled int64
+	// SettledBets are the Settled draw's bets, pool by pool, when the
+	// settlement read them on its pass over the draw (the database stores):
+	// the relay then announces them without reading them back. Empty: it
+	// reads them back a page at a time.
+	SettledBets []tote.BetOwner
 }
 
 // Note is a private event for one player, published after commit.
@@ -102,7 +107,7 @@ func NewRelay(store BetOwners, pub event.Publisher, clock tote.Clock, log *slog.
 func (r *Relay) Publish(ctx context.Context, st Step) {
 	r.PublishTable(ctx, st.Events)
 	if st.Settled != 0 {
-		r.publishSettledBets(ctx, st.Settled, st.Events)
+		r.publishSettledBets(ctx, st.Settled, st.Events, st.SettledBets)
 	}
 	for _, n := range st.Notes {
 		if err := r.pub.Publish(ctx, event.UserTopic(n.UserID), n.Event.Encode()); err != nil {
@@ -139,11 +144,12 @@ func (r *Relay) PublishTable(ctx context.Context, evs []tote.TableEvent) {
 const settledPage = 2000
 
 // publishSettledBets tells every player of the settled draw drawID that
-// each of their bets was settled, reading the bets back pool by pool a
-// page at a time and publishing a page per batch (one round trip on
-// Redis). The next page is read while the one before is encoded and
-// published (at most two pages in hand).
-func (r *Relay) publishSettledBets(ctx context.Context, drawID int64, evs []tote.TableEvent) {
+// each of their bets was settled, a page per batch (one round trip on
+// Redis): the pages of known (the settlement's own read of the bets) or,
+// when it is empty, the bets read back pool by pool a page at a time, the
+// next page read while the one before is encoded and published (at most
+// two pages in hand).
+func (r *Relay) publishSettledBets(ctx context.Context, drawID int64, evs []tote.TableEvent, known []tote.BetOwner) {
 	at := r.clock.Now()
 	for _, e := range evs {
 		if e.DrawID == drawID && (e.Type == tote.EventDrawSettled || e.Type == tote.EventDrawVoided) {
@@ -153,6 +159,12 @@ func (r *Relay) publishSettledBets(ctx context.Context, drawID int64, evs []tote
 	pages := make(chan []tote.BetOwner, 1)
 	go func() {
 		defer close(pages)
+		if len(known) > 0 {
+			for start := 0; start < len(known); start += settledPage {
+				pages <- known[start:min(len(known), start+settledPage)]
+			}
+			return
+		}
 		for _, k := range tote.DrawPools() {
 			var after int64
 			for {

@@ -191,6 +191,7 @@ type plannedPool struct {
 	jackpot money.Amount
 	paid    []tote.SelectionPaid
 	credits []tote.WalletCredit
+	owners  []tote.BetOwner // the pool's bets, when the payer read them
 }
 
 // payPools pays every planned pool's bets: at once through the store's
@@ -214,7 +215,7 @@ func payPools(ctx context.Context, tx tote.Tx, d *tote.Draw, plans []plannedPool
 			return errs.E(errs.Internal, "draw %d: %d pools paid, %d asked", d.ID, len(out), len(plans))
 		}
 		for i := range plans {
-			plans[i].paid, plans[i].credits = out[i].Paid, out[i].Credits
+			plans[i].paid, plans[i].credits, plans[i].owners = out[i].Paid, out[i].Credits, out[i].Owners
 		}
 		return nil
 	}
@@ -346,6 +347,9 @@ func (s *Settler) settleStreamed(ctx context.Context, tx tote.Tx, d tote.Draw, t
 		return outbox.Step{}, err
 	}
 	out.Settled = d.ID
+	for _, p := range plans {
+		out.SettledBets = append(out.SettledBets, p.owners...)
+	}
 	return out, nil
 }
 

@@ -9,6 +9,7 @@ import (
 
 	"pgregory.net/rapid"
 
+	"github.com/pokertote/pokertote/domain/event"
 	"github.com/pokertote/pokertote/domain/ids"
 	"github.com/pokertote/pokertote/domain/ledger"
 	"github.com/pokertote/pokertote/domain/money"
@@ -44,7 +45,7 @@ func testStreamedSettlementIsReference(t *testing.T, env Env) {
 	checks := 0
 	rapid.Check(t, func(rt *rapid.T) {
 		checks++
-		hr := &Harness{T: rt, Env: h.Env, Ctx: h.Ctx, Svc: h.Svc, Dealer: h.Dealer, Clock: h.Clock, Table: h.Table}
+		hr := &Harness{T: rt, Env: h.Env, Ctx: h.Ctx, Svc: h.Svc, Dealer: h.Dealer, Clock: h.Clock, Table: h.Table, Pub: h.Pub}
 		c := money.BasisPoints(rapid.IntRange(300, 2500).Draw(rt, "commission"))
 		if _, err := h.Svc.UpdateTable(h.Ctx, 1, h.Table.ID, tote.SettingsUpdate{Commission: &c}); err != nil {
 			rt.Fatal(err)
@@ -107,6 +108,7 @@ func checkAgainstReference(rt *rapid.T, h *Harness, d tote.Draw, wallets map[int
 	if err != nil {
 		rt.Fatal(err)
 	}
+	checkSettledAnnounced(rt, h.Pub, bets)
 	res := d.Result
 	if res == nil || res.Version != tote.ResultVersion {
 		rt.Fatalf("draw %d published no version-%d result: %+v", d.ID, tote.ResultVersion, res)
@@ -181,5 +183,36 @@ func checkAgainstReference(rt *rapid.T, h *Harness, d tote.Draw, wallets map[int
 	}
 	if _, v, err := verify.Draw(h.Ctx, h.Svc, d.ID); err != nil || len(v.Problems) > 0 || !v.PayoutsMatch {
 		rt.Fatalf("verify: %+v %v", v, err)
+	}
+}
+
+// checkSettledAnnounced checks that each of a finished draw's bets was
+// announced to its player by exactly one BET_SETTLED (read back by the
+// relay, or handed to it by the settlement's own pass over the bets).
+func checkSettledAnnounced(rt *rapid.T, pub *Recorder, bets []tote.Bet) {
+	if pub == nil {
+		rt.Fatal("the harness records no messages")
+	}
+	announced := map[int64]int{}
+	seenUser := map[ids.UserID]bool{}
+	for _, b := range bets {
+		if seenUser[b.UserID] {
+			continue
+		}
+		seenUser[b.UserID] = true
+		for _, m := range pub.Messages(event.UserTopic(b.UserID)) {
+			e, err := event.DecodeUserEvent(m)
+			if err != nil {
+				rt.Fatal(err)
+			}
+			if e.Type == event.BetSettled {
+				announced[e.BetID]++
+			}
+		}
+	}
+	for _, b := range bets {
+		if n := announced[b.ID]; n != 1 {
+			rt.Errorf("bet %d of player %d: %d BET_SETTLED, want 1", b.ID, b.UserID, n)
+		}
 	}
 }
