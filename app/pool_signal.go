@@ -1,9 +1,11 @@
 package app
 
 import (
+	"bytes"
 	"context"
-	"fmt"
+	"errors"
 	"log/slog"
+	"strconv"
 	"sync"
 
 	"github.com/pokertote/pokertote/domain/event"
@@ -62,7 +64,7 @@ func (n *poolNotice) send(ctx context.Context) {
 		n.mu.Unlock()
 		for _, k := range keys {
 			pctx, cancel := context.WithTimeout(ctx, publishBudget)
-			if err := n.pub.Publish(pctx, poolsTopic, fmt.Appendf(nil, "%d:%d", k[0], k[1])); err != nil {
+			if err := n.pub.Publish(pctx, poolsTopic, appendPoolSignal(nil, k[0], k[1])); err != nil {
 				n.log.WarnContext(ctx, "pools signal not published: the table's pools show at its next signal or close", "table", k[0], "draw", k[1], "err", err)
 			}
 			cancel()
@@ -73,11 +75,53 @@ func (n *poolNotice) send(ctx context.Context) {
 // followPools hands the broker's pool signals to this replica's dealers.
 func (a *App) followPools(signals *dealer.Signals) {
 	a.follow("tote-pools", poolsTopic, 1024, func(msg []byte) {
-		var table, draw int64
-		if _, err := fmt.Sscanf(string(msg), "%d:%d", &table, &draw); err != nil {
+		table, draw, err := parsePoolSignal(msg)
+		if err != nil {
 			a.log.Warn("unreadable pools signal", "msg", string(msg), "err", err)
 			return
 		}
 		signals.PoolsChanged(context.Background(), table, draw)
 	})
+}
+
+// appendPoolSignal appends the signal of a draw's pools, "table:draw" in
+// decimal, to b.
+func appendPoolSignal(b []byte, tableID, drawID int64) []byte {
+	b = strconv.AppendInt(b, tableID, 10)
+	b = append(b, ':')
+	return strconv.AppendInt(b, drawID, 10)
+}
+
+// errPoolSignal is a message on poolsTopic that appendPoolSignal did not
+// write.
+var errPoolSignal = errors.New(`a pools signal is "table:draw", two positive decimal ids`)
+
+// parsePoolSignal reads what appendPoolSignal wrote, exactly: two positive
+// ids in canonical decimal (no sign, no leading zero, nothing around).
+func parsePoolSignal(msg []byte) (tableID, drawID int64, err error) {
+	t, d, ok := bytes.Cut(msg, []byte{':'})
+	if !ok {
+		return 0, 0, errPoolSignal
+	}
+	if tableID, ok = positiveID(t); !ok {
+		return 0, 0, errPoolSignal
+	}
+	if drawID, ok = positiveID(d); !ok {
+		return 0, 0, errPoolSignal
+	}
+	return tableID, drawID, nil
+}
+
+// positiveID reads a positive int64 written without sign or leading zero.
+func positiveID(b []byte) (int64, bool) {
+	if len(b) == 0 || b[0] < '1' || b[0] > '9' {
+		return 0, false
+	}
+	for _, c := range b {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+	}
+	n, err := strconv.ParseInt(string(b), 10, 64)
+	return n, err == nil
 }
