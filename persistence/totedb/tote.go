@@ -64,8 +64,8 @@ func New(db *sqldb.DB, led *ledgerdb.Repo) *Repo {
 // Within implements tote.Store: fn runs in one transaction, retried as a
 // whole after a Postgres serialization failure or deadlock.
 func (r *Repo) Within(ctx context.Context, fn func(ctx context.Context, tx tote.Tx) error) error {
-	err := sqldb.RetryTx(ctx, r.db, func(tx *gorm.DB) error {
-		return fn(ctx, &toteTx{repo: r, tx: tx})
+	err := sqldb.RetryTxRaw(ctx, r.db, func(tx *gorm.DB, raw sqldb.RawConn) error {
+		return fn(ctx, &toteTx{repo: r, tx: tx, raw: raw})
 	})
 	return sqldb.MapErr(err, "")
 }

@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgtype"
 	"gorm.io/gorm"
 
 	"github.com/pokertote/pokertote/domain/errs"
@@ -127,16 +129,53 @@ func tallyBets(db *gorm.DB, tally *tote.PayTally, pool tote.PoolKey, rated bool,
 		if err := rows.Scan(dest...); err != nil {
 			return err
 		}
-		b := tote.PaidBet{ID: id, Pool: pool, Selection: strs.of(sel), UserID: ids.UserID(user), Stake: money.Amount(stake), Status: tote.BetAccepted, Payout: money.Amount(payout)}
-		if status != nil {
-			b.Status = tote.BetStatus(strs.of(status))
-		}
+		b := strs.paidBet(pool, id, sel, status, user, stake, payout)
 		if refund.Valid && c1.Valid && c2.Valid {
 			b.Rate = &tote.SelectionRate{Selection: b.Selection, Refund: refund.Int64 == 1, Coef1: money.Coef(c1.Int64), Coef2: money.Coef(c2.Int64)}
 		}
 		tally.Add(b)
 	}
 	return rows.Err()
+}
+
+// poolBetsPG is poolBetsSQL for pgx.
+const poolBetsPG = `SELECT b.selection, b.user_id, b.stake, CASE WHEN b.status = 'ACCEPTED' THEN NULL ELSE b.status END, b.payout, b.id
+FROM tote_bets b WHERE b.draw_id = $1 AND b.round = $2 AND b.market = $3`
+
+// tallyBetsPG is tallyBets of poolBetsSQL on the transaction's pgx
+// connection: pgx scans each row's integers from the binary protocol and
+// hands its strings over as the driver's own bytes, where database/sql
+// boxes every value (three or four allocations a bet, and the largest part
+// of the settlement's Go time: docs/bench/2026-12-06-settle-2.md).
+func tallyBetsPG(ctx context.Context, pc *pgx.Conn, tally *tote.PayTally, pool tote.PoolKey, drawID int64) error {
+	rows, err := pc.Query(ctx, poolBetsPG, drawID, int(pool.Round), string(pool.Market))
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	var (
+		sel, status             pgtype.DriverBytes
+		user, stake, payout, id int64
+		strs                    = interner{}
+	)
+	for rows.Next() {
+		status = nil
+		if err := rows.Scan(&sel, &user, &stake, &status, &payout, &id); err != nil {
+			return err
+		}
+		tally.Add(strs.paidBet(pool, id, sel, status, user, stake, payout))
+	}
+	return rows.Err()
+}
+
+// paidBet is one bet as the settlement's reads give it; status nil is
+// ACCEPTED. Its strings are interned.
+func (in interner) paidBet(pool tote.PoolKey, id int64, sel, status []byte, user, stake, payout int64) tote.PaidBet {
+	b := tote.PaidBet{ID: id, Pool: pool, Selection: in.of(sel), UserID: ids.UserID(user), Stake: money.Amount(stake), Status: tote.BetAccepted, Payout: money.Amount(payout)}
+	if status != nil {
+		b.Status = tote.BetStatus(in.of(status))
+	}
+	return b
 }
 
 // interner hands out one string per distinct byte sequence.
@@ -204,7 +243,13 @@ func (t *toteTx) PayDraw(ctx context.Context, drawID int64, pools []tote.PoolRat
 	}
 	for _, p := range pools {
 		key := tote.PoolKey{Round: p.Round, Market: p.Market}
-		if err := tallyBets(db, tally, key, false, poolBetsSQL, drawID, int(p.Round), string(p.Market)); err != nil {
+		var err error
+		if t.raw != nil {
+			err = t.raw(func(pc *pgx.Conn) error { return tallyBetsPG(ctx, pc, tally, key, drawID) })
+		} else {
+			err = tallyBets(db, tally, key, false, poolBetsSQL, drawID, int(p.Round), string(p.Market))
+		}
+		if err != nil {
 			return nil, sqldb.MapErr(err, "bets")
 		}
 	}

@@ -20,6 +20,10 @@ import (
 type toteTx struct {
 	repo *Repo
 	tx   *gorm.DB
+	// raw reaches the transaction's pgx connection (Postgres, and only
+	// when the transaction was begun by Within; nil otherwise), for the
+	// settlement's read of a draw's bets (tallyBetsPG).
+	raw sqldb.RawConn
 }
 
 var _ tote.Tx = (*toteTx)(nil)
