@@ -158,9 +158,10 @@ func tallyBetsPG(ctx context.Context, pc *pgx.Conn, tally *tote.PayTally, pool t
 		user, stake, payout, id int64
 		strs                    = interner{}
 	)
+	dest := []any{&sel, &user, &stake, &status, &payout, &id} // one slice, not one per row
 	for rows.Next() {
 		status = nil
-		if err := rows.Scan(&sel, &user, &stake, &status, &payout, &id); err != nil {
+		if err := rows.Scan(dest...); err != nil {
 			return err
 		}
 		tally.Add(strs.paidBet(pool, id, sel, status, user, stake, payout))
