@@ -9,8 +9,9 @@
 // table for seven cards, one for five or six). The bits between count
 // cards per suit, offset so that a fifth card of one suit sets a flag bit,
 // and count the cards; a flush is then looked up by the ranks held in that
-// suit. Keys add,
-// so a board's key can be summed once and reused for every pocket.
+// suit. Keys add, so a board's key can be summed once and reused for every
+// pocket. Eval7 sums keys of its own, one load per card (see keys7), and
+// gathers a flush suit's ranks only when its sum says there is one.
 package hand
 
 import (
@@ -116,7 +117,7 @@ func (k Key) ReachesAny(n SuitNeeds) bool {
 // any suit: it skips the flush test. On any other Key its Value is wrong.
 func EvalKeyNoFlush(k Key) Value {
 	if s := k.sum + keyBias; s&sevenCards != 0 {
-		return Value(rank7[slot7(s)])
+		return Value(hash7[slot7(s)])
 	}
 	return Value(tab.rank56[slot56(k.sum)])
 }
@@ -129,28 +130,33 @@ func EvalKey(k Key) Value {
 		return Value(tab.flush[bits.RotateLeft64(k.mask, 4*bits.TrailingZeros64(f))&mask13])
 	}
 	if s&sevenCards != 0 {
-		return Value(rank7[slot7(s)])
+		return Value(hash7[slot7(s)])
 	}
 	return Value(tab.rank56[slot56(s)])
 }
 
 // Eval7 returns the Value of the best five of seven distinct cards. It is
 // the evaluator's fast path: a few nanoseconds, no allocation, and small
-// enough for the compiler to inline. Duplicate or invalid cards give
-// meaningless Values; checking them is the caller's job.
-func Eval7(a, b, c, d, e, f, g cards.Card) Value {
-	s := pairs7[a][b] + pairs7[c][d] + pairs7[e][f] + first7[g]
-	if s&flushBits == 0 {
-		return Value(rank7[uint16(s)^disp7[s>>(64-bucket7Bits)]]) // slot7, written out
+// enough for the compiler to inline (cost 78 of 80, go build
+// -gcflags=-m=2). Duplicate or invalid cards give meaningless Values;
+// checking them is the caller's job.
+func Eval7(a, b, c, d, e, f, g cards.Card) (v Value) {
+	// Seven single-card loads, one sum: the rank product in the top bits,
+	// the suit counters at the bottom (see keys7).
+	s := keys7[a] + keys7[b] + keys7[c] + keys7[d] + keys7[e] + keys7[f] + keys7[g]
+	if s&flags7 == 0 {
+		return Value(hash7[uint16(s>>rankShift)^hash7[s>>(64-bucket7Bits)]]) // slot7, written out
 	}
-	// Rare path (3% of random hands): the flush suit's ranks, gathered
-	// with a loop because seven more loads written out would make Eval7
-	// too large to inline.
-	var m uint64
-	for _, x := range [...]cards.Card{a, b, c, d, e, f, g} {
-		m |= lanes7[x]
+	// Rare path (3% of random hands): or the ranks of the flush suit's
+	// cards, the row of suitRanks7 that the flag names, into v (which
+	// starts at zero). A loop, because seven loads written out would not
+	// fit the inlining budget. The mask has one more bit, always clear in
+	// s, so that the compiler does not share it with the test above:
+	// shared, s&flags7 would take a register on the fast path.
+	for _, a = range [...]cards.Card{a, b, c, d, e, f, g} {
+		v |= suitRanks7[bits.TrailingZeros64(s&(flags7|1<<30))][a]
 	}
-	return Value(rank7[uint16(bits.RotateLeft64(m, 4*bits.TrailingZeros64(s&flushBits)))])
+	return flush7[uint16(v)]
 }
 
 // Evaluate returns the Value of the best five of 5, 6 or 7 distinct cards.

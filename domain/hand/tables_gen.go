@@ -12,7 +12,8 @@ const (
 	rank7Bits    = 16
 	bucket56Bits = 13
 	rank56Bits   = 15
-	// flushSlots slots at the top of the seven-card table hold the flush Values.
+	// flushSlots slots at the top of the seven-card table take no rank sum
+	// (build moves them to the start of hash7, for the displacements).
 	flushSlots = 8192
 )
 

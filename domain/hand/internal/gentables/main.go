@@ -31,7 +31,9 @@ var multipliers = [13]uint32{1, 5, 24, 112, 521, 2247, 9244, 30823, 103066, 2501
 // bucket, the top bucketBits of h's 25 bits. The displacements keep the
 // sums apart. Seven-card sums and five- or six-card sums get
 // tables of their own, so that Eval7 touches only the seven-card one, whose
-// top flushSlots slots are left to the flush Values.
+// top flushSlots slots are left free: domain/hand flips the top three bits
+// of every seven-card displacement, which moves those free slots to the
+// start of its table hash7, where the displacements themselves go.
 // hashMul is the first odd number from 0x9e3779b1 up for which both tables
 // can be displaced (see findMul).
 var hashMul uint32
@@ -226,7 +228,7 @@ func render(mults [13]uint32, disp7, disp56 []uint16) ([]byte, error) {
 	for _, h := range []hashShape{shape7, shape56} {
 		fmt.Fprintf(&b, "\tbucket%sBits = %d\n\trank%sBits = %d\n", h.name, h.bucketBits, h.name, h.tableBits)
 	}
-	fmt.Fprintf(&b, "\t// flushSlots slots at the top of the seven-card table hold the flush Values.\n\tflushSlots = %d\n", shape7.reserved)
+	fmt.Fprintf(&b, "\t// flushSlots slots at the top of the seven-card table take no rank sum\n\t// (build moves them to the start of hash7, for the displacements).\n\tflushSlots = %d\n", shape7.reserved)
 	b.WriteString(")\n")
 	for _, t := range []struct {
 		name, what string
