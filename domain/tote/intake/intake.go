@@ -53,15 +53,19 @@ const (
 	// write (its reads then overlap that commit). See drawQueue.reading.
 	maxInflight = 4
 	// overlapMin is how many waiting bets start a batch before the one in
-	// flight has committed. Two: a lone straggler waits for the commit
-	// (about a millisecond) and rides with the bets that arrive meanwhile.
-	// Every batch costs the server and Postgres about the same whatever its
-	// size, so a batch of one is the costliest bet there is: with one, 8
-	// closed-loop clients formed batches of 7 and of 1 alternately. Two
-	// beat one, and one beat eight (no overlap at 8 clients), on the runs
-	// of docs/bench/2026-12-01-bets.md (fourth pass), though the spread of
-	// a shared machine was wide.
-	overlapMin = 2
+	// flight has committed. Eight: a batch started early waits on the
+	// pool's escrow and totals rows for the rest of the commit before it
+	// (Lock:transactionid led the sampled wait events), holding its
+	// players' wallets and a connection meanwhile, and its fixed cost in
+	// CPU is paid for few bets; on 2 cores shared by the load, the server
+	// and Postgres that cost is the bottleneck. With eight, 8 closed-loop
+	// clients formed batches of 4.0 bets (3.5 with two), the transaction
+	// took 8-9 ms instead of 17-36 and placeBet went from 0.39 and 0.94x
+	// pgbench to 1.08 and 1.28x (four was between); at 32 clients the
+	// ratio stayed within the spread (docs/bench/2026-12-06-bets-2.md).
+	// A lone straggler still waits for the commit and rides with the bets
+	// that arrive meanwhile.
+	overlapMin = 8
 	// batchTimeout bounds one batch's transaction; it runs detached from
 	// any one request's context, since it answers many.
 	batchTimeout = 30 * time.Second
