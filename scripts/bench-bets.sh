@@ -190,6 +190,7 @@ for c in $CLIENTS; do
 		ratio=$(awk -v a="$rate" -v b="$pg" 'BEGIN{printf "%.2f", a/b}')
 		printf '%-8s %-14s %-10s %-14s %-10s %-10s %-8s\n' "$c" "$pg" "avg:$pglat" "$rate" "$p50" "$p99" "$ratio"
 		grep -E '^  refused' "$work/loadgen-$c.txt" || true
+		echo "  loadgen: $(field loadgen_cpu_ms "$out") ms of its own CPU per accepted bet"
 		# The server's own intake metrics over the run (warm-up included).
 		awk -v a="$intake0" -v b="$intake1" 'BEGIN{split(a, x); split(b, y); n = y[1] - x[1]
 			if (n > 0) printf "  intake: %d batches, %.1f bets per batch, oldest bet waited %.2f ms, transaction %.2f ms (means)\n", n, (y[2] - x[2]) / n, 1000 * (y[3] - x[3]) / n, 1000 * (y[4] - x[4]) / n

@@ -27,6 +27,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	"github.com/pokertote/pokertote/domain/parimutuel"
@@ -353,10 +354,12 @@ func (d *drawTracker) refresh(ctx context.Context) error {
 type betStats struct {
 	mu        sync.Mutex
 	measuring bool
-	start     time.Time
-	accepted  int64
-	refused   map[string]int64
-	lat       []time.Duration // accepted bets' latencies
+	// cpu0 is the generator's own CPU time when measuring began.
+	cpu0     time.Duration
+	start    time.Time
+	accepted int64
+	refused  map[string]int64
+	lat      []time.Duration // accepted bets' latencies
 	// lag is, in the open loop, how late each request left against its
 	// schedule (the generator's own delay, counted in lat too).
 	lag []time.Duration
@@ -510,7 +513,7 @@ func betLoop(ctx context.Context, cfg betsConfig, players []player, draws *drawT
 		case <-ctx.Done():
 		case <-time.After(cfg.warmup):
 			st.mu.Lock()
-			st.measuring, st.start = true, time.Now()
+			st.measuring, st.start, st.cpu0 = true, time.Now(), processCPU()
 			st.mu.Unlock()
 			// Scripts wait for this line to start their profiles.
 			fmt.Println("bets: measuring")
@@ -680,8 +683,24 @@ func report(cfg betsConfig, st *betStats, elapsed time.Duration) {
 			all(0.50), all(0.99), all(0.999))
 		open = fmt.Sprintf(" offered=%d accepted_share=%.4f p99_offered_ms=%s", st.offered, share, all(0.99))
 	}
-	fmt.Printf("RESULT accepted_per_s=%.1f accepted=%d refused=%d p50_ms=%.2f p99_ms=%.2f p999_ms=%.2f sendlag_p99ms=%.2f reasons=%s%s\n",
-		perSec, st.accepted, refused, pct(0.50), pct(0.99), pct(0.999), pctOf(st.lag, 0.99), strings.Join(reasons, ","), open)
+	// The generator shares the machine with the server and Postgres: its
+	// own CPU per accepted bet says how much of it the load itself took.
+	cpuPerBet := 0.0
+	if st.accepted > 0 {
+		cpuPerBet = float64((processCPU() - st.cpu0).Microseconds()) / 1000 / float64(st.accepted)
+	}
+	fmt.Printf("  generator  %.3f ms of CPU per accepted bet\n", cpuPerBet)
+	fmt.Printf("RESULT accepted_per_s=%.1f accepted=%d refused=%d p50_ms=%.2f p99_ms=%.2f p999_ms=%.2f sendlag_p99ms=%.2f loadgen_cpu_ms=%.3f reasons=%s%s\n",
+		perSec, st.accepted, refused, pct(0.50), pct(0.99), pct(0.999), pctOf(st.lag, 0.99), cpuPerBet, strings.Join(reasons, ","), open)
+}
+
+// processCPU is the CPU time (user and system) this process has used.
+func processCPU() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 // openLoopDrain is how long the open loop waits, after its last scheduled

@@ -43,10 +43,17 @@ type Pending struct {
 // one transaction and returns them with their seqs. The users' counters
 // are taken in id order, so two batches never wait on each other in a
 // cycle; a user's events commit in seq order (the counter's row is held
-// until commit).
+// until commit). On Postgres it is one statement (append_pg.go).
 func (r *Repo) Append(ctx context.Context, evs []Pending) ([]Pending, error) {
 	if len(evs) == 0 {
 		return nil, nil
+	}
+	if r.db.Dialect() == sqldb.Postgres {
+		out := slices.Clone(evs)
+		if err := r.appendPG(ctx, out); err != nil {
+			return nil, sqldb.MapErr(err, "user events")
+		}
+		return out, nil
 	}
 	count := map[int64]int64{}
 	for _, e := range evs {

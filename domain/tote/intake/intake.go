@@ -53,22 +53,30 @@ const (
 	// write (its reads then overlap that commit). See drawQueue.reading.
 	maxInflight = 4
 	// overlapMin is how many waiting bets start a batch before the one in
-	// flight has committed. Two: a lone straggler waits for the commit
-	// (about a millisecond) and rides with the bets that arrive meanwhile.
-	// Every batch costs the server and Postgres about the same whatever its
-	// size, so a batch of one is the costliest bet there is: with one, 8
-	// closed-loop clients formed batches of 7 and of 1 alternately. Two
-	// beat one, and one beat eight (no overlap at 8 clients), on the runs
-	// of docs/bench/2026-12-01-bets.md (fourth pass), though the spread of
-	// a shared machine was wide.
-	overlapMin = 2
+	// flight has committed. Eight: a batch started early waits on the
+	// pool's escrow and totals rows for the rest of the commit before it
+	// (Lock:transactionid led the sampled wait events), holding its
+	// players' wallets and a connection meanwhile, and its fixed cost in
+	// CPU is paid for few bets; on 2 cores shared by the load, the server
+	// and Postgres that cost is the bottleneck. With eight, 8 closed-loop
+	// clients formed batches of 4.0 bets (3.5 with two), the transaction
+	// took 8-9 ms instead of 17-36 and placeBet went from 0.39 and 0.94x
+	// pgbench to 1.08 and 1.28x (four was between); at 32 clients the
+	// ratio stayed within the spread (docs/bench/2026-12-06-bets-2.md).
+	// A lone straggler still waits for the commit and rides with the bets
+	// that arrive meanwhile.
+	overlapMin = 8
 	// batchTimeout bounds one batch's transaction; it runs detached from
 	// any one request's context, since it answers many.
 	batchTimeout = 30 * time.Second
 	// maxPublishing bounds the batches whose players' events are on their
-	// way to the broker behind the intake's back; past it a batch publishes
-	// before its runner goes on (the broker's pace then holds the intake).
+	// way to the broker behind the intake's back; past it a batch waits for
+	// its events to be out before its runner goes on (the broker's pace
+	// then holds the intake).
 	maxPublishing = 64
+	// maxPublishEvents bounds the events of one send that carries several
+	// batches' (a batch of more is sent alone).
+	maxPublishEvents = 4 * maxBatch
 )
 
 // betJob is one PlaceBet waiting in the intake.
@@ -149,9 +157,12 @@ type Queue struct {
 
 	mu    sync.Mutex
 	draws map[int64]*drawQueue
-	// published is closed once the last batch's events are out; the next
-	// batch's wait for it, so players' events leave in commit order.
-	published  chan struct{}
+	// outbox are the batches' players' events waiting to be sent, in
+	// commit order; flushing is true while a flusher sends them (one at a
+	// time, so players' events leave in commit order); publishing counts
+	// the batches waiting or being sent.
+	outbox     []outgoing
+	flushing   bool
 	publishing int
 }
 
@@ -311,40 +322,80 @@ func (in *Queue) signalPools(ctx context.Context, jobs []*betJob) {
 	}
 }
 
-// publishInOrder sends a batch's players' events (in one round trip where
-// the broker can) after the events of every batch before it, without
-// holding up the draw's next batch: the answers need not wait for them, and
-// the runner's next transaction need not either. Past maxPublishing batches
-// in flight it publishes before returning.
+// publishInOrder hands a batch's players' events to the publisher after
+// the events of every batch before it, without holding up the draw's next
+// batch: the answers need not wait for them, and the runner's next
+// transaction need not either. One flusher at a time sends what waits, in
+// commit order: the events of every batch that committed while the last
+// send was under way go out together in one PublishAll (one append to the
+// user event log and one round trip to the broker where they can), up to
+// maxPublishEvents. Past maxPublishing batches waiting it returns only once
+// its own events are out (the broker's pace then holds the intake).
 func (in *Queue) publishInOrder(ctx context.Context, msgs []event.Message) {
 	if len(msgs) == 0 {
 		return
 	}
+	o := outgoing{ctx: ctx, msgs: msgs, done: make(chan struct{})}
 	in.mu.Lock()
-	prev, done := in.published, make(chan struct{})
-	in.published = done
+	in.outbox = append(in.outbox, o)
 	in.publishing++
 	wait := in.publishing > maxPublishing
+	start := !in.flushing
+	in.flushing = true
 	in.mu.Unlock()
-	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), batchTimeout)
-	publish := func() {
-		defer cancel()
-		if prev != nil {
-			<-prev
-		}
-		if err := event.PublishAll(ctx, in.pub, msgs); err != nil {
-			in.log.WarnContext(ctx, "user events not published", "events", len(msgs), "err", err)
-		}
-		in.mu.Lock()
-		in.publishing--
-		in.mu.Unlock()
-		close(done)
+	if start {
+		go in.flush()
 	}
 	if wait {
-		publish()
-		return
+		<-o.done
 	}
-	go publish()
+}
+
+// outgoing are one batch's players' events waiting for the flusher.
+type outgoing struct {
+	ctx  context.Context // the batch's (its values: trace, logger)
+	msgs []event.Message
+	done chan struct{} // closed once they are sent (or failed)
+}
+
+// flush sends the waiting events in order, as many batches' at a time as
+// maxPublishEvents allows, until none wait.
+func (in *Queue) flush() {
+	for {
+		in.mu.Lock()
+		n, count := 0, 0
+		for n < len(in.outbox) && (n == 0 || count+len(in.outbox[n].msgs) <= maxPublishEvents) {
+			count += len(in.outbox[n].msgs)
+			n++
+		}
+		if n == 0 {
+			in.flushing = false
+			in.outbox = nil
+			in.mu.Unlock()
+			return
+		}
+		group := in.outbox[:n:n]
+		in.outbox = in.outbox[n:]
+		in.mu.Unlock()
+		msgs := group[0].msgs
+		if n > 1 {
+			msgs = make([]event.Message, 0, count)
+			for _, o := range group {
+				msgs = append(msgs, o.msgs...)
+			}
+		}
+		ctx, cancel := context.WithTimeout(context.WithoutCancel(group[0].ctx), batchTimeout)
+		if err := event.PublishAll(ctx, in.pub, msgs); err != nil {
+			in.log.WarnContext(ctx, "user events not published", "events", len(msgs), "batches", n, "err", err)
+		}
+		cancel()
+		in.mu.Lock()
+		in.publishing -= n
+		in.mu.Unlock()
+		for _, o := range group {
+			close(o.done)
+		}
+	}
 }
 
 // placeBatchInTx does the work of one batch inside tx, for a Store that is

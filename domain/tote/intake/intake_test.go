@@ -162,3 +162,65 @@ func TestIntakeObserverHearsOfEveryBatch(t *testing.T) {
 		t.Fatalf("second batch %+v, want 1 bet, failed", b)
 	}
 }
+
+// heldBatchBroker is a heldBroker that takes batches: it records how many
+// events each PublishBatch carried.
+// The first send closes entered before it waits.
+type heldBatchBroker struct {
+	heldBroker
+	entered chan struct{}
+	sends   lockedList[int]
+}
+
+func (b *heldBatchBroker) PublishBatch(ctx context.Context, msgs []event.Message) error {
+	b.once.Do(func() {
+		close(b.entered)
+		<-b.release
+	})
+	b.sends.add(len(msgs))
+	for _, m := range msgs {
+		e, err := event.DecodeUserEvent(m.Data)
+		if err != nil {
+			return err
+		}
+		b.add(e)
+	}
+	return nil
+}
+
+// The events of the batches that commit while a send is under way leave
+// together in the next send, in commit order: one append to the user event
+// log and one round trip to the broker for all of them.
+func TestBatchEventsWaitingForASendLeaveTogether(t *testing.T) {
+	env, h, draw := preDealDraw(t)
+	broker := &heldBatchBroker{heldBroker: heldBroker{release: make(chan struct{})}, entered: make(chan struct{})}
+	in := intake.New(intake.Config{Store: env.Store, Gate: totetest.AllowAll{}, Publisher: broker, Clock: h.Clock})
+	const player = 43
+	h.Deposit(player, 1000*money.KZT)
+	var betIDs []int64
+	for i := range 3 {
+		bets, errList := in.PlaceBets(context.Background(), []tote.PlaceBetRequest{{UserID: ids.UserID(player), DrawID: draw.ID,
+			Market: parimutuel.MarketWin, Selection: fmt.Sprint(1 + i), Stake: 100 * money.KZT, IdempotencyKey: fmt.Sprintf("together-%d", i)}})
+		if errList[0] != nil {
+			t.Fatal(errList[0])
+		}
+		betIDs = append(betIDs, bets[0].ID)
+		if i == 0 {
+			<-broker.entered // the first batch's events are being sent
+		}
+	}
+	close(broker.release)
+	deadline := time.Now().Add(10 * time.Second)
+	for len(broker.all()) < 6 && time.Now().Before(deadline) {
+		time.Sleep(time.Millisecond)
+	}
+	if sends := broker.sends.all(); !slices.Equal(sends, []int{2, 4}) {
+		t.Fatalf("sends of %v events, want [2 4] (the first batch's, then the two that waited for it together)", sends)
+	}
+	got := broker.all()
+	for i, id := range betIDs {
+		if acc := got[2*i]; acc.Type != event.BetAccepted || acc.BetID != id {
+			t.Fatalf("events out of order: %+v", got)
+		}
+	}
+}
