@@ -44,6 +44,8 @@ func (a *App) routes() http.Handler {
 		Name: "pokertote_graphql_errors_total", Help: "GraphQL errors sent, by extensions.code and reason (refusals by reason).",
 	}, []string{"code", "reason"})
 	reg.MustRegister(requests, latency, gqlErrors)
+	a.respCache = graph.NewResponseCache(a.toteAPI, a.trusted, a.cfg.MaxRequest, a.cfg.RequestTimeout)
+	reg.MustRegister(responseCacheMetrics(a.respCache)...)
 	for _, c := range a.metrics {
 		reg.MustRegister(c)
 	}
@@ -98,7 +100,16 @@ func (a *App) routes() http.Handler {
 	if a.tracer != nil {
 		query = graph.TraceContextMiddleware(query)
 	}
-	mux.Handle("/query", instrument("/query", compress(query)))
+	// The lobby's anonymous table list is answered from the bytes an
+	// identical request was answered with, headers and compression
+	// included, while the read model and the jackpot are as they were
+	// (graph/response_cache.go): first, so that nothing else runs for it.
+	// While the database is known down it answers nothing (failFast does),
+	// nor when each answer counts its statements (COUNT_SQL).
+	a.respCache.Bypass = func(*http.Request) bool {
+		return a.cfg.CountSQL || (a.db.Dialect() == sqldb.Postgres && a.health.dbDown())
+	}
+	mux.Handle("/query", instrument("/query", a.respCache.Middleware(compress(query))))
 	if a.cfg.Playground {
 		ide := compress(graphiqlHandler())
 		mux.Handle("GET /graphiql", ide)
@@ -115,6 +126,17 @@ func (a *App) routes() http.Handler {
 	mux.HandleFunc("GET /readyz", a.ready)
 	mux.Handle("GET /metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{Registry: reg}))
 	return mux
+}
+
+// responseCacheMetrics counts the requests the response cache answered,
+// executed to store their answer, and executed without storing.
+func responseCacheMetrics(c *graph.ResponseCache) []prometheus.Collector {
+	counter := func(result string, v func() int64) prometheus.Collector {
+		return prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "pokertote_response_cache_requests_total",
+			Help:        "Anonymous POSTs to /query the response cache saw, by what it did: answered from the cache (hit), executed to store the answer (fill), executed without storing (executed: first sight, not cacheable, no stamp).",
+			ConstLabels: prometheus.Labels{"result": result}}, func() float64 { return float64(v()) })
+	}
+	return []prometheus.Collector{counter("hit", c.Hits.Load), counter("fill", c.Fills.Load), counter("executed", c.Executions.Load)}
 }
 
 // compress gzips (or zstd-compresses, for clients that prefer it) the

@@ -88,6 +88,9 @@ type App struct {
 	stopStore      *bettingstopdb.Repo
 	bettingStopAPI *graph.BettingStopAPI
 	trustedAPI     *graph.TrustedDocsAPI
+	// respCache answers the lobby's anonymous table list from the cache
+	// (graph/response_cache.go).
+	respCache *graph.ResponseCache
 
 	resolver *graph.Resolver
 	keyAuth  graph.APIKeyAuth        // affiliates' API keys on /query

@@ -13,6 +13,7 @@ import (
 	"github.com/pokertote/pokertote/domain/account"
 	"github.com/pokertote/pokertote/domain/beacon"
 	"github.com/pokertote/pokertote/domain/bettingstop"
+	"github.com/pokertote/pokertote/domain/event"
 	"github.com/pokertote/pokertote/domain/tote"
 	"github.com/pokertote/pokertote/domain/tote/dealer"
 	"github.com/pokertote/pokertote/domain/tote/intake"
@@ -97,6 +98,16 @@ func (a *App) startTote(ctx context.Context) error {
 	live := readmodel.New(repo, a.hub, a.log.With("component", "tote-readmodel"), 0)
 	live.Stages = a.stages
 	a.toteAPI = graph.NewToteAPI(svc, live, a.log)
+	if a.redis == nil {
+		// The in-process broker: this process is the only one writing the
+		// database (replicas share Redis), so its store's jackpot watch
+		// sees every change of the jackpot, and the jackpot last read is
+		// answered while the watch says it holds (graph/jackpot_version.go).
+		// With Redis every caller reads it, as other replicas change it.
+		changes := &event.Changes{}
+		repo.WatchJackpot(changes)
+		a.toteAPI.WatchJackpot(changes)
+	}
 	a.toteSvc = svc
 	a.metrics = append(a.metrics, toteMetrics(svc.Stats())...)
 	a.metrics = append(a.metrics, batches.collectors()...)

@@ -120,6 +120,9 @@ func newHandler(es graphql.ExecutableSchema, o HandlerOptions, ws graphql.Transp
 	// GET and POST as GraphQL over HTTP has them (http_transport.go).
 	srv.AddTransport(httpTransport{})
 
+	// The response cache's judge sees the response as it is written:
+	// the outermost response interceptor (response_cache.go).
+	srv.Use(responseCacheVerdict{})
 	srv.SetQueryCache(lru.New[*ast.QueryDocument](1000))
 	srv.SetParserTokenLimit(o.TokenLimit)
 	srv.SetDisableSuggestion(!o.Suggestions)

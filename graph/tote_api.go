@@ -32,7 +32,10 @@ type ToteAPI struct {
 	// jackpotReads shares jackpot reads among the snapshots of
 	// subscribers joining at the same time and the lobby's queries.
 	jackpotReads jackpotReads
-	log          *slog.Logger
+	// jackpot keeps the last jackpot read while this process's jackpot
+	// watch says it holds (jackpot_version.go).
+	jackpot jackpotVersion
+	log     *slog.Logger
 }
 
 // NewToteAPI returns the totalizator's resolvers over svc and its read
@@ -472,15 +475,28 @@ func (a *ToteAPI) Results(ctx context.Context, tableID *string, from *time.Time,
 }
 
 // QueryJackpot resolves Query.jackpot: every open lobby asks for it, so
-// concurrent callers share reads (jackpotReads: each answer from a read
-// begun after its caller asked). An API key's queries may be sent to the
-// read replica (ReplicaReads), so they read on their own rather than
-// share a read with callers on the primary.
+// it is the jackpot kept while the process's watch says it holds, else a
+// read shared by concurrent callers (currentJackpot: no answer misses a
+// change committed before its caller asked). The response cache's fill
+// renders the jackpot it stamped its answer with (pinnedJackpot). An API
+// key's queries may be sent to the read replica (ReplicaReads), so they
+// read on their own rather than share a read with callers on the primary
+// (or take the kept jackpot, read on the primary).
 func (a *ToteAPI) QueryJackpot(ctx context.Context) (*model.Jackpot, error) {
+	if jp, ok := pinnedJackpot(ctx); ok {
+		return &jp, nil
+	}
 	if _, ok := APIKeyFrom(ctx); ok {
+		if jp, hit, _, _ := a.jackpot.get(); hit {
+			return &jp, nil
+		}
 		return a.Jackpot(ctx)
 	}
-	return a.jackpotReads.read(ctx, a.Jackpot)
+	jp, err := a.currentJackpot(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return &jp, nil
 }
 
 // Jackpot reads the jackpot.

@@ -250,11 +250,11 @@ func (s *tableStream) catchUp(ctx context.Context, upTo int64) error {
 
 // snapshot queues v as a TableSnapshot.
 func (s *tableStream) snapshot(ctx context.Context, v readmodel.TableView) error {
-	jp, err := s.api.jackpotReads.read(ctx, s.api.Jackpot)
+	jp, err := s.api.currentJackpot(ctx)
 	if err != nil {
 		return err
 	}
-	s.queue = append(s.queue, tapItem{seq: v.Seq, snapshot: true, event: toModelSnapshot(v, jp)})
+	s.queue = append(s.queue, tapItem{seq: v.Seq, snapshot: true, event: toModelSnapshot(v, &jp)})
 	s.last = v.Seq
 	return nil
 }

@@ -101,5 +101,7 @@ for round in $(seq 1 "$ROUNDS"); do
 	ratios+=("$ratio")
 done
 echo "median ratio of $ROUNDS rounds: $(median "${ratios[@]}") (${ratios[*]})"
+# What the server's response cache did over the run (graph/response_cache.go).
+curl -fsS "http://127.0.0.1:$PORT/metrics" | grep '^pokertote_response_cache_requests_total' || true
 if [[ -n "$PROFILE" ]]; then echo "profile: $PROFILE/cpu-lobby.pprof"; fi
 echo "machine load average after: $(cut -d' ' -f1-3 /proc/loadavg)"

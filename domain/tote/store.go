@@ -210,6 +210,22 @@ type PoolSignal interface {
 	PoolsChanged(ctx context.Context, tableID, drawID int64)
 }
 
+// JackpotWatch hears of every transaction of a store that may change what
+// the jackpot shows (its balance, whether it is on): a store calls Begin
+// when such a transaction first locks the jackpot's balance, posts to the
+// JACKPOT account, writes the jackpot chain or the jackpot's setting, so
+// before it can commit, and End once for each Begin after the transaction
+// is over, committed or not (event.Changes is one). Every change of the
+// jackpot's balance locks it (JackpotBalance) to append to the chain, so
+// none escapes the watch. A reader that sees no such transaction under way
+// and the same count of them ended as when it last read the jackpot knows
+// that what it read still holds, provided the store is the only one writing
+// its database.
+type JackpotWatch interface {
+	Begin()
+	End()
+}
+
 // Auditor records admin actions; the account store implements it.
 type Auditor interface {
 	AppendAudit(ctx context.Context, e account.AuditEntry) (account.AuditEntry, error)

@@ -176,19 +176,44 @@ func (r *Repo) postTx(ctx context.Context, tx *gorm.DB, t ledger.Transfer) (ledg
 type ledgerTx struct {
 	r  *Repo
 	tx *gorm.DB
+	// jackpot, when set, is called before a transfer that moves the
+	// JACKPOT account is posted (PosterWatchingJackpot).
+	jackpot func()
 }
 
 var _ ledger.Poster = ledgerTx{}
 
 // Post implements ledger.Poster through postTx.
 func (l ledgerTx) Post(ctx context.Context, t ledger.Transfer) (ledger.Posted, error) {
+	l.watch(t)
 	return l.r.postTx(ctx, l.tx, t)
+}
+
+// watch calls l.jackpot when ts move the JACKPOT account.
+func (l ledgerTx) watch(ts ...ledger.Transfer) {
+	if l.jackpot == nil {
+		return
+	}
+	for _, t := range ts {
+		for _, e := range t.Entries {
+			if e.Account == ledger.JackpotAccount {
+				l.jackpot()
+				return
+			}
+		}
+	}
 }
 
 // Poster is a ledger.Poster posting inside tx, exported for the stores
 // whose own rows commit with the money (totedb, holdemdb); see the top of
 // this file.
 func (r *Repo) Poster(tx *gorm.DB) ledger.Poster { return ledgerTx{r: r, tx: tx} }
+
+// PosterWatchingJackpot is Poster whose posts call jackpot first when they
+// move the JACKPOT account (totedb's tote.JackpotWatch).
+func (r *Repo) PosterWatchingJackpot(tx *gorm.DB, jackpot func()) ledger.Poster {
+	return ledgerTx{r: r, tx: tx, jackpot: jackpot}
+}
 
 // LockBalance reads the balance of account a inside tx, a transaction of
 // the caller's, and on Postgres holds its row (FOR UPDATE) until tx ends,

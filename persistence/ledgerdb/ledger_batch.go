@@ -55,6 +55,7 @@ var _ ledger.BatchPoster = ledgerTx{}
 
 // PostBatch implements ledger.BatchPoster through postBatchTx.
 func (l ledgerTx) PostBatch(ctx context.Context, ts []ledger.Transfer) ([]ledger.Posted, []error, error) {
+	l.watch(ts...)
 	return l.r.postBatchTx(ctx, l.tx, ts)
 }
 

@@ -49,6 +49,9 @@ type Repo struct {
 	// chances are the parsed chances of the draws the bet batch met lately
 	// (tote_batch_pg.go).
 	chances chancesCache
+	// watch hears of the transactions that may change the jackpot
+	// (WatchJackpot); nil: none.
+	watch tote.JackpotWatch
 }
 
 var (
@@ -61,11 +64,26 @@ func New(db *sqldb.DB, led *ledgerdb.Repo) *Repo {
 	return &Repo{db: db, led: led}
 }
 
+// WatchJackpot has w told of every transaction that may change the
+// jackpot (tote.JackpotWatch): Begin when one of Within's transactions
+// first locks the jackpot's balance, posts to the JACKPOT account, appends
+// to the jackpot chain or sets the jackpot on or off, End once the
+// transaction is over. Call it before the store is used.
+func (r *Repo) WatchJackpot(w tote.JackpotWatch) { r.watch = w }
+
 // Within implements tote.Store: fn runs in one transaction, retried as a
 // whole after a Postgres serialization failure or deadlock.
 func (r *Repo) Within(ctx context.Context, fn func(ctx context.Context, tx tote.Tx) error) error {
+	// Each attempt that may change the jackpot told the watch Begin; End
+	// follows once the last attempt is over (committed or rolled back).
+	var began int
+	defer func() {
+		for range began {
+			r.watch.End()
+		}
+	}()
 	err := sqldb.RetryTxRaw(ctx, r.db, func(tx *gorm.DB, raw sqldb.RawConn) error {
-		return fn(ctx, &toteTx{repo: r, tx: tx, raw: raw})
+		return fn(ctx, &toteTx{repo: r, tx: tx, raw: raw, began: &began})
 	})
 	return sqldb.MapErr(err, "")
 }

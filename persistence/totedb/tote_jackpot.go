@@ -88,6 +88,7 @@ func (t *toteTx) JackpotHead(ctx context.Context) (*tote.JackpotEntry, error) {
 
 // AppendJackpot implements tote.Tx.
 func (t *toteTx) AppendJackpot(ctx context.Context, entries []tote.JackpotEntry) error {
+	t.changesJackpot()
 	if len(entries) == 0 {
 		return nil
 	}

@@ -18,7 +18,7 @@ func TestToteConformance(t *testing.T) {
 			db := sqldbtest.Open(t, dialect)
 			led := ledgerdb.New(db)
 			repo := totedb.New(db, led)
-			return totetest.Env{Store: repo, Leases: repo, Ledger: led, Concurrent: dialect == "postgres"}
+			return totetest.Env{Store: repo, Leases: repo, Ledger: led, Concurrent: dialect == "postgres", WatchJackpot: repo.WatchJackpot}
 		})
 	})
 }

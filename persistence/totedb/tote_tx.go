@@ -24,6 +24,23 @@ type toteTx struct {
 	// when the transaction was begun by Within; nil otherwise), for the
 	// settlement's read of a draw's bets (tallyBetsPG).
 	raw sqldb.RawConn
+	// began counts the attempts of Within that told the watch Begin;
+	// watched says this attempt did.
+	began   *int
+	watched bool
+}
+
+// changesJackpot tells the store's watch, once per attempt and before it
+// can commit, that this transaction may change the jackpot. Only Within's
+// transactions count them (began); the other toteTx, the SQLite bet
+// batch's, moves stakes into escrow and never the jackpot.
+func (t *toteTx) changesJackpot() {
+	if t.repo.watch == nil || t.watched || t.began == nil {
+		return
+	}
+	t.watched = true
+	*t.began++
+	t.repo.watch.Begin()
 }
 
 var _ tote.Tx = (*toteTx)(nil)
@@ -224,12 +241,18 @@ func (t *toteTx) AppendEvent(ctx context.Context, e tote.TableEvent) (tote.Table
 }
 
 // Ledger implements tote.Tx: posts inside this transaction.
-func (t *toteTx) Ledger() ledger.Poster { return t.repo.led.Poster(t.tx) }
+func (t *toteTx) Ledger() ledger.Poster {
+	if t.repo.watch == nil {
+		return t.repo.led.Poster(t.tx)
+	}
+	return t.repo.led.PosterWatchingJackpot(t.tx, t.changesJackpot)
+}
 
 // JackpotBalance implements tote.Tx: the ledger holds the JACKPOT
 // account's balance locked until commit, so concurrent settlements take
 // turns.
 func (t *toteTx) JackpotBalance(ctx context.Context) (money.Amount, error) {
+	t.changesJackpot()
 	bal, err := t.repo.led.LockBalance(t.tx.WithContext(ctx), ledger.JackpotAccount)
 	return bal, sqldb.MapErr(err, "jackpot")
 }
@@ -241,6 +264,7 @@ func (t *toteTx) JackpotEnabled(ctx context.Context) (bool, error) {
 
 // SetJackpotEnabled implements tote.Tx.
 func (t *toteTx) SetJackpotEnabled(ctx context.Context, on bool) error {
+	t.changesJackpot()
 	v := "false"
 	if on {
 		v = "true"

@@ -45,11 +45,14 @@ type Model struct {
 	// delivered (profiling the fan-out); set before Run.
 	Stages *event.StageLog
 
-	out    *event.Fanout[*tote.TableEvent]
-	mu     sync.RWMutex
-	tables map[int64]*followed
-	ready  chan struct{}
-	once   sync.Once
+	out *event.Fanout[*tote.TableEvent]
+	// changes counts the LiveTables published and the tables dropped
+	// (Version); each publication runs between its Begin and End.
+	changes event.Changes
+	mu      sync.RWMutex
+	tables  map[int64]*followed
+	ready   chan struct{}
+	once    sync.Once
 
 	syncMu sync.Mutex // one syncTables at a time
 	runCtx context.Context
@@ -106,6 +109,21 @@ func (m *Model) Run(ctx context.Context) error {
 // Ready is closed once every table known at start has its view.
 func (m *Model) Ready() <-chan struct{} { return m.ready }
 
+// Version is how many times what Tables lists has changed (a LiveTable
+// published, a table dropped) in this process; ok is false while a change
+// is being published. Two calls answering the same n with ok mean nothing
+// Tables and Table show changed between them, so an answer built from the
+// read model after the first still holds at the second (the lobby's cached
+// answer, graph/response_cache.go).
+func (m *Model) Version() (n uint64, ok bool) { return m.changes.Stable() }
+
+// publish stores lt as table p's state, counted by Version.
+func (m *Model) publish(p *atomic.Pointer[LiveTable], lt *LiveTable) {
+	m.changes.Begin()
+	p.Store(lt)
+	m.changes.End()
+}
+
 // syncTables starts following tables not yet followed and refreshes the
 // rows (name, settings) of the others.
 func (m *Model) syncTables() error {
@@ -135,6 +153,10 @@ func (m *Model) syncTables() error {
 			}()
 			continue
 		}
+		if cur := p.Load(); cur == nil || sameRow(cur.Table, t) {
+			continue // nothing to publish: the version stays
+		}
+		m.changes.Begin()
 		for {
 			cur := p.Load()
 			if cur == nil || sameRow(cur.Table, t) {
@@ -146,6 +168,7 @@ func (m *Model) syncTables() error {
 				break
 			}
 		}
+		m.changes.End()
 	}
 	for _, c := range started {
 		select {
@@ -246,9 +269,11 @@ func (m *Model) follow(ctx context.Context, id int64, f *followed) {
 			return
 		}
 		if errs.Is(err, errs.NotFound) {
+			m.changes.Begin()
 			m.mu.Lock()
 			delete(m.tables, id)
 			m.mu.Unlock()
+			m.changes.End()
 			return
 		}
 		m.log.WarnContext(ctx, "read model: table feed restarts", "table", id, "err", err)
@@ -414,6 +439,7 @@ func (m *Model) reloadDraws(ctx context.Context, id int64, p *atomic.Pointer[Liv
 			}
 			continue
 		}
+		m.changes.Begin()
 		for { // apply and syncTables swap in new states meanwhile
 			cur := p.Load()
 			n := *cur
@@ -422,6 +448,7 @@ func (m *Model) reloadDraws(ctx context.Context, id int64, p *atomic.Pointer[Liv
 				break
 			}
 		}
+		m.changes.End()
 	}
 }
 
@@ -468,7 +495,7 @@ func (m *Model) fold(p *atomic.Pointer[LiveTable], e *tote.TableEvent) *tote.Tab
 		next.Table.Status = next.View.Status
 	}
 	next.Table.LastSeq = next.View.Seq
-	p.Store(next)
+	m.publish(p, next)
 	m.Stages.Mark(e.TableID, e.Seq, event.StageFolded, time.Now())
 	return e
 }
@@ -496,7 +523,7 @@ func (m *Model) rebuild(ctx context.Context, id int64, p *atomic.Pointer[LiveTab
 			return err
 		}
 		if stable || attempt >= 5 {
-			p.Store(lt)
+			m.publish(p, lt)
 			return nil
 		}
 	}

@@ -44,7 +44,14 @@ type MemStore struct {
 	// chain is the jackpot chain, chain[i] holding seq i+1.
 	chain []tote.JackpotEntry
 	seq   int64 // last id handed out, shared by tables, draws and bets
+	// watch hears of the transactions that may change the jackpot
+	// (WatchJackpot); nil: none.
+	watch tote.JackpotWatch
 }
+
+// WatchJackpot has w told of every transaction that may change the
+// jackpot (tote.JackpotWatch); call it before the store is used.
+func (s *MemStore) WatchJackpot(w tote.JackpotWatch) { s.watch = w }
 
 type memTotalKey struct {
 	draw  int64
@@ -90,6 +97,9 @@ func (s *MemStore) Within(ctx context.Context, fn func(ctx context.Context, tx t
 	defer func() {
 		if !done {
 			tx.rollback()
+		}
+		if tx.watched {
+			s.watch.End()
 		}
 	}()
 	err = s.led.InTx(ctx, func(ctx context.Context, p ledger.Poster) error {
@@ -412,6 +422,16 @@ type memTx struct {
 	poster  ledger.Poster
 	jackpot money.Amount // the JACKPOT balance, kept current by Ledger's posts
 	undo    []func()
+	watched bool // the store's watch was told this transaction may change the jackpot
+}
+
+// changesJackpot tells the store's watch, once, that tx may change the
+// jackpot.
+func (tx *memTx) changesJackpot() {
+	if tx.s.watch != nil && !tx.watched {
+		tx.watched = true
+		tx.s.watch.Begin()
+	}
 }
 
 func (tx *memTx) rollback() {
@@ -432,5 +452,5 @@ func (tx *memTx) nextID() int64 {
 func MemEnv(t *testing.T) Env {
 	led := ledgertest.NewMemStore(nil)
 	s := NewMemStore(led)
-	return Env{Store: s, Leases: s, Ledger: led}
+	return Env{Store: s, Leases: s, Ledger: led, WatchJackpot: s.WatchJackpot}
 }

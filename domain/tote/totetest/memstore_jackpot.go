@@ -42,6 +42,7 @@ func (tx *memTx) JackpotHead(context.Context) (*tote.JackpotEntry, error) {
 
 // AppendJackpot implements Tx.
 func (tx *memTx) AppendJackpot(_ context.Context, entries []tote.JackpotEntry) error {
+	tx.changesJackpot()
 	old := tx.s.chain
 	for i, e := range entries {
 		if e.Seq != int64(len(old)+i+1) {

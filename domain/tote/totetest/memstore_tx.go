@@ -237,6 +237,11 @@ type memPoster struct{ tx *memTx }
 
 // Post posts through the ledger transaction and tracks the jackpot.
 func (p memPoster) Post(ctx context.Context, t ledger.Transfer) (ledger.Posted, error) {
+	for _, e := range t.Entries {
+		if e.Account == ledger.JackpotAccount {
+			p.tx.changesJackpot()
+		}
+	}
 	posted, err := p.tx.poster.Post(ctx, t)
 	if err != nil || posted.Replayed {
 		return posted, err
@@ -250,13 +255,17 @@ func (p memPoster) Post(ctx context.Context, t ledger.Transfer) (ledger.Posted, 
 }
 
 // JackpotBalance implements Tx.
-func (tx *memTx) JackpotBalance(context.Context) (money.Amount, error) { return tx.jackpot, nil }
+func (tx *memTx) JackpotBalance(context.Context) (money.Amount, error) {
+	tx.changesJackpot()
+	return tx.jackpot, nil
+}
 
 // JackpotEnabled implements Tx.
 func (tx *memTx) JackpotEnabled(context.Context) (bool, error) { return tx.s.jackpot, nil }
 
 // SetJackpotEnabled implements Tx.
 func (tx *memTx) SetJackpotEnabled(_ context.Context, on bool) error {
+	tx.changesJackpot()
 	old := tx.s.jackpot
 	tx.s.jackpot = on
 	tx.undo = append(tx.undo, func() { tx.s.jackpot = old })

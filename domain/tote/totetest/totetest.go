@@ -37,6 +37,9 @@ type Env struct {
 	// Concurrent says the store runs transactions in parallel (Postgres),
 	// so the race tests use many goroutines.
 	Concurrent bool
+	// WatchJackpot attaches a tote.JackpotWatch to Store (before its first
+	// use); nil when the store has none.
+	WatchJackpot func(tote.JackpotWatch)
 }
 
 // Run runs every conformance test; newEnv makes a fresh Env per test.
@@ -55,6 +58,7 @@ func Run(t *testing.T, newEnv func(t *testing.T) Env) {
 		{"LeaseTakeoverResumes", testLeaseTakeover},
 		{"StalledDrawVoidedOnTakeover", testStalledTakeover},
 		{"JackpotPaidToExpress", testJackpotPaid},
+		{"JackpotWatched", testJackpotWatched},
 		{"TablesAdmin", testTablesAdmin},
 		{"Results", testResults},
 		{"BatchMixedResults", testBatchMixed},
