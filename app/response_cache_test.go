@@ -55,27 +55,8 @@ func lobbyServers(t *testing.T, b backend, tweak func(*app.Config)) (cA, cB *gql
 	return cA, cB
 }
 
-// lobbyAnswer is what the tests compare of the lobby's answer.
-type lobbyAnswer struct {
-	Tables []struct {
-		ID       string
-		Status   string
-		LastSeq  int64
-		Settings struct{ MinStake, MaxStake, Commission string }
-		Draw     *struct {
-			ID     string
-			Number int
-			Phase  string
-		} `json:"currentDraw"`
-	}
-	Jackpot struct {
-		Balance string
-		Enabled bool
-	}
-}
-
-// table is table id in a, nil when a lacks it.
-func (a lobbyAnswer) table(id string) *struct {
+// lobbyTable is one table of the lobby's answer.
+type lobbyTable struct {
 	ID       string
 	Status   string
 	LastSeq  int64
@@ -85,7 +66,19 @@ func (a lobbyAnswer) table(id string) *struct {
 		Number int
 		Phase  string
 	} `json:"currentDraw"`
-} {
+}
+
+// lobbyAnswer is what the tests compare of the lobby's answer.
+type lobbyAnswer struct {
+	Tables  []lobbyTable
+	Jackpot struct {
+		Balance string
+		Enabled bool
+	}
+}
+
+// table is table id in a, nil when a lacks it.
+func (a lobbyAnswer) table(id string) *lobbyTable {
 	for i := range a.Tables {
 		if a.Tables[i].ID == id {
 			return &a.Tables[i]
