@@ -71,6 +71,10 @@ func (a *App) beaconSource(ctx context.Context) (beacon.Source, error) {
 // on, the dealers of every table (one per table across replicas, by lease).
 func (a *App) startTote(ctx context.Context) error {
 	repo := totedb.New(a.db, a.ledger)
+	// The bet batch appends its players' BET_ACCEPTED and BALANCE_CHANGED
+	// to the user event log (a.userEvents) with the bets; the log then
+	// passes those events, already given their seqs, through.
+	repo.LogUserEvents()
 	src, err := a.beaconSource(ctx)
 	if err != nil {
 		return fmt.Errorf("totalizator beacon: %w", err)

@@ -1,6 +1,7 @@
 package app
 
 import (
+	"bytes"
 	"context"
 	"strconv"
 	"strings"
@@ -37,8 +38,12 @@ func (l *userEventLog) PublishBatch(ctx context.Context, msgs []event.Message) e
 	return event.PublishAll(ctx, l.next, l.record(ctx, msgs))
 }
 
-// record appends msgs' user events and returns msgs with each one's seq
-// set.
+// loggedPrefix starts the encoding of an event that has its seq
+// (event.UserEvent.Encode writes the seq first, and only when it is set).
+var loggedPrefix = []byte(`{"seq":`)
+
+// record appends msgs' user events that have no seq yet and returns msgs
+// with each one's seq set.
 func (l *userEventLog) record(ctx context.Context, msgs []event.Message) []event.Message {
 	var pending []usereventdb.Pending
 	var at []int
@@ -49,6 +54,11 @@ func (l *userEventLog) record(ctx context.Context, msgs []event.Message) []event
 		}
 		userID, err := strconv.ParseInt(id, 10, 64)
 		if err != nil {
+			continue
+		}
+		if bytes.HasPrefix(m.Data, loggedPrefix) {
+			// Appended already, with its seq, in the transaction that
+			// made it (the bet batch: totedb's LogUserEvents).
 			continue
 		}
 		ue, err := event.DecodeUserEvent(m.Data)

@@ -7,6 +7,7 @@ import (
 
 	"github.com/pokertote/pokertote/domain/account"
 	"github.com/pokertote/pokertote/domain/errs"
+	"github.com/pokertote/pokertote/domain/event"
 	"github.com/pokertote/pokertote/domain/ids"
 	"github.com/pokertote/pokertote/domain/ledger"
 	"github.com/pokertote/pokertote/domain/money"
@@ -108,11 +109,27 @@ type StakeJudge interface {
 // BatchResult is one request's outcome: the stored bet and the player's
 // wallet balance after its stake, or the error. GateRefused says the
 // error is the stake gate's (w.Judge): it is the answer, never replayed.
+// EventSeq is the seq the store gave the first of the bet's
+// AcceptedEvents in the player's event stream, when it appended them in
+// the bet's own transaction (0: it did not, and the publisher's log
+// appends them after the commit).
 type BatchResult struct {
 	Bet         Bet
 	Balance     money.Amount
 	Err         error
 	GateRefused bool
+	EventSeq    int64
+}
+
+// AcceptedEvents are the player's events of an accepted bet, in order:
+// BET_ACCEPTED, then BALANCE_CHANGED with the wallet's balance after the
+// stake. The intake publishes them; a store that appends them to the
+// player's stream in the bet's transaction writes these same events.
+func AcceptedEvents(b Bet, balance money.Amount) [2]event.UserEvent {
+	return [2]event.UserEvent{
+		{Type: event.BetAccepted, At: b.PlacedAt, BetID: b.ID},
+		{Type: event.BalanceChanged, At: b.PlacedAt, Balance: int64(balance)},
+	}
 }
 
 // CheckBet is PlaceBet's check of one bet (its stake and parsed

@@ -52,6 +52,9 @@ type Repo struct {
 	// watch hears of the transactions that may change the jackpot
 	// (WatchJackpot); nil: none.
 	watch tote.JackpotWatch
+	// logEvents: the Postgres bet batch appends its players' events to
+	// their streams in its own transaction (LogUserEvents).
+	logEvents bool
 }
 
 var (
@@ -70,6 +73,15 @@ func New(db *sqldb.DB, led *ledgerdb.Repo) *Repo {
 // to the jackpot chain or sets the jackpot on or off, End once the
 // transaction is over. Call it before the store is used.
 func (r *Repo) WatchJackpot(w tote.JackpotWatch) { r.watch = w }
+
+// LogUserEvents has the Postgres bet batch append each accepted bet's
+// events (tote.AcceptedEvents) to its player's stream, the user event log
+// of persistence/usereventdb, in the bet's own transaction, and answer
+// their seqs (tote.BatchResult.EventSeq): a bet and its events commit
+// together, in one commit instead of two. Without it (and on SQLite) the
+// publisher's log appends them after the commit. Call it before the store
+// is used, only where that log is the one the players read.
+func (r *Repo) LogUserEvents() { r.logEvents = true }
 
 // Within implements tote.Store: fn runs in one transaction, retried as a
 // whole after a Postgres serialization failure or deadlock.

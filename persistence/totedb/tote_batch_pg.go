@@ -80,6 +80,7 @@ import (
 	"github.com/pokertote/pokertote/persistence/ledgerdb/ledgerwrite"
 	"github.com/pokertote/pokertote/persistence/protectiondb"
 	"github.com/pokertote/pokertote/persistence/sqldb"
+	"github.com/pokertote/pokertote/persistence/usereventdb"
 )
 
 var _ tote.BatchPlacer = (*Repo)(nil)
@@ -273,11 +274,47 @@ func (r *Repo) placeBatchTx(ctx context.Context, pc *pgx.Conn, w tote.BatchWork,
 		}
 		return plan.Results, nil
 	}
-	// Round trip 2: the write and the commit.
-	if err := r.writeBatch(ctx, pc, w, rd, planRows(plan)); err != nil {
+	// Round trip 2: the players' events, the write and the commit.
+	evs := r.acceptedEvents(plan.Results)
+	if err := r.writeBatch(ctx, pc, w, rd, planRows(plan), evs); err != nil {
 		return nil, err
 	}
+	setEventSeqs(plan.Results, evs)
 	return plan.Results, nil
+}
+
+// acceptedEvents are the events of plan's accepted bets
+// (tote.AcceptedEvents, two a bet, in the results' order) when the store
+// logs them with the bets (LogUserEvents), else none.
+func (r *Repo) acceptedEvents(res []tote.BatchResult) []usereventdb.Pending {
+	if !r.logEvents {
+		return nil
+	}
+	evs := make([]usereventdb.Pending, 0, 2*len(res))
+	for _, x := range res {
+		if x.Err != nil {
+			continue
+		}
+		for _, e := range tote.AcceptedEvents(x.Bet, x.Balance) {
+			evs = append(evs, usereventdb.Pending{UserID: int64(x.Bet.UserID), Event: e})
+		}
+	}
+	return evs
+}
+
+// setEventSeqs gives each accepted bet of res the seq of its first event
+// in evs (acceptedEvents' order, seqs set by the write).
+func setEventSeqs(res []tote.BatchResult, evs []usereventdb.Pending) {
+	if len(evs) == 0 {
+		return
+	}
+	k := 0
+	for i := range res {
+		if res[i].Err == nil {
+			res[i].EventSeq = evs[k].Event.Seq
+			k += 2 // tote.AcceptedEvents' two
+		}
+	}
 }
 
 // batchRead is round trip 1 of an attempt: what it asks (the work, its
@@ -516,9 +553,20 @@ func registerCandidatesPG(ctx context.Context, pc *pgx.Conn) func(userID int64, 
 // writeBatch is round trip 2: pgBatchWrite with the plan's rows wr, the
 // pool totals' upsert (tote_pool_totals.go), then COMMIT, in one pipeline; the counts the write answers are checked
 // against wr.
-func (r *Repo) writeBatch(ctx context.Context, pc *pgx.Conn, w tote.BatchWork, rd *batchRead, wr batchRows) error {
+func (r *Repo) writeBatch(ctx context.Context, pc *pgx.Conn, w tote.BatchWork, rd *batchRead, wr batchRows, evs []usereventdb.Pending) error {
 	var back batchWriteBack
+	var seqs usereventdb.Seqs
 	b := &pgx.Batch{}
+	if len(evs) > 0 {
+		// First: the players' counters of seqs are theirs alone (no
+		// batch of another draw waits on them), so they are taken before
+		// the hot rows of the write, not held with those.
+		users, at, data, err := usereventdb.PGAppendArgs(evs)
+		if err != nil {
+			return err
+		}
+		b.Queue(usereventdb.PGAppend, users, at, data).Query(seqs.Scan)
+	}
 	b.Queue(pgBatchWrite, wr.pgArgs(rd.snap.Draw, rd.snap.Now, rd.walletID, rd.starts)).Query(back.scan)
 	// The totals last: their hot rows stay locked for this statement and
 	// the COMMIT sent with it only.
@@ -533,6 +581,11 @@ func (r *Repo) writeBatch(ctx context.Context, pc *pgx.Conn, w tote.BatchWork, r
 	})
 	if err := r.db.SendBatch(ctx, pc, b, "insert"); err != nil && !committed {
 		return batchWriteErr(err, back.entries > 0)
+	}
+	if len(evs) > 0 {
+		if err := seqs.Set(evs); err != nil {
+			return err
+		}
 	}
 	return back.check(wr)
 }

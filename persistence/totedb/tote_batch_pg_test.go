@@ -23,6 +23,7 @@ import (
 	"github.com/pokertote/pokertote/persistence/accountdb"
 	"github.com/pokertote/pokertote/persistence/ledgerdb"
 	"github.com/pokertote/pokertote/persistence/protectiondb"
+	"github.com/pokertote/pokertote/persistence/sqldb"
 	"github.com/pokertote/pokertote/persistence/sqldb/sqldbtest"
 	"github.com/pokertote/pokertote/persistence/totedb"
 )
@@ -35,6 +36,7 @@ type withinOnly struct{ tote.Store }
 // players in the users table and the protection service.
 type batchWorld struct {
 	h     *totetest.Harness
+	db    *sqldb.DB
 	led   *ledgerdb.Repo
 	users *accountdb.UserRepo
 	prot  *protection.Service
@@ -50,10 +52,13 @@ func newBatchWorld(t *testing.T, fast bool) *batchWorld {
 
 // newBatchWorldOn is newBatchWorld on dialect ("postgres" or "sqlite"; fast
 // is the store's own bet batch on either).
-func newBatchWorldOn(t *testing.T, dialect string, fast bool) *batchWorld {
+func newBatchWorldOn(t *testing.T, dialect string, fast bool, opts ...func(*totedb.Repo)) *batchWorld {
 	db := sqldbtest.Open(t, dialect)
 	led := ledgerdb.New(db)
 	repo := totedb.New(db, led)
+	for _, o := range opts {
+		o(repo)
+	}
 	var store tote.Store = repo
 	if !fast {
 		store = withinOnly{repo}
@@ -64,7 +69,7 @@ func newBatchWorldOn(t *testing.T, dialect string, fast bool) *batchWorld {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w := &batchWorld{h: h, led: led, users: accountdb.NewUserRepo(db), store: protectiondb.New(db), loc: loc}
+	w := &batchWorld{h: h, db: db, led: led, users: accountdb.NewUserRepo(db), store: protectiondb.New(db), loc: loc}
 	w.prot = protection.NewService(w.store, w.users, loc, h.Clock.Now)
 	w.draw = h.RunUntil(h.Dealer, "PRE_DEAL", totetest.InPhase(tote.PhasePreDeal))
 	w.admin = w.user(t, "Admin", account.Admin, "1970-01-01")

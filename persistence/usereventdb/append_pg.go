@@ -50,23 +50,76 @@ INSERT INTO user_events (user_id, seq, at, data)
 SELECT u, seq, at, '{"seq":' || seq || ',' || substr(d, 2) FROM e ORDER BY ord
 RETURNING user_id, seq`
 
-// appendPG is Append on Postgres: out are the events to store, in order,
-// whose seqs it sets.
-func (r *Repo) appendPG(ctx context.Context, out []Pending) error {
-	users := make([]int64, len(out))
-	at := make([]time.Time, len(out))
-	data := make([]string, len(out))
-	for i, p := range out {
+// PGAppend is the statement that appends events on Postgres: its
+// arguments are PGAppendArgs', its rows each stored event's user and seq
+// (read them with Seqs). A transaction that runs it holds its players'
+// counters' rows (taken in user id order) until it ends, so it may run
+// inside another transaction: the bet batch appends its players' events
+// with the bets (persistence/totedb), and they commit or roll back
+// together.
+const PGAppend = pgAppend
+
+// PGAppendArgs are PGAppend's arguments for evs: the users, the times and
+// each event encoded without its seq.
+func PGAppendArgs(evs []Pending) (users []int64, at []time.Time, data []string, err error) {
+	users = make([]int64, len(evs))
+	at = make([]time.Time, len(evs))
+	data = make([]string, len(evs))
+	for i, p := range evs {
 		e := p.Event
 		e.Seq = 0
 		enc := string(e.Encode())
 		if !strings.HasPrefix(enc, `{"`) {
-			return fmt.Errorf("user events: an event encodes as %q", enc)
+			return nil, nil, nil, fmt.Errorf("user events: an event encodes as %q", enc)
 		}
 		users[i], at[i], data[i] = p.UserID, sqldb.StoredTime(p.Event.At), enc
 	}
-	first := map[int64]int64{} // user -> the lowest seq stored for them
-	stored := 0
+	return users, at, data, nil
+}
+
+// Seqs reads PGAppend's rows and sets the seq of each of evs (the events
+// it was given, in the same order).
+type Seqs struct {
+	first  map[int64]int64 // user -> the lowest seq stored for them
+	stored int
+	u, seq int64
+}
+
+// Scan reads PGAppend's rows.
+func (s *Seqs) Scan(rows pgx.Rows) error {
+	s.first = map[int64]int64{}
+	_, err := pgx.ForEachRow(rows, []any{&s.u, &s.seq}, func() error {
+		s.stored++
+		if f, ok := s.first[s.u]; !ok || s.seq < f {
+			s.first[s.u] = s.seq
+		}
+		return nil
+	})
+	return err
+}
+
+// Set gives evs their seqs: a user's events got consecutive seqs in the
+// order given.
+func (s *Seqs) Set(evs []Pending) error {
+	if s.stored != len(evs) {
+		return fmt.Errorf("user events: %d of %d stored", s.stored, len(evs))
+	}
+	for i := range evs {
+		u := evs[i].UserID
+		evs[i].Event.Seq = s.first[u]
+		s.first[u]++
+	}
+	return nil
+}
+
+// appendPG is Append on Postgres: out are the events to store, in order,
+// whose seqs it sets.
+func (r *Repo) appendPG(ctx context.Context, out []Pending) error {
+	users, at, data, err := PGAppendArgs(out)
+	if err != nil {
+		return err
+	}
+	var seqs Seqs
 	conn, err := r.db.SQL().Conn(ctx)
 	if err != nil {
 		return err
@@ -81,15 +134,7 @@ func (r *Repo) appendPG(ctx context.Context, out []Pending) error {
 		if err != nil {
 			return err
 		}
-		var u, seq int64
-		_, err = pgx.ForEachRow(rows, []any{&u, &seq}, func() error {
-			stored++
-			if f, ok := first[u]; !ok || seq < f {
-				first[u] = seq
-			}
-			return nil
-		})
-		return err
+		return seqs.Scan(rows)
 	})
 	if errors.Is(err, driver.ErrBadConn) {
 		return fmt.Errorf("user events: %w", err)
@@ -97,13 +142,5 @@ func (r *Repo) appendPG(ctx context.Context, out []Pending) error {
 	if err != nil {
 		return err
 	}
-	if stored != len(out) {
-		return fmt.Errorf("user events: %d of %d stored", stored, len(out))
-	}
-	for i := range out {
-		u := out[i].UserID
-		out[i].Event.Seq = first[u]
-		first[u]++
-	}
-	return nil
+	return seqs.Set(out)
 }

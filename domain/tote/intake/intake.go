@@ -99,6 +99,9 @@ type betJob struct {
 	bet     tote.Bet
 	balance money.Amount
 	err     error
+	// eventSeq is the seq of the bet's first event when the store
+	// appended its events in the bet's transaction (0: not appended).
+	eventSeq int64
 }
 
 // Observer is told about the intake's batches, for metrics: how the
@@ -292,10 +295,12 @@ func (in *Queue) placeBatch(jobs []*betJob, writing func()) {
 		if j.err == nil {
 			in.stats.BetsAccepted.Add(1)
 			topic := event.UserTopic(j.req.UserID)
-			for _, e := range []event.UserEvent{
-				{Type: event.BetAccepted, At: j.bet.PlacedAt, BetID: j.bet.ID},
-				{Type: event.BalanceChanged, At: j.bet.PlacedAt, Balance: int64(j.balance)},
-			} {
+			for k, e := range tote.AcceptedEvents(j.bet, j.balance) {
+				if j.eventSeq != 0 {
+					// Appended to the player's stream with the bet: the
+					// log passes an event with its seq through.
+					e.Seq = j.eventSeq + int64(k)
+				}
 				msgs = append(msgs, event.Message{Topic: topic, Data: e.Encode()})
 			}
 		}
@@ -408,7 +413,7 @@ func (in *Queue) flush() {
 // clean slate.
 func (in *Queue) placeBatchInTx(ctx context.Context, tx tote.Tx, jobs []*betJob) error {
 	for _, j := range jobs {
-		j.bet, j.balance, j.err = tote.Bet{}, 0, nil
+		j.bet, j.balance, j.err, j.eventSeq = tote.Bet{}, 0, nil, 0
 	}
 	d, err := tx.LockDraw(ctx, jobs[0].req.DrawID, tote.Shared)
 	if err != nil {
@@ -538,7 +543,7 @@ func (in *Queue) placeBatchDirect(ctx context.Context, bp tote.BatchPlacer, jobs
 		return errs.E(errs.Internal, "tote: the store answered a batch of %d bets with %d results", len(jobs), len(res))
 	}
 	for i, j := range jobs {
-		j.bet, j.balance, j.err = res[i].Bet, res[i].Balance, res[i].Err
+		j.bet, j.balance, j.err, j.eventSeq = res[i].Bet, res[i].Balance, res[i].Err, res[i].EventSeq
 		if res[i].GateRefused {
 			j.gateErr = res[i].Err // answered as the gate's refusal, never replayed
 		}
