@@ -92,4 +92,3 @@ func waitPublished(t *testing.T, w *batchWorld, u int64, n int) [][]byte {
 		time.Sleep(10 * time.Millisecond)
 	}
 }
-
