@@ -2,6 +2,7 @@ package app_test
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"testing"
 	"time"
@@ -10,14 +11,16 @@ import (
 
 	"github.com/pokertote/pokertote/app"
 	"github.com/pokertote/pokertote/internal/gqltest"
+	"github.com/pokertote/pokertote/internal/testenv"
+	"github.com/pokertote/pokertote/persistence/sqldb/sqldbtest"
 	"github.com/pokertote/pokertote/trusteddocs"
 )
 
 // TestTrustedDocumentsAPQRegistrationRefused: in production
 // (TRUSTED_DOCUMENTS=enforce) an anonymous client that sends an APQ
 // registration (extensions.persistedQuery's sha256Hash with the query
-// text) of an unregistered document, over HTTP, graphql-transport-ws or
-// graphql-ws, is refused (FORBIDDEN / DOCUMENT_NOT_TRUSTED), the shared APQ
+// text) of an unregistered document, over HTTP, graphql-transport-ws,
+// graphql-ws or server-sent events, is refused (FORBIDDEN / DOCUMENT_NOT_TRUSTED), the shared APQ
 // cache (in memory, or Redis shared by the replicas) does not hold it
 // afterwards, and sending its hash alone is refused too, to the anonymous
 // client and to an admin alike (the admin, exempt, reads the shared cache:
@@ -55,36 +58,14 @@ func TestTrustedDocumentsAPQRegistrationRefused(t *testing.T) {
 
 			// Each transport registers a document of its own (a distinct
 			// hash), so one's refusal cannot hide another's storing.
-			for _, proto := range []string{"http", "graphql-transport-ws", "graphql-ws"} {
+			for _, proto := range []string{"http", "graphql-transport-ws", "graphql-ws", "sse"} {
 				t.Run(proto, func(t *testing.T) {
 					doc := "query Probe" + strings.ReplaceAll(proto, "-", "") + ` { tables { id name } }`
 					hash := strings.TrimPrefix(trusteddocs.ID(doc), trusteddocs.Prefix)
 					ext := map[string]any{"persistedQuery": map[string]any{"version": 1, "sha256Hash": hash}}
 					send := func(who *gqltest.Client, body map[string]any) gqltest.Response {
 						t.Helper()
-						if proto == "http" {
-							return postBody(t, who, body)
-						}
-						sock, err := who.Socket(ctx, gqltest.SocketOptions{Legacy: proto == "graphql-ws"})
-						if err != nil {
-							t.Fatalf("socket: %v", err)
-						}
-						defer sock.Close()
-						ch, err := sock.StartPayload(ctx, body)
-						if err != nil {
-							t.Fatal(err)
-						}
-						select {
-						case r, ok := <-ch:
-							if !ok {
-								code, reason, _ := sock.CloseStatus()
-								t.Fatalf("no response (socket closed %d %q)", code, reason)
-							}
-							return r
-						case <-ctx.Done():
-							t.Fatal("no response")
-						}
-						return gqltest.Response{}
+						return sendOver(ctx, t, proto, who, body)
 					}
 
 					// (a) The registration is refused with a stable code.
@@ -138,5 +119,152 @@ func TestTrustedDocumentsAPQRegistrationRefused(t *testing.T) {
 				})
 			}
 		})
+	}
+}
+
+// sendOver sends one operation's body over proto ("http",
+// "graphql-transport-ws", "graphql-ws" or "sse") and returns its first
+// response: a refusal before an SSE stream began is its body.
+func sendOver(ctx context.Context, t *testing.T, proto string, who *gqltest.Client, body map[string]any) gqltest.Response {
+	t.Helper()
+	switch proto {
+	case "http":
+		return postBody(t, who, body)
+	case "sse":
+		st, err := who.SSEPayload(ctx, body, nil)
+		var refused *gqltest.StatusError
+		if errors.As(err, &refused) {
+			return refused.Body
+		}
+		if err != nil {
+			t.Fatalf("sse: %v", err)
+		}
+		defer st.Close()
+		select {
+		case r, ok := <-st.Next:
+			if !ok {
+				t.Fatal("sse: the stream ended without a response")
+			}
+			return r
+		case <-ctx.Done():
+			t.Fatal("sse: no response")
+		}
+		return gqltest.Response{}
+	}
+	sock, err := who.Socket(ctx, gqltest.SocketOptions{Legacy: proto == "graphql-ws"})
+	if err != nil {
+		t.Fatalf("socket: %v", err)
+	}
+	defer sock.Close()
+	ch, err := sock.StartPayload(ctx, body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case r, ok := <-ch:
+		if !ok {
+			code, reason, _ := sock.CloseStatus()
+			t.Fatalf("no response (socket closed %d %q)", code, reason)
+		}
+		return r
+	case <-ctx.Done():
+		t.Fatal("no response")
+	}
+	return gqltest.Response{}
+}
+
+// TestTrustedDocumentsAPQWithoutRedis: the persisted-query cache every
+// replica shares is Redis; while it is down the cache misses, and trust
+// still decides. In production (TRUSTED_DOCUMENTS=enforce), over each
+// transport, with Redis stopped: an anonymous registration of an
+// unregistered document is refused (FORBIDDEN / DOCUMENT_NOT_TRUSTED);
+// the hash of an admin's ad-hoc document, stored before the stop, runs for
+// nobody (the anonymous client is refused, the admin is told to send the
+// text again); a registered document still runs by its hash (the manifest
+// needs no Redis); an admin's registration made meanwhile runs but is not
+// kept, so its hash runs for no anonymous client, then or after Redis is
+// back, and nothing refused was stored.
+func TestTrustedDocumentsAPQWithoutRedis(t *testing.T) {
+	t.Parallel()
+	rs := testenv.StartRedisServer(t)
+	b := backend{name: "postgres+own redis", databaseURL: sqldbtest.MigratedPostgres.Postgres(t), redisURL: rs.URL(), redisPrefix: "apqdown:"}
+	_, c := startServer(t, b, func(cfg *app.Config) {
+		cfg.Env = "production"
+		cfg.AllowedOrigins = []string{"https://app.example.kz"}
+		cfg.BeaconAllowLocal = true
+		cfg.Introspection, cfg.Playground = false, false
+		cfg.TrustedDocuments = "enforce"
+	})
+	_, login := webDoc(t, "Login")
+	var in struct {
+		Login struct{ AccessToken string } `json:"login"`
+	}
+	c.MustDo(t, login, map[string]any{"email": testAdminEmail, "password": testAdminPassword}, &in)
+	admin := c.WithToken(in.Login.AccessToken)
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	hashOf := func(doc string) string { return strings.TrimPrefix(trusteddocs.ID(doc), trusteddocs.Prefix) }
+	byHash := func(doc string) map[string]any {
+		return map[string]any{"extensions": map[string]any{"persistedQuery": map[string]any{"version": 1, "sha256Hash": hashOf(doc)}}}
+	}
+	register := func(doc string) map[string]any {
+		body := byHash(doc)
+		body["query"] = doc
+		return body
+	}
+	refusedRun := func(what string, r gqltest.Response, code, reason string) {
+		t.Helper()
+		if len(r.Data) > 0 && string(r.Data) != "null" {
+			t.Errorf("%s ran: %s", what, r.Data)
+		}
+		if len(r.Errors) == 0 || r.Errors[0].Code() != code || r.Errors[0].Reason() != reason {
+			t.Errorf("%s: %+v, want %s / %s", what, r.Errors, code, reason)
+		}
+	}
+
+	before := "query AdminBeforeStop { tables { id } }"
+	wantOK(t, "admin's registration before the stop", postBody(t, admin, register(before)))
+	rs.Stop()
+	waitReadyz(t, c.URL, "redis", "unavailable")
+
+	_, tablesDoc := webDoc(t, "Tables")
+	var refused, adhoc []string
+	for _, proto := range []string{"http", "graphql-transport-ws", "graphql-ws", "sse"} {
+		t.Run(proto, func(t *testing.T) {
+			send := func(who *gqltest.Client, body map[string]any) gqltest.Response {
+				t.Helper()
+				return sendOver(ctx, t, proto, who, body)
+			}
+			probe := "query ProbeDown" + strings.ReplaceAll(proto, "-", "") + " { tables { id name } }"
+			refused = append(refused, probe)
+			refusedRun("anonymous registration", send(c, register(probe)), "FORBIDDEN", "DOCUMENT_NOT_TRUSTED")
+			refusedRun("anonymous, the hash stored before the stop", send(c, byHash(before)), "BAD_USER_INPUT", "PERSISTED_QUERY_NOT_FOUND")
+			refusedRun("admin, the hash stored before the stop", send(admin, byHash(before)), "BAD_USER_INPUT", "PERSISTED_QUERY_NOT_FOUND")
+			wantOK(t, "anonymous, a registered document's hash", send(c, byHash(tablesDoc)))
+			during := "query AdminDuringStop" + strings.ReplaceAll(proto, "-", "") + " { tables { id } }"
+			adhoc = append(adhoc, during)
+			wantOK(t, "admin's registration while Redis is down", send(admin, register(during)))
+			refusedRun("anonymous, the admin's hash from while Redis is down", send(c, byHash(during)), "BAD_USER_INPUT", "PERSISTED_QUERY_NOT_FOUND")
+		})
+	}
+
+	rs.Start()
+	waitReadyz(t, c.URL, "redis", "ok")
+	opt, err := redis.ParseURL(rs.URL())
+	if err != nil {
+		t.Fatal(err)
+	}
+	rdb := redis.NewClient(opt)
+	defer rdb.Close()
+	for _, doc := range append(refused, adhoc...) {
+		if n, err := rdb.Exists(ctx, b.redisPrefix+"apq:"+hashOf(doc)).Result(); err != nil || n != 0 {
+			t.Errorf("Redis holds %q after the outage (%d, %v)", doc, n, err)
+		}
+	}
+	for _, doc := range adhoc {
+		r := postBody(t, c, byHash(doc))
+		if len(r.Data) > 0 && string(r.Data) != "null" {
+			t.Errorf("anonymous ran the admin's %q by hash after the outage: %s", doc, r.Data)
+		}
 	}
 }

@@ -53,7 +53,14 @@ func (e *StatusError) Error() string {
 // SSE starts an operation over server-sent events, with the client's token
 // and any extra header (an API key: X-API-Key).
 func (c *Client) SSE(ctx context.Context, query string, vars map[string]any, header http.Header) (*Stream, error) {
-	body, err := json.Marshal(map[string]any{"query": query, "variables": vars})
+	return c.SSEPayload(ctx, map[string]any{"query": query, "variables": vars}, header)
+}
+
+// SSEPayload is SSE with the request's body as given: an operation by its
+// persisted query hash alone (extensions.persistedQuery), or any malformed
+// body a test sends on purpose.
+func (c *Client) SSEPayload(ctx context.Context, payload map[string]any, header http.Header) (*Stream, error) {
+	body, err := json.Marshal(payload)
 	if err != nil {
 		return nil, err
 	}
