@@ -28,8 +28,10 @@ package totedb
 //     session as the earlier stakes of the batch left them (the limit that
 //     breaks, by name; the counters and session after the stake); a refused
 //     stake moves nothing and stores no bet;
-//  3. one pipeline writing the plan: a data-modifying CTE that inserts the
-//     bets, the transfers,
+//  3. one pipeline writing the plan: first the accepted bets' events
+//     appended to their players' streams (usereventdb.PGAppend, when the
+//     store logs them: LogUserEvents), so that they commit with the bets;
+//     then a data-modifying CTE that inserts the bets, the transfers,
 //     sets the wallets' balances, adds each escrow's total with one upsert
 //     (the hot row is locked only here, for this statement and the COMMIT
 //     sent with it), inserts the entries (escrow balances after each entry
@@ -550,7 +552,8 @@ func registerCandidatesPG(ctx context.Context, pc *pgx.Conn) func(userID int64, 
 	}
 }
 
-// writeBatch is round trip 2: pgBatchWrite with the plan's rows wr, the
+// writeBatch is round trip 2: the players' events evs (their seqs set
+// once it answers), pgBatchWrite with the plan's rows wr, the
 // pool totals' upsert (tote_pool_totals.go), then COMMIT, in one pipeline; the counts the write answers are checked
 // against wr.
 func (r *Repo) writeBatch(ctx context.Context, pc *pgx.Conn, w tote.BatchWork, rd *batchRead, wr batchRows, evs []usereventdb.Pending) error {
