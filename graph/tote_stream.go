@@ -36,7 +36,7 @@ func (a *ToteAPI) TableEvents(ctx context.Context, tableID string, afterSeq *int
 	if err != nil {
 		return nil, err
 	}
-	sub := a.live.Subscribe(n, tableSubBuffer)
+	sub := a.live.SubscribeQueue(n, tableSubBuffer)
 	lt, err := a.live.Lookup(ctx, n)
 	if err != nil {
 		sub.Close()
@@ -124,6 +124,9 @@ type tableStream struct {
 	begun  bool
 	queue  []tapItem // from head on: what is still to send
 	head   int
+	// arrived is where the live events taken from sub go before they are
+	// queued (kept small between bursts).
+	arrived []*tote.TableEvent
 }
 
 // queueKeep is the capacity of a stream's queue kept once it is empty: a
@@ -164,22 +167,8 @@ func (s *tableStream) nextOf(ctx context.Context, wait bool) (tapItem, error) {
 			}
 			continue
 		}
-		if !wait && len(s.sub.C) == 0 && ctx.Err() == nil {
-			return tapItem{}, errWouldWait
-		}
-		select {
-		case <-ctx.Done():
-			return tapItem{}, ctx.Err()
-		case e, ok := <-s.sub.C:
-			if !ok {
-				if err := s.sub.Err(); err != nil {
-					return tapItem{}, err
-				}
-				return tapItem{}, errors.New("subscription closed")
-			}
-			if err := s.live1(ctx, e); err != nil {
-				return tapItem{}, err
-			}
+		if err := s.takeLive(ctx, wait); err != nil {
+			return tapItem{}, err
 		}
 	}
 	// The slot is cleared so that the queue's array does not keep the
@@ -188,6 +177,43 @@ func (s *tableStream) nextOf(ctx context.Context, wait bool) (tapItem, error) {
 	s.queue[s.head] = tapItem{}
 	s.head++
 	return it, nil
+}
+
+// takeLive queues the live events that arrived, waiting for some if wait
+// (else errWouldWait when none have). Events that arrived before the
+// subscription ended are queued before its end is told.
+func (s *tableStream) takeLive(ctx context.Context, wait bool) error {
+	for {
+		s.arrived = s.sub.Take(s.arrived[:0])
+		if len(s.arrived) > 0 {
+			for i, e := range s.arrived {
+				s.arrived[i] = nil // not kept alive by the array
+				if err := s.live1(ctx, e); err != nil {
+					return err
+				}
+			}
+			if cap(s.arrived) > queueKeep {
+				s.arrived = nil
+			}
+			return nil
+		}
+		if !wait && ctx.Err() == nil {
+			return errWouldWait
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-s.sub.Ready():
+		case <-s.sub.Done():
+			if s.sub.Waiting() > 0 {
+				continue
+			}
+			if err := s.sub.Err(); err != nil {
+				return err
+			}
+			return errors.New("subscription closed")
+		}
+	}
 }
 
 // live1 queues live event e after what it reveals was missed.

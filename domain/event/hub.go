@@ -53,7 +53,8 @@ func NewFanout[T any]() *Fanout[T] {
 }
 
 // Sub receives the messages of one topic on C until it is closed; then Err
-// tells why. A subscription made by SubscribeFunc has no C.
+// tells why. A subscription made by SubscribeFunc has no C, nor one made
+// by SubscribeQueue (its messages are taken with Take).
 type Sub[T any] struct {
 	C     <-chan T
 	c     chan T
@@ -64,6 +65,13 @@ type Sub[T any] struct {
 	mu    sync.Mutex
 	err   error
 	done  chan struct{}
+
+	// A queue subscription's messages (SubscribeQueue), under mu: at most
+	// max, held in a slice that grows as they arrive and is let go once
+	// taken, and ready, signalled when some arrive.
+	queue []T
+	max   int
+	ready chan struct{}
 }
 
 // Subscribe registers a subscriber to topic with room for buffer messages.
@@ -73,6 +81,17 @@ func (h *Fanout[T]) Subscribe(topic string, buffer int) *Sub[T] {
 	}
 	c := make(chan T, buffer)
 	return h.add(&Sub[T]{C: c, c: c, hub: h, topic: topic, done: make(chan struct{})})
+}
+
+// SubscribeQueue registers a subscriber to topic that holds up to limit
+// messages, like Subscribe's buffer, but takes memory for them only while
+// they wait: a channel's buffer is allocated whole when it is made, and a
+// table with 10,000 viewers keeps 10,000 of them, nearly always empty.
+// The subscriber waits on Ready (or Done) and takes what arrived with
+// Take; when it falls limit messages behind it is closed with
+// ErrSlowConsumer, after the in-order prefix that fitted.
+func (h *Fanout[T]) SubscribeQueue(topic string, limit int) *Sub[T] {
+	return h.add(&Sub[T]{hub: h, topic: topic, max: max(limit, 1), ready: make(chan struct{}, 1), done: make(chan struct{})})
 }
 
 // add registers s (closed at once when the fan-out is).
@@ -130,6 +149,12 @@ func (h *Fanout[T]) DeliverBatch(topic string, items []T) {
 			fns = append(fns, s.fn)
 			continue
 		}
+		if s.ready != nil {
+			if !s.enqueue(items) {
+				slow = append(slow, s)
+			}
+			continue
+		}
 	items:
 		for _, it := range items {
 			select {
@@ -171,6 +196,51 @@ func (h *Fanout[T]) Close() {
 		s.close(ErrHubClosed)
 	}
 }
+
+// enqueue adds items to a queue subscription, as many as fit, and
+// signals Ready; it reports whether all of them fitted.
+func (s *Sub[T]) enqueue(items []T) bool {
+	s.mu.Lock()
+	n := min(len(items), s.max-len(s.queue))
+	s.queue = append(s.queue, items[:n]...)
+	s.mu.Unlock()
+	if n > 0 {
+		select {
+		case s.ready <- struct{}{}:
+		default: // already signalled
+		}
+	}
+	return n == len(items)
+}
+
+// Ready is signalled when messages arrive for a SubscribeQueue
+// subscription: Take them all, then wait again. (nil for other kinds.)
+func (s *Sub[T]) Ready() <-chan struct{} { return s.ready }
+
+// Take appends the messages waiting on a SubscribeQueue subscription to
+// dst, in order, and returns it; they are no longer held by s. After the
+// subscription is closed the messages that arrived before are still taken.
+func (s *Sub[T]) Take(dst []T) []T {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	dst = append(dst, s.queue...)
+	clear(s.queue)
+	s.queue = s.queue[:0]
+	if cap(s.queue) > queueKeep {
+		s.queue = nil // a burst's array is let go
+	}
+	return dst
+}
+
+// Waiting counts the messages waiting on a SubscribeQueue subscription.
+func (s *Sub[T]) Waiting() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.queue)
+}
+
+// queueKeep is the capacity a queue subscription keeps once emptied.
+const queueKeep = 8
 
 // Close unsubscribes; C is closed and Err returns nil.
 func (s *Sub[T]) Close() { s.close(nil) }

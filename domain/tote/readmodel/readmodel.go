@@ -257,6 +257,13 @@ func (m *Model) Subscribe(id int64, buffer int) *event.Sub[*tote.TableEvent] {
 	return m.out.Subscribe(event.TableTopic(id), buffer)
 }
 
+// SubscribeQueue is Subscribe with the events held in a queue that takes
+// memory only while they wait (event.Fanout.SubscribeQueue): for the
+// table streams, one per viewer.
+func (m *Model) SubscribeQueue(id int64, limit int) *event.Sub[*tote.TableEvent] {
+	return m.out.SubscribeQueue(event.TableTopic(id), limit)
+}
+
 // Subscribers is how many subscriptions to table id's events are open.
 func (m *Model) Subscribers(id int64) int { return m.out.Subscribers(event.TableTopic(id)) }
 
