@@ -215,23 +215,6 @@ func takeBet(q *gorm.DB) (tote.Bet, error) {
 	return b, errs.Wrap(err, "a stored bet is unreadable")
 }
 
-// Bets implements tote.Store.
-func (r *Repo) Bets(ctx context.Context, q tote.BetQuery) ([]tote.Bet, error) {
-	rd, done := r.read(ctx)
-	defer done()
-	db := rd.Where("user_id = ?", int64(q.UserID)).Order(idOrder(q.Oldest)).Limit(q.Limit)
-	if q.DrawID != 0 {
-		db = db.Where("draw_id = ?", q.DrawID)
-	}
-	if q.Before != 0 {
-		db = db.Where("id < ?", q.Before)
-	}
-	if q.After != 0 {
-		db = db.Where("id > ?", q.After)
-	}
-	return findBets(db)
-}
-
 // idOrder is the ORDER BY of a listing by id: newest first unless oldest.
 func idOrder(oldest bool) string {
 	if oldest {

@@ -66,6 +66,7 @@ func Run(t *testing.T, newEnv func(t *testing.T) Env) {
 		{"PoolTotalsEqualBets", testTotalsProperty},
 		{"StreamedSettlementIsReference", testStreamedSettlementIsReference},
 		{"BetReadersAgree", testBetReaders},
+		{"BetListFilters", testBetListFilters},
 		{"SuspendedSelections", testSuspendedSelections},
 		{"SuspendedRace", testSuspendedRace},
 	}
