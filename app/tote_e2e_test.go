@@ -320,6 +320,7 @@ func checkSettlement(t *testing.T, c *gqltest.Client, drawID string, players []p
 			paid += got
 		}
 		nBets += len(out.MyBets.Edges)
+		checkBetFilters(t, p.Client, drawID, nodes(out.MyBets.Edges))
 		wantBalance := deposit - staked + paid
 		if got := mustAmount(t, p.balance(t)); got != wantBalance {
 			t.Errorf("player %d balance %v, want %v (deposit %v - stakes %v + payouts %v)", i, got, wantBalance, deposit, staked, paid)
