@@ -8,13 +8,14 @@ import (
 	"github.com/pokertote/pokertote/internal/gqltest"
 )
 
-// checkBetFilters reads the player's bets of a settled draw through each of
+// checkBetFilters reads a player's bets of a settled draw through each of
 // myBets' filters, two at a time with after, and checks each filtered list
 // is exactly the draw's bets (all, as myBets lists them unfiltered) that
 // pass the filter, in the same order: the server filters before it pages,
 // so a cursor continues the filtered list. A malformed tableId is
-// INVALID_ID.
-func checkBetFilters(t *testing.T, c *gqltest.Client, drawID string, all []apiBet) {
+// INVALID_ID. field is myBets (c is the player) or playerBets (c is an
+// admin, and userArg names the player: `userId: "7", `).
+func checkBetFilters(t *testing.T, c *gqltest.Client, field, userArg, drawID string, all []apiBet) {
 	t.Helper()
 	var d struct{ Draw struct{ Table struct{ ID string } } }
 	c.MustDo(t, `query($d: ID!) { draw(id: $d) { table { id } } }`, map[string]any{"d": drawID}, &d)
@@ -39,14 +40,14 @@ func checkBetFilters(t *testing.T, c *gqltest.Client, drawID string, all []apiBe
 				want = append(want, b.ID)
 			}
 		}
-		args := fmt.Sprintf("drawId: %q, %s", drawID, f.args)
+		args := fmt.Sprintf("%sdrawId: %q, %s", userArg, drawID, f.args)
 		var got []string
 		page := "first: 2"
 		for n := 0; ; n++ {
 			if n > 100 {
-				t.Fatalf("myBets(%s) does not end", args)
+				t.Fatalf("%s(%s) does not end", field, args)
 			}
-			p := readRelayPage(t, c, "myBets", args, page)
+			p := readRelayPage(t, c, field, args, page)
 			got = append(got, pageIDs(p)...)
 			if !p.PageInfo.HasNextPage {
 				break
@@ -54,8 +55,20 @@ func checkBetFilters(t *testing.T, c *gqltest.Client, drawID string, all []apiBe
 			page = fmt.Sprintf("first: 2, after: %q", *p.PageInfo.EndCursor)
 		}
 		if !slices.Equal(got, want) {
-			t.Errorf("myBets(%s) in pages of 2: %v, want %v", args, got, want)
+			t.Errorf("%s(%s) in pages of 2: %v, want %v", field, args, got, want)
 		}
 	}
-	c.MustFail(t, "BAD_USER_INPUT", "INVALID_ID", `{ myBets(tableId: "table-1") { edges { cursor } } }`, nil)
+	c.MustFail(t, "BAD_USER_INPUT", "INVALID_ID", fmt.Sprintf(`{ %s(%stableId: "table-1") { edges { cursor } } }`, field, userArg), nil)
+}
+
+// checkPlayerBetFilters checks that playerBets (admins) filters a player's
+// bets of a settled draw as myBets does for the player.
+func checkPlayerBetFilters(t *testing.T, admin *gqltest.Client, p player, drawID string) {
+	t.Helper()
+	var out struct {
+		MyBets struct{ Edges []struct{ Node apiBet } }
+	}
+	p.Client.MustDo(t, `query($d: ID!) { myBets(first: 100, drawId: $d) { edges { node { id round market selection stake status payout } } } }`,
+		map[string]any{"d": drawID}, &out)
+	checkBetFilters(t, admin, "playerBets", fmt.Sprintf("userId: %q, ", p.ID), drawID, nodes(out.MyBets.Edges))
 }

@@ -774,7 +774,7 @@ type ComplexityRoot struct {
 		MyProtection            func(childComplexity int) int
 		Node                    func(childComplexity int, id string) int
 		PendingVerifications    func(childComplexity int, first *int, after *string, last *int, before *string) int
-		PlayerBets              func(childComplexity int, userID string, first *int, after *string, last *int, before *string, tableID *string, market *model.Market, status *model.BetStatus) int
+		PlayerBets              func(childComplexity int, userID string, first *int, after *string, last *int, before *string, drawID *string, tableID *string, market *model.Market, status *model.BetStatus) int
 		PlayerLedger            func(childComplexity int, userID string, first *int, after *string, last *int, before *string) int
 		PlayerProtection        func(childComplexity int, userID string) int
 		PlayerSessions          func(childComplexity int, userID string, from model.Date, to model.Date) int
@@ -1183,7 +1183,7 @@ type QueryResolver interface {
 	PlayerSessions(ctx context.Context, userID string, from model.Date, to model.Date) ([]model.PlayerSession, error)
 	PlayerProtection(ctx context.Context, userID string) (*model.Protection, error)
 	PlayerLedger(ctx context.Context, userID string, first *int, after *string, last *int, before *string) (*model.LedgerEntryConnection, error)
-	PlayerBets(ctx context.Context, userID string, first *int, after *string, last *int, before *string, tableID *string, market *model.Market, status *model.BetStatus) (*model.BetConnection, error)
+	PlayerBets(ctx context.Context, userID string, first *int, after *string, last *int, before *string, drawID *string, tableID *string, market *model.Market, status *model.BetStatus) (*model.BetConnection, error)
 	ProtectionEvents(ctx context.Context, from model.Date, to model.Date) ([]model.ProtectionEvent, error)
 	Tables(ctx context.Context) ([]model.Table, error)
 	Table(ctx context.Context, id string) (*model.Table, error)
@@ -4496,7 +4496,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Query.PlayerBets(childComplexity, args["userId"].(string), args["first"].(*int), args["after"].(*string), args["last"].(*int), args["before"].(*string), args["tableId"].(*string), args["market"].(*model.Market), args["status"].(*model.BetStatus)), true
+		return e.ComplexityRoot.Query.PlayerBets(childComplexity, args["userId"].(string), args["first"].(*int), args["after"].(*string), args["last"].(*int), args["before"].(*string), args["drawId"].(*string), args["tableId"].(*string), args["market"].(*model.Market), args["status"].(*model.BetStatus)), true
 	case "Query.playerLedger":
 		if e.ComplexityRoot.Query.PlayerLedger == nil {
 			break
@@ -8808,30 +8808,38 @@ func (ec *executionContext) field_Query_playerBets_args(ctx context.Context, raw
 		return nil, err
 	}
 	args["before"] = arg4
-	arg5, err := graphql.ProcessArgField(ctx, rawArgs, "tableId",
+	arg5, err := graphql.ProcessArgField(ctx, rawArgs, "drawId",
 		func(ctx context.Context, v any) (*string, error) {
 			return ec.unmarshalOID2ᚖstring(ctx, v)
 		})
 	if err != nil {
 		return nil, err
 	}
-	args["tableId"] = arg5
-	arg6, err := graphql.ProcessArgField(ctx, rawArgs, "market",
+	args["drawId"] = arg5
+	arg6, err := graphql.ProcessArgField(ctx, rawArgs, "tableId",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOID2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["tableId"] = arg6
+	arg7, err := graphql.ProcessArgField(ctx, rawArgs, "market",
 		func(ctx context.Context, v any) (*model.Market, error) {
 			return ec.unmarshalOMarket2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐMarket(ctx, v)
 		})
 	if err != nil {
 		return nil, err
 	}
-	args["market"] = arg6
-	arg7, err := graphql.ProcessArgField(ctx, rawArgs, "status",
+	args["market"] = arg7
+	arg8, err := graphql.ProcessArgField(ctx, rawArgs, "status",
 		func(ctx context.Context, v any) (*model.BetStatus, error) {
 			return ec.unmarshalOBetStatus2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐBetStatus(ctx, v)
 		})
 	if err != nil {
 		return nil, err
 	}
-	args["status"] = arg7
+	args["status"] = arg8
 	return args, nil
 }
 
@@ -23710,7 +23718,7 @@ func (ec *executionContext) _Query_playerBets(ctx context.Context, field graphql
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Query().PlayerBets(ctx, fc.Args["userId"].(string), fc.Args["first"].(*int), fc.Args["after"].(*string), fc.Args["last"].(*int), fc.Args["before"].(*string), fc.Args["tableId"].(*string), fc.Args["market"].(*model.Market), fc.Args["status"].(*model.BetStatus))
+			return ec.Resolvers.Query().PlayerBets(ctx, fc.Args["userId"].(string), fc.Args["first"].(*int), fc.Args["after"].(*string), fc.Args["last"].(*int), fc.Args["before"].(*string), fc.Args["drawId"].(*string), fc.Args["tableId"].(*string), fc.Args["market"].(*model.Market), fc.Args["status"].(*model.BetStatus))
 		},
 		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
 			directive0 := next
