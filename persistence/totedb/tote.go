@@ -55,6 +55,9 @@ type Repo struct {
 	// logEvents: the Postgres bet batch appends its players' events to
 	// their streams in its own transaction (LogUserEvents).
 	logEvents bool
+	// betScan is the fewest rows a bet listing filtered by status reads at
+	// a time (minBetScan; a test makes it 1 to walk the scan's steps).
+	betScan int
 }
 
 var (
@@ -64,7 +67,7 @@ var (
 
 // New returns the totalizator's store on db, posting through led.
 func New(db *sqldb.DB, led *ledgerdb.Repo) *Repo {
-	return &Repo{db: db, led: led}
+	return &Repo{db: db, led: led, betScan: minBetScan}
 }
 
 // WatchJackpot has w told of every transaction that may change the

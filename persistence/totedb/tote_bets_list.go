@@ -8,9 +8,10 @@ import (
 	"github.com/pokertote/pokertote/domain/tote"
 )
 
-// minBetScan is the fewest rows one step of a filtered bet listing reads:
-// a status filter may drop rows SQL could not rule out, and a few bigger
-// reads beat many one-row ones.
+// minBetScan is the fewest rows one step of a bet listing filtered by
+// status reads: the filter may drop rows SQL could not rule out, and a few
+// bigger reads beat many one-row ones. Without it every row SQL returns
+// matches, and one read of the page's size is the whole listing.
 const minBetScan = 50
 
 // Bets implements tote.Store: a keyset scan of the player's bets newest
@@ -30,7 +31,10 @@ func (r *Repo) Bets(ctx context.Context, q tote.BetQuery) ([]tote.Bet, error) {
 	out := make([]tote.Bet, 0, max(q.Limit, 0))
 	before, after := q.Before, q.After
 	for len(out) < q.Limit {
-		step := max(q.Limit-len(out), minBetScan)
+		step := q.Limit - len(out)
+		if q.Status != "" {
+			step = max(step, r.betScan) // only the status can drop rows here
+		}
 		db := betFilters(rd.Where("user_id = ?", int64(q.UserID)), q).Order(idOrder(q.Oldest)).Limit(step)
 		if before != 0 {
 			db = db.Where("id < ?", before)
