@@ -320,6 +320,7 @@ func checkSettlement(t *testing.T, c *gqltest.Client, drawID string, players []p
 			paid += got
 		}
 		nBets += len(out.MyBets.Edges)
+		checkBetFilters(t, p.Client, "myBets", "", drawID, nodes(out.MyBets.Edges))
 		wantBalance := deposit - staked + paid
 		if got := mustAmount(t, p.balance(t)); got != wantBalance {
 			t.Errorf("player %d balance %v, want %v (deposit %v - stakes %v + payouts %v)", i, got, wantBalance, deposit, staked, paid)
@@ -527,6 +528,7 @@ func TestToteDrawEndToEnd(t *testing.T) {
 			drawID, seen := playDraw(t, clk, events, players, 3*time.Minute)
 			checkStream(t, seen, drawID)
 			checkSettlement(t, c, drawID, players, 100000*money.KZT)
+			checkPlayerBetFilters(t, admin, players[0], drawID)
 
 			t.Run("a bet on a finished draw is refused", func(t *testing.T) {
 				players[0].Client.MustFail(t, "CONFLICT", "", `mutation($d: ID!) { placeBet(input: {drawId: $d, selection: {position: 1}, stake: "100.00", idempotencyKey: "late"}) { id } }`, map[string]any{"d": drawID})

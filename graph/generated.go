@@ -769,12 +769,12 @@ type ComplexityRoot struct {
 		JackpotChain            func(childComplexity int, afterSeq *int64, first *int, after *string, last *int, before *string) int
 		Liability               func(childComplexity int) int
 		Me                      func(childComplexity int) int
-		MyBets                  func(childComplexity int, first *int, after *string, last *int, before *string, drawID *string) int
+		MyBets                  func(childComplexity int, first *int, after *string, last *int, before *string, drawID *string, tableID *string, market *model.Market, status *model.BetStatus) int
 		MyLedger                func(childComplexity int, first *int, after *string, last *int, before *string) int
 		MyProtection            func(childComplexity int) int
 		Node                    func(childComplexity int, id string) int
 		PendingVerifications    func(childComplexity int, first *int, after *string, last *int, before *string) int
-		PlayerBets              func(childComplexity int, userID string, first *int, after *string, last *int, before *string) int
+		PlayerBets              func(childComplexity int, userID string, first *int, after *string, last *int, before *string, drawID *string, tableID *string, market *model.Market, status *model.BetStatus) int
 		PlayerLedger            func(childComplexity int, userID string, first *int, after *string, last *int, before *string) int
 		PlayerProtection        func(childComplexity int, userID string) int
 		PlayerSessions          func(childComplexity int, userID string, from model.Date, to model.Date) int
@@ -1183,12 +1183,12 @@ type QueryResolver interface {
 	PlayerSessions(ctx context.Context, userID string, from model.Date, to model.Date) ([]model.PlayerSession, error)
 	PlayerProtection(ctx context.Context, userID string) (*model.Protection, error)
 	PlayerLedger(ctx context.Context, userID string, first *int, after *string, last *int, before *string) (*model.LedgerEntryConnection, error)
-	PlayerBets(ctx context.Context, userID string, first *int, after *string, last *int, before *string) (*model.BetConnection, error)
+	PlayerBets(ctx context.Context, userID string, first *int, after *string, last *int, before *string, drawID *string, tableID *string, market *model.Market, status *model.BetStatus) (*model.BetConnection, error)
 	ProtectionEvents(ctx context.Context, from model.Date, to model.Date) ([]model.ProtectionEvent, error)
 	Tables(ctx context.Context) ([]model.Table, error)
 	Table(ctx context.Context, id string) (*model.Table, error)
 	Draw(ctx context.Context, id string) (*model.Draw, error)
-	MyBets(ctx context.Context, first *int, after *string, last *int, before *string, drawID *string) (*model.BetConnection, error)
+	MyBets(ctx context.Context, first *int, after *string, last *int, before *string, drawID *string, tableID *string, market *model.Market, status *model.BetStatus) (*model.BetConnection, error)
 	Results(ctx context.Context, tableID *string, from *time.Time, to *time.Time, first *int, after *string, last *int, before *string) (*model.DrawConnection, error)
 	Jackpot(ctx context.Context) (*model.Jackpot, error)
 	JackpotChain(ctx context.Context, afterSeq *int64, first *int, after *string, last *int, before *string) (*model.JackpotEntryConnection, error)
@@ -4446,7 +4446,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Query.MyBets(childComplexity, args["first"].(*int), args["after"].(*string), args["last"].(*int), args["before"].(*string), args["drawId"].(*string)), true
+		return e.ComplexityRoot.Query.MyBets(childComplexity, args["first"].(*int), args["after"].(*string), args["last"].(*int), args["before"].(*string), args["drawId"].(*string), args["tableId"].(*string), args["market"].(*model.Market), args["status"].(*model.BetStatus)), true
 	case "Query.myLedger":
 		if e.ComplexityRoot.Query.MyLedger == nil {
 			break
@@ -4496,7 +4496,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Query.PlayerBets(childComplexity, args["userId"].(string), args["first"].(*int), args["after"].(*string), args["last"].(*int), args["before"].(*string)), true
+		return e.ComplexityRoot.Query.PlayerBets(childComplexity, args["userId"].(string), args["first"].(*int), args["after"].(*string), args["last"].(*int), args["before"].(*string), args["drawId"].(*string), args["tableId"].(*string), args["market"].(*model.Market), args["status"].(*model.BetStatus)), true
 	case "Query.playerLedger":
 		if e.ComplexityRoot.Query.PlayerLedger == nil {
 			break
@@ -8648,6 +8648,30 @@ func (ec *executionContext) field_Query_myBets_args(ctx context.Context, rawArgs
 		return nil, err
 	}
 	args["drawId"] = arg4
+	arg5, err := graphql.ProcessArgField(ctx, rawArgs, "tableId",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOID2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["tableId"] = arg5
+	arg6, err := graphql.ProcessArgField(ctx, rawArgs, "market",
+		func(ctx context.Context, v any) (*model.Market, error) {
+			return ec.unmarshalOMarket2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐMarket(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["market"] = arg6
+	arg7, err := graphql.ProcessArgField(ctx, rawArgs, "status",
+		func(ctx context.Context, v any) (*model.BetStatus, error) {
+			return ec.unmarshalOBetStatus2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐBetStatus(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["status"] = arg7
 	return args, nil
 }
 
@@ -8784,6 +8808,38 @@ func (ec *executionContext) field_Query_playerBets_args(ctx context.Context, raw
 		return nil, err
 	}
 	args["before"] = arg4
+	arg5, err := graphql.ProcessArgField(ctx, rawArgs, "drawId",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOID2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["drawId"] = arg5
+	arg6, err := graphql.ProcessArgField(ctx, rawArgs, "tableId",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOID2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["tableId"] = arg6
+	arg7, err := graphql.ProcessArgField(ctx, rawArgs, "market",
+		func(ctx context.Context, v any) (*model.Market, error) {
+			return ec.unmarshalOMarket2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐMarket(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["market"] = arg7
+	arg8, err := graphql.ProcessArgField(ctx, rawArgs, "status",
+		func(ctx context.Context, v any) (*model.BetStatus, error) {
+			return ec.unmarshalOBetStatus2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐBetStatus(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["status"] = arg8
 	return args, nil
 }
 
@@ -23662,7 +23718,7 @@ func (ec *executionContext) _Query_playerBets(ctx context.Context, field graphql
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Query().PlayerBets(ctx, fc.Args["userId"].(string), fc.Args["first"].(*int), fc.Args["after"].(*string), fc.Args["last"].(*int), fc.Args["before"].(*string))
+			return ec.Resolvers.Query().PlayerBets(ctx, fc.Args["userId"].(string), fc.Args["first"].(*int), fc.Args["after"].(*string), fc.Args["last"].(*int), fc.Args["before"].(*string), fc.Args["drawId"].(*string), fc.Args["tableId"].(*string), fc.Args["market"].(*model.Market), fc.Args["status"].(*model.BetStatus))
 		},
 		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
 			directive0 := next
@@ -23906,7 +23962,7 @@ func (ec *executionContext) _Query_myBets(ctx context.Context, field graphql.Col
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Query().MyBets(ctx, fc.Args["first"].(*int), fc.Args["after"].(*string), fc.Args["last"].(*int), fc.Args["before"].(*string), fc.Args["drawId"].(*string))
+			return ec.Resolvers.Query().MyBets(ctx, fc.Args["first"].(*int), fc.Args["after"].(*string), fc.Args["last"].(*int), fc.Args["before"].(*string), fc.Args["drawId"].(*string), fc.Args["tableId"].(*string), fc.Args["market"].(*model.Market), fc.Args["status"].(*model.BetStatus))
 		},
 		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
 			directive0 := next
@@ -39712,6 +39768,22 @@ func (ec *executionContext) marshalOBetRoot2ᚖgithubᚗcomᚋpokertoteᚋpokert
 		return graphql.Null
 	}
 	return ec._BetRoot(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalOBetStatus2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐBetStatus(ctx context.Context, v any) (*model.BetStatus, error) {
+	if v == nil {
+		return nil, nil
+	}
+	var res = new(model.BetStatus)
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOBetStatus2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐBetStatus(ctx context.Context, sel ast.SelectionSet, v *model.BetStatus) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return v
 }
 
 func (ec *executionContext) unmarshalOBettingRound2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐBettingRound(ctx context.Context, v any) (*model.BettingRound, error) {

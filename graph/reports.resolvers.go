@@ -39,8 +39,8 @@ func (r *queryResolver) PlayerLedger(ctx context.Context, userID string, first *
 	return r.Accounts.PlayerLedger(ctx, userID, first, after, last, before)
 }
 
-func (r *queryResolver) PlayerBets(ctx context.Context, userID string, first *int, after *string, last *int, before *string) (*model.BetConnection, error) {
-	return r.Tote.PlayerBets(ctx, userID, first, after, last, before)
+func (r *queryResolver) PlayerBets(ctx context.Context, userID string, first *int, after *string, last *int, before *string, drawID *string, tableID *string, market *model.Market, status *model.BetStatus) (*model.BetConnection, error) {
+	return r.Tote.PlayerBets(ctx, userID, first, after, last, before, BetFilter{DrawID: drawID, TableID: tableID, Market: market, Status: status})
 }
 
 func (r *queryResolver) ProtectionEvents(ctx context.Context, from model.Date, to model.Date) ([]model.ProtectionEvent, error) {

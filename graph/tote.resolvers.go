@@ -106,8 +106,8 @@ func (r *queryResolver) Draw(ctx context.Context, id string) (*model.Draw, error
 	return r.Tote.Draw(ctx, id)
 }
 
-func (r *queryResolver) MyBets(ctx context.Context, first *int, after *string, last *int, before *string, drawID *string) (*model.BetConnection, error) {
-	return r.Tote.MyBets(ctx, first, after, last, before, drawID)
+func (r *queryResolver) MyBets(ctx context.Context, first *int, after *string, last *int, before *string, drawID *string, tableID *string, market *model.Market, status *model.BetStatus) (*model.BetConnection, error) {
+	return r.Tote.MyBets(ctx, first, after, last, before, BetFilter{DrawID: drawID, TableID: tableID, Market: market, Status: status})
 }
 
 func (r *queryResolver) Results(ctx context.Context, tableID *string, from *time.Time, to *time.Time, first *int, after *string, last *int, before *string) (*model.DrawConnection, error) {

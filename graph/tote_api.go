@@ -366,63 +366,6 @@ func (a *ToteAPI) Draw(ctx context.Context, drawID string) (*model.Draw, error) 
 	return a.drawByID(ctx, drawID)
 }
 
-// MyBets resolves Query.myBets: the viewer's bets, newest first.
-func (a *ToteAPI) MyBets(ctx context.Context, first *int, after *string, last *int, before *string, drawID *string) (*model.BetConnection, error) {
-	v, err := RequireViewer(ctx)
-	if err != nil {
-		return nil, err
-	}
-	return a.betsOf(ctx, v.UserID, first, after, last, before, drawID)
-}
-
-// PlayerBets resolves Query.playerBets (admins).
-func (a *ToteAPI) PlayerBets(ctx context.Context, userID string, first *int, after *string, last *int, before *string) (*model.BetConnection, error) {
-	uid, err := parseID(userID, "user")
-	if err != nil {
-		return nil, err
-	}
-	return a.betsOf(ctx, uid, first, after, last, before, nil)
-}
-
-func (a *ToteAPI) betsOf(ctx context.Context, userID int64, first *int, after *string, last *int, before *string, drawID *string) (*model.BetConnection, error) {
-	pr, cur, err := pageArgs(first, after, last, before)
-	if err != nil {
-		return nil, err
-	}
-	limit := pr.size
-	q := tote.BetQuery{UserID: ids.UserID(userID), Before: cur, Limit: limit + 1} // one more tells whether a next page exists
-	if pr.backward {
-		q.Before, q.After, q.Oldest = 0, cur, true
-	}
-	if drawID != nil {
-		if q.DrawID, err = parseID(*drawID, "draw"); err != nil {
-			return nil, err
-		}
-	}
-	bets, err := a.svc.Bets(ctx, q)
-	if err != nil {
-		return nil, err
-	}
-	more := len(bets) > limit
-	bets = bets[:min(len(bets), limit)]
-	if pr.backward {
-		slices.Reverse(bets) // read oldest first, listed newest first
-	}
-	if selects(ctx, "edges", "node", "draw") {
-		ids := make([]int64, len(bets))
-		for i, b := range bets {
-			ids[i] = b.DrawID
-		}
-		prefetchDraws(ctx, ids)
-	}
-	out := &model.BetConnection{Edges: make([]model.BetEdge, len(bets))}
-	for i, b := range bets {
-		out.Edges[i] = model.BetEdge{Cursor: idCursor(b.ID), Node: toModelBet(b)}
-	}
-	out.PageInfo = edgesInfo(pr, out.Edges, func(e model.BetEdge) string { return e.Cursor }, more)
-	return out, nil
-}
-
 // Results resolves Query.results: finished draws, newest first, by table
 // and settlement time (affiliates and admins).
 func (a *ToteAPI) Results(ctx context.Context, tableID *string, from *time.Time, to *time.Time, first *int, after *string, last *int, before *string) (*model.DrawConnection, error) {

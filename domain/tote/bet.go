@@ -87,16 +87,60 @@ func (r PlaceBetRequest) SameRequest(b Bet, sel parimutuel.Selection) bool {
 	return b.UserID == r.UserID && b.DrawID == r.DrawID && b.Selection == sel && b.Stake == r.Stake
 }
 
-// BetQuery selects a player's bets, newest first.
+// Known reports whether s is one of the four bet statuses.
+func (s BetStatus) Known() bool {
+	switch s {
+	case BetAccepted, BetWon, BetLost, BetRefunded:
+		return true
+	}
+	return false
+}
+
+// BetQuery selects a player's bets, newest first. The filters (draw,
+// table, market, status) narrow the list before it is paged, so a cursor
+// (a bet id) of a filtered page continues that same filtered list.
 type BetQuery struct {
-	UserID ids.UserID
-	DrawID int64 // 0: every draw
+	UserID  ids.UserID
+	DrawID  int64             // 0: every draw
+	TableID int64             // 0: every table
+	Market  parimutuel.Market // "": every market
+	// Status is the bet's status as read (SettledStatus of its rate once its
+	// pool is settled, even when the stored row still says ACCEPTED); "":
+	// every status.
+	Status BetStatus
 	Before int64 // bet id cursor; 0: from the newest
 	// After and Oldest read a backward page: only bets newer than After
 	// (0: no bound), oldest first.
 	After  int64
 	Oldest bool
 	Limit  int
+}
+
+// Validate refuses a filter naming no market or status there is: an
+// unknown one would otherwise quietly list nothing.
+func (q BetQuery) Validate() error {
+	if q.Market != "" {
+		if err := q.Market.Validate(); err != nil {
+			return err
+		}
+	}
+	if q.Status != "" && !q.Status.Known() {
+		return errs.R(errs.Invalid, ReasonUnknownBetStatus, "%q is not a bet status", q.Status)
+	}
+	return nil
+}
+
+// Matches reports whether bet b, as read (settled by its rate if any),
+// passes the query's filters; the cursor bounds are the store's. It is the
+// one definition of the filters: the in-memory store applies it to every
+// bet, the database store to the rows its SQL narrowed down, because a
+// bet's status can be derived from its rate in Go only.
+func (q BetQuery) Matches(b Bet) bool {
+	return b.UserID == q.UserID &&
+		(q.DrawID == 0 || b.DrawID == q.DrawID) &&
+		(q.TableID == 0 || b.TableID == q.TableID) &&
+		(q.Market == "" || b.Selection.Market == q.Market) &&
+		(q.Status == "" || b.Status == q.Status)
 }
 
 // ResultQuery selects finished draws, newest first.

@@ -41,6 +41,9 @@ const (
 	ReasonSelectionSuspended = "SELECTION_SUSPENDED"
 	// ReasonInvalidSuspendAt is a table's SUSPEND_AT outside 50 % to 90 %.
 	ReasonInvalidSuspendAt = "INVALID_SUSPEND_AT"
+	// ReasonUnknownBetStatus is a bet listing's status filter that is
+	// none of the four statuses (the API's enum refuses it first).
+	ReasonUnknownBetStatus = "UNKNOWN_BET_STATUS"
 
 	// Verification (verify.go).
 	ReasonDrawNotFinished = "DRAW_NOT_FINISHED"

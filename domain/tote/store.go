@@ -37,7 +37,9 @@ type Store interface {
 	Bet(ctx context.Context, id int64) (Bet, error)
 	// BetByKey finds a player's bet by its idempotency key.
 	BetByKey(ctx context.Context, userID ids.UserID, key string) (Bet, error)
-	// Bets lists a player's bets newest first.
+	// Bets lists a player's bets newest first (oldest first when
+	// q.Oldest): at most q.Limit of those q.Matches, within its cursor
+	// bounds. An unknown market or status is refused (q.Validate).
 	Bets(ctx context.Context, q BetQuery) ([]Bet, error)
 	// DrawBets lists every bet of a draw in id order.
 	DrawBets(ctx context.Context, drawID int64) ([]Bet, error)

@@ -55,6 +55,9 @@ type Repo struct {
 	// logEvents: the Postgres bet batch appends its players' events to
 	// their streams in its own transaction (LogUserEvents).
 	logEvents bool
+	// betScan is the fewest rows a bet listing filtered by status reads at
+	// a time (minBetScan; a test makes it 1 to walk the scan's steps).
+	betScan int
 }
 
 var (
@@ -64,7 +67,7 @@ var (
 
 // New returns the totalizator's store on db, posting through led.
 func New(db *sqldb.DB, led *ledgerdb.Repo) *Repo {
-	return &Repo{db: db, led: led}
+	return &Repo{db: db, led: led, betScan: minBetScan}
 }
 
 // WatchJackpot has w told of every transaction that may change the
@@ -213,23 +216,6 @@ func takeBet(q *gorm.DB) (tote.Bet, error) {
 	}
 	b, err := row.bet()
 	return b, errs.Wrap(err, "a stored bet is unreadable")
-}
-
-// Bets implements tote.Store.
-func (r *Repo) Bets(ctx context.Context, q tote.BetQuery) ([]tote.Bet, error) {
-	rd, done := r.read(ctx)
-	defer done()
-	db := rd.Where("user_id = ?", int64(q.UserID)).Order(idOrder(q.Oldest)).Limit(q.Limit)
-	if q.DrawID != 0 {
-		db = db.Where("draw_id = ?", q.DrawID)
-	}
-	if q.Before != 0 {
-		db = db.Where("id < ?", q.Before)
-	}
-	if q.After != 0 {
-		db = db.Where("id > ?", q.After)
-	}
-	return findBets(db)
 }
 
 // idOrder is the ORDER BY of a listing by id: newest first unless oldest.

@@ -356,6 +356,7 @@ const T: Record<string, [string, string, string]> = {
   'err.BOX_COUNT': ['Play one or two boxes.', 'Играйте одним или двумя боксами.', 'Бір немесе екі бокспен ойнаңыз.'],
   'err.HAND_NOT_FOUND': ['No such hand.', 'Раздача не найдена.', 'Тарату табылмады.'],
   'err.UNKNOWN_MARKET': ['No such market.', 'Такого рынка нет.', 'Мұндай нарық жоқ.'],
+  'err.UNKNOWN_BET_STATUS': ['No such bet status.', 'Такого статуса ставки нет.', 'Мұндай бәс күйі жоқ.'],
   'err.INVALID_IDEMPOTENCY_KEY': ['The slip is damaged: start a new one.', 'Купон повреждён: начните новый.', 'Купон бүлінген: жаңасын бастаңыз.'],
   'err.COMMIT_UNKNOWN': ['The server could not confirm the outcome: check My bets before retrying.', 'Сервер не подтвердил результат: проверьте «Мои ставки» перед повтором.', 'Сервер нәтижені растамады: қайталамас бұрын «Менің бәстерімді» тексеріңіз.'],
   'err.UNAUTHENTICATED': ['Please sign in.', 'Пожалуйста, войдите.', 'Кіріңіз.'],

@@ -51,8 +51,11 @@ func (s *Service) LatestDraw(ctx context.Context, tableID int64) (tote.Draw, err
 // Bet is a bet by id; NotFound when there is none.
 func (s *Service) Bet(ctx context.Context, id int64) (tote.Bet, error) { return s.store.Bet(ctx, id) }
 
-// Bets lists a player's bets newest first.
+// Bets lists a player's bets newest first, filtered as q says.
 func (s *Service) Bets(ctx context.Context, q tote.BetQuery) ([]tote.Bet, error) {
+	if err := q.Validate(); err != nil {
+		return nil, err
+	}
 	return s.store.Bets(ctx, q)
 }
 

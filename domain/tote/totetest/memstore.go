@@ -229,6 +229,9 @@ func (s *MemStore) BetByKey(_ context.Context, userID ids.UserID, key string) (t
 
 // Bets implements Store.
 func (s *MemStore) Bets(_ context.Context, q tote.BetQuery) ([]tote.Bet, error) {
+	if err := q.Validate(); err != nil {
+		return nil, err
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	var out []tote.Bet
@@ -241,7 +244,7 @@ func (s *MemStore) Bets(_ context.Context, q tote.BetQuery) ([]tote.Bet, error) 
 			break
 		}
 		b := s.bets[s.betIDs[i]]
-		if b.UserID == q.UserID && (q.DrawID == 0 || b.DrawID == q.DrawID) && (q.Before == 0 || b.ID < q.Before) && (q.After == 0 || b.ID > q.After) {
+		if q.Matches(b) && (q.Before == 0 || b.ID < q.Before) && (q.After == 0 || b.ID > q.After) {
 			out = append(out, b)
 		}
 	}

@@ -6,7 +6,7 @@ import { PlaceBet, MyBets, MyBetProofs, MyBetsPage } from './ops';
 import { recordPlaced, placedOf } from './recorded';
 import { checkInclusion } from '../verify/merkle';
 import { MARKETS, SELECTION_INPUTS, type MarketRule } from '../markets.gen';
-import type { MyBetProofsQuery, PlaceBetMutation, MyBetsQuery, MyBetsPageQuery, Market, BettingRound, SelectionInput, HandCategory, ExpressInput } from '../gql/graphql';
+import type { MyBetProofsQuery, PlaceBetMutation, MyBetsQuery, MyBetsPageQuery, Market, BetStatus, BettingRound, SelectionInput, HandCategory, ExpressInput } from '../gql/graphql';
 
 export type MyBet = MyBetsQuery['myBets']['edges'][number]['node'];
 
@@ -151,8 +151,18 @@ export async function checkMyBetProofs(drawId: string, seenRoots: Partial<Record
 
 export type HistoryBet = MyBetsPageQuery['myBets']['edges'][number]['node'];
 
-/** betHistory reads a page of the player's bets across draws, newest first, and the cursor of the next page (null at the end). */
-export async function betHistory(first = 50, after?: string | null): Promise<{ rows: HistoryBet[]; next: string | null }> {
-  const c = (await gql<MyBetsPageQuery>(MyBetsPage, { first, after: after ?? null })).myBets;
+/** HistoryFilter narrows the bet history on the server; an empty field is no filter. */
+export interface HistoryFilter { status: BetStatus | ''; market: Market | ''; table: string }
+
+/**
+ * betHistory reads a page of the player's bets across draws, newest first,
+ * that pass the filter, and the cursor of the next page (null at the end).
+ * The server filters before it pages, so the cursor continues the filtered
+ * list: pass the same filter with it.
+ */
+export async function betHistory(first = 50, after?: string | null, f?: HistoryFilter): Promise<{ rows: HistoryBet[]; next: string | null }> {
+  const c = (await gql<MyBetsPageQuery>(MyBetsPage, {
+    first, after: after ?? null, status: f?.status || null, market: f?.market || null, tableId: f?.table || null,
+  })).myBets;
   return { rows: c.edges.map((e) => e.node), next: c.pageInfo.hasNextPage ? c.pageInfo.endCursor ?? null : null };
 }

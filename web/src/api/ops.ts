@@ -346,8 +346,8 @@ export const SelfExclude = /* GraphQL */ `mutation SelfExclude($months: Int) { s
 
 // The player's bets across draws, a page at a time.
 export const MyBetsPage = /* GraphQL */ `
-  query MyBetsPage($first: Int, $after: String) {
-    myBets(first: $first, after: $after) {
+  query MyBetsPage($first: Int, $after: String, $tableId: ID, $market: Market, $status: BetStatus) {
+    myBets(first: $first, after: $after, tableId: $tableId, market: $market, status: $status) {
       edges { node { id round market selection stake status payout placedAt settledAt draw { id number table { id name } } } }
       pageInfo { hasNextPage endCursor }
     }

@@ -735,6 +735,9 @@ export type SelfExcludeMutation = { selfExclude: { kind: ExclusionKind, since: s
 export type MyBetsPageQueryVariables = Exact<{
   first?: number | null | undefined;
   after?: string | null | undefined;
+  tableId?: string | number | null | undefined;
+  market?: Market | null | undefined;
+  status?: BetStatus | null | undefined;
 }>;
 
 

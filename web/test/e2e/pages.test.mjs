@@ -299,6 +299,32 @@ test('row 7: no jackpot amount while it is off; my bets across draws with filter
   }
 });
 
+test('row 7: my bets filter on the server: lost bets older than the first page show when filtering for lost', async () => {
+  const { page, token } = await player(DESKTOP, 'ru');
+  // An older draw with a bet on every position: at least eight of them lose.
+  const old = await openRound('PRE_DEAL', 3);
+  await Promise.all(Array.from({ length: 10 }, (_, i) => bet(token, old.id, 'WIN', String(i + 1))));
+  await finished(old.id);
+  // Then more bets than the history's first page (50) on a newer draw.
+  const d = await openRound('PRE_DEAL', 5);
+  await Promise.all(Array.from({ length: 55 }, (_, i) => bet(token, d.id, 'WIN', String((i % 10) + 1))));
+  await page.goto('/bets');
+  await page.waitForSelector('[data-testid=bet-history] tbody tr');
+  const rows = page.locator('[data-testid=bet-history] tbody tr');
+  const drawsShown = async () => new Set(await page.locator('[data-testid=bet-history] tbody tr td:nth-child(2) a').allTextContents());
+  assert.equal(await rows.count(), 50);
+  assert.ok(!(await drawsShown()).has('#' + old.number), 'the older draw is on the first page already');
+  await page.locator('select[name=bh-status]').selectOption('LOST');
+  await waitFor(async () => (await drawsShown()).has('#' + old.number), 'the lost bets of the older draw', 30_000);
+  const statuses = await rows.evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-status')));
+  assert.ok(statuses.length >= 8 && statuses.every((x) => x === 'LOST'), `filtered for lost: ${statuses}`);
+  // Back to every status: the first page again, from the newest.
+  await page.locator('select[name=bh-status]').selectOption('');
+  await waitFor(async () => (await rows.count()) === 50 && !(await drawsShown()).has('#' + old.number), 'the unfiltered first page');
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
 test('row 8: staff create a table and API keys, compare and reject a document with a reason, void only in round 1, type money with a comma, read every reason and the audit in their language', async () => {
   for (const [size, vp, lang] of TWO) {
     const page = await staff(vp, lang);
