@@ -17,7 +17,9 @@ import (
 // admin, and userArg names the player: `userId: "7", `).
 func checkBetFilters(t *testing.T, c *gqltest.Client, field, userArg, drawID string, all []apiBet) {
 	t.Helper()
-	var d struct{ Draw struct{ Table struct{ ID string } } }
+	var d struct {
+		Draw struct{ Table struct{ ID string } }
+	}
 	c.MustDo(t, `query($d: ID!) { draw(id: $d) { table { id } } }`, map[string]any{"d": drawID}, &d)
 	type filter struct {
 		args string

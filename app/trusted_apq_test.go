@@ -9,7 +9,6 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
-	"github.com/pokertote/pokertote/app"
 	"github.com/pokertote/pokertote/internal/gqltest"
 	"github.com/pokertote/pokertote/internal/testenv"
 	"github.com/pokertote/pokertote/persistence/sqldb/sqldbtest"
@@ -30,13 +29,7 @@ func TestTrustedDocumentsAPQRegistrationRefused(t *testing.T) {
 	for _, b := range backends(t) {
 		t.Run(b.name, func(t *testing.T) {
 			t.Parallel()
-			_, c := startServer(t, b, func(cfg *app.Config) {
-				cfg.Env = "production"
-				cfg.AllowedOrigins = []string{"https://app.example.kz"}
-				cfg.BeaconAllowLocal = true
-				cfg.Introspection, cfg.Playground = false, false
-				cfg.TrustedDocuments = "enforce"
-			})
+			_, c := startServer(t, b, enforcingProduction)
 			_, login := webDoc(t, "Login")
 			var in struct {
 				Login struct{ AccessToken string } `json:"login"`
@@ -156,21 +149,7 @@ func sendOver(ctx context.Context, t *testing.T, proto string, who *gqltest.Clie
 		t.Fatalf("socket: %v", err)
 	}
 	defer sock.Close()
-	ch, err := sock.StartPayload(ctx, body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	select {
-	case r, ok := <-ch:
-		if !ok {
-			code, reason, _ := sock.CloseStatus()
-			t.Fatalf("no response (socket closed %d %q)", code, reason)
-		}
-		return r
-	case <-ctx.Done():
-		t.Fatal("no response")
-	}
-	return gqltest.Response{}
+	return socketFirst(ctx, t, sock, body)
 }
 
 // TestTrustedDocumentsAPQWithoutRedis: the persisted-query cache every
@@ -188,13 +167,7 @@ func TestTrustedDocumentsAPQWithoutRedis(t *testing.T) {
 	t.Parallel()
 	rs := testenv.StartRedisServer(t)
 	b := backend{name: "postgres+own redis", databaseURL: sqldbtest.MigratedPostgres.Postgres(t), redisURL: rs.URL(), redisPrefix: "apqdown:"}
-	_, c := startServer(t, b, func(cfg *app.Config) {
-		cfg.Env = "production"
-		cfg.AllowedOrigins = []string{"https://app.example.kz"}
-		cfg.BeaconAllowLocal = true
-		cfg.Introspection, cfg.Playground = false, false
-		cfg.TrustedDocuments = "enforce"
-	})
+	_, c := startServer(t, b, enforcingProduction)
 	_, login := webDoc(t, "Login")
 	var in struct {
 		Login struct{ AccessToken string } `json:"login"`

@@ -36,6 +36,36 @@ func webDoc(t *testing.T, name string) (id, text string) {
 }
 
 // postBody sends body as JSON to c's endpoint, with c's token.
+// enforcingProduction configures a production server that enforces the
+// trusted documents (TRUSTED_DOCUMENTS=enforce).
+func enforcingProduction(cfg *app.Config) {
+	cfg.Env = "production"
+	cfg.AllowedOrigins = []string{"https://app.example.kz"}
+	cfg.BeaconAllowLocal = true
+	cfg.Introspection, cfg.Playground = false, false
+	cfg.TrustedDocuments = "enforce"
+}
+
+// socketFirst starts payload on sock and returns its first response.
+func socketFirst(ctx context.Context, t *testing.T, sock *gqltest.Socket, payload map[string]any) gqltest.Response {
+	t.Helper()
+	ch, err := sock.StartPayload(ctx, payload)
+	if err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case r, ok := <-ch:
+		if !ok {
+			code, reason, _ := sock.CloseStatus()
+			t.Fatalf("no response (socket closed %d %q)", code, reason)
+		}
+		return r
+	case <-ctx.Done():
+		t.Fatal("no response")
+	}
+	return gqltest.Response{}
+}
+
 func postBody(t *testing.T, c *gqltest.Client, body map[string]any) gqltest.Response {
 	t.Helper()
 	b, _ := json.Marshal(body)
@@ -76,13 +106,7 @@ func wantRefused(t *testing.T, what, reason string, r gqltest.Response) {
 // WebSocket) and nothing else; admins and API keys run any document.
 func TestTrustedDocumentsInProduction(t *testing.T) {
 	t.Parallel()
-	_, c := startServer(t, backend{name: "sqlite"}, func(cfg *app.Config) {
-		cfg.Env = "production"
-		cfg.AllowedOrigins = []string{"https://app.example.kz"}
-		cfg.BeaconAllowLocal = true
-		cfg.Introspection, cfg.Playground = false, false
-		cfg.TrustedDocuments = "enforce"
-	})
+	_, c := startServer(t, backend{name: "sqlite"}, enforcingProduction)
 	const adhoc = `{ tables { id name } }`
 
 	tablesID, tables := webDoc(t, "Tables")
@@ -179,13 +203,7 @@ func refusedUntrusted(err string) bool {
 // affiliate's API key (X-API-Key on the upgrade or the stream's request)
 // runs ad-hoc documents.
 func TestTrustedDocumentsOverEveryTransport(t *testing.T) {
-	_, c := startServer(t, backend{name: "sqlite"}, func(cfg *app.Config) {
-		cfg.Env = "production"
-		cfg.AllowedOrigins = []string{"https://app.example.kz"}
-		cfg.BeaconAllowLocal = true
-		cfg.Introspection, cfg.Playground = false, false
-		cfg.TrustedDocuments = "enforce"
-	})
+	_, c := startServer(t, backend{name: "sqlite"}, enforcingProduction)
 	_, login := webDoc(t, "Login")
 	var in struct {
 		Login struct{ AccessToken string } `json:"login"`
@@ -302,13 +320,7 @@ func TestTrustedDocumentsOverEveryTransport(t *testing.T) {
 func TestTrustedDocumentsRegisteredAtRuntime(t *testing.T) {
 	t.Parallel()
 	b := backends(t)[1]
-	prod := func(cfg *app.Config) {
-		cfg.Env = "production"
-		cfg.AllowedOrigins = []string{"https://app.example.kz"}
-		cfg.BeaconAllowLocal = true
-		cfg.Introspection, cfg.Playground = false, false
-		cfg.TrustedDocuments = "enforce"
-	}
+	prod := enforcingProduction
 	_, one := startServer(t, b, prod)
 	_, two := startServer(t, b, prod)
 	_, login := webDoc(t, "Login")

@@ -9,7 +9,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/pokertote/pokertote/app"
 	"github.com/pokertote/pokertote/internal/gqltest"
 	"github.com/pokertote/pokertote/trusteddocs"
 )
@@ -23,13 +22,7 @@ import (
 // id and the text are registered.
 func TestTrustedDocumentIDsAndMismatches(t *testing.T) {
 	t.Parallel()
-	_, c := startServer(t, backend{name: "sqlite"}, func(cfg *app.Config) {
-		cfg.Env = "production"
-		cfg.AllowedOrigins = []string{"https://app.example.kz"}
-		cfg.BeaconAllowLocal = true
-		cfg.Introspection, cfg.Playground = false, false
-		cfg.TrustedDocuments = "enforce"
-	})
+	_, c := startServer(t, backend{name: "sqlite"}, enforcingProduction)
 	_, login := webDoc(t, "Login")
 	var in struct {
 		Login struct{ AccessToken string } `json:"login"`
@@ -82,21 +75,7 @@ func TestTrustedDocumentIDsAndMismatches(t *testing.T) {
 			defer sock.Close()
 			first := func(payload map[string]any) gqltest.Response {
 				t.Helper()
-				ch, err := sock.StartPayload(ctx, payload)
-				if err != nil {
-					t.Fatal(err)
-				}
-				select {
-				case r, ok := <-ch:
-					if !ok {
-						code, reason, _ := sock.CloseStatus()
-						t.Fatalf("no response (socket closed %d %q)", code, reason)
-					}
-					return r
-				case <-ctx.Done():
-					t.Fatal("no response")
-				}
-				return gqltest.Response{}
+				return socketFirst(ctx, t, sock, payload)
 			}
 			wantOK(t, "query by documentId", first(map[string]any{"documentId": tablesID}))
 			if r := first(map[string]any{"documentId": eventsID, "variables": map[string]any{"tableId": tableID}}); len(r.Errors) > 0 || !strings.Contains(string(r.Data), "TableSnapshot") {
