@@ -30,12 +30,7 @@ func TestTrustedDocumentsAPQRegistrationRefused(t *testing.T) {
 		t.Run(b.name, func(t *testing.T) {
 			t.Parallel()
 			_, c := startServer(t, b, enforcingProduction)
-			_, login := webDoc(t, "Login")
-			var in struct {
-				Login struct{ AccessToken string } `json:"login"`
-			}
-			c.MustDo(t, login, map[string]any{"email": testAdminEmail, "password": testAdminPassword}, &in)
-			admin := c.WithToken(in.Login.AccessToken)
+			admin := trustedAdmin(t, c)
 
 			var rdb *redis.Client
 			if b.redisURL != "" {
@@ -168,12 +163,7 @@ func TestTrustedDocumentsAPQWithoutRedis(t *testing.T) {
 	rs := testenv.StartRedisServer(t)
 	b := backend{name: "postgres+own redis", databaseURL: sqldbtest.MigratedPostgres.Postgres(t), redisURL: rs.URL(), redisPrefix: "apqdown:"}
 	_, c := startServer(t, b, enforcingProduction)
-	_, login := webDoc(t, "Login")
-	var in struct {
-		Login struct{ AccessToken string } `json:"login"`
-	}
-	c.MustDo(t, login, map[string]any{"email": testAdminEmail, "password": testAdminPassword}, &in)
-	admin := c.WithToken(in.Login.AccessToken)
+	admin := trustedAdmin(t, c)
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
 	hashOf := func(doc string) string { return strings.TrimPrefix(trusteddocs.ID(doc), trusteddocs.Prefix) }
@@ -240,4 +230,17 @@ func TestTrustedDocumentsAPQWithoutRedis(t *testing.T) {
 			t.Errorf("anonymous ran the admin's %q by hash after the outage: %s", doc, r.Data)
 		}
 	}
+}
+
+// trustedAdmin signs the admin in through the web client's registered Login
+// document (an enforcing server runs no other text for an anonymous
+// client) and returns the admin's client.
+func trustedAdmin(t *testing.T, c *gqltest.Client) *gqltest.Client {
+	t.Helper()
+	_, login := webDoc(t, "Login")
+	var in struct {
+		Login struct{ AccessToken string } `json:"login"`
+	}
+	c.MustDo(t, login, map[string]any{"email": testAdminEmail, "password": testAdminPassword}, &in)
+	return c.WithToken(in.Login.AccessToken)
 }

@@ -270,21 +270,7 @@ func TestTrustedDocumentsOverEveryTransport(t *testing.T) {
 			t.Fatalf("socket: %v", err)
 		}
 		defer sock.Close()
-		ch, err := sock.Start(ctx, doc, vars)
-		if err != nil {
-			t.Fatal(err)
-		}
-		select {
-		case r, ok := <-ch:
-			if !ok {
-				code, reason, _ := sock.CloseStatus()
-				t.Fatalf("the operation ended without a response (socket closed %d %q)", code, reason)
-			}
-			return r
-		case <-ctx.Done():
-			t.Fatal("no response")
-		}
-		return gqltest.Response{}
+		return socketFirst(ctx, t, sock, map[string]any{"query": doc, "variables": vars})
 	}
 	for _, proto := range []string{"graphql-transport-ws", "graphql-ws", "sse"} {
 		for _, p := range principals {
