@@ -350,6 +350,19 @@ func (h *Harness) MustBet(user int64, d tote.Draw, m parimutuel.Market, sel stri
 	return b
 }
 
+// OpenWin is the first WIN selection of d's open round that the deal has
+// not suspended (SPEC 1.9), for tests whose point is not the suspension.
+func (h *Harness) OpenWin(d tote.Draw) string {
+	h.T.Helper()
+	for p := 1; p <= d.Positions; p++ {
+		if _, suspended := d.Suspended(d.OpenRound(), parimutuel.WinSelection(p)); !suspended {
+			return parimutuel.WinSelection(p).String()
+		}
+	}
+	h.T.Fatalf("every WIN selection of draw %d is suspended", d.ID)
+	return ""
+}
+
 // BetIfOffered places a bet unless its selection is suspended in d's open
 // round (SPEC 1.9): then the bet must be refused with SELECTION_SUSPENDED.
 // ok says whether it was placed.
