@@ -12,6 +12,11 @@
 # round, the means and the best of each side; take more rounds (ROUNDS=9)
 # when the load is high.
 #
+# Both sides run pinned to one CPU (BENCH_CPU, default the last one) with
+# taskset: on a VM one virtual CPU can be slower than another by a third
+# (the host's neighbours, interrupts), and a round that lands one side on
+# each would compare the CPUs rather than the evaluators.
+#
 # OMPEval is not part of this repository. Fetch it (github.com/zekyll/OMPEval)
 # and point OMPEVAL_DIR at its checkout, or at a bare git directory, which is
 # then exported to a temporary folder:
@@ -32,6 +37,13 @@ if [[ -z "${OMPEVAL_DIR:-}" ]]; then
 fi
 rounds=${ROUNDS:-3}
 iters=${ITERS:-200000000}
+cpu=${BENCH_CPU:-$(($(nproc) - 1))}
+pin=()
+if command -v taskset >/dev/null; then
+	pin=(taskset -c "$cpu")
+else
+	echo "bench-eval.sh: no taskset, the sides are not pinned" >&2
+fi
 
 tmp=$(mktemp -d /tmp/bench-eval.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
@@ -57,14 +69,15 @@ go test -c -o "$tmp/odds.test" ./domain/odds
 echo "date: $(date -u '+%Y-%m-%d %H:%M:%S UTC')"
 echo "machine: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//'), $(nproc) cores, $(go version | cut -d' ' -f3-)"
 echo "OMPEval commit: $commit"
+echo "pinned: ${pin[*]:-no}"
 uptime
 
 ours=()
 theirs=()
 for r in $(seq "$rounds"); do
-	o=$("$tmp/hand.test" -test.run '^$' -test.bench '^BenchmarkEval7Random$' -test.benchtime "${iters}x" |
+	o=$("${pin[@]}" "$tmp/hand.test" -test.run '^$' -test.bench '^BenchmarkEval7Random$' -test.benchtime "${iters}x" |
 		awk '/^BenchmarkEval7Random/ { for (i = 1; i < NF; i++) if ($(i+1) == "cpu-ns/op") print $i }')
-	t=$("$tmp/ompeval_bench" "$iters" | awk '{ for (i = 1; i < NF; i++) if ($(i+1) == "cpu-ns/hand") print $i }')
+	t=$("${pin[@]}" "$tmp/ompeval_bench" "$iters" | awk '{ for (i = 1; i < NF; i++) if ($(i+1) == "cpu-ns/hand") print $i }')
 	ours+=("$o")
 	theirs+=("$t")
 	printf 'round %d: ours %s cpu-ns/hand, OMPEval %s cpu-ns/hand, ratio %s\n' "$r" "$o" "$t" \
@@ -80,7 +93,10 @@ awk -v o="${ours[*]}" -v t="${theirs[*]}" 'BEGIN {
 	}
 	printf "mean: ours %.2f, OMPEval %.2f cpu-ns/hand, ratio ours/OMPEval %.2f\n", so / n, st / n, so / st
 	printf "best: ours %.2f, OMPEval %.2f cpu-ns/hand, ratio ours/OMPEval %.2f\n", mo, mt, mo / mt
+	for (i = 1; i <= n; i++) r[i] = a[i] / b[i]
+	for (i = 2; i <= n; i++) for (j = i; j > 1 && r[j-1] > r[j]; j--) { x = r[j]; r[j] = r[j-1]; r[j-1] = x }
+	printf "median ratio of the rounds: %.2f\n", (n % 2) ? r[(n + 1) / 2] : (r[n / 2] + r[n / 2 + 1]) / 2
 }'
 uptime
 
-"$tmp/odds.test" -test.run '^$' -test.bench '^BenchmarkOddsPocket10$' -test.benchmem -test.count "$rounds"
+"${pin[@]}" "$tmp/odds.test" -test.run '^$' -test.bench '^BenchmarkOddsPocket10$' -test.benchmem -test.count "$rounds"
