@@ -2,8 +2,10 @@
 # bench-bets.sh: placeBet throughput against pgbench, back to back (issue 8).
 #
 # Creates two fresh databases on the local Postgres (one for pgbench, one for
-# the server), runs pgbench tpcb-like (scale 1, i.e. one hot branch row, as one
-# pool is one hot escrow row) and then cmd/loadgen's bets workload against a
+# the server), runs pgbench tpcb-like (the reference the performance goals
+# name: scale 8, prepared statements; PGBENCH_SCALE=1 PGBENCH_MODE=simple
+# gives the softer reference of the figures before 6 Dec 2026 afternoon,
+# one hot branch row as one pool is one hot escrow row) and then cmd/loadgen's bets workload against a
 # server it starts on Postgres, at each client count, and prints the ratios.
 # Both sides talk plain TCP on loopback (sslmode=disable). Everything it starts
 # is killed on exit. The machine is shared: read the ratios, not the absolutes.
@@ -15,7 +17,8 @@
 #                                              # the median ratio is printed
 #
 # Environment: PGHOST (127.0.0.1), PGPORT (5432), PGUSER (postgres), PORT
-# (18080, the server), REDIS_URL (redis://127.0.0.1:6379/0), CLIENTS ("8 32"),
+# (18080, the server), REDIS_URL (redis://127.0.0.1:6379/0), PGBENCH_SCALE (8),
+# PGBENCH_MODE (prepared), CLIENTS ("8 32"),
 # DURATION (seconds, 20), ROUNDS (1: pgbench then placeBet once per client
 # count; more alternate them that many times, since on a shared VM either
 # side drifts by a third within minutes, and print the median ratio), PLAYERS (64), POOLS (1), OPEN_LOOP (1: also
@@ -59,6 +62,8 @@ OPEN_LOOP_RATE=${OPEN_LOOP_RATE:-}
 OPEN_LOOP_DURATION=${OPEN_LOOP_DURATION:-$DURATION}
 PROFILE=${PROFILE:-}
 GROW=${GROW:-0}
+PGBENCH_SCALE=${PGBENCH_SCALE:-8}
+PGBENCH_MODE=${PGBENCH_MODE:-prepared}
 BENCH_DB=${BENCH_DB:-pokertote_bench_bets}
 PGBENCH_DB=${PGBENCH_DB:-pokertote_bench_pgbench}
 export PGHOST PGPORT PGUSER PGSSLMODE=disable
@@ -86,7 +91,7 @@ go build -o "$work/loadgen" ./cmd/loadgen
 for db in "$BENCH_DB" "$PGBENCH_DB"; do
 	psql -qX -d postgres -c "DROP DATABASE IF EXISTS $db" -c "CREATE DATABASE $db" >/dev/null
 done
-pgbench -i -q -s 1 "$PGBENCH_DB" >/dev/null 2>&1
+pgbench -i -q -s "$PGBENCH_SCALE" "$PGBENCH_DB" >/dev/null 2>&1
 
 export ADMIN_EMAIL=bench-admin@example.com ADMIN_PASSWORD=bench-admin-password-1
 DATABASE_URL="postgres://$PGUSER@$PGHOST:$PGPORT/$BENCH_DB?sslmode=disable" REDIS_URL="$REDIS_URL" \
@@ -147,12 +152,13 @@ backends() {
 
 load=$(cut -d' ' -f1-3 /proc/loadavg)
 echo "machine: $(nproc) CPUs, load average before: $load"
+echo "reference: pgbench tpcb-like, scale $PGBENCH_SCALE, -M $PGBENCH_MODE"
 printf '\n%-8s %-14s %-10s %-14s %-10s %-10s %-8s\n' clients pgbench_tps pg_avg_ms bets_per_s p50_ms p99_ms ratio
 last_rate=0
 for c in $CLIENTS; do
 	rates=() ratios=()
 	for round in $(seq 1 "$ROUNDS"); do
-		pg=$(pgbench -n -c "$c" -j 2 -T "$DURATION" -b tpcb-like "$PGBENCH_DB" 2>/dev/null | tee "$work/pgbench-$c.txt" | awk '/^tps =/{print $3}')
+		pg=$(pgbench -n -M "$PGBENCH_MODE" -c "$c" -j 2 -T "$DURATION" -b tpcb-like "$PGBENCH_DB" 2>/dev/null | tee "$work/pgbench-$c.txt" | awk '/^tps =/{print $3}')
 		pglat=$(awk '/^latency average/{print $4}' "$work/pgbench-$c.txt")
 		if [[ -n "$PROFILE" && $round == 1 ]]; then
 			: >"$work/loadgen-$c.txt"
