@@ -3,12 +3,15 @@ import { watchTable, poolKey, suspendedIn, type TableState, type DrawState } fro
 import { t, money, num, pct, errorText, tableName } from '../i18n';
 import { Cards, Countdown, Alert, Link } from '../ui';
 import { BetSlip, pickFromPool } from './BetSlip';
-import { paidCoefficient, ALL_MARKETS } from '../api/bets';
+import { paidCoefficient, ALL_MARKETS, marketsIn, shapeOf } from '../api/bets';
+import { MARKETS as RULES, type MarketRule } from '../markets.gen';
+import { gradingOf } from '../verify/grades';
 import { protection, activeExclusion } from '../api/protection';
 import { me } from '../api/account';
 import { dateTime, has } from '../i18n';
 
 const ROUNDS = ['PRE_DEAL', 'POCKET', 'FLOP', 'TURN'] as const;
+type Round = (typeof ROUNDS)[number];
 const MARKETS = ALL_MARKETS;
 
 /**
@@ -99,28 +102,64 @@ function Felt({ d, n }: { d: DrawState; n: number }) {
 }
 
 const CATS = ['HIGH_CARD', 'PAIR', 'TWO_PAIR', 'THREE_OF_A_KIND', 'STRAIGHT', 'FLUSH', 'FULL_HOUSE', 'FOUR_OF_A_KIND', 'STRAIGHT_FLUSH', 'ROYAL_FLUSH'];
-const EXPRESS_ROWS = 8;
+/** TOP_ROWS is how many of an unlisted market's selections (coupons) a pool shows: the most backed. */
+const TOP_ROWS = 8;
+/** COUPON_LEGS is how many legs a coupon names: the leaders after the flop and the turn, the winner after the river. */
+const COUPON_LEGS = 3;
 
-/** selectionText writes a pool selection for a player: a category's name, an EXPRESS coupon "1 – 2 – 3". */
+/** ruleOf is market m's rule in the server's registry (markets.gen.ts). */
+const ruleOf = (m: string): MarketRule | undefined => RULES.find((r) => r.name === m);
+
+/** selectionText writes a pool selection for a player by its market's shape: a category's name, a coupon "1 – 2 – 3", a position. */
 export function selectionText(market: string, sel: string): string {
-  if (market === 'COMBINATION') return t(sel);
-  if (market === 'EXPRESS') return sel.split('-').join(' – ');
+  switch (shapeOf(market)) {
+    case 'CATEGORY': return t(sel);
+    case 'COUPON': return sel.split('-').join(' – ');
+  }
   return `${t('position')} ${sel}`;
+}
+
+/**
+ * poolRows are the selections a market's pool lists, by its registry rule:
+ * a listed market every selection of its shape (each position, each
+ * category), an unlisted one its most backed selections padded to TOP_ROWS.
+ */
+function poolRows(m: string, n: number, backed: { selection: string; stake: string }[]): string[] {
+  const r = ruleOf(m);
+  if (r?.listed) return r.shape === 'POSITION' ? Array.from({ length: n }, (_, i) => String(i + 1)) : CATS.slice();
+  const rows = [...backed].sort((a, b) => Number(b.stake) - Number(a.stake)).slice(0, TOP_ROWS).map((s) => s.selection);
+  while (rows.length < TOP_ROWS) rows.push('');
+  return rows;
+}
+
+/**
+ * poolCoefficients writes a settled pool's coefficient: one for a SINGLE
+ * scheme, each category's for a TWO_TIER one ("3 of 3: 12.40 · 2 of 3:
+ * 1.85", the legs its grading names).
+ */
+function poolCoefficients(p: { market: string; coefficient?: string | null; categories: { category: number; coefficient?: string | null }[] }): string {
+  if (ruleOf(p.market)?.scheme !== 'TWO_TIER') return p.coefficient ? num(p.coefficient) : '—';
+  const g = gradingOf(p.market);
+  return p.categories.map((c) => {
+    const legs = c.category === 1 ? g?.cat1Legs : g?.cat2Legs;
+    return `${t('legsOf', { k: legs ?? '?', n: COUPON_LEGS })}: ${c.coefficient ? num(c.coefficient) : '—'}`;
+  }).join(' · ');
 }
 
 /**
  * Pools of one round (the open one unless the viewer picks another), one
  * table per market with a fixed number of rows (every position, every
- * category, the top EXPRESS coupons padded; EXPRESS is drawn in every round,
- * empty where it is not offered), so live updates change numbers, never the
- * layout. A row of the open round is a button that fills the bet slip.
+ * category, the most backed coupons padded; an unlisted market is drawn in
+ * every round, empty where the round does not take it), so live updates
+ * change numbers, never the layout. A row of the open round is a button
+ * that fills the bet slip.
  */
 function Pools({ d, n }: { d: DrawState; n: number }) {
   const byKey = useMemo(() => new Map(d.pools.map((p) => [poolKey(p), p])), [d.pools]);
-  const [picked, setPicked] = useState<string | null>(null);
-  const live = d.openRound ?? [...ROUNDS].reverse().find((r) => MARKETS.some((m) => byKey.has(r + '/' + m))) ?? 'PRE_DEAL';
+  const [picked, setPicked] = useState<Round | null>(null);
+  const live: Round = d.openRound ?? [...ROUNDS].reverse().find((r) => MARKETS.some((m) => byKey.has(r + '/' + m))) ?? 'PRE_DEAL';
   const round = picked ?? live;
-  const offered = round === 'PRE_DEAL' || round === 'POCKET';
+  const taken = marketsIn(round);
   const bettable = d.openRound === round;
   return (
     <section aria-labelledby="pools-h" class="pools">
@@ -133,11 +172,8 @@ function Pools({ d, n }: { d: DrawState; n: number }) {
       {MARKETS.map((m) => {
         const p = byKey.get(round + '/' + m);
         const sel = new Map((p?.selections ?? []).map((s) => [s.selection, s]));
-        const rows = m === 'WIN' ? Array.from({ length: n }, (_, i) => String(i + 1))
-          : m === 'COMBINATION' ? CATS.slice()
-          : [...sel.values()].sort((a, b) => Number(b.stake) - Number(a.stake)).slice(0, EXPRESS_ROWS).map((s) => s.selection);
-        const empty = m === 'EXPRESS' && rows.length === 0 ? (offered ? t('noCoupons') : t('expressNotHere')) : '';
-        while (rows.length < (m === 'EXPRESS' ? EXPRESS_ROWS : 0)) rows.push('');
+        const rows = poolRows(m, n, [...sel.values()]);
+        const empty = rows[0] !== '' ? '' : taken.includes(m) ? t('noneBacked') : t('notInRound', { market: t(m) });
         const off = round === d.openRound ? suspendedIn(d) : new Set<string>();
         return (
           <table key={m} class="pool" data-pool={round + '/' + m}>
@@ -192,9 +228,7 @@ function Result({ d }: { d: DrawState }) {
             {pools.map((p) => (
               <tr key={p.round + p.market} data-result-pool={p.round + '/' + p.market}>
                 <td data-label={t('pools')}>{t(p.round)} · {t(p.market)}</td><td class="num" data-label={t('gross')}>{money(p.gross)}</td><td class="num" data-label={t('net')}>{money(p.net)}</td>
-                <td class={p.market === 'EXPRESS' ? 'express-coefs' : 'num'} data-label={t('coef')}>{p.refunded ? t('refunded') : p.market === 'EXPRESS'
-                  ? p.categories.map((c) => `${t('expressCat' + c.category)}: ${c.coefficient ? num(c.coefficient) : '—'}`).join(' · ')
-                  : p.coefficient ? num(p.coefficient) : '—'}</td>
+                <td class={ruleOf(p.market)?.scheme === 'TWO_TIER' ? 'express-coefs' : 'num'} data-label={t('coef')}>{p.refunded ? t('refunded') : poolCoefficients(p)}</td>
               </tr>
             ))}
           </tbody>

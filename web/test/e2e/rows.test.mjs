@@ -205,7 +205,7 @@ test('row 11: empty lists say so, and loading says loading', async () => {
   // An EXPRESS pool without coupons explains itself in its first row (an
   // earlier test may have left coupons in the current draw: wait for a draw
   // without any).
-  const empty = ['No coupons yet.', 'Express is taken before the flop only.'];
+  const empty = ['No bets in this pool yet.', 'Express is not taken in this round.'];
   let first = '';
   for (const until = Date.now() + 90_000; Date.now() < until; await new Promise((r) => setTimeout(r, 250))) {
     first = spaces(await p.locator('[data-pool$="/EXPRESS"] tbody tr').first().textContent());

@@ -116,3 +116,21 @@ test('selections are checked by the market\'s shape, and an unknown market is no
   const problems = pools.verifyPools(r);
   assert.ok(problems.some((p) => p.includes('unknown market PLACE')), problems.join('\n'));
 });
+
+// Screens draw a market by its registry rule (shape, listed, scheme,
+// rounds), never by its name: a new market of an existing shape shows on
+// the table, in the result and in the history with no screen changed.
+test('no screen branches on a market\'s name', async () => {
+  const { readdirSync } = await import('node:fs');
+  const views = new URL('../../src/views/', import.meta.url);
+  const names = MARKETS.map((m) => m.name).join('|');
+  const branch = new RegExp(`[=!]==?\\s*['"](${names})['"]|['"](${names})['"]\\s*[=!]==?|case\\s+['"](${names})['"]`);
+  const found = [];
+  for (const f of readdirSync(views).filter((f) => f.endsWith('.tsx'))) {
+    readFileSync(new URL(f, views), 'utf8').split('\n').forEach((line, i) => {
+      // A hand's status (WIN or LOSS) is not a market.
+      if (branch.test(line.replace(/\.status\s*===?\s*'WIN'/g, ''))) found.push(`${f}:${i + 1}: ${line.trim().slice(0, 100)}`);
+    });
+  }
+  assert.deepEqual(found, []);
+});
