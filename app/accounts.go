@@ -46,7 +46,7 @@ func (a *App) buildAccounts(ctx context.Context) (err error) {
 			Pair: shared(account.PairThrottle), Account: shared(account.AccountThrottle), Address: shared(account.AddressThrottle),
 		}
 	}
-	svc, err := account.NewService(a.users, account.Config{Location: a.loc, MinAge: a.cfg.MinAge, DocumentPepper: pepper, Throttles: throttles, Screen: a.protection})
+	svc, err := account.NewService(a.users, account.Config{Location: a.loc, MinAge: a.cfg.MinAge, DocumentPepper: pepper, Throttles: throttles, Screen: a.protection, TermsVersion: a.cfg.TermsVersion})
 	if err != nil {
 		return err
 	}

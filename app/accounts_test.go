@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/pokertote/pokertote/app"
+	"github.com/pokertote/pokertote/domain/account"
 	"github.com/pokertote/pokertote/internal/gqltest"
 )
 
@@ -136,7 +137,7 @@ func TestSessions(t *testing.T) {
 	var reg struct {
 		Register struct{ AccessToken, RefreshToken string }
 	}
-	c.MustDo(t, `mutation { register(input: {email: "s@example.kz", password: "session password", name: "S", dateOfBirth: "1995-02-03"}) { accessToken refreshToken } }`, nil, &reg)
+	c.MustDo(t, `mutation($t: String) { register(input: {email: "s@example.kz", password: "session password", name: "S", dateOfBirth: "1995-02-03", acceptedTerms: $t}) { accessToken refreshToken } }`, map[string]any{"t": account.DefaultTermsVersion}, &reg)
 	refresh := `mutation($r: String!) { refreshToken(refreshToken: $r) { accessToken refreshToken } }`
 	var rot struct {
 		RefreshToken struct{ AccessToken, RefreshToken string }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/pokertote/pokertote/app"
+	"github.com/pokertote/pokertote/domain/account"
 	"github.com/pokertote/pokertote/internal/gqltest"
 )
 
@@ -44,7 +45,7 @@ func TestAuthPayloadOwnerFields(t *testing.T) {
 		{"register", func(t *testing.T) payload {
 			var out struct{ Register payload }
 			c.MustDo(t, `mutation($in: RegisterInput!) { register(input: $in) { `+fields+` } }`,
-				map[string]any{"in": map[string]any{"email": email, "password": "player password 1", "name": "P", "dateOfBirth": "1990-05-17"}}, &out)
+				map[string]any{"in": map[string]any{"email": email, "password": "player password 1", "name": "P", "dateOfBirth": "1990-05-17", "acceptedTerms": account.DefaultTermsVersion}}, &out)
 			return out.Register
 		}},
 		{"login as someone else", func(t *testing.T) payload {

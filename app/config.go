@@ -79,9 +79,13 @@ type Config struct {
 	WSSocketsPerUser         int
 	WSSocketsPerKey          int
 	WSSocketsPerAddress      int
-	TimeZone                 string   // TIME_ZONE: operator's zone for ages and days, default Asia/Almaty
-	MinAge                   int      // MIN_AGE: default 21
-	AllowedOrigins           []string // ALLOWED_ORIGINS: comma-separated WebSocket/CORS origins; "*" allows all
+	TimeZone                 string // TIME_ZONE: operator's zone for ages and days, default Asia/Almaty
+	MinAge                   int    // MIN_AGE: default 21
+	// TermsVersion: TERMS_VERSION, the version of the terms in force
+	// (default account.DefaultTermsVersion); change it when the rules or
+	// the responsible-gaming pages change, and players accept it anew.
+	TermsVersion   string
+	AllowedOrigins []string // ALLOWED_ORIGINS: comma-separated WebSocket/CORS origins; "*" allows all
 	// TrustedProxies: TRUSTED_PROXIES, comma-separated addresses and CIDR
 	// prefixes of the load balancers whose X-Forwarded-For / Forwarded name
 	// the client (default none: the peer is the client).
@@ -327,6 +331,7 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 	capOf("WS_SOCKETS_PER_ADDRESS", &c.WSSocketsPerAddress)
 	str("TIME_ZONE", &c.TimeZone)
 	num("MIN_AGE", &c.MinAge)
+	str("TERMS_VERSION", &c.TermsVersion)
 	if v := getenv("ALLOWED_ORIGINS"); v != "" {
 		c.AllowedOrigins = splitList(v)
 	}

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/pokertote/pokertote/app"
+	"github.com/pokertote/pokertote/domain/account"
 	"github.com/pokertote/pokertote/internal/gqltest"
 	"github.com/pokertote/pokertote/internal/testenv"
 	"github.com/pokertote/pokertote/persistence/sqldb/sqldbtest"
@@ -177,7 +178,7 @@ func newPlayer(t *testing.T, c *gqltest.Client, deposit string) player {
 		}
 	}
 	c.MustDo(t, `mutation($in: RegisterInput!) { register(input: $in) { accessToken user { id } } }`,
-		map[string]any{"in": map[string]any{"email": email, "password": "player password 1", "name": "Test Player", "dateOfBirth": "1990-05-17"}}, &reg)
+		map[string]any{"in": map[string]any{"email": email, "password": "player password 1", "name": "Test Player", "dateOfBirth": "1990-05-17", "acceptedTerms": account.DefaultTermsVersion}}, &reg)
 	p := player{ID: reg.Register.User.ID, Email: email, Client: c.WithToken(reg.Register.AccessToken)}
 	var sub struct {
 		SubmitVerification struct{ ID string }

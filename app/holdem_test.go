@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/pokertote/pokertote/app"
+	"github.com/pokertote/pokertote/domain/account"
 	"github.com/pokertote/pokertote/domain/hand"
 	"github.com/pokertote/pokertote/domain/holdem"
 	"github.com/pokertote/pokertote/domain/money"
@@ -209,6 +210,7 @@ func testHoldemWhoMayPlay(t *testing.T, w *holdemWorld) {
 	var reg struct{ Register struct{ AccessToken string } }
 	w.c.MustDo(t, `mutation($in: RegisterInput!) { register(input: $in) { accessToken } }`, map[string]any{"in": map[string]any{
 		"email": unique("unverified") + "@example.kz", "password": "player password 1", "name": "Unverified", "dateOfBirth": "1990-05-17",
+		"acceptedTerms": account.DefaultTermsVersion,
 	}}, &reg)
 	unverified := w.c.WithToken(reg.Register.AccessToken)
 	unverified.MustFail(t, "FORBIDDEN", "NOT_VERIFIED", startMutation, in)

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/pokertote/pokertote/app"
+	"github.com/pokertote/pokertote/domain/account"
 	"github.com/pokertote/pokertote/domain/protection"
 )
 
@@ -101,7 +102,7 @@ func TestPlayerProtectionAPI(t *testing.T) {
 			t.Run("input: look-alike admin email, hidden characters", func(t *testing.T) {
 				reg := `mutation($in: RegisterInput!) { register(input: $in) { accessToken } }`
 				in := func(email, name string) map[string]any {
-					return map[string]any{"in": map[string]any{"email": email, "password": "player password 1", "name": name, "dateOfBirth": "1990-05-17"}}
+					return map[string]any{"in": map[string]any{"email": email, "password": "player password 1", "name": name, "dateOfBirth": "1990-05-17", "acceptedTerms": account.DefaultTermsVersion}}
 				}
 				c.MustFail(t, "BAD_USER_INPUT", "EMAIL_LOOKALIKE", reg, in("adm1n@pokertote.test", "Mallory"))
 				c.MustFail(t, "BAD_USER_INPUT", "EMAIL_LOOKALIKE", reg, in("ADRNIN@pokertote.test", "Mallory"))
@@ -125,7 +126,7 @@ func TestPlayerProtectionAPI(t *testing.T) {
 				}
 				admin.MustFail(t, "BAD_USER_INPUT", "INVALID_REGISTER_ENTRY", `mutation { importExclusionRegister(csv: "iin\n1\n") { id } }`, nil)
 				reg := `mutation($in: RegisterInput!) { register(input: $in) { accessToken } }`
-				vars := map[string]any{"in": map[string]any{"email": unique("ex") + "@example.kz", "password": "player password 1", "name": "excluded person", "dateOfBirth": "1985-01-01"}}
+				vars := map[string]any{"in": map[string]any{"email": unique("ex") + "@example.kz", "password": "player password 1", "name": "excluded person", "dateOfBirth": "1985-01-01", "acceptedTerms": account.DefaultTermsVersion}}
 				c.MustFail(t, "FORBIDDEN", "EXCLUDED", reg, vars)
 				var list struct {
 					ExclusionRegister struct {

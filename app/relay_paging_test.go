@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/pokertote/pokertote/domain/account"
 	"github.com/pokertote/pokertote/internal/gqltest"
 )
 
@@ -150,7 +151,7 @@ func pendingVerification(t *testing.T, c *gqltest.Client) {
 		Register struct{ AccessToken string }
 	}
 	c.MustDo(t, `mutation($in: RegisterInput!) { register(input: $in) { accessToken } }`,
-		map[string]any{"in": map[string]any{"email": unique("pending") + "@example.kz", "password": "player password 1", "name": "Pending Player", "dateOfBirth": "1990-05-17"}}, &reg)
+		map[string]any{"in": map[string]any{"email": unique("pending") + "@example.kz", "password": "player password 1", "name": "Pending Player", "dateOfBirth": "1990-05-17", "acceptedTerms": account.DefaultTermsVersion}}, &reg)
 	c.WithToken(reg.Register.AccessToken).MustDo(t, `mutation { submitVerification(input: {documentType: ID_CARD, documentNumber: "P`+fmt.Sprint(uniq.Add(1)+200000)+`", dateOfBirth: "1990-05-17"}) { id } }`, nil, nil)
 }
 

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/pokertote/pokertote/app"
+	"github.com/pokertote/pokertote/domain/account"
 	"github.com/pokertote/pokertote/internal/gqltest"
 	"github.com/pokertote/pokertote/trusteddocs"
 )
@@ -138,7 +139,7 @@ func TestTrustedDocumentsInProduction(t *testing.T) {
 	var reg struct {
 		Register struct{ AccessToken string } `json:"register"`
 	}
-	c.MustDo(t, register, map[string]any{"input": map[string]any{"email": unique("p") + "@example.kz", "password": "player password 1", "name": "Player", "dateOfBirth": "1990-05-17"}}, &reg)
+	c.MustDo(t, register, map[string]any{"input": map[string]any{"email": unique("p") + "@example.kz", "password": "player password 1", "name": "Player", "dateOfBirth": "1990-05-17", "acceptedTerms": account.DefaultTermsVersion}}, &reg)
 	p := c.WithToken(reg.Register.AccessToken)
 	_, me := webDoc(t, "Me")
 	wantOK(t, "player, registered", postBody(t, p, map[string]any{"query": me}))
@@ -215,7 +216,7 @@ func TestTrustedDocumentsOverEveryTransport(t *testing.T) {
 	var reg struct {
 		Register struct{ AccessToken string } `json:"register"`
 	}
-	c.MustDo(t, register, map[string]any{"input": map[string]any{"email": unique("p") + "@example.kz", "password": "player password 1", "name": "Player", "dateOfBirth": "1990-05-17"}}, &reg)
+	c.MustDo(t, register, map[string]any{"input": map[string]any{"email": unique("p") + "@example.kz", "password": "player password 1", "name": "Player", "dateOfBirth": "1990-05-17", "acceptedTerms": account.DefaultTermsVersion}}, &reg)
 	player := c.WithToken(reg.Register.AccessToken)
 	_, key := createKey(t, admin, "trusted-transports", 600)
 	keyHeader := http.Header{"X-Api-Key": {key}}

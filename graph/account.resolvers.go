@@ -15,6 +15,10 @@ func (r *mutationResolver) Register(ctx context.Context, input model.RegisterInp
 	return r.Accounts.Register(ctx, input)
 }
 
+func (r *mutationResolver) AcceptTerms(ctx context.Context, version string) (*model.Terms, error) {
+	return r.Accounts.AcceptTerms(ctx, version)
+}
+
 func (r *mutationResolver) Login(ctx context.Context, email string, password string) (*model.AuthPayload, error) {
 	return r.Accounts.Login(ctx, email, password)
 }
@@ -53,6 +57,10 @@ func (r *pendingVerificationResolver) User(ctx context.Context, obj *model.Pendi
 
 func (r *queryResolver) Me(ctx context.Context) (*model.User, error) {
 	return r.Accounts.Me(ctx)
+}
+
+func (r *queryResolver) Terms(ctx context.Context) (*model.Terms, error) {
+	return r.Accounts.Terms(ctx)
 }
 
 func (r *queryResolver) User(ctx context.Context, id string) (*model.User, error) {

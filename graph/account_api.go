@@ -35,6 +35,7 @@ type AccountsAPI struct {
 func (a *AccountsAPI) Register(ctx context.Context, in model.RegisterInput) (*model.AuthPayload, error) {
 	u, err := a.Service.Register(ctx, account.Registration{
 		Email: in.Email, Password: in.Password, Name: in.Name, DateOfBirth: toDomainDate(in.DateOfBirth),
+		AcceptedTerms: deref(in.AcceptedTerms),
 	})
 	if err != nil {
 		return nil, err
@@ -125,6 +126,32 @@ func (a *AccountsAPI) Me(ctx context.Context) (*model.User, error) {
 		return nil, err
 	}
 	return a.user(u), nil
+}
+
+// Terms is the terms in force and whether the viewer accepted them.
+func (a *AccountsAPI) Terms(ctx context.Context) (*model.Terms, error) {
+	var uid int64
+	if v, ok := ViewerFrom(ctx); ok {
+		uid = v.UserID
+	}
+	t, err := a.Service.Terms(ctx, uid)
+	if err != nil {
+		return nil, err
+	}
+	return &model.Terms{Version: t.Version, AcceptedAt: t.AcceptedAt}, nil
+}
+
+// AcceptTerms records the viewer's acceptance of the terms in force.
+func (a *AccountsAPI) AcceptTerms(ctx context.Context, version string) (*model.Terms, error) {
+	v, err := RequireViewer(ctx)
+	if err != nil {
+		return nil, err
+	}
+	t, err := a.Service.AcceptTerms(ctx, v.UserID, version)
+	if err != nil {
+		return nil, err
+	}
+	return &model.Terms{Version: t.Version, AcceptedAt: t.AcceptedAt}, nil
 }
 
 // User is a user by id, for admins.

@@ -326,6 +326,9 @@ var apiKeyRootFields = map[ast.Operation]map[string]bool{
 	ast.Query: {
 		"tables": true, "table": true, "draw": true, "results": true, "jackpot": true, "jackpotChain": true,
 		"verifyDraw": true, "holdemSettings": true, "voidCounts": true, "bettingStop": true,
+		// terms answers a key the version in force (a key is nobody: it has
+		// accepted nothing).
+		"terms": true,
 		// node answers a key what it answers anyone: tables and draws (a
 		// key's viewer is no user, so a bet, a hand or a user is null).
 		"node":       true,

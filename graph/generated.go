@@ -553,6 +553,7 @@ type ComplexityRoot struct {
 	}
 
 	Mutation struct {
+		AcceptTerms              func(childComplexity int, version string) int
 		AddRegisterEntry         func(childComplexity int, input model.RegisterEntryInput) int
 		CreateAPIKey             func(childComplexity int, input model.CreateAPIKeyInput) int
 		CreateTable              func(childComplexity int, input model.TableInput) int
@@ -785,6 +786,7 @@ type ComplexityRoot struct {
 		Results                 func(childComplexity int, tableID *string, from *time.Time, to *time.Time, first *int, after *string, last *int, before *string) int
 		Table                   func(childComplexity int, id string) int
 		Tables                  func(childComplexity int) int
+		Terms                   func(childComplexity int) int
 		TopPlayers              func(childComplexity int, from model.Date, to model.Date, winners bool, first *int) int
 		TrustedManifests        func(childComplexity int) int
 		User                    func(childComplexity int, id string) int
@@ -999,6 +1001,11 @@ type ComplexityRoot struct {
 		TableID func(childComplexity int) int
 	}
 
+	Terms struct {
+		AcceptedAt func(childComplexity int) int
+		Version    func(childComplexity int) int
+	}
+
 	TrustedManifest struct {
 		Client       func(childComplexity int) int
 		Documents    func(childComplexity int) int
@@ -1109,6 +1116,7 @@ type LedgerEntryResolver interface {
 }
 type MutationResolver interface {
 	Register(ctx context.Context, input model.RegisterInput) (*model.AuthPayload, error)
+	AcceptTerms(ctx context.Context, version string) (*model.Terms, error)
 	Login(ctx context.Context, email string, password string) (*model.AuthPayload, error)
 	RefreshToken(ctx context.Context, refreshToken string) (*model.AuthPayload, error)
 	Logout(ctx context.Context, refreshToken string) (bool, error)
@@ -1160,6 +1168,7 @@ type PoolUpdatedResolver interface {
 type QueryResolver interface {
 	Node(ctx context.Context, id string) (model.Node, error)
 	Me(ctx context.Context) (*model.User, error)
+	Terms(ctx context.Context) (*model.Terms, error)
 	User(ctx context.Context, id string) (*model.User, error)
 	UserByEmail(ctx context.Context, email string) (*model.User, error)
 	PendingVerifications(ctx context.Context, first *int, after *string, last *int, before *string) (*model.PendingVerificationConnection, error)
@@ -3242,6 +3251,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Liability.Wallets(childComplexity), true
 
+	case "Mutation.acceptTerms":
+		if e.ComplexityRoot.Mutation.AcceptTerms == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_acceptTerms_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.AcceptTerms(childComplexity, args["version"].(string)), true
 	case "Mutation.addRegisterEntry":
 		if e.ComplexityRoot.Mutation.AddRegisterEntry == nil {
 			break
@@ -4602,6 +4622,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.Tables(childComplexity), true
+	case "Query.terms":
+		if e.ComplexityRoot.Query.Terms == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Query.Terms(childComplexity), true
 	case "Query.topPlayers":
 		if e.ComplexityRoot.Query.TopPlayers == nil {
 			break
@@ -5540,6 +5566,19 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.TableSnapshot.TableID(childComplexity), true
+
+	case "Terms.acceptedAt":
+		if e.ComplexityRoot.Terms.AcceptedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Terms.AcceptedAt(childComplexity), true
+	case "Terms.version":
+		if e.ComplexityRoot.Terms.Version == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Terms.Version(childComplexity), true
 
 	case "TrustedManifest.client":
 		if e.ComplexityRoot.TrustedManifest.Client == nil {
@@ -7445,6 +7484,16 @@ func (ec *executionContext) childFields_TableSettings(ctx context.Context, field
 	return nil, fmt.Errorf("no field named %q was found under type TableSettings", field.Name)
 }
 
+func (ec *executionContext) childFields_Terms(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "version":
+		return ec.fieldContext_Terms_version(ctx, field)
+	case "acceptedAt":
+		return ec.fieldContext_Terms_acceptedAt(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Terms", field.Name)
+}
+
 func (ec *executionContext) childFields_TrustedManifest(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "client":
@@ -7708,6 +7757,20 @@ func (ec *executionContext) field_Draw_pools_args(ctx context.Context, rawArgs m
 		return nil, err
 	}
 	args["market"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_acceptTerms_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "version",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["version"] = arg0
 	return args, nil
 }
 
@@ -17515,6 +17578,63 @@ func (ec *executionContext) fieldContext_Mutation_register(ctx context.Context, 
 	return fc, nil
 }
 
+func (ec *executionContext) _Mutation_acceptTerms(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_acceptTerms(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().AcceptTerms(ctx, fc.Args["version"].(string))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				if ec.Directives.Authenticated == nil {
+					var zeroVal *model.Terms
+					return zeroVal, errors.New("directive authenticated is not implemented")
+				}
+				return ec.Directives.Authenticated(ctx, nil, directive0)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Terms) graphql.Marshaler {
+			return ec.marshalNTerms2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐTerms(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_acceptTerms(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Terms(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_acceptTerms_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Mutation_login(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -22429,6 +22549,38 @@ func (ec *executionContext) fieldContext_Query_me(_ context.Context, field graph
 		IsResolver: true,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_User(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_terms(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_terms(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Query().Terms(ctx)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Terms) graphql.Marshaler {
+			return ec.marshalNTerms2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐTerms(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_terms(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Terms(ctx, field)
 		},
 	}
 	return fc, nil
@@ -27722,6 +27874,52 @@ func (ec *executionContext) fieldContext_TableSnapshot_jackpot(_ context.Context
 	return fc, nil
 }
 
+func (ec *executionContext) _Terms_version(ctx context.Context, field graphql.CollectedField, obj *model.Terms) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Terms_version(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Version, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Terms_version(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Terms", field, false, false, "String")
+}
+
+func (ec *executionContext) _Terms_acceptedAt(ctx context.Context, field graphql.CollectedField, obj *model.Terms) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Terms_acceptedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.AcceptedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Terms_acceptedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Terms", field, false, false, "Time")
+}
+
 func (ec *executionContext) _TrustedManifest_client(ctx context.Context, field graphql.CollectedField, obj *model.TrustedManifest) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -30369,7 +30567,7 @@ func (ec *executionContext) unmarshalInputRegisterInput(ctx context.Context, obj
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"email", "password", "name", "dateOfBirth"}
+	fieldsInOrder := [...]string{"email", "password", "name", "dateOfBirth", "acceptedTerms"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -30404,6 +30602,13 @@ func (ec *executionContext) unmarshalInputRegisterInput(ctx context.Context, obj
 				return it, err
 			}
 			it.DateOfBirth = data
+		case "acceptedTerms":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("acceptedTerms"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AcceptedTerms = data
 		}
 	}
 	return it, nil
@@ -34282,6 +34487,13 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "acceptTerms":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_acceptTerms(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		case "login":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_login(ctx, field)
@@ -35637,6 +35849,12 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 				true, false,
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Query_me(ctx, field)
+				})
+		case "terms":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_terms(ctx, field)
 				})
 		case "user":
 			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
@@ -37150,6 +37368,44 @@ func (ec *executionContext) _TableSnapshot(ctx context.Context, sel ast.Selectio
 		case "jackpot":
 			out.Values[i] = ec._TableSnapshot_jackpot(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var termsImplementors = []string{"Terms"}
+
+func (ec *executionContext) _Terms(ctx context.Context, sel ast.SelectionSet, obj *model.Terms) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, termsImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("Terms")
+		case "version":
+			out.Values[i] = ec._Terms_version(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "acceptedAt":
+			out.Values[i] = ec._Terms_acceptedAt(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		default:
@@ -39389,6 +39645,14 @@ func (ec *executionContext) unmarshalNTableStatus2githubᚗcomᚋpokertoteᚋpok
 
 func (ec *executionContext) marshalNTableStatus2githubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐTableStatus(ctx context.Context, sel ast.SelectionSet, v model.TableStatus) graphql.Marshaler {
 	return v
+}
+
+func (ec *executionContext) marshalNTerms2ᚖgithubᚗcomᚋpokertoteᚋpokertoteᚋgraphᚋmodelᚐTerms(ctx context.Context, sel ast.SelectionSet, v *model.Terms) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "Terms!")
+		return graphql.Null
+	}
+	return ec._Terms(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalNTime2timeᚐTime(ctx context.Context, v any) (time.Time, error) {

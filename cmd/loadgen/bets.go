@@ -267,8 +267,16 @@ func preparePlayer(ctx context.Context, base, admin *gqlClient, cfg betsConfig, 
 			} `json:"user"`
 		} `json:"register"`
 	}
+	var terms struct {
+		Terms struct {
+			Version string `json:"version"`
+		} `json:"terms"`
+	}
+	if err := base.do(ctx, `{ terms { version } }`, nil, &terms); err != nil {
+		return player{}, fmt.Errorf("terms: %w", err)
+	}
 	in := map[string]any{"email": fmt.Sprintf("lg-%s-%d@example.com", run, i), "password": "loadgen-password-" + run,
-		"name": fmt.Sprintf("Loadgen %d", i), "dateOfBirth": "1990-05-17"}
+		"name": fmt.Sprintf("Loadgen %d", i), "dateOfBirth": "1990-05-17", "acceptedTerms": terms.Terms.Version}
 	if err := base.do(ctx, `mutation($in: RegisterInput!) { register(input: $in) { accessToken user { id } } }`, map[string]any{"in": in}, &reg); err != nil {
 		return player{}, fmt.Errorf("register: %w", err)
 	}

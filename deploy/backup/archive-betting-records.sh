@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The betting records archive: a dump of the tables that record who bet
 # what, how each draw came out and every money movement (results, bets,
-# ledger, Casino Hold'em hands, the accounts they belong to, the players'
-# limits and exclusions, and the audit log), kept five years; the table
+# ledger, Casino Hold'em hands, the accounts they belong to and the terms
+# they accepted, the players' limits and exclusions, and the audit log),
+# kept five years; the table
 # events and the users' event streams (tote_events, user_events, pruned
 # after EVENT_RETENTION), the sessions' tokens and the configuration
 # (settings, API keys, webhooks, registered client documents) are left out. Run monthly by
@@ -25,7 +26,7 @@ tables=(
   tote_tables tote_draws tote_bets tote_selection_results tote_pool_totals
   ledger_accounts ledger_transfers ledger_entries
   holdem_hands
-  users verifications audit_log
+  users verifications audit_log terms_acceptances
   protection_limits protection_exclusions exclusion_register
   regulator_feed protection_changes report_daily protection_hits
   tote_jackpot_chain tote_markets

@@ -38,8 +38,14 @@ const (
 	ReasonNotAdmin              = "NOT_ADMIN"
 	ReasonNotPending            = "NOT_PENDING"
 	ReasonNotVerified           = "NOT_VERIFIED"
-	ReasonSelfDecision          = "SELF_DECISION"
-	ReasonUnderAge              = "UNDER_AGE"
-	ReasonVerificationPending   = "VERIFICATION_PENDING"
-	ReasonWeakPasswordHashing   = "WEAK_PASSWORD_HASHING"
+	// ReasonTermsNotAccepted refuses a player's registration that does
+	// not accept the terms.
+	ReasonTermsNotAccepted = "TERMS_NOT_ACCEPTED"
+	// ReasonTermsOutdated refuses an acceptance of terms other than those
+	// in force: the player read an older (or unknown) version.
+	ReasonTermsOutdated       = "TERMS_OUTDATED"
+	ReasonSelfDecision        = "SELF_DECISION"
+	ReasonUnderAge            = "UNDER_AGE"
+	ReasonVerificationPending = "VERIFICATION_PENDING"
+	ReasonWeakPasswordHashing = "WEAK_PASSWORD_HASHING"
 )

@@ -17,6 +17,9 @@ type Registration struct {
 	Password    string
 	Name        string
 	DateOfBirth Date
+	// AcceptedTerms is the version of the terms the person read and
+	// accepted; a player's must be the version in force (Service.Terms).
+	AcceptedTerms string
 }
 
 // Limits on registration fields.

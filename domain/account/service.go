@@ -33,6 +33,11 @@ type Config struct {
 	// Screen, when set, refuses people in the exclusion register at
 	// registration and verification.
 	Screen Screen
+	// TermsVersion names the operator's terms in force (the rules and the
+	// responsible-gaming pages): a player accepts it to register, and
+	// accepts again once it changes (default DefaultTermsVersion; at most
+	// MaxTermsVersionLen bytes of printable ASCII).
+	TermsVersion string
 }
 
 // Screen checks a person against the exclusion register: nil, or
@@ -70,6 +75,7 @@ type Service struct {
 	dummyHash string
 	throttles LoginThrottles
 	screen    Screen
+	terms     string
 	now       func() time.Time
 }
 
@@ -82,7 +88,13 @@ func NewService(store UserStore, cfg Config, opts ...Option) (*Service, error) {
 	for _, opt := range opts {
 		opt(&o)
 	}
-	s := &Service{store: store, loc: cfg.Location, minAge: cfg.MinAge, throttles: cfg.Throttles, screen: cfg.Screen, now: cfg.Now}
+	s := &Service{store: store, loc: cfg.Location, minAge: cfg.MinAge, throttles: cfg.Throttles, screen: cfg.Screen, now: cfg.Now, terms: cfg.TermsVersion}
+	if s.terms == "" {
+		s.terms = DefaultTermsVersion
+	}
+	if !validTermsVersion(s.terms) {
+		return nil, errs.E(errs.Invalid, "terms version %q is not 1 to %d printable ASCII characters", s.terms, MaxTermsVersionLen)
+	}
 	if s.now == nil {
 		s.now = time.Now
 	}
@@ -174,6 +186,11 @@ func (s *Service) Provision(ctx context.Context, r Registration, role Role) (Use
 			return User{}, err
 		}
 	}
+	if role == Player {
+		if err := s.checkTerms(r.AcceptedTerms); err != nil {
+			return User{}, err
+		}
+	}
 	u := User{
 		Email:        email,
 		Name:         name,
@@ -183,7 +200,10 @@ func (s *Service) Provision(ctx context.Context, r Registration, role Role) (Use
 		CreatedAt:    now,
 		Verification: NotSubmitted,
 	}
-	return s.store.Create(ctx, u)
+	if role != Player {
+		return s.store.Create(ctx, u)
+	}
+	return s.store.CreateAccepting(ctx, u, s.terms)
 }
 
 // refuseLookalike refuses an address that looks like an admin's without

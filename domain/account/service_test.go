@@ -42,7 +42,7 @@ func newFixture(t *testing.T, opts ...account.Option) fixture {
 }
 
 func reg(email, dob string) account.Registration {
-	return account.Registration{Email: email, Password: "long enough password", Name: "Test Player", DateOfBirth: account.MustParseDate(dob)}
+	return account.Registration{Email: email, Password: "long enough password", Name: "Test Player", DateOfBirth: account.MustParseDate(dob), AcceptedTerms: account.DefaultTermsVersion}
 }
 
 func (f fixture) player(t *testing.T, email string) account.User {
@@ -90,6 +90,7 @@ func TestRegister(t *testing.T) {
 	f := newFixture(t)
 	u, err := f.svc.Register(ctx, account.Registration{
 		Email: " Aigerim@Example.KZ ", Password: "long enough password", Name: " Айгерим ", DateOfBirth: account.MustParseDate("2004-06-15"),
+		AcceptedTerms: account.DefaultTermsVersion,
 	})
 	if err != nil {
 		t.Fatalf("Register on the 21st birthday in Almaty (UTC still the day before): %v", err)
@@ -124,6 +125,12 @@ func TestRegister(t *testing.T) {
 		{"turns 21 tomorrow", reg("a@x.kz", "2004-06-16"), "UNDER_AGE"},
 		{"20 years old", reg("a@x.kz", "2005-01-01"), "UNDER_AGE"},
 		{"older than 130", reg("a@x.kz", "1890-01-01"), "INVALID_DATE_OF_BIRTH"},
+		{"terms not accepted", func() account.Registration { r := reg("a@x.kz", "1990-01-01"); r.AcceptedTerms = ""; return r }(), "TERMS_NOT_ACCEPTED"},
+		{"other terms accepted", func() account.Registration {
+			r := reg("a@x.kz", "1990-01-01")
+			r.AcceptedTerms = "2020-01-01"
+			return r
+		}(), "TERMS_OUTDATED"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -521,7 +528,7 @@ func TestSetRole(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := svc.Register(ctx, account.Registration{Email: "p@example.kz", Password: "correct horse battery", Name: "P", DateOfBirth: account.MustParseDate("1990-01-01")})
+	p, err := svc.Register(ctx, account.Registration{Email: "p@example.kz", Password: "correct horse battery", Name: "P", DateOfBirth: account.MustParseDate("1990-01-01"), AcceptedTerms: account.DefaultTermsVersion})
 	if err != nil {
 		t.Fatal(err)
 	}

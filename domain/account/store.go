@@ -15,6 +15,16 @@ type UserStore interface {
 	// already taken (compared exactly; emails are stored normalized) is
 	// errs.Conflict with reason EMAIL_TAKEN.
 	Create(ctx context.Context, u User) (User, error)
+	// CreateAccepting is Create, and records in the same transaction that
+	// the new user accepted the terms of version terms at u.CreatedAt.
+	CreateAccepting(ctx context.Context, u User, terms string) (User, error)
+	// AcceptTerms records that the user accepted the terms of version at
+	// at, and returns when they first accepted that version (a repeated
+	// acceptance keeps the first).
+	AcceptTerms(ctx context.Context, userID int64, version string, at time.Time) (time.Time, error)
+	// TermsAccepted is when the user accepted the terms of version;
+	// errs.NotFound if they have not.
+	TermsAccepted(ctx context.Context, userID int64, version string) (time.Time, error)
 	// ByEmail finds a user by normalized email.
 	ByEmail(ctx context.Context, email string) (User, error)
 	// ByID finds a user by id.

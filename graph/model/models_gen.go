@@ -1044,6 +1044,8 @@ type RegisterInput struct {
 	Password    string `json:"password"`
 	Name        string `json:"name"`
 	DateOfBirth Date   `json:"dateOfBirth"`
+	// The version of the terms (Query.terms.version) the player read and accepted. A player account is refused without it (TERMS_NOT_ACCEPTED) or with another version (TERMS_OUTDATED); the acceptance is stored with the account.
+	AcceptedTerms *string `json:"acceptedTerms,omitempty"`
 }
 
 type RegisterTrustedDocumentsInput struct {
@@ -1344,6 +1346,14 @@ type TableSnapshot struct {
 }
 
 func (TableSnapshot) IsTableEvent() {}
+
+// The operator's terms (the rules and the responsible-gaming pages): a player accepts them to register, and again each time their version changes.
+type Terms struct {
+	// The version in force.
+	Version string `json:"version"`
+	// When the signed-in user accepted this version; null signed out, or not yet accepted (then ask them to read and accept it: Mutation.acceptTerms).
+	AcceptedAt *time.Time `json:"acceptedAt,omitempty"`
+}
 
 // One client version's registered manifest.
 type TrustedManifest struct {

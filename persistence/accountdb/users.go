@@ -156,6 +156,60 @@ func (r *UserRepo) Create(ctx context.Context, u account.User) (account.User, er
 	return toDomainUser(row), nil
 }
 
+// termsRow is a row of terms_acceptances.
+type termsRow struct {
+	UserID     int64
+	Version    string
+	AcceptedAt time.Time
+}
+
+// TableName names the table of termsRow for GORM.
+func (termsRow) TableName() string { return "terms_acceptances" }
+
+// CreateAccepting implements account.UserStore: the user and their
+// acceptance of the terms in one transaction.
+func (r *UserRepo) CreateAccepting(ctx context.Context, u account.User, terms string) (account.User, error) {
+	if u.Verification == "" {
+		u.Verification = account.NotSubmitted
+	}
+	if u.CreatedAt.IsZero() {
+		u.CreatedAt = r.now()
+	}
+	row := fromDomainUser(u)
+	row.ID = 0
+	err := r.db.Tx(ctx, func(tx *gorm.DB) error {
+		if err := tx.Create(&row).Error; err != nil {
+			return err
+		}
+		return tx.Create(&termsRow{UserID: row.ID, Version: terms, AcceptedAt: row.CreatedAt}).Error
+	})
+	if err != nil {
+		return account.User{}, sqldb.MapErr(err, "user", sqldb.Conflict("EMAIL_TAKEN", "an account with this email already exists"))
+	}
+	return toDomainUser(row), nil
+}
+
+// AcceptTerms implements account.UserStore: an insert that a taken
+// (user, version) leaves as it was, then the stored time.
+func (r *UserRepo) AcceptTerms(ctx context.Context, userID int64, version string, at time.Time) (time.Time, error) {
+	db := r.db.Gorm().WithContext(ctx)
+	err := db.Exec(`INSERT INTO terms_acceptances (user_id, version, accepted_at) VALUES (?, ?, ?) ON CONFLICT (user_id, version) DO NOTHING`,
+		userID, version, sqldb.StoredTime(at)).Error
+	if err != nil {
+		return time.Time{}, sqldb.MapErr(err, "terms acceptance")
+	}
+	return r.TermsAccepted(ctx, userID, version)
+}
+
+// TermsAccepted implements account.UserStore.
+func (r *UserRepo) TermsAccepted(ctx context.Context, userID int64, version string) (time.Time, error) {
+	var row termsRow
+	if err := r.db.Gorm().WithContext(ctx).Where("user_id = ? AND version = ?", userID, version).Take(&row).Error; err != nil {
+		return time.Time{}, sqldb.MapErr(err, "terms acceptance")
+	}
+	return row.AcceptedAt.UTC(), nil
+}
+
 // ByEmail implements account.UserStore. The comparison is exact; the
 // lower(email) condition only lets the query use the unique index.
 func (r *UserRepo) ByEmail(ctx context.Context, email string) (account.User, error) {

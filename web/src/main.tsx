@@ -4,8 +4,8 @@ import { render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import './style.css';
 import { route, Link } from './ui';
-import { t, lang, setLang, LANGS, money, type Lang } from './i18n';
-import { me, loadMe, online, sessionNotice } from './api/account';
+import { t, lang, setLang, LANGS, money, errorText, type Lang } from './i18n';
+import { me, loadMe, online, sessionNotice, terms, acceptTerms } from './api/account';
 import { Lobby } from './views/Lobby';
 import { Table } from './views/Table';
 import { Holdem } from './views/Holdem';
@@ -80,8 +80,25 @@ function App() {
         </p>
       )}
       {user && <RealityCheck />}
+      {user && terms.value && !terms.value.acceptedAt && <TermsChanged version={terms.value.version} />}
       <main id="main" tabIndex={-1}><Page /></main>
     </>
+  );
+}
+
+/**
+ * TermsChanged asks a signed-in user who has not accepted the terms in
+ * force (the operator changed them since) to read and accept them; the
+ * server stores the acceptance of this very version.
+ */
+function TermsChanged({ version }: { version: string }) {
+  const [err, setErr] = useState('');
+  return (
+    <section class="session-notice terms-changed" role="region" aria-labelledby="terms-h" data-testid="terms-changed">
+      <span id="terms-h">{t('termsChanged')} <Link href="/rules">{t('rules')}</Link> · <Link href="/play-safe">{t('playSafe')}</Link></span>
+      <button type="button" onClick={() => { setErr(''); acceptTerms(version).catch((x) => setErr(errorText(x))); }}>{t('acceptTermsButton')}</button>
+      {err && <span role="alert">{err}</span>}
+    </section>
   );
 }
 

@@ -50,6 +50,7 @@ func Run(t *testing.T, newStore func(t *testing.T, now func() time.Time) account
 		{"AuditKeepsWhatItWasGiven", testAuditFields},
 		{"AuditFiltersAndPagesUnderThem", testAuditFilters},
 		{"SearchByEmailNameOrDocument", testSearch},
+		{"TermsAcceptedOncePerVersion", testTerms},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -695,5 +696,40 @@ func testSearch(t *testing.T, s account.UserStore) {
 	must[account.Verification](t, "approve")(s.SaveVerification(ctx, account.VerificationChange{Verification: ok, From: account.Pending}))
 	if got := ids("zzz", pending.DocumentHash, 10); fmt.Sprint(got) != fmt.Sprint([]int64{c.ID}) {
 		t.Errorf("by the approved document's hash: %v; want [%d]", got, c.ID)
+	}
+}
+
+// testTerms: a user created accepting the terms has accepted that version
+// at their CreatedAt; an acceptance of another version is its own row, and
+// accepting again keeps the first time; a taken email creates neither the
+// user nor an acceptance.
+func testTerms(t *testing.T, s account.UserStore) {
+	u := NewUser("terms@example.kz")
+	u.CreatedAt = Start.Add(-time.Hour)
+	u = must[account.User](t, "CreateAccepting")(s.CreateAccepting(ctx, u, "v1"))
+	if at := must[time.Time](t, "TermsAccepted")(s.TermsAccepted(ctx, u.ID, "v1")); !at.Equal(Start.Add(-time.Hour)) {
+		t.Fatalf("v1 accepted at %s, want the user's creation %s", at, Start.Add(-time.Hour))
+	}
+	if _, err := s.TermsAccepted(ctx, u.ID, "v2"); !errs.Is(err, errs.NotFound) {
+		t.Fatalf("v2 before its acceptance: %v, want NotFound", err)
+	}
+	if at := must[time.Time](t, "AcceptTerms")(s.AcceptTerms(ctx, u.ID, "v2", Start)); !at.Equal(Start) {
+		t.Fatalf("v2 accepted at %s, want %s", at, Start)
+	}
+	if at := must[time.Time](t, "AcceptTerms again")(s.AcceptTerms(ctx, u.ID, "v2", Start.Add(time.Hour))); !at.Equal(Start) {
+		t.Fatalf("v2 accepted again reads %s, want the first time %s", at, Start)
+	}
+	if at := must[time.Time](t, "TermsAccepted")(s.TermsAccepted(ctx, u.ID, "v1")); !at.Equal(Start.Add(-time.Hour)) {
+		t.Fatalf("v1 after v2: %s", at)
+	}
+	other := must[account.User](t, "Create")(s.Create(ctx, NewUser("staff@example.kz")))
+	if _, err := s.TermsAccepted(ctx, other.ID, "v1"); !errs.Is(err, errs.NotFound) {
+		t.Fatalf("a user created without terms has accepted v1: %v", err)
+	}
+	if _, err := s.CreateAccepting(ctx, NewUser("TERMS@example.kz"), "v1"); errs.ReasonOf(err) != account.ReasonEmailTaken {
+		t.Fatalf("a taken email: %v, want %s", err, account.ReasonEmailTaken)
+	}
+	if _, err := s.ByEmail(ctx, "TERMS@example.kz"); !errs.Is(err, errs.NotFound) {
+		t.Fatalf("the refused user was stored: %v", err)
 	}
 }

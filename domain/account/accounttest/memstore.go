@@ -26,6 +26,12 @@ type MemStore struct {
 	verifications []account.Verification // id = index + 1
 	latest        map[int64]int64
 	audit         []account.AuditEntry // id = index + 1
+	terms         map[termsKey]time.Time
+}
+
+type termsKey struct {
+	user    int64
+	version string
 }
 
 var _ account.UserStore = (*MemStore)(nil)
@@ -36,7 +42,7 @@ func NewMemStore(now func() time.Time) *MemStore {
 	if now == nil {
 		now = time.Now
 	}
-	return &MemStore{now: now, byEmail: make(map[string]int64), emailKeys: make(map[string]bool), latest: make(map[int64]int64)}
+	return &MemStore{now: now, byEmail: make(map[string]int64), emailKeys: make(map[string]bool), latest: make(map[int64]int64), terms: make(map[termsKey]time.Time)}
 }
 
 func notFound(what string) error { return errs.E(errs.NotFound, "%s not found", what) }
@@ -45,6 +51,47 @@ func notFound(what string) error { return errs.E(errs.NotFound, "%s not found", 
 func (s *MemStore) Create(_ context.Context, u account.User) (account.User, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	return s.create(u)
+}
+
+// CreateAccepting implements account.UserStore.
+func (s *MemStore) CreateAccepting(_ context.Context, u account.User, terms string) (account.User, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	u, err := s.create(u)
+	if err == nil {
+		s.terms[termsKey{u.ID, terms}] = u.CreatedAt
+	}
+	return u, err
+}
+
+// AcceptTerms implements account.UserStore.
+func (s *MemStore) AcceptTerms(_ context.Context, userID int64, version string, at time.Time) (time.Time, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if userID < 1 || userID > int64(len(s.users)) {
+		return time.Time{}, notFound("user")
+	}
+	k := termsKey{userID, version}
+	if first, ok := s.terms[k]; ok {
+		return first, nil
+	}
+	s.terms[k] = at
+	return at, nil
+}
+
+// TermsAccepted implements account.UserStore.
+func (s *MemStore) TermsAccepted(_ context.Context, userID int64, version string) (time.Time, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	at, ok := s.terms[termsKey{userID, version}]
+	if !ok {
+		return time.Time{}, notFound("terms acceptance")
+	}
+	return at, nil
+}
+
+func (s *MemStore) create(u account.User) (account.User, error) {
 	if s.emailKeys[strings.ToLower(u.Email)] {
 		return account.User{}, errs.R(errs.Conflict, account.ReasonEmailTaken, "an account with this email already exists")
 	}

@@ -5,11 +5,14 @@ import { gql, session, setSession, subscribe, onSessionChange, type Session } fr
 // The header shows the connection's state and why a session ended; the
 // signals live in the client, and screens reach them through this adapter.
 export { online, sessionNotice } from './client';
-import { Me, Login, Register, Logout, MyEvents, SubmitVerification, MyLedger } from './ops';
-import type { MyLedgerQuery, MeQuery, LoginMutation, RegisterMutation, MyEventsSubscription, RegisterInput, VerificationInput, SubmitVerificationMutation } from '../gql/graphql';
+import { Me, Login, Register, Logout, MyEvents, SubmitVerification, MyLedger, Terms as TermsOp, AcceptTerms } from './ops';
+import type { MyLedgerQuery, MeQuery, LoginMutation, RegisterMutation, MyEventsSubscription, RegisterInput, VerificationInput, SubmitVerificationMutation, TermsQuery, AcceptTermsMutation } from '../gql/graphql';
 
 export type Me = NonNullable<MeQuery['me']>;
 export const me = signal<Me | null>(null);
+/** The terms in force and when the signed-in user accepted them (acceptedAt null: ask them to accept). */
+export type Terms = TermsQuery['terms'];
+export const terms = signal<Terms | null>(null);
 /** Bumped on every user event so lists (my bets, Hold'em) reload. */
 export const userTick = signal(0);
 export const lastUserEvent = signal<MyEventsSubscription['myEvents'] | null>(null);
@@ -19,7 +22,9 @@ let stopEvents: (() => void) | null = null;
 export async function loadMe(): Promise<void> {
   if (!session.value) { stopMyEvents(); me.value = null; return; }
   try {
-    me.value = (await gql<MeQuery>(Me)).me;
+    const r = await gql<MeQuery>(Me);
+    me.value = r.me;
+    terms.value = r.terms;
   } catch {
     me.value = null;
   }
@@ -45,8 +50,8 @@ function stopMyEvents() {
 /** rereadMe reads the user again without restarting their stream. */
 async function rereadMe() {
   try {
-    const m = (await gql<MeQuery>(Me)).me;
-    if (m && session.value) { me.value = m; userTick.value++; }
+    const r = await gql<MeQuery>(Me);
+    if (r.me && session.value) { me.value = r.me; terms.value = r.terms; userTick.value++; }
   } catch { /* the next event or reconnection reads it */ }
 }
 
@@ -70,6 +75,17 @@ export async function login(email: string, password: string) {
   await loadMe();
 }
 
+/** termsVersion reads the version of the terms in force, which registration accepts. */
+export async function termsVersion(): Promise<string> {
+  return (await gql<TermsQuery>(TermsOp)).terms.version;
+}
+
+/** acceptTerms records that the signed-in user accepted the terms of version (the one they were shown). */
+export async function acceptTerms(version: string) {
+  terms.value = (await gql<AcceptTermsMutation>(AcceptTerms, { version })).acceptTerms;
+}
+
+/** register opens a player account; input.acceptedTerms is the version the player accepted (termsVersion). */
 export async function register(input: RegisterInput) {
   keep((await gql<RegisterMutation>(Register, { input })).register);
   await loadMe();

@@ -16,7 +16,11 @@ export const AUTH_FIELDS = /* GraphQL */ `
   }
 `;
 
-export const Me = /* GraphQL */ `query Me { me { ...UserFields } }`;
+export const Me = /* GraphQL */ `query Me { me { ...UserFields } terms { version acceptedAt } }`;
+export const Terms = /* GraphQL */ `query Terms { terms { version acceptedAt } }`;
+export const AcceptTerms = /* GraphQL */ `
+  mutation AcceptTerms($version: String!) { acceptTerms(version: $version) { version acceptedAt } }
+`;
 
 export const Register = /* GraphQL */ `
   mutation Register($input: RegisterInput!) { register(input: $input) { ...AuthFields } }

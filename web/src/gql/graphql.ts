@@ -202,6 +202,8 @@ export type PositionStatus =
   | 'WIN';
 
 export type RegisterInput = {
+  /** The version of the terms (Query.terms.version) the player read and accepted. A player account is refused without it (TERMS_NOT_ACCEPTED) or with another version (TERMS_OUTDATED); the acceptance is stored with the account. */
+  acceptedTerms?: string | null | undefined;
   dateOfBirth: string;
   email: string;
   name: string;
@@ -326,7 +328,19 @@ export type AuthFieldsFragment = { accessToken: string, accessTokenExpiresAt: st
 export type MeQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type MeQuery = { me: { id: string, email: string, name: string, dateOfBirth: string, role: Role, age: number, canStake: boolean, balance: string, verification: { id: string | null, status: VerificationStatus, documentType: DocumentType | null, reason: string | null, rejectReason: RejectionReason | null, submittedAt: string | null, decidedAt: string | null } } | null };
+export type MeQuery = { me: { id: string, email: string, name: string, dateOfBirth: string, role: Role, age: number, canStake: boolean, balance: string, verification: { id: string | null, status: VerificationStatus, documentType: DocumentType | null, reason: string | null, rejectReason: RejectionReason | null, submittedAt: string | null, decidedAt: string | null } } | null, terms: { version: string, acceptedAt: string | null } };
+
+export type TermsQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type TermsQuery = { terms: { version: string, acceptedAt: string | null } };
+
+export type AcceptTermsMutationVariables = Exact<{
+  version: string;
+}>;
+
+
+export type AcceptTermsMutation = { acceptTerms: { version: string, acceptedAt: string | null } };
 
 export type RegisterMutationVariables = Exact<{
   input: RegisterInput;
@@ -775,6 +789,11 @@ export type RevokeApiKeyMutationVariables = Exact<{
 
 
 export type RevokeApiKeyMutation = { revokeApiKey: { id: string, revokedAt: string | null } };
+
+export type ApiTermsQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type ApiTermsQuery = { terms: { version: string, acceptedAt: string | null } };
 
 export type ApiRegisterMutationVariables = Exact<{
   input: RegisterInput;

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
-import { me, login, register, logout, submitVerification, ageOn, userTick, ledger, type LedgerEntry } from '../api/account';
+import { me, login, register, logout, submitVerification, ageOn, userTick, ledger, termsVersion, type LedgerEntry } from '../api/account';
 import { dateTime } from '../i18n';
 import type { DocumentType } from '../gql/graphql';
 import { t, money, errorText, tableName } from '../i18n';
@@ -42,13 +42,17 @@ function Register() {
   const [f, setF] = useState({ email: '', password: '', name: '', dateOfBirth: '' });
   const [terms, setTerms] = useState(false);
   const [err, setErr] = useState('');
+  // The version of the terms shown (the rules and play-safe pages): the
+  // registration accepts exactly it, and the server stores the acceptance.
+  const [version, setVersion] = useState('');
+  useEffect(() => { termsVersion().then(setVersion, (x) => setErr(errorText(x))); }, []);
   const set = (k: keyof typeof f) => (e: Event) => setF({ ...f, [k]: (e.target as HTMLInputElement).value });
   const submit = async (e: Event) => {
     e.preventDefault();
     setErr('');
     if (!/^\d{4}-\d{2}-\d{2}$/.test(f.dateOfBirth) || ageOn(f.dateOfBirth) < 21) { setErr(t('mustBe21')); return; }
     if (!terms) { setErr(t('acceptTermsFirst')); return; }
-    try { await register(f); } catch (x) { setErr(errorText(x)); }
+    try { await register({ ...f, acceptedTerms: version }); } catch (x) { setErr(errorText(x)); }
   };
   return (
     <form class="card-form" aria-labelledby="reg-h" onSubmit={submit}>

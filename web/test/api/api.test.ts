@@ -14,7 +14,7 @@ import { Kind, parse, print, type OperationDefinitionNode } from 'graphql';
 import { createClient, type Client } from 'graphql-ws';
 import WebSocket from 'ws';
 import type {
-  ApiRegisterMutation, ApiRegisterMutationVariables, ApiLoginMutation, ApiLoginMutationVariables,
+  ApiTermsQuery, ApiRegisterMutation, ApiRegisterMutationVariables, ApiLoginMutation, ApiLoginMutationVariables,
   ApiSubmitVerificationMutation, ApiSubmitVerificationMutationVariables,
   ApiDecideVerificationMutationVariables, ApiDepositMutationVariables,
   ApiCreateTableMutation, ApiCreateTableMutationVariables, ApiTableQuery, ApiTableQueryVariables,
@@ -94,15 +94,18 @@ function op(name: string): string {
   return text;
 }
 const q = {
-  register: op('ApiRegister'), login: op('ApiLogin'), submit: op('ApiSubmitVerification'), decide: op('ApiDecideVerification'),
+  terms: op('ApiTerms'), register: op('ApiRegister'), login: op('ApiLogin'), submit: op('ApiSubmitVerification'), decide: op('ApiDecideVerification'),
   deposit: op('ApiDeposit'), createTable: op('ApiCreateTable'), table: op('ApiTable'), events: op('ApiTableEvents'),
   placeBet: op('ApiPlaceBet'), myBets: op('ApiMyBets'), myLedger: op('ApiMyLedger'),
 };
 
 test('join a table, watch it live, bet, page and read error reasons', async () => {
-  // A new player: the register answer already carries owner-only fields.
+  // A new player accepts the terms in force: the register answer already
+  // carries owner-only fields.
+  const terms = await gql<ApiTermsQuery>(q.terms, {});
+  assert.equal(terms.terms.acceptedAt, null);
   const reg = await gql<ApiRegisterMutation, ApiRegisterMutationVariables>(q.register, {
-    input: { email: 'node-player@example.kz', password: 'player password 1', name: 'Node', dateOfBirth: '1990-05-17' },
+    input: { email: 'node-player@example.kz', password: 'player password 1', name: 'Node', dateOfBirth: '1990-05-17', acceptedTerms: terms.terms.version },
   });
   assert.equal(reg.register.user.balance, '0.00');
   assert.equal(reg.register.user.verification.status, 'NONE');

@@ -164,10 +164,15 @@ export async function tableState(page) {
   });
 }
 
+/** termsVersion is the version of the terms the server has in force (registration accepts it). */
+export async function termsVersion(server) {
+  return (await server.gql('{terms{version}}', {})).terms.version;
+}
+
 /** registerAndVerify makes a verified player with a deposit through the API (for tests whose subject is elsewhere). */
 export async function playerViaApi(server, email, deposit = '5000.00') {
   const reg = (await server.gql('mutation($i:RegisterInput!){register(input:$i){accessToken refreshToken accessTokenExpiresAt refreshTokenExpiresAt user{id}}}',
-    { i: { email, password: 'player-password-123', name: 'Api Player', dateOfBirth: '1990-05-05' } })).register;
+    { i: { email, password: 'player-password-123', name: 'Api Player', dateOfBirth: '1990-05-05', acceptedTerms: await termsVersion(server) } })).register;
   await server.gql('mutation($i:VerificationInput!){submitVerification(input:$i){id}}', { i: { documentType: 'PASSPORT', documentNumber: 'N' + Date.now(), dateOfBirth: '1990-05-05' } }, reg.accessToken);
   const admin = await server.login(ADMIN.email, ADMIN.password);
   const pend = await server.gql(`{pendingVerifications(first:50){${page('id user{id}')}}}`, {}, admin.accessToken);

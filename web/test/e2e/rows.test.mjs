@@ -7,7 +7,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  Server, launch, newPage, waitFor, playerViaApi, shot, betInput, signIn, setLang, spaces, sleep, tableState, token, page, nodes, ADMIN,
+  Server, launch, newPage, waitFor, playerViaApi, shot, betInput, signIn, setLang, spaces, sleep, tableState, token, page, nodes, ADMIN, termsVersion,
 } from './harness.mjs';
 
 let server, browser, admin;
@@ -194,7 +194,7 @@ test("row 10: Casino Hold'em at phone and desktop width: decisions inside their 
 });
 
 test('row 11: empty lists say so, and loading says loading', async () => {
-  await server.gql('mutation($i:RegisterInput!){register(input:$i){user{id}}}', { i: { email: 'empty@pokertote.test', password: 'player-password-123', name: 'Empty', dateOfBirth: '1990-05-05' } });
+  await server.gql('mutation($i:RegisterInput!){register(input:$i){user{id}}}', { i: { email: 'empty@pokertote.test', password: 'player-password-123', name: 'Empty', dateOfBirth: '1990-05-05', acceptedTerms: await termsVersion(server) } });
   const p = await newPage(browser, server);
   await signIn(p, 'empty@pokertote.test', 'player-password-123');
   await p.getByText('No entries yet.').waitFor();
@@ -283,7 +283,7 @@ test('row 9: the result panel lists the pools with money, names the EXPRESS cate
 
 test('audit log: filters by action, table, who acted and time are answered by the server, beyond the entries loaded', async () => {
   // Another admin, and the entry looked for buried under 60 newer ones.
-  const ops = (await server.gql('mutation($i:RegisterInput!){register(input:$i){user{id}}}', { i: { email: 'ops@pokertote.test', password: 'ops-password-1234', name: 'Ops', dateOfBirth: '1985-01-01' } })).register.user;
+  const ops = (await server.gql('mutation($i:RegisterInput!){register(input:$i){user{id}}}', { i: { email: 'ops@pokertote.test', password: 'ops-password-1234', name: 'Ops', dateOfBirth: '1985-01-01', acceptedTerms: await termsVersion(server) } })).register.user;
   await server.gql('mutation($u:ID!){setRole(userId:$u,role:ADMIN){id}}', { u: ops.id }, admin);
   const opsTok = (await server.login('ops@pokertote.test', 'ops-password-1234')).accessToken;
   await server.gql('mutation{jackpotTopUp(amount:"10.00",idempotencyKey:"ops-jp"){balance}}', {}, opsTok);
