@@ -102,7 +102,7 @@ const q = {
 test('join a table, watch it live, bet, page and read error reasons', async () => {
   // A new player accepts the terms in force: the register answer already
   // carries owner-only fields.
-  const terms = await gql<ApiTermsQuery>(q.terms, {});
+  const terms = await gql<ApiTermsQuery, Record<string, never>>(q.terms, {});
   assert.equal(terms.terms.acceptedAt, null);
   const reg = await gql<ApiRegisterMutation, ApiRegisterMutationVariables>(q.register, {
     input: { email: 'node-player@example.kz', password: 'player password 1', name: 'Node', dateOfBirth: '1990-05-17', acceptedTerms: terms.terms.version },
