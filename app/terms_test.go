@@ -17,12 +17,13 @@ func TestTermsAcceptance(t *testing.T) {
 	for _, b := range backends(t) {
 		t.Run(b.name, func(t *testing.T) {
 			_, c := startServer(t, b, func(cfg *app.Config) { cfg.TermsVersion = "rules-7" })
-			var anon struct {
+			type terms struct {
 				Terms struct {
 					Version    string
 					AcceptedAt *time.Time
 				}
 			}
+			var anon terms
 			c.MustDo(t, `{ terms { version acceptedAt } }`, nil, &anon)
 			if anon.Terms.Version != "rules-7" || anon.Terms.AcceptedAt != nil {
 				t.Fatalf("signed out: %+v", anon.Terms)
@@ -39,12 +40,7 @@ func TestTermsAcceptance(t *testing.T) {
 			before := time.Now().Add(-time.Second)
 			c.MustDo(t, reg, in("t@example.kz", "rules-7"), &out)
 			p := c.WithToken(out.Register.AccessToken)
-			var mine struct {
-				Terms struct {
-					Version    string
-					AcceptedAt *time.Time
-				}
-			}
+			var mine terms
 			p.MustDo(t, `{ terms { version acceptedAt } }`, nil, &mine)
 			if mine.Terms.AcceptedAt == nil || mine.Terms.AcceptedAt.Before(before) {
 				t.Fatalf("after registering: %+v", mine.Terms)

@@ -142,6 +142,16 @@ func verificationChanged(msg string) error {
 
 // Create implements account.UserStore.
 func (r *UserRepo) Create(ctx context.Context, u account.User) (account.User, error) {
+	row := r.newUserRow(u)
+	if err := r.db.Gorm().WithContext(ctx).Create(&row).Error; err != nil {
+		return account.User{}, sqldb.MapErr(err, "user", sqldb.Conflict("EMAIL_TAKEN", "an account with this email already exists"))
+	}
+	return toDomainUser(row), nil
+}
+
+// newUserRow is the row Create inserts for u: no id yet, NONE for no
+// verification, and the store's clock for no creation time.
+func (r *UserRepo) newUserRow(u account.User) userRow {
 	if u.Verification == "" {
 		u.Verification = account.NotSubmitted
 	}
@@ -150,10 +160,7 @@ func (r *UserRepo) Create(ctx context.Context, u account.User) (account.User, er
 	}
 	row := fromDomainUser(u)
 	row.ID = 0
-	if err := r.db.Gorm().WithContext(ctx).Create(&row).Error; err != nil {
-		return account.User{}, sqldb.MapErr(err, "user", sqldb.Conflict("EMAIL_TAKEN", "an account with this email already exists"))
-	}
-	return toDomainUser(row), nil
+	return row
 }
 
 // termsRow is a row of terms_acceptances.
@@ -169,14 +176,7 @@ func (termsRow) TableName() string { return "terms_acceptances" }
 // CreateAccepting implements account.UserStore: the user and their
 // acceptance of the terms in one transaction.
 func (r *UserRepo) CreateAccepting(ctx context.Context, u account.User, terms string) (account.User, error) {
-	if u.Verification == "" {
-		u.Verification = account.NotSubmitted
-	}
-	if u.CreatedAt.IsZero() {
-		u.CreatedAt = r.now()
-	}
-	row := fromDomainUser(u)
-	row.ID = 0
+	row := r.newUserRow(u)
 	err := r.db.Tx(ctx, func(tx *gorm.DB) error {
 		if err := tx.Create(&row).Error; err != nil {
 			return err
