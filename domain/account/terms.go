@@ -45,9 +45,6 @@ func (s *Service) checkTerms(version string) error {
 	return errs.R(errs.Invalid, ReasonTermsOutdated, "the terms in force are version %s; read and accept them", s.terms)
 }
 
-// TermsVersion is the version of the terms in force.
-func (s *Service) TermsVersion() string { return s.terms }
-
 // Terms is the terms in force and when userID accepted them (userID 0, for
 // nobody signed in, has accepted nothing).
 func (s *Service) Terms(ctx context.Context, userID int64) (Terms, error) {
