@@ -7,7 +7,11 @@
 # gives the softer reference of the figures before 6 Dec 2026 afternoon,
 # one hot branch row as one pool is one hot escrow row) and then cmd/loadgen's bets workload against a
 # server it starts on Postgres, at each client count, and prints the ratios.
-# Both sides talk plain TCP on loopback (sslmode=disable). Everything it starts
+# Both sides talk plain TCP on loopback (sslmode=disable). After each
+# closed-loop row, "machine cpu" gives the whole machine's CPU (/proc/stat)
+# per pgbench transaction and per accepted bet, and the ratio placeBet could
+# reach with that CPU per bet if it had the machine to itself (the ceiling).
+# Everything it starts
 # is killed on exit. The machine is shared: read the ratios, not the absolutes.
 #
 #   scripts/bench-bets.sh                      # 8 and 32 clients, 20 s each
@@ -146,6 +150,16 @@ intake() {
 		/^pokertote_http_request_seconds_count\{route="\/query"\}/ {hn = $2}
 		END {printf "%d %d %f %f %f %d\n", n, b, w, t, hs, hn}'
 }
+# busy: the machine's busy and total clock ticks so far (all CPUs, from
+# /proc/stat): what the server, Postgres, the load generator and pgbench
+# spent together.
+busy() { awk '/^cpu /{print $2 + $3 + $4 + $7 + $8, $2 + $3 + $4 + $5 + $6 + $7 + $8}' /proc/stat; }
+# cpu_per_op B0 B1 OPS: the machine's CPU milliseconds per operation between
+# the busy readings B0 and B1, and its busy share.
+cpu_per_op() {
+	awk -v a="$1" -v b="$2" -v n="$3" -v hz="$(getconf CLK_TCK)" 'BEGIN{split(a, x, " "); split(b, y, " ")
+		printf "%.3f %.0f%%", (n > 0) ? 1000 * (y[1] - x[1]) / hz / n : 0, 100 * (y[1] - x[1]) / (y[2] - x[2])}'
+}
 backends() {
 	psql -AtX -d postgres -c "SELECT pid FROM pg_stat_activity WHERE datname = '$BENCH_DB' AND pid <> pg_backend_pid()"
 }
@@ -158,8 +172,20 @@ last_rate=0
 for c in $CLIENTS; do
 	rates=() ratios=()
 	for round in $(seq 1 "$ROUNDS"); do
+		pb0=$(busy)
 		pg=$(pgbench -n -M "$PGBENCH_MODE" -c "$c" -j 2 -T "$DURATION" -b tpcb-like "$PGBENCH_DB" 2>/dev/null | tee "$work/pgbench-$c.txt" | awk '/^tps =/{print $3}')
+		pb1=$(busy)
 		pglat=$(awk '/^latency average/{print $4}' "$work/pgbench-$c.txt")
+		pgtx=$(awk '/^number of transactions actually processed/{split($NF, a, "/"); print a[1]}' "$work/pgbench-$c.txt")
+		read -r pg_cpu pg_busy <<<"$(cpu_per_op "$pb0" "$pb1" "$pgtx")"
+		# The machine's CPU over the bets' measured window (after the load
+		# generator's warm-up, which signs its players up).
+		: >"$work/loadgen-$c.txt"
+		(
+			measuring "$work/loadgen-$c.txt"
+			busy >"$work/busy0-$c"
+		) &
+		busy_pid=$!
 		if [[ -n "$PROFILE" && $round == 1 ]]; then
 			: >"$work/loadgen-$c.txt"
 			# Once the load generator's warm-up is over: reset the statement
@@ -190,6 +216,8 @@ for c in $CLIENTS; do
 		intake0=$(intake)
 		out=$("$work/loadgen" bets -url "$url" -players "$PLAYERS" -clients "$c" -pools "$POOLS" -duration "${DURATION}s" | tee -a "$work/loadgen-$c.txt" | awk '/^RESULT/')
 		intake1=$(intake)
+		bb1=$(busy)
+		wait "$busy_pid" || true
 		rate=$(field accepted_per_s "$out")
 		p50=$(field p50_ms "$out")
 		p99=$(field p99_ms "$out")
@@ -197,6 +225,10 @@ for c in $CLIENTS; do
 		printf '%-8s %-14s %-10s %-14s %-10s %-10s %-8s\n' "$c" "$pg" "avg:$pglat" "$rate" "$p50" "$p99" "$ratio"
 		grep -E '^  refused' "$work/loadgen-$c.txt" || true
 		echo "  loadgen: $(field loadgen_cpu_ms "$out") ms of its own CPU per accepted bet"
+		# The whole machine per unit of work, both sides: 2 cores divided by
+		# this is the most either side could do with the machine to itself.
+		read -r bet_cpu bet_busy <<<"$(cpu_per_op "$(cat "$work/busy0-$c")" "$bb1" "$(field accepted "$out")")"
+		echo "  machine cpu: pgbench $pg_cpu ms per transaction ($pg_busy busy), placeBet $bet_cpu ms per accepted bet ($bet_busy busy); ceilings on $(nproc) cores: $(awk -v a="$pg_cpu" -v b="$bet_cpu" -v n="$(nproc)" 'BEGIN{printf "%.0f tps, %.0f bets/s, ratio %.2f", 1000*n/a, 1000*n/b, a/b}')"
 		# The server's own intake metrics over the run (warm-up included).
 		awk -v a="$intake0" -v b="$intake1" 'BEGIN{split(a, x); split(b, y); n = y[1] - x[1]
 			if (n > 0) printf "  intake: %d batches, %.1f bets per batch, oldest bet waited %.2f ms, transaction %.2f ms (means)\n", n, (y[2] - x[2]) / n, 1000 * (y[3] - x[3]) / n, 1000 * (y[4] - x[4]) / n
@@ -257,7 +289,6 @@ if [[ "$OPEN_LOOP" == 1 ]]; then
 	# The machine's CPU busy share during placeBet comes from /proc/stat.
 	PGOPTIONS='-c client_min_messages=warning' psql -qX -d "$PGBENCH_DB" -c "DROP TABLE IF EXISTS bench_commit" -c "CREATE TABLE bench_commit (id bigserial PRIMARY KEY, at timestamptz NOT NULL DEFAULT now())"
 	echo "INSERT INTO bench_commit DEFAULT VALUES;" >"$work/commit.sql"
-	busy() { awk '/^cpu /{print $2 + $3 + $4 + $7 + $8, $2 + $3 + $4 + $5 + $6 + $7 + $8}' /proc/stat; }
 	printf '\n%-10s %-30s %-30s %-8s %-10s\n' "open loop" "one-row commit p50/p99/p999" "placeBet p50/p99/p999" cpu_busy p99_ratio
 	rates=()
 	if [[ -n "$OPEN_LOOP_RATE" ]]; then
