@@ -170,6 +170,7 @@ func Open(ctx context.Context, o Options) (*DB, error) {
 		_ = sqlDB.Close()
 		return nil, err
 	}
+	db.warnSettings(ctx)
 	if o.ReadURL != "" && dialect == Postgres {
 		if db.replica, err = openReplica(ctx, o.ReadURL, cfg, o.MaxOpenConns); err != nil {
 			_ = sqlDB.Close()
