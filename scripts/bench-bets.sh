@@ -198,7 +198,6 @@ for c in $CLIENTS; do
 		) &
 		busy_pid=$!
 		if [[ -n "$PROFILE" && $round == 1 ]]; then
-			: >"$work/loadgen-$c.txt"
 			# Once the load generator's warm-up is over: reset the statement
 			# counts, take CPU ticks, profile for all but the last 2 s, and read
 			# the ticks and the statements again.
@@ -329,7 +328,7 @@ if [[ "$OPEN_LOOP" == 1 ]]; then
 		p99=$(field p99_ms "$out")
 		p999=$(field p999_ms "$out")
 		read -r rp50 rp99 rp999 <<<"$ref"
-		cpu=$(awk -v a="$b0" -v b="$b1" 'BEGIN{split(a, x, " "); split(b, y, " "); printf "%.0f%%", 100 * (y[1] - x[1]) / (y[2] - x[2])}')
+		read -r _ cpu <<<"$(cpu_per_op "$b0" "$b1" 0)"
 		printf '%-10s %-30s %-30s %-8s %-10s\n' "$r/s" "$rp50 / $rp99 / $rp999 ms" "$p50 / $p99 / $p999 ms" "$cpu" "$(awk -v a="$p99" -v b="$rp99" 'BEGIN{printf "%.1f", a/b}')"
 		grep -E '^  (offered|latency|send lag|refused)' "$work/open.txt" || true
 		echo "  $out"
