@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"net/url"
 	"strconv"
 	"strings"
 	"sync"
@@ -35,7 +36,10 @@ import (
 // its stakes one by one in request order, so two of its batches may
 // deadlock on the wallets (it serves no store of the app, only the
 // differential tests): such a batch rolls back whole, which the totals
-// must survive too.
+// must survive too. Postgres finds a deadlock only after deadlock_timeout
+// (1 s by default), and six batches deadlocking over and over kept one
+// bet's INSERT waiting behind them past the 15 s statement timeout on a
+// loaded CI machine; the reference path's database looks after 10 ms.
 func TestPoolTotalsUnderConcurrentBatches(t *testing.T) {
 	seed := uint64(time.Now().UnixNano())
 	t.Logf("seed %d", seed)
@@ -45,7 +49,11 @@ func TestPoolTotalsUnderConcurrentBatches(t *testing.T) {
 	}{{"sqlite", "sqlite", false}, {"postgres", "postgres", false}, {"postgres reference path", "postgres", true}} {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
-			db := sqldbtest.Open(t, c.dialect)
+			db := sqldbtest.OpenWith(t, c.dialect, func(o *sqldb.Options) {
+				if c.within {
+					o.DatabaseURL = withRuntimeParam(t, o.DatabaseURL, "deadlock_timeout", "10ms")
+				}
+			})
 			led := ledgerdb.New(db)
 			repo := totedb.New(db, led)
 			var store tote.Store = repo
@@ -64,6 +72,20 @@ func TestPoolTotalsUnderConcurrentBatches(t *testing.T) {
 			checkTotalsEqualBets(t, db, accepted)
 		})
 	}
+}
+
+// withRuntimeParam adds a server setting to a Postgres URL: pgx sends a
+// query parameter it does not know as a runtime parameter at connect.
+func withRuntimeParam(t *testing.T, dsn, name, value string) string {
+	t.Helper()
+	u, err := url.Parse(dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := u.Query()
+	q.Set(name, value)
+	u.RawQuery = q.Encode()
+	return u.String()
 }
 
 // placeConcurrently runs 6 goroutines of 8 random batches each on draw d

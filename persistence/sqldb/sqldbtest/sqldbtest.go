@@ -75,9 +75,20 @@ func EachDialect(t *testing.T, test func(t *testing.T, dialect string)) {
 // dropped after t).
 func Open(t testing.TB, dialect string) *sqldb.DB {
 	t.Helper()
+	return OpenWith(t, dialect, nil)
+}
+
+// OpenWith is Open with edit (nil for none) applied to the Options first,
+// for a test that needs a setting of its own (a runtime parameter in the
+// Postgres URL, say).
+func OpenWith(t testing.TB, dialect string, edit func(*sqldb.Options)) *sqldb.DB {
+	t.Helper()
 	o := MigratedOptions(t, dialect)
 	if dialect == "postgres" {
 		o.MaxOpenConns = 20
+	}
+	if edit != nil {
+		edit(&o)
 	}
 	ctx := context.Background()
 	db, err := sqldb.Open(ctx, o)
