@@ -57,7 +57,22 @@ export class Server {
   }
   get url() { return `http://127.0.0.1:${this.port}`; }
   async start() {
-    this.port ??= await freePort();
+    // freePort checks a port before the server binds it, so another test
+    // process (the suite runs files side by side) may take it between the
+    // two: a first start on a port of our choosing tries another port.
+    const chosen = this.port === undefined;
+    for (let attempt = 1; ; attempt++) {
+      this.port ??= await freePort();
+      try {
+        return await this.startOnce();
+      } catch (e) {
+        if (!chosen || attempt >= 3 || !/address already in use/.test(this.log)) throw e;
+        this.port = undefined;
+        this.log = '';
+      }
+    }
+  }
+  async startOnce() {
     const env = {
       ...process.env, POKERTOTE_ENV: 'development', ADDR: `127.0.0.1:${this.port}`, DATA_DIR: this.dataDir,
       TIME_SCALE: String(this.timeScale), ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password,
