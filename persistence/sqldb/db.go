@@ -77,21 +77,25 @@ func withTimeouts(dsn string, connect, statement time.Duration) string {
 	if statement <= 0 {
 		statement = 15 * time.Second
 	}
-	add := func(dsn, key, value string) string {
-		if strings.Contains(dsn, key+"=") {
-			return dsn
-		}
-		if strings.HasPrefix(dsn, "postgres://") || strings.HasPrefix(dsn, "postgresql://") {
-			sep := "?"
-			if strings.Contains(dsn, "?") {
-				sep = "&"
-			}
-			return dsn + sep + key + "=" + value
-		}
-		return dsn + " " + key + "=" + value
+	dsn = WithParam(dsn, "connect_timeout", strconv.Itoa(max(int(connect/time.Second), 1)))
+	return WithParam(dsn, "statement_timeout", strconv.FormatInt(statement.Milliseconds(), 10))
+}
+
+// WithParam adds key=value to a Postgres URL or keyword/value string that
+// does not set key already. pgx sends a key it does not know itself as a
+// runtime parameter when it connects (a server setting for the session).
+func WithParam(dsn, key, value string) string {
+	if strings.Contains(dsn, key+"=") {
+		return dsn
 	}
-	dsn = add(dsn, "connect_timeout", strconv.Itoa(max(int(connect/time.Second), 1)))
-	return add(dsn, "statement_timeout", strconv.FormatInt(statement.Milliseconds(), 10))
+	if strings.HasPrefix(dsn, "postgres://") || strings.HasPrefix(dsn, "postgresql://") {
+		sep := "?"
+		if strings.Contains(dsn, "?") {
+			sep = "&"
+		}
+		return dsn + sep + key + "=" + value
+	}
+	return dsn + " " + key + "=" + value
 }
 
 // DB is an open database with its dialect.

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
-	"net/url"
 	"strconv"
 	"strings"
 	"sync"
@@ -51,7 +50,7 @@ func TestPoolTotalsUnderConcurrentBatches(t *testing.T) {
 			t.Parallel()
 			db := sqldbtest.OpenWith(t, c.dialect, func(o *sqldb.Options) {
 				if c.within {
-					o.DatabaseURL = withRuntimeParam(t, o.DatabaseURL, "deadlock_timeout", "10ms")
+					o.DatabaseURL = sqldb.WithParam(o.DatabaseURL, "deadlock_timeout", "10ms")
 				}
 			})
 			led := ledgerdb.New(db)
@@ -72,20 +71,6 @@ func TestPoolTotalsUnderConcurrentBatches(t *testing.T) {
 			checkTotalsEqualBets(t, db, accepted)
 		})
 	}
-}
-
-// withRuntimeParam adds a server setting to a Postgres URL: pgx sends a
-// query parameter it does not know as a runtime parameter at connect.
-func withRuntimeParam(t *testing.T, dsn, name, value string) string {
-	t.Helper()
-	u, err := url.Parse(dsn)
-	if err != nil {
-		t.Fatal(err)
-	}
-	q := u.Query()
-	q.Set(name, value)
-	u.RawQuery = q.Encode()
-	return u.String()
 }
 
 // placeConcurrently runs 6 goroutines of 8 random batches each on draw d
